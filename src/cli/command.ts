@@ -1,0 +1,58 @@
+/** A sub-command of the `mobilebridge` binary. Each lives in its own module under commands/. */
+export interface Command {
+  name: string;
+  /** One line for the top-level --help. */
+  summary: string;
+  /** Full usage text printed by `mobilebridge <name> --help`. */
+  usage: string;
+  /** Returns the process exit code (SPEC §4: 0 ok, 1 internal, 2 device, 3 invalid_input, 4 target_not_found, 130 cancelled). */
+  run(args: string[]): Promise<number>;
+}
+
+export const EXIT = { ok: 0, internal: 1, device: 2, invalidInput: 3, targetNotFound: 4, cancelled: 130 } as const;
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export function wantsHelp(args: string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+/**
+ * Minimal flag parser: `--name value`, `--name=value`, boolean `--flag`, `--no-flag`.
+ * Names listed in `booleans` never consume the next argument.
+ */
+export function parseFlags(
+  args: string[],
+  booleans: readonly string[] = [],
+): { flags: Record<string, string | boolean>; positional: string[] } {
+  const flags: Record<string, string | boolean> = {};
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '--') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
+    } else if (arg.startsWith('--no-')) {
+      flags[arg.slice(5)] = false;
+    } else {
+      const name = arg.slice(2);
+      const next = args[i + 1];
+      if (booleans.includes(name) || next === undefined || next.startsWith('--')) flags[name] = true;
+      else {
+        flags[name] = next;
+        i++;
+      }
+    }
+  }
+  return { flags, positional };
+}

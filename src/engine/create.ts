@@ -1,0 +1,20 @@
+import type { Driver } from './driver.js';
+import { Engine } from './engine.js';
+import { VirtualDriver, type VirtualDriverOptions } from './drivers/virtual/index.js';
+
+export interface EngineSetup {
+  /** Serve the built-in virtual devices (default true). */
+  virtual?: boolean | VirtualDriverOptions;
+  timeoutMs?: number;
+  allowPaths?: string[];
+  /** Drivers to use in addition (tests inject harness-backed drivers here). */
+  extraDrivers?: Driver[];
+}
+
+/** The one place that knows which platforms exist; commands and the bridge build their engine here. */
+export function createEngine(setup: EngineSetup = {}): Engine {
+  const drivers: Driver[] = [];
+  if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
+  drivers.push(...(setup.extraDrivers ?? []));
+  return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
+}

@@ -1,0 +1,22 @@
+import { ToolError } from './errors.js';
+
+/**
+ * Runs `work` with an AbortSignal that fires at the deadline, and rejects with
+ * TIMEOUT at that moment even if the work ignores the signal.
+ */
+export async function withDeadline<T>(ms: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new ToolError('TIMEOUT', `${what} did not finish within ${ms} ms`);
+      controller.abort(err);
+      reject(err);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from './types.js';
+import type { ScreenSize } from './ui-tree.js';
+
+/**
+ * Per-call context. `signal` aborts when the engine's deadline passes, so a driver
+ * can cancel sockets or child processes instead of leaving work running.
+ */
+export interface CallContext {
+  signal: AbortSignal;
+}
+
+export interface PngImage {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * One connected device. Drivers report failures by throwing `ToolError` with the
+ * SPEC §2 code; anything else thrown becomes INTERNAL. Coordinates are device pixels.
+ * The engine serializes calls per device, validates parameters, and enforces deadlines,
+ * so implementations need none of that.
+ */
+export interface DeviceHandle {
+  readonly info: DeviceInfo;
+
+  listApps(ctx: CallContext): Promise<InstalledApp[]>;
+  launchApp(pkg: string, ctx: CallContext): Promise<void>;
+  terminateApp(pkg: string, ctx: CallContext): Promise<void>;
+  /** Installs the file and returns the package id it held. */
+  installApp(path: string, ctx: CallContext): Promise<{ package: string }>;
+  uninstallApp(pkg: string, ctx: CallContext): Promise<void>;
+  clearAppData(pkg: string, ctx: CallContext): Promise<void>;
+  foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }>;
+
+  screenshot(ctx: CallContext): Promise<PngImage>;
+  listElements(ctx: CallContext): Promise<UiElement[]>;
+  screenSize(ctx: CallContext): Promise<ScreenSize>;
+
+  tap(x: number, y: number, ctx: CallContext): Promise<void>;
+  doubleTap(x: number, y: number, ctx: CallContext): Promise<void>;
+  longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void>;
+  swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void>;
+  /** Types into the focused field. Throw INVALID_PARAMETER when nothing is focused. */
+  typeText(text: string, ctx: CallContext): Promise<void>;
+  pressButton(button: Button, ctx: CallContext): Promise<void>;
+  openUrl(url: string, ctx: CallContext): Promise<void>;
+
+  getOrientation(ctx: CallContext): Promise<Orientation>;
+  setOrientation(orientation: Orientation, ctx: CallContext): Promise<void>;
+  setWifi(enabled: boolean, ctx: CallContext): Promise<void>;
+}
+
+export interface DevicesChange {
+  added: DeviceInfo[];
+  removed: string[];
+}
+
+/**
+ * A platform: finds devices and opens handles on them. Android, iOS and the
+ * virtual device each implement this once.
+ */
+export interface Driver {
+  readonly name: string;
+  listDevices(ctx: CallContext): Promise<DeviceInfo[]>;
+  /** Returns the handle for a listed device, or undefined when this driver does not know the id. */
+  open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined>;
+  /** Optional hot-plug feed; returns an unsubscribe function. */
+  watch?(listener: (change: DevicesChange) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+/** Error codes of the seed (§7) plus SPEC §2's UNSUPPORTED and INTERNAL. */
+export const ERROR_CODES = [
+  'DEVICE_NOT_FOUND',
+  'APP_NOT_INSTALLED',
+  'ELEMENT_NOT_FOUND',
+  'TIMEOUT',
+  'INVALID_PARAMETER',
+  'PERMISSION_DENIED',
+  'UNSUPPORTED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ToolFailure {
+  status: 'error';
+  code: ErrorCode;
+  message: string;
+}
+
+/**
+ * Thrown by drivers and handlers; the engine turns it into a ToolFailure so that
+ * no exception ever crosses the engine boundary.
+ */
+export class ToolError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function failure(code: ErrorCode, message: string): ToolFailure {
+  return { status: 'error', code, message };
+}
+
+export function isToolFailure(value: unknown): value is ToolFailure {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { status?: unknown }).status === 'error' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
+/** Anything thrown becomes a ToolFailure; unknown exceptions are INTERNAL with their message, never a stack. */
+export function toFailure(err: unknown): ToolFailure {
+  if (err instanceof ToolError) return failure(err.code, err.message);
+  const message = err instanceof Error ? err.message : String(err);
+  return failure('INTERNAL', message || 'unknown internal error');
+}

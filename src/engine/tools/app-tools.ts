@@ -1,0 +1,86 @@
+import { deviceTool, success } from './define.js';
+import { device, packageName, params, requiredString } from './params.js';
+
+export const appTools = [
+  deviceTool({
+    name: 'mobile_launch_app',
+    description:
+      'Launch an installed app (or bring it to the foreground) by Android package name or iOS bundle id. ' +
+      'Use mobile_list_apps to find the id. Returns {status, message}. Errors: APP_NOT_INSTALLED when the package is not on the device (install it first), DEVICE_NOT_FOUND, INVALID_PARAMETER for a malformed id.',
+    params: params({ device, packageName: packageName('packageName') }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.launchApp(p.packageName, ctx);
+      return success(`launched ${p.packageName} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_terminate_app',
+    description:
+      'Stop a running app by package name or bundle id. Succeeds also when the app was not running. ' +
+      'Errors: APP_NOT_INSTALLED when no such package is installed.',
+    params: params({ device, packageName: packageName('packageName') }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.terminateApp(p.packageName, ctx);
+      return success(`terminated ${p.packageName} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_install_app',
+    description:
+      'Install an app from a file on the machine running mobilebridge: an .apk for Android, an .ipa or .app for iOS. ' +
+      'The path must be under the working directory, the temp directory or a folder allowed with --allow-path. ' +
+      'Errors: INVALID_PARAMETER when the file is missing or not an app for this platform, PERMISSION_DENIED for a path outside the allowed folders.',
+    params: params({ device, path: requiredString('path', 'path to an .apk (Android) or .ipa/.app (iOS) file') }),
+    mutates: true,
+    timeoutMs: 180_000,
+    async handler(p, ctx) {
+      const file = await ctx.allowedPath(p.path, 'path');
+      const { package: pkg } = await ctx.device.installApp(file, ctx);
+      return success(`installed ${pkg} from ${file} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_uninstall_app',
+    description:
+      'Uninstall an app by package name or bundle id. Errors: APP_NOT_INSTALLED when it is not installed, PERMISSION_DENIED for system apps the device refuses to remove.',
+    params: params({ device, bundle_id: packageName('bundle_id') }),
+    mutates: true,
+    timeoutMs: 60_000,
+    async handler(p, ctx) {
+      await ctx.device.uninstallApp(p.bundle_id, ctx);
+      return success(`uninstalled ${p.bundle_id} from ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_list_apps',
+    description: 'List the launchable apps installed on the device: [{package, name, version, installed}]. Use the package value with mobile_launch_app.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      return { apps: await ctx.device.listApps(ctx) };
+    },
+  }),
+  deviceTool({
+    name: 'mobile_clear_app_data',
+    description:
+      "Erase an app's data and cache (like a fresh install) without uninstalling it. Android and virtual devices only; on iOS it fails with UNSUPPORTED (reinstall the app instead). Errors: APP_NOT_INSTALLED.",
+    params: params({ device, packageName: packageName('packageName') }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.clearAppData(p.packageName, ctx);
+      return success(`cleared the data of ${p.packageName} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_get_foreground_app',
+    description: 'Return the app currently in the foreground: {package, name?}. Useful to check that a launch or a deep link landed.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      return ctx.device.foregroundApp(ctx);
+    },
+  }),
+];
+

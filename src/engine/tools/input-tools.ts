@@ -1,0 +1,161 @@
+import * as v from 'valibot';
+import { ToolError } from '../errors.js';
+import { deviceTool, success, type ToolContext } from './define.js';
+import { coordinate, device, oneOf, params, requiredString } from './params.js';
+
+async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<void> {
+  const { width, height } = await ctx.screenSize();
+  if (x >= width || y >= height) {
+    throw new ToolError(
+      'INVALID_PARAMETER',
+      `point (${x}, ${y}) is outside the screen of ${ctx.device.info.id} (${width}×${height} pixels; x 0..${width - 1}, y 0..${height - 1}); take coordinates from mobile_list_elements_on_screen`,
+    );
+  }
+}
+
+const point = { device, x: coordinate('x'), y: coordinate('y') };
+
+export const inputTools = [
+  deviceTool({
+    name: 'mobile_click_on_screen_at_coordinates',
+    description:
+      'Tap at a point in device pixels. Take the point from the center of an element in mobile_list_elements_on_screen. Errors: INVALID_PARAMETER when the point is outside the screen.',
+    params: params(point),
+    mutates: true,
+    async handler(p, ctx) {
+      await checkOnScreen(ctx, p.x, p.y);
+      await ctx.device.tap(p.x, p.y, ctx);
+      return success(`tapped (${p.x}, ${p.y}) on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_double_tap_on_screen',
+    description: 'Double-tap at a point in device pixels (two taps about 100 ms apart), e.g. to zoom or like.',
+    params: params(point),
+    mutates: true,
+    async handler(p, ctx) {
+      await checkOnScreen(ctx, p.x, p.y);
+      await ctx.device.doubleTap(p.x, p.y, ctx);
+      return success(`double-tapped (${p.x}, ${p.y}) on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_long_press_on_screen_at_coordinates',
+    description:
+      'Press and hold at a point in device pixels, e.g. to open a context menu. duration is in milliseconds, default 500, at most 10000.',
+    params: params({
+      ...point,
+      duration: v.optional(
+        v.pipe(
+          v.number('duration must be a whole number of milliseconds (1..10000)'),
+          v.integer('duration must be a whole number of milliseconds (1..10000)'),
+          v.minValue(1, 'duration must be at least 1 ms'),
+          v.maxValue(10000, 'duration must be at most 10000 ms'),
+        ),
+        500,
+      ),
+    }),
+    mutates: true,
+    timeoutMs: 40_000,
+    async handler(p, ctx) {
+      await checkOnScreen(ctx, p.x, p.y);
+      await ctx.device.longPress(p.x, p.y, p.duration, ctx);
+      return success(`long-pressed (${p.x}, ${p.y}) for ${p.duration} ms on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_type_keys',
+    description:
+      'Type text into the focused input field; tap the field first. submit: true presses ENTER afterwards (e.g. to submit a search). ' +
+      'Errors: INVALID_PARAMETER when no field is focused or the text cannot be typed on this device.',
+    params: params({
+      device,
+      text: v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
+      submit: v.optional(v.boolean('submit must be true or false'), false),
+    }),
+    mutates: true,
+    async handler(p, ctx) {
+      if (p.text === '' && !p.submit) throw new ToolError('INVALID_PARAMETER', 'text is empty: pass the text to type, or submit: true to press ENTER only');
+      if (p.text !== '') await ctx.device.typeText(p.text, ctx);
+      if (p.submit) await ctx.device.pressButton('ENTER', ctx);
+      return success(`typed ${p.text.length} characters${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_swipe_on_screen',
+    description:
+      'Swipe across the middle of the screen. direction up moves the content up (reveals what is below), down reveals what is above, left/right page sideways. ' +
+      'distance in pixels, default about 30% of the screen dimension along the swipe.',
+    params: params({
+      device,
+      direction: oneOf('direction', ['up', 'down', 'left', 'right'] as const),
+      distance: v.optional(
+        v.pipe(
+          v.number('distance must be a whole number of pixels'),
+          v.integer('distance must be a whole number of pixels'),
+          v.minValue(1, 'distance must be at least 1 pixel'),
+        ),
+      ),
+    }),
+    mutates: true,
+    async handler(p, ctx) {
+      const { width, height } = await ctx.screenSize();
+      const vertical = p.direction === 'up' || p.direction === 'down';
+      const span = vertical ? height : width;
+      const distance = p.distance ?? Math.round(span * 0.3);
+      if (distance >= span) {
+        throw new ToolError('INVALID_PARAMETER', `distance ${distance} is not less than the screen ${vertical ? 'height' : 'width'} of ${span} pixels on ${p.device}`);
+      }
+      const cx = Math.round(width / 2);
+      const cy = Math.round(height / 2);
+      const half = Math.round(distance / 2);
+      const sign = p.direction === 'up' || p.direction === 'left' ? -1 : 1;
+      const [fx, fy, tx, ty] = vertical ? [cx, cy - sign * half, cx, cy + sign * half] : [cx - sign * half, cy, cx + sign * half, cy];
+      await ctx.device.swipe(fx, fy, tx, ty, 300, ctx);
+      return success(`swiped ${p.direction} ${distance} px on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_press_button',
+    description:
+      'Press a hardware or system button: BACK (Android only; on iOS use an on-screen back button or the press_back verb), HOME, VOLUME_UP, VOLUME_DOWN, ENTER.',
+    params: params({ device, button: oneOf('button', ['BACK', 'HOME', 'VOLUME_UP', 'VOLUME_DOWN', 'ENTER'] as const) }),
+    mutates: true,
+    async handler(p, ctx) {
+      if (p.button === 'BACK' && ctx.device.info.os === 'iOS') {
+        throw new ToolError(
+          'INVALID_PARAMETER',
+          `button BACK does not exist on iOS (${p.device}); tap the app's own back button, or use the press_back verb (a left-edge swipe). Allowed on iOS: HOME, VOLUME_UP, VOLUME_DOWN, ENTER`,
+        );
+      }
+      await ctx.device.pressButton(p.button, ctx);
+      return success(`pressed ${p.button} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_open_url',
+    description: 'Open a URL with the app that handles it: a web page in the default browser, or a deep link (myapp://...) in its app.',
+    params: params({
+      device,
+      url: v.pipe(
+        requiredString('url', 'a full URL such as https://example.com or myapp://path'),
+        v.regex(/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/, 'url must be a full URL with a scheme and no spaces, such as https://example.com or myapp://path'),
+      ),
+    }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.openUrl(p.url, ctx);
+      return success(`opened ${p.url} on ${p.device}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_set_wifi',
+    description: 'Turn Wi-Fi on or off. Android and virtual devices; on iOS it fails with UNSUPPORTED (toggle it by hand in Settings).',
+    params: params({ device, enabled: v.boolean((issue) => (issue.input === undefined ? 'enabled is required: true or false' : 'enabled must be true or false')) }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.setWifi(p.enabled, ctx);
+      return success(`turned Wi-Fi ${p.enabled ? 'on' : 'off'} on ${p.device}`);
+    },
+  }),
+];

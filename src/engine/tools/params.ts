@@ -1,0 +1,69 @@
+import * as v from 'valibot';
+
+/**
+ * Parameter building blocks. Every message names the parameter and what is allowed,
+ * because the reader is often an agent that will retry with what the message says.
+ */
+export const device = v.pipe(
+  v.string('device must be a string: a device id from mobile_list_available_devices'),
+  v.minLength(1, 'device must not be empty: pass a device id from mobile_list_available_devices'),
+);
+
+// Validated before any driver sees it so a package name can never smuggle shell syntax (SPEC §7).
+const PACKAGE_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
+export function packageName(param: string) {
+  return v.pipe(
+    v.string(`${param} must be a string: an Android package name or iOS bundle id such as com.example.app`),
+    v.regex(
+      PACKAGE_RE,
+      (issue) =>
+        `${param} ${JSON.stringify(issue.input)} is not a valid package name or bundle id: use letters, digits, '_', '-' and at least one dot, e.g. com.example.app`,
+    ),
+  );
+}
+
+export function coordinate(param: 'x' | 'y') {
+  return v.pipe(
+    v.number(`${param} must be a number of device pixels`),
+    v.finite(`${param} must be a finite number of device pixels`),
+    v.minValue(0, `${param} must be ≥ 0 (device pixels from the ${param === 'x' ? 'left' : 'top'} edge)`),
+  );
+}
+
+export function oneOf<const T extends readonly string[]>(param: string, values: T) {
+  return v.picklist(values, (issue) =>
+    issue.input === undefined
+      ? `${param} is required: one of ${values.join(', ')}`
+      : `${param} must be one of ${values.join(', ')} (got ${JSON.stringify(issue.input)})`,
+  );
+}
+
+export function requiredString(param: string, what: string) {
+  return v.pipe(
+    v.string((issue) => (issue.input === undefined ? `${param} is required: ${what}` : `${param} must be a string: ${what}`)),
+    v.minLength(1, `${param} must not be empty: ${what}`),
+  );
+}
+
+/** Objects reject unknown keys so a misspelled parameter is reported, not silently ignored. */
+export function params<const E extends v.ObjectEntries>(entries: E) {
+  return v.strictObject(entries, (issue) => {
+    if (issue.expected === 'never' && issue.path?.length) {
+      const key = String(issue.path[issue.path.length - 1].key);
+      return `unknown parameter ${JSON.stringify(key)}; allowed parameters: ${Object.keys(entries).join(', ') || '(none)'}`;
+    }
+    return `parameters must be a JSON object with: ${Object.keys(entries).join(', ') || 'no fields'}`;
+  });
+}
+
+/** Flattens valibot issues into one message that names each offending parameter. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path?.map((p) => String(p.key)).join('.');
+      const missing = issue.input === undefined && issue.kind === 'schema' && path;
+      if (missing && !issue.message.includes('required')) return `${path} is required: ${issue.message}`;
+      return issue.message;
+    })
+    .join('; ');
+}

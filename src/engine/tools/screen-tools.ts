@@ -1,0 +1,134 @@
+import { writeFile } from 'node:fs/promises';
+
+import { ToolError } from '../errors.js';
+import type { UiElement } from '../types.js';
+import { deviceTool, success, type ToolContext } from './define.js';
+import { device, oneOf, params, requiredString } from './params.js';
+
+const listElements = (ctx: ToolContext): Promise<UiElement[]> => ctx.device.listElements(ctx);
+
+function fullyOnScreen(e: UiElement, width: number, height: number): boolean {
+  return e.x >= 0 && e.y >= 0 && e.x + e.width <= width && e.y + e.height <= height;
+}
+
+/** Swipes that scroll by about half a screen: big enough to make progress, small enough not to skip items. */
+async function scrollHalfScreen(ctx: ToolContext, revealBelow: boolean): Promise<void> {
+  const { width, height } = await ctx.screenSize();
+  const x = Math.round(width / 2);
+  const a = Math.round(height * 0.7);
+  const b = Math.round(height * 0.3);
+  await ctx.device.swipe(x, revealBelow ? a : b, x, revealBelow ? b : a, 300, ctx);
+}
+
+const MAX_SCROLLS_EACH_WAY = 15;
+
+export const screenTools = [
+  deviceTool({
+    name: 'mobile_take_screenshot',
+    description:
+      'Capture the screen as a base64 PNG: {image, format: "png", dimensions: {width, height}} in device pixels, the same pixels as element bounds and tap coordinates. Prefer mobile_list_elements_on_screen to find things; use screenshots to check how the screen looks.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      const shot = await ctx.device.screenshot(ctx);
+      return { image: shot.png.toString('base64'), format: 'png', dimensions: { width: shot.width, height: shot.height } };
+    },
+  }),
+  deviceTool({
+    name: 'mobile_save_screenshot',
+    description:
+      'Capture the screen and write it as a PNG file on the machine running mobilebridge. saveTo must be under the working directory, the temp directory or a folder allowed with --allow-path (else PERMISSION_DENIED). Returns {status, path}.',
+    params: params({ device, saveTo: requiredString('saveTo', 'file path for the PNG, e.g. ./shots/home.png') }),
+    mutates: false,
+    async handler(p, ctx) {
+      const file = await ctx.allowedPath(p.saveTo, 'saveTo');
+      const shot = await ctx.device.screenshot(ctx);
+      try {
+        await writeFile(file, shot.png);
+      } catch (err) {
+        throw new ToolError('INVALID_PARAMETER', `saveTo: cannot write ${file}: ${(err as Error).message}`);
+      }
+      return { status: 'success', path: file };
+    },
+  }),
+  deviceTool({
+    name: 'mobile_list_elements_on_screen',
+    description:
+      'List the interactive elements visible now: [{id, text, type, accessibility_label, x, y, width, height, visible, enabled, center: {x, y}, ...}] in device pixels. ' +
+      'To tap an element, pass its center to mobile_click_on_screen_at_coordinates. Elements scrolled off screen are not listed: swipe or use mobile_scroll_to_element, then list again.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      return { elements: await listElements(ctx) };
+    },
+  }),
+  deviceTool({
+    name: 'mobile_get_screen_size',
+    description: 'Return the screen size in device pixels for the current orientation: {width, height}.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      return ctx.device.screenSize(ctx);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_get_orientation',
+    description: 'Return the current screen orientation: {orientation: "portrait" | "landscape"}.',
+    params: params({ device }),
+    mutates: false,
+    async handler(_p, ctx) {
+      return { orientation: await ctx.device.getOrientation(ctx) };
+    },
+  }),
+  deviceTool({
+    name: 'mobile_set_orientation',
+    description: 'Rotate the screen to portrait or landscape. Width and height swap; list elements again afterwards because every position changes.',
+    params: params({ device, orientation: oneOf('orientation', ['portrait', 'landscape'] as const) }),
+    mutates: true,
+    async handler(p, ctx) {
+      await ctx.device.setOrientation(p.orientation, ctx);
+      ctx.forgetScreenSize();
+      return success(`set orientation of ${p.device} to ${p.orientation}`);
+    },
+  }),
+  deviceTool({
+    name: 'mobile_scroll_to_element',
+    description:
+      'Scroll until the element with this id (from an earlier mobile_list_elements_on_screen, or a resource-based id such as item_17) is on screen: first towards content below, then above. ' +
+      'Errors: ELEMENT_NOT_FOUND when it never appears (the message says how far it searched).',
+    params: params({ device, element: requiredString('element', 'an element id from mobile_list_elements_on_screen') }),
+    mutates: true,
+    timeoutMs: 90_000,
+    async handler(p, ctx) {
+      const { width, height } = await ctx.screenSize();
+      const find = async () => (await listElements(ctx)).find((e) => e.id === p.element);
+      let hit = await find();
+      let scrolls = 0;
+      for (const revealBelow of [true, false]) {
+        let previous = '';
+        for (let i = 0; !hit && i < MAX_SCROLLS_EACH_WAY; i++) {
+          await scrollHalfScreen(ctx, revealBelow);
+          scrolls++;
+          const elements = await listElements(ctx);
+          hit = elements.find((e) => e.id === p.element);
+          // An unchanged listing means the end of the content in this direction.
+          const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
+          if (signature === previous) break;
+          previous = signature;
+        }
+      }
+      if (!hit) {
+        throw new ToolError(
+          'ELEMENT_NOT_FOUND',
+          `element "${p.element}" did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed`,
+        );
+      }
+      if (!fullyOnScreen(hit, width, height)) {
+        // Partly visible at an edge: one short scroll brings it in so a tap on its centre lands.
+        await scrollHalfScreen(ctx, hit.y + hit.height > height);
+      }
+      return success(`scrolled to element "${p.element}" on ${p.device}${scrolls ? ` (${scrolls} scrolls)` : ''}`);
+    },
+  }),
+];
+

@@ -1,0 +1,67 @@
+/** Result and resource shapes of the seed (§2.1–2.4, §4.1) and SPEC §2. All coordinates are device pixels. */
+
+export type DeviceOs = 'Android' | 'iOS';
+
+export interface DeviceInfo {
+  id: string;
+  os: DeviceOs;
+  model: string;
+  version: string;
+  /** Extra, optional: why a device is listed but not usable (unauthorized, offline) and what to do. */
+  state?: 'ready' | 'unauthorized' | 'offline';
+  message?: string;
+}
+
+export interface InstalledApp {
+  package: string;
+  name: string;
+  version: string;
+  installed: boolean;
+}
+
+export const ELEMENT_TYPES = [
+  'button', 'edittext', 'text', 'image', 'checkbox', 'switch', 'radio', 'tab', 'link',
+  'list', 'listitem', 'webview', 'keyboard', 'dialog', 'other',
+] as const;
+export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+export interface Point { x: number; y: number }
+export interface Rect { x: number; y: number; width: number; height: number }
+
+export interface UiElement {
+  id: string;
+  text: string;
+  type: ElementType;
+  accessibility_label: string | null;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  visible: boolean;
+  enabled: boolean;
+  center: Point;
+  checked?: boolean;
+  selected?: boolean;
+  focused?: boolean;
+  clickable?: boolean;
+  scrollable?: boolean;
+  hint?: string;
+  resource_id?: string;
+  class?: string;
+  package?: string;
+}
+
+export interface ScreenshotResult {
+  image: string;
+  format: 'png';
+  dimensions: { width: number; height: number };
+}
+
+export interface ActionResult {
+  status: 'success';
+  message: string;
+}
+
+export type Orientation = 'portrait' | 'landscape';
+export type Button = 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN' | 'ENTER';
+export type SwipeDirection = 'up' | 'down' | 'left' | 'right';
