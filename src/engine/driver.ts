@@ -49,6 +49,22 @@ export interface DeviceHandle {
   getOrientation(ctx: CallContext): Promise<Orientation>;
   setOrientation(orientation: Orientation, ctx: CallContext): Promise<void>;
   setWifi(enabled: boolean, ctx: CallContext): Promise<void>;
+
+  /**
+   * System state the scenario runner checks (dark_mode_active, device_property conditions,
+   * preconditions). Optional: a driver leaves out what it cannot read cheaply and the runner
+   * falls back (e.g. dark mode from the screenshot's background).
+   */
+  properties?(ctx: CallContext): Promise<DeviceProperties>;
+}
+
+export interface DeviceProperties {
+  darkMode?: boolean;
+  wifi?: boolean;
+  network?: 'wifi' | 'cellular' | 'disconnected';
+  locationServices?: boolean;
+  apiLevel?: number;
+  keyboardVisible?: boolean;
 }
 
 export interface DevicesChange {
