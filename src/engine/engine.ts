@@ -100,7 +100,11 @@ export class Engine {
     if (!def) {
       return failure('INVALID_PARAMETER', `unknown tool ${JSON.stringify(tool)}; available tools: ${TOOL_NAMES.join(', ')}`);
     }
-    const parsed = v.safeParse(def.params, parameters ?? {});
+    const given = parameters ?? {};
+    if (typeof given !== 'object' || Array.isArray(given)) {
+      return failure('INVALID_PARAMETER', `${tool}: parameters must be a JSON object such as {"device": "virtual-android-1"}, not ${Array.isArray(given) ? 'an array' : typeof given}`);
+    }
+    const parsed = v.safeParse(def.params, given);
     if (!parsed.success) return failure('INVALID_PARAMETER', `${tool}: ${describeIssues(parsed.issues)}`);
     const input = parsed.output as Record<string, unknown>;
 

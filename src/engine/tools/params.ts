@@ -47,12 +47,19 @@ export function requiredString(param: string, what: string) {
 
 /** Objects reject unknown keys so a misspelled parameter is reported, not silently ignored. */
 export function params<const E extends v.ObjectEntries>(entries: E) {
+  const allowed = Object.keys(entries).join(', ') || '(none)';
   return v.strictObject(entries, (issue) => {
-    if (issue.expected === 'never' && issue.path?.length) {
-      const key = String(issue.path[issue.path.length - 1].key);
-      return `unknown parameter ${JSON.stringify(key)}; allowed parameters: ${Object.keys(entries).join(', ') || '(none)'}`;
+    const key = issue.path?.length ? String(issue.path[issue.path.length - 1].key) : undefined;
+    if (key !== undefined && issue.expected === 'never') return `unknown parameter ${JSON.stringify(key)}; allowed parameters: ${allowed}`;
+    if (key !== undefined && key in entries) {
+      // A missing key: let the entry's own schema say what it wants.
+      const own = v.safeParse(entries[key], undefined);
+      const said = own.success ? '' : own.issues[0].message;
+      if (said.includes('required')) return said;
+      const what = said.replace(new RegExp(`^${key} must be [^:]*: `), '');
+      return `${key} is required${what ? `: ${what}` : ''}`;
     }
-    return `parameters must be a JSON object with: ${Object.keys(entries).join(', ') || 'no fields'}`;
+    return `parameters must be a JSON object with: ${allowed}`;
   });
 }
 

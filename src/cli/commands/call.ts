@@ -1,0 +1,83 @@
+import { createEngine } from '../../engine/create.js';
+import { failure, type ErrorCode } from '../../engine/errors.js';
+import { isFailure } from '../../engine/engine.js';
+import { TOOLS } from '../../engine/tools/index.js';
+import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { withBridge } from '../bridge-attach.js';
+import { engineSetupFromFlags } from '../engine-setup.js';
+import { resetVirtualState } from './reset.js';
+
+/** Tool error codes mapped onto SPEC §4's exit codes. */
+const EXIT_FOR: Record<ErrorCode, number> = {
+  DEVICE_NOT_FOUND: EXIT.device,
+  APP_NOT_INSTALLED: EXIT.device,
+  TIMEOUT: EXIT.device,
+  PERMISSION_DENIED: EXIT.device,
+  UNSUPPORTED: EXIT.device,
+  INVALID_PARAMETER: EXIT.invalidInput,
+  ELEMENT_NOT_FOUND: EXIT.targetNotFound,
+  INTERNAL: EXIT.internal,
+};
+
+const command: Command = {
+  name: 'call',
+  summary: 'run one engine tool and print its result',
+  usage: `Usage: mobilebridge call <tool> ['<json parameters>'] [options]
+
+Runs one mobile_* tool and prints its result as JSON. Failures print
+{"status":"error","code":...,"message":...} and exit non-zero
+(2 device/app/timeout/permission, 3 invalid parameter, 4 element not found, 1 internal).
+
+The virtual devices keep their state between calls (in ~/.cache/mobilebridge, or
+MOBILEBRIDGE_STATE_DIR), so successive calls act on one continuing phone.
+
+Examples:
+  mobilebridge call mobile_list_available_devices
+  mobilebridge call mobile_launch_app '{"device":"virtual-android-1","packageName":"com.mobilebridge.demo"}'
+  mobilebridge call mobile_list_elements_on_screen '{"device":"virtual-android-1"}'
+
+Options:
+  --reset            start the virtual devices fresh before the call
+  --bridge URL       send the call to a running bridge (ws://127.0.0.1:4800/ws)
+  --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
+  --timeout MS       deadline of the device call (default 30000)
+  --allow-path DIR   extra folder screenshots/installs may use (comma-separated)
+  --no-virtual       leave out the built-in virtual devices
+
+Tools:
+${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
+  async run(args) {
+    const { flags, positional } = parseFlags(args, ['reset']);
+    const [tool, json] = positional;
+    if (!tool) {
+      printJson(failure('INVALID_PARAMETER', `missing tool name: mobilebridge call <tool> '<json>'; tools: ${TOOLS.map((t) => t.name).join(', ')}`));
+      return EXIT.invalidInput;
+    }
+    let parameters: unknown = {};
+    if (json !== undefined) {
+      try {
+        parameters = JSON.parse(json);
+      } catch (err) {
+        printJson(failure('INVALID_PARAMETER', `parameters are not valid JSON (${(err as Error).message}); pass one quoted JSON object, e.g. '{"device":"virtual-android-1"}'`));
+        return EXIT.invalidInput;
+      }
+    }
+    const bridged = await withBridge(flags, (client) => client.callTool(tool, parameters));
+    let result: unknown;
+    if (bridged.attached) {
+      result = bridged.result;
+    } else {
+      if (flags.reset === true) await resetVirtualState();
+      const engine = createEngine(engineSetupFromFlags(flags));
+      try {
+        result = await engine.call(tool, parameters, { origin: 'cli' });
+      } finally {
+        await engine.close();
+      }
+    }
+    printJson(result);
+    return isFailure(result) ? EXIT_FOR[result.code] ?? EXIT.internal : EXIT.ok;
+  },
+};
+
+export default command;

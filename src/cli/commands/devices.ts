@@ -1,0 +1,35 @@
+import { createEngine } from '../../engine/create.js';
+import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { engineSetupFromFlags } from '../engine-setup.js';
+import { withBridge } from '../bridge-attach.js';
+
+const command: Command = {
+  name: 'devices',
+  summary: 'list connected devices (the mobile_list_available_devices result)',
+  usage: `Usage: mobilebridge devices [--bridge ws://host:4800/ws] [--token T] [--no-virtual]
+
+Prints {"devices": [{id, os, model, version}, ...]} as JSON. The virtual devices
+(virtual-android-1, virtual-ios-1) are always listed unless --no-virtual is given.
+
+Options:
+  --bridge URL   ask a running bridge instead of opening devices in this process
+  --token T      token for --bridge (or MOBILEBRIDGE_TOKEN)
+  --no-virtual   leave out the built-in virtual devices`,
+  async run(args) {
+    const { flags } = parseFlags(args);
+    const bridged = await withBridge(flags, (client) => client.callTool('mobile_list_available_devices', {}));
+    if (bridged.attached) {
+      printJson(bridged.result);
+      return EXIT.ok;
+    }
+    const engine = createEngine(engineSetupFromFlags(flags));
+    try {
+      printJson({ devices: await engine.listDevices() });
+      return EXIT.ok;
+    } finally {
+      await engine.close();
+    }
+  },
+};
+
+export default command;

@@ -1,0 +1,70 @@
+import type { DeviceInfo } from '../../types.js';
+
+export type Platform = 'android' | 'ios';
+
+/** Everything that differs between the virtual Android and iOS phones, kept as data. */
+export interface DeviceProfile {
+  platform: Platform;
+  info: DeviceInfo;
+  /** Portrait size in device pixels. */
+  width: number;
+  height: number;
+  /** Device pixels per dp / point. */
+  density: number;
+  statusBarDp: number;
+  /** System area at the bottom (gesture bar / home indicator). */
+  bottomInsetDp: number;
+  /** Soft keyboard height in portrait and in landscape. */
+  keyboardDp: { portrait: number; landscape: number };
+  launcher: string;
+  browser: string;
+  settings: string;
+  /** Package owning system overlays such as the permission dialog. */
+  permissionController: string;
+  /** Where installable files come from. */
+  packageExtensions: string[];
+  wording: { deny: string; allow: string; back: string };
+  fontFamily: string;
+}
+
+export const DEMO_PACKAGE = 'com.mobilebridge.demo';
+
+export const ANDROID_PROFILE: DeviceProfile = {
+  platform: 'android',
+  info: { id: 'virtual-android-1', os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready' },
+  width: 1080,
+  height: 2400,
+  density: 2.625,
+  statusBarDp: 24,
+  bottomInsetDp: 24,
+  keyboardDp: { portrait: 260, landscape: 180 },
+  launcher: 'com.google.android.apps.nexuslauncher',
+  browser: 'com.android.chrome',
+  settings: 'com.android.settings',
+  permissionController: 'com.google.android.permissioncontroller',
+  packageExtensions: ['.apk'],
+  wording: { deny: "Don't allow", allow: 'Allow', back: 'Navigate up' },
+  fontFamily: 'DejaVu Sans, sans-serif',
+};
+
+export const IOS_PROFILE: DeviceProfile = {
+  platform: 'ios',
+  info: { id: 'virtual-ios-1', os: 'iOS', model: 'Virtual iPhone 15', version: '17.5', state: 'ready' },
+  width: 1179,
+  height: 2556,
+  density: 3,
+  statusBarDp: 54,
+  bottomInsetDp: 34,
+  keyboardDp: { portrait: 291, landscape: 171 },
+  launcher: 'com.apple.springboard',
+  browser: 'com.apple.mobilesafari',
+  settings: 'com.apple.Preferences',
+  permissionController: 'com.apple.springboard',
+  packageExtensions: ['.ipa', '.app'],
+  wording: { deny: 'Don’t Allow', allow: 'Allow', back: 'Back' },
+  fontFamily: 'DejaVu Sans, sans-serif',
+};
+
+export function profileFor(platform: Platform): DeviceProfile {
+  return platform === 'android' ? ANDROID_PROFILE : IOS_PROFILE;
+}

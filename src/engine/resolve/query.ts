@@ -1,0 +1,166 @@
+import type { ElementType } from '../types.js';
+import { normalizeText, tokenize } from './normalize.js';
+
+/**
+ * A semantic description ("the second Delete button", "the field below Email") taken apart
+ * into the parts the scorer uses. Parsing is word based and deterministic: no model involved.
+ */
+export interface Query {
+  raw: string;
+  /** Texts given in quotes: an element must carry one of them exactly. */
+  quoted: string[];
+  /** Words that should appear in the element's text or label. */
+  words: string[];
+  /** Element types the role word allows (empty: any). */
+  roles: ElementType[];
+  roleWord?: string;
+  /** 1-based; -1 means "last". */
+  ordinal?: number;
+  position?: Position;
+  relation?: { direction: Direction; anchor: string };
+  state?: 'enabled' | 'disabled' | 'checked' | 'unchecked' | 'selected' | 'focused';
+}
+
+export type Position = 'top' | 'bottom' | 'left' | 'right' | 'toolbar' | 'bottom_bar' | 'center';
+export type Direction = 'below' | 'above' | 'right_of' | 'left_of' | 'next_to';
+
+/** Role words, longest first so that "text box" wins over "text". */
+const ROLE_WORDS: [string, ElementType[]][] = [
+  ['text field', ['edittext']],
+  ['text box', ['edittext']],
+  ['textbox', ['edittext']],
+  ['input field', ['edittext']],
+  ['search field', ['edittext']],
+  ['search box', ['edittext']],
+  ['check box', ['checkbox']],
+  ['list item', ['listitem']],
+  ['radio button', ['radio']],
+  ['icon button', ['button', 'image']],
+  ['field', ['edittext']],
+  ['input', ['edittext']],
+  ['button', ['button']],
+  ['btn', ['button']],
+  ['switch', ['switch']],
+  ['toggle', ['switch', 'checkbox']],
+  ['checkbox', ['checkbox']],
+  ['tickbox', ['checkbox']],
+  ['radio', ['radio']],
+  ['tab', ['tab']],
+  ['link', ['link', 'button']],
+  ['icon', ['image', 'button']],
+  ['image', ['image']],
+  ['picture', ['image']],
+  ['photo', ['image']],
+  ['avatar', ['image']],
+  ['logo', ['image']],
+  ['row', ['listitem']],
+  ['item', ['listitem']],
+  ['cell', ['listitem']],
+  ['list', ['list']],
+  ['dialog', ['dialog']],
+  ['alert', ['dialog']],
+  ['popup', ['dialog']],
+  ['keyboard', ['keyboard']],
+  ['label', ['text']],
+  ['heading', ['text']],
+  ['title', ['text']],
+  ['message', ['text']],
+  ['text', ['text']],
+];
+
+const ORDINALS: Record<string, number> = {
+  first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5,
+  sixth: 6, '6th': 6, seventh: 7, '7th': 7, eighth: 8, '8th': 8, ninth: 9, '9th': 9, tenth: 10, '10th': 10, last: -1,
+};
+
+const POSITIONS: [RegExp, Position][] = [
+  [/\b(?:in|on) the (?:tool ?bar|top bar|app bar|action bar|navigation bar|nav bar|header)\b/, 'toolbar'],
+  [/\b(?:in|on) the (?:tab bar|bottom bar|bottom navigation|footer)\b/, 'bottom_bar'],
+  [/\b(?:at|on|in) the (?:very )?top\b|\b(?:topmost|upper|top)\b/, 'top'],
+  [/\b(?:at|on|in) the (?:very )?bottom\b|\b(?:bottommost|lower|bottom)\b/, 'bottom'],
+  [/\b(?:on|at) the left\b|\b(?:leftmost|left)\b/, 'left'],
+  [/\b(?:on|at) the right\b|\b(?:rightmost|right)\b/, 'right'],
+  [/\b(?:in the (?:middle|center|centre))\b/, 'center'],
+];
+
+const RELATIONS: [RegExp, Direction][] = [
+  [/\b(?:below|under|beneath|underneath)\b/, 'below'],
+  [/\b(?:above)\b/, 'above'],
+  [/\b(?:to the right of|right of)\b/, 'right_of'],
+  [/\b(?:to the left of|left of)\b/, 'left_of'],
+  [/\b(?:next to|beside|near)\b/, 'next_to'],
+];
+
+const STATES: [RegExp, NonNullable<Query['state']>][] = [
+  [/\b(?:disabled|greyed out|grayed out|inactive)\b/, 'disabled'],
+  [/\b(?:enabled|active)\b/, 'enabled'],
+  [/\bunchecked\b|\bnot checked\b/, 'unchecked'],
+  [/\bchecked\b|\bticked\b/, 'checked'],
+  [/\bselected\b/, 'selected'],
+  [/\bfocused\b/, 'focused'],
+];
+
+/** Filler words that say nothing about which element is meant. */
+const STOP_WORDS = new Set([
+  'the', 'a', 'an', 'on', 'in', 'at', 'of', 'to', 'with', 'for', 'that', 'which', 'is', 'labeled', 'labelled',
+  'called', 'named', 'titled', 'saying', 'says', 'reads', 'showing', 'shown', 'displayed', 'visible', 'screen',
+  'page', 'element', 'control', 'option', 'entry', 'one', 'its', 'it', 'this', 'and', 'or', 'from', 'by', 'containing',
+]);
+
+const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
+
+export function parseQuery(description: string): Query {
+  const query: Query = { raw: description, quoted: [], words: [], roles: [] };
+  let rest = normalizeText(description);
+  rest = rest.replace(QUOTED, (_m, a: string | undefined, b: string | undefined) => {
+    query.quoted.push((a ?? b ?? '').trim());
+    return ' ';
+  });
+
+  for (const [re, direction] of RELATIONS) {
+    const m = re.exec(rest);
+    if (m && m.index > 0) {
+      const anchor = rest.slice(m.index + m[0].length).replace(/^\s*(?:the|a|an)\s+/, '').trim();
+      if (anchor) {
+        query.relation = { direction, anchor };
+        rest = rest.slice(0, m.index);
+        break;
+      }
+    }
+  }
+  for (const [re, position] of POSITIONS) {
+    if (re.test(rest)) {
+      query.position = position;
+      rest = rest.replace(re, ' ');
+      break;
+    }
+  }
+  for (const [re, state] of STATES) {
+    if (re.test(rest)) {
+      query.state = state;
+      rest = rest.replace(re, ' ');
+      break;
+    }
+  }
+
+  let tokens = tokenize(rest);
+  const ordinalAt = tokens.findIndex((t) => t in ORDINALS);
+  if (ordinalAt >= 0) {
+    query.ordinal = ORDINALS[tokens[ordinalAt]];
+    tokens.splice(ordinalAt, 1);
+  }
+  // The head noun is the last role word: "the Save item button" is a button whose text has "item".
+  const joined = ` ${tokens.join(' ')} `;
+  let best: { at: number; word: string; roles: ElementType[] } | undefined;
+  for (const [word, roles] of ROLE_WORDS) {
+    const at = joined.lastIndexOf(` ${word} `);
+    if (at >= 0 && (!best || at > best.at || (at === best.at && word.length > best.word.length))) best = { at, word, roles };
+  }
+  if (best) {
+    query.roles = best.roles;
+    query.roleWord = best.word;
+    tokens = `${joined.slice(0, best.at)} ${joined.slice(best.at + best.word.length + 2)}`.trim().split(' ').filter(Boolean);
+  }
+  query.words = tokens.filter((t) => !STOP_WORDS.has(t));
+  return query;
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Engine } from '../../src/engine/engine.js';
+import { ToolError } from '../../src/engine/errors.js';
+import { TOOLS } from '../../src/engine/tools/index.js';
+import { RecordingDriver } from './recording-driver.js';
+
+const tap = (device: string, x = 1) => ({ device, x, y: 1 });
+
+test('calls on one device run one at a time, in arrival order', async () => {
+  const driver = new RecordingDriver(['a']);
+  const engine = new Engine({ drivers: [driver] });
+  await Promise.all([1, 2, 3].map((x) => engine.call('mobile_click_on_screen_at_coordinates', tap('a', x))));
+  assert.equal(driver.log, ['start a tap 1,1', 'end a tap 1,1', 'start a tap 2,1', 'end a tap 2,1', 'start a tap 3,1', 'end a tap 3,1']);
+  await engine.close();
+});
+
+test('calls on different devices run in parallel', async () => {
+  const driver = new RecordingDriver(['a', 'b']);
+  const engine = new Engine({ drivers: [driver] });
+  await Promise.all([engine.call('mobile_click_on_screen_at_coordinates', tap('a')), engine.call('mobile_click_on_screen_at_coordinates', tap('b'))]);
+  assert.equal(driver.log.slice(0, 2).sort(), ['start a tap 1,1', 'start b tap 1,1']);
+  await engine.close();
+});
+
+test('a call over its deadline is TIMEOUT and frees the device for the next call', async () => {
+  const driver = new RecordingDriver(['a']);
+  driver.delayMs = 200;
+  const engine = new Engine({ drivers: [driver], timeoutMs: 30 });
+  const slow = (await engine.call('mobile_click_on_screen_at_coordinates', tap('a'))) as { code: string; message: string };
+  assert.is(slow.code, 'TIMEOUT');
+  assert.match(slow.message, /mobile_click_on_screen_at_coordinates on a did not finish within 30 ms/);
+  driver.delayMs = 1;
+  assert.is(((await engine.call('mobile_click_on_screen_at_coordinates', tap('a'))) as { status: string }).status, 'success');
+  await engine.close();
+});
+
+test('unknown device is DEVICE_NOT_FOUND and names the devices that exist', async () => {
+  const engine = new Engine({ drivers: [new RecordingDriver(['a', 'b'])] });
+  const r = (await engine.call('mobile_get_screen_size', { device: 'zz' })) as { code: string; message: string };
+  assert.is(r.code, 'DEVICE_NOT_FOUND');
+  assert.match(r.message, /"zz" not found; connected devices: a, b/);
+  await engine.close();
+});
+
+test('driver exceptions never escape: ToolError keeps its code, anything else is INTERNAL', async () => {
+  const driver = new RecordingDriver(['a']);
+  const engine = new Engine({ drivers: [driver] });
+  driver.throwOnTap = new ToolError('PERMISSION_DENIED', 'device said no');
+  assert.equal(await engine.call('mobile_click_on_screen_at_coordinates', tap('a')), { status: 'error', code: 'PERMISSION_DENIED', message: 'device said no' });
+  driver.throwOnTap = new TypeError('boom');
+  assert.equal(await engine.call('mobile_click_on_screen_at_coordinates', tap('a')), { status: 'error', code: 'INTERNAL', message: 'boom' });
+  await engine.close();
+});
+
+test('coordinates outside the screen are INVALID_PARAMETER with the screen size', async () => {
+  const engine = new Engine({ drivers: [new RecordingDriver(['a'])] });
+  const r = (await engine.call('mobile_click_on_screen_at_coordinates', { device: 'a', x: 100, y: 5 })) as { code: string; message: string };
+  assert.is(r.code, 'INVALID_PARAMETER');
+  assert.match(r.message, /outside the screen of a \(100×200 pixels/);
+  await engine.close();
+});
+
+test('swipe goes through the screen centre by 30% of the dimension by default', async () => {
+  const driver = new RecordingDriver(['a']);
+  const engine = new Engine({ drivers: [driver] });
+  await engine.call('mobile_swipe_on_screen', { device: 'a', direction: 'up' });
+  await engine.call('mobile_swipe_on_screen', { device: 'a', direction: 'right', distance: 40 });
+  assert.equal(driver.log.filter((l) => l.startsWith('start')), ['start a swipe 50,130->50,70', 'start a swipe 30,100->70,100']);
+  const tooFar = (await engine.call('mobile_swipe_on_screen', { device: 'a', direction: 'up', distance: 500 })) as { code: string };
+  assert.is(tooFar.code, 'INVALID_PARAMETER');
+  await engine.close();
+});
+
+test('BACK on an iOS device is INVALID_PARAMETER naming the alternative', async () => {
+  const driver = new RecordingDriver(['a']);
+  const open = driver.open.bind(driver);
+  driver.open = async (id) => {
+    const h = await open(id);
+    return h && { ...h, info: { ...h.info, os: 'iOS' as const } };
+  };
+  const engine = new Engine({ drivers: [driver] });
+  const r = (await engine.call('mobile_press_button', { device: 'a', button: 'BACK' })) as { code: string; message: string };
+  assert.is(r.code, 'INVALID_PARAMETER');
+  assert.match(r.message, /press_back/);
+  await engine.close();
+});
+
+test('screenshots may only be saved under allowed folders, symlinks resolved', async () => {
+  const engine = new Engine({ drivers: [] });
+  const outside = '/mobilebridge-should-not-exist/x.png';
+  const denied = await engine.allowedPaths.check(outside, 'saveTo').catch((e: ToolError) => e);
+  assert.instance(denied, ToolError);
+  assert.is((denied as ToolError).code, 'PERMISSION_DENIED');
+  const dir = mkdtempSync(join(tmpdir(), 'mb-paths-'));
+  try {
+    assert.is(await engine.allowedPaths.check(join(dir, 'a', 'b.png'), 'saveTo'), join(dir, 'a', 'b.png'));
+    symlinkSync('/etc', join(dir, 'escape'));
+    const viaLink = await engine.allowedPaths.check(join(dir, 'escape', 'passwd'), 'saveTo').catch((e: ToolError) => e);
+    assert.is((viaLink as ToolError).code, 'PERMISSION_DENIED');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every tool has a description and a JSON Schema of its parameters', () => {
+  const engine = new Engine({ drivers: [] });
+  const tools = engine.listTools();
+  assert.is(tools.length, 23);
+  for (const t of tools) {
+    assert.ok(t.description.length > 40, t.name);
+    assert.is(t.parameters.type, 'object', t.name);
+  }
+  const longPress = tools.find((t) => t.name === 'mobile_long_press_on_screen_at_coordinates')!;
+  const props = longPress.parameters.properties as Record<string, { maximum?: number }>;
+  assert.is(props.duration.maximum, 10000);
+  assert.equal(TOOLS.map((t) => t.name).filter((n) => !n.startsWith('mobile_')), []);
+});
+
+test.run();
