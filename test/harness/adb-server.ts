@@ -1,0 +1,101 @@
+import { execFile, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Why adb-backed tests cannot run here, or undefined when `adb` is on the PATH. */
+export function adbMissingReason(): string | undefined {
+  const probe = spawnSync('adb', ['version'], { encoding: 'utf8' });
+  return probe.error ? 'adb is not installed (apt-get install -y adb); skipping the adb-server tests' : undefined;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A private adb server for one test file: its own port, HOME and TMPDIR in a temp folder, so the
+ * developer's own server (port 5037, ~/.android/adbkey) is never touched. Always `stop()` it.
+ */
+export class PrivateAdbServer {
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  static async start(): Promise<PrivateAdbServer> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adb-'));
+    const server = new PrivateAdbServer(await freePort(), dir);
+    try {
+      await server.adb(['start-server']);
+    } catch (err) {
+      await server.stop();
+      throw err;
+    }
+    return server;
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: this.dir, TMPDIR: this.dir, ANDROID_ADB_SERVER_PORT: String(this.port) };
+    delete env.ADB_SERVER_SOCKET;
+    delete env.ANDROID_SERIAL;
+    delete env.ADB_VENDOR_KEYS;
+    return env;
+  }
+
+  /** Runs `adb -P <port> ...` against this server and resolves with its stdout. */
+  adb(args: string[], timeoutMs = 20_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile('adb', ['-P', String(this.port), ...args], { env: this.env, timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`adb ${args.join(' ')} failed: ${stderr || err.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  /** `adb connect` to an emulated adbd and waits until the server lists it in `want` state. */
+  async connect(serial: string, want: 'device' | 'unauthorized' = 'device'): Promise<void> {
+    const out = await this.adb(['connect', serial]);
+    if (!/connected to/.test(out)) throw new Error(`adb connect ${serial}: ${out.trim()}`);
+    await this.waitForState(serial, want);
+  }
+
+  async disconnect(serial: string): Promise<void> {
+    await this.adb(['disconnect', serial]).catch(() => undefined);
+  }
+
+  async state(serial: string): Promise<string | undefined> {
+    const out = await this.adb(['devices']);
+    for (const line of out.split('\n')) {
+      const [s, state] = line.trim().split(/\s+/);
+      if (s === serial) return state;
+    }
+    return undefined;
+  }
+
+  async waitForState(serial: string, want: string | undefined, timeoutMs = 15_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    let last: string | undefined;
+    while (Date.now() < until) {
+      last = await this.state(serial);
+      if (last === want) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`device ${serial} stayed ${last ?? 'absent'}, expected ${want ?? 'absent'}`);
+  }
+
+  /** Kills the server (also used to simulate "the adb server went away"). */
+  async kill(): Promise<void> {
+    await this.adb(['kill-server'], 10_000).catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
