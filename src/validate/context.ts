@@ -1,0 +1,122 @@
+/**
+ * Shared state of the semantic pass. The pass reads the raw document defensively (the shape
+ * may be wrong in places) so that every rule still runs when the schema pass found problems.
+ */
+import { escapePointer } from './json.js';
+import type { RawIssue, RuleId } from './rules.js';
+import { didYouMean } from './suggest.js';
+import { locatorKind } from './targets.js';
+import { VARIABLE_NAME } from './vocabulary.js';
+
+export type Obj = Record<string, unknown>;
+export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+
+/** A step with where it sits: document order (pre-order) and the ids of enclosing steps. */
+export interface StepEntry {
+  step: Obj;
+  pointer: string;
+  order: number;
+  ancestors: string[];
+}
+
+export interface Context {
+  out: RawIssue[];
+  platform?: string;
+  mode?: string;
+  version?: string;
+  /** Declared variables: name → declared type. */
+  variables: Map<string, string>;
+  usedVariables: Set<string>;
+  steps: StepEntry[];
+  /** First step carrying each id. */
+  stepById: Map<string, StepEntry>;
+  /** Whether the reference screenshot exists; absent when no base folder is known. */
+  fileExists?: (relative: string) => boolean;
+}
+
+export function report(ctx: Context, path: string, rule: RuleId, message: string, suggestion?: string): void {
+  ctx.out.push(suggestion ? { path, rule, message, suggestion } : { path, rule, message });
+}
+
+export function collectSteps(list: unknown, pointer: string, ancestors: string[], into: StepEntry[]): void {
+  if (!Array.isArray(list)) return;
+  list.forEach((step, i) => {
+    if (!isObj(step)) return;
+    const p = `${pointer}/${i}`;
+    into.push({ step, pointer: p, order: into.length, ancestors });
+    const id = str(step.id);
+    collectSteps(step.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
+  });
+}
+
+/** Checks a `${name}` string: syntax, and that each name is declared. `$${` is a literal `${`. */
+export function checkReferences(ctx: Context, text: unknown, path: string): void {
+  if (typeof text !== 'string' || !text.includes('${')) return;
+  for (let i = text.indexOf('$'); i !== -1; i = text.indexOf('$', i + 1)) {
+    if (text.startsWith('$${', i)) {
+      i += 2;
+      continue;
+    }
+    if (text[i + 1] !== '{') continue;
+    const close = text.indexOf('}', i + 2);
+    const name = close === -1 ? undefined : text.slice(i + 2, close);
+    if (name === undefined || !VARIABLE_NAME.test(name)) {
+      const shown = close === -1 ? text.slice(i) : text.slice(i, close + 1);
+      report(
+        ctx,
+        path,
+        'variable-syntax',
+        `malformed variable reference "${shown}"; write \${name} with a declared variable name, or $\${ for a literal "\${"`,
+      );
+      if (close === -1) return;
+      i = close;
+      continue;
+    }
+    ctx.usedVariables.add(name);
+    if (!ctx.variables.has(name)) {
+      report(
+        ctx,
+        path,
+        'variable-undeclared',
+        `variable "${name}" is used but not declared; add it to "variables" (e.g. "${name}": {"type": "string", "description": "..."})`,
+        didYouMean(name, ctx.variables.keys()),
+      );
+    }
+    i = close;
+  }
+}
+
+export function checkVariableName(ctx: Context, name: unknown, path: string): void {
+  if (typeof name !== 'string') return;
+  ctx.usedVariables.add(name);
+  if (!ctx.variables.has(name)) {
+    report(ctx, path, 'variable-undeclared', `variable "${name}" is not declared; add it to "variables" or fix the name`, didYouMean(name, ctx.variables.keys()));
+  }
+}
+
+export function checkRegex(ctx: Context, pattern: unknown, path: string): void {
+  if (typeof pattern !== 'string') return;
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err);
+    report(ctx, path, 'regex-invalid', `"${pattern}" is not a valid regular expression (${why}); fix it, escaping special characters such as ( [ . * with \\`);
+  }
+}
+
+export function checkDescription(ctx: Context, text: unknown, path: string, field: string): void {
+  if (typeof text !== 'string') return;
+  const kind = locatorKind(text);
+  if (kind) {
+    report(
+      ctx,
+      path,
+      'target-is-locator',
+      `${field} "${text}" looks like ${kind}; scenarios name elements the way a user sees them, so they survive UI refactors`,
+      'describe the element instead, e.g. "the Sign in button" or "the Email field"',
+    );
+  }
+}
+
+export const child = (pointer: string, key: string): string => `${pointer}/${escapePointer(key)}`;

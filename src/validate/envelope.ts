@@ -1,0 +1,41 @@
+/** The SPEC §4 envelope around validation reports, shared by the CLI, the bridge and the tests. */
+import type { ValidationReport } from './validate.js';
+import { CURRENT_SCHEMA_VERSION } from './vocabulary.js';
+
+export interface MultiReport {
+  valid: boolean;
+  results: ValidationReport[];
+}
+
+export type Envelope =
+  | { ok: true; data: ValidationReport | MultiReport; schema_version: string }
+  | {
+      ok: false;
+      data: ValidationReport | MultiReport;
+      error: { kind: 'invalid_input' | 'internal'; message: string };
+      hint: string;
+      schema_version: string;
+    };
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * One report gives `data` = that report; several give `data.results[]`. `internal` marks
+ * failures to read input (exit code 1) as opposed to invalid scenarios (exit code 3).
+ */
+export function envelope(reports: ValidationReport | ValidationReport[], internal?: string): Envelope {
+  const list = Array.isArray(reports) ? reports : [reports];
+  const data: ValidationReport | MultiReport = Array.isArray(reports) && reports.length !== 1 ? { valid: list.every((r) => r.valid), results: list } : list[0];
+  const schema_version = CURRENT_SCHEMA_VERSION;
+  if (internal !== undefined) {
+    return { ok: false, data, error: { kind: 'internal', message: internal }, hint: 'check that every path exists and is readable', schema_version };
+  }
+  const invalid = list.filter((r) => !r.valid);
+  if (invalid.length === 0) return { ok: true, data, schema_version };
+  const errors = invalid.reduce((n, r) => n + r.errors.length, 0);
+  const message =
+    list.length === 1
+      ? `scenario failed validation (${plural(errors, 'error')})`
+      : `${plural(invalid.length, 'scenario')} of ${list.length} failed validation (${plural(errors, 'error')})`;
+  return { ok: false, data, error: { kind: 'invalid_input', message }, hint: list.length === 1 ? 'see data.errors' : 'see data.results[].errors', schema_version };
+}

@@ -1,0 +1,101 @@
+/**
+ * The stable rule ids. Users filter on them in CI and the docs table is generated from the same
+ * list (see docs/validation.md), so ids never change meaning once published.
+ */
+export type Severity = 'error' | 'warning';
+
+export const RULES = {
+  // Reading the file
+  'empty-file': ['error', 'The file has no content.'],
+  'json-syntax': ['error', 'The file is not valid JSON; reported at the position of the syntax error.'],
+  'json-too-deep': ['error', 'Objects/arrays nested deeper than 512 levels.'],
+  'duplicate-key': ['error', 'The same property appears twice in one object (JSON.parse would silently keep the last).'],
+  'root-not-object': ['error', 'The document is not a JSON object (e.g. an array or a string).'],
+  'file-unreadable': ['error', 'The CLI could not read the file (missing, a directory, no permission). Exit code 1.'],
+  // Shape (schema)
+  'schema-version': ['error', '`$schema_version` is missing or not "2.0" / "2.1".'],
+  'required-field': ['error', 'A required property is missing.'],
+  'assertion-field-required': ['error', 'A property the assertion type needs is missing (e.g. `expected_value` for `element_text`).'],
+  'unknown-property': ['error', 'A property the schema does not define (typos are caught this way); `x-` keys are allowed.'],
+  'field-not-for-type': ['error', 'A property that exists, but not for this assertion or condition type.'],
+  'type-mismatch': ['error', 'A value has the wrong JSON type (e.g. a number where a string is expected).'],
+  'empty-string': ['error', 'A required text is empty.'],
+  'id-format': ['error', '`scenario_id`, step ids, assertion ids and step references must be snake_case: ^[a-z][a-z0-9_]*$.'],
+  'platform-invalid': ['error', '`platform` is not android, ios or cross-platform.'],
+  'unknown-action': ['error', '`action` is not one of the 18 actions.'],
+  'unknown-assertion-type': ['error', 'Assertion `type` is not one of the 27 types.'],
+  'unknown-condition-type': ['error', '`condition.type` is not one of the 4 condition types.'],
+  'enum-value': ['error', 'A value outside its allowed list (on_failure, wait_config.type, operator, app_state, ...).'],
+  'not-integer': ['error', 'A number that must be whole is not.'],
+  'out-of-range': ['error', 'A number outside its bounds (timeout_ms 1000..60000, max_attempts 2..5, tolerance 0..1, ...).'],
+  'steps-empty': ['error', '`steps` (or a `sub_steps` list) is empty.'],
+  'tag-format': ['error', 'A tag does not match ^[a-z0-9][a-z0-9-]*$ or is longer than 20 characters.'],
+  'tags-too-many': ['error', 'More than 10 tags.'],
+  'variable-name-format': ['error', 'A variable name is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$).'],
+  'color-hex': ['error', '`color_hex` is not #RGB or #RRGGBB.'],
+  // Versions and modes
+  'mode-requires-2.1': ['error', '`mode` is used in a `2.0` scenario; it exists from 2.1.'],
+  'action-requires-agnostic-mode': ['error', 'press_back, dismiss_keyboard, grant_permission, deny_permission need `mode: platform-agnostic` (2.1).'],
+  // Identity and references
+  'step-id-duplicate': ['error', 'Two steps share an id (ids are unique across all nesting levels).'],
+  'assertion-id-duplicate': ['error', 'Two assertions share an id.'],
+  'scenario-id-duplicate': ['error', 'Two files validated together share a `scenario_id`.'],
+  'after-step-unknown': ['error', '`after_step` names no step (any step id, nested or not, is allowed).'],
+  'condition-step-unknown': ['error', '`previous_step_skipped.step_id` names no step.'],
+  'condition-step-not-earlier': ['error', '`previous_step_skipped.step_id` names a step that has not run yet (itself, a later step or an enclosing step).'],
+  'variable-undeclared': ['error', 'A `${name}` reference, condition or assertion uses a variable not declared in `variables`.'],
+  'variable-syntax': ['error', 'A malformed `${...}` reference (write `$${` for a literal `${`).'],
+  'variable-unused': ['warning', 'A declared variable is never captured nor referenced.'],
+  'capture-to-wrong-action': ['error', '`capture_to` on a step whose action is not capture_value.'],
+  'capture-to-missing': ['error', 'A capture_value step without `capture_to`.'],
+  'capture-to-undeclared': ['error', '`capture_to` names a variable not declared in `variables`.'],
+  // Per-action requirements
+  'target-required': ['error', 'tap, long_press, double_tap, scroll_to_element, wait_for_element(_gone), capture_value need `target` or `target_pattern`.'],
+  'value-required': ['error', '`type` and `open_url` need `value`.'],
+  'swipe-direction': ['error', '`swipe` needs `value` up, down, left or right.'],
+  'press-button-value': ['error', '`press_button` needs `value` BACK, HOME or ENTER.'],
+  'press-button-back-ios': ['error', '`press_button` BACK on an ios scenario (iOS has no back button).'],
+  'url-invalid': ['error', '`open_url` value is not a URL or deep link (scheme:...).'],
+  'wait-config-required': ['error', 'A wait_for_* action without `wait_config`.'],
+  'wait-config-type': ['error', '`wait_config.type` does not match the wait action.'],
+  'wait-indicator': ['error', '`wait_config.indicator` is only for type loading_complete.'],
+  'wait-config-unused': ['warning', '`wait_config` on an action that does not wait; it is ignored.'],
+  'retry-policy-ignored': ['warning', '`retry_policy` without `on_failure: retry`; it is ignored.'],
+  'field-unused': ['warning', 'A step property the action does not use (e.g. `target` on launch_app); it is ignored.'],
+  'regex-invalid': ['error', '`target_pattern` or `pattern` is not a valid regular expression.'],
+  'condition-value': ['error', 'A condition `value` or `operator` that cannot apply to the property or variable type.'],
+  'target-is-locator': ['error', 'A target or element_description that is a locator (resource-id, XPath, XCUIElementType, class name, selector, coordinates) instead of a description.'],
+  'app-package-invalid': ['error', '`app_package` is not a valid package name / bundle id for the platform.'],
+  'app-package-one-platform': ['warning', 'cross-platform `app_package` valid for only one of Android / iOS.'],
+  'device-action-value': ['error', 'A precondition device action misses the value it needs (set_orientation, install_app).'],
+  'reference-screenshot-path': ['error', '`reference_screenshot` is absolute or a URL; it must be relative to the scenario file.'],
+  'reference-screenshot-missing': ['warning', '`reference_screenshot` file does not exist yet; the first run records it as the baseline.'],
+  'unattended-replay': ['warning', 'A step or precondition that cannot replay unattended on the platform (clear_app_data, enable_wifi, disable_wifi on ios).'],
+  'no-assertions': ['warning', '`assertions` is empty: the scenario checks nothing.'],
+  'tag-duplicate': ['warning', 'The same tag is listed twice.'],
+} as const satisfies Record<string, readonly [Severity, string]>;
+
+export type RuleId = keyof typeof RULES;
+
+export function severityOf(rule: RuleId): Severity {
+  return RULES[rule][0];
+}
+
+/** One reported problem. `path` is a JSON Pointer; line/column are 1-based positions in the file. */
+export interface ValidationIssue {
+  path: string;
+  line: number;
+  column: number;
+  rule: RuleId;
+  message: string;
+  suggestion?: string;
+}
+
+/** A problem before positions are resolved: `atKey` places it on the property name, not the value. */
+export interface RawIssue {
+  path: string;
+  rule: RuleId;
+  message: string;
+  suggestion?: string;
+  atKey?: boolean;
+}

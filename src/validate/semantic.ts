@@ -1,0 +1,151 @@
+/** Document-level semantic rules of SPEC §3: identity, references, versions, package names, assertions. */
+import {
+  type Context,
+  type Obj,
+  checkDescription,
+  checkReferences,
+  checkRegex,
+  checkVariableName,
+  child,
+  collectSteps,
+  isObj,
+  report,
+  str,
+} from './context.js';
+import type { RawIssue } from './rules.js';
+import { checkStep } from './step-rules.js';
+import { didYouMean } from './suggest.js';
+import { isAndroidPackage, isIosBundleId } from './targets.js';
+import { VARIABLE_NAME } from './vocabulary.js';
+
+export interface SemanticOptions {
+  fileExists?: (relative: string) => boolean;
+}
+
+function checkPackage(ctx: Context, pkg: unknown): void {
+  if (typeof pkg !== 'string' || pkg === '') return;
+  const android = isAndroidPackage(pkg);
+  const ios = isIosBundleId(pkg);
+  const path = '/app_package';
+  const example = 'e.g. "com.example.shop"';
+  if (ctx.platform === 'android' && !android) {
+    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an Android package name: two or more dot-separated segments of letters, digits and _, each starting with a letter (${example})`);
+  } else if (ctx.platform === 'ios' && !ios) {
+    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an iOS bundle identifier: two or more dot-separated segments of letters, digits and - (${example})`);
+  } else if (ctx.platform === 'cross-platform') {
+    if (!android && !ios) {
+      report(ctx, path, 'app-package-invalid', `"${pkg}" is neither an Android package name nor an iOS bundle id; use reverse-DNS such as "com.example.shop"`);
+    } else if (android !== ios) {
+      const valid = android ? 'Android package name' : 'iOS bundle id';
+      const why = android ? 'iOS bundle ids cannot contain _' : 'Android package names cannot contain - or segments starting with a digit';
+      report(ctx, path, 'app-package-one-platform', `"${pkg}" is a valid ${valid} only (${why}); use an identifier valid on both platforms`);
+    }
+  }
+}
+
+function checkIdentity(ctx: Context): void {
+  for (const entry of ctx.steps) {
+    const id = str(entry.step.id);
+    if (id === undefined) continue;
+    const first = ctx.stepById.get(id);
+    if (!first) ctx.stepById.set(id, entry);
+    else {
+      report(ctx, `${entry.pointer}/id`, 'step-id-duplicate', `step id "${id}" is already used by the step at ${first.pointer}; step ids are unique across all nesting levels, rename one`, `use "${id}_2"`);
+    }
+  }
+}
+
+function checkAssertions(ctx: Context, list: unknown): void {
+  if (!Array.isArray(list)) return;
+  if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
+  const ids = new Map<string, string>();
+  list.forEach((a, i) => {
+    if (!isObj(a)) return;
+    const p = `/assertions/${i}`;
+    const id = str(a.id);
+    if (id !== undefined) {
+      const first = ids.get(id);
+      if (first) report(ctx, `${p}/id`, 'assertion-id-duplicate', `assertion id "${id}" is already used by ${first}; rename one`, `use "${id}_2"`);
+      else ids.set(id, p);
+    }
+    const after = str(a.after_step);
+    if (after !== undefined && /^[a-z][a-z0-9_]*$/.test(after) && !ctx.stepById.has(after)) {
+      report(ctx, `${p}/after_step`, 'after-step-unknown', `after_step "${after}" names no step; use the id of a step (nested steps count)`, didYouMean(after, ctx.stepById.keys()));
+    }
+    checkDescription(ctx, a.element_description, `${p}/element_description`, 'element_description');
+    for (const field of ['expected_value', 'expected_substring', 'expected_text']) checkReferences(ctx, a[field], child(p, field));
+    if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, `${p}/pattern`);
+    if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, `${p}/variable_name`);
+    if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
+  });
+}
+
+function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
+  if (typeof ref !== 'string' || ref === '') return;
+  if (/^(?:\/|\\|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:\/\/)/i.test(ref)) {
+    report(ctx, path, 'reference-screenshot-path', `reference_screenshot "${ref}" must be a path relative to the scenario file, not absolute or a URL; move the image next to the scenario`, `use "baselines/${ref.split(/[\\/]/).pop()}"`);
+  } else if (ctx.fileExists && !ctx.fileExists(ref)) {
+    report(ctx, path, 'reference-screenshot-missing', `reference_screenshot "${ref}" does not exist yet; the first run records it as the baseline (commit it afterwards)`);
+  }
+}
+
+function checkPreconditions(ctx: Context, pre: unknown): void {
+  if (!isObj(pre) || !Array.isArray(pre.device_actions)) return;
+  pre.device_actions.forEach((da, i) => {
+    if (!isObj(da)) return;
+    const p = `/preconditions/device_actions/${i}`;
+    const value = str(da.value);
+    if (da.action === 'set_orientation' && value !== 'portrait' && value !== 'landscape') {
+      report(ctx, value === undefined ? p : `${p}/value`, 'device-action-value', 'set_orientation needs "value" portrait or landscape', value ? didYouMean(value, ['portrait', 'landscape']) : undefined);
+    }
+    if (da.action === 'install_app' && !value) {
+      report(ctx, p, 'device-action-value', 'install_app needs "value": the path of the APK (Android) or IPA (iOS) to install');
+    }
+    if (da.action === 'clear_app_data' || da.action === 'enable_wifi' || da.action === 'disable_wifi') {
+      if (ctx.platform === 'ios' || ctx.platform === 'cross-platform') {
+        const where = ctx.platform === 'ios' ? 'on iOS' : 'when this scenario runs on iOS';
+        report(ctx, `${p}/action`, 'unattended-replay', `precondition ${da.action} cannot replay unattended ${where}; do it by hand before the run`);
+      }
+    }
+  });
+}
+
+/** All semantic rules over a parsed document (its shape may be partly wrong). */
+export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[] {
+  const variables = new Map<string, string>();
+  if (isObj(doc.variables)) for (const [k, decl] of Object.entries(doc.variables)) variables.set(k, isObj(decl) ? (str(decl.type) ?? 'string') : 'string');
+  const ctx: Context = {
+    out: [],
+    platform: str(doc.platform),
+    mode: str(doc.mode),
+    version: str(doc.$schema_version),
+    variables,
+    usedVariables: new Set(),
+    steps: [],
+    stepById: new Map(),
+    fileExists: opts.fileExists,
+  };
+  if (doc.mode !== undefined && ctx.version === '2.0') {
+    report(ctx, '/mode', 'mode-requires-2.1', '"mode" exists from schema 2.1; set "$schema_version": "2.1" or remove "mode"', 'use "$schema_version": "2.1"');
+  }
+  if (ctx.version !== '2.1') ctx.mode = undefined;
+  checkPackage(ctx, doc.app_package);
+  collectSteps(doc.steps, '/steps', [], ctx.steps);
+  checkIdentity(ctx);
+  for (const entry of ctx.steps) checkStep(ctx, entry);
+  checkAssertions(ctx, doc.assertions);
+  checkPreconditions(ctx, doc.preconditions);
+  if (Array.isArray(doc.tags)) {
+    const seen = new Set<unknown>();
+    doc.tags.forEach((t, i) => {
+      if (seen.has(t)) report(ctx, `/tags/${i}`, 'tag-duplicate', `tag "${String(t)}" is listed twice; remove the repeat`);
+      seen.add(t);
+    });
+  }
+  for (const name of variables.keys()) {
+    if (!ctx.usedVariables.has(name) && VARIABLE_NAME.test(name)) {
+      report(ctx, child('/variables', name), 'variable-unused', `variable "${name}" is declared but never captured nor used; remove it or reference it as \${${name}}`);
+    }
+  }
+  return ctx.out;
+}

@@ -1,0 +1,175 @@
+/** Per-step semantic rules of SPEC §3: action requirements, mode gating, conditions, references. */
+import { type Context, type StepEntry, checkDescription, checkReferences, checkRegex, checkVariableName, isObj, report, str } from './context.js';
+import { didYouMean } from './suggest.js';
+import { looksLikeUrl } from './targets.js';
+import {
+  ACTIONS,
+  DEVICE_PROPERTIES,
+  NETWORK_STATES,
+  ORDERING_OPERATORS,
+  PERMISSION_ACTIONS,
+  SCENARIO_BUTTONS,
+  SEMANTIC_ACTIONS,
+  SWIPE_DIRECTIONS,
+  TARGET_ACTIONS,
+  VALUE_ACTIONS,
+  WAIT_TYPE_OF_ACTION,
+} from './vocabulary.js';
+
+const SEMANTIC: ReadonlySet<string> = new Set(SEMANTIC_ACTIONS);
+const NUMERIC_PROPERTIES: ReadonlySet<string> = new Set(['api_level', 'screen_width', 'screen_height', 'os_version']);
+const PROPERTY_VALUES: Record<string, readonly (string | boolean)[]> = {
+  platform: ['android', 'ios'],
+  orientation: ['portrait', 'landscape'],
+  network: NETWORK_STATES,
+  dark_mode: [true, false],
+};
+const SEMANTIC_HINT: Record<string, string> = {
+  press_back: 'or, in platform-aware mode, use press_button with value BACK (Android only)',
+  dismiss_keyboard: 'or tap outside the field with a tap step',
+  grant_permission: 'or tap the dialog button ("Allow") with a tap step',
+  deny_permission: 'or tap the dialog button ("Don\'t allow") with a tap step',
+};
+
+function checkUnattended(ctx: Context, path: string, what: string): void {
+  if (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform') return;
+  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
+  report(ctx, path, 'unattended-replay', `${what} cannot replay unattended ${where} (no platform primitive); the runner marks it needs_manual`, 'do it by hand before the run, or restrict the scenario to android');
+}
+
+function checkCondition(ctx: Context, entry: StepEntry, cond: unknown): void {
+  if (!isObj(cond)) return;
+  const p = `${entry.pointer}/condition`;
+  switch (cond.type) {
+    case 'previous_step_skipped': {
+      const ref = str(cond.step_id);
+      if (ref === undefined) return;
+      const target = ctx.stepById.get(ref);
+      if (!target) {
+        report(ctx, `${p}/step_id`, 'condition-step-unknown', `step_id "${ref}" names no step; use the id of an earlier step`, didYouMean(ref, ctx.stepById.keys()));
+      } else if (target.order >= entry.order || entry.ancestors.includes(ref)) {
+        const why = target === entry ? 'is this step itself' : entry.ancestors.includes(ref) ? 'encloses this step (it has not finished)' : 'comes later';
+        report(ctx, `${p}/step_id`, 'condition-step-not-earlier', `step_id "${ref}" ${why}; previous_step_skipped must name a step that runs before this one`);
+      }
+      return;
+    }
+    case 'variable_value': {
+      const name = str(cond.variable_name);
+      checkVariableName(ctx, name, `${p}/variable_name`);
+      checkReferences(ctx, cond.value, `${p}/value`);
+      const type = name === undefined ? undefined : ctx.variables.get(name);
+      if (!type) return;
+      const want = type === 'integer' || type === 'number' ? 'number' : type;
+      if (cond.value !== undefined && typeof cond.value !== want) {
+        report(ctx, `${p}/value`, 'condition-value', `value ${JSON.stringify(cond.value)} cannot be compared with ${type} variable "${name}"; give a ${want}`);
+      } else if (want !== 'number' && typeof cond.operator === 'string' && ORDERING_OPERATORS.has(cond.operator)) {
+        report(ctx, `${p}/operator`, 'condition-value', `operator ${cond.operator} needs a numeric variable, "${name}" is ${type}; use == or !=`);
+      }
+      return;
+    }
+    case 'device_property': {
+      const prop = str(cond.property);
+      if (!prop || !(DEVICE_PROPERTIES as readonly string[]).includes(prop)) return;
+      const allowed = PROPERTY_VALUES[prop];
+      if (allowed && cond.value !== undefined && !allowed.includes(cond.value as string | boolean)) {
+        report(ctx, `${p}/value`, 'condition-value', `${prop} is never ${JSON.stringify(cond.value)}; compare it with one of: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+      } else if ((prop === 'api_level' || prop === 'screen_width' || prop === 'screen_height') && typeof cond.value !== 'number' && cond.value !== undefined) {
+        report(ctx, `${p}/value`, 'condition-value', `${prop} is a number; write the value without quotes, e.g. 33`);
+      }
+      if (typeof cond.operator === 'string' && ORDERING_OPERATORS.has(cond.operator) && !NUMERIC_PROPERTIES.has(prop)) {
+        report(ctx, `${p}/operator`, 'condition-value', `operator ${cond.operator} cannot order ${prop}; use == or !=`);
+      }
+      return;
+    }
+    case 'element_visible':
+      checkDescription(ctx, cond.element_description, `${p}/element_description`, 'element_description');
+      return;
+  }
+}
+
+function checkWait(ctx: Context, entry: StepEntry, action: string): void {
+  const { step, pointer } = entry;
+  const wanted = WAIT_TYPE_OF_ACTION[action];
+  const wc = step.wait_config;
+  if (wanted && wc === undefined) {
+    report(ctx, pointer, 'wait-config-required', `${action} needs "wait_config"; add "wait_config": {"type": "${wanted}", "timeout_ms": 10000}`);
+  }
+  if (!isObj(wc)) return;
+  if (!wanted) {
+    report(ctx, `${pointer}/wait_config`, 'wait-config-unused', `${action} does not wait, so wait_config is ignored; remove it or use a wait_for_* action`);
+    return;
+  }
+  if (typeof wc.type === 'string' && wc.type !== wanted && Object.values(WAIT_TYPE_OF_ACTION).includes(wc.type)) {
+    report(ctx, `${pointer}/wait_config/type`, 'wait-config-type', `${action} waits for "${wanted}", not "${wc.type}"; set wait_config.type to "${wanted}"`, `use "${wanted}"`);
+  }
+  if (wc.indicator !== undefined && wc.type !== 'loading_complete') {
+    report(ctx, `${pointer}/wait_config/indicator`, 'wait-indicator', `indicator applies only to wait_config.type loading_complete; remove it`);
+  }
+}
+
+function checkActionFields(ctx: Context, entry: StepEntry, action: string): void {
+  const { step, pointer } = entry;
+  const value = str(step.value);
+  if (TARGET_ACTIONS.has(action) && step.target === undefined && step.target_pattern === undefined) {
+    report(ctx, pointer, 'target-required', `${action} needs "target" (a description such as "the Sign in button") or "target_pattern" (a regex over the element text); add one`);
+  }
+  if ((action === 'type' || action === 'open_url') && step.value === undefined) {
+    const example = action === 'type' ? '"value": "user@example.com"' : '"value": "https://example.com"';
+    report(ctx, pointer, 'value-required', `${action} needs "value"; add it, e.g. ${example}`);
+  }
+  if (action === 'open_url' && value !== undefined && !looksLikeUrl(value)) {
+    report(ctx, `${pointer}/value`, 'url-invalid', `"${value}" is not a URL or deep link; give a full URL with its scheme`, `use "https://${value}"`);
+  }
+  if (action === 'swipe' && !(SWIPE_DIRECTIONS as readonly string[]).includes(value ?? '')) {
+    report(ctx, value === undefined ? pointer : `${pointer}/value`, 'swipe-direction', `swipe needs "value" up, down, left or right${value === undefined ? '' : `, not "${value}"`}`, value && didYouMean(value, SWIPE_DIRECTIONS));
+  }
+  if (action === 'press_button') {
+    if (!(SCENARIO_BUTTONS as readonly string[]).includes(value ?? '')) {
+      report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, value && didYouMean(value, SCENARIO_BUTTONS));
+    } else if (value === 'BACK' && ctx.platform === 'ios') {
+      report(ctx, `${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
+    }
+  }
+  if (SEMANTIC.has(action) && ctx.mode !== 'platform-agnostic') {
+    report(ctx, `${pointer}/action`, 'action-requires-agnostic-mode', `${action} needs "mode": "platform-agnostic" at the root (with "$schema_version": "2.1"); add it, ${SEMANTIC_HINT[action]}`);
+  }
+  if (action === 'capture_value') {
+    if (step.capture_to === undefined) report(ctx, pointer, 'capture-to-missing', 'capture_value needs "capture_to": the declared variable that receives the captured text; add it');
+  } else if (step.capture_to !== undefined) {
+    report(ctx, `${pointer}/capture_to`, 'capture-to-wrong-action', `capture_to only works with action capture_value, not ${action}; remove it or change the action`);
+  }
+  const capture = str(step.capture_to);
+  if (action === 'capture_value' && capture !== undefined) {
+    ctx.usedVariables.add(capture);
+    if (!ctx.variables.has(capture)) {
+      report(ctx, `${pointer}/capture_to`, 'capture-to-undeclared', `capture_to "${capture}" is not declared; add "${capture}": {"type": "string", "description": "..."} to "variables"`, didYouMean(capture, ctx.variables.keys()));
+    }
+  }
+  const unused = (field: string, why: string): void => {
+    if (step[field] !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
+  };
+  if (!TARGET_ACTIONS.has(action)) {
+    unused('target', 'no element is involved');
+    unused('target_pattern', 'no element is involved');
+  }
+  if (!VALUE_ACTIONS.has(action)) unused('value', 'it takes no text, direction, button or URL');
+  if (!PERMISSION_ACTIONS.has(action)) unused('permission_name', 'only grant_permission / deny_permission use it');
+  if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
+}
+
+export function checkStep(ctx: Context, entry: StepEntry): void {
+  const { step, pointer } = entry;
+  const action = str(step.action);
+  if (action && (ACTIONS as readonly string[]).includes(action)) {
+    checkActionFields(ctx, entry, action);
+    checkWait(ctx, entry, action);
+  }
+  if (step.retry_policy !== undefined && step.on_failure !== 'retry') {
+    report(ctx, `${pointer}/retry_policy`, 'retry-policy-ignored', 'retry_policy applies only with "on_failure": "retry"; add that or remove the policy');
+  }
+  checkRegex(ctx, step.target_pattern, `${pointer}/target_pattern`);
+  checkDescription(ctx, step.target, `${pointer}/target`, 'target');
+  checkReferences(ctx, step.target, `${pointer}/target`);
+  checkReferences(ctx, step.value, `${pointer}/value`);
+  checkCondition(ctx, entry, step.condition);
+}

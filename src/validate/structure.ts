@@ -1,0 +1,195 @@
+/**
+ * Shape checks: unknown properties (all of them, with typo suggestions) and the valibot schema
+ * issues, each turned into a RawIssue with a stable rule id.
+ */
+import * as v from 'valibot';
+import { escapePointer } from './json.js';
+import type { RawIssue, RuleId } from './rules.js';
+import { type Scenario, ScenarioSchema } from './schema.js';
+import { didYouMean } from './suggest.js';
+
+/** The parts of a valibot schema object the walker reads; valibot's own types hide them. */
+interface SchemaNode {
+  type: string;
+  entries?: Record<string, SchemaNode>;
+  options?: SchemaNode[];
+  key?: string;
+  literal?: unknown;
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+  value?: SchemaNode;
+  getter?: (input: unknown) => SchemaNode;
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * Reports every property the schema does not define and removes it, together with `x-`
+ * extension keys, so that the valibot pass (strict objects) does not report them a second time.
+ */
+function walkUnknown(node: SchemaNode, value: unknown, pointer: string, out: RawIssue[], siblings?: Set<string>, kind?: string): void {
+  switch (node.type) {
+    case 'optional':
+    case 'nullable':
+    case 'nullish':
+    case 'exact_optional':
+      return walkUnknown(node.wrapped!, value, pointer, out, siblings, kind);
+    case 'lazy':
+      return walkUnknown(node.getter!(value), value, pointer, out);
+    case 'array':
+      if (Array.isArray(value)) value.forEach((item, i) => walkUnknown(node.item!, item, `${pointer}/${i}`, out));
+      return;
+    case 'record':
+      if (isRecord(value)) for (const key of Object.keys(value)) walkUnknown(node.value!, value[key], `${pointer}/${escapePointer(key)}`, out);
+      return;
+    case 'variant': {
+      if (!isRecord(value)) return;
+      const option = node.options!.find((o) => o.entries![node.key!].literal === value[node.key!]);
+      if (!option) return;
+      const all = new Set(node.options!.flatMap((o) => Object.keys(o.entries!)));
+      return walkUnknown(option, value, pointer, out, all, `${node.key} "${String(value[node.key!])}"`);
+    }
+    case 'strict_object':
+    case 'object':
+    case 'loose_object': {
+      if (!isRecord(value)) return;
+      const entries = node.entries!;
+      for (const key of Object.keys(value)) {
+        const child = `${pointer}/${escapePointer(key)}`;
+        if (Object.prototype.hasOwnProperty.call(entries, key)) {
+          walkUnknown(entries[key], value[key], child, out);
+          continue;
+        }
+        delete value[key];
+        if (key.startsWith('x-')) continue;
+        const allowed = Object.keys(entries);
+        if (siblings?.has(key)) {
+          out.push({
+            path: child,
+            rule: 'field-not-for-type',
+            atKey: true,
+            message: `property "${key}" is not used by ${kind}; remove it or change the type. This type takes: ${allowed.join(', ')}`,
+          });
+        } else {
+          out.push({
+            path: child,
+            rule: 'unknown-property',
+            atKey: true,
+            message: `unknown property "${key}"; remove it, or prefix it with "x-" to keep it as an extension. Allowed here: ${allowed.join(', ')}`,
+            suggestion: didYouMean(key, allowed),
+          });
+        }
+      }
+      return;
+    }
+  }
+}
+
+const RANGES: Record<string, string> = {
+  max_attempts: 'an integer from 2 to 5 (all attempts, the first included)',
+  backoff_ms: 'a whole number of milliseconds, 0 or more',
+  timeout_ms: 'an integer from 1000 to 60000 (milliseconds)',
+  tolerance: 'a number from 0 to 1 (similarity, e.g. 0.9)',
+  expected_count: 'a whole number, 0 or more',
+};
+
+function typeName(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'object') return 'an object';
+  return `${typeof x} ${JSON.stringify(x)}`;
+}
+
+const EXPECTED_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'an array',
+  strict_object: 'an object',
+  object: 'an object',
+  record: 'an object',
+  union: 'a string, number or boolean',
+};
+
+function options(expected: string | null): string[] {
+  return [...(expected ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+}
+
+function toSnake(s: string): string {
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^[^a-z]+|_+$/g, '');
+}
+
+function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
+  const keys = (issue.path ?? []).map((p) => String(p.key));
+  const path = keys.map((k) => `/${escapePointer(k)}`).join('');
+  const field = keys.length ? keys[keys.length - 1] : 'document';
+  const sep = issue.message.indexOf('\u0001');
+  const tag = sep > 0 ? (issue.message.slice(0, sep) as RuleId) : undefined;
+  const text = sep > 0 ? issue.message.slice(sep + 1) : issue.message;
+  const last = issue.path?.[issue.path.length - 1];
+
+  // A required key that is absent: valibot reports expected `"key"` with no input.
+  if (issue.kind === 'schema' && last?.origin === 'key' && issue.input === undefined && (issue.type === 'strict_object' || issue.type === 'object')) {
+    const inAssertion = /^\/assertions\/\d+\/[^/]+$/.test(path) && !['id', 'after_step', 'type', 'description'].includes(field);
+    const rule: RuleId = path === '/$schema_version' ? 'schema-version' : inAssertion ? 'assertion-field-required' : 'required-field';
+    const parent = path.slice(0, path.lastIndexOf('/')) || 'the document root';
+    const owner = last.input as Record<string, unknown>;
+    const message = inAssertion
+      ? `assertion type ${String(owner.type)} needs "${field}"; add it to ${parent}`
+      : `missing required property "${field}" in ${parent}; add it`;
+    return { path, rule, message };
+  }
+  if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'literal' || issue.type === 'variant')) {
+    const allowed = options(issue.expected);
+    if (issue.input === undefined) {
+      return { path, rule: path === '/$schema_version' ? 'schema-version' : 'required-field', message: `missing required property "${field}"; add it with one of: ${allowed.join(', ')}` };
+    }
+    const rule = tag ?? 'enum-value';
+    const got = typeof issue.input === 'string' ? `"${issue.input}"` : typeName(issue.input);
+    return {
+      path,
+      rule,
+      message: `${field} ${got} ${tag ? text : 'is not allowed'}; use one of: ${allowed.join(', ')}`,
+      suggestion: typeof issue.input === 'string' ? didYouMean(issue.input, allowed) : undefined,
+    };
+  }
+  if (tag) {
+    const suggestion = tag === 'id-format' && typeof issue.input === 'string' && toSnake(issue.input) ? `use "${toSnake(issue.input)}"` : undefined;
+    const subject = last?.origin === 'key' ? `name "${field}"` : typeof issue.input === 'string' ? `${field} "${issue.input}"` : field;
+    return { path, rule: tag, message: `${subject} ${text}`, suggestion, atKey: last?.origin === 'key' };
+  }
+  if (issue.kind === 'schema') {
+    const want = EXPECTED_WORDS[issue.type] ?? issue.expected ?? issue.type;
+    return { path, rule: 'type-mismatch', message: `${field} must be ${want}, got ${typeName(issue.input)}; change the value's type` };
+  }
+  if (issue.type === 'integer') {
+    return { path, rule: 'not-integer', message: `${field} must be a whole number, got ${String(issue.input)}`, suggestion: `use ${Math.round(Number(issue.input))}` };
+  }
+  if (issue.type === 'min_value' || issue.type === 'max_value') {
+    return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${RANGES[field] ?? issue.expected}` };
+  }
+  return { path, rule: 'type-mismatch', message: `${field}: ${text}` };
+}
+
+/**
+ * Unknown properties first (they are stripped), then everything valibot finds, one issue per path.
+ * `output` is the scenario with defaults applied when the shape is right.
+ */
+export function checkStructure(doc: Record<string, unknown>): { issues: RawIssue[]; output?: Scenario } {
+  const out: RawIssue[] = [];
+  walkUnknown(ScenarioSchema as unknown as SchemaNode, doc, '', out);
+  const result = v.safeParse(ScenarioSchema, doc, { abortEarly: false });
+  if (result.success) return { issues: out, output: result.output };
+  const seen = new Set<string>();
+  for (const issue of result.issues) {
+    const mapped = mapIssue(issue);
+    if (seen.has(mapped.path)) continue;
+    seen.add(mapped.path);
+    out.push(mapped);
+  }
+  return { issues: out };
+}

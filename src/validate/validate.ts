@@ -1,0 +1,109 @@
+/** The validator: text in, report out. Pure apart from the optional reference-screenshot lookup. */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LineIndex, locate, parseJson, type PosNode } from './json.js';
+import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
+import type { Scenario } from './schema.js';
+import { checkSemantics } from './semantic.js';
+import { checkStructure } from './structure.js';
+import { SCHEMA_VERSIONS } from './vocabulary.js';
+
+/** `data` of the SPEC §4 envelope for one file. */
+export interface ValidationReport {
+  valid: boolean;
+  file: string;
+  /** The scenario's `$schema_version` when it is a known one, else null. */
+  schema_version: string | null;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+}
+
+export interface ValidateOptions {
+  /** Folder of the scenario file; enables the reference_screenshot existence warning. */
+  baseDir?: string;
+}
+
+export interface LoadedScenario {
+  report: ValidationReport;
+  /** The scenario with defaults applied, present only when the report is valid. */
+  scenario?: Scenario;
+}
+
+function finish(file: string, raw: RawIssue[], pos: PosNode | undefined, text: string, version: string | null): ValidationReport {
+  const index = raw.length ? new LineIndex(text) : undefined;
+  const placed = raw.map((r) => {
+    const offset = pos ? locate(pos, r.path, r.atKey) : 0;
+    return { r, offset, ...index!.position(offset) };
+  });
+  placed.sort((a, b) => a.offset - b.offset);
+  const errors: ValidationIssue[] = [];
+  const warnings: ValidationIssue[] = [];
+  for (const { r, line, column } of placed) {
+    const issue: ValidationIssue = { path: r.path, line, column, rule: r.rule, message: r.message };
+    if (r.suggestion) issue.suggestion = r.suggestion;
+    (severityOf(r.rule) === 'error' ? errors : warnings).push(issue);
+  }
+  return { valid: errors.length === 0, file, schema_version: version, errors, warnings };
+}
+
+function rootProblem(value: unknown): string | undefined {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return undefined;
+  const what = Array.isArray(value) ? 'a JSON array' : value === null ? 'null' : `a ${typeof value}`;
+  const fix = Array.isArray(value) ? '; put each scenario in its own file as one object {...}' : '; a scenario is one JSON object {...}';
+  return `the document is ${what}, not an object${fix}`;
+}
+
+export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
+    const message =
+      parsed.reason === 'empty'
+        ? 'the file is empty; a scenario is a JSON object starting with {'
+        : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
+    const pos = new LineIndex(parsed.text).position(parsed.offset);
+    return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message }], warnings: [] } };
+  }
+  const doc = parsed.value;
+  const raw: RawIssue[] = parsed.duplicates.map((d) => ({
+    path: d.pointer,
+    rule: 'duplicate-key',
+    atKey: true,
+    message: `property "${d.key}" appears twice in the same object and JSON keeps only the last; remove or rename one`,
+  }));
+  const problem = rootProblem(doc);
+  if (problem !== undefined) {
+    raw.push({ path: '', rule: 'root-not-object', message: problem });
+    return { report: finish(file, raw, parsed.pos, parsed.text, null) };
+  }
+  const obj = doc as Record<string, unknown>;
+  const version = typeof obj.$schema_version === 'string' && (SCHEMA_VERSIONS as readonly string[]).includes(obj.$schema_version) ? obj.$schema_version : null;
+  const baseDir = opts.baseDir;
+  const fileExists = baseDir === undefined ? undefined : (rel: string) => existsSync(resolve(baseDir, rel));
+  // Semantic rules read the document before the structure pass strips unknown and x- keys.
+  raw.push(...checkSemantics(obj, { fileExists }));
+  const structure = checkStructure(obj);
+  raw.push(...structure.issues);
+  const report = finish(file, raw, parsed.pos, parsed.text, version);
+  return report.valid ? { report, scenario: structure.output } : { report };
+}
+
+/** Validates scenario text (a file's content); positions refer to that text. */
+export function validateScenarioText(text: string, file = '<input>', opts: ValidateOptions = {}): ValidationReport {
+  return loadScenario(text, file, opts).report;
+}
+
+/**
+ * Validates an already-parsed value (e.g. the body of POST /api/validate). Positions then refer to
+ * the value pretty-printed with two-space indentation, which is what a client would show.
+ */
+export function validateScenarioValue(value: unknown, file = '<input>', opts: ValidateOptions = {}): ValidationReport {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, null, 2);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data` }], warnings: [] };
+  }
+  return validateScenarioText(text ?? '', file, opts);
+}
