@@ -1,0 +1,101 @@
+import { XMLParser } from 'fast-xml-parser';
+import type { ElementType, Rect } from '../../types.js';
+import type { UiNode } from '../../ui-tree.js';
+import { elementTypeFor } from './class-types.js';
+
+/**
+ * Parses `uiautomator dump` output (a `<hierarchy>` of `<node>` elements with string attributes:
+ * text, resource-id, class, package, content-desc, checkable, checked, clickable, enabled, focusable,
+ * focused, scrollable, long-clickable, password, selected, bounds="[l,t][r,b]", and on newer
+ * releases hint, visible-to-user, drawing-order) into a UiNode tree.
+ */
+
+type XmlNode = Record<string, unknown> & { node?: XmlNode[] };
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  // uiautomator writes newlines and emoji as numeric character references (&#10;).
+  htmlEntities: true,
+  trimValues: false,
+  parseAttributeValue: false,
+  isArray: (name) => name === 'node',
+});
+
+/** Messages uiautomator prints instead of a dump when the window is changing; worth retrying. */
+export function isTransientDumpFailure(output: string): boolean {
+  return /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output) && !output.includes('<hierarchy');
+}
+
+/** Cuts the XML out of the raw output: warnings can precede `<?xml` and the "dumped to" line follows it. */
+export function extractHierarchyXml(output: string): string | undefined {
+  const start = output.search(/<\?xml|<hierarchy/);
+  const end = output.lastIndexOf('</hierarchy>');
+  if (start < 0 || end < start) return undefined;
+  return output.slice(start, end + '</hierarchy>'.length);
+}
+
+export function parseBounds(value: unknown): Rect {
+  const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(String(value ?? '').trim());
+  if (!m) return { x: 0, y: 0, width: 0, height: 0 };
+  const [l, t, r, b] = m.slice(1).map(Number);
+  return { x: l, y: t, width: Math.max(0, r - l), height: Math.max(0, b - t) };
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const flag = (v: unknown): boolean => v === 'true';
+
+function toUiNode(x: XmlNode, parentType: ElementType | undefined, insideWebView: boolean): UiNode {
+  const className = str(x.class);
+  const text = str(x.text);
+  const label = str(x['content-desc']);
+  const resourceId = str(x['resource-id']);
+  const clickable = flag(x.clickable) || flag(x['long-clickable']);
+  const checkable = flag(x.checkable);
+  const scrollable = flag(x.scrollable);
+  const type = elementTypeFor(className, { clickable, checkable, scrollable, hasText: Boolean(text || label), resourceId, parentType, insideWebView });
+  const hint = str(x.hint);
+  const editable = type === 'edittext';
+  const node: UiNode = {
+    type,
+    // A field showing only its hint reports the hint as text on old releases; keep the real value empty.
+    text: editable && hint && text === hint ? '' : text,
+    label: label || null,
+    bounds: parseBounds(x.bounds),
+    enabled: x.enabled === undefined ? true : flag(x.enabled),
+    clickable,
+    focusable: flag(x.focusable),
+    checkable,
+    checked: flag(x.checked),
+    focused: flag(x.focused),
+    selected: flag(x.selected),
+    scrollable,
+    editable,
+    password: flag(x.password),
+    children: [],
+  };
+  if (x['visible-to-user'] === 'false') node.displayed = false;
+  if (hint) node.hint = hint;
+  if (resourceId) node.resourceId = resourceId;
+  if (className) node.className = className;
+  if (x.package) node.package = str(x.package);
+  const childWeb = insideWebView || type === 'webview';
+  node.children = (x.node ?? []).map((c) => toUiNode(c, type, childWeb));
+  return node;
+}
+
+/**
+ * Returns the tree under a synthetic, zero-sized root (so several windows, e.g. an app and the
+ * keyboard, share one tree and ids keep one shape). Throws on output that holds no hierarchy.
+ */
+export function parseUiautomatorDump(output: string): { root: UiNode; rotation: number } {
+  const xml = extractHierarchyXml(output);
+  if (!xml) throw new Error(`uiautomator printed no hierarchy: ${output.trim().slice(0, 200) || '(nothing)'}`);
+  const doc = parser.parse(xml) as { hierarchy?: XmlNode | string };
+  const hierarchy = typeof doc.hierarchy === 'object' ? doc.hierarchy : {};
+  const windows = (hierarchy.node ?? []).map((n) => toUiNode(n, undefined, false));
+  return {
+    rotation: Number(str(hierarchy.rotation)) || 0,
+    root: { type: 'other', text: '', label: null, bounds: { x: 0, y: 0, width: 0, height: 0 }, enabled: true, children: windows },
+  };
+}
