@@ -6,6 +6,8 @@ export async function loadCommands(): Promise<Command[]> {
     import('./devices.js'),
     import('./call.js'),
     import('./reset.js'),
+    import('./validate.js'),
+    import('./schema.js'),
   ]);
   return modules.map((m) => m.default);
 }

@@ -1,0 +1,129 @@
+/**
+ * Validation of files on disk for the CLI: expanding folders and globs, reading, and the checks
+ * that span several files (scenario_id unique within the project).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { LineIndex, locate, parseJson } from './json.js';
+import type { ValidationIssue } from './rules.js';
+import { loadScenario, type ValidationReport } from './validate.js';
+
+export interface FileOutcome {
+  report: ValidationReport;
+  /** Source text, kept for human-readable output; absent when the file could not be read. */
+  text?: string;
+  /** Why the file could not be read (exit code 1). */
+  readError?: string;
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+
+function walk(dir: string, into: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(full, into);
+    } else if (entry.name.endsWith('.json')) into.push(full);
+  }
+}
+
+function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += /[\\^$+.()|{}[\]]/.test(c) ? `\\${c}` : c;
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Files an argument names: a file, a folder (recursing over *.json) or a glob with * / ** / ?. */
+export function expandArgument(arg: string): string[] | undefined {
+  if (/[*?]/.test(arg)) {
+    const parts = arg.split(/[\\/]/);
+    const firstWild = parts.findIndex((p) => /[*?]/.test(p));
+    const base = parts.slice(0, firstWild).join('/') || '.';
+    const pattern = globToRegExp(parts.slice(firstWild).join('/'));
+    const found: string[] = [];
+    try {
+      walk(base, found);
+    } catch {
+      return undefined;
+    }
+    const matches = found.filter((f) => pattern.test(relative(base, f).split(sep).join('/')));
+    return matches.length ? matches : undefined;
+  }
+  try {
+    if (statSync(arg).isDirectory()) {
+      const found: string[] = [];
+      walk(arg, found);
+      return found;
+    }
+    return [arg];
+  } catch {
+    return undefined;
+  }
+}
+
+function unreadable(file: string, why: string): FileOutcome {
+  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}` };
+  return { report: { valid: false, file, schema_version: null, errors: [issue], warnings: [] }, readError: issue.message };
+}
+
+function readOne(file: string): FileOutcome & { scenarioId?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((err as Error).message);
+    return unreadable(file, why);
+  }
+  const loaded = loadScenario(text, file, { baseDir: dirname(resolve(file)) });
+  return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };
+}
+
+export function validateFiles(args: string[]): FileOutcome[] {
+  const outcomes: (FileOutcome & { scenarioId?: string })[] = [];
+  const seen = new Set<string>();
+  for (const arg of args) {
+    const files = expandArgument(arg);
+    if (!files) {
+      outcomes.push(unreadable(arg, /[*?]/.test(arg) ? 'the pattern matches no file' : 'no such file or folder'));
+      continue;
+    }
+    if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
+    for (const file of files) {
+      const key = resolve(file);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      outcomes.push(readOne(file));
+    }
+  }
+  const owners = new Map<string, string>();
+  for (const o of outcomes) {
+    if (o.scenarioId === undefined || o.text === undefined) continue;
+    const first = owners.get(o.scenarioId);
+    if (first === undefined) {
+      owners.set(o.scenarioId, o.report.file);
+      continue;
+    }
+    const parsed = parseJson(o.text);
+    const offset = parsed.ok ? locate(parsed.pos, '/scenario_id') : 0;
+    const pos = new LineIndex(parsed.text).position(offset);
+    o.report.errors.push({
+      path: '/scenario_id',
+      ...pos,
+      rule: 'scenario-id-duplicate',
+      message: `scenario_id "${o.scenarioId}" is already used by ${first}; scenario ids are unique within the project, rename one`,
+      suggestion: `use "${o.scenarioId}_2"`,
+    });
+    o.report.valid = false;
+  }
+  return outcomes.map(({ report, text, readError }) => (readError ? { report, readError } : { report, text }));
+}
