@@ -9,14 +9,20 @@ export interface Query {
   raw: string;
   /** Texts given in quotes: an element must carry one of them exactly. */
   quoted: string[];
-  /** Words that should appear in the element's text or label. */
+  /** Words that should appear in the element's text or label (filler words removed). */
   words: string[];
+  /** The text part as said, filler words trimmed only at the ends ("sign in"), for exact matches. */
+  phrase: string;
+  /** Words and phrase with the role word kept: "Item 2" is the text of an item, not item number 2. */
+  fullWords: string[];
+  fullPhrase: string;
   /** Element types the role word allows (empty: any). */
   roles: ElementType[];
   roleWord?: string;
   /** 1-based; -1 means "last". */
   ordinal?: number;
-  position?: Position;
+  /** Place words, applied in order: a bar first narrows, then a side picks the extreme. */
+  positions: Position[];
   relation?: { direction: Direction; anchor: string };
   state?: 'enabled' | 'disabled' | 'checked' | 'unchecked' | 'selected' | 'focused';
 }
@@ -110,7 +116,7 @@ const STOP_WORDS = new Set([
 const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
 
 export function parseQuery(description: string): Query {
-  const query: Query = { raw: description, quoted: [], words: [], roles: [] };
+  const query: Query = { raw: description, quoted: [], words: [], phrase: '', fullWords: [], fullPhrase: '', roles: [], positions: [] };
   let rest = normalizeText(description);
   rest = rest.replace(QUOTED, (_m, a: string | undefined, b: string | undefined) => {
     query.quoted.push((a ?? b ?? '').trim());
@@ -130,9 +136,8 @@ export function parseQuery(description: string): Query {
   }
   for (const [re, position] of POSITIONS) {
     if (re.test(rest)) {
-      query.position = position;
+      query.positions.push(position);
       rest = rest.replace(re, ' ');
-      break;
     }
   }
   for (const [re, state] of STATES) {
@@ -152,15 +157,28 @@ export function parseQuery(description: string): Query {
   // The head noun is the last role word: "the Save item button" is a button whose text has "item".
   const joined = ` ${tokens.join(' ')} `;
   let best: { at: number; word: string; roles: ElementType[] } | undefined;
+  const end = (b: { at: number; word: string }) => b.at + b.word.length;
   for (const [word, roles] of ROLE_WORDS) {
     const at = joined.lastIndexOf(` ${word} `);
-    if (at >= 0 && (!best || at > best.at || (at === best.at && word.length > best.word.length))) best = { at, word, roles };
+    // Latest end wins; at the same end the longer phrase ("text field" over "field").
+    if (at >= 0 && (!best || at + word.length > end(best) || (at + word.length === end(best) && word.length > best.word.length))) best = { at, word, roles };
   }
+  query.fullWords = tokens.filter((t) => !STOP_WORDS.has(t));
+  query.fullPhrase = trimFiller(tokens);
   if (best) {
     query.roles = best.roles;
     query.roleWord = best.word;
     tokens = `${joined.slice(0, best.at)} ${joined.slice(best.at + best.word.length + 2)}`.trim().split(' ').filter(Boolean);
   }
   query.words = tokens.filter((t) => !STOP_WORDS.has(t));
+  query.phrase = trimFiller(tokens);
   return query;
+}
+
+function trimFiller(tokens: string[]): string {
+  let from = 0;
+  let to = tokens.length;
+  while (from < to && STOP_WORDS.has(tokens[from])) from++;
+  while (to > from && STOP_WORDS.has(tokens[to - 1])) to--;
+  return tokens.slice(from, to).join(' ');
 }

@@ -1,0 +1,77 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { UiElement } from '../types.js';
+import type { ResolveRequest, Resolution, Resolver } from './types.js';
+
+/** What is remembered of one resolution: enough to recognise the element on a later screen. */
+export interface CachedResolution {
+  id: string;
+  type: string;
+  text: string;
+  label: string | null;
+  confidence: number;
+}
+
+/**
+ * Resolutions keyed by scenario, step and description (Midscene-style). On replay the cached
+ * element is taken again only if an element with the same id, type, text and label is on screen;
+ * otherwise the step resolves afresh and the entry is replaced.
+ */
+export class ResolutionCache {
+  private readonly entries = new Map<string, CachedResolution>();
+  hits = 0;
+  misses = 0;
+
+  static key(scope: string, request: ResolveRequest): string {
+    return `${scope}\u0000${request.description ?? ''}\u0000${request.pattern ?? ''}`;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async resolve(resolver: Resolver, scope: string, request: ResolveRequest, elements: readonly UiElement[]): Promise<Resolution> {
+    const key = ResolutionCache.key(scope, request);
+    const cached = this.entries.get(key);
+    if (cached) {
+      // Re-check: the remembered element must still be on screen unchanged; a model-based resolver
+      // is then not asked again, and a deterministic one keeps choosing the same element.
+      const same = elements.find((e) => e.id === cached.id && e.type === cached.type && e.text === cached.text && e.accessibility_label === cached.label);
+      if (same) {
+        this.hits++;
+        return { ok: true, element: same, confidence: cached.confidence, candidates: [{ id: same.id, type: same.type, text: same.text, label: same.accessibility_label, score: cached.confidence }] };
+      }
+      this.entries.delete(key);
+    }
+    this.misses++;
+    const result = await resolver.resolve(request, elements);
+    if (result.ok) {
+      const e = result.element;
+      this.entries.set(key, { id: e.id, type: e.type, text: e.text, label: e.accessibility_label, confidence: result.confidence });
+    }
+    return result;
+  }
+
+  toJSON(): Record<string, CachedResolution> {
+    return Object.fromEntries(this.entries);
+  }
+
+  /** Loads a cache file written by `save`; a missing or unreadable file starts an empty cache. */
+  static async load(file: string): Promise<ResolutionCache> {
+    const cache = new ResolutionCache();
+    try {
+      const data = JSON.parse(await readFile(file, 'utf8')) as Record<string, CachedResolution>;
+      for (const [k, v] of Object.entries(data)) if (v && typeof v.id === 'string') cache.entries.set(k, v);
+    } catch {
+      // No cache yet (first run) or a damaged one: resolving afresh is always correct.
+    }
+    return cache;
+  }
+
+  async save(file: string): Promise<void> {
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.toJSON(), null, 1));
+    await rename(tmp, file);
+  }
+}

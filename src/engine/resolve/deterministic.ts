@@ -1,0 +1,195 @@
+import type { UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
+import { parseQuery, type Query } from './query.js';
+import { prepare, score, textScore } from './score.js';
+import type { Candidate, ResolveRequest, Resolution, Resolver } from './types.js';
+
+/** Below this an element is not considered a match at all. */
+export const CONFIDENCE_THRESHOLD = 0.5;
+/** Two matches closer than this are a near-tie: the description does not say which one is meant. */
+export const TIE_MARGIN = 0.04;
+/** Matches within this of the best form the group that ordinals, positions and relations choose from. */
+const GROUP_MARGIN = 0.15;
+/** Pattern matches are what the author asked for; the description then only ranks them. */
+const PATTERN_FLOOR = 0.6;
+/** How far below (or right of) its label a field may lie to count as labelled by it, in label heights. */
+const LABEL_REACH = 3;
+const LISTED_CANDIDATES = 5;
+
+interface Scored {
+  element: UiElement;
+  score: number;
+}
+
+interface Ranked {
+  scored: Scored[];
+  query?: Query;
+  screen: ScreenSize;
+}
+
+type Miss = { reason: 'absent' | 'bad_request'; message: string };
+
+function candidate(s: Scored): Candidate {
+  return { id: s.element.id, type: s.element.type, text: s.element.text, label: s.element.accessibility_label, score: Math.round(Math.min(1, s.score) * 100) / 100 };
+}
+
+function describe(c: Candidate): string {
+  return `${JSON.stringify(c.text || c.label || c.id)} (${c.type}, id ${c.id}, score ${c.score})`;
+}
+
+function what(request: ResolveRequest): string {
+  const parts = [request.description !== undefined ? JSON.stringify(request.description) : '', request.pattern !== undefined ? `pattern /${request.pattern}/` : ''];
+  return parts.filter(Boolean).join(' with ');
+}
+
+/**
+ * The built-in resolver: scores every element on text, label, role, state and place, without a
+ * network or a model, so the same screen and description always give the same answer.
+ */
+export class DeterministicResolver implements Resolver {
+  readonly name = 'deterministic';
+
+  resolve(request: ResolveRequest, elements: readonly UiElement[]): Resolution {
+    const intent = request.intent ?? 'interact';
+    const ranked = this.rank(request, elements);
+    if ('reason' in ranked) return { ok: false, ...ranked, candidates: [] };
+    const { scored, query } = ranked;
+    const listed = scored.slice(0, LISTED_CANDIDATES).map(candidate);
+    const matches = scored.filter((s) => s.score >= CONFIDENCE_THRESHOLD);
+    if (!matches.length) {
+      return {
+        ok: false,
+        reason: scored.length ? 'low_confidence' : 'absent',
+        message: scored.length
+          ? `no element matches ${what(request)} well enough (best ${describe(listed[0])}, threshold ${CONFIDENCE_THRESHOLD}); other candidates: ${listed.slice(1).map(describe).join(', ') || 'none'}. Describe the element by its visible text or accessibility label`
+          : `no element on screen matches ${what(request)} (${elements.length} elements listed). Wait for the screen, scroll, or describe the element by its visible text or accessibility label`,
+        candidates: listed,
+      };
+    }
+    const best = matches[0].score;
+    const group = matches.filter((s) => s.score >= best - GROUP_MARGIN).map((s) => s.element);
+    const chosen = query ? this.choose(query, group, matches, ranked.screen, elements) : [...group].sort(readingOrder)[0];
+    if (!('id' in chosen)) return { ok: false, ...chosen, candidates: listed };
+    if (query && !query.ordinal && !query.positions.length && !query.relation) {
+      const tied = matches.filter((s) => s.element !== chosen && s.score > best - TIE_MARGIN);
+      const sameValue = (e: UiElement) => e.text === chosen.text && e.accessibility_label === chosen.accessibility_label;
+      if (tied.length && !(intent === 'read' && tied.every((s) => sameValue(s.element)))) {
+        const all = [chosen, ...tied.map((t) => t.element)].slice(0, LISTED_CANDIDATES);
+        return {
+          ok: false,
+          reason: 'ambiguous',
+          message: `${what(request)} is ambiguous: ${tied.length + 1} elements match about equally well: ${all.map((e) => describe(candidate({ element: e, score: best }))).join(', ')}. Add a role word ("button", "field"), an ordinal ("the second …"), a position ("at the top") or a nearby label ("below Email")`,
+          candidates: listed,
+        };
+      }
+    }
+    const confidence = Math.min(1, scored.find((s) => s.element === chosen)?.score ?? best);
+    return { ok: true, element: chosen, confidence: Math.round(confidence * 100) / 100, candidates: listed };
+  }
+
+  findAll(request: ResolveRequest, elements: readonly UiElement[]): UiElement[] {
+    const ranked = this.rank({ intent: 'read', ...request }, elements);
+    if ('reason' in ranked || !ranked.scored.length) return [];
+    const best = ranked.scored[0].score;
+    let found = ranked.scored.filter((s) => s.score >= CONFIDENCE_THRESHOLD && s.score >= best - GROUP_MARGIN).map((s) => s.element);
+    for (const p of ranked.query?.positions ?? []) if (isBar(p)) found = inBar(found, p, ranked.screen);
+    return found.sort(readingOrder);
+  }
+
+  /** Scores every element, best first; the query is absent when only a pattern was given. */
+  private rank(request: ResolveRequest, elements: readonly UiElement[]): Ranked | Miss {
+    const intent = request.intent ?? 'interact';
+    const screen = request.screen ?? extentOf(elements);
+    let pool = elements;
+    if (request.pattern !== undefined) {
+      let re: RegExp;
+      try {
+        re = new RegExp(request.pattern);
+      } catch (err) {
+        return { reason: 'bad_request', message: `target_pattern ${JSON.stringify(request.pattern)} is not a valid regular expression: ${(err as Error).message}` };
+      }
+      pool = elements.filter((e) => re.test(e.text) || (e.accessibility_label !== null && re.test(e.accessibility_label)));
+    }
+    const description = request.description?.trim();
+    if (!description) {
+      if (request.pattern === undefined) return { reason: 'bad_request', message: 'no target given: pass a description of the element (or a target_pattern)' };
+      return { scored: [...pool].sort(readingOrder).map((element) => ({ element, score: 1 })), screen };
+    }
+    const query = parseQuery(description);
+    if (!query.quoted.length && !query.words.length && !query.roles.length) {
+      return { reason: 'bad_request', message: `${JSON.stringify(description)} names no text, label or kind of element; say what the element shows, e.g. "the Sign in button"` };
+    }
+    const prepared = pool.map(prepare);
+    const scores = new Map<UiElement, number>();
+    for (const p of prepared) {
+      let s = score(p, query, intent);
+      if (request.pattern !== undefined) s = Math.max(s, PATTERN_FLOOR);
+      if (s > 0) scores.set(p.element, s);
+    }
+    if (query.roles.length && !query.quoted.length) this.credit(query, prepared, scores);
+    const scored = [...scores].map(([element, s]) => ({ element, score: s }));
+    scored.sort((a, b) => b.score - a.score || readingOrder(a.element, b.element));
+    return { scored, query, screen };
+  }
+
+  /**
+   * "the Email field" when Email is a label above (or left of) a field: the field inherits the
+   * label's text score, as a screen reader would announce it.
+   */
+  private credit(query: Query, prepared: ReturnType<typeof prepare>[], scores: Map<UiElement, number>): void {
+    for (const label of prepared) {
+      const el = label.element;
+      if (el.type !== 'text' || query.roles.includes('text')) continue;
+      const t = textScore(label, query);
+      if (t === null || t < 0.7) continue;
+      let target: { e: UiElement; d: number } | undefined;
+      for (const p of prepared) {
+        if (!query.roles.includes(p.element.type)) continue;
+        const below = relationDistance(p.element, el, 'below');
+        const right = relationDistance(p.element, el, 'right_of');
+        const d = Math.min(below ?? Infinity, right ?? Infinity);
+        if (d <= LABEL_REACH * el.height + p.element.height && (!target || d < target.d)) target = { e: p.element, d };
+      }
+      if (target) scores.set(target.e, Math.max(scores.get(target.e) ?? 0, t * 0.95));
+    }
+  }
+
+  private choose(query: Query, group: UiElement[], matches: Scored[], screen: ScreenSize, elements: readonly UiElement[]): UiElement | Miss {
+    const said = JSON.stringify(query.raw);
+    let pool = group;
+    if (query.relation) {
+      const { anchor: anchorText, direction } = query.relation;
+      // The reference is usually a label next to the matches; fall back to any element (a hint, a button).
+      let anchor = this.resolve({ description: anchorText, intent: 'read' }, elements.filter((e) => !group.includes(e)));
+      if (!anchor.ok) anchor = this.resolve({ description: anchorText, intent: 'read' }, elements);
+      if (!anchor.ok) return { reason: 'absent', message: `${said}: the reference "${anchorText}" was not found: ${anchor.message}` };
+      const ref = anchor.element;
+      // Every match counts here, not just the best group: the relation is what picks the element.
+      const around = matches
+        .map((s) => ({ e: s.element, d: s.element === ref ? undefined : relationDistance(s.element, ref, direction) }))
+        .filter((x): x is { e: UiElement; d: number } => x.d !== undefined)
+        .sort((a, b) => a.d - b.d);
+      if (!around.length) return { reason: 'absent', message: `${said}: nothing matching lies ${direction.replace('_', ' ')} "${ref.text || ref.accessibility_label}"` };
+      pool = around.map((x) => x.e);
+      if (!query.ordinal && !query.positions.length) return pool[0];
+    }
+    for (const position of query.positions) {
+      if (isBar(position)) pool = inBar(pool, position, screen);
+      else if (!query.ordinal) {
+        const hit = extreme(pool, position, screen);
+        pool = hit ? [hit] : [];
+      }
+      if (!pool.length) return { reason: 'absent', message: `${said}: no matching element lies ${position === 'toolbar' ? 'in the toolbar' : position === 'bottom_bar' ? 'in the bottom bar' : `at the ${position}`}` };
+    }
+    if (query.ordinal) {
+      const ordered = query.relation ? pool : [...pool].sort(readingOrder);
+      const index = query.ordinal === -1 ? ordered.length - 1 : query.ordinal - 1;
+      if (index >= ordered.length) {
+        return { reason: 'absent', message: `${said}: asked for number ${query.ordinal} but only ${ordered.length} matching element${ordered.length === 1 ? ' is' : 's are'} on screen` };
+      }
+      return ordered[index];
+    }
+    return query.positions.length ? [...pool].sort(readingOrder)[0] : pool[0];
+  }
+}
