@@ -1,10 +1,13 @@
 import type { Driver } from './driver.js';
 import { Engine } from './engine.js';
 import { VirtualDriver, type VirtualDriverOptions } from './drivers/virtual/index.js';
+import { IosDriver, type IosDriverOptions } from './drivers/ios/index.js';
 
 export interface EngineSetup {
   /** Serve the built-in virtual devices (default true). */
   virtual?: boolean | VirtualDriverOptions;
+  /** iOS simulators and iPhones through WebDriverAgent (default on; see iosSetupFromFlags). */
+  ios?: false | IosDriverOptions;
   timeoutMs?: number;
   allowPaths?: string[];
   /** Drivers to use in addition (tests inject harness-backed drivers here). */
@@ -15,6 +18,7 @@ export interface EngineSetup {
 export function createEngine(setup: EngineSetup = {}): Engine {
   const drivers: Driver[] = [];
   if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
+  if (setup.ios !== false) drivers.push(new IosDriver(setup.ios ?? {}));
   drivers.push(...(setup.extraDrivers ?? []));
   return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
 }

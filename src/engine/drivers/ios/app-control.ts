@@ -1,0 +1,124 @@
+import { ToolError } from '../../errors.js';
+import type { InstalledApp } from '../../types.js';
+import { goIosError, majorVersion, type GoIos } from './go-ios.js';
+import type { CommandResult } from './run-command.js';
+import type { Simctl } from './simctl.js';
+
+/**
+ * App lifecycle of one iOS device through its platform tool (simctl for simulators, go-ios for
+ * phones). These work without WebDriverAgent, so installing or listing apps never waits on it.
+ */
+export interface AppControl {
+  listApps(signal?: AbortSignal): Promise<InstalledApp[]>;
+  install(path: string, signal?: AbortSignal): Promise<void>;
+  uninstall(bundleId: string, signal?: AbortSignal): Promise<void>;
+  launch(bundleId: string, signal?: AbortSignal): Promise<void>;
+  terminate(bundleId: string, signal?: AbortSignal): Promise<void>;
+  /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
+  openUrl?(url: string, signal?: AbortSignal): Promise<void>;
+}
+
+function notInstalled(bundleId: string, where: string): ToolError {
+  return new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${where}; install it with mobile_install_app, or pick one from mobile_list_apps`);
+}
+
+async function requireInstalled(control: AppControl, bundleId: string, where: string, signal?: AbortSignal): Promise<void> {
+  const apps = await control.listApps(signal);
+  if (!apps.some((a) => a.package === bundleId)) throw notInstalled(bundleId, where);
+}
+
+export class SimulatorControl implements AppControl {
+  constructor(
+    private readonly simctl: Simctl,
+    private readonly udid: string,
+  ) {}
+
+  private get where(): string {
+    return `simulator ${this.udid}`;
+  }
+
+  listApps(signal?: AbortSignal): Promise<InstalledApp[]> {
+    return this.simctl.listApps(this.udid, signal);
+  }
+
+  install(path: string, signal?: AbortSignal): Promise<void> {
+    return this.simctl.install(this.udid, path, signal);
+  }
+
+  async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
+    // simctl uninstall succeeds silently for unknown bundle ids, so check first.
+    await requireInstalled(this, bundleId, this.where, signal);
+    await this.simctl.uninstall(this.udid, bundleId, signal);
+  }
+
+  async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.simctl.launch(this.udid, bundleId, signal);
+    if (r.code !== 0) await this.explain(r, bundleId, 'launch', signal);
+  }
+
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.simctl.terminate(this.udid, bundleId, signal);
+    // simctl fails with "found nothing to terminate" for an app that is not running; that is success here.
+    if (r.code !== 0) await this.explain(r, bundleId, 'terminate', signal);
+  }
+
+  openUrl(url: string, signal?: AbortSignal): Promise<void> {
+    return this.simctl.openUrl(this.udid, url, signal);
+  }
+
+  private async explain(r: CommandResult, bundleId: string, verb: 'launch' | 'terminate', signal?: AbortSignal): Promise<void> {
+    await requireInstalled(this, bundleId, this.where, signal);
+    if (verb === 'terminate' && /nothing to terminate|not running/i.test(r.stderr)) return;
+    throw new ToolError('INTERNAL', `could not ${verb} ${bundleId} on ${this.where}: ${r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`}`);
+  }
+}
+
+export class RealDeviceControl implements AppControl {
+  constructor(
+    private readonly goIos: GoIos,
+    private readonly udid: string,
+    private readonly version: string,
+  ) {}
+
+  private get where(): string {
+    return `iPhone ${this.udid}`;
+  }
+
+  /** iOS 17+ reaches installation and process services only through the go-ios tunnel. */
+  async ready(signal?: AbortSignal): Promise<void> {
+    if (majorVersion(this.version) >= 17) await this.goIos.requireTunnel(this.udid, signal);
+  }
+
+  async listApps(signal?: AbortSignal): Promise<InstalledApp[]> {
+    await this.ready(signal);
+    return this.goIos.apps(this.udid, signal);
+  }
+
+  async install(path: string, signal?: AbortSignal): Promise<void> {
+    await this.ready(signal);
+    await this.goIos.install(this.udid, path, signal);
+  }
+
+  async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
+    await requireInstalled(this, bundleId, this.where, signal);
+    await this.goIos.uninstall(this.udid, bundleId, signal);
+  }
+
+  async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.ready(signal);
+    const r = await this.goIos.launch(this.udid, bundleId, signal);
+    if (r.code === 0) return;
+    await requireInstalled(this, bundleId, this.where, signal);
+    throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${goIosError(r)} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
+  }
+
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.ready(signal);
+    const r = await this.goIos.kill(this.udid, bundleId, signal);
+    if (r.code === 0) return;
+    await requireInstalled(this, bundleId, this.where, signal);
+    // go-ios fails when no process of the bundle runs; terminating a stopped app is success here.
+    if (/not (found|running)|no process/i.test(goIosError(r))) return;
+    throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${goIosError(r)}`);
+  }
+}

@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as v from 'valibot';
+
+import { ToolError } from '../../errors.js';
+import type { DeviceInfo, InstalledApp } from '../../types.js';
+import { parseToolJson } from './parse-json.js';
+import { lastLine, MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
+
+/*
+ * go-ios (github.com/danielpaulus/go-ios) prints JSON on stdout by default and logs logrus JSON lines on stderr
+ * ({"level":"fatal","msg":"…","err":"…"} then exit 1 on failure). Formats used here, samples in test/fixtures/ios/:
+ *   ios list --details  → {"deviceList":[{"Udid","ProductName","ProductType","ProductVersion"(,"ConnectionType")}]}
+ *   ios apps            → [{"CFBundleIdentifier","CFBundleName","CFBundleDisplayName","CFBundleShortVersionString",…}]
+ *   ios tunnel ls       → [{"address","rsdPort","udid","userspaceTun","userspaceTunPort"}]  (iOS 17+ needs one)
+ */
+const DetailsList = v.object({
+  deviceList: v.array(
+    v.object({
+      Udid: v.string(),
+      ProductName: v.optional(v.string()),
+      ProductType: v.optional(v.string()),
+      ProductVersion: v.string(),
+      ConnectionType: v.optional(v.string()),
+    }),
+  ),
+});
+const AppList = v.array(
+  v.looseObject({
+    CFBundleIdentifier: v.string(),
+    CFBundleName: v.optional(v.string()),
+    CFBundleDisplayName: v.optional(v.string()),
+    CFBundleShortVersionString: v.optional(v.string()),
+    CFBundleVersion: v.optional(v.string()),
+  }),
+);
+const TunnelList = v.array(v.looseObject({ udid: v.string(), address: v.optional(v.string()), rsdPort: v.optional(v.number()) }));
+
+export const GO_IOS_FIX = 'install go-ios (`npm install -g go-ios`, or a release from https://github.com/danielpaulus/go-ios/releases) so that `ios` is on PATH, then check `ios list`';
+export const TUNNEL_FIX = 'start the go-ios tunnel agent and keep it running: `sudo ios tunnel start` (check with `ios tunnel ls`)';
+
+export interface RealDeviceInfo extends DeviceInfo {
+  kind: 'device';
+}
+
+export function parseDeviceDetails(json: string): RealDeviceInfo[] {
+  return parseToolJson(DetailsList, json, 'ios list --details').deviceList.map((d) => ({
+    kind: 'device',
+    id: d.Udid,
+    os: 'iOS',
+    model: d.ProductType ?? d.ProductName ?? 'iPhone',
+    version: d.ProductVersion,
+    state: 'ready',
+  }));
+}
+
+export function parseGoIosApps(json: string): InstalledApp[] {
+  return parseToolJson(AppList, json, 'ios apps')
+    .map((a) => ({
+      package: a.CFBundleIdentifier,
+      name: a.CFBundleDisplayName ?? a.CFBundleName ?? a.CFBundleIdentifier,
+      version: a.CFBundleShortVersionString ?? a.CFBundleVersion ?? '',
+      installed: true,
+    }))
+    .sort((a, b) => a.package.localeCompare(b.package));
+}
+
+export function parseTunnels(json: string): string[] {
+  return parseToolJson(TunnelList, json.trim() || '[]', 'ios tunnel ls').map((t) => t.udid);
+}
+
+/** go-ios reports failures as logrus JSON lines on stderr; quote the "err" or "msg" of the last one. */
+export function goIosError(result: CommandResult): string {
+  const lines = result.stderr.split('\n').filter((l) => l.trim().startsWith('{'));
+  for (const line of lines.reverse()) {
+    try {
+      const entry = JSON.parse(line) as { level?: string; msg?: string; err?: string; error?: string };
+      if (entry.level === 'fatal' || entry.level === 'error') return [entry.msg, entry.err ?? entry.error].filter(Boolean).join(': ');
+    } catch {
+      // Not a log line; fall back to plain text below.
+    }
+  }
+  return lastLine(result.stderr) || lastLine(result.stdout) || `exit code ${result.code}`;
+}
+
+export function majorVersion(version: string): number {
+  return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;
+}
+
+/** Runs `ios …` (go-ios) with deadlines; a missing binary becomes one precise error naming the install command. */
+export class GoIos {
+  constructor(readonly executable = 'ios', private readonly timeoutMs = 60_000) {}
+
+  async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
+    try {
+      return await runCommand(this.executable, args, { signal, timeoutMs });
+    } catch (err) {
+      if (err instanceof MissingExecutableError) throw new ToolError('UNSUPPORTED', `go-ios is not installed (\`${this.executable}\` is not on PATH), so real iPhones cannot be driven: ${GO_IOS_FIX}`);
+      throw err;
+    }
+  }
+
+  private async ok(args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
+    const r = await this.run(args, signal, timeoutMs);
+    if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${goIosError(r)}`);
+    return r.stdout;
+  }
+
+  async devices(signal?: AbortSignal): Promise<RealDeviceInfo[]> {
+    return parseDeviceDetails(await this.ok(['list', '--details'], 'listing iPhones (ios list --details)', signal, 20_000));
+  }
+
+  async apps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
+    return parseGoIosApps(await this.ok(['apps', `--udid=${udid}`], `listing the apps of ${udid} (ios apps)`, signal));
+  }
+
+  async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.run(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
+    if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `${udid} refused to install ${path}: ${goIosError(r)} (a device needs an .ipa or .app signed for it)`);
+  }
+
+  async uninstall(udid: string, bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.ok(['uninstall', bundleId, `--udid=${udid}`], `uninstalling ${bundleId} from ${udid}`, signal);
+  }
+
+  launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
+    return this.run(['launch', bundleId, `--udid=${udid}`], signal);
+  }
+
+  kill(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
+    return this.run(['kill', bundleId, `--udid=${udid}`], signal);
+  }
+
+  /** iOS 17+ talks to developer services only through a tunnel that `ios tunnel start` keeps open. */
+  async requireTunnel(udid: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.run(['tunnel', 'ls'], signal, 10_000);
+    const up = r.code === 0 && parseTunnels(r.stdout).includes(udid);
+    if (!up) throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one: ${TUNNEL_FIX}`);
+  }
+
+  /** Starts `ios forward <hostPort> <devicePort>`, which keeps running until killed; the caller owns the process. */
+  forward(udid: string, hostPort: number, devicePort: number): ChildProcess {
+    const child = spawn(this.executable, ['forward', String(hostPort), String(devicePort), `--udid=${udid}`], { stdio: 'ignore' });
+    child.on('error', () => {
+      // Reported by the caller when WebDriverAgent stays unreachable through the forward.
+    });
+    return child;
+  }
+}

@@ -1,0 +1,208 @@
+import type { CallContext, DeviceHandle, PngImage } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
+import type { AppControl } from './app-control.js';
+import { bundleIdAfterInstall } from './installed-bundle.js';
+import { WdaError } from './wda-client.js';
+import type { WdaEndpoint } from './wda-endpoint.js';
+import { parseWdaSource, wdaToUiNode } from './wda-source.js';
+
+interface ScreenInfo {
+  /** Points, for the current orientation. */
+  width: number;
+  height: number;
+  scale: number;
+}
+
+/** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
+/** A touch at a point (in points) held for `holdMs`. */
+function press(x: number, y: number, holdMs: number): object[] {
+  return [
+    { type: 'pointerMove', duration: 0, x, y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pause', duration: holdMs },
+    { type: 'pointerUp', button: 0 },
+  ];
+}
+
+const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
+
+/**
+ * One iOS simulator or phone. UI work goes through WebDriverAgent (coordinates in points there,
+ * converted here so every public coordinate is a device pixel); app lifecycle goes through the
+ * platform tool behind `apps`.
+ */
+export class IosDevice implements DeviceHandle {
+  private scale: number | undefined;
+
+  constructor(
+    readonly info: DeviceInfo,
+    private readonly apps: AppControl,
+    private readonly wda: WdaEndpoint,
+  ) {}
+
+  listApps(ctx: CallContext): Promise<InstalledApp[]> {
+    return this.apps.listApps(ctx.signal);
+  }
+
+  launchApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.apps.launch(pkg, ctx.signal);
+  }
+
+  terminateApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.apps.terminate(pkg, ctx.signal);
+  }
+
+  async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
+    const before = await this.apps.listApps(ctx.signal);
+    await this.apps.install(path, ctx.signal);
+    const after = await this.apps.listApps(ctx.signal);
+    return { package: await bundleIdAfterInstall(path, before, after, this.info.id) };
+  }
+
+  uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.apps.uninstall(pkg, ctx.signal);
+  }
+
+  async clearAppData(pkg: string): Promise<void> {
+    throw new ToolError('UNSUPPORTED', `iOS cannot clear the data of ${pkg} on ${this.info.id} without removing the app: uninstall and install it again (mobile_uninstall_app, then mobile_install_app)`);
+  }
+
+  async setWifi(enabled: boolean): Promise<void> {
+    throw new ToolError('UNSUPPORTED', `iOS does not let automation turn Wi-Fi ${enabled ? 'on' : 'off'} on ${this.info.id}: change it by hand in Settings › Wi-Fi (or Control Center)`);
+  }
+
+  async foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
+    // GET /wda/activeAppInfo → {pid, bundleId, name, processArguments} (FBCustomCommands.m).
+    const value = (await this.wdaCall('GET', '/wda/activeAppInfo', undefined, ctx, false)) as { bundleId?: unknown } | null;
+    if (typeof value?.bundleId !== 'string') throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} did not say which app is in front`);
+    return { package: value.bundleId };
+  }
+
+  async screenshot(ctx: CallContext): Promise<PngImage> {
+    // GET /screenshot → base64 PNG at the device's native pixel size.
+    const value = await this.wdaCall('GET', '/screenshot', undefined, ctx, false);
+    if (typeof value !== 'string') throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} returned a screenshot that is not base64 text`);
+    const png = Buffer.from(value, 'base64');
+    if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} returned a screenshot that is not a PNG`);
+    return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  }
+
+  async listElements(ctx: CallContext): Promise<UiElement[]> {
+    const screen = await this.screen(ctx);
+    const source = await this.wdaCall('GET', '/source?format=json', undefined, ctx);
+    const root = wdaToUiNode(parseWdaSource(source), screen.scale);
+    return elementsFromTree(root, this.pixels(screen));
+  }
+
+  async screenSize(ctx: CallContext): Promise<ScreenSize> {
+    return this.pixels(await this.screen(ctx));
+  }
+
+  async tap(x: number, y: number, ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    await this.pointer(ctx, press(x / s, y / s, 50));
+  }
+
+  async doubleTap(x: number, y: number, ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    await this.pointer(ctx, [...press(x / s, y / s, 50), { type: 'pause', duration: 100 }, ...press(x / s, y / s, 50)]);
+  }
+
+  async longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    await this.pointer(ctx, press(x / s, y / s, durationMs));
+  }
+
+  async swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    await this.pointer(ctx, [
+      { type: 'pointerMove', duration: 0, x: fromX / s, y: fromY / s },
+      { type: 'pointerDown', button: 0 },
+      { type: 'pause', duration: 50 },
+      { type: 'pointerMove', duration: durationMs, x: toX / s, y: toY / s },
+      { type: 'pointerUp', button: 0 },
+    ]);
+  }
+
+  async typeText(text: string, ctx: CallContext): Promise<void> {
+    // POST /wda/keys {value: [characters]}; WDA waits up to 1 s for the keyboard, else "invalid element state".
+    await this.wdaCall('POST', '/wda/keys', { value: Array.from(text) }, ctx);
+  }
+
+  async pressButton(button: Button, ctx: CallContext): Promise<void> {
+    if (button === 'ENTER') return this.typeText('\n', ctx);
+    const name = WDA_BUTTONS[button];
+    if (!name) {
+      throw new ToolError('INVALID_PARAMETER', `button ${button} does not exist on iOS (${this.info.id}); tap the app's own back button or use the press_back verb. Allowed: HOME, VOLUME_UP, VOLUME_DOWN, ENTER`);
+    }
+    await this.wdaCall('POST', '/wda/pressButton', { name }, ctx);
+  }
+
+  async openUrl(url: string, ctx: CallContext): Promise<void> {
+    if (this.apps.openUrl) return this.apps.openUrl(url, ctx.signal);
+    await this.wdaCall('POST', '/url', { url }, ctx);
+  }
+
+  async getOrientation(ctx: CallContext): Promise<Orientation> {
+    // GET /orientation → "PORTRAIT" | "LANDSCAPE" (FBOrientationCommands.m maps both landscape sides to LANDSCAPE).
+    const value = await this.wdaCall('GET', '/orientation', undefined, ctx);
+    return typeof value === 'string' && value.toUpperCase().includes('LANDSCAPE') ? 'landscape' : 'portrait';
+  }
+
+  async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
+    await this.wdaCall('POST', '/orientation', { orientation: orientation.toUpperCase() }, ctx);
+  }
+
+  close(): void {
+    this.wda.close();
+  }
+
+  /** W3C actions (POST /actions): one touch pointer, coordinates in points. */
+  private async pointer(ctx: CallContext, actions: object[]): Promise<void> {
+    await this.wdaCall('POST', '/actions', { actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions }] }, ctx);
+  }
+
+  private async scaleOf(ctx: CallContext): Promise<number> {
+    return this.scale ?? (await this.screen(ctx)).scale;
+  }
+
+  /** GET /wda/screen → {screenSize: {width, height} (points, current orientation), statusBarSize, scale}. */
+  private async screen(ctx: CallContext): Promise<ScreenInfo> {
+    const value = (await this.wdaCall('GET', '/wda/screen', undefined, ctx, false)) as {
+      screenSize?: { width?: unknown; height?: unknown };
+      scale?: unknown;
+    } | null;
+    const width = Number(value?.screenSize?.width);
+    const height = Number(value?.screenSize?.height);
+    const scale = Number(value?.scale);
+    if (!(width > 0 && height > 0 && scale > 0)) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} reported no usable screen size or scale (/wda/screen)`);
+    this.scale = scale;
+    return { width, height, scale };
+  }
+
+  private pixels(screen: ScreenInfo): ScreenSize {
+    return { width: Math.round(screen.width * screen.scale), height: Math.round(screen.height * screen.scale) };
+  }
+
+  private async wdaCall(method: string, path: string, body: unknown, ctx: CallContext, inSession = true): Promise<unknown> {
+    await this.wda.ready(ctx.signal);
+    try {
+      return inSession
+        ? await this.wda.client.sessionCall(method, path, body, ctx.signal)
+        : await this.wda.client.call(method, path, body, ctx.signal);
+    } catch (err) {
+      if (!(err instanceof WdaError)) throw err;
+      throw this.translate(err, method, path);
+    }
+  }
+
+  private translate(err: WdaError, method: string, path: string): ToolError {
+    if (path === '/wda/keys' && err.error === 'invalid element state') {
+      return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap the field first, then type. WebDriverAgent said: ${err.detail}`);
+    }
+    if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
+    return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
+  }
+}

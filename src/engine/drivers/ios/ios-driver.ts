@@ -1,0 +1,142 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { DeviceInfo } from '../../types.js';
+import { RealDeviceControl, SimulatorControl } from './app-control.js';
+import { GoIos, majorVersion, type RealDeviceInfo } from './go-ios.js';
+import { IosDevice } from './ios-device.js';
+import { Simctl, type SimulatorInfo } from './simctl.js';
+import { WdaClient } from './wda-client.js';
+import { WdaEndpoint } from './wda-endpoint.js';
+import { SimulatorWdaStarter, simulatorStartHint, type WdaStartConfig } from './wda-launcher.js';
+
+export interface IosDriverOptions {
+  /** WebDriverAgent of simulators (they share the Mac's network). Default http://127.0.0.1:8100. */
+  wdaUrl?: string;
+  /** Per-simulator WebDriverAgent URLs when several simulators run their own WDA (udid → URL). */
+  wdaUrls?: Record<string, string>;
+  /** Port WebDriverAgent listens on inside a real iPhone (reached through `ios forward`). Default 8100. */
+  deviceWdaPort?: number;
+  /** How to start WebDriverAgent on a simulator when nothing answers. */
+  wdaStart?: WdaStartConfig;
+  /** Executables, for unusual installs and the test harness. Defaults: xcrun, ios. */
+  xcrun?: string;
+  goIos?: string;
+  /** Deadline of each spawned command (ms). Default 60 s (installs get longer). */
+  commandTimeoutMs?: number;
+  /** How long opening a real iPhone waits for WebDriverAgent through the forward (ms). Default 10 s. */
+  forwardWaitMs?: number;
+}
+
+type Listed = SimulatorInfo | RealDeviceInfo;
+
+const strip = ({ kind: _kind, ...info }: Listed): DeviceInfo => info;
+
+/**
+ * iOS simulators (xcrun simctl) and real iPhones (go-ios), both driven through WebDriverAgent.
+ * A missing tool only hides its half: on Linux neither exists and the driver lists nothing, quietly.
+ */
+export class IosDriver implements Driver {
+  readonly name = 'ios';
+  private readonly simctl: Simctl;
+  private readonly goIos: GoIos;
+  private readonly open_ = new Map<string, IosDevice>();
+
+  constructor(private readonly options: IosDriverOptions = {}) {
+    this.simctl = new Simctl(options.xcrun ?? 'xcrun', options.commandTimeoutMs);
+    this.goIos = new GoIos(options.goIos ?? 'ios', options.commandTimeoutMs);
+  }
+
+  async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
+    return (await this.listed(ctx.signal)).map(strip);
+  }
+
+  async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
+    const existing = this.open_.get(id);
+    if (existing) return existing;
+    const found = (await this.listed(ctx.signal)).find((d) => d.id === id);
+    if (!found) return undefined;
+    const device = found.kind === 'simulator' ? this.openSimulator(found) : this.openPhone(found);
+    this.open_.set(id, device);
+    return device;
+  }
+
+  async close(): Promise<void> {
+    for (const device of this.open_.values()) device.close();
+    this.open_.clear();
+  }
+
+  private async listed(signal?: AbortSignal): Promise<Listed[]> {
+    // A tool that is absent or broken hides only its own devices; messages surface when a device is used.
+    const [sims, phones] = await Promise.all([
+      this.simctl.bootedSimulators(signal).catch((): Listed[] => []),
+      this.goIos.devices(signal).catch((): Listed[] => []),
+    ]);
+    return [...sims, ...phones];
+  }
+
+  private openSimulator(info: SimulatorInfo): IosDevice {
+    const url = this.options.wdaUrls?.[info.id] ?? this.options.wdaUrl ?? 'http://127.0.0.1:8100';
+    const label = `simulator ${info.model} (${info.id})`;
+    const client = new WdaClient(url, { deviceLabel: label, startHint: simulatorStartHint(info.id) });
+    const starter = new SimulatorWdaStarter(info.id, this.options.wdaStart ?? {}, this.simctl);
+    const endpoint = new WdaEndpoint(client, (signal) => starter.ensure(client, signal), () => starter.stop());
+    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint);
+  }
+
+  private openPhone(info: RealDeviceInfo): IosDevice {
+    const devicePort = this.options.deviceWdaPort ?? 8100;
+    const control = new RealDeviceControl(this.goIos, info.id, info.version);
+    let forward: ChildProcess | undefined;
+    let client: WdaClient | undefined;
+    const hint =
+      `Install WebDriverAgentRunner on the iPhone (build it once with Xcode for your team) and start it with \`ios runwda --udid=${info.id}\`` +
+      `${majorVersion(info.version) >= 17 ? ' while `sudo ios tunnel start` runs' : ''}; mobilebridge reaches it with \`ios forward <port> ${devicePort} --udid=${info.id}\``;
+    const label = `iPhone ${info.model} (${info.id})`;
+
+    // The URL is only known once the forward's host port is chosen; the endpoint's client is swapped in then.
+    const endpoint = new WdaEndpoint(
+      new WdaClient('http://127.0.0.1:1', { deviceLabel: label, startHint: hint }),
+      async (signal) => {
+        await control.ready(signal);
+        const port = await freePort();
+        forward?.kill();
+        forward = this.goIos.forward(info.id, port, devicePort);
+        client = new WdaClient(`http://127.0.0.1:${port}`, { deviceLabel: label, startHint: hint });
+        endpoint.use(client);
+        await waitForWda(client, forward, this.options.forwardWaitMs ?? 10_000, label, hint, signal);
+      },
+      () => forward?.kill(),
+    );
+    return new IosDevice(strip(info), control, endpoint);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForWda(client: WdaClient, forward: ChildProcess, waitMs: number, label: string, hint: string, signal?: AbortSignal): Promise<void> {
+  const until = Date.now() + waitMs;
+  while (Date.now() < until) {
+    if (signal?.aborted) throw signal.reason;
+    if (forward.exitCode !== null) throw new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} exited (code ${forward.exitCode}); is the iPhone still connected and trusted? ${hint}`);
+    try {
+      await client.status(signal);
+      return;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: nothing answered through the go-ios forward at ${client.baseUrl} within ${waitMs} ms. ${hint}`);
+}

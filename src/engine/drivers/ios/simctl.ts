@@ -1,0 +1,146 @@
+import * as v from 'valibot';
+
+import { ToolError } from '../../errors.js';
+import type { DeviceInfo, InstalledApp } from '../../types.js';
+import { parseOpenStepPlist, type PlistValue } from './openstep-plist.js';
+import { parseToolJson } from './parse-json.js';
+import { describe, lastLine, MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
+
+/*
+ * `xcrun simctl list devices --json` prints (Xcode 11+):
+ *   {"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [
+ *     {"udid": "…", "name": "iPhone 15", "state": "Booted", "isAvailable": true,
+ *      "deviceTypeIdentifier": "com.apple.CoreSimulator.SimDeviceType.iPhone-15", "dataPath": "…", "logPath": "…"}]}}
+ * Sample kept in test/fixtures/ios/simctl-list-devices.json.
+ */
+const SimDevice = v.object({
+  udid: v.string(),
+  name: v.string(),
+  state: v.string(),
+  isAvailable: v.optional(v.boolean()),
+  deviceTypeIdentifier: v.optional(v.string()),
+});
+const SimList = v.object({ devices: v.record(v.string(), v.array(SimDevice)) });
+
+export const XCODE_FIX =
+  'install Xcode from the App Store (or https://developer.apple.com/xcode/), open it once to install its components, then run `sudo xcode-select -s /Applications/Xcode.app/Contents/Developer`';
+
+export interface SimulatorInfo extends DeviceInfo {
+  kind: 'simulator';
+}
+
+/** Runtime keys look like com.apple.CoreSimulator.SimRuntime.iOS-17-5; only iOS runtimes are phones we drive. */
+export function runtimeVersion(runtime: string): string | undefined {
+  const m = /SimRuntime\.iOS-(\d+)-(\d+)(?:-(\d+))?$/.exec(runtime);
+  if (!m) return undefined;
+  return [m[1], m[2], m[3]].filter((p) => p !== undefined).join('.');
+}
+
+export function parseBootedSimulators(json: string): SimulatorInfo[] {
+  const list = parseToolJson(SimList, json, 'xcrun simctl list devices --json');
+  const out: SimulatorInfo[] = [];
+  for (const [runtime, devices] of Object.entries(list.devices)) {
+    const version = runtimeVersion(runtime);
+    if (!version) continue;
+    for (const d of devices) {
+      if (d.state !== 'Booted' || d.isAvailable === false) continue;
+      out.push({ kind: 'simulator', id: d.udid, os: 'iOS', model: d.name, version, state: 'ready' });
+    }
+  }
+  return out;
+}
+
+function str(dict: { [key: string]: PlistValue }, key: string): string | undefined {
+  const value = dict[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * `xcrun simctl listapps <udid>` prints an old-style plist keyed by bundle id, each entry with
+ * ApplicationType (User/System), CFBundleIdentifier, CFBundleDisplayName, CFBundleName,
+ * CFBundleShortVersionString, CFBundleVersion, SBAppTags (e.g. ("hidden")) and paths.
+ * Sample kept in test/fixtures/ios/simctl-listapps.txt.
+ */
+export function parseSimctlListApps(text: string): InstalledApp[] {
+  let root: PlistValue;
+  try {
+    root = parseOpenStepPlist(text);
+  } catch (err) {
+    throw new ToolError('INTERNAL', `xcrun simctl listapps printed output that could not be read: ${(err as Error).message}`);
+  }
+  if (typeof root !== 'object' || Array.isArray(root)) {
+    throw new ToolError('INTERNAL', 'xcrun simctl listapps printed something other than a dictionary of apps');
+  }
+  const apps: InstalledApp[] = [];
+  for (const [bundleId, entry] of Object.entries(root)) {
+    if (typeof entry !== 'object' || Array.isArray(entry)) continue;
+    const tags = entry.SBAppTags;
+    if (Array.isArray(tags) && tags.includes('hidden')) continue;
+    apps.push({
+      package: str(entry, 'CFBundleIdentifier') ?? bundleId,
+      name: str(entry, 'CFBundleDisplayName') ?? str(entry, 'CFBundleName') ?? bundleId,
+      version: str(entry, 'CFBundleShortVersionString') ?? str(entry, 'CFBundleVersion') ?? '',
+      installed: true,
+    });
+  }
+  return apps.sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/** `xcrun simctl …` with a deadline; every failure names the simulator and quotes simctl. */
+export class Simctl {
+  constructor(private readonly xcrun = 'xcrun', private readonly timeoutMs = 60_000) {}
+
+  private async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
+    try {
+      const result = await runCommand(this.xcrun, ['simctl', ...args], { signal, timeoutMs });
+      if (/unable to find utility "simctl"/.test(result.stderr)) {
+        throw new ToolError('UNSUPPORTED', `Xcode is not selected (only the Command Line Tools are): ${XCODE_FIX}`);
+      }
+      return result;
+    } catch (err) {
+      if (err instanceof MissingExecutableError) {
+        throw new ToolError('UNSUPPORTED', `Xcode is not installed (xcrun is not on PATH), so iOS simulators cannot be driven: ${XCODE_FIX}`);
+      }
+      throw err;
+    }
+  }
+
+  private async ok(args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
+    const r = await this.run(args, signal, timeoutMs);
+    if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${lastLine(r.stderr) || `${describe('xcrun simctl', args)} exited with ${r.code}`}`);
+    return r.stdout;
+  }
+
+  async bootedSimulators(signal?: AbortSignal): Promise<SimulatorInfo[]> {
+    return parseBootedSimulators(await this.ok(['list', 'devices', '--json'], 'listing simulators (xcrun simctl list devices --json)', signal, 20_000));
+  }
+
+  async listApps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
+    return parseSimctlListApps(await this.ok(['listapps', udid], `listing the apps of simulator ${udid}`, signal));
+  }
+
+  async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.run(['install', udid, path], signal, 170_000);
+    if (r.code !== 0) {
+      throw new ToolError('INVALID_PARAMETER', `simulator ${udid} refused to install ${path}: ${lastLine(r.stderr)} (a simulator needs an .app or .ipa built for the iOS Simulator)`);
+    }
+  }
+
+  async uninstall(udid: string, bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.ok(['uninstall', udid, bundleId], `uninstalling ${bundleId} from simulator ${udid}`, signal);
+  }
+
+  /** simctl prints "<bundle id>: <pid>" on success. */
+  async launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
+    return this.run(['launch', udid, bundleId], signal);
+  }
+
+  async terminate(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
+    return this.run(['terminate', udid, bundleId], signal);
+  }
+
+  async openUrl(udid: string, url: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.run(['openurl', udid, url], signal);
+    if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `simulator ${udid} could not open ${url}: ${lastLine(r.stderr)} (is an app installed that handles this URL scheme?)`);
+  }
+}

@@ -1,0 +1,161 @@
+import http from 'node:http';
+
+import { ToolError } from '../../errors.js';
+
+/**
+ * An error WebDriverAgent reported. WDA answers every route with {value, sessionId}; on failure
+ * value is {error, message, traceback} with W3C error names such as "invalid session id" (404),
+ * "invalid element state" (400), "unknown error" (500)
+ * (appium/WebDriverAgent WebDriverAgentLib/Routing/FBResponsePayload.m and FBCommandStatus.m).
+ */
+export class WdaError extends Error {
+  constructor(
+    readonly error: string,
+    readonly detail: string,
+    readonly httpStatus: number,
+  ) {
+    super(`WebDriverAgent: ${error}${detail ? `: ${detail}` : ''}`);
+    this.name = 'WdaError';
+  }
+}
+
+export interface WdaClientOptions {
+  /** Who the client talks for, used in messages ("simulator 1234…"). */
+  deviceLabel: string;
+  /** How to get WebDriverAgent running, quoted when nothing answers. */
+  startHint: string;
+  /** Per-request ceiling when the caller gives no signal. */
+  requestTimeoutMs?: number;
+}
+
+interface Envelope {
+  value?: unknown;
+  sessionId?: string | null;
+}
+
+const SESSION_GONE = 'invalid session id';
+
+/**
+ * One WebDriverAgent endpoint: keep-alive connections and one long-lived session, created on first
+ * use and re-created once, transparently, when WDA restarted and no longer knows the session id.
+ * Opening a session per call (as other tools do) costs hundreds of milliseconds each time.
+ */
+export class WdaClient {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  private sessionId: string | undefined;
+  private creating: Promise<string> | undefined;
+  /** Sessions created so far; tests read it to check that a restart costs exactly one new session. */
+  sessionsCreated = 0;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly options: WdaClientOptions,
+  ) {}
+
+  /** GET /status: WDA's readiness document; answers without a session. */
+  status(signal?: AbortSignal): Promise<unknown> {
+    return this.call('GET', '/status', undefined, signal);
+  }
+
+  /** A route outside any session. */
+  async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    return (await this.send(method, path, body, signal)).value;
+  }
+
+  /** A route under /session/:id, re-creating the session once if WDA no longer knows it. */
+  async sessionCall(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    const id = await this.session(signal);
+    try {
+      return (await this.send(method, `/session/${id}${path}`, body, signal)).value;
+    } catch (err) {
+      if (!(err instanceof WdaError) || err.error !== SESSION_GONE) throw err;
+      if (this.sessionId === id) this.sessionId = undefined;
+      const fresh = await this.session(signal);
+      return (await this.send(method, `/session/${fresh}${path}`, body, signal)).value;
+    }
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private session(signal?: AbortSignal): Promise<string> {
+    if (this.sessionId) return Promise.resolve(this.sessionId);
+    this.creating ??= this.createSession(signal).finally(() => {
+      this.creating = undefined;
+    });
+    return this.creating;
+  }
+
+  private async createSession(signal?: AbortSignal): Promise<string> {
+    // W3C new-session body; no bundleId so WDA attaches to whatever app is in front (FBSessionCommands.m).
+    const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal);
+    const value = reply.value as { sessionId?: unknown } | null | undefined;
+    const id = typeof value?.sessionId === 'string' ? value.sessionId : reply.sessionId;
+    if (typeof id !== 'string' || !id) throw new ToolError('INTERNAL', `WebDriverAgent at ${this.baseUrl} created a session without an id for ${this.options.deviceLabel}`);
+    this.sessionId = id;
+    this.sessionsCreated++;
+    return id;
+  }
+
+  private async send(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Envelope> {
+    try {
+      return await this.request(method, path, body, signal);
+    } catch (err) {
+      // A kept-alive socket that WDA closed (e.g. it restarted) fails on first write: retry once on a new socket.
+      if ((err as { retryable?: boolean }).retryable) return this.request(method, path, body, signal);
+      throw err;
+    }
+  }
+
+  private request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Envelope> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason ?? new ToolError('TIMEOUT', `${method} ${path} was cancelled`));
+        return;
+      }
+      const url = new URL(path, this.baseUrl);
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const req = http.request(url, {
+        method,
+        agent: this.agent,
+        signal,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {},
+        timeout: this.options.requestTimeoutMs ?? 60_000,
+      });
+      req.on('timeout', () => req.destroy(new ToolError('TIMEOUT', `WebDriverAgent at ${this.baseUrl} did not answer ${method} ${url.pathname} in time for ${this.options.deviceLabel}`)));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (signal?.aborted) return reject(signal.reason ?? err);
+        if (err instanceof ToolError) return reject(err);
+        if (req.reusedSocket && err.code === 'ECONNRESET') return reject(Object.assign(err, { retryable: true }));
+        reject(this.unreachable(err));
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err) => reject(this.unreachable(err)));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let envelope: Envelope;
+          try {
+            envelope = JSON.parse(text) as Envelope;
+          } catch {
+            return reject(new ToolError('INTERNAL', `${this.baseUrl} answered ${method} ${url.pathname} with something that is not WebDriverAgent JSON (HTTP ${res.statusCode}): ${JSON.stringify(text.slice(0, 120))}; is another server using this port?`));
+          }
+          const value = envelope?.value as { error?: unknown; message?: unknown } | null | undefined;
+          if (value && typeof value === 'object' && typeof value.error === 'string') {
+            return reject(new WdaError(value.error, typeof value.message === 'string' ? value.message : '', res.statusCode ?? 0));
+          }
+          if ((res.statusCode ?? 500) >= 400) return reject(new WdaError('unknown error', `HTTP ${res.statusCode}`, res.statusCode ?? 0));
+          resolve(envelope);
+        });
+      });
+      req.end(payload);
+    });
+  }
+
+  private unreachable(err: NodeJS.ErrnoException): ToolError {
+    const why = err.code === 'ECONNREFUSED' ? 'nothing answers' : `the connection failed (${err.code ?? err.message})`;
+    return new ToolError('UNSUPPORTED', `WebDriverAgent is not running for ${this.options.deviceLabel}: ${why} at ${this.baseUrl}. ${this.options.startHint}`);
+  }
+}

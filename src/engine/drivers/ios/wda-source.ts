@@ -1,0 +1,171 @@
+import * as v from 'valibot';
+
+import { ToolError } from '../../errors.js';
+import type { ElementType } from '../../types.js';
+import type { UiNode } from '../../ui-tree.js';
+
+/*
+ * GET /session/:id/source?format=json answers {value: <node>} where each node is
+ *   {type: "Button" (XCUIElementType without its prefix), rawIdentifier, name, value, label,
+ *    rect: {x, y, width, height} in points, frame: "{{x, y}, {w, h}}",
+ *    isEnabled: "1"|"0", isVisible: "1"|"0", isAccessible: "1"|"0", isFocused: "1"|"0", children: [...]}
+ * (appium/WebDriverAgent XCUIApplication+FBHelpers.m dictionaryForElement; older builds lack isAccessible/isFocused,
+ * some forks add isHittable). Fixtures in test/fixtures/ios/*-source.json.
+ */
+const Flag = v.optional(v.union([v.string(), v.boolean(), v.number()]));
+const Text = v.optional(v.nullable(v.union([v.string(), v.number(), v.boolean()])));
+
+export interface WdaNode {
+  type: string;
+  rawIdentifier?: string | null;
+  name?: string | null;
+  value?: string | number | boolean | null;
+  label?: string | null;
+  placeholderValue?: string | null;
+  rect: { x: number; y: number; width: number; height: number };
+  isEnabled?: string | boolean | number;
+  isVisible?: string | boolean | number;
+  isAccessible?: string | boolean | number;
+  isFocused?: string | boolean | number;
+  isHittable?: string | boolean | number;
+  children?: WdaNode[];
+}
+
+const WdaNodeSchema: v.GenericSchema<WdaNode> = v.looseObject({
+  type: v.string(),
+  rawIdentifier: v.optional(v.nullable(v.string())),
+  name: v.optional(v.nullable(v.string())),
+  value: Text,
+  label: v.optional(v.nullable(v.string())),
+  placeholderValue: v.optional(v.nullable(v.string())),
+  rect: v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() }),
+  isEnabled: Flag,
+  isVisible: Flag,
+  isAccessible: Flag,
+  isFocused: Flag,
+  isHittable: Flag,
+  children: v.optional(v.array(v.lazy(() => WdaNodeSchema))),
+}) as unknown as v.GenericSchema<WdaNode>;
+
+export function parseWdaSource(value: unknown): WdaNode {
+  const root = typeof value === 'string' ? safeJson(value) : value;
+  const parsed = v.safeParse(WdaNodeSchema, root);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '(root)';
+    throw new ToolError('INTERNAL', `WebDriverAgent /source?format=json has an unexpected shape at ${path}: ${issue.message}`);
+  }
+  return parsed.output;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ToolError('INTERNAL', 'WebDriverAgent /source?format=json returned text that is not JSON; is WebDriverAgent up to date?');
+  }
+}
+
+/** XCUIElementType names (without prefix) → SPEC §2 vocabulary. Unlisted types are "other". */
+const TYPE_MAP: Record<string, ElementType> = {
+  Button: 'button',
+  MenuButton: 'button',
+  PopUpButton: 'button',
+  DisclosureTriangle: 'button',
+  TextField: 'edittext',
+  SecureTextField: 'edittext',
+  SearchField: 'edittext',
+  TextView: 'edittext',
+  StaticText: 'text',
+  Image: 'image',
+  Icon: 'image',
+  Switch: 'switch',
+  Toggle: 'switch',
+  CheckBox: 'checkbox',
+  RadioButton: 'radio',
+  Tab: 'tab',
+  Link: 'link',
+  Cell: 'listitem',
+  Table: 'list',
+  CollectionView: 'list',
+  ScrollView: 'list',
+  WebView: 'webview',
+  Keyboard: 'keyboard',
+  Key: 'keyboard',
+  Alert: 'dialog',
+  Sheet: 'dialog',
+};
+
+const INPUTS = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
+const TAPPABLE = new Set(['Button', 'MenuButton', 'PopUpButton', 'DisclosureTriangle', 'Switch', 'Toggle', 'CheckBox', 'RadioButton', 'Tab', 'Link', 'Cell', 'Icon', 'Key', 'SegmentedControl', 'Slider', 'Stepper', 'PickerWheel']);
+const SCROLLABLE = new Set(['Table', 'CollectionView', 'ScrollView', 'WebView']);
+/** Kept when visible even without an action: the user reads them, and targets match on their text. */
+const READABLE = new Set(['StaticText', 'Image', 'Icon', 'Alert', 'Sheet']);
+
+export function mapXcuiType(type: string): ElementType {
+  return TYPE_MAP[type.replace(/^XCUIElementType/, '')] ?? 'other';
+}
+
+function flag(value: string | boolean | number | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  return value === true || value === 1 || value === '1' || value === 'true';
+}
+
+function textOf(value: WdaNode['value']): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/**
+ * Converts the WDA tree (points) to a UiNode tree (pixels). The SPEC §2 filter and ids stay in
+ * elementsFromTree; this only decides what each iOS node means: which types act on a tap, which
+ * take text, and that plain containers (Other, Window, Application) carry no text of their own
+ * unless accessibility marks them as one element — React Native touchables are accessible "Other"s.
+ */
+export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
+  const type = node.type.replace(/^XCUIElementType/, '');
+  const label = node.label || null;
+  const enabled = flag(node.isEnabled) ?? true;
+  const visible = flag(node.isVisible) ?? true;
+  const hittable = flag(node.isHittable) ?? true;
+  const accessible = flag(node.isAccessible) ?? false;
+  const input = INPUTS.has(type);
+  const known = TYPE_MAP[type] !== undefined;
+  const accessibleOther = type === 'Other' && accessible && Boolean(label || node.rawIdentifier);
+  const carriesMeaning = known || accessibleOther || READABLE.has(type);
+
+  const ui: UiNode = {
+    type: mapXcuiType(type),
+    text: !carriesMeaning ? '' : input ? textOf(node.value) : type === 'StaticText' ? textOf(node.value) || label || '' : label ?? textOf(node.value),
+    label: carriesMeaning ? label : null,
+    bounds: {
+      x: Math.round(node.rect.x * scale),
+      y: Math.round(node.rect.y * scale),
+      width: Math.round(node.rect.width * scale),
+      height: Math.round(node.rect.height * scale),
+    },
+    enabled,
+    displayed: visible && hittable,
+    className: `XCUIElementType${type}`,
+    children: (node.children ?? []).map((c) => wdaToUiNode(c, scale)),
+  };
+  if (TAPPABLE.has(type) || accessibleOther) ui.clickable = true;
+  if (input) {
+    ui.editable = true;
+    ui.password = type === 'SecureTextField';
+    ui.focusable = true;
+    // XCTest reports an empty field's placeholder as its value; builds that also send placeholderValue let us tell them apart.
+    const placeholder = node.placeholderValue || undefined;
+    if (placeholder && textOf(node.value) === placeholder) ui.text = '';
+    if (placeholder) ui.hint = placeholder;
+  }
+  if (type === 'Switch' || type === 'Toggle' || type === 'CheckBox' || type === 'RadioButton') {
+    ui.checkable = true;
+    ui.checked = textOf(node.value) === '1' || textOf(node.value).toLowerCase() === 'on';
+    ui.text = label ?? '';
+  }
+  if (SCROLLABLE.has(type)) ui.scrollable = true;
+  const focused = flag(node.isFocused);
+  if (focused) ui.focused = true;
+  if (node.rawIdentifier && carriesMeaning) ui.resourceId = node.rawIdentifier;
+  return ui;
+}
