@@ -30,7 +30,7 @@ export class SvgRenderer {
   render(): string {
     const { width, height, palette } = this.input;
     this.out.push(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="${this.input.fontFamily}">`,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="${this.input.fontFamily}" shape-rendering="crispEdges" text-rendering="optimizeSpeed">`,
       `<rect width="${width}" height="${height}" fill="${palette.background}"/>`,
     );
     for (const layer of this.input.layers) {

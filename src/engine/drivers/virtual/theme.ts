@@ -1,10 +1,7 @@
 import type { Platform } from './profile.js';
 import type { ColorName } from './view.js';
 
-export type Palette = Record<ColorName, string> & {
-  scrim: string; keyboard: string; key: string; statusBar: string; onStatusBar: string; toast: string; onToast: string;
-  disabled: string; onDisabled: string;
-};
+export type Palette = Record<ColorName, string> & { scrim: string; disabled: string; onDisabled: string };
 
 const ANDROID_LIGHT: Palette = {
   background: '#FEF7FF', surface: '#F3EDF7', surfaceVariant: '#E7E0EC', onSurface: '#1D1B20', muted: '#625B71',

@@ -11,7 +11,8 @@ export interface Action {
 
 export type ColorName =
   | 'background' | 'surface' | 'surfaceVariant' | 'onSurface' | 'muted' | 'primary' | 'onPrimary'
-  | 'outline' | 'error' | 'success' | 'liked' | 'image' | 'viewfinder' | 'onImage';
+  | 'outline' | 'error' | 'success' | 'liked' | 'image' | 'viewfinder' | 'onImage'
+  | 'keyboard' | 'key' | 'statusBar' | 'onStatusBar' | 'toast' | 'onToast';
 
 /** What a container stands for in the UI hierarchy (drives element type and platform class). */
 export type ContainerRole =

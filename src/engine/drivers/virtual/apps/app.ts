@@ -6,6 +6,12 @@ import {
 } from '../state.js';
 import type { Action, ButtonView, ColorName, View } from '../view.js';
 
+/** Back stack (bottom to top) and optional dialog a deep link opens. */
+export interface DeepLinkTarget {
+  routes: Route[];
+  dialog?: DialogState;
+}
+
 /** A dialog an app shows: alert, context menu, or (system = true) a runtime permission prompt. */
 export interface DialogSpec {
   title: string;
@@ -40,8 +46,8 @@ export interface AppBehaviour {
   screen(app: AppScope): Screen;
   /** App-specific actions (the phone handles the generic ones itself). */
   act(action: Action, app: AppScope): void;
-  /** Routes opened by a deep link, bottom to top; undefined when the app does not handle it. */
-  deepLink?(url: URL, app: AppScope): Route[] | undefined;
+  /** Where a deep link leads; undefined when the app does not handle it. */
+  deepLink?(url: URL, app: AppScope): DeepLinkTarget | undefined;
 }
 
 /** The view of one running app on the phone state, with the operations apps need. */

@@ -1,0 +1,381 @@
+import { ToolError } from '../../errors.js';
+import type { Button, Orientation } from '../../types.js';
+import type { UiNode } from '../../ui-tree.js';
+import { AppScope, type AppBehaviour } from './apps/app.js';
+import { demoApp } from './apps/demo.js';
+import { browserApp, genericApp, launcherApp, settingsApp } from './apps/system.js';
+import { compose, frameTree, type Frame, type Layer } from './compose.js';
+import { contains, type Box } from './layout.js';
+import { DEMO_PACKAGE, type DeviceProfile } from './profile.js';
+import { emptyTask, type InstalledRecord, type PhoneState, type TaskState, type ToastRecord } from './state.js';
+import type { Action, View } from './view.js';
+
+/**
+ * The behaviour of one virtual phone over its plain-data state: gestures, keys, apps and
+ * system settings. Synchronous and deterministic for a given clock time.
+ */
+export class Phone {
+  private cached: { key: string; frame: Frame } | undefined;
+
+  constructor(
+    readonly profile: DeviceProfile,
+    public state: PhoneState,
+    private readonly clockNow: () => number,
+  ) {}
+
+  get id(): string {
+    return this.profile.info.id;
+  }
+
+  get now(): number {
+    return this.clockNow();
+  }
+
+  private behaviour(pkg: string): AppBehaviour {
+    if (pkg === this.profile.launcher) return launcherApp;
+    if (pkg === this.profile.browser) return browserApp;
+    if (pkg === this.profile.settings) return settingsApp;
+    if (pkg === DEMO_PACKAGE) return demoApp;
+    return genericApp;
+  }
+
+  /** The app's running task, started fresh when it has none. */
+  scope(pkg: string): AppScope {
+    let task = this.state.tasks[pkg];
+    if (!task) {
+      task = emptyTask({ screen: 'main' });
+      const scope = new AppScope(this.state, pkg, task, this.profile, this.now);
+      task.stack = [this.behaviour(pkg).start(scope)];
+      this.state.tasks[pkg] = task;
+      return scope;
+    }
+    return new AppScope(this.state, pkg, task, this.profile, this.now);
+  }
+
+  private get foregroundTask(): TaskState {
+    return this.scope(this.state.foreground).task;
+  }
+
+  /** Moves timed screens (loading) on once their time has come. */
+  settle(): void {
+    const now = this.now;
+    for (const pkg of Object.keys(this.state.tasks)) {
+      for (let guard = 0; guard < 5; guard++) {
+        const scope = this.scope(pkg);
+        const route = scope.route;
+        if (route.until === undefined || route.until > now) break;
+        scope.replace({ screen: route.next ?? 'home' });
+      }
+    }
+  }
+
+  activeToast(): ToastRecord | undefined {
+    const now = this.now;
+    for (let i = this.state.toasts.length - 1; i >= 0; i--) {
+      const t = this.state.toasts[i];
+      if (t.shownAt <= now && now < t.until) return t;
+    }
+    return undefined;
+  }
+
+  frame(): Frame {
+    const toast = this.activeToast();
+    const minute = Math.floor(this.now / 60_000);
+    const key = `${JSON.stringify(this.state)}|${toast ? toast.shownAt : -1}|${minute}`;
+    if (this.cached?.key === key) return this.cached.frame;
+    const scope = this.scope(this.state.foreground);
+    const screen = this.behaviour(scope.pkg).screen(scope);
+    const frame = compose({ profile: this.profile, state: this.state, task: scope.task, screen, now: this.now, toast });
+    // The key is taken again: starting a missing task above may have changed the state.
+    this.cached = { key: `${JSON.stringify(this.state)}|${toast ? toast.shownAt : -1}|${minute}`, frame };
+    return frame;
+  }
+
+  /** A string that changes whenever the screen's content does. */
+  frameKey(): string {
+    this.frame();
+    return this.cached?.key ?? '';
+  }
+
+  uiTree(): UiNode {
+    return frameTree(this.frame(), this.profile);
+  }
+
+  // ---- gestures ----------------------------------------------------------------------------
+
+  private checkPoint(x: number, y: number): void {
+    const { width, height } = this.frame();
+    if (!(x >= 0 && y >= 0 && x < width && y < height)) {
+      throw new ToolError('INVALID_PARAMETER', `point (${x}, ${y}) is outside the screen of ${this.id} (${width}x${height} pixels); use coordinates from mobile_list_elements_on_screen`);
+    }
+  }
+
+  /** The boxes under a point, outermost first, in the layer that receives touches. */
+  private hit(x: number, y: number): { path: Box[]; layer: Layer; outside: boolean } {
+    const layers = this.frame().layers;
+    const modal = [...layers].reverse().find((l) => l.modal);
+    const layer = modal ?? layers[0];
+    if (modal?.modal && !(modal.modal.card.visible && contains(modal.modal.card.visible, x, y))) {
+      return { path: [], layer, outside: true };
+    }
+    return { path: hitPath(layer.box, x, y), layer, outside: false };
+  }
+
+  tap(x: number, y: number): void {
+    this.checkPoint(x, y);
+    const { path, layer, outside } = this.hit(x, y);
+    if (outside) {
+      if (layer.modal?.onOutsideTap) this.dispatch(layer.modal.onOutsideTap);
+      return;
+    }
+    for (const box of [...path].reverse()) {
+      const v = box.view;
+      if (v.kind === 'button' && v.enabled === false) return;
+      if (v.onTap) return this.dispatch(v.onTap);
+    }
+  }
+
+  doubleTap(x: number, y: number): void {
+    this.checkPoint(x, y);
+    const { path, outside } = this.hit(x, y);
+    const target = outside ? undefined : deepest(path, (v) => v.onDoubleTap);
+    if (target) return this.dispatch(target);
+    this.tap(x, y);
+    this.tap(x, y);
+  }
+
+  longPress(x: number, y: number): void {
+    this.checkPoint(x, y);
+    const { path, outside } = this.hit(x, y);
+    const target = outside ? undefined : deepest(path, (v) => v.onLongPress);
+    if (target) this.dispatch(target);
+  }
+
+  swipe(fromX: number, fromY: number, toX: number, toY: number): void {
+    this.checkPoint(fromX, fromY);
+    const { width } = this.frame();
+    const dx = toX - fromX;
+    const dy = toY - fromY;
+    const { path, outside } = this.hit(fromX, fromY);
+    if (outside) return;
+    // Edge swipe from the left is "back" on both platforms' gesture navigation.
+    if (fromX < width * 0.05 && dx > width * 0.25 && Math.abs(dy) < dx / 2 && !this.frame().layers.some((l) => l.modal)) {
+      this.navigateBack({ hideKeyboardFirst: false });
+      return;
+    }
+    const scroller = [...path].reverse().find((b) => b.scroll);
+    if (!scroller?.scroll || dy === 0) return;
+    // A finger moving up (dy < 0) moves the content up, revealing what lies below.
+    const next = Math.min(scroller.scroll.max, Math.max(0, scroller.scroll.offset - dy));
+    this.foregroundTask.scroll[scroller.scroll.key] = next;
+  }
+
+  typeText(value: string): void {
+    const task = this.foregroundTask;
+    const pieces = value.split('\n');
+    pieces.forEach((piece, i) => {
+      if (i > 0) this.press('ENTER');
+      if (!piece) return;
+      if (task.dialog || !task.focus) {
+        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+      }
+      task.fields[task.focus] = (task.fields[task.focus] ?? '') + piece;
+      task.error = null;
+    });
+  }
+
+  press(button: Button): void {
+    switch (button) {
+      case 'BACK':
+        if (this.profile.platform === 'ios') {
+          throw new ToolError('INVALID_PARAMETER', `iOS has no BACK button (${this.id}); tap the navigation bar's Back button or swipe right from the left edge of the screen`);
+        }
+        return this.navigateBack({ hideKeyboardFirst: true });
+      case 'HOME':
+        this.state.keyboardShown = false;
+        this.state.foreground = this.profile.launcher;
+        this.scope(this.profile.launcher);
+        return;
+      case 'ENTER':
+        return this.enter();
+      case 'VOLUME_UP':
+      case 'VOLUME_DOWN':
+        this.state.volume = Math.min(15, Math.max(0, this.state.volume + (button === 'VOLUME_UP' ? 1 : -1)));
+        return;
+    }
+  }
+
+  private enter(): void {
+    const task = this.foregroundTask;
+    if (!task.focus || task.dialog) return;
+    const screen = this.frame().screen;
+    const order = screen.fields ?? [];
+    const next = order[order.indexOf(task.focus) + 1];
+    if (order.includes(task.focus) && next) {
+      task.focus = next;
+    } else if (screen.submit) {
+      this.state.keyboardShown = false;
+      this.dispatch(screen.submit);
+    }
+  }
+
+  private navigateBack(opts: { hideKeyboardFirst: boolean }): void {
+    const scope = this.scope(this.state.foreground);
+    const task = scope.task;
+    if (opts.hideKeyboardFirst && this.frame().keyboardVisible) {
+      this.state.keyboardShown = false;
+      return;
+    }
+    if (task.dialog) {
+      const cancel = this.frame().screen.dialog?.onCancel;
+      if (cancel && opts.hideKeyboardFirst) this.dispatch(cancel);
+      return;
+    }
+    if (task.stack.length > 1) {
+      task.stack.pop();
+      task.focus = null;
+      task.error = null;
+      this.state.keyboardShown = false;
+      return;
+    }
+    if (opts.hideKeyboardFirst && scope.pkg !== this.profile.launcher) this.press('HOME');
+  }
+
+  dispatch(action: Action): void {
+    const scope = this.scope(this.state.foreground);
+    switch (action.do) {
+      case 'back': return this.navigateBack({ hideKeyboardFirst: false });
+      case 'focus':
+        scope.task.focus = String(action.arg);
+        this.state.keyboardShown = true;
+        return;
+      case 'closeDialog': scope.closeDialog(); return;
+      case 'setDarkMode': this.state.darkMode = Boolean(action.arg); return;
+      case 'setWifi': this.state.wifi = Boolean(action.arg); return;
+      case 'launch': return this.launch(String(action.arg));
+      case 'key': return;
+      default: this.behaviour(scope.pkg).act(action, scope);
+    }
+  }
+
+  // ---- apps and system ---------------------------------------------------------------------
+
+  installedRecord(pkg: string): InstalledRecord {
+    const record = this.state.installed.find((a) => a.package === pkg);
+    if (!record) {
+      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.id}; mobile_list_apps shows the installed packages, mobile_install_app installs one`);
+    }
+    return record;
+  }
+
+  launch(pkg: string): void {
+    this.installedRecord(pkg);
+    if (pkg === this.profile.launcher) return this.press('HOME');
+    this.scope(pkg);
+    this.state.foreground = pkg;
+    this.state.keyboardShown = false;
+  }
+
+  terminate(pkg: string): void {
+    this.installedRecord(pkg);
+    this.stop(pkg);
+  }
+
+  /** Ends the app's task; the launcher takes over when it was in front. */
+  private stop(pkg: string): void {
+    delete this.state.tasks[pkg];
+    if (this.state.foreground === pkg) {
+      this.state.keyboardShown = false;
+      this.state.foreground = this.profile.launcher;
+    }
+    this.scope(this.profile.launcher);
+  }
+
+  install(record: Omit<InstalledRecord, 'installedAt' | 'system'>): void {
+    const existing = this.state.installed.find((a) => a.package === record.package);
+    if (existing) {
+      existing.version = record.version;
+      existing.name = record.name;
+    } else {
+      this.state.installed.push({ ...record, system: false, installedAt: this.now });
+    }
+    this.stop(record.package);
+  }
+
+  uninstall(pkg: string): void {
+    const record = this.installedRecord(pkg);
+    if (record.system) {
+      throw new ToolError('PERMISSION_DENIED', `${pkg} is a system app on ${this.id} and cannot be uninstalled`);
+    }
+    this.stop(pkg);
+    this.state.installed = this.state.installed.filter((a) => a.package !== pkg);
+    delete this.state.data[pkg];
+  }
+
+  clearData(pkg: string): void {
+    if (this.profile.platform === 'ios') {
+      throw new ToolError('UNSUPPORTED', `iOS cannot clear an app's data (${pkg} on ${this.id}); uninstall and reinstall the app instead`);
+    }
+    this.installedRecord(pkg);
+    this.stop(pkg);
+    delete this.state.data[pkg];
+  }
+
+  setWifi(enabled: boolean): void {
+    if (this.profile.platform === 'ios') {
+      throw new ToolError('UNSUPPORTED', `iOS does not let automation switch Wi-Fi (${this.id}); toggle it in Settings or Control Center by hand`);
+    }
+    this.state.wifi = enabled;
+  }
+
+  setOrientation(orientation: Orientation): void {
+    this.state.orientation = orientation;
+  }
+
+  openUrl(raw: string): void {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ToolError('INVALID_PARAMETER', `"${raw}" is not a full URL (e.g. https://example.com or mbdemo://screen/home)`);
+    }
+    if (url.protocol === 'http:' || url.protocol === 'https:') {
+      this.launch(this.profile.browser);
+      const scope = this.scope(this.profile.browser);
+      if (scope.route.url === 'about:blank') scope.replace({ screen: 'page', url: url.href });
+      else scope.push({ screen: 'page', url: url.href });
+      return;
+    }
+    if (url.protocol === 'mbdemo:') {
+      this.installedRecord(DEMO_PACKAGE);
+      const scope = this.scope(DEMO_PACKAGE);
+      const target = demoApp.deepLink?.(url, scope);
+      if (!target) {
+        throw new ToolError('INVALID_PARAMETER', `${raw}: the demo app on ${this.id} has no such screen; use mbdemo://screen/<name> (signin, loading, home, detail, more, settings, camera, inbox, error, alert, permission) or mbdemo://item/<n>`);
+      }
+      scope.resetTo(target.routes);
+      if (target.dialog) scope.showDialog(target.dialog);
+      this.state.foreground = DEMO_PACKAGE;
+      this.state.keyboardShown = false;
+      return;
+    }
+    throw new ToolError('INVALID_PARAMETER', `no app on ${this.id} handles "${url.protocol}" URLs; use http://, https:// or mbdemo://`);
+  }
+}
+
+function hitPath(box: Box, x: number, y: number): Box[] {
+  if (!box.visible || !contains(box.visible, x, y)) return [];
+  for (let i = box.children.length - 1; i >= 0; i--) {
+    const sub = hitPath(box.children[i], x, y);
+    if (sub.length) return [box, ...sub];
+  }
+  return [box];
+}
+
+function deepest(path: Box[], pick: (v: View) => Action | undefined): Action | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const a = pick(path[i].view);
+    if (a) return a;
+  }
+  return undefined;
+}

@@ -1,0 +1,267 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallContext, DeviceHandle, PngImage } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
+import type { Clock } from './clock.js';
+import { screenSizeOf } from './compose.js';
+import { readInstallable } from './packages.js';
+import { Phone } from './phone.js';
+import type { DeviceProfile } from './profile.js';
+import { renderFrame, type RenderedScreen } from './render.js';
+import { initialState, type PhoneState, type ToastRecord } from './state.js';
+
+export interface VirtualDeviceHooks {
+  /** Runs before each call (the driver picks up state another process wrote). */
+  beforeCall(device: VirtualDevice): void;
+  /** Runs after a call that changed the state (the driver persists it). */
+  changed(device: VirtualDevice): void;
+}
+
+export interface VirtualDeviceOptions {
+  clock: Clock;
+  latencyMs?: number;
+  hooks?: VirtualDeviceHooks;
+}
+
+/** One virtual phone behind the engine's DeviceHandle, plus read-only views the emulators use. */
+export class VirtualDevice implements DeviceHandle {
+  readonly info: DeviceInfo;
+  /** Device pixels per point (iOS) / per dp (Android). */
+  readonly scale: number;
+  private readonly phone: Phone;
+  private rendered: { key: string; screen: Promise<RenderedScreen> } | undefined;
+  private lastState: string;
+
+  constructor(
+    readonly profile: DeviceProfile,
+    state: PhoneState | undefined,
+    private readonly options: VirtualDeviceOptions,
+  ) {
+    this.info = { ...profile.info };
+    this.scale = profile.density;
+    this.phone = new Phone(profile, state ?? initialState(profile, options.clock.now()), () => options.clock.now());
+    this.lastState = JSON.stringify(this.phone.state);
+  }
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  /** The state as plain data (a copy). */
+  snapshot(): PhoneState {
+    return structuredClone(this.phone.state);
+  }
+
+  /** Replaces the state, e.g. with one another process saved. */
+  restore(state: PhoneState): void {
+    this.phone.state = structuredClone(state);
+    this.lastState = JSON.stringify(this.phone.state);
+  }
+
+  /** Back to a factory-fresh phone. */
+  reset(): void {
+    this.phone.state = initialState(this.profile, this.options.clock.now());
+    this.noteChanges();
+  }
+
+  private noteChanges(): void {
+    const now = JSON.stringify(this.phone.state);
+    if (now === this.lastState) return;
+    this.lastState = now;
+    this.options.hooks?.changed(this);
+  }
+
+  private async call<T>(ctx: CallContext, work: () => T | Promise<T>): Promise<T> {
+    const latency = this.options.latencyMs ?? 0;
+    try {
+      if (latency > 0) await sleep(latency, undefined, { signal: ctx.signal });
+    } catch {
+      // Aborted by the engine's deadline: stop without touching the phone.
+    }
+    if (ctx.signal.aborted) throw new ToolError('TIMEOUT', `${this.id} did not answer before the deadline`);
+    this.options.hooks?.beforeCall(this);
+    this.phone.settle();
+    try {
+      return await work();
+    } finally {
+      this.noteChanges();
+    }
+  }
+
+  // ---- DeviceHandle ------------------------------------------------------------------------
+
+  listApps(ctx: CallContext): Promise<InstalledApp[]> {
+    return this.call(ctx, () =>
+      this.phone.state.installed
+        .filter((a) => a.package !== this.profile.launcher)
+        .map((a) => ({ package: a.package, name: a.name, version: a.version, installed: true })),
+    );
+  }
+
+  launchApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.launch(pkg));
+  }
+
+  terminateApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.terminate(pkg));
+  }
+
+  installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
+    return this.call(ctx, async () => {
+      const found = await readInstallable(path, this.profile);
+      this.phone.install(found);
+      return { package: found.package };
+    });
+  }
+
+  uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.uninstall(pkg));
+  }
+
+  clearAppData(pkg: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.clearData(pkg));
+  }
+
+  foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
+    return this.call(ctx, () => {
+      const pkg = this.phone.state.foreground;
+      const name = this.phone.state.installed.find((a) => a.package === pkg)?.name;
+      return name ? { package: pkg, name } : { package: pkg };
+    });
+  }
+
+  screenshot(ctx: CallContext): Promise<PngImage> {
+    return this.call(ctx, async () => {
+      const r = await this.render();
+      return { png: r.png, width: r.width, height: r.height };
+    });
+  }
+
+  listElements(ctx: CallContext): Promise<UiElement[]> {
+    return this.call(ctx, () => elementsFromTree(this.phone.uiTree(), screenSizeOf(this.profile, this.phone.state)));
+  }
+
+  screenSize(ctx: CallContext): Promise<ScreenSize> {
+    return this.call(ctx, () => screenSizeOf(this.profile, this.phone.state));
+  }
+
+  tap(x: number, y: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.tap(x, y));
+  }
+
+  doubleTap(x: number, y: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.doubleTap(x, y));
+  }
+
+  longPress(x: number, y: number, _durationMs: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.longPress(x, y));
+  }
+
+  swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.swipe(fromX, fromY, toX, toY));
+  }
+
+  typeText(text: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.typeText(text));
+  }
+
+  pressButton(button: Button, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.press(button));
+  }
+
+  openUrl(url: string, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.openUrl(url));
+  }
+
+  getOrientation(ctx: CallContext): Promise<Orientation> {
+    return this.call(ctx, () => this.phone.state.orientation);
+  }
+
+  setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.setOrientation(orientation));
+  }
+
+  setWifi(enabled: boolean, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.setWifi(enabled));
+  }
+
+  // ---- extras for the adbd / WDA emulators and tests (no latency, no deadline) ---------------
+
+  /** The full on-screen hierarchy, containers included. */
+  uiTree(): UiNode {
+    this.phone.settle();
+    const tree = this.phone.uiTree();
+    this.noteChanges();
+    return tree;
+  }
+
+  /** Raw RGBA pixels of the current screen (the same pixels as the PNG). */
+  async screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
+    const r = await this.render();
+    return { data: r.rgba, width: r.width, height: r.height };
+  }
+
+  /** PNG of the current screen without going through a CallContext. */
+  async screenPng(): Promise<PngImage> {
+    const r = await this.render();
+    return { png: r.png, width: r.width, height: r.height };
+  }
+
+  private render(): Promise<RenderedScreen> {
+    this.phone.settle();
+    const key = this.phone.frameKey();
+    if (this.rendered?.key !== key) {
+      const screen = renderFrame(this.phone.frame(), this.profile, this.phone.state.darkMode);
+      this.rendered = { key, screen };
+      screen.catch(() => {
+        if (this.rendered?.screen === screen) this.rendered = undefined;
+      });
+    }
+    return this.rendered.screen;
+  }
+
+  get size(): ScreenSize {
+    return screenSizeOf(this.profile, this.phone.state);
+  }
+  get foregroundPackage(): string {
+    return this.phone.state.foreground;
+  }
+  get installedApps(): { package: string; name: string; version: string; system: boolean }[] {
+    return this.phone.state.installed.map(({ package: p, name, version, system }) => ({ package: p, name, version, system }));
+  }
+  get orientation(): Orientation {
+    return this.phone.state.orientation;
+  }
+  get darkMode(): boolean {
+    return this.phone.state.darkMode;
+  }
+  get wifi(): boolean {
+    return this.phone.state.wifi;
+  }
+  get keyboardVisible(): boolean {
+    this.phone.settle();
+    return this.phone.frame().keyboardVisible;
+  }
+  /** Every toast shown (latest 50), with clock times. */
+  get toasts(): readonly ToastRecord[] {
+    return this.phone.state.toasts.map((t) => ({ ...t }));
+  }
+  /** The toast on screen now, if any. */
+  get visibleToast(): string | undefined {
+    return this.phone.activeToast()?.text;
+  }
+  /** Screen of the foreground app, e.g. "signin", "home", "detail". */
+  get currentScreen(): string {
+    this.phone.settle();
+    return this.phone.scope(this.phone.state.foreground).route.screen;
+  }
+  /** Kind of dialog showing in the foreground app (alert, itemMenu, permission), if any. */
+  get dialog(): string | undefined {
+    return this.phone.state.tasks[this.phone.state.foreground]?.dialog?.kind;
+  }
+  /** Text currently in a field of the foreground app. */
+  fieldValue(id: string): string {
+    return this.phone.state.tasks[this.phone.state.foreground]?.fields[id] ?? '';
+  }
+}

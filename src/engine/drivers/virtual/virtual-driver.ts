@@ -1,0 +1,135 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CallContext, Driver } from '../../driver.js';
+import type { DeviceInfo } from '../../types.js';
+import { systemClock, type Clock } from './clock.js';
+import { ANDROID_PROFILE, IOS_PROFILE, type DeviceProfile, type Platform } from './profile.js';
+import { isPhoneState, type PhoneState } from './state.js';
+import { VirtualDevice } from './virtual-device.js';
+
+export interface ScreenOverride {
+  width?: number;
+  height?: number;
+  /** Device pixels per dp / point. */
+  density?: number;
+}
+
+export interface VirtualDriverOptions {
+  /** Which phones to create, one per entry (default: one Android and one iOS). */
+  devices?: Platform[];
+  /** Added to every device call; abortable through the call's signal. */
+  latencyMs?: number;
+  /** Time source for timers (loading screens, toasts); default the system clock. */
+  clock?: Clock;
+  /** JSON file holding the state of every virtual phone; read at start, written after each change. */
+  stateFile?: string;
+  /** Portrait screen size and density per platform. */
+  screen?: Partial<Record<Platform, ScreenOverride>>;
+}
+
+interface StateFile {
+  schema: 1;
+  devices: Record<string, PhoneState>;
+}
+
+/** The built-in virtual phones as a Driver. */
+export class VirtualDriver implements Driver {
+  readonly name = 'virtual';
+  readonly devices: VirtualDevice[];
+  private fileStamp = '';
+
+  constructor(private readonly options: VirtualDriverOptions = {}) {
+    const platforms = options.devices ?? ['android', 'ios'];
+    const count: Record<Platform, number> = { android: 0, ios: 0 };
+    const saved = this.readStateFile();
+    this.devices = platforms.map((platform) => {
+      const profile = this.profile(platform, ++count[platform]);
+      return new VirtualDevice(profile, saved?.devices[profile.info.id], {
+        clock: options.clock ?? systemClock,
+        latencyMs: options.latencyMs,
+        hooks: { beforeCall: () => this.pickUpOtherProcesses(), changed: () => this.save() },
+      });
+    });
+  }
+
+  private profile(platform: Platform, n: number): DeviceProfile {
+    const base = platform === 'android' ? ANDROID_PROFILE : IOS_PROFILE;
+    const o = this.options.screen?.[platform] ?? {};
+    return {
+      ...base,
+      info: { ...base.info, id: `virtual-${platform}-${n}` },
+      width: o.width ?? base.width,
+      height: o.height ?? base.height,
+      density: o.density ?? base.density,
+    };
+  }
+
+  device(id: string): VirtualDevice | undefined {
+    return this.devices.find((d) => d.id === id);
+  }
+
+  async listDevices(_ctx: CallContext): Promise<DeviceInfo[]> {
+    return this.devices.map((d) => ({ ...d.info }));
+  }
+
+  async open(id: string, _ctx: CallContext): Promise<VirtualDevice | undefined> {
+    return this.device(id);
+  }
+
+  /** Every phone back to factory state (and the state file with them). */
+  reset(): void {
+    for (const d of this.devices) d.reset();
+    this.save();
+  }
+
+  async close(): Promise<void> {
+    // State is written synchronously after each change; nothing is pending.
+  }
+
+  private stamp(): string {
+    if (!this.options.stateFile) return '';
+    try {
+      const s = statSync(this.options.stateFile);
+      return `${s.mtimeMs}:${s.size}`;
+    } catch {
+      return '';
+    }
+  }
+
+  private readStateFile(): StateFile | undefined {
+    const file = this.options.stateFile;
+    if (!file) return undefined;
+    try {
+      this.fileStamp = this.stamp();
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
+      if (parsed.schema !== 1 || typeof parsed.devices !== 'object' || parsed.devices === null) return undefined;
+      const devices: Record<string, PhoneState> = {};
+      for (const [id, state] of Object.entries(parsed.devices)) if (isPhoneState(state)) devices[id] = state;
+      return { schema: 1, devices };
+    } catch {
+      // Missing or unreadable: start from factory state; the next change rewrites the file.
+      return undefined;
+    }
+  }
+
+  /** Another process (a CLI call) may have moved the phone on since this one last looked. */
+  private pickUpOtherProcesses(): void {
+    if (!this.options.stateFile || this.stamp() === this.fileStamp) return;
+    const saved = this.readStateFile();
+    for (const d of this.devices) {
+      const state = saved?.devices[d.id];
+      if (state) d.restore(state);
+    }
+  }
+
+  private save(): void {
+    const file = this.options.stateFile;
+    if (!file) return;
+    const content: StateFile = { schema: 1, devices: Object.fromEntries(this.devices.map((d) => [d.id, d.snapshot()])) };
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(content));
+    renameSync(temp, file);
+    this.fileStamp = this.stamp();
+  }
+}

@@ -1,0 +1,86 @@
+import { open } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
+
+const EOCD_SIGNATURE = 0x06054b50;
+const CENTRAL_SIGNATURE = 0x02014b50;
+const LOCAL_SIGNATURE = 0x04034b50;
+/** End-of-central-directory record plus the longest possible comment. */
+const EOCD_SEARCH = 22 + 0xffff;
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  localHeaderOffset: number;
+}
+
+/**
+ * A minimal reader for ZIP archives (.ipa): lists the central directory and extracts single
+ * entries (stored or deflated), reading only the parts of the file it needs. No ZIP64.
+ */
+export class ZipReader {
+  private constructor(
+    private readonly file: Awaited<ReturnType<typeof open>>,
+    readonly entries: ZipEntry[],
+  ) {}
+
+  static async open(path: string): Promise<ZipReader> {
+    const file = await open(path, 'r');
+    try {
+      const { size } = await file.stat();
+      const tailLength = Math.min(size, EOCD_SEARCH);
+      const tail = await readAt(file, size - tailLength, tailLength);
+      let eocd = -1;
+      for (let i = tail.length - 22; i >= 0; i--) {
+        if (tail.readUInt32LE(i) === EOCD_SIGNATURE) {
+          eocd = i;
+          break;
+        }
+      }
+      if (eocd < 0) throw new Error('not a zip archive (no end of central directory)');
+      const count = tail.readUInt16LE(eocd + 10);
+      const cdSize = tail.readUInt32LE(eocd + 12);
+      const cdOffset = tail.readUInt32LE(eocd + 16);
+      if (cdOffset === 0xffffffff || count === 0xffff) throw new Error('ZIP64 archives are not supported');
+      const cd = await readAt(file, cdOffset, cdSize);
+      const entries: ZipEntry[] = [];
+      let p = 0;
+      for (let i = 0; i < count; i++) {
+        if (cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new Error('corrupt zip central directory');
+        const nameLength = cd.readUInt16LE(p + 28);
+        entries.push({
+          method: cd.readUInt16LE(p + 10),
+          compressedSize: cd.readUInt32LE(p + 20),
+          localHeaderOffset: cd.readUInt32LE(p + 42),
+          name: cd.toString('utf8', p + 46, p + 46 + nameLength),
+        });
+        p += 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
+      }
+      return new ZipReader(file, entries);
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  async read(entry: ZipEntry): Promise<Buffer> {
+    const header = await readAt(this.file, entry.localHeaderOffset, 30);
+    if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new Error(`corrupt zip entry ${entry.name}`);
+    const dataStart = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    const data = await readAt(this.file, dataStart, entry.compressedSize);
+    if (entry.method === 0) return data;
+    if (entry.method === 8) return inflateRawSync(data);
+    throw new Error(`zip entry ${entry.name} uses unsupported compression method ${entry.method}`);
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}
+
+async function readAt(file: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await file.read(buffer, 0, length, position);
+  if (bytesRead !== length) throw new Error('zip archive is truncated');
+  return buffer;
+}
