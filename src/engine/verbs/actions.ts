@@ -1,0 +1,149 @@
+import type { UiElement } from '../types.js';
+import { call, isLoadingIndicator, listElements } from './screen.js';
+import { findTarget, requestOf, targetPresent, verbScreenSize } from './target.js';
+import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
+
+/** What an action did: the element it acted on, a message, and for capture_value the text read. */
+export interface ActionResult {
+  resolved?: ResolvedElement;
+  message: string;
+  value?: string;
+}
+
+export type ActionFn = (ctx: VerbContext, step: VerbStep) => Promise<ActionResult>;
+
+const DEFAULT_WAIT_MS = 10_000;
+const MAX_SCROLLS_EACH_WAY = 15;
+
+function need(step: VerbStep, field: 'value', what: string): string {
+  const v = step[field];
+  if (v === undefined || v === '') throw new VerbError('INVALID_PARAMETER', `${step.action} needs "value": ${what}`);
+  return v;
+}
+
+function appPackage(ctx: VerbContext, step: VerbStep): string {
+  const pkg = step.value || ctx.appPackage;
+  if (!pkg) throw new VerbError('INVALID_PARAMETER', `${step.action} needs a package: give the step a "value" or run it inside a scenario with app_package`);
+  return pkg;
+}
+
+async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string, extra: Record<string, unknown> = {}): Promise<ActionResult> {
+  const { element, resolved } = await findTarget(ctx, step, 'interact');
+  if (!element.enabled) {
+    throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
+  }
+  await call(ctx, tool, { x: element.center.x, y: element.center.y, ...extra });
+  return { resolved, message: `${verb} ${describe(element)}` };
+}
+
+export function describe(e: UiElement): string {
+  return `${JSON.stringify(e.text || e.accessibility_label || e.id)} (${e.type}) at (${e.center.x}, ${e.center.y})`;
+}
+
+function timeoutOf(step: VerbStep): number {
+  return step.wait_config?.timeout_ms ?? DEFAULT_WAIT_MS;
+}
+
+/** Looks at the screen until `done` says so or the step's timeout passes. */
+async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement[]) => Promise<boolean> | boolean): Promise<boolean> {
+  const deadline = ctx.clock.now() + timeoutOf(step);
+  for (;;) {
+    if (await done(await listElements(ctx))) return true;
+    if (ctx.clock.now() >= deadline) return false;
+    await ctx.clock.sleep(ctx.pollMs, ctx.signal);
+  }
+}
+
+async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionResult> {
+  const size = await verbScreenSize(ctx);
+  let scrolls = 0;
+  for (const direction of ['up', 'down'] as const) {
+    let previous = '';
+    for (let i = 0; i <= MAX_SCROLLS_EACH_WAY; i++) {
+      const elements = await listElements(ctx);
+      const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
+      if (await targetPresent(ctx, requestOf(step, 'interact'), elements)) {
+        const { element, resolved } = await findTarget(ctx, step, 'interact', 0);
+        // The engine's own scroll nudges an element cut by a screen edge fully into view.
+        await call(ctx, 'mobile_scroll_to_element', { element: element.id });
+        return { resolved, message: `scrolled to ${describe(element)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
+      }
+      if (signature === previous) break;
+      previous = signature;
+      // "up" moves the content up, revealing what lies below; half a screen keeps items from being skipped.
+      await call(ctx, 'mobile_swipe_on_screen', { direction, distance: Math.round(size.height * 0.5) });
+      scrolls++;
+    }
+  }
+  throw new VerbError('ELEMENT_NOT_FOUND', `${JSON.stringify(step.target ?? step.target_pattern)} did not appear on ${ctx.device} after ${scrolls} swipes in both directions; check the description or the screen the step starts on`);
+}
+
+export const CORE_ACTIONS: Record<string, ActionFn> = {
+  async launch_app(ctx, step) {
+    const pkg = appPackage(ctx, step);
+    await call(ctx, 'mobile_launch_app', { packageName: pkg });
+    return { message: `launched ${pkg}` };
+  },
+  tap: (ctx, step) => gesture(ctx, step, 'mobile_click_on_screen_at_coordinates', 'tapped'),
+  double_tap: (ctx, step) => gesture(ctx, step, 'mobile_double_tap_on_screen', 'double-tapped'),
+  long_press: (ctx, step) => gesture(ctx, step, 'mobile_long_press_on_screen_at_coordinates', 'long-pressed'),
+  async type(ctx, step) {
+    const text = step.value ?? '';
+    if (text === '') throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type');
+    let resolved: ResolvedElement | undefined;
+    // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1).
+    if (step.target || step.target_pattern) resolved = (await gesture(ctx, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
+    await call(ctx, 'mobile_type_keys', { text, submit: false });
+    return { resolved, message: `typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
+  },
+  async swipe(ctx, step) {
+    const direction = need(step, 'value', 'up, down, left or right').toLowerCase();
+    if (!['up', 'down', 'left', 'right'].includes(direction)) throw new VerbError('INVALID_PARAMETER', `swipe value must be up, down, left or right (got ${JSON.stringify(step.value)})`);
+    await call(ctx, 'mobile_swipe_on_screen', { direction });
+    return { message: `swiped ${direction}` };
+  },
+  scroll_to_element: scrollToTarget,
+  async press_button(ctx, step) {
+    const button = need(step, 'value', 'BACK, HOME or ENTER').toUpperCase();
+    await call(ctx, 'mobile_press_button', { button });
+    return { message: `pressed ${button}` };
+  },
+  async open_url(ctx, step) {
+    const url = need(step, 'value', 'the URL or deep link to open');
+    await call(ctx, 'mobile_open_url', { url });
+    return { message: `opened ${url}` };
+  },
+  async wait_for_element(ctx, step) {
+    const { element, resolved } = await findTarget(ctx, step, 'read', timeoutOf(step));
+    return { resolved, message: `${describe(element)} is visible` };
+  },
+  async wait_for_element_gone(ctx, step) {
+    const request = requestOf(step, 'read');
+    const gone = await poll(ctx, step, async (elements) => !(await targetPresent(ctx, request, elements)));
+    if (!gone) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms`);
+    return { message: `${JSON.stringify(step.target ?? step.target_pattern)} is gone` };
+  },
+  async wait_for_loading_complete(ctx, step) {
+    const indicator = step.wait_config?.indicator ?? 'any';
+    const done = await poll(ctx, step, (elements) => !elements.some((e) => isLoadingIndicator(e, indicator)));
+    if (!done) throw new VerbError('TIMEOUT', `a ${indicator === 'any' ? 'loading' : indicator} indicator was still showing on ${ctx.device} after ${timeoutOf(step)} ms`);
+    return { message: 'loading complete' };
+  },
+  async capture_value(ctx, step) {
+    const { element, resolved } = await findTarget(ctx, step, 'read');
+    const value = element.text || element.accessibility_label || '';
+    return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}` };
+  },
+  async clear_app_data(ctx, step) {
+    const pkg = appPackage(ctx, step);
+    try {
+      await call(ctx, 'mobile_clear_app_data', { packageName: pkg });
+    } catch (err) {
+      if (err instanceof VerbError && err.code === 'UNSUPPORTED') {
+        throw new VerbError('NEEDS_MANUAL', `clearing app data cannot be done unattended on ${ctx.device} (${ctx.os}): ${err.message}. Reinstall ${pkg} by hand, then continue`);
+      }
+      throw err;
+    }
+    return { message: `cleared the data of ${pkg}` };
+  },
+};

@@ -1,0 +1,64 @@
+import { isFailure } from '../engine.js';
+import { normalizeText } from '../resolve/index.js';
+import type { UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import { VerbError, type VerbContext } from './types.js';
+
+/** One engine call; a tool failure becomes a VerbError carrying the tool's code and message. */
+export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
+  if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
+  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin });
+  if (isFailure(result)) throw new VerbError(result.code, result.message);
+  return result as T;
+}
+
+export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
+  const { elements } = await call<{ elements: UiElement[] }>(ctx, 'mobile_list_elements_on_screen');
+  ctx.onElements?.(elements);
+  return elements;
+}
+
+export async function screenSize(ctx: VerbContext): Promise<ScreenSize> {
+  return call<ScreenSize>(ctx, 'mobile_get_screen_size');
+}
+
+export async function screenshotPng(ctx: VerbContext): Promise<Buffer> {
+  const shot = await call<{ image: string }>(ctx, 'mobile_take_screenshot');
+  return Buffer.from(shot.image, 'base64');
+}
+
+const has = (e: UiElement, re: RegExp) => re.test(e.class ?? '') || re.test(e.resource_id ?? '') || re.test(e.id);
+
+// Raw class names and resource ids of the platforms' standard widgets (Android SDK, XCUITest, Material).
+export const isKeyboard = (e: UiElement) => e.type === 'keyboard' || has(e, /KeyboardView|XCUIElementTypeKeyboard|inputmethod/i);
+export const isDialog = (e: UiElement) => e.type === 'dialog' || has(e, /XCUIElementTypeAlert|AlertDialog|alertTitle/i);
+export const isToast = (e: UiElement) => has(e, /snackbar_text|(^|[/:_])toast$|android\.widget\.Toast/i);
+
+const LOADING_CLASS: Record<string, RegExp> = {
+  spinner: /ProgressBar|ActivityIndicator|CircularProgress|spinner/i,
+  progress_bar: /ProgressBar|ProgressIndicator|progress/i,
+  shimmer: /shimmer/i,
+  skeleton: /skeleton|placeholder/i,
+};
+const LOADING_TEXT = /^(loading|please wait|chargement|cargando|wird geladen)\b|^loading(\.\.\.|…)?$/i;
+
+/** A loading indicator of the asked kind (wait_config.indicator), or any kind. */
+export function isLoadingIndicator(e: UiElement, indicator = 'any'): boolean {
+  const classes = indicator === 'any' ? Object.values(LOADING_CLASS) : [LOADING_CLASS[indicator] ?? LOADING_CLASS.spinner];
+  if (classes.some((re) => has(e, re))) return true;
+  if (indicator !== 'any' && indicator !== 'spinner') return false;
+  return LOADING_TEXT.test(normalizeText(e.text)) || LOADING_TEXT.test(normalizeText(e.accessibility_label ?? ''));
+}
+
+export function within(inner: UiElement, outer: UiElement): boolean {
+  return inner.center.x >= outer.x && inner.center.x <= outer.x + outer.width && inner.center.y >= outer.y && inner.center.y <= outer.y + outer.height;
+}
+
+/** Whether the soft keyboard is up: the driver's report when it has one, else a keyboard element. */
+export async function keyboardVisible(ctx: VerbContext, elements?: UiElement[]): Promise<boolean> {
+  const props = await ctx.engine
+    .withDevice(ctx.device, 'reading device properties', async (h, c) => (h.properties ? h.properties(c) : undefined))
+    .catch(() => undefined);
+  if (props?.keyboardVisible !== undefined) return props.keyboardVisible;
+  return (elements ?? (await listElements(ctx))).some(isKeyboard);
+}

@@ -1,0 +1,131 @@
+import { normalizeText } from '../resolve/index.js';
+import type { UiElement } from '../types.js';
+import type { ActionFn } from './actions.js';
+import { describe } from './actions.js';
+import { call, isDialog, isKeyboard, keyboardVisible, listElements, within } from './screen.js';
+import { resolvedOf, verbScreenSize } from './target.js';
+import { VerbError, type VerbContext } from './types.js';
+
+/**
+ * Button wording of the system permission prompts, most permissive first (field notes,
+ * mobile-automator). Compared after normalisation, so "Don’t Allow" equals "don't allow".
+ */
+export const PERMISSION_LABELS = {
+  Android: {
+    allow: ['allow', 'while using the app', 'allow only this time', 'only this time', 'ok', 'continue'],
+    deny: ['deny', "don't allow", 'deny & don\'t ask again'],
+  },
+  iOS: {
+    allow: ['allow', 'allow while using app', 'allow once', 'ok'],
+    deny: ["don't allow"],
+  },
+} as const;
+
+/** Return-type keys that close the iOS keyboard (field notes). */
+const IOS_KEYBOARD_KEYS = ['done', 'return', 'go', 'search', 'send', 'next'];
+/** Labels of a navigation bar's back button. */
+const BACK_LABELS = ['back', 'navigate up'];
+const TOP_BAND = 0.15;
+
+function words(e: UiElement): string[] {
+  return [e.text, e.accessibility_label ?? ''].map(normalizeText).filter(Boolean);
+}
+
+const pressBack: ActionFn = async (ctx) => {
+  if (ctx.os === 'Android') {
+    await call(ctx, 'mobile_press_button', { button: 'BACK' });
+    return { message: 'pressed BACK' };
+  }
+  const elements = await listElements(ctx);
+  const size = await verbScreenSize(ctx);
+  const back = elements.find((e) => e.type === 'button' && e.center.y < size.height * TOP_BAND && words(e).some((w) => BACK_LABELS.includes(w)));
+  if (back) {
+    await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: back.center.x, y: back.center.y });
+    return { resolved: resolvedOf(back, 1), message: `tapped the navigation bar's back button ${describe(back)}` };
+  }
+  // iOS has no back key: the system gesture is a swipe from the left edge to the right. No tool
+  // swipes from an edge, so it goes straight to the device in its queue.
+  const y = Math.round(size.height / 2);
+  await ctx.engine.withDevice(ctx.device, 'left-edge back swipe', (h, c) => h.swipe(2, y, Math.round(size.width * 0.7), y, 300, c));
+  return { message: 'swiped right from the left edge (iOS back gesture)' };
+};
+
+const dismissKeyboard: ActionFn = async (ctx) => {
+  let elements = await listElements(ctx);
+  if (!(await keyboardVisible(ctx, elements))) return { message: 'the keyboard was not showing' };
+  const tried: string[] = [];
+  const gone = async () => {
+    elements = await listElements(ctx);
+    return !(await keyboardVisible(ctx, elements));
+  };
+  if (ctx.os === 'Android') {
+    // BACK closes the keyboard first and only then navigates.
+    await call(ctx, 'mobile_press_button', { button: 'BACK' });
+    tried.push('BACK');
+    if (await gone()) return { message: 'closed the keyboard with BACK' };
+  } else {
+    const keyboard = elements.find(isKeyboard);
+    const key = elements.find((e) => (!keyboard || within(e, keyboard)) && words(e).some((w) => IOS_KEYBOARD_KEYS.includes(w)));
+    if (key) {
+      await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: key.center.x, y: key.center.y });
+      tried.push(`the ${JSON.stringify(key.text || key.accessibility_label)} key`);
+      if (await gone()) return { resolved: resolvedOf(key, 1), message: `closed the keyboard with its ${JSON.stringify(key.text || key.accessibility_label)} key` };
+    }
+    await call(ctx, 'mobile_swipe_on_screen', { direction: 'down' });
+    tried.push('a swipe down');
+    if (await gone()) return { message: 'closed the keyboard with a swipe down' };
+  }
+  throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ')}; close it with the app's own control (e.g. tap outside the field)`);
+};
+
+function permissionButton(ctx: VerbContext, elements: UiElement[], grant: boolean): UiElement | undefined {
+  const labels = PERMISSION_LABELS[ctx.os];
+  const wanted: readonly string[] = grant ? labels.allow : labels.deny;
+  const opposite: readonly string[] = grant ? labels.deny : labels.allow;
+  const dialog = elements.find(isDialog);
+  const buttons = elements.filter((e) => (e.type === 'button' || e.clickable) && (!dialog || within(e, dialog)));
+  // Exact wording first, in the list's order; then a longer text that contains the wording.
+  for (const label of wanted) {
+    const hit = buttons.find((b) => words(b).includes(label));
+    if (hit) return hit;
+  }
+  return buttons.find((b) => words(b).some((w) => wanted.some((l) => w.includes(l)) && !opposite.includes(w)));
+}
+
+function permissionVerb(grant: boolean): ActionFn {
+  return async (ctx, step) => {
+    const elements = await listElements(ctx);
+    const button = permissionButton(ctx, elements, grant);
+    if (!button) {
+      const labels = (grant ? PERMISSION_LABELS[ctx.os].allow : PERMISSION_LABELS[ctx.os].deny).join('", "');
+      throw new VerbError('ELEMENT_NOT_FOUND', `no permission prompt with a "${labels}" button is showing on ${ctx.device}; trigger the prompt first (the step before should request the permission)`);
+    }
+    if (step.permission_name) {
+      const dialogText = elements.filter((e) => e.type === 'dialog' || e.type === 'text').flatMap(words).join(' ');
+      const name = normalizeText(step.permission_name);
+      if (dialogText && !dialogText.includes(name) && !(PERMISSION_WORDS[name] ?? []).some((w) => dialogText.includes(w))) {
+        throw new VerbError('ELEMENT_NOT_FOUND', `the permission prompt on ${ctx.device} does not ask for ${step.permission_name} ("${dialogText.slice(0, 120)}")`);
+      }
+    }
+    await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: button.center.x, y: button.center.y });
+    return { resolved: resolvedOf(button, 1), message: `${grant ? 'granted' : 'denied'} the permission with ${describe(button)}` };
+  };
+}
+
+/** How system prompts word each permission (Android asks to "take pictures", iOS to "access the camera"). */
+export const PERMISSION_WORDS: Record<string, string[]> = {
+  camera: ['camera', 'take pictures', 'photo'],
+  location: ['location'],
+  microphone: ['microphone', 'record audio'],
+  contacts: ['contacts'],
+  photos: ['photos', 'media', 'images'],
+  notifications: ['notifications', 'send you notifications'],
+  bluetooth: ['bluetooth', 'nearby devices'],
+};
+
+export const SEMANTIC_ACTIONS: Record<string, ActionFn> = {
+  press_back: pressBack,
+  dismiss_keyboard: dismissKeyboard,
+  grant_permission: permissionVerb(true),
+  deny_permission: permissionVerb(false),
+};
