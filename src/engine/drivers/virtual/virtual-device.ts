@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallContext, DeviceHandle, PngImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
@@ -184,6 +184,13 @@ export class VirtualDevice implements DeviceHandle {
 
   setWifi(enabled: boolean, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => this.phone.setWifi(enabled));
+  }
+
+  properties(ctx: CallContext): Promise<DeviceProperties> {
+    return this.call(ctx, () => {
+      const s = this.phone.state;
+      return { darkMode: s.darkMode, wifi: s.wifi, network: s.wifi ? 'wifi' : 'disconnected', keyboardVisible: this.phone.frame().keyboardVisible };
+    });
   }
 
   // ---- extras for the adbd / WDA emulators and tests (no latency, no deadline) ---------------
