@@ -114,7 +114,15 @@ export class VirtualDriver implements Driver {
 
   /** Another process (a CLI call) may have moved the phone on since this one last looked. */
   private pickUpOtherProcesses(): void {
-    if (!this.options.stateFile || this.stamp() === this.fileStamp) return;
+    if (!this.options.stateFile) return;
+    const stamp = this.stamp();
+    if (stamp === this.fileStamp) return;
+    if (!stamp) {
+      // The file was deleted (`mobilebridge reset`): start fresh like the next process would.
+      this.fileStamp = '';
+      for (const d of this.devices) d.reset();
+      return;
+    }
     const saved = this.readStateFile();
     for (const d of this.devices) {
       const state = saved?.devices[d.id];
