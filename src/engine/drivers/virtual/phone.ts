@@ -166,7 +166,7 @@ export class Phone {
     const scroller = [...path].reverse().find((b) => b.scroll);
     if (!scroller?.scroll || dy === 0) return;
     // A finger moving up (dy < 0) moves the content up, revealing what lies below.
-    const next = Math.min(scroller.scroll.max, Math.max(0, scroller.scroll.offset - dy));
+    const next = Math.min(scroller.scroll.max, Math.max(0, scroller.scroll.offset - Math.round(dy)));
     this.foregroundTask.scroll[scroller.scroll.key] = next;
   }
 
