@@ -2,12 +2,15 @@ import type { Driver } from './driver.js';
 import { Engine } from './engine.js';
 import { VirtualDriver, type VirtualDriverOptions } from './drivers/virtual/index.js';
 import { IosDriver, type IosDriverOptions } from './drivers/ios/index.js';
+import { AndroidDriver, type AndroidDriverOptions } from './drivers/android/index.js';
 
 export interface EngineSetup {
   /** Serve the built-in virtual devices (default true). */
   virtual?: boolean | VirtualDriverOptions;
   /** iOS simulators and iPhones through WebDriverAgent (default on; see iosSetupFromFlags). */
   ios?: false | IosDriverOptions;
+  /** Android devices through the adb server (default on; see androidSetupFromFlags). Never starts an adb server unless startServer is set. */
+  android?: false | AndroidDriverOptions;
   timeoutMs?: number;
   allowPaths?: string[];
   /** Drivers to use in addition (tests inject harness-backed drivers here). */
@@ -19,6 +22,7 @@ export function createEngine(setup: EngineSetup = {}): Engine {
   const drivers: Driver[] = [];
   if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
   if (setup.ios !== false) drivers.push(new IosDriver(setup.ios ?? {}));
+  if (setup.android !== false) drivers.push(new AndroidDriver(setup.android ?? {}));
   drivers.push(...(setup.extraDrivers ?? []));
   return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
 }

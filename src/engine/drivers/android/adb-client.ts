@@ -1,0 +1,94 @@
+import adbkit from '@devicefarmer/adbkit';
+import { ToolError } from '../../errors.js';
+import type { AdbAddress } from './adb-address.js';
+
+// adbkit is CommonJS: under ESM only its default export is reliable.
+const { Adb } = adbkit;
+export type AdbClient = ReturnType<typeof Adb.createClient>;
+export type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
+
+/** adbkit runs `<bin> start-server` once on ECONNREFUSED; a path that does not exist turns that into a plain refusal. */
+const NO_SERVER_START = '/nonexistent/mobilebridge-does-not-start-adb';
+
+export function createAdbClient(address: AdbAddress, startServer: boolean): AdbClient {
+  return Adb.createClient({ host: address.host, port: address.port, bin: startServer ? 'adb' : NO_SERVER_START });
+}
+
+export function serverUnreachable(address: AdbAddress, err: unknown): ToolError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new ToolError(
+    'DEVICE_NOT_FOUND',
+    `the adb server at ${address.host}:${address.port} (from ${address.source}) is not reachable (${why}); start it with "adb start-server", or point mobilebridge at another one with --adb host:port`,
+  );
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN']);
+
+/** Turns what adbkit and the adb server report into SPEC §2 codes with advice. */
+export function mapAdbError(err: unknown, serial: string, address: AdbAddress, what: string): ToolError {
+  if (err instanceof ToolError) return err;
+  const code = (err as { code?: string }).code;
+  if (code && CONNECTION_CODES.has(code)) return serverUnreachable(address, err);
+  const message = err instanceof Error ? err.message : String(err);
+  if (/unauthorized/i.test(message)) return unauthorizedError(serial);
+  if (/offline/i.test(message)) return offlineError(serial);
+  if (/not found|no devices/i.test(message)) {
+    return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected to the adb server at ${address.host}:${address.port}; check the cable or "adb connect", then list devices again`);
+  }
+  if (/premature|ECONNRESET|EPIPE|closed/i.test(message) || code === 'ECONNRESET' || code === 'EPIPE') {
+    return new ToolError('DEVICE_NOT_FOUND', `the connection to ${serial} was lost during ${what} (${message}); check that the device is still connected`);
+  }
+  return new ToolError('INTERNAL', `${what} on ${serial} failed: ${message}`);
+}
+
+export const UNAUTHORIZED_ADVICE =
+  'unlock the device and accept the "Allow USB debugging?" dialog (tick "Always allow from this computer"); if no dialog shows, revoke USB debugging authorizations in Developer options and reconnect';
+export const OFFLINE_ADVICE = 'reconnect the cable, or run "adb reconnect" (for network devices "adb disconnect" then "adb connect"); restarting adbd on the device also helps';
+
+export function unauthorizedError(serial: string): ToolError {
+  return new ToolError('PERMISSION_DENIED', `device ${serial} has not authorized this computer: ${UNAUTHORIZED_ADVICE}`);
+}
+
+export function offlineError(serial: string): ToolError {
+  return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is offline: ${OFFLINE_ADVICE}`);
+}
+
+function encodeService(service: string): Buffer {
+  const body = Buffer.from(service, 'utf8');
+  return Buffer.concat([Buffer.from(body.length.toString(16).padStart(4, '0'), 'ascii'), body]);
+}
+
+/**
+ * Runs `command` through the device's `exec:` service: raw bytes (no PTY, so binary output such as
+ * screencap survives) and stderr interleaved as the device shell writes it. One adb round trip.
+ * Aborting the signal closes the socket, so a stalled device never holds the caller.
+ */
+export async function execOnDevice(device: AdbDeviceClient, command: string, signal: AbortSignal): Promise<Buffer> {
+  if (signal.aborted) throw signal.reason;
+  const transport = await device.transport();
+  const onAbort = () => transport.socket.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  transport.on('error', () => undefined);
+  try {
+    transport.write(encodeService(`exec:${command}`));
+    const reply = await transport.parser.readAscii(4);
+    if (reply === 'FAIL') await transport.parser.readError();
+    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
+    const out = await transport.parser.readAll();
+    if (signal.aborted) throw signal.reason;
+    return out;
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    transport.end();
+  }
+}
+
+/** Single-quotes an argument for the device's /system/bin/sh. */
+export function shellQuote(arg: string | number): string {
+  if (typeof arg === 'number') return String(arg);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}

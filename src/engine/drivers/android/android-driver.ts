@@ -1,0 +1,108 @@
+import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { DeviceInfo } from '../../types.js';
+import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
+import { createAdbClient, execOnDevice, offlineError, unauthorizedError, type AdbClient } from './adb-client.js';
+import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
+import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
+import { DeviceTracker } from './device-tracker.js';
+
+export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
+  /** Explicit `host:port` of the adb server (like adb -H/-P); else ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT / 5037. */
+  adb?: string;
+  host?: string;
+  port?: number;
+  /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
+  startServer?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Android devices through @devicefarmer/adbkit and the adb server; no adb process per call. */
+export class AndroidDriver implements Driver {
+  readonly name = 'android';
+  private readonly address: AdbAddress | undefined;
+  private readonly configError: string | undefined;
+  private readonly client: AdbClient | undefined;
+  private readonly deviceOptions: AndroidDeviceOptions;
+  private readonly devices = new Map<string, AndroidDevice>();
+  private readonly tracker: DeviceTracker | undefined;
+
+  constructor(options: AndroidDriverOptions = {}) {
+    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw' };
+    try {
+      const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
+      this.address = resolveAdbAddress(explicit, options.env ?? process.env);
+    } catch (err) {
+      this.configError = (err as Error).message;
+    }
+    if (this.address) {
+      this.client = createAdbClient(this.address, options.startServer ?? false);
+      this.tracker = new DeviceTracker(this.client, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
+    }
+  }
+
+  get adbAddress(): AdbAddress | undefined {
+    return this.address;
+  }
+
+  /** Without a reachable adb server there are simply no Android devices: no error, no noise. */
+  async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
+    const entries = await this.entries().catch(() => [] as AdbEntry[]);
+    const infos = await Promise.all(entries.map((e) => this.describe(e, ctx.signal).catch(() => unusableInfo({ id: e.id, type: 'offline' }))));
+    return infos;
+  }
+
+  async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
+    if (!this.client || !this.address) {
+      if (this.configError && /:\d+$|^emulator-/.test(id)) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
+      return undefined;
+    }
+    const entries = await this.entries().catch(() => [] as AdbEntry[]);
+    const entry = entries.find((e) => e.id === id);
+    if (!entry) return undefined;
+    if (entry.type === 'unauthorized') throw unauthorizedError(id);
+    // Offline devices get a handle whose calls explain what to do; the engine drops it after each failure.
+    if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), offlineError(id));
+    const cached = this.devices.get(id);
+    if (cached) return cached;
+    const info = await this.describe(entry, ctx.signal);
+    const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions);
+    this.devices.set(id, device);
+    return device;
+  }
+
+  watch(listener: (change: DevicesChange) => void): () => void {
+    if (!this.tracker) return () => undefined;
+    return this.tracker.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    this.tracker?.stop();
+    for (const id of [...this.devices.keys()]) this.dropDevice(id);
+  }
+
+  private dropDevice(id: string): void {
+    this.devices.get(id)?.close();
+    this.devices.delete(id);
+  }
+
+  private async entries(): Promise<AdbEntry[]> {
+    if (!this.client) return [];
+    return (await this.client.listDevices()) as AdbEntry[];
+  }
+
+  /** Ready devices get model and version from one `getprop`; the rest are described by their state. */
+  private async describe(entry: AdbEntry, signal: AbortSignal = AbortSignal.timeout(10_000)): Promise<DeviceInfo> {
+    if (entry.type !== 'device' || !this.client) return unusableInfo(entry);
+    const known = this.devices.get(entry.id)?.info;
+    if (known) return known;
+    const out = await execOnDevice(this.client.getDevice(entry.id), 'getprop', signal);
+    return infoFromGetprop(entry.id, out.toString('utf8'));
+  }
+}
+
+function unusableHandle(info: DeviceInfo, error: ToolError): DeviceHandle {
+  return new Proxy({ info } as DeviceHandle, {
+    get: (target, prop) => (prop === 'info' ? target.info : prop === 'then' ? undefined : () => Promise.reject(error)),
+  });
+}

@@ -1,0 +1,68 @@
+import type { InstalledApp } from '../../types.js';
+import type { ScreenSize } from '../../ui-tree.js';
+
+/** Parsers for the text that Android's shell commands print. Each names the command and release it was written for. */
+
+/** `wm size`: "Physical size: 1080x2400" and, when overridden, "Override size: 720x1600" (the one in effect). */
+export function parseWmSize(out: string): ScreenSize | undefined {
+  const pick = (label: string) => new RegExp(`${label} size:\\s*(\\d+)x(\\d+)`).exec(out);
+  const m = pick('Override') ?? pick('Physical');
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
+}
+
+/**
+ * The display's real rotation (0–3) from `dumpsys input`: "SurfaceOrientation: 1" up to Android 12,
+ * "Viewport INTERNAL: displayId=0, ... orientation=1" from Android 13. The user_rotation setting alone
+ * is wrong while auto-rotate is on.
+ */
+export function parseRotation(out: string): number | undefined {
+  const m = /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** `dumpsys activity activities`: "mResumedActivity: ActivityRecord{…}" (≤ 9), "ResumedActivity: …" / "topResumedActivity=…" (10+). */
+export function parseResumedPackage(out: string): string | undefined {
+  const m = /(?:mResumedActivity|ResumedActivity|topResumedActivity)[:=]\s*ActivityRecord\{\S+ \S+ ([A-Za-z0-9_.]+)\//.exec(out);
+  return m?.[1];
+}
+
+/**
+ * `cmd package query-activities -a MAIN -c LAUNCHER` (Android 7+): one "Activity #n:" block each, with
+ * "packageName=" and, in its ApplicationInfo, "nonLocalizedLabel=" (null unless the label is a literal
+ * string). Resolving resource labels needs one call per app, so those fall back to the package name.
+ * `pm list packages --show-versioncode` lines "package:<id> versionCode:<n>" give the versions.
+ */
+export function parseLauncherApps(activities: string, versions: string): InstalledApp[] {
+  const versionOf = new Map<string, string>();
+  for (const m of versions.matchAll(/^package:(\S+)\s+versionCode:(\d+)/gm)) versionOf.set(m[1], m[2]);
+  const apps = new Map<string, InstalledApp>();
+  for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
+    const pkg = /packageName=(\S+)/.exec(block)?.[1];
+    if (!pkg || apps.has(pkg)) continue;
+    const label = /nonLocalizedLabel=(.*)$/m.exec(block)?.[1]?.trim();
+    const name = label && label !== 'null' ? label : pkg;
+    apps.set(pkg, { package: pkg, name, version: versionOf.get(pkg) ?? '', installed: true });
+  }
+  return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/** `getprop` prints "[key]: [value]" lines. */
+export function parseGetprop(out: string): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const m of out.matchAll(/^\[([^\]]+)\]: \[([^\]]*)\]/gm)) props.set(m[1], m[2]);
+  return props;
+}
+
+/** `dumpsys SurfaceFlinger --display-id` (Android 10+): "Display <id> (HWC display N): …" per physical display. */
+export function parseDisplayIds(out: string): string[] {
+  return [...out.matchAll(/^Display (\d+)/gm)].map((m) => m[1]);
+}
+
+/** `pm path <pkg>` prints "package:/data/app/…/base.apk" when installed and nothing (exit 1) when not. */
+export function isInstalledOutput(out: string): boolean {
+  return /^package:/m.test(out);
+}
+
+export function isSecurityException(out: string): boolean {
+  return /SecurityException|Permission Denial|not allowed to|requires .*permission/i.test(out);
+}
