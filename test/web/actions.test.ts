@@ -1,0 +1,103 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { gestureToCall, inputsToCalls, keyToInput } from '../../web/src/actions.js';
+import { InputQueue } from '../../web/src/input-queue.js';
+import type { ToolCall } from '../../web/src/actions.js';
+
+const SCREEN = { width: 1080, height: 2400 };
+
+test('each gesture becomes its engine tool call', () => {
+  assert.equal(gestureToCall('d1', { kind: 'tap', at: { x: 5, y: 6 } }, SCREEN), { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: 'd1', x: 5, y: 6 } });
+  assert.equal(gestureToCall('d1', { kind: 'double_tap', at: { x: 5, y: 6 } }, SCREEN), { tool: 'mobile_double_tap_on_screen', parameters: { device: 'd1', x: 5, y: 6 } });
+  assert.equal(gestureToCall('d1', { kind: 'long_press', at: { x: 5, y: 6 }, durationMs: 800 }, SCREEN), {
+    tool: 'mobile_long_press_on_screen_at_coordinates',
+    parameters: { device: 'd1', x: 5, y: 6, duration: 800 },
+  });
+  assert.equal(gestureToCall('d1', { kind: 'swipe', from: { x: 0, y: 2000 }, to: { x: 0, y: 1000 }, direction: 'up', distance: 1000 }, SCREEN), {
+    tool: 'mobile_swipe_on_screen',
+    parameters: { device: 'd1', direction: 'up', distance: 1000 },
+  });
+});
+
+test('a swipe longer than the screen is shortened to what the tool accepts', () => {
+  const long = gestureToCall('d1', { kind: 'swipe', from: { x: 0, y: 0 }, to: { x: 1079, y: 0 }, direction: 'right', distance: 5000 }, SCREEN);
+  assert.is(long.parameters.distance, 1079);
+  const tall = gestureToCall('d1', { kind: 'swipe', from: { x: 0, y: 0 }, to: { x: 0, y: 2399 }, direction: 'down', distance: 2399 }, SCREEN);
+  assert.is(tall.parameters.distance, 2399);
+});
+
+test('keys: printable characters are text, Enter is the ENTER button, the rest is left to the browser', () => {
+  assert.equal(keyToInput({ key: 'a' }), { kind: 'text', text: 'a' });
+  assert.equal(keyToInput({ key: 'É' }), { kind: 'text', text: 'É' });
+  assert.equal(keyToInput({ key: '😀' }), { kind: 'text', text: '😀' });
+  assert.equal(keyToInput({ key: ' ' }), { kind: 'text', text: ' ' });
+  assert.equal(keyToInput({ key: 'Enter' }), { kind: 'button', button: 'ENTER' });
+  assert.equal(keyToInput({ key: '@', ctrlKey: true, altKey: true }), { kind: 'text', text: '@' }, 'AltGr');
+  for (const key of ['Tab', 'ArrowLeft', 'Shift', 'Escape', 'F5', 'Backspace']) assert.is(keyToInput({ key }), undefined, key);
+  assert.is(keyToInput({ key: 'c', ctrlKey: true }), undefined, 'Ctrl+C stays a shortcut');
+  assert.is(keyToInput({ key: 'v', metaKey: true }), undefined);
+  assert.is(keyToInput({ key: 'a', isComposing: true }), undefined);
+});
+
+test('runs of text merge into one mobile_type_keys; ENTER keeps its place', () => {
+  const calls = inputsToCalls('d1', [
+    { kind: 'text', text: 'h' },
+    { kind: 'text', text: 'i' },
+    { kind: 'button', button: 'ENTER' },
+    { kind: 'text', text: '!' },
+  ]);
+  assert.equal(calls, [
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'hi' } },
+    { tool: 'mobile_press_button', parameters: { device: 'd1', button: 'ENTER' } },
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: '!' } },
+  ]);
+});
+
+test('InputQueue sends one call at a time, merging keys typed meanwhile, in order', async () => {
+  const sent: ToolCall[] = [];
+  let release: (() => void) | undefined;
+  const queue = new InputQueue(
+    () => 'd1',
+    (call) => {
+      sent.push(call);
+      return new Promise<void>((r) => (release = r));
+    },
+  );
+  queue.push({ kind: 'text', text: 'a' });
+  assert.is(sent.length, 1, 'the first key goes out at once');
+  queue.push({ kind: 'text', text: 'b' });
+  queue.push({ kind: 'text', text: 'c' });
+  queue.push({ kind: 'button', button: 'ENTER' });
+  assert.is(sent.length, 1, 'nothing overtakes the running call');
+  release!();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent[1], { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'bc' } });
+  release!();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent[2], { tool: 'mobile_press_button', parameters: { device: 'd1', button: 'ENTER' } });
+  release!();
+  await queue.idle();
+  assert.is(sent.length, 3);
+});
+
+test('InputQueue keeps going after a failed call and drops keys when no device is chosen', async () => {
+  const sent: string[] = [];
+  let device: string | undefined = 'd1';
+  const queue = new InputQueue(
+    () => device,
+    async (call) => {
+      sent.push(String(call.parameters.text ?? call.parameters.button));
+      if (call.parameters.text === 'x') throw new Error('no focused field');
+    },
+  );
+  queue.push({ kind: 'text', text: 'x' });
+  await queue.idle();
+  queue.push({ kind: 'text', text: 'y' });
+  await queue.idle();
+  device = undefined;
+  queue.push({ kind: 'text', text: 'z' });
+  await queue.idle();
+  assert.equal(sent, ['x', 'y']);
+});
+
+test.run();

@@ -1,0 +1,77 @@
+import type { Size } from './geometry.js';
+import type { Gesture } from './gestures.js';
+
+/** One engine tool call, as `tools.call` takes it. */
+export interface ToolCall {
+  tool: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * The engine call for a gesture. mobile_swipe_on_screen swipes through the middle of the
+ * screen by direction and distance (seed §4.2), so a drag keeps its direction and length
+ * but not its exact path; the distance must stay below the screen's span along the swipe.
+ */
+export function gestureToCall(device: string, gesture: Gesture, screen: Size): ToolCall {
+  switch (gesture.kind) {
+    case 'tap':
+      return { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device, x: gesture.at.x, y: gesture.at.y } };
+    case 'double_tap':
+      return { tool: 'mobile_double_tap_on_screen', parameters: { device, x: gesture.at.x, y: gesture.at.y } };
+    case 'long_press':
+      return {
+        tool: 'mobile_long_press_on_screen_at_coordinates',
+        parameters: { device, x: gesture.at.x, y: gesture.at.y, duration: Math.max(1, gesture.durationMs) },
+      };
+    case 'swipe': {
+      const span = gesture.direction === 'up' || gesture.direction === 'down' ? screen.height : screen.width;
+      const distance = Math.max(1, Math.min(gesture.distance, span - 1));
+      return { tool: 'mobile_swipe_on_screen', parameters: { device, direction: gesture.direction, distance } };
+    }
+  }
+}
+
+/** What a key press on the focused screen means for the device. */
+export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' };
+
+export interface KeyLike {
+  key: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+  isComposing?: boolean;
+}
+
+/**
+ * Printable characters become text, Enter becomes the ENTER button; everything else (Tab,
+ * arrows, shortcuts) is left to the browser so keyboard navigation keeps working. AltGr
+ * characters arrive with ctrlKey+altKey on Windows and are printable, so only a lone Ctrl or
+ * Meta marks a shortcut.
+ */
+export function keyToInput(e: KeyLike): KeyInput | undefined {
+  if (e.isComposing) return undefined;
+  if (e.metaKey || (e.ctrlKey && !e.altKey)) return undefined;
+  if (e.key === 'Enter') return { kind: 'button', button: 'ENTER' };
+  if ([...e.key].length === 1) return { kind: 'text', text: e.key };
+  return undefined;
+}
+
+/** The calls for a run of key inputs, in order, with neighbouring text merged into one mobile_type_keys. */
+export function inputsToCalls(device: string, inputs: readonly KeyInput[]): ToolCall[] {
+  const calls: ToolCall[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) calls.push({ tool: 'mobile_type_keys', parameters: { device, text } });
+    text = '';
+  };
+  for (const input of inputs) {
+    if (input.kind === 'text') {
+      text += input.text;
+      continue;
+    }
+    flush();
+    calls.push({ tool: 'mobile_press_button', parameters: { device, button: input.button } });
+  }
+  flush();
+  return calls;
+}

@@ -1,0 +1,122 @@
+import type { Point } from './geometry.js';
+
+/**
+ * Turns pointer presses on the screen into the gestures the engine tools know. Pure and
+ * clock-free: every input carries its time, and the caller asks `tick` when the deadline
+ * from `nextDeadline` passes, so tests drive it with plain numbers.
+ *
+ * A single tap is held back for the double-tap window: otherwise a double-click would reach
+ * the device as tap + double tap (three taps).
+ */
+
+export type SwipeDirection = 'up' | 'down' | 'left' | 'right';
+
+export type Gesture =
+  | { kind: 'tap'; at: Point }
+  | { kind: 'double_tap'; at: Point }
+  | { kind: 'long_press'; at: Point; durationMs: number }
+  /** direction follows the finger: dragging upwards is a swipe "up" (content moves up). */
+  | { kind: 'swipe'; from: Point; to: Point; direction: SwipeDirection; distance: number };
+
+export interface GestureOptions {
+  /** How far (device pixels) a press may wander and still be a tap rather than a drag. */
+  slop: number;
+  /** Holding at least this long (ms) without moving is a long press. */
+  longPressMs?: number;
+  /** A second tap within this many ms of the first, near it, makes a double tap. */
+  doubleTapMs?: number;
+}
+
+/** The engine's mobile_long_press_on_screen_at_coordinates accepts at most 10 s. */
+export const MAX_LONG_PRESS_MS = 10_000;
+
+interface Press { start: Point; downAt: number; dragging: boolean; secondOf?: PendingTap }
+interface PendingTap { at: Point; upAt: number }
+
+function distance(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+export function swipeBetween(from: Point, to: Point): Gesture & { kind: 'swipe' } {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const horizontal = Math.abs(dx) > Math.abs(dy);
+  const direction: SwipeDirection = horizontal ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';
+  return { kind: 'swipe', from, to, direction, distance: Math.max(1, Math.round(Math.abs(horizontal ? dx : dy))) };
+}
+
+export class GestureRecognizer {
+  /** Device pixels; the viewer updates it when the zoom changes. */
+  slop: number;
+  private readonly longPressMs: number;
+  private readonly doubleTapMs: number;
+  private press: Press | undefined;
+  private pending: PendingTap | undefined;
+
+  constructor(options: GestureOptions) {
+    this.slop = options.slop;
+    this.longPressMs = options.longPressMs ?? 500;
+    this.doubleTapMs = options.doubleTapMs ?? 250;
+  }
+
+  /** True while a button is held on the screen. */
+  get pressing(): boolean {
+    return this.press !== undefined;
+  }
+
+  down(at: Point, time: number): Gesture[] {
+    const out: Gesture[] = [];
+    let secondOf: PendingTap | undefined;
+    if (this.pending) {
+      const near = distance(this.pending.at, at) <= this.slop * 2;
+      if (near && time - this.pending.upAt <= this.doubleTapMs) secondOf = this.pending;
+      else out.push({ kind: 'tap', at: this.pending.at });
+      this.pending = undefined;
+    }
+    this.press = { start: at, downAt: time, dragging: false, secondOf };
+    return out;
+  }
+
+  move(at: Point, _time: number): Gesture[] {
+    if (!this.press) return [];
+    if (distance(this.press.start, at) > this.slop) this.press.dragging = true;
+    return [];
+  }
+
+  up(at: Point, time: number): Gesture[] {
+    const press = this.press;
+    if (!press) return [];
+    this.press = undefined;
+    if (distance(press.start, at) > this.slop) press.dragging = true;
+    const held = time - press.downAt;
+
+    if (press.secondOf && !press.dragging && held < this.longPressMs) return [{ kind: 'double_tap', at: press.secondOf.at }];
+    const out: Gesture[] = [];
+    if (press.secondOf) out.push({ kind: 'tap', at: press.secondOf.at });
+    if (press.dragging) {
+      // Dragged away and back: no direction to swipe in, and not a tap either.
+      if (distance(press.start, at) > this.slop) out.push(swipeBetween(press.start, at));
+    } else if (held >= this.longPressMs) out.push({ kind: 'long_press', at: press.start, durationMs: Math.min(MAX_LONG_PRESS_MS, Math.round(held)) });
+    else this.pending = { at: press.start, upAt: time };
+    return out;
+  }
+
+  /** The pointer left or the press was interrupted: nothing is sent for it. */
+  cancel(): Gesture[] {
+    const press = this.press;
+    this.press = undefined;
+    return press?.secondOf ? [{ kind: 'tap', at: press.secondOf.at }] : [];
+  }
+
+  /** When `tick` next has something to release (a held-back tap), or undefined. */
+  nextDeadline(): number | undefined {
+    return this.pending ? this.pending.upAt + this.doubleTapMs : undefined;
+  }
+
+  tick(time: number): Gesture[] {
+    if (!this.pending || time < this.pending.upAt + this.doubleTapMs) return [];
+    const tap: Gesture = { kind: 'tap', at: this.pending.at };
+    this.pending = undefined;
+    return [tap];
+  }
+}

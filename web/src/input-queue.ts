@@ -1,0 +1,48 @@
+import { inputsToCalls, type KeyInput, type ToolCall } from './actions.js';
+
+/**
+ * Sends key input to the device in order, one tool call at a time. Keys typed while a call
+ * is running are merged into the next mobile_type_keys, so fast typing becomes a few calls
+ * instead of one per character, and Enter never overtakes the text before it.
+ */
+export class InputQueue {
+  private queued: KeyInput[] = [];
+  private draining: Promise<void> | undefined;
+
+  /** `send` reports its own failures; a rejection only stops the batch it belongs to. */
+  constructor(
+    private readonly device: () => string | undefined,
+    private readonly send: (call: ToolCall) => Promise<void>,
+  ) {}
+
+  push(input: KeyInput): void {
+    this.queued.push(input);
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+    });
+  }
+
+  /** Drop keys not yet sent (device switched). */
+  clear(): void {
+    this.queued = [];
+  }
+
+  /** Resolves when everything queued so far was sent. */
+  idle(): Promise<void> {
+    return this.draining ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queued.length > 0) {
+      const device = this.device();
+      const batch = this.queued;
+      this.queued = [];
+      if (!device) continue;
+      try {
+        for (const call of inputsToCalls(device, batch)) await this.send(call);
+      } catch {
+        // Already reported by send; later keys still go out.
+      }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import type { UiElement } from '../../src/engine/types.js';
+import type { ScreenOptions } from '../../src/protocol/methods.js';
+import { ActivityPanel } from './activity-panel.js';
+import { connectWithRetry, type ViewerConnectionState } from './connection.js';
+import { DeviceList } from './device-list.js';
+import { byId } from './dom.js';
+import { elementName, ElementsPanel } from './elements-panel.js';
+import { InputQueue } from './input-queue.js';
+import { ScreenPainter } from './painter.js';
+import { ScreenView } from './screen-view.js';
+import { formatMs } from './stats.js';
+import { setupTabs } from './tabs.js';
+import { ValidatorPanel } from './validator-panel.js';
+import { Viewer } from './viewer.js';
+
+const STATE_TEXT: Record<ViewerConnectionState, string> = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  reconnecting: 'Reconnecting…',
+  closed: 'Disconnected',
+  failed: 'Offline',
+};
+
+const connection = byId('connection');
+const canvas = byId<HTMLCanvasElement>('screen');
+const placeholder = byId('screen-placeholder');
+const toast = byId('toast');
+let toastTimer: ReturnType<typeof setTimeout> | undefined;
+
+function notice(message: string): void {
+  toast.textContent = message;
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (toast.hidden = true), 6000);
+}
+
+function showState(state: ViewerConnectionState, detail?: string): void {
+  connection.dataset.state = state;
+  connection.textContent = STATE_TEXT[state];
+  connection.title = detail ?? '';
+  if (detail) notice(`Not connected: ${detail}`);
+}
+
+/** Frames no wider than the screen can show (in device pixels of the display), to spare bandwidth. */
+function screenOptions(): ScreenOptions {
+  const wrap = byId('screen-wrap');
+  const longest = Math.max(wrap.clientWidth, wrap.clientHeight) * (window.devicePixelRatio || 1);
+  return { maxFps: 30, format: 'jpeg', quality: 80, maxWidth: Math.min(1440, Math.max(360, Math.ceil(longest / 120) * 120)) };
+}
+
+function outlineLabel(e: UiElement): string {
+  return `${e.type} · ${elementName(e)}`;
+}
+
+function download(png: Uint8Array, name: string): void {
+  const url = URL.createObjectURL(new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function start(): Promise<void> {
+  showState('connecting');
+  const client = await connectWithRetry(location, showState);
+  client.onState((s) => showState(s));
+  showState(client.state);
+  byId('session-label').textContent = client.session ? `session ${client.session.slice(0, 6)}` : '';
+  client.onSession((e) => (byId('session-label').textContent = `session ${e.session.slice(0, 6)}`));
+
+  let activityVisible = false;
+  const activity = new ActivityPanel(byId('activity-feed'), byId('activity-empty'), byId('activity-unread'), () => activityVisible);
+  setupTabs(document.querySelector<HTMLElement>('[role="tablist"]')!, (panel) => {
+    activityVisible = panel === 'view-activity';
+    if (activityVisible) activity.markRead();
+  });
+
+  // Assigned right below; the panels' callbacks only run after that.
+  let viewer!: Viewer;
+  const showElement = (e: UiElement | undefined) => {
+    elementsPanel.show(e);
+    screen.highlight(e && { rect: e, label: outlineLabel(e) });
+  };
+  const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-details'), byId('elements-count'), {
+    hover: showElement,
+    activate: (e) => void viewer.tapElement(e),
+  });
+  const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice);
+  const input = new InputQueue(
+    () => viewer.current?.id,
+    async (call) => {
+      await viewer.call(call);
+    },
+  );
+  const screen = new ScreenView(byId('screen-wrap'), canvas, byId('outline'), byId('outline-label'), {
+    gesture: (g) => {
+      const size = screen.deviceSize;
+      if (size) void viewer.gesture(g, size);
+    },
+    key: (k) => input.push(k),
+    hover: (p) => viewer.hoverAt(p),
+  });
+
+  const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d));
+  viewer = new Viewer(
+    client,
+    {
+      deviceChosen: (d) => {
+        devices.markChosen(d?.id);
+        byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
+        byId<HTMLButtonElement>('btn-back').disabled = d?.os !== 'Android';
+        canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
+        activity.clear();
+        input.clear();
+      },
+      paintFrame: (f) => painter.push(f),
+      clearScreen: () => {
+        painter.clear();
+        screen.setDeviceSize(undefined);
+        screen.highlight(undefined);
+        placeholder.textContent = 'Waiting for the first frame…';
+        placeholder.hidden = false;
+      },
+      screenSize: (size) => {
+        placeholder.hidden = true;
+        screen.setDeviceSize(size);
+      },
+      elements: (list, fresh) => elementsPanel.render(list, fresh),
+      hovered: showElement,
+      activity: (a) => activity.add(a, client.session),
+      notice,
+    },
+    screenOptions,
+  );
+
+  byId('btn-back').addEventListener('click', () => void viewer.button('BACK'));
+  byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
+  byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
+  byId('btn-screenshot').addEventListener('click', async () => {
+    const shot = await viewer.screenshot();
+    if (shot) download(shot.png, `${shot.device}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
+  });
+
+  new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
+    client.request('scenarios.validate', file ? { scenario, file } : { scenario }),
+  );
+
+  setInterval(() => {
+    const now = performance.now();
+    byId('fps').textContent = viewer.current ? viewer.fps.rate(now).toFixed(0) : '–';
+    byId('latency').textContent = formatMs(viewer.frameLatency.ms);
+    byId('rtt').textContent = formatMs(viewer.callLatency.ms);
+  }, 500);
+
+  const list = await client.request('devices.list', {});
+  devices.set(list.devices);
+  client.on('devices.changed', (c) => devices.change(c.added, c.removed));
+  // ?device=ID opens that device directly (links from the CLI or a colleague).
+  const wanted = new URLSearchParams(location.search).get('device');
+  const first = list.devices.find((d) => d.id === wanted) ?? list.devices.find((d) => (d.state ?? 'ready') === 'ready');
+  if (first) await viewer.choose(first);
+}
+
+start().catch((err: unknown) => {
+  showState('failed');
+  notice(`The viewer failed to start: ${err instanceof Error ? err.message : String(err)}. Reload the page.`);
+});

@@ -1,0 +1,173 @@
+import { keyToInput, type KeyInput } from './actions.js';
+import { cssToDevice, cssToDeviceClamped, deviceRectToCss, fitScreen, fitSize, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
+import { GestureRecognizer, type Gesture } from './gestures.js';
+
+export interface ScreenViewEvents {
+  gesture(g: Gesture): void;
+  key(input: KeyInput): void;
+  /** The device pixel under the pointer while hovering (not pressing), or undefined when it left. */
+  hover(p: Point | undefined): void;
+}
+
+/** A press that moves less than this many CSS pixels is still a tap, whatever the zoom. */
+const SLOP_CSS_PX = 6;
+
+/**
+ * The live screen: keeps the canvas at the device's aspect ratio inside the stage, turns
+ * pointer and keyboard input on it into gestures and keys in device pixels, and draws the
+ * outline of a highlighted element. Frames are painted by ScreenPainter on the same canvas.
+ */
+export class ScreenView {
+  private device: Size | undefined;
+  private recognizer: GestureRecognizer | undefined;
+  private tickTimer: ReturnType<typeof setTimeout> | undefined;
+  private pointerId: number | undefined;
+  private outlined: { rect: Rect; label: string } | undefined;
+
+  constructor(
+    private readonly wrap: HTMLElement,
+    private readonly canvas: HTMLCanvasElement,
+    private readonly outline: HTMLElement,
+    private readonly outlineLabel: HTMLElement,
+    private readonly events: ScreenViewEvents,
+  ) {
+    new ResizeObserver(() => this.layout()).observe(wrap);
+    canvas.addEventListener('pointerdown', (e) => this.onDown(e));
+    canvas.addEventListener('pointermove', (e) => this.onMove(e));
+    canvas.addEventListener('pointerup', (e) => this.onUp(e));
+    canvas.addEventListener('pointercancel', () => {
+      this.pointerId = undefined;
+      this.finish(this.recognizer?.cancel() ?? []);
+    });
+    canvas.addEventListener('pointerleave', () => {
+      if (this.pointerId === undefined) events.hover(undefined);
+    });
+    canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+    canvas.addEventListener('keydown', (e) => this.onKey(e));
+    canvas.addEventListener('paste', (e) => {
+      const text = e.clipboardData?.getData('text/plain');
+      if (!text) return;
+      e.preventDefault();
+      for (const line of text.split(/\r?\n/).flatMap((l, i) => (i === 0 ? [l] : ['\n', l]))) {
+        if (line === '\n') events.key({ kind: 'button', button: 'ENTER' });
+        else if (line) events.key({ kind: 'text', text: line });
+      }
+    });
+  }
+
+  /** The device's screen size in device pixels (from the frame header); rotation changes it. */
+  setDeviceSize(size: Size | undefined): void {
+    if (size && this.device && size.width === this.device.width && size.height === this.device.height) return;
+    this.device = size;
+    this.canvas.hidden = !size;
+    this.layout();
+  }
+
+  get deviceSize(): Size | undefined {
+    return this.device;
+  }
+
+  /** Outline a device-pixel rectangle with a label (or clear with undefined). */
+  highlight(target: { rect: Rect; label: string } | undefined): void {
+    this.outlined = target;
+    this.drawOutline();
+  }
+
+  /** Where the screen is drawn now; undefined while no device size is known. */
+  currentFit(): ScreenFit | undefined {
+    if (!this.device) return undefined;
+    const box = this.canvas.getBoundingClientRect();
+    if (box.width <= 0 || box.height <= 0) return undefined;
+    return fitScreen({ width: box.width, height: box.height }, this.device);
+  }
+
+  private layout(): void {
+    if (this.device) {
+      const style = getComputedStyle(this.wrap);
+      const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+      // Room for the bezel shadow around the screen.
+      const margin = 32;
+      const size = fitSize(
+        { width: Math.max(0, this.wrap.clientWidth - padX - margin), height: Math.max(0, this.wrap.clientHeight - padY - margin) },
+        this.device,
+      );
+      this.canvas.style.width = `${size.width}px`;
+      this.canvas.style.height = `${size.height}px`;
+      // The slop stays a few CSS pixels on screen: converted to device pixels at the current zoom.
+      const slop = size.width > 0 ? SLOP_CSS_PX * (this.device.width / size.width) : SLOP_CSS_PX;
+      if (this.recognizer) this.recognizer.slop = slop;
+      else this.recognizer = new GestureRecognizer({ slop });
+    }
+    this.drawOutline();
+  }
+
+  private drawOutline(): void {
+    const fit = this.currentFit();
+    if (!this.outlined || !fit) {
+      this.outline.hidden = true;
+      return;
+    }
+    const r = deviceRectToCss(fit, this.outlined.rect);
+    const canvasBox = this.canvas.getBoundingClientRect();
+    const wrapBox = this.wrap.getBoundingClientRect();
+    const left = canvasBox.left - wrapBox.left + r.x;
+    const top = canvasBox.top - wrapBox.top + r.y;
+    Object.assign(this.outline.style, { left: `${left}px`, top: `${top}px`, width: `${r.width}px`, height: `${r.height}px` });
+    this.outline.classList.toggle('below', top < 24);
+    this.outlineLabel.textContent = this.outlined.label;
+    this.outline.hidden = false;
+  }
+
+  private cssPoint(e: PointerEvent): Point {
+    const box = this.canvas.getBoundingClientRect();
+    return { x: e.clientX - box.left, y: e.clientY - box.top };
+  }
+
+  private onDown(e: PointerEvent): void {
+    if (e.button !== 0 || !this.recognizer) return;
+    const fit = this.currentFit();
+    const p = fit && cssToDevice(fit, this.cssPoint(e));
+    if (!p) return;
+    e.preventDefault();
+    this.canvas.focus({ preventScroll: true });
+    this.canvas.setPointerCapture(e.pointerId);
+    this.pointerId = e.pointerId;
+    this.events.hover(undefined);
+    this.finish(this.recognizer.down(p, e.timeStamp));
+  }
+
+  private onMove(e: PointerEvent): void {
+    const fit = this.currentFit();
+    if (!fit) return;
+    if (this.pointerId === e.pointerId) {
+      this.recognizer?.move(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp);
+      return;
+    }
+    this.events.hover(cssToDevice(fit, this.cssPoint(e)));
+  }
+
+  private onUp(e: PointerEvent): void {
+    if (this.pointerId !== e.pointerId) return;
+    this.pointerId = undefined;
+    const fit = this.currentFit();
+    if (!fit || !this.recognizer) return;
+    this.finish(this.recognizer.up(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp));
+  }
+
+  /** Emit recognized gestures and arm the timer that releases a held-back single tap. */
+  private finish(gestures: Gesture[]): void {
+    for (const g of gestures) this.events.gesture(g);
+    clearTimeout(this.tickTimer);
+    const deadline = this.recognizer?.nextDeadline();
+    if (deadline === undefined) return;
+    this.tickTimer = setTimeout(() => this.finish(this.recognizer?.tick(performance.now()) ?? []), Math.max(0, deadline - performance.now()) + 1);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const input = keyToInput(e);
+    if (!input) return;
+    e.preventDefault();
+    this.events.key(input);
+  }
+}

@@ -1,0 +1,116 @@
+import { el } from './dom.js';
+import { offsetOf, summarizeEnvelope, type Issue } from './validation-summary.js';
+
+/** Scenario files are small; anything this big is a mistake (and over the bridge's message cap). */
+const MAX_FILE_BYTES = 900 * 1024;
+
+/**
+ * Validates a pasted or dropped scenario and lists its errors with line and column; clicking
+ * a position puts the cursor there in the text. The scenario is sent as text so the
+ * positions point into exactly what the user sees.
+ */
+export class ValidatorPanel {
+  private fileName: string | undefined;
+
+  constructor(
+    private readonly form: HTMLFormElement,
+    private readonly text: HTMLTextAreaElement,
+    fileInput: HTMLInputElement,
+    private readonly result: HTMLElement,
+    private readonly validate: (scenario: string, file: string | undefined) => Promise<unknown>,
+  ) {
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.run();
+    });
+    text.addEventListener('input', () => {
+      this.fileName = undefined;
+    });
+    fileInput.addEventListener('change', () => {
+      const file = fileInput.files?.[0];
+      if (file) void this.load(file);
+      fileInput.value = '';
+    });
+    form.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      form.classList.add('dragging');
+    });
+    form.addEventListener('dragleave', () => form.classList.remove('dragging'));
+    form.addEventListener('drop', (e) => {
+      form.classList.remove('dragging');
+      const file = e.dataTransfer?.files[0];
+      if (!file) return;
+      e.preventDefault();
+      void this.load(file);
+    });
+  }
+
+  private async load(file: File): Promise<void> {
+    if (file.size > MAX_FILE_BYTES) {
+      this.showMessage(`${file.name} is ${Math.round(file.size / 1024)} KiB; scenario files over ${MAX_FILE_BYTES / 1024} KiB are not accepted.`, true);
+      return;
+    }
+    this.text.value = await file.text();
+    this.fileName = file.name;
+    await this.run();
+  }
+
+  private async run(): Promise<void> {
+    const scenario = this.text.value;
+    if (!scenario.trim()) {
+      this.showMessage('Paste a scenario (JSON) or drop a file first.', true);
+      this.text.focus();
+      return;
+    }
+    this.result.setAttribute('aria-busy', 'true');
+    try {
+      this.render(summarizeEnvelope(await this.validate(scenario, this.fileName)));
+    } catch (err) {
+      this.showMessage(`Could not validate: ${err instanceof Error ? err.message : String(err)}. Check the connection and try again.`, true);
+    } finally {
+      this.result.removeAttribute('aria-busy');
+    }
+  }
+
+  private showMessage(message: string, bad: boolean): void {
+    this.result.replaceChildren(el('p', { class: `verdict ${bad ? 'bad' : 'ok'}` }, message));
+  }
+
+  private render(summary: ReturnType<typeof summarizeEnvelope>): void {
+    const heading = el('p', { class: `verdict ${summary.valid ? 'ok' : 'bad'}` }, (this.fileName ? `${this.fileName}: ` : '') + summary.headline);
+    const items = summary.issues.map((issue) => this.issueItem(issue));
+    this.result.replaceChildren(heading, items.length ? el('ul', { class: 'issues' }, ...items) : '');
+  }
+
+  private issueItem(issue: Issue): HTMLLIElement {
+    const position = issue.line !== undefined ? `line ${issue.line}${issue.column !== undefined ? `, column ${issue.column}` : ''}` : undefined;
+    const where = el(
+      'div',
+      { class: 'where' },
+      position ? this.jumpButton(position, issue.line!, issue.column ?? 1) : null,
+      issue.rule ? ` ${issue.rule}` : '',
+      issue.path ? ` at ${issue.path}` : '',
+    );
+    return el(
+      'li',
+      { class: issue.severity },
+      where,
+      el('div', {}, `${issue.severity === 'warning' ? 'Warning: ' : ''}${issue.message}`),
+      issue.suggestion ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
+    );
+  }
+
+  private jumpButton(label: string, line: number, column: number): HTMLButtonElement {
+    const button = el('button', { type: 'button', title: 'Show this position in the text' }, label);
+    button.addEventListener('click', () => {
+      const at = offsetOf(this.text.value, line, column);
+      this.text.focus();
+      this.text.setSelectionRange(at, at);
+      // Scroll the line into view: a textarea has no API for that, so estimate from the line height.
+      const lineHeight = parseFloat(getComputedStyle(this.text).lineHeight) || 16;
+      this.text.scrollTop = Math.max(0, (line - 3) * lineHeight);
+    });
+    return button;
+  }
+}

@@ -1,0 +1,182 @@
+import type { DeviceInfo, UiElement } from '../../src/engine/types.js';
+import type { BridgeClient, SessionEvent } from '../../src/protocol/client.js';
+import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
+import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams, type ScreenOptions } from '../../src/protocol/methods.js';
+import { gestureToCall, type ToolCall } from './actions.js';
+import { ElementStore } from './element-store.js';
+import type { Gesture } from './gestures.js';
+import { elementAt } from './hit-test.js';
+import type { Point } from './geometry.js';
+import { RateMeter, SmoothedLatency } from './stats.js';
+
+/** What the controller drives on the page; main.ts binds it to the DOM. */
+export interface ViewerUi {
+  deviceChosen(device: DeviceInfo | undefined): void;
+  paintFrame(frame: DecodedFrame): void;
+  clearScreen(): void;
+  screenSize(size: { width: number; height: number }): void;
+  elements(list: readonly UiElement[], fresh: readonly string[]): void;
+  hovered(element: UiElement | undefined): void;
+  activity(activity: DeviceActivityParams): void;
+  notice(message: string): void;
+}
+
+/**
+ * The viewer's state and its protocol traffic: which device is watched, its subscription and
+ * element list, and the tool calls that user input becomes. No DOM here beyond what ViewerUi
+ * exposes, so the flow reads in one place.
+ */
+export class Viewer {
+  private device: DeviceInfo | undefined;
+  private subscription: string | undefined;
+  private store: ElementStore | undefined;
+  private hoverPoint: Point | undefined;
+  readonly fps = new RateMeter();
+  readonly frameLatency = new SmoothedLatency();
+  readonly callLatency = new SmoothedLatency();
+
+  constructor(
+    readonly client: BridgeClient,
+    private readonly ui: ViewerUi,
+    private readonly screenOptions: () => ScreenOptions,
+  ) {
+    client.on('elements.changed', (change) => this.onElements(change));
+    client.on('device.activity', (activity) => {
+      if (activity.device === this.device?.id) this.ui.activity(activity);
+    });
+    client.on('subscription.ended', (ended) => {
+      if (ended.subscription !== this.subscription) return;
+      this.subscription = undefined;
+      this.ui.notice(`The screen of ${ended.device} stopped: ${ended.reason}`);
+    });
+    client.onFrame((frame) => {
+      if (frame.header.device === this.device?.id) this.ui.paintFrame(frame);
+    });
+    client.onSession((event) => this.onSession(event));
+  }
+
+  get current(): DeviceInfo | undefined {
+    return this.device;
+  }
+
+  get elements(): readonly UiElement[] {
+    return this.store?.elements ?? [];
+  }
+
+  async choose(device: DeviceInfo): Promise<void> {
+    if (device.id === this.device?.id) return;
+    const previous = this.subscription;
+    this.subscription = undefined;
+    this.device = device;
+    this.store = new ElementStore(device.id);
+    this.ui.deviceChosen(device);
+    this.ui.clearScreen();
+    this.ui.elements([], []);
+    if (previous) await this.client.unsubscribe(previous).catch(() => undefined);
+    let subscription: string;
+    try {
+      ({ subscription } = await this.client.subscribe(device.id, { screen: this.screenOptions(), elements: true }));
+    } catch (err) {
+      if (this.device?.id === device.id) this.ui.notice(`Cannot watch ${device.id}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    // The user may have picked another device meanwhile.
+    if (this.device?.id === device.id) this.subscription = subscription;
+    else await this.client.unsubscribe(subscription).catch(() => undefined);
+  }
+
+  /** A frame reached the canvas: figures for the status bar, and the device size for mapping. */
+  painted(header: FrameHeader, now: number): void {
+    this.fps.add(now);
+    this.frameLatency.add(Date.now() - header.captured_at);
+    this.ui.screenSize({ width: header.device_width, height: header.device_height });
+  }
+
+  /** The pointer is over this device pixel (undefined: it left the screen). */
+  hoverAt(p: Point | undefined): void {
+    this.hoverPoint = p;
+    this.ui.hovered(p ? elementAt(this.elements, p) : undefined);
+  }
+
+  async gesture(g: Gesture, screen: { width: number; height: number }): Promise<void> {
+    if (!this.device) return;
+    await this.call(gestureToCall(this.device.id, g, screen));
+  }
+
+  async tapElement(e: UiElement): Promise<void> {
+    if (!this.device) return;
+    await this.call({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: this.device.id, x: e.center.x, y: e.center.y } });
+  }
+
+  async button(button: 'BACK' | 'HOME'): Promise<void> {
+    if (!this.device) return;
+    await this.call({ tool: 'mobile_press_button', parameters: { device: this.device.id, button } });
+  }
+
+  async rotate(): Promise<void> {
+    if (!this.device) return;
+    const now = await this.call({ tool: 'mobile_get_orientation', parameters: { device: this.device.id } });
+    const orientation = (now as { orientation?: string } | undefined)?.orientation;
+    if (!orientation) return;
+    await this.call({ tool: 'mobile_set_orientation', parameters: { device: this.device.id, orientation: orientation === 'portrait' ? 'landscape' : 'portrait' } });
+  }
+
+  /** A full-resolution PNG of the screen, as mobile_take_screenshot returns it. */
+  async screenshot(): Promise<{ png: Uint8Array; device: string } | undefined> {
+    if (!this.device) return undefined;
+    const device = this.device.id;
+    const result = (await this.call({ tool: 'mobile_take_screenshot', parameters: { device } })) as { image?: string } | undefined;
+    if (!result?.image) return undefined;
+    return { png: Uint8Array.from(atob(result.image), (c) => c.charCodeAt(0)), device };
+  }
+
+  /** Runs one tool call; a failure is shown to the user and answered with undefined. */
+  async call(call: ToolCall): Promise<unknown> {
+    const started = performance.now();
+    let result: unknown;
+    try {
+      result = await this.client.callTool(call.tool, call.parameters);
+    } catch (err) {
+      this.ui.notice(`${call.tool} did not complete: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+    this.callLatency.add(performance.now() - started);
+    if (isFailureResult(result)) {
+      this.ui.notice(`${call.tool}: ${result.code}: ${result.message}`);
+      return undefined;
+    }
+    return result;
+  }
+
+  private onElements(change: ElementsChangedParams): void {
+    if (!this.store || change.device !== this.store.device) return;
+    const outcome = this.store.apply(change);
+    if (outcome.kind === 'ignored') return;
+    if (outcome.kind === 'gap') void this.relist();
+    this.ui.elements(this.store.elements, outcome.kind === 'applied' ? outcome.fresh : []);
+    if (this.hoverPoint) this.hoverAt(this.hoverPoint);
+  }
+
+  /** A diff went missing: take the whole list once instead of guessing. */
+  private async relist(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    const result = await this.call({ tool: 'mobile_list_elements_on_screen', parameters: { device: store.device } });
+    const elements = (result as { elements?: UiElement[] } | undefined)?.elements;
+    if (!Array.isArray(elements) || store !== this.store) return;
+    store.replace(elements);
+    this.ui.elements(store.elements, []);
+  }
+
+  private onSession(event: SessionEvent): void {
+    if (event.initial) return;
+    const moved = event.resubscribed.find((r) => r.old === this.subscription);
+    if (moved) this.subscription = moved.new;
+    const lost = event.lost.find((l) => l.subscription === this.subscription);
+    if (lost) {
+      this.subscription = undefined;
+      this.ui.notice(`Lost the screen of ${lost.device} after reconnecting: ${lost.reason}`);
+    }
+    if (event.dropped > 0) void this.relist();
+  }
+}
