@@ -32,6 +32,10 @@ export interface IosDriverOptions {
 
 type Listed = SimulatorInfo | RealDeviceInfo;
 
+/** simctl udids are upper-case UUIDs; iPhone UDIDs are 8+16 hex digits (2018+) or 40 hex digits (older). */
+const SIMULATOR_UDID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
+const PHONE_UDID = /^([0-9A-F]{8}-[0-9A-F]{16}|[0-9a-f]{40})$/;
+
 const strip = ({ kind: _kind, ...info }: Listed): DeviceInfo => info;
 
 /**
@@ -57,7 +61,10 @@ export class IosDriver implements Driver {
     const existing = this.open_.get(id);
     if (existing) return existing;
     const found = (await this.listed(ctx.signal)).find((d) => d.id === id);
-    if (!found) return undefined;
+    if (!found) {
+      await this.explainMissingTool(id, ctx.signal);
+      return undefined;
+    }
     const device = found.kind === 'simulator' ? this.openSimulator(found) : this.openPhone(found);
     this.open_.set(id, device);
     return device;
@@ -66,6 +73,16 @@ export class IosDriver implements Driver {
   async close(): Promise<void> {
     for (const device of this.open_.values()) device.close();
     this.open_.clear();
+  }
+
+  /**
+   * An id shaped like a simulator or iPhone UDID that no tool lists: when the tool itself is missing,
+   * say so (with its install command) instead of a bare "device not found".
+   */
+  private async explainMissingTool(id: string, signal?: AbortSignal): Promise<void> {
+    const probe = SIMULATOR_UDID.test(id) ? this.simctl.bootedSimulators(signal) : PHONE_UDID.test(id) ? this.goIos.devices(signal) : undefined;
+    const err = await probe?.then(() => undefined, (e: unknown) => e);
+    if (err instanceof ToolError && err.code === 'UNSUPPORTED') throw new ToolError('UNSUPPORTED', `device ${id} looks like an iOS ${SIMULATOR_UDID.test(id) ? 'simulator' : 'device'} id, but ${err.message}`);
   }
 
   private async listed(signal?: AbortSignal): Promise<Listed[]> {

@@ -1,0 +1,30 @@
+// Shared body of the fake `xcrun` and `ios` executables used by the iOS tests. It sends its argv to the
+// test harness (MB_IOS_HARNESS, served by test/harness/wda/fake-tools.ts), prints what the harness answers
+// and exits with its code. For `ios forward` the harness answers with a port to proxy, and this process
+// becomes a TCP forward until it is killed, like go-ios's.
+import net from 'node:net';
+
+export async function run(tool) {
+  const base = process.env.MB_IOS_HARNESS;
+  if (!base) {
+    process.stderr.write(`${tool}: MB_IOS_HARNESS is not set; this is the mobilebridge test harness's fake ${tool}\n`);
+    process.exit(70);
+  }
+  const res = await fetch(`${base}/run`, { method: 'POST', body: JSON.stringify({ tool, args: process.argv.slice(2) }) });
+  const r = await res.json();
+  process.stdout.write(r.stdout ?? '');
+  process.stderr.write(r.stderr ?? '');
+  if (r.proxy) {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(r.proxy.target, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      const drop = () => { client.destroy(); upstream.destroy(); };
+      client.on('error', drop);
+      upstream.on('error', drop);
+    });
+    server.listen(r.proxy.listen, '127.0.0.1');
+    process.on('SIGTERM', () => process.exit(0));
+    return;
+  }
+  process.exitCode = r.code;
+}

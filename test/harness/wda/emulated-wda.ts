@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import type { CallContext } from '../../../src/engine/driver.js';
+import { ToolError } from '../../../src/engine/errors.js';
+import type { Button } from '../../../src/engine/types.js';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { wdaTree } from './wda-tree.js';
+
+/*
+ * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
+ *   every answer {value, sessionId}; errors {value: {error, message, traceback}} with WDA's HTTP statuses
+ *   (FBCommandStatus.m: "invalid session id" 404, "invalid element state" 400, "invalid argument" 400,
+ *   "unknown command" 404, "unknown error" 500); routes under /session/:id need the live session id
+ *   (FBRoute.m raises "Session does not exist" otherwise).
+ * It can be absent (nothing listens) and can restart on the same port, forgetting its session.
+ */
+
+type Json = unknown;
+
+class WdaFailure extends Error {
+  constructor(
+    readonly error: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface PointerAction {
+  type: string;
+  x?: number;
+  y?: number;
+  duration?: number;
+}
+
+export interface EmulatedWdaOptions {
+  /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
+  scale?: number;
+}
+
+export class EmulatedWda {
+  readonly scale: number;
+  private server: http.Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private port = 0;
+  private sessionId: string | null = null;
+  /** Every request as "METHOD /path" (session ids replaced by :id), for assertions. */
+  readonly requests: string[] = [];
+  sessionsCreated = 0;
+
+  constructor(
+    readonly device: VirtualDevice,
+    options: EmulatedWdaOptions = {},
+  ) {
+    this.scale = options.scale ?? device.scale;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get listening(): boolean {
+    return Boolean(this.server?.listening);
+  }
+
+  /** Starts listening (port 0 picks a free one the first time; later starts reuse it). */
+  async start(port = this.port): Promise<void> {
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  /** Stops listening and drops open connections: WDA is absent until `start` again. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.sessionId = null;
+    if (!server) return;
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Like the runner being relaunched: same port, no session. */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start(this.port);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const url = new URL(req.url ?? '/', 'http://wda');
+    const method = req.method ?? 'GET';
+    let body: Record<string, unknown> = {};
+    try {
+      body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+    } catch {
+      // WDA treats an unreadable body as no arguments (FBWebServer.m).
+    }
+    let path = url.pathname;
+    const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
+    this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);
+    try {
+      if (m) {
+        if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
+        path = m[2] ?? '';
+      }
+      const value = await this.route(method, path, url, body, Boolean(m));
+      this.send(res, 200, { value, sessionId: this.sessionId });
+    } catch (err) {
+      const f = err instanceof WdaFailure ? err : toWdaFailure(err);
+      this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessionId });
+    }
+  }
+
+  private send(res: http.ServerResponse, status: number, payload: Json): void {
+    const text = JSON.stringify(payload);
+    res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text), server: 'WebDriverAgent/1.0' });
+    res.end(text);
+  }
+
+  private ctx(): CallContext {
+    return { signal: new AbortController().signal };
+  }
+
+  private async route(method: string, path: string, url: URL, body: Record<string, unknown>, inSession: boolean): Promise<Json> {
+    const d = this.device;
+    const key = `${method} ${path}`;
+    switch (key) {
+      case 'GET /status':
+        return {
+          ready: true,
+          message: 'WebDriverAgent is ready to accept commands',
+          state: 'success',
+          os: { name: 'iOS', version: d.info.version, sdkVersion: '17.5', testmanagerdVersion: 65535 },
+          ios: { simulatorVersion: d.info.version, ip: null },
+          build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner' },
+          device: 'iphone',
+        };
+      case 'POST /session': {
+        if (typeof body.capabilities !== 'object' || body.capabilities === null) {
+          throw new WdaFailure('session not created', 500, "'capabilities' is mandatory to create a new session");
+        }
+        this.sessionId = randomUUID().toUpperCase();
+        this.sessionsCreated++;
+        return { sessionId: this.sessionId, capabilities: { device: 'iphone', browserName: null, sdkVersion: d.info.version, CFBundleIdentifier: null } };
+      }
+      case 'DELETE ':
+        this.sessionId = null;
+        return null;
+      case 'GET /wda/screen': {
+        const size = d.size;
+        return { screenSize: { width: size.width / this.scale, height: size.height / this.scale }, statusBarSize: { width: size.width / this.scale, height: 54 }, scale: this.scale };
+      }
+      case 'GET /wda/activeAppInfo':
+        return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: {} };
+      case 'GET /screenshot':
+        return (await d.screenPng()).png.toString('base64');
+      case 'GET /orientation':
+        return d.orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT';
+      case 'POST /orientation': {
+        const o = String(body.orientation ?? '').toUpperCase();
+        if (o !== 'PORTRAIT' && o !== 'LANDSCAPE') throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
+        await d.setOrientation(o === 'LANDSCAPE' ? 'landscape' : 'portrait', this.ctx());
+        return null;
+      }
+      case 'POST /url':
+        if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
+        await d.openUrl(body.url, this.ctx());
+        return null;
+    }
+    if (!inSession) throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+    switch (key) {
+      case 'GET /source': {
+        if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
+        const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
+        const size = d.size;
+        return wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
+      }
+      case 'POST /actions':
+        return this.perform(body.actions);
+      case 'POST /wda/keys': {
+        const value = body.value;
+        if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
+        // FBElementCommands.m handleKeys: waits for the keyboard, else "invalid element state".
+        if (!d.keyboardVisible) throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys"');
+        await d.typeText(value.join(''), this.ctx());
+        return null;
+      }
+      case 'POST /wda/pressButton': {
+        const buttons: Record<string, Button> = { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
+        const button = buttons[String(body.name ?? '').toLowerCase()];
+        if (!button) throw new WdaFailure('unknown error', 500, `The button '${String(body.name)}' is unknown. Only the following button names are supported: home, volumeUp, volumeDown`);
+        await d.pressButton(button, this.ctx());
+        return null;
+      }
+      case 'POST /wda/apps/launch':
+        await d.launchApp(String(body.bundleId), this.ctx());
+        return null;
+      case 'POST /wda/apps/terminate':
+        await d.terminateApp(String(body.bundleId), this.ctx());
+        return true;
+      case 'POST /wda/apps/state':
+        // XCUIApplicationState: 1 not running, 4 running in foreground.
+        return d.foregroundPackage === body.bundleId ? 4 : 1;
+    }
+    throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+  }
+
+  /** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
+  private async perform(actions: unknown): Promise<null> {
+    const source = Array.isArray(actions) ? (actions[0] as { type?: string; actions?: PointerAction[] }) : undefined;
+    if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw new WdaFailure('invalid argument', 400, 'actions must hold one pointer source');
+    const s = this.scale;
+    const d = this.device;
+    let x = 0;
+    let y = 0;
+    let down: { x: number; y: number; held: number; moved: boolean } | undefined;
+    const taps: { x: number; y: number; held: number }[] = [];
+    for (const a of source.actions) {
+      if (a.type === 'pointerMove') {
+        x = a.x ?? x;
+        y = a.y ?? y;
+        if (down) down.moved = true;
+      } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false };
+      else if (a.type === 'pause' && down) down.held += a.duration ?? 0;
+      else if (a.type === 'pointerUp' && down) {
+        if (down.moved) await d.swipe(down.x * s, down.y * s, x * s, y * s, 300, this.ctx());
+        else taps.push({ x: down.x, y: down.y, held: down.held });
+        down = undefined;
+      }
+    }
+    if (taps.length === 2) await d.doubleTap(taps[0].x * s, taps[0].y * s, this.ctx());
+    else if (taps.length === 1 && taps[0].held >= 500) await d.longPress(taps[0].x * s, taps[0].y * s, taps[0].held, this.ctx());
+    else if (taps.length === 1) await d.tap(taps[0].x * s, taps[0].y * s, this.ctx());
+    return null;
+  }
+}
+
+function toWdaFailure(err: unknown): WdaFailure {
+  if (err instanceof ToolError && err.code === 'INVALID_PARAMETER') return new WdaFailure('invalid argument', 400, err.message);
+  return new WdaFailure('unknown error', 500, err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,242 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+import type { CallContext } from '../../../src/engine/driver.js';
+import { ToolError } from '../../../src/engine/errors.js';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import type { EmulatedWda } from './emulated-wda.js';
+
+/*
+ * Answers the fake `xcrun` and `ios` executables of test/harness/bin from the virtual phones' state,
+ * in the real tools' formats:
+ *   xcrun simctl list devices --json   {"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [{udid, name, state, isAvailable, …}]}}
+ *   xcrun simctl listapps <udid>       old-style plist keyed by bundle id (ApplicationType, CFBundle…, SBAppTags)
+ *   xcrun simctl launch <udid> <id>    "<id>: <pid>"; failures "An error was encountered processing the command (domain=…, code=…):"
+ *   ios list --details                 {"deviceList": [{Udid, ProductName, ProductType, ProductVersion}]}
+ *   ios apps                           [{CFBundleIdentifier, CFBundleName, CFBundleDisplayName, CFBundleShortVersionString, …}] (user apps)
+ *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]
+ *   ios forward <host> <device>        runs until killed (the fake proxies to the phone's emulated WDA)
+ * go-ios failures are logrus JSON lines on stderr ({"level":"fatal","msg":…,"err":…}) and exit 1.
+ */
+
+export const FAKE_BIN = fileURLToPath(new URL('../../../../test/harness/bin', import.meta.url));
+
+export interface FakeSimulator {
+  udid: string;
+  name: string;
+  /** e.g. "iOS-17-5" */
+  runtime: string;
+  state: 'Booted' | 'Shutdown';
+  device: VirtualDevice;
+}
+
+export interface FakePhone {
+  udid: string;
+  productType: string;
+  version: string;
+  device: VirtualDevice;
+  /** A go-ios tunnel is up (needed from iOS 17). */
+  tunnel: boolean;
+  /** WebDriverAgent inside the phone, reached through `ios forward`. */
+  wda: EmulatedWda;
+}
+
+export interface FakeToolsConfig {
+  simulators: FakeSimulator[];
+  phones: FakePhone[];
+  /** false: only the Command Line Tools are selected, so `xcrun simctl` is not found. */
+  xcodeSelected?: boolean;
+}
+
+interface Answer {
+  stdout?: string;
+  stderr?: string;
+  code?: number;
+  proxy?: { listen: number; target: number };
+}
+
+const ctx = (): CallContext => ({ signal: new AbortController().signal });
+const q = (s: string) => (/^[A-Za-z0-9_.$/:-]+$/.test(s) ? s : JSON.stringify(s));
+const fatal = (msg: string, err: string): Answer => ({
+  stderr: JSON.stringify({ err, level: 'fatal', msg, time: new Date().toISOString() }) + '\n',
+  code: 1,
+});
+const simError = (domain: string, code: number, lines: string[]): Answer => ({
+  stderr: `An error was encountered processing the command (domain=${domain}, code=${code}):\n${lines.join('\n')}\n`,
+  code: code & 0xff || 1,
+});
+
+export class FakeIosTools {
+  private server: http.Server | undefined;
+  /** Every command run, as "tool arg arg…". */
+  readonly calls: string[] = [];
+
+  constructor(readonly config: FakeToolsConfig) {}
+
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { tool, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tool: string; args: string[] };
+        this.calls.push([tool, ...args].join(' '));
+        this.answer(tool, args)
+          .catch((err: unknown): Answer => ({ stderr: `harness error: ${(err as Error).message}\n`, code: 99 }))
+          .then((a) => res.end(JSON.stringify(a)));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Environment for the process under test: the fakes first on PATH (and optionally without one of them). */
+  env(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+    return { ...base, PATH: `${FAKE_BIN}:${base.PATH ?? ''}`, MB_IOS_HARNESS: this.url };
+  }
+
+  private answer(tool: string, args: string[]): Promise<Answer> {
+    if (tool === 'xcrun') return this.xcrun(args);
+    return this.goIos(args);
+  }
+
+  // ---- xcrun simctl ----------------------------------------------------------------------
+
+  private async xcrun(args: string[]): Promise<Answer> {
+    if (args[0] !== 'simctl') return { stderr: `xcrun: error: unable to find utility "${args[0]}", not a developer tool or in PATH\n`, code: 72 };
+    if (this.config.xcodeSelected === false) return { stderr: 'xcrun: error: unable to find utility "simctl", not a developer tool or in PATH\n', code: 72 };
+    const [verb, ...rest] = args.slice(1);
+    if (verb === 'list') return { stdout: this.simList() };
+    const sim = this.config.simulators.find((s) => s.udid === rest[0] || (rest[0] === 'booted' && s.state === 'Booted'));
+    if (!sim) return { stderr: `Invalid device: ${rest[0]}\n`, code: 148 };
+    if (sim.state !== 'Booted') return simError('com.apple.CoreSimulator.SimError', 405, ['Unable to lookup in current state: Shutdown']);
+    const d = sim.device;
+    const id = rest[1];
+    try {
+      switch (verb) {
+        case 'listapps':
+          return { stdout: this.listApps(d) };
+        case 'install':
+          await d.installApp(id, ctx());
+          return {};
+        case 'uninstall':
+          if (d.installedApps.some((a) => a.package === id)) await d.uninstallApp(id, ctx());
+          return {};
+        case 'launch':
+          if (!d.installedApps.some((a) => a.package === id)) {
+            return simError('FBSOpenApplicationServiceErrorDomain', 4, [`The request to open "${id}" failed.`, 'Underlying error (domain=FBSOpenApplicationErrorDomain, code=4):', `\tThe operation couldn’t be completed. Application info provider (FBSApplicationLibrary) returned nil for "${id}"`]);
+          }
+          await d.launchApp(id, ctx());
+          return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
+        case 'terminate':
+          if (d.foregroundPackage !== id) return simError('com.apple.CoreSimulator.SimError', 3, ['found nothing to terminate', 'Underlying error (domain=NSPOSIXErrorDomain, code=3):', '\tThe request to terminate "' + id + '" failed. found nothing to terminate']);
+          await d.terminateApp(id, ctx());
+          return {};
+        case 'openurl':
+          await d.openUrl(id, ctx());
+          return {};
+      }
+    } catch (err) {
+      return simError('NSPOSIXErrorDomain', 1, [err instanceof ToolError ? err.message : String(err)]);
+    }
+    return { stderr: `simctl: unknown subcommand ${verb}\n`, code: 64 };
+  }
+
+  private simList(): string {
+    const devices: Record<string, object[]> = {};
+    for (const s of this.config.simulators) {
+      (devices[`com.apple.CoreSimulator.SimRuntime.${s.runtime}`] ??= []).push({
+        dataPath: `/Users/test/Library/Developer/CoreSimulator/Devices/${s.udid}/data`,
+        logPath: `/Users/test/Library/Logs/CoreSimulator/${s.udid}`,
+        udid: s.udid,
+        isAvailable: true,
+        deviceTypeIdentifier: `com.apple.CoreSimulator.SimDeviceType.${s.name.replace(/ /g, '-')}`,
+        state: s.state,
+        name: s.name,
+      });
+    }
+    return JSON.stringify({ devices }, null, 2) + '\n';
+  }
+
+  private listApps(d: VirtualDevice): string {
+    const entries = d.installedApps
+      .filter((a) => a.package !== d.profile.launcher)
+      .map((a) => {
+        const lines = [
+          `    ${q(a.package)} =     {`,
+          `        ApplicationType = ${a.system ? 'System' : 'User'};`,
+          `        Bundle = ${q(`file:///Applications/${a.name}.app/`)};`,
+          `        CFBundleDisplayName = ${q(a.name)};`,
+          `        CFBundleIdentifier = ${q(a.package)};`,
+          `        CFBundleName = ${q(a.name)};`,
+          `        CFBundleShortVersionString = ${q(a.version)};`,
+          `        CFBundleVersion = 1;`,
+          `        SBAppTags =         (`,
+          `        );`,
+          `    };`,
+        ];
+        return lines.join('\n');
+      });
+    return `{\n${entries.join('\n')}\n}\n`;
+  }
+
+  // ---- go-ios -----------------------------------------------------------------------------
+
+  private async goIos(args: string[]): Promise<Answer> {
+    const udidArg = args.find((a) => a.startsWith('--udid='))?.slice(7);
+    const positional = args.filter((a) => !a.startsWith('--'));
+    const [verb, ...rest] = positional;
+    if (verb === 'list') {
+      const deviceList = this.config.phones.map((p) => ({ Udid: p.udid, ProductName: 'iPhone OS', ProductType: p.productType, ProductVersion: p.version }));
+      return { stdout: JSON.stringify({ deviceList }) + '\n' };
+    }
+    if (verb === 'tunnel' && rest[0] === 'ls') {
+      const tunnels = this.config.phones.filter((p) => p.tunnel).map((p, i) => ({ address: `fd35:3a1c:9b5e::${i + 1}`, rsdPort: 58783 + i, udid: p.udid, userspaceTun: false, userspaceTunPort: 0 }));
+      return { stdout: JSON.stringify(tunnels) + '\n' };
+    }
+    const phone = udidArg ? this.config.phones.find((p) => p.udid === udidArg) : this.config.phones[0];
+    if (!phone) return fatal('error getting devicelist', `device not found: ${udidArg ?? '(first device)'}`);
+    if (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel && verb !== 'forward') {
+      return fatal('failed to get tunnel info', 'no tunnel found for device; start one with "ios tunnel start"');
+    }
+    const d = phone.device;
+    try {
+      switch (verb) {
+        case 'apps': {
+          const apps = d.installedApps.filter((a) => !a.system).map((a) => ({ ApplicationType: 'User', CFBundleDisplayName: a.name, CFBundleIdentifier: a.package, CFBundleName: a.name, CFBundleShortVersionString: a.version, CFBundleVersion: '1' }));
+          return { stdout: JSON.stringify(apps) + '\n' };
+        }
+        case 'install': {
+          const path = args.find((a) => a.startsWith('--path='))?.slice(7) ?? '';
+          await d.installApp(path, ctx());
+          return { stderr: JSON.stringify({ level: 'info', msg: 'installation successful', appPath: path, time: new Date().toISOString() }) + '\n' };
+        }
+        case 'uninstall':
+          await d.uninstallApp(rest[0], ctx());
+          return {};
+        case 'launch':
+          if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch failed', `could not find app with bundle id ${rest[0]}`);
+          await d.launchApp(rest[0], ctx());
+          return { stderr: JSON.stringify({ level: 'info', msg: 'Process launched', pid: 4321, time: new Date().toISOString() }) + '\n' };
+        case 'kill':
+          if (d.foregroundPackage !== rest[0]) return fatal('failed killing process', `process of ${rest[0]} not found`);
+          await d.terminateApp(rest[0], ctx());
+          return {};
+        case 'forward': {
+          // Proxies to the phone's WDA port; while WDA is stopped that port refuses, as a real forward would.
+          const log = { level: 'info', msg: `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`, time: new Date().toISOString() };
+          return { stderr: JSON.stringify(log) + '\n', proxy: { listen: Number(rest[0]), target: Number(new URL(phone.wda.url).port) } };
+        }
+      }
+    } catch (err) {
+      return fatal(`${verb} failed`, err instanceof Error ? err.message : String(err));
+    }
+    return fatal('unknown command', verb ?? '');
+  }
+}

@@ -1,0 +1,59 @@
+import type { UiNode } from '../../../src/engine/ui-tree.js';
+
+/**
+ * The virtual phone's hierarchy (pixels, iOS class names) as WebDriverAgent's /source?format=json
+ * tree (points): {type, rawIdentifier, name, value, label, rect, frame, isEnabled, isVisible,
+ * isAccessible, isFocused, children} as appium/WebDriverAgent's XCUIApplication+FBHelpers.m
+ * dictionaryForElement writes it. Like XCTest, an empty text field reports its placeholder as value.
+ */
+export interface WdaJsonNode {
+  type: string;
+  rawIdentifier: string | null;
+  name: string | null;
+  value: string | null;
+  label: string | null;
+  rect: { x: number; y: number; width: number; height: number };
+  frame: string;
+  isEnabled: '1' | '0';
+  isVisible: '1' | '0';
+  isAccessible: '1' | '0';
+  isFocused: '1' | '0';
+  children?: WdaJsonNode[];
+}
+
+const bit = (b: boolean | undefined): '1' | '0' => (b ? '1' : '0');
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+export function wdaTree(root: UiNode, scale: number, appName: string, screen: { width: number; height: number }): WdaJsonNode {
+  const full = { x: 0, y: 0, width: screen.width, height: screen.height };
+  const window = node({ type: 'other', text: '', label: null, bounds: full, enabled: true, children: [root] }, scale, 'Window');
+  return { ...node({ type: 'other', text: '', label: appName, bounds: full, enabled: true, children: [] }, scale, 'Application'), children: [window] };
+}
+
+function node(n: UiNode, scale: number, forcedType?: string): WdaJsonNode {
+  const type = forcedType ?? n.className?.replace(/^XCUIElementType/, '') ?? 'Other';
+  const rect = { x: round(n.bounds.x / scale), y: round(n.bounds.y / scale), width: round(n.bounds.width / scale), height: round(n.bounds.height / scale) };
+  const isText = type === 'StaticText';
+  const value = n.checkable
+    ? bit(n.checked)
+    : n.editable
+      ? n.text || n.hint || null
+      : n.text || null;
+  const label = n.editable ? n.label : n.label ?? (n.text || null);
+  const accessible = type !== 'Other' || Boolean(n.clickable && (n.label || n.text));
+  const out: WdaJsonNode = {
+    type,
+    rawIdentifier: n.resourceId ?? null,
+    name: n.resourceId ?? label ?? (isText ? value : null),
+    value,
+    label,
+    rect,
+    frame: `{{${rect.x}, ${rect.y}}, {${rect.width}, ${rect.height}}}`,
+    isEnabled: bit(n.enabled),
+    isVisible: bit(n.displayed !== false),
+    isAccessible: bit(accessible && !forcedType),
+    isFocused: bit(n.focused),
+  };
+  if (n.children.length) out.children = n.children.map((c) => node(c, scale));
+  return out;
+}

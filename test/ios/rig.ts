@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { createEngine } from '../../src/engine/create.js';
+import type { IosDriverOptions } from '../../src/engine/drivers/ios/index.js';
+import { ManualClock, VirtualDriver, type VirtualDevice } from '../../src/engine/drivers/virtual/index.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { EmulatedWda } from '../harness/wda/emulated-wda.js';
+import { FAKE_BIN, FakeIosTools, type FakeToolsConfig } from '../harness/wda/fake-tools.js';
+
+export const SIM_UDID = '5A1C2F0E-8D3B-4C61-9E2A-7B4D1F6C3A90';
+export const PHONE_UDID = '00008110-001A2B3C4D5E801E';
+
+export interface Rig {
+  engine: Engine;
+  device: VirtualDevice;
+  clock: ManualClock;
+  wda: EmulatedWda;
+  tools: FakeIosTools;
+  dir: string;
+  call(tool: string, params?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+export interface RigOptions {
+  /** Scale WDA reports (default 3, the virtual iPhone's). */
+  scale?: number;
+  /** Serve the virtual phone as a real iPhone (through go-ios) instead of a simulator. */
+  phone?: { version: string; tunnel: boolean };
+  /** Which fake executables are on PATH (default both). */
+  bins?: ('xcrun' | 'ios')[];
+  xcodeSelected?: boolean;
+  /** Start with WebDriverAgent absent. */
+  wdaDown?: boolean;
+  driver?: Partial<IosDriverOptions>;
+}
+
+/**
+ * A virtual iPhone behind an emulated WebDriverAgent and the fake simctl / go-ios, with an engine
+ * using only the iOS driver. PATH holds the fakes and node only, so real Xcode or go-ios never run.
+ */
+export async function makeRig(options: RigOptions = {}): Promise<Rig> {
+  const clock = new ManualClock(1_000_000);
+  const virtual = new VirtualDriver({ devices: ['ios'], clock });
+  const device = virtual.devices[0];
+  const wda = new EmulatedWda(device, { scale: options.scale });
+  await wda.start();
+  if (options.wdaDown) await wda.stop();
+  const config: FakeToolsConfig = options.phone
+    ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }] }
+    : { simulators: [{ udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device }], phones: [], xcodeSelected: options.xcodeSelected };
+  const tools = new FakeIosTools(config);
+  await tools.start();
+
+  const dir = mkdtempSync(join(tmpdir(), 'mb-ios-'));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  for (const name of options.bins ?? ['xcrun', 'ios']) symlinkSync(join(FAKE_BIN, name), join(bin, name));
+  const saved = { PATH: process.env.PATH, MB_IOS_HARNESS: process.env.MB_IOS_HARNESS };
+  process.env.PATH = `${bin}:${dirname(process.execPath)}`;
+  process.env.MB_IOS_HARNESS = tools.url;
+
+  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, forwardWaitMs: 3000, ...options.driver }, allowPaths: [dir] });
+  return {
+    engine,
+    device,
+    clock,
+    wda,
+    tools,
+    dir,
+    call: (tool, params = {}) => engine.call(tool, { device: options.phone ? PHONE_UDID : SIM_UDID, ...params }),
+    async close() {
+      await engine.close();
+      await wda.stop();
+      await tools.stop();
+      process.env.PATH = saved.PATH;
+      if (saved.MB_IOS_HARNESS === undefined) delete process.env.MB_IOS_HARNESS;
+      else process.env.MB_IOS_HARNESS = saved.MB_IOS_HARNESS;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The element whose text or label is `name`, from a listing. */
+export function find(elements: { text: string; accessibility_label: string | null }[], name: string) {
+  const hit = elements.find((e) => e.text === name || e.accessibility_label === name);
+  if (!hit) throw new Error(`no element "${name}" in ${JSON.stringify(elements.map((e) => e.text || e.accessibility_label))}`);
+  return hit as any;
+}
