@@ -49,7 +49,7 @@ function itemRow(app: AppScope, n: number): View {
   const liked = app.list('liked').includes(n);
   return row(
     [
-      { kind: 'image', color: 'image', glyph: String(n % 10), width: 40, height: 40, radius: 20 },
+      { kind: 'image', color: 'image', glyph: String(n), width: 40, height: 40, radius: 20 },
       column([text(`Item ${n}`, { bold: true }), text(SUBTITLES[n % SUBTITLES.length], { size: 14, color: 'muted' })], { justify: 'center' }),
       text(liked ? '♥' : '', { width: 32, size: 20, color: 'liked', align: 'center', label: liked ? 'Liked' : undefined }),
     ],
