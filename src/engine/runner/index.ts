@@ -1,0 +1,5 @@
+export { runScenario, toolVersion } from './scenario-runner.js';
+export type { ProgressEvent, RunOptions, RunResult } from './types.js';
+export { writeFileAtomic, newRunId, paths } from './result-file.js';
+export { interpolate, coerce, type VariableValue } from './variables.js';
+export { compare } from './compare.js';

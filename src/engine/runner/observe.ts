@@ -1,0 +1,75 @@
+import sharp from 'sharp';
+import { normalizeText, readingOrder } from '../resolve/index.js';
+import type { UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import { isDialog, isLoadingIndicator, isToast, within } from '../verbs/index.js';
+
+/**
+ * Readings of the screen that several assertions share. Every rule here is mechanical: class
+ * names, resource ids and wording of the platforms' standard widgets, never a judgement.
+ */
+
+const TOP_BAND = 0.15;
+
+/** The screen's title: the navigation bar's label (iOS), the toolbar title (Android), else the first text in the top band. */
+export function screenTitle(elements: UiElement[], screen: ScreenSize): string | undefined {
+  const navBar = elements.find((e) => /NavigationBar/i.test(e.class ?? ''));
+  if (navBar?.accessibility_label) return navBar.accessibility_label;
+  const byId = elements.find((e) => /(^|[/:_])(toolbar_title|action_bar_title|title)$/i.test(e.resource_id ?? e.id) && e.text);
+  if (byId) return byId.text;
+  const top = elements.filter((e) => e.type === 'text' && e.text && e.center.y < screen.height * TOP_BAND && !isToast(e)).sort(readingOrder);
+  return top[0]?.text;
+}
+
+const ERROR_ID = /(^|[/:_])(error|error_title|error_message|errorText)($|_)/i;
+const ERROR_TEXT = /\b(something went wrong|could ?n[o']t load|failed to|an error occurred|error loading|try again|unable to load|no connection|you(?:'|’)re offline)\b/i;
+const EMPTY_ID = /(^|[/:_])empty(_|$)|empty_?(view|state|title|message)/i;
+const EMPTY_TEXT = /^(no (items|messages|results|data|entries|notifications|[a-z]+ yet)|nothing (here|to show)|(list|inbox|cart) is empty|empty)\b/i;
+
+export type VisualState = 'loading' | 'error' | 'empty' | 'loaded';
+
+/** loading > error > empty > loaded: a spinner over an error page is still loading. */
+export function visualState(elements: UiElement[]): { state: VisualState; because: string } {
+  const spinner = elements.find((e) => isLoadingIndicator(e));
+  if (spinner) return { state: 'loading', because: `loading indicator ${name(spinner)}` };
+  const error = elements.find((e) => ERROR_ID.test(e.resource_id ?? '') || ERROR_TEXT.test(normalizeText(e.text)));
+  if (error) return { state: 'error', because: `error marker ${name(error)}` };
+  const empty = elements.find((e) => EMPTY_ID.test(e.resource_id ?? '') || EMPTY_TEXT.test(normalizeText(e.text)));
+  if (empty) return { state: 'empty', because: `empty-state marker ${name(empty)}` };
+  return { state: 'loaded', because: 'no loading indicator, error or empty-state marker on screen' };
+}
+
+export function name(e: UiElement): string {
+  return JSON.stringify(e.text || e.accessibility_label || e.id);
+}
+
+/** Texts of a showing dialog: its label and every element inside its bounds. */
+export function dialogTexts(elements: UiElement[]): string[] | undefined {
+  const dialog = elements.find(isDialog);
+  if (!dialog) return undefined;
+  const inside = elements.filter((e) => e !== dialog && within(e, dialog));
+  return [dialog.text, dialog.accessibility_label ?? '', ...inside.flatMap((e) => [e.text, e.accessibility_label ?? ''])].filter(Boolean);
+}
+
+/** Packages that own system permission prompts on Android and iOS. */
+const PERMISSION_OWNERS = /permissioncontroller|packageinstaller|com\.apple\.springboard/i;
+const PERMISSION_IDS = /permission_(allow|deny)/i;
+const PERMISSION_WORDING = /\b(allow|would like to access|would like to send|to access|take pictures|record audio)\b/i;
+
+export function permissionDialog(elements: UiElement[]): { texts: string[] } | undefined {
+  const texts = dialogTexts(elements);
+  if (!texts) return undefined;
+  const dialog = elements.find(isDialog)!;
+  const inside = elements.filter((e) => within(e, dialog));
+  const system = inside.some((e) => PERMISSION_OWNERS.test(e.package ?? '') || PERMISSION_IDS.test(e.resource_id ?? ''));
+  const worded = texts.some((t) => PERMISSION_WORDING.test(t)) && inside.some((e) => /^(allow|don.t allow|deny)$/i.test(normalizeText(e.text)));
+  return system || worded ? { texts } : undefined;
+}
+
+/** Mean relative luminance (0 black … 1 white) of a PNG, sampled on a grid. */
+export async function meanLuminance(png: Buffer): Promise<number> {
+  const { data, info } = await sharp(png).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let sum = 0;
+  for (let i = 0; i < data.length; i += info.channels) sum += 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+  return sum / (data.length / info.channels) / 255;
+}

@@ -1,0 +1,166 @@
+import { join } from 'node:path';
+import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
+import type { DeviceInfo, UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import { isToast, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
+import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
+import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
+import { meanLuminance } from './observe.js';
+import { paths, writeFileAtomic } from './result-file.js';
+import type { ProgressEvent } from './types.js';
+import { interpolateFields, type VariableValue } from './variables.js';
+
+/** Below this mean luminance a screenshot counts as a dark theme (when the device cannot say). */
+const DARK_LUMINANCE = 0.35;
+
+/**
+ * Everything one run shares: the result document being built, variables, step statuses, the
+ * toasts seen during the current step, and the writing of results and screenshots.
+ */
+export class RunState {
+  readonly statuses = new Map<string, StepResult['status']>();
+  readonly needsManual: string[] = [];
+  readonly variables: Record<string, VariableValue>;
+  readonly declared: Record<string, VariableDeclaration>;
+  readonly scenarioId: string;
+  private toasts: string[] = [];
+  private readonly textsBefore = new Map<string, string | null>();
+  private readonly byStep = new Map<string, Assertion[]>();
+  private readonly evaluated = new Set<string>();
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly doc: ResultDocument,
+    readonly verbs: VerbContext,
+    readonly scenario: Scenario,
+    readonly info: DeviceInfo,
+    private readonly opts: { outDir: string; scenarioDir: string; settleMs: number; screenshots: 'steps' | 'checkpoints' | 'none'; signal?: AbortSignal; onProgress?: (e: ProgressEvent) => void },
+  ) {
+    this.scenarioId = scenario.scenario_id;
+    this.declared = scenario.variables ?? {};
+    this.variables = doc.captured_variables;
+    for (const a of scenario.assertions) this.byStep.set(a.after_step, [...(this.byStep.get(a.after_step) ?? []), a]);
+    verbs.onElements = (elements) => this.noteToasts(elements);
+  }
+
+  get resultFile(): string {
+    return paths.result(this.opts.outDir, this.doc.run_id);
+  }
+
+  cancelled(): boolean {
+    return this.opts.signal?.aborted === true;
+  }
+
+  facts(): Promise<DeviceFacts> {
+    return readFacts(this.verbs, this.info);
+  }
+
+  observe(o: Observation): void {
+    this.doc.observations.push(o);
+  }
+
+  beginStep(): void {
+    this.toasts = [];
+  }
+
+  private noteToasts(elements: UiElement[]): void {
+    for (const e of elements) if (isToast(e) && (e.text || e.accessibility_label)) this.toasts.push(e.text || e.accessibility_label!);
+  }
+
+  /** text_changed needs the element's text as it was before the step. */
+  async recordTextsBefore(stepId: string): Promise<void> {
+    const wanted = (this.byStep.get(stepId) ?? []).filter((a): a is Extract<Assertion, { type: 'text_changed' }> => a.type === 'text_changed');
+    if (!wanted.length) return;
+    const elements = await listElements(this.verbs).catch(() => []);
+    for (const a of wanted) {
+      try {
+        const live = interpolateFields(a, this.variables);
+        const r = await resolveOnce(this.verbs, { description: live.element_description, intent: 'read' }, elements);
+        this.textsBefore.set(a.id, r.ok ? r.element.text : null);
+      } catch {
+        this.textsBefore.set(a.id, null);
+      }
+    }
+  }
+
+  async screenshotFor(rec: StepResult, step: Step, failed: boolean): Promise<void> {
+    const mode = this.opts.screenshots;
+    if (mode === 'none' || (mode === 'checkpoints' && !step.checkpoint && !failed)) return;
+    try {
+      const png = await screenshotPng(this.verbs);
+      const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, step.id);
+      await writeFileAtomic(join(this.opts.outDir, rel), png);
+      rec.screenshot = rel;
+    } catch {
+      // A missing screenshot must not change the step's verdict (the device may be gone: the step says so).
+    }
+  }
+
+  async stepDone(rec: StepResult): Promise<void> {
+    await this.write();
+    this.opts.onProgress?.({ type: 'step', run_id: this.doc.run_id, step: rec });
+  }
+
+  /** Evaluates the assertions that follow this step, in document order. */
+  async assertAfter(stepId: string, screenshot: string | null): Promise<void> {
+    const list = this.byStep.get(stepId);
+    if (!list?.length || this.cancelled()) return;
+    let elements: Promise<UiElement[]> | undefined;
+    let shot: Promise<Buffer> | undefined;
+    let screen: ScreenSize | undefined;
+    const env: AssertionEnv = {
+      verbs: this.verbs,
+      elements: () => (elements ??= listElements(this.verbs)),
+      screenshot: () => (shot ??= screenshotPng(this.verbs)),
+      screen: async () => (screen ??= await verbScreenSize(this.verbs)),
+      variables: this.variables,
+      textBefore: (id) => this.textsBefore.get(id),
+      toastsSeen: this.toasts,
+      scenarioDir: this.opts.scenarioDir,
+      darkMode: () => this.darkMode(),
+      keyboard: () => keyboardVisible(this.verbs),
+    };
+    const refresh = () => {
+      elements = undefined;
+      shot = undefined;
+    };
+    for (const a of list) {
+      if (this.cancelled()) return;
+      const r = await evaluateAssertion(a, env, this.opts.settleMs, refresh);
+      const result: AssertionResult = { ...r, screenshot };
+      this.addAssertion(result);
+      this.evaluated.add(a.id);
+      this.opts.onProgress?.({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
+    }
+    await this.write();
+  }
+
+  /** Assertions whose step never ran are reported as errors, so the totals add up. */
+  closeUnevaluated(reason: string): void {
+    for (const a of this.scenario.assertions) {
+      if (this.evaluated.has(a.id)) continue;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'error', message: `not evaluated: step ${a.after_step} did not run (${reason})`, screenshot: null });
+    }
+  }
+
+  private addAssertion(r: AssertionResult): void {
+    this.doc.assertion_results.push(r);
+    this.doc.total_assertions = this.doc.assertion_results.length;
+    this.doc.passed_assertions = this.doc.assertion_results.filter((x) => x.status === 'passed').length;
+    this.doc.failed_assertions = this.doc.total_assertions - this.doc.passed_assertions;
+  }
+
+  private async darkMode(): Promise<{ dark: boolean; source: string }> {
+    const props = await deviceProperties(this.verbs);
+    if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
+    const lum = await meanLuminance(await screenshotPng(this.verbs));
+    return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
+  }
+
+  /** Writes the document atomically; writes are chained so an older one never lands last. */
+  write(): Promise<void> {
+    const content = JSON.stringify(this.doc, null, 2);
+    this.writing = this.writing.then(() => writeFileAtomic(this.resultFile, content));
+    return this.writing;
+  }
+}

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import type { ResultDocument } from '../../validate/index.js';
+import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
+import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
+import { deviceProperties } from './device-facts.js';
+import { applyPreconditions } from './preconditions.js';
+import { newRunId, paths } from './result-file.js';
+import { RunState } from './run-state.js';
+import { runSteps } from './step-runner.js';
+import type { RunOptions, RunResult } from './types.js';
+
+export function toolVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function emptyDocument(options: RunOptions, runId: string, started: Date): ResultDocument {
+  const s = options.scenario;
+  return {
+    run_id: runId,
+    schema_version: s.$schema_version,
+    scenario_id: s.scenario_id,
+    status: 'running',
+    metadata: {
+      app_version: s.metadata.app_version,
+      environment: s.metadata.environment,
+      platform: s.platform,
+      device_id: options.device,
+      device_model: null,
+      os_version: null,
+      api_level: null,
+      timestamp: started.toISOString(),
+      tool_version: toolVersion(),
+    },
+    started_at: started.toISOString(),
+    ended_at: null,
+    duration_seconds: null,
+    total_assertions: 0,
+    passed_assertions: 0,
+    failed_assertions: 0,
+    captured_variables: Object.fromEntries(Object.keys(s.variables ?? {}).map((k) => [k, null])),
+    steps_executed: [],
+    assertion_results: [],
+    observations: [],
+    summary: 'running',
+  };
+}
+
+function flatten(steps: ResultDocument['steps_executed']): ResultDocument['steps_executed'] {
+  return steps.flatMap((s) => [s, ...flatten(s.sub_steps_executed ?? [])]);
+}
+
+/**
+ * Replays one validated scenario on one device and returns the finished result document.
+ * Never throws for device or app problems: they end up in the document's status and summary.
+ */
+export async function runScenario(options: RunOptions): Promise<RunResult> {
+  const started = new Date();
+  const runId = newRunId(started);
+  const doc = emptyDocument(options, runId, started);
+  const scenario = options.scenario;
+  const devices = await options.engine.listDevices();
+  const info = devices.find((d) => d.id === options.device);
+  const cacheFile = paths.cache(options.outDir, scenario.scenario_id);
+  const cache = options.cache === false ? undefined : await ResolutionCache.load(cacheFile);
+  const verbs: VerbContext = {
+    engine: options.engine,
+    device: options.device,
+    os: info?.os ?? (scenario.platform === 'ios' ? 'iOS' : 'Android'),
+    origin: options.origin ?? 'runner',
+    resolver: options.resolver ?? new DeterministicResolver(),
+    cache,
+    appPackage: scenario.app_package,
+    signal: options.signal,
+    clock: options.clock ?? realClock,
+    targetWaitMs: options.targetWaitMs ?? 3000,
+    pollMs: options.pollMs ?? 250,
+  };
+  const state = new RunState(doc, verbs, scenario, info ?? { id: options.device, os: verbs.os, model: '', version: '' }, {
+    outDir: options.outDir,
+    scenarioDir: options.scenarioDir,
+    settleMs: options.settleMs ?? 1000,
+    screenshots: options.screenshots ?? 'steps',
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+  options.onProgress?.({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
+
+  let fatal: VerbError | undefined;
+  if (!info) {
+    fatal = new VerbError('DEVICE_NOT_FOUND', `device ${JSON.stringify(options.device)} not found; connected devices: ${devices.map((d) => d.id).join(', ') || 'none'}`);
+  } else {
+    doc.metadata.device_model = info.model;
+    doc.metadata.os_version = info.version;
+    doc.metadata.api_level = (await deviceProperties(verbs)).apiLevel ?? null;
+    const platform = info.os === 'iOS' ? 'ios' : 'android';
+    if (scenario.platform !== 'cross-platform' && scenario.platform !== platform) {
+      fatal = new VerbError('INVALID_PARAMETER', `scenario ${scenario.scenario_id} is for ${scenario.platform} but ${options.device} runs ${info.os}; pick a matching device or make the scenario cross-platform`);
+    }
+  }
+  await state.write();
+
+  if (!fatal) {
+    try {
+      if (options.reset) {
+        await call(verbs, 'mobile_terminate_app', { packageName: scenario.app_package });
+        await call(verbs, 'mobile_clear_app_data', { packageName: scenario.app_package }).catch((err: unknown) => {
+          if (!(err instanceof VerbError && err.code === 'UNSUPPORTED')) throw err;
+          state.observe({ type: 'state_context', step_id: null, message: `--reset could not clear app data on ${options.device}: ${err.message}` });
+        });
+      }
+      const pre = await applyPreconditions(verbs, scenario.preconditions, scenario.app_package);
+      doc.observations.push(...pre.observations);
+      state.needsManual.push(...pre.manual);
+    } catch (err) {
+      fatal = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
+    }
+  }
+  if (!fatal && !state.cancelled()) await runSteps(state, scenario.steps, doc.steps_executed);
+
+  finish(state, fatal);
+  await state.write();
+  if (cache) await cache.save(cacheFile).catch(() => undefined);
+  options.onProgress?.({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
+  return { document: doc, resultFile: state.resultFile };
+}
+
+function finish(state: RunState, fatal: VerbError | undefined): void {
+  const doc = state.doc;
+  const steps = flatten(doc.steps_executed);
+  const bad = steps.find((s) => s.status === 'failed' || s.status === 'error');
+  const ended = new Date();
+  if (state.cancelled()) {
+    doc.status = 'cancelled';
+    state.closeUnevaluated('the run was cancelled');
+    doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  } else if (fatal) {
+    doc.status = 'error';
+    state.closeUnevaluated('the run could not start');
+    doc.summary = `error before the first step: ${fatal.code}: ${fatal.message}`;
+  } else if (bad?.status === 'error') {
+    doc.status = 'error';
+    state.closeUnevaluated(`the run stopped at step ${bad.step_id}`);
+    doc.summary = `error at step ${bad.step_id} (${bad.action}): ${bad.error_code}: ${bad.error_message}`;
+  } else {
+    state.closeUnevaluated(bad ? `the run stopped at step ${bad.step_id}` : 'it was not reached');
+    const failedAssertions = doc.assertion_results.filter((a) => a.status !== 'passed');
+    const passed = !bad && failedAssertions.length === 0 && state.needsManual.length === 0;
+    doc.status = passed ? 'passed' : 'failed';
+    const parts = [`${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed`, `${doc.passed_assertions}/${doc.total_assertions} assertions passed`];
+    if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_message ?? bad.error_code}`);
+    else if (failedAssertions.length) parts.push(`assertion ${failedAssertions[0].assertion_id} ${failedAssertions[0].status}: ${failedAssertions[0].message}`);
+    if (state.needsManual.length) parts.push(`needs manual action: ${state.needsManual.join('; ')}`);
+    doc.summary = `${doc.status}: ${parts.join('; ')}`;
+  }
+  doc.ended_at = ended.toISOString();
+  doc.duration_seconds = Math.round((ended.getTime() - new Date(doc.started_at).getTime()) / 10) / 100;
+}

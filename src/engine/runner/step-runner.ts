@@ -1,0 +1,141 @@
+import type { Step, StepResult } from '../../validate/index.js';
+import { runVerb, VerbError, type VerbContext, type VerbOutcome } from '../verbs/index.js';
+import { evaluateCondition, type ConditionEnv } from './conditions.js';
+import { coerce, interpolateFields } from './variables.js';
+import type { RunState } from './run-state.js';
+
+/** Whether the run goes on after a step. */
+export type Flow = 'continue' | 'stop';
+
+const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_BACKOFF_MS = 1000;
+
+function record(step: Step, status: StepResult['status']): StepResult {
+  return { step_id: step.id, action: step.action, status, resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 0, condition_evaluated: null };
+}
+
+/**
+ * Runs steps in order with their conditions, retries, optional/skip handling and sub-steps,
+ * evaluating each step's assertions right after it. Records go into `into` as they finish.
+ */
+export async function runSteps(state: RunState, steps: Step[], into: StepResult[]): Promise<Flow> {
+  for (const step of steps) {
+    if (state.cancelled()) return 'stop';
+    const flow = await runStep(state, step, into);
+    if (flow === 'stop') return 'stop';
+  }
+  return 'continue';
+}
+
+async function runStep(state: RunState, step: Step, into: StepResult[]): Promise<Flow> {
+  const started = performance.now();
+  state.beginStep();
+  await state.recordTextsBefore(step.id);
+  const rec = record(step, 'passed');
+  const finish = async (flow: Flow): Promise<Flow> => {
+    rec.step_duration_ms = Math.round(performance.now() - started);
+    into.push(rec);
+    state.statuses.set(step.id, rec.status);
+    await state.stepDone(rec);
+    if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
+    return flow;
+  };
+
+  if (step.condition) {
+    const env: ConditionEnv = { verbs: state.verbs, facts: () => state.facts(), variables: state.variables, stepStatus: (id) => state.statuses.get(id) };
+    try {
+      const c = await evaluateCondition(interpolateFields(step.condition, state.variables, ['type', 'property', 'step_id', 'variable_name', 'operator']), env);
+      rec.condition_evaluated = c.value;
+      if (!c.value) {
+        rec.status = 'skipped';
+        rec.error_message = `condition false: ${c.message}`;
+        return finish('continue');
+      }
+    } catch (err) {
+      return fail(rec, err, finish);
+    }
+  }
+
+  let live: Step;
+  try {
+    live = interpolateFields(step, state.variables);
+  } catch (err) {
+    return fail(rec, err, finish);
+  }
+
+  const attempts = step.on_failure === 'retry' ? (step.retry_policy?.max_attempts ?? DEFAULT_ATTEMPTS) : 1;
+  const backoff = step.retry_policy?.backoff_ms ?? DEFAULT_BACKOFF_MS;
+  let outcome: VerbOutcome | undefined;
+  let tries = 0;
+  const ctx: VerbContext = { ...state.verbs, cacheScope: `${state.scenarioId}/${step.id}` };
+  while (tries < attempts) {
+    tries++;
+    outcome = await runVerb(ctx, live);
+    if (outcome.status === 'passed' && step.action === 'capture_value' && step.capture_to) {
+      try {
+        state.variables[step.capture_to] = coerce(outcome.value ?? '', state.declared[step.capture_to], step.capture_to);
+      } catch (err) {
+        const e = err as VerbError;
+        outcome = { ...outcome, status: 'failed', message: e.message, error: { code: e.code, message: e.message } };
+      }
+    }
+    if (outcome.status !== 'failed' || tries >= attempts || state.cancelled()) break;
+    try {
+      await state.verbs.clock.sleep(backoff, state.verbs.signal);
+    } catch {
+      break;
+    }
+  }
+  const o = outcome!;
+  if (o.error?.code === 'CANCELLED' || state.cancelled()) return 'stop';
+  rec.retried = tries > 1;
+  rec.retry_count = tries - 1;
+  if (o.resolved) rec.resolved_target = { id: o.resolved.id, text: o.resolved.text || o.resolved.label || null, center: o.resolved.center };
+  if (o.error) {
+    rec.error_code = o.error.code;
+    rec.error_message = o.error.message;
+  }
+  switch (o.status) {
+    case 'passed':
+      if (rec.retried) state.observe({ type: 'flakiness', step_id: step.id, message: `step ${step.id} passed on attempt ${tries} of ${attempts}; earlier attempts failed` });
+      break;
+    case 'needs_manual':
+      rec.status = 'needs_manual';
+      state.needsManual.push(`step ${step.id}: ${o.message}`);
+      break;
+    case 'error':
+      rec.status = 'error';
+      await state.screenshotFor(rec, step, true);
+      return finish('stop');
+    case 'failed':
+      if (step.optional || step.on_failure === 'skip') {
+        rec.status = 'skipped';
+        rec.error_message = `${step.optional ? 'optional step' : 'on_failure skip'}: ${o.message}`;
+        await state.screenshotFor(rec, step, false);
+        return finish('continue');
+      }
+      rec.status = 'failed';
+      await state.screenshotFor(rec, step, true);
+      return finish('stop');
+  }
+  await state.screenshotFor(rec, step, false);
+  if (step.sub_steps?.length && rec.status === 'passed') {
+    rec.sub_steps_executed = [];
+    // The parent's record goes in first so that progress shows it before its children.
+    const flow = await runSteps(state, step.sub_steps, rec.sub_steps_executed);
+    if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
+      rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
+      rec.error_message = 'a sub-step failed';
+    }
+    return finish(flow);
+  }
+  return finish('continue');
+}
+
+async function fail(rec: StepResult, err: unknown, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
+  const e = err instanceof VerbError ? err : new VerbError('INTERNAL', err instanceof Error ? err.message : String(err));
+  rec.status = e.code === 'DEVICE_NOT_FOUND' || e.code === 'INTERNAL' ? 'error' : 'failed';
+  rec.error_code = e.code;
+  rec.error_message = e.message;
+  return finish('stop');
+}
