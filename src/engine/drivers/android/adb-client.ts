@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import adbkit from '@devicefarmer/adbkit';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
@@ -74,7 +75,7 @@ export async function execOnDevice(device: AdbDeviceClient, command: string, sig
     const reply = await transport.parser.readAscii(4);
     if (reply === 'FAIL') await transport.parser.readError();
     if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
-    const out = await transport.parser.readAll();
+    const out = await readToEnd(transport.socket);
     if (signal.aborted) throw signal.reason;
     return out;
   } catch (err) {
@@ -84,6 +85,26 @@ export async function execOnDevice(device: AdbDeviceClient, command: string, sig
     signal.removeEventListener('abort', onAbort);
     transport.end();
   }
+}
+
+/** Collects the rest of the stream; adbkit's readAll re-concatenates per chunk, quadratic for 10 MB frames. */
+function readToEnd(socket: Socket): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const drain = () => {
+      for (let c: Buffer | null; (c = socket.read() as Buffer | null) !== null; ) chunks.push(c);
+    };
+    const finish = () => {
+      drain();
+      socket.off('readable', drain);
+      resolve(Buffer.concat(chunks));
+    };
+    socket.on('readable', drain);
+    socket.once('error', reject);
+    if (socket.readableEnded) finish();
+    else socket.once('end', finish);
+    drain();
+  });
 }
 
 /** Single-quotes an argument for the device's /system/bin/sh. */

@@ -39,7 +39,7 @@ export function parseLauncherApps(activities: string, versions: string): Install
   for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
-    const label = /nonLocalizedLabel=(.*)$/m.exec(block)?.[1]?.trim();
+    const label = /nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/m.exec(block)?.[1]?.trim();
     const name = label && label !== 'null' ? label : pkg;
     apps.set(pkg, { package: pkg, name, version: versionOf.get(pkg) ?? '', installed: true });
   }

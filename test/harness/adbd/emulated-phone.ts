@@ -1,0 +1,67 @@
+import { ANDROID_PROFILE, systemClock, VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
+import { DeviceFiles } from './files.js';
+import { runMonkey } from './monkey-service.js';
+import { PhoneShell } from './phone-shell.js';
+import { runSync } from './sync.js';
+
+/**
+ * A virtual Android phone reachable over the ADB transport: `adb connect 127.0.0.1:<port>` to it,
+ * then uiautomator dumps, screencaps, input and package commands act on the VirtualDevice.
+ */
+export class EmulatedPhone {
+  readonly phone: VirtualDevice;
+  readonly files = new DeviceFiles();
+  readonly shell: PhoneShell;
+  readonly adbd: EmulatedAdbd;
+  private readonly monkeyPorts = new Set<number>();
+
+  constructor(faults: AdbdFaults = {}) {
+    this.phone = new VirtualDevice(ANDROID_PROFILE, undefined, { clock: systemClock });
+    this.shell = new PhoneShell(this.phone, this.files);
+    this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
+    this.adbd = new EmulatedAdbd({
+      banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
+      faults,
+      resolve: (service) => this.resolve(service),
+    });
+  }
+
+  static async start(faults: AdbdFaults = {}): Promise<EmulatedPhone> {
+    const phone = new EmulatedPhone(faults);
+    await phone.adbd.listen();
+    return phone;
+  }
+
+  get serial(): string {
+    return this.adbd.serial;
+  }
+
+  get stats() {
+    return this.adbd.stats;
+  }
+
+  /** Kills the monkey daemon, as a device reboot or an OOM kill would. */
+  killMonkey(): void {
+    this.monkeyPorts.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.adbd.close();
+  }
+
+  private resolve(service: string): ServiceRunner | undefined {
+    if (service === 'sync:') return (stream) => runSync(stream, this.files);
+    const shell = /^(?:shell|exec):(.*)$/s.exec(service);
+    if (shell) {
+      if (!shell[1].trim()) return undefined;
+      return async (stream) => {
+        const result = await this.shell.run(shell[1]);
+        await stream.write(result.out);
+      };
+    }
+    const tcp = /^tcp:(\d+)/.exec(service);
+    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) return (stream) => runMonkey(stream, this.phone, this.stats);
+    return undefined;
+  }
+}

@@ -1,0 +1,306 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CallContext } from '../../../src/engine/driver.js';
+import { ToolError } from '../../../src/engine/errors.js';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import type { Button } from '../../../src/engine/types.js';
+import type { DeviceFiles } from './files.js';
+import { parseCommandLine } from './shell-words.js';
+import { uiautomatorXml } from './uiautomator-xml.js';
+
+export interface CommandResult {
+  out: Buffer | string;
+  code: number;
+  /** What the command writes to stderr: `exec:` interleaves it with stdout unless redirected. */
+  err?: string;
+}
+
+/** Knobs tests turn to reproduce what real devices do. */
+export interface PhoneQuirks {
+  /** The next N `uiautomator dump` calls print "null root node" instead of a dump. */
+  nullRootDumps: number;
+  /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
+  secondDisplay: boolean;
+  /** Packages whose management commands fail with a SecurityException. */
+  securityDenied: Set<string>;
+}
+
+const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
+const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
+const DISPLAY_ID = '4619827259835644672';
+
+export function buttonForKey(key: string): Button | undefined {
+  return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
+}
+
+const ctx = (): CallContext => ({ signal: new AbortController().signal });
+const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
+
+/** The Android shell commands adb clients send, carried out on a virtual phone. */
+export class PhoneShell {
+  readonly quirks: PhoneQuirks = { nullRootDumps: 0, secondDisplay: false, securityDenied: new Set() };
+  readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
+  /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
+  onMonkeyPort: (port: number) => void = () => undefined;
+
+  constructor(
+    readonly phone: VirtualDevice,
+    readonly files: DeviceFiles,
+  ) {}
+
+  async run(line: string): Promise<CommandResult> {
+    let commands;
+    try {
+      commands = parseCommandLine(line);
+    } catch (err) {
+      return { out: `/system/bin/sh: ${(err as Error).message}\n`, code: 2 };
+    }
+    const outputs: (Buffer | string)[] = [];
+    let code = 0;
+    for (const c of commands) {
+      if ((c.after === '&&' && code !== 0) || (c.after === '||' && code === 0)) continue;
+      const words = c.words.filter((w) => !/^\d?>/.test(w));
+      while (words.length && /^[A-Z_]+=/.test(words[0])) words.shift();
+      const r = await this.command(words);
+      code = r.code;
+      if (r.err && !c.words.includes('2>/dev/null')) outputs.push(r.err);
+      if (!c.words.includes('>/dev/null')) outputs.push(r.out);
+    }
+    return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code };
+  }
+
+  private async command(w: string[]): Promise<CommandResult> {
+    const [cmd, ...args] = w;
+    switch (cmd) {
+      case 'echo': return ok(`${args.join(' ')}\n`);
+      case 'getprop': return ok(this.getprop(args[0]));
+      case 'wm': return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
+      case 'settings': return this.settingsCommand(args);
+      case 'input': return this.input(args);
+      case 'am': return this.am(args);
+      case 'monkey': return this.monkey(args);
+      case 'pm': return this.pm(args);
+      case 'cmd': return this.cmd(args);
+      case 'svc': return args[0] === 'wifi' ? this.wifi(args[1] === 'enable') : unknown(w);
+      case 'dumpsys': return this.dumpsys(args);
+      case 'uiautomator': return this.uiautomator(args);
+      case 'screencap': return this.screencap(args);
+      case 'rm': this.files.remove(args.filter((a) => !a.startsWith('-'))[0] ?? ''); return ok();
+      default: return unknown(w);
+    }
+  }
+
+  private getprop(key: string | undefined): string {
+    const props: Record<string, string> = {
+      'ro.product.model': this.phone.info.model,
+      'ro.product.manufacturer': 'Google',
+      'ro.build.version.release': this.phone.info.version,
+      'ro.build.version.sdk': '34',
+      'ro.product.cpu.abi': 'x86_64',
+    };
+    if (key) return `${props[key] ?? ''}\n`;
+    return Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join('');
+  }
+
+  private async settingsCommand([verb, ns, key, value]: string[]): Promise<CommandResult> {
+    if (ns === 'global' && key === 'wifi_on') {
+      if (verb === 'get') return ok(`${this.phone.wifi ? 1 : 0}\n`);
+      return this.wifi(value === '1');
+    }
+    if (verb === 'get') return ok(`${this.settings.get(`${ns}/${key}`) ?? 'null'}\n`);
+    this.settings.set(`${ns}/${key}`, value);
+    if (ns === 'system' && key === 'user_rotation' && this.settings.get('system/accelerometer_rotation') === '0') {
+      await this.phone.setOrientation(Number(value) % 2 === 1 ? 'landscape' : 'portrait', ctx());
+    }
+    return ok();
+  }
+
+  private async input(args: string[]): Promise<CommandResult> {
+    const [verb, ...rest] = args[0] === 'touchscreen' ? args.slice(1) : args;
+    const n = rest.map(Number);
+    try {
+      if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
+      else if (verb === 'swipe' && n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], n[4] || 300, ctx());
+      else if (verb === 'swipe') await this.phone.swipe(n[0], n[1], n[2], n[3], n[4] || 300, ctx());
+      else if (verb === 'keyevent') {
+        const button = buttonForKey(rest[0]);
+        if (button) await this.phone.pressButton(button, ctx());
+      } else if (verb === 'text') {
+        const text = rest.join(' ').replace(/%s/g, ' ');
+        // The real `input text` has no key events for non-ASCII and gives up on the whole string.
+        if (/[^\x20-\x7e]/.test(text)) return ok();
+        await this.phone.typeText(text, ctx());
+      } else return { out: `Error: Unknown command: ${verb}\n`, code: 1 };
+    } catch (err) {
+      // Real input injection never reports what the app did with the event.
+      if (!(err instanceof ToolError)) throw err;
+    }
+    return ok();
+  }
+
+  private async am([verb, ...args]: string[]): Promise<CommandResult> {
+    if (verb === 'force-stop') {
+      await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
+      return ok();
+    }
+    if (verb === 'start') {
+      const data = args[args.indexOf('-d') + 1];
+      if (args.includes('-d') && data) {
+        const intent = `Intent { act=android.intent.action.VIEW dat=${data} }`;
+        try {
+          await this.phone.openUrl(data, ctx());
+          return ok(`Starting: ${intent}\n`);
+        } catch {
+          return ok(`Starting: ${intent}\nError: Activity not started, unable to resolve ${intent}\n`);
+        }
+      }
+    }
+    return unknown(['am', verb, ...args]);
+  }
+
+  private async monkey(args: string[]): Promise<CommandResult> {
+    const port = args.indexOf('--port');
+    if (port >= 0) {
+      this.onMonkeyPort(Number(args[port + 1]));
+      return ok(':Monkey: seed=0 count=0\n');
+    }
+    const pkg = args[args.indexOf('-p') + 1];
+    try {
+      await this.phone.launchApp(pkg, ctx());
+      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
+    } catch {
+      return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
+    }
+  }
+
+  private installed(pkg: string) {
+    return this.phone.installedApps.find((a) => a.package === pkg);
+  }
+
+  private denied(pkg: string): CommandResult | undefined {
+    if (!this.quirks.securityDenied.has(pkg)) return undefined;
+    return { out: `Exception occurred while executing:\njava.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}\n`, code: 255 };
+  }
+
+  private async pm([verb, ...args]: string[]): Promise<CommandResult> {
+    const pkg = args.filter((a) => !a.startsWith('-'))[0] ?? '';
+    switch (verb) {
+      case 'path':
+        return this.installed(pkg) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
+      case 'clear':
+        if (this.denied(pkg)) return this.denied(pkg)!;
+        if (!this.installed(pkg)) return ok('Failed\n');
+        await this.phone.clearAppData(pkg, ctx());
+        return ok('Success\n');
+      case 'uninstall': {
+        const app = this.installed(pkg);
+        if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        await this.phone.uninstallApp(pkg, ctx());
+        return ok('Success\n');
+      }
+      case 'install':
+        return this.install(pkg);
+      case 'list':
+        return ok(this.phone.installedApps.map((a) => `package:${a.package} versionCode:${a.version.replace(/\D/g, '') || '1'}\n`).join(''));
+      default:
+        return unknown(['pm', verb, ...args]);
+    }
+  }
+
+  /** The pushed bytes go through the virtual phone's own package reader, from a host temp file. */
+  private async install(devicePath: string): Promise<CommandResult> {
+    const data = this.files.read(devicePath);
+    if (!data) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adbd-install-'));
+    try {
+      const file = path.join(dir, 'app.apk');
+      fs.writeFileSync(file, data);
+      await this.phone.installApp(file, ctx());
+      return ok('Success\n');
+    } catch (err) {
+      return ok(`Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async cmd([service, verb, ...args]: string[]): Promise<CommandResult> {
+    if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
+    if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
+    if (service === 'package' && verb === 'query-activities') {
+      const apps = await this.phone.listApps(ctx());
+      return ok(apps.map((a, i) => [
+        `Activity #${i}:`,
+        '  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',
+        '  ActivityInfo:',
+        `    name=${a.package}.MainActivity`,
+        `    packageName=${a.package}`,
+        '    ApplicationInfo:',
+        `      packageName=${a.package}`,
+        `      labelRes=0x0 nonLocalizedLabel=${a.name} icon=0x0 banner=0x0`,
+        '',
+      ].join('\n')).join(''));
+    }
+    return unknown(['cmd', service, verb, ...args]);
+  }
+
+  private async wifi(enabled: boolean): Promise<CommandResult> {
+    await this.phone.setWifi(enabled, ctx());
+    return ok();
+  }
+
+  private rotation(): number {
+    return this.phone.orientation === 'landscape' ? 1 : 0;
+  }
+
+  private dumpsys([service, ...args]: string[]): CommandResult {
+    switch (service) {
+      case 'input':
+        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Viewport INTERNAL: displayId=0, uniqueId=local:${DISPLAY_ID}, port=0, orientation=${this.rotation()}, logicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], isActive=[true]\n`);
+      case 'activity':
+        return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
+      case 'SurfaceFlinger':
+        if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
+        return ok(`Display ${DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n` +
+          (this.quirks.secondDisplay ? 'Display 4619827551948147201 (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"\n' : ''));
+      case 'input_method':
+        return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
+      default:
+        return ok('');
+    }
+  }
+
+  private uiautomator([verb, file]: string[]): CommandResult {
+    if (verb !== 'dump') return unknown(['uiautomator', verb]);
+    if (this.quirks.nullRootDumps > 0) {
+      this.quirks.nullRootDumps--;
+      return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    }
+    const xml = uiautomatorXml(this.phone.uiTree(), this.rotation());
+    if (file === '/dev/tty') return ok(`${xml}\nUI hierchary dumped to: /dev/tty\n`);
+    this.files.write(file ?? '/sdcard/window_dump.xml', Buffer.from(xml));
+    return ok(`UI hierchary dumped to: ${file ?? '/sdcard/window_dump.xml'}\n`);
+  }
+
+  private async screencap(args: string[]): Promise<CommandResult> {
+    const d = args.indexOf('-d');
+    if (d >= 0 && ![DISPLAY_ID, '0'].includes(args[d + 1])) return { out: `Display Id '${args[d + 1]}' is not valid.\n`, code: 1 };
+    const warning = d < 0 && this.quirks.secondDisplay
+      ? '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n'
+      : '';
+    if (args.includes('-p')) return { out: (await this.phone.screenPng()).png, code: 0, err: warning };
+    const { data, width, height } = await this.phone.screenRgba();
+    const header = Buffer.alloc(16);
+    header.writeUInt32LE(width, 0);
+    header.writeUInt32LE(height, 4);
+    header.writeUInt32LE(1, 8);
+    header.writeUInt32LE(1, 12);
+    return { out: Buffer.concat([header, data]), code: 0, err: warning };
+  }
+}
+
+function unknown(words: string[]): CommandResult {
+  return { out: `/system/bin/sh: ${words.join(' ')}: not emulated by the test adbd\n`, code: 127 };
+}
