@@ -1,0 +1,173 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createEngine } from '../../engine/create.js';
+import { htmlReport, junitXml, paths, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import type { ResultDocument } from '../../validate/index.js';
+import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
+import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { engineSetupFromFlags } from '../engine-setup.js';
+import { resetVirtualState } from './reset.js';
+
+/** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
+export const EXIT_FAILED = 5;
+
+function scenarioFiles(inputs: string[]): string[] {
+  const files: string[] = [];
+  for (const input of inputs) {
+    const path = resolve(input);
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+      const walk = (dir: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+          if (entry.isDirectory()) walk(join(dir, entry.name));
+          else if (entry.name.endsWith('.json')) files.push(join(dir, entry.name));
+        }
+      };
+      walk(path);
+    } else files.push(path);
+  }
+  return files;
+}
+
+function steps(d: ResultDocument): ResultDocument['steps_executed'] {
+  const all = (list: ResultDocument['steps_executed']): ResultDocument['steps_executed'] => list.flatMap((s) => [s, ...all(s.sub_steps_executed ?? [])]);
+  return all(d.steps_executed);
+}
+
+/** The worst outcome decides: cancelled, then device error, internal error, target not found, failed. */
+export function exitCodeFor(documents: ResultDocument[]): number {
+  if (documents.some((d) => d.status === 'cancelled')) return EXIT.cancelled;
+  const errored = documents.filter((d) => d.status === 'error');
+  if (errored.length) {
+    const deviceCodes = ['DEVICE_NOT_FOUND', 'TIMEOUT', 'APP_NOT_INSTALLED', 'PERMISSION_DENIED', 'UNSUPPORTED'];
+    const device = errored.some((d) => steps(d).some((s) => deviceCodes.includes(s.error_code ?? '')) || deviceCodes.some((c) => d.summary.includes(c)));
+    return device ? EXIT.device : EXIT.internal;
+  }
+  const failed = documents.filter((d) => d.status === 'failed');
+  if (!failed.length) return EXIT.ok;
+  return failed.some((d) => steps(d).some((s) => s.status === 'failed' && s.error_code === 'ELEMENT_NOT_FOUND')) ? EXIT.targetNotFound : EXIT_FAILED;
+}
+
+const command: Command = {
+  name: 'run',
+  summary: 'replay scenarios on devices: result documents, JUnit XML, HTML report',
+  usage: `Usage: mobilebridge run <scenario.json|dir>... [options]
+
+Validates every scenario first (any invalid one: the validation envelope, exit 3), then replays
+them and writes under --out:
+  results/<run_id>.json                          result document, rewritten after every step
+  screenshots/<scenario_id>/<run_id>/<step>.png  one screenshot per executed step
+  junit.xml, report.html                         one testcase / section per scenario run
+
+Options:
+  --device ID        device to run on (default: the first device of the scenario's platform)
+  --devices A,B,C    run the scenarios in parallel over these devices
+  --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
+  --out DIR          output folder (default ./mobilebridge-out)
+  --reset            start the virtual devices fresh, and terminate the app and clear its data first
+  --target-wait MS   how long a step waits for its target to appear (default 3000)
+  --timeout MS       deadline of one device call (default 30000)
+  --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
+  --no-virtual       leave out the built-in virtual devices
+
+Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
+4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
+  async run(args) {
+    const { flags, positional } = parseFlags(args, ['reset']);
+    if (!positional.length) {
+      process.stderr.write('mobilebridge run: give at least one scenario file or folder (see --help)\n');
+      return EXIT.invalidInput;
+    }
+    const files = scenarioFiles(positional);
+    const loaded: { file: string; report: ValidationReport; scenario?: Scenario }[] = [];
+    for (const file of files) {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        printJson(envelope({ valid: false, file, schema_version: null, errors: [], warnings: [] }, `cannot read ${file}: ${(err as Error).message}`));
+        return EXIT.internal;
+      }
+      loaded.push({ file, ...loadScenario(text, file, { baseDir: dirname(file) }) });
+    }
+    if (!loaded.length) {
+      process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}\n`);
+      return EXIT.invalidInput;
+    }
+    if (loaded.some((l) => !l.scenario)) {
+      printJson(envelope(loaded.map((l) => l.report)));
+      return EXIT.invalidInput;
+    }
+
+    let selected = loaded;
+    if (typeof flags.shard === 'string') {
+      const m = /^(\d+)\/(\d+)$/.exec(flags.shard);
+      if (!m) {
+        process.stderr.write(`mobilebridge run: --shard must look like 1/3 (got ${flags.shard})\n`);
+        return EXIT.invalidInput;
+      }
+      try {
+        selected = shard(loaded, Number(m[1]), Number(m[2]));
+      } catch (err) {
+        process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+        return EXIT.invalidInput;
+      }
+    }
+    const targetWait = typeof flags['target-wait'] === 'string' ? Number(flags['target-wait']) : 3000;
+    if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
+      process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
+      return EXIT.invalidInput;
+    }
+    const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    if (flags.reset === true) await resetVirtualState();
+    const engine = createEngine(engineSetupFromFlags(flags));
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts > 1) process.exit(EXIT.cancelled);
+      process.stderr.write('\nmobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      let devices = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      if (!devices.length) {
+        const platform = selected[0]?.scenario?.platform;
+        const listed = await engine.listDevices();
+        const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
+        if (!fit) {
+          process.stderr.write(`mobilebridge run: no ${platform} device connected (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --device\n`);
+          return EXIT.device;
+        }
+        devices = [fit.id];
+      }
+      const planned: PlannedRun[] = selected.map((l) => ({
+        name: relative(process.cwd(), l.file) || l.file,
+        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, onProgress: (e) => {
+          if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
+          if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
+        } },
+      }));
+      const runs = await runOnDevices({ engine, outDir }, devices, planned, controller.signal);
+      const named = runs.map((r) => ({ document: r.document, name: r.name }));
+      await writeFileAtomic(paths.junit(outDir), junitXml(named));
+      await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+      const code = exitCodeFor(runs.map((r) => r.document));
+      printJson({
+        ok: code === EXIT.ok,
+        data: {
+          runs: runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary })),
+          junit: paths.junit(outDir),
+          report: paths.html(outDir),
+        },
+        exit_code: code,
+      });
+      return code;
+    } finally {
+      process.off('SIGINT', onSigint);
+      await engine.close();
+    }
+  },
+};
+
+export default command;
