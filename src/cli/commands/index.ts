@@ -7,6 +7,7 @@ export async function loadCommands(): Promise<Command[]> {
     import('./call.js'),
     import('./reset.js'),
     import('./validate.js'),
+    import('./run.js'),
     import('./schema.js'),
   ]);
   return modules.map((m) => m.default);
