@@ -175,10 +175,6 @@ export class EmulatedWda {
         await d.setOrientation(o === 'LANDSCAPE' ? 'landscape' : 'portrait', this.ctx());
         return null;
       }
-      case 'POST /url':
-        if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
-        await d.openUrl(body.url, this.ctx());
-        return null;
     }
     if (!inSession) throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
     switch (key) {
@@ -188,6 +184,10 @@ export class EmulatedWda {
         const size = d.size;
         return wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
       }
+      case 'POST /url':
+        if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
+        await d.openUrl(body.url, this.ctx());
+        return null;
       case 'POST /actions':
         return this.perform(body.actions);
       case 'POST /wda/keys': {

@@ -32,6 +32,8 @@ export interface IosDriverOptions {
 
 type Listed = SimulatorInfo | RealDeviceInfo;
 
+const LISTING_TTL_MS = 1500;
+
 /** simctl udids are upper-case UUIDs; iPhone UDIDs are 8+16 hex digits (2018+) or 40 hex digits (older). */
 const SIMULATOR_UDID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 const PHONE_UDID = /^([0-9A-F]{8}-[0-9A-F]{16}|[0-9a-f]{40})$/;
@@ -47,6 +49,7 @@ export class IosDriver implements Driver {
   private readonly simctl: Simctl;
   private readonly goIos: GoIos;
   private readonly open_ = new Map<string, IosDevice>();
+  private recent: { devices: Listed[]; at: number } | undefined;
 
   constructor(private readonly options: IosDriverOptions = {}) {
     this.simctl = new Simctl(options.xcrun ?? 'xcrun', options.commandTimeoutMs);
@@ -86,12 +89,16 @@ export class IosDriver implements Driver {
   }
 
   private async listed(signal?: AbortSignal): Promise<Listed[]> {
+    // Opening a device right after listing (the usual order) reuses the listing instead of spawning both tools again.
+    if (this.recent && performance.now() - this.recent.at < LISTING_TTL_MS) return this.recent.devices;
     // A tool that is absent or broken hides only its own devices; messages surface when a device is used.
     const [sims, phones] = await Promise.all([
       this.simctl.bootedSimulators(signal).catch((): Listed[] => []),
       this.goIos.devices(signal).catch((): Listed[] => []),
     ]);
-    return [...sims, ...phones];
+    const devices = [...sims, ...phones];
+    this.recent = { devices, at: performance.now() };
+    return devices;
   }
 
   private openSimulator(info: SimulatorInfo): IosDevice {

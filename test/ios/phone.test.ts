@@ -1,0 +1,47 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { find, makeRig, PHONE_UDID } from './rig.js';
+
+test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent through `ios forward`', async () => {
+  const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true } });
+  try {
+    assert.equal(await rig.engine.call('mobile_list_available_devices', {}), {
+      devices: [{ id: PHONE_UDID, os: 'iOS', model: 'iPhone14,5', version: '17.4.1', state: 'ready' }],
+    });
+    const { apps } = await rig.call('mobile_list_apps');
+    assert.equal(apps.map((a: { package: string }) => a.package), ['com.mobilebridge.demo'], 'ios apps lists user apps');
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
+    await rig.call('mobile_type_keys', { text: 'me@example.com' });
+    assert.is(rig.device.fieldValue('email'), 'me@example.com');
+    // Real devices open URLs through WebDriverAgent's /url.
+    assert.is((await rig.call('mobile_open_url', { url: 'mbdemo://screen/settings' })).status, 'success');
+    assert.is(rig.device.currentScreen, 'settings');
+    assert.ok(rig.wda.requests.includes('POST /session/:id/url'));
+    assert.is((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.example.missing' })).code, 'APP_NOT_INSTALLED');
+    const forward = rig.tools.calls.find((c) => c.startsWith('ios forward '));
+    assert.match(forward ?? '', new RegExp(`^ios forward \\d+ 8100 --udid=${PHONE_UDID}$`));
+    assert.ok(rig.tools.calls.includes(`ios launch com.mobilebridge.demo --udid=${PHONE_UDID}`));
+    assert.ok(rig.tools.calls.includes(`ios kill com.mobilebridge.demo --udid=${PHONE_UDID}`));
+  } finally {
+    await rig.close();
+  }
+});
+
+test('iOS 16 needs no tunnel; WebDriverAgent not running on the phone names `ios runwda`', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false }, wdaDown: true, driver: { forwardWaitMs: 600 } });
+  try {
+    assert.ok((await rig.call('mobile_list_apps')).apps.length > 0);
+    const r = await rig.call('mobile_take_screenshot');
+    assert.is(r.code, 'UNSUPPORTED');
+    assert.match(r.message, /WebDriverAgent is not running on iPhone iPhone14,5/);
+    assert.match(r.message, new RegExp(`ios runwda --udid=${PHONE_UDID}`));
+  } finally {
+    await rig.close();
+  }
+});
+
+test.run();

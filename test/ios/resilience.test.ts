@@ -1,0 +1,104 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
+
+test('WebDriverAgent restarted mid-session: the session is re-created once, the caller sees no error', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
+    assert.is(rig.wda.sessionsCreated, 1);
+    await rig.wda.restart();
+    const after = await rig.call('mobile_list_elements_on_screen');
+    assert.ok(Array.isArray(after.elements), JSON.stringify(after));
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).status, 'success');
+    assert.is(rig.wda.sessionsCreated, 2);
+    assert.is(rig.wda.requests.filter((r) => r === 'GET /session/:id/source').length, 3, 'one failed source call, retried once');
+  } finally {
+    await rig.close();
+  }
+});
+
+test('WebDriverAgent absent: UI tools name the missing piece and the command that starts it; app tools still work', async () => {
+  const rig = await makeRig({ wdaDown: true });
+  try {
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.is(r.code, 'UNSUPPORTED');
+    assert.match(r.message, /WebDriverAgent is not running for simulator iPhone 15/);
+    assert.match(r.message, new RegExp(`xcodebuild -project WebDriverAgent\\.xcodeproj -scheme WebDriverAgentRunner -destination 'platform=iOS Simulator,id=${SIM_UDID}' test`));
+    assert.match(r.message, /--wda-project/);
+    assert.ok((await rig.call('mobile_list_apps')).apps.length > 0);
+    await rig.wda.start();
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements), 'works once WDA is up');
+  } finally {
+    await rig.close();
+  }
+});
+
+test('Xcode absent: no simulators, and a simulator id gets the install command', async () => {
+  const rig = await makeRig({ bins: ['ios'] });
+  try {
+    assert.equal(await rig.engine.call('mobile_list_available_devices', {}), { devices: [] });
+    const r = await rig.call('mobile_get_screen_size');
+    assert.is(r.code, 'UNSUPPORTED');
+    assert.match(r.message, /Xcode is not installed/);
+    assert.match(r.message, /xcode-select -s/);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('Command Line Tools only (no Xcode selected): the error says to select Xcode', async () => {
+  const rig = await makeRig({ xcodeSelected: false });
+  try {
+    const r = await rig.call('mobile_list_apps');
+    assert.is(r.code, 'UNSUPPORTED');
+    assert.match(r.message, /Xcode is not selected/);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('go-ios absent: an iPhone id gets the go-ios install command', async () => {
+  const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true }, bins: ['xcrun'] });
+  try {
+    const r = await rig.call('mobile_list_apps');
+    assert.is(r.code, 'UNSUPPORTED');
+    assert.match(r.message, new RegExp(`device ${PHONE_UDID} looks like an iOS device id, but go-ios is not installed`));
+    assert.match(r.message, /npm install -g go-ios/);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('no tunnel on iOS 17+: the error names `sudo ios tunnel start`', async () => {
+  const rig = await makeRig({ phone: { version: '17.4.1', tunnel: false } });
+  try {
+    for (const tool of ['mobile_list_apps', 'mobile_list_elements_on_screen']) {
+      const r = await rig.call(tool);
+      assert.is(r.code, 'UNSUPPORTED', tool);
+      assert.match(r.message, /no go-ios tunnel to 00008110-001A2B3C4D5E801E, which runs iOS 17 or later/);
+      assert.match(r.message, /sudo ios tunnel start/);
+    }
+  } finally {
+    await rig.close();
+  }
+});
+
+test('neither xcrun nor ios on PATH (Linux): the driver lists nothing, quietly', async () => {
+  const rig = await makeRig({ bins: [] });
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...a: unknown[]) => errors.push(a);
+  try {
+    assert.equal(await rig.engine.call('mobile_list_available_devices', {}), { devices: [] });
+    assert.equal(errors, []);
+    assert.equal(rig.tools.calls, []);
+  } finally {
+    console.error = original;
+    await rig.close();
+  }
+});
+
+test.run();
