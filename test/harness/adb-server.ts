@@ -1,14 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-/** Why adb-backed tests cannot run here, or undefined when `adb` is on the PATH. */
-export function adbMissingReason(): string | undefined {
-  const probe = spawnSync('adb', ['version'], { encoding: 'utf8' });
-  return probe.error ? 'adb is not installed (apt-get install -y adb); skipping the adb-server tests' : undefined;
-}
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -87,6 +81,11 @@ export class PrivateAdbServer {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`device ${serial} stayed ${last ?? 'absent'}, expected ${want ?? 'absent'}`);
+  }
+
+  /** Starts the server again on the same port after `kill()`; devices must be connected again. */
+  async restart(): Promise<void> {
+    await this.adb(['start-server']);
   }
 
   /** Kills the server (also used to simulate "the adb server went away"). */

@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_CREDENTIALS, DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import type { UiElement } from '../../src/engine/types.js';
+import { writeApk } from '../harness/apk-builder.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+const tools = suite<{ rig?: AndroidRig; tmp?: string }>('android tools through the real adb server');
+
+tools.before(async (ctx) => {
+  ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-android-'));
+  ctx.rig = await startRig();
+});
+tools.after(async (ctx) => {
+  await ctx.rig?.stop();
+  if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+});
+
+const elements = async (rig: AndroidRig) => (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
+const find = (els: UiElement[], id: string) => {
+  const e = els.find((x) => x.id === id);
+  if (!e) throw new Error(`no element ${id} in ${els.map((x) => x.id).join(', ')}`);
+  return e;
+};
+
+tools('lists the emulated phone with model, version and ready state', async ({ rig }) => {
+  const { devices } = (await rig!.engine.call('mobile_list_available_devices', {})) as { devices: unknown[] };
+  assert.equal(devices, [{ id: rig!.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready' }]);
+});
+
+tools('apps: list with labels; launch, foreground, terminate', async ({ rig }) => {
+  const { apps } = (await rig!.call('mobile_list_apps')) as { apps: { package: string; name: string }[] };
+  assert.ok(apps.some((a) => a.package === DEMO_PACKAGE && a.name === 'MobileBridge Demo'));
+  assert.is((await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE })).status, 'success');
+  assert.equal(await rig!.call('mobile_get_foreground_app'), { package: DEMO_PACKAGE });
+  assert.is((await rig!.call('mobile_terminate_app', { packageName: DEMO_PACKAGE })).status, 'success');
+  assert.is.not(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
+});
+
+tools('APP_NOT_INSTALLED before launch, terminate, uninstall, clear — in one round trip each', async ({ rig }) => {
+  for (const [tool, key] of [['mobile_launch_app', 'packageName'], ['mobile_terminate_app', 'packageName'], ['mobile_uninstall_app', 'bundle_id'], ['mobile_clear_app_data', 'packageName']]) {
+    rig!.phone.stats.reset();
+    const r = await rig!.call(tool, { [key]: 'com.example.absent' });
+    assert.is(r.code, 'APP_NOT_INSTALLED', tool);
+    assert.match(String(r.message), /com\.example\.absent is not installed/);
+    assert.equal(rig!.phone.stats.opened, ['exec:pm path com.example.absent && ' + rig!.phone.stats.opened[0].split(' && ')[1]]);
+  }
+});
+
+tools('sign in: elements, tap, type, submit; one round trip per listing and per tap', async ({ rig }) => {
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  let els = await elements(rig!);
+  const email = find(els, 'email');
+  assert.is(email.type, 'edittext');
+  assert.is(email.class, 'android.widget.EditText');
+  await rig!.call('mobile_click_on_screen_at_coordinates', email.center);
+  rig!.phone.stats.reset();
+  await rig!.call('mobile_click_on_screen_at_coordinates', email.center);
+  assert.is(rig!.phone.stats.roundTrips, 1, 'tap over the monkey channel');
+  rig!.phone.stats.reset();
+  await elements(rig!);
+  assert.is(rig!.phone.stats.roundTrips, 1, 'list elements');
+  assert.is((await rig!.call('mobile_type_keys', { text: DEMO_CREDENTIALS.email })).status, 'success');
+  assert.is(rig!.phone.phone.fieldValue('email'), DEMO_CREDENTIALS.email);
+  els = await elements(rig!);
+  await rig!.call('mobile_click_on_screen_at_coordinates', find(els, 'password').center);
+  await rig!.call('mobile_type_keys', { text: DEMO_CREDENTIALS.password, submit: true });
+  // ENTER in the password field submits the form.
+  assert.is.not(rig!.phone.phone.currentScreen, 'signin');
+});
+
+tools('text with shell metacharacters arrives exactly; non-ASCII is INVALID_PARAMETER', async ({ rig }) => {
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  await rig!.call('mobile_click_on_screen_at_coordinates', find(await elements(rig!), 'email').center);
+  const before = rig!.phone.phone.fieldValue('email');
+  const text = `a'b "c" $HOME \`id\` & | ; ( ) < > * ? ~ # 100%s \\ end`;
+  await rig!.call('mobile_type_keys', { text });
+  assert.is(rig!.phone.phone.fieldValue('email'), before + text);
+  const r = await rig!.call('mobile_type_keys', { text: 'Zürich 東京 😀' });
+  assert.is(r.code, 'INVALID_PARAMETER');
+  assert.match(String(r.message), /"ü", "東", "京", "😀"/);
+});
+
+tools('screen: size, orientation round trip with swapped size, screenshot pixels equal the phone', async ({ rig }) => {
+  assert.equal(await rig!.call('mobile_get_screen_size'), { width: 1080, height: 2400 });
+  await rig!.call('mobile_set_orientation', { orientation: 'landscape' });
+  assert.equal(await rig!.call('mobile_get_orientation'), { orientation: 'landscape' });
+  assert.equal(await rig!.call('mobile_get_screen_size'), { width: 2400, height: 1080 });
+  await rig!.call('mobile_set_orientation', { orientation: 'portrait' });
+  assert.is(rig!.phone.phone.orientation, 'portrait');
+  const shot = (await rig!.call('mobile_take_screenshot')) as { image: string; dimensions: { width: number; height: number } };
+  assert.equal(shot.dimensions, { width: 1080, height: 2400 });
+  const decoded = await sharp(Buffer.from(shot.image, 'base64')).ensureAlpha().raw().toBuffer();
+  assert.ok(decoded.equals((await rig!.phone.phone.screenRgba()).data), 'raw path is lossless');
+});
+
+tools('PNG screencap path and multi-display devices', async ({ rig }) => {
+  rig!.phone.shell.quirks.secondDisplay = true;
+  try {
+    const engine = rig!.engineWith({ screencap: 'png' });
+    const r = (await engine.call('mobile_take_screenshot', { device: rig!.phone.serial })) as { image: string; dimensions: unknown };
+    assert.equal(r.dimensions, { width: 1080, height: 2400 });
+    assert.ok(rig!.phone.stats.opened.some((s) => s.startsWith('exec:screencap -p -d 4619827259835644672')), 'captures the first display explicitly');
+    assert.ok(Buffer.from(r.image, 'base64').subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])));
+  } finally {
+    rig!.phone.shell.quirks.secondDisplay = false;
+  }
+});
+
+tools('uiautomator "null root node" is retried', async ({ rig }) => {
+  rig!.phone.shell.quirks.nullRootDumps = 2;
+  const els = await elements(rig!);
+  assert.ok(els.length > 0);
+  assert.is(rig!.phone.shell.quirks.nullRootDumps, 0);
+});
+
+tools('buttons, swipe, long press, double tap, URL, wifi', async ({ rig }) => {
+  for (const button of ['BACK', 'HOME', 'VOLUME_UP', 'VOLUME_DOWN', 'ENTER']) assert.is((await rig!.call('mobile_press_button', { button })).status, 'success', button);
+  assert.is(rig!.phone.phone.foregroundPackage, 'com.google.android.apps.nexuslauncher');
+  assert.is((await rig!.call('mobile_open_url', { url: 'mbdemo://screen/home' })).status, 'success');
+  assert.is(rig!.phone.phone.currentScreen, 'home');
+  assert.is((await rig!.call('mobile_swipe_on_screen', { direction: 'up' })).status, 'success');
+  assert.is((await rig!.call('mobile_long_press_on_screen_at_coordinates', { x: 540, y: 1200, duration: 600 })).status, 'success');
+  assert.is((await rig!.call('mobile_double_tap_on_screen', { x: 540, y: 1200 })).status, 'success');
+  assert.is((await rig!.call('mobile_open_url', { url: 'nohandler://x' })).code, 'INVALID_PARAMETER');
+  await rig!.call('mobile_set_wifi', { enabled: false });
+  assert.is(rig!.phone.phone.wifi, false);
+  await rig!.call('mobile_set_wifi', { enabled: true });
+  assert.is(rig!.phone.phone.wifi, true);
+});
+
+tools('install through adbkit, uninstall, system apps refuse, SecurityException → PERMISSION_DENIED', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.fresh', label: 'Fresh', versionName: '2.0' });
+  const r = await rig!.call('mobile_install_app', { path: apk });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.ok(rig!.phone.phone.installedApps.some((a) => a.package === 'com.example.fresh'));
+  assert.is((await rig!.call('mobile_install_app', { path: path.join(tmp!, 'missing.apk') })).code, 'INVALID_PARAMETER');
+  assert.is((await rig!.call('mobile_uninstall_app', { bundle_id: 'com.example.fresh' })).status, 'success');
+  assert.is((await rig!.call('mobile_uninstall_app', { bundle_id: 'com.android.settings' })).code, 'PERMISSION_DENIED');
+  rig!.phone.shell.quirks.securityDenied.add(DEMO_PACKAGE);
+  try {
+    assert.is((await rig!.call('mobile_clear_app_data', { packageName: DEMO_PACKAGE })).code, 'PERMISSION_DENIED');
+  } finally {
+    rig!.phone.shell.quirks.securityDenied.clear();
+  }
+  assert.is((await rig!.call('mobile_clear_app_data', { packageName: DEMO_PACKAGE })).status, 'success');
+});
+
+tools('without the monkey channel every gesture falls back to input', async ({ rig }) => {
+  rig!.phone.adbd.faults.refuse = /^tcp:|monkey --port/;
+  try {
+    const engine = rig!.engineWith({});
+    rig!.phone.stats.reset();
+    const r = await engine.call('mobile_click_on_screen_at_coordinates', { device: rig!.phone.serial, x: 10, y: 10 });
+    assert.is((r as { status: string }).status, 'success');
+    assert.ok(rig!.phone.stats.opened.includes('exec:input tap 10 10'));
+  } finally {
+    rig!.phone.adbd.faults.refuse = undefined;
+  }
+});
+
+if (hasAdb()) tools.run();

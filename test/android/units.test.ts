@@ -1,0 +1,90 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import sharp from 'sharp';
+import { AdbAddressError, resolveAdbAddress } from '../../src/engine/drivers/android/adb-address.js';
+import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
+import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
+import { encodeRawFrame, parseRawScreencap, pngFromScreencap } from '../../src/engine/drivers/android/screencap.js';
+import { parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
+import { inputTextCommand } from '../../src/engine/drivers/android/text-input.js';
+import { parseCommandLine } from '../harness/adbd/shell-words.js';
+
+test('adb address: flag beats env, ADB_SERVER_SOCKET forms, port variable, default, conflicts', () => {
+  assert.equal(resolveAdbAddress('10.0.0.2:5099', { ANDROID_ADB_SERVER_PORT: '6000' }), { host: '10.0.0.2', port: 5099, source: '--adb 10.0.0.2:5099' });
+  assert.is(resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:7001' }).port, 7001);
+  assert.is(resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:box:7002' }).host, 'box');
+  assert.is(resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_PORT: '6000' }).port, 6000);
+  assert.equal(resolveAdbAddress(undefined, {}), { host: '127.0.0.1', port: 5037, source: 'the default 127.0.0.1:5037' });
+  assert.throws(() => resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:1', ANDROID_ADB_SERVER_PORT: '2' }), /both ADB_SERVER_SOCKET and ANDROID_ADB_SERVER_PORT/);
+  assert.throws(() => resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_PORT: '99999' }), /between 1 and 65535, got "99999"/);
+  assert.throws(() => resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'localfilesystem:/x' }), /only tcp:port or tcp:host:port/);
+});
+
+test('CLI flags: --no-android, --adb host:port, local default may start a server, remote may not', () => {
+  assert.is(androidSetupFromFlags({ android: false }), false);
+  assert.equal(androidSetupFromFlags({ adb: 'phonebox:5037' }, {}), { host: 'phonebox', port: 5037, startServer: false });
+  assert.equal(androidSetupFromFlags({}, {}), { host: '127.0.0.1', port: 5037, startServer: true });
+  assert.equal(androidSetupFromFlags({}, { ADB_SERVER_SOCKET: 'tcp:far:5037' }), { host: 'far', port: 5037, startServer: false });
+  assert.throws(() => androidSetupFromFlags({ adb: true }, {}), (e: unknown) => e instanceof AdbAddressError && /--adb needs a value/.test((e as Error).message));
+});
+
+test('typed text survives the device shell word for word, spaces and literal %s included', () => {
+  const text = `it's $HOME \`id\` "q" & a|b; 100%s done\\`;
+  const command = inputTextCommand(text, 'dev');
+  const typed = parseCommandLine(command).map((c) => c.words.slice(2).join(' ').replace(/%s/g, ' ')).join('');
+  assert.is(typed, text);
+  assert.ok(parseCommandLine(command).every((c) => c.words[0] === 'input' && c.words[1] === 'text'));
+  assert.match(inputTextCommand('a\nb', 'dev'), /input keyevent 66/);
+  assert.throws(() => inputTextCommand('naïve 😀', 'dev'), /cannot type "ï", "😀" on dev/);
+  assert.is(shellQuote("a'b"), `'a'\\''b'`);
+});
+
+test('wm size prefers the Override line', () => {
+  assert.equal(parseWmSize('Physical size: 1080x2400\nOverride size: 720x1600\n'), { width: 720, height: 1600 });
+  assert.equal(parseWmSize('Physical size: 1080x2400\n'), { width: 1080, height: 2400 });
+  assert.is(parseWmSize('Error'), undefined);
+});
+
+test('rotation from dumpsys input, old and new layouts', () => {
+  assert.is(parseRotation('    SurfaceOrientation: 3\n'), 3);
+  assert.is(parseRotation('  Viewport INTERNAL: displayId=0, uniqueId=local:1, port=0, orientation=1, logicalFrame=[0, 0, 2400, 1080]'), 1);
+  assert.is(parseRotation('nothing here'), undefined);
+});
+
+test('resumed activity across releases', () => {
+  assert.is(parseResumedPackage('  mResumedActivity: ActivityRecord{a u0 com.a.b/.Main t3}'), 'com.a.b');
+  assert.is(parseResumedPackage('    topResumedActivity=ActivityRecord{b u0 org.x/org.x.Home t9}'), 'org.x');
+});
+
+test('launcher apps: literal labels, resource labels fall back to the package, versions joined', () => {
+  const out = 'Activity #0:\n  ActivityInfo:\n    packageName=com.b\n    ApplicationInfo:\n      labelRes=0x7f nonLocalizedLabel=null icon=0x1\nActivity #1:\n    packageName=com.a\n      labelRes=0x0 nonLocalizedLabel=My App icon=0x0\n';
+  assert.equal(parseLauncherApps(out, 'package:com.a versionCode:12\n'), [
+    { package: 'com.a', name: 'My App', version: '12', installed: true },
+    { package: 'com.b', name: 'com.b', version: '', installed: true },
+  ]);
+});
+
+test('raw screencap: 12- and 16-byte headers, BGRA swapped, garbage rejected', async () => {
+  const pixels = Buffer.from([10, 20, 30, 255, 40, 50, 60, 255]);
+  for (const header of [12, 16]) {
+    const h = Buffer.alloc(header);
+    h.writeUInt32LE(2, 0);
+    h.writeUInt32LE(1, 4);
+    h.writeUInt32LE(5, 8);
+    const frame = parseRawScreencap(Buffer.concat([h, pixels]));
+    assert.equal([frame.width, frame.height, frame.format], [2, 1, 5]);
+    const png = await encodeRawFrame(frame);
+    const { data } = await sharp(png.png).raw().toBuffer({ resolveWithObject: true });
+    assert.equal([...data], [30, 20, 10, 255, 60, 50, 40, 255]);
+  }
+  assert.throws(() => parseRawScreencap(Buffer.from('/system/bin/sh: screencap: inaccessible or not found\n')), /does not hold a/);
+});
+
+test('screencap -p: text before the PNG signature is stripped', async () => {
+  const png = await sharp({ create: { width: 3, height: 2, channels: 4, background: '#fff' } }).png().toBuffer();
+  const shot = pngFromScreencap(Buffer.concat([Buffer.from('[Warning] Multiple displays were found\n'), png]));
+  assert.equal([shot.width, shot.height, shot.png.equals(png)], [3, 2, true]);
+  assert.throws(() => pngFromScreencap(Buffer.from('Killed')), /printed no PNG: Killed/);
+});
+
+test.run();
