@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { writeAppBundle } from '../harness/ipa-builder.js';
 import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
 
 test('WebDriverAgent restarted mid-session: the session is re-created once, the caller sees no error', async () => {
@@ -97,6 +98,27 @@ test('neither xcrun nor ios on PATH (Linux): the driver lists nothing, quietly',
     assert.equal(rig.tools.calls, []);
   } finally {
     console.error = original;
+    await rig.close();
+  }
+});
+
+test('--wda-runner: a prebuilt runner is installed and launched with simctl when nothing answers', async () => {
+  const runnerId = 'com.facebook.WebDriverAgentRunner.xctrunner';
+  const rig = await makeRig({ wdaDown: true, onLaunch: (wda) => ({ [runnerId]: () => wda.start() }) });
+  try {
+    const runner = writeAppBundle(rig.dir, { bundleId: runnerId, name: 'WebDriverAgentRunner-Runner' });
+    await rig.engine.close();
+    const { createEngine } = await import('../../src/engine/create.js');
+    const engine = createEngine({ virtual: false, ios: { wdaUrl: rig.wda.url, wdaStart: { runner } } });
+    try {
+      const r = (await engine.call('mobile_get_screen_size', { device: SIM_UDID })) as { width?: number };
+      assert.is(r.width, 1179, JSON.stringify(r));
+      assert.ok(rig.tools.calls.includes(`xcrun simctl install ${SIM_UDID} ${runner}`));
+      assert.ok(rig.tools.calls.includes(`xcrun simctl launch ${SIM_UDID} ${runnerId}`));
+    } finally {
+      await engine.close();
+    }
+  } finally {
     await rig.close();
   }
 });

@@ -34,6 +34,8 @@ export interface RigOptions {
   /** Start with WebDriverAgent absent. */
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;
+  /** `simctl launch` of these bundle ids runs the hook instead of launching an app. */
+  onLaunch?: (wda: EmulatedWda) => Record<string, () => Promise<void>>;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone
     ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }] }
-    : { simulators: [{ udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device }], phones: [], xcodeSelected: options.xcodeSelected };
+    : { simulators: [{ udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device }], phones: [], xcodeSelected: options.xcodeSelected, onLaunch: options.onLaunch?.(wda) };
   const tools = new FakeIosTools(config);
   await tools.start();
 

@@ -47,6 +47,8 @@ export interface FakeToolsConfig {
   phones: FakePhone[];
   /** false: only the Command Line Tools are selected, so `xcrun simctl` is not found. */
   xcodeSelected?: boolean;
+  /** Runs when `simctl launch` starts this bundle id (a WebDriverAgent runner: the test starts its emulated WDA). */
+  onLaunch?: Record<string, () => Promise<void>>;
 }
 
 interface Answer {
@@ -132,7 +134,8 @@ export class FakeIosTools {
           if (!d.installedApps.some((a) => a.package === id)) {
             return simError('FBSOpenApplicationServiceErrorDomain', 4, [`The request to open "${id}" failed.`, 'Underlying error (domain=FBSOpenApplicationErrorDomain, code=4):', `\tThe operation couldn’t be completed. Application info provider (FBSApplicationLibrary) returned nil for "${id}"`]);
           }
-          await d.launchApp(id, ctx());
+          if (this.config.onLaunch?.[id]) await this.config.onLaunch[id]();
+          else await d.launchApp(id, ctx());
           return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
         case 'terminate':
           if (d.foregroundPackage !== id) return simError('com.apple.CoreSimulator.SimError', 3, ['found nothing to terminate', 'Underlying error (domain=NSPOSIXErrorDomain, code=3):', '\tThe request to terminate "' + id + '" failed. found nothing to terminate']);
