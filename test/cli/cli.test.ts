@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const run = promisify(execFile);
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+const cli = suite<{ state: string }>('mobilebridge command line');
+
+cli.before((ctx) => {
+  ctx.state = mkdtempSync(join(tmpdir(), 'mb-cli-'));
+});
+cli.after((ctx) => rmSync(ctx.state, { recursive: true, force: true }));
+
+async function mb(state: string, ...args: string[]): Promise<{ code: number; out: string; json: any }> {
+  try {
+    const { stdout } = await run(process.execPath, [MAIN, ...args], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: state });
+    return { code: 0, out: stdout, json: safeJson(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, out: e.stdout, json: safeJson(e.stdout) };
+  }
+}
+const safeJson = (s: string) => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+};
+
+cli('devices lists the virtual phones as JSON', async ({ state }) => {
+  const r = await mb(state, 'devices');
+  assert.is(r.code, 0);
+  assert.equal(r.json.devices.map((d: { id: string }) => d.id), ['virtual-android-1', 'virtual-ios-1']);
+});
+
+cli('successive call processes act on one continuing phone; reset starts fresh', async ({ state }) => {
+  const dev = { device: 'virtual-android-1' };
+  assert.is((await mb(state, 'call', 'mobile_launch_app', JSON.stringify({ ...dev, packageName: 'com.mobilebridge.demo' }))).code, 0);
+  const listed = await mb(state, 'call', 'mobile_list_elements_on_screen', JSON.stringify(dev));
+  const email = listed.json.elements.find((e: { id: string }) => e.id === 'email');
+  assert.ok(email, 'the sign-in screen the previous process opened is still there');
+  await mb(state, 'call', 'mobile_click_on_screen_at_coordinates', JSON.stringify({ ...dev, ...email.center }));
+  await mb(state, 'call', 'mobile_type_keys', JSON.stringify({ ...dev, text: 'kept@example.com' }));
+  const again = await mb(state, 'call', 'mobile_list_elements_on_screen', JSON.stringify(dev));
+  assert.is(again.json.elements.find((e: { id: string }) => e.id === 'email').text, 'kept@example.com');
+
+  assert.is((await mb(state, 'reset')).code, 0);
+  const fresh = await mb(state, 'call', 'mobile_get_foreground_app', JSON.stringify(dev));
+  assert.is.not(fresh.json.package, 'com.mobilebridge.demo');
+});
+
+cli('failures print the tool error shape and exit with the mapped code', async ({ state }) => {
+  const notFound = await mb(state, 'call', 'mobile_get_screen_size', '{"device":"nope"}');
+  assert.is(notFound.code, 2);
+  assert.is(notFound.json.code, 'DEVICE_NOT_FOUND');
+  const badParam = await mb(state, 'call', 'mobile_swipe_on_screen', '{"device":"virtual-android-1","direction":"diagonal"}');
+  assert.is(badParam.code, 3);
+  assert.is(badParam.json.code, 'INVALID_PARAMETER');
+  const badJson = await mb(state, 'call', 'mobile_get_screen_size', '{device:');
+  assert.is(badJson.code, 3);
+  assert.match(badJson.json.message, /not valid JSON/);
+  const missingApp = await mb(state, 'call', 'mobile_launch_app', '{"device":"virtual-ios-1","packageName":"com.example.none"}');
+  assert.is(missingApp.code, 2);
+  assert.is(missingApp.json.code, 'APP_NOT_INSTALLED');
+});
+
+cli('--help on every command, --version, unknown command', async ({ state }) => {
+  const top = await mb(state, '--help');
+  assert.is(top.code, 0);
+  const names = [...top.out.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
+  assert.ok(names.includes('devices') && names.includes('call'));
+  for (const name of names) {
+    const help = await mb(state, name, '--help');
+    assert.is(help.code, 0, name);
+    assert.match(help.out, new RegExp(`Usage: mobilebridge ${name}`), name);
+  }
+  assert.match((await mb(state, '--version')).out, /^\d+\.\d+\.\d+/);
+  const unknown = await mb(state, 'frobnicate');
+  assert.is(unknown.code, 1);
+});
+
+cli.run();
