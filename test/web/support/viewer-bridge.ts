@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBridge, type Bridge } from '../../../src/bridge/index.js';
+import { createEngine } from '../../../src/engine/create.js';
+import { buildWeb } from '../../../scripts/build-web.js';
+
+/** web/dist of this checkout: from dist/test/web/support/ four folders up. */
+export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
+
+/**
+ * A bridge on a free loopback port with fresh virtual devices, serving the built viewer.
+ * `npm test` builds the viewer first; a bare uvu run after tsc builds it here.
+ */
+export async function startViewerBridge(options: { token?: string } = {}): Promise<{ bridge: Bridge; url: string }> {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) await buildWeb({ check: false });
+  const bridge = await startBridge({
+    engine: createEngine({ virtual: {} }),
+    port: 0,
+    webRoot: WEB_DIST,
+    token: options.token,
+  });
+  const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
+  return { bridge, url: `http://127.0.0.1:${bridge.port}/${query}` };
+}
