@@ -44,8 +44,6 @@ export class WdaClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   private sessionId: string | undefined;
   private creating: Promise<string> | undefined;
-  /** Sessions created so far; tests read it to check that a restart costs exactly one new session. */
-  sessionsCreated = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -94,7 +92,6 @@ export class WdaClient {
     const id = typeof value?.sessionId === 'string' ? value.sessionId : reply.sessionId;
     if (typeof id !== 'string' || !id) throw new ToolError('INTERNAL', `WebDriverAgent at ${this.baseUrl} created a session without an id for ${this.options.deviceLabel}`);
     this.sessionId = id;
-    this.sessionsCreated++;
     return id;
   }
 
