@@ -75,12 +75,15 @@ export interface AdbdOptions {
 export class AdbdStats {
   opened: string[] = [];
   extraRoundTrips = 0;
+  /** Time the emulated device spent running finished services (what a phone's own work would cost). */
+  deviceMs = 0;
   get roundTrips(): number {
     return this.opened.length + this.extraRoundTrips;
   }
   reset(): void {
     this.opened = [];
     this.extraRoundTrips = 0;
+    this.deviceMs = 0;
   }
 }
 
@@ -179,8 +182,10 @@ class AdbdLink {
     stream.on('close', () => this.streams.delete(localId));
     this.send(A_OKAY, localId, remoteId, Buffer.alloc(0));
     if (faults.stall?.test(service)) return;
+    const started = performance.now();
     Promise.resolve()
       .then(() => runner(stream))
+      .then(() => void (this.adbd.stats.deviceMs += performance.now() - started))
       .catch((err: unknown) => stream.write(`${(err as Error).message}\n`).catch(() => undefined))
       .finally(() => stream.close());
   }
