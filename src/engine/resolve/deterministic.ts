@@ -142,14 +142,15 @@ export class DeterministicResolver implements Resolver {
       const el = label.element;
       if (el.type !== 'text' || query.roles.includes('text')) continue;
       const t = textScore(label, query);
-      if (t === null || t < 0.7) continue;
+      if (t === null || t < 0.9) continue;
       let target: { e: UiElement; d: number } | undefined;
       for (const p of prepared) {
-        if (!query.roles.includes(p.element.type)) continue;
-        const below = relationDistance(p.element, el, 'below');
-        const right = relationDistance(p.element, el, 'right_of');
-        const d = Math.min(below ?? Infinity, right ?? Infinity);
-        if (d <= LABEL_REACH * el.height + p.element.height && (!target || d < target.d)) target = { e: p.element, d };
+        const e = p.element;
+        if (!query.roles.includes(e.type)) continue;
+        // A row containing the text is named by it ("Item 30" in its list item); else the field below or right of it.
+        const inside = el.center.x >= e.x && el.center.x <= e.x + e.width && el.center.y >= e.y && el.center.y <= e.y + e.height;
+        const d = inside ? -1 / (e.width * e.height) : Math.min(relationDistance(e, el, 'below') ?? Infinity, relationDistance(e, el, 'right_of') ?? Infinity);
+        if (d <= LABEL_REACH * el.height + e.height && (!target || d < target.d)) target = { e, d };
       }
       if (target) scores.set(target.e, Math.max(scores.get(target.e) ?? 0, t * 0.95));
     }

@@ -5,7 +5,7 @@ import type { Query } from './query.js';
 /** Element types a user acts on; `interact` requests prefer them over static text. */
 const ACTIONABLE: ReadonlySet<ElementType> = new Set(['button', 'edittext', 'switch', 'checkbox', 'radio', 'tab', 'link', 'listitem']);
 
-export const ROLE_MISMATCH_FACTOR = 0.6;
+export const ROLE_MISMATCH_FACTOR = 0.55;
 const ROLE_ONLY_SCORE = 0.8;
 const INTERACT_BONUS = 0.1;
 
@@ -47,6 +47,10 @@ export function prepare(element: UiElement): Prepared {
   add(element.accessibility_label, 1);
   // A field's placeholder names it until something is typed ("the Email field").
   add(element.hint, 0.9);
+  // Developer ids ("items", "account") are weak evidence: they name lists and other textless
+  // elements, and say what a changing text is about.
+  const rid = element.resource_id?.replace(/^.*:id\//, '');
+  if (rid) add(rid.replace(/[_-]+/g, ' '), element.text || element.accessibility_label ? 0.6 : 0.8);
   return { element, fields };
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
+import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
 import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
 import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
 import { meanLuminance } from './observe.js';
@@ -76,7 +76,7 @@ export class RunState {
       try {
         const live = interpolateFields(a, this.variables);
         const r = await resolveOnce(this.verbs, { description: live.element_description, intent: 'read' }, elements);
-        this.textsBefore.set(a.id, r.ok ? r.element.text : null);
+        this.textsBefore.set(a.id, r.ok ? textOf(r.element, elements) : null);
       } catch {
         this.textsBefore.set(a.id, null);
       }

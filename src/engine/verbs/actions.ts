@@ -1,5 +1,5 @@
 import type { UiElement } from '../types.js';
-import { call, isLoadingIndicator, listElements } from './screen.js';
+import { call, isLoadingIndicator, listElements, textOf } from './screen.js';
 import { findTarget, requestOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
@@ -130,8 +130,8 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     return { message: 'loading complete' };
   },
   async capture_value(ctx, step) {
-    const { element, resolved } = await findTarget(ctx, step, 'read');
-    const value = element.text || element.accessibility_label || '';
+    const { element, resolved, elements } = await findTarget(ctx, step, 'read');
+    const value = textOf(element, elements);
     return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}` };
   },
   async clear_app_data(ctx, step) {

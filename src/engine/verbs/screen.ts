@@ -62,3 +62,16 @@ export async function keyboardVisible(ctx: VerbContext, elements?: UiElement[]):
   if (props?.keyboardVisible !== undefined) return props.keyboardVisible;
   return (elements ?? (await listElements(ctx))).some(isKeyboard);
 }
+
+/**
+ * What an element says: its text, else its label, else the first text inside it (a list row's
+ * title), so "capture Item 3" reads "Item 3" from a row that carries no text itself.
+ */
+export function textOf(element: UiElement, elements: readonly UiElement[]): string {
+  if (element.text) return element.text;
+  if (element.accessibility_label) return element.accessibility_label;
+  const inside = elements
+    .filter((e) => e !== element && e.text && within(e, element))
+    .sort((a, b) => a.center.y - b.center.y || a.center.x - b.center.x);
+  return inside[0]?.text ?? '';
+}

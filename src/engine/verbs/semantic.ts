@@ -74,6 +74,10 @@ const dismissKeyboard: ActionFn = async (ctx) => {
     await call(ctx, 'mobile_swipe_on_screen', { direction: 'down' });
     tried.push('a swipe down');
     if (await gone()) return { message: 'closed the keyboard with a swipe down' };
+    // The return key itself is not always listed; ENTER is that key (it may move on or submit the form).
+    await call(ctx, 'mobile_press_button', { button: 'ENTER' });
+    tried.push('the return key (ENTER)');
+    if (await gone()) return { message: 'closed the keyboard with the return key (ENTER)' };
   }
   throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ')}; close it with the app's own control (e.g. tap outside the field)`);
 };

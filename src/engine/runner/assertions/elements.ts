@@ -1,7 +1,7 @@
 import type { Assertion } from '../../../validate/index.js';
 import type { UiElement } from '../../types.js';
 import { normalizeText } from '../../resolve/index.js';
-import { isDialog, isKeyboard, isToast, resolveOnce } from '../../verbs/index.js';
+import { isDialog, isKeyboard, isToast, resolveOnce, textOf as said } from '../../verbs/index.js';
 import { compare } from '../compare.js';
 import { name } from '../observe.js';
 import type { AssertionEnv, Evaluator, Verdict } from './types.js';
@@ -91,8 +91,9 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async element_text(a, env) {
     const el = await element(env, a.element_description);
     if (isVerdict(el)) return el;
-    const pass = el.text === a.expected_value;
-    return { pass, expected: a.expected_value, actual: el.text, message: pass ? `${name(el)} reads as expected` : `${name(el)} reads ${JSON.stringify(el.text)}` };
+    const text = said(el, await env.elements());
+    const pass = text === a.expected_value;
+    return { pass, expected: a.expected_value, actual: text, message: pass ? `${name(el)} reads as expected` : `${name(el)} reads ${JSON.stringify(text)}` };
   },
   async text_contains(a, env) {
     const pool = await searchable(env, a.element_description);
@@ -103,8 +104,9 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async text_not_empty(a, env) {
     const el = await element(env, a.element_description);
     if (isVerdict(el)) return el;
-    const pass = el.text.trim() !== '';
-    return { pass, expected: 'non-empty text', actual: el.text, message: `${name(el)} ${pass ? 'has' : 'has no'} text` };
+    const text = said(el, await env.elements());
+    const pass = text.trim() !== '';
+    return { pass, expected: 'non-empty text', actual: text, message: `${name(el)} ${pass ? 'has' : 'has no'} text` };
   },
   async pattern_match(a, env) {
     const re = regex(a.pattern);
@@ -117,7 +119,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async text_changed(a, env) {
     const before = env.textBefore(a.id);
     const el = await element(env, a.element_description);
-    const after = isVerdict(el) ? null : el.text;
+    const after = isVerdict(el) ? null : said(el, await env.elements());
     if (before === undefined) return { pass: false, error: true, message: 'the text before the step was not recorded' };
     const pass = before !== after && after !== null;
     return { pass, expected: `different from ${JSON.stringify(before)}`, actual: after, message: after === null ? `${JSON.stringify(a.element_description)} is no longer on screen` : pass ? `changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}` : `still ${JSON.stringify(after)}` };
@@ -161,7 +163,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     if (isVerdict(el)) return el;
     if (!(a.variable_name in env.variables)) return { pass: false, error: true, message: `variable ${a.variable_name} is not declared` };
     const value = env.variables[a.variable_name];
-    let text = el.text || el.accessibility_label || '';
+    let text = said(el, await env.elements());
     if (a.pattern !== undefined) {
       const re = regex(a.pattern);
       if ('pass' in re) return re;

@@ -1,0 +1,51 @@
+import type { ResultDocument, StepResult } from '../../../validate/index.js';
+
+/** XML text and attribute escaping (XML 1.0 §2.4; control characters are not allowed at all). */
+export function xml(value: string): string {
+  return value
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function flatten(steps: StepResult[]): StepResult[] {
+  return steps.flatMap((s) => [s, ...flatten(s.sub_steps_executed ?? [])]);
+}
+
+/**
+ * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
+ * scenario run; a failed run carries <failure> with the step and message, an errored one <error>,
+ * a cancelled one <skipped>.
+ */
+export function junitXml(runs: { document: ResultDocument; name: string }[]): string {
+  const bySuite = new Map<string, typeof runs>();
+  for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
+  const suites = [...bySuite].map(([device, list]) => {
+    const count = (s: ResultDocument['status']) => list.filter((r) => r.document.status === s).length;
+    const time = list.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
+    const cases = list.map(({ document: d, name }) => {
+      const steps = flatten(d.steps_executed);
+      const bad = steps.find((s) => s.status === 'failed' || s.status === 'error' || s.status === 'needs_manual');
+      const badAssertion = d.assertion_results.find((a) => a.status !== 'passed');
+      const detail = [
+        ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
+        ...d.assertion_results.map((a) => `${a.status.padEnd(12)} assertion ${a.assertion_id} (${a.type}): ${a.message}`),
+      ].join('\n');
+      const where = bad ? `step ${bad.step_id}: ${bad.error_message ?? bad.status}` : badAssertion ? `assertion ${badAssertion.assertion_id}: ${badAssertion.message}` : d.summary;
+      let body = '';
+      if (d.status === 'failed') body = `<failure message="${xml(where)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
+      else if (d.status === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;
+      else if (d.status === 'cancelled' || d.status === 'running') body = `<skipped message="${xml(d.summary)}"/>`;
+      const out = `<system-out>${xml(`${d.summary}\nresult: results/${d.run_id}.json`)}</system-out>`;
+      return `    <testcase classname="${xml(`mobilebridge.${device}`)}" name="${xml(name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
+    });
+    return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('cancelled')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const total = runs.length;
+  const failures = runs.filter((r) => r.document.status === 'failed').length;
+  const errors = runs.filter((r) => r.document.status === 'error').length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
