@@ -34,7 +34,7 @@ class SyntaxFault {
 }
 
 export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }
 
 function describe(text: string, i: number): string {
@@ -48,6 +48,7 @@ export function parseJson(source: string): ParseOutcome {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   let i = 0;
   const duplicates: DuplicateKey[] = [];
+  let nextSlash = text.indexOf('\\');
 
   const ws = (): void => {
     for (;;) {
@@ -65,8 +66,9 @@ export function parseJson(source: string): ParseOutcome {
     const start = ++i;
     // Fast path: no escapes and no control characters up to the closing quote.
     const close = text.indexOf('"', start);
-    const slash = text.indexOf('\\', start);
-    if (close !== -1 && (slash === -1 || slash > close)) {
+    // The next backslash is cached: searching afresh for every string is quadratic on big files.
+    if (nextSlash !== -1 && nextSlash < start) nextSlash = text.indexOf('\\', start);
+    if (close !== -1 && (nextSlash === -1 || nextSlash > close)) {
       const raw = text.slice(start, close);
       for (let k = 0; k < raw.length; k++) {
         if (raw.charCodeAt(k) < 0x20) {
