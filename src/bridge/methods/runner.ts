@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { failure } from '../../engine/errors.js';
+import { runScenario } from '../../engine/runner/index.js';
+import { runVerb, verbContext, VerbError } from '../../engine/verbs/index.js';
+import { envelope, loadScenario, StepSchema, validateScenarioValue } from '../../validate/index.js';
+import { defineMethod, type MethodDef } from '../registry.js';
+import type { Session } from '../sessions.js';
+
+interface ActiveRun {
+  run: string;
+  device: string;
+  session: Session;
+  controller: AbortController;
+}
+
+/** Targets of live verbs wait less than in a scenario run: an agent would rather retry with a better description. */
+const LIVE_TARGET_WAIT_MS = 1500;
+
+/**
+ * verbs.run, scenarios.run and scenarios.cancel: the runner over the bridge. A scenario run holds
+ * the device's lock for its whole length, so a viewer cannot disturb it unless it takes over
+ * (devices.lock with takeover), which cancels nothing by itself but makes the run's own
+ * mutating calls the only ones allowed until then.
+ */
+export function runnerMethods(): MethodDef[] {
+  const active = new Map<string, ActiveRun>();
+
+  return [
+    defineMethod('verbs.run', async (p, ctx) => {
+      const parsed = v.safeParse(StepSchema, { id: 'live_step', description: 'live step', ...p.step });
+      if (!parsed.success) {
+        return failure('INVALID_PARAMETER', `step: ${parsed.issues.map((i) => `${i.path?.map((x) => String(x.key)).join('.') || 'step'}: ${i.message}`).join('; ')}`);
+      }
+      const step = parsed.output;
+      const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`);
+      if (refusal) return refusal;
+      let verbs;
+      try {
+        verbs = await verbContext({ engine: ctx.engine, device: p.device, origin: ctx.session.id, signal: ctx.signal, targetWaitMs: LIVE_TARGET_WAIT_MS });
+      } catch (err) {
+        const e = err as VerbError;
+        return failure(e.code === 'DEVICE_NOT_FOUND' ? 'DEVICE_NOT_FOUND' : 'INTERNAL', e.message);
+      }
+      const outcome = await runVerb(verbs, step);
+      ctx.bridge.activity(p.device, ctx.session.participant, {
+        verb: step.action,
+        parameters: Object.fromEntries(Object.entries({ target: step.target, target_pattern: step.target_pattern, value: step.value }).filter(([, x]) => x !== undefined)),
+        outcome: outcome.status === 'passed' ? { status: 'success', message: outcome.message } : { status: 'error', code: outcome.error?.code, message: outcome.message },
+        durationMs: outcome.duration_ms,
+      });
+      return outcome as unknown as Record<string, unknown>;
+    }),
+
+    defineMethod('scenarios.run', async (p, ctx) => {
+      const file = '<scenarios.run>';
+      const loaded = typeof p.scenario === 'string' ? loadScenario(p.scenario, file) : (() => {
+        const report = validateScenarioValue(p.scenario, file);
+        return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file) : { report };
+      })();
+      if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
+      const lock = ctx.bridge.locks.acquire(p.device, ctx.session, false);
+      if ('status' in lock) return lock;
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      ctx.bridge.shutdownSignal.addEventListener('abort', stop, { once: true });
+      let entry: ActiveRun | undefined;
+      try {
+        const outDir = p.out ?? mkdtempSync(join(tmpdir(), 'mobilebridge-run-'));
+        const { document, resultFile } = await runScenario({
+          engine: ctx.engine,
+          device: p.device,
+          scenario: loaded.scenario,
+          scenarioDir: process.cwd(),
+          outDir,
+          origin: ctx.session.id,
+          signal: controller.signal,
+          onProgress: (event) => {
+            if (event.type === 'started') {
+              entry = { run: event.run_id, device: p.device, session: ctx.session, controller };
+              active.set(event.run_id, entry);
+            }
+            ctx.notify('scenario.progress', { device: p.device, ...event } as Record<string, unknown>);
+          },
+        });
+        return { ...document, result_file: resultFile } as unknown as Record<string, unknown>;
+      } finally {
+        if (entry) active.delete(entry.run);
+        ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
+        ctx.bridge.locks.release(p.device, ctx.session);
+      }
+    }),
+
+    defineMethod('scenarios.cancel', (p, ctx) => {
+      // A session cancels its own runs; with no run id, all of them.
+      const mine = [...active.values()].filter((r) => r.session === ctx.session && (p.run === undefined || r.run === p.run));
+      if (!mine.length) {
+        return failure('INVALID_PARAMETER', p.run ? `no run ${p.run} of this session is in progress` : 'this session has no scenario run in progress');
+      }
+      for (const r of mine) r.controller.abort();
+      return { cancelled: mine.map((r) => r.run) };
+    }),
+  ];
+}
