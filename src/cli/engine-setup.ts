@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
+import { androidSetupFromFlags } from '../engine/drivers/android/index.js';
+import { iosSetupFromFlags } from '../engine/drivers/ios/index.js';
 
 /**
  * Where the virtual devices keep their state between CLI processes, so successive
@@ -20,14 +22,39 @@ function list(value: string | boolean | undefined): string[] {
   return typeof value === 'string' ? value.split(',').filter(Boolean) : [];
 }
 
-/** Engine options shared by the commands that open devices themselves (devices, call, run). */
-export function engineSetupFromFlags(flags: Record<string, string | boolean>): EngineSetup {
+const str = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+/** The device flags every command that opens devices accepts; commands append this to their --help. */
+export const DEVICE_FLAGS_HELP = `Device options:
+  --no-virtual            leave out the built-in virtual devices
+  --no-android            leave out Android devices (adb)
+  --adb HOST:PORT         use this adb server (default: ANDROID_ADB_SERVER_PORT / ADB_SERVER_SOCKET, else 127.0.0.1:5037)
+  --no-ios                leave out iOS simulators and iPhones
+  --wda-url URL           WebDriverAgent of simulators (default http://127.0.0.1:8100)
+  --wda-project DIR       WebDriverAgent checkout to build and start when none answers
+  --wda-runner PATH       prebuilt WebDriverAgentRunner-Runner.app to install on simulators
+  --timeout MS            deadline of each device call (default 30000)
+  --allow-path DIR        extra folder screenshots/installs may use (comma-separated)`;
+
+/**
+ * Engine options shared by the commands that open devices themselves (devices, call, run, serve).
+ * `persistVirtual` keeps the virtual phones' state between processes (the one-shot commands want that).
+ */
+export function engineSetupFromFlags(flags: Record<string, string | boolean>, persistVirtual = true): EngineSetup {
   const timeout = typeof flags.timeout === 'string' ? Number(flags.timeout) : undefined;
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
     throw new Error(`--timeout must be a positive whole number of milliseconds (got ${String(flags.timeout)})`);
   }
   return {
-    virtual: flags.virtual === false ? false : { stateFile: virtualStateFile() },
+    virtual: flags.virtual === false ? false : persistVirtual ? { stateFile: virtualStateFile() } : {},
+    android: androidSetupFromFlags(flags),
+    ios: iosSetupFromFlags({
+      noIos: flags.ios === false,
+      wdaUrl: str(flags['wda-url']),
+      wdaProject: str(flags['wda-project']),
+      wdaRunner: str(flags['wda-runner']),
+      wdaDevicePort: str(flags['wda-device-port']),
+    }),
     timeoutMs: timeout,
     allowPaths: list(flags['allow-path']),
   };

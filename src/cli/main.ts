@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { loadCommands } from './commands/index.js';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -8,13 +8,13 @@ function version(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const commands = await loadCommands();
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v') {
     process.stdout.write(version() + '\n');
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const commands = await loadCommands();
     const width = Math.max(...commands.map((c) => c.name.length));
     process.stdout.write(
       `mobilebridge ${version()} — drive Android, iOS and virtual devices\n\n` +
@@ -24,9 +24,9 @@ async function main(argv: string[]): Promise<number> {
     );
     return name ? 0 : 1;
   }
-  const command = commands.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) {
-    process.stderr.write(`mobilebridge: unknown command '${name}'. Commands: ${commands.map((c) => c.name).join(', ')}\n`);
+    process.stderr.write(`mobilebridge: unknown command '${name}'. Commands: ${COMMAND_NAMES.join(', ')}\n`);
     return 1;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

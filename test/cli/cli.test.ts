@@ -17,9 +17,13 @@ cli.before((ctx) => {
 });
 cli.after((ctx) => rmSync(ctx.state, { recursive: true, force: true }));
 
+// Device commands run without the Android and iOS drivers: a test must never start or reach the user's adb server.
+const ONLY_VIRTUAL = ['--no-android', '--no-ios'];
+
 async function mb(state: string, ...args: string[]): Promise<{ code: number; out: string; json: any }> {
+  const opensDevices = ['devices', 'call'].includes(args[0]) && !args.includes('--help');
   try {
-    const { stdout } = await run(process.execPath, [MAIN, ...args], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: state });
+    const { stdout } = await run(process.execPath, [MAIN, ...args, ...(opensDevices ? ONLY_VIRTUAL : [])], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: state });
     return { code: 0, out: stdout, json: safeJson(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string };

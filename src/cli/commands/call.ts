@@ -4,7 +4,7 @@ import { isFailure } from '../../engine/engine.js';
 import { TOOLS } from '../../engine/tools/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { resetVirtualState } from './reset.js';
 
 /** Tool error codes mapped onto SPEC §4's exit codes. */
@@ -40,9 +40,8 @@ Options:
   --reset            start the virtual devices fresh before the call
   --bridge URL       send the call to a running bridge (ws://127.0.0.1:4800/ws)
   --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
-  --timeout MS       deadline of the device call (default 30000)
-  --allow-path DIR   extra folder screenshots/installs may use (comma-separated)
-  --no-virtual       leave out the built-in virtual devices
+
+${DEVICE_FLAGS_HELP}
 
 Tools:
 ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,

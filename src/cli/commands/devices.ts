@@ -1,6 +1,6 @@
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { withBridge } from '../bridge-attach.js';
 
 const command: Command = {
@@ -14,7 +14,8 @@ Prints {"devices": [{id, os, model, version}, ...]} as JSON. The virtual devices
 Options:
   --bridge URL   ask a running bridge instead of opening devices in this process
   --token T      token for --bridge (or MOBILEBRIDGE_TOKEN)
-  --no-virtual   leave out the built-in virtual devices`,
+
+${DEVICE_FLAGS_HELP}`,
   async run(args) {
     const { flags } = parseFlags(args);
     const bridged = await withBridge(flags, (client) => client.callTool('mobile_list_available_devices', {}));
