@@ -1,0 +1,58 @@
+import type { CallEvent } from '../engine.js';
+import type { UiElement } from '../types.js';
+import { resolvedOf } from './target.js';
+import type { VerbOutcome, VerbStep } from './types.js';
+
+/**
+ * Raw engine tools an agent called while recording (mobile-mcp style, `--engine-tools`), as the
+ * scenario step that does the same thing semantically. A coordinate tap becomes a tap on the
+ * element under the point in the agent's last listing; coordinates never reach the scenario.
+ */
+export type RawTranslation = { step: VerbStep; outcome: VerbOutcome } | { skipped: string } | undefined;
+
+const POINT_TOOLS: Record<string, string> = {
+  mobile_click_on_screen_at_coordinates: 'tap',
+  mobile_double_tap_on_screen: 'double_tap',
+  mobile_long_press_on_screen_at_coordinates: 'long_press',
+};
+
+/** The smallest listed element containing the point: the most specific thing the user touched. */
+export function elementAt(elements: readonly UiElement[], x: number, y: number): UiElement | undefined {
+  return elements
+    .filter((e) => x >= e.x && x <= e.x + e.width && y >= e.y && y <= e.y + e.height && (e.text || e.accessibility_label))
+    .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+}
+
+export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[] | undefined): RawTranslation {
+  if (!e.ok || !e.mutates) return undefined;
+  const p = e.parameters;
+  const passed = (step: VerbStep, resolved: VerbOutcome['resolved'] = null) => ({ step, outcome: { status: 'passed' as const, action: step.action, resolved, duration_ms: Math.round(e.durationMs), message: '' } });
+  const action = POINT_TOOLS[e.tool];
+  if (action) {
+    const x = Number(p.x);
+    const y = Number(p.y);
+    const hit = lastListing && elementAt(lastListing, x, y);
+    if (!hit) return { skipped: `${e.tool} at (${x}, ${y}): no listed element with text or a label is there (list elements before tapping, or use the tap verb)` };
+    return passed({ action, target: hit.text || hit.accessibility_label || undefined }, resolvedOf(hit, 1));
+  }
+  switch (e.tool) {
+    case 'mobile_type_keys': {
+      const text = String(p.text ?? '');
+      return passed({ action: 'type', value: p.submit === true ? `${text}\n` : text });
+    }
+    case 'mobile_swipe_on_screen':
+      return passed({ action: 'swipe', value: String(p.direction) });
+    case 'mobile_press_button':
+      return ['BACK', 'HOME', 'ENTER'].includes(String(p.button))
+        ? passed({ action: 'press_button', value: String(p.button) })
+        : { skipped: `${e.tool} ${String(p.button)}: scenarios press only BACK, HOME or ENTER` };
+    case 'mobile_launch_app':
+      return passed({ action: 'launch_app', value: String(p.packageName) });
+    case 'mobile_open_url':
+      return passed({ action: 'open_url', value: String(p.url) });
+    case 'mobile_clear_app_data':
+      return passed({ action: 'clear_app_data', value: String(p.packageName) });
+    default:
+      return { skipped: `${e.tool}: no scenario step does this (use preconditions for installs, Wi-Fi and orientation)` };
+  }
+}

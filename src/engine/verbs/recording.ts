@@ -1,0 +1,278 @@
+import {
+  ACTIONS as SCENARIO_ACTIONS,
+  APP_STATES,
+  CURRENT_SCHEMA_VERSION,
+  SEMANTIC_ACTIONS as AGNOSTIC_ACTIONS,
+  TARGET_ACTIONS,
+  WAIT_TYPE_OF_ACTION,
+  locatorKind,
+  type Assertion,
+} from '../../validate/index.js';
+import type { DeviceOs } from '../types.js';
+import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
+
+/**
+ * Turns a live session (verbs an agent ran, assertions it asked for) into a scenario document
+ * (schema 2.1, SPEC §3) that passes the validator and replays with `mobilebridge run`. Both
+ * transports (MCP, the bridge's WebSocket) feed one of these per recording; it never touches a
+ * device itself.
+ */
+
+export type AppState = (typeof APP_STATES)[number];
+
+export interface RecordingOptions {
+  device: string;
+  os: DeviceOs;
+  /** Human name of the scenario; the scenario_id is derived from it. */
+  name: string;
+  description?: string;
+  /** The app under test; else the package of the first launch_app, else the foreground app at stop. */
+  appPackage?: string;
+  /** Starting state the replay sets up (preconditions.app_state). */
+  appState?: AppState;
+  environment?: string;
+  startedAt?: Date;
+}
+
+/** A scenario step as recorded (the schema's fields, only the ones that carry something). */
+export interface RecordedStep {
+  id: string;
+  action: string;
+  description: string;
+  target?: string;
+  target_pattern?: string;
+  value?: string;
+  wait_config?: { type: string; timeout_ms: number; indicator?: string };
+  capture_to?: string;
+  permission_name?: string;
+}
+
+export type RecordedAssertion = Assertion & Record<string, unknown>;
+
+/** What the agent asked to check, without the fields the recorder fills in. */
+export type AssertionRequest = { type: Assertion['type']; description?: string } & Record<string, unknown>;
+
+export interface RecordingSummary {
+  device: string;
+  name: string;
+  steps: number;
+  assertions: number;
+  /** Things the agent did that a scenario cannot hold (and why). */
+  skipped: string[];
+}
+
+/** Wait bounds of the schema (WaitConfigSchema). */
+const MIN_WAIT_MS = 1000;
+const MAX_WAIT_MS = 60_000;
+const DEFAULT_WAIT_MS = 10_000;
+/** Looks at the screen between two actions after which the agent is taken to have waited for the next target. */
+const POLLS_THAT_MEAN_WAITING = 2;
+const MAX_ID_LENGTH = 40;
+
+const AGNOSTIC: ReadonlySet<string> = new Set(AGNOSTIC_ACTIONS);
+const RECORDABLE: ReadonlySet<string> = new Set(SCENARIO_ACTIONS);
+
+export function snakeCase(text: string, fallback: string): string {
+  const words = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, MAX_ID_LENGTH)
+    .replace(/_+$/, '');
+  if (!words) return fallback;
+  return /^[a-z]/.test(words) ? words : `${fallback}_${words}`.slice(0, MAX_ID_LENGTH);
+}
+
+function clampWait(ms: number | undefined): number {
+  const n = Math.round(ms ?? DEFAULT_WAIT_MS);
+  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, n));
+}
+
+/** What a user sees of the element: its text, else its accessibility label. */
+function seen(resolved: ResolvedElement | null | undefined): string | undefined {
+  const text = resolved?.text?.trim() || resolved?.label?.trim();
+  return text && !locatorKind(text) ? text : undefined;
+}
+
+export class Recorder {
+  readonly options: RecordingOptions;
+  private readonly steps: RecordedStep[] = [];
+  private readonly assertions: RecordedAssertion[] = [];
+  private readonly ids = new Set<string>();
+  private readonly variables: Record<string, { type: 'string'; description: string }> = {};
+  private readonly skipped: string[] = [];
+  private appPackage?: string;
+  private pollsSinceStep = 0;
+
+  constructor(options: RecordingOptions) {
+    this.options = options;
+    this.appPackage = options.appPackage;
+  }
+
+  get device(): string {
+    return this.options.device;
+  }
+
+  get lastStepId(): string | undefined {
+    return this.steps.at(-1)?.id;
+  }
+
+  /** The agent looked at the screen (listing, screenshot) without acting. */
+  notePoll(): void {
+    this.pollsSinceStep++;
+  }
+
+  /** Something the agent did that cannot go into a scenario; reported at stop. */
+  noteSkipped(what: string): void {
+    this.skipped.push(what);
+  }
+
+  /**
+   * Records a verb that ran. Only passed steps go in (a failed tap did not change the app);
+   * returns the ids of the steps written (a wait may come first), empty when nothing was.
+   */
+  noteVerb(step: VerbStep & { capture_to?: string }, outcome: VerbOutcome): string[] {
+    if (outcome.status !== 'passed') return [];
+    if (!RECORDABLE.has(step.action)) {
+      this.noteSkipped(`${step.action}: not a scenario action`);
+      return [];
+    }
+    const written: string[] = [];
+    const rec: Omit<RecordedStep, 'id'> = { action: step.action, description: '' };
+    if (TARGET_ACTIONS.has(step.action) || step.target || step.target_pattern) {
+      const target = step.target && !locatorKind(step.target) ? step.target : seen(outcome.resolved);
+      if (target) rec.target = target;
+      if (step.target_pattern) rec.target_pattern = step.target_pattern;
+      if (TARGET_ACTIONS.has(step.action) && !rec.target && !rec.target_pattern) {
+        this.noteSkipped(`${step.action}: the element it acted on has no text or label to name it by`);
+        return [];
+      }
+    }
+    if (step.value !== undefined && step.value !== '') rec.value = step.value;
+    if (step.action === 'launch_app') {
+      this.appPackage ??= step.value;
+      if (rec.value === this.appPackage) delete rec.value;
+    }
+    const waitType = WAIT_TYPE_OF_ACTION[step.action];
+    if (waitType) {
+      rec.wait_config = { type: waitType, timeout_ms: clampWait(step.wait_config?.timeout_ms) };
+      const indicator = step.wait_config?.indicator;
+      if (waitType === 'loading_complete' && indicator) rec.wait_config.indicator = indicator;
+    }
+    if (step.permission_name) rec.permission_name = step.permission_name;
+    if (step.action === 'capture_value' && step.capture_to) {
+      rec.capture_to = step.capture_to;
+      this.variables[step.capture_to] ??= { type: 'string', description: `read from ${rec.target ?? rec.target_pattern} while recording` };
+    }
+    // The agent looked at the screen again and again before this: replay waits for the target too.
+    if (this.pollsSinceStep >= POLLS_THAT_MEAN_WAITING && rec.target && !waitType && step.action !== 'type') {
+      written.push(this.push({ action: 'wait_for_element', description: `Wait for ${rec.target}`, target: rec.target, wait_config: { type: 'element_visible', timeout_ms: DEFAULT_WAIT_MS } }));
+    }
+    rec.description = describeStep(rec);
+    written.push(this.push(rec));
+    this.pollsSinceStep = 0;
+    return written;
+  }
+
+  /**
+   * Records an assertion that passed live, after the last recorded step. Returns its id, or why
+   * it was not recorded (nothing recorded yet, or it did not pass).
+   */
+  noteAssertion(request: AssertionRequest, passed: boolean): { id?: string; reason?: string } {
+    const after = this.lastStepId;
+    if (!after) return { reason: 'no step has been recorded yet, and an assertion must follow a step; run a verb (e.g. launch_app) first' };
+    if (!passed) return { reason: 'it did not pass now, so a replay would fail on it; check the screen and assert what it shows' };
+    const { type, description, ...fields } = request;
+    const id = this.uniqueId(snakeCase(`check_${String(fields.element_description ?? fields.expected_text ?? fields.expected_substring ?? type)}`, 'check'));
+    const assertion = { id, after_step: after, type, description: description?.trim() || describeAssertion(request), ...fields } as RecordedAssertion;
+    this.assertions.push(assertion);
+    return { id };
+  }
+
+  summary(): RecordingSummary {
+    return { device: this.device, name: this.options.name, steps: this.steps.length, assertions: this.assertions.length, skipped: [...this.skipped] };
+  }
+
+  /** The package the scenario is about, if known yet. */
+  get app(): string | undefined {
+    return this.appPackage;
+  }
+
+  /**
+   * The scenario document. `appPackage` (the foreground app) and `appVersion` come from the
+   * device at stop when the recording did not name them.
+   */
+  toScenario(facts: { appPackage?: string; appVersion?: string } = {}): Record<string, unknown> {
+    const o = this.options;
+    const app = this.appPackage ?? facts.appPackage;
+    if (!app) throw new Error('the recording has no app: start it with app_package, or launch the app while recording');
+    if (!this.steps.length) throw new Error('nothing was recorded: a scenario needs at least one step that succeeded');
+    const agnostic = this.steps.some((s) => AGNOSTIC.has(s.action));
+    const platform = o.os === 'iOS' ? 'ios' : 'android';
+    const doc: Record<string, unknown> = {
+      $schema_version: CURRENT_SCHEMA_VERSION,
+      scenario_id: snakeCase(o.name, 'recorded'),
+      name: o.name,
+      description: o.description?.trim() || `Recorded on ${o.device} (${o.os}) on ${(o.startedAt ?? new Date()).toISOString()}`,
+      platform,
+      ...(agnostic ? { mode: 'platform-agnostic' } : {}),
+      app_package: app,
+      metadata: { app_version: facts.appVersion || 'unknown', environment: o.environment || 'development' },
+      tags: ['recorded'],
+    };
+    if (Object.keys(this.variables).length) doc.variables = { ...this.variables };
+    if (o.appState) doc.preconditions = { app_state: o.appState };
+    doc.steps = this.steps.map((s) => ({ ...s }));
+    doc.assertions = this.assertions.map((a) => ({ ...a }));
+    return doc;
+  }
+
+  private push(step: Omit<RecordedStep, 'id'>): string {
+    const base = snakeCase(`${step.action}_${step.target ?? step.value ?? step.permission_name ?? ''}`, step.action);
+    const id = this.uniqueId(base);
+    this.steps.push({ id, ...step });
+    return id;
+  }
+
+  private uniqueId(base: string): string {
+    let id = base;
+    for (let n = 2; this.ids.has(id); n++) id = `${base.slice(0, MAX_ID_LENGTH - String(n).length - 1)}_${n}`;
+    this.ids.add(id);
+    return id;
+  }
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  launch_app: 'Launch the app',
+  tap: 'Tap',
+  double_tap: 'Double-tap',
+  long_press: 'Long-press',
+  swipe: 'Swipe',
+  scroll_to_element: 'Scroll to',
+  press_button: 'Press',
+  open_url: 'Open',
+  wait_for_element: 'Wait for',
+  wait_for_element_gone: 'Wait until gone:',
+  wait_for_loading_complete: 'Wait for loading to finish',
+  capture_value: 'Read the text of',
+  clear_app_data: 'Clear the app data',
+  press_back: 'Go back',
+  dismiss_keyboard: 'Close the keyboard',
+  grant_permission: 'Allow the permission',
+  deny_permission: 'Deny the permission',
+};
+
+function describeStep(s: Omit<RecordedStep, 'id'>): string {
+  const target = s.target ?? (s.target_pattern ? `/${s.target_pattern}/` : undefined);
+  if (s.action === 'type') return `Type ${JSON.stringify(s.value ?? '')}${target ? ` into ${target}` : ''}`;
+  const words = ACTION_WORDS[s.action] ?? s.action;
+  const what = target ?? (s.action === 'launch_app' || s.action === 'clear_app_data' ? s.value : s.value ?? s.permission_name);
+  return what ? `${words} ${what}` : words;
+}
+
+function describeAssertion(a: AssertionRequest): string {
+  const subject = a.element_description ?? a.expected_text ?? a.expected_substring ?? a.pattern;
+  return `${a.type.replace(/_/g, ' ')}${subject !== undefined ? `: ${String(subject)}` : ''}`;
+}
