@@ -123,7 +123,6 @@ viewer('the virtual device’s frames paint on the canvas', async (ctx) => {
   const blank = await canvasSignature(page);
   const painted = await waitForSignatureOtherThan(page, blank);
   assert.ok(!painted.endsWith(':0,0,0'), `the canvas shows something: ${painted}`);
-  await page.locator('#latency', { hasText: 'ms' }).waitFor();
   // The element list fills from elements.changed.
   await page.waitForSelector('#element-list li');
 });
@@ -139,6 +138,7 @@ viewer('a click on an element’s drawn centre taps that element', async (ctx) =
   await waitForSignatureOtherThan(page, before);
   const feed = await activityTexts(page);
   assert.ok(feed.some((t) => t.includes(`tapped (${icon.center.x}, ${icon.center.y})`)), `the tap hit the exact centre: ${feed.join(' | ')}`);
+  await page.locator('#rtt', { hasText: 'ms' }).waitFor();
 });
 
 viewer('typing on the focused screen reaches the focused field; Enter is sent as ENTER', async (ctx) => {

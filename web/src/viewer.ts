@@ -31,6 +31,8 @@ export class Viewer {
   private subscription: string | undefined;
   private store: ElementStore | undefined;
   private hoverPoint: Point | undefined;
+  /** The subscription whose first frame was painted already. */
+  private firstFrameOf: string | undefined;
   readonly fps = new RateMeter();
   readonly frameLatency = new SmoothedLatency();
   readonly callLatency = new SmoothedLatency();
@@ -69,6 +71,7 @@ export class Viewer {
     this.subscription = undefined;
     this.device = device;
     this.store = new ElementStore(device.id);
+    this.frameLatency.reset();
     this.ui.deviceChosen(device);
     this.ui.clearScreen();
     this.ui.elements([], []);
@@ -88,7 +91,9 @@ export class Viewer {
   /** A frame reached the canvas: figures for the status bar, and the device size for mapping. */
   painted(header: FrameHeader, now: number): void {
     this.fps.add(now);
-    this.frameLatency.add(Date.now() - header.captured_at);
+    // A subscription starts with the screen as last captured, possibly long ago: its age is no latency.
+    if (header.subscription === this.firstFrameOf) this.frameLatency.add(Date.now() - header.captured_at);
+    else this.firstFrameOf = header.subscription;
     this.ui.screenSize({ width: header.device_width, height: header.device_height });
   }
 
