@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     await page.mouse.move(box.x + at.x, box.y + at.y);
     await page.locator('#outline:not([hidden])').waitFor();
     await page.locator('#latency', { hasText: 'ms' }).waitFor();
+    // Captures of the virtual phone take a few hundred ms: let the typed text reach the canvas.
+    await page.waitForTimeout(1500);
     await page.screenshot({ path: out });
     console.log(`viewer screenshot written to ${out}`);
   } finally {
