@@ -1,0 +1,40 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge } from '../../src/bridge/server.js';
+import { createEngine } from '../../src/engine/create.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { RUNS_DIR } from '../runner/harness.js';
+
+test('verbs.run resolves and acts live; scenarios.run reports progress and returns the result document', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mb-bridge-run-'));
+  const bridge = await startBridge({ engine: createEngine({ virtual: {} }), host: '127.0.0.1', port: 0 });
+  const client = await connectBridge(bridge.wsUrl);
+  try {
+    await client.request('session.hello', { client: 'test' });
+    await client.requestRaw('tools.call', { tool: 'mobile_open_url', parameters: { device: 'virtual-android-1', url: 'mbdemo://screen/signin' } });
+    const typed = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step: { action: 'type', target: 'the Email field', value: 'demo@example.com' } })) as { status: string; resolved: { id: string } };
+    assert.is(typed.status, 'passed');
+    assert.is(typed.resolved.id, 'email');
+    const missing = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step: { action: 'tap', target: 'the Log out button' } })) as { status: string; error: { code: string; candidates?: unknown[] } };
+    assert.is(missing.status, 'failed');
+    assert.is(missing.error.code, 'ELEMENT_NOT_FOUND');
+
+    const progress: unknown[] = [];
+    client.on('scenario.progress', (p) => progress.push(p));
+    const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as unknown;
+    const doc = (await client.requestRaw('scenarios.run', { device: 'virtual-android-1', scenario, out })) as { status: string; steps_executed: unknown[] };
+    assert.is(doc.status, 'passed');
+    assert.ok(progress.length >= doc.steps_executed.length + 2, `${progress.length} progress notifications`);
+    const invalid = (await client.requestRaw('scenarios.run', { device: 'virtual-android-1', scenario: { steps: [] } })) as { ok: boolean };
+    assert.is(invalid.ok, false);
+  } finally {
+    await client.close();
+    await bridge.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test.run();
