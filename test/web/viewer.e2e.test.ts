@@ -22,10 +22,9 @@ interface Ctx {
   url: string;
   browser?: Browser;
   page?: Page;
-  pages: Page[];
 }
 
-const viewer = suite<Ctx>('viewer in Chromium', { url: '', pages: [] });
+const viewer = suite<Ctx>('viewer in Chromium', { url: '' });
 
 viewer.before(async (ctx) => {
   const started = await startViewerBridge();
@@ -44,7 +43,6 @@ viewer.after(async (ctx) => {
 
 async function openViewer(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  ctx.pages.push(page);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(err.message));
   await page.goto(ctx.url);

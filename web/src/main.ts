@@ -156,6 +156,11 @@ async function start(): Promise<void> {
   const list = await client.request('devices.list', {});
   devices.set(list.devices);
   client.on('devices.changed', (c) => devices.change(c.added, c.removed));
+  // A new session (the bridge restarted): device changes in between were never announced.
+  client.onSession((e) => {
+    if (e.initial || e.resumed) return;
+    client.request('devices.list', {}).then((l) => devices.set(l.devices), () => undefined);
+  });
   // ?device=ID opens that device directly (links from the CLI or a colleague).
   const wanted = new URLSearchParams(location.search).get('device');
   const first = list.devices.find((d) => d.id === wanted) ?? list.devices.find((d) => (d.state ?? 'ready') === 'ready');

@@ -12,11 +12,11 @@ export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.me
  * A bridge on a free loopback port with fresh virtual devices, serving the built viewer.
  * `npm test` builds the viewer first; a bare uvu run after tsc builds it here.
  */
-export async function startViewerBridge(options: { token?: string } = {}): Promise<{ bridge: Bridge; url: string }> {
+export async function startViewerBridge(options: { token?: string; port?: number } = {}): Promise<{ bridge: Bridge; url: string }> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) await buildWeb({ check: false });
   const bridge = await startBridge({
     engine: createEngine({ virtual: {} }),
-    port: 0,
+    port: options.port ?? 0,
     webRoot: WEB_DIST,
     token: options.token,
   });
