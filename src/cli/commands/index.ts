@@ -4,7 +4,7 @@ import type { Command } from '../command.js';
  * Every sub-command, in the order `--help` lists them; each name is the module `./<name>.js`
  * whose default export is the Command. Add a command by adding its name here.
  */
-export const COMMAND_NAMES = ['serve', 'devices', 'call', 'reset', 'validate', 'run', 'schema'] as const;
+export const COMMAND_NAMES = ['serve', 'devices', 'call', 'reset', 'validate', 'run', 'schema', 'mcp'] as const;
 
 /** Loads only the command being run: a one-shot `call` should not pay for the server's imports. */
 export async function loadCommand(name: string): Promise<Command | undefined> {

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createEngine } from '../../engine/create.js';
+import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
+import { BridgeBackend } from '../../mcp/bridge-backend.js';
+import { createMcpServer } from '../../mcp/server.js';
+import { EXIT, parseFlags, type Command } from '../command.js';
+import { engineSetupFromFlags } from '../engine-setup.js';
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function fail(message: string): number {
+  process.stderr.write(`mobilebridge mcp: ${message}\n`);
+  return EXIT.invalidInput;
+}
+
+const command: Command = {
+  name: 'mcp',
+  summary: 'MCP server on stdio for Claude Desktop, Claude Code, Cursor and other agents (docs/agents.md)',
+  usage: `Usage: mobilebridge mcp [options]
+
+Speaks the Model Context Protocol on stdin/stdout, for an MCP client to start.
+Tools: the verbs (tap, type_text, swipe, scroll_to, wait_for, press_back,
+launch_app, …, which take a described target such as "the Sign in button"),
+assert, list_devices, list_apps, list_elements, take_screenshot (a scaled image
+with its pixel factor), recording_start and recording_stop (a replayable
+scenario). Nothing but MCP messages goes to stdout; logs go to stderr.
+See docs/agents.md for client configuration.
+
+Options:
+  --engine-tools      also offer the raw mobile_* tools (as mobile-mcp names them)
+  --bridge URL        act through a running bridge (ws://HOST:PORT/ws) instead of
+                      opening devices here, so the viewer shows the agent live
+  --token T           the bridge's token (default MOBILEBRIDGE_TOKEN)
+  --device ID         device used when a tool call names none
+  --allow-path DIR    extra folder screenshots, installs and saved scenarios may use
+  --timeout MS        deadline of one device call (default 30000)
+  --no-virtual        leave out the built-in virtual devices
+
+Examples:
+  mobilebridge mcp
+  mobilebridge mcp --engine-tools --no-virtual
+  mobilebridge mcp --bridge ws://127.0.0.1:4800/ws`,
+
+  async run(args) {
+    const { flags, positional } = parseFlags(args, ['engine-tools', 'virtual']);
+    if (positional.length) return fail(`unexpected argument ${JSON.stringify(positional[0])}; see mobilebridge mcp --help`);
+    if (flags.bridge === true) return fail('--bridge needs the WebSocket URL, e.g. --bridge ws://127.0.0.1:4800/ws');
+    if (flags.token === true) return fail('--token needs a value');
+    if (flags.device === true) return fail('--device needs a device id');
+    // stdout carries the protocol: anything a library prints goes to stderr instead.
+    console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(' ')}\n`);
+
+    const allowPaths = typeof flags['allow-path'] === 'string' ? flags['allow-path'].split(',').filter(Boolean) : [];
+    let backend: AgentBackend;
+    try {
+      if (typeof flags.bridge === 'string') {
+        const token = (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;
+        backend = await BridgeBackend.connect(flags.bridge, token);
+      } else {
+        backend = new LocalBackend(createEngine(engineSetupFromFlags(flags)));
+      }
+    } catch (err) {
+      process.stderr.write(`mobilebridge mcp: ${(err as Error).message}\n`);
+      return typeof flags.bridge === 'string' ? EXIT.device : EXIT.invalidInput;
+    }
+
+    const server = createMcpServer({
+      backend,
+      engineTools: flags['engine-tools'] === true,
+      defaultDevice: typeof flags.device === 'string' ? flags.device : undefined,
+      allowPaths,
+      version: packageVersion(),
+    });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.connect(new StdioServerTransport());
+    process.stderr.write(`mobilebridge mcp: ready (devices in ${backend.where})\n`);
+    await closed;
+    await server.close().catch(() => undefined);
+    await backend.close().catch((err: unknown) => process.stderr.write(`mobilebridge mcp: shutdown: ${(err as Error).message}\n`));
+    return EXIT.ok;
+  },
+};
+
+export default command;

@@ -1,0 +1,89 @@
+import type { Engine, ToolDescription } from '../engine/engine.js';
+import { failure, type ToolFailure } from '../engine/errors.js';
+import type { DeviceInfo } from '../engine/types.js';
+import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/verbs/agent-session.js';
+import { VerbError, type VerbStep } from '../engine/verbs/index.js';
+import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
+
+/**
+ * What the MCP server drives: an engine in this process (`LocalBackend`) or a running bridge
+ * (`BridgeBackend`). Every method answers with a result or a ToolFailure; none throws for a
+ * device-side problem.
+ */
+export interface AgentBackend {
+  /** Where the actions happen, for messages ("this process", "the bridge at ws://…"). */
+  readonly where: string;
+  listDevices(): Promise<DeviceInfo[] | ToolFailure>;
+  engineTools(): Promise<ToolDescription[] | ToolFailure>;
+  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
+  runVerb(device: string, step: VerbStep & { capture_to?: string }): Promise<RunOutcome | ToolFailure>;
+  assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure>;
+  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure>;
+  stopRecording(device: string): Promise<StopRecording | ToolFailure>;
+  close(): Promise<void>;
+}
+
+/** The origin MCP calls carry in activity events and recordings. */
+export const MCP_ORIGIN = 'mcp';
+
+export function verbFailure(err: unknown): ToolFailure {
+  if (err instanceof VerbError) {
+    const code = err.code === 'NEEDS_MANUAL' || err.code === 'CANCELLED' ? 'UNSUPPORTED' : err.code;
+    return failure(code, err.message);
+  }
+  return failure('INTERNAL', err instanceof Error ? err.message : String(err));
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T | ToolFailure> {
+  try {
+    return await work();
+  } catch (err) {
+    return verbFailure(err);
+  }
+}
+
+/** Devices opened by this process. `close()` closes the engine. */
+export class LocalBackend implements AgentBackend {
+  readonly where = 'this process';
+  readonly agent: AgentSession;
+
+  constructor(
+    readonly engine: Engine,
+    options: ConstructorParameters<typeof AgentSession>[2] = {},
+  ) {
+    this.agent = new AgentSession(engine, MCP_ORIGIN, options);
+  }
+
+  async listDevices(): Promise<DeviceInfo[]> {
+    return this.engine.listDevices();
+  }
+
+  async engineTools(): Promise<ToolDescription[]> {
+    return this.engine.listTools();
+  }
+
+  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
+    return this.engine.call(tool, parameters, { origin: MCP_ORIGIN });
+  }
+
+  runVerb(device: string, step: VerbStep): Promise<RunOutcome> {
+    return this.agent.run(device, step);
+  }
+
+  assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure> {
+    return guarded(() => this.agent.assert(device, request));
+  }
+
+  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure> {
+    return guarded(async () => ({ recording: await this.agent.startRecording(request) }));
+  }
+
+  stopRecording(device: string): Promise<StopRecording | ToolFailure> {
+    return guarded(() => this.agent.stopRecording(device));
+  }
+
+  async close(): Promise<void> {
+    this.agent.close();
+    await this.engine.close();
+  }
+}

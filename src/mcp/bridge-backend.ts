@@ -1,0 +1,78 @@
+import type { ToolDescription } from '../engine/engine.js';
+import { failure, type ToolFailure } from '../engine/errors.js';
+import type { DeviceInfo } from '../engine/types.js';
+import type { AssertOutcome, RunOutcome, StartRecording, StopRecording } from '../engine/verbs/agent-session.js';
+import type { VerbStep } from '../engine/verbs/index.js';
+import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
+import { isFailureResult, type BridgeClient } from '../protocol/index.js';
+import { connectBridge } from '../protocol/node.js';
+import type { AgentBackend } from './backend.js';
+
+/**
+ * Drives the devices of a running bridge over its WebSocket (docs/protocol.md), so whoever
+ * watches the viewer sees every action of the agent live. Verbs go through `agent.verb` and
+ * assertions through `agent.assert`, which keep the recording on the bridge side.
+ */
+export class BridgeBackend implements AgentBackend {
+  private constructor(
+    private readonly client: BridgeClient,
+    readonly where: string,
+  ) {}
+
+  /** Throws with what to do when the bridge cannot be reached or refuses the token. */
+  static async connect(url: string, token?: string): Promise<BridgeBackend> {
+    try {
+      const client = await connectBridge(url, { token, client: 'mobilebridge-mcp', reconnect: { maxAttempts: 20 } });
+      return new BridgeBackend(client, `the bridge at ${url}`);
+    } catch (err) {
+      throw new Error(`cannot attach to the bridge at ${url}: ${(err as Error).message}; start it with 'mobilebridge serve' and pass its WebSocket URL (ws://HOST:PORT/ws) and --token when it needs one`);
+    }
+  }
+
+  /** A bridge-level failure ({status:'error'}) passes through; a protocol error becomes one. */
+  private async request<T>(method: string, params: Record<string, unknown>): Promise<T | ToolFailure> {
+    try {
+      return (await this.client.requestRaw(method, params)) as T;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/method .* not found/i.test(message)) {
+        return failure('UNSUPPORTED', `${this.where} does not offer ${method} (${message}); update the bridge to the same mobilebridge version as this MCP server`);
+      }
+      return failure('INTERNAL', `${method} on ${this.where} failed: ${message}; check that the bridge is still running`);
+    }
+  }
+
+  async listDevices(): Promise<DeviceInfo[] | ToolFailure> {
+    const r = await this.request<{ devices: DeviceInfo[] }>('devices.list', {});
+    return isFailureResult(r) ? r : r.devices;
+  }
+
+  async engineTools(): Promise<ToolDescription[] | ToolFailure> {
+    const r = await this.request<{ tools: ToolDescription[] }>('tools.list', {});
+    return isFailureResult(r) ? r : r.tools;
+  }
+
+  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
+    return this.request('tools.call', { tool, parameters });
+  }
+
+  runVerb(device: string, step: VerbStep): Promise<RunOutcome | ToolFailure> {
+    return this.request('agent.verb', { device, step });
+  }
+
+  assert(device: string, assertion: AssertionRequest): Promise<AssertOutcome | ToolFailure> {
+    return this.request('agent.assert', { device, assertion });
+  }
+
+  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure> {
+    return this.request('recording.start', { ...request });
+  }
+
+  stopRecording(device: string): Promise<StopRecording | ToolFailure> {
+    return this.request('recording.stop', { device });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,167 @@
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AllowedPaths } from '../engine/allowed-paths.js';
+import { isToolFailure, ToolError } from '../engine/errors.js';
+import type { AssertionRequest } from '../engine/verbs/recording.js';
+import type { AgentBackend } from './backend.js';
+import { errorResult, json } from './results.js';
+import { scaleScreenshot, type ImageFormat } from './screenshot.js';
+import { SESSION_TOOLS } from './session-tools.js';
+import { VERB_TOOLS, type Args } from './verb-tools.js';
+
+export interface McpServerOptions {
+  backend: AgentBackend;
+  /** Also offer the raw mobile_* engine tools (for clients written against mobile-mcp). */
+  engineTools?: boolean;
+  /** Device used when a call names none (`mobilebridge mcp --device ID`). */
+  defaultDevice?: string;
+  /** Folders recording_stop may write to besides the working and temp directories. */
+  allowPaths?: string[];
+  version?: string;
+}
+
+const INSTRUCTIONS = `mobilebridge drives Android, iOS and virtual phones. Start with list_devices, then look with list_elements (exact, cheap) or take_screenshot, and act with the verbs (tap, type_text, swipe, scroll_to, wait_for, press_back, launch_app, …), which take a description of the element such as "the Sign in button" rather than coordinates. Use wait_for after actions that load. Check results with assert. To turn what you do into a replayable test, call recording_start first and recording_stop at the end.`;
+
+const VERBS = new Map(VERB_TOOLS.map((t) => [t.name, t]));
+const SESSION = new Set(SESSION_TOOLS.map((t) => t.name));
+
+/** Fields of `assert` arguments that are not assertion fields. */
+const NOT_ASSERTION = new Set(['device']);
+
+class ArgumentError extends Error {}
+
+function str(args: Args, key: string, required = false): string | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) {
+    if (required) throw new ArgumentError(`"${key}" is required`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new ArgumentError(`"${key}" must be a string (got ${typeof v})`);
+  return v;
+}
+
+/** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { backend } = options;
+  const allowed = new AllowedPaths(options.allowPaths ?? []);
+  const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }));
+    if (options.engineTools) {
+      const engine = await backend.engineTools();
+      if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
+      for (const t of engine) tools.push({ name: t.name, description: t.description, inputSchema: { ...t.parameters, type: 'object' } as Tool['inputSchema'] });
+    }
+    return { tools };
+  });
+
+  async function deviceOf(args: Args): Promise<string> {
+    const given = str(args, 'device') ?? options.defaultDevice;
+    if (given) return given;
+    const devices = await backend.listDevices();
+    if (isToolFailure(devices)) throw new ToolError(devices.code, devices.message);
+    if (devices.length === 1) return devices[0].id;
+    throw new ArgumentError(`"device" is required: ${devices.length ? `connected devices are ${devices.map((d) => d.id).join(', ')}` : 'no device is connected'}`);
+  }
+
+  async function screenshot(device: string, args: Args): Promise<CallToolResult> {
+    const format = (str(args, 'format') ?? 'jpeg') as ImageFormat;
+    if (format !== 'jpeg' && format !== 'png') throw new ArgumentError(`"format" must be jpeg or png (got ${JSON.stringify(format)})`);
+    const maxSize = args.max_size === undefined ? undefined : Number(args.max_size);
+    if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 160 && maxSize <= 4096)) throw new ArgumentError('"max_size" must be a whole number of pixels from 160 to 4096');
+    const shot = await backend.callTool('mobile_take_screenshot', { device });
+    if (isToolFailure(shot)) return errorResult(shot.code, shot.message);
+    const png = Buffer.from((shot as { image: string }).image, 'base64');
+    const s = await scaleScreenshot(png, { format, maxSize });
+    const note =
+      `Screenshot of ${device}: image ${s.width}×${s.height} ${format.toUpperCase()} (${Math.round(s.bytes / 1024)} KB); device screen ${s.deviceWidth}×${s.deviceHeight} px. ` +
+      `Scale factor ${s.factor}: device_x = image_x × ${s.factor}, device_y = image_y × ${s.factor}. Verbs need no coordinates: describe the element instead.`;
+    return { content: [{ type: 'image', data: s.data, mimeType: s.mimeType }, { type: 'text', text: note }] };
+  }
+
+  async function call(name: string, args: Args): Promise<CallToolResult> {
+    if (name === 'list_devices') {
+      const devices = await backend.listDevices();
+      return isToolFailure(devices) ? errorResult(devices.code, devices.message) : json({ devices });
+    }
+    const verb = VERBS.get(name);
+    if (verb) {
+      const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
+      if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
+      if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
+      return json(outcome);
+    }
+    if (SESSION.has(name)) return session(name, await deviceOf(args), args);
+    if (options.engineTools && name.startsWith('mobile_')) {
+      if (name === 'mobile_take_screenshot') return screenshot(await deviceOf(args), args);
+      const result = await backend.callTool(name, args);
+      return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
+    }
+    const hint = name.startsWith('mobile_') ? ' (the raw mobile_* tools need `mobilebridge mcp --engine-tools`)' : '';
+    return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}${hint}; call tools/list for the tools offered`);
+  }
+
+  async function session(name: string, device: string, args: Args): Promise<CallToolResult> {
+    switch (name) {
+      case 'list_apps':
+      case 'list_elements': {
+        const result = await backend.callTool(name === 'list_apps' ? 'mobile_list_apps' : 'mobile_list_elements_on_screen', { device });
+        return isToolFailure(result) ? errorResult(result.code, result.message) : { content: [{ type: 'text', text: JSON.stringify(result) }] };
+      }
+      case 'take_screenshot':
+        return screenshot(device, args);
+      case 'assert': {
+        const request = Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_ASSERTION.has(k))) as AssertionRequest;
+        if (typeof request.type !== 'string') throw new ArgumentError('"type" is required: one of the 27 assertion types, e.g. "element_exists"');
+        const result = await backend.assert(device, request);
+        return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
+      }
+      case 'recording_start': {
+        const appState = str(args, 'app_state');
+        const result = await backend.startRecording({
+          device,
+          name: str(args, 'name', true)!,
+          description: str(args, 'description'),
+          app_package: str(args, 'app_package'),
+          app_state: appState as never,
+        });
+        return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
+      }
+      case 'recording_stop': {
+        const saveTo = str(args, 'save_to');
+        const result = await backend.stopRecording(device);
+        if (isToolFailure(result)) return errorResult(result.code, result.message);
+        let saved: string | undefined;
+        if (saveTo) {
+          try {
+            saved = await allowed.check(saveTo, 'save_to');
+          } catch (err) {
+            const e = err as ToolError;
+            return errorResult(e.code ?? 'PERMISSION_DENIED', `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
+          }
+          await mkdir(dirname(saved), { recursive: true });
+          await writeFile(saved, JSON.stringify(result.scenario, null, 2) + '\n');
+        }
+        const replay = saved ? `mobilebridge run ${saved} --device ${device}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}`;
+        return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });
+      }
+    }
+    return errorResult('INTERNAL', `tool ${name} has no handler`);
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as Args;
+    try {
+      return await call(request.params.name, args);
+    } catch (err) {
+      if (err instanceof ArgumentError) return errorResult('INVALID_PARAMETER', `${request.params.name}: ${err.message}`);
+      if (err instanceof ToolError) return errorResult(err.code, err.message);
+      return errorResult('INTERNAL', `${request.params.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+
+  return server;
+}

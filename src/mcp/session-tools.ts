@@ -1,0 +1,104 @@
+import { APP_STATES, ASSERTION_TYPES, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from '../validate/index.js';
+import { DEVICE_PROPERTY, type VerbTool } from './verb-tools.js';
+
+/**
+ * The MCP tools besides the verbs: looking at devices and screens, assertions and recording.
+ * Their handlers live in server.ts; here are the names, schemas and model-facing descriptions.
+ */
+
+export type ToolSpec = Omit<VerbTool, 'toStep'>;
+
+const device = { device: DEVICE_PROPERTY };
+const obj = (properties: Record<string, unknown>, required: string[] = []): ToolSpec['inputSchema'] => ({ type: 'object', properties, required, additionalProperties: false });
+
+const ASSERT_FIELDS =
+  'Fields per type: element_exists / element_not_exists / element_fully_visible / text_not_empty / text_changed / list_is_empty: element_description. ' +
+  'element_visible: element_description, expected_visible. element_state: element_description, state_property. element_text: element_description, expected_value. ' +
+  'text_contains: expected_substring, element_description optional. pattern_match: pattern, element_description optional. element_hint: element_description, expected_text. ' +
+  'content_description: element_description, label_value. has_accessibility_label: element_description, label_value optional. element_count / list_item_count: element_description, operator, expected_count. ' +
+  'value_matches_variable: element_description, variable_name. screenshot_match: reference_screenshot (relative path), tolerance. visual_state: expected_visual_state. color_style: element_description, color_hex. ' +
+  'screen_title / alert_text / toast_visible: expected_text. alert_present: nothing. keyboard_visible: expected_visible. permission_dialog_shown: permission_name optional. dark_mode_active: expected_theme.';
+
+export const SESSION_TOOLS: ToolSpec[] = [
+  {
+    name: 'list_devices',
+    description: 'List the connected devices (Android, iOS, and the built-in virtual phones): [{id, os, model, version, state}]. Call it first; every other tool takes one of these ids as "device".',
+    inputSchema: obj({}),
+  },
+  {
+    name: 'list_apps',
+    description: 'List the launchable apps on a device: [{package, name, version}]. Use a package with launch_app. Errors: DEVICE_NOT_FOUND.',
+    inputSchema: obj(device, ['device']),
+  },
+  {
+    name: 'list_elements',
+    description:
+      'List the interactive and text elements on screen now: [{id, type, text, accessibility_label, x, y, width, height, center, enabled, …}] in device pixels. Cheaper and more exact than a screenshot for finding what to tap: describe an element to the verbs by its text or label. Errors: DEVICE_NOT_FOUND, TIMEOUT.',
+    inputSchema: obj(device, ['device']),
+  },
+  {
+    name: 'take_screenshot',
+    description:
+      'See the screen: returns an image (JPEG by default, scaled so it stays well under 1 MB) and a text part with the image size, the device size and the factor that maps image pixels to device pixels (device_x = image_x × factor). Use it to check how things look; use list_elements to find things. Errors: DEVICE_NOT_FOUND, TIMEOUT.',
+    inputSchema: obj(
+      {
+        ...device,
+        format: { type: 'string', enum: ['jpeg', 'png'], description: 'jpeg (default, small) or png (lossless, larger).' },
+        max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280); it may come out smaller to fit the size budget.' },
+      },
+      ['device'],
+    ),
+  },
+  {
+    name: 'assert',
+    description:
+      `Check something about the screen now, mechanically, with the same 27 checks a scenario uses (it looks again for up to 1 s while the screen settles). Returns {status: passed|failed|error, expected, actual, message}; a failed check is a normal result, not an error. While recording, a passed check is kept as a scenario assertion after the last step. ${ASSERT_FIELDS} ` +
+      'Errors: INVALID_PARAMETER (a missing or wrong field, named), DEVICE_NOT_FOUND.',
+    inputSchema: obj(
+      {
+        ...device,
+        type: { type: 'string', enum: [...ASSERTION_TYPES] },
+        description: { type: 'string', description: 'What the check means, e.g. "the user is signed in" (kept in the recording).' },
+        element_description: { type: 'string', description: 'The element, described like a verb target: "the Items list", "the error message".' },
+        expected_visible: { type: 'boolean' },
+        state_property: { type: 'string', enum: [...ELEMENT_STATES] },
+        expected_value: { type: 'string' },
+        expected_substring: { type: 'string' },
+        expected_text: { type: 'string' },
+        pattern: { type: 'string', description: 'Regular expression.' },
+        label_value: { type: 'string' },
+        operator: { type: 'string', enum: [...OPERATORS] },
+        expected_count: { type: 'integer', minimum: 0 },
+        variable_name: { type: 'string' },
+        reference_screenshot: { type: 'string' },
+        tolerance: { type: 'number', minimum: 0, maximum: 1 },
+        expected_visual_state: { type: 'string', enum: [...VISUAL_STATES] },
+        color_hex: { type: 'string', description: '#RGB or #RRGGBB' },
+        permission_name: { type: 'string' },
+        expected_theme: { type: 'string', enum: [...THEMES] },
+      },
+      ['device', 'type'],
+    ),
+  },
+  {
+    name: 'recording_start',
+    description:
+      'Start recording what you do on a device into a replayable scenario. From now on every verb that succeeds is kept as a step with its semantic target (never coordinates), wait_for calls become wait steps, and passed assert calls become assertions. With app_state "logged_out" or "fresh_install" the app data is cleared now (and again before each replay) so the recording and its replays start alike. Returns {recording: {device, name, steps: 0}}. Errors: INVALID_PARAMETER (already recording on this device; app_state without app_package), APP_NOT_INSTALLED.',
+    inputSchema: obj(
+      {
+        ...device,
+        name: { type: 'string', description: 'Scenario name, e.g. "Sign in with valid credentials"; the scenario id is derived from it.' },
+        description: { type: 'string' },
+        app_package: { type: 'string', description: 'The app under test (else the first launched app, else the app in front at stop).' },
+        app_state: { type: 'string', enum: [...APP_STATES] },
+      },
+      ['device', 'name'],
+    ),
+  },
+  {
+    name: 'recording_stop',
+    description:
+      'Stop the recording on a device and get the scenario document (schema 2.1 JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that `mobilebridge run FILE --device ID` replays. Errors: INVALID_PARAMETER (no recording on that device, or nothing succeeded while recording), PERMISSION_DENIED (save_to outside the allowed folders).',
+    inputSchema: obj({ ...device, save_to: { type: 'string', description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json.' } }, ['device']),
+  },
+];

@@ -1,0 +1,149 @@
+import type { VerbStep } from '../engine/verbs/index.js';
+
+/**
+ * The verbs as MCP tools: one tool per scenario action, with a semantic target. JSON Schemas are
+ * written by hand so the descriptions speak to a model; `toStep` turns arguments into the
+ * scenario step the verb runs (and a recording keeps).
+ */
+
+export type Args = Record<string, unknown>;
+
+export interface VerbTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
+  toStep(args: Args): VerbStep & { capture_to?: string };
+}
+
+export const DEVICE_PROPERTY = { type: 'string', description: 'Device id from list_devices, e.g. "emulator-5554" or "virtual-android-1".' };
+
+const TARGET = {
+  target: {
+    type: 'string',
+    description: 'The element as a person would describe it: its visible text or label, role and place, e.g. "the Sign in button", "the Email field", "the second Delete button", "the switch next to Dark mode". Never a resource id, XPath or coordinates.',
+  },
+  target_pattern: { type: 'string', description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
+};
+
+const OUTCOME = 'Returns {status: "passed", message, resolved: {id, text, label, type, center, confidence}}; when a recording runs, "recorded" lists the scenario step ids written.';
+const TARGET_ERRORS = 'Errors: ELEMENT_NOT_FOUND (nothing matches, several match equally — the message lists the closest — or the element is disabled), DEVICE_NOT_FOUND, TIMEOUT.';
+
+const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : args[key] === undefined ? undefined : String(args[key]));
+
+function targeted(args: Args): Pick<VerbStep, 'target' | 'target_pattern'> {
+  const out: Pick<VerbStep, 'target' | 'target_pattern'> = {};
+  const target = str(args, 'target');
+  const pattern = str(args, 'target_pattern');
+  if (target) out.target = target;
+  if (pattern) out.target_pattern = pattern;
+  return out;
+}
+
+function schema(properties: Record<string, unknown>, required: string[] = []): VerbTool['inputSchema'] {
+  return { type: 'object', properties: { device: DEVICE_PROPERTY, ...properties }, required: ['device', ...required], additionalProperties: false };
+}
+
+function gestureTool(name: string, action: string, what: string): VerbTool {
+  return {
+    name,
+    description: `${what} the element described by "target" (found on the current screen; waits briefly for it to appear). Use this rather than coordinates. ${OUTCOME} ${TARGET_ERRORS}`,
+    inputSchema: schema(TARGET),
+    toStep: (a) => ({ action, ...targeted(a) }),
+  };
+}
+
+export const VERB_TOOLS: VerbTool[] = [
+  gestureTool('tap', 'tap', 'Tap'),
+  gestureTool('double_tap', 'double_tap', 'Double-tap'),
+  gestureTool('long_press', 'long_press', 'Long-press (press and hold, e.g. to open a context menu)'),
+  {
+    name: 'type_text',
+    description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
+    inputSchema: schema({ text: { type: 'string', description: 'The text to type.' }, ...TARGET }, ['text']),
+    toStep: (a) => ({ action: 'type', value: str(a, 'text') ?? '', ...targeted(a) }),
+  },
+  {
+    name: 'swipe',
+    description: `Swipe across the middle of the screen. "up" moves the content up and shows what is below (like scrolling down). To reach a known element prefer scroll_to. ${OUTCOME} Errors: INVALID_PARAMETER, DEVICE_NOT_FOUND.`,
+    inputSchema: schema({ direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] } }, ['direction']),
+    toStep: (a) => ({ action: 'swipe', value: str(a, 'direction') }),
+  },
+  {
+    name: 'scroll_to',
+    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down, up to 15 times each way). ${OUTCOME} ${TARGET_ERRORS}`,
+    inputSchema: schema(TARGET),
+    toStep: (a) => ({ action: 'scroll_to_element', ...targeted(a) }),
+  },
+  {
+    name: 'press_button',
+    description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, or ENTER. ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
+    inputSchema: schema({ button: { type: 'string', enum: ['BACK', 'HOME', 'ENTER'] } }, ['button']),
+    toStep: (a) => ({ action: 'press_button', value: str(a, 'button') }),
+  },
+  {
+    name: 'press_back',
+    description: `Go back one screen on any platform: BACK on Android; the navigation bar's back button or the edge swipe on iOS. ${OUTCOME} Errors: DEVICE_NOT_FOUND.`,
+    inputSchema: schema({}),
+    toStep: () => ({ action: 'press_back' }),
+  },
+  {
+    name: 'dismiss_keyboard',
+    description: `Close the soft keyboard if it shows (BACK on Android; the return/done key or a swipe on iOS). ${OUTCOME} Errors: INVALID_PARAMETER when it stays open (tap outside the field instead).`,
+    inputSchema: schema({}),
+    toStep: () => ({ action: 'dismiss_keyboard' }),
+  },
+  {
+    name: 'grant_permission',
+    description: `Allow the system permission prompt that is showing ("Allow", "While using the app", …). ${OUTCOME} Errors: ELEMENT_NOT_FOUND when no prompt shows (trigger it first) or it asks for another permission than permission_name.`,
+    inputSchema: schema({ permission_name: { type: 'string', description: 'Optional check, e.g. camera, location, microphone, notifications.' } }),
+    toStep: (a) => ({ action: 'grant_permission', ...(str(a, 'permission_name') ? { permission_name: str(a, 'permission_name') } : {}) }),
+  },
+  {
+    name: 'deny_permission',
+    description: `Deny the system permission prompt that is showing ("Don't allow", "Deny"). ${OUTCOME} Errors: ELEMENT_NOT_FOUND when no prompt shows.`,
+    inputSchema: schema({ permission_name: { type: 'string', description: 'Optional check, e.g. camera, location.' } }),
+    toStep: (a) => ({ action: 'deny_permission', ...(str(a, 'permission_name') ? { permission_name: str(a, 'permission_name') } : {}) }),
+  },
+  {
+    name: 'launch_app',
+    description: `Start an app (or bring it to the front) by its package / bundle id. ${OUTCOME} Errors: APP_NOT_INSTALLED (call list_apps), DEVICE_NOT_FOUND.`,
+    inputSchema: schema({ package: { type: 'string', description: 'Android package name or iOS bundle id, e.g. "com.example.app".' } }, ['package']),
+    toStep: (a) => ({ action: 'launch_app', value: str(a, 'package') }),
+  },
+  {
+    name: 'open_url',
+    description: `Open a URL or deep link (e.g. "https://example.com", "myapp://screen/home"). ${OUTCOME} Errors: INVALID_PARAMETER for a scheme nothing handles, DEVICE_NOT_FOUND.`,
+    inputSchema: schema({ url: { type: 'string' } }, ['url']),
+    toStep: (a) => ({ action: 'open_url', value: str(a, 'url') }),
+  },
+  {
+    name: 'wait_for',
+    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; no target needed). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: ELEMENT_NOT_FOUND / TIMEOUT when the wait ran out (take a screenshot to see why).`,
+    inputSchema: schema({
+      until: { type: 'string', enum: ['visible', 'gone', 'loading_complete'], description: 'Default visible.' },
+      ...TARGET,
+      timeout_ms: { type: 'integer', minimum: 1000, maximum: 60000, description: 'How long to wait (default 10000).' },
+      indicator: { type: 'string', enum: ['spinner', 'progress_bar', 'shimmer', 'skeleton', 'any'], description: 'loading_complete only: which indicator to wait out (default any).' },
+    }),
+    toStep: (a) => {
+      const until = str(a, 'until') ?? 'visible';
+      const action = until === 'gone' ? 'wait_for_element_gone' : until === 'loading_complete' ? 'wait_for_loading_complete' : until === 'visible' ? 'wait_for_element' : `wait_for_${until}`;
+      const type = until === 'gone' ? 'element_gone' : until === 'loading_complete' ? 'loading_complete' : 'element_visible';
+      const timeout = typeof a.timeout_ms === 'number' ? a.timeout_ms : undefined;
+      const indicator = str(a, 'indicator');
+      return { action, ...targeted(a), wait_config: { type, ...(timeout !== undefined ? { timeout_ms: timeout } : {}), ...(indicator ? { indicator } : {}) } };
+    },
+  },
+  {
+    name: 'read_text',
+    description: `Read the text of the element described by "target" (a row without text of its own reads its first text). With save_as, a recording stores it as a scenario variable. Returns {status, value, resolved}. ${TARGET_ERRORS}`,
+    inputSchema: schema({ ...TARGET, save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Variable name for a recording, e.g. order_number.' } }),
+    toStep: (a) => ({ action: 'capture_value', ...targeted(a), ...(str(a, 'save_as') ? { capture_to: str(a, 'save_as') } : {}) }),
+  },
+  {
+    name: 'clear_app_data',
+    description: `Erase an app's data (like a fresh install). Android and virtual devices; on iOS it fails with UNSUPPORTED. ${OUTCOME} Errors: APP_NOT_INSTALLED, UNSUPPORTED.`,
+    inputSchema: schema({ package: { type: 'string' } }, ['package']),
+    toStep: (a) => ({ action: 'clear_app_data', value: str(a, 'package') }),
+  },
+];
