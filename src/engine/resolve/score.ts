@@ -33,7 +33,19 @@ function stem(token: string): string {
   return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') ? token.slice(0, -1) : token;
 }
 
+// Listings are not mutated once taken, so their normalised strings can be kept while the listing lives.
+const prepared = new WeakMap<UiElement, Prepared>();
+
 export function prepare(element: UiElement): Prepared {
+  let p = prepared.get(element);
+  if (!p) {
+    p = prepareFresh(element);
+    prepared.set(element, p);
+  }
+  return p;
+}
+
+function prepareFresh(element: UiElement): Prepared {
   const fields: Field[] = [];
   const add = (raw: string | null | undefined, weight: number) => {
     if (!raw) return;
