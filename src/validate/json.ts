@@ -115,13 +115,16 @@ export function parseJson(source: string): ParseOutcome {
 
   const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-  const parseValue = (pointer: string, depth: number): [unknown, PosNode] => {
+  // Segments of the current path; joined into a pointer only when a duplicate key is found.
+  const path: string[] = [];
+
+  const parseValue = (depth: number): [unknown, PosNode] => {
     ws();
     const at = i;
     const c = text.charCodeAt(i);
     if (c === 123 || c === 91) {
       if (depth >= MAX_DEPTH) throw new SyntaxFault(`nesting deeper than ${MAX_DEPTH} levels`, i, true);
-      return c === 123 ? parseObject(pointer, depth + 1) : parseArray(pointer, depth + 1);
+      return c === 123 ? parseObject(depth + 1) : parseArray(depth + 1);
     }
     if (c === 34) return [parseString(), { at }];
     if (text.startsWith('true', i)) return (i += 4), [true, { at }];
@@ -137,7 +140,7 @@ export function parseJson(source: string): ParseOutcome {
     return fail('expected a value (string, number, object, array, true, false or null)');
   };
 
-  const parseObject = (pointer: string, depth: number): [unknown, PosNode] => {
+  const parseObject = (depth: number): [unknown, PosNode] => {
     const node: PosNode = { at: i, props: new Map() };
     const obj: Record<string, unknown> = {};
     i++;
@@ -156,10 +159,11 @@ export function parseJson(source: string): ParseOutcome {
       ws();
       if (text.charCodeAt(i) !== 58) fail(`expected ':' after property name "${key}"`);
       i++;
-      const childPointer = `${pointer}/${escapePointer(key)}`;
-      const [value, child] = parseValue(childPointer, depth);
+      path.push(key);
+      const [value, child] = parseValue(depth);
       child.key = keyAt;
-      if (node.props!.has(key)) duplicates.push({ pointer: childPointer, offset: keyAt, key });
+      if (node.props!.has(key)) duplicates.push({ pointer: path.map((seg) => `/${escapePointer(seg)}`).join(''), offset: keyAt, key });
+      path.pop();
       node.props!.set(key, child);
       // Assignment would run the __proto__ setter instead of creating a property.
       if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
@@ -178,7 +182,7 @@ export function parseJson(source: string): ParseOutcome {
     }
   };
 
-  const parseArray = (pointer: string, depth: number): [unknown, PosNode] => {
+  const parseArray = (depth: number): [unknown, PosNode] => {
     const node: PosNode = { at: i, items: [] };
     const arr: unknown[] = [];
     i++;
@@ -190,7 +194,9 @@ export function parseJson(source: string): ParseOutcome {
     for (;;) {
       ws();
       if (text.charCodeAt(i) === 93) fail('trailing comma before ]: remove the last comma');
-      const [value, child] = parseValue(`${pointer}/${arr.length}`, depth);
+      path.push(String(arr.length));
+      const [value, child] = parseValue(depth);
+      path.pop();
       arr.push(value);
       node.items!.push(child);
       ws();
@@ -210,7 +216,7 @@ export function parseJson(source: string): ParseOutcome {
   ws();
   if (i >= text.length) return { ok: false, reason: 'empty', message: 'the file is empty', offset: 0, text };
   try {
-    const [value, pos] = parseValue('', 0);
+    const [value, pos] = parseValue(0);
     ws();
     if (i < text.length) fail('unexpected content after the end of the JSON document');
     return { ok: true, value, pos, duplicates, text };
@@ -259,4 +265,65 @@ export function locate(root: PosNode, pointer: string, atKey = false): number {
     node = next;
   }
   return atKey && node.key !== undefined ? node.key : node.at;
+}
+
+/**
+ * Counts property names and the deepest nesting by hopping from quote to quote, without building
+ * anything. Together with the native JSON.parse this is the fast path for the common, well-formed
+ * document: if the count matches the parsed properties there was no duplicate key.
+ */
+function scanShape(text: string): { properties: number; depth: number } {
+  let properties = 0;
+  let depth = 0;
+  let deepest = 0;
+  let i = 0;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    const end = quote === -1 ? text.length : quote;
+    for (let k = i; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 58) properties++;
+      else if (c === 123 || c === 91) {
+        if (++depth > deepest) deepest = depth;
+      } else if (c === 125 || c === 93) depth--;
+    }
+    if (quote === -1) return { properties, depth: deepest };
+    // Skip the string: a quote preceded by an odd number of backslashes is escaped.
+    let close = text.indexOf('"', quote + 1);
+    for (;;) {
+      let slashes = 0;
+      while (text.charCodeAt(close - 1 - slashes) === 92) slashes++;
+      if (slashes % 2 === 0) break;
+      close = text.indexOf('"', close + 1);
+    }
+    i = close + 1;
+  }
+}
+
+function countProperties(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) n += countProperties(item);
+    return n;
+  }
+  for (const key of Object.keys(value)) n += 1 + countProperties((value as Record<string, unknown>)[key]);
+  return n;
+}
+
+/**
+ * The native parser when the document is well-formed, shallow enough and free of duplicate keys;
+ * undefined otherwise, and then `parseJson` finds and places the problem.
+ */
+export function fastParse(source: string): { value: unknown; text: string } | undefined {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const shape = scanShape(text);
+  if (shape.depth > MAX_DEPTH || shape.properties !== countProperties(value)) return undefined;
+  return { value, text };
 }

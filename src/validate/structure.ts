@@ -23,31 +23,60 @@ interface SchemaNode {
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+const variantIndexes = new WeakMap<SchemaNode, { byTag: Map<unknown, SchemaNode>; fields: Set<string> }>();
+
+/** Option by discriminator value, and every field of any option; built once per variant schema. */
+function variantIndex(node: SchemaNode): { byTag: Map<unknown, SchemaNode>; fields: Set<string> } {
+  let index = variantIndexes.get(node);
+  if (!index) {
+    const options = node.options!;
+    index = {
+      byTag: new Map(options.map((o) => [o.entries![node.key!].literal, o])),
+      fields: new Set(options.flatMap((o) => Object.keys(o.entries!))),
+    };
+    variantIndexes.set(node, index);
+  }
+  return index;
+}
+
+const pointerOf = (path: string[]): string => path.map((seg) => `/${escapePointer(seg)}`).join('');
+
 /**
  * Reports every property the schema does not define and removes it, together with `x-`
  * extension keys, so that the valibot pass (strict objects) does not report them a second time.
+ * `path` is a stack of segments, joined only when something is reported.
  */
-function walkUnknown(node: SchemaNode, value: unknown, pointer: string, out: RawIssue[], siblings?: Set<string>, kind?: string): void {
+function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant?: { fields: Set<string>; kind: string }): void {
   switch (node.type) {
     case 'optional':
     case 'nullable':
     case 'nullish':
     case 'exact_optional':
-      return walkUnknown(node.wrapped!, value, pointer, out, siblings, kind);
+      return walkUnknown(node.wrapped!, value, path, out, variant);
     case 'lazy':
-      return walkUnknown(node.getter!(value), value, pointer, out);
+      return walkUnknown(node.getter!(value), value, path, out);
     case 'array':
-      if (Array.isArray(value)) value.forEach((item, i) => walkUnknown(node.item!, item, `${pointer}/${i}`, out));
+      if (!Array.isArray(value)) return;
+      for (let i = 0; i < value.length; i++) {
+        path.push(String(i));
+        walkUnknown(node.item!, value[i], path, out);
+        path.pop();
+      }
       return;
     case 'record':
-      if (isRecord(value)) for (const key of Object.keys(value)) walkUnknown(node.value!, value[key], `${pointer}/${escapePointer(key)}`, out);
+      if (!isRecord(value)) return;
+      for (const key of Object.keys(value)) {
+        path.push(key);
+        walkUnknown(node.value!, value[key], path, out);
+        path.pop();
+      }
       return;
     case 'variant': {
       if (!isRecord(value)) return;
-      const option = node.options!.find((o) => o.entries![node.key!].literal === value[node.key!]);
-      if (!option) return;
-      const all = new Set(node.options!.flatMap((o) => Object.keys(o.entries!)));
-      return walkUnknown(option, value, pointer, out, all, `${node.key} "${String(value[node.key!])}"`);
+      const { byTag, fields } = variantIndex(node);
+      const option = byTag.get(value[node.key!]);
+      if (option) walkUnknown(option, value, path, out, { fields, kind: `${node.key} "${String(value[node.key!])}"` });
+      return;
     }
     case 'strict_object':
     case 'object':
@@ -55,34 +84,35 @@ function walkUnknown(node: SchemaNode, value: unknown, pointer: string, out: Raw
       if (!isRecord(value)) return;
       const entries = node.entries!;
       for (const key of Object.keys(value)) {
-        const child = `${pointer}/${escapePointer(key)}`;
-        if (Object.prototype.hasOwnProperty.call(entries, key)) {
-          walkUnknown(entries[key], value[key], child, out);
-          continue;
-        }
-        delete value[key];
-        if (key.startsWith('x-')) continue;
-        const allowed = Object.keys(entries);
-        if (siblings?.has(key)) {
-          out.push({
-            path: child,
-            rule: 'field-not-for-type',
-            atKey: true,
-            message: `property "${key}" is not used by ${kind}; remove it or change the type. This type takes: ${allowed.join(', ')}`,
-          });
-        } else {
-          out.push({
-            path: child,
-            rule: 'unknown-property',
-            atKey: true,
-            message: `unknown property "${key}"; remove it, or prefix it with "x-" to keep it as an extension. Allowed here: ${allowed.join(', ')}`,
-            suggestion: didYouMean(key, allowed),
-          });
-        }
+        path.push(key);
+        if (Object.prototype.hasOwnProperty.call(entries, key)) walkUnknown(entries[key], value[key], path, out);
+        else reportUnknown(value, key, Object.keys(entries), pointerOf(path), out, variant);
+        path.pop();
       }
       return;
     }
   }
+}
+
+function reportUnknown(owner: Record<string, unknown>, key: string, allowed: string[], path: string, out: RawIssue[], variant?: { fields: Set<string>; kind: string }): void {
+  delete owner[key];
+  if (key.startsWith('x-')) return;
+  if (variant?.fields.has(key)) {
+    out.push({
+      path,
+      rule: 'field-not-for-type',
+      atKey: true,
+      message: `property "${key}" is not used by ${variant.kind}; remove it or change the type. This type takes: ${allowed.join(', ')}`,
+    });
+    return;
+  }
+  out.push({
+    path,
+    rule: 'unknown-property',
+    atKey: true,
+    message: `unknown property "${key}"; remove it, or prefix it with "x-" to keep it as an extension. Allowed here: ${allowed.join(', ')}`,
+    suggestion: didYouMean(key, allowed),
+  });
 }
 
 const RANGES: Record<string, string> = {
@@ -181,7 +211,7 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
  */
 export function checkStructure(doc: Record<string, unknown>): { issues: RawIssue[]; output?: Scenario } {
   const out: RawIssue[] = [];
-  walkUnknown(ScenarioSchema as unknown as SchemaNode, doc, '', out);
+  walkUnknown(ScenarioSchema as unknown as SchemaNode, doc, [], out);
   const result = v.safeParse(ScenarioSchema, doc, { abortEarly: false });
   if (result.success) return { issues: out, output: result.output };
   const seen = new Set<string>();

@@ -1,7 +1,7 @@
 /** The validator: text in, report out. Pure apart from the optional reference-screenshot lookup. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LineIndex, locate, parseJson, type PosNode } from './json.js';
+import { fastParse, LineIndex, locate, parseJson, type PosNode } from './json.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
 import { checkSemantics } from './semantic.js';
@@ -29,8 +29,10 @@ export interface LoadedScenario {
   scenario?: Scenario;
 }
 
-function finish(file: string, raw: RawIssue[], pos: PosNode | undefined, text: string, version: string | null): ValidationReport {
+/** `positions` is only called when there is something to place, so valid files skip that work. */
+function finish(file: string, raw: RawIssue[], positions: () => PosNode, text: string, version: string | null): ValidationReport {
   const index = raw.length ? new LineIndex(text) : undefined;
+  const pos = raw.length ? positions() : undefined;
   const placed = raw.map((r) => {
     const offset = pos ? locate(pos, r.path, r.atKey) : 0;
     return { r, offset, ...index!.position(offset) };
@@ -53,8 +55,17 @@ function rootProblem(value: unknown): string | undefined {
   return `the document is ${what}, not an object${fix}`;
 }
 
+/** Source offsets of a text the native parser accepted (so this parser accepts it too). */
+function positionsOf(text: string): () => PosNode {
+  return () => {
+    const parsed = parseJson(text);
+    return parsed.ok ? parsed.pos : { at: 0 };
+  };
+}
+
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
-  const parsed = parseJson(text);
+  const fast = fastParse(text);
+  const parsed = fast ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : parseJson(text);
   if (!parsed.ok) {
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =
@@ -65,6 +76,8 @@ export function loadScenario(text: string, file = '<input>', opts: ValidateOptio
     return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message }], warnings: [] } };
   }
   const doc = parsed.value;
+  const known = parsed.pos;
+  const positions = known ? () => known : positionsOf(parsed.text);
   const raw: RawIssue[] = parsed.duplicates.map((d) => ({
     path: d.pointer,
     rule: 'duplicate-key',
@@ -74,7 +87,7 @@ export function loadScenario(text: string, file = '<input>', opts: ValidateOptio
   const problem = rootProblem(doc);
   if (problem !== undefined) {
     raw.push({ path: '', rule: 'root-not-object', message: problem });
-    return { report: finish(file, raw, parsed.pos, parsed.text, null) };
+    return { report: finish(file, raw, positions, parsed.text, null) };
   }
   const obj = doc as Record<string, unknown>;
   const version = typeof obj.$schema_version === 'string' && (SCHEMA_VERSIONS as readonly string[]).includes(obj.$schema_version) ? obj.$schema_version : null;
@@ -84,7 +97,7 @@ export function loadScenario(text: string, file = '<input>', opts: ValidateOptio
   raw.push(...checkSemantics(obj, { fileExists }));
   const structure = checkStructure(obj);
   raw.push(...structure.issues);
-  const report = finish(file, raw, parsed.pos, parsed.text, version);
+  const report = finish(file, raw, positions, parsed.text, version);
   return report.valid ? { report, scenario: structure.output } : { report };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Validator throughput: scenarios validated per second (text in, report out, positions included)
+ * for a typical 30-step scenario and a 300-step one. Median of several timed runs on one core.
+ *
+ *   node dist/scripts/bench/validate.js [--runs 7] [--ms 1000]
+ */
+import { parseFlags } from '../../src/cli/command.js';
+import { validateScenarioText } from '../../src/validate/index.js';
+
+const TEMPLATES: Record<string, unknown>[] = [
+  { action: 'tap', target: 'the Search field' },
+  { action: 'type', value: 'running shoes ${size}' },
+  { action: 'press_button', value: 'ENTER' },
+  { action: 'wait_for_element', target: 'the results list', wait_config: { type: 'element_visible', timeout_ms: 10000 } },
+  { action: 'swipe', value: 'up', on_failure: 'retry', retry_policy: { max_attempts: 3, backoff_ms: 500 } },
+  { action: 'scroll_to_element', target: 'the Load more button', optional: true },
+  { action: 'capture_value', target: 'the results counter', capture_to: 'result_count' },
+  { action: 'tap', target: 'the first product', condition: { type: 'variable_value', variable_name: 'result_count', operator: '>', value: 0 } },
+  { action: 'wait_for_loading_complete', wait_config: { type: 'loading_complete', timeout_ms: 20000, indicator: 'spinner' } },
+  { action: 'long_press', target: 'the product image', checkpoint: true },
+];
+
+function scenario(stepCount: number): string {
+  const steps: Record<string, unknown>[] = [{ id: 'launch', action: 'launch_app', description: 'Open the app' }];
+  for (let i = 1; i < stepCount; i++) {
+    steps.push({ id: `step_${i}`, description: `Step ${i} of the shopping flow`, ...TEMPLATES[i % TEMPLATES.length] });
+  }
+  const assertions = [];
+  for (let i = 0; i < Math.max(5, stepCount / 4); i++) {
+    const after = steps[(i * 3) % steps.length].id;
+    assertions.push(
+      i % 2
+        ? { id: `check_${i}`, after_step: after, type: 'element_text', description: 'Header text', element_description: 'the screen header', expected_value: 'Results for ${size}' }
+        : { id: `check_${i}`, after_step: after, type: 'element_count', description: 'Some results', element_description: 'a result row', operator: '>=', expected_count: 1 },
+    );
+  }
+  return JSON.stringify(
+    {
+      $schema_version: '2.1',
+      scenario_id: `shopping_${stepCount}`,
+      name: `Shopping flow (${stepCount} steps)`,
+      description: 'Search, browse and open products.',
+      platform: 'android',
+      app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '2.4.0', environment: 'staging' },
+      tags: ['bench', 'shopping'],
+      variables: { size: { type: 'string', description: 'Shoe size' }, result_count: { type: 'integer', description: 'Results' } },
+      steps,
+      assertions,
+    },
+    null,
+    2,
+  );
+}
+
+function rate(text: string, ms: number): number {
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 20; i++) {
+      if (!validateScenarioText(text).valid) throw new Error('benchmark scenario is invalid');
+    }
+    n += 20;
+    now = performance.now();
+  }
+  return (n * 1000) / (now - start);
+}
+
+const { flags } = parseFlags(process.argv.slice(2));
+const runs = Number(flags.runs ?? 7);
+const ms = Number(flags.ms ?? 1000);
+for (const steps of [30, 300]) {
+  const text = scenario(steps);
+  rate(text, 300); // warm-up so the JIT has settled before timing
+  const samples = Array.from({ length: runs }, () => rate(text, ms)).sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)];
+  console.log(`${String(steps).padStart(3)} steps (${(text.length / 1024).toFixed(1)} KiB): median ${median.toFixed(0)} scenarios/s  (min ${samples[0].toFixed(0)}, max ${samples[samples.length - 1].toFixed(0)}, ${runs} runs of ${ms} ms)`);
+}
