@@ -1,0 +1,51 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createEngine } from '../../src/engine/create.js';
+import { ManualClock } from '../../src/engine/drivers/virtual/index.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { VerbClock } from '../../src/engine/verbs/index.js';
+import type { AgentBackend } from '../../src/mcp/backend.js';
+import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
+
+export const ANDROID = 'virtual-android-1';
+export const IOS = 'virtual-ios-1';
+export const DEMO = 'com.mobilebridge.demo';
+
+/** Virtual phones only (never the user's adb server or simulators), on a manual clock. */
+export function virtualEngine(): { engine: Engine; clock: ManualClock; verbClock: VerbClock } {
+  const clock = new ManualClock(Date.UTC(2026, 0, 5, 9, 30));
+  const engine = createEngine({ virtual: { clock }, android: false, ios: false });
+  return { engine, clock, verbClock: { now: () => clock.now(), sleep: async (ms) => clock.advance(ms) } };
+}
+
+export interface Pair {
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** An SDK client talking to our server over the SDK's in-memory transport. */
+export async function connectPair(backend: AgentBackend, options: Omit<McpServerOptions, 'backend'> = {}): Promise<Pair> {
+  const server = createMcpServer({ backend, ...options });
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+}
+
+export function jsonOf<T = any>(result: CallToolResult): T {
+  return JSON.parse(textOf(result)) as T;
+}

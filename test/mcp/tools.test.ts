@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import sharp from 'sharp';
+import { failure } from '../../src/engine/errors.js';
+import { LocalBackend, type AgentBackend } from '../../src/mcp/backend.js';
+import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+
+const mcp = suite<{ pair: Pair; backend: LocalBackend; dir: string }>('MCP server on a local engine');
+
+mcp.before.each(async (ctx) => {
+  const { engine, verbClock } = virtualEngine();
+  ctx.backend = new LocalBackend(engine, { clock: verbClock, targetWaitMs: 500, settleMs: 0 });
+  ctx.pair = await connectPair(ctx.backend, { engineTools: true });
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-mcp-'));
+});
+mcp.after.each(async (ctx) => {
+  await ctx.pair.close();
+  await ctx.backend.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+mcp('lists verbs, session tools and (with --engine-tools) the raw mobile_* tools, each described for a model', async ({ pair }) => {
+  const { tools } = await pair.client.listTools();
+  const names = tools.map((t) => t.name);
+  for (const n of ['tap', 'type_text', 'swipe', 'scroll_to', 'wait_for', 'assert', 'press_back', 'launch_app', 'list_devices', 'list_elements', 'take_screenshot', 'recording_start', 'recording_stop', 'mobile_take_screenshot', 'mobile_click_on_screen_at_coordinates']) {
+    assert.ok(names.includes(n), `missing tool ${n}`);
+  }
+  for (const t of tools) {
+    assert.is(t.inputSchema.type, 'object', t.name);
+    assert.ok((t.description ?? '').length > 40, `${t.name} has a real description`);
+  }
+  const tap = tools.find((t) => t.name === 'tap')!;
+  assert.match(tap.description!, /ELEMENT_NOT_FOUND/);
+});
+
+mcp('without --engine-tools the raw tools are neither listed nor callable', async ({ backend }) => {
+  const pair = await connectPair(backend);
+  try {
+    const { tools } = await pair.client.listTools();
+    assert.not.ok(tools.some((t) => t.name.startsWith('mobile_')));
+    const r = await pair.call('mobile_list_apps', { device: ANDROID });
+    assert.ok(r.isError);
+    assert.match(textOf(r), /--engine-tools/);
+  } finally {
+    await pair.close();
+  }
+});
+
+mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) => {
+  const devices = jsonOf(await pair.call('list_devices'));
+  assert.ok(devices.devices.some((d: { id: string }) => d.id === ANDROID));
+  assert.not.ok((await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' })).isError);
+  const typed = await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'demo@example.com' });
+  assert.not.ok(typed.isError, textOf(typed));
+  const outcome = jsonOf(typed);
+  assert.is(outcome.status, 'passed');
+  assert.is(outcome.resolved.id, 'email');
+  const elements = jsonOf(await pair.call('list_elements', { device: ANDROID }));
+  assert.ok(elements.elements.some((e: { text: string }) => e.text === 'demo@example.com'));
+  const check = jsonOf(await pair.call('assert', { device: ANDROID, type: 'element_text', element_description: 'the Email field', expected_value: 'demo@example.com' }));
+  assert.is(check.status, 'passed', check.message);
+  const failed = await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Purple Unicorn banner' });
+  assert.not.ok(failed.isError, 'a failed check is a result, not an error');
+  assert.is(jsonOf(failed).status, 'failed');
+});
+
+mcp('screenshots come back as an image well under 1 MB with the image → device pixel factor', async ({ pair }) => {
+  for (const [device, width] of [[ANDROID, 1080], [IOS, 1179]] as const) {
+    const r = await pair.call('take_screenshot', { device });
+    assert.not.ok(r.isError, textOf(r));
+    const image = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+    assert.is(image.mimeType, 'image/jpeg');
+    assert.ok(image.data.length < 1_000_000, `${image.data.length} base64 characters`);
+    const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
+    const factor = Number(/Scale factor ([\d.]+)/.exec(textOf(r))![1]);
+    assert.ok(Math.abs(meta.width! * factor - width) < 1, `${meta.width} × ${factor} ≈ ${width}`);
+    assert.match(textOf(r), new RegExp(`device screen ${width}×`));
+  }
+  // PNG on request, and the raw engine tool is scaled the same way (its full PNG would not fit a 1 MB cap).
+  const png = await pair.call('take_screenshot', { device: ANDROID, format: 'png', max_size: 400 });
+  const image = png.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+  assert.is(image.mimeType, 'image/png');
+  assert.ok((await sharp(Buffer.from(image.data, 'base64')).metadata()).height! <= 400);
+  const raw = await pair.call('mobile_take_screenshot', { device: ANDROID });
+  assert.ok(raw.content.some((c) => c.type === 'image'));
+});
+
+/** Each error code as an isError result whose text names the code, what was wrong and what to do next. */
+mcp('every error code is an isError result with an actionable message', async ({ pair, dir }) => {
+  const cases: [string, string, Record<string, unknown>, RegExp][] = [
+    ['DEVICE_NOT_FOUND', 'tap', { device: 'pixel-99', target: 'the Sign in button' }, /pixel-99.*\n.*list_devices/s],
+    ['APP_NOT_INSTALLED', 'launch_app', { device: ANDROID, package: 'com.example.absent' }, /com\.example\.absent.*list_apps/s],
+    ['ELEMENT_NOT_FOUND', 'tap', { device: ANDROID, target: 'the Purple Unicorn button' }, /Purple Unicorn.*list_elements/s],
+    ['TIMEOUT', 'wait_for', { device: ANDROID, until: 'gone', target: 'the Email field', timeout_ms: 1000 }, /still on screen.*Take a screenshot/s],
+    ['INVALID_PARAMETER', 'swipe', { device: ANDROID, direction: 'sideways' }, /sideways.*Fix the parameter/s],
+    ['PERMISSION_DENIED', 'mobile_save_screenshot', { device: ANDROID, saveTo: '/proc/forbidden/shot.png' }, /saveTo.*allowed folders|outside/s],
+    ['UNSUPPORTED', 'mobile_clear_app_data', { device: IOS, packageName: DEMO }, /virtual-ios-1.*\nNext: This platform cannot/s],
+    ['NEEDS_MANUAL', 'clear_app_data', { device: IOS, package: DEMO }, /by hand.*\nNext: A person has to do this/s],
+  ];
+  await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
+  for (const [code, tool, args, pattern] of cases) {
+    const r = await pair.call(tool, args);
+    assert.ok(r.isError, `${code}: ${textOf(r)}`);
+    const t = textOf(r);
+    assert.ok(t.startsWith(`${code}: `), `${code} expected, got: ${t}`);
+    assert.match(t, pattern);
+    assert.match(t, /\nNext: /);
+  }
+  // No device given while two are connected: the message lists them.
+  const missing = await pair.call('press_back', {});
+  assert.ok(missing.isError);
+  assert.match(textOf(missing), /INVALID_PARAMETER: .*virtual-android-1, virtual-ios-1/);
+  // An ambiguous target names the candidates.
+  await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/home' });
+  const ambiguous = await pair.call('tap', { device: ANDROID, target: 'the item' });
+  assert.ok(ambiguous.isError);
+  assert.match(textOf(ambiguous), /ELEMENT_NOT_FOUND: .*Closest elements: /s);
+  void dir;
+});
+
+mcp('INTERNAL failures of the backend come back as isError results too', async () => {
+  const broken: AgentBackend = {
+    where: 'a broken backend',
+    listDevices: async () => failure('INTERNAL', 'the device list could not be read (socket closed)'),
+    engineTools: async () => [],
+    callTool: async () => failure('INTERNAL', 'x'),
+    runVerb: async () => failure('INTERNAL', 'the verb could not run (socket closed)'),
+    assert: async () => failure('INTERNAL', 'x'),
+    startRecording: async () => failure('INTERNAL', 'x'),
+    stopRecording: async () => failure('INTERNAL', 'x'),
+    close: async () => undefined,
+  };
+  const pair = await connectPair(broken);
+  try {
+    const r = await pair.call('tap', { device: ANDROID, target: 'the Sign in button' });
+    assert.ok(r.isError);
+    assert.match(textOf(r), /^INTERNAL: the verb could not run \(socket closed\)\nNext: Something failed inside mobilebridge. Retry once/);
+    const list = await pair.call('list_devices');
+    assert.ok(list.isError);
+  } finally {
+    await pair.close();
+  }
+});
+
+mcp.run();
