@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runScenario } from '../../src/engine/runner/index.js';
+import { LocalBackend } from '../../src/mcp/backend.js';
+import { loadScenario } from '../../src/validate/index.js';
+import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const exec = promisify(execFile);
+
+const rec = suite<{ pair: Pair; backend: LocalBackend; dir: string; verbClock: ReturnType<typeof virtualEngine>['verbClock'] }>('recording a live MCP session into a scenario');
+
+rec.before.each(async (ctx) => {
+  const v = virtualEngine();
+  ctx.verbClock = v.verbClock;
+  ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
+  ctx.pair = await connectPair(ctx.backend, { engineTools: true });
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-rec-'));
+});
+rec.after.each(async (ctx) => {
+  await ctx.pair.close();
+  await ctx.backend.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+function ok(r: Awaited<ReturnType<Pair['call']>>): any {
+  assert.not.ok(r.isError, textOf(r));
+  return jsonOf(r);
+}
+
+rec('a sign-in session becomes a valid 2.1 scenario with semantic targets, waits and assertions, and replays green', async ({ pair, backend, dir, verbClock }) => {
+  const started = ok(await pair.call('recording_start', { device: ANDROID, name: 'Sign in and open an item', app_package: DEMO, app_state: 'logged_out' }));
+  assert.is(started.recording.steps, 0);
+  ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
+  ok(await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'demo@example.com' }));
+  ok(await pair.call('type_text', { device: ANDROID, target: 'the Password field', text: 'secret123' }));
+  ok(await pair.call('dismiss_keyboard', { device: ANDROID }));
+  ok(await pair.call('tap', { device: ANDROID, target: 'the Sign in button' }));
+  ok(await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', timeout_ms: 5000 }));
+  // A failed verb and a failed check are not recorded.
+  assert.ok((await pair.call('tap', { device: ANDROID, target: 'the Purple Unicorn button' })).isError);
+  const notKept = ok(await pair.call('assert', { device: ANDROID, type: 'screen_title', expected_text: 'Nope' }));
+  assert.is(notKept.status, 'failed');
+  assert.ok(notKept.recorded.reason);
+  const kept = ok(await pair.call('assert', { device: ANDROID, type: 'screen_title', expected_text: 'Items', description: 'the list of items shows after sign-in' }));
+  assert.is(kept.status, 'passed', kept.message);
+  assert.ok(kept.recorded.id);
+  // Only a pattern given: the step is named by the element's text, and keeps the pattern.
+  const opened = ok(await pair.call('tap', { device: ANDROID, target_pattern: '^Item 3$' }));
+  assert.ok(opened.recorded.length === 1);
+  // The agent polled the screen before acting: the replay waits for the target first.
+  await pair.call('list_elements', { device: ANDROID });
+  await pair.call('take_screenshot', { device: ANDROID });
+  ok(await pair.call('tap', { device: ANDROID, target: 'the Like button' }));
+  // A raw coordinate tap (mobile-mcp style) is recorded as a tap on the element under the point.
+  const listing = jsonOf(await pair.call('mobile_list_elements_on_screen', { device: ANDROID }));
+  const like = listing.elements.find((e: { id: string }) => e.id === 'like_button');
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, x: like.center.x, y: like.center.y }));
+  ok(await pair.call('press_back', { device: ANDROID }));
+  ok(await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'Item 3' }));
+
+  const file = join(dir, 'sign_in.json');
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID, save_to: file }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  assert.is(stopped.saved_to, file);
+  const doc = stopped.scenario;
+  assert.is(doc.$schema_version, '2.1');
+  assert.is(doc.mode, 'platform-agnostic');
+  assert.is(doc.platform, 'android');
+  assert.is(doc.app_package, DEMO);
+  assert.is(doc.metadata.app_version, '1.4.2');
+  assert.equal(doc.preconditions, { app_state: 'logged_out' });
+  const ids = new Set<string>();
+  for (const s of doc.steps) {
+    assert.match(s.id, /^[a-z][a-z0-9_]*$/);
+    assert.not.ok(ids.has(s.id), `duplicate id ${s.id}`);
+    ids.add(s.id);
+    // Never coordinates: no step carries x/y, and targets are descriptions or visible texts.
+    assert.not.ok('x' in s || 'y' in s);
+  }
+  const actions = doc.steps.map((s: { action: string }) => s.action);
+  assert.equal(actions, ['launch_app', 'type', 'type', 'dismiss_keyboard', 'tap', 'wait_for_loading_complete', 'tap', 'wait_for_element', 'tap', 'tap', 'press_back']);
+  assert.is(doc.steps[1].target, 'the Email field');
+  assert.equal(doc.steps[5].wait_config, { type: 'loading_complete', timeout_ms: 5000 });
+  assert.is(doc.steps[6].target, 'Item 3');
+  assert.is(doc.steps[6].target_pattern, '^Item 3$');
+  assert.is(doc.steps[7].target, 'the Like button');
+  assert.is(doc.steps[9].target, 'Unlike', 'named by what the element said when it was tapped');
+  assert.is(doc.assertions.length, 2);
+  assert.is(doc.assertions[0].after_step, doc.steps[5].id);
+  assert.is(doc.assertions[1].after_step, doc.steps[10].id);
+
+  // The file on disk passes the validator as it is.
+  const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+  assert.ok(loaded.scenario, JSON.stringify(loaded.report.errors));
+
+  // Replays green on the same phone (the precondition clears the sign-in first).
+  const { document } = await runScenario({ engine: backend.engine, device: ANDROID, scenario: loaded.scenario!, scenarioDir: dir, outDir: join(dir, 'out'), clock: verbClock, settleMs: 0, screenshots: 'none' });
+  assert.is(document.status, 'passed', JSON.stringify(document.steps_executed.filter((s) => s.status !== 'passed')));
+  assert.is(document.passed_assertions, 2);
+
+  // And with the command line, on a fresh virtual phone in another process.
+  const state = join(dir, 'state');
+  const { stdout } = await exec(process.execPath, [MAIN, 'run', file, '--device', ANDROID, '--out', join(dir, 'cli-out'), '--no-android', '--no-ios'], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: dir });
+  assert.match(stdout, /passed/);
+});
+
+rec('recording errors are actionable; an iOS recording is platform-aware when no agnostic verb was used', async ({ pair }) => {
+  const none = await pair.call('recording_stop', { device: ANDROID });
+  assert.ok(none.isError);
+  assert.match(textOf(none), /INVALID_PARAMETER: no recording is running on virtual-android-1.*recording_start/s);
+  ok(await pair.call('recording_start', { device: IOS, name: 'Open the inbox' }));
+  const twice = await pair.call('recording_start', { device: IOS, name: 'again' });
+  assert.match(textOf(twice), /already running on virtual-ios-1/);
+  const early = ok(await pair.call('assert', { device: IOS, type: 'alert_present' }));
+  assert.ok(early.recorded.reason);
+  ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));
+  ok(await pair.call('assert', { device: IOS, type: 'text_contains', expected_substring: 'No messages yet' }));
+  const bad = await pair.call('recording_stop', { device: IOS, save_to: '/proc/nope/x.json' });
+  assert.ok(bad.isError);
+  assert.match(textOf(bad), /PERMISSION_DENIED: .*scenario follows/s);
+  // The stop happened even though the file could not be written.
+  assert.ok((await pair.call('recording_stop', { device: IOS })).isError);
+
+  ok(await pair.call('recording_start', { device: IOS, name: 'Inbox', app_package: DEMO }));
+  ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));
+  const doc = ok(await pair.call('recording_stop', { device: IOS })).scenario;
+  assert.is(doc.platform, 'ios');
+  assert.is(doc.mode, undefined);
+  assert.equal(doc.steps.map((s: { action: string }) => s.action), ['open_url']);
+});
+
+rec.run();
