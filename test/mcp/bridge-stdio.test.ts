@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge } from '../../src/bridge/server.js';
+import { createEngine } from '../../src/engine/create.js';
+import type { DeviceActivityParams } from '../../src/protocol/index.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { BridgeBackend } from '../../src/mcp/bridge-backend.js';
+import { loadScenario } from '../../src/validate/index.js';
+import { ANDROID, connectPair, DEMO, jsonOf, textOf } from './helpers.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+test('--bridge mode: the agent acts through a running bridge, a second client sees it live, and recording works there', async () => {
+  const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, log: () => undefined });
+  const watcher = await connectBridge(bridge.wsUrl, { client: 'viewer' });
+  let backend: BridgeBackend | undefined;
+  let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+  try {
+    const seen: DeviceActivityParams[] = [];
+    watcher.on('device.activity', (a) => seen.push(a));
+    await watcher.subscribe(ANDROID, {});
+    backend = await BridgeBackend.connect(bridge.wsUrl);
+    pair = await connectPair(backend);
+    const ok = async (name: string, args: Record<string, unknown>) => {
+      const r: CallToolResult = await pair!.call(name, args);
+      assert.not.ok(r.isError, `${name}: ${textOf(r)}`);
+      return jsonOf(r);
+    };
+    assert.ok((await ok('list_devices', {})).devices.some((d: { id: string }) => d.id === ANDROID));
+    await ok('recording_start', { device: ANDROID, name: 'Bridge sign in', app_package: DEMO, app_state: 'logged_out' });
+    await ok('launch_app', { device: ANDROID, package: DEMO });
+    await ok('type_text', { device: ANDROID, target: 'the Email field', text: 'demo@example.com' });
+    await ok('type_text', { device: ANDROID, target: 'the Password field', text: 'secret123' });
+    await ok('tap', { device: ANDROID, target: 'the Sign in button' });
+    await ok('wait_for', { device: ANDROID, until: 'visible', target: 'Item 1', timeout_ms: 10000 });
+    assert.is((await ok('assert', { device: ANDROID, type: 'element_exists', element_description: 'Item 1' })).status, 'passed');
+    const shot = await pair.call('take_screenshot', { device: ANDROID });
+    assert.ok(shot.content.some((c) => c.type === 'image'));
+    const stopped = await ok('recording_stop', { device: ANDROID });
+    assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+    assert.ok(loadScenario(JSON.stringify(stopped.scenario)).scenario);
+    assert.equal(stopped.scenario.steps.map((s: { action: string }) => s.action), ['launch_app', 'type', 'type', 'tap', 'wait_for_element']);
+
+    const bad = await pair.call('tap', { device: 'pixel-99', target: 'the Sign in button' });
+    assert.ok(bad.isError);
+    assert.match(textOf(bad), /^DEVICE_NOT_FOUND: .*\nNext: Call list_devices/s);
+
+    // The viewer's session saw the agent's verbs and their tool calls as they happened.
+    for (let i = 0; i < 50 && !seen.some((a) => a.verb === 'tap'); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(seen.some((a) => a.verb === 'tap' && a.parameters.target === 'the Sign in button' && a.outcome.status === 'success'), JSON.stringify(seen.map((a) => a.verb ?? a.tool)));
+    assert.ok(seen.some((a) => a.tool === 'mobile_type_keys' && a.client === 'mobilebridge-mcp'));
+  } finally {
+    await pair?.close();
+    await backend?.close();
+    await watcher.close();
+    await bridge.close();
+  }
+});
+
+test('stdio: `mobilebridge mcp` speaks MCP on stdout only; tools, a verb and a screenshot work', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'mb-mcp-stdio-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp', '--no-android', '--no-ios', '--device', ANDROID],
+    env: { ...(process.env as Record<string, string>), MOBILEBRIDGE_STATE_DIR: state },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'recording_start'));
+    const opened = (await client.callTool({ name: 'open_url', arguments: { url: 'mbdemo://screen/signin' } })) as CallToolResult;
+    assert.not.ok(opened.isError, textOf(opened));
+    const tapped = (await client.callTool({ name: 'tap', arguments: { target: 'the Email field' } })) as CallToolResult;
+    assert.is(jsonOf(tapped).resolved.id, 'email');
+    const shot = (await client.callTool({ name: 'take_screenshot', arguments: {} })) as CallToolResult;
+    assert.ok(shot.content.some((c) => c.type === 'image'));
+  } finally {
+    await client.close();
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test.run();
