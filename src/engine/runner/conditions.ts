@@ -19,7 +19,7 @@ export async function evaluateCondition(c: Condition, env: ConditionEnv): Promis
     case 'device_property': {
       const facts = await env.facts();
       const actual = facts[c.property];
-      const value = compare(actual, c.operator, c.value);
+      const value = compare(actual, c.operator, c.value, c.property === 'os_version' ? 'version' : 'auto');
       return { value, message: `${c.property} is ${JSON.stringify(actual)}; ${c.operator} ${JSON.stringify(c.value)} is ${value}` };
     }
     case 'previous_step_skipped': {

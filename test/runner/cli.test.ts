@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RUNS_DIR } from './harness.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+function cli(dir: string, args: string[]) {
+  const r = spawnSync(process.execPath, [MAIN, 'run', ...args, '--out', join(dir, 'out'), '--target-wait', '300'], {
+    encoding: 'utf8',
+    cwd: dir,
+    env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') },
+    timeout: 120_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('run: passing scenarios on two devices exit 0 and leave junit.xml and a self-contained report.html', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-run-'));
+  try {
+    const r = cli(dir, [join(RUNS_DIR, 'semantic_cross.json'), join(RUNS_DIR, 'clear_data_cross.json'), '--devices', 'virtual-android-1,virtual-android-1']);
+    assert.is(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { data: { runs: { status: string }[] } };
+    assert.equal(out.data.runs.map((x) => x.status), ['passed', 'passed']);
+    const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuites name="mobilebridge" tests="2" failures="0" errors="0">/);
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    assert.match(html, /2\/2 scenarios passed/);
+    assert.match(html, /src="data:image\/png;base64,/);
+    assert.not.match(html, /<script/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run: an invalid scenario exits 3 with the validation envelope; a failed one exits 4 or 5 with a JUnit failure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-run-'));
+  try {
+    writeFileSync(join(dir, 'bad.json'), '{"$schema_version": "2.0", "steps": []}');
+    const bad = cli(dir, [join(dir, 'bad.json')]);
+    assert.is(bad.code, 3);
+    assert.is((JSON.parse(bad.out) as { ok: boolean }).ok, false);
+
+    const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'clear_data_cross.json'), 'utf8')) as { assertions: { element_description: string }[] };
+    scenario.assertions[0].element_description = 'the Log out button';
+    writeFileSync(join(dir, 'failing.json'), JSON.stringify(scenario));
+    const failed = cli(dir, [join(dir, 'failing.json'), '--device', 'virtual-android-1']);
+    assert.is(failed.code, 5, failed.err);
+    assert.match(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'), /<failure message="assertion /);
+
+    const shardless = cli(dir, [join(dir, 'failing.json'), '--shard', '3/2']);
+    assert.is(shardless.code, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
