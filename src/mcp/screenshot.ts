@@ -17,6 +17,8 @@ export interface ScaledShot {
   deviceHeight: number;
   /** Device pixels per image pixel: device_x = image_x × factor. */
   factor: number;
+  /** The same for y; differs from `factor` only by the rounding of the image's height. */
+  factorY: number;
   bytes: number;
 }
 
@@ -62,6 +64,7 @@ export async function scaleScreenshot(png: Buffer, options: { format?: ImageForm
           deviceWidth,
           deviceHeight,
           factor: Math.round((deviceWidth / w) * 10_000) / 10_000,
+          factorY: Math.round((deviceHeight / (outMeta.height ?? Math.round(deviceHeight * scale))) * 10_000) / 10_000,
           bytes: out.length,
         };
       }

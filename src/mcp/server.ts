@@ -78,7 +78,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const s = await scaleScreenshot(png, { format, maxSize });
     const note =
       `Screenshot of ${device}: image ${s.width}×${s.height} ${format.toUpperCase()} (${Math.round(s.bytes / 1024)} KB); device screen ${s.deviceWidth}×${s.deviceHeight} px. ` +
-      `Scale factor ${s.factor}: device_x = image_x × ${s.factor}, device_y = image_y × ${s.factor}. Verbs need no coordinates: describe the element instead.`;
+      `Scale factor ${s.factor}: device_x = image_x × ${s.factor}, device_y = image_y × ${s.factorY}. Verbs need no coordinates: describe the element instead.`;
     return { content: [{ type: 'image', data: s.data, mimeType: s.mimeType }, { type: 'text', text: note }] };
   }
 

@@ -42,6 +42,8 @@ Options:
   --allow-path DIR    extra folder screenshots, installs and saved scenarios may use
   --timeout MS        deadline of one device call (default 30000)
   --no-virtual        leave out the built-in virtual devices
+  --no-android        leave out Android devices (adb)
+  --no-ios            leave out iOS simulators and iPhones
 
 Examples:
   mobilebridge mcp
