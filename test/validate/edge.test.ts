@@ -63,7 +63,7 @@ test('sub_steps nested 50 deep: valid, and a deep error keeps its pointer', () =
   const doc = login();
   let parent: Record<string, unknown> = { id: 'level_0', action: 'tap', description: 'level 0', target: 'the menu' };
   const top = parent;
-  let pointer = '/steps/8';
+  let pointer = `/steps/${(doc.steps as unknown[]).length}`;
   for (let depth = 1; depth <= 50; depth++) {
     const child = { id: `level_${depth}`, action: 'tap', description: `level ${depth}`, target: 'the submenu' };
     parent.sub_steps = [child];
