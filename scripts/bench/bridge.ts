@@ -1,0 +1,193 @@
+/**
+ * Bridge benchmark (issue 4): tools.call round trip over the WebSocket against the same call
+ * in process, frames per second delivered to 1, 10 and 50 subscribers of one virtual device at
+ * 540 px JPEG (screen changing continuously, and still), and the server's RSS with 50
+ * subscribers. Prints figures; targets: ≤ 2 ms median overhead, ≥ 30 fps to each of 10.
+ *
+ *   node dist/scripts/bench/bridge.js          (BENCH_N, BENCH_SECONDS to change the sample sizes)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { startBridge } from '../../src/bridge/index.js';
+import { createEngine } from '../../src/engine/create.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { ms, row, summarize } from './stats.js';
+
+const N = Number(process.env.BENCH_N ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const DEVICE = 'virtual-android-1';
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+async function roundTrips(): Promise<void> {
+  const engine = createEngine({ virtual: { devices: ['android'] } });
+  const bridge = await startBridge({ engine, port: 0, log: () => undefined });
+  const client = await connectBridge(bridge.wsUrl, { client: 'bench' });
+  console.log(`tools.call round trip, ${N} sequential calls each (client and server in this process)\n`);
+  for (const [tool, params] of [
+    ['mobile_get_screen_size', {}],
+    ['mobile_get_orientation', {}],
+    ['mobile_list_elements_on_screen', {}],
+  ] as const) {
+    const parameters = { device: DEVICE, ...params };
+    const direct = () => engine.call(tool, parameters);
+    const viaWs = () => client.callTool(tool, parameters);
+    for (let i = 0; i < 100; i++) await Promise.all([direct(), viaWs()]);
+    // Alternate blocks so that drift (GC, CPU frequency) hits both sides alike.
+    const d: number[] = [];
+    const w: number[] = [];
+    for (let block = 0; block < 10; block++) {
+      for (const [fn, into] of [[direct, d], [viaWs, w]] as const) {
+        for (let i = 0; i < N / 10; i++) {
+          const t = performance.now();
+          await fn();
+          into.push(performance.now() - t);
+        }
+      }
+    }
+    const ds = summarize(d);
+    const ws = summarize(w);
+    console.log(row(`${tool}: engine.call in process`, ds) + `   p99 ${ms(ds.p99)}`);
+    console.log(row(`${tool}: tools.call over WebSocket`, ws) + `   p99 ${ms(ws.p99)}`);
+    console.log(`  → bridge overhead: median ${ms(ws.median - ds.median)}, p99 ${ms(ws.p99 - ds.p99)}\n`);
+  }
+  await client.close();
+  await bridge.close();
+}
+
+/** The server under test runs in its own process (bridge-server.ts), so its RSS and CPU are its own. */
+async function startServer(): Promise<{ child: ChildProcess; url: string; port: number }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bridge-server.js', import.meta.url))], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /ws:\/\/\S+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  return { child, url, port: Number(new URL(url).port) };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface Viewer {
+  ws: WebSocket;
+  frames: number;
+  seqs: Set<number>;
+  latencies: number[];
+}
+
+/** A bare subscriber that only counts frames (what a viewer's socket receives). */
+async function viewer(url: string, device: string): Promise<Viewer> {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  const v: Viewer = { ws, frames: 0, seqs: new Set(), latencies: [] };
+  ws.on('message', (data: Buffer, binary) => {
+    if (!binary) return;
+    const len = data.readUInt32BE(0);
+    const header = JSON.parse(data.subarray(4, 4 + len).toString()) as { seq: number; captured_at: number };
+    v.frames++;
+    v.seqs.add(header.seq);
+    v.latencies.push(Date.now() - header.captured_at);
+  });
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devices.subscribe', params: { device, screen: { maxWidth: 540, format: 'jpeg', quality: 75, maxFps: 30 } } }));
+  return v;
+}
+
+const CHURN_PER_SECOND = 40;
+
+/** Scrolls the virtual list up and down 40 times a second, so the screen changes faster than 30 fps. */
+function churn(url: string): { stop(): Promise<number> } {
+  let running = true;
+  let swipes = 0;
+  const done = (async () => {
+    const c = await connectBridge(url, { client: 'churn' });
+    await c.callTool('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/home' });
+    const started = performance.now();
+    for (let i = 0; running; i++) {
+      await c.callTool('mobile_swipe_on_screen', { device: DEVICE, direction: Math.floor(i / 8) % 2 ? 'down' : 'up', distance: 80 });
+      swipes++;
+      const due = started + ((i + 1) * 1000) / CHURN_PER_SECOND;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    }
+    await c.close();
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      return swipes;
+    },
+  };
+}
+
+type Scene = { label: string; device: string; changing: boolean };
+const SCENES: Scene[] = [
+  { label: 'virtual, scrolling 40/s', device: DEVICE, changing: true },
+  { label: 'virtual, still', device: DEVICE, changing: false },
+  { label: 'replay (new screen every capture)', device: 'replay-1', changing: false },
+];
+
+async function frameRates(): Promise<void> {
+  const server = await startServer();
+  const health = async () => (await (await fetch(`http://127.0.0.1:${server.port}/api/health`)).json()) as { frames: Record<string, { captures: number; unchanged: number; encodes: number }> };
+  console.log(`frames to N subscribers of one device, 540 px JPEG q75, maxFps 30, ${SECONDS} s per row; server in its own process\n`);
+  console.log(`${'subs'.padEnd(5)} ${'screen'.padEnd(34)} ${'fps each: min'.padStart(13)} ${'median'.padStart(7)} ${'max'.padStart(6)} ${'distinct/s'.padStart(11)} ${'captures/s'.padStart(11)} ${'age p50'.padStart(8)} ${'RSS'.padStart(7)} ${'CPU'.padStart(6)}`);
+  const idleRss = rssMb(server.child.pid!);
+  for (const n of [1, 10, 50]) {
+    for (const scene of SCENES) {
+      const viewers = await Promise.all(Array.from({ length: n }, () => viewer(server.url, scene.device)));
+      const mover = scene.changing ? churn(server.url) : undefined;
+      await new Promise((r) => setTimeout(r, 700));
+      for (const v of viewers) {
+        v.frames = 0;
+        v.seqs.clear();
+        v.latencies = [];
+      }
+      const before = (await health()).frames[scene.device] ?? { captures: 0 };
+      const cpu0 = cpuSeconds(server.child.pid!);
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, SECONDS * 1000));
+      const secs = (performance.now() - t0) / 1000;
+      const cpu = (cpuSeconds(server.child.pid!) - cpu0) / secs;
+      const after = (await health()).frames[scene.device];
+      const rss = rssMb(server.child.pid!);
+      await mover?.stop();
+      const fps = viewers.map((v) => v.frames / secs).sort((a, b) => a - b);
+      const distinct = new Set(viewers.flatMap((v) => [...v.seqs])).size / secs;
+      const lat = summarize(viewers.flatMap((v) => v.latencies));
+      console.log(
+        `${String(n).padEnd(5)} ${scene.label.padEnd(34)} ${fps[0].toFixed(1).padStart(13)} ${fps[Math.floor(fps.length / 2)].toFixed(1).padStart(7)} ${fps[fps.length - 1].toFixed(1).padStart(6)} ` +
+          `${distinct.toFixed(1).padStart(11)} ${((after.captures - before.captures) / secs).toFixed(1).padStart(11)} ${(Number.isNaN(lat.median) ? '-' : `${lat.median} ms`).padStart(8)} ${`${rss.toFixed(0)} MB`.padStart(7)} ${`${(cpu * 100).toFixed(0)}%`.padStart(6)}`,
+      );
+      for (const v of viewers) v.ws.terminate();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  console.log(`\nserver RSS idle (before any subscriber): ${idleRss.toFixed(0)} MB; age = capture to arrival at the subscriber`);
+  server.child.kill('SIGTERM');
+  await new Promise((r) => server.child.once('exit', r));
+}
+
+async function main(): Promise<void> {
+  console.log(`bridge benchmark, node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})\n`);
+  await roundTrips();
+  await frameRates();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,73 @@
+import WebSocket from 'ws';
+import { TokenBucket } from './rate-limit.js';
+import type { Session } from './sessions.js';
+
+export interface ConnectionLimits {
+  /** Queued outgoing bytes beyond which the client counts as not reading; the socket is closed (the session survives). */
+  maxBufferedBytes: number;
+  ratePerSecond: number;
+  rateBurst: number;
+}
+
+/**
+ * One WebSocket. Carries a session (which outlives it when the socket drops), a rate limiter,
+ * and the send paths: text with a back-pressure cut-off, binary frames with a completion callback.
+ */
+export class Connection {
+  private static counter = 0;
+  readonly id = ++Connection.counter;
+  session!: Session;
+  readonly bucket: TokenBucket;
+  /** Heartbeat: set by pong, cleared by each ping round. */
+  alive = true;
+  /** Rate-limited messages since the last accepted one. */
+  refusedInARow = 0;
+  private closing = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly limits: ConnectionLimits,
+  ) {
+    this.bucket = new TokenBucket(limits.ratePerSecond, limits.rateBurst);
+  }
+
+  get open(): boolean {
+    return !this.closing && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  sendText(text: string): void {
+    if (!this.open) return;
+    if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
+      this.close(1008, 'client is not reading its messages; resume the session to catch up');
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  /** `done` runs once the bytes are handed to the operating system (or the socket failed). */
+  sendBinary(data: Buffer, done: (err?: Error) => void): void {
+    if (!this.open) {
+      done(new Error('connection closed'));
+      return;
+    }
+    this.ws.send(data, { binary: true }, done);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    this.ws.close(code, reason.slice(0, 120));
+    // A peer that stopped reading never answers the closing handshake.
+    setTimeout(() => this.ws.terminate(), 2000).unref();
+  }
+
+  terminate(): void {
+    this.closing = true;
+    this.ws.terminate();
+  }
+}

@@ -1,0 +1,131 @@
+import { ToolError } from '../engine/errors.js';
+import type { UiElement } from '../engine/types.js';
+import type { ElementsChangedParams } from '../protocol/index.js';
+import type { Subscription } from './subscription.js';
+
+export interface ElementDiff {
+  added: UiElement[];
+  removed: string[];
+  changed: UiElement[];
+}
+
+/** Differences by element id; an element whose any field differs is `changed`. */
+export function diffElements(before: ReadonlyMap<string, string>, after: UiElement[]): { diff: ElementDiff; next: Map<string, string> } {
+  const next = new Map<string, string>();
+  const diff: ElementDiff = { added: [], removed: [], changed: [] };
+  for (const el of after) {
+    const json = JSON.stringify(el);
+    next.set(el.id, json);
+    const old = before.get(el.id);
+    if (old === undefined) diff.added.push(el);
+    else if (old !== json) diff.changed.push(el);
+  }
+  for (const id of before.keys()) if (!next.has(id)) diff.removed.push(id);
+  return { diff, next };
+}
+
+export interface ElementWatcherHooks {
+  /** Lists the elements (the bridge runs it in the device's queue). */
+  list(): Promise<UiElement[]>;
+  onGone(reason: string): void;
+  log(line: string): void;
+}
+
+/**
+ * The element list of one device, watched for its subscribers: refreshed after every action and
+ * on a poll interval, diffed by id, and pushed as sequence-numbered `elements.changed`. A new
+ * subscriber first gets the whole list with `reset: true`.
+ */
+export class ElementWatcher {
+  private readonly subs = new Set<Subscription>();
+  private state?: Map<string, string>;
+  private elements: UiElement[] = [];
+  private seq = 0;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private failures = 0;
+
+  constructor(
+    readonly device: string,
+    private readonly pollMs: number,
+    private readonly hooks: ElementWatcherHooks,
+  ) {}
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  add(sub: Subscription): void {
+    this.subs.add(sub);
+    sub.primed = false;
+    if (!this.timer) {
+      this.timer = setInterval(() => this.refresh(), this.pollMs);
+      this.timer.unref();
+    }
+    if (this.state) this.prime(sub);
+    this.refresh();
+  }
+
+  remove(sub: Subscription): void {
+    this.subs.delete(sub);
+    if (this.subs.size === 0) this.stop();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.state = undefined;
+    this.elements = [];
+    this.subs.clear();
+  }
+
+  /** Schedules a refresh; calls during a running one coalesce into one more. */
+  refresh(): void {
+    if (this.subs.size === 0) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.hooks
+      .list()
+      .then(
+        (elements) => {
+          this.failures = 0;
+          this.adopt(elements);
+        },
+        (err: unknown) => {
+          if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') this.hooks.onGone(err.message);
+          else if (this.failures++ === 0) this.hooks.log(`elements of ${this.device}: listing failed: ${(err as Error).message}`);
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  /** Takes a fresh list (from a refresh, or from a `mobile_list_elements_on_screen` call someone made). */
+  adopt(elements: UiElement[]): void {
+    if (this.subs.size === 0) return;
+    const { diff, next } = diffElements(this.state ?? new Map(), elements);
+    const hadState = this.state !== undefined;
+    this.state = next;
+    this.elements = elements;
+    const changed = diff.added.length + diff.removed.length + diff.changed.length > 0;
+    if (changed && hadState) this.seq++;
+    for (const sub of this.subs) {
+      if (!sub.primed) this.prime(sub);
+      else if (changed) sub.session.notify('elements.changed', { subscription: sub.id, device: this.device, seq: this.seq, ...diff } satisfies ElementsChangedParams);
+    }
+  }
+
+  private prime(sub: Subscription): void {
+    sub.primed = true;
+    const params: ElementsChangedParams = { subscription: sub.id, device: this.device, seq: this.seq, reset: true, added: this.elements, removed: [], changed: [] };
+    sub.session.notify('elements.changed', params);
+  }
+}

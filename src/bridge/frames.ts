@@ -1,0 +1,303 @@
+import { createHash } from 'node:crypto';
+import sharp, { type Raw } from 'sharp';
+import type { PngImage } from '../engine/driver.js';
+import { ToolError } from '../engine/errors.js';
+import { encodeFramePrefix, type EffectiveScreenOptions, type FrameFormat, type FrameHeader } from '../protocol/index.js';
+import type { Subscription } from './subscription.js';
+
+/** One distinct screen, encoded for one (format, width, quality). Shared by every subscriber asking for that. */
+export interface EncodedFrame {
+  seq: number;
+  bytes: Buffer;
+  width: number;
+  height: number;
+  format: FrameFormat;
+  capturedAt: number;
+  deviceWidth: number;
+  deviceHeight: number;
+}
+
+interface Capture extends PngImage {
+  seq: number;
+  hash: string;
+  capturedAt: number;
+  /** Decoded once, on first need, for every encoding of this screen. */
+  pixels?: Promise<Pixels>;
+}
+
+export interface FrameStats {
+  captures: number;
+  unchanged: number;
+  encodes: number;
+  errors: number;
+}
+
+export interface FramePipelineHooks {
+  /** Captures one screenshot (the bridge runs it in the device's queue). */
+  capture(): Promise<PngImage>;
+  /** The device is gone; the hub ends the subscriptions. */
+  onGone(reason: string): void;
+  log(line: string): void;
+}
+
+/** Screens being decoded/encoded at once per device: enough to keep two cores busy. */
+const MAX_DELIVERIES = 2;
+
+/** Frames wider than the device are never upscaled. */
+function targetWidth(screen: EffectiveScreenOptions, deviceWidth: number): number {
+  return screen.maxWidth === null ? deviceWidth : Math.min(screen.maxWidth, deviceWidth);
+}
+
+interface Pixels {
+  data: Buffer;
+  info: Raw;
+}
+
+/**
+ * Decoding the PNG once to opaque RGB and encoding from those pixels is several times faster
+ * than one sharp pipeline from PNG to a resized JPEG (libvips re-reads the PNG per region).
+ */
+function decode(png: Buffer): Promise<Pixels> {
+  return sharp(png, { sequentialRead: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => ({ data, info: { width: info.width, height: info.height, channels: info.channels as 3 } }));
+}
+
+async function encode(cap: Capture, pixels: () => Promise<Pixels>, format: FrameFormat, width: number, quality: number): Promise<EncodedFrame> {
+  const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
+  if (format === 'png' && width === cap.width) return { ...base, bytes: cap.png, width: cap.width, height: cap.height };
+  const { data, info: raw } = await pixels();
+  let img = sharp(data, { raw });
+  if (width !== cap.width) img = img.resize({ width });
+  if (format === 'jpeg') img = img.jpeg({ quality, optimiseCoding: false });
+  else if (format === 'webp') img = img.webp({ quality, effort: 0 });
+  else img = img.png({ compressionLevel: 3, adaptiveFiltering: false });
+  const { data: bytes, info } = await img.toBuffer({ resolveWithObject: true });
+  return { ...base, bytes, width: info.width, height: info.height };
+}
+
+/**
+ * The screen of one device, shared by all its frame subscribers: one capture loop at the fastest
+ * subscriber's maxFps, unchanged screens skipped by hash, each distinct (format, width, quality)
+ * encoded once per screen. Each subscriber has one latest-frame slot and at most one frame in its
+ * socket, so a slow reader only ever misses frames; it never delays the others or grows memory.
+ * The loop stops when the last subscriber leaves.
+ */
+export class FramePipeline {
+  readonly stats: FrameStats = { captures: 0, unchanged: 0, encodes: 0, errors: 0 };
+  private readonly subs = new Set<Subscription>();
+  private current?: Capture;
+  private encodings = new Map<string, Promise<EncodedFrame>>();
+  private seq = 0;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private readonly deliveries = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    readonly device: string,
+    private readonly hooks: FramePipelineHooks,
+  ) {}
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  add(sub: Subscription): void {
+    this.subs.add(sub);
+    if (!this.loop) {
+      this.stopped = false;
+      this.loop = this.run().finally(() => {
+        this.loop = undefined;
+      });
+    } else if (this.current) {
+      // A late joiner gets the screen as it is now, without waiting for it to change.
+      void this.deliverTo([sub]);
+    }
+    this.wake?.();
+  }
+
+  remove(sub: Subscription): void {
+    this.subs.delete(sub);
+    sub.slot = undefined;
+    clearTimeout(sub.dueTimer);
+    sub.dueTimer = undefined;
+    if (this.subs.size === 0) this.wake?.();
+  }
+
+  /** Tries every subscriber's slot again (when sockets may have drained). */
+  flushAll(): void {
+    for (const sub of this.subs) this.flush(sub);
+  }
+
+  /** After a resume: the last frame sent may have died with the old socket, so send the current screen again. */
+  resend(sub: Subscription): void {
+    if (!this.subs.has(sub)) return;
+    sub.inFlight = false;
+    sub.lastSeq = -1;
+    if (sub.slot) this.flush(sub);
+    else if (this.current) void this.deliverTo([sub]);
+  }
+
+  /** Captures now instead of at the next tick (after an action, so viewers see it at once). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const sub of [...this.subs]) this.remove(sub);
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.subs.size > 0 && !this.stopped) {
+      const started = performance.now();
+      if (this.anyReceiver()) {
+        try {
+          const shot = await this.hooks.capture();
+          failures = 0;
+          this.stats.captures++;
+          if (this.accept(shot)) {
+            // Encoding overlaps with capturing the next screen, and with encoding the previous one
+            // (sharp works on the libuv thread pool): at most MAX_DELIVERIES screens at a time.
+            while (this.deliveries.size >= MAX_DELIVERIES) await Promise.race(this.deliveries);
+            const delivery: Promise<void> = this.deliverTo([...this.subs]).finally(() => this.deliveries.delete(delivery));
+            this.deliveries.add(delivery);
+          }
+        } catch (err) {
+          this.stats.errors++;
+          if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') {
+            this.hooks.onGone(err.message);
+            break;
+          }
+          if (failures++ === 0) this.hooks.log(`frames of ${this.device}: capture failed: ${(err as Error).message}`);
+          await this.sleep(Math.min(5000, 250 * 2 ** failures));
+          continue;
+        }
+      }
+      this.flushAll();
+      await this.sleep(Math.max(0, this.intervalMs() - (performance.now() - started)));
+    }
+    await Promise.all(this.deliveries);
+    this.current = undefined;
+    this.encodings.clear();
+  }
+
+  /** False when the screen did not change since the last capture. */
+  private accept(shot: PngImage): boolean {
+    const hash = createHash('md5').update(shot.png).digest('hex');
+    const cur = this.current;
+    if (cur && cur.hash === hash && cur.width === shot.width && cur.height === shot.height) {
+      this.stats.unchanged++;
+      return false;
+    }
+    this.current = { ...shot, seq: ++this.seq, hash, capturedAt: Date.now() };
+    this.encodings = new Map();
+    return true;
+  }
+
+  private encoded(cap: Capture, screen: EffectiveScreenOptions): Promise<EncodedFrame> {
+    const width = targetWidth(screen, cap.width);
+    const quality = screen.format === 'png' ? 0 : screen.quality;
+    const key = `${screen.format}/${width}/${quality}`;
+    let job = cap === this.current ? this.encodings.get(key) : undefined;
+    if (!job) {
+      this.stats.encodes++;
+      job = encode(cap, () => (cap.pixels ??= decode(cap.png)), screen.format, width, quality);
+      if (cap === this.current) this.encodings.set(key, job);
+    }
+    return job;
+  }
+
+  private async deliverTo(subs: Subscription[]): Promise<void> {
+    const cap = this.current;
+    if (!cap) return;
+    const jobs: Promise<void>[] = [];
+    for (const sub of subs) {
+      if (!sub.screen || sub.lastSeq >= cap.seq) continue;
+      jobs.push(
+        this.encoded(cap, sub.screen).then((frame) => {
+          if (!this.subs.has(sub) || frame.seq <= sub.lastSeq) return;
+          sub.slot = frame;
+          sub.lastSeq = frame.seq;
+          this.flush(sub);
+        }),
+      );
+    }
+    const results = await Promise.allSettled(jobs);
+    // The decoded pixels (~8 MB at 1080×2400) are only needed while this screen's encodings run.
+    if (cap !== this.current) cap.pixels = undefined;
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        this.stats.errors++;
+        this.hooks.log(`frames of ${this.device}: encoding failed: ${(r.reason as Error).message}`);
+      }
+    }
+  }
+
+  /** Sends the slot when the subscriber is due (maxFps), has nothing in flight, and its socket holds less than a frame. */
+  private flush(sub: Subscription): void {
+    const frame = sub.slot;
+    if (!frame || sub.inFlight) return;
+    const conn = sub.session.connection;
+    if (!conn?.open) return;
+    const now = performance.now();
+    const wait = sub.lastSentAt + sub.minIntervalMs - now;
+    if (wait > 1) {
+      // Not due yet (maxFps): send whatever is in the slot then, unless a newer frame comes first.
+      sub.dueTimer ??= setTimeout(() => {
+        sub.dueTimer = undefined;
+        if (this.subs.has(sub)) this.flush(sub);
+      }, wait);
+      return;
+    }
+    if (conn.bufferedAmount > frame.bytes.length) return;
+    sub.slot = undefined;
+    sub.inFlight = true;
+    sub.lastSentAt = now;
+    const header: FrameHeader = {
+      subscription: sub.id,
+      device: this.device,
+      seq: frame.seq,
+      width: frame.width,
+      height: frame.height,
+      format: frame.format,
+      captured_at: frame.capturedAt,
+      device_width: frame.deviceWidth,
+      device_height: frame.deviceHeight,
+    };
+    conn.sendBinary(Buffer.concat([encodeFramePrefix(header), frame.bytes]), (err) => {
+      sub.inFlight = false;
+      if (!err && this.subs.has(sub)) this.flush(sub);
+    });
+  }
+
+  private anyReceiver(): boolean {
+    for (const sub of this.subs) if (sub.session.connection?.open) return true;
+    return false;
+  }
+
+  private intervalMs(): number {
+    let ms = 1000;
+    for (const sub of this.subs) ms = Math.min(ms, sub.minIntervalMs);
+    return ms;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped || this.subs.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

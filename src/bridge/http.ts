@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { PROTOCOL_VERSION } from '../protocol/index.js';
+import { validateScenario } from './methods/scenarios.js';
+import type { BridgeCore } from './registry.js';
+import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
+import { viewer } from './viewer.js';
+
+export interface HttpDeps {
+  core: BridgeCore;
+  policy: AccessPolicy;
+  webRoot: string;
+  maxBodyBytes: number;
+  startedAt: number;
+  stats(): Record<string, unknown>;
+}
+
+/** The HTTP side (SPEC §6): viewer, health, devices, validation. Every request passes the SPEC §7 checks. */
+export function createHttpApp(deps: HttpDeps): Hono {
+  const { core, policy } = deps;
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const verdict = checkAccess(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) });
+    if (!verdict.ok) {
+      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } }, verdict.status);
+    }
+    await next();
+    // A browser that came with ?token= keeps it in a same-site cookie for the viewer's assets and socket.
+    if (verdict.viaQuery && policy.token) c.res.headers.append('Set-Cookie', tokenCookie(policy.token));
+  });
+
+  app.get('/api/health', (c) =>
+    c.json({
+      ok: true,
+      name: core.server.name,
+      version: core.server.version,
+      protocol: PROTOCOL_VERSION,
+      uptime_s: Math.round((Date.now() - deps.startedAt) / 1000),
+      ...deps.stats(),
+    }),
+  );
+
+  app.get('/api/devices', async (c) => c.json({ devices: await core.engine.listDevices() }));
+
+  app.post(
+    '/api/validate',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      // The rest of the body stays unread, so the connection cannot be reused: say so.
+      onError: (c) =>
+        c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' }),
+    }),
+    async (c) => c.json(validateScenario(await c.req.text(), c.req.query('file') ?? '<request>')),
+  );
+
+  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate` } }, 404));
+
+  app.get('/ws', (c) => c.text('This is the WebSocket endpoint: connect with a WebSocket client (JSON-RPC 2.0, see docs/protocol.md).', 426));
+
+  app.use('*', viewer(deps.webRoot, core.server.version));
+
+  app.notFound((c) => c.text(`not found: ${c.req.path}`, 404));
+  app.onError((err, c) => {
+    core.log(`bridge: HTTP ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
+    return c.json({ ok: false, error: { kind: 'internal', message: 'internal error; the server log has details' } }, 500);
+  });
+  return app;
+}

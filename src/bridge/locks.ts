@@ -1,0 +1,84 @@
+import { failure, type ToolFailure } from '../engine/errors.js';
+import type { LockInfo, Participant } from '../protocol/index.js';
+import type { Session } from './sessions.js';
+
+interface Held {
+  holder: Session;
+  since: Date;
+}
+
+export interface LockChange {
+  device: string;
+  holder: Participant | null;
+  previous?: Participant;
+  /** Sessions that must hear about it even if not subscribed to the device. */
+  notify: Session[];
+}
+
+/**
+ * Exclusive controllers (`devices.lock`): while a session holds a device, mutating calls from any
+ * other session are refused with PERMISSION_DENIED. The runner locks a device for a scenario run;
+ * a viewer can take over explicitly. A lock lives as long as its session (a dropped socket keeps it
+ * through the resume grace period).
+ */
+export class LockTable {
+  private readonly locks = new Map<string, Held>();
+
+  constructor(private readonly onChange: (change: LockChange) => void) {}
+
+  holder(device: string): Session | undefined {
+    return this.locks.get(device)?.holder;
+  }
+
+  info(device: string): LockInfo | undefined {
+    const held = this.locks.get(device);
+    return held && { device, holder: held.holder.participant, since: held.since.toISOString() };
+  }
+
+  acquire(device: string, session: Session, takeover: boolean): LockInfo | ToolFailure {
+    const held = this.locks.get(device);
+    if (held?.holder === session) return this.info(device)!;
+    if (held && !takeover) {
+      return failure(
+        'PERMISSION_DENIED',
+        `device ${device} is locked by ${describe(held.holder.participant)} since ${held.since.toISOString()}; ` +
+          `wait for it to unlock, or call devices.lock with takeover: true to take control`,
+      );
+    }
+    this.locks.set(device, { holder: session, since: new Date() });
+    this.onChange({
+      device,
+      holder: session.participant,
+      ...(held ? { previous: held.holder.participant } : {}),
+      notify: held ? [held.holder, session] : [session],
+    });
+    return this.info(device)!;
+  }
+
+  release(device: string, session: Session): boolean {
+    const held = this.locks.get(device);
+    if (!held || held.holder !== session) return false;
+    this.locks.delete(device);
+    this.onChange({ device, holder: null, previous: session.participant, notify: [session] });
+    return true;
+  }
+
+  releaseAll(session: Session): void {
+    for (const [device, held] of [...this.locks]) if (held.holder === session) this.release(device, session);
+  }
+
+  /** The refusal for a mutating call by `session` on a device someone else holds, else undefined. */
+  refusal(device: string, session: Session | undefined, what: string): ToolFailure | undefined {
+    const held = this.locks.get(device);
+    if (!held || held.holder === session) return undefined;
+    return failure(
+      'PERMISSION_DENIED',
+      `${what} refused: device ${device} is locked by ${describe(held.holder.participant)} (an exclusive controller, e.g. a scenario run); ` +
+        `read-only tools still work; call devices.lock with takeover: true to take control`,
+    );
+  }
+}
+
+function describe(p: Participant): string {
+  return p.client ? `session ${p.session} (${p.client})` : `session ${p.session}`;
+}

@@ -1,0 +1,35 @@
+import { failure, isToolFailure } from '../../engine/errors.js';
+import { defineMethod, type MethodDef } from '../registry.js';
+
+/** devices.list / subscribe / unsubscribe / lock / unlock. */
+export const deviceMethods: MethodDef[] = [
+  defineMethod('devices.list', async (_p, ctx) => ({ devices: await ctx.engine.listDevices() })),
+
+  defineMethod('devices.subscribe', async (p, ctx) => {
+    const outcome = await ctx.bridge.hub.subscribe(ctx.session, p);
+    if (isToolFailure(outcome)) return outcome;
+    // Frames and the first elements.changed follow the answer that names the subscription.
+    ctx.afterResponse(outcome.start);
+    return outcome.sub.info();
+  }),
+
+  defineMethod('devices.unsubscribe', (p, ctx) => {
+    const sub = ctx.session.subscriptions.get(p.subscription);
+    if (!sub) {
+      const mine = [...ctx.session.subscriptions.keys()];
+      return failure('INVALID_PARAMETER', `subscription ${JSON.stringify(p.subscription)} is not one of this session's (${mine.length ? mine.join(', ') : 'it has none'})`);
+    }
+    ctx.bridge.hub.unsubscribe(sub);
+    return {};
+  }),
+
+  defineMethod('devices.lock', (p, ctx) => ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover)),
+
+  defineMethod('devices.unlock', (p, ctx) => {
+    const holder = ctx.bridge.locks.holder(p.device);
+    if (holder && holder !== ctx.session) {
+      return failure('PERMISSION_DENIED', `device ${p.device} is locked by session ${holder.id}, not by this session; only the holder can unlock it (or take it over with devices.lock takeover: true)`);
+    }
+    return { device: p.device, released: ctx.bridge.locks.release(p.device, ctx.session) };
+  }),
+];

@@ -1,0 +1,60 @@
+import { PROTOCOL_VERSION, type HelloResult } from '../../protocol/index.js';
+import { defineMethod, type MethodDef } from '../registry.js';
+
+/** session.hello (with resume) and session.bye. */
+export const sessionMethods: MethodDef[] = [
+  defineMethod('session.hello', (p, ctx) => {
+    const { bridge, connection } = ctx;
+    let resumed = false;
+    let resumeError: string | undefined;
+    let missed: { texts: string[]; dropped: number } | undefined;
+    if (p.resume !== undefined && p.resume !== connection.session.id) {
+      const target = bridge.sessions.get(p.resume);
+      if (!target) {
+        resumeError = `session ${p.resume} is unknown or expired (a session is kept ${Math.round(bridge.limits.resume_grace_ms / 1000)} s after its connection drops); this is a new session`;
+      } else if (!target.ownedBy(p.resume_token)) {
+        resumeError = `resume_token does not match session ${p.resume}; this is a new session`;
+      } else {
+        const fresh = connection.session;
+        const previous = target.connection;
+        if (previous && previous !== connection) {
+          bridge.sessions.detach(target, previous);
+          previous.close(4000, 'session resumed on another connection');
+        }
+        // The connection's own new session was never used for anything worth keeping.
+        bridge.sessions.end(fresh, 'replaced by a resumed session');
+        bridge.sessions.attach(target, connection);
+        missed = target.missedSince(p.received ?? 0);
+        resumed = true;
+      }
+    }
+    const session = connection.session;
+    if (p.client !== undefined) session.client = p.client;
+    const result: HelloResult = {
+      session: session.id,
+      resume_token: session.resumeToken,
+      server: bridge.server,
+      protocol: PROTOCOL_VERSION,
+      limits: bridge.limits,
+      resumed,
+      subscriptions: [...session.subscriptions.values()].map((s) => s.info()),
+    };
+    if (resumeError) result.resume_error = resumeError;
+    if (missed) {
+      result.replayed = missed.texts.length;
+      result.dropped = missed.dropped;
+      const texts = missed.texts;
+      ctx.afterResponse(() => {
+        for (const text of texts) connection.sendText(text);
+        bridge.hub.resumeSession(session);
+      });
+    }
+    return result;
+  }),
+
+  defineMethod('session.bye', (_p, ctx) => {
+    ctx.bridge.sessions.end(ctx.session, 'session.bye');
+    ctx.afterResponse(() => ctx.connection.close(1000, 'bye'));
+    return {};
+  }),
+];

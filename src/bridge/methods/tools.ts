@@ -1,0 +1,21 @@
+import type { ToolDescription } from '../../engine/engine.js';
+import { findTool } from '../../engine/tools/index.js';
+import { defineMethod, type MethodDef } from '../registry.js';
+
+/** tools.list and tools.call: the engine tools, with the device lock enforced for mutating ones. */
+export function toolMethods(): MethodDef[] {
+  let described: ToolDescription[] | undefined;
+  return [
+    defineMethod('tools.list', (_p, ctx) => ({ tools: (described ??= ctx.engine.listTools()) })),
+
+    defineMethod('tools.call', (p, ctx) => {
+      const device = p.parameters.device;
+      if (findTool(p.tool)?.mutates && typeof device === 'string') {
+        const refusal = ctx.lockRefusal(device, p.tool);
+        if (refusal) return refusal;
+      }
+      // No await before engine.call: calls reach the device queue in arrival order.
+      return ctx.engine.call(p.tool, p.parameters, { origin: ctx.session.id });
+    }),
+  ];
+}

@@ -1,0 +1,208 @@
+import * as v from 'valibot';
+import type WebSocket from 'ws';
+import { ToolError, failure } from '../engine/errors.js';
+import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
+import type { Connection } from './connection.js';
+import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
+
+export interface RpcLimits {
+  maxMessageBytes: number;
+  maxBatch: number;
+}
+
+interface Outcome {
+  response?: RpcResponse;
+  after: (() => void)[];
+}
+
+function errorResponse(id: RequestId, code: number, message: string, data?: unknown): RpcResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || typeof x === 'number' || x === null;
+
+function byteLength(data: WebSocket.RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+}
+
+function toText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
+}
+
+/** "screen.maxFps must be at most 60; unknown parameter "foo"" with a path per issue. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; issues: { path: string; message: string }[] } {
+  const list = issues.map((issue) => {
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+    let message = issue.message;
+    if (issue.expected === 'never' && path) message = `unknown parameter "${path}"`;
+    else if (issue.input === undefined && issue.kind === 'schema' && path && !/required/.test(message)) message = `${path} is required (${message})`;
+    return { path, message };
+  });
+  return { message: list.map((i) => i.message).join('; '), issues: list };
+}
+
+/**
+ * JSON-RPC 2.0 over one WebSocket: size cap, rate limit, parse, envelope check, batches,
+ * method lookup, params validation, and error mapping. A fault in one message answers that
+ * message only; the connection and every other session carry on. No stack ever reaches a client.
+ */
+export class RpcServer {
+  private readonly inflight = new Set<Promise<unknown>>();
+  shuttingDown = false;
+
+  constructor(
+    private readonly core: BridgeCore,
+    private readonly registry: MethodRegistry,
+    private readonly limits: RpcLimits,
+  ) {}
+
+  /** Resolves when every call in progress has answered (or after `timeoutMs`). */
+  async drain(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    while (this.inflight.size > 0) {
+      const done = await Promise.race([Promise.allSettled([...this.inflight]).then(() => false), timeout.then(() => true)]);
+      if (done) break;
+    }
+    clearTimeout(timer);
+  }
+
+  handle(conn: Connection, data: WebSocket.RawData, isBinary: boolean): void {
+    if (isBinary) {
+      if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'binary messages are not accepted from clients; send JSON-RPC 2.0 requests as text'));
+      return;
+    }
+    const size = byteLength(data);
+    if (size > this.limits.maxMessageBytes) {
+      if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, `message of ${size} bytes refused: the limit is ${this.limits.maxMessageBytes} bytes`));
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(toText(data));
+    } catch (err) {
+      if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.PARSE_ERROR, `parse error: the message is not valid JSON (${(err as Error).message})`));
+      return;
+    }
+    const items = Array.isArray(msg) ? msg : [msg];
+    // Every request of a batch counts; refusals name the ids so clients can match them.
+    if (!this.admit(conn, items.slice(0, this.limits.maxBatch + 1).map((item) => (isPlainObject(item) && isValidId(item.id) ? item.id : null)))) return;
+    if (!Array.isArray(msg)) {
+      this.track(this.one(conn, msg).then((o) => this.finish(conn, o.response, o.after)));
+      return;
+    }
+    if (msg.length === 0) {
+      this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: an empty batch'));
+      return;
+    }
+    if (msg.length > this.limits.maxBatch) {
+      this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, `invalid request: a batch of ${msg.length} requests; at most ${this.limits.maxBatch} are allowed`));
+      return;
+    }
+    this.track(
+      Promise.all(msg.map((item) => this.one(conn, item))).then((outcomes) => {
+        const responses = outcomes.flatMap((o) => (o.response ? [o.response] : []));
+        this.finish(conn, responses.length ? responses : undefined, outcomes.flatMap((o) => o.after));
+      }),
+    );
+  }
+
+  /** Rate limit: takes a token per request; when there are too few, answers every id with -32000 and returns false. */
+  private admit(conn: Connection, ids: RequestId[]): boolean {
+    if (conn.bucket.take(Math.max(1, ids.length))) {
+      conn.refusedInARow = 0;
+      return true;
+    }
+    conn.refusedInARow++;
+    const limits = this.core.limits;
+    if (conn.refusedInARow > limits.rate_limit_burst) {
+      conn.close(1008, 'rate limit exceeded again and again');
+      return false;
+    }
+    const retry = conn.bucket.retryAfterMs(Math.max(1, ids.length));
+    const message = `rate limit exceeded: at most ${limits.rate_limit_per_second} messages per second (bursts of ${limits.rate_limit_burst}); retry after ${retry} ms`;
+    const responses = ids.map((id) => errorResponse(id, RPC_ERRORS.RATE_LIMITED, message, { retry_after_ms: retry }));
+    this.send(conn, responses.length === 1 ? responses[0] : responses);
+    return false;
+  }
+
+  private async one(conn: Connection, item: unknown): Promise<Outcome> {
+    const after: (() => void)[] = [];
+    if (!isPlainObject(item)) {
+      return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: each request must be a JSON object {"jsonrpc": "2.0", "method": …, "id": …}'), after };
+    }
+    const hasId = Object.prototype.hasOwnProperty.call(item, 'id');
+    if (hasId && !isValidId(item.id)) {
+      return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: id must be a string, a number or null'), after };
+    }
+    const id: RequestId = hasId ? (item.id as RequestId) : null;
+    const envelope = v.safeParse(RequestEnvelopeSchema, item);
+    if (!envelope.success) {
+      return { response: errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `invalid request: ${envelope.issues.map((i) => i.message).join('; ')}`), after };
+    }
+    const { method, params } = envelope.output;
+    const answer = (response: RpcResponse): Outcome => ({ response: hasId ? response : undefined, after });
+    if (this.shuttingDown) return answer(errorResponse(id, RPC_ERRORS.SHUTTING_DOWN, 'the bridge is shutting down and takes no new requests'));
+    if (conn.session.ended) return answer(errorResponse(id, RPC_ERRORS.INVALID_REQUEST, 'this connection\'s session has ended (session.bye); open a new connection'));
+    const def = this.registry.get(method);
+    if (!def) {
+      return answer(errorResponse(id, RPC_ERRORS.METHOD_NOT_FOUND, `method "${method}" not found; available methods: ${this.registry.names().join(', ')}`));
+    }
+    if (params !== undefined && !isPlainObject(params)) {
+      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${method}: params must be a JSON object (named parameters)`));
+    }
+    const parsed = v.safeParse(def.params, params ?? {});
+    if (!parsed.success) {
+      const { message, issues } = describeIssues(parsed.issues);
+      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${method}: ${message}`, { issues }));
+    }
+    const session = conn.session;
+    const core = this.core;
+    const ctx: MethodContext = {
+      bridge: core,
+      engine: core.engine,
+      session,
+      connection: conn,
+      signal: core.shutdownSignal,
+      notify: (name, p) => session.notify(name, p),
+      lockRefusal: (device, what) => core.locks.refusal(device, session, what),
+      afterResponse: (fn) => after.push(fn),
+    };
+    try {
+      const result = await def.handler(parsed.output, ctx);
+      return answer({ jsonrpc: '2.0', id, result: result === undefined ? null : result });
+    } catch (err) {
+      if (err instanceof RpcError) return answer(errorResponse(id, err.code, err.message, err.data));
+      if (err instanceof ToolError) return answer({ jsonrpc: '2.0', id, result: failure(err.code, err.message) });
+      core.log(`bridge: ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const why = err instanceof Error ? err.message : String(err);
+      return answer(errorResponse(id, RPC_ERRORS.INTERNAL_ERROR, `internal error in ${method}: ${why}`));
+    }
+  }
+
+  private finish(conn: Connection, response: RpcResponse | RpcResponse[] | undefined, after: (() => void)[]): void {
+    if (response) this.send(conn, response);
+    for (const fn of after) {
+      try {
+        fn();
+      } catch (err) {
+        this.core.log(`bridge: after-response work failed: ${(err as Error).stack ?? String(err)}`);
+      }
+    }
+  }
+
+  private send(conn: Connection, response: RpcResponse | RpcResponse[]): void {
+    conn.sendText(JSON.stringify(response));
+  }
+
+  private track(work: Promise<unknown>): void {
+    const p = work.catch((err: unknown) => this.core.log(`bridge: unexpected dispatch failure: ${(err as Error).stack ?? String(err)}`));
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+  }
+}

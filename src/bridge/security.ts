@@ -1,0 +1,134 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/**
+ * SPEC §7 access rules, shared by every HTTP request and every WebSocket upgrade so that
+ * both go through exactly one code path.
+ */
+
+export const TOKEN_COOKIE = 'mobilebridge_token';
+
+export interface AccessPolicy {
+  /** Required on every request when set. */
+  token?: string;
+  /** The bridge listens on a loopback address only. */
+  loopback: boolean;
+  /** Extra browser origins allowed to open the WebSocket ("*" allows any). */
+  allowOrigins: readonly string[];
+}
+
+export type Verdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string };
+
+/** The subset of a request the checks read; adapters exist for Hono and for Node's IncomingMessage. */
+export interface RequestFacts {
+  header(name: string): string | undefined;
+  url: URL;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (h.startsWith('::ffff:')) return isLoopbackHost(h.slice(7));
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+/** Refuses to expose device control on the network without a token. */
+export function bindProblem(host: string, token: string | undefined): string | undefined {
+  if (isLoopbackHost(host) || token) return undefined;
+  return (
+    `refusing to listen on ${host} without a token: anyone who can reach it could drive your devices. ` +
+    `Pass --token <secret> (or set MOBILEBRIDGE_TOKEN), or keep the default --host 127.0.0.1`
+  );
+}
+
+export function tokensEqual(given: string, expected: string): boolean {
+  // Hash first so the comparison takes the same time whatever the lengths.
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Host header check against DNS rebinding: without a token, a loopback bridge answers only
+ * requests addressed to a loopback name, so a web page whose domain re-resolves to 127.0.0.1
+ * cannot reach it.
+ */
+function hostProblem(policy: AccessPolicy, hostHeader: string | undefined): string | undefined {
+  if (policy.token || !policy.loopback) return undefined;
+  if (!hostHeader) return 'missing Host header';
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return `malformed Host header ${JSON.stringify(hostHeader)}`;
+  }
+  if (isLoopbackHost(hostname)) return undefined;
+  return `Host ${JSON.stringify(hostHeader)} is not a loopback name; this bridge answers only localhost / 127.0.0.1 unless started with --token`;
+}
+
+/** Token and Host checks for any request (HTTP or upgrade). */
+export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
+  const host = hostProblem(policy, req.header('host'));
+  if (host) return { ok: false, status: 403, message: host };
+  if (!policy.token) return { ok: true, viaQuery: false };
+  const auth = req.header('authorization');
+  const bearer = auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : undefined;
+  const query = req.url.searchParams.get('token') ?? undefined;
+  const cookie = cookieValue(req.header('cookie'), TOKEN_COOKIE);
+  for (const [given, viaQuery] of [[bearer, false], [query, true], [cookie, false]] as const) {
+    if (given !== undefined && tokensEqual(given, policy.token)) return { ok: true, viaQuery };
+  }
+  const tried = bearer !== undefined || query !== undefined || cookie !== undefined;
+  return {
+    ok: false,
+    status: 401,
+    message: tried
+      ? 'the token does not match; use the one given to mobilebridge serve --token (or MOBILEBRIDGE_TOKEN)'
+      : 'this bridge requires a token: send "Authorization: Bearer <token>" or add ?token=<token> to the URL',
+  };
+}
+
+/**
+ * Browser origin check for WebSocket upgrades. Non-browser clients send no Origin and pass;
+ * a page may connect from the bridge's own origin or from one listed with --allow-origin.
+ */
+export function checkOrigin(policy: AccessPolicy, req: RequestFacts): Verdict {
+  const origin = req.header('origin');
+  if (origin === undefined) return { ok: true, viaQuery: false };
+  if (policy.allowOrigins.includes('*') || policy.allowOrigins.includes(origin)) return { ok: true, viaQuery: false };
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    parsed = undefined;
+  }
+  const host = req.header('host');
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && host && parsed.host === host.toLowerCase()) {
+    return { ok: true, viaQuery: false };
+  }
+  return {
+    ok: false,
+    status: 403,
+    message: `WebSocket connections from origin ${JSON.stringify(origin)} are not allowed; start the bridge with --allow-origin ${origin} to permit it`,
+  };
+}
+
+export function tokenCookie(token: string): string {
+  return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`;
+}

@@ -1,0 +1,311 @@
+import { readFileSync } from 'node:fs';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createAdaptorServer } from '@hono/node-server';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Engine } from '../engine/engine.js';
+import type { Participant, ServerLimits } from '../protocol/index.js';
+import { Connection } from './connection.js';
+import { createHttpApp } from './http.js';
+import { DeviceHub, type ActivityEntry } from './hub.js';
+import { LockTable } from './locks.js';
+import { methodGroups } from './methods/index.js';
+import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
+import { RpcServer } from './rpc.js';
+import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
+import { SessionStore } from './sessions.js';
+import { DEFAULT_WEB_ROOT } from './viewer.js';
+
+export interface BridgeOptions {
+  /** The bridge owns it: `close()` closes it. */
+  engine: Engine;
+  /** Default 127.0.0.1. Any non-loopback address requires `token`. */
+  host?: string;
+  /** Default 4800; 0 picks a free port. */
+  port?: number;
+  token?: string;
+  /** Browser origins allowed to open the WebSocket besides the bridge's own; "*" allows any. */
+  allowOrigins?: string[];
+  /** Folder of the built viewer (default: the package's web/dist). */
+  webRoot?: string;
+  /** Text messages and HTTP bodies above this are refused (default 1 MiB). */
+  maxMessageBytes?: number;
+  /** Requests per JSON-RPC batch (default 100). */
+  maxBatch?: number;
+  /** Per connection (default 1000 messages/s, bursts of 2000). */
+  rateLimit?: { perSecond: number; burst: number };
+  /** How long a dropped session can be resumed (default 30 s). */
+  resumeGraceMs?: number;
+  /** Notifications kept per session for replay (default 500 messages / 2 MiB). */
+  replayBuffer?: { messages: number; bytes: number };
+  /** Element poll interval while someone watches elements (default 1000 ms). */
+  elementsPollMs?: number;
+  /** Ping interval; a connection that misses one pong is dropped (default 20 s). */
+  heartbeatMs?: number;
+  /** Queued outgoing bytes after which a connection counts as not reading (default 16 MiB). */
+  maxBufferedBytes?: number;
+  /** How long shutdown waits for calls in progress (default 10 s). */
+  drainTimeoutMs?: number;
+  /** Deadline of one screen capture or element listing for subscribers (default 10 s). */
+  captureTimeoutMs?: number;
+  /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
+  methods?: readonly MethodDef[];
+  /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface BridgeStats {
+  sessions: number;
+  connections: number;
+  subscriptions: number;
+}
+
+const PACKAGE_VERSION = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+function formatHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = `${message}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  socket.destroy();
+}
+
+function requestFacts(req: IncomingMessage): RequestFacts {
+  return {
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v[0] : v;
+    },
+    url: new URL(req.url ?? '/', 'http://bridge.invalid'),
+  };
+}
+
+/** A running bridge: HTTP + WebSocket server around one engine. */
+export class Bridge implements BridgeCore {
+  readonly engine: Engine;
+  readonly sessions: SessionStore;
+  readonly hub: DeviceHub;
+  readonly locks: LockTable;
+  readonly registry: MethodRegistry;
+  readonly server = { name: 'mobilebridge', version: PACKAGE_VERSION };
+  readonly limits: ServerLimits;
+  readonly host: string;
+  readonly policy: AccessPolicy;
+  readonly log: (line: string) => void;
+  port = 0;
+  private readonly options: BridgeOptions;
+  private readonly rpc: RpcServer;
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly connections = new Set<Connection>();
+  private readonly abort = new AbortController();
+  private readonly unlisten: (() => void)[] = [];
+  private heartbeat?: NodeJS.Timeout;
+  private closing?: Promise<void>;
+  private readonly startedAt = Date.now();
+
+  constructor(options: BridgeOptions) {
+    this.options = options;
+    this.engine = options.engine;
+    this.host = options.host ?? '127.0.0.1';
+    const problem = bindProblem(this.host, options.token);
+    if (problem) throw new Error(problem);
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.policy = { token: options.token || undefined, loopback: isLoopbackHost(this.host), allowOrigins: options.allowOrigins ?? [] };
+    const rate = options.rateLimit ?? { perSecond: 1000, burst: 2000 };
+    const replay = options.replayBuffer ?? { messages: 500, bytes: 2 * 1024 * 1024 };
+    const maxMessageBytes = options.maxMessageBytes ?? 1024 * 1024;
+    this.limits = {
+      max_message_bytes: maxMessageBytes,
+      max_batch: options.maxBatch ?? 100,
+      rate_limit_per_second: rate.perSecond,
+      rate_limit_burst: rate.burst,
+      resume_grace_ms: options.resumeGraceMs ?? 30_000,
+      replay_buffer: replay.messages,
+    };
+
+    this.sessions = new SessionStore(
+      { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
+      (session) => {
+        this.hub.dropSession(session);
+        this.locks.releaseAll(session);
+      },
+      this.log,
+    );
+    this.hub = new DeviceHub(this.engine, this.sessions, {
+      elementsPollMs: options.elementsPollMs ?? 1000,
+      captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
+      log: this.log,
+    });
+    this.locks = new LockTable((change) =>
+      this.hub.broadcast(change.device, 'device.lock', { device: change.device, holder: change.holder, ...(change.previous ? { previous: change.previous } : {}) }, change.notify),
+    );
+    this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
+    this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
+
+    this.unlisten.push(
+      this.engine.onCall((e) => this.hub.onCall(e)),
+      this.engine.onDevicesChanged((change) => {
+        this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed });
+        for (const id of change.removed) this.hub.deviceGone(id, `device ${id} was disconnected`);
+      }),
+    );
+
+    const app = createHttpApp({
+      core: this,
+      policy: this.policy,
+      webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+      maxBodyBytes: maxMessageBytes,
+      startedAt: this.startedAt,
+      stats: () => ({ ...this.stats(), frames: this.hub.stats().frames }),
+    });
+    this.http = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+    // Hard cap well above the 1 MiB limit: messages in between get a JSON-RPC error and the
+    // connection stays; beyond it `ws` closes the connection (1009) without buffering more.
+    this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: maxMessageBytes * 4, clientTracking: false });
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+  }
+
+  get shutdownSignal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get url(): string {
+    return `http://${formatHost(this.host)}:${this.port}/`;
+  }
+
+  get wsUrl(): string {
+    return `ws://${formatHost(this.host)}:${this.port}/ws`;
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.http.once('error', onError);
+      this.http.listen(this.options.port ?? 4800, this.host, () => {
+        this.http.off('error', onError);
+        resolve();
+      });
+    });
+    this.port = (this.http.address() as AddressInfo).port;
+    const every = this.options.heartbeatMs ?? 20_000;
+    this.heartbeat = setInterval(() => {
+      for (const conn of this.connections) {
+        if (!conn.alive) {
+          conn.terminate();
+          continue;
+        }
+        conn.alive = false;
+        conn.ws.ping();
+      }
+    }, every);
+    this.heartbeat.unref();
+  }
+
+  activity(device: string, actor: Participant, entry: ActivityEntry): void {
+    this.hub.activity(device, actor, entry);
+  }
+
+  stats(): BridgeStats {
+    return { sessions: this.sessions.size, connections: this.connections.size, subscriptions: this.hub.stats().subscriptions };
+  }
+
+  /** Per-connection buffered bytes (tests and benchmarks watch a slow reader with this). */
+  bufferedBySession(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const c of this.connections) out.set(c.session.id, c.bufferedAmount);
+    return out;
+  }
+
+  /**
+   * Graceful shutdown: stop accepting, let calls in progress answer, end the sessions, close
+   * every socket with a reason, close the engine (and with it the drivers).
+   */
+  close(reason = 'the bridge is shutting down'): Promise<void> {
+    this.closing ??= this.shutdown(reason);
+    return this.closing;
+  }
+
+  private async shutdown(reason: string): Promise<void> {
+    this.rpc.shuttingDown = true;
+    this.abort.abort(new Error(reason));
+    const httpClosed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    clearInterval(this.heartbeat);
+    await this.rpc.drain(this.options.drainTimeoutMs ?? 10_000);
+    await this.hub.stop();
+    this.sessions.endAll(reason);
+    const socketsClosed = [...this.connections].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.ws.readyState === c.ws.CLOSED) return resolve();
+          c.ws.once('close', () => resolve());
+          c.close(1001, reason);
+        }),
+    );
+    await Promise.all(socketsClosed);
+    this.http.closeAllConnections();
+    await httpClosed;
+    this.wss.close();
+    for (const off of this.unlisten) off();
+    await this.engine.close();
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    if (this.closing) return rejectUpgrade(socket, 503, 'the bridge is shutting down');
+    const facts = requestFacts(req);
+    if (facts.url.pathname !== '/ws') return rejectUpgrade(socket, 404, 'the WebSocket endpoint is /ws');
+    for (const check of [checkAccess, checkOrigin]) {
+      const verdict = check(this.policy, facts);
+      if (!verdict.ok) return rejectUpgrade(socket, verdict.status, verdict.message);
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const conn = new Connection(ws, {
+      maxBufferedBytes: this.options.maxBufferedBytes ?? 16 * 1024 * 1024,
+      ratePerSecond: this.limits.rate_limit_per_second,
+      rateBurst: this.limits.rate_limit_burst,
+    });
+    this.connections.add(conn);
+    this.sessions.attach(this.sessions.create(), conn);
+    ws.on('message', (data, isBinary) => this.rpc.handle(conn, data, isBinary));
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    ws.on('error', () => {
+      // ws closes the socket itself after protocol errors (e.g. 1009 for an oversized message).
+    });
+    ws.on('close', () => {
+      this.connections.delete(conn);
+      this.sessions.detach(conn.session, conn);
+    });
+  }
+}
+
+/** Creates and starts a bridge; resolves once it listens (`bridge.port` is then the real port). */
+export async function startBridge(options: BridgeOptions): Promise<Bridge> {
+  const bridge = new Bridge(options);
+  try {
+    await bridge.listen();
+  } catch (err) {
+    await options.engine.close().catch(() => undefined);
+    throw err;
+  }
+  return bridge;
+}

@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import type { Participant } from '../protocol/index.js';
+import type { Connection } from './connection.js';
+import { tokensEqual } from './security.js';
+import type { Subscription } from './subscription.js';
+
+export interface SessionLimits {
+  /** How long a session whose socket dropped waits to be resumed. */
+  graceMs: number;
+  /** Bound of the notification replay buffer, in messages and in bytes. */
+  replayMessages: number;
+  replayBytes: number;
+  /** Most sessions kept waiting for a resume at once; the oldest goes first. */
+  maxDetached: number;
+}
+
+interface Remembered {
+  index: number;
+  text: string;
+}
+
+/**
+ * What a client holds across reconnects: subscriptions, locks (in LockTable) and the stream of
+ * notifications. Every notification gets the next index of that stream and is kept in a bounded
+ * ring, so a client that says how many it received can get the rest replayed after a drop —
+ * including those lost in flight on a socket that died before anyone noticed.
+ */
+export class Session {
+  readonly id = `s-${randomBytes(6).toString('hex')}`;
+  /** Secret; only the owner can resume. The id itself is public (activity, lock holder). */
+  readonly resumeToken = randomBytes(24).toString('base64url');
+  client?: string;
+  connection?: Connection;
+  readonly subscriptions = new Map<string, Subscription>();
+  ended = false;
+  detachedAt?: number;
+  graceTimer?: NodeJS.Timeout;
+  private readonly values = new Map<unknown, unknown>();
+  private readonly endHooks: ((reason: string) => void)[] = [];
+  private ring: Remembered[] = [];
+  private ringBytes = 0;
+  private nextIndex = 0;
+
+  constructor(private readonly limits: SessionLimits) {}
+
+  get participant(): Participant {
+    return this.client ? { session: this.id, client: this.client } : { session: this.id };
+  }
+
+  /**
+   * Per-session state of a method group (e.g. an agent's recordings), created on first use and
+   * dropped with the session. Use a module-private key (a symbol or an object).
+   */
+  state<T>(key: unknown, create: () => T): T {
+    if (!this.values.has(key)) this.values.set(key, create());
+    return this.values.get(key) as T;
+  }
+
+  /** Runs when the session ends (bye, grace period over, shutdown): cancel its work, free its state. */
+  onEnd(hook: (reason: string) => void): void {
+    this.endHooks.push(hook);
+  }
+
+  /** Called once by SessionStore.end. */
+  runEndHooks(reason: string, log: (line: string) => void): void {
+    for (const hook of this.endHooks.splice(0)) {
+      try {
+        hook(reason);
+      } catch (err) {
+        // A method group's cleanup bug must not keep the session (or the others' cleanup) alive.
+        log(`bridge: cleanup of session ${this.id} failed: ${(err as Error).stack ?? String(err)}`);
+      }
+    }
+    this.values.clear();
+  }
+
+  ownedBy(token: string | undefined): boolean {
+    return token !== undefined && tokensEqual(token, this.resumeToken);
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.ended) return;
+    const text = JSON.stringify({ jsonrpc: '2.0', method, params });
+    this.ring.push({ index: this.nextIndex++, text });
+    this.ringBytes += text.length;
+    while (this.ring.length > this.limits.replayMessages || (this.ringBytes > this.limits.replayBytes && this.ring.length > 1)) {
+      this.ringBytes -= this.ring.shift()!.text.length;
+    }
+    this.connection?.sendText(text);
+  }
+
+  /** The notifications after the first `received`, and how many of those the ring no longer has. */
+  missedSince(received: number): { texts: string[]; dropped: number } {
+    const from = Math.min(received, this.nextIndex);
+    const oldest = this.ring.length ? this.ring[0].index : this.nextIndex;
+    const dropped = Math.max(0, oldest - from);
+    return { texts: this.ring.filter((r) => r.index >= from).map((r) => r.text), dropped };
+  }
+}
+
+/** All sessions: creation, attach/detach of sockets, the resume grace period, the end. */
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly onEnd: (session: Session, reason: string) => void,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  all(): IterableIterator<Session> {
+    return this.sessions.values();
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  create(): Session {
+    const session = new Session(this.limits);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  attach(session: Session, connection: Connection): void {
+    clearTimeout(session.graceTimer);
+    session.graceTimer = undefined;
+    session.detachedAt = undefined;
+    session.connection = connection;
+    connection.session = session;
+  }
+
+  /** The socket went away: keep the session for the grace period. */
+  detach(session: Session, connection: Connection): void {
+    if (session.connection !== connection || session.ended) return;
+    session.connection = undefined;
+    session.detachedAt = Date.now();
+    session.graceTimer = setTimeout(() => this.end(session, 'resume grace period expired'), this.limits.graceMs);
+    session.graceTimer.unref();
+    const detached = [...this.sessions.values()].filter((s) => s.detachedAt !== undefined);
+    if (detached.length > this.limits.maxDetached) {
+      detached.sort((a, b) => a.detachedAt! - b.detachedAt!);
+      for (const s of detached.slice(0, detached.length - this.limits.maxDetached)) this.end(s, 'too many sessions waiting for a resume');
+    }
+  }
+
+  end(session: Session, reason: string): void {
+    if (session.ended) return;
+    this.onEnd(session, reason);
+    session.runEndHooks(reason, this.log);
+    session.ended = true;
+    clearTimeout(session.graceTimer);
+    this.sessions.delete(session.id);
+  }
+
+  broadcast(method: string, params: unknown): void {
+    for (const s of this.sessions.values()) s.notify(method, params);
+  }
+
+  endAll(reason: string): void {
+    for (const s of [...this.sessions.values()]) this.end(s, reason);
+  }
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import type { EffectiveScreenOptions, SubscriptionInfo } from '../protocol/index.js';
+import type { EncodedFrame } from './frames.js';
+import type { Session } from './sessions.js';
+
+/** One `devices.subscribe`: what it wants, and its delivery state. */
+export class Subscription {
+  readonly id = `sub-${randomBytes(5).toString('hex')}`;
+
+  // Frames: a single latest-frame slot; at most one frame in the socket at a time.
+  slot?: EncodedFrame;
+  inFlight = false;
+  lastSentAt = Number.NEGATIVE_INFINITY;
+  /** Set while a frame waits in the slot for the subscriber's maxFps interval to pass. */
+  dueTimer?: NodeJS.Timeout;
+  /** Seq of the newest frame this subscriber was given (slot or sent). */
+  lastSeq = -1;
+
+  /** Elements: false until this subscriber got its first (reset) snapshot. */
+  primed = false;
+
+  constructor(
+    readonly session: Session,
+    readonly device: string,
+    readonly screen: EffectiveScreenOptions | undefined,
+    readonly elements: boolean,
+  ) {}
+
+  get minIntervalMs(): number {
+    return this.screen ? 1000 / this.screen.maxFps : Number.POSITIVE_INFINITY;
+  }
+
+  info(): SubscriptionInfo {
+    const info: SubscriptionInfo = { subscription: this.id, device: this.device, elements: this.elements };
+    if (this.screen) info.screen = { ...this.screen };
+    return info;
+  }
+}

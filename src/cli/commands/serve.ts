@@ -1,0 +1,133 @@
+import { networkInterfaces } from 'node:os';
+import { startBridge, type Bridge } from '../../bridge/index.js';
+import { bindProblem } from '../../bridge/security.js';
+import { createEngine } from '../../engine/create.js';
+import { EXIT, parseFlags, type Command } from '../command.js';
+import { engineSetupFromFlags } from '../engine-setup.js';
+
+/** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
+function repeated(args: string[], name: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') break;
+    if (arg === `--${name}` && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) out.push(args[++i]);
+    else if (arg.startsWith(`--${name}=`)) out.push(arg.slice(name.length + 3));
+  }
+  return out.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+function networkAddresses(port: number): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) out.push(`http://${a.address}:${port}/`);
+  }
+  return out;
+}
+
+function printListening(bridge: Bridge, token: string | undefined): void {
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  const lines = [
+    `mobilebridge ${bridge.server.version} bridge listening on ${bridge.host}:${bridge.port}`,
+    `  viewer     ${bridge.url}${q}`,
+    `  websocket  ${bridge.wsUrl}`,
+  ];
+  if (bridge.host === '0.0.0.0' || bridge.host === '::') {
+    for (const url of networkAddresses(bridge.port)) lines.push(`  network    ${url}${q}`);
+  }
+  if (token) lines.push('  token      required: "Authorization: Bearer <token>" or ?token=<token>');
+  lines.push('Press Ctrl-C to stop.');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+const command: Command = {
+  name: 'serve',
+  summary: 'start the bridge: web viewer, WebSocket JSON-RPC with live frames (default 127.0.0.1:4800)',
+  usage: `Usage: mobilebridge serve [options]
+
+Starts the bridge: the web viewer at http://HOST:PORT/, the WebSocket endpoint
+ws://HOST:PORT/ws (JSON-RPC 2.0, docs/protocol.md), GET /api/health, GET /api/devices
+and POST /api/validate. Without a phone it still serves the virtual devices.
+Ctrl-C (or SIGTERM) shuts down gracefully: calls in progress finish, sockets close
+with a reason, drivers stop.
+
+Options:
+  --host H            address to listen on (default 127.0.0.1). Any address that is not
+                      loopback requires --token
+  --port P            port (default 4800; 0 picks a free one and prints it)
+  --token T           require this token on every request and WebSocket upgrade
+                      ("Authorization: Bearer T" or ?token=T); default MOBILEBRIDGE_TOKEN
+  --allow-origin O    let browser pages from origin O (e.g. http://localhost:5173) open the
+                      WebSocket; repeatable or comma-separated; "*" allows any origin
+  --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
+  --timeout MS        deadline of one device call (default 30000)
+  --no-virtual        leave out the built-in virtual devices
+
+Examples:
+  mobilebridge serve
+  mobilebridge serve --port 0
+  mobilebridge serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
+
+  async run(args) {
+    const { flags } = parseFlags(args, ['virtual']);
+    const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+    const port = flags.port === undefined ? 4800 : Number(flags.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`mobilebridge serve: --port must be a whole number 0..65535 (got ${String(flags.port)})\n`);
+      return EXIT.invalidInput;
+    }
+    if (flags.token === true) {
+      process.stderr.write('mobilebridge serve: --token needs a value\n');
+      return EXIT.invalidInput;
+    }
+    const token = (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;
+    const problem = bindProblem(host, token);
+    if (problem) {
+      process.stderr.write(`mobilebridge serve: ${problem}\n`);
+      return EXIT.invalidInput;
+    }
+    let setup;
+    try {
+      setup = engineSetupFromFlags({ ...flags, 'allow-path': repeated(args, 'allow-path').join(',') });
+    } catch (err) {
+      process.stderr.write(`mobilebridge serve: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
+    let bridge: Bridge;
+    try {
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin') });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;
+      process.stderr.write(`mobilebridge serve: ${why}\n`);
+      return EXIT.internal;
+    }
+    printListening(bridge, token);
+
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          process.stderr.write('mobilebridge serve: forced exit\n');
+          process.exit(EXIT.cancelled);
+        }
+        stopping = true;
+        process.stderr.write(`mobilebridge serve: ${signal}, shutting down (again to force)\n`);
+        const done = () => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          resolve();
+        };
+        bridge.close(`the bridge is shutting down (${signal})`).then(done, (err: unknown) => {
+          process.stderr.write(`mobilebridge serve: shutdown failed: ${(err as Error).message}\n`);
+          done();
+        });
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    });
+    return EXIT.ok;
+  },
+};
+
+export default command;

@@ -1,0 +1,537 @@
+import { decodeFrame, type DecodedFrame } from './frame.js';
+import { isNotification, isResponse, RpcError, type RequestId, type RpcRequest, type RpcResponse } from './jsonrpc.js';
+import {
+  isFailureResult,
+  type Failure,
+  type HelloResult,
+  type MethodName,
+  type NotificationName,
+  type NotificationParams,
+  type ParamsOf,
+  type ResultOf,
+  type ScreenOptions,
+  type SubscriptionInfo,
+} from './methods.js';
+
+/**
+ * A typed client for the bridge protocol: request/response correlation, notifications,
+ * binary frames, and reconnect with session resume. Transport-agnostic and browser-safe:
+ * it takes a factory for anything WebSocket-shaped (the browser's `WebSocket`, or `ws` in
+ * Node — see `./node.ts` for a ready factory with token headers).
+ */
+
+/** The part of the WebSocket API the client uses; the DOM `WebSocket` and `ws` both fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  // `any`: the DOM and ws declare different event types; the client reads only data/code/reason.
+  onopen: ((event: any) => unknown) | null;
+  onmessage: ((event: any) => unknown) | null;
+  onclose: ((event: any) => unknown) | null;
+  onerror: ((event: any) => unknown) | null;
+}
+
+export type SocketFactory = (url: string) => WebSocketLike;
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface ReconnectOptions {
+  /** First delay after a drop; doubles each failed attempt. Default 200 ms. */
+  initialDelayMs?: number;
+  /** Ceiling of the delay. Default 5000 ms. */
+  maxDelayMs?: number;
+  /** Give up after this many failed attempts in a row. Default: never. */
+  maxAttempts?: number;
+}
+
+export interface BridgeClientOptions {
+  /** The bridge's WebSocket endpoint, e.g. ws://127.0.0.1:4800/ws (browsers add ?token=… when needed). */
+  url: string;
+  createSocket: SocketFactory;
+  /** Shown to other participants in activity and lock events. */
+  client?: string;
+  /** Reconnect and resume the session after an unexpected drop. Default true. */
+  reconnect?: boolean | ReconnectOptions;
+  /** Reject a request that has no answer after this long; 0 (default) waits as long as the connection lives. */
+  requestTimeoutMs?: number;
+}
+
+/** What happened to the session when the connection (re)opened. */
+export interface SessionEvent {
+  session: string;
+  /** True when the previous session continued on this connection. */
+  resumed: boolean;
+  /** First connection of this client. */
+  initial: boolean;
+  replayed: number;
+  /** Notifications missed for good (the server's replay buffer had dropped them). */
+  dropped: number;
+  /** When the session could not be resumed: why, and the subscriptions re-created under new ids. */
+  resumeError?: string;
+  resubscribed: { old: string; new: string; device: string }[];
+  /** Subscriptions that could not be re-created (e.g. the device is gone). */
+  lost: { subscription: string; device: string; reason: string }[];
+}
+
+/** The connection closed before the answer came; the request may or may not have run. */
+export class ConnectionClosedError extends Error {
+  override name = 'ConnectionClosedError';
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A method answered `{status: "error", code, message}` where the convenience API promised success. */
+export class ResultFailureError extends Error {
+  override name = 'ResultFailureError';
+  readonly code: string;
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+    this.code = failure.code;
+  }
+}
+
+/** Server close codes after which reconnecting would be wrong. */
+const FINAL_CLOSE_CODES = new Set([1000, 4000]);
+
+const OPEN = 1;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+interface KnownSubscription {
+  device: string;
+  screen?: ScreenOptions;
+  elements: boolean;
+}
+
+type Listener<T> = (value: T) => void;
+
+export class BridgeClient {
+  private socket?: WebSocketLike;
+  private stateValue: ConnectionState = 'connecting';
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  /** Requests made while (re)connecting, sent once the session is ready. */
+  private queue: string[] = [];
+  private ready = false;
+  private closedByUser = false;
+  private attempts = 0;
+  private reconnectTimer?: ReturnType<typeof setTimeout>;
+  private sessionId?: string;
+  private resumeToken?: string;
+  /** Notifications received in the current session (the resume cursor). */
+  private received = 0;
+  /** Notifications received on the current connection before its hello answer. */
+  private preHello = 0;
+  private readonly subscriptions = new Map<string, KnownSubscription>();
+  private readonly notificationListeners = new Map<string, Set<Listener<never>>>();
+  private readonly frameListeners = new Set<Listener<DecodedFrame>>();
+  private readonly stateListeners = new Set<Listener<ConnectionState>>();
+  private readonly sessionListeners = new Set<Listener<SessionEvent>>();
+  private readonly errorListeners = new Set<Listener<Error>>();
+  private lastHello?: HelloResult;
+  private lastError?: Error;
+  private readonly reconnect: Required<ReconnectOptions> | undefined;
+
+  constructor(private readonly options: BridgeClientOptions) {
+    const r = options.reconnect ?? true;
+    this.reconnect =
+      r === false
+        ? undefined
+        : {
+            initialDelayMs: (r === true ? undefined : r.initialDelayMs) ?? 200,
+            maxDelayMs: (r === true ? undefined : r.maxDelayMs) ?? 5000,
+            maxAttempts: (r === true ? undefined : r.maxAttempts) ?? Number.POSITIVE_INFINITY,
+          };
+  }
+
+  /** Opens the connection and says hello; rejects when the first connection fails. */
+  static async connect(options: BridgeClientOptions): Promise<BridgeClient> {
+    const client = new BridgeClient(options);
+    await client.start();
+    return client;
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  /** The public session id (what other participants see in activity events). */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  /** The last `session.hello` answer: server version, limits, subscriptions. */
+  get hello(): HelloResult | undefined {
+    return this.lastHello;
+  }
+
+  /** Subscriptions this client holds, by current id. */
+  get activeSubscriptions(): ReadonlyMap<string, Readonly<KnownSubscription>> {
+    return this.subscriptions;
+  }
+
+  /** Opens the connection and says hello (what `connect` does); rejects when the first connection fails. */
+  start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const offSession = this.onSession(() => {
+        if (settled) return;
+        settled = true;
+        offSession();
+        offState();
+        resolve();
+      });
+      const offState = this.onState((state) => {
+        if (state !== 'closed' || settled) return;
+        settled = true;
+        offSession();
+        offState();
+        reject(this.lastError ?? new ConnectionClosedError(`could not connect to ${this.options.url}`));
+      });
+      this.openSocket(true);
+    });
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  request<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.requestRaw(method, params ?? {}) as Promise<ResultOf<M>>;
+  }
+
+  /** For methods this client version does not know (extensions). */
+  requestRaw(method: string, params: unknown): Promise<unknown> {
+    if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
+    const id = this.nextId++;
+    const text = JSON.stringify({ jsonrpc: '2.0', id, method, params } satisfies RpcRequest);
+    const promise = this.expect(id, method);
+    if (this.ready) this.socket?.send(text);
+    else this.queue.push(text);
+    return promise;
+  }
+
+  /** Sends several requests as one JSON-RPC batch; answers in the same order. */
+  batch(calls: { method: string; params?: unknown }[]): Promise<unknown[]> {
+    if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
+    const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
+    const promises = requests.map((r) => this.expect(r.id, r.method));
+    const text = JSON.stringify(requests);
+    if (this.ready) this.socket?.send(text);
+    else this.queue.push(text);
+    return Promise.all(promises);
+  }
+
+  /** A JSON-RPC notification to the server (no answer). */
+  notify(method: string, params?: unknown): void {
+    const text = JSON.stringify({ jsonrpc: '2.0', method, params: params ?? {} });
+    if (this.ready) this.socket?.send(text);
+    else this.queue.push(text);
+  }
+
+  /** Runs an engine tool; the tool's result (a failure is `{status: "error", …}`, not an exception). */
+  callTool(tool: string, parameters: Record<string, unknown> = {}): Promise<unknown> {
+    return this.request('tools.call', { tool, parameters });
+  }
+
+  /** Subscribes to a device's frames and/or element events; throws ResultFailureError on a failure result. */
+  async subscribe(device: string, options: { screen?: ScreenOptions; elements?: boolean } = {}): Promise<SubscriptionInfo> {
+    const result = await this.request('devices.subscribe', { device, ...options });
+    if (isFailureResult(result)) throw new ResultFailureError(result);
+    this.subscriptions.set(result.subscription, { device, screen: options.screen, elements: options.elements ?? false });
+    return result;
+  }
+
+  async unsubscribe(subscription: string): Promise<void> {
+    this.subscriptions.delete(subscription);
+    const result = await this.request('devices.unsubscribe', { subscription });
+    if (isFailureResult(result)) throw new ResultFailureError(result);
+  }
+
+  // ------------------------------------------------------------------ events
+
+  on<N extends NotificationName>(name: N, listener: (params: NotificationParams[N]) => void): () => void;
+  on(name: string, listener: (params: unknown) => void): () => void;
+  on(name: string, listener: Listener<never>): () => void {
+    let set = this.notificationListeners.get(name);
+    if (!set) this.notificationListeners.set(name, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  onFrame(listener: (frame: DecodedFrame) => void): () => void {
+    return addListener(this.frameListeners, listener);
+  }
+
+  onState(listener: (state: ConnectionState) => void): () => void {
+    return addListener(this.stateListeners, listener);
+  }
+
+  /** After every (re)connection: whether the session was resumed, what was replayed or lost. */
+  onSession(listener: (event: SessionEvent) => void): () => void {
+    return addListener(this.sessionListeners, listener);
+  }
+
+  /** Transport errors and undecodable messages (informational; the client recovers by itself). */
+  onError(listener: (err: Error) => void): () => void {
+    return addListener(this.errorListeners, listener);
+  }
+
+  /** Says `session.bye` (ending the session: subscriptions and locks go) and closes the socket. */
+  async close(): Promise<void> {
+    if (this.stateValue === 'closed') return;
+    if (this.ready && this.socket?.readyState === OPEN) {
+      await withTimeout(this.request('session.bye', {}), 1000).catch(() => undefined);
+    }
+    this.shutdown(1000, 'client closed');
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private shutdown(code: number, reason: string): void {
+    this.closedByUser = true;
+    clearTimeout(this.reconnectTimer);
+    const socket = this.socket;
+    this.socket = undefined;
+    this.ready = false;
+    this.failPending(new ConnectionClosedError('the client was closed', code, reason));
+    if (socket && socket.readyState <= OPEN) socket.close(code, reason);
+    this.setState('closed');
+  }
+
+  private expect(id: number, method: string): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: Pending = { resolve, reject };
+      const timeout = this.options.requestTimeoutMs ?? 0;
+      if (timeout > 0) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new Error(`${method} got no answer within ${timeout} ms`));
+        }, timeout);
+      }
+      this.pending.set(id, entry);
+    });
+  }
+
+  private openSocket(initial: boolean): void {
+    this.setState(initial ? 'connecting' : 'reconnecting');
+    let socket: WebSocketLike;
+    try {
+      socket = this.options.createSocket(this.options.url);
+    } catch (err) {
+      this.lastError = err instanceof Error ? err : new Error(String(err));
+      this.afterClose(initial, undefined, undefined);
+      return;
+    }
+    this.socket = socket;
+    this.ready = false;
+    this.preHello = 0;
+    let opened = false;
+    // Browsers default to Blob, which can only be read asynchronously and would reorder frames.
+    if (socket.binaryType === 'blob') socket.binaryType = 'arraybuffer';
+    socket.onopen = () => {
+      opened = true;
+      this.attempts = 0;
+      void this.sayHello(socket, initial);
+    };
+    socket.onmessage = (event: { data: unknown }) => this.onMessage(socket, event.data);
+    socket.onerror = (event: { message?: string; error?: unknown }) => {
+      const err = event?.error instanceof Error ? event.error : new Error(event?.message ?? 'WebSocket error');
+      this.lastError = err;
+      this.emit(this.errorListeners, err);
+    };
+    socket.onclose = (event: { code?: number; reason?: string }) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.ready = false;
+      this.failPending(new ConnectionClosedError(`connection closed (${event?.code ?? 'no code'}${event?.reason ? `: ${event.reason}` : ''})`, event?.code, event?.reason));
+      if (this.closedByUser) return;
+      this.afterClose(initial && !this.sessionId, opened ? event?.code : undefined, event?.reason);
+    };
+  }
+
+  private afterClose(initial: boolean, code: number | undefined, reason: string | undefined): void {
+    if (this.closedByUser) return;
+    const final = code !== undefined && FINAL_CLOSE_CODES.has(code);
+    if (initial || final || !this.reconnect || this.attempts >= this.reconnect.maxAttempts) {
+      if (final && reason) this.lastError = new ConnectionClosedError(`server closed the connection: ${reason}`, code, reason);
+      this.closedByUser = true;
+      this.failPending(new ConnectionClosedError('connection closed', code, reason));
+      this.queue = [];
+      this.setState('closed');
+      return;
+    }
+    const delay = Math.min(this.reconnect.maxDelayMs, this.reconnect.initialDelayMs * 2 ** this.attempts);
+    this.attempts++;
+    this.setState('reconnecting');
+    this.reconnectTimer = setTimeout(() => this.openSocket(false), delay * (0.8 + Math.random() * 0.4));
+  }
+
+  private async sayHello(socket: WebSocketLike, initial: boolean): Promise<void> {
+    const id = this.nextId++;
+    const resuming = this.sessionId !== undefined;
+    const params = {
+      ...(this.options.client ? { client: this.options.client } : {}),
+      ...(resuming ? { resume: this.sessionId, resume_token: this.resumeToken, received: this.received } : {}),
+    };
+    const answer = this.expect(id, 'session.hello');
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'session.hello', params }));
+    let hello: HelloResult;
+    try {
+      hello = (await answer) as HelloResult;
+    } catch (err) {
+      this.lastError = err instanceof Error ? err : new Error(String(err));
+      if (this.socket === socket) socket.close(4003, 'session.hello failed');
+      return;
+    }
+    if (this.socket !== socket) return;
+    this.lastHello = hello;
+    this.sessionId = hello.session;
+    this.resumeToken = hello.resume_token;
+    const event: SessionEvent = {
+      session: hello.session,
+      resumed: hello.resumed,
+      initial,
+      replayed: hello.replayed ?? 0,
+      dropped: hello.dropped ?? 0,
+      resubscribed: [],
+      lost: [],
+    };
+    if (hello.resumed) {
+      // Replayed notifications follow this answer and advance the cursor one by one.
+      this.received += hello.dropped ?? 0;
+      this.subscriptions.clear();
+      for (const s of hello.subscriptions) {
+        const screen = s.screen && { maxFps: s.screen.maxFps, format: s.screen.format, quality: s.screen.quality, ...(s.screen.maxWidth === null ? {} : { maxWidth: s.screen.maxWidth }) };
+        this.subscriptions.set(s.subscription, { device: s.device, screen, elements: s.elements });
+      }
+    } else {
+      this.received = this.preHello;
+      if (hello.resume_error) event.resumeError = hello.resume_error;
+    }
+    this.ready = true;
+    this.setState('open');
+    const queued = this.queue;
+    this.queue = [];
+    for (const text of queued) socket.send(text);
+    if (!hello.resumed && resuming) await this.resubscribe(event);
+    this.emit(this.sessionListeners, event);
+  }
+
+  /** A fresh session after a failed resume: re-create what the old one had. */
+  private async resubscribe(event: SessionEvent): Promise<void> {
+    const old = [...this.subscriptions];
+    this.subscriptions.clear();
+    for (const [id, sub] of old) {
+      try {
+        const result = await this.request('devices.subscribe', { device: sub.device, screen: sub.screen, elements: sub.elements });
+        if (isFailureResult(result)) {
+          event.lost.push({ subscription: id, device: sub.device, reason: result.message });
+          continue;
+        }
+        this.subscriptions.set(result.subscription, sub);
+        event.resubscribed.push({ old: id, new: result.subscription, device: sub.device });
+      } catch (err) {
+        event.lost.push({ subscription: id, device: sub.device, reason: (err as Error).message });
+      }
+    }
+  }
+
+  private onMessage(socket: WebSocketLike, data: unknown): void {
+    if (typeof data === 'string') {
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data);
+      } catch {
+        this.emit(this.errorListeners, new Error('server sent a text message that is not JSON'));
+        return;
+      }
+      for (const one of Array.isArray(msg) ? msg : [msg]) this.onJson(socket, one);
+      return;
+    }
+    let bytes: ArrayBuffer | ArrayBufferView | undefined;
+    if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) bytes = data;
+    if (!bytes) {
+      this.emit(this.errorListeners, new Error('binary message in an unsupported form; set binaryType to "arraybuffer"'));
+      return;
+    }
+    let frame: DecodedFrame;
+    try {
+      frame = decodeFrame(bytes);
+    } catch (err) {
+      this.emit(this.errorListeners, err as Error);
+      return;
+    }
+    this.emit(this.frameListeners, frame);
+  }
+
+  private onJson(socket: WebSocketLike, msg: unknown): void {
+    if (isResponse(msg)) {
+      const entry = this.pending.get(msg.id);
+      if (!entry) return;
+      this.pending.delete(msg.id);
+      clearTimeout(entry.timer);
+      const response = msg as RpcResponse;
+      if ('error' in response) entry.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+      else entry.resolve(response.result);
+      return;
+    }
+    if (!isNotification(msg)) return;
+    if (this.ready && this.socket === socket) this.received++;
+    else this.preHello++;
+    if (msg.method === 'subscription.ended') {
+      const ended = msg.params as NotificationParams['subscription.ended'];
+      this.subscriptions.delete(ended.subscription);
+    }
+    const listeners = this.notificationListeners.get(msg.method);
+    if (listeners) this.emit(listeners as Set<Listener<unknown>>, msg.params);
+  }
+
+  private failPending(err: Error): void {
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(err);
+      this.pending.delete(id);
+    }
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.stateValue === state) return;
+    this.stateValue = state;
+    this.emit(this.stateListeners, state);
+  }
+
+  private emit<T>(listeners: Set<Listener<T>>, value: T): void {
+    for (const l of [...listeners]) {
+      try {
+        l(value);
+      } catch (err) {
+        if (listeners !== (this.errorListeners as Set<unknown>)) this.emit(this.errorListeners, err as Error);
+      }
+    }
+  }
+}
+
+function addListener<T>(set: Set<Listener<T>>, listener: Listener<T>): () => void {
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    }),
+  ]);
+}

@@ -1,0 +1,308 @@
+import * as v from 'valibot';
+import type { ToolFailure } from '../engine/errors.js';
+import type { DeviceInfo, UiElement } from '../engine/types.js';
+
+/**
+ * The bridge protocol (SPEC §6, docs/protocol.md): every method's params as a valibot schema
+ * (the server validates with exactly these), its result type, and every notification.
+ * One definition shared by the server, the TypeScript client and the browser viewer, so
+ * this file must stay free of Node imports (type-only imports are erased).
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** Limits the server announces in `session.hello` and enforces. */
+export interface ServerLimits {
+  max_message_bytes: number;
+  max_batch: number;
+  rate_limit_per_second: number;
+  rate_limit_burst: number;
+  resume_grace_ms: number;
+  replay_buffer: number;
+}
+
+/** Who acted or holds a lock: the public session id and the client name given in `session.hello`. */
+export interface Participant {
+  session: string;
+  client?: string;
+}
+
+/** A device failure, an unknown subscription or a lock held elsewhere: a normal result, like a tool failure. */
+export type Failure = ToolFailure;
+
+const sessionId = v.pipe(v.string('session ids are strings'), v.minLength(1), v.maxLength(200));
+const deviceId = v.pipe(
+  v.string('device must be a string: a device id from devices.list'),
+  v.minLength(1, 'device must not be empty: pass a device id from devices.list'),
+  v.maxLength(500),
+);
+const clientName = v.pipe(v.string('client must be a string naming the client, e.g. "viewer"'), v.maxLength(100, 'client must be at most 100 characters'));
+
+function int(name: string, min: number, max: number) {
+  return v.pipe(
+    v.number(`${name} must be a number (${min}..${max})`),
+    v.integer(`${name} must be a whole number (${min}..${max})`),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// session.*
+
+export const HelloParams = v.strictObject({
+  /** Free text shown to other participants (activity, lock holder), e.g. "viewer" or "ci-runner". */
+  client: v.optional(clientName),
+  /** A session id from an earlier `session.hello` whose connection dropped. */
+  resume: v.optional(sessionId),
+  /** The `resume_token` that came with that session: proof that the caller owns it. */
+  resume_token: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  /** How many notifications the client received in that session; later ones are replayed. */
+  received: v.optional(int('received', 0, Number.MAX_SAFE_INTEGER)),
+});
+
+/** Screen options in force: defaults filled in; `maxWidth: null` means the device's full width. */
+export interface EffectiveScreenOptions {
+  maxFps: number;
+  maxWidth: number | null;
+  format: FrameFormat;
+  quality: number;
+}
+
+export interface SubscriptionInfo {
+  subscription: string;
+  device: string;
+  screen?: EffectiveScreenOptions;
+  elements: boolean;
+}
+
+export interface HelloResult {
+  session: string;
+  /** Secret: pass it back with `resume` to take this session over after a dropped connection. */
+  resume_token: string;
+  server: { name: string; version: string };
+  protocol: number;
+  limits: ServerLimits;
+  /** True when `resume` named a live session and this connection now carries it. */
+  resumed: boolean;
+  /** Why a requested resume did not happen (the session expired, the token did not match). */
+  resume_error?: string;
+  /** Notifications re-sent after this response because the client had not received them. */
+  replayed?: number;
+  /** Notifications the client missed that the bounded buffer no longer held. */
+  dropped?: number;
+  /** The session's subscriptions, restored when resumed. */
+  subscriptions: SubscriptionInfo[];
+}
+
+export const ByeParams = v.strictObject({});
+export type ByeResult = Record<string, never>;
+
+// ---------------------------------------------------------------------------------------------
+// tools.*
+
+export const ToolsListParams = v.strictObject({});
+export interface ToolsListResult {
+  tools: { name: string; description: string; parameters: Record<string, unknown> }[];
+}
+
+export const ToolsCallParams = v.strictObject({
+  tool: v.pipe(v.string('tool must be a tool name from tools.list, e.g. mobile_take_screenshot'), v.minLength(1, 'tool must not be empty')),
+  parameters: v.optional(v.record(v.string(), v.unknown(), 'parameters must be a JSON object'), {}),
+});
+/** The tool's own result in the seed's shapes; a tool failure is `{status: "error", code, message}`. */
+export type ToolsCallResult = unknown;
+
+// ---------------------------------------------------------------------------------------------
+// devices.*
+
+export const DevicesListParams = v.strictObject({});
+export interface DevicesListResult {
+  devices: DeviceInfo[];
+}
+
+export const FRAME_FORMATS = ['jpeg', 'webp', 'png'] as const;
+export type FrameFormat = (typeof FRAME_FORMATS)[number];
+
+export const SCREEN_DEFAULTS = { maxFps: 30, format: 'jpeg', quality: 75 } as const;
+export const MAX_FPS = 60;
+
+export const ScreenOptionsSchema = v.strictObject({
+  maxFps: v.optional(int('screen.maxFps', 1, MAX_FPS)),
+  /** Frames wider than this are scaled down (aspect kept); default: the device's full width. */
+  maxWidth: v.optional(int('screen.maxWidth', 16, 8192)),
+  format: v.optional(v.picklist(FRAME_FORMATS, `screen.format must be one of ${FRAME_FORMATS.join(', ')}`)),
+  /** 1..100 for jpeg and webp; ignored for png. */
+  quality: v.optional(int('screen.quality', 1, 100)),
+});
+export type ScreenOptions = v.InferOutput<typeof ScreenOptionsSchema>;
+
+export const SubscribeParams = v.strictObject({
+  device: deviceId,
+  /** Ask for screen frames (binary messages); absent: no frames. */
+  screen: v.optional(ScreenOptionsSchema),
+  /** Ask for `elements.changed` notifications. */
+  elements: v.optional(v.boolean('elements must be true or false'), false),
+});
+export type SubscribeResult = SubscriptionInfo | Failure;
+
+export const UnsubscribeParams = v.strictObject({
+  subscription: v.pipe(v.string('subscription must be a subscription id from devices.subscribe'), v.minLength(1)),
+});
+export type UnsubscribeResult = Record<string, never> | Failure;
+
+export const LockParams = v.strictObject({
+  device: deviceId,
+  /** Take the lock even when another session holds it (that session is told with `device.lock`). */
+  takeover: v.optional(v.boolean('takeover must be true or false'), false),
+});
+export interface LockInfo {
+  device: string;
+  holder: Participant;
+  since: string;
+}
+export type LockResult = LockInfo | Failure;
+
+export const UnlockParams = v.strictObject({ device: deviceId });
+export type UnlockResult = { device: string; released: boolean } | Failure;
+
+// ---------------------------------------------------------------------------------------------
+// scenarios.* and verbs.* (verbs.run / scenarios.run / scenarios.cancel are served by the runner)
+
+export const ValidateParams = v.strictObject({
+  /** The scenario as text (exact line/column in errors) or as a JSON value (re-serialized with 2-space indent). */
+  scenario: v.unknown(),
+  /** File name to report in the envelope; also the base for reference screenshots. */
+  file: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+});
+/** The validation envelope of SPEC §4. */
+export type ValidateResult = Record<string, unknown>;
+
+export const VerbsRunParams = v.strictObject({
+  device: deviceId,
+  step: v.record(v.string(), v.unknown(), 'step must be a scenario step object'),
+});
+export const ScenariosRunParams = v.strictObject({
+  device: deviceId,
+  scenario: v.unknown(),
+  /** Output folder for the result document, screenshots and reports. */
+  out: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+});
+export const ScenariosCancelParams = v.strictObject({
+  run: v.optional(v.pipe(v.string(), v.maxLength(200))),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The method table
+
+export const METHOD_PARAMS = {
+  'session.hello': HelloParams,
+  'session.bye': ByeParams,
+  'tools.list': ToolsListParams,
+  'tools.call': ToolsCallParams,
+  'devices.list': DevicesListParams,
+  'devices.subscribe': SubscribeParams,
+  'devices.unsubscribe': UnsubscribeParams,
+  'devices.lock': LockParams,
+  'devices.unlock': UnlockParams,
+  'scenarios.validate': ValidateParams,
+  'verbs.run': VerbsRunParams,
+  'scenarios.run': ScenariosRunParams,
+  'scenarios.cancel': ScenariosCancelParams,
+} as const;
+
+export interface MethodResults {
+  'session.hello': HelloResult;
+  'session.bye': ByeResult;
+  'tools.list': ToolsListResult;
+  'tools.call': ToolsCallResult;
+  'devices.list': DevicesListResult;
+  'devices.subscribe': SubscribeResult;
+  'devices.unsubscribe': UnsubscribeResult;
+  'devices.lock': LockResult;
+  'devices.unlock': UnlockResult;
+  'scenarios.validate': ValidateResult;
+  'verbs.run': unknown;
+  'scenarios.run': unknown;
+  'scenarios.cancel': unknown;
+}
+
+export type MethodName = keyof typeof METHOD_PARAMS;
+/** What a caller sends (defaults not yet applied). */
+export type ParamsOf<M extends MethodName> = v.InferInput<(typeof METHOD_PARAMS)[M]>;
+/** What a handler receives after validation (defaults applied). */
+export type ValidParamsOf<M extends MethodName> = v.InferOutput<(typeof METHOD_PARAMS)[M]>;
+export type ResultOf<M extends MethodName> = MethodResults[M];
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (server → client)
+
+export interface DevicesChangedParams {
+  added: DeviceInfo[];
+  removed: string[];
+}
+
+export interface ElementsChangedParams {
+  subscription: string;
+  device: string;
+  /** Per device, +1 for every change; a gap means a diff was missed (resubscribe or list elements). */
+  seq: number;
+  /** True on the first message of a subscription: `added` is the whole screen, replace what you hold. */
+  reset?: boolean;
+  added: UiElement[];
+  removed: string[];
+  changed: UiElement[];
+}
+
+export interface ActivityOutcome {
+  status: 'success' | 'error';
+  code?: string;
+  message?: string;
+}
+
+export interface DeviceActivityParams extends Participant {
+  device: string;
+  tool?: string;
+  verb?: string;
+  parameters: Record<string, unknown>;
+  outcome: ActivityOutcome;
+  duration_ms: number;
+  at: string;
+}
+
+export interface DeviceLockParams {
+  device: string;
+  /** The new holder, or null when the device was unlocked. */
+  holder: Participant | null;
+  /** Set when the lock was taken over from another session. */
+  previous?: Participant;
+}
+
+export interface SubscriptionEndedParams {
+  subscription: string;
+  device: string;
+  reason: string;
+}
+
+/** Shape owned by the runner; the bridge forwards it unchanged. */
+export type ScenarioProgressParams = Record<string, unknown>;
+
+export interface NotificationParams {
+  'devices.changed': DevicesChangedParams;
+  'elements.changed': ElementsChangedParams;
+  'device.activity': DeviceActivityParams;
+  'device.lock': DeviceLockParams;
+  'subscription.ended': SubscriptionEndedParams;
+  'scenario.progress': ScenarioProgressParams;
+}
+export type NotificationName = keyof NotificationParams;
+
+/** True for `{status: "error", code, message}` results (tool failures and bridge-level failures alike). */
+export function isFailureResult(value: unknown): value is Failure {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { status?: unknown }).status === 'error' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}

@@ -1,0 +1,101 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Bridge } from '../../src/bridge/index.js';
+import { BridgeClient, ConnectionClosedError, RPC_ERRORS, RpcError, decodeFrame, encodeFrame, FrameDecodeError, type FrameHeader } from '../../src/protocol/index.js';
+import { connectBridge, nodeSocketFactory } from '../../src/protocol/node.js';
+import { ANDROID, testBridge, until } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const test = suite('protocol client');
+
+let bridge: Bridge;
+test.before.each(async () => {
+  ({ bridge } = await testBridge());
+});
+test.after.each(async () => {
+  await bridge.close();
+});
+
+test('correlates many concurrent requests; protocol faults reject with RpcError; batch keeps order', async () => {
+  const c = await connectBridge(bridge.wsUrl, { client: 'client-test' });
+  const urls = ['home', 'more', 'settings', 'inbox'].map((s) => `mbdemo://screen/${s}`);
+  const results = await Promise.all([
+    ...urls.map((url) => c.callTool('mobile_open_url', { device: ANDROID, url })),
+    c.callTool('mobile_get_screen_size', { device: ANDROID }),
+    c.request('devices.list'),
+  ]);
+  urls.forEach((url, i) => assert.match((results[i] as { message: string }).message, url));
+  assert.equal(results[4], { width: 1080, height: 2400 });
+  const err = await c.request('devices.subscribe', { device: '' }).catch((e: unknown) => e);
+  assert.instance(err, RpcError);
+  assert.is((err as RpcError).code, RPC_ERRORS.INVALID_PARAMS);
+  const missing = await c.requestRaw('no.such', {}).catch((e: unknown) => e);
+  assert.is((missing as RpcError).code, RPC_ERRORS.METHOD_NOT_FOUND);
+  const batch = await c.batch([{ method: 'tools.call', params: { tool: 'mobile_get_orientation', parameters: { device: ANDROID } } }, { method: 'devices.list' }]);
+  assert.equal(batch[0], { orientation: 'portrait' });
+  assert.is((batch[1] as { devices: unknown[] }).devices.length, 2);
+  await c.close();
+  assert.is(c.state, 'closed');
+  await c.request('devices.list').then(
+    () => assert.unreachable(),
+    (e: unknown) => assert.instance(e, ConnectionClosedError),
+  );
+});
+
+test('requests made while reconnecting are sent once the session is back', async () => {
+  const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50 } });
+  const states: string[] = [];
+  c.onState((s) => states.push(s));
+  const session = c.session!;
+  bridge.sessions.get(session)!.connection!.close(4005, 'test drop');
+  await until('reconnecting', () => c.state === 'reconnecting');
+  const answer = await c.callTool('mobile_get_screen_size', { device: ANDROID });
+  assert.equal(answer, { width: 1080, height: 2400 });
+  assert.is(c.session, session, 'same session after resume');
+  assert.equal(states, ['reconnecting', 'open']);
+  await c.close();
+});
+
+test('the first connection failing rejects connect() with the reason', async () => {
+  const { bridge: locked } = await testBridge({ token: 't' });
+  try {
+    const err = await BridgeClient.connect({ url: locked.wsUrl, createSocket: nodeSocketFactory() }).catch((e: Error) => e);
+    assert.instance(err, Error);
+    assert.match((err as Error).message, /401/);
+  } finally {
+    await locked.close();
+  }
+});
+
+test('frame codec round trip and malformed frames', () => {
+  const header: FrameHeader = { subscription: 'sub-1', device: 'd', seq: 3, width: 2, height: 1, format: 'png', captured_at: 1, device_width: 4, device_height: 2 };
+  const image = new Uint8Array([9, 8, 7]);
+  const frame = encodeFrame(header, image);
+  assert.is(new DataView(frame.buffer).getUint32(0, false), new TextEncoder().encode(JSON.stringify(header)).length);
+  const back = decodeFrame(frame);
+  assert.equal(back.header, header);
+  assert.equal([...back.image], [9, 8, 7]);
+  assert.equal(decodeFrame(frame.buffer as ArrayBuffer).header, header);
+  for (const bad of [new Uint8Array([0, 0]), new Uint8Array([0, 0, 1, 0, 1, 2]), encodeFrame({ ...header, format: 'gif' } as unknown as FrameHeader, image)]) {
+    assert.throws(() => decodeFrame(bad), (e: unknown) => e instanceof FrameDecodeError);
+  }
+});
+
+test('the protocol package bundles for the browser without Node modules', async () => {
+  const result = await build({
+    entryPoints: [`${ROOT}src/protocol/index.ts`],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].text;
+  assert.not.match(code, /from ["'](node:|ws["'])/);
+  assert.match(code, /BridgeClient = class/);
+});
+
+test.run();

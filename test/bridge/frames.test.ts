@@ -1,0 +1,192 @@
+import sharp from 'sharp';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Bridge } from '../../src/bridge/index.js';
+import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
+
+const test = suite('bridge frames');
+
+let bridge: Bridge;
+
+test.before.each(async () => {
+  ({ bridge } = await testBridge());
+});
+
+test.after.each(async () => {
+  await bridge.close();
+});
+
+/** Keeps the virtual list scrolling so that every capture is a new screen, until stopped. */
+function churn(client: RawClient): { stop(): Promise<number> } {
+  let running = true;
+  let count = 0;
+  const loop = (async () => {
+    await client.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/home' } });
+    for (let i = 0; running; i++) {
+      const direction = Math.floor(i / 10) % 2 === 0 ? 'up' : 'down';
+      const r = await client.call('tools.call', { tool: 'mobile_swipe_on_screen', parameters: { device: ANDROID, direction, distance: 60 } });
+      assert.is(r.status, 'success', JSON.stringify(r));
+      count++;
+      await sleep(25);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return count;
+    },
+  };
+}
+
+test('frames arrive, decode, and match mobile_get_screen_size at full width', async () => {
+  const c = await RawClient.open(bridge.wsUrl);
+  const size = await c.call('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: ANDROID } });
+  const sub = await c.call('devices.subscribe', { device: ANDROID, screen: { format: 'png' } });
+  const frame = await until('a frame', () => c.frames[0]);
+  assert.is(frame.header.subscription, sub.subscription);
+  assert.is(frame.header.device, ANDROID);
+  assert.is(frame.header.format, 'png');
+  assert.is(frame.header.width, size.width);
+  assert.is(frame.header.height, size.height);
+  assert.is(frame.header.device_width, size.width);
+  assert.ok(Math.abs(frame.header.captured_at - Date.now()) < 5000);
+  const meta = await sharp(frame.image).metadata();
+  assert.is(meta.format, 'png');
+  assert.is(meta.width, size.width);
+  assert.is(meta.height, size.height);
+  // The frame is the screen: identical pixels to a screenshot taken through the tool.
+  const shot = await c.call('tools.call', { tool: 'mobile_take_screenshot', parameters: { device: ANDROID } });
+  const a = await sharp(frame.image).raw().toBuffer();
+  const b = await sharp(Buffer.from(shot.image as string, 'base64')).raw().toBuffer();
+  assert.ok(a.equals(b), 'frame pixels equal the screenshot');
+  await c.close();
+});
+
+test('maxWidth scales down (aspect kept, never up); jpeg and webp decode', async () => {
+  const c = await RawClient.open(bridge.wsUrl);
+  const jpeg = await c.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 540, format: 'jpeg', quality: 60 } });
+  const webp = await c.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 5000, format: 'webp' } });
+  const fj = await until('jpeg frame', () => c.frames.find((f) => f.header.subscription === jpeg.subscription));
+  const fw = await until('webp frame', () => c.frames.find((f) => f.header.subscription === webp.subscription));
+  assert.equal([fj.header.width, fj.header.height, fj.header.device_width, fj.header.device_height], [540, 1200, 1080, 2400]);
+  assert.is((await sharp(fj.image).metadata()).format, 'jpeg');
+  assert.is((await sharp(fj.image).metadata()).width, 540);
+  assert.equal([fw.header.width, fw.header.height], [1080, 2400]);
+  assert.is((await sharp(fw.image).metadata()).format, 'webp');
+  await c.close();
+});
+
+test('an unchanged screen is not resent; a change is, with the next seq', async () => {
+  const c = await RawClient.open(bridge.wsUrl);
+  await c.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/more' } });
+  await c.call('devices.subscribe', { device: ANDROID, screen: { maxFps: 30, maxWidth: 270 } });
+  await until('first frame', () => c.frames[0]);
+  await sleep(700);
+  const stats = bridge.hub.stats().frames[ANDROID];
+  assert.ok(stats.captures >= 5, `${stats.captures} captures`);
+  assert.ok(c.frames.length <= 2, `${c.frames.length} frames for a still screen`);
+  const before = c.frames.length;
+  const seq = c.frames[before - 1].header.seq;
+  await c.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/home' } });
+  const next = await until('a frame after the change', () => c.frames[before]);
+  assert.is(next.header.seq, seq + 1);
+  await c.close();
+});
+
+test('maxFps is honoured per subscriber while the screen changes continuously', async () => {
+  const actor = await RawClient.open(bridge.wsUrl);
+  const slow = await RawClient.open(bridge.wsUrl);
+  const fast = await RawClient.open(bridge.wsUrl);
+  await slow.call('devices.subscribe', { device: ANDROID, screen: { maxFps: 4, maxWidth: 270 } });
+  await fast.call('devices.subscribe', { device: ANDROID, screen: { maxFps: 30, maxWidth: 270 } });
+  await until('frames', () => slow.frames[0] && fast.frames[0]);
+  slow.frames.length = 0;
+  slow.frameTimes.length = 0;
+  fast.frames.length = 0;
+  const c = churn(actor);
+  await sleep(1500);
+  await c.stop();
+  assert.ok(slow.frames.length <= 8, `maxFps 4 got ${slow.frames.length} frames in 1.5 s`);
+  assert.ok(fast.frames.length > slow.frames.length, `fast ${fast.frames.length} vs slow ${slow.frames.length}`);
+  for (let i = 1; i < slow.frameTimes.length; i++) {
+    const gap = slow.frameTimes[i] - slow.frameTimes[i - 1];
+    assert.ok(gap >= 200, `frames arrived ${gap.toFixed(0)} ms apart at maxFps 4`);
+  }
+  // The fast subscriber got screens the slow one skipped.
+  const slowSeqs = new Set(slow.frames.map((f) => f.header.seq));
+  assert.ok(fast.frames.some((f) => !slowSeqs.has(f.header.seq)));
+  await Promise.all([actor.close(), slow.close(), fast.close()]);
+});
+
+test('capture stops when the last subscriber leaves, and restarts for a new one', async () => {
+  const a = await RawClient.open(bridge.wsUrl);
+  const b = await RawClient.open(bridge.wsUrl);
+  const sa = await a.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 200 } });
+  const sb = await b.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 200 } });
+  await until('frames', () => a.frames[0] && b.frames[0]);
+  assert.is(bridge.hub.stats().frames[ANDROID] !== undefined, true);
+  await a.call('devices.unsubscribe', { subscription: sa.subscription });
+  assert.ok(bridge.hub.stats().frames[ANDROID], 'still capturing for b');
+  await b.call('devices.unsubscribe', { subscription: sb.subscription });
+  assert.is(bridge.hub.stats().frames[ANDROID], undefined);
+  assert.is(bridge.hub.stats().subscriptions, 0);
+  // A closed connection's subscriptions end with its session, not before (resume grace).
+  const sc = await a.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 200 } });
+  assert.ok(sc.subscription);
+  await until('restarted', () => a.frames.find((f) => f.header.subscription === sc.subscription));
+  await Promise.all([a.close(), b.close()]);
+});
+
+test('a slow reader (paused socket) does not delay a fast one, and its buffer stays bounded', async () => {
+  const actor = await RawClient.open(bridge.wsUrl);
+  const fast = await RawClient.open(bridge.wsUrl);
+  const slow = await RawClient.open(bridge.wsUrl);
+  const slowHello = await slow.call('session.hello', { client: 'slow' });
+  // Full-width PNG: the biggest frames, so a backlog would show quickly.
+  const screen = { format: 'png', maxFps: 30 };
+  await fast.call('devices.subscribe', { device: ANDROID, screen });
+  await slow.call('devices.subscribe', { device: ANDROID, screen });
+  await until('first frames', () => fast.frames[0] && slow.frames[0]);
+  const frameBytes = fast.frames[0].image.length;
+
+  (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+  const slowBefore = slow.frames.length;
+  const fastBefore = fast.frames.length;
+  const rssBefore = process.memoryUsage().rss;
+  let maxBuffered = 0;
+  const sampler = setInterval(() => {
+    maxBuffered = Math.max(maxBuffered, bridge.bufferedBySession().get(slowHello.session as string) ?? 0);
+  }, 20);
+  const c = churn(actor);
+  const started = Date.now();
+  await sleep(4000);
+  const changes = await c.stop();
+  const seconds = (Date.now() - started) / 1000;
+  clearInterval(sampler);
+  const fastFrames = fast.frames.length - fastBefore;
+  const fps = fastFrames / seconds;
+  assert.ok(fps >= 5, `fast reader got ${fastFrames} frames in ${seconds.toFixed(1)} s for ${changes} screen changes`);
+  // Not delayed: what the fast reader gets is fresh (capture → arrival), paused neighbour or not.
+  const ages = fast.frames.slice(fastBefore).map((f, i) => performance.timeOrigin + fast.frameTimes[fastBefore + i] - f.header.captured_at).sort((a, b) => a - b);
+  const medianAge = ages[Math.floor(ages.length / 2)];
+  assert.ok(medianAge < 500, `fast reader's frames were ${medianAge.toFixed(0)} ms old at arrival (median)`);
+  assert.ok(maxBuffered <= 2 * frameBytes + 64 * 1024, `slow reader's server buffer peaked at ${maxBuffered} bytes (frame ${frameBytes})`);
+  const rssGrowth = process.memoryUsage().rss - rssBefore;
+  assert.ok(rssGrowth < 150 * 1024 * 1024, `rss grew ${Math.round(rssGrowth / 1e6)} MB`);
+  assert.is(slow.closeEvent, undefined, 'the slow reader keeps its connection');
+
+  // Once it reads again it gets the newest screen, not a backlog of stale ones.
+  const latestSeq = fast.frames[fast.frames.length - 1].header.seq;
+  (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+  await until('slow reader catches up', () => slow.frames.some((f) => f.header.seq >= latestSeq), 5000);
+  const received = slow.frames.length - slowBefore;
+  // What the OS socket buffers had taken arrives in order; everything after that was replaced in
+  // the slot, so the sequence jumps straight to the newest screen.
+  const seqs = slow.frames.map((f) => f.header.seq);
+  const jumped = seqs.some((s, i) => i > 0 && s - seqs[i - 1] > 1);
+  assert.ok(jumped && received < fastFrames, `slow reader got ${received} frames (seqs ${seqs.join(',')}) vs fast ${fastFrames}: stale frames must be dropped`);
+  await Promise.all([actor.close(), fast.close(), slow.close()]);
+});
+
+test.run();

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Bridge } from '../../src/bridge/index.js';
+import { testBridge } from './helpers.js';
+
+const FIXTURES = new URL('../../../test/fixtures/scenarios/', import.meta.url);
+
+const test = suite('bridge http');
+
+let bridge: Bridge;
+let base: string;
+let web: string;
+
+test.before(async () => {
+  web = mkdtempSync(join(tmpdir(), 'mb-web-'));
+  ({ bridge } = await testBridge({ webRoot: join(web, 'dist') }));
+  base = `http://127.0.0.1:${bridge.port}`;
+});
+
+test.after(async () => {
+  await bridge.close();
+  rmSync(web, { recursive: true, force: true });
+});
+
+test('GET / says the viewer is not built when web/dist is missing', async () => {
+  const res = await fetch(`${base}/`);
+  assert.is(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+  assert.match(await res.text(), /web viewer is not built/);
+});
+
+test('GET / serves the built viewer once it exists (no restart), with its assets; no path escapes', async () => {
+  mkdirSync(join(web, 'dist', 'assets'), { recursive: true });
+  writeFileSync(join(web, 'dist', 'index.html'), '<!doctype html><title>viewer</title>');
+  writeFileSync(join(web, 'dist', 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(web, 'secret.txt'), 'no');
+  const page = await fetch(`${base}/`);
+  assert.is(await page.text(), '<!doctype html><title>viewer</title>');
+  const js = await fetch(`${base}/assets/app.js`);
+  assert.match(js.headers.get('content-type') ?? '', /javascript/);
+  assert.is(await js.text(), 'console.log(1)');
+  assert.is((await fetch(`${base}/..%2fsecret.txt`)).status, 404);
+  assert.is((await fetch(`${base}/nothing-here`)).status, 404);
+});
+
+test('GET /api/health and /api/devices', async () => {
+  const health = (await (await fetch(`${base}/api/health`)).json()) as Record<string, unknown>;
+  assert.is(health.ok, true);
+  assert.is(health.name, 'mobilebridge');
+  assert.is(health.protocol, 1);
+  assert.type(health.sessions, 'number');
+  const devices = (await (await fetch(`${base}/api/devices`)).json()) as { devices: { id: string }[] };
+  assert.equal(devices.devices.map((d) => d.id), ['virtual-android-1', 'virtual-ios-1']);
+});
+
+test('POST /api/validate answers the SPEC §4 envelope with lines and columns of the body', async () => {
+  const valid = readFileSync(new URL('valid/conditions_variable.json', FIXTURES), 'utf8');
+  const ok = (await (await fetch(`${base}/api/validate?file=login.json`, { method: 'POST', body: valid })).json()) as { ok: boolean; data: { valid: boolean; file: string } };
+  assert.is(ok.ok, true);
+  assert.equal([ok.data.valid, ok.data.file], [true, 'login.json']);
+  const broken = '{\n  "$schema_version": "2.1",\n  "scenario_id": "x",\n  "steps": [ { "id": "a", "action": "tap", "target": "//android.widget.Button" } ]\n}';
+  const res = await fetch(`${base}/api/validate`, { method: 'POST', body: broken });
+  assert.is(res.status, 200);
+  const env = (await res.json()) as { ok: boolean; error: { kind: string }; data: { errors: { rule: string; line: number }[] } };
+  assert.is(env.ok, false);
+  assert.is(env.error.kind, 'invalid_input');
+  assert.ok(env.data.errors.some((e) => e.line === 4), JSON.stringify(env.data.errors));
+  const notJson = (await (await fetch(`${base}/api/validate`, { method: 'POST', body: 'hello' })).json()) as { data: { errors: { rule: string }[] } };
+  assert.is(notJson.data.errors[0].rule, 'json-syntax');
+  const huge = await fetch(`${base}/api/validate`, { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1) });
+  assert.is(huge.status, 413);
+});
+
+test('unknown API routes are JSON 404s; GET /ws without an upgrade says what it is', async () => {
+  const res = await fetch(`${base}/api/nope`);
+  assert.is(res.status, 404);
+  assert.is(((await res.json()) as { ok: boolean }).ok, false);
+  const ws = await fetch(`${base}/ws`);
+  assert.is(ws.status, 426);
+  assert.match(await ws.text(), /WebSocket endpoint/);
+});
+
+test.run();
