@@ -5,7 +5,6 @@ import { VerbError } from '../../engine/verbs/index.js';
 import { APP_STATES } from '../../validate/index.js';
 import { outcomeOf } from '../hub.js';
 import type { MethodContext, MethodDef } from '../registry.js';
-import type { Session } from '../sessions.js';
 
 /**
  * agent.verb, agent.assert, recording.start, recording.stop, recording.status (docs/protocol.md,
@@ -55,18 +54,15 @@ const StatusParams = v.strictObject({});
 /** Verbs that only look: they need no lock. */
 const READ_ONLY = new Set(['wait_for_element', 'wait_for_element_gone', 'wait_for_loading_complete', 'capture_value']);
 
-const agents = new Map<Session, AgentSession>();
+/** Key of the per-session AgentSession (Session.state); it is closed when the session ends. */
+const AGENT = Symbol('agent session');
 
 function agentOf(ctx: MethodContext): AgentSession {
-  for (const [session, agent] of agents) {
-    if (session.ended) {
-      agent.close();
-      agents.delete(session);
-    }
-  }
-  let agent = agents.get(ctx.session);
-  if (!agent) agents.set(ctx.session, (agent = new AgentSession(ctx.engine, ctx.session.id)));
-  return agent;
+  return ctx.session.state(AGENT, () => {
+    const agent = new AgentSession(ctx.engine, ctx.session.id);
+    ctx.session.onEnd(() => agent.close());
+    return agent;
+  });
 }
 
 function failed(err: unknown): ToolFailure {
