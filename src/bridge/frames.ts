@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Raw } from 'sharp';
-import type { PngImage } from '../engine/driver.js';
 import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameFormat, type FrameHeader } from '../protocol/index.js';
 import type { Subscription } from './subscription.js';
@@ -17,9 +16,24 @@ export interface EncodedFrame {
   deviceHeight: number;
 }
 
-interface Capture extends PngImage {
+/** Uncompressed pixels, row after row (`DeviceHandle.screenshotRaw`). */
+export interface RawScreen {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+/** What one capture gives: a PNG (every driver) or raw pixels (drivers that have them anyway). */
+export type ScreenImage = { png: Buffer; raw?: undefined; width: number; height: number } | { raw: RawScreen; png?: undefined; width: number; height: number };
+
+interface Capture {
+  image: ScreenImage;
+  width: number;
+  height: number;
   seq: number;
-  hash: string;
+  /** Fingerprint of a PNG capture (raw captures are compared byte for byte instead). */
+  hash?: string;
   capturedAt: number;
   /** Decoded once, on first need, for every encoding of this screen. */
   pixels?: Promise<Pixels>;
@@ -33,8 +47,8 @@ export interface FrameStats {
 }
 
 export interface FramePipelineHooks {
-  /** Captures one screenshot (the bridge runs it in the device's queue). */
-  capture(): Promise<PngImage>;
+  /** Captures the screen (the bridge runs it in the device's queue). */
+  capture(): Promise<ScreenImage>;
   /** The device is gone; the hub ends the subscriptions. */
   onGone(reason: string): void;
   log(line: string): void;
@@ -54,11 +68,13 @@ interface Pixels {
 }
 
 /**
- * Decoding the PNG once to opaque RGB and encoding from those pixels is several times faster
- * than one sharp pipeline from PNG to a resized JPEG (libvips re-reads the PNG per region).
+ * The screen as opaque RGB. Encoding from RGB pixels is several times faster than one sharp
+ * pipeline from a PNG (libvips re-reads it per region) or from RGBA (premultiplied resizing).
  */
-function decode(png: Buffer): Promise<Pixels> {
-  return sharp(png, { sequentialRead: true })
+function decode(image: ScreenImage): Promise<Pixels> {
+  if (image.raw?.channels === 3) return Promise.resolve({ data: image.raw.data, info: { width: image.width, height: image.height, channels: 3 } });
+  const input = image.raw ? sharp(image.raw.data, { raw: { width: image.width, height: image.height, channels: image.raw.channels } }) : sharp(image.png, { sequentialRead: true });
+  return input
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
@@ -67,13 +83,13 @@ function decode(png: Buffer): Promise<Pixels> {
 
 async function encode(cap: Capture, pixels: () => Promise<Pixels>, format: FrameFormat, width: number, quality: number): Promise<EncodedFrame> {
   const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
-  if (format === 'png' && width === cap.width) return { ...base, bytes: cap.png, width: cap.width, height: cap.height };
+  if (format === 'png' && width === cap.width && cap.image.png) return { ...base, bytes: cap.image.png, width: cap.width, height: cap.height };
   const { data, info: raw } = await pixels();
   let img = sharp(data, { raw });
   if (width !== cap.width) img = img.resize({ width });
   if (format === 'jpeg') img = img.jpeg({ quality, optimiseCoding: false });
   else if (format === 'webp') img = img.webp({ quality, effort: 0 });
-  else img = img.png({ compressionLevel: 3, adaptiveFiltering: false });
+  else img = img.png({ compressionLevel: width === cap.width ? 1 : 3, adaptiveFiltering: false });
   const { data: bytes, info } = await img.toBuffer({ resolveWithObject: true });
   return { ...base, bytes, width: info.width, height: info.height };
 }
@@ -189,14 +205,25 @@ export class FramePipeline {
   }
 
   /** False when the screen did not change since the last capture. */
-  private accept(shot: PngImage): boolean {
-    const hash = createHash('md5').update(shot.png).digest('hex');
+  private accept(image: ScreenImage): boolean {
     const cur = this.current;
-    if (cur && cur.hash === hash && cur.width === shot.width && cur.height === shot.height) {
+    const sameSize = cur !== undefined && cur.width === image.width && cur.height === image.height;
+    let hash: string | undefined;
+    let unchanged: boolean;
+    if (image.raw) {
+      // Byte comparison (memcmp, ~1 ms for 10 MB) beats hashing; the same buffer object again is
+      // the driver's cached, unchanged screen (a returned buffer is the caller's, never rewritten).
+      const before = cur?.image.raw;
+      unchanged = sameSize && before !== undefined && (before.data === image.raw.data || before.data.equals(image.raw.data));
+    } else {
+      hash = createHash('md5').update(image.png).digest('hex');
+      unchanged = sameSize && cur.hash === hash;
+    }
+    if (unchanged) {
       this.stats.unchanged++;
       return false;
     }
-    this.current = { ...shot, seq: ++this.seq, hash, capturedAt: Date.now() };
+    this.current = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now() };
     this.encodings = new Map();
     return true;
   }
@@ -208,7 +235,7 @@ export class FramePipeline {
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
       this.stats.encodes++;
-      job = encode(cap, () => (cap.pixels ??= decode(cap.png)), screen.format, width, quality);
+      job = encode(cap, () => (cap.pixels ??= decode(cap.image)), screen.format, width, quality);
       if (cap === this.current) this.encodings.set(key, job);
     }
     return job;

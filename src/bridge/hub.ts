@@ -1,3 +1,4 @@
+import type { CallContext, DeviceHandle } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
 import { isToolFailure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
@@ -12,7 +13,7 @@ import {
   type ValidParamsOf,
 } from '../protocol/index.js';
 import { ElementWatcher } from './elements.js';
-import { FramePipeline, type FrameStats } from './frames.js';
+import { FramePipeline, type FrameStats, type RawScreen, type ScreenImage } from './frames.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 
@@ -38,6 +39,16 @@ export interface ActivityEntry {
 }
 
 const MAX_PARAMETER_CHARS = 500;
+
+/** Raw pixels when the driver has them (no PNG encode on the device side and decode here), else the PNG. */
+async function captureScreen(device: DeviceHandle & { screenshotRaw?(ctx: CallContext): Promise<RawScreen> }, ctx: CallContext): Promise<ScreenImage> {
+  if (device.screenshotRaw) {
+    const raw = await device.screenshotRaw(ctx);
+    return { raw, width: raw.width, height: raw.height };
+  }
+  const shot = await device.screenshot(ctx);
+  return { png: shot.png, width: shot.width, height: shot.height };
+}
 
 /** Parameters as shown to other participants: long strings cut so activity stays small. */
 function summarize(parameters: Record<string, unknown>): Record<string, unknown> {
@@ -202,7 +213,7 @@ export class DeviceHub {
 
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
-      capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => d.screenshot(ctx), this.options.captureTimeoutMs),
+      capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs),
       onGone: (reason) => this.deviceGone(device, reason),
       log: this.options.log,
     });
