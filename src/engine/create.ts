@@ -7,9 +7,15 @@ import { AndroidDriver, type AndroidDriverOptions } from './drivers/android/inde
 export interface EngineSetup {
   /** Serve the built-in virtual devices (default true). */
   virtual?: boolean | VirtualDriverOptions;
-  /** iOS simulators and iPhones through WebDriverAgent (default on; see iosSetupFromFlags). */
+  /**
+   * iOS simulators and iPhones through WebDriverAgent. Off unless given: the commands turn it on
+   * through iosSetupFromFlags, and an engine built in a test never reaches the developer's own devices.
+   */
   ios?: false | IosDriverOptions;
-  /** Android devices through the adb server (default on; see androidSetupFromFlags). Never starts an adb server unless startServer is set. */
+  /**
+   * Android devices through the adb server. Off unless given, like `ios` (the commands use
+   * androidSetupFromFlags). Never starts an adb server unless startServer is set.
+   */
   android?: false | AndroidDriverOptions;
   timeoutMs?: number;
   allowPaths?: string[];
@@ -21,8 +27,8 @@ export interface EngineSetup {
 export function createEngine(setup: EngineSetup = {}): Engine {
   const drivers: Driver[] = [];
   if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
-  if (setup.ios !== false) drivers.push(new IosDriver(setup.ios ?? {}));
-  if (setup.android !== false) drivers.push(new AndroidDriver(setup.android ?? {}));
+  if (setup.ios) drivers.push(new IosDriver(setup.ios));
+  if (setup.android) drivers.push(new AndroidDriver(setup.android));
   drivers.push(...(setup.extraDrivers ?? []));
   return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
 }
