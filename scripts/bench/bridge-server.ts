@@ -1,10 +1,11 @@
 /**
  * The server side of scripts/bench/bridge.ts, run in its own process so that its RSS and CPU are
- * its own. Besides the virtual phone it serves `replay-1`: a device whose every screenshot is the
- * next of 40 real virtual-phone screens (the list at different scroll offsets), rendered up front.
- * It changes on every capture at no cost, so it measures the bridge itself: hash, decode, encode,
- * fan-out. Prints the WebSocket URL on stdout.
+ * its own. Besides the virtual phone it serves `replay-png-1` and `replay-raw-1`: devices whose
+ * every capture is the next of 12 real virtual-phone screens (the list at different scroll offsets),
+ * rendered up front, as PNG or as raw RGBA. They change on every capture at no cost, so they measure
+ * the bridge itself: compare, decode, encode, fan-out. Prints the WebSocket URL on stdout.
  */
+import sharp from 'sharp';
 import { startBridge } from '../../src/bridge/index.js';
 import type { DeviceHandle, Driver, PngImage } from '../../src/engine/driver.js';
 import { createEngine } from '../../src/engine/create.js';
@@ -24,27 +25,36 @@ async function renderScreens(count: number): Promise<PngImage[]> {
   return out;
 }
 
+interface Replayed {
+  png: PngImage;
+  rgba: Buffer;
+}
+
+/** `replay-png-1` hands out PNGs (like most drivers); `replay-raw-1` raw RGBA (like the virtual phone). */
 class ReplayDriver implements Driver {
   readonly name = 'replay';
   private next = 0;
-  constructor(private readonly screens: PngImage[]) {}
+  constructor(private readonly screens: Replayed[]) {}
   async listDevices() {
-    return [{ id: 'replay-1', os: 'Android' as const, model: 'Replay of virtual screens', version: '14' }];
+    return ['replay-png-1', 'replay-raw-1'].map((id) => ({ id, os: 'Android' as const, model: 'Replay of virtual screens', version: '14' }));
   }
   async open(id: string) {
-    if (id !== 'replay-1') return undefined;
-    const first = this.screens[0];
-    return {
+    if (id !== 'replay-png-1' && id !== 'replay-raw-1') return undefined;
+    const { width, height } = this.screens[0].png;
+    const nextScreen = () => this.screens[this.next++ % this.screens.length];
+    const handle = {
       info: { id, os: 'Android', model: 'Replay', version: '14' },
-      screenshot: async () => this.screens[this.next++ % this.screens.length],
-      screenSize: async () => ({ width: first.width, height: first.height }),
+      screenshot: async () => nextScreen().png,
+      screenSize: async () => ({ width, height }),
       listElements: async () => [],
-    } as unknown as DeviceHandle;
+      ...(id === 'replay-raw-1' ? { screenshotRaw: async () => ({ data: nextScreen().rgba, width, height, channels: 4 as const }) } : {}),
+    };
+    return handle as unknown as DeviceHandle;
   }
   async close() {}
 }
 
-const screens = await renderScreens(40);
+const screens = await Promise.all((await renderScreens(12)).map(async (png) => ({ png, rgba: await sharp(png.png).ensureAlpha().raw().toBuffer() })));
 const engine = createEngine({ virtual: { devices: ['android'] }, extraDrivers: [new ReplayDriver(screens)] });
 const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 100_000, burst: 100_000 } });
 process.stdout.write(`${bridge.wsUrl}\n`);

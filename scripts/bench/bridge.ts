@@ -137,7 +137,8 @@ type Scene = { label: string; device: string; changing: boolean };
 const SCENES: Scene[] = [
   { label: 'virtual, scrolling 40/s', device: DEVICE, changing: true },
   { label: 'virtual, still', device: DEVICE, changing: false },
-  { label: 'replay (new screen every capture)', device: 'replay-1', changing: false },
+  { label: 'replay PNG (new screen per capture)', device: 'replay-png-1', changing: false },
+  { label: 'replay raw (new screen per capture)', device: 'replay-raw-1', changing: false },
 ];
 
 async function frameRates(): Promise<void> {
