@@ -15,6 +15,14 @@ export interface PngImage {
   height: number;
 }
 
+/** Uncompressed pixels, row after row, `channels` bytes per pixel (RGB or RGBA). */
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
 /**
  * One connected device. Drivers report failures by throwing `ToolError` with the
  * SPEC §2 code; anything else thrown becomes INTERNAL. Coordinates are device pixels.
@@ -34,6 +42,13 @@ export interface DeviceHandle {
   foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }>;
 
   screenshot(ctx: CallContext): Promise<PngImage>;
+  /**
+   * The current screen's raw pixels. Optional: the bridge's frame loop diffs and re-encodes
+   * frames itself, so on devices that hand out raw pixels anyway (the virtual phone, Android's
+   * raw `screencap`) it should not pay a PNG encode + decode per frame; drivers without a cheap
+   * raw source leave it out and callers fall back to `screenshot`.
+   */
+  screenshotRaw?(ctx: CallContext): Promise<RawImage>;
   listElements(ctx: CallContext): Promise<UiElement[]>;
   screenSize(ctx: CallContext): Promise<ScreenSize>;
 

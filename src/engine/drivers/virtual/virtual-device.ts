@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
@@ -8,7 +8,7 @@ import { screenSizeOf } from './compose.js';
 import { readInstallable } from './packages.js';
 import { Phone } from './phone.js';
 import type { DeviceProfile } from './profile.js';
-import { renderFrame, type RenderedScreen } from './render.js';
+import { frameSvg, renderFrame, type RenderedScreen } from './render.js';
 import { initialState, type PhoneState, type ToastRecord } from './state.js';
 
 export interface VirtualDeviceHooks {
@@ -132,9 +132,13 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   screenshot(ctx: CallContext): Promise<PngImage> {
+    return this.call(ctx, () => this.screenPng());
+  }
+
+  screenshotRaw(ctx: CallContext): Promise<RawImage> {
     return this.call(ctx, async () => {
       const r = await this.render();
-      return { png: r.png, width: r.width, height: r.height };
+      return { data: r.rgba(), width: r.width, height: r.height, channels: 4 as const };
     });
   }
 
@@ -206,19 +210,26 @@ export class VirtualDevice implements DeviceHandle {
   /** Raw RGBA pixels of the current screen (the same pixels as the PNG). */
   async screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
     const r = await this.render();
-    return { data: r.rgba, width: r.width, height: r.height };
+    return { data: r.rgba(), width: r.width, height: r.height };
   }
 
   /** PNG of the current screen without going through a CallContext. */
   async screenPng(): Promise<PngImage> {
     const r = await this.render();
-    return { png: r.png, width: r.width, height: r.height };
+    return { png: await r.png(), width: r.width, height: r.height };
+  }
+
+  /** The current screen as one SVG document: what the renderer draws, for tests and debugging. */
+  screenSvg(): string {
+    this.phone.settle();
+    return frameSvg(this.phone.frame(), this.profile, this.phone.state.darkMode);
   }
 
   private render(): Promise<RenderedScreen> {
     this.phone.settle();
     const key = this.phone.frameKey();
     if (this.rendered?.key !== key) {
+      void this.rendered?.screen.then((old) => old.release(), () => undefined);
       const screen = renderFrame(this.phone.frame(), this.profile, this.phone.state.darkMode);
       this.rendered = { key, screen };
       screen.catch(() => {
