@@ -1,4 +1,5 @@
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage } from '../../driver.js';
+import sharp from 'sharp';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
@@ -7,7 +8,7 @@ import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError,
 import { apkPackageName } from './apk-package.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
-import { encodeRawFrame, parseRawScreencap, pngFromScreencap } from './screencap.js';
+import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
@@ -118,6 +119,22 @@ export class AndroidDevice implements DeviceHandle {
     }
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
     return encodeRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
+  }
+
+  /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
+  async screenshotRaw(ctx: CallContext): Promise<RawImage> {
+    if (this.options.screencap === 'png') {
+      const { png } = await this.screenshot(ctx);
+      try {
+        const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        return { data, width: info.width, height: info.height, channels: 4 };
+      } catch (err) {
+        throw new ToolError('INTERNAL', `could not decode the screencap -p PNG of ${this.serial}: ${(err as Error).message}; try the driver option screencap: 'raw'`);
+      }
+    }
+    const display = await this.displayArgument(ctx);
+    const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
+    return rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
   }
 
   /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */

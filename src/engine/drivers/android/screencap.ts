@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { PngImage } from '../../driver.js';
+import type { PngImage, RawImage } from '../../driver.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -40,6 +40,25 @@ export function parseRawScreencap(out: Buffer): RawFrame {
   }
   if (format !== RGBA && format !== RGBX && format !== BGRA) throw new Error(`screencap pixel format ${format} is not supported (expected RGBA_8888, RGBX_8888 or BGRA_8888)`);
   return { width, height, format, pixels: out.subarray(header) };
+}
+
+/**
+ * The frame as RGBA for callers that want pixels, not a PNG. Rewrites `frame.pixels` in place (it
+ * is a slice of screencap's output, used once): BGRA gets red and blue swapped, RGBX an opaque
+ * alpha, since its fourth byte is undefined.
+ */
+export function rgbaFromRawFrame(frame: RawFrame): RawImage {
+  const { pixels, format } = frame;
+  if (format === BGRA) {
+    for (let i = 0; i < pixels.length; i += 4) {
+      const b = pixels[i];
+      pixels[i] = pixels[i + 2];
+      pixels[i + 2] = b;
+    }
+  } else if (format === RGBX) {
+    for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
+  }
+  return { data: pixels, width: frame.width, height: frame.height, channels: 4 };
 }
 
 /** Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. */
