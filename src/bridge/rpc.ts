@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type WebSocket from 'ws';
 import { ToolError, failure } from '../engine/errors.js';
+import { paramIssues } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
@@ -30,18 +31,6 @@ function byteLength(data: WebSocket.RawData): number {
 function toText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
-}
-
-/** "screen.maxFps must be at most 60; unknown parameter "foo"" with a path per issue. */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; issues: { path: string; message: string }[] } {
-  const list = issues.map((issue) => {
-    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
-    let message = issue.message;
-    if (issue.expected === 'never' && path) message = `unknown parameter "${path}"`;
-    else if (issue.input === undefined && issue.kind === 'schema' && path && !/required/.test(message)) message = `${path} is required (${message})`;
-    return { path, message };
-  });
-  return { message: list.map((i) => i.message).join('; '), issues: list };
 }
 
 /**
@@ -158,8 +147,8 @@ export class RpcServer {
     }
     const parsed = v.safeParse(def.params, params ?? {});
     if (!parsed.success) {
-      const { message, issues } = describeIssues(parsed.issues);
-      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${method}: ${message}`, { issues }));
+      const issues = paramIssues(parsed.issues);
+      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${method}: ${issues.map((i) => i.message).join('; ')}`, { issues }));
     }
     const session = conn.session;
     const core = this.core;

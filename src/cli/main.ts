@@ -41,7 +41,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`mobilebridge: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Commands speak JSON on stdout; an unexpected failure keeps that promise with the tool error shape.
+    const message = err instanceof Error ? err.message : String(err);
+    process.stdout.write(JSON.stringify({ status: 'error', code: 'INTERNAL', message }, null, 2) + '\n');
+    process.stderr.write(`mobilebridge: ${message}\n`);
     process.exitCode = 1;
   },
 );

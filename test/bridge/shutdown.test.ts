@@ -75,7 +75,7 @@ test('mobilebridge serve: prints the URLs, and SIGTERM shuts down gracefully (so
   let client: RawClient | undefined;
   let clientReady: Promise<void> | undefined;
   try {
-    const exit = await run([MAIN, 'serve', '--port', '0'], { MOBILEBRIDGE_STATE_DIR: state }, (stdout, child) => {
+    const exit = await run([MAIN, 'serve', '--port', '0', '--no-android', '--no-ios'], { MOBILEBRIDGE_STATE_DIR: state }, (stdout, child) => {
       const m = /websocket\s+(ws:\/\/127\.0\.0\.1:\d+\/ws)/.exec(stdout);
       if (!m || clientReady) return;
       clientReady = (async () => {
@@ -97,7 +97,7 @@ test('mobilebridge serve: prints the URLs, and SIGTERM shuts down gracefully (so
 });
 
 test('mobilebridge serve refuses a non-loopback host without a token, and a busy port, with a clear message', async () => {
-  const noToken = await run([MAIN, 'serve', '--host', '0.0.0.0', '--port', '0'], { MOBILEBRIDGE_TOKEN: '' });
+  const noToken = await run([MAIN, 'serve', '--host', '0.0.0.0', '--port', '0', '--no-android', '--no-ios'], { MOBILEBRIDGE_TOKEN: '' });
   assert.is(noToken.code, 3);
   assert.match(noToken.stderr, /without a token.*--token/s);
   const help = await run([MAIN, 'serve', '--help'], {});

@@ -61,7 +61,7 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
         return EXIT.invalidInput;
       }
     }
-    const bridged = await withBridge(flags, (client) => client.callTool(tool, parameters));
+    const bridged = await withBridge(flags, (client) => client.callTool(tool, parameters as Record<string, unknown>));
     let result: unknown;
     if (bridged.attached) {
       result = bridged.result;

@@ -3,7 +3,7 @@ import { startBridge, type Bridge } from '../../bridge/index.js';
 import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
 function repeated(args: string[], name: string): string[] {
@@ -60,8 +60,8 @@ Options:
   --allow-origin O    let browser pages from origin O (e.g. http://localhost:5173) open the
                       WebSocket; repeatable or comma-separated; "*" allows any origin
   --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
-  --timeout MS        deadline of one device call (default 30000)
-  --no-virtual        leave out the built-in virtual devices
+
+${DEVICE_FLAGS_HELP}
 
 Examples:
   mobilebridge serve

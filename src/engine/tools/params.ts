@@ -63,14 +63,28 @@ export function params<const E extends v.ObjectEntries>(entries: E) {
   });
 }
 
-/** Flattens valibot issues into one message that names each offending parameter. */
+export interface ParamIssue {
+  /** Dotted path of the parameter, '' for the whole object. */
+  path: string;
+  message: string;
+}
+
+/**
+ * Turns valibot issues into one line per offending parameter. Shared by the engine's tool
+ * parameters and the bridge's JSON-RPC params, so both speak about bad input the same way.
+ */
+export function paramIssues(issues: readonly v.BaseIssue<unknown>[]): ParamIssue[] {
+  return issues.map((issue) => {
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+    let message = issue.message;
+    if (issue.expected === 'never' && path && !message.startsWith('unknown parameter')) message = `unknown parameter "${path}"`;
+    else if (issue.input === undefined && issue.kind === 'schema' && path && !message.includes('required')) message = `${path} is required: ${message}`;
+    return { path, message };
+  });
+}
+
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path?.map((p) => String(p.key)).join('.');
-      const missing = issue.input === undefined && issue.kind === 'schema' && path;
-      if (missing && !issue.message.includes('required')) return `${path} is required: ${issue.message}`;
-      return issue.message;
-    })
+  return paramIssues(issues)
+    .map((i) => i.message)
     .join('; ');
 }
