@@ -34,6 +34,7 @@ async function main() {
   ];
   for (const [tool, params] of readOnly) console.log(row(tool, await sample(N, () => call(tool, params))));
 
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
   const elements = (await call('mobile_list_elements_on_screen')) as unknown as { elements: { center: { x: number; y: number }; type: string }[] };
   const field = elements.elements.find((e) => e.type === 'edittext');
   const point = field ? field.center : { x: 540, y: 1200 };
@@ -46,15 +47,31 @@ async function main() {
   console.log(row('mobile_set_orientation landscape↔portrait', await sample(N / 4, (i) => call('mobile_set_orientation', { orientation: i % 2 ? 'portrait' : 'landscape' }))));
   await call('mobile_set_orientation', { orientation: 'portrait' });
 
-  // Screenshot of a changed screen (no cache): type a character between captures.
-  const fresh: number[] = [];
-  for (let i = 0; i < N / 4; i++) {
+  // Screenshots right after a visible change, so nothing comes from the cache.
+  const afterChange = async (label: string, change: (i: number) => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < N / 4; i++) {
+      await change(i);
+      const t = performance.now();
+      await call('mobile_take_screenshot');
+      times.push(performance.now() - t);
+    }
+    console.log(row(label, summarize(times)));
+  };
+  await call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  await afterChange('screenshot after scrolling the list 300 px', (i) => call('mobile_swipe_on_screen', { direction: i % 8 < 4 ? 'up' : 'down', distance: 300 }));
+  await afterChange('screenshot after switching screens', (i) => call('mobile_open_url', { url: i % 2 ? 'mbdemo://screen/home' : 'mbdemo://screen/more' }));
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  await afterChange('screenshot after typing into a field', async (i) => {
+    if (i % 10 === 0) {
+      await call('mobile_open_url', { url: 'mbdemo://screen/home' });
+      await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+      const els = (await call('mobile_list_elements_on_screen')) as unknown as { elements: { id: string; center: { x: number; y: number } }[] };
+      const email = els.elements.find((e) => e.id === 'email');
+      if (email) await call('mobile_click_on_screen_at_coordinates', email.center);
+    }
     await call('mobile_type_keys', { text: 'x' });
-    const t = performance.now();
-    await call('mobile_take_screenshot');
-    fresh.push(performance.now() - t);
-  }
-  console.log(row('mobile_take_screenshot after a change (render+PNG)', summarize(fresh)));
+  });
 
   // Engine overhead: the same work through engine.call and straight on the handle.
   const direct = await sample(N * 5, () => handle.screenSize(ctx));
