@@ -26,19 +26,31 @@ test.after.each(async () => {
 async function droppable(url: string, client: string, reconnectDelayMs = 20) {
   const sockets: WebSocketLike[] = [];
   const factory = nodeSocketFactory();
+  // While held, reconnects go to a closed port and fail, so a test decides when the resume happens.
+  let held = false;
   const c = await BridgeClient.connect({
     url,
     client,
     reconnect: { initialDelayMs: reconnectDelayMs, maxDelayMs: reconnectDelayMs * 2 },
     createSocket: (u) => {
-      const s = factory(u);
+      const s = factory(held ? 'ws://127.0.0.1:9/ws' : u);
       sockets.push(s);
       return s;
     },
   });
   const sessions: SessionEvent[] = [];
   c.onSession((e) => sessions.push(e));
-  return { c, sessions, cut: () => (sockets[sockets.length - 1] as unknown as WebSocket).terminate() };
+  return {
+    c,
+    sessions,
+    cut: () => (sockets[sockets.length - 1] as unknown as WebSocket).terminate(),
+    hold: () => {
+      held = true;
+    },
+    release: () => {
+      held = false;
+    },
+  };
 }
 
 const tap = (c: BridgeClient, url: string) => c.callTool('mobile_open_url', { device: ANDROID, url });
@@ -151,9 +163,11 @@ test('the replay buffer is bounded and the resume says how many notifications we
   a.c.on('device.activity', (p) => activity.push(p));
   await a.c.subscribe(ANDROID);
   const session = a.c.session!;
+  a.hold();
   a.cut();
   await until('server noticed', () => bridge.sessions.get(session)?.connection === undefined);
   for (const screen of ['more', 'home', 'settings', 'inbox', 'more']) await tap(b, `mbdemo://screen/${screen}`);
+  a.release();
   await until('resumed', () => a.sessions[0]);
   assert.equal([a.sessions[0].resumed, a.sessions[0].replayed, a.sessions[0].dropped], [true, 2, 3]);
   await until('replayed', () => activity.length === 2);
