@@ -23,7 +23,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function roundTrips(): Promise<void> {
   const engine = createEngine({ virtual: { devices: ['android'] } });
-  const bridge = await startBridge({ engine, port: 0, log: () => undefined });
+  // The bench measures latency, not the per-connection rate limit (1000/s by default), which 1000 back-to-back calls exceed.
+  const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } });
   const client = await connectBridge(bridge.wsUrl, { client: 'bench' });
   console.log(`tools.call round trip, ${N} sequential calls each (client and server in this process)\n`);
   for (const [tool, params] of [
