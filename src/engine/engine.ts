@@ -4,7 +4,7 @@ import { AllowedPaths } from './allowed-paths.js';
 import { withDeadline } from './deadline.js';
 import { KeyedQueue } from './device-queue.js';
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
-import { failure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
 import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
@@ -123,7 +123,7 @@ export class Engine {
         return def.handler(input, this.context(device, signal));
       }).catch((err: unknown) => this.onError(deviceId, err)),
     );
-    const ok = !isFailure(result);
+    const ok = !isToolFailure(result);
     this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
     return result;
   }
@@ -220,8 +220,4 @@ export class Engine {
       forgetScreenSize: () => this.sizes.delete(id),
     };
   }
-}
-
-export function isFailure(result: unknown): result is ToolFailure {
-  return typeof result === 'object' && result !== null && (result as { status?: unknown }).status === 'error';
 }

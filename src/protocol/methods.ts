@@ -298,11 +298,4 @@ export interface NotificationParams {
 export type NotificationName = keyof NotificationParams;
 
 /** True for `{status: "error", code, message}` results (tool failures and bridge-level failures alike). */
-export function isFailureResult(value: unknown): value is Failure {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { status?: unknown }).status === 'error' &&
-    typeof (value as { code?: unknown }).code === 'string'
-  );
-}
+export { isToolFailure as isFailureResult } from '../engine/errors.js';

@@ -1,6 +1,5 @@
 import { createEngine } from '../../engine/create.js';
-import { failure, type ErrorCode } from '../../engine/errors.js';
-import { isFailure } from '../../engine/engine.js';
+import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
@@ -75,7 +74,7 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
       }
     }
     printJson(result);
-    return isFailure(result) ? EXIT_FOR[result.code] ?? EXIT.internal : EXIT.ok;
+    return isToolFailure(result) ? EXIT_FOR[result.code] ?? EXIT.internal : EXIT.ok;
   },
 };
 

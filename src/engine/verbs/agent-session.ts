@@ -1,6 +1,6 @@
 import { validateScenarioValue, type ValidationReport } from '../../validate/index.js';
 import type { CallEvent, Engine } from '../engine.js';
-import { isFailure } from '../engine.js';
+import { isToolFailure } from '../errors.js';
 import { applyPreconditions } from '../runner/preconditions.js';
 import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from './index.js';
@@ -190,7 +190,7 @@ export class AgentSession {
   private onCall(e: CallEvent): void {
     if (e.origin !== this.origin) return;
     if (this.devices.get(e.device)?.busy) return;
-    if (e.tool === 'mobile_list_elements_on_screen' && !isFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
     const recorder = this.recorders.get(e.device);
     if (!recorder) return;
     if (!e.mutates) {

@@ -1,4 +1,4 @@
-import { isFailure } from '../engine.js';
+import { isToolFailure } from '../errors.js';
 import { normalizeText } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
@@ -8,7 +8,7 @@ import { VerbError, type VerbContext } from './types.js';
 export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
   const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin });
-  if (isFailure(result)) throw new VerbError(result.code, result.message);
+  if (isToolFailure(result)) throw new VerbError(result.code, result.message);
   return result as T;
 }
 
