@@ -96,6 +96,9 @@ test('devices.lock / devices.unlock', async () => {
   assert.type(lock.since, 'string');
   assert.equal(await raw.call('devices.unlock', { device: ANDROID }), { device: ANDROID, released: true });
   assert.equal(await raw.call('devices.unlock', { device: ANDROID }), { device: ANDROID, released: false });
+  const unknown = (await raw.call('devices.lock', { device: 'no-such-phone' })) as { code: string; message: string };
+  assert.is(unknown.code, 'DEVICE_NOT_FOUND');
+  assert.match(unknown.message, /virtual-android-1/);
 });
 
 test('scenarios.validate answers the SPEC §4 envelope for text and for values', async () => {

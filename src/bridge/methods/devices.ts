@@ -23,7 +23,14 @@ export const deviceMethods: MethodDef[] = [
     return {};
   }),
 
-  defineMethod('devices.lock', (p, ctx) => ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover)),
+  defineMethod('devices.lock', async (p, ctx) => {
+    // A lock on a misspelled id would guard nothing and hide the typo.
+    const devices = await ctx.engine.listDevices();
+    if (!devices.some((d) => d.id === p.device)) {
+      return failure('DEVICE_NOT_FOUND', `device ${JSON.stringify(p.device)} not found; connected devices: ${devices.map((d) => d.id).join(', ') || 'none'}`);
+    }
+    return ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover);
+  }),
 
   defineMethod('devices.unlock', (p, ctx) => {
     const holder = ctx.bridge.locks.holder(p.device);
