@@ -64,7 +64,7 @@ export function defineMethod<M extends MethodName>(
 }
 
 /**
- * A method outside the protocol table (an extension such as `agent.verb`): it brings its own params
+ * A method outside the protocol table (an extension such as `agent.assert`): it brings its own params
  * schema. Prefer adding the method to src/protocol/methods.ts when clients should get its types.
  */
 export function defineExtensionMethod<S extends v.GenericSchema>(

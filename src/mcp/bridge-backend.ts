@@ -10,7 +10,7 @@ import type { AgentBackend } from './backend.js';
 
 /**
  * Drives the devices of a running bridge over its WebSocket (docs/protocol.md), so whoever
- * watches the viewer sees every action of the agent live. Verbs go through `agent.verb` and
+ * watches the viewer sees every action of the agent live. Verbs go through `verbs.run` and
  * assertions through `agent.assert`, which keep the recording on the bridge side.
  */
 export class BridgeBackend implements AgentBackend {
@@ -57,7 +57,7 @@ export class BridgeBackend implements AgentBackend {
   }
 
   runVerb(device: string, step: VerbStep): Promise<RunOutcome | ToolFailure> {
-    return this.request('agent.verb', { device, step });
+    return this.request('verbs.run', { device, step });
   }
 
   assert(device: string, assertion: AssertionRequest): Promise<AssertOutcome | ToolFailure> {

@@ -3,39 +3,19 @@ import { failure, type ToolFailure } from '../../engine/errors.js';
 import { AgentSession } from '../../engine/verbs/agent-session.js';
 import { VerbError } from '../../engine/verbs/index.js';
 import { APP_STATES } from '../../validate/index.js';
-import { outcomeOf } from '../hub.js';
 import type { MethodContext, MethodDef } from '../registry.js';
 
 /**
- * agent.verb, agent.assert, recording.start, recording.stop, recording.status (docs/protocol.md,
- * "Agents: live verbs, assertions and recording"). Each WebSocket session gets its own
- * AgentSession, the same class the MCP server uses locally, so a recording behaves the same over
- * both transports. agent.verb is verbs.run with the session's state: it is recorded with the
- * agent's own description, and assertions after it can see the screen from before it. A plain
- * verbs.run during a recording is still captured, from its engine calls (coordinates turned back
- * into the element under them), which is less faithful.
+ * agent.assert, recording.start, recording.stop, recording.status (docs/protocol.md, "Agents: live
+ * verbs, assertions and recording"), and the per-session AgentSession that `verbs.run` also uses.
+ * Each WebSocket session gets its own AgentSession, the same class the MCP server uses locally, so a
+ * recording behaves the same over both transports: a verb is recorded with the agent's own
+ * description, and assertions after it can see the screen from before it.
  */
 
 const device = v.pipe(v.string('device must be a device id from devices.list'), v.minLength(1, 'device must not be empty'), v.maxLength(500));
 const text = (name: string, max = 2000) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
 
-export const VerbStepParams = v.looseObject({
-  action: v.pipe(v.string('step.action must be a scenario action such as "tap"'), v.minLength(1)),
-  target: v.optional(text('step.target')),
-  target_pattern: v.optional(text('step.target_pattern')),
-  value: v.optional(text('step.value', 100_000)),
-  permission_name: v.optional(text('step.permission_name', 100)),
-  capture_to: v.optional(text('step.capture_to', 100)),
-  wait_config: v.optional(
-    v.object({
-      type: v.string('wait_config.type must be element_visible, element_gone or loading_complete'),
-      timeout_ms: v.optional(v.pipe(v.number('wait_config.timeout_ms must be a number'), v.integer(), v.minValue(0), v.maxValue(600_000))),
-      indicator: v.optional(v.string()),
-    }),
-  ),
-});
-
-const RunParams = v.strictObject({ device, step: VerbStepParams });
 const AssertParams = v.strictObject({
   device,
   assertion: v.looseObject({ type: v.string('assertion.type must be one of the 27 assertion types, e.g. "element_exists"'), description: v.optional(text('assertion.description')) }),
@@ -52,12 +32,12 @@ const StopParams = v.strictObject({ device });
 const StatusParams = v.strictObject({});
 
 /** Verbs that only look: they need no lock. */
-const READ_ONLY = new Set(['wait_for_element', 'wait_for_element_gone', 'wait_for_loading_complete', 'capture_value']);
+export const READ_ONLY_VERBS = new Set(['wait_for_element', 'wait_for_element_gone', 'wait_for_loading_complete', 'capture_value']);
 
 /** Key of the per-session AgentSession (Session.state); it is closed when the session ends. */
 const AGENT = Symbol('agent session');
 
-function agentOf(ctx: MethodContext): AgentSession {
+export function agentOf(ctx: MethodContext): AgentSession {
   return ctx.session.state(AGENT, () => {
     const agent = new AgentSession(ctx.engine, ctx.session.id);
     ctx.session.onEnd(() => agent.close());
@@ -76,18 +56,6 @@ function method<S extends v.GenericSchema>(name: string, params: S, handler: (p:
 
 export function agentMethods(): MethodDef[] {
   return [
-    method('agent.verb', RunParams, async (p, ctx) => {
-      if (!READ_ONLY.has(p.step.action)) {
-        const refusal = ctx.lockRefusal(p.device, p.step.action);
-        if (refusal) return refusal;
-      }
-      const started = performance.now();
-      const outcome = await agentOf(ctx).run(p.device, p.step);
-      const activity = outcome.status === 'passed' ? { status: 'success' as const, message: outcome.message } : outcomeOf(failure(outcome.error?.code === 'NEEDS_MANUAL' || outcome.error?.code === 'CANCELLED' ? 'UNSUPPORTED' : outcome.error?.code ?? 'INTERNAL', outcome.message));
-      ctx.bridge.activity(p.device, ctx.session.participant, { verb: p.step.action, parameters: p.step, outcome: activity, durationMs: performance.now() - started });
-      return outcome;
-    }),
-
     method('agent.assert', AssertParams, async (p, ctx) => agentOf(ctx).assert(p.device, p.assertion as never)),
 
     method('recording.start', StartParams, async (p, ctx) => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { failure } from '../../engine/errors.js';
 import { runScenario } from '../../engine/runner/index.js';
-import { runVerb, verbContext, VerbError } from '../../engine/verbs/index.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
+import { agentOf, READ_ONLY_VERBS } from './agent.js';
 import type { Session } from '../sessions.js';
 
 interface ActiveRun {
@@ -15,9 +15,6 @@ interface ActiveRun {
   session: Session;
   controller: AbortController;
 }
-
-/** Targets of live verbs wait less than in a scenario run: an agent would rather retry with a better description. */
-const LIVE_TARGET_WAIT_MS = 1500;
 
 /**
  * verbs.run, scenarios.run and scenarios.cancel: the runner over the bridge. A scenario run holds
@@ -35,16 +32,12 @@ export function runnerMethods(): MethodDef[] {
         return failure('INVALID_PARAMETER', `step: ${parsed.issues.map((i) => `${i.path?.map((x) => String(x.key)).join('.') || 'step'}: ${i.message}`).join('; ')}`);
       }
       const step = parsed.output;
-      const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`);
-      if (refusal) return refusal;
-      let verbs;
-      try {
-        verbs = await verbContext({ engine: ctx.engine, device: p.device, origin: ctx.session.id, signal: ctx.signal, targetWaitMs: LIVE_TARGET_WAIT_MS });
-      } catch (err) {
-        const e = err as VerbError;
-        return failure(e.code === 'DEVICE_NOT_FOUND' ? 'DEVICE_NOT_FOUND' : 'INTERNAL', e.message);
+      if (!READ_ONLY_VERBS.has(step.action)) {
+        const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`);
+        if (refusal) return refusal;
       }
-      const outcome = await runVerb(verbs, step);
+      // Through the session's AgentSession, so a recording started on this session captures the verb.
+      const outcome = await agentOf(ctx).run(p.device, step);
       ctx.bridge.activity(p.device, ctx.session.participant, {
         verb: step.action,
         parameters: Object.fromEntries(Object.entries({ target: step.target, target_pattern: step.target_pattern, value: step.value }).filter(([, x]) => x !== undefined)),
