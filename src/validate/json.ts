@@ -268,46 +268,54 @@ export function locate(root: PosNode, pointer: string, atKey = false): number {
 }
 
 /**
- * Counts property names and the deepest nesting by hopping from quote to quote, without building
- * anything. Together with the native JSON.parse this is the fast path for the common, well-formed
- * document: if the count matches the parsed properties there was no duplicate key.
+ * Counts property names in the text by hopping from string to string: a string followed by ':'
+ * is a name. Only called on text the native parser accepted, so every quote found outside a
+ * string opens one, and nothing but whitespace, numbers and punctuation lies between strings.
  */
-function scanShape(text: string): { properties: number; depth: number } {
-  let properties = 0;
-  let depth = 0;
-  let deepest = 0;
-  let i = 0;
-  for (;;) {
-    const quote = text.indexOf('"', i);
-    const end = quote === -1 ? text.length : quote;
-    for (let k = i; k < end; k++) {
-      const c = text.charCodeAt(k);
-      if (c === 58) properties++;
-      else if (c === 123 || c === 91) {
-        if (++depth > deepest) deepest = depth;
-      } else if (c === 125 || c === 93) depth--;
-    }
-    if (quote === -1) return { properties, depth: deepest };
-    // Skip the string: a quote preceded by an odd number of backslashes is escaped.
-    let close = text.indexOf('"', quote + 1);
+function countNamesInText(text: string): number {
+  let names = 0;
+  let open = text.indexOf('"');
+  while (open !== -1) {
+    let close = text.indexOf('"', open + 1);
+    // A quote preceded by an odd number of backslashes is escaped, not the end of the string.
     for (;;) {
       let slashes = 0;
       while (text.charCodeAt(close - 1 - slashes) === 92) slashes++;
       if (slashes % 2 === 0) break;
       close = text.indexOf('"', close + 1);
     }
-    i = close + 1;
+    let k = close + 1;
+    let c = text.charCodeAt(k);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++k);
+    if (c === 58) names++;
+    open = text.indexOf('"', k);
   }
+  return names;
 }
 
-function countProperties(value: unknown): number {
+/**
+ * Property names in the parsed value, or -1 when containers nest deeper than MAX_DEPTH (counted
+ * like the text: the document itself is level 1). `for...in` walks the parsed objects' own keys
+ * without allocating a key array.
+ */
+function countNamesInValue(value: unknown, depth: number): number {
   if (typeof value !== 'object' || value === null) return 0;
+  if (depth > MAX_DEPTH) return -1;
   let n = 0;
   if (Array.isArray(value)) {
-    for (const item of value) n += countProperties(item);
+    for (let i = 0; i < value.length; i++) {
+      const inner = countNamesInValue(value[i], depth + 1);
+      if (inner < 0) return -1;
+      n += inner;
+    }
     return n;
   }
-  for (const key of Object.keys(value)) n += 1 + countProperties((value as Record<string, unknown>)[key]);
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    const inner = countNamesInValue(obj[key], depth + 1);
+    if (inner < 0) return -1;
+    n += 1 + inner;
+  }
   return n;
 }
 
@@ -323,7 +331,7 @@ export function fastParse(source: string): { value: unknown; text: string } | un
   } catch {
     return undefined;
   }
-  const shape = scanShape(text);
-  if (shape.depth > MAX_DEPTH || shape.properties !== countProperties(value)) return undefined;
+  // Equal counts mean JSON.parse dropped no duplicate name; -1 (too deep) never equals a count.
+  if (countNamesInValue(value, 1) !== countNamesInText(text)) return undefined;
   return { value, text };
 }

@@ -6,20 +6,10 @@ import * as v from 'valibot';
 import { escapePointer } from './json.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { type Scenario, ScenarioSchema } from './schema.js';
+import type { SchemaNode } from './schema-node.js';
+import { compileAcceptor } from './shape-accept.js';
 import { didYouMean } from './suggest.js';
 
-/** The parts of a valibot schema object the walker reads; valibot's own types hide them. */
-interface SchemaNode {
-  type: string;
-  entries?: Record<string, SchemaNode>;
-  options?: SchemaNode[];
-  key?: string;
-  literal?: unknown;
-  wrapped?: SchemaNode;
-  item?: SchemaNode;
-  value?: SchemaNode;
-  getter?: (input: unknown) => SchemaNode;
-}
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -29,9 +19,10 @@ const variantIndexes = new WeakMap<SchemaNode, { byTag: Map<unknown, SchemaNode>
 function variantIndex(node: SchemaNode): { byTag: Map<unknown, SchemaNode>; fields: Set<string> } {
   let index = variantIndexes.get(node);
   if (!index) {
-    const options = node.options!;
+    const options = node.options as SchemaNode[];
+    const key = node.key as string;
     index = {
-      byTag: new Map(options.map((o) => [o.entries![node.key!].literal, o])),
+      byTag: new Map(options.map((o) => [o.entries![key].literal, o])),
       fields: new Set(options.flatMap((o) => Object.keys(o.entries!))),
     };
     variantIndexes.set(node, index);
@@ -74,8 +65,9 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
     case 'variant': {
       if (!isRecord(value)) return;
       const { byTag, fields } = variantIndex(node);
-      const option = byTag.get(value[node.key!]);
-      if (option) walkUnknown(option, value, path, out, { fields, kind: `${node.key} "${String(value[node.key!])}"` });
+      const key = node.key as string;
+      const option = byTag.get(value[key]);
+      if (option) walkUnknown(option, value, path, out, { fields, kind: `${key} "${String(value[key])}"` });
       return;
     }
     case 'strict_object':
@@ -205,11 +197,16 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
   return { path, rule: 'type-mismatch', message: `${field}: ${text}` };
 }
 
+/** Built once: most documents are well-formed, and for them this replaces both passes below. */
+const acceptScenario = compileAcceptor(ScenarioSchema as unknown as SchemaNode);
+
 /**
  * Unknown properties first (they are stripped), then everything valibot finds, one issue per path.
- * `output` is the scenario with defaults applied when the shape is right.
+ * `output` is the scenario with defaults applied when the shape is right and `wantOutput` is set;
+ * without it a well-formed document only needs the fast acceptor.
  */
-export function checkStructure(doc: Record<string, unknown>): { issues: RawIssue[]; output?: Scenario } {
+export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean): { issues: RawIssue[]; output?: Scenario } {
+  if (!wantOutput && acceptScenario?.(doc)) return { issues: [] };
   const out: RawIssue[] = [];
   walkUnknown(ScenarioSchema as unknown as SchemaNode, doc, [], out);
   const result = v.safeParse(ScenarioSchema, doc, { abortEarly: false });

@@ -63,7 +63,8 @@ function positionsOf(text: string): () => PosNode {
   };
 }
 
-export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
+/** `wantScenario`: build the scenario with defaults (valibot's output); plain validation skips that. */
+function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): LoadedScenario {
   const fast = fastParse(text);
   const parsed = fast ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : parseJson(text);
   if (!parsed.ok) {
@@ -95,15 +96,19 @@ export function loadScenario(text: string, file = '<input>', opts: ValidateOptio
   const fileExists = baseDir === undefined ? undefined : (rel: string) => existsSync(resolve(baseDir, rel));
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
   raw.push(...checkSemantics(obj, { fileExists }));
-  const structure = checkStructure(obj);
+  const structure = checkStructure(obj, wantScenario);
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
   return report.valid ? { report, scenario: structure.output } : { report };
 }
 
+export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
+  return check(text, file, opts, true);
+}
+
 /** Validates scenario text (a file's content); positions refer to that text. */
 export function validateScenarioText(text: string, file = '<input>', opts: ValidateOptions = {}): ValidationReport {
-  return loadScenario(text, file, opts).report;
+  return check(text, file, opts, false).report;
 }
 
 /**
