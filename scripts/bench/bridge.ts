@@ -3,8 +3,13 @@
  * in process, frames per second delivered to 1, 10 and 50 subscribers of one virtual device at
  * 540 px JPEG (screen changing continuously, and still), and the server's RSS with 50
  * subscribers. Prints figures; targets: ≤ 2 ms median overhead, ≥ 30 fps to each of 10.
+ * While frames stream, a probe client times tools.call on another device (what a blocked event
+ * loop would show), and the CPU of both processes is reported: the benchmark's own clients share
+ * the two cores with the server, so "ms/frame" (server CPU per distinct screen) is the figure
+ * that does not depend on them.
  *
- *   node dist/scripts/bench/bridge.js          (BENCH_N, BENCH_SECONDS to change the sample sizes)
+ *   node dist/scripts/bench/bridge.js   (BENCH_N, BENCH_SECONDS: sample sizes; BENCH_SUBS=10: only
+ *                                        those subscriber counts; BENCH_FRAMES_ONLY=1: skip round trips)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,6 +22,8 @@ import { connectBridge } from '../../src/protocol/node.js';
 import { ms, row, summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 1000);
+const SUBSCRIBER_COUNTS = (process.env.BENCH_SUBS ?? '1,10,50').split(',').map(Number);
+const FRAMES_ONLY = process.env.BENCH_FRAMES_ONLY === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DEVICE = 'virtual-android-1';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -134,6 +141,32 @@ function churn(url: string): { stop(): Promise<number> } {
   };
 }
 
+const PROBE_INTERVAL_MS = 50;
+
+/** Calls mobile_get_screen_size on a device that is not streaming, 20 times a second: its latency is the event loop's. */
+function probe(url: string, device: string): { latencies: number[]; stop(): Promise<number[]> } {
+  let running = true;
+  const latencies: number[] = [];
+  const done = (async () => {
+    const c = await connectBridge(url, { client: 'probe' });
+    while (running) {
+      const t = performance.now();
+      await c.callTool('mobile_get_screen_size', { device });
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS));
+    }
+    await c.close();
+  })();
+  return {
+    latencies,
+    stop: async () => {
+      running = false;
+      await done;
+      return latencies;
+    },
+  };
+}
+
 type Scene = { label: string; device: string; changing: boolean };
 const SCENES: Scene[] = [
   { label: 'virtual, scrolling 40/s', device: DEVICE, changing: true },
@@ -146,46 +179,56 @@ async function frameRates(): Promise<void> {
   const server = await startServer();
   const health = async () => (await (await fetch(`http://127.0.0.1:${server.port}/api/health`)).json()) as { frames: Record<string, { captures: number; unchanged: number; encodes: number }> };
   console.log(`frames to N subscribers of one device, 540 px JPEG q75, maxFps 30, ${SECONDS} s per row; server in its own process\n`);
-  console.log(`${'subs'.padEnd(5)} ${'screen'.padEnd(34)} ${'fps each: min'.padStart(13)} ${'median'.padStart(7)} ${'max'.padStart(6)} ${'distinct/s'.padStart(11)} ${'captures/s'.padStart(11)} ${'age p50'.padStart(8)} ${'RSS'.padStart(7)} ${'CPU'.padStart(6)}`);
+  console.log(
+    `${'subs'.padEnd(5)} ${'screen'.padEnd(34)} ${'fps each: min'.padStart(13)} ${'median'.padStart(7)} ${'max'.padStart(6)} ${'distinct/s'.padStart(11)} ${'captures/s'.padStart(11)} ${'age p50'.padStart(8)} ${'RSS'.padStart(7)} ${'CPU'.padStart(6)} ${'ms/frame'.padStart(9)} ${'bench CPU'.padStart(10)} ${'call p50/p99'.padStart(14)}`,
+  );
   const idleRss = rssMb(server.child.pid!);
-  for (const n of [1, 10, 50]) {
+  for (const n of SUBSCRIBER_COUNTS) {
     for (const scene of SCENES) {
       const viewers = await Promise.all(Array.from({ length: n }, () => viewer(server.url, scene.device)));
       const mover = scene.changing ? churn(server.url) : undefined;
+      const prober = probe(server.url, scene.device === DEVICE ? 'replay-png-1' : DEVICE);
       await new Promise((r) => setTimeout(r, 700));
       for (const v of viewers) {
         v.frames = 0;
         v.seqs.clear();
         v.latencies = [];
       }
+      prober.latencies.length = 0;
       const before = (await health()).frames[scene.device] ?? { captures: 0 };
       const cpu0 = cpuSeconds(server.child.pid!);
+      const benchCpu0 = process.cpuUsage();
       const t0 = performance.now();
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
       const secs = (performance.now() - t0) / 1000;
       const cpu = (cpuSeconds(server.child.pid!) - cpu0) / secs;
+      const benchCpuUsage = process.cpuUsage(benchCpu0);
+      const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6 / secs;
       const after = (await health()).frames[scene.device];
       const rss = rssMb(server.child.pid!);
       await mover?.stop();
+      const calls = summarize(await prober.stop());
       const fps = viewers.map((v) => v.frames / secs).sort((a, b) => a - b);
       const distinct = new Set(viewers.flatMap((v) => [...v.seqs])).size / secs;
       const lat = summarize(viewers.flatMap((v) => v.latencies));
       console.log(
         `${String(n).padEnd(5)} ${scene.label.padEnd(34)} ${fps[0].toFixed(1).padStart(13)} ${fps[Math.floor(fps.length / 2)].toFixed(1).padStart(7)} ${fps[fps.length - 1].toFixed(1).padStart(6)} ` +
-          `${distinct.toFixed(1).padStart(11)} ${((after.captures - before.captures) / secs).toFixed(1).padStart(11)} ${(Number.isNaN(lat.median) ? '-' : `${lat.median} ms`).padStart(8)} ${`${rss.toFixed(0)} MB`.padStart(7)} ${`${(cpu * 100).toFixed(0)}%`.padStart(6)}`,
+          `${distinct.toFixed(1).padStart(11)} ${((after.captures - before.captures) / secs).toFixed(1).padStart(11)} ${(Number.isNaN(lat.median) ? '-' : `${lat.median} ms`).padStart(8)} ${`${rss.toFixed(0)} MB`.padStart(7)} ${`${(cpu * 100).toFixed(0)}%`.padStart(6)} ` +
+          `${(distinct > 0 ? `${((cpu * 1000) / distinct).toFixed(1)}` : '-').padStart(9)} ${`${(benchCpu * 100).toFixed(0)}%`.padStart(10)} ${`${calls.median.toFixed(1)}/${calls.p99.toFixed(1)} ms`.padStart(14)}`,
       );
       for (const v of viewers) v.ws.terminate();
       await new Promise((r) => setTimeout(r, 300));
     }
   }
   console.log(`\nserver RSS idle (before any subscriber): ${idleRss.toFixed(0)} MB; age = capture to arrival at the subscriber`);
+  console.log('ms/frame = server CPU per distinct screen; bench CPU = this process (viewers, churn, probe); call = tools.call on a device that is not streaming');
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
 }
 
 async function main(): Promise<void> {
   console.log(`bridge benchmark, node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})\n`);
-  await roundTrips();
+  if (!FRAMES_ONLY) await roundTrips();
   await frameRates();
 }
 

@@ -1,0 +1,23 @@
+/**
+ * The frame downscaler's thread (started by shrinker.ts): halves screens so that the ~10 ms
+ * pass over a 10 MB capture never holds up the bridge's event loop (tool calls, sends).
+ */
+import { parentPort } from 'node:worker_threads';
+import { halveRgbaToRgb } from './downscale.js';
+import type { ShrinkReply, ShrinkRequest } from './shrinker.js';
+
+if (!parentPort) throw new Error('shrink-worker.js runs as a worker thread of the bridge (src/bridge/shrinker.ts), not on its own');
+const port = parentPort;
+
+port.on('message', (req: ShrinkRequest) => {
+  let reply: ShrinkReply;
+  try {
+    const data = Buffer.from(req.input, 0, req.width * req.height * 4);
+    const out = halveRgbaToRgb({ data, width: req.width, height: req.height, channels: 4 });
+    reply = { id: req.id, data: out.data.buffer as ArrayBuffer, width: out.width, height: out.height };
+    port.postMessage(reply, [reply.data]);
+  } catch (err) {
+    reply = { id: req.id, error: (err as Error).message };
+    port.postMessage(reply);
+  }
+});
