@@ -41,18 +41,26 @@ export function report(ctx: Context, path: string, rule: RuleId, message: string
 
 export function collectSteps(list: unknown, pointer: string, ancestors: string[], into: StepEntry[]): void {
   if (!Array.isArray(list)) return;
-  list.forEach((step, i) => {
-    if (!isObj(step)) return;
+  for (let i = 0; i < list.length; i++) {
+    const step: unknown = list[i];
+    if (!isObj(step)) continue;
     const p = `${pointer}/${i}`;
     into.push({ step, pointer: p, order: into.length, ancestors });
+    if (!Array.isArray(step.sub_steps)) continue;
     const id = str(step.id);
     collectSteps(step.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
-  });
+  }
 }
 
+/*
+ * The checks below take the owner's pointer and the field name rather than the field's pointer:
+ * they run on every step and assertion, and the pointer is only needed when something is reported.
+ */
+
 /** Checks a `${name}` string: syntax, and that each name is declared. `$${` is a literal `${`. */
-export function checkReferences(ctx: Context, text: unknown, path: string): void {
+export function checkReferences(ctx: Context, text: unknown, owner: string, field: string): void {
   if (typeof text !== 'string' || !text.includes('${')) return;
+  const path = child(owner, field);
   for (let i = text.indexOf('$'); i !== -1; i = text.indexOf('$', i + 1)) {
     if (text.startsWith('$${', i)) {
       i += 2;
@@ -87,31 +95,31 @@ export function checkReferences(ctx: Context, text: unknown, path: string): void
   }
 }
 
-export function checkVariableName(ctx: Context, name: unknown, path: string): void {
+export function checkVariableName(ctx: Context, name: unknown, owner: string, field: string): void {
   if (typeof name !== 'string') return;
   ctx.usedVariables.add(name);
   if (!ctx.variables.has(name)) {
-    report(ctx, path, 'variable-undeclared', `variable "${name}" is not declared; add it to "variables" or fix the name`, didYouMean(name, ctx.variables.keys()));
+    report(ctx, child(owner, field), 'variable-undeclared', `variable "${name}" is not declared; add it to "variables" or fix the name`, didYouMean(name, ctx.variables.keys()));
   }
 }
 
-export function checkRegex(ctx: Context, pattern: unknown, path: string): void {
+export function checkRegex(ctx: Context, pattern: unknown, owner: string, field: string): void {
   if (typeof pattern !== 'string') return;
   try {
     new RegExp(pattern);
   } catch (err) {
     const why = err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err);
-    report(ctx, path, 'regex-invalid', `"${pattern}" is not a valid regular expression (${why}); fix it, escaping special characters such as ( [ . * with \\`);
+    report(ctx, child(owner, field), 'regex-invalid', `"${pattern}" is not a valid regular expression (${why}); fix it, escaping special characters such as ( [ . * with \\`);
   }
 }
 
-export function checkDescription(ctx: Context, text: unknown, path: string, field: string): void {
+export function checkDescription(ctx: Context, text: unknown, owner: string, field: string): void {
   if (typeof text !== 'string') return;
   const kind = locatorKind(text);
   if (kind) {
     report(
       ctx,
-      path,
+      child(owner, field),
       'target-is-locator',
       `${field} "${text}" looks like ${kind}; scenarios name elements the way a user sees them, so they survive UI refactors`,
       'describe the element instead, e.g. "the Sign in button" or "the Email field"',

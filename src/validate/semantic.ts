@@ -55,6 +55,9 @@ function checkIdentity(ctx: Context): void {
   }
 }
 
+/** Assertion fields whose text may hold `${name}` references. */
+const REFERENCING_FIELDS = ['expected_value', 'expected_substring', 'expected_text'] as const;
+
 function checkAssertions(ctx: Context, list: unknown): void {
   if (!Array.isArray(list)) return;
   if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
@@ -72,10 +75,10 @@ function checkAssertions(ctx: Context, list: unknown): void {
     if (after !== undefined && /^[a-z][a-z0-9_]*$/.test(after) && !ctx.stepById.has(after)) {
       report(ctx, `${p}/after_step`, 'after-step-unknown', `after_step "${after}" names no step; use the id of a step (nested steps count)`, didYouMean(after, ctx.stepById.keys()));
     }
-    checkDescription(ctx, a.element_description, `${p}/element_description`, 'element_description');
-    for (const field of ['expected_value', 'expected_substring', 'expected_text']) checkReferences(ctx, a[field], child(p, field));
-    if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, `${p}/pattern`);
-    if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, `${p}/variable_name`);
+    checkDescription(ctx, a.element_description, p, 'element_description');
+    for (const field of REFERENCING_FIELDS) checkReferences(ctx, a[field], p, field);
+    if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
+    if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
   });
 }

@@ -12,6 +12,7 @@
  * or action not listed makes the compiler give up (`undefined`), and then every document takes the
  * full path: slower, never different.
  */
+import * as v from 'valibot';
 import type { SchemaNode } from './schema-node.js';
 
 type Accept = (input: unknown) => boolean;
@@ -130,30 +131,33 @@ function compile(node: SchemaNode, strip: boolean): Accept {
 
 function compileStrictObject(node: SchemaNode, strip: boolean): Accept {
   const entries = node.entries!;
-  const fields = Object.keys(entries).map((key) => {
-    const schema = entries[key];
+  const byName = new Map<string, { accept: Accept; required: boolean }>();
+  let requiredCount = 0;
+  for (const [key, schema] of Object.entries(entries)) {
     if (schema.fallback !== undefined) throw new Unsupported('fallback');
-    // valibot asks `key in input`; reading the value gives the same answer below only when no
-    // object or array inherits the name (and, in parsed JSON, no value is undefined).
+    // valibot asks `key in input`; walking the own keys gives the same answer only when no object
+    // or array inherits the name.
     if (key in Object.prototype || key in Array.prototype) throw new Unsupported(`inherited name ${key}`);
-    return { key, accept: compile(schema, strip), optional: OPTIONAL_TYPES.has(schema.type) };
-  });
+    const required = !OPTIONAL_TYPES.has(schema.type);
+    // valibot validates the default of an absent field; one that fails would reject every document.
+    if (!required && schema.default !== undefined && !v.safeParse(schema as unknown as v.GenericSchema, undefined).success) throw new Unsupported(`invalid default of ${key}`);
+    if (required) requiredCount++;
+    byName.set(key, { accept: compile(schema, strip), required });
+  }
   return (x) => {
     if (!isObjectLike(x)) return false;
-    let known = 0;
-    for (const f of fields) {
-      const value = x[f.key];
-      if (value !== undefined) known++;
-      else if (!f.optional) return false;
-      // An absent optional field is checked too: valibot validates its default.
-      if (!f.accept(value)) return false;
-    }
-    // Every own key is known unless there are more of them; only then look for which.
-    if (Object.keys(x).length === known) return true;
+    let required = 0;
+    // Parsed JSON has only own keys, so this visits exactly what the document holds.
     for (const k in x) {
-      if (!hasOwn(entries, k) && !(strip && !Array.isArray(x) && k.startsWith('x-'))) return false;
+      const field = byName.get(k);
+      if (field === undefined) {
+        if (strip && !Array.isArray(x) && k.startsWith('x-')) continue;
+        return false;
+      }
+      if (!field.accept(x[k])) return false;
+      if (field.required) required++;
     }
-    return true;
+    return required === requiredCount;
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from './vocabulary.js';
 
 const SEMANTIC: ReadonlySet<string> = new Set(SEMANTIC_ACTIONS);
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set(ACTIONS);
 const NUMERIC_PROPERTIES: ReadonlySet<string> = new Set(['api_level', 'screen_width', 'screen_height', 'os_version']);
 const PROPERTY_VALUES: Record<string, readonly (string | boolean)[]> = {
   platform: ['android', 'ios'],
@@ -55,8 +56,8 @@ function checkCondition(ctx: Context, entry: StepEntry, cond: unknown): void {
     }
     case 'variable_value': {
       const name = str(cond.variable_name);
-      checkVariableName(ctx, name, `${p}/variable_name`);
-      checkReferences(ctx, cond.value, `${p}/value`);
+      checkVariableName(ctx, name, p, 'variable_name');
+      checkReferences(ctx, cond.value, p, 'value');
       const type = name === undefined ? undefined : ctx.variables.get(name);
       if (!type) return;
       const want = type === 'integer' || type === 'number' ? 'number' : type;
@@ -82,7 +83,7 @@ function checkCondition(ctx: Context, entry: StepEntry, cond: unknown): void {
       return;
     }
     case 'element_visible':
-      checkDescription(ctx, cond.element_description, `${p}/element_description`, 'element_description');
+      checkDescription(ctx, cond.element_description, p, 'element_description');
       return;
   }
 }
@@ -105,6 +106,10 @@ function checkWait(ctx: Context, entry: StepEntry, action: string): void {
   if (wc.indicator !== undefined && wc.type !== 'loading_complete') {
     report(ctx, `${pointer}/wait_config/indicator`, 'wait-indicator', `indicator applies only to wait_config.type loading_complete; remove it`);
   }
+}
+
+function checkUnused(ctx: Context, { step, pointer }: StepEntry, action: string, field: string, why: string): void {
+  if (step[field] !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
 }
 
 function checkActionFields(ctx: Context, entry: StepEntry, action: string): void {
@@ -145,31 +150,28 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string): void
       report(ctx, `${pointer}/capture_to`, 'capture-to-undeclared', `capture_to "${capture}" is not declared; add "${capture}": {"type": "string", "description": "..."} to "variables"`, didYouMean(capture, ctx.variables.keys()));
     }
   }
-  const unused = (field: string, why: string): void => {
-    if (step[field] !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
-  };
   if (!TARGET_ACTIONS.has(action)) {
-    unused('target', 'no element is involved');
-    unused('target_pattern', 'no element is involved');
+    checkUnused(ctx, entry, action, 'target', 'no element is involved');
+    checkUnused(ctx, entry, action, 'target_pattern', 'no element is involved');
   }
-  if (!VALUE_ACTIONS.has(action)) unused('value', 'it takes no text, direction, button or URL');
-  if (!PERMISSION_ACTIONS.has(action)) unused('permission_name', 'only grant_permission / deny_permission use it');
+  if (!VALUE_ACTIONS.has(action)) checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
+  if (!PERMISSION_ACTIONS.has(action)) checkUnused(ctx, entry, action, 'permission_name', 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
 }
 
 export function checkStep(ctx: Context, entry: StepEntry): void {
   const { step, pointer } = entry;
   const action = str(step.action);
-  if (action && (ACTIONS as readonly string[]).includes(action)) {
+  if (action && KNOWN_ACTIONS.has(action)) {
     checkActionFields(ctx, entry, action);
     checkWait(ctx, entry, action);
   }
   if (step.retry_policy !== undefined && step.on_failure !== 'retry') {
     report(ctx, `${pointer}/retry_policy`, 'retry-policy-ignored', 'retry_policy applies only with "on_failure": "retry"; add that or remove the policy');
   }
-  checkRegex(ctx, step.target_pattern, `${pointer}/target_pattern`);
-  checkDescription(ctx, step.target, `${pointer}/target`, 'target');
-  checkReferences(ctx, step.target, `${pointer}/target`);
-  checkReferences(ctx, step.value, `${pointer}/value`);
+  checkRegex(ctx, step.target_pattern, pointer, 'target_pattern');
+  checkDescription(ctx, step.target, pointer, 'target');
+  checkReferences(ctx, step.target, pointer, 'target');
+  checkReferences(ctx, step.value, pointer, 'value');
   checkCondition(ctx, entry, step.condition);
 }

@@ -19,8 +19,16 @@ const LOCATORS: readonly [RegExp, string][] = [
   [/^x\s*[:=]\s*\d+(?:\.\d+)?\s*[,; ]\s*y\s*[:=]\s*\d+(?:\.\d+)?$/i, 'bare screen coordinates'],
 ];
 
+/**
+ * Every pattern above needs one of these characters or the word XCUIElementType, and plain
+ * descriptions ("the Sign in button") have none, so they skip the thirteen patterns. A new
+ * pattern that can match without any of them must extend this.
+ */
+const LOCATOR_HINT = /[:/[=(~#.'"*0-9]|XCUIElementType/;
+
 /** What kind of locator the text is, or undefined when it reads like a description. */
 export function locatorKind(text: string): string | undefined {
+  if (!LOCATOR_HINT.test(text)) return undefined;
   const t = text.trim();
   for (const [re, kind] of LOCATORS) if (re.test(t)) return kind;
   return undefined;
