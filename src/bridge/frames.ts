@@ -186,8 +186,8 @@ export class FramePipeline {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let due = performance.now();
     while (this.subs.size > 0 && !this.stopped) {
-      const started = performance.now();
       if (this.anyReceiver()) {
         try {
           const shot = await this.hooks.capture();
@@ -212,7 +212,12 @@ export class FramePipeline {
         }
       }
       this.flushAll();
-      await this.sleep(Math.max(0, this.intervalMs() - (performance.now() - started)));
+      // Captures keep to a fixed schedule (each timer fires ~1 ms late, which from the previous
+      // capture's start gave 29 instead of 30 a second); a slow capture is not made up for by a burst.
+      const interval = this.intervalMs();
+      const now = performance.now();
+      due = Math.max(due + interval, now - interval / 2);
+      await this.sleep(Math.max(0, due - now));
     }
     await Promise.all(this.deliveries);
     this.current = undefined;
@@ -304,7 +309,11 @@ export class FramePipeline {
     if (conn.bufferedAmount > frame.bytes.length) return;
     sub.slot = undefined;
     sub.inFlight = true;
-    sub.lastSentAt = now;
+    // lastSentAt is the send's place on a maxFps grid, not the clock: a frame that finishes encoding
+    // a little late then does not push the next one later, which at a capture rate equal to maxFps
+    // made every jittery frame replace the one waiting in the slot (26 of 30 delivered). Up to half
+    // an interval of lateness is absorbed; the average rate never exceeds maxFps.
+    sub.lastSentAt = Math.max(sub.lastSentAt + sub.minIntervalMs, now - sub.minIntervalMs / 2);
     const header: FrameHeader = {
       subscription: sub.id,
       device: this.device,
