@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fastParse, LineIndex, locate, parseJson, type PosNode } from './json.js';
+import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
 import { checkSemantics } from './semantic.js';
@@ -29,14 +30,14 @@ export interface LoadedScenario {
   scenario?: Scenario;
 }
 
-/** `positions` is only called when there is something to place, so valid files skip that work. */
-function finish(file: string, raw: RawIssue[], positions: () => PosNode, text: string, version: string | null): ValidationReport {
+/** Source offsets of the issues' pointers (and names, for `atKey` issues). */
+type Locator = (issues: readonly RawIssue[]) => number[];
+
+/** `offsetsOf` is only called when there is something to place, so valid files skip that work. */
+function finish(file: string, raw: RawIssue[], offsetsOf: Locator, text: string, version: string | null): ValidationReport {
   const index = raw.length ? new LineIndex(text) : undefined;
-  const pos = raw.length ? positions() : undefined;
-  const placed = raw.map((r) => {
-    const offset = pos ? locate(pos, r.path, r.atKey) : 0;
-    return { r, offset, ...index!.position(offset) };
-  });
+  const offsets = raw.length ? offsetsOf(raw) : [];
+  const placed = raw.map((r, n) => ({ r, offset: offsets[n], ...index!.position(offsets[n]) }));
   placed.sort((a, b) => a.offset - b.offset);
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
@@ -55,13 +56,17 @@ function rootProblem(value: unknown): string | undefined {
   return `the document is ${what}, not an object${fix}`;
 }
 
-/** Source offsets of a text the native parser accepted (so this parser accepts it too). */
-function positionsOf(text: string): () => PosNode {
-  return () => {
-    const parsed = parseJson(text);
-    return parsed.ok ? parsed.pos : { at: 0 };
-  };
-}
+/** From the position parser's tree, when the document needed that parser anyway. */
+const fromTree =
+  (pos: PosNode): Locator =>
+  (issues) =>
+    issues.map((r) => locate(pos, r.path, r.atKey));
+
+/** For a document the native parser took: walk the text along the pointers only. */
+const fromText =
+  (text: string): Locator =>
+  (issues) =>
+    locateAll(text, issues);
 
 /** `wantScenario`: build the scenario with defaults (valibot's output); plain validation skips that. */
 function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): LoadedScenario {
@@ -77,8 +82,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
     return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message }], warnings: [] } };
   }
   const doc = parsed.value;
-  const known = parsed.pos;
-  const positions = known ? () => known : positionsOf(parsed.text);
+  const positions = parsed.pos ? fromTree(parsed.pos) : fromText(parsed.text);
   const raw: RawIssue[] = parsed.duplicates.map((d) => ({
     path: d.pointer,
     rule: 'duplicate-key',
