@@ -1,6 +1,8 @@
 /**
  * Validator throughput: scenarios validated per second (text in, report out, positions included)
- * for a typical 30-step scenario and a 300-step one. Median of several timed runs on one core.
+ * for a typical 30-step scenario and a 300-step one, and for the 30-step one with a single warning
+ * (an unused variable) or a single error (a misspelt action), which take the slower paths.
+ * Median of several timed runs on one core.
  *
  *   node dist/scripts/bench/validate.js [--runs 7] [--ms 1000]
  */
@@ -20,11 +22,14 @@ const TEMPLATES: Record<string, unknown>[] = [
   { action: 'long_press', target: 'the product image', checkpoint: true },
 ];
 
-function scenario(stepCount: number): string {
+type Flaw = 'none' | 'warning' | 'error';
+
+function scenario(stepCount: number, flaw: Flaw = 'none'): string {
   const steps: Record<string, unknown>[] = [{ id: 'launch', action: 'launch_app', description: 'Open the app' }];
   for (let i = 1; i < stepCount; i++) {
     steps.push({ id: `step_${i}`, description: `Step ${i} of the shopping flow`, ...TEMPLATES[i % TEMPLATES.length] });
   }
+  if (flaw === 'error') steps[Math.floor(stepCount / 2)].action = 'tpa';
   const assertions = [];
   for (let i = 0; i < Math.max(5, stepCount / 4); i++) {
     const after = steps[(i * 3) % steps.length].id;
@@ -44,7 +49,11 @@ function scenario(stepCount: number): string {
       app_package: 'com.mobilebridge.demo',
       metadata: { app_version: '2.4.0', environment: 'staging' },
       tags: ['bench', 'shopping'],
-      variables: { size: { type: 'string', description: 'Shoe size' }, result_count: { type: 'integer', description: 'Results' } },
+      variables: {
+        size: { type: 'string', description: 'Shoe size' },
+        result_count: { type: 'integer', description: 'Results' },
+        ...(flaw === 'warning' ? { unused_note: { type: 'string', description: 'Never referenced' } } : {}),
+      },
       steps,
       assertions,
     },
@@ -54,14 +63,14 @@ function scenario(stepCount: number): string {
 }
 
 /** Validations per wall-clock second and per CPU second (the latter is fairer on a busy machine). */
-function rate(text: string, ms: number): { wall: number; cpu: number } {
+function rate(text: string, ms: number, valid: boolean): { wall: number; cpu: number } {
   let n = 0;
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   let now = start;
   while (now - start < ms) {
     for (let i = 0; i < 20; i++) {
-      if (!validateScenarioText(text).valid) throw new Error('benchmark scenario is invalid');
+      if (validateScenarioText(text).valid !== valid) throw new Error(`benchmark scenario should be ${valid ? 'valid' : 'invalid'}`);
     }
     n += 20;
     now = performance.now();
@@ -75,14 +84,22 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const { flags } = parseFlags(process.argv.slice(2));
 const runs = Number(flags.runs ?? 7);
 const ms = Number(flags.ms ?? 1000);
-for (const steps of [30, 300]) {
-  const text = scenario(steps);
-  rate(text, 300); // warm-up so the JIT has settled before timing
-  const samples = Array.from({ length: runs }, () => rate(text, ms));
+const CASES: { steps: number; flaw: Flaw }[] = [
+  { steps: 30, flaw: 'none' },
+  { steps: 300, flaw: 'none' },
+  { steps: 30, flaw: 'warning' },
+  { steps: 30, flaw: 'error' },
+];
+for (const { steps, flaw } of CASES) {
+  const text = scenario(steps, flaw);
+  const valid = flaw !== 'error';
+  rate(text, 300, valid); // warm-up so the JIT has settled before timing
+  const samples = Array.from({ length: runs }, () => rate(text, ms, valid));
   const wall = median(samples.map((x) => x.wall));
   const cpu = median(samples.map((x) => x.cpu));
+  const label = `${String(steps).padStart(3)} steps${flaw === 'none' ? '' : `, 1 ${flaw}`}`.padEnd(19);
   console.log(
-    `${String(steps).padStart(3)} steps (${(text.length / 1024).toFixed(1)} KiB): median ${wall.toFixed(0)} scenarios/s wall clock, ` +
+    `${label} (${(text.length / 1024).toFixed(1)} KiB): median ${wall.toFixed(0)} scenarios/s wall clock, ` +
       `${cpu.toFixed(0)} per CPU second (${runs} runs of ${ms} ms)`,
   );
 }
