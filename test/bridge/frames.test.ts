@@ -109,9 +109,10 @@ test('maxFps is honoured per subscriber while the screen changes continuously', 
   await c.stop();
   assert.ok(slow.frames.length <= 8, `maxFps 4 got ${slow.frames.length} frames in 1.5 s`);
   assert.ok(fast.frames.length > slow.frames.length, `fast ${fast.frames.length} vs slow ${slow.frames.length}`);
+  // Sends are 250 ms apart; arrival may jitter on a loaded machine, but never to the 33 ms of 30 fps.
   for (let i = 1; i < slow.frameTimes.length; i++) {
     const gap = slow.frameTimes[i] - slow.frameTimes[i - 1];
-    assert.ok(gap >= 200, `frames arrived ${gap.toFixed(0)} ms apart at maxFps 4`);
+    assert.ok(gap >= 125, `frames arrived ${gap.toFixed(0)} ms apart at maxFps 4`);
   }
   // The fast subscriber got screens the slow one skipped.
   const slowSeqs = new Set(slow.frames.map((f) => f.header.seq));
