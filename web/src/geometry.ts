@@ -8,9 +8,10 @@
  * the mapping: frames may be downscaled, the device's own pixel size is what taps use.
  */
 
-export interface Size { width: number; height: number }
-export interface Point { x: number; y: number }
-export interface Rect { x: number; y: number; width: number; height: number }
+import type { Point, Rect } from '../../src/engine/types.js';
+import type { ScreenSize as Size } from '../../src/engine/ui-tree.js';
+
+export type { Point, Rect, Size };
 
 export interface ScreenFit {
   /** CSS pixels per device pixel. */
