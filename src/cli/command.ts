@@ -15,10 +15,6 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-export function wantsHelp(args: string[]): boolean {
-  return args.includes('--help') || args.includes('-h');
-}
-
 /**
  * Minimal flag parser: `--name value`, `--name=value`, boolean `--flag`, `--no-flag`.
  * Names listed in `booleans` never consume the next argument.

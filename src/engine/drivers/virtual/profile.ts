@@ -64,7 +64,3 @@ export const IOS_PROFILE: DeviceProfile = {
   wording: { deny: 'Don’t Allow', allow: 'Allow', back: 'Back' },
   fontFamily: 'DejaVu Sans, sans-serif',
 };
-
-export function profileFor(platform: Platform): DeviceProfile {
-  return platform === 'android' ? ANDROID_PROFILE : IOS_PROFILE;
-}
