@@ -10,7 +10,8 @@ import { RUNS_DIR } from './harness.js';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 function cli(dir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [MAIN, 'run', ...args, '--out', join(dir, 'out'), '--target-wait', '300'], {
+  // Only the virtual phones: a test must never start or reach the developer's own adb server.
+  const r = spawnSync(process.execPath, [MAIN, 'run', ...args, '--out', join(dir, 'out'), '--target-wait', '300', '--no-android', '--no-ios'], {
     encoding: 'utf8',
     cwd: dir,
     env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') },
