@@ -4,7 +4,7 @@ import { AllowedPaths } from './allowed-paths.js';
 import { withDeadline } from './deadline.js';
 import { KeyedQueue } from './device-queue.js';
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
-import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
 import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
@@ -200,7 +200,7 @@ export class Engine {
     const known = (await this.listDevices()).map((d) => d.id);
     throw new ToolError(
       'DEVICE_NOT_FOUND',
-      `device ${JSON.stringify(id)} not found; connected devices: ${known.length ? known.join(', ') : 'none'} (call mobile_list_available_devices)`,
+      `${deviceNotFoundMessage(id, known)} (call mobile_list_available_devices)`,
     );
   }
 

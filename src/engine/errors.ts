@@ -44,6 +44,11 @@ export function isToolFailure(value: unknown): value is ToolFailure {
   );
 }
 
+/** The DEVICE_NOT_FOUND message every layer uses: names the id and what is connected instead. */
+export function deviceNotFoundMessage(id: string, known: readonly string[]): string {
+  return `device ${JSON.stringify(id)} not found; connected devices: ${known.length ? known.join(', ') : 'none'}`;
+}
+
 /** Anything thrown becomes a ToolFailure; unknown exceptions are INTERNAL with their message, never a stack. */
 export function toFailure(err: unknown): ToolFailure {
   if (err instanceof ToolError) return failure(err.code, err.message);

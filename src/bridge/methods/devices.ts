@@ -1,4 +1,4 @@
-import { failure, isToolFailure } from '../../engine/errors.js';
+import { deviceNotFoundMessage, failure, isToolFailure } from '../../engine/errors.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 
 /** devices.list / subscribe / unsubscribe / lock / unlock. */
@@ -27,7 +27,7 @@ export const deviceMethods: MethodDef[] = [
     // A lock on a misspelled id would guard nothing and hide the typo.
     const devices = await ctx.engine.listDevices();
     if (!devices.some((d) => d.id === p.device)) {
-      return failure('DEVICE_NOT_FOUND', `device ${JSON.stringify(p.device)} not found; connected devices: ${devices.map((d) => d.id).join(', ') || 'none'}`);
+      return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
     }
     return ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover);
   }),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ResultDocument } from '../../validate/index.js';
+import { deviceNotFoundMessage } from '../errors.js';
 import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
 import { deviceProperties } from './device-facts.js';
@@ -91,7 +92,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
 
   let fatal: VerbError | undefined;
   if (!info) {
-    fatal = new VerbError('DEVICE_NOT_FOUND', `device ${JSON.stringify(options.device)} not found; connected devices: ${devices.map((d) => d.id).join(', ') || 'none'}`);
+    fatal = new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
   } else {
     doc.metadata.device_model = info.model;
     doc.metadata.os_version = info.version;

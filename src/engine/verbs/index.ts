@@ -1,5 +1,6 @@
 import { DeterministicResolver } from '../resolve/index.js';
 import type { Engine } from '../engine.js';
+import { deviceNotFoundMessage } from '../errors.js';
 import { CORE_ACTIONS, type ActionFn } from './actions.js';
 import { SEMANTIC_ACTIONS } from './semantic.js';
 import { realClock, VerbError, type VerbContext, type VerbOutcome, type VerbStep } from './types.js';
@@ -59,7 +60,7 @@ export async function verbContext(options: VerbSessionOptions): Promise<VerbCont
   const devices = await options.engine.listDevices();
   const info = devices.find((d) => d.id === options.device);
   if (!info) {
-    throw new VerbError('DEVICE_NOT_FOUND', `device ${JSON.stringify(options.device)} not found; connected devices: ${devices.map((d) => d.id).join(', ') || 'none'}`);
+    throw new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
   }
   return {
     engine: options.engine,
