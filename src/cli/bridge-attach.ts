@@ -1,4 +1,5 @@
 import type { BridgeClient } from '../protocol/client.js';
+import { tokenFromFlags } from './command.js';
 import { connectBridge } from '../protocol/node.js';
 
 type Attached = { attached: true; result: unknown } | { attached: false };
@@ -10,7 +11,7 @@ type Attached = { attached: true; result: unknown } | { attached: false };
 export async function withBridge(flags: Record<string, string | boolean>, work: (client: BridgeClient) => Promise<unknown>): Promise<Attached> {
   if (flags.bridge === undefined) return { attached: false };
   if (typeof flags.bridge !== 'string') throw new Error('--bridge needs the WebSocket URL of a running bridge, e.g. --bridge ws://127.0.0.1:4800/ws');
-  const token = typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN || undefined;
+  const token = tokenFromFlags(flags);
   let client: BridgeClient;
   try {
     client = await connectBridge(flags.bridge, { token, client: 'mobilebridge-cli', reconnect: false });

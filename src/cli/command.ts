@@ -11,6 +11,11 @@ export interface Command {
 
 export const EXIT = { ok: 0, internal: 1, device: 2, invalidInput: 3, targetNotFound: 4, cancelled: 130 } as const;
 
+/** The bridge token: `--token T`, else MOBILEBRIDGE_TOKEN; an empty value means none. */
+export function tokenFromFlags(flags: Record<string, string | boolean>): string | undefined {
+  return (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }

@@ -4,7 +4,7 @@ import { createEngine } from '../../engine/create.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
-import { EXIT, parseFlags, type Command } from '../command.js';
+import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { engineSetupFromFlags } from '../engine-setup.js';
 
 function packageVersion(): string {
@@ -63,7 +63,7 @@ Examples:
     let backend: AgentBackend;
     try {
       if (typeof flags.bridge === 'string') {
-        const token = (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;
+        const token = tokenFromFlags(flags);
         backend = await BridgeBackend.connect(flags.bridge, token);
       } else {
         backend = new LocalBackend(createEngine(engineSetupFromFlags(flags)));

@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { startBridge, type Bridge } from '../../bridge/index.js';
 import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
-import { EXIT, parseFlags, type Command } from '../command.js';
+import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
@@ -80,7 +80,7 @@ Examples:
       process.stderr.write('mobilebridge serve: --token needs a value\n');
       return EXIT.invalidInput;
     }
-    const token = (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;
+    const token = tokenFromFlags(flags);
     const problem = bindProblem(host, token);
     if (problem) {
       process.stderr.write(`mobilebridge serve: ${problem}\n`);
