@@ -4,9 +4,11 @@ import * as assert from 'uvu/assert';
 
 /**
  * Runs last (uvu orders test files by name): every process a test started — adb servers, browsers,
- * bridges spawned through the CLI — must be gone by now. A process counts as started by the suite
- * when it began after this test process did; adb daemons and browser helpers detach from their
- * parent, so ancestry alone would miss them.
+ * bridges spawned through the CLI — must be gone by now. adb daemons and browser helpers detach from
+ * their parent, so ancestry would miss them; instead `npm test` gives the suite a unique
+ * MOBILEBRIDGE_SUITE_ID, every child inherits it, and only processes whose environment carries this
+ * suite's id are judged. Other programs (another checkout's tests, a developer's own adb or browser)
+ * never count. Run without the id (uvu by hand), it falls back to "started after this process".
  */
 const WATCHED = [/(^|\/)adb$/, /chrom(e|ium)/, /dist\/src\/cli\/main\.js$/];
 
@@ -15,13 +17,22 @@ function startTicks(stat: string): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
 }
 
+const SUITE = process.env.MOBILEBRIDGE_SUITE_ID;
+
+function startedBySuite(pid: string, stat: string, mine: number): boolean {
+  if (!SUITE) return startTicks(stat) >= mine;
+  const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  return environ.includes(`MOBILEBRIDGE_SUITE_ID=${SUITE}`);
+}
+
 function leftovers(): string[] {
   const mine = startTicks(readFileSync('/proc/self/stat', 'utf8'));
   const found: string[] = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z') || startTicks(stat) < mine) continue;
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z') || String(process.pid) === pid) continue;
+      if (!startedBySuite(pid, stat, mine)) continue;
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       if (argv.some((a) => WATCHED.some((re) => re.test(a)))) found.push(`${pid}: ${argv.join(' ')}`);
     } catch {

@@ -71,6 +71,43 @@ export interface DeviceHandle {
    * falls back (e.g. dark mode from the screenshot's background).
    */
   properties?(ctx: CallContext): Promise<DeviceProperties>;
+
+  /**
+   * The device's own live video (SPEC §9): scrcpy H.264 on Android, WDA MJPEG on iOS. Optional:
+   * drivers without it (and any failure to start, thrown as ToolError with the reason) make the
+   * bridge poll screenshots instead. Called outside the device queue: a stream lives for minutes.
+   */
+  openVideo?(options: VideoOptions): Promise<VideoStream>;
+}
+
+export interface VideoOptions {
+  /** Longest side in device pixels the encoder should produce (0 = native). */
+  maxSize: number;
+  maxFps: number;
+}
+
+/** One unit of a device's video: an H.264 access unit (Annex-B) or one JPEG picture. */
+export interface VideoPacket {
+  data: Buffer;
+  /** Codec configuration only (H.264 SPS/PPS); the next key frame needs it to decode. */
+  config: boolean;
+  /** Decodable on its own (IDR for H.264; every JPEG). */
+  key: boolean;
+  /** Host clock (ms since epoch) when the packet arrived from the device. */
+  capturedAt: number;
+  /** Size of the encoded picture (video space, not always the device's pixels). */
+  width: number;
+  height: number;
+}
+
+export interface VideoStream {
+  readonly codec: 'h264' | 'jpeg';
+  readonly source: 'scrcpy' | 'wda-mjpeg';
+  /** Packets in order; the iterator ends when the stream stops and throws when it breaks (reason in the message). */
+  packets(): AsyncIterable<VideoPacket>;
+  /** Asks the encoder for a fresh configuration + key frame (late joiner, decoder error). */
+  requestKeyFrame?(): void;
+  close(): Promise<void>;
 }
 
 export interface DeviceProperties {
