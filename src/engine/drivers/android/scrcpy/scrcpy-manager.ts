@@ -13,6 +13,8 @@ export interface ScrcpyManagerOptions {
   keyFrameInterval: number;
   /** Encoder settings when input, not a viewer, starts the server. */
   inputVideo: VideoOptions;
+  /** A server that ran this long before dying is restarted once for its viewers (an encoder error, not a broken setup). */
+  restartAfterMs: number;
 }
 
 export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
@@ -20,10 +22,8 @@ export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
   bindTimeoutMs: 5_000,
   keyFrameInterval: 2,
   inputVideo: { maxSize: 1200, maxFps: 30 },
+  restartAfterMs: 5_000,
 };
-
-/** A server that ran at least this long before dying is restarted once for its viewers (encoder error, not a broken setup). */
-const RESTART_AFTER_MS = 5_000;
 
 /**
  * The one scrcpy session of a device, shared by every video consumer and by input. Started on first
@@ -131,7 +131,7 @@ export class ScrcpyManager {
   private async onEnded(session: ScrcpySession, reason: string, video: VideoOptions): Promise<void> {
     if (this.session === session) this.session = undefined;
     if (reason === 'closed' || this.closed) return;
-    if (this.consumers.size > 0 && Date.now() - session.startedAt >= RESTART_AFTER_MS) {
+    if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
       try {
         const next = await this.ensure(video);
         for (const consumer of this.consumers) next.onPacket((packet) => consumer.push(packet));
