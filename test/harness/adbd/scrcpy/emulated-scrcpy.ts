@@ -12,6 +12,7 @@ import { ScrcpyServerProcess, type ScrcpyFaults, type ScrcpyHost } from './serve
 export class EmulatedScrcpy implements ScrcpyHost {
   faults: ScrcpyFaults = {};
   clipboard = '';
+  ranJarSha256: string | undefined;
   injected: string[] = [];
   /** Servers started so far (each `app_process` run). */
   launches = 0;
