@@ -62,13 +62,14 @@ test('the jar is checked before any push: a missing or altered jar is refused wi
   }
 });
 
-test('push refused: openVideo rejects with the reason, and works once the device accepts pushes again', async ({ rig }) => {
+test('push refused: openVideo rejects with the reason, works once the device accepts pushes again, and stops after the grace period', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);
   rig.phone.adbd.faults = { refuse: /^sync:/ };
   assert.match(await openFails(rig, engine), /pushing scrcpy-server to .* failed/);
   rig.phone.adbd.faults = {};
   await opensAgain(rig, engine);
+  await noServerLeft(rig);
 });
 
 test('version mismatch: the server prints it and exits; the reason reaches the caller', async ({ rig }) => {
