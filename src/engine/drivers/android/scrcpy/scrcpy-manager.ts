@@ -33,7 +33,8 @@ export class ScrcpyManager {
   private session: ScrcpySession | undefined;
   private starting: Promise<ScrcpySession> | undefined;
   private readonly consumers = new Set<VideoConsumer>();
-  private inputUsers = 0;
+  /** Input calls and openVideo calls still starting: users the grace timer must wait for. */
+  private pendingUsers = 0;
   private graceTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -52,16 +53,19 @@ export class ScrcpyManager {
 
   /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
+    this.pendingUsers++;
     this.hold();
     let session: ScrcpySession;
     try {
       session = await this.ensure(options);
     } catch (err) {
+      this.pendingUsers--;
       this.release();
       throw err;
     }
     const consumer = new VideoConsumer(session.lastConfig);
     this.consumers.add(consumer);
+    this.pendingUsers--;
     // A consumer joining a running stream would otherwise wait up to a key-frame interval.
     if (session.lastConfig) session.control.requestKeyFrame();
     let closed = false;
@@ -82,13 +86,13 @@ export class ScrcpyManager {
 
   /** Runs `work` with a control channel, starting the server if needed (Unicode text has no other path). */
   async withInput<T>(work: (control: ControlChannel) => Promise<T>): Promise<T> {
-    this.inputUsers++;
+    this.pendingUsers++;
     this.hold();
     try {
       const session = await this.ensure(this.options.inputVideo);
       return await work(session.control);
     } finally {
-      this.inputUsers--;
+      this.pendingUsers--;
       this.release();
     }
   }
@@ -135,6 +139,8 @@ export class ScrcpyManager {
       }
     }
     for (const consumer of this.consumers) consumer.fail(new ToolError('INTERNAL', reason));
+    // Failed consumers no longer hold the device; a later openVideo starts afresh.
+    this.consumers.clear();
   }
 
   private hold(): void {
@@ -142,11 +148,16 @@ export class ScrcpyManager {
     this.graceTimer = undefined;
   }
 
+  private get inUse(): boolean {
+    return this.consumers.size > 0 || this.pendingUsers > 0;
+  }
+
   private release(): void {
-    if (this.consumers.size > 0 || this.inputUsers > 0 || this.closed) return;
+    if (this.inUse || this.closed) return;
     clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
+      if (this.inUse) return;
       const session = this.session;
       this.session = undefined;
       void session?.close();
