@@ -63,7 +63,7 @@ export class ScrcpyManager {
       this.release();
       throw err;
     }
-    const consumer = new VideoConsumer(session.lastConfig);
+    const consumer = new VideoConsumer(session.lastConfig, () => this.session?.control.requestKeyFrame());
     this.consumers.add(consumer);
     this.pendingUsers--;
     // A consumer joining a running stream would otherwise wait up to a key-frame interval.
