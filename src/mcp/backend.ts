@@ -1,7 +1,7 @@
 import type { Engine, ToolDescription } from '../engine/engine.js';
 import { failure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
-import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/verbs/agent-session.js';
+import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
 
