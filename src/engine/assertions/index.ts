@@ -30,9 +30,15 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
       verdict = { pass: false, error: true, message: `could not evaluate: ${(err as Error).message}` };
     }
     if (verdict.pass || verdict.error || env.verbs.clock.now() >= deadline) break;
-    await env.verbs.clock.sleep(env.verbs.pollMs, env.verbs.signal);
+    try {
+      await env.verbs.clock.sleep(env.verbs.pollMs, env.verbs.signal);
+    } catch {
+      break; // cancelled while settling: judged below
+    }
     refresh();
   }
+  // A check cut short by a cancel was never decided: it is neither passed nor failed (SPEC §8).
+  if (!verdict.pass && env.verbs.signal?.aborted) return { ...base, status: 'skipped', message: `not decided: the run was cancelled while this check was made (last look: ${verdict.message})` };
   const result: Omit<AssertionResult, 'screenshot'> = { ...base, status: verdict.pass ? 'passed' : verdict.error ? 'error' : 'failed', message: verdict.message };
   if (verdict.expected !== undefined) result.expected = verdict.expected;
   if (verdict.actual !== undefined) result.actual = verdict.actual;

@@ -140,19 +140,38 @@ export class RunState {
     return evaluateAssertion(live, env, this.opts.settleMs, refresh);
   }
 
-  /** Assertions whose step never ran are reported as errors, so the totals add up. */
+  /** The assertions of a step that did not run, and of the steps nested under it, are skipped (SPEC §8). */
+  skipAfter(step: Step, reason: string): void {
+    const ids = new Set<string>();
+    const walk = (s: Step) => {
+      ids.add(s.id);
+      s.sub_steps?.forEach(walk);
+    };
+    walk(step);
+    for (const a of this.scenario.assertions) {
+      if (!ids.has(a.after_step) || this.evaluated.has(a.id)) continue;
+      this.evaluated.add(a.id);
+      const why = a.after_step === step.id ? reason : `${reason}, and ${a.after_step} is nested under it`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message: `skipped: step ${step.id} did not run (${why})`, screenshot: null });
+    }
+  }
+
+  /** Assertions whose step never ran are skipped, so the totals add up. */
   closeUnevaluated(reason: string): void {
     for (const a of this.scenario.assertions) {
       if (this.evaluated.has(a.id)) continue;
-      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'error', message: `not evaluated: step ${a.after_step} did not run (${reason})`, screenshot: null });
+      const message = this.statuses.has(a.after_step) ? `skipped: not checked after step ${a.after_step} (${reason})` : `skipped: step ${a.after_step} did not run (${reason})`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message, screenshot: null });
     }
   }
 
   private addAssertion(r: AssertionResult): void {
-    this.doc.assertion_results.push(r);
-    this.doc.total_assertions = this.doc.assertion_results.length;
-    this.doc.passed_assertions = this.doc.assertion_results.filter((x) => x.status === 'passed').length;
-    this.doc.failed_assertions = this.doc.total_assertions - this.doc.passed_assertions;
+    const all = this.doc.assertion_results;
+    all.push(r);
+    this.doc.total_assertions = all.length;
+    this.doc.passed_assertions = all.filter((x) => x.status === 'passed').length;
+    this.doc.skipped_assertions = all.filter((x) => x.status === 'skipped').length;
+    this.doc.failed_assertions = all.length - this.doc.passed_assertions - this.doc.skipped_assertions;
   }
 
   /** Writes the document atomically; writes are chained so an older one never lands last. */
