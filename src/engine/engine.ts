@@ -88,7 +88,9 @@ export class Engine {
   async listDevices(): Promise<DeviceInfo[]> {
     const lists = await Promise.all(
       this.drivers.map((d) =>
-        withDeadline(this.listTimeoutMs, `listing ${d.name} devices`, (signal) => d.listDevices({ signal })).catch(() => []),
+        withDeadline(this.listTimeoutMs, `listing ${d.name} devices`, (signal) => d.listDevices({ signal }))
+          .then((list) => list.map((info) => (info.source ? info : { ...info, source: d.name })))
+          .catch(() => []),
       ),
     );
     return lists.flat();

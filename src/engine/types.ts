@@ -10,6 +10,8 @@ export interface DeviceInfo {
   /** Extra, optional: why a device is listed but not usable (unauthorized, offline) and what to do. */
   state?: 'ready' | 'unauthorized' | 'offline';
   message?: string;
+  /** Where the device was found: a named adb server, WebDriverAgent or peer bridge (SPEC §10). */
+  source?: string;
 }
 
 export interface InstalledApp {

@@ -2,7 +2,7 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, offlineError, unauthorizedError, type AdbClient } from './adb-client.js';
+import { createAdbClient, execOnDevice, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
@@ -14,6 +14,8 @@ export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   port?: number;
   /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
   startServer?: boolean;
+  /** Throw from listDevices when the server cannot be reached (a named source reports itself down) instead of listing nothing. */
+  reportUnreachable?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -26,8 +28,10 @@ export class AndroidDriver implements Driver {
   private readonly deviceOptions: AndroidDeviceOptions;
   private readonly devices = new Map<string, AndroidDevice>();
   private readonly tracker: DeviceTracker | undefined;
+  private readonly reportUnreachable: boolean;
 
   constructor(options: AndroidDriverOptions = {}) {
+    this.reportUnreachable = options.reportUnreachable ?? false;
     this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw' };
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
@@ -47,7 +51,11 @@ export class AndroidDriver implements Driver {
 
   /** Without a reachable adb server there are simply no Android devices: no error, no noise. */
   async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
-    const entries = await this.entries().catch(() => [] as AdbEntry[]);
+    if (this.configError && this.reportUnreachable) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
+    const entries = await this.entries().catch((err: unknown) => {
+      if (this.reportUnreachable && this.address) throw serverUnreachable(this.address, err);
+      return [] as AdbEntry[];
+    });
     const infos = await Promise.all(entries.map((e) => this.describe(e, ctx.signal).catch(() => unusableInfo({ id: e.id, type: 'offline' }))));
     return infos;
   }
