@@ -29,8 +29,9 @@ export const DEFAULT_MAX_SIZE = 1280;
 const MIN_SIDE = 160;
 const JPEG_QUALITIES = [80, 65, 50, 40];
 
-async function encode(png: Buffer, width: number, format: ImageFormat, quality: number): Promise<Buffer> {
-  const img = sharp(png).resize({ width, fit: 'inside', withoutEnlargement: true });
+async function encode(png: Buffer, box: { width: number; height: number }, format: ImageFormat, quality: number): Promise<Buffer> {
+  // Bounding both sides: scaling by width alone lets the rounded height exceed the bound by one.
+  const img = sharp(png).resize({ ...box, fit: 'inside', withoutEnlargement: true });
   return format === 'png' ? img.png({ compressionLevel: 9, palette: true }).toBuffer() : img.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer();
 }
 
@@ -48,11 +49,12 @@ export async function scaleScreenshot(png: Buffer, options: { format?: ImageForm
   const longest = Math.max(deviceWidth, deviceHeight);
   let scale = Math.min(1, (options.maxSize ?? DEFAULT_MAX_SIZE) / longest);
   for (;;) {
-    const width = Math.max(1, Math.round(deviceWidth * scale));
+    const width = Math.max(1, Math.floor(deviceWidth * scale));
+    const height = Math.max(1, Math.floor(deviceHeight * scale));
     for (const quality of format === 'png' ? [100] : JPEG_QUALITIES) {
-      const out = await encode(png, width, format, quality);
+      const out = await encode(png, { width, height }, format, quality);
       const base64Length = Math.ceil(out.length / 3) * 4;
-      const last = Math.max(width, Math.round(deviceHeight * scale)) <= MIN_SIDE;
+      const last = Math.max(width, height) <= MIN_SIDE;
       if (base64Length <= budget || last) {
         const outMeta = await sharp(out).metadata();
         const w = outMeta.width ?? width;
@@ -60,11 +62,11 @@ export async function scaleScreenshot(png: Buffer, options: { format?: ImageForm
           data: out.toString('base64'),
           mimeType: format === 'png' ? 'image/png' : 'image/jpeg',
           width: w,
-          height: outMeta.height ?? Math.round(deviceHeight * scale),
+          height: outMeta.height ?? height,
           deviceWidth,
           deviceHeight,
           factor: Math.round((deviceWidth / w) * 10_000) / 10_000,
-          factorY: Math.round((deviceHeight / (outMeta.height ?? Math.round(deviceHeight * scale))) * 10_000) / 10_000,
+          factorY: Math.round((deviceHeight / (outMeta.height ?? height)) * 10_000) / 10_000,
           bytes: out.length,
         };
       }
