@@ -193,7 +193,9 @@ export class VirtualDevice implements DeviceHandle {
   properties(ctx: CallContext): Promise<DeviceProperties> {
     return this.call(ctx, () => {
       const s = this.phone.state;
-      return { darkMode: s.darkMode, wifi: s.wifi, network: s.wifi ? 'wifi' : 'disconnected', keyboardVisible: this.phone.frame().keyboardVisible };
+      const props: DeviceProperties = { darkMode: s.darkMode, wifi: s.wifi, network: s.wifi ? 'wifi' : 'disconnected', keyboardVisible: this.phone.frame().keyboardVisible };
+      if (this.profile.apiLevel !== undefined) props.apiLevel = this.profile.apiLevel;
+      return props;
     });
   }
 
