@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
@@ -35,6 +36,8 @@ export class AndroidDevice implements DeviceHandle {
   private readonly scrcpy: ScrcpyManager;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
+  /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
+  private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
 
   constructor(
@@ -158,8 +161,12 @@ export class AndroidDevice implements DeviceHandle {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
       }
-      const { root, rotation } = await this.parse(ctx, 'uiautomator dump', () => parseUiautomatorDump(out));
-      return elementsFromTree(root, rotate(physical, rotation));
+      return this.parse(ctx, 'uiautomator dump', () =>
+        this.listings.get(out, `${physical.width}x${physical.height}`, () => {
+          const { root, rotation } = parseUiautomatorDump(out);
+          return elementsFromTree(root, rotate(physical, rotation));
+        }),
+      );
     }
   }
 
