@@ -10,7 +10,7 @@ import { apkPackageName } from './apk-package.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
-import { ScrcpyManager } from './scrcpy/scrcpy-manager.js';
+import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
@@ -23,6 +23,8 @@ export interface AndroidDeviceOptions {
   input: 'monkey' | 'input';
   /** `raw`: pixels from `screencap`, PNG-encoded on the host; `png`: `screencap -p` encoded on the device. */
   screencap: 'raw' | 'png';
+  /** Overrides for the scrcpy session (grace period, bind timeout, key-frame interval). */
+  scrcpy?: Partial<ScrcpyManagerOptions>;
 }
 
 const DUMP_ATTEMPTS = 4;
@@ -47,7 +49,8 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
-    this.scrcpy = new ScrcpyManager(device, info.id, async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!));
+    const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
+    this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
   }
 
   get serial(): string {

@@ -32,7 +32,7 @@ export class AndroidDriver implements Driver {
 
   constructor(options: AndroidDriverOptions = {}) {
     this.reportUnreachable = options.reportUnreachable ?? false;
-    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw' };
+    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw', scrcpy: options.scrcpy };
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
       this.address = resolveAdbAddress(explicit, options.env ?? process.env);
