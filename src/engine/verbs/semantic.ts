@@ -71,13 +71,17 @@ const dismissKeyboard: ActionFn = async (ctx) => {
       tried.push(`the ${JSON.stringify(key.text || key.accessibility_label)} key`);
       if (await gone()) return { resolved: resolvedOf(key, 1), message: `closed the keyboard with its ${JSON.stringify(key.text || key.accessibility_label)} key` };
     }
+    // WebDriverAgent's own dismissal taps the keyboard's Done/return key; never type a newline into the field.
+    const dismissed = await ctx.engine
+      .withDevice(ctx.device, 'dismissing the keyboard', async (h, c) => (h.dismissKeyboard ? (await h.dismissKeyboard(c), true) : false))
+      .catch(() => false);
+    if (dismissed) {
+      tried.push("the platform's keyboard dismissal");
+      if (await gone()) return { message: "closed the keyboard with the platform's own dismissal (its Done/return key)" };
+    }
     await call(ctx, 'mobile_swipe_on_screen', { direction: 'down' });
     tried.push('a swipe down');
     if (await gone()) return { message: 'closed the keyboard with a swipe down' };
-    // The return key itself is not always listed; ENTER is that key (it may move on or submit the form).
-    await call(ctx, 'mobile_press_button', { button: 'ENTER' });
-    tried.push('the return key (ENTER)');
-    if (await gone()) return { message: 'closed the keyboard with the return key (ENTER)' };
   }
   throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ')}; close it with the app's own control (e.g. tap outside the field)`);
 };
