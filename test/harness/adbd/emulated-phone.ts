@@ -61,7 +61,9 @@ export class EmulatedPhone {
       };
     }
     const tcp = /^tcp:(\d+)/.exec(service);
-    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) return (stream) => runMonkey(stream, this.phone, this.stats);
+    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {
+      return (stream) => runMonkey(stream, this.phone, this.stats, { denied: () => this.shell.quirks.injectionDenied, died: () => this.killMonkey() });
+    }
     return undefined;
   }
 }
