@@ -106,4 +106,44 @@ states('a stuck device is listed as not responding and never hides or holds up a
   }
 });
 
+states('screen off: woken before a tap, which then happens; listing after sleep wakes it instead of failing', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await new Promise((r) => setTimeout(r, 5100)); // past the window in which an awake screen is trusted
+  q.screenOff = true;
+  const r = await rig!.call('mobile_list_elements_on_screen');
+  assert.ok(Array.isArray(r.elements), JSON.stringify(r));
+  assert.not.ok(q.screenOff, 'woken with KEYCODE_WAKEUP');
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input keyevent 224')));
+});
+
+states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear "locked" error, no fake success', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = (await rig!.call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number } }[];
+  const field = email.find((e) => e.id === 'email')!;
+  await new Promise((r) => setTimeout(r, 5100));
+  q.screenOff = true;
+  q.locked = true;
+  assert.is((await rig!.call('mobile_click_on_screen_at_coordinates', field.center)).status, 'success');
+  assert.not.ok(q.locked || q.screenOff);
+  assert.ok(rig!.phone.phone.keyboardVisible, 'the tap reached the field');
+
+  await new Promise((r) => setTimeout(r, 5100));
+  q.screenOff = true;
+  q.locked = true;
+  q.secureLock = true;
+  try {
+    for (const [tool, params] of [['mobile_click_on_screen_at_coordinates', field.center], ['mobile_type_keys', { text: 'x' }], ['mobile_list_elements_on_screen', {}]] as const) {
+      const r = await rig!.call(tool, params);
+      assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(String(r.message), /is locked with a PIN, pattern or password/);
+      assert.match(String(r.message), /unlock it by hand/);
+    }
+  } finally {
+    Object.assign(q, { screenOff: false, locked: false, secureLock: false });
+  }
+});
+
 if (hasAdb()) states.run();

@@ -62,7 +62,11 @@ export class EmulatedPhone {
     }
     const tcp = /^tcp:(\d+)/.exec(service);
     if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {
-      return (stream) => runMonkey(stream, this.phone, this.stats, { denied: () => this.shell.quirks.injectionDenied, died: () => this.killMonkey() });
+      return (stream) => runMonkey(stream, this.phone, this.stats, {
+        denied: () => this.shell.quirks.injectionDenied,
+        died: () => this.killMonkey(),
+        blocked: () => !this.shell.inputReachesApp,
+      });
     }
     return undefined;
   }

@@ -19,6 +19,8 @@ export interface MonkeyFate {
   denied(): boolean;
   /** The monkey process ended: its port stops answering. */
   died(): void;
+  /** Input goes nowhere the app sees (screen off, lock screen showing). */
+  blocked(): boolean;
 }
 
 const INJECTING = new Set(['tap', 'touch', 'press', 'key', 'type', 'trackball', 'flip']);
@@ -40,6 +42,10 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
       fate.died();
       stream.close();
       return;
+    }
+    if (fate?.blocked() && INJECTING.has(verb)) {
+      await stream.write('OK\n');
+      continue;
     }
     try {
       if (verb === 'tap') await phone.tap(n[0], n[1], ctx());

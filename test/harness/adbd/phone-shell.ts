@@ -29,6 +29,12 @@ export interface PhoneQuirks {
   noPhysicalKeys: boolean;
   /** Input injection is forbidden (Xiaomi/MIUI without "USB debugging (Security settings)"). */
   injectionDenied: boolean;
+  /** The screen is off: input is dropped, uiautomator finds no root node, `dumpsys power` says Asleep. */
+  screenOff: boolean;
+  /** The lock screen shows: input reaches the keyguard, not the app. */
+  locked: boolean;
+  /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
+  secureLock: boolean;
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
 }
@@ -46,7 +52,9 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
-  readonly quirks: PhoneQuirks = { nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false };
+  readonly quirks: PhoneQuirks = {
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false,
+  };
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
   onMonkeyPort: (port: number) => void = () => undefined;
@@ -82,7 +90,13 @@ export class PhoneShell {
     switch (cmd) {
       case 'echo': return ok(`${args.join(' ')}\n`);
       case 'getprop': return ok(this.getprop(args[0]));
-      case 'wm': return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
+      case 'wm':
+        if (args[0] === 'dismiss-keyguard') {
+          // WindowManagerShellCommand: dismisses only an insecure keyguard; a secure one waits for the owner.
+          if (!this.quirks.secureLock) this.quirks.locked = false;
+          return ok();
+        }
+        return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
       case 'am': return this.am(args);
@@ -123,8 +137,19 @@ export class PhoneShell {
     return ok();
   }
 
+  /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
+  get inputReachesApp(): boolean {
+    return !this.quirks.screenOff && !this.quirks.locked;
+  }
+
   private async input(args: string[]): Promise<CommandResult> {
     const [verb, ...rest] = args[0] === 'touchscreen' ? args.slice(1) : args;
+    if (verb === 'keyevent' && ['224', 'KEYCODE_WAKEUP', '26', 'KEYCODE_POWER'].includes(rest[0])) {
+      this.quirks.screenOff = ['26', 'KEYCODE_POWER'].includes(rest[0]) ? !this.quirks.screenOff : false;
+      return ok();
+    }
+    // Input to a dark or locked screen is accepted and goes nowhere the app can see.
+    if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text'].includes(verb)) return ok();
     if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) {
       // InputShellCommand lets the exception from InputManagerService's permission check escape.
       return {
@@ -305,6 +330,25 @@ export class PhoneShell {
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
         return ok(`Display ${DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n` +
           (this.quirks.secondDisplay ? 'Display 4619827551948147201 (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"\n' : ''));
+      case 'power':
+        return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
+      case 'window':
+        if (args[0] !== 'policy') return ok('');
+        return ok([
+          'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
+          '    mSafeMode=false mSystemReady=true mSystemBooted=true',
+          '    KeyguardServiceDelegate',
+          `      showing=${this.quirks.locked}`,
+          `      inputRestricted=${this.quirks.locked}`,
+          '      occluded=false',
+          `      secure=${this.quirks.secureLock}`,
+          '      dreaming=false',
+          `      screenState=${this.quirks.screenOff ? 'SCREEN_STATE_OFF' : 'SCREEN_STATE_ON'}`,
+          '      KeyguardStateMonitor',
+          `        mIsShowing=${this.quirks.locked}`,
+          `        mSimSecure=false`,
+          '',
+        ].join('\n'));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
       default:
@@ -314,6 +358,8 @@ export class PhoneShell {
 
   private uiautomator([verb, file]: string[]): CommandResult {
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
+    // With the screen off there is no window to read; uiautomator reports it like a transient failure.
+    if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
     if (this.quirks.nullRootDumps > 0) {
       this.quirks.nullRootDumps--;
       return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');

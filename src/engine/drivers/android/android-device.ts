@@ -9,6 +9,7 @@ import { apkPackageName } from './apk-package.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { ScreenGuard } from './screen-state.js';
 import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
@@ -30,6 +31,7 @@ const SEPARATOR = '__mobilebridge__';
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
+  private readonly screenGuard: ScreenGuard;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   private displayArgs: string | undefined;
@@ -41,6 +43,7 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    this.screenGuard = new ScreenGuard(info.id);
   }
 
   get serial(): string {
@@ -154,8 +157,14 @@ export class AndroidDevice implements DeviceHandle {
   /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
+    await this.usableScreen(ctx, 'listing elements');
     for (let attempt = 1; ; attempt++) {
       const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
+      if (isTransientDumpFailure(out) && attempt === 1) {
+        // A sleeping or locked screen answers like this too: wake it, or say it is locked, before retrying.
+        this.screenGuard.doubt();
+        await this.usableScreen(ctx, 'listing elements');
+      }
       if (isTransientDumpFailure(out) && attempt < DUMP_ATTEMPTS) {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
@@ -211,6 +220,7 @@ export class AndroidDevice implements DeviceHandle {
 
   /** `input text` goes to whatever holds input focus; adb offers no cheap, reliable focus check. */
   async typeText(text: string, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, 'typing');
     const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
     this.checkSecurity(out, 'typing');
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
@@ -248,7 +258,12 @@ export class AndroidDevice implements DeviceHandle {
 
   // ---- plumbing ----
 
+  private usableScreen(ctx: CallContext, what: string): Promise<void> {
+    return this.screenGuard.ensureUsable(what, (command) => this.text(command, ctx, 'checking whether the screen is on and unlocked'));
+  }
+
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {
+    await this.usableScreen(ctx, what);
     if (this.options.input === 'monkey') {
       const sent = await this.guard(ctx, what, () => this.monkey.send(g.monkey, ctx.signal)).catch((err: unknown) => {
         // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by
