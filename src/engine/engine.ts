@@ -66,7 +66,8 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.drivers = options.drivers;
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
+    // --timeout bounds a listing too; drivers give each device a shorter deadline of its own.
+    this.listTimeoutMs = options.listTimeoutMs ?? Math.min(10_000, this.timeoutMs);
     this.allowedPaths = new AllowedPaths(options.allowPaths);
     for (const driver of this.drivers) {
       const off = driver.watch?.((change) => {

@@ -76,6 +76,14 @@ const dismissKeyboard: ActionFn = async (ctx) => {
       tried.push(spot.what);
       if (await gone()) return { message: `closed the keyboard with ${spot.what}` };
     }
+    // WebDriverAgent's own dismissal (it taps the keyboard's Done/return key); never a typed newline.
+    const dismissed = await ctx.engine
+      .withDevice(ctx.device, 'dismissing the keyboard', async (h, c) => (h.dismissKeyboard ? (await h.dismissKeyboard(c), true) : false))
+      .catch(() => false);
+    if (dismissed) {
+      tried.push("the platform's keyboard dismissal");
+      if (await gone()) return { message: "closed the keyboard with the platform's own dismissal (its Done/return key)" };
+    }
   }
   const how = ctx.os === 'iOS' ? 'give the field a Done key, or let a tap outside it end editing' : 'close it with the app\'s own control';
   throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ') || 'finding no Done key, return key or free spot to tap'}; ${how}`);
