@@ -217,6 +217,7 @@ export class Engine {
         return size;
       },
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
+      files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),
     };
   }

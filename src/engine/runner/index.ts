@@ -6,3 +6,4 @@ export { compare } from './compare.js';
 export { runOnDevices, shard, type PlannedRun } from './multi.js';
 export { junitXml } from './reports/junit.js';
 export { htmlReport } from './reports/html.js';
+export { prepareOutput } from './recover.js';
