@@ -1,9 +1,7 @@
-import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AllowedPaths } from '../engine/allowed-paths.js';
-import { isToolFailure, ToolError } from '../engine/errors.js';
+import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
 import { compactListing } from '../engine/listing/compact.js';
 import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
@@ -160,12 +158,11 @@ export function createMcpServer(options: McpServerOptions): Server {
         if (saveTo) {
           try {
             saved = await allowed.check(saveTo, 'save_to');
+            await allowed.write(saved, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
           } catch (err) {
-            const e = err as ToolError;
-            return errorResult(e.code ?? 'PERMISSION_DENIED', `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
+            const e = toFailure(err);
+            return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
           }
-          await mkdir(dirname(saved), { recursive: true });
-          await writeFile(saved, JSON.stringify(result.scenario, null, 2) + '\n');
         }
         const replay = saved ? `mobilebridge run ${saved} --device ${device}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}`;
         return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });
