@@ -5,7 +5,8 @@ import { htmlReport, junitXml, paths, runOnDevices, shard, writeFileAtomic, type
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { resetVirtualState } from './reset.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
@@ -60,7 +61,11 @@ them and writes under --out:
 
 Options:
   --device ID        device to run on (default: the first device of the scenario's platform)
-  --devices A,B,C    run the scenarios in parallel over these devices
+  --devices A,B,C    run the scenarios in parallel over these devices; any:android / any:ios
+                     (or any) leases a free device of that platform from every source
+  --lease-timeout D  wait up to D (10m, 90s) in a first-come, first-served line for the devices;
+                     other runs on this machine sharing the state folder wait for ours (default 0:
+                     take free ones or fail at once). Named devices are leased too when given
   --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
@@ -117,6 +122,14 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
       return EXIT.invalidInput;
     }
+    let leaseTimeout = 0;
+    try {
+      if (typeof flags['lease-timeout'] === 'string') leaseTimeout = parseDuration(flags['lease-timeout'], '--lease-timeout');
+      else if (flags['lease-timeout'] === true) throw new Error('--lease-timeout needs a duration, e.g. --lease-timeout 10m');
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     if (flags.reset === true) await resetVirtualState();
     const engine = createEngine(engineSetupFromFlags(flags));
@@ -129,6 +142,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       controller.abort();
     };
     process.on('SIGINT', onSigint);
+    let leases: Lease[] = [];
     try {
       let devices = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
       if (!devices.length) {
@@ -140,6 +154,18 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           return EXIT.device;
         }
         devices = [fit.id];
+      }
+      if (devices.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
+        const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
+        try {
+          leases = await leaseDevices(devices, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+        } catch (err) {
+          if (controller.signal.aborted) return EXIT.cancelled;
+          process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+          return EXIT.device;
+        }
+        devices = leases.map((l) => l.device);
+        process.stderr.write(`mobilebridge run: leased ${devices.join(', ')}\n`);
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
@@ -165,6 +191,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return code;
     } finally {
       process.off('SIGINT', onSigint);
+      for (const l of leases) l.release();
       await engine.close();
     }
   },
