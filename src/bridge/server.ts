@@ -12,6 +12,8 @@ import { DeviceHub, type ActivityEntry } from './hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
+import type { Peer } from './peers/peer.js';
+import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
 import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
 import { SessionStore } from './sessions.js';
@@ -51,6 +53,11 @@ export interface BridgeOptions {
   captureTimeoutMs?: number;
   /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
   methods?: readonly MethodDef[];
+  /**
+   * Peer bridges whose devices this one serves as its own (`serve --peer`). Their Peer drivers must
+   * also be among the engine's drivers (createEngine extraDrivers), which lists their devices.
+   */
+  peers?: Peer[];
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -106,6 +113,7 @@ export class Bridge implements BridgeCore {
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
+  readonly peers?: PeerRouter;
   port = 0;
   private readonly options: BridgeOptions;
   private readonly rpc: RpcServer;
@@ -142,6 +150,7 @@ export class Bridge implements BridgeCore {
       { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
       (session) => {
         this.hub.dropSession(session);
+        this.peers?.dropSession(session);
         this.locks.releaseAll(session);
       },
       this.log,
@@ -154,6 +163,7 @@ export class Bridge implements BridgeCore {
     this.locks = new LockTable((change) =>
       this.hub.broadcast(change.device, 'device.lock', { device: change.device, holder: change.holder, ...(change.previous ? { previous: change.previous } : {}) }, change.notify),
     );
+    if (options.peers?.length) this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log);
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
 
@@ -171,7 +181,7 @@ export class Bridge implements BridgeCore {
       webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
       maxBodyBytes: maxMessageBytes,
       startedAt: this.startedAt,
-      stats: () => ({ ...this.stats(), frames: this.hub.stats().frames }),
+      stats: () => ({ ...this.stats(), frames: this.hub.stats().frames, ...(this.peers ? { peers: this.peers.stats() } : {}) }),
     });
     this.http = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
     // Hard cap well above the 1 MiB limit: messages in between get a JSON-RPC error and the
