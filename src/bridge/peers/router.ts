@@ -51,10 +51,19 @@ export class PeerRouter {
     }
     const device = method === 'tools.call' ? (params.parameters as { device?: unknown } | undefined)?.device : DEVICE_METHODS.has(method) || method === 'devices.subscribe' ? params.device : undefined;
     if (typeof device !== 'string') return undefined;
-    const peer = this.peers.find((p) => p.owns(device));
+    const peer = this.peerOf(device);
     if (!peer) return undefined;
     if (method === 'devices.subscribe') return this.subscribe(peer, params as ValidParamsOf<'devices.subscribe'>, ctx);
     return this.forward(peer, method, params, ctx);
+  }
+
+  peerOf(device: string): Peer | undefined {
+    return this.peers.find((p) => p.owns(device));
+  }
+
+  /** devices.lock on the peer for the caller's own link (a lease taken through this aggregator). */
+  lockOnPeer(peer: Peer, device: string, ctx: MethodContext): Promise<unknown> {
+    return this.forward(peer, 'devices.lock', { device, takeover: false }, ctx);
   }
 
   stats(): Record<string, RelayStats> {

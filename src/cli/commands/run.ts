@@ -8,6 +8,7 @@ import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { resetVirtualState } from './reset.js';
+import { runThroughBridge } from './run-bridge.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
@@ -73,6 +74,9 @@ Options:
   --timeout MS       deadline of one device call (default 30000)
   --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
   --no-virtual       leave out the built-in virtual devices
+  --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
+                     leasing them there; results and reports are written here
+  --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
@@ -131,6 +135,25 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    if (typeof flags.bridge === 'string') {
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        return await runThroughBridge({
+          bridge: flags.bridge,
+          flags,
+          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })),
+          devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
+          leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
+          outDir,
+          signal: controller.signal,
+          exitCodeFor,
+        });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    }
     if (flags.reset === true) await resetVirtualState();
     const engine = createEngine(engineSetupFromFlags(flags));
     const controller = new AbortController();
