@@ -29,7 +29,7 @@ const find = (els: UiElement[], id: string) => {
 
 tools('lists the emulated phone with model, version and ready state', async ({ rig }) => {
   const { devices } = (await rig!.engine.call('mobile_list_available_devices', {})) as { devices: unknown[] };
-  assert.equal(devices, [{ id: rig!.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready' }]);
+  assert.equal(devices, [{ id: rig!.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready', source: 'android' }]);
 });
 
 tools('apps: list with labels; launch, foreground, terminate', async ({ rig }) => {
