@@ -3,6 +3,7 @@ import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import type { ControlChannel } from './control-channel.js';
+import { scrcpyServerJar } from './server-jar.js';
 import { ScrcpySession } from './session.js';
 import { VideoConsumer } from './video-consumer.js';
 
@@ -15,6 +16,8 @@ export interface ScrcpyManagerOptions {
   inputVideo: VideoOptions;
   /** A server that ran this long before dying is restarted once for its viewers (an encoder error, not a broken setup). */
   restartAfterMs: number;
+  /** Where the verified jar comes from (tests swap in a missing or altered one). */
+  serverJar: () => Buffer;
 }
 
 export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
@@ -23,6 +26,7 @@ export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
   keyFrameInterval: 2,
   inputVideo: { maxSize: 1200, maxFps: 30 },
   restartAfterMs: 5_000,
+  serverJar: () => scrcpyServerJar(),
 };
 
 /**
@@ -116,7 +120,7 @@ export class ScrcpyManager {
 
   private async start(video: VideoOptions): Promise<ScrcpySession> {
     const physical = await this.physicalSize();
-    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs }, physical);
+    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar }, physical);
     if (this.closed) {
       await session.close();
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
