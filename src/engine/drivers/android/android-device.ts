@@ -216,6 +216,7 @@ export class AndroidDevice implements DeviceHandle {
       ctx, 'rotating the screen',
     );
     this.checkSecurity(out, 'rotating the screen');
+    this.scrcpy.control?.expectOrientation(orientation === 'landscape');
   }
 
   // ---- input ----
