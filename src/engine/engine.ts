@@ -7,6 +7,7 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
+import { captureScreen, type ScreenCapture } from './screen/capture.js';
 import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
 import type { DeviceInfo } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
@@ -141,6 +142,25 @@ export class Engine {
         throw this.onErrorThrow(id, err);
       }),
     );
+  }
+
+  /**
+   * The screen as the device hands it out (raw pixels or its own encoding), for a consumer that
+   * scales and encodes it once itself (MCP screenshots). Listeners see it as mobile_take_screenshot.
+   * Throws ToolError.
+   */
+  async captureScreen(id: string, options: CallOptions = {}): Promise<ScreenCapture> {
+    const started = performance.now();
+    const report = (result: unknown) =>
+      this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
+    try {
+      const cap = await this.withDevice(id, 'taking a screenshot', captureScreen);
+      report({ dimensions: { width: cap.width, height: cap.height } });
+      return cap;
+    } catch (err) {
+      report(toFailure(err));
+      throw err;
+    }
   }
 
   onCall(listener: (e: CallEvent) => void): () => void {

@@ -7,7 +7,7 @@ import { isToolFailure, ToolError } from '../engine/errors.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { errorResult, json } from './results.js';
-import { scaleScreenshot, type ImageFormat } from './screenshot.js';
+import type { ImageFormat } from './screenshot.js';
 import { SESSION_TOOLS } from './session-tools.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
 
@@ -72,10 +72,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (format !== 'jpeg' && format !== 'png') throw new ArgumentError(`"format" must be jpeg or png (got ${JSON.stringify(format)})`);
     const maxSize = args.max_size === undefined ? undefined : Number(args.max_size);
     if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 160 && maxSize <= 4096)) throw new ArgumentError('"max_size" must be a whole number of pixels from 160 to 4096');
-    const shot = await backend.callTool('mobile_take_screenshot', { device });
-    if (isToolFailure(shot)) return errorResult(shot.code, shot.message);
-    const png = Buffer.from((shot as { image: string }).image, 'base64');
-    const s = await scaleScreenshot(png, { format, maxSize });
+    const s = await backend.screenshot(device, { format, maxSize });
+    if (isToolFailure(s)) return errorResult(s.code, s.message);
     const note =
       `Screenshot of ${device}: image ${s.width}×${s.height} ${format.toUpperCase()} (${Math.round(s.bytes / 1024)} KB); device screen ${s.deviceWidth}×${s.deviceHeight} px. ` +
       `Scale factor ${s.factor}: device_x = image_x × ${s.factor}, device_y = image_y × ${s.factorY}. Verbs need no coordinates: describe the element instead.`;

@@ -127,6 +127,7 @@ mcp('INTERNAL failures of the backend come back as isError results too', async (
     listDevices: async () => failure('INTERNAL', 'the device list could not be read (socket closed)'),
     engineTools: async () => [],
     callTool: async () => failure('INTERNAL', 'x'),
+    screenshot: async () => failure('INTERNAL', 'x'),
     runVerb: async () => failure('INTERNAL', 'the verb could not run (socket closed)'),
     assert: async () => failure('INTERNAL', 'x'),
     startRecording: async () => failure('INTERNAL', 'x'),

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import { htmlReport, junitXml, paths, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
@@ -61,9 +61,10 @@ them and writes under --out:
   junit.xml, report.html                         one testcase / section per scenario run
 
 Options:
-  --device ID        device to run on (default: the first device of the scenario's platform)
-  --devices A,B,C    run the scenarios in parallel over these devices; any:android / any:ios
-                     (or any) leases a free device of that platform from every source
+  --device ID        device to run on (default: the first device of each scenario's platform)
+  --devices A,B,C    run the scenarios in parallel over these devices, each scenario on a device
+                     of its platform (a scenario none of them can run: exit 3); any:android /
+                     any:ios (or any) leases a free device of that platform from every source
   --lease-timeout D  wait up to D (10m, 90s) in a first-come, first-served line for the devices;
                      other runs on this machine sharing the state folder wait for ours (default 0:
                      take free ones or fail at once). Named devices are leased too when given
@@ -167,28 +168,23 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     process.on('SIGINT', onSigint);
     let leases: Lease[] = [];
     try {
-      let devices = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
-      if (!devices.length) {
-        const platform = selected[0]?.scenario?.platform;
-        const listed = await engine.listDevices();
-        const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
-        if (!fit) {
-          process.stderr.write(`mobilebridge run: no ${platform} device connected (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --device\n`);
-          return EXIT.device;
-        }
-        devices = [fit.id];
-      }
-      if (devices.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
+      let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
         const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
         try {
-          leases = await leaseDevices(devices, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+          leases = await leaseDevices(wanted.length ? wanted : ['any'], { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
         } catch (err) {
           if (controller.signal.aborted) return EXIT.cancelled;
           process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
           return EXIT.device;
         }
-        devices = leases.map((l) => l.device);
-        process.stderr.write(`mobilebridge run: leased ${devices.join(', ')}\n`);
+        wanted = leases.map((l) => l.device);
+        process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
+      }
+      const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
+      if (!routing.ok) {
+        process.stderr.write(`mobilebridge run: ${routing.message}\n`);
+        return routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device;
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
@@ -197,7 +193,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
         } },
       }));
-      const runs = await runOnDevices({ engine, outDir }, devices, planned, controller.signal);
+      const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
       const named = runs.map((r) => ({ document: r.document, name: r.name }));
       await writeFileAtomic(paths.junit(outDir), junitXml(named));
       await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
@@ -8,6 +8,8 @@ import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError,
 import { apkPackageName } from './apk-package.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { ControlUnavailable } from './scrcpy/control-channel.js';
+import { ScrcpyManager } from './scrcpy/scrcpy-manager.js';
 import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
@@ -29,6 +31,8 @@ const SEPARATOR = '__mobilebridge__';
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
+  /** scrcpy-server: live video, and input over its control socket while it runs. */
+  private readonly scrcpy: ScrcpyManager;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   private displayArgs: string | undefined;
@@ -40,14 +44,22 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    this.scrcpy = new ScrcpyManager(device, info.id, async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!));
   }
 
   get serial(): string {
     return this.info.id;
   }
 
-  close(): void {
+  /** Stops the monkey channel and the scrcpy server, so nothing of ours keeps running on the phone. */
+  async close(): Promise<void> {
     this.monkey.close();
+    await this.scrcpy.close();
+  }
+
+  /** scrcpy H.264 (SPEC §9); a ToolError with the reason when it cannot start, and the bridge polls screenshots. */
+  openVideo(options: VideoOptions): Promise<VideoStream> {
+    return this.scrcpy.openVideo(options);
   }
 
   // ---- apps ----
@@ -195,8 +207,27 @@ export class AndroidDevice implements DeviceHandle {
     return this.gesture(keyGesture(button), ctx, `pressing ${button}`);
   }
 
-  /** `input text` goes to whatever holds input focus; adb offers no cheap, reliable focus check. */
+  /**
+   * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
+   * control socket while it runs; non-ASCII always there (started for it if needed), as `input text` cannot type it.
+   */
   async typeText(text: string, ctx: CallContext): Promise<void> {
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.typeText(text, ctx.signal);
+      } catch (err) {
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
+    if (/[^\x20-\x7e\n\t]/.test(text)) {
+      let started = false;
+      await this.scrcpy.withInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
+        if (started && !(err instanceof ControlUnavailable)) throw err;
+        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and scrcpy, which pastes it, is unavailable (${(err as Error).message})`);
+      });
+      return;
+    }
     const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
     this.checkSecurity(out, 'typing');
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
@@ -235,6 +266,15 @@ export class AndroidDevice implements DeviceHandle {
   // ---- plumbing ----
 
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.run(g.control, ctx.signal);
+      } catch (err) {
+        // Nothing reached the device: the slower paths below do the gesture instead.
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
     if (this.options.input === 'monkey') {
       const sent = await this.guard(ctx, what, () => this.monkey.send(g.monkey, ctx.signal)).catch((err: unknown) => {
         // A monkey that died mid-use is replaced by `input` for this gesture; device-level failures still count.

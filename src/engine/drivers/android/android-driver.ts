@@ -86,11 +86,13 @@ export class AndroidDriver implements Driver {
 
   async close(): Promise<void> {
     this.tracker?.stop();
-    for (const id of [...this.devices.keys()]) this.dropDevice(id);
+    const devices = [...this.devices.values()];
+    this.devices.clear();
+    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
   }
 
   private dropDevice(id: string): void {
-    this.devices.get(id)?.close();
+    void this.devices.get(id)?.close().catch(() => undefined);
     this.devices.delete(id);
   }
 

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Assertion } from '../../../validate/index.js';
-import { normalizeText } from '../../resolve/index.js';
-import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../../verbs/index.js';
-import { dialogTexts, name, permissionDialog, screenTitle, visualState } from '../observe.js';
-import { writeFileAtomic } from '../result-file.js';
+import type { Assertion } from '../../validate/index.js';
+import { normalizeText } from '../resolve/index.js';
+import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../verbs/index.js';
+import { dialogTexts, name, permissionDialog, screenTitle, visualState } from './observe.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import { distance, dominantColor, parseHex, similarity, toHex } from './pixels.js';
 import type { Evaluator } from './types.js';
 
