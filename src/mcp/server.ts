@@ -1,9 +1,9 @@
-import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AllowedPaths } from '../engine/allowed-paths.js';
-import { isToolFailure, ToolError } from '../engine/errors.js';
+import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
+import { compactListing } from '../engine/listing/compact.js';
+import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { errorResult, json } from './results.js';
@@ -39,6 +39,13 @@ function str(args: Args, key: string, required = false): string | undefined {
     return undefined;
   }
   if (typeof v !== 'string') throw new ArgumentError(`"${key}" must be a string (got ${typeof v})`);
+  return v;
+}
+
+function int(args: Args, key: string): number | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new ArgumentError(`"${key}" must be a whole number (got ${JSON.stringify(v)})`);
   return v;
 }
 
@@ -80,6 +87,20 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { content: [{ type: 'image', data: s.data, mimeType: s.mimeType }, { type: 'text', text: note }] };
   }
 
+  async function listElements(device: string, args: Args): Promise<CallToolResult> {
+    const page = { offset: int(args, 'offset'), limit: int(args, 'limit'), screen: str(args, 'screen') };
+    const full = args.full === true;
+    const result = await backend.callTool('mobile_list_elements_on_screen', { device });
+    if (isToolFailure(result)) return errorResult(result.code, result.message);
+    if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+    try {
+      return { content: [{ type: 'text', text: JSON.stringify(compactListing((result as { elements: UiElement[] }).elements, page)) }] };
+    } catch (err) {
+      if (err instanceof RangeError) throw new ArgumentError(err.message);
+      throw err;
+    }
+  }
+
   async function call(name: string, args: Args): Promise<CallToolResult> {
     if (name === 'list_devices') {
       const devices = await backend.listDevices();
@@ -104,11 +125,12 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function session(name: string, device: string, args: Args): Promise<CallToolResult> {
     switch (name) {
-      case 'list_apps':
-      case 'list_elements': {
-        const result = await backend.callTool(name === 'list_apps' ? 'mobile_list_apps' : 'mobile_list_elements_on_screen', { device });
+      case 'list_apps': {
+        const result = await backend.callTool('mobile_list_apps', { device });
         return isToolFailure(result) ? errorResult(result.code, result.message) : { content: [{ type: 'text', text: JSON.stringify(result) }] };
       }
+      case 'list_elements':
+        return listElements(device, args);
       case 'take_screenshot':
         return screenshot(device, args);
       case 'assert': {
@@ -136,12 +158,11 @@ export function createMcpServer(options: McpServerOptions): Server {
         if (saveTo) {
           try {
             saved = await allowed.check(saveTo, 'save_to');
+            await allowed.write(saved, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
           } catch (err) {
-            const e = err as ToolError;
-            return errorResult(e.code ?? 'PERMISSION_DENIED', `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
+            const e = toFailure(err);
+            return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
           }
-          await mkdir(dirname(saved), { recursive: true });
-          await writeFile(saved, JSON.stringify(result.scenario, null, 2) + '\n');
         }
         const replay = saved ? `mobilebridge run ${saved} --device ${device}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}`;
         return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
@@ -136,6 +136,13 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    try {
+      const recovered = await prepareOutput(outDir);
+      for (const file of recovered.interrupted) process.stderr.write(`mobilebridge run: ${file} was left running by a run that stopped; marked error (interrupted)\n`);
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: --out: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     if (typeof flags.bridge === 'string') {
       const controller = new AbortController();
       const onSigint = () => controller.abort();
@@ -171,8 +178,9 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
       if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
         const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
+        if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
         try {
-          leases = await leaseDevices(wanted.length ? wanted : ['any'], { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+          leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
         } catch (err) {
           if (controller.signal.aborted) return EXIT.cancelled;
           process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
@@ -195,8 +203,14 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }));
       const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
       const named = runs.map((r) => ({ document: r.document, name: r.name }));
-      await writeFileAtomic(paths.junit(outDir), junitXml(named));
-      await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+      try {
+        await writeFileAtomic(paths.junit(outDir), junitXml(named));
+        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+      } catch (err) {
+        // The result documents are written already; say which report is missing and why.
+        process.stderr.write(`mobilebridge run: the reports could not be written: ${(err as Error).message}\n`);
+        return EXIT.internal;
+      }
       const code = exitCodeFor(runs.map((r) => r.document));
       printJson({
         ok: code === EXIT.ok,

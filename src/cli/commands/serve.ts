@@ -62,6 +62,7 @@ Options:
   --allow-origin O    let browser pages from origin O (e.g. http://localhost:5173) open the
                       WebSocket; repeatable or comma-separated; "*" allows any origin
   --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
+  --no-video          never start device video (scrcpy, WDA MJPEG); viewers get screenshots
   --peer [NAME=]ws://HOST:PORT[?token=T]
                       serve that bridge's devices as our own (source NAME); repeatable. Calls,
                       verbs, runs, locks and frames pass through (docs/scale-out.md)
@@ -75,7 +76,7 @@ Examples:
   mobilebridge serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
 
   async run(args) {
-    const { flags } = parseFlags(args, ['virtual']);
+    const { flags } = parseFlags(args, ['virtual', 'video']);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
     const port = flags.port === undefined ? 4800 : Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -112,7 +113,7 @@ Examples:
     }
     let bridge: Bridge;
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), peers });
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;

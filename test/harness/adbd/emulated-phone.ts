@@ -70,7 +70,13 @@ export class EmulatedPhone {
     const abstract = /^localabstract:(.+)$/.exec(service);
     if (abstract) return this.scrcpy.connect(abstract[1]);
     const tcp = /^tcp:(\d+)/.exec(service);
-    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) return (stream) => runMonkey(stream, this.phone, this.stats);
+    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {
+      return (stream) => runMonkey(stream, this.phone, this.stats, {
+        denied: () => this.shell.quirks.injectionDenied,
+        died: () => this.killMonkey(),
+        blocked: () => !this.shell.inputReachesApp,
+      });
+    }
     return undefined;
   }
 }

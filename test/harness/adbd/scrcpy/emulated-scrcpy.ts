@@ -12,11 +12,12 @@ import { ScrcpyServerProcess, type ScrcpyFaults, type ScrcpyHost } from './serve
 export class EmulatedScrcpy implements ScrcpyHost {
   faults: ScrcpyFaults = {};
   clipboard = '';
+  ranJarSha256: string | undefined;
   injected: string[] = [];
   /** Servers started so far (each `app_process` run). */
   launches = 0;
   readonly ffmpeg = findFfmpeg();
-  private readonly running = new Set<ScrcpyServerProcess>();
+  private readonly running = new Map<ScrcpyServerProcess, number>();
   private readonly listening = new Map<string, ScrcpyServerProcess>();
 
   constructor(
@@ -27,6 +28,11 @@ export class EmulatedScrcpy implements ScrcpyHost {
   /** scrcpy servers alive on the phone right now. */
   get servers(): number {
     return this.running.size;
+  }
+
+  /** Launch numbers (1, 2, …) of the servers alive now. */
+  get alive(): number[] {
+    return [...this.running.values()];
   }
 
   /** The runner for a shell line, when the line starts scrcpy-server. */
@@ -40,8 +46,7 @@ export class EmulatedScrcpy implements ScrcpyHost {
     if (!words.some((w) => w === 'app_process') || !words.includes('com.genymobile.scrcpy.Server')) return undefined;
     return (stream: DeviceStream) => {
       const server = new ScrcpyServerProcess(this, stream);
-      this.running.add(server);
-      this.launches++;
+      this.running.set(server, ++this.launches);
       return server.run(words);
     };
   }
@@ -54,7 +59,7 @@ export class EmulatedScrcpy implements ScrcpyHost {
 
   /** Kills every server as the low-memory killer or `kill -9` would: no output, sockets closed. */
   kill(): void {
-    for (const server of this.running) server.kill();
+    for (const server of this.running.keys()) server.kill();
   }
 
   listen(name: string, server: ScrcpyServerProcess): void {

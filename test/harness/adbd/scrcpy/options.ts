@@ -14,6 +14,7 @@ export interface ServerOptions {
   sendCodecMeta: boolean;
   sendFrameMeta: boolean;
   clipboardAutosync: boolean;
+  cleanup: boolean;
   unknown: string[];
 }
 
@@ -21,7 +22,7 @@ export function parseServerOptions(args: string[]): ServerOptions {
   const [clientVersion = '', ...rest] = args;
   const o: ServerOptions = {
     clientVersion, scid: -1, tunnelForward: false, video: true, audio: true, control: true, maxSize: 0, maxFps: 0,
-    iFrameIntervalS: 10, sendDummyByte: true, sendDeviceMeta: true, sendCodecMeta: true, sendFrameMeta: true, clipboardAutosync: true, unknown: [],
+    iFrameIntervalS: 10, sendDummyByte: true, sendDeviceMeta: true, sendCodecMeta: true, sendFrameMeta: true, clipboardAutosync: true, cleanup: true, unknown: [],
   };
   const bool = (v: string) => v === 'true';
   for (const arg of rest) {
@@ -55,7 +56,8 @@ export function parseServerOptions(args: string[]): ServerOptions {
         if (interval) o.iFrameIntervalS = Number(interval[1]);
         break;
       }
-      case 'log_level': case 'video_bit_rate': case 'cleanup': case 'power_on': case 'video_codec': case 'stay_awake': break;
+      case 'cleanup': o.cleanup = bool(value); break;
+      case 'log_level': case 'video_bit_rate': case 'power_on': case 'video_codec': case 'stay_awake': break;
       default: o.unknown.push(key);
     }
   }

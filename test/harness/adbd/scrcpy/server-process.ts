@@ -43,6 +43,8 @@ export interface ScrcpyHost {
   faults: ScrcpyFaults;
   ffmpeg: string | undefined;
   clipboard: string;
+  /** SHA-256 of the jar the last server ran from. */
+  ranJarSha256: string | undefined;
   /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
   injected: string[];
   listen(name: string, server: ScrcpyServerProcess): void;
@@ -121,6 +123,9 @@ export class ScrcpyServerProcess {
     if (!args[0]) throw new Error('Missing client version');
     if (args[0] !== version) throw new Error(`The server version (${version}) does not match the client (${args[0]})`);
     this.options = parseServerOptions(args);
+    this.host.ranJarSha256 = createHash('sha256').update(jar).digest('hex');
+    // CleanUp.unlinkSelf (cleanup=true, the default): the jar is gone from the device once the server runs.
+    if (this.options.cleanup) this.host.files.remove(classpath!);
     for (const key of this.options.unknown) await this.log('WARN', `Unknown server option: ${key}`);
     const { phone } = this.host;
     await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${phone.info.version})`);

@@ -69,12 +69,13 @@ export class ControlChannel {
 
   /**
    * Printable ASCII goes as INJECT_TEXT (key events from the device's key map); newline and tab as keys;
-   * anything else is set on the device clipboard and pasted, the only way scrcpy types ß, 日 or emoji.
+   * text with anything else is set on the device clipboard and pasted, the only way scrcpy types ß, 日 or emoji.
    */
   async typeText(text: string, signal: AbortSignal): Promise<void> {
     if (!this.alive) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
     let sent = 0;
-    for (const run of text.match(/[\x20-\x7e]+|\n|\t|[^\x20-\x7e\n\t]+/gu) ?? []) {
+    // A line with any non-ASCII is pasted whole: one clipboard round trip, and the order is kept.
+    for (const run of text.match(/[^\n\t]+|\n|\t/gu) ?? []) {
       if (signal.aborted) throw signal.reason;
       if (run === '\n' || run === '\t') {
         const code = run === '\n' ? AndroidKeyCode.Enter : AndroidKeyCode.Tab;

@@ -13,6 +13,8 @@ export interface ScrcpyManagerOptions {
   keyFrameInterval: number;
   /** Encoder settings when input, not a viewer, starts the server. */
   inputVideo: VideoOptions;
+  /** A server that ran this long before dying is restarted once for its viewers (an encoder error, not a broken setup). */
+  restartAfterMs: number;
 }
 
 export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
@@ -20,10 +22,8 @@ export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
   bindTimeoutMs: 5_000,
   keyFrameInterval: 2,
   inputVideo: { maxSize: 1200, maxFps: 30 },
+  restartAfterMs: 5_000,
 };
-
-/** A server that ran at least this long before dying is restarted once for its viewers (encoder error, not a broken setup). */
-const RESTART_AFTER_MS = 5_000;
 
 /**
  * The one scrcpy session of a device, shared by every video consumer and by input. Started on first
@@ -50,19 +50,20 @@ export class ScrcpyManager {
     return control?.alive ? control : undefined;
   }
 
+  /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
-    const consumer = new VideoConsumer(undefined);
-    this.consumers.add(consumer);
     this.hold();
     let session: ScrcpySession;
     try {
       session = await this.ensure(options);
     } catch (err) {
-      this.consumers.delete(consumer);
       this.release();
       throw err;
     }
-    this.attach(consumer, session);
+    const consumer = new VideoConsumer(session.lastConfig);
+    this.consumers.add(consumer);
+    // A consumer joining a running stream would otherwise wait up to a key-frame interval.
+    if (session.lastConfig) session.control.requestKeyFrame();
     let closed = false;
     return {
       codec: 'h264',
@@ -117,24 +118,17 @@ export class ScrcpyManager {
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
     }
     this.session = session;
+    session.onPacket((packet) => this.consumers.forEach((consumer) => consumer.push(packet)));
     void session.ended.then((reason) => this.onEnded(session, reason, video));
     return session;
-  }
-
-  private attach(consumer: VideoConsumer, session: ScrcpySession): void {
-    const streaming = session.lastConfig !== undefined;
-    session.onPacket((packet) => consumer.push(packet));
-    // A consumer joining a running stream would otherwise wait up to a key-frame interval.
-    if (streaming) session.control.requestKeyFrame();
   }
 
   private async onEnded(session: ScrcpySession, reason: string, video: VideoOptions): Promise<void> {
     if (this.session === session) this.session = undefined;
     if (reason === 'closed' || this.closed) return;
-    if (this.consumers.size > 0 && Date.now() - session.startedAt >= RESTART_AFTER_MS) {
+    if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
       try {
-        const next = await this.ensure(video);
-        for (const consumer of this.consumers) next.onPacket((packet) => consumer.push(packet));
+        await this.ensure(video);
         return;
       } catch (err) {
         reason = `${reason}; restarting failed: ${(err as Error).message}`;
