@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Peer } from '../../src/bridge/peers/peer.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
@@ -59,6 +60,27 @@ test('serve refuses a --peer that is not a WebSocket URL, naming the fix', async
     assert.match(s.out.stderr, /use ws:\/\/ or wss:\/\//);
   } finally {
     rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test('a peer refusing our token: the link says why, keeps retrying, and lists nothing', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] }, token: 'right' });
+  let attempts = 0;
+  const counting = (bridge as unknown as { onUpgrade: (...a: unknown[]) => void });
+  const original = counting.onUpgrade.bind(bridge);
+  counting.onUpgrade = (...a: unknown[]) => {
+    attempts++;
+    original(...a);
+  };
+  const peer = new Peer({ name: 'x', url: bridge.wsUrl, token: 'wrong' }, { firstRetryMs: 20, maxRetryMs: 40 });
+  try {
+    await until('a few refused attempts', () => attempts >= 3, 5000);
+    assert.match(peer.link.lastError ?? '', /HTTP 401.*token/);
+    assert.is(peer.up, false);
+    assert.equal(await peer.listDevices({ signal: AbortSignal.timeout(1000) }), []);
+  } finally {
+    await peer.close();
+    await bridge.close();
   }
 });
 
