@@ -23,6 +23,8 @@ interface Group {
   recent: Message[];
   elements?: Map<string, UiElement>;
   seq: number;
+  /** What the peer answered: the format frames really come in (SPEC §9), and from where. */
+  stream?: Subscription['stream'];
 }
 
 interface Delivery {
@@ -56,7 +58,13 @@ export class FrameRelay {
   private readonly byUpstream = new Map<string, Group>();
   private readonly of = new Map<Subscription, Group[]>();
   private readonly delivery = new Map<Subscription, Delivery>();
+  /**
+   * Frames for a peer subscription whose devices.subscribe answer we have not processed yet: ws hands
+   * over the answer and the first frames of one TCP read back to back, before the answer's awaiter runs.
+   */
+  private readonly early = new Map<string, Buffer[]>();
   readonly stats: RelayStats = { received: 0, sent: 0, upstreamSubscriptions: 0 };
+  private subscribing = 0;
 
   constructor(
     private readonly peer: Peer,
@@ -113,6 +121,8 @@ export class FrameRelay {
       for (const g of groups) this.leave(g, sub);
       return failure('INVALID_PARAMETER', 'the session ended while subscribing');
     }
+    const shown = groups.find((g) => g.stream);
+    if (shown && sub.screen) sub.stream = shown.stream;
     this.of.set(sub, groups);
     this.delivery.set(sub, { started: false, inFlight: false, waitKey: false });
     session.subscriptions.set(sub.id, sub);
@@ -157,13 +167,21 @@ export class FrameRelay {
 
   private async subscribeUpstream(group: Group): Promise<ToolFailure | undefined> {
     let result: unknown;
+    this.subscribing++;
     try {
       result = await this.peer.link.request('devices.subscribe', group.params);
     } catch (err) {
       return failure('DEVICE_NOT_FOUND', `device ${group.device} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
+    } finally {
+      this.subscribing--;
+      if (!this.subscribing) queueMicrotask(() => this.subscribing || this.early.clear());
     }
     if (isToolFailure(result)) return result;
-    const id = (result as { subscription: string }).subscription;
+    const answer = result as { subscription: string; format?: string; source?: string; fallback_reason?: string };
+    const id = answer.subscription;
+    if (answer.format && answer.source) {
+      group.stream = { format: answer.format, source: answer.source, ...(answer.fallback_reason ? { fallbackReason: answer.fallback_reason } : {}) } as Subscription['stream'];
+    }
     if (!this.groups.has(group.key)) {
       void this.peer.link.request('devices.unsubscribe', { subscription: id }).catch(() => undefined);
       return undefined;
@@ -171,6 +189,9 @@ export class FrameRelay {
     group.upstream = id;
     this.byUpstream.set(id, group);
     this.stats.upstreamSubscriptions++;
+    const early = this.early.get(id);
+    this.early.delete(id);
+    for (const data of early ?? []) this.onFrame(data);
     return undefined;
   }
 
@@ -210,7 +231,10 @@ export class FrameRelay {
       return;
     }
     const group = this.byUpstream.get(String(header.subscription));
-    if (!group) return;
+    if (!group) {
+      this.keepEarly(String(header.subscription), data);
+      return;
+    }
     this.stats.received++;
     const message: Message = { data, header, body: data.subarray(4 + length) };
     if ('key' in header) {
@@ -218,6 +242,15 @@ export class FrameRelay {
       else if (group.recent.length < MAX_RECENT) group.recent.push(message);
     } else group.recent = [message];
     for (const sub of group.subs) this.deliver(sub, message);
+  }
+
+  private keepEarly(id: string, data: Buffer): void {
+    if (!this.subscribing) return;
+    const list = this.early.get(id) ?? [];
+    if (list.length < MAX_RECENT) list.push(data);
+    this.early.set(id, list);
+    // Bounded: only the few subscriptions being answered right now can be early.
+    if (this.early.size > 8) this.early.delete(this.early.keys().next().value!);
   }
 
   private deliver(sub: Subscription, message: Message): void {
