@@ -22,6 +22,8 @@ interface Group {
   /** Enough to start a new viewer: the last picture, or (video) the configuration and the frames since the key frame. */
   recent: Message[];
   elements?: Map<string, UiElement>;
+  /** The peer's first (reset) element message has come: the snapshot can start a new viewer. */
+  primed: boolean;
   seq: number;
   /** What the peer answered: the format frames really come in (SPEC §9), and from where. */
   stream?: Subscription['stream'];
@@ -62,7 +64,7 @@ export class FrameRelay {
    * Frames for a peer subscription whose devices.subscribe answer we have not processed yet: ws hands
    * over the answer and the first frames of one TCP read back to back, before the answer's awaiter runs.
    */
-  private readonly early = new Map<string, Buffer[]>();
+  private readonly early = new Map<string, (() => void)[]>();
   readonly stats: RelayStats = { received: 0, sent: 0, upstreamSubscriptions: 0 };
   private subscribing = 0;
 
@@ -134,7 +136,7 @@ export class FrameRelay {
         d.started = true;
         for (const g of groups) {
           for (const m of g.recent) this.deliver(sub, m);
-          if (g.elements) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+          if (g.elements && g.primed) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
         }
       },
     };
@@ -155,7 +157,7 @@ export class FrameRelay {
     const key = JSON.stringify(params);
     const existing = this.groups.get(key);
     if (existing) return existing;
-    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, ...(params.elements ? { elements: new Map() } : {}) };
+    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, primed: false, ...(params.elements ? { elements: new Map() } : {}) };
     this.groups.set(key, group);
     const outcome = await this.subscribeUpstream(group);
     if (outcome) {
@@ -191,7 +193,7 @@ export class FrameRelay {
     this.stats.upstreamSubscriptions++;
     const early = this.early.get(id);
     this.early.delete(id);
-    for (const data of early ?? []) this.onFrame(data);
+    for (const replay of early ?? []) replay();
     return undefined;
   }
 
@@ -208,6 +210,7 @@ export class FrameRelay {
   private async resubscribeAll(): Promise<void> {
     for (const group of [...this.groups.values()]) {
       group.recent = [];
+      group.primed = false;
       const outcome = await this.subscribeUpstream(group);
       if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
     }
@@ -232,7 +235,7 @@ export class FrameRelay {
     }
     const group = this.byUpstream.get(String(header.subscription));
     if (!group) {
-      this.keepEarly(String(header.subscription), data);
+      this.keepEarly(String(header.subscription), () => this.onFrame(data));
       return;
     }
     this.stats.received++;
@@ -244,10 +247,10 @@ export class FrameRelay {
     for (const sub of group.subs) this.deliver(sub, message);
   }
 
-  private keepEarly(id: string, data: Buffer): void {
+  private keepEarly(id: string, replay: () => void): void {
     if (!this.subscribing) return;
     const list = this.early.get(id) ?? [];
-    if (list.length < MAX_RECENT) list.push(data);
+    if (list.length < MAX_RECENT) list.push(replay);
     this.early.set(id, list);
     // Bounded: only the few subscriptions being answered right now can be early.
     if (this.early.size > 8) this.early.delete(this.early.keys().next().value!);
@@ -301,8 +304,10 @@ export class FrameRelay {
     if (method === 'elements.changed') {
       const p = params as ElementsChangedParams;
       const group = this.byUpstream.get(p.subscription);
-      if (!group?.elements) return;
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
+      if (!group.elements) return;
       if (p.reset) group.elements.clear();
+      group.primed = true;
       for (const id of p.removed) group.elements.delete(id);
       for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);
       group.seq = p.seq;
@@ -310,7 +315,7 @@ export class FrameRelay {
     } else if (method === 'subscription.ended') {
       const p = params as SubscriptionEndedParams;
       const group = this.byUpstream.get(p.subscription);
-      if (!group) return;
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
       this.byUpstream.delete(p.subscription);
       group.upstream = undefined;
       this.groups.delete(group.key);
