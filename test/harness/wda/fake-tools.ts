@@ -232,9 +232,9 @@ export class FakeIosTools {
           await d.terminateApp(rest[0], ctx());
           return {};
         case 'forward': {
-          // Proxies to the phone's WDA port; while WDA is stopped that port refuses, as a real forward would.
+          // Proxies to the phone's WDA port (or its MJPEG port, 9100); while WDA is stopped that port refuses, as a real forward would.
           const log = { level: 'info', msg: `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`, time: new Date().toISOString() };
-          return { stderr: JSON.stringify(log) + '\n', proxy: { listen: Number(rest[0]), target: Number(new URL(phone.wda.url).port) } };
+          return { stderr: JSON.stringify(log) + '\n', proxy: { listen: Number(rest[0]), target: rest[1] === '9100' ? phone.wda.mjpeg.portNumber : Number(new URL(phone.wda.url).port) } };
         }
       }
     } catch (err) {
