@@ -1,5 +1,8 @@
 import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
 
+/** Pictures queued in the decoder beyond which deltas are dropped until the next key frame. */
+const MAX_BACKLOG = 8;
+
 /** Checked once per page: a browser without an H.264 decoder gets JPEG frames instead. */
 export async function canDecodeH264(): Promise<boolean> {
   if (typeof VideoDecoder !== 'function') return false;
@@ -54,6 +57,11 @@ export class H264Decoder {
     const decoder = this.decoder;
     if (!decoder || decoder.state !== 'configured') return;
     if (this.needsKey && !header.key) return;
+    // A decoder that cannot keep up would show an ever older picture: skip to the next key frame.
+    if (!header.key && decoder.decodeQueueSize > MAX_BACKLOG) {
+      this.needsKey = true;
+      return;
+    }
     this.needsKey = false;
     // Timestamps only pair each picture with its header (capture time, size for mapping).
     this.headers.set(header.seq, header);
