@@ -20,6 +20,7 @@ import WebSocket from 'ws';
 import { decodeFrame } from '../../src/protocol/index.js';
 import { startRig, type AndroidRig } from '../../test/android/setup.js';
 import { launchChromium } from '../../test/web/support/browser.js';
+import { pollPage } from '../../test/web/support/poll.js';
 import { systemTool } from '../../test/support/system-tools.js';
 import { summarize } from './stats.js';
 
@@ -120,7 +121,7 @@ async function canvasLatency(chromium: string, port: number, device: string, que
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`http://127.0.0.1:${port}/?device=${encodeURIComponent(device)}${query}`);
-    const shown = await page.waitForFunction(`document.getElementById('latency').textContent.endsWith('ms')`, undefined, { timeout: 20_000 }).then(
+    const shown = await pollPage(page, `document.getElementById('latency').textContent.endsWith('ms')`, 'a latency figure', 20_000).then(
       () => true,
       () => false,
     );

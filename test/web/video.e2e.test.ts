@@ -7,6 +7,7 @@ import { encodeClip } from '../support/h264-clip.js';
 import { replayVideoDriver, type ReplayControl } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
+import { pollPage } from './support/poll.js';
 import { WEB_DIST } from './support/viewer-bridge.js';
 
 /**
@@ -66,7 +67,7 @@ function signature(page: Page): Promise<string> {
 
 /** Waits until the canvas shows a picture of the clip's size (an unpainted canvas is 300×150). */
 function canvasSized(page: Page): Promise<unknown> {
-  return page.waitForFunction(`(() => { const c = document.getElementById('screen'); return c.width === ${SIZE.width} && c.height === ${SIZE.height}; })()`, undefined, { timeout: 10_000 });
+  return pollPage(page, `(() => { const c = document.getElementById('screen'); return c.width === ${SIZE.width} && c.height === ${SIZE.height}; })()`, 'a picture of the clip’s size', 10_000);
 }
 
 test('h264 decodes onto the canvas with WebCodecs, the picture moves, and the bar says scrcpy', async (ctx) => {
@@ -89,7 +90,7 @@ test('h264 decodes onto the canvas with WebCodecs, the picture moves, and the ba
     return values.size;
   })()`);
   assert.ok(colourful > 8, `decoded pixels vary (${colourful} levels)`);
-  await page.waitForFunction(`Number(document.getElementById('fps').textContent) >= 10`, undefined, { timeout: 5000 });
+  await pollPage(page, `Number(document.getElementById('fps').textContent) >= 10`, 'at least 10 fps in the status bar', 5000);
   assert.equal(problems, []);
   await page.close();
 });
