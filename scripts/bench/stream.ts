@@ -6,6 +6,8 @@
  *
  *   H.264 path       `stream-android-1`: a clip replayed at 30 fps as a scrcpy stream would arrive
  *                    (see stream-server.ts); the emulator's encode is not part of the figures.
+ *   scrcpy-emu       the emulated Android phone's scrcpy-server 3.3.1 through the real adb server
+ *                    (its screen is still, so the emulated encoder repeats frames at ~10 fps).
  *   Screenshot path  the emulated Android phone through the real adb server (`screencap`), JPEG at
  *                    540 px; its rate is the bridge's capture rate (what it could deliver at most).
  *
@@ -159,7 +161,11 @@ async function main(): Promise<void> {
   const server = await startServer(adb ? (rig = await startRig()).server.port : undefined);
   try {
     const paths: Path[] = [{ name: 'h264', device: 'stream-android-1', screen: { format: 'h264', maxFps: 30 } }];
-    if (rig) paths.push({ name: 'screenshots', device: rig.phone.serial, screen: { format: 'jpeg', maxWidth: 540, maxFps: 30 } });
+    if (rig) {
+      // The emulated phone's own scrcpy-server (ffmpeg encode of its screen); a still screen repeats frames at ~10 fps like MediaCodec.
+      paths.push({ name: 'scrcpy-emu', device: rig.phone.serial, screen: { format: 'h264', maxFps: 30 } });
+      paths.push({ name: 'screenshots', device: rig.phone.serial, screen: { format: 'jpeg', maxWidth: 540, maxFps: 30 } });
+    }
     const results = new Map<string, Figures[]>();
     for (const path of paths) {
       const rows: Figures[] = [];

@@ -1,7 +1,7 @@
 import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
 
 /** Pictures queued in the decoder beyond which deltas are dropped until the next key frame. */
-const MAX_BACKLOG = 8;
+const MAX_BACKLOG = 4;
 
 /** Checked once per page: a browser without an H.264 decoder gets JPEG frames instead. */
 export async function canDecodeH264(): Promise<boolean> {
