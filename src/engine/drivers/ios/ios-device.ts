@@ -28,6 +28,11 @@ function press(x: number, y: number, holdMs: number): object[] {
   ];
 }
 
+/** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
+const MJPEG_QUALITY = 50;
+/** An MJPEG server that sends nothing this long after the request counts as absent. */
+const MJPEG_FIRST_PICTURE_MS = 3000;
+
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
 
 /**
@@ -35,11 +40,6 @@ const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 
  * converted here so every public coordinate is a device pixel); app lifecycle goes through the
  * platform tool behind `apps`.
  */
-/** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
-const MJPEG_QUALITY = 50;
-/** An MJPEG server that sends nothing this long after the request counts as absent. */
-const MJPEG_FIRST_PICTURE_MS = 3000;
-
 export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
 
