@@ -97,7 +97,8 @@ export class ReplayStream implements VideoStream {
       this.next = (this.next + 1) % this.clip.length;
       yield { data: p.data, config: p.config, key: p.key, capturedAt: Date.now(), width: this.size.width, height: this.size.height };
       if (p.config) continue;
-      due += 1000 / this.control.fps;
+      // Like an encoder fed in real time: a late tick is not made up for by a burst.
+      due = Math.max(due + 1000 / this.control.fps, performance.now());
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.max(0, due - performance.now()));
         this.wake = done;
