@@ -66,6 +66,7 @@ export class EmulatedPhone {
         denied: () => this.shell.quirks.injectionDenied,
         died: () => this.killMonkey(),
         blocked: () => !this.shell.inputReachesApp,
+        toPanel: (numbers, count) => this.shell.toPanel(numbers, count),
       });
     }
     return undefined;

@@ -10,7 +10,8 @@ import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { ScreenGuard } from './screen-state.js';
-import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
+import { pngToLogical, rawToLogical } from './frame-scale.js';
+import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
@@ -132,10 +133,12 @@ export class AndroidDevice implements DeviceHandle {
     const display = await this.displayArgument(ctx);
     if (this.options.screencap === 'png') {
       const out = await this.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
-      return await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out));
+      return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
     }
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return encodeRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
+    const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
+    const opaque = isOpaqueFrame(frame);
+    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), opaque);
   }
 
   /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
@@ -151,7 +154,12 @@ export class AndroidDevice implements DeviceHandle {
     }
     const display = await this.displayArgument(ctx);
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
+    return rawToLogical(rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out))), await this.logicalSize(ctx));
+  }
+
+  /** `wm size` once per device: the size elements and input use (rotation is taken from each capture). */
+  private async logicalSize(ctx: CallContext): Promise<ScreenSize> {
+    return this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
   }
 
   /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */
