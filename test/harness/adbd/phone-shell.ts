@@ -38,6 +38,8 @@ export interface PhoneQuirks {
   secureLock: boolean;
   /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
   wmOverride: { width: number; height: number } | undefined;
+  /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
+  dumpDelayMs: number;
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
 }
@@ -56,7 +58,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined,
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
   };
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
@@ -388,7 +390,13 @@ export class PhoneShell {
     }
   }
 
-  private uiautomator([verb, file]: string[]): CommandResult {
+  /** The hierarchy as `uiautomator dump` writes it (logical coordinates, current rotation). */
+  dumpXml(): string {
+    return uiautomatorXml(this.logicalTree(), this.rotation());
+  }
+
+  private async uiautomator([verb, file]: string[]): Promise<CommandResult> {
+    if (this.quirks.dumpDelayMs) await new Promise((r) => setTimeout(r, this.quirks.dumpDelayMs));
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
     // With the screen off there is no window to read; uiautomator reports it like a transient failure.
     if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
@@ -396,7 +404,7 @@ export class PhoneShell {
       this.quirks.nullRootDumps--;
       return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
     }
-    const xml = uiautomatorXml(this.logicalTree(), this.rotation());
+    const xml = this.dumpXml();
     if (file === '/dev/tty') return ok(`${xml}\nUI hierchary dumped to: /dev/tty\n`);
     this.files.write(file ?? '/sdcard/window_dump.xml', Buffer.from(xml));
     return ok(`UI hierchary dumped to: ${file ?? '/sdcard/window_dump.xml'}\n`);

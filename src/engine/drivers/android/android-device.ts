@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
@@ -10,6 +11,7 @@ import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { ScreenGuard } from './screen-state.js';
+import { Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
@@ -23,6 +25,9 @@ export interface AndroidDeviceOptions {
   input: 'monkey' | 'input';
   /** `raw`: pixels from `screencap`, PNG-encoded on the host; `png`: `screencap -p` encoded on the device. */
   screencap: 'raw' | 'png';
+  /** `auto`: element trees (and Unicode typing) from the on-device UiAutomator2 server when it is installed or its APKs are given; `off`: always `uiautomator dump`. */
+  uiServer?: 'auto' | 'off';
+  uiServerApks?: UiServerApks;
 }
 
 const DUMP_ATTEMPTS = 4;
@@ -33,6 +38,8 @@ const SEPARATOR = '__mobilebridge__';
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
   private readonly screenGuard: ScreenGuard;
+  /** The UiAutomator2 server, when enabled: a warm element tree instead of a `uiautomator dump` per listing. */
+  readonly uiServer: Uia2Server | undefined;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   private displayArgs: string | undefined;
@@ -45,6 +52,15 @@ export class AndroidDevice implements DeviceHandle {
   ) {
     this.monkey = new MonkeyChannel(device);
     this.screenGuard = new ScreenGuard(info.id);
+    if (options.uiServer !== 'off') {
+      this.uiServer = new Uia2Server({
+        serial: info.id,
+        run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
+        spawn: async (command) => (await device.shell(command)) as Duplex,
+        connect: async (port) => (await device.openTcp(port)) as Duplex,
+        install: async (path) => void (await device.install(path)),
+      }, options.uiServerApks);
+    }
   }
 
   get serial(): string {
@@ -53,6 +69,7 @@ export class AndroidDevice implements DeviceHandle {
 
   close(): void {
     this.monkey.close();
+    this.uiServer?.close();
   }
 
   // ---- apps ----
@@ -166,6 +183,11 @@ export class AndroidDevice implements DeviceHandle {
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
     await this.usableScreen(ctx, 'listing elements');
+    const served = await this.uiServer?.source(ctx.signal);
+    if (served) {
+      const { root, rotation } = await this.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
+      return elementsFromTree(root, rotate(physical, rotation));
+    }
     for (let attempt = 1; ; attempt++) {
       const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
       if (isTransientDumpFailure(out) && attempt === 1) {
@@ -229,6 +251,8 @@ export class AndroidDevice implements DeviceHandle {
   /** `input text` goes to whatever holds input focus; adb offers no cheap, reliable focus check. */
   async typeText(text: string, ctx: CallContext): Promise<void> {
     await this.usableScreen(ctx, 'typing');
+    // `input text` knows printable ASCII only; the UiAutomator2 server sets any text on the focused field.
+    if (/[^\x20-\x7e\n\t]/.test(text) && !/[\n\t]/.test(text) && (await this.uiServer?.typeText(text, ctx.signal))) return;
     const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
     this.checkSecurity(out, 'typing');
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
