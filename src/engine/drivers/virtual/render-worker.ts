@@ -19,6 +19,7 @@ port.on('message', (req: RenderRequest) => {
       const png = req.png ? await screen.png() : undefined;
       const rgba = req.rgba ? screen.copyRgba() : undefined;
       screen.release();
+      // Transferred, not copied: the buffer is unpooled, so its ArrayBuffer holds exactly these pixels.
       const reply: RenderReply = { id: req.id, width: screen.width, height: screen.height, rgba: rgba?.buffer as ArrayBuffer | undefined, png };
       port.postMessage(reply, rgba ? [rgba.buffer as ArrayBuffer] : []);
     } catch (err) {
