@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
+import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenCapture, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
 import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
 import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
 import { meanLuminance } from './observe.js';
@@ -106,12 +107,12 @@ export class RunState {
     const list = this.byStep.get(stepId);
     if (!list?.length || this.cancelled()) return;
     let elements: Promise<UiElement[]> | undefined;
-    let shot: Promise<Buffer> | undefined;
+    let shot: Promise<ScreenCapture> | undefined;
     let screen: ScreenSize | undefined;
     const env: AssertionEnv = {
       verbs: this.verbs,
       elements: () => (elements ??= listElements(this.verbs)),
-      screenshot: () => (shot ??= screenshotPng(this.verbs)),
+      screenshot: () => (shot ??= screenCapture(this.verbs)),
       screen: async () => (screen ??= await verbScreenSize(this.verbs)),
       variables: this.variables,
       textBefore: (id) => this.textsBefore.get(id),
@@ -153,7 +154,7 @@ export class RunState {
   private async darkMode(): Promise<{ dark: boolean; source: string }> {
     const props = await deviceProperties(this.verbs);
     if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
-    const lum = await meanLuminance(await screenshotPng(this.verbs));
+    const lum = await meanLuminance(await screenCapture(this.verbs));
     return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
   }
 

@@ -6,9 +6,10 @@ import { AssertionSchema, type Assertion, type AssertionResult } from '../../val
 import { evaluateAssertion, type AssertionEnv } from '../runner/assertions/index.js';
 import { deviceProperties } from '../runner/device-facts.js';
 import { meanLuminance } from '../runner/observe.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, keyboardVisible, listElements, screenshotPng, textOf } from './screen.js';
+import { isToast, keyboardVisible, listElements, screenCapture, textOf } from './screen.js';
 import { resolveOnce, verbScreenSize } from './target.js';
 import { VerbError, type VerbContext } from './types.js';
 
@@ -51,12 +52,12 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
   // The assertion's own looks must not land in the history of the verb that came before.
   const looks: VerbContext = { ...ctx, onElements: undefined };
   let elements: Promise<UiElement[]> | undefined;
-  let shot: Promise<Buffer> | undefined;
+  let shot: Promise<ScreenCapture> | undefined;
   let screen: ScreenSize | undefined;
   const env: AssertionEnv = {
     verbs: looks,
     elements: () => (elements ??= listElements(looks)),
-    screenshot: () => (shot ??= screenshotPng(looks)),
+    screenshot: () => (shot ??= screenCapture(looks)),
     screen: async () => (screen ??= await verbScreenSize(looks)),
     variables: {},
     textBefore: () => undefined,
@@ -104,6 +105,6 @@ function liveDir(): string {
 async function darkMode(ctx: VerbContext): Promise<{ dark: boolean; source: string }> {
   const props = await deviceProperties(ctx);
   if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
-  const lum = await meanLuminance(await screenshotPng(ctx));
+  const lum = await meanLuminance(await screenCapture(ctx));
   return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
 }

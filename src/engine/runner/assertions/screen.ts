@@ -4,6 +4,7 @@ import type { Assertion } from '../../../validate/index.js';
 import { normalizeText } from '../../resolve/index.js';
 import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../../verbs/index.js';
 import { dialogTexts, name, permissionDialog, screenTitle, visualState } from '../observe.js';
+import { pngOf } from '../../screen/capture.js';
 import { writeFileAtomic } from '../result-file.js';
 import { distance, dominantColor, parseHex, similarity, toHex } from './pixels.js';
 import type { Evaluator } from './types.js';
@@ -24,7 +25,7 @@ export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
       reference = await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { pass: false, error: true, message: `cannot read the reference ${file}: ${(err as Error).message}` };
-      await writeFileAtomic(file, current);
+      await writeFileAtomic(file, await pngOf(current));
       return { pass: true, expected: a.tolerance, actual: 1, message: `no reference yet: recorded this screen as the baseline ${file}; later runs compare against it` };
     }
     try {
