@@ -1,5 +1,6 @@
-import { isToolFailure } from '../errors.js';
+import { isToolFailure, toFailure } from '../errors.js';
 import { normalizeText } from '../resolve/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { VerbError, type VerbContext } from './types.js';
@@ -20,6 +21,17 @@ export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
 
 export async function screenSize(ctx: VerbContext): Promise<ScreenSize> {
   return call<ScreenSize>(ctx, 'mobile_get_screen_size');
+}
+
+/** The screen as the device hands it out, for checks that read pixels (no PNG encode and decode in between). */
+export async function screenCapture(ctx: VerbContext): Promise<ScreenCapture> {
+  if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
+  try {
+    return await ctx.engine.captureScreen(ctx.device, { origin: ctx.origin });
+  } catch (err) {
+    const f = toFailure(err);
+    throw new VerbError(f.code, f.message);
+  }
 }
 
 export async function screenshotPng(ctx: VerbContext): Promise<Buffer> {
