@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { RecordingStore } from '../engine/verbs/recording-store.js';
 import type { Engine } from '../engine/engine.js';
 import type { Participant, ServerLimits } from '../protocol/index.js';
 import { Connection } from './connection.js';
@@ -51,6 +52,8 @@ export interface BridgeOptions {
   captureTimeoutMs?: number;
   /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
   methods?: readonly MethodDef[];
+  /** Folder where agents' recordings are kept as they grow, to survive a restart (serve: the state folder). */
+  recordingsDir?: string;
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -103,6 +106,7 @@ export class Bridge implements BridgeCore {
   readonly registry: MethodRegistry;
   readonly server = { name: 'mobilebridge', version: PACKAGE_VERSION };
   readonly limits: ServerLimits;
+  readonly recordings?: RecordingStore;
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
@@ -121,6 +125,7 @@ export class Bridge implements BridgeCore {
   constructor(options: BridgeOptions) {
     this.options = options;
     this.engine = options.engine;
+    this.recordings = options.recordingsDir === undefined ? undefined : new RecordingStore(options.recordingsDir);
     this.host = options.host ?? '127.0.0.1';
     const problem = bindProblem(this.host, options.token);
     if (problem) throw new Error(problem);

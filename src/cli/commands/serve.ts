@@ -1,9 +1,10 @@
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { startBridge, type Bridge } from '../../bridge/index.js';
 import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
 function repeated(args: string[], name: string): string[] {
@@ -95,7 +96,7 @@ Examples:
     }
     let bridge: Bridge;
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin') });
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), recordingsDir: join(stateDir(), 'recordings') });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;
