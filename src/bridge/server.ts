@@ -167,6 +167,7 @@ export class Bridge implements BridgeCore {
       this.engine.onDevicesChanged((change) => {
         this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed });
         for (const id of change.removed) this.hub.deviceGone(id, `device ${id} was disconnected`);
+        for (const d of change.added) this.hub.deviceBack(d.id);
       }),
     );
 

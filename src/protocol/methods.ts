@@ -284,6 +284,18 @@ export interface SubscriptionEndedParams {
   reason: string;
 }
 
+/** The device went away; the subscription stays and resumes by itself when it is back (issue 16). */
+export interface SubscriptionPausedParams {
+  subscription: string;
+  device: string;
+  reason: string;
+}
+
+export interface SubscriptionResumedParams {
+  subscription: string;
+  device: string;
+}
+
 /** Shape owned by the runner; the bridge forwards it unchanged. */
 export type ScenarioProgressParams = Record<string, unknown>;
 
@@ -293,6 +305,8 @@ export interface NotificationParams {
   'device.activity': DeviceActivityParams;
   'device.lock': DeviceLockParams;
   'subscription.ended': SubscriptionEndedParams;
+  'subscription.paused': SubscriptionPausedParams;
+  'subscription.resumed': SubscriptionResumedParams;
   'scenario.progress': ScenarioProgressParams;
 }
 export type NotificationName = keyof NotificationParams;
