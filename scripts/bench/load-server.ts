@@ -4,9 +4,12 @@
  * `MEM {...}` line (RSS, heap, ArrayBuffers, event-loop delay p50/p99/max of that second).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import sharp from 'sharp';
 import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
 
+// BENCH_SHARP_CACHE=0 turns libvips' operation cache off, to see what it keeps alive.
+if (process.env.BENCH_SHARP_CACHE === '0') sharp.cache(false);
 const engine = createEngine({ virtual: { devices: ['android', 'android', 'ios', 'ios'] } });
 const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 100_000, burst: 100_000 } });
 process.stdout.write(`${bridge.wsUrl}\n`);

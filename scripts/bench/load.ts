@@ -34,7 +34,9 @@ interface Mem {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const child = spawn(process.execPath, [fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+// BENCH_SERVER_ENV='MALLOC_ARENA_MAX=2 ...' tries allocator settings on the server process.
+const serverEnv = Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const child = spawn(process.execPath, [fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
 const samples: { at: number; phase: string; mem: Mem }[] = [];
 let phase = 'before';
 const started = performance.now();
@@ -80,18 +82,21 @@ const viewers = Array.from({ length: VIEWERS }, (_, i) => new Viewer(DEVICES[i %
 await Promise.all(viewers.map((v) => v.start()));
 let running = true;
 const latencies: number[] = [];
+let errors = 0;
 const agents = await Promise.all(Array.from({ length: AGENTS }, () => connectBridge(url, { client: 'bench agent' })));
 const agentLoops = agents.map(async (client, i) => {
   const device = DEVICES[i % DEVICES.length];
-  const size = (await client.callTool('mobile_get_screen_size', { device })) as { width: number; height: number };
+  // The demo app's long list: every swipe changes the screen, so viewers get a frame per action.
+  await client.callTool('mobile_open_url', { device, url: 'mbdemo://screen/home' });
   let n = 0;
   while (running) {
     const t = performance.now();
-    const k = n++ % 3;
-    if (k === 0) await client.callTool('mobile_list_elements_on_screen', { device });
-    else if (k === 1) await client.callTool('mobile_swipe_on_screen', { device, direction: n % 2 ? 'up' : 'down' });
-    else await client.callTool('mobile_click_on_screen_at_coordinates', { device, x: Math.round(size.width / 2), y: Math.round(size.height * 0.9) });
+    const k = n++ % 4;
+    const r = k === 0 || k === 2
+      ? await client.callTool('mobile_list_elements_on_screen', { device })
+      : await client.callTool('mobile_swipe_on_screen', { device, direction: k === 1 ? 'up' : 'down', distance: 300 });
     latencies.push(performance.now() - t);
+    if ((r as { status?: string }).status === 'error') errors++;
   }
 });
 
@@ -130,7 +135,7 @@ const after = idle.at(-1)!.mem.rss;
 const lagP99 = summarize(load.map((s) => s.mem.lagP99));
 
 console.log(`load: ${VIEWERS} viewers, ${AGENTS} agents, ${DEVICES.length} devices, ${LOAD_S} s, then ${IDLE_S} s idle\n`);
-console.log(`agent calls: ${lat.n}, latency p50 ${lat.median.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms`);
+console.log(`agent calls: ${lat.n} (${errors} errors), latency p50 ${lat.median.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms`);
 console.log(`fps per viewer (reading), first half: mean ${mean(firstHalf).toFixed(2)}, min ${Math.min(...firstHalf).toFixed(2)}, max ${Math.max(...firstHalf).toFixed(2)}`);
 console.log(`fps per viewer (reading), second half with one viewer not reading: mean ${mean(secondHalf).toFixed(2)} (${(((mean(secondHalf) - mean(firstHalf)) / mean(firstHalf)) * 100).toFixed(1)}%)`);
 console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN ? 'still connected' : 'dropped'} at the end of the load`);
