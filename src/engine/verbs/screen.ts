@@ -1,4 +1,4 @@
-import { isToolFailure, toFailure } from '../errors.js';
+import { isToolFailure, toFailure, ToolError } from '../errors.js';
 import { normalizeText } from '../resolve/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
@@ -8,9 +8,20 @@ import { VerbError, type VerbContext } from './types.js';
 /** One engine call; a tool failure becomes a VerbError carrying the tool's code and message. */
 export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
-  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin });
+  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold });
   if (isToolFailure(result)) throw new VerbError(result.code, result.message);
   return result as T;
+}
+
+/** Runs `work` as one unit on the device: no other caller's action lands between its calls. */
+export async function asOneUnit<T>(ctx: VerbContext, what: string, work: (ctx: VerbContext) => Promise<T>): Promise<T> {
+  if (ctx.hold?.covers(ctx.device)) return work(ctx);
+  try {
+    return await ctx.engine.hold(ctx.device, what, (hold) => work({ ...ctx, hold }));
+  } catch (err) {
+    if (err instanceof ToolError) throw new VerbError(err.code, err.message);
+    throw err;
+  }
 }
 
 export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
