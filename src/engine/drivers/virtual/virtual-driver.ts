@@ -5,7 +5,6 @@ import type { DeviceInfo } from '../../types.js';
 import { systemClock, type Clock } from './clock.js';
 import { ANDROID_PROFILE, IOS_PROFILE, type DeviceProfile, type Platform } from './profile.js';
 import { isPhoneState, type PhoneState } from './state.js';
-import { renderInThreads, renderPool } from './render-pool.js';
 import { VirtualDevice } from './virtual-device.js';
 
 export interface ScreenOverride {
@@ -43,7 +42,6 @@ export class VirtualDriver implements Driver {
     const platforms = options.devices ?? ['android', 'ios'];
     const count: Record<Platform, number> = { android: 0, ios: 0 };
     const saved = this.readStateFile();
-    if (renderInThreads) renderPool.warm();
     this.devices = platforms.map((platform) => {
       const profile = this.profile(platform, ++count[platform]);
       return new VirtualDevice(profile, saved?.devices[profile.info.id], {
