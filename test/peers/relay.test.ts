@@ -7,13 +7,14 @@ import { Session } from '../../src/bridge/sessions.js';
 /** A peer link that the test drives by hand: it answers devices.subscribe and emits binary messages. */
 function fakePeer() {
   const binary = new Set<(b: Buffer) => void>();
+  const notes = new Set<(method: string, params: unknown) => void>();
   const requests: { method: string; params: unknown }[] = [];
   let n = 0;
   const peer = {
     where: 'peer bridge ws://fake',
     link: {
       onBinary: (fn: (b: Buffer) => void) => (binary.add(fn), () => binary.delete(fn)),
-      onNotification: () => () => undefined,
+      onNotification: (fn: (method: string, params: unknown) => void) => (notes.add(fn), () => notes.delete(fn)),
       onState: () => () => undefined,
       request: async (method: string, params: unknown) => {
         requests.push({ method, params });
@@ -28,7 +29,8 @@ function fakePeer() {
     prefix.writeUInt32BE(json.length);
     for (const fn of binary) fn(Buffer.concat([prefix, json, Buffer.from(body)]));
   };
-  return { peer: peer as unknown as Peer, emit, requests };
+  const notify = (method: string, params: unknown) => notes.forEach((fn) => fn(method, params));
+  return { peer: peer as unknown as Peer, emit, notify, requests };
 }
 
 /** A session whose connection records what it was sent; `buffered` plays a slow reader. */
@@ -107,6 +109,23 @@ test('pictures: a late joiner gets the last one; a busy socket gets the newest, 
   release();
   assert.equal(two.got.map((g) => g.body), ['B', 'C', 'E'], 'D was superseded while C was in the socket');
   assert.equal(one.got.map((g) => g.body), ['A', 'B', 'C', 'D', 'E']);
+});
+
+test('per-subscription news from the peer (paused, resumed, stream changed) reach each viewer under its own id', async () => {
+  const { peer, notify } = fakePeer();
+  const relay = new FrameRelay(peer, () => undefined);
+  const one = viewer();
+  const notes: { method: string; params: Record<string, unknown> }[] = [];
+  one.session.notify = (method: string, params: unknown) => void notes.push({ method, params: params as Record<string, unknown> });
+  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'h264' }, elements: false });
+  if ('status' in s1) throw new Error(s1.message);
+  s1.start();
+  notify('subscription.paused', { subscription: 'up-1', device: 'd', reason: 'device d went away' });
+  notify('stream.changed', { subscription: 'up-1', device: 'd', format: 'jpeg', source: 'screencap', fallback_reason: 'scrcpy stopped' });
+  notify('subscription.resumed', { subscription: 'up-1', device: 'd' });
+  notify('subscription.paused', { subscription: 'someone-else', device: 'd', reason: 'x' });
+  assert.equal(notes.map((n) => [n.method, n.params.subscription]), [['subscription.paused', s1.sub.id], ['stream.changed', s1.sub.id], ['subscription.resumed', s1.sub.id]]);
+  assert.equal(s1.sub.info().format, 'jpeg', 'the viewer\'s subscription reports the new format');
 });
 
 test.run();

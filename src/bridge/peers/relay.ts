@@ -1,6 +1,15 @@
 import { failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
 import type { UiElement } from '../../engine/types.js';
-import { SCREEN_DEFAULTS, type EffectiveScreenOptions, type ElementsChangedParams, type SubscriptionEndedParams, type ValidParamsOf } from '../../protocol/index.js';
+import {
+  SCREEN_DEFAULTS,
+  type EffectiveScreenOptions,
+  type ElementsChangedParams,
+  type StreamChangedParams,
+  type SubscriptionEndedParams,
+  type SubscriptionPausedParams,
+  type SubscriptionResumedParams,
+  type ValidParamsOf,
+} from '../../protocol/index.js';
 import type { Session } from '../sessions.js';
 import { Subscription } from '../subscription.js';
 import type { Peer } from './peer.js';
@@ -320,6 +329,20 @@ export class FrameRelay {
       group.upstream = undefined;
       this.groups.delete(group.key);
       this.endGroup(group, p.reason);
+    } else if (method === 'stream.changed' || method === 'subscription.paused' || method === 'subscription.resumed') {
+      // Per-subscription news from the peer (format switched, device away and back): each viewer of the shared subscription hears it under its own id.
+      const p = params as StreamChangedParams | SubscriptionPausedParams | SubscriptionResumedParams;
+      const group = this.byUpstream.get(p.subscription);
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
+      if (method === 'stream.changed') {
+        const c = p as StreamChangedParams;
+        group.stream = { format: c.format, source: c.source, ...(c.fallback_reason ? { fallbackReason: c.fallback_reason } : {}) } as Subscription['stream'];
+        group.recent = [];
+      }
+      for (const sub of group.subs) {
+        if (method === 'stream.changed' && sub.screen) sub.stream = group.stream;
+        if (this.delivery.get(sub)?.started) sub.session.notify(method, { ...p, subscription: sub.id });
+      }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
       if (typeof device === 'string') for (const s of this.participants(device)) s.notify(method, params);
