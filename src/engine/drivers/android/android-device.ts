@@ -1,4 +1,3 @@
-import type { Duplex } from 'node:stream';
 import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
@@ -11,7 +10,7 @@ import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { ScreenGuard } from './screen-state.js';
-import { Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
+import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
@@ -52,15 +51,7 @@ export class AndroidDevice implements DeviceHandle {
   ) {
     this.monkey = new MonkeyChannel(device);
     this.screenGuard = new ScreenGuard(info.id);
-    if (options.uiServer !== 'off') {
-      this.uiServer = new Uia2Server({
-        serial: info.id,
-        run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
-        spawn: async (command) => (await device.shell(command)) as Duplex,
-        connect: async (port) => (await device.openTcp(port)) as Duplex,
-        install: async (path) => void (await device.install(path)),
-      }, options.uiServerApks);
-    }
+    if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
   }
 
   get serial(): string {
