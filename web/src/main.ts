@@ -1,11 +1,12 @@
 import type { UiElement } from '../../src/engine/types.js';
-import type { ScreenOptions } from '../../src/protocol/methods.js';
+import type { ScreenOptions, StreamSource } from '../../src/protocol/methods.js';
 import { ActivityPanel } from './activity-panel.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
 import { DeviceList } from './device-list.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
+import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
 import { ScreenView } from './screen-view.js';
 import { formatMs } from './stats.js';
@@ -41,11 +42,23 @@ function showState(state: ViewerConnectionState, detail?: string): void {
   if (detail) notice(`Not connected: ${detail}`);
 }
 
-/** Frames no wider than the screen can show (in device pixels of the display), to spare bandwidth. */
+/** H.264 when this browser decodes it (and `?video=0` does not say otherwise), else JPEG. */
+let videoFormat: 'h264' | 'jpeg' = 'jpeg';
+
+/**
+ * Frames no wider than the screen can show (in device pixels of the display), to spare bandwidth.
+ * Video comes at the device stream's size; maxWidth then applies to the screenshots it may fall back to.
+ */
 function screenOptions(): ScreenOptions {
   const wrap = byId('screen-wrap');
   const longest = Math.max(wrap.clientWidth, wrap.clientHeight) * (window.devicePixelRatio || 1);
-  return { maxFps: 30, format: 'jpeg', quality: 80, maxWidth: Math.min(1440, Math.max(360, Math.ceil(longest / 120) * 120)) };
+  return { maxFps: 30, format: videoFormat, quality: 80, maxWidth: Math.min(1440, Math.max(360, Math.ceil(longest / 120) * 120)) };
+}
+
+function sourceLabel(source: StreamSource): string {
+  if (source === 'scrcpy') return 'scrcpy';
+  if (source === 'wda-mjpeg') return 'mjpeg';
+  return 'screenshots';
 }
 
 function outlineLabel(e: UiElement): string {
@@ -63,6 +76,7 @@ function download(png: Uint8Array, name: string): void {
 
 async function start(): Promise<void> {
   showState('connecting');
+  if (new URLSearchParams(location.search).get('video') !== '0' && (await canDecodeH264())) videoFormat = 'h264';
   const client = await connectWithRetry(location, showState);
   client.onState((s) => showState(s));
   showState(client.state);
@@ -86,7 +100,12 @@ async function start(): Promise<void> {
     hover: showElement,
     activate: (e) => void viewer.tapElement(e),
   });
-  const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice);
+  const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
+    if (videoFormat === 'jpeg') return;
+    videoFormat = 'jpeg';
+    notice(`${reason}; switching to JPEG frames`);
+    void viewer.restartScreen();
+  });
   const input = new InputQueue(
     () => viewer.current?.id,
     async (call) => {
@@ -151,6 +170,13 @@ async function start(): Promise<void> {
     byId('fps').textContent = viewer.current ? viewer.fps.rate(now).toFixed(0) : '–';
     byId('latency').textContent = formatMs(viewer.frameLatency.ms);
     byId('rtt').textContent = formatMs(viewer.callLatency.ms);
+    const source = byId('source');
+    const stream = viewer.current ? viewer.stream : undefined;
+    source.textContent = stream ? `${sourceLabel(stream.source)}${stream.fallback_reason ? ` — ${stream.fallback_reason}` : ''}` : '–';
+    source.dataset.source = stream?.source ?? '';
+    source.dataset.format = stream?.format ?? '';
+    source.title = stream?.fallback_reason ? `no live video: ${stream.fallback_reason}` : '';
+    source.classList.toggle('fallback', Boolean(stream?.fallback_reason));
   }, 500);
 
   const list = await client.request('devices.list', {});

@@ -1,15 +1,25 @@
 import { MIME_TYPES, type DecodedFrame, type FrameHeader } from '../../src/protocol/frame.js';
+import { H264Decoder } from './h264-decoder.js';
+
+/** A decoded picture: an image frame's bitmap or a video frame's picture. */
+type Picture = ImageBitmap | VideoFrame;
+
+function sizeOf(p: Picture): { width: number; height: number } {
+  return 'displayWidth' in p ? { width: p.displayWidth, height: p.displayHeight } : { width: p.width, height: p.height };
+}
 
 /**
  * Paints binary screen frames onto a canvas. One latest-frame slot at each stage: a frame
  * that arrives while another is decoding replaces the waiting one, and a decoded bitmap
  * not yet painted is replaced (and closed) by a newer one. So a slow tab drops stale frames
- * instead of queueing them, and memory stays at about two images.
+ * instead of queueing them, and memory stays at about two images. `h264` frames go through a
+ * WebCodecs decoder (every one must be decoded, in order); only the newest picture is drawn.
  */
 export class ScreenPainter {
   private waiting: { header: FrameHeader; blob: Blob } | undefined;
   private decoding = false;
-  private ready: { header: FrameHeader; bitmap: ImageBitmap } | undefined;
+  private ready: { header: FrameHeader; bitmap: Picture } | undefined;
+  private video?: H264Decoder;
   private rafId: number | undefined;
   private readonly context: CanvasRenderingContext2D;
   private stopped = false;
@@ -18,6 +28,8 @@ export class ScreenPainter {
     private readonly canvas: HTMLCanvasElement,
     private readonly onPainted: (header: FrameHeader) => void,
     private readonly onError: (message: string) => void,
+    /** The browser cannot decode the video it was sent: the viewer asks for JPEG instead. */
+    private readonly onVideoUnsupported: (reason: string) => void = onError,
   ) {
     const context = canvas.getContext('2d', { alpha: false });
     if (!context) throw new Error('this browser gives no 2D canvas context; the viewer cannot draw the screen');
@@ -26,6 +38,11 @@ export class ScreenPainter {
 
   push(frame: DecodedFrame): void {
     if (this.stopped) return;
+    if (frame.header.format === 'h264') {
+      this.video ??= new H264Decoder((picture, header) => this.show(header, picture), this.onVideoUnsupported, this.onError);
+      this.video.push(frame);
+      return;
+    }
     // The Blob copies the bytes, so the message buffer can go right away.
     this.waiting = { header: frame.header, blob: new Blob([frame.image as Uint8Array<ArrayBuffer>], { type: MIME_TYPES[frame.header.format] }) };
     if (!this.decoding) void this.decodeLoop();
@@ -33,6 +50,8 @@ export class ScreenPainter {
 
   /** Forget pending frames (device switched); the canvas keeps its last picture until the next paint. */
   clear(): void {
+    this.video?.close();
+    this.video = undefined;
     this.waiting = undefined;
     this.ready?.bitmap.close();
     this.ready = undefined;
@@ -61,13 +80,22 @@ export class ScreenPainter {
           bitmap.close();
           return;
         }
-        this.ready?.bitmap.close();
-        this.ready = { header: next.header, bitmap };
-        this.rafId ??= requestAnimationFrame(() => this.paint());
+        this.show(next.header, bitmap);
       }
     } finally {
       this.decoding = false;
     }
+  }
+
+  /** The newest picture waits for the next animation frame; one it replaces is never drawn. */
+  private show(header: FrameHeader, picture: Picture): void {
+    if (this.stopped) {
+      picture.close();
+      return;
+    }
+    this.ready?.bitmap.close();
+    this.ready = { header, bitmap: picture };
+    this.rafId ??= requestAnimationFrame(() => this.paint());
   }
 
   private paint(): void {
@@ -76,9 +104,10 @@ export class ScreenPainter {
     this.ready = undefined;
     if (!frame) return;
     const { bitmap, header } = frame;
-    if (this.canvas.width !== bitmap.width || this.canvas.height !== bitmap.height) {
-      this.canvas.width = bitmap.width;
-      this.canvas.height = bitmap.height;
+    const { width, height } = sizeOf(bitmap);
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
     }
     this.context.drawImage(bitmap, 0, 0);
     bitmap.close();

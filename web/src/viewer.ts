@@ -1,7 +1,7 @@
 import type { DeviceInfo, UiElement } from '../../src/engine/types.js';
 import type { BridgeClient, SessionEvent } from '../../src/protocol/client.js';
 import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
-import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams, type ScreenOptions } from '../../src/protocol/methods.js';
+import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams, type ScreenOptions, type StreamChangedParams } from '../../src/protocol/methods.js';
 import { gestureToCall, type ToolCall } from './actions.js';
 import { ElementStore } from './element-store.js';
 import type { Gesture } from './gestures.js';
@@ -36,6 +36,8 @@ export class Viewer {
   readonly fps = new RateMeter();
   readonly frameLatency = new SmoothedLatency();
   readonly callLatency = new SmoothedLatency();
+  /** Where the watched screen comes from (SPEC §9), for the status bar. */
+  stream: Pick<StreamChangedParams, 'format' | 'source' | 'fallback_reason'> | undefined;
 
   constructor(
     readonly client: BridgeClient,
@@ -50,6 +52,9 @@ export class Viewer {
       if (ended.subscription !== this.subscription) return;
       this.subscription = undefined;
       this.ui.notice(`The screen of ${ended.device} stopped: ${ended.reason}`);
+    });
+    client.on('stream.changed', (change) => {
+      if (change.subscription === this.subscription) this.stream = change;
     });
     client.onFrame((frame) => {
       if (frame.header.device === this.device?.id) this.ui.paintFrame(frame);
@@ -69,6 +74,7 @@ export class Viewer {
     if (device.id === this.device?.id) return;
     const previous = this.subscription;
     this.subscription = undefined;
+    this.stream = undefined;
     this.device = device;
     this.store = new ElementStore(device.id);
     this.frameLatency.reset();
@@ -77,15 +83,27 @@ export class Viewer {
     this.ui.elements([], []);
     if (previous) await this.client.unsubscribe(previous).catch(() => undefined);
     let subscription: string;
+    let info: Awaited<ReturnType<BridgeClient['subscribe']>>;
     try {
-      ({ subscription } = await this.client.subscribe(device.id, { screen: this.screenOptions(), elements: true }));
+      info = await this.client.subscribe(device.id, { screen: this.screenOptions(), elements: true });
+      subscription = info.subscription;
     } catch (err) {
       if (this.device?.id === device.id) this.ui.notice(`Cannot watch ${device.id}: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
     // The user may have picked another device meanwhile.
-    if (this.device?.id === device.id) this.subscription = subscription;
-    else await this.client.unsubscribe(subscription).catch(() => undefined);
+    if (this.device?.id === device.id) {
+      this.subscription = subscription;
+      this.stream = info.format && info.source ? { format: info.format, source: info.source, fallback_reason: info.fallback_reason } : undefined;
+    } else await this.client.unsubscribe(subscription).catch(() => undefined);
+  }
+
+  /** Subscribes again with the current screen options (after the browser turned out unable to decode video). */
+  async restartScreen(): Promise<void> {
+    const device = this.device;
+    if (!device) return;
+    this.device = undefined;
+    await this.choose(device);
   }
 
   /** A frame reached the canvas: figures for the status bar, and the device size for mapping. */

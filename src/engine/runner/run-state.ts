@@ -3,15 +3,11 @@ import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario,
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
-import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
-import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
-import { meanLuminance } from './observe.js';
+import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
+import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
 import { paths, writeFileAtomic } from './result-file.js';
 import type { ProgressEvent } from './types.js';
 import { interpolateFields, type VariableValue } from './variables.js';
-
-/** Below this mean luminance a screenshot counts as a dark theme (when the device cannot say). */
-const DARK_LUMINANCE = 0.35;
 
 /**
  * Everything one run shares: the result document being built, variables, step statuses, the
@@ -47,8 +43,12 @@ export class RunState {
     return paths.result(this.opts.outDir, this.doc.run_id);
   }
 
+  /** Set when the result document or a screenshot could not be written (a full disk): the run stops as `error`. */
+  storageError?: Error;
+
+  /** Whether the run must stop: cancelled by its caller, or unable to write its results. */
   cancelled(): boolean {
-    return this.opts.signal?.aborted === true;
+    return this.opts.signal?.aborted === true || this.storageError !== undefined;
   }
 
   facts(): Promise<DeviceFacts> {
@@ -89,7 +89,10 @@ export class RunState {
     try {
       const png = await screenshotPng(this.verbs);
       const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, step.id);
-      await writeFileAtomic(join(this.opts.outDir, rel), png);
+      await writeFileAtomic(join(this.opts.outDir, rel), png, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+        throw err;
+      });
       rec.screenshot = rel;
     } catch {
       // A missing screenshot must not change the step's verdict (the device may be gone: the step says so).
@@ -117,7 +120,7 @@ export class RunState {
       textBefore: (id) => this.textsBefore.get(id),
       toastsSeen: this.toasts,
       scenarioDir: this.opts.scenarioDir,
-      darkMode: () => this.darkMode(),
+      darkMode: () => darkMode(this.verbs),
       keyboard: () => keyboardVisible(this.verbs),
     };
     const refresh = () => {
@@ -126,8 +129,7 @@ export class RunState {
     };
     for (const a of list) {
       if (this.cancelled()) return;
-      const r = await evaluateAssertion(a, env, this.opts.settleMs, refresh);
-      const result: AssertionResult = { ...r, screenshot };
+      const result: AssertionResult = { ...(await this.evaluate(a, env, refresh)), screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);
       this.opts.onProgress?.({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
@@ -135,32 +137,62 @@ export class RunState {
     await this.write();
   }
 
-  /** Assertions whose step never ran are reported as errors, so the totals add up. */
+  private async evaluate(a: Assertion, env: AssertionEnv, refresh: () => void): Promise<Omit<AssertionResult, 'screenshot'>> {
+    let live: Assertion;
+    try {
+      live = interpolateFields(a, this.variables);
+    } catch (err) {
+      return { assertion_id: a.id, type: a.type, status: 'error', message: (err as Error).message };
+    }
+    return evaluateAssertion(live, env, this.opts.settleMs, refresh);
+  }
+
+  /** The assertions of a step that did not run, and of the steps nested under it, are skipped (SPEC §8). */
+  skipAfter(step: Step, reason: string): void {
+    const ids = new Set<string>();
+    const walk = (s: Step) => {
+      ids.add(s.id);
+      s.sub_steps?.forEach(walk);
+    };
+    walk(step);
+    for (const a of this.scenario.assertions) {
+      if (!ids.has(a.after_step) || this.evaluated.has(a.id)) continue;
+      this.evaluated.add(a.id);
+      const why = a.after_step === step.id ? reason : `${reason}, and ${a.after_step} is nested under it`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message: `skipped: step ${step.id} did not run (${why})`, screenshot: null });
+    }
+  }
+
+  /** Assertions whose step never ran are skipped, so the totals add up. */
   closeUnevaluated(reason: string): void {
     for (const a of this.scenario.assertions) {
       if (this.evaluated.has(a.id)) continue;
-      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'error', message: `not evaluated: step ${a.after_step} did not run (${reason})`, screenshot: null });
+      const message = this.statuses.has(a.after_step) ? `skipped: not checked after step ${a.after_step} (${reason})` : `skipped: step ${a.after_step} did not run (${reason})`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message, screenshot: null });
     }
   }
 
   private addAssertion(r: AssertionResult): void {
-    this.doc.assertion_results.push(r);
-    this.doc.total_assertions = this.doc.assertion_results.length;
-    this.doc.passed_assertions = this.doc.assertion_results.filter((x) => x.status === 'passed').length;
-    this.doc.failed_assertions = this.doc.total_assertions - this.doc.passed_assertions;
+    const all = this.doc.assertion_results;
+    all.push(r);
+    this.doc.total_assertions = all.length;
+    this.doc.passed_assertions = all.filter((x) => x.status === 'passed').length;
+    this.doc.skipped_assertions = all.filter((x) => x.status === 'skipped').length;
+    this.doc.failed_assertions = all.length - this.doc.passed_assertions - this.doc.skipped_assertions;
   }
 
-  private async darkMode(): Promise<{ dark: boolean; source: string }> {
-    const props = await deviceProperties(this.verbs);
-    if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
-    const lum = await meanLuminance(await screenshotPng(this.verbs));
-    return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
-  }
-
-  /** Writes the document atomically; writes are chained so an older one never lands last. */
+  /**
+   * Writes the document atomically; writes are chained so an older one never lands last. Never
+   * rejects: a failure (DISK_FULL...) is kept in storageError, which stops the run as `error`, and
+   * the last document written stays on disk as it was.
+   */
   write(): Promise<void> {
     const content = JSON.stringify(this.doc, null, 2);
-    this.writing = this.writing.then(() => writeFileAtomic(this.resultFile, content));
+    this.writing = this.writing.then(() =>
+      writeFileAtomic(this.resultFile, content, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+      }),
+    );
     return this.writing;
   }
 }

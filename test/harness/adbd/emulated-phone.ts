@@ -3,6 +3,7 @@ import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
 import { DeviceFiles } from './files.js';
 import { runMonkey } from './monkey-service.js';
 import { PhoneShell } from './phone-shell.js';
+import { EmulatedScrcpy } from './scrcpy/emulated-scrcpy.js';
 import { runSync } from './sync.js';
 import { EmulatedUia2 } from './uia2-service.js';
 
@@ -23,6 +24,8 @@ export class EmulatedPhone {
   readonly files = new DeviceFiles();
   readonly shell: PhoneShell;
   readonly adbd: EmulatedAdbd;
+  /** scrcpy-server 3.3.1 as the phone runs it: faults, injected events, servers alive. */
+  readonly scrcpy: EmulatedScrcpy;
   private readonly monkeyPorts = new Set<number>();
   readonly uia2: EmulatedUia2;
 
@@ -33,6 +36,7 @@ export class EmulatedPhone {
     this.shell.quirks.dumpDelayMs = phoneTiming ? PHONE_DUMP_MS : 0;
     this.uia2 = new EmulatedUia2(this.phone, () => this.shell.dumpXml(), phoneTiming ? { startMs: 2500, sourceMs: 90 } : { startMs: 0, sourceMs: 0 });
     this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
+    this.scrcpy = new EmulatedScrcpy(this.phone, this.files);
     this.adbd = new EmulatedAdbd({
       banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
       faults,
@@ -60,6 +64,7 @@ export class EmulatedPhone {
   }
 
   async close(): Promise<void> {
+    this.scrcpy.kill();
     await this.adbd.close();
     await this.uia2.stop();
   }
@@ -70,11 +75,15 @@ export class EmulatedPhone {
     if (shell && /^am instrument .*io\.appium\.uiautomator2\.server\.test\//.test(shell[1])) return (stream) => this.uia2.instrument(stream);
     if (shell) {
       if (!shell[1].trim()) return undefined;
+      const scrcpy = this.scrcpy.launcher(shell[1]);
+      if (scrcpy) return scrcpy;
       return async (stream) => {
         const result = await this.shell.run(shell[1]);
         await stream.write(result.out);
       };
     }
+    const abstract = /^localabstract:(.+)$/.exec(service);
+    if (abstract) return this.scrcpy.connect(abstract[1]);
     const tcp = /^tcp:(\d+)/.exec(service);
     if (tcp && Number(tcp[1]) === 6790 && this.uia2.running) return (stream) => this.uia2.bridge(stream);
     if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {

@@ -6,6 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { wdaTree, type WdaJsonNode } from './wda-tree.js';
 
 /*
@@ -63,6 +64,8 @@ export class EmulatedWda {
   /** Every request as "METHOD /path" (session ids replaced by :id), for assertions. */
   readonly requests: string[] = [];
   sessionsCreated = 0;
+  /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
+  readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
   keyboardDismissals = 0;
 
@@ -71,6 +74,7 @@ export class EmulatedWda {
     private readonly options: EmulatedWdaOptions = {},
   ) {
     this.scale = options.scale ?? device.scale;
+    this.mjpeg = new EmulatedMjpegServer(device);
   }
 
   get url(): string {
@@ -94,6 +98,7 @@ export class EmulatedWda {
     });
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
+    await this.mjpeg.start();
   }
 
   /** Stops listening and drops open connections: WDA is absent until `start` again. */
@@ -101,6 +106,7 @@ export class EmulatedWda {
     const server = this.server;
     this.server = undefined;
     this.sessionId = null;
+    await this.mjpeg.stop();
     if (!server) return;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -241,6 +247,17 @@ export class EmulatedWda {
         if (!button) throw new WdaFailure('unknown error', 500, `The button '${String(body.name)}' is unknown. Only the following button names are supported: home, volumeUp, volumeDown`);
         await d.pressButton(button, this.ctx());
         return null;
+      }
+      case 'GET /appium/settings':
+        return { ...this.mjpeg.settings };
+      case 'POST /appium/settings': {
+        // FBSessionCommands.m handleSetSettings: known keys are applied, the whole settings come back.
+        const settings = body.settings;
+        if (typeof settings !== 'object' || settings === null) throw new WdaFailure('invalid argument', 400, "'settings' are mandatory for this command");
+        for (const [k, v] of Object.entries(settings)) {
+          if (k in this.mjpeg.settings && typeof v === 'number') (this.mjpeg.settings as unknown as Record<string, number>)[k] = v;
+        }
+        return { ...this.mjpeg.settings };
       }
       case 'POST /wda/apps/launch':
         await d.launchApp(String(body.bundleId), this.ctx());

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
@@ -9,6 +10,8 @@ import { apkPackageName } from './apk-package.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { ControlUnavailable } from './scrcpy/control-channel.js';
+import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
@@ -24,6 +27,8 @@ export interface AndroidDeviceOptions {
   input: 'monkey' | 'input';
   /** `raw`: pixels from `screencap`, PNG-encoded on the host; `png`: `screencap -p` encoded on the device. */
   screencap: 'raw' | 'png';
+  /** Overrides for the scrcpy session (grace period, bind timeout, key-frame interval). */
+  scrcpy?: Partial<ScrcpyManagerOptions>;
   /** `auto`: element trees (and Unicode typing) from the on-device UiAutomator2 server when it is installed or its APKs are given; `off`: always `uiautomator dump`. */
   uiServer?: 'auto' | 'off';
   uiServerApks?: UiServerApks;
@@ -36,11 +41,15 @@ const SEPARATOR = '__mobilebridge__';
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
+  /** scrcpy-server: live video, and input over its control socket while it runs. */
+  private readonly scrcpy: ScrcpyManager;
   private readonly screenGuard: ScreenGuard;
   /** The UiAutomator2 server, when enabled: a warm element tree instead of a `uiautomator dump` per listing. */
   readonly uiServer: Uia2Server | undefined;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
+  /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
+  private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
 
   constructor(
@@ -50,6 +59,8 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
+    this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
   }
@@ -58,9 +69,16 @@ export class AndroidDevice implements DeviceHandle {
     return this.info.id;
   }
 
-  close(): void {
+  /** Stops the monkey channel and the scrcpy server, so nothing of ours keeps running on the phone. */
+  async close(): Promise<void> {
     this.monkey.close();
     this.uiServer?.close();
+    await this.scrcpy.close();
+  }
+
+  /** scrcpy H.264 (SPEC §9); a ToolError with the reason when it cannot start, and the bridge polls screenshots. */
+  openVideo(options: VideoOptions): Promise<VideoStream> {
+    return this.scrcpy.openVideo(options);
   }
 
   // ---- apps ----
@@ -190,8 +208,12 @@ export class AndroidDevice implements DeviceHandle {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
       }
-      const { root, rotation } = await this.parse(ctx, 'uiautomator dump', () => parseUiautomatorDump(out));
-      return elementsFromTree(root, rotate(physical, rotation));
+      return this.parse(ctx, 'uiautomator dump', () =>
+        this.listings.get(out, `${physical.width}x${physical.height}`, () => {
+          const { root, rotation } = parseUiautomatorDump(out);
+          return elementsFromTree(root, rotate(physical, rotation));
+        }),
+      );
     }
   }
 
@@ -215,6 +237,7 @@ export class AndroidDevice implements DeviceHandle {
       ctx, 'rotating the screen',
     );
     this.checkSecurity(out, 'rotating the screen');
+    this.scrcpy.control?.expectOrientation(orientation === 'landscape');
   }
 
   // ---- input ----
@@ -239,11 +262,31 @@ export class AndroidDevice implements DeviceHandle {
     return this.gesture(keyGesture(button), ctx, `pressing ${button}`);
   }
 
-  /** `input text` goes to whatever holds input focus; adb offers no cheap, reliable focus check. */
+  /**
+   * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
+   * control socket while it runs; non-ASCII always there (started for it if needed), as `input text` cannot type it.
+   */
   async typeText(text: string, ctx: CallContext): Promise<void> {
     await this.usableScreen(ctx, 'typing');
-    // `input text` knows printable ASCII only; the UiAutomator2 server sets any text on the focused field.
-    if (/[^\x20-\x7e\n\t]/.test(text) && !/[\n\t]/.test(text) && (await this.uiServer?.typeText(text, ctx.signal))) return;
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.typeText(text, ctx.signal);
+      } catch (err) {
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
+    if (/[^\x20-\x7e\n\t]/.test(text)) {
+      // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
+      // field; else scrcpy (started for it) pastes it from the clipboard.
+      if (!/[\n\t]/.test(text) && (await this.uiServer?.typeText(text, ctx.signal))) return;
+      let started = false;
+      await this.scrcpy.withInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
+        if (started && !(err instanceof ControlUnavailable)) throw err;
+        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and neither the UiAutomator2 server nor scrcpy, which paste it, is available (${(err as Error).message})`);
+      });
+      return;
+    }
     const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
     this.checkSecurity(out, 'typing');
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
@@ -287,6 +330,15 @@ export class AndroidDevice implements DeviceHandle {
 
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {
     await this.usableScreen(ctx, what);
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.run(g.control, ctx.signal);
+      } catch (err) {
+        // Nothing reached the device: the slower paths below do the gesture instead.
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
     if (this.options.input === 'monkey') {
       const sent = await this.guard(ctx, what, () => this.monkey.send(g.monkey, ctx.signal)).catch((err: unknown) => {
         // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by

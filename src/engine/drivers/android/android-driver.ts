@@ -2,7 +2,7 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, offlineError, unauthorizedError, type AdbClient } from './adb-client.js';
+import { createAdbClient, execOnDevice, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
@@ -15,6 +15,8 @@ export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   port?: number;
   /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
   startServer?: boolean;
+  /** Throw from listDevices when the server cannot be reached (a named source reports itself down) instead of listing nothing. */
+  reportUnreachable?: boolean;
   env?: NodeJS.ProcessEnv;
   /** How long one device may take to answer while devices are listed; a slower one is listed as not responding. Default 3 s. */
   probeTimeoutMs?: number;
@@ -29,13 +31,16 @@ export class AndroidDriver implements Driver {
   private readonly deviceOptions: AndroidDeviceOptions;
   private readonly devices = new Map<string, AndroidDevice>();
   private readonly tracker: DeviceTracker | undefined;
+  private readonly reportUnreachable: boolean;
   private readonly probeTimeoutMs: number;
 
   constructor(options: AndroidDriverOptions = {}) {
+    this.reportUnreachable = options.reportUnreachable ?? false;
     this.probeTimeoutMs = options.probeTimeoutMs ?? 3000;
     this.deviceOptions = {
       input: options.input ?? 'monkey',
       screencap: options.screencap ?? 'raw',
+      scrcpy: options.scrcpy,
       uiServer: options.uiServer ?? 'auto',
       uiServerApks: options.uiServerApks ?? (options.uiServer === 'off' ? undefined : findUiServerApks()),
     };
@@ -61,7 +66,11 @@ export class AndroidDriver implements Driver {
    * holds back (or hides) the others.
    */
   async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
-    const entries = await this.entries().catch(() => [] as AdbEntry[]);
+    if (this.configError && this.reportUnreachable) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
+    const entries = await this.entries().catch((err: unknown) => {
+      if (this.reportUnreachable && this.address) throw serverUnreachable(this.address, err);
+      return [] as AdbEntry[];
+    });
     return Promise.all(entries.map((e) => this.probe(e, ctx.signal)));
   }
 
@@ -103,11 +112,13 @@ export class AndroidDriver implements Driver {
 
   async close(): Promise<void> {
     this.tracker?.stop();
-    for (const id of [...this.devices.keys()]) this.dropDevice(id);
+    const devices = [...this.devices.values()];
+    this.devices.clear();
+    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
   }
 
   private dropDevice(id: string): void {
-    this.devices.get(id)?.close();
+    void this.devices.get(id)?.close().catch(() => undefined);
     this.devices.delete(id);
   }
 

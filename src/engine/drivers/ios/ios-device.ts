@@ -1,9 +1,10 @@
-import type { CallContext, DeviceHandle, PngImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, PngImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
+import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
@@ -27,6 +28,11 @@ function press(x: number, y: number, holdMs: number): object[] {
   ];
 }
 
+/** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
+const MJPEG_QUALITY = 50;
+/** An MJPEG server that sends nothing this long after the request counts as absent. */
+const MJPEG_FIRST_PICTURE_MS = 3000;
+
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
 
 /**
@@ -41,7 +47,25 @@ export class IosDevice implements DeviceHandle {
     readonly info: DeviceInfo,
     private readonly apps: AppControl,
     private readonly wda: WdaEndpoint,
+    /** Where WebDriverAgent's MJPEG server answers (a forward for a USB iPhone); absent: no video. */
+    private readonly mjpeg?: (signal?: AbortSignal) => Promise<MjpegTarget>,
   ) {}
+
+  /**
+   * WDA's MJPEG server as live `jpeg` video: framerate and a scaling factor for `maxSize` go through
+   * the session's appium settings first (FBConfiguration.m: mjpegServerFramerate, mjpegScalingFactor,
+   * mjpegServerScreenshotQuality).
+   */
+  async openVideo(options: VideoOptions): Promise<VideoStream> {
+    if (!this.mjpeg) throw new ToolError('UNSUPPORTED', `${this.info.id} has no MJPEG endpoint configured`);
+    const ctx = { signal: AbortSignal.timeout(10_000) };
+    const size = this.pixels(await this.screen(ctx));
+    const longest = Math.max(size.width, size.height);
+    const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
+    const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY };
+    await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
+    return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_FIRST_PICTURE_MS);
+  }
 
   listApps(ctx: CallContext): Promise<InstalledApp[]> {
     return this.apps.listApps(ctx.signal);

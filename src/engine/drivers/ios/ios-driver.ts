@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
 import { ToolError } from '../../errors.js';
@@ -28,9 +28,18 @@ export interface IosDriverOptions {
   commandTimeoutMs?: number;
   /** How long opening a real iPhone waits for WebDriverAgent through the forward (ms). Default 10 s. */
   forwardWaitMs?: number;
+  /** WebDriverAgent's MJPEG server of simulators. Default: the WDA URL's host, port 9100. */
+  mjpegUrl?: string;
+  /** Per-simulator MJPEG server URLs (udid → URL). */
+  mjpegUrls?: Record<string, string>;
+  /** Port of the MJPEG server inside a real iPhone (reached through `ios forward`). Default 9100. */
+  deviceMjpegPort?: number;
   /** Where the driver reports what it did on its own (a forward restarted). Default: stderr. */
   log?: (message: string) => void;
 }
+
+/** WebDriverAgent's default `mjpegServerPort` (FBConfiguration.m DefaultMjpegServerPort). */
+const MJPEG_PORT = 9100;
 
 type Listed = SimulatorInfo | RealDeviceInfo;
 
@@ -117,7 +126,9 @@ export class IosDriver implements Driver {
     const client = new WdaClient(url, { deviceLabel: label, startHint: simulatorStartHint(info.id) });
     const starter = new SimulatorWdaStarter(info.id, this.options.wdaStart ?? {}, this.simctl);
     const endpoint = new WdaEndpoint(client, (signal) => starter.ensure(client, signal), () => starter.stop());
-    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint);
+    const mjpeg = new URL(this.options.mjpegUrls?.[info.id] ?? this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`);
+    const target = { host: mjpeg.hostname, port: Number(mjpeg.port || 80), label };
+    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, async () => target);
   }
 
   private openPhone(info: RealDeviceInfo): IosDevice {
@@ -151,7 +162,20 @@ export class IosDriver implements Driver {
       () => forward?.kill(),
       true,
     );
-    return new IosDevice(strip(info), control, endpoint);
+    const mjpegPort = this.options.deviceMjpegPort ?? MJPEG_PORT;
+    // Each video stream gets its own forward, stopped with the stream.
+    const mjpeg = async (signal?: AbortSignal) => {
+      const port = await freePort();
+      const child = this.goIos.forward(info.id, port, mjpegPort);
+      try {
+        await waitForPort(port, child, 3000, signal);
+      } catch (err) {
+        child.kill();
+        throw new ToolError('UNSUPPORTED', `\`ios forward ${port} ${mjpegPort} --udid=${info.id}\` did not open: ${(err as Error).message}`);
+      }
+      return { host: '127.0.0.1', port, label, release: () => child.kill() };
+    };
+    return new IosDevice(strip(info), control, endpoint, mjpeg);
   }
 }
 
@@ -164,6 +188,25 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Resolves once something accepts connections on the loopback port (the forward is up). */
+async function waitForPort(port: number, child: ChildProcess, waitMs: number, signal?: AbortSignal): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    if (signal?.aborted) throw signal.reason;
+    if (child.exitCode !== null) throw new Error(`it exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > until) throw new Error(`nothing listened on port ${port} within ${waitMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function waitForWda(client: WdaClient, forward: ChildProcess, waitMs: number, label: string, hint: string, signal?: AbortSignal): Promise<void> {

@@ -1,0 +1,205 @@
+import { validateScenarioValue, type ValidationReport } from '../../validate/index.js';
+import type { CallEvent, Engine } from '../engine.js';
+import { isToolFailure } from '../errors.js';
+import { applyPreconditions } from '../verbs/preconditions.js';
+import type { InstalledApp, UiElement } from '../types.js';
+import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
+import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
+import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
+import { translateRawCall } from '../verbs/recording-tools.js';
+import { call } from '../verbs/screen.js';
+import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
+
+/**
+ * One agent's live session on an engine: runs verbs and assertions on devices, and records them
+ * into scenarios when asked. The MCP server (local engine) and the bridge (one per WebSocket
+ * session) each hold one, so recording behaves the same over both transports. Engine calls
+ * carry `origin`; raw tool calls with that origin feed the recording too.
+ */
+
+export interface AgentSessionOptions extends Omit<VerbSessionOptions, 'engine' | 'device' | 'appPackage'> {
+  /** How long a failing assertion is looked at again while the screen settles (ms, default 1000). */
+  settleMs?: number;
+}
+
+export interface StartRecording {
+  device: string;
+  name: string;
+  description?: string;
+  app_package?: string;
+  /** fresh_install / logged_out: the app's data is cleared now, and again before every replay. */
+  app_state?: AppState;
+  environment?: string;
+}
+
+export interface RunOutcome extends VerbOutcome {
+  /** Step ids the recording wrote for this verb (absent when not recording). */
+  recorded?: string[];
+}
+
+export interface AssertOutcome extends LiveAssertionResult {
+  recorded?: { id?: string; reason?: string };
+}
+
+export interface StopRecording {
+  scenario: Record<string, unknown>;
+  validation: ValidationReport;
+  summary: RecordingSummary;
+}
+
+interface DeviceState {
+  ctx: VerbContext;
+  history: LiveHistory;
+  busy: number;
+}
+
+export class AgentSession {
+  private readonly devices = new Map<string, DeviceState>();
+  private readonly recorders = new Map<string, Recorder>();
+  /** The agent's last own element listing per device: what a coordinate tap refers to. */
+  private readonly listings = new Map<string, UiElement[]>();
+  private readonly off: () => void;
+
+  constructor(
+    readonly engine: Engine,
+    readonly origin: string,
+    private readonly options: AgentSessionOptions = {},
+  ) {
+    this.off = engine.onCall((e) => this.onCall(e));
+  }
+
+  close(): void {
+    this.off();
+  }
+
+  isRecording(device: string): boolean {
+    return this.recorders.has(device);
+  }
+
+  recordings(): RecordingSummary[] {
+    return [...this.recorders.values()].map((r) => r.summary());
+  }
+
+  /** Runs one scenario step live; never throws. */
+  async run(device: string, step: VerbStep & { capture_to?: string }): Promise<RunOutcome> {
+    let state: DeviceState;
+    try {
+      state = await this.state(device);
+    } catch (err) {
+      const e = err as VerbError;
+      return { status: 'error', action: step.action, resolved: null, duration_ms: 0, message: e.message, error: { code: e.code, message: e.message } };
+    }
+    const { ctx, history } = watchHistory(state.ctx);
+    state.busy++;
+    let outcome: RunOutcome;
+    try {
+      outcome = await runVerb(ctx, step);
+    } finally {
+      state.busy--;
+    }
+    state.history = history;
+    const recorder = this.recorders.get(device);
+    if (recorder) outcome.recorded = recorder.noteVerb(step, outcome);
+    return outcome;
+  }
+
+  /** Evaluates an assertion now; records it when it passed and a recording runs. Throws VerbError. */
+  async assert(device: string, request: AssertionRequest): Promise<AssertOutcome> {
+    const assertion = parseAssertion(request);
+    const state = await this.state(device);
+    state.busy++;
+    let result: AssertOutcome;
+    try {
+      result = await evaluateLive(state.ctx, assertion, state.history, this.options.settleMs ?? 1000);
+    } finally {
+      state.busy--;
+    }
+    const recorder = this.recorders.get(device);
+    if (recorder) result.recorded = recorder.noteAssertion(request, result.status === 'passed');
+    return result;
+  }
+
+  /** Throws VerbError: unknown device, a recording already running, a failed starting state. */
+  async startRecording(req: StartRecording): Promise<RecordingSummary> {
+    if (this.recorders.has(req.device)) {
+      throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop) before starting another`);
+    }
+    const state = await this.state(req.device);
+    if ((req.app_state === 'fresh_install' || req.app_state === 'logged_out') && !req.app_package) {
+      throw new VerbError('INVALID_PARAMETER', `app_state ${req.app_state} needs app_package: the app whose data is cleared`);
+    }
+    if (req.app_state) {
+      state.busy++;
+      try {
+        await applyPreconditions(state.ctx, { app_state: req.app_state }, req.app_package ?? '');
+      } finally {
+        state.busy--;
+      }
+    }
+    const recorder = new Recorder({
+      device: req.device,
+      os: state.ctx.os,
+      name: req.name,
+      description: req.description,
+      appPackage: req.app_package,
+      appState: req.app_state,
+      environment: req.environment,
+      startedAt: new Date(),
+    });
+    this.recorders.set(req.device, recorder);
+    return recorder.summary();
+  }
+
+  /** Ends the recording and returns the scenario with its validation report. Throws VerbError. */
+  async stopRecording(device: string): Promise<StopRecording> {
+    const recorder = this.recorders.get(device);
+    if (!recorder) {
+      const running = [...this.recorders.keys()];
+      throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start'}`);
+    }
+    this.recorders.delete(device);
+    const state = await this.state(device).catch(() => undefined);
+    let appPackage = recorder.app;
+    if (!appPackage && state) appPackage = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
+    let appVersion: string | undefined;
+    if (appPackage && state) {
+      const apps = await call<InstalledApp[] | { apps: InstalledApp[] }>(state.ctx, 'mobile_list_apps').catch(() => []);
+      const list = Array.isArray(apps) ? apps : apps.apps;
+      appVersion = list.find((a) => a.package === appPackage)?.version;
+    }
+    let scenario: Record<string, unknown>;
+    try {
+      scenario = recorder.toScenario({ appPackage, appVersion });
+    } catch (err) {
+      throw new VerbError('INVALID_PARAMETER', `the recording on ${device} was stopped but gives no scenario: ${(err as Error).message}`);
+    }
+    return { scenario, validation: validateScenarioValue(scenario, `${String(scenario.scenario_id)}.json`), summary: recorder.summary() };
+  }
+
+  private async state(device: string): Promise<DeviceState> {
+    let state = this.devices.get(device);
+    if (!state) {
+      const ctx = await verbContext({ ...this.options, engine: this.engine, device, origin: this.origin });
+      state = { ctx, history: { toasts: [] }, busy: 0 };
+      this.devices.set(device, state);
+    }
+    return state;
+  }
+
+  /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
+  private onCall(e: CallEvent): void {
+    if (e.origin !== this.origin) return;
+    if (this.devices.get(e.device)?.busy) return;
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
+    const recorder = this.recorders.get(e.device);
+    if (!recorder) return;
+    if (!e.mutates) {
+      if (e.tool === 'mobile_list_elements_on_screen' || e.tool === 'mobile_take_screenshot') recorder.notePoll();
+      return;
+    }
+    const t = translateRawCall(e, this.listings.get(e.device));
+    if (!t) return;
+    if ('skipped' in t) recorder.noteSkipped(t.skipped);
+    else recorder.noteVerb(t.step, t.outcome);
+  }
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import * as v from 'valibot';
+import { AssertionSchema, type Assertion, type AssertionResult } from '../../validate/index.js';
+import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
+import type { UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import { isToast, keyboardVisible, listElements, screenshotPng, textOf } from '../verbs/screen.js';
+import { resolveOnce, verbScreenSize } from '../verbs/target.js';
+import { VerbError, type VerbContext } from '../verbs/types.js';
+
+/** What the screen looked like during the verb before the assertion (text_changed, toast_visible). */
+export interface LiveHistory {
+  /** The first element listing taken during the last verb: the screen before it acted. */
+  before?: UiElement[];
+  /** Toast texts seen during the last verb. */
+  toasts: string[];
+}
+
+export type LiveAssertionResult = Omit<AssertionResult, 'screenshot'>;
+
+/**
+ * Checks the fields of one assertion the way the validator does, filling defaults. Throws
+ * VerbError INVALID_PARAMETER naming every wrong field.
+ */
+export function parseAssertion(request: Record<string, unknown>, id = 'live_check', afterStep = 'live'): Assertion {
+  const parsed = v.safeParse(AssertionSchema, { id, after_step: afterStep, description: 'live check', ...request });
+  if (parsed.success) return parsed.output;
+  const problems = parsed.issues.map((i) => {
+    const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
+    const message = i.message.includes('\u0001') ? i.message.split('\u0001')[1] : i.message;
+    return path ? `${path}: ${message}` : message;
+  });
+  throw new VerbError('INVALID_PARAMETER', `the assertion is not valid: ${problems.join('; ')}`);
+}
+
+/**
+ * Evaluates one assertion now, with the runner's own evaluators (SPEC §3: every type is
+ * mechanical). A failing check is looked at again for `settleMs` while the screen settles.
+ */
+export async function evaluateLive(ctx: VerbContext, assertion: Assertion, history: LiveHistory, settleMs = 1000, scenarioDir = liveDir()): Promise<LiveAssertionResult> {
+  if (assertion.type === 'screenshot_match' && (isAbsolute(assertion.reference_screenshot) || assertion.reference_screenshot.split(/[\\/]/).includes('..'))) {
+    throw new VerbError('INVALID_PARAMETER', `reference_screenshot ${JSON.stringify(assertion.reference_screenshot)} must be a path inside the scenario's folder (relative, without ..), e.g. "baselines/home.png"`);
+  }
+  // The assertion's own looks must not land in the history of the verb that came before.
+  const looks: VerbContext = { ...ctx, onElements: undefined };
+  let elements: Promise<UiElement[]> | undefined;
+  let shot: Promise<Buffer> | undefined;
+  let screen: ScreenSize | undefined;
+  const env: AssertionEnv = {
+    verbs: looks,
+    elements: () => (elements ??= listElements(looks)),
+    screenshot: () => (shot ??= screenshotPng(looks)),
+    screen: async () => (screen ??= await verbScreenSize(looks)),
+    variables: {},
+    textBefore: () => undefined,
+    toastsSeen: history.toasts,
+    scenarioDir,
+    darkMode: () => darkMode(looks),
+    keyboard: () => keyboardVisible(looks),
+  };
+  if (assertion.type === 'text_changed') {
+    const before = history.before;
+    let text: string | null | undefined;
+    if (before) {
+      const r = await resolveOnce(looks, { description: assertion.element_description, intent: 'read' }, before);
+      text = r.ok ? textOf(r.element, before) : null;
+    }
+    env.textBefore = () => text;
+  }
+  return evaluateAssertion(assertion, env, settleMs, () => {
+    elements = undefined;
+    shot = undefined;
+  });
+}
+
+/** Starts a history for the next verb: the context's listings feed it. */
+export function watchHistory(ctx: VerbContext): { ctx: VerbContext; history: LiveHistory } {
+  const history: LiveHistory = { toasts: [] };
+  const watched: VerbContext = {
+    ...ctx,
+    onElements: (list) => {
+      history.before ??= list;
+      for (const e of list) if (isToast(e) && (e.text || e.accessibility_label)) history.toasts.push(e.text || e.accessibility_label!);
+      ctx.onElements?.(list);
+    },
+  };
+  return { ctx: watched, history };
+}
+
+let scratch: string | undefined;
+
+/** Live checks have no scenario file yet: reference screenshots are recorded in a private temp folder. */
+function liveDir(): string {
+  return (scratch ??= mkdtempSync(join(tmpdir(), 'mobilebridge-live-')));
+}

@@ -1,0 +1,189 @@
+import { connect, type Socket } from 'node:net';
+
+import type { VideoPacket, VideoStream } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+
+/** Bytes before the first part beyond which the answer is not WDA's MJPEG server. */
+const MAX_HEADER_BYTES = 16 * 1024;
+/** A part claiming more than this is a framing error, not a screenshot. */
+const MAX_PART_BYTES = 32 * 1024 * 1024;
+
+/** Width and height from a JPEG's start-of-frame segment, or undefined if it has none. */
+export function jpegSize(jpeg: Buffer): { width: number; height: number } | undefined {
+  let i = 2;
+  while (i + 9 < jpeg.length) {
+    if (jpeg[i] !== 0xff) {
+      i++;
+      continue;
+    }
+    const marker = jpeg[i + 1];
+    // SOF0..SOF15 carry the size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: jpeg.readUInt16BE(i + 5), width: jpeg.readUInt16BE(i + 7) };
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0xff) {
+      i += marker === 0xff ? 1 : 2;
+      continue;
+    }
+    i += 2 + jpeg.readUInt16BE(i + 2);
+  }
+  return undefined;
+}
+
+/**
+ * Splits WDA's `multipart/x-mixed-replace` answer into JPEG pictures. WDA declares
+ * `boundary=--BoundaryString` yet writes `--BoundaryString` before each part, so parts are found by
+ * their Content-Length, not by RFC 2046 boundaries (appium/WebDriverAgent FBMjpegServer.m).
+ */
+export class MjpegParser {
+  private buffer: Buffer = Buffer.alloc(0);
+  private headerDone = false;
+
+  /** Feeds bytes; returns the pictures completed by them. Throws on anything that is not WDA's framing. */
+  push(chunk: Buffer): Buffer[] {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    const out: Buffer[] = [];
+    if (!this.headerDone) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (this.buffer.length > MAX_HEADER_BYTES) throw new Error('no HTTP header end in the first 16 KiB');
+        return out;
+      }
+      const head = this.buffer.subarray(0, end).toString('latin1');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head);
+      if (!status) throw new Error(`the answer is not HTTP: ${JSON.stringify(head.slice(0, 40))}`);
+      if (status[1] !== '200') throw new Error(`HTTP ${status[1]} instead of the picture stream`);
+      if (!/content-type:\s*multipart\/x-mixed-replace/i.test(head)) throw new Error('the answer is not a multipart/x-mixed-replace picture stream');
+      this.headerDone = true;
+      this.buffer = this.buffer.subarray(end + 4);
+    }
+    for (;;) {
+      // Whatever sits between parts (the previous part's trailing CRLFs, the boundary line) is skipped up to the part headers' end.
+      const end = this.buffer.indexOf('\r\n\r\n');
+      const head = end >= 0 ? this.buffer.subarray(0, end).toString('latin1') : '';
+      if (end >= 0 && !/content-length/i.test(head)) {
+        this.buffer = this.buffer.subarray(end + 4);
+        continue;
+      }
+      if (end < 0) {
+        if (this.buffer.length > MAX_HEADER_BYTES) throw new Error('a part has no Content-Length header');
+        return out;
+      }
+      const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1]);
+      if (!Number.isSafeInteger(length) || length > MAX_PART_BYTES) throw new Error(`a part declares an unusable Content-Length (${/content-length:\s*(\S*)/i.exec(head)?.[1]})`);
+      if (this.buffer.length < end + 4 + length) return out;
+      out.push(Buffer.from(this.buffer.subarray(end + 4, end + 4 + length)));
+      this.buffer = this.buffer.subarray(end + 4 + length);
+    }
+  }
+}
+
+export interface MjpegTarget {
+  host: string;
+  port: number;
+  /** Who is streaming, for messages. */
+  label: string;
+  /** Runs when the stream closes (a go-ios forward to stop). */
+  release?(): void;
+}
+
+/**
+ * WDA's MJPEG server as a VideoStream of `jpeg` packets. The server starts sending only after the
+ * client wrote something, so a request line goes out first; `open` resolves with the first picture,
+ * and throws when nothing (or something else) answers within `firstPictureMs`.
+ */
+export class MjpegStream implements VideoStream {
+  readonly codec = 'jpeg';
+  readonly source = 'wda-mjpeg';
+  private readonly queue: VideoPacket[] = [];
+  private failure?: Error;
+  private ended = false;
+  private wake?: () => void;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly target: MjpegTarget,
+  ) {}
+
+  static open(target: MjpegTarget, firstPictureMs: number): Promise<MjpegStream> {
+    const where = `WebDriverAgent's MJPEG server of ${target.label} at ${target.host}:${target.port}`;
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: target.host, port: target.port });
+      const stream = new MjpegStream(socket, target);
+      const parser = new MjpegParser();
+      let settled = false;
+      const fail = (message: string) => {
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          socket.destroy();
+          target.release?.();
+          reject(new ToolError('UNSUPPORTED', `${where} ${message}`));
+        } else stream.end(new Error(`${where} ${message}`));
+      };
+      const timer = setTimeout(() => fail(`sent no picture within ${firstPictureMs} ms (does this WebDriverAgent build have the MJPEG server, on the expected port?)`), firstPictureMs);
+      socket.setNoDelay(true);
+      socket.once('connect', () => socket.write(`GET / HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\n\r\n`));
+      socket.on('data', (chunk: Buffer) => {
+        let pictures: Buffer[];
+        try {
+          pictures = parser.push(chunk);
+        } catch (err) {
+          fail(`broke its framing: ${(err as Error).message}`);
+          return;
+        }
+        for (const jpeg of pictures) stream.add(jpeg);
+        if (pictures.length && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(stream);
+        }
+      });
+      socket.on('error', (err: NodeJS.ErrnoException) => fail(`is unreachable: ${err.code ?? err.message}`));
+      socket.on('close', () => fail('closed the connection'));
+    });
+  }
+
+  async *packets(): AsyncIterable<VideoPacket> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.socket.destroy();
+    this.target.release?.();
+    this.wake?.();
+  }
+
+  private add(jpeg: Buffer): void {
+    const size = jpegSize(jpeg);
+    if (!size) {
+      this.end(new Error(`WebDriverAgent's MJPEG server of ${this.target.label} sent a part that is not a JPEG picture`));
+      return;
+    }
+    // Only the newest picture matters: a consumer that lags drops the older ones here.
+    if (this.queue.length >= 2) this.queue.shift();
+    this.queue.push({ data: jpeg, config: false, key: true, capturedAt: Date.now(), width: size.width, height: size.height });
+    this.wake?.();
+  }
+
+  private end(err: Error): void {
+    if (this.ended) return;
+    this.failure = err;
+    this.ended = true;
+    this.socket.destroy();
+    this.target.release?.();
+    this.wake?.();
+  }
+}
