@@ -1,4 +1,3 @@
-import type { Duplex } from 'node:stream';
 import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
@@ -14,7 +13,7 @@ import { MonkeyChannel } from './monkey-channel.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
-import { Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
+import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
@@ -63,15 +62,7 @@ export class AndroidDevice implements DeviceHandle {
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
-    if (options.uiServer !== 'off') {
-      this.uiServer = new Uia2Server({
-        serial: info.id,
-        run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
-        spawn: async (command) => (await device.shell(command)) as Duplex,
-        connect: async (port) => (await device.openTcp(port)) as Duplex,
-        install: async (path) => void (await device.install(path)),
-      }, options.uiServerApks);
-    }
+    if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
   }
 
   get serial(): string {

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { ToolError } from '../../../errors.js';
+import { execOnDevice, type AdbDeviceClient } from '../adb-client.js';
 import {
   sourceAsDump, uia2Request, Uia2Error, UIA2_DEVICE_PORT, UIA2_INSTRUMENT_COMMAND, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE,
 } from './uia2-protocol.js';
@@ -165,4 +166,15 @@ export class Uia2Server {
     this.instrument = undefined;
     this.state = { kind: 'unavailable', until: Date.now() + RETRY_AFTER_MS, why };
   }
+}
+
+/** The server manager for one adbkit device: shell commands, a kept-open shell, `tcp:` connections and installs. */
+export function uiServerFor(device: AdbDeviceClient, serial: string, apks: UiServerApks | undefined): Uia2Server {
+  return new Uia2Server({
+    serial,
+    run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
+    spawn: async (command) => (await device.shell(command)) as Duplex,
+    connect: async (port) => (await device.openTcp(port)) as Duplex,
+    install: async (path) => void (await device.install(path)),
+  }, apks);
 }
