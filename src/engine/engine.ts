@@ -24,6 +24,8 @@ export interface EngineOptions {
 export interface CallOptions {
   /** Who asked (a bridge session id, "cli", "runner"): carried into activity events. */
   origin?: string;
+  /** The agent verb this call is one part of: that verb's own activity entry stands for it. */
+  partOf?: string;
 }
 
 export interface CallEvent {
@@ -34,6 +36,7 @@ export interface CallEvent {
   ok: boolean;
   mutates: boolean;
   origin?: string;
+  partOf?: string;
   durationMs: number;
 }
 
@@ -124,7 +127,7 @@ export class Engine {
       }).catch((err: unknown) => this.onError(deviceId, err)),
     );
     const ok = !isToolFailure(result);
-    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
+    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
     return result;
   }
 

@@ -48,6 +48,11 @@ export function createMcpServer(options: McpServerOptions): Server {
   const allowed = new AllowedPaths(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
+  server.oninitialized = () => {
+    const client = server.getClientVersion()?.name;
+    if (client) void backend.identify?.(client);
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }));
     if (options.engineTools) {

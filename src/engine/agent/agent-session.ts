@@ -90,6 +90,7 @@ export class AgentSession {
       return { status: 'error', action: step.action, resolved: null, duration_ms: 0, message: e.message, error: { code: e.code, message: e.message } };
     }
     const { ctx, history } = watchHistory(state.ctx);
+    ctx.partOf = step.action;
     state.busy++;
     let outcome: RunOutcome;
     try {
