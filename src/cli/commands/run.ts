@@ -50,7 +50,8 @@ export function exitCodeFor(documents: ResultDocument[]): number {
   }
   const failed = documents.filter((d) => d.status === 'failed');
   if (!failed.length) return EXIT.ok;
-  return failed.some((d) => steps(d).some((s) => s.status === 'failed' && s.error_code === 'ELEMENT_NOT_FOUND')) ? EXIT.targetNotFound : EXIT_FAILED;
+  const notFound = (s: ResultDocument['steps_executed'][number]) => s.error_code === 'ELEMENT_NOT_FOUND' || (s.action === 'wait_for_element' && s.error_code === 'TIMEOUT');
+  return failed.some((d) => steps(d).some((s) => s.status === 'failed' && notFound(s))) ? EXIT.targetNotFound : EXIT_FAILED;
 }
 
 const command: Command = {

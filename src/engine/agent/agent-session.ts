@@ -4,6 +4,7 @@ import { isToolFailure } from '../errors.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
+import { isSystemPackage, WorkedIn } from './worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
 import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
 import { translateRawCall } from '../verbs/recording-tools.js';
@@ -56,6 +57,8 @@ interface DeviceState {
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
+  /** Per recording device: the app the agent's screens belonged to. */
+  private readonly workedIn = new Map<string, WorkedIn>();
   /** The agent's last own element listing per device: what a coordinate tap refers to. */
   private readonly listings = new Map<string, UiElement[]>();
   private readonly off: () => void;
@@ -148,6 +151,7 @@ export class AgentSession {
       startedAt: new Date(),
     });
     this.recorders.set(req.device, recorder);
+    this.workedIn.set(req.device, new WorkedIn());
     return recorder.summary();
   }
 
@@ -159,9 +163,16 @@ export class AgentSession {
       throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start'}`);
     }
     this.recorders.delete(device);
+    const workedIn = this.workedIn.get(device)?.app;
+    this.workedIn.delete(device);
     const state = await this.state(device).catch(() => undefined);
-    let appPackage = recorder.app;
-    if (!appPackage && state) appPackage = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
+    // The app named or launched, else the one the agent's screens belonged to; the app in front
+    // now only as a last resort, and never a home screen or system overlay.
+    let appPackage = recorder.app ?? workedIn;
+    if (!appPackage && state) {
+      const front = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
+      if (front && !isSystemPackage(front)) appPackage = front;
+    }
     let appVersion: string | undefined;
     if (appPackage && state) {
       const apps = await call<InstalledApp[] | { apps: InstalledApp[] }>(state.ctx, 'mobile_list_apps').catch(() => []);
@@ -190,6 +201,7 @@ export class AgentSession {
   /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
   private onCall(e: CallEvent): void {
     if (e.origin !== this.origin) return;
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.workedIn.get(e.device)?.note((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
     const recorder = this.recorders.get(e.device);
