@@ -67,4 +67,14 @@ mcp('a recording that ends on the home screen keeps the app the agent worked in 
   assert.is(stopped.scenario.app_package, DEMO);
 });
 
+mcp('a tap on an element under a dialog is ELEMENT_NOT_FOUND naming the dialog, not a silent success', async ({ pair }) => {
+  await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/more' });
+  assert.not.ok((await pair.call('tap', { device: ANDROID, target: 'Show alert' })).isError);
+  const covered = await pair.call('tap', { device: ANDROID, target: 'Save draft' });
+  assert.ok(covered.isError);
+  assert.match(textOf(covered), /^ELEMENT_NOT_FOUND: .*a dialog "Reset likes\?" covers the app/s);
+  const listed = jsonOf(await pair.call('list_elements', { device: ANDROID })).elements as { text: string }[];
+  assert.not.ok(listed.some((e) => e.text === 'Save draft'));
+});
+
 mcp.run();
