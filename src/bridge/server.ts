@@ -9,9 +9,12 @@ import type { Participant, ServerLimits } from '../protocol/index.js';
 import { Connection } from './connection.js';
 import { createHttpApp } from './http.js';
 import { DeviceHub, type ActivityEntry } from './hub.js';
+import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
+import type { Peer } from './peers/peer.js';
+import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
 import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
 import { SessionStore } from './sessions.js';
@@ -49,8 +52,15 @@ export interface BridgeOptions {
   drainTimeoutMs?: number;
   /** Deadline of one screen capture or element listing for subscribers (default 10 s). */
   captureTimeoutMs?: number;
+  /** Live device video (SPEC §9); `{enabled: false}` is `serve --no-video`. */
+  video?: Partial<VideoSettings>;
   /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
   methods?: readonly MethodDef[];
+  /**
+   * Peer bridges whose devices this one serves as its own (`serve --peer`). Their Peer drivers must
+   * also be among the engine's drivers (createEngine extraDrivers), which lists their devices.
+   */
+  peers?: Peer[];
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -106,6 +116,7 @@ export class Bridge implements BridgeCore {
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
+  readonly peers?: PeerRouter;
   port = 0;
   private readonly options: BridgeOptions;
   private readonly rpc: RpcServer;
@@ -142,6 +153,7 @@ export class Bridge implements BridgeCore {
       { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
       (session) => {
         this.hub.dropSession(session);
+        this.peers?.dropSession(session);
         this.locks.releaseAll(session);
       },
       this.log,
@@ -149,11 +161,13 @@ export class Bridge implements BridgeCore {
     this.hub = new DeviceHub(this.engine, this.sessions, {
       elementsPollMs: options.elementsPollMs ?? 1000,
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
+      video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });
     this.locks = new LockTable((change) =>
       this.hub.broadcast(change.device, 'device.lock', { device: change.device, holder: change.holder, ...(change.previous ? { previous: change.previous } : {}) }, change.notify),
     );
+    if (options.peers?.length) this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log);
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
 
@@ -171,7 +185,10 @@ export class Bridge implements BridgeCore {
       webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
       maxBodyBytes: maxMessageBytes,
       startedAt: this.startedAt,
-      stats: () => ({ ...this.stats(), frames: this.hub.stats().frames }),
+      stats: () => {
+        const hub = this.hub.stats();
+        return { ...this.stats(), frames: hub.frames, video: hub.video, ...(this.peers ? { peers: this.peers.stats() } : {}) };
+      },
     });
     this.http = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
     // Hard cap well above the 1 MiB limit: messages in between get a JSON-RPC error and the

@@ -1,20 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeFolders, writeInside } from './files/safe-fs.js';
 
 /**
  * Writes a file so that a reader (or a crash) never sees half of it: temp file, fsync, rename
- * (SPEC §5). The rename is atomic on the same file system.
+ * (SPEC §5), through files/safe-fs so that no symlink inside `root` (the output folder) moves a
+ * write outside it, and a failure (DISK_FULL, PERMISSION_DENIED...) leaves no temp or 0-byte file.
+ * Throws ToolError.
  */
-export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
+export async function writeFileAtomic(file: string, content: string | Buffer, root = dirname(file)): Promise<void> {
+  await makeFolders(root, 'create the output folder');
+  await writeInside(file, content, { roots: [root], param: 'output file' }, { createFolders: true });
 }

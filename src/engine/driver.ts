@@ -59,6 +59,8 @@ export interface DeviceHandle {
   /** Types into the focused field. Throw INVALID_PARAMETER when nothing is focused. */
   typeText(text: string, ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
+  /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
+  dismissKeyboard?(ctx: CallContext): Promise<void>;
   openUrl(url: string, ctx: CallContext): Promise<void>;
 
   getOrientation(ctx: CallContext): Promise<Orientation>;

@@ -20,7 +20,7 @@ mcp('unknown arguments are refused with the tool name, a suggestion and the argu
   const typo = await pair.call('type_text', { device: ANDROID, targte: 'the Email field', text: 'x@y.z' });
   assert.ok(typo.isError);
   assert.match(textOf(typo), /^INVALID_PARAMETER: type_text: unknown argument "targte" \(did you mean "target"\?\); type_text takes "device", "text", "target", "target_pattern"/);
-  const fields = jsonOf(await pair.call('list_elements', { device: ANDROID })).elements as { id: string; text: string }[];
+  const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== 'x@y.z'), 'nothing was typed');
   for (const [tool, args] of [['list_devices', { verbose: true }], ['take_screenshot', { device: ANDROID, size: 400 }], ['assert', { device: ANDROID, type: 'alert_present', timeout: 5 }], ['press_back', { device: ANDROID, times: 2 }]] as const) {
     const r = await pair.call(tool, args);
@@ -61,7 +61,7 @@ mcp('a recording that ends on the home screen keeps the app the agent worked in 
     const r = await pair.call(tool, { device: ANDROID, ...args });
     assert.not.ok(r.isError, `${tool}: ${textOf(r)}`);
   }
-  const front = jsonOf(await pair.call('list_elements', { device: ANDROID })).elements as { package?: string }[];
+  const front = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { package?: string }[];
   assert.ok(front.some((e) => /launcher/.test(e.package ?? '')), 'the agent ended on the launcher');
   const stopped = jsonOf(await pair.call('recording_stop', { device: ANDROID }));
   assert.is(stopped.scenario.app_package, DEMO);
@@ -73,7 +73,7 @@ mcp('a tap on an element under a dialog is ELEMENT_NOT_FOUND naming the dialog, 
   const covered = await pair.call('tap', { device: ANDROID, target: 'Save draft' });
   assert.ok(covered.isError);
   assert.match(textOf(covered), /^ELEMENT_NOT_FOUND: .*a dialog "Reset likes\?" covers the app/s);
-  const listed = jsonOf(await pair.call('list_elements', { device: ANDROID })).elements as { text: string }[];
+  const listed = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { text: string }[];
   assert.not.ok(listed.some((e) => e.text === 'Save draft'));
 });
 

@@ -60,6 +60,8 @@ mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) =>
   assert.is(outcome.resolved.id, 'email');
   const elements = jsonOf(await pair.call('list_elements', { device: ANDROID }));
   assert.ok(elements.elements.some((e: { text: string }) => e.text === 'demo@example.com'));
+  const full = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true }));
+  assert.ok(full.elements.some((e: { text: string; accessibility_label: string | null }) => e.text === 'demo@example.com' && 'accessibility_label' in e));
   const check = jsonOf(await pair.call('assert', { device: ANDROID, type: 'element_text', element_description: 'the Email field', expected_value: 'demo@example.com' }));
   assert.is(check.status, 'passed', check.message);
   const failed = await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Purple Unicorn banner' });
@@ -137,6 +139,7 @@ mcp('INTERNAL failures of the backend come back as isError results too', async (
     listDevices: async () => failure('INTERNAL', 'the device list could not be read (socket closed)'),
     engineTools: async () => [],
     callTool: async () => failure('INTERNAL', 'x'),
+    screenshot: async () => failure('INTERNAL', 'x'),
     runVerb: async () => failure('INTERNAL', 'the verb could not run (socket closed)'),
     assert: async () => failure('INTERNAL', 'x'),
     startRecording: async () => failure('INTERNAL', 'x'),

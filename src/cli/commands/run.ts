@@ -1,12 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { resetVirtualState } from './reset.js';
+import { runThroughBridge } from './run-bridge.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
@@ -68,7 +70,11 @@ them and writes under --out:
 Options:
   --device ID        device to run on (default: the first device of each scenario's platform)
   --devices A,B,C    run the scenarios in parallel over these devices, each scenario on a device
-                     of its platform (a scenario none of them can run: exit 3)
+                     of its platform (a scenario none of them can run: exit 3); any:android /
+                     any:ios (or any) leases a free device of that platform from every source
+  --lease-timeout D  wait up to D (10m, 90s) in a first-come, first-served line for the devices;
+                     other runs on this machine sharing the state folder wait for ours (default 0:
+                     take free ones or fail at once). Named devices are leased too when given
   --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
@@ -76,6 +82,9 @@ Options:
   --timeout MS       deadline of one device call (default 30000)
   --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
   --no-virtual       leave out the built-in virtual devices
+  --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
+                     leasing them there; results and reports are written here
+  --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
@@ -126,7 +135,41 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
       return EXIT.invalidInput;
     }
+    let leaseTimeout = 0;
+    try {
+      if (typeof flags['lease-timeout'] === 'string') leaseTimeout = parseDuration(flags['lease-timeout'], '--lease-timeout');
+      else if (flags['lease-timeout'] === true) throw new Error('--lease-timeout needs a duration, e.g. --lease-timeout 10m');
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    try {
+      const recovered = await prepareOutput(outDir);
+      for (const file of recovered.interrupted) process.stderr.write(`mobilebridge run: ${file} was left running by a run that stopped; marked error (interrupted)\n`);
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: --out: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
+    if (typeof flags.bridge === 'string') {
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        return await runThroughBridge({
+          bridge: flags.bridge,
+          flags,
+          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })),
+          devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
+          leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
+          outDir,
+          signal: controller.signal,
+          exitCodeFor,
+        });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    }
     if (flags.reset === true) await resetVirtualState();
     const engine = createEngine(engineSetupFromFlags(flags));
     const controller = new AbortController();
@@ -138,8 +181,22 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       controller.abort();
     };
     process.on('SIGINT', onSigint);
+    let leases: Lease[] = [];
     try {
-      const wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
+        const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
+        if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
+        try {
+          leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+        } catch (err) {
+          if (controller.signal.aborted) return EXIT.cancelled;
+          process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+          return EXIT.device;
+        }
+        wanted = leases.map((l) => l.device);
+        process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
+      }
       const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
       if (!routing.ok) {
         process.stderr.write(`mobilebridge run: ${routing.message}\n`);
@@ -154,8 +211,14 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         } },
       }));
       const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
-      await writeFileAtomic(paths.junit(outDir), junitXml(runs));
-      await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs));
+      try {
+        await writeFileAtomic(paths.junit(outDir), junitXml(runs));
+        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs));
+      } catch (err) {
+        // The result documents are written already; say which report is missing and why.
+        process.stderr.write(`mobilebridge run: the reports could not be written: ${(err as Error).message}\n`);
+        return EXIT.internal;
+      }
       const code = exitCodeFor(runs.map((r) => r.document));
       printJson({
         ok: code === EXIT.ok,
@@ -169,6 +232,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return code;
     } finally {
       process.off('SIGINT', onSigint);
+      for (const l of leases) l.release();
       await engine.close();
     }
   },

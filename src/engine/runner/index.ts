@@ -8,3 +8,4 @@ export { canRun, routeScenarios, type RunDevice } from './routing.js';
 export { junitXml } from './reports/junit.js';
 export { htmlReport } from './reports/html.js';
 export type { ReportedRun } from './reports/types.js';
+export { prepareOutput } from './recover.js';

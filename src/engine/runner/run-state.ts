@@ -43,8 +43,12 @@ export class RunState {
     return paths.result(this.opts.outDir, this.doc.run_id);
   }
 
+  /** Set when the result document or a screenshot could not be written (a full disk): the run stops as `error`. */
+  storageError?: Error;
+
+  /** Whether the run must stop: cancelled by its caller, or unable to write its results. */
   cancelled(): boolean {
-    return this.opts.signal?.aborted === true;
+    return this.opts.signal?.aborted === true || this.storageError !== undefined;
   }
 
   facts(): Promise<DeviceFacts> {
@@ -85,7 +89,10 @@ export class RunState {
     try {
       const png = await screenshotPng(this.verbs);
       const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, step.id);
-      await writeFileAtomic(join(this.opts.outDir, rel), png);
+      await writeFileAtomic(join(this.opts.outDir, rel), png, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+        throw err;
+      });
       rec.screenshot = rel;
     } catch {
       // A missing screenshot must not change the step's verdict (the device may be gone: the step says so).
@@ -174,10 +181,18 @@ export class RunState {
     this.doc.failed_assertions = all.length - this.doc.passed_assertions - this.doc.skipped_assertions;
   }
 
-  /** Writes the document atomically; writes are chained so an older one never lands last. */
+  /**
+   * Writes the document atomically; writes are chained so an older one never lands last. Never
+   * rejects: a failure (DISK_FULL...) is kept in storageError, which stops the run as `error`, and
+   * the last document written stays on disk as it was.
+   */
   write(): Promise<void> {
     const content = JSON.stringify(this.doc, null, 2);
-    this.writing = this.writing.then(() => writeFileAtomic(this.resultFile, content));
+    this.writing = this.writing.then(() =>
+      writeFileAtomic(this.resultFile, content, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+      }),
+    );
     return this.writing;
   }
 }

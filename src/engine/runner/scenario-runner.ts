@@ -6,6 +6,7 @@ import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js'
 import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import { newRunId, paths } from './result-file.js';
+import { holdRunLock } from './recover.js';
 import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
 import type { RunOptions, RunResult } from './types.js';
@@ -89,6 +90,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     signal: options.signal,
     onProgress: options.onProgress,
   });
+  const unlock = await holdRunLock(state.resultFile);
   options.onProgress?.({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
 
   let fatal: VerbError | undefined;
@@ -133,6 +135,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
 
   finish(state, fatal, crashed);
   await state.write();
+  await unlock();
   if (cache) await cache.save(cacheFile).catch(() => undefined);
   options.onProgress?.({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
   return { document: doc, resultFile: state.resultFile };
@@ -143,7 +146,11 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
   const steps = flatten(doc.steps_executed);
   const bad = steps.find((s) => s.status === 'failed' || s.status === 'error');
   const ended = new Date();
-  if (state.cancelled()) {
+  if (state.storageError) {
+    doc.status = 'error';
+    state.closeUnevaluated('the run could not write its results');
+    doc.summary = `error: the run stopped because its results could not be written: ${state.storageError.message}`;
+  } else if (state.cancelled()) {
     doc.status = 'cancelled';
     state.closeUnevaluated('the run was cancelled');
     doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
