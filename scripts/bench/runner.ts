@@ -1,21 +1,26 @@
 /**
  * Runner benchmark on the virtual device, in process: steps per second of a scenario replay,
  * the runner's own time per step beyond the engine tools it calls (target < 5 ms), and the
- * resolver's time on a 300-element screen (target < 2 ms median). Prints figures; asserts nothing.
- * Run: node dist/scripts/bench/runner.js   (BENCH_STEPS, BENCH_N to change sizes)
+ * resolver's time on a 300-element screen (target < 2 ms median), what a failing assertion costs
+ * on a still screen (the settle ends after one poll instead of the whole window), and the size of
+ * report.html per run. Prints figures; asserts nothing.
+ * Run: node dist/scripts/bench/runner.js   (BENCH_STEPS, BENCH_N, BENCH_RUNS to change sizes)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../src/engine/create.js';
 import { DeterministicResolver } from '../../src/engine/resolve/index.js';
-import { runScenario } from '../../src/engine/runner/index.js';
+import { htmlReport, runScenario, type ReportedRun } from '../../src/engine/runner/index.js';
 import type { ElementType, UiElement } from '../../src/engine/types.js';
 import type { Scenario } from '../../src/validate/index.js';
-import { ms, row, sample } from './stats.js';
+import { ms, row, sample, summarize } from './stats.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
 const N = Number(process.env.BENCH_N ?? 500);
+const RUNS = Number(process.env.BENCH_RUNS ?? 24);
+
+const step = (id: string, action: string, extra: Record<string, unknown>) => ({ id, action, description: id, optional: false, on_failure: 'fail', checkpoint: false, ...extra }) as Scenario['steps'][number];
 
 function scenario(steps: number): Scenario {
   const body: Scenario['steps'] = [];
@@ -83,5 +88,67 @@ async function resolverTime(): Promise<void> {
   console.log(row('resolve, 300 elements, fresh listing', c));
 }
 
+/** Failing assertions on a still screen, real clock, default settle (1000 ms) and poll (250 ms). */
+async function failingAssertions(): Promise<void> {
+  const engine = createEngine({ virtual: { devices: ['android'] } });
+  const out = mkdtempSync(join(tmpdir(), 'mb-bench-assert-'));
+  const settleMs = 1000;
+  try {
+    const count = 12;
+    const s: Scenario = {
+      $schema_version: '2.0', scenario_id: 'bench_fail', name: 'bench', description: 'bench', platform: 'android', app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1', environment: 'bench' },
+      steps: [step('home', 'open_url', { value: 'mbdemo://screen/home' })],
+      assertions: Array.from({ length: count }, (_, i) => ({ id: `a${i}`, after_step: 'home', type: 'element_exists', description: 'absent', element_description: `the Purple Unicorn ${i} banner` }) as Scenario['assertions'][number]),
+    };
+    const gaps: number[] = [];
+    let last = 0;
+    await runScenario({
+      engine, device: 'virtual-android-1', scenario: s, scenarioDir: out, outDir: out, screenshots: 'none', settleMs,
+      onProgress: (e) => {
+        if (e.type === 'step') last = performance.now();
+        if (e.type === 'assertion') {
+          gaps.push(performance.now() - last);
+          last = performance.now();
+        }
+      },
+    });
+    const m = summarize(gaps);
+    console.log(`failing assertion on a still screen (settle window ${settleMs} ms, poll 250 ms): median ${ms(m.median)}, p95 ${ms(m.p95)} (n=${m.n}); ${(settleMs / m.median).toFixed(1)}× less than a fixed settle`);
+  } finally {
+    await engine.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** report.html for RUNS runs of a scenario with a screenshot per step. */
+async function reportSize(): Promise<void> {
+  const engine = createEngine({ virtual: { devices: ['android'] } });
+  const out = mkdtempSync(join(tmpdir(), 'mb-bench-report-'));
+  try {
+    const s: Scenario = {
+      $schema_version: '2.0', scenario_id: 'bench_report', name: 'Report size', description: 'bench', platform: 'android', app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1', environment: 'bench' },
+      steps: [step('home', 'open_url', { value: 'mbdemo://screen/home' }), step('item', 'tap', { target: 'Item 2' }), step('back', 'press_button', { value: 'BACK' }), step('more', 'open_url', { value: 'mbdemo://screen/more' }), step('signin', 'open_url', { value: 'mbdemo://screen/signin' })],
+      assertions: [{ id: 'email', after_step: 'signin', type: 'element_exists', description: 'email', element_description: 'the Email field' } as Scenario['assertions'][number]],
+    };
+    const runs: ReportedRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { document } = await runScenario({ engine, device: 'virtual-android-1', scenario: s, scenarioDir: out, outDir: out, screenshots: 'steps' });
+      runs.push({ document, name: 'bench/report.json', folder: 'bench', scenario: s });
+    }
+    const html = await htmlReport(out, runs);
+    const shots = runs.flatMap((r) => r.document.steps_executed.map((x) => x.screenshot).filter((x): x is string => Boolean(x)));
+    const pngBytes = shots.reduce((n, rel) => n + readFileSync(join(out, rel)).length, 0);
+    const bytes = Buffer.byteLength(html);
+    console.log(`report.html, ${RUNS} runs × ${shots.length / RUNS} screenshots: ${(bytes / 1e6).toFixed(2)} MB (${(bytes / RUNS / 1024).toFixed(1)} KB per run); inlining the PNGs would take ${((pngBytes * 4) / 3 / 1e6).toFixed(2)} MB (${((pngBytes * 4) / 3 / bytes).toFixed(1)}×)`);
+  } finally {
+    await engine.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 await replay();
 await resolverTime();
+await failingAssertions();
+await reportSize();

@@ -241,8 +241,11 @@ export class DeviceHub {
     const state = this.devices.get(e.device);
     if (!state) return;
     if (e.mutates) {
-      const actor = (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' };
-      this.activity(e.device, actor, { tool: e.tool, parameters: e.parameters, outcome: outcomeOf(e.result), durationMs: e.durationMs });
+      // A verb's own calls are shown as the one verb entry (verbs.run), not once more each.
+      if (!e.partOf) {
+        const actor = (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' };
+        this.activity(e.device, actor, { tool: e.tool, parameters: e.parameters, outcome: outcomeOf(e.result), durationMs: e.durationMs });
+      }
       state.elements?.refresh();
       state.frames?.nudge();
     } else if (e.tool === 'mobile_list_elements_on_screen' && e.ok) {

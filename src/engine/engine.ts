@@ -30,6 +30,8 @@ export interface CallOptions {
   origin?: string;
   /** Run inside this hold of the device (see Engine.hold) instead of queueing behind it. */
   hold?: DeviceHold;
+  /** The agent verb this call is one part of: that verb's own activity entry stands for it. */
+  partOf?: string;
 }
 
 export interface CallEvent {
@@ -40,6 +42,7 @@ export interface CallEvent {
   ok: boolean;
   mutates: boolean;
   origin?: string;
+  partOf?: string;
   durationMs: number;
 }
 
@@ -140,7 +143,7 @@ export class Engine {
         result = { ...(result as Record<string, unknown>), others_acted: { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` } };
       }
     }
-    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
+    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
     return result;
   }
 

@@ -23,6 +23,8 @@ export interface AgentBackend {
   assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure>;
   startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure>;
   stopRecording(device: string): Promise<StopRecording | ToolFailure>;
+  /** The MCP client's own name (from `initialize`), for whoever watches its actions. */
+  identify?(client: string): Promise<void>;
   close(): Promise<void>;
 }
 

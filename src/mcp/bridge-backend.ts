@@ -16,10 +16,27 @@ import { scaleScreenshot } from './screenshot.js';
  * assertions through `agent.assert`, which keep the recording on the bridge side.
  */
 export class BridgeBackend implements AgentBackend {
+  private clientName?: string;
+
   private constructor(
     private readonly client: BridgeClient,
     readonly where: string,
-  ) {}
+  ) {
+    // A reconnect says hello as mobilebridge-mcp again: the agent's own name is restored after it.
+    client.onSession((e) => {
+      if (!e.initial && this.clientName) void this.sayName();
+    });
+  }
+
+  /** Viewers of the bridge show the agent's actions under the MCP client's name ("claude-code"). */
+  async identify(name: string): Promise<void> {
+    this.clientName = name;
+    await this.sayName();
+  }
+
+  private async sayName(): Promise<void> {
+    await this.client.requestRaw('session.hello', { client: this.clientName }).catch(() => undefined);
+  }
 
   /** Throws with what to do when the bridge cannot be reached or refuses the token. */
   static async connect(url: string, token?: string): Promise<BridgeBackend> {

@@ -32,6 +32,7 @@ function candidatesLine(candidates: readonly Candidate[] | undefined): string {
 
 /** An `isError` result: the code, the message naming what was wrong, and what to do next. */
 export function errorResult(code: string, message: string, candidates?: readonly Candidate[]): CallToolResult {
+  // Callers pass messages already in the agent's terms (see inAgentTerms).
   const next = NEXT_STEP[code] ?? NEXT_STEP.INTERNAL;
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}${candidatesLine(candidates)}\nNext: ${next}` }] };
 }

@@ -6,9 +6,11 @@ import { compactListing } from '../engine/listing/compact.js';
 import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
-import { errorResult, json } from './results.js';
+import { closest } from '../validate/suggest.js';
+import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { SESSION_TOOLS } from './session-tools.js';
+import { inAgentTerms } from './tool-names.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
@@ -25,7 +27,7 @@ export interface McpServerOptions {
 const INSTRUCTIONS = `mobilebridge drives Android, iOS and virtual phones. Start with list_devices, then look with list_elements (exact, cheap) or take_screenshot, and act with the verbs (tap, type_text, swipe, scroll_to, wait_for, press_back, launch_app, …), which take a description of the element such as "the Sign in button" rather than coordinates. Use wait_for after actions that load. Check results with assert. To turn what you do into a replayable test, call recording_start first and recording_stop at the end.`;
 
 const VERBS = new Map(VERB_TOOLS.map((t) => [t.name, t]));
-const SESSION = new Set(SESSION_TOOLS.map((t) => t.name));
+const SESSION = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
 
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
@@ -42,6 +44,21 @@ function str(args: Args, key: string, required = false): string | undefined {
   return v;
 }
 
+/**
+ * Arguments a tool does not take are refused (its schema says additionalProperties: false): a
+ * misspelt "targte" must not be dropped silently while the call goes ahead without it.
+ */
+function checkArguments(name: string, schema: { properties: Record<string, unknown> }, args: Args): void {
+  const known = Object.keys(schema.properties);
+  const unknown = Object.keys(args).filter((k) => !known.includes(k));
+  if (!unknown.length) return;
+  const each = unknown.map((k) => {
+    const near = closest(k, known);
+    return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+  });
+  throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; ${name} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
+}
+
 function int(args: Args, key: string): number | undefined {
   const v = args[key];
   if (v === undefined || v === null) return undefined;
@@ -52,8 +69,14 @@ function int(args: Args, key: string): number | undefined {
 /** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
+  const errorResult: typeof rawErrorResult = (code, message, candidates) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates);
   const allowed = new AllowedPaths(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  server.oninitialized = () => {
+    const client = server.getClientVersion()?.name;
+    if (client) void backend.identify?.(client);
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }));
@@ -103,17 +126,23 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function call(name: string, args: Args): Promise<CallToolResult> {
     if (name === 'list_devices') {
+      checkArguments(name, SESSION.get(name)!.inputSchema, args);
       const devices = await backend.listDevices();
       return isToolFailure(devices) ? errorResult(devices.code, devices.message) : json({ devices });
     }
     const verb = VERBS.get(name);
     if (verb) {
+      checkArguments(name, verb.inputSchema, args);
       const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
       if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
       if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
       return json(outcome);
     }
-    if (SESSION.has(name)) return session(name, await deviceOf(args), args);
+    const spec = SESSION.get(name);
+    if (spec) {
+      checkArguments(name, spec.inputSchema, args);
+      return session(name, await deviceOf(args), args);
+    }
     if (options.engineTools && name.startsWith('mobile_')) {
       if (name === 'mobile_take_screenshot') return screenshot(await deviceOf(args), args);
       const result = await backend.callTool(name, args);

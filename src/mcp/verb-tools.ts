@@ -88,7 +88,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'dismiss_keyboard',
-    description: `Close the soft keyboard if it shows (BACK on Android; the return/done key or a swipe on iOS). ${OUTCOME} Errors: INVALID_PARAMETER when it stays open (tap outside the field instead).`,
+    description: `Close the soft keyboard if it shows, the way a user does: BACK on Android; on iOS the Done key, else a tap outside the field, else a plain return key (never a Next/Go key, which would move on or submit). ${OUTCOME} Errors: INVALID_PARAMETER when it stays open (the app needs its own control).`,
     inputSchema: schema({}),
     toStep: () => ({ action: 'dismiss_keyboard' }),
   },
@@ -118,7 +118,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'wait_for',
-    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; no target needed). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: ELEMENT_NOT_FOUND / TIMEOUT when the wait ran out (take a screenshot to see why).`,
+    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; no target needed). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: TIMEOUT when the wait ran out (take a screenshot to see why); ELEMENT_NOT_FOUND at once when several elements match equally.`,
     inputSchema: schema({
       until: { type: 'string', enum: ['visible', 'gone', 'loading_complete'], description: 'Default visible.' },
       ...TARGET,

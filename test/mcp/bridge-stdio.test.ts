@@ -52,10 +52,12 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
     assert.ok(bad.isError);
     assert.match(textOf(bad), /^DEVICE_NOT_FOUND: .*\nNext: Call list_devices/s);
 
-    // The viewer's session saw the agent's verbs and their tool calls as they happened.
+    // The viewer's session saw each of the agent's actions once, under the MCP client's own name.
     for (let i = 0; i < 50 && !seen.some((a) => a.verb === 'tap'); i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(seen.some((a) => a.verb === 'tap' && a.parameters.target === 'the Sign in button' && a.outcome.status === 'success'), JSON.stringify(seen.map((a) => a.verb ?? a.tool)));
-    assert.ok(seen.some((a) => a.tool === 'mobile_type_keys' && a.client === 'mobilebridge-mcp'));
+    const agent = seen.filter((a) => a.verb || ['mobile_click_on_screen_at_coordinates', 'mobile_type_keys', 'mobile_launch_app'].includes(a.tool ?? ''));
+    assert.equal(agent.map((a) => a.verb ?? a.tool), ['launch_app', 'type', 'type', 'tap', 'wait_for_element'], 'one entry per verb, none for the tool calls inside it');
+    assert.ok(agent.every((a) => a.client === 'test-client'), JSON.stringify(agent.map((a) => a.client)));
   } finally {
     await pair?.close();
     await backend?.close();

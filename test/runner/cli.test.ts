@@ -29,9 +29,11 @@ test('run: passing scenarios on two devices exit 0 and leave junit.xml and a sel
     assert.equal(out.data.runs.map((x) => x.status), ['passed', 'passed']);
     const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuites name="mobilebridge" tests="2" failures="0" errors="0">/);
+    // Named after the scenario, classname its folder: the same wherever the suite is checked out.
+    assert.match(junit, /<testcase classname="runs" name="Back, keyboard and permissions on both platforms"/);
     const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
     assert.match(html, /2\/2 scenarios passed/);
-    assert.match(html, /src="data:image\/png;base64,/);
+    assert.match(html, /src="data:image\/jpeg;base64,/);
     assert.not.match(html, /<script/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

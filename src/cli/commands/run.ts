@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createEngine } from '../../engine/create.js';
 import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
@@ -13,21 +13,27 @@ import { runThroughBridge } from './run-bridge.js';
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
 
-function scenarioFiles(inputs: string[]): string[] {
-  const files: string[] = [];
+/** The .json files named or found under the folders named, each with the folder it was found under. */
+function scenarioFiles(inputs: string[]): { file: string; root: string }[] {
+  const files: { file: string; root: string }[] = [];
   for (const input of inputs) {
     const path = resolve(input);
     if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
       const walk = (dir: string) => {
         for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
           if (entry.isDirectory()) walk(join(dir, entry.name));
-          else if (entry.name.endsWith('.json')) files.push(join(dir, entry.name));
+          else if (entry.name.endsWith('.json')) files.push({ file: join(dir, entry.name), root: path });
         }
       };
       walk(path);
-    } else files.push(path);
+    } else files.push({ file: path, root: dirname(path) });
   }
   return files;
+}
+
+/** JUnit classname: the file's folder from the folder the run was given, dotted ("suite.ios"), the same on every machine. */
+function folderName({ file, root }: { file: string; root: string }): string {
+  return [basename(root), ...relative(root, dirname(file)).split(sep)].filter(Boolean).join('.');
 }
 
 function steps(d: ResultDocument): ResultDocument['steps_executed'] {
@@ -46,7 +52,8 @@ export function exitCodeFor(documents: ResultDocument[]): number {
   }
   const failed = documents.filter((d) => d.status === 'failed');
   if (!failed.length) return EXIT.ok;
-  return failed.some((d) => steps(d).some((s) => s.status === 'failed' && s.error_code === 'ELEMENT_NOT_FOUND')) ? EXIT.targetNotFound : EXIT_FAILED;
+  const notFound = (s: ResultDocument['steps_executed'][number]) => s.error_code === 'ELEMENT_NOT_FOUND' || (s.action === 'wait_for_element' && s.error_code === 'TIMEOUT');
+  return failed.some((d) => steps(d).some((s) => s.status === 'failed' && notFound(s))) ? EXIT.targetNotFound : EXIT_FAILED;
 }
 
 const command: Command = {
@@ -88,8 +95,9 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
     const files = scenarioFiles(positional);
-    const loaded: { file: string; report: ValidationReport; scenario?: Scenario }[] = [];
-    for (const file of files) {
+    const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
+    for (const found of files) {
+      const file = found.file;
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -97,7 +105,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         printJson(envelope({ valid: false, file, schema_version: null, errors: [], warnings: [] }, `cannot read ${file}: ${(err as Error).message}`));
         return EXIT.internal;
       }
-      loaded.push({ file, ...loadScenario(text, file, { baseDir: dirname(file) }) });
+      loaded.push({ file, folder: folderName(found), ...loadScenario(text, file, { baseDir: dirname(file) }) });
     }
     if (!loaded.length) {
       process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}\n`);
@@ -196,16 +204,16 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
+        folder: l.folder,
         options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, onProgress: (e) => {
           if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
           if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
         } },
       }));
       const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
-      const named = runs.map((r) => ({ document: r.document, name: r.name }));
       try {
-        await writeFileAtomic(paths.junit(outDir), junitXml(named));
-        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+        await writeFileAtomic(paths.junit(outDir), junitXml(runs));
+        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs));
       } catch (err) {
         // The result documents are written already; say which report is missing and why.
         process.stderr.write(`mobilebridge run: the reports could not be written: ${(err as Error).message}\n`);

@@ -4,6 +4,7 @@ import { isToolFailure } from '../errors.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
+import { isSystemPackage, WorkedIn } from './worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
 import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
 import { translateRawCall } from '../verbs/recording-tools.js';
@@ -59,6 +60,8 @@ interface DeviceState {
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
+  /** Per recording device: the app the agent's screens belonged to. */
+  private readonly workedIn = new Map<string, WorkedIn>();
   /** The agent's last own element listing per device: what a coordinate tap refers to. */
   private readonly listings = new Map<string, UiElement[]>();
   private readonly off: () => void;
@@ -110,6 +113,7 @@ export class AgentSession {
       return { status: 'error', action: step.action, resolved: null, duration_ms: 0, message: e.message, error: { code: e.code, message: e.message } };
     }
     const { ctx, history } = watchHistory(state.ctx);
+    ctx.partOf = step.action;
     state.busy++;
     let outcome: RunOutcome;
     try {
@@ -175,6 +179,7 @@ export class AgentSession {
     });
     this.recorders.set(req.device, recorder);
     await this.options.store?.save(recorder);
+    this.workedIn.set(req.device, new WorkedIn());
     return recorder.summary();
   }
 
@@ -188,9 +193,16 @@ export class AgentSession {
     }
     this.recorders.delete(device);
     await this.options.store?.remove(device);
+    const workedIn = this.workedIn.get(device)?.app;
+    this.workedIn.delete(device);
     const state = await this.state(device).catch(() => undefined);
-    let appPackage = recorder.app;
-    if (!appPackage && state) appPackage = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
+    // The app named or launched, else the one the agent's screens belonged to; the app in front
+    // now only as a last resort, and never a home screen or system overlay.
+    let appPackage = recorder.app ?? workedIn;
+    if (!appPackage && state) {
+      const front = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
+      if (front && !isSystemPackage(front)) appPackage = front;
+    }
     let appVersion: string | undefined;
     if (appPackage && state) {
       const apps = await call<InstalledApp[] | { apps: InstalledApp[] }>(state.ctx, 'mobile_list_apps').catch(() => []);
@@ -219,6 +231,7 @@ export class AgentSession {
   /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
   private onCall(e: CallEvent): void {
     if (e.origin !== this.origin) return;
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.workedIn.get(e.device)?.note((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
     const recorder = this.recorders.get(e.device);

@@ -8,12 +8,15 @@ import type { AssertionEnv, Evaluator, Verdict } from './types.js';
 
 type Of<T extends Assertion['type']> = Evaluator<T>;
 
-/** The element an assertion names, or a verdict saying why there is none. */
-async function element(env: AssertionEnv, description: string): Promise<UiElement | Verdict> {
+/**
+ * The element an assertion names, or a failing verdict saying why there is none; it still says
+ * what was expected, so a report shows what the check wanted.
+ */
+async function element(env: AssertionEnv, description: string, expected: unknown): Promise<UiElement | Verdict> {
   const elements = await env.elements();
   const r = await resolveOnce(env.verbs, { description, intent: 'read' }, elements);
   if (r.ok) return r.element;
-  return { pass: false, actual: null, message: r.message };
+  return { pass: false, expected, actual: null, message: r.message };
 }
 
 const isVerdict = (x: UiElement | Verdict): x is Verdict => 'pass' in x;
@@ -36,9 +39,9 @@ function textOf(e: UiElement): string {
 }
 
 /** Elements whose text should be searched when no element is named: everything but the keyboard. */
-async function searchable(env: AssertionEnv, description: string | undefined): Promise<UiElement[] | Verdict> {
+async function searchable(env: AssertionEnv, description: string | undefined, expected: unknown): Promise<UiElement[] | Verdict> {
   if (description === undefined) return (await env.elements()).filter((e) => !isKeyboard(e));
-  const el = await element(env, description);
+  const el = await element(env, description, expected);
   return isVerdict(el) ? el : [el];
 }
 
@@ -57,7 +60,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass: visible === want, expected: want, actual: visible, message: `${JSON.stringify(a.element_description)} is ${visible ? 'visible' : 'not visible'}` };
   },
   async element_fully_visible(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, 'fully visible');
     if (isVerdict(el)) return el;
     const screen = await env.screen();
     const elements = await env.elements();
@@ -75,7 +78,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass, expected: 'fully visible', actual: { x: el.x, y: el.y, width: el.width, height: el.height }, message: `${name(el)}: ${why}` };
   },
   async element_state(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, a.state_property);
     if (isVerdict(el)) return el;
     const states: Record<typeof a.state_property, boolean> = {
       enabled: el.enabled,
@@ -89,20 +92,20 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass, expected: a.state_property, actual: { enabled: el.enabled, selected: el.selected ?? null, checked: el.checked ?? null, focused: el.focused ?? null, clickable: el.clickable ?? null }, message: `${name(el)} is ${pass ? '' : 'not '}${a.state_property.replace('_', ' ')}` };
   },
   async element_text(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, a.expected_value);
     if (isVerdict(el)) return el;
     const text = said(el, await env.elements());
     const pass = text === a.expected_value;
     return { pass, expected: a.expected_value, actual: text, message: pass ? `${name(el)} reads as expected` : `${name(el)} reads ${JSON.stringify(text)}` };
   },
   async text_contains(a, env) {
-    const pool = await searchable(env, a.element_description);
+    const pool = await searchable(env, a.element_description, a.expected_substring);
     if (!Array.isArray(pool)) return pool;
     const hit = pool.find((e) => textOf(e).includes(a.expected_substring) || (e.accessibility_label ?? '').includes(a.expected_substring));
     return { pass: Boolean(hit), expected: a.expected_substring, actual: hit ? textOf(hit) : pool.length === 1 ? textOf(pool[0]) : null, message: hit ? `${name(hit)} contains it` : `no ${a.element_description ? 'text of that element' : 'element text'} contains ${JSON.stringify(a.expected_substring)}` };
   },
   async text_not_empty(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, 'non-empty text');
     if (isVerdict(el)) return el;
     const text = said(el, await env.elements());
     const pass = text.trim() !== '';
@@ -111,32 +114,32 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async pattern_match(a, env) {
     const re = regex(a.pattern);
     if ('pass' in re) return re;
-    const pool = await searchable(env, a.element_description);
+    const pool = await searchable(env, a.element_description, a.pattern);
     if (!Array.isArray(pool)) return pool;
     const hit = pool.find((e) => re.test(e.text) || re.test(e.accessibility_label ?? ''));
     return { pass: Boolean(hit), expected: a.pattern, actual: hit ? textOf(hit) : pool.length === 1 ? textOf(pool[0]) : null, message: hit ? `${name(hit)} matches /${a.pattern}/` : `no text matches /${a.pattern}/` };
   },
   async text_changed(a, env) {
     const before = env.textBefore(a.id);
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, null);
     const after = isVerdict(el) ? null : said(el, await env.elements());
     if (before === undefined) return { pass: false, error: true, message: 'the text before the step was not recorded' };
     const pass = before !== after && after !== null;
     return { pass, expected: `different from ${JSON.stringify(before)}`, actual: after, message: after === null ? `${JSON.stringify(a.element_description)} is no longer on screen` : pass ? `changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}` : `still ${JSON.stringify(after)}` };
   },
   async element_hint(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, a.expected_text);
     if (isVerdict(el)) return el;
     const hint = el.hint ?? '';
     return { pass: hint === a.expected_text, expected: a.expected_text, actual: hint, message: `${name(el)} has hint ${JSON.stringify(hint)}` };
   },
   async content_description(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, a.label_value);
     if (isVerdict(el)) return el;
     return { pass: el.accessibility_label === a.label_value, expected: a.label_value, actual: el.accessibility_label, message: `${name(el)} has label ${JSON.stringify(el.accessibility_label)}` };
   },
   async has_accessibility_label(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, a.label_value ?? 'a non-empty label');
     if (isVerdict(el)) return el;
     const label = el.accessibility_label ?? '';
     const pass = label.trim() !== '' && (a.label_value === undefined || label === a.label_value);
@@ -148,18 +151,18 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass, expected: `${a.operator} ${a.expected_count}`, actual: n, message: `${n} element${n === 1 ? '' : 's'} match ${JSON.stringify(a.element_description)}` };
   },
   async list_item_count(a, env) {
-    const items = await listItems(env, a.element_description);
+    const items = await listItems(env, a.element_description, `${a.operator} ${a.expected_count}`);
     if (!Array.isArray(items)) return items;
     const pass = compare(items.length, a.operator, a.expected_count);
     return { pass, expected: `${a.operator} ${a.expected_count}`, actual: items.length, message: `the list shows ${items.length} item${items.length === 1 ? '' : 's'} on screen` };
   },
   async list_is_empty(a, env) {
-    const items = await listItems(env, a.element_description);
+    const items = await listItems(env, a.element_description, 0);
     if (!Array.isArray(items)) return items;
     return { pass: items.length === 0, expected: 0, actual: items.length, message: items.length ? `the list shows ${items.length} items` : 'the list is empty' };
   },
   async value_matches_variable(a, env) {
-    const el = await element(env, a.element_description);
+    const el = await element(env, a.element_description, env.variables[a.variable_name] ?? null);
     if (isVerdict(el)) return el;
     if (!(a.variable_name in env.variables)) return { pass: false, error: true, message: `variable ${a.variable_name} is not declared` };
     const value = env.variables[a.variable_name];
@@ -179,13 +182,13 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
  * Items of a list: list items inside the list's bounds. Only items on screen count; a list whose
  * place shows an empty-state message has no items.
  */
-async function listItems(env: AssertionEnv, description: string): Promise<UiElement[] | Verdict> {
+async function listItems(env: AssertionEnv, description: string, expected: unknown): Promise<UiElement[] | Verdict> {
   const elements = await env.elements();
   const r = await resolveOnce(env.verbs, { description, intent: 'read' }, elements);
   if (!r.ok) {
     const empty = elements.find((e) => /^(no |nothing|empty)/.test(normalizeText(e.text)));
     if (empty) return [];
-    return { pass: false, actual: null, message: r.message };
+    return { pass: false, expected, actual: null, message: r.message };
   }
   const list = r.element;
   return elements.filter((e) => e !== list && e.type === 'listitem' && e.center.x >= list.x && e.center.x <= list.x + list.width && e.center.y >= list.y && e.center.y <= list.y + list.height);

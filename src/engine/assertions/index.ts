@@ -1,4 +1,6 @@
 import type { Assertion, AssertionResult } from '../../validate/index.js';
+import type { UiElement } from '../types.js';
+import { isLoadingIndicator } from '../verbs/index.js';
 import { elementEvaluators } from './elements.js';
 import { screenEvaluators } from './screen.js';
 import type { AssertionEnv, Evaluator, Verdict } from './types.js';
@@ -14,8 +16,25 @@ const EVALUATORS = { ...elementEvaluators, ...screenEvaluators } as Record<Asser
 const ONE_LOOK = new Set<Assertion['type']>(['screenshot_match', 'text_changed', 'toast_visible']);
 
 /**
- * Evaluates one assertion. A failing check is looked at again until `settleMs` has passed,
- * because screens finish animating after the step returns; the last verdict counts. `${name}`
+ * What the screen showed at one look, or undefined while something still loads. Two equal looks
+ * a poll apart mean the screen is still: a failing check would fail again.
+ */
+async function stillLook(env: AssertionEnv): Promise<string | undefined> {
+  let elements: UiElement[];
+  try {
+    elements = await env.elements();
+  } catch {
+    return undefined;
+  }
+  if (elements.some((e) => isLoadingIndicator(e, 'any'))) return undefined;
+  return JSON.stringify(elements.map((e) => [e.id, e.type, e.text, e.accessibility_label, e.x, e.y, e.width, e.height, e.enabled, e.checked, e.selected, e.focused]));
+}
+
+/**
+ * Evaluates one assertion. A failing check is looked at again while the screen settles (up to
+ * `settleMs`: screens finish animating after the step returns); the last verdict counts. The
+ * settle ends early once two looks a poll apart show the same still screen: nothing is moving
+ * that could change the verdict, so a failure decided at once costs one poll, not the whole settle. `${name}`
  * references must already be filled in by the caller (the runner knows the scenario's variables).
  */
 export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv, settleMs: number, refresh: () => void): Promise<Omit<AssertionResult, 'screenshot'>> {
@@ -23,6 +42,7 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
   const evaluate = EVALUATORS[assertion.type];
   const deadline = env.verbs.clock.now() + (ONE_LOOK.has(assertion.type) ? 0 : settleMs);
   let verdict: Verdict;
+  let previous: string | undefined;
   for (;;) {
     try {
       verdict = await evaluate(assertion as never, env);
@@ -30,6 +50,9 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
       verdict = { pass: false, error: true, message: `could not evaluate: ${(err as Error).message}` };
     }
     if (verdict.pass || verdict.error || env.verbs.clock.now() >= deadline) break;
+    const look = await stillLook(env);
+    if (look !== undefined && look === previous) break;
+    previous = look;
     try {
       await env.verbs.clock.sleep(env.verbs.pollMs, env.verbs.signal);
     } catch {

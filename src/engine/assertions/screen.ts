@@ -50,7 +50,7 @@ export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async color_style(a, env) {
     const elements = await env.elements();
     const r = await resolveOnce(env.verbs, { description: a.element_description, intent: 'read' }, elements);
-    if (!r.ok) return { pass: false, actual: null, message: r.message };
+    if (!r.ok) return { pass: false, expected: a.color_hex.toLowerCase(), actual: null, message: r.message };
     const color = await dominantColor(await env.screenshot(), r.element);
     const d = distance(color, parseHex(a.color_hex));
     return { pass: d <= COLOR_DISTANCE, expected: a.color_hex.toLowerCase(), actual: toHex(color), message: `the dominant colour of ${name(r.element)} is ${toHex(color)} (distance ${Math.round(d)}, at most ${COLOR_DISTANCE} passes)` };

@@ -1,3 +1,4 @@
+import type { ReportedRun } from './reports/types.js';
 import { canRun, type RunDevice } from './routing.js';
 import { runScenario } from './scenario-runner.js';
 import type { RunOptions, RunResult } from './types.js';
@@ -5,6 +6,8 @@ import type { RunOptions, RunResult } from './types.js';
 export interface PlannedRun {
   /** Display name (the scenario file). */
   name: string;
+  /** Dotted folder below the folder the run was given (JUnit classname). */
+  folder?: string;
   options: Omit<RunOptions, 'device' | 'engine' | 'outDir'>;
 }
 
@@ -22,8 +25,8 @@ export function shard<T>(items: T[], index: number, count: number): T[] {
  * device can run is left out (routeScenarios refuses such a plan first). Results come back in
  * input order; after a cancel, scenarios not yet started are left out.
  */
-export async function runOnDevices(base: Pick<RunOptions, 'engine' | 'outDir'>, devices: RunDevice[], planned: PlannedRun[], signal?: AbortSignal): Promise<(RunResult & { name: string })[]> {
-  const results: (RunResult & { name: string })[] = new Array(planned.length);
+export async function runOnDevices(base: Pick<RunOptions, 'engine' | 'outDir'>, devices: RunDevice[], planned: PlannedRun[], signal?: AbortSignal): Promise<(RunResult & ReportedRun)[]> {
+  const results: (RunResult & ReportedRun)[] = new Array(planned.length);
   const taken = new Array<boolean>(planned.length).fill(false);
   await Promise.all(
     devices.map(async (device) => {
@@ -33,7 +36,7 @@ export async function runOnDevices(base: Pick<RunOptions, 'engine' | 'outDir'>, 
         taken[k] = true;
         const p = planned[k];
         const r = await runScenario({ ...p.options, ...base, device: device.id, signal });
-        results[k] = { ...r, name: p.name };
+        results[k] = { ...r, name: p.name, folder: p.folder, scenario: p.options.scenario };
       }
     }),
   );

@@ -117,8 +117,18 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     return { message: `opened ${url}` };
   },
   async wait_for_element(ctx, step) {
-    const { element, resolved } = await findTarget(ctx, step, 'read', timeoutOf(step));
-    return { resolved, message: `${describe(element)} is visible` };
+    const waitMs = timeoutOf(step);
+    const started = ctx.clock.now();
+    try {
+      const { element, resolved } = await findTarget(ctx, step, 'read', waitMs);
+      return { resolved, message: `${describe(element)} is visible` };
+    } catch (err) {
+      // Running out of time is a TIMEOUT, like the other waits; a near-tie fails at once and stays ELEMENT_NOT_FOUND.
+      if (err instanceof VerbError && err.code === 'ELEMENT_NOT_FOUND' && ctx.clock.now() - started >= waitMs) {
+        throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} did not appear on ${ctx.device} within ${waitMs} ms: ${err.message}`, err.candidates);
+      }
+      throw err;
+    }
   },
   async wait_for_element_gone(ctx, step) {
     const request = requestOf(step, 'read');

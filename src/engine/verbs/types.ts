@@ -26,6 +26,8 @@ export interface VerbContext {
   os: DeviceOs;
   /** Carried into the engine's activity events ("runner", a bridge session id). */
   origin: string;
+  /** Set while an agent's verb runs: its engine calls are parts of that one action (activity). */
+  partOf?: string;
   resolver: Resolver;
   /** Scenario-step resolution cache and the key scope of the current step. */
   cache?: ResolutionCache;

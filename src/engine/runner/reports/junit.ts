@@ -1,4 +1,5 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
+import { titleOf, type ReportedRun } from './types.js';
 
 /** XML text and attribute escaping (XML 1.0 §2.4; control characters are not allowed at all). */
 export function xml(value: string): string {
@@ -17,19 +18,21 @@ function flatten(steps: StepResult[]): StepResult[] {
 
 /**
  * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
- * scenario run; a failed run carries <failure> with the step and message, an errored one <error>,
- * a cancelled one <skipped>.
+ * scenario run, named after the scenario (`name`, else its id) with its folder as classname, so
+ * CI tools track the same test across machines and checkouts. A failed run carries <failure> with
+ * the step and message, an errored one <error>, a cancelled one <skipped>.
  */
-export function junitXml(runs: { document: ResultDocument; name: string }[]): string {
-  const bySuite = new Map<string, typeof runs>();
+export function junitXml(runs: ReportedRun[]): string {
+  const bySuite = new Map<string, ReportedRun[]>();
   for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
   const suites = [...bySuite].map(([device, list]) => {
     const count = (s: ResultDocument['status']) => list.filter((r) => r.document.status === s).length;
     const time = list.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
-    const cases = list.map(({ document: d, name }) => {
+    const cases = list.map((run) => {
+      const d = run.document;
       const steps = flatten(d.steps_executed);
       const bad = steps.find((s) => s.status === 'failed' || s.status === 'error' || s.status === 'needs_manual');
-      const badAssertion = d.assertion_results.find((a) => a.status !== 'passed');
+      const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
         ...d.assertion_results.map((a) => `${a.status.padEnd(12)} assertion ${a.assertion_id} (${a.type}): ${a.message}`),
@@ -39,8 +42,9 @@ export function junitXml(runs: { document: ResultDocument; name: string }[]): st
       if (d.status === 'failed') body = `<failure message="${xml(where)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
       else if (d.status === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;
       else if (d.status === 'cancelled' || d.status === 'running') body = `<skipped message="${xml(d.summary)}"/>`;
-      const out = `<system-out>${xml(`${d.summary}\nresult: results/${d.run_id}.json`)}</system-out>`;
-      return `    <testcase classname="${xml(`mobilebridge.${device}`)}" name="${xml(name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
+      const out = `<system-out>${xml(`${d.summary}\nscenario: ${run.name} (${d.scenario_id})\nresult: results/${d.run_id}.json`)}</system-out>`;
+      const classname = run.folder || 'scenarios';
+      return `    <testcase classname="${xml(classname)}" name="${xml(titleOf(run))}" file="${xml(run.name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
     });
     return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('cancelled')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
   });

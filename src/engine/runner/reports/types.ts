@@ -1,0 +1,17 @@
+import type { ResultDocument, Scenario } from '../../../validate/index.js';
+
+/** One scenario run as the reports show it. */
+export interface ReportedRun {
+  document: ResultDocument;
+  /** The scenario file as the user named it (relative to the working folder). */
+  name: string;
+  /** The scenario itself: its `name` titles the run, its steps show what was never reached. */
+  scenario?: Pick<Scenario, 'name' | 'steps'>;
+  /** Dotted folder of the file below the folder the run was given (JUnit classname). */
+  folder?: string;
+}
+
+/** The scenario's own name, else its id: what a person recognises in a report. */
+export function titleOf(run: ReportedRun): string {
+  return run.scenario?.name || run.document.scenario_id;
+}

@@ -1,0 +1,28 @@
+/**
+ * Engine messages name the raw mobile_* tools. An MCP agent without --engine-tools has the
+ * verbs and session tools instead, so hints are rewritten into the tools it can call.
+ */
+const OWN_NAME: Record<string, string> = {
+  mobile_list_available_devices: 'list_devices',
+  mobile_list_elements_on_screen: 'list_elements',
+  mobile_list_apps: 'list_apps',
+  mobile_take_screenshot: 'take_screenshot',
+  mobile_launch_app: 'launch_app',
+  mobile_open_url: 'open_url',
+  mobile_click_on_screen_at_coordinates: 'tap',
+  mobile_double_tap_on_screen: 'double_tap',
+  mobile_long_press_on_screen_at_coordinates: 'long_press',
+  mobile_type_keys: 'type_text',
+  mobile_swipe_on_screen: 'swipe',
+  mobile_scroll_to_element: 'scroll_to',
+  mobile_press_button: 'press_button',
+  mobile_clear_app_data: 'clear_app_data',
+};
+
+const RAW_TOOL = /\bmobile_[a-z_]+\b/g;
+
+/** The message with every raw tool name the agent lacks replaced by its own tool, or marked as unavailable. */
+export function inAgentTerms(message: string, engineTools: boolean): string {
+  if (engineTools) return message;
+  return message.replace(RAW_TOOL, (name) => OWN_NAME[name] ?? `${name} (not offered here: start the server with --engine-tools, or run \`mobilebridge call ${name}\`)`);
+}
