@@ -54,8 +54,11 @@ class ReplayDriver implements Driver {
   async close() {}
 }
 
-const screens = await Promise.all((await renderScreens(12)).map(async (png) => ({ png, rgba: await sharp(png.png).ensureAlpha().raw().toBuffer() })));
-const engine = createEngine({ virtual: { devices: ['android'] }, extraDrivers: [new ReplayDriver(screens)] });
+// BENCH_REPLAY=0: the virtual phone only, so RSS is the bridge's own (the 12 raw replay screens hold ~125 MB).
+const replay = process.env.BENCH_REPLAY !== '0';
+const screens = replay ? await Promise.all((await renderScreens(12)).map(async (png) => ({ png, rgba: await sharp(png.png).ensureAlpha().raw().toBuffer() }))) : [];
+// Without replay devices, the probe calls the virtual iPhone (never rendered: it has no subscriber).
+const engine = createEngine({ virtual: { devices: replay ? ['android'] : ['android', 'ios'] }, extraDrivers: replay ? [new ReplayDriver(screens)] : [] });
 const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 100_000, burst: 100_000 } });
 process.stdout.write(`${bridge.wsUrl}\n`);
 process.on('SIGTERM', () => void bridge.close().then(() => process.exit(0)));

@@ -9,7 +9,9 @@
  * that does not depend on them.
  *
  *   node dist/scripts/bench/bridge.js   (BENCH_N, BENCH_SECONDS: sample sizes; BENCH_SUBS=10: only
- *                                        those subscriber counts; BENCH_FRAMES_ONLY=1: skip round trips)
+ *                                        those subscriber counts; BENCH_FRAMES_ONLY=1: skip round trips;
+ *                                        BENCH_REPLAY=0: the virtual phone only, RSS without the replay screens;
+ *                                        MOBILEBRIDGE_RENDER_THREADS=0: the phone drawn on the event loop)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -168,11 +170,16 @@ function probe(url: string, device: string): { latencies: number[]; stop(): Prom
 }
 
 type Scene = { label: string; device: string; changing: boolean };
+const REPLAY = process.env.BENCH_REPLAY !== '0';
 const SCENES: Scene[] = [
   { label: 'virtual, scrolling 40/s', device: DEVICE, changing: true },
   { label: 'virtual, still', device: DEVICE, changing: false },
-  { label: 'replay PNG (new screen per capture)', device: 'replay-png-1', changing: false },
-  { label: 'replay raw (new screen per capture)', device: 'replay-raw-1', changing: false },
+  ...(REPLAY
+    ? [
+        { label: 'replay PNG (new screen per capture)', device: 'replay-png-1', changing: false },
+        { label: 'replay raw (new screen per capture)', device: 'replay-raw-1', changing: false },
+      ]
+    : []),
 ];
 
 async function frameRates(): Promise<void> {
@@ -187,7 +194,7 @@ async function frameRates(): Promise<void> {
     for (const scene of SCENES) {
       const viewers = await Promise.all(Array.from({ length: n }, () => viewer(server.url, scene.device)));
       const mover = scene.changing ? churn(server.url) : undefined;
-      const prober = probe(server.url, scene.device === DEVICE ? 'replay-png-1' : DEVICE);
+      const prober = probe(server.url, scene.device !== DEVICE ? DEVICE : REPLAY ? 'replay-png-1' : 'virtual-ios-1');
       await new Promise((r) => setTimeout(r, 700));
       for (const v of viewers) {
         v.frames = 0;

@@ -32,7 +32,13 @@ interface DeviceState {
   elements?: ElementWatcher;
   video?: DeviceVideo;
   size?: { width: number; height: number };
+  /** Why delivery is paused (the device went away); subscriptions stay and resume when it is back. */
+  paused?: string;
+  probe?: NodeJS.Timeout;
 }
+
+/** How often a paused device is looked for, besides the drivers' own device events. */
+const PAUSED_PROBE_MS = 2000;
 
 /** An action to show every participant of a device (`device.activity`). */
 export interface ActivityEntry {
@@ -112,7 +118,7 @@ export class DeviceHub {
     return {
       sub,
       start: () => {
-        if (!state.subs.has(sub)) return;
+        if (!state.subs.has(sub) || state.paused) return;
         sub.delivering = true;
         if (sub.screen && state.video?.has(sub) && state.video.live) state.video.prime(sub);
         else if (sub.screen) (state.frames ??= this.framePipeline(p.device)).add(sub);
@@ -134,6 +140,7 @@ export class DeviceHub {
     }
     // The video keeps its grace period (a reload should not restart the encoder) unless it is idle.
     if (state.subs.size === 0 && !state.video?.live) {
+      clearInterval(state.probe);
       void state.video?.stop();
       this.devices.delete(sub.device);
     }
@@ -159,10 +166,47 @@ export class DeviceHub {
     }
   }
 
+  /**
+   * The device went away (unplugged, adb server restarted): delivery pauses, subscriptions stay
+   * (issue 16). They resume by themselves when the device is back (deviceBack, or the probe).
+   */
   deviceGone(device: string, reason: string): void {
     const state = this.devices.get(device);
-    if (!state) return;
-    for (const sub of [...state.subs]) this.endSubscription(sub, reason);
+    if (!state || state.paused) return;
+    state.paused = reason;
+    const frames = state.frames;
+    state.frames = undefined;
+    void frames?.stop();
+    state.elements?.stop();
+    state.elements = undefined;
+    for (const sub of state.subs) sub.session.notify('subscription.paused', { subscription: sub.id, device, reason });
+    state.probe = setInterval(() => void this.probe(device), PAUSED_PROBE_MS);
+    state.probe.unref();
+  }
+
+  /** The device is there again: paused subscriptions get frames and element events again, from a fresh start. */
+  deviceBack(device: string): void {
+    const state = this.devices.get(device);
+    if (!state?.paused) return;
+    clearInterval(state.probe);
+    state.probe = undefined;
+    state.paused = undefined;
+    for (const sub of state.subs) {
+      sub.lastSeq = -1;
+      sub.inFlight = false;
+      if (sub.screen) (state.frames ??= this.framePipeline(device)).add(sub);
+      if (sub.elements) (state.elements ??= this.elementWatcher(device)).add(sub);
+      sub.session.notify('subscription.resumed', { subscription: sub.id, device });
+    }
+  }
+
+  private async probe(device: string): Promise<void> {
+    try {
+      await this.engine.withDevice(device, 'looking for the device again', (d, ctx) => d.screenSize(ctx), this.options.captureTimeoutMs);
+      this.deviceBack(device);
+    } catch {
+      // Still away: the next probe or a device event will tell.
+    }
   }
 
   /** Sessions with at least one subscription on the device. */
@@ -209,6 +253,7 @@ export class DeviceHub {
   async stop(): Promise<void> {
     const all = [...this.devices.values()];
     this.devices.clear();
+    for (const state of all) clearInterval(state.probe);
     for (const state of all) state.elements?.stop();
     await Promise.all(all.flatMap((s) => [s.frames?.stop(), s.video?.stop()]));
   }

@@ -23,6 +23,7 @@ export interface LockChange {
  */
 export class LockTable {
   private readonly locks = new Map<string, Held>();
+  private readonly pinned = new Map<string, Session>();
 
   constructor(private readonly onChange: (change: LockChange) => void) {}
 
@@ -63,8 +64,17 @@ export class LockTable {
     return true;
   }
 
+  /** Keeps `session`'s lock on `device` through the end of the session until unpin (a run still stopping). */
+  pin(device: string, session: Session): void {
+    this.pinned.set(device, session);
+  }
+
+  unpin(device: string, session: Session): void {
+    if (this.pinned.get(device) === session) this.pinned.delete(device);
+  }
+
   releaseAll(session: Session): void {
-    for (const [device, held] of [...this.locks]) if (held.holder === session) this.release(device, session);
+    for (const [device, held] of [...this.locks]) if (held.holder === session && this.pinned.get(device) !== session) this.release(device, session);
   }
 
   /** The refusal for a mutating call by `session` on a device someone else holds, else undefined. */

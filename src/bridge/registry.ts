@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { RecordingStore } from '../engine/verbs/recording-store.js';
 import type { Engine } from '../engine/engine.js';
 import type { ToolFailure } from '../engine/errors.js';
 import {
@@ -27,6 +28,8 @@ export interface BridgeCore {
   readonly peers?: PeerRouter;
   readonly server: { name: string; version: string };
   readonly limits: ServerLimits;
+  /** Where agents' recordings persist (absent: in memory only). */
+  readonly recordings?: RecordingStore;
   /** Aborted when the bridge starts shutting down: long work (a scenario run) should wind up. */
   readonly shutdownSignal: AbortSignal;
   /** Shows an action to every participant of the device (`device.activity`), e.g. a verb the runner ran. */

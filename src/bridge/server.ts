@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { RecordingStore } from '../engine/verbs/recording-store.js';
 import type { Engine } from '../engine/engine.js';
 import type { Participant, ServerLimits } from '../protocol/index.js';
 import { Connection } from './connection.js';
@@ -61,6 +62,8 @@ export interface BridgeOptions {
    * also be among the engine's drivers (createEngine extraDrivers), which lists their devices.
    */
   peers?: Peer[];
+  /** Folder where agents' recordings are kept as they grow, to survive a restart (serve: the state folder). */
+  recordingsDir?: string;
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -113,6 +116,7 @@ export class Bridge implements BridgeCore {
   readonly registry: MethodRegistry;
   readonly server = { name: 'mobilebridge', version: PACKAGE_VERSION };
   readonly limits: ServerLimits;
+  readonly recordings?: RecordingStore;
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
@@ -132,6 +136,7 @@ export class Bridge implements BridgeCore {
   constructor(options: BridgeOptions) {
     this.options = options;
     this.engine = options.engine;
+    this.recordings = options.recordingsDir === undefined ? undefined : new RecordingStore(options.recordingsDir);
     this.host = options.host ?? '127.0.0.1';
     const problem = bindProblem(this.host, options.token);
     if (problem) throw new Error(problem);
@@ -176,6 +181,7 @@ export class Bridge implements BridgeCore {
       this.engine.onDevicesChanged((change) => {
         this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed });
         for (const id of change.removed) this.hub.deviceGone(id, `device ${id} was disconnected`);
+        for (const d of change.added) this.hub.deviceBack(d.id);
       }),
     );
 

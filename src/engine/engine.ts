@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
 import { untilAborted, withDeadline } from './deadline.js';
+import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
+import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
@@ -26,6 +28,8 @@ export interface EngineOptions {
 export interface CallOptions {
   /** Who asked (a bridge session id, "cli", "runner"): carried into activity events. */
   origin?: string;
+  /** Run inside this hold of the device (see Engine.hold) instead of queueing behind it. */
+  hold?: DeviceHold;
 }
 
 export interface CallEvent {
@@ -59,6 +63,7 @@ export class Engine {
   private readonly listTimeoutMs: number;
   private readonly queue = new KeyedQueue();
   private readonly health = new DeviceHealth();
+  private readonly activity = new DeviceActivity();
   private readonly handles = new Map<string, DeviceHandle>();
   private readonly sizes = new Map<string, { size: ScreenSize; at: number }>();
   private readonly callListeners = new Set<(e: CallEvent) => void>();
@@ -123,11 +128,18 @@ export class Engine {
     }
 
     const deviceId = input.device as string;
-    const result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
+    let result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
       const device = await this.resolve(deviceId, signal);
       return def.handler(input, this.context(device, signal));
-    }).catch((err: unknown) => this.onError(deviceId, err));
+    }, options.hold).catch((err: unknown) => this.onError(deviceId, err));
     const ok = !isToolFailure(result);
+    if (options.origin !== undefined) {
+      const others = this.activity.othersSince(deviceId, options.origin);
+      this.activity.record(deviceId, options.origin, tool, def.mutates);
+      if (others && result && typeof result === 'object' && !Array.isArray(result)) {
+        result = { ...(result as Record<string, unknown>), others_acted: { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` } };
+      }
+    }
     this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
     return result;
   }
@@ -149,12 +161,13 @@ export class Engine {
    * waited never touches the device; a running call that ignores its abort signal gives up its
    * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
    */
-  private async queued<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async queued<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>, hold?: DeviceHold): Promise<T> {
     const arrived = performance.now();
     let started: number | undefined;
+    const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
     try {
       const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal) =>
-        this.queue.run(id, () => {
+        enqueue(() => {
           // Too little time left to do anything but pile one more request onto a stuck device.
           if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
             return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
@@ -193,6 +206,26 @@ export class Engine {
     } catch (err) {
       report(toFailure(err));
       throw err;
+    }
+  }
+
+  /**
+   * Runs `work` as one unit on the device's queue: calls passing the hold (CallOptions.hold) run
+   * inside it, everyone else's wait until it ends. Bounded by `maxMs` from arrival like any call,
+   * so a hung step cannot keep the device forever.
+   */
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs = this.timeoutMs * 2): Promise<T> {
+    const hold = new DeviceHold(id);
+    try {
+      return await withDeadline(maxMs, `${what} on ${id}`, (signal) =>
+        this.queue.run(id, () => {
+          if (signal.aborted) return Promise.reject(signal.reason as Error);
+          hold.active = true;
+          return untilAborted(signal, work(hold));
+        }),
+      );
+    } finally {
+      hold.active = false;
     }
   }
 
@@ -236,6 +269,7 @@ export class Engine {
 
   private forget(id: string): void {
     this.health.forget(id);
+    this.activity.forget(id);
     this.handles.delete(id);
     this.sizes.delete(id);
   }

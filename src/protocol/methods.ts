@@ -305,6 +305,18 @@ export interface SubscriptionEndedParams {
   reason: string;
 }
 
+/** The device went away; the subscription stays and resumes by itself when it is back (issue 16). */
+export interface SubscriptionPausedParams {
+  subscription: string;
+  device: string;
+  reason: string;
+}
+
+export interface SubscriptionResumedParams {
+  subscription: string;
+  device: string;
+}
+
 /** Shape owned by the runner; the bridge forwards it unchanged. */
 export type ScenarioProgressParams = Record<string, unknown>;
 
@@ -315,6 +327,8 @@ export interface NotificationParams {
   'device.lock': DeviceLockParams;
   'subscription.ended': SubscriptionEndedParams;
   'stream.changed': StreamChangedParams;
+  'subscription.paused': SubscriptionPausedParams;
+  'subscription.resumed': SubscriptionResumedParams;
   'scenario.progress': ScenarioProgressParams;
 }
 export type NotificationName = keyof NotificationParams;

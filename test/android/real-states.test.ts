@@ -146,4 +146,26 @@ states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear
   }
 });
 
+states('wm size override: screenshot, screen size and element centres share one pixel space, and taps hit', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  q.wmOverride = { width: 720, height: 1600 };
+  const engine = rig!.engineWith({}); // a fresh driver reads wm size anew
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, any>;
+  try {
+    await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    assert.equal(await call('mobile_get_screen_size'), { width: 720, height: 1600 });
+    const shot = await call('mobile_take_screenshot');
+    assert.equal(shot.dimensions, { width: 720, height: 1600 }, 'screencap (1080x2400 panel pixels) scaled to the wm size');
+    const els = (await call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number }; x: number; width: number }[];
+    const email = els.find((e) => e.id === 'email')!;
+    assert.ok(email.x + email.width <= 720, JSON.stringify(email));
+    await call('mobile_click_on_screen_at_coordinates', email.center);
+    assert.ok(rig!.phone.phone.keyboardVisible, 'the centre from the listing hit the field');
+    await call('mobile_press_button', { button: 'BACK' });
+  } finally {
+    q.wmOverride = undefined;
+  }
+});
+
 if (hasAdb()) states.run();

@@ -62,6 +62,21 @@ test('the jar is checked before any push: a missing or altered jar is refused wi
   }
 });
 
+test('altered jar: openVideo rejects with the hash mismatch and pushes nothing', async ({ rig }) => {
+  if (!rig) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-jar-'));
+  try {
+    const altered = path.join(dir, 'scrcpy-server.jar');
+    fs.writeFileSync(altered, 'not the release');
+    const engine = engineFor(rig, { serverJar: () => scrcpyServerJar(() => altered) });
+    rig.phone.stats.reset();
+    assert.match(await openFails(rig, engine), /has SHA-256 [0-9a-f]{64}, not the release's/);
+    assert.ok(!rig.phone.stats.opened.includes('sync:'), 'nothing pushed');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('push refused: openVideo rejects with the reason, works once the device accepts pushes again, and stops after the grace period', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);

@@ -118,7 +118,13 @@ test('a late consumer starts at a configuration and a key frame; rotation brings
       const [config, key] = await take(late, 2, 5_000);
       assert.equal([config.config, key.key], [true, true]);
       assert.is(decode(Buffer.concat([config.data, key.data])).frames, 1);
+      rig.phone.scrcpy.injected.length = 0;
+      rig.phone.stats.reset();
       await rig.call('mobile_set_orientation', { orientation: 'landscape' });
+      // Right after rotating, before the video shows it: the tap must not go out with the old video size.
+      await rig.call('mobile_click_on_screen_at_coordinates', { x: 1800, y: 300 });
+      await until(() => rig.phone.scrcpy.injected.length > 0 || slowInputServices(rig.phone.stats.opened).length > 0, 'the tap right after rotating');
+      assert.ok(!rig.phone.scrcpy.injected.some((e) => e.startsWith('dropped')), `no tap dropped for a stale size: ${rig.phone.scrcpy.injected.join(' | ')}`);
       const it = late.packets()[Symbol.asyncIterator]();
       let packet = (await take(it, 1))[0];
       while (packet.width !== 1200) packet = (await take(it, 1))[0];

@@ -4,9 +4,12 @@ import sharp from 'sharp';
 import { AdbAddressError, resolveAdbAddress } from '../../src/engine/drivers/android/adb-address.js';
 import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
 import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
-import { encodeRawFrame, parseRawScreencap, pngFromScreencap } from '../../src/engine/drivers/android/screencap.js';
+import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
 import { parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
 import { inputTextCommand } from '../../src/engine/drivers/android/text-input.js';
+import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
+import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
+import { parseScreenState } from '../../src/engine/drivers/android/screen-state.js';
 import { parseCommandLine } from '../harness/adbd/shell-words.js';
 
 test('adb address: flag beats env, ADB_SERVER_SOCKET forms, port variable, default, conflicts', () => {
@@ -73,7 +76,7 @@ test('raw screencap: 12- and 16-byte headers, BGRA swapped, garbage rejected', a
     h.writeUInt32LE(5, 8);
     const frame = parseRawScreencap(Buffer.concat([h, pixels]));
     assert.equal([frame.width, frame.height, frame.format], [2, 1, 5]);
-    const png = await encodeRawFrame(frame);
+    const png = await encodeRawImage(rgbaFromRawFrame(frame), isOpaqueFrame(frame));
     const { data } = await sharp(png.png).raw().toBuffer({ resolveWithObject: true });
     assert.equal([...data], [30, 20, 10, 255, 60, 50, 40, 255]);
   }
@@ -88,3 +91,23 @@ test('screencap -p: text before the PNG signature is stripped', async () => {
 });
 
 test.run();
+
+test('capture size vs wm size: the logical size in the capture\'s orientation', () => {
+  assert.equal(logicalFrameSize({ width: 720, height: 1600 }, { width: 1080, height: 2400 }), { width: 720, height: 1600 });
+  assert.equal(logicalFrameSize({ width: 720, height: 1600 }, { width: 2400, height: 1080 }), { width: 1600, height: 720 });
+});
+
+test('install refusals: code text to SPEC code; unknown codes left alone', () => {
+  assert.is(installRefusal('INSTALL_FAILED_NO_MATCHING_ABIS: Failed to extract native libraries, res=-113', 's', 'a.apk')?.code, 'UNSUPPORTED');
+  assert.is(installRefusal('INSTALL_PARSE_FAILED_MANIFEST_EMPTY: no manifest', 's', 'a.apk')?.code, 'INVALID_PARAMETER');
+  assert.is(installRefusal('INSTALL_FAILED_INTERNAL_ERROR', 's', 'a.apk'), undefined);
+  assert.is(installRefusal('something else', 's', 'a.apk'), undefined);
+});
+
+test('dumpsys power + window policy: awake, lock screen showing, secure', () => {
+  const policy = 'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    KeyguardServiceDelegate\n      showing=true\n      secure=true\n';
+  assert.equal(parseScreenState(`  mWakefulness=Asleep\n__mb_state__\n${policy}`), { awake: false, locked: true, secure: true });
+  assert.equal(parseScreenState('  mWakefulness=Awake\n__mb_state__\n    mShowingLockscreen=false\n'), { awake: true, locked: false, secure: false });
+  assert.equal(parseScreenState('  mWakefulness=Dozing\n__mb_state__\n    mShowingLockscreen=true\n'), { awake: false, locked: true, secure: false });
+  assert.is(parseScreenState('dumpsys: not found'), undefined);
+});

@@ -153,6 +153,15 @@ export class PluggableDriver implements Driver {
     this.listener?.({ added: [], removed: [id] });
   }
 
+  /** Gone without a device event (a frozen transport): calls fail, the list does not say so. */
+  vanish(id: string): void {
+    this.present.delete(id);
+  }
+
+  reappear(id: string): void {
+    this.present.add(id);
+  }
+
   private info(id: string) {
     return { id, os: 'Android' as const, model: 'Pluggable', version: '1' };
   }

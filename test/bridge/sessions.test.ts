@@ -252,7 +252,7 @@ test('devices.lock: mutating calls from others are refused, reads are not; takeo
   await a.close();
 });
 
-test('devices.changed on plug/unplug; an unplugged device ends its subscriptions', async () => {
+test('devices.changed on plug/unplug; an unplugged device pauses its subscriptions, which resume by themselves when it is back', async () => {
   const driver = new PluggableDriver();
   ({ bridge } = await testBridge({ extraDrivers: [driver] }));
   const c = await RawClient.open(bridge.wsUrl);
@@ -265,10 +265,37 @@ test('devices.changed on plug/unplug; an unplugged device ends its subscriptions
   await until('a frame of the new device', () => c.frames.find((f) => f.header.device === 'usb-1'));
   driver.unplug('usb-1');
   assert.equal(await c.notification('devices.changed'), { added: [], removed: ['usb-1'] });
-  const ended = await c.notification('subscription.ended');
-  assert.is(ended.subscription, sub.subscription);
-  assert.match(ended.reason as string, /disconnected/);
-  assert.is(bridge.hub.stats().subscriptions, 0);
+  const paused = await c.notification('subscription.paused');
+  assert.is(paused.subscription, sub.subscription);
+  assert.match(paused.reason as string, /disconnected/);
+  assert.is(bridge.hub.stats().subscriptions, 1, 'the subscription stays');
+  // Issue 16: after an adb server restart the device comes back; frames and element events resume unasked.
+  c.frames.length = 0;
+  c.texts.length = 0;
+  driver.plug('usb-1');
+  const resumed = await c.notification('subscription.resumed');
+  assert.is(resumed.subscription, sub.subscription);
+  await until('frames again', () => c.frames.find((f) => f.header.device === 'usb-1'));
+  await until('element events again', () => c.texts.some((t) => (t as { method?: string }).method === 'elements.changed'));
+  await c.close();
+});
+
+test('a device gone without a device event (capture fails) pauses, and a probe resumes it once it answers', async () => {
+  const driver = new PluggableDriver();
+  ({ bridge } = await testBridge({ extraDrivers: [driver] }));
+  const c = await RawClient.open(bridge.wsUrl);
+  driver.plug('usb-2');
+  await c.notification('devices.changed');
+  const sub = await c.call('devices.subscribe', { device: 'usb-2', screen: { format: 'png' } });
+  await until('a frame', () => c.frames.find((f) => f.header.device === 'usb-2'));
+  driver.vanish('usb-2');
+  const paused = await c.notification('subscription.paused');
+  assert.is(paused.subscription, sub.subscription);
+  c.frames.length = 0;
+  driver.reappear('usb-2');
+  const resumed = await c.notification('subscription.resumed', undefined, 10_000);
+  assert.is(resumed.subscription, sub.subscription);
+  await until('frames again', () => c.frames.find((f) => f.header.device === 'usb-2'));
   await c.close();
 });
 

@@ -176,7 +176,7 @@ test('a replugged iPhone: forwarding restarts (logged as such), calls work again
     await rig.call('mobile_launch_app', { packageName: DEMO });
     assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
     rig.tools.unplug(PHONE_UDID);
-    await new Promise((r) => setTimeout(r, 400));
+    for (const until = Date.now() + 15_000; rig.tools.deadForwards === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     const gone = await rig.call('mobile_list_elements_on_screen');
     assert.is(gone.code, 'DEVICE_NOT_FOUND', JSON.stringify(gone));
     assert.match(gone.message, /no longer connected/);

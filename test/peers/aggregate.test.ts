@@ -67,7 +67,11 @@ lab('tools, verbs and locks pass through to the peer, with activity to the watch
 
   const activity: { tool?: string; verb?: string; client?: string }[] = [];
   two.on('device.activity', (p) => activity.push(p));
-  await two.subscribe(ANDROID, { elements: true });
+  const elementEvents: { subscription: string; reset?: boolean; added: unknown[] }[] = [];
+  two.on('elements.changed', (p) => elementEvents.push(p));
+  const watching = await two.subscribe(ANDROID, { elements: true });
+  await until('the element snapshot through the aggregator', () => elementEvents.some((e) => e.reset && e.added.length > 0));
+  assert.ok(elementEvents.every((e) => e.subscription === watching.subscription), 'element events carry the viewer\'s own subscription id');
   const verb = (await one.request('verbs.run', { device: ANDROID, step: { action: 'tap', target: 'the Sign in button' } })) as { status?: string };
   assert.ok(verb.status, JSON.stringify(verb));
   await until('the verb\'s activity reached the other viewer', () => activity.some((a) => a.verb === 'tap' && /one via/.test(a.client ?? '')));

@@ -48,6 +48,12 @@ export class Viewer {
     client.on('device.activity', (activity) => {
       if (activity.device === this.device?.id) this.ui.activity(activity);
     });
+    client.on('subscription.paused', (paused) => {
+      if (paused.subscription === this.subscription) this.ui.notice(`The screen of ${paused.device} is paused: ${paused.reason}. It resumes by itself when the device is back.`);
+    });
+    client.on('subscription.resumed', (resumed) => {
+      if (resumed.subscription === this.subscription) this.ui.notice(`${resumed.device} is back; the screen resumed.`);
+    });
     client.on('subscription.ended', (ended) => {
       if (ended.subscription !== this.subscription) return;
       this.subscription = undefined;

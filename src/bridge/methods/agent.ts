@@ -39,7 +39,7 @@ const AGENT = Symbol('agent session');
 
 export function agentOf(ctx: MethodContext): AgentSession {
   return ctx.session.state(AGENT, () => {
-    const agent = new AgentSession(ctx.engine, ctx.session.id);
+    const agent = new AgentSession(ctx.engine, ctx.session.id, { store: ctx.bridge.recordings });
     ctx.session.onEnd(() => agent.close());
     return agent;
   });
@@ -68,6 +68,10 @@ export function agentMethods(): MethodDef[] {
 
     method('recording.stop', StopParams, async (p, ctx) => agentOf(ctx).stopRecording(p.device)),
 
-    method('recording.status', StatusParams, async (_p, ctx) => ({ recordings: agentOf(ctx).recordings() })),
+    method('recording.status', StatusParams, async (_p, ctx) => {
+      const agent = agentOf(ctx);
+      await agent.recoverRecordings();
+      return { recordings: agent.recordings() };
+    }),
   ];
 }

@@ -69,6 +69,10 @@ export function runnerMethods(): MethodDef[] {
       const controller = new AbortController();
       const stop = () => controller.abort();
       ctx.bridge.shutdownSignal.addEventListener('abort', stop, { once: true });
+      // A run lives no longer than its session (bye, or the resume grace over), and keeps the
+      // device locked until it has really stopped, not just until its session ended.
+      ctx.session.onEnd(stop);
+      ctx.bridge.locks.pin(p.device, ctx.session);
       let entry: ActiveRun | undefined;
       try {
         const { document, resultFile } = await runScenario({
@@ -91,6 +95,7 @@ export function runnerMethods(): MethodDef[] {
       } finally {
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
+        ctx.bridge.locks.unpin(p.device, ctx.session);
         if (!leased) ctx.bridge.locks.release(p.device, ctx.session);
       }
     }),

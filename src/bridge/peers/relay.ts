@@ -1,6 +1,15 @@
 import { failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
 import type { UiElement } from '../../engine/types.js';
-import { SCREEN_DEFAULTS, type EffectiveScreenOptions, type ElementsChangedParams, type SubscriptionEndedParams, type ValidParamsOf } from '../../protocol/index.js';
+import {
+  SCREEN_DEFAULTS,
+  type EffectiveScreenOptions,
+  type ElementsChangedParams,
+  type StreamChangedParams,
+  type SubscriptionEndedParams,
+  type SubscriptionPausedParams,
+  type SubscriptionResumedParams,
+  type ValidParamsOf,
+} from '../../protocol/index.js';
 import type { Session } from '../sessions.js';
 import { Subscription } from '../subscription.js';
 import type { Peer } from './peer.js';
@@ -22,7 +31,11 @@ interface Group {
   /** Enough to start a new viewer: the last picture, or (video) the configuration and the frames since the key frame. */
   recent: Message[];
   elements?: Map<string, UiElement>;
+  /** The peer's first (reset) element message has come: the snapshot can start a new viewer. */
+  primed: boolean;
   seq: number;
+  /** What the peer answered: the format frames really come in (SPEC §9), and from where. */
+  stream?: Subscription['stream'];
 }
 
 interface Delivery {
@@ -56,7 +69,13 @@ export class FrameRelay {
   private readonly byUpstream = new Map<string, Group>();
   private readonly of = new Map<Subscription, Group[]>();
   private readonly delivery = new Map<Subscription, Delivery>();
+  /**
+   * Frames for a peer subscription whose devices.subscribe answer we have not processed yet: ws hands
+   * over the answer and the first frames of one TCP read back to back, before the answer's awaiter runs.
+   */
+  private readonly early = new Map<string, (() => void)[]>();
   readonly stats: RelayStats = { received: 0, sent: 0, upstreamSubscriptions: 0 };
+  private subscribing = 0;
 
   constructor(
     private readonly peer: Peer,
@@ -113,6 +132,8 @@ export class FrameRelay {
       for (const g of groups) this.leave(g, sub);
       return failure('INVALID_PARAMETER', 'the session ended while subscribing');
     }
+    const shown = groups.find((g) => g.stream);
+    if (shown && sub.screen) sub.stream = shown.stream;
     this.of.set(sub, groups);
     this.delivery.set(sub, { started: false, inFlight: false, waitKey: false });
     session.subscriptions.set(sub.id, sub);
@@ -124,7 +145,7 @@ export class FrameRelay {
         d.started = true;
         for (const g of groups) {
           for (const m of g.recent) this.deliver(sub, m);
-          if (g.elements) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+          if (g.elements && g.primed) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
         }
       },
     };
@@ -145,7 +166,7 @@ export class FrameRelay {
     const key = JSON.stringify(params);
     const existing = this.groups.get(key);
     if (existing) return existing;
-    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, ...(params.elements ? { elements: new Map() } : {}) };
+    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, primed: false, ...(params.elements ? { elements: new Map() } : {}) };
     this.groups.set(key, group);
     const outcome = await this.subscribeUpstream(group);
     if (outcome) {
@@ -157,13 +178,21 @@ export class FrameRelay {
 
   private async subscribeUpstream(group: Group): Promise<ToolFailure | undefined> {
     let result: unknown;
+    this.subscribing++;
     try {
       result = await this.peer.link.request('devices.subscribe', group.params);
     } catch (err) {
       return failure('DEVICE_NOT_FOUND', `device ${group.device} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
+    } finally {
+      this.subscribing--;
+      if (!this.subscribing) queueMicrotask(() => this.subscribing || this.early.clear());
     }
     if (isToolFailure(result)) return result;
-    const id = (result as { subscription: string }).subscription;
+    const answer = result as { subscription: string; format?: string; source?: string; fallback_reason?: string };
+    const id = answer.subscription;
+    if (answer.format && answer.source) {
+      group.stream = { format: answer.format, source: answer.source, ...(answer.fallback_reason ? { fallbackReason: answer.fallback_reason } : {}) } as Subscription['stream'];
+    }
     if (!this.groups.has(group.key)) {
       void this.peer.link.request('devices.unsubscribe', { subscription: id }).catch(() => undefined);
       return undefined;
@@ -171,6 +200,9 @@ export class FrameRelay {
     group.upstream = id;
     this.byUpstream.set(id, group);
     this.stats.upstreamSubscriptions++;
+    const early = this.early.get(id);
+    this.early.delete(id);
+    for (const replay of early ?? []) replay();
     return undefined;
   }
 
@@ -187,6 +219,7 @@ export class FrameRelay {
   private async resubscribeAll(): Promise<void> {
     for (const group of [...this.groups.values()]) {
       group.recent = [];
+      group.primed = false;
       const outcome = await this.subscribeUpstream(group);
       if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
     }
@@ -210,7 +243,10 @@ export class FrameRelay {
       return;
     }
     const group = this.byUpstream.get(String(header.subscription));
-    if (!group) return;
+    if (!group) {
+      this.keepEarly(String(header.subscription), () => this.onFrame(data));
+      return;
+    }
     this.stats.received++;
     const message: Message = { data, header, body: data.subarray(4 + length) };
     if ('key' in header) {
@@ -218,6 +254,15 @@ export class FrameRelay {
       else if (group.recent.length < MAX_RECENT) group.recent.push(message);
     } else group.recent = [message];
     for (const sub of group.subs) this.deliver(sub, message);
+  }
+
+  private keepEarly(id: string, replay: () => void): void {
+    if (!this.subscribing) return;
+    const list = this.early.get(id) ?? [];
+    if (list.length < MAX_RECENT) list.push(replay);
+    this.early.set(id, list);
+    // Bounded: only the few subscriptions being answered right now can be early.
+    if (this.early.size > 8) this.early.delete(this.early.keys().next().value!);
   }
 
   private deliver(sub: Subscription, message: Message): void {
@@ -268,8 +313,10 @@ export class FrameRelay {
     if (method === 'elements.changed') {
       const p = params as ElementsChangedParams;
       const group = this.byUpstream.get(p.subscription);
-      if (!group?.elements) return;
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
+      if (!group.elements) return;
       if (p.reset) group.elements.clear();
+      group.primed = true;
       for (const id of p.removed) group.elements.delete(id);
       for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);
       group.seq = p.seq;
@@ -277,11 +324,25 @@ export class FrameRelay {
     } else if (method === 'subscription.ended') {
       const p = params as SubscriptionEndedParams;
       const group = this.byUpstream.get(p.subscription);
-      if (!group) return;
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
       this.byUpstream.delete(p.subscription);
       group.upstream = undefined;
       this.groups.delete(group.key);
       this.endGroup(group, p.reason);
+    } else if (method === 'stream.changed' || method === 'subscription.paused' || method === 'subscription.resumed') {
+      // Per-subscription news from the peer (format switched, device away and back): each viewer of the shared subscription hears it under its own id.
+      const p = params as StreamChangedParams | SubscriptionPausedParams | SubscriptionResumedParams;
+      const group = this.byUpstream.get(p.subscription);
+      if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
+      if (method === 'stream.changed') {
+        const c = p as StreamChangedParams;
+        group.stream = { format: c.format, source: c.source, ...(c.fallback_reason ? { fallbackReason: c.fallback_reason } : {}) } as Subscription['stream'];
+        group.recent = [];
+      }
+      for (const sub of group.subs) {
+        if (method === 'stream.changed' && sub.screen) sub.stream = group.stream;
+        if (this.delivery.get(sub)?.started) sub.session.notify(method, { ...p, subscription: sub.id });
+      }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
       if (typeof device === 'string') for (const s of this.participants(device)) s.notify(method, params);

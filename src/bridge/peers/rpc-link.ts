@@ -125,8 +125,12 @@ export class RpcLink {
       }
       this.onText(data.toString('utf8'));
     });
-    ws.on('unexpected-response', (_req, res) => {
+    ws.on('unexpected-response', (req, res) => {
       this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : ''}`;
+      // With this listener ws leaves the refused handshake open; end it so the link retries.
+      res.resume();
+      req.destroy();
+      ws.terminate();
     });
     ws.on('error', (err) => {
       this.lastError ??= err.message;

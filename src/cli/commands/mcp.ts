@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createEngine } from '../../engine/create.js';
+import { RecordingStore } from '../../engine/verbs/recording-store.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
 function packageVersion(): string {
   try {
@@ -66,7 +68,7 @@ Examples:
         const token = tokenFromFlags(flags);
         backend = await BridgeBackend.connect(flags.bridge, token);
       } else {
-        backend = new LocalBackend(createEngine(engineSetupFromFlags(flags)));
+        backend = new LocalBackend(createEngine(engineSetupFromFlags(flags)), { store: new RecordingStore(join(stateDir(), 'recordings')) });
       }
     } catch (err) {
       process.stderr.write(`mobilebridge mcp: ${(err as Error).message}\n`);

@@ -1,9 +1,10 @@
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { startBridge, type Bridge } from '../../bridge/index.js';
 import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { Peer } from '../../bridge/peers/peer.js';
 import { parsePeer } from '../../bridge/peers/peer-spec.js';
 
@@ -113,7 +114,7 @@ Examples:
     }
     let bridge: Bridge;
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers });
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings') });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;

@@ -9,6 +9,7 @@ import { Recorder, type AppState, type AssertionRequest, type RecordingSummary }
 import { translateRawCall } from '../verbs/recording-tools.js';
 import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
+import type { RecordingStore } from '../verbs/recording-store.js';
 
 /**
  * One agent's live session on an engine: runs verbs and assertions on devices, and records them
@@ -20,6 +21,8 @@ import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '..
 export interface AgentSessionOptions extends Omit<VerbSessionOptions, 'engine' | 'device' | 'appPackage'> {
   /** How long a failing assertion is looked at again while the screen settles (ms, default 1000). */
   settleMs?: number;
+  /** Where recordings are kept as they grow, to survive a crash or restart (issue 16). */
+  store?: RecordingStore;
 }
 
 export interface StartRecording {
@@ -70,6 +73,23 @@ export class AgentSession {
 
   close(): void {
     this.off();
+    for (const device of this.recorders.keys()) this.options.store?.release(device);
+  }
+
+  /** Takes over recordings an earlier process left on disk, so status and stop find them after a restart. */
+  async recoverRecordings(): Promise<void> {
+    const store = this.options.store;
+    if (!store) return;
+    for (const device of await store.orphans()) {
+      if (this.recorders.has(device)) continue;
+      const recorder = await store.adopt(device);
+      if (recorder) this.recorders.set(device, recorder);
+    }
+  }
+
+  private persist(device: string): void {
+    const recorder = this.recorders.get(device);
+    if (recorder) void this.options.store?.save(recorder);
   }
 
   isRecording(device: string): boolean {
@@ -99,7 +119,10 @@ export class AgentSession {
     }
     state.history = history;
     const recorder = this.recorders.get(device);
-    if (recorder) outcome.recorded = recorder.noteVerb(step, outcome);
+    if (recorder) {
+      outcome.recorded = recorder.noteVerb(step, outcome);
+      this.persist(device);
+    }
     return outcome;
   }
 
@@ -115,12 +138,16 @@ export class AgentSession {
       state.busy--;
     }
     const recorder = this.recorders.get(device);
-    if (recorder) result.recorded = recorder.noteAssertion(request, result.status === 'passed');
+    if (recorder) {
+      result.recorded = recorder.noteAssertion(request, result.status === 'passed');
+      this.persist(device);
+    }
     return result;
   }
 
   /** Throws VerbError: unknown device, a recording already running, a failed starting state. */
   async startRecording(req: StartRecording): Promise<RecordingSummary> {
+    await this.recoverRecordings();
     if (this.recorders.has(req.device)) {
       throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop) before starting another`);
     }
@@ -147,17 +174,20 @@ export class AgentSession {
       startedAt: new Date(),
     });
     this.recorders.set(req.device, recorder);
+    await this.options.store?.save(recorder);
     return recorder.summary();
   }
 
   /** Ends the recording and returns the scenario with its validation report. Throws VerbError. */
   async stopRecording(device: string): Promise<StopRecording> {
+    await this.recoverRecordings();
     const recorder = this.recorders.get(device);
     if (!recorder) {
       const running = [...this.recorders.keys()];
       throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start'}`);
     }
     this.recorders.delete(device);
+    await this.options.store?.remove(device);
     const state = await this.state(device).catch(() => undefined);
     let appPackage = recorder.app;
     if (!appPackage && state) appPackage = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
@@ -201,5 +231,6 @@ export class AgentSession {
     if (!t) return;
     if ('skipped' in t) recorder.noteSkipped(t.skipped);
     else recorder.noteVerb(t.step, t.outcome);
+    this.persist(e.device);
   }
 }

@@ -4,9 +4,10 @@ import { isAbsolute, join } from 'node:path';
 import * as v from 'valibot';
 import { AssertionSchema, type Assertion, type AssertionResult } from '../../validate/index.js';
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, keyboardVisible, listElements, screenshotPng, textOf } from '../verbs/screen.js';
+import { isToast, keyboardVisible, listElements, screenCapture, textOf } from '../verbs/screen.js';
 import { resolveOnce, verbScreenSize } from '../verbs/target.js';
 import { VerbError, type VerbContext } from '../verbs/types.js';
 
@@ -46,12 +47,12 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
   // The assertion's own looks must not land in the history of the verb that came before.
   const looks: VerbContext = { ...ctx, onElements: undefined };
   let elements: Promise<UiElement[]> | undefined;
-  let shot: Promise<Buffer> | undefined;
+  let shot: Promise<ScreenCapture> | undefined;
   let screen: ScreenSize | undefined;
   const env: AssertionEnv = {
     verbs: looks,
     elements: () => (elements ??= listElements(looks)),
-    screenshot: () => (shot ??= screenshotPng(looks)),
+    screenshot: () => (shot ??= screenCapture(looks)),
     screen: async () => (screen ??= await verbScreenSize(looks)),
     variables: {},
     textBefore: () => undefined,

@@ -1,17 +1,18 @@
 import sharp from 'sharp';
+import { sharpOf, type ScreenCapture } from '../screen/capture.js';
 import type { Rect } from '../types.js';
 
 /** Per-channel difference under which two pixels count as the same (absorbs anti-aliasing and JPEG-like noise). */
 const PIXEL_TOLERANCE = 24;
 
 /**
- * Share of pixels (0..1) that match between two PNGs. The current image is scaled to the
- * reference's size first, so a reference taken on another density still compares.
+ * Share of pixels (0..1) that match between a reference image file and the screen. The screen is
+ * scaled to the reference's size first, so a reference taken on another density still compares.
  */
-export async function similarity(reference: Buffer, current: Buffer): Promise<{ score: number; width: number; height: number }> {
+export async function similarity(reference: Buffer, current: ScreenCapture): Promise<{ score: number; width: number; height: number }> {
   const ref = await sharp(reference).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = ref.info;
-  const cur = await sharp(current).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
+  const cur = await sharpOf(current).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
   const a = ref.data;
   let same = 0;
   for (let i = 0; i < a.length; i += 4) {
@@ -45,13 +46,13 @@ export function distance(a: Rgb, b: Rgb): number {
  * 16 levels per channel and the fullest bucket's average is returned, so a button's fill wins
  * over its label's anti-aliased text.
  */
-export async function dominantColor(png: Buffer, rect: Rect): Promise<Rgb> {
-  const meta = await sharp(png).metadata();
+export async function dominantColor(cap: ScreenCapture, rect: Rect): Promise<Rgb> {
+  const meta = { width: cap.width, height: cap.height };
   const left = Math.max(0, Math.floor(rect.x));
   const top = Math.max(0, Math.floor(rect.y));
   const width = Math.max(1, Math.min((meta.width ?? 1) - left, Math.floor(rect.width)));
   const height = Math.max(1, Math.min((meta.height ?? 1) - top, Math.floor(rect.height)));
-  const { data, info } = await sharp(png).extract({ left, top, width, height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpOf(cap).extract({ left, top, width, height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const buckets = new Map<number, { n: number; r: number; g: number; b: number }>();
   for (let i = 0; i < data.length; i += info.channels) {
     const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);

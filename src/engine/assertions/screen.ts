@@ -3,6 +3,7 @@ import { normalizeText } from '../resolve/index.js';
 import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../verbs/index.js';
 import { dialogTexts, name, permissionDialog, screenTitle, visualState } from './observe.js';
 import { readInside, realInside, writeInside } from '../files/safe-fs.js';
+import { pngOf } from '../screen/capture.js';
 import { distance, dominantColor, parseHex, similarity, toHex } from './pixels.js';
 import type { Evaluator } from './types.js';
 
@@ -27,7 +28,7 @@ export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     let reference: Buffer;
     try {
       if (!located.exists) {
-        await writeInside(file, current, where, { createFolders: true });
+        await writeInside(file, await pngOf(current), where, { createFolders: true });
         return { pass: true, expected: a.tolerance, actual: 1, message: `no reference yet: recorded this screen as the baseline ${file}; later runs compare against it` };
       }
       reference = await readInside(file, where);

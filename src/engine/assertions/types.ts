@@ -1,4 +1,5 @@
 import type { Assertion } from '../../validate/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import type { VerbContext } from '../verbs/index.js';
@@ -10,7 +11,8 @@ export type VariableValue = string | number | boolean | null;
 export interface AssertionEnv {
   verbs: VerbContext;
   elements(): Promise<UiElement[]>;
-  screenshot(): Promise<Buffer>;
+  /** The screen's pixels (raw or the device's own encoding): encode with pngOf only to write a file. */
+  screenshot(): Promise<ScreenCapture>;
   screen(): Promise<ScreenSize>;
   variables: Record<string, VariableValue>;
   /** text_changed: the element's text just before the step ran (null: it was not on screen). */

@@ -46,10 +46,16 @@ export const DEFAULT_PAGE_SIZE = 300;
 export const MAX_PAGE_SIZE = 2000;
 
 export function compactElement(e: UiElement): CompactElement {
-  const c: CompactElement = { id: e.id, type: e.type, center: [e.center.x, e.center.y], size: [e.width, e.height] };
-  if (e.text) c.text = e.text;
-  if (e.accessibility_label && e.accessibility_label !== e.text) c.label = e.accessibility_label;
-  if (e.hint) c.hint = e.hint;
+  // Words first, numbers after: the order a model reads a row in.
+  const c: CompactElement = {
+    id: e.id,
+    type: e.type,
+    ...(e.text ? { text: e.text } : {}),
+    ...(e.accessibility_label && e.accessibility_label !== e.text ? { label: e.accessibility_label } : {}),
+    ...(e.hint ? { hint: e.hint } : {}),
+    center: [e.center.x, e.center.y],
+    size: [e.width, e.height],
+  };
   if (!e.enabled) c.enabled = false;
   if (e.checked !== undefined) c.checked = e.checked;
   if (e.selected) c.selected = true;

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
+import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenCapture, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
 import { paths, writeFileAtomic } from './result-file.js';
@@ -109,12 +110,12 @@ export class RunState {
     const list = this.byStep.get(stepId);
     if (!list?.length || this.cancelled()) return;
     let elements: Promise<UiElement[]> | undefined;
-    let shot: Promise<Buffer> | undefined;
+    let shot: Promise<ScreenCapture> | undefined;
     let screen: ScreenSize | undefined;
     const env: AssertionEnv = {
       verbs: this.verbs,
       elements: () => (elements ??= listElements(this.verbs)),
-      screenshot: () => (shot ??= screenshotPng(this.verbs)),
+      screenshot: () => (shot ??= screenCapture(this.verbs)),
       screen: async () => (screen ??= await verbScreenSize(this.verbs)),
       variables: this.variables,
       textBefore: (id) => this.textsBefore.get(id),

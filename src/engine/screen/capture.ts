@@ -1,3 +1,4 @@
+import sharp, { type Sharp } from 'sharp';
 import type { CallContext, DeviceHandle, RawImage } from '../driver.js';
 
 /**
@@ -18,4 +19,15 @@ export async function captureScreen(device: DeviceHandle, ctx: CallContext): Pro
   }
   const shot = await device.screenshot(ctx);
   return { encoded: shot.png, width: shot.width, height: shot.height };
+}
+
+/** The capture as a sharp pipeline's input: raw pixels read in place, the device's own encoding decoded. */
+export function sharpOf(cap: ScreenCapture): Sharp {
+  return cap.raw ? sharp(cap.raw.data, { raw: { width: cap.width, height: cap.height, channels: cap.raw.channels } }) : sharp(cap.encoded);
+}
+
+/** The capture as a PNG file's bytes: the device's own PNG as it is, raw pixels encoded once. */
+export function pngOf(cap: ScreenCapture): Promise<Buffer> {
+  if (cap.encoded && cap.encoded.readUInt32BE(12) === 0x49484452) return Promise.resolve(cap.encoded);
+  return sharpOf(cap).png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
 }

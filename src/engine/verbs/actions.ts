@@ -1,5 +1,5 @@
 import type { UiElement } from '../types.js';
-import { call, isLoadingIndicator, listElements, textOf } from './screen.js';
+import { asOneUnit, call, isLoadingIndicator, listElements, textOf } from './screen.js';
 import { findTarget, requestOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
@@ -91,9 +91,12 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     const text = step.value ?? '';
     if (text === '') throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type');
     let resolved: ResolvedElement | undefined;
-    // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1).
-    if (step.target || step.target_pattern) resolved = (await gesture(ctx, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
-    await call(ctx, 'mobile_type_keys', { text, submit: false });
+    // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
+    // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
+    await asOneUnit(ctx, 'type', async (unit) => {
+      if (step.target || step.target_pattern) resolved = (await gesture(unit, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
+      await call(unit, 'mobile_type_keys', { text, submit: false });
+    });
     return { resolved, message: `typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
   },
   async swipe(ctx, step) {

@@ -96,6 +96,17 @@ function seen(resolved: ResolvedElement | null | undefined): string | undefined 
   return text && !locatorKind(text) ? text : undefined;
 }
 
+export interface RecorderSnapshot {
+  options: Omit<RecordingOptions, 'startedAt'> & { startedAt: string };
+  steps: RecordedStep[];
+  assertions: RecordedAssertion[];
+  ids: string[];
+  variables: Record<string, { type: 'string'; description: string }>;
+  skipped: string[];
+  appPackage?: string;
+  pollsSinceStep: number;
+}
+
 export class Recorder {
   readonly options: RecordingOptions;
   private readonly steps: RecordedStep[] = [];
@@ -113,6 +124,33 @@ export class Recorder {
 
   get device(): string {
     return this.options.device;
+  }
+
+  /** Everything recorded so far, as JSON, so a recording survives a crash (RecordingStore). */
+  snapshot(): RecorderSnapshot {
+    const { startedAt, ...options } = this.options;
+    return {
+      options: { ...options, startedAt: (startedAt ?? new Date()).toISOString() },
+      steps: this.steps,
+      assertions: this.assertions,
+      ids: [...this.ids],
+      variables: this.variables,
+      skipped: this.skipped,
+      appPackage: this.appPackage,
+      pollsSinceStep: this.pollsSinceStep,
+    };
+  }
+
+  static restore(s: RecorderSnapshot): Recorder {
+    const r = new Recorder({ ...s.options, startedAt: new Date(s.options.startedAt) });
+    r.steps.push(...s.steps);
+    r.assertions.push(...s.assertions);
+    for (const id of s.ids) r.ids.add(id);
+    Object.assign(r.variables, s.variables);
+    r.skipped.push(...s.skipped);
+    r.appPackage = s.appPackage;
+    r.pollsSinceStep = s.pollsSinceStep;
+    return r;
   }
 
   get lastStepId(): string | undefined {

@@ -1,5 +1,6 @@
-import { isToolFailure } from '../errors.js';
+import { isToolFailure, toFailure, ToolError } from '../errors.js';
 import { normalizeText } from '../resolve/index.js';
+import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { VerbError, type VerbContext } from './types.js';
@@ -7,9 +8,20 @@ import { VerbError, type VerbContext } from './types.js';
 /** One engine call; a tool failure becomes a VerbError carrying the tool's code and message. */
 export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
-  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin });
+  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold });
   if (isToolFailure(result)) throw new VerbError(result.code, result.message);
   return result as T;
+}
+
+/** Runs `work` as one unit on the device: no other caller's action lands between its calls. */
+export async function asOneUnit<T>(ctx: VerbContext, what: string, work: (ctx: VerbContext) => Promise<T>): Promise<T> {
+  if (ctx.hold?.covers(ctx.device)) return work(ctx);
+  try {
+    return await ctx.engine.hold(ctx.device, what, (hold) => work({ ...ctx, hold }));
+  } catch (err) {
+    if (err instanceof ToolError) throw new VerbError(err.code, err.message);
+    throw err;
+  }
 }
 
 export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
@@ -20,6 +32,17 @@ export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
 
 export async function screenSize(ctx: VerbContext): Promise<ScreenSize> {
   return call<ScreenSize>(ctx, 'mobile_get_screen_size');
+}
+
+/** The screen as the device hands it out, for checks that read pixels (no PNG encode and decode in between). */
+export async function screenCapture(ctx: VerbContext): Promise<ScreenCapture> {
+  if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
+  try {
+    return await ctx.engine.captureScreen(ctx.device, { origin: ctx.origin });
+  } catch (err) {
+    const f = toFailure(err);
+    throw new VerbError(f.code, f.message);
+  }
 }
 
 export async function screenshotPng(ctx: VerbContext): Promise<Buffer> {

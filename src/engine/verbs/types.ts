@@ -33,6 +33,8 @@ export interface VerbContext {
   /** Package used by launch_app / clear_app_data when the step has no value. */
   appPackage?: string;
   signal?: AbortSignal;
+  /** Set inside a verb's one-unit section (Engine.hold): its calls run there, others wait. */
+  hold?: import('../device-hold.js').DeviceHold;
   clock: VerbClock;
   /** How long a tap waits for its target to appear before it fails (ms). */
   targetWaitMs: number;

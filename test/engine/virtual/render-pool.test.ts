@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { createEngine } from '../../../src/engine/create.js';
 import { ANDROID_PROFILE } from '../../../src/engine/drivers/virtual/profile.js';
 import { RenderPool, renderPool } from '../../../src/engine/drivers/virtual/render-pool.js';
+import { renderFrame } from '../../../src/engine/drivers/virtual/render.js';
 import { VirtualDevice } from '../../../src/engine/drivers/virtual/virtual-device.js';
 import { ManualClock } from '../../../src/engine/drivers/virtual/index.js';
 
@@ -49,8 +50,28 @@ test('a thread that dies mid-frame is reported, replaced, and the frame is drawn
     const meta = await sharp(result.png!).metadata();
     assert.equal([meta.width, meta.height], [1080, 2400]);
     // The pixels are those of the phone drawn without threads.
-    const local = await p.screenRgba();
-    assert.ok(local.data.equals(result.rgba!));
+    const local = await renderFrame(frameOf(p), ANDROID_PROFILE, false);
+    assert.ok(local.rgba().equals(result.rgba!));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('frames drawn on a thread equal frames drawn in process, scrolled lists and dialogs included', async () => {
+  const pool = new RenderPool(1);
+  try {
+    const p = phone();
+    const ctx = { signal: new AbortController().signal };
+    await p.openUrl('mbdemo://screen/home', ctx);
+    for (const step of ['scrolled', 'scrolled further', 'dark']) {
+      if (step === 'dark') await p.openUrl('mbdemo://screen/signin', ctx);
+      else await p.swipe(540, 1800, 540, 600, 300, ctx);
+      const dark = step === 'dark';
+      const threaded = await pool.render(p.id, frameOf(p), ANDROID_PROFILE, dark, { rgba: true, png: true });
+      const local = await renderFrame(frameOf(p), ANDROID_PROFILE, dark);
+      assert.ok(local.rgba().equals(threaded.rgba!), `${step}: same pixels`);
+      assert.ok((await local.png()).equals(threaded.png!), `${step}: same PNG`);
+    }
   } finally {
     await pool.close();
   }

@@ -5,6 +5,15 @@ import { runMonkey } from './monkey-service.js';
 import { PhoneShell } from './phone-shell.js';
 import { EmulatedScrcpy } from './scrcpy/emulated-scrcpy.js';
 import { runSync } from './sync.js';
+import { EmulatedUia2 } from './uia2-service.js';
+
+/**
+ * Device-side costs. `instant`: tests. `phone`: what a mid-range phone spends (uiautomator dump about
+ * 2 s per field notes and issue 15's 1.5–3 s; a warm UiAutomator2 /source about 90 ms; the server's
+ * start about 2.5 s), for benchmarks.
+ */
+export type PhoneTiming = 'instant' | 'phone';
+const PHONE_DUMP_MS = 1800;
 
 /**
  * A virtual Android phone reachable over the ADB transport: `adb connect 127.0.0.1:<port>` to it,
@@ -18,10 +27,14 @@ export class EmulatedPhone {
   /** scrcpy-server 3.3.1 as the phone runs it: faults, injected events, servers alive. */
   readonly scrcpy: EmulatedScrcpy;
   private readonly monkeyPorts = new Set<number>();
+  readonly uia2: EmulatedUia2;
 
-  constructor(faults: AdbdFaults = {}) {
+  constructor(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant') {
     this.phone = new VirtualDevice(ANDROID_PROFILE, undefined, { clock: systemClock });
     this.shell = new PhoneShell(this.phone, this.files);
+    const phoneTiming = timing === 'phone';
+    this.shell.quirks.dumpDelayMs = phoneTiming ? PHONE_DUMP_MS : 0;
+    this.uia2 = new EmulatedUia2(this.phone, () => this.shell.dumpXml(), phoneTiming ? { startMs: 2500, sourceMs: 90 } : { startMs: 0, sourceMs: 0 });
     this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
     this.scrcpy = new EmulatedScrcpy(this.phone, this.files);
     this.adbd = new EmulatedAdbd({
@@ -31,8 +44,8 @@ export class EmulatedPhone {
     });
   }
 
-  static async start(faults: AdbdFaults = {}): Promise<EmulatedPhone> {
-    const phone = new EmulatedPhone(faults);
+  static async start(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant'): Promise<EmulatedPhone> {
+    const phone = new EmulatedPhone(faults, timing);
     await phone.adbd.listen();
     return phone;
   }
@@ -53,11 +66,13 @@ export class EmulatedPhone {
   async close(): Promise<void> {
     this.scrcpy.kill();
     await this.adbd.close();
+    await this.uia2.stop();
   }
 
   private resolve(service: string): ServiceRunner | undefined {
     if (service === 'sync:') return (stream) => runSync(stream, this.files);
     const shell = /^(?:shell|exec):(.*)$/s.exec(service);
+    if (shell && /^am instrument .*io\.appium\.uiautomator2\.server\.test\//.test(shell[1])) return (stream) => this.uia2.instrument(stream);
     if (shell) {
       if (!shell[1].trim()) return undefined;
       const scrcpy = this.scrcpy.launcher(shell[1]);
@@ -70,11 +85,13 @@ export class EmulatedPhone {
     const abstract = /^localabstract:(.+)$/.exec(service);
     if (abstract) return this.scrcpy.connect(abstract[1]);
     const tcp = /^tcp:(\d+)/.exec(service);
+    if (tcp && Number(tcp[1]) === 6790 && this.uia2.running) return (stream) => this.uia2.bridge(stream);
     if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {
       return (stream) => runMonkey(stream, this.phone, this.stats, {
         denied: () => this.shell.quirks.injectionDenied,
         died: () => this.killMonkey(),
         blocked: () => !this.shell.inputReachesApp,
+        toPanel: (numbers, count) => this.shell.toPanel(numbers, count),
       });
     }
     return undefined;

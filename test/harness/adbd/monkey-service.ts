@@ -21,6 +21,8 @@ export interface MonkeyFate {
   died(): void;
   /** Input goes nowhere the app sees (screen off, lock screen showing). */
   blocked(): boolean;
+  /** Logical (`wm size`) coordinates to panel pixels. */
+  toPanel(numbers: number[], count: number): number[];
 }
 
 const INJECTING = new Set(['tap', 'touch', 'press', 'key', 'type', 'trackball', 'flip']);
@@ -33,7 +35,9 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
     const line = await input.readLine();
     if (line === null) return;
     const [verb, ...args] = line.trim().split(/\s+/);
-    const n = args.map(Number);
+    const numbers = args.map(Number);
+    // "tap x y" and "touch down|move|up x y": the coordinates are the last two numbers.
+    const n = fate ? (verb === 'touch' ? [NaN, ...fate.toPanel(numbers.slice(1), 2)] : fate.toPanel(numbers, verb === 'tap' ? 2 : 0)) : numbers;
     let reply = 'OK';
     if (fate?.denied() && INJECTING.has(verb)) {
       // MonkeySourceNetwork answers OK once the events are queued; injecting them then throws

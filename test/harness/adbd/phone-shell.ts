@@ -6,6 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { Button } from '../../../src/engine/types.js';
+import type { UiNode } from '../../../src/engine/ui-tree.js';
 import type { DeviceFiles } from './files.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
@@ -35,6 +36,10 @@ export interface PhoneQuirks {
   locked: boolean;
   /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
   secureLock: boolean;
+  /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
+  wmOverride: { width: number; height: number } | undefined;
+  /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
+  dumpDelayMs: number;
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
 }
@@ -53,7 +58,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false,
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
   };
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
@@ -96,7 +101,8 @@ export class PhoneShell {
           if (!this.quirks.secureLock) this.quirks.locked = false;
           return ok();
         }
-        return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
+        if (args[0] !== 'size') return unknown(w);
+        return ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n` + (this.quirks.wmOverride ? `Override size: ${this.quirks.wmOverride.width}x${this.quirks.wmOverride.height}\n` : ''));
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
       case 'am': return this.am(args);
@@ -137,6 +143,34 @@ export class PhoneShell {
     return ok();
   }
 
+  /** Logical (`wm size`) coordinates to the panel pixels the virtual phone works in; the first `count` numbers are x,y pairs. */
+  toPanel(numbers: number[], count: number): number[] {
+    const o = this.quirks.wmOverride;
+    if (!o) return numbers;
+    const landscape = this.phone.orientation === 'landscape';
+    const panel = this.phone.size;
+    const logical = landscape ? { width: o.height, height: o.width } : o;
+    return numbers.map((v, i) => (i >= count ? v : Math.round(i % 2 === 0 ? (v * panel.width) / logical.width : (v * panel.height) / logical.height)));
+  }
+
+  /** The hierarchy in logical coordinates, as uiautomator reports it under a size override. */
+  private logicalTree(): UiNode {
+    const tree = this.phone.uiTree();
+    const o = this.quirks.wmOverride;
+    if (!o) return tree;
+    const landscape = this.phone.orientation === 'landscape';
+    const panel = this.phone.size;
+    const sx = (landscape ? o.height : o.width) / panel.width;
+    const sy = (landscape ? o.width : o.height) / panel.height;
+    const scale = (n: UiNode): UiNode => {
+      const { x, y, width, height } = n.bounds;
+      const left = Math.round(x * sx);
+      const top = Math.round(y * sy);
+      return { ...n, bounds: { x: left, y: top, width: Math.round((x + width) * sx) - left, height: Math.round((y + height) * sy) - top }, children: n.children.map(scale) };
+    };
+    return scale(tree);
+  }
+
   /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
   get inputReachesApp(): boolean {
     return !this.quirks.screenOff && !this.quirks.locked;
@@ -157,7 +191,7 @@ export class PhoneShell {
         code: 255,
       };
     }
-    const n = rest.map(Number);
+    const n = this.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
     try {
       if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
       else if (verb === 'swipe' && n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], n[4] || 300, ctx());
@@ -356,7 +390,13 @@ export class PhoneShell {
     }
   }
 
-  private uiautomator([verb, file]: string[]): CommandResult {
+  /** The hierarchy as `uiautomator dump` writes it (logical coordinates, current rotation). */
+  dumpXml(): string {
+    return uiautomatorXml(this.logicalTree(), this.rotation());
+  }
+
+  private async uiautomator([verb, file]: string[]): Promise<CommandResult> {
+    if (this.quirks.dumpDelayMs) await new Promise((r) => setTimeout(r, this.quirks.dumpDelayMs));
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
     // With the screen off there is no window to read; uiautomator reports it like a transient failure.
     if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
@@ -364,7 +404,7 @@ export class PhoneShell {
       this.quirks.nullRootDumps--;
       return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
     }
-    const xml = uiautomatorXml(this.phone.uiTree(), this.rotation());
+    const xml = this.dumpXml();
     if (file === '/dev/tty') return ok(`${xml}\nUI hierchary dumped to: /dev/tty\n`);
     this.files.write(file ?? '/sdcard/window_dump.xml', Buffer.from(xml));
     return ok(`UI hierchary dumped to: ${file ?? '/sdcard/window_dump.xml'}\n`);

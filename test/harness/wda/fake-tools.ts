@@ -129,9 +129,14 @@ export class FakeIosTools {
     this.config.phones.find((p) => p.udid === udid)!.unplugged = false;
   }
 
+  /** Forwards told that their phone is gone (each then drops its connections). */
+  deadForwards = 0;
+
   private forwardAlive(udid: string, plugged: number): Answer {
     const phone = this.config.phones.find((p) => p.udid === udid);
-    return { code: phone && !phone.unplugged && (phone.plugged ?? 0) === plugged ? 0 : 1 };
+    const alive = Boolean(phone && !phone.unplugged && (phone.plugged ?? 0) === plugged);
+    if (!alive) this.deadForwards++;
+    return { code: alive ? 0 : 1 };
   }
 
   private answer(tool: string, args: string[]): Promise<Answer> {

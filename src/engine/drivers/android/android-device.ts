@@ -13,7 +13,9 @@ import { MonkeyChannel } from './monkey-channel.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
-import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
+import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
+import { pngToLogical, rawToLogical } from './frame-scale.js';
+import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
@@ -27,6 +29,9 @@ export interface AndroidDeviceOptions {
   screencap: 'raw' | 'png';
   /** Overrides for the scrcpy session (grace period, bind timeout, key-frame interval). */
   scrcpy?: Partial<ScrcpyManagerOptions>;
+  /** `auto`: element trees (and Unicode typing) from the on-device UiAutomator2 server when it is installed or its APKs are given; `off`: always `uiautomator dump`. */
+  uiServer?: 'auto' | 'off';
+  uiServerApks?: UiServerApks;
 }
 
 const DUMP_ATTEMPTS = 4;
@@ -39,6 +44,8 @@ export class AndroidDevice implements DeviceHandle {
   /** scrcpy-server: live video, and input over its control socket while it runs. */
   private readonly scrcpy: ScrcpyManager;
   private readonly screenGuard: ScreenGuard;
+  /** The UiAutomator2 server, when enabled: a warm element tree instead of a `uiautomator dump` per listing. */
+  readonly uiServer: Uia2Server | undefined;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
@@ -55,6 +62,7 @@ export class AndroidDevice implements DeviceHandle {
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
+    if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
   }
 
   get serial(): string {
@@ -64,6 +72,7 @@ export class AndroidDevice implements DeviceHandle {
   /** Stops the monkey channel and the scrcpy server, so nothing of ours keeps running on the phone. */
   async close(): Promise<void> {
     this.monkey.close();
+    this.uiServer?.close();
     await this.scrcpy.close();
   }
 
@@ -150,10 +159,12 @@ export class AndroidDevice implements DeviceHandle {
     const display = await this.displayArgument(ctx);
     if (this.options.screencap === 'png') {
       const out = await this.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
-      return await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out));
+      return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
     }
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return encodeRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
+    const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
+    const opaque = isOpaqueFrame(frame);
+    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), opaque);
   }
 
   /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
@@ -169,13 +180,23 @@ export class AndroidDevice implements DeviceHandle {
     }
     const display = await this.displayArgument(ctx);
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out)));
+    return rawToLogical(rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out))), await this.logicalSize(ctx));
+  }
+
+  /** `wm size` once per device: the size elements and input use (rotation is taken from each capture). */
+  private async logicalSize(ctx: CallContext): Promise<ScreenSize> {
+    return this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
   }
 
   /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
     await this.usableScreen(ctx, 'listing elements');
+    const served = await this.uiServer?.source(ctx.signal);
+    if (served) {
+      const { root, rotation } = await this.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
+      return elementsFromTree(root, rotate(physical, rotation));
+    }
     for (let attempt = 1; ; attempt++) {
       const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
       if (isTransientDumpFailure(out) && attempt === 1) {
@@ -216,6 +237,7 @@ export class AndroidDevice implements DeviceHandle {
       ctx, 'rotating the screen',
     );
     this.checkSecurity(out, 'rotating the screen');
+    this.scrcpy.control?.expectOrientation(orientation === 'landscape');
   }
 
   // ---- input ----
@@ -255,10 +277,13 @@ export class AndroidDevice implements DeviceHandle {
       }
     }
     if (/[^\x20-\x7e\n\t]/.test(text)) {
+      // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
+      // field; else scrcpy (started for it) pastes it from the clipboard.
+      if (!/[\n\t]/.test(text) && (await this.uiServer?.typeText(text, ctx.signal))) return;
       let started = false;
       await this.scrcpy.withInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
         if (started && !(err instanceof ControlUnavailable)) throw err;
-        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and scrcpy, which pastes it, is unavailable (${(err as Error).message})`);
+        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and neither the UiAutomator2 server nor scrcpy, which paste it, is available (${(err as Error).message})`);
       });
       return;
     }

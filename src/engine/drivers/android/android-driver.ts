@@ -6,6 +6,7 @@ import { createAdbClient, execOnDevice, offlineError, serverUnreachable, unautho
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
+import { findUiServerApks } from './ui-server/apks.js';
 
 export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   /** Explicit `host:port` of the adb server (like adb -H/-P); else ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT / 5037. */
@@ -36,7 +37,13 @@ export class AndroidDriver implements Driver {
   constructor(options: AndroidDriverOptions = {}) {
     this.reportUnreachable = options.reportUnreachable ?? false;
     this.probeTimeoutMs = options.probeTimeoutMs ?? 3000;
-    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw', scrcpy: options.scrcpy };
+    this.deviceOptions = {
+      input: options.input ?? 'monkey',
+      screencap: options.screencap ?? 'raw',
+      scrcpy: options.scrcpy,
+      uiServer: options.uiServer ?? 'auto',
+      uiServerApks: options.uiServerApks ?? (options.uiServer === 'off' ? undefined : findUiServerApks()),
+    };
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
       this.address = resolveAdbAddress(explicit, options.env ?? process.env);

@@ -61,19 +61,15 @@ export function rgbaFromRawFrame(frame: RawFrame): RawImage {
   return { data: pixels, width: frame.width, height: frame.height, channels: 4 };
 }
 
-/** Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. */
-export async function encodeRawFrame(frame: RawFrame): Promise<PngImage> {
-  let pixels = frame.pixels;
-  if (frame.format === BGRA) {
-    pixels = Buffer.from(pixels);
-    for (let i = 0; i < pixels.length; i += 4) {
-      const b = pixels[i];
-      pixels[i] = pixels[i + 2];
-      pixels[i + 2] = b;
-    }
-  }
-  let image = sharp(pixels, { raw: { width: frame.width, height: frame.height, channels: 4 } });
-  if (frame.format === RGBX) image = image.removeAlpha();
-  const png = await image.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
-  return { png, width: frame.width, height: frame.height };
+/** Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. Opaque frames (RGBX) drop alpha. */
+export async function encodeRawImage(image: RawImage, opaque: boolean): Promise<PngImage> {
+  let encoder = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
+  if (opaque && image.channels === 4) encoder = encoder.removeAlpha();
+  const png = await encoder.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  return { png, width: image.width, height: image.height };
+}
+
+/** RGBX frames carry no alpha (their fourth byte is undefined). */
+export function isOpaqueFrame(frame: RawFrame): boolean {
+  return frame.format === RGBX;
 }

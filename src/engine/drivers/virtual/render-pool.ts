@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DeviceProfile } from './profile.js';
 import type { Frame } from './compose.js';
+import type { Box } from './layout.js';
+import type { View } from './view.js';
 
 /** What a renderer thread needs of a frame (a Frame's screen and actions stay on the main thread). */
 export interface FramePayload {
@@ -51,8 +53,30 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
+/**
+ * Only what the painter reads, so the copy to the thread stays small: boxes scrolled out of sight
+ * are skipped by the painter (svg.ts) and left out here, and views lose their child views (the
+ * painter walks boxes). A long list's off-screen rows made the payload ~10× larger.
+ */
+function paintedBox(box: Box): Box | null {
+  if (!box.visible) return null;
+  const children: Box[] = [];
+  for (const c of box.children) {
+    const kept = paintedBox(c);
+    if (kept) children.push(kept);
+  }
+  const view = 'children' in box.view ? ({ ...box.view, children: [] } as View) : box.view;
+  return { ...box, view, children };
+}
+
 export function framePayload(frame: Frame): FramePayload {
-  return { width: frame.width, height: frame.height, layers: frame.layers.map((l) => ({ box: l.box, scrim: l.scrim })) };
+  const layers: FramePayload['layers'] = [];
+  for (const l of frame.layers) {
+    const box = paintedBox(l.box);
+    // A layer with nothing visible still paints nothing; an empty root keeps the layer (and its scrim) in place.
+    layers.push({ box: box ?? { ...l.box, visible: null, children: [] }, scrim: l.scrim });
+  }
+  return { width: frame.width, height: frame.height, layers };
 }
 
 /**
@@ -85,6 +109,14 @@ export class RenderPool {
     this.jobs.clear();
     for (const job of jobs) job.reject(new Error('the virtual phone renderer was closed'));
     await Promise.all(workers.map((w) => w?.terminate()));
+  }
+
+  /**
+   * Starts the threads ahead of the first frame: a new thread loads sharp and the renderer
+   * (~0.3 s, seconds on a loaded machine) before it can draw. Idle threads do not keep the process alive.
+   */
+  warm(): void {
+    for (let slot = 0; slot < this.threads; slot++) this.started(slot);
   }
 
   /** Frames being drawn now. */

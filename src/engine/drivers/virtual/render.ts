@@ -137,6 +137,7 @@ export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: bo
       return pixels;
     },
     copyRgba: () => {
+      // Not a SharedArrayBuffer: allocating one costs ~3× more (zero-filled) than an unpooled buffer.
       const copy = Buffer.allocUnsafeSlow(bytes);
       (pixels ?? fresh()).copy(copy);
       return copy;

@@ -74,6 +74,7 @@ export class ScrcpyServerProcess {
   private lastEncodeAt = 0;
   private framing = false;
   private ticker: NodeJS.Timeout | undefined;
+  private tickMs = 33;
   private readonly touches: TouchGestures;
 
   constructor(
@@ -182,8 +183,8 @@ export class ScrcpyServerProcess {
       header.writeUInt32BE(this.size.height, 8);
       void video.write(header);
     }
-    const every = Math.max(10, Math.round(1000 / (this.options.maxFps || 60)));
-    this.ticker = setInterval(() => void this.frame(), every);
+    this.tickMs = Math.max(10, Math.round(1000 / (this.options.maxFps || 60)));
+    this.ticker = setInterval(() => void this.frame(), this.tickMs);
     this.ticker.unref();
   }
 
@@ -229,7 +230,7 @@ export class ScrcpyServerProcess {
         encoder.encode(this.lastFrame);
         encoder.encode(this.lastFrame);
         this.lastEncodeAt = Date.now();
-      } else if (this.lastFrame && Date.now() - this.lastEncodeAt >= REPEAT_AFTER_MS) {
+      } else if (this.lastFrame && Date.now() - this.lastEncodeAt >= REPEAT_AFTER_MS - this.tickMs / 2) {
         encoder.encode(this.lastFrame);
         this.lastEncodeAt = Date.now();
       }

@@ -30,6 +30,8 @@ export class ControlChannel {
   private readonly serializer: ScrcpyControlMessageSerializer;
   private deadReason: string | undefined;
   private clipboardSequence = 1n;
+  /** After a rotation we asked for: the orientation the video must show before positional events are sent. */
+  private awaited: { landscape: boolean; until: number } | undefined;
 
   constructor(
     private readonly socket: Duplex,
@@ -56,8 +58,21 @@ export class ControlChannel {
     this.socket.destroy();
   }
 
+  /**
+   * The screen is being rotated: until the video shows the new orientation (its CONFIG packet), touches
+   * would carry the old video size and the server would drop them, so gestures take another path.
+   */
+  expectOrientation(landscape: boolean, withinMs = 2_000): void {
+    this.awaited = { landscape, until: Date.now() + withinMs };
+  }
+
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
     if (!this.alive) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
+    if (this.awaited && steps.some((s) => 'touch' in s)) {
+      const video = this.videoSize();
+      if (video.width > video.height === this.awaited.landscape || Date.now() > this.awaited.until) this.awaited = undefined;
+      else throw new ControlUnavailable('the video has not caught up with the rotation yet');
+    }
     let sent = 0;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;

@@ -3,6 +3,7 @@ import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import type { ControlChannel } from './control-channel.js';
+import { scrcpyServerJar } from './server-jar.js';
 import { ScrcpySession } from './session.js';
 import { VideoConsumer } from './video-consumer.js';
 
@@ -15,6 +16,8 @@ export interface ScrcpyManagerOptions {
   inputVideo: VideoOptions;
   /** A server that ran this long before dying is restarted once for its viewers (an encoder error, not a broken setup). */
   restartAfterMs: number;
+  /** Where the verified jar comes from (tests swap in a missing or altered one). */
+  serverJar: () => Buffer;
 }
 
 export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
@@ -23,6 +26,7 @@ export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
   keyFrameInterval: 2,
   inputVideo: { maxSize: 1200, maxFps: 30 },
   restartAfterMs: 5_000,
+  serverJar: () => scrcpyServerJar(),
 };
 
 /**
@@ -33,7 +37,8 @@ export class ScrcpyManager {
   private session: ScrcpySession | undefined;
   private starting: Promise<ScrcpySession> | undefined;
   private readonly consumers = new Set<VideoConsumer>();
-  private inputUsers = 0;
+  /** Input calls and openVideo calls still starting: users the grace timer must wait for. */
+  private pendingUsers = 0;
   private graceTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -52,16 +57,19 @@ export class ScrcpyManager {
 
   /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
+    this.pendingUsers++;
     this.hold();
     let session: ScrcpySession;
     try {
       session = await this.ensure(options);
     } catch (err) {
+      this.pendingUsers--;
       this.release();
       throw err;
     }
-    const consumer = new VideoConsumer(session.lastConfig);
+    const consumer = new VideoConsumer(session.lastConfig, () => this.session?.control.requestKeyFrame());
     this.consumers.add(consumer);
+    this.pendingUsers--;
     // A consumer joining a running stream would otherwise wait up to a key-frame interval.
     if (session.lastConfig) session.control.requestKeyFrame();
     let closed = false;
@@ -82,13 +90,13 @@ export class ScrcpyManager {
 
   /** Runs `work` with a control channel, starting the server if needed (Unicode text has no other path). */
   async withInput<T>(work: (control: ControlChannel) => Promise<T>): Promise<T> {
-    this.inputUsers++;
+    this.pendingUsers++;
     this.hold();
     try {
       const session = await this.ensure(this.options.inputVideo);
       return await work(session.control);
     } finally {
-      this.inputUsers--;
+      this.pendingUsers--;
       this.release();
     }
   }
@@ -112,7 +120,7 @@ export class ScrcpyManager {
 
   private async start(video: VideoOptions): Promise<ScrcpySession> {
     const physical = await this.physicalSize();
-    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs }, physical);
+    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar }, physical);
     if (this.closed) {
       await session.close();
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
@@ -135,6 +143,8 @@ export class ScrcpyManager {
       }
     }
     for (const consumer of this.consumers) consumer.fail(new ToolError('INTERNAL', reason));
+    // Failed consumers no longer hold the device; a later openVideo starts afresh.
+    this.consumers.clear();
   }
 
   private hold(): void {
@@ -142,11 +152,16 @@ export class ScrcpyManager {
     this.graceTimer = undefined;
   }
 
+  private get inUse(): boolean {
+    return this.consumers.size > 0 || this.pendingUsers > 0;
+  }
+
   private release(): void {
-    if (this.consumers.size > 0 || this.inputUsers > 0 || this.closed) return;
+    if (this.inUse || this.closed) return;
     clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
+      if (this.inUse) return;
       const session = this.session;
       this.session = undefined;
       void session?.close();

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ScrcpyCodecOptions, ScrcpyInstanceId, ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { ToolError } from '../../../errors.js';
 import type { AdbDeviceClient } from '../adb-client.js';
-import { DEVICE_JAR_PATH, SCRCPY_VERSION, scrcpyServerJar } from './server-jar.js';
+import { DEVICE_JAR_PATH, SCRCPY_VERSION } from './server-jar.js';
 
 export interface ScrcpyLaunchOptions {
   maxSize: number;
@@ -13,6 +13,8 @@ export interface ScrcpyLaunchOptions {
   keyFrameInterval: number;
   /** How long the server may take to bind its socket before starting counts as failed. */
   bindTimeoutMs: number;
+  /** The verified jar's bytes (throws the reason when it is missing or altered). */
+  serverJar: () => Buffer;
 }
 
 /** A started scrcpy-server: its shell stream (the process's stdout/stderr) and its two sockets, opened in the server's accept order. */
@@ -103,7 +105,7 @@ export class ServerLog {
  * audio is off). Every failure is a ToolError whose message is the reason a viewer is shown.
  */
 export async function launchScrcpyServer(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions): Promise<LaunchedServer> {
-  const jar = scrcpyServerJar();
+  const jar = launch.serverJar();
   await pushJar(device, serial, jar);
   // A number as scid would serialize in decimal, but the server parses hex: use the library's id type.
   const scid = ScrcpyInstanceId.random();

@@ -16,7 +16,11 @@ export class VideoConsumer {
   private ended = false;
   private wake: (() => void) | undefined;
 
-  constructor(config: VideoPacket | undefined) {
+  /** `onSkip` asks the encoder for a key frame, so a skipped consumer does not wait a whole interval. */
+  constructor(
+    config: VideoPacket | undefined,
+    private readonly onSkip: () => void = () => undefined,
+  ) {
     this.config = config;
   }
 
@@ -32,6 +36,7 @@ export class VideoConsumer {
     } else if (this.queue.length >= MAX_QUEUED) {
       this.queue = [];
       this.synced = false;
+      this.onSkip();
       return this.push(packet);
     }
     this.queue.push(packet);

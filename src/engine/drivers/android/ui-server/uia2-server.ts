@@ -1,0 +1,180 @@
+import type { Duplex } from 'node:stream';
+import { ToolError } from '../../../errors.js';
+import { execOnDevice, type AdbDeviceClient } from '../adb-client.js';
+import {
+  sourceAsDump, uia2Request, Uia2Error, UIA2_DEVICE_PORT, UIA2_INSTRUMENT_COMMAND, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE,
+} from './uia2-protocol.js';
+
+/** What the server manager needs from the device; each is one adb round trip (or a stream kept open). */
+export interface UiServerDevice {
+  readonly serial: string;
+  run(command: string, signal: AbortSignal): Promise<string>;
+  /** A shell command left running (its stream open) until the returned stream is ended. */
+  spawn(command: string): Promise<Duplex>;
+  connect(port: number): Promise<Duplex>;
+  install(path: string): Promise<void>;
+}
+
+export interface UiServerApks {
+  /** appium-uiautomator2-server-v*.apk */
+  server: string;
+  /** appium-uiautomator2-server-debug-androidTest.apk */
+  test: string;
+}
+
+const START_WAIT_MS = 20_000;
+const POLL_MS = 200;
+const RETRY_AFTER_MS = 5 * 60_000;
+
+type State = { kind: 'idle' } | { kind: 'starting' } | { kind: 'running'; session: string } | { kind: 'unavailable'; until: number; why: string };
+
+/**
+ * The UiAutomator2 server kept running on the device between calls: `uiautomator dump` starts a JVM,
+ * waits for the UI to idle and writes a file each time (1.5–3 s on phones), while the running server
+ * answers /source from its warm accessibility connection. The server is started in the background on
+ * first use — that call still dumps — and a failure only means dumping, with another try later.
+ */
+export class Uia2Server {
+  private state: State = { kind: 'idle' };
+  private instrument: Duplex | undefined;
+  private readonly stopping = new AbortController();
+  private starting: Promise<void> | undefined;
+
+  constructor(
+    private readonly device: UiServerDevice,
+    private readonly apks: UiServerApks | undefined,
+  ) {}
+
+  /** Why the server is not in use, for docs and diagnostics. */
+  get status(): string {
+    return this.state.kind === 'unavailable' ? `unavailable: ${this.state.why}` : this.state.kind;
+  }
+
+  /** The hierarchy as uiautomator dump XML, or undefined when the server is not (yet) usable. */
+  async source(signal: AbortSignal): Promise<string | undefined> {
+    const session = this.session();
+    if (!session) return undefined;
+    try {
+      const xml = await this.request('GET', `/session/${session}/source`, undefined, signal);
+      return typeof xml === 'string' ? sourceAsDump(xml) : undefined;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.lost();
+      return undefined;
+    }
+  }
+
+  /**
+   * Types into the focused field through the server (any Unicode text). Resolves false when the
+   * server is not usable, so the caller can fall back; throws INVALID_PARAMETER when nothing is focused.
+   */
+  async typeText(text: string, signal: AbortSignal): Promise<boolean> {
+    const session = this.session();
+    if (!session) return false;
+    let element: string | undefined;
+    try {
+      const active = (await this.request('GET', `/session/${session}/element/active`, undefined, signal)) as Record<string, unknown> | null;
+      element = String(active?.ELEMENT ?? active?.['element-6066-11e4-a52e-4f735466cecf'] ?? '') || undefined;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (!(err instanceof Uia2Error) || err.error !== 'no such element') return this.lost();
+    }
+    if (!element) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.device.serial}: tap a field first, then type`);
+    try {
+      await this.request('POST', `/session/${session}/element/${encodeURIComponent(element)}/value`, { text, replace: false }, signal);
+      return true;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (err instanceof Uia2Error) throw new ToolError('INTERNAL', `the UiAutomator2 server on ${this.device.serial} could not type: ${err.message}`);
+      return this.lost();
+    }
+  }
+
+  close(): void {
+    this.stopping.abort();
+    this.instrument?.end();
+    this.instrument?.destroy();
+    this.instrument = undefined;
+  }
+
+  /** The live session id, or undefined (and a start begun in the background when none runs). */
+  private session(): string | undefined {
+    if (this.state.kind === 'running') return this.state.session;
+    if (this.state.kind === 'unavailable' && Date.now() < this.state.until) return undefined;
+    if (this.state.kind !== 'starting' && !this.stopping.signal.aborted) {
+      this.state = { kind: 'starting' };
+      this.starting = this.start().catch((err: unknown) => this.unavailable((err as Error).message));
+    }
+    return undefined;
+  }
+
+  /** Waits for a background start to settle (tests and benchmarks use this to begin warm). */
+  async ready(): Promise<boolean> {
+    this.session();
+    await this.starting;
+    return this.state.kind === 'running';
+  }
+
+  private async start(): Promise<void> {
+    const signal = this.stopping.signal;
+    const installed = await this.device.run(`pm path ${UIA2_SERVER_PACKAGE} && pm path ${UIA2_TEST_PACKAGE}`, signal);
+    if ((installed.match(/^package:/gm) ?? []).length < 2) {
+      if (!this.apks) return this.unavailable(`${UIA2_SERVER_PACKAGE} is not installed and no server APKs were given`);
+      await this.device.install(this.apks.server);
+      await this.device.install(this.apks.test);
+    }
+    const instrument = await this.device.spawn(UIA2_INSTRUMENT_COMMAND);
+    this.instrument = instrument;
+    let output = '';
+    let ended = false;
+    instrument.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    instrument.on('error', () => undefined);
+    instrument.on('close', () => {
+      ended = true;
+      if (this.instrument === instrument) this.lost();
+    });
+    const until = Date.now() + START_WAIT_MS;
+    for (;;) {
+      if (signal.aborted) return;
+      if (ended || /INSTRUMENTATION_FAILED|INSTRUMENTATION_STATUS: Error/.test(output)) {
+        return this.unavailable(`am instrument ended: ${output.trim().split('\n').pop() || 'no output'}`);
+      }
+      const status = (await this.request('GET', '/status', undefined, signal).catch(() => undefined)) as { ready?: unknown } | undefined;
+      if (status?.ready === true) break;
+      if (Date.now() > until) return this.unavailable(`the server did not answer within ${START_WAIT_MS} ms`);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const created = (await this.request('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal)) as { sessionId?: unknown } | null;
+    if (typeof created?.sessionId !== 'string') return this.unavailable('POST /session gave no session id');
+    this.state = { kind: 'running', session: created.sessionId };
+  }
+
+  private request(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
+    return uia2Request(() => this.device.connect(UIA2_DEVICE_PORT), method, path, body, signal);
+  }
+
+  /** The server went away mid-use: dump for now, restart on a later call. */
+  private lost(): false {
+    this.instrument?.destroy();
+    this.instrument = undefined;
+    if (this.state.kind === 'running') this.state = { kind: 'idle' };
+    return false;
+  }
+
+  private unavailable(why: string): void {
+    this.instrument?.destroy();
+    this.instrument = undefined;
+    this.state = { kind: 'unavailable', until: Date.now() + RETRY_AFTER_MS, why };
+  }
+}
+
+/** The server manager for one adbkit device: shell commands, a kept-open shell, `tcp:` connections and installs. */
+export function uiServerFor(device: AdbDeviceClient, serial: string, apks: UiServerApks | undefined): Uia2Server {
+  return new Uia2Server({
+    serial,
+    run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
+    spawn: async (command) => (await device.shell(command)) as Duplex,
+    connect: async (port) => (await device.openTcp(port)) as Duplex,
+    install: async (path) => void (await device.install(path)),
+  }, apks);
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { writeApk } from '../harness/apk-builder.js';
+import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/** Fast element trees and Unicode typing through the on-device UiAutomator2 server (issue 15, item 7). */
+const ui = suite<{ rig?: AndroidRig; tmp?: string }>('android UiAutomator2 server');
+
+ui.before(async (ctx) => {
+  ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-uia2-'));
+  ctx.rig = await startRig();
+});
+ui.after(async (ctx) => {
+  await ctx.rig?.stop();
+  if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+});
+
+const apks = (dir: string) => ({
+  server: writeApk(dir, { package: UIA2_PACKAGES[0], label: 'Appium Settings' }, 'appium-uiautomator2-server-v7.0.0.apk'),
+  test: writeApk(dir, { package: UIA2_PACKAGES[1] }, 'appium-uiautomator2-server-debug-androidTest.apk'),
+});
+
+function warm(engine: Engine, serial: string): Promise<boolean> {
+  return engine.withDevice(serial, 'starting the UiAutomator2 server', async (handle) => (await (handle as AndroidDevice).uiServer?.ready()) ?? false);
+}
+
+ui('not installed and no APKs: listings keep using uiautomator dump', async ({ rig }) => {
+  const r = (await rig!.call('mobile_list_elements_on_screen')) as { elements: unknown[] };
+  assert.ok(r.elements.length > 0);
+  assert.not.ok(await warm(rig!.engine, rig!.phone.serial));
+  rig!.phone.stats.reset();
+  await rig!.call('mobile_list_elements_on_screen');
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('uiautomator dump')));
+  assert.not.ok(rig!.phone.uia2.running);
+});
+
+ui('with the server APKs: installed, started with am instrument, and each listing is one round trip to it', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const dumped = (await call('mobile_list_elements_on_screen')).elements;
+  assert.ok(await warm(engine, serial), 'the server came up');
+  assert.ok(UIA2_PACKAGES.every((p) => rig!.phone.phone.installedApps.some((a) => a.package === p)), 'both APKs installed');
+  assert.ok(rig!.phone.stats.opened.some((s) => /^shell:am instrument -w .*io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner/.test(s)));
+  rig!.phone.stats.reset();
+  const served = (await call('mobile_list_elements_on_screen')).elements;
+  assert.equal(rig!.phone.stats.opened, ['tcp:6790'], 'one connection to the server, no dump');
+  assert.equal(served, dumped, 'the same elements as uiautomator dump gives');
+  assert.ok(rig!.phone.uia2.requests.includes('GET /source'));
+
+  // Unicode text, which `input text` cannot type, goes through the server.
+  await call('mobile_click_on_screen_at_coordinates', served.find((e: { id: string }) => e.id === 'email').center);
+  assert.is((await call('mobile_type_keys', { text: 'zoë@例え.jp' })).status, 'success');
+  assert.is(rig!.phone.phone.fieldValue('email'), 'zoë@例え.jp');
+  await call('mobile_press_button', { button: 'BACK' });
+  const unfocused = await call('mobile_type_keys', { text: 'ñ' });
+  assert.is(unfocused.code, 'INVALID_PARAMETER', JSON.stringify(unfocused));
+  assert.match(unfocused.message, /tap a field first/);
+});
+
+ui('the server dying mid-use: that listing falls back to a dump, a later one restarts it', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  assert.ok(await warm(engine, serial));
+  await rig!.phone.uia2.stop();
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements: unknown[] };
+  assert.ok(r.elements.length > 0, 'answered from a dump');
+  assert.ok(await warm(engine, serial), 'restarted');
+  rig!.phone.stats.reset();
+  await engine.call('mobile_list_elements_on_screen', { device: serial });
+  assert.equal(rig!.phone.stats.opened, ['tcp:6790']);
+});
+
+if (hasAdb()) ui.run();

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Peer } from '../../src/bridge/peers/peer.js';
+import type { DeviceInfo } from '../../src/engine/types.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { testBridge, until } from '../bridge/helpers.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+function serve(args: string[], state: string) {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--no-android', '--no-ios', '--no-virtual', ...args], {
+    env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state, MOBILEBRIDGE_TOKEN: '', MOBILEBRIDGE_PEER_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (out.stdout += c));
+  child.stderr.on('data', (c: Buffer) => (out.stderr += c));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, out, exited };
+}
+
+test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s devices as its own; SIGTERM exits cleanly', async () => {
+  const { bridge: peer } = await testBridge({ virtual: { devices: ['android'] }, token: 'peer-secret' });
+  const state = mkdtempSync(join(tmpdir(), 'mb-serve-peer-'));
+  const s = serve(['--peer', `lab1=ws://127.0.0.1:${peer.port}`, '--peer-token', 'peer-secret'], state);
+  try {
+    const url = await until('the aggregator listening', () => /websocket\s+(ws:\S+)/.exec(s.out.stdout)?.[1], 15_000);
+    const client = await connectBridge(url, { client: 'test' });
+    try {
+      let devices: DeviceInfo[] = [];
+      for (let i = 0; i < 100 && !devices.length; i++) {
+        devices = ((await client.request('devices.list', {})) as { devices: DeviceInfo[] }).devices;
+        if (!devices.length) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(devices.map((d) => [d.id, d.source]), [['virtual-android-1', 'lab1']]);
+      const size = (await client.callTool('mobile_get_screen_size', { device: 'virtual-android-1' })) as { width?: number };
+      assert.ok(size.width, JSON.stringify(size));
+    } finally {
+      await client.close();
+    }
+    s.child.kill('SIGTERM');
+    assert.is(await s.exited, 0, s.out.stderr);
+  } finally {
+    s.child.kill('SIGKILL');
+    await peer.close();
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test('serve refuses a --peer that is not a WebSocket URL, naming the fix', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'mb-serve-peer-'));
+  try {
+    const s = serve(['--peer', 'lab1=http://127.0.0.1:4800'], state);
+    assert.is(await s.exited, 3);
+    assert.match(s.out.stderr, /use ws:\/\/ or wss:\/\//);
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test('a peer refusing our token: the link says why, keeps retrying, and lists nothing', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] }, token: 'right' });
+  let attempts = 0;
+  const counting = (bridge as unknown as { onUpgrade: (...a: unknown[]) => void });
+  const original = counting.onUpgrade.bind(bridge);
+  counting.onUpgrade = (...a: unknown[]) => {
+    attempts++;
+    original(...a);
+  };
+  const peer = new Peer({ name: 'x', url: bridge.wsUrl, token: 'wrong' }, { firstRetryMs: 20, maxRetryMs: 40 });
+  try {
+    await until('a few refused attempts', () => attempts >= 3, 5000);
+    assert.match(peer.link.lastError ?? '', /HTTP 401.*token/);
+    assert.is(peer.up, false);
+    assert.equal(await peer.listDevices({ signal: AbortSignal.timeout(1000) }), []);
+  } finally {
+    await peer.close();
+    await bridge.close();
+  }
+});
+
+test.run();
