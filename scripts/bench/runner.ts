@@ -11,14 +11,14 @@ import { createEngine } from '../../src/engine/create.js';
 import { DeterministicResolver } from '../../src/engine/resolve/index.js';
 import { runScenario } from '../../src/engine/runner/index.js';
 import type { ElementType, UiElement } from '../../src/engine/types.js';
-import type { Scenario } from '../../src/validate/index.js';
+import type { Scenario, Step } from '../../src/validate/index.js';
 import { ms, row, sample } from './stats.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
 const N = Number(process.env.BENCH_N ?? 500);
 
 function scenario(steps: number): Scenario {
-  const body: Scenario['steps'] = [];
+  const body: Step[] = [];
   for (let i = 0; i < steps; i++) {
     // Taps that change nothing but still resolve a target, plus deep links that move between screens.
     body.push(

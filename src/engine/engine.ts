@@ -24,6 +24,8 @@ export interface EngineOptions {
 export interface CallOptions {
   /** Who asked (a bridge session id, "cli", "runner"): carried into activity events. */
   origin?: string;
+  /** Applied to the parameters and result an activity event shows (masks a run's secrets). */
+  redact?: (value: unknown) => unknown;
 }
 
 export interface CallEvent {
@@ -124,7 +126,8 @@ export class Engine {
       }).catch((err: unknown) => this.onError(deviceId, err)),
     );
     const ok = !isToolFailure(result);
-    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
+    const shown = options.redact ? { parameters: options.redact(input) as Record<string, unknown>, result: options.redact(result) } : { parameters: input, result };
+    this.emit({ device: deviceId, tool, ...shown, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
     return result;
   }
 

@@ -10,7 +10,7 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const RUN_STATUSES = ['running', 'passed', 'failed', 'error', 'cancelled'] as const;
 export const STEP_STATUSES = ['passed', 'failed', 'skipped', 'error', 'needs_manual'] as const;
-export const ASSERTION_STATUSES = ['passed', 'failed', 'error'] as const;
+export const ASSERTION_STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
 export const OBSERVATION_TYPES = ['flakiness', 'regression', 'state_context'] as const;
 
 export const RunMetadataSchema = v.strictObject({

@@ -6,6 +6,8 @@ import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { engineSetupFromFlags } from '../engine-setup.js';
+import { byTags, parameterSources, preflight, takeRepeated } from '../run-authoring.js';
+import { listRuns } from '../run-list.js';
 import { resetVirtualState } from './reset.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
@@ -68,11 +70,28 @@ Options:
   --timeout MS       deadline of one device call (default 30000)
   --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
   --no-virtual       leave out the built-in virtual devices
+  --param NAME=VALUE a value for a scenario parameter (repeatable); before --params-file,
+                     then the environment (MB_PARAM_NAME), then the parameter's default
+  --params-file FILE a JSON object of parameter values, e.g. {"USER_EMAIL": "a@b.c"}
+  --include-tags a,b run only scenarios with at least one of these tags
+  --exclude-tags c   leave out scenarios with any of these tags
+  --list             print what would run where (after tags and --shard) and stop
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
-  async run(args) {
-    const { flags, positional } = parseFlags(args, ['reset']);
+  async run(rawArgs) {
+    const params = takeRepeated(rawArgs, 'param');
+    if (params.error) {
+      process.stderr.write(`mobilebridge run: ${params.error}\n`);
+      return EXIT.invalidInput;
+    }
+    const args = params.rest;
+    const { flags, positional } = parseFlags(args, ['reset', 'list']);
+    const given = parameterSources(params.values, typeof flags['params-file'] === 'string' ? flags['params-file'] : undefined, process.env);
+    if (given.error || flags['params-file'] === true) {
+      process.stderr.write(`mobilebridge run: ${given.error ?? '--params-file needs a file name'}\n`);
+      return EXIT.invalidInput;
+    }
     if (!positional.length) {
       process.stderr.write('mobilebridge run: give at least one scenario file or folder (see --help)\n');
       return EXIT.invalidInput;
@@ -98,7 +117,16 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
 
-    let selected = loaded;
+    const tagged = byTags(loaded, flags['include-tags'], flags['exclude-tags']);
+    if (tagged.error) {
+      process.stderr.write(`mobilebridge run: ${tagged.error}\n`);
+      return EXIT.invalidInput;
+    }
+    if (!tagged.kept.length) {
+      process.stderr.write(`mobilebridge run: no scenario is left after --include-tags/--exclude-tags (tags in use: ${[...new Set(loaded.flatMap((l) => l.scenario?.tags ?? []))].join(', ') || 'none'})\n`);
+      return EXIT.invalidInput;
+    }
+    let selected = tagged.kept;
     if (typeof flags.shard === 'string') {
       const m = /^(\d+)\/(\d+)$/.exec(flags.shard);
       if (!m) {
@@ -116,6 +144,23 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
       process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
       return EXIT.invalidInput;
+    }
+    const problems = preflight(selected, given.sources!);
+    if (problems.length) {
+      process.stderr.write(`mobilebridge run: nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+      return EXIT.invalidInput;
+    }
+    if (flags.list === true) {
+      const engine = createEngine(engineSetupFromFlags(flags));
+      try {
+        const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+        const runs = listRuns(selected, requested, await engine.listDevices());
+        const left = loaded.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
+        printJson({ ok: true, data: { runs, not_selected: left, shard: typeof flags.shard === 'string' ? flags.shard : null }, exit_code: EXIT.ok });
+        return EXIT.ok;
+      } finally {
+        await engine.close();
+      }
     }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     if (flags.reset === true) await resetVirtualState();
@@ -143,7 +188,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
-        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, onProgress: (e) => {
+        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: (e) => {
           if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
           if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
         } },

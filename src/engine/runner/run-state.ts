@@ -4,6 +4,8 @@ import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
 import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
+import { judgeAssertion } from './assertion-gate.js';
+import { ParameterScope } from './flows.js';
 import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
 import { meanLuminance } from './observe.js';
 import { paths, writeFileAtomic } from './result-file.js';
@@ -28,6 +30,8 @@ export class RunState {
   private readonly byStep = new Map<string, Assertion[]>();
   private readonly evaluated = new Set<string>();
   private writing: Promise<void> = Promise.resolve();
+  /** Parameters in scope and the secret mask (2.2); set by the runner before the first step. */
+  scope = new ParameterScope(undefined);
 
   constructor(
     readonly doc: ResultDocument,
@@ -74,7 +78,7 @@ export class RunState {
     const elements = await listElements(this.verbs).catch(() => []);
     for (const a of wanted) {
       try {
-        const live = interpolateFields(a, this.variables);
+        const live = interpolateFields(a, this.values());
         const r = await resolveOnce(this.verbs, { description: live.element_description, intent: 'read' }, elements);
         this.textsBefore.set(a.id, r.ok ? textOf(r.element, elements) : null);
       } catch {
@@ -98,7 +102,7 @@ export class RunState {
 
   async stepDone(rec: StepResult): Promise<void> {
     await this.write();
-    this.opts.onProgress?.({ type: 'step', run_id: this.doc.run_id, step: rec });
+    this.progress({ type: 'step', run_id: this.doc.run_id, step: rec });
   }
 
   /** Evaluates the assertions that follow this step, in document order. */
@@ -113,7 +117,7 @@ export class RunState {
       elements: () => (elements ??= listElements(this.verbs)),
       screenshot: () => (shot ??= screenshotPng(this.verbs)),
       screen: async () => (screen ??= await verbScreenSize(this.verbs)),
-      variables: this.variables,
+      variables: this.values(),
       textBefore: (id) => this.textsBefore.get(id),
       toastsSeen: this.toasts,
       scenarioDir: this.opts.scenarioDir,
@@ -126,11 +130,12 @@ export class RunState {
     };
     for (const a of list) {
       if (this.cancelled()) return;
-      const r = await evaluateAssertion(a, env, this.opts.settleMs, refresh);
+      const conditions = { verbs: this.verbs, facts: () => this.facts(), variables: this.values(), stepStatus: (id: string) => this.statuses.get(id) };
+      const r = await judgeAssertion(a, (settleMs) => evaluateAssertion(a, env, settleMs, refresh), this.opts.settleMs, this.verbs, refresh, conditions);
       const result: AssertionResult = { ...r, screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);
-      this.opts.onProgress?.({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
+      this.progress({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
     }
     await this.write();
   }
@@ -147,7 +152,17 @@ export class RunState {
     this.doc.assertion_results.push(r);
     this.doc.total_assertions = this.doc.assertion_results.length;
     this.doc.passed_assertions = this.doc.assertion_results.filter((x) => x.status === 'passed').length;
-    this.doc.failed_assertions = this.doc.total_assertions - this.doc.passed_assertions;
+    this.doc.failed_assertions = this.doc.assertion_results.filter((x) => x.status === 'failed' || x.status === 'error').length;
+  }
+
+  /** What `${NAME}` may name at this point of the run: parameters in scope and captured variables. */
+  values(): Record<string, VariableValue> {
+    return this.scope.values(this.variables);
+  }
+
+  /** Progress goes out with secrets masked, like everything else the run says. */
+  progress(e: ProgressEvent): void {
+    this.opts.onProgress?.(this.scope.mask.deep(e));
   }
 
   private async darkMode(): Promise<{ dark: boolean; source: string }> {
@@ -159,7 +174,7 @@ export class RunState {
 
   /** Writes the document atomically; writes are chained so an older one never lands last. */
   write(): Promise<void> {
-    const content = JSON.stringify(this.doc, null, 2);
+    const content = this.scope.mask.text(JSON.stringify(this.doc, null, 2));
     this.writing = this.writing.then(() => writeFileAtomic(this.resultFile, content));
     return this.writing;
   }

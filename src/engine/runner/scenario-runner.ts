@@ -4,6 +4,8 @@ import { deviceNotFoundMessage } from '../errors.js';
 import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
 import { deviceProperties } from './device-facts.js';
+import { ParameterScope, planRun, type RunPlan } from './flows.js';
+import { missingParametersMessage } from './parameters.js';
 import { applyPreconditions } from './preconditions.js';
 import { newRunId, paths } from './result-file.js';
 import { RunState } from './run-state.js';
@@ -61,8 +63,17 @@ function flatten(steps: ResultDocument['steps_executed']): ResultDocument['steps
 export async function runScenario(options: RunOptions): Promise<RunResult> {
   const started = new Date();
   const runId = newRunId(started);
-  const doc = emptyDocument(options, runId, started);
-  const scenario = options.scenario;
+  // Flows and parameters are settled before anything touches the device (SPEC §8).
+  let plan: RunPlan | undefined;
+  let planError: VerbError | undefined;
+  try {
+    plan = planRun(options.scenario, options.scenarioDir, options.parameters);
+    if (plan.missing.length) planError = new VerbError('INVALID_PARAMETER', missingParametersMessage(plan.missing));
+  } catch (err) {
+    planError = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
+  }
+  const scenario = plan?.scenario ?? options.scenario;
+  const doc = emptyDocument({ ...options, scenario }, runId, started);
   const devices = await options.engine.listDevices();
   const info = devices.find((d) => d.id === options.device);
   const cacheFile = paths.cache(options.outDir, scenario.scenario_id);
@@ -80,6 +91,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     targetWaitMs: options.targetWaitMs ?? 3000,
     pollMs: options.pollMs ?? 250,
   };
+  const scope = new ParameterScope(plan, options.parameters);
+  // The activity feed (bridge viewers, recordings) sees the runner's calls with secrets masked.
+  if (scope.mask.active) verbs.redact = (value) => scope.mask.deep(value);
   const state = new RunState(doc, verbs, scenario, info ?? { id: options.device, os: verbs.os, model: '', version: '' }, {
     outDir: options.outDir,
     scenarioDir: options.scenarioDir,
@@ -88,10 +102,13 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     signal: options.signal,
     onProgress: options.onProgress,
   });
-  options.onProgress?.({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
+  state.scope = scope;
+  state.progress({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
 
-  let fatal: VerbError | undefined;
-  if (!info) {
+  let fatal: VerbError | undefined = planError;
+  if (fatal) {
+    // Nothing ran: the device is not looked at.
+  } else if (!info) {
     fatal = new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
   } else {
     doc.metadata.device_model = info.model;
@@ -123,9 +140,10 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   if (!fatal && !state.cancelled()) await runSteps(state, scenario.steps, doc.steps_executed);
 
   finish(state, fatal);
+  scope.mask.inPlace(doc);
   await state.write();
   if (cache) await cache.save(cacheFile).catch(() => undefined);
-  options.onProgress?.({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
+  state.progress({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
   return { document: doc, resultFile: state.resultFile };
 }
 
@@ -148,7 +166,7 @@ function finish(state: RunState, fatal: VerbError | undefined): void {
     doc.summary = `error at step ${bad.step_id} (${bad.action}): ${bad.error_code}: ${bad.error_message}`;
   } else {
     state.closeUnevaluated(bad ? `the run stopped at step ${bad.step_id}` : 'it was not reached');
-    const failedAssertions = doc.assertion_results.filter((a) => a.status !== 'passed');
+    const failedAssertions = doc.assertion_results.filter((a) => a.status !== 'passed' && a.status !== 'skipped');
     const passed = !bad && failedAssertions.length === 0 && state.needsManual.length === 0;
     doc.status = passed ? 'passed' : 'failed';
     const parts = [`${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed`, `${doc.passed_assertions}/${doc.total_assertions} assertions passed`];

@@ -93,8 +93,8 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     let resolved: ResolvedElement | undefined;
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1).
     if (step.target || step.target_pattern) resolved = (await gesture(ctx, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
-    await call(ctx, 'mobile_type_keys', { text, submit: false });
-    return { resolved, message: `typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
+    await call(ctx, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
+    return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
   },
   async swipe(ctx, step) {
     const direction = need(step, 'value', 'up, down, left or right').toLowerCase();
