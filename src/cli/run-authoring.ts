@@ -4,11 +4,11 @@
  * run before anything touches a device (a parameter without a value, an unusable flow).
  */
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { planRun } from '../engine/runner/flows.js';
 import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
-import type { Scenario } from '../validate/index.js';
-import { PARAMETER_NAME } from '../validate/index.js';
+import type { AnyStep, Scenario } from '../validate/index.js';
+import { isFlowStep, PARAMETER_NAME } from '../validate/index.js';
 
 /** `--NAME value` and `--NAME=value`, as often as given; the rest of the arguments unchanged. */
 export function takeRepeated(args: string[], name: string): { values: string[]; rest: string[]; error?: string } {
@@ -86,6 +86,23 @@ export function byTags<T extends { scenario?: Scenario }>(items: T[], include: s
     return !tags.some((t) => unwanted.includes(t));
   });
   return { kept };
+}
+
+/**
+ * A file that another scenario of the run uses as a flow is a part, not a test: running a folder
+ * runs it inside the scenarios that name it, not once more on its own.
+ */
+export function withoutFlows<T extends { file: string; scenario?: Scenario }>(items: T[]): { kept: T[]; flows: T[] } {
+  const used = new Set<string>();
+  const visit = (steps: AnyStep[], dir: string): void => {
+    for (const s of steps) {
+      if (isFlowStep(s)) used.add(resolve(dir, s.flow));
+      else if (s.sub_steps) visit(s.sub_steps, dir);
+    }
+  };
+  for (const { file, scenario } of items) if (scenario) visit(scenario.steps, dirname(file));
+  const flows = items.filter((i) => used.has(resolve(i.file)));
+  return { kept: items.filter((i) => !flows.includes(i)), flows };
 }
 
 /** Parameters without a value and flows that cannot run, over every file, before the first run starts. */

@@ -6,7 +6,7 @@ import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { engineSetupFromFlags } from '../engine-setup.js';
-import { byTags, parameterSources, preflight, takeRepeated } from '../run-authoring.js';
+import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
 import { resetVirtualState } from './reset.js';
 
@@ -76,6 +76,7 @@ Options:
   --include-tags a,b run only scenarios with at least one of these tags
   --exclude-tags c   leave out scenarios with any of these tags
   --list             print what would run where (after tags and --shard) and stop
+A file that another scenario of the run uses as a flow runs inside it, not on its own.
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
@@ -117,7 +118,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
 
-    const tagged = byTags(loaded, flags['include-tags'], flags['exclude-tags']);
+    const parts = withoutFlows(loaded);
+    const tagged = byTags(parts.kept, flags['include-tags'], flags['exclude-tags']);
     if (tagged.error) {
       process.stderr.write(`mobilebridge run: ${tagged.error}\n`);
       return EXIT.invalidInput;
@@ -155,8 +157,9 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       try {
         const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
         const runs = listRuns(selected, requested, await engine.listDevices());
-        const left = loaded.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
-        printJson({ ok: true, data: { runs, not_selected: left, shard: typeof flags.shard === 'string' ? flags.shard : null }, exit_code: EXIT.ok });
+        const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
+        const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
+        printJson({ ok: true, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null }, exit_code: EXIT.ok });
         return EXIT.ok;
       } finally {
         await engine.close();
