@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
  * suite's id are judged. Other programs (another checkout's tests, a developer's own adb or browser)
  * never count. Run without the id (uvu by hand), it falls back to "started after this process".
  */
-const WATCHED = [/(^|\/)adb$/, /chrom(e|ium)/, /dist\/src\/cli\/main\.js$/];
+const WATCHED = [/(^|\/)adb$/, /chrom(e|ium)/, /(^|\/)ffmpeg$/, /dist\/src\/cli\/main\.js$/];
 
 function startTicks(stat: string): number {
   // Field 22 of /proc/<pid>/stat, counted after the parenthesised command name (which may hold spaces).

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ToolError } from '../engine/errors.js';
-import { encodeFramePrefix, type EffectiveScreenOptions, type FrameFormat, type FrameHeader } from '../protocol/index.js';
+import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader, type ImageFormat } from '../protocol/index.js';
 import type { PixelBuffer } from './downscale.js';
 import { shrinker } from './shrinker.js';
 import type { Subscription } from './subscription.js';
@@ -12,7 +12,7 @@ export interface EncodedFrame {
   bytes: Buffer;
   width: number;
   height: number;
-  format: FrameFormat;
+  format: ImageFormat;
   capturedAt: number;
   deviceWidth: number;
   deviceHeight: number;
@@ -93,7 +93,7 @@ function pixelsFor(cap: Capture, width: number): Promise<PixelBuffer> {
   return (cap.pixels ??= decode(cap.image));
 }
 
-async function encode(cap: Capture, format: FrameFormat, width: number, quality: number): Promise<EncodedFrame> {
+async function encode(cap: Capture, format: ImageFormat, width: number, quality: number): Promise<EncodedFrame> {
   const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
   if (format === 'png' && width === cap.width && cap.image.png) return { ...base, bytes: cap.image.png, width: cap.width, height: cap.height };
   const src = await pixelsFor(cap, width);
@@ -136,7 +136,14 @@ export class FramePipeline {
     return this.subs.size;
   }
 
+  has(sub: Subscription): boolean {
+    return this.subs.has(sub);
+  }
+
   add(sub: Subscription): void {
+    if (this.subs.has(sub)) return;
+    // Back from video (or another pipeline): this pipeline's seqs start over.
+    sub.lastSeq = -1;
     this.subs.add(sub);
     if (!this.loop) {
       this.stopped = false;
@@ -250,12 +257,14 @@ export class FramePipeline {
 
   private encoded(cap: Capture, screen: EffectiveScreenOptions): Promise<EncodedFrame> {
     const width = targetWidth(screen, cap.width);
-    const quality = screen.format === 'png' ? 0 : screen.quality;
-    const key = `${screen.format}/${width}/${quality}`;
+    // Video subscribers polled while their video is unavailable get JPEG (SPEC §9 fallback).
+    const format: ImageFormat = screen.format === 'h264' ? 'jpeg' : screen.format;
+    const quality = format === 'png' ? 0 : screen.quality;
+    const key = `${format}/${width}/${quality}`;
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
       this.stats.encodes++;
-      job = encode(cap, screen.format, width, quality);
+      job = encode(cap, format, width, quality);
       if (cap === this.current) this.encodings.set(key, job);
     }
     return job;

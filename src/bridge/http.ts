@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
+import { securityHeaders } from './security-headers.js';
 import { viewer } from './viewer.js';
 
 export interface HttpDeps {
@@ -20,6 +21,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
   const { core, policy } = deps;
   const app = new Hono();
 
+  app.use('*', securityHeaders());
   app.use('*', async (c, next) => {
     const verdict = checkAccess(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) });
     if (!verdict.ok) {

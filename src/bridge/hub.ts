@@ -16,10 +16,13 @@ import { ElementWatcher } from './elements.js';
 import { FramePipeline, type FrameStats, type RawScreen, type ScreenImage } from './frames.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
+import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
+import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 
 export interface HubOptions {
   elementsPollMs: number;
   captureTimeoutMs: number;
+  video: VideoSettings;
   log(line: string): void;
 }
 
@@ -27,6 +30,8 @@ interface DeviceState {
   subs: Set<Subscription>;
   frames?: FramePipeline;
   elements?: ElementWatcher;
+  video?: DeviceVideo;
+  size?: { width: number; height: number };
 }
 
 /** An action to show every participant of a device (`device.activity`). */
@@ -80,8 +85,10 @@ export class DeviceHub {
 
   /** Checks the device and registers the subscription; `start` begins delivery (call it after answering). */
   async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
+    let handle: DeviceHandle;
+    let size: { width: number; height: number };
     try {
-      await this.engine.withDevice(p.device, 'subscribing', (device, ctx) => device.screenSize(ctx));
+      [handle, size] = await this.engine.withDevice(p.device, 'subscribing', async (device, ctx) => [device, await device.screenSize(ctx)] as const);
     } catch (err) {
       return toFailure(err);
     }
@@ -96,11 +103,19 @@ export class DeviceHub {
     session.subscriptions.set(sub.id, sub);
     const state = this.state(p.device);
     state.subs.add(sub);
+    state.size = size;
+    if (screen && wantsVideo(screen, handle.info)) {
+      const unavailable = videoUnavailable(handle, this.options.video);
+      if (unavailable === undefined) await (state.video ??= this.deviceVideo(p.device, handle)).add(sub);
+      else sub.stream = pollStream(screen, handle.info, unavailable);
+    } else if (screen) sub.stream = pollStream(screen, handle.info);
     return {
       sub,
       start: () => {
         if (!state.subs.has(sub)) return;
-        if (sub.screen) (state.frames ??= this.framePipeline(p.device)).add(sub);
+        sub.delivering = true;
+        if (sub.screen && state.video?.has(sub) && state.video.live) state.video.prime(sub);
+        else if (sub.screen) (state.frames ??= this.framePipeline(p.device)).add(sub);
         if (sub.elements) (state.elements ??= this.elementWatcher(p.device)).add(sub);
       },
     };
@@ -111,15 +126,17 @@ export class DeviceHub {
     const state = this.devices.get(sub.device);
     if (!state) return;
     state.subs.delete(sub);
-    if (state.frames) {
-      state.frames.remove(sub);
-      if (state.frames.size === 0) state.frames = undefined;
-    }
+    this.leaveFrames(state, sub);
+    state.video?.remove(sub);
     if (state.elements) {
       state.elements.remove(sub);
       if (state.elements.size === 0) state.elements = undefined;
     }
-    if (state.subs.size === 0) this.devices.delete(sub.device);
+    // The video keeps its grace period (a reload should not restart the encoder) unless it is idle.
+    if (state.subs.size === 0 && !state.video?.live) {
+      void state.video?.stop();
+      this.devices.delete(sub.device);
+    }
   }
 
   /** Ends a subscription from the server side and tells its session why. */
@@ -136,7 +153,8 @@ export class DeviceHub {
   resumeSession(session: Session): void {
     for (const sub of session.subscriptions.values()) {
       const state = this.devices.get(sub.device);
-      if (sub.screen) state?.frames?.resend(sub);
+      if (sub.screen && state?.video?.has(sub) && state.video.live) state.video.prime(sub);
+      else if (sub.screen) state?.frames?.resend(sub);
       if (sub.elements) state?.elements?.refresh();
     }
   }
@@ -192,17 +210,19 @@ export class DeviceHub {
     const all = [...this.devices.values()];
     this.devices.clear();
     for (const state of all) state.elements?.stop();
-    await Promise.all(all.map((s) => s.frames?.stop()));
+    await Promise.all(all.flatMap((s) => [s.frames?.stop(), s.video?.stop()]));
   }
 
-  stats(): { devices: number; subscriptions: number; frames: Record<string, FrameStats> } {
+  stats(): { devices: number; subscriptions: number; frames: Record<string, FrameStats>; video: Record<string, VideoStats> } {
     const frames: Record<string, FrameStats> = {};
+    const video: Record<string, VideoStats> = {};
     let subscriptions = 0;
     for (const [device, state] of this.devices) {
       subscriptions += state.subs.size;
       if (state.frames) frames[device] = { ...state.frames.stats };
+      if (state.video) video[device] = state.video.stats();
     }
-    return { devices: this.devices.size, subscriptions, frames };
+    return { devices: this.devices.size, subscriptions, frames, video };
   }
 
   private state(device: string): DeviceState {
@@ -217,6 +237,48 @@ export class DeviceHub {
       onGone: (reason) => this.deviceGone(device, reason),
       log: this.options.log,
     });
+  }
+
+  private deviceVideo(device: string, handle: DeviceHandle): DeviceVideo {
+    const settings = this.options.video;
+    return new DeviceVideo(
+      device,
+      {
+        open: (maxFps) => handle.openVideo!({ maxSize: settings.maxSize, maxFps }),
+        route: (sub, route) => this.routeVideo(device, handle, sub, route),
+        deviceSize: () => this.devices.get(device)?.size ?? { width: 1, height: 1 },
+        log: this.options.log,
+      },
+      settings,
+    );
+  }
+
+  /** Moves a video subscriber between the device's video and screenshot polling, and tells it when that changes. */
+  private routeVideo(device: string, handle: DeviceHandle, sub: Subscription, route: VideoRoute): void {
+    const state = this.devices.get(device);
+    if (!state?.subs.has(sub) || !sub.screen) return;
+    const before = sub.stream;
+    sub.stream = route.live ? { format: route.live.codec, source: route.live.source } : pollStream(sub.screen, handle.info, route.reason);
+    if (!sub.delivering) return;
+    if (route.live) {
+      this.leaveFrames(state, sub);
+      state.video?.prime(sub);
+    } else (state.frames ??= this.framePipeline(device)).add(sub);
+    const now = sub.stream;
+    if (before && before.format === now.format && before.source === now.source && before.fallbackReason === now.fallbackReason) return;
+    sub.session.notify('stream.changed', {
+      subscription: sub.id,
+      device,
+      format: now.format,
+      source: now.source,
+      ...(now.fallbackReason ? { fallback_reason: now.fallbackReason } : {}),
+    });
+  }
+
+  private leaveFrames(state: DeviceState, sub: Subscription): void {
+    if (!state.frames) return;
+    state.frames.remove(sub);
+    if (state.frames.size === 0) state.frames = undefined;
   }
 
   private elementWatcher(device: string): ElementWatcher {

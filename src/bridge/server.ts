@@ -9,6 +9,7 @@ import type { Participant, ServerLimits } from '../protocol/index.js';
 import { Connection } from './connection.js';
 import { createHttpApp } from './http.js';
 import { DeviceHub, type ActivityEntry } from './hub.js';
+import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
@@ -49,6 +50,8 @@ export interface BridgeOptions {
   drainTimeoutMs?: number;
   /** Deadline of one screen capture or element listing for subscribers (default 10 s). */
   captureTimeoutMs?: number;
+  /** Live device video (SPEC §9); `{enabled: false}` is `serve --no-video`. */
+  video?: Partial<VideoSettings>;
   /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
   methods?: readonly MethodDef[];
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
@@ -149,6 +152,7 @@ export class Bridge implements BridgeCore {
     this.hub = new DeviceHub(this.engine, this.sessions, {
       elementsPollMs: options.elementsPollMs ?? 1000,
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
+      video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });
     this.locks = new LockTable((change) =>
@@ -171,7 +175,10 @@ export class Bridge implements BridgeCore {
       webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
       maxBodyBytes: maxMessageBytes,
       startedAt: this.startedAt,
-      stats: () => ({ ...this.stats(), frames: this.hub.stats().frames }),
+      stats: () => {
+        const hub = this.hub.stats();
+        return { ...this.stats(), frames: hub.frames, video: hub.video };
+      },
     });
     this.http = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
     // Hard cap well above the 1 MiB limit: messages in between get a JSON-RPC error and the

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EffectiveScreenOptions, SubscriptionInfo } from '../protocol/index.js';
+import type { EffectiveScreenOptions, FrameFormat, StreamSource, SubscriptionInfo } from '../protocol/index.js';
 import type { EncodedFrame } from './frames.js';
 import type { Session } from './sessions.js';
 
@@ -15,6 +15,13 @@ export class Subscription {
   dueTimer?: NodeJS.Timeout;
   /** Seq of the newest frame this subscriber was given (slot or sent). */
   lastSeq = -1;
+
+  /** Screen: where its frames come from now (the device's video or screenshots) and why not video. */
+  stream?: { format: FrameFormat; source: StreamSource; fallbackReason?: string };
+  /** Set once the subscribe answer went out: frames before it would name an unknown subscription. */
+  delivering = false;
+  /** Video: nothing is sent until the next key frame (just joined without one cached, or fell behind). */
+  needsKey = true;
 
   /** Elements: false until this subscriber got its first (reset) snapshot. */
   primed = false;
@@ -33,6 +40,11 @@ export class Subscription {
   info(): SubscriptionInfo {
     const info: SubscriptionInfo = { subscription: this.id, device: this.device, elements: this.elements };
     if (this.screen) info.screen = { ...this.screen };
+    if (this.stream) {
+      info.format = this.stream.format;
+      info.source = this.stream.source;
+      if (this.stream.fallbackReason) info.fallback_reason = this.stream.fallbackReason;
+    }
     return info;
   }
 }

@@ -13,7 +13,7 @@ function notBuiltPage(version: string, webRoot: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>mobilebridge</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f2f2f2;padding:.1em .3em;border-radius:3px}</style></head>
+</head>
 <body>
 <h1>mobilebridge ${escapeHtml(version)}</h1>
 <p>The bridge is running, but the web viewer is not built: <code>${escapeHtml(webRoot)}</code> has no <code>index.html</code>.</p>

@@ -20,6 +20,9 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** Flags that may repeat (`--adb a --adb b`): their values are joined with commas instead of the last one winning. */
+const REPEATABLE = new Set(['adb', 'wda', 'peer']);
+
 /**
  * Minimal flag parser: `--name value`, `--name=value`, boolean `--flag`, `--no-flag`.
  * Names listed in `booleans` never consume the next argument.
@@ -41,8 +44,12 @@ export function parseFlags(
       continue;
     }
     const eq = arg.indexOf('=');
+    const set = (name: string, value: string) => {
+      const prev = flags[name];
+      flags[name] = REPEATABLE.has(name) && typeof prev === 'string' ? `${prev},${value}` : value;
+    };
     if (eq > 0) {
-      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
+      set(arg.slice(2, eq), arg.slice(eq + 1));
     } else if (arg.startsWith('--no-')) {
       flags[arg.slice(5)] = false;
     } else {
@@ -50,7 +57,7 @@ export function parseFlags(
       const next = args[i + 1];
       if (booleans.includes(name) || next === undefined || next.startsWith('--')) flags[name] = true;
       else {
-        flags[name] = next;
+        set(name, next);
         i++;
       }
     }

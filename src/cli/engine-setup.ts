@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
-import { androidSetupFromFlags } from '../engine/drivers/android/index.js';
+import { sourcesFromFlags } from '../engine/sources/index.js';
 import { iosSetupFromFlags } from '../engine/drivers/ios/index.js';
 
 /**
@@ -28,7 +28,9 @@ const str = (value: string | boolean | undefined) => (typeof value === 'string' 
 export const DEVICE_FLAGS_HELP = `Device options:
   --no-virtual            leave out the built-in virtual devices
   --no-android            leave out Android devices (adb)
-  --adb HOST:PORT         use this adb server (default: ANDROID_ADB_SERVER_PORT / ADB_SERVER_SOCKET, else 127.0.0.1:5037)
+  --adb [NAME=]HOST:PORT  use this adb server; repeat for several (default: ANDROID_ADB_SERVER_PORT /
+                          ADB_SERVER_SOCKET, else 127.0.0.1:5037). Ids on two servers become SERIAL@NAME
+  --wda NAME=URL          an iPhone whose WebDriverAgent answers at URL (repeatable); NAME is its id
   --no-ios                leave out iOS simulators and iPhones
   --wda-url URL           WebDriverAgent of simulators (default http://127.0.0.1:8100)
   --wda-project DIR       WebDriverAgent checkout to build and start when none answers
@@ -47,7 +49,7 @@ export function engineSetupFromFlags(flags: Record<string, string | boolean>, pe
   }
   return {
     virtual: flags.virtual === false ? false : persistVirtual ? { stateFile: virtualStateFile() } : {},
-    android: androidSetupFromFlags(flags),
+    sources: sourcesFromFlags(flags),
     ios: iosSetupFromFlags({
       noIos: flags.ios === false,
       wdaUrl: str(flags['wda-url']),

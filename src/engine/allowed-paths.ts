@@ -1,12 +1,13 @@
-import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { ToolError } from './errors.js';
+import { resolve } from 'node:path';
+import { checkReadable, readInside, realInside, writeInside, type ReadOptions, type Roots, type WriteOptions } from './files/safe-fs.js';
+
+const HINT = 'use a path inside one of them or start mobilebridge with --allow-path <folder>';
 
 /**
- * SPEC §2: screenshots and installs touch only the working directory, the temp
- * directory, or folders allowed explicitly. Paths are compared after resolving
- * symlinks so a link inside an allowed folder cannot point outside it.
+ * SPEC §2: screenshots, installs and saved scenarios touch only the working directory, the temp
+ * directory, or folders allowed explicitly. Every access goes through files/safe-fs, which judges
+ * paths by where they really are (symlinks resolved, descriptors verified) and refuses special files.
  */
 export class AllowedPaths {
   private readonly roots: string[];
@@ -19,30 +20,26 @@ export class AllowedPaths {
     return this.roots;
   }
 
-  async check(path: string, param: string, cwd = process.cwd()): Promise<string> {
-    const absolute = resolve(cwd, path);
-    const real = await realOrParent(absolute);
-    const roots = await Promise.all(this.roots.map((r) => realpath(r).catch(() => r)));
-    if (roots.some((root) => isInside(real, root))) return absolute;
-    throw new ToolError(
-      'PERMISSION_DENIED',
-      `${param} ${absolute} is outside the allowed folders (${this.roots.join(', ')}); use a path inside one of them or start mobilebridge with --allow-path <folder>`,
-    );
+  private where(param: string): Roots {
+    return { roots: this.roots, param, hint: HINT };
   }
-}
 
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
+  /** Throws PERMISSION_DENIED unless the path really lies inside a root; returns the absolute path. */
+  async check(path: string, param: string, cwd = process.cwd()): Promise<string> {
+    return (await realInside(path, this.where(param), cwd)).absolute;
+  }
 
-/** A file to be written does not exist yet: resolve its nearest existing ancestor instead. */
-async function realOrParent(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return resolve(await realOrParent(parent), basename(path));
+  /** A regular file (or, when allowed, a folder) a driver will hand to another program; returns its real path. */
+  readable(path: string, param: string, options?: ReadOptions): Promise<string> {
+    return checkReadable(path, this.where(param), options);
+  }
+
+  read(path: string, param: string, options?: ReadOptions): Promise<Buffer> {
+    return readInside(path, this.where(param), options);
+  }
+
+  /** Atomic write (temp file, fsync, rename) inside the verified folder; returns the written path. */
+  write(path: string, param: string, content: string | Uint8Array, options?: WriteOptions): Promise<string> {
+    return writeInside(resolve(path), content, this.where(param), options);
   }
 }

@@ -3,6 +3,7 @@ import { Engine } from './engine.js';
 import { VirtualDriver, type VirtualDriverOptions } from './drivers/virtual/index.js';
 import { IosDriver, type IosDriverOptions } from './drivers/ios/index.js';
 import { AndroidDriver, type AndroidDriverOptions } from './drivers/android/index.js';
+import { createSourceSet, type SourcesSetup } from './sources/index.js';
 
 export interface EngineSetup {
   /** Serve the built-in virtual devices (default true). */
@@ -17,6 +18,8 @@ export interface EngineSetup {
    * androidSetupFromFlags). Never starts an adb server unless startServer is set.
    */
   android?: false | AndroidDriverOptions;
+  /** Named adb servers and networked WebDriverAgents (SPEC §10); the CLI builds it with sourcesFromFlags. */
+  sources?: SourcesSetup;
   timeoutMs?: number;
   allowPaths?: string[];
   /** Drivers to use in addition (tests inject harness-backed drivers here). */
@@ -28,7 +31,13 @@ export function createEngine(setup: EngineSetup = {}): Engine {
   const drivers: Driver[] = [];
   if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
   if (setup.ios) drivers.push(new IosDriver(setup.ios));
-  if (setup.android) drivers.push(new AndroidDriver(setup.android));
+  if (setup.android) drivers.push(new AndroidDriver({ probeTimeoutMs: probeDeadline(setup.timeoutMs), ...setup.android }));
+  if (setup.sources && (setup.sources.adb.length || setup.sources.wda.length)) drivers.push(createSourceSet(setup.sources));
   drivers.push(...(setup.extraDrivers ?? []));
   return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
+}
+
+/** Each device's answer in a listing must come well inside the listing's own deadline (min(10 s, --timeout)). */
+function probeDeadline(timeoutMs = 30_000): number {
+  return Math.max(200, Math.min(3000, Math.floor(Math.min(10_000, timeoutMs) / 2)));
 }

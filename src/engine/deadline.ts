@@ -20,3 +20,22 @@ export async function withDeadline<T>(ms: number, what: string, work: (signal: A
     clearTimeout(timer);
   }
 }
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (the work may go on). */
+export function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
+}

@@ -61,6 +61,8 @@ export interface DeviceHandle {
   /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
   clearText?(ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
+  /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
+  dismissKeyboard?(ctx: CallContext): Promise<void>;
   openUrl(url: string, ctx: CallContext): Promise<void>;
 
   getOrientation(ctx: CallContext): Promise<Orientation>;

@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
-import { withDeadline } from './deadline.js';
+import { untilAborted, withDeadline } from './deadline.js';
+import { DeviceHealth } from './device-health.js';
 import { KeyedQueue } from './device-queue.js';
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
+import { captureScreen, type ScreenCapture } from './screen/capture.js';
 import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
 import type { DeviceInfo } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
@@ -58,6 +60,7 @@ export class Engine {
   private readonly timeoutMs: number;
   private readonly listTimeoutMs: number;
   private readonly queue = new KeyedQueue();
+  private readonly health = new DeviceHealth();
   private readonly handles = new Map<string, DeviceHandle>();
   private readonly sizes = new Map<string, { size: ScreenSize; at: number }>();
   private readonly callListeners = new Set<(e: CallEvent) => void>();
@@ -67,7 +70,8 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.drivers = options.drivers;
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.listTimeoutMs = options.listTimeoutMs ?? 10_000;
+    // --timeout bounds a listing too; drivers give each device a shorter deadline of its own.
+    this.listTimeoutMs = options.listTimeoutMs ?? Math.min(10_000, this.timeoutMs);
     this.allowedPaths = new AllowedPaths(options.allowPaths);
     for (const driver of this.drivers) {
       const off = driver.watch?.((change) => {
@@ -90,10 +94,12 @@ export class Engine {
   async listDevices(): Promise<DeviceInfo[]> {
     const lists = await Promise.all(
       this.drivers.map((d) =>
-        withDeadline(this.listTimeoutMs, `listing ${d.name} devices`, (signal) => d.listDevices({ signal })).catch(() => []),
+        withDeadline(this.listTimeoutMs, `listing ${d.name} devices`, (signal) => d.listDevices({ signal }))
+          .then((list) => list.map((info) => (info.source ? info : { ...info, source: d.name })))
+          .catch(() => []),
       ),
     );
-    return lists.flat();
+    return this.health.decorate(lists.flat());
   }
 
   async call(tool: string, parameters: unknown, options: CallOptions = {}): Promise<unknown> {
@@ -119,12 +125,10 @@ export class Engine {
     }
 
     const deviceId = input.device as string;
-    const result = await this.queue.run(deviceId, () =>
-      withDeadline(def.timeoutMs ?? this.timeoutMs, `${tool} on ${deviceId}`, async (signal) => {
-        const device = await this.resolve(deviceId, signal);
-        return def.handler(input, this.context(device, signal));
-      }).catch((err: unknown) => this.onError(deviceId, err)),
-    );
+    const result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
+      const device = await this.resolve(deviceId, signal);
+      return def.handler(input, this.context(device, signal));
+    }).catch((err: unknown) => this.onError(deviceId, err));
     const ok = !isToolFailure(result);
     const shown = options.redact ? { parameters: options.redact(input) as Record<string, unknown>, result: options.redact(result) } : { parameters: input, result };
     this.emit({ device: deviceId, tool, ...shown, ok, mutates: def.mutates, origin: options.origin, durationMs: performance.now() - started });
@@ -137,11 +141,62 @@ export class Engine {
    * Throws ToolError.
    */
   withDevice<T>(id: string, what: string, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
-    return this.queue.run(id, () =>
-      withDeadline(timeoutMs, `${what} on ${id}`, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
-        throw this.onErrorThrow(id, err);
-      }),
-    );
+    return this.queued(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
+      throw this.onErrorThrow(id, err);
+    });
+  }
+
+  /**
+   * The deadline counts from the call's arrival, queue time included (issue 16): behind a hung
+   * device every caller still gets TIMEOUT within its deadline. A call whose time ran out while it
+   * waited never touches the device; a running call that ignores its abort signal gives up its
+   * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
+   */
+  private async queued<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const arrived = performance.now();
+    let started: number | undefined;
+    try {
+      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal) =>
+        this.queue.run(id, () => {
+          // Too little time left to do anything but pile one more request onto a stuck device.
+          if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
+            return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
+          }
+          started = performance.now();
+          return untilAborted(signal, work(signal));
+        }),
+      );
+      this.health.answered(id);
+      return result;
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'TIMEOUT') {
+        if (started === undefined) {
+          throw new ToolError('TIMEOUT', `${what} on ${id} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
+        }
+        this.health.timedOut(id, what);
+        if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`);
+      } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
+      throw err;
+    }
+  }
+
+  /**
+   * The screen as the device hands it out (raw pixels or its own encoding), for a consumer that
+   * scales and encodes it once itself (MCP screenshots). Listeners see it as mobile_take_screenshot.
+   * Throws ToolError.
+   */
+  async captureScreen(id: string, options: CallOptions = {}): Promise<ScreenCapture> {
+    const started = performance.now();
+    const report = (result: unknown) =>
+      this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
+    try {
+      const cap = await this.withDevice(id, 'taking a screenshot', captureScreen);
+      report({ dimensions: { width: cap.width, height: cap.height } });
+      return cap;
+    } catch (err) {
+      report(toFailure(err));
+      throw err;
+    }
   }
 
   onCall(listener: (e: CallEvent) => void): () => void {
@@ -183,6 +238,7 @@ export class Engine {
   }
 
   private forget(id: string): void {
+    this.health.forget(id);
     this.handles.delete(id);
     this.sizes.delete(id);
   }
@@ -220,6 +276,7 @@ export class Engine {
         return size;
       },
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
+      files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),
     };
   }

@@ -1,4 +1,7 @@
-/** Error codes of the seed (§7) plus SPEC §2's UNSUPPORTED and INTERNAL. */
+/**
+ * Error codes of the seed (§7) plus SPEC §2's UNSUPPORTED and INTERNAL, and DISK_FULL (issue 16):
+ * a full disk is the operator's to fix, not a bad parameter and not a bug.
+ */
 export const ERROR_CODES = [
   'DEVICE_NOT_FOUND',
   'APP_NOT_INSTALLED',
@@ -7,6 +10,7 @@ export const ERROR_CODES = [
   'INVALID_PARAMETER',
   'PERMISSION_DENIED',
   'UNSUPPORTED',
+  'DISK_FULL',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

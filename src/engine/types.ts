@@ -8,8 +8,10 @@ export interface DeviceInfo {
   model: string;
   version: string;
   /** Extra, optional: why a device is listed but not usable (unauthorized, offline) and what to do. */
-  state?: 'ready' | 'unauthorized' | 'offline';
+  state?: 'ready' | 'unauthorized' | 'offline' | 'not_responding';
   message?: string;
+  /** Where the device was found: a named adb server, WebDriverAgent or peer bridge (SPEC §10). */
+  source?: string;
 }
 
 export interface InstalledApp {

@@ -53,26 +53,38 @@ function sanitizeId(raw: string): string {
   return tail.replace(/[^A-Za-z0-9_.-]+/g, '_');
 }
 
+/**
+ * Linear in the nodes: the hierarchy path that names an element without a unique resource id is
+ * kept as a stack of child indices and joined only for elements that need it (a string per node
+ * made deep trees quadratic).
+ */
 export function elementsFromTree(root: UiNode, screen: ScreenSize): UiElement[] {
   const idCounts = new Map<string, number>();
   const countIds = (n: UiNode) => {
     if (n.resourceId) idCounts.set(n.resourceId, (idCounts.get(n.resourceId) ?? 0) + 1);
-    n.children.forEach(countIds);
+    for (const c of n.children) countIds(c);
   };
   countIds(root);
 
   const out: UiElement[] = [];
-  const walk = (n: UiNode, path: string) => {
-    if (isListable(n, screen)) out.push(toElement(n, path, idCounts));
-    n.children.forEach((c, i) => walk(c, `${path}.${i}`));
+  const path: number[] = [];
+  const walk = (n: UiNode) => {
+    if (isListable(n, screen)) {
+      const unique = n.resourceId !== undefined && n.resourceId !== '' && idCounts.get(n.resourceId) === 1;
+      out.push(toElement(n, unique ? sanitizeId(n.resourceId!) : path.length ? `n0.${path.join('.')}` : 'n0'));
+    }
+    for (let i = 0; i < n.children.length; i++) {
+      path.push(i);
+      walk(n.children[i]);
+      path.pop();
+    }
   };
-  walk(root, 'n0');
+  walk(root);
   return out;
 }
 
-function toElement(n: UiNode, path: string, idCounts: Map<string, number>): UiElement {
+function toElement(n: UiNode, id: string): UiElement {
   const { x, y, width, height } = n.bounds;
-  const id = n.resourceId && idCounts.get(n.resourceId) === 1 ? sanitizeId(n.resourceId) : path;
   const el: UiElement = {
     id,
     text: n.text,

@@ -1,9 +1,10 @@
 import type { Engine, ToolDescription } from '../engine/engine.js';
-import { failure, type ToolFailure } from '../engine/errors.js';
+import { failure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
-import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/verbs/agent-session.js';
+import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
+import { scaleCapture, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
 
 /**
  * What the MCP server drives: an engine in this process (`LocalBackend`) or a running bridge
@@ -16,6 +17,8 @@ export interface AgentBackend {
   listDevices(): Promise<DeviceInfo[] | ToolFailure>;
   engineTools(): Promise<ToolDescription[] | ToolFailure>;
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
+  /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
+  screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
   runVerb(device: string, step: VerbStep & { capture_to?: string }): Promise<RunOutcome | ToolFailure>;
   assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure>;
   startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure>;
@@ -64,6 +67,17 @@ export class LocalBackend implements AgentBackend {
 
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
     return this.engine.call(tool, parameters, { origin: MCP_ORIGIN });
+  }
+
+  /**
+   * Captured in the device's queue as raw pixels (or the device's own PNG), then scaled and
+   * encoded once outside it, so the next action on the device need not wait for the encoder.
+   */
+  screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
+    return this.engine
+      .captureScreen(device, { origin: MCP_ORIGIN })
+      .then((cap) => scaleCapture(cap, options))
+      .catch((err: unknown) => toFailure(err));
   }
 
   runVerb(device: string, step: VerbStep): Promise<RunOutcome> {

@@ -1,12 +1,14 @@
 import type { ToolDescription } from '../engine/engine.js';
 import { failure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
-import type { AssertOutcome, RunOutcome, StartRecording, StopRecording } from '../engine/verbs/agent-session.js';
+import type { AssertOutcome, RunOutcome, StartRecording, StopRecording } from '../engine/agent/agent-session.js';
 import type { VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
 import { isFailureResult, type BridgeClient } from '../protocol/index.js';
 import { connectBridge } from '../protocol/node.js';
+import type { ScaledShot, ScaleOptions } from '../engine/screen/scale.js';
 import type { AgentBackend } from './backend.js';
+import { scaleScreenshot } from './screenshot.js';
 
 /**
  * Drives the devices of a running bridge over its WebSocket (docs/protocol.md), so whoever
@@ -54,6 +56,17 @@ export class BridgeBackend implements AgentBackend {
 
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
     return this.request('tools.call', { tool, parameters });
+  }
+
+  /** The bridge sends the full PNG of mobile_take_screenshot; it is scaled here (one decode, one encode). */
+  async screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
+    const shot = await this.callTool('mobile_take_screenshot', { device });
+    if (isFailureResult(shot)) return shot;
+    try {
+      return await scaleScreenshot(Buffer.from((shot as { image: string }).image, 'base64'), options);
+    } catch (err) {
+      return failure('INTERNAL', `scaling the screenshot of ${device} from ${this.where} failed: ${(err as Error).message}`);
+    }
   }
 
   runVerb(device: string, step: VerbStep): Promise<RunOutcome | ToolFailure> {

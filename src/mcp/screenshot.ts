@@ -1,74 +1,12 @@
-import sharp from 'sharp';
+import { captureFromEncoded, scaleCapture, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
 
 /**
- * Screenshots for MCP clients. Some cap a tool result at 1 MB (mobile-mcp's users hit that with
- * full-resolution PNGs), and base64 adds a third, so images are scaled and compressed until the
- * base64 text fits a budget well under that cap.
+ * Screenshots for MCP clients: the scaling itself lives with the engine (src/engine/screen/scale.ts)
+ * so that a backend with the device's raw pixels scales before it encodes anything.
  */
+export { DEFAULT_BUDGET, DEFAULT_MAX_SIZE, type ImageFormat, type ScaledShot } from '../engine/screen/scale.js';
 
-export type ImageFormat = 'jpeg' | 'png';
-
-export interface ScaledShot {
-  data: string;
-  mimeType: 'image/jpeg' | 'image/png';
-  width: number;
-  height: number;
-  deviceWidth: number;
-  deviceHeight: number;
-  /** Device pixels per image pixel: device_x = image_x × factor. */
-  factor: number;
-  /** The same for y; differs from `factor` only by the rounding of the image's height. */
-  factorY: number;
-  bytes: number;
-}
-
-/** Base64 characters allowed per screenshot: 600 KB leaves room for the text part under a 1 MB cap. */
-export const DEFAULT_BUDGET = 600_000;
-/** Longest side of the image by default: enough to read labels, small enough for a model's context. */
-export const DEFAULT_MAX_SIZE = 1280;
-const MIN_SIDE = 160;
-const JPEG_QUALITIES = [80, 65, 50, 40];
-
-async function encode(png: Buffer, width: number, format: ImageFormat, quality: number): Promise<Buffer> {
-  const img = sharp(png).resize({ width, fit: 'inside', withoutEnlargement: true });
-  return format === 'png' ? img.png({ compressionLevel: 9, palette: true }).toBuffer() : img.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer();
-}
-
-/**
- * Scales the device's PNG so its longest side is at most `maxSize` and its base64 fits `budget`:
- * lower JPEG quality first, then smaller sizes. PNG is kept lossless and only shrinks.
- */
-export async function scaleScreenshot(png: Buffer, options: { format?: ImageFormat; maxSize?: number; budget?: number } = {}): Promise<ScaledShot> {
-  const format = options.format ?? 'jpeg';
-  const budget = options.budget ?? DEFAULT_BUDGET;
-  const meta = await sharp(png).metadata();
-  const deviceWidth = meta.width ?? 0;
-  const deviceHeight = meta.height ?? 0;
-  if (!deviceWidth || !deviceHeight) throw new Error('the device returned a screenshot without dimensions');
-  const longest = Math.max(deviceWidth, deviceHeight);
-  let scale = Math.min(1, (options.maxSize ?? DEFAULT_MAX_SIZE) / longest);
-  for (;;) {
-    const width = Math.max(1, Math.round(deviceWidth * scale));
-    for (const quality of format === 'png' ? [100] : JPEG_QUALITIES) {
-      const out = await encode(png, width, format, quality);
-      const base64Length = Math.ceil(out.length / 3) * 4;
-      const last = Math.max(width, Math.round(deviceHeight * scale)) <= MIN_SIDE;
-      if (base64Length <= budget || last) {
-        const outMeta = await sharp(out).metadata();
-        const w = outMeta.width ?? width;
-        return {
-          data: out.toString('base64'),
-          mimeType: format === 'png' ? 'image/png' : 'image/jpeg',
-          width: w,
-          height: outMeta.height ?? Math.round(deviceHeight * scale),
-          deviceWidth,
-          deviceHeight,
-          factor: Math.round((deviceWidth / w) * 10_000) / 10_000,
-          factorY: Math.round((deviceHeight / (outMeta.height ?? Math.round(deviceHeight * scale))) * 10_000) / 10_000,
-          bytes: out.length,
-        };
-      }
-    }
-    scale *= 0.75;
-  }
+/** Scales an already encoded screenshot (a bridge's PNG, a device's own encoding) for an MCP result. */
+export async function scaleScreenshot(image: Buffer, options: ScaleOptions = {}): Promise<ScaledShot> {
+  return scaleCapture(await captureFromEncoded(image), options);
 }

@@ -1,13 +1,13 @@
-import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AllowedPaths } from '../engine/allowed-paths.js';
-import { isToolFailure, ToolError } from '../engine/errors.js';
+import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
+import { compactListing } from '../engine/listing/compact.js';
+import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { errorResult, json } from './results.js';
-import { scaleScreenshot, type ImageFormat } from './screenshot.js';
+import type { ImageFormat } from './screenshot.js';
 import { SESSION_TOOLS } from './session-tools.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
 
@@ -42,6 +42,13 @@ function str(args: Args, key: string, required = false): string | undefined {
   return v;
 }
 
+function int(args: Args, key: string): number | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new ArgumentError(`"${key}" must be a whole number (got ${JSON.stringify(v)})`);
+  return v;
+}
+
 /** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
@@ -72,14 +79,26 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (format !== 'jpeg' && format !== 'png') throw new ArgumentError(`"format" must be jpeg or png (got ${JSON.stringify(format)})`);
     const maxSize = args.max_size === undefined ? undefined : Number(args.max_size);
     if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 160 && maxSize <= 4096)) throw new ArgumentError('"max_size" must be a whole number of pixels from 160 to 4096');
-    const shot = await backend.callTool('mobile_take_screenshot', { device });
-    if (isToolFailure(shot)) return errorResult(shot.code, shot.message);
-    const png = Buffer.from((shot as { image: string }).image, 'base64');
-    const s = await scaleScreenshot(png, { format, maxSize });
+    const s = await backend.screenshot(device, { format, maxSize });
+    if (isToolFailure(s)) return errorResult(s.code, s.message);
     const note =
       `Screenshot of ${device}: image ${s.width}×${s.height} ${format.toUpperCase()} (${Math.round(s.bytes / 1024)} KB); device screen ${s.deviceWidth}×${s.deviceHeight} px. ` +
       `Scale factor ${s.factor}: device_x = image_x × ${s.factor}, device_y = image_y × ${s.factorY}. Verbs need no coordinates: describe the element instead.`;
     return { content: [{ type: 'image', data: s.data, mimeType: s.mimeType }, { type: 'text', text: note }] };
+  }
+
+  async function listElements(device: string, args: Args): Promise<CallToolResult> {
+    const page = { offset: int(args, 'offset'), limit: int(args, 'limit'), screen: str(args, 'screen') };
+    const full = args.full === true;
+    const result = await backend.callTool('mobile_list_elements_on_screen', { device });
+    if (isToolFailure(result)) return errorResult(result.code, result.message);
+    if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+    try {
+      return { content: [{ type: 'text', text: JSON.stringify(compactListing((result as { elements: UiElement[] }).elements, page)) }] };
+    } catch (err) {
+      if (err instanceof RangeError) throw new ArgumentError(err.message);
+      throw err;
+    }
   }
 
   async function call(name: string, args: Args): Promise<CallToolResult> {
@@ -106,11 +125,12 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function session(name: string, device: string, args: Args): Promise<CallToolResult> {
     switch (name) {
-      case 'list_apps':
-      case 'list_elements': {
-        const result = await backend.callTool(name === 'list_apps' ? 'mobile_list_apps' : 'mobile_list_elements_on_screen', { device });
+      case 'list_apps': {
+        const result = await backend.callTool('mobile_list_apps', { device });
         return isToolFailure(result) ? errorResult(result.code, result.message) : { content: [{ type: 'text', text: JSON.stringify(result) }] };
       }
+      case 'list_elements':
+        return listElements(device, args);
       case 'take_screenshot':
         return screenshot(device, args);
       case 'assert': {
@@ -138,12 +158,11 @@ export function createMcpServer(options: McpServerOptions): Server {
         if (saveTo) {
           try {
             saved = await allowed.check(saveTo, 'save_to');
+            await allowed.write(saved, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
           } catch (err) {
-            const e = err as ToolError;
-            return errorResult(e.code ?? 'PERMISSION_DENIED', `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
+            const e = toFailure(err);
+            return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
           }
-          await mkdir(dirname(saved), { recursive: true });
-          await writeFile(saved, JSON.stringify(result.scenario, null, 2) + '\n');
         }
         const replay = saved ? `mobilebridge run ${saved} --device ${device}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}`;
         return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });

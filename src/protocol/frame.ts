@@ -6,7 +6,7 @@ import { FRAME_FORMATS } from './methods.js';
  *
  *     offset 0   uint32, big-endian: N = byte length of the header
  *     offset 4   N bytes: UTF-8 JSON header (FrameHeader)
- *     offset 4+N the encoded image (JPEG, WebP or PNG bytes), to the end of the message
+ *     offset 4+N the encoded image (JPEG, WebP or PNG bytes, or one H.264 Annex-B access unit), to the end of the message
  *
  * Browser-safe (Uint8Array, TextEncoder, DataView); no Node imports.
  */
@@ -25,6 +25,10 @@ export const FrameHeaderSchema = v.object({
   /** The device's screen size in device pixels: map a point on the image by device_width / width. */
   device_width: v.pipe(v.number(), v.integer(), v.minValue(1)),
   device_height: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** h264 only: the message holds a key frame (with the codec configuration before it), decodable on its own. */
+  key: v.optional(v.boolean()),
+  /** h264 only: the message starts with the codec configuration (SPS/PPS). */
+  config: v.optional(v.boolean()),
 });
 export type FrameHeader = v.InferOutput<typeof FrameHeaderSchema>;
 
@@ -37,7 +41,7 @@ export interface DecodedFrame {
 /** Headers are small JSON objects; anything bigger is not a frame. */
 export const MAX_FRAME_HEADER_BYTES = 16 * 1024;
 
-export const MIME_TYPES: Record<FrameHeader['format'], string> = { jpeg: 'image/jpeg', webp: 'image/webp', png: 'image/png' };
+export const MIME_TYPES: Record<FrameHeader['format'], string> = { jpeg: 'image/jpeg', webp: 'image/webp', png: 'image/png', h264: 'video/h264' };
 
 export class FrameDecodeError extends Error {
   override name = 'FrameDecodeError';

@@ -75,6 +75,11 @@ export interface SubscriptionInfo {
   device: string;
   screen?: EffectiveScreenOptions;
   elements: boolean;
+  /** With `screen` (SPEC §9): the format frames actually come in, which may differ from the one asked for. */
+  format?: FrameFormat;
+  source?: StreamSource;
+  /** Why live video is not used (no video on this device, it failed to start, `--no-video`). */
+  fallback_reason?: string;
 }
 
 export interface HelloResult {
@@ -122,8 +127,15 @@ export interface DevicesListResult {
   devices: DeviceInfo[];
 }
 
-export const FRAME_FORMATS = ['jpeg', 'webp', 'png'] as const;
+/** Formats the bridge encodes from screenshots. */
+export const IMAGE_FORMATS = ['jpeg', 'webp', 'png'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+/** Everything a frame may carry: the image formats plus the device's own H.264 video (SPEC §9). */
+export const FRAME_FORMATS = [...IMAGE_FORMATS, 'h264'] as const;
 export type FrameFormat = (typeof FRAME_FORMATS)[number];
+/** Where a subscription's frames come from (SPEC §9). */
+export const STREAM_SOURCES = ['scrcpy', 'wda-mjpeg', 'screencap', 'screenshot', 'virtual'] as const;
+export type StreamSource = (typeof STREAM_SOURCES)[number];
 
 export const SCREEN_DEFAULTS = { maxFps: 30, format: 'jpeg', quality: 75 } as const;
 export const MAX_FPS = 60;
@@ -281,6 +293,15 @@ export interface DeviceLockParams {
   previous?: Participant;
 }
 
+/** A screen subscription's source changed mid-stream: video fell back to screenshots, or came back. */
+export interface StreamChangedParams {
+  subscription: string;
+  device: string;
+  format: FrameFormat;
+  source: StreamSource;
+  fallback_reason?: string;
+}
+
 export interface SubscriptionEndedParams {
   subscription: string;
   device: string;
@@ -296,6 +317,7 @@ export interface NotificationParams {
   'device.activity': DeviceActivityParams;
   'device.lock': DeviceLockParams;
   'subscription.ended': SubscriptionEndedParams;
+  'stream.changed': StreamChangedParams;
   'scenario.progress': ScenarioProgressParams;
 }
 export type NotificationName = keyof NotificationParams;

@@ -2,7 +2,8 @@
  * Validation of files on disk for the CLI: expanding folders and globs, reading, and the checks
  * that span several files (scenario_id unique within the project).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readRegularTextSync } from '../engine/files/safe-fs.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
 import type { ValidationIssue } from './rules.js';
@@ -16,6 +17,9 @@ export interface FileOutcome {
   readError?: string;
 }
 
+/** Far above any hand-written scenario; stops `validate /dev/zero`-like inputs at once. */
+const MAX_SCENARIO_BYTES = 16 * 1024 * 1024;
+
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
 function walk(dir: string, into: string[]): void {
@@ -23,7 +27,18 @@ function walk(dir: string, into: string[]): void {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(full, into);
-    } else if (entry.name.endsWith('.json')) into.push(full);
+    } else if (entry.name.endsWith('.json') && isRegularFile(entry, full)) into.push(full);
+  }
+}
+
+/** FIFOs, sockets and devices named *.json are skipped: reading one would hang or never end. */
+function isRegularFile(entry: Dirent, full: string): boolean {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(full).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -76,14 +91,9 @@ function unreadable(file: string, why: string): FileOutcome {
 }
 
 function readOne(file: string): FileOutcome & { scenarioId?: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((err as Error).message);
-    return unreadable(file, why);
-  }
+  const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
+  if ('why' in read) return unreadable(file, read.why);
+  const text = read.text;
   const loaded = loadScenario(text, file, { baseDir: dirname(resolve(file)) });
   return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };
 }

@@ -10,6 +10,7 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const RUN_STATUSES = ['running', 'passed', 'failed', 'error', 'cancelled'] as const;
 export const STEP_STATUSES = ['passed', 'failed', 'skipped', 'error', 'needs_manual'] as const;
+/** `skipped`: its step did not run (skipped, optional and failed, or not reached), or its 2.2 condition was false; SPEC §8. */
 export const ASSERTION_STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
 export const OBSERVATION_TYPES = ['flakiness', 'regression', 'state_context'] as const;
 
@@ -80,7 +81,8 @@ export const ResultDocumentSchema = v.strictObject({
   duration_seconds: nullable(v.pipe(v.number(), v.minValue(0))),
   total_assertions: Count,
   passed_assertions: Count,
-  failed_assertions: Count,
+  failed_assertions: v.pipe(Count, v.description('Assertions failed or in error; skipped ones are not failures.')),
+  skipped_assertions: v.optional(v.pipe(Count, v.description('Assertions whose step did not run (SPEC §8).')), 0),
   captured_variables: v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()])),
   steps_executed: v.array(StepResultSchema),
   assertion_results: v.array(AssertionResultSchema),

@@ -29,7 +29,7 @@ const find = (els: UiElement[], id: string) => {
 
 tools('lists the emulated phone with model, version and ready state', async ({ rig }) => {
   const { devices } = (await rig!.engine.call('mobile_list_available_devices', {})) as { devices: unknown[] };
-  assert.equal(devices, [{ id: rig!.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready' }]);
+  assert.equal(devices, [{ id: rig!.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready', source: 'android' }]);
 });
 
 tools('apps: list with labels; launch, foreground, terminate', async ({ rig }) => {
@@ -73,7 +73,7 @@ tools('sign in: elements, tap, type, submit; one round trip per listing and per 
   assert.is.not(rig!.phone.phone.currentScreen, 'signin');
 });
 
-tools('text with shell metacharacters arrives exactly; non-ASCII is INVALID_PARAMETER', async ({ rig }) => {
+tools('text with shell metacharacters arrives exactly', async ({ rig }) => {
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
   await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
   await rig!.call('mobile_click_on_screen_at_coordinates', find(await elements(rig!), 'email').center);
@@ -81,10 +81,8 @@ tools('text with shell metacharacters arrives exactly; non-ASCII is INVALID_PARA
   const text = `a'b "c" $HOME \`id\` & | ; ( ) < > * ? ~ # 100%s \\ end`;
   await rig!.call('mobile_type_keys', { text });
   assert.is(rig!.phone.phone.fieldValue('email'), before + text);
-  const r = await rig!.call('mobile_type_keys', { text: 'Zürich 東京 😀' });
-  assert.is(r.code, 'INVALID_PARAMETER');
-  assert.match(String(r.message), /"ü", "東", "京", "😀"/);
 });
+
 
 tools('screen: size, orientation round trip with swapped size, screenshot pixels equal the phone', async ({ rig }) => {
   assert.equal(await rig!.call('mobile_get_screen_size'), { width: 1080, height: 2400 });

@@ -46,6 +46,21 @@ test('GET / serves the built viewer once it exists (no restart), with its assets
   assert.is((await fetch(`${base}/nothing-here`)).status, 404);
 });
 
+test('every response carries the security headers: strict CSP, no framing, nosniff, no referrer', async () => {
+  for (const path of ['/', '/assets/app.js', '/api/health', '/nothing-here']) {
+    const res = await fetch(`${base}${path}`);
+    await res.arrayBuffer();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/, `${path}: no inline script`);
+    assert.not.match(csp, /unsafe-inline|unsafe-eval/, path);
+    assert.match(csp, /connect-src 'self'/, path);
+    assert.match(csp, /frame-ancestors 'none'/, path);
+    assert.is(res.headers.get('x-frame-options'), 'DENY', path);
+    assert.is(res.headers.get('x-content-type-options'), 'nosniff', path);
+    assert.is(res.headers.get('referrer-policy'), 'no-referrer', path);
+  }
+});
+
 test('GET /api/health and /api/devices', async () => {
   const health = (await (await fetch(`${base}/api/health`)).json()) as Record<string, unknown>;
   assert.is(health.ok, true);

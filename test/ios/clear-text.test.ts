@@ -21,7 +21,9 @@ clear('clear_first asks WDA for the active element and clears it, then types', a
   const r = await rig.call('mobile_type_keys', { text: 'new@example.com', clear_first: true });
   assert.is(r.status, 'success', JSON.stringify(r));
   assert.is(rig.device.fieldValue('email'), 'new@example.com');
-  assert.equal(rig.wda.requests.slice(before), ['GET /session/:id/element/active', 'POST /session/:id/element/ACTIVE-email/clear', 'POST /session/:id/wda/keys']);
+  const sent = rig.wda.requests.slice(before);
+  assert.equal(sent.slice(0, 2), ['GET /session/:id/element/active', 'POST /session/:id/element/ACTIVE-email/clear']);
+  assert.is(sent.at(-1), 'POST /session/:id/wda/keys', 'typing comes after the clear');
 });
 
 clear('no focused field: WDA says "no such element" and the tool says INVALID_PARAMETER', async ({ rig }) => {

@@ -7,7 +7,7 @@ test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent thro
   const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true } });
   try {
     assert.equal(await rig.engine.call('mobile_list_available_devices', {}), {
-      devices: [{ id: PHONE_UDID, os: 'iOS', model: 'iPhone14,5', version: '17.4.1', state: 'ready' }],
+      devices: [{ id: PHONE_UDID, os: 'iOS', model: 'iPhone14,5', version: '17.4.1', state: 'ready', source: 'ios' }],
     });
     const { apps } = await rig.call('mobile_list_apps');
     assert.equal(apps.map((a: { package: string }) => a.package), ['com.mobilebridge.demo'], 'ios apps lists user apps');

@@ -18,7 +18,7 @@ tools.after(async (ctx) => {
 
 tools('devices: the booted simulator is listed with model and version', async ({ rig }) => {
   const result = await rig.engine.call('mobile_list_available_devices', {});
-  assert.equal(result, { devices: [{ id: SIM_UDID, os: 'iOS', model: 'iPhone 15', version: '17.5', state: 'ready' }] });
+  assert.equal(result, { devices: [{ id: SIM_UDID, os: 'iOS', model: 'iPhone 15', version: '17.5', state: 'ready', source: 'ios' }] });
 });
 
 tools('apps: list, launch, foreground', async ({ rig }) => {

@@ -60,6 +60,8 @@ mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) =>
   assert.is(outcome.resolved.id, 'email');
   const elements = jsonOf(await pair.call('list_elements', { device: ANDROID }));
   assert.ok(elements.elements.some((e: { text: string }) => e.text === 'demo@example.com'));
+  const full = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true }));
+  assert.ok(full.elements.some((e: { text: string; accessibility_label: string | null }) => e.text === 'demo@example.com' && 'accessibility_label' in e));
   const check = jsonOf(await pair.call('assert', { device: ANDROID, type: 'element_text', element_description: 'the Email field', expected_value: 'demo@example.com' }));
   assert.is(check.status, 'passed', check.message);
   const failed = await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Purple Unicorn banner' });
@@ -84,6 +86,16 @@ mcp('screenshots come back as an image well under 1 MB with the image → device
   const image = png.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
   assert.is(image.mimeType, 'image/png');
   assert.ok((await sharp(Buffer.from(image.data, 'base64')).metadata()).height! <= 400);
+  // max_size bounds both sides on every screen shape (the iPhone's 1179×2556 once came back 185×401).
+  for (const device of [ANDROID, IOS]) {
+    for (const [format, maxSize] of [['jpeg', 400], ['png', 400], ['jpeg', 333], ['jpeg', 1001]] as const) {
+      const shot = await pair.call('take_screenshot', { device, format, max_size: maxSize });
+      const img = shot.content.find((c) => c.type === 'image') as { data: string };
+      const m = await sharp(Buffer.from(img.data, 'base64')).metadata();
+      assert.ok(m.width! <= maxSize && m.height! <= maxSize, `${device} ${format} max_size ${maxSize}: ${m.width}×${m.height}`);
+      assert.ok(Math.max(m.width!, m.height!) >= maxSize - 2, `${device} uses the room it has: ${m.width}×${m.height}`);
+    }
+  }
   const raw = await pair.call('mobile_take_screenshot', { device: ANDROID });
   assert.ok(raw.content.some((c) => c.type === 'image'));
 });
@@ -127,6 +139,7 @@ mcp('INTERNAL failures of the backend come back as isError results too', async (
     listDevices: async () => failure('INTERNAL', 'the device list could not be read (socket closed)'),
     engineTools: async () => [],
     callTool: async () => failure('INTERNAL', 'x'),
+    screenshot: async () => failure('INTERNAL', 'x'),
     runVerb: async () => failure('INTERNAL', 'the verb could not run (socket closed)'),
     assert: async () => failure('INTERNAL', 'x'),
     startRecording: async () => failure('INTERNAL', 'x'),

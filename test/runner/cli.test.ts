@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,30 @@ test('run: an invalid scenario exits 3 with the validation envelope; a failed on
 
     const shardless = cli(dir, [join(dir, 'failing.json'), '--shard', '3/2']);
     assert.is(shardless.code, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run: each file goes to a device of its platform; a file no listed device can run is a usage error (exit 3)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-run-'));
+  try {
+    const base = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as Record<string, unknown>;
+    mkdirSync(join(dir, 'suite'));
+    writeFileSync(join(dir, 'suite', 'a_ios.json'), JSON.stringify({ ...base, scenario_id: 'on_ios', platform: 'ios' }));
+    writeFileSync(join(dir, 'suite', 'b_android.json'), JSON.stringify({ ...base, scenario_id: 'on_android', platform: 'android' }));
+    const r = cli(dir, [join(dir, 'suite')]);
+    const out = JSON.parse(r.out) as { data: { runs: { scenario_id: string; device: string; summary: string }[] } };
+    assert.equal(Object.fromEntries(out.data.runs.map((x) => [x.scenario_id, x.device])), { on_ios: 'virtual-ios-1', on_android: 'virtual-android-1' }, r.err);
+
+    const both = cli(dir, [join(dir, 'suite'), '--devices', 'virtual-android-1,virtual-ios-1']);
+    const routed = JSON.parse(both.out) as { data: { runs: { scenario_id: string; device: string }[] } };
+    assert.equal(Object.fromEntries(routed.data.runs.map((x) => [x.scenario_id, x.device])), { on_ios: 'virtual-ios-1', on_android: 'virtual-android-1' }, both.err);
+
+    const misrouted = cli(dir, [join(dir, 'suite'), '--devices', 'virtual-android-1']);
+    assert.is(misrouted.code, 3, misrouted.err);
+    assert.match(misrouted.err, /no listed device can run suite\/a_ios\.json \(ios\)/);
+    assert.is(misrouted.out, '');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -41,10 +41,24 @@ viewer.after(async (ctx) => {
   }
 });
 
+const cspViolations: string[] = [];
+
+async function assertEventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function openViewer(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(err.message));
+  // Issue 16: the viewer must work under its strict CSP; a refused script, style, image or socket shows here.
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) cspViolations.push(msg.text());
+  });
   await page.goto(ctx.url);
   await page.waitForSelector('#connection[data-state="open"]');
   // The viewer opens the first ready device by itself.
@@ -190,7 +204,11 @@ viewer('two pages on one device both show the activity, each marked by who did i
 viewer('after rotation a click on an element’s drawn centre still taps it', async (ctx) => {
   const page = ctx.page!;
   await page.click('#btn-rotate');
-  await page.waitForFunction(`(() => { const r = document.getElementById('screen').getBoundingClientRect(); return r.width > r.height; })()`);
+  // A polled locator, not a string predicate: the viewer's CSP (rightly) forbids eval in the page.
+  await assertEventually(async () => {
+    const box = await page.locator('#screen').boundingBox();
+    return box !== null && box.width > box.height;
+  }, 'the screen turns landscape');
   const settings = await find(ctx, (e) => e.text === 'Settings', 'labelled "Settings" (launcher, landscape)');
   const at = await drawnCentre(ctx, page, settings);
   await page.mouse.click(at.x, at.y);
@@ -217,6 +235,14 @@ viewer('the validator panel shows each error with its line and column', async (c
   await page.click(`#validate-result .where button:text-is("line 5, column ${line5.column}")`);
   const caret = await page.evaluate(`document.getElementById('scenario-text').selectionStart`);
   assert.is(caret, text.split('\n').slice(0, 4).join('\n').length + 1 + line5.column - 1);
+});
+
+viewer('everything above ran under the strict CSP without a single violation', async (ctx) => {
+  const res = await fetch(ctx.url);
+  await res.arrayBuffer();
+  assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+  assert.is(res.headers.get('x-frame-options'), 'DENY');
+  assert.equal(cspViolations, []);
 });
 
 if (chromiumPath) viewer.run();

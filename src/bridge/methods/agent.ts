@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { failure, type ToolFailure } from '../../engine/errors.js';
-import { AgentSession } from '../../engine/verbs/agent-session.js';
+import { AgentSession } from '../../engine/agent/agent-session.js';
 import { VerbError } from '../../engine/verbs/index.js';
 import { APP_STATES } from '../../validate/index.js';
 import type { MethodContext, MethodDef } from '../registry.js';

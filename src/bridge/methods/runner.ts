@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { failure } from '../../engine/errors.js';
-import { runScenario } from '../../engine/runner/index.js';
+import { failure, toFailure } from '../../engine/errors.js';
+import { prepareOutput, runScenario } from '../../engine/runner/index.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { agentOf, READ_ONLY_VERBS } from './agent.js';
@@ -54,6 +54,14 @@ export function runnerMethods(): MethodDef[] {
         return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file) : { report };
       })();
       if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
+      let outDir: string;
+      try {
+        // A caller's `out` is a folder written on its behalf: the allowed folders apply (SPEC §2).
+        outDir = p.out === undefined ? mkdtempSync(join(tmpdir(), 'mobilebridge-run-')) : await ctx.engine.allowedPaths.check(p.out, 'out');
+        await prepareOutput(outDir);
+      } catch (err) {
+        return toFailure(err);
+      }
       const lock = ctx.bridge.locks.acquire(p.device, ctx.session, false);
       if ('status' in lock) return lock;
       const controller = new AbortController();
@@ -61,7 +69,6 @@ export function runnerMethods(): MethodDef[] {
       ctx.bridge.shutdownSignal.addEventListener('abort', stop, { once: true });
       let entry: ActiveRun | undefined;
       try {
-        const outDir = p.out ?? mkdtempSync(join(tmpdir(), 'mobilebridge-run-'));
         const { document, resultFile } = await runScenario({
           engine: ctx.engine,
           device: p.device,

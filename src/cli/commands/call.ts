@@ -15,6 +15,7 @@ const EXIT_FOR: Record<ErrorCode, number> = {
   UNSUPPORTED: EXIT.device,
   INVALID_PARAMETER: EXIT.invalidInput,
   ELEMENT_NOT_FOUND: EXIT.targetNotFound,
+  DISK_FULL: EXIT.internal,
   INTERNAL: EXIT.internal,
 };
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
@@ -61,8 +61,9 @@ them and writes under --out:
   junit.xml, report.html                         one testcase / section per scenario run
 
 Options:
-  --device ID        device to run on (default: the first device of the scenario's platform)
-  --devices A,B,C    run the scenarios in parallel over these devices
+  --device ID        device to run on (default: the first device of each scenario's platform)
+  --devices A,B,C    run the scenarios in parallel over these devices, each scenario on a device
+                     of its platform (a scenario none of them can run: exit 3)
   --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
@@ -166,6 +167,13 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }
     }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    try {
+      const recovered = await prepareOutput(outDir);
+      for (const file of recovered.interrupted) process.stderr.write(`mobilebridge run: ${file} was left running by a run that stopped; marked error (interrupted)\n`);
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: --out: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     if (flags.reset === true) await resetVirtualState();
     const engine = createEngine(engineSetupFromFlags(flags));
     const controller = new AbortController();
@@ -178,16 +186,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     };
     process.on('SIGINT', onSigint);
     try {
-      let devices = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
-      if (!devices.length) {
-        const platform = selected[0]?.scenario?.platform;
-        const listed = await engine.listDevices();
-        const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
-        if (!fit) {
-          process.stderr.write(`mobilebridge run: no ${platform} device connected (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --device\n`);
-          return EXIT.device;
-        }
-        devices = [fit.id];
+      const wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
+      if (!routing.ok) {
+        process.stderr.write(`mobilebridge run: ${routing.message}\n`);
+        return routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device;
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
@@ -196,10 +199,16 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
         } },
       }));
-      const runs = await runOnDevices({ engine, outDir }, devices, planned, controller.signal);
+      const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
       const named = runs.map((r) => ({ document: r.document, name: r.name }));
-      await writeFileAtomic(paths.junit(outDir), junitXml(named));
-      await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+      try {
+        await writeFileAtomic(paths.junit(outDir), junitXml(named));
+        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, named));
+      } catch (err) {
+        // The result documents are written already; say which report is missing and why.
+        process.stderr.write(`mobilebridge run: the reports could not be written: ${(err as Error).message}\n`);
+        return EXIT.internal;
+      }
       const code = exitCodeFor(runs.map((r) => r.document));
       printJson({
         ok: code === EXIT.ok,

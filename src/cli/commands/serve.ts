@@ -60,6 +60,7 @@ Options:
   --allow-origin O    let browser pages from origin O (e.g. http://localhost:5173) open the
                       WebSocket; repeatable or comma-separated; "*" allows any origin
   --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
+  --no-video          never start device video (scrcpy, WDA MJPEG); viewers get screenshots
 
 ${DEVICE_FLAGS_HELP}
 
@@ -69,7 +70,7 @@ Examples:
   mobilebridge serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
 
   async run(args) {
-    const { flags } = parseFlags(args, ['virtual']);
+    const { flags } = parseFlags(args, ['virtual', 'video']);
     const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
     const port = flags.port === undefined ? 4800 : Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -95,7 +96,7 @@ Examples:
     }
     let bridge: Bridge;
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin') });
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false } });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;

@@ -1,7 +1,10 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { UiElement } from '../types.js';
 import type { ResolveRequest, Resolution, Resolver } from './types.js';
+import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
+
+/** A cache far larger than this is damaged or not ours: resolving afresh is always correct. */
+const CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** What is remembered of one resolution: enough to recognise the element on a later screen. */
 export interface CachedResolution {
@@ -60,7 +63,8 @@ export class ResolutionCache {
   static async load(file: string): Promise<ResolutionCache> {
     const cache = new ResolutionCache();
     try {
-      const data = JSON.parse(await readFile(file, 'utf8')) as Record<string, CachedResolution>;
+      const where = { roots: [dirname(file)], param: 'resolution cache' };
+      const data = JSON.parse((await readInside(file, where, { maxBytes: CACHE_MAX_BYTES })).toString('utf8')) as Record<string, CachedResolution>;
       for (const [k, v] of Object.entries(data)) if (v && typeof v.id === 'string') cache.entries.set(k, v);
     } catch {
       // No cache yet (first run) or a damaged one: resolving afresh is always correct.
@@ -68,10 +72,9 @@ export class ResolutionCache {
     return cache;
   }
 
+  /** Atomic, inside the cache's folder (files/safe-fs). */
   async save(file: string): Promise<void> {
-    await mkdir(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.toJSON(), null, 1));
-    await rename(tmp, file);
+    await makeFolders(dirname(file));
+    await writeInside(file, JSON.stringify(this.toJSON(), null, 1), { roots: [dirname(file)], param: 'resolution cache' });
   }
 }

@@ -1,7 +1,7 @@
 import type { Condition } from '../../validate/index.js';
 import { requestOf, targetPresent } from '../verbs/index.js';
-import { compare } from './compare.js';
-import type { DeviceFacts } from './device-facts.js';
+import { compare } from '../assertions/compare.js';
+import type { DeviceFacts } from '../verbs/device-facts.js';
 import type { VerbContext } from '../verbs/index.js';
 import type { VariableValue } from './variables.js';
 

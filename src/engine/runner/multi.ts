@@ -1,5 +1,6 @@
-import type { RunOptions, RunResult } from './types.js';
+import { canRun, type RunDevice } from './routing.js';
 import { runScenario } from './scenario-runner.js';
+import type { RunOptions, RunResult } from './types.js';
 
 export interface PlannedRun {
   /** Display name (the scenario file). */
@@ -16,18 +17,22 @@ export function shard<T>(items: T[], index: number, count: number): T[] {
 }
 
 /**
- * Runs scenarios over several devices in parallel: each device takes the next scenario as soon
- * as it is free, so a slow scenario does not hold the others up. Results come back in input order.
+ * Runs scenarios over several devices in parallel: each device takes the next scenario of its
+ * platform as soon as it is free, so a slow scenario does not hold the others up. A scenario no
+ * device can run is left out (routeScenarios refuses such a plan first). Results come back in
+ * input order; after a cancel, scenarios not yet started are left out.
  */
-export async function runOnDevices(base: Pick<RunOptions, 'engine' | 'outDir'>, devices: string[], planned: PlannedRun[], signal?: AbortSignal): Promise<(RunResult & { name: string })[]> {
+export async function runOnDevices(base: Pick<RunOptions, 'engine' | 'outDir'>, devices: RunDevice[], planned: PlannedRun[], signal?: AbortSignal): Promise<(RunResult & { name: string })[]> {
   const results: (RunResult & { name: string })[] = new Array(planned.length);
-  let next = 0;
+  const taken = new Array<boolean>(planned.length).fill(false);
   await Promise.all(
     devices.map(async (device) => {
-      while (next < planned.length && !signal?.aborted) {
-        const k = next++;
+      while (!signal?.aborted) {
+        const k = planned.findIndex((p, i) => !taken[i] && canRun(p.options.scenario.platform, device));
+        if (k < 0) return;
+        taken[k] = true;
         const p = planned[k];
-        const r = await runScenario({ ...p.options, ...base, device, signal });
+        const r = await runScenario({ ...p.options, ...base, device: device.id, signal });
         results[k] = { ...r, name: p.name };
       }
     }),

@@ -1,19 +1,15 @@
 import { join } from 'node:path';
-import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
+import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type Step, type StepResult, type VariableDeclaration } from '../../validate/index.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
-import { evaluateAssertion, type AssertionEnv } from './assertions/index.js';
+import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
+import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
 import { judgeAssertion } from './assertion-gate.js';
 import { ParameterScope } from './flows.js';
-import { deviceProperties, readFacts, type DeviceFacts } from './device-facts.js';
-import { meanLuminance } from './observe.js';
 import { paths, writeFileAtomic } from './result-file.js';
 import type { ProgressEvent } from './types.js';
 import { interpolateFields, type VariableValue } from './variables.js';
-
-/** Below this mean luminance a screenshot counts as a dark theme (when the device cannot say). */
-const DARK_LUMINANCE = 0.35;
 
 /**
  * Everything one run shares: the result document being built, variables, step statuses, the
@@ -51,8 +47,12 @@ export class RunState {
     return paths.result(this.opts.outDir, this.doc.run_id);
   }
 
+  /** Set when the result document or a screenshot could not be written (a full disk): the run stops as `error`. */
+  storageError?: Error;
+
+  /** Whether the run must stop: cancelled by its caller, or unable to write its results. */
   cancelled(): boolean {
-    return this.opts.signal?.aborted === true;
+    return this.opts.signal?.aborted === true || this.storageError !== undefined;
   }
 
   facts(): Promise<DeviceFacts> {
@@ -93,7 +93,10 @@ export class RunState {
     try {
       const png = await screenshotPng(this.verbs);
       const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, step.id);
-      await writeFileAtomic(join(this.opts.outDir, rel), png);
+      await writeFileAtomic(join(this.opts.outDir, rel), png, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+        throw err;
+      });
       rec.screenshot = rel;
     } catch {
       // A missing screenshot must not change the step's verdict (the device may be gone: the step says so).
@@ -121,7 +124,7 @@ export class RunState {
       textBefore: (id) => this.textsBefore.get(id),
       toastsSeen: this.toasts,
       scenarioDir: this.opts.scenarioDir,
-      darkMode: () => this.darkMode(),
+      darkMode: () => darkMode(this.verbs),
       keyboard: () => keyboardVisible(this.verbs),
     };
     const refresh = () => {
@@ -131,8 +134,8 @@ export class RunState {
     for (const a of list) {
       if (this.cancelled()) return;
       const conditions = { verbs: this.verbs, facts: () => this.facts(), variables: this.values(), stepStatus: (id: string) => this.statuses.get(id) };
-      const r = await judgeAssertion(a, (settleMs) => evaluateAssertion(a, env, settleMs, refresh), this.opts.settleMs, this.verbs, refresh, conditions);
-      const result: AssertionResult = { ...r, screenshot };
+      const judged = await judgeAssertion(a, (settleMs) => this.evaluate(a, env, refresh, settleMs), this.opts.settleMs, this.verbs, refresh, conditions);
+      const result: AssertionResult = { ...judged, screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);
       this.progress({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
@@ -140,19 +143,50 @@ export class RunState {
     await this.write();
   }
 
-  /** Assertions whose step never ran are reported as errors, so the totals add up. */
+  private async evaluate(a: Assertion, env: AssertionEnv, refresh: () => void, settleMs: number): Promise<Omit<AssertionResult, 'screenshot'>> {
+    let live: Assertion;
+    try {
+      live = interpolateFields(a, this.values());
+    } catch (err) {
+      return { assertion_id: a.id, type: a.type, status: 'error', message: (err as Error).message };
+    }
+    return evaluateAssertion(live, env, settleMs, refresh);
+  }
+
+  /** The assertions of a step that did not run, and of the steps nested under it, are skipped (SPEC §8). */
+  skipAfter(step: AnyStep, reason: string): void {
+    const ids = new Set<string>();
+    const walk = (s: AnyStep) => {
+      ids.add(s.id);
+      // A flow step's own steps (2.2) are expanded under its id, like sub-steps.
+      if (isFlowStep(s)) this.scope.plan?.flows.get(s.id)?.steps.forEach(walk);
+      else s.sub_steps?.forEach(walk);
+    };
+    walk(step);
+    for (const a of this.scenario.assertions) {
+      if (!ids.has(a.after_step) || this.evaluated.has(a.id)) continue;
+      this.evaluated.add(a.id);
+      const why = a.after_step === step.id ? reason : `${reason}, and ${a.after_step} is nested under it`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message: `skipped: step ${step.id} did not run (${why})`, screenshot: null });
+    }
+  }
+
+  /** Assertions whose step never ran are skipped, so the totals add up. */
   closeUnevaluated(reason: string): void {
     for (const a of this.scenario.assertions) {
       if (this.evaluated.has(a.id)) continue;
-      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'error', message: `not evaluated: step ${a.after_step} did not run (${reason})`, screenshot: null });
+      const message = this.statuses.has(a.after_step) ? `skipped: not checked after step ${a.after_step} (${reason})` : `skipped: step ${a.after_step} did not run (${reason})`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message, screenshot: null });
     }
   }
 
   private addAssertion(r: AssertionResult): void {
-    this.doc.assertion_results.push(r);
-    this.doc.total_assertions = this.doc.assertion_results.length;
-    this.doc.passed_assertions = this.doc.assertion_results.filter((x) => x.status === 'passed').length;
-    this.doc.failed_assertions = this.doc.assertion_results.filter((x) => x.status === 'failed' || x.status === 'error').length;
+    const all = this.doc.assertion_results;
+    all.push(r);
+    this.doc.total_assertions = all.length;
+    this.doc.passed_assertions = all.filter((x) => x.status === 'passed').length;
+    this.doc.skipped_assertions = all.filter((x) => x.status === 'skipped').length;
+    this.doc.failed_assertions = all.length - this.doc.passed_assertions - this.doc.skipped_assertions;
   }
 
   /** What `${NAME}` may name at this point of the run: parameters in scope and captured variables. */
@@ -165,17 +199,18 @@ export class RunState {
     this.opts.onProgress?.(this.scope.mask.deep(e));
   }
 
-  private async darkMode(): Promise<{ dark: boolean; source: string }> {
-    const props = await deviceProperties(this.verbs);
-    if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
-    const lum = await meanLuminance(await screenshotPng(this.verbs));
-    return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
-  }
-
-  /** Writes the document atomically; writes are chained so an older one never lands last. */
+  /**
+   * Writes the document atomically; writes are chained so an older one never lands last. Never
+   * rejects: a failure (DISK_FULL...) is kept in storageError, which stops the run as `error`, and
+   * the last document written stays on disk as it was.
+   */
   write(): Promise<void> {
     const content = this.scope.mask.text(JSON.stringify(this.doc, null, 2));
-    this.writing = this.writing.then(() => writeFileAtomic(this.resultFile, content));
+    this.writing = this.writing.then(() =>
+      writeFileAtomic(this.resultFile, content, this.opts.outDir).catch((err: Error) => {
+        this.storageError ??= err;
+      }),
+    );
     return this.writing;
   }
 }

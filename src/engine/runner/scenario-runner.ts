@@ -3,11 +3,12 @@ import type { ResultDocument } from '../../validate/index.js';
 import { deviceNotFoundMessage } from '../errors.js';
 import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
-import { deviceProperties } from './device-facts.js';
+import { deviceProperties } from '../verbs/device-facts.js';
+import { applyPreconditions } from '../verbs/preconditions.js';
 import { ParameterScope, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
-import { applyPreconditions } from './preconditions.js';
 import { newRunId, paths } from './result-file.js';
+import { holdRunLock } from './recover.js';
 import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
 import type { RunOptions, RunResult } from './types.js';
@@ -44,6 +45,7 @@ function emptyDocument(options: RunOptions, runId: string, started: Date): Resul
     total_assertions: 0,
     passed_assertions: 0,
     failed_assertions: 0,
+    skipped_assertions: 0,
     captured_variables: Object.fromEntries(Object.keys(s.variables ?? {}).map((k) => [k, null])),
     steps_executed: [],
     assertion_results: [],
@@ -103,9 +105,11 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     onProgress: options.onProgress,
   });
   state.scope = scope;
+  const unlock = await holdRunLock(state.resultFile);
   state.progress({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
 
   let fatal: VerbError | undefined = planError;
+  let crashed: VerbError | undefined;
   if (fatal) {
     // Nothing ran: the device is not looked at.
   } else if (!info) {
@@ -137,22 +141,34 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
       fatal = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
     }
   }
-  if (!fatal && !state.cancelled()) await runSteps(state, scenario.steps, doc.steps_executed);
+  if (!fatal && !state.cancelled()) {
+    try {
+      await runSteps(state, scenario.steps, doc.steps_executed);
+    } catch (err) {
+      // A cancel can surface anywhere (a settle, a wait, a look); anything else is a bug reported as such.
+      if (!state.cancelled()) crashed = err instanceof VerbError ? err : new VerbError('INTERNAL', err instanceof Error ? err.message : String(err));
+    }
+  }
 
-  finish(state, fatal);
+  finish(state, fatal, crashed);
   scope.mask.inPlace(doc);
   await state.write();
+  await unlock();
   if (cache) await cache.save(cacheFile).catch(() => undefined);
   state.progress({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
   return { document: doc, resultFile: state.resultFile };
 }
 
-function finish(state: RunState, fatal: VerbError | undefined): void {
+function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbError | undefined): void {
   const doc = state.doc;
   const steps = flatten(doc.steps_executed);
   const bad = steps.find((s) => s.status === 'failed' || s.status === 'error');
   const ended = new Date();
-  if (state.cancelled()) {
+  if (state.storageError) {
+    doc.status = 'error';
+    state.closeUnevaluated('the run could not write its results');
+    doc.summary = `error: the run stopped because its results could not be written: ${state.storageError.message}`;
+  } else if (state.cancelled()) {
     doc.status = 'cancelled';
     state.closeUnevaluated('the run was cancelled');
     doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
@@ -160,21 +176,36 @@ function finish(state: RunState, fatal: VerbError | undefined): void {
     doc.status = 'error';
     state.closeUnevaluated('the run could not start');
     doc.summary = `error before the first step: ${fatal.code}: ${fatal.message}`;
+  } else if (crashed) {
+    doc.status = 'error';
+    state.closeUnevaluated('the run stopped on an internal error');
+    doc.summary = `error after ${steps.length} step${steps.length === 1 ? '' : 's'}: ${crashed.code}: ${crashed.message}`;
   } else if (bad?.status === 'error') {
     doc.status = 'error';
     state.closeUnevaluated(`the run stopped at step ${bad.step_id}`);
     doc.summary = `error at step ${bad.step_id} (${bad.action}): ${bad.error_code}: ${bad.error_message}`;
   } else {
     state.closeUnevaluated(bad ? `the run stopped at step ${bad.step_id}` : 'it was not reached');
-    const failedAssertions = doc.assertion_results.filter((a) => a.status !== 'passed' && a.status !== 'skipped');
+    const failedAssertions = doc.assertion_results.filter((a) => a.status === 'failed' || a.status === 'error');
     const passed = !bad && failedAssertions.length === 0 && state.needsManual.length === 0;
     doc.status = passed ? 'passed' : 'failed';
     const parts = [`${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed`, `${doc.passed_assertions}/${doc.total_assertions} assertions passed`];
+    if (doc.skipped_assertions) parts.push(`${doc.skipped_assertions} skipped`);
     if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_message ?? bad.error_code}`);
-    else if (failedAssertions.length) parts.push(`assertion ${failedAssertions[0].assertion_id} ${failedAssertions[0].status}: ${failedAssertions[0].message}`);
+    if (failedAssertions.length) parts.push(failingAssertions(failedAssertions));
     if (state.needsManual.length) parts.push(`needs manual action: ${state.needsManual.join('; ')}`);
     doc.summary = `${doc.status}: ${parts.join('; ')}`;
   }
   doc.ended_at = ended.toISOString();
   doc.duration_seconds = Math.round((ended.getTime() - new Date(doc.started_at).getTime()) / 10) / 100;
+}
+
+/** How many failing assertions the summary line spells out; the rest are counted. */
+const NAMED_IN_SUMMARY = 3;
+
+/** "assertions failed: a (element_exists): msg, b (…): msg, c (…): msg and 2 more" */
+export function failingAssertions(list: ResultDocument['assertion_results']): string {
+  const named = list.slice(0, NAMED_IN_SUMMARY).map((a) => `${a.assertion_id} ${a.status === 'error' ? 'error' : 'failed'}: ${a.message}`);
+  const more = list.length - named.length;
+  return `${list.length} assertion${list.length === 1 ? '' : 's'} not passed: ${named.join(' | ')}${more ? ` | and ${more} more` : ''}`;
 }

@@ -38,7 +38,8 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     into.push(rec);
     state.statuses.set(step.id, rec.status);
     await state.stepDone(rec);
-    if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
+    if (rec.status === 'skipped') state.skipAfter(step, rec.error_message ?? 'skipped');
+    else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
     return flow;
   };
 

@@ -36,7 +36,7 @@ export const appTools = [
     mutates: true,
     timeoutMs: 180_000,
     async handler(p, ctx) {
-      const file = await ctx.allowedPath(p.path, 'path');
+      const file = await ctx.files.readable(p.path, 'path', { allowFolder: true });
       const { package: pkg } = await ctx.device.installApp(file, ctx);
       return success(`installed ${pkg} from ${file} on ${p.device}`);
     },

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { CallContext, DeviceHandle } from '../driver.js';
+import type { AllowedPaths } from '../allowed-paths.js';
 import type { DeviceInfo } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 
@@ -10,6 +11,8 @@ export interface ToolContext extends CallContext {
   screenSize(): Promise<ScreenSize>;
   /** Throws PERMISSION_DENIED unless the path is under an allowed folder (SPEC §2). Returns the absolute path. */
   allowedPath(path: string, param: string): Promise<string>;
+  /** Reads and writes on the caller's behalf, confined to the allowed folders (files/safe-fs). */
+  files: Pick<AllowedPaths, 'readable' | 'read' | 'write'>;
   /** Call after changing orientation so coordinate checks see the new size. */
   forgetScreenSize(): void;
 }

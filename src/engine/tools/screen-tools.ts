@@ -1,5 +1,3 @@
-import { writeFile } from 'node:fs/promises';
-
 import { ToolError } from '../errors.js';
 import type { UiElement } from '../types.js';
 import { deviceTool, success, type ToolContext } from './define.js';
@@ -37,17 +35,13 @@ export const screenTools = [
   deviceTool({
     name: 'mobile_save_screenshot',
     description:
-      'Capture the screen and write it as a PNG file on the machine running mobilebridge. saveTo must be under the working directory, the temp directory or a folder allowed with --allow-path (else PERMISSION_DENIED). Returns {status, path}.',
+      'Capture the screen and write it as a PNG file on the machine running mobilebridge (atomically, into an existing folder). saveTo must be under the working directory, the temp directory or a folder allowed with --allow-path (else PERMISSION_DENIED). A full disk answers DISK_FULL. Returns {status, path}.',
     params: params({ device, saveTo: requiredString('saveTo', 'file path for the PNG, e.g. ./shots/home.png') }),
     mutates: false,
     async handler(p, ctx) {
-      const file = await ctx.allowedPath(p.saveTo, 'saveTo');
+      await ctx.allowedPath(p.saveTo, 'saveTo');
       const shot = await ctx.device.screenshot(ctx);
-      try {
-        await writeFile(file, shot.png);
-      } catch (err) {
-        throw new ToolError('INVALID_PARAMETER', `saveTo: cannot write ${file}: ${(err as Error).message}`);
-      }
+      const file = await ctx.files.write(p.saveTo, 'saveTo', shot.png);
       return { status: 'success', path: file };
     },
   }),

@@ -21,8 +21,10 @@ export const PERMISSION_LABELS = {
   },
 } as const;
 
-/** Return-type keys that close the iOS keyboard (field notes). */
-const IOS_KEYBOARD_KEYS = ['done', 'return', 'go', 'search', 'send', 'next'];
+/** Keys and accessory buttons that only close the iOS keyboard (a "Go" or "Send" key would act). */
+const IOS_CLOSE_KEYS = ['done', 'hide keyboard', 'dismiss keyboard', 'close keyboard'];
+/** The plain return key: in a single-line field iOS apps usually end editing with it. */
+const IOS_RETURN_KEY = 'return';
 /** Labels of a navigation bar's back button. */
 const BACK_LABELS = ['back', 'navigate up'];
 const TOP_BAND = 0.15;
@@ -64,23 +66,59 @@ const dismissKeyboard: ActionFn = async (ctx) => {
     tried.push('BACK');
     if (await gone()) return { message: 'closed the keyboard with BACK' };
   } else {
+    // The way iOS users do it: the Done key, a tap outside the field, then a plain return key.
+    // Never ENTER: on a Next or Go key it moves on or submits the form.
     const keyboard = elements.find(isKeyboard);
-    const key = elements.find((e) => (!keyboard || within(e, keyboard)) && words(e).some((w) => IOS_KEYBOARD_KEYS.includes(w)));
-    if (key) {
-      await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: key.center.x, y: key.center.y });
-      tried.push(`the ${JSON.stringify(key.text || key.accessibility_label)} key`);
-      if (await gone()) return { resolved: resolvedOf(key, 1), message: `closed the keyboard with its ${JSON.stringify(key.text || key.accessibility_label)} key` };
+    for (const attempt of [closeKey, outsideSpot, returnKeyOf]) {
+      const spot = attempt(elements, keyboard, (await verbScreenSize(ctx)).height);
+      if (!spot) continue;
+      await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: spot.element.center.x, y: spot.element.center.y });
+      tried.push(spot.what);
+      if (await gone()) return { message: `closed the keyboard with ${spot.what}` };
     }
-    await call(ctx, 'mobile_swipe_on_screen', { direction: 'down' });
-    tried.push('a swipe down');
-    if (await gone()) return { message: 'closed the keyboard with a swipe down' };
-    // The return key itself is not always listed; ENTER is that key (it may move on or submit the form).
-    await call(ctx, 'mobile_press_button', { button: 'ENTER' });
-    tried.push('the return key (ENTER)');
-    if (await gone()) return { message: 'closed the keyboard with the return key (ENTER)' };
+    // WebDriverAgent's own dismissal (it taps the keyboard's Done/return key); never a typed newline.
+    const dismissed = await ctx.engine
+      .withDevice(ctx.device, 'dismissing the keyboard', async (h, c) => (h.dismissKeyboard ? (await h.dismissKeyboard(c), true) : false))
+      .catch(() => false);
+    if (dismissed) {
+      tried.push("the platform's keyboard dismissal");
+      if (await gone()) return { message: "closed the keyboard with the platform's own dismissal (its Done/return key)" };
+    }
   }
-  throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ')}; close it with the app's own control (e.g. tap outside the field)`);
+  const how = ctx.os === 'iOS' ? 'give the field a Done key, or let a tap outside it end editing' : 'close it with the app\'s own control';
+  throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ') || 'finding no Done key, return key or free spot to tap'}; ${how}`);
 };
+
+type Spot = { element: UiElement; what: string } | undefined;
+
+function closeKey(elements: UiElement[], keyboard: UiElement | undefined): Spot {
+  // A Done key on the keyboard, or a Done button on the accessory bar just above it.
+  const near = (e: UiElement) => !keyboard || within(e, keyboard) || (e.center.y < keyboard.y && e.center.y > keyboard.y - keyboard.height / 3);
+  const key = elements.find((e) => e.type !== 'keyboard' && near(e) && words(e).some((w) => IOS_CLOSE_KEYS.includes(w)));
+  return key && { element: key, what: `its ${JSON.stringify(key.text || key.accessibility_label)} key` };
+}
+
+function returnKeyOf(elements: UiElement[], keyboard: UiElement | undefined): Spot {
+  const key = keyboard && elements.find((e) => e.type !== 'keyboard' && within(e, keyboard) && words(e).includes(IOS_RETURN_KEY));
+  return key && { element: key, what: 'the return key' };
+}
+
+const INTERACTIVE = new Set(['button', 'edittext', 'checkbox', 'switch', 'radio', 'tab', 'link', 'listitem', 'keyboard', 'dialog', 'webview']);
+
+/** A static text of the app, away from anything tappable: a tap there ends editing and does nothing else. */
+function outsideSpot(elements: UiElement[], keyboard: UiElement | undefined, screenHeight: number): Spot {
+  const interactive = elements.filter((e) => INTERACTIVE.has(e.type) || e.clickable);
+  const inside = (e: UiElement, box: UiElement) => e !== box && within(e, box);
+  const spot = elements.find(
+    (e) =>
+      e.type === 'text' &&
+      !e.clickable &&
+      e.center.y > screenHeight * TOP_BAND &&
+      (!keyboard || e.center.y < keyboard.y) &&
+      !interactive.some((i) => inside(e, i)),
+  );
+  return spot && { element: spot, what: `a tap outside the field (on ${JSON.stringify(spot.text)})` };
+}
 
 function permissionButton(ctx: VerbContext, elements: UiElement[], grant: boolean): UiElement | undefined {
   const labels = PERMISSION_LABELS[ctx.os];

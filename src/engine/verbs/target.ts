@@ -1,7 +1,7 @@
 import type { ResolveRequest, Resolution } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { listElements, screenSize } from './screen.js';
+import { isDialog, isKeyboard, listElements, screenSize } from './screen.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
 export function requestOf(step: VerbStep, intent: 'interact' | 'read'): ResolveRequest {
@@ -44,10 +44,25 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
     const r = await resolveOnce(ctx, request, elements);
     if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
     if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
-      throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})`, r.candidates);
+      const note = r.reason === 'bad_request' ? '' : coverNote(elements);
+      throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${note}`, r.candidates);
     }
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
   }
+}
+
+/**
+ * What hides the rest of the app when a target is missing: a modal window (its dump lists only
+ * itself) or the keyboard. Said in the error so the user closes it instead of hunting the target.
+ */
+function coverNote(elements: UiElement[]): string {
+  const dialog = elements.find(isDialog);
+  if (dialog) {
+    const title = dialog.accessibility_label || dialog.text;
+    return `; a dialog${title ? ` ${JSON.stringify(title)}` : ''} covers the app: only its own elements can be used until it is closed (tap one of its buttons, or grant_permission / deny_permission for a permission prompt)`;
+  }
+  if (elements.some(isKeyboard)) return '; the keyboard is showing and may hide it: dismiss_keyboard first';
+  return '';
 }
 
 /** Whether the target is on screen now, without waiting (conditions, wait_for_element_gone). */

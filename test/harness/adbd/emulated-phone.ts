@@ -3,6 +3,7 @@ import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
 import { DeviceFiles } from './files.js';
 import { runMonkey } from './monkey-service.js';
 import { PhoneShell } from './phone-shell.js';
+import { EmulatedScrcpy } from './scrcpy/emulated-scrcpy.js';
 import { runSync } from './sync.js';
 
 /**
@@ -14,12 +15,15 @@ export class EmulatedPhone {
   readonly files = new DeviceFiles();
   readonly shell: PhoneShell;
   readonly adbd: EmulatedAdbd;
+  /** scrcpy-server 3.3.1 as the phone runs it: faults, injected events, servers alive. */
+  readonly scrcpy: EmulatedScrcpy;
   private readonly monkeyPorts = new Set<number>();
 
   constructor(faults: AdbdFaults = {}) {
     this.phone = new VirtualDevice(ANDROID_PROFILE, undefined, { clock: systemClock });
     this.shell = new PhoneShell(this.phone, this.files);
     this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
+    this.scrcpy = new EmulatedScrcpy(this.phone, this.files);
     this.adbd = new EmulatedAdbd({
       banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
       faults,
@@ -47,6 +51,7 @@ export class EmulatedPhone {
   }
 
   async close(): Promise<void> {
+    this.scrcpy.kill();
     await this.adbd.close();
   }
 
@@ -55,13 +60,23 @@ export class EmulatedPhone {
     const shell = /^(?:shell|exec):(.*)$/s.exec(service);
     if (shell) {
       if (!shell[1].trim()) return undefined;
+      const scrcpy = this.scrcpy.launcher(shell[1]);
+      if (scrcpy) return scrcpy;
       return async (stream) => {
         const result = await this.shell.run(shell[1]);
         await stream.write(result.out);
       };
     }
+    const abstract = /^localabstract:(.+)$/.exec(service);
+    if (abstract) return this.scrcpy.connect(abstract[1]);
     const tcp = /^tcp:(\d+)/.exec(service);
-    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) return (stream) => runMonkey(stream, this.phone, this.stats);
+    if (tcp && this.monkeyPorts.has(Number(tcp[1]))) {
+      return (stream) => runMonkey(stream, this.phone, this.stats, {
+        denied: () => this.shell.quirks.injectionDenied,
+        died: () => this.killMonkey(),
+        blocked: () => !this.shell.inputReachesApp,
+      });
+    }
     return undefined;
   }
 }

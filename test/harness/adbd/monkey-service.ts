@@ -14,7 +14,18 @@ const TOUCH_SLOP_PX = 10;
  * type, sleep, wake, quit, done; each line answered "OK" or "ERROR:<why>". Each batch of lines the
  * host writes counts as one round trip.
  */
-export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stats: AdbdStats): Promise<void> {
+export interface MonkeyFate {
+  /** Injection is forbidden (MIUI without "USB debugging (Security settings)"). */
+  denied(): boolean;
+  /** The monkey process ended: its port stops answering. */
+  died(): void;
+  /** Input goes nowhere the app sees (screen off, lock screen showing). */
+  blocked(): boolean;
+}
+
+const INJECTING = new Set(['tap', 'touch', 'press', 'key', 'type', 'trackball', 'flip']);
+
+export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stats: AdbdStats, fate?: MonkeyFate): Promise<void> {
   stream.on('data', () => stats.extraRoundTrips++);
   const input = new ByteQueue(stream);
   let down: { x: number; y: number; at: number; moved: boolean } | undefined;
@@ -24,6 +35,18 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
     const [verb, ...args] = line.trim().split(/\s+/);
     const n = args.map(Number);
     let reply = 'OK';
+    if (fate?.denied() && INJECTING.has(verb)) {
+      // MonkeySourceNetwork answers OK once the events are queued; injecting them then throws
+      // SecurityException (INJECT_EVENTS) and the monkey process dies, closing the socket.
+      await stream.write('OK\n');
+      fate.died();
+      stream.close();
+      return;
+    }
+    if (fate?.blocked() && INJECTING.has(verb)) {
+      await stream.write('OK\n');
+      continue;
+    }
     try {
       if (verb === 'tap') await phone.tap(n[0], n[1], ctx());
       else if (verb === 'touch' && args[0] === 'down') down = { x: n[1], y: n[2], at: Date.now(), moved: false };

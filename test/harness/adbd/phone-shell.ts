@@ -25,6 +25,18 @@ export interface PhoneQuirks {
   secondDisplay: boolean;
   /** Packages whose management commands fail with a SecurityException. */
   securityDenied: Set<string>;
+  /** No physical keys (cloud phones, TV boxes): `monkey -p` aborts on "SYS_KEYS has no physical keys". */
+  noPhysicalKeys: boolean;
+  /** Input injection is forbidden (Xiaomi/MIUI without "USB debugging (Security settings)"). */
+  injectionDenied: boolean;
+  /** The screen is off: input is dropped, uiautomator finds no root node, `dumpsys power` says Asleep. */
+  screenOff: boolean;
+  /** The lock screen shows: input reaches the keyguard, not the app. */
+  locked: boolean;
+  /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
+  secureLock: boolean;
+  /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
+  installFailure: string | undefined;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -40,7 +52,9 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
-  readonly quirks: PhoneQuirks = { nullRootDumps: 0, secondDisplay: false, securityDenied: new Set() };
+  readonly quirks: PhoneQuirks = {
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false,
+  };
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
   onMonkeyPort: (port: number) => void = () => undefined;
@@ -76,7 +90,13 @@ export class PhoneShell {
     switch (cmd) {
       case 'echo': return ok(`${args.join(' ')}\n`);
       case 'getprop': return ok(this.getprop(args[0]));
-      case 'wm': return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
+      case 'wm':
+        if (args[0] === 'dismiss-keyguard') {
+          // WindowManagerShellCommand: dismisses only an insecure keyguard; a secure one waits for the owner.
+          if (!this.quirks.secureLock) this.quirks.locked = false;
+          return ok();
+        }
+        return args[0] === 'size' ? ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n`) : unknown(w);
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
       case 'am': return this.am(args);
@@ -117,8 +137,26 @@ export class PhoneShell {
     return ok();
   }
 
+  /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
+  get inputReachesApp(): boolean {
+    return !this.quirks.screenOff && !this.quirks.locked;
+  }
+
   private async input(args: string[]): Promise<CommandResult> {
     const [verb, ...rest] = args[0] === 'touchscreen' ? args.slice(1) : args;
+    if (verb === 'keyevent' && ['224', 'KEYCODE_WAKEUP', '26', 'KEYCODE_POWER'].includes(rest[0])) {
+      this.quirks.screenOff = ['26', 'KEYCODE_POWER'].includes(rest[0]) ? !this.quirks.screenOff : false;
+      return ok();
+    }
+    // Input to a dark or locked screen is accepted and goes nowhere the app can see.
+    if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text'].includes(verb)) return ok();
+    if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) {
+      // InputShellCommand lets the exception from InputManagerService's permission check escape.
+      return {
+        out: `Exception occurred while executing '${verb}':\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.\n\tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:941)\n`,
+        code: 255,
+      };
+    }
     const n = rest.map(Number);
     try {
       if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
@@ -153,6 +191,7 @@ export class PhoneShell {
       await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
       return ok();
     }
+    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1]);
     if (verb === 'start') {
       const data = args[args.indexOf('-d') + 1];
       if (args.includes('-d') && data) {
@@ -168,6 +207,18 @@ export class PhoneShell {
     return unknown(['am', verb, ...args]);
   }
 
+  /** `am start -n pkg/.Activity` (ActivityManagerShellCommand): "Starting: Intent {…}", or "Error type 3" for a missing class. */
+  private async startComponent(component: string): Promise<CommandResult> {
+    const [pkg, activity] = component.split('/');
+    const intent = `Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }`;
+    const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
+    if (!launchable || activity !== '.MainActivity') {
+      return { out: `Starting: ${intent}\nError type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
+    }
+    await this.phone.launchApp(pkg, ctx());
+    return ok(`Starting: ${intent}\n`);
+  }
+
   private async monkey(args: string[]): Promise<CommandResult> {
     const port = args.indexOf('--port');
     if (port >= 0) {
@@ -175,6 +226,9 @@ export class PhoneShell {
       return ok(':Monkey: seed=0 count=0\n');
     }
     const pkg = args[args.indexOf('-p') + 1];
+    // Monkey.java: the random source refuses a non-zero system-key share on devices without physical keys,
+    // prints this and ends (exit -5) before injecting anything.
+    if (this.quirks.noPhysicalKeys) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
     try {
       await this.phone.launchApp(pkg, ctx());
       return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
@@ -220,6 +274,9 @@ export class PhoneShell {
 
   /** The pushed bytes go through the virtual phone's own package reader, from a host temp file. */
   private async install(devicePath: string): Promise<CommandResult> {
+    const failure = this.quirks.installFailure;
+    this.quirks.installFailure = undefined;
+    if (failure) return ok(`Failure [${failure}]\n`);
     const data = this.files.read(devicePath);
     if (!data) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adbd-install-'));
@@ -238,6 +295,13 @@ export class PhoneShell {
   private async cmd([service, verb, ...args]: string[]): Promise<CommandResult> {
     if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
     if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
+    if (service === 'package' && verb === 'resolve-activity') {
+      // PackageManagerShellCommand runResolveActivity --brief: the match line, then the component.
+      const pkg = args[args.length - 1];
+      const apps = await this.phone.listApps(ctx());
+      if (!apps.some((a) => a.package === pkg)) return ok('No activity found\n');
+      return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/.MainActivity\n`);
+    }
     if (service === 'package' && verb === 'query-activities') {
       const apps = await this.phone.listApps(ctx());
       return ok(apps.map((a, i) => [
@@ -274,6 +338,25 @@ export class PhoneShell {
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
         return ok(`Display ${DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n` +
           (this.quirks.secondDisplay ? 'Display 4619827551948147201 (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"\n' : ''));
+      case 'power':
+        return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
+      case 'window':
+        if (args[0] !== 'policy') return ok('');
+        return ok([
+          'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
+          '    mSafeMode=false mSystemReady=true mSystemBooted=true',
+          '    KeyguardServiceDelegate',
+          `      showing=${this.quirks.locked}`,
+          `      inputRestricted=${this.quirks.locked}`,
+          '      occluded=false',
+          `      secure=${this.quirks.secureLock}`,
+          '      dreaming=false',
+          `      screenState=${this.quirks.screenOff ? 'SCREEN_STATE_OFF' : 'SCREEN_STATE_ON'}`,
+          '      KeyguardStateMonitor',
+          `        mIsShowing=${this.quirks.locked}`,
+          `        mSimSecure=false`,
+          '',
+        ].join('\n'));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
       default:
@@ -283,6 +366,8 @@ export class PhoneShell {
 
   private uiautomator([verb, file]: string[]): CommandResult {
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
+    // With the screen off there is no window to read; uiautomator reports it like a transient failure.
+    if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
     if (this.quirks.nullRootDumps > 0) {
       this.quirks.nullRootDumps--;
       return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');

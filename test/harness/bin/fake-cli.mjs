@@ -28,7 +28,13 @@ export async function run(tool) {
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
   if (r.proxy) {
+    // A forward whose device was replugged stays up but never reaches it again: it accepts and drops.
+    let stale = false;
+    const open = new Set();
     const server = net.createServer((client) => {
+      if (stale) return void client.destroy();
+      open.add(client);
+      client.on('close', () => open.delete(client));
       const upstream = net.connect(r.proxy.target, '127.0.0.1');
       client.pipe(upstream).pipe(client);
       const drop = () => { client.destroy(); upstream.destroy(); };
@@ -36,6 +42,18 @@ export async function run(tool) {
       upstream.on('error', drop);
     });
     server.listen(r.proxy.listen, '127.0.0.1');
+    if (r.proxy.watch) {
+      const poll = setInterval(() => {
+        post(`${base}/run`, { tool, args: ['__forward-alive', ...r.proxy.watch] })
+          .then((a) => {
+            if (a.code === 0) return;
+            stale = true;
+            clearInterval(poll);
+            for (const c of open) c.destroy();
+          })
+          .catch(() => undefined);
+      }, 150);
+    }
     process.on('SIGTERM', () => process.exit(0));
     return;
   }

@@ -6,7 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
-import { wdaTree } from './wda-tree.js';
+import { wdaTree, type WdaJsonNode } from './wda-tree.js';
 
 /*
  * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
@@ -39,6 +39,19 @@ interface PointerAction {
 export interface EmulatedWdaOptions {
   /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
   scale?: number;
+  /**
+   * WDA before 2023 waited for the keyboard in /wda/keys and failed without one; later builds
+   * (FBElementCommands.m handleKeys without the wait) "type" into nothing and answer success.
+   */
+  keysWaitForKeyboard?: boolean;
+}
+
+/** States of real WDA setups that tests switch on. */
+export interface WdaFaults {
+  /** Requests ("POST /session/:id/actions") that WDA carries out and then drops the connection without answering. */
+  resetAfter?: RegExp;
+  /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */
+  decorateSource?: (tree: WdaJsonNode) => WdaJsonNode;
 }
 
 export class EmulatedWda {
@@ -50,10 +63,12 @@ export class EmulatedWda {
   /** Every request as "METHOD /path" (session ids replaced by :id), for assertions. */
   readonly requests: string[] = [];
   sessionsCreated = 0;
+  readonly faults: WdaFaults = {};
+  keyboardDismissals = 0;
 
   constructor(
     readonly device: VirtualDevice,
-    options: EmulatedWdaOptions = {},
+    private readonly options: EmulatedWdaOptions = {},
   ) {
     this.scale = options.scale ?? device.scale;
   }
@@ -117,6 +132,7 @@ export class EmulatedWda {
         path = m[2] ?? '';
       }
       const value = await this.route(method, path, url, body, Boolean(m));
+      if (this.faults.resetAfter?.test(`${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`)) return void req.socket.destroy();
       this.send(res, 200, { value, sessionId: this.sessionId });
     } catch (err) {
       const f = err instanceof WdaFailure ? err : toWdaFailure(err);
@@ -182,7 +198,27 @@ export class EmulatedWda {
         if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
         const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
         const size = d.size;
-        return wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
+        const tree = wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
+        return this.faults.decorateSource ? this.faults.decorateSource(tree) : tree;
+      }
+      case 'POST /elements': {
+        // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
+        if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
+        if (!d.keyboardVisible) return [];
+        const id = '00000000-0000-0000-2A0E-000000000001';
+        return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
+      }
+      case 'POST /wda/keyboard/dismiss': {
+        // XCUIApplication+FBHelpers.m fb_dismissKeyboardWithKeyNames: taps the first named key the keyboard has, then
+        // waits for the keyboard to go; the virtual keyboard's "return" resigns the field as most iOS forms do.
+        if (!d.keyboardVisible) return null;
+        const names = Array.isArray(body.keyNames) ? body.keyNames.map(String) : [];
+        if (!names.includes('return')) throw new WdaFailure('invalid element state', 400, 'The keyboard cannot be dismissed. Try to dismiss it in the way supported by your application under test.');
+        const state = d.snapshot();
+        state.keyboardShown = false;
+        d.restore(state);
+        this.keyboardDismissals++;
+        return null;
       }
       case 'POST /url':
         if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
@@ -193,7 +229,8 @@ export class EmulatedWda {
       case 'POST /wda/keys': {
         const value = body.value;
         if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
-        // FBElementCommands.m handleKeys: waits for the keyboard, else "invalid element state".
+        // FBElementCommands.m handleKeys: old builds wait for the keyboard, else "invalid element state"; new ones type into nothing.
+        if (!d.keyboardVisible && !this.options.keysWaitForKeyboard) return null;
         if (!d.keyboardVisible) throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys"');
         await d.typeText(value.join(''), this.ctx());
         return null;

@@ -40,6 +40,12 @@ export interface FakePhone {
   tunnel: boolean;
   /** WebDriverAgent inside the phone, reached through `ios forward`. */
   wda: EmulatedWda;
+  /** Also paired over Wi-Fi: `ios list` shows it twice, once per connection. */
+  wifi?: boolean;
+  /** Unplugged: absent from `ios list`; forwards started before stop reaching it. */
+  unplugged?: boolean;
+  /** Counts plug-ins: a forward reaches the phone only while the plug-in it started on lasts. */
+  plugged?: number;
 }
 
 export interface FakeToolsConfig {
@@ -49,21 +55,28 @@ export interface FakeToolsConfig {
   xcodeSelected?: boolean;
   /** Runs when `simctl launch` starts this bundle id (a WebDriverAgent runner: the test starts its emulated WDA). */
   onLaunch?: Record<string, () => Promise<void>>;
+  /** go-ios log format: logrus JSON (before 1.1, the default) or slog JSON (1.1 and later). */
+  goIosLogs?: 'logrus' | 'slog';
 }
 
 interface Answer {
   stdout?: string;
   stderr?: string;
   code?: number;
-  proxy?: { listen: number; target: number };
+  proxy?: { listen: number; target: number; watch?: string[] };
 }
 
 const ctx = (): CallContext => ({ signal: new AbortController().signal });
 const q = (s: string) => (/^[A-Za-z0-9_.$/:-]+$/.test(s) ? s : JSON.stringify(s));
-const fatal = (msg: string, err: string): Answer => ({
-  stderr: JSON.stringify({ err, level: 'fatal', msg, time: new Date().toISOString() }) + '\n',
-  code: 1,
-});
+/** go-ios logs logrus JSON before 1.1 and slog JSON ("level":"ERROR", time first) from 1.1 on. */
+let goIosLogStyle: 'logrus' | 'slog' = 'logrus';
+const logLine = (level: 'info' | 'fatal', msg: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify(
+    goIosLogStyle === 'slog'
+      ? { time: new Date().toISOString(), level: level === 'fatal' ? 'ERROR' : 'INFO', msg, ...extra }
+      : { ...extra, level, msg, time: new Date().toISOString() },
+  ) + '\n';
+const fatal = (msg: string, err: string): Answer => ({ stderr: logLine('fatal', msg, { err }), code: 1 });
 const simError = (domain: string, code: number, lines: string[]): Answer => ({
   stderr: `An error was encountered processing the command (domain=${domain}, code=${code}):\n${lines.join('\n')}\n`,
   code: code & 0xff || 1,
@@ -84,6 +97,7 @@ export class FakeIosTools {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const { tool, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tool: string; args: string[] };
+        if (args[0] === '__forward-alive') return void res.end(JSON.stringify(this.forwardAlive(args[1], Number(args[2]))));
         this.calls.push([tool, ...args].join(' '));
         this.answer(tool, args)
           .catch((err: unknown): Answer => ({ stderr: `harness error: ${(err as Error).message}\n`, code: 99 }))
@@ -101,6 +115,23 @@ export class FakeIosTools {
   /** Environment for the process under test: the fakes first on PATH (and optionally without one of them). */
   env(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
     return { ...base, PATH: `${FAKE_BIN}:${base.PATH ?? ''}`, MB_IOS_HARNESS: this.url };
+  }
+
+  /** Pulls the cable: the phone leaves `ios list` and running forwards go dead. */
+  unplug(udid: string): void {
+    const phone = this.config.phones.find((p) => p.udid === udid)!;
+    phone.unplugged = true;
+    phone.plugged = (phone.plugged ?? 0) + 1;
+  }
+
+  /** Plugs it back in: listed again; only new forwards reach it. */
+  replug(udid: string): void {
+    this.config.phones.find((p) => p.udid === udid)!.unplugged = false;
+  }
+
+  private forwardAlive(udid: string, plugged: number): Answer {
+    const phone = this.config.phones.find((p) => p.udid === udid);
+    return { code: phone && !phone.unplugged && (phone.plugged ?? 0) === plugged ? 0 : 1 };
   }
 
   private answer(tool: string, args: string[]): Promise<Answer> {
@@ -192,18 +223,23 @@ export class FakeIosTools {
   // ---- go-ios -----------------------------------------------------------------------------
 
   private async goIos(args: string[]): Promise<Answer> {
+    goIosLogStyle = this.config.goIosLogs ?? 'logrus';
     const udidArg = args.find((a) => a.startsWith('--udid='))?.slice(7);
     const positional = args.filter((a) => !a.startsWith('--'));
     const [verb, ...rest] = positional;
     if (verb === 'list') {
-      const deviceList = this.config.phones.map((p) => ({ Udid: p.udid, ProductName: 'iPhone OS', ProductType: p.productType, ProductVersion: p.version }));
+      const deviceList = this.config.phones.filter((p) => !p.unplugged).flatMap((p) => {
+        const entry = { Udid: p.udid, ProductName: 'iPhone OS', ProductType: p.productType, ProductVersion: p.version };
+        return p.wifi ? [{ ...entry, ConnectionType: 'USB' }, { ...entry, ConnectionType: 'Network' }] : [entry];
+      });
       return { stdout: JSON.stringify({ deviceList }) + '\n' };
     }
     if (verb === 'tunnel' && rest[0] === 'ls') {
       const tunnels = this.config.phones.filter((p) => p.tunnel).map((p, i) => ({ address: `fd35:3a1c:9b5e::${i + 1}`, rsdPort: 58783 + i, udid: p.udid, userspaceTun: false, userspaceTunPort: 0 }));
       return { stdout: JSON.stringify(tunnels) + '\n' };
     }
-    const phone = udidArg ? this.config.phones.find((p) => p.udid === udidArg) : this.config.phones[0];
+    const phone = (udidArg ? this.config.phones.find((p) => p.udid === udidArg) : this.config.phones[0]) ?? undefined;
+    if (phone?.unplugged) return fatal('error getting devicelist', `device not found: ${udidArg ?? phone.udid}`);
     if (!phone) return fatal('error getting devicelist', `device not found: ${udidArg ?? '(first device)'}`);
     if (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel && verb !== 'forward') {
       return fatal('failed to get tunnel info', 'no tunnel found for device; start one with "ios tunnel start"');
@@ -212,13 +248,14 @@ export class FakeIosTools {
     try {
       switch (verb) {
         case 'apps': {
-          const apps = d.installedApps.filter((a) => !a.system).map((a) => ({ ApplicationType: 'User', CFBundleDisplayName: a.name, CFBundleIdentifier: a.package, CFBundleName: a.name, CFBundleShortVersionString: a.version, CFBundleVersion: '1' }));
+          const system = args.includes('--system');
+          const apps = d.installedApps.filter((a) => Boolean(a.system) === system).map((a) => ({ ApplicationType: 'User', CFBundleDisplayName: a.name, CFBundleIdentifier: a.package, CFBundleName: a.name, CFBundleShortVersionString: a.version, CFBundleVersion: '1' }));
           return { stdout: JSON.stringify(apps) + '\n' };
         }
         case 'install': {
           const path = args.find((a) => a.startsWith('--path='))?.slice(7) ?? '';
           await d.installApp(path, ctx());
-          return { stderr: JSON.stringify({ level: 'info', msg: 'installation successful', appPath: path, time: new Date().toISOString() }) + '\n' };
+          return { stderr: logLine('info', 'installation successful', { appPath: path }) };
         }
         case 'uninstall':
           await d.uninstallApp(rest[0], ctx());
@@ -226,15 +263,14 @@ export class FakeIosTools {
         case 'launch':
           if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch failed', `could not find app with bundle id ${rest[0]}`);
           await d.launchApp(rest[0], ctx());
-          return { stderr: JSON.stringify({ level: 'info', msg: 'Process launched', pid: 4321, time: new Date().toISOString() }) + '\n' };
+          return { stderr: logLine('info', 'Process launched', { pid: 4321 }) };
         case 'kill':
           if (d.foregroundPackage !== rest[0]) return fatal('failed killing process', `process of ${rest[0]} not found`);
           await d.terminateApp(rest[0], ctx());
           return {};
         case 'forward': {
           // Proxies to the phone's WDA port; while WDA is stopped that port refuses, as a real forward would.
-          const log = { level: 'info', msg: `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`, time: new Date().toISOString() };
-          return { stderr: JSON.stringify(log) + '\n', proxy: { listen: Number(rest[0]), target: Number(new URL(phone.wda.url).port) } };
+          return { stderr: logLine('info', `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`), proxy: { listen: Number(rest[0]), target: Number(new URL(phone.wda.url).port), watch: [phone.udid, String(phone.plugged ?? 0)] } };
         }
       }
     } catch (err) {

@@ -101,6 +101,8 @@ function readToEnd(socket: Socket): Promise<Buffer> {
     };
     socket.on('readable', drain);
     socket.once('error', reject);
+    // A socket destroyed on abort only closes (no 'end'); the caller then sees its signal's reason.
+    socket.once('close', finish);
     if (socket.readableEnded) finish();
     else socket.once('end', finish);
     drain();

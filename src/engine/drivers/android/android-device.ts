@@ -1,16 +1,21 @@
 import sharp from 'sharp';
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
+import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { ControlUnavailable } from './scrcpy/control-channel.js';
+import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
+import { ScreenGuard } from './screen-state.js';
 import { encodeRawFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import {
-  isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
+  isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
 import { inputTextCommand } from './text-input.js';
 import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
@@ -20,6 +25,8 @@ export interface AndroidDeviceOptions {
   input: 'monkey' | 'input';
   /** `raw`: pixels from `screencap`, PNG-encoded on the host; `png`: `screencap -p` encoded on the device. */
   screencap: 'raw' | 'png';
+  /** Overrides for the scrcpy session (grace period, bind timeout, key-frame interval). */
+  scrcpy?: Partial<ScrcpyManagerOptions>;
 }
 
 const DUMP_ATTEMPTS = 4;
@@ -29,8 +36,13 @@ const SEPARATOR = '__mobilebridge__';
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
+  /** scrcpy-server: live video, and input over its control socket while it runs. */
+  private readonly scrcpy: ScrcpyManager;
+  private readonly screenGuard: ScreenGuard;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
+  /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
+  private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
 
   constructor(
@@ -40,14 +52,24 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
+    this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
+    this.screenGuard = new ScreenGuard(info.id);
   }
 
   get serial(): string {
     return this.info.id;
   }
 
-  close(): void {
+  /** Stops the monkey channel and the scrcpy server, so nothing of ours keeps running on the phone. */
+  async close(): Promise<void> {
     this.monkey.close();
+    await this.scrcpy.close();
+  }
+
+  /** scrcpy H.264 (SPEC §9); a ToolError with the reason when it cannot start, and the bridge polls screenshots. */
+  openVideo(options: VideoOptions): Promise<VideoStream> {
+    return this.scrcpy.openVideo(options);
   }
 
   // ---- apps ----
@@ -61,11 +83,21 @@ export class AndroidDevice implements DeviceHandle {
     return parseLauncherApps(activities, versions);
   }
 
+  /**
+   * Resolves the launcher activity and starts it with `am start -n`: unlike `monkey -p`, this works
+   * on devices without physical keys (cloud phones, TV boxes: monkey aborts with "SYS_KEYS has no
+   * physical keys"), and `am` says when the start failed.
+   */
   async launchApp(pkg: string, ctx: CallContext): Promise<void> {
-    const out = await this.forInstalled(pkg, `monkey -p ${shellQuote(pkg)} -c android.intent.category.LAUNCHER 1`, ctx, 'launching');
-    if (/No activities found|monkey aborted/i.test(out)) {
+    const out = await this.forInstalled(pkg, `cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`, ctx, 'launching');
+    const component = parseResolvedActivity(out);
+    if (!component) {
       throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
     }
+    const started = await this.text(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
+    this.checkSecurity(started, `launching ${pkg}`);
+    const failure = /^Error[^\n]*$/m.exec(started)?.[0];
+    if (failure) throw new ToolError('INTERNAL', `${this.serial} did not start ${component}: ${failure.trim()}`);
   }
 
   async terminateApp(pkg: string, ctx: CallContext): Promise<void> {
@@ -75,14 +107,17 @@ export class AndroidDevice implements DeviceHandle {
   /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
     const pkg = await apkPackageName(path, this.serial);
+    // The refusal code must be read before guard() turns adbkit's InstallError into a generic failure.
+    const refused = (err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      return typeof code === 'string' ? installRefusal(code, this.serial, path) : undefined;
+    };
     try {
-      await this.guard(ctx, 'installing', () => Promise.resolve(this.device.install(path)));
+      await this.guard(ctx, 'installing', () => Promise.resolve(this.device.install(path)).catch((err: unknown) => {
+        throw refused(err) ?? err;
+      }));
     } catch (err) {
-      const code = (err as { code?: string }).code ?? '';
       if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
-      if (/INVALID_APK|PARSE_FAILED|NO_CERTIFICATES|OLDER_SDK|NO_MATCHING_ABIS|UPDATE_INCOMPATIBLE|VERSION_DOWNGRADE/.test(code)) {
-        throw new ToolError('INVALID_PARAMETER', `${this.serial} refused ${path} [${code}]: the APK does not fit this device; rebuild or sign it for this device`);
-      }
       throw new ToolError('INTERNAL', `installing ${path} on ${this.serial} failed: ${(err as Error).message}`);
     }
     return { package: pkg };
@@ -140,14 +175,24 @@ export class AndroidDevice implements DeviceHandle {
   /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
+    await this.usableScreen(ctx, 'listing elements');
     for (let attempt = 1; ; attempt++) {
       const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
+      if (isTransientDumpFailure(out) && attempt === 1) {
+        // A sleeping or locked screen answers like this too: wake it, or say it is locked, before retrying.
+        this.screenGuard.doubt();
+        await this.usableScreen(ctx, 'listing elements');
+      }
       if (isTransientDumpFailure(out) && attempt < DUMP_ATTEMPTS) {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
       }
-      const { root, rotation } = await this.parse(ctx, 'uiautomator dump', () => parseUiautomatorDump(out));
-      return elementsFromTree(root, rotate(physical, rotation));
+      return this.parse(ctx, 'uiautomator dump', () =>
+        this.listings.get(out, `${physical.width}x${physical.height}`, () => {
+          const { root, rotation } = parseUiautomatorDump(out);
+          return elementsFromTree(root, rotate(physical, rotation));
+        }),
+      );
     }
   }
 
@@ -195,8 +240,28 @@ export class AndroidDevice implements DeviceHandle {
     return this.gesture(keyGesture(button), ctx, `pressing ${button}`);
   }
 
-  /** `input text` goes to whatever holds input focus; adb offers no cheap, reliable focus check. */
+  /**
+   * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
+   * control socket while it runs; non-ASCII always there (started for it if needed), as `input text` cannot type it.
+   */
   async typeText(text: string, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, 'typing');
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.typeText(text, ctx.signal);
+      } catch (err) {
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
+    if (/[^\x20-\x7e\n\t]/.test(text)) {
+      let started = false;
+      await this.scrcpy.withInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
+        if (started && !(err instanceof ControlUnavailable)) throw err;
+        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and scrcpy, which pastes it, is unavailable (${(err as Error).message})`);
+      });
+      return;
+    }
     const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
     this.checkSecurity(out, 'typing');
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
@@ -249,10 +314,25 @@ export class AndroidDevice implements DeviceHandle {
 
   // ---- plumbing ----
 
+  private usableScreen(ctx: CallContext, what: string): Promise<void> {
+    return this.screenGuard.ensureUsable(what, (command) => this.text(command, ctx, 'checking whether the screen is on and unlocked'));
+  }
+
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {
+    await this.usableScreen(ctx, what);
+    const control = this.scrcpy.control;
+    if (control) {
+      try {
+        return await control.run(g.control, ctx.signal);
+      } catch (err) {
+        // Nothing reached the device: the slower paths below do the gesture instead.
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
     if (this.options.input === 'monkey') {
       const sent = await this.guard(ctx, what, () => this.monkey.send(g.monkey, ctx.signal)).catch((err: unknown) => {
-        // A monkey that died mid-use is replaced by `input` for this gesture; device-level failures still count.
+        // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by
+        // `input` for this gesture, which reports a denial in words; device-level failures still count.
         if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
         return false;
       });
@@ -282,9 +362,10 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   private checkSecurity(out: string, what: string): void {
-    if (isSecurityException(out)) {
-      throw new ToolError('PERMISSION_DENIED', `${this.serial} denied ${what}: ${out.trim().split('\n').find((l) => isSecurityException(l)) ?? out.trim()}`);
-    }
+    if (!isSecurityException(out)) return;
+    const line = out.trim().split('\n').find((l) => isSecurityException(l)) ?? out.trim();
+    if (isInjectionDenied(out)) throw injectionDeniedError(this.serial, what, line);
+    throw new ToolError('PERMISSION_DENIED', `${this.serial} denied ${what}: ${line}`);
   }
 
   /** Unreadable output is often output cut short by a disconnect, so it goes through the same state check. */
@@ -324,6 +405,19 @@ export class AndroidDevice implements DeviceHandle {
       throw mapped;
     }
   }
+}
+
+/** `input` and a dying monkey both name INJECT_EVENTS (InputManagerService's check) when injection is forbidden. */
+function isInjectionDenied(out: string): boolean {
+  return /INJECT_EVENTS|Injecting (input events|to another application)/i.test(out);
+}
+
+function injectionDeniedError(serial: string, what: string, detail: string): ToolError {
+  return new ToolError(
+    'PERMISSION_DENIED',
+    `${serial} does not let adb inject input, so ${what} did not happen: turn on "USB debugging (Security settings)" in Developer options ` +
+      `(Xiaomi/Redmi/POCO with MIUI or HyperOS; it needs a signed-in Mi account), then try again. Device said: ${detail.trim()}`,
+  );
 }
 
 function rotate(size: ScreenSize, rotation: number): ScreenSize {

@@ -2,7 +2,7 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, offlineError, unauthorizedError, type AdbClient } from './adb-client.js';
+import { createAdbClient, execOnDevice, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
@@ -14,7 +14,11 @@ export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   port?: number;
   /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
   startServer?: boolean;
+  /** Throw from listDevices when the server cannot be reached (a named source reports itself down) instead of listing nothing. */
+  reportUnreachable?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** How long one device may take to answer while devices are listed; a slower one is listed as not responding. Default 3 s. */
+  probeTimeoutMs?: number;
 }
 
 /** Android devices through @devicefarmer/adbkit and the adb server; no adb process per call. */
@@ -26,9 +30,13 @@ export class AndroidDriver implements Driver {
   private readonly deviceOptions: AndroidDeviceOptions;
   private readonly devices = new Map<string, AndroidDevice>();
   private readonly tracker: DeviceTracker | undefined;
+  private readonly reportUnreachable: boolean;
+  private readonly probeTimeoutMs: number;
 
   constructor(options: AndroidDriverOptions = {}) {
-    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw' };
+    this.reportUnreachable = options.reportUnreachable ?? false;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 3000;
+    this.deviceOptions = { input: options.input ?? 'monkey', screencap: options.screencap ?? 'raw', scrcpy: options.scrcpy };
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
       this.address = resolveAdbAddress(explicit, options.env ?? process.env);
@@ -45,11 +53,27 @@ export class AndroidDriver implements Driver {
     return this.address;
   }
 
-  /** Without a reachable adb server there are simply no Android devices: no error, no noise. */
+  /**
+   * Without a reachable adb server there are simply no Android devices: no error, no noise. Each
+   * device answers under its own deadline, so a stuck one is listed as not responding and never
+   * holds back (or hides) the others.
+   */
   async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
-    const entries = await this.entries().catch(() => [] as AdbEntry[]);
-    const infos = await Promise.all(entries.map((e) => this.describe(e, ctx.signal).catch(() => unusableInfo({ id: e.id, type: 'offline' }))));
-    return infos;
+    if (this.configError && this.reportUnreachable) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
+    const entries = await this.entries().catch((err: unknown) => {
+      if (this.reportUnreachable && this.address) throw serverUnreachable(this.address, err);
+      return [] as AdbEntry[];
+    });
+    return Promise.all(entries.map((e) => this.probe(e, ctx.signal)));
+  }
+
+  private async probe(entry: AdbEntry, outer: AbortSignal): Promise<DeviceInfo> {
+    const signal = AbortSignal.any([outer, AbortSignal.timeout(this.probeTimeoutMs)]);
+    try {
+      return await this.describe(entry, signal);
+    } catch {
+      return notResponding(entry.id, this.probeTimeoutMs);
+    }
   }
 
   async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
@@ -65,7 +89,10 @@ export class AndroidDriver implements Driver {
     if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), offlineError(id));
     const cached = this.devices.get(id);
     if (cached) return cached;
-    const info = await this.describe(entry, ctx.signal);
+    const info = await this.describe(entry, AbortSignal.any([ctx.signal, AbortSignal.timeout(this.probeTimeoutMs)])).catch((err: unknown) => {
+      if (ctx.signal.aborted) throw err;
+      throw new ToolError('TIMEOUT', `${notResponding(id, this.probeTimeoutMs).message}`);
+    });
     const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions);
     this.devices.set(id, device);
     return device;
@@ -78,11 +105,13 @@ export class AndroidDriver implements Driver {
 
   async close(): Promise<void> {
     this.tracker?.stop();
-    for (const id of [...this.devices.keys()]) this.dropDevice(id);
+    const devices = [...this.devices.values()];
+    this.devices.clear();
+    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
   }
 
   private dropDevice(id: string): void {
-    this.devices.get(id)?.close();
+    void this.devices.get(id)?.close().catch(() => undefined);
     this.devices.delete(id);
   }
 
@@ -92,13 +121,20 @@ export class AndroidDriver implements Driver {
   }
 
   /** Ready devices get model and version from one `getprop`; the rest are described by their state. */
-  private async describe(entry: AdbEntry, signal: AbortSignal = AbortSignal.timeout(10_000)): Promise<DeviceInfo> {
+  private async describe(entry: AdbEntry, signal: AbortSignal = AbortSignal.timeout(this.probeTimeoutMs)): Promise<DeviceInfo> {
     if (entry.type !== 'device' || !this.client) return unusableInfo(entry);
     const known = this.devices.get(entry.id)?.info;
     if (known) return known;
     const out = await execOnDevice(this.client.getDevice(entry.id), 'getprop', signal);
     return infoFromGetprop(entry.id, out.toString('utf8'));
   }
+}
+
+function notResponding(id: string, ms: number): DeviceInfo {
+  return {
+    id, os: 'Android', model: 'unknown', version: '', state: 'offline',
+    message: `not responding: ${id} did not answer within ${ms} ms (the device may be frozen or its USB link stuck); replug it or run "adb -s ${id} reconnect"`,
+  };
 }
 
 function unusableHandle(info: DeviceInfo, error: ToolError): DeviceHandle {

@@ -5,15 +5,28 @@ interface MonkeyClient {
   send(commands: string[], callback: (err: Error | null, value: string | null) => void): void;
   end(): void;
   on(event: 'error' | 'end', listener: (...args: unknown[]) => void): void;
+  off?(event: 'error' | 'end', listener: (...args: unknown[]) => void): void;
 }
 
 export const MONKEY_PORT = 1080;
 const RETRY_AFTER_MS = 60_000;
 
 /**
+ * The monkey answered OK and then went away before reaching the next line. Monkey replies OK as soon
+ * as it has queued a command's events and injects them afterwards; phones that forbid injection
+ * (Xiaomi/MIUI without "USB debugging (Security settings)") kill it with a SecurityException right
+ * there, so the gesture did not happen.
+ */
+export class MonkeyDiedError extends Error {}
+
+/** Harmless line sent after each gesture: monkey reads it only once the gesture's events were injected. */
+const PROBE = 'sleep 0';
+
+/**
  * A persistent input injector: `monkey --port` keeps one JVM running on the device, so a tap is one
  * line over an open socket instead of a JVM start per `input` call (226–400 ms on phones).
- * `send` resolves false when the channel cannot be used, and the caller falls back to `input`.
+ * `send` resolves false when the channel cannot be used, and the caller falls back to `input`;
+ * it rejects with MonkeyDiedError when the monkey died after accepting the gesture.
  */
 export class MonkeyChannel {
   private client: MonkeyClient | undefined;
@@ -25,22 +38,43 @@ export class MonkeyChannel {
   async send(commands: string[], signal: AbortSignal): Promise<boolean> {
     const client = await this.open();
     if (!client || signal.aborted) return false;
+    const lines = [...commands, PROBE];
     return new Promise<boolean>((resolve, reject) => {
-      let left = commands.length;
+      let left = lines.length;
       let failed: Error | undefined;
-      const onAbort = () => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        client.off?.('end', onGone);
+        client.off?.('error', onGone);
+        fn();
+      };
+      const onAbort = () => finish(() => {
         this.drop();
         reject(signal.reason);
-      };
+      });
+      // adbkit-monkey leaves pending callbacks unanswered when the channel ends: settle here instead.
+      const onGone = () => finish(() => {
+        this.markBroken();
+        reject(new MonkeyDiedError(`monkey accepted ${JSON.stringify(commands.join('; '))} and then died before injecting it`));
+      });
       signal.addEventListener('abort', onAbort, { once: true });
-      client.send(commands, (err) => {
+      client.on('end', onGone);
+      client.on('error', onGone);
+      client.send(lines, (err) => {
         if (err) failed ??= err;
         if (--left > 0) return;
-        signal.removeEventListener('abort', onAbort);
-        if (failed) reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`));
-        else resolve(true);
+        finish(() => (failed ? reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`)) : resolve(true)));
       });
     });
+  }
+
+  /** Stops using the channel for a while: the monkey died on us and would only die again. */
+  private markBroken(): void {
+    this.drop();
+    this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
   }
 
   close(): void {

@@ -66,3 +66,12 @@ export function isInstalledOutput(out: string): boolean {
 export function isSecurityException(out: string): boolean {
   return /SecurityException|Permission Denial|not allowed to|requires .*permission/i.test(out);
 }
+
+/**
+ * `cmd package resolve-activity --brief …` (Android 7+): a "priority=… preferredOrder=…" line, then
+ * "pkg/.Activity" (or "pkg/full.Activity"); "No activity found" when nothing matches.
+ */
+export function parseResolvedActivity(out: string): string | undefined {
+  const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.reverse().find((l) => /^[A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+$/.test(l));
+}

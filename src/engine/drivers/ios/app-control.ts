@@ -18,6 +18,10 @@ export interface AppControl {
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
 }
 
+function systemApp(bundleId: string, where: string): ToolError {
+  return new ToolError('PERMISSION_DENIED', `${bundleId} is a system app on ${where}; iOS does not let it be uninstalled (hide it from the Home Screen by hand instead)`);
+}
+
 function notInstalled(bundleId: string, where: string): ToolError {
   return new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${where}; install it with mobile_install_app, or pick one from mobile_list_apps`);
 }
@@ -46,6 +50,7 @@ export class SimulatorControl implements AppControl {
   }
 
   async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
+    if ((await this.simctl.systemApps(this.udid, signal)).includes(bundleId)) throw systemApp(bundleId, this.where);
     // simctl uninstall succeeds silently for unknown bundle ids, so check first.
     await requireInstalled(this, bundleId, this.where, signal);
     await this.simctl.uninstall(this.udid, bundleId, signal);
@@ -100,7 +105,12 @@ export class RealDeviceControl implements AppControl {
   }
 
   async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
-    await requireInstalled(this, bundleId, this.where, signal);
+    // `ios apps` lists user apps only: a bundle id missing there may be a system app, which is not "not installed".
+    const apps = await this.listApps(signal);
+    if (!apps.some((a) => a.package === bundleId)) {
+      if ((await this.goIos.systemApps(this.udid, signal)).includes(bundleId)) throw systemApp(bundleId, this.where);
+      throw notInstalled(bundleId, this.where);
+    }
     await this.goIos.uninstall(this.udid, bundleId, signal);
   }
 

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo, InstalledApp } from '../../types.js';
 import { parseToolJson } from './parse-json.js';
-import { lastLine, MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
+import { MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
 
 /*
  * go-ios (github.com/danielpaulus/go-ios) prints JSON on stdout by default and logs logrus JSON lines on stderr
@@ -42,8 +42,17 @@ export interface RealDeviceInfo extends DeviceInfo {
   kind: 'device';
 }
 
+/**
+ * An iPhone on USB and on Wi-Fi at once appears twice in `ios list` (ConnectionType "USB" and "Network"),
+ * under one UDID: one entry per device, the USB one preferred (faster, and what `ios forward` uses first).
+ */
 export function parseDeviceDetails(json: string): RealDeviceInfo[] {
-  return parseToolJson(DetailsList, json, 'ios list --details').deviceList.map((d) => ({
+  const byUdid = new Map<string, v.InferOutput<typeof DetailsList>['deviceList'][number]>();
+  for (const d of parseToolJson(DetailsList, json, 'ios list --details').deviceList) {
+    const seen = byUdid.get(d.Udid);
+    if (!seen || (seen.ConnectionType !== 'USB' && d.ConnectionType === 'USB')) byUdid.set(d.Udid, d);
+  }
+  return [...byUdid.values()].map((d) => ({
     kind: 'device',
     id: d.Udid,
     os: 'iOS',
@@ -68,18 +77,51 @@ export function parseTunnels(json: string): string[] {
   return parseToolJson(TunnelList, json.trim() || '[]', 'ios tunnel ls').map((t) => t.udid);
 }
 
-/** go-ios reports failures as logrus JSON lines on stderr; quote the "err" or "msg" of the last one. */
-export function goIosError(result: CommandResult): string {
-  const lines = result.stderr.split('\n').filter((l) => l.trim().startsWith('{'));
-  for (const line of lines.reverse()) {
+interface LogEntry {
+  level: string;
+  msg: string;
+  err: string;
+}
+
+/**
+ * One go-ios log line in any of its forms: logrus JSON before 1.1 ({"level":"fatal","msg","err"}),
+ * slog JSON from 1.1 ({"time","level":"ERROR","msg","err"}), or slog text (level=ERROR msg="…" err="…").
+ */
+export function parseGoIosLogLine(line: string): LogEntry | undefined {
+  const text = line.trim();
+  if (text.startsWith('{')) {
     try {
-      const entry = JSON.parse(line) as { level?: string; msg?: string; err?: string; error?: string };
-      if (entry.level === 'fatal' || entry.level === 'error') return [entry.msg, entry.err ?? entry.error].filter(Boolean).join(': ');
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      const field = (k: string) => (typeof entry[k] === 'string' ? (entry[k] as string) : '');
+      return { level: field('level').toLowerCase(), msg: field('msg'), err: field('err') || field('error') };
     } catch {
-      // Not a log line; fall back to plain text below.
+      return undefined;
     }
   }
-  return lastLine(result.stderr) || lastLine(result.stdout) || `exit code ${result.code}`;
+  if (!/(^|\s)level=\w+/.test(text)) return undefined;
+  const fields = new Map<string, string>();
+  for (const m of text.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|\S*)/g)) fields.set(m[1], m[2].startsWith('"') ? m[2].slice(1, -1).replace(/\\(.)/g, '$1') : m[2]);
+  return { level: (fields.get('level') ?? '').toLowerCase(), msg: fields.get('msg') ?? '', err: fields.get('err') ?? fields.get('error') ?? '' };
+}
+
+const FAILURE_LEVELS = new Set(['fatal', 'error', 'panic']);
+
+/** go-ios reports failures as log lines on stderr; quote the msg and err of the last failure, never a raw JSON line. */
+export function goIosError(result: CommandResult): string {
+  const entries: LogEntry[] = [];
+  const plain: string[] = [];
+  for (const line of `${result.stderr}\n${result.stdout}`.split('\n')) {
+    if (!line.trim()) continue;
+    const entry = parseGoIosLogLine(line);
+    if (entry) entries.push(entry);
+    else plain.push(line.trim());
+  }
+  const describe = (e: LogEntry) => [e.msg, e.err].filter(Boolean).join(': ');
+  const failure = [...entries].reverse().find((e) => FAILURE_LEVELS.has(e.level) && describe(e));
+  if (failure) return describe(failure);
+  if (plain.length) return plain[plain.length - 1];
+  const last = [...entries].reverse().find((e) => describe(e));
+  return last ? describe(last) : `exit code ${result.code}`;
 }
 
 export function majorVersion(version: string): number {
@@ -111,6 +153,11 @@ export class GoIos {
 
   async apps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
     return parseGoIosApps(await this.ok(['apps', `--udid=${udid}`], `listing the apps of ${udid} (ios apps)`, signal));
+  }
+
+  /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`). */
+  async systemApps(udid: string, signal?: AbortSignal): Promise<string[]> {
+    return parseGoIosApps(await this.ok(['apps', '--system', `--udid=${udid}`], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {

@@ -1,8 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 
 import { ToolError } from '../../errors.js';
+import { readIpaInfoPlist } from '../../files/package-files.js';
+import { readInside } from '../../files/safe-fs.js';
+import { ZIP_LIMITS } from '../../files/zip-reader.js';
 import type { InstalledApp } from '../../types.js';
 
 /**
@@ -20,33 +22,10 @@ export async function bundleIdAfterInstall(path: string, before: InstalledApp[],
 
 export async function bundleIdOfFile(path: string): Promise<string | undefined> {
   const info = await stat(path);
-  const plist = info.isDirectory() ? await readFile(join(path, 'Info.plist')) : infoPlistFromIpa(await readFile(path));
+  const plist = info.isDirectory() ? await readInside(join(path, 'Info.plist'), { roots: [path], param: 'Info.plist' }, { maxBytes: ZIP_LIMITS.entryBytes }) : await readIpaInfoPlist(path);
   return plist ? bundleIdFromPlist(plist) : undefined;
 }
 
-/** Reads Payload/<name>.app/Info.plist out of an .ipa (a zip) through its central directory. */
-function infoPlistFromIpa(zip: Buffer): Buffer | undefined {
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0) return undefined;
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let n = 0; n < count && zip.readUInt32LE(p) === 0x02014b50; n++) {
-    const method = zip.readUInt16LE(p + 10);
-    const size = zip.readUInt32LE(p + 20);
-    const nameLen = zip.readUInt16LE(p + 28);
-    const extraLen = zip.readUInt16LE(p + 30);
-    const commentLen = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    const name = zip.toString('utf8', p + 46, p + 46 + nameLen);
-    if (/^Payload\/[^/]+\.app\/Info\.plist$/.test(name)) {
-      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-      const data = zip.subarray(start, start + size);
-      return method === 8 ? inflateRawSync(data) : data;
-    }
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return undefined;
-}
 
 export function bundleIdFromPlist(plist: Buffer): string | undefined {
   if (plist.toString('latin1', 0, 8) === 'bplist00') return binaryPlistString(plist, 'CFBundleIdentifier');

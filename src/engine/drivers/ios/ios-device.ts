@@ -4,7 +4,8 @@ import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '.
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
-import { WdaError } from './wda-client.js';
+import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
+import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { parseWdaSource, wdaToUiNode } from './wda-source.js';
 
@@ -92,7 +93,7 @@ export class IosDevice implements DeviceHandle {
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const screen = await this.screen(ctx);
     const source = await this.wdaCall('GET', '/source?format=json', undefined, ctx);
-    const root = wdaToUiNode(parseWdaSource(source), screen.scale);
+    const root = wdaToUiNode(withoutCoveredNodes(parseWdaSource(source)), screen.scale);
     return elementsFromTree(root, this.pixels(screen));
   }
 
@@ -127,7 +128,12 @@ export class IosDevice implements DeviceHandle {
   }
 
   async typeText(text: string, ctx: CallContext): Promise<void> {
-    // POST /wda/keys {value: [characters]}; WDA waits up to 1 s for the keyboard, else "invalid element state".
+    // WDA stopped waiting for the keyboard in 2023 (/wda/keys then "types" into nothing and succeeds),
+    // so the keyboard is looked up first: no keyboard means no focused field.
+    if (!(await this.keyboardShown(ctx))) {
+      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing): tap a field first, then type`);
+    }
+    // POST /wda/keys {value: [characters]}; older WDA still answers "invalid element state" without a keyboard.
     await this.wdaCall('POST', '/wda/keys', { value: Array.from(text) }, ctx);
   }
 
@@ -146,6 +152,27 @@ export class IosDevice implements DeviceHandle {
     const uuid = ref?.['element-6066-11e4-a52e-4f735466cecf'] ?? ref?.ELEMENT;
     if (typeof uuid !== 'string') throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
     await this.wdaCall('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
+  }
+
+  /**
+   * WDA's own dismissal (POST /wda/keyboard/dismiss, FBCustomCommands.m): it taps one of the named keys
+   * when the keyboard has one and fails when the keyboard stays; no text is typed either way.
+   */
+  async dismissKeyboard(ctx: CallContext): Promise<void> {
+    if (!(await this.keyboardShown(ctx))) return;
+    await this.wdaCall('POST', '/wda/keyboard/dismiss', { keyNames: ['Done', 'done', 'Return', 'return', 'Go', 'Search', 'Send', 'Next', 'Hide keyboard'] }, ctx).catch((err: unknown) => {
+      if (err instanceof ToolError && err.code === 'INTERNAL') {
+        throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.info.id} has no Done/return key WebDriverAgent can use to close it; close it with the app's own control (e.g. tap outside the field). ${err.message}`);
+      }
+      throw err;
+    });
+    if (await this.keyboardShown(ctx)) throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.info.id} is still showing after WebDriverAgent's dismissal; close it with the app's own control`);
+  }
+
+  /** POST /elements {using: "class name"}: an empty list when no keyboard is on screen. */
+  private async keyboardShown(ctx: CallContext): Promise<boolean> {
+    const found = await this.wdaCall('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
+    return Array.isArray(found) && found.length > 0;
   }
 
   async pressButton(button: Button, ctx: CallContext): Promise<void> {
@@ -205,19 +232,35 @@ export class IosDevice implements DeviceHandle {
 
   private async wdaCall(method: string, path: string, body: unknown, ctx: CallContext, inSession = true): Promise<unknown> {
     await this.wda.ready(ctx.signal);
+    const send = () => (inSession ? this.wda.client.sessionCall(method, path, body, ctx.signal) : this.wda.client.call(method, path, body, ctx.signal));
     try {
-      return inSession
-        ? await this.wda.client.sessionCall(method, path, body, ctx.signal)
-        : await this.wda.client.call(method, path, body, ctx.signal);
+      return await send();
     } catch (err) {
-      if (!(err instanceof WdaError)) throw err;
-      throw this.translate(err, method, path);
+      if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path) : err;
+      const repeatable = !err.sent || isRepeatable(method, path);
+      if (await this.wda.recover(ctx.signal)) {
+        // The link was re-established (a replugged iPhone gets a new forward); repeat only what is safe to repeat.
+        if (repeatable) return this.rethrowing(send, method, path);
+        throw new ToolError('INTERNAL', `the connection to ${this.info.id} broke during ${method} ${path} and has been re-established; it may or may not have been carried out, so it was not sent again: check the screen, then repeat it`);
+      }
+      if (!repeatable && err.staleSocket) {
+        throw new ToolError('INTERNAL', `the connection to WebDriverAgent on ${this.info.id} was reset during ${method} ${path}; it may or may not have been carried out, so it was not sent again: check the screen before repeating it`);
+      }
+      throw err;
+    }
+  }
+
+  private async rethrowing(send: () => Promise<unknown>, method: string, path: string): Promise<unknown> {
+    try {
+      return await send();
+    } catch (err) {
+      throw err instanceof WdaError ? this.translate(err, method, path) : err;
     }
   }
 
   private translate(err: WdaError, method: string, path: string): ToolError {
     if (path === '/wda/keys' && err.error === 'invalid element state') {
-      return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap the field first, then type. WebDriverAgent said: ${err.detail}`);
+      return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap a field first, then type. WebDriverAgent said: ${err.detail}`);
     }
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
     return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);

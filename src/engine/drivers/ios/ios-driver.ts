@@ -28,6 +28,8 @@ export interface IosDriverOptions {
   commandTimeoutMs?: number;
   /** How long opening a real iPhone waits for WebDriverAgent through the forward (ms). Default 10 s. */
   forwardWaitMs?: number;
+  /** Where the driver reports what it did on its own (a forward restarted). Default: stderr. */
+  log?: (message: string) => void;
 }
 
 type Listed = SimulatorInfo | RealDeviceInfo;
@@ -101,6 +103,14 @@ export class IosDriver implements Driver {
     return devices;
   }
 
+  private async requireConnected(udid: string, label: string, signal?: AbortSignal): Promise<void> {
+    this.recent = undefined;
+    const listed = await this.goIos.devices(signal);
+    if (!listed.some((d) => d.id === udid)) {
+      throw new ToolError('DEVICE_NOT_FOUND', `${label} is no longer connected (unplugged, or its Wi-Fi pairing dropped); plug it in again and unlock it, then repeat the call`);
+    }
+  }
+
   private openSimulator(info: SimulatorInfo): IosDevice {
     const url = this.options.wdaUrls?.[info.id] ?? this.options.wdaUrl ?? 'http://127.0.0.1:8100';
     const label = `simulator ${info.model} (${info.id})`;
@@ -115,6 +125,8 @@ export class IosDriver implements Driver {
     const control = new RealDeviceControl(this.goIos, info.id, info.version);
     let forward: ChildProcess | undefined;
     let client: WdaClient | undefined;
+    let linked = false;
+    const log = this.options.log ?? ((m: string) => process.stderr.write(`mobilebridge: ${m}\n`));
     const hint =
       `Install WebDriverAgentRunner on the iPhone (build it once with Xcode for your team) and start it with \`ios runwda --udid=${info.id}\`` +
       `${majorVersion(info.version) >= 17 ? ' while `sudo ios tunnel start` runs' : ''}; mobilebridge reaches it with \`ios forward <port> ${devicePort} --udid=${info.id}\``;
@@ -124,6 +136,8 @@ export class IosDriver implements Driver {
     const endpoint = new WdaEndpoint(
       new WdaClient('http://127.0.0.1:1', { deviceLabel: label, startHint: hint }),
       async (signal) => {
+        // A replugged iPhone gets a new usbmuxd connection: the old forward never reaches it again.
+        if (linked) await this.requireConnected(info.id, label, signal);
         await control.ready(signal);
         const port = await freePort();
         forward?.kill();
@@ -131,8 +145,11 @@ export class IosDriver implements Driver {
         client = new WdaClient(`http://127.0.0.1:${port}`, { deviceLabel: label, startHint: hint });
         endpoint.use(client);
         await waitForWda(client, forward, this.options.forwardWaitMs ?? 10_000, label, hint, signal);
+        if (linked) log(`${label}: device reconnected, forwarding restarted (127.0.0.1:${port} → ${devicePort})`);
+        linked = true;
       },
       () => forward?.kill(),
+      true,
     );
     return new IosDevice(strip(info), control, endpoint);
   }

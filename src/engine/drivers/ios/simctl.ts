@@ -62,6 +62,15 @@ function str(dict: { [key: string]: PlistValue }, key: string): string | undefin
  * Sample kept in test/fixtures/ios/simctl-listapps.txt.
  */
 export function parseSimctlListApps(text: string): InstalledApp[] {
+  return listedApps(text).map(({ system: _system, ...app }) => app);
+}
+
+/** Bundle ids whose ApplicationType is System: iOS refuses to uninstall those. */
+export function parseSimctlSystemApps(text: string): string[] {
+  return listedApps(text).filter((a) => a.system).map((a) => a.package);
+}
+
+function listedApps(text: string): (InstalledApp & { system: boolean })[] {
   let root: PlistValue;
   try {
     root = parseOpenStepPlist(text);
@@ -71,7 +80,7 @@ export function parseSimctlListApps(text: string): InstalledApp[] {
   if (typeof root !== 'object' || Array.isArray(root)) {
     throw new ToolError('INTERNAL', 'xcrun simctl listapps printed something other than a dictionary of apps');
   }
-  const apps: InstalledApp[] = [];
+  const apps: (InstalledApp & { system: boolean })[] = [];
   for (const [bundleId, entry] of Object.entries(root)) {
     if (typeof entry !== 'object' || Array.isArray(entry)) continue;
     const tags = entry.SBAppTags;
@@ -81,6 +90,7 @@ export function parseSimctlListApps(text: string): InstalledApp[] {
       name: str(entry, 'CFBundleDisplayName') ?? str(entry, 'CFBundleName') ?? bundleId,
       version: str(entry, 'CFBundleShortVersionString') ?? str(entry, 'CFBundleVersion') ?? '',
       installed: true,
+      system: str(entry, 'ApplicationType') === 'System',
     });
   }
   return apps.sort((a, b) => a.package.localeCompare(b.package));
@@ -117,6 +127,10 @@ export class Simctl {
 
   async listApps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
     return parseSimctlListApps(await this.ok(['listapps', udid], `listing the apps of simulator ${udid}`, signal));
+  }
+
+  async systemApps(udid: string, signal?: AbortSignal): Promise<string[]> {
+    return parseSimctlSystemApps(await this.ok(['listapps', udid], `listing the apps of simulator ${udid}`, signal));
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {

@@ -36,6 +36,30 @@ interface Envelope {
 const SESSION_GONE = 'invalid session id';
 
 /**
+ * Requests that change nothing, or change it to the same end state when sent twice. Only these are
+ * re-sent after a connection reset, because a reset can come after WDA already acted: a tap or
+ * typed text sent again would happen twice.
+ */
+export function isRepeatable(method: string, path: string): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE') return true;
+  return method === 'POST' && /^(\/session\/[^/]+)?\/(session|elements?|orientation)$/.test(path.split('?')[0]) || path === '/session';
+}
+
+/**
+ * Nothing usable answered at the WDA URL. `sent` is false when the request surely never left
+ * (connection refused); `staleSocket` marks a reset on a kept-alive socket, the usual sign of a WDA restart.
+ */
+export class WdaUnreachableError extends ToolError {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+    readonly staleSocket: boolean,
+  ) {
+    super('UNSUPPORTED', message);
+  }
+}
+
+/**
  * One WebDriverAgent endpoint: keep-alive connections and one long-lived session, created on first
  * use and re-created once, transparently, when WDA restarted and no longer knows the session id.
  * Opening a session per call (as other tools do) costs hundreds of milliseconds each time.
@@ -99,8 +123,9 @@ export class WdaClient {
     try {
       return await this.request(method, path, body, signal);
     } catch (err) {
-      // A kept-alive socket that WDA closed (e.g. it restarted) fails on first write: retry once on a new socket.
-      if ((err as { retryable?: boolean }).retryable) return this.request(method, path, body, signal);
+      // A kept-alive socket that WDA closed (e.g. it restarted) fails on first write: retry once on a new socket,
+      // but only what is safe to repeat — the reset may also have come after WDA acted on the request.
+      if (err instanceof WdaUnreachableError && err.staleSocket && isRepeatable(method, path)) return this.request(method, path, body, signal);
       throw err;
     }
   }
@@ -124,13 +149,12 @@ export class WdaClient {
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal?.aborted) return reject(signal.reason ?? err);
         if (err instanceof ToolError) return reject(err);
-        if (req.reusedSocket && err.code === 'ECONNRESET') return reject(Object.assign(err, { retryable: true }));
-        reject(this.unreachable(err));
+        reject(this.unreachable(err, req.reusedSocket && err.code === 'ECONNRESET'));
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (err) => reject(this.unreachable(err)));
+        res.on('error', (err) => reject(this.unreachable(err, false)));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let envelope: Envelope;
@@ -151,8 +175,9 @@ export class WdaClient {
     });
   }
 
-  private unreachable(err: NodeJS.ErrnoException): ToolError {
-    const why = err.code === 'ECONNREFUSED' ? 'nothing answers' : `the connection failed (${err.code ?? err.message})`;
-    return new ToolError('UNSUPPORTED', `WebDriverAgent is not running for ${this.options.deviceLabel}: ${why} at ${this.baseUrl}. ${this.options.startHint}`);
+  private unreachable(err: NodeJS.ErrnoException, staleSocket: boolean): WdaUnreachableError {
+    const refused = err.code === 'ECONNREFUSED';
+    const why = refused ? 'nothing answers' : `the connection failed (${err.code ?? err.message})`;
+    return new WdaUnreachableError(`WebDriverAgent is not running for ${this.options.deviceLabel}: ${why} at ${this.baseUrl}. ${this.options.startHint}`, !refused, staleSocket);
   }
 }

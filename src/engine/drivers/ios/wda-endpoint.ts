@@ -11,6 +11,8 @@ export class WdaEndpoint {
     private current: WdaClient,
     private readonly prepare: (signal?: AbortSignal) => Promise<void> = async () => {},
     private readonly cleanup: () => void = () => {},
+    /** Whether `prepare` can re-establish a link that broke after it worked (a port forward to a phone). */
+    private readonly relinkable = false,
   ) {}
 
   get client(): WdaClient {
@@ -29,6 +31,19 @@ export class WdaEndpoint {
       throw err;
     });
     return this.readying;
+  }
+
+  /**
+   * After the endpoint stopped answering: runs `prepare` again where that can re-establish the link.
+   * Resolves true when it did (the caller may repeat its request), false when there is nothing to redo.
+   */
+  async recover(signal?: AbortSignal): Promise<boolean> {
+    if (!this.relinkable || !this.readying) return false;
+    const settled = await this.readying.then(() => true, () => false);
+    if (!settled) return false;
+    this.readying = undefined;
+    await this.ready(signal);
+    return true;
   }
 
   close(): void {

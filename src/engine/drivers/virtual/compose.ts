@@ -35,14 +35,25 @@ export interface ComposeInput {
 
 const KEY_ROWS = ['q w e r t y u i o p', 'a s d f g h j k l', '⇧ z x c v b n m ⌫'];
 
-function keyboard(profile: DeviceProfile, landscape: boolean): View {
+/**
+ * iOS names the return key after what it does for the focused field (Next, Go, Done) and lists it
+ * (XCUIElementTypeButton); Android's IME lives in another window and is not in the app's dump.
+ */
+function returnKey(profile: DeviceProfile, screen: Screen, focus: string | null): View {
+  if (profile.platform === 'android') return button('⏎', { do: 'key' }, { style: 'key', width: 88 });
+  const order = screen.fields ?? [];
+  const hasNext = focus !== null && order.includes(focus) && order.indexOf(focus) < order.length - 1;
+  const name = hasNext ? 'Next' : screen.submit ? 'Go' : 'Done';
+  return button(name, { do: 'returnKey' }, { style: 'key', width: 88, label: name });
+}
+
+function keyboard(profile: DeviceProfile, landscape: boolean, returnView: View): View {
   const keyRow = (keys: string[]) => row(keys.map((k) => button(k, { do: 'key' }, { style: 'key' })), { gap: 6, grow: true });
-  const returnKey = profile.platform === 'ios' ? 'return' : '⏎';
   return column(
     [
       ...KEY_ROWS.map((r) => keyRow(r.split(' '))),
       row(
-        [button('123', { do: 'key' }, { style: 'key', width: 72 }), button('space', { do: 'key' }, { style: 'key' }), button(returnKey, { do: 'key' }, { style: 'key', width: 88 })],
+        [button('123', { do: 'key' }, { style: 'key', width: 72 }), button('space', { do: 'key' }, { style: 'key' }), returnView],
         { gap: 6, grow: true },
       ),
     ],
@@ -120,7 +131,7 @@ export function compose(input: ComposeInput): Frame {
   const parts: View[] = [statusBar(profile, state, now)];
   if (screen.title !== undefined) parts.push(toolbar(profile, screen));
   parts.push(column([screen.body], { grow: true, bg: screen.bg }));
-  parts.push(keyboardVisible ? keyboard(profile, landscape) : row([], { role: 'statusbar', height: profile.bottomInsetDp }));
+  parts.push(keyboardVisible ? keyboard(profile, landscape, returnKey(profile, screen, task.focus)) : row([], { role: 'statusbar', height: profile.bottomInsetDp }));
   const main = engine.layout(column(parts), full, full);
   const layers: Layer[] = [{ box: main, package: state.foreground }];
 
@@ -147,9 +158,12 @@ export function frameTree(frame: Frame, profile: DeviceProfile): UiNode {
   const root: UiNode = {
     type: 'other', text: '', label: null, bounds: { x: 0, y: 0, width: frame.width, height: frame.height }, enabled: true,
     className: profile.platform === 'android' ? 'android.widget.FrameLayout' : 'XCUIElementTypeApplication',
-    package: frame.layers[0].package, children: [],
+    package: frame.layers[Math.max(frame.layers.findLastIndex((l) => l.modal), 0)].package, children: [],
   };
-  for (const layer of frame.layers) {
+  // A modal window (dialog, permission prompt, alert) hides what is under it from the dump, as a
+  // real uiautomator dump of the active window does: only it and what is above it are listed.
+  const top = frame.layers.findLastIndex((l) => l.modal);
+  for (const layer of frame.layers.slice(Math.max(top, 0))) {
     const node = toUiNode(layer.box, { platform: profile.platform, package: layer.package });
     if (node) root.children.push(node);
   }

@@ -1,10 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, extname, join } from 'node:path';
 import { ToolError } from '../../errors.js';
 import { BinaryPlistError, readPlistStrings } from './plist.js';
 import type { DeviceProfile } from './profile.js';
-import { ZipReader } from './zip-reader.js';
+import { readInside } from '../../files/safe-fs.js';
+import { ZIP_LIMITS } from '../../files/zip-reader.js';
+import { readApkManifest, readIpaInfoPlist, type ApkManifest } from '../../files/package-files.js';
 
 export interface PackageInfo {
   package: string;
@@ -12,17 +13,6 @@ export interface PackageInfo {
   version: string;
 }
 
-interface ApkManifest {
-  package?: string;
-  versionName?: string;
-  application?: { label?: unknown };
-}
-interface ApkReaderModule {
-  open(path: string): Promise<{ readManifest(): Promise<ApkManifest> }>;
-}
-
-const require = createRequire(import.meta.url);
-const IPA_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
 
 function lastSegment(id: string): string {
   const tail = id.split('.').pop() ?? id;
@@ -41,7 +31,7 @@ export async function readInstallable(path: string, profile: DeviceProfile): Pro
   if (ext === '.apk') return readApk(path);
   if (ext === '.app') {
     if (!info.isDirectory()) throw new ToolError('INVALID_PARAMETER', `${path} is not a .app bundle folder (expected a directory holding Info.plist)`);
-    const plist = await readFile(join(path, 'Info.plist')).catch(() => undefined);
+    const plist = await readInside(join(path, 'Info.plist'), { roots: [path], param: 'Info.plist' }, { maxBytes: ZIP_LIMITS.entryBytes }).catch(() => undefined);
     if (!plist) throw new ToolError('INVALID_PARAMETER', `${path} has no Info.plist; is it an app bundle?`);
     return fromPlist(plist, path);
   }
@@ -49,13 +39,7 @@ export async function readInstallable(path: string, profile: DeviceProfile): Pro
 }
 
 async function readApk(path: string): Promise<PackageInfo> {
-  let manifest: ApkManifest;
-  try {
-    const reader = await (require('@devicefarmer/adbkit-apkreader') as ApkReaderModule).open(path);
-    manifest = await reader.readManifest();
-  } catch (err) {
-    throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (${(err as Error).message}); expected a zip with a binary AndroidManifest.xml`);
-  }
+  const manifest: ApkManifest = await readApkManifest(path);
   if (!manifest.package) throw new ToolError('INVALID_PARAMETER', `${path}: AndroidManifest.xml names no package`);
   const label = manifest.application?.label;
   return {
@@ -66,19 +50,9 @@ async function readApk(path: string): Promise<PackageInfo> {
 }
 
 async function readIpa(path: string): Promise<PackageInfo> {
-  let zip: ZipReader;
-  try {
-    zip = await ZipReader.open(path);
-  } catch (err) {
-    throw new ToolError('INVALID_PARAMETER', `${path} is not a readable .ipa (${(err as Error).message}); expected a zip holding Payload/<name>.app/Info.plist`);
-  }
-  try {
-    const entry = zip.entries.find((e) => IPA_INFO_PLIST.test(e.name));
-    if (!entry) throw new ToolError('INVALID_PARAMETER', `${path} holds no Payload/<name>.app/Info.plist; is it an .ipa?`);
-    return fromPlist(await zip.read(entry), path);
-  } finally {
-    await zip.close();
-  }
+  const plist = await readIpaInfoPlist(path);
+  if (!plist) throw new ToolError('INVALID_PARAMETER', `${path} holds no Payload/<name>.app/Info.plist; is it an .ipa?`);
+  return fromPlist(plist, path);
 }
 
 function fromPlist(content: Buffer, path: string): PackageInfo {

@@ -133,6 +133,9 @@ export class Phone {
       if (v.kind === 'button' && v.enabled === false) return;
       if (v.onTap) return this.dispatch(v.onTap);
     }
+    // The demo apps close the keyboard on a tap outside the field, as most iOS apps do.
+    const onKeyboard = path.some((b) => (b.view.kind === 'column' || b.view.kind === 'row') && b.view.role === 'keyboard');
+    if (this.profile.platform === 'ios' && !layer.modal && !onKeyboard && this.frame().keyboardVisible) this.state.keyboardShown = false;
   }
 
   doubleTap(x: number, y: number): void {
@@ -232,6 +235,8 @@ export class Phone {
     } else if (screen.submit) {
       this.state.keyboardShown = false;
       this.dispatch(screen.submit);
+    } else if (this.profile.platform === 'ios') {
+      this.state.keyboardShown = false; // the return key reads "Done" here
     }
   }
 
@@ -270,6 +275,7 @@ export class Phone {
       case 'setWifi': this.state.wifi = Boolean(action.arg); return;
       case 'launch': return this.launch(String(action.arg));
       case 'key': return;
+      case 'returnKey': return this.enter();
       default: this.behaviour(scope.pkg).act(action, scope);
     }
   }

@@ -6,6 +6,8 @@ export type Platform = 'android' | 'ios';
 export interface DeviceProfile {
   platform: Platform;
   info: DeviceInfo;
+  /** Android API level of `info.version` (Android 14 is 34); iOS has none. */
+  apiLevel?: number;
   /** Portrait size in device pixels. */
   width: number;
   height: number;
@@ -32,6 +34,7 @@ export const DEMO_PACKAGE = 'com.mobilebridge.demo';
 export const ANDROID_PROFILE: DeviceProfile = {
   platform: 'android',
   info: { id: 'virtual-android-1', os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready' },
+  apiLevel: 34,
   width: 1080,
   height: 2400,
   density: 2.625,

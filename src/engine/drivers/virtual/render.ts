@@ -13,6 +13,8 @@ export interface RenderedScreen {
   png(): Promise<Buffer>;
   /** Opaque RGBA, row after row. The buffer is the caller's to keep: it is never reused. */
   rgba(): Buffer;
+  /** A copy of the pixels in a buffer of its own (transferable to another thread); the frame's buffer stays poolable. */
+  copyRgba(): Buffer;
   /** The owner no longer shows this frame: its pixel buffer may serve a later frame. */
   release(): void;
 }
@@ -133,6 +135,11 @@ export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: bo
       pixels ??= fresh();
       handedOut = true;
       return pixels;
+    },
+    copyRgba: () => {
+      const copy = Buffer.allocUnsafeSlow(bytes);
+      (pixels ?? fresh()).copy(copy);
+      return copy;
     },
     release: () => {
       const buffer = pixels;

@@ -52,7 +52,8 @@ export function toUiNode(box: Box, ctx: TreeContext): UiNode | null {
   const v = box.view;
   if (!box.visible || v.kind === 'spacer') return null;
   if ((v.kind === 'column' || v.kind === 'row') && v.role === 'statusbar') return null;
-  if (v.kind === 'button' && v.style === 'key') return null;
+  // Keys are not elements of the app; only a labelled key (the iOS return key) is listed.
+  if (v.kind === 'button' && v.style === 'key' && !v.label) return null;
   const cls = classify(v);
   const iconOnIos = ctx.platform === 'ios' && (v.kind === 'column' || v.kind === 'row') && v.role === 'icon';
   const node: UiNode = {

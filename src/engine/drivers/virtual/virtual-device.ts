@@ -8,6 +8,7 @@ import { screenSizeOf } from './compose.js';
 import { readInstallable } from './packages.js';
 import { Phone } from './phone.js';
 import type { DeviceProfile } from './profile.js';
+import { renderInThreads, renderPool } from './render-pool.js';
 import { frameSvg, renderFrame, type RenderedScreen } from './render.js';
 import { initialState, type PhoneState, type ToastRecord } from './state.js';
 
@@ -24,13 +25,22 @@ export interface VirtualDeviceOptions {
   hooks?: VirtualDeviceHooks;
 }
 
+interface Rendered {
+  key: string;
+  rgba?: Promise<{ data: Buffer; width: number; height: number }>;
+  png?: Promise<{ data: Buffer; width: number; height: number }>;
+  /** In-process drawing (MOBILEBRIDGE_RENDER_THREADS=0): both images come from one render. */
+  local?: Promise<RenderedScreen>;
+}
+
 /** One virtual phone behind the engine's DeviceHandle, plus read-only views the emulators use. */
 export class VirtualDevice implements DeviceHandle {
   readonly info: DeviceInfo;
   /** Device pixels per point (iOS) / per dp (Android). */
   readonly scale: number;
   private readonly phone: Phone;
-  private rendered: { key: string; screen: Promise<RenderedScreen> } | undefined;
+  /** The current screen's images, drawn on first request and kept while the screen stays the same. */
+  private rendered: Rendered | undefined;
   private lastState: string;
 
   constructor(
@@ -136,10 +146,7 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   screenshotRaw(ctx: CallContext): Promise<RawImage> {
-    return this.call(ctx, async () => {
-      const r = await this.render();
-      return { data: r.rgba(), width: r.width, height: r.height, channels: 4 as const };
-    });
+    return this.call(ctx, async () => ({ ...(await this.image('rgba')), channels: 4 as const }));
   }
 
   listElements(ctx: CallContext): Promise<UiElement[]> {
@@ -208,7 +215,9 @@ export class VirtualDevice implements DeviceHandle {
   properties(ctx: CallContext): Promise<DeviceProperties> {
     return this.call(ctx, () => {
       const s = this.phone.state;
-      return { darkMode: s.darkMode, wifi: s.wifi, network: s.wifi ? 'wifi' : 'disconnected', keyboardVisible: this.phone.frame().keyboardVisible };
+      const props: DeviceProperties = { darkMode: s.darkMode, wifi: s.wifi, network: s.wifi ? 'wifi' : 'disconnected', keyboardVisible: this.phone.frame().keyboardVisible };
+      if (this.profile.apiLevel !== undefined) props.apiLevel = this.profile.apiLevel;
+      return props;
     });
   }
 
@@ -223,15 +232,14 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   /** Raw RGBA pixels of the current screen (the same pixels as the PNG). */
-  async screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
-    const r = await this.render();
-    return { data: r.rgba(), width: r.width, height: r.height };
+  screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
+    return this.image('rgba');
   }
 
   /** PNG of the current screen without going through a CallContext. */
   async screenPng(): Promise<PngImage> {
-    const r = await this.render();
-    return { png: await r.png(), width: r.width, height: r.height };
+    const { data, width, height } = await this.image('png');
+    return { png: data, width, height };
   }
 
   /** The current screen as one SVG document: what the renderer draws, for tests and debugging. */
@@ -240,18 +248,39 @@ export class VirtualDevice implements DeviceHandle {
     return frameSvg(this.phone.frame(), this.profile, this.phone.state.darkMode);
   }
 
-  private render(): Promise<RenderedScreen> {
+  /**
+   * The current screen as RGBA or PNG. Drawn on the renderer threads (render-pool.ts), so a frame
+   * never holds up the event loop; the same screen asked again gets the same buffer, which is how
+   * the frame pipeline knows it did not change.
+   */
+  private image(kind: 'rgba' | 'png'): Promise<{ data: Buffer; width: number; height: number }> {
     this.phone.settle();
     const key = this.phone.frameKey();
     if (this.rendered?.key !== key) {
-      void this.rendered?.screen.then((old) => old.release(), () => undefined);
-      const screen = renderFrame(this.phone.frame(), this.profile, this.phone.state.darkMode);
-      this.rendered = { key, screen };
-      screen.catch(() => {
-        if (this.rendered?.screen === screen) this.rendered = undefined;
+      void this.rendered?.local?.then((old) => old.release(), () => undefined);
+      this.rendered = { key };
+    }
+    const entry = this.rendered;
+    let job = entry[kind];
+    if (!job) {
+      const frame = this.phone.frame();
+      const { width, height } = frame;
+      const dark = this.phone.state.darkMode;
+      if (renderInThreads) {
+        job = renderPool.render(this.id, frame, this.profile, dark, { [kind]: true }).then((r) => ({ data: r[kind]!, width, height }));
+      } else {
+        const local = (entry.local ??= renderFrame(frame, this.profile, dark));
+        job = local.then(async (r) => ({ data: kind === 'png' ? await r.png() : r.rgba(), width, height }));
+      }
+      entry[kind] = job;
+      job.catch(() => {
+        // A failed drawing is not remembered: the next request draws again.
+        if (entry[kind] !== job) return;
+        entry[kind] = undefined;
+        entry.local = undefined;
       });
     }
-    return this.rendered.screen;
+    return job;
   }
 
   get size(): ScreenSize {

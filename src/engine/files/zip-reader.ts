@@ -1,11 +1,22 @@
 import { open } from 'node:fs/promises';
-import { inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+
+const inflateRawAsync = promisify(inflateRaw);
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
 /** End-of-central-directory record plus the longest possible comment. */
 const EOCD_SEARCH = 22 + 0xffff;
+
+/**
+ * Caps against archive bombs (issue 16): what one entry may inflate to, and what one reader may
+ * inflate in total. Inflation runs on libuv's pool, never on the event loop, and stops at the cap.
+ */
+export const ZIP_LIMITS = { entryBytes: 16 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 };
+
+export class ZipLimitError extends Error {}
 
 export interface ZipEntry {
   name: string;
@@ -19,6 +30,8 @@ export interface ZipEntry {
  * entries (stored or deflated), reading only the parts of the file it needs. No ZIP64.
  */
 export class ZipReader {
+  private inflated = 0;
+
   private constructor(
     private readonly file: Awaited<ReturnType<typeof open>>,
     readonly entries: ZipEntry[],
@@ -63,14 +76,26 @@ export class ZipReader {
     }
   }
 
-  async read(entry: ZipEntry): Promise<Buffer> {
+  /** One entry's content; throws ZipLimitError when it would pass ZIP_LIMITS. */
+  async read(entry: ZipEntry, limits = ZIP_LIMITS): Promise<Buffer> {
+    const allowed = Math.min(limits.entryBytes, limits.totalBytes - this.inflated);
+    if (allowed <= 0) throw new ZipLimitError(`the archive inflates to more than ${limits.totalBytes} bytes in total`);
+    // Deflate never shrinks data by less than nothing, so a larger compressed size means a larger entry.
+    if (entry.compressedSize > (entry.method === 0 ? allowed : allowed + 65536)) throw new ZipLimitError(`${entry.name} is larger than ${allowed} bytes`);
     const header = await readAt(this.file, entry.localHeaderOffset, 30);
     if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new Error(`corrupt zip entry ${entry.name}`);
     const dataStart = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     const data = await readAt(this.file, dataStart, entry.compressedSize);
-    if (entry.method === 0) return data;
-    if (entry.method === 8) return inflateRawSync(data);
-    throw new Error(`zip entry ${entry.name} uses unsupported compression method ${entry.method}`);
+    let content: Buffer;
+    if (entry.method === 0) content = data;
+    else if (entry.method === 8) {
+      content = await inflateRawAsync(data, { maxOutputLength: allowed }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw new ZipLimitError(`${entry.name} inflates to more than ${allowed} bytes`);
+        throw err;
+      });
+    } else throw new Error(`zip entry ${entry.name} uses unsupported compression method ${entry.method}`);
+    this.inflated += content.length;
+    return content;
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { DeviceProperties } from '../driver.js';
 import type { DeviceInfo } from '../types.js';
-import { call, type VerbContext } from '../verbs/index.js';
+import { call } from './screen.js';
+import type { VerbContext } from './types.js';
 
 /** The device_property values of SPEC §3, read once per question (they can change during a run). */
 export interface DeviceFacts {

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Assertion } from '../../../validate/index.js';
-import { normalizeText } from '../../resolve/index.js';
-import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../../verbs/index.js';
-import { dialogTexts, name, permissionDialog, screenTitle, visualState } from '../observe.js';
-import { writeFileAtomic } from '../result-file.js';
+import type { Assertion } from '../../validate/index.js';
+import { normalizeText } from '../resolve/index.js';
+import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../verbs/index.js';
+import { dialogTexts, name, permissionDialog, screenTitle, visualState } from './observe.js';
+import { readInside, realInside, writeInside } from '../files/safe-fs.js';
 import { distance, dominantColor, parseHex, similarity, toHex } from './pixels.js';
 import type { Evaluator } from './types.js';
 
@@ -17,15 +15,24 @@ const includesNormalized = (hay: string, needle: string) => normalizeText(hay).i
 
 export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   async screenshot_match(a, env) {
-    const file = resolve(env.scenarioDir, a.reference_screenshot);
+    const where = { roots: [env.scenarioDir], param: 'reference_screenshot', hint: "references stay inside the scenario's folder (rule path-escapes-scenario)" };
+    let located: Awaited<ReturnType<typeof realInside>>;
+    try {
+      located = await realInside(a.reference_screenshot, where, env.scenarioDir);
+    } catch (err) {
+      return { pass: false, error: true, message: (err as Error).message };
+    }
+    const file = located.absolute;
     const current = await env.screenshot();
     let reference: Buffer;
     try {
-      reference = await readFile(file);
+      if (!located.exists) {
+        await writeInside(file, current, where, { createFolders: true });
+        return { pass: true, expected: a.tolerance, actual: 1, message: `no reference yet: recorded this screen as the baseline ${file}; later runs compare against it` };
+      }
+      reference = await readInside(file, where);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { pass: false, error: true, message: `cannot read the reference ${file}: ${(err as Error).message}` };
-      await writeFileAtomic(file, current);
-      return { pass: true, expected: a.tolerance, actual: 1, message: `no reference yet: recorded this screen as the baseline ${file}; later runs compare against it` };
+      return { pass: false, error: true, message: (err as Error).message };
     }
     try {
       const { score } = await similarity(reference, current);

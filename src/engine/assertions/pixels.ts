@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Rect } from '../../types.js';
+import type { Rect } from '../types.js';
 
 /** Per-channel difference under which two pixels count as the same (absorbs anti-aliasing and JPEG-like noise). */
 const PIXEL_TOLERANCE = 24;

@@ -1,8 +1,10 @@
-import type { Assertion } from '../../../validate/index.js';
-import type { UiElement } from '../../types.js';
-import type { ScreenSize } from '../../ui-tree.js';
-import type { VerbContext } from '../../verbs/index.js';
-import type { VariableValue } from '../variables.js';
+import type { Assertion } from '../../validate/index.js';
+import type { UiElement } from '../types.js';
+import type { ScreenSize } from '../ui-tree.js';
+import type { VerbContext } from '../verbs/index.js';
+
+/** A scenario variable's value (captured or declared); null until something fills it. */
+export type VariableValue = string | number | boolean | null;
 
 /** What an assertion may look at. Listings and screenshots are taken lazily and shared. */
 export interface AssertionEnv {

@@ -1,5 +1,6 @@
 import type { Observation, Preconditions } from '../../validate/index.js';
-import { call, VerbError, type VerbContext } from '../verbs/index.js';
+import { call } from './screen.js';
+import { VerbError, type VerbContext } from './types.js';
 import { deviceProperties } from './device-facts.js';
 
 export interface PreconditionReport {

@@ -3,17 +3,12 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as v from 'valibot';
 import { AssertionSchema, type Assertion, type AssertionResult } from '../../validate/index.js';
-import { evaluateAssertion, type AssertionEnv } from '../runner/assertions/index.js';
-import { deviceProperties } from '../runner/device-facts.js';
-import { meanLuminance } from '../runner/observe.js';
+import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isToast, keyboardVisible, listElements, screenshotPng, textOf } from './screen.js';
-import { resolveOnce, verbScreenSize } from './target.js';
-import { VerbError, type VerbContext } from './types.js';
-
-/** Below this mean luminance a screenshot counts as a dark theme (the runner's rule). */
-const DARK_LUMINANCE = 0.35;
+import { isToast, keyboardVisible, listElements, screenshotPng, textOf } from '../verbs/screen.js';
+import { resolveOnce, verbScreenSize } from '../verbs/target.js';
+import { VerbError, type VerbContext } from '../verbs/types.js';
 
 /** What the screen looked like during the verb before the assertion (text_changed, toast_visible). */
 export interface LiveHistory {
@@ -99,11 +94,4 @@ let scratch: string | undefined;
 /** Live checks have no scenario file yet: reference screenshots are recorded in a private temp folder. */
 function liveDir(): string {
   return (scratch ??= mkdtempSync(join(tmpdir(), 'mobilebridge-live-')));
-}
-
-async function darkMode(ctx: VerbContext): Promise<{ dark: boolean; source: string }> {
-  const props = await deviceProperties(ctx);
-  if (props.darkMode !== undefined) return { dark: props.darkMode, source: 'reported by the device' };
-  const lum = await meanLuminance(await screenshotPng(ctx));
-  return { dark: lum < DARK_LUMINANCE, source: `screen luminance ${lum.toFixed(2)}` };
 }

@@ -1,14 +1,14 @@
 import { validateScenarioValue, type ValidationReport } from '../../validate/index.js';
 import type { CallEvent, Engine } from '../engine.js';
 import { isToolFailure } from '../errors.js';
-import { applyPreconditions } from '../runner/preconditions.js';
+import { applyPreconditions } from '../verbs/preconditions.js';
 import type { InstalledApp, UiElement } from '../types.js';
-import { runVerb, verbContext, type VerbSessionOptions } from './index.js';
+import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
-import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from './recording.js';
-import { translateRawCall } from './recording-tools.js';
-import { call } from './screen.js';
-import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from './types.js';
+import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
+import { translateRawCall } from '../verbs/recording-tools.js';
+import { call } from '../verbs/screen.js';
+import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
 
 /**
  * One agent's live session on an engine: runs verbs and assertions on devices, and records them

@@ -1,9 +1,9 @@
-import type { Assertion } from '../../../validate/index.js';
-import type { UiElement } from '../../types.js';
-import { normalizeText } from '../../resolve/index.js';
-import { isDialog, isKeyboard, isToast, resolveOnce, textOf as said } from '../../verbs/index.js';
-import { compare } from '../compare.js';
-import { name } from '../observe.js';
+import type { Assertion } from '../../validate/index.js';
+import type { UiElement } from '../types.js';
+import { normalizeText } from '../resolve/index.js';
+import { isDialog, isKeyboard, isToast, resolveOnce, textOf as said } from '../verbs/index.js';
+import { compare } from './compare.js';
+import { name } from './observe.js';
 import type { AssertionEnv, Evaluator, Verdict } from './types.js';
 
 type Of<T extends Assertion['type']> = Evaluator<T>;

@@ -1,0 +1,295 @@
+import type { VideoPacket, VideoStream } from '../engine/driver.js';
+import { encodeFramePrefix, type FrameHeader } from '../protocol/index.js';
+import { GopCache } from './gop-cache.js';
+import type { Subscription } from './subscription.js';
+
+/** Tunables of live video; the bridge's defaults are in `VIDEO_DEFAULTS`. */
+export interface VideoSettings {
+  /** False: never open device video (`serve --no-video`); subscribers get screenshots. */
+  enabled: boolean;
+  /** Longest side the device encoder should produce. */
+  maxSize: number;
+  /** How long the stream outlives its last subscriber (a reload should not restart the encoder). */
+  graceMs: number;
+  /** Budget of the late-joiner cache per device. */
+  gopCacheBytes: number;
+  /** A subscriber with more than this queued in its socket is skipped to the next key frame. */
+  maxQueuedBytes: number;
+  /** A subscriber waits at most this long for video to start before it is given screenshots. */
+  startTimeoutMs: number;
+  /** First retry after a failure; doubled per failure up to `retryMaxMs`. */
+  retryMs: number;
+  retryMaxMs: number;
+}
+
+export const VIDEO_DEFAULTS: VideoSettings = {
+  enabled: true,
+  maxSize: 1200,
+  graceMs: 5000,
+  gopCacheBytes: 8 * 1024 * 1024,
+  maxQueuedBytes: 1024 * 1024,
+  startTimeoutMs: 4000,
+  retryMs: 5000,
+  retryMaxMs: 60_000,
+};
+
+/** Where a video subscriber's frames come from now. */
+export type VideoRoute = { live: VideoStream } | { live?: undefined; reason: string };
+
+export interface DeviceVideoHooks {
+  /** Opens the device's stream (throws with the reason when it cannot). */
+  open(maxFps: number): Promise<VideoStream>;
+  /** Tells the hub a subscriber's source changed: video is live, or it must poll screenshots. */
+  route(sub: Subscription, route: VideoRoute): void;
+  /** The device's screen size in device pixels (frame headers carry it for mapping taps). */
+  deviceSize(): { width: number; height: number };
+  log(line: string): void;
+}
+
+export interface VideoStats {
+  state: 'idle' | 'starting' | 'live' | 'down';
+  starts: number;
+  failures: number;
+  packets: number;
+  bytes: number;
+  sent: number;
+  /** Packets not sent to a subscriber because it fell behind or waited for a key frame. */
+  skipped: number;
+  keyRequests: number;
+  cacheBytes: number;
+  reason?: string;
+}
+
+/** Key frame requests closer together than this are folded into one (each restarts the encoder). */
+const KEY_REQUEST_GAP_MS = 500;
+
+/**
+ * The live video of one device, shared by all its video subscribers: one device stream however many
+ * watch, a GOP cache so a joiner's first message decodes on its own, per-subscriber skipping to the
+ * next key frame when a socket falls behind, and, when video cannot start or breaks, a route to
+ * screenshots for everyone plus a retry with backoff.
+ */
+export class DeviceVideo {
+  private readonly subs = new Set<Subscription>();
+  private readonly cache: GopCache;
+  private readonly counters = { starts: 0, failures: 0, packets: 0, bytes: 0, sent: 0, skipped: 0, keyRequests: 0 };
+  private state: VideoStats['state'] = 'idle';
+  private stream?: VideoStream;
+  private reason = '';
+  private starting?: Promise<void>;
+  private retryTimer?: NodeJS.Timeout;
+  private retryMs: number;
+  private graceTimer?: NodeJS.Timeout;
+  private lastKeyRequest = Number.NEGATIVE_INFINITY;
+  private seq = 0;
+  /** Each packet's place in the stream (frame headers' `seq`; a gap means skipped frames). */
+  private readonly seqOf = new WeakMap<VideoPacket, number>();
+  private closed = false;
+
+  constructor(
+    readonly device: string,
+    private readonly hooks: DeviceVideoHooks,
+    private readonly settings: VideoSettings,
+  ) {
+    this.cache = new GopCache(settings.gopCacheBytes);
+    this.retryMs = settings.retryMs;
+  }
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  get live(): boolean {
+    return this.state === 'live';
+  }
+
+  has(sub: Subscription): boolean {
+    return this.subs.has(sub);
+  }
+
+  stats(): VideoStats {
+    return { state: this.state, ...this.counters, cacheBytes: this.cache.bytes, ...(this.state === 'down' ? { reason: this.reason } : {}) };
+  }
+
+  /** Adds a subscriber and routes it once known: video, or screenshots with the reason (after at most startTimeoutMs). */
+  async add(sub: Subscription): Promise<void> {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.subs.add(sub);
+    if (this.state === 'idle') this.start();
+    if (this.state === 'starting') {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.settings.startTimeoutMs)));
+      await Promise.race([this.starting, timeout]);
+      clearTimeout(timer);
+    }
+    if (!this.subs.has(sub)) return;
+    if (this.state === 'live' && this.stream) this.hooks.route(sub, { live: this.stream });
+    else if (this.state === 'down') this.hooks.route(sub, { reason: this.reason });
+    else this.hooks.route(sub, { reason: `video did not start within ${this.settings.startTimeoutMs / 1000} s; screenshots until it does` });
+  }
+
+  remove(sub: Subscription): void {
+    if (!this.subs.delete(sub) || this.subs.size > 0) return;
+    if (this.state !== 'live' && this.state !== 'starting') {
+      this.idle();
+      return;
+    }
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      if (this.subs.size === 0) this.idle();
+    }, this.settings.graceMs);
+  }
+
+  /** Starts sending to a subscriber routed to video: the cached group first, so it decodes at once. */
+  prime(sub: Subscription): void {
+    if (!this.subs.has(sub) || this.state !== 'live') return;
+    const group = this.cache.snapshot();
+    sub.needsKey = true;
+    if (group.length === 0) {
+      this.requestKey();
+      return;
+    }
+    for (const packet of group) this.sendTo(sub, packet, true);
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    this.subs.clear();
+    await this.idle();
+  }
+
+  private start(): void {
+    this.state = 'starting';
+    this.counters.starts++;
+    let maxFps = 1;
+    for (const sub of this.subs) maxFps = Math.max(maxFps, sub.screen?.maxFps ?? 1);
+    this.starting = this.hooks.open(maxFps).then(
+      (stream) => {
+        if (this.closed || this.subs.size === 0 || this.state !== 'starting') {
+          void stream.close().catch(() => {});
+          if (this.state === 'starting') this.state = 'idle';
+          return;
+        }
+        this.stream = stream;
+        this.state = 'live';
+        this.retryMs = this.settings.retryMs;
+        this.cache.clear();
+        this.hooks.log(`video of ${this.device}: ${stream.source} ${stream.codec} live`);
+        for (const sub of this.subs) {
+          sub.needsKey = true;
+          this.hooks.route(sub, { live: stream });
+        }
+        void this.pump(stream);
+      },
+      (err: unknown) => {
+        if (this.state === 'starting') this.down(`video could not start: ${(err as Error).message}`);
+      },
+    );
+  }
+
+  private async pump(stream: VideoStream): Promise<void> {
+    let failure = 'the device ended the video stream';
+    try {
+      for await (const packet of stream.packets()) {
+        if (stream !== this.stream) return;
+        this.onPacket(packet);
+      }
+    } catch (err) {
+      failure = `the video stream broke: ${(err as Error).message}`;
+    }
+    if (stream !== this.stream) return;
+    this.stream = undefined;
+    void stream.close().catch(() => {});
+    this.down(failure);
+  }
+
+  private down(reason: string): void {
+    this.state = 'down';
+    this.reason = reason;
+    this.counters.failures++;
+    this.cache.clear();
+    this.hooks.log(`video of ${this.device}: ${reason}; screenshots until a retry in ${Math.round(this.retryMs / 1000)} s`);
+    for (const sub of this.subs) this.hooks.route(sub, { reason });
+    if (this.subs.size === 0 || this.closed) {
+      void this.idle();
+      return;
+    }
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.subs.size > 0 && !this.closed && this.state === 'down') this.start();
+    }, this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, this.settings.retryMaxMs);
+  }
+
+  private async idle(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.graceTimer);
+    this.retryTimer = this.graceTimer = undefined;
+    const stream = this.stream;
+    this.stream = undefined;
+    this.state = 'idle';
+    this.retryMs = this.settings.retryMs;
+    this.cache.clear();
+    if (stream) await stream.close().catch((err: unknown) => this.hooks.log(`video of ${this.device}: closing failed: ${(err as Error).message}`));
+  }
+
+  private onPacket(packet: VideoPacket): void {
+    this.counters.packets++;
+    this.counters.bytes += packet.data.length;
+    if (!this.cache.push(packet)) this.requestKey();
+    if (packet.config) return;
+    this.seqOf.set(packet, ++this.seq);
+    for (const sub of this.subs) this.sendTo(sub, packet, false);
+  }
+
+  /**
+   * Sends one packet unless the subscriber would get a picture it cannot decode: after any skip it
+   * waits for the next key frame. `burst` (the cached group for a joiner) ignores the socket budget.
+   */
+  private sendTo(sub: Subscription, packet: VideoPacket, burst: boolean): void {
+    const conn = sub.session.connection;
+    if (!sub.delivering || !conn?.open) {
+      sub.needsKey = true;
+      return;
+    }
+    const behind = !burst && conn.bufferedAmount > this.settings.maxQueuedBytes;
+    if (behind || (sub.needsKey && !packet.key)) {
+      if (behind && !packet.key && !sub.needsKey) this.requestKey();
+      sub.needsKey = true;
+      this.counters.skipped++;
+      return;
+    }
+    sub.needsKey = false;
+    const config = this.cache.configFor(packet);
+    const device = this.hooks.deviceSize();
+    // A rotated device streams rotated video before the bridge re-reads its size.
+    const turned = packet.width > packet.height !== device.width > device.height;
+    const header: FrameHeader = {
+      subscription: sub.id,
+      device: this.device,
+      seq: this.seqOf.get(packet) ?? this.seq,
+      width: packet.width,
+      height: packet.height,
+      format: this.stream?.codec ?? 'h264',
+      captured_at: packet.capturedAt,
+      device_width: turned ? device.height : device.width,
+      device_height: turned ? device.width : device.height,
+    };
+    if (header.format === 'h264') {
+      header.key = packet.key;
+      header.config = config !== undefined;
+    }
+    const parts = [encodeFramePrefix(header), ...(config ? [config.data] : []), packet.data];
+    this.counters.sent++;
+    conn.sendBinary(Buffer.concat(parts), () => {});
+  }
+
+  private requestKey(): void {
+    const now = performance.now();
+    if (!this.stream?.requestKeyFrame || now - this.lastKeyRequest < KEY_REQUEST_GAP_MS) return;
+    this.lastKeyRequest = now;
+    this.counters.keyRequests++;
+    this.stream.requestKeyFrame();
+  }
+}

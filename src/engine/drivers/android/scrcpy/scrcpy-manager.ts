@@ -1,0 +1,156 @@
+import type { VideoOptions, VideoStream } from '../../../driver.js';
+import { ToolError } from '../../../errors.js';
+import type { ScreenSize } from '../../../ui-tree.js';
+import type { AdbDeviceClient } from '../adb-client.js';
+import type { ControlChannel } from './control-channel.js';
+import { ScrcpySession } from './session.js';
+import { VideoConsumer } from './video-consumer.js';
+
+export interface ScrcpyManagerOptions {
+  /** Kept running this long after the last viewer and input user left, so the next ones start at once. */
+  graceMs: number;
+  bindTimeoutMs: number;
+  keyFrameInterval: number;
+  /** Encoder settings when input, not a viewer, starts the server. */
+  inputVideo: VideoOptions;
+  /** A server that ran this long before dying is restarted once for its viewers (an encoder error, not a broken setup). */
+  restartAfterMs: number;
+}
+
+export const DEFAULT_SCRCPY_OPTIONS: ScrcpyManagerOptions = {
+  graceMs: 10_000,
+  bindTimeoutMs: 5_000,
+  keyFrameInterval: 2,
+  inputVideo: { maxSize: 1200, maxFps: 30 },
+  restartAfterMs: 5_000,
+};
+
+/**
+ * The one scrcpy session of a device, shared by every video consumer and by input. Started on first
+ * use, stopped after a grace period once nobody uses it, and always stopped by close().
+ */
+export class ScrcpyManager {
+  private session: ScrcpySession | undefined;
+  private starting: Promise<ScrcpySession> | undefined;
+  private readonly consumers = new Set<VideoConsumer>();
+  private inputUsers = 0;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly device: AdbDeviceClient,
+    private readonly serial: string,
+    private readonly physicalSize: () => Promise<ScreenSize>,
+    private readonly options: ScrcpyManagerOptions = DEFAULT_SCRCPY_OPTIONS,
+  ) {}
+
+  /** The control channel of a running session, if any; input never starts a server just for a tap. */
+  get control(): ControlChannel | undefined {
+    const control = this.session?.running ? this.session.control : undefined;
+    return control?.alive ? control : undefined;
+  }
+
+  /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */
+  async openVideo(options: VideoOptions): Promise<VideoStream> {
+    this.hold();
+    let session: ScrcpySession;
+    try {
+      session = await this.ensure(options);
+    } catch (err) {
+      this.release();
+      throw err;
+    }
+    const consumer = new VideoConsumer(session.lastConfig);
+    this.consumers.add(consumer);
+    // A consumer joining a running stream would otherwise wait up to a key-frame interval.
+    if (session.lastConfig) session.control.requestKeyFrame();
+    let closed = false;
+    return {
+      codec: 'h264',
+      source: 'scrcpy',
+      packets: () => consumer.packets(),
+      requestKeyFrame: () => this.session?.control.requestKeyFrame(),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        consumer.end();
+        this.consumers.delete(consumer);
+        this.release();
+      },
+    };
+  }
+
+  /** Runs `work` with a control channel, starting the server if needed (Unicode text has no other path). */
+  async withInput<T>(work: (control: ControlChannel) => Promise<T>): Promise<T> {
+    this.inputUsers++;
+    this.hold();
+    try {
+      const session = await this.ensure(this.options.inputVideo);
+      return await work(session.control);
+    } finally {
+      this.inputUsers--;
+      this.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.graceTimer);
+    for (const consumer of this.consumers) consumer.end();
+    this.consumers.clear();
+    const session = this.session ?? (await this.starting?.catch(() => undefined));
+    this.session = undefined;
+    await session?.close();
+  }
+
+  private async ensure(video: VideoOptions): Promise<ScrcpySession> {
+    if (this.closed) throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
+    if (this.session?.running) return this.session;
+    this.starting ??= this.start(video).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(video: VideoOptions): Promise<ScrcpySession> {
+    const physical = await this.physicalSize();
+    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs }, physical);
+    if (this.closed) {
+      await session.close();
+      throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
+    }
+    this.session = session;
+    session.onPacket((packet) => this.consumers.forEach((consumer) => consumer.push(packet)));
+    void session.ended.then((reason) => this.onEnded(session, reason, video));
+    return session;
+  }
+
+  private async onEnded(session: ScrcpySession, reason: string, video: VideoOptions): Promise<void> {
+    if (this.session === session) this.session = undefined;
+    if (reason === 'closed' || this.closed) return;
+    if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
+      try {
+        await this.ensure(video);
+        return;
+      } catch (err) {
+        reason = `${reason}; restarting failed: ${(err as Error).message}`;
+      }
+    }
+    for (const consumer of this.consumers) consumer.fail(new ToolError('INTERNAL', reason));
+  }
+
+  private hold(): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+  }
+
+  private release(): void {
+    if (this.consumers.size > 0 || this.inputUsers > 0 || this.closed) return;
+    clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      const session = this.session;
+      this.session = undefined;
+      void session?.close();
+    }, this.options.graceMs);
+    this.graceTimer.unref();
+  }
+}

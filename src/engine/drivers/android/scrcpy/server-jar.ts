@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { getScrcpyJar } from '@u4/minicap-prebuilt';
+import { ToolError } from '../../../errors.js';
+
+export const SCRCPY_VERSION = '3.3.1';
+/** SHA-256 of the official scrcpy-server v3.3.1 release, as shipped in @u4/minicap-prebuilt 1.1.2. */
+export const SCRCPY_JAR_SHA256 = 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8';
+/** Where scrcpy's own client pushes it (server.c SC_DEVICE_SERVER_PATH). */
+export const DEVICE_JAR_PATH = '/data/local/tmp/scrcpy-server.jar';
+
+let verified: Buffer | undefined;
+
+/**
+ * The server jar's bytes, read once from the registry package and checked against the pinned hash:
+ * a jar that is missing or differs from the release is never pushed to a phone.
+ */
+export function scrcpyServerJar(locate: () => string = defaultLocation): Buffer {
+  if (verified && locate === defaultLocation) return verified;
+  let file: string;
+  let bytes: Buffer;
+  try {
+    file = locate();
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    throw new ToolError('UNSUPPORTED', `scrcpy-server ${SCRCPY_VERSION} is not installed (${(err as Error).message}); run "npm install" so @u4/minicap-prebuilt provides it`);
+  }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  if (hash !== SCRCPY_JAR_SHA256) {
+    throw new ToolError('UNSUPPORTED', `scrcpy-server ${SCRCPY_VERSION} at ${file} has SHA-256 ${hash}, not the release's ${SCRCPY_JAR_SHA256}; reinstall @u4/minicap-prebuilt (npm ci) instead of pushing an unknown jar`);
+  }
+  if (locate === defaultLocation) verified = bytes;
+  return bytes;
+}
+
+function defaultLocation(): string {
+  return getScrcpyJar(SCRCPY_VERSION);
+}

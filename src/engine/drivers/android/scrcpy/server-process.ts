@@ -1,0 +1,176 @@
+import type { Duplex } from 'node:stream';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ScrcpyCodecOptions, ScrcpyInstanceId, ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
+import { ToolError } from '../../../errors.js';
+import type { AdbDeviceClient } from '../adb-client.js';
+import { DEVICE_JAR_PATH, SCRCPY_VERSION, scrcpyServerJar } from './server-jar.js';
+
+export interface ScrcpyLaunchOptions {
+  maxSize: number;
+  maxFps: number;
+  /** Seconds between key frames: bounds what a late joiner must decode (SurfaceEncoder's default is 10). */
+  keyFrameInterval: number;
+  /** How long the server may take to bind its socket before starting counts as failed. */
+  bindTimeoutMs: number;
+}
+
+/** A started scrcpy-server: its shell stream (the process's stdout/stderr) and its two sockets, opened in the server's accept order. */
+export interface LaunchedServer {
+  options: ScrcpyOptions3_3_1<true>;
+  socketName: string;
+  shell: Duplex;
+  video: Duplex;
+  control: Duplex;
+  log: ServerLog;
+}
+
+const OPEN_RETRY_MS = 50;
+const LOG_KEEP_CHARS = 8192;
+
+/** The server's console: kept for reasons (`[server] ERROR: …`) and confirmations (`Device clipboard set`). */
+export class ServerLog {
+  exited = false;
+  private kept = '';
+  private dropped = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(shell: Duplex) {
+    shell.setEncoding('utf8');
+    shell.on('data', (chunk: string) => {
+      this.kept += chunk;
+      if (this.kept.length > LOG_KEEP_CHARS) {
+        this.dropped += this.kept.length - LOG_KEEP_CHARS;
+        this.kept = this.kept.slice(-LOG_KEEP_CHARS);
+      }
+      this.wake();
+    });
+    const done = () => {
+      this.exited = true;
+      this.wake();
+    };
+    shell.on('end', done);
+    shell.on('close', done);
+    shell.on('error', done);
+  }
+
+  get text(): string {
+    return this.kept;
+  }
+
+  /** Where the log stands now: note it before acting, then wait for what the server prints after. */
+  get position(): number {
+    return this.dropped + this.kept.length;
+  }
+
+  since(position: number): string {
+    return this.kept.slice(Math.max(0, position - this.dropped));
+  }
+
+  /** The first error the server printed (version mismatch, exception), with the exception line that follows it. */
+  get error(): string | undefined {
+    const logged = /\[server\] ERROR: ([^\n]*)(?:\n(\S+(?:Exception|Error)\b[^\n]*))?/.exec(this.kept);
+    if (logged) return logged[2] && !logged[2].includes(logged[1]) ? `${logged[1]}: ${logged[2]}` : logged[1].trim();
+    return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(this.kept)?.[1].trim();
+  }
+
+  /** Resolves true once the log after `from` matches, false after `ms` or when the server exits first. */
+  async waitFor(pattern: RegExp, from: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (pattern.test(this.since(from))) return true;
+      if (this.exited || Date.now() >= deadline) return false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    waiters.forEach((w) => w());
+  }
+}
+
+/**
+ * Pushes the verified jar, runs `app_process … com.genymobile.scrcpy.Server 3.3.1` through adbkit's shell,
+ * then opens `localabstract:scrcpy_<scid>` twice: video, then control (DesktopConnection's accept order;
+ * audio is off). Every failure is a ToolError whose message is the reason a viewer is shown.
+ */
+export async function launchScrcpyServer(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions): Promise<LaunchedServer> {
+  const jar = scrcpyServerJar();
+  await pushJar(device, serial, jar);
+  // A number as scid would serialize in decimal, but the server parses hex: use the library's id type.
+  const scid = ScrcpyInstanceId.random();
+  const options = new ScrcpyOptions3_3_1<true>({
+    scid,
+    tunnelForward: true,
+    audio: false,
+    maxSize: launch.maxSize,
+    maxFps: launch.maxFps,
+    sendDummyByte: false,
+    logLevel: 'info',
+    videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: launch.keyFrameInterval }),
+  });
+  const socketName = `scrcpy_${scid.value.toString(16).padStart(8, '0')}`;
+  const command = `CLASSPATH=${DEVICE_JAR_PATH} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
+  let shell: Duplex;
+  try {
+    shell = await device.shell(command);
+  } catch (err) {
+    throw new ToolError('INTERNAL', `could not start scrcpy-server on ${serial}: ${(err as Error).message}`);
+  }
+  const log = new ServerLog(shell);
+  try {
+    const video = await openSocket(device, serial, socketName, log, Date.now() + launch.bindTimeoutMs);
+    const control = await openSocket(device, serial, socketName, log, Date.now() + launch.bindTimeoutMs).catch((err: unknown) => {
+      video.destroy();
+      throw err;
+    });
+    return { options, socketName, shell, video, control, log };
+  } catch (err) {
+    shell.destroy();
+    throw err;
+  }
+}
+
+async function pushJar(device: AdbDeviceClient, serial: string, jar: Buffer): Promise<void> {
+  try {
+    const transfer = await device.push(Readable.from([jar]), DEVICE_JAR_PATH, 0o644);
+    await new Promise<void>((resolve, reject) => {
+      transfer.on('end', () => resolve());
+      transfer.on('error', reject);
+    });
+  } catch (err) {
+    throw new ToolError('INTERNAL', `pushing scrcpy-server to ${serial}:${DEVICE_JAR_PATH} failed (${(err as Error).message}); check free space and that /data/local/tmp is writable`);
+  }
+}
+
+/**
+ * The server binds its socket a few hundred ms after app_process starts; until then adbd refuses the
+ * stream. Retries until bound, the server exits (its error is the reason), or the deadline passes.
+ */
+async function openSocket(device: AdbDeviceClient, serial: string, name: string, log: ServerLog, deadline: number): Promise<Duplex> {
+  let last = 'not tried';
+  for (;;) {
+    if (log.exited) {
+      throw new ToolError('INTERNAL', `scrcpy-server ${SCRCPY_VERSION} on ${serial} exited before accepting a connection: ${log.error ?? (log.text.trim().split('\n').pop() || 'no output')}`);
+    }
+    try {
+      const socket = await device.openLocal(`localabstract:${name}`);
+      socket.on('error', () => undefined);
+      return socket;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    if (Date.now() >= deadline) {
+      throw new ToolError('TIMEOUT', `scrcpy-server on ${serial} never opened localabstract:${name} (last attempt: ${last}); the device may block app_process, see the server output: ${log.text.trim().slice(-300) || 'none'}`);
+    }
+    await sleep(OPEN_RETRY_MS);
+  }
+}

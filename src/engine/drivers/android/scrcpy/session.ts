@@ -1,0 +1,122 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { VideoPacket } from '../../../driver.js';
+import { ToolError } from '../../../errors.js';
+import type { ScreenSize } from '../../../ui-tree.js';
+import type { AdbDeviceClient } from '../adb-client.js';
+import { ControlChannel } from './control-channel.js';
+import { launchScrcpyServer, type LaunchedServer, type ScrcpyLaunchOptions } from './server-process.js';
+import { readVideoHeader, videoPackets, type VideoSize } from './video-packets.js';
+
+/** How long a server that exited may take to print why, after its sockets closed. */
+const REASON_GRACE_MS = 300;
+
+/**
+ * One running scrcpy-server: its video pump (packets go to the listeners, or nowhere, so the encoder
+ * never blocks) and its control channel. `ended` resolves with the reason once the server is gone.
+ */
+export class ScrcpySession {
+  readonly control: ControlChannel;
+  readonly ended: Promise<string>;
+  readonly startedAt = Date.now();
+  lastConfig: VideoPacket | undefined;
+  private readonly listeners = new Set<(packet: VideoPacket) => void>();
+  private size: VideoSize;
+  private stopping = false;
+  private finish!: (reason: string) => void;
+
+  private constructor(
+    private readonly server: LaunchedServer,
+    private readonly serial: string,
+    size: VideoSize,
+    stream: ReadableStream<Uint8Array>,
+    physical: ScreenSize,
+  ) {
+    this.size = size;
+    this.ended = new Promise((resolve) => (this.finish = resolve));
+    this.control = new ControlChannel(server.control, server.options, server.log, serial, () => this.size, () => orient(physical, this.size));
+    server.control.on('close', () => void this.stop());
+    server.shell.on('close', () => void this.stop());
+    void this.pump(stream);
+  }
+
+  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: ScreenSize): Promise<ScrcpySession> {
+    const server = await launchScrcpyServer(device, serial, launch);
+    try {
+      const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
+      return new ScrcpySession(server, serial, header.size, header.stream, physical);
+    } catch (err) {
+      await waitForExit(server);
+      destroy(server);
+      throw new ToolError('INTERNAL', `scrcpy-server on ${serial} did not start its video: ${server.log.error ?? (err as Error).message}`);
+    }
+  }
+
+  get videoSize(): VideoSize {
+    return this.size;
+  }
+
+  get running(): boolean {
+    return !this.stopping;
+  }
+
+  onPacket(listener: (packet: VideoPacket) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closing both sockets makes the server's streamer and controller fail, and the server exit; the shell goes too. */
+  async close(): Promise<void> {
+    await this.stop('closed');
+  }
+
+  private async pump(stream: ReadableStream<Uint8Array>): Promise<void> {
+    let why = 'the video stream ended';
+    try {
+      for await (const packet of videoPackets(this.server.options, stream, this.size, (size) => (this.size = size))) {
+        if (packet.config) this.lastConfig = packet;
+        for (const listener of this.listeners) listener(packet);
+      }
+    } catch (err) {
+      why = `the video stream broke (${(err as Error).message})`;
+    }
+    await this.stop(undefined, why);
+  }
+
+  private async stop(reason?: string, fallback = 'the server stopped'): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (reason === undefined) await waitForExit(this.server);
+    const why = reason ?? this.server.log.error ?? fallback;
+    this.control.kill(why);
+    destroy(this.server);
+    this.finish(reason === 'closed' ? reason : `scrcpy-server on ${this.serial} stopped: ${why}`);
+  }
+}
+
+/** The device's current size in pixels: the video keeps the screen's orientation, the physical size does not. */
+function orient(physical: ScreenSize, video: VideoSize): ScreenSize {
+  const landscape = video.width > video.height;
+  const wide = physical.width > physical.height;
+  return landscape === wide ? physical : { width: physical.height, height: physical.width };
+}
+
+async function waitForExit(server: LaunchedServer): Promise<void> {
+  const deadline = Date.now() + REASON_GRACE_MS;
+  while (!server.log.exited && Date.now() < deadline) await sleep(20);
+}
+
+function destroy(server: LaunchedServer): void {
+  server.video.destroy();
+  server.control.destroy();
+  server.shell.destroy();
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * A virtual phones' renderer thread (started by render-pool.ts): paints, composites and encodes
+ * frames so that none of it holds up the event loop that serves tools, protocol traffic and the
+ * runner. Keeps its own tile cache and pixel buffers, warm for the devices routed to it.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { Frame } from './compose.js';
+import type { RenderReply, RenderRequest } from './render-pool.js';
+import { renderFrame } from './render.js';
+
+if (!parentPort) throw new Error('render-worker.js runs as a worker thread of mobilebridge (src/engine/drivers/virtual/render-pool.ts), not on its own');
+const port = parentPort;
+
+port.on('message', (req: RenderRequest) => {
+  void (async () => {
+    try {
+      // framePaint reads only the size and the layers' boxes and scrims: the rest of a Frame stays on the main thread.
+      const screen = await renderFrame(req.frame as Frame, req.profile, req.dark);
+      const png = req.png ? await screen.png() : undefined;
+      const rgba = req.rgba ? screen.copyRgba() : undefined;
+      screen.release();
+      const reply: RenderReply = { id: req.id, width: screen.width, height: screen.height, rgba: rgba?.buffer as ArrayBuffer | undefined, png };
+      port.postMessage(reply, rgba ? [rgba.buffer as ArrayBuffer] : []);
+    } catch (err) {
+      const reply: RenderReply = { id: req.id, error: (err as Error).message };
+      port.postMessage(reply);
+    }
+  })();
+});

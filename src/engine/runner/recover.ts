@@ -1,0 +1,84 @@
+import { readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
+
+/**
+ * Recovery of an output folder after a crash (issue 16). A run holds `<run_id>.lock` (its pid)
+ * beside its result document while it runs; at the next start a document still `running` whose
+ * process is gone is marked `error` ("interrupted"), and temp files of dead writers are removed.
+ */
+
+const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
+const INTERRUPTED = 'interrupted: the run stopped without finishing (its process ended: crash, kill or power loss); the steps above are what was recorded';
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function lockHolder(lock: string): Promise<number | undefined> {
+  const text = await readInside(lock, { roots: [dirname(lock)], param: 'lock' }, { maxBytes: 64 }).catch(() => undefined);
+  const pid = Number(text?.toString('utf8').trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Creates `<out>/results` (a clear ToolError when it cannot) and recovers what a crash left there. */
+export async function prepareOutput(outDir: string): Promise<{ interrupted: string[]; removed: string[] }> {
+  const results = join(outDir, 'results');
+  await makeFolders(results, 'create the output folder');
+  const removed = [...(await removeDeadTemps(outDir)), ...(await removeDeadTemps(results))];
+  return { interrupted: await markInterrupted(results), removed };
+}
+
+async function removeDeadTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = TEMP.exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    if (await unlink(join(dir, name)).then(() => true, () => false)) removed.push(join(dir, name));
+  }
+  return removed;
+}
+
+async function markInterrupted(results: string): Promise<string[]> {
+  const marked: string[] = [];
+  const where = { roots: [results], param: 'result document' };
+  for (const name of await readdir(results).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const file = join(results, name);
+    const lock = file.replace(/\.json$/, '.lock');
+    const holder = await lockHolder(lock);
+    if (holder !== undefined && alive(holder)) continue;
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse((await readInside(file, where)).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (doc.status === 'running') {
+      const ended = (await stat(file)).mtime;
+      doc.status = 'error';
+      doc.summary = INTERRUPTED;
+      doc.ended_at = ended.toISOString();
+      const startedAt = Date.parse(String(doc.started_at));
+      if (Number.isFinite(startedAt)) doc.duration_seconds = Math.round((ended.getTime() - startedAt) / 10) / 100;
+      await writeInside(file, JSON.stringify(doc, null, 2), where);
+      marked.push(file);
+    }
+    await unlink(lock).catch(() => undefined);
+  }
+  return marked;
+}
+
+/** Marks the run as live until the returned function is called (see markInterrupted). */
+export async function holdRunLock(resultFile: string): Promise<() => Promise<void>> {
+  const lock = resultFile.replace(/\.json$/, '.lock');
+  await makeFolders(dirname(lock)).catch(() => undefined);
+  await writeFile(lock, String(process.pid), { flag: 'wx' }).catch(() => undefined);
+  return () => unlink(lock).catch(() => undefined);
+}

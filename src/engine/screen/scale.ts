@@ -1,0 +1,110 @@
+import sharp, { type Sharp } from 'sharp';
+import type { ScreenCapture } from './capture.js';
+
+/**
+ * Screenshots for agents: scaled first, encoded once. Some MCP clients cap a tool result at 1 MB
+ * (mobile-mcp's users hit that with full-resolution PNGs) and base64 adds a third, so the image is
+ * made to fit both a longest-side bound and a budget of base64 characters.
+ */
+
+export type ImageFormat = 'jpeg' | 'png';
+
+export interface ScaledShot {
+  data: string;
+  mimeType: 'image/jpeg' | 'image/png';
+  width: number;
+  height: number;
+  deviceWidth: number;
+  deviceHeight: number;
+  /** Device pixels per image pixel: device_x = image_x × factor. */
+  factor: number;
+  /** The same for y; differs from `factor` only by the rounding of the image's height. */
+  factorY: number;
+  bytes: number;
+}
+
+export interface ScaleOptions {
+  format?: ImageFormat;
+  /** Longest side of the image in pixels; neither side ever exceeds it. */
+  maxSize?: number;
+  /** Base64 characters allowed. */
+  budget?: number;
+}
+
+/** Base64 characters allowed per screenshot: 600 KB leaves room for the text part under a 1 MB cap. */
+export const DEFAULT_BUDGET = 600_000;
+/** Longest side of the image by default: enough to read labels, small enough for a model's context. */
+export const DEFAULT_MAX_SIZE = 1280;
+const MIN_SIDE = 160;
+const JPEG_QUALITIES = [80, 65, 50, 40];
+
+/**
+ * Image size for a scale: both sides rounded down, so the longest never exceeds `maxSize` however
+ * the device's aspect ratio rounds (1179 × 2556 at 1280 is 590 × 1280, not 591 × 1281).
+ */
+export function scaledSize(deviceWidth: number, deviceHeight: number, scale: number, maxSize: number): { width: number; height: number } {
+  const fit = (side: number) => Math.max(1, Math.min(maxSize, Math.floor(side * scale + 1e-9)));
+  return { width: fit(deviceWidth), height: fit(deviceHeight) };
+}
+
+function source(cap: ScreenCapture): Sharp {
+  if (cap.raw) {
+    const { data, width, height, channels } = cap.raw;
+    // Device screens are opaque (raw RGBX gets alpha 255): dropping alpha first spares the resize
+    // its premultiply pass and the JPEG encoder a flatten.
+    const img = sharp(data, { raw: { width, height, channels } });
+    return channels === 4 ? img.removeAlpha() : img;
+  }
+  // The device's own encoding (WebDriverAgent PNG): a transparent pixel shows as white, as viewers show it.
+  return sharp(cap.encoded, { sequentialRead: true }).flatten({ background: '#ffffff' });
+}
+
+function encode(cap: ScreenCapture, width: number, height: number, format: ImageFormat, quality: number): Promise<Buffer> {
+  let img = source(cap);
+  // Bilinear: for the 0.5–1× shrinks agents mostly get it keeps labels readable at ~half the cost
+  // of lanczos3 (14 vs 31 ms for 1080×2400 → 576×1280); larger shrinks need lanczos3's wider support.
+  const kernel = width * 2 >= cap.width ? 'linear' : 'lanczos3';
+  if (width !== cap.width || height !== cap.height) img = img.resize({ width, height, fit: 'fill', kernel });
+  return format === 'png' ? img.png({ compressionLevel: 9, palette: true }).toBuffer() : img.jpeg({ quality }).toBuffer();
+}
+
+/**
+ * Scales the capture so its longest side is at most `maxSize` and its base64 fits `budget`:
+ * lower JPEG quality first, then smaller sizes. PNG stays lossless apart from its palette and
+ * only shrinks. Sizes are known before encoding, so nothing is decoded to measure it.
+ */
+export async function scaleCapture(cap: ScreenCapture, options: ScaleOptions = {}): Promise<ScaledShot> {
+  const format = options.format ?? 'jpeg';
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+  const { width: deviceWidth, height: deviceHeight } = cap;
+  if (!deviceWidth || !deviceHeight) throw new Error('the device returned a screenshot without dimensions');
+  let scale = Math.min(1, maxSize / Math.max(deviceWidth, deviceHeight));
+  for (;;) {
+    const { width, height } = scaledSize(deviceWidth, deviceHeight, scale, maxSize);
+    const last = Math.max(width, height) <= MIN_SIDE;
+    for (const quality of format === 'png' ? [100] : JPEG_QUALITIES) {
+      const out = await encode(cap, width, height, format, quality);
+      if (Math.ceil(out.length / 3) * 4 <= budget || last) {
+        return {
+          data: out.toString('base64'),
+          mimeType: format === 'png' ? 'image/png' : 'image/jpeg',
+          width,
+          height,
+          deviceWidth,
+          deviceHeight,
+          factor: Math.round((deviceWidth / width) * 10_000) / 10_000,
+          factorY: Math.round((deviceHeight / height) * 10_000) / 10_000,
+          bytes: out.length,
+        };
+      }
+    }
+    scale *= 0.75;
+  }
+}
+
+/** A capture from an image the device (or another process) encoded: only its header is read here. */
+export async function captureFromEncoded(image: Buffer): Promise<ScreenCapture> {
+  const meta = await sharp(image).metadata();
+  return { encoded: image, width: meta.width ?? 0, height: meta.height ?? 0 };
+}

@@ -1,0 +1,91 @@
+import type { CallContext, DeviceHandle, Driver } from '../driver.js';
+import { ToolError } from '../errors.js';
+import type { DeviceInfo, InstalledApp } from '../types.js';
+import type { AppControl } from '../drivers/ios/app-control.js';
+import { IosDevice } from '../drivers/ios/ios-device.js';
+import { WdaClient } from '../drivers/ios/wda-client.js';
+import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
+
+interface WdaStatus {
+  os?: { name?: string; version?: string };
+  device?: string;
+}
+
+/**
+ * App lifecycle through WebDriverAgent alone: a phone reached only over the network has no go-ios
+ * or simctl next to it, so what WDA cannot do (list, install, uninstall) is refused with the way out.
+ */
+class WdaAppControl implements AppControl {
+  constructor(
+    private readonly client: WdaClient,
+    private readonly name: string,
+  ) {}
+
+  private refuse(what: string): never {
+    throw new ToolError('UNSUPPORTED', `${what} is not possible on ${this.name}: it is reached only through WebDriverAgent over the network (--wda), which cannot ${what}; run mobilebridge on the iPhone's USB host and add that bridge with --peer instead`);
+  }
+
+  async listApps(): Promise<InstalledApp[]> {
+    this.refuse('listing apps');
+  }
+
+  async install(): Promise<void> {
+    this.refuse('installing apps');
+  }
+
+  async uninstall(): Promise<void> {
+    this.refuse('uninstalling apps');
+  }
+
+  async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.client.sessionCall('POST', '/wda/apps/launch', { bundleId }, signal);
+  }
+
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
+    await this.client.sessionCall('POST', '/wda/apps/terminate', { bundleId }, signal);
+  }
+}
+
+/**
+ * One iPhone whose WebDriverAgent answers at a URL (`--wda name=url`). WDA does not report the UDID,
+ * so the device id is the name the user gave it.
+ */
+export class RemoteWdaDriver implements Driver {
+  readonly name: string;
+  private readonly client: WdaClient;
+  private device: IosDevice | undefined;
+
+  constructor(
+    private readonly id: string,
+    readonly url: string,
+  ) {
+    this.name = `wda:${id}`;
+    this.client = new WdaClient(url, {
+      deviceLabel: `iPhone ${id} (${url})`,
+      startHint: `start WebDriverAgentRunner on that iPhone (e.g. \`ios runwda\` on its USB host) and check that ${url} is reachable from here`,
+    });
+  }
+
+  /** Throws when WebDriverAgent does not answer: the source set lists the phone offline with the reason. */
+  async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
+    const status = (await this.client.status(ctx.signal)) as WdaStatus | null;
+    return [this.info(status)];
+  }
+
+  async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
+    if (id !== this.id) return undefined;
+    if (!this.device) {
+      const status = (await this.client.status(ctx.signal)) as WdaStatus | null;
+      this.device = new IosDevice(this.info(status), new WdaAppControl(this.client, this.id), new WdaEndpoint(this.client));
+    }
+    return this.device;
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+
+  private info(status: WdaStatus | null): DeviceInfo {
+    return { id: this.id, os: 'iOS', model: status?.device ? `${status.device} (WebDriverAgent)` : 'iOS device (WebDriverAgent)', version: status?.os?.version ?? '', state: 'ready' };
+  }
+}

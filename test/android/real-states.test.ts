@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import { writeApk } from '../harness/apk-builder.js';
+import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/** The states real Android phones get into (issue 15), reproduced in the emulated adbd. */
+const states = suite<{ rig?: AndroidRig; extra: EmulatedPhone[]; tmp?: string }>('android real-world states', { extra: [] });
+
+states.before(async (ctx) => {
+  ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-android-states-'));
+  ctx.rig = await startRig();
+});
+states.after(async (ctx) => {
+  await ctx.rig?.stop();
+  await Promise.all(ctx.extra.map((p) => p.close()));
+  if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+});
+
+states('injection forbidden (MIUI): monkey says OK then dies; taps and typing are PERMISSION_DENIED naming the setting', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_click_on_screen_at_coordinates', { x: 5, y: 5 });
+  shell.quirks.injectionDenied = true;
+  try {
+    const screenBefore = rig!.phone.phone.currentScreen;
+    for (const [tool, params] of [
+      ['mobile_click_on_screen_at_coordinates', { x: 540, y: 1100 }],
+      ['mobile_click_on_screen_at_coordinates', { x: 540, y: 1100 }],
+      ['mobile_swipe_on_screen', { direction: 'up' }],
+      ['mobile_press_button', { button: 'BACK' }],
+      ['mobile_type_keys', { text: 'hello' }],
+    ] as const) {
+      const r = await rig!.call(tool, params);
+      assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(String(r.message), /USB debugging \(Security settings\)/);
+    }
+    assert.is(rig!.phone.phone.currentScreen, screenBefore, 'nothing happened on the phone');
+  } finally {
+    shell.quirks.injectionDenied = false;
+  }
+  // Once the setting is on, input works again without reconnecting.
+  assert.is((await rig!.call('mobile_press_button', { button: 'HOME' })).status, 'success');
+  assert.is(rig!.phone.phone.foregroundPackage, 'com.google.android.apps.nexuslauncher');
+});
+
+states('refused installs name the reason and a SPEC code, never INTERNAL', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.refused', label: 'Refused' });
+  const cases: [string, string, RegExp][] = [
+    ['INSTALL_PARSE_FAILED_NO_CERTIFICATES: Failed collecting certificates for /data/app/vmdl1.tmp/base.apk', 'INVALID_PARAMETER', /not signed/],
+    ['INSTALL_FAILED_DEPRECATED_SDK_VERSION: App package must target at least SDK version 23, but found 22', 'UNSUPPORTED', /targetSdkVersion 23/],
+    ['INSTALL_FAILED_INSUFFICIENT_STORAGE', 'UNSUPPORTED', /enough free storage/],
+    ['INSTALL_FAILED_USER_RESTRICTED: Install canceled by user', 'PERMISSION_DENIED', /Install via USB/],
+    ['INSTALL_FAILED_UPDATE_INCOMPATIBLE: Package com.example.refused signatures do not match', 'INVALID_PARAMETER', /another key/],
+  ];
+  for (const [failure, code, reason] of cases) {
+    rig!.phone.shell.quirks.installFailure = failure;
+    const r = await rig!.call('mobile_install_app', { path: apk });
+    assert.is(r.code, code, `${failure}: ${JSON.stringify(r)}`);
+    assert.match(String(r.message), reason);
+    assert.match(String(r.message), failure.split(':')[0]);
+  }
+});
+
+states('launch without monkey: works where monkey aborts on "SYS_KEYS has no physical keys"; a failed start is reported', async ({ rig }) => {
+  rig!.phone.shell.quirks.noPhysicalKeys = true;
+  try {
+    await rig!.call('mobile_press_button', { button: 'HOME' });
+    assert.is((await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE })).status, 'success');
+    assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
+    assert.ok(rig!.phone.stats.opened.some((s) => s.includes('am start -n') && s.includes(`${DEMO_PACKAGE}/.MainActivity`)));
+  } finally {
+    rig!.phone.shell.quirks.noPhysicalKeys = false;
+  }
+  // A package with no launcher activity (Settings has none in the emulation's query) is a clear error, not success.
+  const r = await rig!.call('mobile_launch_app', { packageName: 'com.android.settings' });
+  if (r.status !== 'success') {
+    assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+    assert.match(String(r.message), /no launcher activity/);
+  }
+});
+
+states('a stuck device is listed as not responding and never hides or holds up a healthy one', async ({ rig, extra }) => {
+  const stuck = await EmulatedPhone.start();
+  extra.push(stuck);
+  await rig!.server.connect(stuck.serial);
+  stuck.adbd.faults.stall = /^(exec|shell):/;
+  const engine = rig!.engineWith({}, 4000);
+  try {
+    const { devices } = (await engine.call('mobile_list_available_devices', {})) as { devices: { id: string; state: string; message?: string }[] };
+    const healthy = devices.find((d) => d.id === rig!.phone.serial);
+    const frozen = devices.find((d) => d.id === stuck.serial);
+    assert.is(healthy?.state, 'ready', JSON.stringify(devices));
+    assert.is(frozen?.state, 'offline', JSON.stringify(devices));
+    assert.match(frozen!.message ?? '', /not responding/);
+    assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
+    const r = (await engine.call('mobile_get_screen_size', { device: stuck.serial })) as { code: string };
+    assert.is(r.code, 'TIMEOUT');
+  } finally {
+    stuck.adbd.faults.stall = undefined;
+    await rig!.server.disconnect(stuck.serial);
+  }
+});
+
+states('screen off: woken before a tap, which then happens; listing after sleep wakes it instead of failing', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await new Promise((r) => setTimeout(r, 5100)); // past the window in which an awake screen is trusted
+  q.screenOff = true;
+  const r = await rig!.call('mobile_list_elements_on_screen');
+  assert.ok(Array.isArray(r.elements), JSON.stringify(r));
+  assert.not.ok(q.screenOff, 'woken with KEYCODE_WAKEUP');
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input keyevent 224')));
+});
+
+states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear "locked" error, no fake success', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = (await rig!.call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number } }[];
+  const field = email.find((e) => e.id === 'email')!;
+  await new Promise((r) => setTimeout(r, 5100));
+  q.screenOff = true;
+  q.locked = true;
+  assert.is((await rig!.call('mobile_click_on_screen_at_coordinates', field.center)).status, 'success');
+  assert.not.ok(q.locked || q.screenOff);
+  assert.ok(rig!.phone.phone.keyboardVisible, 'the tap reached the field');
+
+  await new Promise((r) => setTimeout(r, 5100));
+  q.screenOff = true;
+  q.locked = true;
+  q.secureLock = true;
+  try {
+    for (const [tool, params] of [['mobile_click_on_screen_at_coordinates', field.center], ['mobile_type_keys', { text: 'x' }], ['mobile_list_elements_on_screen', {}]] as const) {
+      const r = await rig!.call(tool, params);
+      assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(String(r.message), /is locked with a PIN, pattern or password/);
+      assert.match(String(r.message), /unlock it by hand/);
+    }
+  } finally {
+    Object.assign(q, { screenOff: false, locked: false, secureLock: false });
+  }
+});
+
+if (hasAdb()) states.run();

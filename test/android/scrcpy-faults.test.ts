@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { scrcpyServerJar } from '../../src/engine/drivers/android/scrcpy/server-jar.js';
+import { ToolError } from '../../src/engine/errors.js';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+const test = suite<{ rig?: AndroidRig }>('scrcpy fallback reasons and recovery');
+const ready = hasAdb() && hasFfmpeg();
+
+test.before(async (ctx) => {
+  if (ready) ctx.rig = await startRig();
+});
+test.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+test.after.each(({ rig }) => {
+  if (!rig) return;
+  rig.phone.scrcpy.faults = {};
+  rig.phone.adbd.faults = {};
+});
+
+/** An engine of its own per test, so no session of another test is reused. */
+const engineFor = (rig: AndroidRig, scrcpy: object = {}): Engine => rig.engineWith({ scrcpy: { graceMs: 200, bindTimeoutMs: 1_500, ...scrcpy } });
+
+async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
+  const handle = await handleOf(rig, engine);
+  try {
+    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+    await video.close();
+    return 'opened';
+  } catch (err) {
+    assert.instance(err, ToolError);
+    return (err as Error).message;
+  }
+}
+
+async function opensAgain(rig: AndroidRig, engine: Engine): Promise<void> {
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  const [config, key] = await take(video, 2);
+  assert.ok(config.config && key.key, 'video works on the next attempt, without a restart');
+  await video.close();
+}
+
+const noServerLeft = (rig: AndroidRig) => until(() => rig.phone.scrcpy.servers === 0, 'no scrcpy server left on the phone');
+
+test('the jar is checked before any push: a missing or altered jar is refused with the reason', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-jar-'));
+  try {
+    const altered = path.join(dir, 'scrcpy-server.jar');
+    fs.writeFileSync(altered, 'not the release');
+    assert.throws(() => scrcpyServerJar(() => altered), /SHA-256 [0-9a-f]{64}, not the release's a0f70b20/);
+    assert.throws(() => scrcpyServerJar(() => path.join(dir, 'absent.jar')), /scrcpy-server 3\.3\.1 is not installed/);
+    assert.is(scrcpyServerJar().length > 50_000, true, 'the packaged jar passes');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('push refused: openVideo rejects with the reason, works once the device accepts pushes again, and stops after the grace period', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  rig.phone.adbd.faults = { refuse: /^sync:/ };
+  assert.match(await openFails(rig, engine), /pushing scrcpy-server to .* failed/);
+  rig.phone.adbd.faults = {};
+  await opensAgain(rig, engine);
+  await noServerLeft(rig);
+});
+
+test('version mismatch: the server prints it and exits; the reason reaches the caller', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  rig.phone.scrcpy.faults = { version: '3.3' };
+  assert.match(await openFails(rig, engine), /The server version \(3\.3\) does not match the client \(3\.3\.1\)/);
+  await noServerLeft(rig);
+  rig.phone.scrcpy.faults = {};
+  await opensAgain(rig, engine);
+});
+
+test('socket never bound: a timeout with the reason, and the waiting server is not left behind', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  rig.phone.scrcpy.faults = { neverBind: true };
+  assert.match(await openFails(rig, engine), /never opened localabstract:scrcpy_[0-9a-f]{8}/);
+  await noServerLeft(rig);
+});
+
+test('server death mid-stream breaks the packet iterator with the reason; the next openVideo starts a new server', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  const it = video.packets()[Symbol.asyncIterator]();
+  await take(it, 2);
+  rig.phone.scrcpy.kill();
+  const broke = await take(it, 1_000, 10_000).then(() => 'no break', (err: Error) => err.message);
+  assert.match(broke, /scrcpy-server on .* stopped/);
+  await video.close();
+  await opensAgain(rig, engine);
+});
+
+test('a server that dies after streaming a while is restarted for its viewer: a new configuration and key frame follow', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 0 });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    const it = video.packets()[Symbol.asyncIterator]();
+    await take(it, 2);
+    const launches = rig.phone.scrcpy.launches;
+    rig.phone.scrcpy.kill();
+    let packet = (await take(it, 1))[0];
+    while (!packet.config) packet = (await take(it, 1))[0];
+    assert.ok((await take(it, 1))[0].key, 'a key frame right after the new configuration');
+    assert.is(rig.phone.scrcpy.launches, launches + 1);
+  } finally {
+    await video.close();
+  }
+});
+
+test('injection refused: the server dies with the SecurityException, viewers get the reason, input falls back to monkey/input', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  const it = video.packets()[Symbol.asyncIterator]();
+  await take(it, 2);
+  rig.phone.scrcpy.faults = { refuseInjection: true };
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_click_on_screen_at_coordinates', { x: 540, y: 1200 });
+  const broke = await take(it, 1_000, 10_000).then(() => 'no break', (err: Error) => err.message);
+  assert.match(broke, /INJECT_EVENTS permission/);
+  await video.close();
+  rig.phone.stats.reset();
+  assert.is((await call('mobile_click_on_screen_at_coordinates', { x: 540, y: 1200 })).status, 'success');
+  assert.ok(slowInputServices(rig.phone.stats.opened).length > 0, 'the next tap went through monkey/input');
+});
+
+test('clipboard refused: Unicode typing is an error, not a success', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  rig.phone.scrcpy.faults = { refuseClipboard: true };
+  const r = await call('mobile_type_keys', { text: '日本' });
+  assert.is(r.status, 'error');
+  assert.match(String(r.message), /refused to set its clipboard/);
+});
+
+test('no scrcpy: Unicode typing says why it cannot be done', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  rig.phone.scrcpy.faults = { version: '2.7' };
+  const r = (await engine.call('mobile_type_keys', { device: rig.phone.serial, text: 'ß' })) as Record<string, unknown>;
+  assert.is(r.code, 'UNSUPPORTED');
+  assert.match(String(r.message), /cannot type non-ASCII text .*The server version \(2\.7\) does not match/);
+});
+
+test.run();

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import type { DeviceHandle, VideoPacket, VideoStream } from '../../src/engine/driver.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { systemTool } from '../support/system-tools.js';
+import type { AndroidRig } from './setup.js';
+
+export const hasFfmpeg = (): boolean => systemTool('ffmpeg', 'the emulated scrcpy-server encodes the phone screen with it') !== undefined;
+
+/** The engine's handle for the rig's phone (openVideo runs outside the device queue, as the bridge calls it). */
+export function handleOf(rig: AndroidRig, engine: Engine = rig.engine): Promise<DeviceHandle> {
+  return engine.withDevice(rig.phone.serial, 'test handle', async (device) => device);
+}
+
+/** The next n packets, failing the test if the stream stalls. */
+export async function take(stream: VideoStream | AsyncIterator<VideoPacket>, n: number, ms = 15_000): Promise<VideoPacket[]> {
+  const it = 'next' in stream ? stream : stream.packets()[Symbol.asyncIterator]();
+  const out: VideoPacket[] = [];
+  const deadline = Date.now() + ms;
+  while (out.length < n) {
+    const next = await Promise.race([it.next(), new Promise<'late'>((r) => setTimeout(() => r('late'), Math.max(1, deadline - Date.now())))]);
+    if (next === 'late') throw new Error(`only ${out.length} of ${n} video packets within ${ms} ms`);
+    if (next.done) throw new Error(`the stream ended after ${out.length} packets`);
+    out.push(next.value);
+  }
+  return out;
+}
+
+/** Polls until `check` is true (the control socket is fire-and-forget: the phone acts a moment after the call returns). */
+export async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Decodes Annex-B with ffmpeg and returns the number of frames and their size. */
+export function decode(annexB: Buffer): { frames: number; width: number; height: number; error: string } {
+  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'h264', '-i', '-', '-f', 'framemd5', '-'], { input: annexB, encoding: 'utf8' });
+  const lines = r.stdout.split('\n').filter((l) => /^\s*0,/.test(l));
+  const size = /#dimensions 0: (\d+)x(\d+)/.exec(r.stdout);
+  return { frames: lines.length, width: Number(size?.[1] ?? 0), height: Number(size?.[2] ?? 0), error: r.stderr.trim() };
+}
+
+/** Shell services that would mean input went through `input` or `monkey` instead of the control socket. */
+export const slowInputServices = (opened: string[]): string[] => opened.filter((s) => /(?:^|[;&| ])input |monkey|^tcp:1080/.test(s));

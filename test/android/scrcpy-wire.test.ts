@@ -1,0 +1,118 @@
+import { Readable, type Duplex } from 'node:stream';
+import adbkit from '@devicefarmer/adbkit';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { scrcpyServerJar } from '../../src/engine/drivers/android/scrcpy/server-jar.js';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import { hasFfmpeg, until } from './scrcpy-support.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/**
+ * The emulated server checked byte for byte against scrcpy 3.3.1's formats, with a client written from
+ * the layouts in the sources (no @yume-chan/scrcpy), so the emulation and the driver cannot share a mistake.
+ */
+const test = suite<{ rig?: AndroidRig }>('emulated scrcpy-server 3.3.1 on the wire');
+const ready = hasAdb() && hasFfmpeg();
+
+test.before(async (ctx) => {
+  if (ready) ctx.rig = await startRig();
+});
+test.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+
+/** Exact reads from a socket. */
+function reader(socket: Duplex): (n: number) => Promise<Buffer> {
+  let buffer = Buffer.alloc(0);
+  let wake: (() => void) | undefined;
+  let ended = false;
+  socket.on('data', (c: Buffer) => {
+    buffer = Buffer.concat([buffer, c]);
+    wake?.();
+  });
+  socket.on('end', () => {
+    ended = true;
+    wake?.();
+  });
+  return async (n) => {
+    while (buffer.length < n) {
+      if (ended) throw new Error(`socket ended with ${buffer.length} of ${n} bytes`);
+      await new Promise<void>((r) => (wake = r));
+    }
+    const out = buffer.subarray(0, n);
+    buffer = buffer.subarray(n);
+    return out;
+  };
+}
+
+function touch(action: number, x: number, y: number, w: number, h: number): Buffer {
+  const b = Buffer.alloc(32);
+  b[0] = 2;
+  b[1] = action;
+  b.writeBigInt64BE(-2n, 2);
+  b.writeInt32BE(x, 10);
+  b.writeInt32BE(y, 14);
+  b.writeUInt16BE(w, 18);
+  b.writeUInt16BE(h, 20);
+  b.writeUInt16BE(action === 1 ? 0 : 0xffff, 22);
+  return b;
+}
+
+test('dummy byte, device meta, codec meta, frame headers; touches for another size dropped; untypable characters dropped; unknown type kills the controller', async ({ rig }) => {
+  if (!rig) return;
+  const device = adbkit.Adb.createClient({ port: rig.server.port }).getDevice(rig.phone.serial);
+  const transfer = await device.push(Readable.from([scrcpyServerJar()]), '/data/local/tmp/scrcpy-server.jar');
+  await new Promise((resolve, reject) => transfer.on('end', resolve).on('error', reject));
+  const shell = await device.shell('CLASSPATH=/data/local/tmp/scrcpy-server.jar app_process / com.genymobile.scrcpy.Server 3.3.1 scid=0000abcd tunnel_forward=true audio=false max_size=1200 log_level=info');
+  let log = '';
+  shell.on('data', (c: Buffer) => (log += c.toString()));
+  let video: Duplex | undefined;
+  for (let i = 0; i < 100 && !video; i++) {
+    video = await device.openLocal('localabstract:scrcpy_0000abcd').catch(() => undefined);
+    if (!video) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(video, 'the server bound scrcpy_0000abcd');
+  const control = await device.openLocal('localabstract:scrcpy_0000abcd');
+  try {
+    const read = reader(video!);
+    assert.equal([...(await read(1))], [0], 'send_dummy_byte defaults to true: one 0x00 first');
+    const name = await read(64);
+    assert.is(name.toString('utf8').replace(/\0+$/, ''), 'Virtual Pixel 8', '64-byte NUL-padded device name');
+    const meta = await read(12);
+    assert.equal([meta.toString('latin1', 0, 4), meta.readUInt32BE(4), meta.readUInt32BE(8)], ['h264', 544, 1200]);
+    const first = await read(12);
+    assert.is(first.readBigUInt64BE(0), 1n << 63n, 'CONFIG flag, pts 0');
+    const config = await read(first.readUInt32BE(8));
+    assert.is(config[4] & 0x1f, 7, 'SPS');
+    const second = await read(12);
+    const flags = second.readBigUInt64BE(0);
+    assert.ok((flags & (1n << 62n)) !== 0n && (flags & (1n << 63n)) === 0n, 'then a KEY_FRAME packet');
+    await read(second.readUInt32BE(8));
+
+    await rig.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const injected = rig.phone.scrcpy.injected;
+    injected.length = 0;
+    // The bytes of notes/streaming.md, made for a 540x1200 video: the server streams 544x1200, so Controller drops them.
+    control.write(Buffer.concat([touch(0, 270, 600, 540, 1200), touch(1, 270, 600, 540, 1200)]));
+    const email = { x: 540, y: 600 };
+    control.write(Buffer.concat([touch(0, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200), touch(1, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200)]));
+    const text = Buffer.from('straße');
+    const inject = Buffer.alloc(5);
+    inject[0] = 1;
+    inject.writeUInt32BE(text.length, 1);
+    control.write(Buffer.concat([inject, text]));
+    await until(() => injected.some((e) => e.startsWith('text')), 'the text');
+    assert.equal(injected, ['dropped touch for 540x1200', 'dropped touch for 540x1200', 'tap 540,600', 'text strae']);
+    await until(() => /WARN: Could not inject char u\+00df/.test(log), 'the warning for ß');
+    control.write(Buffer.from([99]));
+    await until(() => /ControlProtocolException: Unknown event type: 99/.test(log), 'the protocol error');
+    await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+  } finally {
+    video?.destroy();
+    control.destroy();
+    shell.destroy();
+  }
+});
+
+test.run();

@@ -1,0 +1,155 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import type { UiElement } from '../../src/engine/types.js';
+import { decode, handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+const test = suite<{ rig?: AndroidRig }>('scrcpy on the emulated phone: video and control socket');
+const ready = hasAdb() && hasFfmpeg();
+
+test.before(async (ctx) => {
+  if (ready) ctx.rig = await startRig();
+});
+test.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+
+const find = async (rig: AndroidRig, id: string): Promise<UiElement> => {
+  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
+  const e = els.find((x) => x.id === id);
+  if (!e) throw new Error(`no element ${id}`);
+  return e;
+};
+
+test('openVideo: the verified jar is pushed, the server starts with a hex scid, packets begin with config then key and decode', async ({ rig }) => {
+  if (!rig) return;
+  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    assert.is(video.codec, 'h264');
+    assert.is(video.source, 'scrcpy');
+    const packets = await take(video, 6);
+    assert.is(rig.phone.scrcpy.ranJarSha256, 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8', 'the release jar was pushed and run');
+    assert.is(rig.phone.files.read('/data/local/tmp/scrcpy-server.jar'), undefined, 'and unlinked by the server (cleanup)');
+    const launch = rig.phone.stats.opened.find((s) => s.includes('com.genymobile.scrcpy.Server'))!;
+    assert.match(launch, /^shell:CLASSPATH=\/data\/local\/tmp\/scrcpy-server\.jar app_process \/ com\.genymobile\.scrcpy\.Server 3\.3\.1 /);
+    const scid = /scid=([0-9a-f]{1,8})\b/.exec(launch)![1];
+    assert.match(launch, /tunnel_forward=true/);
+    assert.match(launch, /audio=false/);
+    assert.match(launch, /max_size=1200/);
+    assert.match(launch, /max_fps=30/);
+    assert.match(launch, /video_codec_options=i-frame-interval=2/);
+    assert.ok(rig.phone.stats.opened.includes(`localabstract:scrcpy_${scid.padStart(8, '0')}`), 'sockets named after the hex scid');
+    assert.equal([packets[0].config, packets[0].key], [true, false], 'first: codec configuration');
+    assert.equal([packets[1].config, packets[1].key], [false, true], 'second: key frame');
+    assert.ok(packets.slice(2).every((p) => !p.config), 'then pictures');
+    // 1080×2400 limited to 1200 and rounded to multiples of 8, as Size.limit().round8() does.
+    assert.ok(packets.every((p) => p.width === 544 && p.height === 1200), `size ${packets[0].width}x${packets[0].height}`);
+    assert.ok(packets.every((p) => p.data.subarray(0, 4).equals(Buffer.from([0, 0, 0, 1]))), 'Annex-B');
+    assert.ok(packets.every((p) => Math.abs(p.capturedAt - Date.now()) < 30_000));
+    const first = decode(Buffer.concat([packets[0].data, packets[1].data]));
+    assert.equal([first.frames, first.width, first.height], [1, 544, 1200], `config + key decode on their own: ${first.error}`);
+    const all = decode(Buffer.concat(packets.map((p) => p.data)));
+    assert.is(all.frames, packets.length - 1, all.error);
+  } finally {
+    await video.close();
+  }
+});
+
+test('taps, double tap, long press, swipe, keys and text go through the control socket: no input or monkey process', async ({ rig }) => {
+  if (!rig) return;
+  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    await rig.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const email = await find(rig, 'email');
+    const injected = rig.phone.scrcpy.injected;
+    injected.length = 0;
+    rig.phone.stats.reset();
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+    assert.is((await rig.call('mobile_type_keys', { text: 'ab c@d.e' })).status, 'success');
+    await until(() => rig.phone.phone.fieldValue('email') === 'ab c@d.e', 'typed text in the field');
+    assert.is((await rig.call('mobile_double_tap_on_screen', { x: 540, y: 1800 })).status, 'success');
+    assert.is((await rig.call('mobile_long_press_on_screen_at_coordinates', { x: 540, y: 1800, duration: 1000 })).status, 'success');
+    assert.is((await rig.call('mobile_swipe_on_screen', { direction: 'up' })).status, 'success');
+    assert.is((await rig.call('mobile_press_button', { button: 'BACK' })).status, 'success');
+    await until(() => injected.includes('key 4'), 'BACK');
+    // Video space is 544x1200 for a 1080x2400 screen: coordinates survive the round trip within a pixel or two.
+    const tap = /^tap (\d+),(\d+)$/.exec(injected[0]);
+    assert.ok(tap, injected.join(' | '));
+    assert.ok(Math.abs(Number(tap![1]) - email.center.x) <= 2 && Math.abs(Number(tap![2]) - email.center.y) <= 2, injected[0]);
+    assert.equal(injected.filter((e) => e.startsWith('text')), ['text ab c@d.e']);
+    assert.is(injected.filter((e) => e === 'tap 540,1800').length, 2, 'double tap');
+    assert.ok(injected.some((e) => /^longPress 540,1800$/.test(e)), 'long press');
+    assert.ok(injected.some((e) => e.startsWith('swipe ')), 'swipe as down-move-up');
+    assert.equal(slowInputServices(rig.phone.stats.opened), [], 'no input/monkey service opened');
+    assert.ok(!injected.some((e) => e.startsWith('dropped')), 'every event carried the current video size');
+  } finally {
+    await video.close();
+  }
+});
+
+test('Unicode typing without a viewer: scrcpy starts for input, pastes through the clipboard, stops after the grace period', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 300 } });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const before = rig.phone.scrcpy.launches;
+  await call('mobile_click_on_screen_at_coordinates', (await find(rig, 'email')).center);
+  const text = 'Zürich straße 東京 😀 ok';
+  const r = await call('mobile_type_keys', { text });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  await until(() => rig.phone.phone.fieldValue('email') === text, `every character in order, got ${JSON.stringify(rig.phone.phone.fieldValue('email'))}`);
+  assert.is(rig.phone.scrcpy.launches, before + 1);
+  assert.ok(rig.phone.scrcpy.injected.includes(`paste ${text}`), rig.phone.scrcpy.injected.join(' | '));
+  await until(() => !rig.phone.scrcpy.alive.includes(before + 1), 'the server to stop after the grace period');
+});
+
+test('a late consumer starts at a configuration and a key frame; rotation brings a new size, and taps follow it', async ({ rig }) => {
+  if (!rig) return;
+  const handle = await handleOf(rig);
+  const first = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(first, 3);
+    const late = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+    try {
+      const [config, key] = await take(late, 2, 5_000);
+      assert.equal([config.config, key.key], [true, true]);
+      assert.is(decode(Buffer.concat([config.data, key.data])).frames, 1);
+      await rig.call('mobile_set_orientation', { orientation: 'landscape' });
+      const it = late.packets()[Symbol.asyncIterator]();
+      let packet = (await take(it, 1))[0];
+      while (packet.width !== 1200) packet = (await take(it, 1))[0];
+      assert.equal([packet.config, packet.width, packet.height], [true, 1200, 544], 'new CONFIG with the rotated size');
+      const [next] = await take(it, 1);
+      assert.ok(next.key, 'then a key frame');
+      rig.phone.scrcpy.injected.length = 0;
+      await rig.call('mobile_click_on_screen_at_coordinates', { x: 2000, y: 500 });
+      await until(() => rig.phone.scrcpy.injected.length > 0, 'the tap');
+      assert.match(rig.phone.scrcpy.injected[0], /^tap (199\d|200\d),(49\d|50\d)$/);
+    } finally {
+      await late.close();
+      await rig.call('mobile_set_orientation', { orientation: 'portrait' });
+    }
+  } finally {
+    await first.close();
+  }
+});
+
+test('closing the engine leaves no scrcpy server on the phone', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({});
+  const handle = await engine.withDevice(rig.phone.serial, 'h', async (d) => d);
+  const video = await handle.openVideo!({ maxSize: 800, maxFps: 15 });
+  await take(video, 2);
+  const mine = rig.phone.scrcpy.launches;
+  assert.ok(rig.phone.scrcpy.alive.includes(mine));
+  await engine.close();
+  await until(() => !rig.phone.scrcpy.alive.includes(mine), 'no server left');
+  const after = await take(video, 1, 2_000).then(() => 'packet', (err: Error) => err.message);
+  assert.match(after, /ended/, 'the stream ends with the engine');
+});
+
+test.run();

@@ -1,0 +1,67 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { CallContext, DeviceHandle } from '../../src/engine/driver.js';
+import { Engine } from '../../src/engine/engine.js';
+import { RecordingDriver } from './recording-driver.js';
+
+/** Issue 16: deadlines count from a call's arrival; a hung device is listed not_responding; others go on. */
+
+/** Device `hung` never answers a tap and ignores the abort signal, like a frozen adbd or WDA. */
+class HangingDriver extends RecordingDriver {
+  hanging = true;
+  taps = 0;
+
+  override async open(id: string): Promise<DeviceHandle | undefined> {
+    const handle = await super.open(id);
+    if (!handle || id !== 'hung') return handle;
+    return {
+      ...handle,
+      tap: async (x: number, y: number, ctx: CallContext) => {
+        this.taps++;
+        if (this.hanging) return new Promise<void>(() => undefined);
+        return handle.tap(x, y, ctx);
+      },
+    };
+  }
+}
+
+const tap = (device: string) => ({ device, x: 1, y: 1 });
+type Answer = { status?: string; code?: string; message?: string };
+
+test('every caller queued behind a hung device gets TIMEOUT within its own deadline, counted from arrival', async () => {
+  const driver = new HangingDriver(['hung', 'fine']);
+  driver.delayMs = 1;
+  const timeoutMs = 400;
+  const engine = new Engine({ drivers: [driver], timeoutMs });
+  try {
+    const arrivals = Array.from({ length: 6 }, async () => {
+      const at = performance.now();
+      const r = (await engine.call('mobile_click_on_screen_at_coordinates', tap('hung'))) as Answer;
+      return { r, after: performance.now() - at };
+    });
+    // Another device is not held up meanwhile.
+    const other = (await engine.call('mobile_click_on_screen_at_coordinates', tap('fine'))) as Answer;
+    assert.is(other.status, 'success');
+    const answers = await Promise.all(arrivals);
+    for (const { r, after } of answers) {
+      assert.is(r.code, 'TIMEOUT', r.message);
+      // Queued one after another, the sixth used to wait six deadlines; now each waits about one.
+      assert.ok(after < timeoutMs * 2.5, `answered after ${Math.round(after)} ms with a ${timeoutMs} ms deadline`);
+    }
+    assert.is(driver.taps, 1, 'calls whose time ran out in the queue never touched the device');
+    assert.match(answers[5].r.message!, /did not start within 400 ms: it waited behind earlier calls on hung/);
+
+    const listed = await engine.listDevices();
+    assert.is(listed.find((d) => d.id === 'hung')?.state, 'not_responding');
+    assert.match(listed.find((d) => d.id === 'hung')?.message ?? '', /mobile_click_on_screen_at_coordinates/);
+    assert.is(listed.find((d) => d.id === 'fine')?.state, undefined);
+
+    driver.hanging = false;
+    assert.is(((await engine.call('mobile_click_on_screen_at_coordinates', tap('hung'))) as Answer).status, 'success');
+    assert.is((await engine.listDevices()).find((d) => d.id === 'hung')?.state, undefined, 'answering again clears the mark');
+  } finally {
+    await engine.close();
+  }
+});
+
+test.run();

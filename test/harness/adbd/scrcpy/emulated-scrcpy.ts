@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
+import type { DeviceStream, ServiceRunner } from '../adbd.js';
+import type { DeviceFiles } from '../files.js';
+import { parseCommandLine } from '../shell-words.js';
+import { ScrcpyServerProcess, type ScrcpyFaults, type ScrcpyHost } from './server-process.js';
+
+/**
+ * scrcpy-server 3.3.1 on the emulated phone: `shell:` lines that run com.genymobile.scrcpy.Server start
+ * a server process; `localabstract:scrcpy_<scid>` connects to the one listening under that name.
+ */
+export class EmulatedScrcpy implements ScrcpyHost {
+  faults: ScrcpyFaults = {};
+  clipboard = '';
+  ranJarSha256: string | undefined;
+  injected: string[] = [];
+  /** Servers started so far (each `app_process` run). */
+  launches = 0;
+  readonly ffmpeg = findFfmpeg();
+  private readonly running = new Map<ScrcpyServerProcess, number>();
+  private readonly listening = new Map<string, ScrcpyServerProcess>();
+
+  constructor(
+    readonly phone: VirtualDevice,
+    readonly files: DeviceFiles,
+  ) {}
+
+  /** scrcpy servers alive on the phone right now. */
+  get servers(): number {
+    return this.running.size;
+  }
+
+  /** Launch numbers (1, 2, …) of the servers alive now. */
+  get alive(): number[] {
+    return [...this.running.values()];
+  }
+
+  /** The runner for a shell line, when the line starts scrcpy-server. */
+  launcher(line: string): ServiceRunner | undefined {
+    let words: string[];
+    try {
+      words = parseCommandLine(line)[0]?.words ?? [];
+    } catch {
+      return undefined;
+    }
+    if (!words.some((w) => w === 'app_process') || !words.includes('com.genymobile.scrcpy.Server')) return undefined;
+    return (stream: DeviceStream) => {
+      const server = new ScrcpyServerProcess(this, stream);
+      this.running.set(server, ++this.launches);
+      return server.run(words);
+    };
+  }
+
+  /** adbd's connect to a local abstract socket: refused (undefined) unless a server listens there. */
+  connect(name: string): ServiceRunner | undefined {
+    const server = this.listening.get(name);
+    return server && ((stream) => server.accept(stream));
+  }
+
+  /** Kills every server as the low-memory killer or `kill -9` would: no output, sockets closed. */
+  kill(): void {
+    for (const server of this.running.keys()) server.kill();
+  }
+
+  listen(name: string, server: ScrcpyServerProcess): void {
+    if (this.running.has(server)) this.listening.set(name, server);
+  }
+
+  unlisten(name: string): void {
+    this.listening.delete(name);
+  }
+
+  exited(server: ScrcpyServerProcess): void {
+    this.running.delete(server);
+    for (const [name, s] of this.listening) if (s === server) this.listening.delete(name);
+  }
+}
+
+function findFfmpeg(): string | undefined {
+  try {
+    return execFileSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,371 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { CallContext } from '../../../../src/engine/driver.js';
+import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
+import type { DeviceStream } from '../adbd.js';
+import { ByteQueue } from '../byte-queue.js';
+import type { DeviceFiles } from '../files.js';
+import { buttonForKey } from '../phone-shell.js';
+import { ControlProtocolError, readControlMessage, type ControlMessage } from './control-reader.js';
+import { H264Encoder, type EncodedPacket } from './h264-encoder.js';
+import { parseServerOptions, socketName, videoSize, type ServerOptions } from './options.js';
+import { SerialWriter } from './serial-writer.js';
+import { TouchGestures } from './touch-gestures.js';
+
+export const SERVER_VERSION = '3.3.1';
+export const RELEASE_JAR_SHA256 = 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8';
+const CODEC_H264 = 0x68323634;
+const FLAG_CONFIG = 1n << 63n;
+const FLAG_KEY_FRAME = 1n << 62n;
+const BIND_DELAY_MS = 120;
+const REPEAT_AFTER_MS = 100;
+const MAX_QUEUED_PACKETS = 60;
+const KEYCODE_TAB = 61;
+const KEYCODE_PASTE = 279;
+const ctx = (): CallContext => ({ signal: new AbortController().signal });
+
+/** What the harness can make a scrcpy server do wrong. */
+export interface ScrcpyFaults {
+  /** The version the server reports (a stale or foreign jar): Options.parse refuses a different client version. */
+  version?: string;
+  /** The server starts but never binds its socket. */
+  neverBind?: boolean;
+  /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): the controller thread dies with a SecurityException and takes the server down. */
+  refuseInjection?: boolean;
+  /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
+  refuseClipboard?: boolean;
+}
+
+/** The parts of the phone a server acts on, shared by all its runs. */
+export interface ScrcpyHost {
+  phone: VirtualDevice;
+  files: DeviceFiles;
+  faults: ScrcpyFaults;
+  ffmpeg: string | undefined;
+  clipboard: string;
+  /** SHA-256 of the jar the last server ran from. */
+  ranJarSha256: string | undefined;
+  /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
+  injected: string[];
+  listen(name: string, server: ScrcpyServerProcess): void;
+  unlisten(name: string): void;
+  exited(server: ScrcpyServerProcess): void;
+}
+
+/**
+ * One `app_process … com.genymobile.scrcpy.Server` run, after scrcpy 3.3.1's Server.java: checks the
+ * version, parses options, binds `scrcpy_<scid>`, accepts video then control, sends the device meta and
+ * the codec meta, streams 12-byte-framed H.264 and executes control messages until a socket closes.
+ */
+export class ScrcpyServerProcess {
+  private readonly console: SerialWriter;
+  private options!: ServerOptions;
+  private readonly accepts: { stream: DeviceStream; done: () => void }[] = [];
+  private acceptWaiter: (() => void) | undefined;
+  private terminate!: (reason: string) => void;
+  private readonly terminated = new Promise<string>((resolve) => (this.terminate = resolve));
+  private video: SerialWriter | undefined;
+  private controlOut: SerialWriter | undefined;
+  private encoder: H264Encoder | undefined;
+  private size = { width: 0, height: 0 };
+  private sourceSize = { width: 0, height: 0 };
+  private lastSource: Buffer | undefined;
+  private lastFrame: Buffer | undefined;
+  private lastEncodeAt = 0;
+  private framing = false;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly touches: TouchGestures;
+
+  constructor(
+    private readonly host: ScrcpyHost,
+    private readonly shell: DeviceStream,
+  ) {
+    this.console = new SerialWriter(shell);
+    this.touches = new TouchGestures(host.phone);
+    shell.on('close', () => this.terminate('killed (shell closed)'));
+  }
+
+  /** Like `kill -9`: no output, sockets gone. */
+  kill(): void {
+    this.terminate('killed');
+  }
+
+  /** Resolves when the server is done with the socket (adbd then closes it). */
+  accept(stream: DeviceStream): Promise<void> {
+    return new Promise((done) => {
+      this.accepts.push({ stream, done });
+      this.acceptWaiter?.();
+    });
+  }
+
+  async run(words: string[]): Promise<void> {
+    try {
+      await this.main(words);
+    } catch (err) {
+      // Server.main: Ln.e(t.getMessage(), t) then System.exit(1).
+      const e = err as Error;
+      await this.log('ERROR', `${e.message}\n${e.name === 'Error' ? 'java.lang.IllegalArgumentException' : e.name}: ${e.message}\n\tat com.genymobile.scrcpy.Server.main(Server.java:1)`);
+    } finally {
+      this.cleanup();
+    }
+  }
+
+  private async main(words: string[]): Promise<void> {
+    const classpath = /^CLASSPATH=(.*)$/.exec(words.find((w) => w.startsWith('CLASSPATH=')) ?? '')?.[1];
+    const jar = classpath ? this.host.files.read(classpath) : undefined;
+    const main = words.indexOf('com.genymobile.scrcpy.Server');
+    if (!jar || createHash('sha256').update(jar).digest('hex') !== RELEASE_JAR_SHA256 || main < 0) {
+      await this.console.write(`Exception in thread "main" java.lang.ClassNotFoundException: Didn't find class "com.genymobile.scrcpy.Server" on path: DexPathList[[zip file "${classpath ?? ''}"],nativeLibraryDirectories=[/system/lib64, /system_ext/lib64]]\n`);
+      return;
+    }
+    const version = this.host.faults.version ?? SERVER_VERSION;
+    const args = words.slice(main + 1);
+    if (!args[0]) throw new Error('Missing client version');
+    if (args[0] !== version) throw new Error(`The server version (${version}) does not match the client (${args[0]})`);
+    this.options = parseServerOptions(args);
+    this.host.ranJarSha256 = createHash('sha256').update(jar).digest('hex');
+    // CleanUp.unlinkSelf (cleanup=true, the default): the jar is gone from the device once the server runs.
+    if (this.options.cleanup) this.host.files.remove(classpath!);
+    for (const key of this.options.unknown) await this.log('WARN', `Unknown server option: ${key}`);
+    const { phone } = this.host;
+    await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${phone.info.version})`);
+    if (!this.options.tunnelForward) throw new Error('tunnel_forward=false (adb reverse) is not emulated by the test adbd');
+
+    const name = socketName(this.options.scid);
+    if (!this.host.faults.neverBind) setTimeout(() => this.host.listen(name, this), BIND_DELAY_MS).unref();
+    const sockets: DeviceStream[] = [];
+    const wanted = [this.options.video, this.options.audio, this.options.control].filter(Boolean).length;
+    while (sockets.length < wanted) {
+      const next = this.accepts.shift();
+      if (next) {
+        sockets.push(next.stream);
+        next.stream.on('close', () => this.terminate('socket closed'));
+        void this.terminated.then(() => next.done());
+        continue;
+      }
+      const woken = new Promise<void>((resolve) => (this.acceptWaiter = resolve));
+      if ((await Promise.race([woken.then(() => 'accept'), this.terminated])) !== 'accept') return;
+    }
+    this.host.unlisten(name);
+    const [videoSocket, audioSocket, controlSocket] = [
+      this.options.video ? sockets.shift() : undefined,
+      this.options.audio ? sockets.shift() : undefined,
+      this.options.control ? sockets.shift() : undefined,
+    ];
+    const first = new SerialWriter((videoSocket ?? audioSocket ?? controlSocket)!);
+    if (this.options.sendDummyByte) void first.write(Buffer.from([0]));
+    if (this.options.sendDeviceMeta) {
+      const meta = Buffer.alloc(64);
+      meta.write(phone.info.model.slice(0, 63), 'utf8');
+      void first.write(meta);
+    }
+    if (controlSocket) this.startController(controlSocket, controlSocket === (videoSocket ?? audioSocket ?? controlSocket) ? first : new SerialWriter(controlSocket));
+    // Audio capture is not emulated: the stream is explicitly disabled (codec id 0), as on a device without it.
+    if (audioSocket) void new SerialWriter(audioSocket).write(Buffer.alloc(4));
+    if (videoSocket) this.startVideo(first);
+    const reason = await this.terminated;
+    if (reason.startsWith('error:')) await this.log('ERROR', reason.slice(6));
+  }
+
+  private startVideo(video: SerialWriter): void {
+    this.video = video;
+    if (!this.host.ffmpeg) {
+      void this.log('ERROR', 'Could not open video encoder (ffmpeg is not installed on the test machine)');
+      void video.write(Buffer.from([0, 0, 0, 1])).then(() => this.terminate('error:encoder configuration failed'));
+      return;
+    }
+    this.restartEncoder();
+    if (this.options.sendCodecMeta) {
+      const header = Buffer.alloc(12);
+      header.writeUInt32BE(CODEC_H264, 0);
+      header.writeUInt32BE(this.size.width, 4);
+      header.writeUInt32BE(this.size.height, 8);
+      void video.write(header);
+    }
+    const every = Math.max(10, Math.round(1000 / (this.options.maxFps || 60)));
+    this.ticker = setInterval(() => void this.frame(), every);
+    this.ticker.unref();
+  }
+
+  /** A new capture size (rotation) or RESET_VIDEO: a fresh encoder, so a new CONFIG packet and a key frame. */
+  private restartEncoder(): void {
+    this.encoder?.stop();
+    const { width, height } = this.host.phone.size;
+    this.sourceSize = { width, height };
+    this.size = videoSize(width, height, this.options.maxSize);
+    this.lastSource = undefined;
+    this.lastFrame = undefined;
+    const fps = this.options.maxFps || 10;
+    const gop = Math.max(1, Math.round(this.options.iFrameIntervalS * Math.min(fps, 1000 / REPEAT_AFTER_MS)));
+    this.encoder = new H264Encoder(this.host.ffmpeg!, this.size.width, this.size.height, gop, (p) => this.writePacket(p), (why) => this.terminate(`error:Encoding error: ${why}`));
+    void this.frame();
+  }
+
+  private writePacket(packet: EncodedPacket): void {
+    if (!this.video) return;
+    if (this.options.sendFrameMeta) {
+      const header = Buffer.alloc(12);
+      header.writeBigUInt64BE(packet.config ? FLAG_CONFIG : packet.ptsUs | (packet.key ? FLAG_KEY_FRAME : 0n), 0);
+      header.writeUInt32BE(packet.data.length, 8);
+      void this.video.write(Buffer.concat([header, packet.data]));
+    } else {
+      void this.video.write(packet.data);
+    }
+  }
+
+  /** Encodes the screen when it changed (then once more, so the access unit leaves ffmpeg), else repeats the last frame every 100 ms. */
+  private async frame(): Promise<void> {
+    if (this.framing || !this.encoder || (this.video?.pending ?? 0) > MAX_QUEUED_PACKETS) return;
+    this.framing = true;
+    try {
+      const { phone } = this.host;
+      if (phone.size.width !== this.sourceSize.width || phone.size.height !== this.sourceSize.height) return this.restartEncoder();
+      const screen = await phone.screenRgba();
+      const encoder = this.encoder;
+      if (screen.data !== this.lastSource) {
+        this.lastSource = screen.data;
+        this.lastFrame = await sharp(screen.data, { raw: { width: screen.width, height: screen.height, channels: 4 } })
+          .resize(this.size.width, this.size.height, { fit: 'fill' }).raw().toBuffer();
+        encoder.encode(this.lastFrame);
+        encoder.encode(this.lastFrame);
+        this.lastEncodeAt = Date.now();
+      } else if (this.lastFrame && Date.now() - this.lastEncodeAt >= REPEAT_AFTER_MS) {
+        encoder.encode(this.lastFrame);
+        this.lastEncodeAt = Date.now();
+      }
+    } catch {
+      // A frame the renderer could not produce is skipped, as a capture that missed a vsync.
+    } finally {
+      this.framing = false;
+    }
+  }
+
+  private startController(socket: DeviceStream, out: SerialWriter): void {
+    this.controlOut = out;
+    const input = new ByteQueue(socket);
+    void (async () => {
+      for (;;) {
+        let msg: ControlMessage | null;
+        try {
+          msg = await readControlMessage(input);
+        } catch (err) {
+          if (err instanceof ControlProtocolError) return this.terminate(`error:Controller error\ncom.genymobile.scrcpy.control.ControlProtocolException: ${err.message}`);
+          throw err;
+        }
+        if (!msg) return this.terminate('control socket closed');
+        if (!(await this.handle(msg))) return;
+      }
+    })();
+  }
+
+  /** Controller.handleEvent; false once the controller thread died. */
+  private async handle(msg: ControlMessage): Promise<boolean> {
+    const { phone, injected } = this.host;
+    const injects = ['key', 'text', 'touch', 'scroll', 'backOrScreenOn'].includes(msg.type) || (msg.type === 'setClipboard' && msg.paste);
+    if (injects && this.host.faults.refuseInjection) {
+      this.terminate('error:Exception on thread Thread[control-recv,5,main]\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.');
+      return false;
+    }
+    switch (msg.type) {
+      case 'key':
+        if (msg.action !== 1) break;
+        injected.push(`key ${msg.keycode}`);
+        if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+        else if (msg.keycode === KEYCODE_TAB) await phone.typeText('\t', ctx()).catch(() => undefined);
+        else {
+          const button = buttonForKey(String(msg.keycode));
+          if (button) await phone.pressButton(button, ctx()).catch(() => undefined);
+        }
+        break;
+      case 'text': {
+        let typed = '';
+        for (const c of msg.text) {
+          if (typable(c)) typed += c;
+          else await this.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        }
+        injected.push(`text ${typed}`);
+        if (typed) await phone.typeText(typed, ctx()).catch(() => undefined);
+        break;
+      }
+      case 'touch': {
+        // Controller.java: an event made for another video size is dropped (logged at verbose level only).
+        if (msg.videoWidth !== this.size.width || msg.videoHeight !== this.size.height) {
+          injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
+          break;
+        }
+        const x = Math.trunc((msg.x * this.sourceSize.width) / this.size.width);
+        const y = Math.trunc((msg.y * this.sourceSize.height) / this.size.height);
+        const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : undefined;
+        if (!action) break;
+        const gesture = await this.touches.event(action, x, y);
+        if (gesture) injected.push(gesture);
+        break;
+      }
+      case 'backOrScreenOn':
+        if (msg.action === 1) {
+          injected.push('key 4');
+          await phone.pressButton('BACK', ctx()).catch(() => undefined);
+        }
+        break;
+      case 'setClipboard':
+        if (!this.host.faults.refuseClipboard) {
+          this.host.clipboard = msg.text;
+          await this.log('INFO', 'Device clipboard set');
+        }
+        if (msg.paste) {
+          injected.push(`paste ${this.host.clipboard}`);
+          await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+        }
+        if (msg.sequence !== 0n) {
+          const ack = Buffer.alloc(9);
+          ack[0] = 1;
+          ack.writeBigUInt64BE(msg.sequence, 1);
+          void this.controlOut?.write(ack);
+        }
+        break;
+      case 'getClipboard':
+        if (!this.options.clipboardAutosync && this.host.clipboard) {
+          const text = Buffer.from(this.host.clipboard);
+          const head = Buffer.alloc(5);
+          head.writeUInt32BE(text.length, 1);
+          void this.controlOut?.write(Buffer.concat([head, text]));
+        }
+        break;
+      case 'empty':
+        if (msg.code === 17) {
+          await this.log('INFO', 'Video capture reset');
+          if (this.encoder) this.restartEncoder();
+        } else if (msg.code === 11) {
+          await phone.setOrientation(phone.orientation === 'portrait' ? 'landscape' : 'portrait', ctx()).catch(() => undefined);
+        }
+        break;
+      default:
+        break;
+    }
+    if (injects) void this.frame();
+    return true;
+  }
+
+  private log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void> {
+    return this.console.write(`[server] ${level}: ${message}\n`);
+  }
+
+  private cleanup(): void {
+    clearInterval(this.ticker);
+    this.encoder?.stop();
+    this.encoder = undefined;
+    this.terminate('exited');
+    if (this.options) this.host.unlisten(socketName(this.options.scid));
+    this.host.exited(this);
+  }
+}
+
+/**
+ * What KeyCharacterMap.VIRTUAL_KEYBOARD can type: printable ASCII, plus letters KeyComposition
+ * decomposes into a dead key and an ASCII letter (é, ñ, ü…). ß, CJK and emoji have no key events.
+ */
+function typable(c: string): boolean {
+  if (/^[\x20-\x7e]$/.test(c)) return true;
+  const parts = c.normalize('NFD');
+  return parts.length === 2 && /^[A-Za-z]$/.test(parts[0]) && /^[\u0300\u0301\u0302\u0303\u0308]$/.test(parts[1]);
+}

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runScenario } from '../../src/engine/runner/index.js';
+import type { Assertion } from '../../src/validate/index.js';
+import { validateResultValue } from '../../src/validate/index.js';
+import { rig, scenario } from './harness.js';
+
+const likeShown = (id: string, after: string): Assertion => ({ id, after_step: after, type: 'element_exists', description: 'the Like button is there', element_description: 'the Like button' }) as Assertion;
+
+test('assertions after a step skipped by its condition are skipped at every nesting level, and the run still passes', async () => {
+  const r = rig();
+  try {
+    const base = scenario(r, 'flow_control');
+    // On Android the iOS branch is skipped: its checks (top level and nested) must not be judged.
+    const s = { ...base, assertions: [...base.assertions, likeShown('ios_top', 'if_ios'), likeShown('ios_nested', 'sub_ios_like'), likeShown('after_skip_skipped', 'if_android_skipped')] };
+    const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-android-1', scenario: s, scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 1000, settleMs: 0, screenshots: 'none' });
+    const byId = Object.fromEntries(d.assertion_results.map((a) => [a.assertion_id, a]));
+    for (const id of ['ios_top', 'ios_nested', 'after_skip_skipped']) assert.is(byId[id].status, 'skipped', `${id}: ${byId[id].message}`);
+    assert.match(byId.ios_top.message, /step if_ios did not run \(condition false/);
+    assert.match(byId.ios_nested.message, /sub_ios_like is nested under it/);
+    assert.is(d.skipped_assertions, 3);
+    assert.is(d.failed_assertions, 0);
+    assert.is(d.passed_assertions + d.failed_assertions + d.skipped_assertions, d.total_assertions);
+    assert.is(d.status, 'passed', d.summary);
+    assert.match(d.summary, /3 skipped/);
+    assert.equal(validateResultValue(d), []);
+  } finally {
+    await r.close();
+  }
+});
+
+test('the summary names the first three failing assertions and counts the rest', async () => {
+  const r = rig();
+  try {
+    const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-android-1', scenario: scenario(r, 'assertions_fail'), scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 1000, settleMs: 0, screenshots: 'none' });
+    const failing = d.assertion_results.filter((a) => a.status === 'failed' || a.status === 'error');
+    assert.ok(failing.length > 3);
+    for (const a of failing.slice(0, 3)) assert.ok(d.summary.includes(`${a.assertion_id} `), `${a.assertion_id} named`);
+    assert.not.ok(d.summary.includes(`${failing[3].assertion_id} `));
+    assert.match(d.summary, new RegExp(`${failing.length} assertions not passed: .* \\| and ${failing.length - 3} more$`));
+  } finally {
+    await r.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,43 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine } from '../../src/engine/create.js';
+import type { DevicesChange } from '../../src/engine/driver.js';
+import { systemClock, VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
+import { EmulatedWda } from '../harness/wda/emulated-wda.js';
+
+test('--wda name=url: an iPhone reached only over the network, down and back by itself', async () => {
+  const virtual = new VirtualDriver({ devices: ['ios'], clock: systemClock });
+  const wda = new EmulatedWda(virtual.devices[0]);
+  await wda.start();
+  const engine = createEngine({ virtual: false, ios: false, sources: { adb: [], wda: [{ name: 'lab-iphone', url: wda.url }], listTimeoutMs: 1000, firstRetryMs: 50, maxRetryMs: 200 } });
+  const changes: DevicesChange[] = [];
+  engine.onDevicesChanged((c) => changes.push(c));
+  try {
+    const [listed] = await engine.listDevices();
+    assert.equal({ id: listed.id, os: listed.os, source: listed.source, state: listed.state }, { id: 'lab-iphone', os: 'iOS', source: 'lab-iphone', state: 'ready' });
+    await virtual.devices[0].launchApp('com.mobilebridge.demo', { signal: AbortSignal.timeout(2000) });
+    const elements = (await engine.call('mobile_list_elements_on_screen', { device: 'lab-iphone' })) as { elements?: unknown[] };
+    assert.ok(elements.elements?.length, JSON.stringify(elements).slice(0, 300));
+    const apps = (await engine.call('mobile_list_apps', { device: 'lab-iphone' })) as { code?: string; message?: string };
+    assert.is(apps.code, 'UNSUPPORTED');
+    assert.match(apps.message ?? '', /--peer/);
+
+    await wda.stop();
+    const [down] = await engine.listDevices();
+    assert.is(down.state, 'offline');
+    assert.match(down.message ?? '', /source lab-iphone \(WebDriverAgent http:\/\/127\.0\.0\.1:\d+\) is unreachable/);
+    const refused = (await engine.call('mobile_take_screenshot', { device: 'lab-iphone' })) as { code?: string };
+    assert.is(refused.code, 'DEVICE_NOT_FOUND');
+
+    changes.length = 0;
+    await wda.start();
+    const until = Date.now() + 10_000;
+    while (!changes.some((c) => c.added.some((d) => d.id === 'lab-iphone' && d.state === 'ready')) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(changes.some((c) => c.added.some((d) => d.id === 'lab-iphone' && d.state === 'ready')), 'announced ready again without a listing');
+  } finally {
+    await engine.close();
+    await wda.stop();
+  }
+});
+
+test.run();
