@@ -3,12 +3,14 @@
  * MB_PARAM_* from the environment, --include-tags / --exclude-tags, and the checks that stop a
  * run before anything touches a device (a parameter without a value, an unusable flow).
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { readRegularTextSync } from '../engine/files/safe-fs.js';
 import { planRun } from '../engine/runner/flows.js';
 import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
 import type { AnyStep, Scenario } from '../validate/index.js';
 import { isFlowStep, PARAMETER_NAME } from '../validate/index.js';
+
+const PARAMS_FILE_BYTES = 1024 * 1024;
 
 /** `--NAME value` and `--NAME=value`, as often as given; the rest of the arguments unchanged. */
 export function takeRepeated(args: string[], name: string): { values: string[]; rest: string[]; error?: string } {
@@ -48,11 +50,13 @@ export function parameterSources(pairs: string[], paramsFile: string | undefined
   }
   let file: Record<string, string> | undefined;
   if (paramsFile !== undefined) {
+    const read = readRegularTextSync(paramsFile, PARAMS_FILE_BYTES);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(paramsFile, 'utf8'));
+      if ('why' in read) throw new Error(read.why);
+      parsed = JSON.parse(read.text);
     } catch (err) {
-      return { error: `--params-file ${paramsFile}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}; give a JSON object such as {"USER_EMAIL": "demo@example.com"}` };
+      return { error: `--params-file ${paramsFile}: ${(err as Error).message}; give a JSON object such as {"USER_EMAIL": "demo@example.com"}` };
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: `--params-file ${paramsFile}: must hold one JSON object of NAME: "value"` };
     file = {};

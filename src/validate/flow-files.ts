@@ -4,9 +4,13 @@
  * The folder tree is the top scenario's: a flow in flows/ may name ../common/x.json as long as
  * that stays under the top scenario's folder.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { readRegularTextSync } from '../engine/files/safe-fs.js';
 import type { FileChecks, FlowCheck } from './context.js';
+
+/** As for a scenario file the CLI reads (validate/files.ts). */
+const MAX_FLOW_BYTES = 16 * 1024 * 1024;
 
 /** Validates one flow file; supplied by validate.ts so that this module does not import it back. */
 export type FlowValidator = (
@@ -61,15 +65,11 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
       if (stack.includes(abs)) {
         result = { kind: 'cycle', chain: [...stack.slice(stack.indexOf(abs)), abs].map(shown) };
       } else {
-        let text: string | undefined;
-        try {
-          text = readFileSync(abs, 'utf8');
-        } catch {
-          text = undefined;
-        }
-        if (text === undefined) result = { kind: 'missing' };
+        // Never blocks on a FIFO or device named as a flow, like every scenario read.
+        const read = readRegularTextSync(abs, MAX_FLOW_BYTES);
+        if ('why' in read) result = { kind: 'missing', why: read.why };
         else {
-          const report = validateFlow(text, abs, dirname(abs), rootDir, [...stack, abs]);
+          const report = validateFlow(read.text, abs, dirname(abs), rootDir, [...stack, abs]);
           if (report.cycle) result = { kind: 'cycle', chain: report.cycle };
           else if (report.errors.length) {
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);

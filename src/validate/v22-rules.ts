@@ -48,10 +48,14 @@ export function checkParameters(ctx: Context, doc: Obj): void {
   }
 }
 
-/** Lexically: `..` that climbs out of the folder, or an absolute path. */
-function lexicalEscape(relative: string): string | undefined {
+/**
+ * An absolute path never; then, with the file system, against the top scenario's folder (symlinks
+ * included), else lexically: `..` that climbs out of this file's folder.
+ */
+function escapeOf(ctx: Context, relative: string): string | undefined {
   const slashed = relative.replace(/\\/g, '/');
   if (/^(?:\/|[A-Za-z]:\/)/.test(slashed)) return 'it is an absolute path';
+  if (ctx.files) return ctx.files.escapes(relative);
   const normal = posix.normalize(slashed);
   if (normal === '..' || normal.startsWith('../')) return 'it climbs out with ".."';
   return undefined;
@@ -62,7 +66,7 @@ function lexicalEscape(relative: string): string | undefined {
  * (when known) also catches symlinks that point out of it. True when the path stays inside.
  */
 export function checkInside(ctx: Context, relative: string, pointer: string, field: string): boolean {
-  const why = lexicalEscape(relative) ?? ctx.files?.escapes(relative);
+  const why = escapeOf(ctx, relative);
   if (why === undefined) return true;
   const name = relative.split(/[\\/]/).pop() ?? relative;
   report(ctx, pointer, 'path-escapes-scenario', `${field} "${relative}" leaves the scenario's folder (${why}); keep the file inside the folder tree of the scenario, e.g. next to it`, `use "${field === 'flow' ? 'flows' : 'baselines'}/${name}"`);
@@ -83,7 +87,8 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
   const found = ctx.files.flow(flow);
   switch (found.kind) {
     case 'missing':
-      report(ctx, p, 'flow-missing', `flow "${flow}" does not exist (relative to this scenario's folder); fix the path or create the flow scenario`);
+      if (found.why === 'no such file') report(ctx, p, 'flow-missing', `flow "${flow}" does not exist (relative to this scenario's folder); fix the path or create the flow scenario`);
+      else report(ctx, p, 'flow-missing', `flow "${flow}" cannot be read: ${found.why}; a flow is a scenario file`);
       return;
     case 'cycle':
       report(ctx, p, 'flow-cycle', `flow "${flow}" leads back to a scenario that is already running it (${found.chain.join(' → ')}); break the cycle`);

@@ -4,7 +4,6 @@
  * the flow step's id ("login.type_email"), so that the step runner and the assertion bookkeeping
  * need no notion of flows. Parameters are resolved per flow use, when it starts.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import {
   isFlowStep,
@@ -18,11 +17,13 @@ import {
   type StepResult,
   type Variables,
 } from '../../validate/index.js';
+import { readRegularTextSync } from '../files/safe-fs.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type ParameterSources } from './parameters.js';
 import { interpolate, type VariableValue } from './variables.js';
 
 const SEPARATOR = '.';
+const MAX_FLOW_BYTES = 16 * 1024 * 1024;
 
 /** One use of a flow, already prefixed. */
 export interface FlowUse {
@@ -71,13 +72,9 @@ function prefixAssertions(list: Assertion[], prefix: string): Assertion[] {
 function loadFlow(path: string, rootDir: string): Scenario {
   const inside = path === rootDir || path.startsWith(rootDir.endsWith(sep) ? rootDir : rootDir + sep);
   if (!inside) throw new VerbError('INVALID_PARAMETER', `flow ${path} is outside the scenario's folder ${rootDir}; keep flows inside it`);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new VerbError('INVALID_PARAMETER', `cannot read flow ${path}: ${(err as Error).message}`);
-  }
-  const loaded = loadScenario(text, path, { baseDir: dirname(path), rootDir });
+  const read = readRegularTextSync(path, MAX_FLOW_BYTES);
+  if ('why' in read) throw new VerbError('INVALID_PARAMETER', `cannot read flow ${path}: ${read.why}`);
+  const loaded = loadScenario(read.text, path, { baseDir: dirname(path), rootDir });
   if (!loaded.scenario) {
     const first = loaded.report.errors.slice(0, 3).map((e) => `${e.rule} at ${e.path || '/'}`).join(', ');
     throw new VerbError('INVALID_PARAMETER', `flow ${path} is not a valid scenario (${first}); run mobilebridge validate on it`);
