@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CallEvent } from '../../src/engine/engine.js';
-import { htmlReport, junitXml } from '../../src/engine/runner/index.js';
+import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
 import { resolveParameters, SecretMask } from '../../src/engine/runner/parameters.js';
 import type { ProgressEvent } from '../../src/engine/runner/types.js';
 import type { ResultDocument, StepResult } from '../../src/validate/index.js';
-import { validateResultValue } from '../../src/validate/index.js';
+import { loadScenario, validateResultValue, validateScenarioText } from '../../src/validate/index.js';
 import { rig, run, type Rig } from './harness.js';
 
 const PASSWORD = 'secret123';
@@ -93,6 +93,30 @@ t('secrets are ••• in the result document, progress, activity feed, junit.
   assert.equal(typed, ['junk@example.org', 'demo@example.com', '•••']);
   // The device still got the real value: the sign-in worked.
   assert.is(assertion(d, 'login.home_list')?.status, 'passed');
+});
+
+t('item 7: launch_app with value launches that package, type with target taps it first; the validator does not call either unused', async ({ r }) => {
+  const text = JSON.stringify({
+    $schema_version: '2.1', scenario_id: 'other_app', name: 'n', description: 'd', platform: 'android', app_package: 'com.android.settings',
+    metadata: { app_version: '1', environment: 't' },
+    steps: [
+      { id: 'launch_demo', action: 'launch_app', description: 'the demo, not app_package', value: 'com.mobilebridge.demo' },
+      { id: 'open', action: 'open_url', description: 'sign-in', value: 'mbdemo://screen/signin' },
+      { id: 'email', action: 'type', description: 'focus and type', target: 'Email', value: 'a@b.c' },
+    ],
+    assertions: [{ id: 'typed', after_step: 'email', type: 'element_text', description: 'typed', element_description: 'Email', expected_value: 'a@b.c' }],
+  });
+  const report = validateScenarioText(text);
+  assert.equal(report.warnings.map((w) => w.rule), []);
+  const scenario = loadScenario(text).scenario!;
+  const calls: CallEvent[] = [];
+  const off = r.engine.onCall((e) => calls.push(e));
+  const d = (await runScenario({ engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, settleMs: 0, screenshots: 'none' })).document;
+  off();
+  assert.is(d.status, 'passed', d.summary);
+  assert.equal(calls.find((e) => e.tool === 'mobile_launch_app')?.parameters.packageName, 'com.mobilebridge.demo');
+  const tools = calls.map((e) => e.tool);
+  assert.ok(tools.lastIndexOf('mobile_click_on_screen_at_coordinates') < tools.indexOf('mobile_type_keys'), 'tapped before typing');
 });
 
 t('precedence: --param, then --params-file, then MB_PARAM_*, then default', () => {
