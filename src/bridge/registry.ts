@@ -14,6 +14,7 @@ import {
 import type { Connection } from './connection.js';
 import type { ActivityEntry, DeviceHub } from './hub.js';
 import type { LockTable } from './locks.js';
+import type { PeerRouter } from './peers/router.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** What every method handler can reach: the shared state of the running bridge. */
@@ -22,6 +23,8 @@ export interface BridgeCore {
   readonly hub: DeviceHub;
   readonly locks: LockTable;
   readonly sessions: SessionStore;
+  /** Present when the bridge aggregates peer bridges: calls on their devices go there. */
+  readonly peers?: PeerRouter;
   readonly server: { name: string; version: string };
   readonly limits: ServerLimits;
   /** Aborted when the bridge starts shutting down: long work (a scenario run) should wind up. */

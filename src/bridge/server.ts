@@ -13,6 +13,8 @@ import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
+import type { Peer } from './peers/peer.js';
+import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
 import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
 import { SessionStore } from './sessions.js';
@@ -54,6 +56,11 @@ export interface BridgeOptions {
   video?: Partial<VideoSettings>;
   /** Method groups beyond the built-in ones (see docs/protocol.md, "Adding methods"). */
   methods?: readonly MethodDef[];
+  /**
+   * Peer bridges whose devices this one serves as its own (`serve --peer`). Their Peer drivers must
+   * also be among the engine's drivers (createEngine extraDrivers), which lists their devices.
+   */
+  peers?: Peer[];
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -109,6 +116,7 @@ export class Bridge implements BridgeCore {
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
+  readonly peers?: PeerRouter;
   port = 0;
   private readonly options: BridgeOptions;
   private readonly rpc: RpcServer;
@@ -145,6 +153,7 @@ export class Bridge implements BridgeCore {
       { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
       (session) => {
         this.hub.dropSession(session);
+        this.peers?.dropSession(session);
         this.locks.releaseAll(session);
       },
       this.log,
@@ -158,6 +167,7 @@ export class Bridge implements BridgeCore {
     this.locks = new LockTable((change) =>
       this.hub.broadcast(change.device, 'device.lock', { device: change.device, holder: change.holder, ...(change.previous ? { previous: change.previous } : {}) }, change.notify),
     );
+    if (options.peers?.length) this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log);
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
 
@@ -177,7 +187,7 @@ export class Bridge implements BridgeCore {
       startedAt: this.startedAt,
       stats: () => {
         const hub = this.hub.stats();
-        return { ...this.stats(), frames: hub.frames, video: hub.video };
+        return { ...this.stats(), frames: hub.frames, video: hub.video, ...(this.peers ? { peers: this.peers.stats() } : {}) };
       },
     });
     this.http = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

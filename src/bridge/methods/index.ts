@@ -1,6 +1,7 @@
 import type { MethodDef } from '../registry.js';
 import { agentMethods } from './agent.js';
 import { deviceMethods } from './devices.js';
+import { leaseMethods } from './lease.js';
 import { runnerMethods } from './runner.js';
 import { scenarioMethods } from './scenarios.js';
 import { sessionMethods } from './session.js';
@@ -11,5 +12,5 @@ import { toolMethods } from './tools.js';
  * own module; add a group by adding it here (see docs/protocol.md, "Adding methods").
  */
 export function methodGroups(): MethodDef[][] {
-  return [sessionMethods, toolMethods(), deviceMethods, scenarioMethods, runnerMethods(), agentMethods()];
+  return [sessionMethods, toolMethods(), deviceMethods, scenarioMethods, runnerMethods(), agentMethods(), leaseMethods()];
 }

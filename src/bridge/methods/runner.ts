@@ -62,6 +62,8 @@ export function runnerMethods(): MethodDef[] {
       } catch (err) {
         return toFailure(err);
       }
+      // A device leased (locked) before the run stays leased after it: CI runs several scenarios in a row.
+      const leased = ctx.bridge.locks.holder(p.device) === ctx.session;
       const lock = ctx.bridge.locks.acquire(p.device, ctx.session, false);
       if ('status' in lock) return lock;
       const controller = new AbortController();
@@ -91,7 +93,7 @@ export function runnerMethods(): MethodDef[] {
       } finally {
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
-        ctx.bridge.locks.release(p.device, ctx.session);
+        if (!leased) ctx.bridge.locks.release(p.device, ctx.session);
       }
     }),
 

@@ -5,10 +5,13 @@ import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevice
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { engineSetupFromFlags } from '../engine-setup.js';
+import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
+import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
+import { runThroughBridge } from './run-bridge.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
@@ -63,7 +66,11 @@ them and writes under --out:
 Options:
   --device ID        device to run on (default: the first device of each scenario's platform)
   --devices A,B,C    run the scenarios in parallel over these devices, each scenario on a device
-                     of its platform (a scenario none of them can run: exit 3)
+                     of its platform (a scenario none of them can run: exit 3); any:android /
+                     any:ios (or any) leases a free device of that platform from every source
+  --lease-timeout D  wait up to D (10m, 90s) in a first-come, first-served line for the devices;
+                     other runs on this machine sharing the state folder wait for ours (default 0:
+                     take free ones or fail at once). Named devices are leased too when given
   --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
@@ -71,6 +78,9 @@ Options:
   --timeout MS       deadline of one device call (default 30000)
   --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
   --no-virtual       leave out the built-in virtual devices
+  --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
+                     leasing them there; results and reports are written here
+  --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
   --param NAME=VALUE a value for a scenario parameter (repeatable); before --params-file,
                      then the environment (MB_PARAM_NAME), then the parameter's default
   --params-file FILE a JSON object of parameter values, e.g. {"USER_EMAIL": "a@b.c"}
@@ -137,7 +147,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         return EXIT.invalidInput;
       }
       try {
-        selected = shard(loaded, Number(m[1]), Number(m[2]));
+        selected = shard(tagged.kept, Number(m[1]), Number(m[2]));
       } catch (err) {
         process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
         return EXIT.invalidInput;
@@ -166,6 +176,14 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         await engine.close();
       }
     }
+    let leaseTimeout = 0;
+    try {
+      if (typeof flags['lease-timeout'] === 'string') leaseTimeout = parseDuration(flags['lease-timeout'], '--lease-timeout');
+      else if (flags['lease-timeout'] === true) throw new Error('--lease-timeout needs a duration, e.g. --lease-timeout 10m');
+    } catch (err) {
+      process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     try {
       const recovered = await prepareOutput(outDir);
@@ -173,6 +191,25 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     } catch (err) {
       process.stderr.write(`mobilebridge run: --out: ${(err as Error).message}\n`);
       return EXIT.invalidInput;
+    }
+    if (typeof flags.bridge === 'string') {
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        return await runThroughBridge({
+          bridge: flags.bridge,
+          flags,
+          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
+          devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
+          leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
+          outDir,
+          signal: controller.signal,
+          exitCodeFor,
+        });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
     }
     if (flags.reset === true) await resetVirtualState();
     const engine = createEngine(engineSetupFromFlags(flags));
@@ -185,8 +222,22 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       controller.abort();
     };
     process.on('SIGINT', onSigint);
+    let leases: Lease[] = [];
     try {
-      const wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+      if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
+        const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
+        if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
+        try {
+          leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+        } catch (err) {
+          if (controller.signal.aborted) return EXIT.cancelled;
+          process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
+          return EXIT.device;
+        }
+        wanted = leases.map((l) => l.device);
+        process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
+      }
       const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
       if (!routing.ok) {
         process.stderr.write(`mobilebridge run: ${routing.message}\n`);
@@ -222,6 +273,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return code;
     } finally {
       process.off('SIGINT', onSigint);
+      for (const l of leases) l.release();
       await engine.close();
     }
   },

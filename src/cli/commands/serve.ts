@@ -4,6 +4,8 @@ import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
+import { Peer } from '../../bridge/peers/peer.js';
+import { parsePeer } from '../../bridge/peers/peer-spec.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
 function repeated(args: string[], name: string): string[] {
@@ -61,6 +63,10 @@ Options:
                       WebSocket; repeatable or comma-separated; "*" allows any origin
   --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
   --no-video          never start device video (scrcpy, WDA MJPEG); viewers get screenshots
+  --peer [NAME=]ws://HOST:PORT[?token=T]
+                      serve that bridge's devices as our own (source NAME); repeatable. Calls,
+                      verbs, runs, locks and frames pass through (docs/scale-out.md)
+  --peer-token T      token for peers whose URL has none (default MOBILEBRIDGE_PEER_TOKEN)
 
 ${DEVICE_FLAGS_HELP}
 
@@ -88,15 +94,26 @@ Examples:
       return EXIT.invalidInput;
     }
     let setup;
+    let peers: Peer[] = [];
     try {
       setup = engineSetupFromFlags({ ...flags, 'allow-path': repeated(args, 'allow-path').join(',') });
+      const peerToken = (typeof flags['peer-token'] === 'string' ? flags['peer-token'] : process.env.MOBILEBRIDGE_PEER_TOKEN) || undefined;
+      if (flags.peer === true) throw new Error('--peer needs the URL of another bridge, e.g. --peer lab1=ws://10.0.0.5:4800');
+      const specs = repeated(args, 'peer').map((v) => parsePeer(v, peerToken));
+      const names = new Set<string>();
+      for (const s of specs) {
+        if (names.has(s.name)) throw new Error(`two peers are both named ${s.name}; name them apart: --peer lab1=ws://… --peer lab2=ws://…`);
+        names.add(s.name);
+      }
+      peers = specs.map((spec) => new Peer(spec));
+      setup.extraDrivers = [...(setup.extraDrivers ?? []), ...peers];
     } catch (err) {
       process.stderr.write(`mobilebridge serve: ${(err as Error).message}\n`);
       return EXIT.invalidInput;
     }
     let bridge: Bridge;
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false } });
+      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;

@@ -66,7 +66,16 @@ const dismissKeyboard: ActionFn = async (ctx) => {
     tried.push('BACK');
     if (await gone()) return { message: 'closed the keyboard with BACK' };
   } else {
-    // The way iOS users do it: the Done key, a tap outside the field, then a plain return key.
+    // WebDriverAgent's own dismissal first (it looks for the keyboard's Done/return key itself);
+    // never a typed newline.
+    const dismissed = await ctx.engine
+      .withDevice(ctx.device, 'dismissing the keyboard', async (h, c) => (h.dismissKeyboard ? (await h.dismissKeyboard(c), true) : false))
+      .catch(() => false);
+    if (dismissed) {
+      tried.push("the platform's keyboard dismissal");
+      if (await gone()) return { message: "closed the keyboard with the platform's own dismissal (its Done/return key)" };
+    }
+    // Then the way iOS users do it: the Done key, a tap outside the field, then a plain return key.
     // Never ENTER: on a Next or Go key it moves on or submits the form.
     const keyboard = elements.find(isKeyboard);
     for (const attempt of [closeKey, outsideSpot, returnKeyOf]) {
@@ -75,14 +84,6 @@ const dismissKeyboard: ActionFn = async (ctx) => {
       await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: spot.element.center.x, y: spot.element.center.y });
       tried.push(spot.what);
       if (await gone()) return { message: `closed the keyboard with ${spot.what}` };
-    }
-    // WebDriverAgent's own dismissal (it taps the keyboard's Done/return key); never a typed newline.
-    const dismissed = await ctx.engine
-      .withDevice(ctx.device, 'dismissing the keyboard', async (h, c) => (h.dismissKeyboard ? (await h.dismissKeyboard(c), true) : false))
-      .catch(() => false);
-    if (dismissed) {
-      tried.push("the platform's keyboard dismissal");
-      if (await gone()) return { message: "closed the keyboard with the platform's own dismissal (its Done/return key)" };
     }
   }
   const how = ctx.os === 'iOS' ? 'give the field a Done key, or let a tap outside it end editing' : 'close it with the app\'s own control';

@@ -1,0 +1,77 @@
+import * as v from 'valibot';
+import { failure, isToolFailure } from '../../engine/errors.js';
+import type { DeviceInfo } from '../../engine/types.js';
+import { defineExtensionMethod, type MethodContext, type MethodDef } from '../registry.js';
+
+const LeaseParams = v.strictObject({
+  /** Any free ready device of this platform, from every source (local and peers)… */
+  platform: v.optional(v.picklist(['android', 'ios', 'any'], 'platform must be android, ios or any')),
+  /** …or this one device, once it is free. */
+  device: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500))),
+  /** How long to wait in line; 0 takes a free one or fails at once. */
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000)), 0),
+});
+type Lease = v.InferOutput<typeof LeaseParams>;
+
+interface Waiter {
+  queue: string;
+  session: MethodContext['session'];
+}
+
+const POLL_MS = 200;
+const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthorized';
+
+/**
+ * devices.lease: the device lock made queueable for CI. Waiters stand in one first-come, first-served
+ * line per platform (or device); the first one takes the first ready device that no session has
+ * locked, on this bridge or, through an aggregator, on a peer (where the lock is taken on the peer).
+ * The lease is the ordinary lock: scenarios.run keeps it, devices.unlock or the session's end frees it.
+ */
+export function leaseMethods(): MethodDef[] {
+  const line: Waiter[] = [];
+
+  async function tryTake(p: Lease, ctx: MethodContext): Promise<Record<string, unknown> | undefined> {
+    const devices = (await ctx.engine.listDevices()).filter((d) =>
+      usable(d) && (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
+    );
+    for (const d of devices) {
+      const peer = ctx.bridge.peers?.peerOf(d.id);
+      if (peer) {
+        const r = await ctx.bridge.peers!.lockOnPeer(peer, d.id, ctx);
+        if (!isToolFailure(r)) return { ...(r as object), device: d.id, source: d.source };
+        continue;
+      }
+      if (ctx.bridge.locks.holder(d.id)) continue;
+      const r = ctx.bridge.locks.acquire(d.id, ctx.session, false);
+      if (!isToolFailure(r)) return { ...r, source: d.source };
+    }
+    return undefined;
+  }
+
+  return [
+    defineExtensionMethod('devices.lease', LeaseParams, async (p, ctx) => {
+      if (!p.platform && !p.device) return failure('INVALID_PARAMETER', 'devices.lease needs platform (android, ios or any) or device');
+      const queue = p.device ? `device ${p.device}` : `${p.platform} device`;
+      const me: Waiter = { queue, session: ctx.session };
+      line.push(me);
+      const until = Date.now() + p.timeout_ms;
+      try {
+        for (;;) {
+          if (ctx.session.ended || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the session ended while waiting for a lease');
+          const first = line.find((w) => w.queue === queue && !w.session.ended);
+          if (first === me) {
+            const got = await tryTake(p, ctx);
+            if (got) return got;
+          }
+          if (Date.now() >= until) {
+            const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
+            return failure('TIMEOUT', `no free ${queue} within ${p.timeout_ms} ms${ahead > 0 ? ` (${ahead} waiting ahead)` : ''}; every matching device is locked or none is ready; raise timeout_ms to wait longer`);
+          }
+          await new Promise((r) => setTimeout(r, POLL_MS));
+        }
+      } finally {
+        line.splice(line.indexOf(me), 1);
+      }
+    }),
+  ];
+}

@@ -1,0 +1,104 @@
+import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../engine/driver.js';
+import type { DeviceInfo } from '../../engine/types.js';
+import type { DevicesChangedParams } from '../../protocol/index.js';
+import type { PeerSpec } from './peer-spec.js';
+import { redact, RpcLink, type LinkState } from './rpc-link.js';
+
+/**
+ * Another bridge whose devices this one lists as its own (source = the peer's name). The shared
+ * link keeps the peer's device list current from `devices.changed`; while the link is down the
+ * peer has no devices (they are announced removed), and a reconnect lists them again.
+ */
+export class Peer implements Driver {
+  readonly name: string;
+  readonly link: RpcLink;
+  private devices = new Map<string, DeviceInfo>();
+  private readonly listeners = new Set<(c: DevicesChange) => void>();
+  private readonly reconnectListeners = new Set<() => void>();
+
+  constructor(
+    readonly spec: PeerSpec,
+    options: { client?: string; firstRetryMs?: number; maxRetryMs?: number } = {},
+  ) {
+    this.name = spec.name;
+    this.link = new RpcLink({ url: spec.url, token: spec.token, client: options.client ?? 'mobilebridge aggregator', reconnect: true, firstRetryMs: options.firstRetryMs, maxRetryMs: options.maxRetryMs });
+    this.link.onState((s) => this.onState(s));
+    this.link.onNotification((method, params) => {
+      if (method === 'devices.changed') this.applyChange(params as DevicesChangedParams);
+    });
+    this.link.connect();
+  }
+
+  get where(): string {
+    return `peer bridge ${redact(this.spec.url)}`;
+  }
+
+  owns(device: string): boolean {
+    return this.devices.has(device);
+  }
+
+  async listDevices(_ctx: CallContext): Promise<DeviceInfo[]> {
+    return [...this.devices.values()];
+  }
+
+  /** Calls, verbs, runs and frames of a peer's device go to the peer (bridge/peers/router.ts), not through a handle here. */
+  async open(_id: string, _ctx: CallContext): Promise<DeviceHandle | undefined> {
+    return undefined;
+  }
+
+  watch(listener: (change: DevicesChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** After each reconnect, once the device list is back (the frame relay re-subscribes then). */
+  onReconnect(fn: () => void): () => void {
+    this.reconnectListeners.add(fn);
+    return () => this.reconnectListeners.delete(fn);
+  }
+
+  /** Connected, with its device list. */
+  get up(): boolean {
+    return this.link.state === 'open';
+  }
+
+  async close(): Promise<void> {
+    this.link.close();
+  }
+
+  private onState(s: LinkState): void {
+    if (s === 'open') {
+      void this.link.request('devices.list', {}).then(
+        (r) => {
+          const listed = ((r as { devices?: DeviceInfo[] }).devices ?? []).map((d) => this.own(d));
+          const removed = [...this.devices.keys()];
+          this.devices = new Map(listed.map((d) => [d.id, d]));
+          this.emit({ added: listed, removed });
+          for (const l of this.reconnectListeners) l();
+        },
+        () => undefined,
+      );
+    } else if (this.devices.size) {
+      const removed = [...this.devices.keys()];
+      this.devices.clear();
+      this.emit({ added: [], removed });
+    }
+  }
+
+  private applyChange(change: DevicesChangedParams): void {
+    for (const id of change.removed) this.devices.delete(id);
+    const added = change.added.map((d) => this.own(d));
+    for (const d of added) this.devices.set(d.id, d);
+    this.emit({ added, removed: change.removed });
+  }
+
+  /** The peer's own source (its adb server's name) is kept in the message; here the source is the peer. */
+  private own(d: DeviceInfo): DeviceInfo {
+    return { ...d, source: this.name };
+  }
+
+  private emit(change: DevicesChange): void {
+    if (!change.added.length && !change.removed.length) return;
+    for (const l of this.listeners) l(change);
+  }
+}

@@ -1,0 +1,290 @@
+import { failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
+import type { UiElement } from '../../engine/types.js';
+import { SCREEN_DEFAULTS, type EffectiveScreenOptions, type ElementsChangedParams, type SubscriptionEndedParams, type ValidParamsOf } from '../../protocol/index.js';
+import type { Session } from '../sessions.js';
+import { Subscription } from '../subscription.js';
+import type { Peer } from './peer.js';
+
+/** One stored frame message as the peer sent it, and its parsed header. */
+interface Message {
+  data: Buffer;
+  header: Record<string, unknown>;
+  body: Buffer;
+}
+
+/** One subscription on the peer, shared by every viewer here that asked for the same thing. */
+interface Group {
+  key: string;
+  device: string;
+  params: { device: string; screen?: Record<string, unknown>; elements: boolean };
+  upstream?: string;
+  subs: Set<Subscription>;
+  /** Enough to start a new viewer: the last picture, or (video) the configuration and the frames since the key frame. */
+  recent: Message[];
+  elements?: Map<string, UiElement>;
+  seq: number;
+}
+
+interface Delivery {
+  started: boolean;
+  inFlight: boolean;
+  pending?: Message;
+  /** Video: skip to the next key frame (the viewer fell behind or just joined). */
+  waitKey: boolean;
+}
+
+const MAX_RECENT = 600;
+const MAX_BUFFERED = 8 * 1024 * 1024;
+
+export interface RelayStats {
+  /** Frame messages received from the peer (each encoded once there). */
+  received: number;
+  /** Frame messages sent to viewers here. */
+  sent: number;
+  upstreamSubscriptions: number;
+}
+
+/**
+ * Frames and element events of a peer's devices: one subscription on the peer per (device, screen
+ * options) however many viewers here watch, its binary messages passed on with only the header's
+ * subscription id rewritten (the image or video bytes are never decoded, so any format the peer
+ * sends goes through). Survives the peer going away: viewers keep their subscriptions and the
+ * relay subscribes again when the peer is back.
+ */
+export class FrameRelay {
+  private readonly groups = new Map<string, Group>();
+  private readonly byUpstream = new Map<string, Group>();
+  private readonly of = new Map<Subscription, Group[]>();
+  private readonly delivery = new Map<Subscription, Delivery>();
+  readonly stats: RelayStats = { received: 0, sent: 0, upstreamSubscriptions: 0 };
+
+  constructor(
+    private readonly peer: Peer,
+    private readonly log: (line: string) => void,
+  ) {
+    peer.link.onBinary((data) => this.onFrame(data));
+    peer.link.onNotification((method, params) => this.onNotification(method, params));
+    peer.link.onState((s) => {
+      if (s !== 'open') {
+        this.byUpstream.clear();
+        for (const g of this.groups.values()) g.upstream = undefined;
+      }
+    });
+    peer.onReconnect(() => void this.resubscribeAll());
+  }
+
+  owns(sub: Subscription): boolean {
+    return this.of.has(sub);
+  }
+
+  /** Sessions watching a device through this relay (activity and lock events go to them). */
+  participants(device: string): Set<Session> {
+    const out = new Set<Session>();
+    for (const g of this.groups.values()) if (g.device === device) for (const s of g.subs) out.add(s.session);
+    return out;
+  }
+
+  async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
+    const screen: EffectiveScreenOptions | undefined = p.screen && {
+      maxFps: p.screen.maxFps ?? SCREEN_DEFAULTS.maxFps,
+      maxWidth: p.screen.maxWidth ?? null,
+      format: p.screen.format ?? SCREEN_DEFAULTS.format,
+      quality: p.screen.quality ?? SCREEN_DEFAULTS.quality,
+    };
+    const wanted: Group['params'][] = [];
+    if (screen) {
+      const { maxWidth, ...rest } = screen;
+      wanted.push({ device: p.device, screen: maxWidth === null ? rest : { ...rest, maxWidth }, elements: false });
+    }
+    if (p.elements) wanted.push({ device: p.device, elements: true });
+    if (!wanted.length) wanted.push({ device: p.device, elements: false });
+    const sub = new Subscription(session, p.device, screen, p.elements);
+    const groups: Group[] = [];
+    for (const params of wanted) {
+      const group = await this.group(params);
+      if (isToolFailure(group)) {
+        for (const g of groups) this.leave(g, sub);
+        return group;
+      }
+      group.subs.add(sub);
+      groups.push(group);
+    }
+    if (session.ended) {
+      for (const g of groups) this.leave(g, sub);
+      return failure('INVALID_PARAMETER', 'the session ended while subscribing');
+    }
+    this.of.set(sub, groups);
+    this.delivery.set(sub, { started: false, inFlight: false, waitKey: false });
+    session.subscriptions.set(sub.id, sub);
+    return {
+      sub,
+      start: () => {
+        const d = this.delivery.get(sub);
+        if (!d) return;
+        d.started = true;
+        for (const g of groups) {
+          for (const m of g.recent) this.deliver(sub, m);
+          if (g.elements) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+        }
+      },
+    };
+  }
+
+  unsubscribe(sub: Subscription): void {
+    sub.session.subscriptions.delete(sub.id);
+    for (const g of this.of.get(sub) ?? []) this.leave(g, sub);
+    this.of.delete(sub);
+    this.delivery.delete(sub);
+  }
+
+  dropSession(session: Session): void {
+    for (const sub of [...this.of.keys()]) if (sub.session === session) this.unsubscribe(sub);
+  }
+
+  private async group(params: Group['params']): Promise<Group | ToolFailure> {
+    const key = JSON.stringify(params);
+    const existing = this.groups.get(key);
+    if (existing) return existing;
+    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, ...(params.elements ? { elements: new Map() } : {}) };
+    this.groups.set(key, group);
+    const outcome = await this.subscribeUpstream(group);
+    if (outcome) {
+      this.groups.delete(key);
+      return outcome;
+    }
+    return group;
+  }
+
+  private async subscribeUpstream(group: Group): Promise<ToolFailure | undefined> {
+    let result: unknown;
+    try {
+      result = await this.peer.link.request('devices.subscribe', group.params);
+    } catch (err) {
+      return failure('DEVICE_NOT_FOUND', `device ${group.device} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
+    }
+    if (isToolFailure(result)) return result;
+    const id = (result as { subscription: string }).subscription;
+    if (!this.groups.has(group.key)) {
+      void this.peer.link.request('devices.unsubscribe', { subscription: id }).catch(() => undefined);
+      return undefined;
+    }
+    group.upstream = id;
+    this.byUpstream.set(id, group);
+    this.stats.upstreamSubscriptions++;
+    return undefined;
+  }
+
+  private leave(group: Group, sub: Subscription): void {
+    group.subs.delete(sub);
+    if (group.subs.size) return;
+    this.groups.delete(group.key);
+    if (group.upstream) {
+      this.byUpstream.delete(group.upstream);
+      void this.peer.link.request('devices.unsubscribe', { subscription: group.upstream }).catch(() => undefined);
+    }
+  }
+
+  private async resubscribeAll(): Promise<void> {
+    for (const group of [...this.groups.values()]) {
+      group.recent = [];
+      const outcome = await this.subscribeUpstream(group);
+      if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
+    }
+  }
+
+  private endGroup(group: Group, reason: string): void {
+    for (const sub of [...group.subs]) {
+      this.unsubscribe(sub);
+      sub.session.notify('subscription.ended', { subscription: sub.id, device: sub.device, reason });
+    }
+  }
+
+  private onFrame(data: Buffer): void {
+    if (data.length < 4) return;
+    const length = data.readUInt32BE(0);
+    if (4 + length > data.length) return;
+    let header: Record<string, unknown>;
+    try {
+      header = JSON.parse(data.subarray(4, 4 + length).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const group = this.byUpstream.get(String(header.subscription));
+    if (!group) return;
+    this.stats.received++;
+    const message: Message = { data, header, body: data.subarray(4 + length) };
+    if ('key' in header) {
+      if (header.config || header.key) group.recent = header.config ? [message] : [...group.recent.filter((m) => m.header.config), message];
+      else if (group.recent.length < MAX_RECENT) group.recent.push(message);
+    } else group.recent = [message];
+    for (const sub of group.subs) this.deliver(sub, message);
+  }
+
+  private deliver(sub: Subscription, message: Message): void {
+    const d = this.delivery.get(sub);
+    const conn = sub.session.connection;
+    if (!d?.started) return;
+    const video = 'key' in message.header;
+    if (!conn?.open) {
+      d.waitKey = video;
+      return;
+    }
+    if (video) {
+      if (d.waitKey && !(message.header.key || message.header.config)) return;
+      if (conn.bufferedAmount > MAX_BUFFERED) {
+        d.waitKey = true;
+        return;
+      }
+      d.waitKey = false;
+      this.send(sub, message, () => undefined);
+      return;
+    }
+    // Pictures: one in the socket at a time, the newest waits; a slow viewer sees fewer, never stale, frames.
+    if (d.inFlight) {
+      d.pending = message;
+      return;
+    }
+    d.inFlight = true;
+    this.send(sub, message, () => {
+      d.inFlight = false;
+      const next = d.pending;
+      d.pending = undefined;
+      if (next && this.delivery.get(sub) === d) this.deliver(sub, next);
+    });
+  }
+
+  private send(sub: Subscription, message: Message, done: () => void): void {
+    const json = Buffer.from(JSON.stringify({ ...message.header, subscription: sub.id }), 'utf8');
+    const prefix = Buffer.allocUnsafe(4);
+    prefix.writeUInt32BE(json.length, 0);
+    this.stats.sent++;
+    sub.session.connection!.sendBinary(Buffer.concat([prefix, json, message.body]), (err) => {
+      if (err) this.log(`bridge: frame to ${sub.session.id} failed: ${err.message}`);
+      done();
+    });
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    if (method === 'elements.changed') {
+      const p = params as ElementsChangedParams;
+      const group = this.byUpstream.get(p.subscription);
+      if (!group?.elements) return;
+      if (p.reset) group.elements.clear();
+      for (const id of p.removed) group.elements.delete(id);
+      for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);
+      group.seq = p.seq;
+      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notify('elements.changed', { ...p, subscription: sub.id });
+    } else if (method === 'subscription.ended') {
+      const p = params as SubscriptionEndedParams;
+      const group = this.byUpstream.get(p.subscription);
+      if (!group) return;
+      this.byUpstream.delete(p.subscription);
+      group.upstream = undefined;
+      this.groups.delete(group.key);
+      this.endGroup(group, p.reason);
+    } else if (method === 'device.activity' || method === 'device.lock') {
+      const device = (params as { device?: string }).device;
+      if (typeof device === 'string') for (const s of this.participants(device)) s.notify(method, params);
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import WebSocket from 'ws';
+
+export type LinkState = 'connecting' | 'open' | 'down' | 'closed';
+
+export interface RpcLinkOptions {
+  url: string;
+  /** Sent as a bearer header (a `?token=` in the URL works too). */
+  token?: string;
+  /** Shown to the peer's participants in activity and lock events. */
+  client: string;
+  /** Reconnect after a drop with backoff (the aggregator's shared link); per-session links do not. */
+  reconnect: boolean;
+  firstRetryMs?: number;
+  maxRetryMs?: number;
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+/**
+ * A JSON-RPC connection from this bridge to a peer bridge. Unlike the public BridgeClient it hands
+ * binary frame messages over untouched (the aggregator re-fans them out without decoding the image,
+ * whatever the format) and starts a fresh session after each reconnect, telling its owner so.
+ */
+export class RpcLink {
+  private ws?: WebSocket;
+  private stateValue: LinkState = 'connecting';
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private retryMs: number;
+  private timer?: NodeJS.Timeout;
+  private readonly stateListeners = new Set<(s: LinkState, why?: string) => void>();
+  private readonly noteListeners = new Set<(method: string, params: unknown) => void>();
+  private readonly binaryListeners = new Set<(data: Buffer) => void>();
+  lastError?: string;
+
+  constructor(private readonly options: RpcLinkOptions) {
+    this.retryMs = options.firstRetryMs ?? 200;
+  }
+
+  get state(): LinkState {
+    return this.stateValue;
+  }
+
+  /** Opens the link; resolves when the session is ready, rejects when the first attempt fails. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const off = this.onState((s) => {
+        if (s === 'open') {
+          off();
+          resolve();
+        } else if (s === 'down' || s === 'closed') {
+          off();
+          reject(new Error(this.lastError ?? `cannot reach ${this.options.url}`));
+        }
+      });
+      this.open();
+    });
+  }
+
+  /** Starts connecting and keeps trying in the background (a peer may come up after us). */
+  connect(): void {
+    this.open();
+  }
+
+  request(method: string, params: unknown): Promise<unknown> {
+    const ws = this.ws;
+    if (this.stateValue !== 'open' || !ws) return Promise.reject(new Error(`the peer bridge at ${redact(this.options.url)} is not connected${this.lastError ? ` (${this.lastError})` : ''}`));
+    return this.send(ws, method, params);
+  }
+
+  onState(fn: (s: LinkState, why?: string) => void): () => void {
+    this.stateListeners.add(fn);
+    return () => this.stateListeners.delete(fn);
+  }
+
+  onNotification(fn: (method: string, params: unknown) => void): () => void {
+    this.noteListeners.add(fn);
+    return () => this.noteListeners.delete(fn);
+  }
+
+  onBinary(fn: (data: Buffer) => void): () => void {
+    this.binaryListeners.add(fn);
+    return () => this.binaryListeners.delete(fn);
+  }
+
+  close(): void {
+    if (this.stateValue === 'closed') return;
+    clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = undefined;
+    this.setState('closed');
+    this.failPending('the link was closed');
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      // session.bye frees the peer's session (its locks and subscriptions) at once, not after its resume grace.
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: 'session.bye', params: {} }), () => ws.close(1000, 'aggregator closed the link'));
+      setTimeout(() => ws.terminate(), 1000).unref();
+    } else ws?.terminate();
+  }
+
+  private open(): void {
+    const headers: Record<string, string> = {};
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    const ws = new WebSocket(this.options.url, { perMessageDeflate: false, headers });
+    this.ws = ws;
+    ws.on('open', () => {
+      this.send(ws, 'session.hello', { client: this.options.client })
+        .then(() => {
+          if (this.ws !== ws) return;
+          this.retryMs = this.options.firstRetryMs ?? 200;
+          this.lastError = undefined;
+          this.setState('open');
+        })
+        .catch((err: Error) => {
+          this.lastError = err.message;
+          ws.terminate();
+        });
+    });
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) {
+        for (const l of this.binaryListeners) l(data);
+        return;
+      }
+      this.onText(data.toString('utf8'));
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : ''}`;
+    });
+    ws.on('error', (err) => {
+      this.lastError ??= err.message;
+    });
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      if (!this.lastError && code !== 1000) this.lastError = `connection closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`;
+      this.failPending(`the connection to the peer was lost${this.lastError ? ` (${this.lastError})` : ''}`);
+      if (this.stateValue === 'closed') return;
+      this.setState('down', this.lastError);
+      if (!this.options.reconnect) {
+        this.setState('closed');
+        return;
+      }
+      this.timer = setTimeout(() => this.open(), this.retryMs).unref();
+      this.retryMs = Math.min(this.options.maxRetryMs ?? 5000, this.retryMs * 2);
+    });
+  }
+
+  private send(ws: WebSocket, method: string, params: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), (err) => {
+        if (err && this.pending.delete(id)) reject(err);
+      });
+    });
+  }
+
+  private onText(text: string): void {
+    let msg: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
+    try {
+      msg = JSON.parse(text) as typeof msg;
+    } catch {
+      return;
+    }
+    if (msg.method !== undefined && msg.id === undefined) {
+      for (const l of this.noteListeners) l(msg.method, msg.params);
+      return;
+    }
+    const entry = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined;
+    if (!entry) return;
+    this.pending.delete(msg.id!);
+    if (msg.error) entry.reject(Object.assign(new Error(msg.error.message), { rpcCode: msg.error.code }));
+    else entry.resolve(msg.result);
+  }
+
+  private failPending(why: string): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new Error(why));
+    }
+  }
+
+  private setState(s: LinkState, why?: string): void {
+    if (this.stateValue === s) return;
+    this.stateValue = s;
+    for (const l of this.stateListeners) l(s, why);
+  }
+}
+
+/** A URL for messages: never print a token. */
+export function redact(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/, '$1…');
+}

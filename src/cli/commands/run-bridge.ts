@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { connectBridge } from '../../protocol/node.js';
+import type { BridgeClient } from '../../protocol/client.js';
+import { isToolFailure } from '../../engine/errors.js';
+import { isLeaseRequest } from '../../engine/leases/index.js';
+import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
+import type { ResultDocument } from '../../validate/index.js';
+import { EXIT, printJson, tokenFromFlags } from '../command.js';
+
+export interface BridgeRunPlan {
+  bridge: string;
+  flags: Record<string, string | boolean>;
+  /** Scenario files, already validated and sharded. */
+  files: { file: string; name: string; platform: string; parameters?: Record<string, string> }[];
+  /** --devices entries (ids or any[:platform]); empty: the first ready device of the platform. */
+  devices: string[];
+  /** Lease when given (or when an entry is any:…): how long to wait in line. */
+  leaseTimeoutMs: number | undefined;
+  outDir: string;
+  signal: AbortSignal;
+  exitCodeFor(documents: ResultDocument[]): number;
+}
+
+const say = (line: string) => process.stderr.write(`mobilebridge run: ${line}\n`);
+
+/**
+ * `run --bridge ws://…`: the scenarios run on the bridge's devices (or, through an aggregator, its
+ * peers'), leased first-come, first-served with devices.lease so CI jobs on many machines share one
+ * lab. Result documents and reports are written here; screenshots stay on the host that ran them.
+ */
+export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
+  let client: BridgeClient;
+  try {
+    client = await connectBridge(plan.bridge, { token: tokenFromFlags(plan.flags), client: 'mobilebridge-run', reconnect: false });
+  } catch (err) {
+    say(`cannot reach the bridge at ${plan.bridge} (${(err as Error).message}); start one with 'mobilebridge serve', or check --token`);
+    return EXIT.device;
+  }
+  const onAbort = () => void client.requestRaw('scenarios.cancel', {}).catch(() => undefined);
+  plan.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const platform = plan.files[0]?.platform ?? 'cross-platform';
+    let devices = plan.devices;
+    if (!devices.length) {
+      const { devices: listed } = (await client.request('devices.list', {})) as { devices: { id: string; os: string; state?: string }[] };
+      const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
+      if (!fit) {
+        say(`the bridge has no ${platform} device (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --devices any:${platform === 'ios' ? 'ios' : 'android'} --lease-timeout 10m`);
+        return EXIT.device;
+      }
+      devices = [fit.id];
+    }
+    if (devices.some(isLeaseRequest) || plan.leaseTimeoutMs !== undefined) {
+      const leased: string[] = [];
+      for (const entry of devices) {
+        const wanted = isLeaseRequest(entry) ? entry.split(':')[1] || (platform === 'cross-platform' ? 'any' : platform) : undefined;
+        const timeout = plan.leaseTimeoutMs ?? 0;
+        if (timeout > 0) say(`waiting up to ${Math.round(timeout / 1000)} s for ${wanted ? `a free ${wanted} device` : entry} on the bridge`);
+        const r = (await client.requestRaw('devices.lease', { ...(wanted ? { platform: wanted } : { device: entry }), timeout_ms: timeout })) as { device?: string; status?: string; message?: string };
+        if (isToolFailure(r)) {
+          say(`${r.message}`);
+          return EXIT.device;
+        }
+        leased.push(r.device!);
+      }
+      devices = leased;
+      say(`leased ${devices.join(', ')}`);
+    }
+
+    client.on('scenario.progress', (e) => {
+      const p = e as { type?: string; step?: { status: string; step_id: string; error_message?: string }; summary?: string; device?: string };
+      if (p.type === 'step' && p.step) process.stderr.write(`  ${p.step.status.padEnd(12)} ${p.step.step_id}${p.step.error_message ? `: ${p.step.error_message}` : ''}\n`);
+      if (p.type === 'finished') process.stderr.write(`${p.summary}\n`);
+    });
+    const results: { document: ResultDocument; name: string; resultFile: string }[] = new Array(plan.files.length);
+    let next = 0;
+    let failed: string | undefined;
+    await Promise.all(
+      devices.map(async (device) => {
+        while (next < plan.files.length && !plan.signal.aborted && !failed) {
+          const k = next++;
+          const f = plan.files[k];
+          // 2.2 parameter values go along (the bridge masks the secrets in what it sends back).
+          const given = f.parameters && Object.keys(f.parameters).length ? { parameters: f.parameters } : {};
+          const r = (await client.request('scenarios.run', { device, scenario: readFileSync(f.file, 'utf8'), ...given })) as ResultDocument & { status: string; message?: string };
+          if (isToolFailure(r) || !('run_id' in r)) {
+            failed = `${f.name} on ${device}: ${(r as { message?: string }).message ?? JSON.stringify(r).slice(0, 300)}`;
+            return;
+          }
+          const resultFile = paths.result(plan.outDir, r.run_id);
+          const { result_file: _remote, ...document } = r as ResultDocument & { result_file?: string };
+          await writeFileAtomic(resultFile, JSON.stringify(document, null, 2));
+          results[k] = { document: document as ResultDocument, name: f.name, resultFile };
+        }
+      }),
+    );
+    if (failed) {
+      say(`the bridge refused a run: ${failed}`);
+      return EXIT.device;
+    }
+    const runs = results.filter(Boolean);
+    await writeFileAtomic(paths.junit(plan.outDir), junitXml(runs));
+    await writeFileAtomic(paths.html(plan.outDir), await htmlReport(plan.outDir, runs));
+    const code = plan.exitCodeFor(runs.map((r) => r.document));
+    printJson({
+      ok: code === EXIT.ok,
+      data: {
+        runs: runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary })),
+        junit: paths.junit(plan.outDir),
+        report: paths.html(plan.outDir),
+        bridge: plan.bridge,
+      },
+      exit_code: code,
+    });
+    return code;
+  } finally {
+    plan.signal.removeEventListener('abort', onAbort);
+    await client.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** What a lock or queue file holds: enough to tell a live holder from a dead one. */
+interface Owner {
+  pid: number;
+  host: string;
+  since: string;
+  /** Platform a queue ticket waits for ("android", "ios") or the device a lock is on. */
+  what: string;
+}
+
+export interface Lease {
+  device: string;
+  release(): void;
+}
+
+export interface WaitOptions {
+  /** Devices worth trying now, in preference order (ready ones of the wanted platform). */
+  candidates(): Promise<string[]>;
+  /** The queue the ticket stands in, e.g. "android": tickets of other platforms never block it. */
+  queue: string;
+  timeoutMs: number;
+  pollMs?: number;
+  signal?: AbortSignal;
+  /** Called once when the first try found nothing free (to tell the user why it waits). */
+  onWaiting?(): void | Promise<void>;
+}
+
+export class LeaseTimeout extends Error {}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const safeName = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E');
+
+/**
+ * Device leases between processes on one machine that share a state folder (no bridge): a lock
+ * file per device created with O_EXCL, holding the owner's pid. A lock whose process is gone (killed
+ * CI job) is taken over. Waiters stand in a first-come, first-served queue of ticket files named by
+ * arrival time; only the oldest live ticket of a platform may take a free device.
+ */
+export class FileLeases {
+  private readonly locks: string;
+  private readonly queueDir: string;
+  private readonly held = new Map<string, string>();
+  private readonly onExit = () => {
+    for (const file of this.held.values()) rm(file);
+  };
+
+  constructor(stateDir: string) {
+    this.locks = join(stateDir, 'leases');
+    this.queueDir = join(this.locks, 'queue');
+    mkdirSync(this.queueDir, { recursive: true });
+  }
+
+  /** Takes `device` now if nobody (alive) holds it. */
+  tryAcquire(device: string): Lease | undefined {
+    const file = join(this.locks, `${safeName(device)}.lock`);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (createExclusive(file, { pid: process.pid, host: hostname(), since: new Date().toISOString(), what: device })) {
+        this.held.set(device, file);
+        if (this.held.size === 1) process.on('exit', this.onExit);
+        return { device, release: () => this.release(device) };
+      }
+      const owner = readOwner(file);
+      // Unreadable (being written) or alive: someone has it. Only a dead holder on this host is cleared.
+      if (!owner || owner.host !== hostname() || alive(owner.pid)) return undefined;
+      rm(file);
+    }
+    return undefined;
+  }
+
+  /** Who holds `device`, for messages. */
+  holder(device: string): Owner | undefined {
+    return readOwner(join(this.locks, `${safeName(device)}.lock`));
+  }
+
+  /** Waits in the queue for a free device among the candidates; throws LeaseTimeout after timeoutMs. */
+  async wait(options: WaitOptions): Promise<Lease> {
+    const ticket = join(this.queueDir, `${Date.now().toString().padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`);
+    createExclusive(ticket, { pid: process.pid, host: hostname(), since: new Date().toISOString(), what: options.queue });
+    const until = Date.now() + options.timeoutMs;
+    let waiting = false;
+    try {
+      for (;;) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (this.first(ticket, options.queue)) {
+          for (const device of await options.candidates()) {
+            const lease = this.tryAcquire(device);
+            if (lease) return lease;
+          }
+        }
+        if (Date.now() >= until) throw new LeaseTimeout(`no ${options.queue} device became free within ${Math.round(options.timeoutMs / 1000)} s`);
+        if (!waiting) {
+          waiting = true;
+          await options.onWaiting?.();
+        }
+        await new Promise((r) => setTimeout(r, options.pollMs ?? 100));
+      }
+    } finally {
+      rm(ticket);
+    }
+  }
+
+  private release(device: string): void {
+    const file = this.held.get(device);
+    if (!file) return;
+    this.held.delete(device);
+    rm(file);
+    if (this.held.size === 0) process.off('exit', this.onExit);
+  }
+
+  /** Is `ticket` the oldest live ticket of its queue? Tickets of dead processes are removed on the way. */
+  private first(ticket: string, queue: string): boolean {
+    const mine = ticket.slice(this.queueDir.length + 1);
+    for (const name of readdirSync(this.queueDir).sort()) {
+      if (name === mine) return true;
+      const owner = readOwner(join(this.queueDir, name));
+      if (!owner) continue;
+      if (owner.host === hostname() && !alive(owner.pid)) {
+        rm(join(this.queueDir, name));
+        continue;
+      }
+      if (owner.what === queue) return false;
+    }
+    return true;
+  }
+}
+
+function createExclusive(file: string, owner: Owner): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, JSON.stringify(owner));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function readOwner(file: string): Owner | undefined {
+  try {
+    const o = JSON.parse(readFileSync(file, 'utf8')) as Owner;
+    return typeof o.pid === 'number' ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rm(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone: released by a cleaner that found its process dead.
+  }
+}

@@ -1,0 +1,79 @@
+import type { Engine } from '../engine.js';
+import type { DeviceInfo } from '../types.js';
+import { FileLeases, LeaseTimeout, type Lease } from './file-leases.js';
+
+/** `10m`, `90s`, `500ms`, `1h`, or a plain number of milliseconds. */
+export function parseDuration(value: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m) throw new Error(`${flag} must be a duration such as 10m, 90s or 500ms (got ${JSON.stringify(value)})`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 'ms') as 'ms'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** `any`, `any:android`, `any:ios`: a device picked from the pool rather than named. */
+export function isLeaseRequest(entry: string): boolean {
+  return /^any(:|$)/.test(entry);
+}
+
+export interface LeaseRequestOptions {
+  engine: Engine;
+  stateDir: string;
+  timeoutMs: number;
+  /** Platform for a bare `any` (the scenario's); cross-platform takes either. */
+  defaultPlatform: 'android' | 'ios' | 'cross-platform';
+  signal?: AbortSignal;
+  log(line: string): void;
+}
+
+const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthorized';
+
+/**
+ * Leases one device per entry: `any[:platform]` waits first-come, first-served for a free ready
+ * device of that platform on any source; a named device waits until it is free. Leases are held
+ * until released (or the process dies) so parallel CI jobs on one machine never share a phone.
+ */
+export async function leaseDevices(entries: string[], options: LeaseRequestOptions): Promise<Lease[]> {
+  const leases = new FileLeases(options.stateDir);
+  const taken: Lease[] = [];
+  try {
+    for (const entry of entries) {
+      const platform = isLeaseRequest(entry) ? (entry.split(':')[1] || options.defaultPlatform) : undefined;
+      if (platform !== undefined && !['android', 'ios', 'cross-platform'].includes(platform)) {
+        throw new Error(`--devices ${entry}: the pool must be any:android or any:ios (or any for the scenario's platform)`);
+      }
+      const fits = (d: DeviceInfo) => usable(d) && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS'));
+      const mine = new Set(taken.map((l) => l.device));
+      const candidates = async () =>
+        platform === undefined ? [entry] : (await options.engine.listDevices()).filter((d) => fits(d) && !mine.has(d.id)).map((d) => d.id);
+      const queue = platform ?? `device ${entry}`;
+      const busy = async () => describeBusy(leases, await candidates(), queue);
+      try {
+        taken.push(await leases.wait({
+          candidates,
+          queue,
+          timeoutMs: options.timeoutMs,
+          pollMs: 250,
+          signal: options.signal,
+          onWaiting: async () => options.log(`waiting up to ${Math.round(options.timeoutMs / 1000)} s for a free ${platform ? `${platform} device` : entry}, first come first served (${await busy()})`),
+        }));
+      } catch (err) {
+        if (!(err instanceof LeaseTimeout)) throw err;
+        if (options.timeoutMs <= 0) throw new LeaseTimeout(`no free ${platform ? `${platform} device` : entry}: ${await busy()}; pass --lease-timeout 10m to wait in line for one`);
+        throw new LeaseTimeout(`${err.message}: ${await busy()}`);
+      }
+    }
+    return taken;
+  } catch (err) {
+    for (const l of taken) l.release();
+    throw err;
+  }
+}
+
+function describeBusy(leases: FileLeases, candidates: string[], queue: string): string {
+  if (!candidates.length) return `no ready ${queue} device is connected`;
+  const held = candidates.map((id) => {
+    const h = leases.holder(id);
+    return h ? `${id} leased by pid ${h.pid} on ${h.host} since ${h.since}` : `${id} free`;
+  });
+  return `all busy: ${held.join('; ')}`;
+}

@@ -1,0 +1,134 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge, type Bridge } from '../../src/bridge/index.js';
+import { Peer } from '../../src/bridge/peers/peer.js';
+import { createEngine } from '../../src/engine/create.js';
+import type { DeviceInfo } from '../../src/engine/types.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import type { BridgeClient, DecodedFrame } from '../../src/protocol/index.js';
+import { testBridge, until } from '../bridge/helpers.js';
+
+const ANDROID = 'virtual-android-1';
+const IOS = 'virtual-ios-1';
+
+interface Lab {
+  a: Bridge;
+  b: Bridge;
+  peers: Peer[];
+  agg: Bridge;
+  clients: BridgeClient[];
+}
+
+const lab = suite<{ lab?: Lab }>('a bridge aggregating two bridges');
+
+async function peerBridge(platform: 'android' | 'ios', port = 0): Promise<Bridge> {
+  return (await testBridge({ virtual: { devices: [platform] }, port })).bridge;
+}
+
+lab.before(async (ctx) => {
+  const a = await peerBridge('android');
+  const b = await peerBridge('ios');
+  const peers = [new Peer({ name: 'a', url: a.wsUrl }, { firstRetryMs: 50, maxRetryMs: 200 }), new Peer({ name: 'b', url: b.wsUrl }, { firstRetryMs: 50, maxRetryMs: 200 })];
+  const agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  ctx.lab = { a, b, peers, agg, clients: [] };
+  await until('both peers listed', () => peers.every((p) => p.up) && peers[0].owns(ANDROID) && peers[1].owns(IOS), 10_000);
+});
+
+lab.after(async (ctx) => {
+  const l = ctx.lab;
+  if (!l) return;
+  await Promise.all(l.clients.map((c) => c.close()));
+  await l.agg.close();
+  await Promise.all([l.a.close(), l.b.close()]);
+});
+
+async function client(l: Lab, name: string): Promise<BridgeClient> {
+  const c = await connectBridge(l.agg.wsUrl, { client: name });
+  l.clients.push(c);
+  return c;
+}
+
+lab('the peers\' devices are listed as the aggregator\'s own, source = peer name', async ({ lab }) => {
+  const c = await client(lab!, 'lister');
+  const { devices } = (await c.request('devices.list', {})) as { devices: DeviceInfo[] };
+  const byId = new Map(devices.map((d) => [d.id, d]));
+  assert.is(byId.get(ANDROID)?.source, 'a');
+  assert.is(byId.get(IOS)?.source, 'b');
+});
+
+lab('tools, verbs and locks pass through to the peer, with activity to the watchers', async ({ lab }) => {
+  const l = lab!;
+  const one = await client(l, 'one');
+  const two = await client(l, 'two');
+  const launched = (await one.callTool('mobile_launch_app', { device: ANDROID, packageName: 'com.mobilebridge.demo' })) as { status?: string };
+  assert.is(launched.status, 'success', JSON.stringify(launched));
+  const onPeer = (await l.a.engine.call('mobile_get_foreground_app', { device: ANDROID })) as { package: string };
+  assert.is(onPeer.package, 'com.mobilebridge.demo', 'the call acted on the peer\'s phone');
+
+  const activity: { tool?: string; verb?: string; client?: string }[] = [];
+  two.on('device.activity', (p) => activity.push(p));
+  await two.subscribe(ANDROID, { elements: true });
+  const verb = (await one.request('verbs.run', { device: ANDROID, step: { action: 'tap', target: 'the Sign in button' } })) as { status?: string };
+  assert.ok(verb.status, JSON.stringify(verb));
+  await until('the verb\'s activity reached the other viewer', () => activity.some((a) => a.verb === 'tap' && /one via/.test(a.client ?? '')));
+
+  const lock = (await one.request('devices.lock', { device: ANDROID })) as { holder?: { client?: string } };
+  assert.match(lock.holder?.client ?? '', /one via/);
+  const refused = (await two.callTool('mobile_press_button', { device: ANDROID, button: 'BACK' })) as { code?: string };
+  assert.is(refused.code, 'PERMISSION_DENIED', 'the peer tells the two sessions apart');
+  await one.request('devices.unlock', { device: ANDROID });
+});
+
+lab('10 viewers through the aggregator: one subscription on the peer, each frame encoded once there', async ({ lab }) => {
+  const l = lab!;
+  const viewers = await Promise.all(Array.from({ length: 10 }, (_, i) => client(l, `viewer-${i}`)));
+  const frames: DecodedFrame[][] = viewers.map(() => []);
+  const subs: string[] = [];
+  viewers.forEach((v, i) => v.onFrame((f) => frames[i].push({ header: f.header, image: f.image.slice() })));
+  for (const v of viewers) subs.push((await v.subscribe(ANDROID, { screen: { format: 'jpeg', maxWidth: 360, maxFps: 30 } })).subscription);
+  await until('every viewer has a frame', () => frames.every((f) => f.length >= 1), 10_000);
+  const before = l.a.hub.stats().frames[ANDROID]?.encodes ?? 0;
+  const home = (await viewers[0].callTool('mobile_press_button', { device: ANDROID, button: 'HOME' })) as { status?: string };
+  assert.is(home.status, 'success', JSON.stringify(home));
+  await until(`every viewer saw the screen change (${frames.map((f) => f.length).join(',')})`, () => frames.every((f) => f.length >= 2), 10_000);
+  assert.is(l.a.stats().subscriptions, 2, 'the peer holds the relay\'s one frame subscription (+ the elements one of the earlier test)');
+  const encodes = (l.a.hub.stats().frames[ANDROID]?.encodes ?? 0) - before;
+  const relayed = l.agg.peers!.stats().a;
+  assert.ok(encodes >= 1);
+  assert.is(relayed.upstreamSubscriptions, 2, 'one screen subscription for ten viewers (+ the elements one)');
+  // Each frame the peer encoded arrived once, however many viewers watch.
+  assert.ok(relayed.received <= (l.a.hub.stats().frames[ANDROID]?.encodes ?? 0), JSON.stringify({ relayed, frames: l.a.hub.stats().frames }));
+  frames.forEach((f, i) => {
+    assert.ok(f.every((x) => x.header.subscription === subs[i]), 'each viewer sees its own subscription id');
+    assert.is(f[0].image[0], 0xff, 'JPEG bytes pass unchanged');
+  });
+  const last = frames.map((f) => f[f.length - 1]);
+  assert.ok(last.every((f) => Buffer.compare(Buffer.from(f.image), Buffer.from(last[0].image)) === 0 || f.header.seq !== last[0].header.seq));
+});
+
+lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
+  const l = lab!;
+  const viewer = await client(l, 'survivor');
+  const changes: { added: DeviceInfo[]; removed: string[] }[] = [];
+  viewer.on('devices.changed', (c) => changes.push(c));
+  const frames: DecodedFrame[] = [];
+  viewer.onFrame((f) => frames.push(f));
+  const { subscription } = await viewer.subscribe(IOS, { screen: { format: 'jpeg', maxWidth: 200 } });
+  await until('a first frame', () => frames.length >= 1, 10_000);
+
+  const port = l.b.port;
+  await l.b.close();
+  await until('the peer\'s device announced removed', () => changes.some((c) => c.removed.includes(IOS)), 10_000);
+  const gone = (await viewer.callTool('mobile_get_screen_size', { device: IOS })) as { code?: string };
+  assert.is(gone.code, 'DEVICE_NOT_FOUND');
+
+  l.b = await peerBridge('ios', port);
+  await until('the device announced again', () => changes.some((c) => c.added.some((d) => d.id === IOS)), 10_000);
+  const seen = frames.length;
+  await until('frames again on the same subscription', () => frames.length > seen, 10_000);
+  assert.is(frames[frames.length - 1].header.subscription, subscription);
+  const size = (await viewer.callTool('mobile_get_screen_size', { device: IOS })) as { width?: number };
+  assert.ok(size.width, JSON.stringify(size));
+});
+
+lab.run();

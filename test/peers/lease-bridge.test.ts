@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge, type Bridge } from '../../src/bridge/index.js';
+import { Peer } from '../../src/bridge/peers/peer.js';
+import { createEngine } from '../../src/engine/create.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { testBridge, until } from '../bridge/helpers.js';
+import { RUNS_DIR } from '../runner/harness.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const ANDROID = 'virtual-android-1';
+
+const lease = suite<{ peer?: Bridge; agg?: Bridge; dir: string }>('devices.lease and run --bridge through an aggregator', { dir: '' });
+
+lease.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-lease-bridge-'));
+  ctx.peer = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
+  const peers = [new Peer({ name: 'lab1', url: ctx.peer.wsUrl }, { firstRetryMs: 50 })];
+  ctx.agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  await until('the peer listed', () => peers[0].owns(ANDROID), 10_000);
+});
+
+lease.after(async (ctx) => {
+  await ctx.agg?.close();
+  await ctx.peer?.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+lease('a second lease waits in line until the first holder unlocks (directly and through the aggregator)', async ({ peer, agg }) => {
+  for (const url of [peer!.wsUrl, agg!.wsUrl]) {
+    const one = await connectBridge(url, { client: 'ci-1' });
+    const two = await connectBridge(url, { client: 'ci-2' });
+    try {
+      const first = (await one.requestRaw('devices.lease', { platform: 'android' })) as { device?: string };
+      assert.is(first.device, ANDROID);
+      const none = (await two.requestRaw('devices.lease', { platform: 'android' })) as { code?: string; message?: string };
+      assert.is(none.code, 'TIMEOUT', JSON.stringify(none));
+      let got: { device?: string } | undefined;
+      const waiting = (two.requestRaw('devices.lease', { platform: 'android', timeout_ms: 20_000 }) as Promise<{ device?: string }>).then((r) => (got = r));
+      await new Promise((r) => setTimeout(r, 400));
+      assert.is(got, undefined, 'still waiting while the device is leased');
+      await one.request('devices.unlock', { device: ANDROID });
+      await waiting;
+      assert.is(got?.device, ANDROID);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  }
+});
+
+function run(dir: string, url: string, name: string): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [MAIN, 'run', join(RUNS_DIR, 'clear_data_cross.json'), '--bridge', url, '--devices', 'any:android', '--lease-timeout', '60s', '--out', join(dir, name)], {
+    cwd: dir,
+    env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => (err += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+}
+
+lease('two run --bridge processes share the aggregator\'s one phone, one after the other', async ({ agg, dir }) => {
+  const [a, b] = await Promise.all([run(dir, agg!.wsUrl, 'one'), run(dir, agg!.wsUrl, 'two')]);
+  assert.is(a.code, 0, a.err + a.out);
+  assert.is(b.code, 0, b.err + b.out);
+  const spans = [a, b].map((r) => {
+    const run0 = (JSON.parse(r.out) as { data: { runs: { device: string; result: string }[] } }).data.runs[0];
+    const doc = JSON.parse(readFileSync(run0.result, 'utf8')) as { started_at: string; ended_at: string };
+    return { device: run0.device, from: Date.parse(doc.started_at), to: Date.parse(doc.ended_at) };
+  });
+  assert.is(spans[0].device, ANDROID);
+  assert.is(spans[1].device, ANDROID);
+  assert.ok(spans[0].to <= spans[1].from || spans[1].to <= spans[0].from, `the runs did not overlap: ${JSON.stringify(spans)}`);
+});
+
+lease.run();

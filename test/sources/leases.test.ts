@@ -1,0 +1,161 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FileLeases, LeaseTimeout, parseDuration } from '../../src/engine/leases/index.js';
+import { hasAdb } from '../android/setup.js';
+import { PrivateAdbServer } from '../harness/adb-server.js';
+import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+const units = suite<{ dir: string }>('file leases', { dir: '' });
+units.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-leases-'));
+});
+units.after.each((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+
+/** The pid of a process that has exited: a CI job killed while holding a phone. */
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+units('a held device is refused; a lock whose process died is taken over', ({ dir }) => {
+  const one = new FileLeases(dir);
+  const two = new FileLeases(dir);
+  const lease = one.tryAcquire('phone-1')!;
+  assert.ok(lease);
+  assert.is(two.tryAcquire('phone-1'), undefined);
+  assert.is(two.holder('phone-1')?.pid, process.pid);
+  lease.release();
+  assert.ok(two.tryAcquire('phone-1'));
+
+  writeFileSync(join(dir, 'leases', 'phone-2.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date().toISOString(), what: 'phone-2' }));
+  assert.ok(one.tryAcquire('phone-2'), 'a dead holder does not keep the phone');
+});
+
+units('first come, first served: a live earlier ticket of the same platform goes first; dead tickets are skipped', async ({ dir }) => {
+  const leases = new FileLeases(dir);
+  const queue = join(dir, 'leases', 'queue');
+  mkdirSync(queue, { recursive: true });
+  const ticket = (name: string, pid: number, what: string) => writeFileSync(join(queue, name), JSON.stringify({ pid, host: hostname(), since: '', what }));
+  ticket('000000000000001-live', process.pid, 'android');
+  const waited = await leases.wait({ candidates: async () => ['free-phone'], queue: 'android', timeoutMs: 300, pollMs: 20 }).catch((e: unknown) => e);
+  assert.instance(waited, LeaseTimeout, 'an earlier waiter for android is served first');
+  const ios = await leases.wait({ candidates: async () => ['free-iphone'], queue: 'ios', timeoutMs: 300, pollMs: 20 });
+  assert.is(ios.device, 'free-iphone', 'a waiter for another platform does not block');
+  rmSync(join(queue, '000000000000001-live'));
+  ticket('000000000000002-dead', deadPid(), 'android');
+  const lease = await leases.wait({ candidates: async () => ['free-phone'], queue: 'android', timeoutMs: 2000, pollMs: 20 });
+  assert.is(lease.device, 'free-phone');
+});
+
+units('durations', () => {
+  assert.is(parseDuration('10m', 'x'), 600_000);
+  assert.is(parseDuration('90s', 'x'), 90_000);
+  assert.is(parseDuration('250', 'x'), 250);
+  assert.throws(() => parseDuration('soon', '--lease-timeout'), /--lease-timeout must be a duration/);
+});
+
+units.run();
+
+const SCENARIO = {
+  $schema_version: '2.0',
+  scenario_id: 'lease_check',
+  name: 'lease check',
+  description: 'launches the demo app',
+  platform: 'android',
+  app_package: 'com.mobilebridge.demo',
+  metadata: { app_version: '1.0.0', environment: 'development' },
+  preconditions: { app_state: 'any' },
+  steps: [{ id: 'launch', action: 'launch_app', description: 'launch' }],
+  assertions: [{ id: 'a1', after_step: 'launch', type: 'element_exists', description: 'sign in', element_description: 'the Sign in button' }],
+};
+
+interface Pool {
+  server: PrivateAdbServer;
+  phones: EmulatedPhone[];
+  dir: string;
+}
+
+const pool = suite<{ pool?: Pool }>('run --devices any:android --lease-timeout: two processes, one pool of two phones');
+
+pool.before(async (ctx) => {
+  const phones = await Promise.all([EmulatedPhone.start(), EmulatedPhone.start()]);
+  const dir = mkdtempSync(join(tmpdir(), 'mb-lease-run-'));
+  ctx.pool = { server: undefined as never, phones, dir };
+  ctx.pool.server = await PrivateAdbServer.start();
+  for (const p of phones) await ctx.pool.server.connect(p.serial);
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify(SCENARIO));
+});
+
+pool.after(async (ctx) => {
+  await ctx.pool?.server?.stop();
+  await Promise.all(ctx.pool?.phones.map((p) => p.close()) ?? []);
+  if (ctx.pool) rmSync(ctx.pool.dir, { recursive: true, force: true });
+});
+
+interface RunOutcome {
+  code: number | null;
+  err: string;
+  runs: { device: string; status: string; result: string }[];
+}
+
+function run(p: Pool, name: string, onErr?: (text: string) => void): Promise<RunOutcome> {
+  const args = [MAIN, 'run', join(p.dir, 'scenario.json'), '--out', join(p.dir, name), '--adb', `lab=127.0.0.1:${p.server.port}`, '--no-virtual', '--no-ios', '--devices', 'any:android', '--lease-timeout', '60s', '--target-wait', '500'];
+  const child = spawn(process.execPath, args, { cwd: p.dir, env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(p.dir, 'state') } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => {
+    err += d;
+    onErr?.(err);
+  });
+  return new Promise((resolve) => child.on('close', (code) => {
+    let runs: RunOutcome['runs'] = [];
+    try {
+      runs = (JSON.parse(out) as { data: { runs: RunOutcome['runs'] } }).data.runs;
+    } catch {
+      // Left empty: the assertion on the exit code shows stderr.
+    }
+    resolve({ code, err, runs });
+  }));
+}
+
+const waitingFor = (marker: string) => {
+  let seen!: () => void;
+  const promise = new Promise<void>((r) => (seen = r));
+  return { promise, onErr: (text: string) => text.includes(marker) && seen() };
+};
+
+pool('a run waits while both phones are leased and takes the one released', async ({ pool }) => {
+  const p = pool!;
+  const mine = new FileLeases(join(p.dir, 'state'));
+  const held = p.phones.map((ph) => mine.tryAcquire(ph.serial)!);
+  assert.ok(held.every(Boolean));
+  const w = waitingFor('waiting up to 60 s for a free android device');
+  const running = run(p, 'handover', w.onErr);
+  await w.promise;
+  held[1].release();
+  const r = await running;
+  held[0].release();
+  assert.is(r.code, 0, r.err);
+  assert.equal(r.runs.map((x) => [x.device, x.status]), [[p.phones[1].serial, 'passed']]);
+});
+
+pool('two runs started together over a free pool of two never share a phone', async ({ pool }) => {
+  const p = pool!;
+  const [a, b] = await Promise.all([run(p, 'one'), run(p, 'two')]);
+  assert.is(a.code, 0, a.err);
+  assert.is(b.code, 0, b.err);
+  const spans = [a, b].map((r) => {
+    const doc = JSON.parse(readFileSync(r.runs[0].result, 'utf8')) as { started_at: string; ended_at: string };
+    return { device: r.runs[0].device, from: Date.parse(doc.started_at), to: Date.parse(doc.ended_at) };
+  });
+  const overlap = spans[0].from < spans[1].to && spans[1].from < spans[0].to;
+  if (overlap) assert.is.not(spans[0].device, spans[1].device, 'overlapping runs got different phones');
+  for (const s of spans) assert.ok(p.phones.some((ph) => ph.serial === s.device));
+});
+
+if (hasAdb()) pool.run();
