@@ -119,6 +119,17 @@ t('item 7: launch_app with value launches that package, type with target taps it
   assert.ok(tools.lastIndexOf('mobile_click_on_screen_at_coordinates') < tools.indexOf('mobile_type_keys'), 'tapped before typing');
 });
 
+t('a flow step skipped by its condition skips the flow\'s assertions too', async ({ r }) => {
+  const file = join(r.dir, 'scenarios', 'params_login.json');
+  const s = JSON.parse(readFileSync(file, 'utf8')) as { steps: Record<string, unknown>[] };
+  s.steps[3].condition = { type: 'device_property', property: 'platform', value: 'ios' };
+  writeFileSync(file, JSON.stringify(s));
+  const d = (await run(r, 'params_login', ANDROID, { parameters: { given: { PASSWORD } } })).document;
+  assert.is(d.steps_executed.find((x) => x.step_id === 'login')?.status, 'skipped');
+  assert.equal(['login.home_list', 'ios_title', 'signed_in'].map((id) => assertion(d, id)?.status), ['skipped', 'skipped', 'skipped']);
+  assert.is(d.status, 'passed', d.summary);
+});
+
 t('precedence: --param, then --params-file, then MB_PARAM_*, then default', () => {
   const declared = { A: { default: 'd' }, B: { default: 'd' }, C: { default: 'd' }, D: { default: 'd' }, E: {} };
   const r = resolveParameters(declared, { given: { A: 'given' }, file: { A: 'file', B: 'file' }, env: { MB_PARAM_A: 'env', MB_PARAM_B: 'env', MB_PARAM_C: 'env' } });
