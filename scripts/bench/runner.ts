@@ -13,7 +13,7 @@ import { createEngine } from '../../src/engine/create.js';
 import { DeterministicResolver } from '../../src/engine/resolve/index.js';
 import { htmlReport, runScenario, type ReportedRun } from '../../src/engine/runner/index.js';
 import type { ElementType, UiElement } from '../../src/engine/types.js';
-import type { Scenario } from '../../src/validate/index.js';
+import type { Scenario, Step } from '../../src/validate/index.js';
 import { ms, row, sample, summarize } from './stats.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
@@ -23,7 +23,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 24);
 const step = (id: string, action: string, extra: Record<string, unknown>) => ({ id, action, description: id, optional: false, on_failure: 'fail', checkpoint: false, ...extra }) as Scenario['steps'][number];
 
 function scenario(steps: number): Scenario {
-  const body: Scenario['steps'] = [];
+  const body: Step[] = [];
   for (let i = 0; i < steps; i++) {
     // Taps that change nothing but still resolve a target, plus deep links that move between screens.
     body.push(

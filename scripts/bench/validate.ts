@@ -22,7 +22,8 @@ const TEMPLATES: Record<string, unknown>[] = [
   { action: 'long_press', target: 'the product image', checkpoint: true },
 ];
 
-type Flaw = 'none' | 'warning' | 'error';
+/** `v22`: no flaw, written with schema 2.2 features (parameters, clear_first, waiting and conditional assertions). */
+type Flaw = 'none' | 'warning' | 'error' | 'v22';
 
 function scenario(stepCount: number, flaw: Flaw = 'none'): string {
   const steps: Record<string, unknown>[] = [{ id: 'launch', action: 'launch_app', description: 'Open the app' }];
@@ -30,6 +31,9 @@ function scenario(stepCount: number, flaw: Flaw = 'none'): string {
     steps.push({ id: `step_${i}`, description: `Step ${i} of the shopping flow`, ...TEMPLATES[i % TEMPLATES.length] });
   }
   if (flaw === 'error') steps[Math.floor(stepCount / 2)].action = 'tpa';
+  if (flaw === 'v22') {
+    for (const s of steps) if (s.action === 'type') Object.assign(s, { clear_first: true, value: '${STORE} ${size}' });
+  }
   const assertions = [];
   for (let i = 0; i < Math.max(5, stepCount / 4); i++) {
     const after = steps[(i * 3) % steps.length].id;
@@ -39,9 +43,16 @@ function scenario(stepCount: number, flaw: Flaw = 'none'): string {
         : { id: `check_${i}`, after_step: after, type: 'element_count', description: 'Some results', element_description: 'a result row', operator: '>=', expected_count: 1 },
     );
   }
+  if (flaw === 'v22') {
+    assertions.forEach((a: Record<string, unknown>, i) => {
+      a.timeout_ms = 2000;
+      if (i % 2) a.condition = { type: 'device_property', property: 'platform', value: 'android' };
+    });
+  }
   return JSON.stringify(
     {
-      $schema_version: '2.1',
+      $schema_version: flaw === 'v22' ? '2.2' : '2.1',
+      ...(flaw === 'v22' ? { parameters: { STORE: { description: 'Store name', default: 'main' } } } : {}),
       scenario_id: `shopping_${stepCount}`,
       name: `Shopping flow (${stepCount} steps)`,
       description: 'Search, browse and open products.',
@@ -89,6 +100,7 @@ const CASES: { steps: number; flaw: Flaw }[] = [
   { steps: 300, flaw: 'none' },
   { steps: 30, flaw: 'warning' },
   { steps: 30, flaw: 'error' },
+  { steps: 30, flaw: 'v22' },
 ];
 for (const { steps, flaw } of CASES) {
   const text = scenario(steps, flaw);
@@ -97,7 +109,7 @@ for (const { steps, flaw } of CASES) {
   const samples = Array.from({ length: runs }, () => rate(text, ms, valid));
   const wall = median(samples.map((x) => x.wall));
   const cpu = median(samples.map((x) => x.cpu));
-  const label = `${String(steps).padStart(3)} steps${flaw === 'none' ? '' : `, 1 ${flaw}`}`.padEnd(19);
+  const label = `${String(steps).padStart(3)} steps${flaw === 'none' ? '' : flaw === 'v22' ? ', schema 2.2' : `, 1 ${flaw}`}`.padEnd(19);
   console.log(
     `${label} (${(text.length / 1024).toFixed(1)} KiB): median ${wall.toFixed(0)} scenarios/s wall clock, ` +
       `${cpu.toFixed(0)} per CPU second (${runs} runs of ${ms} ms)`,

@@ -58,6 +58,8 @@ export interface DeviceHandle {
   swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void>;
   /** Types into the focused field. Throw INVALID_PARAMETER when nothing is focused. */
   typeText(text: string, ctx: CallContext): Promise<void>;
+  /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
+  clearText?(ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
   /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
   dismissKeyboard?(ctx: CallContext): Promise<void>;

@@ -32,6 +32,8 @@ export interface CallOptions {
   hold?: DeviceHold;
   /** The agent verb this call is one part of: that verb's own activity entry stands for it. */
   partOf?: string;
+  /** Applied to the parameters and result an activity event shows (masks a run's secrets). */
+  redact?: (value: unknown) => unknown;
 }
 
 export interface CallEvent {
@@ -143,7 +145,8 @@ export class Engine {
         result = { ...(result as Record<string, unknown>), others_acted: { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` } };
       }
     }
-    this.emit({ device: deviceId, tool, parameters: input, result, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
+    const shown = options.redact ? { parameters: options.redact(input) as Record<string, unknown>, result: options.redact(result) } : { parameters: input, result };
+    this.emit({ device: deviceId, tool, ...shown, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
     return result;
   }
 

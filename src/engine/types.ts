@@ -45,6 +45,8 @@ export interface UiElement {
   checked?: boolean;
   selected?: boolean;
   focused?: boolean;
+  /** Present (true) on password fields: their text is shown as one bullet per character. */
+  password?: boolean;
   clickable?: boolean;
   scrollable?: boolean;
   hint?: string;

@@ -98,6 +98,7 @@ function toElement(n: UiNode, id: string): UiElement {
   if (n.checkable || n.checked !== undefined) el.checked = Boolean(n.checked);
   if (n.selected !== undefined) el.selected = n.selected;
   if (n.focused !== undefined) el.focused = n.focused;
+  if (n.password) el.password = true;
   if (n.clickable !== undefined) el.clickable = n.clickable;
   if (n.scrollable !== undefined) el.scrollable = n.scrollable;
   if (n.hint) el.hint = n.hint;

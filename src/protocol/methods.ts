@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo, UiElement } from '../engine/types.js';
+import { PARAMETER_NAME } from '../validate/vocabulary.js';
 
 /**
  * The bridge protocol (SPEC §6, docs/protocol.md): every method's params as a valibot schema
@@ -199,6 +200,8 @@ export const ScenariosRunParams = v.strictObject({
   scenario: v.unknown(),
   /** Output folder for the result document, screenshots and reports. */
   out: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  /** Values of the scenario's 2.2 parameters (like run --param); secrets come back as •••. */
+  parameters: v.optional(v.record(v.pipe(v.string(), v.regex(PARAMETER_NAME, 'parameter names are upper case, e.g. USER_EMAIL')), v.pipe(v.string(), v.maxLength(10_000)))),
 });
 export const ScenariosCancelParams = v.strictObject({
   run: v.optional(v.pipe(v.string(), v.maxLength(200))),

@@ -1,7 +1,8 @@
 /** The 27 assertion types of SPEC §3, each with exactly the fields it uses. */
 import * as v from 'valibot';
+import { ConditionSchema } from './condition-schema.js';
 import { SnakeId, Text, tagged } from './primitives.js';
-import { ASSERTION_TYPES, COLOR_HEX, DEFAULTS, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from './vocabulary.js';
+import { ASSERTION_TIMEOUT_MAX_MS, ASSERTION_TYPES, COLOR_HEX, DEFAULTS, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from './vocabulary.js';
 
 const element = Text;
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -13,6 +14,10 @@ function assertion<T extends (typeof ASSERTION_TYPES)[number], E extends v.Objec
     after_step: SnakeId,
     type: v.literal(type),
     description: Text,
+    timeout_ms: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(ASSERTION_TIMEOUT_MAX_MS), v.description('2.2: re-check until it passes or this many milliseconds have passed.')),
+    ),
+    condition: v.optional(v.pipe(ConditionSchema, v.description('2.2: when false, the assertion is skipped.'))),
     ...entries,
   });
 }

@@ -28,11 +28,29 @@ export interface Context {
   /** Declared variables: name → declared type. */
   variables: Map<string, string>;
   usedVariables: Set<string>;
+  /** Declared parameters (2.2). */
+  parameters: Set<string>;
+  usedParameters: Set<string>;
   steps: StepEntry[];
   /** First step carrying each id. */
   stepById: Map<string, StepEntry>;
   /** Whether the reference screenshot exists; absent when no base folder is known. */
   fileExists?: (relative: string) => boolean;
+  /** What the file system says about paths and flows; absent when no base folder is known. */
+  files?: FileChecks;
+}
+
+/** A flow file as seen from the scenario that names it. */
+export type FlowCheck =
+  | { kind: 'ok'; parameters: string[] }
+  | { kind: 'missing'; why: string }
+  | { kind: 'cycle'; chain: string[] }
+  | { kind: 'invalid'; errors: string[] };
+
+export interface FileChecks {
+  /** Why `relative` (to the scenario's folder) leaves the scenario's folder tree, if it does. */
+  escapes(relative: string): string | undefined;
+  flow(relative: string): FlowCheck;
 }
 
 export function report(ctx: Context, path: string, rule: RuleId, message: string, suggestion?: string): void {
@@ -81,14 +99,16 @@ export function checkReferences(ctx: Context, text: unknown, owner: string, fiel
       i = close;
       continue;
     }
-    ctx.usedVariables.add(name);
-    if (!ctx.variables.has(name)) {
+    if (ctx.variables.has(name)) ctx.usedVariables.add(name);
+    else if (ctx.parameters.has(name)) ctx.usedParameters.add(name);
+    else {
+      const orParameter = ctx.version === '2.2' ? ', or to "parameters" if the value is given at run time' : '';
       report(
         ctx,
         path,
         'variable-undeclared',
-        `variable "${name}" is used but not declared; add it to "variables" (e.g. "${name}": {"type": "string", "description": "..."})`,
-        didYouMean(name, ctx.variables.keys()),
+        `variable "${name}" is used but not declared; add it to "variables" (e.g. "${name}": {"type": "string", "description": "..."})${orParameter}`,
+        didYouMean(name, [...ctx.variables.keys(), ...ctx.parameters]),
       );
     }
     i = close;

@@ -18,7 +18,7 @@ export interface FileOutcome {
 }
 
 /** Far above any hand-written scenario; stops `validate /dev/zero`-like inputs at once. */
-const MAX_SCENARIO_BYTES = 16 * 1024 * 1024;
+export const MAX_SCENARIO_BYTES = 16 * 1024 * 1024;
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 

@@ -10,7 +10,7 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const RUN_STATUSES = ['running', 'passed', 'failed', 'error', 'cancelled'] as const;
 export const STEP_STATUSES = ['passed', 'failed', 'skipped', 'error', 'needs_manual'] as const;
-/** `skipped`: its step did not run (skipped, optional and failed, or not reached); SPEC §8. */
+/** `skipped`: its step did not run (skipped, optional and failed, or not reached), or its 2.2 condition was false; SPEC §8. */
 export const ASSERTION_STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
 export const OBSERVATION_TYPES = ['flakiness', 'regression', 'state_context'] as const;
 

@@ -1,10 +1,15 @@
 /**
- * The scenario document (schema 2.0 / 2.1) as valibot schemas. The JSON Schema printed by
+ * The scenario document (schema 2.0 / 2.1 / 2.2) as valibot schemas. Fields a version does not
+ * know are accepted here and reported by the semantic pass (`requires-2.2`, `mode-requires-2.1`),
+ * which can say which version to use. The JSON Schema printed by
  * `mobilebridge schema scenario` and the TypeScript types the runner uses are both derived from
  * these definitions so that they cannot drift apart.
  */
 import * as v from 'valibot';
 import { ASSERTION_SCHEMA } from './assertion-schema.js';
+import { ConditionSchema } from './condition-schema.js';
+
+export { ConditionSchema, Operator } from './condition-schema.js';
 import { SnakeId, Text, tagged } from './primitives.js';
 import {
   ACTIONS,
@@ -20,6 +25,7 @@ import {
   ON_FAILURE,
   OPERATORS,
   ORIENTATIONS,
+  PARAMETER_NAME,
   PLATFORMS,
   SCHEMA_VERSIONS,
   TAG,
@@ -28,8 +34,6 @@ import {
   WAIT_TYPES,
 } from './vocabulary.js';
 
-export const Operator = v.optional(v.picklist(OPERATORS), DEFAULTS.operator);
-const Scalar = v.union([v.string(), v.number(), v.boolean()]);
 
 export const RetryPolicySchema = v.strictObject({
   max_attempts: v.optional(
@@ -45,42 +49,14 @@ export const WaitConfigSchema = v.strictObject({
   indicator: v.optional(v.pipe(v.picklist(INDICATORS), v.description('Only for loading_complete; default any.'))),
 });
 
-export const ConditionSchema = v.variant(
-  'type',
-  [
-    v.strictObject({
-      type: v.literal('device_property'),
-      property: v.picklist(DEVICE_PROPERTIES),
-      operator: Operator,
-      value: Scalar,
-    }),
-    v.strictObject({
-      type: v.literal('previous_step_skipped'),
-      step_id: SnakeId,
-      value: v.optional(v.boolean(), true),
-    }),
-    v.strictObject({
-      type: v.literal('variable_value'),
-      variable_name: v.string(),
-      operator: Operator,
-      value: Scalar,
-    }),
-    v.strictObject({
-      type: v.literal('element_visible'),
-      element_description: Text,
-      value: v.optional(v.boolean(), true),
-    }),
-  ],
-  tagged('unknown-condition-type', `condition type must be one of ${CONDITION_TYPES.join(', ')}`),
-);
-
 const StepBase = v.strictObject({
   id: SnakeId,
   action: v.picklist(ACTIONS, tagged('unknown-action', 'is not an action')),
   description: Text,
   target: v.optional(v.pipe(Text, v.description('Semantic description of the element as a user sees it, never a locator.'))),
   target_pattern: v.optional(v.pipe(v.string(), v.description('Regular expression over element text, for dynamic labels.'))),
-  value: v.optional(v.pipe(v.string(), v.description('Text, direction, button name or URL, depending on the action.'))),
+  value: v.optional(v.pipe(v.string(), v.description('Text, direction, button name or URL, depending on the action; for launch_app a package to launch instead of app_package.'))),
+  clear_first: v.optional(v.pipe(v.boolean(), v.description('2.2, type only: empty the field before typing.'))),
   optional: v.optional(v.boolean(), false),
   on_failure: v.optional(v.picklist(ON_FAILURE), 'fail'),
   retry_policy: v.optional(RetryPolicySchema),
@@ -92,16 +68,46 @@ const StepBase = v.strictObject({
   permission_name: v.optional(v.pipe(Text, v.description('For grant_permission / deny_permission, e.g. camera, location.'))),
 });
 
-export type Step = v.InferOutput<typeof StepBase> & { sub_steps?: Step[] };
-export type StepInput = v.InferInput<typeof StepBase> & { sub_steps?: StepInput[] };
+const ParameterKey = v.pipe(
+  v.string(),
+  v.regex(PARAMETER_NAME, tagged('parameter-name-format', 'is not a valid parameter name: use upper-case letters, digits and _, starting with a letter (e.g. USER_EMAIL)')),
+);
 
-const stepsList = <T extends v.GenericSchema<StepInput, Step>>(item: () => T) =>
-  v.pipe(v.array(v.lazy(item)), v.minLength(1, tagged('steps-empty', 'is empty; add at least one step')));
+/** 2.2: `{id, flow, parameters?}` runs another scenario's steps in place of an action. */
+export const FlowStepSchema = v.strictObject({
+  id: SnakeId,
+  flow: v.pipe(Text, v.description('2.2: path of another scenario, relative to this file and inside its folder.')),
+  parameters: v.optional(v.pipe(v.record(ParameterKey, v.string()), v.description('Values for the flow\'s parameters; may reference ${NAME} of this scenario.'))),
+  description: v.optional(Text),
+  condition: v.optional(ConditionSchema),
+});
+export type FlowStep = v.InferOutput<typeof FlowStepSchema>;
+
+export type Step = v.InferOutput<typeof StepBase> & { sub_steps?: AnyStep[] };
+export type StepInput = v.InferInput<typeof StepBase> & { sub_steps?: AnyStepInput[] };
+/** What a `steps` or `sub_steps` list holds. */
+export type AnyStep = Step | FlowStep;
+export type AnyStepInput = StepInput | v.InferInput<typeof FlowStepSchema>;
+
+export const isFlowStep = (step: AnyStep): step is FlowStep => 'flow' in step && !('action' in step);
+
+/** A step object carrying `flow` is a flow step (then `action` is the unknown property), else an action step. */
+const pickStep = (input: unknown): v.GenericSchema<AnyStepInput, AnyStep> =>
+  typeof input === 'object' && input !== null && 'flow' in input ? FlowStepSchema : StepSchema;
+
+const stepsList = () => v.pipe(v.array(v.lazy(pickStep)), v.minLength(1, tagged('steps-empty', 'is empty; add at least one step')));
 
 export const StepSchema: v.GenericSchema<StepInput, Step> = v.strictObject({
   ...StepBase.entries,
-  sub_steps: v.optional(stepsList(() => StepSchema)),
+  sub_steps: v.optional(stepsList()),
 });
+
+export const ParameterSchema = v.strictObject({
+  description: v.optional(v.string()),
+  default: v.optional(v.pipe(v.string(), v.description('Used when no --param, --params-file or MB_PARAM_<NAME> gives a value.'))),
+  secret: v.optional(v.pipe(v.boolean(), v.description('Masked as ••• in every output.'))),
+});
+export const ParametersSchema = v.record(ParameterKey, ParameterSchema);
 
 export const VariableSchema = v.strictObject({ type: v.picklist(VARIABLE_TYPES), description: v.string() });
 export const VariablesSchema = v.record(
@@ -147,7 +153,7 @@ export const TagsSchema = v.pipe(
 );
 
 export const ScenarioSchema = v.strictObject({
-  $schema_version: v.picklist(SCHEMA_VERSIONS, tagged('schema-version', 'must be "2.0" or "2.1"')),
+  $schema_version: v.picklist(SCHEMA_VERSIONS, tagged('schema-version', 'must be "2.0", "2.1" or "2.2"')),
   scenario_id: SnakeId,
   name: Text,
   description: Text,
@@ -156,10 +162,11 @@ export const ScenarioSchema = v.strictObject({
   metadata: MetadataSchema,
   tags: v.optional(TagsSchema),
   variables: v.optional(VariablesSchema),
+  parameters: v.optional(v.pipe(ParametersSchema, v.description('2.2: values given at run time, referenced as ${NAME}.'))),
   preconditions: v.optional(PreconditionsSchema),
-  steps: stepsList(() => StepSchema),
+  steps: stepsList(),
   assertions: v.array(ASSERTION_SCHEMA),
-  mode: v.optional(v.pipe(v.picklist(MODES), v.description('2.1 only; default platform-aware.'))),
+  mode: v.optional(v.pipe(v.picklist(MODES), v.description('2.1 and later; default platform-aware.'))),
 });
 
 export type Scenario = v.InferOutput<typeof ScenarioSchema>;
@@ -169,6 +176,8 @@ export type Condition = v.InferOutput<typeof ConditionSchema>;
 export type WaitConfig = v.InferOutput<typeof WaitConfigSchema>;
 export type RetryPolicy = v.InferOutput<typeof RetryPolicySchema>;
 export type Variables = v.InferOutput<typeof VariablesSchema>;
+export type Parameters = v.InferOutput<typeof ParametersSchema>;
+export type ParameterDeclaration = v.InferOutput<typeof ParameterSchema>;
 export type VariableDeclaration = v.InferOutput<typeof VariableSchema>;
 export type Preconditions = v.InferOutput<typeof PreconditionsSchema>;
 export type DeviceAction = v.InferOutput<typeof DeviceActionSchema>;

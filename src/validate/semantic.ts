@@ -16,10 +16,14 @@ import type { RawIssue } from './rules.js';
 import { checkStep } from './step-rules.js';
 import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
-import { VARIABLE_NAME } from './vocabulary.js';
+import { checkAssertionCondition } from './step-rules.js';
+import { checkInside, checkParameters, checkVersionGates, declaredParameters } from './v22-rules.js';
+import { MODE_VERSIONS, VARIABLE_NAME } from './vocabulary.js';
+import type { FileChecks } from './context.js';
 
 export interface SemanticOptions {
   fileExists?: (relative: string) => boolean;
+  files?: FileChecks;
 }
 
 function checkPackage(ctx: Context, pkg: unknown): void {
@@ -80,6 +84,7 @@ function checkAssertions(ctx: Context, list: unknown): void {
     if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
     if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
+    if (a.condition !== undefined) checkAssertionCondition(ctx, a.condition, `${p}/condition`);
   });
 }
 
@@ -87,6 +92,8 @@ function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
   if (typeof ref !== 'string' || ref === '') return;
   if (/^(?:\/|\\|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:\/\/)/i.test(ref)) {
     report(ctx, path, 'reference-screenshot-path', `reference_screenshot "${ref}" must be a path relative to the scenario file, not absolute or a URL; move the image next to the scenario`, `use "baselines/${ref.split(/[\\/]/).pop()}"`);
+  } else if (!checkInside(ctx, ref, path, 'reference_screenshot')) {
+    return;
   } else if (ctx.fileExists && !ctx.fileExists(ref)) {
     report(ctx, path, 'reference-screenshot-missing', `reference_screenshot "${ref}" does not exist yet; the first run records it as the baseline (commit it afterwards)`);
   }
@@ -124,20 +131,24 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
     version: str(doc.$schema_version),
     variables,
     usedVariables: new Set(),
+    parameters: declaredParameters(doc),
+    usedParameters: new Set(),
     steps: [],
     stepById: new Map(),
     fileExists: opts.fileExists,
+    files: opts.files,
   };
   if (doc.mode !== undefined && ctx.version === '2.0') {
     report(ctx, '/mode', 'mode-requires-2.1', '"mode" exists from schema 2.1; set "$schema_version": "2.1" or remove "mode"', 'use "$schema_version": "2.1"');
   }
-  if (ctx.version !== '2.1') ctx.mode = undefined;
+  if (ctx.version === undefined || !MODE_VERSIONS.has(ctx.version)) ctx.mode = undefined;
   checkPackage(ctx, doc.app_package);
   collectSteps(doc.steps, '/steps', [], ctx.steps);
   checkIdentity(ctx);
   for (const entry of ctx.steps) checkStep(ctx, entry);
   checkAssertions(ctx, doc.assertions);
   checkPreconditions(ctx, doc.preconditions);
+  checkVersionGates(ctx, doc);
   if (Array.isArray(doc.tags)) {
     const seen = new Set<unknown>();
     doc.tags.forEach((t, i) => {
@@ -145,6 +156,7 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
       seen.add(t);
     });
   }
+  checkParameters(ctx, doc);
   for (const name of variables.keys()) {
     if (!ctx.usedVariables.has(name) && VARIABLE_NAME.test(name)) {
       report(ctx, child('/variables', name), 'variable-unused', `variable "${name}" is declared but never captured nor used; remove it or reference it as \${${name}}`);

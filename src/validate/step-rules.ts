@@ -1,4 +1,6 @@
 /** Per-step semantic rules of SPEC §3: action requirements, mode gating, conditions, references. */
+import { checkFlowStep } from './v22-rules.js';
+import { isAndroidPackage, isIosBundleId } from './targets.js';
 import { type Context, type StepEntry, checkDescription, checkReferences, checkRegex, checkVariableName, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
 import { looksLikeUrl } from './targets.js';
@@ -38,9 +40,14 @@ function checkUnattended(ctx: Context, path: string, what: string): void {
   report(ctx, path, 'unattended-replay', `${what} cannot replay unattended ${where} (no platform primitive); the runner marks it needs_manual`, 'do it by hand before the run, or restrict the scenario to android');
 }
 
-function checkCondition(ctx: Context, entry: StepEntry, cond: unknown): void {
+/** A 2.2 assertion's condition: the step condition's rules, without the "earlier step" order. */
+export function checkAssertionCondition(ctx: Context, cond: unknown, pointer: string): void {
+  checkCondition(ctx, undefined, cond, pointer);
+}
+
+/** `entry` is the step that carries the condition; none for an assertion's condition. */
+function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknown, p: string): void {
   if (!isObj(cond)) return;
-  const p = `${entry.pointer}/condition`;
   switch (cond.type) {
     case 'previous_step_skipped': {
       const ref = str(cond.step_id);
@@ -48,7 +55,7 @@ function checkCondition(ctx: Context, entry: StepEntry, cond: unknown): void {
       const target = ctx.stepById.get(ref);
       if (!target) {
         report(ctx, `${p}/step_id`, 'condition-step-unknown', `step_id "${ref}" names no step; use the id of an earlier step`, didYouMean(ref, ctx.stepById.keys()));
-      } else if (target.order >= entry.order || entry.ancestors.includes(ref)) {
+      } else if (entry && (target.order >= entry.order || entry.ancestors.includes(ref))) {
         const why = target === entry ? 'is this step itself' : entry.ancestors.includes(ref) ? 'encloses this step (it has not finished)' : 'comes later';
         report(ctx, `${p}/step_id`, 'condition-step-not-earlier', `step_id "${ref}" ${why}; previous_step_skipped must name a step that runs before this one`);
       }
@@ -150,19 +157,28 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string): void
       report(ctx, `${pointer}/capture_to`, 'capture-to-undeclared', `capture_to "${capture}" is not declared; add "${capture}": {"type": "string", "description": "..."} to "variables"`, didYouMean(capture, ctx.variables.keys()));
     }
   }
-  if (!TARGET_ACTIONS.has(action)) {
+  // SPEC §8: `type` taps its target first, `launch_app` launches `value` instead of app_package.
+  if (!TARGET_ACTIONS.has(action) && action !== 'type') {
     checkUnused(ctx, entry, action, 'target', 'no element is involved');
     checkUnused(ctx, entry, action, 'target_pattern', 'no element is involved');
   }
-  if (!VALUE_ACTIONS.has(action)) checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
+  if (!VALUE_ACTIONS.has(action) && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
+  if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', 'only type empties a field before typing');
+  if (action === 'launch_app' && value !== undefined && !value.includes('${')) checkLaunchPackage(ctx, value, `${pointer}/value`);
   if (!PERMISSION_ACTIONS.has(action)) checkUnused(ctx, entry, action, 'permission_name', 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
+}
+
+function checkLaunchPackage(ctx: Context, pkg: string, path: string): void {
+  const ok = ctx.platform === 'android' ? isAndroidPackage(pkg) : ctx.platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
+  if (!ok) report(ctx, path, 'app-package-invalid', `launch_app value "${pkg}" is not a package name or bundle id, so there is no app to launch; give one such as "com.example.shop", or remove value to launch app_package`);
 }
 
 export function checkStep(ctx: Context, entry: StepEntry): void {
   const { step, pointer } = entry;
   const action = str(step.action);
-  if (action && KNOWN_ACTIONS.has(action)) {
+  // A step with `flow` is a flow step: its `action`, if any, is reported as an unknown property.
+  if (action && KNOWN_ACTIONS.has(action) && step.flow === undefined) {
     checkActionFields(ctx, entry, action);
     checkWait(ctx, entry, action);
   }
@@ -173,5 +189,6 @@ export function checkStep(ctx: Context, entry: StepEntry): void {
   checkDescription(ctx, step.target, pointer, 'target');
   checkReferences(ctx, step.target, pointer, 'target');
   checkReferences(ctx, step.value, pointer, 'value');
-  checkCondition(ctx, entry, step.condition);
+  if (step.condition !== undefined) checkCondition(ctx, entry, step.condition, `${pointer}/condition`);
+  if (step.flow !== undefined) checkFlowStep(ctx, entry);
 }

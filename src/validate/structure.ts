@@ -115,6 +115,8 @@ const RANGES: Record<string, string> = {
   expected_count: 'a whole number, 0 or more',
 };
 
+const ASSERTION_TIMEOUT_RANGE = 'an integer from 0 to 60000 (milliseconds to keep re-checking)';
+
 function typeName(x: unknown): string {
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'an array';
@@ -192,7 +194,8 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
     return { path, rule: 'not-integer', message: `${field} must be a whole number, got ${String(issue.input)}`, suggestion: `use ${Math.round(Number(issue.input))}` };
   }
   if (issue.type === 'min_value' || issue.type === 'max_value') {
-    return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${RANGES[field] ?? issue.expected}` };
+    const range = field === 'timeout_ms' && /^\/assertions\/\d+\/timeout_ms$/.test(path) ? ASSERTION_TIMEOUT_RANGE : RANGES[field];
+    return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${range ?? issue.expected}` };
   }
   return { path, rule: 'type-mismatch', message: `${field}: ${text}` };
 }

@@ -1,6 +1,7 @@
 /** The validator: text in, report out. Pure apart from the optional reference-screenshot lookup. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
 import { fastParse, LineIndex, locate, parseJson, type PosNode } from './json.js';
 import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
@@ -20,8 +21,12 @@ export interface ValidationReport {
 }
 
 export interface ValidateOptions {
-  /** Folder of the scenario file; enables the reference_screenshot existence warning. */
+  /** Folder of the scenario file; enables the file checks (reference_screenshot, flows, symlinks). */
   baseDir?: string;
+  /** Folder tree that flows and screenshots must stay in (default baseDir); set for nested flows. */
+  rootDir?: string;
+  /** Absolute paths of the scenarios whose flows led here, this file last (for cycles). */
+  stack?: string[];
 }
 
 export interface LoadedScenario {
@@ -69,7 +74,13 @@ const fromText =
     locateAll(text, issues);
 
 /** `wantScenario`: build the scenario with defaults (valibot's output); plain validation skips that. */
-function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): LoadedScenario {
+interface Checked extends LoadedScenario {
+  files?: ScenarioFileChecks;
+  /** The document's `parameters` value as written (before the structure pass). */
+  parameters?: unknown;
+}
+
+function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): Checked {
   const fast = fastParse(text);
   const parsed = fast ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : parseJson(text);
   if (!parsed.ok) {
@@ -98,16 +109,25 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   const version = typeof obj.$schema_version === 'string' && (SCHEMA_VERSIONS as readonly string[]).includes(obj.$schema_version) ? obj.$schema_version : null;
   const baseDir = opts.baseDir;
   const fileExists = baseDir === undefined ? undefined : (rel: string) => existsSync(resolve(baseDir, rel));
+  const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow);
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
-  raw.push(...checkSemantics(obj, { fileExists }));
+  raw.push(...checkSemantics(obj, { fileExists, files }));
   const structure = checkStructure(obj, wantScenario);
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
-  return report.valid ? { report, scenario: structure.output } : { report };
+  return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters };
 }
 
+const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack) => {
+  const nested = check(text, file, { baseDir, rootDir, stack }, false);
+  const declared = nested.parameters;
+  const parameters = typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.keys(declared) : [];
+  return { errors: nested.report.errors, parameters, cycle: nested.files?.cycle() };
+};
+
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
-  return check(text, file, opts, true);
+  const { report, scenario } = check(text, file, opts, true);
+  return scenario ? { report, scenario } : { report };
 }
 
 /** Validates scenario text (a file's content); positions refer to that text. */

@@ -1,7 +1,10 @@
 /** The closed word lists of the scenario schema (seed §2.5–2.12, §4.3; SPEC §3). */
 
-export const SCHEMA_VERSIONS = ['2.0', '2.1'] as const;
-export const CURRENT_SCHEMA_VERSION = '2.1';
+export const SCHEMA_VERSIONS = ['2.0', '2.1', '2.2'] as const;
+export const CURRENT_SCHEMA_VERSION = '2.2';
+/** Versions that know `mode` (SPEC §3) and the authoring extensions of 2.2 (SPEC §8). */
+export const MODE_VERSIONS: ReadonlySet<string> = new Set(['2.1', '2.2']);
+export const V22_VERSIONS: ReadonlySet<string> = new Set(['2.2']);
 export const PLATFORMS = ['android', 'ios', 'cross-platform'] as const;
 export const MODES = ['platform-aware', 'platform-agnostic'] as const;
 
@@ -114,5 +117,8 @@ export const DEFAULTS = {
 
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const PARAMETER_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** A waiting assertion's `timeout_ms` bound (SPEC §8). */
+export const ASSERTION_TIMEOUT_MAX_MS = 60000;
 export const TAG = /^[a-z0-9][a-z0-9-]*$/;
 export const COLOR_HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;

@@ -34,7 +34,7 @@ function ok(r: Awaited<ReturnType<Pair['call']>>): any {
   return jsonOf(r);
 }
 
-rec('a sign-in session becomes a valid 2.1 scenario with semantic targets, waits and assertions, and replays green', async ({ pair, backend, dir, verbClock }) => {
+rec('a sign-in session becomes a valid 2.2 scenario with semantic targets, waits and assertions, and replays green', async ({ pair, backend, dir, verbClock }) => {
   const started = ok(await pair.call('recording_start', { device: ANDROID, name: 'Sign in and open an item', app_package: DEMO, app_state: 'logged_out' }));
   assert.is(started.recording.steps, 0);
   ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
@@ -70,7 +70,12 @@ rec('a sign-in session becomes a valid 2.1 scenario with semantic targets, waits
   assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
   assert.is(stopped.saved_to, file);
   const doc = stopped.scenario;
-  assert.is(doc.$schema_version, '2.1');
+  assert.is(doc.$schema_version, '2.2');
+  // The password typed into the password field is a secret parameter, never the text itself.
+  assert.equal(doc.parameters, { PASSWORD: { description: 'typed into "the Password field" while recording; give it at replay (--param PASSWORD=...)', secret: true } });
+  assert.is(doc.steps[2].value, '${PASSWORD}');
+  assert.is(doc.steps[1].value, 'demo@example.com', 'an email field is not a secret');
+  assert.not.ok(readFileSync(file, 'utf8').includes('secret123'), 'the saved file holds no password');
   assert.is(doc.mode, 'platform-agnostic');
   assert.is(doc.platform, 'android');
   assert.is(doc.app_package, DEMO);
@@ -101,14 +106,32 @@ rec('a sign-in session becomes a valid 2.1 scenario with semantic targets, waits
   assert.ok(loaded.scenario, JSON.stringify(loaded.report.errors));
 
   // Replays green on the same phone (the precondition clears the sign-in first).
-  const { document } = await runScenario({ engine: backend.engine, device: ANDROID, scenario: loaded.scenario!, scenarioDir: dir, outDir: join(dir, 'out'), clock: verbClock, settleMs: 0, screenshots: 'none' });
+  const { document } = await runScenario({ engine: backend.engine, device: ANDROID, scenario: loaded.scenario!, scenarioDir: dir, outDir: join(dir, 'out'), clock: verbClock, settleMs: 0, screenshots: 'none', parameters: { given: { PASSWORD: 'secret123' } } });
   assert.is(document.status, 'passed', JSON.stringify(document.steps_executed.filter((s) => s.status !== 'passed')));
   assert.is(document.passed_assertions, 2);
 
   // And with the command line, on a fresh virtual phone in another process.
   const state = join(dir, 'state');
-  const { stdout } = await exec(process.execPath, [MAIN, 'run', file, '--device', ANDROID, '--out', join(dir, 'cli-out'), '--no-android', '--no-ios'], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: dir });
+  const { stdout } = await exec(process.execPath, [MAIN, 'run', file, '--device', ANDROID, '--out', join(dir, 'cli-out'), '--no-android', '--no-ios'], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state, MB_PARAM_PASSWORD: 'secret123' }, cwd: dir });
   assert.match(stdout, /passed/);
+});
+
+rec('raw engine tools: a coordinate tap on a password field, then mobile_type_keys, record a secret parameter', async ({ pair }) => {
+  ok(await pair.call('recording_start', { device: ANDROID, name: 'Raw sign in', app_package: DEMO }));
+  ok(await pair.call('mobile_open_url', { device: ANDROID, url: 'mbdemo://screen/signin' }));
+  const listing = jsonOf(await pair.call('mobile_list_elements_on_screen', { device: ANDROID }));
+  const at = (id: string) => listing.elements.find((e: { id: string }) => e.id === id).center;
+  assert.is(listing.elements.find((e: { id: string }) => e.id === 'password').password, true, 'listings mark password fields');
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...at('password') }));
+  ok(await pair.call('mobile_type_keys', { device: ANDROID, text: 'hunter2', submit: true }));
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...at('email') }));
+  ok(await pair.call('mobile_type_keys', { device: ANDROID, text: 'someone@example.com' }));
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  const doc = stopped.scenario;
+  assert.not.ok(JSON.stringify(doc).includes('hunter2'), JSON.stringify(doc.steps));
+  assert.equal(doc.steps.filter((s: { action: string }) => s.action === 'type').map((s: { value: string }) => s.value), ['${PASSWORD}\n', 'someone@example.com']);
+  assert.is(doc.parameters.PASSWORD.secret, true);
 });
 
 rec('recording errors are actionable; an iOS recording is platform-aware when no agnostic verb was used', async ({ pair }) => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ResultDocument, StepResult } from '../../src/validate/index.js';
+import type { ResultDocument, Step, StepResult } from '../../src/validate/index.js';
 import { validateResultValue } from '../../src/validate/index.js';
 import { rig, run, scenario, type Rig } from './harness.js';
 
@@ -96,7 +96,7 @@ test('clear_app_data replays on Android and needs a person on iOS, so the iOS ru
 
 test('a retry that never succeeds uses every attempt, fails the run, and leaves later assertions not evaluated', async ({ r }) => {
   const s = scenario(r, 'retry_flaky');
-  const target = s.steps.find((x) => x.id === 'open_first')!;
+  const target = s.steps.find((x) => x.id === 'open_first')! as Step;
   target.target = 'Item 999';
   const d = (await run(r, 'retry_flaky', ANDROID, { scenario: s })).document;
   assert.is(d.status, 'failed');

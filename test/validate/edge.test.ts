@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { envelope, loadScenario, validateScenarioText, validateScenarioValue } from '../../src/validate/index.js';
+import { envelope, loadScenario, validateScenarioText, validateScenarioValue, type Step } from '../../src/validate/index.js';
 import { parseJson } from '../../src/validate/json.js';
 import { editDistance, didYouMean } from '../../src/validate/suggest.js';
 import { readFixture } from './helpers.js';
@@ -115,17 +115,18 @@ test('validateScenarioValue: positions refer to the pretty-printed value', () =>
 test('loadScenario gives the scenario with defaults applied', () => {
   const { report, scenario } = loadScenario(readFixture('valid', 'login.json'), 'login.json');
   assert.ok(report.valid);
-  assert.is(scenario?.steps[0].on_failure, 'fail');
-  assert.is(scenario?.steps[0].optional, false);
-  assert.is(scenario?.steps[1].wait_config?.timeout_ms, 10000);
-  assert.equal(scenario?.steps[6].retry_policy, { max_attempts: 3, backoff_ms: 1000 });
+  const steps = scenario?.steps as Step[] | undefined;
+  assert.is(steps?.[0].on_failure, 'fail');
+  assert.is(steps?.[0].optional, false);
+  assert.is(steps?.[1].wait_config?.timeout_ms, 10000);
+  assert.equal(steps?.[6].retry_policy, { max_attempts: 3, backoff_ms: 1000 });
   assert.is(loadScenario('{}').scenario, undefined);
 });
 
 test('envelope: SPEC §4 shapes for one and several files', () => {
   const good = validateScenarioText(readFixture('valid', 'login.json'), 'a.json');
   const bad = validateScenarioText('[]', 'b.json');
-  assert.equal(envelope(good), { ok: true, data: good, schema_version: '2.1' });
+  assert.equal(envelope(good), { ok: true, data: good, schema_version: '2.2' });
   const one = envelope(bad);
   assert.equal(one.ok ? undefined : [one.error.message, one.hint], ['scenario failed validation (1 error)', 'see data.errors']);
   const many = envelope([good, bad]);

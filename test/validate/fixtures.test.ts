@@ -18,7 +18,7 @@ test('corpus size', () => {
 test('every valid fixture is valid, with exactly the warnings it declares', () => {
   for (const name of validNames) {
     const text = readFixture('valid', name);
-    const report = validateScenarioText(text, name, { baseDir: `${FIXTURES}/valid` });
+    const report = validateScenarioText(text, `${FIXTURES}/valid/${name}`, { baseDir: `${FIXTURES}/valid` });
     assert.equal(report.errors, [], `${name} has errors`);
     assert.ok(report.valid, name);
     const declared = ((JSON.parse(text) as { 'x-expect'?: WarningExpectation })['x-expect']?.warnings ?? []).map((w) => `${w.rule} ${w.path}`).sort();
@@ -30,7 +30,7 @@ test('every invalid fixture reports its rule at its pointer, and nothing else', 
   for (const name of invalidNames) {
     const text = readFixture('invalid', name);
     const expected = expectationOf(name, text);
-    const report = validateScenarioText(text, name);
+    const report = validateScenarioText(text, `${FIXTURES}/invalid/${name}`, { baseDir: `${FIXTURES}/invalid` });
     assert.not.ok(report.valid, `${name} should be invalid`);
     const hit = report.errors.find((e) => e.rule === expected.rule && e.path === expected.path);
     assert.ok(hit, `${name}: expected ${expected.rule} at "${expected.path}", got ${JSON.stringify(report.errors.map((e) => [e.rule, e.path]))}`);
@@ -77,7 +77,7 @@ test('the corpus covers every action, assertion type, condition type, platform a
   assert.ok(nested && retry, 'sub_steps and retries');
   assert.ok(docs.some((d) => d.variables), 'variables');
   for (const p of ['android', 'ios', 'cross-platform']) assert.ok(docs.some((d) => d.platform === p), p);
-  for (const v of ['2.0', '2.1']) assert.ok(docs.some((d) => d.$schema_version === v), v);
+  for (const v of ['2.0', '2.1', '2.2']) assert.ok(docs.some((d) => d.$schema_version === v), v);
 });
 
 test('every rule has a fixture (errors: invalid corpus, warnings: valid corpus)', () => {

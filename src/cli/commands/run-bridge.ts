@@ -11,7 +11,7 @@ export interface BridgeRunPlan {
   bridge: string;
   flags: Record<string, string | boolean>;
   /** Scenario files, already validated and sharded. */
-  files: { file: string; name: string; platform: string }[];
+  files: { file: string; name: string; platform: string; parameters?: Record<string, string> }[];
   /** --devices entries (ids or any[:platform]); empty: the first ready device of the platform. */
   devices: string[];
   /** Lease when given (or when an entry is any:…): how long to wait in line. */
@@ -80,7 +80,9 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
         while (next < plan.files.length && !plan.signal.aborted && !failed) {
           const k = next++;
           const f = plan.files[k];
-          const r = (await client.request('scenarios.run', { device, scenario: readFileSync(f.file, 'utf8') })) as ResultDocument & { status: string; message?: string };
+          // 2.2 parameter values go along (the bridge masks the secrets in what it sends back).
+          const given = f.parameters && Object.keys(f.parameters).length ? { parameters: f.parameters } : {};
+          const r = (await client.request('scenarios.run', { device, scenario: readFileSync(f.file, 'utf8'), ...given })) as ResultDocument & { status: string; message?: string };
           if (isToolFailure(r) || !('run_id' in r)) {
             failed = `${f.name} on ${device}: ${(r as { message?: string }).message ?? JSON.stringify(r).slice(0, 300)}`;
             return;

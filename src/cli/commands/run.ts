@@ -7,6 +7,9 @@ import { envelope, loadScenario, type Scenario, type ValidationReport } from '..
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
+import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
+import { listRuns } from '../run-list.js';
+import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
 import { runThroughBridge } from './run-bridge.js';
 
@@ -85,11 +88,29 @@ Options:
   --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
                      leasing them there; results and reports are written here
   --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
+  --param NAME=VALUE a value for a scenario parameter (repeatable); before --params-file,
+                     then the environment (MB_PARAM_NAME), then the parameter's default
+  --params-file FILE a JSON object of parameter values, e.g. {"USER_EMAIL": "a@b.c"}
+  --include-tags a,b run only scenarios with at least one of these tags
+  --exclude-tags c   leave out scenarios with any of these tags
+  --list             print what would run where (after tags and --shard) and stop
+A file that another scenario of the run uses as a flow runs inside it, not on its own.
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
-  async run(args) {
-    const { flags, positional } = parseFlags(args, ['reset']);
+  async run(rawArgs) {
+    const params = takeRepeated(rawArgs, 'param');
+    if (params.error) {
+      process.stderr.write(`mobilebridge run: ${params.error}\n`);
+      return EXIT.invalidInput;
+    }
+    const args = params.rest;
+    const { flags, positional } = parseFlags(args, ['reset', 'list']);
+    const given = parameterSources(params.values, typeof flags['params-file'] === 'string' ? flags['params-file'] : undefined, process.env);
+    if (given.error || flags['params-file'] === true) {
+      process.stderr.write(`mobilebridge run: ${given.error ?? '--params-file needs a file name'}\n`);
+      return EXIT.invalidInput;
+    }
     if (!positional.length) {
       process.stderr.write('mobilebridge run: give at least one scenario file or folder (see --help)\n');
       return EXIT.invalidInput;
@@ -116,7 +137,17 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
 
-    let selected = loaded;
+    const parts = withoutFlows(loaded);
+    const tagged = byTags(parts.kept, flags['include-tags'], flags['exclude-tags']);
+    if (tagged.error) {
+      process.stderr.write(`mobilebridge run: ${tagged.error}\n`);
+      return EXIT.invalidInput;
+    }
+    if (!tagged.kept.length) {
+      process.stderr.write(`mobilebridge run: no scenario is left after --include-tags/--exclude-tags (tags in use: ${[...new Set(loaded.flatMap((l) => l.scenario?.tags ?? []))].join(', ') || 'none'})\n`);
+      return EXIT.invalidInput;
+    }
+    let selected = tagged.kept;
     if (typeof flags.shard === 'string') {
       const m = /^(\d+)\/(\d+)$/.exec(flags.shard);
       if (!m) {
@@ -124,7 +155,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         return EXIT.invalidInput;
       }
       try {
-        selected = shard(loaded, Number(m[1]), Number(m[2]));
+        selected = shard(tagged.kept, Number(m[1]), Number(m[2]));
       } catch (err) {
         process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
         return EXIT.invalidInput;
@@ -134,6 +165,24 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
       process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
       return EXIT.invalidInput;
+    }
+    const problems = preflight(selected, given.sources!);
+    if (problems.length) {
+      process.stderr.write(`mobilebridge run: nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+      return EXIT.invalidInput;
+    }
+    if (flags.list === true) {
+      const engine = createEngine(engineSetupFromFlags(flags));
+      try {
+        const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+        const runs = listRuns(selected, requested, await engine.listDevices());
+        const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
+        const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
+        printJson({ ok: true, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null }, exit_code: EXIT.ok });
+        return EXIT.ok;
+      } finally {
+        await engine.close();
+      }
     }
     let leaseTimeout = 0;
     try {
@@ -159,7 +208,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         return await runThroughBridge({
           bridge: flags.bridge,
           flags,
-          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })),
+          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
           devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
           leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
           outDir,
@@ -205,7 +254,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
         folder: l.folder,
-        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, onProgress: (e) => {
+        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: (e) => {
           if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
           if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
         } },

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
-import type { Assertion, AssertionResult, Observation, ResultDocument, Scenario, Step, StepResult, VariableDeclaration } from '../../validate/index.js';
+import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type Step, type StepResult, type VariableDeclaration } from '../../validate/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenCapture, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
+import { judgeAssertion } from './assertion-gate.js';
+import { ParameterScope } from './flows.js';
 import { paths, writeFileAtomic } from './result-file.js';
 import type { ProgressEvent } from './types.js';
 import { interpolateFields, type VariableValue } from './variables.js';
@@ -25,6 +27,8 @@ export class RunState {
   private readonly byStep = new Map<string, Assertion[]>();
   private readonly evaluated = new Set<string>();
   private writing: Promise<void> = Promise.resolve();
+  /** Parameters in scope and the secret mask (2.2); set by the runner before the first step. */
+  scope = new ParameterScope(undefined);
 
   constructor(
     readonly doc: ResultDocument,
@@ -75,7 +79,7 @@ export class RunState {
     const elements = await listElements(this.verbs).catch(() => []);
     for (const a of wanted) {
       try {
-        const live = interpolateFields(a, this.variables);
+        const live = interpolateFields(a, this.values());
         const r = await resolveOnce(this.verbs, { description: live.element_description, intent: 'read' }, elements);
         this.textsBefore.set(a.id, r.ok ? textOf(r.element, elements) : null);
       } catch {
@@ -102,7 +106,7 @@ export class RunState {
 
   async stepDone(rec: StepResult): Promise<void> {
     await this.write();
-    this.opts.onProgress?.({ type: 'step', run_id: this.doc.run_id, step: rec });
+    this.progress({ type: 'step', run_id: this.doc.run_id, step: rec });
   }
 
   /** Evaluates the assertions that follow this step, in document order. */
@@ -117,7 +121,7 @@ export class RunState {
       elements: () => (elements ??= listElements(this.verbs)),
       screenshot: () => (shot ??= screenCapture(this.verbs)),
       screen: async () => (screen ??= await verbScreenSize(this.verbs)),
-      variables: this.variables,
+      variables: this.values(),
       textBefore: (id) => this.textsBefore.get(id),
       toastsSeen: this.toasts,
       scenarioDir: this.opts.scenarioDir,
@@ -130,30 +134,34 @@ export class RunState {
     };
     for (const a of list) {
       if (this.cancelled()) return;
-      const result: AssertionResult = { ...(await this.evaluate(a, env, refresh)), screenshot };
+      const conditions = { verbs: this.verbs, facts: () => this.facts(), variables: this.values(), stepStatus: (id: string) => this.statuses.get(id) };
+      const judged = await judgeAssertion(a, (settleMs) => this.evaluate(a, env, refresh, settleMs), this.opts.settleMs, this.verbs, refresh, conditions);
+      const result: AssertionResult = { ...judged, screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);
-      this.opts.onProgress?.({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
+      this.progress({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
     }
     await this.write();
   }
 
-  private async evaluate(a: Assertion, env: AssertionEnv, refresh: () => void): Promise<Omit<AssertionResult, 'screenshot'>> {
+  private async evaluate(a: Assertion, env: AssertionEnv, refresh: () => void, settleMs: number): Promise<Omit<AssertionResult, 'screenshot'>> {
     let live: Assertion;
     try {
-      live = interpolateFields(a, this.variables);
+      live = interpolateFields(a, this.values());
     } catch (err) {
       return { assertion_id: a.id, type: a.type, status: 'error', message: (err as Error).message };
     }
-    return evaluateAssertion(live, env, this.opts.settleMs, refresh);
+    return evaluateAssertion(live, env, settleMs, refresh);
   }
 
   /** The assertions of a step that did not run, and of the steps nested under it, are skipped (SPEC §8). */
-  skipAfter(step: Step, reason: string): void {
+  skipAfter(step: AnyStep, reason: string): void {
     const ids = new Set<string>();
-    const walk = (s: Step) => {
+    const walk = (s: AnyStep) => {
       ids.add(s.id);
-      s.sub_steps?.forEach(walk);
+      // A flow step's own steps (2.2) are expanded under its id, like sub-steps.
+      if (isFlowStep(s)) this.scope.plan?.flows.get(s.id)?.steps.forEach(walk);
+      else s.sub_steps?.forEach(walk);
     };
     walk(step);
     for (const a of this.scenario.assertions) {
@@ -182,13 +190,23 @@ export class RunState {
     this.doc.failed_assertions = all.length - this.doc.passed_assertions - this.doc.skipped_assertions;
   }
 
+  /** What `${NAME}` may name at this point of the run: parameters in scope and captured variables. */
+  values(): Record<string, VariableValue> {
+    return this.scope.values(this.variables);
+  }
+
+  /** Progress goes out with secrets masked, like everything else the run says. */
+  progress(e: ProgressEvent): void {
+    this.opts.onProgress?.(this.scope.mask.deep(e));
+  }
+
   /**
    * Writes the document atomically; writes are chained so an older one never lands last. Never
    * rejects: a failure (DISK_FULL...) is kept in storageError, which stops the run as `error`, and
    * the last document written stays on disk as it was.
    */
   write(): Promise<void> {
-    const content = JSON.stringify(this.doc, null, 2);
+    const content = this.scope.mask.text(JSON.stringify(this.doc, null, 2));
     this.writing = this.writing.then(() =>
       writeFileAtomic(this.resultFile, content, this.opts.outDir).catch((err: Error) => {
         this.storageError ??= err;

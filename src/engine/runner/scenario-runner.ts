@@ -5,6 +5,8 @@ import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
 import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
+import { ParameterScope, planRun, type RunPlan } from './flows.js';
+import { missingParametersMessage } from './parameters.js';
 import { newRunId, paths } from './result-file.js';
 import { holdRunLock } from './recover.js';
 import { RunState } from './run-state.js';
@@ -63,8 +65,17 @@ function flatten(steps: ResultDocument['steps_executed']): ResultDocument['steps
 export async function runScenario(options: RunOptions): Promise<RunResult> {
   const started = new Date();
   const runId = newRunId(started);
-  const doc = emptyDocument(options, runId, started);
-  const scenario = options.scenario;
+  // Flows and parameters are settled before anything touches the device (SPEC §8).
+  let plan: RunPlan | undefined;
+  let planError: VerbError | undefined;
+  try {
+    plan = planRun(options.scenario, options.scenarioDir, options.parameters);
+    if (plan.missing.length) planError = new VerbError('INVALID_PARAMETER', missingParametersMessage(plan.missing));
+  } catch (err) {
+    planError = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
+  }
+  const scenario = plan?.scenario ?? options.scenario;
+  const doc = emptyDocument({ ...options, scenario }, runId, started);
   const devices = await options.engine.listDevices();
   const info = devices.find((d) => d.id === options.device);
   const cacheFile = paths.cache(options.outDir, scenario.scenario_id);
@@ -82,6 +93,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     targetWaitMs: options.targetWaitMs ?? 3000,
     pollMs: options.pollMs ?? 250,
   };
+  const scope = new ParameterScope(plan, options.parameters);
+  // The activity feed (bridge viewers, recordings) sees the runner's calls with secrets masked.
+  if (scope.mask.active) verbs.redact = (value) => scope.mask.deep(value);
   const state = new RunState(doc, verbs, scenario, info ?? { id: options.device, os: verbs.os, model: '', version: '' }, {
     outDir: options.outDir,
     scenarioDir: options.scenarioDir,
@@ -90,12 +104,15 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     signal: options.signal,
     onProgress: options.onProgress,
   });
+  state.scope = scope;
   const unlock = await holdRunLock(state.resultFile);
-  options.onProgress?.({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
+  state.progress({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
 
-  let fatal: VerbError | undefined;
+  let fatal: VerbError | undefined = planError;
   let crashed: VerbError | undefined;
-  if (!info) {
+  if (fatal) {
+    // Nothing ran: the device is not looked at.
+  } else if (!info) {
     fatal = new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
   } else {
     doc.metadata.device_model = info.model;
@@ -134,10 +151,11 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   }
 
   finish(state, fatal, crashed);
+  scope.mask.inPlace(doc);
   await state.write();
   await unlock();
   if (cache) await cache.save(cacheFile).catch(() => undefined);
-  options.onProgress?.({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
+  state.progress({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
   return { document: doc, resultFile: state.resultFile };
 }
 

@@ -1,6 +1,7 @@
-import type { Step, StepResult } from '../../validate/index.js';
+import { isFlowStep, type AnyStep, type Step, type StepResult } from '../../validate/index.js';
 import { runVerb, VerbError, type VerbContext, type VerbOutcome } from '../verbs/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
+import { flowStatus } from './flows.js';
 import { coerce, interpolateFields } from './variables.js';
 import type { RunState } from './run-state.js';
 
@@ -10,15 +11,15 @@ export type Flow = 'continue' | 'stop';
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 1000;
 
-function record(step: Step, status: StepResult['status']): StepResult {
-  return { step_id: step.id, action: step.action, status, resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 0, condition_evaluated: null };
+function record(step: AnyStep, status: StepResult['status']): StepResult {
+  return { step_id: step.id, action: isFlowStep(step) ? 'flow' : step.action, status, resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 0, condition_evaluated: null };
 }
 
 /**
  * Runs steps in order with their conditions, retries, optional/skip handling and sub-steps,
  * evaluating each step's assertions right after it. Records go into `into` as they finish.
  */
-export async function runSteps(state: RunState, steps: Step[], into: StepResult[]): Promise<Flow> {
+export async function runSteps(state: RunState, steps: AnyStep[], into: StepResult[]): Promise<Flow> {
   for (const step of steps) {
     if (state.cancelled()) return 'stop';
     const flow = await runStep(state, step, into);
@@ -27,7 +28,7 @@ export async function runSteps(state: RunState, steps: Step[], into: StepResult[
   return 'continue';
 }
 
-async function runStep(state: RunState, step: Step, into: StepResult[]): Promise<Flow> {
+async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Promise<Flow> {
   const started = performance.now();
   state.beginStep();
   await state.recordTextsBefore(step.id);
@@ -43,9 +44,9 @@ async function runStep(state: RunState, step: Step, into: StepResult[]): Promise
   };
 
   if (step.condition) {
-    const env: ConditionEnv = { verbs: state.verbs, facts: () => state.facts(), variables: state.variables, stepStatus: (id) => state.statuses.get(id) };
+    const env: ConditionEnv = { verbs: state.verbs, facts: () => state.facts(), variables: state.values(), stepStatus: (id) => state.statuses.get(id) };
     try {
-      const c = await evaluateCondition(interpolateFields(step.condition, state.variables, ['type', 'property', 'step_id', 'variable_name', 'operator']), env);
+      const c = await evaluateCondition(interpolateFields(step.condition, state.values(), ['type', 'property', 'step_id', 'variable_name', 'operator']), env);
       rec.condition_evaluated = c.value;
       if (!c.value) {
         rec.status = 'skipped';
@@ -57,9 +58,11 @@ async function runStep(state: RunState, step: Step, into: StepResult[]): Promise
     }
   }
 
+  if (isFlowStep(step)) return runFlow(state, step, rec, finish);
+
   let live: Step;
   try {
-    live = interpolateFields(step, state.variables);
+    live = interpolateFields(step, state.values());
   } catch (err) {
     return fail(rec, err, finish);
   }
@@ -131,6 +134,25 @@ async function runStep(state: RunState, step: Step, into: StepResult[]): Promise
     return finish(flow);
   }
   return finish('continue');
+}
+
+/** A flow step: the flow's own steps, in its parameter scope, recorded as this step's sub-steps. */
+async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>, rec: StepResult, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
+  let use;
+  try {
+    use = state.scope.enter(step, state.variables);
+  } catch (err) {
+    return fail(rec, err, finish);
+  }
+  rec.sub_steps_executed = [];
+  let flow: Flow;
+  try {
+    flow = await runSteps(state, use.steps, rec.sub_steps_executed);
+  } finally {
+    state.scope.leave();
+  }
+  flowStatus(rec);
+  return finish(flow);
 }
 
 async function fail(rec: StepResult, err: unknown, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {

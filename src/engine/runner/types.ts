@@ -30,6 +30,8 @@ export interface RunOptions {
   /** Keep resolutions in `<out>/cache/` and re-check them on the next run (default true). */
   cache?: boolean;
   onProgress?: (event: ProgressEvent) => void;
+  /** Where 2.2 parameter values come from (--param, --params-file, MB_PARAM_*). */
+  parameters?: import('./parameters.js').ParameterSources;
 }
 
 export type ProgressEvent =

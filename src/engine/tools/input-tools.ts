@@ -66,19 +66,25 @@ export const inputTools = [
   deviceTool({
     name: 'mobile_type_keys',
     description:
-      'Type text into the focused input field; tap the field first. submit: true presses ENTER afterwards (e.g. to submit a search). ' +
+      'Type text into the focused input field; tap the field first. submit: true presses ENTER afterwards (e.g. to submit a search); ' +
+      'clear_first: true empties the field before typing (text may then be empty to only clear it). ' +
       'Errors: INVALID_PARAMETER when no field is focused or the text cannot be typed on this device.',
     params: params({
       device,
       text: v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
       submit: v.optional(v.boolean('submit must be true or false'), false),
+      clear_first: v.optional(v.boolean('clear_first must be true or false'), false),
     }),
     mutates: true,
     async handler(p, ctx) {
-      if (p.text === '' && !p.submit) throw new ToolError('INVALID_PARAMETER', 'text is empty: pass the text to type, or submit: true to press ENTER only');
+      if (p.text === '' && !p.submit && !p.clear_first) throw new ToolError('INVALID_PARAMETER', 'text is empty: pass the text to type, submit: true to press ENTER only, or clear_first: true to empty the field');
+      if (p.clear_first) {
+        if (!ctx.device.clearText) throw new ToolError('UNSUPPORTED', `${p.device} cannot empty a field; select its text and delete it with the device's own controls`);
+        await ctx.device.clearText(ctx);
+      }
       if (p.text !== '') await ctx.device.typeText(p.text, ctx);
       if (p.submit) await ctx.device.pressButton('ENTER', ctx);
-      return success(`typed ${p.text.length} characters${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
+      return success(`${p.clear_first ? 'emptied the field and ' : ''}typed ${p.text.length} characters${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
     },
   }),
   deviceTool({

@@ -95,9 +95,9 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
     await asOneUnit(ctx, 'type', async (unit) => {
       if (step.target || step.target_pattern) resolved = (await gesture(unit, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
-      await call(unit, 'mobile_type_keys', { text, submit: false });
+      await call(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
-    return { resolved, message: `typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
+    return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
   },
   async swipe(ctx, step) {
     const direction = need(step, 'value', 'up, down, left or right').toLowerCase();

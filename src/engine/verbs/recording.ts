@@ -13,7 +13,7 @@ import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
 
 /**
  * Turns a live session (verbs an agent ran, assertions it asked for) into a scenario document
- * (schema 2.1, SPEC §3) that passes the validator and replays with `mobilebridge run`. Both
+ * (schema 2.2, SPEC §3 and §8) that passes the validator and replays with `mobilebridge run`. Both
  * transports (MCP, the bridge's WebSocket) feed one of these per recording; it never touches a
  * device itself.
  */
@@ -113,6 +113,10 @@ export class Recorder {
   private readonly assertions: RecordedAssertion[] = [];
   private readonly ids = new Set<string>();
   private readonly variables: Record<string, { type: 'string'; description: string }> = {};
+  /** Secret parameters standing for what was typed into password fields (schema 2.2). */
+  private readonly parameters: Record<string, { description: string; secret: true }> = {};
+  /** The field that has focus is a password field (the last tap or targeted type landed on one). */
+  private passwordFocused = false;
   private readonly skipped: string[] = [];
   private appPackage?: string;
   private pollsSinceStep = 0;
@@ -189,6 +193,9 @@ export class Recorder {
       }
     }
     if (step.value !== undefined && step.value !== '') rec.value = step.value;
+    const intoPassword = step.action === 'type' && (outcome.resolved ? outcome.resolved.password === true : !step.target && this.passwordFocused);
+    if (intoPassword && rec.value !== undefined) rec.value = this.secret(rec.value, rec.target);
+    if (step.action !== 'type' || step.target || outcome.resolved) this.passwordFocused = outcome.resolved?.password === true;
     if (step.action === 'launch_app') {
       this.appPackage ??= step.value;
       if (rec.value === this.appPackage) delete rec.value;
@@ -261,10 +268,23 @@ export class Recorder {
       tags: ['recorded'],
     };
     if (Object.keys(this.variables).length) doc.variables = { ...this.variables };
+    if (Object.keys(this.parameters).length) doc.parameters = { ...this.parameters };
     if (o.appState) doc.preconditions = { app_state: o.appState };
     doc.steps = this.steps.map((s) => ({ ...s }));
     doc.assertions = this.assertions.map((a) => ({ ...a }));
     return doc;
+  }
+
+  /**
+   * A password never goes into the scenario: the step types `${PASSWORD}`, declared as a secret
+   * parameter that the replay gets from --param, --params-file or MB_PARAM_PASSWORD.
+   */
+  private secret(typed: string, field: string | undefined): string {
+    let name = 'PASSWORD';
+    for (let n = 2; name in this.parameters; n++) name = `PASSWORD_${n}`;
+    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
+    // A submit typed with the text (raw mobile_type_keys submit: true) stays a submit.
+    return typed.endsWith('\n') ? `\${${name}}\n` : `\${${name}}`;
   }
 
   private push(step: Omit<RecordedStep, 'id'>): string {

@@ -8,7 +8,7 @@ import { VerbError, type VerbContext } from './types.js';
 /** One engine call; a tool failure becomes a VerbError carrying the tool's code and message. */
 export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
-  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold, partOf: ctx.partOf });
+  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold, partOf: ctx.partOf, redact: ctx.redact });
   if (isToolFailure(result)) throw new VerbError(result.code, result.message);
   return result as T;
 }

@@ -9,7 +9,9 @@ export function requestOf(step: VerbStep, intent: 'interact' | 'read'): ResolveR
 }
 
 export function resolvedOf(element: UiElement, confidence: number): ResolvedElement {
-  return { id: element.id, text: element.text, label: element.accessibility_label, type: element.type, center: element.center, confidence };
+  const resolved: ResolvedElement = { id: element.id, text: element.text, label: element.accessibility_label, type: element.type, center: element.center, confidence };
+  if (element.password) resolved.password = true;
+  return resolved;
 }
 
 const sizes = new WeakMap<VerbContext, ScreenSize>();

@@ -10,6 +10,8 @@ export interface VerbStep {
   target?: string;
   target_pattern?: string;
   value?: string;
+  /** type (2.2): empty the field before typing. */
+  clear_first?: boolean;
   wait_config?: { type: string; timeout_ms?: number; indicator?: string };
   permission_name?: string;
 }
@@ -42,6 +44,8 @@ export interface VerbContext {
   targetWaitMs: number;
   /** Pause between two looks at the screen while waiting (ms). */
   pollMs: number;
+  /** Masks secrets in what the engine's activity events show of these calls (scenario parameters). */
+  redact?: (value: unknown) => unknown;
   /** Called with every element listing taken during the verb (the runner watches toasts with it). */
   onElements?: (elements: import('../types.js').UiElement[]) => void;
 }
@@ -55,6 +59,8 @@ export interface ResolvedElement {
   type: string;
   center: Point;
   confidence: number;
+  /** A password field: what is typed into it is recorded as a secret parameter. */
+  password?: boolean;
 }
 
 /** What running one step live gives back (bridge `verbs.run`, and each runner step attempt). */

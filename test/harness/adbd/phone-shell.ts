@@ -197,8 +197,8 @@ export class PhoneShell {
       else if (verb === 'swipe' && n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], n[4] || 300, ctx());
       else if (verb === 'swipe') await this.phone.swipe(n[0], n[1], n[2], n[3], n[4] || 300, ctx());
       else if (verb === 'keyevent') {
-        const button = buttonForKey(rest[0]);
-        if (button) await this.phone.pressButton(button, ctx());
+        // `input keyevent` sends each key code given, in order (InputShellCommand).
+        for (const key of rest.filter((k) => !k.startsWith('--'))) await this.key(key);
       } else if (verb === 'text') {
         const text = rest.join(' ').replace(/%s/g, ' ');
         // The real `input text` has no key events for non-ASCII and gives up on the whole string.
@@ -210,6 +210,14 @@ export class PhoneShell {
       if (!(err instanceof ToolError)) throw err;
     }
     return ok();
+  }
+
+  /** One key code by number or name; DEL is a backspace, MOVE_END a no-op (the model's cursor is always at the end). */
+  private async key(key: string): Promise<void> {
+    if (key === 'KEYCODE_DEL' || key === '67') return this.phone.deleteBackward(ctx());
+    if (key === 'KEYCODE_MOVE_END' || key === '123') return;
+    const button = buttonForKey(key);
+    if (button) await this.phone.pressButton(button, ctx());
   }
 
   private async am([verb, ...args]: string[]): Promise<CommandResult> {

@@ -241,6 +241,13 @@ export class EmulatedWda {
         await d.typeText(value.join(''), this.ctx());
         return null;
       }
+      case 'GET /element/active': {
+        // FBFindElementCommands handleGetActiveElement: the focused element, else "no such element".
+        const focused = d.focusedField;
+        if (!focused || !d.keyboardVisible) throw new WdaFailure('no such element', 404, 'No active element');
+        const uuid = `${ACTIVE_PREFIX}${focused}`;
+        return { ELEMENT: uuid, 'element-6066-11e4-a52e-4f735466cecf': uuid };
+      }
       case 'POST /wda/pressButton': {
         const buttons: Record<string, Button> = { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
         const button = buttons[String(body.name ?? '').toLowerCase()];
@@ -269,7 +276,21 @@ export class EmulatedWda {
         // XCUIApplicationState: 1 not running, 4 running in foreground.
         return d.foregroundPackage === body.bundleId ? 4 : 1;
     }
+    const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
+    if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
     throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+  }
+
+  /**
+   * FBElementCommands handleClear: only a uuid WDA handed out is known ("stale element reference"
+   * once the field lost focus in this emulation), and clearing goes through the keyboard.
+   */
+  private async clearElement(uuid: string): Promise<null> {
+    const focused = this.device.focusedField;
+    if (!uuid.startsWith(ACTIVE_PREFIX)) throw new WdaFailure('no such element', 404, `The element identified by "${uuid}" is either not present or it has expired from the internal cache`);
+    if (uuid !== `${ACTIVE_PREFIX}${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore`);
+    await this.device.clearText(this.ctx());
+    return null;
   }
 
   /** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
@@ -301,6 +322,9 @@ export class EmulatedWda {
     return null;
   }
 }
+
+/** Element uuids this emulation hands out for the focused field. */
+const ACTIVE_PREFIX = 'ACTIVE-';
 
 function toWdaFailure(err: unknown): WdaFailure {
   if (err instanceof ToolError && err.code === 'INVALID_PARAMETER') return new WdaFailure('invalid argument', 400, err.message);

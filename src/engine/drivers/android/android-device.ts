@@ -292,6 +292,21 @@ export class AndroidDevice implements DeviceHandle {
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
   }
 
+  /**
+   * There is no shell command that empties a field, and select-all (`input keycombination`) only
+   * exists from Android 13, so: cursor to the end, then one DEL per character the focused field
+   * holds (a password field lists one bullet per character, so its length is known too).
+   */
+  async clearText(ctx: CallContext): Promise<void> {
+    const focused = (await this.listElements(ctx)).find((e) => e.focused && e.type === 'edittext');
+    if (!focused) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.serial}; tap a text field first`);
+    const count = [...focused.text].length;
+    if (count === 0) return;
+    const out = await this.text(`input keyevent KEYCODE_MOVE_END && input keyevent ${Array(count).fill('KEYCODE_DEL').join(' ')}`, ctx, 'clearing a field');
+    this.checkSecurity(out, 'clearing a field');
+    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${this.serial} failed: ${out.trim()}`);
+  }
+
   async openUrl(url: string, ctx: CallContext): Promise<void> {
     const out = await this.text(`am start -a android.intent.action.VIEW -d ${shellQuote(url)}`, ctx, 'opening a URL');
     this.checkSecurity(out, `opening ${url}`);

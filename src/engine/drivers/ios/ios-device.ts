@@ -161,6 +161,23 @@ export class IosDevice implements DeviceHandle {
     await this.wdaCall('POST', '/wda/keys', { value: Array.from(text) }, ctx);
   }
 
+  /** W3C element clear on the active (focused) element; WDA answers "no such element" when none is focused. */
+  async clearText(ctx: CallContext): Promise<void> {
+    let active: unknown;
+    try {
+      active = await this.wdaCall('GET', '/element/active', undefined, ctx);
+    } catch (err) {
+      if (err instanceof ToolError && /no such element|no active element/i.test(err.message)) {
+        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
+      }
+      throw err;
+    }
+    const ref = active as Record<string, unknown> | null;
+    const uuid = ref?.['element-6066-11e4-a52e-4f735466cecf'] ?? ref?.ELEMENT;
+    if (typeof uuid !== 'string') throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
+    await this.wdaCall('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
+  }
+
   /**
    * WDA's own dismissal (POST /wda/keyboard/dismiss, FBCustomCommands.m): it taps one of the named keys
    * when the keyboard has one and fails when the keyboard stays; no text is typed either way.

@@ -173,6 +173,22 @@ export class Phone {
     this.foregroundTask.scroll[scroller.scroll.key] = next;
   }
 
+  /** Empties the focused field, as select-all and delete would. */
+  clearText(): void {
+    const task = this.foregroundTask;
+    if (task.dialog || !task.focus) {
+      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+    }
+    task.fields[task.focus] = '';
+  }
+
+  /** One backspace in the focused field; nothing focused: the key goes nowhere, as on a device. */
+  deleteBackward(): void {
+    const task = this.foregroundTask;
+    if (task.dialog || !task.focus) return;
+    task.fields[task.focus] = (task.fields[task.focus] ?? '').slice(0, -1);
+  }
+
   typeText(value: string): void {
     const task = this.foregroundTask;
     const pieces = value.split('\n');

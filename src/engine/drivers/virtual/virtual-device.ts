@@ -177,6 +177,21 @@ export class VirtualDevice implements DeviceHandle {
     return this.call(ctx, () => this.phone.typeText(text));
   }
 
+  clearText(ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.clearText());
+  }
+
+  /** Backspace; the emulated adbd's KEYCODE_DEL and WDA's delete key use it. */
+  deleteBackward(ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.deleteBackward());
+  }
+
+  /** Id of the focused field of the foreground app, if any (the emulated WDA's active element). */
+  get focusedField(): string | undefined {
+    const task = this.phone.state.tasks[this.phone.state.foreground];
+    return task && !task.dialog ? (task.focus ?? undefined) : undefined;
+  }
+
   pressButton(button: Button, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => this.phone.press(button));
   }

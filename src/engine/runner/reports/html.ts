@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { AssertionResult, ResultDocument, Step, StepResult } from '../../../validate/index.js';
+import type { AnyStep, AssertionResult, ResultDocument, StepResult } from '../../../validate/index.js';
 import { xml as esc } from './junit.js';
 import { titleOf, type ReportedRun } from './types.js';
 
@@ -44,19 +44,20 @@ async function stepRows(outDir: string, steps: StepResult[], depth = 0): Promise
 }
 
 /** Steps of the scenario with no record: the run stopped before them, or their parent did not run. */
-export function unreachedSteps(scenario: Pick<ReportedRun, 'scenario'>['scenario'], d: ResultDocument): Step[] {
+export function unreachedSteps(scenario: Pick<ReportedRun, 'scenario'>['scenario'], d: ResultDocument): AnyStep[] {
   if (!scenario) return [];
   const ran = new Set<string>();
   const note = (list: StepResult[]) => list.forEach((s) => (ran.add(s.step_id), note(s.sub_steps_executed ?? [])));
   note(d.steps_executed);
-  const out: Step[] = [];
-  const walk = (list: Step[]) => list.forEach((s) => (ran.has(s.id) || out.push(s), walk(s.sub_steps ?? [])));
+  const out: AnyStep[] = [];
+  const walk = (list: AnyStep[]) => list.forEach((s) => (ran.has(s.id) || out.push(s), walk('flow' in s ? [] : (s.sub_steps ?? []))));
   walk(scenario.steps);
   return out;
 }
 
-function unreachedRows(steps: Step[]): string {
-  return steps.map((s) => `<tr><td><code>${esc(s.id)}</code></td><td>${esc(s.action)}</td><td><span class="badge unreached">not run</span></td><td>${esc(s.target ?? s.value ?? '')}</td><td></td><td></td></tr>`).join('\n');
+function unreachedRows(steps: AnyStep[]): string {
+  const row = (id: string, action: string, what: string) => `<tr><td><code>${esc(id)}</code></td><td>${esc(action)}</td><td><span class="badge unreached">not run</span></td><td>${esc(what)}</td><td></td><td></td></tr>`;
+  return steps.map((s) => ('flow' in s ? row(s.id, 'flow', s.flow) : row(s.id, s.action, s.target ?? s.value ?? ''))).join('\n');
 }
 
 function assertionRows(results: AssertionResult[]): string {

@@ -1,0 +1,125 @@
+/**
+ * The schema 2.2 options of `mobilebridge run` (SPEC §8): --param (repeatable), --params-file,
+ * MB_PARAM_* from the environment, --include-tags / --exclude-tags, and the checks that stop a
+ * run before anything touches a device (a parameter without a value, an unusable flow).
+ */
+import { dirname, resolve } from 'node:path';
+import { readRegularTextSync } from '../engine/files/safe-fs.js';
+import { planRun } from '../engine/runner/flows.js';
+import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
+import type { AnyStep, Scenario } from '../validate/index.js';
+import { isFlowStep, PARAMETER_NAME } from '../validate/index.js';
+
+const PARAMS_FILE_BYTES = 1024 * 1024;
+
+/** `--NAME value` and `--NAME=value`, as often as given; the rest of the arguments unchanged. */
+export function takeRepeated(args: string[], name: string): { values: string[]; rest: string[]; error?: string } {
+  const values: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+    else if (arg === `--${name}`) {
+      const next = args[i + 1];
+      if (next === undefined) return { values, rest, error: `--${name} needs a value` };
+      values.push(next);
+      i++;
+    } else rest.push(arg);
+  }
+  return { values, rest };
+}
+
+function checkName(name: string, where: string): string | undefined {
+  return PARAMETER_NAME.test(name) ? undefined : `${where}: "${name}" is not a parameter name (upper case letters, digits and _, starting with a letter, e.g. USER_EMAIL)`;
+}
+
+/** --param NAME=value pairs and the --params-file object, checked; `error` says what to fix. */
+export function parameterSources(pairs: string[], paramsFile: string | undefined, env: NodeJS.ProcessEnv): { sources?: ParameterSources; error?: string } {
+  const given: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) return { error: `--param ${pair}: write NAME=value, e.g. --param USER_EMAIL=demo@example.com` };
+    const name = pair.slice(0, eq);
+    const bad = checkName(name, '--param');
+    if (bad) return { error: bad };
+    given[name] = pair.slice(eq + 1);
+  }
+  let file: Record<string, string> | undefined;
+  if (paramsFile !== undefined) {
+    const read = readRegularTextSync(paramsFile, PARAMS_FILE_BYTES);
+    let parsed: unknown;
+    try {
+      if ('why' in read) throw new Error(read.why);
+      parsed = JSON.parse(read.text);
+    } catch (err) {
+      return { error: `--params-file ${paramsFile}: ${(err as Error).message}; give a JSON object such as {"USER_EMAIL": "demo@example.com"}` };
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: `--params-file ${paramsFile}: must hold one JSON object of NAME: "value"` };
+    file = {};
+    for (const [name, value] of Object.entries(parsed)) {
+      const bad = checkName(name, `--params-file ${paramsFile}`);
+      if (bad) return { error: bad };
+      // Values are text, as on the command line; a number or boolean is taken as written.
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return { error: `--params-file ${paramsFile}: ${name} must be a string (or a number or boolean), not ${value === null ? 'null' : typeof value}` };
+      file[name] = String(value);
+    }
+  }
+  return { sources: { given, file, env } };
+}
+
+const tagList = (flag: string | boolean | undefined): string[] | undefined =>
+  typeof flag === 'string'
+    ? flag
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : undefined;
+
+/** --include-tags a,b keeps scenarios with any of them; --exclude-tags c drops those with any of these. */
+export function byTags<T extends { scenario?: Scenario }>(items: T[], include: string | boolean | undefined, exclude: string | boolean | undefined): { kept: T[]; error?: string } {
+  if (include === true || exclude === true) return { kept: items, error: `--${include === true ? 'include' : 'exclude'}-tags needs a comma-separated list, e.g. smoke,login` };
+  const wanted = tagList(include);
+  const unwanted = tagList(exclude) ?? [];
+  const kept = items.filter((item) => {
+    const tags = item.scenario?.tags ?? [];
+    if (wanted && !tags.some((t) => wanted.includes(t))) return false;
+    return !tags.some((t) => unwanted.includes(t));
+  });
+  return { kept };
+}
+
+/**
+ * A file that another scenario of the run uses as a flow is a part, not a test: running a folder
+ * runs it inside the scenarios that name it, not once more on its own.
+ */
+export function withoutFlows<T extends { file: string; scenario?: Scenario }>(items: T[]): { kept: T[]; flows: T[] } {
+  const used = new Set<string>();
+  const visit = (steps: AnyStep[], dir: string): void => {
+    for (const s of steps) {
+      if (isFlowStep(s)) used.add(resolve(dir, s.flow));
+      else if (s.sub_steps) visit(s.sub_steps, dir);
+    }
+  };
+  for (const { file, scenario } of items) if (scenario) visit(scenario.steps, dirname(file));
+  const flows = items.filter((i) => used.has(resolve(i.file)));
+  return { kept: items.filter((i) => !flows.includes(i)), flows };
+}
+
+/** Parameters without a value and flows that cannot run, over every file, before the first run starts. */
+export function preflight(items: { file: string; scenario?: Scenario }[], sources: ParameterSources): string[] {
+  const problems: string[] = [];
+  for (const { file, scenario } of items) {
+    if (!scenario) continue;
+    try {
+      const plan = planRun(scenario, dirname(file), sources);
+      if (plan.missing.length) problems.push(`${file}: ${missingParametersMessage(plan.missing)}`);
+    } catch (err) {
+      problems.push(`${file}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}

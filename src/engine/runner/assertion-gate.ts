@@ -1,0 +1,34 @@
+/**
+ * The 2.2 parts of judging an assertion (SPEC §8): a `condition` that is false makes it skipped,
+ * and `timeout_ms` keeps looking until it passes or the time is up. The look itself is the
+ * shared assertion evaluation, passed in.
+ */
+import type { Assertion, AssertionResult } from '../../validate/index.js';
+import type { VerbContext } from '../verbs/index.js';
+import { evaluateCondition, type ConditionEnv } from './conditions.js';
+import { interpolateFields } from './variables.js';
+
+type Judged = Omit<AssertionResult, 'screenshot'>;
+
+/** One evaluation of the assertion; `settleMs` is how long a failing look is repeated. */
+export type Look = (settleMs: number) => Promise<Judged>;
+
+export async function judgeAssertion(a: Assertion, look: Look, settleMs: number, verbs: VerbContext, refresh: () => void, conditions: ConditionEnv): Promise<Judged> {
+  if (a.condition) {
+    try {
+      const c = await evaluateCondition(interpolateFields(a.condition, conditions.variables, ['type', 'property', 'step_id', 'variable_name', 'operator']), conditions);
+      if (!c.value) return { assertion_id: a.id, type: a.type, status: 'skipped', message: `condition false: ${c.message}` };
+    } catch (err) {
+      return { assertion_id: a.id, type: a.type, status: 'error', message: `could not evaluate the condition: ${(err as Error).message}` };
+    }
+  }
+  if (a.timeout_ms === undefined) return look(settleMs);
+  // Every type is looked at again here, those the settle rule looks at once included: the author asked to wait.
+  const deadline = verbs.clock.now() + a.timeout_ms;
+  for (;;) {
+    const judged = await look(0);
+    if (judged.status !== 'failed' || verbs.clock.now() >= deadline || verbs.signal?.aborted) return judged;
+    await verbs.clock.sleep(verbs.pollMs, verbs.signal);
+    refresh();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Reusable flows and the parameter scope of schema 2.2 (SPEC §8). Before the first step, every
+ * flow step is expanded into its own copy of the flow's steps and assertions, ids prefixed with
+ * the flow step's id ("login.type_email"), so that the step runner and the assertion bookkeeping
+ * need no notion of flows. Parameters are resolved per flow use, when it starts.
+ */
+import { dirname, relative, resolve, sep } from 'node:path';
+import {
+  isFlowStep,
+  loadScenario,
+  type AnyStep,
+  type Assertion,
+  type Condition,
+  type FlowStep,
+  type Parameters,
+  type Scenario,
+  type StepResult,
+  type Variables,
+} from '../../validate/index.js';
+import { readRegularTextSync } from '../files/safe-fs.js';
+import { VerbError } from '../verbs/index.js';
+import { resolveParameters, SecretMask, type ParameterSources } from './parameters.js';
+import { interpolate, type VariableValue } from './variables.js';
+
+const SEPARATOR = '.';
+const MAX_FLOW_BYTES = 16 * 1024 * 1024;
+
+/** One use of a flow, already prefixed. */
+export interface FlowUse {
+  file: string;
+  steps: AnyStep[];
+  parameters?: Parameters;
+  /** The flow step's `parameters`, not yet interpolated (they may name this scenario's values). */
+  passed: Record<string, string>;
+}
+
+/** A scenario with its flows expanded: what the runner needs before the first step. */
+export interface RunPlan {
+  /** The scenario, its assertions joined by those of every flow use (prefixed). */
+  scenario: Scenario;
+  flows: Map<string, FlowUse>;
+  variables: Variables;
+  /** Top-level parameter values. */
+  values: Record<string, string>;
+  /** Parameters with no value, "NAME" or "login.NAME" for a flow's. */
+  missing: string[];
+  secrets: string[];
+}
+
+function prefixCondition(c: Condition | undefined, prefix: string): Condition | undefined {
+  return c?.type === 'previous_step_skipped' ? { ...c, step_id: prefix + c.step_id } : c;
+}
+
+function prefixSteps(steps: AnyStep[], prefix: string): AnyStep[] {
+  return steps.map((s) => {
+    const out = { ...s, id: prefix + s.id, condition: prefixCondition(s.condition, prefix) } as AnyStep;
+    if (out.condition === undefined) delete out.condition;
+    if (!isFlowStep(out) && out.sub_steps) out.sub_steps = prefixSteps(out.sub_steps, prefix);
+    return out;
+  });
+}
+
+function prefixAssertions(list: Assertion[], prefix: string): Assertion[] {
+  return list.map((a) => {
+    const out = { ...a, id: prefix + a.id, after_step: prefix + a.after_step } as Assertion;
+    const condition = prefixCondition(a.condition, prefix);
+    if (condition) out.condition = condition;
+    return out;
+  });
+}
+
+function loadFlow(path: string, rootDir: string): Scenario {
+  const inside = path === rootDir || path.startsWith(rootDir.endsWith(sep) ? rootDir : rootDir + sep);
+  if (!inside) throw new VerbError('INVALID_PARAMETER', `flow ${path} is outside the scenario's folder ${rootDir}; keep flows inside it`);
+  const read = readRegularTextSync(path, MAX_FLOW_BYTES);
+  if ('why' in read) throw new VerbError('INVALID_PARAMETER', `cannot read flow ${path}: ${read.why}`);
+  const loaded = loadScenario(read.text, path, { baseDir: dirname(path), rootDir });
+  if (!loaded.scenario) {
+    const first = loaded.report.errors.slice(0, 3).map((e) => `${e.rule} at ${e.path || '/'}`).join(', ');
+    throw new VerbError('INVALID_PARAMETER', `flow ${path} is not a valid scenario (${first}); run mobilebridge validate on it`);
+  }
+  return loaded.scenario;
+}
+
+/**
+ * Expands the flows of `scenario` (read relative to `scenarioDir`) and finds the parameters that
+ * have no value. Throws INVALID_PARAMETER for a flow that cannot be read or does not validate.
+ */
+export function planRun(scenario: Scenario, scenarioDir: string, sources: ParameterSources = {}): RunPlan {
+  const top = resolveParameters(scenario.parameters, sources);
+  const plan: RunPlan = { scenario: { ...scenario }, flows: new Map(), variables: { ...scenario.variables }, values: top.values, missing: [...top.missing], secrets: [...top.secrets] };
+  const assertions = [...scenario.assertions];
+  const rootDir = resolve(scenarioDir);
+  const visit = (steps: AnyStep[], dir: string, chain: string[]): void => {
+    for (const step of steps) {
+      if (!isFlowStep(step)) {
+        if (step.sub_steps) visit(step.sub_steps, dir, chain);
+        continue;
+      }
+      const file = resolve(dir, step.flow);
+      if (chain.includes(file)) throw new VerbError('INVALID_PARAMETER', `flow ${relative(rootDir, file)} includes itself (${[...chain, file].map((f) => relative(rootDir, f)).join(' → ')})`);
+      const flow = loadFlow(file, rootDir);
+      const prefix = step.id + SEPARATOR;
+      const use: FlowUse = { file, steps: prefixSteps(flow.steps, prefix), parameters: flow.parameters, passed: step.parameters ?? {} };
+      plan.flows.set(step.id, use);
+      Object.assign(plan.variables, flow.variables);
+      assertions.push(...prefixAssertions(flow.assertions, prefix));
+      // Presence only: a passed value may name this scenario's values, filled in when the flow starts.
+      const own = resolveParameters(flow.parameters, sources, use.passed);
+      plan.missing.push(...own.missing.map((n) => prefix + n));
+      plan.secrets.push(...own.secrets.filter((s) => !s.includes('${')));
+      visit(use.steps, dirname(file), [...chain, file]);
+    }
+  };
+  visit(scenario.steps, rootDir, []);
+  plan.scenario.assertions = assertions;
+  if (Object.keys(plan.variables).length) plan.scenario.variables = plan.variables;
+  return plan;
+}
+
+/**
+ * The parameter values visible to the step that runs now: the scenario's at the top, a flow's
+ * own inside it. Flows share the run's captured variables.
+ */
+export class ParameterScope {
+  private stack: Record<string, string>[];
+  readonly mask = new SecretMask();
+
+  constructor(
+    readonly plan: RunPlan | undefined,
+    readonly sources: ParameterSources = {},
+  ) {
+    this.stack = [plan?.values ?? {}];
+    if (plan) this.mask.add(...plan.secrets);
+  }
+
+  /** What `${NAME}` may name now: parameters in scope and captured variables. */
+  values(variables: Record<string, VariableValue>): Record<string, VariableValue> {
+    const params = this.stack[this.stack.length - 1];
+    return Object.keys(params).length ? { ...params, ...variables } : variables;
+  }
+
+  /** Enters a flow use: its parameters, from the flow step (filled in the caller's scope) or the run's sources. */
+  enter(step: FlowStep, variables: Record<string, VariableValue>): FlowUse {
+    const use = this.plan?.flows.get(step.id);
+    if (!use) throw new VerbError('INTERNAL', `flow step ${step.id} was not prepared before the run`);
+    const outer = this.values(variables);
+    const passed = Object.fromEntries(Object.entries(use.passed).map(([k, v]) => [k, interpolate(v, outer)]));
+    const resolved = resolveParameters(use.parameters, this.sources, passed);
+    if (resolved.missing.length) throw new VerbError('INVALID_PARAMETER', `flow ${step.flow} has no value for ${resolved.missing.join(', ')}`);
+    // A value passed on from a secret of this scenario stays masked: the mask goes by value.
+    this.mask.add(...resolved.secrets);
+    this.stack.push(resolved.values);
+    return use;
+  }
+
+  leave(): void {
+    if (this.stack.length > 1) this.stack.pop();
+  }
+}
+
+/** Status of a flow step from its steps, as for sub-steps. */
+export function flowStatus(rec: StepResult): void {
+  const inner = rec.sub_steps_executed ?? [];
+  if (inner.some((s) => s.status === 'error')) rec.status = 'error';
+  else if (inner.some((s) => s.status === 'failed')) rec.status = 'failed';
+  else return;
+  rec.error_message = 'a step of the flow failed';
+}

@@ -1,0 +1,110 @@
+/**
+ * Run-time parameters of schema 2.2 (SPEC §8): where their values come from, and the masking of
+ * secret values in everything a run writes or says.
+ */
+import type { Parameters } from '../../validate/index.js';
+
+/** Where parameter values come from, strongest first: `given` (--param), `file` (--params-file), `env` (MB_PARAM_<NAME>). */
+export interface ParameterSources {
+  given?: Record<string, string>;
+  file?: Record<string, string>;
+  env?: Record<string, string | undefined>;
+}
+
+export const ENV_PREFIX = 'MB_PARAM_';
+export const MASK = '•••';
+
+export interface ResolvedParameters {
+  values: Record<string, string>;
+  /** Declared names that got no value from anywhere, in declaration order. */
+  missing: string[];
+  /** Values of the parameters declared secret. */
+  secrets: string[];
+}
+
+/**
+ * Values for declared parameters. `passed` (a flow step's `parameters`) outranks the run's
+ * sources; then `--param`, `--params-file`, the environment, and the declaration's `default`.
+ */
+export function resolveParameters(declared: Parameters | undefined, sources: ParameterSources = {}, passed: Record<string, string> = {}): ResolvedParameters {
+  const values: Record<string, string> = {};
+  const missing: string[] = [];
+  const secrets: string[] = [];
+  for (const [name, decl] of Object.entries(declared ?? {})) {
+    const value = passed[name] ?? sources.given?.[name] ?? sources.file?.[name] ?? sources.env?.[`${ENV_PREFIX}${name}`] ?? decl.default;
+    if (value === undefined) {
+      missing.push(name);
+      continue;
+    }
+    values[name] = value;
+    if (decl.secret) secrets.push(value);
+  }
+  return { values, missing, secrets };
+}
+
+/**
+ * Replaces every secret value with ••• in text and in JSON-like values. Longer secrets go first so
+ * that a secret containing another is masked whole. Strings longer than `MAX_SCANNED` (images as
+ * base64) are left alone: a short secret could occur in them by chance, and masking would corrupt them.
+ */
+export class SecretMask {
+  private values: string[] = [];
+  static readonly MAX_SCANNED = 64 * 1024;
+
+  add(...secrets: string[]): void {
+    for (const s of secrets) if (s !== '' && !this.values.includes(s)) this.values.push(s);
+    this.values.sort((a, b) => b.length - a.length);
+  }
+
+  get active(): boolean {
+    return this.values.length > 0;
+  }
+
+  text(s: string): string {
+    if (!this.values.length || s.length > SecretMask.MAX_SCANNED) return s;
+    let out = s;
+    for (const secret of this.values) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  }
+
+  /** A masked copy; objects and arrays are copied only when something in them changed. */
+  deep<T>(value: T): T {
+    if (!this.values.length) return value;
+    return this.walk(value) as T;
+  }
+
+  /** Masks the strings of an object tree in place (the result document the run keeps building). */
+  inPlace(value: object): void {
+    if (!this.values.length) return;
+    const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+    for (const [k, v] of entries) {
+      if (typeof v === 'string') (value as Record<string | number, unknown>)[k] = this.text(v);
+      else if (v && typeof v === 'object') this.inPlace(v);
+    }
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) {
+      const out = value.map((v) => this.walk(v));
+      return out.some((v, i) => v !== value[i]) ? out : value;
+    }
+    if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      let changed = false;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        out[k] = this.walk(v);
+        if (out[k] !== v) changed = true;
+      }
+      return changed ? out : value;
+    }
+    return value;
+  }
+}
+
+/** The run's message when parameters have no value: names, and the three ways to give one. */
+export function missingParametersMessage(missing: string[]): string {
+  const names = missing.join(', ');
+  const example = missing[0];
+  return `no value for parameter${missing.length === 1 ? '' : 's'} ${names}; give ${missing.length === 1 ? 'it' : 'each'} with --param ${example}=..., a --params-file JSON object, or the environment variable ${ENV_PREFIX}${example}`;
+}

@@ -1,0 +1,107 @@
+/** Semantic rules of the schema 2.2 extensions (SPEC §8): version gates, parameters, flows, paths. */
+import { posix } from 'node:path';
+import { type Context, type Obj, type StepEntry, checkReferences, child, isObj, report, str } from './context.js';
+import { didYouMean } from './suggest.js';
+import { PARAMETER_NAME, V22_VERSIONS } from './vocabulary.js';
+
+const USE_22 = 'use "$schema_version": "2.2"';
+
+function gate(ctx: Context, owner: Obj, field: string, ownerPointer: string): void {
+  if (owner[field] === undefined) return;
+  report(ctx, child(ownerPointer, field), 'requires-2.2', `"${field}" exists from schema 2.2; set "$schema_version": "2.2" or remove it`, USE_22);
+}
+
+/** Every 2.2 field in a 2.0 / 2.1 document is an error that names the version to use. */
+export function checkVersionGates(ctx: Context, doc: Obj): void {
+  if (ctx.version === undefined || V22_VERSIONS.has(ctx.version) || (ctx.version !== '2.0' && ctx.version !== '2.1')) return;
+  gate(ctx, doc, 'parameters', '');
+  for (const { step, pointer } of ctx.steps) {
+    gate(ctx, step, 'clear_first', pointer);
+    gate(ctx, step, 'flow', pointer);
+  }
+  if (!Array.isArray(doc.assertions)) return;
+  doc.assertions.forEach((a, i) => {
+    if (!isObj(a)) return;
+    gate(ctx, a, 'timeout_ms', `/assertions/${i}`);
+    gate(ctx, a, 'condition', `/assertions/${i}`);
+  });
+}
+
+export function declaredParameters(doc: Obj): Set<string> {
+  return new Set(isObj(doc.parameters) ? Object.keys(doc.parameters) : []);
+}
+
+/** Runs after every reference was seen, so unused parameters are known. */
+export function checkParameters(ctx: Context, doc: Obj): void {
+  if (!isObj(doc.parameters)) return;
+  for (const [name, decl] of Object.entries(doc.parameters)) {
+    const p = child('/parameters', name);
+    if (ctx.variables.has(name)) {
+      report(ctx, p, 'parameter-shadows-variable', `"${name}" is declared both in "parameters" and in "variables", so \${${name}} would be ambiguous; rename one`);
+    }
+    if (isObj(decl) && decl.secret === true && decl.default !== undefined) {
+      report(ctx, child(p, 'default'), 'secret-default', `secret parameter "${name}" has a default, so the secret is in the file for anyone who reads it; pass it with --param, --params-file or MB_PARAM_${name} instead`);
+    }
+    if (!ctx.usedParameters.has(name) && PARAMETER_NAME.test(name) && !ctx.variables.has(name)) {
+      report(ctx, p, 'parameter-unused', `parameter "${name}" is declared but never referenced; remove it or use it as \${${name}}`);
+    }
+  }
+}
+
+/**
+ * An absolute path never; then, with the file system, against the top scenario's folder (symlinks
+ * included), else lexically: `..` that climbs out of this file's folder.
+ */
+function escapeOf(ctx: Context, relative: string): string | undefined {
+  const slashed = relative.replace(/\\/g, '/');
+  if (/^(?:\/|[A-Za-z]:\/)/.test(slashed)) return 'it is an absolute path';
+  if (ctx.files) return ctx.files.escapes(relative);
+  const normal = posix.normalize(slashed);
+  if (normal === '..' || normal.startsWith('../')) return 'it climbs out with ".."';
+  return undefined;
+}
+
+/**
+ * Reports `path-escapes-scenario` when `relative` leaves the scenario's folder tree; the file system
+ * (when known) also catches symlinks that point out of it. True when the path stays inside.
+ */
+export function checkInside(ctx: Context, relative: string, pointer: string, field: string): boolean {
+  const why = escapeOf(ctx, relative);
+  if (why === undefined) return true;
+  const name = relative.split(/[\\/]/).pop() ?? relative;
+  report(ctx, pointer, 'path-escapes-scenario', `${field} "${relative}" leaves the scenario's folder (${why}); keep the file inside the folder tree of the scenario, e.g. next to it`, `use "${field === 'flow' ? 'flows' : 'baselines'}/${name}"`);
+  return false;
+}
+
+export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void {
+  const flow = str(step.flow);
+  const params = isObj(step.parameters) ? step.parameters : undefined;
+  if (params) for (const key of Object.keys(params)) checkReferences(ctx, params[key], child(pointer, 'parameters'), key);
+  if (flow === undefined || flow === '' || (ctx.version !== undefined && !V22_VERSIONS.has(ctx.version))) return;
+  const p = child(pointer, 'flow');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(flow)) {
+    report(ctx, p, 'path-escapes-scenario', `flow "${flow}" is a URL; a flow is a scenario file inside this scenario's folder, given by its relative path`);
+    return;
+  }
+  if (!checkInside(ctx, flow, p, 'flow') || !ctx.files) return;
+  const found = ctx.files.flow(flow);
+  switch (found.kind) {
+    case 'missing':
+      if (found.why === 'no such file') report(ctx, p, 'flow-missing', `flow "${flow}" does not exist (relative to this scenario's folder); fix the path or create the flow scenario`);
+      else report(ctx, p, 'flow-missing', `flow "${flow}" cannot be read: ${found.why}; a flow is a scenario file`);
+      return;
+    case 'cycle':
+      report(ctx, p, 'flow-cycle', `flow "${flow}" leads back to a scenario that is already running it (${found.chain.join(' → ')}); break the cycle`);
+      return;
+    case 'invalid':
+      report(ctx, p, 'flow-invalid', `flow "${flow}" is not a valid scenario: ${found.errors.join('; ')}; run mobilebridge validate on it`);
+      return;
+    case 'ok':
+      if (!params) return;
+      for (const key of Object.keys(params)) {
+        if (found.parameters.includes(key)) continue;
+        const known = found.parameters.length ? `it declares: ${found.parameters.join(', ')}` : 'it declares none';
+        report(ctx, child(child(pointer, 'parameters'), key), 'flow-parameter-unknown', `flow "${flow}" has no parameter "${key}" (${known}); remove it or declare it in the flow's "parameters"`, didYouMean(key, found.parameters));
+      }
+  }
+}
