@@ -4,7 +4,7 @@ import { isToolFailure } from '../errors.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
-import { isSystemPackage, WorkedIn } from './worked-in.js';
+import { isSystemPackage } from '../verbs/worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
 import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
 import { translateRawCall } from '../verbs/recording-tools.js';
@@ -61,7 +61,6 @@ export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
   /** Per recording device: the app the agent's screens belonged to. */
-  private readonly workedIn = new Map<string, WorkedIn>();
   /** The agent's last own element listing per device: what a coordinate tap refers to. */
   private readonly listings = new Map<string, UiElement[]>();
   private readonly off: () => void;
@@ -179,7 +178,6 @@ export class AgentSession {
     });
     this.recorders.set(req.device, recorder);
     await this.options.store?.save(recorder);
-    this.workedIn.set(req.device, new WorkedIn());
     return recorder.summary();
   }
 
@@ -193,8 +191,7 @@ export class AgentSession {
     }
     this.recorders.delete(device);
     await this.options.store?.remove(device);
-    const workedIn = this.workedIn.get(device)?.app;
-    this.workedIn.delete(device);
+    const workedIn = recorder.workedInApp;
     const state = await this.state(device).catch(() => undefined);
     // The app named or launched, else the one the agent's screens belonged to; the app in front
     // now only as a last resort, and never a home screen or system overlay.
@@ -231,7 +228,7 @@ export class AgentSession {
   /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
   private onCall(e: CallEvent): void {
     if (e.origin !== this.origin) return;
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.workedIn.get(e.device)?.note((e.result as { elements: UiElement[] }).elements);
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
     const recorder = this.recorders.get(e.device);

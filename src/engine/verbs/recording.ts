@@ -8,7 +8,8 @@ import {
   locatorKind,
   type Assertion,
 } from '../../validate/index.js';
-import type { DeviceOs } from '../types.js';
+import type { DeviceOs, UiElement } from '../types.js';
+import { WorkedIn } from './worked-in.js';
 import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
 
 /**
@@ -105,6 +106,8 @@ export interface RecorderSnapshot {
   skipped: string[];
   appPackage?: string;
   pollsSinceStep: number;
+  /** Which apps the agent's screens belonged to (WorkedIn), per look. */
+  looks?: [string, number][];
 }
 
 export class Recorder {
@@ -120,6 +123,7 @@ export class Recorder {
   private readonly skipped: string[] = [];
   private appPackage?: string;
   private pollsSinceStep = 0;
+  private workedIn = new WorkedIn();
 
   constructor(options: RecordingOptions) {
     this.options = options;
@@ -142,6 +146,7 @@ export class Recorder {
       skipped: this.skipped,
       appPackage: this.appPackage,
       pollsSinceStep: this.pollsSinceStep,
+      looks: this.workedIn.entries(),
     };
   }
 
@@ -154,7 +159,18 @@ export class Recorder {
     r.skipped.push(...s.skipped);
     r.appPackage = s.appPackage;
     r.pollsSinceStep = s.pollsSinceStep;
+    r.workedIn = new WorkedIn(s.looks);
     return r;
+  }
+
+  /** The agent saw these elements: counts toward the app the recording worked in. */
+  noteScreen(elements: UiElement[]): void {
+    this.workedIn.note(elements);
+  }
+
+  /** The app most of the agent's screens belonged to (never a home screen or system overlay). */
+  get workedInApp(): string | undefined {
+    return this.workedIn.app;
   }
 
   get lastStepId(): string | undefined {

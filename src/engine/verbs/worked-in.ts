@@ -12,7 +12,16 @@ export function isSystemPackage(pkg: string): boolean {
  * at, counted per look. Where the agent ended (often the home screen) does not decide it.
  */
 export class WorkedIn {
-  private readonly looks = new Map<string, number>();
+  private readonly looks: Map<string, number>;
+
+  /** `looks` from an earlier `entries()`, so a recording restored after a restart keeps them. */
+  constructor(looks: [string, number][] = []) {
+    this.looks = new Map(looks);
+  }
+
+  entries(): [string, number][] {
+    return [...this.looks];
+  }
 
   note(elements: UiElement[]): void {
     const owners = new Map<string, number>();
