@@ -4,7 +4,7 @@
  * run before anything touches a device (a parameter without a value, an unusable flow).
  */
 import { dirname, resolve } from 'node:path';
-import { readRegularTextSync } from '../engine/files/safe-fs.js';
+import { readRegularTextSync } from '../validate/regular-file.js';
 import { planRun } from '../engine/runner/flows.js';
 import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
 import type { AnyStep, Scenario } from '../validate/index.js';

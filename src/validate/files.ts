@@ -3,7 +3,7 @@
  * that span several files (scenario_id unique within the project).
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { readRegularTextSync } from '../engine/files/safe-fs.js';
+import { readRegularTextSync } from './regular-file.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
 import type { ValidationIssue } from './rules.js';

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { readRegularTextSync } from '../engine/files/safe-fs.js';
+import { readRegularTextSync } from './regular-file.js';
 import type { FileChecks, FlowCheck } from './context.js';
 
 /** As for a scenario file the CLI reads (validate/files.ts). */

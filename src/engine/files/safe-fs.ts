@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ToolError } from '../errors.js';
+import { describeKind } from '../../validate/regular-file.js';
 import { errnoOf, fileError } from './file-error.js';
 
 /**
@@ -80,14 +81,6 @@ export async function realInside(path: string, where: Roots, cwd = process.cwd()
   return { absolute, real: located.real, exists: located.exists };
 }
 
-function describeKind(s: Stats): string {
-  if (s.isDirectory()) return 'a folder';
-  if (s.isFIFO()) return 'a FIFO (named pipe)';
-  if (s.isSocket()) return 'a socket';
-  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
-  if (s.isSymbolicLink()) return 'a symbolic link';
-  return 'not a regular file';
-}
 
 export interface ReadOptions {
   /** Largest size accepted, in bytes. */
@@ -294,38 +287,5 @@ export async function writeInside(path: string, content: string | Uint8Array, wh
     return absolute;
   } finally {
     await folder.handle.close();
-  }
-}
-
-/**
- * Synchronous read of a regular file for the CLI's validator: refuses folders, FIFOs, devices and
- * sockets without blocking, and files over `maxBytes`. Returns the text or why it cannot be read.
- */
-export function readRegularTextSync(file: string, maxBytes = DEFAULT_READ_CAP): { text: string } | { why: string } {
-  let fd: number;
-  try {
-    const s = statSync(file);
-    if (!s.isFile()) return { why: `it is ${describeKind(s)}, not a regular file` };
-    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
-  } catch (err) {
-    const code = errnoOf(err);
-    return { why: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'too many symbolic links' : String((err as Error).message) };
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) return { why: `it is ${describeKind(s)}, not a regular file` };
-    if (s.size > maxBytes) return { why: `it is ${s.size} bytes, over the limit of ${maxBytes} bytes for a scenario` };
-    const buffer = Buffer.alloc(s.size);
-    let at = 0;
-    while (at < s.size) {
-      const n = readSync(fd, buffer, at, s.size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return { text: buffer.toString('utf8', 0, at) };
-  } catch (err) {
-    return { why: String((err as Error).message) };
-  } finally {
-    closeSync(fd);
   }
 }

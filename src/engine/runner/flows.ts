@@ -17,7 +17,7 @@ import {
   type StepResult,
   type Variables,
 } from '../../validate/index.js';
-import { readRegularTextSync } from '../files/safe-fs.js';
+import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type ParameterSources } from './parameters.js';
 import { interpolate, type VariableValue } from './variables.js';
