@@ -143,13 +143,14 @@ test('video that cannot start falls back to screenshots with the reason, then re
 
   // The encoder dies mid-stream: screenshots within 5 s, said why, and video again after the backoff.
   const broken = Date.now();
+  // Counted before the break: the first screenshot may arrive together with the notification.
+  const count = c.frames.length;
   // Retries fail until the test allows them, so the screenshots can be seen in between.
   control.failStart = 'scrcpy-server exited: encoder unavailable';
   for (const s of control.live) s.break('encoder error: MediaCodec.CodecException');
   const down = await c.notification('stream.changed', (p) => p.format === 'jpeg', 5000);
   assert.is(down.source, 'screencap');
   assert.match(String(down.fallback_reason), /MediaCodec\.CodecException/);
-  const count = c.frames.length;
   await until('screenshots after the break', () => c.frames.slice(count).find((f) => f.header.format === 'jpeg'), 5000);
   assert.ok(Date.now() - broken < 5000);
   control.failStart = undefined;
