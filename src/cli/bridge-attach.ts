@@ -1,5 +1,6 @@
 import type { BridgeClient } from '../protocol/client.js';
-import { tokenFromFlags } from './command.js';
+import { InvalidInputError, tokenFromFlags } from './command.js';
+import { bridgeFailureMessage, bridgeUrlProblem } from './bridge-problems.js';
 import { connectBridge } from '../protocol/node.js';
 
 type Attached = { attached: true; result: unknown } | { attached: false };
@@ -10,13 +11,15 @@ type Attached = { attached: true; result: unknown } | { attached: false };
  */
 export async function withBridge(flags: Record<string, string | boolean>, work: (client: BridgeClient) => Promise<unknown>): Promise<Attached> {
   if (flags.bridge === undefined) return { attached: false };
-  if (typeof flags.bridge !== 'string') throw new Error('--bridge needs the WebSocket URL of a running bridge, e.g. --bridge ws://127.0.0.1:4800/ws');
+  if (typeof flags.bridge !== 'string') throw new InvalidInputError('--bridge needs the WebSocket URL of a running bridge, e.g. --bridge ws://127.0.0.1:4800/ws');
+  const urlProblem = bridgeUrlProblem(flags.bridge);
+  if (urlProblem) throw new InvalidInputError(urlProblem);
   const token = tokenFromFlags(flags);
   let client: BridgeClient;
   try {
     client = await connectBridge(flags.bridge, { token, client: 'mobilebridge-cli', reconnect: false });
   } catch (err) {
-    throw new Error(`cannot reach the bridge at ${flags.bridge} (${(err as Error).message}); start one with 'mobilebridge serve', or check --token`);
+    throw new Error(bridgeFailureMessage(flags.bridge, err, token !== undefined));
   }
   try {
     return { attached: true, result: await work(client) };

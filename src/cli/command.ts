@@ -5,11 +5,18 @@ export interface Command {
   summary: string;
   /** Full usage text printed by `mobilebridge <name> --help`. */
   usage: string;
+  /** Every long option the usage text documents (without `--`; `no-X` is implied by `X`). main rejects any other. */
+  flags: readonly string[];
   /** Returns the process exit code (SPEC §4: 0 ok, 1 internal, 2 device, 3 invalid_input, 4 target_not_found, 130 cancelled). */
   run(args: string[]): Promise<number>;
 }
 
 export const EXIT = { ok: 0, internal: 1, device: 2, invalidInput: 3, targetNotFound: 4, cancelled: 130 } as const;
+
+/** Thrown for input the user must fix; main exits 3 (invalid_input) with its message. */
+export class InvalidInputError extends Error {
+  readonly exitCode = EXIT.invalidInput;
+}
 
 /** The bridge token: `--token T`, else MOBILEBRIDGE_TOKEN; an empty value means none. */
 export function tokenFromFlags(flags: Record<string, string | boolean>): string | undefined {

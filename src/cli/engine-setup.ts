@@ -38,6 +38,9 @@ export const DEVICE_FLAGS_HELP = `Device options:
   --timeout MS            deadline of each device call (default 30000)
   --allow-path DIR        extra folder screenshots/installs may use (comma-separated)`;
 
+/** The options DEVICE_FLAGS_HELP documents (wda-device-port: the WDA port on a real iPhone, ios/setup.ts). */
+export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
+
 /**
  * Engine options shared by the commands that open devices themselves (devices, call, run, serve).
  * `persistVirtual` keeps the virtual phones' state between processes (the one-shot commands want that).

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { EXIT, InvalidInputError } from './command.js';
+import { unknownFlagProblem } from './unknown-flags.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
 function version(): string {
@@ -33,6 +35,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.usage.trimEnd() + '\n');
     return 0;
   }
+  const badFlag = unknownFlagProblem(name, rest, command.flags);
+  if (badFlag) {
+    process.stderr.write(`mobilebridge: ${badFlag}\n`);
+    return EXIT.invalidInput;
+  }
   return command.run(rest);
 }
 
@@ -43,8 +50,9 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     // Commands speak JSON on stdout; an unexpected failure keeps that promise with the tool error shape.
     const message = err instanceof Error ? err.message : String(err);
-    process.stdout.write(JSON.stringify({ status: 'error', code: 'INTERNAL', message }, null, 2) + '\n');
+    const invalid = err instanceof InvalidInputError;
+    process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : 'INTERNAL', message }, null, 2) + '\n');
     process.stderr.write(`mobilebridge: ${message}\n`);
-    process.exitCode = 1;
+    process.exitCode = invalid ? EXIT.invalidInput : EXIT.internal;
   },
 );

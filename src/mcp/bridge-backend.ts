@@ -6,6 +6,7 @@ import type { VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
 import { isFailureResult, type BridgeClient } from '../protocol/index.js';
 import { connectBridge } from '../protocol/node.js';
+import { bridgeFailureMessage } from '../cli/bridge-problems.js';
 import type { ScaledShot, ScaleOptions } from '../engine/screen/scale.js';
 import type { AgentBackend } from './backend.js';
 import { scaleScreenshot } from './screenshot.js';
@@ -44,7 +45,7 @@ export class BridgeBackend implements AgentBackend {
       const client = await connectBridge(url, { token, client: 'mobilebridge-mcp', reconnect: { maxAttempts: 20 } });
       return new BridgeBackend(client, `the bridge at ${url}`);
     } catch (err) {
-      throw new Error(`cannot attach to the bridge at ${url}: ${(err as Error).message}; start it with 'mobilebridge serve' and pass its WebSocket URL (ws://HOST:PORT/ws) and --token when it needs one`);
+      throw new Error(bridgeFailureMessage(url, err, token !== undefined));
     }
   }
 

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
+import { FIXTURES } from '../validate/helpers.js';
 
 const run = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -16,6 +20,16 @@ async function mb(...args: string[]): Promise<{ code: number; json: any }> {
   } catch (err) {
     const e = err as { code: number; stdout: string };
     return { code: e.code, json: JSON.parse(e.stdout) };
+  }
+}
+
+async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
+  try {
+    const { stderr } = await run(process.execPath, [MAIN, ...args]);
+    return { code: 0, stderr };
+  } catch (err) {
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
   }
 }
 
@@ -44,11 +58,42 @@ test('call --bridge runs the tool in the bridge, and a watching client sees it a
   }
 });
 
-test('call --bridge to a bridge that is not there says how to start one', async () => {
+test('call --bridge to a bridge that is not there says it is not running and how to start one', async () => {
   const r = await mb('call', 'mobile_list_available_devices', '--bridge', 'ws://127.0.0.1:9/ws');
   assert.is(r.code, 1);
   assert.is(r.json.status, 'error');
-  assert.match(r.json.message, /cannot reach the bridge at ws:\/\/127\.0\.0\.1:9\/ws .*mobilebridge serve/);
+  assert.match(r.json.message, /^no bridge is running at ws:\/\/127\.0\.0\.1:9\/ws \(connection refused\); start one with 'mobilebridge serve'/);
+});
+
+test('a wrong token and a missing token are told apart from a bridge that is not running', async () => {
+  const { bridge } = await testBridge({ token: 'right-token' });
+  try {
+    const wrong = await mb('devices', '--bridge', bridge.wsUrl, '--token', 'wrong-token');
+    assert.is(wrong.code, 1);
+    assert.match(wrong.json.message, `the bridge at ${bridge.wsUrl} refused the token (HTTP 401): wrong token`);
+    const missing = await mb('call', 'mobile_list_available_devices', '--bridge', bridge.wsUrl);
+    assert.match(missing.json.message, `the bridge at ${bridge.wsUrl} needs a token (HTTP 401); pass the one it was started with`);
+    const right = await mb('devices', '--bridge', bridge.wsUrl, '--token', 'right-token');
+    assert.is(right.code, 0);
+    assert.ok(right.json.devices.length > 0);
+  } finally {
+    await bridge.close('test over');
+  }
+});
+
+test('an http:// URL given to --bridge is explained with the ws://…/ws form, exit 3', async () => {
+  const r = await mb('devices', '--bridge', 'http://127.0.0.1:4800/?token=abc');
+  assert.is(r.code, 3);
+  assert.is(r.json.code, 'INVALID_PARAMETER');
+  assert.match(r.json.message, 'is the web address of the viewer');
+  assert.match(r.json.message, '--bridge ws://127.0.0.1:4800/ws ');
+  const out = mkdtempSync(join(tmpdir(), 'mb-attach-'));
+  const run = await runCli(['run', `${FIXTURES}/valid/android_core_actions.json`, '--out', out, '--bridge', 'https://lab.example:4800/']).finally(() => rmSync(out, { recursive: true, force: true }));
+  assert.is(run.code, 3);
+  assert.match(run.stderr, '--bridge wss://lab.example:4800/ws');
+  const mcp = await runCli(['mcp', '--bridge', 'http://127.0.0.1:4800/']);
+  assert.is(mcp.code, 3);
+  assert.match(mcp.stderr, '--bridge ws://127.0.0.1:4800/ws');
 });
 
 test.run();

@@ -3,7 +3,7 @@ import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
-import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { resetVirtualState } from './reset.js';
 
 /** Tool error codes mapped onto SPEC §4's exit codes. */
@@ -45,6 +45,7 @@ ${DEVICE_FLAGS_HELP}
 
 Tools:
 ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
+  flags: ['reset', 'bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags, positional } = parseFlags(args, ['reset']);
     const [tool, json] = positional;

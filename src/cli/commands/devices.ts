@@ -1,6 +1,6 @@
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
+import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { withBridge } from '../bridge-attach.js';
 
 const command: Command = {
@@ -16,6 +16,7 @@ Options:
   --token T      token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 ${DEVICE_FLAGS_HELP}`,
+  flags: ['bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags } = parseFlags(args);
     const bridged = await withBridge(flags, (client) => client.callTool('mobile_list_available_devices', {}));

@@ -6,8 +6,9 @@ import { RecordingStore } from '../../engine/verbs/recording-store.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { bridgeUrlProblem } from '../bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
 function packageVersion(): string {
   try {
@@ -51,11 +52,15 @@ Examples:
   mobilebridge mcp
   mobilebridge mcp --engine-tools --no-virtual
   mobilebridge mcp --bridge ws://127.0.0.1:4800/ws`,
+  // The device flags beyond those listed above work too: the local backend reads them all.
+  flags: ['engine-tools', 'bridge', 'token', 'device', ...DEVICE_FLAGS],
 
   async run(args) {
     const { flags, positional } = parseFlags(args, ['engine-tools', 'virtual']);
     if (positional.length) return fail(`unexpected argument ${JSON.stringify(positional[0])}; see mobilebridge mcp --help`);
     if (flags.bridge === true) return fail('--bridge needs the WebSocket URL, e.g. --bridge ws://127.0.0.1:4800/ws');
+    const urlProblem = typeof flags.bridge === 'string' ? bridgeUrlProblem(flags.bridge) : undefined;
+    if (urlProblem) return fail(urlProblem);
     if (flags.token === true) return fail('--token needs a value');
     if (flags.device === true) return fail('--device needs a device id');
     // stdout carries the protocol: anything a library prints goes to stderr instead.

@@ -15,6 +15,7 @@ const command: Command = {
 
 Deletes the saved state of the virtual devices (installed apps, open screens,
 field contents, orientation), so the next command starts from the home screen.`,
+  flags: [],
   async run() {
     const file = await resetVirtualState();
     printJson({ status: 'success', message: `virtual devices reset (removed ${file})` });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connectBridge } from '../../protocol/node.js';
+import { bridgeFailureMessage, bridgeUrlProblem } from '../bridge-problems.js';
 import type { BridgeClient } from '../../protocol/client.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest } from '../../engine/leases/index.js';
@@ -29,11 +30,16 @@ const say = (line: string) => process.stderr.write(`mobilebridge run: ${line}\n`
  * lab. Result documents and reports are written here; screenshots stay on the host that ran them.
  */
 export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
+  const urlProblem = bridgeUrlProblem(plan.bridge);
+  if (urlProblem) {
+    say(urlProblem);
+    return EXIT.invalidInput;
+  }
   let client: BridgeClient;
   try {
     client = await connectBridge(plan.bridge, { token: tokenFromFlags(plan.flags), client: 'mobilebridge-run', reconnect: false });
   } catch (err) {
-    say(`cannot reach the bridge at ${plan.bridge} (${(err as Error).message}); start one with 'mobilebridge serve', or check --token`);
+    say(bridgeFailureMessage(plan.bridge, err, tokenFromFlags(plan.flags) !== undefined));
     return EXIT.device;
   }
   const onAbort = () => void client.requestRaw('scenarios.cancel', {}).catch(() => undefined);

@@ -5,7 +5,7 @@ import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevice
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
@@ -98,6 +98,7 @@ A file that another scenario of the run uses as a flow runs inside it, not on it
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
+  flags: ['device', 'devices', 'lease-timeout', 'shard', 'out', 'reset', 'target-wait', 'timeout', 'allow-path', 'virtual', 'bridge', 'token', 'param', 'params-file', 'include-tags', 'exclude-tags', 'list', ...DEVICE_FLAGS],
   async run(rawArgs) {
     const params = takeRepeated(rawArgs, 'param');
     if (params.error) {

@@ -17,6 +17,7 @@ const command: Command = {
   name: 'schema',
   summary: 'print the JSON Schema of scenarios or run results',
   usage,
+  flags: [],
   async run(args) {
     const which = args[0];
     const make = which === undefined ? undefined : SCHEMAS[which];

@@ -4,7 +4,7 @@ import { startBridge, type Bridge } from '../../bridge/index.js';
 import { bindProblem } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { Peer } from '../../bridge/peers/peer.js';
 import { parsePeer } from '../../bridge/peers/peer-spec.js';
 
@@ -75,6 +75,7 @@ Examples:
   mobilebridge serve
   mobilebridge serve --port 0
   mobilebridge serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
+  flags: ['host', 'port', 'token', 'allow-origin', 'allow-path', 'video', 'peer', 'peer-token', ...DEVICE_FLAGS],
 
   async run(args) {
     const { flags } = parseFlags(args, ['virtual', 'video']);

@@ -24,6 +24,7 @@ const command: Command = {
   name: 'validate',
   summary: 'check scenario files against schema 2.0/2.1 (JSON envelope, exit 0 or 3)',
   usage,
+  flags: ['human', 'quiet'],
   async run(args) {
     const { flags, positional } = parseFlags(args, ['human', 'quiet']);
     const unknown = Object.keys(flags).filter((f) => f !== 'human' && f !== 'quiet');

@@ -1,0 +1,50 @@
+/**
+ * Rejects long options a command does not know, so a typo (`--tokn`) fails loudly instead of
+ * being silently ignored (a bridge started without its token is an open bridge).
+ */
+
+/** Names of the `--x` options in `args`, as written (`--no-video` stays `no-video`); stops at `--`. */
+function writtenFlags(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (!arg.startsWith('--') || arg.length === 2) continue;
+    const eq = arg.indexOf('=');
+    out.push(arg.slice(2, eq > 0 ? eq : undefined));
+  }
+  return out;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** The spellings a command accepts: each known name, and `no-NAME` for each (parseFlags turns it into NAME=false). */
+function accepted(known: readonly string[]): string[] {
+  return [...known, ...known.map((k) => `no-${k}`)];
+}
+
+function suggestion(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of accepted(known)) {
+    const distance = candidate.startsWith(name) || name.startsWith(candidate) ? 1 : editDistance(name, candidate);
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
+}
+
+/** An error message for the first option in `args` that `command` does not declare, else undefined. */
+export function unknownFlagProblem(command: string, args: readonly string[], known: readonly string[]): string | undefined {
+  const ok = new Set(accepted(known));
+  const bad = writtenFlags(args).find((name) => !ok.has(name));
+  if (bad === undefined) return undefined;
+  const near = suggestion(bad, known);
+  const options = known.length ? `its options: ${known.map((k) => `--${k}`).join(', ')}` : 'it takes no options';
+  return `unknown flag --${bad} for ${command}; ${near ? `did you mean --${near}?` : `${options}.`} See mobilebridge ${command} --help`;
+}

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadCommands } from '../../src/cli/commands/index.js';
+import { unknownFlagProblem } from '../../src/cli/unknown-flags.js';
+
+const run = promisify(execFile);
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+async function mb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('a mistyped flag is refused with exit 3 and the flag it probably meant', async () => {
+  const serve = await mb('serve', '--tokn', 'x', '--port', '0');
+  assert.is(serve.code, 3);
+  assert.is(serve.stdout, '', 'the bridge must not start');
+  assert.match(serve.stderr, 'unknown flag --tokn for serve; did you mean --token?');
+
+  const run = await mb('run', 'scenarios', '--devcies', 'a,b');
+  assert.is(run.code, 3);
+  assert.match(run.stderr, 'unknown flag --devcies for run; did you mean --devices?');
+
+  const call = await mb('call', 'mobile_list_available_devices', '--no-virtaul');
+  assert.is(call.code, 3);
+  assert.match(call.stderr, 'did you mean --no-virtual?');
+
+  const nothingClose = await mb('reset', '--everything');
+  assert.is(nothingClose.code, 3);
+  assert.match(nothingClose.stderr, 'unknown flag --everything for reset; it takes no options.');
+});
+
+test('every flag each command documents in its --help is accepted, including --no- forms and repeats', async () => {
+  for (const command of await loadCommands()) {
+    const documented = [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]);
+    for (const name of documented) {
+      assert.is(unknownFlagProblem(command.name, [`--${name}`, 'v'], command.flags), undefined, `${command.name} --${name}`);
+    }
+  }
+  const serve = (await loadCommands()).find((c) => c.name === 'serve')!;
+  const repeats = ['--adb', 'a=1.2.3.4:5037', '--adb=b=1.2.3.5:5037', '--wda', 'p=http://x:8100', '--peer', 'ws://h:1', '--peer', 'ws://h:2', '--allow-origin', 'http://a', '--allow-path', '/tmp', '--allow-path=/var'];
+  assert.is(unknownFlagProblem('serve', repeats, serve.flags), undefined);
+  const runCommand = (await loadCommands()).find((c) => c.name === 'run')!;
+  assert.is(unknownFlagProblem('run', ['x.json', '--param', 'A=1', '--param=B=2', '--', '--not-a-flag'], runCommand.flags), undefined);
+});
+
+test('flags still reach the command: a documented flag with a bad value gets that command\'s own error', async () => {
+  const port = await mb('serve', '--port', 'x');
+  assert.is(port.code, 3);
+  assert.match(port.stderr, '--port must be a whole number');
+});
+
+test.run();
