@@ -73,6 +73,9 @@ test('a wrong token and a missing token are told apart from a bridge that is not
     assert.match(wrong.json.message, `the bridge at ${bridge.wsUrl} refused the token (HTTP 401): wrong token`);
     const missing = await mb('call', 'mobile_list_available_devices', '--bridge', bridge.wsUrl);
     assert.match(missing.json.message, `the bridge at ${bridge.wsUrl} needs a token (HTTP 401); pass the one it was started with`);
+    const mcp = await runCli(['mcp', '--bridge', bridge.wsUrl, '--token', 'wrong-token']);
+    assert.is(mcp.code, 2);
+    assert.match(mcp.stderr, 'refused the token (HTTP 401): wrong token');
     const right = await mb('devices', '--bridge', bridge.wsUrl, '--token', 'right-token');
     assert.is(right.code, 0);
     assert.ok(right.json.devices.length > 0);
