@@ -1,6 +1,6 @@
 import type { BridgeClient } from '../protocol/client.js';
 import { InvalidInputError, tokenFromFlags } from './command.js';
-import { bridgeFailureMessage, bridgeUrlProblem } from './bridge-problems.js';
+import { bridgeFailureMessage, bridgeUrlProblem } from '../protocol/bridge-problems.js';
 import { connectBridge } from '../protocol/node.js';
 
 type Attached = { attached: true; result: unknown } | { attached: false };

@@ -6,7 +6,7 @@ import type { VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
 import { isFailureResult, type BridgeClient } from '../protocol/index.js';
 import { connectBridge } from '../protocol/node.js';
-import { bridgeFailureMessage } from '../cli/bridge-problems.js';
+import { bridgeFailureMessage } from '../protocol/bridge-problems.js';
 import type { ScaledShot, ScaleOptions } from '../engine/screen/scale.js';
 import type { AgentBackend } from './backend.js';
 import { scaleScreenshot } from './screenshot.js';

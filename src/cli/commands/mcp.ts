@@ -6,7 +6,7 @@ import { RecordingStore } from '../../engine/verbs/recording-store.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
-import { bridgeUrlProblem } from '../bridge-problems.js';
+import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 

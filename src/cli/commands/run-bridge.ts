@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connectBridge } from '../../protocol/node.js';
-import { bridgeFailureMessage, bridgeUrlProblem } from '../bridge-problems.js';
+import { bridgeFailureMessage, bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import type { BridgeClient } from '../../protocol/client.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest } from '../../engine/leases/index.js';
