@@ -20,6 +20,14 @@ async function waitFor(changes: { at: number; c: DevicesChangedParams }[], test:
   }
 }
 
+async function waitUntil(ok: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 test('a device whose adbd dies is announced offline within 2 s with state and reason, and comes back', async () => {
   const rig = await startRig();
   const bridge = await startBridge({ engine: rig.engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined });
@@ -31,6 +39,11 @@ test('a device whose adbd dies is announced offline within 2 s with state and re
     await client.requestRaw('session.hello', { client: 'offline watcher' });
     const { devices } = (await client.requestRaw('tools.call', { tool: 'mobile_list_available_devices', parameters: {} })) as { devices: { id: string }[] };
     assert.ok(devices.some((d) => d.id === serial), 'the emulated phone is listed first');
+    const paused: unknown[] = [];
+    const resumed: unknown[] = [];
+    client.on('subscription.paused', (p) => paused.push(p));
+    client.on('subscription.resumed', (p) => resumed.push(p));
+    await client.requestRaw('devices.subscribe', { device: serial, elements: true });
 
     const port = rig.phone.adbd.port;
     const killedAt = Date.now();
@@ -44,11 +57,15 @@ test('a device whose adbd dies is announced offline within 2 s with state and re
     assert.match(gone.reason, /offline/);
     assert.ok(change.removed.includes(serial));
     assert.is(change.added.find((d) => d.id === serial)?.state, 'offline', 'still listed, as offline');
+    await waitUntil(() => paused.length > 0, 'subscription.paused');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(resumed.length, 0, 'an offline device listed again is not back: the subscription stays paused');
 
     changes.length = 0;
     await rig.phone.adbd.listen(port);
     // The adb server reconnects TCP devices by itself, within about 10 s.
     await waitFor(changes, (c) => c.added.some((d) => d.id === serial && d.state === 'ready'), 'back', 20_000);
+    await waitUntil(() => resumed.length > 0, 'subscription.resumed');
     assert.equal((await client.requestRaw('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: serial } })), { width: 1080, height: 2400 });
   } finally {
     await client.close();
