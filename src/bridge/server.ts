@@ -20,6 +20,7 @@ import { RpcServer } from './rpc.js';
 import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
 import { SessionStore } from './sessions.js';
 import { DEFAULT_WEB_ROOT } from './viewer.js';
+import { goneDevices, usable } from './device-loss.js';
 
 export interface BridgeOptions {
   /** The bridge owns it: `close()` closes it. */
@@ -179,9 +180,11 @@ export class Bridge implements BridgeCore {
     this.unlisten.push(
       this.engine.onCall((e) => this.hub.onCall(e)),
       this.engine.onDevicesChanged((change) => {
-        this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed });
-        for (const id of change.removed) this.hub.deviceGone(id, `device ${id} was disconnected`);
-        for (const d of change.added) this.hub.deviceBack(d.id);
+        const gone = goneDevices(change);
+        this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed, ...(gone.length ? { gone } : {}) });
+        for (const g of gone) this.hub.deviceGone(g.id, g.reason);
+        // An offline device is listed again as added, but it is not back.
+        for (const d of change.added) if (usable(d)) this.hub.deviceBack(d.id);
       }),
     );
 

@@ -255,6 +255,14 @@ export type ResultOf<M extends MethodName> = MethodResults[M];
 export interface DevicesChangedParams {
   added: DeviceInfo[];
   removed: string[];
+  /** Devices that stopped being usable: `offline`/`unauthorized` (still listed, in `added` too) or `removed`, and why. */
+  gone?: GoneDevice[];
+}
+
+export interface GoneDevice {
+  id: string;
+  state: 'offline' | 'unauthorized' | 'not_responding' | 'removed';
+  reason: string;
 }
 
 export interface ElementsChangedParams {

@@ -5,6 +5,12 @@ import type { AdbEntry } from './device-list.js';
 
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 10_000;
+/**
+ * The adb server's track-devices feed stays silent when a TCP device's connection dies: it sends
+ * `offline` only once the device reconnects (about 10 s later, or never). `host:devices` shows
+ * `offline` at once, so the list is also polled this often while the feed is up.
+ */
+const POLL_MS = 1000;
 
 /**
  * Hot-plug feed from the adb server's `host:track-devices`. When the server goes away (killed,
@@ -16,6 +22,7 @@ export class DeviceTracker {
   private known = new Map<string, string>();
   private tracker: { end(): unknown; on(event: string, fn: (...args: unknown[]) => void): unknown } | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
   private retryMs = FIRST_RETRY_MS;
   private running = false;
   private generation = 0;
@@ -42,6 +49,7 @@ export class DeviceTracker {
     this.running = false;
     this.generation++;
     clearTimeout(this.timer);
+    clearInterval(this.poll);
     this.tracker?.end();
     this.tracker = undefined;
   }
@@ -62,6 +70,8 @@ export class DeviceTracker {
         tracker.on('end', () => this.lost(generation));
         tracker.on('error', () => this.lost(generation));
         void this.refresh(generation);
+        clearInterval(this.poll);
+        this.poll = setInterval(() => void this.refresh(generation), POLL_MS).unref();
       })
       .catch(() => this.lost(generation));
   }
@@ -69,6 +79,7 @@ export class DeviceTracker {
   private lost(generation: number): void {
     if (generation !== this.generation || !this.running) return;
     this.generation++;
+    clearInterval(this.poll);
     this.tracker = undefined;
     this.apply([]);
     this.timer = setTimeout(() => this.start(), this.retryMs).unref();
