@@ -264,7 +264,10 @@ test('devices.changed on plug/unplug; an unplugged device pauses its subscriptio
   const sub = await c.call('devices.subscribe', { device: 'usb-1', screen: { format: 'png' }, elements: true });
   await until('a frame of the new device', () => c.frames.find((f) => f.header.device === 'usb-1'));
   driver.unplug('usb-1');
-  assert.equal(await c.notification('devices.changed'), { added: [], removed: ['usb-1'] });
+  const gone = (await c.notification('devices.changed')) as { added: unknown[]; removed: string[]; gone: { id: string; state: string; reason: string }[] };
+  assert.equal([gone.added, gone.removed], [[], ['usb-1']]);
+  assert.equal(gone.gone.map((g) => [g.id, g.state]), [['usb-1', 'removed']]);
+  assert.match(gone.gone[0].reason, /usb-1/);
   const paused = await c.notification('subscription.paused');
   assert.is(paused.subscription, sub.subscription);
   assert.match(paused.reason as string, /disconnected/);
