@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge, BridgeOptions } from '../../src/bridge/index.js';
 import type { DecodedFrame } from '../../src/protocol/index.js';
-import { encodeClip, type ClipPacket } from '../support/h264-clip.js';
+import { decodeWithFfmpeg, encodeClip, type ClipPacket } from '../support/h264-clip.js';
 import { replayVideoDriver, type ReplayControl } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
 import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
@@ -30,20 +29,8 @@ async function client(): Promise<RawClient> {
   return c;
 }
 
-/** Decodes the messages' bytes, in order, with ffmpeg: pictures decoded and anything it complained about. */
-function decode(frames: DecodedFrame[]): Promise<{ pictures: number; errors: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg!, ['-v', 'error', '-f', 'h264', '-i', '-', '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let errors = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve({ pictures: out.split('\n').filter((l) => l && !l.startsWith('#')).length, errors: errors.trim() }));
-    for (const f of frames) child.stdin.write(f.image);
-    child.stdin.end();
-  });
-}
+/** Decodes the messages' bytes, in order, with ffmpeg (test/support/h264-clip.ts). */
+const decode = (frames: DecodedFrame[]) => decodeWithFfmpeg(ffmpeg!, frames.map((f) => f.image));
 
 /** Every message after a gap in seq must be a key frame with its configuration: never a delta whose reference was skipped. */
 function assertNoBrokenPictures(frames: DecodedFrame[]): number {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startBridge } from '../../src/bridge/index.js';
@@ -6,7 +5,7 @@ import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
 import type { DecodedFrame } from '../../src/protocol/index.js';
 import { RawClient, testBridge, until } from '../bridge/helpers.js';
-import { encodeClip } from '../support/h264-clip.js';
+import { decodeWithFfmpeg, encodeClip } from '../support/h264-clip.js';
 import { replayVideoDriver } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
 
@@ -14,19 +13,8 @@ const ffmpeg = systemTool('ffmpeg', 'the video pass-through test replays an H.26
 const DEVICE = 'replay-android-1';
 const SIZE = { width: 360, height: 800 };
 
-function decode(frames: DecodedFrame[]): Promise<{ pictures: number; errors: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg!, ['-v', 'error', '-f', 'h264', '-i', '-', '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let errors = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve({ pictures: out.split('\n').filter((l) => l && !l.startsWith('#')).length, errors: errors.trim() }));
-    for (const f of frames) child.stdin.write(f.image);
-    child.stdin.end();
-  });
-}
+/** Decodes the messages' bytes, in order, with ffmpeg (test/support/h264-clip.ts). */
+const decode = (frames: DecodedFrame[]) => decodeWithFfmpeg(ffmpeg!, frames.map((f) => f.image));
 
 test('H.264 through an aggregator: one device stream on the peer for 10 viewers, bytes unchanged, each decodes from its first message', async () => {
   if (!ffmpeg) return;

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 
 /** One packet as a MediaCodec encoder (and so scrcpy) emits them: SPS+PPS alone, then one access unit per picture. */
@@ -72,4 +72,19 @@ export function splitAnnexB(stream: Buffer): ClipPacket[] {
   }
   flush();
   return out;
+}
+
+/** Decodes Annex-B access units, in order, with ffmpeg: pictures decoded and anything it complained about. */
+export function decodeWithFfmpeg(ffmpeg: string, units: Uint8Array[]): Promise<{ pictures: number; errors: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpeg, ['-v', 'error', '-f', 'h264', '-i', '-', '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let errors = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve({ pictures: out.split('\n').filter((l) => l && !l.startsWith('#')).length, errors: errors.trim() }));
+    for (const u of units) child.stdin.write(u);
+    child.stdin.end();
+  });
 }
