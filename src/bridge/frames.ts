@@ -5,6 +5,7 @@ import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader, type 
 import type { PixelBuffer } from './downscale.js';
 import { shrinker } from './shrinker.js';
 import type { Subscription } from './subscription.js';
+import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
 
 /** One distinct screen, encoded for one (format, width, quality). Shared by every subscriber asking for that. */
 export interface EncodedFrame {
@@ -18,23 +19,12 @@ export interface EncodedFrame {
   deviceHeight: number;
 }
 
-/** Uncompressed pixels, row after row (`DeviceHandle.screenshotRaw`). */
-export interface RawScreen {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: 3 | 4;
-}
-
-/** What one capture gives: a PNG (every driver) or raw pixels (drivers that have them anyway). */
-export type ScreenImage = { png: Buffer; raw?: undefined; width: number; height: number } | { raw: RawScreen; png?: undefined; width: number; height: number };
-
 interface Capture {
-  image: ScreenImage;
+  image: ScreenCapture;
   width: number;
   height: number;
   seq: number;
-  /** Fingerprint of a PNG capture (raw captures are compared byte for byte instead). */
+  /** Fingerprint of an encoded capture (raw captures are compared byte for byte instead). */
   hash?: string;
   capturedAt: number;
   /** Decoded once, on first need, for every encoding of this screen. */
@@ -52,7 +42,7 @@ export interface FrameStats {
 
 export interface FramePipelineHooks {
   /** Captures the screen (the bridge runs it in the device's queue). */
-  capture(): Promise<ScreenImage>;
+  capture(): Promise<ScreenCapture>;
   /** The device is gone; the hub ends the subscriptions. */
   onGone(reason: string): void;
   log(line: string): void;
@@ -70,9 +60,9 @@ function targetWidth(screen: EffectiveScreenOptions, deviceWidth: number): numbe
  * The screen as opaque RGB at full size. Encoding from RGB pixels is several times faster than one
  * sharp pipeline from a PNG (libvips re-reads it per region) or from RGBA (premultiplied resizing).
  */
-function decode(image: ScreenImage): Promise<PixelBuffer> {
+function decode(image: ScreenCapture): Promise<PixelBuffer> {
   if (image.raw?.channels === 3) return Promise.resolve({ data: image.raw.data, width: image.width, height: image.height, channels: 3 });
-  const input = image.raw ? sharp(image.raw.data, { raw: { width: image.width, height: image.height, channels: image.raw.channels } }) : sharp(image.png, { sequentialRead: true });
+  const input = image.raw ? sharp(image.raw.data, { raw: { width: image.width, height: image.height, channels: image.raw.channels } }) : sharp(image.encoded, { sequentialRead: true });
   return input
     .removeAlpha()
     .raw()
@@ -95,7 +85,7 @@ function pixelsFor(cap: Capture, width: number): Promise<PixelBuffer> {
 
 async function encode(cap: Capture, format: ImageFormat, width: number, quality: number): Promise<EncodedFrame> {
   const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
-  if (format === 'png' && width === cap.width && cap.image.png) return { ...base, bytes: cap.image.png, width: cap.width, height: cap.height };
+  if (format === 'png' && width === cap.width && isPng(cap.image.encoded)) return { ...base, bytes: cap.image.encoded, width: cap.width, height: cap.height };
   const src = await pixelsFor(cap, width);
   let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // The rest of the way after halving (e.g. 1179 → 589 → 540), to the size a resize of the full
@@ -232,7 +222,7 @@ export class FramePipeline {
   }
 
   /** False when the screen did not change since the last capture. */
-  private accept(image: ScreenImage): boolean {
+  private accept(image: ScreenCapture): boolean {
     const cur = this.current;
     const sameSize = cur !== undefined && cur.width === image.width && cur.height === image.height;
     let hash: string | undefined;
@@ -243,7 +233,7 @@ export class FramePipeline {
       const before = cur?.image.raw;
       unchanged = sameSize && before !== undefined && (before.data === image.raw.data || before.data.equals(image.raw.data));
     } else {
-      hash = createHash('md5').update(image.png).digest('hex');
+      hash = createHash('md5').update(image.encoded).digest('hex');
       unchanged = sameSize && cur.hash === hash;
     }
     if (unchanged) {

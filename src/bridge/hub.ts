@@ -1,4 +1,4 @@
-import type { CallContext, DeviceHandle } from '../engine/driver.js';
+import type { DeviceHandle } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
 import { isToolFailure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
@@ -13,7 +13,8 @@ import {
   type ValidParamsOf,
 } from '../protocol/index.js';
 import { ElementWatcher } from './elements.js';
-import { FramePipeline, type FrameStats, type RawScreen, type ScreenImage } from './frames.js';
+import { FramePipeline, type FrameStats } from './frames.js';
+import { captureScreen } from '../engine/screen/capture.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
@@ -50,16 +51,6 @@ export interface ActivityEntry {
 }
 
 const MAX_PARAMETER_CHARS = 500;
-
-/** Raw pixels when the driver has them (no PNG encode on the device side and decode here), else the PNG. */
-async function captureScreen(device: DeviceHandle & { screenshotRaw?(ctx: CallContext): Promise<RawScreen> }, ctx: CallContext): Promise<ScreenImage> {
-  if (device.screenshotRaw) {
-    const raw = await device.screenshotRaw(ctx);
-    return { raw, width: raw.width, height: raw.height };
-  }
-  const shot = await device.screenshot(ctx);
-  return { png: shot.png, width: shot.width, height: shot.height };
-}
 
 /** Parameters as shown to other participants: long strings cut so activity stays small. */
 function summarize(parameters: Record<string, unknown>): Record<string, unknown> {

@@ -26,8 +26,13 @@ export function sharpOf(cap: ScreenCapture): Sharp {
   return cap.raw ? sharp(cap.raw.data, { raw: { width: cap.width, height: cap.height, channels: cap.raw.channels } }) : sharp(cap.encoded);
 }
 
+/** A PNG file's bytes (its IHDR chunk where a PNG has it), as opposed to a device's JPEG. */
+export function isPng(bytes: Buffer | undefined): bytes is Buffer {
+  return bytes !== undefined && bytes.length > 16 && bytes.readUInt32BE(12) === 0x49484452;
+}
+
 /** The capture as a PNG file's bytes: the device's own PNG as it is, raw pixels encoded once. */
 export function pngOf(cap: ScreenCapture): Promise<Buffer> {
-  if (cap.encoded && cap.encoded.readUInt32BE(12) === 0x49484452) return Promise.resolve(cap.encoded);
+  if (isPng(cap.encoded)) return Promise.resolve(cap.encoded);
   return sharpOf(cap).png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
 }
