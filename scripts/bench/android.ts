@@ -4,11 +4,10 @@
  * device's own time, raw vs PNG screencap frames/s at 1080×2400, monkey vs input taps.
  * Prints figures; asserts nothing. Run: node dist/scripts/bench/android.js
  */
-import { createEngine } from '../../src/engine/create.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
-import { PrivateAdbServer } from '../../test/harness/adb-server.js';
 import { EmulatedPhone } from '../../test/harness/adbd/emulated-phone.js';
+import { withAndroidRig } from './android-rig.js';
 import { ms, row, sample } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 50);
@@ -33,16 +32,7 @@ async function measure(engine: Engine, phone: EmulatedPhone, label: string, tool
 }
 
 async function main(): Promise<void> {
-  const phone = await EmulatedPhone.start();
-  const server = await PrivateAdbServer.start();
-  const engines: Engine[] = [];
-  const engineWith = (options: object) => {
-    const e = createEngine({ virtual: false, ios: false, android: { port: server.port, ...options } });
-    engines.push(e);
-    return e;
-  };
-  try {
-    await server.connect(phone.serial);
+  await withAndroidRig(async ({ phone, server, engineWith }) => {
     const engine = engineWith({});
     await engine.call('mobile_launch_app', { device: phone.serial, packageName: DEMO_PACKAGE });
     console.log(`Android driver → adbkit → adb server (${server.port}) → emulated adbd (${phone.serial}); n=${N}\n`);
@@ -70,11 +60,7 @@ async function main(): Promise<void> {
     }
     console.log('\nNote: the emulated phone answers instantly; on phones `input` costs a JVM start (226–400 ms) and');
     console.log('`screencap -p` a device-side PNG encode (0.6–3 s), which these figures do not include.');
-  } finally {
-    await Promise.all(engines.map((e) => e.close()));
-    await server.stop();
-    await phone.close();
-  }
+  });
 }
 
 await main();

@@ -4,12 +4,11 @@
  * (shell/exec services the emulated adbd saw). Also a Unicode paste. Prints medians; asserts nothing.
  * Run: npm run build && node dist/scripts/bench/scrcpy-input.js
  */
-import { createEngine } from '../../src/engine/create.js';
 import type { CallContext, DeviceHandle } from '../../src/engine/driver.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
-import { PrivateAdbServer } from '../../test/harness/adb-server.js';
 import { EmulatedPhone } from '../../test/harness/adbd/emulated-phone.js';
+import { withAndroidRig } from './android-rig.js';
 import { ms, row, sample } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
@@ -33,16 +32,7 @@ async function tapFigures(label: string, phone: EmulatedPhone, engine: Engine, h
 }
 
 async function main(): Promise<void> {
-  const phone = await EmulatedPhone.start();
-  const server = await PrivateAdbServer.start();
-  const engines: Engine[] = [];
-  const engineWith = (options: object) => {
-    const e = createEngine({ virtual: false, ios: false, android: { port: server.port, ...options } });
-    engines.push(e);
-    return e;
-  };
-  try {
-    await server.connect(phone.serial);
+  await withAndroidRig(async ({ phone, server, engineWith }) => {
     console.log(`scrcpy input benchmark: engine → adbkit → adb server → emulated adbd + scrcpy-server 3.3.1; n=${N}\n`);
     const scrcpy = engineWith({});
     await scrcpy.call('mobile_launch_app', { device: phone.serial, packageName: DEMO_PACKAGE });
@@ -63,11 +53,7 @@ async function main(): Promise<void> {
       await tapFigures(input === 'monkey' ? 'monkey --port channel' : 'input tap (one process per tap)', phone, engine, h, input === 'input' ? Math.min(N, 100) : N);
     }
     console.log('\ndevice processes: shell/exec services per tap the emulated adbd saw (a real phone starts a process for each).');
-  } finally {
-    await Promise.all(engines.map((e) => e.close()));
-    await server.stop();
-    await phone.close();
-  }
+  });
 }
 
 main().catch((err) => {
