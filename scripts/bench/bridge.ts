@@ -13,8 +13,6 @@
  *                                        BENCH_REPLAY=0: the virtual phone only, RSS without the replay screens;
  *                                        MOBILEBRIDGE_RENDER_THREADS=0: the phone drawn on the event loop)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -22,6 +20,7 @@ import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { ms, row, summarize } from './stats.js';
+import { cpuSeconds, rssMb, startServerProcess } from './server-process.js';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const SUBSCRIBER_COUNTS = (process.env.BENCH_SUBS ?? '1,10,50').split(',').map(Number);
@@ -68,29 +67,7 @@ async function roundTrips(): Promise<void> {
 }
 
 /** The server under test runs in its own process (bridge-server.ts), so its RSS and CPU are its own. */
-async function startServer(): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bridge-server.js', import.meta.url))], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /ws:\/\/\S+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
-  return { child, url, port: Number(new URL(url).port) };
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const startServer = () => startServerProcess(new URL('./bridge-server.js', import.meta.url), ROOT);
 
 interface Viewer {
   ws: WebSocket;

@@ -14,8 +14,7 @@
  * Prints figures; asserts nothing. Needs ffmpeg (and adb, chromium for those rows).
  *   node dist/scripts/bench/stream.js   (BENCH_SECONDS=5, BENCH_SUBS=1,10,50)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -25,6 +24,7 @@ import { launchChromium } from '../../test/web/support/browser.js';
 import { pollPage } from '../../test/web/support/poll.js';
 import { systemTool } from '../../test/support/system-tools.js';
 import { summarize } from './stats.js';
+import { cpuSeconds, rssMb, startServerProcess } from './server-process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SUBSCRIBER_COUNTS = (process.env.BENCH_SUBS ?? '1,10,50').split(',').map(Number);
@@ -47,26 +47,8 @@ interface Figures {
   captures?: number;
 }
 
-async function startServer(adbPort?: number): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const env = { ...process.env, ...(adbPort ? { STREAM_ADB_PORT: String(adbPort) } : {}) };
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./stream-server.js', import.meta.url))], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /ws:\/\/\S+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
-  return { child, url, port: Number(new URL(url).port) };
-}
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-const cpuSeconds = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+const startServer = (adbPort?: number) =>
+  startServerProcess(new URL('./stream-server.js', import.meta.url), ROOT, { ...process.env, ...(adbPort ? { STREAM_ADB_PORT: String(adbPort) } : {}) });
 
 interface Viewer {
   ws: WebSocket;

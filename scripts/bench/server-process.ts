@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts a benchmark's server script in its own process (so its RSS and CPU are its own) and
+ * resolves with the WebSocket URL it prints.
+ */
+export async function startServerProcess(script: URL, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; port: number }> {
+  const child = spawn(process.execPath, [fileURLToPath(script)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /ws:\/\/\S+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  return { child, url, port: Number(new URL(url).port) };
+}
+
+/** Resident memory of a process, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** User + system CPU time of a process so far, in seconds (Linux /proc, 100 ticks a second). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
