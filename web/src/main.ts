@@ -161,9 +161,10 @@ async function start(): Promise<void> {
     if (shot) download(shot.png, `${shot.device}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
   });
 
-  new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
+  const validator = new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
     client.request('scenarios.validate', file ? { scenario, file } : { scenario }),
   );
+  byId('btn-new-scenario').addEventListener('click', () => void validator.newScenario(viewer.current?.os === 'iOS' ? 'ios' : 'android'));
 
   setInterval(() => {
     const now = performance.now();
