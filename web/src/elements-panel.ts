@@ -94,10 +94,29 @@ export class ElementsPanel {
       } else if (k.key === ' ') {
         k.preventDefault();
         this.select(e);
+      } else if (k.key === 'ArrowDown' || k.key === 'ArrowUp') {
+        k.preventDefault();
+        this.focusNext(row, k.key === 'ArrowDown' ? 1 : -1);
+      } else if ((k.key === 'ArrowLeft' || k.key === 'ArrowRight') && tag === 'div') {
+        // Tree rows: Left collapses, Right expands (WAI-ARIA tree pattern, without type-ahead).
+        const collapse = k.key === 'ArrowLeft';
+        if (collapse === this.collapsed.has(e.id)) return;
+        k.preventDefault();
+        if (collapse) this.collapsed.add(e.id);
+        else this.collapsed.delete(e.id);
+        this.renderRows(new Set());
+        this.rows.get(e.id)?.find((r) => this.tree.contains(r))?.focus();
       }
     });
     this.rows.set(e.id, [...(this.rows.get(e.id) ?? []), row]);
     return row;
+  }
+
+  /** Up and Down move between the rows of the list or tree the focus is in. */
+  private focusNext(row: HTMLElement, step: 1 | -1): void {
+    const container = this.tree.contains(row) ? this.tree : this.list;
+    const rows = [...container.querySelectorAll<HTMLElement>('[data-id][tabindex="0"]')];
+    rows[rows.indexOf(row) + step]?.focus();
   }
 
   private treeItem(node: TreeNode<UiElement>, level: number, fresh: Set<string>): HTMLLIElement {

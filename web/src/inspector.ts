@@ -6,8 +6,13 @@ import { copyables } from './inspector-copy.js';
 
 type Check = { state: 'checking' } | { state: 'done'; description: ElementDescription } | { state: 'failed'; message: string };
 
-/** Re-checks wait this long after the screen last changed, so a scrolling list does not flood the bridge. */
+/**
+ * Re-checks wait this long after the screen last changed, and come at most once per interval: each
+ * one lists the screen on the device (about 2 s of uiautomator on a real Android phone), and a clock
+ * or a progress bar changes the listing all the time.
+ */
 const RECHECK_DELAY_MS = 300;
+const RECHECK_INTERVAL_MS = 1500;
 
 function formatValue(value: unknown): string {
   if (value === null) return 'null';
@@ -27,6 +32,7 @@ export class InspectorDetails {
   private check: Check | undefined;
   private gone = false;
   private requests = 0;
+  private lastCheck = 0;
   private recheck: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -62,7 +68,7 @@ export class InspectorDetails {
     this.gone = !now;
     if (now) this.selected = now;
     clearTimeout(this.recheck);
-    if (now) this.recheck = setTimeout(() => void this.runCheck(), RECHECK_DELAY_MS);
+    if (now) this.recheck = setTimeout(() => void this.runCheck(), Math.max(RECHECK_DELAY_MS, this.lastCheck + RECHECK_INTERVAL_MS - performance.now()));
     this.render();
   }
 
@@ -70,6 +76,7 @@ export class InspectorDetails {
     const element = this.selected;
     if (!element) return;
     const n = ++this.requests;
+    this.lastCheck = performance.now();
     if (!this.check) this.check = { state: 'checking' };
     this.render();
     let check: Check;
