@@ -136,8 +136,12 @@ inspector('rows lead with the visible text; a click shows a unique target whose 
   assert.is(await resolvedBy(ctx, waitVisible(typeStep.target)), 'password');
   assert.is(await listTop(page), top);
   assert.is((await page.locator('#element-details').boundingBox())!.height, detailsHeight);
-  // A copied tap step taps exactly the element it was copied from (Sign in stays disabled until the form is filled).
-  await page.click('#element-list li[data-id="forgot_password"]');
+  // The keyboard moves between rows; Space selects. A copied tap step taps exactly the element it was
+  // copied from (Sign in stays disabled until the form is filled, so Forgot password? is the one tapped).
+  await page.focus('#element-list li[data-id="sign_in"]');
+  await page.keyboard.press('ArrowDown');
+  assert.is(await page.evaluate(`document.activeElement.dataset.id`), 'forgot_password');
+  await page.keyboard.press(' ');
   await page.waitForSelector('#element-details .verdict-badge.ok');
   assert.is(await resolvedBy(ctx, JSON.parse(await copy(page, 'Copy tap step')) as Record<string, unknown>), 'forgot_password');
 });
