@@ -165,6 +165,10 @@ inspector('the tree view nests elements inside the ones that contain them', asyn
   await page.waitForSelector('#element-details .verdict-badge.ok');
   assert.is(await page.textContent('#element-details .target-line code'), 'the Email field');
   await page.screenshot({ path: process.env.INSPECTOR_SCREENSHOT ?? '/dev/null' }).catch(() => undefined);
+  // × clears the selection everywhere: the pane, the rows' marks.
+  await page.click('#element-details .inspect-clear');
+  await page.waitForSelector('#element-details .verdict-badge', { state: 'detached' });
+  assert.is(await page.locator('.selected[data-id]').count(), 0);
   await page.click('#btn-elements-list');
 });
 

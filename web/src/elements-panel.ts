@@ -32,6 +32,10 @@ export class ElementsPanel {
     private readonly count: HTMLElement,
     private readonly events: ElementsPanelEvents,
   ) {
+    details.onClear = () => {
+      this.select(undefined);
+      events.hover(undefined);
+    };
     for (const container of [list, tree]) {
       container.addEventListener('pointerleave', () => events.hover(undefined));
       container.addEventListener('focusout', (e) => {

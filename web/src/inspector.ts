@@ -34,6 +34,8 @@ export class InspectorDetails {
   private requests = 0;
   private lastCheck = 0;
   private recheck: ReturnType<typeof setTimeout> | undefined;
+  /** The × button: whoever owns the selection clears it (and with it the rows' marks and the outline). */
+  onClear: () => void = () => this.select(undefined);
 
   constructor(
     private readonly root: HTMLElement,
@@ -106,7 +108,7 @@ export class InspectorDetails {
     );
     if (this.selected) {
       const clear = el('button', { type: 'button', class: 'inspect-clear', title: 'Clear the selection', 'aria-label': 'Clear the selection' }, '×');
-      clear.addEventListener('click', () => this.select(undefined));
+      clear.addEventListener('click', () => this.onClear());
       head.append(clear);
     }
     const parts: (Node | null)[] = [head];

@@ -138,6 +138,7 @@ async function start(): Promise<void> {
         canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
         activity.clear();
         input.clear();
+        if (elementsPanel.selected) elementsPanel.select(undefined);
       },
       paintFrame: (f) => painter.push(f),
       clearScreen: () => {

@@ -65,7 +65,7 @@ function summary(e: UiElement): ElementSummary {
 
 /** A field is known by its label or placeholder, not by what was typed into it. */
 function nameOf(e: UiElement): string | undefined {
-  if (e.type === 'edittext') return seenName({ text: e.accessibility_label ?? e.hint ?? e.text });
+  if (e.type === 'edittext') return seenName({ text: e.accessibility_label || e.hint || e.text });
   return seenName({ text: e.text, label: e.accessibility_label }) ?? seenName({ text: e.hint });
 }
 
