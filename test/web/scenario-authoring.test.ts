@@ -91,4 +91,18 @@ test('missing fields are inserted with placeholders that fit: wait_config of the
   assert.is(doc.steps[0].wait_config!.type, 'element_gone');
 });
 
+test('JSON slips: a trailing comma is removed, a missing comma between members inserted', () => {
+  const template = newScenarioTemplate();
+  const trailing = template.replace(/\}\n {2}\]\n\}\n$/, '},\n  ]\n}\n');
+  assert.is.not(trailing, template, 'the fixture has a trailing comma');
+  const missing = template.replace('"name": "Sign in",', '"name": "Sign in"');
+  for (const [text, label] of [[trailing, 'Remove the trailing comma'], [missing, 'Insert the missing comma']] as const) {
+    const errors = errorsOf(text);
+    assert.is(errors[0].rule, 'json-syntax');
+    const fix = quickFixes(errors, text).get(errors[0]);
+    assert.is(fix?.label, label);
+    assert.is(fix!.apply(text), template);
+  }
+});
+
 test.run();

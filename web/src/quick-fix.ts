@@ -10,7 +10,7 @@ import { offsetOf, type Issue } from './validation-summary.js';
  */
 
 export interface QuickFix {
-  kind: 'rename' | 'replace' | 'insert';
+  kind: 'rename' | 'replace' | 'insert' | 'syntax';
   label: string;
   apply(text: string): string | undefined;
 }
@@ -181,12 +181,51 @@ function insertFix(issue: Issue, key: string, owner: string[], value: unknown): 
   };
 }
 
+/** Index of the last non-blank character before `at`, or -1. */
+function previousNonBlank(text: string, at: number): number {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i;
+}
+
+/**
+ * The two JSON slips hand-written scenarios make most, read from the text at the error's position
+ * (the parser stops right there): a comma before a closing bracket, and no comma between two members.
+ */
+function syntaxFix(issue: Issue, text: string, offset: number): QuickFix | undefined {
+  const before = previousNonBlank(text, offset);
+  if (before < 0) return undefined;
+  const at = (t: string) => offsetOf(t, issue.line!, issue.column!);
+  if ((text[offset] === '}' || text[offset] === ']') && text[before] === ',') {
+    return {
+      kind: 'syntax',
+      label: 'Remove the trailing comma',
+      apply: (t) => {
+        const comma = previousNonBlank(t, at(t));
+        return t[comma] === ',' ? t.slice(0, comma) + t.slice(comma + 1) : undefined;
+      },
+    };
+  }
+  if ((text[offset] === '"' || text[offset] === '{') && /["\d}\]el]/.test(text[before])) {
+    return {
+      kind: 'syntax',
+      label: 'Insert the missing comma',
+      apply: (t) => {
+        const end = previousNonBlank(t, at(t));
+        return end >= 0 && /["\d}\]el]/.test(t[end]) ? `${t.slice(0, end + 1)},${t.slice(end + 1)}` : undefined;
+      },
+    };
+  }
+  return undefined;
+}
+
 /** The fix for one issue, or undefined when there is no safe one. */
 export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
   if (issue.severity !== 'error' || issue.line === undefined || issue.column === undefined || issue.path === undefined || !issue.rule) return undefined;
   const path = segments(issue.path);
   const offset = offsetOf(text, issue.line, issue.column);
   const to = suggested(issue.suggestion);
+  if (issue.rule === 'json-syntax') return syntaxFix(issue, text, offset);
   if (RENAME_RULES.has(issue.rule)) return typeof to === 'string' ? renameFix(issue, to) : undefined;
   if (issue.rule in MISSING_FIELD_RULES && text[offset] === '{') {
     const named = MISSING_FIELD_RULES[issue.rule];
