@@ -154,7 +154,7 @@ function renameFix(issue: Issue, to: string): QuickFix {
   const from = segments(issue.path!).at(-1)!;
   return {
     kind: 'rename',
-    label: `Rename to "${to}"`,
+    label: `Rename "${from}" to "${to}"`,
     apply: (text) => {
       const t = tokenAt(text, offsetOf(text, issue.line!, issue.column!));
       return t && t.value === from ? splice(text, t, JSON.stringify(to)) : undefined;
@@ -241,23 +241,25 @@ export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
 }
 
 /**
- * Fixes for a whole list, leaving out an "add K" where a rename to K in the same object is offered
- * (renaming "descripton" fixes the missing "description" too; adding both would duplicate it).
+ * Fixes for a whole list. Where a misspelt key is renamed to K, the "K is missing" error in the same
+ * object gets that rename too, not an insert: renaming "descripton" provides "description", and
+ * adding both would duplicate it.
  */
 export function quickFixes(issues: readonly Issue[], text: string): Map<Issue, QuickFix> {
   const fixes = new Map<Issue, QuickFix>();
-  const renamedTo = new Set<string>();
+  const renames = new Map<string, QuickFix>();
   for (const issue of issues) {
     const fix = quickFixFor(issue, text);
     if (!fix) continue;
     fixes.set(issue, fix);
     if (fix.kind === 'rename') {
-      const to = suggested(issue.suggestion);
-      renamedTo.add(`${issue.path!.slice(0, issue.path!.lastIndexOf('/'))}/${String(to).replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const to = String(suggested(issue.suggestion));
+      renames.set(`${issue.path!.slice(0, issue.path!.lastIndexOf('/'))}/${to.replace(/~/g, '~0').replace(/\//g, '~1')}`, fix);
     }
   }
-  for (const [issue, fix] of fixes) {
-    if (fix.kind === 'insert' && renamedTo.has(issue.path!)) fixes.delete(issue);
+  for (const issue of issues) {
+    const rename = renames.get(issue.path ?? '');
+    if (rename && issue.rule && issue.rule in MISSING_FIELD_RULES) fixes.set(issue, rename);
   }
   return fixes;
 }
