@@ -20,9 +20,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parseFlags } from '../../src/cli/command.js';
-import { scenarioJsonSchema, validateScenarioText } from '../../src/validate/index.js';
+import { validateScenarioText } from '../../src/validate/index.js';
+import { ajvExported, ajvFlat, type Validator } from './ajv-stand-in.js';
 import { scenario } from './validate-corpus.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/scenarios/', import.meta.url));
@@ -34,55 +34,12 @@ function corpus(kind: 'valid' | 'invalid'): string[] {
     .map((f) => readFileSync(`${FIXTURES}${kind}/${f}`, 'utf8'));
 }
 
-type Json = Record<string, unknown>;
-
-/**
- * The schema with each per-type `oneOf` (27 assertion types, 4 condition types) merged into one
- * object: `type` one of the tags, every field of any type allowed, only the common fields required.
- * That is the seed's shape ("type is one of the 27 supported types"), and Ajv with allErrors must
- * try every option of a oneOf, so this is the faster, harder stand-in.
- */
-function flattened(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(flattened);
-  if (typeof node !== 'object' || node === null) return node;
-  const obj = node as Json;
-  const options = obj.oneOf as Json[] | undefined;
-  const tagged = options?.every((o) => (o.properties as Json | undefined)?.type && 'const' in ((o.properties as Json).type as Json));
-  if (options && tagged) {
-    const properties: Json = {};
-    for (const o of options) for (const [k, v] of Object.entries(o.properties as Json)) properties[k] ??= flattened(v);
-    properties.type = { type: 'string', enum: options.map((o) => ((o.properties as Json).type as Json).const) };
-    const required = (options[0].required as string[]).filter((k) => options.every((o) => (o.required as string[]).includes(k)));
-    return { type: 'object', properties, required, additionalProperties: false, patternProperties: { '^x-': {} } };
-  }
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, flattened(v)]));
-}
-
-// strict: false because the exported schema carries annotations Ajv's strict mode does not know.
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-const exported = scenarioJsonSchema();
-const ajvExported = ajv.compile(exported);
-const ajvFlat = ajv.compile({ ...(flattened(exported) as Json), $id: (exported.$id as string).replace(/\.json$/, '-flat.json') });
-
-type Validator = (text: string) => number;
-
 /** One validation each way; both return the number of problems found so the work cannot be skipped. */
 function ours(text: string): number {
   const report = validateScenarioText(text);
   return report.errors.length + report.warnings.length;
 }
 
-const standIn =
-  (validate: typeof ajvFlat): Validator =>
-  (text) => {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      return 1;
-    }
-    return validate(doc) ? 0 : (validate.errors?.length ?? 1);
-  };
 
 /** Microseconds per document, CPU and wall clock, over at least `ms` of wall time. */
 function timed(validate: Validator, docs: string[], ms: number): { cpu: number; wall: number } {
@@ -128,8 +85,8 @@ for (const c of CASES) {
 
 const SIDES: { name: string; validate: Validator }[] = [
   { name: 'ours', validate: ours },
-  { name: 'Ajv flat', validate: standIn(ajvFlat) },
-  { name: 'Ajv exported', validate: standIn(ajvExported) },
+  { name: 'Ajv flat', validate: ajvFlat },
+  { name: 'Ajv exported', validate: ajvExported },
 ];
 
 const col = (x: string | number): string => (typeof x === 'number' ? x.toFixed(x < 100 ? 1 : 0) : x).padStart(14);
