@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
 import { untilAborted, withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
@@ -11,7 +10,8 @@ import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, ty
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
 import { captureScreen, type ScreenCapture } from './screen/capture.js';
-import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
+import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
+import { findTool, TOOL_NAMES } from './tools/index.js';
 import type { DeviceInfo } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
@@ -48,11 +48,7 @@ export interface CallEvent {
   durationMs: number;
 }
 
-export interface ToolDescription {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolDescription } from './tools/descriptions.js';
 
 const SCREEN_SIZE_TTL_MS = 2000;
 
@@ -90,12 +86,8 @@ export class Engine {
     }
   }
 
-  listTools(): ToolDescription[] {
-    return TOOLS.map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: toJsonSchema(t.params, { errorMode: 'ignore' }) as Record<string, unknown>,
-    }));
+  listTools(): readonly ToolDescription[] {
+    return toolDescriptions();
   }
 
   /** Devices of every driver; a driver that fails or is slow is left out rather than failing the list. */

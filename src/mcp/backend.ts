@@ -15,7 +15,7 @@ export interface AgentBackend {
   /** Where the actions happen, for messages ("this process", "the bridge at ws://…"). */
   readonly where: string;
   listDevices(): Promise<DeviceInfo[] | ToolFailure>;
-  engineTools(): Promise<ToolDescription[] | ToolFailure>;
+  engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
@@ -63,7 +63,7 @@ export class LocalBackend implements AgentBackend {
     return this.engine.listDevices();
   }
 
-  async engineTools(): Promise<ToolDescription[]> {
+  async engineTools(): Promise<readonly ToolDescription[]> {
     return this.engine.listTools();
   }
 
