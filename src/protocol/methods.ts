@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo, UiElement } from '../engine/types.js';
+import type { ElementDescription } from '../engine/verbs/describe-element.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
 
 /**
@@ -208,6 +209,17 @@ export const ScenariosCancelParams = v.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// elements.describe (the viewer's inspector)
+
+export const ElementsDescribeParams = v.strictObject({
+  device: deviceId,
+  /** An element id from mobile_list_elements_on_screen or elements.changed. */
+  element: v.pipe(v.string('element must be an element id from the element list'), v.minLength(1, 'element must not be empty: pass an element id from the element list'), v.maxLength(1000)),
+});
+/** The result (shape owned by the engine's describe-element.ts, like UiElement): `{device, element, target, unique, matches, alternative?, step_examples?, message}`. */
+export type { ElementDescription } from '../engine/verbs/describe-element.js';
+
+// ---------------------------------------------------------------------------------------------
 // The method table
 
 export const METHOD_PARAMS = {
@@ -224,6 +236,7 @@ export const METHOD_PARAMS = {
   'verbs.run': VerbsRunParams,
   'scenarios.run': ScenariosRunParams,
   'scenarios.cancel': ScenariosCancelParams,
+  'elements.describe': ElementsDescribeParams,
 } as const;
 
 export interface MethodResults {
@@ -240,6 +253,7 @@ export interface MethodResults {
   'verbs.run': unknown;
   'scenarios.run': unknown;
   'scenarios.cancel': unknown;
+  'elements.describe': ElementDescription | Failure;
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS;

@@ -6,6 +6,8 @@ import { DeviceList } from './device-list.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
+import { copyText, setupViewSwitch } from './inspector-controls.js';
+import { InspectorDetails } from './inspector.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
 import { ScreenView } from './screen-view.js';
@@ -94,12 +96,16 @@ async function start(): Promise<void> {
   let viewer!: Viewer;
   const showElement = (e: UiElement | undefined) => {
     elementsPanel.show(e);
-    screen.highlight(e && { rect: e, label: outlineLabel(e) });
+    // The selected element stays outlined while nothing else is pointed at.
+    const outlined = e ?? elementsPanel.selected;
+    screen.highlight(outlined && { rect: outlined, label: outlineLabel(outlined) });
   };
-  const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-details'), byId('elements-count'), {
+  const inspector = new InspectorDetails(byId('element-details'), (e) => (viewer.current ? client.request('elements.describe', { device: viewer.current.id, element: e.id }) : Promise.reject(new Error('no device chosen'))), copyText);
+  const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-tree'), inspector, byId('elements-count'), {
     hover: showElement,
     activate: (e) => void viewer.tapElement(e),
   });
+  setupViewSwitch(byId('btn-elements-list'), byId('btn-elements-tree'), byId('element-list'), byId('element-tree'));
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
     videoFormat = 'jpeg';
@@ -132,6 +138,7 @@ async function start(): Promise<void> {
         canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
         activity.clear();
         input.clear();
+        if (elementsPanel.selected) elementsPanel.select(undefined);
       },
       paintFrame: (f) => painter.push(f),
       clearScreen: () => {
@@ -161,9 +168,10 @@ async function start(): Promise<void> {
     if (shot) download(shot.png, `${shot.device}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
   });
 
-  new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
+  const validator = new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
     client.request('scenarios.validate', file ? { scenario, file } : { scenario }),
   );
+  byId('btn-new-scenario').addEventListener('click', () => void validator.newScenario(viewer.current?.os === 'iOS' ? 'ios' : 'android'));
 
   setInterval(() => {
     const now = performance.now();
