@@ -49,6 +49,7 @@ export class RunPanel {
     if (!parameters) return;
     this.running = true;
     this.runId = undefined;
+    delete this.parts.result.dataset.run;
     this.parts.runButton.disabled = true;
     this.parts.cancelButton.hidden = false;
     this.parts.cancelButton.disabled = false;
@@ -126,6 +127,7 @@ export class RunPanel {
     if (p.type === 'started') {
       if (p.device !== this.device()) return;
       this.runId = String(p.run_id);
+      this.parts.result.dataset.run = this.runId;
       return;
     }
     if (p.run_id !== this.runId) return;
