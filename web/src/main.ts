@@ -189,6 +189,7 @@ async function start(): Promise<void> {
       button: byId<HTMLButtonElement>('btn-record'),
       status: byId('record-status'),
       steps: byId('record-steps'),
+      stepsUnit: byId('record-steps-unit'),
       startDialog: byId<HTMLDialogElement>('record-start'),
       nameInput: byId<HTMLInputElement>('record-name'),
       startButton: byId<HTMLButtonElement>('record-go'),

@@ -7,6 +7,7 @@ export interface RecorderParts {
   button: HTMLButtonElement;
   status: HTMLElement;
   steps: HTMLElement;
+  stepsUnit: HTMLElement;
   startDialog: HTMLDialogElement;
   nameInput: HTMLInputElement;
   startButton: HTMLButtonElement;
@@ -131,5 +132,6 @@ export class RecorderControl {
     button.title = recording ? `Stop recording "${recording.name}" and get the scenario` : 'Record what you do on this device as a scenario';
     status.hidden = !recording;
     steps.textContent = String(recording?.steps ?? 0);
+    this.parts.stepsUnit.textContent = recording?.steps === 1 ? 'step' : 'steps';
   }
 }
