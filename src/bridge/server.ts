@@ -13,6 +13,7 @@ import { DeviceHub, type ActivityEntry } from './hub.js';
 import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
+import { RunFiles } from './run-files.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
 import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
@@ -118,6 +119,7 @@ export class Bridge implements BridgeCore {
   readonly server = { name: 'mobilebridge', version: PACKAGE_VERSION };
   readonly limits: ServerLimits;
   readonly recordings?: RecordingStore;
+  readonly runFiles = new RunFiles();
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;

@@ -1,6 +1,7 @@
 import type { UiElement } from '../../src/engine/types.js';
 import type { ScreenOptions, StreamSource } from '../../src/protocol/methods.js';
 import { ActivityPanel } from './activity-panel.js';
+import { AppLauncher } from './app-launcher.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
 import { DeviceList } from './device-list.js';
 import { byId } from './dom.js';
@@ -10,6 +11,8 @@ import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
+import { RecorderControl } from './recorder-control.js';
+import { RunPanel } from './run-panel.js';
 import { ScreenView } from './screen-view.js';
 import { formatMs } from './stats.js';
 import { setupTabs } from './tabs.js';
@@ -76,6 +79,16 @@ function download(png: Uint8Array, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Shows a scenario in the Validate tab and validates it, as if the file had been opened there. */
+function openInValidator(text: string, file: string): void {
+  const input = byId<HTMLInputElement>('scenario-file');
+  const files = new DataTransfer();
+  files.items.add(new File([text], file, { type: 'application/json' }));
+  input.files = files.files;
+  input.dispatchEvent(new Event('change'));
+  byId('tab-validate').click();
+}
+
 async function start(): Promise<void> {
   showState('connecting');
   if (new URLSearchParams(location.search).get('video') !== '0' && (await canDecodeH264())) videoFormat = 'h264';
@@ -139,6 +152,8 @@ async function start(): Promise<void> {
         activity.clear();
         input.clear();
         if (elementsPanel.selected) elementsPanel.select(undefined);
+        launcher.deviceChanged();
+        recorder.deviceChanged();
       },
       paintFrame: (f) => painter.push(f),
       clearScreen: () => {
@@ -172,6 +187,33 @@ async function start(): Promise<void> {
     client.request('scenarios.validate', file ? { scenario, file } : { scenario }),
   );
   byId('btn-new-scenario').addEventListener('click', () => void validator.newScenario(viewer.current?.os === 'iOS' ? 'ios' : 'android'));
+
+  // Record and Run (issue 17 item 3): own modules; here only bound to the page.
+  const watched = () => viewer.current?.id;
+  const launcher = new AppLauncher(byId<HTMLSelectElement>('app-launch'), watched, (tool, parameters) => viewer.call({ tool, parameters }));
+  const recorder = new RecorderControl(
+    client,
+    {
+      button: byId<HTMLButtonElement>('btn-record'),
+      status: byId('record-status'),
+      steps: byId('record-steps'),
+      stepsUnit: byId('record-steps-unit'),
+      startDialog: byId<HTMLDialogElement>('record-start'),
+      nameInput: byId<HTMLInputElement>('record-name'),
+      startButton: byId<HTMLButtonElement>('record-go'),
+      doneDialog: byId<HTMLDialogElement>('record-done'),
+      doneBody: byId('record-done-body'),
+      downloadButton: byId<HTMLButtonElement>('record-download'),
+      validateButton: byId<HTMLButtonElement>('record-validate'),
+    },
+    watched,
+    { notice, openInValidator },
+  );
+  new RunPanel(
+    client,
+    { runButton: byId<HTMLButtonElement>('btn-run'), cancelButton: byId<HTMLButtonElement>('btn-cancel-run'), paramsForm: byId<HTMLFormElement>('run-params'), result: byId('run-result'), text: byId<HTMLTextAreaElement>('scenario-text') },
+    watched,
+  );
 
   setInterval(() => {
     const now = performance.now();
