@@ -212,7 +212,7 @@ export class Phone {
     }
     const { width } = this.frame();
     const dx = x - f.x;
-    if (!f.scroller && f.x < width * 0.05 && dx > width * 0.25 && Math.abs(y - f.y) < dx / 2 && !this.frame().layers.some((l) => l.modal)) {
+    if (f.x < width * 0.05 && dx > width * 0.25 && Math.abs(y - f.y) < dx / 2 && !this.frame().layers.some((l) => l.modal)) {
       this.navigateBack({ hideKeyboardFirst: false });
     }
   }
