@@ -451,9 +451,9 @@ interface Finger {
   scroller?: { key: string; offset: number; max: number };
 }
 
-/** ViewConfiguration's touch slop (8 dp) at a typical density, in device pixels. */
-const TOUCH_SLOP_PX = 16;
-const LONG_PRESS_MS = 500;
+/** Touch slop and long-press timeout as the emulated scrcpy-server classifies gestures (ViewConfiguration: 8 dp, 400 ms). */
+const TOUCH_SLOP_PX = 10;
+const LONG_PRESS_MS = 400;
 
 function hitPath(box: Box, x: number, y: number): Box[] {
   if (!box.visible || !contains(box.visible, x, y)) return [];
