@@ -152,7 +152,7 @@ live('the wheel scrolls the list under the pointer', async (ctx) => {
   await eventually(async () => shift(moved, await rows(ctx)) > 100, 'and back up');
 });
 
-live('Backspace deletes a character in the focused field; right click is Back', async (ctx) => {
+live('Backspace deletes a character, Ctrl+V pastes the host clipboard, right click is Back', async (ctx) => {
   if (!chromiumPath) return;
   const page = ctx.page!;
   await call(ctx, 'mobile_open_url', { url: 'mbdemo://screen/signin' });
@@ -166,6 +166,12 @@ live('Backspace deletes a character in the focused field; right click is Back', 
   await page.keyboard.press('Backspace');
   await eventually(async () => (await elements(ctx)).find((e) => e.id === field!.id)?.text === 'ab', 'Backspace deleted the c');
   await page.locator('#activity-feed li', { hasText: 'pressed BACKSPACE' }).first().waitFor({ state: 'attached' });
+  // Paste from the host clipboard: Ctrl+V on the focused screen.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate(`navigator.clipboard.writeText('xy')`);
+  await page.focus('#screen');
+  await page.keyboard.press('Control+V');
+  await eventually(async () => (await elements(ctx)).find((e) => e.id === field!.id)?.text === 'abxy', 'the clipboard text was typed');
   // Right click: BACK (Android), which first closes the keyboard.
   const keyboardShown = async () => (await elements(ctx)).some((e) => e.type === 'keyboard');
   if (await keyboardShown()) {
@@ -184,14 +190,28 @@ live('a second viewer sees the tap marker where the first one tapped', async (ct
     const size = (await call(ctx, 'mobile_get_screen_size', {})) as { width: number; height: number };
     // A spot on the status bar: nothing there reacts, so the screen stays as it is.
     const spot = { x: Math.round(size.width / 2), y: 10 };
-    const marker = second.locator(`.tap-marker[data-x="${spot.x}"][data-y="${spot.y}"]`);
-    const seen = marker.first().waitFor({ state: 'attached', timeout: 10_000 });
+    // Markers live 0.7 s: record each one as it is added, with where it was drawn, instead of racing it.
+    await second.evaluate(`(() => {
+      window.markersSeen = [];
+      new MutationObserver((changes) => {
+        for (const c of changes) for (const n of c.addedNodes) {
+          if (!n.classList || !n.classList.contains('tap-marker')) continue;
+          const r = n.getBoundingClientRect();
+          window.markersSeen.push({ x: Number(n.dataset.x), y: Number(n.dataset.y), cx: r.left + r.width / 2, cy: r.top + r.height / 2 });
+        }
+      }).observe(document.getElementById('screen-wrap'), { childList: true });
+    })()`);
     const at = await drawn(ctx, first, spot);
     await first.mouse.click(at.x, at.y);
-    await seen;
-    const box = (await marker.first().boundingBox())!;
+    type Seen = { x: number; y: number; cx: number; cy: number };
+    let mark: Seen | undefined;
+    await eventually(async () => {
+      const seen = (await second.evaluate('window.markersSeen')) as Seen[];
+      mark = seen.find((m) => m.x === spot.x && m.y === spot.y);
+      return mark !== undefined;
+    }, 'the second page draws a marker at the tapped pixel');
     const where = await drawn(ctx, second, spot);
-    assert.ok(Math.abs(box.x + box.width / 2 - where.x) < 12 && Math.abs(box.y + box.height / 2 - where.y) < 12, 'drawn over the tapped pixel');
+    assert.ok(Math.abs(mark!.cx - where.x) < 12 && Math.abs(mark!.cy - where.y) < 12, `drawn over the tapped pixel: ${JSON.stringify(mark)} vs ${JSON.stringify(where)}`);
   } finally {
     await second.close();
   }
