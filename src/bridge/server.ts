@@ -163,6 +163,7 @@ export class Bridge implements BridgeCore {
         this.hub.dropSession(session);
         this.peers?.dropSession(session);
         this.locks.releaseAll(session);
+        this.engine.cancelTouches(session.id);
       },
       this.log,
     );

@@ -15,6 +15,18 @@ const quoted = (v: unknown, max = 40): string => {
   return `“${s.length > max ? `${s.slice(0, max)}…` : s}”`;
 };
 
+/** A streamed touch (input.touch): one entry for the whole drag, in its main direction. */
+function describeDrag(p: Record<string, unknown>): string {
+  const from = p.from as { x?: unknown; y?: unknown } | undefined;
+  const to = p.to as { x?: unknown; y?: unknown } | undefined;
+  if (p.action === 'cancel') return 'cancelled a drag';
+  const dx = Number(to?.x) - Number(from?.x);
+  const dy = Number(to?.y) - Number(from?.y);
+  const direction = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';
+  const replayed = p.streamed === false ? ' (replayed on release)' : '';
+  return `dragged ${direction} from (${num(from?.x)}, ${num(from?.y)}) to (${num(to?.x)}, ${num(to?.y)})${replayed}`;
+}
+
 /** Human wording for the tools people use in the viewer; anything else shows its name and parameters. */
 function describeTool(tool: string, p: Record<string, unknown>): string {
   switch (tool) {
@@ -30,6 +42,10 @@ function describeTool(tool: string, p: Record<string, unknown>): string {
       return `typed ${quoted(p.text)}${p.submit ? ' and pressed ENTER' : ''}`;
     case 'mobile_press_button':
       return `pressed ${String(p.button)}`;
+    case 'input.key':
+      return `pressed ${String(p.key)}`;
+    case 'input.touch':
+      return describeDrag(p);
     case 'mobile_set_orientation':
       return `rotated to ${String(p.orientation)}`;
     case 'mobile_launch_app':

@@ -9,6 +9,7 @@ import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
 import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
+import { LiveControl } from './live-control.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
 import { RecorderControl } from './recorder-control.js';
@@ -131,6 +132,15 @@ async function start(): Promise<void> {
       await viewer.call(call);
     },
   );
+  // Issue 17 item 1: drags streamed, wheel, right click, shortcuts, zoom, tap markers.
+  const live = new LiveControl({
+    wrap: byId('screen-wrap'),
+    canvas,
+    zoomButton: byId<HTMLButtonElement>('btn-zoom'),
+    notice,
+    rotate: () => byId('btn-rotate').click(),
+    screenshot: () => byId('btn-screenshot').click(),
+  });
   const screen = new ScreenView(byId('screen-wrap'), canvas, byId('outline'), byId('outline-label'), {
     gesture: (g) => {
       const size = screen.deviceSize;
@@ -138,6 +148,9 @@ async function start(): Promise<void> {
     },
     key: (k) => input.push(k),
     hover: (p) => viewer.hoverAt(p),
+    drag: (d) => live.drag(d),
+    wheel: (at, dx, dy) => live.wheel(at, dx, dy),
+    secondary: () => live.secondary(),
   });
 
   const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d));
@@ -147,7 +160,7 @@ async function start(): Promise<void> {
       deviceChosen: (d) => {
         devices.markChosen(d?.id);
         byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
-        byId<HTMLButtonElement>('btn-back').disabled = d?.os !== 'Android';
+        byId<HTMLButtonElement>('btn-back').title = d?.os === 'iOS' ? 'Back: iOS has no BACK button, so this swipes from the left edge (Alt+B, right click)' : 'BACK (Alt+B, right click)';
         canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
         activity.clear();
         input.clear();
@@ -169,13 +182,17 @@ async function start(): Promise<void> {
       },
       elements: (list, fresh) => elementsPanel.render(list, fresh),
       hovered: showElement,
-      activity: (a) => activity.add(a, client.session),
+      activity: (a) => {
+        activity.add(a, client.session);
+        live.activity(a, a.session === client.session);
+      },
       notice,
     },
     screenOptions,
   );
 
-  byId('btn-back').addEventListener('click', () => void viewer.button('BACK'));
+  live.bind(viewer, screen);
+  byId('btn-back').addEventListener('click', () => void live.back());
   byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
   byId('btn-screenshot').addEventListener('click', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
 import type { Clock } from './clock.js';
 import { screenSizeOf } from './compose.js';
@@ -171,6 +171,29 @@ export class VirtualDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => this.phone.swipe(fromX, fromY, toX, toY));
+  }
+
+  touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
+    return this.call(ctx, () => {
+      if (phase === 'down') this.phone.touchDown(x, y);
+      else if (phase === 'move') this.phone.touchMove(x, y);
+      else if (phase === 'up') this.phone.touchUp(x, y);
+      else this.phone.touchCancel();
+      return true;
+    });
+  }
+
+  /** Backspace, Tab (next field), Enter and app switch (the launcher's recents is Home here); arrows and forward delete have no cursor to act on. */
+  pressKey(key: Key, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => {
+      switch (key) {
+        case 'BACKSPACE': return this.phone.deleteBackward();
+        case 'ENTER': return this.phone.press('ENTER');
+        case 'TAB': return this.phone.nextField();
+        default:
+          throw new ToolError('UNSUPPORTED', `the virtual phone ${this.id} has no text cursor or task switcher, so ${key} does nothing there; nothing was pressed`);
+      }
+    });
   }
 
   typeText(text: string, ctx: CallContext): Promise<void> {
