@@ -1,10 +1,9 @@
 import type { DeviceHandle } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
-import { isToolFailure, toFailure, type ToolFailure } from '../engine/errors.js';
+import { toFailure, type ToolFailure } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
 import {
   SCREEN_DEFAULTS,
-  type ActivityOutcome,
   type DeviceActivityParams,
   type EffectiveScreenOptions,
   type NotificationName,
@@ -12,6 +11,7 @@ import {
   type Participant,
   type ValidParamsOf,
 } from '../protocol/index.js';
+import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
 import { FramePipeline, type FrameStats } from './frames.js';
 import { captureScreen } from '../engine/screen/capture.js';
@@ -41,31 +41,7 @@ interface DeviceState {
 /** How often a paused device is looked for, besides the drivers' own device events. */
 const PAUSED_PROBE_MS = 2000;
 
-/** An action to show every participant of a device (`device.activity`). */
-export interface ActivityEntry {
-  tool?: string;
-  verb?: string;
-  parameters: Record<string, unknown>;
-  outcome: ActivityOutcome;
-  durationMs: number;
-}
-
-const MAX_PARAMETER_CHARS = 500;
-
-/** Parameters as shown to other participants: long strings cut so activity stays small. */
-function summarize(parameters: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parameters)) {
-    out[k] = typeof v === 'string' && v.length > MAX_PARAMETER_CHARS ? `${v.slice(0, MAX_PARAMETER_CHARS)}… (${v.length} characters)` : v;
-  }
-  return out;
-}
-
-export function outcomeOf(result: unknown): ActivityOutcome {
-  if (isToolFailure(result)) return { status: 'error', code: result.code, message: result.message };
-  const message = (result as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? { status: 'success', message } : { status: 'success' };
-}
+export { outcomeOf, type ActivityEntry } from './activity/feed.js';
 
 /**
  * Everything per device that sessions share: subscriptions, the frame pipeline, the element
@@ -73,12 +49,20 @@ export function outcomeOf(result: unknown): ActivityOutcome {
  */
 export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
+  /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
+  readonly feed: ActivityFeed;
 
   constructor(
     private readonly engine: Engine,
     private readonly sessions: SessionStore,
     private readonly options: HubOptions,
-  ) {}
+  ) {
+    this.feed = new ActivityFeed({
+      list: (device) => this.engine.withDevice(device, 'naming the field typed into', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs),
+      broadcast: (device, params: DeviceActivityParams) => this.broadcast(device, 'device.activity', params),
+      log: this.options.log,
+    });
+  }
 
   /** Checks the device and registers the subscription; `start` begins delivery (call it after answering). */
   async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
@@ -214,17 +198,7 @@ export class DeviceHub {
   }
 
   activity(device: string, actor: Participant, entry: ActivityEntry): void {
-    const params: DeviceActivityParams = {
-      ...actor,
-      device,
-      ...(entry.tool ? { tool: entry.tool } : {}),
-      ...(entry.verb ? { verb: entry.verb } : {}),
-      parameters: summarize(entry.parameters),
-      outcome: entry.outcome,
-      duration_ms: Math.round(entry.durationMs * 10) / 10,
-      at: new Date().toISOString(),
-    };
-    this.broadcast(device, 'device.activity', params);
+    this.feed.publish(device, actor, entry);
   }
 
   /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
@@ -234,14 +208,11 @@ export class DeviceHub {
 
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */
   onCall(e: CallEvent): void {
+    // Activity is kept for late joiners even while nobody watches the device.
+    this.feed.onCall(e, () => (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' });
     const state = this.devices.get(e.device);
     if (!state) return;
     if (e.mutates) {
-      // A verb's own calls are shown as the one verb entry (verbs.run), not once more each.
-      if (!e.partOf) {
-        const actor = (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' };
-        this.activity(e.device, actor, { tool: e.tool, parameters: e.parameters, outcome: outcomeOf(e.result), durationMs: e.durationMs });
-      }
       state.elements?.refresh();
       state.frames?.nudge();
     } else if (e.tool === 'mobile_list_elements_on_screen' && e.ok) {
@@ -327,7 +298,11 @@ export class DeviceHub {
 
   private elementWatcher(device: string): ElementWatcher {
     return new ElementWatcher(device, this.options.elementsPollMs, {
-      list: () => this.engine.withDevice(device, 'element watch', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs),
+      list: () =>
+        this.engine.withDevice(device, 'element watch', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs).then((elements) => {
+          this.feed.memory.saw(device, elements);
+          return elements;
+        }),
       onGone: (reason) => this.deviceGone(device, reason),
       log: this.options.log,
     });

@@ -159,10 +159,10 @@ export class Bridge implements BridgeCore {
 
     this.sessions = new SessionStore(
       { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
-      (session) => {
+      (session, reason) => {
         this.hub.dropSession(session);
         this.peers?.dropSession(session);
-        this.locks.releaseAll(session);
+        this.locks.releaseAll(session, `its session ended: ${reason}`);
         this.engine.cancelTouches(session.id);
       },
       this.log,
@@ -174,7 +174,18 @@ export class Bridge implements BridgeCore {
       log: this.log,
     });
     this.locks = new LockTable((change) =>
-      this.hub.broadcast(change.device, 'device.lock', { device: change.device, holder: change.holder, ...(change.previous ? { previous: change.previous } : {}) }, change.notify),
+      this.hub.broadcast(
+        change.device,
+        'device.lock',
+        {
+          device: change.device,
+          holder: change.holder,
+          ...(change.previous ? { previous: change.previous } : {}),
+          ...(change.since ? { since: change.since } : {}),
+          ...(change.reason ? { reason: change.reason } : {}),
+        },
+        change.notify,
+      ),
     );
     if (options.peers?.length) this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log);
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
@@ -322,7 +333,8 @@ export class Bridge implements BridgeCore {
     });
     ws.on('close', () => {
       this.connections.delete(conn);
-      this.sessions.detach(conn.session, conn);
+      // The session waits for a resume, but its locks go now: nobody is left to drive the device.
+      if (this.sessions.detach(conn.session, conn)) this.locks.releaseAll(conn.session, 'its holder disconnected');
     });
   }
 }

@@ -1,8 +1,14 @@
 import type { UiElement } from '../../src/engine/types.js';
 import type { ScreenOptions, StreamSource } from '../../src/protocol/methods.js';
+import { AccessProblem } from './access-problem.js';
 import { ActivityPanel } from './activity-panel.js';
 import { AppLauncher } from './app-launcher.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
+import { bridgeEndpoint } from './endpoint.js';
+import { LockBadge } from './lock-badge.js';
+import { OfflineBanner } from './offline-banner.js';
+import { PairDebugging } from './pair-debugging.js';
+import { diagnoseReconnects } from './reconnect-diagnosis.js';
 import { DeviceList } from './device-list.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
@@ -41,7 +47,12 @@ function notice(message: string): void {
   toastTimer = setTimeout(() => (toast.hidden = true), 6000);
 }
 
+// Honest states (issue 17): greyed screen and banner while offline, a page for token problems.
+const offline = new OfflineBanner(byId('screen-wrap'), byId('offline-banner'), byId('offline-detail'));
+const access = new AccessProblem();
+
 function showState(state: ViewerConnectionState, detail?: string): void {
+  offline.show(state, detail);
   connection.dataset.state = state;
   connection.textContent = STATE_TEXT[state];
   connection.title = detail ?? '';
@@ -93,9 +104,15 @@ function openInValidator(text: string, file: string): void {
 async function start(): Promise<void> {
   showState('connecting');
   if (new URLSearchParams(location.search).get('video') !== '0' && (await canDecodeH264())) videoFormat = 'h264';
-  const client = await connectWithRetry(location, showState);
+  const client = await connectWithRetry(location, showState, (d) => access.show(d));
+  access.hide();
   client.onState((s) => showState(s));
   showState(client.state);
+  diagnoseReconnects(client, bridgeEndpoint(location).token, (d) => {
+    if (!d) return access.hide();
+    offline.show(client.state, d.message);
+    access.show(d);
+  });
   byId('session-label').textContent = client.session ? `session ${client.session.slice(0, 6)}` : '';
   client.onSession((e) => (byId('session-label').textContent = `session ${e.session.slice(0, 6)}`));
 
@@ -153,6 +170,11 @@ async function start(): Promise<void> {
     secondary: () => live.secondary(),
   });
 
+  const badge = new LockBadge(byId('lock-badge'), byId('lock-text'), byId<HTMLButtonElement>('btn-take-control'), byId<HTMLButtonElement>('btn-release'));
+  const pair = new PairDebugging(client, activity, badge, notice);
+  byId('btn-take-control').addEventListener('click', () => void pair.takeControl());
+  byId('btn-release').addEventListener('click', () => void pair.release());
+
   const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d));
   viewer = new Viewer(
     client,
@@ -187,6 +209,7 @@ async function start(): Promise<void> {
         live.activity(a, a.session === client.session);
       },
       notice,
+      watching: (d) => void pair.watch(d.id),
     },
     screenOptions,
   );
