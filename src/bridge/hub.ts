@@ -23,6 +23,8 @@ import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 export interface HubOptions {
   elementsPollMs: number;
   captureTimeoutMs: number;
+  /** A frame unsent this long (the peer's socket full) ends the connection of a subscriber that stopped reading. */
+  frameStallMs: number;
   video: VideoSettings;
   log(line: string): void;
 }
@@ -274,6 +276,9 @@ export class DeviceHub {
     return new FramePipeline(device, {
       capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs),
       onGone: (reason) => this.deviceGone(device, reason),
+      stallMs: this.options.frameStallMs,
+      onStalled: (sub) =>
+        sub.session.connection?.close(1008, `not reading frames: one was left unsent for ${this.options.frameStallMs / 1000} s; resume the session to catch up`),
       log: this.options.log,
     });
   }

@@ -4,6 +4,7 @@ import type { DeviceProfile } from './profile.js';
 import type { Frame } from './compose.js';
 import type { Box } from './layout.js';
 import type { View } from './view.js';
+import type { PixelSlot } from '../../pixel-slots.js';
 
 /** What a renderer thread needs of a frame (a Frame's screen and actions stay on the main thread). */
 export interface FramePayload {
@@ -19,6 +20,8 @@ export interface RenderRequest {
   dark: boolean;
   rgba: boolean;
   png: boolean;
+  /** Where to draw the RGBA (a pixel slot, shared memory): nothing is allocated or transferred. */
+  target?: { id: number; memory: SharedArrayBuffer };
 }
 
 export type RenderReply =
@@ -97,9 +100,12 @@ export class RenderPool {
     this.stats = { threads, renders: 0, crashes: 0 };
   }
 
-  render(device: string, frame: Frame, profile: DeviceProfile, dark: boolean, want: { rgba?: boolean; png?: boolean }): Promise<RenderedImages> {
+  /** With `into`, the RGBA is drawn into that pixel slot and `rgba` is its buffer. */
+  render(device: string, frame: Frame, profile: DeviceProfile, dark: boolean, want: { rgba?: boolean; png?: boolean }, into?: PixelSlot): Promise<RenderedImages> {
     const request: RenderRequest = { id: this.nextId++, frame: framePayload(frame), profile, dark, rgba: Boolean(want.rgba), png: Boolean(want.png) };
-    return new Promise((resolve, reject) => this.submit({ request, slot: slotOf(device, this.threads), attempts: 0, resolve, reject }));
+    if (into && want.rgba) request.target = { id: into.id, memory: into.memory };
+    const drawn = new Promise<RenderedImages>((resolve, reject) => this.submit({ request, slot: slotOf(device, this.threads), attempts: 0, resolve, reject }));
+    return into && want.rgba ? drawn.then((images) => ({ ...images, rgba: into.data })) : drawn;
   }
 
   /** Stops every thread; frames being drawn fail. A later render starts threads again. */
