@@ -32,6 +32,9 @@ interface Mem {
   subscriptions: number;
   buffered: number;
   rendering: number;
+  slotsLentMb: number;
+  slotsSpareMb: number;
+  heldFramesMb: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -148,10 +151,10 @@ console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN 
 console.log(`event-loop delay per second under load: median of p99 ${lagP99.median.toFixed(1)} ms, worst p99 ${Math.max(...load.map((s) => s.mem.lagP99)).toFixed(1)} ms, max ${Math.max(...load.map((s) => s.mem.lagMax)).toFixed(1)} ms`);
 console.log(`RSS: before ${(before.rss / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after idle ${(after / MB).toFixed(0)} MB (${(((after - before.rss) / before.rss) * 100).toFixed(0)}% vs before)`);
 console.log(`ArrayBuffers: before ${(before.arrayBuffers / MB).toFixed(1)} MB, peak ${(Math.max(...load.map((s) => s.mem.arrayBuffers)) / MB).toFixed(1)} MB, after idle ${(idle.at(-1)!.mem.arrayBuffers / MB).toFixed(1)} MB`);
-if (afterGc) console.log(`after idle and a forced full GC: RSS ${(afterGc.rss / MB).toFixed(0)} MB, ArrayBuffers ${(afterGc.arrayBuffers / MB).toFixed(1)} MB (what is still held, not garbage)`);
-console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms, socket-queued MB, frames drawing):');
+if (afterGc) console.log(`after idle and a forced full GC: RSS ${(afterGc.rss / MB).toFixed(0)} MB, ArrayBuffers ${(afterGc.arrayBuffers / MB).toFixed(1)} MB (what is still held, not garbage); heap ${(afterGc.heapUsed / MB).toFixed(0)} MB; screen buffers lent ${afterGc.slotsLentMb.toFixed(1)} MB, spare ${afterGc.slotsSpareMb.toFixed(1)} MB`);
+console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms, socket-queued MB, frames drawing, screen buffers lent/spare MB, frame pipelines hold MB):');
 for (const s of samples.filter((_, i) => i % Number(process.env.BENCH_EVERY ?? 5) === 0)) {
-  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)} ${(s.mem.buffered / MB).toFixed(1).padStart(6)} ${String(s.mem.rendering).padStart(3)}`);
+  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)} ${(s.mem.buffered / MB).toFixed(1).padStart(6)} ${String(s.mem.rendering).padStart(3)} ${s.mem.slotsLentMb.toFixed(0).padStart(4)}/${s.mem.slotsSpareMb.toFixed(0).padEnd(3)} ${s.mem.heldFramesMb.toFixed(0).padStart(4)}`);
 }
 
 async function sleepAndTake(seconds: number, label: string): Promise<Mem> {

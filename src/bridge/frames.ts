@@ -141,7 +141,11 @@ export class FramePipeline {
   constructor(
     readonly device: string,
     private readonly hooks: FramePipelineHooks,
-  ) {}
+  ) {
+    // libvips' operation cache never hits for frames (every one is new pixels) but kept up to
+    // 50 MB of their images alive after load. Process-wide; the tile cache is the renderer's own.
+    sharp.cache(false);
+  }
 
   get size(): number {
     return this.subs.size;
@@ -221,7 +225,15 @@ export class FramePipeline {
     let failures = 0;
     let due = performance.now();
     while (this.subs.size > 0 && !this.stopped) {
-      if (this.anyReceiver()) {
+      const receiving = this.anyReceiver();
+      if (!receiving && this.current && this.deliveries.size === 0) {
+        // Nobody connected (sessions waiting to be resumed): hold no screen meanwhile; a resumed
+        // subscriber gets the next capture.
+        this.retire(this.current);
+        this.current = undefined;
+        this.encodings = new Map();
+      }
+      if (receiving) {
         try {
           const shot = await this.hooks.capture();
           failures = 0;

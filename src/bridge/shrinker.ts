@@ -47,6 +47,10 @@ export class Shrinker {
   private nextId = 0;
   /** Halved screens: a few per device size in flight, spares dropped after idle. */
   readonly outputs = new PixelSlotPool({ spare: 4 });
+  private idleTimer?: NodeJS.Timeout;
+
+  /** The thread is ended after `idleMs` without work (its heap goes back to the system). */
+  constructor(private readonly idleMs = 15_000) {}
 
   halve(src: PixelBuffer): Promise<HalvedPixels> {
     if (src.channels !== 4) throw new RangeError(`the frame downscaler takes RGBA pixels, got ${src.channels} channels`);
@@ -62,6 +66,7 @@ export class Shrinker {
       new Uint8Array(input, 0, bytes).set(src.data.subarray(0, bytes));
     }
     const output = this.outputs.take((src.width >> 1) * (src.height >> 1) * 3);
+    clearTimeout(this.idleTimer);
     const worker = this.started();
     const id = this.nextId++;
     if (this.pending.size === 0) worker.ref();
@@ -98,11 +103,26 @@ export class Shrinker {
     return worker;
   }
 
+  private endWhenIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const worker = this.worker;
+      if (!worker || this.pending.size > 0) return;
+      this.worker = undefined;
+      this.spare = [];
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
   private settle(reply: ShrinkReply): void {
     const job = this.pending.get(reply.id);
     if (!job) return;
     this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker?.unref();
+    if (this.pending.size === 0) {
+      this.worker?.unref();
+      this.endWhenIdle();
+    }
     if (job.copy && this.spare.length < SPARE_INPUTS) this.spare.push(job.copy);
     if (reply.error !== undefined) {
       this.outputs.release(job.output);

@@ -94,9 +94,15 @@ export class RenderPool {
   private readonly workers: (Worker | undefined)[];
   private readonly jobs = new Map<number, Job>();
   private nextId = 0;
+  private readonly idleTimers: (NodeJS.Timeout | undefined)[];
 
-  constructor(readonly threads = defaultThreads()) {
+  /** A thread with nothing to draw for `idleMs` is ended: its heap and tile cache go back to the system. */
+  constructor(
+    readonly threads = defaultThreads(),
+    private readonly idleMs = 15_000,
+  ) {
     this.workers = new Array<Worker | undefined>(threads).fill(undefined);
+    this.idleTimers = new Array<NodeJS.Timeout | undefined>(threads).fill(undefined);
     this.stats = { threads, renders: 0, crashes: 0 };
   }
 
@@ -136,6 +142,8 @@ export class RenderPool {
   }
 
   private submit(job: Job): void {
+    clearTimeout(this.idleTimers[job.slot]);
+    this.idleTimers[job.slot] = undefined;
     const worker = this.started(job.slot);
     if (![...this.jobs.values()].some((j) => j.slot === job.slot)) worker.ref();
     this.jobs.set(job.request.id, job);
@@ -159,7 +167,10 @@ export class RenderPool {
     const job = this.jobs.get(reply.id);
     if (!job) return;
     this.jobs.delete(reply.id);
-    if (!this.busy(slot)) this.workers[slot]?.unref();
+    if (!this.busy(slot)) {
+      this.workers[slot]?.unref();
+      this.endWhenIdle(slot);
+    }
     if (reply.error !== undefined) {
       job.reject(new Error(`drawing the virtual phone's screen failed: ${reply.error}`));
       return;
@@ -187,6 +198,19 @@ export class RenderPool {
       if (job.attempts >= 2) job.reject(new Error(`the virtual phone renderer thread died twice while drawing this frame (${how}); retry the call`));
       else this.submit(job);
     }
+  }
+
+  private endWhenIdle(slot: number): void {
+    clearTimeout(this.idleTimers[slot]);
+    this.idleTimers[slot] = setTimeout(() => {
+      this.idleTimers[slot] = undefined;
+      const worker = this.workers[slot];
+      if (!worker || this.busy(slot)) return;
+      // Forgotten first, so its exit is not taken for a crash.
+      this.workers[slot] = undefined;
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimers[slot].unref();
   }
 
   private busy(slot: number): boolean {

@@ -37,6 +37,9 @@ interface Rendered {
   dropSlot?: () => void;
 }
 
+/** How long the current screen's images are kept without a request (the next one draws again). */
+const SCREEN_KEEP_MS = 5000;
+
 /** One virtual phone behind the engine's DeviceHandle, plus read-only views the emulators use. */
 export class VirtualDevice implements DeviceHandle {
   readonly info: DeviceInfo;
@@ -50,6 +53,7 @@ export class VirtualDevice implements DeviceHandle {
    * the one the frame pipeline still compares with, and one being drawn; spares go after idle.
    */
   readonly pixelSlots = new PixelSlotPool({ spare: 2 });
+  private forgetTimer?: NodeJS.Timeout;
   private lastState: string;
 
   constructor(
@@ -283,16 +287,35 @@ export class VirtualDevice implements DeviceHandle {
     return { job, release: this.pixelSlots.releaser(slot) };
   }
 
+  /** Lets go of a screen's images (its pixel slot once the renderer is done with it). */
+  private forget(old: Rendered | undefined): void {
+    void old?.local?.then((r) => r.release(), () => undefined);
+    if (old?.dropSlot) void (old.rgba ?? Promise.resolve()).then(old.dropSlot, old.dropSlot);
+  }
+
+  /** The current screen's images are dropped after SCREEN_KEEP_MS without a request: an idle device holds no pixels. */
+  private keepScreen(): void {
+    if (this.forgetTimer) {
+      this.forgetTimer.refresh();
+      return;
+    }
+    this.forgetTimer = setTimeout(() => {
+      this.forgetTimer = undefined;
+      const old = this.rendered;
+      this.rendered = undefined;
+      this.forget(old);
+    }, SCREEN_KEEP_MS);
+    this.forgetTimer.unref();
+  }
+
   private image(kind: 'rgba' | 'png'): Promise<{ data: Buffer; width: number; height: number }> {
     this.phone.settle();
     const key = this.phone.frameKey();
     if (this.rendered?.key !== key) {
-      const old = this.rendered;
-      void old?.local?.then((r) => r.release(), () => undefined);
-      // The renderer may still be drawing into the old slot: let go of it once that is over.
-      if (old?.dropSlot) void (old.rgba ?? Promise.resolve()).then(old.dropSlot, old.dropSlot);
+      this.forget(this.rendered);
       this.rendered = { key };
     }
+    this.keepScreen();
     const entry = this.rendered;
     let job = entry[kind];
     if (!job) {
