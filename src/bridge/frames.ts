@@ -33,6 +33,10 @@ interface Capture {
   halved?: Promise<HalvedPixels>;
   /** Deliveries reading this capture now. */
   users: number;
+  /** Halving or decoding passes reading the raw capture now. */
+  rawReaders: number;
+  /** The raw capture went back to the driver (only halved or decoded pixels are read after that). */
+  rawReleased: boolean;
   /** No longer the current screen: its buffers go back once the last delivery is done. */
   retired: boolean;
 }
@@ -89,21 +93,23 @@ function decode(image: ScreenCapture): Promise<PixelBuffer> {
  * a narrower frame is resized from there by sharp). Else the full-size RGB. Decoded PNGs keep
  * sharp's resize: on RGB it is cheaper, and copying them to the thread costs what it would save.
  */
-function pixelsFor(cap: Capture, width: number, made: (p: PixelBuffer) => void): Promise<PixelBuffer> {
+function pixelsFor(cap: Capture, width: number, track: PixelTracker): Promise<PixelBuffer> {
   const raw = cap.image.raw;
-  if (width * 2 <= cap.width && raw?.channels === 4) return (cap.halved ??= watch(shrinker.halve(raw), made));
-  return (cap.pixels ??= watch(decode(cap.image), (p) => p.data !== raw?.data && made(p)));
+  if (width * 2 <= cap.width && raw?.channels === 4) return (cap.halved ??= track.fromRaw(shrinker.halve(raw)));
+  if (raw?.channels === 3) return (cap.pixels ??= decode(cap.image));
+  return (cap.pixels ??= track.fromRaw(decode(cap.image)));
 }
 
-function watch<T extends PixelBuffer>(job: Promise<T>, made: (p: T) => void): Promise<T> {
-  job.then(made, () => undefined);
-  return job;
+/** What the pipeline learns of a screen's pixel work: bytes made, and reads of the raw capture. */
+interface PixelTracker {
+  /** `job` reads the raw capture until it settles, and its result is held with the screen. */
+  fromRaw<T extends PixelBuffer>(job: Promise<T>): Promise<T>;
 }
 
-async function encode(cap: Capture, format: ImageFormat, width: number, quality: number, made: (p: PixelBuffer) => void): Promise<EncodedFrame> {
+async function encode(cap: Capture, format: ImageFormat, width: number, quality: number, track: PixelTracker): Promise<EncodedFrame> {
   const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
   if (format === 'png' && width === cap.width && isPng(cap.image.encoded)) return { ...base, bytes: cap.image.encoded, width: cap.width, height: cap.height };
-  const src = await pixelsFor(cap, width, made);
+  const src = await pixelsFor(cap, width, track);
   let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // The rest of the way after halving (e.g. 1179 → 589 → 540), to the size a resize of the full
   // screen gives, so frame sizes do not depend on the path taken.
@@ -235,10 +241,11 @@ export class FramePipeline {
       }
       if (receiving) {
         try {
-          const shot = await this.hooks.capture();
+          // Not kept in a variable of this loop: a suspended async frame keeps its locals, which held
+          // each device's last screen (~10 MB) alive for as long as the loop slept.
+          const fresh = this.accept(await this.captured());
           failures = 0;
-          this.counters.captures++;
-          if (this.accept(shot)) {
+          if (fresh) {
             // Encoding overlaps with capturing the next screen, and with encoding the previous one
             // (sharp works on the libuv thread pool): at most MAX_DELIVERIES screens at a time.
             while (this.deliveries.size >= MAX_DELIVERIES) await Promise.race(this.deliveries);
@@ -270,6 +277,12 @@ export class FramePipeline {
     this.encodings.clear();
   }
 
+  private async captured(): Promise<ScreenCapture> {
+    const shot = await this.hooks.capture();
+    this.counters.captures++;
+    return shot;
+  }
+
   /** False when the screen did not change since the last capture. */
   private accept(image: ScreenCapture): boolean {
     const cur = this.current;
@@ -291,7 +304,7 @@ export class FramePipeline {
       image.raw?.release?.();
       return false;
     }
-    const cap: Capture = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now(), users: 0, retired: false };
+    const cap: Capture = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now(), users: 0, rawReaders: 0, rawReleased: false, retired: false };
     this.held.add(cap);
     this.heldBytesOf.set(cap, image.raw?.data.length ?? image.encoded?.length ?? 0);
     if (cur) this.retire(cur);
@@ -302,6 +315,7 @@ export class FramePipeline {
 
   private retire(cap: Capture): void {
     cap.retired = true;
+    this.releaseRaw(cap);
     this.giveBack(cap);
   }
 
@@ -313,10 +327,22 @@ export class FramePipeline {
     if (!cap.retired || cap.users > 0 || !this.held.has(cap)) return;
     this.held.delete(cap);
     this.heldBytesOf.delete(cap);
-    cap.image.raw?.release?.();
+    if (!cap.rawReleased) cap.image.raw?.release?.();
     void cap.halved?.then((p) => p.release(), () => undefined);
     cap.pixels = undefined;
     cap.halved = undefined;
+  }
+
+  /**
+   * A retired RGBA screen whose halving and decoding are done gives its raw capture back before its
+   * encodings finish: they read the smaller halved or RGB copy, and the driver gets its ~10 MB
+   * slot back for the next screen a frame or two earlier.
+   */
+  private releaseRaw(cap: Capture): void {
+    if (!cap.retired || cap.rawReaders > 0 || cap.rawReleased || cap.image.raw?.channels !== 4 || !this.held.has(cap)) return;
+    cap.rawReleased = true;
+    cap.image.raw.release?.();
+    this.countBytes(cap, -cap.image.raw.data.length);
   }
 
   private countBytes(cap: Capture, bytes: number): void {
@@ -333,7 +359,20 @@ export class FramePipeline {
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
       this.counters.encodes++;
-      job = encode(cap, format, width, quality, (p) => this.countBytes(cap, p.data.length));
+      job = encode(cap, format, width, quality, {
+        fromRaw: (pixels) => {
+          cap.rawReaders++;
+          const done = () => {
+            cap.rawReaders--;
+            this.releaseRaw(cap);
+          };
+          pixels.then((p) => {
+            this.countBytes(cap, p.data.length);
+            done();
+          }, done);
+          return pixels;
+        },
+      });
       job.then((f) => this.countBytes(cap, f.bytes.length), () => undefined);
       if (cap === this.current) this.encodings.set(key, job);
     }

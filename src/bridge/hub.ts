@@ -13,6 +13,7 @@ import {
   type ValidParamsOf,
 } from '../protocol/index.js';
 import { ElementWatcher } from './elements.js';
+import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
 import { captureScreen } from '../engine/screen/capture.js';
 import type { Session, SessionStore } from './sessions.js';
@@ -75,6 +76,8 @@ export function outcomeOf(result: unknown): ActivityOutcome {
  */
 export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
+  /** One full GC 10 s after the last screen capture, so memory turned over by streaming goes back. */
+  private readonly collector = new IdleCollector(10_000);
 
   constructor(
     private readonly engine: Engine,
@@ -249,6 +252,7 @@ export class DeviceHub {
   async stop(): Promise<void> {
     const all = [...this.devices.values()];
     this.devices.clear();
+    this.collector.stop();
     for (const state of all) clearInterval(state.probe);
     for (const state of all) state.elements?.stop();
     await Promise.all(all.flatMap((s) => [s.frames?.stop(), s.video?.stop()]));
@@ -274,7 +278,10 @@ export class DeviceHub {
 
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
-      capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs),
+      capture: () => {
+        this.collector.touch();
+        return this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs);
+      },
       onGone: (reason) => this.deviceGone(device, reason),
       stallMs: this.options.frameStallMs,
       onStalled: (sub) =>
