@@ -51,6 +51,8 @@ export interface BridgeOptions {
   heartbeatMs?: number;
   /** Queued outgoing bytes after which a connection counts as not reading (default 16 MiB). */
   maxBufferedBytes?: number;
+  /** A frame subscriber whose frame cannot be handed to the OS for this long is not reading: its connection is closed (default 5 s). */
+  frameStallMs?: number;
   /** How long shutdown waits for calls in progress (default 10 s). */
   drainTimeoutMs?: number;
   /** Deadline of one screen capture or element listing for subscribers (default 10 s). */
@@ -170,6 +172,7 @@ export class Bridge implements BridgeCore {
     this.hub = new DeviceHub(this.engine, this.sessions, {
       elementsPollMs: options.elementsPollMs ?? 1000,
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
+      frameStallMs: options.frameStallMs ?? 5000,
       video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });

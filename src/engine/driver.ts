@@ -21,6 +21,11 @@ export interface RawImage {
   width: number;
   height: number;
   channels: 3 | 4;
+  /**
+   * The caller is done reading `data`: the driver may draw a later screen into it. Optional both
+   * ways: a driver that reuses nothing leaves it out, and a buffer never released is never rewritten.
+   */
+  release?(): void;
 }
 
 /**
