@@ -6,11 +6,11 @@ import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
+import type { CallContext, DeviceHandle, Driver, DevicesChange, FitSize } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
-import { captureScreen, type ScreenCapture } from './screen/capture.js';
+import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
 import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
 import type { DeviceInfo } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
@@ -202,11 +202,20 @@ export class Engine {
    * Throws ToolError.
    */
   async captureScreen(id: string, options: CallOptions = {}): Promise<ScreenCapture> {
+    return this.reportedCapture(id, options, captureScreen);
+  }
+
+  /** `captureScreen` for a consumer that shrinks the screen to `fit` anyway (MCP screenshots): drivers may shrink it on the way. */
+  async captureFitted(id: string, fit: FitSize, options: CallOptions = {}): Promise<FittedCapture> {
+    return this.reportedCapture(id, options, (device, ctx) => captureFitted(device, ctx, fit));
+  }
+
+  private async reportedCapture<C extends FittedCapture>(id: string, options: CallOptions, capture: (device: DeviceHandle, ctx: CallContext) => Promise<C>): Promise<C> {
     const started = performance.now();
     const report = (result: unknown) =>
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
-      const cap = await this.withDevice(id, 'taking a screenshot', captureScreen);
+      const cap = await this.withDevice(id, 'taking a screenshot', capture);
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {
