@@ -14,7 +14,6 @@ import {
 } from '../protocol/index.js';
 import { ElementWatcher } from './elements.js';
 import { FramePipeline, type FrameStats } from './frames.js';
-import { captureScreen } from '../engine/screen/capture.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
@@ -272,7 +271,8 @@ export class DeviceHub {
 
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
-      capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs),
+      // Kept by the engine too, so an agent's screenshot right after a frame can reuse it.
+      capture: () => this.engine.captureFrame(device, this.options.captureTimeoutMs),
       onGone: (reason) => this.deviceGone(device, reason),
       log: this.options.log,
     });
