@@ -15,7 +15,6 @@ import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
 import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
-import { captureScreen } from '../engine/screen/capture.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
@@ -254,9 +253,10 @@ export class DeviceHub {
 
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
+      // Kept by the engine too, so an agent's screenshot right after a frame can reuse it.
       capture: () => {
         this.collector.touch();
-        return this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs);
+        return this.engine.captureFrame(device, this.options.captureTimeoutMs);
       },
       onGone: (reason) => this.deviceGone(device, reason),
       stallMs: this.options.frameStallMs,
