@@ -33,13 +33,29 @@ export class PickLayer {
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.on) this.set(false);
     });
+    // Zoom, rotation and window size move the canvas; the layer follows it.
+    new ResizeObserver(() => this.cover()).observe(canvas);
   }
 
   set(on: boolean): void {
     this.on = on;
     this.layer.hidden = !on;
+    this.cover();
     this.toggle.setAttribute('aria-pressed', String(on));
     if (!on) this.events.hover(undefined);
+  }
+
+  /**
+   * Exactly over the canvas, in the wrap's coordinates, so it covers a zoomed screen that scrolls
+   * inside the wrap as well as a fitted one (inset: 0 would cover only the wrap's first viewport).
+   */
+  private cover(): void {
+    if (!this.on) return;
+    const s = this.layer.style;
+    s.left = `${this.canvas.offsetLeft}px`;
+    s.top = `${this.canvas.offsetTop}px`;
+    s.width = `${this.canvas.offsetWidth}px`;
+    s.height = `${this.canvas.offsetHeight}px`;
   }
 
   private devicePoint(e: MouseEvent): Point | undefined {
