@@ -211,6 +211,15 @@ test('Cancel ends a run as cancelled', async (ctx) => {
     assertions: [{ id: 'home', after_step: 'wait_unicorn', type: 'element_exists', description: 'never checked', element_description: 'Item 1' }],
   };
   await page.fill('#scenario-text', JSON.stringify(waiting, null, 2));
+  // Not while recording: the run's own taps would become steps of the recording.
+  await page.click('#btn-record');
+  await page.click('#record-go');
+  await page.waitForSelector('#record-status:not([hidden])');
+  await page.click('#btn-run');
+  await page.locator('#run-result', { hasText: 'stop the recording first' }).waitFor();
+  await page.click('#btn-record');
+  await page.locator('#toast', { hasText: 'nothing was recorded' }).waitFor();
+  await page.waitForSelector('#record-status', { state: 'hidden' });
   await page.click('#btn-run');
   await page.waitForSelector('#run-result[data-run] .run-steps > li[data-step="launch"]');
   assert.is(await page.isVisible('#run-params'), false, 'nothing to ask');
