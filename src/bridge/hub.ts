@@ -227,11 +227,6 @@ export class DeviceHub {
     this.broadcast(device, 'device.activity', params);
   }
 
-  /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
-  elementsOf(device: string): readonly UiElement[] | undefined {
-    return this.devices.get(device)?.elements?.latest;
-  }
-
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */
   onCall(e: CallEvent): void {
     const state = this.devices.get(e.device);

@@ -10,7 +10,8 @@ import type { VerbOutcome, VerbStep } from './types.js';
  */
 export type RawTranslation = { step: VerbStep; outcome: VerbOutcome } | { skipped: string } | undefined;
 
-const POINT_TOOLS: Record<string, string> = {
+/** Raw tools that act on a point: recorded as the element there, so they need a listing of the screen. */
+export const POINT_TOOLS: Readonly<Record<string, string>> = {
   mobile_click_on_screen_at_coordinates: 'tap',
   mobile_double_tap_on_screen: 'double_tap',
   mobile_long_press_on_screen_at_coordinates: 'long_press',
