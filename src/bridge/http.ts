@@ -4,6 +4,7 @@ import { toFailure } from '../engine/errors.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
+import { accessPage, wantsPage } from './access-page.js';
 import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
 import { securityHeaders } from './security-headers.js';
 import { viewer } from './viewer.js';
@@ -26,7 +27,9 @@ export function createHttpApp(deps: HttpDeps): Hono {
   app.use('*', async (c, next) => {
     const verdict = checkAccess(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) });
     if (!verdict.ok) {
-      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } }, verdict.status);
+      if (verdict.problem && wantsPage(c.req.method, c.req.path, c.req.header('accept'))) return c.html(accessPage(verdict.problem, verdict.message), verdict.status);
+      const reason = verdict.problem ? { reason: verdict.problem } : {};
+      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message, ...reason } }, verdict.status);
     }
     await next();
     // A browser that came with ?token= keeps it in a same-site cookie for the viewer's assets and socket.

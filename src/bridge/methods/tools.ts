@@ -1,4 +1,3 @@
-import type { ToolDescription } from '../../engine/engine.js';
 import { findTool } from '../../engine/tools/index.js';
 import { POINT_TOOLS } from '../../engine/verbs/recording-tools.js';
 import { defineMethod, type MethodDef } from '../registry.js';
@@ -6,9 +5,9 @@ import { existingAgentOf } from './agent.js';
 
 /** tools.list and tools.call: the engine tools, with the device lock enforced for mutating ones. */
 export function toolMethods(): MethodDef[] {
-  let described: ToolDescription[] | undefined;
   return [
-    defineMethod('tools.list', (_p, ctx) => ({ tools: (described ??= ctx.engine.listTools()) })),
+    // The engine builds the list once; the copy only gives the protocol type its mutable array.
+    defineMethod('tools.list', (_p, ctx) => ({ tools: [...ctx.engine.listTools()] })),
 
     defineMethod('tools.call', (p, ctx) => {
       const device = p.parameters.device;

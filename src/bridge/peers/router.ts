@@ -12,7 +12,7 @@ export interface RouteContext {
 }
 
 /** Methods that act on one device and go to the peer that has it, as they are. */
-const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop']);
+const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop', 'elements.describe', 'input.touch', 'input.key']);
 
 interface SessionLinks {
   links: Map<Peer, Promise<RpcLink>>;

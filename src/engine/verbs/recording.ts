@@ -9,6 +9,7 @@ import {
   type Assertion,
 } from '../../validate/index.js';
 import type { DeviceOs, UiElement } from '../types.js';
+import { seenName } from './element-name.js';
 import { WorkedIn } from './worked-in.js';
 import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
 
@@ -91,10 +92,9 @@ function clampWait(ms: number | undefined): number {
   return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, n));
 }
 
-/** What a user sees of the element: its text, else its accessibility label. */
+/** What a user sees of the element (element-name.ts, shared with the inspector). */
 function seen(resolved: ResolvedElement | null | undefined): string | undefined {
-  const text = resolved?.text?.trim() || resolved?.label?.trim();
-  return text && !locatorKind(text) ? text : undefined;
+  return resolved ? seenName(resolved) : undefined;
 }
 
 export interface RecorderSnapshot {
