@@ -240,7 +240,9 @@ export class AgentSession {
     const t = translateRawCall(e, this.listings.get(e.device));
     if (!t) return;
     if ('skipped' in t) recorder.noteSkipped(t.skipped);
-    else recorder.noteVerb(t.step, t.outcome);
+    else if ('erase' in t) {
+      if (!recorder.eraseTyped()) recorder.noteSkipped('Backspace outside the text just typed: a scenario cannot delete text (a type step with clear_first empties a field)');
+    } else recorder.noteVerb(t.step, t.outcome);
     this.persist(e.device);
   }
 }
