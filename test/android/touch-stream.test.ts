@@ -69,6 +69,29 @@ test('with scrcpy running: INJECT_TOUCH_EVENT per event (finger pointer, pressur
   }
 });
 
+test('the server injects a touch outside the screen as it is (scrcpy does not check), and no window receives it', async ({ rig }) => {
+  if (!rig || !hasFfmpeg()) return;
+  const handle = await handleOf(rig);
+  const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const screen = rig.phone.phone.currentScreen;
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    const ctx = { signal: new AbortController().signal };
+    // Straight to the driver: the engine itself refuses a down outside the screen.
+    assert.is(await handle.touch!('down', 1079, 2600, ctx), true);
+    await handle.touch!('up', 1079, 2600, ctx);
+    await until(() => log.length >= 2, 'both events at the server');
+    assert.match(log[0], /^down 10\d\d,2600 /);
+    assert.is(rig.phone.phone.currentScreen, screen, 'nothing reacted');
+    assert.is(rig.phone.phone.focusedField, undefined);
+  } finally {
+    await video.close();
+  }
+});
+
 test('a server that dies on a refused injection fails the rest of the drag instead of reporting success', async ({ rig }) => {
   if (!rig || !hasFfmpeg()) return;
   const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
