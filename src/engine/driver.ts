@@ -21,7 +21,22 @@ export interface RawImage {
   width: number;
   height: number;
   channels: 3 | 4;
+  /**
+   * The caller is done reading `data`: the driver may draw a later screen into it. Optional both
+   * ways: a driver that reuses nothing leaves it out, and a buffer never released is never rewritten.
+   */
+  release?(): void;
 }
+
+/** The image size a consumer wants for a screen of `width`×`height` device pixels: never larger. */
+export type FitSize = (width: number, height: number) => { width: number; height: number };
+
+/**
+ * A screen taken for one consumer: raw pixels already shrunk to the fitted size while they were
+ * read (`screenWidth`×`screenHeight` is the screen's size in device pixels), or the device's own
+ * PNG at full size when that was the faster way to get it.
+ */
+export type FittedScreen = { shrunk: RawImage; screenWidth: number; screenHeight: number; png?: undefined } | { png: PngImage; shrunk?: undefined };
 
 /**
  * One connected device. Drivers report failures by throwing `ToolError` with the
@@ -49,6 +64,11 @@ export interface DeviceHandle {
    * raw source leave it out and callers fall back to `screenshot`.
    */
   screenshotRaw?(ctx: CallContext): Promise<RawImage>;
+  /**
+   * The screen for a consumer that will shrink it to `fit` anyway (MCP screenshots): a driver that
+   * can scale while the pixels arrive, or choose a cheaper capture, does so. Optional.
+   */
+  screenshotFitted?(fit: FitSize, ctx: CallContext): Promise<FittedScreen>;
   listElements(ctx: CallContext): Promise<UiElement[]>;
   screenSize(ctx: CallContext): Promise<ScreenSize>;
 

@@ -1,17 +1,18 @@
 import * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
 import { untilAborted, withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
+import type { CallContext, DeviceHandle, Driver, DevicesChange, FitSize } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
-import { captureScreen, type ScreenCapture } from './screen/capture.js';
-import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
+import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
+import { LatestCaptures } from './screen/latest-capture.js';
+import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
+import { findTool, TOOL_NAMES } from './tools/index.js';
 import { TouchStreams, type TouchResult } from './touch-streams.js';
 import type { DeviceInfo, Key, Point, TouchPhase } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
@@ -49,11 +50,7 @@ export interface CallEvent {
   durationMs: number;
 }
 
-export interface ToolDescription {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolDescription } from './tools/descriptions.js';
 
 const SCREEN_SIZE_TTL_MS = 2000;
 /** A touch event or key is one quick injection: a device that takes longer is stuck, not busy. */
@@ -66,6 +63,8 @@ const TOUCH_TIMEOUT_MS = 5000;
  */
 export class Engine {
   readonly allowedPaths: AllowedPaths;
+  /** The frame loop's newest capture per device, reused for screenshots while nothing changed (issue 18). */
+  readonly latestCaptures = new LatestCaptures();
   private readonly drivers: Driver[];
   private readonly timeoutMs: number;
   private readonly listTimeoutMs: number;
@@ -98,12 +97,8 @@ export class Engine {
     }
   }
 
-  listTools(): ToolDescription[] {
-    return TOOLS.map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: toJsonSchema(t.params, { errorMode: 'ignore' }) as Record<string, unknown>,
-    }));
+  listTools(): readonly ToolDescription[] {
+    return toolDescriptions();
   }
 
   /** Devices of every driver; a driver that fails or is slow is left out rather than failing the list. */
@@ -143,7 +138,14 @@ export class Engine {
     const deviceId = input.device as string;
     let result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
       const device = await this.resolve(deviceId, signal);
-      return def.handler(input, this.context(device, signal));
+      if (!def.mutates) return def.handler(input, this.context(device, signal));
+      // Before and after: a capture that began before the action ended must not be reused.
+      this.latestCaptures.invalidate(deviceId);
+      try {
+        return await def.handler(input, this.context(device, signal));
+      } finally {
+        this.latestCaptures.invalidate(deviceId);
+      }
     }, options.hold).catch((err: unknown) => this.onError(deviceId, err));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
@@ -196,6 +198,30 @@ export class Engine {
    * Throws ToolError.
    */
   withDevice<T>(id: string, what: string, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    // The work may change the screen (a verb's swipe): kept captures are stale before and after it.
+    return this.onDevice(id, what, timeoutMs, async (device, ctx) => {
+      this.latestCaptures.invalidate(id);
+      try {
+        return await work(device, ctx);
+      } finally {
+        this.latestCaptures.invalidate(id);
+      }
+    });
+  }
+
+  /**
+   * A full capture for the bridge's frame loop (withDevice's deadline and queue), kept in
+   * `latestCaptures` so an agent's screenshot right after it can reuse it. Throws ToolError.
+   */
+  captureFrame(id: string, timeoutMs = this.timeoutMs): Promise<ScreenCapture> {
+    return this.onDevice(id, 'screen capture', timeoutMs, async (device, ctx) => {
+      const started = this.latestCaptures.begin(id);
+      const cap = await captureScreen(device, ctx);
+      return this.latestCaptures.store(id, cap, started);
+    });
+  }
+
+  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
     return this.queued(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
@@ -242,11 +268,24 @@ export class Engine {
    * Throws ToolError.
    */
   async captureScreen(id: string, options: CallOptions = {}): Promise<ScreenCapture> {
+    return this.reportedCapture(id, options, async (device, ctx) => this.latestCaptures.fresh(id) ?? captureScreen(device, ctx));
+  }
+
+  /**
+   * `captureScreen` for a consumer that shrinks the screen to `fit` anyway (MCP screenshots): a
+   * fresh frame-loop capture when there is one, else drivers may shrink it on the way.
+   */
+  async captureFitted(id: string, fit: FitSize, options: CallOptions = {}): Promise<FittedCapture> {
+    return this.reportedCapture(id, options, async (device, ctx) => this.latestCaptures.fresh(id) ?? captureFitted(device, ctx, fit));
+  }
+
+  private async reportedCapture<C extends FittedCapture>(id: string, options: CallOptions, capture: (device: DeviceHandle, ctx: CallContext) => Promise<C>): Promise<C> {
     const started = performance.now();
     const report = (result: unknown) =>
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
-      const cap = await this.withDevice(id, 'taking a screenshot', captureScreen);
+      // In the queue, so a reused capture is checked after every action that arrived before this call.
+      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture);
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {
@@ -267,11 +306,13 @@ export class Engine {
         this.queue.run(id, () => {
           if (signal.aborted) return Promise.reject(signal.reason as Error);
           hold.active = true;
+          this.latestCaptures.invalidate(id);
           return untilAborted(signal, work(hold));
         }),
       );
     } finally {
       hold.active = false;
+      this.latestCaptures.invalidate(id);
     }
   }
 
@@ -288,6 +329,7 @@ export class Engine {
   /** Waits for queued device calls, then closes every driver. */
   async close(): Promise<void> {
     await this.queue.idle();
+    this.latestCaptures.clear();
     this.unwatch.forEach((off) => off());
     await Promise.all(this.drivers.map((d) => d.close()));
   }
@@ -318,6 +360,7 @@ export class Engine {
     this.activity.forget(id);
     this.handles.delete(id);
     this.sizes.delete(id);
+    this.latestCaptures.invalidate(id);
   }
 
   private async resolve(id: string, signal: AbortSignal): Promise<DeviceHandle> {

@@ -19,6 +19,8 @@ export interface ViewerUi {
   hovered(element: UiElement | undefined): void;
   activity(activity: DeviceActivityParams): void;
   notice(message: string): void;
+  /** The device's subscription is in place: fetch what a late joiner missed. */
+  watching?(device: DeviceInfo): void;
 }
 
 /**
@@ -101,6 +103,7 @@ export class Viewer {
     if (this.device?.id === device.id) {
       this.subscription = subscription;
       this.stream = info.format && info.source ? { format: info.format, source: info.source, fallback_reason: info.fallback_reason } : undefined;
+      this.ui.watching?.(device);
     } else await this.client.unsubscribe(subscription).catch(() => undefined);
   }
 
@@ -168,6 +171,11 @@ export class Viewer {
 
   /** Runs one tool call (or an input.* method, which answers in the same shapes); a failure is shown to the user and answered with undefined. */
   async call(call: ToolCall): Promise<unknown> {
+    // The client would queue it and send it on reconnect, onto a screen the user no longer sees: refuse, visibly.
+    if (this.client.state !== 'open') {
+      this.ui.notice(`Not sent: the bridge is unreachable (${this.client.state}). Nothing reaches the device until the connection is back.`);
+      return undefined;
+    }
     const started = performance.now();
     let result: unknown;
     try {
