@@ -155,13 +155,18 @@ test('where `input` has no motionevent: the down says so, and the drag becomes o
 
 test('keys: BACKSPACE is KEYCODE_DEL through `input keyevent` without scrcpy', async ({ rig }) => {
   if (!rig) return;
-  await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
-  await rig.call('mobile_click_on_screen_at_coordinates', els.find((e) => e.id === 'email')!.center);
-  await rig.call('mobile_type_keys', { text: 'abc' });
+  // An engine of its own: rig.engine may still have scrcpy running from the tests above (grace period).
+  const engine = rig.engineWith({ scrcpy: { graceMs: 0 } });
+  const call = (tool: string, params: object = {}) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const els = (await call('mobile_list_elements_on_screen')).elements as UiElement[];
+  await call('mobile_click_on_screen_at_coordinates', els.find((e) => e.id === 'email')!.center);
+  await call('mobile_type_keys', { text: 'abc' });
+  await until(() => rig.phone.phone.fieldValue('email').endsWith('abc'), 'typed abc');
+  const typed = rig.phone.phone.fieldValue('email');
   rig.phone.stats.reset();
-  assert.is((await rig.engine.pressKey(rig.phone.serial, 'BACKSPACE')).status, 'success');
-  assert.is(rig.phone.phone.fieldValue('email'), 'ab');
+  assert.is((await engine.pressKey(rig.phone.serial, 'BACKSPACE')).status, 'success');
+  await until(() => rig.phone.phone.fieldValue('email') === typed.slice(0, -1), 'one character deleted');
   assert.ok(rig.phone.stats.opened.some((s) => /input keyevent 67/.test(s)), rig.phone.stats.opened.join(' | '));
 });
 
