@@ -60,6 +60,17 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
       return passed({ action: 'open_url', value: String(p.url) });
     case 'mobile_clear_app_data':
       return passed({ action: 'clear_app_data', value: String(p.packageName) });
+    case 'input.touch': {
+      // A streamed drag (the viewer): the scenario's swipe in its main direction.
+      const from = p.from as { x: number; y: number };
+      const to = p.to as { x: number; y: number };
+      if (p.action !== 'up' || !from || !to) return { skipped: 'input.touch cancelled: nothing happened' };
+      const dx = to.x - from.x;
+      const dy = to.y - from.y;
+      return passed({ action: 'swipe', value: Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down' });
+    }
+    case 'input.key':
+      return p.key === 'ENTER' ? passed({ action: 'press_button', value: 'ENTER' }) : { skipped: `input.key ${String(p.key)}: scenarios have no key step (type the final text instead)` };
     default:
       return { skipped: `${e.tool}: no scenario step does this (use preconditions for installs, Wi-Fi and orientation)` };
   }
