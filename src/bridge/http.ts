@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { toFailure } from '../engine/errors.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
+import { accessPage, wantsPage } from './access-page.js';
 import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
 import { securityHeaders } from './security-headers.js';
 import { viewer } from './viewer.js';
@@ -25,7 +27,9 @@ export function createHttpApp(deps: HttpDeps): Hono {
   app.use('*', async (c, next) => {
     const verdict = checkAccess(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) });
     if (!verdict.ok) {
-      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } }, verdict.status);
+      if (verdict.problem && wantsPage(c.req.method, c.req.path, c.req.header('accept'))) return c.html(accessPage(verdict.problem, verdict.message), verdict.status);
+      const reason = verdict.problem ? { reason: verdict.problem } : {};
+      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message, ...reason } }, verdict.status);
     }
     await next();
     // A browser that came with ?token= keeps it in a same-site cookie for the viewer's assets and socket.
@@ -56,7 +60,18 @@ export function createHttpApp(deps: HttpDeps): Hono {
     async (c) => c.json(validateScenario(await c.req.text(), c.req.query('file') ?? '<request>')),
   );
 
-  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate` } }, 404));
+  // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).
+  app.get('/api/runs/:run/screenshots/:name', async (c) => {
+    try {
+      const png = await core.runFiles.screenshot(c.req.param('run'), c.req.param('name'));
+      return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+    } catch (err) {
+      const failure = toFailure(err);
+      return c.json({ ok: false, error: { kind: 'not_found', message: failure.message } }, 404);
+    }
+  });
+
+  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate, GET /api/runs/<run_id>/screenshots/<step_id>.png` } }, 404));
 
   app.get('/ws', (c) => c.text('This is the WebSocket endpoint: connect with a WebSocket client (JSON-RPC 2.0, see docs/protocol.md).', 426));
 

@@ -1,10 +1,9 @@
 import type { DeviceHandle } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
-import { isToolFailure, toFailure, type ToolFailure } from '../engine/errors.js';
+import { toFailure, type ToolFailure } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
 import {
   SCREEN_DEFAULTS,
-  type ActivityOutcome,
   type DeviceActivityParams,
   type EffectiveScreenOptions,
   type NotificationName,
@@ -12,7 +11,9 @@ import {
   type Participant,
   type ValidParamsOf,
 } from '../protocol/index.js';
+import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
+import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
@@ -22,6 +23,8 @@ import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 export interface HubOptions {
   elementsPollMs: number;
   captureTimeoutMs: number;
+  /** A frame unsent this long (the peer's socket full) ends the connection of a subscriber that stopped reading. */
+  frameStallMs: number;
   video: VideoSettings;
   log(line: string): void;
 }
@@ -40,31 +43,7 @@ interface DeviceState {
 /** How often a paused device is looked for, besides the drivers' own device events. */
 const PAUSED_PROBE_MS = 2000;
 
-/** An action to show every participant of a device (`device.activity`). */
-export interface ActivityEntry {
-  tool?: string;
-  verb?: string;
-  parameters: Record<string, unknown>;
-  outcome: ActivityOutcome;
-  durationMs: number;
-}
-
-const MAX_PARAMETER_CHARS = 500;
-
-/** Parameters as shown to other participants: long strings cut so activity stays small. */
-function summarize(parameters: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parameters)) {
-    out[k] = typeof v === 'string' && v.length > MAX_PARAMETER_CHARS ? `${v.slice(0, MAX_PARAMETER_CHARS)}… (${v.length} characters)` : v;
-  }
-  return out;
-}
-
-export function outcomeOf(result: unknown): ActivityOutcome {
-  if (isToolFailure(result)) return { status: 'error', code: result.code, message: result.message };
-  const message = (result as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? { status: 'success', message } : { status: 'success' };
-}
+export { outcomeOf, type ActivityEntry } from './activity/feed.js';
 
 /**
  * Everything per device that sessions share: subscriptions, the frame pipeline, the element
@@ -72,12 +51,22 @@ export function outcomeOf(result: unknown): ActivityOutcome {
  */
 export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
+  /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
+  readonly feed: ActivityFeed;
+  /** One full GC 10 s after the last screen capture, so memory turned over by streaming goes back. */
+  private readonly collector = new IdleCollector(10_000);
 
   constructor(
     private readonly engine: Engine,
     private readonly sessions: SessionStore,
     private readonly options: HubOptions,
-  ) {}
+  ) {
+    this.feed = new ActivityFeed({
+      list: (device) => this.engine.withDevice(device, 'naming the field typed into', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs),
+      broadcast: (device, params: DeviceActivityParams) => this.broadcast(device, 'device.activity', params),
+      log: this.options.log,
+    });
+  }
 
   /** Checks the device and registers the subscription; `start` begins delivery (call it after answering). */
   async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
@@ -213,29 +202,21 @@ export class DeviceHub {
   }
 
   activity(device: string, actor: Participant, entry: ActivityEntry): void {
-    const params: DeviceActivityParams = {
-      ...actor,
-      device,
-      ...(entry.tool ? { tool: entry.tool } : {}),
-      ...(entry.verb ? { verb: entry.verb } : {}),
-      parameters: summarize(entry.parameters),
-      outcome: entry.outcome,
-      duration_ms: Math.round(entry.durationMs * 10) / 10,
-      at: new Date().toISOString(),
-    };
-    this.broadcast(device, 'device.activity', params);
+    this.feed.publish(device, actor, entry);
+  }
+
+  /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
+  elementsOf(device: string): readonly UiElement[] | undefined {
+    return this.devices.get(device)?.elements?.latest;
   }
 
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */
   onCall(e: CallEvent): void {
+    // Activity is kept for late joiners even while nobody watches the device.
+    this.feed.onCall(e, () => (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' });
     const state = this.devices.get(e.device);
     if (!state) return;
     if (e.mutates) {
-      // A verb's own calls are shown as the one verb entry (verbs.run), not once more each.
-      if (!e.partOf) {
-        const actor = (e.origin && this.sessions.get(e.origin)?.participant) || { session: e.origin ?? 'local' };
-        this.activity(e.device, actor, { tool: e.tool, parameters: e.parameters, outcome: outcomeOf(e.result), durationMs: e.durationMs });
-      }
       state.elements?.refresh();
       state.frames?.nudge();
     } else if (e.tool === 'mobile_list_elements_on_screen' && e.ok) {
@@ -246,6 +227,7 @@ export class DeviceHub {
   async stop(): Promise<void> {
     const all = [...this.devices.values()];
     this.devices.clear();
+    this.collector.stop();
     for (const state of all) clearInterval(state.probe);
     for (const state of all) state.elements?.stop();
     await Promise.all(all.flatMap((s) => [s.frames?.stop(), s.video?.stop()]));
@@ -272,8 +254,14 @@ export class DeviceHub {
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
       // Kept by the engine too, so an agent's screenshot right after a frame can reuse it.
-      capture: () => this.engine.captureFrame(device, this.options.captureTimeoutMs),
+      capture: () => {
+        this.collector.touch();
+        return this.engine.captureFrame(device, this.options.captureTimeoutMs);
+      },
       onGone: (reason) => this.deviceGone(device, reason),
+      stallMs: this.options.frameStallMs,
+      onStalled: (sub) =>
+        sub.session.connection?.close(1008, `not reading frames: one was left unsent for ${this.options.frameStallMs / 1000} s; resume the session to catch up`),
       log: this.options.log,
     });
   }
@@ -322,7 +310,11 @@ export class DeviceHub {
 
   private elementWatcher(device: string): ElementWatcher {
     return new ElementWatcher(device, this.options.elementsPollMs, {
-      list: () => this.engine.withDevice(device, 'element watch', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs),
+      list: () =>
+        this.engine.withDevice(device, 'element watch', (d, ctx) => d.listElements(ctx), this.options.captureTimeoutMs).then((elements) => {
+          this.feed.memory.saw(device, elements);
+          return elements;
+        }),
       onGone: (reason) => this.deviceGone(device, reason),
       log: this.options.log,
     });

@@ -11,6 +11,8 @@ export interface LockChange {
   device: string;
   holder: Participant | null;
   previous?: Participant;
+  since?: string;
+  reason?: string;
   /** Sessions that must hear about it even if not subscribed to the device. */
   notify: Session[];
 }
@@ -18,8 +20,8 @@ export interface LockChange {
 /**
  * Exclusive controllers (`devices.lock`): while a session holds a device, mutating calls from any
  * other session are refused with PERMISSION_DENIED. The runner locks a device for a scenario run;
- * a viewer can take over explicitly. A lock lives as long as its session (a dropped socket keeps it
- * through the resume grace period).
+ * a viewer can take over explicitly. A lock goes as soon as its holder disconnects (nobody is left
+ * to drive the device), except one pinned by a running scenario, which lasts as long as the run.
  */
 export class LockTable {
   private readonly locks = new Map<string, Held>();
@@ -46,21 +48,23 @@ export class LockTable {
           `wait for it to unlock, or call devices.lock with takeover: true to take control`,
       );
     }
-    this.locks.set(device, { holder: session, since: new Date() });
+    const since = new Date();
+    this.locks.set(device, { holder: session, since });
     this.onChange({
       device,
       holder: session.participant,
+      since: since.toISOString(),
       ...(held ? { previous: held.holder.participant } : {}),
       notify: held ? [held.holder, session] : [session],
     });
     return this.info(device)!;
   }
 
-  release(device: string, session: Session): boolean {
+  release(device: string, session: Session, reason?: string): boolean {
     const held = this.locks.get(device);
     if (!held || held.holder !== session) return false;
     this.locks.delete(device);
-    this.onChange({ device, holder: null, previous: session.participant, notify: [session] });
+    this.onChange({ device, holder: null, previous: session.participant, ...(reason ? { reason } : {}), notify: [session] });
     return true;
   }
 
@@ -73,8 +77,9 @@ export class LockTable {
     if (this.pinned.get(device) === session) this.pinned.delete(device);
   }
 
-  releaseAll(session: Session): void {
-    for (const [device, held] of [...this.locks]) if (held.holder === session && this.pinned.get(device) !== session) this.release(device, session);
+  /** Every lock of the session except those a running scenario pinned (the run releases them when it stops). */
+  releaseAll(session: Session, reason: string): void {
+    for (const [device, held] of [...this.locks]) if (held.holder === session && this.pinned.get(device) !== session) this.release(device, session, reason);
   }
 
   /** The refusal for a mutating call by `session` on a device someone else holds, else undefined. */

@@ -17,7 +17,7 @@ export interface AccessPolicy {
   allowOrigins: readonly string[];
 }
 
-export type Verdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string };
+export type Verdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string; problem?: 'token_missing' | 'token_wrong' | 'host' };
 
 /** The subset of a request the checks read; adapters exist for Hono and for Node's IncomingMessage. */
 export interface RequestFacts {
@@ -85,7 +85,7 @@ function hostProblem(policy: AccessPolicy, hostHeader: string | undefined): stri
 /** Token and Host checks for any request (HTTP or upgrade). */
 export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
   const host = hostProblem(policy, req.header('host'));
-  if (host) return { ok: false, status: 403, message: host };
+  if (host) return { ok: false, status: 403, message: host, problem: 'host' };
   if (!policy.token) return { ok: true, viaQuery: false };
   const auth = req.header('authorization');
   const bearer = auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : undefined;
@@ -98,6 +98,7 @@ export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
   return {
     ok: false,
     status: 401,
+    problem: tried ? 'token_wrong' : 'token_missing',
     message: tried
       ? 'the token does not match; use the one given to mobilebridge serve --token (or MOBILEBRIDGE_TOKEN)'
       : 'this bridge requires a token: send "Authorization: Bearer <token>" or add ?token=<token> to the URL',

@@ -20,7 +20,7 @@ interface Remembered {
 }
 
 /**
- * What a client holds across reconnects: subscriptions, locks (in LockTable) and the stream of
+ * What a client holds across reconnects: subscriptions and the stream of
  * notifications. Every notification gets the next index of that stream and is kept in a bounded
  * ring, so a client that says how many it received can get the rest replayed after a drop —
  * including those lost in flight on a socket that died before anyone noticed.
@@ -134,9 +134,9 @@ export class SessionStore {
     connection.session = session;
   }
 
-  /** The socket went away: keep the session for the grace period. */
-  detach(session: Session, connection: Connection): void {
-    if (session.connection !== connection || session.ended) return;
+  /** The socket went away: keep the session for the grace period. False when it had moved on (resumed elsewhere, ended). */
+  detach(session: Session, connection: Connection): boolean {
+    if (session.connection !== connection || session.ended) return false;
     session.connection = undefined;
     session.detachedAt = Date.now();
     session.graceTimer = setTimeout(() => this.end(session, 'resume grace period expired'), this.limits.graceMs);
@@ -146,6 +146,7 @@ export class SessionStore {
       detached.sort((a, b) => a.detachedAt! - b.detachedAt!);
       for (const s of detached.slice(0, detached.length - this.limits.maxDetached)) this.end(s, 'too many sessions waiting for a resume');
     }
+    return true;
   }
 
   end(session: Session, reason: string): void {

@@ -1,4 +1,4 @@
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from './types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 /**
@@ -21,6 +21,11 @@ export interface RawImage {
   width: number;
   height: number;
   channels: 3 | 4;
+  /**
+   * The caller is done reading `data`: the driver may draw a later screen into it. Optional both
+   * ways: a driver that reuses nothing leaves it out, and a buffer never released is never rewritten.
+   */
+  release?(): void;
 }
 
 /** The image size a consumer wants for a screen of `width`×`height` device pixels: never larger. */
@@ -76,6 +81,16 @@ export interface DeviceHandle {
   /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
   clearText?(ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
+  /**
+   * Streamed touch (issue 17: the screen follows a drag). Applies one finger event now. Answers false
+   * at `down` when the device cannot stream touches at the moment (the engine then collects the path
+   * and replays it on release); once `down` answered true, the same path takes the rest of the stream.
+   */
+  touch?(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean>;
+  /** Replays a finger path (device pixels; `t` ms after the first point) as one gesture. For devices without streamed touch. */
+  tracePath?(path: readonly TracePoint[], ctx: CallContext): Promise<void>;
+  /** A keyboard key beyond pressButton. Throw UNSUPPORTED for a key the platform cannot press, never pretend. */
+  pressKey?(key: Key, ctx: CallContext): Promise<void>;
   /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
   dismissKeyboard?(ctx: CallContext): Promise<void>;
   openUrl(url: string, ctx: CallContext): Promise<void>;
@@ -97,6 +112,12 @@ export interface DeviceHandle {
    * bridge poll screenshots instead. Called outside the device queue: a stream lives for minutes.
    */
   openVideo?(options: VideoOptions): Promise<VideoStream>;
+}
+
+export interface TracePoint {
+  x: number;
+  y: number;
+  t: number;
 }
 
 export interface VideoOptions {

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
 import { untilAborted, withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
@@ -12,8 +11,10 @@ import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
 import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
 import { LatestCaptures } from './screen/latest-capture.js';
-import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
-import type { DeviceInfo } from './types.js';
+import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
+import { findTool, TOOL_NAMES } from './tools/index.js';
+import { TouchStreams, type TouchResult } from './touch-streams.js';
+import type { DeviceInfo, Key, Point, TouchPhase } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 export interface EngineOptions {
@@ -49,13 +50,11 @@ export interface CallEvent {
   durationMs: number;
 }
 
-export interface ToolDescription {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolDescription } from './tools/descriptions.js';
 
 const SCREEN_SIZE_TTL_MS = 2000;
+/** A touch event or key is one quick injection: a device that takes longer is stuck, not busy. */
+const TOUCH_TIMEOUT_MS = 5000;
 
 /**
  * The transport-independent core: validates parameters, finds the device, runs the
@@ -77,6 +76,11 @@ export class Engine {
   private readonly callListeners = new Set<(e: CallEvent) => void>();
   private readonly unwatch: (() => void)[] = [];
   private readonly deviceListeners = new Set<(c: DevicesChange) => void>();
+  private readonly touches = new TouchStreams({
+    run: (device, what, work) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS),
+    screenSize: (device, handle, ctx) => this.screenSizeOf(device, handle, ctx.signal),
+    finished: (e) => this.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
+  });
 
   constructor(options: EngineOptions) {
     this.drivers = options.drivers;
@@ -93,12 +97,8 @@ export class Engine {
     }
   }
 
-  listTools(): ToolDescription[] {
-    return TOOLS.map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: toJsonSchema(t.params, { errorMode: 'ignore' }) as Record<string, unknown>,
-    }));
+  listTools(): readonly ToolDescription[] {
+    return toolDescriptions();
   }
 
   /** Devices of every driver; a driver that fails or is slow is left out rather than failing the list. */
@@ -161,6 +161,38 @@ export class Engine {
   }
 
   /**
+   * One event of a streamed touch (bridge `input.touch`, issue 17), in the device's queue like any
+   * call; the stream is one activity event when it ends (tool `input.touch`). Never throws.
+   */
+  touchEvent(device: string, phase: TouchPhase, at: Point, options: CallOptions = {}): Promise<TouchResult | ToolFailure> {
+    return this.touches.touch(device, phase, at, options.origin ?? 'local');
+  }
+
+  /** Lifts the fingers a caller left down (its session ended mid-drag). */
+  cancelTouches(origin: string): void {
+    this.touches.cancelAll(origin);
+  }
+
+  /** A keyboard key (bridge `input.key`); UNSUPPORTED where the device has no way to press it. Never throws. */
+  async pressKey(device: string, key: Key, options: CallOptions = {}): Promise<{ status: 'success'; message: string } | ToolFailure> {
+    const started = performance.now();
+    const result = await this.withDevice(device, `pressing ${key}`, async (handle, ctx) => {
+      if (handle.pressKey) await handle.pressKey(key, ctx);
+      else if (key === 'ENTER') await handle.pressButton('ENTER', ctx);
+      else throw new ToolError('UNSUPPORTED', `${device} cannot press ${key}: its driver has no keyboard keys besides the buttons of mobile_press_button`);
+      return { status: 'success' as const, message: `pressed ${key} on ${device}` };
+    }, TOUCH_TIMEOUT_MS).catch((err: unknown) => toFailure(err));
+    this.acted(device, 'input.key', { device, key }, result, options, performance.now() - started);
+    return result;
+  }
+
+  /** Activity for a mutating action that is not a tool call (touch streams, keys): listeners and others_acted see it like one. */
+  private acted(device: string, tool: string, parameters: Record<string, unknown>, result: unknown, options: CallOptions, durationMs: number): void {
+    if (options.origin !== undefined) this.activity.record(device, options.origin, tool, true);
+    this.emit({ device, tool, parameters, result, ok: !isToolFailure(result), mutates: true, origin: options.origin, durationMs });
+  }
+
+  /**
    * Runs work that needs more than one tool result (the bridge's frame loop, the runner's
    * device checks) in the device's queue and under a deadline, without an activity event.
    * Throws ToolError.
@@ -185,8 +217,7 @@ export class Engine {
     return this.onDevice(id, 'screen capture', timeoutMs, async (device, ctx) => {
       const started = this.latestCaptures.begin(id);
       const cap = await captureScreen(device, ctx);
-      this.latestCaptures.store(id, cap, started);
-      return cap;
+      return this.latestCaptures.store(id, cap, started);
     });
   }
 
@@ -352,18 +383,20 @@ export class Engine {
     );
   }
 
+  private async screenSizeOf(id: string, device: DeviceHandle, signal: AbortSignal): Promise<ScreenSize> {
+    const hit = this.sizes.get(id);
+    if (hit && performance.now() - hit.at < SCREEN_SIZE_TTL_MS) return hit.size;
+    const size = await device.screenSize({ signal });
+    this.sizes.set(id, { size, at: performance.now() });
+    return size;
+  }
+
   private context(device: DeviceHandle, signal: AbortSignal): ToolContext {
     const id = device.info.id;
     return {
       device,
       signal,
-      screenSize: async () => {
-        const hit = this.sizes.get(id);
-        if (hit && performance.now() - hit.at < SCREEN_SIZE_TTL_MS) return hit.size;
-        const size = await device.screenSize({ signal });
-        this.sizes.set(id, { size, at: performance.now() });
-        return size;
-      },
+      screenSize: () => this.screenSizeOf(id, device, signal),
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
       files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),

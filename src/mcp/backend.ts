@@ -15,7 +15,7 @@ export interface AgentBackend {
   /** Where the actions happen, for messages ("this process", "the bridge at ws://…"). */
   readonly where: string;
   listDevices(): Promise<DeviceInfo[] | ToolFailure>;
-  engineTools(): Promise<ToolDescription[] | ToolFailure>;
+  engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
@@ -63,7 +63,7 @@ export class LocalBackend implements AgentBackend {
     return this.engine.listDevices();
   }
 
-  async engineTools(): Promise<ToolDescription[]> {
+  async engineTools(): Promise<readonly ToolDescription[]> {
     return this.engine.listTools();
   }
 
@@ -79,7 +79,8 @@ export class LocalBackend implements AgentBackend {
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
     return this.engine
       .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN })
-      .then((cap) => scaleCapture(cap, options))
+      // A kept viewer capture lends a pooled pixel slot: give it back once encoded.
+      .then((cap) => scaleCapture(cap, options).finally(() => 'raw' in cap && cap.raw?.release?.()))
       .catch((err: unknown) => toFailure(err));
   }
 

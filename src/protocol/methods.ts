@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
-import type { DeviceInfo, UiElement } from '../engine/types.js';
+import type { ElementDescription } from '../engine/verbs/describe-element.js';
+import { KEYS, type DeviceInfo, type UiElement } from '../engine/types.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
 
 /**
@@ -179,6 +180,15 @@ export type LockResult = LockInfo | Failure;
 export const UnlockParams = v.strictObject({ device: deviceId });
 export type UnlockResult = { device: string; released: boolean } | Failure;
 
+/** What a late joiner needs for pair debugging: the device's last activity entries and who holds it. */
+export const ActivityRecentParams = v.strictObject({ device: deviceId });
+export interface ActivityRecentResult {
+  device: string;
+  /** Oldest first, at most 50; an entry merged later keeps its id (see `DeviceActivityParams.count`). */
+  entries: DeviceActivityParams[];
+  lock: LockInfo | null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // scenarios.* and verbs.* (verbs.run / scenarios.run / scenarios.cancel are served by the runner)
 
@@ -208,6 +218,41 @@ export const ScenariosCancelParams = v.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// elements.describe (the viewer's inspector)
+
+export const ElementsDescribeParams = v.strictObject({
+  device: deviceId,
+  /** An element id from mobile_list_elements_on_screen or elements.changed. */
+  element: v.pipe(v.string('element must be an element id from the element list'), v.minLength(1, 'element must not be empty: pass an element id from the element list'), v.maxLength(1000)),
+});
+/** The result (shape owned by the engine's describe-element.ts, like UiElement): `{device, element, target, unique, matches, alternative?, step_examples?, message}`. */
+export type { ElementDescription } from '../engine/verbs/describe-element.js';
+// input.* (issue 17: the viewer's live control)
+
+export const TOUCH_ACTIONS = ['down', 'move', 'up', 'cancel'] as const;
+export const TouchParams = v.strictObject({
+  device: deviceId,
+  /** One finger: down, any number of moves, then up (or cancel, which fires nothing). */
+  action: v.picklist(TOUCH_ACTIONS, `action must be one of ${TOUCH_ACTIONS.join(', ')}`),
+  /** Device pixels, like mobile_click_on_screen_at_coordinates; moves outside the screen stay on its edge. */
+  x: int('x', 0, 100_000),
+  y: int('y', 0, 100_000),
+});
+export interface TouchResult {
+  status: 'success';
+  /** False: the device cannot follow the finger, the path is replayed as one gesture on up (message says how). */
+  streamed: boolean;
+  message?: string;
+  /** A move merged into a later one because the device was still busy with an earlier move. */
+  coalesced?: true;
+}
+
+export const KeyParams = v.strictObject({
+  device: deviceId,
+  key: v.picklist(KEYS, `key must be one of ${KEYS.join(', ')}`),
+});
+
+// ---------------------------------------------------------------------------------------------
 // The method table
 
 export const METHOD_PARAMS = {
@@ -220,10 +265,14 @@ export const METHOD_PARAMS = {
   'devices.unsubscribe': UnsubscribeParams,
   'devices.lock': LockParams,
   'devices.unlock': UnlockParams,
+  'activity.recent': ActivityRecentParams,
   'scenarios.validate': ValidateParams,
   'verbs.run': VerbsRunParams,
   'scenarios.run': ScenariosRunParams,
   'scenarios.cancel': ScenariosCancelParams,
+  'elements.describe': ElementsDescribeParams,
+  'input.touch': TouchParams,
+  'input.key': KeyParams,
 } as const;
 
 export interface MethodResults {
@@ -236,10 +285,14 @@ export interface MethodResults {
   'devices.unsubscribe': UnsubscribeResult;
   'devices.lock': LockResult;
   'devices.unlock': UnlockResult;
+  'activity.recent': ActivityRecentResult;
   'scenarios.validate': ValidateResult;
   'verbs.run': unknown;
   'scenarios.run': unknown;
   'scenarios.cancel': unknown;
+  'elements.describe': ElementDescription | Failure;
+  'input.touch': TouchResult | Failure;
+  'input.key': { status: 'success'; message: string } | Failure;
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS;
@@ -283,14 +336,32 @@ export interface ActivityOutcome {
   message?: string;
 }
 
+/** The element an action landed on, as the device's latest element listing had it. */
+export interface ActivityElement {
+  id: string;
+  type: string;
+  /** Visible text, else accessibility label, else hint; never a password field's text. */
+  name?: string;
+}
+
 export interface DeviceActivityParams extends Participant {
   device: string;
+  /** Per device, increasing. An entry that continues the previous one (keys typed in quick succession) repeats its id: replace it. */
+  id: number;
   tool?: string;
   verb?: string;
+  /** As called, except typed text that went into a password field, which is "•••". */
   parameters: Record<string, unknown>;
   outcome: ActivityOutcome;
   duration_ms: number;
   at: string;
+  /** One sentence for people: "tapped the “Sign in” button", "typed 8 characters into the “Password” field". */
+  summary: string;
+  element?: ActivityElement;
+  /** Set when typed text was withheld (a password field, or a field the bridge could not identify); no `characters` for a scenario's secret parameter. */
+  masked?: { characters?: number; reason: string };
+  /** How many calls this entry stands for (more than 1 after merging). */
+  count?: number;
 }
 
 export interface DeviceLockParams {
@@ -299,6 +370,10 @@ export interface DeviceLockParams {
   holder: Participant | null;
   /** Set when the lock was taken over from another session. */
   previous?: Participant;
+  /** When the new holder took it (with `holder`). */
+  since?: string;
+  /** Why it was released, when it was not an explicit unlock (the holder disconnected, its session ended). */
+  reason?: string;
 }
 
 /** A screen subscription's source changed mid-stream: video fell back to screenshots, or came back. */

@@ -30,22 +30,33 @@ test('ElementStore: a sequence gap is reported, old and foreign diffs are ignore
   assert.equal(store.elements.map((e) => e.id), ['a']);
 });
 
-test('activity lines say who did what, mark your own and show failures', () => {
-  const base = { device: 'd1', session: 'abcdef123456', client: 'viewer', parameters: { device: 'd1', x: 540, y: 1200 }, duration_ms: 12, at: '2025-01-01T10:11:12Z' };
-  const mine = describeActivity({ ...base, tool: 'mobile_click_on_screen_at_coordinates', outcome: { status: 'success' } }, 'abcdef123456');
-  assert.is(mine.what, 'tapped (540, 1200)');
+test('activity lines show the bridge’s sentence, say who, mark your own and show failures', () => {
+  const base = { id: 1, device: 'd1', session: 'abcdef123456', client: 'viewer', duration_ms: 12, at: '2025-01-01T10:11:12Z' };
+  const mine = describeActivity(
+    { ...base, tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: 'd1', x: 540, y: 1200 }, summary: 'tapped the “Sign in” button', element: { id: 'sign_in', type: 'button', name: 'Sign in' }, outcome: { status: 'success' } },
+    'abcdef123456',
+  );
+  assert.is(mine.what, 'tapped the “Sign in” button');
+  assert.is(mine.detail, 'at (540, 1200)');
   assert.ok(mine.mine);
   assert.is(mine.who, 'you (viewer abcdef)');
   const theirs = describeActivity(
-    { ...base, session: 'zzzzzz999', tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'hello' }, outcome: { status: 'error', code: 'INVALID_PARAMETER', message: 'no field focused' } },
+    {
+      ...base,
+      session: 'zzzzzz999',
+      tool: 'mobile_type_keys',
+      parameters: { device: 'd1', text: '•••' },
+      summary: 'typed 8 characters into the “Password” field',
+      masked: { characters: 8, reason: 'typed into a password field' },
+      count: 3,
+      outcome: { status: 'error', code: 'INVALID_PARAMETER', message: 'no field focused' },
+    },
     'abcdef123456',
   );
   assert.is(theirs.who, 'viewer zzzzzz');
-  assert.is(theirs.what, 'typed “hello”');
+  assert.is(theirs.what, 'typed 8 characters into the “Password” field');
+  assert.is(theirs.detail, '3 calls · text hidden: typed into a password field');
   assert.is(theirs.error, 'INVALID_PARAMETER: no field focused');
-  const other = describeActivity({ ...base, tool: 'mobile_list_apps', parameters: { device: 'd1' }, outcome: { status: 'success' } }, undefined);
-  assert.is(other.what, 'mobile_list_apps');
-  assert.is(describeActivity({ ...base, verb: 'tap', parameters: { target: 'Sign in' }, outcome: { status: 'success' } }, undefined).what, 'ran tap {"target":"Sign in"}');
 });
 
 test('validation envelope: errors and warnings with positions, sorted by line', () => {

@@ -149,7 +149,7 @@ viewer('a click on an element’s drawn centre taps that element', async (ctx) =
   await page.waitForSelector('#element-list li[data-id="email"]');
   await waitForSignatureOtherThan(page, before);
   const feed = await activityTexts(page);
-  assert.ok(feed.some((t) => t.includes(`tapped (${icon.center.x}, ${icon.center.y})`)), `the tap hit the exact centre: ${feed.join(' | ')}`);
+  assert.ok(feed.some((t) => t.includes(`at (${icon.center.x}, ${icon.center.y})`)), `the tap hit the exact centre: ${feed.join(' | ')}`);
   await page.locator('#rtt', { hasText: 'ms' }).waitFor();
 });
 
@@ -158,7 +158,7 @@ viewer('typing on the focused screen reaches the focused field; Enter is sent as
   const email = await find(ctx, (e) => e.id === 'email', 'email');
   const at = await drawnCentre(ctx, page, email);
   await page.mouse.click(at.x, at.y);
-  await waitForActivity(page, `tapped (${email.center.x}, ${email.center.y})`);
+  await waitForActivity(page, `at (${email.center.x}, ${email.center.y})`);
   await page.keyboard.type('ada@example.com');
   await page.waitForSelector('#element-list li[data-id="email"] .label:text-is("ada@example.com")');
   assert.is((await find(ctx, (e) => e.id === 'email', 'email')).text, 'ada@example.com');
@@ -190,14 +190,14 @@ viewer('two pages on one device both show the activity, each marked by who did i
   assert.match(mine ?? '', 'mine', 'the actor sees it as theirs');
   assert.not.match(theirs ?? '', 'mine', 'the other page sees it as someone else’s');
   assert.is(await second.isVisible('#activity-unread'), true, 'unread badge on the hidden Activity tab');
-  // A drag on the second page swipes, and the first page sees it.
+  // A drag on the second page is streamed to the device, and the first page sees it as one entry.
   const r = await screenBox(second);
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.8);
   await second.mouse.down();
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.5, { steps: 5 });
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.3, { steps: 5 });
   await second.mouse.up();
-  await waitForActivity(first, 'swiped up');
+  await waitForActivity(first, 'dragged up');
   await second.close();
 });
 
@@ -212,7 +212,7 @@ viewer('after rotation a click on an element’s drawn centre still taps it', as
   const settings = await find(ctx, (e) => e.text === 'Settings', 'labelled "Settings" (launcher, landscape)');
   const at = await drawnCentre(ctx, page, settings);
   await page.mouse.click(at.x, at.y);
-  await waitForActivity(page, `tapped (${settings.center.x}, ${settings.center.y})`);
+  await waitForActivity(page, `at (${settings.center.x}, ${settings.center.y})`);
   const app = (await ctx.bridge!.engine.call('mobile_get_foreground_app', { device: DEVICE })) as { package: string };
   assert.match(app.package, /settings/i, 'Settings opened');
   await ctx.bridge!.engine.call('mobile_set_orientation', { device: DEVICE, orientation: 'portrait' });

@@ -2,57 +2,33 @@ import type { DeviceActivityParams } from '../../src/protocol/methods.js';
 
 export interface ActivityLine {
   who: string;
+  /** The bridge's own sentence: the action and the element it landed on, typed passwords as a count. */
   what: string;
+  /** Secondary facts: where a named tap landed, how many calls a merged entry stands for, why text is hidden. */
+  detail?: string;
   /** Local wall-clock time, HH:MM:SS. */
   when: string;
   mine: boolean;
   error?: string;
 }
 
-const num = (v: unknown): string => (typeof v === 'number' ? String(v) : '?');
-const quoted = (v: unknown, max = 40): string => {
-  const s = typeof v === 'string' ? v : '';
-  return `“${s.length > max ? `${s.slice(0, max)}…` : s}”`;
-};
-
-/** Human wording for the tools people use in the viewer; anything else shows its name and parameters. */
-function describeTool(tool: string, p: Record<string, unknown>): string {
-  switch (tool) {
-    case 'mobile_click_on_screen_at_coordinates':
-      return `tapped (${num(p.x)}, ${num(p.y)})`;
-    case 'mobile_double_tap_on_screen':
-      return `double-tapped (${num(p.x)}, ${num(p.y)})`;
-    case 'mobile_long_press_on_screen_at_coordinates':
-      return `long-pressed (${num(p.x)}, ${num(p.y)})${typeof p.duration === 'number' ? ` for ${p.duration} ms` : ''}`;
-    case 'mobile_swipe_on_screen':
-      return `swiped ${String(p.direction)}${typeof p.distance === 'number' ? ` ${p.distance} px` : ''}`;
-    case 'mobile_type_keys':
-      return `typed ${quoted(p.text)}${p.submit ? ' and pressed ENTER' : ''}`;
-    case 'mobile_press_button':
-      return `pressed ${String(p.button)}`;
-    case 'mobile_set_orientation':
-      return `rotated to ${String(p.orientation)}`;
-    case 'mobile_launch_app':
-      return `launched ${String(p.packageName)}`;
-    case 'mobile_terminate_app':
-      return `stopped ${String(p.packageName)}`;
-    case 'mobile_open_url':
-      return `opened ${String(p.url)}`;
-    default: {
-      const { device: _device, ...rest } = p;
-      const args = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
-      return `${tool}${args.length > 120 ? `${args.slice(0, 120)}…` : args}`;
-    }
-  }
+function detailOf(a: DeviceActivityParams): string | undefined {
+  const p = a.parameters;
+  const parts: string[] = [];
+  if (a.element && typeof p.x === 'number' && typeof p.y === 'number') parts.push(`at (${p.x}, ${p.y})`);
+  if (a.count && a.count > 1) parts.push(`${a.count} calls`);
+  if (a.masked) parts.push(`text hidden: ${a.masked.reason}`);
+  return parts.length ? parts.join(' · ') : undefined;
 }
 
 export function describeActivity(a: DeviceActivityParams, mySession: string | undefined): ActivityLine {
   const mine = a.session === mySession;
   const name = a.client ? `${a.client} ${a.session.slice(0, 6)}` : a.session.slice(0, 6);
-  const what = a.tool ? describeTool(a.tool, a.parameters) : `ran ${a.verb ?? 'a step'} ${JSON.stringify(a.parameters)}`;
   const at = new Date(a.at);
   const when = Number.isNaN(at.getTime()) ? '' : at.toTimeString().slice(0, 8);
-  const line: ActivityLine = { who: mine ? `you (${name})` : name, what, when, mine };
+  const line: ActivityLine = { who: mine ? `you (${name})` : name, what: a.summary, when, mine };
+  const detail = detailOf(a);
+  if (detail) line.detail = detail;
   if (a.outcome.status === 'error') line.error = `${a.outcome.code ?? 'ERROR'}: ${a.outcome.message ?? 'failed'}`;
   return line;
 }

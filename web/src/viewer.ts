@@ -19,6 +19,8 @@ export interface ViewerUi {
   hovered(element: UiElement | undefined): void;
   activity(activity: DeviceActivityParams): void;
   notice(message: string): void;
+  /** The device's subscription is in place: fetch what a late joiner missed. */
+  watching?(device: DeviceInfo): void;
 }
 
 /**
@@ -101,6 +103,7 @@ export class Viewer {
     if (this.device?.id === device.id) {
       this.subscription = subscription;
       this.stream = info.format && info.source ? { format: info.format, source: info.source, fallback_reason: info.fallback_reason } : undefined;
+      this.ui.watching?.(device);
     } else await this.client.unsubscribe(subscription).catch(() => undefined);
   }
 
@@ -159,12 +162,26 @@ export class Viewer {
     return { png: Uint8Array.from(atob(result.image), (c) => c.charCodeAt(0)), device };
   }
 
-  /** Runs one tool call; a failure is shown to the user and answered with undefined. */
+  /** One event of a streamed drag on the watched device (input.touch); undefined when it failed (shown). */
+  async touch(action: 'down' | 'move' | 'up' | 'cancel', p: Point): Promise<{ streamed: boolean; message?: string } | undefined> {
+    if (!this.device) return undefined;
+    const result = await this.call({ tool: 'input.touch', parameters: { device: this.device.id, action, x: p.x, y: p.y } });
+    return result as { streamed: boolean; message?: string } | undefined;
+  }
+
+  /** Runs one tool call (or an input.* method, which answers in the same shapes); a failure is shown to the user and answered with undefined. */
   async call(call: ToolCall): Promise<unknown> {
+    // The client would queue it and send it on reconnect, onto a screen the user no longer sees: refuse, visibly.
+    if (this.client.state !== 'open') {
+      this.ui.notice(`Not sent: the bridge is unreachable (${this.client.state}). Nothing reaches the device until the connection is back.`);
+      return undefined;
+    }
     const started = performance.now();
     let result: unknown;
     try {
-      result = await this.client.callTool(call.tool, call.parameters);
+      result = call.tool === 'input.touch' || call.tool === 'input.key'
+        ? await this.client.request(call.tool, call.parameters as never)
+        : await this.client.callTool(call.tool, call.parameters);
     } catch (err) {
       this.ui.notice(`${call.tool} did not complete: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;

@@ -43,6 +43,7 @@ export function runnerMethods(): MethodDef[] {
         parameters: Object.fromEntries(Object.entries({ target: step.target, target_pattern: step.target_pattern, value: step.value }).filter(([, x]) => x !== undefined)),
         outcome: outcome.status === 'passed' ? { status: 'success', message: outcome.message } : { status: 'error', code: outcome.error?.code, message: outcome.message },
         durationMs: outcome.duration_ms,
+        ...(outcome.resolved ? { resolved: outcome.resolved } : {}),
       });
       return outcome as unknown as Record<string, unknown>;
     }),
@@ -89,6 +90,7 @@ export function runnerMethods(): MethodDef[] {
             if (event.type === 'started') {
               entry = { run: event.run_id, device: p.device, session: ctx.session, controller };
               active.set(event.run_id, entry);
+              ctx.bridge.runFiles.add(event.run_id, outDir, event.scenario_id);
             }
             ctx.notify('scenario.progress', { device: p.device, ...event } as Record<string, unknown>);
           },
@@ -98,7 +100,8 @@ export function runnerMethods(): MethodDef[] {
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
         ctx.bridge.locks.unpin(p.device, ctx.session);
-        if (!leased) ctx.bridge.locks.release(p.device, ctx.session);
+        // A lease outlives the run only while its holder is connected (locks go when their holder disconnects).
+        if (!leased || !ctx.session.connection) ctx.bridge.locks.release(p.device, ctx.session, leased ? 'its holder disconnected' : undefined);
       }
     }),
 

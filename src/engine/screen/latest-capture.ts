@@ -1,10 +1,40 @@
+import type { RawImage } from '../driver.js';
 import type { ScreenCapture } from './capture.js';
 
 /** How old a viewer's capture may be and still answer an agent's screenshot. */
 export const DEFAULT_REUSE_MS = 200;
 
+/**
+ * Holds on one raw capture shared by the frame loop, this cache and screenshot callers: the
+ * driver's release (which lets it draw a later screen into the same pixel slot) runs once, after
+ * the last of them let go, so a kept capture is never rewritten while someone may read it.
+ */
+class SharedHolds {
+  private count = 1;
+
+  constructor(private readonly releaseAll: () => void) {}
+
+  /** The capture with a hold of its own, ended by its raw image's `release` (once). */
+  lend(capture: ScreenCapture & { raw: RawImage }): ScreenCapture {
+    this.count++;
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      this.end();
+    };
+    return { ...capture, raw: { ...capture.raw, release } };
+  }
+
+  end(): void {
+    if (--this.count === 0) this.releaseAll();
+  }
+}
+
 interface Entry {
   capture: ScreenCapture;
+  /** The cache's own hold when the capture's pixels belong to a reusable slot. */
+  holds?: SharedHolds;
   /** Drops the entry once too old, so a stopped frame loop leaves no 10 MB screen behind. */
   expiry: NodeJS.Timeout;
   /** When the capture started (performance.now()): its pixels are at least this old. */
@@ -47,14 +77,22 @@ export class LatestCaptures {
     return { epoch: this.epoch(device), startedAt: this.now() };
   }
 
-  store(device: string, capture: ScreenCapture, started: { epoch: number; startedAt: number }): void {
-    if (started.epoch !== this.epoch(device)) return;
+  /**
+   * Keeps `capture` when it began in the current epoch and is the newest; returns the capture the
+   * caller (the frame loop) goes on with, whose raw `release` now ends only the caller's hold.
+   */
+  store(device: string, capture: ScreenCapture, started: { epoch: number; startedAt: number }): ScreenCapture {
+    if (started.epoch !== this.epoch(device)) return capture;
     const current = this.entries.get(device);
-    if (current && current.startedAt > started.startedAt) return;
+    if (current && current.startedAt > started.startedAt) return capture;
     this.drop(device);
-    const expiry = setTimeout(() => this.entries.get(device)?.expiry === expiry && this.entries.delete(device), this.maxAgeMs + 1).unref();
-    this.entries.set(device, { capture, startedAt: started.startedAt, epoch: started.epoch, expiry });
+    const driverRelease = capture.raw?.release;
+    const holds = driverRelease ? new SharedHolds(() => driverRelease.call(capture.raw)) : undefined;
+    const kept: ScreenCapture = capture.raw ? { ...capture, raw: { ...capture.raw, release: undefined } } : capture;
+    const expiry = setTimeout(() => this.entries.get(device)?.expiry === expiry && this.drop(device), this.maxAgeMs + 1).unref();
+    this.entries.set(device, { capture: kept, holds, startedAt: started.startedAt, epoch: started.epoch, expiry });
     this.stats.stored++;
+    return holds && kept.raw ? holds.lend(kept as ScreenCapture & { raw: RawImage }) : capture;
   }
 
   /** The kept capture when it is still current and young enough, else undefined. */
@@ -66,7 +104,7 @@ export class LatestCaptures {
       return undefined;
     }
     this.stats.reused++;
-    return entry.capture;
+    return entry.holds && entry.capture.raw ? entry.holds.lend(entry.capture as ScreenCapture & { raw: RawImage }) : entry.capture;
   }
 
   /** Drops everything kept (engine close). */
@@ -79,6 +117,7 @@ export class LatestCaptures {
     if (!entry) return;
     clearTimeout(entry.expiry);
     this.entries.delete(device);
+    entry.holds?.end();
   }
 
   private epoch(device: string): number {

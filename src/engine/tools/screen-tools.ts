@@ -31,7 +31,8 @@ export const screenTools = [
     async handler(_p, ctx) {
       // A viewer's capture of moments ago, when nothing changed since, spares the device a capture.
       const kept = ctx.keptCapture?.();
-      const shot = kept ? { png: await pngOf(kept), width: kept.width, height: kept.height } : await ctx.device.screenshot(ctx);
+      // The kept capture lends a pooled pixel slot: given back once encoded.
+      const shot = kept ? { png: await pngOf(kept).finally(() => kept.raw?.release?.()), width: kept.width, height: kept.height } : await ctx.device.screenshot(ctx);
       return { image: shot.png.toString('base64'), format: 'png', dimensions: { width: shot.width, height: shot.height } };
     },
   }),

@@ -43,4 +43,24 @@ test('a change on the device (before or during a capture) makes it stale; other 
   assert.equal(latest.stats, { stored: 3, reused: 2 });
 });
 
+test('a pooled capture goes back to its driver only after the frame loop, the cache and every screenshot let go', () => {
+  let now = 0;
+  const latest = new LatestCaptures(200, () => now);
+  let released = 0;
+  const pooled: ScreenCapture = { raw: { data: Buffer.alloc(4), width: 1, height: 1, channels: 4, release: () => released++ }, width: 1, height: 1 };
+  const forLoop = latest.store('d', pooled, latest.begin('d'));
+  const shot = latest.fresh('d');
+  forLoop.raw?.release?.();
+  forLoop.raw?.release?.();
+  assert.is(released, 0, 'the cache and the screenshot still hold it');
+  latest.invalidate('d');
+  assert.is(released, 0, 'the screenshot still reads it');
+  shot?.raw?.release?.();
+  assert.is(released, 1, 'released once, by the last holder');
+  // Not kept (stale epoch): the caller's capture is returned untouched.
+  const stale = latest.begin('d');
+  latest.invalidate('d');
+  assert.is(latest.store('d', pooled, stale), pooled);
+});
+
 test.run();

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
@@ -10,6 +10,7 @@ import { apkPackageName } from './apk-package.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
@@ -58,6 +59,7 @@ export class AndroidDevice implements DeviceHandle {
   private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
   private readonly fitted: FittedCapture;
+  private readonly touches: AndroidTouch;
 
   constructor(
     readonly info: DeviceInfo,
@@ -78,6 +80,15 @@ export class AndroidDevice implements DeviceHandle {
       devicePng: (ctx) => this.devicePng(ctx),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
+    this.touches = new AndroidTouch({
+      serial: info.id,
+      control: () => this.scrcpy.control,
+      shell: async (command, ctx, what) => {
+        const out = await this.text(command, ctx, what);
+        this.checkSecurity(out, what);
+        return out;
+      },
+    });
   }
 
   get serial(): string {
@@ -285,6 +296,17 @@ export class AndroidDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
     return this.gesture(swipeGesture(fromX, fromY, toX, toY, durationMs), ctx, 'swiping');
+  }
+
+  /** Streamed touch (issue 17): scrcpy while it runs, else `input motionevent`; see touch-input.ts. */
+  async touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
+    if (phase === 'down') await this.usableScreen(ctx, 'touching');
+    return this.touches.touch(phase, x, y, ctx);
+  }
+
+  async pressKey(key: Key, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, `pressing ${key}`);
+    return this.touches.key(key, ctx);
   }
 
   pressButton(button: Button, ctx: CallContext): Promise<void> {

@@ -1,0 +1,122 @@
+import type { Point, UiElement } from '../../engine/types.js';
+import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
+
+/** What the feed shows for a password field's text: never the text, not even its bullets' count in the parameters. */
+export const MASK = '•••';
+
+/**
+ * The element a point lands on: the smallest one containing it (containers enclose their
+ * children), the later one on equal areas (drawn on top). A device pixel is [x, x+1) × [y, y+1).
+ */
+export function elementAt(elements: readonly UiElement[], p: Point): UiElement | undefined {
+  let best: UiElement | undefined;
+  for (const e of elements) {
+    if (p.x < e.x || p.y < e.y || p.x >= e.x + e.width || p.y >= e.y + e.height) continue;
+    if (!best || e.width * e.height <= best.width * best.height) best = e;
+  }
+  return best;
+}
+
+/** The name people see: text, else accessibility label, else hint. A password field's text is bullets, so it goes by label or hint. */
+export function activityElement(e: UiElement): ActivityElement {
+  const name = ((e.password ? '' : e.text) || e.accessibility_label || e.hint || '').trim();
+  return { id: e.id, type: e.type, ...(name ? { name: name.length > 60 ? `${name.slice(0, 60)}…` : name } : {}) };
+}
+
+const NOUN: Record<string, string> = {
+  button: 'button',
+  edittext: 'field',
+  text: 'text',
+  image: 'image',
+  checkbox: 'checkbox',
+  switch: 'switch',
+  radio: 'radio button',
+  tab: 'tab',
+  link: 'link',
+  list: 'list',
+  listitem: 'list item',
+  webview: 'web view',
+  keyboard: 'keyboard',
+  dialog: 'dialog',
+};
+
+/** "the “Sign in” button"; "a button" when it has no name. */
+export function nameElement(e: ActivityElement): string {
+  const noun = NOUN[e.type] ?? 'element';
+  return e.name ? `the “${e.name}” ${noun}` : `a ${noun}`;
+}
+
+function quoted(text: string, max = 40): string {
+  return `“${text.length > max ? `${text.slice(0, max)}…` : text}”`;
+}
+
+function point(p: Record<string, unknown>): string {
+  return `(${typeof p.x === 'number' ? p.x : '?'}, ${typeof p.y === 'number' ? p.y : '?'})`;
+}
+
+/** A streamed touch (input.touch): one entry for the whole drag, in its main direction. */
+function dragged(p: Record<string, unknown>): string {
+  if (p.action === 'cancel') return 'cancelled a drag';
+  const from = (p.from ?? {}) as Record<string, unknown>;
+  const to = (p.to ?? {}) as Record<string, unknown>;
+  const dx = Number(to.x) - Number(from.x);
+  const dy = Number(to.y) - Number(from.y);
+  const direction = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';
+  return `dragged ${direction} from ${point(from)} to ${point(to)}${p.streamed === false ? ' (replayed on release)' : ''}`;
+}
+
+type Described = Pick<DeviceActivityParams, 'tool' | 'verb' | 'parameters' | 'element' | 'masked' | 'count'>;
+
+function typed(text: string, a: Described): string {
+  const into = a.element ? ` into ${nameElement(a.element)}` : '';
+  const n = a.masked?.characters;
+  if (a.masked) return `typed ${n === undefined ? 'a secret' : `${n} character${n === 1 ? '' : 's'}`}${into || ' into a field'}`;
+  return `typed ${quoted(text)}${into}`;
+}
+
+/** One sentence naming the action and the element it landed on; coordinates only when no element was there. */
+export function summarize(a: Described): string {
+  const p = a.parameters;
+  const on = (verb: string) => (a.element ? `${verb} ${nameElement(a.element)}` : `${verb} ${point(p)}`);
+  if (a.verb) {
+    const target = typeof p.target === 'string' ? ` ${quoted(p.target)}` : typeof p.target_pattern === 'string' ? ` /${p.target_pattern}/` : '';
+    if (a.verb === 'type') return `${typed(typeof p.value === 'string' ? p.value : '', a)} (step type${target})`;
+    const landed = a.element ? ` → ${nameElement(a.element)}` : '';
+    const value = typeof p.value === 'string' ? ` ${quoted(p.value)}` : '';
+    return `ran ${a.verb}${target}${value}${landed}`;
+  }
+  switch (a.tool) {
+    case 'mobile_click_on_screen_at_coordinates':
+      return on('tapped');
+    case 'mobile_double_tap_on_screen':
+      return on('double-tapped');
+    case 'mobile_long_press_on_screen_at_coordinates':
+      return `${on('long-pressed')}${typeof p.duration === 'number' ? ` for ${p.duration} ms` : ''}`;
+    case 'mobile_swipe_on_screen':
+      return `swiped ${String(p.direction)}${typeof p.distance === 'number' ? ` ${p.distance} px` : ''}`;
+    case 'mobile_type_keys': {
+      const text = typeof p.text === 'string' ? p.text : '';
+      const parts = [p.clear_first ? `emptied ${a.element ? nameElement(a.element) : 'the field'}` : '', text ? typed(text, a) : '', p.submit ? 'pressed ENTER' : ''];
+      return parts.filter(Boolean).join(' and ');
+    }
+    case 'mobile_press_button':
+      return `pressed ${String(p.button)}`;
+    case 'input.key':
+      return `pressed ${String(p.key)}`;
+    case 'input.touch':
+      return dragged(p);
+    case 'mobile_set_orientation':
+      return `rotated to ${String(p.orientation)}`;
+    case 'mobile_launch_app':
+      return `launched ${String(p.packageName)}`;
+    case 'mobile_terminate_app':
+      return `stopped ${String(p.packageName)}`;
+    case 'mobile_open_url':
+      return `opened ${String(p.url)}`;
+    default: {
+      const { device: _device, ...rest } = p;
+      const args = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
+      return `${a.tool ?? 'acted'}${args.length > 120 ? `${args.slice(0, 120)}…` : args}`;
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import type { CallEvent } from '../../engine/engine.js';
+import { isToolFailure } from '../../engine/errors.js';
+import type { UiElement } from '../../engine/types.js';
+import type { ActivityElement, ActivityOutcome, DeviceActivityParams, Participant } from '../../protocol/index.js';
+import { activityElement, elementAt, MASK, summarize } from './describe.js';
+import { ScreenMemory } from './screen-memory.js';
+
+/** An action to show every participant of a device (`device.activity`). */
+export interface ActivityEntry {
+  tool?: string;
+  verb?: string;
+  parameters: Record<string, unknown>;
+  outcome: ActivityOutcome;
+  durationMs: number;
+  /** The element a verb resolved its target to (its `password` decides masking). */
+  resolved?: { id: string; type: string; text: string; label: string | null; password?: boolean };
+}
+
+export interface FeedHooks {
+  /** A fresh element listing (read-only, in the device's queue), for when nothing was ever listed. */
+  list(device: string): Promise<UiElement[]>;
+  broadcast(device: string, activity: DeviceActivityParams): void;
+  log(line: string): void;
+}
+
+/** Entries a late joiner gets (`activity.recent`). */
+export const RECENT_ENTRIES = 50;
+/** Keys typed closer together than this by one session into one field make one entry. */
+export const MERGE_WITHIN_MS = 2000;
+const MAX_PARAMETER_CHARS = 500;
+const MAX_DEVICES = 500;
+const POINT_TOOLS = new Set(['mobile_click_on_screen_at_coordinates', 'mobile_double_tap_on_screen', 'mobile_long_press_on_screen_at_coordinates']);
+const TYPE_TOOL = 'mobile_type_keys';
+
+export function outcomeOf(result: unknown): ActivityOutcome {
+  if (isToolFailure(result)) return { status: 'error', code: result.code, message: result.message };
+  const message = (result as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? { status: 'success', message } : { status: 'success' };
+}
+
+/** Parameters as shown to other participants: long strings cut so activity stays small. */
+function shorten(parameters: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parameters)) {
+    out[k] = typeof v === 'string' && v.length > MAX_PARAMETER_CHARS ? `${v.slice(0, MAX_PARAMETER_CHARS)}… (${v.length} characters)` : v;
+  }
+  return out;
+}
+
+interface Named {
+  element?: ActivityElement;
+  masked?: DeviceActivityParams['masked'];
+}
+
+interface Ring {
+  entries: DeviceActivityParams[];
+  nextId: number;
+  /** When the newest entry's call finished (ms), for merging typing. */
+  lastEnded: number;
+}
+
+/**
+ * The pair-debugging feed of every device: names the element each action landed on, withholds
+ * what is typed into password fields, merges keys typed in quick succession into one entry, keeps
+ * the last 50 entries per device for late joiners, and hands each entry to the hub to broadcast.
+ */
+export class ActivityFeed {
+  readonly memory = new ScreenMemory();
+  private readonly rings = new Map<string, Ring>();
+  /** Per device: entries waiting for a listing, so later ones are published after them, in order. */
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(private readonly hooks: FeedHooks) {}
+
+  /** Engine call listener: keeps the screen memory and publishes every mutating call that is not part of a verb. */
+  onCall(e: CallEvent, actor: () => Participant): void {
+    if (e.tool === 'mobile_list_elements_on_screen' && e.ok) this.memory.saw(e.device, (e.result as { elements: UiElement[] }).elements);
+    if (!e.mutates) return;
+    const screen = this.memory.beforeAction(e.device);
+    const p = e.parameters;
+    const hit = POINT_TOOLS.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
+    // Where typing goes is the field focused before the call (submit may leave the screen).
+    const typingInto = e.tool === TYPE_TOOL ? this.memory.typingTarget(e.device) : undefined;
+    if (hit && e.ok) this.memory.tapped(e.device, hit);
+    this.memory.acted(e.device);
+    if (e.partOf) return;
+    const entry: ActivityEntry = { tool: e.tool, parameters: p, outcome: outcomeOf(e.result), durationMs: e.durationMs };
+    const who = actor();
+    if (e.tool !== TYPE_TOOL || typeof p.text !== 'string' || p.text === '') {
+      this.inOrder(e.device, () => this.record(e.device, who, entry, hit ? { element: activityElement(hit) } : {}));
+      return;
+    }
+    const text = p.text;
+    this.inOrder(e.device, async () => this.record(e.device, who, entry, await this.typing(e.device, text, typingInto)));
+  }
+
+  /** An action reported by a method (a verb run live): same naming and masking as tool calls. */
+  publish(device: string, actor: Participant, entry: ActivityEntry): void {
+    const value = entry.parameters.value;
+    if (entry.verb === 'type' && typeof value === 'string' && value !== '') {
+      const field = entry.resolved;
+      const known = field ? { known: true as const, field: undefined, passwordOnScreen: false } : this.memory.typingTarget(device);
+      this.inOrder(device, async () => {
+        if (field) {
+          const element: ActivityElement = { id: field.id, type: field.type, ...(nameOf(field) ? { name: nameOf(field) } : {}) };
+          const named: Named = field.password ? { element, masked: masked(value, 'typed into a password field') } : { element };
+          this.record(device, actor, maskValue(entry, named, 'value'), named);
+        } else this.record(device, actor, entry, await this.typing(device, value, known));
+      });
+      return;
+    }
+    const r = entry.resolved;
+    this.inOrder(device, () => this.record(device, actor, entry, r ? { element: { id: r.id, type: r.type, ...(nameOf(r) ? { name: nameOf(r) } : {}) } } : {}));
+  }
+
+  /** The last entries of a device, oldest first. */
+  recent(device: string): DeviceActivityParams[] {
+    return [...(this.rings.get(device)?.entries ?? [])];
+  }
+
+  forget(device: string): void {
+    this.rings.delete(device);
+    this.memory.forget(device);
+  }
+
+  /** Which field the text went into and whether to withhold it: when the bridge cannot tell, it withholds. */
+  private async typing(device: string, text: string, known: ReturnType<ScreenMemory['typingTarget']> | undefined): Promise<Named> {
+    let target = known ?? this.memory.typingTarget(device);
+    if (!target.known) {
+      try {
+        this.memory.saw(device, await this.hooks.list(device));
+      } catch (err) {
+        this.hooks.log(`activity: could not list the elements of ${device} to name the field typed into: ${(err as Error).message}`);
+      }
+      target = this.memory.typingTarget(device);
+    }
+    if (!target.known) return { masked: masked(text, 'the bridge could not read the screen to tell whether the field is a password field') };
+    if (target.field) {
+      const element = activityElement(target.field);
+      return target.field.password ? { element, masked: masked(text, 'typed into a password field') } : { element };
+    }
+    if (target.passwordOnScreen) return { masked: masked(text, 'a password field is on screen and the bridge could not tell which field has the focus') };
+    return {};
+  }
+
+  private inOrder(device: string, work: () => void | Promise<void>): void {
+    const before = this.pending.get(device);
+    if (!before) {
+      const r = work();
+      if (r) this.track(device, r);
+      return;
+    }
+    this.track(device, before.then(work));
+  }
+
+  private track(device: string, p: Promise<void>): void {
+    const chained = p.catch((err: unknown) => this.hooks.log(`activity of ${device}: ${(err as Error).stack ?? String(err)}`)).finally(() => {
+      if (this.pending.get(device) === chained) this.pending.delete(device);
+    });
+    this.pending.set(device, chained);
+  }
+
+  private record(device: string, actor: Participant, entry: ActivityEntry, named: Named): void {
+    const shown = named.masked ? maskValue(entry, named, entry.verb ? 'value' : 'text') : entry;
+    const now = Date.now();
+    const ring = this.ring(device);
+    const base: Omit<DeviceActivityParams, 'summary' | 'id'> = {
+      ...actor,
+      device,
+      ...(shown.tool ? { tool: shown.tool } : {}),
+      ...(shown.verb ? { verb: shown.verb } : {}),
+      parameters: shorten(shown.parameters),
+      outcome: shown.outcome,
+      duration_ms: Math.round(shown.durationMs * 10) / 10,
+      at: new Date(now).toISOString(),
+      ...(named.element ? { element: named.element } : {}),
+      ...(named.masked ? { masked: named.masked } : {}),
+    };
+    const last = ring.entries.at(-1);
+    const merged = last && now - shown.durationMs - ring.lastEnded <= MERGE_WITHIN_MS ? mergeTyping(last, base) : undefined;
+    ring.lastEnded = now;
+    let params: DeviceActivityParams;
+    if (merged) {
+      params = { ...merged, summary: summarize(merged) };
+      ring.entries[ring.entries.length - 1] = params;
+    } else {
+      params = { ...base, id: ring.nextId++, summary: summarize(base) };
+      ring.entries.push(params);
+      if (ring.entries.length > RECENT_ENTRIES) ring.entries.splice(0, ring.entries.length - RECENT_ENTRIES);
+    }
+    this.hooks.broadcast(device, params);
+  }
+
+  private ring(device: string): Ring {
+    let ring = this.rings.get(device);
+    if (!ring) {
+      if (this.rings.size >= MAX_DEVICES) this.rings.delete(this.rings.keys().next().value!);
+      this.rings.set(device, (ring = { entries: [], nextId: 1, lastEnded: 0 }));
+    }
+    return ring;
+  }
+}
+
+function nameOf(r: NonNullable<ActivityEntry['resolved']>): string | undefined {
+  return ((r.password ? '' : r.text) || r.label || '').trim() || undefined;
+}
+
+function masked(text: string, reason: string): NonNullable<DeviceActivityParams['masked']> {
+  // Text the runner already redacted (a secret parameter) has no length to tell.
+  return text === MASK ? { reason: 'a secret parameter' } : { characters: [...text].length, reason };
+}
+
+function maskValue(entry: ActivityEntry, named: Named, key: 'text' | 'value'): ActivityEntry {
+  if (!named.masked) return entry;
+  return { ...entry, parameters: { ...entry.parameters, [key]: MASK } };
+}
+
+/**
+ * Keys typed in quick succession by one session into one field make one entry: a later
+ * mobile_type_keys, or an ENTER press, continues the previous typing entry (same id).
+ */
+function mergeTyping(last: DeviceActivityParams, next: Omit<DeviceActivityParams, 'summary' | 'id'>): Omit<DeviceActivityParams, 'summary'> | undefined {
+  if (last.tool !== TYPE_TOOL || last.session !== next.session || last.outcome.status !== 'success' || next.outcome.status !== 'success') return undefined;
+  if (last.parameters.submit) return undefined;
+  const enter = next.tool === 'mobile_press_button' && next.parameters.button === 'ENTER';
+  if (!enter) {
+    if (next.tool !== TYPE_TOOL || next.parameters.clear_first || typeof next.parameters.text !== 'string') return undefined;
+    if (last.element?.id !== next.element?.id || Boolean(last.masked) !== Boolean(next.masked)) return undefined;
+  }
+  const { summary: _summary, ...kept } = last;
+  const text = enter ? last.parameters.text : last.masked ? MASK : `${String(last.parameters.text ?? '')}${String(next.parameters.text)}`;
+  const characters = !enter && last.masked?.characters !== undefined && next.masked?.characters !== undefined ? last.masked.characters + next.masked.characters : last.masked?.characters;
+  return {
+    ...kept,
+    parameters: { ...last.parameters, text, ...(enter || next.parameters.submit ? { submit: true } : {}) },
+    duration_ms: Math.round((last.duration_ms + next.duration_ms) * 10) / 10,
+    at: next.at,
+    count: (last.count ?? 1) + 1,
+    ...(last.masked ? { masked: { ...(characters !== undefined ? { characters } : {}), reason: last.masked.reason } } : {}),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Participant } from '../../src/protocol/methods.js';
+
+export interface LockView {
+  holder: Participant | null;
+  since?: string;
+  /** This page's session holds it. */
+  mine: boolean;
+}
+
+function who(p: Participant): string {
+  return p.client ? `${p.client} ${p.session.slice(0, 6)}` : `session ${p.session.slice(0, 6)}`;
+}
+
+function clock(iso: string | undefined): string {
+  const at = iso ? new Date(iso) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at.toTimeString().slice(0, 8) : '';
+}
+
+/** Who holds the watched device and since when, with Take control and Release (`devices.lock`). */
+export class LockBadge {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly text: HTMLElement,
+    private readonly take: HTMLButtonElement,
+    private readonly release: HTMLButtonElement,
+  ) {}
+
+  show(view: LockView | undefined): void {
+    this.root.hidden = view === undefined;
+    if (!view) return;
+    const state = !view.holder ? 'free' : view.mine ? 'mine' : 'held';
+    this.root.dataset.state = state;
+    const since = clock(view.since);
+    if (!view.holder) this.text.textContent = 'Unlocked: anyone watching may act';
+    else if (view.mine) this.text.textContent = `You hold this device${since ? ` since ${since}` : ''}; others’ input is refused`;
+    else this.text.textContent = `Locked by ${who(view.holder)}${since ? ` since ${since}` : ''}`;
+    this.root.title = view.since ? `since ${view.since}` : '';
+    this.take.hidden = state === 'mine';
+    this.take.title = state === 'held' ? 'Take the lock over (devices.lock takeover); the holder is told' : 'Lock the device so that only you can act on it';
+    this.release.hidden = state !== 'mine';
+  }
+}
