@@ -19,6 +19,12 @@ export type Accept = (input: unknown) => boolean;
 
 export class Unsupported extends Error {}
 
+/**
+ * Index of the first item a (stripping) array acceptor rejected, per array: the items before it
+ * were accepted, so shape-localize.ts need not check them again. Written only on rejection.
+ */
+export const firstRejected = new WeakMap<unknown[], number>();
+
 /** valibot's object test: arrays count as objects (then their index keys are unknown keys). */
 const isObjectLike = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish']);
@@ -109,7 +115,12 @@ function compile(node: SchemaNode, strip: boolean): Accept {
       const item = compile(node.item!, strip);
       return (x) => {
         if (!Array.isArray(x)) return false;
-        for (let i = 0; i < x.length; i++) if (!item(x[i])) return false;
+        for (let i = 0; i < x.length; i++) {
+          if (!item(x[i])) {
+            if (strip) firstRejected.set(x, i);
+            return false;
+          }
+        }
         return true;
       };
     }

@@ -20,7 +20,7 @@
  * subtree also finds every unknown key the full walk would: an unknown key makes its object fail.
  */
 import type { SchemaNode } from './schema-node.js';
-import { type Accept, compileCached, pipeActions, Unsupported } from './shape-accept.js';
+import { type Accept, compileCached, firstRejected, pipeActions, Unsupported } from './shape-accept.js';
 
 /** One step of valibot's issue path (the fields structure.ts reads: key, origin, input). */
 export interface PathStep {
@@ -107,7 +107,7 @@ function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]
   if (!CONTAINERS.has(plain.type) || !ownPartIsFine(plain, value)) return void out.push({ node, value, path });
   if (plain.type === 'array') {
     const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) visitChild(plain.item!, list, i, list[i], path, out);
+    for (let i = firstRejected.get(list) ?? 0; i < list.length; i++) visitChild(plain.item!, list, i, list[i], path, out);
   } else if (plain.type === 'record') {
     const obj = value as Record<string, unknown>;
     for (const k in obj) if (!UNSAFE_RECORD_KEYS.has(k)) visitChild(plain.value!, obj, k, obj[k], path, out);

@@ -140,8 +140,16 @@ const EXPECTED_WORDS: Record<string, string> = {
   union: 'a string, number or boolean',
 };
 
+/** The quoted names in valibot's `expected` text; the texts come from the schema, so they are few. */
+const optionLists = new Map<string, string[]>();
 function options(expected: string | null): string[] {
-  return [...(expected ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+  const text = expected ?? '';
+  let list = optionLists.get(text);
+  if (!list) {
+    list = [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    if (optionLists.size < 1000) optionLists.set(text, list);
+  }
+  return list;
 }
 
 function toSnake(s: string): string {
