@@ -23,7 +23,9 @@ interface Step {
 const newStep = (): Step => ({ children: new Map() });
 
 function segments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (pointer === '') return [];
+  const raw = pointer.slice(1).split('/');
+  return pointer.includes('~') ? raw.map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~')) : raw;
 }
 
 /** Index just past the string whose opening quote is at `open`. */
