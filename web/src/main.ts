@@ -16,6 +16,8 @@ import { InputQueue } from './input-queue.js';
 import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
 import { LiveControl } from './live-control.js';
+import { elementAt } from './hit-test.js';
+import { PickLayer } from './pick-layer.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
 import { RecorderControl } from './recorder-control.js';
@@ -137,6 +139,13 @@ async function start(): Promise<void> {
     activate: (e) => void viewer.tapElement(e),
   });
   setupViewSwitch(byId('btn-elements-list'), byId('btn-elements-tree'), byId('element-list'), byId('element-tree'));
+  new PickLayer(byId('pick-layer'), byId('btn-pick'), canvas, () => screen.currentFit(), {
+    hover: (p) => viewer.hoverAt(p),
+    pick: (p) => {
+      const picked = elementAt(viewer.elements, p);
+      if (picked && picked.id !== elementsPanel.selected?.id) elementsPanel.select(picked);
+    },
+  });
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
     videoFormat = 'jpeg';
