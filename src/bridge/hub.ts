@@ -205,11 +205,6 @@ export class DeviceHub {
     this.feed.publish(device, actor, entry);
   }
 
-  /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
-  elementsOf(device: string): readonly UiElement[] | undefined {
-    return this.devices.get(device)?.elements?.latest;
-  }
-
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */
   onCall(e: CallEvent): void {
     // Activity is kept for late joiners even while nobody watches the device.
