@@ -7,16 +7,22 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
+import { renderPool } from '../../src/engine/drivers/virtual/render-pool.js';
+import type { VirtualDevice } from '../../src/engine/drivers/virtual/virtual-device.js';
+import { shrinker } from '../../src/bridge/shrinker.js';
 
 // BENCH_SHARP_CACHE=0 turns libvips' operation cache off, to see what it keeps alive.
 if (process.env.BENCH_SHARP_CACHE === '0') sharp.cache(false);
 const engine = createEngine({ virtual: { devices: ['android', 'android', 'ios', 'ios'] } });
 const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 100_000, burst: 100_000 } });
+const phones = await Promise.all(
+  ['virtual-android-1', 'virtual-android-2', 'virtual-ios-1', 'virtual-ios-2'].map((id) => engine.withDevice(id, 'bench', async (d) => d as unknown as VirtualDevice)),
+);
 process.stdout.write(`${bridge.wsUrl}\n`);
 
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-setInterval(() => {
+function sampleMemory(tag = 'MEM'): void {
   const m = process.memoryUsage();
   const line = {
     rss: m.rss,
@@ -27,8 +33,21 @@ setInterval(() => {
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
     subscriptions: bridge.hub.stats().subscriptions,
+    // Bytes queued in the bridge's sockets (not yet handed to the kernel) and frames being drawn.
+    buffered: [...bridge.bufferedBySession().values()].reduce((a, b) => a + b, 0),
+    rendering: renderPool.pending,
+    // Screen buffers lent out and kept spare: the virtual phones' and the downscaler's.
+    slotsLentMb: (phones.reduce((a, p) => a + p.pixelSlots.stats.lentBytes, 0) + shrinker.outputs.stats.lentBytes) / 2 ** 20,
+    slotsSpareMb: (phones.reduce((a, p) => a + p.pixelSlots.stats.spareBytes, 0) + shrinker.outputs.stats.spareBytes) / 2 ** 20,
+    heldFramesMb: Object.values(bridge.hub.stats().frames).reduce((a, f) => a + f.heldBytes, 0) / 2 ** 20,
   };
   lag.reset();
-  process.stdout.write(`MEM ${JSON.stringify(line)}\n`);
-}, 1000).unref();
+  process.stdout.write(`${tag} ${JSON.stringify(line)}\n`);
+}
+setInterval(sampleMemory, 1000).unref();
+// SIGUSR2 (the benchmark, at the end of idle): a full GC, then a sample, to tell garbage from memory still held.
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  setTimeout(() => sampleMemory('GCMEM'), 200);
+});
 process.on('SIGTERM', () => void bridge.close().then(() => process.exit(0)));

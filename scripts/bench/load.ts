@@ -30,14 +30,20 @@ interface Mem {
   lagP99: number;
   lagMax: number;
   subscriptions: number;
+  buffered: number;
+  rendering: number;
+  slotsLentMb: number;
+  slotsSpareMb: number;
+  heldFramesMb: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // BENCH_SERVER_ENV='MALLOC_ARENA_MAX=2 ...' tries allocator settings on the server process.
 const serverEnv = Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=') as [string, string]));
-const child = spawn(process.execPath, [fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
+const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
 const samples: { at: number; phase: string; mem: Mem }[] = [];
+let afterGc: Mem | undefined;
 let phase = 'before';
 const started = performance.now();
 const url = await new Promise<string>((resolve, reject) => {
@@ -50,6 +56,7 @@ const url = await new Promise<string>((resolve, reject) => {
       buffered = buffered.slice(nl + 1);
       if (line.startsWith('ws://')) resolve(line.trim());
       else if (line.startsWith('MEM ')) samples.push({ at: (performance.now() - started) / 1000, phase, mem: JSON.parse(line.slice(4)) as Mem });
+      else if (line.startsWith('GCMEM ')) afterGc = JSON.parse(line.slice(6)) as Mem;
     }
   });
   child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
@@ -119,6 +126,8 @@ phase = 'idle';
 await Promise.all(agents.map((c) => c.close()));
 for (const v of viewers) v.ws.terminate();
 await sleepAndTake(IDLE_S, 'idle');
+child.kill('SIGUSR2');
+await sleep(1000);
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 
@@ -142,9 +151,10 @@ console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN 
 console.log(`event-loop delay per second under load: median of p99 ${lagP99.median.toFixed(1)} ms, worst p99 ${Math.max(...load.map((s) => s.mem.lagP99)).toFixed(1)} ms, max ${Math.max(...load.map((s) => s.mem.lagMax)).toFixed(1)} ms`);
 console.log(`RSS: before ${(before.rss / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after idle ${(after / MB).toFixed(0)} MB (${(((after - before.rss) / before.rss) * 100).toFixed(0)}% vs before)`);
 console.log(`ArrayBuffers: before ${(before.arrayBuffers / MB).toFixed(1)} MB, peak ${(Math.max(...load.map((s) => s.mem.arrayBuffers)) / MB).toFixed(1)} MB, after idle ${(idle.at(-1)!.mem.arrayBuffers / MB).toFixed(1)} MB`);
-console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms):');
-for (const s of samples.filter((_, i) => i % 5 === 0)) {
-  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)}`);
+if (afterGc) console.log(`after idle and a forced full GC: RSS ${(afterGc.rss / MB).toFixed(0)} MB, ArrayBuffers ${(afterGc.arrayBuffers / MB).toFixed(1)} MB (what is still held, not garbage); heap ${(afterGc.heapUsed / MB).toFixed(0)} MB; screen buffers lent ${afterGc.slotsLentMb.toFixed(1)} MB, spare ${afterGc.slotsSpareMb.toFixed(1)} MB`);
+console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms, socket-queued MB, frames drawing, screen buffers lent/spare MB, frame pipelines hold MB):');
+for (const s of samples.filter((_, i) => i % Number(process.env.BENCH_EVERY ?? 5) === 0)) {
+  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)} ${(s.mem.buffered / MB).toFixed(1).padStart(6)} ${String(s.mem.rendering).padStart(3)} ${s.mem.slotsLentMb.toFixed(0).padStart(4)}/${s.mem.slotsSpareMb.toFixed(0).padEnd(3)} ${s.mem.heldFramesMb.toFixed(0).padStart(4)}`);
 }
 
 async function sleepAndTake(seconds: number, label: string): Promise<Mem> {

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
  * resolves with the WebSocket URL it prints.
  */
 export async function startServerProcess(script: URL, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const child = spawn(process.execPath, [fileURLToPath(script)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': node flags for the server only (profiles).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(script)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

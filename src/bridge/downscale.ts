@@ -13,7 +13,7 @@ export interface PixelBuffer {
  * lanczos3 resize cost ~25–40 ms together, and for screen content (text, flat areas) a box keeps
  * glyph strokes readable. Larger shrinks halve first and let sharp resize the 4× smaller rest.
  */
-export function halveRgbaToRgb(src: PixelBuffer): PixelBuffer {
+export function halveRgbaToRgb(src: PixelBuffer, into?: Buffer): PixelBuffer {
   const { data, width, height, channels } = src;
   if (channels !== 4) throw new RangeError(`halveRgbaToRgb takes RGBA pixels, got ${channels} channels`);
   if (data.length < width * height * 4) throw new RangeError(`halveRgbaToRgb: ${data.length} bytes do not hold ${width}x${height} RGBA pixels`);
@@ -21,8 +21,9 @@ export function halveRgbaToRgb(src: PixelBuffer): PixelBuffer {
   const ow = width >> 1;
   const oh = height >> 1;
   if (ow === 0 || oh === 0) throw new RangeError(`halveRgbaToRgb: ${width}x${height} is smaller than one 2x2 block`);
+  if (into && into.length < ow * oh * 3) throw new RangeError(`halveRgbaToRgb: ${into.length} bytes do not hold ${ow}x${oh} RGB pixels`);
   // Never from Buffer's shared pool: the worker hands the result back by transferring its memory.
-  const out = Buffer.allocUnsafeSlow(ow * oh * 3);
+  const out = into ? into.subarray(0, ow * oh * 3) : Buffer.allocUnsafeSlow(ow * oh * 3);
   const words = new Uint32Array(data.buffer, data.byteOffset, width * 2 * oh);
   // Two channels at a time: masking a pixel word with 0x00ff00ff leaves R and B in separate 16-bit
   // lanes, so four pixels' sums never carry into each other (4 × 255 + 2 < 65536). Words are

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader, type ImageFormat } from '../protocol/index.js';
 import type { PixelBuffer } from './downscale.js';
-import { shrinker } from './shrinker.js';
+import { shrinker, type HalvedPixels } from './shrinker.js';
 import type { Subscription } from './subscription.js';
 import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
 
@@ -30,7 +30,15 @@ interface Capture {
   /** Decoded once, on first need, for every encoding of this screen. */
   pixels?: Promise<PixelBuffer>;
   /** Halved once, on first need, for every encoding of at most half the device width. */
-  halved?: Promise<PixelBuffer>;
+  halved?: Promise<HalvedPixels>;
+  /** Deliveries reading this capture now. */
+  users: number;
+  /** Halving or decoding passes reading the raw capture now. */
+  rawReaders: number;
+  /** The raw capture went back to the driver (only halved or decoded pixels are read after that). */
+  rawReleased: boolean;
+  /** No longer the current screen: its buffers go back once the last delivery is done. */
+  retired: boolean;
 }
 
 export interface FrameStats {
@@ -38,6 +46,10 @@ export interface FrameStats {
   unchanged: number;
   encodes: number;
   errors: number;
+  /** Screens held now (the current one, and older ones whose encodings still run). */
+  heldScreens: number;
+  /** Bytes of those screens' raw pixels, decoded/halved pixels and encoded frames. */
+  heldBytes: number;
 }
 
 export interface FramePipelineHooks {
@@ -45,6 +57,10 @@ export interface FramePipelineHooks {
   capture(): Promise<ScreenCapture>;
   /** The device is gone; the hub ends the subscriptions. */
   onGone(reason: string): void;
+  /** How long a frame may stay unsent before its subscriber counts as not reading. */
+  stallMs: number;
+  /** The subscriber stopped reading (its socket is full): the hub drops its connection. */
+  onStalled(sub: Subscription): void;
   log(line: string): void;
 }
 
@@ -77,16 +93,23 @@ function decode(image: ScreenCapture): Promise<PixelBuffer> {
  * a narrower frame is resized from there by sharp). Else the full-size RGB. Decoded PNGs keep
  * sharp's resize: on RGB it is cheaper, and copying them to the thread costs what it would save.
  */
-function pixelsFor(cap: Capture, width: number): Promise<PixelBuffer> {
+function pixelsFor(cap: Capture, width: number, track: PixelTracker): Promise<PixelBuffer> {
   const raw = cap.image.raw;
-  if (width * 2 <= cap.width && raw?.channels === 4) return (cap.halved ??= shrinker.halve(raw));
-  return (cap.pixels ??= decode(cap.image));
+  if (width * 2 <= cap.width && raw?.channels === 4) return (cap.halved ??= track.fromRaw(shrinker.halve(raw)));
+  if (raw?.channels === 3) return (cap.pixels ??= decode(cap.image));
+  return (cap.pixels ??= track.fromRaw(decode(cap.image)));
 }
 
-async function encode(cap: Capture, format: ImageFormat, width: number, quality: number): Promise<EncodedFrame> {
+/** What the pipeline learns of a screen's pixel work: bytes made, and reads of the raw capture. */
+interface PixelTracker {
+  /** `job` reads the raw capture until it settles, and its result is held with the screen. */
+  fromRaw<T extends PixelBuffer>(job: Promise<T>): Promise<T>;
+}
+
+async function encode(cap: Capture, format: ImageFormat, width: number, quality: number, track: PixelTracker): Promise<EncodedFrame> {
   const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
   if (format === 'png' && width === cap.width && isPng(cap.image.encoded)) return { ...base, bytes: cap.image.encoded, width: cap.width, height: cap.height };
-  const src = await pixelsFor(cap, width);
+  const src = await pixelsFor(cap, width, track);
   let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // The rest of the way after halving (e.g. 1179 → 589 → 540), to the size a resize of the full
   // screen gives, so frame sizes do not depend on the path taken.
@@ -107,9 +130,13 @@ async function encode(cap: Capture, format: ImageFormat, width: number, quality:
  * The loop stops when the last subscriber leaves.
  */
 export class FramePipeline {
-  readonly stats: FrameStats = { captures: 0, unchanged: 0, encodes: 0, errors: 0 };
+  private readonly counters = { captures: 0, unchanged: 0, encodes: 0, errors: 0 };
   private readonly subs = new Set<Subscription>();
   private current?: Capture;
+  /** Every screen not yet given back: the current one and retired ones still being encoded. */
+  private readonly held = new Set<Capture>();
+  /** Bytes of pixels and encodings per held screen, filled in as they are made. */
+  private readonly heldBytesOf = new Map<Capture, number>();
   private encodings = new Map<string, Promise<EncodedFrame>>();
   private seq = 0;
   private loop?: Promise<void>;
@@ -120,10 +147,20 @@ export class FramePipeline {
   constructor(
     readonly device: string,
     private readonly hooks: FramePipelineHooks,
-  ) {}
+  ) {
+    // libvips' operation cache never hits for frames (every one is new pixels) but kept up to
+    // 50 MB of their images alive after load. Process-wide; the tile cache is the renderer's own.
+    sharp.cache(false);
+  }
 
   get size(): number {
     return this.subs.size;
+  }
+
+  get stats(): FrameStats {
+    let heldBytes = 0;
+    for (const cap of this.held) heldBytes += this.heldBytesOf.get(cap) ?? 0;
+    return { ...this.counters, heldScreens: this.held.size, heldBytes };
   }
 
   has(sub: Subscription): boolean {
@@ -155,9 +192,18 @@ export class FramePipeline {
     if (this.subs.size === 0) this.wake?.();
   }
 
-  /** Tries every subscriber's slot again (when sockets may have drained). */
+  /** Tries every subscriber's slot again (when sockets may have drained); drops those that stopped reading. */
   flushAll(): void {
-    for (const sub of this.subs) this.flush(sub);
+    const now = performance.now();
+    for (const sub of this.subs) {
+      if (sub.inFlight && now - sub.inFlightSince > this.hooks.stallMs && sub.session.connection?.open) {
+        // Its socket is full: the peer stopped reading. Its frames cost nothing more than a slot,
+        // but its kernel buffers and text notifications would grow until the connection budget.
+        this.hooks.onStalled(sub);
+        continue;
+      }
+      this.flush(sub);
+    }
   }
 
   /** After a resume: the last frame sent may have died with the old socket, so send the current screen again. */
@@ -185,12 +231,21 @@ export class FramePipeline {
     let failures = 0;
     let due = performance.now();
     while (this.subs.size > 0 && !this.stopped) {
-      if (this.anyReceiver()) {
+      const receiving = this.anyReceiver();
+      if (!receiving && this.current && this.deliveries.size === 0) {
+        // Nobody connected (sessions waiting to be resumed): hold no screen meanwhile; a resumed
+        // subscriber gets the next capture.
+        this.retire(this.current);
+        this.current = undefined;
+        this.encodings = new Map();
+      }
+      if (receiving) {
         try {
-          const shot = await this.hooks.capture();
+          // Not kept in a variable of this loop: a suspended async frame keeps its locals, which held
+          // each device's last screen (~10 MB) alive for as long as the loop slept.
+          const fresh = this.accept(await this.captured());
           failures = 0;
-          this.stats.captures++;
-          if (this.accept(shot)) {
+          if (fresh) {
             // Encoding overlaps with capturing the next screen, and with encoding the previous one
             // (sharp works on the libuv thread pool): at most MAX_DELIVERIES screens at a time.
             while (this.deliveries.size >= MAX_DELIVERIES) await Promise.race(this.deliveries);
@@ -198,7 +253,7 @@ export class FramePipeline {
             this.deliveries.add(delivery);
           }
         } catch (err) {
-          this.stats.errors++;
+          this.counters.errors++;
           if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') {
             this.hooks.onGone(err.message);
             break;
@@ -217,8 +272,15 @@ export class FramePipeline {
       await this.sleep(Math.max(0, due - now));
     }
     await Promise.all(this.deliveries);
+    if (this.current) this.retire(this.current);
     this.current = undefined;
     this.encodings.clear();
+  }
+
+  private async captured(): Promise<ScreenCapture> {
+    const shot = await this.hooks.capture();
+    this.counters.captures++;
+    return shot;
   }
 
   /** False when the screen did not change since the last capture. */
@@ -237,12 +299,55 @@ export class FramePipeline {
       unchanged = sameSize && cur.hash === hash;
     }
     if (unchanged) {
-      this.stats.unchanged++;
+      this.counters.unchanged++;
+      // The driver's hold on this capture (even when it is the same buffer as the current one, that one has its own).
+      image.raw?.release?.();
       return false;
     }
-    this.current = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now() };
+    const cap: Capture = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now(), users: 0, rawReaders: 0, rawReleased: false, retired: false };
+    this.held.add(cap);
+    this.heldBytesOf.set(cap, image.raw?.data.length ?? image.encoded?.length ?? 0);
+    if (cur) this.retire(cur);
+    this.current = cap;
     this.encodings = new Map();
     return true;
+  }
+
+  private retire(cap: Capture): void {
+    cap.retired = true;
+    this.releaseRaw(cap);
+    this.giveBack(cap);
+  }
+
+  /**
+   * A retired screen nobody encodes any more gives its buffers back: the raw capture to the
+   * driver (its slot then serves a later screen), halved pixels to the downscaler's pool.
+   */
+  private giveBack(cap: Capture): void {
+    if (!cap.retired || cap.users > 0 || !this.held.has(cap)) return;
+    this.held.delete(cap);
+    this.heldBytesOf.delete(cap);
+    if (!cap.rawReleased) cap.image.raw?.release?.();
+    void cap.halved?.then((p) => p.release(), () => undefined);
+    cap.pixels = undefined;
+    cap.halved = undefined;
+  }
+
+  /**
+   * A retired RGBA screen whose halving and decoding are done gives its raw capture back before its
+   * encodings finish: they read the smaller halved or RGB copy, and the driver gets its ~10 MB
+   * slot back for the next screen a frame or two earlier.
+   */
+  private releaseRaw(cap: Capture): void {
+    if (!cap.retired || cap.rawReaders > 0 || cap.rawReleased || cap.image.raw?.channels !== 4 || !this.held.has(cap)) return;
+    cap.rawReleased = true;
+    cap.image.raw.release?.();
+    this.countBytes(cap, -cap.image.raw.data.length);
+  }
+
+  private countBytes(cap: Capture, bytes: number): void {
+    const before = this.heldBytesOf.get(cap);
+    if (before !== undefined) this.heldBytesOf.set(cap, before + bytes);
   }
 
   private encoded(cap: Capture, screen: EffectiveScreenOptions): Promise<EncodedFrame> {
@@ -253,8 +358,22 @@ export class FramePipeline {
     const key = `${format}/${width}/${quality}`;
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
-      this.stats.encodes++;
-      job = encode(cap, format, width, quality);
+      this.counters.encodes++;
+      job = encode(cap, format, width, quality, {
+        fromRaw: (pixels) => {
+          cap.rawReaders++;
+          const done = () => {
+            cap.rawReaders--;
+            this.releaseRaw(cap);
+          };
+          pixels.then((p) => {
+            this.countBytes(cap, p.data.length);
+            done();
+          }, done);
+          return pixels;
+        },
+      });
+      job.then((f) => this.countBytes(cap, f.bytes.length), () => undefined);
       if (cap === this.current) this.encodings.set(key, job);
     }
     return job;
@@ -263,6 +382,16 @@ export class FramePipeline {
   private async deliverTo(subs: Subscription[]): Promise<void> {
     const cap = this.current;
     if (!cap) return;
+    cap.users++;
+    try {
+      await this.deliverCapture(cap, subs);
+    } finally {
+      cap.users--;
+      this.giveBack(cap);
+    }
+  }
+
+  private async deliverCapture(cap: Capture, subs: Subscription[]): Promise<void> {
     const jobs: Promise<void>[] = [];
     for (const sub of subs) {
       if (!sub.screen || sub.lastSeq >= cap.seq) continue;
@@ -276,14 +405,9 @@ export class FramePipeline {
       );
     }
     const results = await Promise.allSettled(jobs);
-    // The decoded pixels (~8 MB at 1080×2400) are only needed while this screen's encodings run.
-    if (cap !== this.current) {
-      cap.pixels = undefined;
-      cap.halved = undefined;
-    }
     for (const r of results) {
       if (r.status === 'rejected') {
-        this.stats.errors++;
+        this.counters.errors++;
         this.hooks.log(`frames of ${this.device}: encoding failed: ${(r.reason as Error).message}`);
       }
     }
@@ -308,6 +432,7 @@ export class FramePipeline {
     if (conn.bufferedAmount > frame.bytes.length) return;
     sub.slot = undefined;
     sub.inFlight = true;
+    sub.inFlightSince = now;
     // lastSentAt is the send's place on a maxFps grid, not the clock: a frame that finishes encoding
     // a little late then does not push the next one later, which at a capture rate equal to maxFps
     // made every jittery frame replace the one waiting in the slot (26 of 30 delivered). Up to half

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { toFailure } from '../engine/errors.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
@@ -59,7 +60,18 @@ export function createHttpApp(deps: HttpDeps): Hono {
     async (c) => c.json(validateScenario(await c.req.text(), c.req.query('file') ?? '<request>')),
   );
 
-  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate` } }, 404));
+  // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).
+  app.get('/api/runs/:run/screenshots/:name', async (c) => {
+    try {
+      const png = await core.runFiles.screenshot(c.req.param('run'), c.req.param('name'));
+      return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+    } catch (err) {
+      const failure = toFailure(err);
+      return c.json({ ok: false, error: { kind: 'not_found', message: failure.message } }, 404);
+    }
+  });
+
+  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate, GET /api/runs/<run_id>/screenshots/<step_id>.png` } }, 404));
 
   app.get('/ws', (c) => c.text('This is the WebSocket endpoint: connect with a WebSocket client (JSON-RPC 2.0, see docs/protocol.md).', 426));
 

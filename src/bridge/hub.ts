@@ -13,8 +13,8 @@ import {
 } from '../protocol/index.js';
 import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
+import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
-import { captureScreen } from '../engine/screen/capture.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
@@ -23,6 +23,8 @@ import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 export interface HubOptions {
   elementsPollMs: number;
   captureTimeoutMs: number;
+  /** A frame unsent this long (the peer's socket full) ends the connection of a subscriber that stopped reading. */
+  frameStallMs: number;
   video: VideoSettings;
   log(line: string): void;
 }
@@ -51,6 +53,8 @@ export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
   /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
   readonly feed: ActivityFeed;
+  /** One full GC 10 s after the last screen capture, so memory turned over by streaming goes back. */
+  private readonly collector = new IdleCollector(10_000);
 
   constructor(
     private readonly engine: Engine,
@@ -201,6 +205,11 @@ export class DeviceHub {
     this.feed.publish(device, actor, entry);
   }
 
+  /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
+  elementsOf(device: string): readonly UiElement[] | undefined {
+    return this.devices.get(device)?.elements?.latest;
+  }
+
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */
   onCall(e: CallEvent): void {
     // Activity is kept for late joiners even while nobody watches the device.
@@ -218,6 +227,7 @@ export class DeviceHub {
   async stop(): Promise<void> {
     const all = [...this.devices.values()];
     this.devices.clear();
+    this.collector.stop();
     for (const state of all) clearInterval(state.probe);
     for (const state of all) state.elements?.stop();
     await Promise.all(all.flatMap((s) => [s.frames?.stop(), s.video?.stop()]));
@@ -243,8 +253,15 @@ export class DeviceHub {
 
   private framePipeline(device: string): FramePipeline {
     return new FramePipeline(device, {
-      capture: () => this.engine.withDevice(device, 'screen capture', (d, ctx) => captureScreen(d, ctx), this.options.captureTimeoutMs),
+      // Kept by the engine too, so an agent's screenshot right after a frame can reuse it.
+      capture: () => {
+        this.collector.touch();
+        return this.engine.captureFrame(device, this.options.captureTimeoutMs);
+      },
       onGone: (reason) => this.deviceGone(device, reason),
+      stallMs: this.options.frameStallMs,
+      onStalled: (sub) =>
+        sub.session.connection?.close(1008, `not reading frames: one was left unsent for ${this.options.frameStallMs / 1000} s; resume the session to catch up`),
       log: this.options.log,
     });
   }

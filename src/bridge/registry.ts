@@ -16,6 +16,7 @@ import type { Connection } from './connection.js';
 import type { ActivityEntry, DeviceHub } from './hub.js';
 import type { LockTable } from './locks.js';
 import type { PeerRouter } from './peers/router.js';
+import type { RunFiles } from './run-files.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** What every method handler can reach: the shared state of the running bridge. */
@@ -30,6 +31,8 @@ export interface BridgeCore {
   readonly limits: ServerLimits;
   /** Where agents' recordings persist (absent: in memory only). */
   readonly recordings?: RecordingStore;
+  /** Screenshots of runs started over this bridge, served to the viewer (GET /api/runs/…). */
+  readonly runFiles: RunFiles;
   /** Aborted when the bridge starts shutting down: long work (a scenario run) should wind up. */
   readonly shutdownSignal: AbortSignal;
   /** Shows an action to every participant of the device (`device.activity`), e.g. a verb the runner ran. */

@@ -13,6 +13,7 @@ import { DeviceHub, type ActivityEntry } from './hub.js';
 import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
+import { RunFiles } from './run-files.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
 import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
@@ -50,6 +51,8 @@ export interface BridgeOptions {
   heartbeatMs?: number;
   /** Queued outgoing bytes after which a connection counts as not reading (default 16 MiB). */
   maxBufferedBytes?: number;
+  /** A frame subscriber whose frame cannot be handed to the OS for this long is not reading: its connection is closed (default 5 s). */
+  frameStallMs?: number;
   /** How long shutdown waits for calls in progress (default 10 s). */
   drainTimeoutMs?: number;
   /** Deadline of one screen capture or element listing for subscribers (default 10 s). */
@@ -118,6 +121,7 @@ export class Bridge implements BridgeCore {
   readonly server = { name: 'mobilebridge', version: PACKAGE_VERSION };
   readonly limits: ServerLimits;
   readonly recordings?: RecordingStore;
+  readonly runFiles = new RunFiles();
   readonly host: string;
   readonly policy: AccessPolicy;
   readonly log: (line: string) => void;
@@ -161,12 +165,14 @@ export class Bridge implements BridgeCore {
         this.hub.dropSession(session);
         this.peers?.dropSession(session);
         this.locks.releaseAll(session, `its session ended: ${reason}`);
+        this.engine.cancelTouches(session.id);
       },
       this.log,
     );
     this.hub = new DeviceHub(this.engine, this.sessions, {
       elementsPollMs: options.elementsPollMs ?? 1000,
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
+      frameStallMs: options.frameStallMs ?? 5000,
       video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });

@@ -12,12 +12,11 @@ const port = parentPort;
 port.on('message', (req: ShrinkRequest) => {
   let reply: ShrinkReply;
   try {
-    const data = Buffer.from(req.input, 0, req.width * req.height * 4);
-    const out = halveRgbaToRgb({ data, width: req.width, height: req.height, channels: 4 });
-    reply = { id: req.id, data: out.data.buffer as ArrayBuffer, width: out.width, height: out.height };
-    port.postMessage(reply, [reply.data]);
+    const data = Buffer.from(req.input, req.offset, req.width * req.height * 4);
+    const out = halveRgbaToRgb({ data, width: req.width, height: req.height, channels: 4 }, Buffer.from(req.output));
+    reply = { id: req.id, width: out.width, height: out.height };
   } catch (err) {
     reply = { id: req.id, error: (err as Error).message };
-    port.postMessage(reply);
   }
+  port.postMessage(reply);
 });

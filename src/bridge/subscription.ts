@@ -10,6 +10,8 @@ export class Subscription {
   // Frames: a single latest-frame slot; at most one frame in the socket at a time.
   slot?: EncodedFrame;
   inFlight = false;
+  /** When the frame in flight was sent (performance.now()). */
+  inFlightSince = 0;
   lastSentAt = Number.NEGATIVE_INFINITY;
   /** Set while a frame waits in the slot for the subscriber's maxFps interval to pass. */
   dueTimer?: NodeJS.Timeout;

@@ -1,4 +1,4 @@
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from './types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 /**
@@ -21,7 +21,22 @@ export interface RawImage {
   width: number;
   height: number;
   channels: 3 | 4;
+  /**
+   * The caller is done reading `data`: the driver may draw a later screen into it. Optional both
+   * ways: a driver that reuses nothing leaves it out, and a buffer never released is never rewritten.
+   */
+  release?(): void;
 }
+
+/** The image size a consumer wants for a screen of `width`×`height` device pixels: never larger. */
+export type FitSize = (width: number, height: number) => { width: number; height: number };
+
+/**
+ * A screen taken for one consumer: raw pixels already shrunk to the fitted size while they were
+ * read (`screenWidth`×`screenHeight` is the screen's size in device pixels), or the device's own
+ * PNG at full size when that was the faster way to get it.
+ */
+export type FittedScreen = { shrunk: RawImage; screenWidth: number; screenHeight: number; png?: undefined } | { png: PngImage; shrunk?: undefined };
 
 /**
  * One connected device. Drivers report failures by throwing `ToolError` with the
@@ -49,6 +64,11 @@ export interface DeviceHandle {
    * raw source leave it out and callers fall back to `screenshot`.
    */
   screenshotRaw?(ctx: CallContext): Promise<RawImage>;
+  /**
+   * The screen for a consumer that will shrink it to `fit` anyway (MCP screenshots): a driver that
+   * can scale while the pixels arrive, or choose a cheaper capture, does so. Optional.
+   */
+  screenshotFitted?(fit: FitSize, ctx: CallContext): Promise<FittedScreen>;
   listElements(ctx: CallContext): Promise<UiElement[]>;
   screenSize(ctx: CallContext): Promise<ScreenSize>;
 
@@ -61,6 +81,16 @@ export interface DeviceHandle {
   /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
   clearText?(ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
+  /**
+   * Streamed touch (issue 17: the screen follows a drag). Applies one finger event now. Answers false
+   * at `down` when the device cannot stream touches at the moment (the engine then collects the path
+   * and replays it on release); once `down` answered true, the same path takes the rest of the stream.
+   */
+  touch?(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean>;
+  /** Replays a finger path (device pixels; `t` ms after the first point) as one gesture. For devices without streamed touch. */
+  tracePath?(path: readonly TracePoint[], ctx: CallContext): Promise<void>;
+  /** A keyboard key beyond pressButton. Throw UNSUPPORTED for a key the platform cannot press, never pretend. */
+  pressKey?(key: Key, ctx: CallContext): Promise<void>;
   /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
   dismissKeyboard?(ctx: CallContext): Promise<void>;
   openUrl(url: string, ctx: CallContext): Promise<void>;
@@ -82,6 +112,12 @@ export interface DeviceHandle {
    * bridge poll screenshots instead. Called outside the device queue: a stream lives for minutes.
    */
   openVideo?(options: VideoOptions): Promise<VideoStream>;
+}
+
+export interface TracePoint {
+  x: number;
+  y: number;
+  t: number;
 }
 
 export interface VideoOptions {

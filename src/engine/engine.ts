@@ -1,18 +1,20 @@
 import * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { AllowedPaths } from './allowed-paths.js';
 import { untilAborted, withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange } from './driver.js';
+import type { CallContext, DeviceHandle, Driver, DevicesChange, FitSize } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
-import { captureScreen, type ScreenCapture } from './screen/capture.js';
-import { findTool, TOOL_NAMES, TOOLS } from './tools/index.js';
-import type { DeviceInfo } from './types.js';
+import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
+import { LatestCaptures } from './screen/latest-capture.js';
+import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
+import { findTool, TOOL_NAMES } from './tools/index.js';
+import { TouchStreams, type TouchResult } from './touch-streams.js';
+import type { DeviceInfo, Key, Point, TouchPhase } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 export interface EngineOptions {
@@ -48,13 +50,11 @@ export interface CallEvent {
   durationMs: number;
 }
 
-export interface ToolDescription {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolDescription } from './tools/descriptions.js';
 
 const SCREEN_SIZE_TTL_MS = 2000;
+/** A touch event or key is one quick injection: a device that takes longer is stuck, not busy. */
+const TOUCH_TIMEOUT_MS = 5000;
 
 /**
  * The transport-independent core: validates parameters, finds the device, runs the
@@ -63,6 +63,8 @@ const SCREEN_SIZE_TTL_MS = 2000;
  */
 export class Engine {
   readonly allowedPaths: AllowedPaths;
+  /** The frame loop's newest capture per device, reused for screenshots while nothing changed (issue 18). */
+  readonly latestCaptures = new LatestCaptures();
   private readonly drivers: Driver[];
   private readonly timeoutMs: number;
   private readonly listTimeoutMs: number;
@@ -74,6 +76,11 @@ export class Engine {
   private readonly callListeners = new Set<(e: CallEvent) => void>();
   private readonly unwatch: (() => void)[] = [];
   private readonly deviceListeners = new Set<(c: DevicesChange) => void>();
+  private readonly touches = new TouchStreams({
+    run: (device, what, work) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS),
+    screenSize: (device, handle, ctx) => this.screenSizeOf(device, handle, ctx.signal),
+    finished: (e) => this.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
+  });
 
   constructor(options: EngineOptions) {
     this.drivers = options.drivers;
@@ -90,12 +97,8 @@ export class Engine {
     }
   }
 
-  listTools(): ToolDescription[] {
-    return TOOLS.map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: toJsonSchema(t.params, { errorMode: 'ignore' }) as Record<string, unknown>,
-    }));
+  listTools(): readonly ToolDescription[] {
+    return toolDescriptions();
   }
 
   /** Devices of every driver; a driver that fails or is slow is left out rather than failing the list. */
@@ -135,7 +138,14 @@ export class Engine {
     const deviceId = input.device as string;
     let result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
       const device = await this.resolve(deviceId, signal);
-      return def.handler(input, this.context(device, signal));
+      if (!def.mutates) return def.handler(input, this.context(device, signal));
+      // Before and after: a capture that began before the action ended must not be reused.
+      this.latestCaptures.invalidate(deviceId);
+      try {
+        return await def.handler(input, this.context(device, signal));
+      } finally {
+        this.latestCaptures.invalidate(deviceId);
+      }
     }, options.hold).catch((err: unknown) => this.onError(deviceId, err));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
@@ -151,11 +161,67 @@ export class Engine {
   }
 
   /**
+   * One event of a streamed touch (bridge `input.touch`, issue 17), in the device's queue like any
+   * call; the stream is one activity event when it ends (tool `input.touch`). Never throws.
+   */
+  touchEvent(device: string, phase: TouchPhase, at: Point, options: CallOptions = {}): Promise<TouchResult | ToolFailure> {
+    return this.touches.touch(device, phase, at, options.origin ?? 'local');
+  }
+
+  /** Lifts the fingers a caller left down (its session ended mid-drag). */
+  cancelTouches(origin: string): void {
+    this.touches.cancelAll(origin);
+  }
+
+  /** A keyboard key (bridge `input.key`); UNSUPPORTED where the device has no way to press it. Never throws. */
+  async pressKey(device: string, key: Key, options: CallOptions = {}): Promise<{ status: 'success'; message: string } | ToolFailure> {
+    const started = performance.now();
+    const result = await this.withDevice(device, `pressing ${key}`, async (handle, ctx) => {
+      if (handle.pressKey) await handle.pressKey(key, ctx);
+      else if (key === 'ENTER') await handle.pressButton('ENTER', ctx);
+      else throw new ToolError('UNSUPPORTED', `${device} cannot press ${key}: its driver has no keyboard keys besides the buttons of mobile_press_button`);
+      return { status: 'success' as const, message: `pressed ${key} on ${device}` };
+    }, TOUCH_TIMEOUT_MS).catch((err: unknown) => toFailure(err));
+    this.acted(device, 'input.key', { device, key }, result, options, performance.now() - started);
+    return result;
+  }
+
+  /** Activity for a mutating action that is not a tool call (touch streams, keys): listeners and others_acted see it like one. */
+  private acted(device: string, tool: string, parameters: Record<string, unknown>, result: unknown, options: CallOptions, durationMs: number): void {
+    if (options.origin !== undefined) this.activity.record(device, options.origin, tool, true);
+    this.emit({ device, tool, parameters, result, ok: !isToolFailure(result), mutates: true, origin: options.origin, durationMs });
+  }
+
+  /**
    * Runs work that needs more than one tool result (the bridge's frame loop, the runner's
    * device checks) in the device's queue and under a deadline, without an activity event.
    * Throws ToolError.
    */
   withDevice<T>(id: string, what: string, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    // The work may change the screen (a verb's swipe): kept captures are stale before and after it.
+    return this.onDevice(id, what, timeoutMs, async (device, ctx) => {
+      this.latestCaptures.invalidate(id);
+      try {
+        return await work(device, ctx);
+      } finally {
+        this.latestCaptures.invalidate(id);
+      }
+    });
+  }
+
+  /**
+   * A full capture for the bridge's frame loop (withDevice's deadline and queue), kept in
+   * `latestCaptures` so an agent's screenshot right after it can reuse it. Throws ToolError.
+   */
+  captureFrame(id: string, timeoutMs = this.timeoutMs): Promise<ScreenCapture> {
+    return this.onDevice(id, 'screen capture', timeoutMs, async (device, ctx) => {
+      const started = this.latestCaptures.begin(id);
+      const cap = await captureScreen(device, ctx);
+      return this.latestCaptures.store(id, cap, started);
+    });
+  }
+
+  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
     return this.queued(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
@@ -202,11 +268,24 @@ export class Engine {
    * Throws ToolError.
    */
   async captureScreen(id: string, options: CallOptions = {}): Promise<ScreenCapture> {
+    return this.reportedCapture(id, options, async (device, ctx) => this.latestCaptures.fresh(id) ?? captureScreen(device, ctx));
+  }
+
+  /**
+   * `captureScreen` for a consumer that shrinks the screen to `fit` anyway (MCP screenshots): a
+   * fresh frame-loop capture when there is one, else drivers may shrink it on the way.
+   */
+  async captureFitted(id: string, fit: FitSize, options: CallOptions = {}): Promise<FittedCapture> {
+    return this.reportedCapture(id, options, async (device, ctx) => this.latestCaptures.fresh(id) ?? captureFitted(device, ctx, fit));
+  }
+
+  private async reportedCapture<C extends FittedCapture>(id: string, options: CallOptions, capture: (device: DeviceHandle, ctx: CallContext) => Promise<C>): Promise<C> {
     const started = performance.now();
     const report = (result: unknown) =>
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
-      const cap = await this.withDevice(id, 'taking a screenshot', captureScreen);
+      // In the queue, so a reused capture is checked after every action that arrived before this call.
+      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture);
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {
@@ -227,11 +306,13 @@ export class Engine {
         this.queue.run(id, () => {
           if (signal.aborted) return Promise.reject(signal.reason as Error);
           hold.active = true;
+          this.latestCaptures.invalidate(id);
           return untilAborted(signal, work(hold));
         }),
       );
     } finally {
       hold.active = false;
+      this.latestCaptures.invalidate(id);
     }
   }
 
@@ -248,6 +329,7 @@ export class Engine {
   /** Waits for queued device calls, then closes every driver. */
   async close(): Promise<void> {
     await this.queue.idle();
+    this.latestCaptures.clear();
     this.unwatch.forEach((off) => off());
     await Promise.all(this.drivers.map((d) => d.close()));
   }
@@ -278,6 +360,7 @@ export class Engine {
     this.activity.forget(id);
     this.handles.delete(id);
     this.sizes.delete(id);
+    this.latestCaptures.invalidate(id);
   }
 
   private async resolve(id: string, signal: AbortSignal): Promise<DeviceHandle> {
@@ -300,18 +383,20 @@ export class Engine {
     );
   }
 
+  private async screenSizeOf(id: string, device: DeviceHandle, signal: AbortSignal): Promise<ScreenSize> {
+    const hit = this.sizes.get(id);
+    if (hit && performance.now() - hit.at < SCREEN_SIZE_TTL_MS) return hit.size;
+    const size = await device.screenSize({ signal });
+    this.sizes.set(id, { size, at: performance.now() });
+    return size;
+  }
+
   private context(device: DeviceHandle, signal: AbortSignal): ToolContext {
     const id = device.info.id;
     return {
       device,
       signal,
-      screenSize: async () => {
-        const hit = this.sizes.get(id);
-        if (hit && performance.now() - hit.at < SCREEN_SIZE_TTL_MS) return hit.size;
-        const size = await device.screenSize({ signal });
-        this.sizes.set(id, { size, at: performance.now() });
-        return size;
-      },
+      screenSize: () => this.screenSizeOf(id, device, signal),
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
       files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),

@@ -69,3 +69,10 @@ export interface ActionResult {
 export type Orientation = 'portrait' | 'landscape';
 export type Button = 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN' | 'ENTER';
 export type SwipeDirection = 'up' | 'down' | 'left' | 'right';
+
+/** Keyboard keys beyond the buttons (the viewer's Backspace, arrows, Tab…); see DeviceHandle.pressKey. */
+export const KEYS = ['BACKSPACE', 'DELETE', 'TAB', 'ENTER', 'LEFT', 'RIGHT', 'UP', 'DOWN', 'APP_SWITCH'] as const;
+export type Key = (typeof KEYS)[number];
+
+/** One finger of a streamed touch (the viewer's drags): down, moves, then up or cancel. */
+export type TouchPhase = 'down' | 'move' | 'up' | 'cancel';

@@ -4,7 +4,7 @@ import type { DeviceInfo } from '../engine/types.js';
 import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
-import { scaleCapture, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
+import { fitFor, scaleCapture, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
 
 /**
  * What the MCP server drives: an engine in this process (`LocalBackend`) or a running bridge
@@ -15,7 +15,7 @@ export interface AgentBackend {
   /** Where the actions happen, for messages ("this process", "the bridge at ws://…"). */
   readonly where: string;
   listDevices(): Promise<DeviceInfo[] | ToolFailure>;
-  engineTools(): Promise<ToolDescription[] | ToolFailure>;
+  engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
@@ -63,7 +63,7 @@ export class LocalBackend implements AgentBackend {
     return this.engine.listDevices();
   }
 
-  async engineTools(): Promise<ToolDescription[]> {
+  async engineTools(): Promise<readonly ToolDescription[]> {
     return this.engine.listTools();
   }
 
@@ -72,12 +72,13 @@ export class LocalBackend implements AgentBackend {
   }
 
   /**
-   * Captured in the device's queue as raw pixels (or the device's own PNG), then scaled and
-   * encoded once outside it, so the next action on the device need not wait for the encoder.
+   * Captured in the device's queue as raw pixels (shrunk on the way where the driver can) or the
+   * device's own PNG, then scaled and encoded once outside it, so the next action on the device
+   * need not wait for the encoder.
    */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
     return this.engine
-      .captureScreen(device, { origin: MCP_ORIGIN })
+      .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN })
       .then((cap) => scaleCapture(cap, options))
       .catch((err: unknown) => toFailure(err));
   }

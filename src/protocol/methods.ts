@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
-import type { DeviceInfo, UiElement } from '../engine/types.js';
+import type { ElementDescription } from '../engine/verbs/describe-element.js';
+import { KEYS, type DeviceInfo, type UiElement } from '../engine/types.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
 
 /**
@@ -217,6 +218,41 @@ export const ScenariosCancelParams = v.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// elements.describe (the viewer's inspector)
+
+export const ElementsDescribeParams = v.strictObject({
+  device: deviceId,
+  /** An element id from mobile_list_elements_on_screen or elements.changed. */
+  element: v.pipe(v.string('element must be an element id from the element list'), v.minLength(1, 'element must not be empty: pass an element id from the element list'), v.maxLength(1000)),
+});
+/** The result (shape owned by the engine's describe-element.ts, like UiElement): `{device, element, target, unique, matches, alternative?, step_examples?, message}`. */
+export type { ElementDescription } from '../engine/verbs/describe-element.js';
+// input.* (issue 17: the viewer's live control)
+
+export const TOUCH_ACTIONS = ['down', 'move', 'up', 'cancel'] as const;
+export const TouchParams = v.strictObject({
+  device: deviceId,
+  /** One finger: down, any number of moves, then up (or cancel, which fires nothing). */
+  action: v.picklist(TOUCH_ACTIONS, `action must be one of ${TOUCH_ACTIONS.join(', ')}`),
+  /** Device pixels, like mobile_click_on_screen_at_coordinates; moves outside the screen stay on its edge. */
+  x: int('x', 0, 100_000),
+  y: int('y', 0, 100_000),
+});
+export interface TouchResult {
+  status: 'success';
+  /** False: the device cannot follow the finger, the path is replayed as one gesture on up (message says how). */
+  streamed: boolean;
+  message?: string;
+  /** A move merged into a later one because the device was still busy with an earlier move. */
+  coalesced?: true;
+}
+
+export const KeyParams = v.strictObject({
+  device: deviceId,
+  key: v.picklist(KEYS, `key must be one of ${KEYS.join(', ')}`),
+});
+
+// ---------------------------------------------------------------------------------------------
 // The method table
 
 export const METHOD_PARAMS = {
@@ -234,6 +270,9 @@ export const METHOD_PARAMS = {
   'verbs.run': VerbsRunParams,
   'scenarios.run': ScenariosRunParams,
   'scenarios.cancel': ScenariosCancelParams,
+  'elements.describe': ElementsDescribeParams,
+  'input.touch': TouchParams,
+  'input.key': KeyParams,
 } as const;
 
 export interface MethodResults {
@@ -251,6 +290,9 @@ export interface MethodResults {
   'verbs.run': unknown;
   'scenarios.run': unknown;
   'scenarios.cancel': unknown;
+  'elements.describe': ElementDescription | Failure;
+  'input.touch': TouchResult | Failure;
+  'input.key': { status: 'success'; message: string } | Failure;
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS;

@@ -15,9 +15,9 @@
 import * as v from 'valibot';
 import type { SchemaNode } from './schema-node.js';
 
-type Accept = (input: unknown) => boolean;
+export type Accept = (input: unknown) => boolean;
 
-class Unsupported extends Error {}
+export class Unsupported extends Error {}
 
 /** valibot's object test: arrays count as objects (then their index keys are unknown keys). */
 const isObjectLike = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
@@ -53,6 +53,14 @@ function compileAction(action: SchemaNode): Accept | undefined {
   }
 }
 
+/** The validation actions of a pipe, each run on a value its root schema accepted. */
+export function pipeActions(node: SchemaNode): Accept[] {
+  return node
+    .pipe!.slice(1)
+    .map(compileAction)
+    .filter((c) => c !== undefined);
+}
+
 /**
  * `strip` is true where structure.ts's walkUnknown reaches, i.e. where `x-` keys are removed before
  * valibot sees the object; inside a union it does not reach, so there an `x-` key is unknown too.
@@ -62,10 +70,7 @@ function compile(node: SchemaNode, strip: boolean): Accept {
     // valibot skips a pipe's actions when an optional root has no value; not mirrored here.
     if (OPTIONAL_TYPES.has(node.pipe[0].type)) throw new Unsupported('optional pipe root');
     const root = compile(node.pipe[0], strip);
-    const checks = node.pipe
-      .slice(1)
-      .map(compileAction)
-      .filter((c) => c !== undefined);
+    const checks = pipeActions(node);
     return (x) => {
       if (!root(x)) return false;
       for (const check of checks) if (!check(x)) return false;
@@ -179,7 +184,7 @@ function compileVariant(node: SchemaNode, strip: boolean): Accept {
 
 const compiled = [new WeakMap<SchemaNode, Accept>(), new WeakMap<SchemaNode, Accept>()];
 
-function compileCached(node: SchemaNode, strip: boolean): Accept {
+export function compileCached(node: SchemaNode, strip: boolean): Accept {
   const cache = compiled[strip ? 1 : 0];
   let accept = cache.get(node);
   if (!accept) {

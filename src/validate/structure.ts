@@ -8,6 +8,7 @@ import type { RawIssue, RuleId } from './rules.js';
 import { type Scenario, ScenarioSchema } from './schema.js';
 import type { SchemaNode } from './schema-node.js';
 import { compileAcceptor } from './shape-accept.js';
+import { type PathStep, suspects } from './shape-localize.js';
 import { didYouMean } from './suggest.js';
 
 
@@ -72,17 +73,21 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
     }
     case 'strict_object':
     case 'object':
-    case 'loose_object': {
-      if (!isRecord(value)) return;
-      const entries = node.entries!;
-      for (const key of Object.keys(value)) {
-        path.push(key);
-        if (Object.prototype.hasOwnProperty.call(entries, key)) walkUnknown(entries[key], value[key], path, out);
-        else reportUnknown(value, key, Object.keys(entries), pointerOf(path), out, variant);
-        path.pop();
-      }
-      return;
-    }
+    case 'loose_object':
+      return walkKeys(node, value, path, out, variant, true);
+  }
+}
+
+/** The object's unknown keys, and with `deep` what lies below its known ones. */
+function walkKeys(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant: { fields: Set<string>; kind: string } | undefined, deep: boolean): void {
+  if (!isRecord(value)) return;
+  const entries = node.entries!;
+  for (const key of Object.keys(value)) {
+    path.push(key);
+    if (Object.prototype.hasOwnProperty.call(entries, key)) {
+      if (deep) walkUnknown(entries[key], value[key], path, out);
+    } else reportUnknown(value, key, Object.keys(entries), pointerOf(path), out, variant);
+    path.pop();
   }
 }
 
@@ -203,23 +208,41 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
 /** Built once: most documents are well-formed, and for them this replaces both passes below. */
 const acceptScenario = compileAcceptor(ScenarioSchema as unknown as SchemaNode);
 
-/**
- * Unknown properties first (they are stripped), then everything valibot finds, one issue per path.
- * `output` is the scenario with defaults applied when the shape is right and `wantOutput` is set;
- * without it a well-formed document only needs the fast acceptor.
- */
-export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean): { issues: RawIssue[]; output?: Scenario } {
-  if (!wantOutput && acceptScenario?.(doc)) return { issues: [] };
-  const out: RawIssue[] = [];
-  walkUnknown(ScenarioSchema as unknown as SchemaNode, doc, [], out);
-  const result = v.safeParse(ScenarioSchema, doc, { abortEarly: false });
-  if (result.success) return { issues: out, output: result.output };
-  const seen = new Set<string>();
-  for (const issue of result.issues) {
-    const mapped = mapIssue(issue);
+/** Adds valibot's issues, re-rooted under `prefix`, keeping the first issue of each path. */
+function addValibotIssues(issues: readonly v.BaseIssue<unknown>[], prefix: readonly PathStep[], seen: Set<string>, out: RawIssue[]): void {
+  for (const issue of issues) {
+    // The path valibot gives when it runs over the whole document.
+    const rooted = prefix.length ? { ...issue, path: [...prefix, ...(issue.path ?? [])] as unknown as v.BaseIssue<unknown>['path'] } : issue;
+    const mapped = mapIssue(rooted);
     if (seen.has(mapped.path)) continue;
     seen.add(mapped.path);
     out.push(mapped);
+  }
+}
+
+/**
+ * Unknown properties first (they are stripped so that valibot does not report them again), then
+ * everything valibot finds, one issue per path. `output` is the scenario with defaults applied
+ * when the shape is right and `wantOutput` is set. Without it a well-formed document only needs
+ * the fast acceptor, and in a malformed one only the subtrees the acceptor rejects are re-checked
+ * (shape-localize.ts), which gives the same issues as checking all of it.
+ */
+export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean): { issues: RawIssue[]; output?: Scenario } {
+  const root = ScenarioSchema as unknown as SchemaNode;
+  if (!wantOutput && acceptScenario?.(doc)) return { issues: [] };
+  const parts = (!wantOutput && acceptScenario && suspects(root, doc)) || [{ node: root, value: doc, path: [] }];
+  const out: RawIssue[] = [];
+  for (const part of parts) {
+    const path = part.path.map((step) => String(step.key));
+    if (part.shallow) walkKeys(part.node, part.value, path, out, undefined, false);
+    else walkUnknown(part.node, part.value, path, out);
+  }
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (part.shallow) continue;
+    const result = v.safeParse(part.node as unknown as v.GenericSchema, part.value, { abortEarly: false });
+    if (!result.success) addValibotIssues(result.issues, part.path, seen, out);
+    else if (part.node === root) return { issues: out, output: result.output as Scenario };
   }
   return { issues: out };
 }

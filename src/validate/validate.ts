@@ -82,7 +82,7 @@ interface Checked extends LoadedScenario {
 
 function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): Checked {
   const fast = fastParse(text);
-  const parsed = fast ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : parseJson(text);
+  const parsed = fast?.ok ? { ...fast, duplicates: [], pos: undefined } : (fast ?? parseJson(text));
   if (!parsed.ok) {
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =

@@ -9,7 +9,8 @@ const test = suite('bridge frames');
 let bridge: Bridge;
 
 test.before.each(async () => {
-  ({ bridge } = await testBridge());
+  // A reader paused for seconds keeps its connection here; dropping one that stops reading is tested in frame-memory.test.ts.
+  ({ bridge } = await testBridge({ frameStallMs: 60_000 }));
 });
 
 test.after.each(async () => {

@@ -120,4 +120,13 @@ test('every tool has a description and a JSON Schema of its parameters', () => {
   assert.equal(TOOLS.map((t) => t.name).filter((n) => !n.startsWith('mobile_')), []);
 });
 
+test('the tool list is built once and cannot be altered by a caller', () => {
+  const first = new Engine({ drivers: [] }).listTools();
+  assert.is(new Engine({ drivers: [] }).listTools(), first, 'the same list for every engine and call');
+  assert.throws(() => {
+    (first[0].parameters as { type: string }).type = 'array';
+  }, TypeError);
+  assert.is(first[0].parameters.type, 'object');
+});
+
 test.run();

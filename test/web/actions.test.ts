@@ -26,17 +26,31 @@ test('a swipe longer than the screen is shortened to what the tool accepts', () 
   assert.is(tall.parameters.distance, 2399);
 });
 
-test('keys: printable characters are text, Enter is the ENTER button, the rest is left to the browser', () => {
+test('keys: printable characters are text, Enter is ENTER, editing keys go to the device, the rest is left to the browser', () => {
   assert.equal(keyToInput({ key: 'a' }), { kind: 'text', text: 'a' });
   assert.equal(keyToInput({ key: 'É' }), { kind: 'text', text: 'É' });
   assert.equal(keyToInput({ key: '😀' }), { kind: 'text', text: '😀' });
   assert.equal(keyToInput({ key: ' ' }), { kind: 'text', text: ' ' });
   assert.equal(keyToInput({ key: 'Enter' }), { kind: 'button', button: 'ENTER' });
   assert.equal(keyToInput({ key: '@', ctrlKey: true, altKey: true }), { kind: 'text', text: '@' }, 'AltGr');
-  for (const key of ['Tab', 'ArrowLeft', 'Shift', 'Escape', 'F5', 'Backspace']) assert.is(keyToInput({ key }), undefined, key);
+  for (const key of ['Shift', 'Escape', 'F5']) assert.is(keyToInput({ key }), undefined, key);
+  assert.equal(keyToInput({ key: 'Backspace' }), { kind: 'key', key: 'BACKSPACE' });
+  assert.equal(keyToInput({ key: 'Delete' }), { kind: 'key', key: 'DELETE' });
+  assert.equal(keyToInput({ key: 'ArrowLeft' }), { kind: 'key', key: 'LEFT' });
+  assert.equal(keyToInput({ key: 'ArrowDown' }), { kind: 'key', key: 'DOWN' });
+  assert.equal(keyToInput({ key: 'Tab' }), { kind: 'key', key: 'TAB' });
+  assert.is(keyToInput({ key: 'Tab', shiftKey: true }), undefined, 'Shift+Tab leaves the screen');
   assert.is(keyToInput({ key: 'c', ctrlKey: true }), undefined, 'Ctrl+C stays a shortcut');
   assert.is(keyToInput({ key: 'v', metaKey: true }), undefined);
   assert.is(keyToInput({ key: 'a', isComposing: true }), undefined);
+});
+
+test('keys go as input.key in their place between the text around them', () => {
+  assert.equal(inputsToCalls('d1', [{ kind: 'text', text: 'ab' }, { kind: 'key', key: 'BACKSPACE' }, { kind: 'text', text: 'c' }]), [
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'ab' } },
+    { tool: 'input.key', parameters: { device: 'd1', key: 'BACKSPACE' } },
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'c' } },
+  ]);
 });
 
 test('runs of text merge into one mobile_type_keys; ENTER keeps its place', () => {

@@ -190,14 +190,14 @@ viewer('two pages on one device both show the activity, each marked by who did i
   assert.match(mine ?? '', 'mine', 'the actor sees it as theirs');
   assert.not.match(theirs ?? '', 'mine', 'the other page sees it as someone else’s');
   assert.is(await second.isVisible('#activity-unread'), true, 'unread badge on the hidden Activity tab');
-  // A drag on the second page swipes, and the first page sees it.
+  // A drag on the second page is streamed to the device, and the first page sees it as one entry.
   const r = await screenBox(second);
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.8);
   await second.mouse.down();
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.5, { steps: 5 });
   await second.mouse.move(r.x + r.width / 2, r.y + r.height * 0.3, { steps: 5 });
   await second.mouse.up();
-  await waitForActivity(first, 'swiped up');
+  await waitForActivity(first, 'dragged up');
   await second.close();
 });
 

@@ -1,3 +1,4 @@
+import type { Key } from '../../src/engine/types.js';
 import type { Size } from './geometry.js';
 import type { Gesture } from './gestures.js';
 
@@ -32,26 +33,41 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
 }
 
 /** What a key press on the focused screen means for the device. */
-export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' };
+export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' } | { kind: 'key'; key: Key };
+
+/** Browser key names (KeyboardEvent.key) forwarded as keyboard keys (bridge input.key). */
+const FORWARDED_KEYS: Record<string, Key> = {
+  Backspace: 'BACKSPACE',
+  Delete: 'DELETE',
+  ArrowLeft: 'LEFT',
+  ArrowRight: 'RIGHT',
+  ArrowUp: 'UP',
+  ArrowDown: 'DOWN',
+  Tab: 'TAB',
+};
 
 export interface KeyLike {
   key: string;
   ctrlKey?: boolean;
   metaKey?: boolean;
   altKey?: boolean;
+  shiftKey?: boolean;
   isComposing?: boolean;
 }
 
 /**
- * Printable characters become text, Enter becomes the ENTER button; everything else (Tab,
- * arrows, shortcuts) is left to the browser so keyboard navigation keeps working. AltGr
- * characters arrive with ctrlKey+altKey on Windows and are printable, so only a lone Ctrl or
- * Meta marks a shortcut.
+ * Printable characters become text, Enter becomes the ENTER button, Backspace, Delete, arrows and
+ * Tab go to the device as keys (issue 17: like scrcpy). Shift+Tab and Escape stay with the browser,
+ * so the keyboard can always leave the screen. AltGr characters arrive with ctrlKey+altKey on
+ * Windows and are printable, so only a lone Ctrl or Meta marks a shortcut.
  */
 export function keyToInput(e: KeyLike): KeyInput | undefined {
   if (e.isComposing) return undefined;
   if (e.metaKey || (e.ctrlKey && !e.altKey)) return undefined;
   if (e.key === 'Enter') return { kind: 'button', button: 'ENTER' };
+  if (e.key === 'Tab' && e.shiftKey) return undefined;
+  const key = FORWARDED_KEYS[e.key];
+  if (key) return { kind: 'key', key };
   if ([...e.key].length === 1) return { kind: 'text', text: e.key };
   return undefined;
 }
@@ -70,7 +86,8 @@ export function inputsToCalls(device: string, inputs: readonly KeyInput[]): Tool
       continue;
     }
     flush();
-    calls.push({ tool: 'mobile_press_button', parameters: { device, button: input.button } });
+    if (input.kind === 'key') calls.push({ tool: 'input.key', parameters: { device, key: input.key } });
+    else calls.push({ tool: 'mobile_press_button', parameters: { device, button: input.button } });
   }
   flush();
   return calls;

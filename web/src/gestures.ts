@@ -18,7 +18,19 @@ export type Gesture =
   /** direction follows the finger: dragging upwards is a swipe "up" (content moves up). */
   | { kind: 'swipe'; from: Point; to: Point; direction: SwipeDirection; distance: number };
 
+/**
+ * A drag streamed as it happens (issue 17): `start` once the press left the slop (with the point it
+ * started from), then `move`s, then `end` on release or `cancel` when the press was interrupted.
+ */
+export type DragEvent =
+  | { kind: 'start'; from: Point; at: Point }
+  | { kind: 'move'; at: Point }
+  | { kind: 'end'; at: Point }
+  | { kind: 'cancel' };
+
 export interface GestureOptions {
+  /** When set, drags are streamed here as they happen instead of becoming one swipe on release. */
+  onDrag?: (e: DragEvent) => void;
   /** How far (device pixels) a press may wander and still be a tap rather than a drag. */
   slop: number;
   /** Holding at least this long (ms) without moving is a long press. */
@@ -30,7 +42,7 @@ export interface GestureOptions {
 /** The engine's mobile_long_press_on_screen_at_coordinates accepts at most 10 s. */
 export const MAX_LONG_PRESS_MS = 10_000;
 
-interface Press { start: Point; downAt: number; dragging: boolean; secondOf?: PendingTap }
+interface Press { start: Point; downAt: number; dragging: boolean; secondOf?: PendingTap; streamed?: boolean }
 interface PendingTap { at: Point; upAt: number }
 
 function distance(a: Point, b: Point): number {
@@ -50,6 +62,7 @@ export class GestureRecognizer {
   slop: number;
   private readonly longPressMs: number;
   private readonly doubleTapMs: number;
+  private readonly onDrag: ((e: DragEvent) => void) | undefined;
   private press: Press | undefined;
   private pending: PendingTap | undefined;
 
@@ -57,6 +70,7 @@ export class GestureRecognizer {
     this.slop = options.slop;
     this.longPressMs = options.longPressMs ?? 500;
     this.doubleTapMs = options.doubleTapMs ?? 250;
+    this.onDrag = options.onDrag;
   }
 
   /** True while a button is held on the screen. */
@@ -78,15 +92,32 @@ export class GestureRecognizer {
   }
 
   move(at: Point, _time: number): Gesture[] {
-    if (!this.press) return [];
-    if (distance(this.press.start, at) > this.slop) this.press.dragging = true;
-    return [];
+    const press = this.press;
+    if (!press) return [];
+    const out: Gesture[] = [];
+    if (!press.dragging && distance(press.start, at) > this.slop) {
+      press.dragging = true;
+      if (this.onDrag) {
+        // The first tap of a would-be double tap is a tap after all.
+        if (press.secondOf) out.push({ kind: 'tap', at: press.secondOf.at });
+        press.secondOf = undefined;
+        press.streamed = true;
+        this.onDrag({ kind: 'start', from: press.start, at });
+        return out;
+      }
+    }
+    if (press.streamed) this.onDrag?.({ kind: 'move', at });
+    return out;
   }
 
   up(at: Point, time: number): Gesture[] {
     const press = this.press;
     if (!press) return [];
     this.press = undefined;
+    if (press.streamed) {
+      this.onDrag?.({ kind: 'end', at });
+      return [];
+    }
     if (distance(press.start, at) > this.slop) press.dragging = true;
     const held = time - press.downAt;
 
@@ -105,6 +136,7 @@ export class GestureRecognizer {
   cancel(): Gesture[] {
     const press = this.press;
     this.press = undefined;
+    if (press?.streamed) this.onDrag?.({ kind: 'cancel' });
     return press?.secondOf ? [{ kind: 'tap', at: press.secondOf.at }] : [];
   }
 

@@ -2,6 +2,7 @@ import type { UiElement } from '../../src/engine/types.js';
 import type { ScreenOptions, StreamSource } from '../../src/protocol/methods.js';
 import { AccessProblem } from './access-problem.js';
 import { ActivityPanel } from './activity-panel.js';
+import { AppLauncher } from './app-launcher.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
 import { bridgeEndpoint } from './endpoint.js';
 import { LockBadge } from './lock-badge.js';
@@ -12,8 +13,13 @@ import { DeviceList } from './device-list.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
+import { copyText, setupViewSwitch } from './inspector-controls.js';
+import { InspectorDetails } from './inspector.js';
+import { LiveControl } from './live-control.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
+import { RecorderControl } from './recorder-control.js';
+import { RunPanel } from './run-panel.js';
 import { ScreenView } from './screen-view.js';
 import { formatMs } from './stats.js';
 import { setupTabs } from './tabs.js';
@@ -85,6 +91,16 @@ function download(png: Uint8Array, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Shows a scenario in the Validate tab and validates it, as if the file had been opened there. */
+function openInValidator(text: string, file: string): void {
+  const input = byId<HTMLInputElement>('scenario-file');
+  const files = new DataTransfer();
+  files.items.add(new File([text], file, { type: 'application/json' }));
+  input.files = files.files;
+  input.dispatchEvent(new Event('change'));
+  byId('tab-validate').click();
+}
+
 async function start(): Promise<void> {
   showState('connecting');
   if (new URLSearchParams(location.search).get('video') !== '0' && (await canDecodeH264())) videoFormat = 'h264';
@@ -111,12 +127,16 @@ async function start(): Promise<void> {
   let viewer!: Viewer;
   const showElement = (e: UiElement | undefined) => {
     elementsPanel.show(e);
-    screen.highlight(e && { rect: e, label: outlineLabel(e) });
+    // The selected element stays outlined while nothing else is pointed at.
+    const outlined = e ?? elementsPanel.selected;
+    screen.highlight(outlined && { rect: outlined, label: outlineLabel(outlined) });
   };
-  const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-details'), byId('elements-count'), {
+  const inspector = new InspectorDetails(byId('element-details'), (e) => (viewer.current ? client.request('elements.describe', { device: viewer.current.id, element: e.id }) : Promise.reject(new Error('no device chosen'))), copyText);
+  const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-tree'), inspector, byId('elements-count'), {
     hover: showElement,
     activate: (e) => void viewer.tapElement(e),
   });
+  setupViewSwitch(byId('btn-elements-list'), byId('btn-elements-tree'), byId('element-list'), byId('element-tree'));
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
     videoFormat = 'jpeg';
@@ -129,6 +149,15 @@ async function start(): Promise<void> {
       await viewer.call(call);
     },
   );
+  // Issue 17 item 1: drags streamed, wheel, right click, shortcuts, zoom, tap markers.
+  const live = new LiveControl({
+    wrap: byId('screen-wrap'),
+    canvas,
+    zoomButton: byId<HTMLButtonElement>('btn-zoom'),
+    notice,
+    rotate: () => byId('btn-rotate').click(),
+    screenshot: () => byId('btn-screenshot').click(),
+  });
   const screen = new ScreenView(byId('screen-wrap'), canvas, byId('outline'), byId('outline-label'), {
     gesture: (g) => {
       const size = screen.deviceSize;
@@ -136,6 +165,9 @@ async function start(): Promise<void> {
     },
     key: (k) => input.push(k),
     hover: (p) => viewer.hoverAt(p),
+    drag: (d) => live.drag(d),
+    wheel: (at, dx, dy) => live.wheel(at, dx, dy),
+    secondary: () => live.secondary(),
   });
 
   const badge = new LockBadge(byId('lock-badge'), byId('lock-text'), byId<HTMLButtonElement>('btn-take-control'), byId<HTMLButtonElement>('btn-release'));
@@ -150,10 +182,13 @@ async function start(): Promise<void> {
       deviceChosen: (d) => {
         devices.markChosen(d?.id);
         byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
-        byId<HTMLButtonElement>('btn-back').disabled = d?.os !== 'Android';
+        byId<HTMLButtonElement>('btn-back').title = d?.os === 'iOS' ? 'Back: iOS has no BACK button, so this swipes from the left edge (Alt+B, right click)' : 'BACK (Alt+B, right click)';
         canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
         activity.clear();
         input.clear();
+        if (elementsPanel.selected) elementsPanel.select(undefined);
+        launcher.deviceChanged();
+        recorder.deviceChanged();
       },
       paintFrame: (f) => painter.push(f),
       clearScreen: () => {
@@ -169,14 +204,18 @@ async function start(): Promise<void> {
       },
       elements: (list, fresh) => elementsPanel.render(list, fresh),
       hovered: showElement,
-      activity: (a) => activity.add(a, client.session),
+      activity: (a) => {
+        activity.add(a, client.session);
+        live.activity(a, a.session === client.session);
+      },
       notice,
       watching: (d) => void pair.watch(d.id),
     },
     screenOptions,
   );
 
-  byId('btn-back').addEventListener('click', () => void viewer.button('BACK'));
+  live.bind(viewer, screen);
+  byId('btn-back').addEventListener('click', () => void live.back());
   byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
   byId('btn-screenshot').addEventListener('click', async () => {
@@ -184,8 +223,36 @@ async function start(): Promise<void> {
     if (shot) download(shot.png, `${shot.device}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
   });
 
-  new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
+  const validator = new ValidatorPanel(byId<HTMLFormElement>('validate-form'), byId<HTMLTextAreaElement>('scenario-text'), byId<HTMLInputElement>('scenario-file'), byId('validate-result'), (scenario, file) =>
     client.request('scenarios.validate', file ? { scenario, file } : { scenario }),
+  );
+  byId('btn-new-scenario').addEventListener('click', () => void validator.newScenario(viewer.current?.os === 'iOS' ? 'ios' : 'android'));
+
+  // Record and Run (issue 17 item 3): own modules; here only bound to the page.
+  const watched = () => viewer.current?.id;
+  const launcher = new AppLauncher(byId<HTMLSelectElement>('app-launch'), watched, (tool, parameters) => viewer.call({ tool, parameters }));
+  const recorder = new RecorderControl(
+    client,
+    {
+      button: byId<HTMLButtonElement>('btn-record'),
+      status: byId('record-status'),
+      steps: byId('record-steps'),
+      stepsUnit: byId('record-steps-unit'),
+      startDialog: byId<HTMLDialogElement>('record-start'),
+      nameInput: byId<HTMLInputElement>('record-name'),
+      startButton: byId<HTMLButtonElement>('record-go'),
+      doneDialog: byId<HTMLDialogElement>('record-done'),
+      doneBody: byId('record-done-body'),
+      downloadButton: byId<HTMLButtonElement>('record-download'),
+      validateButton: byId<HTMLButtonElement>('record-validate'),
+    },
+    watched,
+    { notice, openInValidator },
+  );
+  new RunPanel(
+    client,
+    { runButton: byId<HTMLButtonElement>('btn-run'), cancelButton: byId<HTMLButtonElement>('btn-cancel-run'), paramsForm: byId<HTMLFormElement>('run-params'), result: byId('run-result'), text: byId<HTMLTextAreaElement>('scenario-text') },
+    watched,
   );
 
   setInterval(() => {

@@ -1,12 +1,19 @@
 import { keyToInput, type KeyInput } from './actions.js';
-import { cssToDevice, cssToDeviceClamped, deviceRectToCss, fitScreen, fitSize, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
-import { GestureRecognizer, type Gesture } from './gestures.js';
+import { cssToDevice, cssToDeviceClamped, deviceRectToCss, fitScreen, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
+import { GestureRecognizer, type DragEvent, type Gesture } from './gestures.js';
+import { zoomedSize, type ZoomMode } from './zoom.js';
 
 export interface ScreenViewEvents {
   gesture(g: Gesture): void;
   key(input: KeyInput): void;
   /** The device pixel under the pointer while hovering (not pressing), or undefined when it left. */
   hover(p: Point | undefined): void;
+  /** A drag as it happens (streamed to the device); without it a drag is one swipe on release. */
+  drag?(e: DragEvent): void;
+  /** The wheel turned over device pixel `at`; `dy`/`dx` in device pixels the content should move (positive: down/right). */
+  wheel?(at: Point, dx: number, dy: number): void;
+  /** Right click (or the secondary button) on the screen. */
+  secondary?(at: Point): void;
 }
 
 /** A press that moves less than this many CSS pixels is still a tap, whatever the zoom. */
@@ -23,6 +30,7 @@ export class ScreenView {
   private tickTimer: ReturnType<typeof setTimeout> | undefined;
   private pointerId: number | undefined;
   private outlined: { rect: Rect; label: string } | undefined;
+  private zoomMode: ZoomMode = 'fit';
 
   constructor(
     private readonly wrap: HTMLElement,
@@ -43,6 +51,7 @@ export class ScreenView {
       if (this.pointerId === undefined) events.hover(undefined);
     });
     canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+    canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     canvas.addEventListener('keydown', (e) => this.onKey(e));
     canvas.addEventListener('paste', (e) => {
       const text = e.clipboardData?.getData('text/plain');
@@ -67,6 +76,17 @@ export class ScreenView {
     return this.device;
   }
 
+  /** Fit to the window (default) or 1:1, one device pixel per pixel of the display (scrolls when larger). */
+  get zoom(): ZoomMode {
+    return this.zoomMode;
+  }
+
+  setZoom(mode: ZoomMode): void {
+    this.zoomMode = mode;
+    this.wrap.classList.toggle('zoom-actual', mode === 'actual');
+    this.layout();
+  }
+
   /** Outline a device-pixel rectangle with a label (or clear with undefined). */
   highlight(target: { rect: Rect; label: string } | undefined): void {
     this.outlined = target;
@@ -86,18 +106,16 @@ export class ScreenView {
       const style = getComputedStyle(this.wrap);
       const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
       const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-      // Room for the bezel shadow around the screen.
-      const margin = 32;
-      const size = fitSize(
-        { width: Math.max(0, this.wrap.clientWidth - padX - margin), height: Math.max(0, this.wrap.clientHeight - padY - margin) },
-        this.device,
-      );
+      // Room for the bezel shadow (6 px) around the screen.
+      const margin = 16;
+      const available = { width: Math.max(0, this.wrap.clientWidth - padX - margin), height: Math.max(0, this.wrap.clientHeight - padY - margin) };
+      const size = zoomedSize(this.zoomMode, available, this.device, window.devicePixelRatio || 1);
       this.canvas.style.width = `${size.width}px`;
       this.canvas.style.height = `${size.height}px`;
       // The slop stays a few CSS pixels on screen: converted to device pixels at the current zoom.
       const slop = size.width > 0 ? SLOP_CSS_PX * (this.device.width / size.width) : SLOP_CSS_PX;
       if (this.recognizer) this.recognizer.slop = slop;
-      else this.recognizer = new GestureRecognizer({ slop });
+      else this.recognizer = new GestureRecognizer({ slop, onDrag: this.events.drag && ((d) => this.events.drag!(d)) });
     }
     this.drawOutline();
   }
@@ -111,24 +129,30 @@ export class ScreenView {
     const r = deviceRectToCss(fit, this.outlined.rect);
     const canvasBox = this.canvas.getBoundingClientRect();
     const wrapBox = this.wrap.getBoundingClientRect();
-    const left = canvasBox.left - wrapBox.left + r.x;
-    const top = canvasBox.top - wrapBox.top + r.y;
+    const left = canvasBox.left - wrapBox.left + this.wrap.scrollLeft + r.x;
+    const top = canvasBox.top - wrapBox.top + this.wrap.scrollTop + r.y;
     Object.assign(this.outline.style, { left: `${left}px`, top: `${top}px`, width: `${r.width}px`, height: `${r.height}px` });
     this.outline.classList.toggle('below', top < 24);
     this.outlineLabel.textContent = this.outlined.label;
     this.outline.hidden = false;
   }
 
-  private cssPoint(e: PointerEvent): Point {
+  private cssPoint(e: MouseEvent): Point {
     const box = this.canvas.getBoundingClientRect();
     return { x: e.clientX - box.left, y: e.clientY - box.top };
   }
 
   private onDown(e: PointerEvent): void {
-    if (e.button !== 0 || !this.recognizer) return;
+    if (!this.recognizer) return;
     const fit = this.currentFit();
     const p = fit && cssToDevice(fit, this.cssPoint(e));
     if (!p) return;
+    if (e.button === 2) {
+      e.preventDefault();
+      this.events.secondary?.(p);
+      return;
+    }
+    if (e.button !== 0) return;
     e.preventDefault();
     this.canvas.focus({ preventScroll: true });
     this.canvas.setPointerCapture(e.pointerId);
@@ -162,6 +186,16 @@ export class ScreenView {
     const deadline = this.recognizer?.nextDeadline();
     if (deadline === undefined) return;
     this.tickTimer = setTimeout(() => this.finish(this.recognizer?.tick(performance.now()) ?? []), Math.max(0, deadline - performance.now()) + 1);
+  }
+
+  private onWheel(e: WheelEvent): void {
+    const fit = this.currentFit();
+    const p = fit && cssToDevice(fit, this.cssPoint(e));
+    if (!p || !fit || !this.events.wheel || e.ctrlKey) return;
+    e.preventDefault();
+    // Lines and pages as the browser would scroll a page by them, then CSS pixels to device pixels.
+    const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? this.canvas.clientHeight : 1;
+    this.events.wheel(p, (e.deltaX * unit) / fit.scale, (e.deltaY * unit) / fit.scale);
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -1,4 +1,6 @@
 import { el } from './dom.js';
+import { quickFixes, type QuickFix } from './quick-fix.js';
+import { newScenarioTemplate } from './scenario-template.js';
 import { offsetOf, summarizeEnvelope, type Issue } from './validation-summary.js';
 
 /** Scenario files are small; anything this big is a mistake (and over the bridge's message cap). */
@@ -11,6 +13,8 @@ const MAX_FILE_BYTES = 900 * 1024;
  */
 export class ValidatorPanel {
   private fileName: string | undefined;
+  /** Quick fixes of the last result, for the text it was validated from. */
+  private fixes = new Map<Issue, QuickFix>();
 
   constructor(
     private readonly form: HTMLFormElement,
@@ -46,6 +50,16 @@ export class ValidatorPanel {
     });
   }
 
+  /** Puts the New scenario template in the text (after asking, when there is text to lose) and validates it. */
+  async newScenario(platform: 'android' | 'ios' = 'android'): Promise<void> {
+    if (this.text.value.trim() && !confirm('Replace the scenario in the text box with a new one? What is there now is lost.')) return;
+    this.text.value = newScenarioTemplate(platform);
+    this.fileName = undefined;
+    this.text.focus();
+    this.text.setSelectionRange(0, 0);
+    await this.run();
+  }
+
   private async load(file: File): Promise<void> {
     if (file.size > MAX_FILE_BYTES) {
       this.showMessage(`${file.name} is ${Math.round(file.size / 1024)} KiB; scenario files over ${MAX_FILE_BYTES / 1024} KiB are not accepted.`, true);
@@ -65,7 +79,9 @@ export class ValidatorPanel {
     }
     this.result.setAttribute('aria-busy', 'true');
     try {
-      this.render(summarizeEnvelope(await this.validate(scenario, this.fileName)));
+      const summary = summarizeEnvelope(await this.validate(scenario, this.fileName));
+      this.fixes = quickFixes(summary.issues, scenario);
+      this.render(summary);
     } catch (err) {
       this.showMessage(`Could not validate: ${err instanceof Error ? err.message : String(err)}. Check the connection and try again.`, true);
     } finally {
@@ -98,7 +114,20 @@ export class ValidatorPanel {
       where,
       el('div', {}, `${issue.severity === 'warning' ? 'Warning: ' : ''}${issue.message}`),
       issue.suggestion ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
+      this.fixButton(this.fixes.get(issue)),
     );
+  }
+
+  /** Applies the fix to the text and validates again; a text edited since refuses the fix and is just re-validated. */
+  private fixButton(fix: QuickFix | undefined): HTMLButtonElement | null {
+    if (!fix) return null;
+    const button = el('button', { type: 'button', class: 'quick-fix', title: 'Edit the text as shown and validate again' }, `Fix: ${fix.label}`);
+    button.addEventListener('click', () => {
+      const fixed = fix.apply(this.text.value);
+      if (fixed !== undefined) this.text.value = fixed;
+      void this.run();
+    });
+    return button;
   }
 
   private jumpButton(label: string, line: number, column: number): HTMLButtonElement {

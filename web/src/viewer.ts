@@ -162,7 +162,14 @@ export class Viewer {
     return { png: Uint8Array.from(atob(result.image), (c) => c.charCodeAt(0)), device };
   }
 
-  /** Runs one tool call; a failure is shown to the user and answered with undefined. */
+  /** One event of a streamed drag on the watched device (input.touch); undefined when it failed (shown). */
+  async touch(action: 'down' | 'move' | 'up' | 'cancel', p: Point): Promise<{ streamed: boolean; message?: string } | undefined> {
+    if (!this.device) return undefined;
+    const result = await this.call({ tool: 'input.touch', parameters: { device: this.device.id, action, x: p.x, y: p.y } });
+    return result as { streamed: boolean; message?: string } | undefined;
+  }
+
+  /** Runs one tool call (or an input.* method, which answers in the same shapes); a failure is shown to the user and answered with undefined. */
   async call(call: ToolCall): Promise<unknown> {
     // The client would queue it and send it on reconnect, onto a screen the user no longer sees: refuse, visibly.
     if (this.client.state !== 'open') {
@@ -172,7 +179,9 @@ export class Viewer {
     const started = performance.now();
     let result: unknown;
     try {
-      result = await this.client.callTool(call.tool, call.parameters);
+      result = call.tool === 'input.touch' || call.tool === 'input.key'
+        ? await this.client.request(call.tool, call.parameters as never)
+        : await this.client.callTool(call.tool, call.parameters);
     } catch (err) {
       this.ui.notice(`${call.tool} did not complete: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;

@@ -54,6 +54,17 @@ function point(p: Record<string, unknown>): string {
   return `(${typeof p.x === 'number' ? p.x : '?'}, ${typeof p.y === 'number' ? p.y : '?'})`;
 }
 
+/** A streamed touch (input.touch): one entry for the whole drag, in its main direction. */
+function dragged(p: Record<string, unknown>): string {
+  if (p.action === 'cancel') return 'cancelled a drag';
+  const from = (p.from ?? {}) as Record<string, unknown>;
+  const to = (p.to ?? {}) as Record<string, unknown>;
+  const dx = Number(to.x) - Number(from.x);
+  const dy = Number(to.y) - Number(from.y);
+  const direction = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';
+  return `dragged ${direction} from ${point(from)} to ${point(to)}${p.streamed === false ? ' (replayed on release)' : ''}`;
+}
+
 type Described = Pick<DeviceActivityParams, 'tool' | 'verb' | 'parameters' | 'element' | 'masked' | 'count'>;
 
 function typed(text: string, a: Described): string {
@@ -90,6 +101,10 @@ export function summarize(a: Described): string {
     }
     case 'mobile_press_button':
       return `pressed ${String(p.button)}`;
+    case 'input.key':
+      return `pressed ${String(p.key)}`;
+    case 'input.touch':
+      return dragged(p);
     case 'mobile_set_orientation':
       return `rotated to ${String(p.orientation)}`;
     case 'mobile_launch_app':

@@ -36,13 +36,21 @@ export const READ_ONLY_VERBS = new Set(['wait_for_element', 'wait_for_element_go
 
 /** Key of the per-session AgentSession (Session.state); it is closed when the session ends. */
 const AGENT = Symbol('agent session');
+/** The same AgentSessions, to look one up without creating it. */
+const existing = new WeakMap<MethodContext['session'], AgentSession>();
 
 export function agentOf(ctx: MethodContext): AgentSession {
   return ctx.session.state(AGENT, () => {
     const agent = new AgentSession(ctx.engine, ctx.session.id, { store: ctx.bridge.recordings });
     ctx.session.onEnd(() => agent.close());
+    existing.set(ctx.session, agent);
     return agent;
   });
+}
+
+/** The session's AgentSession if it has one (it records only after recording.start made it). */
+export function existingAgentOf(session: MethodContext['session']): AgentSession | undefined {
+  return existing.get(session);
 }
 
 function failed(err: unknown): ToolFailure {

@@ -2,6 +2,8 @@ import type { MethodDef } from '../registry.js';
 import { activityMethods } from './activity.js';
 import { agentMethods } from './agent.js';
 import { deviceMethods } from './devices.js';
+import { inspectMethods } from './inspect.js';
+import { inputMethods } from './input.js';
 import { leaseMethods } from './lease.js';
 import { runnerMethods } from './runner.js';
 import { scenarioMethods } from './scenarios.js';
@@ -13,5 +15,5 @@ import { toolMethods } from './tools.js';
  * own module; add a group by adding it here (see docs/protocol.md, "Adding methods").
  */
 export function methodGroups(): MethodDef[][] {
-  return [sessionMethods, toolMethods(), deviceMethods, scenarioMethods, runnerMethods(), agentMethods(), leaseMethods(), activityMethods];
+  return [sessionMethods, toolMethods(), deviceMethods, scenarioMethods, runnerMethods(), agentMethods(), leaseMethods(), inspectMethods, inputMethods, activityMethods];
 }

@@ -90,6 +90,7 @@ export function runnerMethods(): MethodDef[] {
             if (event.type === 'started') {
               entry = { run: event.run_id, device: p.device, session: ctx.session, controller };
               active.set(event.run_id, entry);
+              ctx.bridge.runFiles.add(event.run_id, outDir, event.scenario_id);
             }
             ctx.notify('scenario.progress', { device: p.device, ...event } as Record<string, unknown>);
           },

@@ -1,13 +1,18 @@
 import { failure } from '../../engine/errors.js';
 import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
-import type { MethodContext } from '../registry.js';
 import type { Session } from '../sessions.js';
 import type { Peer } from './peer.js';
 import { FrameRelay, type RelayStats } from './relay.js';
 import { RpcLink } from './rpc-link.js';
 
+/** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
+export interface RouteContext {
+  readonly session: Session;
+  afterResponse(fn: () => void): void;
+}
+
 /** Methods that act on one device and go to the peer that has it, as they are. */
-const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop']);
+const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop', 'elements.describe', 'input.touch', 'input.key']);
 
 interface SessionLinks {
   links: Map<Peer, Promise<RpcLink>>;
@@ -34,7 +39,7 @@ export class PeerRouter {
   }
 
   /** A promise of the answer when the call belongs to a peer, else undefined (handled here as usual). */
-  route(method: string, params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> | undefined {
+  route(method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> | undefined {
     if (method === 'devices.unsubscribe') {
       const sub = ctx.session.subscriptions.get(String(params.subscription));
       for (const relay of this.relays.values()) {
@@ -62,7 +67,7 @@ export class PeerRouter {
   }
 
   /** devices.lock on the peer for the caller's own link (a lease taken through this aggregator). */
-  lockOnPeer(peer: Peer, device: string, ctx: MethodContext): Promise<unknown> {
+  lockOnPeer(peer: Peer, device: string, ctx: RouteContext): Promise<unknown> {
     return this.forward(peer, 'devices.lock', { device, takeover: false }, ctx);
   }
 
@@ -77,14 +82,14 @@ export class PeerRouter {
     for (const link of mine?.links.values() ?? []) void link.then((l) => l.close(), () => undefined);
   }
 
-  private async subscribe(peer: Peer, params: ValidParamsOf<'devices.subscribe'>, ctx: MethodContext): Promise<unknown> {
+  private async subscribe(peer: Peer, params: ValidParamsOf<'devices.subscribe'>, ctx: RouteContext): Promise<unknown> {
     const outcome = await this.relays.get(peer)!.subscribe(ctx.session, params);
     if ('status' in outcome) return outcome;
     ctx.afterResponse(outcome.start);
     return outcome.sub.info();
   }
 
-  private async forward(peer: Peer, method: string, params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
+  private async forward(peer: Peer, method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> {
     let link: RpcLink;
     try {
       link = await this.link(peer, ctx.session);

@@ -94,6 +94,17 @@ export class AgentSession {
     if (recorder) void this.options.store?.save(recorder);
   }
 
+  /**
+   * The elements a viewer was shown before it acted (the bridge's element list): what its
+   * coordinate taps refer to, as an agent's own listing would be.
+   */
+  seeScreen(device: string, elements: readonly UiElement[]): void {
+    const recorder = this.recorders.get(device);
+    if (!recorder) return;
+    this.listings.set(device, [...elements]);
+    recorder.noteScreen([...elements]);
+  }
+
   isRecording(device: string): boolean {
     return this.recorders.has(device);
   }

@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import type { CallContext, DeviceHandle, RawImage } from '../driver.js';
+import type { CallContext, DeviceHandle, FitSize, RawImage } from '../driver.js';
 
 /**
  * One capture of the screen, in the form the device hands it out: raw pixels (the virtual
@@ -10,6 +10,21 @@ import type { CallContext, DeviceHandle, RawImage } from '../driver.js';
 export type ScreenCapture =
   | { raw: RawImage; encoded?: undefined; width: number; height: number }
   | { encoded: Buffer; raw?: undefined; width: number; height: number };
+
+/**
+ * A capture made for one consumer's size (DeviceHandle.screenshotFitted): `shrunk` holds RGB pixels
+ * already at (or near) that size; `width`×`height` is still the screen's size in device pixels.
+ * Only the screenshot scaler (scale.ts) takes these.
+ */
+export type FittedCapture = ScreenCapture | { shrunk: RawImage; width: number; height: number };
+
+/** A capture for a consumer that shrinks it to `fit` anyway: drivers that can shrink on the way or pick a cheaper capture do. */
+export async function captureFitted(device: DeviceHandle, ctx: CallContext, fit: FitSize): Promise<FittedCapture> {
+  if (!device.screenshotFitted) return captureScreen(device, ctx);
+  const screen = await device.screenshotFitted(fit, ctx);
+  if (screen.png) return { encoded: screen.png.png, width: screen.png.width, height: screen.png.height };
+  return { shrunk: screen.shrunk, width: screen.screenWidth, height: screen.screenHeight };
+}
 
 /** Raw pixels when the driver has them, else the device's own encoding. Runs in the caller's device queue. */
 export async function captureScreen(device: DeviceHandle, ctx: CallContext): Promise<ScreenCapture> {

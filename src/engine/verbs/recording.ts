@@ -9,6 +9,7 @@ import {
   type Assertion,
 } from '../../validate/index.js';
 import type { DeviceOs, UiElement } from '../types.js';
+import { seenName } from './element-name.js';
 import { WorkedIn } from './worked-in.js';
 import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
 
@@ -91,10 +92,9 @@ function clampWait(ms: number | undefined): number {
   return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, n));
 }
 
-/** What a user sees of the element: its text, else its accessibility label. */
+/** What a user sees of the element (element-name.ts, shared with the inspector). */
 function seen(resolved: ResolvedElement | null | undefined): string | undefined {
-  const text = resolved?.text?.trim() || resolved?.label?.trim();
-  return text && !locatorKind(text) ? text : undefined;
+  return resolved ? seenName(resolved) : undefined;
 }
 
 export interface RecorderSnapshot {
@@ -108,6 +108,8 @@ export interface RecorderSnapshot {
   pollsSinceStep: number;
   /** Which apps the agent's screens belonged to (WorkedIn), per look. */
   looks?: [string, number][];
+  /** The last step is typing that more typing into the same field continues. */
+  openTyping?: { secret: boolean };
 }
 
 export class Recorder {
@@ -124,6 +126,11 @@ export class Recorder {
   private appPackage?: string;
   private pollsSinceStep = 0;
   private workedIn = new WorkedIn();
+  /**
+   * Set while the last step is typing with nothing after it: a viewer sends one key batch per
+   * call, and the batches of one field must stay one step (and one secret parameter).
+   */
+  private openTyping?: { secret: boolean };
 
   constructor(options: RecordingOptions) {
     this.options = options;
@@ -147,6 +154,7 @@ export class Recorder {
       appPackage: this.appPackage,
       pollsSinceStep: this.pollsSinceStep,
       looks: this.workedIn.entries(),
+      ...(this.openTyping ? { openTyping: this.openTyping } : {}),
     };
   }
 
@@ -160,6 +168,7 @@ export class Recorder {
     r.appPackage = s.appPackage;
     r.pollsSinceStep = s.pollsSinceStep;
     r.workedIn = new WorkedIn(s.looks);
+    r.openTyping = s.openTyping;
     return r;
   }
 
@@ -185,6 +194,7 @@ export class Recorder {
   /** Something the agent did that cannot go into a scenario; reported at stop. */
   noteSkipped(what: string): void {
     this.skipped.push(what);
+    this.openTyping = undefined;
   }
 
   /**
@@ -210,6 +220,10 @@ export class Recorder {
     }
     if (step.value !== undefined && step.value !== '') rec.value = step.value;
     const intoPassword = step.action === 'type' && (outcome.resolved ? outcome.resolved.password === true : !step.target && this.passwordFocused);
+    if (step.action === 'type' && !step.target && !step.target_pattern && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
+      this.pollsSinceStep = 0;
+      return [this.lastStepId!];
+    }
     if (intoPassword && rec.value !== undefined) rec.value = this.secret(rec.value, rec.target);
     if (step.action !== 'type' || step.target || outcome.resolved) this.passwordFocused = outcome.resolved?.password === true;
     if (step.action === 'launch_app') {
@@ -234,7 +248,29 @@ export class Recorder {
     rec.description = describeStep(rec);
     written.push(this.push(rec));
     this.pollsSinceStep = 0;
+    if (rec.action === 'type' && !rec.value?.endsWith('\n')) this.openTyping = { secret: intoPassword };
     return written;
+  }
+
+  /**
+   * Appends typing to the step just recorded when it typed into the same field. A secret
+   * parameter stands for everything typed into its field, so a secret step stays `${NAME}`.
+   */
+  private continueTyping(value: string, secret: boolean): boolean {
+    const last = this.steps.at(-1);
+    if (!this.openTyping || this.openTyping.secret !== secret || last?.action !== 'type' || last.value === undefined) return false;
+    const submit = value.endsWith('\n');
+    if (secret) {
+      if (submit) last.value += '\n';
+    } else {
+      last.value += value;
+      // The id was made from the first key batch ("type_d"); name it after the whole text.
+      this.ids.delete(last.id);
+      last.id = this.uniqueId(snakeCase(`type_${last.target ?? last.value}`, 'type'));
+    }
+    last.description = describeStep(last);
+    if (submit) this.openTyping = undefined;
+    return true;
   }
 
   /**
@@ -249,6 +285,8 @@ export class Recorder {
     const id = this.uniqueId(snakeCase(`check_${String(fields.element_description ?? fields.expected_text ?? fields.expected_substring ?? type)}`, 'check'));
     const assertion = { id, after_step: after, type, description: description?.trim() || describeAssertion(request), ...fields } as RecordedAssertion;
     this.assertions.push(assertion);
+    // Typing after a check is a new step: the check must still see the text as it was.
+    this.openTyping = undefined;
     return { id };
   }
 
@@ -307,6 +345,7 @@ export class Recorder {
     const base = snakeCase(`${step.action}_${step.target ?? step.value ?? step.permission_name ?? ''}`, step.action);
     const id = this.uniqueId(base);
     this.steps.push({ id, ...step });
+    this.openTyping = undefined;
     return id;
   }
 

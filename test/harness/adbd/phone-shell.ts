@@ -42,6 +42,8 @@ export interface PhoneQuirks {
   dumpDelayMs: number;
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
+  /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
+  noMotionEvent: boolean;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -59,7 +61,10 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
+    noMotionEvent: false,
   };
+  /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
+  readonly motionEvents: string[] = [];
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
   onMonkeyPort: (port: number) => void = () => undefined;
@@ -183,7 +188,10 @@ export class PhoneShell {
       return ok();
     }
     // Input to a dark or locked screen is accepted and goes nowhere the app can see.
-    if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text'].includes(verb)) return ok();
+    if (verb === 'motionevent' && this.quirks.noMotionEvent) {
+      return { out: 'Error: Unknown command: motionevent\nUsage: input [<source>] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: touchscreen)\n      keyevent [--longpress] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n', code: 1 };
+    }
+    if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return ok();
     if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) {
       // InputShellCommand lets the exception from InputManagerService's permission check escape.
       return {
@@ -199,6 +207,13 @@ export class PhoneShell {
       else if (verb === 'keyevent') {
         // `input keyevent` sends each key code given, in order (InputShellCommand).
         for (const key of rest.filter((k) => !k.startsWith('--'))) await this.key(key);
+      } else if (verb === 'motionevent') {
+        // InputShellCommand.runMotionEvent: DOWN|UP|MOVE|CANCEL (any case), x y; one MotionEvent per process.
+        const phase = ({ DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const)[rest[0]?.toUpperCase() as 'DOWN'];
+        if (!phase) return { out: `Exception occurred while executing 'motionevent':\njava.lang.IllegalArgumentException: Unknown action: ${rest[0]}\n`, code: 255 };
+        const p = this.toPanel(rest.slice(1).map(Number), 2);
+        this.motionEvents.push(`${phase} ${p[0]},${p[1]}`);
+        await this.phone.touch(phase, p[0], p[1], ctx());
       } else if (verb === 'text') {
         const text = rest.join(' ').replace(/%s/g, ' ');
         // The real `input text` has no key events for non-ASCII and gives up on the whole string.
@@ -216,6 +231,7 @@ export class PhoneShell {
   private async key(key: string): Promise<void> {
     if (key === 'KEYCODE_DEL' || key === '67') return this.phone.deleteBackward(ctx());
     if (key === 'KEYCODE_MOVE_END' || key === '123') return;
+    if (key === 'KEYCODE_TAB' || key === '61') return this.phone.pressKey('TAB', ctx());
     const button = buttonForKey(key);
     if (button) await this.phone.pressButton(button, ctx());
   }

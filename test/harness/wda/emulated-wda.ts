@@ -238,7 +238,11 @@ export class EmulatedWda {
         // FBElementCommands.m handleKeys: old builds wait for the keyboard, else "invalid element state"; new ones type into nothing.
         if (!d.keyboardVisible && !this.options.keysWaitForKeyboard) return null;
         if (!d.keyboardVisible) throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys"');
-        await d.typeText(value.join(''), this.ctx());
+        // XCUIKeyboardKeyDelete ("\b") deletes one character, as typeText does with it on a device.
+        for (const run of value.join('').match(/\u0008|[^\u0008]+/g) ?? []) {
+          if (run === '\u0008') await d.deleteBackward(this.ctx());
+          else await d.typeText(run, this.ctx());
+        }
         return null;
       }
       case 'GET /element/active': {
@@ -301,17 +305,21 @@ export class EmulatedWda {
     const d = this.device;
     let x = 0;
     let y = 0;
-    let down: { x: number; y: number; held: number; moved: boolean } | undefined;
+    let down: { x: number; y: number; held: number; moved: boolean; path: { x: number; y: number }[] } | undefined;
     const taps: { x: number; y: number; held: number }[] = [];
     for (const a of source.actions) {
       if (a.type === 'pointerMove') {
         x = a.x ?? x;
         y = a.y ?? y;
-        if (down) down.moved = true;
-      } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false };
+        if (down) {
+          down.moved = true;
+          down.path.push({ x, y });
+        }
+      } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false, path: [{ x, y }] };
       else if (a.type === 'pause' && down) down.held += a.duration ?? 0;
       else if (a.type === 'pointerUp' && down) {
-        if (down.moved) await d.swipe(down.x * s, down.y * s, x * s, y * s, 300, this.ctx());
+        // XCTest synthesizes the whole path as one event stream: the content follows every point.
+        if (down.moved) await this.follow(down.path.map((p) => ({ x: Math.round(p.x * s), y: Math.round(p.y * s) })));
         else taps.push({ x: down.x, y: down.y, held: down.held });
         down = undefined;
       }
@@ -320,6 +328,15 @@ export class EmulatedWda {
     else if (taps.length === 1 && taps[0].held >= 500) await d.longPress(taps[0].x * s, taps[0].y * s, taps[0].held, this.ctx());
     else if (taps.length === 1) await d.tap(taps[0].x * s, taps[0].y * s, this.ctx());
     return null;
+  }
+
+  /** One finger along the path on the virtual phone (device pixels). */
+  private async follow(path: { x: number; y: number }[]): Promise<void> {
+    const d = this.device;
+    await d.touch('down', path[0].x, path[0].y, this.ctx());
+    for (const p of path.slice(1)) await d.touch('move', p.x, p.y, this.ctx());
+    const last = path[path.length - 1];
+    await d.touch('up', last.x, last.y, this.ctx());
   }
 }
 

@@ -65,6 +65,17 @@ function encodeService(service: string): Buffer {
  * Aborting the signal closes the socket, so a stalled device never holds the caller.
  */
 export async function execOnDevice(device: AdbDeviceClient, command: string, signal: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await execStreaming(device, command, signal, (chunk) => void chunks.push(chunk));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `execOnDevice` handing each chunk of output to `sink` as it arrives, for output too large to
+ * hold twice (a raw screen is scaled while the rest is still on the wire). A sink that throws
+ * ends the command with that error.
+ */
+export async function execStreaming(device: AdbDeviceClient, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void): Promise<void> {
   if (signal.aborted) throw signal.reason;
   const transport = await device.transport();
   const onAbort = () => transport.socket.destroy();
@@ -75,9 +86,8 @@ export async function execOnDevice(device: AdbDeviceClient, command: string, sig
     const reply = await transport.parser.readAscii(4);
     if (reply === 'FAIL') await transport.parser.readError();
     if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
-    const out = await readToEnd(transport.socket);
+    await readToEnd(transport.socket, sink);
     if (signal.aborted) throw signal.reason;
-    return out;
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     throw err;
@@ -87,20 +97,31 @@ export async function execOnDevice(device: AdbDeviceClient, command: string, sig
   }
 }
 
-/** Collects the rest of the stream; adbkit's readAll re-concatenates per chunk, quadratic for 10 MB frames. */
-function readToEnd(socket: Socket): Promise<Buffer> {
+/** Reads the rest of the stream into `sink`; adbkit's readAll re-concatenates per chunk, quadratic for 10 MB frames. */
+function readToEnd(socket: Socket, sink: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      socket.off('readable', drain);
+      socket.destroy();
+      reject(err);
+    };
     const drain = () => {
-      for (let c: Buffer | null; (c = socket.read() as Buffer | null) !== null; ) chunks.push(c);
+      try {
+        for (let c: Buffer | null; !failed && (c = socket.read() as Buffer | null) !== null; ) sink(c);
+      } catch (err) {
+        fail(err);
+      }
     };
     const finish = () => {
       drain();
       socket.off('readable', drain);
-      resolve(Buffer.concat(chunks));
+      if (!failed) resolve();
     };
     socket.on('readable', drain);
-    socket.once('error', reject);
+    socket.once('error', fail);
     // A socket destroyed on abort only closes (no 'end'); the caller then sees its signal's reason.
     socket.once('close', finish);
     if (socket.readableEnded) finish();

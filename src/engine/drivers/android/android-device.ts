@@ -1,21 +1,24 @@
 import sharp from 'sharp';
-import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
+import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
-import { execOnDevice, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
+import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
+import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
+import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
@@ -25,8 +28,12 @@ import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
 export interface AndroidDeviceOptions {
   /** `monkey`: persistent `monkey --port` injector with `input` as fallback; `input`: one `input` process per gesture. */
   input: 'monkey' | 'input';
-  /** `raw`: pixels from `screencap`, PNG-encoded on the host; `png`: `screencap -p` encoded on the device. */
-  screencap: 'raw' | 'png';
+  /**
+   * `raw`: pixels from `screencap`, encoded on the host; `png`: `screencap -p` encoded on the device;
+   * `auto`: raw for frames and files, and for agents' (shrunk) screenshots whichever of the two
+   * measured faster on this device (capture-choice.ts).
+   */
+  screencap: ScreencapMode;
   /** Overrides for the scrcpy session (grace period, bind timeout, key-frame interval). */
   scrcpy?: Partial<ScrcpyManagerOptions>;
   /** `auto`: element trees (and Unicode typing) from the on-device UiAutomator2 server when it is installed or its APKs are given; `off`: always `uiautomator dump`. */
@@ -51,6 +58,11 @@ export class AndroidDevice implements DeviceHandle {
   /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
   private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
+  private readonly touches: AndroidTouch;
+  /** Raw or PNG for shrunk screenshots, measured per device in `auto` mode. */
+  readonly captureChoice: CaptureChoice;
+  /** The raw screencap header size this device writes, learnt from its first raw capture. */
+  private rawHeader: 12 | 16 | undefined;
 
   constructor(
     readonly info: DeviceInfo,
@@ -62,7 +74,17 @@ export class AndroidDevice implements DeviceHandle {
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
+    this.captureChoice = new CaptureChoice(options.screencap);
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
+    this.touches = new AndroidTouch({
+      serial: info.id,
+      control: () => this.scrcpy.control,
+      shell: async (command, ctx, what) => {
+        const out = await this.text(command, ctx, what);
+        this.checkSecurity(out, what);
+        return out;
+      },
+    });
   }
 
   get serial(): string {
@@ -156,15 +178,52 @@ export class AndroidDevice implements DeviceHandle {
   // ---- screen ----
 
   async screenshot(ctx: CallContext): Promise<PngImage> {
+    if (this.options.screencap === 'png') return this.devicePng(ctx);
     const display = await this.displayArgument(ctx);
-    if (this.options.screencap === 'png') {
-      const out = await this.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
-      return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
-    }
     const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
     const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
     const opaque = isOpaqueFrame(frame);
     return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), opaque);
+  }
+
+  /** `screencap -p`: the phone's own PNG, at the logical size. */
+  private async devicePng(ctx: CallContext): Promise<PngImage> {
+    const display = await this.displayArgument(ctx);
+    const out = await this.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
+    return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
+  }
+
+  /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (captureChoice). */
+  async screenshotFitted(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
+    const way = this.captureChoice.next();
+    const started = performance.now();
+    const screen: FittedScreen = way === 'png' ? { png: await this.devicePng(ctx) } : await this.shrunkRaw(fit, ctx);
+    this.captureChoice.record(way, performance.now() - started);
+    return screen;
+  }
+
+  /**
+   * Raw `screencap` shrunk while it arrives (screencap-stream.ts). The first capture of a device is
+   * read whole, which tells its header size (12 or 16 bytes); later ones stream.
+   */
+  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen> {
+    const command = `screencap${await this.displayArgument(ctx)} 2>/dev/null`;
+    const logical = await this.logicalSize(ctx);
+    if (this.rawHeader === undefined) {
+      const out = await this.exec(command, ctx, 'taking a screenshot');
+      const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
+      const stream = new ScreencapStream(frame.headerSize ?? 16, logical, fit);
+      stream.push(out);
+      this.rawHeader = frame.headerSize;
+      return stream.finish();
+    }
+    const stream = new ScreencapStream(this.rawHeader, logical, fit);
+    await this.guard(ctx, 'taking a screenshot', () => execStreaming(this.device, command, ctx.signal, (chunk) => stream.push(chunk)));
+    return this.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
+      // Learnt again from the next capture, read whole.
+      this.rawHeader = undefined;
+      throw err;
+    });
   }
 
   /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
@@ -256,6 +315,17 @@ export class AndroidDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
     return this.gesture(swipeGesture(fromX, fromY, toX, toY, durationMs), ctx, 'swiping');
+  }
+
+  /** Streamed touch (issue 17): scrcpy while it runs, else `input motionevent`; see touch-input.ts. */
+  async touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
+    if (phase === 'down') await this.usableScreen(ctx, 'touching');
+    return this.touches.touch(phase, x, y, ctx);
+  }
+
+  async pressKey(key: Key, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, `pressing ${key}`);
+    return this.touches.key(key, ctx);
   }
 
   pressButton(button: Button, ctx: CallContext): Promise<void> {

@@ -39,7 +39,7 @@ export class AndroidDriver implements Driver {
     this.probeTimeoutMs = options.probeTimeoutMs ?? 3000;
     this.deviceOptions = {
       input: options.input ?? 'monkey',
-      screencap: options.screencap ?? 'raw',
+      screencap: options.screencap ?? 'auto',
       scrcpy: options.scrcpy,
       uiServer: options.uiServer ?? 'auto',
       uiServerApks: options.uiServerApks ?? (options.uiServer === 'off' ? undefined : findUiServerApks()),

@@ -15,13 +15,19 @@ export function pngFromScreencap(out: Buffer): PngImage {
 /** Pixel formats of raw screencap (HAL_PIXEL_FORMAT_*): RGBA_8888, RGBX_8888, BGRA_8888. */
 const RGBA = 1;
 const RGBX = 2;
-const BGRA = 5;
+export const BGRA = 5;
+
+export function isSupportedFormat(format: number): boolean {
+  return format === RGBA || format === RGBX || format === BGRA;
+}
 
 export interface RawFrame {
   width: number;
   height: number;
   format: number;
   pixels: Buffer;
+  /** 12 bytes before Android 8, 16 (with a colour space) from then on. */
+  headerSize?: 12 | 16;
 }
 
 /**
@@ -34,12 +40,12 @@ export function parseRawScreencap(out: Buffer): RawFrame {
   const height = out.readUInt32LE(4);
   const format = out.readUInt32LE(8);
   const size = width * height * 4;
-  const header = [16, 12].find((h) => out.length === h + size);
+  const header = ([16, 12] as const).find((h) => out.length === h + size);
   if (!width || !height || header === undefined) {
     throw new Error(`screencap output of ${out.length} bytes does not hold a ${width}×${height} frame; the device may have printed an error: ${out.subarray(0, 120).toString('utf8').trim()}`);
   }
-  if (format !== RGBA && format !== RGBX && format !== BGRA) throw new Error(`screencap pixel format ${format} is not supported (expected RGBA_8888, RGBX_8888 or BGRA_8888)`);
-  return { width, height, format, pixels: out.subarray(header) };
+  if (!isSupportedFormat(format)) throw new Error(`screencap pixel format ${format} is not supported (expected RGBA_8888, RGBX_8888 or BGRA_8888)`);
+  return { width, height, format, pixels: out.subarray(header), headerSize: header };
 }
 
 /**

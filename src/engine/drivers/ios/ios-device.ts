@@ -1,6 +1,6 @@
-import type { CallContext, DeviceHandle, PngImage, VideoOptions, VideoStream } from '../../driver.js';
+import type { CallContext, DeviceHandle, PngImage, TracePoint, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
@@ -149,6 +149,29 @@ export class IosDevice implements DeviceHandle {
       { type: 'pointerMove', duration: durationMs, x: toX / s, y: toY / s },
       { type: 'pointerUp', button: 0 },
     ]);
+  }
+
+  /** A finger path replayed as one W3C actions gesture (WDA has no streamed touch): moves keep their timing. */
+  async tracePath(path: readonly TracePoint[], ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    const actions: object[] = [{ type: 'pointerMove', duration: 0, x: path[0].x / s, y: path[0].y / s }, { type: 'pointerDown', button: 0 }];
+    for (let i = 1; i < path.length; i++) {
+      actions.push({ type: 'pointerMove', duration: Math.max(0, Math.min(1000, path[i].t - path[i - 1].t)), x: path[i].x / s, y: path[i].y / s });
+    }
+    actions.push({ type: 'pointerUp', button: 0 });
+    await this.pointer(ctx, actions);
+  }
+
+  /**
+   * Keys typed on the on-screen keyboard through /wda/keys: Backspace is XCUIKeyboardKeyDelete ("\b"),
+   * Enter a newline. The iOS keyboard has no forward delete, arrows, Tab or app switch key to type.
+   */
+  async pressKey(key: Key, ctx: CallContext): Promise<void> {
+    const typed: Partial<Record<Key, string>> = { BACKSPACE: '\u0008', ENTER: '\n' };
+    const value = typed[key];
+    if (!value) throw new ToolError('UNSUPPORTED', `iOS (WebDriverAgent) cannot press ${key} on ${this.info.id}: the on-screen keyboard has no such key; nothing was pressed`);
+    if (!(await this.keyboardShown(ctx))) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing): tap a field first`);
+    await this.wdaCall('POST', '/wda/keys', { value: [value] }, ctx);
   }
 
   async typeText(text: string, ctx: CallContext): Promise<void> {

@@ -4,6 +4,7 @@ import type { DeviceProfile } from './profile.js';
 import type { Frame } from './compose.js';
 import type { Box } from './layout.js';
 import type { View } from './view.js';
+import type { PixelSlot } from '../../pixel-slots.js';
 
 /** What a renderer thread needs of a frame (a Frame's screen and actions stay on the main thread). */
 export interface FramePayload {
@@ -19,6 +20,8 @@ export interface RenderRequest {
   dark: boolean;
   rgba: boolean;
   png: boolean;
+  /** Where to draw the RGBA (a pixel slot, shared memory): nothing is allocated or transferred. */
+  target?: { id: number; memory: SharedArrayBuffer };
 }
 
 export type RenderReply =
@@ -91,15 +94,24 @@ export class RenderPool {
   private readonly workers: (Worker | undefined)[];
   private readonly jobs = new Map<number, Job>();
   private nextId = 0;
+  private readonly idleTimers: (NodeJS.Timeout | undefined)[];
 
-  constructor(readonly threads = defaultThreads()) {
+  /** A thread with nothing to draw for `idleMs` is ended: its heap and tile cache go back to the system. */
+  constructor(
+    readonly threads = defaultThreads(),
+    private readonly idleMs = 15_000,
+  ) {
     this.workers = new Array<Worker | undefined>(threads).fill(undefined);
+    this.idleTimers = new Array<NodeJS.Timeout | undefined>(threads).fill(undefined);
     this.stats = { threads, renders: 0, crashes: 0 };
   }
 
-  render(device: string, frame: Frame, profile: DeviceProfile, dark: boolean, want: { rgba?: boolean; png?: boolean }): Promise<RenderedImages> {
+  /** With `into`, the RGBA is drawn into that pixel slot and `rgba` is its buffer. */
+  render(device: string, frame: Frame, profile: DeviceProfile, dark: boolean, want: { rgba?: boolean; png?: boolean }, into?: PixelSlot): Promise<RenderedImages> {
     const request: RenderRequest = { id: this.nextId++, frame: framePayload(frame), profile, dark, rgba: Boolean(want.rgba), png: Boolean(want.png) };
-    return new Promise((resolve, reject) => this.submit({ request, slot: slotOf(device, this.threads), attempts: 0, resolve, reject }));
+    if (into && want.rgba) request.target = { id: into.id, memory: into.memory };
+    const drawn = new Promise<RenderedImages>((resolve, reject) => this.submit({ request, slot: slotOf(device, this.threads), attempts: 0, resolve, reject }));
+    return into && want.rgba ? drawn.then((images) => ({ ...images, rgba: into.data })) : drawn;
   }
 
   /** Stops every thread; frames being drawn fail. A later render starts threads again. */
@@ -130,6 +142,8 @@ export class RenderPool {
   }
 
   private submit(job: Job): void {
+    clearTimeout(this.idleTimers[job.slot]);
+    this.idleTimers[job.slot] = undefined;
     const worker = this.started(job.slot);
     if (![...this.jobs.values()].some((j) => j.slot === job.slot)) worker.ref();
     this.jobs.set(job.request.id, job);
@@ -153,7 +167,10 @@ export class RenderPool {
     const job = this.jobs.get(reply.id);
     if (!job) return;
     this.jobs.delete(reply.id);
-    if (!this.busy(slot)) this.workers[slot]?.unref();
+    if (!this.busy(slot)) {
+      this.workers[slot]?.unref();
+      this.endWhenIdle(slot);
+    }
     if (reply.error !== undefined) {
       job.reject(new Error(`drawing the virtual phone's screen failed: ${reply.error}`));
       return;
@@ -181,6 +198,19 @@ export class RenderPool {
       if (job.attempts >= 2) job.reject(new Error(`the virtual phone renderer thread died twice while drawing this frame (${how}); retry the call`));
       else this.submit(job);
     }
+  }
+
+  private endWhenIdle(slot: number): void {
+    clearTimeout(this.idleTimers[slot]);
+    this.idleTimers[slot] = setTimeout(() => {
+      this.idleTimers[slot] = undefined;
+      const worker = this.workers[slot];
+      if (!worker || this.busy(slot)) return;
+      // Forgotten first, so its exit is not taken for a crash.
+      this.workers[slot] = undefined;
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimers[slot].unref();
   }
 
   private busy(slot: number): boolean {

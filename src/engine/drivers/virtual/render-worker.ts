@@ -15,10 +15,12 @@ port.on('message', (req: RenderRequest) => {
   void (async () => {
     try {
       // framePaint reads only the size and the layers' boxes and scrims: the rest of a Frame stays on the main thread.
-      const screen = await renderFrame(req.frame as Frame, req.profile, req.dark);
+      const target = req.target && { id: req.target.id, buffer: Buffer.from(req.target.memory) };
+      const screen = await renderFrame(req.frame as Frame, req.profile, req.dark, undefined, target);
       const png = req.png ? await screen.png() : undefined;
-      // With a PNG the buffer stays pooled (a copy goes out); RGBA alone hands the frame's own buffer over, uncopied.
-      const rgba = req.rgba ? (png ? screen.copyRgba() : screen.rgba()) : undefined;
+      // Into a caller's slot: the pixels are already where the caller reads them. Else with a PNG
+      // the buffer stays pooled (a copy goes out); RGBA alone hands the frame's own buffer over, uncopied.
+      const rgba = req.rgba && !target ? (png ? screen.copyRgba() : screen.rgba()) : undefined;
       screen.release();
       // Transferred, not copied: the buffer is unpooled, so its ArrayBuffer holds exactly these pixels.
       const reply: RenderReply = { id: req.id, width: screen.width, height: screen.height, rgba: rgba?.buffer as ArrayBuffer | undefined, png };

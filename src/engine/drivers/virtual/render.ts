@@ -103,6 +103,19 @@ class BufferPool {
 }
 
 const sharedBuffers = new BufferPool(4);
+
+/**
+ * Band keys of what this thread last drew into each pixel slot (pixel-slots.ts), by slot id: a
+ * slot drawn into again needs only the bands that differ. Bounded: a forgotten slot is drawn in full.
+ */
+const slotKeys = new Map<number, string[]>();
+const MAX_SLOT_KEYS = 64;
+
+/** A caller's buffer to draw into (a pixel slot in shared memory) instead of one of the pool's. */
+export interface DrawTarget {
+  id: number;
+  buffer: Buffer;
+}
 const sharedEncoder = new BandPngEncoder(BAND_ROWS);
 
 /**
@@ -111,7 +124,7 @@ const sharedEncoder = new BandPngEncoder(BAND_ROWS);
  * unchanged since the reused buffer's frame are left as they are, and the PNG re-compresses only
  * changed bands. The PNG, the raw pixels and the element bounds come from the same paint ops.
  */
-export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: boolean, tiles = sharedTiles): Promise<RenderedScreen> {
+export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: boolean, tiles = sharedTiles, target?: DrawTarget): Promise<RenderedScreen> {
   const paint = framePaint(frame, profile, dark);
   const shapes = paint.ops.filter((op): op is ShapeOp => op.kind === 'shape');
   const drawn = await tiles.tilesFor(shapes, paint.rootAttributes);
@@ -122,6 +135,7 @@ export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: bo
   const bytes = width * height * 4;
   const keys = bandKeys(paint, byOp);
   const fresh = () => composite(paint, byOp, Buffer.allocUnsafeSlow(bytes));
+  if (target) return drawInto(target, paint, byOp, keys);
   const reused = sharedBuffers.take(bytes);
   // Null once released (and not handed out): a late request then draws again into its own buffer.
   let pixels: Buffer | null = reused ? composite(paint, byOp, reused.buffer, changedRows(keys, reused.keys, height)) : fresh();
@@ -149,5 +163,26 @@ export async function renderFrame(frame: Frame, profile: DeviceProfile, dark: bo
       // The encoder may still be reading the buffer.
       void (png ?? Promise.resolve()).finally(() => sharedBuffers.give({ buffer, keys })).catch(() => undefined);
     },
+  };
+}
+
+/** Draws into the caller's slot: only the bands that differ from what this thread last drew there. */
+function drawInto(target: DrawTarget, paint: Paint, byOp: (Tile | undefined)[], keys: string[]): RenderedScreen {
+  const { width, height } = paint;
+  if (target.buffer.length !== width * height * 4) throw new Error(`virtual phone renderer: a draw target of ${target.buffer.length} bytes does not fit ${width}x${height} RGBA`);
+  const before = slotKeys.get(target.id);
+  // Forgotten first: a drawing that fails half-way leaves bands no key describes.
+  slotKeys.delete(target.id);
+  composite(paint, byOp, target.buffer, changedRows(keys, before, height));
+  slotKeys.set(target.id, keys);
+  if (slotKeys.size > MAX_SLOT_KEYS) slotKeys.delete(slotKeys.keys().next().value!);
+  let png: Promise<Buffer> | undefined;
+  return {
+    width,
+    height,
+    png: () => (png ??= sharedEncoder.encode(target.buffer, width, height, keys)),
+    rgba: () => target.buffer,
+    copyRgba: () => Buffer.from(target.buffer),
+    release: () => undefined,
   };
 }

@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
 import type { Clock } from './clock.js';
 import { screenSizeOf } from './compose.js';
 import { readInstallable } from './packages.js';
 import { Phone } from './phone.js';
 import type { DeviceProfile } from './profile.js';
+import { PixelSlotPool, type PixelSlot } from '../../pixel-slots.js';
 import { renderInThreads, renderPool } from './render-pool.js';
 import { frameSvg, renderFrame, type RenderedScreen } from './render.js';
 import { initialState, type PhoneState, type ToastRecord } from './state.js';
@@ -31,7 +32,13 @@ interface Rendered {
   png?: Promise<{ data: Buffer; width: number; height: number }>;
   /** In-process drawing (MOBILEBRIDGE_RENDER_THREADS=0): both images come from one render. */
   local?: Promise<RenderedScreen>;
+  /** The pixel slot the RGBA is drawn into, and the device's own hold on it (released once). */
+  slot?: PixelSlot;
+  dropSlot?: () => void;
 }
+
+/** How long the current screen's images are kept without a request (the next one draws again). */
+const SCREEN_KEEP_MS = 5000;
 
 /** One virtual phone behind the engine's DeviceHandle, plus read-only views the emulators use. */
 export class VirtualDevice implements DeviceHandle {
@@ -41,6 +48,12 @@ export class VirtualDevice implements DeviceHandle {
   private readonly phone: Phone;
   /** The current screen's images, drawn on first request and kept while the screen stays the same. */
   private rendered: Rendered | undefined;
+  /**
+   * Screen buffers of this device, reused once every holder released them: the current screen,
+   * the one the frame pipeline still compares with, and one being drawn; spares go after idle.
+   */
+  readonly pixelSlots = new PixelSlotPool({ spare: 2 });
+  private forgetTimer?: NodeJS.Timeout;
   private lastState: string;
 
   constructor(
@@ -146,7 +159,15 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   screenshotRaw(ctx: CallContext): Promise<RawImage> {
-    return this.call(ctx, async () => ({ ...(await this.image('rgba')), channels: 4 as const }));
+    return this.call(ctx, async () => {
+      const { job, release } = this.heldRgba();
+      try {
+        return { ...(await job), channels: 4 as const, release };
+      } catch (err) {
+        release();
+        throw err;
+      }
+    });
   }
 
   listElements(ctx: CallContext): Promise<UiElement[]> {
@@ -171,6 +192,29 @@ export class VirtualDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => this.phone.swipe(fromX, fromY, toX, toY));
+  }
+
+  touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
+    return this.call(ctx, () => {
+      if (phase === 'down') this.phone.touchDown(x, y);
+      else if (phase === 'move') this.phone.touchMove(x, y);
+      else if (phase === 'up') this.phone.touchUp(x, y);
+      else this.phone.touchCancel();
+      return true;
+    });
+  }
+
+  /** Backspace, Tab (next field), Enter and app switch (the launcher's recents is Home here); arrows and forward delete have no cursor to act on. */
+  pressKey(key: Key, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => {
+      switch (key) {
+        case 'BACKSPACE': return this.phone.deleteBackward();
+        case 'ENTER': return this.phone.press('ENTER');
+        case 'TAB': return this.phone.nextField();
+        default:
+          throw new ToolError('UNSUPPORTED', `the virtual phone ${this.id} has no text cursor or task switcher, so ${key} does nothing there; nothing was pressed`);
+      }
+    });
   }
 
   typeText(text: string, ctx: CallContext): Promise<void> {
@@ -233,7 +277,8 @@ export class VirtualDevice implements DeviceHandle {
 
   /** Raw RGBA pixels of the current screen (the same pixels as the PNG). */
   screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
-    return this.image('rgba');
+    // A hold never released: callers keep these pixels as long as they like, so the slot is never reused.
+    return this.heldRgba().job;
   }
 
   /** PNG of the current screen without going through a CallContext. */
@@ -253,13 +298,47 @@ export class VirtualDevice implements DeviceHandle {
    * never holds up the event loop; the same screen asked again gets the same buffer, which is how
    * the frame pipeline knows it did not change.
    */
+  /**
+   * The current screen's RGBA with a hold of the caller's on its pixel slot, taken before any
+   * await, so the slot cannot be reused in between. `release` ends the hold (once; a no-op without a slot).
+   */
+  private heldRgba(): { job: Promise<{ data: Buffer; width: number; height: number }>; release: () => void } {
+    const job = this.image('rgba');
+    const slot = this.rendered?.slot;
+    if (!slot) return { job, release: () => undefined };
+    this.pixelSlots.retain(slot);
+    return { job, release: this.pixelSlots.releaser(slot) };
+  }
+
+  /** Lets go of a screen's images (its pixel slot once the renderer is done with it). */
+  private forget(old: Rendered | undefined): void {
+    void old?.local?.then((r) => r.release(), () => undefined);
+    if (old?.dropSlot) void (old.rgba ?? Promise.resolve()).then(old.dropSlot, old.dropSlot);
+  }
+
+  /** The current screen's images are dropped after SCREEN_KEEP_MS without a request: an idle device holds no pixels. */
+  private keepScreen(): void {
+    if (this.forgetTimer) {
+      this.forgetTimer.refresh();
+      return;
+    }
+    this.forgetTimer = setTimeout(() => {
+      this.forgetTimer = undefined;
+      const old = this.rendered;
+      this.rendered = undefined;
+      this.forget(old);
+    }, SCREEN_KEEP_MS);
+    this.forgetTimer.unref();
+  }
+
   private image(kind: 'rgba' | 'png'): Promise<{ data: Buffer; width: number; height: number }> {
     this.phone.settle();
     const key = this.phone.frameKey();
     if (this.rendered?.key !== key) {
-      void this.rendered?.local?.then((old) => old.release(), () => undefined);
+      this.forget(this.rendered);
       this.rendered = { key };
     }
+    this.keepScreen();
     const entry = this.rendered;
     let job = entry[kind];
     if (!job) {
@@ -267,7 +346,12 @@ export class VirtualDevice implements DeviceHandle {
       const { width, height } = frame;
       const dark = this.phone.state.darkMode;
       if (renderInThreads) {
-        job = renderPool.render(this.id, frame, this.profile, dark, { [kind]: true }).then((r) => ({ data: r[kind]!, width, height }));
+        let into: PixelSlot | undefined;
+        if (kind === 'rgba') {
+          into = entry.slot = this.pixelSlots.take(width * height * 4);
+          entry.dropSlot = this.pixelSlots.releaser(into);
+        }
+        job = renderPool.render(this.id, frame, this.profile, dark, { [kind]: true }, into).then((r) => ({ data: r[kind]!, width, height }));
       } else {
         const local = (entry.local ??= renderFrame(frame, this.profile, dark));
         job = local.then(async (r) => ({ data: kind === 'png' ? await r.png() : r.rgba(), width, height }));
@@ -278,6 +362,10 @@ export class VirtualDevice implements DeviceHandle {
         if (entry[kind] !== job) return;
         entry[kind] = undefined;
         entry.local = undefined;
+        if (kind === 'rgba') {
+          entry.dropSlot?.();
+          entry.slot = entry.dropSlot = undefined;
+        }
       });
     }
     return job;

@@ -14,6 +14,8 @@ export class EmulatedScrcpy implements ScrcpyHost {
   clipboard = '';
   ranJarSha256: string | undefined;
   injected: string[] = [];
+  /** Every touch event the controller received, as applied (`down x,y p=1.00 id=-2`), device pixels. */
+  touchLog: string[] = [];
   /** Servers started so far (each `app_process` run). */
   launches = 0;
   readonly ffmpeg = findFfmpeg();

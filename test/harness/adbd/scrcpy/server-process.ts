@@ -20,6 +20,7 @@ const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
 const MAX_QUEUED_PACKETS = 60;
+const KEYCODE_DEL = 67;
 const KEYCODE_TAB = 61;
 const KEYCODE_PASTE = 279;
 const ctx = (): CallContext => ({ signal: new AbortController().signal });
@@ -47,6 +48,7 @@ export interface ScrcpyHost {
   ranJarSha256: string | undefined;
   /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
   injected: string[];
+  touchLog?: string[];
   listen(name: string, server: ScrcpyServerProcess): void;
   unlisten(name: string): void;
   exited(server: ScrcpyServerProcess): void;
@@ -272,6 +274,7 @@ export class ScrcpyServerProcess {
         if (msg.action !== 1) break;
         injected.push(`key ${msg.keycode}`);
         if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+        else if (msg.keycode === KEYCODE_DEL) await phone.deleteBackward(ctx()).catch(() => undefined);
         else if (msg.keycode === KEYCODE_TAB) await phone.typeText('\t', ctx()).catch(() => undefined);
         else {
           const button = buttonForKey(String(msg.keycode));
@@ -296,8 +299,10 @@ export class ScrcpyServerProcess {
         }
         const x = Math.trunc((msg.x * this.sourceSize.width) / this.size.width);
         const y = Math.trunc((msg.y * this.sourceSize.height) / this.size.height);
-        const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : undefined;
+        const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
         if (!action) break;
+        // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused ("Too many pointers").
+        if (this.host.touchLog) this.host.touchLog.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
         const gesture = await this.touches.event(action, x, y);
         if (gesture) injected.push(gesture);
         break;

@@ -1,21 +1,24 @@
 import type { CallContext } from '../../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
+import type { TouchPhase } from '../../../../src/engine/types.js';
 
 const LONG_PRESS_MS = 400;
 const TOUCH_SLOP_PX = 10;
 const ctx = (): CallContext => ({ signal: new AbortController().signal });
 
 /**
- * Turns injected MotionEvents (device pixels) into what the virtual phone understands: a down and up
- * close together is a tap, held long a long press, moved beyond the touch slop a swipe, as Android's
- * GestureDetector would classify them.
+ * Injected MotionEvents (device pixels) reach the virtual phone as they come, the way InputManager
+ * hands them to the app: its lists follow a moving finger, a down and up in place taps. For the
+ * tests' log, a finished gesture is also named as Android's GestureDetector would classify it
+ * (tap, long press, swipe).
  */
 export class TouchGestures {
   private down: { x: number; y: number; at: number; moved: boolean } | undefined;
 
   constructor(private readonly phone: VirtualDevice) {}
 
-  async event(action: 'down' | 'move' | 'up', x: number, y: number): Promise<string | undefined> {
+  async event(action: TouchPhase, x: number, y: number): Promise<string | undefined> {
+    await this.phone.touch(action, x, y, ctx()).catch(() => undefined);
     if (action === 'down') {
       this.down = { x, y, at: Date.now(), moved: false };
       return undefined;
@@ -27,16 +30,9 @@ export class TouchGestures {
       return undefined;
     }
     this.down = undefined;
-    const held = Date.now() - start.at;
-    if (start.moved || Math.hypot(x - start.x, y - start.y) > TOUCH_SLOP_PX) {
-      await this.phone.swipe(start.x, start.y, x, y, Math.max(1, held), ctx()).catch(() => undefined);
-      return `swipe ${start.x},${start.y}->${x},${y}`;
-    }
-    if (held >= LONG_PRESS_MS) {
-      await this.phone.longPress(start.x, start.y, held, ctx()).catch(() => undefined);
-      return `longPress ${start.x},${start.y}`;
-    }
-    await this.phone.tap(start.x, start.y, ctx()).catch(() => undefined);
+    if (action === 'cancel') return `cancel ${start.x},${start.y}`;
+    if (start.moved || Math.hypot(x - start.x, y - start.y) > TOUCH_SLOP_PX) return `swipe ${start.x},${start.y}->${x},${y}`;
+    if (Date.now() - start.at >= LONG_PRESS_MS) return `longPress ${start.x},${start.y}`;
     return `tap ${start.x},${start.y}`;
   }
 }

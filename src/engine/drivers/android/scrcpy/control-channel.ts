@@ -8,7 +8,7 @@ import type { VideoSize } from './video-packets.js';
 
 /** One step of a gesture on the control socket. Coordinates are device pixels. */
 export type ControlStep =
-  | { touch: 'down' | 'move' | 'up'; x: number; y: number }
+  | { touch: 'down' | 'move' | 'up' | 'cancel'; x: number; y: number }
   | { sleep: number }
   | { key: number };
 
@@ -18,7 +18,7 @@ export class ControlUnavailable extends Error {}
 /** ControlMessageReader.INJECT_TEXT_MAX_LENGTH (bytes of UTF-8). */
 const INJECT_TEXT_MAX_BYTES = 300;
 const CLIPBOARD_ACK_MS = 3000;
-const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up } as const;
+const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up, cancel: AndroidMotionEventAction.Cancel } as const;
 
 /**
  * Input over scrcpy's control socket. Positional events carry the current video size, as Controller.java
@@ -127,7 +127,7 @@ export class ControlChannel {
     }
   }
 
-  private touch(kind: 'down' | 'move' | 'up', x: number, y: number): Uint8Array {
+  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number): Uint8Array {
     const video = this.videoSize();
     const device = this.deviceSize();
     return this.serializer.injectTouch({
@@ -137,7 +137,8 @@ export class ControlChannel {
       pointerY: Math.round((y * video.height) / device.height),
       videoWidth: video.width,
       videoHeight: video.height,
-      pressure: kind === 'up' ? 0 : 1,
+      // Controller.java: the finger is lifted by ACTION_UP with pressure 0; buttons are ignored for a finger.
+      pressure: kind === 'up' || kind === 'cancel' ? 0 : 1,
       actionButton: 0,
       buttons: 0,
     });

@@ -1,0 +1,24 @@
+import { defineMethod, type MethodDef } from '../registry.js';
+
+/**
+ * input.touch and input.key (issue 17): the viewer's live control. Both mutate the device, so a
+ * device locked by another session refuses them like mutating tools; both go through the engine's
+ * device queue, and a touch stream is one `device.activity` entry (tool `input.touch`) when it ends.
+ */
+export const inputMethods: MethodDef[] = [
+  defineMethod('input.touch', (p, ctx) => {
+    const refusal = ctx.lockRefusal(p.device, `input.touch ${p.action}`);
+    if (refusal) {
+      // The holder took over mid-drag: the refused caller's finger must not stay down.
+      if (p.action !== 'down') ctx.engine.cancelTouches(ctx.session.id);
+      return refusal;
+    }
+    return ctx.engine.touchEvent(p.device, p.action, { x: p.x, y: p.y }, { origin: ctx.session.id });
+  }),
+
+  defineMethod('input.key', (p, ctx) => {
+    const refusal = ctx.lockRefusal(p.device, `input.key ${p.key}`);
+    if (refusal) return refusal;
+    return ctx.engine.pressKey(p.device, p.key, { origin: ctx.session.id });
+  }),
+];

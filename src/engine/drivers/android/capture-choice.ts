@@ -1,0 +1,49 @@
+/**
+ * How an Android device hands out a screen for a shrunk screenshot. `raw`: raw `screencap`, shrunk
+ * on the host while it arrives (10 MB over adb at 1080×2400); `png`: `screencap -p`, encoded by
+ * the phone (real phones spend 0.6–3 s on it, an emulator or a desktop-class device much less).
+ * `auto` measures both on the device's first screenshots and keeps the faster.
+ */
+export type ScreencapMode = 'auto' | 'raw' | 'png';
+export type CaptureWay = 'raw' | 'png';
+
+/** Timed captures of each way before choosing; the very first capture (cold caches, JIT) is not counted. */
+const SAMPLES = 2;
+
+export class CaptureChoice {
+  private readonly samples: Record<CaptureWay, number[]> = { raw: [], png: [] };
+  private warmedUp = false;
+  private chosen?: CaptureWay;
+
+  constructor(readonly mode: ScreencapMode) {}
+
+  /** The way settled on, once measured (or as configured); undefined while still measuring. */
+  get decided(): CaptureWay | undefined {
+    return this.mode === 'auto' ? this.chosen : this.mode;
+  }
+
+  /** The way to take the next capture: while measuring, the ways alternate. */
+  next(): CaptureWay {
+    const decided = this.decided;
+    if (decided) return decided;
+    if (!this.warmedUp) return 'raw';
+    return this.samples.png.length <= this.samples.raw.length ? 'png' : 'raw';
+  }
+
+  /** A successful capture's time, from sending the command to having the pixels. */
+  record(way: CaptureWay, ms: number): void {
+    if (this.decided) return;
+    if (!this.warmedUp) {
+      this.warmedUp = true;
+      return;
+    }
+    this.samples[way].push(ms);
+    const { raw, png } = this.samples;
+    if (raw.length >= SAMPLES && png.length >= SAMPLES) this.chosen = Math.min(...png) < Math.min(...raw) ? 'png' : 'raw';
+  }
+
+  /** Medians measured so far, for logs and benchmarks. */
+  get measured(): Record<CaptureWay, number[]> {
+    return { raw: [...this.samples.raw], png: [...this.samples.png] };
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Shrinks 4-byte pixels (RGBA, RGBX or BGRA) to opaque RGB by area averaging, fed row bytes as
+ * they arrive: a screen coming off adb is scaled while the rest is still on the wire, and the
+ * full-size frame (10 MB at 1080×2400) is never held. Each output pixel is the mean of the source
+ * area it covers (fractional edges weighted by overlap), the filter that keeps thin glyph strokes
+ * of screen text readable without ringing. Integer weights: 7 bits per direction (an output
+ * level is at most 3 of 255 off exact area averaging, on noise; far below what JPEG changes).
+ */
+
+// 7 bits: a horizontal sum of red and blue then fits 16-bit lanes of one 32-bit word (255 × 128 < 2^16).
+const WEIGHT_BITS = 7;
+const ONE = 1 << WEIGHT_BITS;
+const ROUND = 1 << (2 * WEIGHT_BITS - 1);
+
+export type PixelOrder = 'rgba' | 'bgra';
+
+/**
+ * Per output cell, the source cells it covers and their weights (summing to exactly ONE): built
+ * from the rounded cumulative coverage, so the rounding errors of neighbouring taps cancel.
+ */
+function taps(src: number, dst: number): { first: Int32Array; count: Int32Array; weights: Int32Array } {
+  const scale = src / dst;
+  const first = new Int32Array(dst);
+  const count = new Int32Array(dst);
+  const weights: number[] = [];
+  for (let o = 0; o < dst; o++) {
+    const start = o * scale;
+    const end = Math.min(src, (o + 1) * scale);
+    const lo = Math.floor(start);
+    const hi = Math.min(src, Math.ceil(end - 1e-9));
+    const covered = (x: number) => Math.round((ONE * (Math.min(Math.max(x, start), end) - start)) / (end - start));
+    first[o] = lo;
+    count[o] = hi - lo;
+    for (let s = lo; s < hi; s++) weights.push(covered(s + 1) - covered(s));
+  }
+  return { first, count, weights: Int32Array.from(weights) };
+}
+
+export class AreaScaler {
+  /** Output pixels, RGB; complete once every source row has been pushed. */
+  readonly out: Buffer;
+  private readonly rowBytes: number;
+  private readonly partial: Buffer;
+  private partialFill = 0;
+  private row = 0;
+  private readonly hFirst: Int32Array;
+  private readonly hCount: Int32Array;
+  private readonly hWeights: Int32Array;
+  /** Per source row: the output row it starts in, its weight there, and its weight in the next one (0 unless it straddles both). */
+  private readonly vRow: Int32Array;
+  private readonly vWeight: Int32Array;
+  private readonly vWeightNext: Int32Array;
+  private readonly hRow: Int32Array;
+  private acc: Int32Array;
+  private nextAcc: Int32Array;
+  /** Byte of a pixel word that holds red: 0 for RGBA/RGBX, 2 for BGRA. */
+  private readonly red: number;
+  private readonly aligned: Uint8Array;
+  private readonly taps3?: Int32Array;
+
+  constructor(
+    readonly srcWidth: number,
+    readonly srcHeight: number,
+    readonly width: number,
+    readonly height: number,
+    order: PixelOrder = 'rgba',
+  ) {
+    if (!(width >= 1 && height >= 1 && width <= srcWidth && height <= srcHeight)) {
+      throw new RangeError(`the area scaler only shrinks: ${srcWidth}×${srcHeight} to ${width}×${height} is not a shrink`);
+    }
+    this.rowBytes = srcWidth * 4;
+    // Own memory (not Buffer's shared pool), so its rows sit on 4-byte boundaries.
+    this.partial = Buffer.allocUnsafeSlow(this.rowBytes);
+    this.out = Buffer.allocUnsafe(width * height * 3);
+    ({ first: this.hFirst, count: this.hCount, weights: this.hWeights } = taps(srcWidth, width));
+    const v = taps(srcHeight, height);
+    this.vRow = new Int32Array(srcHeight).fill(-1);
+    this.vWeight = new Int32Array(srcHeight);
+    this.vWeightNext = new Int32Array(srcHeight);
+    for (let o = 0, k = 0; o < height; o++) {
+      for (let s = v.first[o], n = 0; n < v.count[o]; s++, n++, k++) {
+        if (this.vRow[s] < 0) {
+          this.vRow[s] = o;
+          this.vWeight[s] = v.weights[k];
+        } else {
+          // A source row on the border of two output rows: the lower one's share.
+          this.vWeightNext[s] = v.weights[k];
+        }
+      }
+    }
+    this.hRow = new Int32Array(width * 3);
+    this.acc = new Int32Array(width * 3);
+    this.nextAcc = new Int32Array(width * 3);
+    this.red = order === 'bgra' ? 2 : 0;
+    if (this.hCount.every((n) => n <= 3)) {
+      // Three weights per output pixel, zeros where it covers fewer source pixels.
+      this.taps3 = new Int32Array(width * 3);
+      for (let o = 0, k = 0; o < width; o++) for (let n = 0; n < this.hCount[o]; n++, k++) this.taps3[o * 3 + n] = this.hWeights[k];
+    }
+    this.aligned = new Uint8Array(this.rowBytes);
+  }
+
+  /** Source rows received so far. */
+  get rowsDone(): number {
+    return this.row;
+  }
+
+  get done(): boolean {
+    return this.row === this.srcHeight;
+  }
+
+  /** Takes the next bytes of pixel data, split anywhere; bytes past the last row are refused. */
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    if (this.partialFill > 0) {
+      const take = Math.min(this.rowBytes - this.partialFill, chunk.length);
+      this.partial.set(chunk.subarray(0, take), this.partialFill);
+      this.partialFill += take;
+      at = take;
+      if (this.partialFill < this.rowBytes) return;
+      this.partialFill = 0;
+      this.addRow(this.partial, 0);
+    }
+    for (; at + this.rowBytes <= chunk.length; at += this.rowBytes) this.addRow(chunk, at);
+    if (at < chunk.length) {
+      if (this.row >= this.srcHeight) throw new RangeError(`more pixel data than ${this.srcWidth}×${this.srcHeight} holds`);
+      this.partial.set(chunk.subarray(at), 0);
+      this.partialFill = chunk.length - at;
+    }
+  }
+
+  private addRow(src: Uint8Array, offset: number): void {
+    const y = this.row;
+    if (y >= this.srcHeight) throw new RangeError(`more pixel data than ${this.srcWidth}×${this.srcHeight} holds`);
+    // Whole pixels as little-endian words; a row not on a 4-byte boundary is copied to one first.
+    let base = src.byteOffset + offset;
+    let buffer = src.buffer;
+    if (base % 4 !== 0) {
+      this.aligned.set(src.subarray(offset, offset + this.rowBytes));
+      buffer = this.aligned.buffer;
+      base = this.aligned.byteOffset;
+    }
+    const words = new Uint32Array(buffer, base, this.srcWidth);
+    if (this.taps3) this.horizontal3(words);
+    else this.horizontal(words);
+    const oy = this.vRow[y];
+    const wTop = this.vWeight[y];
+    const wNext = this.vWeightNext[y];
+    const { acc, hRow } = this;
+    const n3 = this.width * 3;
+    if (wNext === 0) {
+      for (let i = 0; i < n3; i++) acc[i] += hRow[i] * wTop;
+    } else {
+      const next = this.nextAcc;
+      for (let i = 0; i < n3; i++) {
+        const v = hRow[i];
+        acc[i] += v * wTop;
+        next[i] += v * wNext;
+      }
+    }
+    this.row = y + 1;
+    // Output row oy is complete when the next source row starts a later one (or there is none).
+    if (this.row === this.srcHeight || this.vRow[this.row] !== oy) this.emit(oy);
+  }
+
+  private horizontal(words: Uint32Array): void {
+    const { hFirst, hCount, hWeights, hRow, red } = this;
+    for (let o = 0, k = 0, h = 0; o < this.width; o++, h += 3) {
+      // Bytes 0 and 2 in separate 16-bit lanes, so one multiply weighs both.
+      let rb = 0;
+      let g = 0;
+      let p = hFirst[o];
+      for (let n = hCount[o]; n > 0; n--, k++, p++) {
+        const px = words[p];
+        const wt = hWeights[k];
+        rb += (px & 0xff00ff) * wt;
+        g += ((px >>> 8) & 0xff) * wt;
+      }
+      hRow[h + red] = rb & 0xffff;
+      hRow[h + 1] = g;
+      hRow[h + 2 - red] = rb >>> 16;
+    }
+  }
+
+  /** Shrinks of at most 2×, which cover at most three source pixels per output pixel: unrolled. */
+  private horizontal3(words: Uint32Array): void {
+    const { hFirst, hRow, red } = this;
+    const wts = this.taps3!;
+    const last = this.srcWidth - 1;
+    for (let o = 0, h = 0, k = 0; o < this.width; o++, h += 3, k += 3) {
+      const p = hFirst[o];
+      const a = words[p];
+      const b = words[p + 1 > last ? last : p + 1];
+      const c = words[p + 2 > last ? last : p + 2];
+      const wa = wts[k];
+      const wb = wts[k + 1];
+      const wc = wts[k + 2];
+      const rb = (a & 0xff00ff) * wa + (b & 0xff00ff) * wb + (c & 0xff00ff) * wc;
+      hRow[h + red] = rb & 0xffff;
+      hRow[h + 1] = ((a >>> 8) & 0xff) * wa + ((b >>> 8) & 0xff) * wb + ((c >>> 8) & 0xff) * wc;
+      hRow[h + 2 - red] = rb >>> 16;
+    }
+  }
+
+  private emit(oy: number): void {
+    const acc = this.acc;
+    const out = this.out;
+    const n3 = this.width * 3;
+    for (let i = 0, o = oy * n3; i < n3; i++, o++) out[o] = (acc[i] + ROUND) >>> (2 * WEIGHT_BITS);
+    acc.fill(0);
+    this.acc = this.nextAcc;
+    this.nextAcc = acc;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Where a document the fast acceptor rejected goes wrong. Running valibot over a whole 30-step
+ * document to word one misspelt action cost about four times the rest of the validation; this
+ * module narrows the document down to the smallest subtrees whose valibot issues are exactly the
+ * issues valibot reports there when it runs over the whole document, so only those are re-run.
+ *
+ * Descending from a container into its failing children is exact only when the container adds
+ * nothing of its own. valibot 1.x (the `~run` of each schema type) gives:
+ * - strict_object: its own issues are a non-object input, missing required keys and unknown keys;
+ *   each present entry is run alone on its value and its issues are prefixed with the key.
+ * - array / record: a non-array (non-object) input, and for records a key that fails its schema;
+ *   each item or value is run alone.
+ * - pipe: the root schema, then actions that report only when the root's output is typed and the
+ *   action fails. When every action passes on the value, the pipe reports what its root reports.
+ * - optional: the wrapped schema on the value, or on the default when the value is absent.
+ * - lazy: the schema its getter picks for the value.
+ * Anything else (variants, unions, leaves) and any container with a problem of its own is kept
+ * whole. An object's unknown keys are the exception: walkUnknown reports and removes them before
+ * valibot runs, so they are reported on their own (a shallow suspect) and its children checked. walkUnknown (structure.ts) reaches through the same types, so running it on each kept
+ * subtree also finds every unknown key the full walk would: an unknown key makes its object fail.
+ */
+import type { SchemaNode } from './schema-node.js';
+import { type Accept, compileCached, pipeActions, Unsupported } from './shape-accept.js';
+
+/** One step of valibot's issue path (the fields structure.ts reads: key, origin, input). */
+export interface PathStep {
+  type: 'object' | 'array';
+  origin: 'value';
+  input: unknown;
+  key: string | number;
+  value: unknown;
+}
+
+/**
+ * A subtree to re-check with the full path: its schema, its value, and valibot's path to it.
+ * `shallow`: only the object's own unknown keys; its children that fail are suspects of their own.
+ */
+export interface Suspect {
+  node: SchemaNode;
+  value: unknown;
+  path: PathStep[];
+  shallow?: boolean;
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish']);
+const UNSAFE_RECORD_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+const CONTAINERS = new Set(['array', 'record', 'strict_object']);
+
+/** Scenario parts accept `x-` keys wherever walkUnknown reaches, which is everywhere this module goes. */
+const accepts = (node: SchemaNode): Accept => compileCached(node, true);
+
+const actionCache = new WeakMap<SchemaNode, Accept[]>();
+function actionsPass(node: SchemaNode, value: unknown): boolean {
+  let actions = actionCache.get(node);
+  if (!actions) {
+    actions = pipeActions(node);
+    actionCache.set(node, actions);
+  }
+  return actions.every((action) => action(value));
+}
+
+/** True when the container itself is fine, so that only its children can be at fault. */
+function ownPartIsFine(node: SchemaNode, value: unknown): boolean {
+  switch (node.type) {
+    case 'array':
+      return Array.isArray(value);
+    case 'record': {
+      if (!isRecord(value)) return false;
+      const key = accepts(node.key as SchemaNode);
+      for (const k in value) if (!UNSAFE_RECORD_KEYS.has(k) && !key(k)) return false;
+      return true;
+    }
+    case 'strict_object': {
+      // Unknown keys are not its own problem: walkUnknown reports and removes them before valibot runs.
+      if (!isRecord(value)) return false;
+      const entries = node.entries!;
+      for (const [k, schema] of Object.entries(entries)) if (!OPTIONAL_TYPES.has(schema.type) && !(k in value)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function visitChild(node: SchemaNode, parent: unknown, key: string | number, value: unknown, path: PathStep[], out: Suspect[]): void {
+  if (accepts(node)(value)) return;
+  const step: PathStep = { type: Array.isArray(parent) ? 'array' : 'object', origin: 'value', input: parent, key, value };
+  find(node, value, [...path, step], out);
+}
+
+/** `node` rejects `value`: adds the smallest subtrees that hold all its issues. */
+function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]): void {
+  let plain = node;
+  if (node.pipe) {
+    const root = node.pipe[0];
+    if (!CONTAINERS.has(root.type) || !ownPartIsFine(root, value) || !actionsPass(node, value)) return void out.push({ node, value, path });
+    plain = root;
+  }
+  switch (plain.type) {
+    case 'optional':
+      if (value === undefined) return void out.push({ node, value, path });
+      return find(plain.wrapped!, value, path, out);
+    case 'lazy':
+      return find(plain.getter!(value), value, path, out);
+  }
+  if (!CONTAINERS.has(plain.type) || !ownPartIsFine(plain, value)) return void out.push({ node, value, path });
+  if (plain.type === 'array') {
+    const list = value as unknown[];
+    for (let i = 0; i < list.length; i++) visitChild(plain.item!, list, i, list[i], path, out);
+  } else if (plain.type === 'record') {
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) if (!UNSAFE_RECORD_KEYS.has(k)) visitChild(plain.value!, obj, k, obj[k], path, out);
+  } else {
+    const obj = value as Record<string, unknown>;
+    const entries = plain.entries!;
+    for (const k in obj) {
+      if (!Object.prototype.hasOwnProperty.call(entries, k) && !k.startsWith('x-')) {
+        out.push({ node: plain, value, path, shallow: true });
+        break;
+      }
+    }
+    // Schema order, as valibot runs the entries.
+    for (const [k, schema] of Object.entries(entries)) visitChild(schema, obj, k, obj[k], path, out);
+  }
+}
+
+/**
+ * The subtrees of `doc` to re-check, for a document `schema`'s acceptor rejected; undefined when
+ * the schema uses something the acceptor does not mirror (then re-check everything).
+ */
+export function suspects(schema: SchemaNode, doc: unknown): Suspect[] | undefined {
+  const out: Suspect[] = [];
+  try {
+    find(schema, doc, [], out);
+  } catch (err) {
+    if (err instanceof Unsupported) return undefined;
+    throw err;
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { UiElement } from '../../src/engine/types.js';
+import { handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/**
+ * Streamed touch on Android (issue 17) over the real adb server: scrcpy's INJECT_TOUCH_EVENT while it
+ * runs, `input motionevent` without it, one swipe on release where `input` has no motionevent.
+ */
+
+const test = suite<{ rig?: AndroidRig }>('Android streamed touch');
+
+test.before(async (ctx) => {
+  if (hasAdb()) ctx.rig = await startRig();
+});
+test.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+
+/** Top edge of each list row now (row id → y). */
+async function rows(rig: AndroidRig): Promise<Map<string, number>> {
+  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
+  return new Map(els.filter((e) => /^item_\d+$/.test(e.id)).map((e) => [e.id, e.y]));
+}
+
+function shift(before: Map<string, number>, after: Map<string, number>): number {
+  const both = [...before.keys()].filter((id) => after.has(id));
+  const id = both[Math.floor(both.length / 2)];
+  if (!id) throw new Error('no list row on screen in both listings');
+  return after.get(id)! - before.get(id)!;
+}
+
+async function onList(rig: AndroidRig): Promise<Map<string, number>> {
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  const before = await rows(rig);
+  assert.ok(before.size > 3, 'the list is on screen');
+  return before;
+}
+
+const touch = (rig: AndroidRig, action: 'down' | 'move' | 'up' | 'cancel', x: number, y: number) => rig.engine.touchEvent(rig.phone.serial, action, { x, y }, { origin: 'test' });
+
+test('with scrcpy running: INJECT_TOUCH_EVENT per event (finger pointer, pressure 1 then 0), the list follows before the finger lifts', async ({ rig }) => {
+  if (!rig || !hasFfmpeg()) return;
+  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    const before = await onList(rig);
+    rig.phone.stats.reset();
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    assert.equal(await touch(rig, 'down', 540, 1600), { status: 'success', streamed: true });
+    await touch(rig, 'move', 540, 1500);
+    await touch(rig, 'move', 540, 1300);
+    await until(() => log.length >= 3, 'three touch events at the server');
+    const during = shift(before, await rows(rig));
+    // Video space is 544x1200 for 1080x2400: a point survives the round trip within a couple of pixels.
+    assert.ok(Math.abs(during + 300) <= 4, `the list moved ${during} px with the finger still down`);
+    const up = (await touch(rig, 'up', 540, 1300)) as { status: string; streamed: boolean };
+    assert.equal([up.status, up.streamed], ['success', true]);
+    await until(() => log.length >= 4, 'the up');
+    assert.match(log[0], /^down 5\d\d,1\d{3} p=1\.00 id=-2$/, log[0]);
+    assert.match(log[1], /^move .* p=1\.00 id=-2$/);
+    assert.match(log[3], /^up .* p=0\.00 id=-2$/);
+    assert.ok(!rig.phone.scrcpy.injected.some((e) => e.startsWith('dropped')), 'every event carried the current video size');
+    assert.equal(slowInputServices(rig.phone.stats.opened), [], 'no input process per event');
+  } finally {
+    await video.close();
+  }
+});
+
+test('a server that dies on a refused injection fails the rest of the drag instead of reporting success', async ({ rig }) => {
+  if (!rig || !hasFfmpeg()) return;
+  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    await onList(rig);
+    rig.phone.scrcpy.faults.refuseInjection = true;
+    // The protocol has no acknowledgement: the down is written, then the controller thread dies.
+    await touch(rig, 'down', 540, 1600);
+    let move: unknown;
+    for (let i = 0; i < 50; i++) {
+      move = await touch(rig, 'move', 540, 1500 - i);
+      if ((move as { status: string }).status === 'error') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.is((move as { code?: string }).code, 'INTERNAL', JSON.stringify(move));
+    assert.match((move as { message: string }).message, /scrcpy on .* stopped during the drag/);
+    await touch(rig, 'cancel', 540, 1500);
+  } finally {
+    rig.phone.scrcpy.faults.refuseInjection = false;
+    await video.close();
+  }
+});
+
+test('without scrcpy: one `input motionevent` per event, and the list still follows the finger', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 0 } });
+  const before = await onList(rig);
+  const motion = rig.phone.shell.motionEvents;
+  motion.length = 0;
+  const t = (action: 'down' | 'move' | 'up', y: number) => engine.touchEvent(rig.phone.serial, action, { x: 540, y }, { origin: 'test' });
+  assert.equal(await t('down', 1600), { status: 'success', streamed: true });
+  await t('move', 1450);
+  assert.is(shift(before, await rows(rig)), -150, 'moved with the finger down');
+  const up = (await t('up', 1400)) as { status: string; streamed: boolean };
+  assert.equal([up.status, up.streamed], ['success', true]);
+  assert.equal(motion, ['down 540,1600', 'move 540,1450', 'up 540,1400']);
+  assert.is(shift(before, await rows(rig)), -200);
+});
+
+test('where `input` has no motionevent: the down says so, and the drag becomes one swipe on release', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({});
+  rig.phone.shell.quirks.noMotionEvent = true;
+  try {
+    const before = await onList(rig);
+    const t = (action: 'down' | 'move' | 'up', y: number) => engine.touchEvent(rig.phone.serial, action, { x: 540, y }, { origin: 'test' });
+    const down = (await t('down', 1600)) as { streamed: boolean; message: string };
+    assert.is(down.streamed, false);
+    assert.match(down.message, /cannot stream touches/);
+    await t('move', 1400);
+    assert.is(shift(before, await rows(rig)), 0, 'nothing moves before release');
+    const up = (await t('up', 1300)) as { status: string; message: string };
+    assert.is(up.status, 'success');
+    assert.match(up.message, /replayed as one swipe from \(540, 1600\) to \(540, 1300\) on release/);
+    assert.is(shift(before, await rows(rig)), -300);
+  } finally {
+    rig.phone.shell.quirks.noMotionEvent = false;
+  }
+});
+
+test('keys: BACKSPACE is KEYCODE_DEL through `input keyevent` without scrcpy', async ({ rig }) => {
+  if (!rig) return;
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
+  await rig.call('mobile_click_on_screen_at_coordinates', els.find((e) => e.id === 'email')!.center);
+  await rig.call('mobile_type_keys', { text: 'abc' });
+  rig.phone.stats.reset();
+  assert.is((await rig.engine.pressKey(rig.phone.serial, 'BACKSPACE')).status, 'success');
+  assert.is(rig.phone.phone.fieldValue('email'), 'ab');
+  assert.ok(rig.phone.stats.opened.some((s) => /input keyevent 67/.test(s)), rig.phone.stats.opened.join(' | '));
+});
+
+test.run();

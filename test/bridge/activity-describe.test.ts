@@ -1,0 +1,23 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { summarize } from '../../src/bridge/activity/describe.js';
+
+test('a streamed drag is one sentence in its main direction, saying when it was replayed on release', () => {
+  assert.is(summarize({ tool: 'input.touch', parameters: { from: { x: 500, y: 1500 }, to: { x: 510, y: 1250 } } }), 'dragged up from (500, 1500) to (510, 1250)');
+  assert.is(
+    summarize({ tool: 'input.touch', parameters: { from: { x: 100, y: 800 }, to: { x: 700, y: 820 }, streamed: false } }),
+    'dragged right from (100, 800) to (700, 820) (replayed on release)',
+  );
+  assert.is(summarize({ tool: 'input.touch', parameters: { action: 'cancel' } }), 'cancelled a drag');
+});
+
+test('a key names the key; a tap names the element it landed on, else the point', () => {
+  assert.is(summarize({ tool: 'input.key', parameters: { key: 'BACKSPACE' } }), 'pressed BACKSPACE');
+  assert.is(summarize({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { x: 5, y: 6 } }), 'tapped (5, 6)');
+  assert.is(
+    summarize({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { x: 5, y: 6 }, element: { id: 'b', type: 'button', name: 'Sign in' } }),
+    'tapped the “Sign in” button',
+  );
+});
+
+test.run();

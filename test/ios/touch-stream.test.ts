@@ -1,0 +1,64 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { UiElement } from '../../src/engine/types.js';
+import { find, makeRig, SIM_UDID, type Rig } from './rig.js';
+
+/** iOS has no streamed touch (issue 17): a drag is collected and replayed as one W3C actions path on release. */
+
+const ios = suite<{ rig: Rig }>('iOS drags and keys through the emulated WebDriverAgent');
+
+ios.before(async (ctx) => {
+  ctx.rig = await makeRig();
+});
+ios.after(async (ctx) => {
+  await ctx.rig?.close();
+});
+
+async function rows(rig: Rig): Promise<Map<string, number>> {
+  const { elements } = (await rig.call('mobile_list_elements_on_screen')) as { elements: UiElement[] };
+  return new Map(elements.filter((e) => /^item_\d+$/.test(e.id)).map((e) => [e.id, e.y]));
+}
+
+function shift(before: Map<string, number>, after: Map<string, number>): number {
+  const both = [...before.keys()].filter((id) => after.has(id));
+  const id = both[Math.floor(both.length / 2)];
+  if (!id) throw new Error('no list row on screen in both listings');
+  return after.get(id)! - before.get(id)!;
+}
+
+const touch = (rig: Rig, action: 'down' | 'move' | 'up', x: number, y: number) => rig.engine.touchEvent(SIM_UDID, action, { x, y }, { origin: 'test' });
+
+ios('a drag is one /actions path on release, with every point, and the answer says the screen did not follow', async ({ rig }) => {
+  await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  const before = await rows(rig);
+  assert.ok(before.size > 3, 'the list is on screen');
+  const down = (await touch(rig, 'down', 600, 1800)) as { streamed: boolean; message: string };
+  assert.is(down.streamed, false);
+  assert.match(down.message, /no streamed touches.*replayed as one gesture/);
+  const sent = rig.wda.requests.length;
+  await touch(rig, 'move', 600, 1600);
+  await touch(rig, 'move', 600, 1400);
+  assert.is(rig.wda.requests.length, sent, 'nothing reaches WDA while the finger is down');
+  assert.is(shift(before, await rows(rig)), 0);
+  const up = (await touch(rig, 'up', 600, 1200)) as { status: string; message: string };
+  assert.is(up.status, 'success', JSON.stringify(up));
+  assert.match(up.message, /path \(4 points\) was replayed as one gesture on release; the screen did not follow/);
+  assert.ok(rig.wda.requests.slice(sent).includes('POST /session/:id/actions'));
+  assert.is(shift(before, await rows(rig)), -600, 'the list moved by the whole path');
+});
+
+ios('Backspace is XCUIKeyboardKeyDelete through /wda/keys; keys the keyboard lacks are UNSUPPORTED, nothing pressed', async ({ rig }) => {
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { elements } = await rig.call('mobile_list_elements_on_screen');
+  await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
+  await rig.call('mobile_type_keys', { text: 'abc' });
+  assert.is((await rig.engine.pressKey(SIM_UDID, 'BACKSPACE')).status, 'success');
+  assert.is(rig.device.fieldValue('email'), 'ab');
+  const before = rig.wda.requests.length;
+  const left = (await rig.engine.pressKey(SIM_UDID, 'LEFT')) as { code?: string; message?: string };
+  assert.is(left.code, 'UNSUPPORTED');
+  assert.is(rig.wda.requests.length, before, 'nothing was sent');
+});
+
+ios.run();

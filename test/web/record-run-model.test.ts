@@ -1,0 +1,98 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Recorder } from '../../src/engine/verbs/recording.js';
+import type { VerbOutcome, VerbStep } from '../../src/engine/verbs/types.js';
+import { recordedFileName, stoppedSummary } from '../../web/src/recording-model.js';
+import { asResult, parametersToAsk, screenshotUrl, verdictLine } from '../../web/src/run-model.js';
+
+test('parametersToAsk: only parameters without a default, secret ones marked; not JSON asks nothing', () => {
+  const text = JSON.stringify({ parameters: { EMAIL: { default: 'a@b.c' }, PASSWORD: { secret: true, description: 'typed into Password' }, REGION: {} } });
+  assert.equal(parametersToAsk(text), [
+    { name: 'PASSWORD', secret: true, description: 'typed into Password' },
+    { name: 'REGION', secret: false },
+  ]);
+  assert.equal(parametersToAsk('{"steps": []}'), []);
+  assert.equal(parametersToAsk('{"parameters": [1]}'), []);
+  assert.equal(parametersToAsk('{ not json'), []);
+});
+
+test('screenshotUrl: the step file of that run, either slash, with the page token when there is one', () => {
+  assert.is(screenshotUrl('run_1', 'screenshots/login/run_1/tap_email.png', ''), '/api/runs/run_1/screenshots/tap_email.png');
+  assert.is(screenshotUrl('run_1', 'screenshots\\login\\run_1\\flow.type.png', '?device=x&token=a%20b'), '/api/runs/run_1/screenshots/flow.type.png?token=a%20b');
+});
+
+test('asResult and verdictLine: a result document in one line; an envelope or failure is no result', () => {
+  const doc = asResult({ run_id: 'run_1', status: 'failed', steps_executed: [{}, {}], total_assertions: 3, passed_assertions: 1, skipped_assertions: 1, duration_seconds: 4.06 });
+  assert.ok(doc);
+  assert.is(verdictLine(doc!), 'failed — 2 steps, 1 of 3 assertions passed, 1 skipped, 4.1 s');
+  assert.is(verdictLine({ run_id: 'r', status: 'passed', steps_executed: [{ step_id: 'a', action: 'tap', status: 'passed' }] }), 'passed — 1 step');
+  assert.is(asResult({ ok: false, data: { errors: [] } }), undefined);
+  assert.is(asResult({ status: 'error', code: 'PERMISSION_DENIED', message: 'locked' }), undefined);
+});
+
+test('stoppedSummary: what was recorded, the validator, how to give the secret at replay; never a value', () => {
+  const lines = stoppedSummary({
+    scenario: { scenario_id: 'sign_in', parameters: { PASSWORD: { secret: true } } },
+    validation: { valid: true, errors: [] },
+    summary: { device: 'virtual-android-1', name: 'Sign in', steps: 6, assertions: 0, skipped: ['mobile_set_orientation: no scenario step does this'] },
+  });
+  assert.equal(lines.map((l) => l.kind), ['ok', 'ok', 'hint', 'hint']);
+  assert.match(lines[0]!.text, '6 steps recorded on virtual-android-1');
+  assert.match(lines[2]!.text, 'mobilebridge run sign_in.json --param PASSWORD=…');
+  assert.match(lines[3]!.text, 'Not recorded: mobile_set_orientation');
+  assert.is(recordedFileName({ scenario_id: '../etc/passwd' }), 'recording.json');
+});
+
+const passed = (step: VerbStep, password = false): VerbOutcome => ({
+  status: 'passed',
+  action: step.action,
+  resolved: step.target ? { id: step.target, text: password ? '' : step.target, label: null, type: 'edittext', center: { x: 1, y: 1 }, confidence: 1, ...(password ? { password: true } : {}) } : null,
+  duration_ms: 1,
+  message: '',
+});
+
+function recorder(): Recorder {
+  return new Recorder({ device: 'd', os: 'Android', name: 'typing', appPackage: 'com.example.app' });
+}
+
+function note(r: Recorder, step: VerbStep, password = false): string[] {
+  return r.noteVerb(step, passed(step, password));
+}
+
+test('Recorder: key batches into one field are one step; a password field is one secret however many batches', () => {
+  const r = recorder();
+  note(r, { action: 'tap', target: 'Email' });
+  for (const value of ['d', 'emo@', 'example.com']) note(r, { action: 'type', value });
+  note(r, { action: 'tap', target: 'Password' }, true);
+  for (const value of ['s', 'ecret']) note(r, { action: 'type', value });
+  note(r, { action: 'type', value: '123\n' });
+  note(r, { action: 'type', value: 'more' });
+  const doc = r.toScenario() as { steps: { id: string; action: string; value?: string }[]; parameters: Record<string, unknown> };
+  assert.equal(doc.steps.map((s) => [s.id, s.value]), [
+    ['tap_email', undefined],
+    ['type_demo_example_com', 'demo@example.com'],
+    ['tap_password', undefined],
+    ['type_password', '${PASSWORD}\n'],
+    ['type_password_2', '${PASSWORD_2}'],
+  ]);
+  assert.equal(Object.keys(doc.parameters), ['PASSWORD', 'PASSWORD_2'], 'typing after a submit is new typing');
+});
+
+test('Recorder: typing after another action or a recorded check is a new step', () => {
+  const r = recorder();
+  note(r, { action: 'tap', target: 'Search' });
+  note(r, { action: 'type', value: 'shoes' });
+  note(r, { action: 'press_button', value: 'ENTER' });
+  note(r, { action: 'type', value: 'red' });
+  assert.ok(r.noteAssertion({ type: 'text_contains', expected_substring: 'red' }, true).id);
+  note(r, { action: 'type', value: ' ones' });
+  const doc = r.toScenario() as { steps: { action: string; value?: string }[]; assertions: { after_step: string }[] };
+  assert.equal(doc.steps.map((s) => s.value ?? s.action), ['tap', 'shoes', 'ENTER', 'red', ' ones']);
+  assert.is(doc.assertions[0]!.after_step, 'type_red', 'the check still follows the text it saw');
+  // A restored recording (after a bridge restart) goes on the same way.
+  const again = Recorder.restore(JSON.parse(JSON.stringify(r.snapshot())));
+  again.noteVerb({ action: 'type', value: '!' }, passed({ action: 'type', value: '!' }));
+  assert.equal((again.toScenario() as { steps: { value?: string }[] }).steps.at(-1)!.value, ' ones!');
+});
+
+test.run();

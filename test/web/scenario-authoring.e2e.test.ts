@@ -1,0 +1,83 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import { envelope, validateScenarioText } from '../../src/validate/index.js';
+import { systemTool } from '../support/system-tools.js';
+import { launchChromium } from './support/browser.js';
+import { startViewerBridge } from './support/viewer-bridge.js';
+
+/** The Validate tab as a place to write scenarios: the New scenario template and quick fixes, in Chromium. */
+
+const chromiumPath = systemTool('chromium', 'the Validate tab end-to-end tests drive it');
+
+interface Ctx {
+  bridge?: Bridge;
+  browser?: Browser;
+  page?: Page;
+}
+
+const authoring = suite<Ctx>('Validate tab: template and quick fixes', {});
+
+authoring.before(async (ctx) => {
+  const started = await startViewerBridge();
+  ctx.bridge = started.bridge;
+  ctx.browser = await launchChromium(chromiumPath!);
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(started.url);
+  await page.waitForSelector('#connection[data-state="open"]');
+  await page.click('#tab-validate');
+  ctx.page = page;
+});
+
+authoring.after(async (ctx) => {
+  try {
+    await ctx.browser?.close();
+  } finally {
+    await ctx.bridge?.close();
+  }
+});
+
+const errorRows = (page: Page) => page.locator('#validate-result .issues li.error').count();
+
+authoring('New scenario puts a template in the text box that validates with 0 errors', async (ctx) => {
+  const page = ctx.page!;
+  await page.click('#btn-new-scenario');
+  await page.waitForSelector('#validate-result .verdict.ok');
+  assert.match((await page.textContent('#validate-result .verdict')) ?? '', /^Valid \(schema 2\.2\)$/);
+  assert.is(await page.locator('#validate-result .issues li').count(), 0, 'no errors and no warnings');
+  // What the page holds is what the bridge's validator calls valid.
+  const text = await page.inputValue('#scenario-text');
+  assert.is((envelope(validateScenarioText(text, 'new.json')).data as { valid: boolean }).valid, true);
+});
+
+authoring('a quick fix edits the text, re-validates, and its error is gone', async (ctx) => {
+  const page = ctx.page!;
+  const typed = '{\n  "schema_version": "2.2",\n  "scenario_id": "login",\n  "name": "Login",\n  "description": "d",\n  "platform": "android",\n  "app_package": "com.example.app",\n  "metadata": {"app_version": "1.0", "environment": "development"},\n  "steps": [\n    {"id": "s1", "action": "tapp", "description": "tap", "target": "the Sign in button"}\n  ],\n  "assertions": []\n}\n';
+  await page.fill('#scenario-text', typed);
+  await page.click('#validate-form button[type="submit"]');
+  await page.waitForSelector('#validate-result .verdict.bad');
+  const before = await errorRows(page);
+  assert.is(before, 3, 'unknown schema_version, missing $schema_version, unknown action');
+
+  await page.click('#validate-result button.quick-fix:text-is("Fix: Rename to \\"$schema_version\\"")');
+  await pollCount(page, 1);
+  assert.match(await page.inputValue('#scenario-text'), /\n {2}"\$schema_version": "2\.2",\n/);
+
+  await page.click('#validate-result button.quick-fix:text-is("Fix: Replace with \\"tap\\"")');
+  await page.waitForSelector('#validate-result .verdict.ok');
+  assert.is(await errorRows(page), 0);
+  assert.match(await page.inputValue('#scenario-text'), /"action": "tap"/);
+});
+
+async function pollCount(page: Page, expected: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const n = await errorRows(page);
+    if (n === expected && !(await page.locator('#validate-result[aria-busy]').count())) return;
+    if (Date.now() > until) throw new Error(`expected ${expected} error rows, see ${n}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+if (chromiumPath) authoring.run();

@@ -1,0 +1,56 @@
+import type { InstalledApp } from '../../src/engine/types.js';
+import { el } from './dom.js';
+
+const PROMPT = 'Launch app…';
+
+/**
+ * A menu of the device's launchable apps (mobile_list_apps); choosing one launches it
+ * (mobile_launch_app), so a recording can start with launch_app like a scenario does.
+ */
+export class AppLauncher {
+  private listedFor: string | undefined;
+
+  constructor(
+    private readonly select: HTMLSelectElement,
+    private readonly device: () => string | undefined,
+    private readonly call: (tool: string, parameters: Record<string, unknown>) => Promise<unknown>,
+  ) {
+    // Listed when the user reaches for the menu, not for every device shown.
+    for (const event of ['focus', 'pointerdown'] as const) select.addEventListener(event, () => void this.list());
+    select.addEventListener('change', () => void this.launch());
+    this.reset();
+  }
+
+  /** The watched device changed: its app list is another one. */
+  deviceChanged(): void {
+    this.listedFor = undefined;
+    this.reset();
+  }
+
+  private reset(options: HTMLOptionElement[] = []): void {
+    this.select.replaceChildren(el('option', { value: '' }, PROMPT), ...options);
+    this.select.value = '';
+  }
+
+  private async list(): Promise<void> {
+    const device = this.device();
+    if (!device || this.listedFor === device) return;
+    this.listedFor = device;
+    const result = (await this.call('mobile_list_apps', { device })) as { apps?: InstalledApp[] } | undefined;
+    if (device !== this.device()) return;
+    if (!result?.apps) {
+      this.listedFor = undefined;
+      return;
+    }
+    const apps = [...result.apps].sort((a, b) => a.name.localeCompare(b.name));
+    this.reset(apps.map((a) => el('option', { value: a.package, title: a.package }, `${a.name} (${a.package})`)));
+  }
+
+  private async launch(): Promise<void> {
+    const device = this.device();
+    const packageName = this.select.value;
+    this.select.value = '';
+    if (!device || !packageName) return;
+    await this.call('mobile_launch_app', { device, packageName });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Pure helpers of the Validate tab's Run: which 2.2 parameters must be asked for, how a step's
+ * screenshot is addressed on the bridge, and what a result document says in one line.
+ */
+
+export interface AskedParameter {
+  name: string;
+  secret: boolean;
+  description?: string;
+}
+
+/**
+ * The scenario's 2.2 parameters that have no default (a run without them stops before its first
+ * step). Text that is not JSON asks for nothing: the bridge's validation says what is wrong.
+ */
+export function parametersToAsk(scenarioText: string): AskedParameter[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(scenarioText);
+  } catch {
+    return [];
+  }
+  const declared = (doc as { parameters?: unknown } | null)?.parameters;
+  if (!declared || typeof declared !== 'object' || Array.isArray(declared)) return [];
+  const asked: AskedParameter[] = [];
+  for (const [name, spec] of Object.entries(declared as Record<string, unknown>)) {
+    const s = (spec && typeof spec === 'object' ? spec : {}) as { default?: unknown; secret?: unknown; description?: unknown };
+    if (typeof s.default === 'string') continue;
+    asked.push({ name, secret: s.secret === true, ...(typeof s.description === 'string' ? { description: s.description } : {}) });
+  }
+  return asked;
+}
+
+/**
+ * Where the bridge serves a step screenshot of a run it started (GET /api/runs/<run>/screenshots/<file>).
+ * `relative` is the result document's `screenshot` (screenshots/<scenario>/<run>/<step>.png, either
+ * slash); the token rides along for browsers that keep no cookie.
+ */
+export function screenshotUrl(runId: string, relative: string, pageSearch: string): string {
+  const file = relative.split(/[\\/]/).pop() ?? '';
+  const token = new URLSearchParams(pageSearch).get('token');
+  return `/api/runs/${encodeURIComponent(runId)}/screenshots/${encodeURIComponent(file)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+}
+
+export type RunStatus = 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
+
+/** The fields of a result document (SPEC §5) the panel shows. */
+export interface ResultView {
+  run_id: string;
+  status: RunStatus;
+  summary?: string;
+  duration_seconds?: number;
+  total_assertions?: number;
+  passed_assertions?: number;
+  failed_assertions?: number;
+  skipped_assertions?: number;
+  steps_executed?: StepView[];
+  assertion_results?: AssertionView[];
+}
+
+export interface StepView {
+  step_id: string;
+  action: string;
+  status: string;
+  screenshot?: string | null;
+  error_code?: string | null;
+  error_message?: string | null;
+  step_duration_ms?: number;
+  resolved_target?: { text?: string | null } | null;
+  sub_steps_executed?: StepView[];
+}
+
+export interface AssertionView {
+  assertion_id: string;
+  type: string;
+  status: string;
+  expected?: unknown;
+  actual?: unknown;
+  message?: string;
+  screenshot?: string | null;
+}
+
+/** A result document, or undefined when the answer is something else (a validation envelope, a failure). */
+export function asResult(value: unknown): ResultView | undefined {
+  const v = value as Partial<ResultView> | null;
+  return v && typeof v === 'object' && typeof v.run_id === 'string' && typeof v.status === 'string' ? (v as ResultView) : undefined;
+}
+
+/** "passed — 3 steps, 2 of 2 assertions passed, 4.1 s" */
+export function verdictLine(doc: ResultView): string {
+  const steps = doc.steps_executed?.length ?? 0;
+  const parts = [`${steps} step${steps === 1 ? '' : 's'}`];
+  if (doc.total_assertions) parts.push(`${doc.passed_assertions ?? 0} of ${doc.total_assertions} assertions passed${doc.skipped_assertions ? `, ${doc.skipped_assertions} skipped` : ''}`);
+  if (doc.duration_seconds !== undefined) parts.push(`${doc.duration_seconds.toFixed(1)} s`);
+  return `${doc.status} — ${parts.join(', ')}`;
+}
+
+/** A value for the expected/actual columns: strings as they are, anything else as JSON. */
+export function shown(value: unknown): string {
+  if (value === undefined || value === null) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

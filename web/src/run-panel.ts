@@ -1,0 +1,202 @@
+import type { BridgeClient } from '../../src/protocol/client.js';
+import { isFailureResult } from '../../src/protocol/methods.js';
+import { el } from './dom.js';
+import { asResult, parametersToAsk, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type ResultView, type StepView } from './run-model.js';
+
+export interface RunPanelParts {
+  runButton: HTMLButtonElement;
+  cancelButton: HTMLButtonElement;
+  paramsForm: HTMLFormElement;
+  result: HTMLElement;
+  /** The Validate tab's editor: what is run. */
+  text: HTMLTextAreaElement;
+}
+
+/**
+ * The Validate tab's Run: runs the scenario in the editor on the watched device (scenarios.run),
+ * asks first for 2.2 parameters that have no default (secret ones in password inputs), shows each
+ * step and assertion as `scenario.progress` reports it, then the result document's verdict with
+ * the step screenshots, and cancels on request (scenarios.cancel).
+ */
+export class RunPanel {
+  private runId: string | undefined;
+  private running = false;
+  private asked: AskedParameter[] = [];
+  private steps!: HTMLOListElement;
+  private checks!: HTMLUListElement;
+
+  constructor(
+    private readonly client: BridgeClient,
+    private readonly parts: RunPanelParts,
+    private readonly device: () => string | undefined,
+  ) {
+    parts.runButton.addEventListener('click', () => void this.start());
+    parts.paramsForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.start();
+    });
+    parts.cancelButton.addEventListener('click', () => void this.cancel());
+    client.on('scenario.progress', (p) => this.progress(p as Record<string, unknown>));
+  }
+
+  private async start(): Promise<void> {
+    if (this.running) return;
+    const scenario = this.parts.text.value;
+    const device = this.device();
+    if (!scenario.trim()) return this.message('Paste a scenario (JSON) or open a file first.', 'bad');
+    if (!device) return this.message('Choose a device first: the scenario runs on the device shown.', 'bad');
+    const parameters = this.parameters(scenario);
+    if (!parameters) return;
+    this.running = true;
+    this.runId = undefined;
+    delete this.parts.result.dataset.run;
+    this.parts.runButton.disabled = true;
+    this.parts.cancelButton.hidden = false;
+    this.parts.cancelButton.disabled = false;
+    this.steps = el('ol', { class: 'run-steps', 'aria-label': 'Steps' });
+    this.checks = el('ul', { class: 'run-checks', 'aria-label': 'Assertions' });
+    this.parts.result.replaceChildren(el('p', { class: 'verdict running', 'data-status': 'running' }, `Running on ${device}…`), this.steps, this.checks);
+    try {
+      const answer = await this.client.request('scenarios.run', { device, scenario, ...(Object.keys(parameters).length ? { parameters } : {}) });
+      this.finished(answer);
+    } catch (err) {
+      this.message(`The run did not complete: ${err instanceof Error ? err.message : String(err)}. Check the connection and try again.`, 'bad');
+    } finally {
+      this.running = false;
+      this.parts.runButton.disabled = false;
+      this.parts.cancelButton.hidden = true;
+    }
+  }
+
+  /** Values for the parameters without default, or undefined after asking for the missing ones. */
+  private parameters(scenario: string): Record<string, string> | undefined {
+    const asked = parametersToAsk(scenario);
+    const same = asked.length === this.asked.length && asked.every((a, i) => a.name === this.asked[i]!.name && a.secret === this.asked[i]!.secret);
+    if (!same) {
+      this.asked = asked;
+      this.renderParameters();
+      if (asked.length) {
+        this.message(`This scenario needs ${asked.map((a) => a.name).join(', ')}: fill in the form, then Run.`, 'info');
+        this.parts.paramsForm.querySelector('input')?.focus();
+        return undefined;
+      }
+    }
+    const values: Record<string, string> = {};
+    const missing: string[] = [];
+    for (const a of asked) {
+      const input = this.parts.paramsForm.querySelector<HTMLInputElement>(`input[name="${a.name}"]`);
+      if (input?.value) values[a.name] = input.value;
+      else missing.push(a.name);
+    }
+    if (missing.length) {
+      this.message(`Give a value for ${missing.join(', ')} first.`, 'bad');
+      this.parts.paramsForm.querySelector<HTMLInputElement>(`input[name="${missing[0]}"]`)?.focus();
+      return undefined;
+    }
+    return values;
+  }
+
+  private renderParameters(): void {
+    const form = this.parts.paramsForm;
+    form.hidden = this.asked.length === 0;
+    form.replaceChildren(
+      el('p', { class: 'hint' }, 'Parameters without a default (secret ones are masked in every result and never stored here):'),
+      ...this.asked.map((a) =>
+        el(
+          'label',
+          { class: 'run-param' },
+          el('span', { class: 'name' }, a.name),
+          el('input', { name: a.name, type: a.secret ? 'password' : 'text', autocomplete: 'off', spellcheck: 'false', title: a.description, required: true }),
+        ),
+      ),
+      el('button', { type: 'submit', class: 'primary' }, '▶ Run with these values'),
+    );
+  }
+
+  private async cancel(): Promise<void> {
+    this.parts.cancelButton.disabled = true;
+    const answer = await this.client.requestRaw('scenarios.cancel', this.runId ? { run: this.runId } : {}).catch((err: unknown) => ({ status: 'error', message: String(err) }));
+    if (isFailureResult(answer)) {
+      this.parts.cancelButton.disabled = false;
+      this.note(`Cancel: ${answer.message}`);
+    } else this.note('Cancelling…');
+  }
+
+  private progress(p: Record<string, unknown>): void {
+    if (!this.running) return;
+    if (p.type === 'started') {
+      if (p.device !== this.device()) return;
+      this.runId = String(p.run_id);
+      this.parts.result.dataset.run = this.runId;
+      return;
+    }
+    if (p.run_id !== this.runId) return;
+    if (p.type === 'step') this.steps.append(this.stepItem(p.step as StepView));
+    else if (p.type === 'assertion') this.checks.append(this.checkItem(p.assertion as AssertionView));
+  }
+
+  private finished(answer: unknown): void {
+    const doc = asResult(answer);
+    if (doc) return this.renderResult(doc);
+    if (isFailureResult(answer)) return this.message(`Not run: ${answer.code}: ${answer.message}`, 'bad');
+    const envelope = answer as { ok?: boolean; data?: { errors?: unknown[] } };
+    if (envelope.ok === false) {
+      const n = envelope.data?.errors?.length ?? 0;
+      this.message(`Not run: the scenario is invalid (${n} error${n === 1 ? '' : 's'}); the list is above.`, 'bad');
+      this.parts.text.form?.requestSubmit();
+      return;
+    }
+    this.message('The bridge answered with something that is not a result document.', 'bad');
+  }
+
+  private renderResult(doc: ResultView): void {
+    this.runId = doc.run_id;
+    const verdict = el('p', { class: `verdict ${doc.status === 'passed' ? 'ok' : 'bad'}`, 'data-status': doc.status }, verdictLine(doc));
+    const steps = el('ol', { class: 'run-steps', 'aria-label': 'Steps' }, ...(doc.steps_executed ?? []).map((s) => this.stepItem(s)));
+    const checks = el('ul', { class: 'run-checks', 'aria-label': 'Assertions' }, ...(doc.assertion_results ?? []).map((a) => this.checkItem(a)));
+    this.parts.result.replaceChildren(verdict, doc.summary ? el('p', { class: 'summary' }, doc.summary) : '', el('h4', {}, 'Steps'), steps, doc.assertion_results?.length ? el('h4', {}, 'Assertions') : '', checks, el('p', { class: 'hint' }, `run ${doc.run_id}`));
+  }
+
+  private stepItem(s: StepView): HTMLLIElement {
+    const target = s.resolved_target?.text ? ` → ${s.resolved_target.text}` : '';
+    return el(
+      'li',
+      { class: `status-${s.status}`, 'data-step': s.step_id },
+      el('span', { class: 'badge-status' }, s.status),
+      ' ',
+      el('code', {}, s.step_id),
+      ` ${s.action}${target}`,
+      s.step_duration_ms !== undefined ? el('span', { class: 'muted' }, ` ${s.step_duration_ms} ms`) : '',
+      s.error_message ? el('div', { class: 'error-text' }, `${s.error_code ?? ''} ${s.error_message}`.trim()) : '',
+      this.thumbnail(s.screenshot, `Screen after ${s.step_id}`),
+      s.sub_steps_executed?.length ? el('ol', { class: 'run-steps' }, ...s.sub_steps_executed.map((x) => this.stepItem(x))) : '',
+    );
+  }
+
+  private checkItem(a: AssertionView): HTMLLIElement {
+    return el(
+      'li',
+      { class: `status-${a.status}`, 'data-assertion': a.assertion_id },
+      el('span', { class: 'badge-status' }, a.status),
+      ' ',
+      el('code', {}, a.assertion_id),
+      ` ${a.type}`,
+      a.status === 'passed' ? '' : el('div', { class: 'muted' }, `expected ${shown(a.expected)} · actual ${shown(a.actual)}`),
+      a.message ? el('div', { class: a.status === 'failed' || a.status === 'error' ? 'error-text' : 'muted' }, a.message) : '',
+    );
+  }
+
+  private thumbnail(relative: string | null | undefined, alt: string): HTMLElement | '' {
+    if (!relative || !this.runId) return '';
+    const url = screenshotUrl(this.runId, relative, location.search);
+    return el('a', { href: url, target: '_blank', rel: 'noopener', class: 'shot' }, el('img', { src: url, alt, loading: 'lazy' }));
+  }
+
+  private message(text: string, kind: 'bad' | 'info'): void {
+    this.parts.result.replaceChildren(el('p', { class: `verdict ${kind}` }, text));
+  }
+
+  private note(text: string): void {
+    this.parts.result.prepend(el('p', { class: 'hint' }, text));
+  }
+}

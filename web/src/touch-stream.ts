@@ -1,0 +1,99 @@
+import type { Point } from './geometry.js';
+
+export type TouchAction = 'down' | 'move' | 'up' | 'cancel';
+
+/** The bridge's answer to one input.touch, or undefined when it failed (the sender reported it). */
+export type TouchAnswer = { streamed: boolean; message?: string } | undefined;
+
+/**
+ * One drag on the device as input.touch events (issue 17). At most one move is on its way at a time;
+ * moves made meanwhile collapse into the latest point, so a slow link or device is never more than one
+ * move behind the pointer. The down goes first and the rest only if it was accepted; up and cancel are
+ * sent at once (the bridge keeps arrival order), dropping a move still waiting to be sent.
+ */
+export class TouchStreamer {
+  private active = false;
+  private dead = false;
+  private inFlight: Promise<unknown> | undefined;
+  private waiting: Point | undefined;
+  private last: Point = { x: 0, y: 0 };
+  /** input.touch events sent in the current stream, by action (tests and the status line read it). */
+  readonly sent = { down: 0, move: 0, up: 0, cancel: 0 };
+
+  constructor(
+    private readonly send: (action: TouchAction, p: Point) => Promise<TouchAnswer>,
+    /** Told once per stream when the device cannot follow the finger (the path is replayed on release). */
+    private readonly note: (message: string) => void,
+  ) {}
+
+  get streaming(): boolean {
+    return this.active;
+  }
+
+  start(from: Point, at: Point): void {
+    this.active = true;
+    this.dead = false;
+    this.last = from;
+    this.waiting = at;
+    // The previous stream's up must reach the bridge before this down.
+    const prior = this.inFlight ?? Promise.resolve();
+    const down: Promise<unknown> = prior.then(() => this.emit('down', from)).then((answer) => {
+      if (!answer) this.dead = true;
+      else if (!answer.streamed && answer.message) this.note(answer.message);
+      if (this.inFlight === down) this.inFlight = undefined;
+      this.pump();
+    });
+    this.inFlight = down;
+  }
+
+  move(at: Point): void {
+    if (!this.active || this.dead) return;
+    this.waiting = at;
+    this.last = at;
+    if (this.inFlight) return;
+    this.pump();
+  }
+
+  end(at: Point): void {
+    this.finish('up', at);
+  }
+
+  cancel(at?: Point): void {
+    this.finish('cancel', at);
+  }
+
+  /** Resolves when nothing of the stream is still on its way (tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private pump(): void {
+    const at = this.waiting;
+    this.waiting = undefined;
+    if (!at || this.dead || !this.active) return;
+    const move: Promise<unknown> = this.emit('move', at).then(() => {
+      if (this.inFlight === move) this.inFlight = undefined;
+      this.pump();
+    });
+    this.inFlight = move;
+  }
+
+  private finish(action: 'up' | 'cancel', at: Point | undefined): void {
+    if (!this.active) return;
+    this.active = false;
+    const last = at ?? this.last;
+    this.waiting = undefined;
+    const before = this.inFlight ?? Promise.resolve();
+    // After the down was answered: a refused down means there is nothing to lift.
+    const lift: Promise<unknown> = before.then(async () => {
+      if (!this.dead) await this.emit(action, last);
+      if (this.inFlight === lift) this.inFlight = undefined;
+    });
+    this.inFlight = lift;
+  }
+
+  private emit(action: TouchAction, p: Point): Promise<TouchAnswer> {
+    this.sent[action]++;
+    return this.send(action, p).catch(() => undefined);
+  }
+}
