@@ -81,7 +81,7 @@ export class ActivityFeed {
     const hit = POINT_TOOLS.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
     // Where typing goes is the field focused before the call (submit may leave the screen).
     const typingInto = e.tool === TYPE_TOOL ? this.memory.typingTarget(e.device) : undefined;
-    if (hit && e.ok) this.memory.tapped(e.device, hit);
+    if ((POINT_TOOLS.has(e.tool) || e.tool === 'input.touch') && e.ok) this.memory.touched(e.device, hit);
     this.memory.acted(e.device);
     if (e.partOf) return;
     const entry: ActivityEntry = { tool: e.tool, parameters: p, outcome: outcomeOf(e.result), durationMs: e.durationMs };
