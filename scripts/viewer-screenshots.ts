@@ -6,6 +6,8 @@
  * A colleague ("alice") opens the demo app, fills in the sign-in form (the password shows in the
  * feed as a count of characters) and holds the device's lock, so every panel has something real
  * to show. To add a panel, add a row to SHOTS: its file, window, and what to click before the shot.
+ * Rows run in order on the one virtual phone: a row that acts on it (record, run) changes what later
+ * rows show, so those come after the ones that show the sign-in form.
  *
  * Usage: npm run build && node dist/scripts/viewer-screenshots.js [--only name,name] [--out DIR] [--chromium PATH]
  */
@@ -32,6 +34,8 @@ interface Rig {
   list(): Promise<UiElement[]>;
   /** Moves the mouse over an element's drawn centre, so the screen outlines it. */
   hover(page: Page, id: string): Promise<void>;
+  /** The colleague takes or gives back the device's lock (the viewer cannot act while she holds it). */
+  colleagueLocks(held: boolean): Promise<void>;
 }
 
 interface Shot {
@@ -74,16 +78,25 @@ const SHOTS: Shot[] = [
     file: 'viewer-inspector.png',
     viewport: LAPTOP,
     prepare: async (page) => {
-      // Focus, not hover: the rows move while the details pane fills in.
-      await page.focus('#element-list li[data-id="password"]');
-      await page.locator('#element-details dl').waitFor();
+      await page.click('#element-list li[data-id="sign_in"]');
+      await page.locator('#element-details .verdict-badge').waitFor();
+    },
+  },
+  {
+    name: 'tree',
+    file: 'viewer-tree.png',
+    viewport: LAPTOP,
+    prepare: async (page) => {
+      await page.click('#btn-elements-tree');
+      await page.locator('#element-tree:not([hidden])').waitFor();
     },
   },
   {
     name: 'activity',
     file: 'viewer-activity.png',
     viewport: LAPTOP,
-    prepare: async (page) => {
+    prepare: async (page, rig) => {
+      await rig.colleagueLocks(true);
       await page.click('#tab-activity');
       await page.locator('#activity-feed li', { hasText: 'into the “Password” field' }).waitFor();
     },
@@ -91,7 +104,8 @@ const SHOTS: Shot[] = [
   {
     name: 'validate',
     file: 'viewer-validate.png',
-    viewport: LAPTOP,
+    // A little shorter than the laptop window: the error list is what matters, and the PNG stays light.
+    viewport: { width: 1280, height: 720 },
     prepare: async (page) => {
       await page.click('#tab-validate');
       await page.fill('#scenario-text', BROKEN_SCENARIO);
@@ -115,6 +129,41 @@ const SHOTS: Shot[] = [
     viewport: { width: 390, height: 844 },
     prepare: async () => undefined,
   },
+  {
+    name: 'record',
+    file: 'viewer-record.png',
+    viewport: LAPTOP,
+    prepare: async (page, rig) => {
+      await rig.colleagueLocks(false);
+      await page.click('#btn-record');
+      await page.fill('#record-name', 'sign in from the viewer');
+      await page.click('#record-go');
+      await page.locator('#record-status:not([hidden])').waitFor();
+      await rig.hover(page, 'sign_in');
+      await page.mouse.down();
+      await page.mouse.up();
+      await page.locator('#record-steps', { hasText: '1' }).waitFor();
+      await page.click('#btn-record');
+      await page.locator('#record-done[open]').waitFor();
+    },
+  },
+  {
+    name: 'run',
+    file: 'viewer-run.png',
+    viewport: LAPTOP,
+    prepare: async (page, rig) => {
+      await rig.colleagueLocks(false);
+      await page.click('#tab-validate');
+      await page.click('#btn-new-scenario');
+      await page.click('#btn-run');
+      const secret = page.locator('#run-params input[type="password"]');
+      if (await secret.count()) {
+        await secret.first().fill('secret123');
+        await page.click('#run-params button[type="submit"]');
+      }
+      await page.locator('#run-result .verdict:not(.running)').waitFor({ timeout: 60_000 });
+    },
+  },
 ];
 
 function option(name: string): string | undefined {
@@ -123,7 +172,7 @@ function option(name: string): string | undefined {
 }
 
 /** The colleague's session: opens the demo app, fills the form through the bridge like an agent, takes the lock. */
-async function colleagueWorks(bridge: Bridge, list: () => Promise<UiElement[]>): Promise<() => Promise<void>> {
+async function colleagueWorks(bridge: Bridge, list: () => Promise<UiElement[]>): Promise<{ stop(): Promise<void>; locks(held: boolean): Promise<void> }> {
   const alice = await connectBridge(`ws://127.0.0.1:${bridge.port}/ws`, { client: 'alice' });
   await alice.subscribe(DEVICE, { elements: true });
   await alice.callTool('mobile_launch_app', { device: DEVICE, packageName: 'com.mobilebridge.demo' });
@@ -136,7 +185,12 @@ async function colleagueWorks(bridge: Bridge, list: () => Promise<UiElement[]>):
   await tapAndType('email', 'ada@example.com');
   await tapAndType('password', 'correct horse');
   await alice.request('devices.lock', { device: DEVICE });
-  return () => alice.close();
+  return {
+    stop: () => alice.close(),
+    locks: async (held) => {
+      await alice.request(held ? 'devices.lock' : 'devices.unlock', { device: DEVICE });
+    },
+  };
 }
 
 async function take(browser: Browser, rig: Rig, shot: Shot, url: string, outDir: string): Promise<void> {
@@ -168,16 +222,17 @@ async function main(): Promise<void> {
   const state = mkdtempSync(join(tmpdir(), 'mb-screenshots-'));
   const bridge = await startBridge({ engine: createEngine(), port: 0, webRoot: join(ROOT, 'web/dist'), recordingsDir: join(state, 'recordings') });
   let browser: Browser | undefined;
-  let stopColleague: (() => Promise<void>) | undefined;
+  let colleague: Awaited<ReturnType<typeof colleagueWorks>> | undefined;
   try {
     browser = await launchChromium(option('--chromium') ?? '/usr/bin/chromium').catch((err: unknown) => {
       throw new Error(`could not start Chromium (${(err as Error).message}); install it (apt-get install -y chromium) or pass --chromium PATH`);
     });
     const list = async () => ((await bridge.engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: UiElement[] }).elements;
-    stopColleague = await colleagueWorks(bridge, list);
+    colleague = await colleagueWorks(bridge, list);
     const rig: Rig = {
       bridge,
       list,
+      colleagueLocks: (held) => colleague!.locks(held),
       hover: async (page, id) => {
         const target = (await list()).find((e) => e.id === id);
         if (!target) throw new Error(`no ${id} on screen to point at`);
@@ -190,7 +245,7 @@ async function main(): Promise<void> {
     };
     for (const shot of shots) await take(browser, rig, shot, `http://127.0.0.1:${bridge.port}/`, outDir);
   } finally {
-    await stopColleague?.().catch(() => undefined);
+    await colleague?.stop().catch(() => undefined);
     await browser?.close();
     await bridge.close();
     rmSync(state, { recursive: true, force: true });
