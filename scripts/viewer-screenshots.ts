@@ -150,11 +150,16 @@ const SHOTS: Shot[] = [
   {
     name: 'run',
     file: 'viewer-run.png',
-    viewport: LAPTOP,
+    viewport: { width: 1280, height: 720 },
     prepare: async (page, rig) => {
       await rig.colleagueLocks(false);
+      // The template signs in on a fresh app: empty its fields first.
+      await rig.bridge.engine.call('mobile_clear_app_data', { device: DEVICE, packageName: 'com.mobilebridge.demo' });
       await page.click('#tab-validate');
       await page.click('#btn-new-scenario');
+      // The template names a placeholder app; the virtual phone has the demo app.
+      const template = await page.inputValue('#scenario-text');
+      await page.fill('#scenario-text', template.replaceAll('com.example.app', 'com.mobilebridge.demo'));
       await page.click('#btn-run');
       const secret = page.locator('#run-params input[type="password"]');
       if (await secret.count()) {
