@@ -76,7 +76,7 @@ export function outcomeOf(result: unknown): ActivityOutcome {
  */
 export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
-  /** One full GC 10 s after the last screen capture, so memory turned over by streaming goes back. */
+  /** One full GC 10 s after the last screen capture or session end, so memory turned over by streaming goes back. */
   private readonly collector = new IdleCollector(10_000);
 
   constructor(
@@ -150,6 +150,8 @@ export class DeviceHub {
 
   dropSession(session: Session): void {
     for (const sub of [...session.subscriptions.values()]) this.unsubscribe(sub);
+    // An ended session leaves its notification ring and sockets as garbage: collect it once it is quiet.
+    this.collector.touch();
   }
 
   /** A resumed session: each frame subscription gets the current screen, element state catches up. */
