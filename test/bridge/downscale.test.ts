@@ -70,7 +70,8 @@ test('a 540 px frame of the virtual phone is its screen halved by the box', asyn
   const c = await RawClient.open(bridge.wsUrl);
   try {
     await c.call('devices.subscribe', { device: ANDROID, screen: { maxWidth: 540, format: 'png' } });
-    const frame = await until('a frame', () => c.frames[0]);
+    // A cold renderer thread (started on demand, ended after 15 s idle) loads sharp and draws every tile first.
+    const frame = await until('a frame', () => c.frames[0], 15_000);
     assert.equal([frame.header.width, frame.header.height], [540, 1200]);
     const shot = await c.call('tools.call', { tool: 'mobile_take_screenshot', parameters: { device: ANDROID } });
     const rgba = await sharp(Buffer.from(shot.image as string, 'base64')).ensureAlpha().raw().toBuffer();
