@@ -52,7 +52,7 @@ export class VirtualDevice implements DeviceHandle {
    * Screen buffers of this device, reused once every holder released them: the current screen,
    * the one the frame pipeline still compares with, and one being drawn; spares go after idle.
    */
-  readonly pixelSlots = new PixelSlotPool({ spare: 1 });
+  readonly pixelSlots = new PixelSlotPool({ spare: 2 });
   private forgetTimer?: NodeJS.Timeout;
   private lastState: string;
 
