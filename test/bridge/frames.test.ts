@@ -182,12 +182,15 @@ test('a slow reader (paused socket) does not delay a fast one, and its buffer st
   const latestSeq = fast.frames[fast.frames.length - 1].header.seq;
   (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
   await until('slow reader catches up', () => slow.frames.some((f) => f.header.seq >= latestSeq), 5000);
-  const received = slow.frames.length - slowBefore;
-  // What the OS socket buffers had taken arrives in order; everything after that was replaced in
-  // the slot, so the sequence jumps straight to the newest screen.
-  const seqs = slow.frames.map((f) => f.header.seq);
-  const jumped = seqs.some((s, i) => i > 0 && s - seqs[i - 1] > 1);
-  assert.ok(jumped && received < fastFrames, `slow reader got ${received} frames (seqs ${seqs.join(',')}) vs fast ${fastFrames}: stale frames must be dropped`);
+  // What the kernel's socket buffers had taken arrives in order; everything after that was replaced
+  // in the slot, so the slow reader misses screens the fast one got. Only when every frame of the
+  // pause fitted in the kernel's loopback buffers (a few MB; under heavy machine load few screens
+  // are drawn) was there nothing to drop.
+  const after = slow.frames.slice(slowBefore);
+  const slowSeqs = new Set(after.map((f) => f.header.seq));
+  const missed = fast.frames.slice(fastBefore).filter((f) => !slowSeqs.has(f.header.seq)).length;
+  const bytes = after.reduce((n, f) => n + f.image.length, 0);
+  assert.ok(missed > 0 || bytes < 4 * 1024 * 1024, `slow reader got ${after.length} frames (${bytes} bytes, seqs ${after.map((f) => f.header.seq).join(',')}) and missed none of the fast reader's ${fastFrames}: stale frames must be dropped`);
   await Promise.all([actor.close(), fast.close(), slow.close()]);
 });
 

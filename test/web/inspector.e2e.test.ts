@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import type { BridgeClient } from '../../src/protocol/client.js';
 import { validateScenarioValue } from '../../src/validate/index.js';
+import { deviceToCss, fitScreen } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
 import { startViewerBridge } from './support/viewer-bridge.js';
@@ -170,6 +171,32 @@ inspector('the tree view nests elements inside the ones that contain them', asyn
   await page.waitForSelector('#element-details .verdict-badge', { state: 'detached' });
   assert.is(await page.locator('.selected[data-id]').count(), 0);
   await page.click('#btn-elements-list');
+});
+
+inspector('Pick on screen: a click inspects the element under the pointer instead of tapping it', async (ctx) => {
+  const page = ctx.page!;
+  const engine = ctx.bridge!.engine;
+  const elements = ((await engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: { id: string; center: { x: number; y: number } }[] }).elements;
+  const forgot = elements.find((e) => e.id === 'forgot_password')!;
+  const size = (await engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
+  const box = (await page.locator('#screen').boundingBox())!;
+  const at = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), forgot.center);
+  const tapsBefore = await page.locator('#activity-feed li', { hasText: 'tapped' }).count();
+
+  await page.click('#btn-pick');
+  assert.is(await page.getAttribute('#btn-pick', 'aria-pressed'), 'true');
+  await page.mouse.click(box.x + at.x, box.y + at.y);
+  await page.waitForSelector('#element-details .verdict-badge.ok');
+  assert.is(await page.textContent('#element-details .target-line code'), 'the Forgot password? button');
+  assert.ok(await page.$('#element-list li.selected[data-id="forgot_password"]'), 'the row is selected');
+  // Nothing reached the device: a click becomes a tap after the 250 ms double-click wait, so give
+  // it ample time to show in the activity feed had it been sent.
+  await page.waitForTimeout(1000);
+  assert.is(await page.locator('#activity-feed li', { hasText: 'tapped' }).count(), tapsBefore, 'no tap was sent');
+  // Esc leaves pick mode; the screen takes taps again.
+  await page.keyboard.press('Escape');
+  assert.is(await page.getAttribute('#btn-pick', 'aria-pressed'), 'false');
+  assert.is(await page.isHidden('#pick-layer'), true);
 });
 
 if (chromiumPath) inspector.run();

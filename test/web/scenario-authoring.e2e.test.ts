@@ -60,11 +60,11 @@ authoring('a quick fix edits the text, re-validates, and its error is gone', asy
   const before = await errorRows(page);
   assert.is(before, 3, 'unknown schema_version, missing $schema_version, unknown action');
 
-  await page.click('#validate-result button.quick-fix:text-is("Fix: Rename to \\"$schema_version\\"")');
+  await page.locator('#validate-result button.quick-fix', { hasText: 'Rename "schema_version" to "$schema_version"' }).first().click();
   await pollCount(page, 1);
   assert.match(await page.inputValue('#scenario-text'), /\n {2}"\$schema_version": "2\.2",\n/);
 
-  await page.click('#validate-result button.quick-fix:text-is("Fix: Replace with \\"tap\\"")');
+  await page.locator('#validate-result button.quick-fix', { hasText: 'Replace with "tap"' }).click();
   await page.waitForSelector('#validate-result .verdict.ok');
   assert.is(await errorRows(page), 0);
   assert.match(await page.inputValue('#scenario-text'), /"action": "tap"/);

@@ -42,10 +42,11 @@ test('each quick fix removes its error; applied one at a time they leave a valid
   assert.ok(first.length >= 10, `${first.length} errors to start with`);
   const fixes = quickFixes(first, text);
   const byRule = (rule: string) => [...fixes].find(([i]) => i.rule === rule)?.[1];
-  assert.is(byRule('unknown-property')?.label, 'Rename to "$schema_version"');
+  assert.is(byRule('unknown-property')?.label, 'Rename "schema_version" to "$schema_version"');
   assert.is(byRule('unknown-action')?.label, 'Replace with "tap"');
-  assert.ok(!byRule('schema-version'), 'no "add $schema_version" next to the rename that fixes it');
-  assert.ok([...fixes.keys()].every((i) => i.path !== '/steps/1/description'), 'no "add description" where "descripton" is renamed');
+  assert.is(byRule('schema-version'), byRule('unknown-property'), 'the missing $schema_version is fixed by the rename, not by adding a second one');
+  const description = [...fixes].find(([i]) => i.path === '/steps/1/description')?.[1];
+  assert.is(description?.label, 'Rename "descripton" to "description"');
 
   for (let round = 0; round < 30; round++) {
     const errors = errorsOf(text);
@@ -89,6 +90,20 @@ test('missing fields are inserted with placeholders that fit: wait_config of the
   assert.equal(errorsOf(fixed), []);
   const doc = JSON.parse(fixed) as { steps: { wait_config?: { type: string } }[] };
   assert.is(doc.steps[0].wait_config!.type, 'element_gone');
+});
+
+test('JSON slips: a trailing comma is removed, a missing comma between members inserted', () => {
+  const template = newScenarioTemplate();
+  const trailing = template.replace(/\}\n {2}\]\n\}\n$/, '},\n  ]\n}\n');
+  assert.is.not(trailing, template, 'the fixture has a trailing comma');
+  const missing = template.replace('"name": "Sign in",', '"name": "Sign in"');
+  for (const [text, label] of [[trailing, 'Remove the trailing comma'], [missing, 'Insert the missing comma']] as const) {
+    const errors = errorsOf(text);
+    assert.is(errors[0].rule, 'json-syntax');
+    const fix = quickFixes(errors, text).get(errors[0]);
+    assert.is(fix?.label, label);
+    assert.is(fix!.apply(text), template);
+  }
 });
 
 test.run();

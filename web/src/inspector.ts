@@ -20,6 +20,12 @@ function formatValue(value: unknown): string {
   return String(value);
 }
 
+function verdict(d: ElementDescription): string {
+  if (d.unique) return 'unique on this screen';
+  if (!d.target) return 'no text to name it by';
+  return d.matches.length > 1 ? `not unique: ${d.matches.length} fit` : 'leads to another element';
+}
+
 /**
  * The inspector's details pane. It shows the selected element (else the hovered one): its name,
  * the semantic target the bridge's resolver accepts for it (elements.describe, checked again when
@@ -127,7 +133,7 @@ export class InspectorDetails {
     if (check.state === 'failed') return [el('p', { class: 'target-note bad' }, `Could not check the target: ${check.message}`)];
     const d = check.description;
     const line = el('div', { class: 'target-line' }, 'Target ', el('code', { class: 'target' }, d.target ?? '(none)'), ' ');
-    line.append(d.unique ? el('span', { class: 'verdict-badge ok' }, 'unique on this screen') : el('span', { class: 'verdict-badge warn' }, d.target ? `not unique: ${d.matches.length} fit` : 'no text to name it by'));
+    line.append(el('span', { class: `verdict-badge ${d.unique ? 'ok' : 'warn'}` }, verdict(d)));
     const parts: Node[] = [line];
     if (!d.unique && d.alternative) {
       parts.push(el('div', { class: 'target-line alternative' }, 'Use ', el('code', { class: 'target' }, d.alternative.target), d.alternative.target_pattern ? el('span', {}, ' with target_pattern ', el('code', {}, d.alternative.target_pattern)) : null));

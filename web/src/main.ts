@@ -16,6 +16,8 @@ import { InputQueue } from './input-queue.js';
 import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
 import { LiveControl } from './live-control.js';
+import { elementAt } from './hit-test.js';
+import { PickLayer } from './pick-layer.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';
 import { RecorderControl } from './recorder-control.js';
@@ -137,6 +139,13 @@ async function start(): Promise<void> {
     activate: (e) => void viewer.tapElement(e),
   });
   setupViewSwitch(byId('btn-elements-list'), byId('btn-elements-tree'), byId('element-list'), byId('element-tree'));
+  new PickLayer(byId('pick-layer'), byId('btn-pick'), canvas, () => screen.currentFit(), {
+    hover: (p) => viewer.hoverAt(p),
+    pick: (p) => {
+      const picked = elementAt(viewer.elements, p);
+      if (picked && picked.id !== elementsPanel.selected?.id) elementsPanel.select(picked);
+    },
+  });
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
     videoFormat = 'jpeg';
@@ -183,7 +192,7 @@ async function start(): Promise<void> {
         devices.markChosen(d?.id);
         byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
         byId<HTMLButtonElement>('btn-back').title = d?.os === 'iOS' ? 'Back: iOS has no BACK button, so this swipes from the left edge (Alt+B, right click)' : 'BACK (Alt+B, right click)';
-        canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to swipe, hold to long-press, double-click to double-tap; type to send keys, Enter presses ENTER.`);
+        canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to move the content, wheel to scroll, right click for Back, hold to long-press, double-click to double-tap; type to send keys.`);
         activity.clear();
         input.clear();
         if (elementsPanel.selected) elementsPanel.select(undefined);

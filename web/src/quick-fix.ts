@@ -10,7 +10,7 @@ import { offsetOf, type Issue } from './validation-summary.js';
  */
 
 export interface QuickFix {
-  kind: 'rename' | 'replace' | 'insert';
+  kind: 'rename' | 'replace' | 'insert' | 'syntax';
   label: string;
   apply(text: string): string | undefined;
 }
@@ -154,7 +154,7 @@ function renameFix(issue: Issue, to: string): QuickFix {
   const from = segments(issue.path!).at(-1)!;
   return {
     kind: 'rename',
-    label: `Rename to "${to}"`,
+    label: `Rename "${from}" to "${to}"`,
     apply: (text) => {
       const t = tokenAt(text, offsetOf(text, issue.line!, issue.column!));
       return t && t.value === from ? splice(text, t, JSON.stringify(to)) : undefined;
@@ -181,12 +181,51 @@ function insertFix(issue: Issue, key: string, owner: string[], value: unknown): 
   };
 }
 
+/** Index of the last non-blank character before `at`, or -1. */
+function previousNonBlank(text: string, at: number): number {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i;
+}
+
+/**
+ * The two JSON slips hand-written scenarios make most, read from the text at the error's position
+ * (the parser stops right there): a comma before a closing bracket, and no comma between two members.
+ */
+function syntaxFix(issue: Issue, text: string, offset: number): QuickFix | undefined {
+  const before = previousNonBlank(text, offset);
+  if (before < 0) return undefined;
+  const at = (t: string) => offsetOf(t, issue.line!, issue.column!);
+  if ((text[offset] === '}' || text[offset] === ']') && text[before] === ',') {
+    return {
+      kind: 'syntax',
+      label: 'Remove the trailing comma',
+      apply: (t) => {
+        const comma = previousNonBlank(t, at(t));
+        return t[comma] === ',' ? t.slice(0, comma) + t.slice(comma + 1) : undefined;
+      },
+    };
+  }
+  if ((text[offset] === '"' || text[offset] === '{') && /["\d}\]el]/.test(text[before])) {
+    return {
+      kind: 'syntax',
+      label: 'Insert the missing comma',
+      apply: (t) => {
+        const end = previousNonBlank(t, at(t));
+        return end >= 0 && /["\d}\]el]/.test(t[end]) ? `${t.slice(0, end + 1)},${t.slice(end + 1)}` : undefined;
+      },
+    };
+  }
+  return undefined;
+}
+
 /** The fix for one issue, or undefined when there is no safe one. */
 export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
   if (issue.severity !== 'error' || issue.line === undefined || issue.column === undefined || issue.path === undefined || !issue.rule) return undefined;
   const path = segments(issue.path);
   const offset = offsetOf(text, issue.line, issue.column);
   const to = suggested(issue.suggestion);
+  if (issue.rule === 'json-syntax') return syntaxFix(issue, text, offset);
   if (RENAME_RULES.has(issue.rule)) return typeof to === 'string' ? renameFix(issue, to) : undefined;
   if (issue.rule in MISSING_FIELD_RULES && text[offset] === '{') {
     const named = MISSING_FIELD_RULES[issue.rule];
@@ -202,23 +241,25 @@ export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
 }
 
 /**
- * Fixes for a whole list, leaving out an "add K" where a rename to K in the same object is offered
- * (renaming "descripton" fixes the missing "description" too; adding both would duplicate it).
+ * Fixes for a whole list. Where a misspelt key is renamed to K, the "K is missing" error in the same
+ * object gets that rename too, not an insert: renaming "descripton" provides "description", and
+ * adding both would duplicate it.
  */
 export function quickFixes(issues: readonly Issue[], text: string): Map<Issue, QuickFix> {
   const fixes = new Map<Issue, QuickFix>();
-  const renamedTo = new Set<string>();
+  const renames = new Map<string, QuickFix>();
   for (const issue of issues) {
     const fix = quickFixFor(issue, text);
     if (!fix) continue;
     fixes.set(issue, fix);
     if (fix.kind === 'rename') {
-      const to = suggested(issue.suggestion);
-      renamedTo.add(`${issue.path!.slice(0, issue.path!.lastIndexOf('/'))}/${String(to).replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const to = String(suggested(issue.suggestion));
+      renames.set(`${issue.path!.slice(0, issue.path!.lastIndexOf('/'))}/${to.replace(/~/g, '~0').replace(/\//g, '~1')}`, fix);
     }
   }
-  for (const [issue, fix] of fixes) {
-    if (fix.kind === 'insert' && renamedTo.has(issue.path!)) fixes.delete(issue);
+  for (const issue of issues) {
+    const rename = renames.get(issue.path ?? '');
+    if (rename && issue.rule && issue.rule in MISSING_FIELD_RULES) fixes.set(issue, rename);
   }
   return fixes;
 }

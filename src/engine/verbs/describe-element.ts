@@ -99,11 +99,11 @@ function alternatives(e: UiElement, name: string | undefined, role: string | und
   if (name) {
     if (role) forms.push({ target: name });
     if (!name.includes('"')) forms.push({ target: phrase('the', `"${name}"`, role) });
-    forms.push({ target: phrase('the', role ?? 'element'), target_pattern: `^${escapeRegex(name)}$` });
-  } else {
+    // A pattern needs a description beside it that says something: the role word ("the button").
+    if (role) forms.push({ target: `the ${role}`, target_pattern: `^${escapeRegex(name)}$` });
+  } else if (role) {
     for (const label of nearbyLabels(e, elements)) {
-      if (role) forms.push({ target: `the ${label} ${role}` });
-      forms.push({ target: `the ${role ?? 'element'} below ${label}` }, { target: `the ${role ?? 'element'} right of ${label}` });
+      forms.push({ target: `the ${label} ${role}` }, { target: `the ${role} below ${label}` }, { target: `the ${role} right of ${label}` });
     }
   }
   if (!noun) return forms;
@@ -119,23 +119,23 @@ function alternatives(e: UiElement, name: string | undefined, role: string | und
 export async function describeElement(device: string, element: UiElement, elements: readonly UiElement[], screen: ScreenSize, resolver: Resolver = new DeterministicResolver()): Promise<ElementDescription> {
   const name = nameOf(element);
   const role = ROLE_WORD[element.type];
-  const hits = async (form: TargetForm): Promise<{ ok: boolean; to?: UiElement }> => {
+  // Every form carries a description, so the resolver's near-tie check applies: a hit is unique.
+  const hits = async (form: TargetForm): Promise<boolean> => {
     const request: ResolveRequest = { description: form.target, pattern: form.target_pattern, intent: 'interact', screen };
     const r = await resolver.resolve(request, elements);
-    return r.ok ? { ok: r.element.id === element.id, to: r.element } : { ok: false };
+    return r.ok && r.element.id === element.id;
   };
   const plain = name ? (role ? `the ${name} ${role}` : name) : role ? `the ${role}` : null;
   const base: ElementDescription = { device, element: element.id, target: plain, unique: false, matches: [], message: '' };
   if (plain) {
     const found = await resolver.findAll({ description: plain, intent: 'read', screen }, elements);
     base.matches = [...found].sort(readingOrder).slice(0, MAX_MATCHES).map(summary);
-    const r = await hits({ target: plain });
-    if (r.ok) {
+    if (await hits({ target: plain })) {
       return { ...base, unique: true, step_examples: stepExamples(element, { target: plain }), message: `"${plain}" names this element and only this one on the current screen.` };
     }
   }
   for (const form of alternatives(element, name, role, elements)) {
-    if ((await hits(form)).ok) {
+    if (await hits(form)) {
       const said = form.target_pattern ? `"${form.target}" with target_pattern ${JSON.stringify(form.target_pattern)}` : `"${form.target}"`;
       const why = plain ? `"${plain}" is not unique here (${base.matches.length || 'no'} element${base.matches.length === 1 ? '' : 's'} fit it)` : 'this element shows no text or label';
       return { ...base, alternative: form, step_examples: stepExamples(element, form), message: `${why}; ${said} names exactly this one.` };

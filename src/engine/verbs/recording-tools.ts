@@ -51,9 +51,9 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
   switch (e.tool) {
     // A viewer's streamed drag (bridge input.touch), reported once when the finger lifts.
     case 'input.touch': {
-      if (p.action !== 'up') return { skipped: 'a drag that was cancelled before the finger lifted' };
-      const from = p.from as { x: number; y: number };
-      const to = p.to as { x: number; y: number };
+      const from = p.from as { x: number; y: number } | undefined;
+      const to = p.to as { x: number; y: number } | undefined;
+      if (p.action !== 'up' || !from || !to) return { skipped: 'a drag that was cancelled before the finger lifted' };
       const dx = to.x - from.x;
       const dy = to.y - from.y;
       if (Math.hypot(dx, dy) < TAP_SLOP_PX) return tapAt('tap', from.x, from.y);
