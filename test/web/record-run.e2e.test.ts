@@ -85,7 +85,7 @@ async function click(ctx: Ctx, id: string): Promise<void> {
   const box = (await page.locator('#screen').boundingBox())!;
   const p = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), e.center);
   await page.mouse.click(box.x + p.x, box.y + p.y);
-  await page.locator('#activity-feed li', { hasText: `tapped (${e.center.x}, ${e.center.y})` }).first().waitFor({ state: 'attached' });
+  await page.locator('#activity-feed li', { hasText: `at (${e.center.x}, ${e.center.y})` }).first().waitFor({ state: 'attached' });
 }
 
 async function stepsShown(page: Page, n: number): Promise<void> {
