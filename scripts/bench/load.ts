@@ -4,7 +4,10 @@
  * second per viewer, the server's event-loop delay, RSS and ArrayBuffer bytes over time, and
  * what one viewer that stops reading (half-way through the load) does to the others' frame rate.
  * Targets: RSS ≤ 400 MB at peak, back within 20% of the pre-load figure after idle; the
- * non-reading viewer changes the others' fps by < 5%.
+ * non-reading viewer changes the others' fps by < 5%. At the end the server runs a full GC and
+ * reports what it still holds (garbage vs memory kept), and over time the bytes queued in its
+ * sockets, the screen buffers lent/spare (pixel slots) and what the frame pipelines hold.
+ * The viewers' sessions stay resumable for 30 s after they leave: BENCH_IDLE_S=45 measures after that.
  *
  *   node dist/scripts/bench/load.js   (BENCH_LOAD_S=120, BENCH_IDLE_S=30, BENCH_VIEWERS=50,
  *                                      BENCH_AGENTS=8: shorter or smaller runs)

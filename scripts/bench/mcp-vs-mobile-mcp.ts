@@ -11,8 +11,8 @@
  *   git clone https://github.com/mobile-next/mobile-mcp /tmp/mobile-mcp && cd /tmp/mobile-mcp && npm ci && npm run build
  * Without MOBILE_MCP_DIR only mobilebridge's figures are printed.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -34,19 +34,35 @@ interface Side {
   times: Map<string, number[]>;
   errors: Map<string, string>;
   bytes: Map<string, number[]>;
+  /** CPU time of the server process and its reaped children (mobile-mcp's adb runs) per call kind. */
+  cpu: Map<string, number>;
+  pid: number | null;
+}
+
+/** utime + stime + cutime + cstime of a process, in ms (USER_HZ 100): load-independent, unlike wall time. */
+function cpuMs(pid: number | null): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 async function connect(name: string, command: string, args: string[], env: Record<string, string>): Promise<Side> {
   const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
-  return { name, client, times: new Map(), errors: new Map(), bytes: new Map() };
+  return { name, client, times: new Map(), errors: new Map(), bytes: new Map(), cpu: new Map(), pid: transport.pid };
 }
 
 async function timed(side: Side, op: string, tool: string, args: Record<string, unknown>, record = true): Promise<CallToolResult> {
+  const cpu = cpuMs(side.pid);
   const t = performance.now();
   const r = (await side.client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
   const elapsed = performance.now() - t;
+  if (record) side.cpu.set(op, (side.cpu.get(op) ?? 0) + cpuMs(side.pid) - cpu);
   if (r.isError) side.errors.set(op, JSON.stringify(r.content).slice(0, 200));
   if (!record) return r;
   (side.times.get(op) ?? side.times.set(op, []).get(op)!).push(elapsed);
@@ -109,6 +125,7 @@ async function main(): Promise<void> {
         for (const side of order) await timed(side, op, tool, args);
       }
     }
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`MCP over stdio, emulated Android phone ${device} (1080×2400) via a private adb server; ${N} interleaved rounds; medians (p95)\n`);
     const header = ['call', ...sides.map((s) => s.name), ...(sides.length > 1 ? ['mobilebridge speed-up'] : [])];
     console.log(header.map((h, i) => (i === 0 ? h.padEnd(16) : h.padStart(22))).join(''));
@@ -119,6 +136,8 @@ async function main(): Promise<void> {
       if (sides.length > 1) line.push(`${(cells[1].median / cells[0].median).toFixed(2)}×`.padStart(22));
       console.log(line.join(''));
     }
+    console.log(`\nCPU per call of each server process (its adb child processes included), ms, mean of ${N}:`);
+    for (const [op] of ops) console.log([op.padEnd(16), ...sides.map((s) => ((s.cpu.get(op) ?? 0) / N).toFixed(1).padStart(22))].join(''));
     for (const side of sides) for (const [op, message] of side.errors) console.log(`! ${side.name} ${op} returned an error: ${message}`);
     console.log('\nsizes: median characters of the result (base64 image or JSON text). Both servers return a JPEG/PNG');
     console.log('scaled to their own defaults; the emulated phone answers at once, so these are host-side costs.');

@@ -11,6 +11,9 @@ import { ScreencapStream } from '../../src/engine/drivers/android/screencap-stre
 import { parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
 import type { FittedCapture } from '../../src/engine/screen/capture.js';
 import { fitFor, scaleCapture } from '../../src/engine/screen/scale.js';
+import { loadavg } from 'node:os';
+import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
+import { LocalBackend } from '../../src/mcp/backend.js';
 import { withAndroidRig } from './android-rig.js';
 import { summarize } from './stats.js';
 
@@ -19,7 +22,7 @@ const N = Number(process.env.BENCH_N ?? 30);
 type Stages = Record<string, number>;
 
 async function main(): Promise<void> {
-  await withAndroidRig(async ({ phone, server }) => {
+  await withAndroidRig(async ({ phone, server, engineWith }) => {
     const client = createAdbClient({ host: '127.0.0.1', port: server.port, source: 'bench' }, false);
     const device = client.getDevice(phone.serial);
     const signal = new AbortController().signal;
@@ -91,11 +94,20 @@ async function main(): Promise<void> {
     samples.clear();
     for (let i = 0; i < N; i++) for (const way of i % 2 ? [...ways].reverse() : ways) await way();
 
+    // What screencap: 'auto' settles on for this device, as the MCP server would.
+    const engine = engineWith({ screencap: 'auto' });
+    const backend = new LocalBackend(engine);
+    for (let i = 0; i < 6; i++) await backend.screenshot(phone.serial, {});
+    const choice = await engine.withDevice(phone.serial, 'inspect', async (d) => (d as AndroidDevice).captureChoice);
+    const ms = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
+    console.log(`screencap 'auto' chose ${choice.decided}: raw shrunk on the way ${ms(choice.measured.raw)} ms, screencap -p ${ms(choice.measured.png)} ms (capture only)\n`);
+
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`Android screenshot stages, emulated 1080×2400 phone via a private adb server; ${N} interleaved rounds; medians in ms\n`);
     const paths = [...samples.keys()];
-    console.log(['stage'.padEnd(26), ...paths.map((p) => p.padStart(16))].join(''));
+    console.log(['stage'.padEnd(26), ...paths.map((p) => p.padStart(24))].join(''));
     for (const stage of Object.keys(samples.get(paths[0])![0])) {
-      const cells = paths.map((p) => summarize(samples.get(p)!.map((s) => s[stage] ?? 0)).median.toFixed(1).padStart(16));
+      const cells = paths.map((p) => summarize(samples.get(p)!.map((s) => s[stage] ?? 0)).median.toFixed(1).padStart(24));
       console.log([stage.padEnd(26), ...cells].join(''));
     }
   });

@@ -30,6 +30,15 @@ export function rssMb(pid: number): number {
 
 /** User + system CPU time of a process so far, in seconds (Linux /proc, 100 ticks a second). */
 export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ticks(`/proc/${pid}/stat`);
+}
+
+/** The same for the process's main thread alone (its event loop), without worker and pool threads. */
+export function mainThreadCpuSeconds(pid: number): number {
+  return ticks(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function ticks(file: string): number {
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }

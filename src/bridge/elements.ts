@@ -56,11 +56,6 @@ export class ElementWatcher {
     return this.subs.size;
   }
 
-  /** The list as last pushed to the subscribers; undefined before the first listing. */
-  get latest(): readonly UiElement[] | undefined {
-    return this.state ? this.elements : undefined;
-  }
-
   add(sub: Subscription): void {
     this.subs.add(sub);
     sub.primed = false;

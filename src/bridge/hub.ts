@@ -53,7 +53,7 @@ export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
   /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
   readonly feed: ActivityFeed;
-  /** One full GC 10 s after the last screen capture, so memory turned over by streaming goes back. */
+  /** One full GC 10 s after the last screen capture or session end, so memory turned over by streaming goes back. */
   private readonly collector = new IdleCollector(10_000);
 
   constructor(
@@ -133,6 +133,8 @@ export class DeviceHub {
 
   dropSession(session: Session): void {
     for (const sub of [...session.subscriptions.values()]) this.unsubscribe(sub);
+    // An ended session leaves its notification ring and sockets as garbage: collect it once it is quiet.
+    this.collector.touch();
   }
 
   /** A resumed session: each frame subscription gets the current screen, element state catches up. */
@@ -203,11 +205,6 @@ export class DeviceHub {
 
   activity(device: string, actor: Participant, entry: ActivityEntry): void {
     this.feed.publish(device, actor, entry);
-  }
-
-  /** The elements the device's watchers were last shown (undefined: nobody watches its elements). */
-  elementsOf(device: string): readonly UiElement[] | undefined {
-    return this.devices.get(device)?.elements?.latest;
   }
 
   /** Engine call listener: activity for actions, element refresh after them, free element updates from listings. */

@@ -400,6 +400,7 @@ export class Engine {
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
       files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),
+      keptCapture: () => this.latestCaptures.fresh(id),
     };
   }
 }

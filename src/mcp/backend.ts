@@ -79,7 +79,8 @@ export class LocalBackend implements AgentBackend {
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
     return this.engine
       .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN })
-      .then((cap) => scaleCapture(cap, options))
+      // A kept viewer capture lends a pooled pixel slot: give it back once encoded.
+      .then((cap) => scaleCapture(cap, options).finally(() => 'raw' in cap && cap.raw?.release?.()))
       .catch((err: unknown) => toFailure(err));
   }
 

@@ -228,7 +228,29 @@ export function parseJson(source: string): ParseOutcome {
   }
 }
 
-/** Converts offsets to 1-based line/column; built once per file and only when something is reported. */
+/**
+ * 1-based line/column of each offset, counting newlines only up to the last offset: a report
+ * names a few places, so indexing every line of the file is wasted work.
+ */
+export function positionsOf(text: string, offsets: readonly number[]): { line: number; column: number }[] {
+  const order = offsets.map((_, n) => n).sort((a, b) => offsets[a] - offsets[b]);
+  const out: { line: number; column: number }[] = new Array(offsets.length);
+  let line = 1;
+  let lineStart = 0;
+  let next = text.indexOf('\n');
+  for (const n of order) {
+    const offset = offsets[n];
+    while (next !== -1 && next < offset) {
+      line++;
+      lineStart = next + 1;
+      next = text.indexOf('\n', lineStart);
+    }
+    out[n] = { line, column: offset - lineStart + 1 };
+  }
+  return out;
+}
+
+/** Converts offsets to 1-based line/column and gives line texts, for readers that need many. */
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(private readonly text: string) {

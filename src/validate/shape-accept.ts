@@ -19,6 +19,12 @@ export type Accept = (input: unknown) => boolean;
 
 export class Unsupported extends Error {}
 
+/**
+ * Index of the first item a (stripping) array acceptor rejected, per array: the items before it
+ * were accepted, so shape-localize.ts need not check them again. Written only on rejection.
+ */
+export const firstRejected = new WeakMap<unknown[], number>();
+
 /** valibot's object test: arrays count as objects (then their index keys are unknown keys). */
 const isObjectLike = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish']);
@@ -71,6 +77,11 @@ function compile(node: SchemaNode, strip: boolean): Accept {
     if (OPTIONAL_TYPES.has(node.pipe[0].type)) throw new Unsupported('optional pipe root');
     const root = compile(node.pipe[0], strip);
     const checks = pipeActions(node);
+    // Most pipes hold one or two checks (a string and its pattern or length); no loop for those.
+    if (checks.length === 0) return root;
+    const [first, second] = checks;
+    if (checks.length === 1) return (x) => root(x) && first(x);
+    if (checks.length === 2) return (x) => root(x) && first(x) && second(x);
     return (x) => {
       if (!root(x)) return false;
       for (const check of checks) if (!check(x)) return false;
@@ -86,6 +97,9 @@ function compile(node: SchemaNode, strip: boolean): Accept {
       return (x) => typeof x === 'boolean';
     case 'literal':
     case 'picklist': {
+      // === is SameValueZero but for NaN, which valibot's literal matches and === does not.
+      const only = node.literal;
+      if (node.type === 'literal' && !Number.isNaN(only)) return (x) => x === only;
       // Set membership is SameValueZero, like valibot's literal and picklist.
       const allowed = new Set(node.type === 'literal' ? [node.literal] : (node.options as readonly unknown[]));
       return (x) => allowed.has(x);
@@ -103,13 +117,28 @@ function compile(node: SchemaNode, strip: boolean): Accept {
     }
     case 'lazy': {
       const getter = node.getter!;
-      return (x) => compileCached(getter(x), strip)(x);
+      // The getter picks one of a few schemas (steps: action or flow step), mostly the same one.
+      let lastNode: SchemaNode | undefined;
+      let lastAccept: Accept = () => false;
+      return (x) => {
+        const picked = getter(x);
+        if (picked !== lastNode) {
+          lastAccept = compileCached(picked, strip);
+          lastNode = picked;
+        }
+        return lastAccept(x);
+      };
     }
     case 'array': {
       const item = compile(node.item!, strip);
       return (x) => {
         if (!Array.isArray(x)) return false;
-        for (let i = 0; i < x.length; i++) if (!item(x[i])) return false;
+        for (let i = 0; i < x.length; i++) {
+          if (!item(x[i])) {
+            if (strip) firstRejected.set(x, i);
+            return false;
+          }
+        }
         return true;
       };
     }
@@ -147,7 +176,10 @@ function compileStrictObject(node: SchemaNode, strip: boolean): Accept {
     // valibot validates the default of an absent field; one that fails would reject every document.
     if (!required && schema.default !== undefined && !v.safeParse(schema as unknown as v.GenericSchema, undefined).success) throw new Unsupported(`invalid default of ${key}`);
     if (required) requiredCount++;
-    byName.set(key, { accept: compile(schema, strip), required });
+    // A key that is present has a value (parsed JSON has no undefined), so an optional field is
+    // judged by what it wraps; its default was checked above.
+    const judged = schema.type === 'optional' && !schema.pipe ? schema.wrapped! : schema;
+    byName.set(key, { accept: compile(judged, strip), required });
   }
   return (x) => {
     if (!isObjectLike(x)) return false;

@@ -15,12 +15,13 @@
  * - optional: the wrapped schema on the value, or on the default when the value is absent.
  * - lazy: the schema its getter picks for the value.
  * Anything else (variants, unions, leaves) and any container with a problem of its own is kept
- * whole. An object's unknown keys are the exception: walkUnknown reports and removes them before
- * valibot runs, so they are reported on their own (a shallow suspect) and its children checked. walkUnknown (structure.ts) reaches through the same types, so running it on each kept
+ * whole. An object's unknown and missing keys are the exception: walkUnknown reports and removes
+ * unknown keys before valibot runs, and a missing key is an issue valibot words from the key and
+ * the object alone, so both are reported on their own (a shallow suspect) and the children checked. walkUnknown (structure.ts) reaches through the same types, so running it on each kept
  * subtree also finds every unknown key the full walk would: an unknown key makes its object fail.
  */
 import type { SchemaNode } from './schema-node.js';
-import { type Accept, compileCached, pipeActions, Unsupported } from './shape-accept.js';
+import { type Accept, compileCached, firstRejected, pipeActions, Unsupported } from './shape-accept.js';
 
 /** One step of valibot's issue path (the fields structure.ts reads: key, origin, input). */
 export interface PathStep {
@@ -33,7 +34,7 @@ export interface PathStep {
 
 /**
  * A subtree to re-check with the full path: its schema, its value, and valibot's path to it.
- * `shallow`: only the object's own unknown keys; its children that fail are suspects of their own.
+ * `shallow`: only the object's own unknown and missing keys; its failing children are suspects of their own.
  */
 export interface Suspect {
   node: SchemaNode;
@@ -60,6 +61,13 @@ function actionsPass(node: SchemaNode, value: unknown): boolean {
   return actions.every((action) => action(value));
 }
 
+/** The required keys an object lacks, in schema order (the order valibot reports them in). */
+export function missingKeys(node: SchemaNode, obj: Record<string, unknown>): string[] {
+  const missing: string[] = [];
+  for (const [k, schema] of Object.entries(node.entries!)) if (!OPTIONAL_TYPES.has(schema.type) && !(k in obj)) missing.push(k);
+  return missing;
+}
+
 /** True when the container itself is fine, so that only its children can be at fault. */
 function ownPartIsFine(node: SchemaNode, value: unknown): boolean {
   switch (node.type) {
@@ -71,13 +79,9 @@ function ownPartIsFine(node: SchemaNode, value: unknown): boolean {
       for (const k in value) if (!UNSAFE_RECORD_KEYS.has(k) && !key(k)) return false;
       return true;
     }
-    case 'strict_object': {
-      // Unknown keys are not its own problem: walkUnknown reports and removes them before valibot runs.
-      if (!isRecord(value)) return false;
-      const entries = node.entries!;
-      for (const [k, schema] of Object.entries(entries)) if (!OPTIONAL_TYPES.has(schema.type) && !(k in value)) return false;
-      return true;
-    }
+    case 'strict_object':
+      // Its unknown and missing keys are reported by a shallow suspect (see `find`).
+      return isRecord(value);
     default:
       return false;
   }
@@ -107,18 +111,15 @@ function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]
   if (!CONTAINERS.has(plain.type) || !ownPartIsFine(plain, value)) return void out.push({ node, value, path });
   if (plain.type === 'array') {
     const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) visitChild(plain.item!, list, i, list[i], path, out);
+    for (let i = firstRejected.get(list) ?? 0; i < list.length; i++) visitChild(plain.item!, list, i, list[i], path, out);
   } else if (plain.type === 'record') {
     const obj = value as Record<string, unknown>;
     for (const k in obj) if (!UNSAFE_RECORD_KEYS.has(k)) visitChild(plain.value!, obj, k, obj[k], path, out);
   } else {
     const obj = value as Record<string, unknown>;
     const entries = plain.entries!;
-    for (const k in obj) {
-      if (!Object.prototype.hasOwnProperty.call(entries, k) && !k.startsWith('x-')) {
-        out.push({ node: plain, value, path, shallow: true });
-        break;
-      }
+    if (missingKeys(plain, obj).length || Object.keys(obj).some((k) => !Object.prototype.hasOwnProperty.call(entries, k) && !k.startsWith('x-'))) {
+      out.push({ node: plain, value, path, shallow: true });
     }
     // Schema order, as valibot runs the entries.
     for (const [k, schema] of Object.entries(entries)) visitChild(schema, obj, k, obj[k], path, out);

@@ -19,7 +19,23 @@ import {
 } from './vocabulary.js';
 
 const SEMANTIC: ReadonlySet<string> = new Set(SEMANTIC_ACTIONS);
-const KNOWN_ACTIONS: ReadonlySet<string> = new Set(ACTIONS);
+
+/** What the rules need to know of an action, looked up once per step instead of once per rule. */
+interface ActionTraits {
+  needsTarget: boolean;
+  takesValue: boolean;
+  semantic: boolean;
+  permission: boolean;
+  /** The wait_config.type a wait action needs. */
+  waitType?: string;
+}
+const ACTION_TRAITS: ReadonlyMap<string, ActionTraits> = new Map(
+  ACTIONS.map((a) => [
+    a,
+    { needsTarget: TARGET_ACTIONS.has(a), takesValue: VALUE_ACTIONS.has(a), semantic: SEMANTIC.has(a), permission: PERMISSION_ACTIONS.has(a), waitType: WAIT_TYPE_OF_ACTION[a] },
+  ]),
+);
+const WAIT_TYPES_OF_ACTIONS: readonly string[] = Object.values(WAIT_TYPE_OF_ACTION);
 const NUMERIC_PROPERTIES: ReadonlySet<string> = new Set(['api_level', 'screen_width', 'screen_height', 'os_version']);
 const PROPERTY_VALUES: Record<string, readonly (string | boolean)[]> = {
   platform: ['android', 'ios'],
@@ -95,9 +111,9 @@ function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknow
   }
 }
 
-function checkWait(ctx: Context, entry: StepEntry, action: string): void {
+function checkWait(ctx: Context, entry: StepEntry, action: string, traits: ActionTraits): void {
   const { step, pointer } = entry;
-  const wanted = WAIT_TYPE_OF_ACTION[action];
+  const wanted = traits.waitType;
   const wc = step.wait_config;
   if (wanted && wc === undefined) {
     report(ctx, pointer, 'wait-config-required', `${action} needs "wait_config"; add "wait_config": {"type": "${wanted}", "timeout_ms": 10000}`);
@@ -107,7 +123,7 @@ function checkWait(ctx: Context, entry: StepEntry, action: string): void {
     report(ctx, `${pointer}/wait_config`, 'wait-config-unused', `${action} does not wait, so wait_config is ignored; remove it or use a wait_for_* action`);
     return;
   }
-  if (typeof wc.type === 'string' && wc.type !== wanted && Object.values(WAIT_TYPE_OF_ACTION).includes(wc.type)) {
+  if (typeof wc.type === 'string' && wc.type !== wanted && WAIT_TYPES_OF_ACTIONS.includes(wc.type)) {
     report(ctx, `${pointer}/wait_config/type`, 'wait-config-type', `${action} waits for "${wanted}", not "${wc.type}"; set wait_config.type to "${wanted}"`, `use "${wanted}"`);
   }
   if (wc.indicator !== undefined && wc.type !== 'loading_complete') {
@@ -119,10 +135,10 @@ function checkUnused(ctx: Context, { step, pointer }: StepEntry, action: string,
   if (step[field] !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
 }
 
-function checkActionFields(ctx: Context, entry: StepEntry, action: string): void {
+function checkActionFields(ctx: Context, entry: StepEntry, action: string, traits: ActionTraits): void {
   const { step, pointer } = entry;
   const value = str(step.value);
-  if (TARGET_ACTIONS.has(action) && step.target === undefined && step.target_pattern === undefined) {
+  if (traits.needsTarget && step.target === undefined && step.target_pattern === undefined) {
     report(ctx, pointer, 'target-required', `${action} needs "target" (a description such as "the Sign in button") or "target_pattern" (a regex over the element text); add one`);
   }
   if ((action === 'type' || action === 'open_url') && step.value === undefined) {
@@ -142,7 +158,7 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string): void
       report(ctx, `${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
     }
   }
-  if (SEMANTIC.has(action) && ctx.mode !== 'platform-agnostic') {
+  if (traits.semantic && ctx.mode !== 'platform-agnostic') {
     report(ctx, `${pointer}/action`, 'action-requires-agnostic-mode', `${action} needs "mode": "platform-agnostic" at the root (with "$schema_version": "2.1"); add it, ${SEMANTIC_HINT[action]}`);
   }
   if (action === 'capture_value') {
@@ -158,14 +174,14 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string): void
     }
   }
   // SPEC §8: `type` taps its target first, `launch_app` launches `value` instead of app_package.
-  if (!TARGET_ACTIONS.has(action) && action !== 'type') {
+  if (!traits.needsTarget && action !== 'type') {
     checkUnused(ctx, entry, action, 'target', 'no element is involved');
     checkUnused(ctx, entry, action, 'target_pattern', 'no element is involved');
   }
-  if (!VALUE_ACTIONS.has(action) && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
+  if (!traits.takesValue && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
   if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', 'only type empties a field before typing');
   if (action === 'launch_app' && value !== undefined && !value.includes('${')) checkLaunchPackage(ctx, value, `${pointer}/value`);
-  if (!PERMISSION_ACTIONS.has(action)) checkUnused(ctx, entry, action, 'permission_name', 'only grant_permission / deny_permission use it');
+  if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
 }
 
@@ -178,9 +194,10 @@ export function checkStep(ctx: Context, entry: StepEntry): void {
   const { step, pointer } = entry;
   const action = str(step.action);
   // A step with `flow` is a flow step: its `action`, if any, is reported as an unknown property.
-  if (action && KNOWN_ACTIONS.has(action) && step.flow === undefined) {
-    checkActionFields(ctx, entry, action);
-    checkWait(ctx, entry, action);
+  const traits = action === undefined ? undefined : ACTION_TRAITS.get(action);
+  if (action && traits && step.flow === undefined) {
+    checkActionFields(ctx, entry, action, traits);
+    checkWait(ctx, entry, action, traits);
   }
   if (step.retry_policy !== undefined && step.on_failure !== 'retry') {
     report(ctx, `${pointer}/retry_policy`, 'retry-policy-ignored', 'retry_policy applies only with "on_failure": "retry"; add that or remove the policy');

@@ -8,7 +8,7 @@ import type { RawIssue, RuleId } from './rules.js';
 import { type Scenario, ScenarioSchema } from './schema.js';
 import type { SchemaNode } from './schema-node.js';
 import { compileAcceptor } from './shape-accept.js';
-import { type PathStep, suspects } from './shape-localize.js';
+import { missingKeys, type PathStep, suspects } from './shape-localize.js';
 import { didYouMean } from './suggest.js';
 
 
@@ -140,8 +140,16 @@ const EXPECTED_WORDS: Record<string, string> = {
   union: 'a string, number or boolean',
 };
 
+/** The quoted names in valibot's `expected` text; the texts come from the schema, so they are few. */
+const optionLists = new Map<string, string[]>();
 function options(expected: string | null): string[] {
-  return [...(expected ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+  const text = expected ?? '';
+  let list = optionLists.get(text);
+  if (!list) {
+    list = [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    if (optionLists.size < 1000) optionLists.set(text, list);
+  }
+  return list;
 }
 
 function toSnake(s: string): string {
@@ -208,6 +216,19 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
 /** Built once: most documents are well-formed, and for them this replaces both passes below. */
 const acceptScenario = compileAcceptor(ScenarioSchema as unknown as SchemaNode);
 
+/** What valibot's strict_object reports for each required key `obj` lacks (its `~run`, valibot 1.x). */
+function missingKeyIssues(node: SchemaNode, obj: Record<string, unknown>): v.BaseIssue<unknown>[] {
+  return missingKeys(node, obj).map((key) => ({
+    kind: 'schema',
+    type: 'strict_object',
+    input: undefined,
+    expected: `"${key}"`,
+    received: 'undefined',
+    message: `Invalid key: Expected "${key}" but received undefined`,
+    path: [{ type: 'object', origin: 'key', input: obj, key, value: obj[key] }],
+  }));
+}
+
 /** Adds valibot's issues, re-rooted under `prefix`, keeping the first issue of each path. */
 function addValibotIssues(issues: readonly v.BaseIssue<unknown>[], prefix: readonly PathStep[], seen: Set<string>, out: RawIssue[]): void {
   for (const issue of issues) {
@@ -239,7 +260,10 @@ export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean
   }
   const seen = new Set<string>();
   for (const part of parts) {
-    if (part.shallow) continue;
+    if (part.shallow) {
+      addValibotIssues(missingKeyIssues(part.node, part.value as Record<string, unknown>), part.path, seen, out);
+      continue;
+    }
     const result = v.safeParse(part.node as unknown as v.GenericSchema, part.value, { abortEarly: false });
     if (!result.success) addValibotIssues(result.issues, part.path, seen, out);
     else if (part.node === root) return { issues: out, output: result.output as Scenario };

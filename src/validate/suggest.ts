@@ -1,8 +1,12 @@
+/** One table reused by every call (suggestions are computed one at a time); grown when a word is longer. */
+let table = new Int32Array(64 * 64);
+
 /** Edit distance with adjacent transpositions counted as one edit, so "tpa" is 1 away from "tap". */
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[] = new Array(rows * cols);
+  if (table.length < rows * cols) table = new Int32Array(rows * cols);
+  const d = table;
   for (let r = 0; r < rows; r++) d[r * cols] = r;
   for (let c = 0; c < cols; c++) d[c] = c;
   for (let r = 1; r < rows; r++) {
@@ -27,8 +31,11 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   for (const cand of candidates) {
     const cl = cand.toLowerCase();
     if (cl === lower) return cand;
+    const prefix = lower.length >= 3 && (cl.startsWith(lower) || lower.startsWith(cl));
+    // The distance is at least the difference in length; a candidate that cannot beat the best is skipped.
+    if (!prefix && Math.abs(cl.length - lower.length) >= bestScore) continue;
     let score = editDistance(lower, cl);
-    if (lower.length >= 3 && (cl.startsWith(lower) || lower.startsWith(cl))) score = Math.min(score, 1.5);
+    if (prefix) score = Math.min(score, 1.5);
     if (score < bestScore) {
       bestScore = score;
       best = cand;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
-import { fastParse, LineIndex, locate, parseJson, type PosNode } from './json.js';
+import { fastParse, locate, parseJson, positionsOf, type PosNode } from './json.js';
 import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
@@ -40,9 +40,9 @@ type Locator = (issues: readonly RawIssue[]) => number[];
 
 /** `offsetsOf` is only called when there is something to place, so valid files skip that work. */
 function finish(file: string, raw: RawIssue[], offsetsOf: Locator, text: string, version: string | null): ValidationReport {
-  const index = raw.length ? new LineIndex(text) : undefined;
   const offsets = raw.length ? offsetsOf(raw) : [];
-  const placed = raw.map((r, n) => ({ r, offset: offsets[n], ...index!.position(offsets[n]) }));
+  const positions = positionsOf(text, offsets);
+  const placed = raw.map((r, n) => ({ r, offset: offsets[n], ...positions[n] }));
   placed.sort((a, b) => a.offset - b.offset);
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
@@ -82,14 +82,14 @@ interface Checked extends LoadedScenario {
 
 function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): Checked {
   const fast = fastParse(text);
-  const parsed = fast?.ok ? { ...fast, duplicates: [], pos: undefined } : (fast ?? parseJson(text));
+  const parsed = fast?.ok ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : (fast ?? parseJson(text));
   if (!parsed.ok) {
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =
       parsed.reason === 'empty'
         ? 'the file is empty; a scenario is a JSON object starting with {'
         : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
-    const pos = new LineIndex(parsed.text).position(parsed.offset);
+    const [pos] = positionsOf(parsed.text, [parsed.offset]);
     return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message }], warnings: [] } };
   }
   const doc = parsed.value;

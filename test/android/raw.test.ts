@@ -24,10 +24,18 @@ async function screenshotRaw(engine: Engine, serial: string): Promise<RawImage> 
 
 raw('raw screencap: RGBA pixels equal the phone\'s, no PNG involved', async ({ rig }) => {
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  const image = await screenshotRaw(rig!.engine, rig!.phone.serial);
-  const phone = await rig!.phone.phone.screenRgba();
-  assert.equal({ width: image.width, height: image.height, channels: image.channels }, { width: 1080, height: 2400, channels: 4 });
-  assert.ok(image.data.equals(phone.data), 'pixels equal the phone\'s');
+  // The app may still be settling (loading state, the status-bar clock): compare a capture taken
+  // while the phone's screen stood still, i.e. the same before and after it.
+  let image: RawImage | undefined;
+  let phone: { data: Buffer } | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = Buffer.from((await rig!.phone.phone.screenRgba()).data);
+    image = await screenshotRaw(rig!.engine, rig!.phone.serial);
+    phone = await rig!.phone.phone.screenRgba();
+    if (before.equals(phone.data)) break;
+  }
+  assert.equal({ width: image!.width, height: image!.height, channels: image!.channels }, { width: 1080, height: 2400, channels: 4 });
+  assert.ok(image!.data.equals(phone!.data), 'pixels equal the phone\'s');
   assert.ok(rig!.phone.stats.opened.some((s) => /^exec:screencap( -d \S+)? 2>/.test(s)), 'used raw screencap, not screencap -p');
 });
 

@@ -69,6 +69,29 @@ test('with scrcpy running: INJECT_TOUCH_EVENT per event (finger pointer, pressur
   }
 });
 
+test('the server injects a touch outside the screen as it is (scrcpy does not check), and no window receives it', async ({ rig }) => {
+  if (!rig || !hasFfmpeg()) return;
+  const handle = await handleOf(rig);
+  const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const screen = rig.phone.phone.currentScreen;
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    const ctx = { signal: new AbortController().signal };
+    // Straight to the driver: the engine itself refuses a down outside the screen.
+    assert.is(await handle.touch!('down', 1079, 2600, ctx), true);
+    await handle.touch!('up', 1079, 2600, ctx);
+    await until(() => log.length >= 2, 'both events at the server');
+    assert.match(log[0], /^down 10\d\d,2600 /);
+    assert.is(rig.phone.phone.currentScreen, screen, 'nothing reacted');
+    assert.is(rig.phone.phone.focusedField, undefined);
+  } finally {
+    await video.close();
+  }
+});
+
 test('a server that dies on a refused injection fails the rest of the drag instead of reporting success', async ({ rig }) => {
   if (!rig || !hasFfmpeg()) return;
   const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
@@ -132,13 +155,18 @@ test('where `input` has no motionevent: the down says so, and the drag becomes o
 
 test('keys: BACKSPACE is KEYCODE_DEL through `input keyevent` without scrcpy', async ({ rig }) => {
   if (!rig) return;
-  await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
-  await rig.call('mobile_click_on_screen_at_coordinates', els.find((e) => e.id === 'email')!.center);
-  await rig.call('mobile_type_keys', { text: 'abc' });
+  // An engine of its own: rig.engine may still have scrcpy running from the tests above (grace period).
+  const engine = rig.engineWith({ scrcpy: { graceMs: 0 } });
+  const call = (tool: string, params: object = {}) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const els = (await call('mobile_list_elements_on_screen')).elements as UiElement[];
+  await call('mobile_click_on_screen_at_coordinates', els.find((e) => e.id === 'email')!.center);
+  await call('mobile_type_keys', { text: 'abc' });
+  await until(() => rig.phone.phone.fieldValue('email').endsWith('abc'), 'typed abc');
+  const typed = rig.phone.phone.fieldValue('email');
   rig.phone.stats.reset();
-  assert.is((await rig.engine.pressKey(rig.phone.serial, 'BACKSPACE')).status, 'success');
-  assert.is(rig.phone.phone.fieldValue('email'), 'ab');
+  assert.is((await engine.pressKey(rig.phone.serial, 'BACKSPACE')).status, 'success');
+  await until(() => rig.phone.phone.fieldValue('email') === typed.slice(0, -1), 'one character deleted');
   assert.ok(rig.phone.stats.opened.some((s) => /input keyevent 67/.test(s)), rig.phone.stats.opened.join(' | '));
 });
 

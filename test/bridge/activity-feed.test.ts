@@ -95,6 +95,30 @@ test('with nothing listed yet the bridge looks at the screen before telling what
   await Promise.all([agent.close(), late.close()]);
 });
 
+test('a tap the bridge cannot place (the listing is older than the last action) makes the focus unknown: typing is masked while a password field is on screen', async () => {
+  ({ bridge } = await testBridge());
+  const agent = await RawClient.open(bridge.wsUrl);
+  await agent.call('tools.call', { tool: 'mobile_launch_app', parameters: { device: ANDROID, packageName: DEMO } });
+  await agent.call('tools.call', { tool: 'mobile_list_elements_on_screen', parameters: { device: ANDROID } });
+  const [email, password] = [await find('email'), await find('password')];
+  await agent.call('tools.call', { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: ANDROID, x: email.center.x, y: email.center.y } });
+  // No listing since that tap (nobody watches): the next tap's element is not known for sure.
+  await agent.call('tools.call', { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: ANDROID, x: password.center.x, y: password.center.y } });
+  await agent.call('tools.call', { tool: 'mobile_type_keys', parameters: { device: ANDROID, text: 'hunter22' } });
+  const recent = (await agent.call('activity.recent', { device: ANDROID })) as unknown as ActivityRecentResult;
+  assert.equal(recent.entries.map((e) => e.summary).slice(-3), ['tapped the “Email” field', `tapped (${password.center.x}, ${password.center.y})`, 'typed 8 characters into a field']);
+  // Likewise after a key that may move the focus (an IME "next" on ENTER, Tab).
+  await agent.call('tools.call', { tool: 'mobile_list_elements_on_screen', parameters: { device: ANDROID } });
+  await agent.call('tools.call', { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: ANDROID, x: email.center.x, y: email.center.y } });
+  await agent.call('tools.call', { tool: 'mobile_press_button', parameters: { device: ANDROID, button: 'ENTER' } });
+  await agent.call('tools.call', { tool: 'mobile_type_keys', parameters: { device: ANDROID, text: 'x' } });
+  const after = (await agent.call('activity.recent', { device: ANDROID })) as unknown as ActivityRecentResult;
+  assert.is(after.entries[after.entries.length - 1].summary, 'typed 1 character into a field');
+  assert.match(recent.entries[recent.entries.length - 1].masked?.reason ?? '', 'could not tell which field');
+  assert.not.match(JSON.stringify(recent), 'hunter22');
+  await agent.close();
+});
+
 test('keys typed in quick succession make one entry (same id, count), ENTER included; other actions start a new one', async () => {
   ({ bridge } = await testBridge());
   const watching = await watcher();
@@ -173,14 +197,14 @@ test('a lock backing a running scenario outlives its holder’s connection until
     assertions: [],
   };
   holder.send({ jsonrpc: '2.0', id: 99, method: 'scenarios.run', params: { device: ANDROID, scenario } });
-  await holder.notification('scenario.progress', (p) => p.type === 'started').catch(async (err: Error) => {
+  await holder.notification('scenario.progress', (p) => p.type === 'started', 20_000).catch(async (err: Error) => {
     throw new Error(`${err.message}: ${JSON.stringify(holder.texts).slice(0, 600)}`);
   });
   assert.is(bridge.locks.holder(ANDROID)?.id, hello.session as string);
   holder.ws.terminate();
   await until('the socket is gone', () => bridge.stats().connections === 1 || bridge.stats().connections === 0);
   assert.is(bridge.locks.holder(ANDROID)?.id, hello.session as string, 'the run keeps the device');
-  await until('the run ended and released the lock', () => bridge.locks.holder(ANDROID) === undefined, 15_000);
+  await until('the run ended and released the lock', () => bridge.locks.holder(ANDROID) === undefined, 45_000);
 });
 
 test.run();

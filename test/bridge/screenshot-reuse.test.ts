@@ -71,6 +71,29 @@ test('while a viewer watches, a screenshot takes the frame loop\'s capture inste
   assert.ok(reusedOnce, `no screenshot reused a capture (${JSON.stringify(latest.stats)})`);
 });
 
+test('over the bridge, mobile_take_screenshot takes a fresh frame-loop capture too (agents with --bridge)', async ({ bridge, viewer, deviceCaptures }) => {
+  const latest = bridge.engine.latestCaptures;
+  await watch(viewer, 1);
+  let reusedOnce = false;
+  for (let attempt = 0; attempt < 10 && !reusedOnce; attempt++) {
+    const stored = latest.stats.stored;
+    await until('the next loop capture', () => latest.stats.stored > stored, 5000);
+    const captures = deviceCaptures();
+    const reused = latest.stats.reused;
+    const shot = await viewer.call('tools.call', { tool: 'mobile_take_screenshot', parameters: { device: ANDROID } });
+    reusedOnce = latest.stats.reused === reused + 1;
+    if (!reusedOnce) continue;
+    assert.is(deviceCaptures(), captures, 'the reused screenshot did not reach the phone');
+    // Still the screen: the same pixels as the phone renders now.
+    const image = Buffer.from(shot.image as string, 'base64');
+    assert.is((await sharp(image).metadata()).format, 'png');
+    const phone = await bridge.engine.withDevice(ANDROID, 'compare', async (d) => (await d.screenshot({ signal: new AbortController().signal })).png);
+    const [a, b] = await Promise.all([sharp(image).removeAlpha().raw().toBuffer(), sharp(phone).removeAlpha().raw().toBuffer()]);
+    assert.ok(a.equals(b), 'reused screenshot pixels equal the phone\'s screen');
+  }
+  assert.ok(reusedOnce, `no mobile_take_screenshot reused a capture (${JSON.stringify(latest.stats)})`);
+});
+
 test('after an action, the screenshot shows the new screen: captures from before it are never reused', async ({ bridge, viewer, agent }) => {
   const engine = bridge.engine;
   await watch(viewer, 30);

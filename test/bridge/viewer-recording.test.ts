@@ -91,6 +91,30 @@ rec('coordinate taps and key batches of a recording session become named steps; 
   assert.not.ok(JSON.stringify(scenario).includes('"x"'), 'no coordinates');
 });
 
+rec('a tap right after the screen changed is named by the screen it landed on, not the list the viewer was shown', async (ctx) => {
+  // A second page that watches no elements at all, and taps at once after a screen change.
+  const other = await connectBridge(ctx.bridge!.wsUrl, { token: TOKEN });
+  try {
+    await other.requestRaw('recording.start', { device: ANDROID, name: 'More' });
+    const act = (tool: string, parameters: Record<string, unknown>) => other.callTool(tool, { device: ANDROID, ...parameters });
+    await act('mobile_open_url', { url: 'mbdemo://screen/more' });
+    const { elements } = (await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: ANDROID })) as { elements: UiElement[] };
+    const alert = elements.find((e) => e.id === 'show_alert')!;
+    await act('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const sent = [act('mobile_open_url', { url: 'mbdemo://screen/more' }), act('mobile_click_on_screen_at_coordinates', { x: alert.center.x, y: alert.center.y })];
+    await Promise.all(sent);
+    const stopped = (await other.requestRaw('recording.stop', { device: ANDROID })) as { scenario: typeof scenario };
+    assert.equal(stopped.scenario.steps.map((s) => [s.action, s.target ?? s.value]), [
+      ['open_url', 'mbdemo://screen/more'],
+      ['open_url', 'mbdemo://screen/signin'],
+      ['open_url', 'mbdemo://screen/more'],
+      ['tap', 'Show alert'],
+    ]);
+  } finally {
+    await other.close();
+  }
+});
+
 rec('the recording replays green over scenarios.run; its screenshots are served from that run only, with the token', async (ctx) => {
   await call(ctx, 'mobile_clear_app_data', { packageName: DEMO });
   const out = join(ctx.tmp, 'out');

@@ -46,6 +46,9 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   const clock = new ManualClock(1_000_000);
   const virtual = new VirtualDriver({ devices: ['ios'], clock });
   const device = virtual.devices[0];
+  // A real WebDriverAgent answers its first screenshot at once; the virtual phone's renderer thread
+  // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
+  await device.screenPng();
   const wda = new EmulatedWda(device, { scale: options.scale });
   await wda.start();
   if (options.wdaDown) await wda.stop();
@@ -63,7 +66,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   process.env.PATH = `${bin}:${dirname(process.execPath)}`;
   process.env.MB_IOS_HARNESS = tools.url;
 
-  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 3000, ...options.driver }, allowPaths: [dir] });
+  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, ...options.driver }, allowPaths: [dir] });
   return {
     engine,
     device,

@@ -54,6 +54,14 @@ const BREAKS: Record<string, (d: Doc) => unknown> = {
   'flow step with an action': (d) => Array.isArray(d.steps) && d.steps.push({ id: 'flow_x', flow: 'f.json', action: 'tap', parameters: { lower: 1 } }),
   'not an object step': (d) => Array.isArray(d.steps) && d.steps.push('tap the button', null, []),
   'bad device properties': (d) => (d.preconditions = { device_properties: { network: 'wifi' }, device_actions: [{ action: 'reboot' }] }),
+  'missing fields next to broken ones': (d) => {
+    delete d.name;
+    d.platform = 'windows';
+    d.metadata = { environment: '' };
+    const step = lastStep(d);
+    if (step) Object.assign(step, { description: undefined, action: 'tpa', bogus: 1, wait_config: { timeout_ms: 5 } });
+    return true;
+  },
   'several at once': (d) => {
     BREAKS['misspelt action'](d);
     BREAKS['bad tag'](d);

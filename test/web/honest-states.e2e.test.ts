@@ -97,4 +97,27 @@ states('a bridge restarted with another token: the open viewer shows the wrong-t
   await page.close();
 });
 
+states('the viewer’s first connection refused for its token: the page says so instead of the viewer', async (ctx) => {
+  const first = await startViewerBridge({ token: 'first-token' });
+  ctx.bridges.push(first.bridge);
+  const port = first.bridge.port;
+  const page = await ctx.browser!.newPage();
+  // Hold the page's first WebSocket until the bridge has been restarted with another token.
+  let letThrough!: () => void;
+  const gate = new Promise<void>((resolve) => (letThrough = resolve));
+  await page.routeWebSocket(/\/ws/, async (ws) => {
+    await gate;
+    ws.connectToServer();
+  });
+  await page.goto(first.url);
+  await page.locator('#connection[data-state="connecting"]').waitFor();
+  await first.bridge.close();
+  ctx.bridges.splice(0);
+  ctx.bridges.push((await startViewerBridge({ token: 'second-token', port })).bridge);
+  letThrough();
+  await page.locator('#access-problem[data-problem="token_wrong"]').waitFor({ timeout: 15_000 });
+  assert.is(await page.textContent('#access-title'), 'The token in this address is wrong');
+  await page.close();
+});
+
 if (chromiumPath) states.run();

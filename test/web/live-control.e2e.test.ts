@@ -181,6 +181,25 @@ live('Backspace deletes a character, Ctrl+V pastes the host clipboard, right cli
   await page.locator('#activity-feed li', { hasText: 'pressed BACK' }).first().waitFor({ state: 'attached' });
 });
 
+live('on iOS, which has no BACK button, right click swipes from the left edge and goes back', async (ctx) => {
+  if (!chromiumPath) return;
+  const IOS = 'virtual-ios-1';
+  const page = ctx.page!;
+  const list = async () => ((await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: IOS })) as { elements: UiElement[] }).elements;
+  await ctx.bridge!.engine.call('mobile_open_url', { device: IOS, url: 'mbdemo://screen/home' });
+  await ctx.bridge!.engine.call('mobile_open_url', { device: IOS, url: 'mbdemo://screen/detail?item=3' });
+  await eventually(async () => !(await list()).some((e) => /^item_\d+$/.test(e.id)), 'the detail screen (no list)');
+  await page.click(`#device-list button[data-id="${IOS}"]`);
+  await page.waitForSelector(`#device-list button[data-id="${IOS}"][aria-pressed="true"]`);
+  await page.waitForSelector('#screen:not([hidden])');
+  const box = await screenBox(page);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+  await eventually(async () => (await list()).filter((e) => /^item_\d+$/.test(e.id)).length > 3, 'back on the list');
+  await page.click(`#device-list button[data-id="${DEVICE}"]`);
+  await page.waitForSelector(`#device-list button[data-id="${DEVICE}"][aria-pressed="true"]`);
+  await page.waitForSelector('#screen:not([hidden])');
+});
+
 live('a second viewer sees the tap marker where the first one tapped', async (ctx) => {
   if (!chromiumPath) return;
   const first = ctx.page!;

@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { CallEvent } from '../../src/engine/engine.js';
+import type { UiElement } from '../../src/engine/types.js';
 import { Recorder } from '../../src/engine/verbs/recording.js';
+import { translateRawCall } from '../../src/engine/verbs/recording-tools.js';
 import type { VerbOutcome, VerbStep } from '../../src/engine/verbs/types.js';
 import { recordedFileName, stoppedSummary } from '../../web/src/recording-model.js';
 import { asResult, parametersToAsk, screenshotUrl, verdictLine } from '../../web/src/run-model.js';
@@ -93,6 +96,47 @@ test('Recorder: typing after another action or a recorded check is a new step', 
   const again = Recorder.restore(JSON.parse(JSON.stringify(r.snapshot())));
   again.noteVerb({ action: 'type', value: '!' }, passed({ action: 'type', value: '!' }));
   assert.equal((again.toScenario() as { steps: { value?: string }[] }).steps.at(-1)!.value, ' ones!');
+});
+
+test('Recorder: Backspace right after typing takes the last character back; all of it drops the step; a secret stays', () => {
+  const r = recorder();
+  note(r, { action: 'tap', target: 'Email' });
+  note(r, { action: 'type', value: 'ab' });
+  assert.ok(r.eraseTyped());
+  note(r, { action: 'type', value: 'c' });
+  note(r, { action: 'tap', target: 'Name' });
+  note(r, { action: 'type', value: 'x' });
+  assert.ok(r.eraseTyped());
+  assert.not.ok(r.eraseTyped(), 'nothing typed is open any more');
+  note(r, { action: 'tap', target: 'Password' }, true);
+  note(r, { action: 'type', value: 'pw' });
+  assert.ok(r.eraseTyped());
+  const doc = r.toScenario() as { steps: { id: string; action: string; target?: string; value?: string }[] };
+  assert.equal(doc.steps.map((s) => [s.id, s.target ?? s.value]), [['tap_email', 'Email'], ['type_ac', 'ac'], ['tap_name', 'Name'], ['tap_password', 'Password'], ['type_password', '${PASSWORD}']]);
+});
+
+function event(tool: string, parameters: Record<string, unknown>, ok = true): CallEvent {
+  return { device: 'd', tool, parameters: { device: 'd', ...parameters }, result: {}, ok, mutates: true, origin: 's', durationMs: 5 };
+}
+
+test('translateRawCall: a viewer drag (input.touch) is a swipe, a left-edge drag Back, a still one a tap; keys', () => {
+  const listing: UiElement[] = [{ id: 'ok', text: 'OK', type: 'button', accessibility_label: null, x: 0, y: 0, width: 100, height: 50, visible: true, enabled: true, center: { x: 50, y: 25 } }];
+  const step = (e: CallEvent) => {
+    const t = translateRawCall(e, listing);
+    return t && 'step' in t ? [t.step.action, t.step.target ?? t.step.value ?? null] : t;
+  };
+  const drag = (from: [number, number], to: [number, number], action = 'up') => event('input.touch', { action, from: { x: from[0], y: from[1] }, to: { x: to[0], y: to[1] }, moves: 5 });
+  assert.equal(step(drag([500, 1500], [520, 600])), ['swipe', 'up']);
+  assert.equal(step(drag([500, 600], [480, 1500])), ['swipe', 'down']);
+  assert.equal(step(drag([900, 800], [100, 850])), ['swipe', 'left']);
+  assert.equal(step(drag([300, 800], [900, 850])), ['swipe', 'right']);
+  assert.equal(step(drag([1, 1200], [700, 1200])), ['press_back', null]);
+  assert.equal(step(drag([50, 25], [53, 27])), ['tap', 'OK']);
+  assert.ok((translateRawCall(drag([500, 1500], [500, 600], 'cancel'), listing) as { skipped: string }).skipped);
+  assert.is(translateRawCall({ ...drag([500, 1500], [500, 600]), ok: false }, listing), undefined, 'a failed drag did nothing');
+  assert.equal(step(event('input.key', { key: 'ENTER' })), ['press_button', 'ENTER']);
+  assert.equal(translateRawCall(event('input.key', { key: 'BACKSPACE' }), listing), { erase: true });
+  assert.match((translateRawCall(event('input.key', { key: 'TAB' }), listing) as { skipped: string }).skipped, 'TAB');
 });
 
 test.run();

@@ -85,7 +85,8 @@ async function click(ctx: Ctx, id: string): Promise<void> {
   const box = (await page.locator('#screen').boundingBox())!;
   const p = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), e.center);
   await page.mouse.click(box.x + p.x, box.y + p.y);
-  await page.locator('#activity-feed li', { hasText: `tapped (${e.center.x}, ${e.center.y})` }).first().waitFor({ state: 'attached' });
+  // The feed names the element it landed on and gives the point as a detail (or the point alone).
+  await page.locator('#activity-feed li', { hasText: new RegExp(`tapped[\\s\\S]*\\(${e.center.x}, ${e.center.y}\\)`) }).first().waitFor({ state: 'attached' });
 }
 
 async function stepsShown(page: Page, n: number): Promise<void> {
@@ -106,7 +107,8 @@ test('Record: launch, taps and typing (password too) become steps; Stop offers a
   await stepsShown(page, 1);
 
   await click(ctx, 'email');
-  await page.keyboard.type('demo@example.com', { delay: 15 });
+  await page.keyboard.type('demo@example.comm', { delay: 15 });
+  await page.keyboard.press('Backspace');
   await click(ctx, 'password');
   // Slow enough that the keys leave in several batches: still one step, one secret.
   await page.keyboard.type(PASSWORD, { delay: 40 });
@@ -115,13 +117,21 @@ test('Record: launch, taps and typing (password too) become steps; Stop offers a
     if (i > 100) throw new Error('the password did not reach the field');
     await page.waitForTimeout(50);
   }
-  await click(ctx, 'sign_in');
+  // A drag streamed as input.touch is a swipe in its direction (upwards: `up`).
+  const box = (await page.locator('#screen').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.8);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.5, { steps: 6 });
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.35, { steps: 4 });
+  await page.mouse.up();
   await stepsShown(page, 6);
+  await click(ctx, 'sign_in');
+  await stepsShown(page, 7);
 
   await page.click('#btn-record');
   await page.waitForSelector('#record-done[open]');
   const summary = (await page.textContent('#record-done-body')) ?? '';
-  assert.match(summary, '6 steps');
+  assert.match(summary, '7 steps');
   assert.match(summary, 'passes the validator');
   assert.match(summary, '--param PASSWORD=');
   assert.not.match(summary, PASSWORD);
@@ -140,6 +150,7 @@ test('Record: launch, taps and typing (password too) become steps; Stop offers a
     ['type', 'demo@example.com'],
     ['tap', 'Password'],
     ['type', '${PASSWORD}'],
+    ['swipe', 'up'],
     ['tap', 'Sign in'],
   ]);
   assert.equal(doc.parameters, { PASSWORD: doc.parameters.PASSWORD });
@@ -187,10 +198,10 @@ test('Run: asks for the secret parameter, shows steps live, then the verdict wit
   await page.waitForSelector('#run-result .verdict[data-status="passed"]', { timeout: 30_000 });
   const live = (await page.evaluate('window.__rows')) as { step: string; running: boolean }[];
   assert.ok(live.filter((r) => r.running).length >= 5, `steps appeared while the run went on: ${JSON.stringify(live)}`);
-  assert.match((await page.textContent('#run-result .verdict')) ?? '', 'passed — 6 steps');
-  assert.is(await page.locator('#run-result .run-steps > li.status-passed').count(), 6);
+  assert.match((await page.textContent('#run-result .verdict')) ?? '', 'passed — 7 steps');
+  assert.is(await page.locator('#run-result .run-steps > li.status-passed').count(), 7);
   assert.is(await page.isVisible('#btn-cancel-run'), false);
-  await pollPage(page, `(() => { const imgs = [...document.querySelectorAll('#run-result .shot img')]; return imgs.length === 6 && imgs.every((i) => i.complete && i.naturalWidth > 100); })()`, 'the six step screenshots to load');
+  await pollPage(page, `(() => { const imgs = [...document.querySelectorAll('#run-result .shot img')]; return imgs.length === 7 && imgs.every((i) => i.complete && i.naturalWidth > 100); })()`, 'the seven step screenshots to load');
   assert.not.match((await page.textContent('body')) ?? '', PASSWORD);
 });
 
@@ -211,6 +222,15 @@ test('Cancel ends a run as cancelled', async (ctx) => {
     assertions: [{ id: 'home', after_step: 'wait_unicorn', type: 'element_exists', description: 'never checked', element_description: 'Item 1' }],
   };
   await page.fill('#scenario-text', JSON.stringify(waiting, null, 2));
+  // Not while recording: the run's own taps would become steps of the recording.
+  await page.click('#btn-record');
+  await page.click('#record-go');
+  await page.waitForSelector('#record-status:not([hidden])');
+  await page.click('#btn-run');
+  await page.locator('#run-result', { hasText: 'stop the recording first' }).waitFor();
+  await page.click('#btn-record');
+  await page.locator('#toast', { hasText: 'nothing was recorded' }).waitFor();
+  await page.waitForSelector('#record-status', { state: 'hidden' });
   await page.click('#btn-run');
   await page.waitForSelector('#run-result[data-run] .run-steps > li[data-step="launch"]');
   assert.is(await page.isVisible('#run-params'), false, 'nothing to ask');

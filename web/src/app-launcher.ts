@@ -43,7 +43,7 @@ export class AppLauncher {
       return;
     }
     const apps = [...result.apps].sort((a, b) => a.name.localeCompare(b.name));
-    this.reset(apps.map((a) => el('option', { value: a.package, title: a.package }, `${a.name} (${a.package})`)));
+    this.reset(apps.map((a) => el('option', { value: a.package, title: a.package }, a.name || a.package)));
   }
 
   private async launch(): Promise<void> {

@@ -48,6 +48,10 @@ export class RunPanel {
     const parameters = this.parameters(scenario);
     if (!parameters) return;
     this.running = true;
+    if (await this.recordingOn(device)) {
+      this.running = false;
+      return this.message(`You are recording on ${device}: stop the recording first, or the run's taps and typing become steps of it.`, 'bad');
+    }
     this.runId = undefined;
     delete this.parts.result.dataset.run;
     this.parts.runButton.disabled = true;
@@ -66,6 +70,12 @@ export class RunPanel {
       this.parts.runButton.disabled = false;
       this.parts.cancelButton.hidden = true;
     }
+  }
+
+  /** This session records on the device (the run's device calls would be recorded with its origin). */
+  private async recordingOn(device: string): Promise<boolean> {
+    const status = (await this.client.requestRaw('recording.status', {}).catch(() => undefined)) as { recordings?: { device: string }[] } | undefined;
+    return Boolean(status?.recordings?.some((r) => r.device === device));
   }
 
   /** Values for the parameters without default, or undefined after asking for the missing ones. */

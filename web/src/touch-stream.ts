@@ -17,12 +17,14 @@ export class TouchStreamer {
   private inFlight: Promise<unknown> | undefined;
   private waiting: Point | undefined;
   private last: Point = { x: 0, y: 0 };
+  /** Notes already shown: a device that cannot stream says so once, not on every drag. */
+  private readonly noted = new Set<string>();
   /** input.touch events sent in the current stream, by action (tests and the status line read it). */
   readonly sent = { down: 0, move: 0, up: 0, cancel: 0 };
 
   constructor(
     private readonly send: (action: TouchAction, p: Point) => Promise<TouchAnswer>,
-    /** Told once per stream when the device cannot follow the finger (the path is replayed on release). */
+    /** Told (once per distinct message) when the device cannot follow the finger (the path is replayed on release). */
     private readonly note: (message: string) => void,
   ) {}
 
@@ -39,7 +41,10 @@ export class TouchStreamer {
     const prior = this.inFlight ?? Promise.resolve();
     const down: Promise<unknown> = prior.then(() => this.emit('down', from)).then((answer) => {
       if (!answer) this.dead = true;
-      else if (!answer.streamed && answer.message) this.note(answer.message);
+      else if (!answer.streamed && answer.message && !this.noted.has(answer.message)) {
+        this.noted.add(answer.message);
+        this.note(answer.message);
+      }
       if (this.inFlight === down) this.inFlight = undefined;
       this.pump();
     });

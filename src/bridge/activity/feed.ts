@@ -32,6 +32,11 @@ const MAX_DEVICES = 500;
 const POINT_TOOLS = new Set(['mobile_click_on_screen_at_coordinates', 'mobile_double_tap_on_screen', 'mobile_long_press_on_screen_at_coordinates']);
 const TYPE_TOOL = 'mobile_type_keys';
 
+function movesFocus(tool: string, p: Record<string, unknown>): boolean {
+  if (tool === 'input.key') return p.key === 'TAB' || p.key === 'UP' || p.key === 'DOWN';
+  return tool === 'mobile_press_button' && p.button === 'ENTER';
+}
+
 export function outcomeOf(result: unknown): ActivityOutcome {
   if (isToolFailure(result)) return { status: 'error', code: result.code, message: result.message };
   const message = (result as { message?: unknown } | null)?.message;
@@ -81,7 +86,9 @@ export class ActivityFeed {
     const hit = POINT_TOOLS.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
     // Where typing goes is the field focused before the call (submit may leave the screen).
     const typingInto = e.tool === TYPE_TOOL ? this.memory.typingTarget(e.device) : undefined;
-    if (hit && e.ok) this.memory.tapped(e.device, hit);
+    if ((POINT_TOOLS.has(e.tool) || e.tool === 'input.touch') && e.ok) this.memory.touched(e.device, hit);
+    // Tab, arrows and ENTER (an IME "next") may move the focus to another field, a password field among them.
+    else if (movesFocus(e.tool, p)) this.memory.touched(e.device, undefined);
     this.memory.acted(e.device);
     if (e.partOf) return;
     const entry: ActivityEntry = { tool: e.tool, parameters: p, outcome: outcomeOf(e.result), durationMs: e.durationMs };

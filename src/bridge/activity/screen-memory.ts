@@ -39,10 +39,16 @@ export class ScreenMemory {
     if (known) known.mutated = ++this.stamp;
   }
 
-  /** A tap landed on this element: a text field takes the focus. */
-  tapped(device: string, element: UiElement): void {
+  /**
+   * A touch landed on this element: a text field takes the focus. Landed somewhere unknown (no
+   * up-to-date listing, a streamed touch): the focus is unknown until the next listing, so typing
+   * into what may now be a password field is masked rather than shown.
+   */
+  touched(device: string, element: UiElement | undefined): void {
     const known = this.devices.get(device);
-    if (known && element.type === 'edittext') known.focus = element;
+    if (!known) return;
+    if (!element) delete known.focus;
+    else if (element.type === 'edittext') known.focus = element;
   }
 
   /** Whether anything was ever listed, the focused field, and whether a password field is on screen at all. */

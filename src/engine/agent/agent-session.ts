@@ -94,17 +94,6 @@ export class AgentSession {
     if (recorder) void this.options.store?.save(recorder);
   }
 
-  /**
-   * The elements a viewer was shown before it acted (the bridge's element list): what its
-   * coordinate taps refer to, as an agent's own listing would be.
-   */
-  seeScreen(device: string, elements: readonly UiElement[]): void {
-    const recorder = this.recorders.get(device);
-    if (!recorder) return;
-    this.listings.set(device, [...elements]);
-    recorder.noteScreen([...elements]);
-  }
-
   isRecording(device: string): boolean {
     return this.recorders.has(device);
   }
@@ -251,7 +240,9 @@ export class AgentSession {
     const t = translateRawCall(e, this.listings.get(e.device));
     if (!t) return;
     if ('skipped' in t) recorder.noteSkipped(t.skipped);
-    else recorder.noteVerb(t.step, t.outcome);
+    else if ('erase' in t) {
+      if (!recorder.eraseTyped()) recorder.noteSkipped('Backspace outside the text just typed: a scenario cannot delete text (a type step with clear_first empties a field)');
+    } else recorder.noteVerb(t.step, t.outcome);
     this.persist(e.device);
   }
 }

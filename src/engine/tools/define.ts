@@ -1,3 +1,4 @@
+import type { ScreenCapture } from '../screen/capture.js';
 import type * as v from 'valibot';
 import type { CallContext, DeviceHandle } from '../driver.js';
 import type { AllowedPaths } from '../allowed-paths.js';
@@ -15,6 +16,8 @@ export interface ToolContext extends CallContext {
   files: Pick<AllowedPaths, 'readable' | 'read' | 'write'>;
   /** Call after changing orientation so coordinate checks see the new size. */
   forgetScreenSize(): void;
+  /** The bridge frame loop's capture of moments ago when nothing changed since (screen/latest-capture.ts), else undefined. */
+  keptCapture?(): ScreenCapture | undefined;
 }
 
 export interface DeviceToolDef<S extends v.GenericSchema = v.GenericSchema> {

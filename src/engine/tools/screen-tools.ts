@@ -1,4 +1,5 @@
 import { ToolError } from '../errors.js';
+import { pngOf } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { device, oneOf, params, requiredString } from './params.js';
@@ -28,7 +29,10 @@ export const screenTools = [
     params: params({ device }),
     mutates: false,
     async handler(_p, ctx) {
-      const shot = await ctx.device.screenshot(ctx);
+      // A viewer's capture of moments ago, when nothing changed since, spares the device a capture.
+      const kept = ctx.keptCapture?.();
+      // The kept capture lends a pooled pixel slot: given back once encoded.
+      const shot = kept ? { png: await pngOf(kept).finally(() => kept.raw?.release?.()), width: kept.width, height: kept.height } : await ctx.device.screenshot(ctx);
       return { image: shot.png.toString('base64'), format: 'png', dimensions: { width: shot.width, height: shot.height } };
     },
   }),

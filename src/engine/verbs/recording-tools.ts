@@ -8,9 +8,15 @@ import type { VerbOutcome, VerbStep } from './types.js';
  * scenario step that does the same thing semantically. A coordinate tap becomes a tap on the
  * element under the point in the agent's last listing; coordinates never reach the scenario.
  */
-export type RawTranslation = { step: VerbStep; outcome: VerbOutcome } | { skipped: string } | undefined;
+export type RawTranslation = { step: VerbStep; outcome: VerbOutcome } | { skipped: string } | { erase: true } | undefined;
 
-const POINT_TOOLS: Record<string, string> = {
+/** A finished touch stream that moved less than this is a tap (the engine's own tap slop). */
+const TAP_SLOP_PX = 8;
+/** A drag starting this close to the left edge and going right is the system's back gesture. */
+const BACK_EDGE_PX = 2;
+
+/** Raw tools that act on a point: recorded as the element there, so they need a listing of the screen. */
+export const POINT_TOOLS: Readonly<Record<string, string>> = {
   mobile_click_on_screen_at_coordinates: 'tap',
   mobile_double_tap_on_screen: 'double_tap',
   mobile_long_press_on_screen_at_coordinates: 'long_press',
@@ -35,15 +41,31 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
   if (!e.ok || !e.mutates) return undefined;
   const p = e.parameters;
   const passed = (step: VerbStep, resolved: VerbOutcome['resolved'] = null) => ({ step, outcome: { status: 'passed' as const, action: step.action, resolved, duration_ms: Math.round(e.durationMs), message: '' } });
-  const action = POINT_TOOLS[e.tool];
-  if (action) {
-    const x = Number(p.x);
-    const y = Number(p.y);
+  const tapAt = (action: string, x: number, y: number): RawTranslation => {
     const hit = lastListing && elementAt(lastListing, x, y);
     if (!hit) return { skipped: `${e.tool} at (${x}, ${y}): no listed element with text or a label is there (list elements before tapping, or use the tap verb)` };
     return passed({ action, target: nameOf(hit) }, resolvedOf(hit, 1));
-  }
+  };
+  const action = POINT_TOOLS[e.tool];
+  if (action) return tapAt(action, Number(p.x), Number(p.y));
   switch (e.tool) {
+    // A viewer's streamed drag (bridge input.touch), reported once when the finger lifts.
+    case 'input.touch': {
+      const from = p.from as { x: number; y: number } | undefined;
+      const to = p.to as { x: number; y: number } | undefined;
+      if (p.action !== 'up' || !from || !to) return { skipped: 'a drag that was cancelled before the finger lifted' };
+      const dx = to.x - from.x;
+      const dy = to.y - from.y;
+      if (Math.hypot(dx, dy) < TAP_SLOP_PX) return tapAt('tap', from.x, from.y);
+      if (from.x <= BACK_EDGE_PX && dx > Math.abs(dy)) return passed({ action: 'press_back' });
+      // Dragging upwards moves the content up: a swipe `up`, as mobile_swipe_on_screen names it.
+      const direction = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up';
+      return passed({ action: 'swipe', value: direction });
+    }
+    case 'input.key':
+      if (p.key === 'ENTER') return passed({ action: 'press_button', value: 'ENTER' });
+      if (p.key === 'BACKSPACE') return { erase: true };
+      return { skipped: `the ${String(p.key)} key: no scenario step presses it` };
     case 'mobile_type_keys': {
       const text = String(p.text ?? '');
       return passed({ action: 'type', value: p.submit === true ? `${text}\n` : text });

@@ -253,6 +253,27 @@ export class Recorder {
   }
 
   /**
+   * Backspace right after typing: the typed text loses its last character (a step typing nothing
+   * is dropped). A secret parameter stands for the final text, so a secret step stays as it is.
+   * False when no typing is open to take it.
+   */
+  eraseTyped(): boolean {
+    const last = this.steps.at(-1);
+    if (!this.openTyping || last?.action !== 'type' || last.value === undefined) return false;
+    if (this.openTyping.secret) return true;
+    last.value = [...last.value].slice(0, -1).join('');
+    this.ids.delete(last.id);
+    if (last.value) {
+      last.description = describeStep(last);
+      last.id = this.uniqueId(snakeCase(`type_${last.target ?? last.value}`, 'type'));
+    } else {
+      this.steps.pop();
+      this.openTyping = undefined;
+    }
+    return true;
+  }
+
+  /**
    * Appends typing to the step just recorded when it typed into the same field. A secret
    * parameter stands for everything typed into its field, so a secret step stays `${NAME}`.
    */

@@ -17,8 +17,8 @@ import { ScreenGuard } from './screen-state.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
-import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
-import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
+import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
+import { FittedCapture } from './fitted-capture.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
@@ -58,11 +58,8 @@ export class AndroidDevice implements DeviceHandle {
   /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
   private readonly listings = new ListingCache();
   private displayArgs: string | undefined;
+  private readonly fitted: FittedCapture;
   private readonly touches: AndroidTouch;
-  /** Raw or PNG for shrunk screenshots, measured per device in `auto` mode. */
-  readonly captureChoice: CaptureChoice;
-  /** The raw screencap header size this device writes, learnt from its first raw capture. */
-  private rawHeader: 12 | 16 | undefined;
 
   constructor(
     readonly info: DeviceInfo,
@@ -74,7 +71,14 @@ export class AndroidDevice implements DeviceHandle {
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
-    this.captureChoice = new CaptureChoice(options.screencap);
+    this.fitted = new FittedCapture(options.screencap, {
+      rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
+      logicalSize: (ctx) => this.logicalSize(ctx),
+      exec: (command, ctx) => this.exec(command, ctx, 'taking a screenshot'),
+      stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.device, command, ctx.signal, sink)),
+      parse: (ctx, what, work) => this.parse(ctx, what, work),
+      devicePng: (ctx) => this.devicePng(ctx),
+    });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
     this.touches = new AndroidTouch({
       serial: info.id,
@@ -193,37 +197,14 @@ export class AndroidDevice implements DeviceHandle {
     return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
   }
 
-  /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (captureChoice). */
-  async screenshotFitted(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
-    const way = this.captureChoice.next();
-    const started = performance.now();
-    const screen: FittedScreen = way === 'png' ? { png: await this.devicePng(ctx) } : await this.shrunkRaw(fit, ctx);
-    this.captureChoice.record(way, performance.now() - started);
-    return screen;
+  /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (fitted-capture.ts). */
+  screenshotFitted(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
+    return this.fitted.capture(fit, ctx);
   }
 
-  /**
-   * Raw `screencap` shrunk while it arrives (screencap-stream.ts). The first capture of a device is
-   * read whole, which tells its header size (12 or 16 bytes); later ones stream.
-   */
-  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen> {
-    const command = `screencap${await this.displayArgument(ctx)} 2>/dev/null`;
-    const logical = await this.logicalSize(ctx);
-    if (this.rawHeader === undefined) {
-      const out = await this.exec(command, ctx, 'taking a screenshot');
-      const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
-      const stream = new ScreencapStream(frame.headerSize ?? 16, logical, fit);
-      stream.push(out);
-      this.rawHeader = frame.headerSize;
-      return stream.finish();
-    }
-    const stream = new ScreencapStream(this.rawHeader, logical, fit);
-    await this.guard(ctx, 'taking a screenshot', () => execStreaming(this.device, command, ctx.signal, (chunk) => stream.push(chunk)));
-    return this.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
-      // Learnt again from the next capture, read whole.
-      this.rawHeader = undefined;
-      throw err;
-    });
+  /** Raw or PNG for agents' screenshots, as measured on this device. */
+  get captureChoice(): CaptureChoice {
+    return this.fitted.choice;
   }
 
   /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */

@@ -9,6 +9,8 @@ export type CaptureWay = 'raw' | 'png';
 
 /** Timed captures of each way before choosing; the very first capture (cold caches, JIT) is not counted. */
 const SAMPLES = 2;
+/** After one sample each, a way this many times faster wins at once (a phone's 1–3 s PNG is not tried twice). */
+const CLEAR_WIN = 2;
 
 export class CaptureChoice {
   private readonly samples: Record<CaptureWay, number[]> = { raw: [], png: [] };
@@ -39,7 +41,9 @@ export class CaptureChoice {
     }
     this.samples[way].push(ms);
     const { raw, png } = this.samples;
-    if (raw.length >= SAMPLES && png.length >= SAMPLES) this.chosen = Math.min(...png) < Math.min(...raw) ? 'png' : 'raw';
+    if (!raw.length || !png.length) return;
+    const [r, p] = [Math.min(...raw), Math.min(...png)];
+    if ((raw.length >= SAMPLES && png.length >= SAMPLES) || r * CLEAR_WIN <= p || p * CLEAR_WIN <= r) this.chosen = p < r ? 'png' : 'raw';
   }
 
   /** Medians measured so far, for logs and benchmarks. */

@@ -5,6 +5,7 @@ import { AppScope, type AppBehaviour } from './apps/app.js';
 import { demoApp } from './apps/demo.js';
 import { browserApp, genericApp, launcherApp, settingsApp } from './apps/system.js';
 import { compose, frameTree, type Frame, type Layer } from './compose.js';
+import { Finger } from './finger.js';
 import { contains, type Box } from './layout.js';
 import { DEMO_PACKAGE, type DeviceProfile } from './profile.js';
 import { emptyTask, type InstalledRecord, type PhoneState, type TaskState, type ToastRecord } from './state.js';
@@ -16,8 +17,19 @@ import type { Action, View } from './view.js';
  */
 export class Phone {
   private cached: { key: string; frame: Frame } | undefined;
-  /** The finger of a streamed touch while it is down (not part of the saved state: a finger does not survive a restart). */
-  private finger: Finger | undefined;
+  /** The finger of streamed touch (not part of the saved state: a finger does not survive a restart). */
+  private readonly finger = new Finger({
+    now: () => this.now,
+    screen: () => {
+      const frame = this.frame();
+      return { width: frame.width, height: frame.height, modal: frame.layers.some((l) => l.modal) };
+    },
+    hit: (x, y) => this.hit(x, y),
+    setScroll: (key, offset) => (this.foregroundTask.scroll[key] = offset),
+    tap: (x, y) => this.tap(x, y),
+    longPress: (x, y) => this.longPress(x, y),
+    back: () => this.navigateBack({ hideKeyboardFirst: false }),
+  });
 
   constructor(
     readonly profile: DeviceProfile,
@@ -175,51 +187,12 @@ export class Phone {
     this.foregroundTask.scroll[scroller.scroll.key] = next;
   }
 
-  /**
-   * Streamed touch: the content under the finger follows it while it is down (a list scrolls by the
-   * distance moved), as a real scroll view does once the finger passed the touch slop. A down outside
-   * the screen reaches no window and the rest of its stream goes nowhere, as on a device.
-   */
-  touchDown(x: number, y: number): void {
-    const { width, height } = this.frame();
-    if (!(x >= 0 && y >= 0 && x < width && y < height)) {
-      this.finger = undefined;
-      return;
-    }
-    const { path, outside } = this.hit(x, y);
-    const box = outside ? undefined : [...path].reverse().find((b) => b.scroll)?.scroll;
-    this.finger = { x, y, at: this.now, moved: false, scroller: box && { key: box.key, offset: box.offset, max: box.max } };
-  }
-
-  touchMove(x: number, y: number): void {
-    const f = this.finger;
-    if (!f) return;
-    f.moved ||= Math.hypot(x - f.x, y - f.y) > TOUCH_SLOP_PX;
-    if (!f.moved || !f.scroller) return;
-    // Finger up (y < start) moves the content up: the offset grows by the distance moved.
-    this.foregroundTask.scroll[f.scroller.key] = Math.min(f.scroller.max, Math.max(0, f.scroller.offset - Math.round(y - f.y)));
-  }
-
-  touchUp(x: number, y: number): void {
-    const f = this.finger;
-    if (!f) return;
-    this.touchMove(x, y);
-    this.finger = undefined;
-    if (!f.moved && Math.hypot(x - f.x, y - f.y) <= TOUCH_SLOP_PX) {
-      if (this.now - f.at >= LONG_PRESS_MS) this.longPress(f.x, f.y);
-      else this.tap(f.x, f.y);
-      return;
-    }
-    const { width } = this.frame();
-    const dx = x - f.x;
-    if (f.x < width * 0.05 && dx > width * 0.25 && Math.abs(y - f.y) < dx / 2 && !this.frame().layers.some((l) => l.modal)) {
-      this.navigateBack({ hideKeyboardFirst: false });
-    }
-  }
-
-  /** The system took the gesture away: nothing fires, content stays where the finger left it. */
-  touchCancel(): void {
-    this.finger = undefined;
+  /** Streamed touch (finger.ts): down, moves, up or cancel. */
+  touch(phase: 'down' | 'move' | 'up' | 'cancel', x: number, y: number): void {
+    if (phase === 'down') this.finger.press(x, y);
+    else if (phase === 'move') this.finger.move(x, y);
+    else if (phase === 'up') this.finger.lift(x, y);
+    else this.finger.cancel();
   }
 
   /** Empties the focused field, as select-all and delete would. */
@@ -442,18 +415,6 @@ export class Phone {
     throw new ToolError('INVALID_PARAMETER', `no app on ${this.id} handles "${url.protocol}" URLs; use http://, https:// or mbdemo://`);
   }
 }
-
-interface Finger {
-  x: number;
-  y: number;
-  at: number;
-  moved: boolean;
-  scroller?: { key: string; offset: number; max: number };
-}
-
-/** Touch slop and long-press timeout as the emulated scrcpy-server classifies gestures (ViewConfiguration: 8 dp, 400 ms). */
-const TOUCH_SLOP_PX = 10;
-const LONG_PRESS_MS = 400;
 
 function hitPath(box: Box, x: number, y: number): Box[] {
   if (!box.visible || !contains(box.visible, x, y)) return [];

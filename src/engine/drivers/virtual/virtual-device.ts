@@ -196,10 +196,7 @@ export class VirtualDevice implements DeviceHandle {
 
   touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
     return this.call(ctx, () => {
-      if (phase === 'down') this.phone.touchDown(x, y);
-      else if (phase === 'move') this.phone.touchMove(x, y);
-      else if (phase === 'up') this.phone.touchUp(x, y);
-      else this.phone.touchCancel();
+      this.phone.touch(phase, x, y);
       return true;
     });
   }

@@ -1,0 +1,62 @@
+import type { CallContext, FitSize, FittedScreen, PngImage } from '../../driver.js';
+import type { ScreenSize } from '../../ui-tree.js';
+import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
+import { parseRawScreencap } from './screencap.js';
+import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
+
+/** What the fitted capture needs from its device (android-device.ts), with its error mapping. */
+export interface FittedCaptureIo {
+  /** `screencap` with the display argument the device needs. */
+  rawCommand(ctx: CallContext): Promise<string>;
+  logicalSize(ctx: CallContext): Promise<ScreenSize>;
+  exec(command: string, ctx: CallContext): Promise<Buffer>;
+  stream(command: string, ctx: CallContext, sink: (chunk: Buffer) => void): Promise<void>;
+  /** Runs `work`, turning what it throws into an INTERNAL "could not read the <what> output" error. */
+  parse<T>(ctx: CallContext, what: string, work: () => T): Promise<T>;
+  devicePng(ctx: CallContext): Promise<PngImage>;
+}
+
+/**
+ * Screens for a consumer that shrinks them anyway (agents' screenshots): raw `screencap` shrunk
+ * while it arrives, or the phone's PNG, whichever `choice` says (measured per device in `auto`).
+ */
+export class FittedCapture {
+  readonly choice: CaptureChoice;
+  /** The raw header size this device writes, learnt from its first raw capture (read whole). */
+  private rawHeader: 12 | 16 | undefined;
+
+  constructor(
+    mode: ScreencapMode,
+    private readonly io: FittedCaptureIo,
+  ) {
+    this.choice = new CaptureChoice(mode);
+  }
+
+  async capture(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
+    const way = this.choice.next();
+    const started = performance.now();
+    const screen: FittedScreen = way === 'png' ? { png: await this.io.devicePng(ctx) } : await this.shrunkRaw(fit, ctx);
+    this.choice.record(way, performance.now() - started);
+    return screen;
+  }
+
+  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen> {
+    const command = await this.io.rawCommand(ctx);
+    const logical = await this.io.logicalSize(ctx);
+    if (this.rawHeader === undefined) {
+      const out = await this.io.exec(command, ctx);
+      const frame = await this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
+      const stream = new ScreencapStream(frame.headerSize ?? 16, logical, fit);
+      stream.push(out);
+      this.rawHeader = frame.headerSize;
+      return stream.finish();
+    }
+    const stream = new ScreencapStream(this.rawHeader, logical, fit);
+    await this.io.stream(command, ctx, (chunk) => stream.push(chunk));
+    return this.io.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
+      // Learnt again from the next capture, read whole.
+      this.rawHeader = undefined;
+      throw err;
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import type { Box } from './layout.js';
+
+/** Touch slop and long-press timeout as the emulated scrcpy-server classifies gestures (ViewConfiguration: 8 dp, 400 ms). */
+const TOUCH_SLOP_PX = 10;
+const LONG_PRESS_MS = 400;
+
+/** What a finger acts on: the phone's hit test, scroll offsets and gestures. */
+export interface FingerTarget {
+  now(): number;
+  screen(): { width: number; height: number; modal: boolean };
+  /** The boxes under a point, outermost first; `outside`: a modal's outside was hit. */
+  hit(x: number, y: number): { path: Box[]; outside: boolean };
+  setScroll(key: string, offset: number): void;
+  tap(x: number, y: number): void;
+  longPress(x: number, y: number): void;
+  back(): void;
+}
+
+interface Down {
+  x: number;
+  y: number;
+  at: number;
+  moved: boolean;
+  scroller?: { key: string; offset: number; max: number };
+}
+
+/**
+ * The virtual phone's finger for streamed touch: the content under it follows while it is down (a
+ * list scrolls by the distance moved), as a real scroll view does once the finger passed the touch
+ * slop. A down outside the screen reaches no window, and the rest of its stream goes nowhere.
+ */
+export class Finger {
+  private down: Down | undefined;
+
+  constructor(private readonly target: FingerTarget) {}
+
+  press(x: number, y: number): void {
+    const { width, height } = this.target.screen();
+    if (!(x >= 0 && y >= 0 && x < width && y < height)) {
+      this.down = undefined;
+      return;
+    }
+    const { path, outside } = this.target.hit(x, y);
+    const box = outside ? undefined : [...path].reverse().find((b) => b.scroll)?.scroll;
+    this.down = { x, y, at: this.target.now(), moved: false, scroller: box && { key: box.key, offset: box.offset, max: box.max } };
+  }
+
+  move(x: number, y: number): void {
+    const f = this.down;
+    if (!f) return;
+    f.moved ||= Math.hypot(x - f.x, y - f.y) > TOUCH_SLOP_PX;
+    if (!f.moved || !f.scroller) return;
+    // Finger up (y < start) moves the content up: the offset grows by the distance moved.
+    this.target.setScroll(f.scroller.key, Math.min(f.scroller.max, Math.max(0, f.scroller.offset - Math.round(y - f.y))));
+  }
+
+  lift(x: number, y: number): void {
+    const f = this.down;
+    if (!f) return;
+    this.move(x, y);
+    this.down = undefined;
+    if (!f.moved && Math.hypot(x - f.x, y - f.y) <= TOUCH_SLOP_PX) {
+      if (this.target.now() - f.at >= LONG_PRESS_MS) this.target.longPress(f.x, f.y);
+      else this.target.tap(f.x, f.y);
+      return;
+    }
+    // From the left edge to the right: gesture navigation's back, on both platforms.
+    const { width, modal } = this.target.screen();
+    const dx = x - f.x;
+    if (f.x < width * 0.05 && dx > width * 0.25 && Math.abs(y - f.y) < dx / 2 && !modal) this.target.back();
+  }
+
+  /** The system took the gesture away: nothing fires, content stays where the finger left it. */
+  cancel(): void {
+    this.down = undefined;
+  }
+}

@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { connectBridge } from '../../src/protocol/node.js';
+import type { DeviceActivityParams } from '../../src/protocol/index.js';
+import { ANDROID, testBridge, until } from './helpers.js';
+
+/** input.touch / input.key over the protocol (issue 17): lock rules, one activity entry per drag, bad input. */
+
+test('a locked device refuses others\' touches and keys; the holder\'s drag is one activity entry for every watcher', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const holder = await connectBridge(bridge.wsUrl, { client: 'holder' });
+  const other = await connectBridge(bridge.wsUrl, { client: 'other' });
+  try {
+    const seen: DeviceActivityParams[] = [];
+    other.on('device.activity', (a) => seen.push(a));
+    await other.subscribe(ANDROID, { elements: false });
+    await holder.callTool('mobile_open_url', { device: ANDROID, url: 'mbdemo://screen/home' });
+    await holder.request('devices.lock', { device: ANDROID });
+    const refused = (await other.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { code?: string; message?: string };
+    assert.is(refused.code, 'PERMISSION_DENIED');
+    assert.match(refused.message ?? '', /input\.touch down refused: device virtual-android-1 is locked/);
+    assert.is(((await other.request('input.key', { device: ANDROID, key: 'BACKSPACE' })) as { code?: string }).code, 'PERMISSION_DENIED');
+    const before = seen.length;
+    assert.equal(await holder.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 }), { status: 'success', streamed: true });
+    for (let y = 1480; y >= 1200; y -= 40) await holder.request('input.touch', { device: ANDROID, action: 'move', x: 500, y });
+    await holder.request('input.touch', { device: ANDROID, action: 'up', x: 500, y: 1200 });
+    await until('the drag in the other session\'s activity', () => seen.some((a) => a.tool === 'input.touch'));
+    const drags = seen.slice(before).filter((a) => a.tool === 'input.touch');
+    assert.is(drags.length, 1, 'one entry, not one per move');
+    assert.equal([drags[0].parameters.from, drags[0].parameters.to, drags[0].parameters.moves], [{ x: 500, y: 1500 }, { x: 500, y: 1200 }, 8]);
+    assert.is(drags[0].client, 'holder');
+  } finally {
+    await holder.close();
+    await other.close();
+    await bridge.close();
+  }
+});
+
+test('bad input.touch parameters are protocol errors that say what is allowed', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const client = await connectBridge(bridge.wsUrl, { client: 't' });
+  try {
+    const err = await client.request('input.touch', { device: ANDROID, action: 'drag' as 'down', x: 1, y: 1 }).then(() => undefined, (e: Error) => e);
+    assert.match(err?.message ?? '', /action must be one of down, move, up, cancel/);
+    const neg = await client.request('input.touch', { device: ANDROID, action: 'down', x: -1, y: 1 }).then(() => undefined, (e: Error) => e);
+    assert.match(neg?.message ?? '', /x must be at least 0/);
+    const key = await client.request('input.key', { device: ANDROID, key: 'F5' as 'TAB' }).then(() => undefined, (e: Error) => e);
+    assert.match(key?.message ?? '', /key must be one of BACKSPACE/);
+    const stray = (await client.request('input.touch', { device: ANDROID, action: 'up', x: 1, y: 1 })) as { code?: string };
+    assert.is(stray.code, 'INVALID_PARAMETER', 'an up with no finger down');
+  } finally {
+    await client.close();
+    await bridge.close();
+  }
+});
+
+test('a finger left down is lifted when its session ends, so the next caller can touch', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] }, resumeGraceMs: 50 });
+  const first = await connectBridge(bridge.wsUrl, { client: 'first' });
+  const second = await connectBridge(bridge.wsUrl, { client: 'second' });
+  try {
+    await first.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 });
+    assert.is(((await second.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { code?: string }).code, 'PERMISSION_DENIED');
+    await first.request('session.bye', {});
+    const deadline = Date.now() + 5000;
+    let r: { status?: string; code?: string } = {};
+    while (Date.now() < deadline) {
+      r = (await second.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as typeof r;
+      if (r.status === 'success') break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.is(r.status, 'success', JSON.stringify(r));
+    await second.request('input.touch', { device: ANDROID, action: 'cancel', x: 500, y: 1500 });
+  } finally {
+    await first.close().catch(() => undefined);
+    await second.close();
+    await bridge.close();
+  }
+});
+
+test.run();
