@@ -25,7 +25,7 @@ export function newScenarioTemplate(platform: 'android' | 'ios' = 'android'): st
       { id: 'tap_sign_in', action: 'tap', description: 'Sign in', target: 'the Sign in button' },
     ],
     assertions: [
-      { id: 'home_shown', after_step: 'tap_sign_in', type: 'element_visible', description: 'The home screen shows after signing in', element_description: 'the Home tab' },
+      { id: 'home_shown', after_step: 'tap_sign_in', type: 'element_visible', description: 'The item list shows after signing in', element_description: 'Item 1' },
     ],
   };
   return `${JSON.stringify(scenario, null, 2)}\n`;
