@@ -3,28 +3,15 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
-import { launchChromium } from './support/browser.js';
-import { startViewerBridge } from './support/viewer-bridge.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /** Issue 17 item 7 in Chromium: colours follow the system theme; the layout holds at 1280×800 and on a 390-px phone. */
 
 const chromiumPath = systemTool('chromium', 'the web viewer end-to-end tests drive it');
 const layout = suite<{ bridge?: Bridge; url: string; browser?: Browser }>('viewer layout and theme in Chromium', { url: '' });
 
-layout.before(async (ctx) => {
-  const started = await startViewerBridge();
-  ctx.bridge = started.bridge;
-  ctx.url = started.url;
-  ctx.browser = await launchChromium(chromiumPath!);
-});
+withViewerAndChromium(layout, chromiumPath);
 
-layout.after(async (ctx) => {
-  try {
-    await ctx.browser?.close();
-  } finally {
-    await ctx.bridge?.close();
-  }
-});
 
 async function open(ctx: { url: string; browser?: Browser }, options: { width: number; height: number; colorScheme?: 'light' | 'dark' }): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: options.width, height: options.height }, colorScheme: options.colorScheme ?? 'light' });

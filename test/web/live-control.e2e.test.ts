@@ -5,8 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
-import { launchChromium } from './support/browser.js';
-import { startViewerBridge } from './support/viewer-bridge.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
  * Issue 17 item 1 in Chromium: drags streamed as they happen, the wheel, keys, zoom and the tap
@@ -26,21 +25,8 @@ interface Ctx {
 
 const live = suite<Ctx>('live control in Chromium', { url: '' });
 
-live.before(async (ctx) => {
-  if (!chromiumPath) return;
-  const started = await startViewerBridge();
-  ctx.bridge = started.bridge;
-  ctx.url = started.url;
-  ctx.browser = await launchChromium(chromiumPath);
-});
+withViewerAndChromium(live, chromiumPath);
 
-live.after(async (ctx) => {
-  try {
-    await ctx.browser?.close();
-  } finally {
-    await ctx.bridge?.close();
-  }
-});
 
 async function openViewer(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });

@@ -5,8 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
-import { launchChromium } from './support/browser.js';
-import { startViewerBridge } from './support/viewer-bridge.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
  * Issue 17 item 4 in Chromium: two people on one device. Typing into the demo app's password
@@ -27,20 +26,8 @@ interface Ctx {
 
 const pair = suite<Ctx>('pair debugging in Chromium', { url: '' });
 
-pair.before(async (ctx) => {
-  const started = await startViewerBridge();
-  ctx.bridge = started.bridge;
-  ctx.url = started.url;
-  ctx.browser = await launchChromium(chromiumPath!);
-});
+withViewerAndChromium(pair, chromiumPath);
 
-pair.after(async (ctx) => {
-  try {
-    await ctx.browser?.close();
-  } finally {
-    await ctx.bridge?.close();
-  }
-});
 
 async function open(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });

@@ -1,41 +1,29 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
-import type { Bridge } from '../../src/bridge/index.js';
+import type { Page } from 'playwright-core';
 import { envelope, validateScenarioText } from '../../src/validate/index.js';
 import { systemTool } from '../support/system-tools.js';
-import { launchChromium } from './support/browser.js';
-import { startViewerBridge } from './support/viewer-bridge.js';
+import { type ViewerSuiteContext, withViewerAndChromium } from './support/viewer-bridge.js';
 
 /** The Validate tab as a place to write scenarios: the New scenario template and quick fixes, in Chromium. */
 
 const chromiumPath = systemTool('chromium', 'the Validate tab end-to-end tests drive it');
 
-interface Ctx {
-  bridge?: Bridge;
-  browser?: Browser;
+interface Ctx extends ViewerSuiteContext {
   page?: Page;
 }
 
-const authoring = suite<Ctx>('Validate tab: template and quick fixes', {});
+const authoring = suite<Ctx>('Validate tab: template and quick fixes', { url: '' });
+
+withViewerAndChromium(authoring, chromiumPath);
 
 authoring.before(async (ctx) => {
-  const started = await startViewerBridge();
-  ctx.bridge = started.bridge;
-  ctx.browser = await launchChromium(chromiumPath!);
+  if (!ctx.browser) return;
   const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(started.url);
+  await page.goto(ctx.url);
   await page.waitForSelector('#connection[data-state="open"]');
   await page.click('#tab-validate');
   ctx.page = page;
-});
-
-authoring.after(async (ctx) => {
-  try {
-    await ctx.browser?.close();
-  } finally {
-    await ctx.bridge?.close();
-  }
 });
 
 const errorRows = (page: Page) => page.locator('#validate-result .issues li.error').count();

@@ -6,8 +6,7 @@ import type { UiElement } from '../../src/engine/types.js';
 import { envelope, validateScenarioText } from '../../src/validate/index.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
-import { launchChromium } from './support/browser.js';
-import { startViewerBridge } from './support/viewer-bridge.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
  * The viewer end to end: real headless Chromium against an in-process bridge with the virtual
@@ -26,20 +25,8 @@ interface Ctx {
 
 const viewer = suite<Ctx>('viewer in Chromium', { url: '' });
 
-viewer.before(async (ctx) => {
-  const started = await startViewerBridge();
-  ctx.bridge = started.bridge;
-  ctx.url = started.url;
-  ctx.browser = await launchChromium(chromiumPath!);
-});
+withViewerAndChromium(viewer, chromiumPath);
 
-viewer.after(async (ctx) => {
-  try {
-    await ctx.browser?.close();
-  } finally {
-    await ctx.bridge?.close();
-  }
-});
 
 const cspViolations: string[] = [];
 

@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { startBridge, type Bridge } from '../../../src/bridge/index.js';
 import { createEngine } from '../../../src/engine/create.js';
 import { buildWeb } from '../../../scripts/build-web.js';
+import type { Browser } from 'playwright-core';
+import type { Test } from 'uvu';
+import { launchChromium } from './browser.js';
 
 /** web/dist of this checkout: from dist/test/web/support/ four folders up. */
 export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
@@ -22,4 +25,32 @@ export async function startViewerBridge(options: { token?: string; port?: number
   });
   const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
   return { bridge, url: `http://127.0.0.1:${bridge.port}/${query}` };
+}
+
+export interface ViewerSuiteContext {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+/**
+ * The set-up most viewer suites share: before the suite a viewer bridge and Chromium, after it both
+ * stopped (the bridge also when closing the browser failed). Hooks a suite registers after this call
+ * run after these. Does nothing without chromium (the suite then skips itself).
+ */
+export function withViewerAndChromium<C extends ViewerSuiteContext>(s: Test<C>, chromiumPath: string | undefined): void {
+  s.before(async (ctx) => {
+    if (!chromiumPath) return;
+    const started = await startViewerBridge();
+    ctx.bridge = started.bridge;
+    ctx.url = started.url;
+    ctx.browser = await launchChromium(chromiumPath);
+  });
+  s.after(async (ctx) => {
+    try {
+      await ctx.browser?.close();
+    } finally {
+      await ctx.bridge?.close();
+    }
+  });
 }
