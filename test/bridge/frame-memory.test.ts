@@ -4,7 +4,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import { shrinker } from '../../src/bridge/shrinker.js';
 import type { VirtualDevice } from '../../src/engine/drivers/virtual/virtual-device.js';
 import type { PixelSlotStats } from '../../src/engine/pixel-slots.js';
-import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
+import { ANDROID, RawClient, scrollChurn as churn, testBridge, until } from './helpers.js';
 
 /**
  * Issue 16, memory under load: the bytes the bridge holds for frames are bounded while screens
@@ -24,28 +24,6 @@ const MB = 1024 * 1024;
 
 async function phone(b: Bridge): Promise<VirtualDevice> {
   return b.engine.withDevice(ANDROID, 'test', async (d) => d as unknown as VirtualDevice);
-}
-
-/** Scrolls the virtual list so that nearly every capture is a new screen, until stopped. */
-function churn(client: RawClient): { stop(): Promise<number> } {
-  let running = true;
-  let count = 0;
-  const loop = (async () => {
-    await client.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/home' } });
-    for (let i = 0; running; i++) {
-      const direction = Math.floor(i / 10) % 2 === 0 ? 'up' : 'down';
-      await client.call('tools.call', { tool: 'mobile_swipe_on_screen', parameters: { device: ANDROID, direction, distance: 60 } });
-      count++;
-      await sleep(20);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return count;
-    },
-  };
 }
 
 test('screen buffers are reused while screens change, bounded per device, and given back when subscribers leave', async () => {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
-import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
+import { ANDROID, RawClient, scrollChurn as churn, sleep, testBridge, until } from './helpers.js';
 
 const test = suite('bridge frames');
 
@@ -16,29 +16,6 @@ test.before.each(async () => {
 test.after.each(async () => {
   await bridge.close();
 });
-
-/** Keeps the virtual list scrolling so that every capture is a new screen, until stopped. */
-function churn(client: RawClient): { stop(): Promise<number> } {
-  let running = true;
-  let count = 0;
-  const loop = (async () => {
-    await client.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/home' } });
-    for (let i = 0; running; i++) {
-      const direction = Math.floor(i / 10) % 2 === 0 ? 'up' : 'down';
-      const r = await client.call('tools.call', { tool: 'mobile_swipe_on_screen', parameters: { device: ANDROID, direction, distance: 60 } });
-      assert.is(r.status, 'success', JSON.stringify(r));
-      count++;
-      await sleep(25);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return count;
-    },
-  };
-}
 
 test('frames arrive, decode, and match mobile_get_screen_size at full width', async () => {
   const c = await RawClient.open(bridge.wsUrl);

@@ -191,3 +191,26 @@ export class PluggableDriver implements Driver {
 
   async close(): Promise<void> {}
 }
+
+/** Keeps the virtual list scrolling so that nearly every capture is a new screen, until stopped (resolves to the swipes made). */
+export function scrollChurn(client: RawClient): { stop(): Promise<number> } {
+  let running = true;
+  let count = 0;
+  const loop = (async () => {
+    await client.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/home' } });
+    for (let i = 0; running; i++) {
+      const direction = Math.floor(i / 10) % 2 === 0 ? 'up' : 'down';
+      const r = (await client.call('tools.call', { tool: 'mobile_swipe_on_screen', parameters: { device: ANDROID, direction, distance: 60 } })) as { status?: string };
+      if (r.status !== 'success') throw new Error(`swipe failed while churning: ${JSON.stringify(r)}`);
+      count++;
+      await sleep(20);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return count;
+    },
+  };
+}
