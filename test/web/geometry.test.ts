@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cssToDevice, cssToDeviceClamped, deviceRectToCss, deviceToCss, fitScreen, fitSize, type Rect, type Size } from '../../web/src/geometry.js';
-import { elementAt } from '../../web/src/hit-test.js';
+import { elementAt } from '../../src/engine/hit-test.js';
 
 interface El extends Rect { id: string; center: { x: number; y: number } }
 

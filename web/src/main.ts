@@ -16,7 +16,7 @@ import { InputQueue } from './input-queue.js';
 import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
 import { LiveControl } from './live-control.js';
-import { elementAt } from './hit-test.js';
+import { elementAt } from '../../src/engine/hit-test.js';
 import { PickLayer } from './pick-layer.js';
 import { canDecodeH264 } from './h264-decoder.js';
 import { ScreenPainter } from './painter.js';

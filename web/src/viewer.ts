@@ -5,7 +5,7 @@ import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams,
 import { gestureToCall, type ToolCall } from './actions.js';
 import { ElementStore } from './element-store.js';
 import type { Gesture } from './gestures.js';
-import { elementAt } from './hit-test.js';
+import { elementAt } from '../../src/engine/hit-test.js';
 import type { Point } from './geometry.js';
 import { RateMeter, SmoothedLatency } from './stats.js';
 

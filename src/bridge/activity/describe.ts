@@ -1,21 +1,8 @@
-import type { Point, UiElement } from '../../engine/types.js';
+import type { UiElement } from '../../engine/types.js';
 import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
 
 /** What the feed shows for a password field's text: never the text, not even its bullets' count in the parameters. */
 export const MASK = '•••';
-
-/**
- * The element a point lands on: the smallest one containing it (containers enclose their
- * children), the later one on equal areas (drawn on top). A device pixel is [x, x+1) × [y, y+1).
- */
-export function elementAt(elements: readonly UiElement[], p: Point): UiElement | undefined {
-  let best: UiElement | undefined;
-  for (const e of elements) {
-    if (p.x < e.x || p.y < e.y || p.x >= e.x + e.width || p.y >= e.y + e.height) continue;
-    if (!best || e.width * e.height <= best.width * best.height) best = e;
-  }
-  return best;
-}
 
 /** The name people see: text, else accessibility label, else hint. A password field's text is bullets, so it goes by label or hint. */
 export function activityElement(e: UiElement): ActivityElement {

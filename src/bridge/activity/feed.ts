@@ -2,7 +2,8 @@ import type { CallEvent } from '../../engine/engine.js';
 import { isToolFailure } from '../../engine/errors.js';
 import type { UiElement } from '../../engine/types.js';
 import type { ActivityElement, ActivityOutcome, DeviceActivityParams, Participant } from '../../protocol/index.js';
-import { activityElement, elementAt, MASK, summarize } from './describe.js';
+import { elementAt } from '../../engine/hit-test.js';
+import { activityElement, MASK, summarize } from './describe.js';
 import { ScreenMemory } from './screen-memory.js';
 
 /** An action to show every participant of a device (`device.activity`). */
