@@ -1,12 +1,13 @@
 import type { UiElement } from '../../engine/types.js';
+import { readableName } from '../../engine/verbs/element-name.js';
 import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
 
 /** What the feed shows for a password field's text: never the text, not even its bullets' count in the parameters. */
 export const MASK = '•••';
 
-/** The name people see: text, else accessibility label, else hint. A password field's text is bullets, so it goes by label or hint. */
+/** The element as the feed names it: what a person reads on it (readableName), at most 60 characters. */
 export function activityElement(e: UiElement): ActivityElement {
-  const name = ((e.password ? '' : e.text) || e.accessibility_label || e.hint || '').trim();
+  const name = (readableName(e) ?? '').trim();
   return { id: e.id, type: e.type, ...(name ? { name: name.length > 60 ? `${name.slice(0, 60)}…` : name } : {}) };
 }
 

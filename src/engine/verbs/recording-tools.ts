@@ -1,5 +1,6 @@
 import type { CallEvent } from '../engine.js';
 import type { UiElement } from '../types.js';
+import { readableName } from './element-name.js';
 import { resolvedOf } from './target.js';
 import type { VerbOutcome, VerbStep } from './types.js';
 
@@ -22,18 +23,10 @@ export const POINT_TOOLS: Readonly<Record<string, string>> = {
   mobile_long_press_on_screen_at_coordinates: 'long_press',
 };
 
-/**
- * What a user would call the element: its text, else its label, else its hint (an empty field).
- * A password field's text is bullets, so it goes by its label or hint.
- */
-function nameOf(e: UiElement): string | undefined {
-  return (e.password ? undefined : e.text) || e.accessibility_label || e.hint || undefined;
-}
-
 /** The smallest listed element containing the point: the most specific thing the user touched. */
 export function elementAt(elements: readonly UiElement[], x: number, y: number): UiElement | undefined {
   return elements
-    .filter((e) => x >= e.x && x <= e.x + e.width && y >= e.y && y <= e.y + e.height && nameOf(e))
+    .filter((e) => x >= e.x && x <= e.x + e.width && y >= e.y && y <= e.y + e.height && readableName(e))
     .sort((a, b) => a.width * a.height - b.width * b.height)[0];
 }
 
@@ -44,7 +37,7 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
   const tapAt = (action: string, x: number, y: number): RawTranslation => {
     const hit = lastListing && elementAt(lastListing, x, y);
     if (!hit) return { skipped: `${e.tool} at (${x}, ${y}): no listed element with text or a label is there (list elements before tapping, or use the tap verb)` };
-    return passed({ action, target: nameOf(hit) }, resolvedOf(hit, 1));
+    return passed({ action, target: readableName(hit) }, resolvedOf(hit, 1));
   };
   const action = POINT_TOOLS[e.tool];
   if (action) return tapAt(action, Number(p.x), Number(p.y));
