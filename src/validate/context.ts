@@ -3,6 +3,7 @@
  * may be wrong in places) so that every rule still runs when the schema pass found problems.
  */
 import { escapePointer } from './json.js';
+import { StepFields } from './step-fields.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { locatorKind } from './targets.js';
@@ -14,7 +15,8 @@ export const str = (x: unknown): string | undefined => (typeof x === 'string' ? 
 
 /** A step with where it sits: document order (pre-order) and the ids of enclosing steps. */
 export interface StepEntry {
-  step: Obj;
+  /** The step's fields (read once; see step-fields.ts). */
+  step: StepFields;
   pointer: string;
   order: number;
   ancestors: string[];
@@ -63,10 +65,11 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
     const step: unknown = list[i];
     if (!isObj(step)) continue;
     const p = `${pointer}/${i}`;
-    into.push({ step, pointer: p, order: into.length, ancestors });
-    if (!Array.isArray(step.sub_steps)) continue;
-    const id = str(step.id);
-    collectSteps(step.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
+    const fields = new StepFields(step);
+    into.push({ step: fields, pointer: p, order: into.length, ancestors });
+    if (!Array.isArray(fields.sub_steps)) continue;
+    const id = str(fields.id);
+    collectSteps(fields.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
   }
 }
 

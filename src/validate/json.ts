@@ -370,14 +370,16 @@ function tooDeepAt(text: string): number {
   return -1;
 }
 
-export type FastParse = { ok: true; value: unknown; text: string } | Extract<ParseOutcome, { ok: false }>;
+export type FastParse = { ok: true; value: unknown; text: string; shapeAccepted: boolean } | Extract<ParseOutcome, { ok: false }>;
 
 /**
  * The native parser when the document is well-formed and free of duplicate keys, or the
  * too-deep outcome `parseJson` would give; undefined otherwise, and then `parseJson` finds and
- * places the problem.
+ * places the problem. `shapeNames`, when given, is the shape acceptor (shape-accept.ts): the
+ * names it counted while accepting the document, or -1; it spares a second walk of the value,
+ * and `shapeAccepted` tells the caller that the shape check is done.
  */
-export function fastParse(source: string): FastParse | undefined {
+export function fastParse(source: string, shapeNames?: (value: unknown) => number): FastParse | undefined {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   let value: unknown;
   try {
@@ -385,7 +387,9 @@ export function fastParse(source: string): FastParse | undefined {
   } catch {
     return undefined;
   }
-  const names = countNamesInValue(value, 1);
+  // An accepted shape nests well inside MAX_DEPTH (shape-accept.ts bounds it).
+  const counted = shapeNames ? shapeNames(value) : -1;
+  let names = counted >= 0 ? counted : countNamesInValue(value, 1);
   if (names < 0) {
     const offset = tooDeepAt(text);
     return offset < 0 ? undefined : { ok: false, reason: 'too-deep', message: `nesting deeper than ${MAX_DEPTH} levels`, offset, text };
@@ -393,6 +397,8 @@ export function fastParse(source: string): FastParse | undefined {
   // Equal counts mean JSON.parse dropped no duplicate name.
   // Every name is followed by a ':', and strings may hold more, so colons >= names in the text
   // >= names kept; counting colons is a few native searches, hopping over strings costs more.
-  if (names !== countColons(text) && names !== countNamesInText(text)) return undefined;
-  return { ok: true, value, text };
+  const colons = countColons(text);
+  if (names !== colons && counted >= 0) names = countNamesInValue(value, 1); // the acceptor may skip some names
+  if (names !== colons && names !== countNamesInText(text)) return undefined;
+  return { ok: true, value, text, shapeAccepted: counted >= 0 };
 }

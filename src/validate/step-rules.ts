@@ -131,8 +131,8 @@ function checkWait(ctx: Context, entry: StepEntry, action: string, traits: Actio
   }
 }
 
-function checkUnused(ctx: Context, { step, pointer }: StepEntry, action: string, field: string, why: string): void {
-  if (step[field] !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
+function checkUnused(ctx: Context, { pointer }: StepEntry, action: string, field: string, given: unknown, why: string): void {
+  if (given !== undefined) report(ctx, `${pointer}/${field}`, 'field-unused', `${action} does not use ${field} (${why}); it is ignored, remove it`);
 }
 
 function checkActionFields(ctx: Context, entry: StepEntry, action: string, traits: ActionTraits): void {
@@ -175,13 +175,13 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   }
   // SPEC §8: `type` taps its target first, `launch_app` launches `value` instead of app_package.
   if (!traits.needsTarget && action !== 'type') {
-    checkUnused(ctx, entry, action, 'target', 'no element is involved');
-    checkUnused(ctx, entry, action, 'target_pattern', 'no element is involved');
+    checkUnused(ctx, entry, action, 'target', step.target, 'no element is involved');
+    checkUnused(ctx, entry, action, 'target_pattern', step.target_pattern, 'no element is involved');
   }
-  if (!traits.takesValue && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', 'it takes no text, direction, button or URL');
-  if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', 'only type empties a field before typing');
+  if (!traits.takesValue && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', step.value, 'it takes no text, direction, button or URL');
+  if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', step.clear_first, 'only type empties a field before typing');
   if (action === 'launch_app' && value !== undefined && !value.includes('${')) checkLaunchPackage(ctx, value, `${pointer}/value`);
-  if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', 'only grant_permission / deny_permission use it');
+  if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', step.permission_name, 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
 }
 

@@ -7,7 +7,7 @@ import { escapePointer } from './json.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { type Scenario, ScenarioSchema } from './schema.js';
 import type { SchemaNode } from './schema-node.js';
-import { compileAcceptor } from './shape-accept.js';
+import { compileCounter } from './shape-accept.js';
 import { missingKeys, type PathStep, suspects } from './shape-localize.js';
 import { didYouMean } from './suggest.js';
 
@@ -214,7 +214,11 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
 }
 
 /** Built once: most documents are well-formed, and for them this replaces both passes below. */
-const acceptScenario = compileAcceptor(ScenarioSchema as unknown as SchemaNode);
+const countScenario = compileCounter(ScenarioSchema as unknown as SchemaNode);
+const acceptScenario = countScenario && ((doc: unknown) => countScenario(doc) >= 0);
+
+/** The names a well-formed scenario holds (see shape-accept.ts), or -1 when its shape needs the full path. */
+export const scenarioShapeNames = (doc: unknown): number => (countScenario ? countScenario(doc) : -1);
 
 /** What valibot's strict_object reports for each required key `obj` lacks (its `~run`, valibot 1.x). */
 function missingKeyIssues(node: SchemaNode, obj: Record<string, unknown>): v.BaseIssue<unknown>[] {

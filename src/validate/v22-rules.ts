@@ -6,24 +6,24 @@ import { PARAMETER_NAME, V22_VERSIONS } from './vocabulary.js';
 
 const USE_22 = 'use "$schema_version": "2.2"';
 
-function gate(ctx: Context, owner: Obj, field: string, ownerPointer: string): void {
-  if (owner[field] === undefined) return;
+function gate(ctx: Context, given: unknown, field: string, ownerPointer: string): void {
+  if (given === undefined) return;
   report(ctx, child(ownerPointer, field), 'requires-2.2', `"${field}" exists from schema 2.2; set "$schema_version": "2.2" or remove it`, USE_22);
 }
 
 /** Every 2.2 field in a 2.0 / 2.1 document is an error that names the version to use. */
 export function checkVersionGates(ctx: Context, doc: Obj): void {
   if (ctx.version === undefined || V22_VERSIONS.has(ctx.version) || (ctx.version !== '2.0' && ctx.version !== '2.1')) return;
-  gate(ctx, doc, 'parameters', '');
+  gate(ctx, doc.parameters, 'parameters', '');
   for (const { step, pointer } of ctx.steps) {
-    gate(ctx, step, 'clear_first', pointer);
-    gate(ctx, step, 'flow', pointer);
+    gate(ctx, step.clear_first, 'clear_first', pointer);
+    gate(ctx, step.flow, 'flow', pointer);
   }
   if (!Array.isArray(doc.assertions)) return;
   doc.assertions.forEach((a, i) => {
     if (!isObj(a)) return;
-    gate(ctx, a, 'timeout_ms', `/assertions/${i}`);
-    gate(ctx, a, 'condition', `/assertions/${i}`);
+    gate(ctx, a.timeout_ms, 'timeout_ms', `/assertions/${i}`);
+    gate(ctx, a.condition, 'condition', `/assertions/${i}`);
   });
 }
 

@@ -7,7 +7,7 @@ import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
 import { checkSemantics } from './semantic.js';
-import { checkStructure } from './structure.js';
+import { checkStructure, scenarioShapeNames } from './structure.js';
 import { SCHEMA_VERSIONS } from './vocabulary.js';
 
 /** `data` of the SPEC §4 envelope for one file. */
@@ -81,8 +81,10 @@ interface Checked extends LoadedScenario {
 }
 
 function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): Checked {
-  const fast = fastParse(text);
+  // Building the scenario (valibot's output) runs the full shape path anyway.
+  const fast = fastParse(text, wantScenario ? undefined : scenarioShapeNames);
   const parsed = fast?.ok ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : (fast ?? parseJson(text));
+  const shapeAccepted = fast?.ok === true && fast.shapeAccepted;
   if (!parsed.ok) {
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =
@@ -112,7 +114,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow);
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
   raw.push(...checkSemantics(obj, { fileExists, files }));
-  const structure = checkStructure(obj, wantScenario);
+  const structure = shapeAccepted ? { issues: [] } : checkStructure(obj, wantScenario);
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
   return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters };
