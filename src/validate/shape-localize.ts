@@ -14,14 +14,17 @@
  *   action fails. When every action passes on the value, the pipe reports what its root reports.
  * - optional: the wrapped schema on the value, or on the default when the value is absent.
  * - lazy: the schema its getter picks for the value.
- * Anything else (variants, unions, leaves) and any container with a problem of its own is kept
- * whole. An object's unknown and missing keys are the exception: walkUnknown reports and removes
+ * - variant: the option whose discriminator literal the value carries (the options' tags are
+ *   unique literals, checked when the acceptor is compiled), run on the value; with no such option
+ *   the variant reports on its own and is kept whole.
+ * Anything else (unions, leaves) and any container with a problem of its own is kept whole. An object's unknown and missing keys are the exception: walkUnknown reports and removes
  * unknown keys before valibot runs, and a missing key is an issue valibot words from the key and
  * the object alone, so both are reported on their own (a shallow suspect) and the children checked. walkUnknown (structure.ts) reaches through the same types, so running it on each kept
  * subtree also finds every unknown key the full walk would: an unknown key makes its object fail.
  */
 import type { SchemaNode } from './schema-node.js';
 import { type Accept, compileCached, firstRejected, pipeActions, Unsupported } from './shape-accept.js';
+import { type VariantContext, variantOption } from './variant-index.js';
 
 /** One step of valibot's issue path (the fields structure.ts reads: key, origin, input). */
 export interface PathStep {
@@ -41,6 +44,8 @@ export interface Suspect {
   value: unknown;
   path: PathStep[];
   shallow?: boolean;
+  /** For a shallow suspect reached through a variant: keys of the other options are "not for this type". */
+  variant?: VariantContext;
 }
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -61,11 +66,18 @@ function actionsPass(node: SchemaNode, value: unknown): boolean {
   return actions.every((action) => action(value));
 }
 
+const requiredKeys = new WeakMap<SchemaNode, string[]>();
+
 /** The required keys an object lacks, in schema order (the order valibot reports them in). */
 export function missingKeys(node: SchemaNode, obj: Record<string, unknown>): string[] {
-  const missing: string[] = [];
-  for (const [k, schema] of Object.entries(node.entries!)) if (!OPTIONAL_TYPES.has(schema.type) && !(k in obj)) missing.push(k);
-  return missing;
+  let required = requiredKeys.get(node);
+  if (!required) {
+    required = Object.entries(node.entries!)
+      .filter(([, schema]) => !OPTIONAL_TYPES.has(schema.type))
+      .map(([k]) => k);
+    requiredKeys.set(node, required);
+  }
+  return required.filter((k) => !(k in obj));
 }
 
 /** True when the container itself is fine, so that only its children can be at fault. */
@@ -87,6 +99,18 @@ function ownPartIsFine(node: SchemaNode, value: unknown): boolean {
   }
 }
 
+const entryLists = new WeakMap<SchemaNode, [string, SchemaNode][]>();
+const entriesOf = (node: SchemaNode): [string, SchemaNode][] => {
+  let list = entryLists.get(node);
+  if (!list) entryLists.set(node, (list = Object.entries(node.entries!)));
+  return list;
+};
+
+function hasUnknownKey(entries: Record<string, SchemaNode>, obj: Record<string, unknown>): boolean {
+  for (const k in obj) if (!Object.prototype.hasOwnProperty.call(entries, k) && !k.startsWith('x-')) return true;
+  return false;
+}
+
 function visitChild(node: SchemaNode, parent: unknown, key: string | number, value: unknown, path: PathStep[], out: Suspect[]): void {
   if (accepts(node)(value)) return;
   const step: PathStep = { type: Array.isArray(parent) ? 'array' : 'object', origin: 'value', input: parent, key, value };
@@ -94,7 +118,7 @@ function visitChild(node: SchemaNode, parent: unknown, key: string | number, val
 }
 
 /** `node` rejects `value`: adds the smallest subtrees that hold all its issues. */
-function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]): void {
+function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[], variant?: VariantContext): void {
   let plain = node;
   if (node.pipe) {
     const root = node.pipe[0];
@@ -107,6 +131,11 @@ function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]
       return find(plain.wrapped!, value, path, out);
     case 'lazy':
       return find(plain.getter!(value), value, path, out);
+    case 'variant': {
+      const picked = typeof value === 'object' && value !== null && (plain.key as string) in value ? variantOption(plain, value as Record<string, unknown>) : undefined;
+      if (!picked) return void out.push({ node, value, path });
+      return find(picked.option, value, path, out, picked.context);
+    }
   }
   if (!CONTAINERS.has(plain.type) || !ownPartIsFine(plain, value)) return void out.push({ node, value, path });
   if (plain.type === 'array') {
@@ -117,12 +146,9 @@ function find(node: SchemaNode, value: unknown, path: PathStep[], out: Suspect[]
     for (const k in obj) if (!UNSAFE_RECORD_KEYS.has(k)) visitChild(plain.value!, obj, k, obj[k], path, out);
   } else {
     const obj = value as Record<string, unknown>;
-    const entries = plain.entries!;
-    if (missingKeys(plain, obj).length || Object.keys(obj).some((k) => !Object.prototype.hasOwnProperty.call(entries, k) && !k.startsWith('x-'))) {
-      out.push({ node: plain, value, path, shallow: true });
-    }
+    if (missingKeys(plain, obj).length || hasUnknownKey(plain.entries!, obj)) out.push({ node: plain, value, path, shallow: true, variant });
     // Schema order, as valibot runs the entries.
-    for (const [k, schema] of Object.entries(entries)) visitChild(schema, obj, k, obj[k], path, out);
+    for (const [k, schema] of entriesOf(plain)) visitChild(schema, obj, k, obj[k], path, out);
   }
 }
 

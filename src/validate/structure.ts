@@ -10,26 +10,10 @@ import type { SchemaNode } from './schema-node.js';
 import { compileCounter } from './shape-accept.js';
 import { missingKeys, type PathStep, suspects } from './shape-localize.js';
 import { didYouMean } from './suggest.js';
+import { type VariantContext, variantOption } from './variant-index.js';
 
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-const variantIndexes = new WeakMap<SchemaNode, { byTag: Map<unknown, SchemaNode>; fields: Set<string> }>();
-
-/** Option by discriminator value, and every field of any option; built once per variant schema. */
-function variantIndex(node: SchemaNode): { byTag: Map<unknown, SchemaNode>; fields: Set<string> } {
-  let index = variantIndexes.get(node);
-  if (!index) {
-    const options = node.options as SchemaNode[];
-    const key = node.key as string;
-    index = {
-      byTag: new Map(options.map((o) => [o.entries![key].literal, o])),
-      fields: new Set(options.flatMap((o) => Object.keys(o.entries!))),
-    };
-    variantIndexes.set(node, index);
-  }
-  return index;
-}
 
 const pointerOf = (path: string[]): string => path.map((seg) => `/${escapePointer(seg)}`).join('');
 
@@ -38,7 +22,7 @@ const pointerOf = (path: string[]): string => path.map((seg) => `/${escapePointe
  * extension keys, so that the valibot pass (strict objects) does not report them a second time.
  * `path` is a stack of segments, joined only when something is reported.
  */
-function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant?: { fields: Set<string>; kind: string }): void {
+function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant?: VariantContext): void {
   switch (node.type) {
     case 'optional':
     case 'nullable':
@@ -65,10 +49,8 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
       return;
     case 'variant': {
       if (!isRecord(value)) return;
-      const { byTag, fields } = variantIndex(node);
-      const key = node.key as string;
-      const option = byTag.get(value[key]);
-      if (option) walkUnknown(option, value, path, out, { fields, kind: `${key} "${String(value[key])}"` });
+      const picked = variantOption(node, value);
+      if (picked) walkUnknown(picked.option, value, path, out, picked.context);
       return;
     }
     case 'strict_object':
@@ -79,7 +61,7 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
 }
 
 /** The object's unknown keys, and with `deep` what lies below its known ones. */
-function walkKeys(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant: { fields: Set<string>; kind: string } | undefined, deep: boolean): void {
+function walkKeys(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant: VariantContext | undefined, deep: boolean): void {
   if (!isRecord(value)) return;
   const entries = node.entries!;
   for (const key of Object.keys(value)) {
@@ -91,7 +73,7 @@ function walkKeys(node: SchemaNode, value: unknown, path: string[], out: RawIssu
   }
 }
 
-function reportUnknown(owner: Record<string, unknown>, key: string, allowed: string[], path: string, out: RawIssue[], variant?: { fields: Set<string>; kind: string }): void {
+function reportUnknown(owner: Record<string, unknown>, key: string, allowed: string[], path: string, out: RawIssue[], variant?: VariantContext): void {
   delete owner[key];
   if (key.startsWith('x-')) return;
   if (variant?.fields.has(key)) {
@@ -259,7 +241,7 @@ export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean
   const out: RawIssue[] = [];
   for (const part of parts) {
     const path = part.path.map((step) => String(step.key));
-    if (part.shallow) walkKeys(part.node, part.value, path, out, undefined, false);
+    if (part.shallow) walkKeys(part.node, part.value, path, out, part.variant, false);
     else walkUnknown(part.node, part.value, path, out);
   }
   const seen = new Set<string>();
