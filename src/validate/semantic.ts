@@ -13,6 +13,7 @@ import {
   str,
 } from './context.js';
 import type { RawIssue } from './rules.js';
+import { type AssertionFields, assertionEntries } from './step-fields.js';
 import { checkStep } from './step-rules.js';
 import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
@@ -59,16 +60,12 @@ function checkIdentity(ctx: Context): void {
   }
 }
 
-/** Assertion fields whose text may hold `${name}` references. */
-const REFERENCING_FIELDS = ['expected_value', 'expected_substring', 'expected_text'] as const;
-
-function checkAssertions(ctx: Context, list: unknown): void {
+function checkAssertions(ctx: Context, list: unknown, entries: readonly { a: AssertionFields; index: number }[]): void {
   if (!Array.isArray(list)) return;
   if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
   const ids = new Map<string, string>();
-  list.forEach((a, i) => {
-    if (!isObj(a)) return;
-    const p = `/assertions/${i}`;
+  for (const { a, index } of entries) {
+    const p = `/assertions/${index}`;
     const id = str(a.id);
     if (id !== undefined) {
       const first = ids.get(id);
@@ -76,16 +73,19 @@ function checkAssertions(ctx: Context, list: unknown): void {
       else ids.set(id, p);
     }
     const after = str(a.after_step);
-    if (after !== undefined && /^[a-z][a-z0-9_]*$/.test(after) && !ctx.stepById.has(after)) {
+    if (after !== undefined && !ctx.stepById.has(after) && /^[a-z][a-z0-9_]*$/.test(after)) {
       report(ctx, `${p}/after_step`, 'after-step-unknown', `after_step "${after}" names no step; use the id of a step (nested steps count)`, didYouMean(after, ctx.stepById.keys()));
     }
     checkDescription(ctx, a.element_description, p, 'element_description');
-    for (const field of REFERENCING_FIELDS) checkReferences(ctx, a[field], p, field);
+    // The fields whose text may hold `${name}` references.
+    checkReferences(ctx, a.expected_value, p, 'expected_value');
+    checkReferences(ctx, a.expected_substring, p, 'expected_substring');
+    checkReferences(ctx, a.expected_text, p, 'expected_text');
     if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
     if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
     if (a.condition !== undefined) checkAssertionCondition(ctx, a.condition, `${p}/condition`);
-  });
+  }
 }
 
 function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
@@ -146,9 +146,10 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
   collectSteps(doc.steps, '/steps', [], ctx.steps);
   checkIdentity(ctx);
   for (const entry of ctx.steps) checkStep(ctx, entry);
-  checkAssertions(ctx, doc.assertions);
+  const assertions = assertionEntries(doc.assertions);
+  checkAssertions(ctx, doc.assertions, assertions);
   checkPreconditions(ctx, doc.preconditions);
-  checkVersionGates(ctx, doc);
+  checkVersionGates(ctx, doc, assertions);
   if (Array.isArray(doc.tags)) {
     const seen = new Set<unknown>();
     doc.tags.forEach((t, i) => {

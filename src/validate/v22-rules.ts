@@ -2,6 +2,7 @@
 import { posix } from 'node:path';
 import { type Context, type Obj, type StepEntry, checkReferences, child, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
+import type { AssertionFields } from './step-fields.js';
 import { PARAMETER_NAME, V22_VERSIONS } from './vocabulary.js';
 
 const USE_22 = 'use "$schema_version": "2.2"';
@@ -12,19 +13,17 @@ function gate(ctx: Context, given: unknown, field: string, ownerPointer: string)
 }
 
 /** Every 2.2 field in a 2.0 / 2.1 document is an error that names the version to use. */
-export function checkVersionGates(ctx: Context, doc: Obj): void {
+export function checkVersionGates(ctx: Context, doc: Obj, assertions: readonly { a: AssertionFields; index: number }[]): void {
   if (ctx.version === undefined || V22_VERSIONS.has(ctx.version) || (ctx.version !== '2.0' && ctx.version !== '2.1')) return;
   gate(ctx, doc.parameters, 'parameters', '');
   for (const { step, pointer } of ctx.steps) {
     gate(ctx, step.clear_first, 'clear_first', pointer);
     gate(ctx, step.flow, 'flow', pointer);
   }
-  if (!Array.isArray(doc.assertions)) return;
-  doc.assertions.forEach((a, i) => {
-    if (!isObj(a)) return;
-    gate(ctx, a.timeout_ms, 'timeout_ms', `/assertions/${i}`);
-    gate(ctx, a.condition, 'condition', `/assertions/${i}`);
-  });
+  for (const { a, index } of assertions) {
+    gate(ctx, a.timeout_ms, 'timeout_ms', `/assertions/${index}`);
+    gate(ctx, a.condition, 'condition', `/assertions/${index}`);
+  }
 }
 
 export function declaredParameters(doc: Obj): Set<string> {
