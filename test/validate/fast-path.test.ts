@@ -9,7 +9,7 @@ import { loadScenario, ScenarioSchema, validateScenarioText } from '../../src/va
 import { locate, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
 import { locateAll } from '../../src/validate/locate.js';
 import type { SchemaNode } from '../../src/validate/schema-node.js';
-import { compileAcceptor } from '../../src/validate/shape-accept.js';
+import { compileAcceptor, compileCounter } from '../../src/validate/shape-accept.js';
 import { locatorKind } from '../../src/validate/targets.js';
 import { fixtureNames, readFixture } from './helpers.js';
 
@@ -128,6 +128,48 @@ test('duplicate names are found even when strings hold colons', () => {
     report.errors.filter((e) => e.rule === 'duplicate-key').map((e) => [e.path, e.line, e.column]),
     [['/steps', 1, 49]],
   );
+});
+
+/** Every property name in a parsed value. */
+function namesIn(value: Json): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const own = Array.isArray(value) ? 0 : Object.keys(value).length;
+  return own + Object.values(value).reduce((n: number, v) => n + namesIn(v), 0);
+}
+
+test('the counting acceptor never counts more names than a document holds (else a dropped duplicate could hide)', () => {
+  const count = compileCounter(ScenarioSchema as unknown as SchemaNode)!;
+  let accepted = 0;
+  for (const { name, text } of variants()) {
+    let doc: Json;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const n = count(doc);
+    if (n < 0) continue;
+    accepted++;
+    // Exactly, for these documents: names it skips would only cost speed, never a verdict.
+    assert.is(n, namesIn(doc), name);
+  }
+  assert.ok(accepted > 30, `only ${accepted} documents accepted: the comparison proves little`);
+});
+
+test('duplicate names are found in documents the fast lane accepts: in steps, records and x- extensions', () => {
+  const base = JSON.parse(readFixture('valid', fixtureNames('valid')[0])) as Record<string, unknown>;
+  base.variables = { ...(base.variables as object), dup_var: { type: 'string', description: 'twice' } };
+  const text = JSON.stringify(base, null, 2);
+  const cases: [string, string][] = [
+    [text.replace('{', '{\n  "x-note": {"a": 1, "a": 2},'), '/x-note/a'],
+    [text.replace('"steps": [\n    {', '"steps": [\n    {\n      "id": "dup_id",'), '/steps/0/id'],
+    [text.replace('"dup_var": {', '"dup_var": {"type": "string", "description": "first"},\n    "dup_var": {'), '/variables/dup_var'],
+  ];
+  for (const [doc, path] of cases) {
+    const report = validateScenarioText(doc);
+    assert.ok(report.errors.some((e) => e.rule === 'duplicate-key' && e.path === path) || report.warnings.some((e) => e.rule === 'duplicate-key' && e.path === path), `${path}: ${JSON.stringify(report.errors.concat(report.warnings).map((e) => [e.rule, e.path]))}`);
+    assert.equal(report, loadScenario(doc).report, path);
+  }
 });
 
 test('locator detection: plain descriptions pass, every kind of locator is named', () => {
