@@ -315,6 +315,30 @@ function countNamesInText(text: string): number {
   return names;
 }
 
+/**
+ * Property names in the text, judged from its colons alone, or -1 when a colon cannot be judged
+ * that way. A name's colon follows its closing quote (and whitespace); a colon after anything else
+ * lies in a string. A quote before a colon closes a name unless it is escaped, or it may open a
+ * string (a value like ": x"): then the character before it is whitespace or one of `:,[{`, and
+ * that case (also a name ending in such a character) is left to `countNamesInText`.
+ */
+export function namesByColons(text: string): number {
+  let names = 0;
+  for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
+    let q = colon - 1;
+    let c = text.charCodeAt(q);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(--q);
+    if (c !== 34) continue;
+    let slashes = 0;
+    while (text.charCodeAt(q - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 1) continue;
+    const before = q > 0 ? text.charCodeAt(q - 1) : 32;
+    if (before === 32 || before === 10 || before === 13 || before === 9 || before === 58 || before === 44 || before === 91 || before === 123) return -1;
+    names++;
+  }
+  return names;
+}
+
 function countColons(text: string): number {
   let n = 0;
   for (let k = text.indexOf(':'); k !== -1; k = text.indexOf(':', k + 1)) n++;
@@ -397,8 +421,12 @@ export function fastParse(source: string, shapeNames?: (value: unknown) => numbe
   // Equal counts mean JSON.parse dropped no duplicate name.
   // Every name is followed by a ':', and strings may hold more, so colons >= names in the text
   // >= names kept; counting colons is a few native searches, hopping over strings costs more.
-  const colons = countColons(text);
-  if (names !== colons && counted >= 0) names = countNamesInValue(value, 1); // the acceptor may skip some names
-  if (names !== colons && names !== countNamesInText(text)) return undefined;
+  if (names !== countColons(text)) {
+    // Strings hold colons too: count the names in the text.
+    let inText = namesByColons(text);
+    if (inText < 0) inText = countNamesInText(text);
+    if (names !== inText && counted >= 0) names = countNamesInValue(value, 1); // the acceptor may skip some names
+    if (names !== inText) return undefined;
+  }
   return { ok: true, value, text, shapeAccepted: counted >= 0 };
 }

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadScenario, ScenarioSchema, validateScenarioText } from '../../src/validate/index.js';
-import { locate, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
+import { locate, namesByColons, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
 import { locateAll } from '../../src/validate/locate.js';
 import type { SchemaNode } from '../../src/validate/schema-node.js';
 import { compileAcceptor, compileCounter } from '../../src/validate/shape-accept.js';
@@ -170,6 +170,30 @@ test('duplicate names are found in documents the fast lane accepts: in steps, re
     assert.ok(report.errors.some((e) => e.rule === 'duplicate-key' && e.path === path) || report.warnings.some((e) => e.rule === 'duplicate-key' && e.path === path), `${path}: ${JSON.stringify(report.errors.concat(report.warnings).map((e) => [e.rule, e.path]))}`);
     assert.equal(report, loadScenario(doc).report, path);
   }
+});
+
+test('names counted from colons equal the names in the text, or the count declines', () => {
+  const tricky = [
+    '{"url": "https://a.b/c:d", "t": "10:30", "k:e:y": 1}',
+    '{"a": ":starts with a colon", "b": [":x", " :y"]}',
+    '{"q": "say \\":hi", "e": "", "": 2, "s\\\\": 3}',
+    '{"a,": 1, "b{": {"c": "d : e"}}',
+    '  {  "a"  :  "b:c"  ,  "d"  :  [ "e" , { "f" : ":" } ] }  ',
+  ];
+  let declined = 0;
+  for (const text of [...tricky, ...variants().map((v) => v.text)]) {
+    try {
+      JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const parsed = parseJson(text);
+    if (!parsed.ok) continue;
+    const n = namesByColons(text);
+    if (n < 0) declined++;
+    else assert.is(n, namesIn(parsed.value) + parsed.duplicates.length, text.slice(0, 80));
+  }
+  assert.ok(declined >= 2 && declined < 50, `declined ${declined} times`);
 });
 
 test('locator detection: plain descriptions pass, every kind of locator is named', () => {
