@@ -1,7 +1,7 @@
 /**
- * The stand-in for mobile-automator's validator (JSON.parse, then Ajv against its JSON Schema),
- * which is not available here: our exported JSON Schema compiled once with Ajv, `allErrors: true`
- * as a validator that reports every problem would be, as exported and flattened (see below).
+ * Stand-ins for mobile-automator's validator (JSON.parse, then Ajv against its JSON Schema) for
+ * when its package is not at hand (mauto-side.ts loads the real one): our exported JSON Schema
+ * compiled once with Ajv, `allErrors: true` as mauto does, as exported and flattened (see below).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { scenarioJsonSchema } from '../../src/validate/index.js';

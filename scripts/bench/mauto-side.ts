@@ -17,7 +17,7 @@ interface MautoValidator {
 }
 
 /** The real validator, or why it could not be loaded. */
-export function loadMauto(dir = process.env.MAUTO_DIR): { validate: Validator; accepts: (text: string) => boolean } | { missing: string } {
+export function loadMauto(dir = process.env.MAUTO_DIR): { validate: Validator; accepts: (text: string) => boolean; validateParsed: (doc: unknown) => boolean } | { missing: string } {
   if (!dir) return { missing: 'MAUTO_DIR is not set (see scripts/bench/mauto-side.ts for how to get mobile-automator)' };
   const file = join(dir, 'src/scenario/validator.js');
   if (!existsSync(file)) return { missing: `${file} does not exist: MAUTO_DIR must be the unpacked npm package folder` };
@@ -31,5 +31,5 @@ export function loadMauto(dir = process.env.MAUTO_DIR): { validate: Validator; a
       return { valid: false, errors: ['not JSON'] };
     }
   };
-  return { validate: (text) => run(text).errors.length, accepts: (text) => run(text).valid };
+  return { validate: (text) => run(text).errors.length, accepts: (text) => run(text).valid, validateParsed: (doc) => v.validate(doc).valid };
 }

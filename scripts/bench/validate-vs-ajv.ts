@@ -1,23 +1,20 @@
 /**
- * Our validator next to the way mobile-automator (`mauto`) validates a scenario: `JSON.parse`, then
- * Ajv against its JSON Schema (it has no cross-reference checks and reports no source positions).
- *
- * mauto is not available on this machine, so the Ajv side is a stand-in: our own exported JSON
- * Schema (`scenarioJsonSchema()`, draft 2020-12) compiled once with Ajv and `allErrors: true`, as a
- * validator that reports every problem would be. Its schema has the same fields, enums and bounds
- * as mauto's (both come from the seed schema), so Ajv does the same kind of work here as there.
- * Ours does more per document (cross-references, locators, variables, suggestions, line/column),
- * and both sides are measured text in, verdict and issue list out.
+ * Our validator next to mobile-automator's (`mauto validate`): `JSON.parse`, then Ajv against its
+ * JSON Schema (no cross-reference checks, no duplicate-name check, no source positions). The real
+ * one is used when MAUTO_DIR points at its unpacked npm package (see mauto-side.ts). Without it the
+ * second column is a stand-in: our own exported JSON Schema with the per-type `oneOf`s flattened
+ * (the seed's shape, like mauto's schema), compiled once by Ajv with `allErrors: true`. The third
+ * column is Ajv over our schema exactly as exported.
  *
  * Cases: the valid fixture corpus (test/fixtures/scenarios/valid, validated one after the other),
  * generated 30- and 300-step scenarios, and invalid documents (one misspelt action in 30 or 300
  * steps, and the invalid fixture corpus). Each document is timed in many short batches of calls
  * (wall clock, about 0.3 ms each) on each side, the sides taking turns so that load drift hits all
  * alike. Per case it prints each side's mean over the case's documents of the median batch, and
- * of the fastest batch, which a busy shared machine disturbs least, with the ratios ours / Ajv
- * (at most 1: ours is no slower).
+ * of the fastest batch, which a busy shared machine disturbs least, with the ratios ours / other
+ * (at most 1: ours is no slower). validate-breakdown.js shows where the time goes.
  *
- *   node dist/scripts/bench/validate-vs-ajv.js [--rounds 15]
+ *   [MAUTO_DIR=/tmp/mauto/package] node dist/scripts/bench/validate-vs-ajv.js [--rounds 15]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

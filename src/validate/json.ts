@@ -339,7 +339,7 @@ export function namesByColons(text: string): number {
   return names;
 }
 
-function countColons(text: string): number {
+export function countColons(text: string): number {
   let n = 0;
   for (let k = text.indexOf(':'); k !== -1; k = text.indexOf(':', k + 1)) n++;
   return n;
