@@ -3,7 +3,7 @@
  * may be wrong in places) so that every rule still runs when the schema pass found problems.
  */
 import { escapePointer } from './json.js';
-import { StepFields } from './step-fields.js';
+import { readStep, type StepFields } from './step-fields.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { locatorKind } from './targets.js';
@@ -65,7 +65,7 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
     const step: unknown = list[i];
     if (!isObj(step)) continue;
     const p = `${pointer}/${i}`;
-    const fields = new StepFields(step);
+    const fields = readStep(step);
     into.push({ step: fields, pointer: p, order: into.length, ancestors });
     if (!Array.isArray(fields.sub_steps)) continue;
     const id = str(fields.id);

@@ -1,145 +1,49 @@
 /**
- * A step's (and an assertion's) fields read once. The semantic rules look at about twenty fields of every step, most
- * of them absent; on parsed JSON objects of many shapes each such read is a slow (megamorphic)
- * lookup. Walking the step's own keys once into an object of one fixed shape makes every later
- * read a plain field load. Unknown keys are left out: no rule reads them.
+ * A step's and an assertion's fields read once. The semantic rules look at about twenty fields of
+ * every step, most of them absent; on parsed JSON objects of many shapes each such read is a slow
+ * (megamorphic) lookup. Walking the object's own keys once into an object of one fixed shape makes
+ * every later read a plain field load. Unknown keys are left out: no rule reads them.
  */
-export class StepFields {
-  id: unknown = undefined;
-  action: unknown = undefined;
-  target: unknown = undefined;
-  target_pattern: unknown = undefined;
-  value: unknown = undefined;
-  clear_first: unknown = undefined;
-  on_failure: unknown = undefined;
-  retry_policy: unknown = undefined;
-  condition: unknown = undefined;
-  wait_config: unknown = undefined;
-  capture_to: unknown = undefined;
-  permission_name: unknown = undefined;
-  flow: unknown = undefined;
-  parameters: unknown = undefined;
-  sub_steps: unknown = undefined;
 
-  constructor(step: Record<string, unknown>) {
-    for (const key in step) {
-      switch (key) {
-        case 'id':
-          this.id = step.id;
-          break;
-        case 'action':
-          this.action = step.action;
-          break;
-        case 'target':
-          this.target = step.target;
-          break;
-        case 'target_pattern':
-          this.target_pattern = step.target_pattern;
-          break;
-        case 'value':
-          this.value = step.value;
-          break;
-        case 'clear_first':
-          this.clear_first = step.clear_first;
-          break;
-        case 'on_failure':
-          this.on_failure = step.on_failure;
-          break;
-        case 'retry_policy':
-          this.retry_policy = step.retry_policy;
-          break;
-        case 'condition':
-          this.condition = step.condition;
-          break;
-        case 'wait_config':
-          this.wait_config = step.wait_config;
-          break;
-        case 'capture_to':
-          this.capture_to = step.capture_to;
-          break;
-        case 'permission_name':
-          this.permission_name = step.permission_name;
-          break;
-        case 'flow':
-          this.flow = step.flow;
-          break;
-        case 'parameters':
-          this.parameters = step.parameters;
-          break;
-        case 'sub_steps':
-          this.sub_steps = step.sub_steps;
-          break;
+export type Fields<K extends string> = { readonly [P in K]: unknown };
+
+/**
+ * A reader that copies `keys` from an object into an instance of one class generated for them
+ * (fields initialised in the constructor, so every instance has the same shape; keys dispatched
+ * by a `switch`, as shape-accept.ts does).
+ */
+function fieldReader<K extends string>(keys: readonly K[]): (obj: Record<string, unknown>) => Fields<K> {
+  const names = keys.map((k) => JSON.stringify(k));
+  const source = `"use strict"; return class {
+    constructor(obj) {
+      ${names.map((k) => `this[${k}] = undefined;`).join('\n      ')}
+      for (const k in obj) {
+        switch (k) {
+          ${names.map((k) => `case ${k}: this[${k}] = obj[k]; break;`).join('\n          ')}
+        }
       }
     }
-  }
+  };`;
+  const Reader = new Function(source)() as new (obj: Record<string, unknown>) => Fields<K>;
+  return (obj) => new Reader(obj);
 }
 
-/** An assertion's fields that the semantic rules read, read once (see StepFields). */
-export class AssertionFields {
-  id: unknown = undefined;
-  after_step: unknown = undefined;
-  type: unknown = undefined;
-  element_description: unknown = undefined;
-  expected_value: unknown = undefined;
-  expected_substring: unknown = undefined;
-  expected_text: unknown = undefined;
-  pattern: unknown = undefined;
-  variable_name: unknown = undefined;
-  reference_screenshot: unknown = undefined;
-  condition: unknown = undefined;
-  timeout_ms: unknown = undefined;
+const STEP_KEYS = ['id', 'action', 'target', 'target_pattern', 'value', 'clear_first', 'on_failure', 'retry_policy', 'condition', 'wait_config', 'capture_to', 'permission_name', 'flow', 'parameters', 'sub_steps'] as const;
+const ASSERTION_KEYS = ['id', 'after_step', 'type', 'element_description', 'expected_value', 'expected_substring', 'expected_text', 'pattern', 'variable_name', 'reference_screenshot', 'condition', 'timeout_ms'] as const;
 
-  constructor(assertion: Record<string, unknown>) {
-    for (const key in assertion) {
-      switch (key) {
-        case 'id':
-          this.id = assertion.id;
-          break;
-        case 'after_step':
-          this.after_step = assertion.after_step;
-          break;
-        case 'type':
-          this.type = assertion.type;
-          break;
-        case 'element_description':
-          this.element_description = assertion.element_description;
-          break;
-        case 'expected_value':
-          this.expected_value = assertion.expected_value;
-          break;
-        case 'expected_substring':
-          this.expected_substring = assertion.expected_substring;
-          break;
-        case 'expected_text':
-          this.expected_text = assertion.expected_text;
-          break;
-        case 'pattern':
-          this.pattern = assertion.pattern;
-          break;
-        case 'variable_name':
-          this.variable_name = assertion.variable_name;
-          break;
-        case 'reference_screenshot':
-          this.reference_screenshot = assertion.reference_screenshot;
-          break;
-        case 'condition':
-          this.condition = assertion.condition;
-          break;
-        case 'timeout_ms':
-          this.timeout_ms = assertion.timeout_ms;
-          break;
-      }
-    }
-  }
-}
+export type StepFields = Fields<(typeof STEP_KEYS)[number]>;
+export type AssertionFields = Fields<(typeof ASSERTION_KEYS)[number]>;
 
-/** The object items of a list with their index, fields read once; non-objects are skipped. */
+export const readStep = fieldReader(STEP_KEYS);
+const readAssertion = fieldReader(ASSERTION_KEYS);
+
+/** The object items of the assertion list with their index, fields read once; non-objects are skipped. */
 export function assertionEntries(list: unknown): { a: AssertionFields; index: number }[] {
   const out: { a: AssertionFields; index: number }[] = [];
   if (!Array.isArray(list)) return out;
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: new AssertionFields(item as Record<string, unknown>), index: i });
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: readAssertion(item as Record<string, unknown>), index: i });
   }
   return out;
 }
