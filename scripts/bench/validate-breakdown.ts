@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { validateScenarioText } from '../../src/validate/index.js';
-import { countColons } from '../../src/validate/json.js';
+import { countColons } from '../../src/validate/fast-parse.js';
 import { checkSemantics } from '../../src/validate/semantic.js';
 import { scenarioShapeNames } from '../../src/validate/structure.js';
 import { loadMauto } from './mauto-side.js';

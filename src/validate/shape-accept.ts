@@ -9,7 +9,7 @@
  * the one place for messages, rule ids and the output with defaults applied.
  *
  * While it walks, the code counts the property names it visits, so that the caller can tell from
- * one colon count of the text that `JSON.parse` dropped no duplicate name (json.ts) without a
+ * one colon count of the text that `JSON.parse` dropped no duplicate name (fast-parse.ts) without a
  * second walk. The count never exceeds the names in the text; it may fall short (names it skips),
  * which only sends the document down the slower, exact path.
  *

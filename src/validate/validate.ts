@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
-import { fastParse, locate, parseJson, positionsOf, type PosNode } from './json.js';
+import { fastParse } from './fast-parse.js';
+import { locate, parseJson, positionsOf, type PosNode } from './json.js';
 import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';

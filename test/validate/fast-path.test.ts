@@ -6,7 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadScenario, ScenarioSchema, validateScenarioText } from '../../src/validate/index.js';
-import { locate, namesByColons, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
+import { namesByColons } from '../../src/validate/fast-parse.js';
+import { locate, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
 import { locateAll } from '../../src/validate/locate.js';
 import type { SchemaNode } from '../../src/validate/schema-node.js';
 import { compileAcceptor, compileCounter } from '../../src/validate/shape-accept.js';

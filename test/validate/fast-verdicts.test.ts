@@ -7,7 +7,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { envelope, loadScenario, ScenarioSchema, validateScenarioText } from '../../src/validate/index.js';
-import { fastParse, MAX_DEPTH, parseJson } from '../../src/validate/json.js';
+import { fastParse } from '../../src/validate/fast-parse.js';
+import { MAX_DEPTH, parseJson } from '../../src/validate/json.js';
 import type { SchemaNode } from '../../src/validate/schema-node.js';
 import { suspects } from '../../src/validate/shape-localize.js';
 import { fixtureNames, readFixture } from './helpers.js';
