@@ -290,12 +290,26 @@ class Unit {
   }
 }
 
+/**
+ * A function from generated source. A process started with code generation from strings
+ * disallowed (`--disallow-code-generation-from-strings`) cannot have one: then nothing is mirrored
+ * and every document takes the full path.
+ */
+function generated(params: string[], source: string): (...args: unknown[]) => unknown {
+  try {
+    return new Function(...params, source) as (...args: unknown[]) => unknown;
+  } catch (err) {
+    if (err instanceof EvalError) throw new Unsupported('code generation from strings is disallowed');
+    throw err;
+  }
+}
+
 /** Compiles the unit rooted at `node` into a function. */
 function build(node: SchemaNode, strip: boolean): Counter {
   const unit = new Unit(strip);
   const root = unit.fn(node);
   const source = `"use strict";\n${unit.functions.join('\n')}\nreturn ${root};`;
-  const factory = new Function('K', 'FR', 'UNSAFE', 'hasOwn', 'countAny', 'MAX_EXT', source) as (...args: unknown[]) => Counter;
+  const factory = generated(['K', 'FR', 'UNSAFE', 'hasOwn', 'countAny', 'MAX_EXT'], source) as (...args: unknown[]) => Counter;
   return factory(unit.consts, firstRejected, UNSAFE_RECORD_KEYS, hasOwn, countAny, MAX_EXTENSION_DEPTH);
 }
 
@@ -333,7 +347,7 @@ function counterCached(node: SchemaNode, strip: boolean): Counter {
 function scalarCounter(node: SchemaNode): Counter {
   const unit = new Unit(false);
   const expr = unit.scalar(node, 'x')!;
-  const factory = new Function('K', `"use strict"; return (x) => (${expr} ? 0 : -1);`) as (k: unknown[]) => Counter;
+  const factory = generated(['K'], `"use strict"; return (x) => (${expr} ? 0 : -1);`) as (k: unknown[]) => Counter;
   return factory(unit.consts);
 }
 
@@ -366,7 +380,7 @@ export function pipeActions(node: SchemaNode): Accept[] {
     .map((a) => {
       const unit = new Unit(false);
       const expr = unit.action(a, 'x');
-      return expr === '' ? undefined : (new Function('K', `"use strict"; return (x) => ${expr};`)(unit.consts) as Accept);
+      return expr === '' ? undefined : (generated(['K'], `"use strict"; return (x) => ${expr};`)(unit.consts) as Accept);
     })
     .filter((c) => c !== undefined);
 }
