@@ -111,14 +111,15 @@ function tooDeepAt(text: string): number {
   return -1;
 }
 
-export type FastParse = { ok: true; value: unknown; text: string; shapeAccepted: boolean } | Extract<ParseOutcome, { ok: false }>;
+/** `shape`: what the shape acceptor said of the document, when it was asked. */
+export type FastParse = { ok: true; value: unknown; text: string; shape?: 'accepted' | 'rejected' } | Extract<ParseOutcome, { ok: false }>;
 
 /**
  * The native parser when the document is well-formed and free of duplicate keys, or the
  * too-deep outcome `parseJson` would give; undefined otherwise, and then `parseJson` finds and
  * places the problem. `shapeNames`, when given, is the shape acceptor (shape-accept.ts): the
  * names it counted while accepting the document, or -1; it spares a second walk of the value,
- * and `shapeAccepted` tells the caller that the shape check is done.
+ * and `shape` tells the caller whether the shape check is done or known to fail.
  */
 export function fastParse(source: string, shapeNames?: (value: unknown) => number): FastParse | undefined {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
@@ -145,5 +146,5 @@ export function fastParse(source: string, shapeNames?: (value: unknown) => numbe
     if (names !== inText && counted >= 0) names = countNamesInValue(value, 1); // the acceptor may skip some names
     if (names !== inText) return undefined;
   }
-  return { ok: true, value, text, shapeAccepted: counted >= 0 };
+  return { ok: true, value, text, shape: shapeNames ? (counted >= 0 ? 'accepted' : 'rejected') : undefined };
 }

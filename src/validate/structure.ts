@@ -232,11 +232,12 @@ function addValibotIssues(issues: readonly v.BaseIssue<unknown>[], prefix: reado
  * everything valibot finds, one issue per path. `output` is the scenario with defaults applied
  * when the shape is right and `wantOutput` is set. Without it a well-formed document only needs
  * the fast acceptor, and in a malformed one only the subtrees the acceptor rejects are re-checked
- * (shape-localize.ts), which gives the same issues as checking all of it.
+ * (shape-localize.ts), which gives the same issues as checking all of it. `knownRejected`: the
+ * caller already asked the acceptor (while parsing) and it said no.
  */
-export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean): { issues: RawIssue[]; output?: Scenario } {
+export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean, knownRejected = false): { issues: RawIssue[]; output?: Scenario } {
   const root = ScenarioSchema as unknown as SchemaNode;
-  if (!wantOutput && acceptScenario?.(doc)) return { issues: [] };
+  if (!wantOutput && !knownRejected && acceptScenario?.(doc)) return { issues: [] };
   const parts = (!wantOutput && acceptScenario && suspects(root, doc)) || [{ node: root, value: doc, path: [] }];
   const out: RawIssue[] = [];
   for (const part of parts) {

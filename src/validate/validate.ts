@@ -85,7 +85,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   // Building the scenario (valibot's output) runs the full shape path anyway.
   const fast = fastParse(text, wantScenario ? undefined : scenarioShapeNames);
   const parsed = fast?.ok ? { ok: true as const, value: fast.value, duplicates: [], text: fast.text, pos: undefined } : (fast ?? parseJson(text));
-  const shapeAccepted = fast?.ok === true && fast.shapeAccepted;
+  const shape = fast?.ok ? fast.shape : undefined;
   if (!parsed.ok) {
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =
@@ -115,7 +115,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow);
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
   raw.push(...checkSemantics(obj, { fileExists, files }));
-  const structure = shapeAccepted ? { issues: [] } : checkStructure(obj, wantScenario);
+  const structure = shape === 'accepted' ? { issues: [] } : checkStructure(obj, wantScenario, shape === 'rejected');
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
   return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters };
