@@ -2,6 +2,7 @@
  * Rejects long options a command does not know, so a typo (`--tokn`) fails loudly instead of
  * being silently ignored (a bridge started without its token is an open bridge).
  */
+import { editDistance } from '../validate/suggest.js';
 
 /** Names of the `--x` options in `args`, as written (`--no-video` stays `no-video`); stops at `--`. */
 function writtenFlags(args: readonly string[]): string[] {
@@ -13,16 +14,6 @@ function writtenFlags(args: readonly string[]): string[] {
     out.push(arg.slice(2, eq > 0 ? eq : undefined));
   }
   return out;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
 }
 
 /** The spellings a command accepts: each known name, and `no-NAME` for each (parseFlags turns it into NAME=false). */
