@@ -3,7 +3,10 @@
  * are its own: a bridge over four virtual phones. Prints the WebSocket URL, then once a second a
  * `MEM {...}` line (RSS, heap, ArrayBuffers, event-loop delay p50/p99/max of that second).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import sharp from 'sharp';
 import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
@@ -22,13 +25,33 @@ process.stdout.write(`${bridge.wsUrl}\n`);
 
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
+/** kB fields of /proc/self/status: what of the RSS is anonymous memory, files, shared memory; threads. */
+function procStatus(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of readFileSync('/proc/self/status', 'utf8').split('\n')) {
+    const m = /^(RssAnon|RssFile|RssShmem|Threads):\s+(\d+)/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
 function sampleMemory(tag = 'MEM'): void {
   const m = process.memoryUsage();
+  const h = getHeapStatistics();
+  const proc = procStatus();
   const line = {
     rss: m.rss,
     heapUsed: m.heapUsed,
     arrayBuffers: m.arrayBuffers,
     external: m.external,
+    // The main thread's V8 heap as committed (heapUsed is what is live or not yet collected in it),
+    // its young generation, and what V8 mallocs besides. Worker heaps are in none of these, only in RSS.
+    heapCommitted: h.total_physical_size,
+    newSpace: getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0,
+    malloced: h.malloced_memory,
+    rssAnon: proc.RssAnon * 1024,
+    rssFile: proc.RssFile * 1024,
+    threads: proc.Threads,
     lagP50: lag.percentile(50) / 1e6,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
@@ -45,8 +68,19 @@ function sampleMemory(tag = 'MEM'): void {
   process.stdout.write(`${tag} ${JSON.stringify(line)}\n`);
 }
 setInterval(sampleMemory, 1000).unref();
+
+// BENCH_ALLOC_PROFILE=file.heapprofile: a sampling allocation profile of the load that counts
+// garbage too (--heap-prof keeps only what is still alive at exit), written when the benchmark
+// sends SIGUSR2 at the end. Open it in Chrome DevTools or sum it by function.
+const allocProfile = process.env.BENCH_ALLOC_PROFILE;
+const inspector = allocProfile ? new Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+}
 // SIGUSR2 (the benchmark, at the end of idle): a full GC, then a sample, to tell garbage from memory still held.
-process.on('SIGUSR2', () => {
+process.on('SIGUSR2', async () => {
+  if (inspector && allocProfile) writeFileSync(allocProfile, JSON.stringify((await inspector.post('HeapProfiler.stopSampling')).profile));
   (globalThis as { gc?: () => void }).gc?.();
   setTimeout(() => sampleMemory('GCMEM'), 200);
 });

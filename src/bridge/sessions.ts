@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Participant } from '../protocol/index.js';
 import type { Connection } from './connection.js';
+import { ownText, SharedNotification, type OutgoingText } from './outgoing.js';
 import { tokensEqual } from './security.js';
 import type { Subscription } from './subscription.js';
 
@@ -16,7 +17,7 @@ export interface SessionLimits {
 
 interface Remembered {
   index: number;
-  text: string;
+  message: OutgoingText;
 }
 
 /**
@@ -80,21 +81,30 @@ export class Session {
 
   notify(method: string, params: unknown): void {
     if (this.ended) return;
-    const text = JSON.stringify({ jsonrpc: '2.0', method, params });
-    this.ring.push({ index: this.nextIndex++, text });
-    this.ringBytes += text.length;
+    this.deliver(ownText(JSON.stringify({ jsonrpc: '2.0', method, params })));
+  }
+
+  /** A notification serialised once for many sessions; `value` is this session's per-session field (its subscription id). */
+  notifyShared(message: SharedNotification, value?: unknown): void {
+    if (this.ended) return;
+    this.deliver(message.to(value));
+  }
+
+  private deliver(message: OutgoingText): void {
+    this.ring.push({ index: this.nextIndex++, message });
+    this.ringBytes += message.size;
     while (this.ring.length > this.limits.replayMessages || (this.ringBytes > this.limits.replayBytes && this.ring.length > 1)) {
-      this.ringBytes -= this.ring.shift()!.text.length;
+      this.ringBytes -= this.ring.shift()!.message.size;
     }
-    this.connection?.sendText(text);
+    this.connection?.send(message);
   }
 
   /** The notifications after the first `received`, and how many of those the ring no longer has. */
-  missedSince(received: number): { texts: string[]; dropped: number } {
+  missedSince(received: number): { messages: OutgoingText[]; dropped: number } {
     const from = Math.min(received, this.nextIndex);
     const oldest = this.ring.length ? this.ring[0].index : this.nextIndex;
     const dropped = Math.max(0, oldest - from);
-    return { texts: this.ring.filter((r) => r.index >= from).map((r) => r.text), dropped };
+    return { messages: this.ring.filter((r) => r.index >= from).map((r) => r.message), dropped };
   }
 }
 
@@ -158,8 +168,9 @@ export class SessionStore {
     this.sessions.delete(session.id);
   }
 
-  broadcast(method: string, params: unknown): void {
-    for (const s of this.sessions.values()) s.notify(method, params);
+  broadcast(method: string, params: Record<string, unknown>): void {
+    const message = new SharedNotification(method, params);
+    for (const s of this.sessions.values()) s.notifyShared(message);
   }
 
   endAll(reason: string): void {
