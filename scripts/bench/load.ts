@@ -39,6 +39,8 @@ interface Mem {
   slotsSpareMb: number;
   heldFramesMb: number;
   heapCommitted: number;
+  slotsAllocated: number;
+  slotsReused: number;
   newSpace: number;
   malloced: number;
   rssAnon: number;
@@ -164,6 +166,8 @@ console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN 
 console.log(`event-loop delay per second under load: median of p99 ${lagP99.median.toFixed(1)} ms, worst p99 ${Math.max(...load.map((s) => s.mem.lagP99)).toFixed(1)} ms, max ${Math.max(...load.map((s) => s.mem.lagMax)).toFixed(1)} ms`);
 console.log(`RSS: before ${(before.rss / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after idle ${(after / MB).toFixed(0)} MB (${(((after - before.rss) / before.rss) * 100).toFixed(0)}% vs before)`);
 console.log(`ArrayBuffers: before ${(before.arrayBuffers / MB).toFixed(1)} MB, peak ${(Math.max(...load.map((s) => s.mem.arrayBuffers)) / MB).toFixed(1)} MB, after idle ${(idle.at(-1)!.mem.arrayBuffers / MB).toFixed(1)} MB`);
+const lastLoad = load.at(-1)!.mem;
+console.log(`screen buffers during the load: ${lastLoad.slotsAllocated} made, ${lastLoad.slotsReused} reused`);
 if (afterGc) console.log(`after idle and a forced full GC: RSS ${(afterGc.rss / MB).toFixed(0)} MB, ArrayBuffers ${(afterGc.arrayBuffers / MB).toFixed(1)} MB (what is still held, not garbage); heap ${(afterGc.heapUsed / MB).toFixed(0)} MB; screen buffers lent ${afterGc.slotsLentMb.toFixed(1)} MB, spare ${afterGc.slotsSpareMb.toFixed(1)} MB`);
 const worst = (pick: (m: Mem) => number) => (Math.max(...load.map((s) => pick(s.mem))) / MB).toFixed(0);
 console.log(`peaks under load: heap used ${worst((m) => m.heapUsed)} MB, heap committed ${worst((m) => m.heapCommitted)} MB (young generation ${worst((m) => m.newSpace)} MB), V8 malloc ${worst((m) => m.malloced)} MB, anonymous RSS ${worst((m) => m.rssAnon)} MB, file-backed RSS ${worst((m) => m.rssFile)} MB`);
