@@ -8,6 +8,8 @@ export interface OutgoingText {
   body?: string | Buffer;
   /** Its size for the replay ring's byte bound (UTF-16 units of strings, bytes of a Buffer). */
   size: number;
+  /** The shared body's owner: how many replay rings hold it (the memory is counted once). */
+  shared?: SharedNotification;
 }
 
 /** Bodies at least this long are kept as UTF-8 bytes (a Buffer of their own, not a slice of Node's 8 KiB pool). */
@@ -27,7 +29,9 @@ export function ownText(text: string): OutgoingText {
  */
 export class SharedNotification {
   readonly body: string | Buffer;
-  private readonly bodySize: number;
+  readonly bodySize: number;
+  /** Replay-ring entries holding this body now (ReplayBudget counts its bytes while this is above 0). */
+  holders = 0;
   private readonly headStart: string;
   private readonly hasRest: boolean;
   private readonly whole?: OutgoingText;
@@ -52,14 +56,14 @@ export class SharedNotification {
     }
     this.body = bodyText.length >= BYTES_FROM ? Buffer.from(bodyText) : bodyText;
     this.bodySize = this.body.length;
-    if (perSession === undefined) this.whole = { head: '', body: this.body, size: this.bodySize };
+    if (perSession === undefined) this.whole = { head: '', body: this.body, size: this.bodySize, shared: this };
   }
 
   /** The message for one session; `value` is its per-session field (ignored without one). */
   to(value?: unknown): OutgoingText {
     if (this.whole) return this.whole;
     const head = `${this.headStart}${JSON.stringify(value)}${this.hasRest ? ',' : ''}`;
-    return { head, body: this.body, size: head.length + this.bodySize };
+    return { head, body: this.body, size: head.length + this.bodySize, shared: this };
   }
 }
 

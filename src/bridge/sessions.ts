@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Participant } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import { ownText, SharedNotification, type OutgoingText } from './outgoing.js';
+import { ReplayBudget, type ReplayHolder } from './replay-budget.js';
 import { tokensEqual } from './security.js';
 import type { Subscription } from './subscription.js';
 
@@ -13,6 +14,8 @@ export interface SessionLimits {
   replayBytes: number;
   /** Most sessions kept waiting for a resume at once; the oldest goes first. */
   maxDetached: number;
+  /** Bound of all sessions' replay rings together, in bytes held (a shared body counts once). */
+  replayTotalBytes?: number;
 }
 
 interface Remembered {
@@ -26,7 +29,7 @@ interface Remembered {
  * ring, so a client that says how many it received can get the rest replayed after a drop —
  * including those lost in flight on a socket that died before anyone noticed.
  */
-export class Session {
+export class Session implements ReplayHolder {
   readonly id = `s-${randomBytes(6).toString('hex')}`;
   /** Secret; only the owner can resume. The id itself is public (activity, lock holder). */
   readonly resumeToken = randomBytes(24).toString('base64url');
@@ -39,10 +42,17 @@ export class Session {
   private readonly values = new Map<unknown, unknown>();
   private readonly endHooks: ((reason: string) => void)[] = [];
   private ring: Remembered[] = [];
-  private ringBytes = 0;
+  private bytesInRing = 0;
   private nextIndex = 0;
 
-  constructor(private readonly limits: SessionLimits) {}
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly budget?: ReplayBudget,
+  ) {}
+
+  get ringBytes(): number {
+    return this.bytesInRing;
+  }
 
   get participant(): Participant {
     return this.client ? { session: this.id, client: this.client } : { session: this.id };
@@ -92,11 +102,24 @@ export class Session {
 
   private deliver(message: OutgoingText): void {
     this.ring.push({ index: this.nextIndex++, message });
-    this.ringBytes += message.size;
-    while (this.ring.length > this.limits.replayMessages || (this.ringBytes > this.limits.replayBytes && this.ring.length > 1)) {
-      this.ringBytes -= this.ring.shift()!.message.size;
-    }
+    this.bytesInRing += message.size;
+    this.budget?.remembered(message);
+    while (this.ring.length > this.limits.replayMessages || (this.bytesInRing > this.limits.replayBytes && this.ring.length > 1)) this.forgetOldest();
+    this.budget?.enforce();
     this.connection?.send(message);
+  }
+
+  forgetOldest(): boolean {
+    const oldest = this.ring.shift();
+    if (!oldest) return false;
+    this.bytesInRing -= oldest.message.size;
+    this.budget?.forgotten(oldest.message);
+    return true;
+  }
+
+  /** The session ended: its ring goes (and with it its share of the replay budget). */
+  forgetAll(): void {
+    while (this.forgetOldest());
   }
 
   /** The notifications after the first `received`, and how many of those the ring no longer has. */
@@ -111,12 +134,16 @@ export class Session {
 /** All sessions: creation, attach/detach of sockets, the resume grace period, the end. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** All replay rings together (default 64 MiB held). */
+  readonly replayBudget: ReplayBudget;
 
   constructor(
     private readonly limits: SessionLimits,
     private readonly onEnd: (session: Session, reason: string) => void,
     private readonly log: (line: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.replayBudget = new ReplayBudget(limits.replayTotalBytes ?? 64 * 1024 * 1024, () => this.sessions.values());
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -131,7 +158,7 @@ export class SessionStore {
   }
 
   create(): Session {
-    const session = new Session(this.limits);
+    const session = new Session(this.limits, this.replayBudget);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -164,6 +191,7 @@ export class SessionStore {
     this.onEnd(session, reason);
     session.runEndHooks(reason, this.log);
     session.ended = true;
+    session.forgetAll();
     clearTimeout(session.graceTimer);
     this.sessions.delete(session.id);
   }

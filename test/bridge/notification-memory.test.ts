@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
 import { SharedNotification, textOf } from '../../src/bridge/outgoing.js';
-import { Session } from '../../src/bridge/sessions.js';
+import { Session, SessionStore } from '../../src/bridge/sessions.js';
 import { ANDROID, RawClient, scrollChurn as churn, testBridge, until } from './helpers.js';
 
 /**
@@ -57,6 +57,45 @@ test('sessions keep one copy of a large shared body in their replay rings, and r
     assert.equal([last.params.subscription, last.params.seq, last.params.changed.length], [`sub-${i}`, 20, 100]);
   }
   assert.is(bodies.size, 20, `12 sessions × 20 notifications held ${bodies.size} bodies`);
+});
+
+/** A store whose sessions record what they were sent; `detach` plays a dropped socket. */
+function store(replayTotalBytes: number) {
+  const sessions = new SessionStore({ ...limits, graceMs: 60_000, replayTotalBytes }, () => undefined);
+  const open = () => {
+    const s = sessions.create();
+    const conn = { sent: 0, send() { this.sent++; } };
+    sessions.attach(s, conn as never);
+    return { s, conn };
+  };
+  return { sessions, open };
+}
+
+test('all replay rings together stay within their budget, counting a shared body once; those waiting for a resume give way first', () => {
+  const { sessions, open } = store(200_000);
+  const viewers = Array.from({ length: 30 }, open);
+  // 30 viewers × 10 diffs of ~10 KB: 3 MB if every ring held its own copy, ~100 KB shared.
+  for (let seq = 0; seq < 10; seq++) {
+    const shared = new SharedNotification('elements.changed', { device: 'd', seq, changed: 'x'.repeat(10_000) }, 'subscription');
+    for (const v of viewers) v.s.notifyShared(shared, `sub-${v.s.id}`);
+  }
+  assert.ok(sessions.replayBudget.bytes < 200_000, `${sessions.replayBudget.bytes} bytes held`);
+  assert.ok(viewers.every((v) => v.s.missedSince(0).messages.length === 10 && v.s.missedSince(0).dropped === 0), 'nothing trimmed while within the budget');
+
+  // One session drops its socket; then messages of the others' own push the total over the limit.
+  const away = viewers[0];
+  sessions.detach(away.s, away.conn as never);
+  for (let i = 0; i < 20; i++) viewers[1 + (i % 3)].s.notify('scenario.progress', { note: 'y'.repeat(8_000) });
+  assert.ok(sessions.replayBudget.bytes <= 200_000, `${sessions.replayBudget.bytes} bytes held`);
+  const awayMissed = away.s.missedSince(0);
+  assert.ok(awayMissed.dropped > 0, 'the detached session gave way first, and a resume says how many it lost');
+  assert.is(awayMissed.dropped + awayMissed.messages.length, 10);
+  // Everything the connected sessions were sent still arrived, trimmed or not.
+  assert.is(viewers[1].conn.sent, 10 + 7);
+
+  // Sessions that end give their share back.
+  sessions.endAll('test over');
+  assert.is(sessions.replayBudget.bytes, 0);
 });
 
 test('viewers of one device get every element diff intact while their sessions share one serialisation of it', async () => {
