@@ -38,13 +38,24 @@ interface Mem {
   slotsLentMb: number;
   slotsSpareMb: number;
   heldFramesMb: number;
+  heapCommitted: number;
+  slotsAllocated: number;
+  slotsReused: number;
+  newSpace: number;
+  malloced: number;
+  rssAnon: number;
+  rssFile: number;
+  threads: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // BENCH_SERVER_ENV='MALLOC_ARENA_MAX=2 ...' tries allocator settings on the server process.
 const serverEnv = Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=') as [string, string]));
-const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
+// BENCH_SERVER_ARGS='--heap-prof --heapsnapshot-signal=SIGUSR1' profiles the server; BENCH_SNAPSHOT=1 sends it
+// that signal at the middle of the load (a heap snapshot at the peak, written to the current folder).
+const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+const child = spawn(process.execPath, [...serverArgs, '--expose-gc', fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
 const samples: { at: number; phase: string; mem: Mem }[] = [];
 let afterGc: Mem | undefined;
 let phase = 'before';
@@ -118,6 +129,7 @@ const t0 = performance.now();
 await sleep(half - Math.min(5000, half / 2));
 const a1 = framesAt();
 const t1 = performance.now();
+if (process.env.BENCH_SNAPSHOT === '1') child.kill('SIGUSR1');
 const stalled = viewers[0];
 stalled.stopReading();
 await sleep(half);
@@ -154,10 +166,14 @@ console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN 
 console.log(`event-loop delay per second under load: median of p99 ${lagP99.median.toFixed(1)} ms, worst p99 ${Math.max(...load.map((s) => s.mem.lagP99)).toFixed(1)} ms, max ${Math.max(...load.map((s) => s.mem.lagMax)).toFixed(1)} ms`);
 console.log(`RSS: before ${(before.rss / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after idle ${(after / MB).toFixed(0)} MB (${(((after - before.rss) / before.rss) * 100).toFixed(0)}% vs before)`);
 console.log(`ArrayBuffers: before ${(before.arrayBuffers / MB).toFixed(1)} MB, peak ${(Math.max(...load.map((s) => s.mem.arrayBuffers)) / MB).toFixed(1)} MB, after idle ${(idle.at(-1)!.mem.arrayBuffers / MB).toFixed(1)} MB`);
+const lastLoad = load.at(-1)!.mem;
+console.log(`screen buffers during the load: ${lastLoad.slotsAllocated} made, ${lastLoad.slotsReused} reused`);
 if (afterGc) console.log(`after idle and a forced full GC: RSS ${(afterGc.rss / MB).toFixed(0)} MB, ArrayBuffers ${(afterGc.arrayBuffers / MB).toFixed(1)} MB (what is still held, not garbage); heap ${(afterGc.heapUsed / MB).toFixed(0)} MB; screen buffers lent ${afterGc.slotsLentMb.toFixed(1)} MB, spare ${afterGc.slotsSpareMb.toFixed(1)} MB`);
-console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms, socket-queued MB, frames drawing, screen buffers lent/spare MB, frame pipelines hold MB):');
+const worst = (pick: (m: Mem) => number) => (Math.max(...load.map((s) => pick(s.mem))) / MB).toFixed(0);
+console.log(`peaks under load: heap used ${worst((m) => m.heapUsed)} MB, heap committed ${worst((m) => m.heapCommitted)} MB (young generation ${worst((m) => m.newSpace)} MB), V8 malloc ${worst((m) => m.malloced)} MB, anonymous RSS ${worst((m) => m.rssAnon)} MB, file-backed RSS ${worst((m) => m.rssFile)} MB`);
+console.log('\nover time (s, phase, RSS MB, heap MB, ArrayBuffers MB, loop p99 ms, socket-queued MB, frames drawing, screen buffers lent/spare MB, frame pipelines hold MB, heap committed MB, RSS − heap − ArrayBuffers MB, threads):');
 for (const s of samples.filter((_, i) => i % Number(process.env.BENCH_EVERY ?? 5) === 0)) {
-  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)} ${(s.mem.buffered / MB).toFixed(1).padStart(6)} ${String(s.mem.rendering).padStart(3)} ${s.mem.slotsLentMb.toFixed(0).padStart(4)}/${s.mem.slotsSpareMb.toFixed(0).padEnd(3)} ${s.mem.heldFramesMb.toFixed(0).padStart(4)}`);
+  console.log(`  ${s.at.toFixed(0).padStart(4)} ${s.phase.padEnd(6)} ${(s.mem.rss / MB).toFixed(0).padStart(5)} ${(s.mem.heapUsed / MB).toFixed(0).padStart(5)} ${(s.mem.arrayBuffers / MB).toFixed(1).padStart(7)} ${s.mem.lagP99.toFixed(1).padStart(7)} ${(s.mem.buffered / MB).toFixed(1).padStart(6)} ${String(s.mem.rendering).padStart(3)} ${s.mem.slotsLentMb.toFixed(0).padStart(4)}/${s.mem.slotsSpareMb.toFixed(0).padEnd(3)} ${s.mem.heldFramesMb.toFixed(0).padStart(4)} ${(s.mem.heapCommitted / MB).toFixed(0).padStart(5)} ${((s.mem.rss - s.mem.heapCommitted - s.mem.arrayBuffers) / MB).toFixed(0).padStart(5)} ${String(s.mem.threads).padStart(3)}`);
 }
 
 async function sleepAndTake(seconds: number, label: string): Promise<Mem> {

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { TokenBucket } from './rate-limit.js';
+import type { OutgoingText } from './outgoing.js';
 import type { Session } from './sessions.js';
 
 export interface ConnectionLimits {
@@ -40,12 +41,31 @@ export class Connection {
   }
 
   sendText(text: string): void {
-    if (!this.open) return;
+    if (this.mayQueue()) this.ws.send(text);
+  }
+
+  /**
+   * A message whose body is shared with other sessions: the head and the body go as two fragments
+   * of one text message, so the shared body is never copied per session.
+   */
+  send(message: OutgoingText): void {
+    if (!this.mayQueue()) return;
+    const { head, body } = message;
+    if (body === undefined) this.ws.send(head);
+    else if (head === '') this.ws.send(body, { binary: false });
+    else {
+      this.ws.send(head, { fin: false });
+      this.ws.send(body, { binary: false, fin: true });
+    }
+  }
+
+  private mayQueue(): boolean {
+    if (!this.open) return false;
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
       this.close(1008, 'client is not reading its messages; resume the session to catch up');
-      return;
+      return false;
     }
-    this.ws.send(text);
+    return true;
   }
 
   /** `done` runs once the bytes are handed to the operating system (or the socket failed). */

@@ -1,6 +1,7 @@
 import { ToolError } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
 import type { ElementsChangedParams } from '../protocol/index.js';
+import { SharedNotification } from './outgoing.js';
 import type { Subscription } from './subscription.js';
 
 export interface ElementDiff {
@@ -117,10 +118,17 @@ export class ElementWatcher {
     this.elements = elements;
     const changed = diff.added.length + diff.removed.length + diff.changed.length > 0;
     if (changed && hadState) this.seq++;
+    // One serialisation of the diff for every subscriber; each one's subscription id goes in front of it.
+    let message: SharedNotification | undefined;
     for (const sub of this.subs) {
       if (!sub.primed) this.prime(sub);
-      else if (changed) sub.session.notify('elements.changed', { subscription: sub.id, device: this.device, seq: this.seq, ...diff } satisfies ElementsChangedParams);
+      else if (changed) sub.session.notifyShared((message ??= this.diffMessage(diff)), sub.id);
     }
+  }
+
+  private diffMessage(diff: ElementDiff): SharedNotification {
+    const params: Omit<ElementsChangedParams, 'subscription'> = { device: this.device, seq: this.seq, ...diff };
+    return new SharedNotification('elements.changed', params, 'subscription');
   }
 
   private prime(sub: Subscription): void {

@@ -15,6 +15,7 @@ import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
 import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
+import { SharedNotification } from './outgoing.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './subscription.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
@@ -200,7 +201,9 @@ export class DeviceHub {
   broadcast<N extends NotificationName>(device: string, method: N, params: NotificationParams[N], also: Session[] = []): void {
     const targets = this.participants(device);
     for (const s of also) if (!s.ended) targets.add(s);
-    for (const s of targets) s.notify(method, params);
+    if (targets.size === 0) return;
+    const message = new SharedNotification(method, params as Record<string, unknown>);
+    for (const s of targets) s.notifyShared(message);
   }
 
   activity(device: string, actor: Participant, entry: ActivityEntry): void {

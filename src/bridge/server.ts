@@ -43,8 +43,11 @@ export interface BridgeOptions {
   rateLimit?: { perSecond: number; burst: number };
   /** How long a dropped session can be resumed (default 30 s). */
   resumeGraceMs?: number;
-  /** Notifications kept per session for replay (default 500 messages / 2 MiB). */
-  replayBuffer?: { messages: number; bytes: number };
+  /**
+   * Notifications kept per session for replay (default 500 messages / 2 MiB), and by all sessions
+   * together (`totalBytes`, default 64 MiB held: a body shared by many sessions counts once).
+   */
+  replayBuffer?: { messages: number; bytes: number; totalBytes?: number };
   /** Element poll interval while someone watches elements (default 1000 ms). */
   elementsPollMs?: number;
   /** Ping interval; a connection that misses one pong is dropped (default 20 s). */
@@ -160,7 +163,7 @@ export class Bridge implements BridgeCore {
     };
 
     this.sessions = new SessionStore(
-      { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, maxDetached: 1000 },
+      { graceMs: this.limits.resume_grace_ms, replayMessages: replay.messages, replayBytes: replay.bytes, replayTotalBytes: replay.totalBytes, maxDetached: 1000 },
       (session, reason) => {
         this.hub.dropSession(session);
         this.peers?.dropSession(session);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Participant } from '../protocol/index.js';
 import type { Connection } from './connection.js';
+import { ownText, SharedNotification, type OutgoingText } from './outgoing.js';
+import { ReplayBudget, type ReplayHolder } from './replay-budget.js';
 import { tokensEqual } from './security.js';
 import type { Subscription } from './subscription.js';
 
@@ -12,11 +14,13 @@ export interface SessionLimits {
   replayBytes: number;
   /** Most sessions kept waiting for a resume at once; the oldest goes first. */
   maxDetached: number;
+  /** Bound of all sessions' replay rings together, in bytes held (a shared body counts once). */
+  replayTotalBytes?: number;
 }
 
 interface Remembered {
   index: number;
-  text: string;
+  message: OutgoingText;
 }
 
 /**
@@ -25,7 +29,7 @@ interface Remembered {
  * ring, so a client that says how many it received can get the rest replayed after a drop —
  * including those lost in flight on a socket that died before anyone noticed.
  */
-export class Session {
+export class Session implements ReplayHolder {
   readonly id = `s-${randomBytes(6).toString('hex')}`;
   /** Secret; only the owner can resume. The id itself is public (activity, lock holder). */
   readonly resumeToken = randomBytes(24).toString('base64url');
@@ -38,10 +42,17 @@ export class Session {
   private readonly values = new Map<unknown, unknown>();
   private readonly endHooks: ((reason: string) => void)[] = [];
   private ring: Remembered[] = [];
-  private ringBytes = 0;
+  private bytesInRing = 0;
   private nextIndex = 0;
 
-  constructor(private readonly limits: SessionLimits) {}
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly budget?: ReplayBudget,
+  ) {}
+
+  get ringBytes(): number {
+    return this.bytesInRing;
+  }
 
   get participant(): Participant {
     return this.client ? { session: this.id, client: this.client } : { session: this.id };
@@ -80,33 +91,59 @@ export class Session {
 
   notify(method: string, params: unknown): void {
     if (this.ended) return;
-    const text = JSON.stringify({ jsonrpc: '2.0', method, params });
-    this.ring.push({ index: this.nextIndex++, text });
-    this.ringBytes += text.length;
-    while (this.ring.length > this.limits.replayMessages || (this.ringBytes > this.limits.replayBytes && this.ring.length > 1)) {
-      this.ringBytes -= this.ring.shift()!.text.length;
-    }
-    this.connection?.sendText(text);
+    this.deliver(ownText(JSON.stringify({ jsonrpc: '2.0', method, params })));
+  }
+
+  /** A notification serialised once for many sessions; `value` is this session's per-session field (its subscription id). */
+  notifyShared(message: SharedNotification, value?: unknown): void {
+    if (this.ended) return;
+    this.deliver(message.to(value));
+  }
+
+  private deliver(message: OutgoingText): void {
+    this.ring.push({ index: this.nextIndex++, message });
+    this.bytesInRing += message.size;
+    this.budget?.remembered(message);
+    while (this.ring.length > this.limits.replayMessages || (this.bytesInRing > this.limits.replayBytes && this.ring.length > 1)) this.forgetOldest();
+    this.budget?.enforce();
+    this.connection?.send(message);
+  }
+
+  forgetOldest(): boolean {
+    const oldest = this.ring.shift();
+    if (!oldest) return false;
+    this.bytesInRing -= oldest.message.size;
+    this.budget?.forgotten(oldest.message);
+    return true;
+  }
+
+  /** The session ended: its ring goes (and with it its share of the replay budget). */
+  forgetAll(): void {
+    while (this.forgetOldest());
   }
 
   /** The notifications after the first `received`, and how many of those the ring no longer has. */
-  missedSince(received: number): { texts: string[]; dropped: number } {
+  missedSince(received: number): { messages: OutgoingText[]; dropped: number } {
     const from = Math.min(received, this.nextIndex);
     const oldest = this.ring.length ? this.ring[0].index : this.nextIndex;
     const dropped = Math.max(0, oldest - from);
-    return { texts: this.ring.filter((r) => r.index >= from).map((r) => r.text), dropped };
+    return { messages: this.ring.filter((r) => r.index >= from).map((r) => r.message), dropped };
   }
 }
 
 /** All sessions: creation, attach/detach of sockets, the resume grace period, the end. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** All replay rings together (default 64 MiB held). */
+  readonly replayBudget: ReplayBudget;
 
   constructor(
     private readonly limits: SessionLimits,
     private readonly onEnd: (session: Session, reason: string) => void,
     private readonly log: (line: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.replayBudget = new ReplayBudget(limits.replayTotalBytes ?? 64 * 1024 * 1024, () => this.sessions.values());
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -121,7 +158,7 @@ export class SessionStore {
   }
 
   create(): Session {
-    const session = new Session(this.limits);
+    const session = new Session(this.limits, this.replayBudget);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -154,12 +191,14 @@ export class SessionStore {
     this.onEnd(session, reason);
     session.runEndHooks(reason, this.log);
     session.ended = true;
+    session.forgetAll();
     clearTimeout(session.graceTimer);
     this.sessions.delete(session.id);
   }
 
-  broadcast(method: string, params: unknown): void {
-    for (const s of this.sessions.values()) s.notify(method, params);
+  broadcast(method: string, params: Record<string, unknown>): void {
+    const message = new SharedNotification(method, params);
+    for (const s of this.sessions.values()) s.notifyShared(message);
   }
 
   endAll(reason: string): void {

@@ -1,4 +1,5 @@
 import { PROTOCOL_VERSION, type HelloResult } from '../../protocol/index.js';
+import type { OutgoingText } from '../outgoing.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 
 /** session.hello (with resume) and session.bye. */
@@ -7,7 +8,7 @@ export const sessionMethods: MethodDef[] = [
     const { bridge, connection } = ctx;
     let resumed = false;
     let resumeError: string | undefined;
-    let missed: { texts: string[]; dropped: number } | undefined;
+    let missed: { messages: OutgoingText[]; dropped: number } | undefined;
     if (p.resume !== undefined && p.resume !== connection.session.id) {
       const target = bridge.sessions.get(p.resume);
       if (!target) {
@@ -41,11 +42,11 @@ export const sessionMethods: MethodDef[] = [
     };
     if (resumeError) result.resume_error = resumeError;
     if (missed) {
-      result.replayed = missed.texts.length;
+      result.replayed = missed.messages.length;
       result.dropped = missed.dropped;
-      const texts = missed.texts;
+      const messages = missed.messages;
       ctx.afterResponse(() => {
-        for (const text of texts) connection.sendText(text);
+        for (const message of messages) connection.send(message);
         bridge.hub.resumeSession(session);
       });
     }

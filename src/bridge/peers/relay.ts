@@ -10,6 +10,7 @@ import {
   type SubscriptionResumedParams,
   type ValidParamsOf,
 } from '../../protocol/index.js';
+import { SharedNotification } from '../outgoing.js';
 import type { Session } from '../sessions.js';
 import { Subscription } from '../subscription.js';
 import type { Peer } from './peer.js';
@@ -320,7 +321,10 @@ export class FrameRelay {
       for (const id of p.removed) group.elements.delete(id);
       for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);
       group.seq = p.seq;
-      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notify('elements.changed', { ...p, subscription: sub.id });
+      // Serialised once for all viewers of the shared subscription, each under its own id.
+      const { subscription: _upstream, ...rest } = p;
+      let message: SharedNotification | undefined;
+      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notifyShared((message ??= new SharedNotification(method, rest, 'subscription')), sub.id);
     } else if (method === 'subscription.ended') {
       const p = params as SubscriptionEndedParams;
       const group = this.byUpstream.get(p.subscription);
@@ -345,7 +349,9 @@ export class FrameRelay {
       }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
-      if (typeof device === 'string') for (const s of this.participants(device)) s.notify(method, params);
+      if (typeof device !== 'string') return;
+      const message = new SharedNotification(method, params as Record<string, unknown>);
+      for (const s of this.participants(device)) s.notifyShared(message);
     }
   }
 }
