@@ -52,7 +52,9 @@ export class ReplayBudget {
   enforce(): void {
     while (this.held > this.limitBytes) {
       const victim = this.victim();
-      if (!victim?.forgetOldest()) return;
+      if (!victim) return;
+      // Drained as far as needed before looking again: one scan of the sessions per victim, not per message.
+      while (this.held > this.limitBytes && victim.forgetOldest());
     }
   }
 
