@@ -6,6 +6,7 @@ import { failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario } from '../../engine/runner/index.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
+import { TEMP_RUN_PREFIX } from '../run-files.js';
 import { agentOf, READ_ONLY_VERBS } from './agent.js';
 import type { Session } from '../sessions.js';
 
@@ -58,7 +59,7 @@ export function runnerMethods(): MethodDef[] {
       let outDir: string;
       try {
         // A caller's `out` is a folder written on its behalf: the allowed folders apply (SPEC §2).
-        outDir = p.out === undefined ? mkdtempSync(join(tmpdir(), 'mobilebridge-run-')) : await ctx.engine.allowedPaths.check(p.out, 'out');
+        outDir = p.out === undefined ? mkdtempSync(join(tmpdir(), TEMP_RUN_PREFIX)) : await ctx.engine.allowedPaths.check(p.out, 'out');
         await prepareOutput(outDir);
       } catch (err) {
         return toFailure(err);
@@ -90,7 +91,7 @@ export function runnerMethods(): MethodDef[] {
             if (event.type === 'started') {
               entry = { run: event.run_id, device: p.device, session: ctx.session, controller };
               active.set(event.run_id, entry);
-              ctx.bridge.runFiles.add(event.run_id, outDir, event.scenario_id);
+              ctx.bridge.runFiles.add(event.run_id, outDir, event.scenario_id, p.out === undefined);
             }
             ctx.notify('scenario.progress', { device: p.device, ...event } as Record<string, unknown>);
           },
