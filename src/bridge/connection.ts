@@ -1,7 +1,6 @@
 import WebSocket from 'ws';
 import { TokenBucket } from './rate-limit.js';
 import type { OutgoingText } from './outgoing.js';
-import type { Session } from './sessions.js';
 
 export interface ConnectionLimits {
   /** Queued outgoing bytes beyond which the client counts as not reading; the socket is closed (the session survives). */
@@ -13,11 +12,12 @@ export interface ConnectionLimits {
 /**
  * One WebSocket. Carries a session (which outlives it when the socket drops), a rate limiter,
  * and the send paths: text with a back-pressure cut-off, binary frames with a completion callback.
+ * The session's type is a parameter so that this module stays below sessions.ts (no import circle).
  */
-export class Connection {
+export class Connection<S = unknown> {
   private static counter = 0;
   readonly id = ++Connection.counter;
-  session!: Session;
+  session!: S;
   readonly bucket: TokenBucket;
   /** Heartbeat: set by pong, cleared by each ping round. */
   alive = true;

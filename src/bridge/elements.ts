@@ -2,7 +2,7 @@ import { ToolError } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
 import type { ElementsChangedParams } from '../protocol/index.js';
 import { SharedNotification } from './outgoing.js';
-import type { Subscription } from './subscription.js';
+import type { Subscription } from './sessions.js';
 
 export interface ElementDiff {
   added: UiElement[];

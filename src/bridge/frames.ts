@@ -4,20 +4,9 @@ import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader, type ImageFormat } from '../protocol/index.js';
 import type { PixelBuffer } from './downscale.js';
 import { shrinker, type HalvedPixels } from './shrinker.js';
-import type { Subscription } from './subscription.js';
+import type { EncodedFrame } from './encoded-frame.js';
+import type { Subscription } from './sessions.js';
 import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
-
-/** One distinct screen, encoded for one (format, width, quality). Shared by every subscriber asking for that. */
-export interface EncodedFrame {
-  seq: number;
-  bytes: Buffer;
-  width: number;
-  height: number;
-  format: ImageFormat;
-  capturedAt: number;
-  deviceWidth: number;
-  deviceHeight: number;
-}
 
 interface Capture {
   image: ScreenCapture;

@@ -17,7 +17,7 @@ import { IdleCollector } from './idle-gc.js';
 import { FramePipeline, type FrameStats } from './frames.js';
 import { SharedNotification } from './outgoing.js';
 import type { Session, SessionStore } from './sessions.js';
-import { Subscription } from './subscription.js';
+import { Subscription } from './sessions.js';
 import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
 import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 

@@ -45,7 +45,7 @@ export interface MethodContext {
   readonly bridge: BridgeCore;
   readonly engine: Engine;
   readonly session: Session;
-  readonly connection: Connection;
+  readonly connection: Connection<Session>;
   readonly signal: AbortSignal;
   /** A notification to the caller's session (buffered for resume like every other). */
   notify<N extends NotificationName>(method: N, params: NotificationParams[N]): void;

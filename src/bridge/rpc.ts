@@ -4,6 +4,7 @@ import { ToolError, failure } from '../engine/errors.js';
 import { paramIssues } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
+import type { Session } from './sessions.js';
 import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
 
 export interface RpcLimits {
@@ -61,7 +62,7 @@ export class RpcServer {
     clearTimeout(timer);
   }
 
-  handle(conn: Connection, data: WebSocket.RawData, isBinary: boolean): void {
+  handle(conn: Connection<Session>, data: WebSocket.RawData, isBinary: boolean): void {
     if (isBinary) {
       if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'binary messages are not accepted from clients; send JSON-RPC 2.0 requests as text'));
       return;
@@ -102,7 +103,7 @@ export class RpcServer {
   }
 
   /** Rate limit: takes a token per request; when there are too few, answers every id with -32000 and returns false. */
-  private admit(conn: Connection, ids: RequestId[]): boolean {
+  private admit(conn: Connection<Session>, ids: RequestId[]): boolean {
     if (conn.bucket.take(Math.max(1, ids.length))) {
       conn.refusedInARow = 0;
       return true;
@@ -120,7 +121,7 @@ export class RpcServer {
     return false;
   }
 
-  private async one(conn: Connection, item: unknown): Promise<Outcome> {
+  private async one(conn: Connection<Session>, item: unknown): Promise<Outcome> {
     const after: (() => void)[] = [];
     if (!isPlainObject(item)) {
       return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: each request must be a JSON object {"jsonrpc": "2.0", "method": …, "id": …}'), after };
@@ -174,7 +175,7 @@ export class RpcServer {
     }
   }
 
-  private finish(conn: Connection, response: RpcResponse | RpcResponse[] | undefined, after: (() => void)[]): void {
+  private finish(conn: Connection<Session>, response: RpcResponse | RpcResponse[] | undefined, after: (() => void)[]): void {
     if (response) this.send(conn, response);
     for (const fn of after) {
       try {
@@ -185,7 +186,7 @@ export class RpcServer {
     }
   }
 
-  private send(conn: Connection, response: RpcResponse | RpcResponse[]): void {
+  private send(conn: Connection<Session>, response: RpcResponse | RpcResponse[]): void {
     conn.sendText(JSON.stringify(response));
   }
 

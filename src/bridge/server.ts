@@ -19,7 +19,7 @@ import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
 import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
-import { SessionStore } from './sessions.js';
+import { type Session, SessionStore } from './sessions.js';
 import { DEFAULT_WEB_ROOT } from './viewer.js';
 import { goneDevices, usable } from './device-loss.js';
 
@@ -134,7 +134,7 @@ export class Bridge implements BridgeCore {
   private readonly rpc: RpcServer;
   private readonly http: Server;
   private readonly wss: WebSocketServer;
-  private readonly connections = new Set<Connection>();
+  private readonly connections = new Set<Connection<Session>>();
   private readonly abort = new AbortController();
   private readonly unlisten: (() => void)[] = [];
   private heartbeat?: NodeJS.Timeout;
@@ -323,7 +323,7 @@ export class Bridge implements BridgeCore {
   }
 
   private onConnection(ws: WebSocket): void {
-    const conn = new Connection(ws, {
+    const conn = new Connection<Session>(ws, {
       maxBufferedBytes: this.options.maxBufferedBytes ?? 16 * 1024 * 1024,
       ratePerSecond: this.limits.rate_limit_per_second,
       rateBurst: this.limits.rate_limit_burst,

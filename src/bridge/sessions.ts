@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Participant } from '../protocol/index.js';
+import type { EffectiveScreenOptions, FrameFormat, Participant, StreamSource, SubscriptionInfo } from '../protocol/index.js';
 import type { Connection } from './connection.js';
+import type { EncodedFrame } from './encoded-frame.js';
 import { ownText, SharedNotification, type OutgoingText } from './outgoing.js';
 import { ReplayBudget, type ReplayHolder } from './replay-budget.js';
 import { tokensEqual } from './security.js';
-import type { Subscription } from './subscription.js';
 
 export interface SessionLimits {
   /** How long a session whose socket dropped waits to be resumed. */
@@ -34,7 +34,7 @@ export class Session implements ReplayHolder {
   /** Secret; only the owner can resume. The id itself is public (activity, lock holder). */
   readonly resumeToken = randomBytes(24).toString('base64url');
   client?: string;
-  connection?: Connection;
+  connection?: Connection<Session>;
   readonly subscriptions = new Map<string, Subscription>();
   ended = false;
   detachedAt?: number;
@@ -163,7 +163,7 @@ export class SessionStore {
     return session;
   }
 
-  attach(session: Session, connection: Connection): void {
+  attach(session: Session, connection: Connection<Session>): void {
     clearTimeout(session.graceTimer);
     session.graceTimer = undefined;
     session.detachedAt = undefined;
@@ -172,7 +172,7 @@ export class SessionStore {
   }
 
   /** The socket went away: keep the session for the grace period. False when it had moved on (resumed elsewhere, ended). */
-  detach(session: Session, connection: Connection): boolean {
+  detach(session: Session, connection: Connection<Session>): boolean {
     if (session.connection !== connection || session.ended) return false;
     session.connection = undefined;
     session.detachedAt = Date.now();
@@ -203,5 +203,57 @@ export class SessionStore {
 
   endAll(reason: string): void {
     for (const s of [...this.sessions.values()]) this.end(s, reason);
+  }
+}
+
+/** One `devices.subscribe`: what it wants, and its delivery state. */
+export class Subscription {
+  readonly id = `sub-${randomBytes(5).toString('hex')}`;
+
+  // Frames: a single latest-frame slot; at most one frame in the socket at a time.
+  slot?: EncodedFrame;
+  inFlight = false;
+  /** When the frame in flight was sent (performance.now()). */
+  inFlightSince = 0;
+  /** The last frame message's memory, reused for the next (frames.ts, messageFor). */
+  sendBuffer?: Buffer;
+  /** A send of `sendBuffer` has not completed yet. */
+  sendBufferBusy = false;
+  lastSentAt = Number.NEGATIVE_INFINITY;
+  /** Set while a frame waits in the slot for the subscriber's maxFps interval to pass. */
+  dueTimer?: NodeJS.Timeout;
+  /** Seq of the newest frame this subscriber was given (slot or sent). */
+  lastSeq = -1;
+
+  /** Screen: where its frames come from now (the device's video or screenshots) and why not video. */
+  stream?: { format: FrameFormat; source: StreamSource; fallbackReason?: string };
+  /** Set once the subscribe answer went out: frames before it would name an unknown subscription. */
+  delivering = false;
+  /** Video: nothing is sent until the next key frame (just joined without one cached, or fell behind). */
+  needsKey = true;
+
+  /** Elements: false until this subscriber got its first (reset) snapshot. */
+  primed = false;
+
+  constructor(
+    readonly session: Session,
+    readonly device: string,
+    readonly screen: EffectiveScreenOptions | undefined,
+    readonly elements: boolean,
+  ) {}
+
+  get minIntervalMs(): number {
+    return this.screen ? 1000 / this.screen.maxFps : Number.POSITIVE_INFINITY;
+  }
+
+  info(): SubscriptionInfo {
+    const info: SubscriptionInfo = { subscription: this.id, device: this.device, elements: this.elements };
+    if (this.screen) info.screen = { ...this.screen };
+    if (this.stream) {
+      info.format = this.stream.format;
+      info.source = this.stream.source;
+      if (this.stream.fallbackReason) info.fallback_reason = this.stream.fallbackReason;
+    }
+    return info;
   }
 }

@@ -1,7 +1,7 @@
 import type { VideoPacket, VideoStream } from '../engine/driver.js';
 import { encodeFramePrefix, type FrameHeader } from '../protocol/index.js';
 import { GopCache } from './gop-cache.js';
-import type { Subscription } from './subscription.js';
+import type { Subscription } from './sessions.js';
 
 /** Tunables of live video; the bridge's defaults are in `VIDEO_DEFAULTS`. */
 export interface VideoSettings {

@@ -1,7 +1,7 @@
 import type { DeviceHandle } from '../engine/driver.js';
 import type { DeviceInfo } from '../engine/types.js';
 import type { EffectiveScreenOptions, StreamSource } from '../protocol/index.js';
-import type { Subscription } from './subscription.js';
+import type { Subscription } from './sessions.js';
 import type { VideoSettings } from './video-hub.js';
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '../../protocol/index.js';
 import { SharedNotification } from '../outgoing.js';
 import type { Session } from '../sessions.js';
-import { Subscription } from '../subscription.js';
+import { Subscription } from '../sessions.js';
 import type { Peer } from './peer.js';
 
 /** One stored frame message as the peer sent it, and its parsed header. */
