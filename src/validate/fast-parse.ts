@@ -63,17 +63,17 @@ export function countColons(text: string): number {
 }
 
 /**
- * Property names in the parsed value, or -1 when containers nest deeper than MAX_DEPTH (counted
- * like the text: the document itself is level 1). `for...in` walks the parsed objects' own keys
- * without allocating a key array.
+ * Property names in a parsed value, or -1 when its containers nest more than `room` levels deep
+ * (the value itself is the first level, so a document is counted with room MAX_DEPTH, as the
+ * text is). `for...in` walks the parsed objects' own keys without allocating a key array.
  */
-function countNamesInValue(value: unknown, depth: number): number {
+export function namesInValue(value: unknown, room: number = MAX_DEPTH): number {
   if (typeof value !== 'object' || value === null) return 0;
-  if (depth > MAX_DEPTH) return -1;
+  if (room <= 0) return -1;
   let n = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const inner = countNamesInValue(value[i], depth + 1);
+      const inner = namesInValue(value[i], room - 1);
       if (inner < 0) return -1;
       n += inner;
     }
@@ -81,7 +81,7 @@ function countNamesInValue(value: unknown, depth: number): number {
   }
   const obj = value as Record<string, unknown>;
   for (const key in obj) {
-    const inner = countNamesInValue(obj[key], depth + 1);
+    const inner = namesInValue(obj[key], room - 1);
     if (inner < 0) return -1;
     n += 1 + inner;
   }
@@ -131,7 +131,7 @@ export function fastParse(source: string, shapeNames?: (value: unknown) => numbe
   }
   // An accepted shape nests well inside MAX_DEPTH (shape-accept.ts bounds it).
   const counted = shapeNames ? shapeNames(value) : -1;
-  let names = counted >= 0 ? counted : countNamesInValue(value, 1);
+  let names = counted >= 0 ? counted : namesInValue(value);
   if (names < 0) {
     const offset = tooDeepAt(text);
     return offset < 0 ? undefined : { ok: false, reason: 'too-deep', message: `nesting deeper than ${MAX_DEPTH} levels`, offset, text };
@@ -143,7 +143,7 @@ export function fastParse(source: string, shapeNames?: (value: unknown) => numbe
     // Strings hold colons too: count the names in the text.
     let inText = namesByColons(text);
     if (inText < 0) inText = countNamesInText(text);
-    if (names !== inText && counted >= 0) names = countNamesInValue(value, 1); // the acceptor may skip some names
+    if (names !== inText && counted >= 0) names = namesInValue(value); // the acceptor may skip some names
     if (names !== inText) return undefined;
   }
   return { ok: true, value, text, shape: shapeNames ? (counted >= 0 ? 'accepted' : 'rejected') : undefined };

@@ -19,6 +19,7 @@
  * the full path: slower, never different.
  */
 import * as v from 'valibot';
+import { namesInValue } from './fast-parse.js';
 import type { SchemaNode } from './schema-node.js';
 
 export type Accept = (input: unknown) => boolean;
@@ -33,9 +34,10 @@ export class Unsupported extends Error {}
  */
 export const firstRejected = new WeakMap<unknown[], number>();
 
-const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish']);
+/** valibot schema types whose key may be absent from an object. */
+export const OPTIONAL_TYPES: ReadonlySet<string> = new Set(['optional', 'exact_optional', 'nullish']);
 /** Keys valibot's record skips (see its `_isValidObjectKey`). */
-const UNSAFE_RECORD_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+export const UNSAFE_RECORD_KEYS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 /**
  * Bounds that keep an accepted document well inside json.ts's MAX_DEPTH (512), so that the count
@@ -47,28 +49,6 @@ const MAX_EXTENSION_DEPTH = 64;
 
 /** Shared by every generated unit: how many lazy schemas are open. Reset by each entry point. */
 const state = { depth: 0 };
-
-/** Names in a value under an `x-` key, or -1 when it nests deeper than `room`. */
-function countAny(value: unknown, room: number): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  if (room <= 0) return -1;
-  let n = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const inner = countAny(value[i], room - 1);
-      if (inner < 0) return -1;
-      n += inner;
-    }
-    return n;
-  }
-  const obj = value as Record<string, unknown>;
-  for (const key in obj) {
-    const inner = countAny(obj[key], room - 1);
-    if (inner < 0) return -1;
-    n += 1 + inner;
-  }
-  return n;
-}
 
 /** A JavaScript literal for a JSON scalar, or undefined for anything else. */
 function literalSource(x: unknown): string | undefined {
@@ -116,15 +96,18 @@ class Unit {
     }
   }
 
+  /** The expressions of a pipe's validation actions over `x` (annotations give none). */
+  private pipeChecks(node: SchemaNode, x: string): string[] {
+    // valibot skips a pipe's actions when an optional root has no value; not mirrored here.
+    if (OPTIONAL_TYPES.has(node.pipe![0].type)) throw new Unsupported('optional pipe root');
+    return node.pipe!.slice(1).map((a) => this.action(a, x)).filter((c) => c !== '');
+  }
+
   /** A boolean expression over the variable `x` for a value that holds no names, or undefined for containers. */
   scalar(node: SchemaNode, x: string): string | undefined {
     if (node.pipe) {
-      // valibot skips a pipe's actions when an optional root has no value; not mirrored here.
-      if (OPTIONAL_TYPES.has(node.pipe[0].type)) throw new Unsupported('optional pipe root');
       const root = this.scalar(node.pipe[0], x);
-      if (root === undefined) return undefined;
-      const checks = node.pipe.slice(1).map((a) => this.action(a, x)).filter((c) => c !== '');
-      return `(${[root, ...checks].join(' && ')})`;
+      return root === undefined ? undefined : `(${[root, ...this.pipeChecks(node, x)].join(' && ')})`;
     }
     switch (node.type) {
       case 'string':
@@ -188,8 +171,7 @@ class Unit {
   private body(node: SchemaNode): string {
     const strip = this.strip;
     if (node.pipe) {
-      if (OPTIONAL_TYPES.has(node.pipe[0].type)) throw new Unsupported('optional pipe root');
-      const checks = node.pipe.slice(1).map((a) => this.action(a, 'x')).filter((c) => c !== '');
+      const checks = this.pipeChecks(node, 'x');
       const root = this.fn(node.pipe[0]);
       return `const r = ${root}(x); if (r < 0) return -1;${checks.length ? ` if (!(${checks.join(' && ')})) return -1;` : ''} return r;`;
     }
@@ -257,7 +239,7 @@ class Unit {
       cases.push(`case ${JSON.stringify(key)}: { const v = x[k]; ${this.check(judged, 'v', 'return -1;')}${required ? ' req++;' : ''} break; }`);
     }
     const unknownKey = this.strip
-      ? 'if (Array.isArray(x) || !k.startsWith("x-")) return -1; r = countAny(x[k], MAX_EXT); if (r < 0) return -1; n += r; break;'
+      ? 'if (Array.isArray(x) || !k.startsWith("x-")) return -1; r = namesIn(x[k], MAX_EXT); if (r < 0) return -1; n += r; break;'
       : 'return -1;';
     return [
       'if (typeof x !== "object" || x === null) return -1;',
@@ -304,13 +286,14 @@ function generated(params: string[], source: string): (...args: unknown[]) => un
   }
 }
 
-/** Compiles the unit rooted at `node` into a function. */
+/** Compiles `node` into a counter: a generated unit of functions, or one expression for a scalar. */
 function build(node: SchemaNode, strip: boolean): Counter {
   const unit = new Unit(strip);
-  const root = unit.fn(node);
+  const scalar = unit.scalar(node, 'x');
+  const root = scalar === undefined ? unit.fn(node) : `((x) => (${scalar} ? 0 : -1))`;
   const source = `"use strict";\n${unit.functions.join('\n')}\nreturn ${root};`;
-  const factory = generated(['K', 'FR', 'UNSAFE', 'hasOwn', 'countAny', 'MAX_EXT'], source) as (...args: unknown[]) => Counter;
-  return factory(unit.consts, firstRejected, UNSAFE_RECORD_KEYS, hasOwn, countAny, MAX_EXTENSION_DEPTH);
+  const factory = generated(['K', 'FR', 'UNSAFE', 'hasOwn', 'namesIn', 'MAX_EXT'], source) as (...args: unknown[]) => Counter;
+  return factory(unit.consts, firstRejected, UNSAFE_RECORD_KEYS, hasOwn, namesInValue, MAX_EXTENSION_DEPTH);
 }
 
 /** The schema the getter picks for a value (steps: an action step or a flow step), compiled on first use. */
@@ -337,18 +320,10 @@ function counterCached(node: SchemaNode, strip: boolean): Counter {
   const cache = counters[strip ? 1 : 0];
   let counter = cache.get(node);
   if (!counter) {
-    // Scalars get a unit too, so that every node has one entry point.
-    counter = new Unit(strip).scalar(node, 'x') !== undefined ? scalarCounter(node) : build(node, strip);
+    counter = build(node, strip);
     cache.set(node, counter);
   }
   return counter;
-}
-
-function scalarCounter(node: SchemaNode): Counter {
-  const unit = new Unit(false);
-  const expr = unit.scalar(node, 'x')!;
-  const factory = generated(['K'], `"use strict"; return (x) => (${expr} ? 0 : -1);`) as (k: unknown[]) => Counter;
-  return factory(unit.consts);
 }
 
 /** Entry points reset the lazy depth, which an exception thrown mid-walk may have left raised. */
@@ -407,10 +382,4 @@ export function compileCounter(schema: SchemaNode): Counter | undefined {
       throw err;
     }
   };
-}
-
-/** `compileCounter` as a yes/no answer. */
-export function compileAcceptor(schema: SchemaNode): Accept | undefined {
-  const counter = compileCounter(schema);
-  return counter && ((doc) => counter(doc) >= 0);
 }

@@ -23,7 +23,7 @@
  * subtree also finds every unknown key the full walk would: an unknown key makes its object fail.
  */
 import type { SchemaNode } from './schema-node.js';
-import { type Accept, compileCached, firstRejected, pipeActions, Unsupported } from './shape-accept.js';
+import { type Accept, compileCached, firstRejected, OPTIONAL_TYPES, pipeActions, UNSAFE_RECORD_KEYS, Unsupported } from './shape-accept.js';
 import { type VariantContext, variantOption } from './variant-index.js';
 
 /** One step of valibot's issue path (the fields structure.ts reads: key, origin, input). */
@@ -49,8 +49,6 @@ export interface Suspect {
 }
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish']);
-const UNSAFE_RECORD_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 const CONTAINERS = new Set(['array', 'record', 'strict_object']);
 
 /** Scenario parts accept `x-` keys wherever walkUnknown reaches, which is everywhere this module goes. */

@@ -10,7 +10,7 @@ import { namesByColons } from '../../src/validate/fast-parse.js';
 import { locate, parseJson, escapePointer, type PosNode } from '../../src/validate/json.js';
 import { locateAll } from '../../src/validate/locate.js';
 import type { SchemaNode } from '../../src/validate/schema-node.js';
-import { compileAcceptor, compileCounter } from '../../src/validate/shape-accept.js';
+import { compileCounter } from '../../src/validate/shape-accept.js';
 import { locatorKind } from '../../src/validate/targets.js';
 import { fixtureNames, readFixture } from './helpers.js';
 
@@ -81,9 +81,9 @@ function variants(): { name: string; text: string }[] {
 }
 
 test('the fast acceptor is built and accepts every valid fixture', () => {
-  const accept = compileAcceptor(ScenarioSchema as unknown as SchemaNode);
-  assert.ok(accept, 'the scenario schema uses something shape-accept.ts does not mirror; extend it');
-  for (const name of fixtureNames('valid')) assert.ok(accept!(JSON.parse(readFixture('valid', name))), name);
+  const count = compileCounter(ScenarioSchema as unknown as SchemaNode);
+  assert.ok(count, 'the scenario schema uses something shape-accept.ts does not mirror; extend it');
+  for (const name of fixtureNames('valid')) assert.ok(count!(JSON.parse(readFixture('valid', name))) >= 0, name);
 });
 
 test('validation with the fast paths equals the full path (valibot, position parser) on fixtures and variants', () => {
