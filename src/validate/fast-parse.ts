@@ -5,6 +5,7 @@
  * the way the position parser (json.ts) would stop on them.
  */
 import { MAX_DEPTH, type ParseOutcome } from './json.js';
+import { isEscaped, skipString } from './json-text.js';
 
 /**
  * Counts property names in the text by hopping from string to string: a string followed by ':'
@@ -15,15 +16,7 @@ function countNamesInText(text: string): number {
   let names = 0;
   let open = text.indexOf('"');
   while (open !== -1) {
-    let close = text.indexOf('"', open + 1);
-    // A quote preceded by an odd number of backslashes is escaped, not the end of the string.
-    for (;;) {
-      let slashes = 0;
-      while (text.charCodeAt(close - 1 - slashes) === 92) slashes++;
-      if (slashes % 2 === 0) break;
-      close = text.indexOf('"', close + 1);
-    }
-    let k = close + 1;
+    let k = skipString(text, open);
     let c = text.charCodeAt(k);
     while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++k);
     if (c === 58) names++;
@@ -46,9 +39,7 @@ export function namesByColons(text: string): number {
     let c = text.charCodeAt(q);
     while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(--q);
     if (c !== 34) continue;
-    let slashes = 0;
-    while (text.charCodeAt(q - 1 - slashes) === 92) slashes++;
-    if (slashes % 2 === 1) continue;
+    if (isEscaped(text, q)) continue;
     const before = q > 0 ? text.charCodeAt(q - 1) : 32;
     if (before === 32 || before === 10 || before === 13 || before === 9 || before === 58 || before === 44 || before === 91 || before === 123) return -1;
     names++;
@@ -97,14 +88,8 @@ function tooDeepAt(text: string): number {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
-    if (c === 34) {
-      // Skip the string: a quote preceded by an odd number of backslashes does not close it.
-      for (k = text.indexOf('"', k + 1); ; k = text.indexOf('"', k + 1)) {
-        let slashes = 0;
-        while (text.charCodeAt(k - 1 - slashes) === 92) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-    } else if (c === 123 || c === 91) {
+    if (c === 34) k = skipString(text, k) - 1;
+    else if (c === 123 || c === 91) {
       if (++depth > MAX_DEPTH) return k;
     } else if (c === 125 || c === 93) depth--;
   }

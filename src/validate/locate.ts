@@ -6,6 +6,8 @@
  * `locate(parseJson(text).pos, pointer, atKey)`, for text that `fastParse` accepted: well-formed,
  * not too deep, and with no repeated names, so the walk can stop at the last wanted value.
  */
+import { skipString } from './json-text.js';
+
 export interface Target {
   /** A JSON Pointer, as issues carry it. */
   path: string;
@@ -26,18 +28,6 @@ function segments(pointer: string): string[] {
   if (pointer === '') return [];
   const raw = pointer.slice(1).split('/');
   return pointer.includes('~') ? raw.map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~')) : raw;
-}
-
-/** Index just past the string whose opening quote is at `open`. */
-function skipString(text: string, open: number): number {
-  let close = text.indexOf('"', open + 1);
-  // A quote preceded by an odd number of backslashes is escaped, not the end of the string.
-  for (;;) {
-    let slashes = 0;
-    while (text.charCodeAt(close - 1 - slashes) === 92) slashes++;
-    if (slashes % 2 === 0) return close + 1;
-    close = text.indexOf('"', close + 1);
-  }
 }
 
 function skipValue(text: string, i: number): number {
