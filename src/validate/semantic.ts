@@ -13,7 +13,7 @@ import {
   str,
 } from './context.js';
 import type { RawIssue } from './rules.js';
-import { type AssertionFields, assertionEntries } from './step-fields.js';
+import { type AssertionEntry, assertionEntries } from './step-fields.js';
 import { checkStep } from './step-rules.js';
 import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
@@ -60,7 +60,7 @@ function checkIdentity(ctx: Context): void {
   }
 }
 
-function checkAssertions(ctx: Context, list: unknown, entries: readonly { a: AssertionFields; index: number }[]): void {
+function checkAssertions(ctx: Context, list: unknown, entries: readonly AssertionEntry[]): void {
   if (!Array.isArray(list)) return;
   if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
   const ids = new Map<string, string>();

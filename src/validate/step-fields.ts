@@ -44,9 +44,15 @@ export type AssertionFields = Fields<(typeof ASSERTION_KEYS)[number]>;
 export const readStep = fieldReader(STEP_KEYS);
 const readAssertion = fieldReader(ASSERTION_KEYS);
 
+/** An assertion's fields with its index in the list. */
+export interface AssertionEntry {
+  a: AssertionFields;
+  index: number;
+}
+
 /** The object items of the assertion list with their index, fields read once; non-objects are skipped. */
-export function assertionEntries(list: unknown): { a: AssertionFields; index: number }[] {
-  const out: { a: AssertionFields; index: number }[] = [];
+export function assertionEntries(list: unknown): AssertionEntry[] {
+  const out: AssertionEntry[] = [];
   if (!Array.isArray(list)) return out;
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];

@@ -69,7 +69,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   const lower = word.toLowerCase();
   // Nothing scoring above this is ever suggested, and anything within it beats anything above, so
   // candidates above it need no exact distance.
-  const cap = Math.max(Math.max(1, Math.floor(word.length / 3)), 1.5);
+  const cap = Math.max(1.5, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestScore = Infinity;
   let ascii = true;

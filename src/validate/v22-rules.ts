@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import { type Context, type Obj, type StepEntry, checkReferences, child, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
-import type { AssertionFields } from './step-fields.js';
+import type { AssertionEntry } from './step-fields.js';
 import { PARAMETER_NAME, V22_VERSIONS } from './vocabulary.js';
 
 const USE_22 = 'use "$schema_version": "2.2"';
@@ -13,7 +13,7 @@ function gate(ctx: Context, given: unknown, field: string, ownerPointer: string)
 }
 
 /** Every 2.2 field in a 2.0 / 2.1 document is an error that names the version to use. */
-export function checkVersionGates(ctx: Context, doc: Obj, assertions: readonly { a: AssertionFields; index: number }[]): void {
+export function checkVersionGates(ctx: Context, doc: Obj, assertions: readonly AssertionEntry[]): void {
   if (ctx.version === undefined || V22_VERSIONS.has(ctx.version) || (ctx.version !== '2.0' && ctx.version !== '2.1')) return;
   gate(ctx, doc.parameters, 'parameters', '');
   for (const { step, pointer } of ctx.steps) {
