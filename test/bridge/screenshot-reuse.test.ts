@@ -46,6 +46,20 @@ async function pixels(s: ScaledShot): Promise<Buffer> {
   return sharp(Buffer.from(s.data, 'base64')).removeAlpha().raw().toBuffer();
 }
 
+/**
+ * Right after the frame loop's next capture, takes a screenshot with `take`: whether it reused
+ * that capture, how many captures had reached the phone just before, and what `take` gave.
+ */
+async function rightAfterLoopCapture<T>(bridge: Bridge, deviceCaptures: () => number, take: () => Promise<T>): Promise<{ reused: boolean; captures: number; shot: T }> {
+  const latest = bridge.engine.latestCaptures;
+  const stored = latest.stats.stored;
+  await until('the next loop capture', () => latest.stats.stored > stored, 5000);
+  const captures = deviceCaptures();
+  const reused = latest.stats.reused;
+  const shot = await take();
+  return { reused: latest.stats.reused === reused + 1, captures, shot };
+}
+
 function meanDifference(a: Buffer, b: Buffer): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
@@ -58,13 +72,9 @@ test('while a viewer watches, a screenshot takes the frame loop\'s capture inste
   await watch(viewer, 1);
   let reusedOnce = false;
   for (let attempt = 0; attempt < 10 && !reusedOnce; attempt++) {
-    const stored = latest.stats.stored;
-    await until('the next loop capture', () => latest.stats.stored > stored, 5000);
-    const captures = deviceCaptures();
-    const reused = latest.stats.reused;
-    await screenshot(agent);
+    const { reused, captures } = await rightAfterLoopCapture(bridge, deviceCaptures, () => screenshot(agent));
     // Under heavy load the capture may already be older than the bound: then the screenshot captured.
-    reusedOnce = latest.stats.reused === reused + 1;
+    reusedOnce = reused;
     if (reusedOnce) assert.is(deviceCaptures(), captures, 'the reused screenshot did not reach the phone');
     else assert.is(deviceCaptures(), captures + 1);
   }
@@ -76,12 +86,8 @@ test('over the bridge, mobile_take_screenshot takes a fresh frame-loop capture t
   await watch(viewer, 1);
   let reusedOnce = false;
   for (let attempt = 0; attempt < 10 && !reusedOnce; attempt++) {
-    const stored = latest.stats.stored;
-    await until('the next loop capture', () => latest.stats.stored > stored, 5000);
-    const captures = deviceCaptures();
-    const reused = latest.stats.reused;
-    const shot = await viewer.call('tools.call', { tool: 'mobile_take_screenshot', parameters: { device: ANDROID } });
-    reusedOnce = latest.stats.reused === reused + 1;
+    const { reused, captures, shot } = await rightAfterLoopCapture(bridge, deviceCaptures, () => viewer.call('tools.call', { tool: 'mobile_take_screenshot', parameters: { device: ANDROID } }));
+    reusedOnce = reused;
     if (!reusedOnce) continue;
     assert.is(deviceCaptures(), captures, 'the reused screenshot did not reach the phone');
     // Still the screen: the same pixels as the phone renders now.
