@@ -7,9 +7,8 @@
  *   npm run build && node dist/scripts/bench/android-touch.js   (BENCH_N moves, default 100)
  */
 import type { Engine } from '../../src/engine/engine.js';
-import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { EmulatedPhone } from '../../test/harness/adbd/emulated-phone.js';
-import { withAndroidRig } from './android-rig.js';
+import { withAndroidRig, withScrcpyViewer } from './android-rig.js';
 import { row, sample } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 100);
@@ -38,14 +37,9 @@ async function main(): Promise<void> {
   await withAndroidRig(async ({ phone, engineWith }) => {
     console.log(`Android streamed touch: engine → adbkit → adb server → emulated adbd; n=${N}\n`);
     const scrcpy = engineWith({});
-    await scrcpy.call('mobile_launch_app', { device: phone.serial, packageName: DEMO_PACKAGE });
-    const handle = await scrcpy.withDevice(phone.serial, 'bench', async (d) => d);
-    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
-    void (async () => {
-      for await (const _ of video.packets());
-    })().catch(() => undefined);
+    const viewer = await withScrcpyViewer(scrcpy, phone.serial);
     await figures('scrcpy INJECT_TOUCH_EVENT', phone, scrcpy);
-    await video.close();
+    await viewer.close();
     await figures('input motionevent', phone, engineWith({ scrcpy: { graceMs: 0 } }));
     console.log('\ndevice processes: shell/exec services per move the emulated adbd saw (a real phone starts an app_process for each `input`).');
   });

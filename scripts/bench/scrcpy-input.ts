@@ -6,9 +6,8 @@
  */
 import type { CallContext, DeviceHandle } from '../../src/engine/driver.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import { EmulatedPhone } from '../../test/harness/adbd/emulated-phone.js';
-import { withAndroidRig } from './android-rig.js';
+import { withAndroidRig, withScrcpyViewer } from './android-rig.js';
 import { ms, row, sample } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
@@ -35,17 +34,11 @@ async function main(): Promise<void> {
   await withAndroidRig(async ({ phone, server, engineWith }) => {
     console.log(`scrcpy input benchmark: engine → adbkit → adb server → emulated adbd + scrcpy-server 3.3.1; n=${N}\n`);
     const scrcpy = engineWith({});
-    await scrcpy.call('mobile_launch_app', { device: phone.serial, packageName: DEMO_PACKAGE });
-    const handle = await scrcpy.withDevice(phone.serial, 'bench', async (d) => d);
-    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
-    // A viewer keeps the session up; its packets are read and dropped, as the bridge's hub would read them.
-    void (async () => {
-      for await (const _ of video.packets());
-    })().catch(() => undefined);
+    const { handle, close } = await withScrcpyViewer(scrcpy, phone.serial);
     await tapFigures('scrcpy control socket', phone, scrcpy, handle, N);
     const typed = await sample(20, () => handle.typeText('日本 ß 😀', ctx()), 2);
     console.log(row('scrcpy: typeText "日本 ß 😀" (clipboard + paste, ACKed)', typed));
-    await video.close();
+    await close();
 
     for (const input of ['monkey', 'input'] as const) {
       const engine = engineWith({ input, scrcpy: { graceMs: 0 } });
