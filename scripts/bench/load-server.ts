@@ -71,7 +71,10 @@ function smapsSummary(label: string): void {
   largest.sort((a, b) => b.rssKb - a.rssKb);
   process.stderr.write(`  largest: ${largest.slice(0, 10).map((m) => `${m.at} ${m.name} ${(m.rssKb / 1024).toFixed(1)}/${(m.sizeKb / 1024).toFixed(1)} MB`).join('; ')}\n`);
 }
-if (process.env.BENCH_SMAPS === '1') setInterval(() => smapsSummary(`${process.uptime().toFixed(0)} s`), 15_000).unref();
+if (process.env.BENCH_SMAPS === '1') {
+  smapsSummary('start');
+  setInterval(() => smapsSummary(`${process.uptime().toFixed(0)} s`), 15_000).unref();
+}
 
 function sampleMemory(tag = 'MEM'): void {
   const m = process.memoryUsage();

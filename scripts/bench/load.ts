@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { connectBridge } from '../../src/protocol/node.js';
 import { summarize } from './stats.js';
+import { ALLOCATOR_ENV } from '../../src/cli/allocator-env.js';
 
 const LOAD_S = Number(process.env.BENCH_LOAD_S ?? 120);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
@@ -50,12 +51,16 @@ interface Mem {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-// BENCH_SERVER_ENV='MALLOC_ARENA_MAX=2 ...' tries allocator settings on the server process.
-const serverEnv = Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+// The server runs as `npm start` runs it, with the allocator settings of package.json. BENCH_SERVER_ENV
+// replaces them: 'MALLOC_ARENA_MAX=4 ...' tries others, 'none' measures glibc's defaults.
+const serverEnv: Record<string, string> = process.env.BENCH_SERVER_ENV === undefined
+  ? { ...ALLOCATOR_ENV }
+  : Object.fromEntries(process.env.BENCH_SERVER_ENV.split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => kv.split('=') as [string, string]));
+const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in ALLOCATOR_ENV)));
 // BENCH_SERVER_ARGS='--heap-prof --heapsnapshot-signal=SIGUSR1' profiles the server; BENCH_SNAPSHOT=1 sends it
 // that signal at the middle of the load (a heap snapshot at the peak, written to the current folder).
 const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
-const child = spawn(process.execPath, [...serverArgs, '--expose-gc', fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnv } });
+const child = spawn(process.execPath, [...serverArgs, '--expose-gc', fileURLToPath(new URL('./load-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...inherited, ...serverEnv } });
 const samples: { at: number; phase: string; mem: Mem }[] = [];
 let afterGc: Mem | undefined;
 let phase = 'before';
@@ -158,7 +163,8 @@ const peak = Math.max(...load.map((s) => s.mem.rss));
 const after = idle.at(-1)!.mem.rss;
 const lagP99 = summarize(load.map((s) => s.mem.lagP99));
 
-console.log(`load: ${VIEWERS} viewers, ${AGENTS} agents, ${DEVICES.length} devices, ${LOAD_S} s, then ${IDLE_S} s idle\n`);
+console.log(`load: ${VIEWERS} viewers, ${AGENTS} agents, ${DEVICES.length} devices, ${LOAD_S} s, then ${IDLE_S} s idle`);
+console.log(`server environment: ${Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`).join(' ') || "glibc's allocator defaults"}\n`);
 console.log(`agent calls: ${lat.n} (${errors} errors), latency p50 ${lat.median.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms`);
 console.log(`fps per viewer (reading), first half: mean ${mean(firstHalf).toFixed(2)}, min ${Math.min(...firstHalf).toFixed(2)}, max ${Math.max(...firstHalf).toFixed(2)}`);
 console.log(`fps per viewer (reading), second half with one viewer not reading: mean ${mean(secondHalf).toFixed(2)} (${(((mean(secondHalf) - mean(firstHalf)) / mean(firstHalf)) * 100).toFixed(1)}%)`);

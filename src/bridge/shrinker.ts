@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { mappedSharedMemory } from '../engine/mapped-memory.js';
 import { PixelSlotPool, type PixelSlot } from '../engine/pixel-slots.js';
 import type { PixelBuffer } from './downscale.js';
 
@@ -24,7 +25,7 @@ interface Pending {
   resolve(p: HalvedPixels): void;
   reject(err: Error): void;
   /** A copy of a capture that is not in shared memory, kept for reuse. */
-  copy?: SharedArrayBuffer;
+  copy?: { memory: SharedArrayBuffer; bytes: number };
   output: PixelSlot;
 }
 
@@ -43,7 +44,7 @@ const SPARE_INPUTS = 2;
 export class Shrinker {
   private worker?: Worker;
   private readonly pending = new Map<number, Pending>();
-  private spare: SharedArrayBuffer[] = [];
+  private spare: { memory: SharedArrayBuffer; bytes: number }[] = [];
   private nextId = 0;
   /** Halved screens: a few per device size in flight, spares dropped after idle. */
   readonly outputs = new PixelSlotPool({ spare: 4 });
@@ -57,12 +58,13 @@ export class Shrinker {
     const bytes = src.width * src.height * 4;
     let input: SharedArrayBuffer;
     let offset = 0;
-    let copy: SharedArrayBuffer | undefined;
+    let copy: Pending['copy'];
     if (src.data.buffer instanceof SharedArrayBuffer && src.data.byteOffset % 4 === 0) {
       input = src.data.buffer;
       offset = src.data.byteOffset;
     } else {
-      input = copy = this.takeInput(bytes);
+      input = this.takeInput(bytes);
+      copy = { memory: input, bytes };
       new Uint8Array(input, 0, bytes).set(src.data.subarray(0, bytes));
     }
     const output = this.outputs.take((src.width >> 1) * (src.height >> 1) * 3);
@@ -142,10 +144,10 @@ export class Shrinker {
 
   private takeInput(bytes: number): SharedArrayBuffer {
     // Screens of one size follow each other; a buffer of another size (rotation, other device) is dropped.
-    const i = this.spare.findIndex((b) => b.byteLength === bytes);
-    if (i >= 0) return this.spare.splice(i, 1)[0];
+    const i = this.spare.findIndex((b) => b.bytes === bytes);
+    if (i >= 0) return this.spare.splice(i, 1)[0].memory;
     if (this.spare.length >= SPARE_INPUTS) this.spare.shift();
-    return new SharedArrayBuffer(bytes);
+    return mappedSharedMemory(bytes);
   }
 }
 

@@ -1,3 +1,5 @@
+import { mappedSharedMemory } from './mapped-memory.js';
+
 /**
  * Screen-sized pixel buffers in shared memory, lent out and reused. A moving virtual phone draws
  * ~30 screens a second per device; a fresh 10 MB buffer for each left gigabytes of garbage that
@@ -72,8 +74,8 @@ export class PixelSlotPool {
     }
     if (!slot) {
       // Shared memory is zero-filled once; reuse makes that a one-off.
-      const memory = new SharedArrayBuffer(bytes);
-      slot = { id: nextId++, memory, data: Buffer.from(memory) };
+      const memory = mappedSharedMemory(bytes);
+      slot = { id: nextId++, memory, data: Buffer.from(memory, 0, bytes) };
       this.counters.allocated++;
     }
     this.refs.set(slot, 1);

@@ -6,6 +6,7 @@ import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { Peer } from '../../bridge/peers/peer.js';
+import { allocatorHint } from '../allocator-env.js';
 import { parsePeer } from '../../bridge/peers/peer-spec.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
@@ -39,6 +40,8 @@ function printListening(bridge: Bridge, token: string | undefined): void {
     for (const url of networkAddresses(bridge.port)) lines.push(`  network    ${url}${q}`);
   }
   if (token) lines.push('  token      required: "Authorization: Bearer <token>" or ?token=<token>');
+  const hint = allocatorHint();
+  if (hint) lines.push(`  ${hint}`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -21,7 +21,7 @@ export interface RenderRequest {
   rgba: boolean;
   png: boolean;
   /** Where to draw the RGBA (a pixel slot, shared memory): nothing is allocated or transferred. */
-  target?: { id: number; memory: SharedArrayBuffer };
+  target?: { id: number; memory: SharedArrayBuffer; bytes: number };
 }
 
 export type RenderReply =
@@ -109,7 +109,7 @@ export class RenderPool {
   /** With `into`, the RGBA is drawn into that pixel slot and `rgba` is its buffer. */
   render(device: string, frame: Frame, profile: DeviceProfile, dark: boolean, want: { rgba?: boolean; png?: boolean }, into?: PixelSlot): Promise<RenderedImages> {
     const request: RenderRequest = { id: this.nextId++, frame: framePayload(frame), profile, dark, rgba: Boolean(want.rgba), png: Boolean(want.png) };
-    if (into && want.rgba) request.target = { id: into.id, memory: into.memory };
+    if (into && want.rgba) request.target = { id: into.id, memory: into.memory, bytes: into.data.length };
     const drawn = new Promise<RenderedImages>((resolve, reject) => this.submit({ request, slot: slotOf(device, this.threads), attempts: 0, resolve, reject }));
     return into && want.rgba ? drawn.then((images) => ({ ...images, rgba: into.data })) : drawn;
   }

@@ -15,7 +15,7 @@ port.on('message', (req: RenderRequest) => {
   void (async () => {
     try {
       // framePaint reads only the size and the layers' boxes and scrims: the rest of a Frame stays on the main thread.
-      const target = req.target && { id: req.target.id, buffer: Buffer.from(req.target.memory) };
+      const target = req.target && { id: req.target.id, buffer: Buffer.from(req.target.memory, 0, req.target.bytes) };
       const screen = await renderFrame(req.frame as Frame, req.profile, req.dark, undefined, target);
       const png = req.png ? await screen.png() : undefined;
       // Into a caller's slot: the pixels are already where the caller reads them. Else with a PNG
