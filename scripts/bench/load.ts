@@ -2,12 +2,17 @@
  * Load benchmark (issue 16): 50 viewers and 8 agents over 4 virtual devices for a while, then
  * everyone leaves and the bridge idles. Prints call latency p50/p99 of the agents, frames per
  * second per viewer, the server's event-loop delay, RSS and ArrayBuffer bytes over time, and
- * what one viewer that stops reading (half-way through the load) does to the others' frame rate.
+ * what a viewer that stops reading does to the others' frame rate (in alternating windows of
+ * BENCH_WINDOW_S=10 s, every other one with one viewer not reading).
  * Targets: RSS ≤ 400 MB at peak, back within 20% of the pre-load figure after idle; the
  * non-reading viewer changes the others' fps by < 5%. At the end the server runs a full GC and
  * reports what it still holds (garbage vs memory kept), and over time the bytes queued in its
  * sockets, the screen buffers lent/spare (pixel slots) and what the frame pipelines hold.
  * The viewers' sessions stay resumable for 30 s after they leave: BENCH_IDLE_S=45 measures after that.
+ * "Before" is taken after a warm-up (BENCH_WARMUP_S=5 of one viewer and one agent per device, then
+ * BENCH_SETTLE_S=20 idle); the cold start's figure is printed too. The server gets the allocator
+ * settings `npm start` uses (BENCH_SERVER_ENV=none: glibc's defaults). Its ArrayBuffers figure counts
+ * each screen buffer's whole 32 MiB block (mapped-memory.ts); only the pixels written are resident.
  *
  *   node dist/scripts/bench/load.js   (BENCH_LOAD_S=120, BENCH_IDLE_S=30, BENCH_VIEWERS=50,
  *                                      BENCH_AGENTS=8: shorter or smaller runs)
@@ -21,6 +26,9 @@ import { ALLOCATOR_ENV } from '../../src/cli/allocator-env.js';
 
 const LOAD_S = Number(process.env.BENCH_LOAD_S ?? 120);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 20);
+const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 10);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 8);
 const DEVICES = ['virtual-android-1', 'virtual-android-2', 'virtual-ios-1', 'virtual-ios-2'];
@@ -50,6 +58,7 @@ interface Mem {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 // The server runs as `npm start` runs it, with the allocator settings of package.json. BENCH_SERVER_ENV
 // replaces them: 'MALLOC_ARENA_MAX=4 ...' tries others, 'none' measures glibc's defaults.
@@ -96,13 +105,40 @@ class Viewer {
     this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session.hello', params: { client: 'bench viewer' } }));
     this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'devices.subscribe', params: { device: this.device, screen: { maxWidth: 360, format: 'jpeg' }, elements: true } }));
   }
+  /** Ends the session at once (no resume grace), then closes. */
+  async leave(): Promise<void> {
+    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session.bye', params: {} }));
+    const answered = new Promise<void>((r) => this.ws.on('message', (data, binary) => !binary && (JSON.parse(String(data)) as { id?: number }).id === 3 && r()));
+    await Promise.race([answered, sleep(2000)]);
+    this.ws.close();
+  }
   stopReading(): void {
     this.reading = false;
     (this.ws as unknown as { _socket: { pause(): void } })._socket.pause();
   }
 }
 
-const before = await sleepAndTake(3, 'before');
+const cold = await sleepAndTake(3, 'before');
+// A bridge in a lab has drawn screens before a load comes: libvips' code and fonts, the JIT's code
+// and the renderer's first tiles are loaded once and stay. The warm-up does that with one viewer
+// and one agent per device, everyone says session.bye, and the bridge idles until its idle GC and
+// its threads' exits are done; "before" is then measured. BENCH_WARMUP_S=0 compares with the cold start.
+let before = cold;
+if (WARMUP_S > 0) {
+  phase = 'warm-up';
+  const warm = DEVICES.map((d) => new Viewer(d));
+  await Promise.all(warm.map((v) => v.start()));
+  const agent = await connectBridge(url, { client: 'bench warm-up' });
+  for (const device of DEVICES) {
+    await agent.callTool('mobile_open_url', { device, url: 'mbdemo://screen/home' });
+    await agent.callTool('mobile_list_elements_on_screen', { device });
+    await agent.callTool('mobile_swipe_on_screen', { device, direction: 'up', distance: 300 });
+  }
+  await sleep(WARMUP_S * 1000);
+  await Promise.all([...warm.map((v) => v.leave()), agent.close()]);
+  phase = 'settle';
+  before = await sleepAndTake(SETTLE_S, 'settle');
+}
 phase = 'load';
 const viewers = Array.from({ length: VIEWERS }, (_, i) => new Viewer(DEVICES[i % DEVICES.length]));
 await Promise.all(viewers.map((v) => v.start()));
@@ -126,20 +162,39 @@ const agentLoops = agents.map(async (client, i) => {
   }
 });
 
-const half = (LOAD_S * 1000) / 2;
-const framesAt = () => viewers.map((v) => v.frames);
-await sleep(Math.min(5000, half / 2));
-const a0 = framesAt();
-const t0 = performance.now();
-await sleep(half - Math.min(5000, half / 2));
-const a1 = framesAt();
-const t1 = performance.now();
+// A non-reading viewer's effect on the others, measured in alternating windows so that the
+// machine's own swings (±10 % between halves of a run) average out: in every other window one
+// viewer stops reading; the bridge should drop it, and a fresh viewer takes its place for the next.
+const windows: { stalled: boolean; fps: number }[] = [];
+const dropAfter: number[] = [];
+const loadEnds = performance.now() + LOAD_S * 1000;
+await sleep(Math.min(10_000, LOAD_S * 250));
+for (let k = 0; performance.now() + WINDOW_S * 1000 <= loadEnds; k++) {
+  const stalled = k % 2 === 1 ? viewers.find((v) => v.reading) : undefined;
+  if (stalled) {
+    const since = performance.now();
+    stalled.ws.once('close', () => stalled.reading || dropAfter.push((performance.now() - since) / 1000));
+    stalled.stopReading();
+  }
+  const present = viewers.filter((v) => v.reading);
+  const from = present.map((v) => v.frames);
+  const t = performance.now();
+  await sleep(WINDOW_S * 1000);
+  const seconds = (performance.now() - t) / 1000;
+  windows.push({ stalled: !!stalled, fps: mean(present.map((v, i) => (v.frames - from[i]) / seconds)) });
+  if (stalled) {
+    // The next window starts with 50 reading viewers again, whether or not the bridge dropped this one yet.
+    const fresh = new Viewer(stalled.device);
+    viewers[viewers.indexOf(stalled)] = fresh;
+    await fresh.start();
+    setTimeout(() => {
+      stalled.reading = true; // closed by the bench, not dropped by the bridge
+      stalled.ws.terminate();
+    }, 20_000).unref();
+  }
+}
 if (process.env.BENCH_SNAPSHOT === '1') child.kill('SIGUSR1');
-const stalled = viewers[0];
-stalled.stopReading();
-await sleep(half);
-const a2 = framesAt();
-const t2 = performance.now();
+await sleep(Math.max(0, loadEnds - performance.now()));
 running = false;
 await Promise.all(agentLoops);
 phase = 'idle';
@@ -151,11 +206,6 @@ await sleep(1000);
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 
-const fps = (from: number[], to: number[], seconds: number, skip: Viewer[] = []) =>
-  viewers.map((v, i) => (skip.includes(v) ? NaN : (to[i] - from[i]) / seconds)).filter((x) => !Number.isNaN(x));
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const firstHalf = fps(a0, a1, (t1 - t0) / 1000, [stalled]);
-const secondHalf = fps(a1, a2, (t2 - t1) / 1000, [stalled]);
 const lat = summarize(latencies);
 const load = samples.filter((s) => s.phase === 'load');
 const idle = samples.filter((s) => s.phase === 'idle');
@@ -166,10 +216,16 @@ const lagP99 = summarize(load.map((s) => s.mem.lagP99));
 console.log(`load: ${VIEWERS} viewers, ${AGENTS} agents, ${DEVICES.length} devices, ${LOAD_S} s, then ${IDLE_S} s idle`);
 console.log(`server environment: ${Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`).join(' ') || "glibc's allocator defaults"}\n`);
 console.log(`agent calls: ${lat.n} (${errors} errors), latency p50 ${lat.median.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms`);
-console.log(`fps per viewer (reading), first half: mean ${mean(firstHalf).toFixed(2)}, min ${Math.min(...firstHalf).toFixed(2)}, max ${Math.max(...firstHalf).toFixed(2)}`);
-console.log(`fps per viewer (reading), second half with one viewer not reading: mean ${mean(secondHalf).toFixed(2)} (${(((mean(secondHalf) - mean(firstHalf)) / mean(firstHalf)) * 100).toFixed(1)}%)`);
-console.log(`the non-reading viewer: ${stalled.ws.readyState === WebSocket.OPEN ? 'still connected' : 'dropped'} at the end of the load`);
+// Each window with a viewer not reading against the mean of its neighbours (cancels a trend in the run).
+const changes = windows.flatMap((w, i) => {
+  const around = [windows[i - 1], windows[i + 1]].filter((n) => n && !n.stalled).map((n) => n.fps);
+  return w.stalled && around.length ? [(w.fps / mean(around) - 1) * 100] : [];
+});
+console.log(`fps per reading viewer, ${WINDOW_S} s windows: ${windows.map((w) => `${w.fps.toFixed(1)}${w.stalled ? '*' : ''}`).join(' ')} (* = one viewer not reading)`);
+console.log(`a viewer that stops reading changes the others' fps by ${changes.map((c) => `${c.toFixed(1)}%`).join(', ')} (median ${summarize(changes).median.toFixed(1)}% against the windows around it)`);
+console.log(`viewers that stopped reading were dropped after ${dropAfter.map((d) => `${d.toFixed(1)} s`).join(', ') || '—'} (${dropAfter.length} of ${windows.filter((w) => w.stalled).length} before the load ended)`);
 console.log(`event-loop delay per second under load: median of p99 ${lagP99.median.toFixed(1)} ms, worst p99 ${Math.max(...load.map((s) => s.mem.lagP99)).toFixed(1)} ms, max ${Math.max(...load.map((s) => s.mem.lagMax)).toFixed(1)} ms`);
+console.log(`RSS: cold start ${(cold.rss / MB).toFixed(0)} MB${WARMUP_S > 0 ? `, after the warm-up ${(before.rss / MB).toFixed(0)} MB (${(((after - cold.rss) / cold.rss) * 100).toFixed(0)}% of the cold start after idle)` : ''}`);
 console.log(`RSS: before ${(before.rss / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after idle ${(after / MB).toFixed(0)} MB (${(((after - before.rss) / before.rss) * 100).toFixed(0)}% vs before)`);
 console.log(`ArrayBuffers: before ${(before.arrayBuffers / MB).toFixed(1)} MB, peak ${(Math.max(...load.map((s) => s.mem.arrayBuffers)) / MB).toFixed(1)} MB, after idle ${(idle.at(-1)!.mem.arrayBuffers / MB).toFixed(1)} MB`);
 const lastLoad = load.at(-1)!.mem;

@@ -24,6 +24,9 @@ export class Connection<S = unknown> {
   /** Rate-limited messages since the last accepted one. */
   refusedInARow = 0;
   private closing = false;
+  /** When the ping now awaiting its pong was sent (readingLag). */
+  private unansweredSince?: number;
+  private lastProbe = -Infinity;
 
   constructor(
     readonly ws: WebSocket,
@@ -34,6 +37,27 @@ export class Connection<S = unknown> {
 
   get open(): boolean {
     return !this.closing && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** A pong came: the peer read everything sent before the ping. */
+  answered(): void {
+    this.alive = true;
+    this.unansweredSince = undefined;
+  }
+
+  /**
+   * How long a ping has waited for its pong (0 when none is waiting), sending one at most every
+   * `everyMs`. A pong comes only once the peer has read what was queued before the ping, so a
+   * peer that stopped reading shows a lag that grows from its first unanswered ping, however many
+   * megabytes the kernel's socket buffers absorb first (on loopback ~10 MB: 15–30 s of frames).
+   */
+  readingLag(now: number, everyMs = 1000): number {
+    if (this.unansweredSince !== undefined) return now - this.unansweredSince;
+    if (now - this.lastProbe >= everyMs && this.open) {
+      this.unansweredSince = this.lastProbe = now;
+      this.ws.ping();
+    }
+    return 0;
   }
 
   get bufferedAmount(): number {

@@ -208,9 +208,11 @@ export class FramePipeline {
   flushAll(): void {
     const now = performance.now();
     for (const sub of this.subs) {
-      if (sub.inFlight && now - sub.inFlightSince > this.hooks.stallMs && sub.session.connection?.open) {
-        // Its socket is full: the peer stopped reading. Its frames cost nothing more than a slot,
-        // but its kernel buffers and text notifications would grow until the connection budget.
+      const conn = sub.session.connection;
+      if (conn?.open && ((sub.inFlight && now - sub.inFlightSince > this.hooks.stallMs) || conn.readingLag(now) > this.hooks.stallMs)) {
+        // The peer stopped reading (a frame left unsent, or a ping unanswered). Its frames cost
+        // nothing more than a slot, but its kernel buffers and text notifications would grow until
+        // the connection budget, and a viewer that far behind shows a stale screen anyway.
         this.hooks.onStalled(sub);
         continue;
       }

@@ -261,7 +261,7 @@ export class DeviceHub {
       onGone: (reason) => this.deviceGone(device, reason),
       stallMs: this.options.frameStallMs,
       onStalled: (sub) =>
-        sub.session.connection?.close(1008, `not reading frames: one was left unsent for ${this.options.frameStallMs / 1000} s; resume the session to catch up`),
+        sub.session.connection?.close(1008, `not reading frames: a frame left unsent or a ping unanswered for ${this.options.frameStallMs / 1000} s; resume the session to catch up`),
       log: this.options.log,
     });
   }

@@ -331,9 +331,7 @@ export class Bridge implements BridgeCore {
     this.connections.add(conn);
     this.sessions.attach(this.sessions.create(), conn);
     ws.on('message', (data, isBinary) => this.rpc.handle(conn, data, isBinary));
-    ws.on('pong', () => {
-      conn.alive = true;
-    });
+    ws.on('pong', () => conn.answered());
     ws.on('error', () => {
       // ws closes the socket itself after protocol errors (e.g. 1009 for an oversized message).
     });

@@ -113,4 +113,26 @@ test('a subscriber that stops reading is dropped by its budget; the others keep 
   await Promise.all([actor.close(), reader.close(), stalled.close()]);
 });
 
+test('a viewer of a still screen that stops reading is dropped within seconds (an unanswered ping), before any buffer fills', async () => {
+  ({ bridge } = await testBridge({ frameStallMs: 1000 }));
+  const reader = await RawClient.open(bridge.wsUrl);
+  const stalled = await RawClient.open(bridge.wsUrl);
+  const hello = await stalled.call('session.hello', { client: 'stops reading' });
+  const screen = { format: 'jpeg', maxWidth: 360, maxFps: 30 };
+  await reader.call('devices.subscribe', { device: ANDROID, screen });
+  await stalled.call('devices.subscribe', { device: ANDROID, screen });
+  await until('first frames', () => reader.frames[0] && stalled.frames[0], 15_000);
+  // Nothing changes on screen, so no frame is ever left unsent: only the reading probe can tell.
+  const pausedAt = performance.now();
+  (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  await until('the stalled viewer let go', () => !bridge!.bufferedBySession().has(hello.session as string) || undefined, 10_000);
+  const after = (performance.now() - pausedAt) / 1000;
+  // At most: a probe interval (1 s) + the stall limit (1 s), then 2 s for a closing handshake it cannot answer.
+  assert.ok(after < 5.5, `let go ${after.toFixed(1)} s after it stopped reading`);
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.ok(bridge.bufferedBySession().size >= 1 && reader.closeEvent === undefined, 'the viewer that reads stays connected');
+  (stalled.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+  await Promise.all([reader.close(), stalled.close()]);
+});
+
 test.run();
