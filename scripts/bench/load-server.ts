@@ -97,6 +97,7 @@ function sampleMemory(tag = 'MEM'): void {
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
     subscriptions: bridge.hub.stats().subscriptions,
+    connections: bridge.stats().connections,
     // Bytes queued in the bridge's sockets (not yet handed to the kernel) and frames being drawn.
     buffered: [...bridge.bufferedBySession().values()].reduce((a, b) => a + b, 0),
     rendering: renderPool.pending,

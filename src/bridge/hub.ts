@@ -54,8 +54,13 @@ export class DeviceHub {
   private readonly devices = new Map<string, DeviceState>();
   /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
   readonly feed: ActivityFeed;
-  /** One full GC 10 s after the last screen capture or session end, so memory turned over by streaming goes back. */
-  private readonly collector = new IdleCollector(10_000);
+  /**
+   * One full GC 15 s after the last screen capture or session end, so memory turned over by
+   * streaming goes back. Not sooner: a virtual phone lets go of its screen 5 s after the last
+   * capture and its spare buffers 3–6 s later; a GC at 10 s sometimes ran before the last of them
+   * was garbage, and an idle bridge kept that 10 MB screen until the next load.
+   */
+  private readonly collector = new IdleCollector(15_000);
 
   constructor(
     private readonly engine: Engine,

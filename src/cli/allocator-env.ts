@@ -1,23 +1,20 @@
 /**
- * glibc malloc settings under which a bridge gives its memory back after a load (issue 16).
+ * glibc malloc settings under which a bridge gives more of its memory back after a load (issue 16).
  *
- * With glibc's defaults, the frame pipeline's native work (libvips encoding on its own threads,
- * screens and sockets on the event loop) leaves memory that is free but kept: one heap per thread
- * up to 8 × cores, and a mmap threshold that rises with every large block freed, so later large
- * blocks come from the heaps and stay there. Node cannot call `malloc_trim`, and glibc reads these
- * settings only when the process starts, so they go in the environment of `npm start` (package.json)
- * and of any service that runs `mobilebridge serve`. Other C libraries ignore them.
+ * With glibc's defaults every thread that allocates may get a heap of its own, up to 8 × cores,
+ * and each keeps what was freed in it: the frame pipeline's native work (libvips encoding on its
+ * own threads, screens and sockets on the event loop) spreads over many of them. Node cannot call
+ * `malloc_trim`, and glibc reads the setting only when the process starts, so it goes in the
+ * environment of `npm start` (package.json) and of any service that runs `mobilebridge serve`.
+ * Other C libraries ignore it.
  *
- * Measured with scripts/bench/load.ts (docs/protocol.md, "Memory under load"): after the load
- * the defaults kept 140–190 MB against ~100 MB before it; these settings ~127 MB.
+ * Measured with scripts/bench/load.ts (docs/protocol.md, "Memory under load"), screen buffers
+ * already mapped on their own (mapped-memory.ts): after the load the defaults kept ~160 MB against
+ * ~100 MB before it, two heaps ~128 MB, at the same frame rate. Fixed mmap and trim thresholds of
+ * 256 KiB gave no more back and cost ~10 % of the frames.
  */
 export const ALLOCATOR_ENV: Readonly<Record<string, string>> = {
-  // Two heaps for every thread instead of up to 16 on two cores: each keeps its own free memory.
   MALLOC_ARENA_MAX: '2',
-  // A fixed threshold (no longer raised by frees): blocks from 256 KiB on are mapped and unmapped on free.
-  MALLOC_MMAP_THRESHOLD_: '262144',
-  // Free memory above 256 KiB at the top of a heap goes back at once.
-  MALLOC_TRIM_THRESHOLD_: '262144',
 };
 
 /** The glibc version this process runs on, undefined with another C library (musl, macOS, Windows). */
