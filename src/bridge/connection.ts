@@ -92,13 +92,22 @@ export class Connection<S = unknown> {
     return true;
   }
 
-  /** `done` runs once the bytes are handed to the operating system (or the socket failed). */
-  sendBinary(data: Buffer, done: (err?: Error) => void): void {
+  /**
+   * `done` runs once the bytes are handed to the operating system (or the socket failed). With a
+   * `body`, `data` and `body` go as two fragments of one binary message: a body shared by many
+   * sockets (a frame's image) is neither copied nor joined to its head per socket.
+   */
+  sendBinary(data: Uint8Array, done: (err?: Error) => void, body?: Uint8Array): void {
     if (!this.open) {
       done(new Error('connection closed'));
       return;
     }
-    this.ws.send(data, { binary: true }, done);
+    if (body === undefined) {
+      this.ws.send(data, { binary: true }, done);
+      return;
+    }
+    this.ws.send(data, { binary: true, fin: false });
+    this.ws.send(body, { binary: true, fin: true }, done);
   }
 
   close(code: number, reason: string): void {

@@ -56,26 +56,6 @@ export interface FramePipelineHooks {
 /** Screens being decoded/encoded at once per device: enough to keep two cores busy. */
 const MAX_DELIVERIES = 2;
 
-/**
- * The frame message in the subscriber's own send buffer, reused from frame to frame: a fresh
- * buffer per send (header + image, ~30 KB–3 MB, for every subscriber of every frame) was garbage V8
- * let pile up to hundreds of MB under load. Written again only once the socket took the previous
- * message (a subscriber has at most one frame in flight).
- */
-function messageFor(sub: Subscription, prefix: Uint8Array, image: Buffer): Buffer {
-  const total = prefix.length + image.length;
-  let buf = sub.sendBuffer;
-  // Grown with headroom (frames vary in size); shrunk when far too large (a subscriber's frames got smaller).
-  // A buffer whose send has not completed (in-flight state reset after a resume or device loss) is left to that send.
-  if (!buf || sub.sendBufferBusy || buf.length < total || buf.length > 4 * total + 65_536) {
-    buf = sub.sendBuffer = Buffer.allocUnsafeSlow(Math.ceil(total * 1.25));
-  }
-  sub.sendBufferBusy = true;
-  buf.set(prefix, 0);
-  image.copy(buf, prefix.length);
-  return buf.subarray(0, total);
-}
-
 /** Frames wider than the device are never upscaled. */
 function targetWidth(screen: EffectiveScreenOptions, deviceWidth: number): number {
   return screen.maxWidth === null ? deviceWidth : Math.min(screen.maxWidth, deviceWidth);
@@ -196,9 +176,6 @@ export class FramePipeline {
   remove(sub: Subscription): void {
     this.subs.delete(sub);
     sub.slot = undefined;
-    // Its memory goes with it (a send still using it keeps its own reference).
-    sub.sendBuffer = undefined;
-    sub.sendBufferBusy = false;
     clearTimeout(sub.dueTimer);
     sub.dueTimer = undefined;
     if (this.subs.size === 0) this.wake?.();
@@ -463,13 +440,12 @@ export class FramePipeline {
       device_width: frame.deviceWidth,
       device_height: frame.deviceHeight,
     };
-    const message = messageFor(sub, encodeFramePrefix(header), frame.bytes);
-    const used = sub.sendBuffer;
-    conn.sendBinary(message, (err) => {
-      if (sub.sendBuffer === used) sub.sendBufferBusy = false;
+    // Head and image as two fragments of one message: every subscriber's message shares the one
+    // encoded image (a copy per subscriber per frame was the garbage of hundreds of MB under load).
+    conn.sendBinary(encodeFramePrefix(header), (err) => {
       sub.inFlight = false;
       if (!err && this.subs.has(sub)) this.flush(sub);
-    });
+    }, frame.bytes);
   }
 
   private anyReceiver(): boolean {

@@ -215,10 +215,6 @@ export class Subscription {
   inFlight = false;
   /** When the frame in flight was sent (performance.now()). */
   inFlightSince = 0;
-  /** The last frame message's memory, reused for the next (frames.ts, messageFor). */
-  sendBuffer?: Buffer;
-  /** A send of `sendBuffer` has not completed yet. */
-  sendBufferBusy = false;
   lastSentAt = Number.NEGATIVE_INFINITY;
   /** Set while a frame waits in the slot for the subscriber's maxFps interval to pass. */
   dueTimer?: NodeJS.Timeout;

@@ -36,7 +36,9 @@ function fakePeer() {
 /** A session whose connection records what it was sent; `buffered` plays a slow reader. */
 function viewer() {
   const got: { header: Record<string, unknown>; body: string }[] = [];
-  const conn = { open: true, buffered: 0, get bufferedAmount() { return this.buffered; }, sendBinary(data: Buffer, done: () => void) {
+  const conn = { open: true, buffered: 0, get bufferedAmount() { return this.buffered; }, sendBinary(head: Buffer, done: () => void, body?: Uint8Array) {
+    // Head and body arrive as two fragments of one message; a client sees them joined.
+    const data = Buffer.concat([head, body ?? Buffer.alloc(0)]);
     const len = data.readUInt32BE(0);
     got.push({ header: JSON.parse(data.subarray(4, 4 + len).toString()) as Record<string, unknown>, body: data.subarray(4 + len).toString() });
     done();
@@ -98,7 +100,8 @@ test('pictures: a late joiner gets the last one; a busy socket gets the newest, 
   s2.start();
   assert.equal(two.got.map((g) => g.body), ['B']);
   let release!: () => void;
-  two.conn.sendBinary = (data: Buffer, done: () => void) => {
+  two.conn.sendBinary = (head: Buffer, done: () => void, body?: Uint8Array) => {
+    const data = Buffer.concat([head, body ?? Buffer.alloc(0)]);
     const len = data.readUInt32BE(0);
     two.got.push({ header: {}, body: data.subarray(4 + len).toString() });
     release = done;

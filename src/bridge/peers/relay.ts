@@ -304,10 +304,14 @@ export class FrameRelay {
     const prefix = Buffer.allocUnsafe(4);
     prefix.writeUInt32BE(json.length, 0);
     this.stats.sent++;
-    sub.session.connection!.sendBinary(Buffer.concat([prefix, json, message.body]), (err) => {
-      if (err) this.log(`bridge: frame to ${sub.session.id} failed: ${err.message}`);
-      done();
-    });
+    sub.session.connection!.sendBinary(
+      Buffer.concat([prefix, json]),
+      (err) => {
+        if (err) this.log(`bridge: frame to ${sub.session.id} failed: ${err.message}`);
+        done();
+      },
+      message.body,
+    );
   }
 
   private onNotification(method: string, params: unknown): void {
