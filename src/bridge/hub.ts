@@ -55,10 +55,10 @@ export class DeviceHub {
   /** Names, masks, merges and remembers activity (the last 50 entries per device for late joiners). */
   readonly feed: ActivityFeed;
   /**
-   * One full GC 15 s after the last screen capture or session end, so memory turned over by
-   * streaming goes back. Not sooner: a virtual phone lets go of its screen 5 s after the last
-   * capture and its spare buffers 3–6 s later; a GC at 10 s sometimes ran before the last of them
-   * was garbage, and an idle bridge kept that 10 MB screen until the next load.
+   * One full GC 15 s after the last screen capture (2 s after a session ends), so memory turned
+   * over by streaming goes back. Not sooner after a capture: a virtual phone lets go of its screen
+   * 5 s after the last capture and its spare buffers 3–6 s later; a GC at 10 s sometimes ran before
+   * the last of them was garbage, and an idle bridge kept that 10 MB screen until the next load.
    */
   private readonly collector = new IdleCollector(15_000);
 
@@ -139,8 +139,9 @@ export class DeviceHub {
 
   dropSession(session: Session): void {
     for (const sub of [...session.subscriptions.values()]) this.unsubscribe(sub);
-    // An ended session leaves its notification ring and sockets as garbage: collect it once it is quiet.
-    this.collector.touch();
+    // An ended session leaves its notification ring and sockets as garbage: collect it soon (not
+    // before screens still being let go after the last capture, which keep the later time).
+    this.collector.touch(2_000);
   }
 
   /** A resumed session: each frame subscription gets the current screen, element state catches up. */

@@ -26,16 +26,19 @@ function collector(): (() => void) | null {
 
 export class IdleCollector {
   private timer?: NodeJS.Timeout;
-  private lastActive = 0;
+  private dueAt = 0;
   /** Full collections run so far. */
   runs = 0;
 
   constructor(private readonly afterMs: number) {}
 
-  /** Frames are being made now: collect once `afterMs` after the last such call. */
-  touch(): void {
-    this.lastActive = performance.now();
-    if (!this.timer) this.arm(this.afterMs);
+  /**
+   * Something was made or let go now: collect once `ms` (default `afterMs`) have passed, and not
+   * before any later time an earlier call asked for.
+   */
+  touch(ms = this.afterMs): void {
+    this.dueAt = Math.max(this.dueAt, performance.now() + ms);
+    if (!this.timer) this.arm(ms);
   }
 
   stop(): void {
@@ -45,9 +48,9 @@ export class IdleCollector {
 
   private arm(ms: number): void {
     this.timer = setTimeout(() => {
-      const quiet = performance.now() - this.lastActive;
-      if (quiet < this.afterMs) {
-        this.arm(this.afterMs - quiet);
+      const left = this.dueAt - performance.now();
+      if (left > 0) {
+        this.arm(left);
         return;
       }
       this.timer = undefined;
