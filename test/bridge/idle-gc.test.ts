@@ -11,7 +11,7 @@ test('collects once, after the latest time any touch asked for', async () => {
   c.touch(20); // a session ended: soon, but not before the capture's time
   await sleep(200);
   assert.is(c.runs, 0, 'a shorter touch does not bring an earlier one forward');
-  await sleep(400);
+  await sleep(800);
   assert.is(c.runs, 1);
   c.stop();
 });
@@ -20,7 +20,7 @@ test('a short touch alone collects soon; touches while waiting do not collect tw
   const c = new IdleCollector(10_000);
   c.touch(30);
   c.touch(30);
-  await sleep(250);
+  await sleep(600);
   assert.is(c.runs, 1);
   c.stop();
 });
