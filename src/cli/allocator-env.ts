@@ -32,5 +32,5 @@ export function allocatorHint(env: NodeJS.ProcessEnv = process.env, glibc: strin
   const missing = Object.keys(ALLOCATOR_ENV).filter((k) => env[k] === undefined);
   if (missing.length === 0) return undefined;
   const settings = Object.entries(ALLOCATOR_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
-  return `memory     glibc keeps memory freed after a load unless started with ${settings} (npm start does; docs/protocol.md#memory-under-load-issue-16)`;
+  return `memory     started without ${settings}: glibc will keep more of the memory freed after a load (npm start sets it; docs/protocol.md#memory-under-load-issue-16)`;
 }
