@@ -7,7 +7,8 @@
  * made meanwhile pin it, and Node cannot call `malloc_trim` (issue 16: after a load, the main
  * heap held 54 MB free in 1,858 chunks). A request of at least 32 MiB is always mapped and
  * unmapped on free. Pages never written are never resident, so the unused tail costs address
- * space, not memory: a 10 MB screen in a 32 MiB block is 10 MB of RSS.
+ * space, not memory: a 10 MB screen in a 32 MiB block is 10 MB of RSS. (A host with strict
+ * overcommit, vm.overcommit_memory=2, does charge the whole block against its commit limit.)
  */
 const ALWAYS_MAPPED = 32 * 1024 * 1024;
 
