@@ -144,13 +144,17 @@ export class DeviceHub {
     this.collector.touch(2_000);
   }
 
-  /** A resumed session: each frame subscription gets the current screen, element state catches up. */
+  /** A resumed session: each frame subscription gets the current screen, each element subscription a reset. */
   resumeSession(session: Session): void {
     for (const sub of session.subscriptions.values()) {
       const state = this.devices.get(sub.device);
       if (sub.screen && state?.video?.has(sub) && state.video.live) state.video.prime(sub);
       else if (sub.screen) state?.frames?.resend(sub);
-      if (sub.elements) state?.elements?.refresh();
+      if (sub.elements) {
+        // Its diffs went when the socket dropped: it starts over with a reset of the screen as it is now.
+        sub.primed = false;
+        state?.elements?.refresh();
+      }
     }
   }
 

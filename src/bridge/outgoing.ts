@@ -37,7 +37,7 @@ export class SharedNotification {
   private readonly whole?: OutgoingText;
 
   constructor(
-    method: string,
+    readonly method: string,
     /** The params without the per-session field. */
     params: Record<string, unknown>,
     private readonly perSession?: string,

@@ -21,7 +21,11 @@ export interface SessionLimits {
 interface Remembered {
   index: number;
   message: OutgoingText;
+  /** An element diff: not worth keeping for a session waiting for a resume (see dropElementDiffs). */
+  elements: boolean;
 }
+
+const ELEMENTS_CHANGED = 'elements.changed';
 
 /**
  * What a client holds across reconnects: subscriptions and the stream of
@@ -91,17 +95,40 @@ export class Session implements ReplayHolder {
 
   notify(method: string, params: unknown): void {
     if (this.ended) return;
-    this.deliver(ownText(JSON.stringify({ jsonrpc: '2.0', method, params })));
+    const elements = method === ELEMENTS_CHANGED;
+    if (elements && this.detachedAt !== undefined) return void this.nextIndex++;
+    this.deliver(ownText(JSON.stringify({ jsonrpc: '2.0', method, params })), elements);
   }
 
   /** A notification serialised once for many sessions; `value` is this session's per-session field (its subscription id). */
   notifyShared(message: SharedNotification, value?: unknown): void {
     if (this.ended) return;
-    this.deliver(message.to(value));
+    const elements = message.method === ELEMENTS_CHANGED;
+    if (elements && this.detachedAt !== undefined) return void this.nextIndex++;
+    this.deliver(message.to(value), elements);
   }
 
-  private deliver(message: OutgoingText): void {
-    this.ring.push({ index: this.nextIndex++, message });
+  /**
+   * The socket dropped: element diffs are let go, kept and later ones alike (a resume counts them
+   * in `dropped`), and a resume starts each element subscription over with a `reset` of the screen
+   * as it is then (DeviceHub.resumeSession). Hundreds of diffs of screens long gone are no use to
+   * a client coming back, and fifty viewers' worth held the last 8–9 MB of a load for the whole
+   * resume grace (issue 16).
+   */
+  dropElementDiffs(): void {
+    const kept: Remembered[] = [];
+    for (const r of this.ring) {
+      if (!r.elements) kept.push(r);
+      else {
+        this.bytesInRing -= r.message.size;
+        this.budget?.forgotten(r.message);
+      }
+    }
+    this.ring = kept;
+  }
+
+  private deliver(message: OutgoingText, elements = false): void {
+    this.ring.push({ index: this.nextIndex++, message, elements });
     this.bytesInRing += message.size;
     this.budget?.remembered(message);
     while (this.ring.length > this.limits.replayMessages || (this.bytesInRing > this.limits.replayBytes && this.ring.length > 1)) this.forgetOldest();
@@ -124,10 +151,10 @@ export class Session implements ReplayHolder {
 
   /** The notifications after the first `received`, and how many of those the ring no longer has. */
   missedSince(received: number): { messages: OutgoingText[]; dropped: number } {
-    const from = Math.min(received, this.nextIndex);
-    const oldest = this.ring.length ? this.ring[0].index : this.nextIndex;
-    const dropped = Math.max(0, oldest - from);
-    return { messages: this.ring.filter((r) => r.index >= from).map((r) => r.message), dropped };
+    const from = Math.max(0, Math.min(received, this.nextIndex));
+    const messages = this.ring.filter((r) => r.index >= from).map((r) => r.message);
+    // Not only the oldest go: element diffs leave gaps (dropElementDiffs).
+    return { messages, dropped: this.nextIndex - from - messages.length };
   }
 }
 
@@ -176,6 +203,7 @@ export class SessionStore {
     if (session.connection !== connection || session.ended) return false;
     session.connection = undefined;
     session.detachedAt = Date.now();
+    session.dropElementDiffs();
     session.graceTimer = setTimeout(() => this.end(session, 'resume grace period expired'), this.limits.graceMs);
     session.graceTimer.unref();
     const detached = [...this.sessions.values()].filter((s) => s.detachedAt !== undefined);

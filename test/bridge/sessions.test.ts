@@ -13,6 +13,7 @@ import {
 } from '../../src/protocol/index.js';
 import { nodeSocketFactory } from '../../src/protocol/node.js';
 import { ANDROID, PluggableDriver, RawClient, sleep, testBridge, until } from './helpers.js';
+import { textOf } from '../../src/bridge/outgoing.js';
 
 const test = suite('bridge sessions');
 
@@ -152,6 +153,53 @@ test('resume after a dropped socket restores subscriptions and replays the misse
   await until('live activity after resume', () => activity.length === 4);
   await sleep(100);
   assert.is(activity.length, 4, 'no duplicates');
+  await Promise.all([a.c.close(), b.close()]);
+});
+
+test('element diffs are not kept for a session away: a resume counts them dropped and starts the subscription over with a reset', async () => {
+  ({ bridge } = await testBridge());
+  const a = await droppable(bridge.wsUrl, 'alice');
+  const b = await BridgeClient.connect({ url: bridge.wsUrl, client: 'bob', createSocket: nodeSocketFactory() });
+  const events: ElementsChangedParams[] = [];
+  const activity: DeviceActivityParams[] = [];
+  a.c.on('elements.changed', (p) => events.push(p));
+  a.c.on('device.activity', (p) => activity.push(p));
+  const sub = await a.c.subscribe(ANDROID, { elements: true });
+  await until('snapshot', () => events[0]?.reset);
+  const session = a.c.session!;
+  const kept = (method: string) =>
+    bridge!.sessions
+      .get(session)!
+      .missedSince(0)
+      .messages.filter((m) => (JSON.parse(textOf(m)) as { method: string }).method === method).length;
+  // A diff or two while connected: they are in the ring, for a resume.
+  await tap(b, 'mbdemo://screen/more');
+  await until('a diff', () => events.some((e) => !e.reset));
+  assert.ok(kept('elements.changed') > 0);
+
+  a.hold();
+  a.cut();
+  await until('server noticed', () => bridge.sessions.get(session)?.connection === undefined);
+  assert.is(kept('elements.changed'), 0, 'the diffs it had are let go');
+  await tap(b, 'mbdemo://screen/home');
+  await tap(b, 'mbdemo://screen/settings');
+  await sleep(700); // element polling sees both screens
+  assert.is(kept('elements.changed'), 0, 'no diff is kept while away');
+  assert.ok(kept('device.activity') >= 2, 'activity is kept');
+  const before = events.length;
+  a.release();
+  await until('resumed', () => a.sessions.length > 0, 5000);
+  const resumed = a.sessions[0];
+  assert.is(resumed.resumed, true);
+  assert.ok(resumed.dropped > 0, `the diffs it missed are counted (dropped ${resumed.dropped})`);
+  // Activity is still replayed in full.
+  await until('replayed activity', () => activity.filter((p) => p.parameters.url !== 'mbdemo://screen/more').length === 2);
+  // And the element subscription starts over from the screen as it is now.
+  await until('a reset after the resume', () => events.slice(before).find((e) => e.reset));
+  const reset = events.slice(before).find((e) => e.reset)!;
+  assert.is(reset.subscription, sub.subscription);
+  const now = await b.callTool('mobile_list_elements_on_screen', { device: ANDROID });
+  assert.equal(reset.added.map((e) => e.id).sort(), (now as unknown as { elements: { id: string }[] }).elements.map((e) => e.id).sort());
   await Promise.all([a.c.close(), b.close()]);
 });
 

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Peer } from '../../src/bridge/peers/peer.js';
 import { FrameRelay } from '../../src/bridge/peers/relay.js';
+import { textOf } from '../../src/bridge/outgoing.js';
 import { Session } from '../../src/bridge/sessions.js';
 
 /** A peer link that the test drives by hand: it answers devices.subscribe and emits binary messages. */
@@ -36,7 +37,7 @@ function fakePeer() {
 /** A session whose connection records what it was sent; `buffered` plays a slow reader. */
 function viewer() {
   const got: { header: Record<string, unknown>; body: string }[] = [];
-  const conn = { open: true, buffered: 0, get bufferedAmount() { return this.buffered; }, sendBinary(head: Buffer, done: () => void, body?: Uint8Array) {
+  const conn = { open: true, buffered: 0, get bufferedAmount() { return this.buffered; }, send() {}, sendBinary(head: Buffer, done: () => void, body?: Uint8Array) {
     // Head and body arrive as two fragments of one message; a client sees them joined.
     const data = Buffer.concat([head, body ?? Buffer.alloc(0)]);
     const len = data.readUInt32BE(0);
@@ -129,6 +130,34 @@ test('per-subscription news from the peer (paused, resumed, stream changed) reac
   notify('subscription.paused', { subscription: 'someone-else', device: 'd', reason: 'x' });
   assert.equal(notes.map((n) => [n.method, n.params.subscription]), [['subscription.paused', s1.sub.id], ['stream.changed', s1.sub.id], ['subscription.resumed', s1.sub.id]]);
   assert.equal(s1.sub.info().format, 'jpeg', 'the viewer\'s subscription reports the new format');
+});
+
+test('a resumed session starts its relayed element subscription over with a reset of the elements as they are now', async () => {
+  const { peer, notify } = fakePeer();
+  const relay = new FrameRelay(peer, () => undefined);
+  const one = viewer();
+  const s1 = await relay.subscribe(one.session, { device: 'd', elements: true });
+  if ('status' in s1) throw new Error(s1.message);
+  s1.start();
+  const el = (id: string, label: string) => ({ id, type: 'button', label, rect: { x: 0, y: 0, width: 1, height: 1 } });
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 1, reset: true, added: [el('a', 'A'), el('b', 'B')], removed: [], changed: [] });
+  const received = one.session.missedSince(0).messages.length;
+  // The socket drops: diffs go unkept while it is away.
+  one.session.connection = undefined;
+  one.session.detachedAt = Date.now();
+  one.session.dropElementDiffs();
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 2, reset: false, added: [el('c', 'C')], removed: ['a'], changed: [el('b', 'B2')] });
+  const missed = one.session.missedSince(received);
+  assert.equal(missed.messages.length, 0);
+  assert.is(missed.dropped, 1);
+  one.session.detachedAt = undefined;
+  relay.resumeSession(one.session);
+  const after = one.session.missedSince(received).messages.map((m) => JSON.parse(textOf(m)) as { params: { subscription: string; seq: number; reset: boolean; added: { id: string; label: string }[] } });
+  assert.is(after.length, 1);
+  assert.is(after[0].params.subscription, s1.sub.id);
+  assert.is(after[0].params.reset, true);
+  assert.is(after[0].params.seq, 2);
+  assert.equal(after[0].params.added.map((e) => `${e.id}:${e.label}`).sort(), ['b:B2', 'c:C']);
 });
 
 test.run();

@@ -1,4 +1,4 @@
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
@@ -8,7 +8,10 @@ import { startViewerBridge } from './support/viewer-bridge.js';
 
 const chromiumPath = systemTool('chromium', 'the web viewer end-to-end tests drive it');
 
-test('after the bridge restarts the page reconnects, watches the device again and can act', async () => {
+// A suite of its own: tests on uvu's shared `test` that never run here would run with the next file's.
+const reconnect = suite('the viewer after a bridge restart');
+
+reconnect('after the bridge restarts the page reconnects, watches the device again and can act', async () => {
   let bridge: Bridge | undefined;
   const browser = await launchChromium(chromiumPath!);
   try {
@@ -36,4 +39,4 @@ test('after the bridge restarts the page reconnects, watches the device again an
   }
 });
 
-if (chromiumPath) test.run();
+if (chromiumPath) reconnect.run();

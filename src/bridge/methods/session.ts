@@ -48,6 +48,7 @@ export const sessionMethods: MethodDef[] = [
       ctx.afterResponse(() => {
         for (const message of messages) connection.send(message);
         bridge.hub.resumeSession(session);
+        bridge.peers?.resumeSession(session);
       });
     }
     return result;

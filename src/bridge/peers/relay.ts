@@ -146,10 +146,22 @@ export class FrameRelay {
         d.started = true;
         for (const g of groups) {
           for (const m of g.recent) this.deliver(sub, m);
-          if (g.elements && g.primed) session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+          this.sendElementReset(sub, g);
         }
       },
     };
+  }
+
+  /** A resumed session: its element diffs were let go while it was away (Session.dropElementDiffs), so each element subscription starts over. */
+  resumeSession(session: Session): void {
+    for (const sub of session.subscriptions.values()) {
+      if (!this.delivery.get(sub)?.started) continue;
+      for (const g of this.of.get(sub) ?? []) this.sendElementReset(sub, g);
+    }
+  }
+
+  private sendElementReset(sub: Subscription, g: Group): void {
+    if (g.elements && g.primed) sub.session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
   }
 
   unsubscribe(sub: Subscription): void {

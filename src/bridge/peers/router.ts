@@ -75,6 +75,10 @@ export class PeerRouter {
     return Object.fromEntries([...this.relays].map(([p, r]) => [p.name, { ...r.stats }]));
   }
 
+  resumeSession(session: Session): void {
+    for (const relay of this.relays.values()) relay.resumeSession(session);
+  }
+
   dropSession(session: Session): void {
     for (const relay of this.relays.values()) relay.dropSession(session);
     const mine = this.sessions.get(session);
