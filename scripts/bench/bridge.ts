@@ -3,8 +3,8 @@
  * in process, frames per second delivered to 1, 10 and 50 subscribers of one virtual device at
  * 540 px JPEG (screen changing continuously, and still), and the server's RSS with 50
  * subscribers. Prints figures; targets: ≤ 2 ms median overhead, ≥ 30 fps to each of 10.
- * While frames stream, a probe client times tools.call on another device (what a blocked event
- * loop would show), and the CPU of both processes is reported: the benchmark's own clients share
+ * While frames stream, a probe client in a process of its own times tools.call on another device
+ * (what a blocked event loop would show), and the CPU of both processes is reported: the benchmark's own clients share
  * the two cores with the server, so "ms/frame" (server CPU per distinct screen) is the figure
  * that does not depend on them.
  *
@@ -13,6 +13,7 @@
  *                                        BENCH_REPLAY=0: the virtual phone only, RSS without the replay screens;
  *                                        MOBILEBRIDGE_RENDER_THREADS=0: the phone drawn on the event loop)
  */
+import { fork } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -120,28 +121,26 @@ function churn(url: string): { stop(): Promise<number> } {
   };
 }
 
-const PROBE_INTERVAL_MS = 50;
-
-/** Calls mobile_get_screen_size on a device that is not streaming, 20 times a second: its latency is the event loop's. */
-function probe(url: string, device: string): { latencies: number[]; stop(): Promise<number[]> } {
-  let running = true;
-  const latencies: number[] = [];
-  const done = (async () => {
-    const c = await connectBridge(url, { client: 'probe' });
-    while (running) {
-      const t = performance.now();
-      await c.callTool('mobile_get_screen_size', { device });
-      latencies.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS));
-    }
-    await c.close();
-  })();
+/**
+ * An agent calling mobile_get_screen_size on a device that is not streaming, 100 times a second,
+ * in a process of its own (probe-process.ts) so that its latency is the bridge's, not that of
+ * this process's event loop busy with the viewers' frames.
+ */
+async function probe(url: string, device: string): Promise<{ reset(): void; stop(): Promise<number[]> }> {
+  const child = fork(fileURLToPath(new URL('./probe-process.js', import.meta.url)), [url, device], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const replies: ((m: { ready?: boolean; latencies?: number[] }) => void)[] = [];
+  child.on('message', (m: { ready?: boolean; latencies?: number[] }) => replies.shift()?.(m));
+  const next = () => new Promise<{ ready?: boolean; latencies?: number[] }>((resolve, reject) => {
+    replies.push(resolve);
+    child.once('exit', (code) => reject(new Error(`the probe process exited (${code})`)));
+  });
+  await next();
   return {
-    latencies,
+    reset: () => void child.send('reset'),
     stop: async () => {
-      running = false;
-      await done;
-      return latencies;
+      const reply = next();
+      child.send('stop');
+      return (await reply).latencies ?? [];
     },
   };
 }
@@ -171,14 +170,14 @@ async function frameRates(): Promise<void> {
     for (const scene of SCENES) {
       const viewers = await Promise.all(Array.from({ length: n }, () => viewer(server.url, scene.device)));
       const mover = scene.changing ? churn(server.url) : undefined;
-      const prober = probe(server.url, scene.device !== DEVICE ? DEVICE : REPLAY ? 'replay-png-1' : 'virtual-ios-1');
+      const prober = await probe(server.url, scene.device !== DEVICE ? DEVICE : REPLAY ? 'replay-png-1' : 'virtual-ios-1');
       await new Promise((r) => setTimeout(r, 700));
       for (const v of viewers) {
         v.frames = 0;
         v.seqs.clear();
         v.latencies = [];
       }
-      prober.latencies.length = 0;
+      prober.reset();
       const before = (await health()).frames[scene.device] ?? { captures: 0 };
       const cpu0 = cpuSeconds(server.child.pid!);
       const loopCpu0 = mainThreadCpuSeconds(server.child.pid!);
@@ -208,7 +207,7 @@ async function frameRates(): Promise<void> {
   }
   console.log(`\nserver RSS idle (before any subscriber): ${idleRss.toFixed(0)} MB; age = capture to arrival at the subscriber`);
   console.log('loop ms/frame = CPU of the server\'s main thread (its event loop) per distinct screen, swipes included;');
-  console.log('ms/frame = server CPU per distinct screen; bench CPU = this process (viewers, churn, probe); call = tools.call on a device that is not streaming');
+  console.log('ms/frame = server CPU per distinct screen; bench CPU = this process (viewers, churn); call = tools.call on a device that is not streaming, 100/s from a process of its own (an agent)');
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
 }

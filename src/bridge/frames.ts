@@ -7,6 +7,7 @@ import { shrinker, type HalvedPixels } from './shrinker.js';
 import type { EncodedFrame } from './encoded-frame.js';
 import type { Subscription } from './sessions.js';
 import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
+import { lowerImageThreads } from '../engine/thread-priority.js';
 
 interface Capture {
   image: ScreenCapture;
@@ -108,6 +109,7 @@ async function encode(cap: Capture, format: ImageFormat, width: number, quality:
   else if (format === 'webp') img = img.webp({ quality, effort: 0 });
   else img = img.png({ compressionLevel: width === cap.width ? 1 : 3, adaptiveFiltering: false });
   const { data: bytes, info } = await img.toBuffer({ resolveWithObject: true });
+  lowerImageThreads();
   return { ...base, bytes, width: info.width, height: info.height };
 }
 

@@ -3,11 +3,14 @@
  * pass over a 10 MB capture never holds up the bridge's event loop (tool calls, sends).
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThread } from '../engine/thread-priority.js';
 import { halveRgbaToRgb } from './downscale.js';
 import type { ShrinkReply, ShrinkRequest } from './shrinker.js';
 
 if (!parentPort) throw new Error('shrink-worker.js runs as a worker thread of the bridge (src/bridge/shrinker.ts), not on its own');
 const port = parentPort;
+// Frames wait for calls, not the other way round (thread-priority.ts).
+lowerThisThread();
 
 port.on('message', (req: ShrinkRequest) => {
   let reply: ShrinkReply;

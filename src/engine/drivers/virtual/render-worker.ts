@@ -4,12 +4,15 @@
  * runner. Keeps its own tile cache and pixel buffers, warm for the devices routed to it.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThread } from '../../thread-priority.js';
 import type { Frame } from './compose.js';
 import type { RenderReply, RenderRequest } from './render-pool.js';
 import { renderFrame } from './render.js';
 
 if (!parentPort) throw new Error('render-worker.js runs as a worker thread of mobilebridge (src/engine/drivers/virtual/render-pool.ts), not on its own');
 const port = parentPort;
+// Frames wait for calls, not the other way round (thread-priority.ts).
+lowerThisThread();
 
 port.on('message', (req: RenderRequest) => {
   void (async () => {
