@@ -14,7 +14,7 @@ import { setPriority } from 'node:os';
 export const BACKGROUND_NICE = niceFromEnv(process.env.MOBILEBRIDGE_BACKGROUND_NICE);
 
 function niceFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return 10;
+  if (value === undefined || value === '') return 5;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19 (got "${value}"); 0 keeps every thread at the event loop's priority`);
   return n;
