@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { connectBridge } from '../../src/protocol/node.js';
 import { summarize } from './stats.js';
-import { ALLOCATOR_ENV } from '../../src/cli/allocator-env.js';
+import { startEnv } from '../../src/cli/allocator-env.js';
 
 const LOAD_S = Number(process.env.BENCH_LOAD_S ?? 120);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
@@ -61,12 +61,13 @@ interface Mem {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-// The server runs as `npm start` runs it, with the allocator settings of package.json. BENCH_SERVER_ENV
-// replaces them: 'MALLOC_ARENA_MAX=4 ...' tries others, 'none' measures glibc's defaults.
+// The server runs as `npm start` runs it (scripts/start.sh: jemalloc when installed, two glibc heaps).
+// BENCH_SERVER_ENV replaces that: 'MALLOC_ARENA_MAX=2' is glibc with two heaps, 'none' glibc's defaults.
+const startSettings = startEnv();
 const serverEnv: Record<string, string> = process.env.BENCH_SERVER_ENV === undefined
-  ? { ...ALLOCATOR_ENV }
+  ? startSettings
   : Object.fromEntries(process.env.BENCH_SERVER_ENV.split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => kv.split('=') as [string, string]));
-const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in ALLOCATOR_ENV)));
+const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in startSettings) && k !== 'LD_PRELOAD'));
 // BENCH_SERVER_ARGS='--heap-prof --heapsnapshot-signal=SIGUSR1' profiles the server; BENCH_SNAPSHOT=1 sends it
 // that signal at the middle of the load (a heap snapshot at the peak, written to the current folder).
 const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);

@@ -1,21 +1,84 @@
-import { readFileSync } from 'node:fs';
-import { test } from 'uvu';
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allocatorHint, ALLOCATOR_ENV } from '../../src/cli/allocator-env.js';
+import { allocatorHint, ALLOCATOR_ENV, installedJemalloc, JEMALLOC_CONF, JEMALLOC_PATHS, jemallocLoaded, startEnv } from '../../src/cli/allocator-env.js';
 
+const test = suite('the allocator the bridge runs on');
+const ROOT = new URL('../../../', import.meta.url);
+const START = new URL('scripts/start.sh', ROOT).pathname;
 const settings = Object.entries(ALLOCATOR_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
 
-test('npm start runs the bridge with the allocator settings', () => {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  assert.is(pkg.scripts.start, `${settings} node dist/src/cli/main.js serve`);
+/** Installed jemalloc, or undefined with a one-line reason (an error in CI, where nothing may skip). */
+function jemallocOrSkip(): string | undefined {
+  const found = installedJemalloc();
+  if (found) return found;
+  const reason = 'jemalloc is not installed (apt-get install -y libjemalloc2); npm start\'s preload was not exercised';
+  if (process.env.MOBILEBRIDGE_REQUIRE_SYSTEM_TOOLS === '1') throw new Error(`required in CI: ${reason}`);
+  console.log(`  skip (part): ${reason}`);
+  return undefined;
+}
+
+/** Runs scripts/start.sh with a stand-in `node` first on PATH that prints what it was given. */
+async function start(env: Record<string, string>, args: string[] = []): Promise<{ env: Record<string, string>; args: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-start-'));
+  try {
+    const fake = join(dir, 'node');
+    writeFileSync(fake, `#!/bin/sh\nprintf 'LD_PRELOAD=%s\\nMALLOC_ARENA_MAX=%s\\nMALLOC_CONF=%s\\n' "$LD_PRELOAD" "$MALLOC_ARENA_MAX" "$MALLOC_CONF"\nfor a in "$@"; do printf 'ARG=%s\\n' "$a"; done\n`);
+    chmodSync(fake, 0o755);
+    const { stdout } = await promisify(execFile)('sh', [START, ...args], { env: { PATH: `${dir}:/usr/bin:/bin`, ...env } });
+    const lines = stdout.trim().split('\n');
+    const out: Record<string, string> = {};
+    for (const l of lines.filter((x) => !x.startsWith('ARG='))) out[l.slice(0, l.indexOf('='))] = l.slice(l.indexOf('=') + 1);
+    return { env: out, args: lines.filter((x) => x.startsWith('ARG=')).map((x) => x.slice(4)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('npm start runs scripts/start.sh, which looks for jemalloc where allocator-env.ts does', () => {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: { start: string } };
+  assert.is(pkg.scripts.start, 'sh scripts/start.sh');
+  const script = readFileSync(START, 'utf8');
+  const listed = [...script.matchAll(/(\/usr\/\S*libjemalloc\.so\.2)/g)].map((m) => m[1]);
+  assert.equal(listed, [...JEMALLOC_PATHS]);
+  assert.ok(script.includes(`MALLOC_CONF="\${MALLOC_CONF:-${JEMALLOC_CONF}}"`), 'the same jemalloc settings');
 });
 
-test('serve hints at the settings on glibc when any is missing, and only then', () => {
-  const hint = allocatorHint({ MALLOC_TOP_PAD_: '0' }, '2.36');
-  assert.ok(hint?.includes(settings), hint);
-  assert.ok(hint?.includes('npm start'), hint);
-  assert.is(allocatorHint({ ...ALLOCATOR_ENV }, '2.36'), undefined);
-  assert.is(allocatorHint({}, null), undefined, 'musl, macOS and Windows ignore them');
+test('start.sh: two glibc heaps always, jemalloc preloaded when installed (kept ahead of a preload already set), glibc on request; arguments pass through', async () => {
+  const jemalloc = jemallocOrSkip();
+  const plain = await start({}, ['--port', '4900']);
+  assert.is(plain.env.MALLOC_ARENA_MAX, '2');
+  assert.is(plain.env.LD_PRELOAD, jemalloc ?? '');
+  assert.is(plain.env.MALLOC_CONF, jemalloc ? JEMALLOC_CONF : '');
+  if (jemalloc) assert.is((await start({ MALLOC_CONF: 'narenas:1' })).env.MALLOC_CONF, 'narenas:1', 'the user\'s own settings win');
+  assert.equal(plain.args.slice(-3), ['serve', '--port', '4900']);
+  assert.match(plain.args[0], /dist\/src\/cli\/main\.js$/);
+  assert.is((await start({ LD_PRELOAD: '/opt/other.so' })).env.LD_PRELOAD, jemalloc ? `${jemalloc}:/opt/other.so` : '/opt/other.so');
+  assert.is((await start({ MOBILEBRIDGE_ALLOCATOR: 'glibc' })).env.LD_PRELOAD, '');
+  assert.equal(startEnv(jemalloc), { ...ALLOCATOR_ENV, ...(jemalloc ? { LD_PRELOAD: jemalloc, MALLOC_CONF: JEMALLOC_CONF } : {}) });
+});
+
+test('jemalloc is recognised in a process that has it loaded', async () => {
+  assert.is(jemallocLoaded('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libjemalloc.so.2\n'), true);
+  assert.is(jemallocLoaded('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n'), false);
+  const jemalloc = jemallocOrSkip();
+  if (!jemalloc) return;
+  const module = new URL('../../src/cli/allocator-env.js', import.meta.url).href;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(module)}); process.stdout.write(String(m.jemallocLoaded()))`], { env: { ...process.env, LD_PRELOAD: jemalloc } });
+  assert.is(stdout, 'true');
+});
+
+test('serve hints on glibc malloc only: what to install, and the setting when it is missing', () => {
+  const bare = allocatorHint({}, '2.36', false);
+  assert.ok(bare?.includes(settings) && bare.includes('libjemalloc2'), bare);
+  const twoHeaps = allocatorHint({ ...ALLOCATOR_ENV }, '2.36', false);
+  assert.ok(twoHeaps?.includes('libjemalloc2') && !twoHeaps.includes('started without'), twoHeaps);
+  assert.is(allocatorHint({}, '2.36', true), undefined, 'jemalloc loaded: nothing to say');
+  assert.is(allocatorHint({}, null, false), undefined, 'musl, macOS and Windows: the settings do not apply');
 });
 
 test.run();

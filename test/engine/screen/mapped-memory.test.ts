@@ -31,9 +31,9 @@ if (!glibc) console.log('skip: freed screen buffers leaving RSS (needs Linux wit
 
 test('screens freed after small allocations pinned the heap leave no resident memory (glibc)', async () => {
   if (!glibc) return;
-  // The child starts with glibc's own settings: the ones npm start sets would hide the pinning.
+  // The child starts on glibc with its own settings: those npm start sets (or jemalloc) would hide the pinning.
   const env = { ...process.env };
-  for (const name of Object.keys(ALLOCATOR_ENV)) delete env[name];
+  for (const name of [...Object.keys(ALLOCATOR_ENV), 'LD_PRELOAD']) delete env[name];
   const script = `
     import { readFileSync } from 'node:fs';
     const { PixelSlotPool } = await import(${JSON.stringify(SLOTS)});
