@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import type { FitSize } from '../driver.js';
 import type { FittedCapture, ScreenCapture } from './capture.js';
 
@@ -48,30 +48,31 @@ export function scaledSize(deviceWidth: number, deviceHeight: number, scale: num
   return { width: fit(deviceWidth), height: fit(deviceHeight) };
 }
 
-/** Pixels the encoder starts from, and their size. */
-function source(cap: FittedCapture): { img: Sharp; width: number; height: number } {
-  if ('shrunk' in cap) {
-    const { data, width, height, channels } = cap.shrunk;
-    return { img: sharp(data, { raw: { width, height, channels } }), width, height };
-  }
-  return { img: fullSource(cap), width: cap.width, height: cap.height };
+interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
 }
 
-function fullSource(cap: ScreenCapture): Sharp {
-  if (cap.raw) {
-    const { data, width, height, channels } = cap.raw;
-    // Device screens are opaque (raw RGBX gets alpha 255): dropping alpha first spares the resize
-    // its premultiply pass and the JPEG encoder a flatten.
-    const img = sharp(data, { raw: { width, height, channels } });
-    return channels === 4 ? img.removeAlpha() : img;
-  }
-  // The device's own encoding (WebDriverAgent PNG): a transparent pixel shows as white, as viewers show it.
-  return sharp(cap.encoded, { sequentialRead: true }).flatten({ background: '#ffffff' });
+/**
+ * The pixels every encoding of this capture starts from, made once (scaleCapture may encode
+ * several times): opaque RGB, decoded to memory first. One libvips pipeline from a PNG, or from
+ * RGBA with its alpha dropped, into a resize re-reads its source per region: 46 and 36 ms for
+ * 1080×2400 → 576×1280 JPEG, against 27 and 23 ms in two steps (measured, docs/protocol.md).
+ * Alpha is dropped, not composited: device screens are opaque (Android's screencap gives alpha
+ * 255, WebDriverAgent's PNG has none or an opaque one), and compositing cost another 15 ms.
+ */
+async function pixelsOf(cap: FittedCapture): Promise<Pixels> {
+  if ('shrunk' in cap) return cap.shrunk;
+  if (cap.raw?.channels === 3) return cap.raw;
+  const img = cap.raw ? sharp(cap.raw.data, { raw: { width: cap.raw.width, height: cap.raw.height, channels: cap.raw.channels } }) : sharp(cap.encoded, { sequentialRead: true });
+  const { data, info } = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as Pixels['channels'] };
 }
 
-function encode(cap: FittedCapture, width: number, height: number, format: ImageFormat, quality: number): Promise<Buffer> {
-  const src = source(cap);
-  let img = src.img;
+function encode(src: Pixels, width: number, height: number, format: ImageFormat, quality: number): Promise<Buffer> {
+  let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // Bilinear: for the 0.5–1× shrinks agents mostly get it keeps labels readable at ~half the cost
   // of lanczos3 (14 vs 31 ms for 1080×2400 → 576×1280); larger shrinks need lanczos3's wider support.
   const kernel = width * 2 >= src.width ? 'linear' : 'lanczos3';
@@ -100,11 +101,12 @@ export async function scaleCapture(cap: FittedCapture, options: ScaleOptions = {
   const { width: deviceWidth, height: deviceHeight } = cap;
   if (!deviceWidth || !deviceHeight) throw new Error('the device returned a screenshot without dimensions');
   let scale = Math.min(1, maxSize / Math.max(deviceWidth, deviceHeight));
+  const pixels = await pixelsOf(cap);
   for (;;) {
     const { width, height } = scaledSize(deviceWidth, deviceHeight, scale, maxSize);
     const last = Math.max(width, height) <= MIN_SIDE;
     for (const quality of format === 'png' ? [100] : JPEG_QUALITIES) {
-      const out = await encode(cap, width, height, format, quality);
+      const out = await encode(pixels, width, height, format, quality);
       if (Math.ceil(out.length / 3) * 4 <= budget || last) {
         return {
           data: out.toString('base64'),
