@@ -59,13 +59,11 @@ export class ElementWatcher {
 
   add(sub: Subscription): void {
     this.subs.add(sub);
-    sub.primed = false;
     if (!this.timer) {
       this.timer = setInterval(() => this.refresh(), this.pollMs);
       this.timer.unref();
     }
-    if (this.state) this.prime(sub);
-    this.refresh();
+    this.startOver(sub);
   }
 
   remove(sub: Subscription): void {
@@ -129,6 +127,13 @@ export class ElementWatcher {
   private diffMessage(diff: ElementDiff): SharedNotification {
     const params: Omit<ElementsChangedParams, 'subscription'> = { device: this.device, seq: this.seq, ...diff };
     return new SharedNotification('elements.changed', params, 'subscription');
+  }
+
+  /** The subscriber lost what it had (a resumed session, whose diffs were let go): a reset now, or after the next listing. */
+  startOver(sub: Subscription): void {
+    sub.primed = false;
+    if (this.state) this.prime(sub);
+    this.refresh();
   }
 
   private prime(sub: Subscription): void {

@@ -150,11 +150,8 @@ export class DeviceHub {
       const state = this.devices.get(sub.device);
       if (sub.screen && state?.video?.has(sub) && state.video.live) state.video.prime(sub);
       else if (sub.screen) state?.frames?.resend(sub);
-      if (sub.elements) {
-        // Its diffs went when the socket dropped: it starts over with a reset of the screen as it is now.
-        sub.primed = false;
-        state?.elements?.refresh();
-      }
+      // Its diffs went when the socket dropped (Session.dropElementDiffs).
+      if (sub.elements) state?.elements?.startOver(sub);
     }
   }
 

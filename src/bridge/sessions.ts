@@ -94,18 +94,12 @@ export class Session implements ReplayHolder {
   }
 
   notify(method: string, params: unknown): void {
-    if (this.ended) return;
-    const elements = method === ELEMENTS_CHANGED;
-    if (elements && this.detachedAt !== undefined) return void this.nextIndex++;
-    this.deliver(ownText(JSON.stringify({ jsonrpc: '2.0', method, params })), elements);
+    this.deliver(method, () => ownText(JSON.stringify({ jsonrpc: '2.0', method, params })));
   }
 
   /** A notification serialised once for many sessions; `value` is this session's per-session field (its subscription id). */
   notifyShared(message: SharedNotification, value?: unknown): void {
-    if (this.ended) return;
-    const elements = message.method === ELEMENTS_CHANGED;
-    if (elements && this.detachedAt !== undefined) return void this.nextIndex++;
-    this.deliver(message.to(value), elements);
+    this.deliver(message.method, () => message.to(value));
   }
 
   /**
@@ -127,7 +121,12 @@ export class Session implements ReplayHolder {
     this.ring = kept;
   }
 
-  private deliver(message: OutgoingText, elements = false): void {
+  /** `make` runs only when the message is kept: an element diff for a session away takes its index and nothing else. */
+  private deliver(method: string, make: () => OutgoingText): void {
+    if (this.ended) return;
+    const elements = method === ELEMENTS_CHANGED;
+    if (elements && this.detachedAt !== undefined) return void this.nextIndex++;
+    const message = make();
     this.ring.push({ index: this.nextIndex++, message, elements });
     this.bytesInRing += message.size;
     this.budget?.remembered(message);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
  * Threads that make pictures (virtual-phone renderers, the frame downscaler, libvips' workers)
@@ -22,13 +22,24 @@ function niceFromEnv(value: string | undefined): number {
 
 const enabled = process.platform === 'linux' && BACKGROUND_NICE > 0;
 
+/**
+ * To BACKGROUND_NICE steps below the event loop (the main thread, whose id is the process id), at
+ * most 19, and never up: a bridge started with `nice` keeps its threads in the same order, and a
+ * thread that inherited a lowered priority (libvips starts workers from the renderer thread) is
+ * not lowered twice. An absolute value would raise threads above the event loop of a process
+ * started at nice > 5 (refused without privilege, granted to root).
+ */
+function lower(tid: number): void {
+  const target = Math.min(19, getPriority(process.pid) + BACKGROUND_NICE);
+  if (getPriority(tid) < target) setPriority(tid, target);
+}
+
 /** Lowers the calling thread (a worker thread at its start). False when it could not. */
 export function lowerThisThread(): boolean {
   if (!enabled) return false;
   try {
     // "<pid>/task/<tid>": the calling thread's own entry.
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    setPriority(tid, BACKGROUND_NICE);
+    lower(Number(readlinkSync('/proc/thread-self').split('/').pop()));
     return true;
   } catch {
     return false;
@@ -61,7 +72,7 @@ export function lowerImageThreads(now = Date.now()): void {
     if (lowered.has(tid)) continue;
     try {
       if (readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() !== LIBVIPS_THREAD) continue;
-      setPriority(tid, BACKGROUND_NICE);
+      lower(tid);
       lowered.add(tid);
     } catch {
       // The thread ended meanwhile.

@@ -79,5 +79,20 @@ test('MOBILEBRIDGE_BACKGROUND_NICE: 0 turns it off, a bad value says what is all
   assert.match(err ?? '', /MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19 \(got "high"\)/);
 });
 
+test('a bridge started with nice keeps its order: threads go BACKGROUND_NICE steps below where they were', async () => {
+  const module = new URL('../../src/engine/thread-priority.js', import.meta.url).href;
+  // A worker that lowers itself and reports its own nice (the 19th field of its stat).
+  const worker = `Promise.all([import('node:worker_threads'), import('node:fs'), import(${JSON.stringify(module)})]).then(([{ parentPort }, { readFileSync }, m]) => {
+    m.lowerThisThread();
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    parentPort.postMessage(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });`;
+  const script = `const { Worker } = await import('node:worker_threads');
+    const w = new Worker(${JSON.stringify(worker)}, { eval: true });
+    w.once('message', (nice) => { process.stdout.write(String(nice)); void w.terminate(); });`;
+  const { stdout } = await promisify(execFile)('nice', ['-n', '7', process.execPath, '--input-type=module', '-e', script], { env: { ...process.env, MOBILEBRIDGE_BACKGROUND_NICE: '5' } });
+  assert.is(Number(stdout), Math.min(19, mainNice() + 7 + 5));
+});
+
 if (process.platform === 'linux') test.run();
 else console.log('  skip: thread priorities are read from /proc (Linux only)');

@@ -5,6 +5,9 @@ import type { Frame } from './compose.js';
 import type { Box } from './layout.js';
 import type { View } from './view.js';
 import type { PixelSlot } from '../../pixel-slots.js';
+// Read here, on the main thread, so a bad MOBILEBRIDGE_BACKGROUND_NICE stops the program with its
+// message instead of failing every renderer thread as it starts (which reads as a crash to retry).
+import '../../thread-priority.js';
 
 /** What a renderer thread needs of a frame (a Frame's screen and actions stay on the main thread). */
 export interface FramePayload {
