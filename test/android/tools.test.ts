@@ -149,6 +149,30 @@ tools('install through adbkit, uninstall, system apps refuse, SecurityException 
   assert.is((await rig!.call('mobile_clear_app_data', { packageName: DEMO_PACKAGE })).status, 'success');
 });
 
+tools('a relaunch is one am start; an app removed behind our back is reported not installed', async ({ rig, tmp }) => {
+  const pkg = 'com.example.relaunch';
+  assert.is((await rig!.call('mobile_install_app', { path: writeApk(tmp!, { package: pkg, label: 'Relaunch', versionName: '1.0' }) })).status, 'success');
+  assert.is((await rig!.call('mobile_launch_app', { packageName: pkg })).status, 'success');
+  assert.is(rig!.phone.phone.foregroundPackage, pkg);
+  await rig!.call('mobile_terminate_app', { packageName: pkg });
+  rig!.phone.stats.reset();
+  assert.is((await rig!.call('mobile_launch_app', { packageName: pkg })).status, 'success');
+  assert.is(rig!.phone.phone.foregroundPackage, pkg);
+  assert.equal(rig!.phone.stats.opened, [`exec:am start -n ${pkg}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`]);
+  // Removed on the phone, not through us: the remembered activity fails, and the device's answer is asked again.
+  await rig!.phone.shell.run(`pm uninstall ${pkg}`);
+  const r = await rig!.call('mobile_launch_app', { packageName: pkg });
+  assert.is(r.code, 'APP_NOT_INSTALLED', JSON.stringify(r));
+  assert.is.not(rig!.phone.phone.foregroundPackage, pkg);
+  // Installed again through us: resolved afresh, no failed start first.
+  assert.is((await rig!.call('mobile_install_app', { path: writeApk(tmp!, { package: pkg, label: 'Relaunch', versionName: '1.1' }) })).status, 'success');
+  rig!.phone.stats.reset();
+  assert.is((await rig!.call('mobile_launch_app', { packageName: pkg })).status, 'success');
+  assert.match(rig!.phone.stats.opened[0], `exec:pm path ${pkg} && cmd package resolve-activity`);
+  assert.is(rig!.phone.stats.opened.length, 2);
+  assert.is((await rig!.call('mobile_uninstall_app', { bundle_id: pkg })).status, 'success');
+});
+
 tools('without the monkey channel every gesture falls back to input', async ({ rig }) => {
   rig!.phone.adbd.faults.refuse = /^tcp:|monkey --port/;
   try {

@@ -7,6 +7,7 @@ import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
+import { AppLauncher } from './app-launcher.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -20,7 +21,7 @@ import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgb
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
 import {
-  isInstalledOutput, isSecurityException, parseDisplayIds, parseResolvedActivity, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
+  isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
 import { inputTextCommand } from './text-input.js';
 import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
@@ -60,6 +61,7 @@ export class AndroidDevice implements DeviceHandle {
   private displayArgs: string | undefined;
   private readonly fitted: FittedCapture;
   private readonly touches: AndroidTouch;
+  private readonly launcher: AppLauncher;
 
   constructor(
     readonly info: DeviceInfo,
@@ -80,6 +82,12 @@ export class AndroidDevice implements DeviceHandle {
       devicePng: (ctx) => this.devicePng(ctx),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
+    this.launcher = new AppLauncher({
+      serial: info.id,
+      text: (command, ctx, what) => this.text(command, ctx, what),
+      forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+      checkSecurity: (out, what) => this.checkSecurity(out, what),
+    });
     this.touches = new AndroidTouch({
       serial: info.id,
       control: () => this.scrcpy.control,
@@ -118,21 +126,9 @@ export class AndroidDevice implements DeviceHandle {
     return parseLauncherApps(activities, versions);
   }
 
-  /**
-   * Resolves the launcher activity and starts it with `am start -n`: unlike `monkey -p`, this works
-   * on devices without physical keys (cloud phones, TV boxes: monkey aborts with "SYS_KEYS has no
-   * physical keys"), and `am` says when the start failed.
-   */
-  async launchApp(pkg: string, ctx: CallContext): Promise<void> {
-    const out = await this.forInstalled(pkg, `cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`, ctx, 'launching');
-    const component = parseResolvedActivity(out);
-    if (!component) {
-      throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
-    }
-    const started = await this.text(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
-    this.checkSecurity(started, `launching ${pkg}`);
-    const failure = /^Error[^\n]*$/m.exec(started)?.[0];
-    if (failure) throw new ToolError('INTERNAL', `${this.serial} did not start ${component}: ${failure.trim()}`);
+  /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */
+  launchApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.launcher.launch(pkg, ctx);
   }
 
   async terminateApp(pkg: string, ctx: CallContext): Promise<void> {
@@ -142,6 +138,7 @@ export class AndroidDevice implements DeviceHandle {
   /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
     const pkg = await apkPackageName(path, this.serial);
+    this.launcher.forget(pkg);
     // The refusal code must be read before guard() turns adbkit's InstallError into a generic failure.
     const refused = (err: unknown) => {
       const code = (err as { code?: unknown }).code;
@@ -159,6 +156,7 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   async uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
+    this.launcher.forget(pkg);
     const out = await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)}`, ctx, 'uninstalling');
     if (/^Success/m.test(out)) return;
     if (/DELETE_FAILED_INTERNAL_ERROR|DELETE_FAILED_DEVICE_POLICY_MANAGER|DELETE_FAILED_USER_RESTRICTED/.test(out)) {

@@ -1,0 +1,72 @@
+import type { CallContext } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import { shellQuote } from './adb-client.js';
+import { parseResolvedActivity } from './shell-output.js';
+
+/** What launching needs from its device (android-device.ts), with the device's error mapping. */
+export interface LaunchIo {
+  serial: string;
+  text(command: string, ctx: CallContext, what: string): Promise<string>;
+  /** `pm path` and the command in one round trip; throws APP_NOT_INSTALLED when the package is missing. */
+  forInstalled(pkg: string, command: string, ctx: CallContext, what: string): Promise<string>;
+  /** Throws PERMISSION_DENIED (or the injection-denied error) when the output holds a SecurityException. */
+  checkSecurity(out: string, what: string): void;
+}
+
+/** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
+const MAX_REMEMBERED = 256;
+
+/**
+ * Starts apps with `am start -n <launcher activity>`: unlike `monkey -p`, this works on devices
+ * without physical keys (cloud phones, TV boxes: monkey aborts with "SYS_KEYS has no physical keys"),
+ * and `am` says when the start failed. The activity is resolved once per package and remembered,
+ * so a relaunch is one round trip instead of two (`pm` and `cmd package` each cost a binder
+ * call, and on phones ~100 ms). A remembered activity that no longer starts (the app was removed
+ * or updated behind our back: "Error type 3") is resolved again, so the answer stays the device's.
+ */
+export class AppLauncher {
+  private readonly components = new Map<string, string>();
+
+  constructor(private readonly io: LaunchIo) {}
+
+  async launch(pkg: string, ctx: CallContext): Promise<void> {
+    const known = this.components.get(pkg);
+    if (known) {
+      const failure = await this.start(pkg, known, ctx);
+      if (!failure) return;
+      this.components.delete(pkg);
+    }
+    const component = await this.resolve(pkg, ctx);
+    const failure = await this.start(pkg, component, ctx);
+    if (failure) throw new ToolError('INTERNAL', `${this.io.serial} did not start ${component}: ${failure}`);
+    this.remember(pkg, component);
+  }
+
+  /** Installing, updating or removing the app may change its launcher activity. */
+  forget(pkg: string): void {
+    this.components.delete(pkg);
+  }
+
+  private async resolve(pkg: string, ctx: CallContext): Promise<string> {
+    const out = await this.io.forInstalled(pkg, `cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`, ctx, 'launching');
+    const component = parseResolvedActivity(out);
+    if (!component) {
+      throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
+    }
+    return component;
+  }
+
+  /** The `Error…` line `am` printed, or undefined when the activity started (or was brought to the front). */
+  private async start(pkg: string, component: string, ctx: CallContext): Promise<string | undefined> {
+    const what = `launching ${pkg}`;
+    const out = await this.io.text(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, what);
+    this.io.checkSecurity(out, what);
+    return /^Error:[^\n]*$/m.exec(out)?.[0].trim() ?? /^Error[^\n]*$/m.exec(out)?.[0].trim();
+  }
+
+  private remember(pkg: string, component: string): void {
+    this.components.delete(pkg);
+    this.components.set(pkg, component);
+    if (this.components.size > MAX_REMEMBERED) this.components.delete(this.components.keys().next().value!);
+  }
+}
