@@ -40,8 +40,6 @@ export class MonkeyChannel {
     if (!client || signal.aborted) return false;
     const lines = [...commands, PROBE];
     return new Promise<boolean>((resolve, reject) => {
-      let left = lines.length;
-      let failed: Error | undefined;
       let settled = false;
       const finish = (fn: () => void) => {
         if (settled) return;
@@ -63,11 +61,24 @@ export class MonkeyChannel {
       signal.addEventListener('abort', onAbort, { once: true });
       client.on('end', onGone);
       client.on('error', onGone);
-      client.send(lines, (err) => {
-        if (err) failed ??= err;
-        if (--left > 0) return;
-        finish(() => (failed ? reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`)) : resolve(true)));
-      });
+      // Each write goes after the answers to the previous one: the adb server relays the monkey's
+      // answers with Nagle's algorithm on, so a second "OK" written while the first is unacknowledged
+      // waits for our delayed ACK (40 ms on Linux); our next write carries that ACK at once. A drag
+      // goes in one write all the same, as round trips between its moves would slow the finger down.
+      const writes = commands.some((c) => c.startsWith('touch move')) ? [commands, [PROBE]] : lines.map((line) => [line]);
+      let failed: Error | undefined;
+      const next = (index: number) => {
+        if (settled) return;
+        if (index === writes.length) {
+          return finish(() => (failed ? reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`)) : resolve(true)));
+        }
+        let left = writes[index].length;
+        client.send(writes[index], (err) => {
+          if (err) failed ??= err;
+          if (--left === 0) next(index + 1);
+        });
+      };
+      next(0);
     });
   }
 
