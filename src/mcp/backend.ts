@@ -4,7 +4,8 @@ import type { DeviceInfo } from '../engine/types.js';
 import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
-import { fitFor, scaleCapture, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
+import { fitFor, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
+import { ScaledMemo } from '../engine/screen/scaled-memo.js';
 
 /**
  * What the MCP server drives: an engine in this process (`LocalBackend`) or a running bridge
@@ -51,6 +52,8 @@ async function guarded<T>(work: () => Promise<T>): Promise<T | ToolFailure> {
 export class LocalBackend implements AgentBackend {
   readonly where = 'this process';
   readonly agent: AgentSession;
+  /** Screenshots of a screen that did not change are not decoded and encoded again. */
+  readonly shots = new ScaledMemo();
 
   constructor(
     readonly engine: Engine,
@@ -80,7 +83,7 @@ export class LocalBackend implements AgentBackend {
     return this.engine
       .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN })
       // A kept viewer capture lends a pooled pixel slot: give it back once encoded.
-      .then((cap) => scaleCapture(cap, options).finally(() => 'raw' in cap && cap.raw?.release?.()))
+      .then((cap) => this.shots.scale(cap, options).finally(() => 'raw' in cap && cap.raw?.release?.()))
       .catch((err: unknown) => toFailure(err));
   }
 

@@ -9,6 +9,7 @@ import { connectBridge } from '../protocol/node.js';
 import { bridgeFailureMessage } from '../protocol/bridge-problems.js';
 import type { ScaledShot, ScaleOptions } from '../engine/screen/scale.js';
 import type { AgentBackend } from './backend.js';
+import { ScaledMemo } from '../engine/screen/scaled-memo.js';
 import { scaleScreenshot } from './screenshot.js';
 
 /**
@@ -18,6 +19,8 @@ import { scaleScreenshot } from './screenshot.js';
  */
 export class BridgeBackend implements AgentBackend {
   private clientName?: string;
+  /** The bridge's PNG of a screen that did not change is not decoded and encoded again. */
+  private readonly shots = new ScaledMemo();
 
   private constructor(
     private readonly client: BridgeClient,
@@ -81,7 +84,7 @@ export class BridgeBackend implements AgentBackend {
     const shot = await this.callTool('mobile_take_screenshot', { device });
     if (isFailureResult(shot)) return shot;
     try {
-      return await scaleScreenshot(Buffer.from((shot as { image: string }).image, 'base64'), options);
+      return await scaleScreenshot(Buffer.from((shot as { image: string }).image, 'base64'), options, this.shots);
     } catch (err) {
       return failure('INTERNAL', `scaling the screenshot of ${device} from ${this.where} failed: ${(err as Error).message}`);
     }

@@ -95,4 +95,27 @@ fitted('a panel larger than wm size: the screenshot maps onto the logical size',
   }
 });
 
+fitted('png: an unchanged screen is captured again but not decoded again; a changed one is', async ({ rig }) => {
+  const engine = rig!.engineWith({ screencap: 'png' });
+  const serial = rig!.phone.serial;
+  const backend = new LocalBackend(engine);
+  const take = async () => {
+    const s = await backend.screenshot(serial, {});
+    if (isToolFailure(s)) throw new Error(`${s.code}: ${s.message}`);
+    return s;
+  };
+  const first = await take();
+  rig!.phone.stats.reset();
+  const second = await take();
+  assert.equal(rig!.phone.stats.opened.filter((s) => s.startsWith('exec:screencap -p')).length, 1, 'asked the phone again');
+  assert.is(backend.shots.hits, 1);
+  assert.is(second.data, first.data);
+  await engine.call('mobile_press_button', { device: serial, button: 'HOME' });
+  const home = await take();
+  assert.is(backend.shots.hits, 1, 'the home screen is new');
+  assert.is.not(home.data, first.data);
+  assert.ok((await differenceFromPhone(rig!, home)) < 4);
+  await engine.call('mobile_launch_app', { device: serial, packageName: DEMO_PACKAGE });
+});
+
 if (hasAdb()) fitted.run();
