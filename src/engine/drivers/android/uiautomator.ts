@@ -2,6 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { ElementType, Rect } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { elementTypeFor } from './class-types.js';
+import { scanUiautomatorXml } from './uiautomator-scan.js';
 
 /**
  * Parses `uiautomator dump` output (a `<hierarchy>` of `<node>` elements with string attributes:
@@ -12,6 +13,7 @@ import { elementTypeFor } from './class-types.js';
 
 type XmlNode = Record<string, unknown> & { node?: XmlNode[] };
 
+/** For output outside the dialect uiautomator-scan.ts reads. */
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -91,7 +93,7 @@ function toUiNode(x: XmlNode, parentType: ElementType | undefined, insideWebView
 export function parseUiautomatorDump(output: string): { root: UiNode; rotation: number } {
   const xml = extractHierarchyXml(output);
   if (!xml) throw new Error(`uiautomator printed no hierarchy: ${output.trim().slice(0, 200) || '(nothing)'}`);
-  const doc = parser.parse(xml) as { hierarchy?: XmlNode | string };
+  const doc = (scanUiautomatorXml(xml) ?? parser.parse(xml)) as { hierarchy?: XmlNode | string };
   const hierarchy = typeof doc.hierarchy === 'object' ? doc.hierarchy : {};
   const windows = (hierarchy.node ?? []).map((n) => toUiNode(n, undefined, false));
   return {
