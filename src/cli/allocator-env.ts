@@ -77,11 +77,20 @@ function readMaps(): string {
  * A one-line hint for the serve banner when this process runs on glibc's malloc without jemalloc
  * (undefined on jemalloc and on other C libraries): what to install or set, and what it changes.
  */
-export function allocatorHint(env: NodeJS.ProcessEnv = process.env, glibc: string | null = glibcVersion() ?? null, jemalloc = jemallocLoaded()): string | undefined {
+export function allocatorHint(
+  env: NodeJS.ProcessEnv = process.env,
+  glibc: string | null = glibcVersion() ?? null,
+  jemalloc = jemallocLoaded(),
+  installed: string | false = installedJemalloc() ?? false,
+): string | undefined {
   if (!glibc || jemalloc) return undefined;
   const missing = Object.keys(ALLOCATOR_ENV).filter((k) => env[k] === undefined);
   const settings = Object.entries(ALLOCATOR_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
+  const more = missing.length === 0 ? 'glibc malloc keeps ~20 % more after a load' : `started without ${settings}: glibc will keep more of the memory freed after a load`;
+  const docs = '(docs/protocol.md#memory-under-load-issue-16)';
+  if (installed && env.MOBILEBRIDGE_ALLOCATOR === 'glibc') return `memory     ${more}; jemalloc (${installed}) is installed but skipped, as MOBILEBRIDGE_ALLOCATOR=glibc asks ${docs}`;
+  if (installed) return `memory     ${more}; jemalloc is installed: start with npm start, or set LD_PRELOAD=${installed}, to use it ${docs}`;
   const install = 'with jemalloc (apt-get install libjemalloc2; npm start preloads it) memory freed after a load goes back to the system';
-  if (missing.length === 0) return `memory     glibc malloc keeps ~20 % more after a load; ${install} (docs/protocol.md#memory-under-load-issue-16)`;
-  return `memory     started without ${settings}: glibc will keep more of the memory freed after a load; ${install}, else set ${settings} (docs/protocol.md#memory-under-load-issue-16)`;
+  if (missing.length === 0) return `memory     ${more}; ${install} ${docs}`;
+  return `memory     ${more}; ${install}, else set ${settings} ${docs}`;
 }

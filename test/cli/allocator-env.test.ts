@@ -73,12 +73,21 @@ test('jemalloc is recognised in a process that has it loaded', async () => {
 });
 
 test('serve hints on glibc malloc only: what to install, and the setting when it is missing', () => {
-  const bare = allocatorHint({}, '2.36', false);
+  const bare = allocatorHint({}, '2.36', false, false);
   assert.ok(bare?.includes(settings) && bare.includes('libjemalloc2'), bare);
-  const twoHeaps = allocatorHint({ ...ALLOCATOR_ENV }, '2.36', false);
+  const twoHeaps = allocatorHint({ ...ALLOCATOR_ENV }, '2.36', false, false);
   assert.ok(twoHeaps?.includes('libjemalloc2') && !twoHeaps.includes('started without'), twoHeaps);
-  assert.is(allocatorHint({}, '2.36', true), undefined, 'jemalloc loaded: nothing to say');
-  assert.is(allocatorHint({}, null, false), undefined, 'musl, macOS and Windows: the settings do not apply');
+  assert.is(allocatorHint({}, '2.36', true, false), undefined, 'jemalloc loaded: nothing to say');
+  assert.is(allocatorHint({}, null, false, false), undefined, 'musl, macOS and Windows: the settings do not apply');
+});
+
+test('with jemalloc installed but not loaded, the hint says how to use it, or that it was skipped on request', () => {
+  const lib = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
+  const unused = allocatorHint({ ...ALLOCATOR_ENV }, '2.36', false, lib);
+  assert.ok(unused?.includes('jemalloc is installed') && unused.includes(`LD_PRELOAD=${lib}`) && !unused.includes('apt-get'), unused);
+  const skipped = allocatorHint({ ...ALLOCATOR_ENV, MOBILEBRIDGE_ALLOCATOR: 'glibc' }, '2.36', false, lib);
+  assert.ok(skipped?.includes('installed but skipped') && skipped.includes('MOBILEBRIDGE_ALLOCATOR=glibc') && !skipped.includes('apt-get'), skipped);
+  assert.is(allocatorHint({ MOBILEBRIDGE_ALLOCATOR: 'glibc' }, '2.36', true, lib), undefined);
 });
 
 test.run();
