@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { ToolError } from '../engine/errors.js';
 import { EXIT, InvalidInputError } from './command.js';
 import { unknownFlagProblem } from './unknown-flags.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
@@ -50,7 +51,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     // Commands speak JSON on stdout; an unexpected failure keeps that promise with the tool error shape.
     const message = err instanceof Error ? err.message : String(err);
-    const invalid = err instanceof InvalidInputError;
+    // A bad setting (an environment variable a module reads as it loads) is the user's to fix too.
+    const invalid = err instanceof InvalidInputError || (err instanceof ToolError && err.code === 'INVALID_PARAMETER');
     process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : 'INTERNAL', message }, null, 2) + '\n');
     process.stderr.write(`mobilebridge: ${message}\n`);
     process.exitCode = invalid ? EXIT.invalidInput : EXIT.internal;

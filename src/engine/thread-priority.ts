@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { ToolError } from './errors.js';
 
 /**
  * Threads that make pictures (virtual-phone renderers, the frame downscaler, libvips' workers)
@@ -16,7 +17,7 @@ export const BACKGROUND_NICE = niceFromEnv(process.env.MOBILEBRIDGE_BACKGROUND_N
 function niceFromEnv(value: string | undefined): number {
   if (value === undefined || value === '') return 5;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19 (got "${value}"); 0 keeps every thread at the event loop's priority`);
+  if (!Number.isInteger(n) || n < 0 || n > 19) throw new ToolError('INVALID_PARAMETER', `MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19 (got "${value}"); 0 keeps every thread at the event loop's priority`);
   return n;
 }
 

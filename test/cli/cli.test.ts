@@ -21,9 +21,13 @@ cli.after((ctx) => rmSync(ctx.state, { recursive: true, force: true }));
 const ONLY_VIRTUAL = ['--no-android', '--no-ios'];
 
 async function mb(state: string, ...args: string[]): Promise<{ code: number; out: string; json: any }> {
+  return mbWith({}, state, ...args);
+}
+
+async function mbWith(env: Record<string, string>, state: string, ...args: string[]): Promise<{ code: number; out: string; json: any }> {
   const opensDevices = ['devices', 'call'].includes(args[0]) && !args.includes('--help');
   try {
-    const { stdout } = await run(process.execPath, [MAIN, ...args, ...(opensDevices ? ONLY_VIRTUAL : [])], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: state });
+    const { stdout } = await run(process.execPath, [MAIN, ...args, ...(opensDevices ? ONLY_VIRTUAL : [])], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state, ...env }, cwd: state });
     return { code: 0, out: stdout, json: safeJson(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -73,6 +77,13 @@ cli('failures print the tool error shape and exit with the mapped code', async (
   const missingApp = await mb(state, 'call', 'mobile_launch_app', '{"device":"virtual-ios-1","packageName":"com.example.none"}');
   assert.is(missingApp.code, 2);
   assert.is(missingApp.json.code, 'APP_NOT_INSTALLED');
+});
+
+cli('a bad setting in the environment is invalid input (exit 3), not an internal error', async ({ state }) => {
+  const r = await mbWith({ MOBILEBRIDGE_BACKGROUND_NICE: 'high' }, state, 'call', 'mobile_list_available_devices', '{}');
+  assert.is(r.code, 3);
+  assert.is(r.json.code, 'INVALID_PARAMETER');
+  assert.match(r.json.message, /MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19/);
 });
 
 cli('--help on every command, --version, unknown command', async ({ state }) => {
