@@ -11,9 +11,12 @@ if [ "${MOBILEBRIDGE_ALLOCATOR:-}" != glibc ]; then
     /usr/lib64/libjemalloc.so.2 \
     /usr/lib/libjemalloc.so.2; do
     if [ -r "$lib" ]; then
+      # What was added is noted, so the bridge takes it out again for the programs it starts (adb, ffmpeg, go-ios).
+      [ -z "${MALLOC_CONF:-}" ] && MOBILEBRIDGE_ADDED_MALLOC_CONF=1 && export MOBILEBRIDGE_ADDED_MALLOC_CONF
       LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}"
       MALLOC_CONF="${MALLOC_CONF:-narenas:2,tcache:false,dirty_decay_ms:1000,muzzy_decay_ms:0,background_thread:true}"
-      export LD_PRELOAD MALLOC_CONF
+      MOBILEBRIDGE_ADDED_PRELOAD="$lib"
+      export LD_PRELOAD MALLOC_CONF MOBILEBRIDGE_ADDED_PRELOAD
       break
     fi
   done

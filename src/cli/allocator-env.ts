@@ -54,6 +54,27 @@ export function startEnv(jemalloc = installedJemalloc()): Record<string, string>
   return { ...ALLOCATOR_ENV, ...(jemalloc ? { LD_PRELOAD: jemalloc, MALLOC_CONF: JEMALLOC_CONF } : {}) };
 }
 
+/**
+ * Takes out of `env` what scripts/start.sh added for this process alone (it names them in
+ * MOBILEBRIDGE_ADDED_*): jemalloc's preload and settings are loaded by now, and programs the
+ * bridge starts (an adb server that outlives it, ffmpeg, go-ios) should run as the user would
+ * start them, not with a background thread of jemalloc's each. MALLOC_ARENA_MAX stays: it only
+ * bounds glibc's heaps. A preload or settings of the user's own are left alone.
+ */
+export function dropStartOnlyEnv(env: NodeJS.ProcessEnv = process.env): void {
+  const added = env.MOBILEBRIDGE_ADDED_PRELOAD;
+  if (added && env.LD_PRELOAD !== undefined) {
+    const rest = env.LD_PRELOAD.split(':');
+    const at = rest.indexOf(added);
+    if (at >= 0) rest.splice(at, 1);
+    if (rest.length) env.LD_PRELOAD = rest.join(':');
+    else delete env.LD_PRELOAD;
+  }
+  if (env.MOBILEBRIDGE_ADDED_MALLOC_CONF === '1') delete env.MALLOC_CONF;
+  delete env.MOBILEBRIDGE_ADDED_PRELOAD;
+  delete env.MOBILEBRIDGE_ADDED_MALLOC_CONF;
+}
+
 /** The glibc version this process runs on, undefined with another C library (musl, macOS, Windows). */
 export function glibcVersion(): string | undefined {
   const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { ToolError } from '../engine/errors.js';
+import { dropStartOnlyEnv } from './allocator-env.js';
 import { EXIT, InvalidInputError } from './command.js';
 import { unknownFlagProblem } from './unknown-flags.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+dropStartOnlyEnv();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allocatorHint, ALLOCATOR_ENV, installedJemalloc, JEMALLOC_CONF, JEMALLOC_PATHS, jemallocLoaded, startEnv } from '../../src/cli/allocator-env.js';
+import { allocatorHint, ALLOCATOR_ENV, dropStartOnlyEnv, installedJemalloc, JEMALLOC_CONF, JEMALLOC_PATHS, jemallocLoaded, startEnv } from '../../src/cli/allocator-env.js';
 
 const test = suite('the allocator the bridge runs on');
 const ROOT = new URL('../../../', import.meta.url);
@@ -27,7 +27,7 @@ async function start(env: Record<string, string>, args: string[] = []): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'mb-start-'));
   try {
     const fake = join(dir, 'node');
-    writeFileSync(fake, `#!/bin/sh\nprintf 'LD_PRELOAD=%s\\nMALLOC_ARENA_MAX=%s\\nMALLOC_CONF=%s\\n' "$LD_PRELOAD" "$MALLOC_ARENA_MAX" "$MALLOC_CONF"\nfor a in "$@"; do printf 'ARG=%s\\n' "$a"; done\n`);
+    writeFileSync(fake, `#!/bin/sh\nprintf 'LD_PRELOAD=%s\\nMALLOC_ARENA_MAX=%s\\nMALLOC_CONF=%s\\nADDED_PRELOAD=%s\\nADDED_CONF=%s\\n' "$LD_PRELOAD" "$MALLOC_ARENA_MAX" "$MALLOC_CONF" "$MOBILEBRIDGE_ADDED_PRELOAD" "$MOBILEBRIDGE_ADDED_MALLOC_CONF"\nfor a in "$@"; do printf 'ARG=%s\\n' "$a"; done\n`);
     chmodSync(fake, 0o755);
     const { stdout } = await promisify(execFile)('sh', [START, ...args], { env: { PATH: `${dir}:/usr/bin:/bin`, ...env } });
     const lines = stdout.trim().split('\n');
@@ -60,6 +60,22 @@ test('start.sh: two glibc heaps always, jemalloc preloaded when installed (kept 
   assert.is((await start({ LD_PRELOAD: '/opt/other.so' })).env.LD_PRELOAD, jemalloc ? `${jemalloc}:/opt/other.so` : '/opt/other.so');
   assert.is((await start({ MOBILEBRIDGE_ALLOCATOR: 'glibc' })).env.LD_PRELOAD, '');
   assert.equal(startEnv(jemalloc), { ...ALLOCATOR_ENV, ...(jemalloc ? { LD_PRELOAD: jemalloc, MALLOC_CONF: JEMALLOC_CONF } : {}) });
+  // What it added is named, so the bridge can take it out for the programs it starts.
+  assert.equal([plain.env.ADDED_PRELOAD, plain.env.ADDED_CONF], jemalloc ? [jemalloc, '1'] : ['', '']);
+  if (jemalloc) assert.is((await start({ MALLOC_CONF: 'narenas:1' })).env.ADDED_CONF, '', 'the user\'s settings are not marked as added');
+});
+
+test('what start.sh added for the bridge is not handed on to the programs it starts; the user\'s own preload and settings are', () => {
+  const lib = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
+  const ours: NodeJS.ProcessEnv = { LD_PRELOAD: lib, MALLOC_CONF: JEMALLOC_CONF, MALLOC_ARENA_MAX: '2', MOBILEBRIDGE_ADDED_PRELOAD: lib, MOBILEBRIDGE_ADDED_MALLOC_CONF: '1' };
+  dropStartOnlyEnv(ours);
+  assert.equal(ours, { MALLOC_ARENA_MAX: '2' });
+  const mixed: NodeJS.ProcessEnv = { LD_PRELOAD: `${lib}:/opt/other.so`, MALLOC_CONF: 'narenas:1', MOBILEBRIDGE_ADDED_PRELOAD: lib };
+  dropStartOnlyEnv(mixed);
+  assert.equal(mixed, { LD_PRELOAD: '/opt/other.so', MALLOC_CONF: 'narenas:1' });
+  const started: NodeJS.ProcessEnv = { LD_PRELOAD: lib, MALLOC_CONF: 'x' };
+  dropStartOnlyEnv(started);
+  assert.equal(started, { LD_PRELOAD: lib, MALLOC_CONF: 'x' }, 'not started by start.sh: nothing changes');
 });
 
 test('jemalloc is recognised in a process that has it loaded', async () => {
