@@ -202,8 +202,15 @@ export class PhoneShell {
     const n = this.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
     try {
       if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
-      else if (verb === 'swipe' && n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], n[4] || 300, ctx());
-      else if (verb === 'swipe') await this.phone.swipe(n[0], n[1], n[2], n[3], n[4] || 300, ctx());
+      else if (verb === 'swipe') {
+        // InputShellCommand.sendSwipe: duration -1 (not given) means 300 ms; it injects moves until the
+        // duration has passed, so the command takes that long.
+        const duration = Number.isFinite(n[4]) && n[4] >= 0 ? n[4] : 300;
+        const until = Date.now() + duration;
+        if (n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], duration, ctx());
+        else await this.phone.swipe(n[0], n[1], n[2], n[3], duration, ctx());
+        if (until > Date.now()) await new Promise((r) => setTimeout(r, until - Date.now()));
+      }
       else if (verb === 'keyevent') {
         // `input keyevent` sends each key code given, in order (InputShellCommand).
         for (const key of rest.filter((k) => !k.startsWith('--'))) await this.key(key);
