@@ -448,8 +448,9 @@ export class PhoneShell {
       ? '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n'
       : '';
     const { data, width, height } = await this.phone.screenRgba();
-    // A phone encodes every capture itself, with SkPngEncoder's defaults (zlib level 6, all five row
-    // filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
+    // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's
+    // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
+    // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
     if (args.includes('-p')) return { out: await sharp(data, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
     const header = Buffer.alloc(16);
     header.writeUInt32LE(width, 0);
