@@ -141,29 +141,16 @@ export class AreaScaler {
       base = this.aligned.byteOffset;
     }
     const words = new Uint32Array(buffer, base, this.srcWidth);
-    if (this.taps3) this.horizontal3(words);
-    else this.horizontal(words);
     const oy = this.vRow[y];
-    const wTop = this.vWeight[y];
-    const wNext = this.vWeightNext[y];
-    const { acc, hRow } = this;
-    const n3 = this.width * 3;
-    if (wNext === 0) {
-      for (let i = 0; i < n3; i++) acc[i] += hRow[i] * wTop;
-    } else {
-      const next = this.nextAcc;
-      for (let i = 0; i < n3; i++) {
-        const v = hRow[i];
-        acc[i] += v * wTop;
-        next[i] += v * wNext;
-      }
-    }
+    if (this.taps3) this.weighRow3(words, this.vWeight[y], this.vWeightNext[y]);
+    else this.weighRow(words, this.vWeight[y], this.vWeightNext[y]);
     this.row = y + 1;
     // Output row oy is complete when the next source row starts a later one (or there is none).
     if (this.row === this.srcHeight || this.vRow[this.row] !== oy) this.emit(oy);
   }
 
-  private horizontal(words: Uint32Array): void {
+  /** Any shrink: the row's horizontal sums, then their share in the output rows it falls in. */
+  private weighRow(words: Uint32Array, wTop: number, wNext: number): void {
     const { hFirst, hCount, hWeights, hRow, red } = this;
     for (let o = 0, k = 0, h = 0; o < this.width; o++, h += 3) {
       // Bytes 0 and 2 in separate 16-bit lanes, so one multiply weighs both.
@@ -180,25 +167,52 @@ export class AreaScaler {
       hRow[h + 1] = g;
       hRow[h + 2 - red] = rb >>> 16;
     }
+    const { acc } = this;
+    const n3 = this.width * 3;
+    if (wNext === 0) {
+      for (let i = 0; i < n3; i++) acc[i] += hRow[i] * wTop;
+    } else {
+      const next = this.nextAcc;
+      for (let i = 0; i < n3; i++) {
+        const v = hRow[i];
+        acc[i] += v * wTop;
+        next[i] += v * wNext;
+      }
+    }
   }
 
-  /** Shrinks of at most 2×, which cover at most three source pixels per output pixel: unrolled. */
-  private horizontal3(words: Uint32Array): void {
-    const { hFirst, hRow, red } = this;
+  /**
+   * Shrinks of at most 2×, which cover at most three source pixels per output pixel: unrolled, and
+   * each output pixel's sums go straight into the accumulators (no row of sums written and read
+   * back: 47 → 38 ms for 1080×2400 → 576×1280).
+   */
+  private weighRow3(words: Uint32Array, wTop: number, wNext: number): void {
+    const { hFirst, acc, red } = this;
+    const next = this.nextAcc;
     const wts = this.taps3!;
     const last = this.srcWidth - 1;
+    const r = red;
+    const b = 2 - red;
     for (let o = 0, h = 0, k = 0; o < this.width; o++, h += 3, k += 3) {
       const p = hFirst[o];
-      const a = words[p];
-      const b = words[p + 1 > last ? last : p + 1];
-      const c = words[p + 2 > last ? last : p + 2];
+      const pa = words[p];
+      const pb = words[p + 1 > last ? last : p + 1];
+      const pc = words[p + 2 > last ? last : p + 2];
       const wa = wts[k];
       const wb = wts[k + 1];
       const wc = wts[k + 2];
-      const rb = (a & 0xff00ff) * wa + (b & 0xff00ff) * wb + (c & 0xff00ff) * wc;
-      hRow[h + red] = rb & 0xffff;
-      hRow[h + 1] = ((a >>> 8) & 0xff) * wa + ((b >>> 8) & 0xff) * wb + ((c >>> 8) & 0xff) * wc;
-      hRow[h + 2 - red] = rb >>> 16;
+      const rb = (pa & 0xff00ff) * wa + (pb & 0xff00ff) * wb + (pc & 0xff00ff) * wc;
+      const lo = rb & 0xffff;
+      const g = ((pa >>> 8) & 0xff) * wa + ((pb >>> 8) & 0xff) * wb + ((pc >>> 8) & 0xff) * wc;
+      const hi = rb >>> 16;
+      acc[h + r] += lo * wTop;
+      acc[h + 1] += g * wTop;
+      acc[h + b] += hi * wTop;
+      if (wNext !== 0) {
+        next[h + r] += lo * wNext;
+        next[h + 1] += g * wNext;
+        next[h + b] += hi * wNext;
+      }
     }
   }
 
