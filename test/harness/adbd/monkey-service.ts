@@ -10,9 +10,12 @@ const LONG_PRESS_MS = 400;
 const TOUCH_SLOP_PX = 10;
 
 /**
- * The `monkey --port` line protocol (MonkeySourceNetwork): tap, touch down/move/up, press, key,
- * type, sleep, wake, quit, done; each line answered "OK" or "ERROR:<why>". Each batch of lines the
- * host writes counts as one round trip.
+ * The `monkey --port` line protocol as MonkeySourceNetwork serves it: a line is translated into
+ * queued events and answered at once ("OK", or "ERROR:<why>" for a bad one), and the next line is
+ * read only after the queued events were injected — so the answer to a line says it was accepted,
+ * and the answer to the line after it that it was carried out. Lines naming no command, empty lines
+ * and `#` comments get no answer at all. `quit` answers OK and ends; `done` (or the host closing)
+ * ends without one. Each batch of lines the host writes counts as one round trip.
  */
 export interface MonkeyFate {
   /** Injection is forbidden (MIUI without "USB debugging (Security settings)"). */
@@ -26,6 +29,10 @@ export interface MonkeyFate {
 }
 
 const INJECTING = new Set(['tap', 'touch', 'press', 'key', 'type', 'trackball', 'flip']);
+/** MonkeySourceNetwork's COMMAND_MAP: lines naming anything else are read and not answered. */
+const COMMANDS = new Set(['flip', 'touch', 'trackball', 'key', 'sleep', 'wake', 'tap', 'press', 'type', 'listvar', 'getvar', 'listviews', 'queryview', 'getrootview', 'getviewswithtext', 'deferreturn', 'quit', 'done']);
+/** The commands this emulation carries out (`key` and `wake` are accepted and change nothing here). */
+const EMULATED = new Set(['tap', 'touch', 'press', 'sleep', 'type', 'key', 'wake']);
 
 export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stats: AdbdStats, fate?: MonkeyFate): Promise<void> {
   stream.on('data', () => stats.extraRoundTrips++);
@@ -35,22 +42,29 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
     const line = await input.readLine();
     if (line === null) return;
     const [verb, ...args] = line.trim().split(/\s+/);
+    if (verb === '' || verb.startsWith('#') || !COMMANDS.has(verb)) continue;
+    if (verb === 'quit') {
+      await stream.write('OK\n');
+      return;
+    }
+    if (verb === 'done') return stream.close();
     const numbers = args.map(Number);
     // "tap x y" and "touch down|move|up x y": the coordinates are the last two numbers.
     const n = fate ? (verb === 'touch' ? [NaN, ...fate.toPanel(numbers.slice(1), 2)] : fate.toPanel(numbers, verb === 'tap' ? 2 : 0)) : numbers;
-    let reply = 'OK';
-    if (fate?.denied() && INJECTING.has(verb)) {
-      // MonkeySourceNetwork answers OK once the events are queued; injecting them then throws
-      // SecurityException (INJECT_EVENTS) and the monkey process dies, closing the socket.
-      await stream.write('OK\n');
+    if (!EMULATED.has(verb)) {
+      await stream.write(`ERROR:${verb} is not emulated by the test adbd\n`);
+      continue;
+    }
+    // Answered as soon as the events are queued, before they are injected.
+    await stream.write('OK\n');
+    if (INJECTING.has(verb) && fate?.denied()) {
+      // Injecting them then throws SecurityException (INJECT_EVENTS) and the monkey process dies.
       fate.died();
       stream.close();
       return;
     }
-    if (fate?.blocked() && INJECTING.has(verb)) {
-      await stream.write('OK\n');
-      continue;
-    }
+    // Input to a dark or locked screen is injected and goes nowhere the app sees.
+    if (INJECTING.has(verb) && fate?.blocked()) continue;
     try {
       if (verb === 'tap') await phone.tap(n[0], n[1], ctx());
       else if (verb === 'touch' && args[0] === 'down') down = { x: n[1], y: n[2], at: Date.now(), moved: false };
@@ -67,14 +81,13 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
         if (button) await phone.pressButton(button, ctx());
       } else if (verb === 'sleep') await sleep(n[0]);
       else if (verb === 'type') await phone.typeText(args.join(' '), ctx());
-      else if (verb === 'quit' || verb === 'done') {
-        await stream.write('OK\n');
-        return;
-      } else if (verb !== 'wake' && verb !== 'key' && verb !== '') reply = `ERROR:unknown command ${verb}`;
     } catch (err) {
-      // Injection succeeds whatever the app makes of the event; only harness faults are errors.
-      if (!(err instanceof ToolError)) reply = `ERROR:${(err as Error).message}`;
+      // Injection succeeds whatever the app makes of the event; anything else is a harness fault,
+      // and a monkey that throws dies: the connection ends.
+      if (!(err instanceof ToolError)) {
+        stream.close();
+        throw err;
+      }
     }
-    await stream.write(`${reply}\n`);
   }
 }
