@@ -7,7 +7,7 @@
  *
  *   node dist/scripts/bench/mcp-alone.js        (BENCH_N rounds, default 100; BENCH_CALLS=<regex> picks calls by name)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,17 +16,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import { PrivateAdbServer } from '../../test/harness/adb-server.js';
 import { EmulatedPhone } from '../../test/harness/adbd/emulated-phone.js';
+import { cpuSeconds } from './server-process.js';
 import { summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 100);
 const WARM_UP = 5;
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-/** utime + stime of a process (all its threads), ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const phone = await EmulatedPhone.start();
 const adb = await PrivateAdbServer.start();
@@ -60,12 +55,12 @@ try {
   const cpu = new Map<string, number>();
   for (let round = 0; round < N + WARM_UP; round++) {
     for (const [name, tool, args] of ops) {
-      const c = cpuMs(pid);
+      const c = cpuSeconds(pid) * 1000;
       const t = performance.now();
       await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 });
       if (round < WARM_UP) continue;
       (times.get(name) ?? times.set(name, []).get(name)!).push(performance.now() - t);
-      cpu.set(name, (cpu.get(name) ?? 0) + cpuMs(pid) - c);
+      cpu.set(name, (cpu.get(name) ?? 0) + cpuSeconds(pid) * 1000 - c);
     }
   }
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
