@@ -79,7 +79,10 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
       } else if (verb === 'press') {
         const button = buttonForKey(args[0]);
         if (button) await phone.pressButton(button, ctx());
-      } else if (verb === 'sleep') await sleep(n[0]);
+      } else if (verb === 'sleep') {
+        // MonkeyThrottleEvent's Thread.sleep(0) returns at once; a timer of 0 would wait 1 ms.
+        if (n[0] > 0) await sleep(n[0]);
+      }
       else if (verb === 'type') await phone.typeText(args.join(' '), ctx());
     } catch (err) {
       // Injection succeeds whatever the app makes of the event; anything else is a harness fault,
