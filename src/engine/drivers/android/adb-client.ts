@@ -2,11 +2,14 @@ import type { Socket } from 'node:net';
 import adbkit from '@devicefarmer/adbkit';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
+import type { TransportSource } from './spare-transport.js';
 
 // adbkit is CommonJS: under ESM only its default export is reliable.
 const { Adb } = adbkit;
 export type AdbClient = ReturnType<typeof Adb.createClient>;
 export type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
+/** adbkit's connection to the adb server (socket and reply parser). */
+export type Connection = Awaited<ReturnType<AdbDeviceClient['transport']>>;
 
 /** adbkit runs `<bin> start-server` once on ECONNREFUSED; a path that does not exist turns that into a plain refusal. */
 const NO_SERVER_START = '/nonexistent/mobilebridge-does-not-start-adb';
@@ -64,7 +67,7 @@ function encodeService(service: string): Buffer {
  * screencap survives) and stderr interleaved as the device shell writes it. One adb round trip.
  * Aborting the signal closes the socket, so a stalled device never holds the caller.
  */
-export async function execOnDevice(device: AdbDeviceClient, command: string, signal: AbortSignal): Promise<Buffer> {
+export async function execOnDevice(device: TransportSource, command: string, signal: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await execStreaming(device, command, signal, (chunk) => void chunks.push(chunk));
   return Buffer.concat(chunks);
@@ -75,15 +78,19 @@ export async function execOnDevice(device: AdbDeviceClient, command: string, sig
  * hold twice (a raw screen is scaled while the rest is still on the wire). A sink that throws
  * ends the command with that error.
  */
-export async function execStreaming(device: AdbDeviceClient, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void): Promise<void> {
+export async function execStreaming(device: TransportSource, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void): Promise<void> {
   if (signal.aborted) throw signal.reason;
-  const transport = await device.transport();
+  let transport = await device.transport();
   const onAbort = () => transport.socket.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
-  transport.on('error', () => undefined);
   try {
-    transport.write(encodeService(`exec:${command}`));
-    const reply = await transport.parser.readAscii(4);
+    let reply = await request(transport, `exec:${command}`);
+    if (reply === 'FAIL' && device.fresh && device.isSpare?.(transport)) {
+      // Refused on a connection opened ahead of time: ask again on a new one, whose answer counts.
+      transport.end();
+      transport = await device.fresh();
+      reply = await request(transport, `exec:${command}`);
+    }
     if (reply === 'FAIL') await transport.parser.readError();
     if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
     await readToEnd(transport.socket, sink);
@@ -95,6 +102,13 @@ export async function execStreaming(device: AdbDeviceClient, command: string, si
     signal.removeEventListener('abort', onAbort);
     transport.end();
   }
+}
+
+/** Sends one service request; the server's 4-byte answer. */
+function request(transport: Connection, service: string): PromiseLike<string> {
+  transport.on('error', () => undefined);
+  transport.write(encodeService(service));
+  return transport.parser.readAscii(4);
 }
 
 /** Reads the rest of the stream into `sink`; adbkit's readAll re-concatenates per chunk, quadratic for 10 MB frames. */

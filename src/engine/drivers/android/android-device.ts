@@ -15,6 +15,7 @@ import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { ScreenGuard } from './screen-state.js';
+import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
@@ -62,6 +63,8 @@ export class AndroidDevice implements DeviceHandle {
   private readonly fitted: FittedCapture;
   private readonly touches: AndroidTouch;
   private readonly launcher: AppLauncher;
+  /** Connections for commands, each opened before it is needed (spare-transport.ts). */
+  private readonly connections: SpareTransport;
 
   constructor(
     readonly info: DeviceInfo,
@@ -70,6 +73,7 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    this.connections = new SpareTransport(device);
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
@@ -77,7 +81,7 @@ export class AndroidDevice implements DeviceHandle {
       rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
       logicalSize: (ctx) => this.logicalSize(ctx),
       exec: (command, ctx) => this.exec(command, ctx, 'taking a screenshot'),
-      stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.device, command, ctx.signal, sink)),
+      stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),
       parse: (ctx, what, work) => this.parse(ctx, what, work),
       devicePng: (ctx) => this.devicePng(ctx),
     });
@@ -105,6 +109,7 @@ export class AndroidDevice implements DeviceHandle {
 
   /** Stops the monkey channel and the scrcpy server, so nothing of ours keeps running on the phone. */
   async close(): Promise<void> {
+    this.connections.close();
     this.monkey.close();
     this.uiServer?.close();
     await this.scrcpy.close();
@@ -458,7 +463,7 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   private exec(command: string, ctx: CallContext, what: string): Promise<Buffer> {
-    return this.guard(ctx, what, () => execOnDevice(this.device, command, ctx.signal));
+    return this.guard(ctx, what, () => execOnDevice(this.connections, command, ctx.signal));
   }
 
   /**
