@@ -5,7 +5,8 @@
  * A call with a bad `device` shows what MCP itself costs (stdio, JSON-RPC, the SDK on both ends).
  * Prints figures; asserts nothing.
  *
- *   node dist/scripts/bench/mcp-alone.js        (BENCH_N rounds, default 100; BENCH_CALLS=<regex> picks calls by name)
+ *   node dist/scripts/bench/mcp-alone.js        (BENCH_N rounds, default 100; BENCH_CALLS=<regex> picks calls by name;
+ *                                                BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ try {
   const device = phone.serial;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`],
+    args: [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`],
     env: { ...(adb.env as Record<string, string>), HOME: home },
     stderr: 'ignore',
   });
