@@ -75,6 +75,8 @@ export interface AdbdOptions {
 export class AdbdStats {
   opened: string[] = [];
   extraRoundTrips = 0;
+  /** Each chunk the host wrote to the monkey port, as it arrived. */
+  monkeyInput: string[] = [];
   /** Time the emulated device spent running finished services (what a phone's own work would cost). */
   deviceMs = 0;
   get roundTrips(): number {
@@ -83,6 +85,7 @@ export class AdbdStats {
   reset(): void {
     this.opened = [];
     this.extraRoundTrips = 0;
+    this.monkeyInput = [];
     this.deviceMs = 0;
   }
 }

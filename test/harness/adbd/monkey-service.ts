@@ -35,7 +35,10 @@ const COMMANDS = new Set(['flip', 'touch', 'trackball', 'key', 'sleep', 'wake', 
 const EMULATED = new Set(['tap', 'touch', 'press', 'sleep', 'type', 'key', 'wake']);
 
 export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stats: AdbdStats, fate?: MonkeyFate): Promise<void> {
-  stream.on('data', () => stats.extraRoundTrips++);
+  stream.on('data', (chunk: Buffer) => {
+    stats.extraRoundTrips++;
+    stats.monkeyInput.push(chunk.toString('utf8'));
+  });
   const input = new ByteQueue(stream);
   let down: { x: number; y: number; at: number; moved: boolean } | undefined;
   for (;;) {

@@ -2,6 +2,8 @@ import type { AdbDeviceClient } from './adb-client.js';
 
 /** The line protocol of Android's `monkey --port` (MonkeySourceNetwork), as adbkit-monkey exposes it. */
 interface MonkeyClient {
+  /** The socket the lines go out on (adbkit-monkey's Client keeps it here). */
+  readonly stream: { write(data: string): unknown };
   send(commands: string[], callback: (err: Error | null, value: string | null) => void): void;
   end(): void;
   on(event: 'error' | 'end', listener: (...args: unknown[]) => void): void;
@@ -61,24 +63,22 @@ export class MonkeyChannel {
       signal.addEventListener('abort', onAbort, { once: true });
       client.on('end', onGone);
       client.on('error', onGone);
-      // Each write goes after the answers to the previous one: the adb server relays the monkey's
-      // answers with Nagle's algorithm on, so a second "OK" written while the first is unacknowledged
-      // waits for our delayed ACK (40 ms on Linux); our next write carries that ACK at once. A drag
-      // goes in one write all the same, as round trips between its moves would slow the finger down.
-      const writes = commands.some((c) => c.startsWith('touch move')) ? [commands, [PROBE]] : lines.map((line) => [line]);
+      // All lines go in one write. The adb server relays the monkey's answers with Nagle's algorithm
+      // on, so an answer written while the previous one is unacknowledged would wait for our delayed
+      // ACK (40 ms on Linux): each answer but the last is followed by an empty line, which carries
+      // that ACK at once and which monkey reads without answering (MonkeySourceNetwork answers only
+      // lines naming a command). One device round trip per gesture instead of one per line.
       let failed: Error | undefined;
-      const next = (index: number) => {
+      let left = lines.length;
+      client.send(lines, (err) => {
         if (settled) return;
-        if (index === writes.length) {
-          return finish(() => (failed ? reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`)) : resolve(true)));
+        if (err) failed ??= err;
+        if (--left > 0) {
+          client.stream.write('\n');
+          return;
         }
-        let left = writes[index].length;
-        client.send(writes[index], (err) => {
-          if (err) failed ??= err;
-          if (--left === 0) next(index + 1);
-        });
-      };
-      next(0);
+        finish(() => (failed ? reject(new Error(`monkey refused ${JSON.stringify(commands.join('; '))}: ${failed.message}`)) : resolve(true)));
+      });
     });
   }
 
