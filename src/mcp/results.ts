@@ -21,7 +21,8 @@ export function text(value: string): CallToolResult {
 }
 
 export function json(value: unknown): CallToolResult {
-  return text(JSON.stringify(value, null, 2));
+  // Compact: indentation would be a third of the text, and every character is a model token.
+  return text(JSON.stringify(value));
 }
 
 function candidatesLine(candidates: readonly Candidate[] | undefined): string {

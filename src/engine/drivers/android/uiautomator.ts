@@ -26,7 +26,8 @@ const parser = new XMLParser({
 
 /** Messages uiautomator prints instead of a dump when the window is changing; worth retrying. */
 export function isTransientDumpFailure(output: string): boolean {
-  return /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output) && !output.includes('<hierarchy');
+  // The hierarchy check first: a whole dump is tens of KB for the case-insensitive search.
+  return !output.includes('<hierarchy') && /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output);
 }
 
 /** Cuts the XML out of the raw output: warnings can precede `<?xml` and the "dumped to" line follows it. */
