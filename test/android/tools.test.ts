@@ -68,8 +68,12 @@ tools('sign in: elements, tap, type, submit; one round trip per listing, no proc
   rig!.phone.stats.reset();
   await elements(rig!);
   assert.is(rig!.phone.stats.roundTrips, 1, 'list elements');
+  rig!.phone.stats.reset();
   assert.is((await rig!.call('mobile_type_keys', { text: DEMO_CREDENTIALS.email })).status, 'success');
   assert.is(rig!.phone.phone.fieldValue('email'), DEMO_CREDENTIALS.email);
+  // Typed over the monkey channel, confirmed by the probe: no `input` process.
+  assert.equal(rig!.phone.stats.opened, []);
+  assert.equal(rig!.phone.stats.monkeyInput, [`type ${DEMO_CREDENTIALS.email}\nsleep 0\n`, '\n']);
   els = await elements(rig!);
   await rig!.call('mobile_click_on_screen_at_coordinates', find(els, 'password').center);
   await rig!.call('mobile_type_keys', { text: DEMO_CREDENTIALS.password, submit: true });
@@ -83,8 +87,15 @@ tools('text with shell metacharacters arrives exactly', async ({ rig }) => {
   await rig!.call('mobile_click_on_screen_at_coordinates', find(await elements(rig!), 'email').center);
   const before = rig!.phone.phone.fieldValue('email');
   const text = `a'b "c" $HOME \`id\` & | ; ( ) < > * ? ~ # 100%s \\ end`;
+  rig!.phone.stats.reset();
   await rig!.call('mobile_type_keys', { text });
   assert.is(rig!.phone.phone.fieldValue('email'), before + text);
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input text')), 'monkey would lose the quotes: `input text` types it');
+  // Monkey's line splitting would collapse the double space: `input text` again.
+  rig!.phone.stats.reset();
+  await rig!.call('mobile_type_keys', { text: 'two  spaces' });
+  assert.is(rig!.phone.phone.fieldValue('email'), `${before}${text}two  spaces`);
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input text')));
 });
 
 

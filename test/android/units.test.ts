@@ -6,11 +6,12 @@ import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
 import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
 import { parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
-import { inputTextCommand } from '../../src/engine/drivers/android/text-input.js';
+import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
 import { parseScreenState } from '../../src/engine/drivers/android/screen-state.js';
 import { parseCommandLine } from '../harness/adbd/shell-words.js';
+import { commandLineSplit } from '../harness/adbd/monkey-service.js';
 
 test('adb address: flag beats env, ADB_SERVER_SOCKET forms, port variable, default, conflicts', () => {
   assert.equal(resolveAdbAddress('10.0.0.2:5099', { ANDROID_ADB_SERVER_PORT: '6000' }), { host: '10.0.0.2', port: 5099, source: '--adb 10.0.0.2:5099' });
@@ -40,6 +41,23 @@ test('typed text survives the device shell word for word, spaces and literal %s 
   assert.match(inputTextCommand('a\nb', 'dev'), /input keyevent 66/);
   assert.throws(() => inputTextCommand('naïve 😀', 'dev'), /cannot type "ï", "😀" on dev/);
   assert.is(shellQuote("a'b"), `'a'\\''b'`);
+});
+
+test('monkey types a text only when its line splitting gives the text back unchanged', () => {
+  const kept = ['hello', 'user@example.com', 'p4ss w0rd!', 'a b c', "it's", '100%s done', '#tag', '$HOME `id` & a|b; (x)', 'x'];
+  for (const text of kept) {
+    const line = monkeyTypeLine(text);
+    assert.ok(line, text);
+    assert.equal(commandLineSplit(line!), ['type', text], text);
+  }
+  // Each of these comes out of MonkeySourceNetwork's splitter changed (or not at all): `input text` types them.
+  for (const text of ['a  b', ' a', 'a ', 'say "hi"', '"q', 'end\\', 'a\\ b', 'tab\there', 'naïve', 'line\nbreak', '']) {
+    assert.is(monkeyTypeLine(text), undefined, JSON.stringify(text));
+  }
+  // What the splitter does with them, as MonkeySourceNetwork does.
+  assert.equal(commandLineSplit('type "a  b"'), ['type', 'a b']);
+  assert.equal(commandLineSplit('type "hi"'), ['type'], 'a one-word quote never closes');
+  assert.equal(commandLineSplit('type "a b\\"'), ['type', 'a b'], 'a backslash before the closing quote is lost');
 });
 
 test('wm size prefers the Override line', () => {

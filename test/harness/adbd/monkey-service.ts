@@ -34,6 +34,28 @@ const COMMANDS = new Set(['flip', 'touch', 'trackball', 'key', 'sleep', 'wake', 
 /** The commands this emulation carries out (`key` and `wake` are accepted and change nothing here). */
 const EMULATED = new Set(['tap', 'touch', 'press', 'sleep', 'type', 'key', 'wake']);
 
+/**
+ * MonkeySourceNetwork's commandLineSplit: words split on runs of whitespace (StringTokenizer); a
+ * word starting with `"` opens a quoted run that a later word ending in `"` closes (never the
+ * opening word itself), its words joined with one space and the outer quotes cut; `\"` reads as `"`
+ * in every word. A run never closed is dropped.
+ */
+export function commandLineSplit(line: string): string[] {
+  const parts: string[] = [];
+  let quoted: string | undefined;
+  for (const word of line.split(/[ \t\n\r\f]+/)) {
+    if (word === '') continue;
+    const plain = word.replaceAll('\\"', '"');
+    if (quoted === undefined && word.startsWith('"')) quoted = plain;
+    else if (quoted === undefined) parts.push(plain);
+    else if (word.endsWith('"')) {
+      parts.push(`${quoted} ${plain}`.slice(1, -1));
+      quoted = undefined;
+    } else quoted += ` ${plain}`;
+  }
+  return parts;
+}
+
 export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stats: AdbdStats, fate?: MonkeyFate): Promise<void> {
   stream.on('data', (chunk: Buffer) => {
     stats.extraRoundTrips++;
@@ -44,8 +66,8 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
   for (;;) {
     const line = await input.readLine();
     if (line === null) return;
-    const [verb, ...args] = line.trim().split(/\s+/);
-    if (verb === '' || verb.startsWith('#') || !COMMANDS.has(verb)) continue;
+    const [verb = '', ...args] = commandLineSplit(line);
+    if (verb.startsWith('#') || !COMMANDS.has(verb)) continue;
     if (verb === 'quit') {
       await stream.write('OK\n');
       return;
@@ -57,6 +79,17 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
     if (!EMULATED.has(verb)) {
       await stream.write(`ERROR:${verb} is not emulated by the test adbd\n`);
       continue;
+    }
+    if (verb === 'type' && args.length !== 1) {
+      await stream.write('ERROR:Invalid Argument\n');
+      continue;
+    }
+    if (verb === 'type' && !/^[\x20-\x7e]*$/.test(args[0])) {
+      // KeyCharacterMap.getEvents has no events for it (null), and iterating over that throws
+      // before any answer: the monkey process dies.
+      fate?.died();
+      stream.close();
+      return;
     }
     // Answered as soon as the events are queued, before they are injected.
     await stream.write('OK\n');
@@ -86,7 +119,7 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
         // MonkeyThrottleEvent's Thread.sleep(0) returns at once; a timer of 0 would wait 1 ms.
         if (n[0] > 0) await sleep(n[0]);
       }
-      else if (verb === 'type') await phone.typeText(args.join(' '), ctx());
+      else if (verb === 'type') await phone.typeText(args[0], ctx());
     } catch (err) {
       // Injection succeeds whatever the app makes of the event; anything else is a harness fault,
       // and a monkey that throws dies: the connection ends.

@@ -24,7 +24,7 @@ import { FittedCapture } from './fitted-capture.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
-import { inputTextCommand } from './text-input.js';
+import { inputTextCommand, monkeyTypeLine } from './text-input.js';
 import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
 
 export interface AndroidDeviceOptions {
@@ -330,6 +330,10 @@ export class AndroidDevice implements DeviceHandle {
         if (!(err instanceof ControlUnavailable)) throw err;
       }
     }
+    // Over the monkey channel when its line splitting keeps the text as it is: no `input` process,
+    // which costs a JVM start (226–400 ms) on older phones and tens of ms with `cmd input`.
+    const line = this.options.input === 'monkey' ? monkeyTypeLine(text) : undefined;
+    if (line && (await this.sendMonkey([line], ctx, 'typing'))) return;
     if (/[^\x20-\x7e\n\t]/.test(text)) {
       // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
       // field; else scrcpy (started for it) pastes it from the clipboard.
@@ -408,17 +412,19 @@ export class AndroidDevice implements DeviceHandle {
         if (!(err instanceof ControlUnavailable)) throw err;
       }
     }
-    if (this.options.input === 'monkey') {
-      const sent = await this.guard(ctx, what, () => this.monkey.send(g.monkey, ctx.signal)).catch((err: unknown) => {
-        // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by
-        // `input` for this gesture, which reports a denial in words; device-level failures still count.
-        if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
-        return false;
-      });
-      if (sent) return;
-    }
+    if (this.options.input === 'monkey' && (await this.sendMonkey(g.monkey, ctx, what))) return;
     const out = await this.text(g.shell, ctx, what);
     this.checkSecurity(out, what);
+  }
+
+  /** Lines over the monkey channel; false when it is unavailable and `input` should do the work instead. */
+  private sendMonkey(lines: string[], ctx: CallContext, what: string): Promise<boolean> {
+    return this.guard(ctx, what, () => this.monkey.send(lines, ctx.signal)).catch((err: unknown) => {
+      // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by
+      // `input` for this action, which reports a denial in words; device-level failures still count.
+      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+      return false;
+    });
   }
 
   /** The display to capture: on multi-display devices screencap warns and picks one at random without -d. */

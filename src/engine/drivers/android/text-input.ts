@@ -39,3 +39,16 @@ export function inputTextCommand(text: string, device: string): string {
   flush();
   return commands.join(' && ');
 }
+
+/**
+ * The `monkey --port` line that types `text`, or undefined when monkey would not type it as given
+ * (then `input text` does). MonkeySourceNetwork splits a line on runs of whitespace; a word starting
+ * with `"` opens a quoted run that the next word ending in `"` closes, joined with single spaces and
+ * with `\"` read as `"`; `type` takes exactly one argument and injects its characters from the
+ * virtual key map, which has all of printable ASCII. So the text must be printable ASCII without
+ * `"` or `\`, with no space at either end nor two in a row, and is quoted when it holds a space.
+ */
+export function monkeyTypeLine(text: string): string | undefined {
+  if (!/^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(text)) return undefined;
+  return text.includes(' ') ? `type "${text}"` : `type ${text}`;
+}
