@@ -2,7 +2,6 @@ import type { Socket } from 'node:net';
 import adbkit from '@devicefarmer/adbkit';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
-import type { TransportSource } from './spare-transport.js';
 
 // adbkit is CommonJS: under ESM only its default export is reliable.
 const { Adb } = adbkit;
@@ -10,6 +9,15 @@ export type AdbClient = ReturnType<typeof Adb.createClient>;
 export type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
 /** adbkit's connection to the adb server (socket and reply parser). */
 export type Connection = Awaited<ReturnType<AdbDeviceClient['transport']>>;
+
+/** What running a command needs of a device: a connection to the adb server switched to it. */
+export interface TransportSource {
+  transport(): PromiseLike<Connection>;
+  /** A new connection, never one opened ahead of time: for asking again after such a one was refused. */
+  fresh?(): PromiseLike<Connection>;
+  /** Whether `connection` was opened ahead of time (spare-transport.ts). */
+  isSpare?(connection: Connection): boolean;
+}
 
 /** adbkit runs `<bin> start-server` once on ECONNREFUSED; a path that does not exist turns that into a plain refusal. */
 const NO_SERVER_START = '/nonexistent/mobilebridge-does-not-start-adb';

@@ -10,16 +10,7 @@
  * or offline while it waited) is retried once on a new connection by the caller (`fresh`), which
  * then reports the server's own answer; the device never ran anything on a refused request.
  */
-import type { Connection } from './adb-client.js';
-
-/** What running a command needs of a device: a connection to the adb server switched to it. */
-export interface TransportSource {
-  transport(): PromiseLike<Connection>;
-  /** A new connection, never a spare: for retrying a request a spare was refused. */
-  fresh?(): PromiseLike<Connection>;
-  /** Whether `connection` was opened ahead of time (see above). */
-  isSpare?(connection: Connection): boolean;
-}
+import type { Connection, TransportSource } from './adb-client.js';
 
 interface Spare {
   connection: Connection;
