@@ -318,7 +318,8 @@ export class AndroidDevice implements DeviceHandle {
 
   /**
    * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
-   * control socket while it runs; non-ASCII always there (started for it if needed), as `input text` cannot type it.
+   * control socket while it runs; else monkey's `type` or `input text` (text-input.ts says which);
+   * non-ASCII through the UiAutomator2 server or scrcpy (started for it), as neither can type it.
    */
   async typeText(text: string, ctx: CallContext): Promise<void> {
     await this.usableScreen(ctx, 'typing');
@@ -330,8 +331,8 @@ export class AndroidDevice implements DeviceHandle {
         if (!(err instanceof ControlUnavailable)) throw err;
       }
     }
-    // Over the monkey channel when its line splitting keeps the text as it is: no `input` process,
-    // which costs a JVM start (226–400 ms) on older phones and tens of ms with `cmd input`.
+    // No `input` process when monkey's line splitting keeps the text as it is: `input` costs a JVM
+    // start (226–400 ms) on older phones and tens of ms with `cmd input`.
     const line = this.options.input === 'monkey' ? monkeyTypeLine(text) : undefined;
     if (line && (await this.sendMonkey([line], ctx, 'typing'))) return;
     if (/[^\x20-\x7e\n\t]/.test(text)) {
