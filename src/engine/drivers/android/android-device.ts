@@ -24,7 +24,7 @@ import { FittedCapture } from './fitted-capture.js';
 import {
   isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
 } from './shell-output.js';
-import { inputTextCommand, monkeyTypeLine } from './text-input.js';
+import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
 
 export interface AndroidDeviceOptions {
@@ -65,6 +65,7 @@ export class AndroidDevice implements DeviceHandle {
   private readonly launcher: AppLauncher;
   /** Connections for commands, each opened before it is needed (spare-transport.ts). */
   private readonly connections: SpareTransport;
+  private readonly typing: TypingIo;
 
   constructor(
     readonly info: DeviceInfo,
@@ -92,14 +93,19 @@ export class AndroidDevice implements DeviceHandle {
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
       checkSecurity: (out, what) => this.checkSecurity(out, what),
     });
+    this.typing = {
+      serial: info.id,
+      control: () => this.scrcpy.control,
+      withScrcpyInput: (work) => this.scrcpy.withInput(work),
+      monkey: (lines, ctx, what) => (options.input === 'monkey' ? this.sendMonkey(lines, ctx, what) : Promise.resolve(false)),
+      uiServerType: this.uiServer && ((text, signal) => this.uiServer!.typeText(text, signal)),
+      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
+      listElements: (ctx) => this.listElements(ctx),
+    };
     this.touches = new AndroidTouch({
       serial: info.id,
       control: () => this.scrcpy.control,
-      shell: async (command, ctx, what) => {
-        const out = await this.text(command, ctx, what);
-        this.checkSecurity(out, what);
-        return out;
-      },
+      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
     });
   }
 
@@ -275,11 +281,10 @@ export class AndroidDevice implements DeviceHandle {
 
   /** Locks rotation: with auto-rotate on, user_rotation would be ignored. */
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
-    const out = await this.text(
+    await this.checkedText(
       `settings put system accelerometer_rotation 0 && settings put system user_rotation ${orientation === 'landscape' ? 1 : 0}`,
       ctx, 'rotating the screen',
     );
-    this.checkSecurity(out, 'rotating the screen');
     this.scrcpy.control?.expectOrientation(orientation === 'landscape');
   }
 
@@ -316,54 +321,13 @@ export class AndroidDevice implements DeviceHandle {
     return this.gesture(keyGesture(button), ctx, `pressing ${button}`);
   }
 
-  /**
-   * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
-   * control socket while it runs; else monkey's `type` or `input text` (text-input.ts says which);
-   * non-ASCII through the UiAutomator2 server or scrcpy (started for it), as neither can type it.
-   */
   async typeText(text: string, ctx: CallContext): Promise<void> {
     await this.usableScreen(ctx, 'typing');
-    const control = this.scrcpy.control;
-    if (control) {
-      try {
-        return await control.typeText(text, ctx.signal);
-      } catch (err) {
-        if (!(err instanceof ControlUnavailable)) throw err;
-      }
-    }
-    // No `input` process when monkey's line splitting keeps the text as it is: `input` costs a JVM
-    // start (226–400 ms) on older phones and tens of ms with `cmd input`.
-    const line = this.options.input === 'monkey' ? monkeyTypeLine(text) : undefined;
-    if (line && (await this.sendMonkey([line], ctx, 'typing'))) return;
-    if (/[^\x20-\x7e\n\t]/.test(text)) {
-      // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
-      // field; else scrcpy (started for it) pastes it from the clipboard.
-      if (!/[\n\t]/.test(text) && (await this.uiServer?.typeText(text, ctx.signal))) return;
-      let started = false;
-      await this.scrcpy.withInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
-        if (started && !(err instanceof ControlUnavailable)) throw err;
-        throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${this.serial}: "input text" has no keys for it, and neither the UiAutomator2 server nor scrcpy, which paste it, is available (${(err as Error).message})`);
-      });
-      return;
-    }
-    const out = await this.text(inputTextCommand(text, this.serial), ctx, 'typing');
-    this.checkSecurity(out, 'typing');
-    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${this.serial} failed: ${out.trim()}`);
+    return typeText(this.typing, text, ctx);
   }
 
-  /**
-   * There is no shell command that empties a field, and select-all (`input keycombination`) only
-   * exists from Android 13, so: cursor to the end, then one DEL per character the focused field
-   * holds (a password field lists one bullet per character, so its length is known too).
-   */
-  async clearText(ctx: CallContext): Promise<void> {
-    const focused = (await this.listElements(ctx)).find((e) => e.focused && e.type === 'edittext');
-    if (!focused) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.serial}; tap a text field first`);
-    const count = [...focused.text].length;
-    if (count === 0) return;
-    const out = await this.text(`input keyevent KEYCODE_MOVE_END && input keyevent ${Array(count).fill('KEYCODE_DEL').join(' ')}`, ctx, 'clearing a field');
-    this.checkSecurity(out, 'clearing a field');
-    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${this.serial} failed: ${out.trim()}`);
+  clearText(ctx: CallContext): Promise<void> {
+    return clearText(this.typing, ctx);
   }
 
   async openUrl(url: string, ctx: CallContext): Promise<void> {
@@ -378,8 +342,7 @@ export class AndroidDevice implements DeviceHandle {
   /** `cmd wifi` from Android 11; `svc wifi` before (and as the fallback when cmd has no wifi service). */
   async setWifi(enabled: boolean, ctx: CallContext): Promise<void> {
     const state = enabled ? 'enabled' : 'disabled';
-    const out = await this.text(`cmd wifi set-wifi-enabled ${state} || svc wifi ${enabled ? 'enable' : 'disable'}`, ctx, 'switching Wi-Fi');
-    this.checkSecurity(out, 'switching Wi-Fi');
+    await this.checkedText(`cmd wifi set-wifi-enabled ${state} || svc wifi ${enabled ? 'enable' : 'disable'}`, ctx, 'switching Wi-Fi');
   }
 
   async properties(ctx: CallContext): Promise<DeviceProperties> {
@@ -414,8 +377,7 @@ export class AndroidDevice implements DeviceHandle {
       }
     }
     if (this.options.input === 'monkey' && (await this.sendMonkey(g.monkey, ctx, what))) return;
-    const out = await this.text(g.shell, ctx, what);
-    this.checkSecurity(out, what);
+    await this.checkedText(g.shell, ctx, what);
   }
 
   /** Lines over the monkey channel; false when it is unavailable and `input` should do the work instead. */
@@ -467,6 +429,13 @@ export class AndroidDevice implements DeviceHandle {
 
   private async text(command: string, ctx: CallContext, what: string): Promise<string> {
     return (await this.exec(command, ctx, what)).toString('utf8');
+  }
+
+  /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
+  private async checkedText(command: string, ctx: CallContext, what: string): Promise<string> {
+    const out = await this.text(command, ctx, what);
+    this.checkSecurity(out, what);
+    return out;
   }
 
   private exec(command: string, ctx: CallContext, what: string): Promise<Buffer> {

@@ -1,0 +1,68 @@
+import type { CallContext } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { UiElement } from '../../types.js';
+import { ControlUnavailable, type ControlChannel } from './scrcpy/control-channel.js';
+import { inputTextCommand, monkeyTypeLine } from './text-input.js';
+
+/** What typing needs from its device (android-device.ts), with the device's error mapping. */
+export interface TypingIo {
+  serial: string;
+  /** scrcpy's control socket while a session runs. */
+  control(): ControlChannel | undefined;
+  /** Runs `work` over scrcpy's control socket, starting scrcpy for it when needed. */
+  withScrcpyInput(work: (control: ControlChannel) => Promise<void>): Promise<void>;
+  /** Lines over the monkey channel; false when `input` must do the work (monkey off, unavailable or dead). */
+  monkey(lines: string[], ctx: CallContext, what: string): Promise<boolean>;
+  /** Sets text on the focused field through the UiAutomator2 server; false when it is not running. */
+  uiServerType?(text: string, signal: AbortSignal): Promise<boolean>;
+  /** A shell command's output, with SecurityExceptions already turned into PERMISSION_DENIED. */
+  shell(command: string, ctx: CallContext, what: string): Promise<string>;
+  listElements(ctx: CallContext): Promise<UiElement[]>;
+}
+
+/**
+ * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
+ * control socket while it runs; else monkey's `type` or `input text` (text-input.ts says which);
+ * non-ASCII through the UiAutomator2 server or scrcpy (started for it), as neither can type it.
+ */
+export async function typeText(io: TypingIo, text: string, ctx: CallContext): Promise<void> {
+  const control = io.control();
+  if (control) {
+    try {
+      return await control.typeText(text, ctx.signal);
+    } catch (err) {
+      if (!(err instanceof ControlUnavailable)) throw err;
+    }
+  }
+  // No `input` process when monkey's line splitting keeps the text as it is: `input` costs a JVM
+  // start (226–400 ms) on older phones and tens of ms with `cmd input`.
+  const line = monkeyTypeLine(text);
+  if (line && (await io.monkey([line], ctx, 'typing'))) return;
+  if (/[^\x20-\x7e\n\t]/.test(text)) {
+    // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
+    // field; else scrcpy (started for it) pastes it from the clipboard.
+    if (!/[\n\t]/.test(text) && (await io.uiServerType?.(text, ctx.signal))) return;
+    let started = false;
+    await io.withScrcpyInput((c) => ((started = true), c.typeText(text, ctx.signal))).catch((err: unknown) => {
+      if (started && !(err instanceof ControlUnavailable)) throw err;
+      throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${io.serial}: "input text" has no keys for it, and neither the UiAutomator2 server nor scrcpy, which paste it, is available (${(err as Error).message})`);
+    });
+    return;
+  }
+  const out = await io.shell(inputTextCommand(text, io.serial), ctx, 'typing');
+  if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${io.serial} failed: ${out.trim()}`);
+}
+
+/**
+ * There is no shell command that empties a field, and select-all (`input keycombination`) only
+ * exists from Android 13, so: cursor to the end, then one DEL per character the focused field
+ * holds (a password field lists one bullet per character, so its length is known too).
+ */
+export async function clearText(io: TypingIo, ctx: CallContext): Promise<void> {
+  const focused = (await io.listElements(ctx)).find((e) => e.focused && e.type === 'edittext');
+  if (!focused) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${io.serial}; tap a text field first`);
+  const count = [...focused.text].length;
+  if (count === 0) return;
+  const out = await io.shell(`input keyevent KEYCODE_MOVE_END && input keyevent ${Array(count).fill('KEYCODE_DEL').join(' ')}`, ctx, 'clearing a field');
+  if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${io.serial} failed: ${out.trim()}`);
+}
