@@ -85,6 +85,7 @@ export class AndroidDevice implements DeviceHandle {
       stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),
       parse: (ctx, what, work) => this.parse(ctx, what, work),
       devicePng: (ctx) => this.devicePng(ctx),
+      decode: ({ png }) => sharp(png).raw().toBuffer(),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
     this.launcher = new AppLauncher({
