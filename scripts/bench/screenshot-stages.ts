@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 6; i++) await backend.screenshot(phone.serial, {});
     const choice = await engine.withDevice(phone.serial, 'inspect', async (d) => (d as AndroidDevice).captureChoice);
     const ms = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
-    console.log(`screencap 'auto' chose ${choice.decided}: raw shrunk on the way ${ms(choice.measured.raw)} ms, screencap -p ${ms(choice.measured.png)} ms (capture only)\n`);
+    console.log(`screencap 'auto' chose ${choice.decided}: raw shrunk on the way ${ms(choice.measured.raw)} ms, screencap -p ${ms(choice.measured.png)} ms (capture + host decode)\n`);
 
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`Android screenshot stages, emulated 1080×2400 phone via a private adb server; ${N} interleaved rounds; medians in ms\n`);
