@@ -48,6 +48,28 @@ states('injection forbidden (MIUI): monkey says OK then dies; taps and typing ar
   assert.is(rig!.phone.phone.foregroundPackage, 'com.google.android.apps.nexuslauncher');
 });
 
+states('injection forbidden, typing first: monkey accepts the text, dies, and the answer is still PERMISSION_DENIED', async ({ rig }) => {
+  // A new engine: its monkey channel has not died yet, so the text goes to monkey's `type` first.
+  const engine = rig!.engineWith({});
+  const call = async (tool: string, params: object) => (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, unknown>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = ((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email');
+  await call('mobile_click_on_screen_at_coordinates', email!.center);
+  const before = rig!.phone.phone.fieldValue('email');
+  rig!.phone.shell.quirks.injectionDenied = true;
+  try {
+    rig!.phone.stats.reset();
+    const r = await call('mobile_type_keys', { text: 'hello world' });
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(String(r.message), /USB debugging \(Security settings\)/);
+    assert.equal(rig!.phone.stats.monkeyInput[0], 'type "hello world"\nsleep 0\n', 'monkey was asked first');
+    assert.is(rig!.phone.phone.fieldValue('email'), before, 'nothing was typed');
+  } finally {
+    rig!.phone.shell.quirks.injectionDenied = false;
+  }
+});
+
 states('refused installs name the reason and a SPEC code, never INTERNAL', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.refused', label: 'Refused' });
   const cases: [string, string, RegExp][] = [
