@@ -5,7 +5,8 @@
  * interleaved (the order alternates each round) so drift hits both alike. Prints medians and the
  * ratio; asserts nothing and installs nothing.
  *
- *   MOBILE_MCP_DIR=/path/to/mobile-mcp node dist/scripts/bench/mcp-vs-mobile-mcp.js   (BENCH_N rounds, default 30)
+ *   MOBILE_MCP_DIR=/path/to/mobile-mcp node dist/scripts/bench/mcp-vs-mobile-mcp.js   (BENCH_N rounds, default 30;
+ *                                                  BENCH_ALL=1 adds screen size, orientation, press button, list apps)
  *
  * Getting mobile-mcp (outside this repository):
  *   git clone https://github.com/mobile-next/mobile-mcp /tmp/mobile-mcp && cd /tmp/mobile-mcp && npm ci && npm run build
@@ -115,6 +116,15 @@ async function main(): Promise<void> {
       ['tap', 'mobile_click_on_screen_at_coordinates', { device, x: field.x, y: field.y }],
       ['type', 'mobile_type_keys', { device, text: 'a', submit: false }],
       ['launch', 'mobile_launch_app', { device, packageName: DEMO_PACKAGE }],
+      // The five above; BENCH_ALL=1 adds the other calls both servers have that leave the screen as it is.
+      ...(process.env.BENCH_ALL === '1'
+        ? ([
+            ['screen size', 'mobile_get_screen_size', { device }],
+            ['orientation', 'mobile_get_orientation', { device }],
+            ['press button', 'mobile_press_button', { device, button: 'VOLUME_UP' }],
+            ['list apps', 'mobile_list_apps', { device }],
+          ] as [string, string, Record<string, unknown>][])
+        : []),
     ];
     // Warm-up: each server's first calls pay for device discovery and lazy setup.
     for (let i = 0; i < 3; i++) for (const side of sides) for (const [op, tool, args] of ops) await timed(side, op, tool, args, false);
