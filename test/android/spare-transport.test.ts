@@ -7,6 +7,12 @@ import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 const signal = () => AbortSignal.timeout(10_000);
 const settle = () => new Promise((r) => setTimeout(r, 50));
+/** Waits until `test` holds (the spare opens and closes in the background), failing after 5 s. */
+async function until(test: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 5000; !test(); await settle()) {
+    if (Date.now() > end) assert.unreachable(`never: ${what}`);
+  }
+}
 
 /**
  * A few lines of the adb server's smart socket (a 4-hex-digit length, then the request; OKAY or
@@ -59,11 +65,9 @@ spare('the next command starts on the connection opened after the previous one',
   const connections = new SpareTransport(fake.device);
   try {
     assert.is((await execOnDevice(connections, 'echo', signal())).toString(), 'out 1');
-    await settle();
-    assert.is(fake.state.connections, 2, 'a spare was opened once the command was over');
+    await until(() => fake.state.connections === 2, 'a spare opened once the command was over');
     assert.is((await execOnDevice(connections, 'echo', signal())).toString(), 'out 2', 'ran on the spare');
-    await settle();
-    assert.is(fake.state.connections, 3);
+    await until(() => fake.state.connections === 3, 'the next spare opened');
   } finally {
     connections.close();
     await fake.close();
@@ -75,7 +79,7 @@ spare('a spare the server refuses is asked again on a new connection, and the co
   const connections = new SpareTransport(fake.device);
   try {
     await execOnDevice(connections, 'echo', signal());
-    await settle();
+    await until(() => fake.state.connections === 2, 'a spare opened');
     assert.is((await execOnDevice(connections, 'echo', signal())).toString(), 'out 3');
     assert.equal(fake.state.ran, [1, 3]);
   } finally {
@@ -92,7 +96,7 @@ spare('a refusal on a new connection is the answer: the command fails with the s
       () => assert.unreachable('a refused command succeeded'),
       (err: Error) => assert.match(err.message, /device offline/),
     );
-    await settle();
+    await until(() => fake.state.connections === 2, 'a spare opened');
     // The spare is refused too, then one new connection: the message is still the server's.
     await execOnDevice(connections, 'echo', signal()).then(
       () => assert.unreachable('a refused command succeeded'),
@@ -110,11 +114,9 @@ spare('close() ends the spare and opens no other', async () => {
   const connections = new SpareTransport(fake.device);
   try {
     await execOnDevice(connections, 'echo', signal());
-    await settle();
+    await until(() => fake.state.connections === 2, 'a spare opened');
     connections.close();
-    await settle();
-    assert.is(fake.state.connections, 2);
-    assert.is(fake.state.ended, 2, 'both the used connection and the spare are closed');
+    await until(() => fake.state.ended === 2, 'the used connection and the spare closed');
     // Still usable afterwards, on connections of its own, without leaving spares behind.
     assert.is((await execOnDevice(connections, 'echo', signal())).toString(), 'out 3');
     await settle();
@@ -130,8 +132,9 @@ spare('a spare that a closed server connection left dead is not used', async () 
   let taken: Connection | undefined;
   try {
     await execOnDevice(connections, 'echo', signal());
-    await settle();
+    await until(() => fake.state.connections === 2, 'a spare opened');
     await fake.close().then(() => undefined, () => undefined); // the server went away and took the spare with it
+    await until(() => fake.state.ended === 2, 'the server closed both connections');
     await settle();
     taken = await connections.transport().then((c) => c, () => undefined);
     assert.is(taken, undefined, 'no connection to a server that is gone');
@@ -155,7 +158,7 @@ real('a spare switched to a phone that was unplugged and plugged in again is not
   const connections = new SpareTransport(device);
   try {
     assert.match((await execOnDevice(connections, 'getprop ro.product.model', signal())).toString(), /Pixel/);
-    await settle();
+    await settle(); // the spare opens meanwhile
     await rig.server.disconnect(rig.phone.serial);
     await rig.server.connect(rig.phone.serial);
     assert.match((await execOnDevice(connections, 'getprop ro.product.model', signal())).toString(), /Pixel/);
