@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,6 +11,12 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** Servers not stopped yet: stopped when the process exits without doing it (a crash, a bench piped into `head`). */
+const running = new Set<PrivateAdbServer>();
+process.on('exit', () => {
+  for (const server of running) server.stopNow();
+});
 
 /**
  * A private adb server for one test file: its own port, HOME and TMPDIR in a temp folder, so the
@@ -25,6 +31,7 @@ export class PrivateAdbServer {
   static async start(): Promise<PrivateAdbServer> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adb-'));
     const server = new PrivateAdbServer(await freePort(), dir);
+    running.add(server);
     try {
       await server.adb(['start-server']);
     } catch (err) {
@@ -94,7 +101,19 @@ export class PrivateAdbServer {
   }
 
   async stop(): Promise<void> {
+    running.delete(this);
     await this.kill();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** `stop` for an exiting process, where nothing asynchronous runs any more. */
+  stopNow(): void {
+    running.delete(this);
+    try {
+      execFileSync('adb', ['-P', String(this.port), 'kill-server'], { env: this.env, timeout: 5000, stdio: 'ignore' });
+    } catch {
+      // Already gone, or adb itself is missing.
+    }
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
