@@ -30,7 +30,7 @@ export interface MonkeyFate {
 
 const INJECTING = new Set(['tap', 'touch', 'press', 'key', 'type', 'trackball', 'flip']);
 /** MonkeySourceNetwork's COMMAND_MAP: lines naming anything else are read and not answered. */
-const COMMANDS = new Set(['flip', 'touch', 'trackball', 'key', 'sleep', 'wake', 'tap', 'press', 'type', 'listvar', 'getvar', 'listviews', 'queryview', 'getrootview', 'getviewswithtext', 'deferreturn', 'quit', 'done']);
+const COMMANDS = new Set(['flip', 'touch', 'trackball', 'key', 'sleep', 'wake', 'tap', 'press', 'type', 'listvar', 'getvar', 'listviews', 'queryview', 'getrootview', 'getviewswithtext', 'deferreturn']);
 /** The commands this emulation carries out (`key` and `wake` are accepted and change nothing here). */
 const EMULATED = new Set(['tap', 'touch', 'press', 'sleep', 'type', 'key', 'wake']);
 
@@ -66,13 +66,15 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
   for (;;) {
     const line = await input.readLine();
     if (line === null) return;
-    const [verb = '', ...args] = commandLineSplit(line);
-    if (verb.startsWith('#') || !COMMANDS.has(verb)) continue;
-    if (verb === 'quit') {
+    // getNextEvent compares the whole line with "done" and "quit", and skips a line starting with '#'.
+    if (line === 'done') return stream.close();
+    if (line === 'quit') {
       await stream.write('OK\n');
       return;
     }
-    if (verb === 'done') return stream.close();
+    if (line.startsWith('#')) continue;
+    const [verb = '', ...args] = commandLineSplit(line);
+    if (!COMMANDS.has(verb)) continue;
     const numbers = args.map(Number);
     // "tap x y" and "touch down|move|up x y": the coordinates are the last two numbers.
     const n = fate ? (verb === 'touch' ? [NaN, ...fate.toPanel(numbers.slice(1), 2)] : fate.toPanel(numbers, verb === 'tap' ? 2 : 0)) : numbers;
