@@ -25,14 +25,7 @@ export async function take(stream: VideoStream | AsyncIterator<VideoPacket>, n: 
   return out;
 }
 
-/** Polls until `check` is true (the control socket is fire-and-forget: the phone acts a moment after the call returns). */
-export async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from './setup.js';
 
 /** Decodes Annex-B with ffmpeg and returns the number of frames and their size. */
 export function decode(annexB: Buffer): { frames: number; width: number; height: number; error: string } {

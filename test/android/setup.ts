@@ -47,3 +47,15 @@ export async function startRig(faults: AdbdFaults = {}): Promise<AndroidRig> {
     throw err;
   }
 }
+
+/**
+ * Polls until `check` is true, for what the phone or the harness does a moment after a call
+ * returns (scrcpy's fire-and-forget control socket, monkey's acknowledging empty line, spares).
+ */
+export async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -3,17 +3,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAdbClient, execOnDevice, type Connection } from '../../src/engine/drivers/android/adb-client.js';
 import { SpareTransport } from '../../src/engine/drivers/android/spare-transport.js';
-import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
 
 const signal = () => AbortSignal.timeout(10_000);
 const settle = () => new Promise((r) => setTimeout(r, 50));
-/** Waits until `test` holds (the spare opens and closes in the background), failing after 5 s. */
-async function until(test: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 5000; !test(); await settle()) {
-    if (Date.now() > end) assert.unreachable(`never: ${what}`);
-  }
-}
-
 /**
  * A few lines of the adb server's smart socket (a 4-hex-digit length, then the request; OKAY or
  * FAIL with a length-prefixed message): `host:transport:` is accepted, `exec:` is answered by

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { DEMO_CREDENTIALS, DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { writeApk } from '../harness/apk-builder.js';
-import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
 
 const tools = suite<{ rig?: AndroidRig; tmp?: string }>('android tools through the real adb server');
 
@@ -57,13 +57,18 @@ tools('sign in: elements, tap, type, submit; one round trip per listing, no proc
   const email = find(els, 'email');
   assert.is(email.type, 'edittext');
   assert.is(email.class, 'android.widget.EditText');
+  rig!.phone.stats.reset();
   await rig!.call('mobile_click_on_screen_at_coordinates', email.center);
+  // Counted below only once the first tap's empty line (see below) has arrived.
+  await until(() => rig!.phone.stats.monkeyInput.at(-1) === '\n', 'the first tap acknowledged');
   rig!.phone.stats.reset();
   await rig!.call('mobile_click_on_screen_at_coordinates', email.center);
   // The tap and the probe that confirms it was injected in one write, then the empty line that
   // acknowledges the first answer at once (monkey-channel.ts).
   assert.equal(rig!.phone.stats.opened, [], 'tap over the open monkey channel');
   const [x, y] = [email.center.x, email.center.y];
+  // The empty line is written when the first answer arrives and may reach the phone after the call returned.
+  await until(() => rig!.phone.stats.monkeyInput.length === 2, 'the empty line after the first answer');
   assert.equal(rig!.phone.stats.monkeyInput, [`tap ${x} ${y}\nsleep 0\n`, '\n']);
   rig!.phone.stats.reset();
   await elements(rig!);
@@ -73,6 +78,7 @@ tools('sign in: elements, tap, type, submit; one round trip per listing, no proc
   assert.is(rig!.phone.phone.fieldValue('email'), DEMO_CREDENTIALS.email);
   // Typed over the monkey channel, confirmed by the probe: no `input` process.
   assert.equal(rig!.phone.stats.opened, []);
+  await until(() => rig!.phone.stats.monkeyInput.length === 2, 'the empty line after the first answer');
   assert.equal(rig!.phone.stats.monkeyInput, [`type ${DEMO_CREDENTIALS.email}\nsleep 0\n`, '\n']);
   els = await elements(rig!);
   await rig!.call('mobile_click_on_screen_at_coordinates', find(els, 'password').center);
