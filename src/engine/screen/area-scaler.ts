@@ -191,27 +191,27 @@ export class AreaScaler {
     const next = this.nextAcc;
     const wts = this.taps3!;
     const last = this.srcWidth - 1;
-    const r = red;
-    const b = 2 - red;
-    for (let o = 0, h = 0, k = 0; o < this.width; o++, h += 3, k += 3) {
+    const blue = 2 - red;
+    // h: the output pixel's first channel, and the first of its three tap weights.
+    for (let o = 0, h = 0; o < this.width; o++, h += 3) {
       const p = hFirst[o];
       const pa = words[p];
       const pb = words[p + 1 > last ? last : p + 1];
       const pc = words[p + 2 > last ? last : p + 2];
-      const wa = wts[k];
-      const wb = wts[k + 1];
-      const wc = wts[k + 2];
+      const wa = wts[h];
+      const wb = wts[h + 1];
+      const wc = wts[h + 2];
       const rb = (pa & 0xff00ff) * wa + (pb & 0xff00ff) * wb + (pc & 0xff00ff) * wc;
       const lo = rb & 0xffff;
       const g = ((pa >>> 8) & 0xff) * wa + ((pb >>> 8) & 0xff) * wb + ((pc >>> 8) & 0xff) * wc;
       const hi = rb >>> 16;
-      acc[h + r] += lo * wTop;
+      acc[h + red] += lo * wTop;
       acc[h + 1] += g * wTop;
-      acc[h + b] += hi * wTop;
+      acc[h + blue] += hi * wTop;
       if (wNext !== 0) {
-        next[h + r] += lo * wNext;
+        next[h + red] += lo * wNext;
         next[h + 1] += g * wNext;
-        next[h + b] += hi * wNext;
+        next[h + blue] += hi * wNext;
       }
     }
   }
