@@ -90,9 +90,8 @@ export class AndroidDevice implements DeviceHandle {
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
     this.launcher = new AppLauncher({
       serial: info.id,
-      text: (command, ctx, what) => this.text(command, ctx, what),
+      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
-      checkSecurity: (out, what) => this.checkSecurity(out, what),
     });
     this.typing = {
       serial: info.id,

@@ -6,11 +6,10 @@ import { parseResolvedActivity } from './shell-output.js';
 /** What launching needs from its device (android-device.ts), with the device's error mapping. */
 export interface LaunchIo {
   serial: string;
-  text(command: string, ctx: CallContext, what: string): Promise<string>;
+  /** A shell command's output, with a SecurityException in it reported as PERMISSION_DENIED. */
+  shell(command: string, ctx: CallContext, what: string): Promise<string>;
   /** `pm path` and the command in one round trip; throws APP_NOT_INSTALLED when the package is missing. */
   forInstalled(pkg: string, command: string, ctx: CallContext, what: string): Promise<string>;
-  /** Throws PERMISSION_DENIED (or the injection-denied error) when the output holds a SecurityException. */
-  checkSecurity(out: string, what: string): void;
 }
 
 /** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
@@ -58,9 +57,7 @@ export class AppLauncher {
 
   /** The `Error…` line `am` printed, or undefined when the activity started (or was brought to the front). */
   private async start(pkg: string, component: string, ctx: CallContext): Promise<string | undefined> {
-    const what = `launching ${pkg}`;
-    const out = await this.io.text(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, what);
-    this.io.checkSecurity(out, what);
+    const out = await this.io.shell(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
     return /^Error:[^\n]*$/m.exec(out)?.[0].trim() ?? /^Error[^\n]*$/m.exec(out)?.[0].trim();
   }
 
