@@ -7,7 +7,7 @@
  * the general parser instead, so odd output is never misread, only read slower.
  */
 
-/** A parsed element: its attributes by name, and its `node` children. */
+/** A parsed element: its attributes by name, and its `node` children (fast-xml-parser's shape too). */
 export type ScannedNode = Record<string, unknown> & { node?: ScannedNode[] };
 
 const TAG = /\s*<(\/?)(hierarchy|node)\b/y;

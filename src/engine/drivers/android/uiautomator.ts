@@ -2,7 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { ElementType, Rect } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { elementTypeFor } from './class-types.js';
-import { scanUiautomatorXml } from './uiautomator-scan.js';
+import { scanUiautomatorXml, type ScannedNode as XmlNode } from './uiautomator-scan.js';
 
 /**
  * Parses `uiautomator dump` output (a `<hierarchy>` of `<node>` elements with string attributes:
@@ -10,8 +10,6 @@ import { scanUiautomatorXml } from './uiautomator-scan.js';
  * focused, scrollable, long-clickable, password, selected, bounds="[l,t][r,b]", and on newer
  * releases hint, visible-to-user, drawing-order) into a UiNode tree.
  */
-
-type XmlNode = Record<string, unknown> & { node?: XmlNode[] };
 
 /** For output outside the dialect uiautomator-scan.ts reads. */
 const parser = new XMLParser({
@@ -26,7 +24,7 @@ const parser = new XMLParser({
 
 /** Messages uiautomator prints instead of a dump when the window is changing; worth retrying. */
 export function isTransientDumpFailure(output: string): boolean {
-  // The hierarchy check first: a whole dump is tens of KB for the case-insensitive search.
+  // The hierarchy check first: it spares the case-insensitive search a read of every whole dump.
   return !output.includes('<hierarchy') && /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output);
 }
 
