@@ -6,7 +6,11 @@
  * ratio; asserts nothing and installs nothing.
  *
  *   MOBILE_MCP_DIR=/path/to/mobile-mcp node dist/scripts/bench/mcp-vs-mobile-mcp.js   (BENCH_N rounds, default 30;
- *                                                  BENCH_ALL=1 adds screen size, orientation, press button, list apps)
+ *                                                  BENCH_ALL=1 adds every other call both servers have: screen size,
+ *                                                  orientation, press button, list apps, list devices, double tap,
+ *                                                  long press, swipe, save screenshot, set orientation, open URL,
+ *                                                  terminate; the app is launched again, untimed, after the round;
+ *                                                  BENCH_CALLS=<regex> keeps the calls whose names match)
  *
  * Getting mobile-mcp (outside this repository):
  *   git clone https://github.com/mobile-next/mobile-mcp /tmp/mobile-mcp && cd /tmp/mobile-mcp && npm ci && npm run build
@@ -93,7 +97,8 @@ async function main(): Promise<void> {
   try {
     await adb.connect(phone.serial);
     const device = phone.serial;
-    const env = { ...(adb.env as Record<string, string>), HOME: home, MOBILEMCP_DISABLE_TELEMETRY: '1' };
+    // Both servers may write files under their working and temp folders only: the temp folder is `home`.
+    const env = { ...(adb.env as Record<string, string>), HOME: home, TMPDIR: home, MOBILEMCP_DISABLE_TELEMETRY: '1' };
     sides.push(await connect('mobilebridge', process.execPath, [CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`], env));
     if (MOBILE_MCP_DIR) {
       const entry = join(MOBILE_MCP_DIR, 'lib', 'index.js');
@@ -110,7 +115,8 @@ async function main(): Promise<void> {
     }
     await timed(sides[0], 'setup', 'mobile_launch_app', { device, packageName: DEMO_PACKAGE }, false);
     const field = await emailField(sides[0], device);
-    const ops: [string, string, Record<string, unknown>][] = [
+    const pick = new RegExp(process.env.BENCH_CALLS ?? '');
+    const allOps: [string, string, Record<string, unknown>][] = [
       ['screenshot', 'mobile_take_screenshot', { device }],
       ['list elements', 'mobile_list_elements_on_screen', { device }],
       ['tap', 'mobile_click_on_screen_at_coordinates', { device, x: field.x, y: field.y }],
@@ -123,17 +129,41 @@ async function main(): Promise<void> {
             ['orientation', 'mobile_get_orientation', { device }],
             ['press button', 'mobile_press_button', { device, button: 'VOLUME_UP' }],
             ['list apps', 'mobile_list_apps', { device }],
+            ['list devices', 'mobile_list_available_devices', {}],
+            ['double tap', 'mobile_double_tap_on_screen', { device, x: field.x, y: field.y }],
+            ['long press', 'mobile_long_press_on_screen_at_coordinates', { device, x: field.x, y: field.y, duration: 100 }],
+            ['swipe', 'mobile_swipe_on_screen', { device, direction: 'up' }],
+            ['save shot', 'mobile_save_screenshot', { device, saveTo: join(home, 'shot.png') }],
+            ['set portrait', 'mobile_set_orientation', { device, orientation: 'portrait' }],
+            // These two leave the app: the round ends with an untimed launch.
+            ['open URL', 'mobile_open_url', { device, url: 'https://example.com/' }],
+            ['terminate', 'mobile_terminate_app', { device, packageName: DEMO_PACKAGE }],
           ] as [string, string, Record<string, unknown>][])
         : []),
     ];
+    const ops = allOps.filter(([op]) => pick.test(op));
+    const restore = async () => {
+      if (process.env.BENCH_ALL === '1') await timed(sides[0], 'setup', 'mobile_launch_app', { device, packageName: DEMO_PACKAGE }, false);
+    };
     // Warm-up: each server's first calls pay for device discovery and lazy setup.
-    for (let i = 0; i < 3; i++) for (const side of sides) for (const [op, tool, args] of ops) await timed(side, op, tool, args, false);
+    for (let i = 0; i < 3; i++) {
+      for (const side of sides) for (const [op, tool, args] of ops) await timed(side, op, tool, args, false);
+      await restore();
+    }
     for (const side of sides) side.errors.clear();
     for (let round = 0; round < N; round++) {
       for (const [op, tool, args] of ops) {
         const order = round % 2 ? [...sides].reverse() : sides;
-        for (const side of order) await timed(side, op, tool, args);
+        for (const side of order) {
+          await timed(side, op, tool, args);
+          // A refused save is not always flagged as an error: only a written file counts.
+          if (tool === 'mobile_save_screenshot') {
+            if (!existsSync(String(args.saveTo))) side.errors.set(op, `no file at ${String(args.saveTo)}`);
+            rmSync(String(args.saveTo), { force: true });
+          }
+        }
       }
+      await restore();
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`MCP over stdio, emulated Android phone ${device} (1080×2400) via a private adb server; ${N} interleaved rounds; medians (p95)\n`);
