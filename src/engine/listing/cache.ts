@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RecentMap } from '../recent-map.js';
 import type { UiElement } from '../types.js';
 
 /**
@@ -7,21 +8,17 @@ import type { UiElement } from '../types.js';
  * Bounded: a few screens per device, since a screen seen again after many others is rare.
  */
 export class ListingCache {
-  private readonly entries = new Map<string, UiElement[]>();
+  private readonly entries: RecentMap<string, UiElement[]>;
 
-  constructor(private readonly capacity = 4) {}
+  constructor(capacity = 4) {
+    this.entries = new RecentMap(capacity);
+  }
 
   /** The listing for this hierarchy text (and whatever else changes the result, in `context`), computing it on a miss. */
   get(source: string, context: string, compute: () => UiElement[]): UiElement[] {
     const key = createHash('md5').update(context).update('\0').update(source).digest('hex');
     let hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-    } else {
-      hit = compute();
-      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    }
-    this.entries.set(key, hit);
+    if (!hit) this.entries.set(key, (hit = compute()));
     // Callers get their own array and objects: a listing handed out is theirs to change.
     return hit.map((e) => ({ ...e, center: { ...e.center } }));
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RecentMap } from '../recent-map.js';
 import type { FittedCapture } from './capture.js';
 import { scaleCapture, type ScaledShot, type ScaleOptions } from './scale.js';
 
@@ -15,7 +16,7 @@ const CAPACITY = 4;
  * are scaled each time: hashing 10 MB of pixels would cost about what their encode saves.
  */
 export class ScaledMemo {
-  private readonly entries = new Map<string, ScaledShot>();
+  private readonly entries = new RecentMap<string, ScaledShot>(CAPACITY);
   hits = 0;
 
   async scale(cap: FittedCapture, options: ScaleOptions = {}, compute = scaleCapture): Promise<ScaledShot> {
@@ -27,13 +28,10 @@ export class ScaledMemo {
     const kept = this.entries.get(key);
     if (kept) {
       this.hits++;
-      this.entries.delete(key);
-      this.entries.set(key, kept);
       return { ...kept };
     }
     const shot = await compute(cap, options);
     this.entries.set(key, shot);
-    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
     return { ...shot };
   }
 }

@@ -1,5 +1,6 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
 import { parseResolvedActivity } from './shell-output.js';
 
@@ -24,7 +25,7 @@ const MAX_REMEMBERED = 256;
  * or updated behind our back: "Error type 3") is resolved again, so the answer stays the device's.
  */
 export class AppLauncher {
-  private readonly components = new Map<string, string>();
+  private readonly components = new RecentMap<string, string>(MAX_REMEMBERED);
 
   constructor(private readonly io: LaunchIo) {}
 
@@ -38,7 +39,7 @@ export class AppLauncher {
     const component = await this.resolve(pkg, ctx);
     const failure = await this.start(pkg, component, ctx);
     if (failure) throw new ToolError('INTERNAL', `${this.io.serial} did not start ${component}: ${failure}`);
-    this.remember(pkg, component);
+    this.components.set(pkg, component);
   }
 
   /** Installing, updating or removing the app may change its launcher activity. */
@@ -59,11 +60,5 @@ export class AppLauncher {
   private async start(pkg: string, component: string, ctx: CallContext): Promise<string | undefined> {
     const out = await this.io.shell(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
     return /^Error:[^\n]*$/m.exec(out)?.[0].trim() ?? /^Error[^\n]*$/m.exec(out)?.[0].trim();
-  }
-
-  private remember(pkg: string, component: string): void {
-    this.components.delete(pkg);
-    this.components.set(pkg, component);
-    if (this.components.size > MAX_REMEMBERED) this.components.delete(this.components.keys().next().value!);
   }
 }

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { RecentMap } from '../../recent-map.js';
 
 /**
  * PNG encoder for RGBA screens that re-compresses only the horizontal bands that changed.
@@ -98,12 +99,14 @@ const WHOLE_IMAGE_SHARE = 0.25;
 
 /** Encoded bands by band key, least recently used dropped first. */
 export class BandPngEncoder {
-  private readonly bands = new Map<string, EncodedBand>();
+  private readonly bands: RecentMap<string, EncodedBand>;
   /** Band keys of the last frame encoded, per screen size. */
   private readonly previous = new Map<string, string[]>();
 
   /** @param keep how many encoded bands to remember (a few screens' worth). */
-  constructor(readonly bandRows: number, private readonly keep = 512) {}
+  constructor(readonly bandRows: number, keep = 512) {
+    this.bands = new RecentMap(keep);
+  }
 
   /**
    * PNG of the pixels. `keys[i]` must change whenever the pixels of rows
@@ -122,13 +125,9 @@ export class BandPngEncoder {
     if (changed > count * WHOLE_IMAGE_SHARE) return encodeWhole(rgba, width, height);
     const bands = full.map((key, i) => {
       let band = this.bands.get(key);
-      if (band) this.bands.delete(key);
-      else band = encodeBand(rgba, width, i * this.bandRows, Math.min(height, (i + 1) * this.bandRows));
-      // Re-insert: Map order is the recency order.
-      this.bands.set(key, band);
+      if (!band) this.bands.set(key, (band = encodeBand(rgba, width, i * this.bandRows, Math.min(height, (i + 1) * this.bandRows))));
       return band;
     });
-    while (this.bands.size > this.keep) this.bands.delete(this.bands.keys().next().value!);
     let adler = 1;
     for (const band of bands) adler = adlerCombine(adler, band.adler, band.length);
     const ihdr = Buffer.alloc(13);
