@@ -6,7 +6,8 @@
  * Prints figures; asserts nothing.
  *
  *   node dist/scripts/bench/mcp-alone.js        (BENCH_N rounds, default 100; BENCH_CALLS=<regex> picks calls by name;
- *                                                BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server)
+ *                                                BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server;
+ *                                                BENCH_SERVER_STDERR=1 shows the server's stderr)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ try {
     command: process.execPath,
     args: [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`],
     env: { ...(adb.env as Record<string, string>), HOME: home },
-    stderr: 'ignore',
+    stderr: process.env.BENCH_SERVER_STDERR ? 'inherit' : 'ignore',
   });
   client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);

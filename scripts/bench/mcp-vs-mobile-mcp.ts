@@ -16,7 +16,7 @@
  *   git clone https://github.com/mobile-next/mobile-mcp /tmp/mobile-mcp && cd /tmp/mobile-mcp && npm ci && npm run build
  * Without MOBILE_MCP_DIR only mobilebridge's figures are printed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,20 @@ function cpuMs(pid: number | null): number {
   } catch {
     return 0;
   }
+}
+
+/** Pids of running processes whose command line contains `needle` (Linux /proc). */
+function pidsRunning(needle: string): Set<number> {
+  const pids = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) pids.add(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
 }
 
 async function connect(name: string, command: string, args: string[], env: Record<string, string>): Promise<Side> {
@@ -94,6 +108,8 @@ async function main(): Promise<void> {
   const adb = await PrivateAdbServer.start();
   const home = mkdtempSync(join(tmpdir(), 'mb-bench-mcp-'));
   const sides: Side[] = [];
+  // mobile-mcp's mobilecli starts a daemon that outlives it; the ones that appear during this run are ours to stop.
+  const daemonsBefore = pidsRunning('mobilecli');
   try {
     await adb.connect(phone.serial);
     const device = phone.serial;
@@ -183,6 +199,14 @@ async function main(): Promise<void> {
     console.log('scaled to their own defaults; the emulated phone answers at once, so these are host-side costs.');
   } finally {
     await Promise.all(sides.map((s) => s.client.close().catch(() => undefined)));
+    for (const pid of pidsRunning('mobilecli')) {
+      if (daemonsBefore.has(pid) || pid === process.pid) continue;
+      try {
+        process.kill(pid);
+      } catch {
+        // Already gone.
+      }
+    }
     await adb.stop();
     await phone.close();
     rmSync(home, { recursive: true, force: true });
