@@ -56,7 +56,7 @@ monkey('a double tap and a drag go in one write each, an empty line after every 
   await tick();
   for (let i = 0; i < 4; i++) fake.answer();
   assert.is(await double, true);
-  assert.equal(fake.writes, [['tap 5 5', 'sleep 100', 'tap 5 5', 'sleep 0'], [''], [''], ['']]);
+  assert.equal(fake.writes, [['tap 5 5', 'sleep 60', 'tap 5 5', 'sleep 0'], [''], [''], ['']]);
   fake.writes.length = 0;
   const drag = swipeGesture(0, 0, 0, 300, 100).monkey;
   const swiped = channel.send(drag, signal);

@@ -153,6 +153,23 @@ tools('buttons, swipe, long press, double tap, URL, wifi', async ({ rig }) => {
   assert.is(rig!.phone.phone.wifi, true);
 });
 
+tools('a double tap is two taps inside GestureDetector\'s window: 40–300 ms from the first up to the second down', async ({ rig }) => {
+  // GestureDetector.isConsideredDoubleTap: secondDown.getEventTime() - firstUp.getEventTime() within
+  // [DOUBLE_TAP_MIN_TIME 40, DOUBLE_TAP_TIMEOUT 300], and the TAP message posted at the first down
+  // (300 ms) still pending when the second down arrives.
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  for (let round = 0; round < 3; round++) {
+    rig!.phone.stats.reset();
+    assert.is((await rig!.call('mobile_double_tap_on_screen', { x: 540, y: 1200 })).status, 'success');
+    const taps = rig!.phone.stats.monkeyTaps;
+    assert.is(taps.length, 2, JSON.stringify(taps));
+    assert.equal([taps[0].x, taps[0].y, taps[1].x, taps[1].y], [540, 1200, 540, 1200]);
+    const gap = taps[1].down - taps[0].up;
+    assert.ok(gap >= 40 && gap <= 300, `first up to second down: ${gap.toFixed(1)} ms`);
+    assert.ok(taps[1].down - taps[0].down < 300, `first down to second down: ${(taps[1].down - taps[0].down).toFixed(1)} ms`);
+  }
+});
+
 tools('install through adbkit, uninstall, system apps refuse, SecurityException → PERMISSION_DENIED', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.fresh', label: 'Fresh', versionName: '2.0' });
   const r = await rig!.call('mobile_install_app', { path: apk });

@@ -77,6 +77,11 @@ export class AdbdStats {
   extraRoundTrips = 0;
   /** Each chunk the host wrote to the monkey port, as it arrived. */
   monkeyInput: string[] = [];
+  /**
+   * Taps monkey injected, with the event times it gave them (uptimeMillis when each MotionEvent was
+   * made, here performance.now()): what Android's GestureDetector judges a double tap by.
+   */
+  monkeyTaps: { x: number; y: number; down: number; up: number }[] = [];
   /** Time the emulated device spent running finished services (what a phone's own work would cost). */
   deviceMs = 0;
   get roundTrips(): number {
@@ -86,6 +91,7 @@ export class AdbdStats {
     this.opened = [];
     this.extraRoundTrips = 0;
     this.monkeyInput = [];
+    this.monkeyTaps = [];
     this.deviceMs = 0;
   }
 }

@@ -63,6 +63,8 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
   });
   const input = new ByteQueue(stream);
   let down: { x: number; y: number; at: number; moved: boolean } | undefined;
+  // TapCommand queues DOWN and UP; MonkeyMotionEvent stamps each with uptimeMillis as it is injected.
+  const tapped = (x: number, y: number, at: number) => stats.monkeyTaps.push({ x, y, down: at, up: performance.now() });
   for (;;) {
     const line = await input.readLine();
     if (line === null) return;
@@ -104,16 +106,21 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
     // Input to a dark or locked screen is injected and goes nowhere the app sees.
     if (INJECTING.has(verb) && fate?.blocked()) continue;
     try {
-      if (verb === 'tap') await phone.tap(n[0], n[1], ctx());
-      else if (verb === 'touch' && args[0] === 'down') down = { x: n[1], y: n[2], at: Date.now(), moved: false };
+      if (verb === 'tap') {
+        tapped(n[0], n[1], performance.now());
+        await phone.tap(n[0], n[1], ctx());
+      } else if (verb === 'touch' && args[0] === 'down') down = { x: n[1], y: n[2], at: performance.now(), moved: false };
       else if (verb === 'touch' && args[0] === 'move' && down) down.moved ||= Math.hypot(n[1] - down.x, n[2] - down.y) > TOUCH_SLOP_PX;
       else if (verb === 'touch' && args[0] === 'up' && down) {
         const start = down;
         down = undefined;
-        const held = Date.now() - start.at;
+        const held = performance.now() - start.at;
         if (start.moved || Math.hypot(n[1] - start.x, n[2] - start.y) > TOUCH_SLOP_PX) await phone.swipe(start.x, start.y, n[1], n[2], held, ctx());
         else if (held >= LONG_PRESS_MS) await phone.longPress(start.x, start.y, held, ctx());
-        else await phone.tap(start.x, start.y, ctx());
+        else {
+          tapped(start.x, start.y, start.at);
+          await phone.tap(start.x, start.y, ctx());
+        }
       } else if (verb === 'press') {
         const button = buttonForKey(args[0]);
         if (button) await phone.pressButton(button, ctx());

@@ -10,7 +10,15 @@ export const KEYCODES: Record<Button, { name: string; code: number }> = {
   ENTER: { name: 'KEYCODE_ENTER', code: 66 },
 };
 
-export const DOUBLE_TAP_GAP_MS = 100;
+/**
+ * Android's GestureDetector takes two taps for a double tap when the second DOWN comes 40–300 ms
+ * (DOUBLE_TAP_MIN_TIME, DOUBLE_TAP_TIMEOUT) after the first UP, judged by the events' own times.
+ * Monkey stamps each event as it injects it and sleeps on the device, so its gap is exact: 60 ms
+ * keeps 20 ms above the minimum. The control socket's pause is kept on the host, and the network
+ * may bunch the taps together on the way, so it keeps 100 ms of room on both sides.
+ */
+const MONKEY_DOUBLE_TAP_GAP_MS = 60;
+const CONTROL_DOUBLE_TAP_GAP_MS = 100;
 
 /**
  * One gesture as scrcpy control steps, as monkey network commands (touch down/move/up, sleep) and as
@@ -28,8 +36,8 @@ export function tapGesture(x: number, y: number): Gesture {
 
 export function doubleTapGesture(x: number, y: number): Gesture {
   return {
-    control: [...tapSteps(x, y), { sleep: DOUBLE_TAP_GAP_MS }, ...tapSteps(x, y)],
-    monkey: [`tap ${x} ${y}`, `sleep ${DOUBLE_TAP_GAP_MS}`, `tap ${x} ${y}`],
+    control: [...tapSteps(x, y), { sleep: CONTROL_DOUBLE_TAP_GAP_MS }, ...tapSteps(x, y)],
+    monkey: [`tap ${x} ${y}`, `sleep ${MONKEY_DOUBLE_TAP_GAP_MS}`, `tap ${x} ${y}`],
     shell: `input tap ${x} ${y} && input tap ${x} ${y}`,
   };
 }
