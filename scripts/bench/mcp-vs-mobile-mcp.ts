@@ -10,7 +10,8 @@
  *                                                  orientation, press button, list apps, list devices, double tap,
  *                                                  long press, swipe, save screenshot, set orientation, open URL,
  *                                                  terminate; the app is launched again, untimed, after the round;
- *                                                  BENCH_CALLS=<regex> keeps the calls whose names match)
+ *                                                  BENCH_CALLS=<regex> keeps the calls whose names match;
+ *                                                  BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles our server)
  *
  * Getting mobile-mcp (outside this repository):
  *   git clone https://github.com/mobile-next/mobile-mcp /tmp/mobile-mcp && cd /tmp/mobile-mcp && npm ci && npm run build
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     const device = phone.serial;
     // Both servers may write files under their working and temp folders only: the temp folder is `home`.
     const env = { ...(adb.env as Record<string, string>), HOME: home, TMPDIR: home, MOBILEMCP_DISABLE_TELEMETRY: '1' };
-    sides.push(await connect('mobilebridge', process.execPath, [CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`], env));
+    sides.push(await connect('mobilebridge', process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), CLI, 'mcp', '--engine-tools', '--no-virtual', '--no-ios', '--adb', `127.0.0.1:${adb.port}`], env));
     if (MOBILE_MCP_DIR) {
       const entry = join(MOBILE_MCP_DIR, 'lib', 'index.js');
       if (!existsSync(entry)) throw new Error(`${entry} does not exist: build mobile-mcp first (npm ci && npm run build in ${MOBILE_MCP_DIR})`);
