@@ -8,6 +8,7 @@ import { validateScenarioValue } from '../../src/validate/index.js';
 import { deviceToCss, fitScreen } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
+import { screenBox } from './support/screen-box.js';
 import { startViewerBridge } from './support/viewer-bridge.js';
 
 /**
@@ -179,7 +180,7 @@ inspector('Pick on screen: a click inspects the element under the pointer instea
   const elements = ((await engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: { id: string; center: { x: number; y: number } }[] }).elements;
   const forgot = elements.find((e) => e.id === 'forgot_password')!;
   const size = (await engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
-  const box = (await page.locator('#screen').boundingBox())!;
+  const box = await screenBox(page);
   const at = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), forgot.center);
   const tapsBefore = await page.locator('#activity-feed li', { hasText: 'tapped' }).count();
 

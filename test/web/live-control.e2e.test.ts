@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
+import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -59,12 +60,6 @@ function shift(before: Map<string, number>, after: Map<string, number>): number 
   const id = both[Math.floor(both.length / 2)];
   if (!id) throw new Error('no row on screen in both listings');
   return after.get(id)! - before.get(id)!;
-}
-
-async function screenBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
-  const box = await page.locator('#screen').boundingBox();
-  if (!box) throw new Error('the screen canvas is not displayed');
-  return box;
 }
 
 /** The page point where device pixel `p` is drawn, computed apart from the viewer's code. */

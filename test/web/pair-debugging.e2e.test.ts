@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
+import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -47,8 +48,7 @@ async function find(ctx: Ctx, id: string): Promise<UiElement> {
 
 async function drawnCentre(ctx: Ctx, page: Page, e: UiElement): Promise<Point> {
   const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
-  const box = await page.locator('#screen').boundingBox();
-  if (!box) throw new Error('the screen canvas is not displayed');
+  const box = await screenBox(page);
   const p = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), e.center);
   return { x: box.x + p.x, y: box.y + p.y };
 }
