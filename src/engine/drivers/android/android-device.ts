@@ -401,8 +401,7 @@ export class AndroidDevice implements DeviceHandle {
 
   /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */
   private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string): Promise<string> {
-    const out = await this.text(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
-    this.checkSecurity(out, `${what} ${pkg}`);
+    const out = await this.checkedText(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
     if (!isInstalledOutput(out)) {
       throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.serial}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
     }
