@@ -57,8 +57,6 @@ export class AreaScaler {
   private readonly red: number;
   private readonly aligned: Uint8Array;
   private readonly taps3?: Int32Array;
-  /** Index of each output pixel's first weight in hWeights. */
-  private readonly hStart: Int32Array;
   /** Output pixels whose three taps all lie inside the row (weighRow3). */
   private readonly inner3: number = 0;
 
@@ -96,8 +94,6 @@ export class AreaScaler {
     this.acc = new Int32Array(width * 3);
     this.nextAcc = new Int32Array(width * 3);
     this.red = order === 'bgra' ? 2 : 0;
-    this.hStart = new Int32Array(width);
-    for (let o = 1; o < width; o++) this.hStart[o] = this.hStart[o - 1] + this.hCount[o - 1];
     if (this.hCount.every((n) => n <= 3)) {
       // Three weights per output pixel, zeros where it covers fewer source pixels.
       this.taps3 = new Int32Array(width * 3);
@@ -227,14 +223,15 @@ export class AreaScaler {
     for (let o = this.inner3; o < this.width; o++) this.weighPixel(words, o, wTop, wNext);
   }
 
-  /** One output pixel's taps as listed (any count), for the few the unrolled loops leave out. */
+  /** One output pixel of weighRow3 from the taps that lie inside the row: the last few, which its loop leaves out. */
   private weighPixel(words: Uint32Array, o: number, wTop: number, wNext: number): void {
-    const { hFirst, hCount, hStart, hWeights, red } = this;
+    const { hFirst, hCount, red } = this;
+    const wts = this.taps3!;
     let rb = 0;
     let g = 0;
     for (let n = 0; n < hCount[o]; n++) {
       const px = words[hFirst[o] + n];
-      const wt = hWeights[hStart[o] + n];
+      const wt = wts[o * 3 + n];
       rb += (px & 0xff00ff) * wt;
       g += ((px >>> 8) & 0xff) * wt;
     }
