@@ -78,8 +78,9 @@ export class AdbdStats {
   /** Each chunk the host wrote to the monkey port, as it arrived. */
   monkeyInput: string[] = [];
   /**
-   * Taps monkey injected, with the event times it gave them (uptimeMillis when each MotionEvent was
-   * made, here performance.now()): what Android's GestureDetector judges a double tap by.
+   * Taps monkey injected where the app sees them (not to a dark or locked screen), with the event
+   * times it gave them (uptimeMillis when each MotionEvent was made, here performance.now()): what
+   * Android's GestureDetector judges a double tap by.
    */
   monkeyTaps: { x: number; y: number; down: number; up: number }[] = [];
   /** Time the emulated device spent running finished services (what a phone's own work would cost). */

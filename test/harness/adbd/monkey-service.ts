@@ -127,8 +127,7 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
       } else if (verb === 'sleep') {
         // MonkeyThrottleEvent's Thread.sleep(0) returns at once; a timer of 0 would wait 1 ms.
         if (n[0] > 0) await sleep(n[0]);
-      }
-      else if (verb === 'type') await phone.typeText(args[0], ctx());
+      } else if (verb === 'type') await phone.typeText(args[0], ctx());
     } catch (err) {
       // Injection succeeds whatever the app makes of the event; anything else is a harness fault,
       // and a monkey that throws dies: the connection ends.
