@@ -56,15 +56,19 @@ function cpuMs(pid: number | null): number {
   }
 }
 
-/** Pids of running processes whose command line contains `needle` (Linux /proc). */
-function pidsRunning(needle: string): Set<number> {
-  const pids = new Set<number>();
+/**
+ * Pids of running `mobilecli` processes started with HOME=`home` (Linux /proc): the ones this run's
+ * mobile-mcp started, whatever else on the machine runs mobilecli.
+ */
+function ourMobilecli(home: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) pids.add(Number(entry));
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('mobilecli')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`HOME=${home}`)) pids.push(Number(entry));
     } catch {
-      // Gone meanwhile.
+      // Gone meanwhile, or not ours to read.
     }
   }
   return pids;
@@ -109,8 +113,6 @@ async function main(): Promise<void> {
   const adb = await PrivateAdbServer.start();
   const home = mkdtempSync(join(tmpdir(), 'mb-bench-mcp-'));
   const sides: Side[] = [];
-  // mobile-mcp's mobilecli starts a daemon that outlives it; the ones that appear during this run are ours to stop.
-  const daemonsBefore = pidsRunning('mobilecli');
   try {
     await adb.connect(phone.serial);
     const device = phone.serial;
@@ -200,8 +202,8 @@ async function main(): Promise<void> {
     console.log('scaled to their own defaults; the emulated phone answers at once, so these are host-side costs.');
   } finally {
     await Promise.all(sides.map((s) => s.client.close().catch(() => undefined)));
-    for (const pid of pidsRunning('mobilecli')) {
-      if (daemonsBefore.has(pid) || pid === process.pid) continue;
+    // mobile-mcp's mobilecli starts a daemon that outlives it: the ones this run started are stopped.
+    for (const pid of ourMobilecli(home)) {
       try {
         process.kill(pid);
       } catch {
