@@ -40,6 +40,6 @@ export class AllowedPaths {
 
   /** Atomic write (temp file, fsync, rename) inside the verified folder; returns the written path. */
   write(path: string, param: string, content: string | Uint8Array, options?: WriteOptions): Promise<string> {
-    return writeInside(resolve(path), content, this.where(param), options);
+    return writeInside(path, content, this.where(param), options);
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -104,6 +104,20 @@ t('save screenshot writes a PNG under allowed folders and refuses others', async
   assert.is((await sharp(file).metadata()).format, 'png');
   await fails(engine, 'mobile_save_screenshot', { device: A, saveTo: '/mobilebridge-nope/x.png' }, 'PERMISSION_DENIED', /--allow-path/);
   await fails(engine, 'mobile_save_screenshot', { device: A, saveTo: join(dir, 'missing-dir', 'deeper', 'x.png') }, 'INVALID_PARAMETER', /cannot write/);
+});
+
+t('save screenshot picks the format from the extension and refuses a folder or another format', async ({ engine, dir }) => {
+  const size = await ok(engine, 'mobile_get_screen_size', { device: A });
+  for (const name of ['shot.jpg', 'SHOT.JPEG']) {
+    await ok(engine, 'mobile_save_screenshot', { device: A, saveTo: join(dir, name) });
+    const meta = await sharp(join(dir, name)).metadata();
+    assert.equal([meta.format, meta.width, meta.height], ['jpeg', size.width, size.height], name);
+  }
+  await ok(engine, 'mobile_save_screenshot', { device: A, saveTo: join(dir, 'no-extension') });
+  assert.is((await sharp(join(dir, 'no-extension')).metadata()).format, 'png');
+  await fails(engine, 'mobile_save_screenshot', { device: A, saveTo: join(dir, 'shot.webp') }, 'INVALID_PARAMETER', /\.png.*\.jpg.*not \.webp/);
+  await fails(engine, 'mobile_save_screenshot', { device: A, saveTo: join(dir, 'shots') + '/' }, 'INVALID_PARAMETER', /names a folder/);
+  assert.not.ok(existsSync(join(dir, 'shot.webp')) || existsSync(join(dir, 'shots')), 'a refused save writes nothing');
 });
 
 t('orientation round trip swaps the screen size', async ({ engine }) => {

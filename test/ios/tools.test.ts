@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -37,6 +37,9 @@ tools('screen size and screenshot are in pixels', async ({ rig }) => {
   const saved = await rig.call('mobile_save_screenshot', { saveTo: join(rig.dir, 'shot.png') });
   assert.is(saved.status, 'success');
   assert.ok(existsSync(join(rig.dir, 'shot.png')));
+  // WebDriverAgent hands out a PNG: a .jpg name gets it encoded as JPEG, not the PNG's bytes.
+  await rig.call('mobile_save_screenshot', { saveTo: join(rig.dir, 'shot.jpg') });
+  assert.equal([...readFileSync(join(rig.dir, 'shot.jpg')).subarray(0, 3)], [0xff, 0xd8, 0xff]);
 });
 
 tools('type without a focused field is INVALID_PARAMETER naming the fix', async ({ rig }) => {

@@ -5,7 +5,7 @@ const usage = `Usage: mobilebridge schema scenario|result
 
 Prints a JSON Schema (draft 2020-12) on stdout, generated from the same definitions the
 validator uses:
-  scenario   the scenario document (schema 2.0 / 2.1), e.g. for editor completion
+  scenario   the scenario document (schema 2.0 / 2.1 / 2.2), e.g. for editor completion
   result     the run result document written by 'mobilebridge run'
 
 Example (VS Code): mobilebridge schema scenario > .vscode/scenario.schema.json

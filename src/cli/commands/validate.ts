@@ -5,7 +5,7 @@ import { renderHuman } from '../../validate/human.js';
 
 const usage = `Usage: mobilebridge validate <file|folder|glob>... [--human] [--quiet]
 
-Validates scenario files (schema 2.0 / 2.1) and prints one JSON envelope on stdout:
+Validates scenario files (schema 2.0 / 2.1 / 2.2) and prints one JSON envelope on stdout:
 data (one file) or data.results[] (several), each with errors[] and warnings[] carrying
 a JSON Pointer, line, column, rule id, message and suggestion.
 

@@ -257,7 +257,8 @@ export function injectWriteFault(fault: typeof writeFault): void {
 export async function writeInside(path: string, content: string | Uint8Array, where: Roots, options: WriteOptions = {}): Promise<string> {
   const absolute = resolve(path);
   const name = basename(absolute);
-  if (!name || name === '.' || name === '..' || absolute.endsWith(sep)) throw new ToolError('INVALID_PARAMETER', `${where.param}: ${path} names a folder; give a file name`);
+  // resolve() drops a trailing separator, so "shots/" is judged on the text as given.
+  if (!name || name === '.' || name === '..' || path.endsWith('/') || path.endsWith(sep)) throw new ToolError('INVALID_PARAMETER', `${where.param}: ${path} names a folder; give a file name`);
   const folder = await openFolderInside(dirname(absolute), where, absolute, options.createFolders ?? false);
   const target = `${folder.prefix}/${name}`;
   const temp = `${folder.prefix}/.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -46,6 +46,21 @@ export function isPng(bytes: Buffer | undefined): bytes is Buffer {
   return bytes !== undefined && bytes.length > 16 && bytes.readUInt32BE(12) === 0x49484452;
 }
 
+/** A JPEG file's bytes (its start-of-image marker), as WebDriverAgent's MJPEG pictures are. */
+export function isJpeg(bytes: Buffer | undefined): bytes is Buffer {
+  return bytes !== undefined && bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+}
+
+/**
+ * The capture as a JPEG file's bytes, for a screenshot saved under a .jpg name: the device's own
+ * JPEG as it is, anything else encoded once. Quality 90 because the file is for people to read
+ * (labels stay crisp); screens are opaque, so dropping alpha loses nothing.
+ */
+export function jpegOf(cap: ScreenCapture): Promise<Buffer> {
+  if (isJpeg(cap.encoded)) return Promise.resolve(cap.encoded);
+  return sharpOf(cap).removeAlpha().jpeg({ quality: 90 }).toBuffer();
+}
+
 /** The capture as a PNG file's bytes: the device's own PNG as it is, raw pixels encoded once. */
 export function pngOf(cap: ScreenCapture): Promise<Buffer> {
   if (isPng(cap.encoded)) return Promise.resolve(cap.encoded);

@@ -1,5 +1,6 @@
 import { ToolError } from '../errors.js';
-import { pngOf } from '../screen/capture.js';
+import { extname } from 'node:path';
+import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { device, oneOf, params, requiredString } from './params.js';
@@ -21,6 +22,24 @@ async function scrollHalfScreen(ctx: ToolContext, revealBelow: boolean): Promise
 
 const MAX_SCROLLS_EACH_WAY = 15;
 
+/**
+ * The file format a saveTo name asks for. mobile-mcp writes JPEG for .jpg, so an agent moving over
+ * expects the same; PNG bytes under a .jpg or .webp name would open as the wrong type. A name
+ * without an extension keeps the seed's PNG.
+ */
+function savedFormat(saveTo: string): 'png' | 'jpeg' {
+  const ext = extname(saveTo).toLowerCase();
+  if (ext === '' || ext === '.png') return 'png';
+  if (ext === '.jpg' || ext === '.jpeg') return 'jpeg';
+  throw new ToolError('INVALID_PARAMETER', `saveTo ${JSON.stringify(saveTo)}: screenshots are saved as PNG (.png) or JPEG (.jpg, .jpeg), not ${ext}; give the file one of those extensions`);
+}
+
+/** The screen as a JPEG, from raw pixels where the driver has them (the pooled slot given back after). */
+async function jpegOfScreen(ctx: ToolContext): Promise<Buffer> {
+  const cap = await captureScreen(ctx.device, ctx);
+  return jpegOf(cap).finally(() => cap.raw?.release?.());
+}
+
 export const screenTools = [
   deviceTool({
     name: 'mobile_take_screenshot',
@@ -39,13 +58,14 @@ export const screenTools = [
   deviceTool({
     name: 'mobile_save_screenshot',
     description:
-      'Capture the screen and write it as a PNG file on the machine running mobilebridge (atomically, into an existing folder). saveTo must be under the working directory, the temp directory or a folder allowed with --allow-path (else PERMISSION_DENIED). A full disk answers DISK_FULL. Returns {status, path}.',
-    params: params({ device, saveTo: requiredString('saveTo', 'file path for the PNG, e.g. ./shots/home.png') }),
+      'Capture the screen and write it as a file on the machine running mobilebridge (atomically, into an existing folder): PNG for a .png name (or none), JPEG for .jpg/.jpeg; other extensions are refused. saveTo must be under the working directory, the temp directory or a folder allowed with --allow-path (else PERMISSION_DENIED). A full disk answers DISK_FULL. Returns {status, path}.',
+    params: params({ device, saveTo: requiredString('saveTo', 'file path ending in .png, .jpg or .jpeg, e.g. ./shots/home.png') }),
     mutates: false,
     async handler(p, ctx) {
+      const format = savedFormat(p.saveTo);
       await ctx.allowedPath(p.saveTo, 'saveTo');
-      const shot = await ctx.device.screenshot(ctx);
-      const file = await ctx.files.write(p.saveTo, 'saveTo', shot.png);
+      const bytes = format === 'png' ? (await ctx.device.screenshot(ctx)).png : await jpegOfScreen(ctx);
+      const file = await ctx.files.write(p.saveTo, 'saveTo', bytes);
       return { status: 'success', path: file };
     },
   }),
