@@ -31,7 +31,7 @@ async function tapFigures(label: string, phone: EmulatedPhone, engine: Engine, h
 }
 
 async function main(): Promise<void> {
-  await withAndroidRig(async ({ phone, server, engineWith }) => {
+  await withAndroidRig(async ({ phone, engineWith }) => {
     console.log(`scrcpy input benchmark: engine → adbkit → adb server → emulated adbd + scrcpy-server 3.3.1; n=${N}\n`);
     const scrcpy = engineWith({});
     const { handle, close } = await withScrcpyViewer(scrcpy, phone.serial);

@@ -40,7 +40,7 @@ export class SharedNotification {
     readonly method: string,
     /** The params without the per-session field. */
     params: Record<string, unknown>,
-    private readonly perSession?: string,
+    perSession?: string,
   ) {
     const rest = JSON.stringify(params);
     this.hasRest = rest.length > 2;

@@ -85,7 +85,8 @@ export function expandArgument(arg: string): string[] | undefined {
   }
 }
 
-function unreadable(file: string, why: string): FileOutcome {
+/** The report of a file that could not be read: one file-unreadable error saying why. */
+export function unreadable(file: string, why: string): FileOutcome {
   const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}` };
   return { report: { valid: false, file, schema_version: null, errors: [issue], warnings: [] }, readError: issue.message };
 }

@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
@@ -97,6 +98,33 @@ test('run --out into /proc answers with a clear message at once', () => {
   const r = spawnSync(process.execPath, [MAIN, 'run', join(fileURLToPath(new URL('../../../test/fixtures/runs/', import.meta.url)), 'semantic_cross.json'), '--out', '/proc/mobilebridge-nope', '--no-android', '--no-ios'], { encoding: 'utf8', timeout: 60_000 });
   assert.is(r.status, 3, r.stderr);
   assert.match(r.stderr, /--out: cannot create the output folder \/proc\/mobilebridge-nope: /);
+});
+
+test('run finds and reads scenarios as validate does: a FIFO or a missing file is refused at once saying why, a folder skips node_modules', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-run-read-'));
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [MAIN, 'run', ...args, '--no-android', '--no-ios'], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') } });
+  const unreadable = (r: ReturnType<typeof cli>): string => {
+    assert.is(r.status, 1, r.stderr);
+    const errors = (JSON.parse(r.stdout) as { data: { errors: { rule: string; message: string }[] } }).data.errors;
+    assert.equal(errors.map((e) => e.rule), ['file-unreadable']);
+    return errors[0].message;
+  };
+  try {
+    const fifo = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    // Reading a FIFO used to wait for a writer forever.
+    assert.match(unreadable(cli(fifo)), /pipe\.json: it is a FIFO/);
+    assert.match(unreadable(cli(join(dir, 'nothere.json'))), /nothere\.json: no such file/);
+    mkdirSync(join(dir, 'suite', 'node_modules'), { recursive: true });
+    copyFileSync(fileURLToPath(new URL('../../../test/fixtures/runs/semantic_cross.json', import.meta.url)), join(dir, 'suite', 'a.json'));
+    writeFileSync(join(dir, 'suite', 'node_modules', 'broken.json'), '{');
+    const listed = cli(join(dir, 'suite'), '--list');
+    assert.is(listed.status, 0, listed.stdout + listed.stderr);
+    assert.equal((JSON.parse(listed.stdout) as { data: { runs: { scenario: string }[] } }).data.runs.map((r) => r.scenario), ['suite/a.json']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -173,7 +173,7 @@ function replaceFix(issue: Issue, to: string | number): QuickFix {
   };
 }
 
-function insertFix(issue: Issue, key: string, owner: string[], value: unknown): QuickFix {
+function insertFix(issue: Issue, key: string, value: unknown): QuickFix {
   return {
     kind: 'insert',
     label: `Add "${key}"`,
@@ -233,7 +233,7 @@ export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
     if (!key) return undefined;
     const owner = named && path.at(-1) !== named ? path : path.slice(0, -1);
     const value = placeholder(key, owner, text);
-    return value === undefined ? undefined : insertFix(issue, key, owner, value);
+    return value === undefined ? undefined : insertFix(issue, key, value);
   }
   if (issue.rule === 'schema-version') return tokenAt(text, offset) ? replaceFix(issue, CURRENT_SCHEMA_VERSION) : undefined;
   if (to !== undefined && tokenAt(text, offset)) return replaceFix(issue, to);

@@ -17,7 +17,7 @@ export class ValidatorPanel {
   private fixes = new Map<Issue, QuickFix>();
 
   constructor(
-    private readonly form: HTMLFormElement,
+    form: HTMLFormElement,
     private readonly text: HTMLTextAreaElement,
     fileInput: HTMLInputElement,
     private readonly result: HTMLElement,

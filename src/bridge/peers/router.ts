@@ -33,7 +33,7 @@ export class PeerRouter {
   constructor(
     readonly peers: Peer[],
     private readonly server: string,
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
   ) {
     for (const p of peers) this.relays.set(p, new FrameRelay(p, log));
   }

@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { createEngine } from '../../engine/create.js';
 import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
+import { expandArgument, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
+import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
@@ -17,19 +19,17 @@ import { runThroughBridge } from './run-bridge.js';
 export const EXIT_FAILED = 5;
 
 /** The .json files named or found under the folders named, each with the folder it was found under. */
+/**
+ * The scenario files the arguments name, found as `validate` finds them (folders recursed without
+ * node_modules, dot folders, FIFOs or devices; globs expanded), each with the folder it was given
+ * through. A name that matches nothing is kept, so that reading it reports why.
+ */
 function scenarioFiles(inputs: string[]): { file: string; root: string }[] {
   const files: { file: string; root: string }[] = [];
   for (const input of inputs) {
     const path = resolve(input);
-    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-      const walk = (dir: string) => {
-        for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-          if (entry.isDirectory()) walk(join(dir, entry.name));
-          else if (entry.name.endsWith('.json')) files.push({ file: join(dir, entry.name), root: path });
-        }
-      };
-      walk(path);
-    } else files.push({ file: path, root: dirname(path) });
+    const folder = statSync(path, { throwIfNoEntry: false })?.isDirectory();
+    for (const file of expandArgument(path) ?? [path]) files.push({ file, root: folder ? path : dirname(file) });
   }
   return files;
 }
@@ -98,7 +98,7 @@ A file that another scenario of the run uses as a flow runs inside it, not on it
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
-  flags: ['device', 'devices', 'lease-timeout', 'shard', 'out', 'reset', 'target-wait', 'timeout', 'allow-path', 'virtual', 'bridge', 'token', 'param', 'params-file', 'include-tags', 'exclude-tags', 'list', ...DEVICE_FLAGS],
+  flags: ['device', 'devices', 'lease-timeout', 'shard', 'out', 'reset', 'target-wait', 'bridge', 'token', 'param', 'params-file', 'include-tags', 'exclude-tags', 'list', ...DEVICE_FLAGS],
   async run(rawArgs) {
     const params = takeRepeated(rawArgs, 'param');
     if (params.error) {
@@ -120,14 +120,13 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
     for (const found of files) {
       const file = found.file;
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (err) {
-        printJson(envelope({ valid: false, file, schema_version: null, errors: [], warnings: [] }, `cannot read ${file}: ${(err as Error).message}`));
+      const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
+      if ('why' in read) {
+        const { report, readError } = unreadable(file, read.why);
+        printJson(envelope(report, readError));
         return EXIT.internal;
       }
-      loaded.push({ file, folder: folderName(found), ...loadScenario(text, file, { baseDir: dirname(file) }) });
+      loaded.push({ file, folder: folderName(found), ...loadScenario(read.text, file, { baseDir: dirname(file) }) });
     }
     if (!loaded.length) {
       process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}\n`);

@@ -78,7 +78,7 @@ Examples:
   mobilebridge serve
   mobilebridge serve --port 0
   mobilebridge serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
-  flags: ['host', 'port', 'token', 'allow-origin', 'allow-path', 'video', 'peer', 'peer-token', ...DEVICE_FLAGS],
+  flags: ['host', 'port', 'token', 'allow-origin', 'video', 'peer', 'peer-token', ...DEVICE_FLAGS],
 
   async run(args) {
     const { flags } = parseFlags(args, ['virtual', 'video']);

@@ -7,7 +7,7 @@ const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Replaces `${name}` with the captured value; `$${` stays a literal `${` (SPEC §3). */
 export function interpolate(text: string, values: Record<string, VariableValue>): string {
-  return text.replace(REFERENCE, (match, name: string | undefined) => {
+  return text.replace(REFERENCE, (_match, name: string | undefined) => {
     if (name === undefined) return '${';
     if (!(name in values)) throw new VerbError('INVALID_PARAMETER', `\${${name}} is not a declared variable; declare it under "variables"`);
     const value = values[name];

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { ToolError } from '../../errors.js';
 import { BinaryPlistError, readPlistStrings } from './plist.js';

@@ -81,7 +81,7 @@ export class ScrcpyServerProcess {
 
   constructor(
     private readonly host: ScrcpyHost,
-    private readonly shell: DeviceStream,
+    shell: DeviceStream,
   ) {
     this.console = new SerialWriter(shell);
     this.touches = new TouchGestures(host.phone);

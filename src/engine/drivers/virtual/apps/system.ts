@@ -1,5 +1,5 @@
 import { button, column, row, text, type Action, type View } from '../view.js';
-import type { AppBehaviour, AppScope, Screen } from './app.js';
+import type { AppBehaviour, Screen } from './app.js';
 
 const act = (name: string, arg?: string | number): Action => (arg === undefined ? { do: name } : { do: name, arg });
 
