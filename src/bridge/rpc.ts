@@ -133,7 +133,7 @@ export class RpcServer {
     const id: RequestId = hasId ? (item.id as RequestId) : null;
     const envelope = v.safeParse(RequestEnvelopeSchema, item);
     if (!envelope.success) {
-      return { response: errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `invalid request: ${envelope.issues.map((i) => i.message).join('; ')}`), after };
+      return { response: errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `invalid request: ${paramIssues(envelope.issues).map((i) => i.message).join('; ')}`), after };
     }
     const { method, params } = envelope.output;
     const answer = (response: RpcResponse): Outcome => ({ response: hasId ? response : undefined, after });

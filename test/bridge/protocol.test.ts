@@ -140,6 +140,9 @@ test('-32600 invalid request: not an object, bad jsonrpc, bad method, bad id, bi
   // Valid ids are echoed even on invalid requests.
   raw.send('{"jsonrpc":"1.0","method":"devices.list","id":"abc"}');
   assert.is((await raw.next(() => true)).id, 'abc');
+  // A missing field is named in our words, not valibot's ("Invalid key: Expected …").
+  raw.send('{}');
+  assert.is(errorOf(await raw.next(() => true)).message, 'invalid request: jsonrpc is required; method is required');
 });
 
 test('-32601 method not found names the available methods; notifications get no answer', async () => {
@@ -171,6 +174,9 @@ test('-32602 invalid params with the issues listed', async () => {
   raw.send({ jsonrpc: '2.0', id: 200, method: 'tools.call', params: { parameters: {} } });
   const err = errorOf(await raw.response(200));
   assert.equal((err.data as { issues: { path: string }[] }).issues[0].path, 'tool');
+  assert.is(err.message, 'invalid params for tools.call: tool is required');
+  raw.send({ jsonrpc: '2.0', id: 201, method: 'tools.call', params: { tool: 5 } });
+  assert.match(errorOf(await raw.response(201)).message, /^invalid params for tools.call: tool must be a tool name from tools.list/);
 });
 
 test('-32603 internal error carries no stack; the stack goes to the server log', async () => {

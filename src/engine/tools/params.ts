@@ -73,12 +73,21 @@ export interface ParamIssue {
  * Turns valibot issues into one line per offending parameter. Shared by the engine's tool
  * parameters and the bridge's JSON-RPC params, so both speak about bad input the same way.
  */
+/** "a string", "an object"; anything else (a literal, a union) as valibot wrote it. */
+function withArticle(expected: string | null): string {
+  if (expected === null || !/^[a-z]+$/i.test(expected)) return String(expected);
+  return `${/^[aeiou]/i.test(expected) ? 'an' : 'a'} ${expected.toLowerCase()}`;
+}
+
 export function paramIssues(issues: readonly v.BaseIssue<unknown>[]): ParamIssue[] {
   return issues.map((issue) => {
     const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
     let message = issue.message;
     if (issue.expected === 'never' && path && !message.startsWith('unknown parameter')) message = `unknown parameter "${path}"`;
+    // valibot's own wording ("Invalid key: Expected "tool" but received undefined") where a schema has none of ours.
+    else if (issue.input === undefined && issue.kind === 'schema' && path && message.startsWith('Invalid key:')) message = `${path} is required`;
     else if (issue.input === undefined && issue.kind === 'schema' && path && !message.includes('required')) message = `${path} is required: ${message}`;
+    else if (path && message.startsWith('Invalid type: Expected ')) message = `${path} must be ${withArticle(issue.expected)}, not ${issue.received}`;
     return { path, message };
   });
 }
