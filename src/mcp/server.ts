@@ -10,7 +10,7 @@ import { closest } from '../validate/suggest.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { SESSION_TOOLS } from './session-tools.js';
-import { inAgentTerms } from './tool-names.js';
+import { inAgentTerms, ownToolName } from './tool-names.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
@@ -148,8 +148,14 @@ export function createMcpServer(options: McpServerOptions): Server {
       const result = await backend.callTool(name, args);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
     }
-    const hint = name.startsWith('mobile_') ? ' (the raw mobile_* tools need `mobilebridge mcp --engine-tools`)' : '';
-    return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}${hint}; call tools/list for the tools offered`);
+    // Not rewritten by inAgentTerms: the message is about the raw name itself.
+    if (!name.startsWith('mobile_')) {
+      const near = closest(name, [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => t.name));
+      return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
+    }
+    const own = ownToolName(name);
+    const instead = own ? `call "${own}", which does the same here` : 'call tools/list for the tools offered';
+    return rawErrorResult('INVALID_PARAMETER', `tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`);
   }
 
   async function session(name: string, device: string, args: Args): Promise<CallToolResult> {

@@ -19,10 +19,13 @@ const OWN_NAME: Record<string, string> = {
   mobile_clear_app_data: 'clear_app_data',
 };
 
+/** The tool an agent without --engine-tools calls instead of a raw mobile_* tool, if there is one. */
+export const ownToolName = (raw: string): string | undefined => OWN_NAME[raw];
+
 const RAW_TOOL = /\bmobile_[a-z_]+\b/g;
 
 /** The message with every raw tool name the agent lacks replaced by its own tool, or marked as unavailable. */
 export function inAgentTerms(message: string, engineTools: boolean): string {
   if (engineTools) return message;
-  return message.replace(RAW_TOOL, (name) => OWN_NAME[name] ?? `${name} (not offered here: start the server with --engine-tools, or run \`mobilebridge call ${name}\`)`);
+  return message.replace(RAW_TOOL, (name) => ownToolName(name) ?? `${name} (not offered here: start the server with --engine-tools, or run \`mobilebridge call ${name}\`)`);
 }

@@ -43,7 +43,10 @@ mcp('without --engine-tools the raw tools are neither listed nor callable', asyn
     assert.not.ok(tools.some((t) => t.name.startsWith('mobile_')));
     const r = await pair.call('mobile_list_apps', { device: ANDROID });
     assert.ok(r.isError);
-    assert.match(textOf(r), /--engine-tools/);
+    // The raw name is named as it was called (not rewritten into a hint inside the quotes), with the tool to call instead.
+    assert.match(textOf(r), /^INVALID_PARAMETER: tool "mobile_list_apps" is not offered: the raw mobile_\* tools need `mobilebridge mcp --engine-tools`; call "list_apps", which does the same here/);
+    const typo = await pair.call('tpa', { device: ANDROID });
+    assert.match(textOf(typo), /unknown tool "tpa"; did you mean "tap"\?/);
   } finally {
     await pair.close();
   }
