@@ -7,6 +7,7 @@ import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
+import { ArgumentError, checkArguments } from './arguments.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { SESSION_TOOLS } from './session-tools.js';
@@ -32,8 +33,6 @@ const SESSION = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
 
-class ArgumentError extends Error {}
-
 function str(args: Args, key: string, required = false): string | undefined {
   const v = args[key];
   if (v === undefined || v === null) {
@@ -42,21 +41,6 @@ function str(args: Args, key: string, required = false): string | undefined {
   }
   if (typeof v !== 'string') throw new ArgumentError(`"${key}" must be a string (got ${typeof v})`);
   return v;
-}
-
-/**
- * Arguments a tool does not take are refused (its schema says additionalProperties: false): a
- * misspelt "targte" must not be dropped silently while the call goes ahead without it.
- */
-function checkArguments(name: string, schema: { properties: Record<string, unknown> }, args: Args): void {
-  const known = Object.keys(schema.properties);
-  const unknown = Object.keys(args).filter((k) => !known.includes(k));
-  if (!unknown.length) return;
-  const each = unknown.map((k) => {
-    const near = closest(k, known);
-    return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
-  });
-  throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; ${name} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
 }
 
 function int(args: Args, key: string): number | undefined {

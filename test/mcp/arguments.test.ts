@@ -31,6 +31,29 @@ mcp('unknown arguments are refused with the tool name, a suggestion and the argu
   assert.ok(schemas.every((t) => (t.inputSchema as { additionalProperties?: boolean }).additionalProperties === false));
 });
 
+mcp('values the tool schema rules out are refused before anything runs: types, ranges, enums; case is left to the tool', async ({ pair }) => {
+  await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: -5 }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got -5\)/],
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: 100_000 }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got 100000\)/],
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: '2000' }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got "2000"\)/],
+    ['type_text', { target: 'the Email field', text: 5 }, /"text" must be a string \(got 5\)/],
+    ['list_elements', { limit: 0 }, /"limit" must be a whole number from 1 to 2000 \(got 0\)/],
+    ['recording_start', { name: 'x', app_state: 'fresh' }, /"app_state" must be one of fresh_install, .* \(got "fresh"\); did you mean "fresh_install"\?/],
+    ['assert', { type: 'element_exists', element_description: 'the Email field', expected_visible: 'yes' }, /"expected_visible" must be true or false/],
+  ];
+  for (const [tool, args, re] of cases) {
+    const r = await pair.call(tool, { device: ANDROID, ...args });
+    assert.ok(r.isError, `${tool} accepted ${JSON.stringify(args)}`);
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${tool}: ${re.source}`));
+  }
+  const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
+  assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
+  assert.not.ok((await pair.call('swipe', { device: ANDROID, direction: 'UP' })).isError, 'an enum value in other case still reaches the tool');
+  const missing = await pair.call('assert', { device: ANDROID, type: 'element_exists' });
+  assert.match(textOf(missing), /element_description is required by element_exists assertions/);
+});
+
 mcp('wait_for that runs out of time is TIMEOUT, for visible as for gone', async ({ pair }) => {
   await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
   const visible = await pair.call('wait_for', { device: ANDROID, until: 'visible', target: 'the Purple Unicorn banner', timeout_ms: 1000 });

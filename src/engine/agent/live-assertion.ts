@@ -30,6 +30,8 @@ export function parseAssertion(request: Record<string, unknown>, id = 'live_chec
   if (parsed.success) return parsed.output;
   const problems = parsed.issues.map((i) => {
     const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
+    // valibot's own wording for a missing field ("Invalid key: Expected …") says less than this.
+    if (path && i.input === undefined && i.message.startsWith('Invalid key:')) return `${path} is required by ${String(request.type)} assertions`;
     const message = i.message.includes('\u0001') ? i.message.split('\u0001')[1] : i.message;
     return path ? `${path}: ${message}` : message;
   });

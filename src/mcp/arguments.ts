@@ -1,0 +1,93 @@
+import { closest } from '../validate/suggest.js';
+import type { Args } from './verb-tools.js';
+
+/**
+ * The arguments of an MCP call judged against the tool's own JSON Schema (the subset the tools
+ * use: type, enum, minimum, maximum, pattern). Clients do not all validate before calling, and a
+ * value the schema rules out must not be used anyway: a wait of -5 ms, or a number typed as text.
+ */
+
+export class ArgumentError extends Error {}
+
+interface PropertySchema {
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+  enum?: readonly unknown[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+}
+
+const A_TYPE: Record<NonNullable<PropertySchema['type']>, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a JSON array',
+};
+
+function hasType(value: unknown, type: PropertySchema['type']): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+function range(p: PropertySchema): string {
+  if (p.minimum !== undefined && p.maximum !== undefined) return ` from ${p.minimum} to ${p.maximum}`;
+  if (p.minimum !== undefined) return ` of at least ${p.minimum}`;
+  return p.maximum !== undefined ? ` of at most ${p.maximum}` : '';
+}
+
+/** Why `value` does not fit `p`, or undefined when it does. */
+function misfit(key: string, value: unknown, p: PropertySchema): string | undefined {
+  const got = `(got ${JSON.stringify(value)})`;
+  if (!hasType(value, p.type)) return `"${key}" must be ${A_TYPE[p.type!]}${range(p)} ${got}`;
+  if (typeof value === 'number' && ((p.minimum !== undefined && value < p.minimum) || (p.maximum !== undefined && value > p.maximum))) {
+    return `"${key}" must be ${A_TYPE[p.type ?? 'number']}${range(p)} ${got}`;
+  }
+  // Case is left to the tool (press_button takes "back" as BACK), as it was before this check.
+  if (p.enum && !p.enum.some((e) => e === value || (typeof e === 'string' && typeof value === 'string' && e.toLowerCase() === value.toLowerCase()))) {
+    const near = typeof value === 'string' ? closest(value, p.enum.filter((e): e is string => typeof e === 'string')) : undefined;
+    return `"${key}" must be one of ${p.enum.join(', ')} ${got}${near ? `; did you mean "${near}"?` : ''}`;
+  }
+  if (p.pattern && typeof value === 'string' && !new RegExp(p.pattern).test(value)) return `"${key}" must match ${p.pattern} ${got}`;
+  return undefined;
+}
+
+/**
+ * Refuses arguments the tool does not take (its schema says additionalProperties: false: a
+ * misspelt "targte" must not be dropped silently while the call goes ahead without it) and values
+ * the schema rules out. Absent and null values are left to the tool (defaults, the default device).
+ */
+export function checkArguments(name: string, schema: { properties: Record<string, unknown> }, args: Args): void {
+  const known = Object.keys(schema.properties);
+  const unknown = Object.keys(args).filter((k) => !known.includes(k));
+  if (unknown.length) {
+    const each = unknown.map((k) => {
+      const near = closest(k, known);
+      return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+    });
+    throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; ${name} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
+  }
+  const problems: string[] = [];
+  for (const key of known) {
+    const value = args[key];
+    if (value === undefined || value === null) continue;
+    const why = misfit(key, value, schema.properties[key] as PropertySchema);
+    if (why) problems.push(why);
+  }
+  if (problems.length) throw new ArgumentError(problems.join('; '));
+}
