@@ -5,6 +5,7 @@
 export { validateScenarioText, validateScenarioValue, loadScenario } from './validate.js';
 export type { ValidationReport, ValidateOptions, LoadedScenario } from './validate.js';
 export { envelope } from './envelope.js';
+export { wordIssues } from './structure.js';
 export type { Envelope, MultiReport } from './envelope.js';
 export { RULES, severityOf } from './rules.js';
 export type { RuleId, Severity, ValidationIssue } from './rules.js';

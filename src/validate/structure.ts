@@ -142,7 +142,7 @@ function toSnake(s: string): string {
     .replace(/^[^a-z]+|_+$/g, '');
 }
 
-function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
+function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawIssue {
   const keys = (issue.path ?? []).map((p) => String(p.key));
   const path = keys.map((k) => `/${escapePointer(k)}`).join('');
   const field = keys.length ? keys[keys.length - 1] : 'document';
@@ -155,7 +155,7 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
   if (issue.kind === 'schema' && last?.origin === 'key' && issue.input === undefined && (issue.type === 'strict_object' || issue.type === 'object')) {
     const inAssertion = /^\/assertions\/\d+\/[^/]+$/.test(path) && !['id', 'after_step', 'type', 'description'].includes(field);
     const rule: RuleId = path === '/$schema_version' ? 'schema-version' : inAssertion ? 'assertion-field-required' : 'required-field';
-    const parent = path.slice(0, path.lastIndexOf('/')) || 'the document root';
+    const parent = path.slice(0, path.lastIndexOf('/')) || root;
     const owner = last.input as Record<string, unknown>;
     const message = inAssertion
       ? `assertion type ${String(owner.type)} needs "${field}"; add it to ${parent}`
@@ -193,6 +193,20 @@ function mapIssue(issue: v.BaseIssue<unknown>): RawIssue {
     return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${range ?? issue.expected}` };
   }
   return { path, rule: 'type-mismatch', message: `${field}: ${text}` };
+}
+
+/**
+ * Issues of one value checked on its own (a step sent to verbs.run), worded as the validator
+ * words them in a document; `root` names the value ("the step").
+ */
+export function wordIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string[] {
+  return issues.map((issue) => {
+    // A document's unknown keys are found before valibot runs (walkUnknown); here strict_object reports them.
+    if (issue.expected === 'never') return `unknown property "${issue.path?.map((p) => String(p.key)).join('.')}" in ${root}; remove it`;
+    const { path, message, suggestion } = mapIssue(issue, root);
+    const owner = path.slice(1, path.lastIndexOf('/')).replaceAll('/', '.');
+    return `${owner ? `${owner}: ` : ''}${message}${suggestion ? ` (${suggestion})` : ''}`;
+  });
 }
 
 /** Built once: most documents are well-formed, and for them this replaces both passes below. */

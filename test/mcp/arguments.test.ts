@@ -51,7 +51,7 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
   assert.not.ok((await pair.call('swipe', { device: ANDROID, direction: 'UP' })).isError, 'an enum value in other case still reaches the tool');
   const missing = await pair.call('assert', { device: ANDROID, type: 'element_exists' });
-  assert.match(textOf(missing), /element_description is required by element_exists assertions/);
+  assert.match(textOf(missing), /the assertion is not valid: missing required property "element_description" in the assertion; add it/);
 });
 
 mcp('wait_for that runs out of time is TIMEOUT, for visible as for gone', async ({ pair }) => {

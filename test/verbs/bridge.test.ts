@@ -21,6 +21,20 @@ test('verbs.run resolves and acts live; scenarios.run reports progress and retur
     const missing = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step: { action: 'tap', target: 'the Log out button' } })) as { status: string; error: { code: string; candidates?: unknown[] } };
     assert.is(missing.status, 'failed');
     assert.is(missing.error.code, 'ELEMENT_NOT_FOUND');
+    // A malformed step is worded as the validator words it in a scenario (no valibot text, no rule tags).
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ action: 'fly' }, 'action "fly" is not an action; use one of: launch_app, tap,'],
+      [{ target: 'x' }, 'missing required property "action" in the step; add it'],
+      [{ action: 'type', value: 5 }, 'value must be a string, got number 5'],
+      [{ action: 'tap', target: 'x', bogus: 1 }, 'unknown property "bogus" in the step; remove it'],
+      [{ action: 'wait_for_element', target: 'x', wait_config: { type: 'element_visible', timeout_ms: -5 } }, 'wait_config: timeout_ms -5 is out of range'],
+    ];
+    for (const [step, words] of refusals) {
+      const r = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step })) as { code: string; message: string };
+      assert.is(r.code, 'INVALID_PARAMETER');
+      assert.ok(r.message.startsWith(`the step is not valid: ${words}`), r.message);
+      assert.not.match(r.message, /Invalid (key|type|value)|\u0001/);
+    }
 
     const progress: unknown[] = [];
     client.on('scenario.progress', (p) => progress.push(p));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario } from '../../engine/runner/index.js';
-import { envelope, loadScenario, StepSchema, validateScenarioValue } from '../../validate/index.js';
+import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { TEMP_RUN_PREFIX } from '../run-files.js';
 import { agentOf, READ_ONLY_VERBS } from './agent.js';
@@ -30,7 +30,7 @@ export function runnerMethods(): MethodDef[] {
     defineMethod('verbs.run', async (p, ctx) => {
       const parsed = v.safeParse(StepSchema, { id: 'live_step', description: 'live step', ...p.step });
       if (!parsed.success) {
-        return failure('INVALID_PARAMETER', `step: ${parsed.issues.map((i) => `${i.path?.map((x) => String(x.key)).join('.') || 'step'}: ${i.message}`).join('; ')}`);
+        return failure('INVALID_PARAMETER', `the step is not valid: ${wordIssues(parsed.issues, 'the step').join('; ')}`);
       }
       const step = parsed.output;
       if (!READ_ONLY_VERBS.has(step.action)) {

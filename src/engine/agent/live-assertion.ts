@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as v from 'valibot';
-import { AssertionSchema, type Assertion, type AssertionResult } from '../../validate/index.js';
+import { AssertionSchema, wordIssues, type Assertion, type AssertionResult } from '../../validate/index.js';
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
@@ -28,14 +28,7 @@ export type LiveAssertionResult = Omit<AssertionResult, 'screenshot'>;
 export function parseAssertion(request: Record<string, unknown>, id = 'live_check', afterStep = 'live'): Assertion {
   const parsed = v.safeParse(AssertionSchema, { id, after_step: afterStep, description: 'live check', ...request });
   if (parsed.success) return parsed.output;
-  const problems = parsed.issues.map((i) => {
-    const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
-    // valibot's own wording for a missing field ("Invalid key: Expected …") says less than this.
-    if (path && i.input === undefined && i.message.startsWith('Invalid key:')) return `${path} is required by ${String(request.type)} assertions`;
-    const message = i.message.includes('\u0001') ? i.message.split('\u0001')[1] : i.message;
-    return path ? `${path}: ${message}` : message;
-  });
-  throw new VerbError('INVALID_PARAMETER', `the assertion is not valid: ${problems.join('; ')}`);
+  throw new VerbError('INVALID_PARAMETER', `the assertion is not valid: ${wordIssues(parsed.issues, 'the assertion').join('; ')}`);
 }
 
 /**
