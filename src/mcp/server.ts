@@ -132,13 +132,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       const result = await backend.callTool(name, args);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
     }
-    // Not rewritten by inAgentTerms: the message is about the raw name itself.
     if (!name.startsWith('mobile_')) {
       const near = closest(name, [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => t.name));
       return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
     }
     const own = ownToolName(name);
     const instead = own ? `call "${own}", which does the same here` : 'call tools/list for the tools offered';
+    // Not through inAgentTerms, which would rewrite the raw name this message is about.
     return rawErrorResult('INVALID_PARAMETER', `tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`);
   }
 
