@@ -54,7 +54,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
       {
         ...device,
         format: { type: 'string', enum: ['jpeg', 'png'], description: 'jpeg (default, small) or png (lossless, larger).' },
-        max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280); it may come out smaller to fit the size budget.' },
+        max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280, or exactly half the screen when that is at least 90 % of it: 540×1200 for 1080×2400); it may come out smaller to fit the size budget.' },
       },
       ['device'],
     ),

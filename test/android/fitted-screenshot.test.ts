@@ -72,7 +72,8 @@ fitted('auto: measures raw and PNG on the first screenshots, then keeps one; bot
   const choice = (await handle(engine, serial)).captureChoice;
   assert.ok(choice.decided === 'raw' || choice.decided === 'png', `decided ${choice.decided}`);
   for (const s of shots) {
-    assert.equal([s.width, s.height, s.deviceWidth, s.deviceHeight], [576, 1280, 1080, 2400]);
+    // The default size: exactly half (scale.ts fittingScale), the area scaler's 2× loop on the raw way.
+    assert.equal([s.width, s.height, s.deviceWidth, s.deviceHeight], [540, 1200, 1080, 2400]);
     assert.ok((await differenceFromPhone(rig!, s)) < 4);
   }
   rig!.phone.stats.reset();

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RawImage } from '../../src/engine/driver.js';
-import { scaleCapture, scaledSize } from '../../src/engine/screen/scale.js';
+import { fittingScale, scaleCapture, scaledSize } from '../../src/engine/screen/scale.js';
 import { LocalBackend } from '../../src/mcp/backend.js';
 import { ANDROID, IOS, connectPair, textOf, virtualEngine, type Pair } from './helpers.js';
 
@@ -50,6 +50,18 @@ test('the longest side reaches max_size exactly and keeps the aspect ratio; odd 
   assert.equal(scaledSize(1080, 2400, 1, 4096), { width: 1080, height: 2400 });
   // A scale a hair above max_size / longest (float error) still gives max_size, not one more.
   assert.equal(scaledSize(999, 999, 333 / 999 + 1e-12, 333), { width: 333, height: 333 });
+});
+
+test('the default size is exactly half when that keeps 90 % of it; a size asked for is used as it is', async ({ pair }) => {
+  assert.is(fittingScale(1080, 2400, {}), 0.5);
+  assert.is(fittingScale(1080, 2340, {}), 0.5);
+  assert.is(fittingScale(720, 1600, {}), 0.8, 'half would lose 37 %');
+  assert.is(fittingScale(1440, 3200, {}), 0.4, 'half does not fit');
+  assert.is(fittingScale(1080, 2400, { maxSize: 1280 }), 1280 / 2400);
+  assert.is(fittingScale(640, 1136, {}), 1, 'no shrink needed');
+  assert.equal(await imageSize(await pair.call('take_screenshot', { device: ANDROID })), { width: 540, height: 1200, mimeType: 'image/jpeg' });
+  const asked = await imageSize(await pair.call('take_screenshot', { device: ANDROID, max_size: 1280 }));
+  assert.equal([asked.width, asked.height], [576, 1280]);
 });
 
 test('a budget too small for any size still ends at the smallest size, within max_size', async () => {

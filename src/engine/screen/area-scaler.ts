@@ -59,6 +59,8 @@ export class AreaScaler {
   private readonly taps3?: Int32Array;
   /** Output pixels whose three taps all lie inside the row (weighRow3). */
   private readonly inner3: number = 0;
+  /** An exact 2× shrink (weighRow2). */
+  private readonly half: boolean;
 
   constructor(
     readonly srcWidth: number,
@@ -102,6 +104,7 @@ export class AreaScaler {
       this.inner3 = width;
       while (this.inner3 > 0 && this.hFirst[this.inner3 - 1] + 2 > srcWidth - 1) this.inner3--;
     }
+    this.half = srcWidth === 2 * width && srcHeight === 2 * height;
     this.aligned = new Uint8Array(this.rowBytes);
   }
 
@@ -147,7 +150,8 @@ export class AreaScaler {
     }
     const words = new Uint32Array(buffer, base, this.srcWidth);
     const oy = this.vRow[y];
-    if (this.taps3) this.weighRow3(words, this.vWeight[y], this.vWeightNext[y]);
+    if (this.half) this.weighRow2(words);
+    else if (this.taps3) this.weighRow3(words, this.vWeight[y], this.vWeightNext[y]);
     else this.weighRow(words, this.vWeight[y], this.vWeightNext[y]);
     this.row = y + 1;
     // Output row oy is complete when the next source row starts a later one (or there is none).
@@ -221,6 +225,25 @@ export class AreaScaler {
       }
     }
     for (let o = this.inner3; o < this.width; o++) this.weighPixel(words, o, wTop, wNext);
+  }
+
+  /**
+   * An exact 2× shrink: every weight is ONE / 2 both ways, so each pair of pixels is summed and
+   * shifted into place (the same sums as weighRow3 makes with those weights, without multiplies or
+   * a third tap: 27 → 17 ms for 1080×2400 → 540×1200).
+   */
+  private weighRow2(words: Uint32Array): void {
+    const { acc, red } = this;
+    const blue = 2 - red;
+    const shift = 2 * WEIGHT_BITS - 2;
+    for (let o = 0, p = 0, h = 0; o < this.width; o++, p += 2, h += 3) {
+      const pa = words[p];
+      const pb = words[p + 1];
+      const rb = (pa & 0xff00ff) + (pb & 0xff00ff);
+      acc[h + red] += (rb & 0xffff) << shift;
+      acc[h + 1] += (((pa >>> 8) & 0xff) + ((pb >>> 8) & 0xff)) << shift;
+      acc[h + blue] += (rb >>> 16) << shift;
+    }
   }
 
   /** One output pixel of weighRow3 from the taps that lie inside the row: the last few, which its loop leaves out. */

@@ -42,6 +42,26 @@ function scale(src: Buffer, sw: number, sh: number, dw: number, dh: number, chun
 
 const area = suite('area scaler: screens shrunk while they arrive');
 
+area('an exact 2× shrink is the mean of each 2×2 block, rounded half up, exactly (its own loop), any chunking, RGBA and BGRA', () => {
+  const [sw, sh] = [110, 64];
+  const src = noise(sw * sh * 4, 7);
+  for (const order of ['rgba', 'bgra'] as const) {
+    const channel = order === 'bgra' ? [2, 1, 0] : [0, 1, 2];
+    for (const chunk of [1, 4093, sw * 4, src.length]) {
+      const s = scale(src, sw, sh, sw / 2, sh / 2, chunk, order);
+      for (let y = 0; y < sh / 2; y++) {
+        for (let x = 0; x < sw / 2; x++) {
+          for (let c = 0; c < 3; c++) {
+            let sum = 0;
+            for (const [dy, dx] of [[0, 0], [0, 1], [1, 0], [1, 1]]) sum += src[((2 * y + dy) * sw + 2 * x + dx) * 4 + channel[c]];
+            assert.is(s.out[(y * (sw / 2) + x) * 3 + c], (sum + 2) >> 2, `${order} chunk ${chunk} (${x}, ${y}) channel ${c}`);
+          }
+        }
+      }
+    }
+  }
+});
+
 area('within one level of the exact area average, for shrinks below and above 2×, any chunking, RGBA and BGRA', () => {
   const cases: [number, number, number, number][] = [[108, 240, 57, 128], [108, 240, 54, 120], [100, 37, 31, 11], [64, 64, 64, 64], [90, 200, 20, 44]];
   for (const [sw, sh, dw, dh] of cases) {
