@@ -81,6 +81,17 @@ t('the whole sign-in flow through tools only', async ({ engine }) => {
   assert.ok(after.some((e) => e.id === 'loading_spinner' || e.id === 'items'), 'signed in: loading or the list');
 });
 
+t('typing counts characters as a person does and refuses control characters before typing anything', async ({ engine }) => {
+  await ok(engine, 'mobile_launch_app', { device: A, packageName: DEMO });
+  await tapEl(engine, 'email');
+  const typed = (await ok(engine, 'mobile_type_keys', { device: A, text: 'hé 👋🏽' })) as { message: string };
+  assert.match(typed.message, /^typed 4 characters on /);
+  assert.match(((await ok(engine, 'mobile_type_keys', { device: A, text: '!' })) as { message: string }).message, /^typed 1 character on /);
+  await fails(engine, 'mobile_type_keys', { device: A, text: 'a\u0000b' }, 'INVALID_PARAMETER', /control character U\+0000 at index 1/);
+  await fails(engine, 'mobile_type_keys', { device: A, text: 'one\r\ntwo' }, 'INVALID_PARAMETER', /U\+000D at index 3.*"\\n" for ENTER/);
+  assert.is((await byId(engine, 'email')).text, 'hé 👋🏽!', 'nothing of the refused texts was typed');
+});
+
 t('typing with no focused field says so', async ({ engine }) => {
   await ok(engine, 'mobile_launch_app', { device: A, packageName: DEMO });
   await fails(engine, 'mobile_type_keys', { device: A, text: 'x' }, 'INVALID_PARAMETER', /focused/);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ToolError } from '../errors.js';
+import { characterCount } from '../text-length.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { coordinate, device, oneOf, params, requiredString } from './params.js';
 
@@ -14,6 +15,9 @@ async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<vo
 }
 
 const point = { device, x: coordinate('x'), y: coordinate('y') };
+
+/** Control characters other than TAB and newline (which type TAB and ENTER): nothing can type them. */
+const UNTYPABLE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 export const inputTools = [
   deviceTool({
@@ -78,13 +82,18 @@ export const inputTools = [
     mutates: true,
     async handler(p, ctx) {
       if (p.text === '' && !p.submit && !p.clear_first) throw new ToolError('INVALID_PARAMETER', 'text is empty: pass the text to type, submit: true to press ENTER only, or clear_first: true to empty the field');
+      const control = UNTYPABLE.exec(p.text);
+      if (control) {
+        const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+        throw new ToolError('INVALID_PARAMETER', `text holds the control character ${code} at index ${control.index}, which no keyboard types; write "\\n" for ENTER and "\\t" for TAB, and remove other control characters`);
+      }
       if (p.clear_first) {
         if (!ctx.device.clearText) throw new ToolError('UNSUPPORTED', `${p.device} cannot empty a field; select its text and delete it with the device's own controls`);
         await ctx.device.clearText(ctx);
       }
       if (p.text !== '') await ctx.device.typeText(p.text, ctx);
       if (p.submit) await ctx.device.pressButton('ENTER', ctx);
-      return success(`${p.clear_first ? 'emptied the field and ' : ''}typed ${p.text.length} characters${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
+      return success(`${p.clear_first ? 'emptied the field and ' : ''}typed ${characterCount(p.text)}${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
     },
   }),
   deviceTool({

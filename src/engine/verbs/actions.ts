@@ -1,4 +1,5 @@
 import type { UiElement } from '../types.js';
+import { characterCount } from '../text-length.js';
 import { asOneUnit, call, isLoadingIndicator, listElements, textOf } from './screen.js';
 import { findTarget, requestOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -97,7 +98,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
       if (step.target || step.target_pattern) resolved = (await gesture(unit, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
       await call(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
-    return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${text.length} characters${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
+    return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
   },
   async swipe(ctx, step) {
     const direction = need(step, 'value', 'up, down, left or right').toLowerCase();
