@@ -92,9 +92,12 @@ t('typing counts characters as a person does and refuses control characters befo
   assert.is((await byId(engine, 'email')).text, 'hé 👋🏽!', 'nothing of the refused texts was typed');
 });
 
-t('typing with no focused field says so', async ({ engine }) => {
+t('typing with no focused field says so, and what was typed before the focus went', async ({ engine }) => {
   await ok(engine, 'mobile_launch_app', { device: A, packageName: DEMO });
-  await fails(engine, 'mobile_type_keys', { device: A, text: 'x' }, 'INVALID_PARAMETER', /focused/);
+  await fails(engine, 'mobile_type_keys', { device: A, text: 'x' }, 'INVALID_PARAMETER', /^no text field is focused/);
+  await tapEl(engine, 'email');
+  // ENTER in the e-mail field moves on to the password; ENTER there signs in and leaves no field.
+  await fails(engine, 'mobile_type_keys', { device: A, text: 'a@b.c\nsecret\nafter' }, 'INVALID_PARAMETER', /^typed "a@b\.c\\nsecret\\n" \(newlines as ENTER\), then no text field is focused on virtual-android-1 for the rest \("after"\)/);
 });
 
 t('screenshot decodes and its dimensions equal mobile_get_screen_size', async ({ engine }) => {

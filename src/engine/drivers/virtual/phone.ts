@@ -218,7 +218,9 @@ export class Phone {
       if (i > 0) this.press('ENTER');
       if (!piece) return;
       if (task.dialog || !task.focus) {
-        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+        // Part of the text may be in already: say so, since a retry would type it twice.
+        const done = i > 0 ? `typed ${JSON.stringify(`${pieces.slice(0, i).join('\n')}\n`)} (newlines as ENTER), then ` : '';
+        throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the rest (${JSON.stringify(pieces.slice(i).join('\n'))})` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
       }
       task.fields[task.focus] = (task.fields[task.focus] ?? '') + piece;
       task.error = null;
