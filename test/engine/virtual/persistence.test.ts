@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -35,6 +35,9 @@ test('a second driver on the same state file sees the same phone', async () => {
   await a.setOrientation('landscape', ctx);
   await first.device('virtual-ios-1')!.openUrl('https://example.org', ctx);
   assert.ok(existsSync(stateFile));
+  // Typed text (passwords too) is in it: readable by its owner only.
+  assert.equal(statSync(stateFile).mode & 0o777, 0o600);
+  assert.equal(statSync(join(dir, 'nested')).mode & 0o777, 0o700);
 
   const second = new VirtualDriver({ stateFile, clock });
   const b = second.device('virtual-android-1')!;

@@ -134,9 +134,10 @@ export class VirtualDriver implements Driver {
     const file = this.options.stateFile;
     if (!file) return;
     const content: StateFile = { schema: 1, devices: Object.fromEntries(this.devices.map((d) => [d.id, d.snapshot()])) };
-    mkdirSync(dirname(file), { recursive: true });
+    // The phones' fields hold what was typed, a scenario's secret parameters included: owner only.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(content));
+    writeFileSync(temp, JSON.stringify(content), { mode: 0o600 });
     renameSync(temp, file);
     this.fileStamp = this.stamp();
   }
