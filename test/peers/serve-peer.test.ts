@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +25,20 @@ function serve(args: string[], state: string) {
   return { child, out, exited };
 }
 
-test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s devices as its own; SIGTERM exits cleanly', async () => {
+/** A port nothing listens on (just released by the OS). */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s devices as its own; a peer that does not answer is logged once and shown in health; SIGTERM exits cleanly', async () => {
   const { bridge: peer } = await testBridge({ virtual: { devices: ['android'] }, token: 'peer-secret' });
   const state = mkdtempSync(join(tmpdir(), 'mb-serve-peer-'));
-  const s = serve(['--peer', `lab1=ws://127.0.0.1:${peer.port}`, '--peer-token', 'peer-secret'], state);
+  const dead = await deadPort();
+  const s = serve(['--peer', `lab1=ws://127.0.0.1:${peer.port}`, '--peer-token', 'peer-secret', '--peer', `lab2=ws://127.0.0.1:${dead}`], state);
   try {
     const url = await until('the aggregator listening', () => /websocket\s+(ws:\S+)/.exec(s.out.stdout)?.[1], 15_000);
     const client = await connectBridge(url, { client: 'test' });
@@ -40,6 +51,15 @@ test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s dev
       assert.equal(devices.map((d) => [d.id, d.source]), [['virtual-android-1', 'lab1']]);
       const size = (await client.callTool('mobile_get_screen_size', { device: 'virtual-android-1' })) as { width?: number };
       assert.ok(size.width, JSON.stringify(size));
+      // lab2 has no devices to show it by: the log and the health say it is down, and why.
+      const health = (await (await fetch(url.replace(/^ws/, 'http').replace(/\/ws$/, '/api/health'))).json()) as { peers: Record<string, { up: boolean; error?: string }> };
+      assert.is(health.peers.lab1.up, true);
+      assert.is(health.peers.lab2.up, false);
+      assert.match(health.peers.lab2.error ?? '', /ECONNREFUSED/);
+      await until('the first retries', () => s.out.stderr.includes('connected'), 5000);
+      await new Promise((r) => setTimeout(r, 1500)); // the link retries after 0.5 s, then 1 s
+      assert.is(s.out.stderr.split(`peer lab2 (ws://127.0.0.1:${dead}/ws) is unreachable: connect ECONNREFUSED`).length - 1, 1, s.out.stderr);
+      assert.match(s.out.stderr, /peer lab1 \(ws:\/\/127\.0\.0\.1:\d+\/ws\) connected/);
     } finally {
       await client.close();
     }

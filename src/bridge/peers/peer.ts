@@ -62,6 +62,25 @@ export class Peer implements Driver {
     return this.link.state === 'open';
   }
 
+  /**
+   * One line per change between reachable and not (not one per retry), for the bridge's log: a
+   * peer that is down has no devices, so without it a mistyped --peer would show nowhere.
+   */
+  reportChanges(log: (line: string) => void): () => void {
+    let wasUp: boolean | undefined;
+    return this.link.onState((s, why) => {
+      if (s !== 'open' && s !== 'down') return;
+      const up = s === 'open';
+      if (up === wasUp) return;
+      wasUp = up;
+      log(
+        up
+          ? `peer ${this.name} (${redact(this.spec.url)}) connected`
+          : `peer ${this.name} (${redact(this.spec.url)}) is unreachable${why ? `: ${why}` : ''}; its devices are listed once it answers (retried in the background)`,
+      );
+    });
+  }
+
   async close(): Promise<void> {
     this.link.close();
   }

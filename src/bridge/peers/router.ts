@@ -71,8 +71,11 @@ export class PeerRouter {
     return this.forward(peer, 'devices.lock', { device, takeover: false }, ctx);
   }
 
-  stats(): Record<string, RelayStats> {
-    return Object.fromEntries([...this.relays].map(([p, r]) => [p.name, { ...r.stats }]));
+  /** Per peer: whether it is connected (else why not: a peer never reached has no devices to show it by) and its frame relay's counts. */
+  stats(): Record<string, RelayStats & { up: boolean; error?: string }> {
+    return Object.fromEntries(
+      [...this.relays].map(([p, r]) => [p.name, { up: p.up, ...(!p.up && p.link.lastError ? { error: p.link.lastError } : {}), ...r.stats }]),
+    );
   }
 
   resumeSession(session: Session): void {

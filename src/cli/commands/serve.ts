@@ -126,6 +126,7 @@ Examples:
       return EXIT.internal;
     }
     printListening(bridge, token);
+    for (const peer of peers) peer.reportChanges((line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
 
     await new Promise<void>((resolve) => {
       let stopping = false;
