@@ -118,6 +118,16 @@ tools('screen: size, orientation round trip with swapped size, screenshot pixels
   assert.ok(decoded.equals((await rig!.phone.phone.screenRgba()).data), 'raw path is lossless');
 });
 
+tools('save screenshot: PNG or JPEG by the name, the raw capture encoded once on the host', async ({ rig, tmp }) => {
+  for (const [name, format] of [['shot.png', 'png'], ['shot.jpeg', 'jpeg']] as const) {
+    const file = path.join(tmp!, name);
+    assert.equal(await rig!.call('mobile_save_screenshot', { saveTo: file }), { status: 'success', path: file });
+    const meta = await sharp(file).metadata();
+    assert.equal([meta.format, meta.width, meta.height], [format, 1080, 2400], name);
+  }
+  assert.ok(rig!.phone.stats.opened.filter((s) => s.startsWith('exec:screencap')).every((s) => !s.includes('-p')), 'raw screencap, not the phone\'s PNG');
+});
+
 tools('PNG screencap path and multi-display devices', async ({ rig }) => {
   rig!.phone.shell.quirks.secondDisplay = true;
   try {
