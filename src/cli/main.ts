@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.usage.trimEnd() + '\n');
     return 0;
   }
-  const badFlag = unknownFlagProblem(name, rest, command.flags);
+  const badFlag = unknownFlagProblem(name, rest, command.flags, command.usage);
   if (badFlag) {
     process.stderr.write(`mobilebridge: ${badFlag}\n`);
     return EXIT.invalidInput;

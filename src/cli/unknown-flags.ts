@@ -30,12 +30,18 @@ function suggestion(name: string, known: readonly string[]): string | undefined 
   return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
 }
 
+/** How `usage` (the command's --help) writes the option: `--no-video` for one documented only as a way to turn something off. */
+function spelled(name: string, usage: string | undefined): string {
+  if (!usage?.includes(`--no-${name}`)) return `--${name}`;
+  return new RegExp(`(^|[^\\w-])--${name}(?![\\w-])`).test(usage) ? `--${name}` : `--no-${name}`;
+}
+
 /** An error message for the first option in `args` that `command` does not declare, else undefined. */
-export function unknownFlagProblem(command: string, args: readonly string[], known: readonly string[]): string | undefined {
+export function unknownFlagProblem(command: string, args: readonly string[], known: readonly string[], usage?: string): string | undefined {
   const ok = new Set(accepted(known));
   const bad = writtenFlags(args).find((name) => !ok.has(name));
   if (bad === undefined) return undefined;
   const near = suggestion(bad, known);
-  const options = known.length ? `its options: ${known.map((k) => `--${k}`).join(', ')}` : 'it takes no options';
+  const options = known.length ? `its options: ${known.map((k) => spelled(k, usage)).join(', ')}` : 'it takes no options';
   return `unknown flag --${bad} for ${command}; ${near ? `did you mean --${near}?` : `${options}.`} See mobilebridge ${command} --help`;
 }

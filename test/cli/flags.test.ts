@@ -33,6 +33,11 @@ test('a mistyped flag is refused with exit 3 and the flag it probably meant', as
   assert.is(call.code, 3);
   assert.match(call.stderr, 'did you mean --no-virtual?');
 
+  // The list names the options as --help writes them: --no-virtual, not a --virtual that means nothing.
+  const listed = await mb('serve', '--zzzzzzzz');
+  assert.match(listed.stderr, /its options: .*--no-video, .*--no-virtual, --no-android, --adb, --wda, --no-ios,/);
+  assert.not.match(listed.stderr, /--virtual|--video|--android|--ios,/);
+
   const nothingClose = await mb('reset', '--everything');
   assert.is(nothingClose.code, 3);
   assert.match(nothingClose.stderr, 'unknown flag --everything for reset; it takes no options.');
