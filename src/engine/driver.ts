@@ -175,5 +175,7 @@ export interface Driver {
   open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined>;
   /** Optional hot-plug feed; returns an unsubscribe function. */
   watch?(listener: (change: DevicesChange) => void): () => void;
+  /** Why devices of this driver may be missing from the last listing (a source that did not answer), for people. */
+  problems?(): string[];
   close(): Promise<void>;
 }

@@ -113,6 +113,11 @@ export class Engine {
     return this.health.decorate(lists.flat());
   }
 
+  /** Why devices may be missing from the last listing (sources that did not answer), worded for people. */
+  sourceProblems(): string[] {
+    return this.drivers.flatMap((d) => d.problems?.() ?? []);
+  }
+
   async call(tool: string, parameters: unknown, options: CallOptions = {}): Promise<unknown> {
     const started = performance.now();
     const def = findTool(tool);

@@ -27,6 +27,8 @@ ${DEVICE_FLAGS_HELP}`,
     const engine = createEngine(engineSetupFromFlags(flags));
     try {
       printJson({ devices: await engine.listDevices() });
+      // On stderr, so the JSON stays the tool's result: a source that did not answer lists nothing, silently otherwise.
+      for (const problem of engine.sourceProblems()) process.stderr.write(`mobilebridge devices: ${problem}\n`);
       return EXIT.ok;
     } finally {
       await engine.close();

@@ -117,8 +117,9 @@ Examples:
       return EXIT.invalidInput;
     }
     let bridge: Bridge;
+    const engine = createEngine(setup);
     try {
-      bridge = await startBridge({ engine: createEngine(setup), host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings') });
+      bridge = await startBridge({ engine, host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings') });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;
@@ -127,6 +128,9 @@ Examples:
     }
     printListening(bridge, token);
     for (const peer of peers) peer.reportChanges((line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
+    void engine.listDevices().then(() => {
+      for (const problem of engine.sourceProblems()) process.stderr.write(`mobilebridge serve: ${problem}; its devices appear by themselves once it answers\n`);
+    });
 
     await new Promise<void>((resolve) => {
       let stopping = false;

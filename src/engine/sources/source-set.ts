@@ -122,6 +122,12 @@ export class SourceSet implements Driver {
     });
   }
 
+  problems(): string[] {
+    return this.status()
+      .filter((s) => !s.ok)
+      .map((s) => `source ${s.name}: ${s.error ?? `${s.where} did not answer`}`);
+  }
+
   async close(): Promise<void> {
     this.stopWatching();
     await Promise.all(this.sources.map((s) => s.driver.close()));

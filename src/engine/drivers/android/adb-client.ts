@@ -27,7 +27,10 @@ export function createAdbClient(address: AdbAddress, startServer: boolean): AdbC
 }
 
 export function serverUnreachable(address: AdbAddress, err: unknown): ToolError {
-  const why = err instanceof Error ? err.message : String(err);
+  let why = err instanceof Error ? err.message : String(err);
+  // adbkit reports its failed `<bin> start-server` rather than the refusal that led to it.
+  if (why.includes(NO_SERVER_START)) why = 'nothing listens there';
+  else if (/spawn adb ENOENT/.test(why)) why = 'nothing listens there, and no `adb` on PATH could start a server: install Android platform-tools (Debian: apt-get install adb)';
   return new ToolError(
     'DEVICE_NOT_FOUND',
     `the adb server at ${address.host}:${address.port} (from ${address.source}) is not reachable (${why}); start it with "adb start-server", or point mobilebridge at another one with --adb host:port`,

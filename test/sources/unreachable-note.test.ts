@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+/** A source that does not answer lists no devices, so `devices` says why on stderr; its JSON stays the tool's result. */
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+function devices(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, 'devices', '--no-virtual', '--no-ios', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (out.stdout += c));
+  child.stderr.on('data', (c: Buffer) => (out.stderr += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) => child.on('exit', (code) => (clearTimeout(timer), resolve({ code, ...out }))));
+}
+
+test('an adb server that does not answer: listed nothing, and stderr says where and what to do', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'mb-unreachable-'));
+  try {
+    const port = await deadPort();
+    const r = await devices(['--adb', `127.0.0.1:${port}`], { ...process.env, MOBILEBRIDGE_STATE_DIR: state });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout), { devices: [] });
+    assert.match(r.stderr, `mobilebridge devices: source 127.0.0.1-${port}: the adb server at 127.0.0.1:${port}`);
+    assert.match(r.stderr, 'is not reachable (nothing listens there); start it with "adb start-server", or point mobilebridge at another one with --adb host:port');
+    assert.not.match(r.stderr, /nonexistent/, 'not the path adbkit was given so that it starts nothing');
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test('no adb server and no adb to start one: the note says to install platform-tools', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'mb-unreachable-'));
+  try {
+    // A PATH with no adb in it (node runs from its absolute path): adbkit's `adb start-server` cannot
+    // run, and so starts no server on the port.
+    const port = await deadPort();
+    const r = await devices([], { ...process.env, PATH: join(state, 'empty'), ANDROID_ADB_SERVER_PORT: String(port), MOBILEBRIDGE_STATE_DIR: state });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout), { devices: [] });
+    assert.match(r.stderr, `source local: the adb server at 127.0.0.1:${port}`);
+    assert.match(r.stderr, 'no `adb` on PATH could start a server: install Android platform-tools (Debian: apt-get install adb)');
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test.run();
