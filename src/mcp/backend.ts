@@ -16,6 +16,8 @@ export interface AgentBackend {
   /** Where the actions happen, for messages ("this process", "the bridge at ws://…"). */
   readonly where: string;
   listDevices(): Promise<DeviceInfo[] | ToolFailure>;
+  /** Why devices may be missing from the last listing (a source that did not answer), when the backend knows. */
+  sourceProblems?(): string[];
   engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
@@ -64,6 +66,10 @@ export class LocalBackend implements AgentBackend {
 
   async listDevices(): Promise<DeviceInfo[]> {
     return this.engine.listDevices();
+  }
+
+  sourceProblems(): string[] {
+    return this.engine.sourceProblems();
   }
 
   async engineTools(): Promise<readonly ToolDescription[]> {

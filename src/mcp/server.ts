@@ -112,7 +112,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (name === 'list_devices') {
       checkArguments(name, SESSION.get(name)!.inputSchema, args);
       const devices = await backend.listDevices();
-      return isToolFailure(devices) ? errorResult(devices.code, devices.message) : json({ devices });
+      if (isToolFailure(devices)) return errorResult(devices.code, devices.message);
+      // A source that did not answer lists nothing: the agent is told why a phone may be missing.
+      const notes = backend.sourceProblems?.() ?? [];
+      return json({ devices, ...(notes.length ? { notes } : {}) });
     }
     const verb = VERBS.get(name);
     if (verb) {

@@ -22,7 +22,7 @@ const ASSERT_FIELDS =
 export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'list_devices',
-    description: 'List the connected devices (Android, iOS, and the built-in virtual phones): [{id, os, model, version, state}]. Call it first; every other tool takes one of these ids as "device".',
+    description: 'List the connected devices (Android, iOS, and the built-in virtual phones): {devices: [{id, os, model, version, state}], notes?: [why a source, e.g. an adb server, did not answer]}. Call it first; every other tool takes one of these ids as "device".',
     inputSchema: obj({}),
   },
   {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
+import { createServer, type AddressInfo } from 'node:net';
+import { createEngine } from '../../src/engine/create.js';
 import { failure } from '../../src/engine/errors.js';
 import { LocalBackend, type AgentBackend } from '../../src/mcp/backend.js';
 import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
@@ -49,6 +51,28 @@ mcp('without --engine-tools the raw tools are neither listed nor callable', asyn
     assert.match(textOf(typo), /unknown tool "tpa"; did you mean "tap"\?/);
   } finally {
     await pair.close();
+  }
+});
+
+mcp('list_devices notes a device source that did not answer (a missing phone is explained); none when all answer', async ({ pair }) => {
+  assert.equal(Object.keys(jsonOf(await pair.call('list_devices'))), ['devices']);
+  // A port nothing listens on: taken from the OS, then released.
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  const engine = createEngine({ sources: { adb: [{ name: 'lab', host: '127.0.0.1', port, startServer: false }], wda: [] } });
+  const backend = new LocalBackend(engine);
+  const lab = await connectPair(backend);
+  try {
+    const listed = jsonOf(await lab.call('list_devices'));
+    assert.ok(listed.devices.some((d: { id: string }) => d.id === ANDROID), 'the virtual phones are still listed');
+    assert.equal(listed.notes.length, 1);
+    assert.match(listed.notes[0], `source lab: the adb server at 127.0.0.1:${port}`);
+    assert.match(listed.notes[0], 'is not reachable (nothing listens there)');
+  } finally {
+    await lab.close();
+    await backend.close();
   }
 });
 
