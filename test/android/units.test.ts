@@ -27,8 +27,8 @@ test('adb address: flag beats env, ADB_SERVER_SOCKET forms, port variable, defau
 test('CLI flags: --no-android, --adb host:port, local default may start a server, remote may not', () => {
   assert.is(androidSetupFromFlags({ android: false }), false);
   assert.equal(androidSetupFromFlags({ adb: 'phonebox:5037' }, {}), { host: 'phonebox', port: 5037, startServer: false });
-  assert.equal(androidSetupFromFlags({}, {}), { host: '127.0.0.1', port: 5037, startServer: true });
-  assert.equal(androidSetupFromFlags({}, { ADB_SERVER_SOCKET: 'tcp:far:5037' }), { host: 'far', port: 5037, startServer: false });
+  assert.equal(androidSetupFromFlags({}, {}), { host: '127.0.0.1', port: 5037, startServer: true, origin: 'the default 127.0.0.1:5037' });
+  assert.equal(androidSetupFromFlags({}, { ADB_SERVER_SOCKET: 'tcp:far:5037' }), { host: 'far', port: 5037, startServer: false, origin: 'ADB_SERVER_SOCKET=tcp:far:5037' });
   assert.throws(() => androidSetupFromFlags({ adb: true }, {}), (e: unknown) => e instanceof AdbAddressError && /--adb needs a value/.test((e as Error).message));
 });
 

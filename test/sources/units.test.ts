@@ -14,7 +14,7 @@ test('adb sources: named, unnamed (host:port becomes the name), default local', 
   assert.equal(parseAdbSource('10.0.0.6:5038'), { name: '10.0.0.6-5038', host: '10.0.0.6', port: 5038 });
   const s = sourcesFromFlags({ adb: 'a=127.0.0.1:6001,b=127.0.0.1:6002' }, {});
   assert.equal(s.adb.map((x) => [x.name, x.port, x.startServer]), [['a', 6001, false], ['b', 6002, false]]);
-  assert.equal(sourcesFromFlags({}, { ANDROID_ADB_SERVER_PORT: '6003' }).adb, [{ name: 'local', host: '127.0.0.1', port: 6003, startServer: true }]);
+  assert.equal(sourcesFromFlags({}, { ANDROID_ADB_SERVER_PORT: '6003' }).adb, [{ name: 'local', host: '127.0.0.1', port: 6003, startServer: true, origin: 'ANDROID_ADB_SERVER_PORT=6003' }]);
   assert.equal(sourcesFromFlags({ android: false }, {}).adb, []);
 });
 

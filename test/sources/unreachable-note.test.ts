@@ -51,7 +51,7 @@ test('no adb server and no adb to start one: the note says to install platform-t
     const r = await devices([], { ...process.env, PATH: join(state, 'empty'), ANDROID_ADB_SERVER_PORT: String(port), MOBILEBRIDGE_STATE_DIR: state });
     assert.is(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout), { devices: [] });
-    assert.match(r.stderr, `source local: the adb server at 127.0.0.1:${port}`);
+    assert.match(r.stderr, `source local: the adb server at 127.0.0.1:${port} (from ANDROID_ADB_SERVER_PORT=${port})`);
     assert.match(r.stderr, 'no `adb` on PATH could start a server: install Android platform-tools (Debian: apt-get install adb)');
   } finally {
     rmSync(state, { recursive: true, force: true });

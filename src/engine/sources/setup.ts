@@ -6,7 +6,7 @@ import { SourceSet, type DeviceSource, type SourceSetOptions } from './source-se
 
 /** The device sources of one engine (SPEC §10). */
 export interface SourcesSetup extends SourceSetOptions {
-  adb: (AdbSourceSpec & { startServer?: boolean })[];
+  adb: (AdbSourceSpec & { startServer?: boolean; origin?: string })[];
   wda: WdaSourceSpec[];
 }
 
@@ -28,7 +28,7 @@ export function sourcesFromFlags(flags: Record<string, string | boolean | undefi
     if (list.length) adb = list.map((v) => ({ ...parseAdbSource(v), startServer: false }));
     else {
       const local = androidSetupFromFlags({ adb: flags.adb }, env);
-      if (local) adb = [{ name: LOCAL_SOURCE, host: local.host ?? '127.0.0.1', port: local.port ?? 5037, startServer: local.startServer }];
+      if (local) adb = [{ name: LOCAL_SOURCE, host: local.host ?? '127.0.0.1', port: local.port ?? 5037, startServer: local.startServer, origin: local.origin }];
     }
   }
   checkUniqueNames([...adb.map((a) => a.name), ...wda.map((w) => w.name)]);
@@ -40,7 +40,7 @@ export function createSourceSet(setup: SourcesSetup): SourceSet {
     ...setup.adb.map((a) => ({
       name: a.name,
       where: `adb server ${a.host}:${a.port}`,
-      driver: new AndroidDriver({ host: a.host, port: a.port, startServer: a.startServer ?? false, reportUnreachable: true }),
+      driver: new AndroidDriver({ host: a.host, port: a.port, startServer: a.startServer ?? false, origin: a.origin, reportUnreachable: true }),
     })),
     ...setup.wda.map((w) => ({ name: w.name, where: `WebDriverAgent ${w.url}`, driver: new RemoteWdaDriver(w.name, w.url) })),
   ];

@@ -15,6 +15,8 @@ export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   port?: number;
   /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
   startServer?: boolean;
+  /** Where host and port came from, for messages ("ANDROID_ADB_SERVER_PORT=5038"), when the caller resolved them. */
+  origin?: string;
   /** Throw from listDevices when the server cannot be reached (a named source reports itself down) instead of listing nothing. */
   reportUnreachable?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -47,6 +49,7 @@ export class AndroidDriver implements Driver {
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);
       this.address = resolveAdbAddress(explicit, options.env ?? process.env);
+      if (options.origin) this.address = { ...this.address, source: options.origin };
     } catch (err) {
       this.configError = (err as Error).message;
     }

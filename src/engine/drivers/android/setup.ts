@@ -1,7 +1,7 @@
 import { AdbAddressError, parseHostPort, resolveAdbAddress } from './adb-address.js';
 
 /** What `createEngine` needs to know about Android: false turns the driver off. */
-export type AndroidSetup = false | { host?: string; port?: number; startServer?: boolean };
+export type AndroidSetup = false | { host?: string; port?: number; startServer?: boolean; origin?: string };
 
 /**
  * Turns the CLI's `--adb host:port` and `--no-android` flags (as parsed by `parseFlags`) into the
@@ -15,5 +15,5 @@ export function androidSetupFromFlags(flags: Record<string, string | boolean | u
   if (typeof adb === 'string') return { ...parseHostPort(adb, '--adb'), startServer: false };
   const address = resolveAdbAddress(undefined, env);
   // A remote server cannot be started from here; a local one can, like `adb devices` would.
-  return { host: address.host, port: address.port, startServer: /^(127\.0\.0\.1|localhost|::1)$/.test(address.host) };
+  return { host: address.host, port: address.port, startServer: /^(127\.0\.0\.1|localhost|::1)$/.test(address.host), origin: address.source };
 }
