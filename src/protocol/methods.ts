@@ -126,6 +126,8 @@ export type ToolsCallResult = unknown;
 export const DevicesListParams = v.strictObject({});
 export interface DevicesListResult {
   devices: DeviceInfo[];
+  /** Why devices may be missing: a source (adb server, `--wda` phone, peer bridge) that did not answer. Absent when none. */
+  notes?: string[];
 }
 
 /** Formats the bridge encodes from screenshots. */

@@ -60,6 +60,9 @@ test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s dev
       await new Promise((r) => setTimeout(r, 1500)); // the link retries after 0.5 s, then 1 s
       assert.is(s.out.stderr.split(`peer lab2 (ws://127.0.0.1:${dead}/ws) is unreachable: connect ECONNREFUSED`).length - 1, 1, s.out.stderr);
       assert.match(s.out.stderr, /peer lab1 \(ws:\/\/127\.0\.0\.1:\d+\/ws\) connected/);
+      // And for viewers and agents: devices.list notes the peer that does not answer.
+      const listed = (await client.request('devices.list', {})) as { notes?: string[] };
+      assert.equal(listed.notes, [`peer lab2: peer bridge ws://127.0.0.1:${dead}/ws is unreachable (connect ECONNREFUSED 127.0.0.1:${dead})`]);
     } finally {
       await client.close();
     }

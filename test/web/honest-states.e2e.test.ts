@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
@@ -118,6 +119,33 @@ states('the viewer’s first connection refused for its token: the page says so 
   await page.locator('#access-problem[data-problem="token_wrong"]').waitFor({ timeout: 15_000 });
   assert.is(await page.textContent('#access-title'), 'The token in this address is wrong');
   await page.close();
+});
+
+states('a device source that does not answer is named under the device list, so a missing phone is explained', async (ctx) => {
+  // A port nothing listens on: taken from the OS, then released.
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dead = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  const { bridge, url } = await startViewerBridge({ setup: { sources: { adb: [{ name: 'lab', host: '127.0.0.1', port: dead, startServer: false }], wda: [] } } });
+  ctx.bridges.push(bridge);
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(url);
+  await page.locator('#device-list li').first().waitFor();
+  const note = page.locator('#device-notes li');
+  await note.waitFor();
+  assert.match((await note.textContent()) ?? '', `source lab: the adb server at 127.0.0.1:${dead}`);
+  assert.match((await note.textContent()) ?? '', 'is not reachable (nothing listens there)');
+  await page.close();
+
+  // Every source answering: no notes.
+  const healthy = await startViewerBridge();
+  ctx.bridges.push(healthy.bridge);
+  const other = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await other.goto(healthy.url);
+  await other.locator('#device-list li').first().waitFor();
+  assert.is(await other.isVisible('#device-notes'), false);
+  await other.close();
 });
 
 if (chromiumPath) states.run();

@@ -10,7 +10,15 @@ export class DeviceList {
     private readonly list: HTMLElement,
     private readonly empty: HTMLElement,
     private readonly onChoose: (device: DeviceInfo) => void,
+    private readonly notesList?: HTMLElement,
   ) {}
+
+  /** Why a device may be missing (devices.list `notes`: a source that did not answer), under the list. */
+  notes(notes: readonly string[] = []): void {
+    if (!this.notesList) return;
+    this.notesList.hidden = notes.length === 0;
+    this.notesList.replaceChildren(...notes.map((n) => el('li', {}, n)));
+  }
 
   get all(): readonly DeviceInfo[] {
     return this.devices;

@@ -184,7 +184,7 @@ async function start(): Promise<void> {
   byId('btn-take-control').addEventListener('click', () => void pair.takeControl());
   byId('btn-release').addEventListener('click', () => void pair.release());
 
-  const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d));
+  const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d), byId('device-notes'));
   viewer = new Viewer(
     client,
     {
@@ -280,11 +280,17 @@ async function start(): Promise<void> {
 
   const list = await client.request('devices.list', {});
   devices.set(list.devices);
-  client.on('devices.changed', (c) => devices.change(c.added, c.removed));
+  devices.notes(list.notes);
+  // A source that comes back (or goes) changes the devices: its note follows.
+  const refreshNotes = () => void client.request('devices.list', {}).then((l) => devices.notes(l.notes), () => undefined);
+  client.on('devices.changed', (c) => {
+    devices.change(c.added, c.removed);
+    refreshNotes();
+  });
   // A new session (the bridge restarted): device changes in between were never announced.
   client.onSession((e) => {
     if (e.initial || e.resumed) return;
-    client.request('devices.list', {}).then((l) => devices.set(l.devices), () => undefined);
+    client.request('devices.list', {}).then((l) => (devices.set(l.devices), devices.notes(l.notes)), () => undefined);
   });
   // ?device=ID opens that device directly (links from the CLI or a colleague).
   const wanted = new URLSearchParams(location.search).get('device');

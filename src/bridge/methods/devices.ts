@@ -3,7 +3,11 @@ import { defineMethod, type MethodDef } from '../registry.js';
 
 /** devices.list / subscribe / unsubscribe / lock / unlock. */
 export const deviceMethods: MethodDef[] = [
-  defineMethod('devices.list', async (_p, ctx) => ({ devices: await ctx.engine.listDevices() })),
+  defineMethod('devices.list', async (_p, ctx) => {
+    const devices = await ctx.engine.listDevices();
+    const notes = ctx.engine.sourceProblems();
+    return notes.length ? { devices, notes } : { devices };
+  }),
 
   defineMethod('devices.subscribe', async (p, ctx) => {
     const outcome = await ctx.bridge.hub.subscribe(ctx.session, p);

@@ -62,6 +62,12 @@ export class Peer implements Driver {
     return this.link.state === 'open';
   }
 
+  /** While the link is down the peer has no devices: this says why (Driver.problems). Not while it first connects. */
+  problems(): string[] {
+    const why = this.link.lastError;
+    return this.up || why === undefined ? [] : [`peer ${this.name}: ${this.where} is unreachable (${why})`];
+  }
+
   /**
    * One line per change between reachable and not (not one per retry), for the bridge's log: a
    * peer that is down has no devices, so without it a mistyped --peer would show nowhere.

@@ -129,7 +129,11 @@ Examples:
     printListening(bridge, token);
     for (const peer of peers) peer.reportChanges((line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
     void engine.listDevices().then(() => {
-      for (const problem of engine.sourceProblems()) process.stderr.write(`mobilebridge serve: ${problem}; its devices appear by themselves once it answers\n`);
+      // Peers report their own changes (above).
+      const ofPeers = new Set(peers.flatMap((p) => p.problems()));
+      for (const problem of engine.sourceProblems()) {
+        if (!ofPeers.has(problem)) process.stderr.write(`mobilebridge serve: ${problem}; its devices appear by themselves once it answers\n`);
+      }
     });
 
     await new Promise<void>((resolve) => {
