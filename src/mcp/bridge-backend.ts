@@ -19,6 +19,7 @@ import { scaleScreenshot } from './screenshot.js';
  */
 export class BridgeBackend implements AgentBackend {
   private clientName?: string;
+  private notes: string[] = [];
   /** The bridge's PNG of a screen that did not change is not decoded and encoded again. */
   private readonly shots = new ScaledMemo();
 
@@ -66,8 +67,15 @@ export class BridgeBackend implements AgentBackend {
   }
 
   async listDevices(): Promise<DeviceInfo[] | ToolFailure> {
-    const r = await this.request<{ devices: DeviceInfo[] }>('devices.list', {});
-    return isFailureResult(r) ? r : r.devices;
+    const r = await this.request<{ devices: DeviceInfo[]; notes?: string[] }>('devices.list', {});
+    if (isFailureResult(r)) return r;
+    this.notes = r.notes ?? [];
+    return r.devices;
+  }
+
+  /** The bridge's notes from the last listing (its sources that did not answer). */
+  sourceProblems(): string[] {
+    return this.notes;
   }
 
   async engineTools(): Promise<ToolDescription[] | ToolFailure> {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,29 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
     await pair?.close();
     await backend?.close();
     await watcher.close();
+    await bridge.close();
+  }
+});
+
+test('--bridge mode: list_devices passes on the bridge\'s notes on sources that did not answer', async () => {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dead = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  const sources = { adb: [{ name: 'lab', host: '127.0.0.1', port: dead, startServer: false }], wda: [] };
+  const bridge = await startBridge({ engine: createEngine({ virtual: {}, sources }), host: '127.0.0.1', port: 0, log: () => undefined });
+  let backend: BridgeBackend | undefined;
+  let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+  try {
+    backend = await BridgeBackend.connect(bridge.wsUrl);
+    pair = await connectPair(backend);
+    const listed = jsonOf(await pair.call('list_devices', {}));
+    assert.ok(listed.devices.some((d: { id: string }) => d.id === ANDROID));
+    assert.equal(listed.notes.length, 1);
+    assert.match(listed.notes[0], `source lab: the adb server at 127.0.0.1:${dead}`);
+  } finally {
+    await pair?.close();
+    await backend?.close();
     await bridge.close();
   }
 });
