@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 import { startBridge } from '../../src/bridge/server.js';
 import { createEngine } from '../../src/engine/create.js';
 import type { DeviceActivityParams } from '../../src/protocol/index.js';
@@ -68,10 +68,7 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
 });
 
 test('--bridge mode: list_devices passes on the bridge\'s notes on sources that did not answer', async () => {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const dead = (server.address() as AddressInfo).port;
-  await new Promise((r) => server.close(r));
+  const dead = await deadPort();
   const sources = { adb: [{ name: 'lab', host: '127.0.0.1', port: dead, startServer: false }], wda: [] };
   const bridge = await startBridge({ engine: createEngine({ virtual: {}, sources }), host: '127.0.0.1', port: 0, log: () => undefined });
   let backend: BridgeBackend | undefined;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 import sharp from 'sharp';
-import { createServer, type AddressInfo } from 'node:net';
 import { createEngine } from '../../src/engine/create.js';
 import { failure } from '../../src/engine/errors.js';
 import { LocalBackend, type AgentBackend } from '../../src/mcp/backend.js';
@@ -56,11 +56,7 @@ mcp('without --engine-tools the raw tools are neither listed nor callable', asyn
 
 mcp('list_devices notes a device source that did not answer (a missing phone is explained); none when all answer', async ({ pair }) => {
   assert.equal(Object.keys(jsonOf(await pair.call('list_devices'))), ['devices']);
-  // A port nothing listens on: taken from the OS, then released.
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((r) => server.close(r));
+  const port = await deadPort();
   const engine = createEngine({ sources: { adb: [{ name: 'lab', host: '127.0.0.1', port, startServer: false }], wda: [] } });
   const backend = new LocalBackend(engine);
   const lab = await connectPair(backend);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 import { Peer } from '../../src/bridge/peers/peer.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { connectBridge } from '../../src/protocol/node.js';
@@ -23,15 +23,6 @@ function serve(args: string[], state: string) {
   child.stderr.on('data', (c: Buffer) => (out.stderr += c));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, out, exited };
-}
-
-/** A port nothing listens on (just released by the OS). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 test('serve --peer NAME=URL --peer-token T lists the token-protected peer\'s devices as its own; a peer that does not answer is logged once and shown in health; SIGTERM exits cleanly', async () => {

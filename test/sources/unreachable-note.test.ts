@@ -1,22 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 
 /** A source that does not answer lists no devices, so `devices` says why on stderr; its JSON stays the tool's result. */
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 function devices(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [MAIN, 'devices', '--no-virtual', '--no-ios', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

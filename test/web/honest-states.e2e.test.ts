@@ -1,6 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 import type { Browser } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
@@ -122,11 +122,7 @@ states('the viewer’s first connection refused for its token: the page says so 
 });
 
 states('a device source that does not answer is named under the device list, so a missing phone is explained', async (ctx) => {
-  // A port nothing listens on: taken from the OS, then released.
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const dead = (server.address() as AddressInfo).port;
-  await new Promise((r) => server.close(r));
+  const dead = await deadPort();
   const { bridge, url } = await startViewerBridge({ setup: { sources: { adb: [{ name: 'lab', host: '127.0.0.1', port: dead, startServer: false }], wda: [] } } });
   ctx.bridges.push(bridge);
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
