@@ -3,13 +3,13 @@ import { InvalidInputError, tokenFromFlags } from './command.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../protocol/bridge-problems.js';
 import { connectBridge } from '../protocol/node.js';
 
-type Attached = { attached: true; result: unknown } | { attached: false };
+type Attached<T> = { attached: true; result: T } | { attached: false };
 
 /**
  * With `--bridge URL`, runs `work` against a running bridge instead of opening devices
  * in this process, so the CLI sees the same phones (and shows up in the viewer's feed).
  */
-export async function withBridge(flags: Record<string, string | boolean>, work: (client: BridgeClient) => Promise<unknown>): Promise<Attached> {
+export async function withBridge<T>(flags: Record<string, string | boolean>, work: (client: BridgeClient) => Promise<T>): Promise<Attached<T>> {
   if (flags.bridge === undefined) return { attached: false };
   if (typeof flags.bridge !== 'string') throw new InvalidInputError('--bridge needs the WebSocket URL of a running bridge, e.g. --bridge ws://127.0.0.1:4800/ws');
   const urlProblem = bridgeUrlProblem(flags.bridge);

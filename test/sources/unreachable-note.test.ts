@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deadPort } from '../support/dead-port.js';
+import { startBridge } from '../../src/bridge/index.js';
+import { createEngine } from '../../src/engine/create.js';
 
 /** A source that does not answer lists no devices, so `devices` says why on stderr; its JSON stays the tool's result. */
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -47,6 +49,19 @@ test('no adb server and no adb to start one: the note says to install platform-t
     assert.match(r.stderr, 'no `adb` on PATH could start a server: install Android platform-tools (Debian: apt-get install adb)');
   } finally {
     rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test('through --bridge: the bridge\'s notes are printed the same way', async () => {
+  const port = await deadPort();
+  const bridge = await startBridge({ engine: createEngine({ virtual: {}, sources: { adb: [{ name: 'lab', host: '127.0.0.1', port, startServer: false }], wda: [] } }), host: '127.0.0.1', port: 0, log: () => undefined });
+  try {
+    const r = await devices(['--bridge', bridge.wsUrl], { ...process.env, MOBILEBRIDGE_TOKEN: '' });
+    assert.is(r.code, 0, r.stderr);
+    assert.ok((JSON.parse(r.stdout) as { devices: unknown[] }).devices.length > 0, 'the bridge\'s virtual phones');
+    assert.match(r.stderr, `mobilebridge devices: source lab: the adb server at 127.0.0.1:${port}`);
+  } finally {
+    await bridge.close();
   }
 });
 

@@ -19,9 +19,13 @@ ${DEVICE_FLAGS_HELP}`,
   flags: ['bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags } = parseFlags(args);
-    const bridged = await withBridge(flags, (client) => client.callTool('mobile_list_available_devices', {}));
+    const bridged = await withBridge(flags, async (client) => ({
+      tool: await client.callTool('mobile_list_available_devices', {}),
+      notes: (await client.request('devices.list', {})).notes ?? [],
+    }));
     if (bridged.attached) {
-      printJson(bridged.result);
+      printJson(bridged.result.tool);
+      for (const note of bridged.result.notes) process.stderr.write(`mobilebridge devices: ${note}\n`);
       return EXIT.ok;
     }
     const engine = createEngine(engineSetupFromFlags(flags));
