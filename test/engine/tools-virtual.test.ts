@@ -97,7 +97,16 @@ t('typing with no focused field says so, and what was typed before the focus wen
   await fails(engine, 'mobile_type_keys', { device: A, text: 'x' }, 'INVALID_PARAMETER', /^no text field is focused/);
   await tapEl(engine, 'email');
   // ENTER in the e-mail field moves on to the password; ENTER there signs in and leaves no field.
-  await fails(engine, 'mobile_type_keys', { device: A, text: 'a@b.c\nsecret\nafter' }, 'INVALID_PARAMETER', /^typed "a@b\.c\\nsecret\\n" \(newlines as ENTER\), then no text field is focused on virtual-android-1 for the rest \("after"\)/);
+  await fails(engine, 'mobile_type_keys', { device: A, text: 'a@b.c\nsecret\nafter' }, 'INVALID_PARAMETER', /^typed "a@b\.c\\nsecret\\n" \(newlines as ENTER, tabs as TAB\), then no text field is focused on virtual-android-1 for the rest \("after"\)/);
+});
+
+t('a tab in typed text moves to the next field, as a phone keyboard\'s TAB does', async ({ engine }) => {
+  await ok(engine, 'mobile_launch_app', { device: A, packageName: DEMO });
+  await tapEl(engine, 'email');
+  await ok(engine, 'mobile_type_keys', { device: A, text: 'demo@example.com\tsecret123' });
+  assert.is((await byId(engine, 'email')).text, 'demo@example.com');
+  assert.is((await byId(engine, 'password')).focused, true);
+  assert.is((await byId(engine, 'password')).text, '•'.repeat('secret123'.length));
 });
 
 t('screenshot decodes and its dimensions equal mobile_get_screen_size', async ({ engine }) => {

@@ -211,18 +211,20 @@ export class Phone {
     task.fields[task.focus] = (task.fields[task.focus] ?? '').slice(0, -1);
   }
 
+  /** A newline types ENTER and a tab moves to the next field, as a phone's keyboard does. */
   typeText(value: string): void {
     const task = this.foregroundTask;
-    const pieces = value.split('\n');
-    pieces.forEach((piece, i) => {
-      if (i > 0) this.press('ENTER');
-      if (!piece) return;
+    // Text at even indexes, the newlines and tabs between them at odd ones.
+    const parts = value.split(/([\n\t])/);
+    parts.forEach((part, i) => {
+      if (i % 2 === 1) return part === '\n' ? this.press('ENTER') : this.nextField();
+      if (!part) return;
       if (task.dialog || !task.focus) {
         // Part of the text may be in already: say so, since a retry would type it twice.
-        const done = i > 0 ? `typed ${JSON.stringify(`${pieces.slice(0, i).join('\n')}\n`)} (newlines as ENTER), then ` : '';
-        throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the rest (${JSON.stringify(pieces.slice(i).join('\n'))})` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+        const done = i > 0 ? `typed ${JSON.stringify(parts.slice(0, i).join(''))} (newlines as ENTER, tabs as TAB), then ` : '';
+        throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the rest (${JSON.stringify(parts.slice(i).join(''))})` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
       }
-      task.fields[task.focus] = (task.fields[task.focus] ?? '') + piece;
+      task.fields[task.focus] = (task.fields[task.focus] ?? '') + part;
       task.error = null;
     });
   }
