@@ -82,7 +82,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   async function screenshot(device: string, args: Args): Promise<CallToolResult> {
-    const format = (str(args, 'format') ?? 'jpeg') as ImageFormat;
+    const format = (str(args, 'format') ?? 'jpeg').toLowerCase() as ImageFormat;
     if (format !== 'jpeg' && format !== 'png') throw new ArgumentError(`"format" must be jpeg or png (got ${JSON.stringify(format)})`);
     const maxSize = args.max_size === undefined ? undefined : Number(args.max_size);
     if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 160 && maxSize <= 4096)) throw new ArgumentError('"max_size" must be a whole number of pixels from 160 to 4096');

@@ -50,6 +50,8 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
   assert.not.ok((await pair.call('swipe', { device: ANDROID, direction: 'UP' })).isError, 'an enum value in other case still reaches the tool');
+  const png = await pair.call('take_screenshot', { device: ANDROID, format: 'PNG' });
+  assert.equal(png.content.map((c) => (c.type === 'image' ? c.mimeType : c.type)), ['image/png', 'text']);
   const missing = await pair.call('assert', { device: ANDROID, type: 'element_exists' });
   assert.match(textOf(missing), /the assertion is not valid: missing required property "element_description" in the assertion; add it/);
 });
