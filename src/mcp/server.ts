@@ -180,7 +180,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         if (saveTo) {
           try {
             saved = await allowed.check(saveTo, 'save_to');
-            await allowed.write(saved, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
+            // The name as given: a trailing / (a folder) is refused there, and resolving would drop it.
+            await allowed.write(saveTo, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
           } catch (err) {
             const e = toFailure(err);
             return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);

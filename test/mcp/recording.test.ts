@@ -150,6 +150,17 @@ rec('recording errors are actionable; an iOS recording is platform-aware when no
   assert.match(textOf(bad), /PERMISSION_DENIED: .*scenario follows/s);
   // The stop happened even though the file could not be written.
   assert.ok((await pair.call('recording_stop', { device: IOS })).isError);
+  // A save_to ending in / names a folder: refused, not written as a file of that name.
+  const folder = mkdtempSync(join(tmpdir(), 'mb-rec-folder-'));
+  try {
+    ok(await pair.call('recording_start', { device: IOS, name: 'Folder', app_package: DEMO }));
+    ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));
+    const asFolder = await pair.call('recording_stop', { device: IOS, save_to: `${join(folder, 'scenarios')}/` });
+    assert.match(textOf(asFolder), /INVALID_PARAMETER: .*names a folder.*scenario follows/s);
+    assert.throws(() => readFileSync(join(folder, 'scenarios')), /ENOENT/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 
   ok(await pair.call('recording_start', { device: IOS, name: 'Inbox', app_package: DEMO }));
   ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));
