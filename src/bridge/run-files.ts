@@ -41,6 +41,13 @@ export class RunFiles {
     }
   }
 
+  /** The bridge stops: nobody can read the runs' screenshots any more, so its temporary folders go. */
+  async close(): Promise<void> {
+    const temporary = [...this.folders.values()].flatMap((f) => (f.temporary ? [f.temporary] : []));
+    this.folders.clear();
+    await Promise.all(temporary.map(removeTemporary));
+  }
+
   /** The PNG bytes. Throws ToolError: INVALID_PARAMETER for an unknown run or a bad name, file errors from the gate. */
   async screenshot(runId: string, name: string): Promise<Buffer> {
     const folder = this.folders.get(runId)?.screenshots;

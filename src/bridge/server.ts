@@ -308,6 +308,7 @@ export class Bridge implements BridgeCore {
     this.wss.close();
     for (const off of this.unlisten) off();
     await this.engine.close();
+    await this.runFiles.close();
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

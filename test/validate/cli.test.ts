@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import schemaCommand from '../../src/cli/commands/schema.js';
@@ -38,12 +38,16 @@ test('a folder recurses over *.json and gives data.results[]', async () => {
 
 test('globs with * and **', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mb-validate-'));
-  mkdirSync(join(dir, 'a', 'b'), { recursive: true });
-  for (const f of ['one.json', 'a/two.json', 'a/b/three.json', 'a/notes.txt']) writeFileSync(join(dir, f), '{}');
-  assert.equal(expandArgument(`${dir}/*.json`)?.length, 1);
-  assert.equal(expandArgument(`${dir}/**/*.json`)?.length, 3);
-  assert.equal(expandArgument(`${dir}/a/**/t*.json`)?.length, 2);
-  assert.is(expandArgument(`${dir}/*.yaml`), undefined);
+  try {
+    mkdirSync(join(dir, 'a', 'b'), { recursive: true });
+    for (const f of ['one.json', 'a/two.json', 'a/b/three.json', 'a/notes.txt']) writeFileSync(join(dir, f), '{}');
+    assert.equal(expandArgument(`${dir}/*.json`)?.length, 1);
+    assert.equal(expandArgument(`${dir}/**/*.json`)?.length, 3);
+    assert.equal(expandArgument(`${dir}/a/**/t*.json`)?.length, 2);
+    assert.is(expandArgument(`${dir}/*.yaml`), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('unreadable file: exit 1, says so, other files still reported', async () => {
@@ -58,11 +62,15 @@ test('unreadable file: exit 1, says so, other files still reported', async () =>
 
 test('scenario_id must be unique across the files validated together', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mb-validate-'));
-  writeFileSync(join(dir, 'a.json'), readFixture('valid', 'login.json'));
-  writeFileSync(join(dir, 'b.json'), readFixture('valid', 'login.json'));
-  const [a, b] = validateFiles([dir]).map((o) => o.report);
-  assert.ok(a.valid);
-  assert.equal(b.errors.map((e) => [e.rule, e.path, e.line]), [['scenario-id-duplicate', '/scenario_id', 3]]);
+  try {
+    writeFileSync(join(dir, 'a.json'), readFixture('valid', 'login.json'));
+    writeFileSync(join(dir, 'b.json'), readFixture('valid', 'login.json'));
+    const [a, b] = validateFiles([dir]).map((o) => o.report);
+    assert.ok(a.valid);
+    assert.equal(b.errors.map((e) => [e.rule, e.path, e.line]), [['scenario-id-duplicate', '/scenario_id', 3]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('--human shows the source line with a caret; --quiet prints nothing', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as v from 'valibot';
@@ -87,7 +87,14 @@ export function watchHistory(ctx: VerbContext): { ctx: VerbContext; history: Liv
 
 let scratch: string | undefined;
 
-/** Live checks have no scenario file yet: reference screenshots are recorded in a private temp folder. */
+/**
+ * Live checks have no scenario file yet: reference screenshots are recorded in a private temp
+ * folder, which lives as long as the process (baselines are compared within a session).
+ */
 function liveDir(): string {
-  return (scratch ??= mkdtempSync(join(tmpdir(), 'mobilebridge-live-')));
+  if (scratch === undefined) {
+    const dir = (scratch = mkdtempSync(join(tmpdir(), 'mobilebridge-live-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratch;
 }
