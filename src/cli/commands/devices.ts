@@ -19,13 +19,11 @@ ${DEVICE_FLAGS_HELP}`,
   flags: ['bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags } = parseFlags(args);
-    const bridged = await withBridge(flags, async (client) => ({
-      tool: await client.callTool('mobile_list_available_devices', {}),
-      notes: (await client.request('devices.list', {})).notes ?? [],
-    }));
+    // devices.list holds what mobile_list_available_devices answers ({devices}) and the bridge's notes: one listing.
+    const bridged = await withBridge(flags, (client) => client.request('devices.list', {}));
     if (bridged.attached) {
-      printJson(bridged.result.tool);
-      for (const note of bridged.result.notes) process.stderr.write(`mobilebridge devices: ${note}\n`);
+      printJson({ devices: bridged.result.devices });
+      for (const note of bridged.result.notes ?? []) process.stderr.write(`mobilebridge devices: ${note}\n`);
       return EXIT.ok;
     }
     const engine = createEngine(engineSetupFromFlags(flags));

@@ -69,16 +69,16 @@ export interface ParamIssue {
   message: string;
 }
 
-/**
- * Turns valibot issues into one line per offending parameter. Shared by the engine's tool
- * parameters and the bridge's JSON-RPC params, so both speak about bad input the same way.
- */
 /** "a string", "an object"; anything else (a literal, a union) as valibot wrote it. */
 function withArticle(expected: string | null): string {
   if (expected === null || !/^[a-z]+$/i.test(expected)) return String(expected);
   return `${/^[aeiou]/i.test(expected) ? 'an' : 'a'} ${expected.toLowerCase()}`;
 }
 
+/**
+ * Turns valibot issues into one line per offending parameter. Shared by the engine's tool
+ * parameters and the bridge's JSON-RPC params, so both speak about bad input the same way.
+ */
 export function paramIssues(issues: readonly v.BaseIssue<unknown>[]): ParamIssue[] {
   return issues.map((issue) => {
     const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
