@@ -159,10 +159,19 @@ export interface DeviceProperties {
   keyboardVisible?: boolean;
 }
 
+/** Nothing added or removed: only the driver's problems() changed (a source stopped or started answering). */
 export interface DevicesChange {
   added: DeviceInfo[];
   removed: string[];
 }
+
+/** Why devices of one source may be missing, for people: `source` names it ("source lab", "peer lab2"). */
+export interface SourceNote {
+  source: string;
+  text: string;
+}
+
+export const noteLine = (note: SourceNote): string => `${note.source}: ${note.text}`;
 
 /**
  * A platform: finds devices and opens handles on them. Android, iOS and the
@@ -173,9 +182,9 @@ export interface Driver {
   listDevices(ctx: CallContext): Promise<DeviceInfo[]>;
   /** Returns the handle for a listed device, or undefined when this driver does not know the id. */
   open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined>;
-  /** Optional hot-plug feed; returns an unsubscribe function. */
+  /** Optional hot-plug feed, also told when problems() changes; returns an unsubscribe function. */
   watch?(listener: (change: DevicesChange) => void): () => void;
-  /** Why devices of this driver may be missing from the last listing (a source that did not answer), for people. */
-  problems?(): string[];
+  /** Why devices of this driver may be missing from the last listing (a source that did not answer). */
+  problems?(): SourceNote[];
   close(): Promise<void>;
 }

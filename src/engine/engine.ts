@@ -5,7 +5,7 @@ import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange, FitSize } from './driver.js';
+import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
@@ -113,9 +113,14 @@ export class Engine {
     return this.health.decorate(lists.flat());
   }
 
-  /** Why devices may be missing from the last listing (sources that did not answer), worded for people. */
-  sourceProblems(): string[] {
+  /** Why devices may be missing from the last listing (sources that did not answer), per source. */
+  sourceNotes(): SourceNote[] {
     return this.drivers.flatMap((d) => d.problems?.() ?? []);
+  }
+
+  /** The same, one line each, as devices.list and list_devices give them. */
+  sourceProblems(): string[] {
+    return this.sourceNotes().map(noteLine);
   }
 
   async call(tool: string, parameters: unknown, options: CallOptions = {}): Promise<unknown> {

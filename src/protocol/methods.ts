@@ -312,6 +312,11 @@ export interface DevicesChangedParams {
   removed: string[];
   /** Devices that stopped being usable: `offline`/`unauthorized` (still listed, in `added` too) or `removed`, and why. */
   gone?: GoneDevice[];
+  /**
+   * devices.list's `notes` as they are now ([] when none): a change may carry only these, when a
+   * source without devices stops or starts answering. Absent from older bridges.
+   */
+  notes?: string[];
 }
 
 export interface GoneDevice {

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deadPort } from '../support/dead-port.js';
+import { FLAKY_REASON, flakySet } from '../support/flaky-source.js';
 import type { Browser } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
@@ -142,6 +143,17 @@ states('a device source that does not answer is named under the device list, so 
   await other.locator('#device-list li').first().waitFor();
   assert.is(await other.isVisible('#device-notes'), false);
   await other.close();
+
+  // A source without devices that starts answering changes no device: its note still goes, without a reload.
+  const { flaky, set } = flakySet();
+  const flaking = await startViewerBridge({ setup: { extraDrivers: [set] } });
+  ctx.bridges.push(flaking.bridge);
+  const third = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await third.goto(flaking.url);
+  await third.locator('#device-notes li', { hasText: `source lab: ${FLAKY_REASON}` }).waitFor();
+  flaky.up = true;
+  await third.locator('#device-notes').waitFor({ state: 'hidden', timeout: 5000 });
+  await third.close();
 });
 
 if (chromiumPath) states.run();

@@ -281,11 +281,10 @@ async function start(): Promise<void> {
   const list = await client.request('devices.list', {});
   devices.set(list.devices);
   devices.notes(list.notes);
-  // A source that comes back (or goes) changes the devices: its note follows.
-  const refreshNotes = () => void client.request('devices.list', {}).then((l) => devices.notes(l.notes), () => undefined);
+  // A source that stops or starts answering: its note comes with the change.
   client.on('devices.changed', (c) => {
     devices.change(c.added, c.removed);
-    refreshNotes();
+    if (c.notes) devices.notes(c.notes);
   });
   // A new session (the bridge restarted): device changes in between were never announced.
   client.onSession((e) => {

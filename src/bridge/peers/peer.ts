@@ -1,4 +1,4 @@
-import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../engine/driver.js';
+import type { CallContext, DeviceHandle, Driver, DevicesChange, SourceNote } from '../../engine/driver.js';
 import type { DeviceInfo } from '../../engine/types.js';
 import type { DevicesChangedParams } from '../../protocol/index.js';
 import type { PeerSpec } from './peer-spec.js';
@@ -13,6 +13,9 @@ export class Peer implements Driver {
   readonly name: string;
   readonly link: RpcLink;
   private devices = new Map<string, DeviceInfo>();
+  /** The peer's own notes (its sources that do not answer), from its devices.list and devices.changed. */
+  private remoteNotes: string[] = [];
+  private emittedProblems = '';
   private readonly listeners = new Set<(c: DevicesChange) => void>();
   private readonly reconnectListeners = new Set<() => void>();
 
@@ -62,29 +65,14 @@ export class Peer implements Driver {
     return this.link.state === 'open';
   }
 
-  /** While the link is down the peer has no devices: this says why (Driver.problems). Not while it first connects. */
-  problems(): string[] {
-    const why = this.link.lastError;
-    return this.up || why === undefined ? [] : [`peer ${this.name}: ${this.where} is unreachable (${why})`];
-  }
-
   /**
-   * One line per change between reachable and not (not one per retry), for the bridge's log: a
-   * peer that is down has no devices, so without it a mistyped --peer would show nowhere.
+   * While the link is down the peer has no devices: this says why (not while it first connects).
+   * While it is up, the peer's own notes, so that a phone missing on another host is explained here too.
    */
-  reportChanges(log: (line: string) => void): () => void {
-    let wasUp: boolean | undefined;
-    return this.link.onState((s, why) => {
-      if (s !== 'open' && s !== 'down') return;
-      const up = s === 'open';
-      if (up === wasUp) return;
-      wasUp = up;
-      log(
-        up
-          ? `peer ${this.name} (${redact(this.spec.url)}) connected`
-          : `peer ${this.name} (${redact(this.spec.url)}) is unreachable${why ? `: ${why}` : ''}; its devices are listed once it answers (retried in the background)`,
-      );
-    });
+  problems(): SourceNote[] {
+    const why = this.link.lastError;
+    if (this.up) return this.remoteNotes.map((note) => this.remote(note));
+    return why === undefined ? [] : [{ source: `peer ${this.name}`, text: `${this.where} is unreachable (${why})` }];
   }
 
   async close(): Promise<void> {
@@ -95,15 +83,17 @@ export class Peer implements Driver {
     if (s === 'open') {
       void this.link.request('devices.list', {}).then(
         (r) => {
-          const listed = ((r as { devices?: DeviceInfo[] }).devices ?? []).map((d) => this.own(d));
+          const answer = r as { devices?: DeviceInfo[]; notes?: string[] };
+          const listed = (answer.devices ?? []).map((d) => this.own(d));
           const removed = [...this.devices.keys()];
           this.devices = new Map(listed.map((d) => [d.id, d]));
+          this.remoteNotes = answer.notes ?? [];
           this.emit({ added: listed, removed });
           for (const l of this.reconnectListeners) l();
         },
         () => undefined,
       );
-    } else if (this.devices.size) {
+    } else {
       const removed = [...this.devices.keys()];
       this.devices.clear();
       this.emit({ added: [], removed });
@@ -114,6 +104,7 @@ export class Peer implements Driver {
     for (const id of change.removed) this.devices.delete(id);
     const added = change.added.map((d) => this.own(d));
     for (const d of added) this.devices.set(d.id, d);
+    if (change.notes) this.remoteNotes = change.notes;
     this.emit({ added, removed: change.removed });
   }
 
@@ -122,8 +113,18 @@ export class Peer implements Driver {
     return { ...d, source: this.name };
   }
 
+  /** "source lab: why" from the peer becomes "peer lab2's source lab": the name says which host. */
+  private remote(note: string): SourceNote {
+    const colon = note.indexOf(': ');
+    return colon > 0 ? { source: `peer ${this.name}'s ${note.slice(0, colon)}`, text: note.slice(colon + 2) } : { source: `peer ${this.name}`, text: note };
+  }
+
+  /** Tells watchers of changed devices, and of changed problems() alone (Driver.watch). */
   private emit(change: DevicesChange): void {
-    if (!change.added.length && !change.removed.length) return;
+    const problems = JSON.stringify(this.problems());
+    const noted = problems !== this.emittedProblems;
+    this.emittedProblems = problems;
+    if (!change.added.length && !change.removed.length && !noted) return;
     for (const l of this.listeners) l(change);
   }
 }

@@ -6,8 +6,10 @@ import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { Peer } from '../../bridge/peers/peer.js';
+import { redact } from '../../bridge/peers/rpc-link.js';
 import { allocatorHint } from '../allocator-env.js';
 import { parsePeer } from '../../bridge/peers/peer-spec.js';
+import { logSourceNotes } from '../source-log.js';
 
 /** Every value of a flag that may repeat (`--x a --x b`, `--x=a`, `--x a,b`). parseFlags keeps only the last. */
 function repeated(args: string[], name: string): string[] {
@@ -29,7 +31,7 @@ function networkAddresses(port: number): string[] {
   return out;
 }
 
-function printListening(bridge: Bridge, token: string | undefined): void {
+function printListening(bridge: Bridge, token: string | undefined, peers: readonly Peer[]): void {
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
   const lines = [
     `mobilebridge ${bridge.server.version} bridge listening on ${bridge.host}:${bridge.port}`,
@@ -39,6 +41,7 @@ function printListening(bridge: Bridge, token: string | undefined): void {
   if (bridge.host === '0.0.0.0' || bridge.host === '::') {
     for (const url of networkAddresses(bridge.port)) lines.push(`  network    ${url}${q}`);
   }
+  for (const peer of peers) lines.push(`  peer       ${peer.name} ${redact(peer.spec.url)}`);
   if (token) lines.push('  token      required: "Authorization: Bearer <token>" or ?token=<token>');
   const hint = allocatorHint();
   if (hint) lines.push(`  ${hint}`);
@@ -126,15 +129,8 @@ Examples:
       process.stderr.write(`mobilebridge serve: ${why}\n`);
       return EXIT.internal;
     }
-    printListening(bridge, token);
-    for (const peer of peers) peer.reportChanges((line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
-    void engine.listDevices().then(() => {
-      // Peers report their own changes (above).
-      const ofPeers = new Set(peers.flatMap((p) => p.problems()));
-      for (const problem of engine.sourceProblems()) {
-        if (!ofPeers.has(problem)) process.stderr.write(`mobilebridge serve: ${problem}; its devices appear by themselves once it answers\n`);
-      }
-    });
+    printListening(bridge, token, peers);
+    logSourceNotes(engine, (line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
 
     await new Promise<void>((resolve) => {
       let stopping = false;

@@ -1,5 +1,5 @@
 import { withDeadline } from '../deadline.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../driver.js';
+import type { CallContext, DeviceHandle, Driver, DevicesChange, SourceNote } from '../driver.js';
 import { ToolError } from '../errors.js';
 import type { DeviceInfo } from '../types.js';
 
@@ -58,6 +58,7 @@ export class SourceSet implements Driver {
   private routes = new Map<string, Route>();
   private clashes = new Map<string, string[]>();
   private published = new Map<string, string>();
+  private publishedProblems = '';
   private readonly listeners = new Set<(change: DevicesChange) => void>();
   private unwatch: (() => void)[] = [];
   private readonly listTimeoutMs: number;
@@ -122,10 +123,10 @@ export class SourceSet implements Driver {
     });
   }
 
-  problems(): string[] {
+  problems(): SourceNote[] {
     return this.status()
       .filter((s) => !s.ok)
-      .map((s) => `source ${s.name}: ${s.error ?? `${s.where} did not answer`}`);
+      .map((s) => ({ source: `source ${s.name}`, text: s.error ?? `${s.where} did not answer` }));
   }
 
   async close(): Promise<void> {
@@ -208,7 +209,11 @@ export class SourceSet implements Driver {
     const removed = [...this.published.keys()].filter((id) => next.get(id) !== this.published.get(id));
     const added = devices.filter((d) => this.published.get(d.id) !== next.get(d.id));
     this.published = next;
-    if (!removed.length && !added.length) return;
+    // A source without devices that stops or starts answering changes no device, only the notes.
+    const problems = JSON.stringify(this.problems());
+    const noted = problems !== this.publishedProblems;
+    this.publishedProblems = problems;
+    if (!removed.length && !added.length && !noted) return;
     for (const l of this.listeners) l({ added, removed });
   }
 }
