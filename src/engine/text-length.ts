@@ -1,8 +1,14 @@
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** "1 character", "11 characters", counted as a person sees them: an emoji is one, not two UTF-16 units. */
-export function characterCount(text: string): string {
+/** Characters as a person sees them: an emoji is one, not two UTF-16 units. */
+export function graphemeCount(text: string): number {
   let n = 0;
   for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/** "1 character", "11 characters", counted as graphemeCount does. */
+export function characterCount(text: string): string {
+  const n = graphemeCount(text);
   return `${n} character${n === 1 ? '' : 's'}`;
 }

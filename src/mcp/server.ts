@@ -43,13 +43,6 @@ function str(args: Args, key: string, required = false): string | undefined {
   return v;
 }
 
-function int(args: Args, key: string): number | undefined {
-  const v = args[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new ArgumentError(`"${key}" must be a whole number (got ${JSON.stringify(v)})`);
-  return v;
-}
-
 /** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
@@ -95,7 +88,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   async function listElements(device: string, args: Args): Promise<CallToolResult> {
-    const page = { offset: int(args, 'offset'), limit: int(args, 'limit'), screen: str(args, 'screen') };
+    // checkArguments held offset and limit to list_elements' schema (whole numbers in range).
+    const page = { offset: args.offset as number | undefined, limit: args.limit as number | undefined, screen: str(args, 'screen') };
     const full = args.full === true;
     const result = await backend.callTool('mobile_list_elements_on_screen', { device });
     if (isToolFailure(result)) return errorResult(result.code, result.message);

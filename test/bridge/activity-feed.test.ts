@@ -61,17 +61,18 @@ test('typing into a password field is shown as a count of characters, never the 
   const password = await find('password');
   await agent.call('tools.call', { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: ANDROID, x: password.center.x, y: password.center.y } });
   await sawSummary(watching, 'tapped the “Password” field');
-  await agent.call('tools.call', { tool: 'mobile_type_keys', parameters: { device: ANDROID, text: 'secret123' } });
+  // Counted as a person sees them: the thumbs-up with its skin tone is one character (two code points).
+  await agent.call('tools.call', { tool: 'mobile_type_keys', parameters: { device: ANDROID, text: 'secret12\u{1F44D}\u{1F3FD}' } });
   const secret = await sawSummary(watching, 'typed 9 characters into the “Password” field');
   assert.is(secret.parameters.text, '•••');
   assert.is(secret.masked?.characters, 9);
   assert.match(secret.masked?.reason ?? '', 'password');
-  assert.is((await find('password')).text.length, 9, 'the text did reach the device');
+  assert.is((await find('password')).text.length, 12, 'the text did reach the device (a dot per UTF-16 unit, as Android masks)');
 
   const recent = (await watching.call('activity.recent', { device: ANDROID })) as unknown as ActivityRecentResult;
   assert.ok(recent.entries.some((e) => e.summary === 'typed 9 characters into the “Password” field'));
   for (const text of [JSON.stringify(watching.texts), JSON.stringify(agent.texts.filter((m) => (m as { method?: string }).method)), JSON.stringify(recent)]) {
-    assert.not.match(text, 'secret123', 'the password appears in no notification and not in the ring');
+    assert.not.match(text, 'secret12', 'the password appears in no notification and not in the ring');
   }
   await Promise.all([agent.close(), watching.close()]);
 });

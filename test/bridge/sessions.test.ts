@@ -306,7 +306,7 @@ test('devices.changed on plug/unplug; an unplugged device pauses its subscriptio
   const c = await RawClient.open(bridge.wsUrl);
   driver.plug('usb-1');
   const added = await c.notification('devices.changed');
-  assert.equal(added, { added: [{ id: 'usb-1', os: 'Android', model: 'Pluggable', version: '1' }], removed: [] });
+  assert.equal(added, { added: [{ id: 'usb-1', os: 'Android', model: 'Pluggable', version: '1' }], removed: [], notes: [] });
   const { devices } = (await c.call('devices.list')) as { devices: { id: string }[] };
   assert.ok(devices.some((d) => d.id === 'usb-1'));
   const sub = await c.call('devices.subscribe', { device: 'usb-1', screen: { format: 'png' }, elements: true });

@@ -5,6 +5,7 @@ import type { ActivityElement, ActivityOutcome, DeviceActivityParams, Participan
 import { elementAt } from '../../engine/hit-test.js';
 import { activityElement, MASK, summarize } from './describe.js';
 import { ScreenMemory } from './screen-memory.js';
+import { graphemeCount } from '../../engine/text-length.js';
 
 /** An action to show every participant of a device (`device.activity`). */
 export interface ActivityEntry {
@@ -215,7 +216,7 @@ function nameOf(r: NonNullable<ActivityEntry['resolved']>): string | undefined {
 
 function masked(text: string, reason: string): NonNullable<DeviceActivityParams['masked']> {
   // Text the runner already redacted (a secret parameter) has no length to tell.
-  return text === MASK ? { reason: 'a secret parameter' } : { characters: [...text].length, reason };
+  return text === MASK ? { reason: 'a secret parameter' } : { characters: graphemeCount(text), reason };
 }
 
 function maskValue(entry: ActivityEntry, named: Named, key: 'text' | 'value'): ActivityEntry {
