@@ -95,6 +95,23 @@ t('secrets are ••• in the result document, progress, activity feed, junit.
   assert.is(assertion(d, 'login.home_list')?.status, 'passed');
 });
 
+t('a short secret garbles nothing: names, statuses and messages of the result stay whole, the secret itself is masked', async ({ r }) => {
+  // "x" is in "steps_executed", in "text" and is a coordinate's name; "pass" is in "passed".
+  for (const PASSWORD of ['x', 'pass']) {
+    const activity: CallEvent[] = [];
+    const off = r.engine.onCall((e) => activity.push(e));
+    const { document: d, resultFile } = await run(r, 'params_login', ANDROID, { parameters: { given: { PASSWORD } } });
+    off();
+    const text = readFileSync(resultFile, 'utf8');
+    const written = JSON.parse(text) as typeof d;
+    assert.ok(Array.isArray(written.steps_executed), `names are never masked (${PASSWORD})`);
+    assert.not.match(text, /"[^"]*•••[^"]*":/, 'no masked name');
+    assert.ok(written.steps_executed.every((s) => ['passed', 'failed', 'skipped', 'error', 'needs_manual'].includes(s.status)), text);
+    assert.not.match(text, /te•••t|•••ed/);
+    assert.equal(activity.filter((e) => e.tool === 'mobile_type_keys').map((e) => e.parameters.text), ['junk@example.org', 'demo@example.com', '•••'], 'the typed secret is masked');
+  }
+});
+
 t('item 7: launch_app with value launches that package, type with target taps it first; the validator does not call either unused', async ({ r }) => {
   const text = JSON.stringify({
     $schema_version: '2.1', scenario_id: 'other_app', name: 'n', description: 'd', platform: 'android', app_package: 'com.android.settings',
@@ -136,8 +153,10 @@ t('precedence: --param, then --params-file, then MB_PARAM_*, then default', () =
   assert.equal(r.values, { A: 'given', B: 'file', C: 'env', D: 'd' });
   assert.equal(r.missing, ['E']);
   const mask = new SecretMask();
-  mask.add('ab', 'abcd');
-  assert.is(mask.text('xabcdx ab'), 'x•••x •••');
+  mask.add('ab', 'abcdefgh12');
+  assert.is(mask.text('xabcdefgh12x ab'), 'x•••x •••', 'a secret of 8 characters or more is masked wherever it is');
+  assert.is(mask.text('tab ab, (ab) ab1 "ab"'), 'tab •••, (•••) ab1 "•••"', 'a shorter one where it stands alone');
+  assert.is(mask.text('ab'), '•••');
   const big = 'ab'.repeat(SecretMask.MAX_SCANNED);
   assert.is(mask.text(big), big, 'images as base64 are left alone');
 });

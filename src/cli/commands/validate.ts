@@ -22,7 +22,7 @@ Exit codes: 0 all valid, 3 some scenario invalid, 1 a file could not be read.
 
 const command: Command = {
   name: 'validate',
-  summary: 'check scenario files against schema 2.0/2.1 (JSON envelope, exit 0 or 3)',
+  summary: 'check scenario files against schema 2.0/2.1/2.2 (JSON envelope, exit 0 or 3)',
   usage,
   flags: ['human', 'quiet'],
   async run(args) {

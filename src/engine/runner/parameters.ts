@@ -42,14 +42,24 @@ export function resolveParameters(declared: Parameters | undefined, sources: Par
   return { values, missing, secrets };
 }
 
+/** Letters and digits: a short secret next to one of them is part of a longer word, not the secret. */
+const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+const inWord = (s: string, at: number): boolean => at >= 0 && at < s.length && WORD_CHARACTER.test(s[at]);
+
 /**
- * Replaces every secret value with ••• in text and in JSON-like values. Longer secrets go first so
- * that a secret containing another is masked whole. Strings longer than `MAX_SCANNED` (images as
- * base64) are left alone: a short secret could occur in them by chance, and masking would corrupt them.
+ * Replaces every secret value with ••• in text and in JSON-like values (never in names: the
+ * result document's keys stay as they are). Longer secrets go first so that a secret containing
+ * another is masked whole. A secret of `WHOLE_LENGTH` characters or more is masked wherever it
+ * occurs; a shorter one only where it stands alone, not inside a longer word, because a secret
+ * "x" or "pass" would otherwise garble every message ("te•••t") and status ("•••ed") of the run
+ * (GitLab refuses to mask values under 8 characters for the same reason). Strings longer than
+ * `MAX_SCANNED` (images as base64) are left alone: a short secret could occur in them by chance,
+ * and masking would corrupt them.
  */
 export class SecretMask {
   private values: string[] = [];
   static readonly MAX_SCANNED = 64 * 1024;
+  static readonly WHOLE_LENGTH = 8;
 
   add(...secrets: string[]): void {
     for (const s of secrets) if (s !== '' && !this.values.includes(s)) this.values.push(s);
@@ -63,7 +73,10 @@ export class SecretMask {
   text(s: string): string {
     if (!this.values.length || s.length > SecretMask.MAX_SCANNED) return s;
     let out = s;
-    for (const secret of this.values) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    for (const secret of this.values) {
+      if (!out.includes(secret)) continue;
+      out = secret.length >= SecretMask.WHOLE_LENGTH ? out.split(secret).join(MASK) : maskAlone(out, secret);
+    }
     return out;
   }
 
@@ -100,6 +113,17 @@ export class SecretMask {
     }
     return value;
   }
+}
+
+function maskAlone(text: string, secret: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+    if (at < from || inWord(text, at - 1) || inWord(text, at + secret.length)) continue;
+    out += text.slice(from, at) + MASK;
+    from = at + secret.length;
+  }
+  return out + text.slice(from);
 }
 
 /** The run's message when parameters have no value: names, and the three ways to give one. */

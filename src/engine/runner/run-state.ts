@@ -206,7 +206,8 @@ export class RunState {
    * the last document written stays on disk as it was.
    */
   write(): Promise<void> {
-    const content = this.scope.mask.text(JSON.stringify(this.doc, null, 2));
+    // Values only: masking the serialized text would reach names and numbers (a secret "x" or "3").
+    const content = JSON.stringify(this.scope.mask.deep(this.doc), null, 2);
     this.writing = this.writing.then(() =>
       writeFileAtomic(this.resultFile, content, this.opts.outDir).catch((err: Error) => {
         this.storageError ??= err;
