@@ -49,7 +49,8 @@ export interface DeviceHandle {
 
   listApps(ctx: CallContext): Promise<InstalledApp[]>;
   launchApp(pkg: string, ctx: CallContext): Promise<void>;
-  terminateApp(pkg: string, ctx: CallContext): Promise<void>;
+  /** Whether the app was running, when the platform tells (Android's force-stop does not). */
+  terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined>;
   /** Installs the file and returns the package id it held. */
   installApp(path: string, ctx: CallContext): Promise<{ package: string }>;
   uninstallApp(pkg: string, ctx: CallContext): Promise<void>;

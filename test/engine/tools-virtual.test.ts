@@ -163,8 +163,9 @@ t('install → list → launch → foreground → terminate → uninstall round 
   assert.equal(apps.find((a) => a.package === 'com.example.notes'), { package: 'com.example.notes', name: 'Notes', version: '2.0', installed: true });
   await ok(engine, 'mobile_launch_app', { device: A, packageName: 'com.example.notes' });
   assert.is((await ok(engine, 'mobile_get_foreground_app', { device: A })).package, 'com.example.notes');
-  await ok(engine, 'mobile_terminate_app', { device: A, packageName: 'com.example.notes' });
+  assert.is((await ok(engine, 'mobile_terminate_app', { device: A, packageName: 'com.example.notes' })).message, `terminated com.example.notes on ${A}`);
   assert.is.not((await ok(engine, 'mobile_get_foreground_app', { device: A })).package, 'com.example.notes');
+  assert.is((await ok(engine, 'mobile_terminate_app', { device: A, packageName: 'com.example.notes' })).message, `com.example.notes was not running on ${A}; nothing to terminate`);
   await ok(engine, 'mobile_uninstall_app', { device: A, bundle_id: 'com.example.notes' });
   await fails(engine, 'mobile_uninstall_app', { device: A, bundle_id: 'com.example.notes' }, 'APP_NOT_INSTALLED');
   await fails(engine, 'mobile_terminate_app', { device: A, packageName: 'com.example.notes' }, 'APP_NOT_INSTALLED');

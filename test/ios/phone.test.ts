@@ -20,7 +20,8 @@ test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent thro
     assert.is((await rig.call('mobile_open_url', { url: 'mbdemo://screen/settings' })).status, 'success');
     assert.is(rig.device.currentScreen, 'settings');
     assert.ok(rig.wda.requests.includes('POST /session/:id/url'));
-    assert.is((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+    assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).message, /^terminated com\.mobilebridge\.demo/);
+    assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).message, 'was not running', 'go-ios kill finds no process the second time');
     assert.is((await rig.call('mobile_launch_app', { packageName: 'com.example.missing' })).code, 'APP_NOT_INSTALLED');
     const forward = rig.tools.calls.find((c) => c.startsWith('ios forward '));
     assert.match(forward ?? '', new RegExp(`^ios forward \\d+ 8100 --udid=${PHONE_UDID}$`));

@@ -122,8 +122,8 @@ tools('install, terminate and uninstall through simctl', async ({ rig }) => {
   // Installing again adds no new app: the bundle id then comes from the .ipa's Info.plist.
   assert.is((await rig.call('mobile_install_app', { path: ipa })).message, `installed com.example.notes from ${ipa} on ${SIM_UDID}`);
   await rig.call('mobile_launch_app', { packageName: 'com.example.notes' });
-  assert.is((await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' })).status, 'success');
-  assert.is((await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' })).status, 'success', 'terminating a stopped app succeeds');
+  assert.equal(await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' }), { status: 'success', message: `terminated com.example.notes on ${SIM_UDID}` });
+  assert.equal(await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' }), { status: 'success', message: `com.example.notes was not running on ${SIM_UDID}; nothing to terminate` }, 'terminating a stopped app succeeds, and says so');
   assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.notes' })).status, 'success');
   for (const [tool, params] of [
     ['mobile_uninstall_app', { bundle_id: 'com.example.notes' }],

@@ -21,6 +21,10 @@ test('--wda name=url: an iPhone reached only over the network, down and back by 
     const apps = (await engine.call('mobile_list_apps', { device: 'lab-iphone' })) as { code?: string; message?: string };
     assert.is(apps.code, 'UNSUPPORTED');
     assert.match(apps.message ?? '', /--peer/);
+    // WDA's /wda/apps/terminate answers whether the app was running.
+    const stop = () => engine.call('mobile_terminate_app', { device: 'lab-iphone', packageName: 'com.mobilebridge.demo' }) as Promise<{ message?: string }>;
+    assert.is((await stop()).message, 'terminated com.mobilebridge.demo on lab-iphone');
+    assert.is((await stop()).message, 'com.mobilebridge.demo was not running on lab-iphone; nothing to terminate');
 
     await wda.stop();
     const [down] = await engine.listDevices();

@@ -41,8 +41,10 @@ class WdaAppControl implements AppControl {
     await this.client.sessionCall('POST', '/wda/apps/launch', { bundleId }, signal);
   }
 
-  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
-    await this.client.sessionCall('POST', '/wda/apps/terminate', { bundleId }, signal);
+  /** WDA answers true when it terminated the app, false when it was not running (FBSession terminateApplicationWithBundleId). */
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    const value = await this.client.sessionCall('POST', '/wda/apps/terminate', { bundleId }, signal);
+    return typeof value === 'boolean' ? value : undefined;
   }
 }
 

@@ -17,13 +17,13 @@ export const appTools = [
   deviceTool({
     name: 'mobile_terminate_app',
     description:
-      'Stop a running app by package name or bundle id. Succeeds also when the app was not running. ' +
+      'Stop a running app by package name or bundle id. Succeeds also when the app was not running, and then says so where the platform tells (not Android). ' +
       'Errors: APP_NOT_INSTALLED when no such package is installed.',
     params: params({ device, packageName: packageName('packageName') }),
     mutates: true,
     async handler(p, ctx) {
-      await ctx.device.terminateApp(p.packageName, ctx);
-      return success(`terminated ${p.packageName} on ${p.device}`);
+      const wasRunning = await ctx.device.terminateApp(p.packageName, ctx);
+      return success(wasRunning === false ? `${p.packageName} was not running on ${p.device}; nothing to terminate` : `terminated ${p.packageName} on ${p.device}`);
     },
   }),
   deviceTool({

@@ -274,8 +274,8 @@ export class EmulatedWda {
         await d.launchApp(String(body.bundleId), this.ctx());
         return null;
       case 'POST /wda/apps/terminate':
-        await d.terminateApp(String(body.bundleId), this.ctx());
-        return true;
+        // FBSession terminateApplicationWithBundleId: YES when it was running and was terminated, else NO.
+        return (await d.terminateApp(String(body.bundleId), this.ctx())) === true;
       case 'POST /wda/apps/state':
         // XCUIApplicationState: 1 not running, 4 running in foreground.
         return d.foregroundPackage === body.bundleId ? 4 : 1;

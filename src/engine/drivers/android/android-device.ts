@@ -142,8 +142,9 @@ export class AndroidDevice implements DeviceHandle {
     return this.launcher.launch(pkg, ctx);
   }
 
-  async terminateApp(pkg: string, ctx: CallContext): Promise<void> {
+  async terminateApp(pkg: string, ctx: CallContext): Promise<undefined> {
     await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping');
+    return undefined;
   }
 
   /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */

@@ -13,7 +13,8 @@ export interface AppControl {
   install(path: string, signal?: AbortSignal): Promise<void>;
   uninstall(bundleId: string, signal?: AbortSignal): Promise<void>;
   launch(bundleId: string, signal?: AbortSignal): Promise<void>;
-  terminate(bundleId: string, signal?: AbortSignal): Promise<void>;
+  /** Whether the app was running, when the tool says. */
+  terminate(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined>;
   /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
 }
@@ -61,10 +62,12 @@ export class SimulatorControl implements AppControl {
     if (r.code !== 0) await this.explain(r, bundleId, 'launch', signal);
   }
 
-  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
     const r = await this.simctl.terminate(this.udid, bundleId, signal);
+    if (r.code === 0) return true;
     // simctl fails with "found nothing to terminate" for an app that is not running; that is success here.
-    if (r.code !== 0) await this.explain(r, bundleId, 'terminate', signal);
+    await this.explain(r, bundleId, 'terminate', signal);
+    return false;
   }
 
   openUrl(url: string, signal?: AbortSignal): Promise<void> {
@@ -122,13 +125,13 @@ export class RealDeviceControl implements AppControl {
     throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${goIosError(r)} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
   }
 
-  async terminate(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
     await this.ready(signal);
     const r = await this.goIos.kill(this.udid, bundleId, signal);
-    if (r.code === 0) return;
+    if (r.code === 0) return true;
     await requireInstalled(this, bundleId, this.where, signal);
     // go-ios fails when no process of the bundle runs; terminating a stopped app is success here.
-    if (/not (found|running)|no process/i.test(goIosError(r))) return;
+    if (/not (found|running)|no process/i.test(goIosError(r))) return false;
     throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${goIosError(r)}`);
   }
 }

@@ -75,7 +75,7 @@ export class IosDevice implements DeviceHandle {
     return this.apps.launch(pkg, ctx.signal);
   }
 
-  terminateApp(pkg: string, ctx: CallContext): Promise<void> {
+  terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
     return this.apps.terminate(pkg, ctx.signal);
   }
 

@@ -333,9 +333,12 @@ export class Phone {
     this.state.keyboardShown = false;
   }
 
-  terminate(pkg: string): void {
+  /** Whether it was running. */
+  terminate(pkg: string): boolean {
     this.installedRecord(pkg);
+    const running = pkg in this.state.tasks || this.state.foreground === pkg;
     this.stop(pkg);
+    return running;
   }
 
   /** Ends the app's task; the launcher takes over when it was in front. */

@@ -126,7 +126,7 @@ export class VirtualDevice implements DeviceHandle {
     return this.call(ctx, () => this.phone.launch(pkg));
   }
 
-  terminateApp(pkg: string, ctx: CallContext): Promise<void> {
+  terminateApp(pkg: string, ctx: CallContext): Promise<boolean> {
     return this.call(ctx, () => this.phone.terminate(pkg));
   }
 
