@@ -73,7 +73,7 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
     const list = (args: string[]) => {
       const r = cli(dir, [scenarios, '--list', '--param', `PASSWORD=${PASSWORD}`, ...args]);
       assert.is(r.code, 0, r.err);
-      return JSON.parse(r.out) as { data: { runs: { scenario_id: string; devices: string[]; parameters: string[]; platform: string }[]; not_selected: string[]; flows: string[]; shard: string | null } };
+      return JSON.parse(r.out) as { data: { runs: { scenario_id: string; devices: string[]; parameters: string[]; platform: string }[]; not_selected: string[]; flows: string[]; shard: string | null; problems: string[] } };
     };
     const smoke = list(['--include-tags', 'smoke']);
     assert.equal(smoke.data.runs.map((x) => x.scenario_id), ['params_login']);
@@ -93,6 +93,14 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
       assert.equal(run.devices, want, run.scenario_id);
     }
     assert.not.ok(existsSync(join(dir, 'out')), '--list runs nothing');
+    // Without the secret the plan is still shown, with why the run would not start.
+    const unready = cli(dir, [scenarios, '--list', '--include-tags', 'smoke']);
+    assert.is(unready.code, 3, unready.err);
+    const plan = JSON.parse(unready.out) as { ok: boolean; data: { runs: { scenario_id: string }[]; problems: string[] }; error: { message: string } };
+    assert.equal([plan.ok, plan.data.runs.map((x) => x.scenario_id)], [false, ['params_login']]);
+    assert.match(plan.data.problems.join('\n'), /params_login\.json: no value for parameter PASSWORD/);
+    assert.match(plan.error.message, /^the run would stop before its first step: /);
+    assert.equal(smoke.data.problems, [], 'none when every parameter has a value');
     const none = cli(dir, [scenarios, '--include-tags', 'nope']);
     assert.is(none.code, 3);
     assert.match(none.err, /no scenario is left/);

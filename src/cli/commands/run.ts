@@ -93,7 +93,8 @@ Options:
   --params-file FILE a JSON object of parameter values, e.g. {"USER_EMAIL": "a@b.c"}
   --include-tags a,b run only scenarios with at least one of these tags
   --exclude-tags c   leave out scenarios with any of these tags
-  --list             print what would run where (after tags and --shard) and stop
+  --list             print what would run where (after tags and --shard) and stop; problems
+                     (a parameter without a value) are listed, exit 3
 A file that another scenario of the run uses as a flow runs inside it, not on its own.
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
@@ -167,7 +168,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
     const problems = preflight(selected, given.sources!);
-    if (problems.length) {
+    if (problems.length && flags.list !== true) {
       process.stderr.write(`mobilebridge run: nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
       return EXIT.invalidInput;
     }
@@ -178,8 +179,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         const runs = listRuns(selected, requested, await engine.listDevices());
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
-        printJson({ ok: true, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null }, exit_code: EXIT.ok });
-        return EXIT.ok;
+        // The plan is shown even when the run would refuse to start; `problems` says why it would (exit 3).
+        const code = problems.length ? EXIT.invalidInput : EXIT.ok;
+        const refused = problems.length ? { error: { kind: 'invalid_input', message: `the run would stop before its first step: ${problems.join('; ')}` } } : {};
+        printJson({ ok: !problems.length, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null, problems }, ...refused, exit_code: code });
+        return code;
       } finally {
         await engine.close();
       }
