@@ -332,8 +332,7 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   async openUrl(url: string, ctx: CallContext): Promise<void> {
-    const out = await this.text(`am start -a android.intent.action.VIEW -d ${shellQuote(url)}`, ctx, 'opening a URL');
-    this.checkSecurity(out, `opening ${url}`);
+    const out = await this.checkedText(`am start -a android.intent.action.VIEW -d ${shellQuote(url)}`, ctx, `opening ${url}`);
     if (/unable to resolve Intent|No Activity found/i.test(out)) {
       throw new ToolError('INVALID_PARAMETER', `no app on ${this.serial} handles ${url}; install the app for this link or check the URL`);
     }
