@@ -1,3 +1,4 @@
+import type { SourceNote } from '../engine/driver.js';
 import type { Engine } from '../engine/engine.js';
 
 /**
@@ -7,13 +8,16 @@ import type { Engine } from '../engine/engine.js';
  * show nowhere.
  */
 export function logSourceNotes(engine: Engine, log: (line: string) => void): () => void {
-  let last = new Map<string, string>();
+  let last = new Map<string, SourceNote>();
   const check = () => {
-    const now = new Map(engine.sourceNotes().map((n) => [n.source, n.text]));
-    for (const [source, text] of now) {
-      if (last.get(source) !== text) log(`${source}: ${text}; its devices appear by themselves once it answers (retried in the background)`);
+    const now = new Map(engine.sourceNotes().map((n) => [n.source, n]));
+    for (const [source, { text }] of now) {
+      if (last.get(source)?.text !== text) log(`${source}: ${text}; its devices appear by themselves once it answers (retried in the background)`);
     }
-    for (const source of last.keys()) if (!now.has(source)) log(`${source} answers again`);
+    for (const [source, { via }] of last) {
+      // A peer that went down hides its own notes: that is not its sources answering again.
+      if (!now.has(source) && !(via !== undefined && now.has(via))) log(`${source} answers again`);
+    }
     last = now;
   };
   const off = engine.onDevicesChanged(check);

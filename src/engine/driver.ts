@@ -170,6 +170,8 @@ export interface DevicesChange {
 export interface SourceNote {
   source: string;
   text: string;
+  /** The source it was heard through (a peer bridge's own notes come through "peer lab2"). */
+  via?: string;
 }
 
 export const noteLine = (note: SourceNote): string => `${note.source}: ${note.text}`;

@@ -69,7 +69,7 @@ test('a peer bridge\'s own notes are listed here under the peer\'s name, and fol
   const off = peer.watch((c) => changes.push(c));
   try {
     await until('the peer listed', () => peer.owns('virtual-android-1'), 5000);
-    assert.equal(peer.problems(), [{ source: "peer far's source lab", text: 'the adb server at 127.0.0.1:1 is not reachable (nothing listens there)' }]);
+    assert.equal(peer.problems(), [{ source: "peer far's source lab", text: 'the adb server at 127.0.0.1:1 is not reachable (nothing listens there)', via: 'peer far' }]);
     const before = changes.length;
     flaky.up = true;
     await until('the peer\'s note cleared', () => peer.problems().length === 0, 3000);
@@ -78,6 +78,25 @@ test('a peer bridge\'s own notes are listed here under the peer\'s name, and fol
   } finally {
     off();
     await peer.close();
+    await bridge.close();
+  }
+});
+
+test('serve\'s log: a peer that goes down hides its own notes, which is not its sources answering again', async () => {
+  const { set } = flakySet();
+  const { bridge } = await testBridge({ virtual: { devices: [] }, extraDrivers: [set] });
+  const peer = new Peer(parsePeer(`far=${bridge.wsUrl}`, undefined), { firstRetryMs: 50 });
+  const engine = new Engine({ drivers: [peer] });
+  const logged: string[] = [];
+  const off = logSourceNotes(engine, (line) => logged.push(line));
+  try {
+    await until('the peer\'s note logged', () => logged.some((l) => l.startsWith("peer far's source lab: the adb server")), 5000);
+    await bridge.close();
+    await until('the peer logged down', () => logged.some((l) => l.startsWith('peer far: peer bridge ws://127.0.0.1:')), 5000);
+    assert.not.ok(logged.some((l) => l.includes('answers again')), logged.join('\n'));
+  } finally {
+    off();
+    await engine.close();
     await bridge.close();
   }
 });

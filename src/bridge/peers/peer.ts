@@ -116,7 +116,8 @@ export class Peer implements Driver {
   /** "source lab: why" from the peer becomes "peer lab2's source lab": the name says which host. */
   private remote(note: string): SourceNote {
     const colon = note.indexOf(': ');
-    return colon > 0 ? { source: `peer ${this.name}'s ${note.slice(0, colon)}`, text: note.slice(colon + 2) } : { source: `peer ${this.name}`, text: note };
+    const via = `peer ${this.name}`;
+    return colon > 0 ? { source: `${via}'s ${note.slice(0, colon)}`, text: note.slice(colon + 2), via } : { source: via, text: note, via };
   }
 
   /** Tells watchers of changed devices, and of changed problems() alone (Driver.watch). */
