@@ -59,9 +59,17 @@ cli('successive call processes act on one continuing phone; reset starts fresh',
   const again = await mb(state, 'call', 'mobile_list_elements_on_screen', JSON.stringify(dev));
   assert.is(again.json.elements.find((e: { id: string }) => e.id === 'email').text, 'kept@example.com');
 
-  assert.is((await mb(state, 'reset')).code, 0);
+  const reset = await mb(state, 'reset');
+  assert.equal([reset.code, reset.json.message], [0, `virtual devices reset (removed ${join(state, 'virtual-devices.json')})`]);
+  assert.is((await mb(state, 'reset')).json.message, `virtual devices are already fresh (no saved state at ${join(state, 'virtual-devices.json')})`, 'nothing to remove is not "removed"');
   const fresh = await mb(state, 'call', 'mobile_get_foreground_app', JSON.stringify(dev));
   assert.is.not(fresh.json.package, 'com.mobilebridge.demo');
+});
+
+cli('schema: an unknown name is a usage error (exit 3), naming the two there are', async ({ state }) => {
+  const r = await mb(state, 'schema', 'nope');
+  assert.is(r.code, 3);
+  assert.is((await mb(state, 'schema', 'result')).json.title, 'mobilebridge run result');
 });
 
 cli('failures print the tool error shape and exit with the mapped code', async ({ state }) => {

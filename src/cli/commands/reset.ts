@@ -1,11 +1,14 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { EXIT, printJson, type Command } from '../command.js';
 import { virtualStateFile } from '../engine-setup.js';
 
-export async function resetVirtualState(): Promise<string> {
+/** Whether there was saved state to remove. */
+export async function resetVirtualState(): Promise<{ file: string; removed: boolean }> {
   const file = virtualStateFile();
+  const removed = existsSync(file);
   await rm(file, { force: true });
-  return file;
+  return { file, removed };
 }
 
 const command: Command = {
@@ -17,8 +20,8 @@ Deletes the saved state of the virtual devices (installed apps, open screens,
 field contents, orientation), so the next command starts from the home screen.`,
   flags: [],
   async run() {
-    const file = await resetVirtualState();
-    printJson({ status: 'success', message: `virtual devices reset (removed ${file})` });
+    const { file, removed } = await resetVirtualState();
+    printJson({ status: 'success', message: removed ? `virtual devices reset (removed ${file})` : `virtual devices are already fresh (no saved state at ${file})` });
     return EXIT.ok;
   },
 };

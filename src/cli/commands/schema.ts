@@ -23,7 +23,7 @@ const command: Command = {
     const make = which === undefined ? undefined : SCHEMAS[which];
     if (!make || args.length > 1) {
       process.stderr.write(`mobilebridge schema: expected "scenario" or "result"${which ? `, got "${args.join(' ')}"` : ''}\n\n${usage}`);
-      return EXIT.internal;
+      return EXIT.invalidInput;
     }
     printJson(make());
     return EXIT.ok;
