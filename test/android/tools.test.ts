@@ -118,6 +118,26 @@ tools('screen: size, orientation round trip with swapped size, screenshot pixels
   assert.ok(decoded.equals((await rig!.phone.phone.screenRgba()).data), 'raw path is lossless');
 });
 
+tools('set_orientation waits for the display to turn, and an app that fixes its orientation is reported, not passed off as rotated', async ({ rig }) => {
+  const quirks = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  quirks.rotationDelayMs = 300;
+  try {
+    assert.is((await rig!.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+    assert.is(rig!.phone.phone.orientation, 'landscape', 'turned before the answer, not 300 ms after it');
+    await rig!.call('mobile_set_orientation', { orientation: 'portrait' });
+    quirks.fixedOrientation.set(DEMO_PACKAGE, 'portrait');
+    const refused = await rig!.call('mobile_set_orientation', { orientation: 'landscape' });
+    assert.is(refused.code, 'UNSUPPORTED', JSON.stringify(refused));
+    assert.match(String(refused.message), `still shows portrait 2 s after rotation was locked to landscape: the app in front (${DEMO_PACKAGE}) fixes its orientation`);
+    assert.is(rig!.phone.phone.orientation, 'portrait');
+  } finally {
+    quirks.rotationDelayMs = 0;
+    quirks.fixedOrientation.clear();
+    await rig!.call('mobile_set_orientation', { orientation: 'portrait' });
+  }
+});
+
 tools('save screenshot: PNG or JPEG by the name, the raw capture encoded once on the host', async ({ rig, tmp }) => {
   for (const [name, format] of [['shot.png', 'png'], ['shot.jpeg', 'jpeg']] as const) {
     const file = path.join(tmp!, name);

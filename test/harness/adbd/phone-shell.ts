@@ -44,6 +44,14 @@ export interface PhoneQuirks {
   installFailure: string | undefined;
   /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
   noMotionEvent: boolean;
+  /**
+   * Packages whose activity fixes its orientation (android:screenOrientation="portrait"): with
+   * rotation locked, DisplayRotation.rotationForOrientation lets the app's request win over
+   * user_rotation, so the display stays in the app's orientation while it is in front.
+   */
+  fixedOrientation: Map<string, 'portrait' | 'landscape'>;
+  /** How long after `settings put system user_rotation` the display turns (a phone animates it); 0 = at once. */
+  rotationDelayMs: number;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -61,7 +69,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false,
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0,
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -143,7 +151,13 @@ export class PhoneShell {
     if (verb === 'get') return ok(`${this.settings.get(`${ns}/${key}`) ?? 'null'}\n`);
     this.settings.set(`${ns}/${key}`, value);
     if (ns === 'system' && key === 'user_rotation' && this.settings.get('system/accelerometer_rotation') === '0') {
-      await this.phone.setOrientation(Number(value) % 2 === 1 ? 'landscape' : 'portrait', ctx());
+      const wanted = Number(value) % 2 === 1 ? 'landscape' : 'portrait';
+      // The settings observer posts updateRotation: the display turns after the command returned.
+      const turn = () => {
+        if (!this.quirks.fixedOrientation.has(this.phone.foregroundPackage ?? '')) void this.phone.setOrientation(wanted, ctx());
+      };
+      if (this.quirks.rotationDelayMs > 0) setTimeout(turn, this.quirks.rotationDelayMs).unref();
+      else turn();
     }
     return ok();
   }

@@ -14,6 +14,7 @@ import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
+import { awaitRotation, type RotationIo } from './rotation.js';
 import { ScreenGuard } from './screen-state.js';
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
@@ -66,6 +67,7 @@ export class AndroidDevice implements DeviceHandle {
   /** Connections for commands, each opened before it is needed (spare-transport.ts). */
   private readonly connections: SpareTransport;
   private readonly typing: TypingIo;
+  private readonly rotation: RotationIo;
 
   constructor(
     readonly info: DeviceInfo,
@@ -107,6 +109,11 @@ export class AndroidDevice implements DeviceHandle {
       control: () => this.scrcpy.control,
       shell: (command, ctx, what) => this.checkedText(command, ctx, what),
     });
+    this.rotation = {
+      serial: info.id,
+      shown: (ctx) => this.getOrientation(ctx),
+      front: (ctx) => this.foregroundApp(ctx).then((a) => a.package, () => undefined),
+    };
   }
 
   get serial(): string {
@@ -280,13 +287,14 @@ export class AndroidDevice implements DeviceHandle {
     return rotation % 2 === 1 ? 'landscape' : 'portrait';
   }
 
-  /** Locks rotation: with auto-rotate on, user_rotation would be ignored. */
+  /** Locks rotation (with auto-rotate on, user_rotation would be ignored), then waits until the display shows it (rotation.ts). */
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
     await this.checkedText(
       `settings put system accelerometer_rotation 0 && settings put system user_rotation ${orientation === 'landscape' ? 1 : 0}`,
       ctx, 'rotating the screen',
     );
     this.scrcpy.control?.expectOrientation(orientation === 'landscape');
+    await awaitRotation(this.rotation, orientation, ctx);
   }
 
   // ---- input ----

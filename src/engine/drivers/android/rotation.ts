@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallContext } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { Orientation } from '../../types.js';
+
+/** A phone turns its display in about half a second; this leaves room for a slow one. */
+export const ROTATION_WAIT_MS = 2000;
+const ROTATION_POLL_MS = 100;
+
+export interface RotationIo {
+  serial: string;
+  /** What the display shows now (`dumpsys input`). */
+  shown(ctx: CallContext): Promise<Orientation>;
+  /** The package in front, for the message; undefined when it cannot be read. */
+  front(ctx: CallContext): Promise<string | undefined>;
+}
+
+/**
+ * Waits until the display shows `wanted` after user_rotation was set: the window manager turns it
+ * after the settings command returns, and not at all while the app in front fixes its orientation
+ * (DisplayRotation.rotationForOrientation lets a portrait-only activity win over user_rotation).
+ * That refusal is reported, not passed off as a rotation.
+ */
+export async function awaitRotation(io: RotationIo, wanted: Orientation, ctx: CallContext, waitMs = ROTATION_WAIT_MS): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const shown = await io.shown(ctx);
+    if (shown === wanted) return;
+    if (performance.now() >= deadline) {
+      const front = await io.front(ctx);
+      throw new ToolError(
+        'UNSUPPORTED',
+        `${io.serial} still shows ${shown} ${waitMs / 1000} s after rotation was locked to ${wanted}: ` +
+          `${front ? `the app in front (${front})` : 'the app in front'} fixes its orientation, and Android does not turn such an app. ` +
+          `The setting stays, so the screen turns when an app that allows ${wanted} comes to the front`,
+      );
+    }
+    await sleep(ROTATION_POLL_MS, undefined, { signal: ctx.signal });
+  }
+}
