@@ -1,4 +1,4 @@
-import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 /**
@@ -88,6 +88,12 @@ export interface DeviceHandle {
    * and replays it on release); once `down` answered true, the same path takes the rest of the stream.
    */
   touch?(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean>;
+  /**
+   * Two fingers down together, each moving in a straight line over `durationMs`, then lifted: a
+   * pinch (closer) or spread (apart). Optional: a device without it cannot do two-finger gestures,
+   * and the tool says so instead of faking one.
+   */
+  pinch?(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void>;
   /** Replays a finger path (device pixels; `t` ms after the first point) as one gesture. For devices without streamed touch. */
   tracePath?(path: readonly TracePoint[], ctx: CallContext): Promise<void>;
   /** A keyboard key beyond pressButton. Throw UNSUPPORTED for a key the platform cannot press, never pretend. */

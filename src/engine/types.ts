@@ -28,6 +28,12 @@ export const ELEMENT_TYPES = [
 export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 export interface Point { x: number; y: number }
+
+/** One finger of a multi-finger gesture: a straight line from `from` to `to`, device pixels. */
+export interface FingerPath {
+  from: Point;
+  to: Point;
+}
 export interface Rect { x: number; y: number; width: number; height: number }
 
 export interface UiElement {

@@ -10,6 +10,7 @@ import { closest } from '../validate/suggest.js';
 import { ArgumentError, checkArguments } from './arguments.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
+import { pinchTarget } from './pinch.js';
 import { SESSION_TOOLS } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
@@ -147,6 +148,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       }
       case 'list_elements':
         return listElements(device, args);
+      case 'pinch':
+        return pinchTarget(backend, device, str(args, 'target', true)!, args.scale as number, errorResult);
       case 'take_screenshot':
         return screenshot(device, args);
       case 'assert': {

@@ -47,6 +47,20 @@ export const SESSION_TOOLS: ToolSpec[] = [
     ),
   },
   {
+    name: 'pinch',
+    description:
+      'Two-finger pinch on the element described by "target" (a map, a photo, a document): scale > 1 spreads the fingers (zoom in; 2 doubles their distance), < 1 brings them together (zoom out). ' +
+      'Look again afterwards (take_screenshot or list_elements) to see what the app did. Errors: ELEMENT_NOT_FOUND (candidates listed), UNSUPPORTED when the device cannot do two-finger gestures.',
+    inputSchema: obj(
+      {
+        ...device,
+        target: { type: 'string', minLength: 1, description: 'The element to pinch on, as a user would name it, e.g. "the map" or "the product photo".' },
+        scale: { type: 'number', minimum: 0.2, maximum: 5, description: '> 1 zooms in, < 1 zooms out (not 1).' },
+      },
+      ['device', 'target', 'scale'],
+    ),
+  },
+  {
     name: 'take_screenshot',
     description:
       'See the screen: returns an image (JPEG by default, scaled so it stays well under 1 MB) and a text part with the image size, the device size and the factor that maps image pixels to device pixels (device_x = image_x × factor). Use it to check how things look; use list_elements to find things. Errors: DEVICE_NOT_FOUND, TIMEOUT.',

@@ -107,6 +107,25 @@ test('Unicode typing without a viewer: scrcpy starts for input, pastes through t
   await until(() => !rig.phone.scrcpy.alive.includes(before + 1), 'the server to stop after the grace period');
 });
 
+test('pinch: scrcpy starts for it, two pointers (the generic and the virtual finger) go down together, and the photo zooms', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 300 } });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://item/3' });
+  const photo = await find(rig, 'detail_image');
+  const log = rig.phone.scrcpy.touchLog;
+  log.length = 0;
+  rig.phone.stats.reset();
+  const r = await call('mobile_pinch_on_screen', { ...photo.center, scale: 2 });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  await until(() => rig.phone.scrcpy.injected.some((e) => e.startsWith('pinch ')), 'the pinch at the server');
+  const downs = log.filter((l) => l.startsWith('down '));
+  assert.equal(downs.map((l) => l.split(' id=')[1]), ['-2', '-4'], log.join(' | '));
+  assert.equal(slowInputServices(rig.phone.stats.opened), [], 'no input/monkey service opened');
+  assert.is((await find(rig, 'zoom_level')).text, 'Zoom 200 %');
+});
+
 test('a late consumer starts at a configuration and a key frame; rotation brings a new size, and taps follow it', async ({ rig }) => {
   if (!rig) return;
   const handle = await handleOf(rig);

@@ -50,9 +50,9 @@ test('session.hello answers session, token, server, protocol, limits', async () 
   assert.is((hello.limits as Record<string, number>).max_message_bytes, 1024 * 1024);
 });
 
-test('tools.list describes all 23 tools with JSON Schemas', async () => {
+test('tools.list describes all 24 tools with JSON Schemas', async () => {
   const { tools } = (await raw.call('tools.list', {})) as { tools: { name: string; parameters: { type?: string } }[] };
-  assert.is(tools.length, 23);
+  assert.is(tools.length, 24);
   const shot = tools.find((t) => t.name === 'mobile_take_screenshot');
   assert.ok(shot);
   assert.is(shot!.parameters.type, 'object');

@@ -109,7 +109,7 @@ test('screenshots may only be saved under allowed folders, symlinks resolved', a
 test('every tool has a description and a JSON Schema of its parameters', () => {
   const engine = new Engine({ drivers: [] });
   const tools = engine.listTools();
-  assert.is(tools.length, 23);
+  assert.is(tools.length, 24);
   for (const t of tools) {
     assert.ok(t.description.length > 40, t.name);
     assert.is(t.parameters.type, 'object', t.name);

@@ -141,4 +141,15 @@ tools('one WebDriverAgent session served every call above', async ({ rig }) => {
   assert.ok(rig.wda.requests.filter((r) => r === 'POST /session').length === 1);
 });
 
+tools('pinch: two touch pointers in one W3C actions request, in points; the photo zooms', async ({ rig }) => {
+  await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  await rig.call('mobile_open_url', { url: 'mbdemo://item/3' });
+  const photo = find((await rig.call('mobile_list_elements_on_screen')).elements, 'Photo of Item 3');
+  const before = rig.wda.requests.length;
+  const r = await rig.call('mobile_pinch_on_screen', { ...photo.center, scale: 2 });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.ok(rig.wda.requests.slice(before).includes('POST /session/:id/actions'), rig.wda.requests.slice(before).join(', '));
+  assert.is(find((await rig.call('mobile_list_elements_on_screen')).elements, 'Zoom 200 %').text, 'Zoom 200 %');
+});
+
 tools.run();

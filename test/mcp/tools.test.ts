@@ -72,6 +72,22 @@ mcp('list_devices notes a device source that did not answer (a missing phone is 
   }
 });
 
+mcp('pinch: the element the description names is zoomed; an unknown one is ELEMENT_NOT_FOUND with candidates', async ({ pair }) => {
+  assert.not.ok((await pair.call('open_url', { device: ANDROID, url: 'mbdemo://item/2' })).isError);
+  const r = await pair.call('pinch', { device: ANDROID, target: 'the photo of item 2', scale: 2 });
+  assert.not.ok(r.isError, textOf(r));
+  const out = jsonOf(r);
+  assert.equal([out.action, out.status, out.resolved.id], ['pinch', 'passed', 'detail_image']);
+  assert.match(out.message, /^spread two fingers around/);
+  const listed = jsonOf(await pair.call('list_elements', { device: ANDROID }));
+  assert.ok(listed.elements.some((e: { text?: string }) => e.text === 'Zoom 200 %'), JSON.stringify(listed.elements));
+  const missing = await pair.call('pinch', { device: ANDROID, target: 'the world map', scale: 2 });
+  assert.ok(missing.isError);
+  assert.match(textOf(missing), /^ELEMENT_NOT_FOUND: /);
+  const bad = await pair.call('pinch', { device: ANDROID, target: 'the photo', scale: 9 });
+  assert.match(textOf(bad), /^INVALID_PARAMETER: /);
+});
+
 mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) => {
   const devices = jsonOf(await pair.call('list_devices'));
   assert.ok(devices.devices.some((d: { id: string }) => d.id === ANDROID));

@@ -105,7 +105,7 @@ test('schema scenario|result prints JSON Schema', async () => {
   const original = process.stderr.write.bind(process.stderr);
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
-    assert.is((await captureStdout(() => schemaCommand.run(['scenarios']))).code, 1);
+    assert.is((await captureStdout(() => schemaCommand.run(['scenarios']))).code, 3, 'a usage error');
   } finally {
     process.stderr.write = original;
   }

@@ -3,6 +3,7 @@ import { appTools } from './app-tools.js';
 import type { GlobalToolDef, ToolDef } from './define.js';
 import { inputTools } from './input-tools.js';
 import { params } from './params.js';
+import { pinchTool } from './pinch-tool.js';
 import { screenTools } from './screen-tools.js';
 
 const listDevices: GlobalToolDef = {
@@ -17,8 +18,8 @@ const listDevices: GlobalToolDef = {
   },
 };
 
-/** The 20 tools of the seed (§4.2) plus SPEC §2's three extensions. */
-export const TOOLS: readonly ToolDef[] = [listDevices, ...appTools, ...screenTools, ...inputTools];
+/** The 20 tools of the seed (§4.2), SPEC §2's three extensions, and the two-finger pinch. */
+export const TOOLS: readonly ToolDef[] = [listDevices, ...appTools, ...screenTools, ...inputTools, pinchTool];
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
 

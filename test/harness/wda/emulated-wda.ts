@@ -37,6 +37,12 @@ interface PointerAction {
   duration?: number;
 }
 
+interface PointerSource {
+  type?: string;
+  parameters?: { pointerType?: string };
+  actions?: PointerAction[];
+}
+
 export interface EmulatedWdaOptions {
   /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
   scale?: number;
@@ -299,7 +305,8 @@ export class EmulatedWda {
 
   /** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
   private async perform(actions: unknown): Promise<null> {
-    const source = Array.isArray(actions) ? (actions[0] as { type?: string; actions?: PointerAction[] }) : undefined;
+    if (Array.isArray(actions) && actions.length === 2) return this.twoFingers(actions as PointerSource[]);
+    const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
     if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw new WdaFailure('invalid argument', 400, 'actions must hold one pointer source');
     const s = this.scale;
     const d = this.device;
@@ -327,6 +334,32 @@ export class EmulatedWda {
     if (taps.length === 2) await d.doubleTap(taps[0].x * s, taps[0].y * s, this.ctx());
     else if (taps.length === 1 && taps[0].held >= 500) await d.longPress(taps[0].x * s, taps[0].y * s, taps[0].held, this.ctx());
     else if (taps.length === 1) await d.tap(taps[0].x * s, taps[0].y * s, this.ctx());
+    return null;
+  }
+
+  /**
+   * Two touch pointer sources (FBW3CActionsSynthesizer turns each into its own XCPointerEventPath,
+   * played as one multi-touch gesture): where each finger went down and where it was lifted reach
+   * the phone as a pinch. Anything else with two sources is refused, not guessed at.
+   */
+  private async twoFingers(sources: PointerSource[]): Promise<null> {
+    const s = this.scale;
+    const path = (source: PointerSource) => {
+      if (source?.type !== 'pointer' || source.parameters?.pointerType !== 'touch' || !Array.isArray(source.actions)) {
+        throw new WdaFailure('invalid argument', 400, 'each of two action sources must be a touch pointer');
+      }
+      let at: { x: number; y: number } | undefined;
+      let from: { x: number; y: number } | undefined;
+      let to: { x: number; y: number } | undefined;
+      for (const a of source.actions) {
+        if (a.type === 'pointerMove') at = { x: a.x ?? at?.x ?? 0, y: a.y ?? at?.y ?? 0 };
+        else if (a.type === 'pointerDown') from = at;
+        else if (a.type === 'pointerUp') to = at;
+      }
+      if (!from || !to) throw new WdaFailure('invalid argument', 400, 'each finger must go down and up');
+      return { from: { x: Math.round(from.x * s), y: Math.round(from.y * s) }, to: { x: Math.round(to.x * s), y: Math.round(to.y * s) } };
+    };
+    await this.device.pinch([path(sources[0]), path(sources[1])], 0, this.ctx());
     return null;
   }
 

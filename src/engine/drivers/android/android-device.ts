@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { ListingCache } from '../../listing/cache.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
@@ -9,7 +9,7 @@ import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, una
 import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { installRefusal } from './install-failure.js';
-import { doubleTapGesture, keyGesture, longPressGesture, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
+import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
@@ -313,6 +313,17 @@ export class AndroidDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
     return this.gesture(swipeGesture(fromX, fromY, toX, toY, durationMs), ctx, 'swiping');
+  }
+
+  /** Two fingers need scrcpy's control socket (input-commands.ts pinchSteps); it is started for this if the video does not run it. */
+  async pinch(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, 'pinching');
+    try {
+      await this.scrcpy.withInput((control) => control.run(pinchSteps(fingers, durationMs), ctx.signal));
+    } catch (err) {
+      if (!(err instanceof ControlUnavailable)) throw err;
+      throw new ToolError('UNSUPPORTED', `${this.serial} cannot do a two-finger gesture now: only scrcpy's control socket injects two pointers (input and monkey drive one), and it is unavailable (${err.message})`);
+    }
   }
 
   /** Streamed touch (issue 17): scrcpy while it runs, else `input motionevent`; see touch-input.ts. */

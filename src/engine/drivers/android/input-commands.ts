@@ -1,4 +1,5 @@
-import type { Button } from '../../types.js';
+import { ScrcpyPointerId } from '@yume-chan/scrcpy';
+import type { Button, FingerPath } from '../../types.js';
 import type { ControlStep } from './scrcpy/control-channel.js';
 
 /** Key codes of android.view.KeyEvent for the buttons SPEC §2 names. */
@@ -65,6 +66,26 @@ export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms:
   monkey.push(`touch up ${tx} ${ty}`);
   control.push({ touch: 'up', x: tx, y: ty });
   return { control, monkey, shell: `input swipe ${fx} ${fy} ${tx} ${ty} ${ms}` };
+}
+
+/**
+ * Two fingers over scrcpy's control socket, told apart by pointer id as scrcpy's own pinch
+ * (ctrl+drag) tells them: the generic finger and the virtual finger. The server's PointersState turns
+ * the second down/up into ACTION_POINTER_DOWN/UP. Only scrcpy can do this: `input` and monkey drive
+ * one pointer.
+ */
+export function pinchSteps(fingers: readonly [FingerPath, FingerPath], ms: number): ControlStep[] {
+  const ids = [ScrcpyPointerId.Finger, ScrcpyPointerId.VirtualFinger];
+  const steps = Math.max(2, Math.min(60, Math.round(ms / 16)));
+  const pause = Math.max(1, Math.round(ms / steps));
+  const at = (f: FingerPath, i: number) => ({ x: Math.round(f.from.x + ((f.to.x - f.from.x) * i) / steps), y: Math.round(f.from.y + ((f.to.y - f.from.y) * i) / steps) });
+  const out: ControlStep[] = fingers.map((f, n) => ({ touch: 'down' as const, ...f.from, pointer: ids[n] }));
+  for (let i = 1; i <= steps; i++) {
+    out.push({ sleep: pause });
+    fingers.forEach((f, n) => out.push({ touch: 'move', ...at(f, i), pointer: ids[n] }));
+  }
+  fingers.forEach((f, n) => out.push({ touch: 'up', ...f.to, pointer: ids[n] }));
+  return out;
 }
 
 export function keyGesture(button: Button): Gesture {

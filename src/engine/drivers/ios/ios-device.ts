@@ -1,6 +1,6 @@
 import type { CallContext, DeviceHandle, PngImage, TracePoint, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Key, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
@@ -149,6 +149,23 @@ export class IosDevice implements DeviceHandle {
       { type: 'pointerMove', duration: durationMs, x: toX / s, y: toY / s },
       { type: 'pointerUp', button: 0 },
     ]);
+  }
+
+  /** Two touch pointers in one W3C actions request: XCTest synthesizes them as one multi-touch event stream. */
+  async pinch(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void> {
+    const s = await this.scaleOf(ctx);
+    const source = (id: string, f: FingerPath) => ({
+      type: 'pointer',
+      id,
+      parameters: { pointerType: 'touch' },
+      actions: [
+        { type: 'pointerMove', duration: 0, x: f.from.x / s, y: f.from.y / s },
+        { type: 'pointerDown', button: 0 },
+        { type: 'pointerMove', duration: durationMs, x: f.to.x / s, y: f.to.y / s },
+        { type: 'pointerUp', button: 0 },
+      ],
+    });
+    await this.wdaCall('POST', '/actions', { actions: [source('finger1', fingers[0]), source('finger2', fingers[1])] }, ctx);
   }
 
   /** A finger path replayed as one W3C actions gesture (WDA has no streamed touch): moves keep their timing. */

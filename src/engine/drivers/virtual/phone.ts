@@ -1,5 +1,5 @@
 import { ToolError } from '../../errors.js';
-import type { Button, Orientation } from '../../types.js';
+import type { Button, FingerPath, Orientation } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { AppScope, type AppBehaviour } from './apps/app.js';
 import { demoApp } from './apps/demo.js';
@@ -185,6 +185,21 @@ export class Phone {
     // A finger moving up (dy < 0) moves the content up, revealing what lies below.
     const next = Math.min(scroller.scroll.max, Math.max(0, scroller.scroll.offset - Math.round(dy)));
     this.foregroundTask.scroll[scroller.scroll.key] = next;
+  }
+
+  /**
+   * Two fingers down together and moved: the zoomable view under the point between where they
+   * went down gets the scale (end span / start span), as ScaleGestureDetector / a pinch
+   * recognizer report it. Anywhere else nothing happens, as on a real screen.
+   */
+  pinch(fingers: readonly [FingerPath, FingerPath]): void {
+    const [a, b] = fingers;
+    this.checkPoint(a.from.x, a.from.y);
+    this.checkPoint(b.from.x, b.from.y);
+    const { path, outside } = this.hit((a.from.x + b.from.x) / 2, (a.from.y + b.from.y) / 2);
+    const target = outside ? undefined : deepest(path, (v) => v.onPinch);
+    const span = (p: 'from' | 'to') => Math.hypot(a[p].x - b[p].x, a[p].y - b[p].y);
+    if (target && span('from') > 0) this.dispatch({ ...target, scale: span('to') / span('from') });
   }
 
   /** Streamed touch (finger.ts): down, moves, up or cancel. */

@@ -50,6 +50,8 @@ export interface TaskState {
   scroll: Record<string, number>;
   dialog: DialogState | null;
   error: string | null;
+  /** Zoom of zoomable views by key (1 = not zoomed); absent in state files from before pinch. */
+  zoom?: Record<string, number>;
 }
 
 export interface AppData {

@@ -7,6 +7,8 @@
 export interface Action {
   do: string;
   arg?: string | number;
+  /** For onPinch: how far the fingers moved apart (end span / start span). */
+  scale?: number;
 }
 
 export type ColorName =
@@ -25,6 +27,8 @@ interface ViewBase {
   onTap?: Action;
   onDoubleTap?: Action;
   onLongPress?: Action;
+  /** Two fingers pinching or spreading on it; dispatched with the gesture's `scale`. */
+  onPinch?: Action;
   /** Fixed size in dp; absent means "fill the parent's width" / "intrinsic height". */
   width?: number;
   height?: number;

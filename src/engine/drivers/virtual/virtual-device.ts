@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
 import type { Clock } from './clock.js';
 import { screenSizeOf } from './compose.js';
@@ -192,6 +192,10 @@ export class VirtualDevice implements DeviceHandle {
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => this.phone.swipe(fromX, fromY, toX, toY));
+  }
+
+  pinch(fingers: readonly [FingerPath, FingerPath], _durationMs: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => this.phone.pinch(fingers));
   }
 
   touch(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {

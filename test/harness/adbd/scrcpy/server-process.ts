@@ -303,7 +303,7 @@ export class ScrcpyServerProcess {
         if (!action) break;
         // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused ("Too many pointers").
         if (this.host.touchLog) this.host.touchLog.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
-        const gesture = await this.touches.event(action, x, y);
+        const gesture = await this.touches.event(action, x, y, msg.pointerId);
         if (gesture) injected.push(gesture);
         break;
       }

@@ -6,9 +6,9 @@ import type { ScreenSize } from '../../../ui-tree.js';
 import type { ServerLog } from './server-process.js';
 import type { VideoSize } from './video-packets.js';
 
-/** One step of a gesture on the control socket. Coordinates are device pixels. */
+/** One step of a gesture on the control socket. Coordinates are device pixels; `pointer` tells fingers apart (default the generic finger). */
 export type ControlStep =
-  | { touch: 'down' | 'move' | 'up' | 'cancel'; x: number; y: number }
+  | { touch: 'down' | 'move' | 'up' | 'cancel'; x: number; y: number; pointer?: bigint }
   | { sleep: number }
   | { key: number };
 
@@ -78,7 +78,7 @@ export class ControlChannel {
       if (signal.aborted) throw signal.reason;
       if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
       else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
-      else await this.send([this.touch(step.touch, step.x, step.y)], sent++ > 0);
+      else await this.send([this.touch(step.touch, step.x, step.y, step.pointer)], sent++ > 0);
     }
   }
 
@@ -127,12 +127,12 @@ export class ControlChannel {
     }
   }
 
-  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number): Uint8Array {
+  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number, pointer: bigint = ScrcpyPointerId.Finger): Uint8Array {
     const video = this.videoSize();
     const device = this.deviceSize();
     return this.serializer.injectTouch({
       action: TOUCH_ACTION[kind],
-      pointerId: ScrcpyPointerId.Finger,
+      pointerId: pointer,
       pointerX: Math.round((x * video.width) / device.width),
       pointerY: Math.round((y * video.height) / device.height),
       videoWidth: video.width,

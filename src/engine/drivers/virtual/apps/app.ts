@@ -96,6 +96,15 @@ export class AppScope {
     return this.task.fields[id] ?? '';
   }
 
+  /** A zoomable view's zoom on this task (1 until pinched). */
+  zoom(key: string): number {
+    return this.task.zoom?.[key] ?? 1;
+  }
+
+  setZoom(key: string, value: number): void {
+    (this.task.zoom ??= {})[key] = value;
+  }
+
   /** Leaving a screen drops its focus (and so the keyboard) and any dialog. */
   private leave(): void {
     this.task.focus = null;

@@ -13,6 +13,8 @@ export const DEMO_SCREENS = ['signin', 'loading', 'home', 'detail', 'more', 'set
 const SUBTITLES = ['Fresh today', 'Popular this week', 'Back in stock', 'Limited edition', 'Staff pick', 'On sale'];
 
 const act = (name: string, arg?: string | number): Action => (arg === undefined ? { do: name } : { do: name, arg });
+const MAX_PHOTO_ZOOM = 4;
+const photoKey = (n: number) => `photo${n}`;
 
 function loading(app: AppScope, next: string): Route {
   return { screen: 'loading', until: app.now + DEMO_LOADING_MS, next };
@@ -78,12 +80,14 @@ function home(app: AppScope): Screen {
 function detail(app: AppScope): Screen {
   const n = app.route.item ?? 1;
   const liked = app.list('liked').includes(n);
+  const zoom = app.zoom(photoKey(n));
   return {
     title: `Item ${n}`,
     up: true,
     body: column(
       [
-        { kind: 'image', id: 'detail_image', label: `Photo of Item ${n}`, color: 'image', glyph: liked ? '♥' : '', glyphColor: 'liked', height: 200 },
+        { kind: 'image', id: 'detail_image', label: `Photo of Item ${n}`, color: 'image', glyph: liked ? '♥' : '', glyphColor: 'liked', height: 200, onPinch: act('zoomPhoto', n) },
+        ...(zoom > 1 ? [text(`Zoom ${Math.round(zoom * 100)} %`, { id: 'zoom_level', color: 'muted' })] : []),
         text(`Item ${n}`, { id: 'detail_title', size: 22, bold: true }),
         text(`${SUBTITLES[n % SUBTITLES.length]}. Double tap the photo to like it.`, { id: 'detail_description', color: 'muted' }),
         text(liked ? '♥ Liked' : 'Not liked yet', { id: 'like_state', color: liked ? 'liked' : 'muted' }),
@@ -246,6 +250,12 @@ function handle(action: Action, app: AppScope): void {
     case 'openItem': app.push({ screen: 'detail', item: n }); return;
     case 'itemMenu': app.showDialog({ kind: 'itemMenu', item: n }); return;
     case 'toggleLike': app.toggleInList('liked', n); return;
+    case 'zoomPhoto': {
+      // A photo viewer's bounds: never smaller than the fitted photo, at most 4×, in tenths.
+      const next = Math.min(MAX_PHOTO_ZOOM, Math.max(1, Math.round(app.zoom(photoKey(n)) * (action.scale ?? 1) * 10) / 10));
+      app.setZoom(photoKey(n), next);
+      return;
+    }
     case 'likeButton':
       app.toast(app.toggleInList('liked', n) ? 'Added to favourites' : 'Removed from favourites');
       return;

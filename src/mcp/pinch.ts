@@ -1,0 +1,32 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isToolFailure } from '../engine/errors.js';
+import { DeterministicResolver } from '../engine/resolve/index.js';
+import type { UiElement } from '../engine/types.js';
+import type { AgentBackend } from './backend.js';
+import { errorResult, json } from './results.js';
+
+const resolver = new DeterministicResolver();
+
+/**
+ * The `pinch` tool: the element the description names, as the verbs resolve it on the screen as it
+ * is now, then mobile_pinch_on_screen around its centre. Not a scenario action (schema 2.2 has no
+ * pinch), so a recording does not keep it; the activity feed shows the engine call.
+ */
+export async function pinchTarget(backend: AgentBackend, device: string, target: string, scale: number, fail: typeof errorResult): Promise<CallToolResult> {
+  const [listed, size] = await Promise.all([backend.callTool('mobile_list_elements_on_screen', { device }), backend.callTool('mobile_get_screen_size', { device })]);
+  if (isToolFailure(listed)) return fail(listed.code, listed.message);
+  if (isToolFailure(size)) return fail(size.code, size.message);
+  const elements = (listed as { elements: UiElement[] }).elements;
+  const found = resolver.resolve({ description: target, intent: 'read', screen: size as { width: number; height: number } }, elements);
+  if (!found.ok) return fail('ELEMENT_NOT_FOUND', `${found.message} (on ${device})`, found.candidates);
+  const { center } = found.element;
+  const done = await backend.callTool('mobile_pinch_on_screen', { device, x: center.x, y: center.y, scale });
+  if (isToolFailure(done)) return fail(done.code, done.message);
+  const e = found.element;
+  return json({
+    action: 'pinch',
+    status: 'passed',
+    resolved: { id: e.id, text: e.text, label: e.accessibility_label, type: e.type, center, confidence: found.confidence },
+    message: (done as { message: string }).message,
+  });
+}
