@@ -20,4 +20,12 @@ test('a key names the key; a tap names the element it landed on, else the point'
   );
 });
 
+test('a pinch names the element it zoomed and the direction', () => {
+  assert.is(
+    summarize({ tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 2 }, element: { id: 'detail_image', type: 'image', name: 'Photo of Item 3' } }),
+    'zoomed in on the “Photo of Item 3” image (two fingers, ×2)',
+  );
+  assert.is(summarize({ tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 0.5 } }), 'zoomed out on (540, 600) (two fingers, ×0.5)');
+});
+
 test.run();

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { createEngine } from '../../src/engine/create.js';
 import { ToolError } from '../../src/engine/errors.js';
 import { pinchFingers } from '../../src/engine/tools/pinch-tool.js';
+import { translateRawCall } from '../../src/engine/verbs/recording-tools.js';
 import type { FingerPath, UiElement } from '../../src/engine/types.js';
 
 const SCREEN = { width: 1080, height: 2400 };
@@ -51,6 +52,11 @@ test('virtual phone: spreading on the photo zooms it, pinching zooms out, elsewh
   } finally {
     await engine.close();
   }
+});
+
+test('a recording skips a pinch and says why: scenarios have no pinch step', () => {
+  const event = { device: 'd', tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 2 }, result: {}, ok: true, mutates: true, durationMs: 5 };
+  assert.equal(translateRawCall(event, []), { skipped: 'a pinch (×2): scenarios have no pinch step, so a replay will not zoom there' });
 });
 
 test.run();

@@ -17,6 +17,7 @@ test('each gesture becomes its engine tool call', () => {
     tool: 'mobile_swipe_on_screen',
     parameters: { device: 'd1', direction: 'up', distance: 1000 },
   });
+  assert.equal(gestureToCall('d1', { kind: 'pinch', at: { x: 540, y: 1200 }, scale: 2 }, SCREEN), { tool: 'mobile_pinch_on_screen', parameters: { device: 'd1', x: 540, y: 1200, scale: 2 } });
 });
 
 test('a swipe longer than the screen is shortened to what the tool accepts', () => {

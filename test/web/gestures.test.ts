@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GestureRecognizer, MAX_LONG_PRESS_MS, swipeBetween } from '../../web/src/gestures.js';
+import { GestureRecognizer, MAX_LONG_PRESS_MS, pinchAround, swipeBetween } from '../../web/src/gestures.js';
 
 const make = () => new GestureRecognizer({ slop: 10, longPressMs: 500, doubleTapMs: 250 });
 
@@ -89,6 +89,15 @@ test('cancel sends nothing for the press but still releases an earlier tap', () 
   g.up({ x: 1, y: 1 }, 150);
   g.down({ x: 1, y: 1 }, 200);
   assert.equal(g.cancel(), [{ kind: 'tap', at: { x: 1, y: 1 } }]);
+});
+
+test('Ctrl + drag is scrcpy\'s pinch: the virtual finger mirrors the pointer through the centre, scale is the change of distance', () => {
+  const c = { x: 540, y: 1200 };
+  assert.equal(pinchAround(c, { x: 540, y: 1000 }, { x: 540, y: 800 }), { kind: 'pinch', at: c, scale: 2 });
+  assert.equal(pinchAround(c, { x: 740, y: 1200 }, { x: 640, y: 1200 }), { kind: 'pinch', at: c, scale: 0.5 });
+  assert.is(pinchAround(c, { x: 540, y: 1000 }, { x: 540, y: 995 }), undefined, 'a slip, not a pinch');
+  assert.is(pinchAround(c, { x: 541, y: 1201 }, { x: 900, y: 1200 }), undefined, 'no span to scale from at the centre');
+  assert.equal(pinchAround(c, { x: 540, y: 1180 }, { x: 540, y: 100 })?.scale, 5, 'held to the tool\'s bounds');
 });
 
 test.run();

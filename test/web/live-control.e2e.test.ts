@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
+import type { CallEvent } from '../../src/engine/engine.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
@@ -115,6 +116,34 @@ live('a drag moves the list on the device before the pointer is released', async
   const sent = Math.abs(shift(before, await rows(ctx)));
   const dragged = Math.round(size.height * 0.7) - Math.round(size.height * 0.45);
   assert.ok(Math.abs(sent - dragged) <= 8, `the list moved ${sent} px for a ${dragged} px drag`);
+});
+
+live('Ctrl + drag pinches as scrcpy does: two fingers around the screen centre, scaled by how the pointer\'s distance from it changed', async (ctx) => {
+  if (!chromiumPath) return;
+  const page = ctx.page!;
+  await call(ctx, 'mobile_open_url', { url: 'mbdemo://item/3' });
+  const calls: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => calls.push(e));
+  try {
+    const size = (await call(ctx, 'mobile_get_screen_size', {})) as { width: number; height: number };
+    const c = { x: size.width / 2, y: size.height / 2 };
+    const start = await drawn(ctx, page, { x: c.x, y: c.y - 200 });
+    const end = await drawn(ctx, page, { x: c.x, y: c.y - 400 });
+    await page.keyboard.down('Control');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(end.x, end.y, { steps: 8 });
+    await page.mouse.up();
+    await page.keyboard.up('Control');
+    await eventually(async () => calls.some((e) => e.tool === 'mobile_pinch_on_screen'), 'the pinch reached the device');
+    const pinch = calls.find((e) => e.tool === 'mobile_pinch_on_screen')!;
+    assert.ok(pinch.ok, JSON.stringify(pinch.result));
+    assert.equal([pinch.parameters.x, pinch.parameters.y], [Math.round(c.x), Math.round(c.y)]);
+    assert.ok(Math.abs(Number(pinch.parameters.scale) - 2) < 0.1, `scale ${String(pinch.parameters.scale)} for a pointer going from 200 to 400 px off the centre`);
+    assert.not.ok(calls.some((e) => e.tool === 'input.touch' || e.tool === 'mobile_swipe_on_screen'), 'no drag reached the device');
+  } finally {
+    off();
+  }
 });
 
 live('the wheel scrolls the list under the pointer', async (ctx) => {

@@ -29,6 +29,8 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
       const distance = Math.max(1, Math.min(gesture.distance, span - 1));
       return { tool: 'mobile_swipe_on_screen', parameters: { device, direction: gesture.direction, distance } };
     }
+    case 'pinch':
+      return { tool: 'mobile_pinch_on_screen', parameters: { device, x: gesture.at.x, y: gesture.at.y, scale: gesture.scale } };
   }
 }
 

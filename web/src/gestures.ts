@@ -16,7 +16,9 @@ export type Gesture =
   | { kind: 'double_tap'; at: Point }
   | { kind: 'long_press'; at: Point; durationMs: number }
   /** direction follows the finger: dragging upwards is a swipe "up" (content moves up). */
-  | { kind: 'swipe'; from: Point; to: Point; direction: SwipeDirection; distance: number };
+  | { kind: 'swipe'; from: Point; to: Point; direction: SwipeDirection; distance: number }
+  /** Two fingers around `at`: scale > 1 spreads them (zoom in), < 1 brings them together. */
+  | { kind: 'pinch'; at: Point; scale: number };
 
 /**
  * A drag streamed as it happens (issue 17): `start` once the press left the slop (with the point it
@@ -55,6 +57,26 @@ export function swipeBetween(from: Point, to: Point): Gesture & { kind: 'swipe' 
   const horizontal = Math.abs(dx) > Math.abs(dy);
   const direction: SwipeDirection = horizontal ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';
   return { kind: 'swipe', from, to, direction, distance: Math.max(1, Math.round(Math.abs(horizontal ? dx : dy))) };
+}
+
+/** The engine tool's bounds (mobile_pinch_on_screen). */
+const MIN_PINCH_SCALE = 0.2;
+const MAX_PINCH_SCALE = 5;
+/** A press this close to the centre gives no usable span; a scale this close to 1 is a slip, not a pinch. */
+const MIN_PINCH_RADIUS = 16;
+const MIN_PINCH_CHANGE = 0.05;
+
+/**
+ * scrcpy's pinch (Ctrl + drag): a second, virtual finger mirrors the pointer through the centre of
+ * the screen, so the fingers' distance is twice the pointer's distance from the centre, and the scale
+ * is how that distance changed from press to release. Undefined when the drag made no pinch.
+ */
+export function pinchAround(center: Point, from: Point, to: Point): (Gesture & { kind: 'pinch' }) | undefined {
+  const start = distance(center, from);
+  if (start < MIN_PINCH_RADIUS) return undefined;
+  const scale = Math.min(MAX_PINCH_SCALE, Math.max(MIN_PINCH_SCALE, Math.round((distance(center, to) / start) * 100) / 100));
+  if (Math.abs(scale - 1) < MIN_PINCH_CHANGE) return undefined;
+  return { kind: 'pinch', at: { x: Math.round(center.x), y: Math.round(center.y) }, scale };
 }
 
 export class GestureRecognizer {

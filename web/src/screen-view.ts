@@ -1,6 +1,6 @@
 import { keyToInput, type KeyInput } from './actions.js';
 import { cssToDevice, cssToDeviceClamped, deviceRectToCss, fitScreen, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
-import { GestureRecognizer, type DragEvent, type Gesture } from './gestures.js';
+import { GestureRecognizer, pinchAround, type DragEvent, type Gesture } from './gestures.js';
 import { zoomedSize, type ZoomMode } from './zoom.js';
 
 export interface ScreenViewEvents {
@@ -29,6 +29,8 @@ export class ScreenView {
   private recognizer: GestureRecognizer | undefined;
   private tickTimer: ReturnType<typeof setTimeout> | undefined;
   private pointerId: number | undefined;
+  /** Ctrl + drag (scrcpy's pinch): where the press started, in device pixels. */
+  private pinchFrom: Point | undefined;
   private outlined: { rect: Rect; label: string } | undefined;
   private zoomMode: ZoomMode = 'fit';
 
@@ -45,6 +47,7 @@ export class ScreenView {
     canvas.addEventListener('pointerup', (e) => this.onUp(e));
     canvas.addEventListener('pointercancel', () => {
       this.pointerId = undefined;
+      this.pinchFrom = undefined;
       this.finish(this.recognizer?.cancel() ?? []);
     });
     canvas.addEventListener('pointerleave', () => {
@@ -158,6 +161,10 @@ export class ScreenView {
     this.canvas.setPointerCapture(e.pointerId);
     this.pointerId = e.pointerId;
     this.events.hover(undefined);
+    if (e.ctrlKey || e.metaKey) {
+      this.pinchFrom = p;
+      return;
+    }
     this.finish(this.recognizer.down(p, e.timeStamp));
   }
 
@@ -165,7 +172,7 @@ export class ScreenView {
     const fit = this.currentFit();
     if (!fit) return;
     if (this.pointerId === e.pointerId) {
-      this.recognizer?.move(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp);
+      if (!this.pinchFrom) this.recognizer?.move(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp);
       return;
     }
     this.events.hover(cssToDevice(fit, this.cssPoint(e)));
@@ -175,8 +182,16 @@ export class ScreenView {
     if (this.pointerId !== e.pointerId) return;
     this.pointerId = undefined;
     const fit = this.currentFit();
+    const from = this.pinchFrom;
+    this.pinchFrom = undefined;
     if (!fit || !this.recognizer) return;
-    this.finish(this.recognizer.up(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp));
+    const at = cssToDeviceClamped(fit, this.cssPoint(e));
+    if (from && this.device) {
+      const pinch = pinchAround({ x: this.device.width / 2, y: this.device.height / 2 }, from, at);
+      if (pinch) this.events.gesture(pinch);
+      return;
+    }
+    this.finish(this.recognizer.up(at, e.timeStamp));
   }
 
   /** Emit recognized gestures and arm the timer that releases a held-back single tap. */

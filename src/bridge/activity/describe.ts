@@ -80,6 +80,8 @@ export function summarize(a: Described): string {
       return on('double-tapped');
     case 'mobile_long_press_on_screen_at_coordinates':
       return `${on('long-pressed')}${typeof p.duration === 'number' ? ` for ${p.duration} ms` : ''}`;
+    case 'mobile_pinch_on_screen':
+      return `${on(Number(p.scale) > 1 ? 'zoomed in on' : 'zoomed out on')} (two fingers, ×${String(p.scale)})`;
     case 'mobile_swipe_on_screen':
       return `swiped ${String(p.direction)}${typeof p.distance === 'number' ? ` ${p.distance} px` : ''}`;
     case 'mobile_type_keys': {

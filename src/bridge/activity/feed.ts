@@ -32,6 +32,8 @@ export const MERGE_WITHIN_MS = 2000;
 const MAX_PARAMETER_CHARS = 500;
 const MAX_DEVICES = 500;
 const POINT_TOOLS = new Set(['mobile_click_on_screen_at_coordinates', 'mobile_double_tap_on_screen', 'mobile_long_press_on_screen_at_coordinates']);
+/** Tools whose x, y name the element acted on; a pinch focuses no field, so it is not a POINT_TOOL. */
+const NAMED_AT_POINT = new Set([...POINT_TOOLS, 'mobile_pinch_on_screen']);
 const TYPE_TOOL = 'mobile_type_keys';
 
 function movesFocus(tool: string, p: Record<string, unknown>): boolean {
@@ -85,7 +87,7 @@ export class ActivityFeed {
     if (!e.mutates) return;
     const screen = this.memory.beforeAction(e.device);
     const p = e.parameters;
-    const hit = POINT_TOOLS.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
+    const hit = NAMED_AT_POINT.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
     // Where typing goes is the field focused before the call (submit may leave the screen).
     const typingInto = e.tool === TYPE_TOOL ? this.memory.typingTarget(e.device) : undefined;
     if ((POINT_TOOLS.has(e.tool) || e.tool === 'input.touch') && e.ok) this.memory.touched(e.device, hit);

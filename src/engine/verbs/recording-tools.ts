@@ -75,6 +75,8 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
       return passed({ action: 'open_url', value: String(p.url) });
     case 'mobile_clear_app_data':
       return passed({ action: 'clear_app_data', value: String(p.packageName) });
+    case 'mobile_pinch_on_screen':
+      return { skipped: `a pinch (×${String(p.scale)}): scenarios have no pinch step, so a replay will not zoom there` };
     default:
       return { skipped: `${e.tool}: no scenario step does this (use preconditions for installs, Wi-Fi and orientation)` };
   }
