@@ -10,6 +10,7 @@ import { OfflineBanner } from './offline-banner.js';
 import { PairDebugging } from './pair-debugging.js';
 import { diagnoseReconnects } from './reconnect-diagnosis.js';
 import { DeviceList } from './device-list.js';
+import { DeviceGrid } from './device-grid.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
@@ -278,18 +279,33 @@ async function start(): Promise<void> {
     source.classList.toggle('fallback', Boolean(stream?.fallback_reason));
   }, 500);
 
+  const gridButton = byId<HTMLButtonElement>('btn-grid');
+  const showGrid = (on: boolean) => {
+    grid.show(on);
+    gridButton.setAttribute('aria-pressed', String(on));
+    byId('screen-wrap').closest('.stage')?.classList.toggle('grid-on', on);
+  };
+  const grid = new DeviceGrid(client, byId('device-grid'), (d) => {
+    showGrid(false);
+    void viewer.choose(d);
+  }, notice);
+  gridButton.addEventListener('click', () => showGrid(!grid.visible));
+
   const list = await client.request('devices.list', {});
   devices.set(list.devices);
   devices.notes(list.notes);
+  grid.setDevices(devices.all);
   // A source that stops or starts answering: its note comes with the change.
   client.on('devices.changed', (c) => {
     devices.change(c.added, c.removed);
+    grid.setDevices(devices.all);
     if (c.notes) devices.notes(c.notes);
   });
-  // A new session (the bridge restarted): device changes in between were never announced.
+  // A new session (the bridge restarted): device changes in between were never announced, and the grid's subscriptions are gone.
   client.onSession((e) => {
     if (e.initial || e.resumed) return;
-    client.request('devices.list', {}).then((l) => (devices.set(l.devices), devices.notes(l.notes)), () => undefined);
+    grid.restart();
+    client.request('devices.list', {}).then((l) => (devices.set(l.devices), devices.notes(l.notes), grid.setDevices(devices.all)), () => undefined);
   });
   // ?device=ID opens that device directly (links from the CLI or a colleague).
   const wanted = new URLSearchParams(location.search).get('device');

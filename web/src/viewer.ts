@@ -64,8 +64,9 @@ export class Viewer {
     client.on('stream.changed', (change) => {
       if (change.subscription === this.subscription) this.stream = change;
     });
+    // By subscription, not device: the grid of all screens subscribes to the same device with small frames.
     client.onFrame((frame) => {
-      if (frame.header.device === this.device?.id) this.ui.paintFrame(frame);
+      if (frame.header.subscription === this.subscription) this.ui.paintFrame(frame);
     });
     client.onSession((event) => this.onSession(event));
   }

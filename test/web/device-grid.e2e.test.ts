@@ -1,0 +1,62 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import { systemTool } from '../support/system-tools.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
+
+/** All screens at once (the field notes' "a grid of all devices"), checked in Chromium against the bridge's own counts. */
+
+const chromiumPath = systemTool('chromium', 'the device grid end-to-end test drives it');
+
+interface Ctx {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+const grid = suite<Ctx>('all screens in Chromium', { url: '' });
+withViewerAndChromium(grid, chromiumPath);
+
+async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+grid('every device live in one grid: small frames per tile, a click opens the device, closing the grid unsubscribes', async (ctx) => {
+  if (!chromiumPath) return;
+  const page: Page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(err.message));
+  try {
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=virtual-android-1`);
+    await page.waitForSelector('#device-list button[data-id="virtual-android-1"][aria-pressed="true"]');
+    await eventually(() => ctx.bridge!.stats().subscriptions === 1, 'the chosen device is watched');
+    await page.click('#btn-grid');
+    assert.is(await page.getAttribute('#btn-grid', 'aria-pressed'), 'true');
+    assert.is(await page.isVisible('#screen'), false, 'the grid takes the stage');
+    for (const id of ['virtual-android-1', 'virtual-ios-1']) {
+      await page.waitForSelector(`#device-grid .grid-tile[data-id="${id}"][data-painted="true"]`, { timeout: 10_000 });
+    }
+    assert.is(ctx.bridge!.stats().subscriptions, 3, 'one small subscription per tile, besides the chosen device\'s own');
+    // Tiles are small frames: the grid's canvas is at most GRID_SCREEN.maxWidth wide.
+    const width = await page.$eval('#device-grid .grid-tile[data-id="virtual-ios-1"] canvas', (c) => (c as unknown as { width: number }).width);
+    assert.ok(width > 0 && width <= 240, `tile frames are ${width} px wide`);
+    const mainWidth = await page.$eval('#screen', (c) => (c as unknown as { width: number }).width);
+    assert.ok(mainWidth > 240, `the main screen kept its own frames (${mainWidth} px), not the tile's`);
+
+    await page.click('#device-grid .grid-tile[data-id="virtual-ios-1"]');
+    await page.waitForSelector('#device-list button[data-id="virtual-ios-1"][aria-pressed="true"]');
+    assert.is(await page.isVisible('#device-grid'), false);
+    assert.is(await page.getAttribute('#btn-grid', 'aria-pressed'), 'false');
+    await eventually(() => ctx.bridge!.stats().subscriptions === 1, 'the tiles unsubscribed; only the opened device is watched');
+    assert.equal(problems, [], 'no script errors');
+  } finally {
+    await page.close();
+  }
+});
+
+if (chromiumPath) grid.run();
