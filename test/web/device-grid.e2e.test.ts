@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
-import { withViewerAndChromium } from './support/viewer-bridge.js';
+import type { Driver } from '../../src/engine/driver.js';
+import { startViewerBridge, withViewerAndChromium } from './support/viewer-bridge.js';
 
 /** All screens at once (the field notes' "a grid of all devices"), checked in Chromium against the bridge's own counts. */
 
@@ -56,6 +57,31 @@ grid('every device live in one grid: small frames per tile, a click opens the de
     assert.equal(problems, [], 'no script errors');
   } finally {
     await page.close();
+  }
+});
+
+grid('a device that is not ready gets a tile saying its state, without a subscription', async (ctx) => {
+  if (!chromiumPath) return;
+  const offline: Driver = {
+    name: 'cabled',
+    listDevices: async () => [{ id: 'usb-9', os: 'Android', model: 'Pixel 7', version: '14', state: 'offline', message: 'the device went offline (adb)' }],
+    open: async () => undefined,
+    close: async () => undefined,
+  };
+  const { bridge, url } = await startViewerBridge({ setup: { extraDrivers: [offline] } });
+  const page: Page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(url);
+    await page.waitForSelector('#device-list button[data-id="usb-9"]');
+    await page.click('#btn-grid');
+    const tile = page.locator('#device-grid .grid-tile[data-id="usb-9"][data-state="offline"]');
+    await tile.waitFor();
+    assert.match((await tile.textContent()) ?? '', 'offline: the device went offline (adb)');
+    await page.waitForSelector('#device-grid .grid-tile[data-id="virtual-android-1"][data-painted="true"]');
+    await eventually(() => bridge.stats().subscriptions === 3, 'the two virtual phones and the chosen one subscribed, the offline one not');
+  } finally {
+    await page.close();
+    await bridge.close();
   }
 });
 

@@ -61,13 +61,14 @@ export class DeviceGrid {
     this.sync();
   }
 
+  /** Ready devices get a live tile; the others a tile that says their state (a wall shows who is missing). */
   private sync(): void {
-    const wanted = this.shown ? this.devices.filter((d) => (d.state ?? 'ready') === 'ready') : [];
-    const keep = new Set(wanted.map((d) => d.id));
-    for (const [id, tile] of this.tiles) if (!keep.has(id)) this.drop(id, tile);
+    const wanted = this.shown ? this.devices : [];
+    const keep = new Set(wanted.map((d) => `${d.id}|${d.state ?? 'ready'}`));
+    for (const [id, tile] of this.tiles) if (!keep.has(`${id}|${tile.device.state ?? 'ready'}`)) this.drop(id, tile);
     for (const device of wanted) if (!this.tiles.has(device.id)) this.add(device);
     this.root.replaceChildren(...wanted.map((d) => this.tiles.get(d.id)!.item));
-    if (this.shown && !wanted.length) this.root.append(el('p', { class: 'hint' }, 'No device is ready to watch.'));
+    if (this.shown && !wanted.length) this.root.append(el('p', { class: 'hint' }, 'No devices.'));
   }
 
   private add(device: DeviceInfo): void {
@@ -76,6 +77,12 @@ export class DeviceGrid {
     item.addEventListener('click', () => this.onOpen(device));
     const tile: Tile = { device, item, painter: new ScreenPainter(canvas, () => (item.dataset.painted = 'true'), (m) => this.notice(`${device.id}: ${m}`)) };
     this.tiles.set(device.id, tile);
+    const state = device.state ?? 'ready';
+    if (state !== 'ready') {
+      item.dataset.state = state;
+      item.append(el('span', { class: 'grid-state' }, device.message ? `${state}: ${device.message}` : state));
+      return;
+    }
     this.client.subscribe(device.id, { screen: GRID_SCREEN, elements: false }).then(
       (info) => {
         // Hidden or dropped meanwhile: the subscription is not wanted any more.
