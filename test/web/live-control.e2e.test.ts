@@ -133,8 +133,15 @@ live('Ctrl + drag pinches as scrcpy does: two fingers around the screen centre, 
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
     await page.mouse.move(end.x, end.y, { steps: 8 });
+    // While the button is down both fingers show: the pointer's, and its mirror through the centre.
+    const fingers = await page.$$eval('.pinch-finger:not([hidden])', (els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; }));
+    const centre = await drawn(ctx, page, { x: Math.round(c.x), y: Math.round(c.y) });
+    assert.is(fingers.length, 2, 'two fingers drawn during the pinch');
+    assert.ok(Math.abs(fingers[0].x - end.x) < 3 && Math.abs(fingers[0].y - end.y) < 3, `the first finger is under the pointer: ${JSON.stringify([fingers[0], end])}`);
+    assert.ok(Math.abs(fingers[0].x + fingers[1].x - 2 * centre.x) < 3 && Math.abs(fingers[0].y + fingers[1].y - 2 * centre.y) < 3, 'the second mirrors it through the centre');
     await page.mouse.up();
     await page.keyboard.up('Control');
+    assert.is(await page.locator('.pinch-finger:not([hidden])').count(), 0, 'gone on release');
     await eventually(async () => calls.some((e) => e.tool === 'mobile_pinch_on_screen'), 'the pinch reached the device');
     const pinch = calls.find((e) => e.tool === 'mobile_pinch_on_screen')!;
     assert.ok(pinch.ok, JSON.stringify(pinch.result));

@@ -1,5 +1,5 @@
 import { keyToInput, type KeyInput } from './actions.js';
-import { cssToDevice, cssToDeviceClamped, deviceRectToCss, fitScreen, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
+import { cssToDevice, cssToDeviceClamped, deviceRectToCss, deviceToCss, fitScreen, type Point, type Rect, type ScreenFit, type Size } from './geometry.js';
 import { GestureRecognizer, pinchAround, type DragEvent, type Gesture } from './gestures.js';
 import { zoomedSize, type ZoomMode } from './zoom.js';
 
@@ -31,6 +31,8 @@ export class ScreenView {
   private pointerId: number | undefined;
   /** Ctrl + drag (scrcpy's pinch): where the press started, in device pixels. */
   private pinchFrom: Point | undefined;
+  /** The two fingers of a Ctrl + drag, drawn while it lasts: the pointer's and its mirror through the centre. */
+  private readonly fingers: [HTMLElement, HTMLElement];
   private outlined: { rect: Rect; label: string } | undefined;
   private zoomMode: ZoomMode = 'fit';
 
@@ -41,6 +43,14 @@ export class ScreenView {
     private readonly outlineLabel: HTMLElement,
     private readonly events: ScreenViewEvents,
   ) {
+    const finger = () => {
+      const f = document.createElement('div');
+      f.className = 'pinch-finger';
+      f.hidden = true;
+      wrap.append(f);
+      return f;
+    };
+    this.fingers = [finger(), finger()];
     new ResizeObserver(() => this.layout()).observe(wrap);
     canvas.addEventListener('pointerdown', (e) => this.onDown(e));
     canvas.addEventListener('pointermove', (e) => this.onMove(e));
@@ -48,6 +58,7 @@ export class ScreenView {
     canvas.addEventListener('pointercancel', () => {
       this.pointerId = undefined;
       this.pinchFrom = undefined;
+      this.showFingers(undefined);
       this.finish(this.recognizer?.cancel() ?? []);
     });
     canvas.addEventListener('pointerleave', () => {
@@ -163,6 +174,7 @@ export class ScreenView {
     this.events.hover(undefined);
     if (e.ctrlKey || e.metaKey) {
       this.pinchFrom = p;
+      this.showFingers(p);
       return;
     }
     this.finish(this.recognizer.down(p, e.timeStamp));
@@ -172,7 +184,9 @@ export class ScreenView {
     const fit = this.currentFit();
     if (!fit) return;
     if (this.pointerId === e.pointerId) {
-      if (!this.pinchFrom) this.recognizer?.move(cssToDeviceClamped(fit, this.cssPoint(e)), e.timeStamp);
+      const at = cssToDeviceClamped(fit, this.cssPoint(e));
+      if (this.pinchFrom) this.showFingers(at);
+      else this.recognizer?.move(at, e.timeStamp);
       return;
     }
     this.events.hover(cssToDevice(fit, this.cssPoint(e)));
@@ -184,6 +198,7 @@ export class ScreenView {
     const fit = this.currentFit();
     const from = this.pinchFrom;
     this.pinchFrom = undefined;
+    this.showFingers(undefined);
     if (!fit || !this.recognizer) return;
     const at = cssToDeviceClamped(fit, this.cssPoint(e));
     if (from && this.device) {
@@ -192,6 +207,22 @@ export class ScreenView {
       return;
     }
     this.finish(this.recognizer.up(at, e.timeStamp));
+  }
+
+  /** The pointer's finger at device pixel `p` and the virtual one mirrored through the screen centre; none when undefined. */
+  private showFingers(p: Point | undefined): void {
+    const fit = this.currentFit();
+    for (const f of this.fingers) f.hidden = !p || !fit;
+    if (!p || !fit || !this.device) return;
+    const mirror = { x: this.device.width - p.x, y: this.device.height - p.y };
+    // The markers live in the wrap; the fit is measured on the canvas inside it.
+    const canvas = this.canvas.getBoundingClientRect();
+    const wrap = this.wrap.getBoundingClientRect();
+    [p, mirror].forEach((point, n) => {
+      const css = deviceToCss(fit, point);
+      this.fingers[n].style.left = `${canvas.left - wrap.left + this.wrap.scrollLeft + css.x}px`;
+      this.fingers[n].style.top = `${canvas.top - wrap.top + this.wrap.scrollTop + css.y}px`;
+    });
   }
 
   /** Emit recognized gestures and arm the timer that releases a held-back single tap. */
