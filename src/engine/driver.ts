@@ -182,6 +182,18 @@ export interface SourceNote {
 
 export const noteLine = (note: SourceNote): string => `${note.source}: ${note.text}`;
 
+/** Whether a driver's problems() changed since it last told its watchers: a change of them alone is announced too (Driver.watch). */
+export class NotesMemo {
+  private last = '';
+
+  changed(notes: readonly SourceNote[]): boolean {
+    const key = JSON.stringify(notes);
+    const changed = key !== this.last;
+    this.last = key;
+    return changed;
+  }
+}
+
 /**
  * A platform: finds devices and opens handles on them. Android, iOS and the
  * virtual device each implement this once.

@@ -7,8 +7,10 @@ export function graphemeCount(text: string): number {
   return n;
 }
 
-/** "1 character", "11 characters", counted as graphemeCount does. */
+/** "1 character", "11 characters". */
+export const characters = (n: number): string => `${n} character${n === 1 ? '' : 's'}`;
+
+/** The text's length in those words, counted as graphemeCount does. */
 export function characterCount(text: string): string {
-  const n = graphemeCount(text);
-  return `${n} character${n === 1 ? '' : 's'}`;
+  return characters(graphemeCount(text));
 }

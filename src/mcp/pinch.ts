@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isToolFailure } from '../engine/errors.js';
 import { DeterministicResolver } from '../engine/resolve/index.js';
 import type { UiElement } from '../engine/types.js';
+import { resolvedOf } from '../engine/verbs/index.js';
 import type { AgentBackend } from './backend.js';
 import { errorResult, json } from './results.js';
 
@@ -22,11 +23,5 @@ export async function pinchTarget(backend: AgentBackend, device: string, target:
   const { center } = found.element;
   const done = await backend.callTool('mobile_pinch_on_screen', { device, x: center.x, y: center.y, scale });
   if (isToolFailure(done)) return fail(done.code, done.message);
-  const e = found.element;
-  return json({
-    action: 'pinch',
-    status: 'passed',
-    resolved: { id: e.id, text: e.text, label: e.accessibility_label, type: e.type, center, confidence: found.confidence },
-    message: (done as { message: string }).message,
-  });
+  return json({ action: 'pinch', status: 'passed', resolved: resolvedOf(found.element, found.confidence), message: (done as { message: string }).message });
 }

@@ -1,4 +1,5 @@
 import { APP_STATES, ASSERTION_TYPES, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from '../validate/index.js';
+import { MAX_PINCH_SCALE, MIN_PINCH_SCALE } from '../engine/pinch-bounds.js';
 import { DEVICE_PROPERTY, type VerbTool } from './verb-tools.js';
 
 /**
@@ -55,7 +56,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
       {
         ...device,
         target: { type: 'string', minLength: 1, description: 'The element to pinch on, as a user would name it, e.g. "the map" or "the product photo".' },
-        scale: { type: 'number', minimum: 0.2, maximum: 5, description: '> 1 zooms in, < 1 zooms out (not 1).' },
+        scale: { type: 'number', minimum: MIN_PINCH_SCALE, maximum: MAX_PINCH_SCALE, description: '> 1 zooms in, < 1 zooms out (not 1).' },
       },
       ['device', 'target', 'scale'],
     ),

@@ -15,6 +15,15 @@ test.after(async (ctx) => {
   await ctx.rig?.stop();
 });
 
+/** An engine whose scrcpy stops 300 ms after its last use, with the demo app open at `url`; its tool calls on the phone. */
+async function demoOnItsOwnScrcpy(rig: AndroidRig, url: string): Promise<(tool: string, params: object) => Promise<Record<string, unknown>>> {
+  const engine = rig.engineWith({ scrcpy: { graceMs: 300 } });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url });
+  return call;
+}
+
 const find = async (rig: AndroidRig, id: string): Promise<UiElement> => {
   const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
   const e = els.find((x) => x.id === id);
@@ -92,10 +101,7 @@ test('taps, double tap, long press, swipe, keys and text go through the control 
 
 test('Unicode typing without a viewer: scrcpy starts for input, pastes through the clipboard, stops after the grace period', async ({ rig }) => {
   if (!rig) return;
-  const engine = rig.engineWith({ scrcpy: { graceMs: 300 } });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://screen/signin');
   const before = rig.phone.scrcpy.launches;
   await call('mobile_click_on_screen_at_coordinates', (await find(rig, 'email')).center);
   const text = 'Zürich straße 東京 😀 ok';
@@ -109,10 +115,7 @@ test('Unicode typing without a viewer: scrcpy starts for input, pastes through t
 
 test('pinch: scrcpy starts for it, two pointers (the generic and the virtual finger) go down together, and the photo zooms', async ({ rig }) => {
   if (!rig) return;
-  const engine = rig.engineWith({ scrcpy: { graceMs: 300 } });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://item/3' });
+  const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://item/3');
   const photo = await find(rig, 'detail_image');
   const log = rig.phone.scrcpy.touchLog;
   log.length = 0;

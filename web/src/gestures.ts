@@ -1,3 +1,4 @@
+import { MAX_PINCH_SCALE, MIN_PINCH_SCALE } from '../../src/engine/pinch-bounds.js';
 import type { Point } from './geometry.js';
 
 /**
@@ -59,9 +60,6 @@ export function swipeBetween(from: Point, to: Point): Gesture & { kind: 'swipe' 
   return { kind: 'swipe', from, to, direction, distance: Math.max(1, Math.round(Math.abs(horizontal ? dx : dy))) };
 }
 
-/** The engine tool's bounds (mobile_pinch_on_screen). */
-const MIN_PINCH_SCALE = 0.2;
-const MAX_PINCH_SCALE = 5;
 /** A press this close to the centre gives no usable span; a scale this close to 1 is a slip, not a pinch. */
 const MIN_PINCH_RADIUS = 16;
 const MIN_PINCH_CHANGE = 0.05;

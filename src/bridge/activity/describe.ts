@@ -1,6 +1,7 @@
 import type { UiElement } from '../../engine/types.js';
 import { readableName } from '../../engine/verbs/element-name.js';
 import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
+import { characters } from '../../engine/text-length.js';
 
 /** What the feed shows for a password field's text: never the text, not even its bullets' count in the parameters. */
 export const MASK = '•••';
@@ -58,7 +59,7 @@ type Described = Pick<DeviceActivityParams, 'tool' | 'verb' | 'parameters' | 'el
 function typed(text: string, a: Described): string {
   const into = a.element ? ` into ${nameElement(a.element)}` : '';
   const n = a.masked?.characters;
-  if (a.masked) return `typed ${n === undefined ? 'a secret' : `${n} character${n === 1 ? '' : 's'}`}${into || ' into a field'}`;
+  if (a.masked) return `typed ${n === undefined ? 'a secret' : characters(n)}${into || ' into a field'}`;
   return `typed ${quoted(text)}${into}`;
 }
 

@@ -1,4 +1,4 @@
-import type { CallContext, DeviceHandle, Driver, DevicesChange, SourceNote } from '../../engine/driver.js';
+import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, NotesMemo, type SourceNote } from '../../engine/driver.js';
 import type { DeviceInfo } from '../../engine/types.js';
 import type { DevicesChangedParams } from '../../protocol/index.js';
 import type { PeerSpec } from './peer-spec.js';
@@ -15,7 +15,7 @@ export class Peer implements Driver {
   private devices = new Map<string, DeviceInfo>();
   /** The peer's own notes (its sources that do not answer), from its devices.list and devices.changed. */
   private remoteNotes: string[] = [];
-  private emittedProblems = '';
+  private readonly emittedNotes = new NotesMemo();
   private readonly listeners = new Set<(c: DevicesChange) => void>();
   private readonly reconnectListeners = new Set<() => void>();
 
@@ -122,9 +122,7 @@ export class Peer implements Driver {
 
   /** Tells watchers of changed devices, and of changed problems() alone (Driver.watch). */
   private emit(change: DevicesChange): void {
-    const problems = JSON.stringify(this.problems());
-    const noted = problems !== this.emittedProblems;
-    this.emittedProblems = problems;
+    const noted = this.emittedNotes.changed(this.problems());
     if (!change.added.length && !change.removed.length && !noted) return;
     for (const l of this.listeners) l(change);
   }

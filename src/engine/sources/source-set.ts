@@ -1,5 +1,5 @@
 import { withDeadline } from '../deadline.js';
-import type { CallContext, DeviceHandle, Driver, DevicesChange, SourceNote } from '../driver.js';
+import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, NotesMemo, type SourceNote } from '../driver.js';
 import { ToolError } from '../errors.js';
 import type { DeviceInfo } from '../types.js';
 
@@ -58,7 +58,7 @@ export class SourceSet implements Driver {
   private routes = new Map<string, Route>();
   private clashes = new Map<string, string[]>();
   private published = new Map<string, string>();
-  private publishedProblems = '';
+  private readonly publishedNotes = new NotesMemo();
   private readonly listeners = new Set<(change: DevicesChange) => void>();
   private unwatch: (() => void)[] = [];
   private readonly listTimeoutMs: number;
@@ -210,9 +210,7 @@ export class SourceSet implements Driver {
     const added = devices.filter((d) => this.published.get(d.id) !== next.get(d.id));
     this.published = next;
     // A source without devices that stops or starts answering changes no device, only the notes.
-    const problems = JSON.stringify(this.problems());
-    const noted = problems !== this.publishedProblems;
-    this.publishedProblems = problems;
+    const noted = this.publishedNotes.changed(this.problems());
     if (!removed.length && !added.length && !noted) return;
     for (const l of this.listeners) l({ added, removed });
   }

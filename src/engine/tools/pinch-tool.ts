@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ToolError } from '../errors.js';
+import { MAX_PINCH_SCALE, MIN_PINCH_SCALE } from '../pinch-bounds.js';
 import type { FingerPath, Point } from '../types.js';
 import { deviceTool, success } from './define.js';
 import { coordinate, device, params } from './params.js';
@@ -8,8 +9,6 @@ import { coordinate, device, params } from './params.js';
 const MIN_SPAN_PX = 48;
 /** Kept between a fingertip and the screen edge, where system gestures (back, notifications) start. */
 const EDGE_PX = 24;
-export const MIN_SCALE = 0.2;
-export const MAX_SCALE = 5;
 const DEFAULT_DURATION_MS = 500;
 
 /**
@@ -50,8 +49,8 @@ export const pinchTool = deviceTool({
     y: coordinate('y'),
     scale: v.pipe(
       v.number('scale must be a number: > 1 zooms in (2 = fingers twice as far apart), < 1 zooms out (0.5)'),
-      v.minValue(MIN_SCALE, `scale must be at least ${MIN_SCALE}`),
-      v.maxValue(MAX_SCALE, `scale must be at most ${MAX_SCALE}`),
+      v.minValue(MIN_PINCH_SCALE, `scale must be at least ${MIN_PINCH_SCALE}`),
+      v.maxValue(MAX_PINCH_SCALE, `scale must be at most ${MAX_PINCH_SCALE}`),
       v.check((s) => s !== 1, 'scale 1 moves no finger: use > 1 to zoom in or < 1 to zoom out'),
     ),
     duration: v.optional(

@@ -1,5 +1,5 @@
 import { ScrcpyPointerId } from '@yume-chan/scrcpy';
-import type { Button, FingerPath } from '../../types.js';
+import type { Button, FingerPath, Point } from '../../types.js';
 import type { ControlStep } from './scrcpy/control-channel.js';
 
 /** Key codes of android.view.KeyEvent for the buttons SPEC §2 names. */
@@ -51,15 +51,23 @@ export function longPressGesture(x: number, y: number, ms: number): Gesture {
   };
 }
 
-/** Moves every ~16 ms (one frame) so the app's velocity tracker sees a real fling. */
-export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms: number): Gesture {
+/** Moves every ~16 ms (one frame) so the app's velocity tracker sees a real fling: how many, and the pause before each. */
+function pacing(ms: number): { steps: number; pause: number } {
   const steps = Math.max(2, Math.min(60, Math.round(ms / 16)));
-  const pause = Math.max(1, Math.round(ms / steps));
+  return { steps, pause: Math.max(1, Math.round(ms / steps)) };
+}
+
+/** Point `i` of `steps` on the straight line from `from` to `to`, in whole pixels. */
+function along(from: Point, to: Point, i: number, steps: number): Point {
+  return { x: Math.round(from.x + ((to.x - from.x) * i) / steps), y: Math.round(from.y + ((to.y - from.y) * i) / steps) };
+}
+
+export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms: number): Gesture {
+  const { steps, pause } = pacing(ms);
   const monkey = [`touch down ${fx} ${fy}`];
   const control: ControlStep[] = [{ touch: 'down', x: fx, y: fy }];
   for (let i = 1; i <= steps; i++) {
-    const x = Math.round(fx + ((tx - fx) * i) / steps);
-    const y = Math.round(fy + ((ty - fy) * i) / steps);
+    const { x, y } = along({ x: fx, y: fy }, { x: tx, y: ty }, i, steps);
     monkey.push(`sleep ${pause}`, `touch move ${x} ${y}`);
     control.push({ sleep: pause }, { touch: 'move', x, y });
   }
@@ -76,13 +84,11 @@ export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms:
  */
 export function pinchSteps(fingers: readonly [FingerPath, FingerPath], ms: number): ControlStep[] {
   const ids = [ScrcpyPointerId.Finger, ScrcpyPointerId.VirtualFinger];
-  const steps = Math.max(2, Math.min(60, Math.round(ms / 16)));
-  const pause = Math.max(1, Math.round(ms / steps));
-  const at = (f: FingerPath, i: number) => ({ x: Math.round(f.from.x + ((f.to.x - f.from.x) * i) / steps), y: Math.round(f.from.y + ((f.to.y - f.from.y) * i) / steps) });
+  const { steps, pause } = pacing(ms);
   const out: ControlStep[] = fingers.map((f, n) => ({ touch: 'down' as const, ...f.from, pointer: ids[n] }));
   for (let i = 1; i <= steps; i++) {
     out.push({ sleep: pause });
-    fingers.forEach((f, n) => out.push({ touch: 'move', ...at(f, i), pointer: ids[n] }));
+    fingers.forEach((f, n) => out.push({ touch: 'move', ...along(f.from, f.to, i, steps), pointer: ids[n] }));
   }
   fingers.forEach((f, n) => out.push({ touch: 'up', ...f.to, pointer: ids[n] }));
   return out;

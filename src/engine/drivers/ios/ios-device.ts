@@ -154,17 +154,13 @@ export class IosDevice implements DeviceHandle {
   /** Two touch pointers in one W3C actions request: XCTest synthesizes them as one multi-touch event stream. */
   async pinch(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void> {
     const s = await this.scaleOf(ctx);
-    const source = (id: string, f: FingerPath) => ({
-      type: 'pointer',
-      id,
-      parameters: { pointerType: 'touch' },
-      actions: [
+    const source = (id: string, f: FingerPath) =>
+      touchSource(id, [
         { type: 'pointerMove', duration: 0, x: f.from.x / s, y: f.from.y / s },
         { type: 'pointerDown', button: 0 },
         { type: 'pointerMove', duration: durationMs, x: f.to.x / s, y: f.to.y / s },
         { type: 'pointerUp', button: 0 },
-      ],
-    });
+      ]);
     await this.wdaCall('POST', '/actions', { actions: [source('finger1', fingers[0]), source('finger2', fingers[1])] }, ctx);
   }
 
@@ -269,7 +265,7 @@ export class IosDevice implements DeviceHandle {
 
   /** W3C actions (POST /actions): one touch pointer, coordinates in points. */
   private async pointer(ctx: CallContext, actions: object[]): Promise<void> {
-    await this.wdaCall('POST', '/actions', { actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions }] }, ctx);
+    await this.wdaCall('POST', '/actions', { actions: [touchSource('finger1', actions)] }, ctx);
   }
 
   private async scaleOf(ctx: CallContext): Promise<number> {
@@ -329,4 +325,9 @@ export class IosDevice implements DeviceHandle {
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
     return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
+}
+
+/** One W3C actions input source: a touch pointer and its actions (coordinates in points). */
+function touchSource(id: string, actions: object[]): object {
+  return { type: 'pointer', id, parameters: { pointerType: 'touch' }, actions };
 }
