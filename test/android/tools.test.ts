@@ -131,7 +131,17 @@ tools('set_orientation waits for the display to turn, and an app that fixes its 
     assert.is(refused.code, 'UNSUPPORTED', JSON.stringify(refused));
     assert.match(String(refused.message), `still shows portrait 2 s after rotation was locked to landscape: the app in front (${DEMO_PACKAGE}) fixes its orientation`);
     assert.is(rig!.phone.phone.orientation, 'portrait');
+    // Under the lock screen (which keeps portrait on a phone) the app is not to blame.
+    quirks.fixedOrientation.clear();
+    quirks.locked = true;
+    quirks.secureLock = true;
+    const locked = await rig!.call('mobile_set_orientation', { orientation: 'landscape' });
+    assert.is(locked.code, 'PERMISSION_DENIED', JSON.stringify(locked));
+    assert.match(String(locked.message), 'still shows portrait 2 s after rotation was locked to landscape: the lock screen is showing, and it does not turn; unlock the phone');
+    assert.is(rig!.phone.phone.orientation, 'portrait');
   } finally {
+    quirks.locked = false;
+    quirks.secureLock = false;
     quirks.rotationDelayMs = 0;
     quirks.fixedOrientation.clear();
     await rig!.call('mobile_set_orientation', { orientation: 'portrait' });

@@ -153,8 +153,10 @@ export class PhoneShell {
     if (ns === 'system' && key === 'user_rotation' && this.settings.get('system/accelerometer_rotation') === '0') {
       const wanted = Number(value) % 2 === 1 ? 'landscape' : 'portrait';
       // The settings observer posts updateRotation: the display turns after the command returned.
+      // Neither turns while an app that fixes its orientation is in front, nor under a phone's lock screen
+      // (config_enableLockScreenRotation is off on phones: the keyguard keeps portrait).
       const turn = () => {
-        if (!this.quirks.fixedOrientation.has(this.phone.foregroundPackage ?? '')) void this.phone.setOrientation(wanted, ctx());
+        if (!this.quirks.locked && !this.quirks.fixedOrientation.has(this.phone.foregroundPackage ?? '')) void this.phone.setOrientation(wanted, ctx());
       };
       if (this.quirks.rotationDelayMs > 0) setTimeout(turn, this.quirks.rotationDelayMs).unref();
       else turn();

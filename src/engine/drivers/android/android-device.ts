@@ -15,7 +15,7 @@ import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { awaitRotation, type RotationIo } from './rotation.js';
-import { ScreenGuard } from './screen-state.js';
+import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
@@ -113,6 +113,7 @@ export class AndroidDevice implements DeviceHandle {
       serial: info.id,
       shown: (ctx) => this.getOrientation(ctx),
       front: (ctx) => this.foregroundApp(ctx).then((a) => a.package, () => undefined),
+      screen: (ctx) => this.text(SCREEN_STATE_COMMAND, ctx, 'checking whether the screen is on and unlocked').then(parseScreenState, () => undefined),
     };
   }
 

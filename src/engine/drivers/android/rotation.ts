@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Orientation } from '../../types.js';
+import type { ScreenState } from './screen-state.js';
 
 /** A phone turns its display in about half a second; this leaves room for a slow one. */
 export const ROTATION_WAIT_MS = 2000;
@@ -13,6 +14,8 @@ export interface RotationIo {
   shown(ctx: CallContext): Promise<Orientation>;
   /** The package in front, for the message; undefined when it cannot be read. */
   front(ctx: CallContext): Promise<string | undefined>;
+  /** Whether the screen is on and unlocked (read only: nothing is woken or dismissed); undefined when it cannot be read. */
+  screen(ctx: CallContext): Promise<ScreenState | undefined>;
 }
 
 /**
@@ -27,6 +30,15 @@ export async function awaitRotation(io: RotationIo, wanted: Orientation, ctx: Ca
     const shown = await io.shown(ctx);
     if (shown === wanted) return;
     if (performance.now() >= deadline) {
+      const screen = await io.screen(ctx);
+      // A phone's lock screen keeps portrait (config_enableLockScreenRotation is off on phones), and it is not an app's doing.
+      if (screen && (screen.locked || !screen.awake)) {
+        throw new ToolError(
+          'PERMISSION_DENIED',
+          `${io.serial} still shows ${shown} ${waitMs / 1000} s after rotation was locked to ${wanted}: ${screen.awake ? 'the lock screen is showing' : 'the screen is off'}, and it does not turn; ` +
+            `unlock the phone (by hand if it has a PIN, pattern or password) and rotate again`,
+        );
+      }
       const front = await io.front(ctx);
       throw new ToolError(
         'UNSUPPORTED',
