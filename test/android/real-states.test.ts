@@ -107,6 +107,22 @@ states('launch without monkey: works where monkey aborts on "SYS_KEYS has no phy
   }
 });
 
+states('an app with two launcher activities (a debug build with LeakCanary) starts its own, not the package manager\'s chooser', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  shell.quirks.secondLauncher.set(DEMO_PACKAGE, 'leakcanary.internal.activity.LeakLauncherActivity');
+  // A new engine: nothing remembered, so the launcher activity is resolved on the phone.
+  const engine = rig!.engineWith({});
+  try {
+    await engine.call('mobile_press_button', { device: rig!.phone.serial, button: 'HOME' });
+    const r = (await engine.call('mobile_launch_app', { device: rig!.phone.serial, packageName: DEMO_PACKAGE })) as { status: string };
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE, 'the app is in front, not a chooser over the launcher');
+    assert.not.ok(rig!.phone.stats.opened.some((s) => s.includes('am start') && s.includes('ResolverActivity')), 'the chooser was never started');
+  } finally {
+    shell.quirks.secondLauncher.clear();
+  }
+});
+
 states('a stuck device is listed as not responding and never hides or holds up a healthy one', async ({ rig, extra }) => {
   const stuck = await EmulatedPhone.start();
   extra.push(stuck);

@@ -52,11 +52,18 @@ export interface PhoneQuirks {
   fixedOrientation: Map<string, 'portrait' | 'landscape'>;
   /** How long after `settings put system user_rotation` the display turns (a phone animates it); 0 = at once. */
   rotationDelayMs: number;
+  /**
+   * Packages with a second launcher activity (package → its class, e.g. a debug build's
+   * "leakcanary.internal.activity.LeakLauncherActivity"): the package manager then resolves the
+   * launcher intent to its chooser, ResolverActivity, which `am start` opens instead of the app.
+   */
+  secondLauncher: Map<string, string>;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
 const DISPLAY_ID = '4619827259835644672';
+const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 
 export function buttonForKey(key: string): Button | undefined {
   return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
@@ -69,7 +76,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0,
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(),
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -284,8 +291,10 @@ export class PhoneShell {
   private async startComponent(component: string): Promise<CommandResult> {
     const [pkg, activity] = component.split('/');
     const intent = `Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }`;
+    // The chooser opens over whatever was in front; no app starts until the user picks one.
+    if (component === RESOLVER_ACTIVITY) return ok(`Starting: ${intent}\n`);
     const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
-    if (!launchable || activity !== '.MainActivity') {
+    if (!launchable || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
       return { out: `Starting: ${intent}\nError type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
     }
     await this.phone.launchApp(pkg, ctx());
@@ -373,7 +382,16 @@ export class PhoneShell {
       const pkg = args[args.length - 1];
       const apps = await this.phone.listApps(ctx());
       if (!apps.some((a) => a.package === pkg)) return ok('No activity found\n');
+      // chooseBestActivity: two matches of equal rank and no saved preference give the chooser (mResolveInfo).
+      if (this.quirks.secondLauncher.has(pkg)) return ok(`priority=0 preferredOrder=0 match=0x0 specificIndex=-1 isDefault=false\n${RESOLVER_ACTIVITY}\n`);
       return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/.MainActivity\n`);
+    }
+    if (service === 'package' && verb === 'query-activities' && args.includes('--components')) {
+      // runQueryIntentActivities with --components: one flattenToShortString() line per match, nothing else.
+      const pkg = args[args.length - 1];
+      if (!(await this.phone.listApps(ctx())).some((a) => a.package === pkg)) return ok('No activities found\n');
+      const second = this.quirks.secondLauncher.get(pkg);
+      return ok(`${pkg}/.MainActivity\n${second ? `${pkg}/${second}\n` : ''}`);
     }
     if (service === 'package' && verb === 'query-activities') {
       const apps = await this.phone.listApps(ctx());

@@ -2,7 +2,7 @@ import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
-import { parseResolvedActivity } from './shell-output.js';
+import { parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
 
 /** What launching needs from its device (android-device.ts), with the device's error mapping. */
 export interface LaunchIo {
@@ -48,8 +48,11 @@ export class AppLauncher {
   }
 
   private async resolve(pkg: string, ctx: CallContext): Promise<string> {
-    const out = await this.io.forInstalled(pkg, `cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`, ctx, 'launching');
-    const component = parseResolvedActivity(out);
+    const intent = `-a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`;
+    const out = await this.io.forInstalled(pkg, `cmd package resolve-activity --brief ${intent}`, ctx, 'launching');
+    // Two launcher activities (a debug build's LeakCanary or Chucker icon beside the app's own) make
+    // the package manager answer with its chooser; the first of the app's own is what its icon opens.
+    const component = parseResolvedActivity(out, pkg) ?? parseQueriedActivities(await this.io.shell(`cmd package query-activities --brief --components ${intent}`, ctx, `launching ${pkg}`), pkg)[0];
     if (!component) {
       throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
     }

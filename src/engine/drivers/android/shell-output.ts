@@ -69,9 +69,26 @@ export function isSecurityException(out: string): boolean {
 
 /**
  * `cmd package resolve-activity --brief …` (Android 7+): a "priority=… preferredOrder=…" line, then
- * "pkg/.Activity" (or "pkg/full.Activity"); "No activity found" when nothing matches.
+ * "pkg/.Activity" (or "pkg/full.Activity"); "No activity found" when nothing matches. When the
+ * package has two launcher activities of equal rank, the package manager answers with its app
+ * chooser ("android/com.android.internal.app.ResolverActivity", PackageManagerService
+ * chooseBestActivity): that is not the app's, so only a component of `pkg` itself counts.
  */
-export function parseResolvedActivity(out: string): string | undefined {
-  const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.reverse().find((l) => /^[A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+$/.test(l));
+export function parseResolvedActivity(out: string, pkg: string): string | undefined {
+  return components(out).reverse().find((c) => c.startsWith(`${pkg}/`));
+}
+
+/**
+ * `cmd package query-activities --brief --components …`: one "pkg/.Activity" line per match, best
+ * first (PackageManagerShellCommand runQueryIntentActivities); "No activities found" when none.
+ */
+export function parseQueriedActivities(out: string, pkg: string): string[] {
+  return components(out).filter((c) => c.startsWith(`${pkg}/`));
+}
+
+function components(out: string): string[] {
+  return out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+$/.test(l));
 }
