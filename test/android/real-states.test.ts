@@ -123,6 +123,23 @@ states('an app with two launcher activities (a debug build with LeakCanary) star
   }
 });
 
+states('uninstalling an updated system app (Chrome) removes only its update: reported as not uninstalled, not as success', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  shell.quirks.updatedSystemApps.add('com.android.chrome');
+  try {
+    const r = await rig!.call('mobile_uninstall_app', { bundle_id: 'com.android.chrome' });
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(String(r.message), 'removed only the updates of com.android.chrome: it is a system app, and the version the phone came with stays installed');
+    assert.ok(rig!.phone.phone.installedApps.some((a) => a.package === 'com.android.chrome'), 'still installed');
+    // Without the update it is a plain system app, which pm refuses outright.
+    const again = await rig!.call('mobile_uninstall_app', { bundle_id: 'com.android.chrome' });
+    assert.is(again.code, 'PERMISSION_DENIED', JSON.stringify(again));
+    assert.match(String(again.message), 'refuses to uninstall com.android.chrome (a system or device-admin app): Failure [DELETE_FAILED_INTERNAL_ERROR]');
+  } finally {
+    shell.quirks.updatedSystemApps.clear();
+  }
+});
+
 states('a stuck device is listed as not responding and never hides or holds up a healthy one', async ({ rig, extra }) => {
   const stuck = await EmulatedPhone.start();
   extra.push(stuck);

@@ -5,7 +5,7 @@ import { AdbAddressError, resolveAdbAddress } from '../../src/engine/drivers/and
 import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
 import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
-import { parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
+import { parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
 import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
@@ -70,11 +70,25 @@ test('rotation from dumpsys input, old and new layouts', () => {
   assert.is(parseRotation('    SurfaceOrientation: 3\n'), 3);
   assert.is(parseRotation('  Viewport INTERNAL: displayId=0, uniqueId=local:1, port=0, orientation=1, logicalFrame=[0, 0, 2400, 1080]'), 1);
   assert.is(parseRotation('nothing here'), undefined);
+  // A touchpad that does not follow the display says 0 while the display is turned; a foldable's other panel is inactive.
+  const foldable = [
+    '  Viewport INTERNAL: displayId=0, uniqueId=local:2, port=2, orientation=0, logicalFrame=[0, 0, 0, 0], physicalFrame=[0, 0, 0, 0], deviceSize=[1812, 2176], isActive=[0]',
+    '  Viewport INTERNAL: displayId=0, uniqueId=local:1, port=1, orientation=1, logicalFrame=[0, 0, 2092, 1080], physicalFrame=[0, 0, 1080, 2092], deviceSize=[1080, 2092], isActive=[1]',
+    '    SurfaceOrientation: 0',
+  ].join('\n');
+  assert.is(parseRotation(foldable), 1);
+});
+
+test('wifi_on: airplane mode states count (2 on, 3 off), anything else is unknown', () => {
+  assert.equal(['0\n', '1\n', '2\n', '3\n', 'null\n', ''].map(parseWifiOn), [false, true, true, false, undefined, undefined]);
 });
 
 test('resumed activity across releases', () => {
   assert.is(parseResumedPackage('  mResumedActivity: ActivityRecord{a u0 com.a.b/.Main t3}'), 'com.a.b');
   assert.is(parseResumedPackage('    topResumedActivity=ActivityRecord{b u0 org.x/org.x.Home t9}'), 'org.x');
+  // Split screen: each task has its top resumed activity; the focused one is the global line after them.
+  const split = '    topResumedActivity=ActivityRecord{b u0 org.x/.Home t9}\n    topResumedActivity=ActivityRecord{c u0 com.y/.Main t11}\n  ResumedActivity: ActivityRecord{c u0 com.y/.Main t11}\n';
+  assert.is(parseResumedPackage(split), 'com.y');
 });
 
 test('launcher apps: literal labels, resource labels fall back to the package, versions joined', () => {

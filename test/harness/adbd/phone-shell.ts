@@ -58,6 +58,18 @@ export interface PhoneQuirks {
    * launcher intent to its chooser, ResolverActivity, which `am start` opens instead of the app.
    */
   secondLauncher: Map<string, string>;
+  /**
+   * The display's natural orientation is landscape (most tablets, TV boxes, Chromebooks): `wm size`
+   * prints the landscape size and rotation 0 shows landscape, so portrait is rotation 1. Tests turn
+   * the virtual phone to landscape first, as such a device starts.
+   */
+  naturalLandscape: boolean;
+  /**
+   * System apps that carry an update (Chrome, Maps…): `pm uninstall` removes only the update and
+   * prints "Success" (PackageManagerShellCommand runUninstall with DELETE_ALL_USERS); the factory
+   * version stays installed, and a second uninstall is refused as for any system app.
+   */
+  updatedSystemApps: Set<string>;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -76,7 +88,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(),
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -122,7 +134,7 @@ export class PhoneShell {
           return ok();
         }
         if (args[0] !== 'size') return unknown(w);
-        return ok(`Physical size: ${this.phone.profile.width}x${this.phone.profile.height}\n` + (this.quirks.wmOverride ? `Override size: ${this.quirks.wmOverride.width}x${this.quirks.wmOverride.height}\n` : ''));
+        return ok(`Physical size: ${this.naturalSize()}\n` + (this.quirks.wmOverride ? `Override size: ${this.quirks.wmOverride.width}x${this.quirks.wmOverride.height}\n` : ''));
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
       case 'am': return this.am(args);
@@ -158,7 +170,7 @@ export class PhoneShell {
     if (verb === 'get') return ok(`${this.settings.get(`${ns}/${key}`) ?? 'null'}\n`);
     this.settings.set(`${ns}/${key}`, value);
     if (ns === 'system' && key === 'user_rotation' && this.settings.get('system/accelerometer_rotation') === '0') {
-      const wanted = Number(value) % 2 === 1 ? 'landscape' : 'portrait';
+      const wanted = (Number(value) % 2 === 1) !== this.quirks.naturalLandscape ? 'landscape' : 'portrait';
       // The settings observer posts updateRotation: the display turns after the command returned.
       // Neither turns while an app that fixes its orientation is in front, nor under a phone's lock screen
       // (config_enableLockScreenRotation is off on phones: the keyguard keeps portrait).
@@ -341,6 +353,7 @@ export class PhoneShell {
       case 'uninstall': {
         const app = this.installed(pkg);
         if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
         if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
         await this.phone.uninstallApp(pkg, ctx());
         return ok('Success\n');
@@ -415,14 +428,21 @@ export class PhoneShell {
     return ok();
   }
 
+  /** Quarter turns from the natural orientation (DisplayContent's rotation), as `dumpsys input` and uiautomator print it. */
   private rotation(): number {
-    return this.phone.orientation === 'landscape' ? 1 : 0;
+    return (this.phone.orientation === 'landscape') !== this.quirks.naturalLandscape ? 1 : 0;
+  }
+
+  /** `wm size`'s Physical size: the panel in its natural orientation. */
+  private naturalSize(): string {
+    const { width, height } = this.phone.profile;
+    return this.quirks.naturalLandscape ? `${height}x${width}` : `${width}x${height}`;
   }
 
   private dumpsys([service, ...args]: string[]): CommandResult {
     switch (service) {
       case 'input':
-        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Viewport INTERNAL: displayId=0, uniqueId=local:${DISPLAY_ID}, port=0, orientation=${this.rotation()}, logicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], isActive=[true]\n`);
+        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Viewport INTERNAL: displayId=0, uniqueId=local:${DISPLAY_ID}, port=0, orientation=${this.rotation()}, logicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], physicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], deviceSize=[${this.naturalSize().replace('x', ', ')}], isActive=[1]\n`);
       case 'activity':
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
       case 'SurfaceFlinger':

@@ -14,7 +14,7 @@ import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
-import { awaitRotation, type RotationIo } from './rotation.js';
+import { awaitRotation, orientationAt, rotationFor, type RotationIo } from './rotation.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
@@ -22,9 +22,7 @@ import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
-import {
-  isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWmSize,
-} from './shell-output.js';
+import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
 
@@ -177,7 +175,14 @@ export class AndroidDevice implements DeviceHandle {
 
   async uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
     this.launcher.forget(pkg);
-    const out = await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)}`, ctx, 'uninstalling');
+    // `pm path` again after the uninstall, in the same round trip: for a system app that was updated
+    // (Chrome, Maps…) `pm uninstall` removes only the update, prints "Success", and the version the
+    // phone came with stays installed (PackageManagerShellCommand runUninstall, DELETE_ALL_USERS).
+    const [printed, after = ''] = (await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)} && echo ${SEPARATOR} && pm path ${shellQuote(pkg)}`, ctx, 'uninstalling', true)).split(SEPARATOR);
+    const out = withoutPaths(printed);
+    if (/^Success/m.test(out) && isInstalledOutput(after)) {
+      throw new ToolError('PERMISSION_DENIED', `${this.serial} removed only the updates of ${pkg}: it is a system app, and the version the phone came with stays installed (Android uninstalls system apps only with root); disable it in Settings › Apps if it must not run`);
+    }
     if (/^Success/m.test(out)) return;
     if (/DELETE_FAILED_INTERNAL_ERROR|DELETE_FAILED_DEVICE_POLICY_MANAGER|DELETE_FAILED_USER_RESTRICTED/.test(out)) {
       throw new ToolError('PERMISSION_DENIED', `${this.serial} refuses to uninstall ${pkg} (a system or device-admin app): ${out.trim()}`);
@@ -283,15 +288,17 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   async getOrientation(ctx: CallContext): Promise<Orientation> {
+    const natural = await this.logicalSize(ctx);
     const out = await this.text('dumpsys input', ctx, 'reading the orientation');
     const rotation = await this.parse(ctx, 'dumpsys input', () => parseRotation(out) ?? fail('dumpsys input shows no display orientation'));
-    return rotation % 2 === 1 ? 'landscape' : 'portrait';
+    return orientationAt(rotation, natural);
   }
 
   /** Locks rotation (with auto-rotate on, user_rotation would be ignored), then waits until the display shows it (rotation.ts). */
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
+    const natural = await this.logicalSize(ctx);
     await this.checkedText(
-      `settings put system accelerometer_rotation 0 && settings put system user_rotation ${orientation === 'landscape' ? 1 : 0}`,
+      `settings put system accelerometer_rotation 0 && settings put system user_rotation ${rotationFor(orientation, natural)}`,
       ctx, 'rotating the screen',
     );
     this.scrcpy.control?.expectOrientation(orientation === 'landscape');
@@ -373,7 +380,8 @@ export class AndroidDevice implements DeviceHandle {
     const [night = '', wifi = '', sdk = '', ime = ''] = out.split(SEPARATOR);
     const props: DeviceProperties = {};
     if (/Night mode: (yes|no)/.test(night)) props.darkMode = /Night mode: yes/.test(night);
-    if (/^\s*[01]\s*$/.test(wifi)) props.wifi = wifi.trim() === '1';
+    const wifiOn = parseWifiOn(wifi);
+    if (wifiOn !== undefined) props.wifi = wifiOn;
     if (/^\s*\d+\s*$/.test(sdk)) props.apiLevel = Number(sdk.trim());
     if (/mInputShown=(true|false)/.test(ime)) props.keyboardVisible = /mInputShown=true/.test(ime);
     return props;
@@ -420,12 +428,13 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */
-  private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string): Promise<string> {
+  /** `keepPaths`: return the output as printed, for a command that prints `pm path` lines of its own. */
+  private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string, keepPaths = false): Promise<string> {
     const out = await this.checkedText(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
     if (!isInstalledOutput(out)) {
       throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.serial}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
     }
-    return out.replace(/^package:.*\n?/gm, '');
+    return keepPaths ? out : withoutPaths(out);
   }
 
   private checkSecurity(out: string, what: string): void {
@@ -493,6 +502,8 @@ function injectionDeniedError(serial: string, what: string, detail: string): Too
       `(Xiaomi/Redmi/POCO with MIUI or HyperOS; it needs a signed-in Mi account), then try again. Device said: ${detail.trim()}`,
   );
 }
+
+const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');
 
 function rotate(size: ScreenSize, rotation: number): ScreenSize {
   return rotation % 2 === 1 ? { width: size.height, height: size.width } : size;

@@ -2,7 +2,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Orientation } from '../../types.js';
+import type { ScreenSize } from '../../ui-tree.js';
 import type { ScreenState } from './screen-state.js';
+
+/*
+ * Rotation numbers count quarter turns from the display's natural orientation, which `wm size`
+ * prints: portrait on phones, landscape on most tablets, TV boxes and Chromebooks. So rotation 0
+ * is landscape there, and turning to portrait takes rotation 1.
+ */
+const naturallyLandscape = (natural: ScreenSize): boolean => natural.width > natural.height;
+
+export function orientationAt(rotation: number, natural: ScreenSize): Orientation {
+  return (rotation % 2 === 1) !== naturallyLandscape(natural) ? 'landscape' : 'portrait';
+}
+
+/** The user_rotation that shows `orientation` (0 when it is the natural one). */
+export function rotationFor(orientation: Orientation, natural: ScreenSize): 0 | 1 {
+  return (orientation === 'landscape') !== naturallyLandscape(natural) ? 1 : 0;
+}
 
 /** A phone turns its display in about half a second; this leaves room for a slow one. */
 export const ROTATION_WAIT_MS = 2000;

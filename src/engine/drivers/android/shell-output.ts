@@ -11,20 +11,31 @@ export function parseWmSize(out: string): ScreenSize | undefined {
 }
 
 /**
- * The display's real rotation (0–3) from `dumpsys input`: "SurfaceOrientation: 1" up to Android 12,
- * "Viewport INTERNAL: displayId=0, ... orientation=1" from Android 13. The user_rotation setting alone
- * is wrong while auto-rotate is on.
+ * The display's real rotation (0–3) from `dumpsys input` (the user_rotation setting alone is wrong
+ * while auto-rotate is on). The default display's internal viewport says it ("Viewport INTERNAL:
+ * displayId=0, …, orientation=1, …, isActive=[1]", DisplayViewport::toString); a foldable lists an
+ * inactive one for its other panel. Releases without viewport lines have the touch mapper's
+ * "SurfaceOrientation: 1", but that is 0 for a touch device that does not follow the display (a
+ * touchpad, an emulator's spare multi-touch devices), so it comes second.
  */
 export function parseRotation(out: string): number | undefined {
-  const m = /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
+  const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
+  const main = viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
+  const m = (main && /orientation=(\d)/.exec(main)) ?? /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
   return m ? Number(m[1]) : undefined;
 }
 
-/** `dumpsys activity activities`: "mResumedActivity: ActivityRecord{…}" (≤ 9), "ResumedActivity: …" / "topResumedActivity=…" (10+). */
+/**
+ * `dumpsys activity activities`: "mResumedActivity: ActivityRecord{…}" per stack (≤ 9); from 10 the
+ * focused one is the global "  ResumedActivity: …" line, printed after every task's
+ * "topResumedActivity=…" (split screen and freeform windows have one each), so it is preferred.
+ */
 export function parseResumedPackage(out: string): string | undefined {
-  const m = /(?:mResumedActivity|ResumedActivity|topResumedActivity)[:=]\s*ActivityRecord\{\S+ \S+ ([A-Za-z0-9_.]+)\//.exec(out);
-  return m?.[1];
+  return (FOCUSED_RESUMED.exec(out) ?? STACK_RESUMED.exec(out))?.[1];
 }
+const RECORD = String.raw`ActivityRecord\{\S+ \S+ ([A-Za-z0-9_.]+)\/`;
+const FOCUSED_RESUMED = new RegExp(String.raw`^\s*ResumedActivity:\s*${RECORD}`, 'm');
+const STACK_RESUMED = new RegExp(String.raw`(?:mResumedActivity|topResumedActivity)[:=]\s*${RECORD}`);
 
 /**
  * `cmd package query-activities -a MAIN -c LAUNCHER` (Android 7+): one "Activity #n:" block each, with
@@ -91,4 +102,13 @@ function components(out: string): string[] {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => /^[A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+$/.test(l));
+}
+
+/**
+ * `settings get global wifi_on` (WifiSettingsStore): 0 off, 1 on, 2 on with airplane mode on
+ * (the user turned Wi-Fi back on), 3 off because airplane mode is on.
+ */
+export function parseWifiOn(out: string): boolean | undefined {
+  const m = /^\s*([0-3])\s*$/.exec(out);
+  return m ? m[1] === '1' || m[1] === '2' : undefined;
 }
