@@ -8,7 +8,7 @@ import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
-import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
 
 /** Fast element trees and Unicode typing through the on-device UiAutomator2 server (issue 15, item 7). */
 const ui = suite<{ rig?: AndroidRig; tmp?: string }>('android UiAutomator2 server');
@@ -78,6 +78,41 @@ ui('the server dying mid-use: that listing falls back to a dump, a later one res
   rig!.phone.stats.reset();
   await engine.call('mobile_list_elements_on_screen', { device: serial });
   assert.equal(rig!.phone.stats.opened, ['tcp:6790']);
+});
+
+ui('a dump while the server is starting (it holds the one UiAutomation connection) waits for the server instead of failing', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  // Stop what earlier tests started, so this engine's server is the one starting.
+  await uia2.stop();
+  uia2.timing.startMs = 1500;
+  try {
+    // The first listing starts the server in the background and is answered by a dump meanwhile.
+    await engine.call('mobile_list_elements_on_screen', { device: serial });
+    await until(() => uia2.holdsUiAutomation, 'the instrumentation holds UiAutomation');
+    assert.not.ok(uia2.running, 'still starting');
+    const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[]; code?: string };
+    assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+    assert.ok(uia2.running);
+  } finally {
+    uia2.timing.startMs = 0;
+  }
+});
+
+ui('another tool holding UiAutomation (an Appium session): PERMISSION_DENIED naming it, not an empty or internal answer', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  const held = shell.uiAutomationHeld;
+  shell.uiAutomationHeld = () => true;
+  // The rig's own engine: its server is not installed, so nothing of ours holds the connection.
+  const engine = rig!.engineWith({ uiServer: 'off' });
+  try {
+    const r = (await engine.call('mobile_list_elements_on_screen', { device: rig!.phone.serial })) as { code?: string; message?: string };
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(String(r.message), 'another one holds it (an Appium or UiAutomator test');
+  } finally {
+    shell.uiAutomationHeld = held;
+  }
 });
 
 if (hasAdb()) ui.run();

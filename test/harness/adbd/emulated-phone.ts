@@ -36,6 +36,7 @@ export class EmulatedPhone {
     this.shell.quirks.dumpDelayMs = phoneTiming ? PHONE_DUMP_MS : 0;
     this.uia2 = new EmulatedUia2(this.phone, () => this.shell.dumpXml(), phoneTiming ? { startMs: 2500, sourceMs: 90 } : { startMs: 0, sourceMs: 0 });
     this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
+    this.shell.uiAutomationHeld = () => this.uia2.holdsUiAutomation;
     this.scrcpy = new EmulatedScrcpy(this.phone, this.files);
     this.adbd = new EmulatedAdbd({
       banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },

@@ -93,6 +93,8 @@ export class PhoneShell {
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
+  /** Whether another client holds the device's one UiAutomation connection (the emulated UiAutomator2 server, or a test's stand-in). */
+  uiAutomationHeld: () => boolean = () => false;
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
   onMonkeyPort: (port: number) => void = () => undefined;
 
@@ -485,6 +487,14 @@ export class PhoneShell {
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
     // With the screen off there is no window to read; uiautomator reports it like a transient failure.
     if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    // DumpCommand connects its UiAutomation outside its try block, so the refusal escapes as a stack trace.
+    if (this.uiAutomationHeld()) {
+      return ok(
+        'java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@7e3e486already registered!\n' +
+          '\tat android.os.Parcel.createException(Parcel.java:3030)\n\tat android.app.UiAutomationConnection.registerUiTestAutomationServiceLocked(UiAutomationConnection.java:558)\n' +
+          '\tat android.app.UiAutomationConnection.connect(UiAutomationConnection.java:112)\n\tat com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java:83)\n',
+      );
+    }
     if (this.quirks.nullRootDumps > 0) {
       this.quirks.nullRootDumps--;
       return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');

@@ -38,6 +38,12 @@ export class EmulatedUia2 {
     readonly timing: Uia2Timing,
   ) {}
 
+  /**
+   * Whether the instrumentation holds the device's one UiAutomation connection: from its start
+   * (UiDevice.getInstance connects before the server listens) until its process ends.
+   */
+  holdsUiAutomation = false;
+
   get running(): boolean {
     return this.server !== undefined;
   }
@@ -54,12 +60,17 @@ export class EmulatedUia2 {
       return;
     }
     const closed = new Promise<void>((resolve) => (stream.closed ? resolve() : stream.once('close', () => resolve())));
-    await Promise.race([sleep(this.timing.startMs), closed]);
-    if (stream.closed) return;
-    const server = await this.listen();
-    await closed;
-    // The instrumentation ended (its shell stream closed): this run's server goes with it.
-    await this.shut(server);
+    this.holdsUiAutomation = true;
+    try {
+      await Promise.race([sleep(this.timing.startMs), closed]);
+      if (stream.closed) return;
+      const server = await this.listen();
+      await closed;
+      // The instrumentation ended (its shell stream closed): this run's server goes with it.
+      await this.shut(server);
+    } finally {
+      this.holdsUiAutomation = false;
+    }
   }
 
   /** A `tcp:6790` stream through adb: bridged to the server, or refused when it is not running. */
@@ -80,6 +91,7 @@ export class EmulatedUia2 {
 
   /** Kills the server (as if its process died); the instrumentation's shell stream stays open. */
   async stop(): Promise<void> {
+    this.holdsUiAutomation = false;
     await Promise.all([...this.servers].map((s) => this.shut(s)));
   }
 

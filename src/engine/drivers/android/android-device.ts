@@ -24,7 +24,7 @@ import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
 import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
-import { isTransientDumpFailure, parseUiautomatorDump } from './uiautomator.js';
+import { isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
 
 export interface AndroidDeviceOptions {
   /** `monkey`: persistent `monkey --port` injector with `input` as fallback; `input`: one `input` process per gesture. */
@@ -255,13 +255,32 @@ export class AndroidDevice implements DeviceHandle {
   async listElements(ctx: CallContext): Promise<UiElement[]> {
     const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
     await this.usableScreen(ctx, 'listing elements');
-    const served = await this.uiServer?.source(ctx.signal);
-    if (served) {
+    const fromServer = async (): Promise<UiElement[] | undefined> => {
+      const served = await this.uiServer?.source(ctx.signal);
+      if (!served) return undefined;
       const { root, rotation } = await this.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
       return elementsFromTree(root, rotate(physical, rotation));
-    }
+    };
+    const served = await fromServer();
+    if (served) return served;
     for (let attempt = 1; ; attempt++) {
       const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
+      if (isUiAutomationTaken(out)) {
+        // One UI automation client at a time: our own server, starting in the background, took it
+        // first (its source answers once it is up), or another tool holds it.
+        if (await this.uiServer?.ready()) {
+          const late = await fromServer();
+          if (late) return late;
+        }
+        if (attempt < DUMP_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
+          continue;
+        }
+        throw new ToolError(
+          'PERMISSION_DENIED',
+          `${this.serial} lets one UI automation client read the screen at a time, and another one holds it (an Appium or UiAutomator test, an ATX agent, a screen reader tool): uiautomator dump cannot run; stop that tool and list again`,
+        );
+      }
       if (isTransientDumpFailure(out) && attempt === 1) {
         // A sleeping or locked screen answers like this too: wake it, or say it is locked, before retrying.
         this.screenGuard.doubt();

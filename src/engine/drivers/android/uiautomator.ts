@@ -28,6 +28,15 @@ export function isTransientDumpFailure(output: string): boolean {
   return !output.includes('<hierarchy') && /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output);
 }
 
+/**
+ * Android lets one UiAutomation connection exist at a time: while an instrumentation holds one (the
+ * UiAutomator2 server, an Appium session), `uiautomator dump` dies connecting with
+ * "IllegalStateException: UiAutomationService … already registered!" (UiAutomationManager) and no XML.
+ */
+export function isUiAutomationTaken(output: string): boolean {
+  return !output.includes('<hierarchy') && /UiAutomationService [^\n]*already registered/.test(output);
+}
+
 /** Cuts the XML out of the raw output: warnings can precede `<?xml` and the "dumped to" line follows it. */
 export function extractHierarchyXml(output: string): string | undefined {
   const start = output.search(/<\?xml|<hierarchy/);
