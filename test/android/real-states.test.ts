@@ -202,6 +202,23 @@ states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear
   }
 });
 
+states('an app shown over a secure lock screen (camera, a call, showWhenLocked) takes the tap: not refused as locked', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const field = ((await rig!.call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number } }[]).find((e) => e.id === 'email')!;
+  Object.assign(q, { locked: true, secureLock: true, lockOccluded: true });
+  // A fresh driver checks the screen before its first input.
+  const engine = rig!.engineWith({});
+  try {
+    const r = (await engine.call('mobile_click_on_screen_at_coordinates', { device: rig!.phone.serial, ...field.center })) as { status?: string };
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.ok(rig!.phone.phone.keyboardVisible, 'the tap reached the field');
+  } finally {
+    Object.assign(q, { locked: false, secureLock: false, lockOccluded: false });
+  }
+});
+
 states('wm size override: screenshot, screen size and element centres share one pixel space, and taps hit', async ({ rig }) => {
   const q = rig!.phone.shell.quirks;
   q.wmOverride = { width: 720, height: 1600 };

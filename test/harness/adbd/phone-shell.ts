@@ -36,6 +36,8 @@ export interface PhoneQuirks {
   locked: boolean;
   /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
   secureLock: boolean;
+  /** An activity shows over the lock screen (camera, a call, showWhenLocked): input reaches it. */
+  lockOccluded: boolean;
   /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
   wmOverride: { width: number; height: number } | undefined;
   /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
@@ -87,7 +89,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, wmOverride: undefined, dumpDelayMs: 0,
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
@@ -215,7 +217,7 @@ export class PhoneShell {
 
   /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
   get inputReachesApp(): boolean {
-    return !this.quirks.screenOff && !this.quirks.locked;
+    return !this.quirks.screenOff && (!this.quirks.locked || this.quirks.lockOccluded);
   }
 
   private async input(args: string[]): Promise<CommandResult> {
@@ -461,7 +463,7 @@ export class PhoneShell {
           '    KeyguardServiceDelegate',
           `      showing=${this.quirks.locked}`,
           `      inputRestricted=${this.quirks.locked}`,
-          '      occluded=false',
+          `      occluded=${this.quirks.lockOccluded}`,
           `      secure=${this.quirks.secureLock}`,
           '      dreaming=false',
           `      screenState=${this.quirks.screenOff ? 'SCREEN_STATE_OFF' : 'SCREEN_STATE_ON'}`,

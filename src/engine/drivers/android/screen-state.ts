@@ -26,7 +26,10 @@ export function parseScreenState(out: string): ScreenState | undefined {
   const delegate = /KeyguardServiceDelegate[\s\S]*?(?=\n\S|$)/.exec(policy)?.[0] ?? '';
   const showing = /^\s*showing=true/m.test(delegate) || /mShowingLockscreen=true|mIsShowing=true/.test(policy);
   const secure = /^\s*secure=true/m.test(delegate) || /mSecure=true/.test(policy);
-  return { awake: wakefulness === 'Awake', locked: showing, secure };
+  // An activity shown over the lock screen (camera, an incoming call, an alarm, a test app with
+  // showWhenLocked) occludes it: input and the UI tree are that activity's, so nothing is in the way.
+  const occluded = /^\s*occluded=true/m.test(delegate);
+  return { awake: wakefulness === 'Awake', locked: showing && !occluded, secure };
 }
 
 const CONFIRMED_FOR_MS = 5000;
