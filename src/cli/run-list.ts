@@ -1,8 +1,10 @@
 /**
  * `mobilebridge run --list`: what would run where, after tags and the shard, without running.
- * A scenario goes to a device of its platform (cross-platform: any), the way `run` routes it.
+ * The devices come from the run's own routing (routeScenarios), so the list and the run agree.
  */
 import { relative } from 'node:path';
+import { canRun, routeScenarios, type RunDevice } from '../engine/runner/index.js';
+import { isLeaseRequest } from '../engine/leases/index.js';
 import type { DeviceInfo } from '../engine/types.js';
 import type { Scenario } from '../validate/index.js';
 
@@ -12,26 +14,42 @@ export interface ListedRun {
   name: string;
   platform: string;
   tags: string[];
-  /** Devices that would take it: one of them runs it. Empty: none of the given devices can. */
+  /**
+   * Devices that would take it: each device takes the next scenario of its platform when it is
+   * free, so with several, which one runs it is decided during the run. Empty: none can.
+   */
   devices: string[];
   parameters: string[];
 }
 
-const platformOf = (d: DeviceInfo): string => (d.os === 'iOS' ? 'ios' : 'android');
+export interface RunPlan {
+  runs: ListedRun[];
+  /** Why the run would refuse to start for want of devices, and the exit code it would give. */
+  refusal?: { message: string; kind: 'device' | 'usage' };
+}
+
+const nameOf = (file: string): string => relative(process.cwd(), file) || file;
 
 /**
  * `requested`: the --device / --devices ids, empty when run picks by itself (then the first
- * ready device of each scenario's platform).
+ * usable device of each scenario's platform). Lease requests ("any:android") are shown as given:
+ * which device a lease gets is known only when the run takes it.
  */
-export function listRuns(items: { file: string; scenario?: Scenario }[], requested: string[], connected: DeviceInfo[]): ListedRun[] {
-  const ready = connected.filter((d) => d.state !== 'offline' && d.state !== 'unauthorized');
-  return items.map(({ file, scenario }) => {
+export function listRuns(items: { file: string; scenario?: Scenario }[], requested: string[], connected: DeviceInfo[]): RunPlan {
+  let devices: RunDevice[] = [];
+  let refusal: RunPlan['refusal'];
+  if (requested.some(isLeaseRequest)) {
+    devices = requested.map((id) => ({ id, os: connected.find((d) => d.id === id)?.os ?? 'Android' }));
+  } else {
+    const routing = routeScenarios(items.map((i) => ({ name: nameOf(i.file), platform: i.scenario!.platform })), connected, requested);
+    if (routing.ok) devices = routing.devices;
+    else refusal = { message: routing.message, kind: routing.kind };
+  }
+  const runs = items.map(({ file, scenario }) => {
     const s = scenario!;
-    const fits = (d: DeviceInfo) => s.platform === 'cross-platform' || platformOf(d) === s.platform;
-    const known = new Map(connected.map((d) => [d.id, d]));
-    // A requested id that is not connected is listed as given: run reports it when it gets there.
-    const devices = requested.length ? requested.filter((id) => !known.has(id) || fits(known.get(id)!)) : ready.filter(fits).slice(0, 1).map((d) => d.id);
+    const takers = requested.some(isLeaseRequest) ? devices.map((d) => d.id) : devices.filter((d) => canRun(s.platform, d)).map((d) => d.id);
     const parameters = Object.entries(s.parameters ?? {}).map(([name, p]) => (p.secret ? `${name} (secret)` : name));
-    return { scenario: relative(process.cwd(), file) || file, scenario_id: s.scenario_id, name: s.name, platform: s.platform, tags: s.tags ?? [], devices, parameters };
+    return { scenario: nameOf(file), scenario_id: s.scenario_id, name: s.name, platform: s.platform, tags: s.tags ?? [], devices: takers, parameters };
   });
+  return { runs, refusal };
 }

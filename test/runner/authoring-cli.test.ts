@@ -92,6 +92,19 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
       const want = run.platform === 'android' ? ['virtual-android-1'] : run.platform === 'ios' ? ['virtual-ios-1'] : ['virtual-ios-1', 'virtual-android-1'];
       assert.equal(run.devices, want, run.scenario_id);
     }
+    // Without --device the devices are the run's own routing: every scenario lists the devices that may take it.
+    for (const run of all.data.runs) assert.ok(run.devices.length > 0 && (run.platform === 'cross-platform' || run.devices.length === 1), JSON.stringify(run));
+    // What the run would refuse, --list refuses with the same exit code: a device that is not there (2), one of the wrong platform (3).
+    const refused = (device: string) => {
+      const r = cli(dir, [join(scenarios, 'actions_android.json'), '--list', '--device', device]);
+      return { code: r.code, plan: JSON.parse(r.out) as { ok: boolean; data: { problems: string[] } } };
+    };
+    const missing = refused('nosuch');
+    assert.equal([missing.code, missing.plan.ok], [2, false]);
+    assert.match(missing.plan.data.problems.join('\n'), /nosuch/);
+    const wrongPlatform = refused('virtual-ios-1');
+    assert.equal([wrongPlatform.code, wrongPlatform.plan.ok], [3, false]);
+    assert.match(wrongPlatform.plan.data.problems.join('\n'), /no listed device can run/);
     assert.not.ok(existsSync(join(dir, 'out')), '--list runs nothing');
     // Without the secret the plan is still shown, with why the run would not start.
     const unready = cli(dir, [scenarios, '--list', '--include-tags', 'smoke']);

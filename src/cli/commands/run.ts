@@ -176,12 +176,15 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const engine = createEngine(engineSetupFromFlags(flags));
       try {
         const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
-        const runs = listRuns(selected, requested, await engine.listDevices());
+        const { runs, refusal } = listRuns(selected, requested, await engine.listDevices());
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
-        // The plan is shown even when the run would refuse to start; `problems` says why it would (exit 3).
-        const code = problems.length ? EXIT.invalidInput : EXIT.ok;
-        const refused = problems.length ? { error: { kind: 'invalid_input', message: `the run would stop before its first step: ${problems.join('; ')}` } } : {};
+        // The plan is shown even when the run would refuse to start; `problems` says why it would,
+        // with the exit code the run would give (3 for what the command line asks, 2 for missing devices).
+        if (refusal) problems.push(refusal.message);
+        const code = !problems.length ? EXIT.ok : refusal?.kind === 'device' && problems.length === 1 ? EXIT.device : EXIT.invalidInput;
+        const kind = code === EXIT.device ? 'device' : 'invalid_input';
+        const refused = problems.length ? { error: { kind, message: `the run would stop before its first step: ${problems.join('; ')}` } } : {};
         printJson({ ok: !problems.length, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null, problems }, ...refused, exit_code: code });
         return code;
       } finally {
