@@ -108,7 +108,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'recording_start',
     description:
-      'Start recording what you do on a device into a replayable scenario. From now on every verb that succeeds is kept as a step with its semantic target (never coordinates), wait_for calls become wait steps, and passed assert calls become assertions. With app_state "logged_out" or "fresh_install" the app data is cleared now (and again before each replay) so the recording and its replays start alike. Returns {recording: {device, name, steps: 0}}. Errors: INVALID_PARAMETER (already recording on this device; app_state without app_package), APP_NOT_INSTALLED.',
+      'Start recording what you do on a device into a replayable scenario. From now on every verb that succeeds is kept as a step with its semantic target (never coordinates), wait_for calls become wait steps, and passed assert calls become assertions. With app_state "logged_out" or "fresh_install" the app data is cleared now (and again before each replay) so the recording and its replays start alike; where that cannot be done (iOS) the call fails with UNSUPPORTED and nothing is recorded: sign out by hand, then start without app_state. Returns {recording: {device, name, steps: 0}}. Errors: INVALID_PARAMETER (already recording on this device; app_state without app_package), APP_NOT_INSTALLED, UNSUPPORTED.',
     inputSchema: obj(
       {
         ...device,

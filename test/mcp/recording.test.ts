@@ -170,4 +170,24 @@ rec('recording errors are actionable; an iOS recording is platform-aware when no
   assert.equal(doc.steps.map((s: { action: string }) => s.action), ['open_url']);
 });
 
+rec('app_state that cannot be set up (iOS cannot clear app data) fails the start instead of claiming it; nothing is recorded', async ({ pair }) => {
+  // Signed in first, so a start that only claimed to clear the data would show the Items screen.
+  ok(await pair.call('launch_app', { device: IOS, package: DEMO }));
+  ok(await pair.call('type_text', { device: IOS, target: 'the Email field', text: 'demo@example.com' }));
+  ok(await pair.call('type_text', { device: IOS, target: 'the Password field', text: 'secret123' }));
+  ok(await pair.call('tap', { device: IOS, target: 'the Sign in button' }));
+  const refused = await pair.call('recording_start', { device: IOS, name: 'l', app_state: 'logged_out', app_package: DEMO });
+  assert.ok(refused.isError, textOf(refused));
+  assert.match(textOf(refused), /^UNSUPPORTED: app_state logged_out cannot be set up on virtual-ios-1: .*iOS cannot clear an app's data.*no recording was started.*without app_state/s);
+  assert.match(textOf((await pair.call('recording_stop', { device: IOS }))), /no recording is running on virtual-ios-1/);
+  // The app really was left signed in: what the refusal says is what happened.
+  ok(await pair.call('launch_app', { device: IOS, package: DEMO }));
+  ok(await pair.call('assert', { device: IOS, type: 'screen_title', expected_text: 'Items' }));
+  // Started by hand from the signed-out state, without app_state: recording works and claims nothing.
+  ok(await pair.call('recording_start', { device: IOS, name: 'l', app_package: DEMO }));
+  ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));
+  const doc = ok(await pair.call('recording_stop', { device: IOS })).scenario;
+  assert.is(doc.preconditions, undefined);
+});
+
 rec.run();

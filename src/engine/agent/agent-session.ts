@@ -160,10 +160,20 @@ export class AgentSession {
     }
     if (req.app_state) {
       state.busy++;
+      let manual: string[];
       try {
-        await applyPreconditions(state.ctx, { app_state: req.app_state }, req.app_package ?? '');
+        ({ manual } = await applyPreconditions(state.ctx, { app_state: req.app_state }, req.app_package ?? ''));
       } finally {
         state.busy--;
+      }
+      // A state that was not set must not be claimed, nor kept as a precondition every replay
+      // would stop on: the agent sets it by hand and records without it.
+      if (manual.length) {
+        throw new VerbError(
+          'UNSUPPORTED',
+          `app_state ${req.app_state} cannot be set up on ${req.device}: ${manual.join('; ')}; no recording was started. ` +
+            `${req.app_state === 'logged_out' ? `Sign out of ${req.app_package}` : `Uninstall and reinstall ${req.app_package}`} by hand (or ask the user to), then call recording_start again without app_state`,
+        );
       }
     }
     const recorder = new Recorder({
