@@ -51,6 +51,16 @@ function range(p: PropertySchema): string {
   return p.maximum !== undefined ? ` of at most ${p.maximum}` : '';
 }
 
+/**
+ * The allowed value `value` spells in another case ("UP" for up, "back" for BACK), else `value`.
+ * Agents do not keep to the case, but everything after the check (toStep, preconditions, the
+ * recorder, the validator) compares exactly, so a value is used only in its canonical spelling.
+ */
+function canonical(value: unknown, p: PropertySchema): unknown {
+  if (!p.enum || typeof value !== 'string' || p.enum.includes(value)) return value;
+  return p.enum.find((e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase()) ?? value;
+}
+
 /** Why `value` does not fit `p`, or undefined when it does. */
 function misfit(key: string, value: unknown, p: PropertySchema): string | undefined {
   const got = `(got ${JSON.stringify(value)})`;
@@ -58,8 +68,7 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
   if (typeof value === 'number' && ((p.minimum !== undefined && value < p.minimum) || (p.maximum !== undefined && value > p.maximum))) {
     return `"${key}" must be ${A_TYPE[p.type ?? 'number']}${range(p)} ${got}`;
   }
-  // Case is left to the tool (press_button takes "back" as BACK), as it was before this check.
-  if (p.enum && !p.enum.some((e) => e === value || (typeof e === 'string' && typeof value === 'string' && e.toLowerCase() === value.toLowerCase()))) {
+  if (p.enum && !p.enum.includes(value)) {
     const near = typeof value === 'string' ? closest(value, p.enum.filter((e): e is string => typeof e === 'string')) : undefined;
     return `"${key}" must be one of ${p.enum.join(', ')} ${got}${near ? `; did you mean "${near}"?` : ''}`;
   }
@@ -71,8 +80,10 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
  * Refuses arguments the tool does not take (its schema says additionalProperties: false: a
  * misspelt "targte" must not be dropped silently while the call goes ahead without it) and values
  * the schema rules out. Absent and null values are left to the tool (defaults, the default device).
+ * Returns the arguments to use: enum values in their canonical case.
  */
-export function checkArguments(name: string, schema: { properties: Record<string, unknown> }, args: Args): void {
+export function checkArguments(name: string, schema: { properties: Record<string, unknown> }, given: Args): Args {
+  const args = { ...given };
   const known = Object.keys(schema.properties);
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
   if (unknown.length) {
@@ -86,8 +97,11 @@ export function checkArguments(name: string, schema: { properties: Record<string
   for (const key of known) {
     const value = args[key];
     if (value === undefined || value === null) continue;
-    const why = misfit(key, value, schema.properties[key] as PropertySchema);
+    const p = schema.properties[key] as PropertySchema;
+    args[key] = canonical(value, p);
+    const why = misfit(key, args[key], p);
     if (why) problems.push(why);
   }
   if (problems.length) throw new ArgumentError(problems.join('; '));
+  return args;
 }

@@ -103,9 +103,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
   }
 
-  async function call(name: string, args: Args): Promise<CallToolResult> {
+  async function call(name: string, given: Args): Promise<CallToolResult> {
     if (name === 'list_devices') {
-      checkArguments(name, SESSION.get(name)!.inputSchema, args);
+      checkArguments(name, SESSION.get(name)!.inputSchema, given);
       const devices = await backend.listDevices();
       if (isToolFailure(devices)) return errorResult(devices.code, devices.message);
       // A source that did not answer lists nothing: the agent is told why a phone may be missing.
@@ -114,7 +114,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const verb = VERBS.get(name);
     if (verb) {
-      checkArguments(name, verb.inputSchema, args);
+      const args = checkArguments(name, verb.inputSchema, given);
       const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
       if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
       if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
@@ -122,12 +122,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const spec = SESSION.get(name);
     if (spec) {
-      checkArguments(name, spec.inputSchema, args);
+      const args = checkArguments(name, spec.inputSchema, given);
       return session(name, await deviceOf(args), args);
     }
     if (options.engineTools && name.startsWith('mobile_')) {
-      if (name === 'mobile_take_screenshot') return screenshot(await deviceOf(args), args);
-      const result = await backend.callTool(name, args);
+      if (name === 'mobile_take_screenshot') return screenshot(await deviceOf(given), given);
+      const result = await backend.callTool(name, given);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
     }
     if (!name.startsWith('mobile_')) {

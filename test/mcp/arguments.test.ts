@@ -31,7 +31,7 @@ mcp('unknown arguments are refused with the tool name, a suggestion and the argu
   assert.ok(schemas.every((t) => (t.inputSchema as { additionalProperties?: boolean }).additionalProperties === false));
 });
 
-mcp('values the tool schema rules out are refused before anything runs: types, ranges, enums; case is left to the tool', async ({ pair }) => {
+mcp('values the tool schema rules out are refused before anything runs: types, ranges, enums', async ({ pair }) => {
   await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: -5 }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got -5\)/],
@@ -49,11 +49,46 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   }
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
-  assert.not.ok((await pair.call('swipe', { device: ANDROID, direction: 'UP' })).isError, 'an enum value in other case still reaches the tool');
-  const png = await pair.call('take_screenshot', { device: ANDROID, format: 'PNG' });
-  assert.equal(png.content.map((c) => (c.type === 'image' ? c.mimeType : c.type)), ['image/png', 'text']);
   const missing = await pair.call('assert', { device: ANDROID, type: 'element_exists' });
   assert.match(textOf(missing), /the assertion is not valid: missing required property "element_description" in the assertion; add it/);
+});
+
+mcp('enum values in another case are taken in their canonical spelling: they run, and a recording of them validates', async ({ pair }) => {
+  const png = await pair.call('take_screenshot', { device: ANDROID, format: 'PNG' });
+  assert.equal(png.content.map((c) => (c.type === 'image' ? c.mimeType : c.type)), ['image/png', 'text']);
+  const gone = await pair.call('wait_for', { device: ANDROID, until: 'GONE', target: 'the Purple Unicorn banner', timeout_ms: 1000 });
+  assert.not.ok(gone.isError, textOf(gone));
+  // Signed in, so that LOGGED_OUT is seen to clear the data.
+  await pair.call('launch_app', { device: ANDROID, package: DEMO });
+  await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'demo@example.com' });
+  await pair.call('type_text', { device: ANDROID, target: 'the Password field', text: 'secret123' });
+  await pair.call('tap', { device: ANDROID, target: 'the Sign in button' });
+  await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', timeout_ms: 5000 });
+  assert.is(jsonOf(await pair.call('assert', { device: ANDROID, type: 'screen_title', expected_text: 'Items' })).status, 'passed');
+  const started = await pair.call('recording_start', { device: ANDROID, name: 'Cases', app_package: DEMO, app_state: 'LOGGED_OUT' });
+  assert.not.ok(started.isError, textOf(started));
+  for (const [tool, args] of [
+    ['launch_app', { package: DEMO }],
+    ['wait_for', { until: 'VISIBLE', target: 'the Email field' }],
+    ['swipe', { direction: 'UP' }],
+    ['wait_for', { until: 'Loading_Complete', indicator: 'SPINNER' }],
+    ['press_button', { button: 'home' }],
+  ] as const) {
+    const r = await pair.call(tool, { device: ANDROID, ...args });
+    assert.not.ok(r.isError, `${tool}: ${textOf(r)}`);
+  }
+  const stopped = jsonOf(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  const doc = stopped.scenario;
+  assert.equal(doc.preconditions, { app_state: 'logged_out' });
+  assert.equal(doc.steps.map((s: { action: string; value?: string }) => [s.action, s.value]), [
+    ['launch_app', undefined],
+    ['wait_for_element', undefined],
+    ['swipe', 'up'],
+    ['wait_for_loading_complete', undefined],
+    ['press_button', 'HOME'],
+  ]);
+  assert.is(doc.steps[3].wait_config.indicator, 'spinner');
 });
 
 mcp('wait_for that runs out of time is TIMEOUT, for visible as for gone', async ({ pair }) => {
