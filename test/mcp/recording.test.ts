@@ -124,7 +124,9 @@ rec('raw engine tools: a coordinate tap on a password field, then mobile_type_ke
   assert.is(listing.elements.find((e: { id: string }) => e.id === 'password').password, true, 'listings mark password fields');
   ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...at('password') }));
   ok(await pair.call('mobile_type_keys', { device: ANDROID, text: 'hunter2', submit: true }));
-  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...at('email') }));
+  // Typing may change the screen (a keyboard, a message): the earlier listing no longer tells what a tap hits.
+  const again = jsonOf(await pair.call('mobile_list_elements_on_screen', { device: ANDROID }));
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...again.elements.find((e: { id: string }) => e.id === 'email').center }));
   ok(await pair.call('mobile_type_keys', { device: ANDROID, text: 'someone@example.com' }));
   const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
   assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
@@ -132,6 +134,26 @@ rec('raw engine tools: a coordinate tap on a password field, then mobile_type_ke
   assert.not.ok(JSON.stringify(doc).includes('hunter2'), JSON.stringify(doc.steps));
   assert.equal(doc.steps.filter((s: { action: string }) => s.action === 'type').map((s: { value: string }) => s.value), ['${PASSWORD}\n', 'someone@example.com']);
   assert.is(doc.parameters.PASSWORD.secret, true);
+});
+
+rec('a coordinate tap after the screen changed is not named from a listing of the screen before; after a new listing it is', async ({ pair }) => {
+  ok(await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/home' }));
+  ok(await pair.call('recording_start', { device: ANDROID, name: 'Scroll and tap', app_package: DEMO }));
+  const before = jsonOf(await pair.call('mobile_list_elements_on_screen', { device: ANDROID }));
+  assert.ok(before.elements.some((e: { text: string; y: number; height: number }) => e.text === 'Item 3' && e.y <= 704 && 704 <= e.y + e.height), 'Item 3 was at the point before the swipe');
+  ok(await pair.call('mobile_swipe_on_screen', { device: ANDROID, direction: 'up', distance: 400 }));
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, x: 540, y: 704 }));
+  assert.is(ok(await pair.call('assert', { device: ANDROID, type: 'screen_title', expected_text: 'Item 5' })).status, 'passed', 'the tap opened Item 5');
+  ok(await pair.call('press_back', { device: ANDROID }));
+  // Listed again: the same kind of tap is named by what is there now.
+  const after = jsonOf(await pair.call('mobile_list_elements_on_screen', { device: ANDROID }));
+  const item6 = after.elements.find((e: { text: string }) => e.text === 'Item 6');
+  ok(await pair.call('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...item6.center }));
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  assert.equal(stopped.scenario.steps.map((s: { action: string; target?: string }) => [s.action, s.target ?? null]), [['swipe', null], ['press_back', null], ['tap', 'Item 6']]);
+  assert.is(stopped.summary.skipped.length, 1);
+  assert.match(stopped.summary.skipped[0], /^mobile_click_on_screen_at_coordinates at \(540, 704\): the screen may have changed since the last listing .*list the elements again/);
 });
 
 rec('recording errors are actionable; an iOS recording is platform-aware when no agnostic verb was used', async ({ pair }) => {

@@ -60,8 +60,11 @@ interface DeviceState {
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
-  /** Per recording device: the app the agent's screens belonged to. */
-  /** The agent's last own element listing per device: what a coordinate tap refers to. */
+  /**
+   * The agent's own element listing per device while it still shows the screen: what a
+   * coordinate tap refers to. Any action on the device drops it (the bridge's activity feed
+   * holds to the same rule), so a tap is never named from a screen it did not hit.
+   */
   private readonly listings = new Map<string, UiElement[]>();
   private readonly off: () => void;
 
@@ -237,6 +240,10 @@ export class AgentSession {
 
   /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
   private onCall(e: CallEvent): void {
+    // The listing is taken before the action is translated: it is what the action itself hit.
+    const listing = this.listings.get(e.device);
+    // Whoever acted (this agent's verbs, another participant, a failed call that got halfway), the screen may differ now.
+    if (e.mutates) this.listings.delete(e.device);
     if (e.origin !== this.origin) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
@@ -247,7 +254,7 @@ export class AgentSession {
       if (e.tool === 'mobile_list_elements_on_screen' || e.tool === 'mobile_take_screenshot') recorder.notePoll();
       return;
     }
-    const t = translateRawCall(e, this.listings.get(e.device));
+    const t = translateRawCall(e, listing);
     if (!t) return;
     if ('skipped' in t) recorder.noteSkipped(t.skipped);
     else if ('erase' in t) {

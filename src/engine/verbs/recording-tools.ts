@@ -7,7 +7,8 @@ import type { VerbOutcome, VerbStep } from './types.js';
 /**
  * Raw engine tools an agent called while recording (mobile-mcp style, `--engine-tools`), as the
  * scenario step that does the same thing semantically. A coordinate tap becomes a tap on the
- * element under the point in the agent's last listing; coordinates never reach the scenario.
+ * element under the point in the agent's listing of the screen it hit (undefined when no listing
+ * shows that screen: nothing is recorded then); coordinates never reach the scenario.
  */
 export type RawTranslation = { step: VerbStep; outcome: VerbOutcome } | { skipped: string } | { erase: true } | undefined;
 
@@ -35,7 +36,10 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
   const p = e.parameters;
   const passed = (step: VerbStep, resolved: VerbOutcome['resolved'] = null) => ({ step, outcome: { status: 'passed' as const, action: step.action, resolved, duration_ms: Math.round(e.durationMs), message: '' } });
   const tapAt = (action: string, x: number, y: number): RawTranslation => {
-    const hit = lastListing && elementAt(lastListing, x, y);
+    if (!lastListing) {
+      return { skipped: `${e.tool} at (${x}, ${y}): the screen may have changed since the last listing (or nothing was listed), so what the tap hit is unknown; list the elements again right before a coordinate tap, or use the tap verb` };
+    }
+    const hit = elementAt(lastListing, x, y);
     if (!hit) return { skipped: `${e.tool} at (${x}, ${y}): no listed element with text or a label is there (list elements before tapping, or use the tap verb)` };
     return passed({ action, target: readableName(hit) }, resolvedOf(hit, 1));
   };
