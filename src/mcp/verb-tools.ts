@@ -136,7 +136,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'read_text',
-    description: `Read the text of the element described by "target" (a row without text of its own reads its first text). With save_as, a recording stores it as a scenario variable. Returns {status, value, resolved}. ${TARGET_ERRORS}`,
+    description: `Read the text of the element described by "target" (a row without text of its own reads its first text). With save_as, a recording stores it as a scenario variable (without it the read is not recorded). Returns {status, value, resolved}. ${TARGET_ERRORS}`,
     inputSchema: schema({ ...TARGET, save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Variable name for a recording, e.g. order_number.' } }),
     toStep: (a) => ({ action: 'capture_value', ...targeted(a), ...(str(a, 'save_as') ? { capture_to: str(a, 'save_as') } : {}) }),
   },

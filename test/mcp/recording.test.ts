@@ -156,6 +156,20 @@ rec('a coordinate tap after the screen changed is not named from a listing of th
   assert.match(stopped.summary.skipped[0], /^mobile_click_on_screen_at_coordinates at \(540, 704\): the screen may have changed since the last listing .*list the elements again/);
 });
 
+rec('read_text without save_as is not recorded as a capture with no variable (the scenario stays valid); with save_as it is', async ({ pair }) => {
+  ok(await pair.call('recording_start', { device: ANDROID, name: 'Read', app_package: DEMO }));
+  ok(await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' }));
+  const plain = ok(await pair.call('read_text', { device: ANDROID, target: 'Welcome back' }));
+  assert.is(plain.value, 'Welcome back');
+  assert.equal(plain.recorded, []);
+  const saved = ok(await pair.call('read_text', { device: ANDROID, target: 'Welcome back', save_as: 'greeting' }));
+  assert.is(saved.recorded.length, 1);
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  assert.equal(stopped.scenario.steps.map((s: { action: string; capture_to?: string }) => [s.action, s.capture_to ?? null]), [['open_url', null], ['capture_value', 'greeting']]);
+  assert.match(stopped.summary.skipped.join('\n'), /read_text of "Welcome back" without save_as/);
+});
+
 rec('recording errors are actionable; an iOS recording is platform-aware when no agnostic verb was used', async ({ pair }) => {
   const none = await pair.call('recording_stop', { device: ANDROID });
   assert.ok(none.isError);

@@ -208,6 +208,12 @@ export class Recorder {
       this.noteSkipped(`${step.action}: not a scenario action`);
       return [];
     }
+    // A scenario keeps a read text only as a variable (capture_to is required); a plain read was a look.
+    if (step.action === 'capture_value' && !step.capture_to) {
+      this.notePoll();
+      this.noteSkipped(`read_text of ${JSON.stringify(step.target ?? seen(outcome.resolved) ?? step.target_pattern)} without save_as (capture_to): a scenario keeps a read text only as a variable; give save_as to keep it`);
+      return [];
+    }
     const written: string[] = [];
     const rec: Omit<RecordedStep, 'id'> = { action: step.action, description: '' };
     if (TARGET_ACTIONS.has(step.action) || step.target || step.target_pattern) {
