@@ -11,7 +11,7 @@ import { ArgumentError, checkArguments } from './arguments.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { pinchTarget } from './pinch.js';
-import { SESSION_TOOLS } from './session-tools.js';
+import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { VERB_TOOLS, type Args } from './verb-tools.js';
 
@@ -30,6 +30,12 @@ const INSTRUCTIONS = `mobilebridge drives Android, iOS and virtual phones. Start
 
 const VERBS = new Map(VERB_TOOLS.map((t) => [t.name, t]));
 const SESSION = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
+
+/**
+ * The raw screenshot tool under MCP answers as take_screenshot does (a scaled image), so it takes
+ * and lists the same options, and is held to them like every other tool here.
+ */
+const RAW_SCREENSHOT: ToolSpec['inputSchema'] = { type: 'object', properties: { device: { type: 'string', minLength: 1 }, ...SCREENSHOT_OPTIONS }, required: ['device'], additionalProperties: false };
 
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
@@ -61,7 +67,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (options.engineTools) {
       const engine = await backend.engineTools();
       if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
-      for (const t of engine) tools.push({ name: t.name, description: t.description, inputSchema: { ...t.parameters, type: 'object' } as Tool['inputSchema'] });
+      for (const t of engine) {
+        const inputSchema = t.name === 'mobile_take_screenshot' ? RAW_SCREENSHOT : { ...t.parameters, type: 'object' };
+        tools.push({ name: t.name, description: t.description, inputSchema: inputSchema as Tool['inputSchema'] });
+      }
     }
     return { tools };
   });
@@ -75,11 +84,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     throw new ArgumentError(`"device" is required: ${devices.length ? `connected devices are ${devices.map((d) => d.id).join(', ')}` : 'no device is connected'}`);
   }
 
+  /** `args` held to SCREENSHOT_OPTIONS by checkArguments: format in its own case, max_size a whole number in range. */
   async function screenshot(device: string, args: Args): Promise<CallToolResult> {
-    const format = (str(args, 'format') ?? 'jpeg').toLowerCase() as ImageFormat;
-    if (format !== 'jpeg' && format !== 'png') throw new ArgumentError(`"format" must be jpeg or png (got ${JSON.stringify(format)})`);
-    const maxSize = args.max_size === undefined ? undefined : Number(args.max_size);
-    if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 160 && maxSize <= 4096)) throw new ArgumentError('"max_size" must be a whole number of pixels from 160 to 4096');
+    const format = (args.format ?? 'jpeg') as ImageFormat;
+    const maxSize = (args.max_size ?? undefined) as number | undefined;
     const s = await backend.screenshot(device, { format, maxSize });
     if (isToolFailure(s)) return errorResult(s.code, s.message);
     const note =
@@ -126,7 +134,10 @@ export function createMcpServer(options: McpServerOptions): Server {
       return session(name, await deviceOf(args), args);
     }
     if (options.engineTools && name.startsWith('mobile_')) {
-      if (name === 'mobile_take_screenshot') return screenshot(await deviceOf(given), given);
+      if (name === 'mobile_take_screenshot') {
+        const args = checkArguments(name, RAW_SCREENSHOT, given);
+        return screenshot(await deviceOf(args), args);
+      }
       const result = await backend.callTool(name, given);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
     }

@@ -20,6 +20,12 @@ const ASSERT_FIELDS =
   'value_matches_variable: element_description, variable_name. screenshot_match: reference_screenshot (relative path), tolerance. visual_state: expected_visual_state. color_style: element_description, color_hex. ' +
   'screen_title / alert_text / toast_visible: expected_text. alert_present: nothing. keyboard_visible: expected_visible. permission_dialog_shown: permission_name optional. dark_mode_active: expected_theme.';
 
+/** How an agent's screenshot is scaled and encoded: take_screenshot's and, under MCP, mobile_take_screenshot's. */
+export const SCREENSHOT_OPTIONS = {
+  format: { type: 'string', enum: ['jpeg', 'png'], description: 'jpeg (default, small) or png (lossless, larger).' },
+  max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280, or exactly half the screen when that is at least 90 % of it: 540×1200 for 1080×2400); it may come out smaller to fit the size budget.' },
+};
+
 export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'list_devices',
@@ -65,14 +71,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
     name: 'take_screenshot',
     description:
       'See the screen: returns an image (JPEG by default, scaled so it stays well under 1 MB) and a text part with the image size, the device size and the factor that maps image pixels to device pixels (device_x = image_x × factor). Use it to check how things look; use list_elements to find things. Errors: DEVICE_NOT_FOUND, TIMEOUT.',
-    inputSchema: obj(
-      {
-        ...device,
-        format: { type: 'string', enum: ['jpeg', 'png'], description: 'jpeg (default, small) or png (lossless, larger).' },
-        max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280, or exactly half the screen when that is at least 90 % of it: 540×1200 for 1080×2400); it may come out smaller to fit the size budget.' },
-      },
-      ['device'],
-    ),
+    inputSchema: obj({ ...device, ...SCREENSHOT_OPTIONS }, ['device']),
   },
   {
     name: 'assert',

@@ -44,6 +44,23 @@ test('take_screenshot never exceeds max_size in either dimension, portrait or la
   assert.ok(raw.width <= 300 && raw.height <= 300, `${raw.width}×${raw.height}`);
 });
 
+test('mobile_take_screenshot holds to its schema like take_screenshot, and the schema lists format and max_size', async ({ pair }) => {
+  for (const [args, re] of [
+    [{ device: ANDROID, bogus: 1 }, /unknown argument "bogus"; mobile_take_screenshot takes "device", "format", "max_size"/],
+    [{ device: ANDROID, max_size: '300' }, /"max_size" must be a whole number from 160 to 4096 \(got "300"\)/],
+    [{ device: ANDROID, max_size: 100 }, /"max_size" must be a whole number from 160 to 4096 \(got 100\)/],
+    [{ device: ANDROID, format: 'gif' }, /"format" must be one of jpeg, png \(got "gif"\)/],
+  ] as const) {
+    const r = await pair.call('mobile_take_screenshot', args);
+    assert.ok(r.isError, `accepted ${JSON.stringify(args)}`);
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: mobile_take_screenshot: ${re.source}`));
+  }
+  assert.is((await imageSize(await pair.call('mobile_take_screenshot', { device: ANDROID, format: 'PNG' }))).mimeType, 'image/png');
+  const listed = (await pair.client.listTools()).tools.find((t) => t.name === 'mobile_take_screenshot')!;
+  assert.equal(Object.keys(listed.inputSchema.properties ?? {}), ['device', 'format', 'max_size']);
+  assert.is((listed.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);
+});
+
 test('the longest side reaches max_size exactly and keeps the aspect ratio; odd sizes round down', () => {
   assert.equal(scaledSize(1179, 2556, 1280 / 2556, 1280), { width: 590, height: 1280 });
   assert.equal(scaledSize(2556, 1179, 1280 / 2556, 1280), { width: 1280, height: 590 });
