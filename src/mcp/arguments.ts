@@ -3,8 +3,9 @@ import type { Args } from './verb-tools.js';
 
 /**
  * The arguments of an MCP call judged against the tool's own JSON Schema (the subset the tools
- * use: type, enum, minimum, maximum, pattern). Clients do not all validate before calling, and a
- * value the schema rules out must not be used anyway: a wait of -5 ms, or a number typed as text.
+ * use: required, type, enum, minimum, maximum, minLength, pattern). Clients do not all validate
+ * before calling, and a value the schema rules out must not be used anyway: a wait of -5 ms, a
+ * number typed as text, or a missing direction that the verb would ask for by its scenario name.
  */
 
 export class ArgumentError extends Error {}
@@ -14,7 +15,17 @@ interface PropertySchema {
   enum?: readonly unknown[];
   minimum?: number;
   maximum?: number;
+  minLength?: number;
   pattern?: string;
+  description?: string;
+}
+
+/** The subset of a tool's input schema judged here. */
+export interface ArgumentSchema {
+  properties: Record<string, unknown>;
+  required?: readonly string[];
+  /** Not JSON Schema (clients refuse a top-level anyOf): at least one of these must be given. */
+  oneRequired?: readonly string[];
 }
 
 const A_TYPE: Record<NonNullable<PropertySchema['type']>, string> = {
@@ -51,6 +62,12 @@ function range(p: PropertySchema): string {
   return p.maximum !== undefined ? ` of at most ${p.maximum}` : '';
 }
 
+/** What to give for a parameter, for messages: its allowed values, else its description. */
+function whatToGive(p: PropertySchema): string {
+  if (p.enum) return `one of ${p.enum.join(', ')}`;
+  return p.description?.replace(/\.$/, '') ?? A_TYPE[p.type ?? 'string'];
+}
+
 /**
  * The allowed value `value` spells in another case ("UP" for up, "back" for BACK), else `value`.
  * Agents do not keep to the case, but everything after the check (toStep, preconditions, the
@@ -72,6 +89,9 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
     const near = typeof value === 'string' ? closest(value, p.enum.filter((e): e is string => typeof e === 'string')) : undefined;
     return `"${key}" must be one of ${p.enum.join(', ')} ${got}${near ? `; did you mean "${near}"?` : ''}`;
   }
+  if (p.minLength !== undefined && typeof value === 'string' && [...value].length < p.minLength) {
+    return p.minLength === 1 ? `"${key}" must not be empty: ${whatToGive(p)}` : `"${key}" must be at least ${p.minLength} characters ${got}`;
+  }
   if (p.pattern && typeof value === 'string' && !new RegExp(p.pattern).test(value)) return `"${key}" must match ${p.pattern} ${got}`;
   return undefined;
 }
@@ -79,10 +99,12 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
 /**
  * Refuses arguments the tool does not take (its schema says additionalProperties: false: a
  * misspelt "targte" must not be dropped silently while the call goes ahead without it) and values
- * the schema rules out. Absent and null values are left to the tool (defaults, the default device).
- * Returns the arguments to use: enum values in their canonical case.
+ * the schema rules out, and reports required ones that are absent (or null) by their own names.
+ * Other absent values are left to the tool (defaults); the caller leaves out of `required` what it
+ * fills in itself (the default device). Returns the arguments to use: enum values in their
+ * canonical case.
  */
-export function checkArguments(name: string, schema: { properties: Record<string, unknown> }, given: Args): Args {
+export function checkArguments(name: string, schema: ArgumentSchema, given: Args): Args {
   const args = { ...given };
   const known = Object.keys(schema.properties);
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
@@ -94,6 +116,14 @@ export function checkArguments(name: string, schema: { properties: Record<string
     throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; ${name} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
   }
   const problems: string[] = [];
+  const absent = (key: string) => args[key] === undefined || args[key] === null;
+  for (const key of schema.required ?? []) {
+    if (absent(key)) problems.push(`"${key}" is required: ${whatToGive((schema.properties[key] ?? {}) as PropertySchema)}`);
+  }
+  const one = schema.oneRequired;
+  if (one?.length && one.every(absent)) {
+    problems.push(`give ${one.map((k) => `"${k}"`).join(' or ')}: ${whatToGive(schema.properties[one[0]] as PropertySchema)}`);
+  }
   for (const key of known) {
     const value = args[key];
     if (value === undefined || value === null) continue;

@@ -7,13 +7,13 @@ import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
-import { ArgumentError, checkArguments } from './arguments.js';
+import { ArgumentError, checkArguments, type ArgumentSchema } from './arguments.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { pinchTarget } from './pinch.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
-import { VERB_TOOLS, type Args } from './verb-tools.js';
+import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
   backend: AgentBackend;
@@ -35,7 +35,7 @@ const SESSION = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
  * The raw screenshot tool under MCP answers as take_screenshot does (a scaled image), so it takes
  * and lists the same options, and is held to them like every other tool here.
  */
-const RAW_SCREENSHOT: ToolSpec['inputSchema'] = { type: 'object', properties: { device: { type: 'string', minLength: 1 }, ...SCREENSHOT_OPTIONS }, required: ['device'], additionalProperties: false };
+const RAW_SCREENSHOT: ToolSpec['inputSchema'] = { type: 'object', properties: { device: DEVICE_PROPERTY, ...SCREENSHOT_OPTIONS }, required: ['device'], additionalProperties: false };
 
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
@@ -63,17 +63,34 @@ export function createMcpServer(options: McpServerOptions): Server {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }));
+    const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: listed(t.inputSchema) }));
     if (options.engineTools) {
       const engine = await backend.engineTools();
       if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
       for (const t of engine) {
-        const inputSchema = t.name === 'mobile_take_screenshot' ? RAW_SCREENSHOT : { ...t.parameters, type: 'object' };
-        tools.push({ name: t.name, description: t.description, inputSchema: inputSchema as Tool['inputSchema'] });
+        const inputSchema = t.name === 'mobile_take_screenshot' ? listed(RAW_SCREENSHOT) : ({ ...t.parameters, type: 'object' } as Tool['inputSchema']);
+        tools.push({ name: t.name, description: t.description, inputSchema });
       }
     }
     return { tools };
   });
+
+  /**
+   * A schema as tools/list shows it. With --device a call may leave "device" out, so it is not
+   * listed as required there: a client that enforces `required` must not demand it. Without
+   * --device it stays required, although one connected device is also taken (deviceOf).
+   */
+  function listed(schema: ToolSpec['inputSchema']): Tool['inputSchema'] {
+    const fallback = options.defaultDevice;
+    if (!fallback || !schema.properties.device) return schema as Tool['inputSchema'];
+    const device = { ...(schema.properties.device as object), description: `${DEVICE_PROPERTY.description} Default: ${fallback} (mobilebridge mcp --device).` };
+    return { ...schema, properties: { ...schema.properties, device }, required: (schema.required ?? []).filter((k) => k !== 'device') } as Tool['inputSchema'];
+  }
+
+  /** checkArguments, with "device" left to deviceOf, which fills in the default device or names the connected ones. */
+  function check(name: string, schema: ArgumentSchema, given: Args, oneRequired?: string[]): Args {
+    return checkArguments(name, { ...schema, required: schema.required?.filter((k) => k !== 'device'), oneRequired }, given);
+  }
 
   async function deviceOf(args: Args): Promise<string> {
     const given = str(args, 'device') ?? options.defaultDevice;
@@ -113,7 +130,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function call(name: string, given: Args): Promise<CallToolResult> {
     if (name === 'list_devices') {
-      checkArguments(name, SESSION.get(name)!.inputSchema, given);
+      check(name, SESSION.get(name)!.inputSchema, given);
       const devices = await backend.listDevices();
       if (isToolFailure(devices)) return errorResult(devices.code, devices.message);
       // A source that did not answer lists nothing: the agent is told why a phone may be missing.
@@ -122,7 +139,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const verb = VERBS.get(name);
     if (verb) {
-      const args = checkArguments(name, verb.inputSchema, given);
+      const args = check(name, verb.inputSchema, given, verb.oneRequired);
       const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
       if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
       if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
@@ -130,12 +147,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const spec = SESSION.get(name);
     if (spec) {
-      const args = checkArguments(name, spec.inputSchema, given);
+      const args = check(name, spec.inputSchema, given);
       return session(name, await deviceOf(args), args);
     }
     if (options.engineTools && name.startsWith('mobile_')) {
       if (name === 'mobile_take_screenshot') {
-        const args = checkArguments(name, RAW_SCREENSHOT, given);
+        const args = check(name, RAW_SCREENSHOT, given);
         return screenshot(await deviceOf(args), args);
       }
       const result = await backend.callTool(name, given);

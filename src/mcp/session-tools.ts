@@ -7,7 +7,7 @@ import { DEVICE_PROPERTY, type VerbTool } from './verb-tools.js';
  * Their handlers live in server.ts; here are the names, schemas and model-facing descriptions.
  */
 
-export type ToolSpec = Omit<VerbTool, 'toStep'>;
+export type ToolSpec = Omit<VerbTool, 'toStep' | 'oneRequired'>;
 
 const device = { device: DEVICE_PROPERTY };
 const obj = (properties: Record<string, unknown>, required: string[] = []): ToolSpec['inputSchema'] => ({ type: 'object', properties, required, additionalProperties: false });
@@ -111,7 +111,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
     inputSchema: obj(
       {
         ...device,
-        name: { type: 'string', description: 'Scenario name, e.g. "Sign in with valid credentials"; the scenario id is derived from it.' },
+        name: { type: 'string', minLength: 1, description: 'Scenario name, e.g. "Sign in with valid credentials"; the scenario id is derived from it.' },
         description: { type: 'string' },
         app_package: { type: 'string', description: 'The app under test (else the first launched app, else the app in front at stop).' },
         app_state: { type: 'string', enum: [...APP_STATES] },
@@ -123,6 +123,6 @@ export const SESSION_TOOLS: ToolSpec[] = [
     name: 'recording_stop',
     description:
       'Stop the recording on a device and get the scenario document (schema 2.1 JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that `mobilebridge run FILE --device ID` replays. Errors: INVALID_PARAMETER (no recording on that device, or nothing succeeded while recording), PERMISSION_DENIED (save_to outside the allowed folders).',
-    inputSchema: obj({ ...device, save_to: { type: 'string', description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json.' } }, ['device']),
+    inputSchema: obj({ ...device, save_to: { type: 'string', minLength: 1, description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json.' } }, ['device']),
   },
 ];

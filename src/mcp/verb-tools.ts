@@ -12,18 +12,26 @@ export interface VerbTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
+  /** At least one of these must be given (not in the listed schema: clients refuse a top-level anyOf). */
+  oneRequired?: string[];
   toStep(args: Args): VerbStep & { capture_to?: string };
 }
 
-export const DEVICE_PROPERTY = { type: 'string', description: 'Device id from list_devices, e.g. "emulator-5554" or "virtual-android-1".' };
+export const DEVICE_PROPERTY = { type: 'string', minLength: 1, description: 'Device id from list_devices, e.g. "emulator-5554" or "virtual-android-1".' };
 
 const TARGET = {
   target: {
     type: 'string',
+    minLength: 1,
     description: 'The element as a person would describe it: its visible text or label, role and place, e.g. "the Sign in button", "the Email field", "the second Delete button", "the switch next to Dark mode". Never a resource id, XPath or coordinates.',
   },
-  target_pattern: { type: 'string', description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
+  target_pattern: { type: 'string', minLength: 1, description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
 };
+
+/** Verbs that act on an element need one of these (wait_for only for visible / gone: the verb says so). */
+const ONE_TARGET = ['target', 'target_pattern'];
+
+const PACKAGE = { type: 'string', minLength: 1, description: 'Android package name or iOS bundle id, e.g. "com.example.app".' };
 
 const OUTCOME = 'Returns {status: "passed", message, resolved: {id, text, label, type, center, confidence}}; when a recording runs, "recorded" lists the scenario step ids written.';
 const TARGET_ERRORS = 'Errors: ELEMENT_NOT_FOUND (nothing matches, several match equally — the message lists the closest — or the element is disabled), DEVICE_NOT_FOUND, TIMEOUT.';
@@ -48,6 +56,7 @@ function gestureTool(name: string, action: string, what: string): VerbTool {
     name,
     description: `${what} the element described by "target" (found on the current screen; waits briefly for it to appear). Use this rather than coordinates. ${OUTCOME} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
+    oneRequired: ONE_TARGET,
     toStep: (a) => ({ action, ...targeted(a) }),
   };
 }
@@ -59,7 +68,7 @@ export const VERB_TOOLS: VerbTool[] = [
   {
     name: 'type_text',
     description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ text: { type: 'string', description: 'The text to type.' }, ...TARGET }, ['text']),
+    inputSchema: schema({ text: { type: 'string', minLength: 1, description: 'The text to type.' }, ...TARGET }, ['text']),
     toStep: (a) => ({ action: 'type', value: str(a, 'text') ?? '', ...targeted(a) }),
   },
   {
@@ -72,6 +81,7 @@ export const VERB_TOOLS: VerbTool[] = [
     name: 'scroll_to',
     description: `Scroll until the element described by "target" is fully on screen (swipes up, then down, up to 15 times each way). ${OUTCOME} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
+    oneRequired: ONE_TARGET,
     toStep: (a) => ({ action: 'scroll_to_element', ...targeted(a) }),
   },
   {
@@ -107,13 +117,13 @@ export const VERB_TOOLS: VerbTool[] = [
   {
     name: 'launch_app',
     description: `Start an app (or bring it to the front) by its package / bundle id. ${OUTCOME} Errors: APP_NOT_INSTALLED (call list_apps), DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ package: { type: 'string', description: 'Android package name or iOS bundle id, e.g. "com.example.app".' } }, ['package']),
+    inputSchema: schema({ package: PACKAGE }, ['package']),
     toStep: (a) => ({ action: 'launch_app', value: str(a, 'package') }),
   },
   {
     name: 'open_url',
     description: `Open a URL or deep link (e.g. "https://example.com", "myapp://screen/home"). ${OUTCOME} Errors: INVALID_PARAMETER for a scheme nothing handles, DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ url: { type: 'string' } }, ['url']),
+    inputSchema: schema({ url: { type: 'string', minLength: 1, description: 'The URL or deep link, e.g. "https://example.com" or "myapp://screen/home".' } }, ['url']),
     toStep: (a) => ({ action: 'open_url', value: str(a, 'url') }),
   },
   {
@@ -137,13 +147,14 @@ export const VERB_TOOLS: VerbTool[] = [
   {
     name: 'read_text',
     description: `Read the text of the element described by "target" (a row without text of its own reads its first text). With save_as, a recording stores it as a scenario variable (without it the read is not recorded). Returns {status, value, resolved}. ${TARGET_ERRORS}`,
+    oneRequired: ONE_TARGET,
     inputSchema: schema({ ...TARGET, save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Variable name for a recording, e.g. order_number.' } }),
     toStep: (a) => ({ action: 'capture_value', ...targeted(a), ...(str(a, 'save_as') ? { capture_to: str(a, 'save_as') } : {}) }),
   },
   {
     name: 'clear_app_data',
     description: `Erase an app's data (like a fresh install). Android and virtual devices; on iOS it fails with UNSUPPORTED. ${OUTCOME} Errors: APP_NOT_INSTALLED, UNSUPPORTED.`,
-    inputSchema: schema({ package: { type: 'string' } }, ['package']),
+    inputSchema: schema({ package: PACKAGE }, ['package']),
     toStep: (a) => ({ action: 'clear_app_data', value: str(a, 'package') }),
   },
 ];

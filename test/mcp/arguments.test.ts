@@ -53,6 +53,63 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   assert.match(textOf(missing), /the assertion is not valid: missing required property "element_description" in the assertion; add it/);
 });
 
+mcp('a missing or empty required argument is INVALID_PARAMETER naming the tool\'s own parameter and what to give; nothing runs', async ({ pair }) => {
+  await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['swipe', {}, /"direction" is required: one of up, down, left, right/],
+    ['type_text', {}, /"text" is required: The text to type/],
+    ['type_text', { target: 'the Email field', text: '' }, /"text" must not be empty: The text to type/],
+    ['launch_app', {}, /"package" is required: Android package name or iOS bundle id/],
+    ['launch_app', { package: '' }, /"package" must not be empty/],
+    ['open_url', {}, /"url" is required: The URL or deep link/],
+    ['press_button', {}, /"button" is required: one of BACK, HOME, ENTER/],
+    ['clear_app_data', {}, /"package" is required/],
+    ['pinch', { target: '', scale: 2 }, /"target" must not be empty/],
+    ['pinch', { target: 'the Email field' }, /"scale" is required/],
+    ['scroll_to', {}, /give "target" or "target_pattern": The element as a person would describe it/],
+    ['tap', { target: '' }, /"target" must not be empty/],
+    ['recording_start', { name: '' }, /"name" must not be empty/],
+    ['recording_stop', { save_to: '' }, /"save_to" must not be empty/],
+    ['tap', { device: '', target: 'the Email field' }, /"device" must not be empty/],
+  ];
+  for (const [tool, args, re] of cases) {
+    const r = await pair.call(tool, { device: ANDROID, ...args });
+    assert.ok(r.isError, `${tool} accepted ${JSON.stringify(args)}`);
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${tool}: ${re.source}`), textOf(r));
+    assert.not.match(textOf(r), /"value"/, 'no parameter the tool does not have');
+  }
+  const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { text: string }[];
+  assert.ok(fields.some((e) => e.text === 'Welcome back'), 'still on the sign-in screen: nothing ran');
+  // No device and two connected: the device is what is missing, with the ids to choose from.
+  assert.match(textOf(await pair.call('swipe', { direction: 'up' })), /^INVALID_PARAMETER: swipe: "device" is required: connected devices are virtual-android-1, virtual-ios-1/);
+});
+
+mcp('with --device the schemas do not require "device", and calls without it go to that device', async ({ backend }) => {
+  const pair = await connectPair(backend, { defaultDevice: ANDROID });
+  try {
+    const tools = (await pair.client.listTools()).tools;
+    for (const t of tools) {
+      assert.not.ok(((t.inputSchema as { required?: string[] }).required ?? []).includes('device'), `${t.name} still requires device`);
+    }
+    const swipe = tools.find((t) => t.name === 'swipe')!;
+    assert.equal((swipe.inputSchema as { required?: string[] }).required, ['direction']);
+    assert.match((swipe.inputSchema.properties as { device: { description: string } }).device.description, /virtual-android-1/);
+    const r = await pair.call('open_url', { url: 'mbdemo://screen/signin' });
+    assert.not.ok(r.isError, textOf(r));
+    assert.match(textOf(await pair.call('swipe', {})), /^INVALID_PARAMETER: swipe: "direction" is required/);
+  } finally {
+    await pair.close();
+  }
+  // Without it, strict clients are told to name the device: it is listed as required.
+  const plain = await connectPair(backend);
+  try {
+    const tap = (await plain.client.listTools()).tools.find((t) => t.name === 'tap')!;
+    assert.equal((tap.inputSchema as { required?: string[] }).required, ['device']);
+  } finally {
+    await plain.close();
+  }
+});
+
 mcp('enum values in another case are taken in their canonical spelling: they run, and a recording of them validates', async ({ pair }) => {
   const png = await pair.call('take_screenshot', { device: ANDROID, format: 'PNG' });
   assert.equal(png.content.map((c) => (c.type === 'image' ? c.mimeType : c.type)), ['image/png', 'text']);
