@@ -17,6 +17,7 @@ const OWN_NAME: Record<string, string> = {
   mobile_scroll_to_element: 'scroll_to',
   mobile_press_button: 'press_button',
   mobile_clear_app_data: 'clear_app_data',
+  mobile_pinch_on_screen: 'pinch',
 };
 
 /** The tool an agent without --engine-tools calls instead of a raw mobile_* tool, if there is one. */
