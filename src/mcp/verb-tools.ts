@@ -86,8 +86,9 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'press_button',
-    description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, or ENTER. ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ button: { type: 'string', enum: ['BACK', 'HOME', 'ENTER'] } }, ['button']),
+    description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, ENTER, VOLUME_UP or VOLUME_DOWN (a recording keeps only BACK, HOME and ENTER: scenarios have no volume step). ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
+    // Every button the device takes (the engine's own list, which its refusals name), not only the scenario's.
+    inputSchema: schema({ button: { type: 'string', enum: ['BACK', 'HOME', 'ENTER', 'VOLUME_UP', 'VOLUME_DOWN'] } }, ['button']),
     toStep: (a) => ({ action: 'press_button', value: str(a, 'button') }),
   },
   {

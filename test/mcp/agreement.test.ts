@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LocalBackend } from '../../src/mcp/backend.js';
 import { inAgentTerms } from '../../src/mcp/tool-names.js';
-import { ANDROID, connectPair, textOf, virtualEngine, type Pair } from './helpers.js';
+import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
 
 /** What the tools say (descriptions, schemas, messages) agrees with what they do. */
 const say = suite<{ backend: LocalBackend; pair: Pair }>('MCP descriptions and messages agree with the tools');
@@ -17,9 +17,31 @@ say.after.each(async (ctx) => {
   await ctx.backend.close();
 });
 
+async function schemaOf(pair: Pair, tool: string): Promise<{ description: string; properties: Record<string, { enum?: string[] }> }> {
+  const t = (await pair.client.listTools()).tools.find((x) => x.name === tool)!;
+  return { description: t.description ?? '', properties: t.inputSchema.properties as Record<string, { enum?: string[] }> };
+}
+
 say('mobile_pinch_on_screen is the pinch tool here, in messages and when called without --engine-tools', async ({ pair }) => {
   assert.is(inAgentTerms('use mobile_pinch_on_screen for that', false), 'use pinch for that');
   assert.match(textOf(await pair.call('mobile_pinch_on_screen', { device: ANDROID, x: 540, y: 900, scale: 2 })), /call "pinch", which does the same here/);
+});
+
+say('press_button takes every button its iOS refusal names; a recording skips the ones a scenario cannot press', async ({ pair }) => {
+  const buttons = (await schemaOf(pair, 'press_button')).properties.button.enum!;
+  const refusal = textOf(await pair.call('press_button', { device: IOS, button: 'BACK' }));
+  const named = /Allowed on iOS: ([A-Z_, ]+)/.exec(refusal)?.[1].split(', ');
+  assert.ok(named?.length, refusal);
+  for (const b of named!) assert.ok(buttons.includes(b), `the refusal names ${b}, which the schema refuses`);
+  assert.not.ok((await pair.call('recording_start', { device: IOS, name: 'Volume', app_package: DEMO })).isError);
+  assert.not.ok((await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' })).isError);
+  const louder = jsonOf(await pair.call('press_button', { device: IOS, button: 'VOLUME_UP' }));
+  assert.is(louder.status, 'passed');
+  assert.equal(louder.recorded, []);
+  const stopped = jsonOf(await pair.call('recording_stop', { device: IOS }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  assert.equal(stopped.scenario.steps.map((s: { action: string }) => s.action), ['open_url']);
+  assert.match(stopped.summary.skipped.join('\n'), /press_button VOLUME_UP: a scenario presses only BACK, HOME or ENTER/);
 });
 
 say.run();

@@ -2,6 +2,7 @@ import {
   ACTIONS as SCENARIO_ACTIONS,
   APP_STATES,
   CURRENT_SCHEMA_VERSION,
+  SCENARIO_BUTTONS,
   SEMANTIC_ACTIONS as AGNOSTIC_ACTIONS,
   TARGET_ACTIONS,
   WAIT_TYPE_OF_ACTION,
@@ -206,6 +207,11 @@ export class Recorder {
     if (outcome.status !== 'passed') return [];
     if (!RECORDABLE.has(step.action)) {
       this.noteSkipped(`${step.action}: not a scenario action`);
+      return [];
+    }
+    // The device has more buttons (VOLUME_UP, VOLUME_DOWN) than a scenario step may press.
+    if (step.action === 'press_button' && !(SCENARIO_BUTTONS as readonly string[]).includes(step.value ?? '')) {
+      this.noteSkipped(`press_button ${step.value}: a scenario presses only ${SCENARIO_BUTTONS.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`);
       return [];
     }
     // A scenario keeps a read text only as a variable (capture_to is required); a plain read was a look.
