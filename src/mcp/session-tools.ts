@@ -1,4 +1,4 @@
-import { APP_STATES, ASSERTION_TYPES, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from '../validate/index.js';
+import { APP_STATES, ASSERTION_TYPES, CURRENT_SCHEMA_VERSION, ELEMENT_STATES, OPERATORS, THEMES, VISUAL_STATES } from '../validate/index.js';
 import { MAX_PINCH_SCALE, MIN_PINCH_SCALE } from '../engine/pinch-bounds.js';
 import { DEVICE_PROPERTY, type VerbTool } from './verb-tools.js';
 
@@ -122,7 +122,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'recording_stop',
     description:
-      'Stop the recording on a device and get the scenario document (schema 2.1 JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that `mobilebridge run FILE --device ID` replays. Errors: INVALID_PARAMETER (no recording on that device, or nothing succeeded while recording), PERMISSION_DENIED (save_to outside the allowed folders).',
+      `Stop the recording on a device and get the scenario document (schema ${CURRENT_SCHEMA_VERSION} JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that \`mobilebridge run FILE --device ID\` replays. Errors: INVALID_PARAMETER (no recording on that device, or nothing succeeded while recording), PERMISSION_DENIED (save_to outside the allowed folders).`,
     inputSchema: obj({ ...device, save_to: { type: 'string', minLength: 1, description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json.' } }, ['device']),
   },
 ];

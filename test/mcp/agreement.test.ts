@@ -44,4 +44,11 @@ say('press_button takes every button its iOS refusal names; a recording skips th
   assert.match(stopped.summary.skipped.join('\n'), /press_button VOLUME_UP: a scenario presses only BACK, HOME or ENTER/);
 });
 
+say('recording_stop names the schema version it returns', async ({ pair }) => {
+  assert.not.ok((await pair.call('recording_start', { device: ANDROID, name: 'Version', app_package: DEMO })).isError);
+  assert.not.ok((await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/more' })).isError);
+  const version = jsonOf(await pair.call('recording_stop', { device: ANDROID })).scenario.$schema_version;
+  assert.match((await schemaOf(pair, 'recording_stop')).description, new RegExp(`\\(schema ${version.replace('.', '\\.')} JSON\\)`));
+});
+
 say.run();
