@@ -79,7 +79,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'scroll_to',
-    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down, up to 15 times each way). ${OUTCOME} ${TARGET_ERRORS}`,
+    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down: at most 16 swipes each way, fewer when the list stops moving; a failure counts the swipes of both ways together). ${OUTCOME} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
     oneRequired: ONE_TARGET,
     toStep: (a) => ({ action: 'scroll_to_element', ...targeted(a) }),

@@ -51,4 +51,9 @@ say('recording_stop names the schema version it returns', async ({ pair }) => {
   assert.match((await schemaOf(pair, 'recording_stop')).description, new RegExp(`\\(schema ${version.replace('.', '\\.')} JSON\\)`));
 });
 
+say('scroll_to says how far it scrolls as the verb does: at most 16 swipes each way', async ({ pair }) => {
+  assert.match((await schemaOf(pair, 'scroll_to')).description, /at most 16 swipes each way/);
+  assert.not.match((await schemaOf(pair, 'scroll_to')).description, /15/);
+});
+
 say.run();
