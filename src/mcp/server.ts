@@ -117,6 +117,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     // checkArguments held offset and limit to list_elements' schema (whole numbers in range).
     const page = { offset: args.offset as number | undefined, limit: args.limit as number | undefined, screen: str(args, 'screen') };
     const full = args.full === true;
+    // Full objects are never paged: paging arguments with them would be dropped without a word.
+    const paging = full ? (['limit', 'offset', 'screen'] as const).find((k) => args[k] !== undefined && args[k] !== null) : undefined;
+    if (paging) throw new ArgumentError(`"${paging}" pages the compact listing, and full: true is never paged; leave out full for pages, or limit, offset and screen for every element with every field`);
     const result = await backend.callTool('mobile_list_elements_on_screen', { device });
     if (isToolFailure(result)) return errorResult(result.code, result.message);
     if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };

@@ -41,14 +41,14 @@ export const SESSION_TOOLS: ToolSpec[] = [
     name: 'list_elements',
     description:
       'List the interactive and text elements on screen now, compactly: {screen, total, offset, elements: [{id, type, text?, label?, hint?, center: [x, y], size: [w, h], enabled?: false, checked?, selected?, focused?}], next_offset?} in device pixels. ' +
-      'Cheaper and more exact than a screenshot for finding what to tap: describe an element to the verbs by its text or label. Huge screens come in pages (limit, default 300): pass next_offset as offset and the screen value you got, to be told when the screen changed between pages. full: true gives the complete element objects instead. Errors: DEVICE_NOT_FOUND, TIMEOUT.',
+      'Cheaper and more exact than a screenshot for finding what to tap: describe an element to the verbs by its text or label. Huge screens come in pages (limit, default 300): pass next_offset as offset and the screen value you got, to be told when the screen changed between pages. full: true gives the complete element objects instead, unpaged (not with limit, offset or screen). Errors: DEVICE_NOT_FOUND, TIMEOUT.',
     inputSchema: obj(
       {
         ...device,
         limit: { type: 'integer', minimum: 1, maximum: 2000, description: 'Elements per page (default 300).' },
         offset: { type: 'integer', minimum: 0, description: 'First element of the page: the next_offset of the previous page.' },
         screen: { type: 'string', description: 'The screen value of the previous page, to detect a change between pages.' },
-        full: { type: 'boolean', description: 'true: every field of every element ({elements: [...]} as mobile_list_elements_on_screen gives them), no paging.' },
+        full: { type: 'boolean', description: 'true: every field of every element ({elements: [...]} as mobile_list_elements_on_screen gives them), no paging (so not with limit, offset or screen).' },
       },
       ['device'],
     ),

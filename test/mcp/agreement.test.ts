@@ -56,4 +56,14 @@ say('scroll_to says how far it scrolls as the verb does: at most 16 swipes each 
   assert.not.match((await schemaOf(pair, 'scroll_to')).description, /15/);
 });
 
+say('list_elements with full: true refuses limit, offset and screen instead of dropping them', async ({ pair }) => {
+  for (const extra of [{ limit: 2 }, { offset: 1 }, { screen: 'abc' }]) {
+    const r = await pair.call('list_elements', { device: ANDROID, full: true, ...extra });
+    assert.ok(r.isError, `accepted ${JSON.stringify(extra)}`);
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: list_elements: "${Object.keys(extra)[0]}" pages the compact listing, and full: true is never paged`));
+  }
+  assert.ok(jsonOf(await pair.call('list_elements', { device: ANDROID, full: false, limit: 2 })).elements.length <= 2);
+  assert.ok(jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements.length > 2);
+});
+
 say.run();
