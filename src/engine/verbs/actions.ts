@@ -1,7 +1,7 @@
 import type { UiElement } from '../types.js';
 import { characterCount } from '../text-length.js';
-import { asOneUnit, call, isLoadingIndicator, listElements, textOf } from './screen.js';
-import { findTarget, requestOf, targetPresent, verbScreenSize } from './target.js';
+import { asOneUnit, call, isLoadingIndicator, listElements, textOf, within } from './screen.js';
+import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
 /** What an action did: the element it acted on, a message, and for capture_value the text read. */
@@ -28,13 +28,42 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
   return pkg;
 }
 
-async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string, extra: Record<string, unknown> = {}): Promise<ActionResult> {
-  const { element, resolved } = await findTarget(ctx, step, 'interact');
+/** Resolves the step's target for acting on it (refusing a disabled one) and runs `tool` on its centre. */
+async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement }> {
+  const found = await findTarget(ctx, step, 'interact', undefined, prefer);
+  const { element } = found;
   if (!element.enabled) {
     throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
   }
   await call(ctx, tool, { x: element.center.x, y: element.center.y, ...extra });
+  return found;
+}
+
+async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string): Promise<ActionResult> {
+  const { element, resolved } = await actOn(ctx, step, tool);
   return { resolved, message: `${verb} ${describe(element)}` };
+}
+
+/** A text field (SPEC §2's edittext covers Android EditText and iOS text, secure, search fields and text views). */
+const isField = (e: UiElement) => e.type === 'edittext';
+
+/**
+ * Taps the target of a type step and says which field will take the text. Typing goes to the
+ * focused field whatever was tapped, so a target that is not a field counts only when the tap left
+ * the focus on a field inside it; otherwise nothing is typed (the text would land elsewhere).
+ */
+async function tapFieldOf(ctx: VerbContext, step: VerbStep): Promise<ResolvedElement> {
+  const { element, resolved } = await actOn(ctx, step, 'mobile_click_on_screen_at_coordinates', {}, isField);
+  if (isField(element)) return resolved;
+  const focused = (await listElements(ctx)).find((e) => e.focused && isField(e));
+  if (focused && within(focused, element)) return resolvedOf(focused, resolved.confidence);
+  const where = focused
+    ? `the focus is on another field, ${describe(focused)}${focused.hint ? ` with hint ${JSON.stringify(focused.hint)}` : ''}, so typing would have gone there`
+    : 'no text field has the focus after the tap';
+  throw new VerbError(
+    'INVALID_PARAMETER',
+    `type: the target ${describe(element)} on ${ctx.device} is not a text field. It was tapped, but ${where}: nothing was typed, no field took the text. Describe the field to type into (e.g. "the Email field"); list_elements shows the edittext elements`,
+  );
 }
 
 export function describe(e: UiElement): string {
@@ -95,7 +124,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
     await asOneUnit(ctx, 'type', async (unit) => {
-      if (step.target || step.target_pattern) resolved = (await gesture(unit, step, 'mobile_click_on_screen_at_coordinates', 'tapped')).resolved;
+      if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
       await call(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
     return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };

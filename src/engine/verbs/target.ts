@@ -1,4 +1,4 @@
-import type { ResolveRequest, Resolution } from '../resolve/index.js';
+import { CONFIDENCE_THRESHOLD, type ResolveRequest, type Resolution } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isDialog, isKeyboard, listElements, screenSize } from './screen.js';
@@ -33,15 +33,34 @@ export async function resolveOnce(ctx: VerbContext, request: ResolveRequest, ele
 }
 
 /**
+ * When the description picked (or tied on) an element `prefer` rejects, the one element of the
+ * best-matching group that `prefer` accepts, if there is exactly one. So "Email" on a screen with
+ * an "Email" label and an Email field is the field for typing, while "Welcome back" stays the
+ * heading: the group only holds elements the description fits about as well as its best match.
+ */
+async function preferred(ctx: VerbContext, request: ResolveRequest, elements: UiElement[], r: Resolution, prefer: (e: UiElement) => boolean): Promise<{ element: UiElement; confidence: number } | undefined> {
+  if (r.ok ? prefer(r.element) : r.reason !== 'ambiguous') return undefined;
+  const fits = (await ctx.resolver.findAll({ ...request, screen: request.screen ?? (await sizeOf(ctx)) }, elements)).filter(prefer);
+  if (fits.length !== 1) return undefined;
+  const score = r.candidates.find((c) => c.id === fits[0].id)?.score;
+  // Not among the listed candidates: it passed the resolver's threshold, which is all that is known.
+  return { element: fits[0], confidence: score ?? (r.ok ? r.confidence : CONFIDENCE_THRESHOLD) };
+}
+
+/**
  * Finds the step's target, looking again until `waitMs` has passed (screens settle after
  * animations and loads). A near-tie or a bad pattern fails at once: waiting will not fix those.
+ * `prefer` (typing prefers text fields) breaks a tie or overrides a pick in favour of the one
+ * element of the best-matching group it accepts.
  */
-export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', waitMs = ctx.targetWaitMs): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
+export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', waitMs = ctx.targetWaitMs, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
   const request = requestOf(step, intent);
   const deadline = ctx.clock.now() + waitMs;
   for (;;) {
     const elements = await listElements(ctx);
     const r = await resolveOnce(ctx, request, elements);
+    const better = prefer && (await preferred(ctx, request, elements, r, prefer));
+    if (better) return { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements };
     if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
     if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
       const note = r.reason === 'bad_request' ? '' : coverNote(elements);
