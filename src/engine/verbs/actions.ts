@@ -173,9 +173,22 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     return { message: 'loading complete' };
   },
   async capture_value(ctx, step) {
-    const { element, resolved, elements } = await findTarget(ctx, step, 'read');
-    const value = textOf(element, elements);
-    return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}` };
+    // An element that shows no text is not a read of "" (a row cut by the screen edge whose texts
+    // are off screen, a text still loading), so it is looked at again while the screen settles.
+    // An empty text field does hold "": that read is true.
+    const deadline = ctx.clock.now() + ctx.targetWaitMs;
+    for (;;) {
+      const { element, resolved, elements } = await findTarget(ctx, step, 'read');
+      const value = textOf(element, elements);
+      if (value !== '' || isField(element)) return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}` };
+      if (ctx.clock.now() >= deadline) {
+        throw new VerbError(
+          'ELEMENT_NOT_FOUND',
+          `${describe(element)} was found on ${ctx.device} but shows no text: no text or label of its own and no text inside it on screen. Scroll it into view first (MCP scroll_to, a scroll_to_element step) if its text is off screen, or describe the element that shows the text`,
+        );
+      }
+      await ctx.clock.sleep(ctx.pollMs, ctx.signal);
+    }
   },
   async clear_app_data(ctx, step) {
     const pkg = appPackage(ctx, step);
