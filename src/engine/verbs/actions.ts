@@ -1,6 +1,6 @@
 import type { UiElement } from '../types.js';
 import { characterCount } from '../text-length.js';
-import { asOneUnit, call, isLoadingIndicator, listElements, textOf, within } from './screen.js';
+import { asOneUnit, call, cutAtListEdge, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
@@ -15,6 +15,8 @@ export type ActionFn = (ctx: VerbContext, step: VerbStep) => Promise<ActionResul
 
 const DEFAULT_WAIT_MS = 10_000;
 const MAX_SCROLLS_EACH_WAY = 15;
+/** Extra short scrolls for an element cut by its list's edge. */
+const MAX_NUDGES = 3;
 
 function need(step: VerbStep, field: 'value', what: string): string {
   const v = step[field];
@@ -84,6 +86,24 @@ async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement
   }
 }
 
+/**
+ * An element cut by the edge of its list rather than the screen's (a row under a bottom bar)
+ * looks whole to the engine's scroll: it is scrolled by what is missing, so "scrolled to" means
+ * the whole element is in view.
+ */
+async function intoList(ctx: VerbContext, step: VerbStep): Promise<{ element: UiElement; resolved: ResolvedElement }> {
+  for (let nudge = 0; ; nudge++) {
+    const found = await findTarget(ctx, step, 'interact', 0);
+    const cut = cutAtListEdge(found.element, found.elements);
+    if (!cut) return found;
+    if (nudge === MAX_NUDGES) {
+      throw new VerbError('ELEMENT_NOT_FOUND', `${describe(found.element)} is still cut off at the ${cut.edge} of its list on ${ctx.device} after ${nudge} extra scrolls; the list may not scroll further`);
+    }
+    // "up" moves the content up, bringing in what is cut at the bottom; a quarter row of margin.
+    await call(ctx, 'mobile_swipe_on_screen', { direction: cut.edge === 'bottom' ? 'up' : 'down', distance: cut.missing + Math.round(cut.height / 4) });
+  }
+}
+
 async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionResult> {
   const size = await verbScreenSize(ctx);
   let scrolls = 0;
@@ -93,10 +113,11 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
       const elements = await listElements(ctx);
       const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
       if (await targetPresent(ctx, requestOf(step, 'interact'), elements)) {
-        const { element, resolved } = await findTarget(ctx, step, 'interact', 0);
+        const { element } = await findTarget(ctx, step, 'interact', 0);
         // The engine's own scroll nudges an element cut by a screen edge fully into view.
         await call(ctx, 'mobile_scroll_to_element', { element: element.id });
-        return { resolved, message: `scrolled to ${describe(element)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
+        const { element: shown, resolved } = await intoList(ctx, step);
+        return { resolved, message: `scrolled to ${describe(shown)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
       }
       if (signature === previous) break;
       previous = signature;

@@ -1,0 +1,36 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine } from '../../src/engine/create.js';
+import { listElements, runVerb, verbContext } from '../../src/engine/verbs/index.js';
+
+/** scroll_to_element (MCP scroll_to) says "scrolled to" only when the whole element is in view. */
+
+const DEMO = 'com.mobilebridge.demo';
+
+for (const [device, setUp, target, id] of [
+  // The demo's home screen ends its list on a 27-px strip of item 12, cut by the list's bottom edge.
+  ['virtual-android-1', [] as { action: string; value: string }[], 'Item 12', 'item_12'],
+  ['virtual-ios-1', [{ action: 'swipe', value: 'up' }], 'Item 14', 'item_14'],
+] as const) {
+  test(`${device}: a row cut by its list's edge is scrolled fully into view, then its title reads`, async () => {
+    const engine = createEngine({ virtual: {}, android: false, ios: false });
+    try {
+      const ctx = await verbContext({ engine, device, targetWaitMs: 0 });
+      for (const step of [{ action: 'launch_app', value: DEMO }, { action: 'open_url', value: 'mbdemo://screen/home' }, ...setUp]) {
+        assert.is((await runVerb(ctx, step)).status, 'passed');
+      }
+      const o = await runVerb(ctx, { action: 'scroll_to_element', target });
+      assert.is(o.status, 'passed', o.message);
+      const rows = (await listElements(ctx)).filter((e) => e.type === 'listitem');
+      const row = rows.find((e) => e.id === id);
+      assert.ok(row, `${id} listed: ${rows.map((e) => e.id).join(', ')}`);
+      assert.is(row!.height, Math.max(...rows.map((e) => e.height)), `${id} is whole (${row!.height} px)`);
+      const read = await runVerb(ctx, { action: 'capture_value', target });
+      assert.equal([read.status, read.value], ['passed', target], read.message);
+    } finally {
+      await engine.close();
+    }
+  });
+}
+
+test.run();
