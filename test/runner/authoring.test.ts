@@ -147,6 +147,30 @@ t('a flow step skipped by its condition skips the flow\'s assertions too', async
   assert.is(d.status, 'passed', d.summary);
 });
 
+t('a secret never reaches the resolution cache: entries whose description or element text hold it are left out, the others kept', async ({ r }) => {
+  const ACCOUNT = 'acct-7741-zulu';
+  const scenario = loadScenario(JSON.stringify({
+    $schema_version: '2.2', scenario_id: 'secret_cache', name: 'n', description: 'd', platform: 'android', app_package: 'com.mobilebridge.demo',
+    metadata: { app_version: '1', environment: 't' },
+    parameters: { ACCOUNT: { secret: true } },
+    variables: { GOT: { type: 'string', description: 'what the field shows' } },
+    steps: [
+      { id: 'launch', action: 'launch_app', description: 'Launch' },
+      { id: 'open', action: 'open_url', description: 'sign-in', value: 'mbdemo://screen/signin' },
+      { id: 'fill', action: 'type', description: 'type it', target: 'the Email field', value: '${ACCOUNT}' },
+      { id: 'by_value', action: 'tap', description: 'the field by what it shows', target: '${ACCOUNT}' },
+      { id: 'read', action: 'capture_value', description: 'read it back', target: 'the Email field', capture_to: 'GOT' },
+    ],
+    assertions: [{ id: 'typed', after_step: 'read', type: 'value_matches_variable', description: 'd', element_description: 'the Email field', variable_name: 'GOT' }],
+  })).scenario!;
+  const d = (await runScenario({ engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, settleMs: 0, screenshots: 'none', parameters: { given: { ACCOUNT } } })).document;
+  assert.is(d.status, 'passed', d.summary);
+  const cache = readFileSync(join(r.out, 'cache', 'secret_cache.resolutions.json'), 'utf8');
+  assert.not.ok(cache.includes(ACCOUNT), cache);
+  // The entry resolved before anything was typed names no secret and is kept for the next run.
+  assert.equal(Object.keys(JSON.parse(cache) as object), ['secret_cache/fill\u0000the Email field\u0000']);
+});
+
 t('precedence: --param, then --params-file, then MB_PARAM_*, then default', () => {
   const declared = { A: { default: 'd' }, B: { default: 'd' }, C: { default: 'd' }, D: { default: 'd' }, E: {} };
   const r = resolveParameters(declared, { given: { A: 'given' }, file: { A: 'file', B: 'file' }, env: { MB_PARAM_A: 'env', MB_PARAM_B: 'env', MB_PARAM_C: 'env' } });

@@ -72,9 +72,20 @@ export class ResolutionCache {
     return cache;
   }
 
-  /** Atomic, inside the cache's folder (files/safe-fs). */
-  async save(file: string): Promise<void> {
+  /**
+   * Atomic, inside the cache's folder (files/safe-fs). An entry for which `holdsSecret` is true of
+   * its key or of any of its texts is left out, not masked: the run's secrets must never reach the
+   * disk, and a masked entry could never be used again (its key is built from the real
+   * description, its text compared with the real text on screen), so dropping it costs nothing but
+   * one fresh resolution on the next run.
+   */
+  async save(file: string, holdsSecret: (text: string) => boolean = () => false): Promise<void> {
+    const kept: Record<string, CachedResolution> = {};
+    for (const [key, e] of this.entries) {
+      if ([key, e.id, e.type, e.text, e.label ?? ''].some(holdsSecret)) continue;
+      kept[key] = e;
+    }
     await makeFolders(dirname(file));
-    await writeInside(file, JSON.stringify(this.toJSON(), null, 1), { roots: [dirname(file)], param: 'resolution cache' });
+    await writeInside(file, JSON.stringify(kept, null, 1), { roots: [dirname(file)], param: 'resolution cache' });
   }
 }

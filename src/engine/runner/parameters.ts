@@ -70,6 +70,15 @@ export class SecretMask {
     return this.values.length > 0;
   }
 
+  /**
+   * Whether a secret occurs anywhere in `s`, inside a longer word too. Stricter than `text()` on
+   * purpose: for what is simply left out rather than shown masked (the resolution cache) being
+   * strict costs nothing a person sees.
+   */
+  occursIn(s: string): boolean {
+    return this.values.some((secret) => s.includes(secret));
+  }
+
   text(s: string): string {
     if (!this.values.length || s.length > SecretMask.MAX_SCANNED) return s;
     let out = s;

@@ -154,7 +154,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   scope.mask.inPlace(doc);
   await state.write();
   await unlock();
-  if (cache) await cache.save(cacheFile).catch(() => undefined);
+  // The cache is written by the run too: an entry naming a secret (a `${SECRET}` target, an element
+  // showing the typed secret) stays out of it.
+  if (cache) await cache.save(cacheFile, (text) => scope.mask.occursIn(text)).catch(() => undefined);
   state.progress({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
   return { document: doc, resultFile: state.resultFile };
 }
