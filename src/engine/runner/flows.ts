@@ -60,11 +60,17 @@ function prefixSteps(steps: AnyStep[], prefix: string): AnyStep[] {
   });
 }
 
-function prefixAssertions(list: Assertion[], prefix: string): Assertion[] {
+/**
+ * The flow's assertions under the flow step's prefix. A `reference_screenshot` is written relative
+ * to the flow's own file (as the validator reads it), but the run evaluates every assertion against
+ * the top scenario's folder, which is also the tree references must stay in: it is rebased there.
+ */
+function prefixAssertions(list: Assertion[], prefix: string, flowDir: string, rootDir: string): Assertion[] {
   return list.map((a) => {
     const out = { ...a, id: prefix + a.id, after_step: prefix + a.after_step } as Assertion;
     const condition = prefixCondition(a.condition, prefix);
     if (condition) out.condition = condition;
+    if (out.type === 'screenshot_match') out.reference_screenshot = relative(rootDir, resolve(flowDir, out.reference_screenshot));
     return out;
   });
 }
@@ -104,7 +110,7 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       const use: FlowUse = { file, steps: prefixSteps(flow.steps, prefix), parameters: flow.parameters, passed: step.parameters ?? {} };
       plan.flows.set(step.id, use);
       Object.assign(plan.variables, flow.variables);
-      assertions.push(...prefixAssertions(flow.assertions, prefix));
+      assertions.push(...prefixAssertions(flow.assertions, prefix, dirname(file), rootDir));
       // Presence only: a passed value may name this scenario's values, filled in when the flow starts.
       const own = resolveParameters(flow.parameters, sources, use.passed);
       plan.missing.push(...own.missing.map((n) => prefix + n));
