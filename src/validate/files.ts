@@ -2,7 +2,7 @@
  * Validation of files on disk for the CLI: expanding folders and globs, reading, and the checks
  * that span several files (scenario_id unique within the project).
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { readRegularTextSync } from './regular-file.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
@@ -85,6 +85,19 @@ export function expandArgument(arg: string): string[] | undefined {
   }
 }
 
+/**
+ * What makes two names one file: its real path, so that `a.json` given twice, a folder plus a file
+ * in it, or a symlink beside its target are read once (a missing file keeps its absolute path,
+ * for the read to report).
+ */
+export function fileKey(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
 /** The report of a file that could not be read: one file-unreadable error saying why. */
 export function unreadable(file: string, why: string): FileOutcome {
   const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}` };
@@ -110,7 +123,7 @@ export function validateFiles(args: string[]): FileOutcome[] {
     }
     if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
     for (const file of files) {
-      const key = resolve(file);
+      const key = fileKey(file);
       if (seen.has(key)) continue;
       seen.add(key);
       outcomes.push(readOne(file));

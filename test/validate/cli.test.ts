@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import schemaCommand from '../../src/cli/commands/schema.js';
@@ -68,6 +68,18 @@ test('scenario_id must be unique across the files validated together', () => {
     const [a, b] = validateFiles([dir]).map((o) => o.report);
     assert.ok(a.valid);
     assert.equal(b.errors.map((e) => [e.rule, e.path, e.line]), [['scenario-id-duplicate', '/scenario_id', 3]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file reached twice (a symlink beside it, or named again) is validated once, not as a duplicate scenario_id', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-validate-'));
+  try {
+    writeFileSync(join(dir, 'a.json'), readFixture('valid', 'login.json'));
+    symlinkSync(join(dir, 'a.json'), join(dir, 'link.json'));
+    const outcomes = validateFiles([dir, join(dir, 'a.json')]);
+    assert.equal(outcomes.map((o) => [o.report.file, o.report.valid]), [[join(dir, 'a.json'), true]]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

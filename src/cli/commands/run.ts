@@ -1,43 +1,22 @@
-import { statSync } from 'node:fs';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
 import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
-import { expandArgument, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
+import { MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
+import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
 import { runThroughBridge } from './run-bridge.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
-
-/** The .json files named or found under the folders named, each with the folder it was found under. */
-/**
- * The scenario files the arguments name, found as `validate` finds them (folders recursed without
- * node_modules, dot folders, FIFOs or devices; globs expanded), each with the folder it was given
- * through. A name that matches nothing is kept, so that reading it reports why.
- */
-function scenarioFiles(inputs: string[]): { file: string; root: string }[] {
-  const files: { file: string; root: string }[] = [];
-  for (const input of inputs) {
-    const path = resolve(input);
-    const folder = statSync(path, { throwIfNoEntry: false })?.isDirectory();
-    for (const file of expandArgument(path) ?? [path]) files.push({ file, root: folder ? path : dirname(file) });
-  }
-  return files;
-}
-
-/** JUnit classname: the file's folder from the folder the run was given, dotted ("suite.ios"), the same on every machine. */
-function folderName({ file, root }: { file: string; root: string }): string {
-  return [basename(root), ...relative(root, dirname(file)).split(sep)].filter(Boolean).join('.');
-}
 
 function steps(d: ResultDocument): ResultDocument['steps_executed'] {
   const all = (list: ResultDocument['steps_executed']): ResultDocument['steps_executed'] => list.flatMap((s) => [s, ...all(s.sub_steps_executed ?? [])]);
@@ -117,7 +96,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       process.stderr.write('mobilebridge run: give at least one scenario file or folder (see --help)\n');
       return EXIT.invalidInput;
     }
-    const files = scenarioFiles(positional);
+    const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
+    const { files, skipped } = scenarioFiles(positional, outDir);
     const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
     for (const found of files) {
       const file = found.file;
@@ -130,7 +110,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       loaded.push({ file, folder: folderName(found), ...loadScenario(read.text, file, { baseDir: dirname(file) }) });
     }
     if (!loaded.length) {
-      process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}\n`);
+      const why = skipped ? ` (the run's results under the output folder ${relative(process.cwd(), outDir) || '.'} are left out: they are not scenarios)` : '';
+      process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}${why}\n`);
       return EXIT.invalidInput;
     }
     if (loaded.some((l) => !l.scenario)) {
@@ -199,7 +180,6 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
       return EXIT.invalidInput;
     }
-    const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     try {
       const recovered = await prepareOutput(outDir);
       for (const file of recovered.interrupted) process.stderr.write(`mobilebridge run: ${file} was left running by a run that stopped; marked error (interrupted)\n`);
