@@ -57,4 +57,26 @@ t('a reference_screenshot in a flow is relative to the flow file, and may climb 
   assert.match(again.assertion_results[0].message, /match flows[\\/]ref\.png/);
 });
 
+t('a flow\'s parameter without a value names the flow step and gives advice that works: the step\'s parameters, or --param NAME', async (ctx) => {
+  write(join(ctx.folder, 'flows'), 'login.json', doc('login', {
+    parameters: { USER_EMAIL: { description: 'who' }, TOKEN: { description: 'how' } },
+    steps: [
+      { id: 'open', action: 'open_url', description: 'sign-in', value: 'mbdemo://screen/signin' },
+      { id: 'email', action: 'type', description: 'type', target: 'Email', value: '${USER_EMAIL}/${TOKEN}' },
+    ],
+  }));
+  const top = (passed?: Record<string, string>) => doc('top', {
+    parameters: { TOKEN: { description: 'passed on', default: 'abc' } },
+    steps: [{ id: 'launch', action: 'launch_app', description: 'Launch' }, { id: 'login', flow: 'flows/login.json', ...(passed && { parameters: passed }) }],
+  });
+  const missing = await runTop(ctx, top());
+  assert.is(missing.status, 'error');
+  assert.ok(missing.summary.endsWith('INVALID_PARAMETER: flow step login (flows/login.json) has no value for the flow\'s parameters USER_EMAIL, TOKEN; pass them in the step\'s "parameters": {"USER_EMAIL": "...", "TOKEN": "${TOKEN}"}, or give each with --param USER_EMAIL=..., a --params-file JSON object, or the environment variable MB_PARAM_USER_EMAIL'), missing.summary);
+  // Both ways it names work.
+  const byParam = await runTop(ctx, top(), { USER_EMAIL: 'a@b.c', TOKEN: 'xyz' });
+  assert.is(byParam.status, 'passed', byParam.summary);
+  const byStep = await runTop(ctx, top({ TOKEN: '${TOKEN}' }), { USER_EMAIL: 'a@b.c' });
+  assert.is(byStep.status, 'passed', byStep.summary);
+});
+
 t.run();

@@ -19,7 +19,7 @@ import {
 } from '../../validate/index.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
-import { resolveParameters, SecretMask, type ParameterSources } from './parameters.js';
+import { resolveParameters, SecretMask, type MissingParameter, type ParameterSources } from './parameters.js';
 import { interpolate, type VariableValue } from './variables.js';
 
 const SEPARATOR = '.';
@@ -42,8 +42,8 @@ export interface RunPlan {
   variables: Variables;
   /** Top-level parameter values. */
   values: Record<string, string>;
-  /** Parameters with no value, "NAME" or "login.NAME" for a flow's. */
-  missing: string[];
+  /** Parameters with no value: the scenario's own, and each flow step's (with the step that needs it). */
+  missing: MissingParameter[];
   secrets: string[];
 }
 
@@ -94,13 +94,14 @@ function loadFlow(path: string, rootDir: string): Scenario {
  */
 export function planRun(scenario: Scenario, scenarioDir: string, sources: ParameterSources = {}): RunPlan {
   const top = resolveParameters(scenario.parameters, sources);
-  const plan: RunPlan = { scenario: { ...scenario }, flows: new Map(), variables: { ...scenario.variables }, values: top.values, missing: [...top.missing], secrets: [...top.secrets] };
+  const plan: RunPlan = { scenario: { ...scenario }, flows: new Map(), variables: { ...scenario.variables }, values: top.values, missing: top.missing.map((name) => ({ name })), secrets: [...top.secrets] };
   const assertions = [...scenario.assertions];
   const rootDir = resolve(scenarioDir);
-  const visit = (steps: AnyStep[], dir: string, chain: string[]): void => {
+  // `declared`: the parameters of the scenario holding the steps, which a flow step can pass on.
+  const visit = (steps: AnyStep[], dir: string, chain: string[], declared: Parameters | undefined): void => {
     for (const step of steps) {
       if (!isFlowStep(step)) {
-        if (step.sub_steps) visit(step.sub_steps, dir, chain);
+        if (step.sub_steps) visit(step.sub_steps, dir, chain, declared);
         continue;
       }
       const file = resolve(dir, step.flow);
@@ -113,12 +114,13 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       assertions.push(...prefixAssertions(flow.assertions, prefix, dirname(file), rootDir));
       // Presence only: a passed value may name this scenario's values, filled in when the flow starts.
       const own = resolveParameters(flow.parameters, sources, use.passed);
-      plan.missing.push(...own.missing.map((n) => prefix + n));
+      const from = { step: step.id, file: relative(rootDir, file), outer: Object.keys(declared ?? {}) };
+      plan.missing.push(...own.missing.map((name) => ({ name, flow: from })));
       plan.secrets.push(...own.secrets.filter((s) => !s.includes('${')));
-      visit(use.steps, dirname(file), [...chain, file]);
+      visit(use.steps, dirname(file), [...chain, file], flow.parameters);
     }
   };
-  visit(scenario.steps, rootDir, []);
+  visit(scenario.steps, rootDir, [], scenario.parameters);
   plan.scenario.assertions = assertions;
   if (Object.keys(plan.variables).length) plan.scenario.variables = plan.variables;
   return plan;

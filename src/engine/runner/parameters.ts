@@ -135,9 +135,32 @@ function maskAlone(text: string, secret: string): string {
   return out + text.slice(from);
 }
 
-/** The run's message when parameters have no value: names, and the three ways to give one. */
-export function missingParametersMessage(missing: string[]): string {
-  const names = missing.join(', ');
-  const example = missing[0];
-  return `no value for parameter${missing.length === 1 ? '' : 's'} ${names}; give ${missing.length === 1 ? 'it' : 'each'} with --param ${example}=..., a --params-file JSON object, or the environment variable ${ENV_PREFIX}${example}`;
+/** A parameter with no value: one of the scenario's own, or one a flow step's flow declares. */
+export interface MissingParameter {
+  name: string;
+  /** The flow step whose flow needs it (its id as in the results), the flow file, and the names the scenario holding the step declares. */
+  flow?: { step: string; file: string; outer: string[] };
+}
+
+const sources = (name: string) => `--param ${name}=..., a --params-file JSON object, or the environment variable ${ENV_PREFIX}${name}`;
+
+/**
+ * The run's message when parameters have no value: names, and the ways to give one that work. A
+ * flow's parameter is named by its own name (the run's sources are looked up with it, as for the
+ * scenario's), and the flow step that needs it is said, since its `parameters` map can pass it.
+ */
+export function missingParametersMessage(missing: MissingParameter[]): string {
+  const parts: string[] = [];
+  const own = missing.filter((m) => !m.flow).map((m) => m.name);
+  if (own.length) parts.push(`no value for parameter${own.length === 1 ? '' : 's'} ${own.join(', ')}; give ${own.length === 1 ? 'it' : 'each'} with ${sources(own[0])}`);
+  const steps = new Map<string, MissingParameter[]>();
+  for (const m of missing) if (m.flow) steps.set(m.flow.step, [...(steps.get(m.flow.step) ?? []), m]);
+  for (const [step, list] of steps) {
+    const { file, outer } = list[0].flow!;
+    const names = list.map((m) => m.name);
+    // Passing a parameter of the same name on is the usual wiring; otherwise a value to fill in.
+    const map = names.map((n) => `"${n}": "${outer.includes(n) ? `\${${n}}` : '...'}"`).join(', ');
+    parts.push(`flow step ${step} (${file}) has no value for the flow's parameter${names.length === 1 ? '' : 's'} ${names.join(', ')}; pass ${names.length === 1 ? 'it' : 'them'} in the step's "parameters": {${map}}, or give ${names.length === 1 ? 'it' : 'each'} with ${sources(names[0])}`);
+  }
+  return parts.join('; ');
 }
