@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runScenario } from '../../src/engine/runner/index.js';
+import { junitXml, runScenario } from '../../src/engine/runner/index.js';
 import type { ResultDocument } from '../../src/validate/index.js';
 import { loadScenario } from '../../src/validate/index.js';
 import { rig, type Rig } from './harness.js';
@@ -77,6 +77,31 @@ t('a flow\'s parameter without a value names the flow step and gives advice that
   assert.is(byParam.status, 'passed', byParam.summary);
   const byStep = await runTop(ctx, top({ TOKEN: '${TOKEN}' }), { USER_EMAIL: 'a@b.c' });
   assert.is(byStep.status, 'passed', byStep.summary);
+});
+
+t('a failure inside a flow or under a parent is named by the step that failed and its code, in the summary and in JUnit', async (ctx) => {
+  write(join(ctx.folder, 'flows'), 'f.json', doc('f', {
+    steps: [{ id: 'ghost', action: 'tap', description: 'not there', target: 'the Ghost button' }],
+  }));
+  const d = await runTop(ctx, doc('top', {
+    steps: [
+      { id: 'launch', action: 'launch_app', description: 'Launch', sub_steps: [{ id: 'inner', action: 'wait_for_loading_complete', description: 'w', wait_config: { type: 'loading_complete', timeout_ms: 1000 } }] },
+      { id: 'go', flow: 'flows/f.json' },
+    ],
+  }));
+  assert.is(d.status, 'failed');
+  assert.match(d.summary, /; step go\.ghost failed: ELEMENT_NOT_FOUND: /);
+  const go = d.steps_executed[1];
+  assert.equal([go.step_id, go.error_code, go.error_message], ['go', null, 'a step of the flow failed: step go.ghost failed (ELEMENT_NOT_FOUND)']);
+  const xml = junitXml([{ document: d, name: 'top.json' }]);
+  assert.match(xml, /<failure message="step go\.ghost: [^"]*" type="ELEMENT_NOT_FOUND">/);
+
+  const nested = await runTop(ctx, doc('top', {
+    steps: [{ id: 'launch', action: 'launch_app', description: 'Launch', sub_steps: [{ id: 'missing', action: 'tap', description: 't', target: 'the Ghost button' }] }],
+  }));
+  assert.match(nested.summary, /; step missing failed: ELEMENT_NOT_FOUND: /);
+  assert.is(nested.steps_executed[0].error_message, 'a sub-step failed: step missing failed (ELEMENT_NOT_FOUND)');
+  assert.match(junitXml([{ document: nested, name: 'top.json' }]), /<failure message="step missing: [^"]*" type="ELEMENT_NOT_FOUND">/);
 });
 
 t.run();

@@ -21,6 +21,7 @@ import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type MissingParameter, type ParameterSources } from './parameters.js';
 import { interpolate, type VariableValue } from './variables.js';
+import { failedBecause } from './failing-step.js';
 
 const SEPARATOR = '.';
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -173,5 +174,5 @@ export function flowStatus(rec: StepResult): void {
   if (inner.some((s) => s.status === 'error')) rec.status = 'error';
   else if (inner.some((s) => s.status === 'failed')) rec.status = 'failed';
   else return;
-  rec.error_message = 'a step of the flow failed';
+  rec.error_message = failedBecause(inner, 'a step of the flow failed');
 }

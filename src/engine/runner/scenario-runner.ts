@@ -11,6 +11,7 @@ import { newRunId, paths } from './result-file.js';
 import { holdRunLock } from './recover.js';
 import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
+import { failingStep } from './failing-step.js';
 import type { RunOptions, RunResult } from './types.js';
 
 export function toolVersion(): string {
@@ -164,7 +165,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
 function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbError | undefined): void {
   const doc = state.doc;
   const steps = flatten(doc.steps_executed);
-  const bad = steps.find((s) => s.status === 'failed' || s.status === 'error');
+  const bad = failingStep(doc.steps_executed);
   const ended = new Date();
   if (state.storageError) {
     doc.status = 'error';
@@ -193,7 +194,7 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
     doc.status = passed ? 'passed' : 'failed';
     const parts = [`${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed`, `${doc.passed_assertions}/${doc.total_assertions} assertions passed`];
     if (doc.skipped_assertions) parts.push(`${doc.skipped_assertions} skipped`);
-    if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_message ?? bad.error_code}`);
+    if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_code ? `${bad.error_code}: ` : ''}${bad.error_message ?? 'no message'}`);
     if (failedAssertions.length) parts.push(failingAssertions(failedAssertions));
     if (state.needsManual.length) parts.push(`needs manual action: ${state.needsManual.join('; ')}`);
     doc.summary = `${doc.status}: ${parts.join('; ')}`;

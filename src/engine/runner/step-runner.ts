@@ -2,6 +2,7 @@ import { isFlowStep, type AnyStep, type Step, type StepResult } from '../../vali
 import { runVerb, VerbError, type VerbContext, type VerbOutcome } from '../verbs/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
 import { flowStatus } from './flows.js';
+import { failedBecause } from './failing-step.js';
 import { coerce, interpolateFields } from './variables.js';
 import type { RunState } from './run-state.js';
 
@@ -129,7 +130,7 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     const flow = await runSteps(state, step.sub_steps, rec.sub_steps_executed);
     if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
       rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
-      rec.error_message = 'a sub-step failed';
+      rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
     }
     return finish(flow);
   }

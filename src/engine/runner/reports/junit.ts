@@ -1,4 +1,5 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
+import { failingStep } from '../failing-step.js';
 import { titleOf, type ReportedRun } from './types.js';
 
 /** XML text and attribute escaping (XML 1.0 §2.4; control characters are not allowed at all). */
@@ -31,7 +32,9 @@ export function junitXml(runs: ReportedRun[]): string {
     const cases = list.map((run) => {
       const d = run.document;
       const steps = flatten(d.steps_executed);
-      const bad = steps.find((s) => s.status === 'failed' || s.status === 'error' || s.status === 'needs_manual');
+      // The step that failed itself (inside a flow or under a parent), with its error code; a step
+      // needing manual action only when nothing failed.
+      const bad = failingStep(d.steps_executed) ?? steps.find((s) => s.status === 'needs_manual');
       const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),

@@ -1,0 +1,25 @@
+import type { StepResult } from '../../validate/index.js';
+
+const FAILING = (s: StepResult) => s.status === 'failed' || s.status === 'error';
+
+/**
+ * The step a failure happened at. A flow step or a parent whose sub-step failed is failed too,
+ * but its own record holds no error code and only says "a step of the flow failed": the summary
+ * and JUnit need the step below it that did fail (`login.submit`, ELEMENT_NOT_FOUND). So the first
+ * failed or errored step in document order is followed down to its deepest failed descendant.
+ */
+export function failingStep(steps: readonly StepResult[], bad: (s: StepResult) => boolean = FAILING): StepResult | undefined {
+  for (const s of steps) {
+    const inner = failingStep(s.sub_steps_executed ?? [], bad);
+    if (bad(s)) return inner ?? s;
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** "step login.submit failed (ELEMENT_NOT_FOUND)": what a parent's own record says of the child that failed it. */
+export function failedBecause(children: readonly StepResult[], what: string): string {
+  const cause = failingStep(children);
+  if (!cause) return what;
+  return `${what}: step ${cause.step_id} ${cause.status === 'error' ? 'errored' : 'failed'}${cause.error_code ? ` (${cause.error_code})` : ''}`;
+}
