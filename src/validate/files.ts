@@ -112,23 +112,12 @@ function readOne(file: string): FileOutcome & { scenarioId?: string } {
   return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };
 }
 
-export function validateFiles(args: string[]): FileOutcome[] {
-  const outcomes: (FileOutcome & { scenarioId?: string })[] = [];
-  const seen = new Set<string>();
-  for (const arg of args) {
-    const files = expandArgument(arg);
-    if (!files) {
-      outcomes.push(unreadable(arg, /[*?]/.test(arg) ? 'the pattern matches no file' : 'no such file or folder'));
-      continue;
-    }
-    if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
-    for (const file of files) {
-      const key = fileKey(file);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      outcomes.push(readOne(file));
-    }
-  }
+/**
+ * The check that spans files: a `scenario_id` already used by an earlier file makes the later one
+ * invalid (rule scenario-id-duplicate), since results, screenshots and the resolution cache are
+ * kept by scenario id. `validate` and `run` both apply it to the files they were given.
+ */
+export function markDuplicateIds(outcomes: { report: ValidationReport; text?: string; scenarioId?: string }[]): void {
   const owners = new Map<string, string>();
   for (const o of outcomes) {
     if (o.scenarioId === undefined || o.text === undefined) continue;
@@ -149,5 +138,25 @@ export function validateFiles(args: string[]): FileOutcome[] {
     });
     o.report.valid = false;
   }
+}
+
+export function validateFiles(args: string[]): FileOutcome[] {
+  const outcomes: (FileOutcome & { scenarioId?: string })[] = [];
+  const seen = new Set<string>();
+  for (const arg of args) {
+    const files = expandArgument(arg);
+    if (!files) {
+      outcomes.push(unreadable(arg, /[*?]/.test(arg) ? 'the pattern matches no file' : 'no such file or folder'));
+      continue;
+    }
+    if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
+    for (const file of files) {
+      const key = fileKey(file);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      outcomes.push(readOne(file));
+    }
+  }
+  markDuplicateIds(outcomes);
   return outcomes.map(({ report, text, readError }) => (readError ? { report, readError } : { report, text }));
 }

@@ -41,7 +41,7 @@ export const RULES = {
   // Identity and references
   'step-id-duplicate': ['error', 'Two steps share an id (ids are unique across all nesting levels).'],
   'assertion-id-duplicate': ['error', 'Two assertions share an id.'],
-  'scenario-id-duplicate': ['error', 'Two files validated together share a `scenario_id`.'],
+  'scenario-id-duplicate': ['error', 'Two files validated (or run) together share a `scenario_id`.'],
   'after-step-unknown': ['error', '`after_step` names no step (any step id, nested or not, is allowed).'],
   'condition-step-unknown': ['error', '`previous_step_skipped.step_id` names no step.'],
   'condition-step-not-earlier': ['error', '`previous_step_skipped.step_id` names a step that has not run yet (itself, a later step or an enclosing step).'],

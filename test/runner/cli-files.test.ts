@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,18 @@ t('a file given twice, or a folder and a file inside it, runs once', ({ dir }) =
   assert.is(r.code, 0, r.err + r.out);
   assert.equal((JSON.parse(r.out) as Listed).data.runs.map((x) => x.scenario), ['a.json']);
   assert.is(readdirSync(join(dir, 'o', 'results')).length, 1);
+});
+
+t('two files with one scenario_id are refused as validate refuses them (exit 3, scenario-id-duplicate), before anything runs', ({ dir }) => {
+  mkdirSync(join(dir, 'more'));
+  writeFileSync(join(dir, 'more', 'b.json'), JSON.stringify(scenario('first')));
+  const r = cli(dir, ['.', '--out', 'o']);
+  assert.is(r.code, 3, r.err);
+  const env = JSON.parse(r.out) as { ok: boolean; data: { results: { file: string; valid: boolean; errors: { rule: string; message: string }[] }[] } };
+  assert.equal(env.data.results.map((x) => [x.file.slice(dir.length), x.valid]), [['/a.json', true], ['/more/b.json', false]]);
+  assert.equal(env.data.results[1].errors.map((e) => e.rule), ['scenario-id-duplicate']);
+  assert.match(env.data.results[1].errors[0].message, /scenario_id "first" is already used by .*a\.json; scenario ids are unique within the project, rename one/);
+  assert.not.ok(existsSync(join(dir, 'o', 'results')) && readdirSync(join(dir, 'o', 'results')).length, 'nothing ran');
 });
 
 t.run();

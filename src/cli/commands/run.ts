@@ -3,7 +3,7 @@ import { createEngine } from '../../engine/create.js';
 import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
-import { MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
+import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
@@ -99,6 +99,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     const { files, skipped } = scenarioFiles(positional, outDir);
     const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
+    const texts: string[] = [];
     for (const found of files) {
       const file = found.file;
       const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
@@ -108,13 +109,16 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         return EXIT.internal;
       }
       loaded.push({ file, folder: folderName(found), ...loadScenario(read.text, file, { baseDir: dirname(file) }) });
+      texts.push(read.text);
     }
     if (!loaded.length) {
       const why = skipped ? ` (the run's results under the output folder ${relative(process.cwd(), outDir) || '.'} are left out: they are not scenarios)` : '';
       process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}${why}\n`);
       return EXIT.invalidInput;
     }
-    if (loaded.some((l) => !l.scenario)) {
+    // Two files with one scenario_id would share results and the resolution cache: refused as validate refuses them.
+    markDuplicateIds(loaded.map((l, i) => ({ report: l.report, text: texts[i], scenarioId: l.scenario?.scenario_id })));
+    if (loaded.some((l) => !l.scenario || !l.report.valid)) {
       printJson(envelope(loaded.map((l) => l.report)));
       return EXIT.invalidInput;
     }
