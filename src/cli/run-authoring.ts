@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { readRegularTextSync } from '../validate/regular-file.js';
+import { parseJson, positionsOf } from '../validate/json.js';
 import { planRun } from '../engine/runner/flows.js';
 import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
 import type { AnyStep, Scenario } from '../validate/index.js';
@@ -42,7 +43,9 @@ export function parameterSources(pairs: string[], paramsFile: string | undefined
   const given: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) return { error: `--param ${pair}: write NAME=value, e.g. --param USER_EMAIL=demo@example.com` };
+    // Quoted only when it is a name: without its "=" the argument may be the (secret) value alone.
+    const shown = eq < 0 && PARAMETER_NAME.test(pair) ? ` ${pair}` : '';
+    if (eq <= 0) return { error: `--param${shown}: ${eq === 0 ? 'the name before "=" is missing' : 'there is no "="'}; write NAME=value, e.g. --param USER_EMAIL=demo@example.com` };
     const name = pair.slice(0, eq);
     const bad = checkName(name, '--param');
     if (bad) return { error: bad };
@@ -51,13 +54,16 @@ export function parameterSources(pairs: string[], paramsFile: string | undefined
   let file: Record<string, string> | undefined;
   if (paramsFile !== undefined) {
     const read = readRegularTextSync(paramsFile, PARAMS_FILE_BYTES);
-    let parsed: unknown;
-    try {
-      if ('why' in read) throw new Error(read.why);
-      parsed = JSON.parse(read.text);
-    } catch (err) {
-      return { error: `--params-file ${paramsFile}: ${(err as Error).message}; give a JSON object such as {"USER_EMAIL": "demo@example.com"}` };
+    if ('why' in read) return { error: `--params-file ${paramsFile}: ${read.why}; give a JSON object such as {"USER_EMAIL": "demo@example.com"}` };
+    // The file holds secrets: a parser's message quotes the text around the fault (JSON.parse:
+    // `..."ASSWORD": hunter2hun"...`, ours the character found), so only the place is said.
+    const json = parseJson(read.text);
+    if (!json.ok) {
+      const [at] = positionsOf(json.text, [json.offset]);
+      const what = json.reason === 'empty' ? 'is empty' : `is not valid JSON at line ${at.line}, column ${at.column}`;
+      return { error: `--params-file ${paramsFile} ${what}; fix it there (values are not quoted here, they may be secrets): one JSON object of NAME: "value", such as {"USER_EMAIL": "demo@example.com"}` };
     }
+    const parsed = json.value;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: `--params-file ${paramsFile}: must hold one JSON object of NAME: "value"` };
     file = {};
     for (const [name, value] of Object.entries(parsed)) {

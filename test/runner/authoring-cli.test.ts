@@ -68,6 +68,24 @@ test('run: --params-file and MB_PARAM_* give values; malformed parameters are us
   });
 });
 
+test('run: a malformed --params-file or --param says where and what to do, quoting none of the (secret) value', () => {
+  withDir((dir, scenarios) => {
+    const file = join(scenarios, 'params_login.json');
+    writeFileSync(join(dir, 'broken.json'), '{\n  "PASSWORD": hunter2hunter2}');
+    const broken = cli(dir, [file, '--params-file', join(dir, 'broken.json'), '--list']);
+    assert.is(broken.code, 3);
+    assert.match(broken.err, /--params-file \S+broken\.json is not valid JSON at line 2, column 15; fix it there/);
+    assert.not.match(broken.err, /hunter|'h'/);
+    writeFileSync(join(dir, 'empty.json'), ' ');
+    assert.match(cli(dir, [file, '--params-file', join(dir, 'empty.json')]).err, /empty\.json is empty; /);
+    const bare = cli(dir, [file, '--param', 'hunter2hunter2', '--list']);
+    assert.is(bare.code, 3);
+    assert.match(bare.err, /--param: there is no "="; write NAME=value/);
+    assert.not.match(bare.err, /hunter/);
+    assert.not.match(cli(dir, [file, '--param', '=hunter2hunter2']).err, /hunter/);
+  });
+});
+
 test('run --list: tags and shards select, devices follow the platform, nothing runs', () => {
   withDir((dir, scenarios) => {
     const list = (args: string[]) => {
