@@ -118,11 +118,18 @@ export function checkReferences(ctx: Context, text: unknown, owner: string, fiel
   }
 }
 
+/**
+ * A name read by a `variable_value` condition or a `value_matches_variable` assertion: the run
+ * looks it up among the captured variables and the parameters in scope, as for `${NAME}`, so a
+ * parameter is a use of it. (`capture_to` writes, and only a variable can be written: not here.)
+ */
 export function checkVariableName(ctx: Context, name: unknown, owner: string, field: string): void {
   if (typeof name !== 'string') return;
-  ctx.usedVariables.add(name);
-  if (!ctx.variables.has(name)) {
-    report(ctx, child(owner, field), 'variable-undeclared', `variable "${name}" is not declared; add it to "variables" or fix the name`, didYouMean(name, ctx.variables.keys()));
+  if (ctx.variables.has(name)) ctx.usedVariables.add(name);
+  else if (ctx.parameters.has(name)) ctx.usedParameters.add(name);
+  else {
+    const orParameter = ctx.version === '2.2' ? ' (or to "parameters" if the value is given at run time)' : '';
+    report(ctx, child(owner, field), 'variable-undeclared', `variable "${name}" is not declared; add it to "variables"${orParameter} or fix the name`, didYouMean(name, [...ctx.variables.keys(), ...ctx.parameters]));
   }
 }
 

@@ -58,7 +58,7 @@ export const RULES = {
   'path-escapes-scenario': ['error', '`flow` or `reference_screenshot` leaves the scenario\'s folder (`..`, an absolute path, or a symlink out of it).'],
   'capture-to-wrong-action': ['error', '`capture_to` on a step whose action is not capture_value.'],
   'capture-to-missing': ['error', 'A capture_value step without `capture_to`.'],
-  'capture-to-undeclared': ['error', '`capture_to` names a variable not declared in `variables`.'],
+  'capture-to-undeclared': ['error', '`capture_to` names a variable not declared in `variables` (a parameter is given at run time and cannot be captured into).'],
   // Per-action requirements
   'target-required': ['error', 'tap, long_press, double_tap, scroll_to_element, wait_for_element(_gone), capture_value need `target` or `target_pattern`.'],
   'value-required': ['error', '`type` and `open_url` need `value`.'],

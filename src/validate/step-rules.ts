@@ -170,7 +170,10 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   if (action === 'capture_value' && capture !== undefined) {
     ctx.usedVariables.add(capture);
     if (!ctx.variables.has(capture)) {
-      report(ctx, `${pointer}/capture_to`, 'capture-to-undeclared', `capture_to "${capture}" is not declared; add "${capture}": {"type": "string", "description": "..."} to "variables"`, didYouMean(capture, ctx.variables.keys()));
+      const message = ctx.parameters.has(capture)
+        ? `capture_to "${capture}" is a parameter: its value is given at run time and cannot be captured into; capture into a variable of another name, e.g. add "${capture}_SEEN": {"type": "string", "description": "..."} to "variables"`
+        : `capture_to "${capture}" is not declared; add "${capture}": {"type": "string", "description": "..."} to "variables"`;
+      report(ctx, `${pointer}/capture_to`, 'capture-to-undeclared', message, didYouMean(capture, ctx.variables.keys()));
     }
   }
   // SPEC §8: `type` taps its target first, `launch_app` launches `value` instead of app_package.
