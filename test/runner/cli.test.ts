@@ -62,6 +62,22 @@ test('run: an invalid scenario exits 3 with the validation envelope; a failed on
   }
 });
 
+test('run: a launch_app of an app the phone does not have ends the run as error, exit 2 (the device\'s setup, not the app\'s state)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-run-'));
+  try {
+    const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'clear_data_cross.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'absent.json'), JSON.stringify({ ...scenario, app_package: 'com.example.absent', preconditions: undefined }));
+    const r = cli(dir, [join(dir, 'absent.json'), '--device', 'virtual-android-1']);
+    assert.is(r.code, 2, r.err + r.out);
+    const run = (JSON.parse(r.out) as { data: { runs: { status: string; summary: string }[] } }).data.runs[0];
+    assert.is(run.status, 'error');
+    assert.match(run.summary, /^error at step \w+ \(launch_app\): APP_NOT_INSTALLED: /);
+    assert.match(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'), /<error message="[^"]*" type="APP_NOT_INSTALLED">/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('run: each file goes to a device of its platform; a file no listed device can run is a usage error (exit 3)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mb-cli-run-'));
   try {

@@ -14,8 +14,12 @@ export { findTarget, forgetSize, requestOf, resolvedOf, resolveOnce, targetPrese
 export const ACTIONS: Record<string, ActionFn> = { ...CORE_ACTIONS, ...SEMANTIC_ACTIONS };
 export const VERB_NAMES = Object.keys(ACTIONS);
 
-/** Failures that say the device or the tool is broken rather than the app being in a wrong state. */
-const ERROR_CODES = new Set(['DEVICE_NOT_FOUND', 'INTERNAL']);
+/**
+ * Failures that say the device, its setup or the tool is broken rather than the app being in a
+ * wrong state. A missing app is the device's setup, like a missing device: no retry or fix of the
+ * scenario helps, so the run ends `error` (exit 2) rather than `failed` (exit 5).
+ */
+const ERROR_CODES = new Set(['DEVICE_NOT_FOUND', 'APP_NOT_INSTALLED', 'INTERNAL']);
 
 /**
  * Runs one step live and reports what happened; never throws. `failed` means the app was not in
