@@ -161,6 +161,8 @@ export class AgentSession {
     if ((req.app_state === 'fresh_install' || req.app_state === 'logged_out') && !req.app_package) {
       throw new VerbError('INVALID_PARAMETER', `app_state ${req.app_state} needs app_package: the app whose data is cleared`);
     }
+    // Before anything happens on the device: another session's or process's recording there refuses this one.
+    await this.options.store?.ensureFree(req.device);
     if (req.app_state) {
       state.busy++;
       let manual: string[];
@@ -189,8 +191,9 @@ export class AgentSession {
       environment: req.environment,
       startedAt: new Date(),
     });
-    this.recorders.set(req.device, recorder);
+    // Kept only once its device is claimed: a start that lost a race leaves no recorder behind.
     await this.options.store?.save(recorder);
+    this.recorders.set(req.device, recorder);
     return recorder.summary();
   }
 
@@ -199,6 +202,8 @@ export class AgentSession {
     await this.recoverRecordings();
     const recorder = this.recorders.get(device);
     if (!recorder) {
+      // Another session or process recording this device is named, rather than "no recording".
+      await this.options.store?.ensureFree(device);
       const running = [...this.recorders.keys()];
       throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start'}`);
     }
