@@ -5,6 +5,7 @@ import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
+import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
@@ -73,6 +74,7 @@ export class Engine {
   private readonly activity = new DeviceActivity();
   private readonly handles = new Map<string, DeviceHandle>();
   private readonly sizes = new Map<string, { size: ScreenSize; at: number }>();
+  private readonly listed = new ListedElements();
   private readonly callListeners = new Set<(e: CallEvent) => void>();
   private readonly unwatch: (() => void)[] = [];
   private readonly deviceListeners = new Set<(c: DevicesChange) => void>();
@@ -148,11 +150,11 @@ export class Engine {
     const deviceId = input.device as string;
     let result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
       const device = await this.resolve(deviceId, signal);
-      if (!def.mutates) return def.handler(input, this.context(device, signal));
+      if (!def.mutates) return def.handler(input, this.context(device, signal, options.origin));
       // Before and after: a capture that began before the action ended must not be reused.
       this.latestCaptures.invalidate(deviceId);
       try {
-        return await def.handler(input, this.context(device, signal));
+        return await def.handler(input, this.context(device, signal, options.origin));
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
@@ -401,7 +403,8 @@ export class Engine {
     return size;
   }
 
-  private context(device: DeviceHandle, signal: AbortSignal): ToolContext {
+  /** `origin`: who calls; each caller's element ids are read against its own last listing. */
+  private context(device: DeviceHandle, signal: AbortSignal, origin?: string): ToolContext {
     const id = device.info.id;
     return {
       device,
@@ -411,6 +414,7 @@ export class Engine {
       files: this.allowedPaths,
       forgetScreenSize: () => this.sizes.delete(id),
       keptCapture: () => this.latestCaptures.fresh(id),
+      listed: { remember: (elements) => this.listed.remember(id, origin, elements), seen: (element) => this.listed.seen(id, origin, element) },
     };
   }
 }

@@ -223,6 +223,25 @@ t('swipe scrolls the list and scroll_to_element finds an item below the fold', a
   await fails(engine, 'mobile_scroll_to_element', { device: A, element: 'item_999' }, 'ELEMENT_NOT_FOUND', /item_999/);
 });
 
+t('scroll_to_element with an id from before a scroll finds the element that was listed, not the row that holds the id now', async ({ engine }) => {
+  await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://screen/home' });
+  const listed = await elements(engine);
+  // A text without a resource id of its own: its id is its place in the hierarchy.
+  const item = listed.find((e) => e.text === 'Item 10' && !e.id.startsWith('item_'))!;
+  assert.ok(item, JSON.stringify(listed.map((e) => [e.id, e.text])));
+  // Far enough that Item 10 leaves the screen while its old id names a row further down.
+  await ok(engine, 'mobile_swipe_on_screen', { device: A, direction: 'up', distance: 1400 });
+  await ok(engine, 'mobile_swipe_on_screen', { device: A, direction: 'up', distance: 1400 });
+  // (Not listed again here: the caller under test still holds the first listing.)
+  const r = await ok(engine, 'mobile_scroll_to_element', { device: A, element: item.id });
+  assert.match(String(r.message), '"Item 10" when it was listed');
+  const now = await elements(engine);
+  const shown = now.find((e) => e.text === 'Item 10');
+  assert.ok(shown, 'Item 10 is on screen');
+  const atOldId = now.find((e) => e.id === item.id);
+  if (atOldId?.text !== 'Item 10') assert.match(String(r.message), `listed as "${shown!.id}" now`);
+});
+
 t('long press opens a context menu, double tap likes', async ({ engine }) => {
   await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://screen/home' });
   const item = await byId(engine, 'item_2');

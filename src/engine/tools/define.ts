@@ -2,7 +2,8 @@ import type { ScreenCapture } from '../screen/capture.js';
 import type * as v from 'valibot';
 import type { CallContext, DeviceHandle } from '../driver.js';
 import type { AllowedPaths } from '../allowed-paths.js';
-import type { DeviceInfo } from '../types.js';
+import type { DeviceInfo, UiElement } from '../types.js';
+import type { ListedElement } from '../listed-elements.js';
 import type { ScreenSize } from '../ui-tree.js';
 
 /** What a handler can reach. Only `mobile_list_available_devices` runs without a device. */
@@ -18,6 +19,8 @@ export interface ToolContext extends CallContext {
   forgetScreenSize(): void;
   /** The bridge frame loop's capture of moments ago when nothing changed since (screen/latest-capture.ts), else undefined. */
   keptCapture?(): ScreenCapture | undefined;
+  /** What the device's last listing showed (listed-elements.ts): remembered by the listing tool, read by scroll_to_element. */
+  listed?: { remember(elements: readonly UiElement[]): void; seen(id: string): ListedElement | undefined };
 }
 
 export interface DeviceToolDef<S extends v.GenericSchema = v.GenericSchema> {

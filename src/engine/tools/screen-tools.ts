@@ -1,4 +1,5 @@
 import { ToolError } from '../errors.js';
+import { identifiable, showsAs } from '../listed-elements.js';
 import { extname } from 'node:path';
 import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
@@ -77,7 +78,9 @@ export const screenTools = [
     params: params({ device }),
     mutates: false,
     async handler(_p, ctx) {
-      return { elements: await listElements(ctx) };
+      const elements = await listElements(ctx);
+      ctx.listed?.remember(elements);
+      return { elements };
     },
   }),
   deviceTool({
@@ -119,8 +122,15 @@ export const screenTools = [
     timeoutMs: 90_000,
     async handler(p, ctx) {
       const { width, height } = await ctx.screenSize();
-      const find = async () => (await listElements(ctx)).find((e) => e.id === p.element);
-      let hit = await find();
+      // The element the caller saw under this id: the id may name another row by now (a scrolled list).
+      const listed = ctx.listed?.seen(p.element);
+      const pick = (elements: UiElement[]): UiElement | undefined => {
+        const atId = elements.find((e) => e.id === p.element);
+        if (!listed || (atId && showsAs(atId, listed))) return atId;
+        const same = identifiable(listed) ? elements.filter((e) => showsAs(e, listed)) : [];
+        return same.length === 1 ? same[0] : undefined;
+      };
+      let hit = pick(await listElements(ctx));
       let scrolls = 0;
       for (const revealBelow of [true, false]) {
         let previous = '';
@@ -128,24 +138,26 @@ export const screenTools = [
           await scrollHalfScreen(ctx, revealBelow);
           scrolls++;
           const elements = await listElements(ctx);
-          hit = elements.find((e) => e.id === p.element);
+          hit = pick(elements);
           // An unchanged listing means the end of the content in this direction.
           const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
           if (signature === previous) break;
           previous = signature;
         }
       }
+      const what = listed && identifiable(listed) ? `element "${p.element}" (${JSON.stringify(listed.text || listed.label)} when it was listed)` : `element "${p.element}"`;
       if (!hit) {
         throw new ToolError(
           'ELEMENT_NOT_FOUND',
-          `element "${p.element}" did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed`,
+          `${what} did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed`,
         );
       }
       if (!fullyOnScreen(hit, width, height)) {
         // Partly visible at an edge: one short scroll brings it in so a tap on its centre lands.
         await scrollHalfScreen(ctx, hit.y + hit.height > height);
       }
-      return success(`scrolled to element "${p.element}" on ${p.device}${scrolls ? ` (${scrolls} scrolls)` : ''}`);
+      const moved = hit.id !== p.element ? `; it is listed as "${hit.id}" now (ids follow the element's place on screen), list elements again before using ids` : '';
+      return success(`scrolled to ${what} on ${p.device}${scrolls ? ` (${scrolls} scrolls)` : ''}${moved}`);
     },
   }),
 ];
