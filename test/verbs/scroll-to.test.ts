@@ -33,4 +33,16 @@ for (const [device, setUp, target, id] of [
   });
 }
 
+test('without a target: INVALID_PARAMETER saying what to give, not "undefined did not appear" after scrolling', async () => {
+  const engine = createEngine({ virtual: {}, android: false, ios: false });
+  try {
+    const ctx = await verbContext({ engine, device: 'virtual-android-1', targetWaitMs: 0 });
+    const o = await runVerb(ctx, { action: 'scroll_to_element' });
+    assert.equal([o.status, o.error?.code], ['failed', 'INVALID_PARAMETER'], o.message);
+    assert.match(o.message, 'scroll_to_element needs "target"');
+  } finally {
+    await engine.close();
+  }
+});
+
 test.run();

@@ -105,6 +105,9 @@ async function intoList(ctx: VerbContext, step: VerbStep): Promise<{ element: Ui
 }
 
 async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionResult> {
+  if (step.target === undefined && step.target_pattern === undefined) {
+    throw new VerbError('INVALID_PARAMETER', 'scroll_to_element needs "target" (a description such as "the Load more button") or "target_pattern" (a regex over the element text); add one');
+  }
   const size = await verbScreenSize(ctx);
   let scrolls = 0;
   for (const direction of ['up', 'down'] as const) {
