@@ -21,6 +21,7 @@ function errorResponse(id: RequestId, code: number, message: string, data?: unkn
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || typeof x === 'number' || x === null;
 
@@ -131,6 +132,14 @@ export class RpcServer {
       return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: id must be a string, a number or null'), after };
     }
     const id: RequestId = hasId ? (item.id as RequestId) : null;
+    // A request whose caller is already gone is not run. A process resumed after a stop (SIGSTOP,
+    // a stuck loop) finds what its callers sent and their close side by side in its sockets: those
+    // callers gave up (an aggregator's call timed out), so their requests must not act now. libuv
+    // reads the request in one poll and the close in the next, hence two turns of the loop (for
+    // every message, so they keep their order). Notifications still run: their senders expect no answer.
+    await nextTurn();
+    await nextTurn();
+    if (hasId && !conn.open) return { after };
     const envelope = v.safeParse(RequestEnvelopeSchema, item);
     if (!envelope.success) {
       return { response: errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `invalid request: ${paramIssues(envelope.issues).map((i) => i.message).join('; ')}`), after };

@@ -69,6 +69,13 @@ export interface BridgeOptions {
    * also be among the engine's drivers (createEngine extraDrivers), which lists their devices.
    */
   peers?: Peer[];
+  /**
+   * Deadline of a call passed to a peer bridge, counted from its arrival here (default 30 s, the
+   * engine's default --timeout; serve passes its --timeout). Verbs and scenario runs have none.
+   */
+  callTimeoutMs?: number;
+  /** The callers' own links to peers: liveness ping interval and connect deadline (defaults 5 s and 10 s). */
+  peerLinks?: { pingMs?: number; connectTimeoutMs?: number };
   /** Folder where agents' recordings are kept as they grow, to survive a restart (serve: the state folder). */
   recordingsDir?: string;
   /** Server-side log lines (stack traces go here, never to clients). Default: stderr. */
@@ -193,7 +200,9 @@ export class Bridge implements BridgeCore {
         change.notify,
       ),
     );
-    if (options.peers?.length) this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log);
+    if (options.peers?.length) {
+      this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log, { callTimeoutMs: options.callTimeoutMs ?? 30_000, ...options.peerLinks });
+    }
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
 

@@ -21,10 +21,10 @@ export class Peer implements Driver {
 
   constructor(
     readonly spec: PeerSpec,
-    options: { client?: string; firstRetryMs?: number; maxRetryMs?: number } = {},
+    options: { client?: string; firstRetryMs?: number; maxRetryMs?: number; pingMs?: number; connectTimeoutMs?: number } = {},
   ) {
     this.name = spec.name;
-    this.link = new RpcLink({ url: spec.url, token: spec.token, client: options.client ?? 'mobilebridge aggregator', reconnect: true, firstRetryMs: options.firstRetryMs, maxRetryMs: options.maxRetryMs });
+    this.link = new RpcLink({ ...options, url: spec.url, token: spec.token, client: options.client ?? 'mobilebridge aggregator', reconnect: true });
     this.link.onState((s) => this.onState(s));
     this.link.onNotification((method, params) => {
       if (method === 'devices.changed') this.applyChange(params as DevicesChangedParams);

@@ -1,9 +1,10 @@
 import { failure } from '../../engine/errors.js';
+import { findTool } from '../../engine/tools/index.js';
 import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
 import type { Session } from '../sessions.js';
 import type { Peer } from './peer.js';
 import { FrameRelay, type RelayStats } from './relay.js';
-import { RpcLink } from './rpc-link.js';
+import { PeerTimeoutError, RpcLink } from './rpc-link.js';
 
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
 export interface RouteContext {
@@ -13,6 +14,20 @@ export interface RouteContext {
 
 /** Methods that act on one device and go to the peer that has it, as they are. */
 const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop', 'elements.describe', 'input.touch', 'input.key']);
+/**
+ * Methods whose length is the work's, not one device call's (a verb waits for its target, a run
+ * lasts its steps): no deadline of their own; the link's liveness ping still ends them when the
+ * peer stops answering.
+ */
+const LONG_METHODS = new Set(['verbs.run', 'scenarios.run', 'agent.assert']);
+
+export interface RouterOptions {
+  /** The deadline of one call (serve --timeout), counted from its arrival here. */
+  callTimeoutMs: number;
+  /** Per-session links: liveness ping interval and connect deadline (RpcLinkOptions). */
+  pingMs?: number;
+  connectTimeoutMs?: number;
+}
 
 interface SessionLinks {
   links: Map<Peer, Promise<RpcLink>>;
@@ -34,6 +49,7 @@ export class PeerRouter {
     readonly peers: Peer[],
     private readonly server: string,
     log: (line: string) => void,
+    private readonly options: RouterOptions = { callTimeoutMs: 30_000 },
   ) {
     for (const p of peers) this.relays.set(p, new FrameRelay(p, log));
   }
@@ -97,15 +113,55 @@ export class PeerRouter {
   }
 
   private async forward(peer: Peer, method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> {
+    const arrived = performance.now();
+    const deadline = this.deadlineOf(method, params);
     let link: RpcLink;
     try {
-      link = await this.link(peer, ctx.session);
-      return await link.request(method, params);
+      const opening = this.link(peer, ctx.session);
+      link = await (deadline === undefined ? opening : beforeDeadline(opening, deadline, `connecting to it took longer than the call's deadline of ${deadline} ms`));
+    } catch (err) {
+      if (err instanceof PeerTimeoutError) return failure('TIMEOUT', `${what(method, params)}: ${peer.where} did not answer in time (${err.message}); nothing was sent to it, so the call will not run there`);
+      return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
+    }
+    const left = deadline === undefined ? undefined : deadline - (performance.now() - arrived);
+    // Connecting took the whole deadline: the call was never sent, so it cannot run later.
+    if (left !== undefined && left <= 0) return failure('TIMEOUT', `${what(method, params)}: did not start within ${deadline} ms: connecting to ${peer.where} took that long; nothing was sent to the peer`);
+    const sent = performance.now();
+    try {
+      return await link.request(method, params, left);
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, (err as Error).message);
+      if (err instanceof PeerTimeoutError) return this.timedOut(peer, link, method, params, err, sent);
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     }
+  }
+
+  /** The call's own deadline here: a tool's (an install takes longer), else --timeout; none for verbs and runs. */
+  private deadlineOf(method: string, params: Record<string, unknown>): number | undefined {
+    if (LONG_METHODS.has(method)) return undefined;
+    if (method === 'tools.call') {
+      const tool = findTool(String(params.tool));
+      return (tool && !('global' in tool) ? tool.timeoutMs : undefined) ?? this.options.callTimeoutMs;
+    }
+    return this.options.callTimeoutMs;
+  }
+
+  /**
+   * A call the peer did not answer in time: TIMEOUT, saying that it may still run there. When the
+   * peer has said nothing at all since the request went out (no answer, no pong), it is most likely
+   * stopped with the request unread in its socket: cutting this session's link then keeps it from
+   * running on resume (a bridge does not run requests read from a connection already gone), and
+   * ends whatever the session held there (a lock) when the peer reads the close.
+   */
+  private timedOut(peer: Peer, link: RpcLink, method: string, params: Record<string, unknown>, err: PeerTimeoutError, sent: number): unknown {
+    const silent = link.lastHeard < sent;
+    if (!err.unresponsive && silent) link.terminate(`${peer.where} said nothing for the whole deadline of a call`);
+    const why = err.unresponsive ? err.message : `${peer.where} did not answer within ${this.deadlineOf(method, params)} ms`;
+    return failure(
+      'TIMEOUT',
+      `${what(method, params)}: ${why}. ${silent || err.unresponsive ? 'The peer looks stopped or frozen; the connection to it was cut, so a request it has not read yet is not run when it recovers, but one it already read may still run then' : 'The peer answers otherwise, so the call may still complete there'}: check the device before repeating a mutating call`,
+    );
   }
 
   /** The caller's own link to the peer, opened on first use and closed with its session. */
@@ -118,7 +174,14 @@ export class PeerRouter {
     const entry = mine;
     const known = entry.links.get(peer);
     if (known) return known;
-    const link = new RpcLink({ url: peer.spec.url, token: peer.spec.token, client: `${session.client ?? session.id} via ${this.server}`, reconnect: false });
+    const link = new RpcLink({
+      url: peer.spec.url,
+      token: peer.spec.token,
+      client: `${session.client ?? session.id} via ${this.server}`,
+      reconnect: false,
+      pingMs: this.options.pingMs,
+      connectTimeoutMs: this.options.connectTimeoutMs,
+    });
     link.onNotification((method, p) => {
       if (method === 'devices.changed') return;
       const run = (p as { type?: string; run_id?: string } | null) ?? {};
@@ -137,4 +200,19 @@ export class PeerRouter {
     entry.links.set(peer, opened);
     return opened;
   }
+}
+
+/** "tools.call mobile_press_button on lab-phone", for messages. */
+function what(method: string, params: Record<string, unknown>): string {
+  const p = params.parameters as { device?: unknown } | undefined;
+  return method === 'tools.call' ? `${String(params.tool)} on ${String(p?.device)}` : `${method} on ${String(params.device)}`;
+}
+
+/** The promise, or a PeerTimeoutError after `ms` (the promise goes on: a link still opening is kept for later calls). */
+function beforeDeadline<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PeerTimeoutError(why, true)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

@@ -12,11 +12,33 @@ export interface RpcLinkOptions {
   reconnect: boolean;
   firstRetryMs?: number;
   maxRetryMs?: number;
+  /**
+   * Liveness: a ping this often, and a ping still unanswered when the next is due means the peer
+   * stopped answering (frozen, its event loop stuck): the link is cut (default 5000 ms). Without
+   * it a stopped process keeps its TCP connections open and every call waits forever.
+   */
+  pingMs?: number;
+  /** Deadline of the WebSocket handshake and of session.hello (default 10000 ms). */
+  connectTimeoutMs?: number;
 }
 
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
+}
+
+/**
+ * A request the peer did not answer in time (its deadline, or the link cut for missing pongs).
+ * Unlike a refused connection its fate is unknown: the peer may have run it, or may still.
+ */
+export class PeerTimeoutError extends Error {
+  constructor(
+    message: string,
+    /** Whether the link was cut because the peer stopped answering pings. */
+    readonly unresponsive: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -34,6 +56,10 @@ export class RpcLink {
   private readonly stateListeners = new Set<(s: LinkState, why?: string) => void>();
   private readonly noteListeners = new Set<(method: string, params: unknown) => void>();
   private readonly binaryListeners = new Set<(data: Buffer) => void>();
+  /** The peer stopped answering (a ping, the handshake or session.hello went unanswered): failed calls reject with PeerTimeoutError. */
+  private unresponsive = false;
+  /** When anything (a message, a pong) last came from the peer: a deadline with nothing heard since the request suggests a frozen peer. */
+  lastHeard = 0;
   lastError?: string;
 
   constructor(private readonly options: RpcLinkOptions) {
@@ -53,7 +79,8 @@ export class RpcLink {
           resolve();
         } else if (s === 'down' || s === 'closed') {
           off();
-          reject(new Error(this.lastError ?? `cannot reach ${this.options.url}`));
+          const why = this.lastError ?? `cannot reach ${redact(this.options.url)}`;
+          reject(this.unresponsive ? new PeerTimeoutError(why, true) : new Error(why));
         }
       });
       this.open();
@@ -65,10 +92,17 @@ export class RpcLink {
     this.open();
   }
 
-  request(method: string, params: unknown): Promise<unknown> {
+  /** With `timeoutMs`, a missing answer rejects with PeerTimeoutError then, and a late one is dropped. */
+  request(method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
     const ws = this.ws;
     if (this.stateValue !== 'open' || !ws) return Promise.reject(new Error(`the peer bridge at ${redact(this.options.url)} is not connected${this.lastError ? ` (${this.lastError})` : ''}`));
-    return this.send(ws, method, params);
+    return this.send(ws, method, params, timeoutMs);
+  }
+
+  /** Cuts the connection without a goodbye (a peer that does not answer would not read one). */
+  terminate(why: string): void {
+    this.lastError = why;
+    this.ws?.terminate();
   }
 
   onState(fn: (s: LinkState, why?: string) => void): () => void {
@@ -103,10 +137,13 @@ export class RpcLink {
   private open(): void {
     const headers: Record<string, string> = {};
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    const ws = new WebSocket(this.options.url, { perMessageDeflate: false, headers });
+    const connectMs = this.options.connectTimeoutMs ?? 10_000;
+    const ws = new WebSocket(this.options.url, { perMessageDeflate: false, headers, handshakeTimeout: connectMs });
     this.ws = ws;
+    this.unresponsive = false;
     ws.on('open', () => {
-      this.send(ws, 'session.hello', { client: this.options.client })
+      this.watchLiveness(ws);
+      this.send(ws, 'session.hello', { client: this.options.client }, connectMs)
         .then(() => {
           if (this.ws !== ws) return;
           this.retryMs = this.options.firstRetryMs ?? 200;
@@ -115,10 +152,12 @@ export class RpcLink {
         })
         .catch((err: Error) => {
           this.lastError = err.message;
+          this.unresponsive = err instanceof PeerTimeoutError;
           ws.terminate();
         });
     });
     ws.on('message', (data: Buffer, isBinary: boolean) => {
+      this.lastHeard = performance.now();
       if (isBinary) {
         for (const l of this.binaryListeners) l(data);
         return;
@@ -133,13 +172,16 @@ export class RpcLink {
       ws.terminate();
     });
     ws.on('error', (err) => {
-      this.lastError ??= err.message;
+      if (/handshake has timed out/.test(err.message)) {
+        this.unresponsive = true;
+        this.lastError ??= `the peer accepted the connection but did not complete the WebSocket handshake within ${connectMs} ms (stopped, frozen or overloaded)`;
+      } else this.lastError ??= err.message;
     });
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
       if (!this.lastError && code !== 1000) this.lastError = `connection closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`;
-      this.failPending(`the connection to the peer was lost${this.lastError ? ` (${this.lastError})` : ''}`);
+      this.failPending(`the connection to the peer was lost${this.lastError ? ` (${this.lastError})` : ''}`, this.unresponsive);
       if (this.stateValue === 'closed') return;
       this.setState('down', this.lastError);
       if (!this.options.reconnect) {
@@ -151,12 +193,48 @@ export class RpcLink {
     });
   }
 
-  private send(ws: WebSocket, method: string, params: unknown): Promise<unknown> {
+  /**
+   * Pings every pingMs; a ping still unanswered when the next is due cuts the link, so a peer that
+   * stopped (SIGSTOP, a stuck event loop) is marked down and its calls fail instead of waiting.
+   */
+  private watchLiveness(ws: WebSocket): void {
+    const every = this.options.pingMs ?? 5000;
+    let awaiting = false;
+    ws.on('pong', () => {
+      awaiting = false;
+      this.lastHeard = performance.now();
+    });
+    const timer = setInterval(() => {
+      if (this.ws !== ws) return clearInterval(timer);
+      if (awaiting) {
+        clearInterval(timer);
+        this.unresponsive = true;
+        this.terminate(`the peer bridge stopped answering: no pong to a ping within ${every} ms (the process is stopped, frozen or overloaded)`);
+        return;
+      }
+      awaiting = true;
+      ws.ping();
+    }, every);
+    timer.unref();
+    ws.once('close', () => clearInterval(timer));
+  }
+
+  private send(ws: WebSocket, method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      let timer: NodeJS.Timeout | undefined;
+      this.pending.set(id, {
+        resolve: (v) => (clearTimeout(timer), resolve(v)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          if (this.pending.delete(id)) reject(new PeerTimeoutError(`${method} got no answer from the peer bridge within ${timeoutMs} ms`, false));
+        }, timeoutMs);
+      }
       ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), (err) => {
-        if (err && this.pending.delete(id)) reject(err);
+        const entry = this.pending.get(id);
+        if (err && entry && this.pending.delete(id)) entry.reject(err);
       });
     });
   }
@@ -179,10 +257,10 @@ export class RpcLink {
     else entry.resolve(msg.result);
   }
 
-  private failPending(why: string): void {
+  private failPending(why: string, unanswered = false): void {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.reject(new Error(why));
+      p.reject(unanswered ? new PeerTimeoutError(why, true) : new Error(why));
     }
   }
 

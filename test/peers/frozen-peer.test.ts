@@ -1,0 +1,159 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge, type Bridge } from '../../src/bridge/index.js';
+import { Peer } from '../../src/bridge/peers/peer.js';
+import { createEngine } from '../../src/engine/create.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import type { BridgeClient } from '../../src/protocol/index.js';
+import { ANDROID, RawClient, testBridge, until } from '../bridge/helpers.js';
+import { ScriptedPeer } from './scripted-peer.js';
+
+const PHONE = 'scripted-phone';
+
+interface Lab {
+  peer: ScriptedPeer;
+  agg: Bridge;
+  clients: BridgeClient[];
+}
+
+/** A guard against a hang, not a timing assertion: without a deadline the call never answers at all. */
+function answered<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} never answered`)), 15_000);
+  });
+  return Promise.race([p, hang]).finally(() => clearTimeout(timer));
+}
+
+async function lab(): Promise<Lab> {
+  const peer = await ScriptedPeer.start();
+  const shared = new Peer({ name: 'lab1', url: peer.url }, { firstRetryMs: 50, maxRetryMs: 200, pingMs: 100, connectTimeoutMs: 300 });
+  let agg: Bridge | undefined;
+  try {
+    agg = await startBridge({
+      engine: createEngine({ virtual: false, extraDrivers: [shared] }),
+      host: '127.0.0.1',
+      port: 0,
+      webRoot: '/nonexistent',
+      peers: [shared],
+      callTimeoutMs: 400,
+      peerLinks: { pingMs: 100, connectTimeoutMs: 300 },
+      log: () => undefined,
+    });
+    await until('the peer listed', () => shared.up && shared.owns(PHONE));
+    return { peer, agg, clients: [] };
+  } catch (err) {
+    // startBridge closes the engine (and the peer link with it) when it cannot listen.
+    await agg?.close();
+    await shared.close();
+    await peer.close();
+    throw err;
+  }
+}
+
+async function shutdown(l: Lab | undefined): Promise<void> {
+  if (!l) return;
+  await Promise.all(l.clients.map((c) => c.close().catch(() => undefined)));
+  await l.agg.close();
+  await l.peer.close();
+}
+
+async function client(l: Lab, name: string): Promise<BridgeClient> {
+  const c = await connectBridge(l.agg.wsUrl, { client: name });
+  l.clients.push(c);
+  return c;
+}
+
+const frozen = suite<{ lab?: Lab }>('a peer bridge that stops answering');
+frozen.before.each(async (ctx) => {
+  ctx.lab = await lab();
+});
+frozen.after.each(async (ctx) => {
+  await shutdown(ctx.lab);
+  ctx.lab = undefined;
+});
+
+frozen('stopped (no answers, no pongs): calls answer TIMEOUT, saying they may still run there, and the peer is marked down', async ({ lab }) => {
+  const l = lab!;
+  const c = await client(l, 'agent');
+  // The caller's own link to the peer is open before the peer stops, as in a running session.
+  const size = (await c.callTool('mobile_get_screen_size', { device: PHONE })) as { status?: string };
+  assert.is(size.status, undefined, JSON.stringify(size));
+  l.peer.silent = true;
+  l.peer.deaf = true;
+  const [press, lock] = (await answered(
+    Promise.all([c.callTool('mobile_press_button', { device: PHONE, button: 'HOME' }), c.request('devices.lock', { device: PHONE })]),
+    'a call on the stopped peer',
+  )) as { status?: string; code?: string; message?: string }[];
+  for (const r of [press, lock]) {
+    assert.is(r.code, 'TIMEOUT', JSON.stringify(r));
+    assert.match(r.message ?? '', /may still run/);
+  }
+  assert.match(press.message ?? '', /mobile_press_button on scripted-phone/);
+  const down = await until('the peer marked down', () => {
+    const s = l.agg.peers!.stats().lab1;
+    return !s.up && s;
+  });
+  assert.match(down.error ?? '', /no pong|handshake|session\.hello/);
+  const listed = (await c.request('devices.list', {})) as { devices: { id: string }[]; notes?: string[] };
+  assert.not.ok(listed.devices.some((d) => d.id === PHONE), 'its devices are no longer listed ready');
+  assert.ok(listed.notes?.some((n) => /lab1/.test(n)), JSON.stringify(listed.notes));
+});
+
+frozen('answering pings but not the call: TIMEOUT at the call\'s deadline, the link stays', async ({ lab }) => {
+  const l = lab!;
+  const c = await client(l, 'agent');
+  await c.callTool('mobile_get_screen_size', { device: PHONE });
+  l.peer.silent = true;
+  const press = (await answered(c.callTool('mobile_press_button', { device: PHONE, button: 'HOME' }), 'a call on the silent peer')) as { code?: string; message?: string };
+  assert.is(press.code, 'TIMEOUT', JSON.stringify(press));
+  assert.match(press.message ?? '', /did not answer within 400 ms/);
+  assert.match(press.message ?? '', /may still complete/);
+  assert.ok(l.agg.peers!.stats().lab1.up, 'a peer that answers pings stays up');
+  assert.is(l.peer.closed.length, 0, 'no link was cut');
+});
+
+frozen.run();
+
+const gone = suite('a bridge that reads a request and its caller\'s close together');
+
+gone('does not run the request: its caller gave up (an aggregator whose call timed out)', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const raw = await RawClient.open(bridge.wsUrl).catch(async (err: unknown) => {
+    await bridge.close();
+    throw err;
+  });
+  try {
+    const seen: string[] = [];
+    bridge.engine.onCall((e) => seen.push(e.tool));
+    // Request and close leave together, as a stopped process finds them when it resumes.
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools.call', params: { tool: 'mobile_press_button', parameters: { device: ANDROID, button: 'HOME' } } });
+    raw.ws.terminate();
+    const other = await RawClient.open(bridge.wsUrl);
+    try {
+      // Calls on one device run in arrival order: once this one has answered, the HOME press would have run.
+      await other.call('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: ANDROID } });
+    } finally {
+      await other.close();
+    }
+    assert.equal(seen, ['mobile_get_screen_size']);
+  } finally {
+    await bridge.close();
+  }
+});
+
+gone('still runs a notification sent just before closing: its sender expects no answer', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  try {
+    const raw = await RawClient.open(bridge.wsUrl);
+    const seen: string[] = [];
+    bridge.engine.onCall((e) => seen.push(e.tool));
+    raw.send({ jsonrpc: '2.0', method: 'tools.call', params: { tool: 'mobile_press_button', parameters: { device: ANDROID, button: 'HOME' } } });
+    raw.ws.terminate();
+    await until('the notification ran', () => seen.includes('mobile_press_button'));
+  } finally {
+    await bridge.close();
+  }
+});
+
+gone.run();

@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface PeerRequest {
+  method: string;
+  params: Record<string, unknown>;
+  /** Which connection it came on (the aggregator's shared link, or one per session). */
+  connection: number;
+}
+
+/**
+ * A stand-in peer bridge that speaks just enough JSON-RPC to be aggregated (session.hello,
+ * devices.list, anything else answered `{}`), and can be told to stop answering requests and pings
+ * — what a stopped or frozen bridge looks like from outside, without stopping a real process.
+ */
+export class ScriptedPeer {
+  /** Requests go unanswered (they are still recorded). */
+  silent = false;
+  /** Pings go unanswered. */
+  deaf = false;
+  readonly requests: PeerRequest[] = [];
+  readonly closed: number[] = [];
+  private readonly sockets = new Set<WebSocket>();
+  private connections = 0;
+
+  private constructor(
+    private readonly wss: WebSocketServer,
+    readonly devices: { id: string; os: 'Android' | 'iOS'; model: string; version: string }[],
+  ) {
+    wss.on('connection', (ws) => this.accept(ws));
+  }
+
+  static async start(devices = [{ id: 'scripted-phone', os: 'Android' as const, model: 'Scripted', version: '1' }]): Promise<ScriptedPeer> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false, perMessageDeflate: false });
+    await new Promise<void>((resolve, reject) => {
+      wss.once('listening', resolve);
+      wss.once('error', reject);
+    });
+    return new ScriptedPeer(wss, devices);
+  }
+
+  get url(): string {
+    return `ws://127.0.0.1:${(this.wss.address() as AddressInfo).port}/ws`;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private accept(ws: WebSocket): void {
+    const connection = ++this.connections;
+    this.sockets.add(ws);
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      this.closed.push(connection);
+    });
+    ws.on('ping', (data) => {
+      if (!this.deaf) ws.pong(data);
+    });
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as { id?: number; method: string; params?: Record<string, unknown> };
+      this.requests.push({ method: msg.method, params: msg.params ?? {}, connection });
+      if (this.silent || msg.id === undefined) return;
+      const result = msg.method === 'session.hello' ? { session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : {};
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    });
+  }
+}
