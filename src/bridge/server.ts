@@ -348,7 +348,10 @@ export class Bridge implements BridgeCore {
     ws.on('close', () => {
       this.connections.delete(conn);
       // The session waits for a resume, but its locks go now: nobody is left to drive the device.
-      if (this.sessions.detach(conn.session, conn)) this.locks.releaseAll(conn.session, 'its holder disconnected');
+      if (this.sessions.detach(conn.session, conn)) {
+        this.locks.releaseAll(conn.session, 'its holder disconnected');
+        this.peers?.detachSession(conn.session);
+      }
     });
   }
 }

@@ -6,7 +6,7 @@ import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import type { BridgeClient, DecodedFrame } from '../../src/protocol/index.js';
-import { testBridge, until } from '../bridge/helpers.js';
+import { RawClient, testBridge, until } from '../bridge/helpers.js';
 
 const ANDROID = 'virtual-android-1';
 const IOS = 'virtual-ios-1';
@@ -108,6 +108,38 @@ lab('10 viewers through the aggregator: one subscription on the peer, each frame
   });
   const last = frames.map((f) => f[f.length - 1]);
   assert.ok(last.every((f) => Buffer.compare(Buffer.from(f.image), Buffer.from(last[0].image)) === 0 || f.header.seq !== last[0].header.seq));
+});
+
+lab('a lock taken through the aggregator goes as soon as its holder disconnects; a resume does not bring it back', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  let x2: RawClient | undefined;
+  try {
+    const hello = (await x.call('session.hello', { client: 'x' })) as { session: string; resume_token: string };
+    const lock = (await x.call('devices.lock', { device: IOS })) as { holder?: { client?: string } };
+    assert.match(lock.holder?.client ?? '', /x via/, JSON.stringify(lock));
+    const y = await client(l, 'y');
+    const locks: { holder: unknown }[] = [];
+    y.on('device.lock', (p) => locks.push(p));
+    await y.request('devices.subscribe', { device: IOS });
+    const refused = (await y.callTool('mobile_press_button', { device: IOS, button: 'HOME' })) as { code?: string };
+    assert.is(refused.code, 'PERMISSION_DENIED', 'x holds the lock on the peer');
+
+    x.ws.terminate();
+    // Within the 30 s resume grace: the lock must not wait for it.
+    await until('the lock on the peer released', () => locks.some((e) => e.holder === null));
+    const pressed = (await y.callTool('mobile_press_button', { device: IOS, button: 'HOME' })) as { status?: string };
+    assert.is(pressed.status, 'success', JSON.stringify(pressed));
+
+    x2 = await RawClient.open(l.agg.wsUrl);
+    const resumed = (await x2.call('session.hello', { client: 'x', resume: hello.session, resume_token: hello.resume_token, received: 0 })) as { resumed?: boolean };
+    assert.ok(resumed.resumed, JSON.stringify(resumed));
+    const still = (await y.callTool('mobile_press_button', { device: IOS, button: 'HOME' })) as { status?: string };
+    assert.is(still.status, 'success', 'the resumed session did not get the lock back');
+  } finally {
+    x.ws.terminate();
+    await x2?.close();
+  }
 });
 
 lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {

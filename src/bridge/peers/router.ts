@@ -3,6 +3,7 @@ import { findTool } from '../../engine/tools/index.js';
 import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
 import type { Session } from '../sessions.js';
 import type { Peer } from './peer.js';
+import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
 import { PeerTimeoutError, RpcLink } from './rpc-link.js';
 
@@ -33,6 +34,7 @@ interface SessionLinks {
   links: Map<Peer, Promise<RpcLink>>;
   /** Scenario runs started through a peer (from scenario.progress), for scenarios.cancel. */
   runs: Map<string, Peer>;
+  held: HeldOnPeers;
 }
 
 /**
@@ -98,6 +100,21 @@ export class PeerRouter {
     for (const relay of this.relays.values()) relay.resumeSession(session);
   }
 
+  /**
+   * The session's socket dropped: its locks on peers go now, as local ones do (docs/protocol.md,
+   * devices.lock), not when its links close at the end of the resume grace.
+   */
+  detachSession(session: Session): void {
+    const mine = this.sessions.get(session);
+    if (!mine) return;
+    for (const [device, peer] of mine.held.takeReleasable()) {
+      void mine.links
+        .get(peer)
+        ?.then((link) => link.request('devices.unlock', { device }, this.options.callTimeoutMs))
+        .catch(() => undefined);
+    }
+  }
+
   dropSession(session: Session): void {
     for (const relay of this.relays.values()) relay.dropSession(session);
     const mine = this.sessions.get(session);
@@ -127,13 +144,23 @@ export class PeerRouter {
     // Connecting took the whole deadline: the call was never sent, so it cannot run later.
     if (left !== undefined && left <= 0) return failure('TIMEOUT', `${what(method, params)}: did not start within ${deadline} ms: connecting to ${peer.where} took that long; nothing was sent to the peer`);
     const sent = performance.now();
+    // A session that ended while connecting has no entry any more; nothing of it is kept then.
+    const held = this.sessions.get(ctx.session)?.held ?? new HeldOnPeers();
+    const device = String(params.device);
+    if (method === 'scenarios.run') held.runStarted(device);
     try {
-      return await link.request(method, params, left);
+      const result = await link.request(method, params, left);
+      held.noteResult(peer, method, device, result);
+      return result;
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, (err as Error).message);
       if (err instanceof PeerTimeoutError) return this.timedOut(peer, link, method, params, err, sent);
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
+    } finally {
+      if (method === 'scenarios.run') held.runEnded(device);
+      // The holder left while the call was out (a lock just taken, a run that kept its lease).
+      if (!ctx.session.connection && !ctx.session.ended) this.detachSession(ctx.session);
     }
   }
 
@@ -168,7 +195,7 @@ export class PeerRouter {
   private link(peer: Peer, session: Session): Promise<RpcLink> {
     let mine = this.sessions.get(session);
     if (!mine) {
-      mine = { links: new Map(), runs: new Map() };
+      mine = { links: new Map(), runs: new Map(), held: new HeldOnPeers() };
       this.sessions.set(session, mine);
     }
     const entry = mine;
