@@ -6,7 +6,7 @@ import { textOf } from '../../src/bridge/outgoing.js';
 import { Session } from '../../src/bridge/sessions.js';
 
 /** A peer link that the test drives by hand: it answers devices.subscribe and emits binary messages. */
-function fakePeer() {
+function fakePeer(subscribe: (n: number) => Promise<unknown> = async (n) => ({ subscription: `up-${n}` })) {
   const binary = new Set<(b: Buffer) => void>();
   const notes = new Set<(method: string, params: unknown) => void>();
   const requests: { method: string; params: unknown }[] = [];
@@ -19,7 +19,7 @@ function fakePeer() {
       onState: () => () => undefined,
       request: async (method: string, params: unknown) => {
         requests.push({ method, params });
-        return method === 'devices.subscribe' ? { subscription: `up-${++n}` } : {};
+        return method === 'devices.subscribe' ? subscribe(++n) : {};
       },
     },
     onReconnect: () => () => undefined,
@@ -158,6 +158,30 @@ test('a resumed session starts its relayed element subscription over with a rese
   assert.is(after[0].params.reset, true);
   assert.is(after[0].params.seq, 2);
   assert.equal(after[0].params.added.map((e) => `${e.id}:${e.label}`).sort(), ['b:B2', 'c:C']);
+});
+
+test('two viewers subscribing while the peer has not answered yet share its answer: both refused when it refuses, both told the format when it accepts', async () => {
+  const answers: ((v: unknown) => void)[] = [];
+  const { peer, requests } = fakePeer(() => new Promise((resolve) => answers.push(resolve)));
+  const relay = new FrameRelay(peer, () => undefined);
+  const params = { device: 'd', screen: { format: 'jpeg' as const }, elements: false };
+  const a = viewer();
+  const b = viewer();
+  const pending = [relay.subscribe(a.session, params), relay.subscribe(b.session, params)];
+  answers[0]({ status: 'error', code: 'DEVICE_NOT_FOUND', message: 'device d went away' });
+  for (const r of await Promise.all(pending)) assert.is('status' in r && r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+  assert.is(b.session.subscriptions.size, 0, 'no subscription left that would never deliver');
+
+  // The device is back: a new subscription on the peer, and both viewers get what it answered.
+  const c = viewer();
+  const d = viewer();
+  const again = [relay.subscribe(c.session, params), relay.subscribe(d.session, params)];
+  answers[1]({ subscription: 'up-2', device: 'd', format: 'jpeg', source: 'virtual' });
+  for (const r of await Promise.all(again)) {
+    if ('status' in r) throw new Error(r.message);
+    assert.is(r.sub.info().source, 'virtual');
+  }
+  assert.is(requests.filter((r) => r.method === 'devices.subscribe').length, 2, 'one subscription on the peer per attempt');
 });
 
 test.run();

@@ -37,6 +37,8 @@ interface Group {
   seq: number;
   /** What the peer answered: the format frames really come in (SPEC §9), and from where. */
   stream?: Subscription['stream'];
+  /** The subscription on the peer being made: whoever joins meanwhile waits for it and shares its fate. */
+  ready: Promise<ToolFailure | undefined>;
 }
 
 interface Delivery {
@@ -177,16 +179,24 @@ export class FrameRelay {
 
   private async group(params: Group['params']): Promise<Group | ToolFailure> {
     const key = JSON.stringify(params);
-    const existing = this.groups.get(key);
-    if (existing) return existing;
-    const group: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, primed: false, ...(params.elements ? { elements: new Map() } : {}) };
-    this.groups.set(key, group);
-    const outcome = await this.subscribeUpstream(group);
-    if (outcome) {
-      this.groups.delete(key);
-      return outcome;
+    for (;;) {
+      let group = this.groups.get(key);
+      if (!group) {
+        const created: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, primed: false, ready: Promise.resolve(undefined), ...(params.elements ? { elements: new Map() } : {}) };
+        this.groups.set(key, created);
+        created.ready = this.subscribeUpstream(created).then((outcome) => {
+          if (outcome && this.groups.get(key) === created) this.groups.delete(key);
+          return outcome;
+        });
+        group = created;
+      }
+      // A viewer asking while another one's subscription on the peer is under way waits for it and
+      // gets the same answer: joining at once, it would stay in a group dropped if the peer refuses.
+      const failed = await group.ready;
+      if (failed) return failed;
+      // Still the group of these params (its last viewer did not leave while we waited): join it.
+      if (this.groups.get(key) === group) return group;
     }
-    return group;
   }
 
   private async subscribeUpstream(group: Group): Promise<ToolFailure | undefined> {
@@ -233,7 +243,8 @@ export class FrameRelay {
     for (const group of [...this.groups.values()]) {
       group.recent = [];
       group.primed = false;
-      const outcome = await this.subscribeUpstream(group);
+      group.ready = this.subscribeUpstream(group);
+      const outcome = await group.ready;
       if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
     }
   }
