@@ -21,6 +21,8 @@ function errorResponse(id: RequestId, code: number, message: string, data?: unkn
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
+/** Marks a notification among a batch's ids: it is never answered, not even when refused. */
+const NOTIFICATION = Symbol('notification');
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || typeof x === 'number' || x === null;
@@ -81,8 +83,11 @@ export class RpcServer {
       return;
     }
     const items = Array.isArray(msg) ? msg : [msg];
-    // Every request of a batch counts; refusals name the ids so clients can match them.
-    if (!this.admit(conn, items.slice(0, this.limits.maxBatch + 1).map((item) => (isPlainObject(item) && isValidId(item.id) ? item.id : null)))) return;
+    // Every request of a batch counts; refusals name the ids so clients can match them, and a
+    // notification (an object without an id) gets none: JSON-RPC never answers one.
+    const ids = items.slice(0, this.limits.maxBatch + 1).map((item) => (!isPlainObject(item) ? null : !Object.hasOwn(item, 'id') ? NOTIFICATION : isValidId(item.id) ? item.id : null));
+    // An empty batch is one invalid request.
+    if (!this.admit(conn, ids.length ? ids : [null], Array.isArray(msg) && ids.length > 0)) return;
     if (!Array.isArray(msg)) {
       this.track(this.one(conn, msg).then((o) => this.finish(conn, o.response, o.after)));
       return;
@@ -103,8 +108,12 @@ export class RpcServer {
     );
   }
 
-  /** Rate limit: takes a token per request; when there are too few, answers every id with -32000 and returns false. */
-  private admit(conn: Connection<Session>, ids: RequestId[]): boolean {
+  /**
+   * Rate limit: takes a token per message of the batch; when there are too few, answers each
+   * request with -32000 (notifications get nothing, so a batch of only notifications gets no
+   * answer at all) and returns false.
+   */
+  private admit(conn: Connection<Session>, ids: (RequestId | typeof NOTIFICATION)[], batch = false): boolean {
     if (conn.bucket.take(Math.max(1, ids.length))) {
       conn.refusedInARow = 0;
       return true;
@@ -117,8 +126,10 @@ export class RpcServer {
     }
     const retry = conn.bucket.retryAfterMs(Math.max(1, ids.length));
     const message = `rate limit exceeded: at most ${limits.rate_limit_per_second} messages per second (bursts of ${limits.rate_limit_burst}); retry after ${retry} ms`;
-    const responses = ids.map((id) => errorResponse(id, RPC_ERRORS.RATE_LIMITED, message, { retry_after_ms: retry }));
-    this.send(conn, responses.length === 1 ? responses[0] : responses);
+    const answered = ids.filter((id): id is RequestId => id !== NOTIFICATION);
+    const responses = answered.map((id) => errorResponse(id, RPC_ERRORS.RATE_LIMITED, message, { retry_after_ms: retry }));
+    // A single message is answered alone, a batch with an array (JSON-RPC 2.0 §6), even of one.
+    if (responses.length) this.send(conn, batch ? responses : responses[0]);
     return false;
   }
 

@@ -284,4 +284,26 @@ limited('-32000 past the per-connection rate limit, with retry_after_ms; persist
   }
 });
 
+limited('notifications past the limit get no answer, alone or in a batch; requests in a mixed batch each get theirs', async () => {
+  // A burst above the refusals sent, so that flooding does not close the connection first.
+  const { bridge: b } = await testBridge({ rateLimit: { perSecond: 1, burst: 40 } });
+  const c = await RawClient.open(b.wsUrl);
+  try {
+    for (let i = 0; i < 60; i++) c.send({ jsonrpc: '2.0', method: 'devices.list' });
+    c.send([{ jsonrpc: '2.0', method: 'devices.list' }, { jsonrpc: '2.0', method: 'devices.list' }]);
+    c.send([{ jsonrpc: '2.0', id: 'm', method: 'devices.list' }, { jsonrpc: '2.0', method: 'devices.list' }]);
+    c.send({ jsonrpc: '2.0', id: 'last', method: 'devices.list' });
+    // Refusals are sent in the order of the messages: anything answering a notification came before these.
+    const last = await c.response('last');
+    assert.is((last.error as { code?: number } | undefined)?.code, RPC_ERRORS.RATE_LIMITED, JSON.stringify(last));
+    const mixed = c.texts.filter(Array.isArray) as { id: unknown; error?: { code: number } }[][];
+    assert.is(mixed.length, 1, JSON.stringify(c.texts));
+    assert.equal(mixed[0].map((r) => [r.id, r.error?.code]), [['m', RPC_ERRORS.RATE_LIMITED]]);
+    assert.equal(c.texts.filter((m) => !Array.isArray(m)), [], 'nothing answered a notification');
+  } finally {
+    await c.close();
+    await b.close();
+  }
+});
+
 limited.run();
