@@ -26,6 +26,7 @@ export interface LockChange {
 export class LockTable {
   private readonly locks = new Map<string, Held>();
   private readonly pinned = new Map<string, Session>();
+  private readonly takeoverListeners = new Set<(device: string, previous: Session, by: Session) => void>();
 
   constructor(private readonly onChange: (change: LockChange) => void) {}
 
@@ -57,7 +58,14 @@ export class LockTable {
       ...(held ? { previous: held.holder.participant } : {}),
       notify: held ? [held.holder, session] : [session],
     });
+    if (held) for (const l of this.takeoverListeners) l(device, held.holder, session);
     return this.info(device)!;
+  }
+
+  /** Told when a session takes a device over from another (a run of the previous holder stops then). */
+  onTakeover(fn: (device: string, previous: Session, by: Session) => void): () => void {
+    this.takeoverListeners.add(fn);
+    return () => this.takeoverListeners.delete(fn);
   }
 
   release(device: string, session: Session, reason?: string): boolean {

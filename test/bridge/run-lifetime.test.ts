@@ -48,4 +48,43 @@ test('session.bye mid-run cancels the run, which keeps the lock until its last d
   }
 });
 
+test('a takeover cancels the previous holder\'s run on the device; the run\'s answer, progress and document say who took it', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mb-run-takeover-'));
+  const { bridge } = await testBridge();
+  const a = await connectBridge(bridge.wsUrl, { client: 'suite-runner' });
+  const b = await connectBridge(bridge.wsUrl, { client: 'person' });
+  try {
+    const { session: runner } = (await a.requestRaw('session.hello', { client: 'suite-runner' })) as { session: string };
+    const { session: person } = (await b.requestRaw('session.hello', { client: 'person' })) as { session: string };
+    const calls: { origin?: string; mutates: boolean }[] = [];
+    bridge.engine.onCall((e) => calls.push({ origin: e.origin, mutates: e.mutates }));
+    const progress: { type: string; summary?: string }[] = [];
+    a.on('scenario.progress', (p) => progress.push(p as { type: string; summary?: string }));
+    const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as { steps: unknown[] };
+    const running = a.requestRaw('scenarios.run', { device: ANDROID, scenario, out }) as Promise<{ status: string; summary: string; result_file: string; steps_executed: unknown[] }>;
+    await until('the run acts on the device', () => calls.some((c) => c.origin === runner && c.mutates), 20_000);
+
+    const lock = (await b.request('devices.lock', { device: ANDROID, takeover: true })) as { holder?: { session: string } };
+    assert.is(lock.holder?.session, person);
+    const doc = await running;
+    assert.is(doc.status, 'cancelled', doc.summary);
+    assert.match(doc.summary, new RegExp(`taken over by session ${person} \\(person\\)`));
+    assert.ok(doc.steps_executed.length < scenario.steps.length, 'the run stopped before its last step');
+    const onDisk = JSON.parse(readFileSync(doc.result_file, 'utf8')) as { status: string; summary: string };
+    assert.equal([onDisk.status, onDisk.summary], [doc.status, doc.summary]);
+    assert.match(progress.find((e) => e.type === 'finished')?.summary ?? '', /taken over/);
+    // Once the run has answered it acts no more; the new holder's press goes through.
+    const after = calls.length;
+    const press = (await b.callTool('mobile_press_button', { device: ANDROID, button: 'HOME' })) as { status?: string };
+    assert.is(press.status, 'success', JSON.stringify(press));
+    assert.is(calls.slice(after).filter((c) => c.origin === runner).length, 0);
+    assert.is(bridge.locks.holder(ANDROID)?.id, person, 'the run\'s end did not release the new holder\'s lock');
+  } finally {
+    await a.close();
+    await b.close();
+    await bridge.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 test.run();

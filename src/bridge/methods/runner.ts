@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { failure, toFailure } from '../../engine/errors.js';
-import { prepareOutput, runScenario } from '../../engine/runner/index.js';
+import { prepareOutput, runScenario, writeFileAtomic } from '../../engine/runner/index.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { TEMP_RUN_PREFIX } from '../run-files.js';
@@ -20,8 +20,8 @@ interface ActiveRun {
 /**
  * verbs.run, scenarios.run and scenarios.cancel: the runner over the bridge. A scenario run holds
  * the device's lock for its whole length, so a viewer cannot disturb it unless it takes over
- * (devices.lock with takeover), which cancels nothing by itself but makes the run's own
- * mutating calls the only ones allowed until then.
+ * (devices.lock with takeover). A takeover cancels the run: its own calls do not ask the lock, and
+ * a run that kept driving the device under the new holder's hands would undo what they do.
  */
 export function runnerMethods(): MethodDef[] {
   const active = new Map<string, ActiveRun>();
@@ -75,6 +75,12 @@ export function runnerMethods(): MethodDef[] {
       // device locked until it has really stopped, not just until its session ended.
       ctx.session.onEnd(stop);
       ctx.bridge.locks.pin(p.device, ctx.session);
+      let takenOver: string | undefined;
+      const offTakeover = ctx.bridge.locks.onTakeover((device, previous, by) => {
+        if (device !== p.device || previous !== ctx.session || takenOver) return;
+        takenOver = `${device} was taken over by ${by.client ? `session ${by.id} (${by.client})` : `session ${by.id}`} (devices.lock with takeover)`;
+        controller.abort();
+      });
       let entry: ActiveRun | undefined;
       try {
         const { document, resultFile } = await runScenario({
@@ -93,11 +99,18 @@ export function runnerMethods(): MethodDef[] {
               active.set(event.run_id, entry);
               ctx.bridge.runFiles.add(event.run_id, outDir, event.scenario_id, p.out === undefined);
             }
-            ctx.notify('scenario.progress', { device: p.device, ...event } as Record<string, unknown>);
+            const shown = event.type === 'finished' && event.status === 'cancelled' && takenOver ? { ...event, summary: `${event.summary}: ${takenOver}` } : event;
+            ctx.notify('scenario.progress', { device: p.device, ...shown } as Record<string, unknown>);
           },
         });
+        if (document.status === 'cancelled' && takenOver) {
+          // The runner's summary says cancelled; the caller and the file must also say why.
+          document.summary = `${document.summary}: ${takenOver}`;
+          await writeFileAtomic(resultFile, JSON.stringify(document, null, 2), outDir).catch((err: Error) => ctx.bridge.log(`bridge: could not add the takeover to ${resultFile}: ${err.message}`));
+        }
         return { ...document, result_file: resultFile } as unknown as Record<string, unknown>;
       } finally {
+        offTakeover();
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
         ctx.bridge.locks.unpin(p.device, ctx.session);
