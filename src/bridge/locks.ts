@@ -25,7 +25,8 @@ export interface LockChange {
  */
 export class LockTable {
   private readonly locks = new Map<string, Held>();
-  private readonly pinned = new Map<string, Session>();
+  /** Per device: the session whose scenario runs keep its lock, how many of them run, and whether it held the lock before them (a lease). */
+  private readonly pinned = new Map<string, { session: Session; runs: number; leased: boolean }>();
   private readonly takeoverListeners = new Set<(device: string, previous: Session, by: Session) => void>();
 
   constructor(private readonly onChange: (change: LockChange) => void) {}
@@ -76,18 +77,31 @@ export class LockTable {
     return true;
   }
 
-  /** Keeps `session`'s lock on `device` through the end of the session until unpin (a run still stopping). */
-  pin(device: string, session: Session): void {
-    this.pinned.set(device, session);
+  /**
+   * A scenario run of `session` starts on `device`: its lock lasts through the end of the session
+   * until the session's last run there unpins (runs still stopping). Runs are counted, so one run
+   * ending does not free the device under another; `leased` (the session held the lock before the
+   * run) counts for the first run only, the later ones found the lock the first one took.
+   */
+  pin(device: string, session: Session, leased: boolean): void {
+    const pin = this.pinned.get(device);
+    if (pin?.session === session) pin.runs++;
+    else this.pinned.set(device, { session, runs: 1, leased });
   }
 
-  unpin(device: string, session: Session): void {
-    if (this.pinned.get(device) === session) this.pinned.delete(device);
+  /** A run ended: whether it was the session's last one on the device, and whether the lock was a lease from before its runs. */
+  unpin(device: string, session: Session): { last: boolean; leased: boolean } {
+    const pin = this.pinned.get(device);
+    // Taken over meanwhile (and the new holder's runs pinned it): the lock is not this session's to release.
+    if (pin?.session !== session) return { last: false, leased: false };
+    if (--pin.runs > 0) return { last: false, leased: pin.leased };
+    this.pinned.delete(device);
+    return { last: true, leased: pin.leased };
   }
 
   /** Every lock of the session except those a running scenario pinned (the run releases them when it stops). */
   releaseAll(session: Session, reason: string): void {
-    for (const [device, held] of [...this.locks]) if (held.holder === session && this.pinned.get(device) !== session) this.release(device, session, reason);
+    for (const [device, held] of [...this.locks]) if (held.holder === session && this.pinned.get(device)?.session !== session) this.release(device, session, reason);
   }
 
   /** The refusal for a mutating call by `session` on a device someone else holds, else undefined. */

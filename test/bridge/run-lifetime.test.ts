@@ -87,4 +87,41 @@ test('a takeover cancels the previous holder\'s run on the device; the run\'s an
   }
 });
 
+test('two runs of one session on one device: the lock lasts until the last of them ends', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mb-run-two-'));
+  const { bridge } = await testBridge();
+  const a = await connectBridge(bridge.wsUrl, { client: 'suite-runner' });
+  try {
+    const { session } = (await a.requestRaw('session.hello', { client: 'suite-runner' })) as { session: string };
+    let firstDone = false;
+    const calls: { holder?: string; afterFirst: boolean }[] = [];
+    // Who holds the device at each call of the runs, and whether the first run had answered by then.
+    bridge.engine.onCall((e) => {
+      if (e.origin === session && e.mutates) calls.push({ holder: bridge.locks.holder(ANDROID)?.id, afterFirst: firstDone });
+    });
+    const presses = (id: string, n: number) => ({
+      ...(JSON.parse(readFileSync(join(RUNS_DIR, 'clear_data_cross.json'), 'utf8')) as Record<string, unknown>),
+      scenario_id: id,
+      steps: Array.from({ length: n }, (_, i) => ({ id: `home_${i}`, action: 'press_button', description: 'home', value: 'HOME' })),
+      assertions: [],
+    });
+    // The first run takes the lock; the second finds it taken by the session and must not take the first run's end for its own.
+    const first = a.requestRaw('scenarios.run', { device: ANDROID, scenario: presses('first', 10), out }) as Promise<{ status: string; summary: string }>;
+    await until('the first run acts on the device', () => calls.length > 0, 20_000);
+    const long = a.requestRaw('scenarios.run', { device: ANDROID, scenario: presses('second', 60), out }) as Promise<{ status: string; summary: string }>;
+    const short = await first;
+    firstDone = true;
+    assert.is(short.status, 'passed', short.summary);
+    const rest = await long;
+    assert.is(rest.status, 'passed', rest.summary);
+    assert.ok(calls.some((c) => c.afterFirst), 'the second run still acted after the first one ended');
+    assert.equal(calls.filter((c) => c.holder !== session), [], 'every call of the runs was made under the session\'s lock');
+    assert.is(bridge.locks.holder(ANDROID), undefined, 'the last run released the lock it took');
+  } finally {
+    await a.close();
+    await bridge.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 test.run();

@@ -74,7 +74,7 @@ export function runnerMethods(): MethodDef[] {
       // A run lives no longer than its session (bye, or the resume grace over), and keeps the
       // device locked until it has really stopped, not just until its session ended.
       ctx.session.onEnd(stop);
-      ctx.bridge.locks.pin(p.device, ctx.session);
+      ctx.bridge.locks.pin(p.device, ctx.session, leased);
       let takenOver: string | undefined;
       const offTakeover = ctx.bridge.locks.onTakeover((device, previous, by) => {
         if (device !== p.device || previous !== ctx.session || takenOver) return;
@@ -113,9 +113,10 @@ export function runnerMethods(): MethodDef[] {
         offTakeover();
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
-        ctx.bridge.locks.unpin(p.device, ctx.session);
-        // A lease outlives the run only while its holder is connected (locks go when their holder disconnects).
-        if (!leased || !ctx.session.connection) ctx.bridge.locks.release(p.device, ctx.session, leased ? 'its holder disconnected' : undefined);
+        const pin = ctx.bridge.locks.unpin(p.device, ctx.session);
+        // The session's last run there frees the device; a lease outlives the runs only while its
+        // holder is connected (locks go when their holder disconnects).
+        if (pin.last && (!pin.leased || !ctx.session.connection)) ctx.bridge.locks.release(p.device, ctx.session, pin.leased ? 'its holder disconnected' : undefined);
       }
     }),
 
