@@ -1,6 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
+import { ActivityFeed } from '../../src/bridge/activity/feed.js';
+import type { CallEvent } from '../../src/engine/engine.js';
+import { failure } from '../../src/engine/errors.js';
 import type { UiElement } from '../../src/engine/types.js';
 import type { ActivityRecentResult, DeviceActivityParams, DeviceLockParams } from '../../src/protocol/index.js';
 import { ANDROID, RawClient, testBridge, until } from './helpers.js';
@@ -209,3 +212,39 @@ test('a lock backing a running scenario outlives its holder’s connection until
 });
 
 test.run();
+
+const rings = suite('activity rings');
+
+function press(device: string, result: unknown = { status: 'success', message: 'pressed HOME' }): CallEvent {
+  return { device, tool: 'mobile_press_button', parameters: { device, button: 'HOME' }, result, ok: !(result as { code?: string }).code, mutates: true, origin: 's-1', durationMs: 1 };
+}
+
+function feed(): { feed: ActivityFeed; shown: DeviceActivityParams[] } {
+  const shown: DeviceActivityParams[] = [];
+  return { feed: new ActivityFeed({ list: async () => [], broadcast: (_d, a) => void shown.push(a), log: () => undefined }), shown };
+}
+
+rings('calls on mistyped device ids are not recorded and leave real devices\' history alone', () => {
+  const { feed: f, shown } = feed();
+  f.onCall(press(ANDROID), () => ({ session: 's-1' }));
+  for (let n = 0; n < 600; n++) f.onCall(press(`typo-${n}`, failure('DEVICE_NOT_FOUND', `device typo-${n} not found`)), () => ({ session: 's-1' }));
+  assert.is(shown.length, 1, 'nothing shown for the typos');
+  assert.equal(f.recent('typo-1'), []);
+  assert.equal(f.recent(ANDROID).map((e) => e.id), [1]);
+  f.onCall(press(ANDROID), () => ({ session: 's-1' }));
+  assert.equal(f.recent(ANDROID).map((e) => e.id), [1, 2]);
+  // A known device that went away still gets its failures recorded.
+  f.onCall(press(ANDROID, failure('DEVICE_NOT_FOUND', 'unplugged')), () => ({ session: 's-1' }));
+  assert.equal(f.recent(ANDROID).map((e) => [e.id, e.outcome.code]), [[1, undefined], [2, undefined], [3, 'DEVICE_NOT_FOUND']]);
+});
+
+rings('a device whose ring was let go for others goes on with its ids, never from 1 again', () => {
+  const { feed: f } = feed();
+  for (let n = 0; n <= 500; n++) f.onCall(press(`phone-${n}`), () => ({ session: 's-1' }));
+  assert.equal(f.recent('phone-0'), [], 'the least recently used of 501 devices was let go');
+  f.onCall(press('phone-0'), () => ({ session: 's-1' }));
+  assert.equal(f.recent('phone-0').map((e) => e.id), [2]);
+  assert.equal(f.recent('phone-500').map((e) => e.id), [1]);
+});
+
+rings.run();

@@ -63,9 +63,13 @@ interface Named {
 
 interface Ring {
   entries: DeviceActivityParams[];
-  nextId: number;
   /** When the newest entry's call finished (ms), for merging typing. */
   lastEnded: number;
+}
+
+/** A call on a device id nobody knows (a typo): nothing happened on any device, so nothing is recorded. */
+function unknownDevice(outcome: ActivityOutcome): boolean {
+  return outcome.status === 'error' && outcome.code === 'DEVICE_NOT_FOUND';
 }
 
 /**
@@ -76,6 +80,11 @@ interface Ring {
 export class ActivityFeed {
   readonly memory = new ScreenMemory();
   private readonly rings = new Map<string, Ring>();
+  /**
+   * The next entry id per device, kept when its ring is let go: a client merges entries by id, so
+   * a device's ids never start over. Only devices that had a real call get one.
+   */
+  private readonly nextIds = new Map<string, number>();
   /** Per device: entries waiting for a listing, so later ones are published after them, in order. */
   private readonly pending = new Map<string, Promise<void>>();
 
@@ -85,6 +94,9 @@ export class ActivityFeed {
   onCall(e: CallEvent, actor: () => Participant): void {
     if (e.tool === 'mobile_list_elements_on_screen' && e.ok) this.memory.saw(e.device, (e.result as { elements: UiElement[] }).elements);
     if (!e.mutates) return;
+    const outcome = outcomeOf(e.result);
+    // Typos must not push real devices' history out of the bounded set of rings.
+    if (unknownDevice(outcome) && !this.nextIds.has(e.device)) return;
     const screen = this.memory.beforeAction(e.device);
     const p = e.parameters;
     const hit = NAMED_AT_POINT.has(e.tool) && screen && typeof p.x === 'number' && typeof p.y === 'number' ? elementAt(screen, { x: p.x, y: p.y }) : undefined;
@@ -95,7 +107,7 @@ export class ActivityFeed {
     else if (movesFocus(e.tool, p)) this.memory.touched(e.device, undefined);
     this.memory.acted(e.device);
     if (e.partOf) return;
-    const entry: ActivityEntry = { tool: e.tool, parameters: p, outcome: outcomeOf(e.result), durationMs: e.durationMs };
+    const entry: ActivityEntry = { tool: e.tool, parameters: p, outcome, durationMs: e.durationMs };
     const who = actor();
     if (e.tool !== TYPE_TOOL || typeof p.text !== 'string' || p.text === '') {
       this.inOrder(e.device, () => this.record(e.device, who, entry, hit ? { element: activityElement(hit) } : {}));
@@ -107,6 +119,7 @@ export class ActivityFeed {
 
   /** An action reported by a method (a verb run live): same naming and masking as tool calls. */
   publish(device: string, actor: Participant, entry: ActivityEntry): void {
+    if (unknownDevice(entry.outcome) && !this.nextIds.has(device)) return;
     const value = entry.parameters.value;
     if (entry.verb === 'type' && typeof value === 'string' && value !== '') {
       const field = entry.resolved;
@@ -195,7 +208,9 @@ export class ActivityFeed {
       params = { ...merged, summary: summarize(merged) };
       ring.entries[ring.entries.length - 1] = params;
     } else {
-      params = { ...base, id: ring.nextId++, summary: summarize(base) };
+      const id = this.nextIds.get(device) ?? 1;
+      this.nextIds.set(device, id + 1);
+      params = { ...base, id, summary: summarize(base) };
       ring.entries.push(params);
       if (ring.entries.length > RECENT_ENTRIES) ring.entries.splice(0, ring.entries.length - RECENT_ENTRIES);
     }
@@ -205,9 +220,11 @@ export class ActivityFeed {
   private ring(device: string): Ring {
     let ring = this.rings.get(device);
     if (!ring) {
+      // The ring acted on least recently goes (each record moves its ring to the end); its ids go on.
       if (this.rings.size >= MAX_DEVICES) this.rings.delete(this.rings.keys().next().value!);
-      this.rings.set(device, (ring = { entries: [], nextId: 1, lastEnded: 0 }));
-    }
+      ring = { entries: [], lastEnded: 0 };
+    } else this.rings.delete(device);
+    this.rings.set(device, ring);
     return ring;
   }
 }
