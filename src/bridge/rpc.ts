@@ -25,7 +25,8 @@ function errorResponse(id: RequestId, code: number, message: string, data?: unkn
 const NOTIFICATION = Symbol('notification');
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || typeof x === 'number' || x === null;
+// A number JSON cannot carry back (1e400 parses to Infinity, which serialises as null) is no id.
+const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)) || x === null;
 
 function byteLength(data: WebSocket.RawData): number {
   if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
@@ -140,7 +141,8 @@ export class RpcServer {
     }
     const hasId = Object.prototype.hasOwnProperty.call(item, 'id');
     if (hasId && !isValidId(item.id)) {
-      return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, 'invalid request: id must be a string, a number or null'), after };
+      const why = typeof item.id === 'number' ? ` (${item.id} is out of range: the answer could not carry it back)` : '';
+      return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, `invalid request: id must be a string, a number or null${why}`), after };
     }
     const id: RequestId = hasId ? (item.id as RequestId) : null;
     // A request whose caller is already gone is not run. A process resumed after a stop (SIGSTOP,

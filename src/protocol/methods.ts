@@ -115,7 +115,9 @@ export interface ToolsListResult {
 
 export const ToolsCallParams = v.strictObject({
   tool: v.pipe(v.string('tool must be a tool name from tools.list, e.g. mobile_take_screenshot'), v.minLength(1, 'tool must not be empty')),
-  parameters: v.optional(v.record(v.string(), v.unknown(), 'parameters must be a JSON object'), {}),
+  // Passed on as sent: v.record would silently drop "__proto__", "constructor" and "prototype"
+  // keys, so the tool would run without them instead of refusing them as unknown parameters.
+  parameters: v.optional(v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'parameters must be a JSON object'), {}),
 });
 /** The tool's own result in the seed's shapes; a tool failure is `{status: "error", code, message}`. */
 export type ToolsCallResult = unknown;

@@ -145,6 +145,28 @@ test('-32600 invalid request: not an object, bad jsonrpc, bad method, bad id, bi
   assert.is(errorOf(await raw.next(() => true)).message, 'invalid request: jsonrpc is required; method is required');
 });
 
+test('an id JSON cannot carry back (1e400) makes an invalid request, which is not run', async () => {
+  const tools: string[] = [];
+  bridge.engine.onCall((e) => tools.push(e.tool));
+  raw.send(`{"jsonrpc":"2.0","id":1e400,"method":"tools.call","params":{"tool":"mobile_press_button","parameters":{"device":"${ANDROID}","button":"HOME"}}}`);
+  const res = await raw.next(() => true);
+  assert.is(res.id, null);
+  assert.is(errorOf(res).code, RPC_ERRORS.INVALID_REQUEST);
+  assert.match(errorOf(res).message, /out of range/);
+  // Calls on one device run in arrival order: by this answer the press would have run.
+  await raw.call('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: ANDROID } });
+  assert.equal(tools, ['mobile_get_screen_size']);
+});
+
+test('tools.call refuses "__proto__" and "constructor" in parameters by name, like any unknown parameter', async () => {
+  for (const key of ['__proto__', 'constructor']) {
+    raw.send(`{"jsonrpc":"2.0","id":"${key}","method":"tools.call","params":{"tool":"mobile_press_button","parameters":{"device":"${ANDROID}","button":"HOME","${key}":{"x":1}}}}`);
+    const r = (await raw.response(key)).result as { code?: string; message?: string };
+    assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+    assert.match(r.message ?? '', new RegExp(`unknown parameter "${key}"`));
+  }
+});
+
 test('-32601 method not found names the available methods; notifications get no answer', async () => {
   raw.send({ jsonrpc: '2.0', id: 9, method: 'devices.fly' });
   const res = await raw.response(9);
