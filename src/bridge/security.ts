@@ -33,8 +33,14 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-/** Refuses to expose device control on the network without a token. */
+/**
+ * Refuses to expose device control on the network without a token, and a token that can never
+ * match (blank: a bearer header is trimmed, so only an exact ?token= of spaces would pass).
+ */
 export function bindProblem(host: string, token: string | undefined): string | undefined {
+  if (token !== undefined && token !== '' && token.trim() === '') {
+    return 'the token is only whitespace, which no client can send as a bearer token; pass a real secret with --token (or MOBILEBRIDGE_TOKEN), e.g. "$(openssl rand -hex 16)"';
+  }
   if (isLoopbackHost(host) || token) return undefined;
   return (
     `refusing to listen on ${host} without a token: anyone who can reach it could drive your devices. ` +
@@ -94,14 +100,18 @@ export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
   for (const [given, viaQuery] of [[bearer, false], [query, true], [cookie, false]] as const) {
     if (given !== undefined && tokensEqual(given, policy.token)) return { ok: true, viaQuery };
   }
-  const tried = bearer !== undefined || query !== undefined || cookie !== undefined;
+  // Credentials in another scheme (Basic, a bare token) were an attempt: wrong, not missing.
+  const otherScheme = auth !== undefined && bearer === undefined;
+  const tried = auth !== undefined || query !== undefined || cookie !== undefined;
   return {
     ok: false,
     status: 401,
     problem: tried ? 'token_wrong' : 'token_missing',
-    message: tried
-      ? 'the token does not match; use the one given to mobilebridge serve --token (or MOBILEBRIDGE_TOKEN)'
-      : 'this bridge requires a token: send "Authorization: Bearer <token>" or add ?token=<token> to the URL',
+    message: !tried
+      ? 'this bridge requires a token: send "Authorization: Bearer <token>" or add ?token=<token> to the URL'
+      : otherScheme && query === undefined && cookie === undefined
+        ? 'the Authorization header must use the Bearer scheme: "Authorization: Bearer <token>", with the token given to mobilebridge serve --token (or MOBILEBRIDGE_TOKEN)'
+        : 'the token does not match; use the one given to mobilebridge serve --token (or MOBILEBRIDGE_TOKEN)',
   };
 }
 

@@ -75,6 +75,25 @@ test('with a token: every HTTP request and upgrade needs it (bearer, ?token=, or
   }
 });
 
+test('credentials in another scheme than Bearer are a wrong token, not a missing one; a token of only whitespace is refused at start', async () => {
+  const { bridge } = await testBridge({ token: 's3cret' });
+  try {
+    for (const authorization of ['Basic s3cret', 's3cret']) {
+      const r = await get(bridge.port, '/api/health', { authorization });
+      assert.is(r.status, 401);
+      const error = JSON.parse(r.body).error as { reason: string; message: string };
+      assert.is(error.reason, 'token_wrong', authorization);
+      assert.match(error.message, /Bearer scheme/);
+      assert.not.match(error.message, /s3cret/, 'the credentials are not echoed');
+    }
+    assert.is(JSON.parse((await get(bridge.port, '/api/health')).body).error.reason, 'token_missing');
+  } finally {
+    await bridge.close();
+  }
+  for (const host of ['0.0.0.0', '127.0.0.1']) assert.match(bindProblem(host, '   ')!, /only whitespace/, host);
+  assert.throws(() => new Bridge({ engine: createEngine({ virtual: {} }), host: '127.0.0.1', port: 0, token: ' \t' }), /only whitespace/);
+});
+
 test('Origin: same origin allowed, other origins refused unless listed with --allow-origin; no Origin (non-browser) allowed', async () => {
   const { bridge } = await testBridge({ allowOrigins: ['http://localhost:5173'] });
   try {
