@@ -79,6 +79,11 @@ export function createHttpApp(deps: HttpDeps): Hono {
 
   app.notFound((c) => c.text(`not found: ${c.req.path}`, 404));
   app.onError((err, c) => {
+    // The client closed the connection while its body was read (Node's "aborted"): not our fault,
+    // nobody gets the answer, and a stack trace per impatient client would only bury real faults.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      return c.json({ ok: false, error: { kind: 'invalid_input', message: 'the client closed the connection before its request arrived' } }, 400);
+    }
     core.log(`bridge: HTTP ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
     return c.json({ ok: false, error: { kind: 'internal', message: 'internal error; the server log has details' } }, 500);
   });

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,12 +12,13 @@ const FIXTURES = new URL('../../../test/fixtures/scenarios/', import.meta.url);
 const test = suite('bridge http');
 
 let bridge: Bridge;
+let logs: string[];
 let base: string;
 let web: string;
 
 test.before(async () => {
   web = mkdtempSync(join(tmpdir(), 'mb-web-'));
-  ({ bridge } = await testBridge({ webRoot: join(web, 'dist') }));
+  ({ bridge, logs } = await testBridge({ webRoot: join(web, 'dist') }));
   base = `http://127.0.0.1:${bridge.port}`;
 });
 
@@ -87,6 +89,20 @@ test('POST /api/validate answers the SPEC §4 envelope with lines and columns of
   assert.is(notJson.data.errors[0].rule, 'json-syntax');
   const huge = await fetch(`${base}/api/validate`, { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1) });
   assert.is(huge.status, 413);
+});
+
+test('a client that closes the connection while its POST /api/validate body is read is not logged as a failure', async () => {
+  const socket = connect(bridge.port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write('POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n{"a":');
+  // The route has started reading the body before the client gives up.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
+  await closed;
+  // A request after it is answered, so the aborted one has been handled by then.
+  assert.is((await fetch(`${base}/api/health`)).status, 200);
+  assert.equal(logs.filter((l) => /api\/validate/.test(l)), []);
 });
 
 test('unknown API routes are JSON 404s; GET /ws without an upgrade says what it is', async () => {
