@@ -122,7 +122,7 @@ Examples:
     let bridge: Bridge;
     const engine = createEngine(setup);
     try {
-      bridge = await startBridge({ engine, host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings') });
+      bridge = await startBridge({ engine, host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings'), callTimeoutMs: setup.timeoutMs });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;
