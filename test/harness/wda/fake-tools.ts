@@ -44,6 +44,8 @@ export interface FakePhone {
   wifi?: boolean;
   /** Unplugged: absent from `ios list`; forwards started before stop reaching it. */
   unplugged?: boolean;
+  /** No developer disk image mounted: process control (launch, kill) is refused by the phone. */
+  noDeveloperImage?: boolean;
   /** Counts plug-ins: a forward reaches the phone only while the plug-in it started on lasts. */
   plugged?: number;
 }
@@ -70,13 +72,17 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 const q = (s: string) => (/^[A-Za-z0-9_.$/:-]+$/.test(s) ? s : JSON.stringify(s));
 /** go-ios logs logrus JSON before 1.1 and slog JSON ("level":"ERROR", time first) from 1.1 on. */
 let goIosLogStyle: 'logrus' | 'slog' = 'logrus';
-const logLine = (level: 'info' | 'fatal', msg: string, extra: Record<string, unknown> = {}): string =>
+const logLine = (level: 'info' | 'error' | 'fatal', msg: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify(
     goIosLogStyle === 'slog'
-      ? { time: new Date().toISOString(), level: level === 'fatal' ? 'ERROR' : 'INFO', msg, ...extra }
+      ? { time: new Date().toISOString(), level: level === 'info' ? 'INFO' : 'ERROR', msg, ...extra }
       : { ...extra, level, msg, time: new Date().toISOString() },
   ) + '\n';
 const fatal = (msg: string, err: string): Answer => ({ stderr: logLine('fatal', msg, { err }), code: 1 });
+/** slog.Error(msg, attrs…) then os.Exit(1), as go-ios does where it logs a miss without an err. */
+const failure = (msg: string, attrs: Record<string, unknown>): Answer => ({ stderr: logLine('error', msg, attrs), code: 1 });
+/** startservice.go's refusal when the instruments service is missing (no developer disk image). */
+const NO_IMAGE = "Could not start service:com.apple.instruments.remoteserver.DVTSecureSocketProxy with reason:'InvalidService'. Have you mounted the Developer Image?";
 const simError = (domain: string, code: number, lines: string[]): Answer => ({
   stderr: `An error was encountered processing the command (domain=${domain}, code=${code}):\n${lines.join('\n')}\n`,
   code: code & 0xff || 1,
@@ -266,13 +272,23 @@ export class FakeIosTools {
           await d.uninstallApp(rest[0], ctx());
           return {};
         case 'launch':
-          if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch failed', `could not find app with bundle id ${rest[0]}`);
+          // cmd_device_apps.go runLaunchCommand: process control first (it needs the developer image), then the launch.
+          if (phone.noDeveloperImage) return fatal('processcontrol failed', NO_IMAGE);
+          if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch app command failed', `could not find app with bundle id ${rest[0]}`);
           await d.launchApp(rest[0], ctx());
           return { stderr: logLine('info', 'Process launched', { pid: 4321 }) };
-        case 'kill':
-          if (d.foregroundPackage !== rest[0]) return fatal('failed killing process', `process of ${rest[0]} not found`);
-          await d.terminateApp(rest[0], ctx());
-          return {};
+        case 'kill': {
+          // cmd_device_apps_kill.go: the bundle id is looked up among all apps (BrowseAllApps, system ones too), then
+          // its process; each miss is logged at error level (no err field) and exits 1. Before 1.1: logrus lines
+          // "<id> not installed" / "process of <id> not found".
+          const id = rest[0];
+          const slog = goIosLogStyle === 'slog';
+          if (!d.installedApps.some((a) => a.package === id)) return failure(slog ? 'not installed' : `${id} not installed`, { bundleID: id });
+          if (phone.noDeveloperImage) return fatal('processcontrol failed', NO_IMAGE);
+          if (!(id in d.snapshot().tasks) && d.foregroundPackage !== id) return failure(slog ? 'process not found' : `process of ${id} not found`, { bundleID: id });
+          await d.terminateApp(id, ctx());
+          return { stderr: logLine('info', 'killed', { bundleID: id, pid: 4321 }) };
+        }
         case 'forward': {
           // Proxies to the phone's WDA port (or its MJPEG port, 9100); while WDA is stopped that port refuses, as a real forward would.
           return { stderr: logLine('info', `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`), proxy: { listen: Number(rest[0]), target: rest[1] === '9100' ? phone.wda.mjpeg.portNumber : Number(new URL(phone.wda.url).port), watch: [phone.udid, String(phone.plugged ?? 0)] } };

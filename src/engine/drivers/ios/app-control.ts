@@ -121,17 +121,30 @@ export class RealDeviceControl implements AppControl {
     await this.ready(signal);
     const r = await this.goIos.launch(this.udid, bundleId, signal);
     if (r.code === 0) return;
-    await requireInstalled(this, bundleId, this.where, signal);
+    // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
+    if (!(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
     throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${goIosError(r)} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
   }
 
+  /**
+   * go-ios `kill` (cmd_device_apps_kill.go) looks the bundle up among all apps, system ones included, and
+   * fails with "not installed" or, when no process of it runs, "process not found" (before 1.1:
+   * "<id> not installed", "process of <id> not found"). Its own words decide; a failure that names
+   * neither (the phone gone, no developer image) is an error, never "was not running".
+   */
   async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
     await this.ready(signal);
     const r = await this.goIos.kill(this.udid, bundleId, signal);
     if (r.code === 0) return true;
-    await requireInstalled(this, bundleId, this.where, signal);
-    // go-ios fails when no process of the bundle runs; terminating a stopped app is success here.
-    if (/not (found|running)|no process/i.test(goIosError(r))) return false;
-    throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${goIosError(r)}`);
+    const said = goIosError(r);
+    if (/^process (of \S+ )?not found$/i.test(said)) return false;
+    if (/^(\S+ )?not installed$/i.test(said) || !(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
+    throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${said}`);
+  }
+
+  /** User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. */
+  private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean> {
+    if ((await this.listApps(signal)).some((a) => a.package === bundleId)) return true;
+    return (await this.goIos.systemApps(this.udid, signal)).includes(bundleId);
   }
 }

@@ -1,0 +1,45 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { makeRig, PHONE_UDID } from './rig.js';
+
+/** App lifecycle of real iPhones through the fake go-ios, which answers as cmd_device_apps_kill.go does. */
+
+const SAFARI = 'com.apple.mobilesafari';
+
+for (const logs of ['slog', 'logrus'] as const) {
+  test(`system apps on an iPhone (go-ios ${logs} logs): stopping a stopped Safari says it was not running, never "not installed"`, async () => {
+    const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+    try {
+      rig.tools.config.goIosLogs = logs;
+      const stopped = await rig.call('mobile_terminate_app', { packageName: SAFARI });
+      assert.equal(stopped, { status: 'success', message: `${SAFARI} was not running on ${PHONE_UDID}; nothing to terminate` });
+      assert.is((await rig.call('mobile_launch_app', { packageName: SAFARI })).status, 'success');
+      assert.is(rig.device.foregroundPackage, SAFARI);
+      assert.match((await rig.call('mobile_terminate_app', { packageName: SAFARI })).message, /^terminated com\.apple\.mobilesafari/);
+      const absent = await rig.call('mobile_terminate_app', { packageName: 'com.example.absent' });
+      assert.is(absent.code, 'APP_NOT_INSTALLED', JSON.stringify(absent));
+    } finally {
+      await rig.close();
+    }
+  });
+}
+
+test('a launch or kill that fails for another reason (no developer image) is reported as such, also for system apps', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLogs = 'slog';
+    rig.tools.config.phones[0].noDeveloperImage = true;
+    for (const tool of ['mobile_launch_app', 'mobile_terminate_app']) {
+      const r = await rig.call(tool, { packageName: SAFARI });
+      assert.is(r.code, 'INTERNAL', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(r.message, /Developer Image/, tool);
+    }
+    const launch = await rig.call('mobile_launch_app', { packageName: SAFARI });
+    assert.match(launch.message, new RegExp(`ios image auto --udid=${PHONE_UDID}`));
+  } finally {
+    await rig.close();
+  }
+});
+
+test.run();
