@@ -13,7 +13,9 @@ import type { EmulatedWda } from './emulated-wda.js';
  *   xcrun simctl list devices --json   {"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [{udid, name, state, isAvailable, …}]}}
  *   xcrun simctl listapps <udid>       old-style plist keyed by bundle id (ApplicationType, CFBundle…, SBAppTags)
  *   xcrun simctl launch <udid> <id>    "<id>: <pid>"; failures "An error was encountered processing the command (domain=…, code=…):"
- *   ios list --details                 {"deviceList": [{Udid, ProductName, ProductType, ProductVersion}]}
+ *   ios list --details                 {"deviceList": [{Udid, ProductName, ProductType, ProductVersion}]}; exits 1 if any phone is untrusted
+ *   ios list                           {"deviceList": ["<udid>", …]}
+ *   ios info --udid=<udid>             the phone's lockdown values {ProductType, ProductVersion, …}
  *   ios apps                           [{CFBundleIdentifier, CFBundleName, CFBundleDisplayName, CFBundleShortVersionString, …}] (user apps)
  *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]
  *   ios forward <host> <device>        runs until killed (the fake proxies to the phone's emulated WDA)
@@ -44,6 +46,8 @@ export interface FakePhone {
   wifi?: boolean;
   /** Unplugged: absent from `ios list`; forwards started before stop reaching it. */
   unplugged?: boolean;
+  /** Not paired / "Trust This Computer" not tapped: usbmuxd lists it, lockdown refuses it. */
+  untrusted?: boolean;
   /** No developer disk image mounted: process control (launch, kill) is refused by the phone. */
   noDeveloperImage?: boolean;
   /** Counts plug-ins: a forward reaches the phone only while the plug-in it started on lasts. */
@@ -81,6 +85,8 @@ const logLine = (level: 'info' | 'error' | 'fatal', msg: string, extra: Record<s
 const fatal = (msg: string, err: string): Answer => ({ stderr: logLine('fatal', msg, { err }), code: 1 });
 /** slog.Error(msg, attrs…) then os.Exit(1), as go-ios does where it logs a miss without an err. */
 const failure = (msg: string, attrs: Record<string, unknown>): Answer => ({ stderr: logLine('error', msg, attrs), code: 1 });
+/** ConnectLockdownWithSession (connect.go) for a phone without a pair record (pair_read.go). */
+const NOT_PAIRED = "could not retrieve PairRecord with error: ReadPair failed with errorcode '2', is the device paired?";
 /** startservice.go's refusal when the instruments service is missing (no developer disk image). */
 const NO_IMAGE = "Could not start service:com.apple.instruments.remoteserver.DVTSecureSocketProxy with reason:'InvalidService'. Have you mounted the Developer Image?";
 const simError = (domain: string, code: number, lines: string[]): Answer => ({
@@ -239,9 +245,14 @@ export class FakeIosTools {
     const positional = args.filter((a) => !a.startsWith('--'));
     const [verb, ...rest] = positional;
     if (verb === 'list') {
-      const deviceList = this.config.phones.filter((p) => !p.unplugged).flatMap((p) => {
+      const listed = this.config.phones.filter((p) => !p.unplugged).flatMap((p) => (p.wifi ? [p, p] : [p]));
+      // main.go printDeviceList: without --details only the UDIDs usbmuxd knows, every phone included.
+      if (!args.includes('--details')) return { stdout: JSON.stringify({ deviceList: listed.map((p) => p.udid) }) + '\n' };
+      // outputDetailedList: GetValues per phone, exitIfError at the first that fails, before anything is printed.
+      if (listed.some((p) => p.untrusted)) return fatal('failed getting values', NOT_PAIRED);
+      const deviceList = listed.map((p, i) => {
         const entry = { Udid: p.udid, ProductName: 'iPhone OS', ProductType: p.productType, ProductVersion: p.version };
-        return p.wifi ? [{ ...entry, ConnectionType: 'USB' }, { ...entry, ConnectionType: 'Network' }] : [entry];
+        return p.wifi ? { ...entry, ConnectionType: listed[i - 1] === p ? 'Network' : 'USB' } : entry;
       });
       return { stdout: JSON.stringify({ deviceList }) + '\n' };
     }
@@ -252,6 +263,12 @@ export class FakeIosTools {
     const phone = (udidArg ? this.config.phones.find((p) => p.udid === udidArg) : this.config.phones[0]) ?? undefined;
     if (phone?.unplugged) return fatal('error getting devicelist', `device not found: ${udidArg ?? phone.udid}`);
     if (!phone) return fatal('error getting devicelist', `device not found: ${udidArg ?? '(first device)'}`);
+    // Every lockdown session reads the pair record first (ConnectLockdownWithSession).
+    if (phone.untrusted) return fatal(verb === 'info' ? 'failed getting info' : `${verb} failed`, NOT_PAIRED);
+    if (verb === 'info') {
+      // printDeviceInfo: GetValuesPlist's map as JSON (some of its keys).
+      return { stdout: JSON.stringify({ DeviceClass: 'iPhone', DeviceName: 'iPhone', ProductName: 'iPhone OS', ProductType: phone.productType, ProductVersion: phone.version, UniqueDeviceID: phone.udid }) + '\n' };
+    }
     if (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel && verb !== 'forward') {
       return fatal('failed to get tunnel info', 'no tunnel found for device; start one with "ios tunnel start"');
     }

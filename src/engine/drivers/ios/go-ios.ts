@@ -12,6 +12,7 @@ import { MissingExecutableError, runCommand, type CommandResult } from './run-co
  *   ios list --details  → {"deviceList":[{"Udid","ProductName","ProductType","ProductVersion"(,"ConnectionType")}]}
  *   ios apps            → [{"CFBundleIdentifier","CFBundleName","CFBundleDisplayName","CFBundleShortVersionString",…}]
  *   ios tunnel ls       → [{"address","rsdPort","udid","userspaceTun","userspaceTunPort"}]  (iOS 17+ needs one)
+ *   ios list            → {"deviceList":["<udid>",…]}   ios info → {"ProductType","ProductVersion",… lockdown values}
  */
 const DetailsList = v.object({
   deviceList: v.array(
@@ -33,6 +34,10 @@ const AppList = v.array(
     CFBundleVersion: v.optional(v.string()),
   }),
 );
+/** `ios list` without --details: UDIDs only, read from usbmuxd without talking to the phones (listdevices.go). */
+const UdidList = v.object({ deviceList: v.array(v.string()) });
+/** `ios info`: the phone's lockdown values (GetValuesPlist), of which these are used. */
+const LockdownValues = v.looseObject({ ProductType: v.optional(v.string()), ProductName: v.optional(v.string()), ProductVersion: v.optional(v.string()) });
 const TunnelList = v.array(v.looseObject({ udid: v.string(), address: v.optional(v.string()), rsdPort: v.optional(v.number()) }));
 
 export const GO_IOS_FIX = 'install go-ios (`npm install -g go-ios`, or a release from https://github.com/danielpaulus/go-ios/releases) so that `ios` is on PATH, then check `ios list`';
@@ -60,6 +65,17 @@ export function parseDeviceDetails(json: string): RealDeviceInfo[] {
     version: d.ProductVersion,
     state: 'ready',
   }));
+}
+
+export function parseUdidList(json: string): string[] {
+  return [...new Set(parseToolJson(UdidList, json, 'ios list').deviceList)];
+}
+
+/** What to do about a phone go-ios sees but cannot query (not paired, or "Trust This Computer" not yet tapped). */
+export const TRUST_FIX = 'unlock it and tap Trust on the phone (Trust This Computer), then list again';
+
+export function unqueriedPhone(udid: string, why: string): RealDeviceInfo {
+  return { kind: 'device', id: udid, os: 'iOS', model: 'unknown', version: '', state: 'unauthorized', message: `iPhone ${udid} could not be queried (${why}): ${TRUST_FIX}` };
 }
 
 export function parseGoIosApps(json: string): InstalledApp[] {
@@ -147,8 +163,27 @@ export class GoIos {
     return r.stdout;
   }
 
+  /**
+   * `ios list --details` asks every phone for its values and exits 1 at the first one that does not answer
+   * (main.go outputDetailedList: exitIfError("failed getting values"), e.g. "could not retrieve PairRecord"
+   * from a phone not trusted yet), printing nothing. Then the UDIDs come from plain `ios list` and each
+   * phone is asked on its own (`ios info`): those that answer are listed as usual, the others as
+   * unauthorized with what to do, so one untrusted phone never hides the rest.
+   */
   async devices(signal?: AbortSignal): Promise<RealDeviceInfo[]> {
-    return parseDeviceDetails(await this.ok(['list', '--details'], 'listing iPhones (ios list --details)', signal, 20_000));
+    const r = await this.run(['list', '--details'], signal, 20_000);
+    if (r.code === 0) return parseDeviceDetails(r.stdout);
+    const plain = await this.run(['list'], signal, 20_000);
+    if (plain.code !== 0) throw new ToolError('INTERNAL', `listing iPhones (ios list --details) failed: ${goIosError(r)}`);
+    return Promise.all(parseUdidList(plain.stdout).map((udid) => this.describe(udid, signal)));
+  }
+
+  private async describe(udid: string, signal?: AbortSignal): Promise<RealDeviceInfo> {
+    const r = await this.run(['info', `--udid=${udid}`], signal, 20_000);
+    if (r.code !== 0) return unqueriedPhone(udid, goIosError(r));
+    const values = parseToolJson(LockdownValues, r.stdout, `ios info --udid=${udid}`);
+    if (!values.ProductVersion) return unqueriedPhone(udid, 'ios info printed no ProductVersion');
+    return { kind: 'device', id: udid, os: 'iOS', model: values.ProductType ?? values.ProductName ?? 'iPhone', version: values.ProductVersion, state: 'ready' };
   }
 
   async apps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {

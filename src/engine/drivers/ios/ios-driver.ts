@@ -79,6 +79,8 @@ export class IosDriver implements Driver {
       await this.explainMissingTool(id, ctx.signal);
       return undefined;
     }
+    // Listed so the user sees it and what to do, but nothing can be done with it until it is trusted.
+    if (found.state === 'unauthorized') throw new ToolError('PERMISSION_DENIED', found.message ?? `iPhone ${id} has not trusted this computer`);
     const device = found.kind === 'simulator' ? this.openSimulator(found) : this.openPhone(found);
     this.open_.set(id, device);
     return device;
