@@ -59,6 +59,12 @@ export interface WdaFaults {
   resetAfter?: RegExp;
   /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */
   decorateSource?: (tree: WdaJsonNode) => WdaJsonNode;
+  /**
+   * A simulator typing with the Mac's keyboard (I/O › Keyboard › Connect Hardware Keyboard): a focused field
+   * shows no on-screen keyboard, so none is in /source or found by /elements, yet the field keeps keyboard
+   * focus and synthesized key events (/wda/keys) reach it.
+   */
+  hardwareKeyboard?: boolean;
 }
 
 export class EmulatedWda {
@@ -210,13 +216,14 @@ export class EmulatedWda {
         if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
         const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
         const size = d.size;
-        const tree = wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
+        const full = wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
+        const tree = this.faults.hardwareKeyboard ? withoutKeyboards(full) : full;
         return this.faults.decorateSource ? this.faults.decorateSource(tree) : tree;
       }
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
         if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
-        if (!d.keyboardVisible) return [];
+        if (!d.keyboardVisible || this.faults.hardwareKeyboard) return [];
         const id = '00000000-0000-0000-2A0E-000000000001';
         return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
       }
@@ -375,6 +382,11 @@ export class EmulatedWda {
 
 /** Element uuids this emulation hands out for the focused field. */
 const ACTIVE_PREFIX = 'ACTIVE-';
+
+function withoutKeyboards(node: WdaJsonNode): WdaJsonNode {
+  if (!node.children) return node;
+  return { ...node, children: node.children.filter((c) => c.type !== 'Keyboard').map(withoutKeyboards) };
+}
 
 function toWdaFailure(err: unknown): WdaFailure {
   if (err instanceof ToolError && err.code === 'INVALID_PARAMETER') return new WdaFailure('invalid argument', 400, err.message);

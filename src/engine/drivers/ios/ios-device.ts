@@ -183,34 +183,49 @@ export class IosDevice implements DeviceHandle {
     const typed: Partial<Record<Key, string>> = { BACKSPACE: '\u0008', ENTER: '\n' };
     const value = typed[key];
     if (!value) throw new ToolError('UNSUPPORTED', `iOS (WebDriverAgent) cannot press ${key} on ${this.info.id}: the on-screen keyboard has no such key; nothing was pressed`);
-    if (!(await this.keyboardShown(ctx))) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing): tap a field first`);
+    await this.requireFocus(ctx, 'tap a field first');
     await this.wdaCall('POST', '/wda/keys', { value: [value] }, ctx);
   }
 
   async typeText(text: string, ctx: CallContext): Promise<void> {
-    // WDA stopped waiting for the keyboard in 2023 (/wda/keys then "types" into nothing and succeeds),
-    // so the keyboard is looked up first: no keyboard means no focused field.
-    if (!(await this.keyboardShown(ctx))) {
-      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing): tap a field first, then type`);
-    }
+    await this.requireFocus(ctx, 'tap a field first, then type');
     // POST /wda/keys {value: [characters]}; older WDA still answers "invalid element state" without a keyboard.
     await this.wdaCall('POST', '/wda/keys', { value: Array.from(text) }, ctx);
   }
 
-  /** W3C element clear on the active (focused) element; WDA answers "no such element" when none is focused. */
-  async clearText(ctx: CallContext): Promise<void> {
+  /**
+   * WDA stopped waiting for the keyboard in 2023 (/wda/keys then "types" into nothing and succeeds), so a
+   * focused field is made sure of first: the on-screen keyboard, or else the element with keyboard focus.
+   * A simulator typing with the Mac's keyboard (I/O › Keyboard › Connect Hardware Keyboard) shows no
+   * on-screen keyboard, yet /wda/keys (synthesized key events) types into its focused field.
+   */
+  private async requireFocus(ctx: CallContext, advice: string): Promise<void> {
+    if (await this.keyboardShown(ctx)) return;
+    if (await this.activeElement(ctx)) return;
+    throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing and no element has keyboard focus): ${advice}`);
+  }
+
+  /**
+   * GET /element/active: the element with keyboard focus (XCUIApplication+FBHelpers.m fb_activeElement,
+   * "hasKeyboardFocus == YES"); WDA answers "no such element" when none has it.
+   */
+  private async activeElement(ctx: CallContext): Promise<string | undefined> {
     let active: unknown;
     try {
       active = await this.wdaCall('GET', '/element/active', undefined, ctx);
     } catch (err) {
-      if (err instanceof ToolError && /no such element|no active element/i.test(err.message)) {
-        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
-      }
+      if (err instanceof ToolError && /no such element|no active element/i.test(err.message)) return undefined;
       throw err;
     }
     const ref = active as Record<string, unknown> | null;
     const uuid = ref?.['element-6066-11e4-a52e-4f735466cecf'] ?? ref?.ELEMENT;
-    if (typeof uuid !== 'string') throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
+    return typeof uuid === 'string' && uuid ? uuid : undefined;
+  }
+
+  /** W3C element clear on the active (focused) element. */
+  async clearText(ctx: CallContext): Promise<void> {
+    const uuid = await this.activeElement(ctx);
+    if (!uuid) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
     await this.wdaCall('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
   }
 
