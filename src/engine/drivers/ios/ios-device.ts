@@ -8,6 +8,7 @@ import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
+import { WdaKeyboard } from './wda-keyboard.js';
 import { parseWdaSource, wdaToUiNode } from './wda-source.js';
 
 interface ScreenInfo {
@@ -17,7 +18,6 @@ interface ScreenInfo {
   scale: number;
 }
 
-/** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 /** A touch at a point (in points) held for `holdMs`. */
 function press(x: number, y: number, holdMs: number): object[] {
   return [
@@ -33,6 +33,7 @@ const MJPEG_QUALITY = 50;
 /** An MJPEG server that sends nothing this long after the request counts as absent. */
 const MJPEG_FIRST_PICTURE_MS = 3000;
 
+/** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
 
 /**
@@ -42,6 +43,7 @@ const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 
  */
 export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
+  private readonly keyboard: WdaKeyboard;
 
   constructor(
     readonly info: DeviceInfo,
@@ -49,7 +51,9 @@ export class IosDevice implements DeviceHandle {
     private readonly wda: WdaEndpoint,
     /** Where WebDriverAgent's MJPEG server answers (a forward for a USB iPhone); absent: no video. */
     private readonly mjpeg?: (signal?: AbortSignal) => Promise<MjpegTarget>,
-  ) {}
+  ) {
+    this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
+  }
 
   /**
    * WDA's MJPEG server as live `jpeg` video: framerate and a scaling factor for `maxSize` go through
@@ -175,79 +179,20 @@ export class IosDevice implements DeviceHandle {
     await this.pointer(ctx, actions);
   }
 
-  /**
-   * Keys typed on the on-screen keyboard through /wda/keys: Backspace is XCUIKeyboardKeyDelete ("\b"),
-   * Enter a newline. The iOS keyboard has no forward delete, arrows, Tab or app switch key to type.
-   */
-  async pressKey(key: Key, ctx: CallContext): Promise<void> {
-    const typed: Partial<Record<Key, string>> = { BACKSPACE: '\u0008', ENTER: '\n' };
-    const value = typed[key];
-    if (!value) throw new ToolError('UNSUPPORTED', `iOS (WebDriverAgent) cannot press ${key} on ${this.info.id}: the on-screen keyboard has no such key; nothing was pressed`);
-    await this.requireFocus(ctx, 'tap a field first');
-    await this.wdaCall('POST', '/wda/keys', { value: [value] }, ctx);
+  pressKey(key: Key, ctx: CallContext): Promise<void> {
+    return this.keyboard.pressKey(key, ctx);
   }
 
-  async typeText(text: string, ctx: CallContext): Promise<void> {
-    await this.requireFocus(ctx, 'tap a field first, then type');
-    // POST /wda/keys {value: [characters]}; older WDA still answers "invalid element state" without a keyboard.
-    await this.wdaCall('POST', '/wda/keys', { value: Array.from(text) }, ctx);
+  typeText(text: string, ctx: CallContext): Promise<void> {
+    return this.keyboard.typeText(text, ctx);
   }
 
-  /**
-   * WDA stopped waiting for the keyboard in 2023 (/wda/keys then "types" into nothing and succeeds), so a
-   * focused field is made sure of first: the on-screen keyboard, or else the element with keyboard focus.
-   * A simulator typing with the Mac's keyboard (I/O › Keyboard › Connect Hardware Keyboard) shows no
-   * on-screen keyboard, yet /wda/keys (synthesized key events) types into its focused field.
-   */
-  private async requireFocus(ctx: CallContext, advice: string): Promise<void> {
-    if (await this.keyboardShown(ctx)) return;
-    if (await this.activeElement(ctx)) return;
-    throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (no keyboard is showing and no element has keyboard focus): ${advice}`);
+  clearText(ctx: CallContext): Promise<void> {
+    return this.keyboard.clearText(ctx);
   }
 
-  /**
-   * GET /element/active: the element with keyboard focus (XCUIApplication+FBHelpers.m fb_activeElement,
-   * "hasKeyboardFocus == YES"); WDA answers "no such element" when none has it.
-   */
-  private async activeElement(ctx: CallContext): Promise<string | undefined> {
-    let active: unknown;
-    try {
-      active = await this.wdaCall('GET', '/element/active', undefined, ctx);
-    } catch (err) {
-      if (err instanceof ToolError && /no such element|no active element/i.test(err.message)) return undefined;
-      throw err;
-    }
-    const ref = active as Record<string, unknown> | null;
-    const uuid = ref?.['element-6066-11e4-a52e-4f735466cecf'] ?? ref?.ELEMENT;
-    return typeof uuid === 'string' && uuid ? uuid : undefined;
-  }
-
-  /** W3C element clear on the active (focused) element. */
-  async clearText(ctx: CallContext): Promise<void> {
-    const uuid = await this.activeElement(ctx);
-    if (!uuid) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id}; tap a text field first`);
-    await this.wdaCall('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
-  }
-
-  /**
-   * WDA's own dismissal (POST /wda/keyboard/dismiss, FBCustomCommands.m): it taps one of the named keys
-   * when the keyboard has one and fails when the keyboard stays; no text is typed either way.
-   */
-  async dismissKeyboard(ctx: CallContext): Promise<void> {
-    if (!(await this.keyboardShown(ctx))) return;
-    await this.wdaCall('POST', '/wda/keyboard/dismiss', { keyNames: ['Done', 'done', 'Return', 'return', 'Go', 'Search', 'Send', 'Next', 'Hide keyboard'] }, ctx).catch((err: unknown) => {
-      if (err instanceof ToolError && err.code === 'INTERNAL') {
-        throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.info.id} has no Done/return key WebDriverAgent can use to close it; close it with the app's own control (e.g. tap outside the field). ${err.message}`);
-      }
-      throw err;
-    });
-    if (await this.keyboardShown(ctx)) throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.info.id} is still showing after WebDriverAgent's dismissal; close it with the app's own control`);
-  }
-
-  /** POST /elements {using: "class name"}: an empty list when no keyboard is on screen. */
-  private async keyboardShown(ctx: CallContext): Promise<boolean> {
-    const found = await this.wdaCall('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
-    return Array.isArray(found) && found.length > 0;
+  dismissKeyboard(ctx: CallContext): Promise<void> {
+    return this.keyboard.dismissKeyboard(ctx);
   }
 
   async pressButton(button: Button, ctx: CallContext): Promise<void> {
