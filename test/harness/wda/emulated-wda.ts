@@ -79,7 +79,8 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
-  keyboardDismissals = 0;
+  /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
+  readonly keysTappedToDismiss: string[] = [];
 
   constructor(
     readonly device: VirtualDevice,
@@ -212,14 +213,9 @@ export class EmulatedWda {
     }
     if (!inSession) throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
     switch (key) {
-      case 'GET /source': {
+      case 'GET /source':
         if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
-        const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
-        const size = d.size;
-        const full = wdaTree(d.uiTree(), this.scale, app, { width: size.width, height: size.height });
-        const tree = this.faults.hardwareKeyboard ? withoutKeyboards(full) : full;
-        return this.faults.decorateSource ? this.faults.decorateSource(tree) : tree;
-      }
+        return this.sourceTree();
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
         if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
@@ -227,18 +223,8 @@ export class EmulatedWda {
         const id = '00000000-0000-0000-2A0E-000000000001';
         return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
       }
-      case 'POST /wda/keyboard/dismiss': {
-        // XCUIApplication+FBHelpers.m fb_dismissKeyboardWithKeyNames: taps the first named key the keyboard has, then
-        // waits for the keyboard to go; the virtual keyboard's "return" resigns the field as most iOS forms do.
-        if (!d.keyboardVisible) return null;
-        const names = Array.isArray(body.keyNames) ? body.keyNames.map(String) : [];
-        if (!names.includes('return')) throw new WdaFailure('invalid element state', 400, 'The keyboard cannot be dismissed. Try to dismiss it in the way supported by your application under test.');
-        const state = d.snapshot();
-        state.keyboardShown = false;
-        d.restore(state);
-        this.keyboardDismissals++;
-        return null;
-      }
+      case 'POST /wda/keyboard/dismiss':
+        return this.dismissKeyboard(body.keyNames);
       case 'POST /url':
         if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
         await d.openUrl(body.url, this.ctx());
@@ -296,6 +282,37 @@ export class EmulatedWda {
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
     throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+  }
+
+  /** What /source serves: the virtual phone's hierarchy as WDA's JSON tree, with the faults applied. */
+  private sourceTree(): WdaJsonNode {
+    const d = this.device;
+    const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
+    const full = wdaTree(d.uiTree(), this.scale, app, { width: d.size.width, height: d.size.height });
+    const tree = this.faults.hardwareKeyboard ? withoutKeyboards(full) : full;
+    return this.faults.decorateSource ? this.faults.decorateSource(tree) : tree;
+  }
+
+  /**
+   * XCUIApplication+FBHelpers.m fb_dismissKeyboardWithKeyNames: done at once when no keyboard shows; else
+   * every key (Key or Button) of the keyboard whose identifier or label is one of keyNames is tapped, in
+   * the keyboard's order, until the keyboard is gone, whatever the key does (a return key in a text view
+   * types a newline, Go or Send submit). It then waits for the keyboard to go and answers "invalid element
+   * state" (FBCustomCommands.m). The iPad fallback (tapping the keyboard's last key) is not emulated: the
+   * virtual phone is an iPhone.
+   */
+  private async dismissKeyboard(keyNames: unknown): Promise<null> {
+    const keyboard = findNode(this.sourceTree(), (n) => n.type === 'Keyboard');
+    if (!keyboard) return null;
+    const names = new Set(Array.isArray(keyNames) ? keyNames.map(String) : []);
+    const keys = names.size ? allNodes(keyboard).filter((n) => (n.type === 'Key' || n.type === 'Button') && [n.name, n.label].some((x) => x !== null && names.has(x))) : [];
+    for (const key of keys) {
+      const { x, y, width, height } = key.rect;
+      await this.device.tap((x + width / 2) * this.scale, (y + height / 2) * this.scale, this.ctx());
+      this.keysTappedToDismiss.push(key.label ?? key.name ?? '');
+      if (!findNode(this.sourceTree(), (n) => n.type === 'Keyboard')) return null;
+    }
+    throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "Did not know how to dismiss the keyboard. Try to dismiss it in the way supported by your application under test." UserInfo={NSLocalizedDescription=Did not know how to dismiss the keyboard. Try to dismiss it in the way supported by your application under test.}');
   }
 
   /**
@@ -382,6 +399,14 @@ export class EmulatedWda {
 
 /** Element uuids this emulation hands out for the focused field. */
 const ACTIVE_PREFIX = 'ACTIVE-';
+
+function allNodes(node: WdaJsonNode): WdaJsonNode[] {
+  return [node, ...(node.children ?? []).flatMap(allNodes)];
+}
+
+function findNode(node: WdaJsonNode, test: (n: WdaJsonNode) => boolean): WdaJsonNode | undefined {
+  return allNodes(node).find(test);
+}
 
 function withoutKeyboards(node: WdaJsonNode): WdaJsonNode {
   if (!node.children) return node;

@@ -5,6 +5,12 @@ import type { Key } from '../../types.js';
 /** A WebDriverAgent request in the device's session, errors already translated to ToolErrors. */
 export type WdaSessionCall = (method: string, path: string, body: unknown, ctx: CallContext) => Promise<unknown>;
 
+/**
+ * Keys that only close the keyboard: "Done" (a Done return key or accessory button), iPad's hide key.
+ * Never return, Go, Send, Search, Join or Next: WDA taps whatever it is named, and those act on the app.
+ */
+const CLOSING_KEYS = ['Done', 'done', 'Hide keyboard', 'Dismiss keyboard'];
+
 /** Typing, keys and the on-screen keyboard of one iOS device, through WebDriverAgent. */
 export class WdaKeyboard {
   constructor(
@@ -67,18 +73,22 @@ export class WdaKeyboard {
   }
 
   /**
-   * WDA's own dismissal (POST /wda/keyboard/dismiss, FBCustomCommands.m): it taps one of the named keys
-   * when the keyboard has one and fails when the keyboard stays; no text is typed either way.
+   * WDA's own dismissal (POST /wda/keyboard/dismiss, FBCustomCommands.m). fb_dismissKeyboardWithKeyNames taps
+   * every key of the keyboard named in keyNames until the keyboard goes, whatever the key does: "return" in a
+   * text view types a newline, Go/Send/Search submit, Next moves on. So only keys that close the keyboard
+   * and do nothing else are named; WDA adds its own iPad fallback (the keyboard's hide key). When no such
+   * key closes it, the keyboard is left open and the caller is told so.
    */
   async dismissKeyboard(ctx: CallContext): Promise<void> {
     if (!(await this.keyboardShown(ctx))) return;
-    await this.call('POST', '/wda/keyboard/dismiss', { keyNames: ['Done', 'done', 'Return', 'return', 'Go', 'Search', 'Send', 'Next', 'Hide keyboard'] }, ctx).catch((err: unknown) => {
-      if (err instanceof ToolError && err.code === 'INTERNAL') {
-        throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.deviceId} has no Done/return key WebDriverAgent can use to close it; close it with the app's own control (e.g. tap outside the field). ${err.message}`);
-      }
+    const cannot = `the keyboard on ${this.deviceId} has no Done or Hide keyboard key, so it was left open (its return, Go, Send, Search or Next key would act on the app, so none was pressed); close it with the app's own control, e.g. a tap outside the field`;
+    try {
+      await this.call('POST', '/wda/keyboard/dismiss', { keyNames: CLOSING_KEYS }, ctx);
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'INTERNAL') throw new ToolError('INVALID_PARAMETER', `${cannot}. ${err.message}`);
       throw err;
-    });
-    if (await this.keyboardShown(ctx)) throw new ToolError('INVALID_PARAMETER', `the keyboard on ${this.deviceId} is still showing after WebDriverAgent's dismissal; close it with the app's own control`);
+    }
+    if (await this.keyboardShown(ctx)) throw new ToolError('INVALID_PARAMETER', cannot);
   }
 
   /** POST /elements {using: "class name"}: an empty list when no keyboard is on screen. */
