@@ -16,6 +16,7 @@ test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent thro
     await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
     await rig.call('mobile_type_keys', { text: 'me@example.com' });
     assert.is(rig.device.fieldValue('email'), 'me@example.com');
+    assert.is((await rig.call('mobile_press_button', { button: 'VOLUME_UP' })).status, 'success', 'a real iPhone has volume buttons');
     // Real devices open URLs through WebDriverAgent's /url.
     assert.is((await rig.call('mobile_open_url', { url: 'mbdemo://screen/settings' })).status, 'success');
     assert.is(rig.device.currentScreen, 'settings');

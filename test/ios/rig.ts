@@ -49,7 +49,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   // A real WebDriverAgent answers its first screenshot at once; the virtual phone's renderer thread
   // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
   await device.screenPng();
-  const wda = new EmulatedWda(device, { scale: options.scale });
+  const wda = new EmulatedWda(device, { scale: options.scale, simulator: !options.phone });
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone

@@ -51,6 +51,8 @@ export interface EmulatedWdaOptions {
    * (FBElementCommands.m handleKeys without the wait) "type" into nothing and answer success.
    */
   keysWaitForKeyboard?: boolean;
+  /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
+  simulator?: boolean;
 }
 
 /** States of real WDA setups that tests switch on. */
@@ -82,11 +84,14 @@ export class EmulatedWda {
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
+  readonly simulator: boolean;
+
   constructor(
     readonly device: VirtualDevice,
     private readonly options: EmulatedWdaOptions = {},
   ) {
     this.scale = options.scale ?? device.scale;
+    this.simulator = options.simulator ?? true;
     this.mjpeg = new EmulatedMjpegServer(device);
   }
 
@@ -252,9 +257,14 @@ export class EmulatedWda {
         return { ELEMENT: uuid, 'element-6066-11e4-a52e-4f735466cecf': uuid };
       }
       case 'POST /wda/pressButton': {
-        const buttons: Record<string, Button> = { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
+        // XCUIDevice+FBHelpers.m fb_availableButtonNames: volumeup/volumedown only #if !TARGET_OS_SIMULATOR; any other
+        // name fails through FBResponseWithUnknownError(error), i.e. the NSError's description (FBErrorBuilder, code 1).
+        const buttons: Record<string, Button> = this.simulator ? { home: 'HOME' } : { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
         const button = buttons[String(body.name ?? '').toLowerCase()];
-        if (!button) throw new WdaFailure('unknown error', 500, `The button '${String(body.name)}' is unknown. Only the following button names are supported: home, volumeUp, volumeDown`);
+        if (!button) {
+          const said = `The button '${String(body.name)}' is not supported. The device under test only supports the following buttons: (\n    ${Object.keys(buttons).sort().join(',\n    ')}\n)`;
+          throw new WdaFailure('unknown error', 500, `Error Domain=com.facebook.WebDriverAgent Code=1 "${said}" UserInfo={NSLocalizedDescription=${said}}`);
+        }
         await d.pressButton(button, this.ctx());
         return null;
       }

@@ -283,6 +283,14 @@ export class IosDevice implements DeviceHandle {
       return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap a field first, then type. WebDriverAgent said: ${err.detail}`);
     }
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
+    // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)".
+    // WDA offers volumeUp/volumeDown only on real iPhones (fb_availableButtonNames, #if !TARGET_OS_SIMULATOR).
+    const button = path === '/wda/pressButton' ? /The button '([^']*)' is not supported[^(]*\(([^)]*)\)/.exec(err.detail) : null;
+    if (button) {
+      const offered = button[2].split(',').map((b) => b.trim()).filter(Boolean).join(', ');
+      const why = /^volume/i.test(button[1]) ? ' (simulators have no volume buttons: WebDriverAgent offers them on real iPhones only; use the Simulator\'s own volume controls)' : '';
+      return new ToolError('UNSUPPORTED', `${this.info.id} has no ${button[1]} button${why}; WebDriverAgent there supports only: ${offered}. Nothing was pressed`);
+    }
     return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
 }
