@@ -7,7 +7,7 @@ import type { IosDriverOptions } from '../../src/engine/drivers/ios/index.js';
 import { ManualClock, VirtualDriver, type VirtualDevice } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { EmulatedWda } from '../harness/wda/emulated-wda.js';
-import { FAKE_BIN, FakeIosTools, type FakeToolsConfig } from '../harness/wda/fake-tools.js';
+import { FAKE_BIN, FakeIosTools, type FakeToolsConfig, type SimLaunch } from '../harness/wda/fake-tools.js';
 
 export const SIM_UDID = '5A1C2F0E-8D3B-4C61-9E2A-7B4D1F6C3A90';
 export const PHONE_UDID = '00008110-001A2B3C4D5E801E';
@@ -15,6 +15,8 @@ export const PHONE_UDID = '00008110-001A2B3C4D5E801E';
 export interface Rig {
   engine: Engine;
   device: VirtualDevice;
+  /** The virtual iPhones of `moreSimulators`, in order. */
+  others: VirtualDevice[];
   clock: ManualClock;
   wda: EmulatedWda;
   tools: FakeIosTools;
@@ -35,7 +37,9 @@ export interface RigOptions {
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;
   /** `simctl launch` of these bundle ids runs the hook instead of launching an app. */
-  onLaunch?: (wda: EmulatedWda) => Record<string, () => Promise<void>>;
+  onLaunch?: (wda: EmulatedWda) => Record<string, (launch: SimLaunch) => Promise<void>>;
+  /** More booted simulators, each a virtual iPhone of its own (no WebDriverAgent unless a test starts one). */
+  moreSimulators?: { udid: string; name: string; runtime?: string }[];
 }
 
 /**
@@ -44,17 +48,27 @@ export interface RigOptions {
  */
 export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   const clock = new ManualClock(1_000_000);
-  const virtual = new VirtualDriver({ devices: ['ios'], clock });
-  const device = virtual.devices[0];
+  const more = options.moreSimulators ?? [];
+  const virtual = new VirtualDriver({ devices: ['ios', ...more.map(() => 'ios' as const)], clock });
+  const [device, ...others] = virtual.devices;
   // A real WebDriverAgent answers its first screenshot at once; the virtual phone's renderer thread
   // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
   await device.screenPng();
-  const wda = new EmulatedWda(device, { scale: options.scale, simulator: !options.phone });
+  // UIDevice.name of a simulator is its name in Xcode; of an iPhone, "iPhone" on iOS 16+.
+  const wda = new EmulatedWda(device, { scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone
     ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }] }
-    : { simulators: [{ udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device }], phones: [], xcodeSelected: options.xcodeSelected, onLaunch: options.onLaunch?.(wda) };
+    : {
+        simulators: [
+          { udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device },
+          ...more.map((m, i) => ({ udid: m.udid, name: m.name, runtime: m.runtime ?? 'iOS-17-5', state: 'Booted' as const, device: others[i] })),
+        ],
+        phones: [],
+        xcodeSelected: options.xcodeSelected,
+        onLaunch: options.onLaunch?.(wda),
+      };
   const tools = new FakeIosTools(config);
   await tools.start();
 
@@ -70,6 +84,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   return {
     engine,
     device,
+    others,
     clock,
     wda,
     tools,

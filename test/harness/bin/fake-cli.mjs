@@ -24,7 +24,9 @@ export async function run(tool) {
     process.stderr.write(`${tool}: MB_IOS_HARNESS is not set; this is the mobilebridge test harness's fake ${tool}\n`);
     process.exit(70);
   }
-  const r = await post(`${base}/run`, { tool, args: process.argv.slice(2) });
+  // simctl hands SIMCTL_CHILD_<name> variables to the app it launches; the harness sees them too.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SIMCTL_CHILD_')));
+  const r = await post(`${base}/run`, { tool, args: process.argv.slice(2), env });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
   if (r.proxy) {

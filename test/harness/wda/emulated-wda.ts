@@ -53,6 +53,8 @@ export interface EmulatedWdaOptions {
   keysWaitForKeyboard?: boolean;
   /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
   simulator?: boolean;
+  /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
+  name?: string;
 }
 
 /** States of real WDA setups that tests switch on. */
@@ -85,6 +87,7 @@ export class EmulatedWda {
   readonly keysTappedToDismiss: string[] = [];
 
   readonly simulator: boolean;
+  private readonly vendorId = randomUUID().toUpperCase();
 
   constructor(
     readonly device: VirtualDevice,
@@ -103,8 +106,8 @@ export class EmulatedWda {
     return Boolean(this.server?.listening);
   }
 
-  /** Starts listening (port 0 picks a free one the first time; later starts reuse it). */
-  async start(port = this.port): Promise<void> {
+  /** Starts listening (port 0 picks a free one the first time; later starts reuse it), as USE_PORT / MJPEG_SERVER_PORT pick. */
+  async start(port = this.port, mjpegPort?: number): Promise<void> {
     const server = http.createServer((req, res) => void this.handle(req, res));
     server.on('connection', (s) => {
       this.sockets.add(s);
@@ -116,7 +119,7 @@ export class EmulatedWda {
     });
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
-    await this.mjpeg.start();
+    await this.mjpeg.start(mjpegPort);
   }
 
   /** Stops listening and drops open connections: WDA is absent until `start` again. */
@@ -203,6 +206,12 @@ export class EmulatedWda {
         const size = d.size;
         return { screenSize: { width: size.width / this.scale, height: size.height / this.scale }, statusBarSize: { width: size.width / this.scale, height: 54 }, scale: this.scale };
       }
+      case 'GET /wda/device/info':
+        // FBCustomCommands.m handleGetDeviceInfo; uuid is identifierForVendor, not the simulator's UDID.
+        return {
+          currentLocale: 'en_US', timeZone: 'Europe/Berlin', name: this.options.name ?? 'iPhone', model: 'iPhone', uuid: this.vendorId,
+          userInterfaceIdiom: 0, userInterfaceStyle: d.darkMode ? 'dark' : 'light', isSimulator: this.simulator, thermalState: 0,
+        };
       case 'GET /wda/activeAppInfo':
         return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: {} };
       case 'GET /screenshot':

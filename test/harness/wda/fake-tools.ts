@@ -54,13 +54,26 @@ export interface FakePhone {
   plugged?: number;
 }
 
+export interface SimLaunch {
+  udid: string;
+  env: Record<string, string>;
+}
+
+/** `simctl launch` passes SIMCTL_CHILD_<name> from its own environment to the app as <name>. */
+function childEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SIMCTL_CHILD_')).map(([k, v]) => [k.slice('SIMCTL_CHILD_'.length), v]));
+}
+
 export interface FakeToolsConfig {
   simulators: FakeSimulator[];
   phones: FakePhone[];
   /** false: only the Command Line Tools are selected, so `xcrun simctl` is not found. */
   xcodeSelected?: boolean;
-  /** Runs when `simctl launch` starts this bundle id (a WebDriverAgent runner: the test starts its emulated WDA). */
-  onLaunch?: Record<string, () => Promise<void>>;
+  /**
+   * Runs when `simctl launch` starts this bundle id (a WebDriverAgent runner: the test starts its emulated WDA),
+   * with the environment the app gets (SIMCTL_CHILD_<name> passed as <name>, e.g. USE_PORT).
+   */
+  onLaunch?: Record<string, (launch: SimLaunch) => Promise<void>>;
   /** go-ios log format: logrus JSON (before 1.1, the default) or slog JSON (1.1 and later). */
   goIosLogs?: 'logrus' | 'slog';
 }
@@ -108,10 +121,10 @@ export class FakeIosTools {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const { tool, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tool: string; args: string[] };
+        const { tool, args, env } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tool: string; args: string[]; env?: Record<string, string> };
         if (args[0] === '__forward-alive') return void res.end(JSON.stringify(this.forwardAlive(args[1], Number(args[2]))));
         this.calls.push([tool, ...args].join(' '));
-        this.answer(tool, args)
+        this.answer(tool, args, env ?? {})
           .catch((err: unknown): Answer => ({ stderr: `harness error: ${(err as Error).message}\n`, code: 99 }))
           .then((a) => res.end(JSON.stringify(a)));
       });
@@ -151,14 +164,14 @@ export class FakeIosTools {
     return { code: alive ? 0 : 1 };
   }
 
-  private answer(tool: string, args: string[]): Promise<Answer> {
-    if (tool === 'xcrun') return this.xcrun(args);
+  private answer(tool: string, args: string[], env: Record<string, string>): Promise<Answer> {
+    if (tool === 'xcrun') return this.xcrun(args, env);
     return this.goIos(args);
   }
 
   // ---- xcrun simctl ----------------------------------------------------------------------
 
-  private async xcrun(args: string[]): Promise<Answer> {
+  private async xcrun(args: string[], env: Record<string, string>): Promise<Answer> {
     if (args[0] !== 'simctl') return { stderr: `xcrun: error: unable to find utility "${args[0]}", not a developer tool or in PATH\n`, code: 72 };
     if (this.config.xcodeSelected === false) return { stderr: 'xcrun: error: unable to find utility "simctl", not a developer tool or in PATH\n', code: 72 };
     const [verb, ...rest] = args.slice(1);
@@ -182,7 +195,7 @@ export class FakeIosTools {
           if (!d.installedApps.some((a) => a.package === id)) {
             return simError('FBSOpenApplicationServiceErrorDomain', 4, [`The request to open "${id}" failed.`, 'Underlying error (domain=FBSOpenApplicationErrorDomain, code=4):', `\tThe operation couldn’t be completed. Application info provider (FBSApplicationLibrary) returned nil for "${id}"`]);
           }
-          if (this.config.onLaunch?.[id]) await this.config.onLaunch[id]();
+          if (this.config.onLaunch?.[id]) await this.config.onLaunch[id]({ udid: sim.udid, env: childEnv(env) });
           else await d.launchApp(id, ctx());
           return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
         case 'terminate':

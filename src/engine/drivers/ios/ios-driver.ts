@@ -1,10 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 
 import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
+import { freePort } from './free-port.js';
 import { GoIos, majorVersion, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
 import { Simctl, type SimulatorInfo } from './simctl.js';
@@ -123,14 +124,21 @@ export class IosDriver implements Driver {
   }
 
   private openSimulator(info: SimulatorInfo): IosDevice {
-    const url = this.options.wdaUrls?.[info.id] ?? this.options.wdaUrl ?? 'http://127.0.0.1:8100';
+    const dedicated = this.options.wdaUrls?.[info.id];
+    const url = dedicated ?? this.options.wdaUrl ?? 'http://127.0.0.1:8100';
     const label = `simulator ${info.model} (${info.id})`;
-    const client = new WdaClient(url, { deviceLabel: label, startHint: simulatorStartHint(info.id) });
-    const starter = new SimulatorWdaStarter(info.id, this.options.wdaStart ?? {}, this.simctl);
-    const endpoint = new WdaEndpoint(client, (signal) => starter.ensure(client, signal), () => starter.stop());
+    const clientFor = (u: string) => new WdaClient(u, { deviceLabel: label, startHint: simulatorStartHint(info.id) });
+    const starter = new SimulatorWdaStarter(
+      { sim: info, dedicated: dedicated !== undefined, booted: (signal) => this.simctl.bootedSimulators(signal), clientFor },
+      this.options.wdaStart ?? {},
+      this.simctl,
+    );
+    const endpoint: WdaEndpoint = new WdaEndpoint(clientFor(url), (signal) => starter.ensure(endpoint, signal), () => starter.stop());
     const mjpeg = new URL(this.options.mjpegUrls?.[info.id] ?? this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`);
     const target = { host: mjpeg.hostname, port: Number(mjpeg.port || 80), label };
-    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, async () => target);
+    // A WDA started on ports of its own (another simulator's held the shared URL) has its MJPEG server there too.
+    const video = async () => (starter.ownMjpegPort ? { host: '127.0.0.1', port: starter.ownMjpegPort, label } : target);
+    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, video);
   }
 
   private openPhone(info: RealDeviceInfo): IosDevice {
@@ -179,17 +187,6 @@ export class IosDriver implements Driver {
     };
     return new IosDevice(strip(info), control, endpoint, mjpeg);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once something accepts connections on the loopback port (the forward is up). */

@@ -100,9 +100,9 @@ function listedApps(text: string): (InstalledApp & { system: boolean })[] {
 export class Simctl {
   constructor(private readonly xcrun = 'xcrun', private readonly timeoutMs = 60_000) {}
 
-  private async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
+  private async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs, env?: Record<string, string>): Promise<CommandResult> {
     try {
-      const result = await runCommand(this.xcrun, ['simctl', ...args], { signal, timeoutMs });
+      const result = await runCommand(this.xcrun, ['simctl', ...args], { signal, timeoutMs, env: env && { ...process.env, ...env } });
       if (/unable to find utility "simctl"/.test(result.stderr)) {
         throw new ToolError('UNSUPPORTED', `Xcode is not selected (only the Command Line Tools are): ${XCODE_FIX}`);
       }
@@ -144,9 +144,9 @@ export class Simctl {
     await this.ok(['uninstall', udid, bundleId], `uninstalling ${bundleId} from simulator ${udid}`, signal);
   }
 
-  /** simctl prints "<bundle id>: <pid>" on success. */
-  async launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
-    return this.run(['launch', udid, bundleId], signal);
+  /** simctl prints "<bundle id>: <pid>" on success. `env` (SIMCTL_CHILD_<name>) reaches the app as <name>. */
+  async launch(udid: string, bundleId: string, signal?: AbortSignal, env?: Record<string, string>): Promise<CommandResult> {
+    return this.run(['launch', udid, bundleId], signal, undefined, env);
   }
 
   async terminate(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
