@@ -42,4 +42,20 @@ test('a launch or kill that fails for another reason (no developer image) is rep
   }
 });
 
+test('launching on a locked iPhone: PERMISSION_DENIED "unlock it" (WDA /wda/locked), not the disk image hint', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.wda.locked = true;
+    const r = await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(r.message, /is locked.*unlock it/);
+    assert.not.match(r.message, /disk image/);
+    assert.ok(rig.wda.requests.includes('GET /wda/locked'));
+    rig.wda.locked = false;
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

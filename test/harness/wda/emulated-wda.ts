@@ -83,6 +83,8 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
+  /** The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then. */
+  locked = false;
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
@@ -206,6 +208,12 @@ export class EmulatedWda {
         const size = d.size;
         return { screenSize: { width: size.width / this.scale, height: size.height / this.scale }, statusBarSize: { width: size.width / this.scale, height: 54 }, scale: this.scale };
       }
+      case 'GET /wda/locked':
+        // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
+        return this.locked;
+      case 'POST /wda/unlock':
+        this.locked = false;
+        return null;
       case 'GET /wda/device/info':
         // FBCustomCommands.m handleGetDeviceInfo; uuid is identifierForVendor, not the simulator's UDID.
         return {

@@ -305,6 +305,8 @@ export class FakeIosTools {
           // cmd_device_apps.go runLaunchCommand: process control first (it needs the developer image), then the launch.
           if (phone.noDeveloperImage) return fatal('processcontrol failed', NO_IMAGE);
           if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch app command failed', `could not find app with bundle id ${rest[0]}`);
+          // The wording of the phone's refusal is not from go-ios (it quotes what the phone says) and is a guess here.
+          if (phone.wda.locked) return fatal('launch app command failed', `Unable to launch ${rest[0]} because the device was not, or could not be, unlocked.`);
           await d.launchApp(rest[0], ctx());
           return { stderr: logLine('info', 'Process launched', { pid: 4321 }) };
         case 'kill': {

@@ -28,6 +28,9 @@ function press(x: number, y: number, holdMs: number): object[] {
   ];
 }
 
+/** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
+const LOCK_PROBE_MS = 3000;
+
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
 /** An MJPEG server that sends nothing this long after the request counts as absent. */
@@ -75,8 +78,26 @@ export class IosDevice implements DeviceHandle {
     return this.apps.listApps(ctx.signal);
   }
 
-  launchApp(pkg: string, ctx: CallContext): Promise<void> {
-    return this.apps.launch(pkg, ctx.signal);
+  async launchApp(pkg: string, ctx: CallContext): Promise<void> {
+    try {
+      await this.apps.launch(pkg, ctx.signal);
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'INTERNAL' && (await this.locked(ctx))) {
+        // Not the developer-image hint the failure carries: WDA says the screen is locked, and that is why.
+        throw new ToolError('PERMISSION_DENIED', `${this.info.id} is locked, so ${pkg} could not be launched: unlock it, then launch again`);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * GET /wda/locked (FBCustomCommands.m, no session needed). Asked only after a failure, so a WDA that is
+   * not running costs a few seconds at most and leaves the original error standing.
+   */
+  private async locked(ctx: CallContext): Promise<boolean> {
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(LOCK_PROBE_MS)]);
+    const value = await this.wdaCall('GET', '/wda/locked', undefined, { ...ctx, signal }, false).catch(() => false);
+    return value === true;
   }
 
   terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
