@@ -69,6 +69,8 @@ export interface WdaFaults {
    * focus and synthesized key events (/wda/keys) reach it.
    */
   hardwareKeyboard?: boolean;
+  /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
+  portraitOnly?: string[];
 }
 
 export class EmulatedWda {
@@ -227,8 +229,11 @@ export class EmulatedWda {
       case 'GET /orientation':
         return d.orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT';
       case 'POST /orientation': {
+        // FBOrientationCommands.m handleSetOrientation: XCUIDevice+FBRotation.m sets the device orientation, then
+        // checks the app's interface orientation followed; an app that cannot take it stays, and WDA answers this.
         const o = String(body.orientation ?? '').toUpperCase();
         if (o !== 'PORTRAIT' && o !== 'LANDSCAPE') throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
+        if (o === 'LANDSCAPE' && this.faults.portraitOnly?.includes(d.foregroundPackage)) throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
         await d.setOrientation(o === 'LANDSCAPE' ? 'landscape' : 'portrait', this.ctx());
         return null;
       }

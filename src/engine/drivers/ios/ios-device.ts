@@ -237,7 +237,16 @@ export class IosDevice implements DeviceHandle {
   }
 
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
-    await this.wdaCall('POST', '/orientation', { orientation: orientation.toUpperCase() }, ctx);
+    try {
+      await this.wdaCall('POST', '/orientation', { orientation: orientation.toUpperCase() }, ctx);
+    } catch (err) {
+      // XCUIDevice+FBRotation.m turns the device, then checks that the app in front followed; one whose
+      // supported orientations lack this one stays, and WDA answers 500 "Unable To Rotate Device".
+      if (!(err instanceof ToolError && /Unable To Rotate Device/i.test(err.message))) throw err;
+      const front = await this.wdaCall('GET', '/wda/activeAppInfo', undefined, ctx, false).catch(() => null) as { bundleId?: unknown; name?: unknown } | null;
+      const app = typeof front?.bundleId === 'string' ? `${typeof front.name === 'string' && front.name ? `${front.name} (${front.bundleId})` : front.bundleId}, the app in front,` : 'the app in front';
+      throw new ToolError('UNSUPPORTED', `${app} does not support ${orientation} on ${this.info.id}: iOS kept it as it was. Bring an app that supports ${orientation} to the front to rotate`);
+    }
   }
 
   close(): void {
