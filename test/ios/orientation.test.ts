@@ -20,4 +20,20 @@ test('rotating an app that supports only portrait is UNSUPPORTED naming the app 
   }
 });
 
+test('an unknown interface orientation (WDA answers null) is read from the screen\'s shape, not called portrait', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+    rig.wda.faults.unknownOrientation = true;
+    assert.equal(await rig.call('mobile_get_orientation'), { orientation: 'landscape' });
+    rig.wda.faults.unknownOrientation = false;
+    await rig.call('mobile_set_orientation', { orientation: 'portrait' });
+    rig.wda.faults.unknownOrientation = true;
+    assert.equal(await rig.call('mobile_get_orientation'), { orientation: 'portrait' });
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

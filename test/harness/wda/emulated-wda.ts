@@ -69,6 +69,8 @@ export interface WdaFaults {
    * focus and synthesized key events (/wda/keys) reach it.
    */
   hardwareKeyboard?: boolean;
+  /** The app's interface orientation is UIInterfaceOrientationUnknown: GET /orientation answers null. */
+  unknownOrientation?: boolean;
   /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
   portraitOnly?: string[];
 }
@@ -227,6 +229,8 @@ export class EmulatedWda {
       case 'GET /screenshot':
         return (await d.screenPng()).png.toString('base64');
       case 'GET /orientation':
+        // FBOrientationCommands.m: an interface orientation outside its mapping (UIInterfaceOrientationUnknown) maps to nil → null.
+        if (this.faults.unknownOrientation) return null;
         return d.orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT';
       case 'POST /orientation': {
         // FBOrientationCommands.m handleSetOrientation: XCUIDevice+FBRotation.m sets the device orientation, then

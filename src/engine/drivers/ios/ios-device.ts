@@ -231,9 +231,16 @@ export class IosDevice implements DeviceHandle {
   }
 
   async getOrientation(ctx: CallContext): Promise<Orientation> {
-    // GET /orientation → "PORTRAIT" | "LANDSCAPE" (FBOrientationCommands.m maps both landscape sides to LANDSCAPE).
+    // GET /orientation → "PORTRAIT" | "LANDSCAPE" (FBOrientationCommands.m maps both landscape sides to LANDSCAPE),
+    // or null when the interface orientation is unknown (outside its mapping): then the screen's shape tells.
     const value = await this.wdaCall('GET', '/orientation', undefined, ctx);
-    return typeof value === 'string' && value.toUpperCase().includes('LANDSCAPE') ? 'landscape' : 'portrait';
+    if (typeof value === 'string' && /LANDSCAPE/i.test(value)) return 'landscape';
+    if (typeof value === 'string' && /PORTRAIT/i.test(value)) return 'portrait';
+    const screen = await this.screen(ctx);
+    if (screen.width === screen.height) {
+      throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} reports no interface orientation (${JSON.stringify(value)}) and the screen is square, so the orientation is unknown`);
+    }
+    return screen.width > screen.height ? 'landscape' : 'portrait';
   }
 
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
