@@ -53,6 +53,8 @@ export interface EmulatedWdaOptions {
   keysWaitForKeyboard?: boolean;
   /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
   simulator?: boolean;
+  /** Answer as WDA before its W3C protocol (2019): HTTP 200 and a numeric `status` for every answer. */
+  legacy?: boolean;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
   name?: string;
 }
@@ -166,9 +168,11 @@ export class EmulatedWda {
       }
       const value = await this.route(method, path, url, body, Boolean(m));
       if (this.faults.resetAfter?.test(`${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`)) return void req.socket.destroy();
-      this.send(res, 200, { value, sessionId: this.sessionId });
+      this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessionId, status: 0 } : { value, sessionId: this.sessionId });
     } catch (err) {
       const f = err instanceof WdaFailure ? err : toWdaFailure(err);
+      // Before W3C (2019) FBResponseWithStatus answered HTTP 200 {value: message, sessionId, status: <JSON Wire code>}.
+      if (this.options.legacy) return this.send(res, 200, { value: f.message, sessionId: this.sessionId, status: LEGACY_CODES[f.error] ?? 13 });
       this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessionId });
     }
   }
@@ -432,6 +436,18 @@ export class EmulatedWda {
     await d.touch('up', last.x, last.y, this.ctx());
   }
 }
+
+/** FBCommandStatus.h before W3C: the JSON Wire codes of the errors this emulation raises. */
+const LEGACY_CODES: Record<string, number> = {
+  'invalid session id': 6,
+  'no such element': 7,
+  'unknown command': 9,
+  'stale element reference': 10,
+  'invalid element state': 12,
+  'unknown error': 13,
+  'invalid argument': 15,
+  'session not created': 33,
+};
 
 /** Element uuids this emulation hands out for the focused field. */
 const ACTIVE_PREFIX = 'ACTIVE-';

@@ -31,7 +31,29 @@ export interface WdaClientOptions {
 interface Envelope {
   value?: unknown;
   sessionId?: string | null;
+  /** WDA before the W3C protocol (2019): 0 success, else a JSON Wire error code, all with HTTP 200. */
+  status?: unknown;
 }
+
+/**
+ * JSON Wire status codes of WDA before W3C (FBCommandStatus.h before appium/WebDriverAgent 5d6f1bf) and
+ * the W3C error names they became. Those builds answered errors with HTTP 200, {status: code, value: message}.
+ */
+const LEGACY_STATUS: Record<number, string> = {
+  6: 'invalid session id',
+  7: 'no such element',
+  9: 'unknown command',
+  10: 'stale element reference',
+  11: 'element not visible',
+  12: 'invalid element state',
+  13: 'unknown error',
+  15: 'invalid argument',
+  21: 'timeout',
+  26: 'unexpected alert open',
+  27: 'no such alert',
+  32: 'invalid selector',
+  33: 'session not created',
+};
 
 const SESSION_GONE = 'invalid session id';
 
@@ -164,6 +186,11 @@ export class WdaClient {
             return reject(new ToolError('INTERNAL', `${this.baseUrl} answered ${method} ${url.pathname} with something that is not WebDriverAgent JSON (HTTP ${res.statusCode}): ${JSON.stringify(text.slice(0, 120))}; is another server using this port?`));
           }
           const value = envelope?.value as { error?: unknown; message?: unknown } | null | undefined;
+          const legacy = envelope?.status;
+          if (typeof legacy === 'number' && legacy !== 0) {
+            const detail = typeof envelope.value === 'string' ? envelope.value : typeof value?.message === 'string' ? value.message : JSON.stringify(envelope.value ?? null);
+            return reject(new WdaError(LEGACY_STATUS[legacy] ?? 'unknown error', `${detail} (status ${legacy})`, res.statusCode ?? 0));
+          }
           if (value && typeof value === 'object' && typeof value.error === 'string') {
             return reject(new WdaError(value.error, typeof value.message === 'string' ? value.message : '', res.statusCode ?? 0));
           }
