@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import type { CallContext } from '../../../src/engine/driver.js';
-import { ToolError } from '../../../src/engine/errors.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
-import { wdaTree, type WdaJsonNode } from './wda-tree.js';
+import { performActions } from './emulated-actions.js';
+import { LEGACY_CODES, toWdaFailure, WdaFailure } from './wda-failure.js';
+import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
  * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
@@ -19,29 +20,6 @@ import { wdaTree, type WdaJsonNode } from './wda-tree.js';
  */
 
 type Json = unknown;
-
-class WdaFailure extends Error {
-  constructor(
-    readonly error: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-interface PointerAction {
-  type: string;
-  x?: number;
-  y?: number;
-  duration?: number;
-}
-
-interface PointerSource {
-  type?: string;
-  parameters?: { pointerType?: string };
-  actions?: PointerAction[];
-}
 
 export interface EmulatedWdaOptions {
   /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
@@ -265,7 +243,7 @@ export class EmulatedWda {
         await d.openUrl(body.url, this.ctx());
         return null;
       case 'POST /actions':
-        return this.perform(body.actions);
+        return performActions(this.device, this.scale, body.actions);
       case 'POST /wda/keys': {
         const value = body.value;
         if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
@@ -367,105 +345,7 @@ export class EmulatedWda {
     return null;
   }
 
-  /** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
-  private async perform(actions: unknown): Promise<null> {
-    if (Array.isArray(actions) && actions.length === 2) return this.twoFingers(actions as PointerSource[]);
-    const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
-    if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw new WdaFailure('invalid argument', 400, 'actions must hold one pointer source');
-    const s = this.scale;
-    const d = this.device;
-    let x = 0;
-    let y = 0;
-    let down: { x: number; y: number; held: number; moved: boolean; path: { x: number; y: number }[] } | undefined;
-    const taps: { x: number; y: number; held: number }[] = [];
-    for (const a of source.actions) {
-      if (a.type === 'pointerMove') {
-        x = a.x ?? x;
-        y = a.y ?? y;
-        if (down) {
-          down.moved = true;
-          down.path.push({ x, y });
-        }
-      } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false, path: [{ x, y }] };
-      else if (a.type === 'pause' && down) down.held += a.duration ?? 0;
-      else if (a.type === 'pointerUp' && down) {
-        // XCTest synthesizes the whole path as one event stream: the content follows every point.
-        if (down.moved) await this.follow(down.path.map((p) => ({ x: Math.round(p.x * s), y: Math.round(p.y * s) })));
-        else taps.push({ x: down.x, y: down.y, held: down.held });
-        down = undefined;
-      }
-    }
-    if (taps.length === 2) await d.doubleTap(taps[0].x * s, taps[0].y * s, this.ctx());
-    else if (taps.length === 1 && taps[0].held >= 500) await d.longPress(taps[0].x * s, taps[0].y * s, taps[0].held, this.ctx());
-    else if (taps.length === 1) await d.tap(taps[0].x * s, taps[0].y * s, this.ctx());
-    return null;
-  }
-
-  /**
-   * Two touch pointer sources (FBW3CActionsSynthesizer turns each into its own XCPointerEventPath,
-   * played as one multi-touch gesture): where each finger went down and where it was lifted reach
-   * the phone as a pinch. Anything else with two sources is refused, not guessed at.
-   */
-  private async twoFingers(sources: PointerSource[]): Promise<null> {
-    const s = this.scale;
-    const path = (source: PointerSource) => {
-      if (source?.type !== 'pointer' || source.parameters?.pointerType !== 'touch' || !Array.isArray(source.actions)) {
-        throw new WdaFailure('invalid argument', 400, 'each of two action sources must be a touch pointer');
-      }
-      let at: { x: number; y: number } | undefined;
-      let from: { x: number; y: number } | undefined;
-      let to: { x: number; y: number } | undefined;
-      for (const a of source.actions) {
-        if (a.type === 'pointerMove') at = { x: a.x ?? at?.x ?? 0, y: a.y ?? at?.y ?? 0 };
-        else if (a.type === 'pointerDown') from = at;
-        else if (a.type === 'pointerUp') to = at;
-      }
-      if (!from || !to) throw new WdaFailure('invalid argument', 400, 'each finger must go down and up');
-      return { from: { x: Math.round(from.x * s), y: Math.round(from.y * s) }, to: { x: Math.round(to.x * s), y: Math.round(to.y * s) } };
-    };
-    await this.device.pinch([path(sources[0]), path(sources[1])], 0, this.ctx());
-    return null;
-  }
-
-  /** One finger along the path on the virtual phone (device pixels). */
-  private async follow(path: { x: number; y: number }[]): Promise<void> {
-    const d = this.device;
-    await d.touch('down', path[0].x, path[0].y, this.ctx());
-    for (const p of path.slice(1)) await d.touch('move', p.x, p.y, this.ctx());
-    const last = path[path.length - 1];
-    await d.touch('up', last.x, last.y, this.ctx());
-  }
 }
-
-/** FBCommandStatus.h before W3C: the JSON Wire codes of the errors this emulation raises. */
-const LEGACY_CODES: Record<string, number> = {
-  'invalid session id': 6,
-  'no such element': 7,
-  'unknown command': 9,
-  'stale element reference': 10,
-  'invalid element state': 12,
-  'unknown error': 13,
-  'invalid argument': 15,
-  'session not created': 33,
-};
 
 /** Element uuids this emulation hands out for the focused field. */
 const ACTIVE_PREFIX = 'ACTIVE-';
-
-function allNodes(node: WdaJsonNode): WdaJsonNode[] {
-  return [node, ...(node.children ?? []).flatMap(allNodes)];
-}
-
-function findNode(node: WdaJsonNode, test: (n: WdaJsonNode) => boolean): WdaJsonNode | undefined {
-  return allNodes(node).find(test);
-}
-
-function withoutKeyboards(node: WdaJsonNode): WdaJsonNode {
-  if (!node.children) return node;
-  return { ...node, children: node.children.filter((c) => c.type !== 'Keyboard').map(withoutKeyboards) };
-}
-
-function toWdaFailure(err: unknown): WdaFailure {
-  if (err instanceof ToolError && err.code === 'INVALID_PARAMETER') return new WdaFailure('invalid argument', 400, err.message);
-  return new WdaFailure('unknown error', 500, err instanceof Error ? err.message : String(err));
-}

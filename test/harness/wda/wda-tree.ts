@@ -57,3 +57,17 @@ function node(n: UiNode, scale: number, forcedType?: string): WdaJsonNode {
   if (n.children.length) out.children = n.children.map((c) => node(c, scale));
   return out;
 }
+
+export function allNodes(node: WdaJsonNode): WdaJsonNode[] {
+  return [node, ...(node.children ?? []).flatMap(allNodes)];
+}
+
+export function findNode(node: WdaJsonNode, test: (n: WdaJsonNode) => boolean): WdaJsonNode | undefined {
+  return allNodes(node).find(test);
+}
+
+/** The tree as iOS shows it while a hardware keyboard is connected: no on-screen keyboard. */
+export function withoutKeyboards(node: WdaJsonNode): WdaJsonNode {
+  if (!node.children) return node;
+  return { ...node, children: node.children.filter((c) => c.type !== 'Keyboard').map(withoutKeyboards) };
+}

@@ -1,0 +1,89 @@
+import type { CallContext } from '../../../src/engine/driver.js';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { WdaFailure } from './wda-failure.js';
+
+/* W3C actions (POST /actions) as WDA's FBW3CActionsSynthesizer plays them, acted out on the virtual phone (points → pixels). */
+
+interface PointerAction {
+  type: string;
+  x?: number;
+  y?: number;
+  duration?: number;
+}
+
+interface PointerSource {
+  type?: string;
+  parameters?: { pointerType?: string };
+  actions?: PointerAction[];
+}
+
+const ctx = (): CallContext => ({ signal: new AbortController().signal });
+
+/** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
+export async function performActions(device: VirtualDevice, scale: number, actions: unknown): Promise<null> {
+  if (Array.isArray(actions) && actions.length === 2) return twoFingers(device, scale, actions as PointerSource[]);
+  const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
+  if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw new WdaFailure('invalid argument', 400, 'actions must hold one pointer source');
+  const s = scale;
+  const d = device;
+  let x = 0;
+  let y = 0;
+  let down: { x: number; y: number; held: number; moved: boolean; path: { x: number; y: number }[] } | undefined;
+  const taps: { x: number; y: number; held: number }[] = [];
+  for (const a of source.actions) {
+    if (a.type === 'pointerMove') {
+      x = a.x ?? x;
+      y = a.y ?? y;
+      if (down) {
+        down.moved = true;
+        down.path.push({ x, y });
+      }
+    } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false, path: [{ x, y }] };
+    else if (a.type === 'pause' && down) down.held += a.duration ?? 0;
+    else if (a.type === 'pointerUp' && down) {
+      // XCTest synthesizes the whole path as one event stream: the content follows every point.
+      if (down.moved) await follow(device, down.path.map((p) => ({ x: Math.round(p.x * s), y: Math.round(p.y * s) })));
+      else taps.push({ x: down.x, y: down.y, held: down.held });
+      down = undefined;
+    }
+  }
+  if (taps.length === 2) await d.doubleTap(taps[0].x * s, taps[0].y * s, ctx());
+  else if (taps.length === 1 && taps[0].held >= 500) await d.longPress(taps[0].x * s, taps[0].y * s, taps[0].held, ctx());
+  else if (taps.length === 1) await d.tap(taps[0].x * s, taps[0].y * s, ctx());
+  return null;
+}
+
+/**
+ * Two touch pointer sources (FBW3CActionsSynthesizer turns each into its own XCPointerEventPath,
+ * played as one multi-touch gesture): where each finger went down and where it was lifted reach
+ * the phone as a pinch. Anything else with two sources is refused, not guessed at.
+ */
+async function twoFingers(device: VirtualDevice, scale: number, sources: PointerSource[]): Promise<null> {
+  const s = scale;
+  const path = (source: PointerSource) => {
+    if (source?.type !== 'pointer' || source.parameters?.pointerType !== 'touch' || !Array.isArray(source.actions)) {
+      throw new WdaFailure('invalid argument', 400, 'each of two action sources must be a touch pointer');
+    }
+    let at: { x: number; y: number } | undefined;
+    let from: { x: number; y: number } | undefined;
+    let to: { x: number; y: number } | undefined;
+    for (const a of source.actions) {
+      if (a.type === 'pointerMove') at = { x: a.x ?? at?.x ?? 0, y: a.y ?? at?.y ?? 0 };
+      else if (a.type === 'pointerDown') from = at;
+      else if (a.type === 'pointerUp') to = at;
+    }
+    if (!from || !to) throw new WdaFailure('invalid argument', 400, 'each finger must go down and up');
+    return { from: { x: Math.round(from.x * s), y: Math.round(from.y * s) }, to: { x: Math.round(to.x * s), y: Math.round(to.y * s) } };
+  };
+  await device.pinch([path(sources[0]), path(sources[1])], 0, ctx());
+  return null;
+}
+
+/** One finger along the path on the virtual phone (device pixels). */
+async function follow(device: VirtualDevice, path: { x: number; y: number }[]): Promise<void> {
+  const d = device;
+  await d.touch('down', path[0].x, path[0].y, ctx());
+  for (const p of path.slice(1)) await d.touch('move', p.x, p.y, ctx());
+  const last = path[path.length - 1];
+  await d.touch('up', last.x, last.y, ctx());
+}
