@@ -114,3 +114,8 @@ export function textOf(element: UiElement, elements: readonly UiElement[]): stri
     .sort((a, b) => a.center.y - b.center.y || a.center.x - b.center.x);
   return inside[0]?.text ?? '';
 }
+
+/** An element's text and label, normalised, as the words a user would read on it. */
+export function words(e: UiElement): string[] {
+  return [e.text, e.accessibility_label ?? ''].map(normalizeText).filter(Boolean);
+}

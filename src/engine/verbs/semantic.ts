@@ -1,8 +1,9 @@
-import { normalizeText } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ActionFn } from './actions.js';
 import { describe } from './actions.js';
-import { call, isDialog, isKeyboard, keyboardVisible, listElements, within } from './screen.js';
+import { closeKey, outsideSpot, returnKeyOf, TOP_BAND } from './keyboard-spots.js';
+import { call, isDialog, isKeyboard, keyboardVisible, listElements, within, words } from './screen.js';
+import { normalizeText } from '../resolve/index.js';
 import { resolvedOf, verbScreenSize } from './target.js';
 import { VerbError, type VerbContext } from './types.js';
 
@@ -21,17 +22,8 @@ export const PERMISSION_LABELS = {
   },
 } as const;
 
-/** Keys and accessory buttons that only close the iOS keyboard (a "Go" or "Send" key would act). */
-const IOS_CLOSE_KEYS = ['done', 'hide keyboard', 'dismiss keyboard', 'close keyboard'];
-/** The plain return key: in a single-line field iOS apps usually end editing with it. */
-const IOS_RETURN_KEY = 'return';
 /** Labels of a navigation bar's back button. */
 const BACK_LABELS = ['back', 'navigate up'];
-const TOP_BAND = 0.15;
-
-function words(e: UiElement): string[] {
-  return [e.text, e.accessibility_label ?? ''].map(normalizeText).filter(Boolean);
-}
 
 const pressBack: ActionFn = async (ctx) => {
   if (ctx.os === 'Android') {
@@ -89,37 +81,6 @@ const dismissKeyboard: ActionFn = async (ctx) => {
   const how = ctx.os === 'iOS' ? 'give the field a Done key, or let a tap outside it end editing' : 'close it with the app\'s own control';
   throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ') || 'finding no Done key, return key or free spot to tap'}; ${how}`);
 };
-
-type Spot = { element: UiElement; what: string } | undefined;
-
-function closeKey(elements: UiElement[], keyboard: UiElement | undefined): Spot {
-  // A Done key on the keyboard, or a Done button on the accessory bar just above it.
-  const near = (e: UiElement) => !keyboard || within(e, keyboard) || (e.center.y < keyboard.y && e.center.y > keyboard.y - keyboard.height / 3);
-  const key = elements.find((e) => e.type !== 'keyboard' && near(e) && words(e).some((w) => IOS_CLOSE_KEYS.includes(w)));
-  return key && { element: key, what: `its ${JSON.stringify(key.text || key.accessibility_label)} key` };
-}
-
-function returnKeyOf(elements: UiElement[], keyboard: UiElement | undefined): Spot {
-  const key = keyboard && elements.find((e) => e.type !== 'keyboard' && within(e, keyboard) && words(e).includes(IOS_RETURN_KEY));
-  return key && { element: key, what: 'the return key' };
-}
-
-const INTERACTIVE = new Set(['button', 'edittext', 'checkbox', 'switch', 'radio', 'tab', 'link', 'listitem', 'keyboard', 'dialog', 'webview']);
-
-/** A static text of the app, away from anything tappable: a tap there ends editing and does nothing else. */
-function outsideSpot(elements: UiElement[], keyboard: UiElement | undefined, screenHeight: number): Spot {
-  const interactive = elements.filter((e) => INTERACTIVE.has(e.type) || e.clickable);
-  const inside = (e: UiElement, box: UiElement) => e !== box && within(e, box);
-  const spot = elements.find(
-    (e) =>
-      e.type === 'text' &&
-      !e.clickable &&
-      e.center.y > screenHeight * TOP_BAND &&
-      (!keyboard || e.center.y < keyboard.y) &&
-      !interactive.some((i) => inside(e, i)),
-  );
-  return spot && { element: spot, what: `a tap outside the field (on ${JSON.stringify(spot.text)})` };
-}
 
 function permissionButton(ctx: VerbContext, elements: UiElement[], grant: boolean): UiElement | undefined {
   const labels = PERMISSION_LABELS[ctx.os];
