@@ -1,5 +1,3 @@
-import type { AssertionRequest, RecordedStep } from './recording.js';
-
 /** The descriptions a recording gives its steps and assertions, read by people in reports and the viewer. */
 
 const ACTION_WORDS: Record<string, string> = {
@@ -22,7 +20,16 @@ const ACTION_WORDS: Record<string, string> = {
   deny_permission: 'Deny the permission',
 };
 
-export function describeStep(s: Omit<RecordedStep, 'id'>): string {
+/** The fields of a recorded step that its description reads (recording.ts RecordedStep has them). */
+interface StepWords {
+  action: string;
+  target?: string;
+  target_pattern?: string;
+  value?: string;
+  permission_name?: string;
+}
+
+export function describeStep(s: StepWords): string {
   const target = s.target ?? (s.target_pattern ? `/${s.target_pattern}/` : undefined);
   if (s.action === 'type') return `Type ${JSON.stringify(s.value ?? '')}${target ? ` into ${target}` : ''}`;
   const words = ACTION_WORDS[s.action] ?? s.action;
@@ -30,7 +37,7 @@ export function describeStep(s: Omit<RecordedStep, 'id'>): string {
   return what ? `${words} ${what}` : words;
 }
 
-export function describeAssertion(a: AssertionRequest): string {
+export function describeAssertion(a: { type: string } & Record<string, unknown>): string {
   const subject = a.element_description ?? a.expected_text ?? a.expected_substring ?? a.pattern;
   return `${a.type.replace(/_/g, ' ')}${subject !== undefined ? `: ${String(subject)}` : ''}`;
 }
