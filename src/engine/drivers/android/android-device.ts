@@ -2,8 +2,7 @@ import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
-import { ListingCache } from '../../listing/cache.js';
-import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
+import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
@@ -24,7 +23,7 @@ import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
 import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
-import { isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
+import { ElementListing, rotate } from './element-listing.js';
 
 export interface AndroidDeviceOptions {
   /** `monkey`: persistent `monkey --port` injector with `input` as fallback; `input`: one `input` process per gesture. */
@@ -42,8 +41,6 @@ export interface AndroidDeviceOptions {
   uiServerApks?: UiServerApks;
 }
 
-const DUMP_ATTEMPTS = 4;
-const DUMP_RETRY_MS = 250;
 const SEPARATOR = '__mobilebridge__';
 
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
@@ -56,8 +53,7 @@ export class AndroidDevice implements DeviceHandle {
   readonly uiServer: Uia2Server | undefined;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
-  /** Parsed listings of recent dumps: an unchanged screen is not parsed again. */
-  private readonly listings = new ListingCache();
+  private readonly elementListing: ElementListing;
   private displayArgs: string | undefined;
   private readonly fitted: FittedCapture;
   private readonly touches: AndroidTouch;
@@ -92,6 +88,15 @@ export class AndroidDevice implements DeviceHandle {
       serial: info.id,
       shell: (command, ctx, what) => this.checkedText(command, ctx, what),
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+    });
+    this.elementListing = new ElementListing({
+      serial: info.id,
+      served: async (signal) => this.uiServer?.source(signal),
+      serverReady: async () => (await this.uiServer?.ready()) ?? false,
+      dump: (ctx) => this.text('uiautomator dump /dev/tty', ctx, 'listing elements'),
+      usable: (ctx) => this.usableScreen(ctx, 'listing elements'),
+      doubt: () => this.screenGuard.doubt(),
+      parse: (ctx, what, work) => this.parse(ctx, what, work),
     });
     this.typing = {
       serial: info.id,
@@ -251,52 +256,9 @@ export class AndroidDevice implements DeviceHandle {
     return this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
   }
 
-  /** One `uiautomator dump` round trip; retried while uiautomator reports a transient "null root node". */
+  /** The UiAutomator2 server's source, else `uiautomator dump` (element-listing.ts). */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
-    const physical = this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
-    await this.usableScreen(ctx, 'listing elements');
-    const fromServer = async (): Promise<UiElement[] | undefined> => {
-      const served = await this.uiServer?.source(ctx.signal);
-      if (!served) return undefined;
-      const { root, rotation } = await this.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
-      return elementsFromTree(root, rotate(physical, rotation));
-    };
-    const served = await fromServer();
-    if (served) return served;
-    for (let attempt = 1; ; attempt++) {
-      const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
-      if (isUiAutomationTaken(out)) {
-        // One UI automation client at a time: our own server, starting in the background, took it
-        // first (its source answers once it is up), or another tool holds it.
-        if (await this.uiServer?.ready()) {
-          const late = await fromServer();
-          if (late) return late;
-        }
-        if (attempt < DUMP_ATTEMPTS) {
-          await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
-          continue;
-        }
-        throw new ToolError(
-          'PERMISSION_DENIED',
-          `${this.serial} lets one UI automation client read the screen at a time, and another one holds it (an Appium or UiAutomator test, an ATX agent, a screen reader tool): uiautomator dump cannot run; stop that tool and list again`,
-        );
-      }
-      if (isTransientDumpFailure(out) && attempt === 1) {
-        // A sleeping or locked screen answers like this too: wake it, or say it is locked, before retrying.
-        this.screenGuard.doubt();
-        await this.usableScreen(ctx, 'listing elements');
-      }
-      if (isTransientDumpFailure(out) && attempt < DUMP_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
-        continue;
-      }
-      return this.parse(ctx, 'uiautomator dump', () =>
-        this.listings.get(out, `${physical.width}x${physical.height}`, () => {
-          const { root, rotation } = parseUiautomatorDump(out);
-          return elementsFromTree(root, rotate(physical, rotation));
-        }),
-      );
-    }
+    return this.elementListing.list(await this.logicalSize(ctx), ctx);
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {
@@ -524,9 +486,6 @@ function injectionDeniedError(serial: string, what: string, detail: string): Too
 
 const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');
 
-function rotate(size: ScreenSize, rotation: number): ScreenSize {
-  return rotation % 2 === 1 ? { width: size.height, height: size.width } : size;
-}
 
 function fail(message: string): never {
   throw new Error(message);
