@@ -10,6 +10,7 @@ import { Recorder, type AppState, type AssertionRequest, type RecordingSummary }
 import { translateRawCall } from '../verbs/recording-tools.js';
 import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
+import { canonicalStep } from '../verbs/canonical-step.js';
 import type { RecordingStore } from '../verbs/recording-store.js';
 
 /**
@@ -106,7 +107,9 @@ export class AgentSession {
   }
 
   /** Runs one scenario step live; never throws. */
-  async run(device: string, step: VerbStep & { capture_to?: string }): Promise<RunOutcome> {
+  async run(device: string, given: VerbStep & { capture_to?: string }): Promise<RunOutcome> {
+    // Agents and viewers do not keep to the case; the step is run and recorded in the scenario's.
+    const step = canonicalStep(given);
     let state: DeviceState;
     try {
       state = await this.state(device);
