@@ -91,6 +91,19 @@ rec('coordinate taps and key batches of a recording session become named steps; 
   assert.not.ok(JSON.stringify(scenario).includes('"x"'), 'no coordinates');
 });
 
+rec('typing after Tab (focus moved without a recorded step) into a password field is kept as a secret, never in clear', async (ctx) => {
+  await ctx.client!.requestRaw('recording.start', { device: ANDROID, name: 'Tab to password' });
+  await call(ctx, 'mobile_open_url', { url: 'mbdemo://screen/signin' });
+  await tapShown(ctx, 'email');
+  await call(ctx, 'mobile_type_keys', { text: 'ada@example.com' });
+  await ctx.client!.requestRaw('input.key', { device: ANDROID, key: 'TAB' });
+  await call(ctx, 'mobile_type_keys', { text: 'hunter2pw' });
+  const stopped = (await ctx.client!.requestRaw('recording.stop', { device: ANDROID })) as { scenario: typeof scenario; summary: { skipped: string[] } };
+  assert.not.ok(JSON.stringify(stopped.scenario).includes('hunter2pw'), JSON.stringify(stopped.scenario.steps));
+  assert.ok(Object.values(stopped.scenario.parameters ?? {}).some((p) => p.secret === true), 'a secret parameter stands for it');
+  assert.ok(JSON.stringify(stopped.scenario).includes('ada@example.com'), 'the e-mail, typed with the focus known, stays as typed');
+});
+
 rec('a tap right after the screen changed is named by the screen it landed on, not the list the viewer was shown', async (ctx) => {
   // A second page that watches no elements at all, and taps at once after a screen change.
   const other = await connectBridge(ctx.bridge!.wsUrl, { token: TOKEN });

@@ -252,6 +252,8 @@ export class AgentSession {
     const listing = this.listings.get(e.device);
     // Whoever acted (this agent's verbs, another participant, a failed call that got halfway), the screen may differ now.
     if (e.mutates) this.listings.delete(e.device);
+    // Any listing of the device says which field has focus now (a viewer's own keys, like Tab, move it unrecorded).
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements);
     if (e.origin !== this.origin) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
@@ -264,7 +266,8 @@ export class AgentSession {
     }
     const t = translateRawCall(e, listing);
     if (!t) return;
-    if ('skipped' in t) recorder.noteSkipped(t.skipped);
+    // A raw call that was not recorded (a Tab key, a tap on nothing nameable) may have moved the focus.
+    if ('skipped' in t) recorder.noteSkipped(t.skipped, { focusMayMove: true });
     else if ('erase' in t) {
       if (!recorder.eraseTyped()) recorder.noteSkipped('Backspace outside the text just typed: a scenario cannot delete text (a type step with clear_first empties a field)');
     } else recorder.noteVerb(t.step, t.outcome);

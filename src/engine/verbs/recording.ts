@@ -124,6 +124,10 @@ export class Recorder {
   private readonly parameters: Record<string, { description: string; secret: true }> = {};
   /** The field that has focus is a password field (the last tap or targeted type landed on one). */
   private passwordFocused = false;
+  /** Something unrecorded may have moved the focus since (a Tab key): which field has it is not known. */
+  private focusUnknown = false;
+  /** The last listing of the device showed a password field. */
+  private passwordOnScreen = false;
   private readonly skipped: string[] = [];
   private appPackage?: string;
   private pollsSinceStep = 0;
@@ -194,9 +198,23 @@ export class Recorder {
   }
 
   /** Something the agent did that cannot go into a scenario; reported at stop. */
-  noteSkipped(what: string): void {
+  noteSkipped(what: string, options: { focusMayMove?: boolean } = {}): void {
     this.skipped.push(what);
     this.openTyping = undefined;
+    if (options.focusMayMove) this.focusUnknown = true;
+  }
+
+  /**
+   * A listing of the device by anyone: the focused field it shows is where untargeted typing goes,
+   * and whether a password field is on screen decides what unknown focus counts as.
+   */
+  noteFields(elements: readonly UiElement[]): void {
+    this.passwordOnScreen = elements.some((e) => e.password === true);
+    const focused = elements.find((e) => e.focused === true && e.type === 'edittext');
+    if (focused) {
+      this.passwordFocused = focused.password === true;
+      this.focusUnknown = false;
+    }
   }
 
   /**
@@ -232,13 +250,19 @@ export class Recorder {
       }
     }
     if (step.value !== undefined && step.value !== '') rec.value = step.value;
-    const intoPassword = step.action === 'type' && (outcome.resolved ? outcome.resolved.password === true : !step.target && this.passwordFocused);
+    // Untargeted typing with the focus unknown counts as a password while one is on screen: a
+    // secret recorded as plain text cannot be taken back, a plain text kept as a parameter can.
+    const focusedPassword = this.focusUnknown ? this.passwordOnScreen || this.passwordFocused : this.passwordFocused;
+    const intoPassword = step.action === 'type' && (outcome.resolved ? outcome.resolved.password === true : !step.target && focusedPassword);
     if (step.action === 'type' && !step.target && !step.target_pattern && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
       this.pollsSinceStep = 0;
       return [this.lastStepId!];
     }
     if (intoPassword && rec.value !== undefined) rec.value = this.secret(rec.value, rec.target);
-    if (step.action !== 'type' || step.target || outcome.resolved) this.passwordFocused = outcome.resolved?.password === true;
+    if (step.action !== 'type' || step.target || outcome.resolved) {
+      this.passwordFocused = outcome.resolved?.password === true;
+      this.focusUnknown = false;
+    }
     if (step.action === 'launch_app') {
       this.appPackage ??= step.value;
       if (rec.value === this.appPackage) delete rec.value;
