@@ -95,6 +95,37 @@ test('InputQueue sends one call at a time, merging keys typed meanwhile, in orde
   assert.is(sent.length, 3);
 });
 
+test('a tap waits for the keys typed before it, and the keys typed after it wait for the tap', async () => {
+  const sent: ToolCall[] = [];
+  let release: (() => void) | undefined;
+  const queue = new InputQueue(
+    () => 'd1',
+    (call) => {
+      sent.push(call);
+      return new Promise<void>((r) => (release = r));
+    },
+  );
+  queue.push({ kind: 'text', text: 'fir' });
+  queue.push({ kind: 'text', text: 'st' });
+  queue.push({ kind: 'gesture', gesture: { kind: 'tap', at: { x: 540, y: 788 } }, screen: SCREEN });
+  queue.push({ kind: 'text', text: 'second' });
+  const step = async () => {
+    release!();
+    await new Promise((r) => setImmediate(r));
+  };
+  await step();
+  await step();
+  await step();
+  release!();
+  await queue.idle();
+  assert.equal(sent, [
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'fir' } },
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'st' } },
+    { tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: 'd1', x: 540, y: 788 } },
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'second' } },
+  ]);
+});
+
 test('InputQueue keeps going after a failed call and drops keys when no device is chosen', async () => {
   const sent: string[] = [];
   let device: string | undefined = 'd1';

@@ -14,6 +14,16 @@ test('click → tap, released only after the double-tap window', () => {
   assert.is(g.nextDeadline(), undefined);
 });
 
+test('a key pressed during the double-click wait releases the held-back tap at once', () => {
+  const g = make();
+  g.down({ x: 100, y: 200 }, 0);
+  g.up({ x: 100, y: 200 }, 50);
+  assert.equal(g.flush(), [{ kind: 'tap', at: { x: 100, y: 200 } }]);
+  assert.is(g.nextDeadline(), undefined, 'released once: the timer has nothing left to send');
+  assert.equal(g.tick(10_000), []);
+  assert.equal(g.flush(), []);
+});
+
 test('double-click → one double tap, no single taps', () => {
   const g = make();
   g.down({ x: 100, y: 200 }, 0);

@@ -74,8 +74,14 @@ export function keyToInput(e: KeyLike): KeyInput | undefined {
   return undefined;
 }
 
-/** The calls for a run of key inputs, in order, with neighbouring text merged into one mobile_type_keys. */
-export function inputsToCalls(device: string, inputs: readonly KeyInput[]): ToolCall[] {
+/** A gesture on the screen, queued with the keys so the two reach the device in the order they were made. */
+export type GestureInput = { kind: 'gesture'; gesture: Gesture; screen: Size };
+
+/** What the user does to the screen: keys and gestures, sent in one order. */
+export type ScreenInput = KeyInput | GestureInput;
+
+/** The calls for a run of inputs, in order, with neighbouring text merged into one mobile_type_keys. */
+export function inputsToCalls(device: string, inputs: readonly ScreenInput[]): ToolCall[] {
   const calls: ToolCall[] = [];
   let text = '';
   const flush = () => {
@@ -88,7 +94,8 @@ export function inputsToCalls(device: string, inputs: readonly KeyInput[]): Tool
       continue;
     }
     flush();
-    if (input.kind === 'key') calls.push({ tool: 'input.key', parameters: { device, key: input.key } });
+    if (input.kind === 'gesture') calls.push(gestureToCall(device, input.gesture, input.screen));
+    else if (input.kind === 'key') calls.push({ tool: 'input.key', parameters: { device, key: input.key } });
     else calls.push({ tool: 'mobile_press_button', parameters: { device, button: input.button } });
   }
   flush();

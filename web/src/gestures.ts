@@ -165,6 +165,16 @@ export class GestureRecognizer {
     return this.pending ? this.pending.upAt + this.doubleTapMs : undefined;
   }
 
+  /**
+   * Releases a held-back tap now. A key pressed meanwhile means the click was no first half of a
+   * double click, and the tap must reach the device before the key: it may move the focus.
+   */
+  flush(): Gesture[] {
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending ? [{ kind: 'tap', at: pending.at }] : [];
+  }
+
   tick(time: number): Gesture[] {
     if (!this.pending || time < this.pending.upAt + this.doubleTapMs) return [];
     const tap: Gesture = { kind: 'tap', at: this.pending.at };

@@ -1,12 +1,14 @@
-import { inputsToCalls, type KeyInput, type ToolCall } from './actions.js';
+import { inputsToCalls, type ScreenInput, type ToolCall } from './actions.js';
 
 /**
- * Sends key input to the device in order, one tool call at a time. Keys typed while a call
- * is running are merged into the next mobile_type_keys, so fast typing becomes a few calls
- * instead of one per character, and Enter never overtakes the text before it.
+ * Sends keys and gestures to the device in the order the user made them, one tool call at a
+ * time. Keys typed while a call is running are merged into the next mobile_type_keys, so fast
+ * typing becomes a few calls instead of one per character. One queue for both, because a tap
+ * that moves the focus and the keys typed after it must not overtake each other: otherwise
+ * the keys meant for a password field land in the field that had the focus before.
  */
 export class InputQueue {
-  private queued: KeyInput[] = [];
+  private queued: ScreenInput[] = [];
   private draining: Promise<void> | undefined;
 
   /** `send` reports its own failures; a rejection only stops the batch it belongs to. */
@@ -15,14 +17,14 @@ export class InputQueue {
     private readonly send: (call: ToolCall) => Promise<void>,
   ) {}
 
-  push(input: KeyInput): void {
+  push(input: ScreenInput): void {
     this.queued.push(input);
     this.draining ??= this.drain().finally(() => {
       this.draining = undefined;
     });
   }
 
-  /** Drop keys not yet sent (device switched). */
+  /** Drop input not yet sent (device switched). */
   clear(): void {
     this.queued = [];
   }

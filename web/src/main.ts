@@ -169,9 +169,10 @@ async function start(): Promise<void> {
     screenshot: () => byId('btn-screenshot').click(),
   });
   const screen = new ScreenView(byId('screen-wrap'), canvas, byId('outline'), byId('outline-label'), {
+    // Taps and keys share one queue, so each goes out after what the user did before it.
     gesture: (g) => {
       const size = screen.deviceSize;
-      if (size) void viewer.gesture(g, size);
+      if (size) input.push({ kind: 'gesture', gesture: g, screen: size });
     },
     key: (k) => input.push(k),
     hover: (p) => viewer.hoverAt(p),

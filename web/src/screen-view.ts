@@ -72,8 +72,8 @@ export class ScreenView {
       if (!text) return;
       e.preventDefault();
       for (const line of text.split(/\r?\n/).flatMap((l, i) => (i === 0 ? [l] : ['\n', l]))) {
-        if (line === '\n') events.key({ kind: 'button', button: 'ENTER' });
-        else if (line) events.key({ kind: 'text', text: line });
+        if (line === '\n') this.key({ kind: 'button', button: 'ENTER' });
+        else if (line) this.key({ kind: 'text', text: line });
       }
     });
   }
@@ -248,6 +248,12 @@ export class ScreenView {
     const input = keyToInput(e);
     if (!input) return;
     e.preventDefault();
+    this.key(input);
+  }
+
+  /** A tap still held back for the double-click wait goes first: the keys are typed after it. */
+  private key(input: KeyInput): void {
+    this.finish(this.recognizer?.flush() ?? []);
     this.events.key(input);
   }
 }

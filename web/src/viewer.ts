@@ -2,9 +2,8 @@ import type { DeviceInfo, UiElement } from '../../src/engine/types.js';
 import type { BridgeClient, SessionEvent } from '../../src/protocol/client.js';
 import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
 import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams, type ScreenOptions, type StreamChangedParams } from '../../src/protocol/methods.js';
-import { gestureToCall, type ToolCall } from './actions.js';
+import type { ToolCall } from './actions.js';
 import { ElementStore } from './element-store.js';
-import type { Gesture } from './gestures.js';
 import { elementAt } from '../../src/engine/hit-test.js';
 import type { Point } from './geometry.js';
 import { RateMeter, SmoothedLatency } from './stats.js';
@@ -129,11 +128,6 @@ export class Viewer {
   hoverAt(p: Point | undefined): void {
     this.hoverPoint = p;
     this.ui.hovered(p ? elementAt(this.elements, p) : undefined);
-  }
-
-  async gesture(g: Gesture, screen: { width: number; height: number }): Promise<void> {
-    if (!this.device) return;
-    await this.call(gestureToCall(this.device.id, g, screen));
   }
 
   async tapElement(e: UiElement): Promise<void> {

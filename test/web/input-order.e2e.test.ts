@@ -1,0 +1,90 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import type { CallEvent } from '../../src/engine/engine.js';
+import type { UiElement } from '../../src/engine/types.js';
+import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
+import { systemTool } from '../support/system-tools.js';
+import { screenBox } from './support/screen-box.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
+
+/**
+ * Taps and keys reach the device in the order they were made, in Chromium. A click is held back
+ * for the double-click wait; keys typed meanwhile used to overtake it, so a password typed right
+ * after clicking its field landed, in clear text, in the field that had the focus before.
+ */
+
+const DEVICE = 'virtual-android-1';
+const chromiumPath = systemTool('chromium', 'the input order end-to-end test drives it');
+
+interface Ctx {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+const order = suite<Ctx>('taps and keys in order, in Chromium', { url: '' });
+withViewerAndChromium(order, chromiumPath);
+
+async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function elements(ctx: Ctx): Promise<UiElement[]> {
+  return ((await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: UiElement[] }).elements;
+}
+
+/** The page point where device pixel `p` is drawn, computed apart from the viewer's code. */
+async function drawn(ctx: Ctx, page: Page, p: Point): Promise<Point> {
+  const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
+  const box = await screenBox(page);
+  const css = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), p);
+  return { x: box.x + css.x, y: box.y + css.y };
+}
+
+order('keys typed right after a click go to the field clicked, not the one focused before', async (ctx) => {
+  if (!chromiumPath) return;
+  const engine = ctx.bridge!.engine;
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const calls: CallEvent[] = [];
+  const off = engine.onCall((e) => {
+    if (e.device === DEVICE && (e.tool === 'mobile_click_on_screen_at_coordinates' || e.tool === 'mobile_type_keys')) calls.push(e);
+  });
+  try {
+    await engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/signin' });
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=${DEVICE}`);
+    await page.waitForSelector('#connection[data-state="open"]');
+    await page.waitForSelector('#screen:not([hidden])');
+    const listed = await elements(ctx);
+    const email = listed.find((e) => e.id === 'email')!;
+    const password = listed.find((e) => e.id === 'password')!;
+    const emailAt = await drawn(ctx, page, email.center);
+    const passwordAt = await drawn(ctx, page, password.center);
+
+    // No pause anywhere: each word is typed while its click still waits to be sure it is no double click.
+    await page.mouse.click(emailAt.x, emailAt.y);
+    await page.keyboard.type('first');
+    await page.mouse.click(passwordAt.x, passwordAt.y);
+    await page.keyboard.type('second');
+
+    const typed = () => calls.filter((c) => c.tool === 'mobile_type_keys').map((c) => String(c.parameters.text)).join('');
+    await eventually(() => typed().length === 'firstsecond'.length && calls.filter((c) => c.tool !== 'mobile_type_keys').length === 2, 'both clicks and every key reached the device');
+    // What the device got, in order: each click, then the keys typed after it.
+    const seen = calls.map((c) => (c.tool === 'mobile_type_keys' ? String(c.parameters.text) : `tap ${String(c.parameters.x)},${String(c.parameters.y)}`));
+    const runs = seen.reduce<string[]>((out, s) => (s.startsWith('tap') || out.length === 0 || out[out.length - 1].startsWith('tap') ? [...out, s] : [...out.slice(0, -1), out[out.length - 1] + s]), []);
+    assert.equal(runs, [`tap ${email.center.x},${email.center.y}`, 'first', `tap ${password.center.x},${password.center.y}`, 'second']);
+    const after = await elements(ctx);
+    assert.is(after.find((e) => e.id === 'email')?.text, 'first', 'the email field holds only what was typed into it');
+    assert.is(after.find((e) => e.id === 'password')?.text, '••••••', 'the password went into the password field');
+  } finally {
+    off();
+    await page.close();
+  }
+});
+
+if (chromiumPath) order.run();
