@@ -11,7 +11,9 @@ export interface PickLayerEvents {
  * "Pick on screen" for the inspector: while it is on, a transparent layer over the device screen
  * takes the clicks, so a click selects the element under the pointer instead of tapping the
  * device (as in Appium Inspector). It sits on top of the canvas rather than inside the screen's own
- * input handling, so taps, drags and keys stay exactly as they are whenever it is off.
+ * input handling, so taps, drags and keys stay exactly as they are whenever it is off. While it is
+ * on the canvas also takes no pointer input at all (`.picking`), so a layer that is not yet over
+ * the canvas after a layout change lets nothing through to the device either.
  */
 export class PickLayer {
   private on = false;
@@ -33,13 +35,17 @@ export class PickLayer {
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.on) this.set(false);
     });
-    // Zoom, rotation and window size move the canvas; the layer follows it.
-    new ResizeObserver(() => this.cover()).observe(canvas);
+    // Zoom and rotation resize the canvas; a window or layout change resizes the box it is centred
+    // in, which moves the canvas without resizing it (a phone fitted to the height keeps its size).
+    const follow = new ResizeObserver(() => this.cover());
+    follow.observe(canvas);
+    if (canvas.parentElement) follow.observe(canvas.parentElement);
   }
 
   set(on: boolean): void {
     this.on = on;
     this.layer.hidden = !on;
+    this.canvas.classList.toggle('picking', on);
     this.cover();
     this.toggle.setAttribute('aria-pressed', String(on));
     if (!on) this.events.hover(undefined);
