@@ -17,9 +17,13 @@ export class PairDebugging {
     private readonly notice: (message: string) => void,
   ) {
     client.on('device.lock', (p) => this.onLock(p));
-    // A new session (the old one expired, or the bridge restarted): what happened meanwhile was never sent.
+    // A new session (the old one expired, or the bridge restarted): what happened meanwhile was never
+    // sent, and a restarted bridge numbers its entries from 1 again, so the old rows would be taken
+    // for new entries with the same number. The feed starts over from the bridge's own history.
     client.onSession((e) => {
-      if (!e.initial && !e.resumed && this.device) void this.watch(this.device);
+      if (e.initial || e.resumed) return;
+      this.activity.clear();
+      if (this.device) void this.watch(this.device);
     });
   }
 
