@@ -4,15 +4,16 @@ import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import type { CallEvent } from '../../src/engine/engine.js';
 import type { UiElement } from '../../src/engine/types.js';
-import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
+import { deviceRectToCss, deviceToCss, fitScreen, type Point, type Rect } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
 import { pollPage } from './support/poll.js';
 import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
- * What the inspector draws over the screen stays over the screen when the page's layout changes:
- * the Pick layer follows the canvas (a window resize moves the canvas without resizing it).
+ * What the inspector draws over the screen stays true when the page or the screen changes: the Pick
+ * layer follows the canvas (a window resize moves the canvas without resizing it), and the selected
+ * element's outline follows the element when the list scrolls or the phone rotates.
  */
 
 const DEVICE = 'virtual-android-1';
@@ -97,6 +98,56 @@ overlays('Pick on screen keeps covering the screen after the window is resized, 
     assert.equal(calls.map((c) => c.tool), ['mobile_press_button'], 'the picks sent nothing to the device');
   } finally {
     off();
+    await page.close();
+  }
+});
+
+/** Where the device rectangle `r` is drawn in the page, computed apart from the viewer's code. */
+async function drawnRect(ctx: Ctx, page: Page, r: Rect): Promise<Rect> {
+  const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
+  const box = await screenBox(page);
+  const css = deviceRectToCss(fitScreen({ width: box.width, height: box.height }, size), r);
+  return { x: box.x + css.x, y: box.y + css.y, width: css.width, height: css.height };
+}
+
+/** Waits until the outline is drawn over the element as the device lists it now, or hidden once it left the screen. */
+async function outlineFollows(ctx: Ctx, page: Page, id: string, what: string): Promise<void> {
+  let last = '';
+  const settled = eventually(async () => {
+    const element = (await elements(ctx)).find((e) => e.id === id);
+    const outline = page.locator('#outline');
+    if (!element) return (last = 'outline shown for an element that is gone') && !(await outline.isVisible());
+    const want = await drawnRect(ctx, page, element);
+    const box = await outline.boundingBox();
+    last = `outline ${JSON.stringify(box)}, element drawn at ${JSON.stringify(want)}`;
+    return box !== null && Math.abs(box.x - want.x) < 3 && Math.abs(box.y - want.y) < 3 && Math.abs(box.width - want.width) < 5 && Math.abs(box.height - want.height) < 5;
+  }, what);
+  await settled.catch((err: Error) => {
+    throw new Error(`${err.message}: ${last}`);
+  });
+}
+
+overlays('the selected element stays outlined where it is as the list scrolls and the phone rotates, and not once it left', async (ctx) => {
+  if (!chromiumPath) return;
+  const engine = ctx.bridge!.engine;
+  await engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/home' });
+  const page = await openViewer(ctx);
+  try {
+    const row = page.locator('#element-list li[data-id="item_5"]');
+    await row.click();
+    await page.waitForSelector('#element-list li.selected[data-id="item_5"]');
+    // The pointer off the screen and the list: no hover redraws the outline from here on.
+    await page.mouse.move(5, 5);
+    await outlineFollows(ctx, page, 'item_5', 'the selected row is outlined');
+    await engine.call('mobile_swipe_on_screen', { device: DEVICE, direction: 'up', distance: 300 });
+    await outlineFollows(ctx, page, 'item_5', 'the outline moved up with the row');
+    await engine.call('mobile_set_orientation', { device: DEVICE, orientation: 'landscape' });
+    await outlineFollows(ctx, page, 'item_5', 'the outline is where the row is in landscape');
+    await engine.call('mobile_swipe_on_screen', { device: DEVICE, direction: 'up', distance: 900 });
+    await eventually(async () => !(await elements(ctx)).some((e) => e.id === 'item_5'), 'the row left the screen');
+    await outlineFollows(ctx, page, 'item_5', 'no outline once the row left the screen');
+  } finally {
+    await engine.call('mobile_set_orientation', { device: DEVICE, orientation: 'portrait' });
     await page.close();
   }
 });

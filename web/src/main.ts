@@ -128,11 +128,21 @@ async function start(): Promise<void> {
 
   // Assigned right below; the panels' callbacks only run after that.
   let viewer!: Viewer;
-  const showElement = (e: UiElement | undefined) => {
-    elementsPanel.show(e);
-    // The selected element stays outlined while nothing else is pointed at.
-    const outlined = e ?? elementsPanel.selected;
+  /** What the pointer (or focus) is on, on the screen or in the list. */
+  let hovered: UiElement | undefined;
+  /**
+   * Outlines the hovered element, else the selected one, as the latest listing has it: the screen
+   * scrolls and rotates under a still pointer, and an element that left the screen has no outline.
+   */
+  const drawOutline = () => {
+    const listed = (e: UiElement | undefined) => e && viewer.elements.find((x) => x.id === e.id);
+    const outlined = listed(hovered) ?? listed(elementsPanel.selected);
     screen.highlight(outlined && { rect: outlined, label: outlineLabel(outlined) });
+  };
+  const showElement = (e: UiElement | undefined) => {
+    hovered = e;
+    elementsPanel.show(e);
+    drawOutline();
   };
   const inspector = new InspectorDetails(byId('element-details'), (e) => (viewer.current ? client.request('elements.describe', { device: viewer.current.id, element: e.id }) : Promise.reject(new Error('no device chosen'))), copyText);
   const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-tree'), inspector, byId('elements-count'), {
@@ -213,7 +223,10 @@ async function start(): Promise<void> {
         placeholder.hidden = true;
         screen.setDeviceSize(size);
       },
-      elements: (list, fresh) => elementsPanel.render(list, fresh),
+      elements: (list, fresh) => {
+        elementsPanel.render(list, fresh);
+        drawOutline();
+      },
       hovered: showElement,
       activity: (a) => {
         activity.add(a, client.session);
