@@ -85,4 +85,35 @@ grid('a device that is not ready gets a tile saying its state, without a subscri
   }
 });
 
+grid('after a bridge restart each tile has exactly one subscription, and closing the grid ends them', async (ctx) => {
+  if (!chromiumPath) return;
+  const first = await startViewerBridge();
+  let bridge: Bridge | undefined = first.bridge;
+  const port = bridge.port;
+  const stats = () => bridge?.stats().subscriptions;
+  const page: Page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(`${first.url}${first.url.includes('?') ? '&' : '?'}device=virtual-android-1`);
+    await page.waitForSelector('#device-list button[data-id="virtual-android-1"][aria-pressed="true"]');
+    await page.click('#btn-grid');
+    for (const id of ['virtual-android-1', 'virtual-ios-1']) await page.waitForSelector(`#device-grid .grid-tile[data-id="${id}"][data-painted="true"]`);
+    await eventually(() => stats() === 3, 'the chosen device and the two tiles are watched');
+    // Tiles painted from here on were painted by the new bridge's frames.
+    await page.$$eval('#device-grid .grid-tile', (tiles) => tiles.forEach((t) => delete (t as unknown as { dataset: Record<string, string> }).dataset.painted));
+
+    await bridge.close();
+    bridge = undefined;
+    await page.waitForSelector('#connection[data-state="reconnecting"]');
+    bridge = (await startViewerBridge({ port })).bridge;
+    await page.waitForSelector('#connection[data-state="open"]');
+    for (const id of ['virtual-android-1', 'virtual-ios-1']) await page.waitForSelector(`#device-grid .grid-tile[data-id="${id}"][data-painted="true"]`);
+    await eventually(() => stats() === 3, 'the same three subscriptions on the new bridge');
+    await page.click('#btn-grid');
+    await eventually(() => stats() === 1, 'only the chosen device is watched once the grid is closed');
+  } finally {
+    await page.close();
+    await bridge?.close();
+  }
+});
+
 if (chromiumPath) grid.run();

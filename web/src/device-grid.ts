@@ -1,4 +1,4 @@
-import type { BridgeClient } from '../../src/protocol/client.js';
+import type { BridgeClient, SessionEvent } from '../../src/protocol/client.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import type { DecodedFrame } from '../../src/protocol/frame.js';
 import type { ScreenOptions } from '../../src/protocol/methods.js';
@@ -33,6 +33,7 @@ export class DeviceGrid {
     private readonly notice: (message: string) => void,
   ) {
     client.onFrame((frame) => this.frame(frame));
+    client.onSession((e) => this.resubscribed(e));
     client.on('subscription.ended', (ended) => {
       for (const tile of this.tiles.values()) if (tile.subscription === ended.subscription) tile.subscription = undefined;
     });
@@ -48,10 +49,22 @@ export class DeviceGrid {
     this.sync();
   }
 
-  /** A new session: the old subscriptions died with the old one; every tile subscribes again. */
-  restart(): void {
-    for (const tile of this.tiles.values()) tile.painter.stop();
-    this.tiles.clear();
+  /**
+   * A new session (the bridge restarted): the protocol client has already subscribed every tile
+   * again under a new id, so the tiles take those ids rather than subscribing a second time (which
+   * left the client's copies running, unwatched, for as long as the page lived). A tile whose device
+   * could not be watched again is made anew by the next sync, which tries once more.
+   */
+  private resubscribed(event: SessionEvent): void {
+    if (event.initial || event.resumed) return;
+    for (const [id, tile] of this.tiles) {
+      const moved = event.resubscribed.find((r) => r.old === tile.subscription);
+      if (moved) tile.subscription = moved.new;
+      else if (event.lost.some((l) => l.subscription === tile.subscription)) {
+        tile.subscription = undefined;
+        this.drop(id, tile);
+      }
+    }
     this.sync();
   }
 

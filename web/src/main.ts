@@ -315,10 +315,10 @@ async function start(): Promise<void> {
     grid.setDevices(devices.all);
     if (c.notes) devices.notes(c.notes);
   });
-  // A new session (the bridge restarted): device changes in between were never announced, and the grid's subscriptions are gone.
+  // A new session (the bridge restarted): device changes in between were never announced. (The grid's
+  // tiles follow the subscriptions the client re-created by themselves.)
   client.onSession((e) => {
     if (e.initial || e.resumed) return;
-    grid.restart();
     client.request('devices.list', {}).then((l) => (devices.set(l.devices), devices.notes(l.notes), grid.setDevices(devices.all)), () => undefined);
   });
   // ?device=ID opens that device directly (links from the CLI or a colleague).
