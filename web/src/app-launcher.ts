@@ -6,9 +6,16 @@ const PROMPT = 'Launch app…';
 /**
  * A menu of the device's launchable apps (mobile_list_apps); choosing one launches it
  * (mobile_launch_app), so a recording can start with launch_app like a scenario does.
+ *
+ * Choosing means confirming: a click on an app in the open menu, or Enter. Chromium also fires
+ * `change` for the arrow keys (and type-ahead) on a closed menu; launching on those launched the
+ * first app at the first ↓, and again at the next, since the menu then went back to its prompt,
+ * so keyboard users could reach no other app. A change caused by such a key only moves the choice.
  */
 export class AppLauncher {
   private listedFor: string | undefined;
+  /** True while a key press on the closed menu is being handled, including the change it fires. */
+  private keyed = false;
 
   constructor(
     private readonly select: HTMLSelectElement,
@@ -17,7 +24,19 @@ export class AppLauncher {
   ) {
     // Listed when the user reaches for the menu, not for every device shown.
     for (const event of ['focus', 'pointerdown'] as const) select.addEventListener(event, () => void this.list());
-    select.addEventListener('change', () => void this.launch());
+    select.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        void this.launch();
+        return;
+      }
+      // The change a key causes is fired while the key is handled, before the next task.
+      this.keyed = true;
+      setTimeout(() => (this.keyed = false));
+    });
+    select.addEventListener('change', () => {
+      if (!this.keyed) void this.launch();
+    });
     this.reset();
   }
 

@@ -1,0 +1,65 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import type { CallEvent } from '../../src/engine/engine.js';
+import { systemTool } from '../support/system-tools.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
+
+/**
+ * Launch app… from the keyboard, in Chromium: the arrow keys fire `change` on a closed menu there,
+ * which must only move the choice; Enter launches it. A click on an app still launches at once.
+ */
+
+const DEVICE = 'virtual-android-1';
+const chromiumPath = systemTool('chromium', 'the app launcher end-to-end test drives it');
+
+interface Ctx {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+const launcher = suite<Ctx>('Launch app… in Chromium', { url: '' });
+withViewerAndChromium(launcher, chromiumPath);
+
+async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+launcher('the arrow keys choose an app and Enter launches that one; a pick in the menu launches at once', async (ctx) => {
+  if (!chromiumPath) return;
+  const launches: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => {
+    if (e.device === DEVICE && e.tool === 'mobile_launch_app') launches.push(e);
+  });
+  const page: Page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=${DEVICE}`);
+    await page.waitForSelector(`#device-list button[data-id="${DEVICE}"][aria-pressed="true"]`);
+    await page.focus('#app-launch');
+    await eventually(async () => (await page.locator('#app-launch option').count()) > 3, 'the apps are listed');
+    const apps = (await page.$$eval('#app-launch option', (options) => options.map((o) => o.getAttribute('value') ?? ''))).slice(1);
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.is(await page.inputValue('#app-launch'), apps[1], 'two ↓ choose the second app');
+    await page.keyboard.press('Enter');
+    await eventually(() => launches.length > 0, 'Enter launched an app');
+    assert.equal(launches.map((l) => l.parameters.packageName), [apps[1]], 'only the app chosen, only once');
+    assert.is(await page.inputValue('#app-launch'), '', 'the menu shows its prompt again');
+
+    await page.selectOption('#app-launch', apps[2]);
+    await eventually(() => launches.length > 1, 'the app picked in the menu launched');
+    assert.equal(launches.map((l) => l.parameters.packageName), [apps[1], apps[2]]);
+  } finally {
+    off();
+    await page.close();
+  }
+});
+
+if (chromiumPath) launcher.run();
