@@ -118,4 +118,21 @@ pair('closing the holder’s page frees the device at once', async (ctx) => {
   assert.is(ctx.bridge!.locks.holder(DEVICE), undefined);
 });
 
+pair('the unread badge counts what others did, not your own actions', async (ctx) => {
+  const alice = ctx.alice!;
+  const carol = await open(ctx);
+  try {
+    assert.is(await carol.isVisible('#view-activity'), false, 'the feed is not shown');
+    await carol.click('#btn-home');
+    await carol.locator('#activity-feed li.mine', { hasText: 'pressed HOME' }).waitFor({ state: 'attached' });
+    assert.is(await carol.isVisible('#activity-unread'), false, 'her own press is not unread');
+    const rows = await carol.locator('#activity-feed li').count();
+    await alice.click('#btn-home');
+    await carol.locator(`#activity-feed li:nth-child(${rows + 1})`).waitFor({ state: 'attached' });
+    assert.is(await carol.textContent('#activity-unread:not([hidden])'), '1', 'alice\'s press is');
+  } finally {
+    await carol.close();
+  }
+});
+
 if (chromiumPath) pair.run();

@@ -21,9 +21,10 @@ export class ActivityPanel {
     private readonly isVisible: () => boolean,
   ) {}
 
+  /** A live entry; unread while the feed is hidden, unless it is this viewer's own action (you know what you did). */
   add(activity: DeviceActivityParams, mySession: string | undefined): void {
     const fresh = this.put(activity, mySession);
-    if (fresh && !this.isVisible()) {
+    if (fresh && !this.isVisible() && activity.session !== mySession) {
       this.unread++;
       this.unreadBadge.textContent = String(this.unread);
       this.unreadBadge.hidden = false;
