@@ -87,4 +87,28 @@ order('keys typed right after a click go to the field clicked, not the one focus
   }
 });
 
+order('the virtual iPhone takes Tab (next field), as docs/viewer.md says; an arrow key is UNSUPPORTED there', async (ctx) => {
+  if (!chromiumPath) return;
+  const IOS = 'virtual-ios-1';
+  const engine = ctx.bridge!.engine;
+  const list = async () => ((await engine.call('mobile_list_elements_on_screen', { device: IOS })) as { elements: UiElement[] }).elements;
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await engine.call('mobile_open_url', { device: IOS, url: 'mbdemo://screen/signin' });
+    const email = (await list()).find((e) => e.id === 'email')!;
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=${IOS}`);
+    await page.waitForSelector('#connection[data-state="open"]');
+    const size = (await engine.call('mobile_get_screen_size', { device: IOS })) as { width: number; height: number };
+    const box = await screenBox(page);
+    const at = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), email.center);
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await page.keyboard.press('Tab');
+    await eventually(async () => (await list()).find((e) => e.focused)?.id === 'password', 'Tab moved the focus to the password field');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#toast', { hasText: 'UNSUPPORTED' }).waitFor();
+  } finally {
+    await page.close();
+  }
+});
+
 if (chromiumPath) order.run();
