@@ -26,6 +26,8 @@ test('a pinch names the element it zoomed and the direction', () => {
     'zoomed in on the “Photo of Item 3” image (two fingers, ×2)',
   );
   assert.is(summarize({ tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 0.5 } }), 'zoomed out on (540, 600) (two fingers, ×0.5)');
+  // An element without a name: "an element", "an image", "a button".
+  assert.is(summarize({ tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 2 }, element: { id: 'n0.3', type: 'other', name: '' } }), 'zoomed in on an element (two fingers, ×2)');
 });
 
 test.run();

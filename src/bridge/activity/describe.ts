@@ -32,7 +32,7 @@ const NOUN: Record<string, string> = {
 /** "the “Sign in” button"; "a button" when it has no name. */
 export function nameElement(e: ActivityElement): string {
   const noun = NOUN[e.type] ?? 'element';
-  return e.name ? `the “${e.name}” ${noun}` : `a ${noun}`;
+  return e.name ? `the “${e.name}” ${noun}` : `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 function quoted(text: string, max = 40): string {
