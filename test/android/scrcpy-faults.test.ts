@@ -23,6 +23,7 @@ test.after.each(({ rig }) => {
   if (!rig) return;
   rig.phone.scrcpy.faults = {};
   rig.phone.adbd.faults = {};
+  rig.phone.shell.quirks.injectionDenied = false;
 });
 
 /** An engine of its own per test, so no session of another test is reused. */
@@ -136,21 +137,56 @@ test('a server that dies after streaming a while is restarted for its viewer: a 
   }
 });
 
-test('injection refused: the server dies with the SecurityException, viewers get the reason, input falls back to monkey/input', async ({ rig }) => {
+test('injection refused: the server logs it and keeps streaming; the refused tap is not reported as done but goes through monkey/input, and so does all later input', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig, { restartAfterMs: 60_000 });
-  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
-  const it = video.packets()[Symbol.asyncIterator]();
-  await take(it, 2);
-  rig.phone.scrcpy.faults = { refuseInjection: true };
   const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_click_on_screen_at_coordinates', { x: 540, y: 1200 });
-  const broke = await take(it, 1_000, 10_000).then(() => 'no break', (err: Error) => err.message);
-  assert.match(broke, /INJECT_EVENTS permission/);
-  await video.close();
-  rig.phone.stats.reset();
-  assert.is((await call('mobile_click_on_screen_at_coordinates', { x: 540, y: 1200 })).status, 'success');
-  assert.ok(slowInputServices(rig.phone.stats.opened).length > 0, 'the next tap went through monkey/input');
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    const it = video.packets()[Symbol.asyncIterator]();
+    await take(it, 2);
+    const server = rig.phone.scrcpy.launches;
+    // Only scrcpy's injector is refused here, so the fallback's effect on the app can be seen.
+    rig.phone.scrcpy.faults = { refuseInjection: true };
+    rig.phone.stats.reset();
+    const email = (((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email'))!;
+    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+    assert.is(rig.phone.phone.focusedField, 'email', 'the tap reached the app, through another path');
+    assert.ok(slowInputServices(rig.phone.stats.opened).length > 0, 'through monkey/input');
+    assert.is((await call('mobile_type_keys', { text: 'a@b.c' })).status, 'success');
+    assert.is(rig.phone.phone.fieldValue('email'), 'a@b.c');
+    assert.equal(rig.phone.scrcpy.injected, [], 'scrcpy injected nothing');
+    await take(it, 3);
+    assert.ok(rig.phone.scrcpy.alive.includes(server), 'the server and its video keep running');
+  } finally {
+    await video.close();
+  }
+});
+
+test('injection refused on a MIUI phone (input refused too): taps, keys and text are PERMISSION_DENIED naming the setting, not success', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    rig.phone.scrcpy.faults = { refuseInjection: true };
+    rig.phone.shell.quirks.injectionDenied = true;
+    for (const [tool, params] of [
+      ['mobile_click_on_screen_at_coordinates', { x: 540, y: 1100 }],
+      ['mobile_press_button', { button: 'BACK' }],
+      ['mobile_type_keys', { text: 'hello' }],
+    ] as const) {
+      const r = await call(tool, params);
+      assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(String(r.message), /USB debugging \(Security settings\)/);
+    }
+  } finally {
+    rig.phone.shell.quirks.injectionDenied = false;
+    await video.close();
+  }
 });
 
 test('clipboard refused: Unicode typing is an error, not a success', async ({ rig }) => {

@@ -1,5 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { InjectionWatch } from '../../src/engine/drivers/android/scrcpy/injection-watch.js';
+import { ServerLog } from '../../src/engine/drivers/android/scrcpy/server-log.js';
 import { VideoConsumer } from '../../src/engine/drivers/android/scrcpy/video-consumer.js';
 import type { VideoPacket } from '../../src/engine/driver.js';
 import { ToolError } from '../../src/engine/errors.js';
@@ -59,6 +62,43 @@ test('a failed stream throws its reason after the queued packets', async () => {
   assert.is((await it.next()).value?.data.toString(), 'config0');
   assert.is((await it.next()).value?.data.toString(), 'key1');
   await it.next().then(() => assert.unreachable('should throw'), (err: Error) => assert.match(err.message, /stopped: boom/));
+});
+
+/** A server console fed by hand, split across chunks as adb relays it. */
+function serverConsole(): { log: ServerLog; watch: InjectionWatch; print(text: string): void } {
+  const shell = new PassThrough();
+  const log = new ServerLog(shell);
+  const watch = new InjectionWatch(log);
+  return { log, watch, print: (text) => shell.write(text) };
+}
+
+const PROBE = '[server] WARN: Could not inject char u+e000\n';
+const never = new AbortController().signal;
+
+test('a refused injection (InputManager 3.3.1 logs it and carries on) is seen by the probe after it, and is not taken as why the server stopped', async () => {
+  const { log, watch, print } = serverConsole();
+  print('[server] INFO: Device: [Xiaomi] Redmi Note 8 (Android 6.0.1)\n[server] ERROR: Injecting input events requires the caller (or the source of the ');
+  print('instrumentation, if any) to have the INJECT_EVENTS permission.\r\n[server] ERROR: Make sure you have enabled "USB debugging (Security Settings)" and then rebooted your device.\n');
+  assert.is(await watch.waitForProbes(1, 50, never), false, 'no probe yet');
+  print(PROBE);
+  assert.is(await watch.waitForProbes(1, 1000, never), true);
+  assert.match(watch.refused ?? '', /^Injecting input events requires .*INJECT_EVENTS permission\.$/);
+  assert.is(log.error, undefined, 'a refusal is not an error that stopped the server');
+  assert.is(log.androidRelease, '6.0.1');
+  print('[server] ERROR: Controller error\njava.io.IOException: Broken pipe\n');
+  assert.is(log.error, 'Controller error: java.io.IOException: Broken pipe');
+});
+
+test('"Could not invoke method" counts as a failed injection only with InputManager.injectInputEvent in its stack', async () => {
+  const { watch, print } = serverConsole();
+  print('[server] ERROR: Could not invoke method\njava.lang.reflect.InvocationTargetException\n\tat java.lang.reflect.Method.invoke(Native Method)\n\tat com.genymobile.scrcpy.wrappers.ContentProvider.call(ContentProvider.java:100)\n');
+  print(PROBE);
+  assert.ok(await watch.waitForProbes(1, 1000, never));
+  assert.is(watch.failures, 0, 'a settings call failed, not an injection');
+  print('[server] ERROR: Could not invoke method\njava.lang.reflect.InvocationTargetException\n\tat java.lang.reflect.Method.invoke(Native Method)\n\tat com.genymobile.scrcpy.wrappers.InputManager.injectInputEvent(InputManager.java:51)\nCaused by: java.lang.IllegalArgumentException: bad event\n\t... 8 more\n');
+  print(PROBE);
+  assert.ok(await watch.waitForProbes(2, 1000, never));
+  assert.equal([watch.failures, watch.lastFailure, watch.refused], [1, 'java.lang.IllegalArgumentException: bad event', undefined]);
 });
 
 test.run();

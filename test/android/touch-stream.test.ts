@@ -92,27 +92,39 @@ test('the server injects a touch outside the screen as it is (scrcpy does not ch
   }
 });
 
-test('a server that dies on a refused injection fails the rest of the drag instead of reporting success', async ({ rig }) => {
+test('scrcpy refusing injection: a drag it refuses from the start goes through `input motionevent`; one refused midway fails instead of reporting success', async ({ rig }) => {
   if (!rig || !hasFfmpeg()) return;
-  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
-  try {
-    await take(video, 2);
-    await onList(rig);
-    rig.phone.scrcpy.faults.refuseInjection = true;
-    // The protocol has no acknowledgement: the down is written, then the controller thread dies.
-    await touch(rig, 'down', 540, 1600);
-    let move: unknown;
-    for (let i = 0; i < 50; i++) {
-      move = await touch(rig, 'move', 540, 1500 - i);
-      if ((move as { status: string }).status === 'error') break;
-      await new Promise((r) => setTimeout(r, 50));
+  for (const midway of [false, true]) {
+    // An engine of its own each time: after a refusal its scrcpy session takes no more input.
+    const engine = rig.engineWith({ scrcpy: { graceMs: 0 } });
+    const t = (action: 'down' | 'move' | 'up' | 'cancel', y: number) => engine.touchEvent(rig.phone.serial, action, { x: 540, y }, { origin: 'test' }) as Promise<unknown> as Promise<Record<string, unknown>>;
+    const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+    try {
+      await take(video, 2);
+      await onList(rig);
+      const motion = rig.phone.shell.motionEvents;
+      motion.length = 0;
+      rig.phone.scrcpy.touchLog.length = 0;
+      rig.phone.scrcpy.faults.refuseInjection = !midway;
+      assert.equal(await t('down', 1600), { status: 'success', streamed: true });
+      if (!midway) {
+        assert.ok(motion.length > 0, 'the refused down went through input motionevent');
+        assert.is((await t('move', 1500)).status, 'success');
+        assert.is((await t('up', 1500)).status, 'success');
+        assert.equal(rig.phone.scrcpy.touchLog, [], 'scrcpy injected nothing');
+        continue;
+      }
+      assert.ok(rig.phone.scrcpy.touchLog.length > 0, 'the down went through scrcpy');
+      rig.phone.scrcpy.faults.refuseInjection = true;
+      const move = await t('move', 1500);
+      assert.is(move.code, 'INTERNAL', JSON.stringify(move));
+      assert.match(String(move.message), /scrcpy on .* stopped during the drag \(.*INJECT_EVENTS permission/);
+      await t('cancel', 1500);
+    } finally {
+      rig.phone.scrcpy.faults.refuseInjection = false;
+      await video.close();
+      await engine.close();
     }
-    assert.is((move as { code?: string }).code, 'INTERNAL', JSON.stringify(move));
-    assert.match((move as { message: string }).message, /scrcpy on .* stopped during the drag/);
-    await touch(rig, 'cancel', 540, 1500);
-  } finally {
-    rig.phone.scrcpy.faults.refuseInjection = false;
-    await video.close();
   }
 });
 

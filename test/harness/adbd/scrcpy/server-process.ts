@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { CallContext } from '../../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
 import type { DeviceStream } from '../adbd.js';
-import { ByteQueue } from '../byte-queue.js';
 import type { DeviceFiles } from '../files.js';
-import { buttonForKey } from '../phone-shell.js';
-import { ControlProtocolError, readControlMessage, type ControlMessage } from './control-reader.js';
+import { EmulatedController } from './controller.js';
 import { H264Encoder, type EncodedPacket } from './h264-encoder.js';
 import { parseServerOptions, socketName, videoSize, type ServerOptions } from './options.js';
 import { SerialWriter } from './serial-writer.js';
-import { TouchGestures } from './touch-gestures.js';
 
 export const SERVER_VERSION = '3.3.1';
 export const RELEASE_JAR_SHA256 = 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8';
@@ -20,10 +16,6 @@ const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
 const MAX_QUEUED_PACKETS = 60;
-const KEYCODE_DEL = 67;
-const KEYCODE_TAB = 61;
-const KEYCODE_PASTE = 279;
-const ctx = (): CallContext => ({ signal: new AbortController().signal });
 
 /** What the harness can make a scrcpy server do wrong. */
 export interface ScrcpyFaults {
@@ -31,7 +23,7 @@ export interface ScrcpyFaults {
   version?: string;
   /** The server starts but never binds its socket. */
   neverBind?: boolean;
-  /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): the controller thread dies with a SecurityException and takes the server down. */
+  /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
   refuseInjection?: boolean;
   /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
   refuseClipboard?: boolean;
@@ -67,7 +59,6 @@ export class ScrcpyServerProcess {
   private terminate!: (reason: string) => void;
   private readonly terminated = new Promise<string>((resolve) => (this.terminate = resolve));
   private video: SerialWriter | undefined;
-  private controlOut: SerialWriter | undefined;
   private encoder: H264Encoder | undefined;
   private size = { width: 0, height: 0 };
   private sourceSize = { width: 0, height: 0 };
@@ -77,14 +68,12 @@ export class ScrcpyServerProcess {
   private framing = false;
   private ticker: NodeJS.Timeout | undefined;
   private tickMs = 33;
-  private readonly touches: TouchGestures;
 
   constructor(
     private readonly host: ScrcpyHost,
     shell: DeviceStream,
   ) {
     this.console = new SerialWriter(shell);
-    this.touches = new TouchGestures(host.phone);
     shell.on('close', () => this.terminate('killed (shell closed)'));
   }
 
@@ -244,112 +233,16 @@ export class ScrcpyServerProcess {
   }
 
   private startController(socket: DeviceStream, out: SerialWriter): void {
-    this.controlOut = out;
-    const input = new ByteQueue(socket);
-    void (async () => {
-      for (;;) {
-        let msg: ControlMessage | null;
-        try {
-          msg = await readControlMessage(input);
-        } catch (err) {
-          if (err instanceof ControlProtocolError) return this.terminate(`error:Controller error\ncom.genymobile.scrcpy.control.ControlProtocolException: ${err.message}`);
-          throw err;
-        }
-        if (!msg) return this.terminate('control socket closed');
-        if (!(await this.handle(msg))) return;
-      }
-    })();
-  }
-
-  /** Controller.handleEvent; false once the controller thread died. */
-  private async handle(msg: ControlMessage): Promise<boolean> {
-    const { phone, injected } = this.host;
-    const injects = ['key', 'text', 'touch', 'scroll', 'backOrScreenOn'].includes(msg.type) || (msg.type === 'setClipboard' && msg.paste);
-    if (injects && this.host.faults.refuseInjection) {
-      this.terminate('error:Exception on thread Thread[control-recv,5,main]\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.');
-      return false;
-    }
-    switch (msg.type) {
-      case 'key':
-        if (msg.action !== 1) break;
-        injected.push(`key ${msg.keycode}`);
-        if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
-        else if (msg.keycode === KEYCODE_DEL) await phone.deleteBackward(ctx()).catch(() => undefined);
-        else if (msg.keycode === KEYCODE_TAB) await phone.typeText('\t', ctx()).catch(() => undefined);
-        else {
-          const button = buttonForKey(String(msg.keycode));
-          if (button) await phone.pressButton(button, ctx()).catch(() => undefined);
-        }
-        break;
-      case 'text': {
-        let typed = '';
-        for (const c of msg.text) {
-          if (typable(c)) typed += c;
-          else await this.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-        }
-        injected.push(`text ${typed}`);
-        if (typed) await phone.typeText(typed, ctx()).catch(() => undefined);
-        break;
-      }
-      case 'touch': {
-        // Controller.java: an event made for another video size is dropped (logged at verbose level only).
-        if (msg.videoWidth !== this.size.width || msg.videoHeight !== this.size.height) {
-          injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
-          break;
-        }
-        const x = Math.trunc((msg.x * this.sourceSize.width) / this.size.width);
-        const y = Math.trunc((msg.y * this.sourceSize.height) / this.size.height);
-        const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
-        if (!action) break;
-        // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused ("Too many pointers").
-        if (this.host.touchLog) this.host.touchLog.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
-        const gesture = await this.touches.event(action, x, y, msg.pointerId);
-        if (gesture) injected.push(gesture);
-        break;
-      }
-      case 'backOrScreenOn':
-        if (msg.action === 1) {
-          injected.push('key 4');
-          await phone.pressButton('BACK', ctx()).catch(() => undefined);
-        }
-        break;
-      case 'setClipboard':
-        if (!this.host.faults.refuseClipboard) {
-          this.host.clipboard = msg.text;
-          await this.log('INFO', 'Device clipboard set');
-        }
-        if (msg.paste) {
-          injected.push(`paste ${this.host.clipboard}`);
-          await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
-        }
-        if (msg.sequence !== 0n) {
-          const ack = Buffer.alloc(9);
-          ack[0] = 1;
-          ack.writeBigUInt64BE(msg.sequence, 1);
-          void this.controlOut?.write(ack);
-        }
-        break;
-      case 'getClipboard':
-        if (!this.options.clipboardAutosync && this.host.clipboard) {
-          const text = Buffer.from(this.host.clipboard);
-          const head = Buffer.alloc(5);
-          head.writeUInt32BE(text.length, 1);
-          void this.controlOut?.write(Buffer.concat([head, text]));
-        }
-        break;
-      case 'empty':
-        if (msg.code === 17) {
-          await this.log('INFO', 'Video capture reset');
-          if (this.encoder) this.restartEncoder();
-        } else if (msg.code === 11) {
-          await phone.setOrientation(phone.orientation === 'portrait' ? 'landscape' : 'portrait', ctx()).catch(() => undefined);
-        }
-        break;
-      default:
-        break;
-    }
-    if (injects) void this.frame();
-    return true;
+    const controller = new EmulatedController(this.host, {
+      log: (level, message) => this.log(level, message),
+      sizes: () => ({ video: this.size, source: this.sourceSize }),
+      resetVideo: () => {
+        if (this.encoder) this.restartEncoder();
+      },
+      frame: () => void this.frame(),
+      stop: (reason) => this.terminate(reason),
+    }, out, this.options.clipboardAutosync);
+    controller.start(socket);
   }
 
   private log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void> {
@@ -364,14 +257,4 @@ export class ScrcpyServerProcess {
     if (this.options) this.host.unlisten(socketName(this.options.scid));
     this.host.exited(this);
   }
-}
-
-/**
- * What KeyCharacterMap.VIRTUAL_KEYBOARD can type: printable ASCII, plus letters KeyComposition
- * decomposes into a dead key and an ASCII letter (é, ñ, ü…). ß, CJK and emoji have no key events.
- */
-function typable(c: string): boolean {
-  if (/^[\x20-\x7e]$/.test(c)) return true;
-  const parts = c.normalize('NFD');
-  return parts.length === 2 && /^[A-Za-z]$/.test(parts[0]) && /^[\u0300\u0301\u0302\u0303\u0308]$/.test(parts[1]);
 }

@@ -3,7 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, ScrcpyControlMessageSerializer, ScrcpyPointerId, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
-import type { ServerLog } from './server-process.js';
+import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
+import type { ServerLog } from './server-log.js';
+import { SocketReader } from './socket-reader.js';
 import type { VideoSize } from './video-packets.js';
 
 /** One step of a gesture on the control socket. Coordinates are device pixels; `pointer` tells fingers apart (default the generic finger). */
@@ -12,50 +14,66 @@ export type ControlStep =
   | { sleep: number }
   | { key: number };
 
-/** Nothing was sent: the caller may use another input path without doing the gesture twice. */
+/** Nothing reached the device's apps: the caller may use another input path without doing the gesture twice. */
 export class ControlUnavailable extends Error {}
+
+export interface ControlChannelInit {
+  socket: Duplex;
+  options: ScrcpyOptions3_3_1<true>;
+  log: ServerLog;
+  serial: string;
+  videoSize: () => VideoSize;
+  deviceSize: () => ScreenSize;
+}
 
 /** ControlMessageReader.INJECT_TEXT_MAX_LENGTH (bytes of UTF-8). */
 const INJECT_TEXT_MAX_BYTES = 300;
 const CLIPBOARD_ACK_MS = 3000;
+/** How long the server may take to handle what was sent and log the probe after it. */
+const CONFIRM_MS = 3000;
 const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up, cancel: AndroidMotionEventAction.Cancel } as const;
 
 /**
  * Input over scrcpy's control socket. Positional events carry the current video size, as Controller.java
  * drops events made for another size; coordinates are scaled from device pixels into video space.
- * The protocol has no per-event acknowledgement: a write that fails is an error, and a server that dies
- * during a gesture (a refused injection kills it with a SecurityException) fails the gesture.
+ * The protocol acknowledges nothing but clipboard sets, and a failed injection is only logged (the
+ * server keeps running), so every call ends with a probe (injection-watch.ts): once the server has
+ * logged it, its log says whether anything before it failed.
  */
 export class ControlChannel {
   private readonly serializer: ScrcpyControlMessageSerializer;
+  private readonly watch: InjectionWatch;
   private deadReason: string | undefined;
+  /** Why input must take another path for good, although the socket (and the video) still work. */
+  private unusableReason: string | undefined;
   private clipboardSequence = 1n;
+  private probes = 0;
   /** After a rotation we asked for: the orientation the video must show before positional events are sent. */
   private awaited: { landscape: boolean; until: number } | undefined;
 
-  constructor(
-    private readonly socket: Duplex,
-    private readonly options: ScrcpyOptions3_3_1<true>,
-    private readonly log: ServerLog,
-    private readonly serial: string,
-    private readonly videoSize: () => VideoSize,
-    private readonly deviceSize: () => ScreenSize,
-  ) {
-    this.serializer = new ScrcpyControlMessageSerializer(options);
+  constructor(private readonly init: ControlChannelInit) {
+    this.serializer = new ScrcpyControlMessageSerializer(init.options);
+    this.watch = new InjectionWatch(init.log);
     void this.readDeviceMessages();
     // The device pushes its clipboard whenever it changes (clipboard_autosync); nobody here needs it.
-    void drain(options.clipboard);
-    void drain(options.uHidOutput);
+    void readAll(init.options.clipboard, () => undefined);
+    void readAll(init.options.uHidOutput, () => undefined);
   }
 
+  /** The socket is open (the video may use it for key-frame requests). */
   get alive(): boolean {
-    return this.deadReason === undefined && !this.socket.destroyed;
+    return this.deadReason === undefined && !this.init.socket.destroyed;
+  }
+
+  /** Input may go here: the socket is open and the server has not failed to inject. */
+  get usable(): boolean {
+    return this.alive && this.unusableReason === undefined;
   }
 
   /** Marks the channel dead with the reason later calls report. */
   kill(reason: string): void {
     this.deadReason ??= reason;
-    this.socket.destroy();
+    this.init.socket.destroy();
   }
 
   /**
@@ -67,12 +85,8 @@ export class ControlChannel {
   }
 
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
-    if (!this.alive) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
-    if (this.awaited && steps.some((s) => 'touch' in s)) {
-      const video = this.videoSize();
-      if (video.width > video.height === this.awaited.landscape || Date.now() > this.awaited.until) this.awaited = undefined;
-      else throw new ControlUnavailable('the video has not caught up with the rotation yet');
-    }
+    this.checkUsable();
+    if (steps.some((s) => 'touch' in s)) this.checkOrientation();
     let sent = 0;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;
@@ -80,6 +94,7 @@ export class ControlChannel {
       else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
       else await this.send([this.touch(step.touch, step.x, step.y, step.pointer)], sent++ > 0);
     }
+    await this.confirm(sent > 0, signal);
   }
 
   /**
@@ -87,31 +102,49 @@ export class ControlChannel {
    * text with anything else is set on the device clipboard and pasted, the only way scrcpy types ß, 日 or emoji.
    */
   async typeText(text: string, signal: AbortSignal): Promise<void> {
-    if (!this.alive) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
+    this.checkUsable();
+    const runs = text.match(/[^\n\t]+|\n|\t/gu) ?? [];
     let sent = 0;
+    let unconfirmed = false;
     // A line with any non-ASCII is pasted whole: one clipboard round trip, and the order is kept.
-    for (const run of text.match(/[^\n\t]+|\n|\t/gu) ?? []) {
+    for (const run of runs) {
       if (signal.aborted) throw signal.reason;
       if (run === '\n' || run === '\t') {
         const code = run === '\n' ? AndroidKeyCode.Enter : AndroidKeyCode.Tab;
         await this.send([this.key(AndroidKeyEventAction.Down, code), this.key(AndroidKeyEventAction.Up, code)], sent++ > 0);
+        unconfirmed = true;
       } else if (/^[\x20-\x7e]+$/.test(run)) {
         for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.serializer.injectText(chunk)], sent++ > 0);
+        unconfirmed = true;
       } else {
-        await this.paste(run, sent++ > 0);
+        await this.paste(run, sent++ > 0, signal);
+        unconfirmed = false;
       }
     }
+    if (unconfirmed) await this.confirm(true, signal);
   }
 
   /** RESET_VIDEO: the server restarts capture and encoder, so a new CONFIG and key frame follow. */
   requestKeyFrame(): void {
-    if (this.alive) this.socket.write(this.serializer.resetVideo());
+    if (this.alive) this.init.socket.write(this.serializer.resetVideo());
+  }
+
+  private checkUsable(): void {
+    if (!this.alive) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
+    if (this.unusableReason !== undefined) throw new ControlUnavailable(this.unusableReason);
+  }
+
+  private checkOrientation(): void {
+    if (!this.awaited) return;
+    const video = this.init.videoSize();
+    if (video.width > video.height === this.awaited.landscape || Date.now() > this.awaited.until) this.awaited = undefined;
+    else throw new ControlUnavailable('the video has not caught up with the rotation yet');
   }
 
   /** SET_CLIPBOARD with paste and a sequence: the ACK proves the controller handled it, the log that the clipboard took the text. */
-  private async paste(text: string, partly: boolean): Promise<void> {
+  private async paste(text: string, partly: boolean, signal: AbortSignal): Promise<void> {
     const sequence = this.clipboardSequence++;
-    const from = this.log.position;
+    const from = this.init.log.position;
     const serialized = this.serializer.setClipboard({ sequence, paste: true, content: text });
     const [bytes, acked] = Array.isArray(serialized) ? serialized : [serialized, Promise.resolve()];
     acked.catch(() => undefined);
@@ -119,17 +152,41 @@ export class ControlChannel {
     const timeout = sleep(CLIPBOARD_ACK_MS).then(() => 'timeout' as const);
     const outcome = await Promise.race([acked.then(() => 'ack' as const, () => 'closed' as const), timeout]);
     if (outcome !== 'ack') {
-      throw new ToolError('INTERNAL', `${this.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
+      throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
     }
+    await this.confirm(true, signal);
     // Controller.setClipboard logs this only when ClipboardManager accepted the text; the ACK comes either way.
-    if (!(await this.log.waitFor(/Device clipboard set/, from, 500))) {
-      throw new ToolError('INTERNAL', `${this.serial} refused to set its clipboard to ${JSON.stringify(text)}, so it could not be pasted; type it on the on-screen keyboard instead`);
+    if (!/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) {
+      throw new ToolError('INTERNAL', `${this.init.serial} refused to set its clipboard to ${JSON.stringify(text)}, so it could not be pasted; type it on the on-screen keyboard instead`);
+    }
+  }
+
+  /**
+   * Sends the probe and waits until the server logged it; then its log shows whether what was sent before
+   * was injected. A refusal makes the channel unusable for good (it is logged at most every 3 s).
+   */
+  private async confirm(partly: boolean, signal: AbortSignal): Promise<void> {
+    const failuresBefore = this.watch.failures;
+    const count = ++this.probes;
+    await this.send([this.serializer.injectText(PROBE_TEXT)], partly);
+    if (!(await this.watch.waitForProbes(count, CONFIRM_MS, signal))) {
+      if (!this.alive || this.init.log.exited) return this.failed(true);
+      this.unusableReason ??= `scrcpy did not answer a probe within ${CONFIRM_MS} ms`;
+      throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} did not confirm within ${CONFIRM_MS} ms that it handled the input (the probe after it never showed in its log); it may or may not have been performed`);
+    }
+    if (this.watch.refused) {
+      this.unusableReason ??= `scrcpy-server could not inject: ${this.watch.refused}`;
+      throw new ControlUnavailable(this.unusableReason);
+    }
+    if (this.watch.failures > failuresBefore) {
+      this.unusableReason ??= `scrcpy-server could not inject (${this.watch.lastFailure})`;
+      throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} failed to inject the input (${this.watch.lastFailure}); it may have been performed only in part`);
     }
   }
 
   private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number, pointer: bigint = ScrcpyPointerId.Finger): Uint8Array {
-    const video = this.videoSize();
-    const device = this.deviceSize();
+    const video = this.init.videoSize();
+    const device = this.init.deviceSize();
     return this.serializer.injectTouch({
       action: TOUCH_ACTION[kind],
       pointerId: pointer,
@@ -153,7 +210,7 @@ export class ControlChannel {
     if (!this.alive) return this.failed(partly);
     const bytes = messages.length === 1 ? messages[0] : Buffer.concat(messages);
     try {
-      await new Promise<void>((resolve, reject) => this.socket.write(bytes, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => this.init.socket.write(bytes, (err) => (err ? reject(err) : resolve())));
     } catch {
       return this.failed(partly);
     }
@@ -163,59 +220,21 @@ export class ControlChannel {
   private failed(partly: boolean): never {
     const why = this.deadReason ?? 'control socket closed';
     if (!partly) throw new ControlUnavailable(why);
-    throw new ToolError('INTERNAL', `scrcpy on ${this.serial} stopped during the input (${why}); it may have been performed only in part`);
+    throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} stopped during the input (${why}); it may have been performed only in part`);
   }
 
   /** Device → host messages (CLIPBOARD, ACK_CLIPBOARD, UHID_OUTPUT) parsed by the library's parsers. */
   private async readDeviceMessages(): Promise<void> {
-    const reader = new SocketReader(this.socket);
+    const reader = new SocketReader(this.init.socket);
     try {
       for (;;) {
         const [type] = await reader.readExactly(1);
-        await this.options.deviceMessageParsers.parse(type, reader);
+        await this.init.options.deviceMessageParsers.parse(type, reader);
       }
     } catch (err) {
-      this.deadReason ??= this.log.error ?? `control socket closed${err instanceof Error && err.message ? ` (${err.message})` : ''}`;
-      this.options.deviceMessageParsers.close();
+      this.deadReason ??= this.init.log.error ?? `control socket closed${err instanceof Error && err.message ? ` (${err.message})` : ''}`;
+      this.init.options.deviceMessageParsers.close();
     }
-  }
-}
-
-/** Exact-length reads over a Node stream, in the shape the library's parsers read from. */
-class SocketReader {
-  position = 0;
-  private buffer: Buffer = Buffer.alloc(0);
-  private ended = false;
-  private wake: (() => void) | undefined;
-
-  constructor(socket: Duplex) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-      this.notify();
-    });
-    const end = () => {
-      this.ended = true;
-      this.notify();
-    };
-    socket.on('end', end);
-    socket.on('close', end);
-  }
-
-  async readExactly(length: number): Promise<Uint8Array> {
-    while (this.buffer.length < length) {
-      if (this.ended) throw new Error('the device closed the control socket');
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-    const out = this.buffer.subarray(0, length);
-    this.buffer = this.buffer.subarray(length);
-    this.position += length;
-    return out;
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 }
 
@@ -223,11 +242,15 @@ function* utf8Chunks(text: string, maxBytes: number): Generator<string> {
   for (let at = 0; at < text.length; at += maxBytes) yield text.slice(at, at + maxBytes);
 }
 
-async function drain(stream: { getReader(): { read(): PromiseLike<{ done: boolean }> } } | undefined): Promise<void> {
+async function readAll<T>(stream: { getReader(): { read(): PromiseLike<{ done: boolean; value?: T }> } } | undefined, each: (value: T) => void): Promise<void> {
   if (!stream) return;
   const reader = stream.getReader();
   try {
-    while (!(await reader.read()).done);
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return;
+      each(next.value as T);
+    }
   } catch {
     // The parsers error the stream when the socket closes.
   }

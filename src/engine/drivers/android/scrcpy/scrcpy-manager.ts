@@ -49,10 +49,10 @@ export class ScrcpyManager {
     private readonly options: ScrcpyManagerOptions = DEFAULT_SCRCPY_OPTIONS,
   ) {}
 
-  /** The control channel of a running session, if any; input never starts a server just for a tap. */
+  /** The control channel of a running session that can inject, if any; input never starts a server just for a tap. */
   get control(): ControlChannel | undefined {
     const control = this.session?.running ? this.session.control : undefined;
-    return control?.alive ? control : undefined;
+    return control?.usable ? control : undefined;
   }
 
   /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */

@@ -5,6 +5,7 @@ import { ScrcpyCodecOptions, ScrcpyInstanceId, ScrcpyOptions3_3_1 } from '@yume-
 import { ToolError } from '../../../errors.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import { DEVICE_JAR_PATH, SCRCPY_VERSION } from './server-jar.js';
+import { ServerLog } from './server-log.js';
 
 export interface ScrcpyLaunchOptions {
   maxSize: number;
@@ -28,76 +29,6 @@ export interface LaunchedServer {
 }
 
 const OPEN_RETRY_MS = 50;
-const LOG_KEEP_CHARS = 8192;
-
-/** The server's console: kept for reasons (`[server] ERROR: …`) and confirmations (`Device clipboard set`). */
-export class ServerLog {
-  exited = false;
-  private kept = '';
-  private dropped = 0;
-  private readonly waiters = new Set<() => void>();
-
-  constructor(shell: Duplex) {
-    shell.setEncoding('utf8');
-    shell.on('data', (chunk: string) => {
-      this.kept += chunk;
-      if (this.kept.length > LOG_KEEP_CHARS) {
-        this.dropped += this.kept.length - LOG_KEEP_CHARS;
-        this.kept = this.kept.slice(-LOG_KEEP_CHARS);
-      }
-      this.wake();
-    });
-    const done = () => {
-      this.exited = true;
-      this.wake();
-    };
-    shell.on('end', done);
-    shell.on('close', done);
-    shell.on('error', done);
-  }
-
-  get text(): string {
-    return this.kept;
-  }
-
-  /** Where the log stands now: note it before acting, then wait for what the server prints after. */
-  get position(): number {
-    return this.dropped + this.kept.length;
-  }
-
-  since(position: number): string {
-    return this.kept.slice(Math.max(0, position - this.dropped));
-  }
-
-  /** The first error the server printed (version mismatch, exception), with the exception line that follows it. */
-  get error(): string | undefined {
-    const logged = /\[server\] ERROR: ([^\n]*)(?:\n(\S+(?:Exception|Error)\b[^\n]*))?/.exec(this.kept);
-    if (logged) return logged[2] && !logged[2].includes(logged[1]) ? `${logged[1]}: ${logged[2]}` : logged[1].trim();
-    return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(this.kept)?.[1].trim();
-  }
-
-  /** Resolves true once the log after `from` matches, false after `ms` or when the server exits first. */
-  async waitFor(pattern: RegExp, from: number, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      if (pattern.test(this.since(from))) return true;
-      if (this.exited || Date.now() >= deadline) return false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
-        this.waiters.add(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  private wake(): void {
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    waiters.forEach((w) => w());
-  }
-}
 
 /**
  * Pushes the verified jar, runs `app_process … com.genymobile.scrcpy.Server 3.3.1` through adbkit's shell,

@@ -33,7 +33,14 @@ export class ScrcpySession {
   ) {
     this.size = size;
     this.ended = new Promise((resolve) => (this.finish = resolve));
-    this.control = new ControlChannel(server.control, server.options, server.log, serial, () => this.size, () => orient(physical, this.size));
+    this.control = new ControlChannel({
+      socket: server.control,
+      options: server.options,
+      log: server.log,
+      serial,
+      videoSize: () => this.size,
+      deviceSize: () => orient(physical, this.size),
+    });
     server.control.on('close', () => void this.stop());
     server.shell.on('close', () => void this.stop());
     void this.pump(stream);

@@ -1,0 +1,77 @@
+import type { ServerLog } from './server-log.js';
+
+/**
+ * A private-use character. No key character map has keys for it, so an INJECT_TEXT of it makes
+ * Controller.injectText log `Could not inject char u+e000` (WARN) and inject nothing. The controller
+ * handles messages one at a time and logs refused injections to the same stream (stderr) as it
+ * goes, so once this line shows, every line the earlier messages caused has shown before it.
+ */
+export const PROBE_TEXT = '\ue000';
+const PROBE_LINE = '[server] WARN: Could not inject char u+e000';
+const SERVER_LINE = /^\[server\] (\w+): (.*)$/;
+
+/**
+ * Reads the server's log for what InputManager.injectInputEvent (3.3.1) does instead of throwing when
+ * injection fails: it logs and returns false, and the controller carries on, so the control socket
+ * stays open and the video keeps running. A refused permission (MIUI without "USB debugging (Security
+ * settings)") is logged at most once per 3 s; anything else as `Could not invoke method` with the stack.
+ */
+export class InjectionWatch {
+  /** The first refusal the server logged. The permission does not come back while it runs (scrcpy asks for a reboot). */
+  refused: string | undefined;
+  /** Failures other than a refusal, and the last one's cause. */
+  failures = 0;
+  lastFailure: string | undefined;
+  private probesSeen = 0;
+  /** The lines of a `Could not invoke method` report being read (its stack trace follows it). */
+  private report: string[] | undefined;
+
+  constructor(private readonly log: ServerLog) {
+    log.onLine((line) => this.read(line));
+  }
+
+  /** Resolves true once `count` probes have shown in the log, false after `ms` or when the server exits first. */
+  async waitForProbes(count: number, ms: number, signal: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.probesSeen < count) {
+      if (signal.aborted) throw signal.reason;
+      if (this.log.exited || Date.now() >= deadline) return false;
+      await abortable(this.log.changed(deadline - Date.now()), signal);
+    }
+    return true;
+  }
+
+  private read(line: string): void {
+    const logged = SERVER_LINE.exec(line);
+    if (!logged) {
+      this.report?.push(line);
+      return;
+    }
+    this.endReport();
+    const [, level, message] = logged;
+    if (line === PROBE_LINE) this.probesSeen++;
+    else if (level === 'ERROR' && message.includes('INJECT_EVENTS permission')) this.refused ??= message.trim();
+    else if (level === 'ERROR' && message.trim() === 'Could not invoke method') this.report = [];
+  }
+
+  private endReport(): void {
+    const report = this.report;
+    this.report = undefined;
+    // Other wrappers (settings, displays, activities) log the same words; only the injector's stack counts.
+    if (!report?.some((l) => l.includes('wrappers.InputManager.injectInputEvent'))) return;
+    this.failures++;
+    const cause = report.filter((l) => l.startsWith('Caused by: ')).pop() ?? report[0];
+    this.lastFailure = cause?.replace(/^Caused by: /, '').trim() || 'Could not invoke method';
+  }
+}
+
+function abortable(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import type { Duplex } from 'node:stream';
+
+const LOG_KEEP_CHARS = 8192;
+
+/**
+ * Lines InputManager.injectInputEvent (3.3.1) logs instead of throwing when injection fails: the first
+ * two for a refused permission (at most once per 3 s), the third, with a stack trace, for anything else.
+ * They are not why a server stops: the controller goes on with the next message.
+ */
+const INJECTION_FAILURE = /INJECT_EVENTS permission|^Make sure you have enabled "USB debugging|^Could not invoke method$/;
+
+/**
+ * The server's console: kept for reasons (`[server] ERROR: …`) and confirmations (`Device clipboard set`).
+ * Through adbkit's `shell:` (no shell protocol) the server's stdout and stderr are one stream, so lines
+ * arrive in the order the server wrote them.
+ */
+export class ServerLog {
+  exited = false;
+  private kept = '';
+  private dropped = 0;
+  private partial = '';
+  private readonly waiters = new Set<() => void>();
+  private readonly lineListeners = new Set<(line: string) => void>();
+
+  constructor(shell: Duplex) {
+    shell.setEncoding('utf8');
+    shell.on('data', (chunk: string) => {
+      this.kept += chunk;
+      if (this.kept.length > LOG_KEEP_CHARS) {
+        this.dropped += this.kept.length - LOG_KEEP_CHARS;
+        this.kept = this.kept.slice(-LOG_KEEP_CHARS);
+      }
+      this.splitLines(chunk);
+      this.wake();
+    });
+    const done = () => {
+      this.exited = true;
+      this.wake();
+    };
+    shell.on('end', done);
+    shell.on('close', done);
+    shell.on('error', done);
+  }
+
+  get text(): string {
+    return this.kept;
+  }
+
+  /** Where the log stands now: note it before acting, then wait for what the server prints after. */
+  get position(): number {
+    return this.dropped + this.kept.length;
+  }
+
+  since(position: number): string {
+    return this.kept.slice(Math.max(0, position - this.dropped));
+  }
+
+  /** Every complete line from now on (without its line break), in order. */
+  onLine(listener: (line: string) => void): void {
+    this.lineListeners.add(listener);
+  }
+
+  /**
+   * The first error the server printed (version mismatch, exception), with the exception line that
+   * follows it. Failed injections are left out: the server logs them and keeps running.
+   */
+  get error(): string | undefined {
+    for (const logged of this.kept.matchAll(/\[server\] ERROR: ([^\n]*)(?:\n(\S+(?:Exception|Error)\b[^\n]*))?/g)) {
+      const [, message, exception] = logged;
+      if (INJECTION_FAILURE.test(message.trim())) continue;
+      return exception && !exception.includes(message) ? `${message}: ${exception}` : message.trim();
+    }
+    return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(this.kept)?.[1].trim();
+  }
+
+  /** Build.VERSION.RELEASE from the line Server.main prints first (`Device: [maker] brand model (Android 6.0.1)`). */
+  get androidRelease(): string | undefined {
+    return /\[server\] INFO: Device: .*\(Android ([^)\r\n]+)\)\r?$/m.exec(this.kept)?.[1];
+  }
+
+  /** Resolves true once the log after `from` matches, false after `ms` or when the server exits first. */
+  async waitFor(pattern: RegExp, from: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (pattern.test(this.since(from))) return true;
+      if (this.exited || Date.now() >= deadline) return false;
+      await this.changed(deadline - Date.now());
+    }
+  }
+
+  /** Resolves at the next output or exit, or after `ms`. */
+  changed(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(1, ms));
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.add(done);
+    });
+  }
+
+  private splitLines(chunk: string): void {
+    const lines = (this.partial + chunk).split('\n');
+    this.partial = lines.pop() ?? '';
+    // An old adbd runs the shell on a pty, which ends lines with CR LF.
+    for (const line of lines) for (const listener of this.lineListeners) listener(line.replace(/\r$/, ''));
+  }
+
+  private wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    waiters.forEach((w) => w());
+  }
+}

@@ -1,0 +1,39 @@
+import type { Duplex } from 'node:stream';
+
+/** Exact-length reads over a Node stream, in the shape the library's parsers read from. */
+export class SocketReader {
+  position = 0;
+  private buffer: Buffer = Buffer.alloc(0);
+  private ended = false;
+  private wake: (() => void) | undefined;
+
+  constructor(socket: Duplex) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+      this.notify();
+    });
+    const end = () => {
+      this.ended = true;
+      this.notify();
+    };
+    socket.on('end', end);
+    socket.on('close', end);
+  }
+
+  async readExactly(length: number): Promise<Uint8Array> {
+    while (this.buffer.length < length) {
+      if (this.ended) throw new Error('the device closed the control socket');
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    const out = this.buffer.subarray(0, length);
+    this.buffer = this.buffer.subarray(length);
+    this.position += length;
+    return out;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}

@@ -1,0 +1,201 @@
+import type { CallContext } from '../../../../src/engine/driver.js';
+import type { DeviceStream } from '../adbd.js';
+import { ByteQueue } from '../byte-queue.js';
+import { buttonForKey } from '../phone-shell.js';
+import { ControlProtocolError, readControlMessage, type ControlMessage } from './control-reader.js';
+import type { ScrcpyHost } from './server-process.js';
+import type { SerialWriter } from './serial-writer.js';
+import { TouchGestures } from './touch-gestures.js';
+
+const KEYCODE_DEL = 67;
+const KEYCODE_TAB = 61;
+const KEYCODE_PASTE = 279;
+/** InputManager.injectInputEvent logs a refused permission at most this often. */
+const PERMISSION_LOG_EVERY_MS = 3000;
+const REFUSAL = 'Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.';
+const ctx = (): CallContext => ({ signal: new AbortController().signal });
+
+/** What the controller needs of its server: the console, the video's sizes, and the encoder. */
+export interface ControllerServer {
+  log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void>;
+  /** The current video size and the screen size it was scaled from. */
+  sizes(): { video: { width: number; height: number }; source: { width: number; height: number } };
+  /** RESET_VIDEO: restarts the encoder when one runs. */
+  resetVideo(): void;
+  /** Encodes the screen now, so a change shows at once. */
+  frame(): void;
+  /** The controller thread ended: the server stops (Completion with fatalError). */
+  stop(reason: string): void;
+}
+
+/**
+ * Controller.java of scrcpy 3.3.1: reads control messages one at a time and injects them. A failed
+ * injection (InputManager.injectInputEvent) is logged and returns false; the controller carries on.
+ */
+export class EmulatedController {
+  private readonly touches: TouchGestures;
+  private lastPermissionLogAt = 0;
+
+  constructor(
+    private readonly host: ScrcpyHost,
+    private readonly server: ControllerServer,
+    private readonly out: SerialWriter,
+    private readonly clipboardAutosync: boolean,
+  ) {
+    this.touches = new TouchGestures(host.phone);
+  }
+
+  start(socket: DeviceStream): void {
+    const input = new ByteQueue(socket);
+    void (async () => {
+      for (;;) {
+        let msg: ControlMessage | null;
+        try {
+          msg = await readControlMessage(input);
+        } catch (err) {
+          if (err instanceof ControlProtocolError) return this.server.stop(`error:Controller error\ncom.genymobile.scrcpy.control.ControlProtocolException: ${err.message}`);
+          throw err;
+        }
+        if (!msg) return this.server.stop('control socket closed');
+        await this.handle(msg);
+      }
+    })();
+  }
+
+  /** Writes a device message (CLIPBOARD, ACK_CLIPBOARD) on the control socket. */
+  send(message: Buffer): void {
+    void this.out.write(message);
+  }
+
+  /** InputManager.injectInputEvent: false, logged (throttled), when the phone refuses injection. */
+  private async inject(): Promise<boolean> {
+    if (!this.host.faults.refuseInjection) return true;
+    const now = Date.now();
+    if (this.lastPermissionLogAt <= now - PERMISSION_LOG_EVERY_MS) {
+      await this.server.log('ERROR', REFUSAL);
+      await this.server.log('ERROR', 'Make sure you have enabled "USB debugging (Security Settings)" and then rebooted your device.');
+      this.lastPermissionLogAt = now;
+    }
+    return false;
+  }
+
+  /** Device.pressReleaseKeycode: the UP only after the DOWN went in. */
+  private async pressRelease(): Promise<boolean> {
+    return (await this.inject()) && (await this.inject());
+  }
+
+  /** Controller.handleEvent. */
+  private async handle(msg: ControlMessage): Promise<void> {
+    const { phone, injected } = this.host;
+    let changed = false;
+    switch (msg.type) {
+      case 'key':
+        if (!(await this.inject()) || msg.action !== 1) break;
+        changed = true;
+        injected.push(`key ${msg.keycode}`);
+        if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+        else if (msg.keycode === KEYCODE_DEL) await phone.deleteBackward(ctx()).catch(() => undefined);
+        else if (msg.keycode === KEYCODE_TAB) await phone.typeText('\t', ctx()).catch(() => undefined);
+        else {
+          const button = buttonForKey(String(msg.keycode));
+          if (button) await phone.pressButton(button, ctx()).catch(() => undefined);
+        }
+        break;
+      case 'text': {
+        // Controller.injectText: a character whose key events fail (no keys, or refused) is logged and skipped.
+        let typed = '';
+        for (const c of msg.text) {
+          if (typable(c) && (await this.inject())) typed += c;
+          else await this.server.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        }
+        if (!typed) break;
+        changed = true;
+        injected.push(`text ${typed}`);
+        await phone.typeText(typed, ctx()).catch(() => undefined);
+        break;
+      }
+      case 'touch': {
+        const { video, source } = this.server.sizes();
+        // Controller.java: an event made for another video size is dropped (logged at verbose level only).
+        if (msg.videoWidth !== video.width || msg.videoHeight !== video.height) {
+          injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
+          break;
+        }
+        const x = Math.trunc((msg.x * source.width) / video.width);
+        const y = Math.trunc((msg.y * source.height) / video.height);
+        const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
+        if (!action || !(await this.inject())) break;
+        changed = true;
+        // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused ("Too many pointers").
+        this.host.touchLog?.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
+        const gesture = await this.touches.event(action, x, y, msg.pointerId);
+        if (gesture) injected.push(gesture);
+        break;
+      }
+      case 'scroll':
+        await this.inject();
+        break;
+      case 'backOrScreenOn':
+        if (!(await this.inject()) || msg.action !== 1) break;
+        changed = true;
+        injected.push('key 4');
+        await phone.pressButton('BACK', ctx()).catch(() => undefined);
+        break;
+      case 'setClipboard':
+        await this.setClipboard(msg.text, msg.paste, msg.sequence);
+        changed = msg.paste;
+        break;
+      case 'getClipboard':
+        if (!this.clipboardAutosync && this.host.clipboard) this.send(clipboardMessage(this.host.clipboard));
+        break;
+      case 'empty':
+        if (msg.code === 17) {
+          await this.server.log('INFO', 'Video capture reset');
+          this.server.resetVideo();
+        } else if (msg.code === 11) {
+          await phone.setOrientation(phone.orientation === 'portrait' ? 'landscape' : 'portrait', ctx()).catch(() => undefined);
+        }
+        break;
+      default:
+        break;
+    }
+    if (changed) this.server.frame();
+  }
+
+  /** Controller.setClipboard: the ACK is sent whether or not the clipboard took the text. */
+  private async setClipboard(text: string, paste: boolean, sequence: bigint): Promise<void> {
+    const { phone, injected } = this.host;
+    if (!this.host.faults.refuseClipboard) {
+      this.host.clipboard = text;
+      await this.server.log('INFO', 'Device clipboard set');
+    }
+    if (paste && (await this.pressRelease())) {
+      injected.push(`paste ${this.host.clipboard}`);
+      await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+    }
+    if (sequence !== 0n) {
+      const ack = Buffer.alloc(9);
+      ack[0] = 1;
+      ack.writeBigUInt64BE(sequence, 1);
+      this.send(ack);
+    }
+  }
+}
+
+/** DeviceMessage TYPE_CLIPBOARD: u8 0, u32 length, UTF-8 text. */
+export function clipboardMessage(text: string): Buffer {
+  const bytes = Buffer.from(text);
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(bytes.length, 1);
+  return Buffer.concat([head, bytes]);
+}
+
+/**
+ * What KeyCharacterMap.VIRTUAL_KEYBOARD can type: printable ASCII, plus letters KeyComposition
+ * decomposes into a dead key and an ASCII letter (é, ñ, ü…). ß, CJK and emoji have no key events.
+ */
+function typable(c: string): boolean {
+  if (/^[\x20-\x7e]$/.test(c)) return true;
+  const parts = c.normalize('NFD');
+  return parts.length === 2 && /^[A-Za-z]$/.test(parts[0]) && /^[\u0300\u0301\u0302\u0303\u0308]$/.test(parts[1]);
+}
