@@ -113,6 +113,21 @@ test('Unicode typing without a viewer: scrcpy starts for input, pastes through t
   await until(() => !rig.phone.scrcpy.alive.includes(before + 1), 'the server to stop after the grace period');
 });
 
+test('pasting text the clipboard already holds counts as typed: the server neither sets nor logs it again, but pastes', async ({ rig }) => {
+  if (!rig) return;
+  const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://screen/signin');
+  await call('mobile_click_on_screen_at_coordinates', (await find(rig, 'email')).center);
+  for (const text of ['日本', '日本']) {
+    const r = await call('mobile_type_keys', { text });
+    assert.is(r.status, 'success', JSON.stringify(r));
+  }
+  // Copied on the phone while the session runs: the server's clipboard listener reports it (clipboard_autosync).
+  rig.phone.scrcpy.copy('ß!');
+  const r = await call('mobile_type_keys', { text: 'ß!' });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  await until(() => rig.phone.phone.fieldValue('email') === '日本日本ß!', `each text once, got ${JSON.stringify(rig.phone.phone.fieldValue('email'))}`);
+});
+
 test('pinch: scrcpy starts for it, two pointers (the generic and the virtual finger) go down together, and the photo zooms', async ({ rig }) => {
   if (!rig) return;
   const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://item/3');

@@ -24,6 +24,8 @@ export interface ControllerServer {
   resetVideo(): void;
   /** Encodes the screen now, so a change shows at once. */
   frame(): void;
+  /** ClipboardManager.setText: the other servers' clipboard listeners see the change. */
+  setClipboard(text: string): void;
   /** The controller thread ended: the server stops (Completion with fatalError). */
   stop(reason: string): void;
 }
@@ -60,6 +62,11 @@ export class EmulatedController {
         await this.handle(msg);
       }
     })();
+  }
+
+  /** The clipboard listener (clipboard_autosync): something other than this controller changed the clipboard. */
+  clipboardChanged(text: string): void {
+    if (this.clipboardAutosync) this.send(clipboardMessage(text));
   }
 
   /** Writes a device message (CLIPBOARD, ACK_CLIPBOARD) on the control socket. */
@@ -162,11 +169,14 @@ export class EmulatedController {
     if (changed) this.server.frame();
   }
 
-  /** Controller.setClipboard: the ACK is sent whether or not the clipboard took the text. */
+  /**
+   * Controller.setClipboard: logs only when Device.setClipboardText succeeded, which it does not for
+   * a text the clipboard already holds; presses PASTE and sends the ACK either way.
+   */
   private async setClipboard(text: string, paste: boolean, sequence: bigint): Promise<void> {
     const { phone, injected } = this.host;
-    if (!this.host.faults.refuseClipboard) {
-      this.host.clipboard = text;
+    if (!this.host.faults.refuseClipboard && this.host.clipboard !== text) {
+      this.server.setClipboard(text);
       await this.server.log('INFO', 'Device clipboard set');
     }
     if (paste && (await this.pressRelease())) {

@@ -59,6 +59,12 @@ export class EmulatedScrcpy implements ScrcpyHost {
     return server && ((stream) => server.accept(stream));
   }
 
+  /** Puts text on the phone's clipboard (an app copying it, or server `by` setting it): every other server's listener reports it. */
+  copy(text: string, by?: ScrcpyServerProcess): void {
+    this.clipboard = text;
+    for (const server of this.running.keys()) if (server !== by) server.clipboardChanged(text);
+  }
+
   /** Kills every server as the low-memory killer or `kill -9` would: no output, sockets closed. */
   kill(): void {
     for (const server of this.running.keys()) server.kill();

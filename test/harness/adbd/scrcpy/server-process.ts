@@ -35,7 +35,9 @@ export interface ScrcpyHost {
   files: DeviceFiles;
   faults: ScrcpyFaults;
   ffmpeg: string | undefined;
-  clipboard: string;
+  /** What the phone's clipboard holds; change it through `copy`, which the servers' clipboard listeners see. */
+  readonly clipboard: string;
+  copy(text: string, by?: ScrcpyServerProcess): void;
   /** SHA-256 of the jar the last server ran from. */
   ranJarSha256: string | undefined;
   /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
@@ -68,6 +70,7 @@ export class ScrcpyServerProcess {
   private framing = false;
   private ticker: NodeJS.Timeout | undefined;
   private tickMs = 33;
+  private controller: EmulatedController | undefined;
 
   constructor(
     private readonly host: ScrcpyHost,
@@ -240,9 +243,16 @@ export class ScrcpyServerProcess {
         if (this.encoder) this.restartEncoder();
       },
       frame: () => void this.frame(),
+      setClipboard: (text) => this.host.copy(text, this),
       stop: (reason) => this.terminate(reason),
     }, out, this.options.clipboardAutosync);
+    this.controller = controller;
     controller.start(socket);
+  }
+
+  /** The clipboard changed by another server or app on the phone. */
+  clipboardChanged(text: string): void {
+    this.controller?.clipboardChanged(text);
   }
 
   private log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void> {

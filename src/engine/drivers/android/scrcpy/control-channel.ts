@@ -48,6 +48,8 @@ export class ControlChannel {
   private unusableReason: string | undefined;
   private clipboardSequence = 1n;
   private probes = 0;
+  /** What the device clipboard holds as far as we know: the last text we set or the device reported. */
+  private clipboard: string | undefined;
   /** After a rotation we asked for: the orientation the video must show before positional events are sent. */
   private awaited: { landscape: boolean; until: number } | undefined;
 
@@ -55,8 +57,8 @@ export class ControlChannel {
     this.serializer = new ScrcpyControlMessageSerializer(init.options);
     this.watch = new InjectionWatch(init.log);
     void this.readDeviceMessages();
-    // The device pushes its clipboard whenever it changes (clipboard_autosync); nobody here needs it.
-    void readAll(init.options.clipboard, () => undefined);
+    // The device pushes its clipboard whenever something else changes it (clipboard_autosync).
+    void readAll(init.options.clipboard, (text) => (this.clipboard = text));
     void readAll(init.options.uHidOutput, () => undefined);
   }
 
@@ -141,7 +143,11 @@ export class ControlChannel {
     else throw new ControlUnavailable('the video has not caught up with the rotation yet');
   }
 
-  /** SET_CLIPBOARD with paste and a sequence: the ACK proves the controller handled it, the log that the clipboard took the text. */
+  /**
+   * SET_CLIPBOARD with paste and a sequence. The ACK proves the controller handled it; `Device clipboard set`
+   * that the clipboard took the text, except that Device.setClipboardText does not set (nor log) a text
+   * the clipboard already holds, and PASTE is pressed either way.
+   */
   private async paste(text: string, partly: boolean, signal: AbortSignal): Promise<void> {
     const sequence = this.clipboardSequence++;
     const from = this.init.log.position;
@@ -155,8 +161,8 @@ export class ControlChannel {
       throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
     }
     await this.confirm(true, signal);
-    // Controller.setClipboard logs this only when ClipboardManager accepted the text; the ACK comes either way.
-    if (!/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) {
+    if (/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) this.clipboard = text;
+    else if (this.clipboard !== text) {
       throw new ToolError('INTERNAL', `${this.init.serial} refused to set its clipboard to ${JSON.stringify(text)}, so it could not be pasted; type it on the on-screen keyboard instead`);
     }
   }
