@@ -7,6 +7,7 @@ import { scrcpyServerJar } from '../../src/engine/drivers/android/scrcpy/server-
 import { ToolError } from '../../src/engine/errors.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
+import type { UiElement } from '../../src/engine/types.js';
 import { handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
@@ -187,6 +188,35 @@ test('injection refused on a MIUI phone (input refused too): taps, keys and text
     rig.phone.shell.quirks.injectionDenied = false;
     await video.close();
   }
+});
+
+test('touches before the capture starts (video header read, no configuration yet) wait for it, and take another path if it does not come: the server would take them unscaled', async ({ rig }) => {
+  if (!rig) return;
+  const call = (engine: Engine, tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  const engine = engineFor(rig, { bindTimeoutMs: 800 });
+  await call(engine, 'mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call(engine, 'mobile_open_url', { url: 'mbdemo://item/3' });
+  const photo = (((await call(engine, 'mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'detail_image'))!;
+  const log = rig.phone.scrcpy.touchLog;
+  log.length = 0;
+  rig.phone.scrcpy.faults = { holdCapture: true };
+  const refused = await call(engine, 'mobile_pinch_on_screen', { ...photo.center, scale: 2 });
+  assert.is(refused.code, 'UNSUPPORTED', JSON.stringify(refused));
+  assert.match(String(refused.message), /has not started its screen capture yet/);
+  assert.equal(log, [], 'no touch went out');
+  await noServerLeft(rig);
+
+  // The capture starts while the pinch waits (well within the wait): the touches go out mapped.
+  const patient = engineFor(rig, { bindTimeoutMs: 5_000 });
+  const launches = rig.phone.scrcpy.launches;
+  const pinch = call(patient, 'mobile_pinch_on_screen', { ...photo.center, scale: 2 });
+  await until(() => rig.phone.scrcpy.alive.includes(launches + 1), 'the server to start');
+  rig.phone.scrcpy.faults = {};
+  const r = await pinch;
+  assert.is(r.status, 'success', JSON.stringify(r));
+  const downs = log.filter((l) => l.startsWith('down ')).map((l) => /^down (\d+),(\d+)/.exec(l)!.slice(1).map(Number));
+  assert.is(downs.length, 2, log.join(' | '));
+  for (const [x, y] of downs) assert.ok(x >= photo.x && x <= photo.x + photo.width && y >= photo.y && y <= photo.y + photo.height, `a finger on the photo, at device pixels: ${x},${y}`);
 });
 
 test('clipboard refused: Unicode typing is an error, not a success', async ({ rig }) => {

@@ -18,8 +18,8 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 /** What the controller needs of its server: the console, the video's sizes, and the encoder. */
 export interface ControllerServer {
   log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void>;
-  /** The current video size and the screen size it was scaled from. */
-  sizes(): { video: { width: number; height: number }; source: { width: number; height: number } };
+  /** The current video size, the screen size it was scaled from, and whether the capture has started (touches are mapped). */
+  sizes(): { video: { width: number; height: number }; source: { width: number; height: number }; mapped: boolean };
   /** RESET_VIDEO: restarts the encoder when one runs. */
   resetVideo(): void;
   /** Encodes the screen now, so a change shows at once. */
@@ -122,14 +122,16 @@ export class EmulatedController {
         break;
       }
       case 'touch': {
-        const { video, source } = this.server.sizes();
-        // Controller.java: an event made for another video size is dropped (logged at verbose level only).
-        if (msg.videoWidth !== video.width || msg.videoHeight !== video.height) {
+        const { video, source, mapped } = this.server.sizes();
+        // Controller.getEventPointAndDisplayId: before the capture installed its PositionMapper, the raw
+        // coordinates are used, for any video size; after, an event made for another size is dropped
+        // (logged at verbose level only).
+        if (mapped && (msg.videoWidth !== video.width || msg.videoHeight !== video.height)) {
           injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
           break;
         }
-        const x = Math.trunc((msg.x * source.width) / video.width);
-        const y = Math.trunc((msg.y * source.height) / video.height);
+        const x = mapped ? Math.trunc((msg.x * source.width) / video.width) : msg.x;
+        const y = mapped ? Math.trunc((msg.y * source.height) / video.height) : msg.y;
         const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
         if (!action || !(await this.inject())) break;
         changed = true;

@@ -25,6 +25,8 @@ export interface ScrcpyFaults {
   neverBind?: boolean;
   /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
   refuseInjection?: boolean;
+  /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */
+  holdCapture?: boolean;
   /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
   refuseClipboard?: boolean;
 }
@@ -70,6 +72,8 @@ export class ScrcpyServerProcess {
   private framing = false;
   private ticker: NodeJS.Timeout | undefined;
   private tickMs = 33;
+  /** Controller.onNewVirtualDisplay has installed a PositionMapper (the capture started). */
+  private mapped = false;
   private controller: EmulatedController | undefined;
 
   constructor(
@@ -169,7 +173,7 @@ export class ScrcpyServerProcess {
       void video.write(Buffer.from([0, 0, 0, 1])).then(() => this.terminate('error:encoder configuration failed'));
       return;
     }
-    this.restartEncoder();
+    this.prepareCapture();
     if (this.options.sendCodecMeta) {
       const header = Buffer.alloc(12);
       header.writeUInt32BE(CODEC_H264, 0);
@@ -178,16 +182,32 @@ export class ScrcpyServerProcess {
       void video.write(header);
     }
     this.tickMs = Math.max(10, Math.round(1000 / (this.options.maxFps || 60)));
-    this.ticker = setInterval(() => void this.frame(), this.tickMs);
+    this.ticker = setInterval(() => {
+      if (!this.encoder && !this.host.faults.holdCapture) this.startCapture();
+      void this.frame();
+    }, this.tickMs);
     this.ticker.unref();
+    // SurfaceEncoder.streamCapture writes the header after capture.prepare(), before capture.start().
+    if (!this.host.faults.holdCapture) this.startCapture();
   }
 
   /** A new capture size (rotation) or RESET_VIDEO: a fresh encoder, so a new CONFIG packet and a key frame. */
   private restartEncoder(): void {
-    this.encoder?.stop();
+    this.prepareCapture();
+    this.startCapture();
+  }
+
+  /** ScreenCapture.prepare: the video size for the screen as it is now. */
+  private prepareCapture(): void {
     const { width, height } = this.host.phone.size;
     this.sourceSize = { width, height };
     this.size = videoSize(width, height, this.options.maxSize);
+  }
+
+  /** ScreenCapture.start (it calls Controller.onNewVirtualDisplay, which maps touches from then on) and MediaCodec.start: CONFIG and frames follow. */
+  private startCapture(): void {
+    this.encoder?.stop();
+    this.mapped = true;
     this.lastSource = undefined;
     this.lastFrame = undefined;
     const fps = this.options.maxFps || 10;
@@ -238,7 +258,7 @@ export class ScrcpyServerProcess {
   private startController(socket: DeviceStream, out: SerialWriter): void {
     const controller = new EmulatedController(this.host, {
       log: (level, message) => this.log(level, message),
-      sizes: () => ({ video: this.size, source: this.sourceSize }),
+      sizes: () => ({ video: this.size, source: this.sourceSize, mapped: this.mapped }),
       resetVideo: () => {
         if (this.encoder) this.restartEncoder();
       },

@@ -24,6 +24,10 @@ export interface ControlChannelInit {
   serial: string;
   videoSize: () => VideoSize;
   deviceSize: () => ScreenSize;
+  /** Resolves at the first CONFIG packet: the server's capture runs, and with it the mapping of touch coordinates. */
+  capturing: Promise<void>;
+  /** How long a touch waits for that before the caller is told to use another path. */
+  captureWaitMs: number;
 }
 
 /** ControlMessageReader.INJECT_TEXT_MAX_LENGTH (bytes of UTF-8). */
@@ -50,12 +54,14 @@ export class ControlChannel {
   private probes = 0;
   /** What the device clipboard holds as far as we know: the last text we set or the device reported. */
   private clipboard: string | undefined;
+  private captureStarted = false;
   /** After a rotation we asked for: the orientation the video must show before positional events are sent. */
   private awaited: { landscape: boolean; until: number } | undefined;
 
   constructor(private readonly init: ControlChannelInit) {
     this.serializer = new ScrcpyControlMessageSerializer(init.options);
     this.watch = new InjectionWatch(init.log);
+    void init.capturing.then(() => (this.captureStarted = true), () => undefined);
     void this.readDeviceMessages();
     // The device pushes its clipboard whenever something else changes it (clipboard_autosync).
     void readAll(init.options.clipboard, (text) => (this.clipboard = text));
@@ -88,7 +94,10 @@ export class ControlChannel {
 
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
     this.checkUsable();
-    if (steps.some((s) => 'touch' in s)) this.checkOrientation();
+    if (steps.some((s) => 'touch' in s)) {
+      this.checkOrientation();
+      await this.awaitCapture(signal);
+    }
     let sent = 0;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;
@@ -141,6 +150,28 @@ export class ControlChannel {
     const video = this.init.videoSize();
     if (video.width > video.height === this.awaited.landscape || Date.now() > this.awaited.until) this.awaited = undefined;
     else throw new ControlUnavailable('the video has not caught up with the rotation yet');
+  }
+
+  /**
+   * SurfaceEncoder writes the video header before its capture starts; until the capture calls
+   * Controller.onNewVirtualDisplay, the server takes touch coordinates as device pixels, unscaled.
+   * The first CONFIG packet comes after that call.
+   */
+  private async awaitCapture(signal: AbortSignal): Promise<void> {
+    if (this.captureStarted) return;
+    const timer = new AbortController();
+    const onAbort = () => timer.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const started = await Promise.race([this.init.capturing.then(() => true, () => false), sleep(this.init.captureWaitMs, false, { signal: timer.signal }).catch(() => false)]);
+      if (signal.aborted) throw signal.reason;
+      if (!started) {
+        throw new ControlUnavailable(`scrcpy on ${this.init.serial} has not started its screen capture yet (no video configuration within ${this.init.captureWaitMs} ms); until it does, the server would take touches at unscaled video coordinates`);
+      }
+    } finally {
+      timer.abort();
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /**

@@ -23,6 +23,8 @@ export class ScrcpySession {
   private size: VideoSize;
   private stopping = false;
   private finish!: (reason: string) => void;
+  private captureStarted!: () => void;
+  private captureEnded!: () => void;
 
   private constructor(
     private readonly server: LaunchedServer,
@@ -30,9 +32,15 @@ export class ScrcpySession {
     size: VideoSize,
     stream: ReadableStream<Uint8Array>,
     physical: ScreenSize,
+    captureWaitMs: number,
   ) {
     this.size = size;
     this.ended = new Promise((resolve) => (this.finish = resolve));
+    const capturing = new Promise<void>((resolve, reject) => {
+      this.captureStarted = resolve;
+      this.captureEnded = reject;
+    });
+    capturing.catch(() => undefined);
     this.control = new ControlChannel({
       socket: server.control,
       options: server.options,
@@ -40,6 +48,8 @@ export class ScrcpySession {
       serial,
       videoSize: () => this.size,
       deviceSize: () => orient(physical, this.size),
+      capturing,
+      captureWaitMs,
     });
     server.control.on('close', () => void this.stop());
     server.shell.on('close', () => void this.stop());
@@ -50,7 +60,7 @@ export class ScrcpySession {
     const server = await launchScrcpyServer(device, serial, launch);
     try {
       const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
-      return new ScrcpySession(server, serial, header.size, header.stream, physical);
+      return new ScrcpySession(server, serial, header.size, header.stream, physical, launch.bindTimeoutMs);
     } catch (err) {
       await waitForExit(server);
       destroy(server);
@@ -80,7 +90,11 @@ export class ScrcpySession {
     let why = 'the video stream ended';
     try {
       for await (const packet of videoPackets(this.server.options, stream, this.size, (size) => (this.size = size))) {
-        if (packet.config) this.lastConfig = packet;
+        if (packet.config) {
+          this.lastConfig = packet;
+          // The header comes before the capture starts; the first CONFIG after it (see ControlChannel.awaitCapture).
+          this.captureStarted();
+        }
         for (const listener of this.listeners) listener(packet);
       }
     } catch (err) {
@@ -92,6 +106,7 @@ export class ScrcpySession {
   private async stop(reason?: string, fallback = 'the server stopped'): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.captureEnded();
     if (reason === undefined) await waitForExit(this.server);
     const why = reason ?? this.server.log.error ?? fallback;
     this.control.kill(why);
