@@ -25,6 +25,7 @@ test.after.each(({ rig }) => {
   rig.phone.scrcpy.faults = {};
   rig.phone.adbd.faults = {};
   rig.phone.shell.quirks.injectionDenied = false;
+  rig.phone.scrcpy.android = { api: 34, release: rig.phone.phone.info.version };
 });
 
 /** An engine of its own per test, so no session of another test is reused. */
@@ -228,6 +229,23 @@ test('clipboard refused: Unicode typing is an error, not a success', async ({ ri
   const r = await call('mobile_type_keys', { text: '日本' });
   assert.is(r.status, 'error');
   assert.match(String(r.message), /refused to set its clipboard/);
+});
+
+test('Android 6: scrcpy sets the clipboard but presses PASTE only from Android 7, so Unicode typing says it cannot, instead of reporting it typed', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
+  await call('mobile_click_on_screen_at_coordinates', email.center);
+  rig.phone.scrcpy.android = { api: 23, release: '6.0.1' };
+  const before = rig.phone.phone.fieldValue('email');
+  const r = await call('mobile_type_keys', { text: '日本' });
+  assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+  assert.match(String(r.message), /runs Android 6\.0\.1: scrcpy sets the clipboard there but presses PASTE only from Android 7/);
+  assert.is(rig.phone.phone.fieldValue('email'), before, 'nothing typed');
+  assert.not.ok(rig.phone.scrcpy.clipboard === '日本', 'nothing sent: the clipboard is left alone');
 });
 
 test('no scrcpy: Unicode typing says why it cannot be done', async ({ rig }) => {

@@ -10,6 +10,7 @@ import { TouchGestures } from './touch-gestures.js';
 const KEYCODE_DEL = 67;
 const KEYCODE_TAB = 61;
 const KEYCODE_PASTE = 279;
+const API_24_ANDROID_7_0 = 24;
 /** InputManager.injectInputEvent logs a refused permission at most this often. */
 const PERMISSION_LOG_EVERY_MS = 3000;
 const REFUSAL = 'Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.';
@@ -173,7 +174,7 @@ export class EmulatedController {
 
   /**
    * Controller.setClipboard: logs only when Device.setClipboardText succeeded, which it does not for
-   * a text the clipboard already holds; presses PASTE and sends the ACK either way.
+   * a text the clipboard already holds; presses PASTE (from Android 7 only) and sends the ACK either way.
    */
   private async setClipboard(text: string, paste: boolean, sequence: bigint): Promise<void> {
     const { phone, injected } = this.host;
@@ -181,7 +182,7 @@ export class EmulatedController {
       this.server.setClipboard(text);
       await this.server.log('INFO', 'Device clipboard set');
     }
-    if (paste && (await this.pressRelease())) {
+    if (paste && this.host.android.api >= API_24_ANDROID_7_0 && (await this.pressRelease())) {
       injected.push(`paste ${this.host.clipboard}`);
       await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
     }

@@ -12,6 +12,8 @@ import { ScrcpyServerProcess, type ScrcpyFaults, type ScrcpyHost } from './serve
 export class EmulatedScrcpy implements ScrcpyHost {
   faults: ScrcpyFaults = {};
   clipboard = '';
+  /** The phone's SDK_INT and release as the server sees them (tests make it an older phone). */
+  android: { api: number; release: string };
   ranJarSha256: string | undefined;
   injected: string[] = [];
   /** Every touch event the controller received, as applied (`down x,y p=1.00 id=-2`), device pixels. */
@@ -25,7 +27,9 @@ export class EmulatedScrcpy implements ScrcpyHost {
   constructor(
     readonly phone: VirtualDevice,
     readonly files: DeviceFiles,
-  ) {}
+  ) {
+    this.android = { api: phone.profile.apiLevel ?? 34, release: phone.info.version };
+  }
 
   /** scrcpy servers alive on the phone right now. */
   get servers(): number {

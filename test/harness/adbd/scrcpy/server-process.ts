@@ -37,6 +37,8 @@ export interface ScrcpyHost {
   files: DeviceFiles;
   faults: ScrcpyFaults;
   ffmpeg: string | undefined;
+  /** Build.VERSION.SDK_INT and RELEASE of the phone. */
+  readonly android: { api: number; release: string };
   /** What the phone's clipboard holds; change it through `copy`, which the servers' clipboard listeners see. */
   readonly clipboard: string;
   copy(text: string, by?: ScrcpyServerProcess): void;
@@ -127,7 +129,7 @@ export class ScrcpyServerProcess {
     if (this.options.cleanup) this.host.files.remove(classpath!);
     for (const key of this.options.unknown) await this.log('WARN', `Unknown server option: ${key}`);
     const { phone } = this.host;
-    await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${phone.info.version})`);
+    await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${this.host.android.release})`);
     if (!this.options.tunnelForward) throw new Error('tunnel_forward=false (adb reverse) is not emulated by the test adbd');
 
     const name = socketName(this.options.scid);

@@ -115,6 +115,7 @@ export class ControlChannel {
   async typeText(text: string, signal: AbortSignal): Promise<void> {
     this.checkUsable();
     const runs = text.match(/[^\n\t]+|\n|\t/gu) ?? [];
+    if (runs.some((run) => !/^[\x20-\x7e\n\t]+$/.test(run))) await this.checkPaste();
     let sent = 0;
     let unconfirmed = false;
     // A line with any non-ASCII is pasted whole: one clipboard round trip, and the order is kept.
@@ -172,6 +173,15 @@ export class ControlChannel {
       timer.abort();
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Controller.setClipboard presses PASTE only from Android 7 (API 24), yet logs and acknowledges the set on any version. */
+  private async checkPaste(): Promise<void> {
+    const release = await this.init.log.release(1_000);
+    if (release === undefined) throw new ControlUnavailable(`scrcpy on ${this.init.serial} did not log its Android version, so it is unknown whether it can paste (it presses PASTE only from Android 7)`);
+    const major = Number.parseInt(release, 10);
+    // A release that is not a number is a preview's codename; previews came after Android 7.
+    if (major < 7) throw new ControlUnavailable(`${this.init.serial} runs Android ${release}: scrcpy sets the clipboard there but presses PASTE only from Android 7 (API 24)`);
   }
 
   /**

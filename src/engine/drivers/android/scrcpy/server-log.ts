@@ -16,6 +16,8 @@ const INJECTION_FAILURE = /INJECT_EVENTS permission|^Make sure you have enabled 
  */
 export class ServerLog {
   exited = false;
+  /** Build.VERSION.RELEASE from the line Server.main prints first (`Device: [maker] brand model (Android 6.0.1)`). */
+  androidRelease: string | undefined;
   private kept = '';
   private dropped = 0;
   private partial = '';
@@ -73,11 +75,6 @@ export class ServerLog {
     return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(this.kept)?.[1].trim();
   }
 
-  /** Build.VERSION.RELEASE from the line Server.main prints first (`Device: [maker] brand model (Android 6.0.1)`). */
-  get androidRelease(): string | undefined {
-    return /\[server\] INFO: Device: .*\(Android ([^)\r\n]+)\)\r?$/m.exec(this.kept)?.[1];
-  }
-
   /** Resolves true once the log after `from` matches, false after `ms` or when the server exits first. */
   async waitFor(pattern: RegExp, from: number, ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
@@ -86,6 +83,13 @@ export class ServerLog {
       if (this.exited || Date.now() >= deadline) return false;
       await this.changed(deadline - Date.now());
     }
+  }
+
+  /** The Android release, waiting up to `ms` for the server to print it (it does before binding its socket). */
+  async release(ms: number): Promise<string | undefined> {
+    const deadline = Date.now() + ms;
+    while (this.androidRelease === undefined && !this.exited && Date.now() < deadline) await this.changed(deadline - Date.now());
+    return this.androidRelease;
   }
 
   /** Resolves at the next output or exit, or after `ms`. */
@@ -103,8 +107,12 @@ export class ServerLog {
   private splitLines(chunk: string): void {
     const lines = (this.partial + chunk).split('\n');
     this.partial = lines.pop() ?? '';
-    // An old adbd runs the shell on a pty, which ends lines with CR LF.
-    for (const line of lines) for (const listener of this.lineListeners) listener(line.replace(/\r$/, ''));
+    for (const raw of lines) {
+      // An old adbd runs the shell on a pty, which ends lines with CR LF.
+      const line = raw.replace(/\r$/, '');
+      this.androidRelease ??= /^\[server\] INFO: Device: .*\(Android ([^)]+)\)$/.exec(line)?.[1];
+      for (const listener of this.lineListeners) listener(line);
+    }
   }
 
   private wake(): void {
