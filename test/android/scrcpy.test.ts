@@ -144,6 +144,32 @@ test('pinch: scrcpy starts for it, two pointers (the generic and the virtual fin
   assert.is((await find(rig, 'zoom_level')).text, 'Zoom 200 %');
 });
 
+test('an aborted pinch lifts its fingers (the server frees a pointer only on ACTION_UP): the next tap is a tap, not a second finger', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 10_000 } });
+  try {
+    await engine.call('mobile_launch_app', { device: rig.phone.serial, packageName: DEMO_PACKAGE });
+    await engine.call('mobile_open_url', { device: rig.phone.serial, url: 'mbdemo://item/3' });
+    const { x, y } = (await find(rig, 'detail_image')).center;
+    const handle = await handleOf(rig, engine);
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    const abort = new AbortController();
+    const pinch = handle.pinch!([{ from: { x: x - 100, y }, to: { x: x - 300, y } }, { from: { x: x + 100, y }, to: { x: x + 300, y } }], 5_000, { signal: abort.signal });
+    await until(() => log.some((l) => /^move .* id=-4$/.test(l)), 'the pinch under way');
+    abort.abort(new Error('stopped by the test'));
+    await pinch.then(() => assert.unreachable('the pinch should reject'), () => undefined);
+    await until(() => log.filter((l) => l.startsWith('up ')).length === 2, `both fingers lifted: ${log.slice(-4).join(' | ')}`);
+    assert.ok(log.filter((l) => l.startsWith('up ')).every((l) => / p=0\.00 /.test(l)), 'with pressure 0');
+    const injected = rig.phone.scrcpy.injected;
+    injected.length = 0;
+    assert.is(((await engine.call('mobile_click_on_screen_at_coordinates', { device: rig.phone.serial, x: 540, y: 1800 })) as { status: string }).status, 'success');
+    assert.ok(injected.includes('tap 540,1800'), `a one-finger tap at the server: ${injected.join(' | ')}`);
+  } finally {
+    await engine.close();
+  }
+});
+
 test('a late consumer starts at a configuration and a key frame; rotation brings a new size, and taps follow it', async ({ rig }) => {
   if (!rig) return;
   const handle = await handleOf(rig);

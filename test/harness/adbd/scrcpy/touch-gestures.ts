@@ -24,7 +24,9 @@ interface Pointer {
  * Pointers are told apart by their id, as Controller.java's PointersState does: a second finger
  * going down while one is down is ACTION_POINTER_DOWN, which a view's ScaleGestureDetector takes
  * over from the one-finger gesture (cancelled here), and when the last finger is lifted the phone
- * gets the pinch the two paths made.
+ * gets the pinch the two paths made. As in PointersState, an event for an unknown id adds a pointer,
+ * and only ACTION_UP removes one: a pointer left down or cancelled stays, and the next finger to go
+ * down is a second one.
  */
 export class TouchGestures {
   private down: { x: number; y: number; at: number; moved: boolean } | undefined;
@@ -36,14 +38,14 @@ export class TouchGestures {
 
   async event(action: TouchPhase, x: number, y: number, pointerId = -2n): Promise<string | undefined> {
     const known = this.pointers.get(pointerId);
-    if (action === 'down' && !known && this.pointers.size >= MAX_POINTERS) return 'too many pointers';
-    if (action === 'down') this.pointers.set(pointerId, { x, y, lastX: x, lastY: y });
-    else if (known) {
+    if (!known && this.pointers.size >= MAX_POINTERS) return 'too many pointers';
+    if (action === 'down' || !known) this.pointers.set(pointerId, { x, y, lastX: x, lastY: y });
+    else {
       known.lastX = x;
       known.lastY = y;
     }
     if (this.pointers.size > 1 || this.multi) return this.multiTouch(action, pointerId);
-    return this.oneFinger(action, x, y);
+    return this.oneFinger(action, x, y, pointerId);
   }
 
   private async multiTouch(action: TouchPhase, pointerId: bigint): Promise<string | undefined> {
@@ -53,11 +55,16 @@ export class TouchGestures {
       this.down = undefined;
       this.multi = [...this.pointers.values()].slice(0, 2);
     }
-    if (action === 'up' || action === 'cancel') this.pointers.delete(pointerId);
+    if (action === 'cancel') {
+      // The app's gesture ends; the server's pointers stay.
+      this.multi = undefined;
+      return 'cancel multi-touch';
+    }
+    if (action === 'up') this.pointers.delete(pointerId);
     if (this.pointers.size > 0) return undefined;
     const [a, b] = this.multi;
     this.multi = undefined;
-    if (action === 'cancel' || !b) return 'cancel multi-touch';
+    if (!b) return 'cancel multi-touch';
     const paths: [FingerPath, FingerPath] = [
       { from: { x: a.x, y: a.y }, to: { x: a.lastX, y: a.lastY } },
       { from: { x: b.x, y: b.y }, to: { x: b.lastX, y: b.lastY } },
@@ -66,13 +73,13 @@ export class TouchGestures {
     return `pinch ${a.x},${a.y}->${a.lastX},${a.lastY} ${b.x},${b.y}->${b.lastX},${b.lastY}`;
   }
 
-  private async oneFinger(action: TouchPhase, x: number, y: number): Promise<string | undefined> {
+  private async oneFinger(action: TouchPhase, x: number, y: number, pointerId: bigint): Promise<string | undefined> {
     await this.phone.touch(action, x, y, ctx()).catch(() => undefined);
     if (action === 'down') {
       this.down = { x, y, at: Date.now(), moved: false };
       return undefined;
     }
-    if (action === 'up' || action === 'cancel') this.pointers.clear();
+    if (action === 'up') this.pointers.delete(pointerId);
     const start = this.down;
     if (!start) return undefined;
     if (action === 'move') {

@@ -55,6 +55,8 @@ export class ControlChannel {
   /** What the device clipboard holds as far as we know: the last text we set or the device reported. */
   private clipboard: string | undefined;
   private captureStarted = false;
+  /** Fingers the server counts as down (PointersState frees one only on ACTION_UP, not ACTION_CANCEL), where they are. */
+  private readonly down = new Map<bigint, { x: number; y: number }>();
   /** After a rotation we asked for: the orientation the video must show before positional events are sent. */
   private awaited: { landscape: boolean; until: number } | undefined;
 
@@ -94,18 +96,31 @@ export class ControlChannel {
 
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
     this.checkUsable();
-    if (steps.some((s) => 'touch' in s)) {
+    const fingers = new Set<bigint>();
+    for (const step of steps) if ('touch' in step) fingers.add(step.pointer ?? ScrcpyPointerId.Finger);
+    if (fingers.size > 0) {
       this.checkOrientation();
       await this.awaitCapture(signal);
     }
     let sent = 0;
-    for (const step of steps) {
-      if (signal.aborted) throw signal.reason;
-      if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
-      else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
-      else await this.send([this.touch(step.touch, step.x, step.y, step.pointer)], sent++ > 0);
+    try {
+      for (const step of steps) {
+        if (signal.aborted) throw signal.reason;
+        if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
+        else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
+        else {
+          const pointer = step.pointer ?? ScrcpyPointerId.Finger;
+          await this.send([this.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
+          if (step.touch === 'up') this.down.delete(pointer);
+          else this.down.set(pointer, { x: step.x, y: step.y });
+        }
+      }
+      await this.confirm(sent > 0, signal);
+    } catch (err) {
+      // A finger left down stays in the server's PointersState: the next gesture's finger would be its second one.
+      this.lift(fingers);
+      throw err;
     }
-    await this.confirm(sent > 0, signal);
   }
 
   /**
@@ -231,7 +246,16 @@ export class ControlChannel {
     }
   }
 
-  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number, pointer: bigint = ScrcpyPointerId.Finger): Uint8Array {
+  /** Best effort, after an abort or error: ACTION_UP with pressure 0 for each of `fingers` still down. */
+  private lift(fingers: Set<bigint>): void {
+    for (const [pointer, at] of this.down) {
+      if (!fingers.has(pointer)) continue;
+      this.down.delete(pointer);
+      if (this.alive) this.init.socket.write(this.touch('up', at.x, at.y, pointer));
+    }
+  }
+
+  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number, pointer: bigint): Uint8Array {
     const video = this.init.videoSize();
     const device = this.init.deviceSize();
     return this.serializer.injectTouch({
