@@ -24,7 +24,10 @@ export class GopCache {
   /** Returns false when the packet did not fit and the group was dropped. */
   push(packet: VideoPacket): boolean {
     if (packet.config) {
+      // A new configuration (a rotation or RESET_VIDEO restarted the encoder) belongs to the key frame
+      // that follows it; the cached group was encoded for the old one (another size, other SPS/PPS).
       this.config = packet;
+      this.clearGroup();
       return true;
     }
     if (packet.key) {

@@ -35,6 +35,22 @@ test('holds the last configuration, the last key frame and every frame since', (
   assert.equal(cache.snapshot(), [key2], 'a new key frame starts a new group');
 });
 
+test('a new configuration drops the group encoded for the old one: a viewer joining before the next key frame waits for it', () => {
+  const cache = new GopCache(1000);
+  cache.push(packet('config', 10));
+  cache.push(packet('key', 100));
+  cache.push(packet('delta', 20));
+  const rotated = { ...packet('config', 12), width: 1200, height: 540 };
+  cache.push(rotated);
+  assert.equal(cache.snapshot(), [], 'no old-size key frame behind the new SPS');
+  assert.ok(cache.push(packet('delta', 20)), 'and no delta without its key frame');
+  assert.is(cache.frames, 0);
+  const key = { ...packet('key', 90), width: 1200, height: 540 };
+  cache.push(key);
+  assert.equal(cache.snapshot(), [key]);
+  assert.is(cache.configFor(key), rotated);
+});
+
 test('past its byte budget the group is dropped (the caller asks for a key frame), never grown', () => {
   const cache = new GopCache(300);
   cache.push(packet('config', 10));
