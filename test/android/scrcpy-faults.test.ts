@@ -100,6 +100,14 @@ test('version mismatch: the server prints it and exits; the reason reaches the c
   await opensAgain(rig, engine);
 });
 
+test('no video encoder: the server logs why and closes its sockets before any header; openVideo rejects with that line', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  rig.phone.scrcpy.faults = { noEncoder: true };
+  assert.match(await openFails(rig, engine), /did not start its video: Could not create default video encoder for h264$/);
+  await noServerLeft(rig);
+});
+
 test('socket never bound: a timeout with the reason, and the waiting server is not left behind', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);

@@ -58,7 +58,7 @@ function touch(action: number, x: number, y: number, w: number, h: number): Buff
   return b;
 }
 
-test('dummy byte, device meta, codec meta, frame headers; touches for another size dropped; untypable characters dropped; unknown type kills the controller', async ({ rig }) => {
+test('dummy byte, device meta, codec meta, frame headers; touches for another size dropped; untypable characters dropped; an unknown type stops the server without an error line', async ({ rig }) => {
   if (!rig) return;
   const device = adbkit.Adb.createClient({ port: rig.server.port }).getDevice(rig.phone.serial);
   const transfer = await device.push(Readable.from([scrcpyServerJar()]), '/data/local/tmp/scrcpy-server.jar');
@@ -105,9 +105,10 @@ test('dummy byte, device meta, codec meta, frame headers; touches for another si
     await until(() => injected.some((e) => e.startsWith('text')), 'the text');
     assert.equal(injected, ['dropped touch for 540x1200', 'dropped touch for 540x1200', 'tap 540,600', 'text strae']);
     await until(() => /WARN: Could not inject char u\+00df/.test(log), 'the warning for ß');
+    // ControlProtocolException is an IOException, which Controller.handleEvent takes for the socket closing.
     control.write(Buffer.from([99]));
-    await until(() => /ControlProtocolException: Unknown event type: 99/.test(log), 'the protocol error');
     await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+    assert.not.match(log, /ERROR|Exception/, log);
   } finally {
     video?.destroy();
     control.destroy();

@@ -56,7 +56,9 @@ export class EmulatedController {
         try {
           msg = await readControlMessage(input);
         } catch (err) {
-          if (err instanceof ControlProtocolError) return this.server.stop(`error:Controller error\ncom.genymobile.scrcpy.control.ControlProtocolException: ${err.message}`);
+          // ControlProtocolException is an IOException: handleEvent takes it for the socket closing
+          // ("expected on close") and the controller stops without an error line; the server exits.
+          if (err instanceof ControlProtocolError) return this.server.stop('controller stopped');
           throw err;
         }
         if (!msg) return this.server.stop('control socket closed');

@@ -25,6 +25,8 @@ export interface ScrcpyFaults {
   neverBind?: boolean;
   /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
   refuseInjection?: boolean;
+  /** MediaCodec has no H.264 encoder to create (as when ffmpeg is missing on the test machine). */
+  noEncoder?: boolean;
   /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */
   holdCapture?: boolean;
   /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
@@ -170,9 +172,12 @@ export class ScrcpyServerProcess {
 
   private startVideo(video: SerialWriter): void {
     this.video = video;
-    if (!this.host.ffmpeg) {
-      void this.log('ERROR', 'Could not open video encoder (ffmpeg is not installed on the test machine)');
-      void video.write(Buffer.from([0, 0, 0, 1])).then(() => this.terminate('error:encoder configuration failed'));
+    if (!this.host.ffmpeg || this.host.faults.noEncoder) {
+      // SurfaceEncoder.createMediaCodec fails before any header is written: the video thread logs and
+      // ends, the server stops and its sockets close. (writeDisableStream, codec id 0/1, is audio's only.)
+      void this.log('ERROR', 'Could not create default video encoder for h264\nList of video encoders:');
+      void this.log('ERROR', 'Video encoding error\njava.io.IOException: Failed to initialize video/avc, error 0xfffffff4\n\tat android.media.MediaCodec.native_setup(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.createMediaCodec(SurfaceEncoder.java:246)')
+        .then(() => this.terminate('the video thread ended'));
       return;
     }
     this.prepareCapture();

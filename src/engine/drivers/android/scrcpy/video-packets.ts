@@ -18,11 +18,9 @@ export async function readVideoHeader(options: ScrcpyOptions3_3_1<true>, socket:
   const web = Readable.toWeb(socket as Readable) as unknown as ReadableStream<Uint8Array>;
   const { stream, metadata } = await options.parseVideoStreamMetadata(web as never);
   const codec = metadata.codec as number;
-  if (codec !== ScrcpyVideoCodecId.H264) {
-    // Streamer.writeDisableStream: 0 = stream disabled, 1 = configuration error.
-    const why = codec === 0 ? 'the device disabled the video stream' : codec === 1 ? 'the device could not configure its encoder' : `unexpected codec id 0x${codec.toString(16)}`;
-    throw new Error(why);
-  }
+  // 3.3.1 writes codec id 0/1 (Streamer.writeDisableStream) on the audio socket only; a video encoder it
+  // cannot create makes it log why and close the socket before any header, so the caller reports the log.
+  if (codec !== ScrcpyVideoCodecId.H264) throw new Error(`the server sent codec id 0x${codec.toString(16)} instead of h264 (0x68323634)`);
   return { size: { width: metadata.width ?? 0, height: metadata.height ?? 0 }, stream: stream as unknown as ReadableStream<Uint8Array> };
 }
 
