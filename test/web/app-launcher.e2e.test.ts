@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { CallEvent } from '../../src/engine/engine.js';
 import { systemTool } from '../support/system-tools.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
+import { eventually } from './support/poll.js';
 
 /**
  * Launch app… from the keyboard, in Chromium: the arrow keys fire `change` on a closed menu there,
@@ -22,14 +23,6 @@ interface Ctx {
 
 const launcher = suite<Ctx>('Launch app… in Chromium', { url: '' });
 withViewerAndChromium(launcher, chromiumPath);
-
-async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 launcher('the arrow keys choose an app and Enter launches that one; a pick in the menu launches at once', async (ctx) => {
   if (!chromiumPath) return;

@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
 import type { Driver } from '../../src/engine/driver.js';
 import { startViewerBridge, withViewerAndChromium } from './support/viewer-bridge.js';
+import { eventually } from './support/poll.js';
 
 /** All screens at once (the field notes' "a grid of all devices"), checked in Chromium against the bridge's own counts. */
 
@@ -18,14 +19,6 @@ interface Ctx {
 
 const grid = suite<Ctx>('all screens in Chromium', { url: '' });
 withViewerAndChromium(grid, chromiumPath);
-
-async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 grid('every device live in one grid: small frames per tile, a click opens the device, closing the grid unsubscribes', async (ctx) => {
   if (!chromiumPath) return;

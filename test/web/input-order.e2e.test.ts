@@ -6,8 +6,9 @@ import type { CallEvent } from '../../src/engine/engine.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
-import { screenBox } from './support/screen-box.js';
+import { drawnAt, screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
+import { eventually } from './support/poll.js';
 
 /**
  * Taps and keys reach the device in the order they were made, in Chromium. A click is held back
@@ -27,25 +28,12 @@ interface Ctx {
 const order = suite<Ctx>('taps and keys in order, in Chromium', { url: '' });
 withViewerAndChromium(order, chromiumPath);
 
-async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function elements(ctx: Ctx): Promise<UiElement[]> {
   return ((await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: UiElement[] }).elements;
 }
 
 /** The page point where device pixel `p` is drawn, computed apart from the viewer's code. */
-async function drawn(ctx: Ctx, page: Page, p: Point): Promise<Point> {
-  const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
-  const box = await screenBox(page);
-  const css = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), p);
-  return { x: box.x + css.x, y: box.y + css.y };
-}
+const drawn = (ctx: Ctx, page: Page, p: Point): Promise<Point> => drawnAt(ctx.bridge!.engine, DEVICE, page, p);
 
 order('keys typed right after a click go to the field clicked, not the one focused before', async (ctx) => {
   if (!chromiumPath) return;

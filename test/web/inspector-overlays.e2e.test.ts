@@ -4,10 +4,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import type { CallEvent } from '../../src/engine/engine.js';
 import type { UiElement } from '../../src/engine/types.js';
-import { deviceRectToCss, deviceToCss, fitScreen, type Point, type Rect } from '../../web/src/geometry.js';
+import { deviceRectToCss, fitScreen, type Point, type Rect } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
-import { pollPage } from './support/poll.js';
-import { screenBox } from './support/screen-box.js';
+import { pollPage, eventually } from './support/poll.js';
+import { drawnAt, screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -28,25 +28,12 @@ interface Ctx {
 const overlays = suite<Ctx>('inspector overlays in Chromium', { url: '' });
 withViewerAndChromium(overlays, chromiumPath);
 
-async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function elements(ctx: Ctx): Promise<UiElement[]> {
   return ((await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: UiElement[] }).elements;
 }
 
 /** The page point where device pixel `p` is drawn, computed apart from the viewer's code. */
-async function drawn(ctx: Ctx, page: Page, p: Point): Promise<Point> {
-  const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
-  const box = await screenBox(page);
-  const css = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), p);
-  return { x: box.x + css.x, y: box.y + css.y };
-}
+const drawn = (ctx: Ctx, page: Page, p: Point): Promise<Point> => drawnAt(ctx.bridge!.engine, DEVICE, page, p);
 
 async function openViewer(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });

@@ -12,3 +12,12 @@ export async function pollPage(page: Page, expression: string, what: string, tim
     await page.waitForTimeout(100);
   }
 }
+
+/** Waits until a host-side check holds (the bridge's engine, a counter), polling every 50 ms. */
+export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
