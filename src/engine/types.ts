@@ -73,7 +73,9 @@ export interface ActionResult {
 }
 
 export type Orientation = 'portrait' | 'landscape';
-export type Button = 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN' | 'ENTER';
+/** The hardware and system buttons mobile_press_button presses (MCP and live steps take the same). */
+export const BUTTONS = ['BACK', 'HOME', 'VOLUME_UP', 'VOLUME_DOWN', 'ENTER'] as const;
+export type Button = (typeof BUTTONS)[number];
 export type SwipeDirection = 'up' | 'down' | 'left' | 'right';
 
 /** Keyboard keys beyond the buttons (the viewer's Backspace, arrows, Tab…); see DeviceHandle.pressKey. */

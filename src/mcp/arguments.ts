@@ -1,4 +1,5 @@
 import { closest } from '../validate/suggest.js';
+import { vocabularySpelling } from '../validate/vocabulary.js';
 import type { Args } from './verb-tools.js';
 
 /**
@@ -74,8 +75,7 @@ function whatToGive(p: PropertySchema): string {
  * recorder, the validator) compares exactly, so a value is used only in its canonical spelling.
  */
 function canonical(value: unknown, p: PropertySchema): unknown {
-  if (!p.enum || typeof value !== 'string' || p.enum.includes(value)) return value;
-  return p.enum.find((e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase()) ?? value;
+  return p.enum ? vocabularySpelling(value, p.enum) : value;
 }
 
 /** Why `value` does not fit `p`, or undefined when it does. */

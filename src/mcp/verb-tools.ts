@@ -1,4 +1,6 @@
+import { BUTTONS } from '../engine/types.js';
 import type { VerbStep } from '../engine/verbs/index.js';
+import { SCENARIO_BUTTONS } from '../validate/vocabulary.js';
 
 /**
  * The verbs as MCP tools: one tool per scenario action, with a semantic target. JSON Schemas are
@@ -87,8 +89,8 @@ export const VERB_TOOLS: VerbTool[] = [
   {
     name: 'press_button',
     description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, ENTER, VOLUME_UP or VOLUME_DOWN (a recording keeps only BACK, HOME and ENTER: scenarios have no volume step). ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
-    // Every button the device takes (the engine's own list, which its refusals name), not only the scenario's.
-    inputSchema: schema({ button: { type: 'string', enum: ['BACK', 'HOME', 'ENTER', 'VOLUME_UP', 'VOLUME_DOWN'] } }, ['button']),
+    // Every button the device takes (the engine's own list, which its refusals name), the scenario's first.
+    inputSchema: schema({ button: { type: 'string', enum: [...SCENARIO_BUTTONS, ...BUTTONS.filter((b) => !(SCENARIO_BUTTONS as readonly string[]).includes(b))] } }, ['button']),
     toStep: (a) => ({ action: 'press_button', value: str(a, 'button') }),
   },
   {

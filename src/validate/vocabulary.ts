@@ -122,3 +122,12 @@ export const PARAMETER_NAME = /^[A-Z][A-Z0-9_]*$/;
 export const ASSERTION_TIMEOUT_MAX_MS = 60000;
 export const TAG = /^[a-z0-9][a-z0-9-]*$/;
 export const COLOR_HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/**
+ * `value` as `allowed` spells it when it differs only in case ("UP" → up, "home" → HOME), else
+ * `value` itself. Agents and viewers do not keep to the case; everything downstream compares exactly.
+ */
+export function vocabularySpelling<T>(value: T, allowed: readonly unknown[]): T {
+  if (typeof value !== 'string' || allowed.includes(value)) return value;
+  return (allowed.find((a) => typeof a === 'string' && a.toLowerCase() === value.toLowerCase()) as T | undefined) ?? value;
+}

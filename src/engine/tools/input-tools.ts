@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ToolError } from '../errors.js';
+import { BUTTONS } from '../types.js';
 import { characterCount } from '../text-length.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { coordinate, device, oneOf, params, requiredString } from './params.js';
@@ -134,7 +135,7 @@ export const inputTools = [
     name: 'mobile_press_button',
     description:
       'Press a hardware or system button: BACK (Android only; on iOS use an on-screen back button or the press_back verb), HOME, VOLUME_UP, VOLUME_DOWN, ENTER.',
-    params: params({ device, button: oneOf('button', ['BACK', 'HOME', 'VOLUME_UP', 'VOLUME_DOWN', 'ENTER'] as const) }),
+    params: params({ device, button: oneOf('button', BUTTONS) }),
     mutates: true,
     async handler(p, ctx) {
       if (p.button === 'BACK' && ctx.device.info.os === 'iOS') {

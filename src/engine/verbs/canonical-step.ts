@@ -1,11 +1,6 @@
-import { INDICATORS, SWIPE_DIRECTIONS, WAIT_TYPES } from '../../validate/vocabulary.js';
+import { INDICATORS, SWIPE_DIRECTIONS, vocabularySpelling as spelled, WAIT_TYPES } from '../../validate/vocabulary.js';
+import { BUTTONS } from '../types.js';
 import type { VerbStep } from './types.js';
-
-/** What press_button presses: the scenario's buttons and the device's volume keys. */
-const BUTTONS = ['BACK', 'HOME', 'ENTER', 'VOLUME_UP', 'VOLUME_DOWN'];
-
-const spelled = (value: string | undefined, allowed: readonly string[]): string | undefined =>
-  value === undefined ? undefined : (allowed.find((a) => a.toLowerCase() === value.toLowerCase()) ?? value);
 
 /**
  * A step with its enumerated values in their canonical spelling ("UP" → up, "home" → HOME,

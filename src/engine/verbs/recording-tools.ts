@@ -3,6 +3,7 @@ import type { UiElement } from '../types.js';
 import { readableName } from './element-name.js';
 import { resolvedOf } from './target.js';
 import type { VerbOutcome, VerbStep } from './types.js';
+import { SCENARIO_BUTTONS } from '../../validate/vocabulary.js';
 
 /**
  * Raw engine tools an agent called while recording (mobile-mcp style, `--engine-tools`), as the
@@ -70,7 +71,7 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
     case 'mobile_swipe_on_screen':
       return passed({ action: 'swipe', value: String(p.direction) });
     case 'mobile_press_button':
-      return ['BACK', 'HOME', 'ENTER'].includes(String(p.button))
+      return (SCENARIO_BUTTONS as readonly string[]).includes(String(p.button))
         ? passed({ action: 'press_button', value: String(p.button) })
         : { skipped: `${e.tool} ${String(p.button)}: scenarios press only BACK, HOME or ENTER` };
     case 'mobile_launch_app':
