@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, ScrcpyControlMessageSerializer, ScrcpyPointerId, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
+import { untilAborted } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
@@ -175,18 +176,11 @@ export class ControlChannel {
    */
   private async awaitCapture(signal: AbortSignal): Promise<void> {
     if (this.captureStarted) return;
-    const timer = new AbortController();
-    const onAbort = () => timer.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const started = await Promise.race([this.init.capturing.then(() => true, () => false), sleep(this.init.captureWaitMs, false, { signal: timer.signal }).catch(() => false)]);
-      if (signal.aborted) throw signal.reason;
-      if (!started) {
-        throw new ControlUnavailable(`scrcpy on ${this.init.serial} has not started its screen capture yet (no video configuration within ${this.init.captureWaitMs} ms); until it does, the server would take touches at unscaled video coordinates`);
-      }
-    } finally {
-      timer.abort();
-      signal.removeEventListener('abort', onAbort);
+    const capturing = this.init.capturing.then(() => true, () => false);
+    // The timer is not kept alive: a capture that starts (or a caller that gives up) ends the wait first.
+    const started = await untilAborted(signal, Promise.race([capturing, sleep(this.init.captureWaitMs, false, { ref: false })]));
+    if (!started) {
+      throw new ControlUnavailable(`scrcpy on ${this.init.serial} has not started its screen capture yet (no video configuration within ${this.init.captureWaitMs} ms); until it does, the server would take touches at unscaled video coordinates`);
     }
   }
 

@@ -1,3 +1,4 @@
+import { untilAborted } from '../../../deadline.js';
 import type { ServerLog } from './server-log.js';
 
 /**
@@ -36,7 +37,7 @@ export class InjectionWatch {
     while (this.probesSeen < count) {
       if (signal.aborted) throw signal.reason;
       if (this.log.exited || Date.now() >= deadline) return false;
-      await abortable(this.log.changed(deadline - Date.now()), signal);
+      await untilAborted(signal, this.log.changed(deadline - Date.now()));
     }
     return true;
   }
@@ -63,15 +64,4 @@ export class InjectionWatch {
     const cause = report.filter((l) => l.startsWith('Caused by: ')).pop() ?? report[0];
     this.lastFailure = cause?.replace(/^Caused by: /, '').trim() || 'Could not invoke method';
   }
-}
-
-function abortable(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void work.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }
