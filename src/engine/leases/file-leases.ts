@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { processExists } from '../process-alive.js';
 
 /** What a lock or queue file holds: enough to tell a live holder from a dead one. */
 interface Owner {
@@ -30,16 +31,6 @@ export interface WaitOptions {
 }
 
 export class LeaseTimeout extends Error {}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const safeName = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E');
 
@@ -74,7 +65,7 @@ export class FileLeases {
       }
       const owner = readOwner(file);
       // Unreadable (being written) or alive: someone has it. Only a dead holder on this host is cleared.
-      if (!owner || owner.host !== hostname() || alive(owner.pid)) return undefined;
+      if (!owner || owner.host !== hostname() || processExists(owner.pid)) return undefined;
       rm(file);
     }
     return undefined;
@@ -127,7 +118,7 @@ export class FileLeases {
       if (name === mine) return true;
       const owner = readOwner(join(this.queueDir, name));
       if (!owner) continue;
-      if (owner.host === hostname() && !alive(owner.pid)) {
+      if (owner.host === hostname() && !processExists(owner.pid)) {
         rm(join(this.queueDir, name));
         continue;
       }

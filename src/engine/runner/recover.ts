@@ -1,6 +1,7 @@
 import { readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
+import { processExists } from '../process-alive.js';
 
 /**
  * Recovery of an output folder after a crash (issue 16). A run holds `<run_id>.lock` (its pid)
@@ -10,16 +11,6 @@ import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
 
 const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
 const INTERRUPTED = 'interrupted: the run stopped without finishing (its process ended: crash, kill or power loss); the steps above are what was recorded';
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function lockHolder(lock: string): Promise<number | undefined> {
   const text = await readInside(lock, { roots: [dirname(lock)], param: 'lock' }, { maxBytes: 64 }).catch(() => undefined);
@@ -39,7 +30,7 @@ async function removeDeadTemps(dir: string): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = TEMP.exec(name);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || processExists(Number(m[1]))) continue;
     if (await unlink(join(dir, name)).then(() => true, () => false)) removed.push(join(dir, name));
   }
   return removed;
@@ -53,7 +44,7 @@ async function markInterrupted(results: string): Promise<string[]> {
     const file = join(results, name);
     const lock = file.replace(/\.json$/, '.lock');
     const holder = await lockHolder(lock);
-    if (holder !== undefined && alive(holder)) continue;
+    if (holder !== undefined && processExists(holder)) continue;
     let doc: Record<string, unknown>;
     try {
       doc = JSON.parse((await readInside(file, where)).toString('utf8')) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processExists } from '../process-alive.js';
 
 /**
  * Which process writes a recording's recovery file, so that another process on the same state
@@ -52,12 +53,7 @@ export function isSelf(owner: RecordingOwner): boolean {
 export function ownerAlive(owner: RecordingOwner): boolean {
   if (owner.host !== SELF.host) return true;
   if (owner.pid === SELF.pid) return owner.started === SELF.started;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user.
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
+  if (!processExists(owner.pid)) return false;
   const now = startTime(owner.pid);
   return owner.started === null || now === null || now === owner.started;
 }
