@@ -32,14 +32,16 @@ export const DEVICE_FLAGS_HELP = `Device options:
                           ADB_SERVER_SOCKET, else 127.0.0.1:5037). Ids on two servers become SERIAL@NAME
   --wda NAME=URL          an iPhone whose WebDriverAgent answers at URL (repeatable); NAME is its id
   --no-ios                leave out iOS simulators and iPhones
-  --wda-url URL           WebDriverAgent of simulators (default http://127.0.0.1:8100)
+  --wda-url [UDID=]URL    WebDriverAgent of simulators (default http://127.0.0.1:8100); with UDID=,
+                          of that simulator alone (repeatable: one WDA per simulator)
+  --mjpeg-url [UDID=]URL  WebDriverAgent's MJPEG server (default the WDA URL's host, port 9100)
   --wda-project DIR       WebDriverAgent checkout to build and start when none answers
   --wda-runner PATH       prebuilt WebDriverAgentRunner-Runner.app to install on simulators
   --timeout MS            deadline of each device call (default 30000)
   --allow-path DIR        extra folder screenshots/installs may use (comma-separated)`;
 
 /** The options DEVICE_FLAGS_HELP documents (wda-device-port: the WDA port on a real iPhone, ios/setup.ts). */
-export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
+export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'mjpeg-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
 
 /**
  * Engine options shared by the commands that open devices themselves (devices, call, run, serve).
@@ -56,6 +58,7 @@ export function engineSetupFromFlags(flags: Record<string, string | boolean>, pe
     ios: iosSetupFromFlags({
       noIos: flags.ios === false,
       wdaUrl: str(flags['wda-url']),
+      mjpegUrl: str(flags['mjpeg-url']),
       wdaProject: str(flags['wda-project']),
       wdaRunner: str(flags['wda-runner']),
       wdaDevicePort: str(flags['wda-device-port']),

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseFlags } from '../../src/cli/command.js';
 import { loadCommands } from '../../src/cli/commands/index.js';
+import { engineSetupFromFlags } from '../../src/cli/engine-setup.js';
 import { unknownFlagProblem } from '../../src/cli/unknown-flags.js';
 
 const run = promisify(execFile);
@@ -55,6 +57,12 @@ test('every flag each command documents in its --help is accepted, including --n
   assert.is(unknownFlagProblem('serve', repeats, serve.flags), undefined);
   const runCommand = (await loadCommands()).find((c) => c.name === 'run')!;
   assert.is(unknownFlagProblem('run', ['x.json', '--param', 'A=1', '--param=B=2', '--', '--not-a-flag'], runCommand.flags), undefined);
+});
+
+test('--wda-url repeats reach the iOS driver as one shared URL and one per simulator', () => {
+  const sim = '5A1B2C3D-0000-4000-8000-00000000000A';
+  const { flags } = parseFlags(['--no-virtual', '--wda-url', 'http://127.0.0.1:8100', `--wda-url=${sim}=http://127.0.0.1:8101`, '--mjpeg-url', `${sim}=http://127.0.0.1:9101`]);
+  assert.equal(engineSetupFromFlags(flags).ios, { wdaUrl: 'http://127.0.0.1:8100', wdaUrls: { [sim]: 'http://127.0.0.1:8101' }, mjpegUrls: { [sim]: 'http://127.0.0.1:9101' } });
 });
 
 test('flags still reach the command: a documented flag with a bad value gets that command\'s own error', async () => {

@@ -28,7 +28,7 @@ test('another simulator\'s WDA at the shared URL is refused, naming it and the p
     const r = await tapEmail(onB);
     assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
     assert.match(r.message, new RegExp(`belongs to simulator iPhone 15 \\(${SIM_UDID}\\), not to simulator iPhone 15 Pro \\(${SIM_B}\\)`));
-    assert.match(r.message, /wdaUrls/);
+    assert.match(r.message, /--wda-url \S+=http:\/\/127.0.0.1:8101/);
     assert.not.ok(rig.wda.requests.some((x) => x.startsWith('POST /session')), `nothing was sent to A's WDA: ${rig.wda.requests.join(', ')}`);
     assert.is((await tapEmail(rig.call)).status, 'success', 'A still uses its own WDA');
     assert.is(rig.device.focusedField, 'email');
@@ -46,7 +46,7 @@ test('a WDA whose name tells nothing ("iPhone") on the same iOS version cannot b
     const r = await rig.engine.call('mobile_get_screen_size', { device: SIM_B }) as { code: string; message: string };
     assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
     assert.match(r.message, /cannot be told to be .*WebDriverAgent reports no UDID/);
-    assert.match(r.message, /wdaUrls/);
+    assert.match(r.message, /--wda-url \S+=http:\/\/127.0.0.1:8101/);
   } finally {
     await generic.stop();
     await rig.close();

@@ -124,7 +124,9 @@ export class IosDriver implements Driver {
   }
 
   private openSimulator(info: SimulatorInfo): IosDevice {
-    const dedicated = this.options.wdaUrls?.[info.id];
+    // simctl prints UDIDs in upper case; the CLI stores them so, an API caller may not.
+    const perSimulator = (urls?: Record<string, string>) => urls?.[info.id] ?? urls?.[info.id.toUpperCase()];
+    const dedicated = perSimulator(this.options.wdaUrls);
     const url = dedicated ?? this.options.wdaUrl ?? 'http://127.0.0.1:8100';
     const label = `simulator ${info.model} (${info.id})`;
     const clientFor = (u: string) => new WdaClient(u, { deviceLabel: label, startHint: simulatorStartHint(info.id) });
@@ -134,7 +136,7 @@ export class IosDriver implements Driver {
       this.simctl,
     );
     const endpoint: WdaEndpoint = new WdaEndpoint(clientFor(url), (signal) => starter.ensure(endpoint, signal), () => starter.stop());
-    const mjpeg = new URL(this.options.mjpegUrls?.[info.id] ?? this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`);
+    const mjpeg = new URL(perSimulator(this.options.mjpegUrls) ?? this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`);
     const target = { host: mjpeg.hostname, port: Number(mjpeg.port || 80), label };
     // A WDA started on ports of its own (another simulator's held the shared URL) has its MJPEG server there too.
     const video = async () => (starter.ownMjpegPort ? { host: '127.0.0.1', port: starter.ownMjpegPort, label } : target);

@@ -4,14 +4,57 @@ import type { IosDriverOptions } from './ios-driver.js';
 export interface IosFlags {
   /** --no-ios: leave the iOS driver out. */
   noIos?: boolean;
-  /** --wda-url <url>: WebDriverAgent of simulators, default http://127.0.0.1:8100. */
+  /**
+   * --wda-url [UDID=]URL, repeatable (the CLI joins repeats with commas): WebDriverAgent of
+   * simulators, default http://127.0.0.1:8100; with UDID=, the WDA of that simulator alone.
+   */
   wdaUrl?: string;
+  /** --mjpeg-url [UDID=]URL, repeatable: WDA's MJPEG server, default the WDA URL's host, port 9100. */
+  mjpegUrl?: string;
   /** --wda-project <folder>: a WebDriverAgent checkout to build and start with xcodebuild when nothing answers. */
   wdaProject?: string;
   /** --wda-runner <path>: a prebuilt WebDriverAgentRunner-Runner.app to install and launch on simulators. */
   wdaRunner?: string;
   /** --wda-device-port <port>: WebDriverAgent's port inside real iPhones, default 8100. */
   wdaDevicePort?: string | number;
+}
+
+// A simulator UDID as simctl prints it (UUID); anything else before '=' is a typo worth naming.
+const UDID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+function httpOrigin(flag: string, given: string, example: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new Error(`${flag} ${JSON.stringify(given)} is not a URL; pass e.g. ${example}`);
+  }
+  if (url.protocol !== 'http:') throw new Error(`${flag} must be an http:// URL (WebDriverAgent speaks plain HTTP), got ${given}`);
+  return url.origin;
+}
+
+/**
+ * One URL for every simulator and/or `UDID=URL` entries for single simulators (several simulators,
+ * each with a WDA on its own ports, cannot share one URL: see docs/ios.md).
+ */
+function urlsFromFlag(flag: string, value: string, port: number): { shared?: string; each: Record<string, string> } {
+  const example = `http://127.0.0.1:${port}, or UDID=http://127.0.0.1:${port + 1} for one simulator`;
+  let shared: string | undefined;
+  const each: Record<string, string> = {};
+  for (const entry of value.split(',')) {
+    const eq = entry.indexOf('=');
+    const udid = eq > 0 && !entry.slice(0, eq).includes(':') ? entry.slice(0, eq) : undefined;
+    if (udid === undefined) {
+      if (shared !== undefined) throw new Error(`${flag} is given twice without a simulator UDID (${shared} and ${entry}); prefix all but one with UDID=`);
+      shared = httpOrigin(flag, entry, example);
+      continue;
+    }
+    if (!UDID.test(udid)) throw new Error(`${flag} ${entry}: "${udid}" is not a simulator UDID (xcrun simctl list devices shows them, e.g. 5A1B…-…); write UDID=URL`);
+    const key = udid.toUpperCase();
+    if (each[key] !== undefined) throw new Error(`${flag} names simulator ${udid} twice; give each simulator one URL`);
+    each[key] = httpOrigin(flag, entry.slice(eq + 1), example);
+  }
+  return { shared, each };
 }
 
 /**
@@ -22,14 +65,14 @@ export function iosSetupFromFlags(flags: IosFlags): false | IosDriverOptions {
   if (flags.noIos) return false;
   const options: IosDriverOptions = {};
   if (flags.wdaUrl !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(flags.wdaUrl);
-    } catch {
-      throw new Error(`--wda-url ${JSON.stringify(flags.wdaUrl)} is not a URL; pass e.g. http://127.0.0.1:8100`);
-    }
-    if (url.protocol !== 'http:') throw new Error(`--wda-url must be an http:// URL (WebDriverAgent speaks plain HTTP), got ${flags.wdaUrl}`);
-    options.wdaUrl = url.origin;
+    const { shared, each } = urlsFromFlag('--wda-url', flags.wdaUrl, 8100);
+    if (shared !== undefined) options.wdaUrl = shared;
+    if (Object.keys(each).length) options.wdaUrls = each;
+  }
+  if (flags.mjpegUrl !== undefined) {
+    const { shared, each } = urlsFromFlag('--mjpeg-url', flags.mjpegUrl, 9100);
+    if (shared !== undefined) options.mjpegUrl = shared;
+    if (Object.keys(each).length) options.mjpegUrls = each;
   }
   if (flags.wdaProject || flags.wdaRunner) options.wdaStart = { project: flags.wdaProject, runner: flags.wdaRunner };
   if (flags.wdaDevicePort !== undefined) {

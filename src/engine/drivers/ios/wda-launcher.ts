@@ -133,7 +133,7 @@ export class SimulatorWdaStarter {
     return new ToolError(
       'UNSUPPORTED',
       `${what}. Give each simulator its own WebDriverAgent: start one for ${this.udid} on another port (USE_PORT=8101 MJPEG_SERVER_PORT=9101 xcodebuild … -destination 'platform=iOS Simulator,id=${this.udid}' test) ` +
-        `and pass its URL with the engine option wdaUrls: {"${this.udid}": "http://127.0.0.1:8101"} (and mjpegUrls for video), or run mobilebridge with --wda-project or --wda-runner so it starts one for each simulator on its own port`,
+        `and pass its URL with --wda-url ${this.udid}=http://127.0.0.1:8101 (--mjpeg-url ${this.udid}=… for video; engine option wdaUrls), or run mobilebridge with --wda-project or --wda-runner so it starts one for each simulator on its own port`,
     );
   }
 
