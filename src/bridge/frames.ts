@@ -1,35 +1,12 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ToolError } from '../engine/errors.js';
-import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader, type ImageFormat } from '../protocol/index.js';
-import type { PixelBuffer } from './downscale.js';
-import { shrinker, type HalvedPixels } from './shrinker.js';
+import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader } from '../protocol/index.js';
 import type { EncodedFrame } from './encoded-frame.js';
+import { encodeScreen, frameSpec } from './frame-encoding.js';
+import { HeldScreens, type Capture } from './held-screens.js';
 import type { Subscription } from './sessions.js';
-import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
-import { lowerImageThreads } from '../engine/thread-priority.js';
-
-interface Capture {
-  image: ScreenCapture;
-  width: number;
-  height: number;
-  seq: number;
-  /** Fingerprint of an encoded capture (raw captures are compared byte for byte instead). */
-  hash?: string;
-  capturedAt: number;
-  /** Decoded once, on first need, for every encoding of this screen. */
-  pixels?: Promise<PixelBuffer>;
-  /** Halved once, on first need, for every encoding of at most half the device width. */
-  halved?: Promise<HalvedPixels>;
-  /** Deliveries reading this capture now. */
-  users: number;
-  /** Halving or decoding passes reading the raw capture now. */
-  rawReaders: number;
-  /** The raw capture went back to the driver (only halved or decoded pixels are read after that). */
-  rawReleased: boolean;
-  /** No longer the current screen: its buffers go back once the last delivery is done. */
-  retired: boolean;
-}
+import type { ScreenCapture } from '../engine/screen/capture.js';
 
 export interface FrameStats {
   captures: number;
@@ -57,62 +34,6 @@ export interface FramePipelineHooks {
 /** Screens being decoded/encoded at once per device: enough to keep two cores busy. */
 const MAX_DELIVERIES = 2;
 
-/** Frames wider than the device are never upscaled. */
-function targetWidth(screen: EffectiveScreenOptions, deviceWidth: number): number {
-  return screen.maxWidth === null ? deviceWidth : Math.min(screen.maxWidth, deviceWidth);
-}
-
-/**
- * The screen as opaque RGB at full size. Encoding from RGB pixels is several times faster than one
- * sharp pipeline from a PNG (libvips re-reads it per region) or from RGBA (premultiplied resizing).
- */
-function decode(image: ScreenCapture): Promise<PixelBuffer> {
-  if (image.raw?.channels === 3) return Promise.resolve({ data: image.raw.data, width: image.width, height: image.height, channels: 3 });
-  const input = image.raw ? sharp(image.raw.data, { raw: { width: image.width, height: image.height, channels: image.raw.channels } }) : sharp(image.encoded, { sequentialRead: true });
-  return input
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .then(({ data, info }) => ({ data, width: info.width, height: info.height, channels: 3 as const }));
-}
-
-/**
- * The pixels an encoding of `width` starts from. For frames of at most half the device width
- * from raw RGBA: the screen halved by a 2×2 box, alpha dropped in the same pass, on the downscaler
- * thread (~9 ms for 1080×2400, where the decode pass plus sharp's lanczos3 resize cost ~25–40 ms;
- * a narrower frame is resized from there by sharp). Else the full-size RGB. Decoded PNGs keep
- * sharp's resize: on RGB it is cheaper, and copying them to the thread costs what it would save.
- */
-function pixelsFor(cap: Capture, width: number, track: PixelTracker): Promise<PixelBuffer> {
-  const raw = cap.image.raw;
-  if (width * 2 <= cap.width && raw?.channels === 4) return (cap.halved ??= track.fromRaw(shrinker.halve(raw)));
-  if (raw?.channels === 3) return (cap.pixels ??= decode(cap.image));
-  return (cap.pixels ??= track.fromRaw(decode(cap.image)));
-}
-
-/** What the pipeline learns of a screen's pixel work: bytes made, and reads of the raw capture. */
-interface PixelTracker {
-  /** `job` reads the raw capture until it settles, and its result is held with the screen. */
-  fromRaw<T extends PixelBuffer>(job: Promise<T>): Promise<T>;
-}
-
-async function encode(cap: Capture, format: ImageFormat, width: number, quality: number, track: PixelTracker): Promise<EncodedFrame> {
-  const base = { seq: cap.seq, format, capturedAt: cap.capturedAt, deviceWidth: cap.width, deviceHeight: cap.height };
-  if (format === 'png' && width === cap.width && isPng(cap.image.encoded)) return { ...base, bytes: cap.image.encoded, width: cap.width, height: cap.height };
-  const src = await pixelsFor(cap, width, track);
-  let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
-  // The rest of the way after halving (e.g. 1179 → 589 → 540), to the size a resize of the full
-  // screen gives, so frame sizes do not depend on the path taken.
-  if (src.width !== width) img = img.resize({ width, height: Math.round((cap.height * width) / cap.width), fit: 'fill' });
-  // optimiseCoding off: ~4 ms less per 540 px frame for ~10 % more bytes (measured, see docs/protocol.md).
-  if (format === 'jpeg') img = img.jpeg({ quality, optimiseCoding: false });
-  else if (format === 'webp') img = img.webp({ quality, effort: 0 });
-  else img = img.png({ compressionLevel: width === cap.width ? 1 : 3, adaptiveFiltering: false });
-  const { data: bytes, info } = await img.toBuffer({ resolveWithObject: true });
-  lowerImageThreads();
-  return { ...base, bytes, width: info.width, height: info.height };
-}
-
 /**
  * The screen of one device, shared by all its frame subscribers: one capture loop at the fastest
  * subscriber's maxFps, unchanged screens skipped by hash, each distinct (format, width, quality)
@@ -124,10 +45,7 @@ export class FramePipeline {
   private readonly counters = { captures: 0, unchanged: 0, encodes: 0, errors: 0 };
   private readonly subs = new Set<Subscription>();
   private current?: Capture;
-  /** Every screen not yet given back: the current one and retired ones still being encoded. */
-  private readonly held = new Set<Capture>();
-  /** Bytes of pixels and encodings per held screen, filled in as they are made. */
-  private readonly heldBytesOf = new Map<Capture, number>();
+  private readonly held = new HeldScreens();
   private encodings = new Map<string, Promise<EncodedFrame>>();
   private seq = 0;
   private loop?: Promise<void>;
@@ -149,9 +67,7 @@ export class FramePipeline {
   }
 
   get stats(): FrameStats {
-    let heldBytes = 0;
-    for (const cap of this.held) heldBytes += this.heldBytesOf.get(cap) ?? 0;
-    return { ...this.counters, heldScreens: this.held.size, heldBytes };
+    return { ...this.counters, heldScreens: this.held.count, heldBytes: this.held.bytes };
   }
 
   has(sub: Subscription): boolean {
@@ -228,7 +144,7 @@ export class FramePipeline {
       if (!receiving && this.current && this.deliveries.size === 0) {
         // Nobody connected (sessions waiting to be resumed): hold no screen meanwhile; a resumed
         // subscriber gets the next capture.
-        this.retire(this.current);
+        this.held.retire(this.current);
         this.current = undefined;
         this.encodings = new Map();
       }
@@ -265,7 +181,7 @@ export class FramePipeline {
       await this.sleep(Math.max(0, due - now));
     }
     await Promise.all(this.deliveries);
-    if (this.current) this.retire(this.current);
+    if (this.current) this.held.retire(this.current);
     this.current = undefined;
     this.encodings.clear();
   }
@@ -298,75 +214,21 @@ export class FramePipeline {
       return false;
     }
     const cap: Capture = { image, width: image.width, height: image.height, seq: ++this.seq, hash, capturedAt: Date.now(), users: 0, rawReaders: 0, rawReleased: false, retired: false };
-    this.held.add(cap);
-    this.heldBytesOf.set(cap, image.raw?.data.length ?? image.encoded?.length ?? 0);
-    if (cur) this.retire(cur);
+    this.held.hold(cap);
+    if (cur) this.held.retire(cur);
     this.current = cap;
     this.encodings = new Map();
     return true;
   }
 
-  private retire(cap: Capture): void {
-    cap.retired = true;
-    this.releaseRaw(cap);
-    this.giveBack(cap);
-  }
-
-  /**
-   * A retired screen nobody encodes any more gives its buffers back: the raw capture to the
-   * driver (its slot then serves a later screen), halved pixels to the downscaler's pool.
-   */
-  private giveBack(cap: Capture): void {
-    if (!cap.retired || cap.users > 0 || !this.held.has(cap)) return;
-    this.held.delete(cap);
-    this.heldBytesOf.delete(cap);
-    if (!cap.rawReleased) cap.image.raw?.release?.();
-    void cap.halved?.then((p) => p.release(), () => undefined);
-    cap.pixels = undefined;
-    cap.halved = undefined;
-  }
-
-  /**
-   * A retired RGBA screen whose halving and decoding are done gives its raw capture back before its
-   * encodings finish: they read the smaller halved or RGB copy, and the driver gets its ~10 MB
-   * slot back for the next screen a frame or two earlier.
-   */
-  private releaseRaw(cap: Capture): void {
-    if (!cap.retired || cap.rawReaders > 0 || cap.rawReleased || cap.image.raw?.channels !== 4 || !this.held.has(cap)) return;
-    cap.rawReleased = true;
-    cap.image.raw.release?.();
-    this.countBytes(cap, -cap.image.raw.data.length);
-  }
-
-  private countBytes(cap: Capture, bytes: number): void {
-    const before = this.heldBytesOf.get(cap);
-    if (before !== undefined) this.heldBytesOf.set(cap, before + bytes);
-  }
-
   private encoded(cap: Capture, screen: EffectiveScreenOptions): Promise<EncodedFrame> {
-    const width = targetWidth(screen, cap.width);
-    // Video subscribers polled while their video is unavailable get JPEG (SPEC §9 fallback).
-    const format: ImageFormat = screen.format === 'h264' ? 'jpeg' : screen.format;
-    const quality = format === 'png' ? 0 : screen.quality;
-    const key = `${format}/${width}/${quality}`;
+    const spec = frameSpec(screen, cap.width);
+    const key = `${spec.format}/${spec.width}/${spec.quality}`;
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
       this.counters.encodes++;
-      job = encode(cap, format, width, quality, {
-        fromRaw: (pixels) => {
-          cap.rawReaders++;
-          const done = () => {
-            cap.rawReaders--;
-            this.releaseRaw(cap);
-          };
-          pixels.then((p) => {
-            this.countBytes(cap, p.data.length);
-            done();
-          }, done);
-          return pixels;
-        },
-      });
-      job.then((f) => this.countBytes(cap, f.bytes.length), () => undefined);
+      job = encodeScreen(cap, spec, this.held.rawTracker(cap));
+      job.then((f) => this.held.countBytes(cap, f.bytes.length), () => undefined);
       if (cap === this.current) this.encodings.set(key, job);
     }
     return job;
@@ -375,13 +237,7 @@ export class FramePipeline {
   private async deliverTo(subs: Subscription[]): Promise<void> {
     const cap = this.current;
     if (!cap) return;
-    cap.users++;
-    try {
-      await this.deliverCapture(cap, subs);
-    } finally {
-      cap.users--;
-      this.giveBack(cap);
-    }
+    await this.held.using(cap, () => this.deliverCapture(cap, subs));
   }
 
   private async deliverCapture(cap: Capture, subs: Subscription[]): Promise<void> {
