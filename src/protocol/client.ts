@@ -1,5 +1,5 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
-import { isNotification, isResponse, RpcError, type RequestId, type RpcRequest, type RpcResponse } from './jsonrpc.js';
+import { isNotification, isResponse, type RpcRequest } from './jsonrpc.js';
 import {
   ConnectionClosedError,
   ResultFailureError,
@@ -20,6 +20,8 @@ import {
   type ScreenOptions,
   type SubscriptionInfo,
 } from './methods.js';
+import { PendingRequests } from './pending-requests.js';
+import { ResumableSession, type KnownSubscription } from './resumable-session.js';
 
 /**
  * A typed client for the bridge protocol: request/response correlation, notifications,
@@ -35,38 +37,20 @@ const FINAL_CLOSE_CODES = new Set([1000, 4000]);
 
 const OPEN = 1;
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(err: Error): void;
-  timer?: ReturnType<typeof setTimeout>;
-}
-
-interface KnownSubscription {
-  device: string;
-  screen?: ScreenOptions;
-  elements: boolean;
-}
-
 type Listener<T> = (value: T) => void;
 
 export class BridgeClient {
   private socket?: WebSocketLike;
   private stateValue: ConnectionState = 'connecting';
   private nextId = 1;
-  private readonly pending = new Map<RequestId, Pending>();
+  private readonly pending: PendingRequests;
   /** Requests made while (re)connecting, sent once the session is ready. */
   private queue: string[] = [];
   private ready = false;
   private closedByUser = false;
   private attempts = 0;
   private reconnectTimer?: ReturnType<typeof setTimeout>;
-  private sessionId?: string;
-  private resumeToken?: string;
-  /** Notifications received in the current session (the resume cursor). */
-  private received = 0;
-  /** Notifications received on the current connection before its hello answer. */
-  private preHello = 0;
-  private readonly subscriptions = new Map<string, KnownSubscription>();
+  private readonly resumable = new ResumableSession();
   private readonly notificationListeners = new Map<string, Set<Listener<never>>>();
   private readonly frameListeners = new Set<Listener<DecodedFrame>>();
   private readonly stateListeners = new Set<Listener<ConnectionState>>();
@@ -77,6 +61,7 @@ export class BridgeClient {
   private readonly reconnect: Required<ReconnectOptions> | undefined;
 
   constructor(private readonly options: BridgeClientOptions) {
+    this.pending = new PendingRequests(options.requestTimeoutMs ?? 0);
     const r = options.reconnect ?? true;
     this.reconnect =
       r === false
@@ -101,7 +86,7 @@ export class BridgeClient {
 
   /** The public session id (what other participants see in activity events). */
   get session(): string | undefined {
-    return this.sessionId;
+    return this.resumable.id;
   }
 
   /** The last `session.hello` answer: server version, limits, subscriptions. */
@@ -111,7 +96,7 @@ export class BridgeClient {
 
   /** Subscriptions this client holds, by current id. */
   get activeSubscriptions(): ReadonlyMap<string, Readonly<KnownSubscription>> {
-    return this.subscriptions;
+    return this.resumable.subscriptions;
   }
 
   /** Opens the connection and says hello (what `connect` does); rejects when the first connection fails. */
@@ -147,7 +132,7 @@ export class BridgeClient {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const id = this.nextId++;
     const text = JSON.stringify({ jsonrpc: '2.0', id, method, params } satisfies RpcRequest);
-    const promise = this.expect(id, method);
+    const promise = this.pending.expect(id, method);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
     return promise;
@@ -157,7 +142,7 @@ export class BridgeClient {
   batch(calls: { method: string; params?: unknown }[]): Promise<unknown[]> {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
-    const promises = requests.map((r) => this.expect(r.id, r.method));
+    const promises = requests.map((r) => this.pending.expect(r.id, r.method));
     const text = JSON.stringify(requests);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
@@ -180,12 +165,12 @@ export class BridgeClient {
   async subscribe(device: string, options: { screen?: ScreenOptions; elements?: boolean } = {}): Promise<SubscriptionInfo> {
     const result = await this.request('devices.subscribe', { device, ...options });
     if (isFailureResult(result)) throw new ResultFailureError(result);
-    this.subscriptions.set(result.subscription, { device, screen: options.screen, elements: options.elements ?? false });
+    this.resumable.subscriptions.set(result.subscription, { device, screen: options.screen, elements: options.elements ?? false });
     return result;
   }
 
   async unsubscribe(subscription: string): Promise<void> {
-    this.subscriptions.delete(subscription);
+    this.resumable.subscriptions.delete(subscription);
     const result = await this.request('devices.unsubscribe', { subscription });
     if (isFailureResult(result)) throw new ResultFailureError(result);
   }
@@ -236,23 +221,9 @@ export class BridgeClient {
     const socket = this.socket;
     this.socket = undefined;
     this.ready = false;
-    this.failPending(new ConnectionClosedError('the client was closed', code, reason));
+    this.pending.failAll(new ConnectionClosedError('the client was closed', code, reason));
     if (socket && socket.readyState <= OPEN) socket.close(code, reason);
     this.setState('closed');
-  }
-
-  private expect(id: number, method: string): Promise<unknown> {
-    return new Promise<unknown>((resolve, reject) => {
-      const entry: Pending = { resolve, reject };
-      const timeout = this.options.requestTimeoutMs ?? 0;
-      if (timeout > 0) {
-        entry.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new Error(`${method} got no answer within ${timeout} ms`));
-        }, timeout);
-      }
-      this.pending.set(id, entry);
-    });
   }
 
   private openSocket(initial: boolean): void {
@@ -267,7 +238,7 @@ export class BridgeClient {
     }
     this.socket = socket;
     this.ready = false;
-    this.preHello = 0;
+    this.resumable.newConnection();
     let opened = false;
     // Browsers default to Blob, which can only be read asynchronously and would reorder frames.
     if (socket.binaryType === 'blob') socket.binaryType = 'arraybuffer';
@@ -286,9 +257,9 @@ export class BridgeClient {
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.ready = false;
-      this.failPending(new ConnectionClosedError(`connection closed (${event?.code ?? 'no code'}${event?.reason ? `: ${event.reason}` : ''})`, event?.code, event?.reason));
+      this.pending.failAll(new ConnectionClosedError(`connection closed (${event?.code ?? 'no code'}${event?.reason ? `: ${event.reason}` : ''})`, event?.code, event?.reason));
       if (this.closedByUser) return;
-      this.afterClose(initial && !this.sessionId, opened ? event?.code : undefined, event?.reason);
+      this.afterClose(initial && !this.resumable.id, opened ? event?.code : undefined, event?.reason);
     };
   }
 
@@ -298,7 +269,7 @@ export class BridgeClient {
     if (initial || final || !this.reconnect || this.attempts >= this.reconnect.maxAttempts) {
       if (final && reason) this.lastError = new ConnectionClosedError(`server closed the connection: ${reason}`, code, reason);
       this.closedByUser = true;
-      this.failPending(new ConnectionClosedError('connection closed', code, reason));
+      this.pending.failAll(new ConnectionClosedError('connection closed', code, reason));
       this.queue = [];
       this.setState('closed');
       return;
@@ -311,12 +282,9 @@ export class BridgeClient {
 
   private async sayHello(socket: WebSocketLike, initial: boolean): Promise<void> {
     const id = this.nextId++;
-    const resuming = this.sessionId !== undefined;
-    const params = {
-      ...(this.options.client ? { client: this.options.client } : {}),
-      ...(resuming ? { resume: this.sessionId, resume_token: this.resumeToken, received: this.received } : {}),
-    };
-    const answer = this.expect(id, 'session.hello');
+    const resuming = this.resumable.id !== undefined;
+    const params = this.resumable.helloParams(this.options.client);
+    const answer = this.pending.expect(id, 'session.hello');
     socket.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'session.hello', params }));
     let hello: HelloResult;
     try {
@@ -328,55 +296,16 @@ export class BridgeClient {
     }
     if (this.socket !== socket) return;
     this.lastHello = hello;
-    this.sessionId = hello.session;
-    this.resumeToken = hello.resume_token;
-    const event: SessionEvent = {
-      session: hello.session,
-      resumed: hello.resumed,
-      initial,
-      replayed: hello.replayed ?? 0,
-      dropped: hello.dropped ?? 0,
-      resubscribed: [],
-      lost: [],
-    };
-    if (hello.resumed) {
-      // Replayed notifications follow this answer and advance the cursor one by one.
-      this.received += hello.dropped ?? 0;
-      this.subscriptions.clear();
-      for (const s of hello.subscriptions) {
-        const screen = s.screen && { maxFps: s.screen.maxFps, format: s.screen.format, quality: s.screen.quality, ...(s.screen.maxWidth === null ? {} : { maxWidth: s.screen.maxWidth }) };
-        this.subscriptions.set(s.subscription, { device: s.device, screen, elements: s.elements });
-      }
-    } else {
-      this.received = this.preHello;
-      if (hello.resume_error) event.resumeError = hello.resume_error;
-    }
+    const event = this.resumable.adopt(hello, initial);
     this.ready = true;
     this.setState('open');
     const queued = this.queue;
     this.queue = [];
     for (const text of queued) socket.send(text);
-    if (!hello.resumed && resuming) await this.resubscribe(event);
-    this.emit(this.sessionListeners, event);
-  }
-
-  /** A fresh session after a failed resume: re-create what the old one had. */
-  private async resubscribe(event: SessionEvent): Promise<void> {
-    const old = [...this.subscriptions];
-    this.subscriptions.clear();
-    for (const [id, sub] of old) {
-      try {
-        const result = await this.request('devices.subscribe', { device: sub.device, screen: sub.screen, elements: sub.elements });
-        if (isFailureResult(result)) {
-          event.lost.push({ subscription: id, device: sub.device, reason: result.message });
-          continue;
-        }
-        this.subscriptions.set(result.subscription, sub);
-        event.resubscribed.push({ old: id, new: result.subscription, device: sub.device });
-      } catch (err) {
-        event.lost.push({ subscription: id, device: sub.device, reason: (err as Error).message });
-      }
+    if (!hello.resumed && resuming) {
+      await this.resumable.resubscribe(event, (sub) => this.request('devices.subscribe', { device: sub.device, screen: sub.screen, elements: sub.elements }));
     }
+    this.emit(this.sessionListeners, event);
   }
 
   private onMessage(socket: WebSocketLike, data: unknown): void {
@@ -409,32 +338,13 @@ export class BridgeClient {
 
   private onJson(socket: WebSocketLike, msg: unknown): void {
     if (isResponse(msg)) {
-      const entry = this.pending.get(msg.id);
-      if (!entry) return;
-      this.pending.delete(msg.id);
-      clearTimeout(entry.timer);
-      const response = msg as RpcResponse;
-      if ('error' in response) entry.reject(new RpcError(response.error.code, response.error.message, response.error.data));
-      else entry.resolve(response.result);
+      this.pending.settle(msg);
       return;
     }
     if (!isNotification(msg)) return;
-    if (this.ready && this.socket === socket) this.received++;
-    else this.preHello++;
-    if (msg.method === 'subscription.ended') {
-      const ended = msg.params as NotificationParams['subscription.ended'];
-      this.subscriptions.delete(ended.subscription);
-    }
+    this.resumable.notified(msg.method, msg.params, this.ready && this.socket === socket);
     const listeners = this.notificationListeners.get(msg.method);
     if (listeners) this.emit(listeners as Set<Listener<unknown>>, msg.params);
-  }
-
-  private failPending(err: Error): void {
-    for (const [id, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.reject(err);
-      this.pending.delete(id);
-    }
   }
 
   private setState(state: ConnectionState): void {
