@@ -1,97 +1,26 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
-import type { CallContext } from '../../../src/engine/driver.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
+import { AppCommands } from './app-commands.js';
 import type { DeviceFiles } from './files.js';
+import { noQuirks, type PhoneQuirks } from './phone-quirks.js';
+import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
-
-export interface CommandResult {
-  out: Buffer | string;
-  code: number;
-  /** What the command writes to stderr: `exec:` interleaves it with stdout unless redirected. */
-  err?: string;
-}
-
-/** Knobs tests turn to reproduce what real devices do. */
-export interface PhoneQuirks {
-  /** The next N `uiautomator dump` calls print "null root node" instead of a dump. */
-  nullRootDumps: number;
-  /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
-  secondDisplay: boolean;
-  /** Packages whose management commands fail with a SecurityException. */
-  securityDenied: Set<string>;
-  /** No physical keys (cloud phones, TV boxes): `monkey -p` aborts on "SYS_KEYS has no physical keys". */
-  noPhysicalKeys: boolean;
-  /** Input injection is forbidden (Xiaomi/MIUI without "USB debugging (Security settings)"). */
-  injectionDenied: boolean;
-  /** The screen is off: input is dropped, uiautomator finds no root node, `dumpsys power` says Asleep. */
-  screenOff: boolean;
-  /** The lock screen shows: input reaches the keyguard, not the app. */
-  locked: boolean;
-  /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
-  secureLock: boolean;
-  /** An activity shows over the lock screen (camera, a call, showWhenLocked): input reaches it. */
-  lockOccluded: boolean;
-  /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
-  wmOverride: { width: number; height: number } | undefined;
-  /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
-  dumpDelayMs: number;
-  /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
-  installFailure: string | undefined;
-  /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
-  noMotionEvent: boolean;
-  /**
-   * Packages whose activity fixes its orientation (android:screenOrientation="portrait"): with
-   * rotation locked, DisplayRotation.rotationForOrientation lets the app's request win over
-   * user_rotation, so the display stays in the app's orientation while it is in front.
-   */
-  fixedOrientation: Map<string, 'portrait' | 'landscape'>;
-  /** How long after `settings put system user_rotation` the display turns (a phone animates it); 0 = at once. */
-  rotationDelayMs: number;
-  /**
-   * Packages with a second launcher activity (package → its class, e.g. a debug build's
-   * "leakcanary.internal.activity.LeakLauncherActivity"): the package manager then resolves the
-   * launcher intent to its chooser, ResolverActivity, which `am start` opens instead of the app.
-   */
-  secondLauncher: Map<string, string>;
-  /**
-   * The display's natural orientation is landscape (most tablets, TV boxes, Chromebooks): `wm size`
-   * prints the landscape size and rotation 0 shows landscape, so portrait is rotation 1. Tests turn
-   * the virtual phone to landscape first, as such a device starts.
-   */
-  naturalLandscape: boolean;
-  /**
-   * System apps that carry an update (Chrome, Maps…): `pm uninstall` removes only the update and
-   * prints "Success" (PackageManagerShellCommand runUninstall with DELETE_ALL_USERS); the factory
-   * version stays installed, and a second uninstall is refused as for any system app.
-   */
-  updatedSystemApps: Set<string>;
-}
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
 const DISPLAY_ID = '4619827259835644672';
-const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 
 export function buttonForKey(key: string): Button | undefined {
   return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
 }
 
-const ctx = (): CallContext => ({ signal: new AbortController().signal });
-const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
-
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
-  readonly quirks: PhoneQuirks = {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
-  };
+  readonly quirks: PhoneQuirks = noQuirks();
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
   readonly settings = new Map<string, string>([['system/accelerometer_rotation', '1'], ['system/user_rotation', '0']]);
@@ -100,10 +29,14 @@ export class PhoneShell {
   /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
   onMonkeyPort: (port: number) => void = () => undefined;
 
+  private readonly apps: AppCommands;
+
   constructor(
     readonly phone: VirtualDevice,
     readonly files: DeviceFiles,
-  ) {}
+  ) {
+    this.apps = new AppCommands(phone, files, this.quirks, (port) => this.onMonkeyPort(port));
+  }
 
   async run(line: string): Promise<CommandResult> {
     let commands;
@@ -141,9 +74,9 @@ export class PhoneShell {
         return ok(`Physical size: ${this.naturalSize()}\n` + (this.quirks.wmOverride ? `Override size: ${this.quirks.wmOverride.width}x${this.quirks.wmOverride.height}\n` : ''));
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
-      case 'am': return this.am(args);
-      case 'monkey': return this.monkey(args);
-      case 'pm': return this.pm(args);
+      case 'am': return this.apps.am(args);
+      case 'monkey': return this.apps.monkey(args);
+      case 'pm': return this.apps.pm(args);
       case 'cmd': return this.cmd(args);
       case 'svc': return args[0] === 'wifi' ? this.wifi(args[1] === 'enable') : unknown(w);
       case 'dumpsys': return this.dumpsys(args);
@@ -282,148 +215,11 @@ export class PhoneShell {
     if (button) await this.phone.pressButton(button, ctx());
   }
 
-  private async am([verb, ...args]: string[]): Promise<CommandResult> {
-    if (verb === 'force-stop') {
-      await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
-      return ok();
-    }
-    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1]);
-    if (verb === 'start') {
-      const data = args[args.indexOf('-d') + 1];
-      if (args.includes('-d') && data) {
-        const intent = `Intent { act=android.intent.action.VIEW dat=${data} }`;
-        try {
-          await this.phone.openUrl(data, ctx());
-          return ok(`Starting: ${intent}\n`);
-        } catch {
-          return ok(`Starting: ${intent}\nError: Activity not started, unable to resolve ${intent}\n`);
-        }
-      }
-    }
-    return unknown(['am', verb, ...args]);
-  }
-
-  /** `am start -n pkg/.Activity` (ActivityManagerShellCommand): "Starting: Intent {…}", or "Error type 3" for a missing class. */
-  private async startComponent(component: string): Promise<CommandResult> {
-    const [pkg, activity] = component.split('/');
-    const intent = `Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }`;
-    // The chooser opens over whatever was in front; no app starts until the user picks one.
-    if (component === RESOLVER_ACTIVITY) return ok(`Starting: ${intent}\n`);
-    const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
-    if (!launchable || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
-      return { out: `Starting: ${intent}\nError type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
-    }
-    await this.phone.launchApp(pkg, ctx());
-    return ok(`Starting: ${intent}\n`);
-  }
-
-  private async monkey(args: string[]): Promise<CommandResult> {
-    const port = args.indexOf('--port');
-    if (port >= 0) {
-      this.onMonkeyPort(Number(args[port + 1]));
-      return ok(':Monkey: seed=0 count=0\n');
-    }
-    const pkg = args[args.indexOf('-p') + 1];
-    // Monkey.java: the random source refuses a non-zero system-key share on devices without physical keys,
-    // prints this and ends (exit -5) before injecting anything.
-    if (this.quirks.noPhysicalKeys) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
-    try {
-      await this.phone.launchApp(pkg, ctx());
-      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
-    } catch {
-      return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
-    }
-  }
-
-  private installed(pkg: string) {
-    return this.phone.installedApps.find((a) => a.package === pkg);
-  }
-
-  private denied(pkg: string): CommandResult | undefined {
-    if (!this.quirks.securityDenied.has(pkg)) return undefined;
-    return { out: `Exception occurred while executing:\njava.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}\n`, code: 255 };
-  }
-
-  private async pm([verb, ...args]: string[]): Promise<CommandResult> {
-    const pkg = args.filter((a) => !a.startsWith('-'))[0] ?? '';
-    switch (verb) {
-      case 'path':
-        return this.installed(pkg) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
-      case 'clear':
-        if (this.denied(pkg)) return this.denied(pkg)!;
-        if (!this.installed(pkg)) return ok('Failed\n');
-        await this.phone.clearAppData(pkg, ctx());
-        return ok('Success\n');
-      case 'uninstall': {
-        const app = this.installed(pkg);
-        if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
-        if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
-        if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
-        await this.phone.uninstallApp(pkg, ctx());
-        return ok('Success\n');
-      }
-      case 'install':
-        return this.install(pkg);
-      case 'list':
-        return ok(this.phone.installedApps.map((a) => `package:${a.package} versionCode:${a.version.replace(/\D/g, '') || '1'}\n`).join(''));
-      default:
-        return unknown(['pm', verb, ...args]);
-    }
-  }
-
-  /** The pushed bytes go through the virtual phone's own package reader, from a host temp file. */
-  private async install(devicePath: string): Promise<CommandResult> {
-    const failure = this.quirks.installFailure;
-    this.quirks.installFailure = undefined;
-    if (failure) return ok(`Failure [${failure}]\n`);
-    const data = this.files.read(devicePath);
-    if (!data) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adbd-install-'));
-    try {
-      const file = path.join(dir, 'app.apk');
-      fs.writeFileSync(file, data);
-      await this.phone.installApp(file, ctx());
-      return ok('Success\n');
-    } catch (err) {
-      return ok(`Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
 
   private async cmd([service, verb, ...args]: string[]): Promise<CommandResult> {
     if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
     if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
-    if (service === 'package' && verb === 'resolve-activity') {
-      // PackageManagerShellCommand runResolveActivity --brief: the match line, then the component.
-      const pkg = args[args.length - 1];
-      const apps = await this.phone.listApps(ctx());
-      if (!apps.some((a) => a.package === pkg)) return ok('No activity found\n');
-      // chooseBestActivity: two matches of equal rank and no saved preference give the chooser (mResolveInfo).
-      if (this.quirks.secondLauncher.has(pkg)) return ok(`priority=0 preferredOrder=0 match=0x0 specificIndex=-1 isDefault=false\n${RESOLVER_ACTIVITY}\n`);
-      return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/.MainActivity\n`);
-    }
-    if (service === 'package' && verb === 'query-activities' && args.includes('--components')) {
-      // runQueryIntentActivities with --components: one flattenToShortString() line per match, nothing else.
-      const pkg = args[args.length - 1];
-      if (!(await this.phone.listApps(ctx())).some((a) => a.package === pkg)) return ok('No activities found\n');
-      const second = this.quirks.secondLauncher.get(pkg);
-      return ok(`${pkg}/.MainActivity\n${second ? `${pkg}/${second}\n` : ''}`);
-    }
-    if (service === 'package' && verb === 'query-activities') {
-      const apps = await this.phone.listApps(ctx());
-      return ok(apps.map((a, i) => [
-        `Activity #${i}:`,
-        '  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',
-        '  ActivityInfo:',
-        `    name=${a.package}.MainActivity`,
-        `    packageName=${a.package}`,
-        '    ApplicationInfo:',
-        `      packageName=${a.package}`,
-        `      labelRes=0x0 nonLocalizedLabel=${a.name} icon=0x0 banner=0x0`,
-        '',
-      ].join('\n')).join(''));
-    }
+    if (service === 'package') return this.apps.cmdPackage([verb, ...args]);
     return unknown(['cmd', service, verb, ...args]);
   }
 
@@ -527,6 +323,3 @@ export class PhoneShell {
   }
 }
 
-function unknown(words: string[]): CommandResult {
-  return { out: `/system/bin/sh: ${words.join(' ')}: not emulated by the test adbd\n`, code: 127 };
-}

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import type { DeviceFiles } from './files.js';
+import type { PhoneQuirks } from './phone-quirks.js';
+import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
+
+const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
+
+/** The activity and package managers as `am`, `monkey`, `pm` and `cmd package` reach them, carried out on a virtual phone. */
+export class AppCommands {
+  constructor(
+    private readonly phone: VirtualDevice,
+    private readonly files: DeviceFiles,
+    private readonly quirks: PhoneQuirks,
+    /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
+    private readonly onMonkeyPort: (port: number) => void,
+  ) {}
+
+  async am([verb, ...args]: string[]): Promise<CommandResult> {
+    if (verb === 'force-stop') {
+      await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
+      return ok();
+    }
+    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1]);
+    if (verb === 'start') {
+      const data = args[args.indexOf('-d') + 1];
+      if (args.includes('-d') && data) {
+        const intent = `Intent { act=android.intent.action.VIEW dat=${data} }`;
+        try {
+          await this.phone.openUrl(data, ctx());
+          return ok(`Starting: ${intent}\n`);
+        } catch {
+          return ok(`Starting: ${intent}\nError: Activity not started, unable to resolve ${intent}\n`);
+        }
+      }
+    }
+    return unknown(['am', verb, ...args]);
+  }
+
+  /** `am start -n pkg/.Activity` (ActivityManagerShellCommand): "Starting: Intent {…}", or "Error type 3" for a missing class. */
+  private async startComponent(component: string): Promise<CommandResult> {
+    const [pkg, activity] = component.split('/');
+    const intent = `Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }`;
+    // The chooser opens over whatever was in front; no app starts until the user picks one.
+    if (component === RESOLVER_ACTIVITY) return ok(`Starting: ${intent}\n`);
+    const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
+    if (!launchable || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
+      return { out: `Starting: ${intent}\nError type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
+    }
+    await this.phone.launchApp(pkg, ctx());
+    return ok(`Starting: ${intent}\n`);
+  }
+
+  async monkey(args: string[]): Promise<CommandResult> {
+    const port = args.indexOf('--port');
+    if (port >= 0) {
+      this.onMonkeyPort(Number(args[port + 1]));
+      return ok(':Monkey: seed=0 count=0\n');
+    }
+    const pkg = args[args.indexOf('-p') + 1];
+    // Monkey.java: the random source refuses a non-zero system-key share on devices without physical keys,
+    // prints this and ends (exit -5) before injecting anything.
+    if (this.quirks.noPhysicalKeys) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
+    try {
+      await this.phone.launchApp(pkg, ctx());
+      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
+    } catch {
+      return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
+    }
+  }
+
+  private installed(pkg: string) {
+    return this.phone.installedApps.find((a) => a.package === pkg);
+  }
+
+  private denied(pkg: string): CommandResult | undefined {
+    if (!this.quirks.securityDenied.has(pkg)) return undefined;
+    return { out: `Exception occurred while executing:\njava.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}\n`, code: 255 };
+  }
+
+  async pm([verb, ...args]: string[]): Promise<CommandResult> {
+    const pkg = args.filter((a) => !a.startsWith('-'))[0] ?? '';
+    switch (verb) {
+      case 'path':
+        return this.installed(pkg) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
+      case 'clear':
+        if (this.denied(pkg)) return this.denied(pkg)!;
+        if (!this.installed(pkg)) return ok('Failed\n');
+        await this.phone.clearAppData(pkg, ctx());
+        return ok('Success\n');
+      case 'uninstall': {
+        const app = this.installed(pkg);
+        if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
+        if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        await this.phone.uninstallApp(pkg, ctx());
+        return ok('Success\n');
+      }
+      case 'install':
+        return this.install(pkg);
+      case 'list':
+        return ok(this.phone.installedApps.map((a) => `package:${a.package} versionCode:${a.version.replace(/\D/g, '') || '1'}\n`).join(''));
+      default:
+        return unknown(['pm', verb, ...args]);
+    }
+  }
+
+  /** The pushed bytes go through the virtual phone's own package reader, from a host temp file. */
+  private async install(devicePath: string): Promise<CommandResult> {
+    const failure = this.quirks.installFailure;
+    this.quirks.installFailure = undefined;
+    if (failure) return ok(`Failure [${failure}]\n`);
+    const data = this.files.read(devicePath);
+    if (!data) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adbd-install-'));
+    try {
+      const file = path.join(dir, 'app.apk');
+      fs.writeFileSync(file, data);
+      await this.phone.installApp(file, ctx());
+      return ok('Success\n');
+    } catch (err) {
+      return ok(`Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** `cmd package …` (PackageManagerShellCommand). */
+  async cmdPackage([verb, ...args]: string[]): Promise<CommandResult> {
+    if (verb === 'resolve-activity') {
+      // PackageManagerShellCommand runResolveActivity --brief: the match line, then the component.
+      const pkg = args[args.length - 1];
+      const apps = await this.phone.listApps(ctx());
+      if (!apps.some((a) => a.package === pkg)) return ok('No activity found\n');
+      // chooseBestActivity: two matches of equal rank and no saved preference give the chooser (mResolveInfo).
+      if (this.quirks.secondLauncher.has(pkg)) return ok(`priority=0 preferredOrder=0 match=0x0 specificIndex=-1 isDefault=false\n${RESOLVER_ACTIVITY}\n`);
+      return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/.MainActivity\n`);
+    }
+    if (verb === 'query-activities' && args.includes('--components')) {
+      // runQueryIntentActivities with --components: one flattenToShortString() line per match, nothing else.
+      const pkg = args[args.length - 1];
+      if (!(await this.phone.listApps(ctx())).some((a) => a.package === pkg)) return ok('No activities found\n');
+      const second = this.quirks.secondLauncher.get(pkg);
+      return ok(`${pkg}/.MainActivity\n${second ? `${pkg}/${second}\n` : ''}`);
+    }
+    if (verb === 'query-activities') {
+      const apps = await this.phone.listApps(ctx());
+      return ok(apps.map((a, i) => [
+        `Activity #${i}:`,
+        '  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',
+        '  ActivityInfo:',
+        `    name=${a.package}.MainActivity`,
+        `    packageName=${a.package}`,
+        '    ApplicationInfo:',
+        `      packageName=${a.package}`,
+        `      labelRes=0x0 nonLocalizedLabel=${a.name} icon=0x0 banner=0x0`,
+        '',
+      ].join('\n')).join(''));
+    }
+    return unknown(['cmd', 'package', verb, ...args]);
+  }
+}

@@ -1,0 +1,63 @@
+/** Knobs tests turn to reproduce what real devices do. */
+export interface PhoneQuirks {
+  /** The next N `uiautomator dump` calls print "null root node" instead of a dump. */
+  nullRootDumps: number;
+  /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
+  secondDisplay: boolean;
+  /** Packages whose management commands fail with a SecurityException. */
+  securityDenied: Set<string>;
+  /** No physical keys (cloud phones, TV boxes): `monkey -p` aborts on "SYS_KEYS has no physical keys". */
+  noPhysicalKeys: boolean;
+  /** Input injection is forbidden (Xiaomi/MIUI without "USB debugging (Security settings)"). */
+  injectionDenied: boolean;
+  /** The screen is off: input is dropped, uiautomator finds no root node, `dumpsys power` says Asleep. */
+  screenOff: boolean;
+  /** The lock screen shows: input reaches the keyguard, not the app. */
+  locked: boolean;
+  /** The lock needs a PIN/pattern/password: `wm dismiss-keyguard` cannot remove it. */
+  secureLock: boolean;
+  /** An activity shows over the lock screen (camera, a call, showWhenLocked): input reaches it. */
+  lockOccluded: boolean;
+  /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
+  wmOverride: { width: number; height: number } | undefined;
+  /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
+  dumpDelayMs: number;
+  /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
+  installFailure: string | undefined;
+  /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
+  noMotionEvent: boolean;
+  /**
+   * Packages whose activity fixes its orientation (android:screenOrientation="portrait"): with
+   * rotation locked, DisplayRotation.rotationForOrientation lets the app's request win over
+   * user_rotation, so the display stays in the app's orientation while it is in front.
+   */
+  fixedOrientation: Map<string, 'portrait' | 'landscape'>;
+  /** How long after `settings put system user_rotation` the display turns (a phone animates it); 0 = at once. */
+  rotationDelayMs: number;
+  /**
+   * Packages with a second launcher activity (package → its class, e.g. a debug build's
+   * "leakcanary.internal.activity.LeakLauncherActivity"): the package manager then resolves the
+   * launcher intent to its chooser, ResolverActivity, which `am start` opens instead of the app.
+   */
+  secondLauncher: Map<string, string>;
+  /**
+   * The display's natural orientation is landscape (most tablets, TV boxes, Chromebooks): `wm size`
+   * prints the landscape size and rotation 0 shows landscape, so portrait is rotation 1. Tests turn
+   * the virtual phone to landscape first, as such a device starts.
+   */
+  naturalLandscape: boolean;
+  /**
+   * System apps that carry an update (Chrome, Maps…): `pm uninstall` removes only the update and
+   * prints "Success" (PackageManagerShellCommand runUninstall with DELETE_ALL_USERS); the factory
+   * version stays installed, and a second uninstall is refused as for any system app.
+   */
+  updatedSystemApps: Set<string>;
+}
+
+/** A phone without quirks: every knob off. */
+export function noQuirks(): PhoneQuirks {
+  return {
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
+  };
+}
