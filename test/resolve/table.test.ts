@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DeterministicResolver } from '../../src/engine/resolve/index.js';
+import { CONFIDENCE_THRESHOLD, DeterministicResolver } from '../../src/engine/resolve/index.js';
 import type { UiElement } from '../../src/engine/types.js';
 
 interface FixtureElement extends Partial<UiElement> {
@@ -70,6 +70,33 @@ test('a failure lists the best candidates so an agent can retry', () => {
     assert.ok(r.candidates.slice(0, 3).every((c) => c.text === 'Delete'));
     assert.match(r.message, /ambiguous/);
     assert.match(r.message, /ordinal/);
+  }
+});
+
+test('a description that is one word of a sentence fails naming the sentence and its score', () => {
+  const fixture = JSON.parse(readFileSync(join(dir, 'sentences.json'), 'utf8')) as Fixture;
+  const r = resolver.resolve({ description: 'Items', intent: 'read', screen: fixture.screen }, fixture.elements.map(element));
+  assert.is(r.ok, false);
+  if (!r.ok) {
+    assert.is(r.candidates[0]?.id, 'prompt');
+    assert.ok(r.candidates[0].score > 0 && r.candidates[0].score < CONFIDENCE_THRESHOLD, String(r.candidates[0].score));
+    assert.match(r.message, /best "Sign in to see your items\." \(text, id prompt, score 0\.\d+\)/);
+  }
+});
+
+test('a word inside a longer text stays below the threshold however the text grows, even on a button to tap', () => {
+  // Controls may carry one word in three ("All orders (3)"), other texts one in two ("My items").
+  const filler = ['when', 'you', 'are', 'done', 'please', 'review', 'form', 'first', 'then', 'leave'];
+  for (const [type, fewest] of [['button', 3], ['text', 2]] as const) {
+    for (let others = fewest; others <= filler.length; others++) {
+      const text = ['Submit', ...filler.slice(0, others)].join(' ');
+      const holder = element({ id: 'holder', type, text, clickable: type === 'button' });
+      for (const intent of ['interact', 'read'] as const) {
+        const r = resolver.resolve({ description: 'Submit', intent }, [holder]);
+        assert.is(r.ok, false, `${intent} "Submit" matched the ${type} ${JSON.stringify(text)}`);
+        if (!r.ok) assert.is(r.candidates[0]?.id, 'holder');
+      }
+    }
   }
 });
 

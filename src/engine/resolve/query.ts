@@ -113,6 +113,11 @@ const STOP_WORDS = new Set([
   'page', 'element', 'control', 'option', 'entry', 'one', 'its', 'it', 'this', 'and', 'or', 'from', 'by', 'containing',
 ]);
 
+/** Whether a word says nothing about which element is meant, in a description or in an element's text. */
+export function isFiller(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
 
 export function parseQuery(description: string): Query {
@@ -163,14 +168,14 @@ export function parseQuery(description: string): Query {
     // Latest end wins; at the same end the longer phrase ("text field" over "field").
     if (at >= 0 && (!best || at + word.length > end(best) || (at + word.length === end(best) && word.length > best.word.length))) best = { at, word, roles };
   }
-  query.fullWords = tokens.filter((t) => !STOP_WORDS.has(t));
+  query.fullWords = tokens.filter((t) => !isFiller(t));
   query.fullPhrase = trimFiller(tokens);
   if (best) {
     query.roles = best.roles;
     query.roleWord = best.word;
     tokens = `${joined.slice(0, best.at)} ${joined.slice(best.at + best.word.length + 2)}`.trim().split(' ').filter(Boolean);
   }
-  query.words = tokens.filter((t) => !STOP_WORDS.has(t));
+  query.words = tokens.filter((t) => !isFiller(t));
   query.phrase = trimFiller(tokens);
   return query;
 }

@@ -1,6 +1,6 @@
 import type { ElementType, UiElement } from '../types.js';
 import { normalizeText, tokenize } from './normalize.js';
-import type { Query } from './query.js';
+import { isFiller, type Query } from './query.js';
 
 /** Element types a user acts on; `interact` requests prefer them over static text. */
 const ACTIONABLE: ReadonlySet<ElementType> = new Set(['button', 'edittext', 'switch', 'checkbox', 'radio', 'tab', 'link', 'listitem']);
@@ -8,6 +8,16 @@ const ACTIONABLE: ReadonlySet<ElementType> = new Set(['button', 'edittext', 'swi
 export const ROLE_MISMATCH_FACTOR = 0.55;
 const ROLE_ONLY_SCORE = 0.8;
 const INTERACT_BONUS = 0.1;
+/**
+ * Share of an element's own words a description must name for "all its words are there" to count
+ * as naming the element: "Items" names "My items" but not "Sign in to see your items.", which a
+ * wait for the Items screen must not take for it. Controls carry short labels, so a third will do
+ * ("Sign in" still finds the button "Continue to sign in with Google"). Below it the element only
+ * shares words with the description and scores as a partial overlap, which stays under the
+ * confidence threshold (0.75·F1 < 0.43, < 0.48 with the interact bonus).
+ */
+const LABEL_COVERAGE = 0.4;
+const CONTROL_LABEL_COVERAGE = 1 / 3;
 
 interface Field {
   raw: string;
@@ -15,6 +25,8 @@ interface Field {
   /** Letters and digits only, so "wifi" finds "Wi-Fi". */
   compact: string;
   stems: string[];
+  /** The stems without filler words ("to", "the"): what coverage and contiguity count. */
+  words: string[];
   weight: number;
 }
 
@@ -51,9 +63,10 @@ function prepareFresh(element: UiElement): Prepared {
     if (!raw) return;
     const norm = normalizeText(raw);
     if (!norm) return;
-    fields.push({ raw, norm, compact: compact(norm), stems: tokenize(norm).map(stem), weight });
+    const tokens = tokenize(norm);
+    fields.push({ raw, norm, compact: compact(norm), stems: tokens.map(stem), words: tokens.filter((t) => !isFiller(t)).map(stem), weight });
     const alias = ALIASES[norm];
-    if (alias) fields.push({ raw: alias, norm: alias, compact: alias, stems: [alias], weight: weight * 0.95 });
+    if (alias) fields.push({ raw: alias, norm: alias, compact: alias, stems: [alias], words: [alias], weight: weight * 0.95 });
   };
   add(element.text, 1);
   add(element.accessibility_label, 1);
@@ -66,17 +79,21 @@ function prepareFresh(element: UiElement): Prepared {
   return { element, fields };
 }
 
-/** How well the words of the description match one element string: 1 exact, lower for partial overlap. */
-function fieldScore(field: Field, phrase: string, words: string[]): number {
+/**
+ * How well the words of the description match one element string: 1 exact, lower for partial
+ * overlap. `minCoverage`: the share of the string's words the description must name to be its label.
+ */
+function fieldScore(field: Field, phrase: string, words: string[], minCoverage: number): number {
   if (field.norm === phrase) return 1;
   if (words.length === 0) return 0;
   if (field.compact === compact(phrase)) return 0.95;
   const overlap = words.filter((w) => field.stems.includes(w)).length;
   if (overlap === 0) return 0;
-  if (overlap === words.length) {
+  const coverage = words.length / Math.max(words.length, field.words.length);
+  if (overlap === words.length && coverage >= minCoverage) {
     // Every word is there; a contiguous phrase ranks above scattered words, a short text above a long one.
-    const contiguous = ` ${field.stems.join(' ')} `.includes(` ${words.join(' ')} `);
-    return (contiguous ? 0.7 : 0.6) + 0.2 * (words.length / field.stems.length);
+    const contiguous = ` ${field.words.join(' ')} `.includes(` ${words.join(' ')} `);
+    return (contiguous ? 0.7 : 0.6) + 0.2 * coverage;
   }
   return 0.75 * ((2 * overlap) / (words.length + field.stems.length));
 }
@@ -98,9 +115,10 @@ export function textScore(p: Prepared, query: Query): number | null {
   }
   const words = query.words.map(stem);
   const fullWords = query.fullWords.map(stem);
+  const minCoverage = isActionable(p.element) ? CONTROL_LABEL_COVERAGE : LABEL_COVERAGE;
   let best = 0;
   for (const f of p.fields) {
-    const s = Math.max(fieldScore(f, query.phrase, words), query.roleWord ? fieldScore(f, query.fullPhrase, fullWords) : 0);
+    const s = Math.max(fieldScore(f, query.phrase, words, minCoverage), query.roleWord ? fieldScore(f, query.fullPhrase, fullWords, minCoverage) : 0);
     best = Math.max(best, s * f.weight);
   }
   return best;
