@@ -12,10 +12,11 @@ import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 
 const DEMO = 'com.mobilebridge.demo';
 
-// iOS also lists the navigation bar, labelled "Items" like its title: there a bare "Items" is a
-// near-tie on the Items screen, so the role word says which one is meant.
+// iOS also lists the navigation bar, labelled "Items" like its title: a near-tie that a wait,
+// which only reads, must not call ambiguous.
 for (const [device, target] of [
   ['virtual-android-1', 'Items'],
+  ['virtual-ios-1', 'Items'],
   ['virtual-ios-1', 'the Items title'],
 ] as const) {
   test(`${device}: wait_for_element "${target}" times out on the sign-in screen, naming the sentence, and passes after signing in`, async () => {

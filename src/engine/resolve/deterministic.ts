@@ -69,11 +69,15 @@ export class DeterministicResolver implements Resolver {
     }
     const best = matches[0].score;
     const group = matches.filter((s) => s.score >= best - GROUP_MARGIN).map((s) => s.element);
-    const chosen = query ? this.choose(query, group, matches, ranked.screen, elements) : [...group].sort(readingOrder)[0];
-    if (!('id' in chosen)) return { ok: false, ...chosen, candidates: listed };
+    const picked = query ? this.choose(query, group, matches, ranked.screen, elements) : [...group].sort(readingOrder)[0];
+    if (!('id' in picked)) return { ok: false, ...picked, candidates: listed };
+    let chosen: UiElement = picked;
     if (query && !query.ordinal && !query.positions.length && !query.relation) {
       const tied = matches.filter((s) => s.element !== chosen && s.score > best - TIE_MARGIN);
-      const sameValue = (e: UiElement) => e.text === chosen.text && e.accessibility_label === chosen.accessibility_label;
+      // A read only needs what is shown: a title "Items" and its navigation bar labelled "Items" (iOS) say the same.
+      const shown = (e: UiElement) => e.text || e.accessibility_label || '';
+      const value = shown(chosen);
+      const sameValue = (e: UiElement) => shown(e) === value;
       if (tied.length && !(intent === 'read' && tied.every((s) => sameValue(s.element)))) {
         const all = [chosen, ...tied.map((t) => t.element)].slice(0, LISTED_CANDIDATES);
         return {
@@ -83,6 +87,8 @@ export class DeterministicResolver implements Resolver {
           candidates: listed,
         };
       }
+      // Of those, the one whose text holds the value, so that what a read captures is not "".
+      if (intent === 'read' && !chosen.text) chosen = tied.find((s) => s.element.text === value)?.element ?? chosen;
     }
     const confidence = Math.min(1, scored.find((s) => s.element === chosen)?.score ?? best);
     return { ok: true, element: chosen, confidence: Math.round(confidence * 100) / 100, candidates: listed };
