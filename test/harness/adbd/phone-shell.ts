@@ -8,6 +8,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import type { DeviceFiles } from './files.js';
+import { dumpPackages, listPackages } from './package-output.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
 
@@ -72,6 +73,8 @@ export interface PhoneQuirks {
    * version stays installed, and a second uninstall is refused as for any system app.
    */
   updatedSystemApps: Set<string>;
+  /** An older Android release (getprop's release and API level; the package manager's options and output follow it). */
+  release: { version: string; sdk: number } | undefined;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -90,7 +93,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined,
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -158,8 +161,8 @@ export class PhoneShell {
     const props: Record<string, string> = {
       'ro.product.model': this.phone.info.model,
       'ro.product.manufacturer': 'Google',
-      'ro.build.version.release': this.phone.info.version,
-      'ro.build.version.sdk': '34',
+      'ro.build.version.release': this.quirks.release?.version ?? this.phone.info.version,
+      'ro.build.version.sdk': String(this.quirks.release?.sdk ?? 34),
       'ro.product.cpu.abi': 'x86_64',
     };
     if (key) return `${props[key] ?? ''}\n`;
@@ -213,6 +216,10 @@ export class PhoneShell {
       return { ...n, bounds: { x: left, y: top, width: Math.round((x + width) * sx) - left, height: Math.round((y + height) * sy) - top }, children: n.children.map(scale) };
     };
     return scale(tree);
+  }
+
+  get releaseMajor(): number {
+    return Number.parseInt(this.quirks.release?.version ?? this.phone.info.version, 10);
   }
 
   /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
@@ -365,7 +372,7 @@ export class PhoneShell {
       case 'install':
         return this.install(pkg);
       case 'list':
-        return ok(this.phone.installedApps.map((a) => `package:${a.package} versionCode:${a.version.replace(/\D/g, '') || '1'}\n`).join(''));
+        return ok(listPackages(this.phone.installedApps, args.filter((a) => a.startsWith('-')), this.releaseMajor));
       default:
         return unknown(['pm', verb, ...args]);
     }
@@ -474,6 +481,9 @@ export class PhoneShell {
         ].join('\n'));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
+      case 'package':
+        if (args[0] !== 'packages') return unknown(['dumpsys', service, ...args]);
+        return ok(dumpPackages(this.phone.installedApps, this.quirks.updatedSystemApps, this.releaseMajor));
       default:
         return ok('');
     }

@@ -7,6 +7,7 @@ import type { AdbAddress } from './adb-address.js';
 import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
+import { AppVersionSource } from './app-versions.js';
 import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -62,6 +63,7 @@ export class AndroidDevice implements DeviceHandle {
   private readonly connections: SpareTransport;
   private readonly typing: TypingIo;
   private readonly rotation: RotationIo;
+  private readonly appVersions: AppVersionSource;
 
   constructor(
     readonly info: DeviceInfo,
@@ -70,6 +72,7 @@ export class AndroidDevice implements DeviceHandle {
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
+    this.appVersions = new AppVersionSource(info.version);
     this.connections = new SpareTransport(device);
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
@@ -139,13 +142,15 @@ export class AndroidDevice implements DeviceHandle {
 
   // ---- apps ----
 
+  /** Launcher activities and versions in one round trip (versions: app-versions.ts). */
   async listApps(ctx: CallContext): Promise<InstalledApp[]> {
     const out = await this.text(
-      `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER; echo ${SEPARATOR}; pm list packages --show-versioncode`,
+      `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER; echo ${SEPARATOR}; ${this.appVersions.command}`,
       ctx, 'listing apps',
     );
-    const [activities, versions = ''] = out.split(SEPARATOR);
-    return parseLauncherApps(activities, versions);
+    const [activities, printed = ''] = out.split(SEPARATOR);
+    const versions = this.appVersions.read(printed) ?? this.appVersions.read(await this.text(this.appVersions.command, ctx, 'reading app versions'));
+    return parseLauncherApps(activities, versions ?? new Map());
   }
 
   /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */

@@ -41,20 +41,43 @@ const STACK_RESUMED = new RegExp(String.raw`(?:mResumedActivity|topResumedActivi
  * `cmd package query-activities -a MAIN -c LAUNCHER` (Android 7+): one "Activity #n:" block each, with
  * "packageName=" and, in its ApplicationInfo, "nonLocalizedLabel=" (null unless the label is a literal
  * string). Resolving resource labels needs one call per app, so those fall back to the package name.
- * `pm list packages --show-versioncode` lines "package:<id> versionCode:<n>" give the versions.
+ * Versions come from `versions` (package → versionCode; app-versions.ts reads them).
  */
-export function parseLauncherApps(activities: string, versions: string): InstalledApp[] {
-  const versionOf = new Map<string, string>();
-  for (const m of versions.matchAll(/^package:(\S+)\s+versionCode:(\d+)/gm)) versionOf.set(m[1], m[2]);
+export function parseLauncherApps(activities: string, versions: ReadonlyMap<string, string>): InstalledApp[] {
   const apps = new Map<string, InstalledApp>();
   for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
     const label = /nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/m.exec(block)?.[1]?.trim();
     const name = label && label !== 'null' ? label : pkg;
-    apps.set(pkg, { package: pkg, name, version: versionOf.get(pkg) ?? '', installed: true });
+    apps.set(pkg, { package: pkg, name, version: versions.get(pkg) ?? '', installed: true });
   }
   return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/**
+ * `pm list packages --show-versioncode` (Android 8+; PackageManagerShellCommand runListPackages):
+ * "package:<id> versionCode:<n>" lines.
+ */
+export function parseListedVersions(out: string): Map<string, string> {
+  return new Map([...out.matchAll(/^package:(\S+)\s+versionCode:(\d+)/gm)].map((m) => [m[1], m[2]]));
+}
+
+/**
+ * `dumpsys package packages` (every release; Settings.dumpPackagesLPr / dumpPackageLPr): under
+ * "Packages:", one "  Package [<id>] (<hash>):" block each, holding "    versionCode=<n> targetSdk=<n>"
+ * (" minSdk=<n>" between the two from Android 8). The "Hidden system packages:" section after it
+ * repeats every updated system app with its factory versionCode, so only the first section counts.
+ */
+export function parseDumpedVersions(out: string): Map<string, string> {
+  const installed = out.split(/^Hidden system packages:/m)[0];
+  const versions = new Map<string, string>();
+  for (const block of installed.split(/^\s*Package \[/m).slice(1)) {
+    const pkg = /^([^\]\s]+)\]/.exec(block)?.[1];
+    const code = /^\s*versionCode=(\d+)/m.exec(block)?.[1];
+    if (pkg && code && !versions.has(pkg)) versions.set(pkg, code);
+  }
+  return versions;
 }
 
 /** `getprop` prints "[key]: [value]" lines. */
