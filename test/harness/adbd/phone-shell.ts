@@ -9,6 +9,7 @@ import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import type { DeviceFiles } from './files.js';
 import { dumpPackages, listPackages } from './package-output.js';
+import { capturedColours, rawScreencap, type PixelFormatName } from './raw-screencap.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
 
@@ -75,6 +76,8 @@ export interface PhoneQuirks {
   updatedSystemApps: Set<string>;
   /** An older Android release (getprop's release and API level; the package manager's options and output follow it). */
   release: { version: string; sdk: number } | undefined;
+  /** The buffer format screen captures come in (raw-screencap.ts): RGB_565 on 16-bit displays, RGBA_1010102 for wide-colour captures. */
+  pixelFormat: PixelFormatName;
 }
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -93,7 +96,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined,
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888',
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -527,13 +530,9 @@ export class PhoneShell {
     // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's
     // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
     // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
-    if (args.includes('-p')) return { out: await sharp(data, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
-    const header = Buffer.alloc(16);
-    header.writeUInt32LE(width, 0);
-    header.writeUInt32LE(height, 4);
-    header.writeUInt32LE(1, 8);
-    header.writeUInt32LE(1, 12);
-    return { out: Buffer.concat([header, data]), code: 0, err: warning };
+    const format = this.quirks.pixelFormat;
+    if (args.includes('-p')) return { out: await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
+    return { out: rawScreencap(data, width, height, format, this.releaseMajor), code: 0, err: warning };
   }
 }
 

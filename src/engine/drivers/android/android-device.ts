@@ -19,7 +19,7 @@ import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-st
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
-import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
+import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
 import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
@@ -215,12 +215,18 @@ export class AndroidDevice implements DeviceHandle {
   // ---- screen ----
 
   async screenshot(ctx: CallContext): Promise<PngImage> {
-    if (this.options.screencap === 'png') return this.devicePng(ctx);
-    const display = await this.displayArgument(ctx);
-    const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
-    const opaque = isOpaqueFrame(frame);
-    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), opaque);
+    const frame = await this.rawFrame(ctx);
+    if (!frame) return this.devicePng(ctx);
+    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), isOpaqueFrame(frame));
+  }
+
+  /** Raw `screencap`; undefined when screenshots are the phone's PNG (the `png` option, or a pixel format the host does not read). */
+  private async rawFrame(ctx: CallContext): Promise<RawFrame | undefined> {
+    if (this.options.screencap === 'png' || this.captureChoice.rawRefusal) return undefined;
+    const out = await this.exec(`screencap${await this.displayArgument(ctx)} 2>/dev/null`, ctx, 'taking a screenshot');
+    const refusal = unreadableRawFormat(out);
+    if (refusal) return void this.captureChoice.refuseRaw(refusal);
+    return this.parse(ctx, 'screencap', () => parseRawScreencap(out));
   }
 
   /** `screencap -p`: the phone's own PNG, at the logical size. */
@@ -240,20 +246,18 @@ export class AndroidDevice implements DeviceHandle {
     return this.fitted.choice;
   }
 
-  /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
+  /** Raw `screencap` pixels without the host PNG encode (the phone's PNG decoded where screenshots are PNG). */
   async screenshotRaw(ctx: CallContext): Promise<RawImage> {
-    if (this.options.screencap === 'png') {
-      const { png } = await this.screenshot(ctx);
-      try {
-        const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-        return { data, width: info.width, height: info.height, channels: 4 };
-      } catch (err) {
-        throw new ToolError('INTERNAL', `could not decode the screencap -p PNG of ${this.serial}: ${(err as Error).message}; try the driver option screencap: 'raw'`);
-      }
+    const frame = await this.rawFrame(ctx);
+    if (frame) return rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx));
+    const { png } = await this.devicePng(ctx);
+    try {
+      const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height, channels: 4 };
+    } catch (err) {
+      const hint = this.captureChoice.rawRefusal ? ` (${this.captureChoice.rawRefusal})` : "; try the driver option screencap: 'raw'";
+      throw new ToolError('INTERNAL', `could not decode the screencap -p PNG of ${this.serial}: ${(err as Error).message}${hint}`);
     }
-    const display = await this.displayArgument(ctx);
-    const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return rawToLogical(rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out))), await this.logicalSize(ctx));
   }
 
   /** `wm size` once per device: the size elements and input use (rotation is taken from each capture). */
