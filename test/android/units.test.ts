@@ -5,8 +5,9 @@ import { AdbAddressError, resolveAdbAddress } from '../../src/engine/drivers/and
 import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
 import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
 import { AppVersionSource } from '../../src/engine/drivers/android/app-versions.js';
+import { CaptureDisplay } from '../../src/engine/drivers/android/capture-display.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
-import { parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
+import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
 import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
@@ -90,6 +91,26 @@ test('resumed activity across releases', () => {
   // Split screen: each task has its top resumed activity; the focused one is the global line after them.
   const split = '    topResumedActivity=ActivityRecord{b u0 org.x/.Home t9}\n    topResumedActivity=ActivityRecord{c u0 com.y/.Main t11}\n  ResumedActivity: ActivityRecord{c u0 com.y/.Main t11}\n';
   assert.is(parseResumedPackage(split), 'com.y');
+});
+
+test('capture display: the panel the default display is on (a foldable\'s active viewport), else the first listed', () => {
+  const viewport = (id: string, active: number, displayId = 0, type = 'INTERNAL') =>
+    `  Viewport ${type}: displayId=${displayId}, uniqueId=local:${id}, port=1, orientation=0, densityDpi=420 logicalFrame=[0, 0, 1080, 2092], physicalFrame=[0, 0, 1080, 2092], deviceSize=[1080, 2092], isActive=[${active}]`;
+  const folded = [viewport('4619827259835644672', 0), viewport('4619827259835644673', 1)].join('\n');
+  assert.is(parseDefaultDisplayPanel(folded), '4619827259835644673');
+  assert.is(parseDefaultDisplayPanel([viewport('1', 0), viewport('2', 0)].join('\n')), undefined, 'screen off: no panel is on');
+  assert.is(parseDefaultDisplayPanel(viewport('9', 1, 2, 'EXTERNAL')), undefined, 'an external display is not the default one');
+  const display = new CaptureDisplay();
+  display.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="Inner"\nDisplay 4619827259835644673 (HWC display 1): port=1 pnpId=GGL displayName="Outer"\n');
+  assert.is(display.argument, ' -d 4619827259835644672', 'the first listed until the default display\'s panel is known');
+  display.follow(folded);
+  assert.is(display.argument, ' -d 4619827259835644673');
+  display.follow([viewport('4619827259835644672', 0), viewport('4619827259835644673', 0)].join('\n'));
+  assert.is(display.argument, ' -d 4619827259835644673', 'kept while the screen is off');
+  const single = new CaptureDisplay();
+  single.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n');
+  single.follow(folded);
+  assert.equal([single.several, single.argument], [false, '']);
 });
 
 test('launcher apps: literal labels, resource labels fall back to the package, versions joined', () => {

@@ -8,6 +8,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import type { DeviceFiles } from './files.js';
+import { capturedPanel, displayIdLines, viewportLines, type DisplaySetup } from './displays.js';
 import { dumpPackages, listPackages } from './package-output.js';
 import { capturedColours, rawScreencap, type PixelFormatName } from './raw-screencap.js';
 import { parseCommandLine } from './shell-words.js';
@@ -26,6 +27,8 @@ export interface PhoneQuirks {
   nullRootDumps: number;
   /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
   secondDisplay: boolean;
+  /** A foldable's two panels (displays.ts): folded, the outer one shows the phone; open, the inner one (listed first). */
+  foldable: 'folded' | 'open' | undefined;
   /** Packages whose management commands fail with a SecurityException. */
   securityDenied: Set<string>;
   /** No physical keys (cloud phones, TV boxes): `monkey -p` aborts on "SYS_KEYS has no physical keys". */
@@ -82,7 +85,6 @@ export interface PhoneQuirks {
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
-const DISPLAY_ID = '4619827259835644672';
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 
 export function buttonForKey(key: string): Button | undefined {
@@ -96,7 +98,7 @@ const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
 export class PhoneShell {
   readonly quirks: PhoneQuirks = {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888',
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined,
   };
   /** Every `input motionevent` carried out (`down x,y`, panel pixels), for tests. */
   readonly motionEvents: string[] = [];
@@ -219,6 +221,10 @@ export class PhoneShell {
       return { ...n, bounds: { x: left, y: top, width: Math.round((x + width) * sx) - left, height: Math.round((y + height) * sy) - top }, children: n.children.map(scale) };
     };
     return scale(tree);
+  }
+
+  get displays(): DisplaySetup {
+    return this.quirks.foldable ?? (this.quirks.secondDisplay ? 'external' : 'single');
   }
 
   get releaseMajor(): number {
@@ -456,13 +462,12 @@ export class PhoneShell {
   private dumpsys([service, ...args]: string[]): CommandResult {
     switch (service) {
       case 'input':
-        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Viewport INTERNAL: displayId=0, uniqueId=local:${DISPLAY_ID}, port=0, orientation=${this.rotation()}, logicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], physicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], deviceSize=[${this.naturalSize().replace('x', ', ')}], isActive=[1]\n`);
+        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), this.phone.size, this.naturalSize())}`);
       case 'activity':
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
       case 'SurfaceFlinger':
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
-        return ok(`Display ${DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n` +
-          (this.quirks.secondDisplay ? 'Display 4619827551948147201 (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"\n' : ''));
+        return ok(displayIdLines(this.displays));
       case 'power':
         return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
       case 'window':
@@ -522,11 +527,12 @@ export class PhoneShell {
 
   private async screencap(args: string[]): Promise<CommandResult> {
     const d = args.indexOf('-d');
-    if (d >= 0 && ![DISPLAY_ID, '0'].includes(args[d + 1])) return { out: `Display Id '${args[d + 1]}' is not valid.\n`, code: 1 };
-    const warning = d < 0 && this.quirks.secondDisplay
-      ? '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n'
-      : '';
-    const { data, width, height } = await this.phone.screenRgba();
+    const panel = capturedPanel(this.displays, d >= 0 ? args[d + 1] : undefined);
+    if ('error' in panel) return { out: panel.error, code: 1 };
+    const { warning } = panel;
+    const screen = await this.phone.screenRgba();
+    const { width, height } = screen;
+    const data = panel.shows === 'screen' ? screen.data : Buffer.alloc(screen.data.length, Buffer.from([0, 0, 0, 255]));
     // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's
     // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
     // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.

@@ -22,7 +22,8 @@ import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { FittedCapture } from './fitted-capture.js';
-import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
+import { CaptureDisplay } from './capture-display.js';
+import { isInstalledOutput, isSecurityException, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
 
@@ -55,7 +56,7 @@ export class AndroidDevice implements DeviceHandle {
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   private readonly elementListing: ElementListing;
-  private displayArgs: string | undefined;
+  private readonly captureDisplay = new CaptureDisplay();
   private readonly fitted: FittedCapture;
   private readonly touches: AndroidTouch;
   private readonly launcher: AppLauncher;
@@ -274,6 +275,7 @@ export class AndroidDevice implements DeviceHandle {
     const out = await this.text('wm size; dumpsys input', ctx, 'reading the screen size');
     const size = await this.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
     this.physicalSize = size;
+    this.captureDisplay.follow(out);
     return rotate(size, parseRotation(out) ?? 0);
   }
 
@@ -408,13 +410,13 @@ export class AndroidDevice implements DeviceHandle {
     });
   }
 
-  /** The display to capture: on multi-display devices screencap warns and picks one at random without -d. */
+  /** ` -d <panel>` where the device has several displays (capture-display.ts), else ''. */
   private async displayArgument(ctx: CallContext): Promise<string> {
-    if (this.displayArgs === undefined) {
-      const ids = parseDisplayIds(await this.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
-      this.displayArgs = ids.length > 1 ? ` -d ${ids[0]}` : '';
-    }
-    return this.displayArgs;
+    if (!this.captureDisplay.known) this.captureDisplay.learnPanels(await this.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
+    // A fold moves the default display to the other panel, with another size: both are read again
+    // before each capture (one round trip), so the capture and its scaling follow it.
+    if (this.captureDisplay.several) await this.screenSize(ctx);
+    return this.captureDisplay.argument;
   }
 
   /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */

@@ -12,17 +12,37 @@ export function parseWmSize(out: string): ScreenSize | undefined {
 
 /**
  * The display's real rotation (0–3) from `dumpsys input` (the user_rotation setting alone is wrong
- * while auto-rotate is on). The default display's internal viewport says it ("Viewport INTERNAL:
- * displayId=0, …, orientation=1, …, isActive=[1]", DisplayViewport::toString); a foldable lists an
- * inactive one for its other panel. Releases without viewport lines have the touch mapper's
- * "SurfaceOrientation: 1", but that is 0 for a touch device that does not follow the display (a
- * touchpad, an emulator's spare multi-touch devices), so it comes second.
+ * while auto-rotate is on): the default display's viewport says it (defaultViewport). Releases
+ * without viewport lines have the touch mapper's "SurfaceOrientation: 1", but that is 0 for a touch
+ * device that does not follow the display (a touchpad, an emulator's spare multi-touch devices), so
+ * it comes second.
  */
 export function parseRotation(out: string): number | undefined {
-  const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
-  const main = viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
+  const main = defaultViewport(out);
   const m = (main && /orientation=(\d)/.exec(main)) ?? /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The physical display the default display is shown on now, from `dumpsys input`: the uniqueId of
+ * its viewport, "local:" + the physical display id (LocalDisplayAdapter), which is the id
+ * `dumpsys SurfaceFlinger --display-id` lists and `screencap -d` takes. Undefined when no viewport
+ * of display 0 is active (the screen is off) or the release prints none.
+ */
+export function parseDefaultDisplayPanel(out: string): string | undefined {
+  const main = defaultViewport(out);
+  return main ? /uniqueId=local:(\d+)/.exec(main)?.[1] : undefined;
+}
+
+/**
+ * The default display's active internal viewport line ("Viewport INTERNAL: displayId=0, uniqueId=…,
+ * …, orientation=1, …, isActive=[1]", DisplayViewport::toString). A foldable lists one for each
+ * panel, both showing display 0 (DisplayManagerService.configureDisplayLocked gives the panel that is
+ * off the default display to mirror): the one that is on says isActive=[1].
+ */
+function defaultViewport(out: string): string | undefined {
+  const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
+  return viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
 }
 
 /**
