@@ -4,7 +4,7 @@ import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { parseRawScreencap, unreadableRawFormat } from './screencap.js';
 import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
 
-/** What the fitted capture needs from its device (android-device.ts), with its error mapping. */
+/** What the fitted capture needs from its device (screen-capture.ts), with its error mapping. */
 export interface FittedCaptureIo {
   /** `screencap` with the display argument the device needs. */
   rawCommand(ctx: CallContext): Promise<string>;

@@ -3,6 +3,9 @@ import type { ScreenSize } from '../../ui-tree.js';
 
 /** Parsers for the text that Android's shell commands print. Each names the command and release it was written for. */
 
+/** Echoed between commands run in one round trip, to split their outputs. */
+export const SEPARATOR = '__mobilebridge__';
+
 /** `wm size`: "Physical size: 1080x2400" and, when overridden, "Override size: 720x1600" (the one in effect). */
 export function parseWmSize(out: string): ScreenSize | undefined {
   const pick = (label: string) => new RegExp(`${label} size:\\s*(\\d+)x(\\d+)`).exec(out);
