@@ -4,8 +4,10 @@ import sharp from 'sharp';
 import { AdbAddressError, resolveAdbAddress } from '../../src/engine/drivers/android/adb-address.js';
 import { shellQuote } from '../../src/engine/drivers/android/adb-client.js';
 import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js';
+import { AppVersionSource } from '../../src/engine/drivers/android/app-versions.js';
+import { CaptureDisplay } from '../../src/engine/drivers/android/capture-display.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
-import { parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
+import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
 import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
@@ -91,12 +93,61 @@ test('resumed activity across releases', () => {
   assert.is(parseResumedPackage(split), 'com.y');
 });
 
+test('capture display: the panel the default display is on (a foldable\'s active viewport), else the first listed', () => {
+  const viewport = (id: string, active: number, displayId = 0, type = 'INTERNAL') =>
+    `  Viewport ${type}: displayId=${displayId}, uniqueId=local:${id}, port=1, orientation=0, densityDpi=420 logicalFrame=[0, 0, 1080, 2092], physicalFrame=[0, 0, 1080, 2092], deviceSize=[1080, 2092], isActive=[${active}]`;
+  const folded = [viewport('4619827259835644672', 0), viewport('4619827259835644673', 1)].join('\n');
+  assert.is(parseDefaultDisplayPanel(folded), '4619827259835644673');
+  assert.is(parseDefaultDisplayPanel([viewport('1', 0), viewport('2', 0)].join('\n')), undefined, 'screen off: no panel is on');
+  assert.is(parseDefaultDisplayPanel(viewport('9', 1, 2, 'EXTERNAL')), undefined, 'an external display is not the default one');
+  const display = new CaptureDisplay();
+  display.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="Inner"\nDisplay 4619827259835644673 (HWC display 1): port=1 pnpId=GGL displayName="Outer"\n');
+  assert.is(display.argument, ' -d 4619827259835644672', 'the first listed until the default display\'s panel is known');
+  display.follow(folded);
+  assert.is(display.argument, ' -d 4619827259835644673');
+  display.follow([viewport('4619827259835644672', 0), viewport('4619827259835644673', 0)].join('\n'));
+  assert.is(display.argument, ' -d 4619827259835644673', 'kept while the screen is off');
+  const single = new CaptureDisplay();
+  single.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n');
+  single.follow(folded);
+  assert.equal([single.several, single.argument], [false, '']);
+});
+
 test('launcher apps: literal labels, resource labels fall back to the package, versions joined', () => {
   const out = 'Activity #0:\n  ActivityInfo:\n    packageName=com.b\n    ApplicationInfo:\n      labelRes=0x7f nonLocalizedLabel=null icon=0x1\nActivity #1:\n    packageName=com.a\n      labelRes=0x0 nonLocalizedLabel=My App icon=0x0\n';
-  assert.equal(parseLauncherApps(out, 'package:com.a versionCode:12\n'), [
+  assert.equal(parseLauncherApps(out, new Map([['com.a', '12']])), [
     { package: 'com.a', name: 'My App', version: '12', installed: true },
     { package: 'com.b', name: 'com.b', version: '', installed: true },
   ]);
+});
+
+test('app versions: pm list --show-versioncode lines; dumpsys package blocks, the hidden factory versions left out', () => {
+  assert.equal(parseListedVersions('package:com.a versionCode:12\npackage:com.b versionCode:3 uid:10042\npackage:com.c\n'), new Map([['com.a', '12'], ['com.b', '3']]));
+  // Settings.dumpPackageLPr: Android 7 prints "versionCode=N targetSdk=N", Android 8+ puts minSdk between them.
+  const dump = [
+    'Packages:',
+    '  Package [com.android.chrome] (3c1f2e8):',
+    '    userId=10032',
+    '    versionCode=307112552 targetSdk=26',
+    '    versionName=61.0.3163.98',
+    '  Package [com.a] (9d8e7f6):',
+    '    versionCode=12 minSdk=21 targetSdk=28',
+    '',
+    'Hidden system packages:',
+    '  Package [com.android.chrome] (1b2c3d4):',
+    '    versionCode=277013150 targetSdk=24',
+    '',
+  ].join('\n');
+  assert.equal(parseDumpedVersions(dump), new Map([['com.android.chrome', '307112552'], ['com.a', '12']]));
+});
+
+test('app version source: chosen by release, switched to the dump when pm refuses the option', () => {
+  assert.is(new AppVersionSource('7.1.2').command, 'dumpsys package packages');
+  for (const release of ['8.0.0', '14', 'UpsideDownCake', '']) assert.is(new AppVersionSource(release).command, 'pm list packages --show-versioncode', release);
+  const unknown = new AppVersionSource('');
+  assert.is(unknown.read('Error: Unknown option: --show-versioncode\n'), undefined);
+  assert.is(unknown.command, 'dumpsys package packages');
+  assert.equal(unknown.read('Packages:\n  Package [com.a] (1):\n    versionCode=7 targetSdk=25\n'), new Map([['com.a', '7']]));
 });
 
 test('raw screencap: 12- and 16-byte headers, BGRA swapped, garbage rejected', async () => {

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ScreencapStream } from '../../../src/engine/drivers/android/screencap-stream.js';
+import { rgbaFrom565 } from '../../../src/engine/drivers/android/screencap.js';
 import { AreaScaler } from '../../../src/engine/screen/area-scaler.js';
 
 function noise(bytes: number, seed = 1): Buffer {
@@ -122,6 +123,27 @@ stream('12- and 16-byte headers, BGRA swapped, the screen size is the logical (w
   s.push(screencap(40, 80, 1, 16, pixels));
   const got = s.finish();
   assert.equal([got.shrunk.width, got.shrunk.height, got.screenWidth, got.screenHeight], [10, 20, 20, 40]);
+});
+
+stream('RGB_565 frames are widened to RGBA on the way, pixels split across chunks included; other formats are named, not read', () => {
+  const wide = noise(40 * 80 * 4);
+  for (let i = 3; i < wide.length; i += 4) wide[i] = 255;
+  const packed = Buffer.alloc(40 * 80 * 2);
+  for (let p = 0; p < 40 * 80; p++) packed.writeUInt16LE(((wide[p * 4] >> 3) << 11) | ((wide[p * 4 + 1] >> 2) << 5) | (wide[p * 4 + 2] >> 3), p * 2);
+  const s = new ScreencapStream(16, { width: 40, height: 80 }, fitHalf);
+  const out = screencap(40, 80, 4, 16, packed);
+  // Odd chunk sizes: a pixel's two bytes arrive in different chunks.
+  for (let at = 0; at < out.length; at += 1001) s.push(out.subarray(at, at + 1001));
+  const got = s.finish();
+  assert.equal([got.shrunk.width, got.shrunk.height, got.screenWidth, got.screenHeight], [20, 40, 40, 80]);
+  assert.ok(got.shrunk.data.equals(scale(rgbaFrom565(packed), 40, 80, 20, 40, 40 * 80 * 4, 'rgba').out));
+  const cut = new ScreencapStream(16, { width: 40, height: 80 }, fitHalf);
+  cut.push(out.subarray(0, out.length - 1));
+  assert.throws(() => cut.finish(), /does not hold a 40×80 frame/);
+  const fp16 = new ScreencapStream(16, { width: 40, height: 80 }, fitHalf);
+  fp16.push(screencap(40, 80, 22, 16, noise(40 * 80 * 8)));
+  assert.match(String(fp16.unreadable), /pixel format 22 \(RGBA_FP16\)/);
+  assert.throws(() => fp16.finish(), /RGBA_FP16/);
 });
 
 stream('an error printed instead of a frame, a cut-off frame and a wrong header size fail with what happened', () => {

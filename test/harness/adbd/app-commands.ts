@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { DeviceFiles } from './files.js';
-import type { PhoneQuirks } from './phone-quirks.js';
+import { listPackages } from './package-output.js';
+import { releaseMajor, type PhoneQuirks } from './phone-quirks.js';
 import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
@@ -101,7 +102,7 @@ export class AppCommands {
       case 'install':
         return this.install(pkg);
       case 'list':
-        return ok(this.phone.installedApps.map((a) => `package:${a.package} versionCode:${a.version.replace(/\D/g, '') || '1'}\n`).join(''));
+        return ok(listPackages(this.phone.installedApps, args.filter((a) => a.startsWith('-')), releaseMajor(this.quirks, this.phone.info.version)));
       default:
         return unknown(['pm', verb, ...args]);
     }

@@ -1,9 +1,13 @@
+import type { PixelFormatName } from './raw-screencap.js';
+
 /** Knobs tests turn to reproduce what real devices do. */
 export interface PhoneQuirks {
   /** The next N `uiautomator dump` calls print "null root node" instead of a dump. */
   nullRootDumps: number;
   /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
   secondDisplay: boolean;
+  /** A foldable's two panels (displays.ts): folded, the outer one shows the phone; open, the inner one (listed first). */
+  foldable: 'folded' | 'open' | undefined;
   /** Packages whose management commands fail with a SecurityException. */
   securityDenied: Set<string>;
   /** No physical keys (cloud phones, TV boxes): `monkey -p` aborts on "SYS_KEYS has no physical keys". */
@@ -52,12 +56,21 @@ export interface PhoneQuirks {
    * version stays installed, and a second uninstall is refused as for any system app.
    */
   updatedSystemApps: Set<string>;
+  /** An older Android release (getprop's release and API level; the package manager's options and output follow it). */
+  release: { version: string; sdk: number } | undefined;
+  /** The buffer format screen captures come in (raw-screencap.ts): RGB_565 on 16-bit displays, RGBA_1010102 for wide-colour captures. */
+  pixelFormat: PixelFormatName;
+}
+
+/** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
+export function releaseMajor(quirks: PhoneQuirks, phoneVersion: string): number {
+  return Number.parseInt(quirks.release?.version ?? phoneVersion, 10);
 }
 
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(),
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined,
   };
 }

@@ -4,15 +4,17 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
+import { capturedPanel, displayIdLines, viewportLines, type DisplaySetup } from './displays.js';
 import type { DeviceFiles } from './files.js';
-import { noQuirks, type PhoneQuirks } from './phone-quirks.js';
+import { dumpPackages } from './package-output.js';
+import { noQuirks, releaseMajor, type PhoneQuirks } from './phone-quirks.js';
+import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
-const DISPLAY_ID = '4619827259835644672';
 
 export function buttonForKey(key: string): Button | undefined {
   return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
@@ -91,8 +93,8 @@ export class PhoneShell {
     const props: Record<string, string> = {
       'ro.product.model': this.phone.info.model,
       'ro.product.manufacturer': 'Google',
-      'ro.build.version.release': this.phone.info.version,
-      'ro.build.version.sdk': '34',
+      'ro.build.version.release': this.quirks.release?.version ?? this.phone.info.version,
+      'ro.build.version.sdk': String(this.quirks.release?.sdk ?? 34),
       'ro.product.cpu.abi': 'x86_64',
     };
     if (key) return `${props[key] ?? ''}\n`;
@@ -146,6 +148,10 @@ export class PhoneShell {
       return { ...n, bounds: { x: left, y: top, width: Math.round((x + width) * sx) - left, height: Math.round((y + height) * sy) - top }, children: n.children.map(scale) };
     };
     return scale(tree);
+  }
+
+  get displays(): DisplaySetup {
+    return this.quirks.foldable ?? (this.quirks.secondDisplay ? 'external' : 'single');
   }
 
   /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
@@ -242,13 +248,12 @@ export class PhoneShell {
   private dumpsys([service, ...args]: string[]): CommandResult {
     switch (service) {
       case 'input':
-        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Viewport INTERNAL: displayId=0, uniqueId=local:${DISPLAY_ID}, port=0, orientation=${this.rotation()}, logicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], physicalFrame=[0, 0, ${this.phone.size.width}, ${this.phone.size.height}], deviceSize=[${this.naturalSize().replace('x', ', ')}], isActive=[1]\n`);
+        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), this.phone.size, this.naturalSize())}`);
       case 'activity':
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
       case 'SurfaceFlinger':
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
-        return ok(`Display ${DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n` +
-          (this.quirks.secondDisplay ? 'Display 4619827551948147201 (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"\n' : ''));
+        return ok(displayIdLines(this.displays));
       case 'power':
         return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
       case 'window':
@@ -270,6 +275,9 @@ export class PhoneShell {
         ].join('\n'));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
+      case 'package':
+        if (args[0] !== 'packages') return unknown(['dumpsys', service, ...args]);
+        return ok(dumpPackages(this.phone.installedApps, this.quirks.updatedSystemApps, releaseMajor(this.quirks, this.phone.info.version)));
       default:
         return ok('');
     }
@@ -305,21 +313,18 @@ export class PhoneShell {
 
   private async screencap(args: string[]): Promise<CommandResult> {
     const d = args.indexOf('-d');
-    if (d >= 0 && ![DISPLAY_ID, '0'].includes(args[d + 1])) return { out: `Display Id '${args[d + 1]}' is not valid.\n`, code: 1 };
-    const warning = d < 0 && this.quirks.secondDisplay
-      ? '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n'
-      : '';
-    const { data, width, height } = await this.phone.screenRgba();
+    const panel = capturedPanel(this.displays, d >= 0 ? args[d + 1] : undefined);
+    if ('error' in panel) return { out: panel.error, code: 1 };
+    const { warning } = panel;
+    const screen = await this.phone.screenRgba();
+    const { width, height } = screen;
+    const data = panel.shows === 'screen' ? screen.data : Buffer.alloc(screen.data.length, Buffer.from([0, 0, 0, 255]));
     // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's
     // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
     // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
-    if (args.includes('-p')) return { out: await sharp(data, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
-    const header = Buffer.alloc(16);
-    header.writeUInt32LE(width, 0);
-    header.writeUInt32LE(height, 4);
-    header.writeUInt32LE(1, 8);
-    header.writeUInt32LE(1, 12);
-    return { out: Buffer.concat([header, data]), code: 0, err: warning };
+    const format = this.quirks.pixelFormat;
+    if (args.includes('-p')) return { out: await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
+    return { out: rawScreencap(data, width, height, format, releaseMajor(this.quirks, this.phone.info.version)), code: 0, err: warning };
   }
 }
 

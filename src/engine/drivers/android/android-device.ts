@@ -1,13 +1,10 @@
-import sharp from 'sharp';
 import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
+import { AndroidApps } from './app-manager.js';
 import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
-import { apkPackageName } from './apk-package.js';
-import { AppLauncher } from './app-launcher.js';
-import { installRefusal } from './install-failure.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
@@ -15,13 +12,11 @@ import { ControlUnavailable } from './scrcpy/control-channel.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { awaitRotation, orientationAt, rotationFor, type RotationIo } from './rotation.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';
+import { AndroidScreenCapture } from './screen-capture.js';
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
-import { pngToLogical, rawToLogical } from './frame-scale.js';
-import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from './screencap.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
-import { FittedCapture } from './fitted-capture.js';
-import { isInstalledOutput, isSecurityException, parseDisplayIds, parseLauncherApps, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from './shell-output.js';
+import { isSecurityException, parseRotation, parseWifiOn, parseWmSize, SEPARATOR } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
 
@@ -41,8 +36,6 @@ export interface AndroidDeviceOptions {
   uiServerApks?: UiServerApks;
 }
 
-const SEPARATOR = '__mobilebridge__';
-
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
   private readonly monkey: MonkeyChannel;
@@ -54,10 +47,9 @@ export class AndroidDevice implements DeviceHandle {
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
   private physicalSize: ScreenSize | undefined;
   private readonly elementListing: ElementListing;
-  private displayArgs: string | undefined;
-  private readonly fitted: FittedCapture;
+  private readonly capture: AndroidScreenCapture;
   private readonly touches: AndroidTouch;
-  private readonly launcher: AppLauncher;
+  private readonly apps: AndroidApps;
   /** Connections for commands, each opened before it is needed (spare-transport.ts). */
   private readonly connections: SpareTransport;
   private readonly typing: TypingIo;
@@ -74,20 +66,23 @@ export class AndroidDevice implements DeviceHandle {
     const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
-    this.fitted = new FittedCapture(options.screencap, {
-      rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
-      logicalSize: (ctx) => this.logicalSize(ctx),
-      exec: (command, ctx) => this.exec(command, ctx, 'taking a screenshot'),
+    this.capture = new AndroidScreenCapture(options.screencap, {
+      serial: info.id,
+      exec: (command, ctx, what) => this.exec(command, ctx, what),
+      text: (command, ctx, what) => this.text(command, ctx, what),
       stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),
       parse: (ctx, what, work) => this.parse(ctx, what, work),
-      devicePng: (ctx) => this.devicePng(ctx),
-      decode: ({ png }) => sharp(png).raw().toBuffer(),
+      logicalSize: (ctx) => this.logicalSize(ctx),
+      readScreenSize: (ctx) => this.screenSize(ctx),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
-    this.launcher = new AppLauncher({
+    this.apps = new AndroidApps({
       serial: info.id,
-      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
-      forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+      release: info.version,
+      text: (command, ctx, what) => this.text(command, ctx, what),
+      checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
+      install: (path) => Promise.resolve(device.install(path)),
+      guard: (ctx, what, work) => this.guard(ctx, what, work),
     });
     this.elementListing = new ElementListing({
       serial: info.id,
@@ -137,118 +132,55 @@ export class AndroidDevice implements DeviceHandle {
     return this.scrcpy.openVideo(options);
   }
 
-  // ---- apps ----
+  // ---- apps (app-manager.ts) ----
 
-  async listApps(ctx: CallContext): Promise<InstalledApp[]> {
-    const out = await this.text(
-      `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER; echo ${SEPARATOR}; pm list packages --show-versioncode`,
-      ctx, 'listing apps',
-    );
-    const [activities, versions = ''] = out.split(SEPARATOR);
-    return parseLauncherApps(activities, versions);
+  listApps(ctx: CallContext): Promise<InstalledApp[]> {
+    return this.apps.list(ctx);
   }
 
-  /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */
   launchApp(pkg: string, ctx: CallContext): Promise<void> {
-    return this.launcher.launch(pkg, ctx);
+    return this.apps.launch(pkg, ctx);
   }
 
-  async terminateApp(pkg: string, ctx: CallContext): Promise<undefined> {
-    await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping');
-    return undefined;
+  terminateApp(pkg: string, ctx: CallContext): Promise<undefined> {
+    return this.apps.terminate(pkg, ctx);
   }
 
-  /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */
-  async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
-    const pkg = await apkPackageName(path, this.serial);
-    this.launcher.forget(pkg);
-    // The refusal code must be read before guard() turns adbkit's InstallError into a generic failure.
-    const refused = (err: unknown) => {
-      const code = (err as { code?: unknown }).code;
-      return typeof code === 'string' ? installRefusal(code, this.serial, path) : undefined;
-    };
-    try {
-      await this.guard(ctx, 'installing', () => Promise.resolve(this.device.install(path)).catch((err: unknown) => {
-        throw refused(err) ?? err;
-      }));
-    } catch (err) {
-      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
-      throw new ToolError('INTERNAL', `installing ${path} on ${this.serial} failed: ${(err as Error).message}`);
-    }
-    return { package: pkg };
+  installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
+    return this.apps.install(path, ctx);
   }
 
-  async uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
-    this.launcher.forget(pkg);
-    // `pm path` again after the uninstall, in the same round trip: for a system app that was updated
-    // (Chrome, Maps…) `pm uninstall` removes only the update, prints "Success", and the version the
-    // phone came with stays installed (PackageManagerShellCommand runUninstall, DELETE_ALL_USERS).
-    const [printed, after = ''] = (await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)} && echo ${SEPARATOR} && pm path ${shellQuote(pkg)}`, ctx, 'uninstalling', true)).split(SEPARATOR);
-    const out = withoutPaths(printed);
-    if (/^Success/m.test(out) && isInstalledOutput(after)) {
-      throw new ToolError('PERMISSION_DENIED', `${this.serial} removed only the updates of ${pkg}: it is a system app, and the version the phone came with stays installed (Android uninstalls system apps only with root); disable it in Settings › Apps if it must not run`);
-    }
-    if (/^Success/m.test(out)) return;
-    if (/DELETE_FAILED_INTERNAL_ERROR|DELETE_FAILED_DEVICE_POLICY_MANAGER|DELETE_FAILED_USER_RESTRICTED/.test(out)) {
-      throw new ToolError('PERMISSION_DENIED', `${this.serial} refuses to uninstall ${pkg} (a system or device-admin app): ${out.trim()}`);
-    }
-    throw new ToolError('INTERNAL', `uninstalling ${pkg} from ${this.serial} failed: ${out.trim() || 'no output'}`);
+  uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
+    return this.apps.uninstall(pkg, ctx);
   }
 
-  async clearAppData(pkg: string, ctx: CallContext): Promise<void> {
-    const out = await this.forInstalled(pkg, `pm clear ${shellQuote(pkg)}`, ctx, 'clearing the data of');
-    if (!/^Success/m.test(out)) throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.serial} failed: ${out.trim() || 'no output'}`);
+  clearAppData(pkg: string, ctx: CallContext): Promise<void> {
+    return this.apps.clearData(pkg, ctx);
   }
 
-  async foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
-    const out = await this.text('dumpsys activity activities', ctx, 'reading the foreground app');
-    const pkg = parseResumedPackage(out);
-    if (!pkg) throw new ToolError('INTERNAL', `no resumed activity on ${this.serial} (the screen may be off or locked); wake and unlock the device`);
-    return { package: pkg };
+  foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
+    return this.apps.foreground(ctx);
   }
 
   // ---- screen ----
 
-  async screenshot(ctx: CallContext): Promise<PngImage> {
-    if (this.options.screencap === 'png') return this.devicePng(ctx);
-    const display = await this.displayArgument(ctx);
-    const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    const frame = await this.parse(ctx, 'screencap', () => parseRawScreencap(out));
-    const opaque = isOpaqueFrame(frame);
-    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalSize(ctx)), opaque);
+  screenshot(ctx: CallContext): Promise<PngImage> {
+    return this.capture.png(ctx);
   }
 
-  /** `screencap -p`: the phone's own PNG, at the logical size. */
-  private async devicePng(ctx: CallContext): Promise<PngImage> {
-    const display = await this.displayArgument(ctx);
-    const out = await this.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return pngToLogical(await this.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.logicalSize(ctx));
-  }
-
-  /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (fitted-capture.ts). */
+  /** A screen for a consumer that shrinks it to `fit` (screen-capture.ts). */
   screenshotFitted(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
-    return this.fitted.capture(fit, ctx);
+    return this.capture.fitted(fit, ctx);
   }
 
   /** Raw or PNG for agents' screenshots, as measured on this device. */
   get captureChoice(): CaptureChoice {
-    return this.fitted.choice;
+    return this.capture.choice;
   }
 
-  /** Raw `screencap` pixels without the host PNG encode (with `screencap: 'png'`, the device's PNG decoded). */
-  async screenshotRaw(ctx: CallContext): Promise<RawImage> {
-    if (this.options.screencap === 'png') {
-      const { png } = await this.screenshot(ctx);
-      try {
-        const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-        return { data, width: info.width, height: info.height, channels: 4 };
-      } catch (err) {
-        throw new ToolError('INTERNAL', `could not decode the screencap -p PNG of ${this.serial}: ${(err as Error).message}; try the driver option screencap: 'raw'`);
-      }
-    }
-    const display = await this.displayArgument(ctx);
-    const out = await this.exec(`screencap${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return rawToLogical(rgbaFromRawFrame(await this.parse(ctx, 'screencap', () => parseRawScreencap(out))), await this.logicalSize(ctx));
+  /** Raw `screencap` pixels without the host PNG encode (the phone's PNG decoded where screenshots are PNG). */
+  screenshotRaw(ctx: CallContext): Promise<RawImage> {
+    return this.capture.raw(ctx);
   }
 
   /** `wm size` once per device: the size elements and input use (rotation is taken from each capture). */
@@ -265,6 +197,7 @@ export class AndroidDevice implements DeviceHandle {
     const out = await this.text('wm size; dumpsys input', ctx, 'reading the screen size');
     const size = await this.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
     this.physicalSize = size;
+    this.capture.followDisplay(out);
     return rotate(size, parseRotation(out) ?? 0);
   }
 
@@ -399,25 +332,6 @@ export class AndroidDevice implements DeviceHandle {
     });
   }
 
-  /** The display to capture: on multi-display devices screencap warns and picks one at random without -d. */
-  private async displayArgument(ctx: CallContext): Promise<string> {
-    if (this.displayArgs === undefined) {
-      const ids = parseDisplayIds(await this.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
-      this.displayArgs = ids.length > 1 ? ` -d ${ids[0]}` : '';
-    }
-    return this.displayArgs;
-  }
-
-  /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */
-  /** `keepPaths`: return the output as printed, for a command that prints `pm path` lines of its own. */
-  private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string, keepPaths = false): Promise<string> {
-    const out = await this.checkedText(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
-    if (!isInstalledOutput(out)) {
-      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.serial}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
-    }
-    return keepPaths ? out : withoutPaths(out);
-  }
-
   private checkSecurity(out: string, what: string): void {
     if (!isSecurityException(out)) return;
     const line = out.trim().split('\n').find((l) => isSecurityException(l)) ?? out.trim();
@@ -484,7 +398,6 @@ function injectionDeniedError(serial: string, what: string, detail: string): Too
   );
 }
 
-const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');
 
 
 function fail(message: string): never {

@@ -16,12 +16,23 @@ export class CaptureChoice {
   private readonly samples: Record<CaptureWay, number[]> = { raw: [], png: [] };
   private warmedUp = false;
   private chosen?: CaptureWay;
+  private refusal?: string;
 
   constructor(readonly mode: ScreencapMode) {}
 
   /** The way settled on, once measured (or as configured); undefined while still measuring. */
   get decided(): CaptureWay | undefined {
+    if (this.refusal) return 'png';
     return this.mode === 'auto' ? this.chosen : this.mode;
+  }
+
+  /** Why raw capture is not used on this device (its pixel format), once a capture showed it; then every capture is the phone's PNG, whatever the mode. */
+  get rawRefusal(): string | undefined {
+    return this.refusal;
+  }
+
+  refuseRaw(reason: string): void {
+    this.refusal = reason;
   }
 
   /** The way to take the next capture: while measuring, the ways alternate. */

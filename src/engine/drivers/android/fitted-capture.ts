@@ -1,10 +1,10 @@
 import type { CallContext, FitSize, FittedScreen, PngImage } from '../../driver.js';
 import type { ScreenSize } from '../../ui-tree.js';
 import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
-import { parseRawScreencap } from './screencap.js';
+import { parseRawScreencap, unreadableRawFormat } from './screencap.js';
 import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
 
-/** What the fitted capture needs from its device (android-device.ts), with its error mapping. */
+/** What the fitted capture needs from its device (screen-capture.ts), with its error mapping. */
 export interface FittedCaptureIo {
   /** `screencap` with the display argument the device needs. */
   rawCommand(ctx: CallContext): Promise<string>;
@@ -37,7 +37,8 @@ export class FittedCapture {
   async capture(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
     const way = this.choice.next();
     const started = performance.now();
-    const screen: FittedScreen = way === 'png' ? { png: await this.io.devicePng(ctx) } : await this.shrunkRaw(fit, ctx);
+    const raw = way === 'raw' ? await this.shrunkRaw(fit, ctx) : undefined;
+    const screen: FittedScreen = raw ?? { png: await this.io.devicePng(ctx) };
     // Raw arrives shrunk; the PNG still has to be decoded by its consumer, so a fair comparison
     // counts that decode too (25–35 ms for 1080×2400 here): paid twice, only while measuring.
     if (screen.png && this.choice.decided === undefined) await this.io.decode(screen.png).catch(() => undefined);
@@ -45,11 +46,14 @@ export class FittedCapture {
     return screen;
   }
 
-  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen> {
+  /** Undefined when the device's pixel format turns out unreadable: the choice then refuses raw for good. */
+  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen | undefined> {
     const command = await this.io.rawCommand(ctx);
     const logical = await this.io.logicalSize(ctx);
     if (this.rawHeader === undefined) {
       const out = await this.io.exec(command, ctx);
+      const refusal = unreadableRawFormat(out);
+      if (refusal) return void this.choice.refuseRaw(refusal);
       const frame = await this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
       const stream = new ScreencapStream(frame.headerSize ?? 16, logical, fit);
       stream.push(out);
@@ -58,6 +62,7 @@ export class FittedCapture {
     }
     const stream = new ScreencapStream(this.rawHeader, logical, fit);
     await this.io.stream(command, ctx, (chunk) => stream.push(chunk));
+    if (stream.unreadable) return void this.choice.refuseRaw(stream.unreadable);
     return this.io.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
       // Learnt again from the next capture, read whole.
       this.rawHeader = undefined;

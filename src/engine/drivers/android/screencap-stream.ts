@@ -2,10 +2,8 @@ import type { FitSize, RawImage } from '../../driver.js';
 import { AreaScaler } from '../../screen/area-scaler.js';
 import type { ScreenSize } from '../../ui-tree.js';
 import { logicalFrameSize } from './frame-scale.js';
-import { BGRA, isSupportedFormat } from './screencap.js';
+import { BGRA, bytesPerPixel, MAX_SIDE, RGB_565, rgbaFrom565, unreadableFormatReason } from './screencap.js';
 
-/** Larger than any panel: a "header" beyond it is text the device printed instead of a frame. */
-const MAX_SIDE = 16_384;
 /** Output kept to quote when the device printed an error instead of a frame. */
 const ERROR_TEXT_BYTES = 512;
 
@@ -28,6 +26,12 @@ export class ScreencapStream {
   private screen?: ScreenSize;
   private received = 0;
   private text?: Buffer;
+  private pixelBytes = 4;
+  /** RGB_565 rows are widened to RGBA on the way (the scaler reads 4-byte pixels); a byte of a pixel split between chunks waits here. */
+  private widen565 = false;
+  private oddByte?: Buffer;
+  /** Set when the header names a pixel format the host does not read: the reason, for the fallback to the phone's PNG. */
+  unreadable?: string;
 
   constructor(
     private readonly headerSize: 12 | 16,
@@ -39,6 +43,7 @@ export class ScreencapStream {
   push(chunk: Buffer): void {
     this.received += chunk.length;
     if (this.text) return void (this.text = Buffer.concat([this.text, chunk]).subarray(0, ERROR_TEXT_BYTES));
+    if (this.unreadable) return;
     let rest = chunk;
     if (!this.scaler) {
       const need = this.headerSize - this.header.length;
@@ -46,18 +51,28 @@ export class ScreencapStream {
       rest = chunk.subarray(need);
       if (this.header.length < this.headerSize) return;
       if (!this.start()) return void (this.text = Buffer.concat([this.header, rest]).subarray(0, ERROR_TEXT_BYTES));
+      if (this.unreadable) return;
     }
-    if (rest.length) this.scaler!.push(rest);
+    if (rest.length) this.scaler!.push(this.widen565 ? this.widened(rest) : rest);
+  }
+
+  /** Whole RGB_565 pixels of `chunk` (with a byte left over from the last one) as RGBA. */
+  private widened(chunk: Buffer): Buffer {
+    const bytes = this.oddByte ? Buffer.concat([this.oddByte, chunk]) : chunk;
+    const whole = bytes.length & ~1;
+    this.oddByte = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
+    return rgbaFrom565(bytes.subarray(0, whole));
   }
 
   /** The shrunk screen; throws with what the device printed when the output was not one whole frame. */
   finish(): ShrunkScreen {
+    if (this.unreadable) throw new Error(this.unreadable);
     const scaler = this.scaler;
     if (!scaler || this.text) {
       const printed = (this.text ?? this.header).toString('utf8').replace(/[^\x20-\x7e\n]/g, '').trim();
       throw new Error(`screencap printed no frame${printed ? `: ${printed.slice(0, 200)}` : ` (${this.received} bytes)`}`);
     }
-    const expected = this.headerSize + scaler.srcWidth * scaler.srcHeight * 4;
+    const expected = this.headerSize + scaler.srcWidth * scaler.srcHeight * this.pixelBytes;
     if (this.received !== expected) {
       throw new Error(`screencap output of ${this.received} bytes does not hold a ${scaler.srcWidth}×${scaler.srcHeight} frame with a ${this.headerSize}-byte header (expected ${expected})`);
     }
@@ -68,7 +83,15 @@ export class ScreencapStream {
     const width = this.header.readUInt32LE(0);
     const height = this.header.readUInt32LE(4);
     const format = this.header.readUInt32LE(8);
-    if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE) || !isSupportedFormat(format)) return false;
+    if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE)) return false;
+    const pixelBytes = bytesPerPixel(format);
+    if (pixelBytes === undefined) {
+      // Sizes that make sense with a format the host cannot read: the rest is that frame, not text.
+      this.unreadable = unreadableFormatReason(format);
+      return true;
+    }
+    this.pixelBytes = pixelBytes;
+    this.widen565 = format === RGB_565;
     // Panel pixels straight to the fitted size: the logical size only decides what "device pixels" are.
     this.screen = logicalFrameSize(this.logical, { width, height });
     const target = this.fit(this.screen.width, this.screen.height);

@@ -3,6 +3,9 @@ import type { ScreenSize } from '../../ui-tree.js';
 
 /** Parsers for the text that Android's shell commands print. Each names the command and release it was written for. */
 
+/** Echoed between commands run in one round trip, to split their outputs. */
+export const SEPARATOR = '__mobilebridge__';
+
 /** `wm size`: "Physical size: 1080x2400" and, when overridden, "Override size: 720x1600" (the one in effect). */
 export function parseWmSize(out: string): ScreenSize | undefined {
   const pick = (label: string) => new RegExp(`${label} size:\\s*(\\d+)x(\\d+)`).exec(out);
@@ -12,17 +15,37 @@ export function parseWmSize(out: string): ScreenSize | undefined {
 
 /**
  * The display's real rotation (0–3) from `dumpsys input` (the user_rotation setting alone is wrong
- * while auto-rotate is on). The default display's internal viewport says it ("Viewport INTERNAL:
- * displayId=0, …, orientation=1, …, isActive=[1]", DisplayViewport::toString); a foldable lists an
- * inactive one for its other panel. Releases without viewport lines have the touch mapper's
- * "SurfaceOrientation: 1", but that is 0 for a touch device that does not follow the display (a
- * touchpad, an emulator's spare multi-touch devices), so it comes second.
+ * while auto-rotate is on): the default display's viewport says it (defaultViewport). Releases
+ * without viewport lines have the touch mapper's "SurfaceOrientation: 1", but that is 0 for a touch
+ * device that does not follow the display (a touchpad, an emulator's spare multi-touch devices), so
+ * it comes second.
  */
 export function parseRotation(out: string): number | undefined {
-  const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
-  const main = viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
+  const main = defaultViewport(out);
   const m = (main && /orientation=(\d)/.exec(main)) ?? /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The physical display the default display is shown on now, from `dumpsys input`: the uniqueId of
+ * its viewport, "local:" + the physical display id (LocalDisplayAdapter), which is the id
+ * `dumpsys SurfaceFlinger --display-id` lists and `screencap -d` takes. Undefined when no viewport
+ * of display 0 is active (the screen is off) or the release prints none.
+ */
+export function parseDefaultDisplayPanel(out: string): string | undefined {
+  const main = defaultViewport(out);
+  return main ? /uniqueId=local:(\d+)/.exec(main)?.[1] : undefined;
+}
+
+/**
+ * The default display's active internal viewport line ("Viewport INTERNAL: displayId=0, uniqueId=…,
+ * …, orientation=1, …, isActive=[1]", DisplayViewport::toString). A foldable lists one for each
+ * panel, both showing display 0 (DisplayManagerService.configureDisplayLocked gives the panel that is
+ * off the default display to mirror): the one that is on says isActive=[1].
+ */
+function defaultViewport(out: string): string | undefined {
+  const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
+  return viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
 }
 
 /**
@@ -41,20 +64,43 @@ const STACK_RESUMED = new RegExp(String.raw`(?:mResumedActivity|topResumedActivi
  * `cmd package query-activities -a MAIN -c LAUNCHER` (Android 7+): one "Activity #n:" block each, with
  * "packageName=" and, in its ApplicationInfo, "nonLocalizedLabel=" (null unless the label is a literal
  * string). Resolving resource labels needs one call per app, so those fall back to the package name.
- * `pm list packages --show-versioncode` lines "package:<id> versionCode:<n>" give the versions.
+ * Versions come from `versions` (package → versionCode; app-versions.ts reads them).
  */
-export function parseLauncherApps(activities: string, versions: string): InstalledApp[] {
-  const versionOf = new Map<string, string>();
-  for (const m of versions.matchAll(/^package:(\S+)\s+versionCode:(\d+)/gm)) versionOf.set(m[1], m[2]);
+export function parseLauncherApps(activities: string, versions: ReadonlyMap<string, string>): InstalledApp[] {
   const apps = new Map<string, InstalledApp>();
   for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
     const label = /nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/m.exec(block)?.[1]?.trim();
     const name = label && label !== 'null' ? label : pkg;
-    apps.set(pkg, { package: pkg, name, version: versionOf.get(pkg) ?? '', installed: true });
+    apps.set(pkg, { package: pkg, name, version: versions.get(pkg) ?? '', installed: true });
   }
   return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/**
+ * `pm list packages --show-versioncode` (Android 8+; PackageManagerShellCommand runListPackages):
+ * "package:<id> versionCode:<n>" lines.
+ */
+export function parseListedVersions(out: string): Map<string, string> {
+  return new Map([...out.matchAll(/^package:(\S+)\s+versionCode:(\d+)/gm)].map((m) => [m[1], m[2]]));
+}
+
+/**
+ * `dumpsys package packages` (every release; Settings.dumpPackagesLPr / dumpPackageLPr): under
+ * "Packages:", one "  Package [<id>] (<hash>):" block each, holding "    versionCode=<n> targetSdk=<n>"
+ * (" minSdk=<n>" between the two from Android 8). The "Hidden system packages:" section after it
+ * repeats every updated system app with its factory versionCode, so only the first section counts.
+ */
+export function parseDumpedVersions(out: string): Map<string, string> {
+  const installed = out.split(/^Hidden system packages:/m)[0];
+  const versions = new Map<string, string>();
+  for (const block of installed.split(/^\s*Package \[/m).slice(1)) {
+    const pkg = /^([^\]\s]+)\]/.exec(block)?.[1];
+    const code = /^\s*versionCode=(\d+)/m.exec(block)?.[1];
+    if (pkg && code && !versions.has(pkg)) versions.set(pkg, code);
+  }
+  return versions;
 }
 
 /** `getprop` prints "[key]: [value]" lines. */

@@ -1,0 +1,125 @@
+import type { CallContext } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { InstalledApp } from '../../types.js';
+import { shellQuote } from './adb-client.js';
+import { apkPackageName } from './apk-package.js';
+import { AppLauncher } from './app-launcher.js';
+import { AppVersionSource } from './app-versions.js';
+import { installRefusal } from './install-failure.js';
+import { isInstalledOutput, parseLauncherApps, parseResumedPackage, SEPARATOR } from './shell-output.js';
+
+/** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
+export interface AppsIo {
+  serial: string;
+  /** `release`: ro.build.version.release, which decides where app versions come from. */
+  release: string;
+  /** A shell command's output. */
+  text(command: string, ctx: CallContext, what: string): Promise<string>;
+  /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
+  checkedText(command: string, ctx: CallContext, what: string): Promise<string>;
+  /** adbkit's install of a host APK (a sync push, then `pm install -r`). */
+  install(path: string): Promise<unknown>;
+  /** Runs `work`, mapping its failure to a SPEC code as the device does for every command. */
+  guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Installed apps on one device: listing, launching, stopping, installing, removing and clearing
+ * them, and the app in front. Every package command checks with `pm path` in the same round trip
+ * that the package is installed (forInstalled), so a missing one is APP_NOT_INSTALLED at no cost.
+ */
+export class AndroidApps {
+  private readonly launcher: AppLauncher;
+  private readonly versions: AppVersionSource;
+
+  constructor(private readonly io: AppsIo) {
+    this.versions = new AppVersionSource(io.release);
+    this.launcher = new AppLauncher({
+      serial: io.serial,
+      shell: (command, ctx, what) => io.checkedText(command, ctx, what),
+      forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+    });
+  }
+
+  /** Launcher activities and versions in one round trip (versions: app-versions.ts). */
+  async list(ctx: CallContext): Promise<InstalledApp[]> {
+    const out = await this.io.text(
+      `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER; echo ${SEPARATOR}; ${this.versions.command}`,
+      ctx, 'listing apps',
+    );
+    const [activities, printed = ''] = out.split(SEPARATOR);
+    const versions = this.versions.read(printed) ?? this.versions.read(await this.io.text(this.versions.command, ctx, 'reading app versions'));
+    return parseLauncherApps(activities, versions ?? new Map());
+  }
+
+  /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */
+  launch(pkg: string, ctx: CallContext): Promise<void> {
+    return this.launcher.launch(pkg, ctx);
+  }
+
+  async terminate(pkg: string, ctx: CallContext): Promise<undefined> {
+    await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping');
+    return undefined;
+  }
+
+  /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */
+  async install(path: string, ctx: CallContext): Promise<{ package: string }> {
+    const pkg = await apkPackageName(path, this.io.serial);
+    this.launcher.forget(pkg);
+    // The refusal code must be read before guard() turns adbkit's InstallError into a generic failure.
+    const refused = (err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      return typeof code === 'string' ? installRefusal(code, this.io.serial, path) : undefined;
+    };
+    try {
+      await this.io.guard(ctx, 'installing', () => this.io.install(path).catch((err: unknown) => {
+        throw refused(err) ?? err;
+      }));
+    } catch (err) {
+      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+      throw new ToolError('INTERNAL', `installing ${path} on ${this.io.serial} failed: ${(err as Error).message}`);
+    }
+    return { package: pkg };
+  }
+
+  async uninstall(pkg: string, ctx: CallContext): Promise<void> {
+    this.launcher.forget(pkg);
+    // `pm path` again after the uninstall, in the same round trip: for a system app that was updated
+    // (Chrome, Maps…) `pm uninstall` removes only the update, prints "Success", and the version the
+    // phone came with stays installed (PackageManagerShellCommand runUninstall, DELETE_ALL_USERS).
+    const [printed, after = ''] = (await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)} && echo ${SEPARATOR} && pm path ${shellQuote(pkg)}`, ctx, 'uninstalling', true)).split(SEPARATOR);
+    const out = withoutPaths(printed);
+    if (/^Success/m.test(out) && isInstalledOutput(after)) {
+      throw new ToolError('PERMISSION_DENIED', `${this.io.serial} removed only the updates of ${pkg}: it is a system app, and the version the phone came with stays installed (Android uninstalls system apps only with root); disable it in Settings › Apps if it must not run`);
+    }
+    if (/^Success/m.test(out)) return;
+    if (/DELETE_FAILED_INTERNAL_ERROR|DELETE_FAILED_DEVICE_POLICY_MANAGER|DELETE_FAILED_USER_RESTRICTED/.test(out)) {
+      throw new ToolError('PERMISSION_DENIED', `${this.io.serial} refuses to uninstall ${pkg} (a system or device-admin app): ${out.trim()}`);
+    }
+    throw new ToolError('INTERNAL', `uninstalling ${pkg} from ${this.io.serial} failed: ${out.trim() || 'no output'}`);
+  }
+
+  async clearData(pkg: string, ctx: CallContext): Promise<void> {
+    const out = await this.forInstalled(pkg, `pm clear ${shellQuote(pkg)}`, ctx, 'clearing the data of');
+    if (!/^Success/m.test(out)) throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.io.serial} failed: ${out.trim() || 'no output'}`);
+  }
+
+  async foreground(ctx: CallContext): Promise<{ package: string; name?: string }> {
+    const out = await this.io.text('dumpsys activity activities', ctx, 'reading the foreground app');
+    const pkg = parseResumedPackage(out);
+    if (!pkg) throw new ToolError('INTERNAL', `no resumed activity on ${this.io.serial} (the screen may be off or locked); wake and unlock the device`);
+    return { package: pkg };
+  }
+
+  /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */
+  /** `keepPaths`: return the output as printed, for a command that prints `pm path` lines of its own. */
+  private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string, keepPaths = false): Promise<string> {
+    const out = await this.io.checkedText(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
+    if (!isInstalledOutput(out)) {
+      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.io.serial}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
+    }
+    return keepPaths ? out : withoutPaths(out);
+  }
+}
+
+const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');

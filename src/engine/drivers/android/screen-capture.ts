@@ -1,0 +1,111 @@
+import sharp from 'sharp';
+import type { CallContext, FitSize, FittedScreen, PngImage, RawImage } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { ScreenSize } from '../../ui-tree.js';
+import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
+import { CaptureDisplay } from './capture-display.js';
+import { FittedCapture } from './fitted-capture.js';
+import { pngToLogical, rawToLogical } from './frame-scale.js';
+import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
+
+/** What capturing the screen needs from its device (android-device.ts), with the device's error mapping. */
+export interface ScreenCaptureIo {
+  serial: string;
+  exec(command: string, ctx: CallContext, what: string): Promise<Buffer>;
+  text(command: string, ctx: CallContext, what: string): Promise<string>;
+  /** The command's output chunk by chunk, as it arrives. */
+  stream(command: string, ctx: CallContext, sink: (chunk: Buffer) => void): Promise<void>;
+  /** Runs `work`, turning what it throws into an INTERNAL "could not read the <what> output" error. */
+  parse<T>(ctx: CallContext, what: string, work: () => T): Promise<T>;
+  /** The logical (`wm size`) screen size captures are scaled to. */
+  logicalSize(ctx: CallContext): Promise<ScreenSize>;
+  /** Reads `wm size; dumpsys input` again: the device's size, and (followDisplay) the panel its default display is on. */
+  readScreenSize(ctx: CallContext): Promise<unknown>;
+}
+
+/**
+ * The screen of one device as a PNG, raw pixels, or shrunk for an agent: raw `screencap` encoded or
+ * decoded on the host, or the phone's own `screencap -p` (the `png` option, a pixel format the host
+ * does not read, or what `auto` measured faster for agents' screenshots), of the display that shows
+ * the phone (capture-display.ts), at the logical size.
+ */
+export class AndroidScreenCapture {
+  private readonly display = new CaptureDisplay();
+  private readonly fittedCapture: FittedCapture;
+
+  constructor(
+    private readonly mode: ScreencapMode,
+    private readonly io: ScreenCaptureIo,
+  ) {
+    this.fittedCapture = new FittedCapture(mode, {
+      rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
+      logicalSize: (ctx) => io.logicalSize(ctx),
+      exec: (command, ctx) => io.exec(command, ctx, 'taking a screenshot'),
+      stream: (command, ctx, sink) => io.stream(command, ctx, sink),
+      parse: (ctx, what, work) => io.parse(ctx, what, work),
+      devicePng: (ctx) => this.devicePng(ctx),
+      decode: ({ png }) => sharp(png).raw().toBuffer(),
+    });
+  }
+
+  /** The screen as a PNG at the logical size: raw pixels encoded on the host, else the phone's own. */
+  async png(ctx: CallContext): Promise<PngImage> {
+    const frame = await this.rawFrame(ctx);
+    if (!frame) return this.devicePng(ctx);
+    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame));
+  }
+
+  /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (fitted-capture.ts). */
+  fitted(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
+    return this.fittedCapture.capture(fit, ctx);
+  }
+
+  /** Raw `screencap` pixels without the host PNG encode (the phone's PNG decoded where screenshots are PNG). */
+  async raw(ctx: CallContext): Promise<RawImage> {
+    const frame = await this.rawFrame(ctx);
+    if (frame) return rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx));
+    const { png } = await this.devicePng(ctx);
+    try {
+      const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height, channels: 4 };
+    } catch (err) {
+      const hint = this.choice.rawRefusal ? ` (${this.choice.rawRefusal})` : "; try the driver option screencap: 'raw'";
+      throw new ToolError('INTERNAL', `could not decode the screencap -p PNG of ${this.io.serial}: ${(err as Error).message}${hint}`);
+    }
+  }
+
+  /** Raw or PNG for agents' screenshots, as measured on this device. */
+  get choice(): CaptureChoice {
+    return this.fittedCapture.choice;
+  }
+
+  /** Follows the default display to the panel it is on, from a `dumpsys input` the device read for its screen size. */
+  followDisplay(dumpsysInput: string): void {
+    this.display.follow(dumpsysInput);
+  }
+
+  /** Raw `screencap`; undefined when screenshots are the phone's PNG (the `png` option, or a pixel format the host does not read). */
+  private async rawFrame(ctx: CallContext): Promise<RawFrame | undefined> {
+    if (this.mode === 'png' || this.choice.rawRefusal) return undefined;
+    const out = await this.io.exec(`screencap${await this.displayArgument(ctx)} 2>/dev/null`, ctx, 'taking a screenshot');
+    const refusal = unreadableRawFormat(out);
+    if (refusal) return void this.choice.refuseRaw(refusal);
+    return this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
+  }
+
+  /** `screencap -p`: the phone's own PNG, at the logical size. */
+  private async devicePng(ctx: CallContext): Promise<PngImage> {
+    const display = await this.displayArgument(ctx);
+    const out = await this.io.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
+    return pngToLogical(await this.io.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.io.logicalSize(ctx));
+  }
+
+  /** ` -d <panel>` where the device has several displays (capture-display.ts), else ''. */
+  private async displayArgument(ctx: CallContext): Promise<string> {
+    if (!this.display.known) this.display.learnPanels(await this.io.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
+    // A fold moves the default display to the other panel, with another size: both are read again
+    // before each capture (one round trip), so the capture and its scaling follow it.
+    if (this.display.several) await this.io.readScreenSize(ctx);
+    return this.display.argument;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The emulated phone's physical displays, as `dumpsys SurfaceFlinger --display-id`, `dumpsys input`
+ * and `screencap -d` show them.
+ *
+ * - One panel: the phone.
+ * - `external`: the panel plus an external display (logical display 2, an EXTERNAL viewport).
+ * - `folded` / `open`: a foldable's inner panel (HWC display 0, listed first) and outer panel. Only
+ *   one is on; the default display (logical display 0) is shown on it. DisplayManagerService
+ *   .configureDisplayLocked gives a panel without a logical display of its own the default display to
+ *   mirror, so both panels have a `Viewport INTERNAL: displayId=0` line, told apart by isActive
+ *   (populateViewportLocked: Display.isActiveState of the panel's state). Both panels have the
+ *   phone's size here (a real inner panel is larger); an off panel is captured as black.
+ *
+ * Viewport lines follow DisplayViewport::toString (frameworks/native include/input/DisplayViewport.h);
+ * panel ids are LocalDisplayAdapter's "local:" + physical display id, the id screencap -d takes.
+ */
+export type DisplaySetup = 'single' | 'external' | 'folded' | 'open';
+
+export const MAIN_PANEL = '4619827259835644672';
+const OUTER_PANEL = '4619827259835644673';
+const EXTERNAL_DISPLAY = '4619827551948147201';
+
+interface Panel {
+  id: string;
+  hwc: number;
+  /** The logical display it shows, and whether its viewport is INTERNAL. */
+  logical: number;
+  internal: boolean;
+  on: boolean;
+}
+
+function panels(setup: DisplaySetup): Panel[] {
+  const main = { id: MAIN_PANEL, hwc: 0, logical: 0, internal: true, on: setup !== 'folded' };
+  if (setup === 'external') return [main, { id: EXTERNAL_DISPLAY, hwc: 1, logical: 2, internal: false, on: true }];
+  if (setup === 'single') return [main];
+  return [main, { id: OUTER_PANEL, hwc: 1, logical: 0, internal: true, on: setup === 'folded' }];
+}
+
+/** `dumpsys SurfaceFlinger --display-id` (SurfaceFlinger::dumpDisplayIdentificationData): one line per physical display. */
+export function displayIdLines(setup: DisplaySetup): string {
+  return panels(setup).map((p) => `Display ${p.id} (HWC display ${p.hwc}): port=${p.hwc} pnpId=GGL displayName="EMU_display_${p.hwc}"\n`).join('');
+}
+
+/** The viewport lines of `dumpsys input` for the phone's rotation and size (logical frame) and natural size. */
+export function viewportLines(setup: DisplaySetup, rotation: number, size: { width: number; height: number }, natural: string): string {
+  return panels(setup).map((p) =>
+    `  Viewport ${p.internal ? 'INTERNAL' : 'EXTERNAL'}: displayId=${p.logical}, uniqueId=local:${p.id}, port=${p.hwc}, orientation=${p.internal ? rotation : 0}, ` +
+    `logicalFrame=[0, 0, ${size.width}, ${size.height}], physicalFrame=[0, 0, ${size.width}, ${size.height}], deviceSize=[${natural.replace('x', ', ')}], isActive=[${p.on ? 1 : 0}]\n`,
+  ).join('');
+}
+
+/**
+ * What `screencap [-d id]` captures: `screen` (the phone's), `dark` (a panel that is off), or an
+ * error for an id no display has. Without -d, Android 14's screencap takes the first of
+ * getPhysicalDisplayIds, which SurfaceFlinger starts with the default display's panel, and warns
+ * when there are several.
+ */
+export function capturedPanel(setup: DisplaySetup, id: string | undefined): { shows: 'screen' | 'dark'; warning: string } | { error: string } {
+  const all = panels(setup);
+  const warning = id === undefined && all.length > 1 ? MULTIPLE_DISPLAYS_WARNING : '';
+  const panel = id === undefined ? all.find((p) => p.logical === 0 && p.on) ?? all[0] : all.find((p) => p.id === id || (id === '0' && p === all[0]));
+  if (!panel) return { error: `Display Id '${id}' is not valid.\n` };
+  return { shows: panel.on ? 'screen' : 'dark', warning };
+}
+
+const MULTIPLE_DISPLAYS_WARNING =
+  '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n' +
+  'A display ID can be specified with the [-d display-id] option.\n' +
+  'See "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n';
