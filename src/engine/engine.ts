@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { AllowedPaths } from './allowed-paths.js';
-import { untilAborted, withDeadline } from './deadline.js';
+import { withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
 import { DeviceHealth } from './device-health.js';
-import { DeviceHold } from './device-hold.js';
-import { KeyedQueue } from './device-queue.js';
+import type { DeviceHold } from './device-hold.js';
+import { DeviceScheduler } from './device-scheduler.js';
 import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
 import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
@@ -69,8 +69,8 @@ export class Engine {
   private readonly drivers: Driver[];
   private readonly timeoutMs: number;
   private readonly listTimeoutMs: number;
-  private readonly queue = new KeyedQueue();
   private readonly health = new DeviceHealth();
+  private readonly scheduler = new DeviceScheduler(this.health);
   private readonly activity = new DeviceActivity();
   private readonly handles = new Map<string, DeviceHandle>();
   private readonly sizes = new Map<string, { size: ScreenSize; at: number }>();
@@ -148,7 +148,7 @@ export class Engine {
     }
 
     const deviceId = input.device as string;
-    let result = await this.queued(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
+    let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
       const device = await this.resolve(deviceId, signal);
       if (!def.mutates) return def.handler(input, this.context(device, signal, options.origin));
       // Before and after: a capture that began before the action ended must not be reused.
@@ -234,44 +234,9 @@ export class Engine {
   }
 
   private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
-    return this.queued(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
+    return this.scheduler.run(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
-  }
-
-  /**
-   * The deadline counts from the call's arrival, queue time included (issue 16): behind a hung
-   * device every caller still gets TIMEOUT within its deadline. A call whose time ran out while it
-   * waited never touches the device; a running call that ignores its abort signal gives up its
-   * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
-   */
-  private async queued<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>, hold?: DeviceHold): Promise<T> {
-    const arrived = performance.now();
-    let started: number | undefined;
-    const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
-    try {
-      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal) =>
-        enqueue(() => {
-          // Too little time left to do anything but pile one more request onto a stuck device.
-          if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
-            return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
-          }
-          started = performance.now();
-          return untilAborted(signal, work(signal));
-        }),
-      );
-      this.health.answered(id);
-      return result;
-    } catch (err) {
-      if (err instanceof ToolError && err.code === 'TIMEOUT') {
-        if (started === undefined) {
-          throw new ToolError('TIMEOUT', `${what} on ${id} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
-        }
-        this.health.timedOut(id, what);
-        if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`);
-      } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
-      throw err;
-    }
   }
 
   /**
@@ -312,18 +277,12 @@ export class Engine {
    * so a hung step cannot keep the device forever.
    */
   async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs = this.timeoutMs * 2): Promise<T> {
-    const hold = new DeviceHold(id);
     try {
-      return await withDeadline(maxMs, `${what} on ${id}`, (signal) =>
-        this.queue.run(id, () => {
-          if (signal.aborted) return Promise.reject(signal.reason as Error);
-          hold.active = true;
-          this.latestCaptures.invalidate(id);
-          return untilAborted(signal, work(hold));
-        }),
-      );
+      return await this.scheduler.hold(id, what, (hold) => {
+        this.latestCaptures.invalidate(id);
+        return work(hold);
+      }, maxMs);
     } finally {
-      hold.active = false;
       this.latestCaptures.invalidate(id);
     }
   }
@@ -340,7 +299,7 @@ export class Engine {
 
   /** Waits for queued device calls, then closes every driver. */
   async close(): Promise<void> {
-    await this.queue.idle();
+    await this.scheduler.idle();
     this.latestCaptures.clear();
     this.unwatch.forEach((off) => off());
     await Promise.all(this.drivers.map((d) => d.close()));

@@ -1,0 +1,72 @@
+import { untilAborted, withDeadline } from './deadline.js';
+import type { DeviceHealth } from './device-health.js';
+import { DeviceHold } from './device-hold.js';
+import { KeyedQueue } from './device-queue.js';
+import { ToolError } from './errors.js';
+
+/**
+ * When work runs on a device and for how long: one piece at a time per device in arrival order,
+ * each under a deadline that counts from its arrival, and holds that keep the device for one verb.
+ * Whether the device answered in time goes into its health record.
+ */
+export class DeviceScheduler {
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly health: DeviceHealth) {}
+
+  /**
+   * The deadline counts from the call's arrival, queue time included (issue 16): behind a hung
+   * device every caller still gets TIMEOUT within its deadline. A call whose time ran out while it
+   * waited never touches the device; a running call that ignores its abort signal gives up its
+   * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
+   */
+  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>, hold?: DeviceHold): Promise<T> {
+    const arrived = performance.now();
+    let started: number | undefined;
+    const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
+    try {
+      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal) =>
+        enqueue(() => {
+          // Too little time left to do anything but pile one more request onto a stuck device.
+          if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
+            return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
+          }
+          started = performance.now();
+          return untilAborted(signal, work(signal));
+        }),
+      );
+      this.health.answered(id);
+      return result;
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'TIMEOUT') {
+        if (started === undefined) {
+          throw new ToolError('TIMEOUT', `${what} on ${id} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
+        }
+        this.health.timedOut(id, what);
+        if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`);
+      } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
+      throw err;
+    }
+  }
+
+  /** Engine.hold: `work` keeps the device's turn until it ends or `maxMs` from arrival ran out. */
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs: number): Promise<T> {
+    const hold = new DeviceHold(id);
+    try {
+      return await withDeadline(maxMs, `${what} on ${id}`, (signal) =>
+        this.queue.run(id, () => {
+          if (signal.aborted) return Promise.reject(signal.reason as Error);
+          hold.active = true;
+          return untilAborted(signal, work(hold));
+        }),
+      );
+    } finally {
+      hold.active = false;
+    }
+  }
+
+  /** Resolves when every piece of work queued so far has settled. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+}
