@@ -8,9 +8,9 @@ import { screenSizeOf } from './compose.js';
 import { readInstallable } from './packages.js';
 import { Phone } from './phone.js';
 import type { DeviceProfile } from './profile.js';
-import { PixelSlotPool, type PixelSlot } from '../../pixel-slots.js';
-import { renderInThreads, renderPool } from './render-pool.js';
-import { frameSvg, renderFrame, type RenderedScreen } from './render.js';
+import { PixelSlotPool } from '../../pixel-slots.js';
+import { frameSvg } from './render.js';
+import { ScreenImages } from './screen-images.js';
 import { initialState, type PhoneState, type ToastRecord } from './state.js';
 
 export interface VirtualDeviceHooks {
@@ -26,34 +26,18 @@ export interface VirtualDeviceOptions {
   hooks?: VirtualDeviceHooks;
 }
 
-interface Rendered {
-  key: string;
-  rgba?: Promise<{ data: Buffer; width: number; height: number }>;
-  png?: Promise<{ data: Buffer; width: number; height: number }>;
-  /** In-process drawing (MOBILEBRIDGE_RENDER_THREADS=0): both images come from one render. */
-  local?: Promise<RenderedScreen>;
-  /** The pixel slot the RGBA is drawn into, and the device's own hold on it (released once). */
-  slot?: PixelSlot;
-  dropSlot?: () => void;
-}
-
-/** How long the current screen's images are kept without a request (the next one draws again). */
-const SCREEN_KEEP_MS = 5000;
-
 /** One virtual phone behind the engine's DeviceHandle, plus read-only views the emulators use. */
 export class VirtualDevice implements DeviceHandle {
   readonly info: DeviceInfo;
   /** Device pixels per point (iOS) / per dp (Android). */
   readonly scale: number;
   private readonly phone: Phone;
-  /** The current screen's images, drawn on first request and kept while the screen stays the same. */
-  private rendered: Rendered | undefined;
   /**
    * Screen buffers of this device, reused once every holder released them: the current screen,
    * the one the frame pipeline still compares with, and one being drawn; spares go after idle.
    */
   readonly pixelSlots = new PixelSlotPool({ spare: 2 });
-  private forgetTimer?: NodeJS.Timeout;
+  private readonly screen: ScreenImages;
   private lastState: string;
 
   constructor(
@@ -64,6 +48,7 @@ export class VirtualDevice implements DeviceHandle {
     this.info = { ...profile.info };
     this.scale = profile.density;
     this.phone = new Phone(profile, state ?? initialState(profile, options.clock.now()), () => options.clock.now());
+    this.screen = new ScreenImages(this.phone, this.pixelSlots);
     this.lastState = JSON.stringify(this.phone.state);
   }
 
@@ -160,7 +145,7 @@ export class VirtualDevice implements DeviceHandle {
 
   screenshotRaw(ctx: CallContext): Promise<RawImage> {
     return this.call(ctx, async () => {
-      const { job, release } = this.heldRgba();
+      const { job, release } = this.screen.heldRgba();
       try {
         return { ...(await job), channels: 4 as const, release };
       } catch (err) {
@@ -279,12 +264,12 @@ export class VirtualDevice implements DeviceHandle {
   /** Raw RGBA pixels of the current screen (the same pixels as the PNG). */
   screenRgba(): Promise<{ data: Buffer; width: number; height: number }> {
     // A hold never released: callers keep these pixels as long as they like, so the slot is never reused.
-    return this.heldRgba().job;
+    return this.screen.heldRgba().job;
   }
 
   /** PNG of the current screen without going through a CallContext. */
   async screenPng(): Promise<PngImage> {
-    const { data, width, height } = await this.image('png');
+    const { data, width, height } = await this.screen.image('png');
     return { png: data, width, height };
   }
 
@@ -292,84 +277,6 @@ export class VirtualDevice implements DeviceHandle {
   screenSvg(): string {
     this.phone.settle();
     return frameSvg(this.phone.frame(), this.profile, this.phone.state.darkMode);
-  }
-
-  /**
-   * The current screen as RGBA or PNG. Drawn on the renderer threads (render-pool.ts), so a frame
-   * never holds up the event loop; the same screen asked again gets the same buffer, which is how
-   * the frame pipeline knows it did not change.
-   */
-  /**
-   * The current screen's RGBA with a hold of the caller's on its pixel slot, taken before any
-   * await, so the slot cannot be reused in between. `release` ends the hold (once; a no-op without a slot).
-   */
-  private heldRgba(): { job: Promise<{ data: Buffer; width: number; height: number }>; release: () => void } {
-    const job = this.image('rgba');
-    const slot = this.rendered?.slot;
-    if (!slot) return { job, release: () => undefined };
-    this.pixelSlots.retain(slot);
-    return { job, release: this.pixelSlots.releaser(slot) };
-  }
-
-  /** Lets go of a screen's images (its pixel slot once the renderer is done with it). */
-  private forget(old: Rendered | undefined): void {
-    void old?.local?.then((r) => r.release(), () => undefined);
-    if (old?.dropSlot) void (old.rgba ?? Promise.resolve()).then(old.dropSlot, old.dropSlot);
-  }
-
-  /** The current screen's images are dropped after SCREEN_KEEP_MS without a request: an idle device holds no pixels. */
-  private keepScreen(): void {
-    if (this.forgetTimer) {
-      this.forgetTimer.refresh();
-      return;
-    }
-    this.forgetTimer = setTimeout(() => {
-      this.forgetTimer = undefined;
-      const old = this.rendered;
-      this.rendered = undefined;
-      this.forget(old);
-    }, SCREEN_KEEP_MS);
-    this.forgetTimer.unref();
-  }
-
-  private image(kind: 'rgba' | 'png'): Promise<{ data: Buffer; width: number; height: number }> {
-    this.phone.settle();
-    const key = this.phone.frameKey();
-    if (this.rendered?.key !== key) {
-      this.forget(this.rendered);
-      this.rendered = { key };
-    }
-    this.keepScreen();
-    const entry = this.rendered;
-    let job = entry[kind];
-    if (!job) {
-      const frame = this.phone.frame();
-      const { width, height } = frame;
-      const dark = this.phone.state.darkMode;
-      if (renderInThreads) {
-        let into: PixelSlot | undefined;
-        if (kind === 'rgba') {
-          into = entry.slot = this.pixelSlots.take(width * height * 4);
-          entry.dropSlot = this.pixelSlots.releaser(into);
-        }
-        job = renderPool.render(this.id, frame, this.profile, dark, { [kind]: true }, into).then((r) => ({ data: r[kind]!, width, height }));
-      } else {
-        const local = (entry.local ??= renderFrame(frame, this.profile, dark));
-        job = local.then(async (r) => ({ data: kind === 'png' ? await r.png() : r.rgba(), width, height }));
-      }
-      entry[kind] = job;
-      job.catch(() => {
-        // A failed drawing is not remembered: the next request draws again.
-        if (entry[kind] !== job) return;
-        entry[kind] = undefined;
-        entry.local = undefined;
-        if (kind === 'rgba') {
-          entry.dropSlot?.();
-          entry.slot = entry.dropSlot = undefined;
-        }
-      });
-    }
-    return job;
   }
 
   get size(): ScreenSize {
