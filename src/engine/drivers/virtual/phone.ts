@@ -7,15 +7,18 @@ import { browserApp, genericApp, launcherApp, settingsApp } from './apps/system.
 import { compose, frameTree, type Frame, type Layer } from './compose.js';
 import { Finger } from './finger.js';
 import { contains, type Box } from './layout.js';
+import { PhoneApps } from './phone-apps.js';
 import { DEMO_PACKAGE, type DeviceProfile } from './profile.js';
-import { emptyTask, type InstalledRecord, type PhoneState, type TaskState, type ToastRecord } from './state.js';
+import { emptyTask, type PhoneState, type TaskState, type ToastRecord } from './state.js';
 import type { Action, View } from './view.js';
 
 /**
- * The behaviour of one virtual phone over its plain-data state: gestures, keys, apps and
- * system settings. Synchronous and deterministic for a given clock time.
+ * The behaviour of one virtual phone over its plain-data state: gestures, keys, system settings,
+ * and its apps (phone-apps.ts). Synchronous and deterministic for a given clock time.
  */
 export class Phone {
+  /** Installing, starting and stopping apps, and opening URLs. */
+  readonly apps = new PhoneApps(this);
   private cached: { key: string; frame: Frame } | undefined;
   /** The finger of streamed touch (not part of the saved state: a finger does not survive a restart). */
   private readonly finger = new Finger({
@@ -323,78 +326,14 @@ export class Phone {
       case 'closeDialog': scope.closeDialog(); return;
       case 'setDarkMode': this.state.darkMode = Boolean(action.arg); return;
       case 'setWifi': this.state.wifi = Boolean(action.arg); return;
-      case 'launch': return this.launch(String(action.arg));
+      case 'launch': return this.apps.launch(String(action.arg));
       case 'key': return;
       case 'returnKey': return this.enter();
       default: this.behaviour(scope.pkg).act(action, scope);
     }
   }
 
-  // ---- apps and system ---------------------------------------------------------------------
-
-  installedRecord(pkg: string): InstalledRecord {
-    const record = this.state.installed.find((a) => a.package === pkg);
-    if (!record) {
-      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.id}; mobile_list_apps shows the installed packages, mobile_install_app installs one`);
-    }
-    return record;
-  }
-
-  launch(pkg: string): void {
-    this.installedRecord(pkg);
-    if (pkg === this.profile.launcher) return this.press('HOME');
-    this.scope(pkg);
-    this.state.foreground = pkg;
-    this.state.keyboardShown = false;
-  }
-
-  /** Whether it was running. */
-  terminate(pkg: string): boolean {
-    this.installedRecord(pkg);
-    const running = pkg in this.state.tasks || this.state.foreground === pkg;
-    this.stop(pkg);
-    return running;
-  }
-
-  /** Ends the app's task; the launcher takes over when it was in front. */
-  private stop(pkg: string): void {
-    delete this.state.tasks[pkg];
-    if (this.state.foreground === pkg) {
-      this.state.keyboardShown = false;
-      this.state.foreground = this.profile.launcher;
-    }
-    this.scope(this.profile.launcher);
-  }
-
-  install(record: Omit<InstalledRecord, 'installedAt' | 'system'>): void {
-    const existing = this.state.installed.find((a) => a.package === record.package);
-    if (existing) {
-      existing.version = record.version;
-      existing.name = record.name;
-    } else {
-      this.state.installed.push({ ...record, system: false, installedAt: this.now });
-    }
-    this.stop(record.package);
-  }
-
-  uninstall(pkg: string): void {
-    const record = this.installedRecord(pkg);
-    if (record.system) {
-      throw new ToolError('PERMISSION_DENIED', `${pkg} is a system app on ${this.id} and cannot be uninstalled`);
-    }
-    this.stop(pkg);
-    this.state.installed = this.state.installed.filter((a) => a.package !== pkg);
-    delete this.state.data[pkg];
-  }
-
-  clearData(pkg: string): void {
-    if (this.profile.platform === 'ios') {
-      throw new ToolError('UNSUPPORTED', `iOS cannot clear an app's data (${pkg} on ${this.id}); uninstall and reinstall the app instead`);
-    }
-    this.installedRecord(pkg);
-    this.stop(pkg);
-    delete this.state.data[pkg];
-  }
+  // ---- system settings ---------------------------------------------------------------------
 
   setWifi(enabled: boolean): void {
     if (this.profile.platform === 'ios') {
@@ -405,36 +344,6 @@ export class Phone {
 
   setOrientation(orientation: Orientation): void {
     this.state.orientation = orientation;
-  }
-
-  openUrl(raw: string): void {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ToolError('INVALID_PARAMETER', `"${raw}" is not a full URL (e.g. https://example.com or mbdemo://screen/home)`);
-    }
-    if (url.protocol === 'http:' || url.protocol === 'https:') {
-      this.launch(this.profile.browser);
-      const scope = this.scope(this.profile.browser);
-      if (scope.route.url === 'about:blank') scope.replace({ screen: 'page', url: url.href });
-      else scope.push({ screen: 'page', url: url.href });
-      return;
-    }
-    if (url.protocol === 'mbdemo:') {
-      this.installedRecord(DEMO_PACKAGE);
-      const scope = this.scope(DEMO_PACKAGE);
-      const target = demoApp.deepLink?.(url, scope);
-      if (!target) {
-        throw new ToolError('INVALID_PARAMETER', `${raw}: the demo app on ${this.id} has no such screen; use mbdemo://screen/<name> (signin, loading, home, detail, more, settings, camera, inbox, error, alert, permission) or mbdemo://item/<n>`);
-      }
-      scope.resetTo(target.routes);
-      if (target.dialog) scope.showDialog(target.dialog);
-      this.state.foreground = DEMO_PACKAGE;
-      this.state.keyboardShown = false;
-      return;
-    }
-    throw new ToolError('INVALID_PARAMETER', `no app on ${this.id} handles "${url.protocol}" URLs; use http://, https:// or mbdemo://`);
   }
 }
 

@@ -108,27 +108,27 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   launchApp(pkg: string, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.launch(pkg));
+    return this.call(ctx, () => this.phone.apps.launch(pkg));
   }
 
   terminateApp(pkg: string, ctx: CallContext): Promise<boolean> {
-    return this.call(ctx, () => this.phone.terminate(pkg));
+    return this.call(ctx, () => this.phone.apps.terminate(pkg));
   }
 
   installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
     return this.call(ctx, async () => {
       const found = await readInstallable(path, this.profile);
-      this.phone.install(found);
+      this.phone.apps.install(found);
       return { package: found.package };
     });
   }
 
   uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.uninstall(pkg));
+    return this.call(ctx, () => this.phone.apps.uninstall(pkg));
   }
 
   clearAppData(pkg: string, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.clearData(pkg));
+    return this.call(ctx, () => this.phone.apps.clearData(pkg));
   }
 
   foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
@@ -227,7 +227,7 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   openUrl(url: string, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.openUrl(url));
+    return this.call(ctx, () => this.phone.apps.openUrl(url));
   }
 
   getOrientation(ctx: CallContext): Promise<Orientation> {
