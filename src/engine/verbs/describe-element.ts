@@ -5,7 +5,7 @@ import { DeterministicResolver } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { ROLE_WORD, seenName } from './element-name.js';
-import { snakeCase } from './recording.js';
+import { snakeCase } from './scenario-ids.js';
 
 /**
  * The inspector's question: how would a scenario name this element, and does that name lead the

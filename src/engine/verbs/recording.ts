@@ -11,6 +11,8 @@ import {
 } from '../../validate/index.js';
 import type { DeviceOs, UiElement } from '../types.js';
 import { seenName } from './element-name.js';
+import { RecordingSecrets } from './recording-secrets.js';
+import { ScenarioIds, snakeCase } from './scenario-ids.js';
 import { WorkedIn } from './worked-in.js';
 import { describeAssertion, describeStep } from './recording-words.js';
 import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
@@ -71,23 +73,9 @@ const MAX_WAIT_MS = 60_000;
 const DEFAULT_WAIT_MS = 10_000;
 /** Looks at the screen between two actions after which the agent is taken to have waited for the next target. */
 const POLLS_THAT_MEAN_WAITING = 2;
-const MAX_ID_LENGTH = 40;
 
 const AGNOSTIC: ReadonlySet<string> = new Set(AGNOSTIC_ACTIONS);
 const RECORDABLE: ReadonlySet<string> = new Set(SCENARIO_ACTIONS);
-
-export function snakeCase(text: string, fallback: string): string {
-  const words = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, MAX_ID_LENGTH)
-    .replace(/_+$/, '');
-  if (!words) return fallback;
-  return /^[a-z]/.test(words) ? words : `${fallback}_${words}`.slice(0, MAX_ID_LENGTH);
-}
 
 function clampWait(ms: number | undefined): number {
   const n = Math.round(ms ?? DEFAULT_WAIT_MS);
@@ -118,16 +106,9 @@ export class Recorder {
   readonly options: RecordingOptions;
   private readonly steps: RecordedStep[] = [];
   private readonly assertions: RecordedAssertion[] = [];
-  private readonly ids = new Set<string>();
+  private ids = new ScenarioIds();
   private readonly variables: Record<string, { type: 'string'; description: string }> = {};
-  /** Secret parameters standing for what was typed into password fields (schema 2.2). */
-  private readonly parameters: Record<string, { description: string; secret: true }> = {};
-  /** The field that has focus is a password field (the last tap or targeted type landed on one). */
-  private passwordFocused = false;
-  /** Something unrecorded may have moved the focus since (a Tab key): which field has it is not known. */
-  private focusUnknown = false;
-  /** The last listing of the device showed a password field. */
-  private passwordOnScreen = false;
+  private readonly secrets = new RecordingSecrets();
   private readonly skipped: string[] = [];
   private appPackage?: string;
   private pollsSinceStep = 0;
@@ -154,7 +135,7 @@ export class Recorder {
       options: { ...options, startedAt: (startedAt ?? new Date()).toISOString() },
       steps: this.steps,
       assertions: this.assertions,
-      ids: [...this.ids],
+      ids: this.ids.list(),
       variables: this.variables,
       skipped: this.skipped,
       appPackage: this.appPackage,
@@ -168,7 +149,7 @@ export class Recorder {
     const r = new Recorder({ ...s.options, startedAt: new Date(s.options.startedAt) });
     r.steps.push(...s.steps);
     r.assertions.push(...s.assertions);
-    for (const id of s.ids) r.ids.add(id);
+    r.ids = new ScenarioIds(s.ids);
     Object.assign(r.variables, s.variables);
     r.skipped.push(...s.skipped);
     r.appPackage = s.appPackage;
@@ -201,20 +182,12 @@ export class Recorder {
   noteSkipped(what: string, options: { focusMayMove?: boolean } = {}): void {
     this.skipped.push(what);
     this.openTyping = undefined;
-    if (options.focusMayMove) this.focusUnknown = true;
+    if (options.focusMayMove) this.secrets.focusMayHaveMoved();
   }
 
-  /**
-   * A listing of the device by anyone: the focused field it shows is where untargeted typing goes,
-   * and whether a password field is on screen decides what unknown focus counts as.
-   */
+  /** A listing of the device by anyone: which field untargeted typing goes into, and whether it is a password. */
   noteFields(elements: readonly UiElement[]): void {
-    this.passwordOnScreen = elements.some((e) => e.password === true);
-    const focused = elements.find((e) => e.focused === true && e.type === 'edittext');
-    if (focused) {
-      this.passwordFocused = focused.password === true;
-      this.focusUnknown = false;
-    }
+    this.secrets.noteFields(elements);
   }
 
   /**
@@ -250,19 +223,13 @@ export class Recorder {
       }
     }
     if (step.value !== undefined && step.value !== '') rec.value = step.value;
-    // Untargeted typing with the focus unknown counts as a password while one is on screen: a
-    // secret recorded as plain text cannot be taken back, a plain text kept as a parameter can.
-    const focusedPassword = this.focusUnknown ? this.passwordOnScreen || this.passwordFocused : this.passwordFocused;
-    const intoPassword = step.action === 'type' && (outcome.resolved ? outcome.resolved.password === true : !step.target && focusedPassword);
+    const intoPassword = step.action === 'type' && this.secrets.typedIntoPassword(outcome.resolved, Boolean(step.target));
     if (step.action === 'type' && !step.target && !step.target_pattern && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
       this.pollsSinceStep = 0;
       return [this.lastStepId!];
     }
-    if (intoPassword && rec.value !== undefined) rec.value = this.secret(rec.value, rec.target);
-    if (step.action !== 'type' || step.target || outcome.resolved) {
-      this.passwordFocused = outcome.resolved?.password === true;
-      this.focusUnknown = false;
-    }
+    if (intoPassword && rec.value !== undefined) rec.value = this.secrets.standIn(rec.value, rec.target);
+    if (step.action !== 'type' || step.target || outcome.resolved) this.secrets.focusedOn(outcome.resolved);
     if (step.action === 'launch_app') {
       this.appPackage ??= step.value;
       if (rec.value === this.appPackage) delete rec.value;
@@ -299,11 +266,11 @@ export class Recorder {
     if (!this.openTyping || last?.action !== 'type' || last.value === undefined) return false;
     if (this.openTyping.secret) return true;
     last.value = [...last.value].slice(0, -1).join('');
-    this.ids.delete(last.id);
     if (last.value) {
       last.description = describeStep(last);
-      last.id = this.uniqueId(snakeCase(`type_${last.target ?? last.value}`, 'type'));
+      last.id = this.ids.rename(last.id, snakeCase(`type_${last.target ?? last.value}`, 'type'));
     } else {
+      this.ids.release(last.id);
       this.steps.pop();
       this.openTyping = undefined;
     }
@@ -323,8 +290,7 @@ export class Recorder {
     } else {
       last.value += value;
       // The id was made from the first key batch ("type_d"); name it after the whole text.
-      this.ids.delete(last.id);
-      last.id = this.uniqueId(snakeCase(`type_${last.target ?? last.value}`, 'type'));
+      last.id = this.ids.rename(last.id, snakeCase(`type_${last.target ?? last.value}`, 'type'));
     }
     last.description = describeStep(last);
     if (submit) this.openTyping = undefined;
@@ -340,7 +306,7 @@ export class Recorder {
     if (!after) return { reason: 'no step has been recorded yet, and an assertion must follow a step; run a verb (e.g. launch_app) first' };
     if (!passed) return { reason: 'it did not pass now, so a replay would fail on it; check the screen and assert what it shows' };
     const { type, description, ...fields } = request;
-    const id = this.uniqueId(snakeCase(`check_${String(fields.element_description ?? fields.expected_text ?? fields.expected_substring ?? type)}`, 'check'));
+    const id = this.ids.claim(snakeCase(`check_${String(fields.element_description ?? fields.expected_text ?? fields.expected_substring ?? type)}`, 'check'));
     const assertion = { id, after_step: after, type, description: description?.trim() || describeAssertion(request), ...fields } as RecordedAssertion;
     this.assertions.push(assertion);
     // Typing after a check is a new step: the check must still see the text as it was.
@@ -380,37 +346,18 @@ export class Recorder {
       tags: ['recorded'],
     };
     if (Object.keys(this.variables).length) doc.variables = { ...this.variables };
-    if (Object.keys(this.parameters).length) doc.parameters = { ...this.parameters };
+    if (Object.keys(this.secrets.parameters).length) doc.parameters = { ...this.secrets.parameters };
     if (o.appState) doc.preconditions = { app_state: o.appState };
     doc.steps = this.steps.map((s) => ({ ...s }));
     doc.assertions = this.assertions.map((a) => ({ ...a }));
     return doc;
   }
 
-  /**
-   * A password never goes into the scenario: the step types `${PASSWORD}`, declared as a secret
-   * parameter that the replay gets from --param, --params-file or MB_PARAM_PASSWORD.
-   */
-  private secret(typed: string, field: string | undefined): string {
-    let name = 'PASSWORD';
-    for (let n = 2; name in this.parameters; n++) name = `PASSWORD_${n}`;
-    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
-    // A submit typed with the text (raw mobile_type_keys submit: true) stays a submit.
-    return typed.endsWith('\n') ? `\${${name}}\n` : `\${${name}}`;
-  }
-
   private push(step: Omit<RecordedStep, 'id'>): string {
     const base = snakeCase(`${step.action}_${step.target ?? step.value ?? step.permission_name ?? ''}`, step.action);
-    const id = this.uniqueId(base);
+    const id = this.ids.claim(base);
     this.steps.push({ id, ...step });
     this.openTyping = undefined;
-    return id;
-  }
-
-  private uniqueId(base: string): string {
-    let id = base;
-    for (let n = 2; this.ids.has(id); n++) id = `${base.slice(0, MAX_ID_LENGTH - String(n).length - 1)}_${n}`;
-    this.ids.add(id);
     return id;
   }
 }

@@ -1,0 +1,64 @@
+import type { UiElement } from '../types.js';
+import type { ResolvedElement } from './types.js';
+
+/**
+ * Keeps passwords out of a recording: follows whether the focused field is a password field, and
+ * names the secret parameter a step types instead of what was typed into one.
+ */
+export class RecordingSecrets {
+  /** Secret parameters (schema 2.2) standing for what was typed into password fields. */
+  readonly parameters: Record<string, { description: string; secret: true }> = {};
+  /** The field that has focus is a password field (the last tap or targeted type landed on one). */
+  private passwordFocused = false;
+  /** Something unrecorded may have moved the focus since (a Tab key): which field has it is not known. */
+  private focusUnknown = false;
+  /** The last listing of the device showed a password field. */
+  private passwordOnScreen = false;
+
+  /**
+   * A listing of the device by anyone: the focused field it shows is where untargeted typing goes,
+   * and whether a password field is on screen decides what unknown focus counts as.
+   */
+  noteFields(elements: readonly UiElement[]): void {
+    this.passwordOnScreen = elements.some((e) => e.password === true);
+    const focused = elements.find((e) => e.focused === true && e.type === 'edittext');
+    if (focused) {
+      this.passwordFocused = focused.password === true;
+      this.focusUnknown = false;
+    }
+  }
+
+  /** Something unrecorded (a Tab key) may have moved the focus. */
+  focusMayHaveMoved(): void {
+    this.focusUnknown = true;
+  }
+
+  /** A recorded step acted on `resolved` (nothing known: no password field): the focus is there now. */
+  focusedOn(resolved: ResolvedElement | null): void {
+    this.passwordFocused = resolved?.password === true;
+    this.focusUnknown = false;
+  }
+
+  /**
+   * Whether typing went into a password field: the field it resolved says so, else untargeted typing
+   * goes to the focused field. With the focus unknown it counts as a password while one is on
+   * screen: a secret recorded as plain text cannot be taken back, a plain text kept as a parameter can.
+   */
+  typedIntoPassword(resolved: ResolvedElement | null, targeted: boolean): boolean {
+    if (resolved) return resolved.password === true;
+    const focusedPassword = this.focusUnknown ? this.passwordOnScreen || this.passwordFocused : this.passwordFocused;
+    return !targeted && focusedPassword;
+  }
+
+  /**
+   * A password never goes into the scenario: the step types `${PASSWORD}`, declared as a secret
+   * parameter that the replay gets from --param, --params-file or MB_PARAM_PASSWORD.
+   */
+  standIn(typed: string, field: string | undefined): string {
+    let name = 'PASSWORD';
+    for (let n = 2; name in this.parameters; n++) name = `PASSWORD_${n}`;
+    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
+    // A submit typed with the text (raw mobile_type_keys submit: true) stays a submit.
+    return typed.endsWith('\n') ? `\${${name}}\n` : `\${${name}}`;
+  }
+}
