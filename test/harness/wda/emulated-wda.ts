@@ -67,8 +67,15 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
-  /** The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then. */
+  /**
+   * The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then, and
+   * synthesized touches and keys reach the lock screen, not the app, while WDA answers success.
+   */
   locked = false;
+  /** The lock needs a passcode: POST /wda/unlock presses Home twice and the phone stays locked. */
+  passcode = false;
+  /** Touch and key requests that reached the lock screen instead of the app. */
+  inputOnLockScreen = 0;
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
@@ -198,6 +205,10 @@ export class EmulatedWda {
         // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
         return this.locked;
       case 'POST /wda/unlock':
+        // XCUIDevice+FBHelpers.m fb_unlockScreen: Home twice (1 s apart), then up to FBScreenLockTimeout (5 s)
+        // for SpringBoard's lockstate to clear; a passcode keeps it, and the spinner's error comes back
+        // through FBResponseWithUnknownError. The real call takes about 7 s to say so; answered at once here.
+        if (this.locked && this.passcode) throw new WdaFailure('unknown error', 500, 'Timed out while waiting until the screen gets unlocked');
         this.locked = false;
         return null;
       case 'GET /wda/device/info':
@@ -243,10 +254,13 @@ export class EmulatedWda {
         await d.openUrl(body.url, this.ctx());
         return null;
       case 'POST /actions':
+        // XCTest synthesizes the events on the screen as it is: on a locked phone the lock screen gets them.
+        if (this.locked) return this.onLockScreen();
         return performActions(this.device, this.scale, body.actions);
       case 'POST /wda/keys': {
         const value = body.value;
         if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
+        if (this.locked) return this.onLockScreen();
         // FBElementCommands.m handleKeys: old builds wait for the keyboard, else "invalid element state"; new ones type into nothing.
         if (!d.keyboardVisible && !this.options.keysWaitForKeyboard) return null;
         if (!d.keyboardVisible) throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys"');
@@ -300,6 +314,11 @@ export class EmulatedWda {
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
     throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+  }
+
+  private onLockScreen(): null {
+    this.inputOnLockScreen++;
+    return null;
   }
 
   /** What /source serves: the virtual phone's hierarchy as WDA's JSON tree, with the faults applied. */

@@ -4,6 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, Ui
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
+import { LockGuard } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
@@ -47,6 +48,7 @@ const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 
 export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
   private readonly keyboard: WdaKeyboard;
+  private readonly lock: LockGuard;
 
   constructor(
     readonly info: DeviceInfo,
@@ -56,6 +58,7 @@ export class IosDevice implements DeviceHandle {
     private readonly mjpeg?: (signal?: AbortSignal) => Promise<MjpegTarget>,
   ) {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
+    this.lock = new LockGuard(info.id);
   }
 
   /**
@@ -151,21 +154,25 @@ export class IosDevice implements DeviceHandle {
   }
 
   async tap(x: number, y: number, ctx: CallContext): Promise<void> {
+    await this.unlocked('the tap', ctx);
     const s = await this.scaleOf(ctx);
     await this.pointer(ctx, press(x / s, y / s, 50));
   }
 
   async doubleTap(x: number, y: number, ctx: CallContext): Promise<void> {
+    await this.unlocked('the double tap', ctx);
     const s = await this.scaleOf(ctx);
     await this.pointer(ctx, [...press(x / s, y / s, 50), { type: 'pause', duration: 100 }, ...press(x / s, y / s, 50)]);
   }
 
   async longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void> {
+    await this.unlocked('the long press', ctx);
     const s = await this.scaleOf(ctx);
     await this.pointer(ctx, press(x / s, y / s, durationMs));
   }
 
   async swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
+    await this.unlocked('the swipe', ctx);
     const s = await this.scaleOf(ctx);
     await this.pointer(ctx, [
       { type: 'pointerMove', duration: 0, x: fromX / s, y: fromY / s },
@@ -178,6 +185,7 @@ export class IosDevice implements DeviceHandle {
 
   /** Two touch pointers in one W3C actions request: XCTest synthesizes them as one multi-touch event stream. */
   async pinch(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void> {
+    await this.unlocked('the pinch', ctx);
     const s = await this.scaleOf(ctx);
     const source = (id: string, f: FingerPath) =>
       touchSource(id, [
@@ -191,6 +199,7 @@ export class IosDevice implements DeviceHandle {
 
   /** A finger path replayed as one W3C actions gesture (WDA has no streamed touch): moves keep their timing. */
   async tracePath(path: readonly TracePoint[], ctx: CallContext): Promise<void> {
+    await this.unlocked('the gesture', ctx);
     const s = await this.scaleOf(ctx);
     const actions: object[] = [{ type: 'pointerMove', duration: 0, x: path[0].x / s, y: path[0].y / s }, { type: 'pointerDown', button: 0 }];
     for (let i = 1; i < path.length; i++) {
@@ -200,15 +209,18 @@ export class IosDevice implements DeviceHandle {
     await this.pointer(ctx, actions);
   }
 
-  pressKey(key: Key, ctx: CallContext): Promise<void> {
+  async pressKey(key: Key, ctx: CallContext): Promise<void> {
+    await this.unlocked(`the ${key} key`, ctx);
     return this.keyboard.pressKey(key, ctx);
   }
 
-  typeText(text: string, ctx: CallContext): Promise<void> {
+  async typeText(text: string, ctx: CallContext): Promise<void> {
+    await this.unlocked('the typing', ctx);
     return this.keyboard.typeText(text, ctx);
   }
 
-  clearText(ctx: CallContext): Promise<void> {
+  async clearText(ctx: CallContext): Promise<void> {
+    await this.unlocked('clearing the field', ctx);
     return this.keyboard.clearText(ctx);
   }
 
@@ -281,6 +293,11 @@ export class IosDevice implements DeviceHandle {
     if (!(width > 0 && height > 0 && scale > 0)) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} reported no usable screen size or scale (/wda/screen)`);
     this.scale = scale;
     return { width, height, scale };
+  }
+
+  /** Input only reaches the app on an unlocked phone (lock-guard.ts). */
+  private unlocked(what: string, ctx: CallContext): Promise<void> {
+    return this.lock.ensureUnlocked(what, (method, path) => this.wdaCall(method, path, undefined, ctx, false));
   }
 
   private pixels(screen: ScreenInfo): ScreenSize {

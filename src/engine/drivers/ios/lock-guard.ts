@@ -1,0 +1,58 @@
+import { ToolError } from '../../errors.js';
+
+/** An unlocked screen is trusted this long: the input we send keeps the phone awake, so a burst of taps costs one check. */
+const CONFIRMED_FOR_MS = 5000;
+
+/** A WebDriverAgent route outside any session (`/wda/locked`, `/wda/unlock`). */
+export type WdaRoute = (method: 'GET' | 'POST', path: string) => Promise<unknown>;
+
+/**
+ * Checks the lock screen before input, as the Android driver's ScreenGuard does. XCTest synthesizes
+ * touches and keys on whatever is in front, and WDA answers success for them, so on a locked phone a
+ * tap would be reported done while only the lock screen saw it. GET /wda/locked (FBCustomCommands.m
+ * handleIsLocked) answers from SpringBoard's "com.apple.springboard.lockstate" notifications
+ * (XCUIDevice+FBHelpers.m); POST /wda/unlock presses Home twice and waits up to 5 s for the lock to
+ * go, which works without a passcode and fails with one ("Timed out while waiting until the screen
+ * gets unlocked"). WDA learns the lock state from those notifications only, so a phone that was
+ * locked before WDA started reads as unlocked until it is locked again: that case is not caught.
+ */
+export class LockGuard {
+  private confirmedAt = -Infinity;
+
+  constructor(private readonly deviceId: string) {}
+
+  /** `route` reaches WDA within the caller's deadline. */
+  async ensureUnlocked(what: string, route: WdaRoute): Promise<void> {
+    if (performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return;
+    const locked = await this.isLocked(route);
+    if (locked === true) await this.unlock(what, route);
+    // Unknown (a WDA without the route, or it failed): input is not blocked on it, nor asked again for a while.
+    this.confirmedAt = performance.now();
+  }
+
+  private async isLocked(route: WdaRoute): Promise<boolean | undefined> {
+    try {
+      const value = await route('GET', '/wda/locked');
+      return typeof value === 'boolean' ? value : undefined;
+    } catch (err) {
+      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err; // the phone is gone, or the call ran out of time
+      return undefined;
+    }
+  }
+
+  private async unlock(what: string, route: WdaRoute): Promise<void> {
+    let why = '';
+    try {
+      await route('POST', '/wda/unlock');
+      if ((await this.isLocked(route)) !== true) return;
+    } catch (err) {
+      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+      why = err instanceof Error ? `: ${err.message}` : '';
+    }
+    throw new ToolError(
+      'PERMISSION_DENIED',
+      `${this.deviceId} is locked and WebDriverAgent could not unlock it (it pressed Home twice; a passcode keeps the lock${why}), so ${what} would only reach the lock screen: ` +
+        'unlock it by hand, or turn the passcode off on test phones (Settings › Face ID & Passcode)',
+    );
+  }
+}

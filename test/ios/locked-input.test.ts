@@ -1,0 +1,70 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { find, makeRig } from './rig.js';
+
+/**
+ * Input on a locked iPhone: XCTest synthesizes it on the lock screen and WDA answers success, so
+ * the driver asks /wda/locked first, unlocks what Home can unlock, and refuses what a passcode keeps.
+ */
+
+const DEMO = 'com.mobilebridge.demo';
+
+for (const phone of [false, true]) {
+  const kind = phone ? 'iPhone' : 'simulator';
+  test(`${kind} locked with a passcode: a tap and typing are PERMISSION_DENIED, and nothing reaches the lock screen`, async () => {
+    const rig = await makeRig(phone ? { phone: { version: '16.7.8', tunnel: false } } : {});
+    try {
+      await rig.call('mobile_launch_app', { packageName: DEMO });
+      const email = find((await rig.call('mobile_list_elements_on_screen')).elements, 'Email').center;
+      rig.wda.locked = true;
+      rig.wda.passcode = true;
+      const tap = await rig.call('mobile_click_on_screen_at_coordinates', email);
+      assert.is(tap.code, 'PERMISSION_DENIED', JSON.stringify(tap));
+      assert.match(tap.message, /is locked and WebDriverAgent could not unlock it .*passcode.*unlock it by hand/);
+      assert.match(tap.message, /Timed out while waiting until the screen gets unlocked/);
+      const typed = await rig.call('mobile_type_keys', { text: 'secret' });
+      assert.is(typed.code, 'PERMISSION_DENIED', JSON.stringify(typed));
+      assert.is(rig.wda.inputOnLockScreen, 0, 'no touch or key was sent to the lock screen');
+      assert.ok(rig.wda.requests.includes('POST /wda/unlock'));
+
+      rig.wda.passcode = false;
+      rig.wda.locked = false;
+      assert.is((await rig.call('mobile_click_on_screen_at_coordinates', email)).status, 'success');
+      assert.is((await rig.call('mobile_type_keys', { text: 'abcd' })).status, 'success');
+      assert.is(rig.device.fieldValue('email'), 'abcd');
+    } finally {
+      await rig.close();
+    }
+  });
+}
+
+test('locked without a passcode: WDA unlocks it (Home twice) and the tap reaches the app', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    const email = find((await rig.call('mobile_list_elements_on_screen')).elements, 'Email').center;
+    rig.wda.locked = true;
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', email)).status, 'success');
+    assert.is(rig.wda.locked, false);
+    assert.is(rig.wda.inputOnLockScreen, 0);
+    assert.is((await rig.call('mobile_type_keys', { text: 'ab' })).status, 'success');
+    assert.is(rig.device.fieldValue('email'), 'ab');
+  } finally {
+    await rig.close();
+  }
+});
+
+test('an unlocked phone is asked once per burst of input, not once per tap', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    const before = rig.wda.requests.filter((r) => r === 'GET /wda/locked').length;
+    for (let i = 0; i < 5; i++) assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 400 })).status, 'success');
+    assert.is(rig.wda.requests.filter((r) => r === 'GET /wda/locked').length - before, 1);
+  } finally {
+    await rig.close();
+  }
+});
+
+test.run();
