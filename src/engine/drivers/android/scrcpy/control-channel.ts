@@ -213,7 +213,9 @@ export class ControlChannel {
     await this.confirm(true, signal);
     if (/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) this.clipboard = text;
     else if (this.clipboard !== text) {
-      throw new ToolError('INTERNAL', `${this.init.serial} refused to set its clipboard to ${JSON.stringify(text)}, so it could not be pasted; type it on the on-screen keyboard instead`);
+      // Controller.setClipboard presses PASTE whether or not the set took: the field got the old clipboard, or this text if it already held it.
+      const pasted = this.clipboard === undefined ? 'either this text (if the clipboard already held it) or what the clipboard held before' : 'what the clipboard held before';
+      throw new ToolError('INTERNAL', `${this.init.serial} refused to set its clipboard to ${JSON.stringify(text)}, yet scrcpy pressed PASTE, which pasted ${pasted}: check the field, then type the text on the on-screen keyboard instead`);
     }
   }
 
