@@ -252,8 +252,11 @@ export class AgentSession {
     const listing = this.listings.get(e.device);
     // Whoever acted (this agent's verbs, another participant, a failed call that got halfway), the screen may differ now.
     if (e.mutates) this.listings.delete(e.device);
-    // Any listing of the device says which field has focus now (a viewer's own keys, like Tab, move it unrecorded).
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements);
+    // Any listing of the device says which field has focus now (a viewer's own keys, like Tab, move it unrecorded);
+    // saved when it changed, so typing after a crash into a password field focused this way stays a secret.
+    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) {
+      if (this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements)) this.persist(e.device);
+    }
     if (e.origin !== this.origin) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;

@@ -1,13 +1,29 @@
 import type { UiElement } from '../types.js';
 import type { ResolvedElement } from './types.js';
 
+type SecretParameter = { description: string; secret: true };
+
+/**
+ * What keeps passwords out of a recording across a crash (RecordingStore's file): the names of the
+ * secret parameters and where the focus is, never what was typed.
+ */
+export interface SecretsSnapshot {
+  parameters: Record<string, SecretParameter>;
+  passwordFocused: boolean;
+  focusUnknown: boolean;
+  passwordOnScreen: boolean;
+}
+
+/** A step value the recorder wrote for a password: `${PASSWORD}` or `${PASSWORD_2}`, with a submit perhaps. */
+const STAND_IN = /^\$\{(PASSWORD(?:_[0-9]+)?)\}\n?$/;
+
 /**
  * Keeps passwords out of a recording: follows whether the focused field is a password field, and
  * names the secret parameter a step types instead of what was typed into one.
  */
 export class RecordingSecrets {
   /** Secret parameters (schema 2.2) standing for what was typed into password fields. */
-  readonly parameters: Record<string, { description: string; secret: true }> = {};
+  readonly parameters: Record<string, SecretParameter> = {};
   /** The field that has focus is a password field (the last tap or targeted type landed on one). */
   private passwordFocused = false;
   /** Something unrecorded may have moved the focus since (a Tab key): which field has it is not known. */
@@ -15,17 +31,48 @@ export class RecordingSecrets {
   /** The last listing of the device showed a password field. */
   private passwordOnScreen = false;
 
+  snapshot(): SecretsSnapshot {
+    return { parameters: this.parameters, passwordFocused: this.passwordFocused, focusUnknown: this.focusUnknown, passwordOnScreen: this.passwordOnScreen };
+  }
+
+  /**
+   * The secrets of a restored recording. A file written before the secrets were saved has only the
+   * steps: each stand-in they type is declared again, and the focus counts as unknown, on a
+   * password field if the last step typed one.
+   */
+  static restore(saved: SecretsSnapshot | undefined, steps: readonly { action: string; target?: string; value?: string }[]): RecordingSecrets {
+    const secrets = new RecordingSecrets();
+    Object.assign(secrets.parameters, saved?.parameters);
+    const typedSecret = (s: { action: string; value?: string } | undefined) => (s?.action === 'type' ? STAND_IN.exec(s.value ?? '')?.[1] : undefined);
+    for (const step of steps) {
+      const name = typedSecret(step);
+      if (name && !(name in secrets.parameters)) secrets.declare(name, step.target);
+    }
+    if (saved) {
+      secrets.passwordFocused = saved.passwordFocused === true;
+      secrets.focusUnknown = saved.focusUnknown === true;
+      secrets.passwordOnScreen = saved.passwordOnScreen === true;
+    } else {
+      secrets.passwordFocused = typedSecret(steps.at(-1)) !== undefined;
+      secrets.focusUnknown = true;
+    }
+    return secrets;
+  }
+
   /**
    * A listing of the device by anyone: the focused field it shows is where untargeted typing goes,
-   * and whether a password field is on screen decides what unknown focus counts as.
+   * and whether a password field is on screen decides what unknown focus counts as. True when
+   * that changed what is known (worth saving: a restored recording must know it too).
    */
-  noteFields(elements: readonly UiElement[]): void {
+  noteFields(elements: readonly UiElement[]): boolean {
+    const before = [this.passwordOnScreen, this.passwordFocused, this.focusUnknown].join();
     this.passwordOnScreen = elements.some((e) => e.password === true);
     const focused = elements.find((e) => e.focused === true && e.type === 'edittext');
     if (focused) {
       this.passwordFocused = focused.password === true;
       this.focusUnknown = false;
     }
+    return [this.passwordOnScreen, this.passwordFocused, this.focusUnknown].join() !== before;
   }
 
   /** Something unrecorded (a Tab key) may have moved the focus. */
@@ -57,8 +104,12 @@ export class RecordingSecrets {
   standIn(typed: string, field: string | undefined): string {
     let name = 'PASSWORD';
     for (let n = 2; name in this.parameters; n++) name = `PASSWORD_${n}`;
-    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
+    this.declare(name, field);
     // A submit typed with the text (raw mobile_type_keys submit: true) stays a submit.
     return typed.endsWith('\n') ? `\${${name}}\n` : `\${${name}}`;
+  }
+
+  private declare(name: string, field: string | undefined): void {
+    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
   }
 }

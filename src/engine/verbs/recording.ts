@@ -11,7 +11,7 @@ import {
 } from '../../validate/index.js';
 import type { DeviceOs, UiElement } from '../types.js';
 import { seenName } from './element-name.js';
-import { RecordingSecrets } from './recording-secrets.js';
+import { RecordingSecrets, type SecretsSnapshot } from './recording-secrets.js';
 import { ScenarioIds, snakeCase } from './scenario-ids.js';
 import { WorkedIn } from './worked-in.js';
 import { describeAssertion, describeStep } from './recording-words.js';
@@ -100,6 +100,11 @@ export interface RecorderSnapshot {
   looks?: [string, number][];
   /** The last step is typing that more typing into the same field continues. */
   openTyping?: { secret: boolean };
+  /**
+   * The secret parameters and the password focus (never a typed value). Files written before
+   * these were kept lack it: what the steps tell is rebuilt (RecordingSecrets.restore).
+   */
+  secrets?: SecretsSnapshot;
 }
 
 export class Recorder {
@@ -108,7 +113,7 @@ export class Recorder {
   private readonly assertions: RecordedAssertion[] = [];
   private ids = new ScenarioIds();
   private readonly variables: Record<string, { type: 'string'; description: string }> = {};
-  private readonly secrets = new RecordingSecrets();
+  private secrets = new RecordingSecrets();
   private readonly skipped: string[] = [];
   private appPackage?: string;
   private pollsSinceStep = 0;
@@ -142,6 +147,7 @@ export class Recorder {
       pollsSinceStep: this.pollsSinceStep,
       looks: this.workedIn.entries(),
       ...(this.openTyping ? { openTyping: this.openTyping } : {}),
+      secrets: this.secrets.snapshot(),
     };
   }
 
@@ -156,6 +162,7 @@ export class Recorder {
     r.pollsSinceStep = s.pollsSinceStep;
     r.workedIn = new WorkedIn(s.looks);
     r.openTyping = s.openTyping;
+    r.secrets = RecordingSecrets.restore(s.secrets, s.steps);
     return r;
   }
 
@@ -185,9 +192,12 @@ export class Recorder {
     if (options.focusMayMove) this.secrets.focusMayHaveMoved();
   }
 
-  /** A listing of the device by anyone: which field untargeted typing goes into, and whether it is a password. */
-  noteFields(elements: readonly UiElement[]): void {
-    this.secrets.noteFields(elements);
+  /**
+   * A listing of the device by anyone: which field untargeted typing goes into, and whether it is
+   * a password. True when that changed what the recording knows (to be saved).
+   */
+  noteFields(elements: readonly UiElement[]): boolean {
+    return this.secrets.noteFields(elements);
   }
 
   /**
