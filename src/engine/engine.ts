@@ -158,7 +158,7 @@ export class Engine {
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
-    }, options.hold).catch((err: unknown) => this.onError(deviceId, err));
+    }, options.hold).catch((err: unknown) => this.onError(deviceId, err, def.timeoutNote));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
       const others = this.activity.othersSince(deviceId, options.origin);
@@ -315,10 +315,10 @@ export class Engine {
     }
   }
 
-  private onError(deviceId: string, err: unknown): ToolFailure {
+  private onError(deviceId: string, err: unknown, timeoutNote?: string): ToolFailure {
     const f = toFailure(err);
     if (f.code === 'DEVICE_NOT_FOUND') this.forget(deviceId);
-    return f;
+    return timeoutNote && f.code === 'TIMEOUT' ? { ...f, message: `${f.message}; ${timeoutNote}` } : f;
   }
 
   private onErrorThrow(deviceId: string, err: unknown): ToolError {

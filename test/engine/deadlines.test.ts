@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CallContext, DeviceHandle } from '../../src/engine/driver.js';
 import { Engine } from '../../src/engine/engine.js';
+import { ToolError } from '../../src/engine/errors.js';
 import { RecordingDriver } from './recording-driver.js';
 
 /** Issue 16: deadlines count from a call's arrival; a hung device is listed not_responding; others go on. */
@@ -61,6 +65,28 @@ test('every caller queued behind a hung device gets TIMEOUT within its own deadl
     assert.is((await engine.listDevices()).find((d) => d.id === 'hung')?.state, undefined, 'answering again clears the mark');
   } finally {
     await engine.close();
+  }
+});
+
+test('an install that runs out of time says it may still finish and how to check, other tools do not', async () => {
+  class SlowInstall extends RecordingDriver {
+    override async open(id: string): Promise<DeviceHandle | undefined> {
+      const handle = await super.open(id);
+      // What the deadline produces when the phone holds the install behind its confirmation prompt.
+      return handle && { ...handle, installApp: async () => Promise.reject(new ToolError('TIMEOUT', `mobile_install_app on ${id} did not finish within 180000 ms`)) };
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mb-install-'));
+  const apk = join(dir, 'app.apk');
+  writeFileSync(apk, 'PK');
+  const engine = new Engine({ drivers: [new SlowInstall(['phone'])], allowPaths: [dir] });
+  try {
+    const r = (await engine.call('mobile_install_app', { device: 'phone', path: apk })) as Answer;
+    assert.is(r.code, 'TIMEOUT', JSON.stringify(r));
+    assert.match(r.message!, /did not finish within 180000 ms; the install may still finish: .*confirm it on the phone, then check with mobile_list_apps/);
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

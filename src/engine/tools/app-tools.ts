@@ -35,6 +35,8 @@ export const appTools = [
     params: params({ device, path: requiredString('path', 'path to an .apk (Android) or .ipa/.app (iOS) file') }),
     mutates: true,
     timeoutMs: 180_000,
+    timeoutNote:
+      'the install may still finish: the phone may be waiting for its own confirmation (MIUI, ColorOS and Vivo ask before installing over USB; Play Protect may ask to scan the app), so confirm it on the phone, then check with mobile_list_apps',
     async handler(p, ctx) {
       const file = await ctx.files.readable(p.path, 'path', { allowFolder: true });
       const { package: pkg } = await ctx.device.installApp(file, ctx);

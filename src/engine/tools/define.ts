@@ -31,6 +31,8 @@ export interface DeviceToolDef<S extends v.GenericSchema = v.GenericSchema> {
   mutates: boolean;
   /** Deadline override in ms; default comes from the engine. */
   timeoutMs?: number;
+  /** Added to a TIMEOUT's message: what may still be happening on the device, and how to find out. */
+  timeoutNote?: string;
   handler(params: v.InferOutput<S>, ctx: ToolContext): Promise<unknown>;
 }
 
