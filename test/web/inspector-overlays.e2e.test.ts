@@ -89,6 +89,40 @@ overlays('Pick on screen keeps covering the screen after the window is resized, 
   }
 });
 
+overlays('while Pick is on, keys and pastes on the focused screen reach nothing and say why; with Pick off they go again', async (ctx) => {
+  if (!chromiumPath) return;
+  const engine = ctx.bridge!.engine;
+  await engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/signin' });
+  const page = await openViewer(ctx);
+  const calls: CallEvent[] = [];
+  const off = engine.onCall((e) => {
+    if (e.device === DEVICE && e.mutates) calls.push(e);
+  });
+  try {
+    await page.focus('#screen');
+    await page.click('#btn-pick');
+    await page.focus('#screen');
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await page.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'pasted');
+      document.getElementById('screen').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    })()`);
+    await page.waitForSelector('#toast:not([hidden]):has-text("Pick on screen is on")');
+    // Esc ends Pick; a key after it goes, and keys and taps leave in the order they were made.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#btn-pick[aria-pressed="false"]');
+    await page.keyboard.press('Enter');
+    await eventually(() => calls.some((c) => c.tool === 'mobile_press_button'), 'the ENTER after Pick reached the device');
+    assert.equal(calls.map((c) => c.tool), ['mobile_press_button'], 'nothing typed or pasted while Pick was on reached the device');
+  } finally {
+    off();
+    await page.close();
+  }
+});
+
 /** Where the device rectangle `r` is drawn in the page, computed apart from the viewer's code. */
 async function drawnRect(ctx: Ctx, page: Page, r: Rect): Promise<Rect> {
   const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };

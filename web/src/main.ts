@@ -156,6 +156,7 @@ async function start(): Promise<void> {
       const picked = elementAt(viewer.elements, p);
       if (picked && picked.id !== elementsPanel.selected?.id) elementsPanel.select(picked);
     },
+    changed: (on) => screen.setInputBlocked(on ? 'Not sent: Pick on screen is on, so the screen takes no input; press Esc or ⌖ Pick on screen to type on the device again.' : undefined),
   });
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
@@ -189,6 +190,7 @@ async function start(): Promise<void> {
     drag: (d) => live.drag(d),
     wheel: (at, dx, dy) => live.wheel(at, dx, dy),
     secondary: () => live.secondary(),
+    blocked: notice,
   });
 
   const badge = new LockBadge(byId('lock-badge'), byId('lock-text'), byId<HTMLButtonElement>('btn-take-control'), byId<HTMLButtonElement>('btn-release'));

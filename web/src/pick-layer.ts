@@ -5,6 +5,8 @@ export interface PickLayerEvents {
   hover(p: Point | undefined): void;
   /** A click on this device pixel: inspect the element there. */
   pick(p: Point): void;
+  /** Pick was turned on or off: the screen's own key input follows (off while picking). */
+  changed?(on: boolean): void;
 }
 
 /**
@@ -13,7 +15,8 @@ export interface PickLayerEvents {
  * device (as in Appium Inspector). It sits on top of the canvas rather than inside the screen's own
  * input handling, so taps, drags and keys stay exactly as they are whenever it is off. While it is
  * on the canvas also takes no pointer input at all (`.picking`), so a layer that is not yet over
- * the canvas after a layout change lets nothing through to the device either.
+ * the canvas after a layout change lets nothing through to the device either; keys typed into a
+ * focused screen are stopped by the screen itself (`changed`), since no layer can cover the focus.
  */
 export class PickLayer {
   private on = false;
@@ -49,6 +52,7 @@ export class PickLayer {
     this.cover();
     this.toggle.setAttribute('aria-pressed', String(on));
     if (!on) this.events.hover(undefined);
+    this.events.changed?.(on);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface ScreenViewEvents {
   wheel?(at: Point, dx: number, dy: number): void;
   /** Right click (or the secondary button) on the screen. */
   secondary?(at: Point): void;
+  /** A key or paste arrived while the screen takes no input (setInputBlocked): why nothing was sent. */
+  blocked?(reason: string): void;
 }
 
 /** A press that moves less than this many CSS pixels is still a tap, whatever the zoom. */
@@ -35,6 +37,8 @@ export class ScreenView {
   private readonly fingers: [HTMLElement, HTMLElement];
   private outlined: { rect: Rect; label: string } | undefined;
   private zoomMode: ZoomMode = 'fit';
+  /** Why the screen takes no keys or pastes now (Pick on screen), or undefined. */
+  private inputBlocked: string | undefined;
 
   constructor(
     private readonly wrap: HTMLElement,
@@ -68,6 +72,7 @@ export class ScreenView {
     canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     canvas.addEventListener('keydown', (e) => this.onKey(e));
     canvas.addEventListener('paste', (e) => {
+      if (this.refuse()) return;
       const text = e.clipboardData?.getData('text/plain');
       if (!text) return;
       e.preventDefault();
@@ -99,6 +104,14 @@ export class ScreenView {
     this.zoomMode = mode;
     this.wrap.classList.toggle('zoom-actual', mode === 'actual');
     this.layout();
+  }
+
+  /**
+   * While set, keys and pastes on the focused screen reach nothing (the reason is told to `blocked`).
+   * Pointer input is kept off by the caller's layer and CSS; keys reach the canvas whatever covers it.
+   */
+  setInputBlocked(reason: string | undefined): void {
+    this.inputBlocked = reason;
   }
 
   /** Outline a device-pixel rectangle with a label (or clear with undefined). */
@@ -247,8 +260,16 @@ export class ScreenView {
   private onKey(e: KeyboardEvent): void {
     const input = keyToInput(e);
     if (!input) return;
+    // Not prevented: Tab still moves the focus on, as it does off the screen.
+    if (this.refuse()) return;
     e.preventDefault();
     this.key(input);
+  }
+
+  private refuse(): boolean {
+    if (this.inputBlocked === undefined) return false;
+    this.events.blocked?.(this.inputBlocked);
+    return true;
   }
 
   /** A tap still held back for the double-click wait goes first: the keys are typed after it. */
