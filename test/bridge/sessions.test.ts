@@ -300,6 +300,30 @@ test('devices.lock: mutating calls from others are refused, reads are not; takeo
   await a.close();
 });
 
+test('a holder whose socket dropped hears on resume that its lock went, and its next tap is refused while another holds the device', async () => {
+  ({ bridge } = await testBridge());
+  const a = await droppable(bridge.wsUrl, 'viewer');
+  const b = await BridgeClient.connect({ url: bridge.wsUrl, client: 'bob', createSocket: nodeSocketFactory() });
+  const locksSeenByA: DeviceLockParams[] = [];
+  a.c.on('device.lock', (p) => locksSeenByA.push(p));
+  await a.c.request('devices.lock', { device: ANDROID });
+  const session = a.c.session!;
+  a.hold();
+  a.cut();
+  await until('server noticed', () => bridge.sessions.get(session)?.connection === undefined);
+  await b.request('devices.lock', { device: ANDROID });
+  a.release();
+  await until('resumed', () => a.sessions.length > 0, 5000);
+  assert.is(a.sessions[0].resumed, true);
+  const released = await until('the release replayed', () => locksSeenByA.find((p) => p.holder === null));
+  assert.equal(released, { device: ANDROID, holder: null, previous: { session, client: 'viewer' }, reason: 'its holder disconnected' });
+  assert.is(bridge.locks.holder(ANDROID)?.id, b.session, 'the resumed session did not get the lock back');
+  const refused = (await a.c.callTool('mobile_click_on_screen_at_coordinates', { device: ANDROID, x: 100, y: 100 })) as { code: string; message: string };
+  assert.is(refused.code, 'PERMISSION_DENIED');
+  assert.match(refused.message, `locked by session ${b.session} (bob)`);
+  await Promise.all([a.c.close(), b.close()]);
+});
+
 test('devices.changed on plug/unplug; an unplugged device pauses its subscriptions, which resume by themselves when it is back', async () => {
   const driver = new PluggableDriver();
   ({ bridge } = await testBridge({ extraDrivers: [driver] }));

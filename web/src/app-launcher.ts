@@ -3,6 +3,8 @@ import { el } from './dom.js';
 
 const PROMPT = 'Launch app…';
 
+type Call = (tool: string, parameters: Record<string, unknown>) => Promise<unknown>;
+
 /**
  * A menu of the device's launchable apps (mobile_list_apps); choosing one launches it
  * (mobile_launch_app), so a recording can start with launch_app like a scenario does.
@@ -20,7 +22,8 @@ export class AppLauncher {
   constructor(
     private readonly select: HTMLSelectElement,
     private readonly device: () => string | undefined,
-    private readonly call: (tool: string, parameters: Record<string, unknown>) => Promise<unknown>,
+    /** `look` lists the apps, `act` launches one: only acting is held back when the page must not act. */
+    private readonly calls: { look: Call; act: Call },
   ) {
     // Listed when the user reaches for the menu, not for every device shown.
     for (const event of ['focus', 'pointerdown'] as const) select.addEventListener(event, () => void this.list());
@@ -55,7 +58,7 @@ export class AppLauncher {
     const device = this.device();
     if (!device || this.listedFor === device) return;
     this.listedFor = device;
-    const result = (await this.call('mobile_list_apps', { device })) as { apps?: InstalledApp[] } | undefined;
+    const result = (await this.calls.look('mobile_list_apps', { device })) as { apps?: InstalledApp[] } | undefined;
     if (device !== this.device()) return;
     if (!result?.apps) {
       this.listedFor = undefined;
@@ -70,6 +73,6 @@ export class AppLauncher {
     const packageName = this.select.value;
     this.select.value = '';
     if (!device || !packageName) return;
-    await this.call('mobile_launch_app', { device, packageName });
+    await this.calls.act('mobile_launch_app', { device, packageName });
   }
 }

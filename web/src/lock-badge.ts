@@ -7,7 +7,8 @@ export interface LockView {
   mine: boolean;
 }
 
-function who(p: Participant): string {
+/** How a participant is named to people: its client name and the start of its session id. */
+export function who(p: Participant): string {
   return p.client ? `${p.client} ${p.session.slice(0, 6)}` : `session ${p.session.slice(0, 6)}`;
 }
 

@@ -4,6 +4,7 @@ import { AccessProblem } from './access-problem.js';
 import { ActivityPanel } from './activity-panel.js';
 import { AppLauncher } from './app-launcher.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
+import { ControlNotice } from './control-notice.js';
 import { bridgeEndpoint } from './endpoint.js';
 import { LockBadge } from './lock-badge.js';
 import { OfflineBanner } from './offline-banner.js';
@@ -194,7 +195,9 @@ async function start(): Promise<void> {
   });
 
   const badge = new LockBadge(byId('lock-badge'), byId('lock-text'), byId<HTMLButtonElement>('btn-take-control'), byId<HTMLButtonElement>('btn-release'));
-  const pair = new PairDebugging(client, activity, badge, notice);
+  // A lock this page lost: the notice's button takes it again through the pair-debugging object below.
+  const lostControl = new ControlNotice(byId('control-lost'), byId('control-lost-text'), byId<HTMLButtonElement>('btn-retake-control'), byId<HTMLButtonElement>('btn-continue-without-control'), () => void pair.takeControl());
+  const pair = new PairDebugging(client, activity, badge, lostControl, notice);
   byId('btn-take-control').addEventListener('click', () => void pair.takeControl());
   byId('btn-release').addEventListener('click', () => void pair.release());
 
@@ -235,6 +238,7 @@ async function start(): Promise<void> {
         live.activity(a, a.session === client.session);
       },
       notice,
+      inputRefusal: () => lostControl.refusal(),
       watching: (d) => void pair.watch(d.id),
     },
     screenOptions,
@@ -256,7 +260,10 @@ async function start(): Promise<void> {
 
   // Record and Run (issue 17 item 3): own modules; here only bound to the page.
   const watched = () => viewer.current?.id;
-  const launcher = new AppLauncher(byId<HTMLSelectElement>('app-launch'), watched, (tool, parameters) => viewer.call({ tool, parameters }));
+  const launcher = new AppLauncher(byId<HTMLSelectElement>('app-launch'), watched, {
+    look: (tool, parameters) => viewer.look({ tool, parameters }),
+    act: (tool, parameters) => viewer.call({ tool, parameters }),
+  });
   const recorder = new RecorderControl(
     client,
     {

@@ -1,34 +1,57 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult, type DeviceLockParams, type LockInfo } from '../../src/protocol/methods.js';
 import type { ActivityPanel } from './activity-panel.js';
-import type { LockBadge } from './lock-badge.js';
+import type { ControlNotice } from './control-notice.js';
+import { who, type LockBadge } from './lock-badge.js';
+
+/** How the notice's sentence ends when the connection dropped (ControlNotice.show). */
+const DROPPED = ' when the connection dropped';
 
 /**
  * Pair debugging around the watched device: the history a late joiner missed (activity.recent),
- * the lock badge kept current from device.lock, and Take control / Release.
+ * the lock badge kept current from device.lock, Take control / Release, and the notice when this
+ * page loses a lock it held without releasing it.
  */
 export class PairDebugging {
   private device: string | undefined;
+  /** This page's session holds the watched device's lock, as last heard. */
+  private mine = false;
+  /**
+   * The device whose lock this page held when its connection dropped. The bridge frees a lock as
+   * soon as its holder's socket goes and a resumed session does not get it back, so after the
+   * reconnect the page looks again rather than trust what it heard before the drop (the release
+   * may also be among the notifications the bridge could not replay).
+   */
+  private heldAtDrop: string | undefined;
 
   constructor(
     private readonly client: BridgeClient,
     private readonly activity: ActivityPanel,
     private readonly badge: LockBadge,
+    private readonly lost: ControlNotice,
     private readonly notice: (message: string) => void,
   ) {
     client.on('device.lock', (p) => this.onLock(p));
-    // A new session (the old one expired, or the bridge restarted): what happened meanwhile was never
-    // sent, and a restarted bridge numbers its entries from 1 again, so the old rows would be taken
-    // for new entries with the same number. The feed starts over from the bridge's own history.
+    client.onState((state) => {
+      if (state !== 'open' && this.mine && this.device) this.heldAtDrop = this.device;
+    });
     client.onSession((e) => {
-      if (e.initial || e.resumed) return;
-      this.activity.clear();
-      if (this.device) void this.watch(this.device);
+      if (e.initial || !this.device) return;
+      // A new session (the old one expired, or the bridge restarted): what happened meanwhile was never
+      // sent, and a restarted bridge numbers its entries from 1 again, so the old rows would be taken
+      // for new entries with the same number. The feed starts over from the bridge's own history.
+      if (!e.resumed) this.activity.clear();
+      if (!e.resumed || this.heldAtDrop === this.device) void this.watch(this.device, { history: !e.resumed });
     });
   }
 
-  /** The page now watches this device (subscribed): fetch what it missed. */
-  async watch(device: string | undefined): Promise<void> {
+  /** The page now watches this device (subscribed): fetch what it missed and who holds it. */
+  async watch(device: string | undefined, { history = true } = {}): Promise<void> {
+    if (device !== this.device) {
+      // A lost lock is about the device it was lost on, not the one now shown.
+      this.lost.hide();
+      this.heldAtDrop = undefined;
+    }
     this.device = device;
     if (!device) return this.badge.show(undefined);
     let recent;
@@ -39,8 +62,14 @@ export class PairDebugging {
       return;
     }
     if (device !== this.device) return;
-    this.activity.history(recent.entries, this.client.session);
+    if (history) this.activity.history(recent.entries, this.client.session);
     this.showLock(recent.lock);
+    // The bridge replays a resumed session's missed notifications before answering anything else, so a
+    // release among them was handled already; this look settles the drop either way.
+    if (this.heldAtDrop === device) {
+      if (!this.mine) this.lost.show(device, DROPPED);
+      this.heldAtDrop = undefined;
+    }
   }
 
   async takeControl(): Promise<void> {
@@ -69,14 +98,27 @@ export class PairDebugging {
   }
 
   private showLock(lock: LockInfo | null): void {
-    this.badge.show(lock ? { holder: lock.holder, since: lock.since, mine: lock.holder.session === this.client.session } : { holder: null, mine: false });
+    this.show(lock ? { holder: lock.holder, since: lock.since } : { holder: null });
+  }
+
+  private show(lock: Pick<DeviceLockParams, 'holder' | 'since'>): void {
+    this.mine = lock.holder !== null && lock.holder.session === this.client.session;
+    this.badge.show({ holder: lock.holder, ...(lock.since ? { since: lock.since } : {}), mine: this.mine });
+    if (!this.mine) return;
+    this.lost.hide();
+    this.heldAtDrop = undefined;
   }
 
   private onLock(p: DeviceLockParams): void {
     if (p.device !== this.device) return;
     const me = this.client.session;
-    this.badge.show({ holder: p.holder, ...(p.since ? { since: p.since } : {}), mine: p.holder?.session === me });
-    if (p.holder && p.previous?.session === me && p.holder.session !== me) this.notice(`${p.holder.client ?? 'session'} ${p.holder.session.slice(0, 6)} took control of ${p.device}`);
-    else if (!p.holder && p.reason && p.previous && p.previous.session !== me) this.notice(`${p.device} is unlocked: ${p.previous.client ?? 'its holder'} ${p.previous.session.slice(0, 6)} — ${p.reason}`);
+    this.show(p);
+    if (this.mine) return;
+    if (p.previous?.session === me) {
+      // Released by this page (Release, the end of its own run) says no reason; anything else took the lock from it.
+      if (p.holder) this.lost.show(p.device, `: ${who(p.holder)} took it over`);
+      else if (this.heldAtDrop === p.device) this.lost.show(p.device, DROPPED);
+      else if (p.reason) this.lost.show(p.device, `: ${p.reason}`);
+    } else if (!p.holder && p.reason && p.previous) this.notice(`${p.device} is unlocked: ${p.previous.client ?? 'its holder'} ${p.previous.session.slice(0, 6)} — ${p.reason}`);
   }
 }

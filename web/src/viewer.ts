@@ -18,6 +18,8 @@ export interface ViewerUi {
   hovered(element: UiElement | undefined): void;
   activity(activity: DeviceActivityParams): void;
   notice(message: string): void;
+  /** Why the user's actions must not reach the device now (a lock this page lost), else undefined. */
+  inputRefusal?(): string | undefined;
   /** The device's subscription is in place: fetch what a late joiner missed. */
   watching?(device: DeviceInfo): void;
 }
@@ -142,7 +144,7 @@ export class Viewer {
 
   async rotate(): Promise<void> {
     if (!this.device) return;
-    const now = await this.call({ tool: 'mobile_get_orientation', parameters: { device: this.device.id } });
+    const now = await this.look({ tool: 'mobile_get_orientation', parameters: { device: this.device.id } });
     const orientation = (now as { orientation?: string } | undefined)?.orientation;
     if (!orientation) return;
     await this.call({ tool: 'mobile_set_orientation', parameters: { device: this.device.id, orientation: orientation === 'portrait' ? 'landscape' : 'portrait' } });
@@ -152,7 +154,7 @@ export class Viewer {
   async screenshot(): Promise<{ png: Uint8Array; device: string } | undefined> {
     if (!this.device) return undefined;
     const device = this.device.id;
-    const result = (await this.call({ tool: 'mobile_take_screenshot', parameters: { device } })) as { image?: string } | undefined;
+    const result = (await this.look({ tool: 'mobile_take_screenshot', parameters: { device } })) as { image?: string } | undefined;
     if (!result?.image) return undefined;
     return { png: Uint8Array.from(atob(result.image), (c) => c.charCodeAt(0)), device };
   }
@@ -160,12 +162,31 @@ export class Viewer {
   /** One event of a streamed drag on the watched device (input.touch); undefined when it failed (shown). */
   async touch(action: 'down' | 'move' | 'up' | 'cancel', p: Point): Promise<{ streamed: boolean; message?: string } | undefined> {
     if (!this.device) return undefined;
-    const result = await this.call({ tool: 'input.touch', parameters: { device: this.device.id, action, x: p.x, y: p.y } });
+    const call = { tool: 'input.touch', parameters: { device: this.device.id, action, x: p.x, y: p.y } };
+    // Lifting the finger ends what was started and is never held back: a finger left down would stay down on the device.
+    const result = action === 'up' || action === 'cancel' ? await this.send(call) : await this.call(call);
     return result as { streamed: boolean; message?: string } | undefined;
   }
 
-  /** Runs one tool call (or an input.* method, which answers in the same shapes); a failure is shown to the user and answered with undefined. */
+  /**
+   * Runs one call that acts on the device, as the user asked (a tool call, or an input.* method, which
+   * answers in the same shapes); a failure or a refusal is shown to the user and answered with undefined.
+   */
   async call(call: ToolCall): Promise<unknown> {
+    const refused = this.ui.inputRefusal?.();
+    if (refused) {
+      this.ui.notice(refused);
+      return undefined;
+    }
+    return this.send(call);
+  }
+
+  /** Runs one call that only looks at the device (a listing, a screenshot): nothing holds it back. */
+  look(call: ToolCall): Promise<unknown> {
+    return this.send(call);
+  }
+
+  private async send(call: ToolCall): Promise<unknown> {
     // The client would queue it and send it on reconnect, onto a screen the user no longer sees: refuse, visibly.
     if (this.client.state !== 'open') {
       this.ui.notice(`Not sent: the bridge is unreachable (${this.client.state}). Nothing reaches the device until the connection is back.`);
@@ -202,7 +223,7 @@ export class Viewer {
   private async relist(): Promise<void> {
     const store = this.store;
     if (!store) return;
-    const result = await this.call({ tool: 'mobile_list_elements_on_screen', parameters: { device: store.device } });
+    const result = await this.look({ tool: 'mobile_list_elements_on_screen', parameters: { device: store.device } });
     const elements = (result as { elements?: UiElement[] } | undefined)?.elements;
     if (!Array.isArray(elements) || store !== this.store) return;
     store.replace(elements);

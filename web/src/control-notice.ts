@@ -1,0 +1,41 @@
+/**
+ * "You lost control of <device>": shown when this page held the device's lock and lost it without
+ * releasing it — its connection dropped (the bridge frees a lock as soon as its holder's socket goes,
+ * and a resumed session does not get it back), or someone took it over. Until the user chooses —
+ * take control again, or go on without it — what the user does on the screen is held back (the
+ * viewer asks `refusal` before each action), so nothing is sent as if the page still held the device.
+ */
+export class ControlNotice {
+  private lost: { device: string; why: string } | undefined;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly text: HTMLElement,
+    takeAgain: HTMLButtonElement,
+    carryOn: HTMLButtonElement,
+    /** Take control of the device again (devices.lock with takeover); the caller hides the notice once it holds it. */
+    retake: (device: string) => void,
+  ) {
+    takeAgain.addEventListener('click', () => this.lost && retake(this.lost.device));
+    carryOn.addEventListener('click', () => this.hide());
+  }
+
+  /** `why` ends the sentence "You lost control of <device>…" with its own separator: " when the connection dropped", ": bob took it over". */
+  show(device: string, why: string): void {
+    this.lost = { device, why };
+    this.text.textContent = `You lost control of ${device}${why}.`;
+    this.root.dataset.device = device;
+    this.root.hidden = false;
+  }
+
+  hide(): void {
+    this.lost = undefined;
+    this.root.hidden = true;
+  }
+
+  /** Why an action must not be sent now, or undefined when nothing holds it back. */
+  refusal(): string | undefined {
+    if (!this.lost) return undefined;
+    return `Not sent: you lost control of ${this.lost.device}${this.lost.why}. Take control again, or choose “Continue without control” to act without holding it.`;
+  }
+}
