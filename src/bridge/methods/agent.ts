@@ -6,8 +6,9 @@ import { APP_STATES } from '../../validate/index.js';
 import type { MethodContext, MethodDef } from '../registry.js';
 
 /**
- * agent.assert, recording.start, recording.stop, recording.status (docs/protocol.md, "Agents: live
- * verbs, assertions and recording"), and the per-session AgentSession that `verbs.run` also uses.
+ * agent.assert, recording.start, recording.stop, recording.status, recording.adopt, recording.discard
+ * (docs/protocol.md, "Agents: live verbs, assertions and recording"), and the per-session
+ * AgentSession that `verbs.run` also uses.
  * Each WebSocket session gets its own AgentSession, the same class the MCP server uses locally, so a
  * recording behaves the same over both transports: a verb is recorded with the agent's own
  * description, and assertions after it can see the screen from before it.
@@ -27,9 +28,14 @@ const StartParams = v.strictObject({
   app_package: v.optional(text('app_package', 300)),
   app_state: v.optional(v.picklist(APP_STATES, `app_state must be one of ${APP_STATES.join(', ')}`)),
   environment: v.optional(text('environment', 100)),
+  /** false: a recording left on the device by an ended session refuses the start instead of being adopted. */
+  adopt: v.optional(v.boolean('adopt must be true or false')),
 });
-const StopParams = v.strictObject({ device });
-const StatusParams = v.strictObject({});
+const DeviceParams = v.strictObject({ device });
+const StatusParams = v.strictObject({
+  /** false: recordings left by ended sessions are listed (`orphans`), not adopted, so a user can be asked first. */
+  adopt: v.optional(v.boolean('adopt must be true or false')),
+});
 
 /** Verbs that only look: they need no lock. */
 export const READ_ONLY_VERBS = new Set(['wait_for_element', 'wait_for_element_gone', 'wait_for_loading_complete', 'capture_value']);
@@ -66,20 +72,37 @@ export function agentMethods(): MethodDef[] {
   return [
     method('agent.assert', AssertParams, async (p, ctx) => agentOf(ctx).assert(p.device, p.assertion as never)),
 
-    method('recording.start', StartParams, async (p, ctx) => {
+    method('recording.start', StartParams, async ({ adopt, ...p }, ctx) => {
       if (p.app_state) {
         const refusal = ctx.lockRefusal(p.device, `recording.start with app_state ${p.app_state}`);
         if (refusal) return refusal;
       }
-      return { recording: await agentOf(ctx).startRecording(p) };
+      return { recording: await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant }) };
     }),
 
-    method('recording.stop', StopParams, async (p, ctx) => agentOf(ctx).stopRecording(p.device)),
+    method('recording.stop', DeviceParams, async (p, ctx) => agentOf(ctx).stopRecording(p.device)),
 
-    method('recording.status', StatusParams, async (_p, ctx) => {
+    method('recording.status', StatusParams, async (p, ctx) => {
       const agent = agentOf(ctx);
-      await agent.recoverRecordings();
-      return { recordings: agent.recordings() };
+      if (p.adopt !== false) await agent.recoverRecordings();
+      return { recordings: agent.recordings(), orphans: await agent.orphanedRecordings(), others: othersRecordings(ctx) };
     }),
+
+    method('recording.adopt', DeviceParams, async (p, ctx) => ({ recording: await agentOf(ctx).adoptRecording(p.device) })),
+
+    method('recording.discard', DeviceParams, async (p, ctx) => ({ device: p.device, discarded: await agentOf(ctx).discardRecording(p.device) })),
   ];
+}
+
+/**
+ * Recordings other sessions of this bridge hold, and for a session whose connection dropped how much
+ * longer it is kept for a resume: after that its recording is left for others to continue or discard.
+ */
+function othersRecordings(ctx: MethodContext) {
+  const graceMs = ctx.bridge.limits.resume_grace_ms;
+  return [...ctx.bridge.sessions.all()].flatMap((s) => {
+    const agent = s === ctx.session ? undefined : existingAgentOf(s);
+    const away = s.detachedAt === undefined ? {} : { kept_for_ms: Math.max(0, s.detachedAt + graceMs - Date.now()) };
+    return (agent?.recordings() ?? []).map((r) => ({ ...r, by: s.participant, connected: Boolean(s.connection), ...away }));
+  });
 }

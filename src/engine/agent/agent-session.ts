@@ -6,7 +6,7 @@ import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
 import { isSystemPackage } from '../verbs/worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
-import { Recorder, type AppState, type AssertionRequest, type RecordingSummary } from '../verbs/recording.js';
+import { Recorder, type AppState, type AssertionRequest, type RecordingOptions, type RecordingSummary } from '../verbs/recording.js';
 import { translateRawCall } from '../verbs/recording-tools.js';
 import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
@@ -46,6 +46,15 @@ export interface AssertOutcome extends LiveAssertionResult {
   recorded?: { id?: string; reason?: string };
 }
 
+/** A recording nobody holds (its session or process ended without stopping it), as a user is told of it. */
+export interface OrphanedRecording extends RecordingSummary {
+  started_at: string;
+  /** The bridge session that started it, when it was one. */
+  started_by?: { session: string; client?: string };
+  /** Who left it: "a session of this process that ended", "process 4711, which has ended", … */
+  left_by: string;
+}
+
 export interface StopRecording {
   scenario: Record<string, unknown>;
   validation: ValidationReport;
@@ -82,15 +91,51 @@ export class AgentSession {
     for (const device of this.recorders.keys()) this.options.store?.release(device);
   }
 
-  /** Takes over recordings an earlier process left on disk, so status and stop find them after a restart. */
-  async recoverRecordings(): Promise<void> {
+  /**
+   * Takes over recordings left on disk by an ended session or an earlier process, so status and
+   * stop find them after a restart: every device's, or only `device`'s.
+   */
+  async recoverRecordings(device?: string): Promise<void> {
     const store = this.options.store;
     if (!store) return;
-    for (const device of await store.orphans()) {
-      if (this.recorders.has(device)) continue;
-      const recorder = await store.adopt(device);
-      if (recorder) this.recorders.set(device, recorder);
+    for (const orphaned of device === undefined ? await store.orphans() : [device]) {
+      if (this.recorders.has(orphaned)) continue;
+      const recorder = await store.adopt(orphaned);
+      if (recorder) this.recorders.set(orphaned, recorder);
     }
+  }
+
+  /** The recordings nobody holds, each with who started and who left it; nothing is adopted. */
+  async orphanedRecordings(): Promise<OrphanedRecording[]> {
+    const store = this.options.store;
+    const found: OrphanedRecording[] = [];
+    for (const device of (await store?.orphans()) ?? []) {
+      const orphan = !this.recorders.has(device) && (await store!.orphan(device));
+      if (!orphan) continue;
+      const { startedAt, startedBy } = orphan.recorder.options;
+      found.push({ ...orphan.recorder.summary(), started_at: (startedAt ?? new Date()).toISOString(), ...(startedBy ? { started_by: startedBy } : {}), left_by: orphan.leftBy });
+    }
+    return found;
+  }
+
+  /** Continues the recording an ended session or process left on `device`: it is this session's from now on. Throws VerbError. */
+  async adoptRecording(device: string): Promise<RecordingSummary> {
+    if (this.recorders.has(device)) throw new VerbError('INVALID_PARAMETER', `this session is recording ${device} already; nothing was adopted`);
+    const recorder = await this.options.store?.adopt(device);
+    if (!recorder) {
+      // Another session's or live process's recording is named, rather than "none".
+      await this.options.store?.ensureFree(device);
+      throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session or process is open on ${device}; start one with recording_start`);
+    }
+    this.recorders.set(device, recorder);
+    return recorder.summary();
+  }
+
+  /** Deletes the recording an ended session or process left on `device`, and says what it held. Throws VerbError. */
+  async discardRecording(device: string): Promise<RecordingSummary> {
+    if (this.recorders.has(device)) throw new VerbError('INVALID_PARAMETER', `the recording of ${device} is this session's own; stop it (recording_stop) to end it`);
+    if (!this.options.store) throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session is open on ${device}: recordings are kept in memory only here, and go with their session`);
+    return (await this.options.store.discard(device)).summary();
   }
 
   private persist(device: string): void {
@@ -154,9 +199,13 @@ export class AgentSession {
     return result;
   }
 
-  /** Throws VerbError: unknown device, a recording already running, a failed starting state. */
-  async startRecording(req: StartRecording): Promise<RecordingSummary> {
-    await this.recoverRecordings();
+  /**
+   * Throws VerbError: unknown device, a recording already running, a failed starting state. A
+   * recording left on the device by an ended session or process is adopted (and the start refused),
+   * unless `adopt` is false: then the start is refused and the recording left where it is.
+   */
+  async startRecording(req: StartRecording, { adopt = true, startedBy }: { adopt?: boolean; startedBy?: RecordingOptions['startedBy'] } = {}): Promise<RecordingSummary> {
+    if (adopt) await this.recoverRecordings(req.device);
     if (this.recorders.has(req.device)) {
       throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop) before starting another`);
     }
@@ -166,6 +215,11 @@ export class AgentSession {
     }
     // Before anything happens on the device: another session's or process's recording there refuses this one.
     await this.options.store?.ensureFree(req.device);
+    const left = adopt ? undefined : await this.options.store?.orphan(req.device);
+    if (left) {
+      const { name, steps } = left.recorder.summary();
+      throw new VerbError('INVALID_PARAMETER', `a recording of ${req.device} (${JSON.stringify(name)}, ${steps} step${steps === 1 ? '' : 's'}) left by ${left.leftBy} is open on it; continue it (recording.adopt) or discard it (recording.discard) before starting another`);
+    }
     if (req.app_state) {
       state.busy++;
       let manual: string[];
@@ -193,6 +247,7 @@ export class AgentSession {
       appState: req.app_state,
       environment: req.environment,
       startedAt: new Date(),
+      ...(startedBy ? { startedBy } : {}),
     });
     // Kept only once its device is claimed: a start that lost a race leaves no recorder behind.
     await this.options.store?.save(recorder);
@@ -202,7 +257,7 @@ export class AgentSession {
 
   /** Ends the recording and returns the scenario with its validation report. Throws VerbError. */
   async stopRecording(device: string): Promise<StopRecording> {
-    await this.recoverRecordings();
+    await this.recoverRecordings(device);
     const recorder = this.recorders.get(device);
     if (!recorder) {
       // Another session or process recording this device is named, rather than "no recording".

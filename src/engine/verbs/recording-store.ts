@@ -31,8 +31,10 @@ interface OnDisk {
  * rewritten atomically after every recorded step, so a crash or restart of the bridge loses
  * nothing. Each file names its owner process (pid, host, start time). A file whose owner is
  * alive belongs to it: no other process adopts, overwrites or deletes it. A file whose owner
- * is gone (or that names none) is an orphan, adopted by the first agent that asks about that
- * device. Within one process a device has one recording: a second session is refused.
+ * is gone (or that names none), or whose session of this process ended, is an orphan: adopted by
+ * the first agent that asks about that device, or, where a user is asked first (the viewer),
+ * continued or discarded as they choose. Within one process a device has one recording: a
+ * second session is refused.
  */
 export class RecordingStore {
   private writes = new Map<string, Promise<void>>();
@@ -78,8 +80,11 @@ export class RecordingStore {
     const name = found.snapshot.options?.name;
     if (owner && !isSelf(owner) && ownerAlive(owner)) return this.otherProcess(device, { owner, name });
     if (owner && isSelf(owner) && (!recorder || owner.recording === recordingId(recorder))) return undefined;
-    const by = !owner ? 'an earlier process' : isSelf(owner) ? 'a session of this process that ended' : `process ${owner.pid}, which has ended`;
-    return new VerbError('INVALID_PARAMETER', `a recording of ${device}${name ? ` (${JSON.stringify(name)})` : ''} left by ${by} is in the state folder and is not this session's; call recording_stop for ${device} to get it back, then start again`);
+    return new VerbError(
+      'INVALID_PARAMETER',
+      `a recording of ${device}${name ? ` (${JSON.stringify(name)})` : ''} left by ${leftBy(owner)} is in the state folder and is not this session's; ` +
+        `call recording_stop for ${device} to get it back, then start again (over the bridge: recording.adopt continues it, recording.discard deletes it)`,
+    );
   }
 
   private otherProcess(device: string, { owner, name }: { owner: RecordingOwner; name?: string }): VerbError {
@@ -153,19 +158,23 @@ export class RecordingStore {
     return handled(next);
   }
 
-  /** An orphaned recording of this device (its process is gone), taken over by the caller. */
-  async adopt(device: string): Promise<Recorder | undefined> {
-    const file = this.file(device);
-    if (claims.has(file)) return undefined;
+  /** This device's orphaned recording (its session or process is gone, nobody holds it), read without taking it. */
+  async orphan(device: string): Promise<{ recorder: Recorder; leftBy: string } | undefined> {
+    if (claims.has(this.file(device))) return undefined;
     const found = await this.read(device);
     if (!found || (found.owner && !isSelf(found.owner) && ownerAlive(found.owner))) return undefined;
-    let recorder: Recorder;
     try {
-      recorder = Recorder.restore(found.snapshot);
+      return { recorder: Recorder.restore(found.snapshot), leftBy: leftBy(found.owner) };
     } catch {
       return undefined;
     }
-    if (claims.has(file)) return undefined;
+  }
+
+  /** An orphaned recording of this device (its process is gone), taken over by the caller. */
+  async adopt(device: string): Promise<Recorder | undefined> {
+    const file = this.file(device);
+    const recorder = (await this.orphan(device))?.recorder;
+    if (!recorder || claims.has(file)) return undefined;
     claims.set(file, { recorder, refused: 0, checked: true });
     // Written again at once with this process as owner, so other processes leave it alone.
     await this.save(recorder).catch(() => undefined);
@@ -201,6 +210,29 @@ export class RecordingStore {
   }
 
   /**
+   * Deletes this device's orphaned recording, for a user who chose not to continue it. Throws
+   * VerbError when there is none, or when a session or a live process holds it (only an orphan is
+   * nobody's to keep). Claimed while it goes, so nobody adopts what is being deleted.
+   */
+  async discard(device: string): Promise<Recorder> {
+    await this.writes.get(device);
+    const file = this.file(device);
+    const claim = claims.get(file);
+    if (claim) throw this.otherSession(device, claim.recorder);
+    const other = await this.otherOwner(device);
+    if (other) throw this.otherProcess(device, other);
+    const orphan = await this.orphan(device);
+    if (!orphan || claims.has(file)) throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session or process is open on ${device}; nothing was discarded`);
+    claims.set(file, { recorder: orphan.recorder, refused: 0, checked: true });
+    try {
+      await unlink(file).catch(() => undefined);
+    } finally {
+      claims.delete(file);
+    }
+    return orphan.recorder;
+  }
+
+  /**
    * A session that held a recording of this device ended without stopping it: the file stays
    * for a later adopter. The store is told the device only, and a session refused a second
    * recording of it (see save) also releases it when it ends, so the claim is kept until every
@@ -213,6 +245,11 @@ export class RecordingStore {
     if (claim.refused > 0) claim.refused--;
     else claims.delete(file);
   }
+}
+
+/** Who left a recording that nobody holds now, for messages: its file's owner, when it names one. */
+function leftBy(owner: RecordingOwner | undefined): string {
+  return !owner ? 'an earlier process' : isSelf(owner) ? 'a session of this process that ended' : `process ${owner.pid}, which has ended`;
 }
 
 function handled<T>(p: Promise<T>): Promise<T> {

@@ -38,6 +38,8 @@ export interface RecordingOptions {
   appState?: AppState;
   environment?: string;
   startedAt?: Date;
+  /** Who started it (a bridge session), so whoever finds it left behind is told whose it was. */
+  startedBy?: { session: string; client?: string };
 }
 
 /** A scenario step as recorded (the schema's fields, only the ones that carry something). */
