@@ -11,7 +11,8 @@ import { ANDROID, RawClient, testBridge, until } from './helpers.js';
  * next session behind its back when that session asks first (`adopt: false`): `recording.status` says
  * whose it was and who left it, `recording.start` is refused on its device, and the caller chooses
  * `recording.adopt` (continue it) or `recording.discard` (delete it). While the session that started it
- * may still resume, status says how long it is kept for it.
+ * may still resume, status says how long it is kept for it; when it is left for good, whoever watches
+ * the device is told (`recording.left`).
  */
 
 const IOS = 'virtual-ios-1';
@@ -77,7 +78,11 @@ orphans('asked first, a recording left open is listed with whose it was, not ado
   assert.equal([other.device, other.name, other.steps, other.by, other.connected], [ANDROID, 'Left open', 1, { session: gone, client: 'viewer' }, false]);
   assert.ok(other.kept_for_ms > 0 && other.kept_for_ms <= 60_000, `kept for ${other.kept_for_ms} ms`);
 
+  // Whoever watches the device hears when the recording is left for good.
+  await next.call('devices.subscribe', { device: ANDROID });
   expire(ctx, gone);
+  const told = await next.notification('recording.left');
+  assert.equal(told, { device: ANDROID, name: 'Left open', steps: 1, assertions: 0, skipped: [], by: { session: gone, client: 'viewer' } });
   const left = (await next.call('recording.status', { adopt: false })) as unknown as Status;
   assert.equal(left.recordings, [], 'nothing adopted behind the caller\'s back');
   assert.equal(left.others, []);

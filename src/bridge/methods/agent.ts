@@ -46,10 +46,16 @@ const AGENT = Symbol('agent session');
 const existing = new WeakMap<MethodContext['session'], AgentSession>();
 
 export function agentOf(ctx: MethodContext): AgentSession {
-  return ctx.session.state(AGENT, () => {
-    const agent = new AgentSession(ctx.engine, ctx.session.id, { store: ctx.bridge.recordings });
-    ctx.session.onEnd(() => agent.close());
-    existing.set(ctx.session, agent);
+  const { session, bridge } = ctx;
+  return session.state(AGENT, () => {
+    const agent = new AgentSession(ctx.engine, session.id, { store: bridge.recordings });
+    session.onEnd(() => {
+      const left = bridge.recordings ? agent.recordings() : [];
+      agent.close();
+      // Kept on disk for someone to continue or discard: whoever watches the device is told, and asks recording.status.
+      for (const r of left) for (const s of bridge.hub.participants(r.device)) s.notify('recording.left', { ...r, by: session.participant });
+    });
+    existing.set(session, agent);
     return agent;
   });
 }
