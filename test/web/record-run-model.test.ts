@@ -5,7 +5,7 @@ import type { UiElement } from '../../src/engine/types.js';
 import { Recorder } from '../../src/engine/verbs/recording.js';
 import { translateRawCall } from '../../src/engine/verbs/recording-tools.js';
 import type { VerbOutcome, VerbStep } from '../../src/engine/verbs/types.js';
-import { recordedFileName, stoppedSummary } from '../../web/src/recording-model.js';
+import { orphanText, recordedFileName, stoppedSummary, waitingText } from '../../web/src/recording-model.js';
 import { asResult, parametersToAsk, screenshotUrl, verdictLine } from '../../web/src/run-model.js';
 
 test('parametersToAsk: only parameters without a default, secret ones marked; not JSON asks nothing', () => {
@@ -137,6 +137,23 @@ test('translateRawCall: a viewer drag (input.touch) is a swipe, a left-edge drag
   assert.equal(step(event('input.key', { key: 'ENTER' })), ['press_button', 'ENTER']);
   assert.equal(translateRawCall(event('input.key', { key: 'BACKSPACE' }), listing), { erase: true });
   assert.match((translateRawCall(event('input.key', { key: 'TAB' }), listing) as { skipped: string }).skipped, 'TAB');
+});
+
+test('orphanText and waitingText: whose recording, what it holds, who left it and until when it is kept', () => {
+  const started = new Date(2025, 0, 2, 19, 2, 11);
+  const base = { device: 'virtual-android-1', name: 'Sign in', steps: 1, started_at: started.toISOString(), left_by: 'a session of this process that ended' };
+  assert.is(
+    orphanText({ ...base, started_by: { session: 's-4f5d0123abcd', client: 'viewer' } }),
+    'A recording by viewer s-4f5d ("Sign in", 1 step, started 19:02:11) is open on virtual-android-1: that viewer went away without stopping it. Continue it here, discard it, or leave it.',
+  );
+  assert.is(
+    orphanText({ ...base, steps: 3, left_by: 'process 4711, which has ended' }),
+    'A recording ("Sign in", 3 steps, started 19:02:11) is open on virtual-android-1, left by process 4711, which has ended. Continue it here, discard it, or leave it.',
+  );
+  assert.is(
+    waitingText({ device: 'virtual-android-1', name: 'Sign in', steps: 2, by: { session: 's-4f5d0123abcd' }, connected: false, kept_for_ms: 1000 }, new Date(2025, 0, 2, 19, 7, 31)),
+    'A recording by session s-4f5d ("Sign in", 2 steps) is open on virtual-android-1; its connection dropped, and the recording is kept for it until 19:07:31. If it does not come back, you can then continue or discard it.',
+  );
 });
 
 test.run();

@@ -278,6 +278,13 @@ async function start(): Promise<void> {
       doneBody: byId('record-done-body'),
       downloadButton: byId<HTMLButtonElement>('record-download'),
       validateButton: byId<HTMLButtonElement>('record-validate'),
+      left: {
+        root: byId('record-left'),
+        text: byId('record-left-text'),
+        continueButton: byId<HTMLButtonElement>('record-left-continue'),
+        discardButton: byId<HTMLButtonElement>('record-left-discard'),
+        leaveButton: byId<HTMLButtonElement>('record-left-leave'),
+      },
     },
     watched,
     { notice, openInValidator },

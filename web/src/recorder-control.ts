@@ -1,7 +1,8 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult, type DeviceActivityParams } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
-import { recordedFileName, stoppedSummary, type StoppedRecording } from './recording-model.js';
+import { RecordingLeftPrompt, type RecordingLeftParts } from './recording-left.js';
+import { recordedFileName, stoppedSummary, type OrphanedRecording, type OthersRecording, type StoppedRecording } from './recording-model.js';
 
 export interface RecorderParts {
   button: HTMLButtonElement;
@@ -15,6 +16,8 @@ export interface RecorderParts {
   doneBody: HTMLElement;
   downloadButton: HTMLButtonElement;
   validateButton: HTMLButtonElement;
+  /** Where a recording another viewer left open on the device is offered. */
+  left: RecordingLeftParts;
 }
 
 interface RecordingInfo {
@@ -28,11 +31,15 @@ interface RecordingInfo {
  * launches) through the bridge's recorder (recording.start / recording.stop), which names elements
  * by their text and turns typing into a password field into a secret parameter. While recording
  * it shows a red dot and the step count; Stop offers the scenario as a file or in the Validate tab.
+ * A recording some other viewer left open on the device is the user's to continue or discard, never
+ * adopted behind their back: the viewer asks the bridge with `adopt: false` throughout.
  */
 export class RecorderControl {
   private recording: RecordingInfo | undefined;
   private stopped: StoppedRecording | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private lookAgainTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly left: RecordingLeftPrompt;
 
   constructor(
     private readonly client: BridgeClient,
@@ -54,6 +61,14 @@ export class RecorderControl {
       parts.doneDialog.close();
       this.ui.openInValidator(JSON.stringify(this.stopped.scenario, null, 2), recordedFileName(this.stopped.scenario));
     });
+    this.left = new RecordingLeftPrompt(parts.left, {
+      continue: (device) => void this.adopt(device),
+      discard: (device) => void this.discard(device),
+      lookAgainIn: (ms) => {
+        clearTimeout(this.lookAgainTimer);
+        this.lookAgainTimer = setTimeout(() => void this.refresh(), ms);
+      },
+    });
     for (const dialog of [parts.startDialog, parts.doneDialog]) {
       dialog.querySelector('[data-close]')?.addEventListener('click', () => dialog.close());
     }
@@ -63,6 +78,10 @@ export class RecorderControl {
       if (this.recording && activity.device === this.recording.device && activity.session === client.session) this.scheduleRefresh();
     });
     client.onSession(() => void this.refresh());
+    // Another session ended without stopping its recording of the watched device: it can be offered now.
+    client.on('recording.left', (p) => {
+      if ((p as { device?: unknown }).device === this.device()) void this.refresh();
+    });
   }
 
   /** The watched device changed: show whether this session records on it (e.g. after a reload). */
@@ -82,9 +101,41 @@ export class RecorderControl {
     const name = this.parts.nameInput.value.trim();
     if (!device || !name) return this.parts.nameInput.focus();
     this.parts.startDialog.close();
-    const answer = (await this.client.requestRaw('recording.start', { device, name }).catch((err: unknown) => ({ status: 'error', code: 'INTERNAL', message: String(err) }))) as { recording?: RecordingInfo };
-    if (isFailureResult(answer)) return this.ui.notice(`Recording did not start: ${answer.message}`);
+    const answer = (await this.client.requestRaw('recording.start', { device, name, adopt: false }).catch((err: unknown) => ({ status: 'error', code: 'INTERNAL', message: String(err) }))) as { recording?: RecordingInfo };
+    if (isFailureResult(answer)) {
+      this.ui.notice(`Recording did not start: ${answer.message}`);
+      // A recording left open on the device refuses the start: offer it again, even if left alone before.
+      this.left.reconsider();
+      await this.refresh();
+      return;
+    }
     this.show(answer.recording ?? { device, name, steps: 0 });
+  }
+
+  /** Continue it: the recording another viewer left open becomes this session's. */
+  private async adopt(device: string): Promise<void> {
+    const answer = (await this.client.requestRaw('recording.adopt', { device }).catch((err: unknown) => ({ status: 'error', code: 'INTERNAL', message: String(err) }))) as { recording?: RecordingInfo };
+    if (isFailureResult(answer) || !answer.recording) {
+      this.ui.notice(`The recording was not continued: ${isFailureResult(answer) ? answer.message : 'the bridge did not say which'}`);
+      await this.refresh();
+      return;
+    }
+    this.left.hide();
+    if (device === this.device()) this.show(answer.recording);
+    const { name, steps } = answer.recording;
+    this.ui.notice(`You continue the recording "${name}" (${steps} step${steps === 1 ? '' : 's'} so far): what you do on ${device} is added to it.`);
+  }
+
+  /** Discard it: the recording another viewer left open is deleted, and the user is told what it held. */
+  private async discard(device: string): Promise<void> {
+    const answer = (await this.client.requestRaw('recording.discard', { device }).catch((err: unknown) => ({ status: 'error', code: 'INTERNAL', message: String(err) }))) as { discarded?: RecordingInfo };
+    if (isFailureResult(answer) || !answer.discarded) {
+      this.ui.notice(`The recording was not discarded: ${isFailureResult(answer) ? answer.message : 'the bridge did not say which'}`);
+      await this.refresh();
+      return;
+    }
+    this.left.hide();
+    this.ui.notice(`Discarded the recording "${answer.discarded.name}" (${answer.discarded.steps} step${answer.discarded.steps === 1 ? '' : 's'}) left open on ${device}.`);
   }
 
   private async stop(): Promise<void> {
@@ -119,9 +170,12 @@ export class RecorderControl {
 
   private async refresh(): Promise<void> {
     const device = this.device();
-    const answer = (await this.client.requestRaw('recording.status', {}).catch(() => undefined)) as { recordings?: RecordingInfo[] } | undefined;
+    const answer = (await this.client.requestRaw('recording.status', { adopt: false }).catch(() => undefined)) as
+      | { recordings?: RecordingInfo[]; orphans?: OrphanedRecording[]; others?: OthersRecording[] }
+      | undefined;
     if (!answer?.recordings || device !== this.device()) return;
     this.show(answer.recordings.find((r) => r.device === device));
+    this.left.update(device, answer.orphans ?? [], answer.others ?? []);
   }
 
   private show(recording: RecordingInfo | undefined): void {

@@ -35,3 +35,55 @@ export function stoppedSummary(stopped: StoppedRecording): SummaryLine[] {
   for (const skipped of summary.skipped) lines.push({ kind: 'hint', text: `Not recorded: ${skipped}` });
   return lines;
 }
+
+/** Who is named to people: a client name and the start of its session id (as the lock badge does). */
+interface By {
+  session: string;
+  client?: string;
+}
+
+/** A recording nobody holds (recording.status `orphans`): its session or process ended without stopping it. */
+export interface OrphanedRecording {
+  device: string;
+  name: string;
+  steps: number;
+  started_at: string;
+  started_by?: By;
+  left_by: string;
+}
+
+/** A recording another session holds (recording.status `others`); `kept_for_ms` while that session may still resume. */
+export interface OthersRecording {
+  device: string;
+  name: string;
+  steps: number;
+  by: By;
+  connected: boolean;
+  kept_for_ms?: number;
+}
+
+function byName(p: By): string {
+  return p.client ? `${p.client} ${p.session.slice(0, 6)}` : `session ${p.session.slice(0, 6)}`;
+}
+
+function what(r: { name: string; steps: number }): string {
+  return `${JSON.stringify(r.name)}, ${r.steps} step${r.steps === 1 ? '' : 's'}`;
+}
+
+function clock(at: Date): string {
+  return Number.isNaN(at.getTime()) ? '' : at.toTimeString().slice(0, 8);
+}
+
+/** Tells the user of a recording left open on the device they watch, and whose it was. */
+export function orphanText(o: OrphanedRecording): string {
+  const started = clock(new Date(o.started_at));
+  const described = `(${what(o)}${started ? `, started ${started}` : ''})`;
+  return o.started_by
+    ? `A recording by ${byName(o.started_by)} ${described} is open on ${o.device}: that ${o.started_by.client ?? 'session'} went away without stopping it. Continue it here, discard it, or leave it.`
+    : `A recording ${described} is open on ${o.device}, left by ${o.left_by}. Continue it here, discard it, or leave it.`;
+}
+
+/** Tells the user of a recording kept for a session whose connection dropped, until `until`. */
+export function waitingText(o: OthersRecording, until: Date): string {
+  return `A recording by ${byName(o.by)} (${what(o)}) is open on ${o.device}; its connection dropped, and the recording is kept for it until ${clock(until)}. If it does not come back, you can then continue or discard it.`;
+}

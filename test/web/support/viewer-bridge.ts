@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBridge, type Bridge } from '../../../src/bridge/index.js';
+import { startBridge, type Bridge, type BridgeOptions } from '../../../src/bridge/index.js';
 import { createEngine, type EngineSetup } from '../../../src/engine/create.js';
 import { buildWeb } from '../../../scripts/build-web.js';
 import type { Browser } from 'playwright-core';
@@ -15,13 +15,17 @@ export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.me
  * A bridge on a free loopback port with fresh virtual devices, serving the built viewer.
  * `npm test` builds the viewer first; a bare uvu run after tsc builds it here.
  */
-export async function startViewerBridge(options: { token?: string; port?: number; setup?: EngineSetup } = {}): Promise<{ bridge: Bridge; url: string }> {
+export async function startViewerBridge(
+  options: { token?: string; port?: number; setup?: EngineSetup } & Pick<BridgeOptions, 'recordingsDir' | 'resumeGraceMs'> = {},
+): Promise<{ bridge: Bridge; url: string }> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) await buildWeb({ check: false });
   const bridge = await startBridge({
     engine: createEngine({ virtual: {}, ...options.setup }),
     port: options.port ?? 0,
     webRoot: WEB_DIST,
     token: options.token,
+    recordingsDir: options.recordingsDir,
+    resumeGraceMs: options.resumeGraceMs,
   });
   const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
   return { bridge, url: `http://127.0.0.1:${bridge.port}/${query}` };
