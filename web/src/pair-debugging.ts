@@ -36,12 +36,12 @@ export class PairDebugging {
       if (state !== 'open' && this.mine && this.device) this.heldAtDrop = this.device;
     });
     client.onSession((e) => {
-      if (e.initial || !this.device) return;
+      if (e.initial) return;
       // A new session (the old one expired, or the bridge restarted): what happened meanwhile was never
       // sent, and a restarted bridge numbers its entries from 1 again, so the old rows would be taken
       // for new entries with the same number. The feed starts over from the bridge's own history.
       if (!e.resumed) this.activity.clear();
-      if (!e.resumed || this.heldAtDrop === this.device) void this.watch(this.device, { history: !e.resumed });
+      if (this.device && (!e.resumed || this.heldAtDrop === this.device)) void this.watch(this.device, { history: !e.resumed });
     });
   }
 
