@@ -90,11 +90,8 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
 
 function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
   if (typeof ref !== 'string' || ref === '') return;
-  if (/^(?:\/|\\|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:\/\/)/i.test(ref)) {
-    report(ctx, path, 'reference-screenshot-path', `reference_screenshot "${ref}" must be a path relative to the scenario file, not absolute or a URL; move the image next to the scenario`, `use "baselines/${ref.split(/[\\/]/).pop()}"`);
-  } else if (!checkInside(ctx, ref, path, 'reference_screenshot')) {
-    return;
-  } else if (ctx.fileExists && !ctx.fileExists(ref)) {
+  if (!checkInside(ctx, ref, path, 'reference_screenshot')) return;
+  if (ctx.fileExists && !ctx.fileExists(ref)) {
     report(ctx, path, 'reference-screenshot-missing', `reference_screenshot "${ref}" does not exist yet; the first run records it as the baseline (commit it afterwards)`);
   }
 }

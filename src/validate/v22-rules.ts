@@ -48,11 +48,13 @@ export function checkParameters(ctx: Context, doc: Obj): void {
 }
 
 /**
- * An absolute path never; then, with the file system, against the top scenario's folder (symlinks
- * included), else lexically: `..` that climbs out of this file's folder.
+ * A URL or an absolute path never (SPEC §8: the file stays in the scenario's folder); then, with
+ * the file system, against the top scenario's folder (symlinks included), else lexically: `..`
+ * that climbs out of this file's folder.
  */
 function escapeOf(ctx: Context, relative: string): string | undefined {
   const slashed = relative.replace(/\\/g, '/');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(slashed)) return 'it is a URL, not a file next to the scenario';
   if (/^(?:\/|[A-Za-z]:\/)/.test(slashed)) return 'it is an absolute path';
   if (ctx.files) return ctx.files.escapes(relative);
   const normal = posix.normalize(slashed);
@@ -78,10 +80,6 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
   if (params) for (const key of Object.keys(params)) checkReferences(ctx, params[key], child(pointer, 'parameters'), key);
   if (flow === undefined || flow === '' || (ctx.version !== undefined && !V22_VERSIONS.has(ctx.version))) return;
   const p = child(pointer, 'flow');
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(flow)) {
-    report(ctx, p, 'path-escapes-scenario', `flow "${flow}" is a URL; a flow is a scenario file inside this scenario's folder, given by its relative path`);
-    return;
-  }
   if (!checkInside(ctx, flow, p, 'flow') || !ctx.files) return;
   const found = ctx.files.flow(flow);
   switch (found.kind) {
