@@ -20,13 +20,24 @@ export type Envelope =
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
+ * The schema the envelope reports on: SPEC §4 shows a 2.1 scenario's envelope as "2.1" at both
+ * levels. Files without a known `$schema_version`, or several files of different versions, were
+ * judged against the newest schema, so that is the one named.
+ */
+function reportedVersion(list: ValidationReport[]): string {
+  const versions = new Set(list.map((r) => r.schema_version));
+  const [only] = versions;
+  return versions.size === 1 && typeof only === 'string' ? only : CURRENT_SCHEMA_VERSION;
+}
+
+/**
  * One report gives `data` = that report; several give `data.results[]`. `internal` marks
  * failures to read input (exit code 1) as opposed to invalid scenarios (exit code 3).
  */
 export function envelope(reports: ValidationReport | ValidationReport[], internal?: string): Envelope {
   const list = Array.isArray(reports) ? reports : [reports];
   const data: ValidationReport | MultiReport = Array.isArray(reports) && reports.length !== 1 ? { valid: list.every((r) => r.valid), results: list } : list[0];
-  const schema_version = CURRENT_SCHEMA_VERSION;
+  const schema_version = reportedVersion(list);
   if (internal !== undefined) {
     return { ok: false, data, error: { kind: 'internal', message: internal }, hint: 'check that every path exists and is readable', schema_version };
   }

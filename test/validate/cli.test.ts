@@ -15,7 +15,7 @@ test('one valid file: envelope with ok true, exit 0', async () => {
   const { code, out } = await run([`${VALID}/login.json`]);
   assert.is(code, 0);
   const env = JSON.parse(out);
-  assert.equal([env.ok, env.data.valid, env.data.schema_version, env.schema_version], [true, true, '2.1', '2.2']);
+  assert.equal([env.ok, env.data.valid, env.data.schema_version, env.schema_version], [true, true, '2.1', '2.1']);
 });
 
 test('one invalid file: exit 3, errors with pointer, line, column, rule', async () => {

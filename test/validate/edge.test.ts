@@ -126,15 +126,24 @@ test('loadScenario gives the scenario with defaults applied', () => {
 test('envelope: SPEC §4 shapes for one and several files', () => {
   const good = validateScenarioText(readFixture('valid', 'login.json'), 'a.json');
   const bad = validateScenarioText('[]', 'b.json');
-  assert.equal(envelope(good), { ok: true, data: good, schema_version: '2.2' });
+  assert.equal(envelope(good), { ok: true, data: good, schema_version: '2.1' });
   const one = envelope(bad);
   assert.equal(one.ok ? undefined : [one.error.message, one.hint], ['scenario failed validation (1 error)', 'see data.errors']);
   const many = envelope([good, bad]);
   assert.is(many.ok, false);
   assert.equal(many.data, { valid: false, results: [good, bad] });
   assert.equal(many.ok ? '' : many.error.message, '1 scenario of 2 failed validation (1 error)');
+  assert.is(many.schema_version, '2.2', 'files of different versions (or none): the newest schema');
   const internal = envelope([bad], 'cannot read b.json');
   assert.equal(internal.ok ? '' : internal.error.kind, 'internal');
+});
+
+test('envelope: the outer schema_version is the version of the scenarios it reports on (SPEC §4)', () => {
+  const of = (version: string) => validateScenarioText(readFixture('valid', 'login.json').replace('"$schema_version": "2.1"', `"$schema_version": "${version}"`), 'v.json');
+  assert.is(envelope(of('2.0')).schema_version, '2.0');
+  assert.is(envelope([of('2.2'), of('2.2')]).schema_version, '2.2');
+  const broken = envelope(validateScenarioText(readFixture('valid', 'login.json').replace('"$schema_version": "2.1"', '"$schema_version": "9"'), 'v.json'));
+  assert.equal([broken.ok, broken.data.valid, broken.schema_version], [false, false, '2.2']);
 });
 
 test('typo suggestions', () => {
