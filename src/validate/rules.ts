@@ -73,7 +73,7 @@ export const RULES = {
   'retry-policy-ignored': ['warning', '`retry_policy` without `on_failure: retry`; it is ignored.'],
   'field-unused': ['warning', 'A step property the action does not use (e.g. `target` on launch_app, `clear_first` on tap); it is ignored.'],
   'regex-invalid': ['error', '`target_pattern` or `pattern` is not a valid regular expression.'],
-  'condition-value': ['error', 'A condition `value` or `operator` that cannot apply to the property or variable type.'],
+  'condition-value': ['error', 'A condition `value` or `operator` that can never compare as meant: text that is no number for a numeric property or variable ("latest" for api_level), a value a property never has ("windows"), an ordering operator between words. Quoted numbers ("33"), any letter case ("Android") and "true"/"false" are compared as the runner compares them, so they are fine.'],
   'target-is-locator': ['error', 'A target or element_description that is a locator (resource-id, XPath, XCUIElementType, class name, selector, coordinates) instead of a description.'],
   'app-package-invalid': ['error', '`app_package` is not a valid package name / bundle id for the platform.'],
   'app-package-one-platform': ['warning', 'cross-platform `app_package` valid for only one of Android / iOS.'],

@@ -1,5 +1,6 @@
 /** Per-step semantic rules of SPEC §3: action requirements, mode gating, conditions, references. */
 import { checkFlowStep } from './v22-rules.js';
+import { checkPropertyValue, checkVariableValue } from './condition-values.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
 import { type Context, type StepEntry, checkDescription, checkReferences, checkRegex, checkVariableName, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
@@ -7,8 +8,6 @@ import { looksLikeUrl } from './targets.js';
 import {
   ACTIONS,
   DEVICE_PROPERTIES,
-  NETWORK_STATES,
-  ORDERING_OPERATORS,
   PERMISSION_ACTIONS,
   SCENARIO_BUTTONS,
   SEMANTIC_ACTIONS,
@@ -36,13 +35,6 @@ const ACTION_TRAITS: ReadonlyMap<string, ActionTraits> = new Map(
   ]),
 );
 const WAIT_TYPES_OF_ACTIONS: readonly string[] = Object.values(WAIT_TYPE_OF_ACTION);
-const NUMERIC_PROPERTIES: ReadonlySet<string> = new Set(['api_level', 'screen_width', 'screen_height', 'os_version']);
-const PROPERTY_VALUES: Record<string, readonly (string | boolean)[]> = {
-  platform: ['android', 'ios'],
-  orientation: ['portrait', 'landscape'],
-  network: NETWORK_STATES,
-  dark_mode: [true, false],
-};
 const SEMANTIC_HINT: Record<string, string> = {
   press_back: 'or, in platform-aware mode, use press_button with value BACK (Android only)',
   dismiss_keyboard: 'or tap outside the field with a tap step',
@@ -82,27 +74,13 @@ function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknow
       checkVariableName(ctx, name, p, 'variable_name');
       checkReferences(ctx, cond.value, p, 'value');
       const type = name === undefined ? undefined : ctx.variables.get(name);
-      if (!type) return;
-      const want = type === 'integer' || type === 'number' ? 'number' : type;
-      if (cond.value !== undefined && typeof cond.value !== want) {
-        report(ctx, `${p}/value`, 'condition-value', `value ${JSON.stringify(cond.value)} cannot be compared with ${type} variable "${name}"; give a ${want}`);
-      } else if (want !== 'number' && typeof cond.operator === 'string' && ORDERING_OPERATORS.has(cond.operator)) {
-        report(ctx, `${p}/operator`, 'condition-value', `operator ${cond.operator} needs a numeric variable, "${name}" is ${type}; use == or !=`);
-      }
+      if (name !== undefined && type) checkVariableValue(ctx, name, type, cond, p);
       return;
     }
     case 'device_property': {
       const prop = str(cond.property);
       if (!prop || !(DEVICE_PROPERTIES as readonly string[]).includes(prop)) return;
-      const allowed = PROPERTY_VALUES[prop];
-      if (allowed && cond.value !== undefined && !allowed.includes(cond.value as string | boolean)) {
-        report(ctx, `${p}/value`, 'condition-value', `${prop} is never ${JSON.stringify(cond.value)}; compare it with one of: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
-      } else if ((prop === 'api_level' || prop === 'screen_width' || prop === 'screen_height') && typeof cond.value !== 'number' && cond.value !== undefined) {
-        report(ctx, `${p}/value`, 'condition-value', `${prop} is a number; write the value without quotes, e.g. 33`);
-      }
-      if (typeof cond.operator === 'string' && ORDERING_OPERATORS.has(cond.operator) && !NUMERIC_PROPERTIES.has(prop)) {
-        report(ctx, `${p}/operator`, 'condition-value', `operator ${cond.operator} cannot order ${prop}; use == or !=`);
-      }
+      checkPropertyValue(ctx, prop, cond, p);
       return;
     }
     case 'element_visible':
