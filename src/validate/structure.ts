@@ -145,11 +145,12 @@ function toSnake(s: string): string {
 function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawIssue {
   const keys = (issue.path ?? []).map((p) => String(p.key));
   const path = keys.map((k) => `/${escapePointer(k)}`).join('');
-  const field = keys.length ? keys[keys.length - 1] : 'document';
+  const last = issue.path?.[issue.path.length - 1];
+  // An array item is named after its list ("tags[0]"), not by its bare index.
+  const field = !keys.length ? 'document' : last?.type === 'array' && keys.length > 1 ? `${keys[keys.length - 2]}[${keys[keys.length - 1]}]` : keys[keys.length - 1];
   const sep = issue.message.indexOf('\u0001');
   const tag = sep > 0 ? (issue.message.slice(0, sep) as RuleId) : undefined;
   const text = sep > 0 ? issue.message.slice(sep + 1) : issue.message;
-  const last = issue.path?.[issue.path.length - 1];
 
   // A required key that is absent: valibot reports expected `"key"` with no input.
   if (issue.kind === 'schema' && last?.origin === 'key' && issue.input === undefined && (issue.type === 'strict_object' || issue.type === 'object')) {

@@ -146,6 +146,12 @@ test('envelope: the outer schema_version is the version of the scenarios it repo
   assert.equal([broken.ok, broken.data.valid, broken.schema_version], [false, false, '2.2']);
 });
 
+test('an array item is named after its list in messages, not by its bare index', () => {
+  const doc = { ...login(), tags: ['smoke', 'Smoke'], preconditions: { notes: ['fine', 7] } };
+  const messages = validateScenarioValue(doc).errors.map((e) => [e.path, e.message.split(' ').slice(0, 2).join(' ')]);
+  assert.equal(messages, [['/tags/1', 'tags[1] "Smoke"'], ['/preconditions/notes/1', 'notes[1] must']]);
+});
+
 test('typo suggestions', () => {
   assert.is(editDistance('tpa', 'tap'), 1);
   assert.is(didYouMean('tpa', ['tap', 'type', 'swipe']), 'did you mean "tap"?');
