@@ -181,9 +181,10 @@ export class RunState {
     }
   }
 
+  /** Each record carries every field of SPEC §5; what was not looked at (skipped, errors) is null. */
   private addAssertion(r: AssertionResult): void {
     const all = this.doc.assertion_results;
-    all.push(r);
+    all.push({ assertion_id: r.assertion_id, type: r.type, status: r.status, expected: r.expected ?? null, actual: r.actual ?? null, message: r.message, screenshot: r.screenshot ?? null });
     this.doc.total_assertions = all.length;
     this.doc.passed_assertions = all.filter((x) => x.status === 'passed').length;
     this.doc.skipped_assertions = all.filter((x) => x.status === 'skipped').length;

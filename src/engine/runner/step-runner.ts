@@ -12,8 +12,9 @@ export type Flow = 'continue' | 'stop';
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 1000;
 
+/** Every field of SPEC §5's step record is present from the start, null or empty until known. */
 function record(step: AnyStep, status: StepResult['status']): StepResult {
-  return { step_id: step.id, action: isFlowStep(step) ? 'flow' : step.action, status, resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 0, condition_evaluated: null };
+  return { step_id: step.id, action: isFlowStep(step) ? 'flow' : step.action, status, resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 0, condition_evaluated: null, sub_steps_executed: [] };
 }
 
 /**

@@ -61,7 +61,7 @@ function unreachedRows(steps: AnyStep[]): string {
 }
 
 function assertionRows(results: AssertionResult[]): string {
-  const show = (v: unknown) => (v === undefined ? '' : esc(typeof v === 'string' ? v : JSON.stringify(v)));
+  const show = (v: unknown) => (v === undefined || v === null ? '' : esc(typeof v === 'string' ? v : JSON.stringify(v)));
   return results
     .map((a) => `<tr><td><code>${esc(a.assertion_id)}</code></td><td>${esc(a.type)}</td><td><span class="badge ${a.status}">${a.status}</span></td><td>${show(a.expected)}</td><td>${show(a.actual)}</td><td class="msg">${esc(a.message)}</td></tr>`)
     .join('\n');
