@@ -9,6 +9,7 @@ import { ParameterScope, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
 import { newRunId, paths } from './result-file.js';
 import { holdRunLock } from './recover.js';
+import { previousRun, regressions } from './regressions.js';
 import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
 import { failingStep } from './failing-step.js';
@@ -152,6 +153,10 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   }
 
   finish(state, fatal, crashed);
+  if (doc.status === 'failed' || doc.status === 'error') {
+    const previous = await previousRun(state.resultFile, doc);
+    if (previous) doc.observations.push(...regressions(previous, doc, scenario));
+  }
   scope.mask.inPlace(doc);
   await state.write();
   await unlock();
