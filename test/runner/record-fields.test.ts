@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Assertion, ResultDocument, StepResult } from '../../src/validate/index.js';
@@ -50,6 +52,19 @@ test('failed and errored assertions carry every field too', async () => {
     const { document: d } = await run(r, 'assertions_fail', 'virtual-android-1');
     assert.ok(d.assertion_results.some((a) => a.status === 'failed' || a.status === 'error'));
     checkFields(d);
+  } finally {
+    await r.close();
+  }
+});
+
+test('a flow step has its screenshot like any step, and the assertions after it show it', async () => {
+  const r = rig();
+  try {
+    const { document: d } = await run(r, 'params_login', 'virtual-android-1', { screenshots: 'steps', parameters: { given: { PASSWORD: 'secret123' } } });
+    const login = d.steps_executed.find((s) => s.step_id === 'login')!;
+    assert.is(login.screenshot, join('screenshots', d.scenario_id, d.run_id, 'login.png'));
+    assert.ok(existsSync(join(r.out, login.screenshot!)));
+    assert.is(d.assertion_results.find((a) => a.assertion_id === 'signed_in')?.screenshot, login.screenshot);
   } finally {
     await r.close();
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type Step, type StepResult, type VariableDeclaration } from '../../validate/index.js';
+import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type StepResult, type VariableDeclaration } from '../../validate/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
@@ -88,7 +88,7 @@ export class RunState {
     }
   }
 
-  async screenshotFor(rec: StepResult, step: Step, failed: boolean): Promise<void> {
+  async screenshotFor(rec: StepResult, step: { id: string; checkpoint?: boolean }, failed: boolean): Promise<void> {
     const mode = this.opts.screenshots;
     if (mode === 'none' || (mode === 'checkpoints' && !step.checkpoint && !failed)) return;
     try {

@@ -154,6 +154,8 @@ async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>
     state.scope.leave();
   }
   flowStatus(rec);
+  // The screen the flow left behind is this step's screenshot, as after any other step (SPEC §5).
+  if (!state.cancelled()) await state.screenshotFor(rec, step, rec.status !== 'passed');
   return finish(flow);
 }
 
