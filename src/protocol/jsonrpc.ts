@@ -32,7 +32,14 @@ export const RequestIdSchema = v.union([v.string(), v.number(), v.null()]);
 export const RequestEnvelopeSchema = v.object({
   jsonrpc: v.literal(JSONRPC, 'jsonrpc must be "2.0"'),
   method: v.pipe(v.string('method must be a string'), v.minLength(1, 'method must not be empty')),
-  params: v.optional(v.unknown()),
+  // JSON-RPC 2.0 §4: params, when present, MUST be a structured value; a string, number, boolean
+  // or null there makes the whole request invalid (-32600), answered even when it has no id.
+  params: v.optional(
+    v.custom<object>(
+      (x) => typeof x === 'object' && x !== null,
+      (issue) => `params must be a JSON object of named parameters, or left out (not ${issue.input === null ? 'null' : `a ${typeof issue.input}`})`,
+    ),
+  ),
   id: v.optional(RequestIdSchema),
 });
 export type RequestEnvelope = v.InferOutput<typeof RequestEnvelopeSchema>;

@@ -145,6 +145,33 @@ test('-32600 invalid request: not an object, bad jsonrpc, bad method, bad id, bi
   assert.is(errorOf(await raw.next(() => true)).message, 'invalid request: jsonrpc is required; method is required');
 });
 
+test('params that are not a structured value make an invalid request (-32600), answered even without an id', async () => {
+  // JSON-RPC 2.0 §4: "params … MUST be provided as a Structured value"; its own example answers
+  // {"method": 1, "params": "bar"} without an id with -32600 and id null.
+  const cases: [string, RegExp][] = [
+    ['"x"', /not a string/],
+    ['5', /not a number/],
+    ['true', /not a boolean/],
+    ['null', /not null/],
+  ];
+  for (const [params, re] of cases) {
+    raw.send(`{"jsonrpc":"2.0","id":"p","method":"devices.list","params":${params}}`);
+    const err = errorOf(await raw.response('p'));
+    assert.is(err.code, RPC_ERRORS.INVALID_REQUEST, params);
+    assert.match(err.message, re);
+    raw.send(`{"jsonrpc":"2.0","method":"devices.list","params":${params}}`);
+    const unanswerable = await raw.next(() => true);
+    assert.is(unanswerable.id, null);
+    assert.is(errorOf(unanswerable).code, RPC_ERRORS.INVALID_REQUEST, `notification with params ${params}`);
+  }
+  // An unknown method with bad params is an invalid request first.
+  raw.send('{"jsonrpc":"2.0","id":"q","method":"devices.fly","params":"x"}');
+  assert.is(errorOf(await raw.response('q')).code, RPC_ERRORS.INVALID_REQUEST);
+  // An array is a structured value: the request is valid, our methods want names (-32602).
+  raw.send('{"jsonrpc":"2.0","id":"r","method":"devices.list","params":[]}');
+  assert.is(errorOf(await raw.response('r')).code, RPC_ERRORS.INVALID_PARAMS);
+});
+
 test('an id JSON cannot carry back (1e400) makes an invalid request, which is not run', async () => {
   const tools: string[] = [];
   bridge.engine.onCall((e) => tools.push(e.tool));
