@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { toFailure } from '../engine/errors.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
+import { readCappedText } from './capped-body.js';
 import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
 import { securityHeaders } from './security-headers.js';
 import { viewer } from './viewer.js';
@@ -49,16 +49,12 @@ export function createHttpApp(deps: HttpDeps): Hono {
 
   app.get('/api/devices', async (c) => c.json({ devices: await core.engine.listDevices() }));
 
-  app.post(
-    '/api/validate',
-    bodyLimit({
-      maxSize: deps.maxBodyBytes,
-      // The rest of the body stays unread, so the connection cannot be reused: say so.
-      onError: (c) =>
-        c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' }),
-    }),
-    async (c) => c.json(validateScenario(await c.req.text(), c.req.query('file') ?? '<request>')),
-  );
+  app.post('/api/validate', async (c) => {
+    const text = await readCappedText(c.req.raw, deps.maxBodyBytes);
+    // The rest of the body stays unread, so the connection cannot be reused: say so.
+    if (text === undefined) return c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' });
+    return c.json(validateScenario(text, c.req.query('file') ?? '<request>'));
+  });
 
   // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).
   app.get('/api/runs/:run/screenshots/:name', async (c) => {

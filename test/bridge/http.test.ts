@@ -91,6 +91,32 @@ test('POST /api/validate answers the SPEC §4 envelope with lines and columns of
   assert.is(huge.status, 413);
 });
 
+test('POST /api/validate takes an empty body and a chunked one (no Content-Length), and caps the chunked one too', async () => {
+  const empty = await fetch(`${base}/api/validate`, { method: 'POST' });
+  assert.is(empty.status, 200);
+  assert.is(((await empty.json()) as { data: { errors: { rule: string }[] } }).data.errors[0].rule, 'empty-file');
+  const streamed = (text: string) =>
+    fetch(`${base}/api/validate`, {
+      method: 'POST',
+      body: new ReadableStream({
+        start(controller) {
+          // Two chunks, so that the body really arrives in pieces.
+          const bytes = new TextEncoder().encode(text);
+          controller.enqueue(bytes.subarray(0, 10));
+          controller.enqueue(bytes.subarray(10));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+  const valid = readFileSync(new URL('valid/conditions_variable.json', FIXTURES), 'utf8');
+  const ok = await streamed(valid);
+  assert.is(ok.status, 200);
+  assert.is(((await ok.json()) as { ok: boolean }).ok, true);
+  assert.is((await streamed('x'.repeat(1024 * 1024 + 1))).status, 413);
+  assert.equal(logs.filter((l) => /api\/validate/.test(l)), []);
+});
+
 test('a client that closes the connection while its POST /api/validate body is read is not logged as a failure', async () => {
   const socket = connect(bridge.port, '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
