@@ -18,6 +18,14 @@ export interface HttpDeps {
   stats(): Record<string, unknown>;
 }
 
+/** The method each API route answers, so another method gets 405 with `Allow` rather than a 404 that says the route does not exist. */
+const API_ROUTES: [RegExp, string][] = [
+  [/^\/api\/(health|devices)$/, 'GET'],
+  [/^\/api\/validate$/, 'POST'],
+  [/^\/api\/runs\/[^/]+\/screenshots\/[^/]+$/, 'GET'],
+];
+const allowedMethods = (path: string) => API_ROUTES.find(([re]) => re.test(path))?.[1];
+
 /** The HTTP side (SPEC §6): viewer, health, devices, validation. Every request passes the SPEC §7 checks. */
 export function createHttpApp(deps: HttpDeps): Hono {
   const { core, policy } = deps;
@@ -67,7 +75,11 @@ export function createHttpApp(deps: HttpDeps): Hono {
     }
   });
 
-  app.all('/api/*', (c) => c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate, GET /api/runs/<run_id>/screenshots/<step_id>.png` } }, 404));
+  app.all('/api/*', (c) => {
+    const allow = allowedMethods(c.req.path);
+    if (allow) return c.json({ ok: false, error: { kind: 'method_not_allowed', message: `${c.req.method} ${c.req.path} is not served; use ${allow} ${c.req.path}` } }, 405, { allow });
+    return c.json({ ok: false, error: { kind: 'not_found', message: `no API route ${c.req.method} ${c.req.path}; see /api/health, /api/devices, POST /api/validate, GET /api/runs/<run_id>/screenshots/<step_id>.png` } }, 404);
+  });
 
   app.get('/ws', (c) => c.text('This is the WebSocket endpoint: connect with a WebSocket client (JSON-RPC 2.0, see docs/protocol.md).', 426));
 

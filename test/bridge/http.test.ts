@@ -135,9 +135,28 @@ test('unknown API routes are JSON 404s; GET /ws without an upgrade says what it 
   const res = await fetch(`${base}/api/nope`);
   assert.is(res.status, 404);
   assert.is(((await res.json()) as { ok: boolean }).ok, false);
+  assert.is((await fetch(`${base}/api/runs/run_x/screenshots/a.png`)).status, 404);
   const ws = await fetch(`${base}/ws`);
   assert.is(ws.status, 426);
   assert.match(await ws.text(), /WebSocket endpoint/);
+});
+
+test('a known API route asked with another method is a JSON 405 naming the method to use (Allow)', async () => {
+  const cases: [string, string, string][] = [
+    ['GET', '/api/validate', 'POST'],
+    ['PUT', '/api/validate', 'POST'],
+    ['POST', '/api/health', 'GET'],
+    ['DELETE', '/api/devices', 'GET'],
+    ['POST', '/api/runs/run_x/screenshots/a.png', 'GET'],
+  ];
+  for (const [method, path, allow] of cases) {
+    const res = await fetch(`${base}${path}`, { method });
+    assert.is(res.status, 405, `${method} ${path}`);
+    assert.is(res.headers.get('allow'), allow);
+    const body = (await res.json()) as { ok: boolean; error: { kind: string; message: string } };
+    assert.equal([body.ok, body.error.kind], [false, 'method_not_allowed']);
+    assert.match(body.error.message, new RegExp(`use ${allow} `));
+  }
 });
 
 test.run();
