@@ -337,9 +337,13 @@ export class Engine {
   private async resolve(id: string, signal: AbortSignal): Promise<DeviceHandle> {
     const cached = this.handles.get(id);
     if (cached) return cached;
+    // A driver that knows the device but cannot reach it says why (its source is down); that
+    // reason beats the generic "not found" when no other driver has the device.
+    let unreachable: ToolError | undefined;
     for (const driver of this.drivers) {
       const handle = await driver.open(id, { signal }).catch((err: unknown) => {
         if (err instanceof ToolError && err.code !== 'DEVICE_NOT_FOUND') throw err;
+        if (err instanceof ToolError) unreachable ??= err;
         return undefined;
       });
       if (handle) {
@@ -347,6 +351,7 @@ export class Engine {
         return handle;
       }
     }
+    if (unreachable) throw unreachable;
     const known = (await this.listDevices()).map((d) => d.id);
     throw new ToolError(
       'DEVICE_NOT_FOUND',

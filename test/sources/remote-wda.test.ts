@@ -4,6 +4,7 @@ import { createEngine } from '../../src/engine/create.js';
 import type { DevicesChange } from '../../src/engine/driver.js';
 import { systemClock, VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
 import { EmulatedWda } from '../harness/wda/emulated-wda.js';
+import { deadPort } from '../support/dead-port.js';
 
 test('--wda name=url: an iPhone reached only over the network, down and back by itself', async () => {
   const virtual = new VirtualDriver({ devices: ['ios'], clock: systemClock });
@@ -38,6 +39,35 @@ test('--wda name=url: an iPhone reached only over the network, down and back by 
     const until = Date.now() + 10_000;
     while (!changes.some((c) => c.added.some((d) => d.id === 'lab-iphone' && d.state === 'ready')) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     assert.ok(changes.some((c) => c.added.some((d) => d.id === 'lab-iphone' && d.state === 'ready')), 'announced ready again without a listing');
+  } finally {
+    await engine.close();
+    await wda.stop();
+  }
+});
+
+test('--wda name=url down from the start: the phone is listed offline with the reason, and announced ready once WDA answers', async () => {
+  const virtual = new VirtualDriver({ devices: ['ios'], clock: systemClock });
+  const wda = new EmulatedWda(virtual.devices[0]);
+  const port = await deadPort();
+  const engine = createEngine({ virtual: false, ios: false, sources: { adb: [], wda: [{ name: 'desk-iphone', url: `http://127.0.0.1:${port}` }], listTimeoutMs: 1000, firstRetryMs: 50, maxRetryMs: 200 } });
+  const changes: DevicesChange[] = [];
+  engine.onDevicesChanged((c) => changes.push(c));
+  try {
+    const listed = await engine.listDevices();
+    assert.equal(
+      listed.map((d) => ({ id: d.id, os: d.os, source: d.source, state: d.state })),
+      [{ id: 'desk-iphone', os: 'iOS', source: 'desk-iphone', state: 'offline' }],
+    );
+    assert.match(listed[0].message ?? '', `source desk-iphone (WebDriverAgent http://127.0.0.1:${port}) is unreachable`);
+    const refused = (await engine.call('mobile_take_screenshot', { device: 'desk-iphone' })) as { code?: string; message?: string };
+    assert.is(refused.code, 'DEVICE_NOT_FOUND');
+    assert.match(refused.message ?? "", /unreachable/, JSON.stringify(refused));
+
+    await wda.start(port);
+    const until = Date.now() + 10_000;
+    const ready = () => changes.some((c) => c.added.some((d) => d.id === 'desk-iphone' && d.state === 'ready'));
+    while (!ready() && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(ready(), 'announced ready without a listing');
   } finally {
     await engine.close();
     await wda.stop();

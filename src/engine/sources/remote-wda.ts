@@ -87,6 +87,11 @@ export class RemoteWdaDriver implements Driver {
     this.client.close();
   }
 
+  /** The phone as listed before WebDriverAgent has ever answered: its id and platform are known from the flag. */
+  unreached(): DeviceInfo {
+    return this.info(null);
+  }
+
   private info(status: WdaStatus | null): DeviceInfo {
     return { id: this.id, os: 'iOS', model: status?.device ? `${status.device} (WebDriverAgent)` : 'iOS device (WebDriverAgent)', version: status?.os?.version ?? '', state: 'ready' };
   }

@@ -42,7 +42,10 @@ export function createSourceSet(setup: SourcesSetup): SourceSet {
       where: `adb server ${a.host}:${a.port}`,
       driver: new AndroidDriver({ host: a.host, port: a.port, startServer: a.startServer ?? false, origin: a.origin, reportUnreachable: true }),
     })),
-    ...setup.wda.map((w) => ({ name: w.name, where: `WebDriverAgent ${w.url}`, driver: new RemoteWdaDriver(w.name, w.url) })),
+    ...setup.wda.map((w) => {
+      const driver = new RemoteWdaDriver(w.name, w.url);
+      return { name: w.name, where: `WebDriverAgent ${w.url}`, driver, expected: [driver.unreached()] };
+    }),
   ];
   return new SourceSet(sources, setup);
 }

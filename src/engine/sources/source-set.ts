@@ -10,6 +10,11 @@ export interface DeviceSource {
   where: string;
   /** Must throw when the source cannot be reached: an empty list means "reachable, no devices". */
   driver: Driver;
+  /**
+   * Devices known before the source ever answers (a `--wda` phone: its id is the name given to it),
+   * so that a source down from the start still lists them offline with the reason (SPEC §10).
+   */
+  expected?: DeviceInfo[];
 }
 
 export interface SourceSetOptions {
@@ -72,7 +77,7 @@ export class SourceSet implements Driver {
     this.listTimeoutMs = options.listTimeoutMs ?? 5000;
     this.firstRetryMs = options.firstRetryMs ?? 500;
     this.maxRetryMs = options.maxRetryMs ?? 30_000;
-    for (const s of sources) this.health.set(s, { ok: true, failures: 0, retryAt: 0, known: [] });
+    for (const s of sources) this.health.set(s, { ok: true, failures: 0, retryAt: 0, known: s.expected ?? [] });
   }
 
   async listDevices(_ctx: CallContext): Promise<DeviceInfo[]> {
