@@ -1,7 +1,9 @@
 import type { Socket } from 'node:net';
 import adbkit from '@devicefarmer/adbkit';
+import { untilAborted } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
+import type { AdbEntry } from './device-list.js';
 
 // adbkit is CommonJS: under ESM only its default export is reliable.
 const { Adb } = adbkit;
@@ -113,6 +115,73 @@ export async function execStreaming(device: TransportSource, command: string, si
     signal.removeEventListener('abort', onAbort);
     transport.end();
   }
+}
+
+/**
+ * A new connection to the adb server with `service` asked for and accepted (OKAY), closed when
+ * `signal` aborts: a server that accepts connections and never answers (wedged, or not adb at all)
+ * neither holds the caller nor keeps a socket open for ever, one per retry.
+ */
+async function openService(client: AdbClient, service: string, signal: AbortSignal): Promise<Connection> {
+  if (signal.aborted) throw signal.reason;
+  const connecting = Promise.resolve(client.connection());
+  // Connecting cannot be cut short from here (adbkit keeps the socket until it connects); a
+  // connection that arrives after the caller gave up is closed at once.
+  const transport = await untilAborted(signal, connecting).catch((err: unknown) => {
+    if (signal.aborted) void connecting.then((late) => late.socket.destroy(), () => undefined);
+    throw err;
+  });
+  const onAbort = () => transport.socket.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  transport.socket.once('close', () => signal.removeEventListener('abort', onAbort));
+  try {
+    // adbkit's parser waits for 'end', which a destroyed socket never emits: the signal ends the wait.
+    const reply = await untilAborted(signal, Promise.resolve(request(transport, service)));
+    if (reply === 'FAIL') await untilAborted(signal, Promise.resolve(transport.parser.readError()));
+    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}, was expecting OKAY or FAIL`);
+    return transport;
+  } catch (err) {
+    transport.socket.destroy();
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  }
+}
+
+/** The adb server's device list (`host:devices`), given up (socket closed) when `signal` aborts. */
+export async function listHostDevices(client: AdbClient, signal: AbortSignal): Promise<AdbEntry[]> {
+  const transport = await openService(client, 'host:devices', signal);
+  try {
+    const value = await untilAborted(signal, Promise.resolve(transport.parser.readValue()));
+    return value
+      .toString('ascii')
+      .split('\n')
+      .filter(Boolean)
+      .map((line: string) => {
+        const [id, type] = line.split('\t');
+        return { id, type };
+      });
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  } finally {
+    transport.end();
+  }
+}
+
+/**
+ * The adb server's hot-plug feed (`host:track-devices`): resolves once the server accepted it;
+ * `onUpdate` then runs for every update the server sends (the first is the current list) and
+ * `onEnd` once when the feed ends. The socket never keeps a process (a CLI call, a test) alive, and
+ * aborting `signal` closes it, also while the server has not answered yet.
+ */
+export async function trackHostDevices(client: AdbClient, signal: AbortSignal, onUpdate: () => void, onEnd: () => void): Promise<void> {
+  const transport = await openService(client, 'host:track-devices', signal);
+  const socket = transport.socket;
+  socket.unref();
+  // The updates themselves are not parsed: a listener lists the devices again on each.
+  socket.on('data', () => onUpdate());
+  socket.on('error', () => undefined);
+  socket.once('close', () => onEnd());
 }
 
 /** Sends one service request; the server's 4-byte answer. */

@@ -2,7 +2,7 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
+import { createAdbClient, execOnDevice, listHostDevices, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
@@ -35,6 +35,8 @@ export class AndroidDriver implements Driver {
   private readonly tracker: DeviceTracker | undefined;
   private readonly reportUnreachable: boolean;
   private readonly probeTimeoutMs: number;
+  /** Aborted by close(): listings still waiting for a silent adb server let go of their sockets. */
+  private closing = new AbortController();
 
   constructor(options: AndroidDriverOptions = {}) {
     this.reportUnreachable = options.reportUnreachable ?? false;
@@ -70,7 +72,7 @@ export class AndroidDriver implements Driver {
    */
   async listDevices(ctx: CallContext): Promise<DeviceInfo[]> {
     if (this.configError && this.reportUnreachable) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
-    const entries = await this.entries().catch((err: unknown) => {
+    const entries = await this.entries(ctx.signal).catch((err: unknown) => {
       if (this.reportUnreachable && this.address) throw serverUnreachable(this.address, err);
       return [] as AdbEntry[];
     });
@@ -91,7 +93,7 @@ export class AndroidDriver implements Driver {
       if (this.configError && /:\d+$|^emulator-/.test(id)) throw new ToolError('DEVICE_NOT_FOUND', `Android devices are unavailable: ${this.configError}`);
       return undefined;
     }
-    const entries = await this.entries().catch(() => [] as AdbEntry[]);
+    const entries = await this.entries(ctx.signal).catch(() => [] as AdbEntry[]);
     const entry = entries.find((e) => e.id === id);
     if (!entry) return undefined;
     if (entry.type === 'unauthorized') throw unauthorizedError(id);
@@ -114,6 +116,8 @@ export class AndroidDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    this.closing.abort(new ToolError('DEVICE_NOT_FOUND', 'the Android driver was closed'));
+    this.closing = new AbortController();
     this.tracker?.stop();
     const devices = [...this.devices.values()];
     this.devices.clear();
@@ -125,9 +129,9 @@ export class AndroidDriver implements Driver {
     this.devices.delete(id);
   }
 
-  private async entries(): Promise<AdbEntry[]> {
+  private async entries(signal: AbortSignal): Promise<AdbEntry[]> {
     if (!this.client) return [];
-    return (await this.client.listDevices()) as AdbEntry[];
+    return listHostDevices(this.client, AbortSignal.any([signal, this.closing.signal]));
   }
 
   /** Ready devices get model and version from one `getprop`; the rest are described by their state. */

@@ -1,6 +1,6 @@
 import type { DevicesChange } from '../../driver.js';
 import type { DeviceInfo } from '../../types.js';
-import type { AdbClient } from './adb-client.js';
+import { listHostDevices, trackHostDevices, type AdbClient } from './adb-client.js';
 import type { AdbEntry } from './device-list.js';
 
 const FIRST_RETRY_MS = 250;
@@ -11,6 +11,8 @@ const MAX_RETRY_MS = 10_000;
  * `offline` at once, so the list is also polled this often while the feed is up.
  */
 const POLL_MS = 1000;
+/** A poll, or the feed's request, that the server has not answered by then is given up (its socket closed). */
+const POLL_TIMEOUT_MS = 5000;
 
 /**
  * Hot-plug feed from the adb server's `host:track-devices`. When the server goes away (killed,
@@ -20,7 +22,8 @@ const POLL_MS = 1000;
 export class DeviceTracker {
   private readonly listeners = new Set<(change: DevicesChange) => void>();
   private known = new Map<string, string>();
-  private tracker: { end(): unknown; on(event: string, fn: (...args: unknown[]) => void): unknown } | undefined;
+  /** Closes the current feed, or gives up waiting for the server to accept it. */
+  private feed: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   private poll: NodeJS.Timeout | undefined;
   private retryMs = FIRST_RETRY_MS;
@@ -50,25 +53,21 @@ export class DeviceTracker {
     this.generation++;
     clearTimeout(this.timer);
     clearInterval(this.poll);
-    this.tracker?.end();
-    this.tracker = undefined;
+    this.feed?.abort();
+    this.feed = undefined;
   }
 
   private start(): void {
     const generation = ++this.generation;
-    Promise.resolve(this.client.trackDevices())
-      .then((tracker) => {
-        if (generation !== this.generation) return void tracker.end();
-        this.tracker = tracker as unknown as typeof this.tracker;
-        // A hot-plug feed must not keep a process (a CLI call, a test) alive on its own.
-        (tracker as unknown as { command?: { connection?: { socket?: { unref(): void } } } }).command?.connection?.socket?.unref();
+    const feed = new AbortController();
+    this.feed = feed;
+    // A server that accepts the connection but never answers is tried again later, like one that is down.
+    const unanswered = setTimeout(() => feed.abort(), POLL_TIMEOUT_MS).unref();
+    // Re-listing on each update and diffing ourselves also reports state changes (offline → device) as remove + add.
+    trackHostDevices(this.client, feed.signal, () => void this.refresh(generation), () => this.lost(generation))
+      .finally(() => clearTimeout(unanswered))
+      .then(() => {
         this.retryMs = FIRST_RETRY_MS;
-        // Re-listing on each event and diffing ourselves also reports state changes (offline → device) as remove + add.
-        tracker.on('add', () => void this.refresh(generation));
-        tracker.on('remove', () => void this.refresh(generation));
-        tracker.on('change', () => void this.refresh(generation));
-        tracker.on('end', () => this.lost(generation));
-        tracker.on('error', () => this.lost(generation));
         void this.refresh(generation);
         clearInterval(this.poll);
         this.poll = setInterval(() => void this.refresh(generation), POLL_MS).unref();
@@ -80,14 +79,15 @@ export class DeviceTracker {
     if (generation !== this.generation || !this.running) return;
     this.generation++;
     clearInterval(this.poll);
-    this.tracker = undefined;
+    this.feed?.abort();
+    this.feed = undefined;
     this.apply([]);
     this.timer = setTimeout(() => this.start(), this.retryMs).unref();
     this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
   }
 
   private async refresh(generation: number): Promise<void> {
-    const entries = (await Promise.resolve(this.client.listDevices()).catch(() => undefined)) as AdbEntry[] | undefined;
+    const entries = await listHostDevices(this.client, AbortSignal.timeout(POLL_TIMEOUT_MS)).catch(() => undefined);
     if (entries && generation === this.generation) await this.apply(entries);
   }
 
