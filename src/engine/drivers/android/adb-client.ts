@@ -3,7 +3,6 @@ import adbkit from '@devicefarmer/adbkit';
 import { untilAborted } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
-import type { AdbEntry } from './device-list.js';
 
 // adbkit is CommonJS: under ESM only its default export is reliable.
 const { Adb } = adbkit;
@@ -145,6 +144,12 @@ async function openService(client: AdbClient, service: string, signal: AbortSign
     if (signal.aborted) throw signal.reason;
     throw err;
   }
+}
+
+/** An adb server device entry (`host:devices`): serial and state such as device, offline, unauthorized. */
+export interface AdbEntry {
+  id: string;
+  type: string;
 }
 
 /** The adb server's device list (`host:devices`), given up (socket closed) when `signal` aborts. */

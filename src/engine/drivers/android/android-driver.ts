@@ -2,9 +2,9 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, listHostDevices, offlineError, serverUnreachable, unauthorizedError, type AdbClient } from './adb-client.js';
+import { createAdbClient, execOnDevice, listHostDevices, offlineError, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
-import { infoFromGetprop, unusableInfo, type AdbEntry } from './device-list.js';
+import { infoFromGetprop, unusableInfo } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
 import { findUiServerApks } from './ui-server/apks.js';
 

@@ -1,12 +1,6 @@
 import type { DeviceInfo } from '../../types.js';
-import { OFFLINE_ADVICE, UNAUTHORIZED_ADVICE } from './adb-client.js';
+import { type AdbEntry, OFFLINE_ADVICE, UNAUTHORIZED_ADVICE } from './adb-client.js';
 import { parseGetprop } from './shell-output.js';
-
-/** An adb server device entry (`host:devices`): serial and state such as device, offline, unauthorized. */
-export interface AdbEntry {
-  id: string;
-  type: string;
-}
 
 /** Model from the AVD name for emulators (what users named them), else the marketing model. */
 export function infoFromGetprop(serial: string, getprop: string): DeviceInfo {

@@ -1,7 +1,6 @@
 import type { DevicesChange } from '../../driver.js';
 import type { DeviceInfo } from '../../types.js';
-import { listHostDevices, trackHostDevices, type AdbClient } from './adb-client.js';
-import type { AdbEntry } from './device-list.js';
+import { listHostDevices, trackHostDevices, type AdbClient, type AdbEntry } from './adb-client.js';
 
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 10_000;
