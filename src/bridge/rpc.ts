@@ -186,7 +186,8 @@ export class RpcServer {
       afterResponse: (fn) => after.push(fn),
     };
     try {
-      const result = await (core.peers?.route(method, parsed.output as Record<string, unknown>, ctx) ?? def.handler(parsed.output, ctx));
+      const local = () => def.handler(parsed.output, ctx);
+      const result = await (core.peers?.route(method, parsed.output as Record<string, unknown>, ctx, local) ?? local());
       return answer({ jsonrpc: '2.0', id, result: result === undefined ? null : result });
     } catch (err) {
       if (err instanceof RpcError) return answer(errorResponse(id, err.code, err.message, err.data));

@@ -201,7 +201,7 @@ export class Bridge implements BridgeCore {
       ),
     );
     if (options.peers?.length) {
-      this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log, { callTimeoutMs: options.callTimeoutMs ?? 30_000, ...options.peerLinks });
+      this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log, this.engine, { callTimeoutMs: options.callTimeoutMs ?? 30_000, ...options.peerLinks });
     }
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });

@@ -200,6 +200,11 @@ export class NotesMemo {
  */
 export interface Driver {
   readonly name: string;
+  /**
+   * Its ids are another host's (a peer bridge): a device whose id another driver also reports is
+   * listed as `id@name` (DeviceIds). Calls on such devices do not go through open().
+   */
+  readonly renameOnClash?: boolean;
   listDevices(ctx: CallContext): Promise<DeviceInfo[]>;
   /** Returns the handle for a listed device, or undefined when this driver does not know the id. */
   open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined>;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AllowedPaths } from './allowed-paths.js';
 import { withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
+import { DeviceIds, type DeviceOwner } from './device-ids.js';
 import { DeviceHealth } from './device-health.js';
 import type { DeviceHold } from './device-hold.js';
 import { DeviceScheduler } from './device-scheduler.js';
@@ -78,6 +79,9 @@ export class Engine {
   private readonly callListeners = new Set<(e: CallEvent) => void>();
   private readonly unwatch: (() => void)[] = [];
   private readonly deviceListeners = new Set<(c: DevicesChange) => void>();
+  /** Who reports which device id, and the id each is listed by (peers' clashing ids become id@peer). */
+  readonly ids: DeviceIds;
+  private firstListing: Promise<unknown> | undefined;
   private readonly touches = new TouchStreams({
     run: (device, what, work) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS),
     screenSize: (device, handle, ctx) => this.screenSizeOf(device, handle, ctx.signal),
@@ -90,29 +94,56 @@ export class Engine {
     // --timeout bounds a listing too; drivers give each device a shorter deadline of its own.
     this.listTimeoutMs = options.listTimeoutMs ?? Math.min(10_000, this.timeoutMs);
     this.allowedPaths = new AllowedPaths(options.allowPaths);
+    this.ids = new DeviceIds(this.drivers);
     for (const driver of this.drivers) {
       const off = driver.watch?.((change) => {
-        for (const id of change.removed) this.forget(id);
-        for (const l of this.deviceListeners) l(change);
+        const publish = () => {
+          const shown = this.ids.changed(driver, change);
+          for (const id of shown.removed) this.forget(id);
+          for (const l of this.deviceListeners) l(shown);
+        };
+        // A peer's devices are named after what the bridge's own drivers list: known after one listing.
+        if (driver.renameOnClash) void this.listedOnce().then(publish);
+        else publish();
       });
       if (off) this.unwatch.push(off);
     }
+  }
+
+  /**
+   * Which driver answers for a listed id, and its own id there (`virtual-android-1@lab` is the
+   * peer lab's `virtual-android-1`); `ambiguous` for a bare id that only peers report.
+   */
+  async ownerOf(id: string): Promise<DeviceOwner | undefined> {
+    await this.listedOnce();
+    return this.ids.owner(id);
+  }
+
+  private listedOnce(): Promise<unknown> {
+    return (this.firstListing ??= this.listDevices().catch(() => undefined));
   }
 
   listTools(): readonly ToolDescription[] {
     return toolDescriptions();
   }
 
-  /** Devices of every driver; a driver that fails or is slow is left out rather than failing the list. */
+  /**
+   * Devices of every driver; a driver that fails or is slow is left out rather than failing the
+   * list. A peer's device whose id another driver reports too is listed as `id@peer` (SPEC §10).
+   */
   async listDevices(): Promise<DeviceInfo[]> {
     const lists = await Promise.all(
       this.drivers.map((d) =>
         withDeadline(this.listTimeoutMs, `listing ${d.name} devices`, (signal) => d.listDevices({ signal }))
-          .then((list) => list.map((info) => (info.source ? info : { ...info, source: d.name })))
+          .then((list) => {
+            this.ids.listed(d, list.map((info) => info.id));
+            return list.map((info) => (info.source ? info : { ...info, source: d.name }));
+          })
           .catch(() => []),
       ),
     );
-    return this.health.decorate(lists.flat());
+    const devices = lists.flatMap((list, i) => list.map((info) => ({ ...info, id: this.ids.publicId(this.drivers[i], info.id) })));
+    return this.health.decorate(devices);
   }
 
   /** Why devices may be missing from the last listing (sources that did not answer), per source. */

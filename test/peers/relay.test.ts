@@ -53,9 +53,9 @@ const video = (seq: number, kind: 'config' | 'key' | 'delta') => ({ subscription
 
 test('video through the relay: bytes unchanged, subscription rewritten, late joiners start at the configuration + key frame, slow ones skip to the next key frame', async () => {
   const { peer, emit, requests } = fakePeer();
-  const relay = new FrameRelay(peer, () => undefined);
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const one = viewer();
-  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'jpeg' }, elements: false });
+  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'jpeg' }, elements: false }, 'd');
   if ('status' in s1) throw new Error(s1.message);
   s1.start();
   emit(video(1, 'config'), 'SPS+PPS');
@@ -65,7 +65,7 @@ test('video through the relay: bytes unchanged, subscription rewritten, late joi
   assert.is(one.got[1].header.key, true, 'extra header fields pass through');
 
   const two = viewer();
-  const s2 = await relay.subscribe(two.session, { device: 'd', screen: { format: 'jpeg' }, elements: false });
+  const s2 = await relay.subscribe(two.session, { device: 'd', screen: { format: 'jpeg' }, elements: false }, 'd');
   if ('status' in s2) throw new Error(s2.message);
   assert.is(requests.filter((r) => r.method === 'devices.subscribe').length, 1, 'one subscription on the peer for both');
   s2.start();
@@ -87,16 +87,16 @@ test('video through the relay: bytes unchanged, subscription rewritten, late joi
 
 test('pictures: a late joiner gets the last one; a busy socket gets the newest, not every one', async () => {
   const { peer, emit } = fakePeer();
-  const relay = new FrameRelay(peer, () => undefined);
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const one = viewer();
-  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'jpeg' }, elements: false });
+  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'jpeg' }, elements: false }, 'd');
   if ('status' in s1) throw new Error(s1.message);
   s1.start();
   const still = (seq: number) => ({ subscription: 'up-1', device: 'd', seq, width: 2, height: 2, format: 'jpeg', captured_at: 0 });
   emit(still(1), 'A');
   emit(still(2), 'B');
   const two = viewer();
-  const s2 = await relay.subscribe(two.session, { device: 'd', screen: { format: 'jpeg' }, elements: false });
+  const s2 = await relay.subscribe(two.session, { device: 'd', screen: { format: 'jpeg' }, elements: false }, 'd');
   if ('status' in s2) throw new Error(s2.message);
   s2.start();
   assert.equal(two.got.map((g) => g.body), ['B']);
@@ -117,11 +117,11 @@ test('pictures: a late joiner gets the last one; a busy socket gets the newest, 
 
 test('per-subscription news from the peer (paused, resumed, stream changed) reach each viewer under its own id', async () => {
   const { peer, notify } = fakePeer();
-  const relay = new FrameRelay(peer, () => undefined);
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const one = viewer();
   const notes: { method: string; params: Record<string, unknown> }[] = [];
   one.session.notify = (method: string, params: unknown) => void notes.push({ method, params: params as Record<string, unknown> });
-  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'h264' }, elements: false });
+  const s1 = await relay.subscribe(one.session, { device: 'd', screen: { format: 'h264' }, elements: false }, 'd');
   if ('status' in s1) throw new Error(s1.message);
   s1.start();
   notify('subscription.paused', { subscription: 'up-1', device: 'd', reason: 'device d went away' });
@@ -134,9 +134,9 @@ test('per-subscription news from the peer (paused, resumed, stream changed) reac
 
 test('a resumed session starts its relayed element subscription over with a reset of the elements as they are now', async () => {
   const { peer, notify } = fakePeer();
-  const relay = new FrameRelay(peer, () => undefined);
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const one = viewer();
-  const s1 = await relay.subscribe(one.session, { device: 'd', elements: true });
+  const s1 = await relay.subscribe(one.session, { device: 'd', elements: true }, 'd');
   if ('status' in s1) throw new Error(s1.message);
   s1.start();
   const el = (id: string, label: string) => ({ id, type: 'button', label, rect: { x: 0, y: 0, width: 1, height: 1 } });
@@ -163,11 +163,11 @@ test('a resumed session starts its relayed element subscription over with a rese
 test('two viewers subscribing while the peer has not answered yet share its answer: both refused when it refuses, both told the format when it accepts', async () => {
   const answers: ((v: unknown) => void)[] = [];
   const { peer, requests } = fakePeer(() => new Promise((resolve) => answers.push(resolve)));
-  const relay = new FrameRelay(peer, () => undefined);
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const params = { device: 'd', screen: { format: 'jpeg' as const }, elements: false };
   const a = viewer();
   const b = viewer();
-  const pending = [relay.subscribe(a.session, params), relay.subscribe(b.session, params)];
+  const pending = [relay.subscribe(a.session, params, 'd'), relay.subscribe(b.session, params, 'd')];
   answers[0]({ status: 'error', code: 'DEVICE_NOT_FOUND', message: 'device d went away' });
   for (const r of await Promise.all(pending)) assert.is('status' in r && r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
   assert.is(b.session.subscriptions.size, 0, 'no subscription left that would never deliver');
@@ -175,7 +175,7 @@ test('two viewers subscribing while the peer has not answered yet share its answ
   // The device is back: a new subscription on the peer, and both viewers get what it answered.
   const c = viewer();
   const d = viewer();
-  const again = [relay.subscribe(c.session, params), relay.subscribe(d.session, params)];
+  const again = [relay.subscribe(c.session, params, 'd'), relay.subscribe(d.session, params, 'd')];
   answers[1]({ subscription: 'up-2', device: 'd', format: 'jpeg', source: 'virtual' });
   for (const r of await Promise.all(again)) {
     if ('status' in r) throw new Error(r.message);

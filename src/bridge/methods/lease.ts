@@ -35,9 +35,10 @@ export function leaseMethods(): MethodDef[] {
       usable(d) && (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
     );
     for (const d of devices) {
-      const peer = ctx.bridge.peers?.peerOf(d.id);
-      if (peer) {
-        const r = await ctx.bridge.peers!.lockOnPeer(peer, d.id, ctx);
+      const onPeer = await ctx.bridge.peers?.onPeer(d.id);
+      if (onPeer) {
+        if (isToolFailure(onPeer)) continue;
+        const r = await ctx.bridge.peers!.lockOnPeer(onPeer, ctx);
         if (!isToolFailure(r)) return { ...(r as object), device: d.id, source: d.source };
         continue;
       }

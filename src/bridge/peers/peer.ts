@@ -11,6 +11,8 @@ import { redact, RpcLink, type LinkState } from './rpc-link.js';
  */
 export class Peer implements Driver {
   readonly name: string;
+  /** Its ids are the peer's: one that another source here reports too is listed as `id@name`. */
+  readonly renameOnClash = true;
   readonly link: RpcLink;
   private devices = new Map<string, DeviceInfo>();
   /** The peer's own notes (its sources that do not answer), from its devices.list and devices.changed. */

@@ -83,6 +83,8 @@ export class FrameRelay {
   constructor(
     private readonly peer: Peer,
     private readonly log: (line: string) => void,
+    /** The id a device of the peer is listed by here (`id@peer` when it clashes). */
+    private readonly listedId: (remote: string) => string,
   ) {
     peer.link.onBinary((data) => this.onFrame(data));
     peer.link.onNotification((method, params) => this.onNotification(method, params));
@@ -99,14 +101,15 @@ export class FrameRelay {
     return this.of.has(sub);
   }
 
-  /** Sessions watching a device through this relay (activity and lock events go to them). */
+  /** Sessions watching a device (the peer's own id) through this relay (activity and lock events go to them). */
   participants(device: string): Set<Session> {
     const out = new Set<Session>();
     for (const g of this.groups.values()) if (g.device === device) for (const s of g.subs) out.add(s.session);
     return out;
   }
 
-  async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
+  /** `p.device` as listed here; `remote`, the peer's own id for it. */
+  async subscribe(session: Session, p: ValidParamsOf<'devices.subscribe'>, remote: string): Promise<{ sub: Subscription; start(): void } | ToolFailure> {
     const screen: EffectiveScreenOptions | undefined = p.screen && {
       maxFps: p.screen.maxFps ?? SCREEN_DEFAULTS.maxFps,
       maxWidth: p.screen.maxWidth ?? null,
@@ -116,10 +119,10 @@ export class FrameRelay {
     const wanted: Group['params'][] = [];
     if (screen) {
       const { maxWidth, ...rest } = screen;
-      wanted.push({ device: p.device, screen: maxWidth === null ? rest : { ...rest, maxWidth }, elements: false });
+      wanted.push({ device: remote, screen: maxWidth === null ? rest : { ...rest, maxWidth }, elements: false });
     }
-    if (p.elements) wanted.push({ device: p.device, elements: true });
-    if (!wanted.length) wanted.push({ device: p.device, elements: false });
+    if (p.elements) wanted.push({ device: remote, elements: true });
+    if (!wanted.length) wanted.push({ device: remote, elements: false });
     const sub = new Subscription(session, p.device, screen, p.elements);
     const groups: Group[] = [];
     for (const params of wanted) {
@@ -163,7 +166,7 @@ export class FrameRelay {
   }
 
   private sendElementReset(sub: Subscription, g: Group): void {
-    if (g.elements && g.primed) sub.session.notify('elements.changed', { subscription: sub.id, device: g.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+    if (g.elements && g.primed) sub.session.notify('elements.changed', { subscription: sub.id, device: sub.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
   }
 
   unsubscribe(sub: Subscription): void {
@@ -323,7 +326,7 @@ export class FrameRelay {
   }
 
   private send(sub: Subscription, message: Message, done: () => void): void {
-    const json = Buffer.from(JSON.stringify({ ...message.header, subscription: sub.id }), 'utf8');
+    const json = Buffer.from(JSON.stringify({ ...message.header, subscription: sub.id, device: sub.device }), 'utf8');
     const prefix = Buffer.allocUnsafe(4);
     prefix.writeUInt32BE(json.length, 0);
     this.stats.sent++;
@@ -350,8 +353,9 @@ export class FrameRelay {
       group.seq = p.seq;
       // Serialised once for all viewers of the shared subscription, each under its own id.
       const { subscription: _upstream, ...rest } = p;
+      const shown = { ...rest, device: this.listedId(group.device) };
       let message: SharedNotification | undefined;
-      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notifyShared((message ??= new SharedNotification(method, rest, 'subscription')), sub.id);
+      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notifyShared((message ??= new SharedNotification(method, shown, 'subscription')), sub.id);
     } else if (method === 'subscription.ended') {
       const p = params as SubscriptionEndedParams;
       const group = this.byUpstream.get(p.subscription);
@@ -372,12 +376,12 @@ export class FrameRelay {
       }
       for (const sub of group.subs) {
         if (method === 'stream.changed' && sub.screen) sub.stream = group.stream;
-        if (this.delivery.get(sub)?.started) sub.session.notify(method, { ...p, subscription: sub.id });
+        if (this.delivery.get(sub)?.started) sub.session.notify(method, { ...p, subscription: sub.id, device: sub.device });
       }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
       if (typeof device !== 'string') return;
-      const message = new SharedNotification(method, params as Record<string, unknown>);
+      const message = new SharedNotification(method, { ...(params as Record<string, unknown>), device: this.listedId(device) });
       for (const s of this.participants(device)) s.notifyShared(message);
     }
   }

@@ -1,8 +1,9 @@
-import { failure } from '../../engine/errors.js';
+import type { DeviceIds, DeviceOwner } from '../../engine/device-ids.js';
+import { failure, type ToolFailure } from '../../engine/errors.js';
 import { findTool } from '../../engine/tools/index.js';
 import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
 import type { Session } from '../sessions.js';
-import type { Peer } from './peer.js';
+import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
 import { PeerTimeoutError, RpcLink } from './rpc-link.js';
@@ -21,6 +22,19 @@ const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'd
  * peer stops answering.
  */
 const LONG_METHODS = new Set(['verbs.run', 'scenarios.run', 'agent.assert']);
+
+/** What the router needs of the engine: who answers for a listed id, and how a peer's id is listed. */
+export interface PeerIds {
+  ownerOf(id: string): Promise<DeviceOwner | undefined>;
+  readonly ids: Pick<DeviceIds, 'publicId'>;
+}
+
+/** A peer's device as the caller named it (`listed`, maybe `id@peer`) and as the peer knows it (`remote`). */
+export interface PeerDevice {
+  peer: Peer;
+  remote: string;
+  listed: string;
+}
 
 export interface RouterOptions {
   /** The deadline of one call (serve --timeout), counted from its arrival here. */
@@ -51,13 +65,34 @@ export class PeerRouter {
     readonly peers: Peer[],
     private readonly server: string,
     log: (line: string) => void,
+    private readonly engine: PeerIds,
     private readonly options: RouterOptions = { callTimeoutMs: 30_000 },
   ) {
-    for (const p of peers) this.relays.set(p, new FrameRelay(p, log));
+    for (const p of peers) this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote)));
   }
 
-  /** A promise of the answer when the call belongs to a peer, else undefined (handled here as usual). */
-  route(method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> | undefined {
+  /** The id a peer's device is listed by here (`id@peer` when another source reports `id` too). */
+  listedId(peer: Peer, remote: string): string {
+    return this.engine.ids.publicId(peer, remote);
+  }
+
+  /**
+   * The peer and its own id for a device id as listed here, undefined for the bridge's own devices;
+   * a DEVICE_NOT_FOUND failure for a bare id that several peers report (each listed it as `id@peer`).
+   */
+  async onPeer(device: string): Promise<PeerDevice | ToolFailure | undefined> {
+    const owner = await this.engine.ownerOf(device);
+    if (!owner) return undefined;
+    if ('ambiguous' in owner) return failure('DEVICE_NOT_FOUND', `device id ${device} is reported by several peer bridges; use one of ${owner.ambiguous.join(', ')}`);
+    const peer = this.peers.find((p) => p === owner.driver);
+    return peer && { peer, remote: owner.id, listed: device };
+  }
+
+  /**
+   * A promise of the answer when the call may concern a peer's device (`local` answers it when it
+   * turns out to be the bridge's own), else undefined (handled here as usual).
+   */
+  route(method: string, params: Record<string, unknown>, ctx: RouteContext, local: () => unknown): Promise<unknown> | undefined {
     if (method === 'devices.unsubscribe') {
       const sub = ctx.session.subscriptions.get(String(params.subscription));
       for (const relay of this.relays.values()) {
@@ -73,20 +108,24 @@ export class PeerRouter {
       return peer && this.forward(peer, method, params, ctx);
     }
     const device = method === 'tools.call' ? (params.parameters as { device?: unknown } | undefined)?.device : DEVICE_METHODS.has(method) || method === 'devices.subscribe' ? params.device : undefined;
-    if (typeof device !== 'string') return undefined;
-    const peer = this.peerOf(device);
-    if (!peer) return undefined;
-    if (method === 'devices.subscribe') return this.subscribe(peer, params as ValidParamsOf<'devices.subscribe'>, ctx);
-    return this.forward(peer, method, params, ctx);
+    if (typeof device !== 'string' || !this.mayBeOnPeer(device)) return undefined;
+    return this.onPeer(device).then((target) => {
+      if (!target) return local();
+      if ('status' in target) return target;
+      if (method === 'devices.subscribe') return this.subscribe(target, params as ValidParamsOf<'devices.subscribe'>, ctx);
+      return this.forward(target, method, withDevice(method, params, target.remote), ctx);
+    });
   }
 
-  peerOf(device: string): Peer | undefined {
-    return this.peers.find((p) => p.owns(device));
+  /** Cheap first look, so that calls on the bridge's own devices take no detour: a peer lists the id, or it names a peer. */
+  private mayBeOnPeer(device: string): boolean {
+    const at = device.lastIndexOf('@');
+    return this.peers.some((p) => p.owns(device) || (at > 0 && p.name === device.slice(at + 1)));
   }
 
   /** devices.lock on the peer for the caller's own link (a lease taken through this aggregator). */
-  lockOnPeer(peer: Peer, device: string, ctx: RouteContext): Promise<unknown> {
-    return this.forward(peer, 'devices.lock', { device, takeover: false }, ctx);
+  lockOnPeer(target: PeerDevice, ctx: RouteContext): Promise<unknown> {
+    return this.forward(target, 'devices.lock', { device: target.remote, takeover: false }, ctx);
   }
 
   /** Per peer: whether it is connected (else why not: a peer never reached has no devices to show it by) and its frame relay's counts. */
@@ -122,14 +161,15 @@ export class PeerRouter {
     for (const link of mine?.links.values() ?? []) void link.then((l) => l.close(), () => undefined);
   }
 
-  private async subscribe(peer: Peer, params: ValidParamsOf<'devices.subscribe'>, ctx: RouteContext): Promise<unknown> {
-    const outcome = await this.relays.get(peer)!.subscribe(ctx.session, params);
+  private async subscribe(target: PeerDevice, params: ValidParamsOf<'devices.subscribe'>, ctx: RouteContext): Promise<unknown> {
+    const outcome = await this.relays.get(target.peer)!.subscribe(ctx.session, params, target.remote);
     if ('status' in outcome) return outcome;
     ctx.afterResponse(outcome.start);
     return outcome.sub.info();
   }
 
-  private async forward(peer: Peer, method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> {
+  private async forward(target: PeerDevice | Peer, method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> {
+    const peer = target instanceof Peer ? target : target.peer;
     const arrived = performance.now();
     const deadline = this.deadlineOf(method, params);
     let link: RpcLink;
@@ -151,7 +191,7 @@ export class PeerRouter {
     try {
       const result = await link.request(method, params, left);
       held.noteResult(peer, method, device, result);
-      return result;
+      return target instanceof Peer ? result : asListed(result, target);
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, (err as Error).message);
@@ -213,7 +253,8 @@ export class PeerRouter {
       if (method === 'devices.changed') return;
       const run = (p as { type?: string; run_id?: string } | null) ?? {};
       if (method === 'scenario.progress' && run.type === 'started' && run.run_id) entry.runs.set(run.run_id, peer);
-      session.notify(method, p);
+      const device = (p as { device?: unknown } | null)?.device;
+      session.notify(method, typeof device === 'string' ? { ...(p as object), device: this.listedId(peer, device) } : p);
     });
     // A dropped link is replaced on the next call; locks held on the peer went with its session.
     link.onState((s) => {
@@ -242,4 +283,22 @@ function beforeDeadline<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
     timer = setTimeout(() => reject(new PeerTimeoutError(why, true)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** The params with the device as the peer knows it. */
+function withDevice(method: string, params: Record<string, unknown>, remote: string): Record<string, unknown> {
+  if (method === 'tools.call') return { ...params, parameters: { ...(params.parameters as Record<string, unknown>), device: remote } };
+  return { ...params, device: remote };
+}
+
+/** A peer's answer naming the device as the caller did: locks, descriptions, a run's document. */
+function asListed(result: unknown, target: PeerDevice): unknown {
+  if (target.remote === target.listed || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const r = result as Record<string, unknown>;
+  const metadata = r.metadata as Record<string, unknown> | undefined;
+  return {
+    ...r,
+    ...(r.device === target.remote ? { device: target.listed } : {}),
+    ...(metadata?.device_id === target.remote ? { metadata: { ...metadata, device_id: target.listed } } : {}),
+  };
 }

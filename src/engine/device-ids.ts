@@ -1,0 +1,64 @@
+import type { DevicesChange, Driver } from './driver.js';
+
+/** Who answers for a public device id: the driver and the id that driver knows it by. */
+export type DeviceOwner = { driver: Driver; id: string } | { ambiguous: string[] };
+
+/**
+ * Which driver reports which device id, and the id each device is listed by (SPEC §10: "where two
+ * sources report the same id it becomes id@name"). A driver that renames on clash (a peer bridge:
+ * its ids are another host's) lists a device whose id another driver also reports as `id@name`;
+ * the bridge's own devices keep their ids. Sources within one driver are its own business
+ * (SourceSet renames its adb servers' clashes itself).
+ */
+export class DeviceIds {
+  private readonly reported = new Map<Driver, Set<string>>();
+
+  constructor(private readonly drivers: readonly Driver[]) {}
+
+  /** Whether any driver renames on clash; without one, every id is listed as its driver reports it. */
+  get renaming(): boolean {
+    return this.drivers.some((d) => d.renameOnClash);
+  }
+
+  /** A driver's whole listing, as it reported it. */
+  listed(driver: Driver, ids: readonly string[]): void {
+    this.reported.set(driver, new Set(ids));
+  }
+
+  /** A driver's hot-plug change in its own ids; answers the change in public ids (removals as they were listed). */
+  changed(driver: Driver, change: DevicesChange): DevicesChange {
+    const removed = change.removed.map((id) => this.publicId(driver, id));
+    const own = this.reported.get(driver) ?? new Set<string>();
+    for (const id of change.removed) own.delete(id);
+    for (const d of change.added) own.add(d.id);
+    this.reported.set(driver, own);
+    if (!driver.renameOnClash) return change;
+    return { added: change.added.map((d) => ({ ...d, id: this.publicId(driver, d.id) })), removed };
+  }
+
+  /** The id a device of `driver` is listed by. */
+  publicId(driver: Driver, id: string): string {
+    if (!driver.renameOnClash) return id;
+    const elsewhere = this.drivers.some((d) => d !== driver && this.reported.get(d)?.has(id));
+    return elsewhere ? `${id}@${driver.name}` : id;
+  }
+
+  /**
+   * The driver behind a public id. `id@name` names a renaming driver outright (also before any
+   * listing); a bare id reported by the bridge's own driver is that driver's; one reported only by
+   * several renaming drivers is ambiguous (each listed it as `id@name`).
+   */
+  owner(id: string): DeviceOwner | undefined {
+    const at = id.lastIndexOf('@');
+    if (at > 0) {
+      const named = this.drivers.find((d) => d.renameOnClash && d.name === id.slice(at + 1));
+      if (named) return { driver: named, id: id.slice(0, at) };
+    }
+    const reporters = this.drivers.filter((d) => this.reported.get(d)?.has(id));
+    const own = reporters.find((d) => !d.renameOnClash);
+    if (own) return { driver: own, id };
+    if (reporters.length === 1) return { driver: reporters[0], id };
+    if (reporters.length > 1) return { ambiguous: reporters.map((d) => `${id}@${d.name}`) };
+    return undefined;
+  }
+}
