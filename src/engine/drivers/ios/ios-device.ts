@@ -4,7 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, Ui
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
-import { LockGuard } from './lock-guard.js';
+import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
@@ -99,8 +99,7 @@ export class IosDevice implements DeviceHandle {
    */
   private async locked(ctx: CallContext): Promise<boolean> {
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(LOCK_PROBE_MS)]);
-    const value = await this.wdaCall('GET', '/wda/locked', undefined, { ...ctx, signal }, false).catch(() => false);
-    return value === true;
+    return (await this.lock.isLocked(this.wdaRoute({ ...ctx, signal })).catch(() => undefined)) === true;
   }
 
   terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
@@ -297,7 +296,12 @@ export class IosDevice implements DeviceHandle {
 
   /** Input only reaches the app on an unlocked phone (lock-guard.ts). */
   private unlocked(what: string, ctx: CallContext): Promise<void> {
-    return this.lock.ensureUnlocked(what, (method, path) => this.wdaCall(method, path, undefined, ctx, false));
+    return this.lock.ensureUnlocked(what, this.wdaRoute(ctx));
+  }
+
+  /** Routes outside the session (/wda/locked, /wda/unlock) within the caller's deadline. */
+  private wdaRoute(ctx: CallContext): WdaRoute {
+    return (method, path) => this.wdaCall(method, path, undefined, ctx, false);
   }
 
   private pixels(screen: ScreenInfo): ScreenSize {

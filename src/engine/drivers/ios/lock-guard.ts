@@ -30,7 +30,8 @@ export class LockGuard {
     this.confirmedAt = performance.now();
   }
 
-  private async isLocked(route: WdaRoute): Promise<boolean | undefined> {
+  /** GET /wda/locked: undefined when WDA does not say (no such route, or it failed); a gone phone or a deadline is thrown. */
+  async isLocked(route: WdaRoute): Promise<boolean | undefined> {
     try {
       const value = await route('GET', '/wda/locked');
       return typeof value === 'boolean' ? value : undefined;
