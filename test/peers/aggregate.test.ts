@@ -4,19 +4,15 @@ import { startBridge, type Bridge } from '../../src/bridge/index.js';
 import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
-import { connectBridge } from '../../src/protocol/node.js';
-import type { BridgeClient, DecodedFrame } from '../../src/protocol/index.js';
+import type { DecodedFrame } from '../../src/protocol/index.js';
+import { closePeerLab, labClient, type PeerLab } from './peer-lab.js';
 import { RawClient, testBridge, until } from '../bridge/helpers.js';
 
 const ANDROID = 'virtual-android-1';
 const IOS = 'virtual-ios-1';
 
-interface Lab {
-  a: Bridge;
-  b: Bridge;
+interface Lab extends PeerLab {
   peers: Peer[];
-  agg: Bridge;
-  clients: BridgeClient[];
 }
 
 const lab = suite<{ lab?: Lab }>('a bridge aggregating two bridges');
@@ -34,22 +30,10 @@ lab.before(async (ctx) => {
   await until('both peers listed', () => peers.every((p) => p.up) && peers[0].owns(ANDROID) && peers[1].owns(IOS), 10_000);
 });
 
-lab.after(async (ctx) => {
-  const l = ctx.lab;
-  if (!l) return;
-  await Promise.all(l.clients.map((c) => c.close()));
-  await l.agg.close();
-  await Promise.all([l.a.close(), l.b.close()]);
-});
-
-async function client(l: Lab, name: string): Promise<BridgeClient> {
-  const c = await connectBridge(l.agg.wsUrl, { client: name });
-  l.clients.push(c);
-  return c;
-}
+lab.after((ctx) => closePeerLab(ctx.lab));
 
 lab('the peers\' devices are listed as the aggregator\'s own, source = peer name', async ({ lab }) => {
-  const c = await client(lab!, 'lister');
+  const c = await labClient(lab!, 'lister');
   const { devices } = (await c.request('devices.list', {})) as { devices: DeviceInfo[] };
   const byId = new Map(devices.map((d) => [d.id, d]));
   assert.is(byId.get(ANDROID)?.source, 'a');
@@ -58,8 +42,8 @@ lab('the peers\' devices are listed as the aggregator\'s own, source = peer name
 
 lab('tools, verbs and locks pass through to the peer, with activity to the watchers', async ({ lab }) => {
   const l = lab!;
-  const one = await client(l, 'one');
-  const two = await client(l, 'two');
+  const one = await labClient(l, 'one');
+  const two = await labClient(l, 'two');
   const launched = (await one.callTool('mobile_launch_app', { device: ANDROID, packageName: 'com.mobilebridge.demo' })) as { status?: string };
   assert.is(launched.status, 'success', JSON.stringify(launched));
   const onPeer = (await l.a.engine.call('mobile_get_foreground_app', { device: ANDROID })) as { package: string };
@@ -85,7 +69,7 @@ lab('tools, verbs and locks pass through to the peer, with activity to the watch
 
 lab('10 viewers through the aggregator: one subscription on the peer, each frame encoded once there', async ({ lab }) => {
   const l = lab!;
-  const viewers = await Promise.all(Array.from({ length: 10 }, (_, i) => client(l, `viewer-${i}`)));
+  const viewers = await Promise.all(Array.from({ length: 10 }, (_, i) => labClient(l, `viewer-${i}`)));
   const frames: DecodedFrame[][] = viewers.map(() => []);
   const subs: string[] = [];
   viewers.forEach((v, i) => v.onFrame((f) => frames[i].push({ header: f.header, image: f.image.slice() })));
@@ -118,7 +102,7 @@ lab('a lock taken through the aggregator goes as soon as its holder disconnects;
     const hello = (await x.call('session.hello', { client: 'x' })) as { session: string; resume_token: string };
     const lock = (await x.call('devices.lock', { device: IOS })) as { holder?: { client?: string } };
     assert.match(lock.holder?.client ?? '', /x via/, JSON.stringify(lock));
-    const y = await client(l, 'y');
+    const y = await labClient(l, 'y');
     const locks: { holder: unknown }[] = [];
     y.on('device.lock', (p) => locks.push(p));
     await y.request('devices.subscribe', { device: IOS });
@@ -144,7 +128,7 @@ lab('a lock taken through the aggregator goes as soon as its holder disconnects;
 
 lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
   const l = lab!;
-  const viewer = await client(l, 'survivor');
+  const viewer = await labClient(l, 'survivor');
   const changes: { added: DeviceInfo[]; removed: string[] }[] = [];
   viewer.on('devices.changed', (c) => changes.push(c));
   const frames: DecodedFrame[] = [];

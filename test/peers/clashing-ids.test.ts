@@ -4,8 +4,8 @@ import { startBridge, type Bridge } from '../../src/bridge/index.js';
 import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
-import { connectBridge } from '../../src/protocol/node.js';
-import type { BridgeClient, DecodedFrame } from '../../src/protocol/index.js';
+import type { DecodedFrame } from '../../src/protocol/index.js';
+import { closePeerLab, labClient, type PeerLab } from './peer-lab.js';
 import { testBridge, until } from '../bridge/helpers.js';
 
 /**
@@ -17,12 +17,7 @@ import { testBridge, until } from '../bridge/helpers.js';
 const ANDROID = 'virtual-android-1';
 const IOS = 'virtual-ios-1';
 
-interface Lab {
-  a: Bridge;
-  b: Bridge;
-  agg: Bridge;
-  clients: BridgeClient[];
-}
+type Lab = PeerLab;
 
 const lab = suite<{ lab?: Lab }>('peers whose device ids clash');
 
@@ -36,22 +31,10 @@ lab.before(async (ctx) => {
   await until('both peers listed', () => peers.every((p) => p.up && p.owns(ANDROID) && p.owns(IOS)), 10_000);
 });
 
-lab.after(async (ctx) => {
-  const l = ctx.lab;
-  if (!l) return;
-  await Promise.all(l.clients.map((c) => c.close()));
-  await l.agg.close();
-  await Promise.all([l.a.close(), l.b.close()]);
-});
-
-async function client(l: Lab, name: string): Promise<BridgeClient> {
-  const c = await connectBridge(l.agg.wsUrl, { client: name });
-  l.clients.push(c);
-  return c;
-}
+lab.after((ctx) => closePeerLab(ctx.lab));
 
 lab('a clashing peer device is listed as id@peer; the bridge\'s own keeps its id', async ({ lab }) => {
-  const c = await client(lab!, 'lister');
+  const c = await labClient(lab!, 'lister');
   const { devices } = (await c.request('devices.list', {})) as { devices: DeviceInfo[] };
   assert.equal(
     devices.map((d) => [d.id, d.source]).sort(),
@@ -68,7 +51,7 @@ lab('a clashing peer device is listed as id@peer; the bridge\'s own keeps its id
 
 lab('calls reach the device the id names: the bare id is the bridge\'s own, id@peer is that peer\'s', async ({ lab }) => {
   const l = lab!;
-  const c = await client(l, 'caller');
+  const c = await labClient(l, 'caller');
   const foreground = async (bridge: Bridge) => ((await bridge.engine.call('mobile_get_foreground_app', { device: ANDROID })) as { package: string }).package;
   const launched = (await c.callTool('mobile_launch_app', { device: `${ANDROID}@b`, packageName: 'com.mobilebridge.demo' })) as { status?: string };
   assert.is(launched.status, 'success', JSON.stringify(launched));
@@ -87,7 +70,7 @@ lab('calls reach the device the id names: the bare id is the bridge\'s own, id@p
 });
 
 lab('a bare id that only peers report is ambiguous: DEVICE_NOT_FOUND names the choices', async ({ lab }) => {
-  const c = await client(lab!, 'ambiguous');
+  const c = await labClient(lab!, 'ambiguous');
   const r = (await c.callTool('mobile_get_screen_size', { device: IOS })) as { code?: string; message?: string };
   assert.is(r.code, 'DEVICE_NOT_FOUND');
   assert.match(r.message ?? '', `use one of ${IOS}@a, ${IOS}@b`);
@@ -95,8 +78,8 @@ lab('a bare id that only peers report is ambiguous: DEVICE_NOT_FOUND names the c
 
 lab('frames, element events and activity of id@peer carry that id', async ({ lab }) => {
   const l = lab!;
-  const viewer = await client(l, 'viewer');
-  const actor = await client(l, 'actor');
+  const viewer = await labClient(l, 'viewer');
+  const actor = await labClient(l, 'actor');
   const frames: DecodedFrame[] = [];
   viewer.onFrame((f) => frames.push(f));
   const elements: { device: string }[] = [];
