@@ -9,6 +9,11 @@ export interface Command {
   flags: readonly string[];
   /** Returns the process exit code (SPEC §4: 0 ok, 1 internal, 2 device, 3 invalid_input, 4 target_not_found, 130 cancelled). */
   run(args: string[]): Promise<number>;
+  /**
+   * Answers arguments the command cannot start with (an unknown flag), for a command whose stdout
+   * is a contract; returns the exit code. Without it main writes the problem to stderr only.
+   */
+  refuse?(problem: string, args: readonly string[]): number;
 }
 
 export const EXIT = { ok: 0, internal: 1, device: 2, invalidInput: 3, targetNotFound: 4, cancelled: 130 } as const;

@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const badFlag = unknownFlagProblem(name, rest, command.flags, command.usage);
   if (badFlag) {
     process.stderr.write(`mobilebridge: ${badFlag}\n`);
-    return EXIT.invalidInput;
+    return command.refuse ? command.refuse(badFlag, rest) : EXIT.invalidInput;
   }
   return command.run(rest);
 }

@@ -50,3 +50,17 @@ export function envelope(reports: ValidationReport | ValidationReport[], interna
       : `${plural(invalid.length, 'scenario')} of ${list.length} failed validation (${plural(errors, 'error')})`;
   return { ok: false, data, error: { kind: 'invalid_input', message }, hint: list.length === 1 ? 'see data.errors' : 'see data.results[].errors', schema_version };
 }
+
+/**
+ * The envelope for a `validate` that could not start (no path, an unknown flag): SPEC §4 promises
+ * one JSON object on stdout from every `validate`, so a script reading it never gets nothing.
+ */
+export function usageEnvelope(message: string): Envelope {
+  return {
+    ok: false,
+    data: { valid: false, results: [] },
+    error: { kind: 'invalid_input', message },
+    hint: 'give one or more scenario files, folders or globs; mobilebridge validate --help lists the options',
+    schema_version: CURRENT_SCHEMA_VERSION,
+  };
+}

@@ -4,7 +4,7 @@
  */
 export { validateScenarioText, validateScenarioValue, loadScenario } from './validate.js';
 export type { ValidationReport, ValidateOptions, LoadedScenario } from './validate.js';
-export { envelope } from './envelope.js';
+export { envelope, usageEnvelope } from './envelope.js';
 export { wordIssues } from './structure.js';
 export type { Envelope, MultiReport } from './envelope.js';
 export { RULES, severityOf } from './rules.js';

@@ -45,6 +45,21 @@ test('a mistyped flag is refused with exit 3 and the flag it probably meant', as
   assert.match(nothingClose.stderr, 'unknown flag --everything for reset; it takes no options.');
 });
 
+test('validate refused for a flag or a missing path still prints its one JSON envelope (SPEC §4), unless --quiet', async () => {
+  const flag = await mb('validate', '--strict', 'x.json');
+  assert.is(flag.code, 3);
+  const env = JSON.parse(flag.stdout);
+  assert.equal([env.ok, env.error.kind, env.data], [false, 'invalid_input', { valid: false, results: [] }]);
+  assert.match(env.error.message, 'unknown flag --strict for validate');
+  assert.match(flag.stderr, 'unknown flag --strict for validate');
+
+  const none = await mb('validate', '--human');
+  assert.is(none.code, 3);
+  assert.match(none.stdout, /^invalid: no scenario given/);
+  const quiet = await mb('validate', '--quiet', '--bogus');
+  assert.equal([quiet.code, quiet.stdout], [3, '']);
+});
+
 test('every flag each command documents in its --help is accepted, including --no- forms and repeats', async () => {
   for (const command of await loadCommands()) {
     const documented = [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]);

@@ -97,12 +97,15 @@ test('--human shows the source line with a caret; --quiet prints nothing', async
   assert.equal([quiet.code, quiet.out], [3, '']);
 });
 
-test('no argument or an unknown option is a usage error', async () => {
+test('no path is a usage error with an envelope on stdout (exit 3)', async () => {
   const original = process.stderr.write.bind(process.stderr);
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
-    assert.is((await run([])).code, 1);
-    assert.is((await run(['--strict', `${VALID}/login.json`])).code, 1);
+    const { code, out } = await run([]);
+    assert.is(code, 3);
+    const env = JSON.parse(out);
+    assert.equal([env.ok, env.error.kind, env.data.valid], [false, 'invalid_input', false]);
+    assert.match(env.error.message, 'no scenario given');
   } finally {
     process.stderr.write = original;
   }

@@ -1,5 +1,5 @@
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { envelope } from '../../validate/index.js';
+import { envelope, usageEnvelope } from '../../validate/index.js';
 import { validateFiles } from '../../validate/files.js';
 import { renderHuman } from '../../validate/human.js';
 
@@ -17,20 +17,31 @@ Options:
   --human    readable text with the offending source line and a caret
   --quiet    print nothing; only the exit code
 
-Exit codes: 0 all valid, 3 some scenario invalid, 1 a file could not be read.
+Exit codes: 0 all valid, 3 some scenario invalid (or no path, or an unknown option),
+1 a file could not be read.
 `;
+
+/** Every `validate` prints one envelope (SPEC §4), also when it cannot start; --quiet keeps stdout empty. */
+function refuse(problem: string, args: readonly string[]): number {
+  if (!args.includes('--quiet')) {
+    if (args.includes('--human')) process.stdout.write(`invalid: ${problem}\n`);
+    else printJson(usageEnvelope(problem));
+  }
+  return EXIT.invalidInput;
+}
 
 const command: Command = {
   name: 'validate',
   summary: 'check scenario files against schema 2.0/2.1/2.2 (JSON envelope, exit 0 or 3)',
   usage,
   flags: ['human', 'quiet'],
+  refuse,
   async run(args) {
     const { flags, positional } = parseFlags(args, ['human', 'quiet']);
-    const unknown = Object.keys(flags).filter((f) => f !== 'human' && f !== 'quiet');
-    if (unknown.length || positional.length === 0) {
-      process.stderr.write(`${unknown.length ? `mobilebridge validate: unknown option --${unknown[0]}` : 'mobilebridge validate: give at least one file, folder or glob'}\n\n${usage}`);
-      return EXIT.internal;
+    if (positional.length === 0) {
+      const problem = 'no scenario given: name at least one file, folder or glob';
+      process.stderr.write(`mobilebridge validate: ${problem}\n\n${usage}`);
+      return refuse(problem, args);
     }
     const outcomes = validateFiles(positional);
     const readErrors = outcomes.filter((o) => o.readError).map((o) => o.readError!);
