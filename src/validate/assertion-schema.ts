@@ -49,7 +49,7 @@ export const ASSERTION_SCHEMA = v.variant(
     assertion('visual_state', { expected_visual_state: v.picklist(VISUAL_STATES) }),
     assertion('color_style', {
       element_description: element,
-      color_hex: v.pipe(v.string(), v.regex(COLOR_HEX, tagged('color-hex', 'must be #RGB or #RRGGBB, e.g. "#1a73e8"'))),
+      color_hex: v.pipe(v.string(), v.regex(COLOR_HEX, tagged('color-hex', 'must be #RGB or #RRGGBB; write it like "#1a73e8"'))),
     }),
     assertion('screen_title', { expected_text: v.string() }),
     assertion('alert_present', {}),

@@ -100,7 +100,7 @@ export function fileKey(file: string): string {
 
 /** The report of a file that could not be read: one file-unreadable error saying why. */
 export function unreadable(file: string, why: string): FileOutcome {
-  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}` };
+  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}`, suggestion: 'check the path and that the file is readable' };
   return { report: { valid: false, file, schema_version: null, errors: [issue], warnings: [] }, readError: issue.message };
 }
 

@@ -18,7 +18,8 @@ function excerpt(lines: string[] | undefined, issue: ValidationIssue): string[] 
 function renderIssue(kind: 'error' | 'warning', issue: ValidationIssue, lines: string[] | undefined): string[] {
   const out = [`  ${kind} [${issue.rule}] ${issue.path || '/'} (line ${issue.line}, column ${issue.column})`, `    ${issue.message}`];
   out.push(...excerpt(lines, issue));
-  if (issue.suggestion) out.push(`    suggestion: ${issue.suggestion}`);
+  // Most suggestions are the message's own last clause, already shown above.
+  if (issue.suggestion && !issue.message.endsWith(issue.suggestion)) out.push(`    suggestion: ${issue.suggestion}`);
   return out;
 }
 

@@ -100,6 +100,16 @@ export interface ValidationIssue {
   suggestion?: string;
 }
 
+/**
+ * Messages say what is wrong and then, after their last "; ", what to do. That last part is the
+ * issue's `suggestion` when the rule has nothing more concrete (a replacement value, a name), so
+ * every issue tells a reader or an agent how to fix it (SPEC §4).
+ */
+export function remedyOf(message: string): string | undefined {
+  const cut = message.lastIndexOf('; ');
+  return cut < 0 ? undefined : message.slice(cut + 2);
+}
+
 /** A problem before positions are resolved: `atKey` places it on the property name, not the value. */
 export interface RawIssue {
   path: string;

@@ -67,7 +67,7 @@ const StepBase = v.strictObject({
 
 const ParameterKey = v.pipe(
   v.string(),
-  v.regex(PARAMETER_NAME, tagged('parameter-name-format', 'is not a valid parameter name: use upper-case letters, digits and _, starting with a letter (e.g. USER_EMAIL)')),
+  v.regex(PARAMETER_NAME, tagged('parameter-name-format', 'is not a valid parameter name; use upper-case letters, digits and _, starting with a letter (e.g. USER_EMAIL)')),
 );
 
 /** 2.2: `{id, flow, parameters?}` runs another scenario's steps in place of an action. */
@@ -108,7 +108,7 @@ export const ParametersSchema = v.record(ParameterKey, ParameterSchema);
 
 export const VariableSchema = v.strictObject({ type: v.picklist(VARIABLE_TYPES), description: v.string() });
 export const VariablesSchema = v.record(
-  v.pipe(v.string(), v.regex(VARIABLE_NAME, tagged('variable-name-format', 'is not a valid variable name: use letters, digits and _, not starting with a digit'))),
+  v.pipe(v.string(), v.regex(VARIABLE_NAME, tagged('variable-name-format', 'is not a valid variable name; use letters, digits and _, not starting with a digit'))),
   VariableSchema,
 );
 
@@ -142,7 +142,7 @@ export const TagsSchema = v.pipe(
   v.array(
     v.pipe(
       v.string(),
-      v.regex(TAG, tagged('tag-format', 'must be lowercase letters, digits and -, starting with a letter or digit')),
+      v.regex(TAG, tagged('tag-format', 'is not a tag; use lowercase letters, digits and -, starting with a letter or digit')),
       v.maxLength(20, tagged('tag-format', 'is longer than 20 characters; shorten it')),
     ),
   ),

@@ -34,9 +34,9 @@ function checkPackage(ctx: Context, pkg: unknown): void {
   const path = '/app_package';
   const example = 'e.g. "com.example.shop"';
   if (ctx.platform === 'android' && !android) {
-    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an Android package name: two or more dot-separated segments of letters, digits and _, each starting with a letter (${example})`);
+    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an Android package name; use two or more dot-separated segments of letters, digits and _, each starting with a letter (${example})`);
   } else if (ctx.platform === 'ios' && !ios) {
-    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an iOS bundle identifier: two or more dot-separated segments of letters, digits and - (${example})`);
+    report(ctx, path, 'app-package-invalid', `"${pkg}" is not an iOS bundle identifier; use two or more dot-separated segments of letters, digits and - (${example})`);
   } else if (ctx.platform === 'cross-platform') {
     if (!android && !ios) {
       report(ctx, path, 'app-package-invalid', `"${pkg}" is neither an Android package name nor an iOS bundle id; use reverse-DNS such as "com.example.shop"`);
@@ -103,10 +103,10 @@ function checkPreconditions(ctx: Context, pre: unknown): void {
     const p = `/preconditions/device_actions/${i}`;
     const value = str(da.value);
     if (da.action === 'set_orientation' && value !== 'portrait' && value !== 'landscape') {
-      report(ctx, value === undefined ? p : `${p}/value`, 'device-action-value', 'set_orientation needs "value" portrait or landscape', value ? didYouMean(value, ['portrait', 'landscape']) : undefined);
+      report(ctx, value === undefined ? p : `${p}/value`, 'device-action-value', 'set_orientation needs "value" portrait or landscape', (value ? didYouMean(value, ['portrait', 'landscape']) : undefined) ?? 'use "portrait" or "landscape"');
     }
     if (da.action === 'install_app' && !value) {
-      report(ctx, p, 'device-action-value', 'install_app needs "value": the path of the APK (Android) or IPA (iOS) to install');
+      report(ctx, p, 'device-action-value', 'install_app needs "value": the path of the APK (Android) or IPA (iOS) to install', 'set "value" to the app file\'s path, e.g. "builds/app.apk"');
     }
     if (da.action === 'clear_app_data' || da.action === 'enable_wifi' || da.action === 'disable_wifi') {
       if (ctx.platform === 'ios' || ctx.platform === 'cross-platform') {

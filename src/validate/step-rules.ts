@@ -105,7 +105,7 @@ function checkWait(ctx: Context, entry: StepEntry, action: string, traits: Actio
     report(ctx, `${pointer}/wait_config/type`, 'wait-config-type', `${action} waits for "${wanted}", not "${wc.type}"; set wait_config.type to "${wanted}"`, `use "${wanted}"`);
   }
   if (wc.indicator !== undefined && wc.type !== 'loading_complete') {
-    report(ctx, `${pointer}/wait_config/indicator`, 'wait-indicator', `indicator applies only to wait_config.type loading_complete; remove it`);
+    report(ctx, `${pointer}/wait_config/indicator`, 'wait-indicator', `indicator applies only to wait_config.type loading_complete; remove it`, 'remove "indicator"');
   }
 }
 
@@ -117,32 +117,32 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   const { step, pointer } = entry;
   const value = str(step.value);
   if (traits.needsTarget && step.target === undefined && step.target_pattern === undefined) {
-    report(ctx, pointer, 'target-required', `${action} needs "target" (a description such as "the Sign in button") or "target_pattern" (a regex over the element text); add one`);
+    report(ctx, pointer, 'target-required', `${action} needs "target" (a description such as "the Sign in button") or "target_pattern" (a regex over the element text); add one`, 'add "target", e.g. "the Sign in button"');
   }
   if ((action === 'type' || action === 'open_url') && step.value === undefined) {
     const example = action === 'type' ? '"value": "user@example.com"' : '"value": "https://example.com"';
-    report(ctx, pointer, 'value-required', `${action} needs "value"; add it, e.g. ${example}`);
+    report(ctx, pointer, 'value-required', `${action} needs "value"; add it, e.g. ${example}`, `add "value", e.g. ${example}`);
   }
   if (action === 'open_url' && value !== undefined && !looksLikeUrl(value)) {
     report(ctx, `${pointer}/value`, 'url-invalid', `"${value}" is not a URL or deep link; give a full URL with its scheme`, `use "https://${value}"`);
   }
   if (action === 'swipe' && !(SWIPE_DIRECTIONS as readonly string[]).includes(value ?? '')) {
-    report(ctx, value === undefined ? pointer : `${pointer}/value`, 'swipe-direction', `swipe needs "value" up, down, left or right${value === undefined ? '' : `, not "${value}"`}`, value && didYouMean(value, SWIPE_DIRECTIONS));
+    report(ctx, value === undefined ? pointer : `${pointer}/value`, 'swipe-direction', `swipe needs "value" up, down, left or right${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SWIPE_DIRECTIONS)) || 'use "up", "down", "left" or "right"');
   }
   if (action === 'press_button') {
     if (!(SCENARIO_BUTTONS as readonly string[]).includes(value ?? '')) {
-      report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, value && didYouMean(value, SCENARIO_BUTTONS));
+      report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SCENARIO_BUTTONS)) || 'use "BACK", "HOME" or "ENTER"');
     } else if (value === 'BACK' && ctx.platform === 'ios') {
       report(ctx, `${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
     }
   }
   if (traits.semantic && ctx.mode !== 'platform-agnostic') {
-    report(ctx, `${pointer}/action`, 'action-requires-agnostic-mode', `${action} needs "mode": "platform-agnostic" at the root (with "$schema_version": "2.1"); add it, ${SEMANTIC_HINT[action]}`);
+    report(ctx, `${pointer}/action`, 'action-requires-agnostic-mode', `${action} needs "mode": "platform-agnostic" at the root (with "$schema_version": "2.1"); add it, ${SEMANTIC_HINT[action]}`, `add "mode": "platform-agnostic" at the root, ${SEMANTIC_HINT[action]}`);
   }
   if (action === 'capture_value') {
-    if (step.capture_to === undefined) report(ctx, pointer, 'capture-to-missing', 'capture_value needs "capture_to": the declared variable that receives the captured text; add it');
+    if (step.capture_to === undefined) report(ctx, pointer, 'capture-to-missing', 'capture_value needs "capture_to": the declared variable that receives the captured text; add it', 'add "capture_to" with the name of a declared variable');
   } else if (step.capture_to !== undefined) {
-    report(ctx, `${pointer}/capture_to`, 'capture-to-wrong-action', `capture_to only works with action capture_value, not ${action}; remove it or change the action`);
+    report(ctx, `${pointer}/capture_to`, 'capture-to-wrong-action', `capture_to only works with action capture_value, not ${action}; remove it or change the action`, 'remove "capture_to", or change the action to capture_value');
   }
   const capture = str(step.capture_to);
   if (action === 'capture_value' && capture !== undefined) {

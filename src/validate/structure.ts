@@ -82,6 +82,7 @@ function reportUnknown(owner: Record<string, unknown>, key: string, allowed: str
       rule: 'field-not-for-type',
       atKey: true,
       message: `property "${key}" is not used by ${variant.kind}; remove it or change the type. This type takes: ${allowed.join(', ')}`,
+      suggestion: `remove "${key}", or change the type to one that takes it`,
     });
     return;
   }
@@ -90,7 +91,7 @@ function reportUnknown(owner: Record<string, unknown>, key: string, allowed: str
     rule: 'unknown-property',
     atKey: true,
     message: `unknown property "${key}"; remove it, or prefix it with "x-" to keep it as an extension. Allowed here: ${allowed.join(', ')}`,
-    suggestion: didYouMean(key, allowed),
+    suggestion: didYouMean(key, allowed) ?? `remove "${key}", or rename it "x-${key}" to keep it as an extension`,
   });
 }
 
@@ -142,6 +143,21 @@ function toSnake(s: string): string {
     .replace(/^[^a-z]+|_+$/g, '');
 }
 
+/** The input rewritten to the form a naming rule wants, when that form is obvious. */
+function renamed(rule: RuleId, input: string): string | undefined {
+  const fixed = rule === 'id-format' ? toSnake(input) : rule === 'parameter-name-format' ? toSnake(input).toUpperCase() : rule === 'tag-format' ? toTag(input) : '';
+  return fixed && fixed !== input ? `use "${fixed}"` : undefined;
+}
+
+function toTag(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 20)
+    .replace(/-+$/, '');
+}
+
 function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawIssue {
   const keys = (issue.path ?? []).map((p) => String(p.key));
   const path = keys.map((k) => `/${escapePointer(k)}`).join('');
@@ -161,12 +177,17 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
     const message = inAssertion
       ? `assertion type ${String(owner.type)} needs "${field}"; add it to ${parent}`
       : `missing required property "${field}" in ${parent}; add it`;
-    return { path, rule, message };
+    return { path, rule, message, suggestion: `add "${field}" to ${parent}` };
   }
   if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'literal' || issue.type === 'variant')) {
     const allowed = options(issue.expected);
     if (issue.input === undefined) {
-      return { path, rule: path === '/$schema_version' ? 'schema-version' : 'required-field', message: `missing required property "${field}"; add it with one of: ${allowed.join(', ')}` };
+      return {
+        path,
+        rule: path === '/$schema_version' ? 'schema-version' : 'required-field',
+        message: `missing required property "${field}"; add it with one of: ${allowed.join(', ')}`,
+        suggestion: `add "${field}" with one of: ${allowed.join(', ')}`,
+      };
     }
     const rule = tag ?? 'enum-value';
     const got = typeof issue.input === 'string' ? `"${issue.input}"` : typeName(issue.input);
@@ -178,20 +199,20 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
     };
   }
   if (tag) {
-    const suggestion = tag === 'id-format' && typeof issue.input === 'string' && toSnake(issue.input) ? `use "${toSnake(issue.input)}"` : undefined;
+    const suggestion = typeof issue.input === 'string' ? renamed(tag, issue.input) : undefined;
     const subject = last?.origin === 'key' ? `name "${field}"` : typeof issue.input === 'string' ? `${field} "${issue.input}"` : field;
     return { path, rule: tag, message: `${subject} ${text}`, suggestion, atKey: last?.origin === 'key' };
   }
   if (issue.kind === 'schema') {
     const want = EXPECTED_WORDS[issue.type] ?? issue.expected ?? issue.type;
-    return { path, rule: 'type-mismatch', message: `${field} must be ${want}, got ${typeName(issue.input)}; change the value's type` };
+    return { path, rule: 'type-mismatch', message: `${field} must be ${want}, got ${typeName(issue.input)}; change the value's type`, suggestion: `give ${want}` };
   }
   if (issue.type === 'integer') {
     return { path, rule: 'not-integer', message: `${field} must be a whole number, got ${String(issue.input)}`, suggestion: `use ${Math.round(Number(issue.input))}` };
   }
   if (issue.type === 'min_value' || issue.type === 'max_value') {
     const range = field === 'timeout_ms' && /^\/assertions\/\d+\/timeout_ms$/.test(path) ? ASSERTION_TIMEOUT_RANGE : RANGES[field];
-    return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${range ?? issue.expected}` };
+    return { path, rule: 'out-of-range', message: `${field} ${String(issue.input)} is out of range; it must be ${range ?? issue.expected}`, suggestion: `use ${range ?? `a value ${issue.expected}`}` };
   }
   return { path, rule: 'type-mismatch', message: `${field}: ${text}` };
 }
@@ -206,7 +227,9 @@ export function wordIssues(issues: readonly v.BaseIssue<unknown>[], root: string
     if (issue.expected === 'never') return `unknown property "${issue.path?.map((p) => String(p.key)).join('.')}" in ${root}; remove it`;
     const { path, message, suggestion } = mapIssue(issue, root);
     const owner = path.slice(1, path.lastIndexOf('/')).replaceAll('/', '.');
-    return `${owner ? `${owner}: ` : ''}${message}${suggestion ? ` (${suggestion})` : ''}`;
+    // A replacement adds to the message; the other suggestions restate its own last clause.
+    const replacement = suggestion && /^(did you mean "|use "|use -?\d)/.test(suggestion) ? ` (${suggestion})` : '';
+    return `${owner ? `${owner}: ` : ''}${message}${replacement}`;
   });
 }
 

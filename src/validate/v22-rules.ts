@@ -36,7 +36,7 @@ export function checkParameters(ctx: Context, doc: Obj): void {
   for (const [name, decl] of Object.entries(doc.parameters)) {
     const p = child('/parameters', name);
     if (ctx.variables.has(name)) {
-      report(ctx, p, 'parameter-shadows-variable', `"${name}" is declared both in "parameters" and in "variables", so \${${name}} would be ambiguous; rename one`);
+      report(ctx, p, 'parameter-shadows-variable', `"${name}" is declared both in "parameters" and in "variables", so \${${name}} would be ambiguous; rename one`, 'rename the parameter or the variable');
     }
     if (isObj(decl) && decl.secret === true && decl.default !== undefined) {
       report(ctx, child(p, 'default'), 'secret-default', `secret parameter "${name}" has a default, so the secret is in the file for anyone who reads it; pass it with --param, --params-file or MB_PARAM_${name} instead`);

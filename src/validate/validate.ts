@@ -5,7 +5,7 @@ import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-
 import { fastParse } from './fast-parse.js';
 import { locate, parseJson, positionsOf, type PosNode } from './json.js';
 import { locateAll } from './locate.js';
-import { type RawIssue, type ValidationIssue, severityOf } from './rules.js';
+import { type RawIssue, type ValidationIssue, remedyOf, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
 import { checkSemantics } from './semantic.js';
 import { checkStructure, scenarioShapeNames } from './structure.js';
@@ -49,7 +49,8 @@ function finish(file: string, raw: RawIssue[], offsetsOf: Locator, text: string,
   const warnings: ValidationIssue[] = [];
   for (const { r, line, column } of placed) {
     const issue: ValidationIssue = { path: r.path, line, column, rule: r.rule, message: r.message };
-    if (r.suggestion) issue.suggestion = r.suggestion;
+    const suggestion = r.suggestion ?? remedyOf(r.message);
+    if (suggestion) issue.suggestion = suggestion;
     (severityOf(r.rule) === 'error' ? errors : warnings).push(issue);
   }
   return { valid: errors.length === 0, file, schema_version: version, errors, warnings };
@@ -58,7 +59,7 @@ function finish(file: string, raw: RawIssue[], offsetsOf: Locator, text: string,
 function rootProblem(value: unknown): string | undefined {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return undefined;
   const what = Array.isArray(value) ? 'a JSON array' : value === null ? 'null' : `a ${typeof value}`;
-  const fix = Array.isArray(value) ? '; put each scenario in its own file as one object {...}' : '; a scenario is one JSON object {...}';
+  const fix = Array.isArray(value) ? '; put each scenario in its own file as one object {...}' : '; write the scenario as one JSON object {...}';
   return `the document is ${what}, not an object${fix}`;
 }
 
@@ -90,10 +91,12 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
     const rule = parsed.reason === 'empty' ? 'empty-file' : parsed.reason === 'too-deep' ? 'json-too-deep' : 'json-syntax';
     const message =
       parsed.reason === 'empty'
-        ? 'the file is empty; a scenario is a JSON object starting with {'
-        : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
+        ? 'the file is empty; write the scenario as one JSON object {...}'
+        : parsed.reason === 'too-deep'
+          ? `not valid JSON: ${parsed.message}; close the brackets opened here (a scenario nests only a few levels)`
+          : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
     const [pos] = positionsOf(parsed.text, [parsed.offset]);
-    return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message }], warnings: [] } };
+    return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message, suggestion: remedyOf(message)! }], warnings: [] } };
   }
   const doc = parsed.value;
   const positions = parsed.pos ? fromTree(parsed.pos) : fromText(parsed.text);
@@ -102,6 +105,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
     rule: 'duplicate-key',
     atKey: true,
     message: `property "${d.key}" appears twice in the same object and JSON keeps only the last; remove or rename one`,
+    suggestion: `remove one "${d.key}" or rename it`,
   }));
   const problem = rootProblem(doc);
   if (problem !== undefined) {
@@ -148,7 +152,7 @@ export function validateScenarioValue(value: unknown, file = '<input>', opts: Va
     text = JSON.stringify(value, null, 2);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data` }], warnings: [] };
+    return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data`, suggestion: 'send plain JSON data' }], warnings: [] };
   }
   return validateScenarioText(text ?? '', file, opts);
 }

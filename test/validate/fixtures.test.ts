@@ -41,12 +41,17 @@ test('every invalid fixture reports its rule at its pointer, and nothing else', 
   }
 });
 
-test('every issue carries a known rule, a message and a position', () => {
-  for (const name of invalidNames) {
-    const report = validateScenarioText(readFixture('invalid', name), name);
+test('every issue carries a known rule, a message, a suggestion and a position', () => {
+  const reports = [
+    ...invalidNames.map((name) => ({ name, report: validateScenarioText(readFixture('invalid', name), name, { baseDir: `${FIXTURES}/invalid` }) })),
+    ...validNames.map((name) => ({ name, report: validateScenarioText(readFixture('valid', name), name, { baseDir: `${FIXTURES}/valid` }) })),
+  ];
+  for (const { name, report } of reports) {
     for (const issue of [...report.errors, ...report.warnings]) {
       assert.ok(issue.rule in RULES, `${name}: unknown rule ${issue.rule}`);
       assert.ok(issue.message.length > 20, `${name}: message too short: ${issue.message}`);
+      // SPEC §4: each problem says how to fix it, in words that stand alone (not "add it").
+      assert.ok(issue.suggestion && !/^(add|remove|rename) (it|one)$/.test(issue.suggestion), `${name}: ${issue.rule} suggestion ${JSON.stringify(issue.suggestion)}`);
       assert.type(issue.line, 'number');
       assert.type(issue.column, 'number');
       assert.ok(issue.path === '' || issue.path.startsWith('/'), `${name}: pointer ${issue.path}`);

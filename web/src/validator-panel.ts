@@ -113,7 +113,8 @@ export class ValidatorPanel {
       { class: issue.severity },
       where,
       el('div', {}, `${issue.severity === 'warning' ? 'Warning: ' : ''}${issue.message}`),
-      issue.suggestion ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
+      // Most suggestions repeat the message's last clause; show only those that add something.
+      issue.suggestion && !issue.message.endsWith(issue.suggestion) ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
       this.fixButton(this.fixes.get(issue)),
     );
   }
