@@ -57,6 +57,13 @@ test('run: an invalid scenario exits 3 with the validation envelope; a failed on
 
     const shardless = cli(dir, [join(dir, 'failing.json'), '--shard', '3/2']);
     assert.is(shardless.code, 3);
+    // A run stopped before its first step still answers on stdout, with why and the exit code.
+    assert.equal(JSON.parse(shardless.out).error.kind, 'invalid_input');
+    const nowhere = cli(dir, [join(dir, 'failing.json'), '--device', 'no-such-phone']);
+    assert.is(nowhere.code, 2);
+    const refusal = JSON.parse(nowhere.out);
+    assert.equal([refusal.ok, refusal.data.runs, refusal.error.kind, refusal.exit_code], [false, [], 'device', 2]);
+    assert.match(refusal.error.message, 'device "no-such-phone" not found');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -96,7 +103,7 @@ test('run: each file goes to a device of its platform; a file no listed device c
     const misrouted = cli(dir, [join(dir, 'suite'), '--devices', 'virtual-android-1']);
     assert.is(misrouted.code, 3, misrouted.err);
     assert.match(misrouted.err, /no listed device can run suite\/a_ios\.json \(ios\)/);
-    assert.is(misrouted.out, '');
+    assert.equal(JSON.parse(misrouted.out).data.runs, [], 'nothing ran');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

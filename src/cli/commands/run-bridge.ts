@@ -7,6 +7,7 @@ import { isLeaseRequest } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { EXIT, printJson, tokenFromFlags } from '../command.js';
+import { refuse } from '../run-refusal.js';
 
 export interface BridgeRunPlan {
   bridge: string;
@@ -32,15 +33,13 @@ const say = (line: string) => process.stderr.write(`mobilebridge run: ${line}\n`
 export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
   const urlProblem = bridgeUrlProblem(plan.bridge);
   if (urlProblem) {
-    say(urlProblem);
-    return EXIT.invalidInput;
+    return refuse(EXIT.invalidInput, urlProblem);
   }
   let client: BridgeClient;
   try {
     client = await connectBridge(plan.bridge, { token: tokenFromFlags(plan.flags), client: 'mobilebridge-run', reconnect: false });
   } catch (err) {
-    say(bridgeFailureMessage(plan.bridge, err, tokenFromFlags(plan.flags) !== undefined));
-    return EXIT.device;
+    return refuse(EXIT.device, bridgeFailureMessage(plan.bridge, err, tokenFromFlags(plan.flags) !== undefined));
   }
   const onAbort = () => void client.requestRaw('scenarios.cancel', {}).catch(() => undefined);
   plan.signal.addEventListener('abort', onAbort, { once: true });
@@ -51,8 +50,7 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
       const { devices: listed } = (await client.request('devices.list', {})) as { devices: { id: string; os: string; state?: string }[] };
       const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
       if (!fit) {
-        say(`the bridge has no ${platform} device (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --devices any:${platform === 'ios' ? 'ios' : 'android'} --lease-timeout 10m`);
-        return EXIT.device;
+        return refuse(EXIT.device, `the bridge has no ${platform} device (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --devices any:${platform === 'ios' ? 'ios' : 'android'} --lease-timeout 10m`);
       }
       devices = [fit.id];
     }
@@ -64,8 +62,7 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
         if (timeout > 0) say(`waiting up to ${Math.round(timeout / 1000)} s for ${wanted ? `a free ${wanted} device` : entry} on the bridge`);
         const r = (await client.requestRaw('devices.lease', { ...(wanted ? { platform: wanted } : { device: entry }), timeout_ms: timeout })) as { device?: string; status?: string; message?: string };
         if (isToolFailure(r)) {
-          say(`${r.message}`);
-          return EXIT.device;
+          return refuse(EXIT.device, `${r.message}`);
         }
         leased.push(r.device!);
       }
@@ -100,18 +97,17 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
         }
       }),
     );
-    if (failed) {
-      say(`the bridge refused a run: ${failed}`);
-      return EXIT.device;
-    }
     const runs = results.filter(Boolean);
+    const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
+    // The runs that finished before the refusal keep their result documents; stdout lists them.
+    if (failed) return refuse(EXIT.device, `the bridge refused a run: ${failed}`, undefined, summaries);
     await writeFileAtomic(paths.junit(plan.outDir), junitXml(runs));
     await writeFileAtomic(paths.html(plan.outDir), await htmlReport(plan.outDir, runs));
     const code = plan.exitCodeFor(runs.map((r) => r.document));
     printJson({
       ok: code === EXIT.ok,
       data: {
-        runs: runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary })),
+        runs: summaries,
         junit: paths.junit(plan.outDir),
         report: paths.html(plan.outDir),
         bridge: plan.bridge,

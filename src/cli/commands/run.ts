@@ -14,6 +14,7 @@ import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
 import { runThroughBridge } from './run-bridge.js';
+import { refuse } from '../run-refusal.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
@@ -78,23 +79,22 @@ A file that another scenario of the run uses as a flow runs inside it, not on it
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
+  // main has written the problem to stderr already.
+  refuse: (problem) => refuse(EXIT.invalidInput, problem, ''),
   flags: ['device', 'devices', 'lease-timeout', 'shard', 'out', 'reset', 'target-wait', 'bridge', 'token', 'param', 'params-file', 'include-tags', 'exclude-tags', 'list', ...DEVICE_FLAGS],
   async run(rawArgs) {
     const params = takeRepeated(rawArgs, 'param');
     if (params.error) {
-      process.stderr.write(`mobilebridge run: ${params.error}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `${params.error}`);
     }
     const args = params.rest;
     const { flags, positional } = parseFlags(args, ['reset', 'list']);
     const given = parameterSources(params.values, typeof flags['params-file'] === 'string' ? flags['params-file'] : undefined, process.env);
     if (given.error || flags['params-file'] === true) {
-      process.stderr.write(`mobilebridge run: ${given.error ?? '--params-file needs a file name'}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `${given.error ?? '--params-file needs a file name'}`);
     }
     if (!positional.length) {
-      process.stderr.write('mobilebridge run: give at least one scenario file or folder (see --help)\n');
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, 'give at least one scenario file or folder (see --help)');
     }
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     const { files, skipped } = scenarioFiles(positional, outDir);
@@ -113,8 +113,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     }
     if (!loaded.length) {
       const why = skipped ? ` (the run's results under the output folder ${relative(process.cwd(), outDir) || '.'} are left out: they are not scenarios)` : '';
-      process.stderr.write(`mobilebridge run: no .json scenarios in ${positional.join(', ')}${why}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `no .json scenarios in ${positional.join(', ')}${why}`);
     }
     // Two files with one scenario_id would share results and the resolution cache: refused as validate refuses them.
     markDuplicateIds(loaded.map((l, i) => ({ report: l.report, text: texts[i], scenarioId: l.scenario?.scenario_id })));
@@ -126,36 +125,30 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     const parts = withoutFlows(loaded);
     const tagged = byTags(parts.kept, flags['include-tags'], flags['exclude-tags']);
     if (tagged.error) {
-      process.stderr.write(`mobilebridge run: ${tagged.error}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `${tagged.error}`);
     }
     if (!tagged.kept.length) {
-      process.stderr.write(`mobilebridge run: no scenario is left after --include-tags/--exclude-tags (tags in use: ${[...new Set(loaded.flatMap((l) => l.scenario?.tags ?? []))].join(', ') || 'none'})\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `no scenario is left after --include-tags/--exclude-tags (tags in use: ${[...new Set(loaded.flatMap((l) => l.scenario?.tags ?? []))].join(', ') || 'none'})`);
     }
     let selected = tagged.kept;
     if (typeof flags.shard === 'string') {
       const m = /^(\d+)\/(\d+)$/.exec(flags.shard);
       if (!m) {
-        process.stderr.write(`mobilebridge run: --shard must look like 1/3 (got ${flags.shard})\n`);
-        return EXIT.invalidInput;
+        return refuse(EXIT.invalidInput, `--shard must look like 1/3 (got ${flags.shard})`);
       }
       try {
         selected = shard(tagged.kept, Number(m[1]), Number(m[2]));
       } catch (err) {
-        process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
-        return EXIT.invalidInput;
+        return refuse(EXIT.invalidInput, `${(err as Error).message}`);
       }
     }
     const targetWait = typeof flags['target-wait'] === 'string' ? Number(flags['target-wait']) : 3000;
     if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
-      process.stderr.write('mobilebridge run: --target-wait must be a whole number of milliseconds\n');
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, '--target-wait must be a whole number of milliseconds');
     }
     const problems = preflight(selected, given.sources!);
     if (problems.length && flags.list !== true) {
-      process.stderr.write(`mobilebridge run: nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `nothing was run: ${problems.join('; ')}`, `nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
     }
     if (flags.list === true) {
       const engine = createEngine(engineSetupFromFlags(flags));
@@ -181,15 +174,13 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       if (typeof flags['lease-timeout'] === 'string') leaseTimeout = parseDuration(flags['lease-timeout'], '--lease-timeout');
       else if (flags['lease-timeout'] === true) throw new Error('--lease-timeout needs a duration, e.g. --lease-timeout 10m');
     } catch (err) {
-      process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `${(err as Error).message}`);
     }
     try {
       const recovered = await prepareOutput(outDir);
       for (const file of recovered.interrupted) process.stderr.write(`mobilebridge run: ${file} was left running by a run that stopped; marked error (interrupted)\n`);
     } catch (err) {
-      process.stderr.write(`mobilebridge run: --out: ${(err as Error).message}\n`);
-      return EXIT.invalidInput;
+      return refuse(EXIT.invalidInput, `--out: ${(err as Error).message}`);
     }
     if (typeof flags.bridge === 'string') {
       const controller = new AbortController();
@@ -231,16 +222,14 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
         } catch (err) {
           if (controller.signal.aborted) return EXIT.cancelled;
-          process.stderr.write(`mobilebridge run: ${(err as Error).message}\n`);
-          return EXIT.device;
+          return refuse(EXIT.device, `${(err as Error).message}`);
         }
         wanted = leases.map((l) => l.device);
         process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
       }
       const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
       if (!routing.ok) {
-        process.stderr.write(`mobilebridge run: ${routing.message}\n`);
-        return routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device;
+        return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
       }
       const planned: PlannedRun[] = selected.map((l) => ({
         name: relative(process.cwd(), l.file) || l.file,
@@ -251,24 +240,19 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         } },
       }));
       const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
+      const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
       try {
         await writeFileAtomic(paths.junit(outDir), junitXml(runs));
         await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs));
       } catch (err) {
         // The result documents are written already; say which report is missing and why.
-        process.stderr.write(`mobilebridge run: the reports could not be written: ${(err as Error).message}\n`);
+        const message = `the reports could not be written: ${(err as Error).message}`;
+        process.stderr.write(`mobilebridge run: ${message}\n`);
+        printJson({ ok: false, data: { runs: summaries, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
         return EXIT.internal;
       }
       const code = exitCodeFor(runs.map((r) => r.document));
-      printJson({
-        ok: code === EXIT.ok,
-        data: {
-          runs: runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary })),
-          junit: paths.junit(outDir),
-          report: paths.html(outDir),
-        },
-        exit_code: code,
-      });
+      printJson({ ok: code === EXIT.ok, data: { runs: summaries, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
       return code;
     } finally {
       process.off('SIGINT', onSigint);
