@@ -347,9 +347,11 @@ export class Bridge implements BridgeCore {
     });
     ws.on('close', () => {
       this.connections.delete(conn);
-      // The session waits for a resume, but its locks go now: nobody is left to drive the device.
+      // The session waits for a resume, but its locks and fingers go now: nobody is left to drive
+      // the device, and a finger held down through the grace would keep pressing the screen.
       if (this.sessions.detach(conn.session, conn)) {
         this.locks.releaseAll(conn.session, 'its holder disconnected');
+        this.engine.cancelTouches(conn.session.id);
         this.peers?.detachSession(conn.session);
       }
     });

@@ -65,7 +65,7 @@ export class TouchStreams {
       if (stream) await this.end(stream, 'cancel', stream.last);
       return this.down(device, at, origin);
     }
-    if (!stream) return failure('INVALID_PARAMETER', `no touch is down on ${device}: send input.touch with action "down" first (a stream also ends by itself after ${IDLE_CANCEL_MS / 1000} s without events)`);
+    if (!stream) return failure('INVALID_PARAMETER', `no touch is down on ${device}: send input.touch with action "down" first (a finger is also lifted after ${IDLE_CANCEL_MS / 1000} s without events, and when the caller's connection to the bridge drops)`);
     if (stream.origin !== origin) return busy(device, stream);
     this.armIdle(stream);
     if (phase === 'move') return this.move(stream, at);

@@ -2,7 +2,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectBridge } from '../../src/protocol/node.js';
 import type { DeviceActivityParams } from '../../src/protocol/index.js';
-import { ANDROID, testBridge, until } from './helpers.js';
+import { createEngine } from '../../src/engine/create.js';
+import { VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
+import type { TouchPhase } from '../../src/engine/types.js';
+import { ANDROID, RawClient, testBridge, until } from './helpers.js';
 
 /** input.touch / input.key over the protocol (issue 17): lock rules, one activity entry per drag, bad input. */
 
@@ -74,6 +77,40 @@ test('a finger left down is lifted when its session ends, so the next caller can
   } finally {
     await first.close().catch(() => undefined);
     await second.close();
+    await bridge.close();
+  }
+});
+
+test('a socket dropped mid-drag lifts the finger on the device at once; the session still resumes', async () => {
+  // The virtual phone itself, watched: what its finger was told, in order.
+  const driver = new VirtualDriver({ devices: ['android'] });
+  const phone = driver.device(ANDROID)!;
+  const told: TouchPhase[] = [];
+  const touch = phone.touch.bind(phone);
+  phone.touch = (phase, x, y, ctx) => (told.push(phase), touch(phase, x, y, ctx));
+  // The default resume grace (30 s) and idle cancel (15 s) are far beyond the wait below.
+  const { bridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
+  const dropped = await RawClient.open(bridge.wsUrl);
+  let back: RawClient | undefined;
+  try {
+    const hello = (await dropped.call('session.hello', { client: 'viewer' })) as { session: string; resume_token: string };
+    assert.equal(await dropped.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 }), { status: 'success', streamed: true });
+    await dropped.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1400 });
+    assert.equal(told, ['down', 'move']);
+    dropped.ws.terminate();
+    await until('the finger lifted on the phone', () => told.length > 2);
+    assert.equal(told, ['down', 'move', 'cancel']);
+    assert.ok(bridge.sessions.get(hello.session), 'the session waits for a resume');
+
+    back = await RawClient.open(bridge.wsUrl);
+    const resumed = (await back.call('session.hello', { client: 'viewer', resume: hello.session, resume_token: hello.resume_token, received: 0 })) as { resumed: boolean };
+    assert.is(resumed.resumed, true);
+    const move = (await back.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1300 })) as { code?: string };
+    assert.is(move.code, 'INVALID_PARAMETER', 'the lifted finger stays lifted after the resume');
+    assert.equal(told, ['down', 'move', 'cancel']);
+  } finally {
+    dropped.ws.terminate();
+    await back?.close();
     await bridge.close();
   }
 });

@@ -126,6 +126,33 @@ lab('a lock taken through the aggregator goes as soon as its holder disconnects;
   }
 });
 
+lab('a finger put down through the aggregator is lifted on the peer as soon as its holder disconnects', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  try {
+    await x.call('session.hello', { client: 'x' });
+    const y = await labClient(l, 'y');
+    const activity: { tool?: string; parameters?: { action?: string } }[] = [];
+    y.on('device.activity', (p) => activity.push(p));
+    await y.request('devices.subscribe', { device: ANDROID, elements: false });
+    const down = (await x.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { status?: string };
+    assert.is(down.status, 'success', JSON.stringify(down));
+    await x.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1400 });
+    const busy = (await y.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { code?: string };
+    assert.is(busy.code, 'PERMISSION_DENIED', 'x\'s finger is down on the peer');
+
+    x.ws.terminate();
+    // Within the 30 s resume grace (and the peer's 15 s idle cancel): the finger must not wait for them.
+    const ended = await until('the touch stream ended on the peer', () => activity.find((a) => a.tool === 'input.touch'));
+    assert.is(ended.parameters?.action, 'cancel');
+    const mine = (await y.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { status?: string };
+    assert.is(mine.status, 'success', JSON.stringify(mine));
+    await y.request('input.touch', { device: ANDROID, action: 'cancel', x: 500, y: 1500 });
+  } finally {
+    x.ws.terminate();
+  }
+});
+
 lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
   const l = lab!;
   const viewer = await labClient(l, 'survivor');

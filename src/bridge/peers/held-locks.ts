@@ -1,21 +1,40 @@
 import { isToolFailure } from '../../engine/errors.js';
 import type { Peer } from './peer.js';
 
+/** A finger one of this bridge's sessions has down on a peer's device, and where it was last. */
+export interface FingerOnPeer {
+  peer: Peer;
+  x: number;
+  y: number;
+}
+
 /**
- * What one of this bridge's sessions holds on peers: the devices it locked there and its scenario
- * runs in progress. The peer sees only the aggregator's link, which stays open while the caller's
- * socket is away, so the aggregator applies the local rule itself: a lock goes as soon as its
- * holder disconnects, except one that backs a running scenario, which goes when the run ends.
+ * What one of this bridge's sessions holds on peers: the devices it locked there, its scenario
+ * runs in progress and its fingers down. The peer sees only the aggregator's link, which stays open
+ * while the caller's socket is away, so the aggregator applies the local rule itself: a lock goes as
+ * soon as its holder disconnects, except one that backs a running scenario, which goes when the run
+ * ends; a finger is lifted as soon as its holder disconnects.
  */
 export class HeldOnPeers {
   private readonly locks = new Map<string, Peer>();
   private readonly runs = new Map<string, number>();
+  private readonly fingers = new Map<string, FingerOnPeer>();
 
-  /** Notes what a forwarded call did to the session's locks. */
-  noteResult(peer: Peer, method: string, device: string, result: unknown): void {
+  /** Notes what a forwarded call did to the session's locks and fingers (`params` as sent to the peer). */
+  noteResult(peer: Peer, method: string, params: Record<string, unknown>, result: unknown): void {
+    const device = String(params.device);
+    if (method === 'input.touch') return this.noteTouch(peer, device, params, result);
     if (isToolFailure(result)) return;
     if (method === 'devices.lock') this.locks.set(device, peer);
     else if (method === 'devices.unlock') this.locks.delete(device);
+  }
+
+  private noteTouch(peer: Peer, device: string, params: Record<string, unknown>, result: unknown): void {
+    const at = { x: Number(params.x), y: Number(params.y) };
+    // An up or cancel ends the peer's stream whatever it answers; a failed down put nothing down.
+    if (params.action === 'up' || params.action === 'cancel') this.fingers.delete(device);
+    else if (params.action === 'down' && !isToolFailure(result)) this.fingers.set(device, { peer, ...at });
+    else if (params.action === 'move' && this.fingers.has(device)) this.fingers.set(device, { peer, ...at });
   }
 
   runStarted(device: string): void {
@@ -32,6 +51,13 @@ export class HeldOnPeers {
   takeReleasable(): [string, Peer][] {
     const out = [...this.locks].filter(([device]) => !this.runs.has(device));
     for (const [device] of out) this.locks.delete(device);
+    return out;
+  }
+
+  /** The fingers to lift now that the holder is gone, by device. */
+  takeFingers(): [string, FingerOnPeer][] {
+    const out = [...this.fingers];
+    this.fingers.clear();
     return out;
   }
 }

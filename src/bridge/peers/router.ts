@@ -140,18 +140,20 @@ export class PeerRouter {
   }
 
   /**
-   * The session's socket dropped: its locks on peers go now, as local ones do (docs/protocol.md,
-   * devices.lock), not when its links close at the end of the resume grace.
+   * The session's socket dropped: its locks and fingers on peers go now, as local ones do
+   * (docs/protocol.md, devices.lock and input.touch), not when its links close at the end of the
+   * resume grace.
    */
   detachSession(session: Session): void {
     const mine = this.sessions.get(session);
     if (!mine) return;
-    for (const [device, peer] of mine.held.takeReleasable()) {
+    const tell = (peer: Peer, method: string, params: Record<string, unknown>) =>
       void mine.links
         .get(peer)
-        ?.then((link) => link.request('devices.unlock', { device }, this.options.callTimeoutMs))
+        ?.then((link) => link.request(method, params, this.options.callTimeoutMs))
         .catch(() => undefined);
-    }
+    for (const [device, peer] of mine.held.takeReleasable()) tell(peer, 'devices.unlock', { device });
+    for (const [device, { peer, x, y }] of mine.held.takeFingers()) tell(peer, 'input.touch', { device, action: 'cancel', x, y });
   }
 
   dropSession(session: Session): void {
@@ -190,7 +192,7 @@ export class PeerRouter {
     if (method === 'scenarios.run') held.runStarted(device);
     try {
       const result = await link.request(method, params, left);
-      held.noteResult(peer, method, device, result);
+      held.noteResult(peer, method, params, result);
       return target instanceof Peer ? result : asListed(result, target);
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
@@ -199,7 +201,7 @@ export class PeerRouter {
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
       if (method === 'scenarios.run') held.runEnded(device);
-      // The holder left while the call was out (a lock just taken, a run that kept its lease).
+      // The holder left while the call was out (a lock just taken, a run that kept its lease, a finger put down).
       if (!ctx.session.connection && !ctx.session.ended) this.detachSession(ctx.session);
     }
   }
