@@ -44,11 +44,8 @@ export class LockTable {
     const held = this.locks.get(device);
     if (held?.holder === session) return this.info(device)!;
     if (held && !takeover) {
-      return failure(
-        'PERMISSION_DENIED',
-        `device ${device} is locked by ${describe(held.holder.participant)} since ${held.since.toISOString()}; ` +
-          `wait for it to unlock, or call devices.lock with takeover: true to take control`,
-      );
+      const { who, remedy } = this.holderOf(device, held);
+      return failure('PERMISSION_DENIED', `device ${device} is locked by ${who} since ${held.since.toISOString()}; ${remedy}`);
     }
     const since = new Date();
     this.locks.set(device, { holder: session, since });
@@ -108,14 +105,31 @@ export class LockTable {
   refusal(device: string, session: Session | undefined, what: string): ToolFailure | undefined {
     const held = this.locks.get(device);
     if (!held || held.holder === session) return undefined;
-    return failure(
-      'PERMISSION_DENIED',
-      `${what} refused: device ${device} is locked by ${describe(held.holder.participant)} (an exclusive controller, e.g. a scenario run); ` +
-        `read-only tools still work; call devices.lock with takeover: true to take control`,
-    );
+    const { who, remedy } = this.holderOf(device, held);
+    return failure('PERMISSION_DENIED', `${what} refused: device ${device} is locked by ${who}; read-only tools still work; ${remedy}`);
   }
-}
 
-function describe(p: Participant): string {
-  return p.client ? `session ${p.session} (${p.client})` : `session ${p.session}`;
+  /**
+   * The holder as a refused caller needs to know it: which session, what kind of controller (a
+   * scenario run, a person in the viewer, another client), and what ends the lock. The kind comes
+   * from the run's pin and from the client name the session gave (the viewer says "viewer").
+   */
+  private holderOf(device: string, held: Held): { who: string; remedy: string } {
+    const p = held.holder.participant;
+    const session = p.client ? `session ${p.session} (${p.client})` : `session ${p.session}`;
+    const takeover = 'or call devices.lock with takeover: true to take control';
+    if (this.pinned.get(device)?.session === held.holder) {
+      return { who: `${session} for its scenario run`, remedy: `wait for the run to end (its lock goes with it), ${takeover}, which cancels the run` };
+    }
+    if (p.client === 'viewer') {
+      return {
+        who: `${session}, a person controlling it in the viewer`,
+        remedy: `wait until they press Release or close the page, ${takeover} (they are told, and can take it back)`,
+      };
+    }
+    return {
+      who: `${session}, an agent or script that locked it (devices.lock or devices.lease)`,
+      remedy: `wait until it unlocks (devices.unlock) or disconnects, ${takeover} (it is told)`,
+    };
+  }
 }
