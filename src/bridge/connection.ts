@@ -21,8 +21,8 @@ export class Connection<S = unknown> {
   readonly bucket: TokenBucket;
   /** Heartbeat: set by pong, cleared by each ping round. */
   alive = true;
-  /** Rate-limited messages since the last accepted one. */
-  refusedInARow = 0;
+  /** Rate-limited messages since the bucket was last full (RpcServer.admit says why not since the last accepted one). */
+  refusedSinceFull = 0;
   private closing = false;
   /** When the ping now awaiting its pong was sent (readingLag). */
   private unansweredSince?: number;

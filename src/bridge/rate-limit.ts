@@ -12,16 +12,26 @@ export class TokenBucket {
 
   /** Takes `n` tokens; false (taking nothing) when there are not enough. */
   take(n = 1): boolean {
-    const now = performance.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
+    this.refill();
     if (this.tokens < n) return false;
     this.tokens -= n;
     return true;
   }
 
+  /** True when the whole burst is back: the client stayed below the rate long enough to regain it. */
+  full(): boolean {
+    this.refill();
+    return this.tokens >= this.burst;
+  }
+
   /** Milliseconds until `n` tokens are available. */
   retryAfterMs(n = 1): number {
     return Math.max(0, Math.ceil(((n - this.tokens) / this.perSecond) * 1000));
+  }
+
+  private refill(): void {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
   }
 }

@@ -112,17 +112,22 @@ export class RpcServer {
   /**
    * Rate limit: takes a token per message of the batch; when there are too few, answers each
    * request with -32000 (notifications get nothing, so a batch of only notifications gets no
-   * answer at all) and returns false.
+   * answer at all) and returns false. Past `burst` refusals without a pause, closes with 1008.
    */
   private admit(conn: Connection<Session>, ids: (RequestId | typeof NOTIFICATION)[], batch = false): boolean {
-    if (conn.bucket.take(Math.max(1, ids.length))) {
-      conn.refusedInARow = 0;
-      return true;
-    }
-    conn.refusedInARow++;
+    // Refusals are forgiven when the client has paused long enough for its whole burst to come
+    // back, not at its next accepted message: a client flooding steadily above the rate gets a
+    // refilled token now and then, and a count reset by each of them never reached the close.
+    // Above the rate the bucket never fills, so the count grows by (flood − rate) per second until
+    // it passes `burst` (at twice the rate, after burst / rate seconds: 2 s at the defaults). A
+    // client that waits retry_after_ms is refused no more, and one that bursts now and then with
+    // pauses between gets its whole bucket back each time and starts over.
+    if (conn.bucket.full()) conn.refusedSinceFull = 0;
+    if (conn.bucket.take(Math.max(1, ids.length))) return true;
+    conn.refusedSinceFull++;
     const limits = this.core.limits;
-    if (conn.refusedInARow > limits.rate_limit_burst) {
-      conn.close(1008, 'rate limit exceeded again and again');
+    if (conn.refusedSinceFull > limits.rate_limit_burst) {
+      conn.close(1008, `rate limit exceeded without a pause: over ${limits.rate_limit_burst} messages refused; send at most ${limits.rate_limit_per_second}/s`);
       return false;
     }
     const retry = conn.bucket.retryAfterMs(Math.max(1, ids.length));

@@ -336,6 +336,59 @@ limited('-32000 past the per-connection rate limit, with retry_after_ms; persist
   }
 });
 
+limited('a steady flood at twice the rate is closed with 1008, though tokens refill between its messages; each refusal before it is answered', async () => {
+  const rate = 20;
+  const burst = 10;
+  const { bridge: b } = await testBridge({ rateLimit: { perSecond: rate, burst } });
+  const c = await RawClient.open(b.wsUrl);
+  try {
+    const started = performance.now();
+    let sent = 0;
+    // Twice the rate by the clock however late the timer fires, one or two messages at a time: no
+    // burst, and a token comes back between them, so refusals never run `burst` in a row.
+    while (!c.closeEvent && sent < 20 * rate) {
+      const owed = Math.min(2, Math.floor(((performance.now() - started) / 1000) * 2 * rate) - sent);
+      for (let i = 0; i < owed; i++) c.send({ jsonrpc: '2.0', id: sent++, method: 'devices.list' });
+      await sleep(1000 / rate / 2);
+    }
+    assert.is(c.closeEvent?.code, 1008, `not closed after ${sent} messages at twice the rate`);
+    assert.match(c.closeEvent!.reason, /rate limit exceeded without a pause/);
+    const answers = c.texts as { id: number; result?: unknown; error?: { code: number } }[];
+    const accepted = answers.filter((a) => a.result).length;
+    const refused = answers.filter((a) => a.error?.code === RPC_ERRORS.RATE_LIMITED).length;
+    assert.ok(accepted > burst, `${accepted} accepted: tokens came back during the flood`);
+    assert.ok(refused >= burst, `${refused} refusals answered before the close`);
+  } finally {
+    await c.close();
+    await b.close();
+  }
+});
+
+limited('a client that bursts past the limit and then backs off is answered every time, never closed', async () => {
+  const rate = 20;
+  const burst = 10;
+  const { bridge: b } = await testBridge({ rateLimit: { perSecond: rate, burst } });
+  const c = await RawClient.open(b.wsUrl);
+  try {
+    let refused = 0;
+    for (let round = 0; round < 3; round++) {
+      // Twice the burst at once: at most `burst` refused, which alone never closes.
+      const ids = Array.from({ length: 2 * burst }, (_, i) => `${round}-${i}`);
+      for (const id of ids) c.send({ jsonrpc: '2.0', id, method: 'devices.list' });
+      const answers = await Promise.all(ids.map((id) => c.response(id)));
+      refused += answers.filter((a) => (a.error as { code?: number } | undefined)?.code === RPC_ERRORS.RATE_LIMITED).length;
+      // Backing off until the whole burst is back.
+      await sleep((burst / rate) * 1000 + 100);
+    }
+    assert.ok(refused > burst, `${refused} refused in all: more than one burst's worth, forgiven after each pause`);
+    assert.ok((await c.call('devices.list')).devices);
+    assert.is(c.closeEvent, undefined);
+  } finally {
+    await c.close();
+    await b.close();
+  }
+});
+
 limited('notifications past the limit get no answer, alone or in a batch; requests in a mixed batch each get theirs', async () => {
   // A burst above the refusals sent, so that flooding does not close the connection first.
   const { bridge: b } = await testBridge({ rateLimit: { perSecond: 1, burst: 40 } });
