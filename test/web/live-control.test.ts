@@ -61,6 +61,22 @@ test('a refused down stops the stream: no moves, no up', async () => {
   assert.equal(sent, ['down']);
 });
 
+test('a drag the connection dropped under sends nothing more: the bridge lifted that finger itself', async () => {
+  const sent: string[] = [];
+  const streamer = new TouchStreamer(async (action) => (sent.push(action), { streamed: true }), () => undefined);
+  streamer.start({ x: 0, y: 0 }, { x: 0, y: 50 });
+  await streamer.idle();
+  streamer.abandon();
+  streamer.move({ x: 0, y: 60 });
+  streamer.end({ x: 0, y: 70 });
+  await streamer.idle();
+  assert.equal(sent, ['down', 'move']);
+  streamer.start({ x: 5, y: 5 }, { x: 5, y: 40 });
+  streamer.end({ x: 5, y: 45 });
+  await streamer.idle();
+  assert.equal(sent.slice(2), ['down', 'up'], 'the next drag streams again');
+});
+
 test('wheel: scrolling down moves the finger up from the pointer, kept on the screen', () => {
   const screen = { width: 1080, height: 2400 };
   assert.equal(wheelDrag({ x: 500, y: 1200 }, 0, 300, screen), { from: { x: 500, y: 1200 }, to: { x: 500, y: 900 } });

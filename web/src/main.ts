@@ -245,6 +245,9 @@ async function start(): Promise<void> {
   );
 
   live.bind(viewer, screen);
+  client.onState((s) => {
+    if (s !== 'open') live.touches.abandon();
+  });
   byId('btn-back').addEventListener('click', () => void live.back());
   byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());

@@ -67,6 +67,17 @@ export class TouchStreamer {
     this.finish('cancel', at);
   }
 
+  /**
+   * The connection dropped: the bridge lifted the finger itself (a drop cancels the session's
+   * touches), so the rest of this drag has nothing to move or lift. Its events would only be
+   * refused after the reconnect ("no touch is down"), in front of the user.
+   */
+  abandon(): void {
+    if (!this.active) return;
+    this.dead = true;
+    this.waiting = undefined;
+  }
+
   /** Resolves when nothing of the stream is still on its way (tests). */
   async idle(): Promise<void> {
     while (this.inFlight) await this.inFlight;
