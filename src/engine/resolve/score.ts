@@ -19,6 +19,19 @@ const INTERACT_BONUS = 0.1;
 const LABEL_COVERAGE = 0.4;
 const CONTROL_LABEL_COVERAGE = 1 / 3;
 
+/**
+ * Words that turn a text into the opposite of the words beside it: "No items" is not the Items
+ * screen, "Not connected" is not "Connected". An element whose own words hold one the description
+ * does not say is never its label, however much of it the description covers, nor even a likely
+ * partial match (a two-word text sharing one word would otherwise score 0.5).
+ */
+const NEGATIONS: ReadonlySet<string> = new Set(['no', 'not', 'none', 'nothing', 'never', 'without', 'cannot', 'unable', 'nobody', 'nowhere']);
+
+function negatedAgainst(fieldWords: readonly string[], words: readonly string[]): boolean {
+  for (const w of fieldWords) if (NEGATIONS.has(w) && !words.includes(w)) return true;
+  return false;
+}
+
 interface Field {
   raw: string;
   norm: string;
@@ -90,12 +103,15 @@ function fieldScore(field: Field, phrase: string, words: string[], minCoverage: 
   const overlap = words.filter((w) => field.stems.includes(w)).length;
   if (overlap === 0) return 0;
   const coverage = words.length / Math.max(words.length, field.words.length);
+  const f1 = (2 * overlap) / (words.length + field.stems.length);
+  // Sharing words with a text that denies them is a weak hint, kept only to name it in a miss.
+  if (negatedAgainst(field.words, words)) return 0.3 * f1;
   if (overlap === words.length && coverage >= minCoverage) {
     // Every word is there; a contiguous phrase ranks above scattered words, a short text above a long one.
     const contiguous = ` ${field.words.join(' ')} `.includes(` ${words.join(' ')} `);
     return (contiguous ? 0.7 : 0.6) + 0.2 * coverage;
   }
-  return 0.75 * ((2 * overlap) / (words.length + field.stems.length));
+  return 0.75 * f1;
 }
 
 export function textScore(p: Prepared, query: Query): number | null {
