@@ -16,7 +16,10 @@ export interface DeviceInfo {
 
 export interface InstalledApp {
   package: string;
+  /** The app's label; the package id where the device does not tell it (then `labelUnknown`). */
   name: string;
+  /** Set when the device does not tell the label (Android 5–6; from 7 a label kept in the app's resources): `name` repeats the package id. */
+  labelUnknown?: true;
   version: string;
   installed: boolean;
 }

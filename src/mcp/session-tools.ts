@@ -34,7 +34,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   },
   {
     name: 'list_apps',
-    description: 'List the launchable apps on a device: [{package, name, version}]. Use a package with launch_app. Errors: DEVICE_NOT_FOUND.',
+    description: 'List the launchable apps on a device: [{package, name, version, labelUnknown?}] (labelUnknown: true when the device does not tell the label; name is then the package id). Use a package with launch_app. Errors: DEVICE_NOT_FOUND.',
     inputSchema: obj(device, ['device']),
   },
   {

@@ -70,4 +70,46 @@ older('a device whose pm refuses --show-versioncode though its release says 8+ i
   }
 });
 
+type Apps = { apps: { package: string; name: string; version: string; labelUnknown?: boolean }[] };
+const launchable = async (rig: AndroidRig) => (await rig.phone.phone.listApps({ signal: new AbortController().signal })).map((a) => a.package).sort();
+
+older('Android 6: no cmd, so launchable apps come from pm list packages and the dumped intent filters; labels said to be unknown; one round trip', async ({ rig }) => {
+  rig!.phone.shell.quirks.release = { version: '6.0.1', sdk: 23 };
+  // A second launcher activity (a debug build's leak viewer) must not list the app twice.
+  rig!.phone.shell.quirks.secondLauncher.set(DEMO_PACKAGE, 'leakcanary.internal.DisplayLeakActivity');
+  try {
+    assert.match((await rig!.phone.shell.run('cmd package query-activities -a android.intent.action.MAIN')).out.toString(), /^\/system\/bin\/sh: cmd: not found$/m, 'the emulated Android 6 has no cmd');
+    const engine = rig!.engineWith({});
+    const call = async () => (await engine.call('mobile_list_apps', { device: rig!.phone.serial })) as Apps;
+    await call();
+    rig!.phone.stats.reset();
+    const listed = await call();
+    assert.equal(listed.apps.map((a) => a.package), await launchable(rig!), JSON.stringify(listed));
+    assert.ok(listed.apps.every((a) => a.labelUnknown === true && a.name === a.package), 'no label is made up');
+    assert.is(demoVersion(listed), '142');
+    assert.equal(rig!.phone.stats.opened, ['exec:pm list packages -e; echo __mobilebridge__; dumpsys package -f r; echo __mobilebridge__; dumpsys package packages']);
+  } finally {
+    rig!.phone.shell.quirks.release = undefined;
+    rig!.phone.shell.quirks.secondLauncher.delete(DEMO_PACKAGE);
+  }
+});
+
+older('a device without cmd although its release says 7+ is listed from the dump from then on', async ({ rig }) => {
+  // The driver read Android 14 from getprop; the phone answers like Android 6 (a vendor build).
+  const engine = rig!.engineWith({});
+  await engine.call('mobile_get_screen_size', { device: rig!.phone.serial });
+  rig!.phone.shell.quirks.release = { version: '6.0.1', sdk: 23 };
+  try {
+    rig!.phone.stats.reset();
+    const first = (await engine.call('mobile_list_apps', { device: rig!.phone.serial })) as Apps;
+    assert.equal(first.apps.map((a) => a.package), await launchable(rig!), JSON.stringify(first));
+    assert.is(demoVersion(first), '142');
+    rig!.phone.stats.reset();
+    await engine.call('mobile_list_apps', { device: rig!.phone.serial });
+    assert.is(rig!.phone.stats.opened.length, 1, 'the missing cmd and option cost more round trips once');
+  } finally {
+    rig!.phone.shell.quirks.release = undefined;
+  }
+});
+
 if (hasAdb()) older.run();

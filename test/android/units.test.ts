@@ -11,6 +11,8 @@ import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parse
 import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
+import { LauncherSource } from '../../src/engine/drivers/android/launcher-source.js';
+import { parseLauncherActivities } from '../../src/engine/drivers/android/resolver-table.js';
 import { parseScreenState } from '../../src/engine/drivers/android/screen-state.js';
 import { parseCommandLine } from '../harness/adbd/shell-words.js';
 import { commandLineSplit } from '../harness/adbd/monkey-service.js';
@@ -117,7 +119,7 @@ test('launcher apps: literal labels, resource labels fall back to the package, v
   const out = 'Activity #0:\n  ActivityInfo:\n    packageName=com.b\n    ApplicationInfo:\n      labelRes=0x7f nonLocalizedLabel=null icon=0x1\nActivity #1:\n    packageName=com.a\n      labelRes=0x0 nonLocalizedLabel=My App icon=0x0\n';
   assert.equal(parseLauncherApps(out, new Map([['com.a', '12']])), [
     { package: 'com.a', name: 'My App', version: '12', installed: true },
-    { package: 'com.b', name: 'com.b', version: '', installed: true },
+    { package: 'com.b', name: 'com.b', labelUnknown: true, version: '', installed: true },
   ]);
 });
 
@@ -148,6 +150,63 @@ test('app version source: chosen by release, switched to the dump when pm refuse
   assert.is(unknown.read('Error: Unknown option: --show-versioncode\n'), undefined);
   assert.is(unknown.command, 'dumpsys package packages');
   assert.equal(unknown.read('Packages:\n  Package [com.a] (1):\n    versionCode=7 targetSdk=25\n'), new Map([['com.a', '7']]));
+});
+
+test('Android 5–6 launcher activities: MAIN + LAUNCHER filters of the Activity Resolver Table only', () => {
+  // IntentResolver.dump with -f (Android 6): sections at 2 spaces, actions at 6, filters at 8, their lines at 10.
+  const dump = [
+    'Activity Resolver Table:',
+    '  Schemes:',
+    '      http:',
+    '        41a7d4b com.web/.Deep filter 2b9e028',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '          Scheme: "http"',
+    '',
+    '  Non-Data Actions:',
+    '      android.intent.action.MAIN:',
+    '        3e2c9c1 com.home/.Home filter 1ea3a66',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.HOME"',
+    '        5d1e0a2 com.b/com.b.ui.Start filter 77aa001',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '        9c0ffee com.s/.SubSettings filter 1234567',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.DEFAULT"',
+    '        1a2b3c4 com.a/.Main filter 7654321',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.DEFAULT"',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '        2b3c4d5 com.a/.Leak filter 7654322',
+    '          Action: "android.intent.action.MAIN"',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '      android.intent.action.VIEW:',
+    '        6e7f809 com.c/.View filter 1111111',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '',
+    'Receiver Resolver Table:',
+    '  Non-Data Actions:',
+    '      android.intent.action.MAIN:',
+    '        0d0d0d0 com.r/.Receiver filter 2222222',
+    '          Category: "android.intent.category.LAUNCHER"',
+    '',
+  ].join('\n');
+  assert.equal(parseLauncherActivities(dump), new Map([['com.b', ['com.b/com.b.ui.Start']], ['com.a', ['com.a/.Main', 'com.a/.Leak']]]));
+  assert.equal(parseLauncherActivities(dump.replace(/^ {10}.*\n/gm, '')), new Map(), 'without -f no filter says LAUNCHER');
+});
+
+test('launcher source: query-activities from Android 7, the dump before; a device without cmd switches to the dump', () => {
+  assert.match(new LauncherSource('6.0.1').command, /^pm list packages -e; echo __mobilebridge__; dumpsys package -f r$/);
+  for (const release of ['7.0', '14', 'UpsideDownCake', '']) assert.match(new LauncherSource(release).command, /^cmd package query-activities /, release);
+  const dump = 'Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n        1 com.a/.Main filter 2\n          Category: "android.intent.category.LAUNCHER"\n        3 com.off/.Main filter 4\n          Category: "android.intent.category.LAUNCHER"\n';
+  const source = new LauncherSource('9');
+  assert.is(source.read('/system/bin/sh: cmd: not found\n', new Map()), undefined);
+  assert.is(source.hasCmd, false);
+  // com.off is disabled: `pm list packages -e` leaves it out, as the launcher's own query would.
+  assert.equal(source.read(`package:com.a\npackage:com.x\n__mobilebridge__\n${dump}`, new Map([['com.a', '3']])), [
+    { package: 'com.a', name: 'com.a', labelUnknown: true, version: '3', installed: true },
+  ]);
 });
 
 test('raw screencap: 12- and 16-byte headers, BGRA swapped, garbage rejected', async () => {

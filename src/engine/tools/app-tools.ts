@@ -57,7 +57,7 @@ export const appTools = [
   }),
   deviceTool({
     name: 'mobile_list_apps',
-    description: 'List the launchable apps installed on the device: [{package, name, version, installed}]. Use the package value with mobile_launch_app.',
+    description: 'List the launchable apps installed on the device: [{package, name, version, installed, labelUnknown?}]. labelUnknown: true means the device did not tell the label and name is the package id. Use the package value with mobile_launch_app.',
     params: params({ device }),
     mutates: false,
     async handler(_p, ctx) {

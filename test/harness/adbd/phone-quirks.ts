@@ -67,6 +67,11 @@ export function releaseMajor(quirks: PhoneQuirks, phoneVersion: string): number 
   return Number.parseInt(quirks.release?.version ?? phoneVersion, 10);
 }
 
+/** The release's API level: the quirk's older release, else Android 14's. */
+export function releaseSdk(quirks: PhoneQuirks): number {
+  return quirks.release?.sdk ?? 34;
+}
+
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {

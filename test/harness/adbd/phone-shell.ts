@@ -7,8 +7,9 @@ import { AppCommands } from './app-commands.js';
 import { capturedPanel, displayIdLines, viewportLines, type DisplaySetup } from './displays.js';
 import type { DeviceFiles } from './files.js';
 import { dumpPackages } from './package-output.js';
-import { noQuirks, releaseMajor, type PhoneQuirks } from './phone-quirks.js';
+import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { capturedColours, rawScreencap } from './raw-screencap.js';
+import { resolverTables } from './resolver-output.js';
 import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
@@ -79,7 +80,11 @@ export class PhoneShell {
       case 'am': return this.apps.am(args);
       case 'monkey': return this.apps.monkey(args);
       case 'pm': return this.apps.pm(args);
-      case 'cmd': return this.cmd(args);
+      case 'cmd':
+        // `cmd` arrived in Android 7 (API 24). Before, mksh finds no such file and says so on stderr,
+        // exit 127, as for any missing command on those phones ("/system/bin/sh: dpm: not found").
+        if (releaseSdk(this.quirks) < 24) return { out: '', err: '/system/bin/sh: cmd: not found\n', code: 127 };
+        return this.cmd(args);
       case 'svc': return args[0] === 'wifi' ? this.wifi(args[1] === 'enable') : unknown(w);
       case 'dumpsys': return this.dumpsys(args);
       case 'uiautomator': return this.uiautomator(args);
@@ -94,7 +99,7 @@ export class PhoneShell {
       'ro.product.model': this.phone.info.model,
       'ro.product.manufacturer': 'Google',
       'ro.build.version.release': this.quirks.release?.version ?? this.phone.info.version,
-      'ro.build.version.sdk': String(this.quirks.release?.sdk ?? 34),
+      'ro.build.version.sdk': String(releaseSdk(this.quirks)),
       'ro.product.cpu.abi': 'x86_64',
     };
     if (key) return `${props[key] ?? ''}\n`;
@@ -276,11 +281,30 @@ export class PhoneShell {
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
       case 'package':
-        if (args[0] !== 'packages') return unknown(['dumpsys', service, ...args]);
-        return ok(dumpPackages(this.phone.installedApps, this.quirks.updatedSystemApps, releaseMajor(this.quirks, this.phone.info.version)));
+        return this.dumpsysPackage(args);
       default:
         return ok('');
     }
+  }
+
+  /**
+   * `dumpsys package [-f] <cmd>` (PackageManagerService.dump): `packages`, `r` (the intent resolvers,
+   * resolver-output.ts), or a package name (its resolvers with filters, then its package block).
+   */
+  private dumpsysPackage(args: string[]): CommandResult {
+    const showFilters = args.includes('-f');
+    const [cmd] = args.filter((a) => !a.startsWith('-'));
+    const release = releaseMajor(this.quirks, this.phone.info.version);
+    const apps = this.phone.installedApps;
+    const { launcher, browser, settings } = this.phone.profile;
+    const manifests = { packages: [launcher, ...apps.map((a) => a.package).filter((p) => p !== launcher)], home: launcher, browser, settings, secondLauncher: this.quirks.secondLauncher };
+    if (cmd === 'packages') return ok(dumpPackages(apps, this.quirks.updatedSystemApps, release));
+    if (cmd === 'r' || cmd === 'resolvers') return ok(resolverTables(manifests, showFilters));
+    if (cmd?.includes('.')) {
+      const mine = apps.filter((a) => a.package === cmd);
+      return ok(`${resolverTables(manifests, true, cmd)}\n${mine.length ? dumpPackages(mine, new Set(), release) : ''}`);
+    }
+    return unknown(['dumpsys', 'package', ...args]);
   }
 
   /** The hierarchy as `uiautomator dump` writes it (logical coordinates, current rotation). */

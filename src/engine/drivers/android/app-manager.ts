@@ -6,12 +6,13 @@ import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
 import { installRefusal } from './install-failure.js';
-import { isInstalledOutput, parseLauncherApps, parseResumedPackage, SEPARATOR } from './shell-output.js';
+import { LauncherSource } from './launcher-source.js';
+import { isInstalledOutput, parseResumedPackage, SEPARATOR } from './shell-output.js';
 
 /** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
 export interface AppsIo {
   serial: string;
-  /** `release`: ro.build.version.release, which decides where app versions come from. */
+  /** `release`: ro.build.version.release, which decides where launcher activities and app versions come from. */
   release: string;
   /** A shell command's output. */
   text(command: string, ctx: CallContext, what: string): Promise<string>;
@@ -31,9 +32,11 @@ export interface AppsIo {
 export class AndroidApps {
   private readonly launcher: AppLauncher;
   private readonly versions: AppVersionSource;
+  private readonly launchers: LauncherSource;
 
   constructor(private readonly io: AppsIo) {
     this.versions = new AppVersionSource(io.release);
+    this.launchers = new LauncherSource(io.release);
     this.launcher = new AppLauncher({
       serial: io.serial,
       shell: (command, ctx, what) => io.checkedText(command, ctx, what),
@@ -41,15 +44,14 @@ export class AndroidApps {
     });
   }
 
-  /** Launcher activities and versions in one round trip (versions: app-versions.ts). */
+  /** Launcher activities (launcher-source.ts) and versions (app-versions.ts) in one round trip. */
   async list(ctx: CallContext): Promise<InstalledApp[]> {
-    const out = await this.io.text(
-      `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER; echo ${SEPARATOR}; ${this.versions.command}`,
-      ctx, 'listing apps',
-    );
-    const [activities, printed = ''] = out.split(SEPARATOR);
-    const versions = this.versions.read(printed) ?? this.versions.read(await this.io.text(this.versions.command, ctx, 'reading app versions'));
-    return parseLauncherApps(activities, versions ?? new Map());
+    const out = await this.io.text(`${this.launchers.command}; echo ${SEPARATOR}; ${this.versions.command}`, ctx, 'listing apps');
+    // The versions come last; the launcher command may echo a separator of its own.
+    const cut = out.lastIndexOf(SEPARATOR);
+    const [activities, printed] = cut < 0 ? [out, ''] : [out.slice(0, cut), out.slice(cut + SEPARATOR.length)];
+    const versions = this.versions.read(printed) ?? this.versions.read(await this.io.text(this.versions.command, ctx, 'reading app versions')) ?? new Map<string, string>();
+    return this.launchers.read(activities, versions) ?? this.launchers.read(await this.io.text(this.launchers.command, ctx, 'listing apps'), versions) ?? [];
   }
 
   /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */

@@ -63,7 +63,8 @@ const STACK_RESUMED = new RegExp(String.raw`(?:mResumedActivity|topResumedActivi
 /**
  * `cmd package query-activities -a MAIN -c LAUNCHER` (Android 7+): one "Activity #n:" block each, with
  * "packageName=" and, in its ApplicationInfo, "nonLocalizedLabel=" (null unless the label is a literal
- * string). Resolving resource labels needs one call per app, so those fall back to the package name.
+ * string). Resolving resource labels needs one call per app, so those fall back to the package name
+ * and say `labelUnknown`.
  * Versions come from `versions` (package → versionCode; app-versions.ts reads them).
  */
 export function parseLauncherApps(activities: string, versions: ReadonlyMap<string, string>): InstalledApp[] {
@@ -72,8 +73,8 @@ export function parseLauncherApps(activities: string, versions: ReadonlyMap<stri
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
     const label = /nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/m.exec(block)?.[1]?.trim();
-    const name = label && label !== 'null' ? label : pkg;
-    apps.set(pkg, { package: pkg, name, version: versions.get(pkg) ?? '', installed: true });
+    const version = versions.get(pkg) ?? '';
+    apps.set(pkg, label && label !== 'null' ? { package: pkg, name: label, version, installed: true } : { package: pkg, name: pkg, labelUnknown: true, version, installed: true });
   }
   return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
 }

@@ -1,0 +1,60 @@
+import type { InstalledApp } from '../../types.js';
+import { parseLauncherActivities } from './resolver-table.js';
+import { parseLauncherApps, SEPARATOR } from './shell-output.js';
+
+const QUERY = 'cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER';
+/** Android 5–6: the enabled packages installed for the user, then every intent filter. */
+const DUMP = `pm list packages -e; echo ${SEPARATOR}; dumpsys package -f r`;
+
+/**
+ * Where a device's launchable apps come from. `cmd` (and with it `cmd package query-activities`)
+ * exists from Android 7; on Android 5–6 the shell answers "/system/bin/sh: cmd: not found" (mksh) and
+ * the listing was empty. There the launcher activities are read from the package manager's intent
+ * filters (`dumpsys package -f r`, resolver-table.ts), kept to the packages `pm list packages -e`
+ * lists (Pm.runListPackages: installed for the user, not disabled), as the launcher's own query
+ * would skip the others. Those releases print no app labels without one call per app, so the apps
+ * are named by package and say `labelUnknown`. The release decides up front (no round trip); a
+ * device whose release says 7+ but has no `cmd` is switched to the dump on that answer.
+ */
+export class LauncherSource {
+  private withoutCmd: boolean;
+
+  /** `release`: ro.build.version.release ("6.0.1", "14"; a preview's codename counts as new). */
+  constructor(release: string) {
+    const major = /^(\d+)/.exec(release.trim());
+    this.withoutCmd = major !== null && Number(major[1]) < 7;
+  }
+
+  /** False on Android 5–6 (and a device found to lack `cmd`): package commands go through `pm` and `dumpsys`. */
+  get hasCmd(): boolean {
+    return !this.withoutCmd;
+  }
+
+  get command(): string {
+    return this.withoutCmd ? DUMP : QUERY;
+  }
+
+  /** The launchable apps from `command`'s output; undefined when the shell had no `cmd` (`command` is the dump from now on). */
+  read(out: string, versions: ReadonlyMap<string, string>): InstalledApp[] | undefined {
+    if (this.withoutCmd) return fromDump(out, versions);
+    if (isMissingCmd(out)) {
+      this.withoutCmd = true;
+      return undefined;
+    }
+    return parseLauncherApps(out, versions);
+  }
+}
+
+/** mksh's answer for a command it has no file for: "/system/bin/sh: cmd: not found" (some builds: "inaccessible or not found"). */
+function isMissingCmd(out: string): boolean {
+  return /(?:^|\n)[^\n]*\bcmd: (?:inaccessible or )?not found/.test(out);
+}
+
+function fromDump(out: string, versions: ReadonlyMap<string, string>): InstalledApp[] {
+  const [listed, resolvers = ''] = out.split(SEPARATOR);
+  const enabled = new Set([...listed.matchAll(/^package:(\S+)/gm)].map((m) => m[1]));
+  return [...parseLauncherActivities(resolvers).keys()]
+    .filter((pkg) => enabled.has(pkg))
+    .sort((a, b) => a.localeCompare(b))
+    .map((pkg) => ({ package: pkg, name: pkg, labelUnknown: true as const, version: versions.get(pkg) ?? '', installed: true }));
+}
