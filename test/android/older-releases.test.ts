@@ -94,6 +94,28 @@ older('Android 6: no cmd, so launchable apps come from pm list packages and the 
   }
 });
 
+older('Android 6: launching resolves the launcher activity from the package\'s own dump (no cmd), then am start alone', async ({ rig }) => {
+  rig!.phone.shell.quirks.release = { version: '6.0.1', sdk: 23 };
+  try {
+    const engine = rig!.engineWith({});
+    const launch = async () => (await engine.call('mobile_launch_app', { device: rig!.phone.serial, packageName: DEMO_PACKAGE })) as { status: string; message: string };
+    await engine.call('mobile_press_button', { device: rig!.phone.serial, button: 'HOME' });
+    rig!.phone.stats.reset();
+    const first = await launch();
+    assert.is(first.status, 'success', first.message);
+    assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
+    assert.equal(rig!.phone.stats.opened.filter((s) => !s.includes('dumpsys power')), [
+      `exec:pm path ${DEMO_PACKAGE} && dumpsys package -f ${DEMO_PACKAGE}`,
+      `exec:am start -n ${DEMO_PACKAGE}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`,
+    ]);
+    rig!.phone.stats.reset();
+    assert.is((await launch()).status, 'success');
+    assert.is(rig!.phone.stats.opened.length, 1, 'the component is remembered');
+  } finally {
+    rig!.phone.shell.quirks.release = undefined;
+  }
+});
+
 older('a device without cmd although its release says 7+ is listed from the dump from then on', async ({ rig }) => {
   // The driver read Android 14 from getprop; the phone answers like Android 6 (a vendor build).
   const engine = rig!.engineWith({});

@@ -2,8 +2,8 @@
  * What `dumpsys package [-f] r` and `dumpsys package <pkg>` print of the package manager's intent
  * resolvers on Android 5–6, for the emulated phone's apps. Written from AOSP frameworks/base
  * (android-5.x/6.0): PackageManagerService.dump (one table per resolver: "Activity Resolver Table:",
- * then "\nReceiver Resolver Table:"…; a package name as the command limits the tables to it and
- * always shows the filters), services/core/java/com/android/server/IntentResolver.java dump/dumpMap
+ * then "\nReceiver Resolver Table:"…; a package name as the command limits the tables to it, and
+ * current releases then show the filters without -f), services/core/java/com/android/server/IntentResolver.java dump/dumpMap
  * (section titles at 2 spaces, a blank line between sections, keys at 6, one line per filter at 8),
  * PackageManagerService.ActivityIntentResolver.dumpFilter ("<identity hash> <component short name>
  * filter <identity hash>") and core/java/android/content/IntentFilter.java dump (Action/Category/

@@ -41,6 +41,8 @@ export class AndroidApps {
       serial: io.serial,
       shell: (command, ctx, what) => io.checkedText(command, ctx, what),
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+      hasCmd: () => this.launchers.hasCmd,
+      lacksCmd: (out) => this.launchers.lacksCmd(out),
     });
   }
 

@@ -30,6 +30,12 @@ export class LauncherSource {
     return !this.withoutCmd;
   }
 
+  /** True when `out` (of a `cmd` call) says the shell has no `cmd`; `hasCmd` is false from then on. */
+  lacksCmd(out: string): boolean {
+    if (isMissingCmd(out)) this.withoutCmd = true;
+    return this.withoutCmd;
+  }
+
   get command(): string {
     return this.withoutCmd ? DUMP : QUERY;
   }
