@@ -7,7 +7,7 @@ import { androidSetupFromFlags } from '../../src/engine/drivers/android/setup.js
 import { AppVersionSource } from '../../src/engine/drivers/android/app-versions.js';
 import { CaptureDisplay } from '../../src/engine/drivers/android/capture-display.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
-import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
+import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseViewportCount, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
 import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
@@ -102,6 +102,11 @@ test('capture display: the panel the default display is on (a foldable\'s active
   assert.is(parseDefaultDisplayPanel(folded), '4619827259835644673');
   assert.is(parseDefaultDisplayPanel([viewport('1', 0), viewport('2', 0)].join('\n')), undefined, 'screen off: no panel is on');
   assert.is(parseDefaultDisplayPanel(viewport('9', 1, 2, 'EXTERNAL')), undefined, 'an external display is not the default one');
+  // Displays that can hold the default display or show next to it: a foldable's panels, a connected screen; virtual ones do not count.
+  assert.is(parseViewportCount(folded), 2);
+  assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('v', 1, 3, 'VIRTUAL')}`), 1);
+  assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('9', 1, 2, 'EXTERNAL')}\n${viewport('1', 1)}`), 2, 'each display once');
+  assert.is(parseViewportCount('  Viewport internal: displayId=0, orientation=0, logicalFrame=[0, 0, 1080, 1920]'), 1, 'Android 8–9 spelling');
   const display = new CaptureDisplay();
   display.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="Inner"\nDisplay 4619827259835644673 (HWC display 1): port=1 pnpId=GGL displayName="Outer"\n');
   assert.is(display.argument, ' -d 4619827259835644672', 'the first listed until the default display\'s panel is known');

@@ -6,8 +6,15 @@ import { deviceTool, success, type ToolContext } from './define.js';
 import { coordinate, device, oneOf, params, requiredString } from './params.js';
 
 async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<void> {
-  const { width, height } = await ctx.screenSize();
-  if (x >= width || y >= height) {
+  const outside = (size: { width: number; height: number }) => x >= size.width || y >= size.height;
+  let size = await ctx.screenSize();
+  if (outside(size)) {
+    // The size is remembered for a moment: a fold or a rotation since may have made the screen larger.
+    ctx.forgetScreenSize();
+    size = await ctx.screenSize();
+  }
+  const { width, height } = size;
+  if (outside(size)) {
     throw new ToolError(
       'INVALID_PARAMETER',
       `point (${x}, ${y}) is outside the screen of ${ctx.device.info.id} (${width}×${height} pixels; x 0..${width - 1}, y 0..${height - 1}); take coordinates from mobile_list_elements_on_screen`,

@@ -4,7 +4,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
-import { capturedPanel, displayIdLines, viewportLines, type DisplaySetup } from './displays.js';
+import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
 import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
@@ -127,9 +127,18 @@ export class PhoneShell {
     return ok();
   }
 
+  /**
+   * The size input and uiautomator work in (unrotated) where it is not the virtual phone's panel: a
+   * `wm size` override, or an unfolded foldable's inner panel, which the virtual phone's pixels are
+   * stretched onto.
+   */
+  private logicalNatural(): PanelSize | undefined {
+    return this.quirks.wmOverride ?? (this.quirks.foldable === 'open' ? innerPanelSize(this.phone.profile) : undefined);
+  }
+
   /** Logical (`wm size`) coordinates to the panel pixels the virtual phone works in; the first `count` numbers are x,y pairs. */
   toPanel(numbers: number[], count: number): number[] {
-    const o = this.quirks.wmOverride;
+    const o = this.logicalNatural();
     if (!o) return numbers;
     const landscape = this.phone.orientation === 'landscape';
     const panel = this.phone.size;
@@ -140,7 +149,7 @@ export class PhoneShell {
   /** The hierarchy in logical coordinates, as uiautomator reports it under a size override. */
   private logicalTree(): UiNode {
     const tree = this.phone.uiTree();
-    const o = this.quirks.wmOverride;
+    const o = this.logicalNatural();
     if (!o) return tree;
     const landscape = this.phone.orientation === 'landscape';
     const panel = this.phone.size;
@@ -244,16 +253,25 @@ export class PhoneShell {
     return (this.phone.orientation === 'landscape') !== this.quirks.naturalLandscape ? 1 : 0;
   }
 
-  /** `wm size`'s Physical size: the panel in its natural orientation. */
-  private naturalSize(): string {
+  /** The virtual phone's panel in its natural orientation (a foldable's outer panel). */
+  private panelNatural(): PanelSize {
     const { width, height } = this.phone.profile;
-    return this.quirks.naturalLandscape ? `${height}x${width}` : `${width}x${height}`;
+    return this.quirks.naturalLandscape ? { width: height, height: width } : { width, height };
+  }
+
+  /**
+   * `wm size`'s Physical size: WindowManagerShellCommand prints getInitialDisplaySize of the default
+   * display, whose size follows the panel it is shown on (a foldable's inner panel while open).
+   */
+  private naturalSize(): string {
+    const { width, height } = this.quirks.foldable === 'open' ? innerPanelSize(this.phone.profile) : this.panelNatural();
+    return `${width}x${height}`;
   }
 
   private dumpsys([service, ...args]: string[]): CommandResult {
     switch (service) {
       case 'input':
-        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), this.phone.size, this.naturalSize())}`);
+        return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), { main: this.quirks.foldable ? innerPanelSize(this.phone.profile) : this.panelNatural(), outer: this.panelNatural() })}`);
       case 'activity':
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
       case 'SurfaceFlinger':
@@ -340,7 +358,14 @@ export class PhoneShell {
     const panel = capturedPanel(this.displays, d >= 0 ? args[d + 1] : undefined);
     if ('error' in panel) return { out: panel.error, code: 1 };
     const { warning } = panel;
-    const screen = await this.phone.screenRgba();
+    let screen = await this.phone.screenRgba();
+    if (panel.inner) {
+      // A foldable's inner panel is larger than the virtual phone: its frame is the phone's, stretched.
+      const natural = innerPanelSize(this.phone.profile);
+      const [w, h] = this.rotation() % 2 === 1 ? [natural.height, natural.width] : [natural.width, natural.height];
+      const data = await sharp(screen.data, { raw: { width: screen.width, height: screen.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+      screen = { data, width: w, height: h };
+    }
     const { width, height } = screen;
     const data = panel.shows === 'screen' ? screen.data : Buffer.alloc(screen.data.length, Buffer.from([0, 0, 0, 255]));
     // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's

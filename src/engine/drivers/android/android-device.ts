@@ -16,7 +16,8 @@ import { AndroidScreenCapture } from './screen-capture.js';
 import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
-import { isSecurityException, parseRotation, parseWifiOn, parseWmSize, SEPARATOR } from './shell-output.js';
+import { DeviceScreenSize } from './screen-size.js';
+import { isSecurityException, parseRotation, parseWifiOn, SEPARATOR } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
 
@@ -44,8 +45,8 @@ export class AndroidDevice implements DeviceHandle {
   private readonly screenGuard: ScreenGuard;
   /** The UiAutomator2 server, when enabled: a warm element tree instead of a `uiautomator dump` per listing. */
   readonly uiServer: Uia2Server | undefined;
-  /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call. */
-  private physicalSize: ScreenSize | undefined;
+  /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call (screen-size.ts). */
+  private readonly size: DeviceScreenSize;
   private readonly elementListing: ElementListing;
   private readonly capture: AndroidScreenCapture;
   private readonly touches: AndroidTouch;
@@ -63,7 +64,13 @@ export class AndroidDevice implements DeviceHandle {
   ) {
     this.monkey = new MonkeyChannel(device);
     this.connections = new SpareTransport(device);
-    const physical = async () => this.physicalSize ?? (await this.screenSize({ signal: AbortSignal.timeout(10_000) }), this.physicalSize!);
+    this.size = new DeviceScreenSize({
+      text: (command, ctx, what) => this.text(command, ctx, what),
+      parse: (ctx, what, work) => this.parse(ctx, what, work),
+      followDisplay: (out) => this.capture.followDisplay(out),
+      severalPanels: () => this.capture.severalDisplays,
+    });
+    const physical = { read: () => this.size.remembered({ signal: AbortSignal.timeout(10_000) }), known: () => this.size.known };
     this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
     this.screenGuard = new ScreenGuard(info.id);
     this.capture = new AndroidScreenCapture(options.screencap, {
@@ -72,8 +79,8 @@ export class AndroidDevice implements DeviceHandle {
       text: (command, ctx, what) => this.text(command, ctx, what),
       stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),
       parse: (ctx, what, work) => this.parse(ctx, what, work),
-      logicalSize: (ctx) => this.logicalSize(ctx),
-      readScreenSize: (ctx) => this.screenSize(ctx),
+      logicalSize: (ctx) => this.size.remembered(ctx),
+      readScreenSize: (ctx) => this.size.read(ctx),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);
     this.apps = new AndroidApps({
@@ -183,34 +190,31 @@ export class AndroidDevice implements DeviceHandle {
     return this.capture.raw(ctx);
   }
 
-  /** `wm size` once per device: the size elements and input use (rotation is taken from each capture). */
-  private async logicalSize(ctx: CallContext): Promise<ScreenSize> {
-    return this.physicalSize ?? (await this.screenSize(ctx), this.physicalSize!);
-  }
-
-  /** The UiAutomator2 server's source, else `uiautomator dump` (element-listing.ts). */
+  /**
+   * The UiAutomator2 server's source, else `uiautomator dump` (element-listing.ts). The size the
+   * elements are cut to is read alongside where a fold may have changed it (screen-size.ts).
+   */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
-    return this.elementListing.list(await this.logicalSize(ctx), ctx);
+    return this.elementListing.list(this.size.current(ctx), ctx);
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {
-    const out = await this.text('wm size; dumpsys input', ctx, 'reading the screen size');
-    const size = await this.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
-    this.physicalSize = size;
-    this.capture.followDisplay(out);
-    return rotate(size, parseRotation(out) ?? 0);
+    const { natural, rotation } = await this.size.read(ctx);
+    return rotate(natural, rotation ?? 0);
   }
 
+  /** One round trip: `dumpsys input`, with `wm size` in it where a fold may have changed the natural size. */
   async getOrientation(ctx: CallContext): Promise<Orientation> {
-    const natural = await this.logicalSize(ctx);
-    const out = await this.text('dumpsys input', ctx, 'reading the orientation');
+    const fresh = this.size.movable ? await this.size.read(ctx) : undefined;
+    const natural = fresh?.natural ?? (await this.size.remembered(ctx));
+    const out = fresh?.dumpsysInput ?? (await this.text('dumpsys input', ctx, 'reading the orientation'));
     const rotation = await this.parse(ctx, 'dumpsys input', () => parseRotation(out) ?? fail('dumpsys input shows no display orientation'));
     return orientationAt(rotation, natural);
   }
 
   /** Locks rotation (with auto-rotate on, user_rotation would be ignored), then waits until the display shows it (rotation.ts). */
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
-    const natural = await this.logicalSize(ctx);
+    const natural = await this.size.current(ctx);
     await this.checkedText(
       `settings put system accelerometer_rotation 0 && settings put system user_rotation ${rotationFor(orientation, natural)}`,
       ctx, 'rotating the screen',
@@ -397,8 +401,6 @@ function injectionDeniedError(serial: string, what: string, detail: string): Too
       `(Xiaomi/Redmi/POCO with MIUI or HyperOS; it needs a signed-in Mi account), then try again. Device said: ${detail.trim()}`,
   );
 }
-
-
 
 function fail(message: string): never {
   throw new Error(message);

@@ -40,14 +40,17 @@ export class ElementListing {
 
   constructor(private readonly io: ListingIo) {}
 
-  async list(physical: ScreenSize, ctx: CallContext): Promise<UiElement[]> {
+  /** `natural`: the unrotated screen size, possibly still being read; elements are cut to it as rotated in the dump. */
+  async list(natural: Promise<ScreenSize>, ctx: CallContext): Promise<UiElement[]> {
+    // Awaited only once the hierarchy is in: a failure before then must not go unhandled.
+    natural.catch(() => undefined);
     const io = this.io;
     await io.usable(ctx);
     const fromServer = async (): Promise<UiElement[] | undefined> => {
       const served = await io.served(ctx.signal);
       if (!served) return undefined;
       const { root, rotation } = await io.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
-      return elementsFromTree(root, rotate(physical, rotation));
+      return elementsFromTree(root, rotate(await natural, rotation));
     };
     const served = await fromServer();
     if (served) return served;
@@ -78,6 +81,7 @@ export class ElementListing {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
       }
+      const physical = await natural;
       return io.parse(ctx, 'uiautomator dump', () =>
         this.listings.get(out, `${physical.width}x${physical.height}`, () => {
           const { root, rotation } = parseUiautomatorDump(out);

@@ -79,6 +79,11 @@ export class AndroidScreenCapture {
     return this.fittedCapture.choice;
   }
 
+  /** More than one physical display, as far as a capture has learned (capture-display.ts). */
+  get severalDisplays(): boolean {
+    return this.display.several;
+  }
+
   /** Follows the default display to the panel it is on, from a `dumpsys input` the device read for its screen size. */
   followDisplay(dumpsysInput: string): void {
     this.display.follow(dumpsysInput);

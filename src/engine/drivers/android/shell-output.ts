@@ -38,6 +38,16 @@ export function parseDefaultDisplayPanel(out: string): string | undefined {
 }
 
 /**
+ * How many physical displays `dumpsys input` has a viewport for (INTERNAL and EXTERNAL; "internal"
+ * in Android 8–9's spelling), each counted once by its uniqueId: a foldable lists both panels, a
+ * phone with a connected screen two, an ordinary phone one. Virtual displays are left out.
+ */
+export function parseViewportCount(out: string): number {
+  const lines = out.match(/^\s*Viewport (?:INTERNAL|EXTERNAL)\b[^\n]*/gim) ?? [];
+  return new Set(lines.map((l) => /uniqueId=([^,\s]+)/.exec(l)?.[1] ?? l.trim())).size;
+}
+
+/**
  * The default display's active internal viewport line ("Viewport INTERNAL: displayId=0, uniqueId=…,
  * …, orientation=1, …, isActive=[1]", DisplayViewport::toString). A foldable lists one for each
  * panel, both showing display 0 (DisplayManagerService.configureDisplayLocked gives the panel that is

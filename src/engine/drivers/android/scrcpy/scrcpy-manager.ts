@@ -45,7 +45,8 @@ export class ScrcpyManager {
   constructor(
     private readonly device: AdbDeviceClient,
     private readonly serial: string,
-    private readonly physicalSize: () => Promise<ScreenSize>,
+    /** The natural (`wm size`) size: read before a session starts; the latest known one maps each touch, so touches follow a fold. */
+    private readonly physicalSize: { read(): Promise<ScreenSize>; known(): ScreenSize | undefined },
     private readonly options: ScrcpyManagerOptions = DEFAULT_SCRCPY_OPTIONS,
   ) {}
 
@@ -119,7 +120,8 @@ export class ScrcpyManager {
   }
 
   private async start(video: VideoOptions): Promise<ScrcpySession> {
-    const physical = await this.physicalSize();
+    const first = await this.physicalSize.read();
+    const physical = () => this.physicalSize.known() ?? first;
     const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar }, physical);
     if (this.closed) {
       await session.close();

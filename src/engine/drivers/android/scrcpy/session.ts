@@ -31,7 +31,7 @@ export class ScrcpySession {
     private readonly serial: string,
     size: VideoSize,
     stream: ReadableStream<Uint8Array>,
-    physical: ScreenSize,
+    physical: () => ScreenSize,
     captureWaitMs: number,
   ) {
     this.size = size;
@@ -47,7 +47,7 @@ export class ScrcpySession {
       log: server.log,
       serial,
       videoSize: () => this.size,
-      deviceSize: () => orient(physical, this.size),
+      deviceSize: () => orient(physical(), this.size),
       capturing,
       captureWaitMs,
     });
@@ -56,7 +56,8 @@ export class ScrcpySession {
     void this.pump(stream);
   }
 
-  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: ScreenSize): Promise<ScrcpySession> {
+  /** `physical`: the device's natural size as known now (it changes with a fold). */
+  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: () => ScreenSize): Promise<ScrcpySession> {
     const server = await launchScrcpyServer(device, serial, launch);
     try {
       const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
