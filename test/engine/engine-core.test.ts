@@ -75,6 +75,26 @@ test('swipe goes through the screen centre by 30% of the dimension by default', 
   await engine.close();
 });
 
+test('a swipe almost as long as the screen keeps both ends on it (pixels 0..size-1), at exactly the distance asked', async () => {
+  const driver = new RecordingDriver(['a']);
+  const engine = new Engine({ drivers: [driver] });
+  for (const [direction, distance] of [['up', 199], ['down', 199], ['left', 99], ['right', 99], ['up', 61]] as const) {
+    const r = (await engine.call('mobile_swipe_on_screen', { device: 'a', direction, distance })) as { status: string; message: string };
+    assert.is(r.status, 'success', r.message);
+  }
+  assert.equal(driver.log.filter((l) => l.startsWith('start')), [
+    'start a swipe 50,199->50,0',
+    'start a swipe 50,0->50,199',
+    'start a swipe 99,100->0,100',
+    'start a swipe 0,100->99,100',
+    'start a swipe 50,131->50,70',
+  ]);
+  const whole = (await engine.call('mobile_swipe_on_screen', { device: 'a', direction: 'up', distance: 200 })) as { code: string; message: string };
+  assert.is(whole.code, 'INVALID_PARAMETER');
+  assert.match(whole.message, /distance 200 does not fit on the screen of a, which is 200 pixels high: use at most 199/);
+  await engine.close();
+});
+
 test('BACK on an iOS device is INVALID_PARAMETER naming the alternative', async () => {
   const driver = new RecordingDriver(['a']);
   const open = driver.open.bind(driver);

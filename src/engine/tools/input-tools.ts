@@ -24,6 +24,16 @@ async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<vo
 
 const point = { device, x: coordinate('x'), y: coordinate('y') };
 
+/**
+ * Where a swipe of `distance` pixels starts and ends along a screen side of `span` pixels: centred,
+ * and moved inwards when it nearly spans the side, so that neither end falls off the screen
+ * (pixels 0..span-1), where a device would refuse or drop the gesture. Needs distance < span.
+ */
+function strokeAlong(span: number, distance: number, forward: boolean): [number, number] {
+  const low = Math.max(0, Math.min(Math.round((span - distance) / 2), span - 1 - distance));
+  return forward ? [low, low + distance] : [low + distance, low];
+}
+
 /** Control characters other than TAB and newline (which type TAB and ENTER): nothing can type them. */
 const UNTYPABLE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -108,7 +118,7 @@ export const inputTools = [
     name: 'mobile_swipe_on_screen',
     description:
       'Swipe across the middle of the screen. direction up moves the content up (reveals what is below), down reveals what is above, left/right page sideways. ' +
-      'distance in pixels, default about 30% of the screen dimension along the swipe.',
+      'distance in pixels, default about 30% of the screen dimension along the swipe, at most that dimension minus 1.',
     params: params({
       device,
       direction: oneOf('direction', ['up', 'down', 'left', 'right'] as const),
@@ -127,13 +137,11 @@ export const inputTools = [
       const span = vertical ? height : width;
       const distance = p.distance ?? Math.round(span * 0.3);
       if (distance >= span) {
-        throw new ToolError('INVALID_PARAMETER', `distance ${distance} is not less than the screen ${vertical ? 'height' : 'width'} of ${span} pixels on ${p.device}`);
+        throw new ToolError('INVALID_PARAMETER', `distance ${distance} does not fit on the screen of ${p.device}, which is ${span} pixels ${vertical ? 'high' : 'wide'}: use at most ${span - 1}`);
       }
-      const cx = Math.round(width / 2);
-      const cy = Math.round(height / 2);
-      const half = Math.round(distance / 2);
-      const sign = p.direction === 'up' || p.direction === 'left' ? -1 : 1;
-      const [fx, fy, tx, ty] = vertical ? [cx, cy - sign * half, cx, cy + sign * half] : [cx - sign * half, cy, cx + sign * half, cy];
+      const [from, to] = strokeAlong(span, distance, p.direction === 'down' || p.direction === 'right');
+      const across = Math.round((vertical ? width : height) / 2);
+      const [fx, fy, tx, ty] = vertical ? [across, from, across, to] : [from, across, to, across];
       await ctx.device.swipe(fx, fy, tx, ty, 300, ctx);
       return success(`swiped ${p.direction} ${distance} px on ${p.device}`);
     },
