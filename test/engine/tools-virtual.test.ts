@@ -100,6 +100,17 @@ t('typing with no focused field says so, and what was typed before the focus wen
   await fails(engine, 'mobile_type_keys', { device: A, text: 'a@b.c\nsecret\nafter' }, 'INVALID_PARAMETER', /^typed "a@b\.c\\nsecret\\n" \(newlines as ENTER, tabs as TAB\), then no text field is focused on virtual-android-1 for the rest \("after"\)/);
 });
 
+t('ENTER with no focused field: refused on iOS, which has no keyboard to press it on, as the iOS driver does; delivered on Android', async ({ engine }) => {
+  for (const device of [A, I]) await ok(engine, 'mobile_launch_app', { device, packageName: DEMO });
+  await fails(engine, 'mobile_press_button', { device: I, button: 'ENTER' }, 'INVALID_PARAMETER', /^no text field is focused on virtual-ios-1/);
+  await fails(engine, 'mobile_type_keys', { device: I, text: '', submit: true }, 'INVALID_PARAMETER', /^no text field is focused on virtual-ios-1/);
+  await ok(engine, 'mobile_press_button', { device: A, button: 'ENTER' });
+  await tapEl(engine, 'email', I);
+  const r = await ok(engine, 'mobile_type_keys', { device: I, text: '', submit: true });
+  assert.is(r.message, `pressed ENTER on ${I}`, 'says only what was done');
+  assert.is((await byId(engine, 'password', I)).focused, true, 'ENTER moved on to the next field');
+});
+
 t('a tab in typed text moves to the next field, as a phone keyboard\'s TAB does', async ({ engine }) => {
   await ok(engine, 'mobile_launch_app', { device: A, packageName: DEMO });
   await tapEl(engine, 'email');

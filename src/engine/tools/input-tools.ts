@@ -111,7 +111,9 @@ export const inputTools = [
       }
       if (p.text !== '') await ctx.device.typeText(p.text, ctx);
       if (p.submit) await ctx.device.pressButton('ENTER', ctx);
-      return success(`${p.clear_first ? 'emptied the field and ' : ''}typed ${characterCount(p.text)}${p.submit ? ' and pressed ENTER' : ''} on ${p.device}`);
+      // Only what was done: "typed 0 characters" would claim typing that never happened.
+      const done = [p.clear_first && 'emptied the field', p.text !== '' && `typed ${characterCount(p.text)}`, p.submit && 'pressed ENTER'].filter((d) => d !== false);
+      return success(`${done.join(' and ')} on ${p.device}`);
     },
   }),
   deviceTool({

@@ -195,7 +195,7 @@ export class VirtualDevice implements DeviceHandle {
     return this.call(ctx, () => {
       switch (key) {
         case 'BACKSPACE': return this.phone.deleteBackward();
-        case 'ENTER': return this.phone.press('ENTER');
+        case 'ENTER': return this.pressEnter();
         case 'TAB': return this.phone.nextField();
         default:
           throw new ToolError('UNSUPPORTED', `the virtual phone ${this.id} has no text cursor or task switcher, so ${key} does nothing there; nothing was pressed`);
@@ -223,7 +223,19 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   pressButton(button: Button, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.press(button));
+    return this.call(ctx, () => (button === 'ENTER' ? this.pressEnter() : this.phone.press(button)));
+  }
+
+  /**
+   * ENTER is a key of the on-screen keyboard on iOS: with no field focused there is none, and the
+   * iOS driver refuses it (WebDriverAgent would report success for nothing), so the virtual iPhone
+   * does too. Android delivers KEYCODE_ENTER to whatever window is in front, field or not.
+   */
+  private pressEnter(): void {
+    if (this.profile.platform === 'ios' && this.focusedField === undefined) {
+      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}, so iOS shows no keyboard to press ENTER on; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+    }
+    this.phone.press('ENTER');
   }
 
   openUrl(url: string, ctx: CallContext): Promise<void> {
