@@ -87,6 +87,19 @@ cli('failures print the tool error shape and exit with the mapped code', async (
   assert.is(missingApp.json.code, 'APP_NOT_INSTALLED');
 });
 
+cli('an argument call or devices does not take is refused (exit 3), not dropped', async ({ state }) => {
+  // The shell split an unquoted JSON at its space: running the first half alone would be another call.
+  const split = await mb(state, 'call', 'mobile_type_keys', '{"device":"virtual-android-1","text":"hello', 'world"}');
+  assert.is(split.code, 3);
+  assert.is(split.json.code, 'INVALID_PARAMETER');
+  assert.match(split.json.message, /^unexpected argument "world.*": call takes a tool name and one JSON object of parameters, quoted as one argument/);
+  const extra = await mb(state, 'call', 'mobile_list_apps', '{"device":"virtual-android-1"}', 'virtual-ios-1');
+  assert.equal([extra.code, extra.json.code], [3, 'INVALID_PARAMETER']);
+  const devices = await mb(state, 'devices', 'android');
+  assert.equal([devices.code, devices.json.code], [3, 'INVALID_PARAMETER']);
+  assert.match(devices.json.message, /unexpected argument "android": devices takes only options/);
+});
+
 cli('a bad setting in the environment is invalid input (exit 3), not an internal error', async ({ state }) => {
   const r = await mbWith({ MOBILEBRIDGE_BACKGROUND_NICE: 'high' }, state, 'call', 'mobile_list_available_devices', '{}');
   assert.is(r.code, 3);

@@ -1,7 +1,7 @@
 import { createEngine } from '../../engine/create.js';
 import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
-import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { resetVirtualState } from './reset.js';
@@ -48,7 +48,13 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
   flags: ['reset', 'bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags, positional } = parseFlags(args, ['reset']);
-    const [tool, json] = positional;
+    const [tool, json, ...extra] = positional;
+    // Dropping it would run a different call than the one typed (often the JSON split by the shell at a space).
+    if (extra.length) {
+      throw new InvalidInputError(
+        `unexpected argument ${JSON.stringify(extra[0])}: call takes a tool name and one JSON object of parameters, quoted as one argument, e.g. mobilebridge call mobile_type_keys '{"device":"virtual-android-1","text":"hello world"}'`,
+      );
+    }
     if (!tool) {
       printJson(failure('INVALID_PARAMETER', `missing tool name: mobilebridge call <tool> '<json>'; tools: ${TOOLS.map((t) => t.name).join(', ')}`));
       return EXIT.invalidInput;

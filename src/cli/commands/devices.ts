@@ -1,5 +1,5 @@
 import { createEngine } from '../../engine/create.js';
-import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { withBridge } from '../bridge-attach.js';
 
@@ -18,7 +18,8 @@ Options:
 ${DEVICE_FLAGS_HELP}`,
   flags: ['bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
-    const { flags } = parseFlags(args);
+    const { flags, positional } = parseFlags(args);
+    if (positional.length) throw new InvalidInputError(`unexpected argument ${JSON.stringify(positional[0])}: devices takes only options; see mobilebridge devices --help`);
     // devices.list holds what mobile_list_available_devices answers ({devices}) and the bridge's notes: one listing.
     const bridged = await withBridge(flags, (client) => client.request('devices.list', {}));
     if (bridged.attached) {
