@@ -3,12 +3,13 @@ import { AllowedPaths } from './allowed-paths.js';
 import { withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
 import { DeviceIds, type DeviceOwner } from './device-ids.js';
+import { DeviceHandles } from './device-handles.js';
 import { DeviceHealth } from './device-health.js';
 import type { DeviceHold } from './device-hold.js';
 import { DeviceScheduler } from './device-scheduler.js';
 import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
-import { deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { describeIssues } from './tools/params.js';
 import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
@@ -17,7 +18,6 @@ import { type ToolDescription, toolDescriptions } from './tools/descriptions.js'
 import { findTool, TOOL_NAMES } from './tools/index.js';
 import { TouchStreams, type TouchResult } from './touch-streams.js';
 import type { DeviceInfo, Key, Point, TouchPhase } from './types.js';
-import type { ScreenSize } from './ui-tree.js';
 
 export interface EngineOptions {
   drivers: Driver[];
@@ -54,7 +54,6 @@ export interface CallEvent {
 
 export type { ToolDescription } from './tools/descriptions.js';
 
-const SCREEN_SIZE_TTL_MS = 2000;
 /** A touch event or key is one quick injection: a device that takes longer is stuck, not busy. */
 const TOUCH_TIMEOUT_MS = 5000;
 
@@ -73,8 +72,7 @@ export class Engine {
   private readonly health = new DeviceHealth();
   private readonly scheduler = new DeviceScheduler(this.health);
   private readonly activity = new DeviceActivity();
-  private readonly handles = new Map<string, DeviceHandle>();
-  private readonly sizes = new Map<string, { size: ScreenSize; at: number }>();
+  private readonly handles: DeviceHandles;
   private readonly listed = new ListedElements();
   private readonly callListeners = new Set<(e: CallEvent) => void>();
   private readonly unwatch: (() => void)[] = [];
@@ -84,7 +82,7 @@ export class Engine {
   private firstListing: Promise<unknown> | undefined;
   private readonly touches = new TouchStreams({
     run: (device, what, work) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS),
-    screenSize: (device, handle, ctx) => this.screenSizeOf(device, handle, ctx.signal),
+    screenSize: (device, handle, ctx) => this.handles.screenSize(device, handle, ctx.signal),
     finished: (e) => this.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
   });
 
@@ -95,6 +93,7 @@ export class Engine {
     this.listTimeoutMs = options.listTimeoutMs ?? Math.min(10_000, this.timeoutMs);
     this.allowedPaths = new AllowedPaths(options.allowPaths);
     this.ids = new DeviceIds(this.drivers);
+    this.handles = new DeviceHandles(this.drivers, async () => (await this.listDevices()).map((d) => d.id));
     for (const driver of this.drivers) {
       const off = driver.watch?.((change) => {
         const publish = () => {
@@ -180,7 +179,7 @@ export class Engine {
 
     const deviceId = input.device as string;
     let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
-      const device = await this.resolve(deviceId, signal);
+      const device = await this.handles.open(deviceId, signal);
       if (!def.mutates) return def.handler(input, this.context(device, signal, options.origin));
       // Before and after: a capture that began before the action ended must not be reused.
       this.latestCaptures.invalidate(deviceId);
@@ -265,7 +264,7 @@ export class Engine {
   }
 
   private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
-    return this.scheduler.run(id, what, timeoutMs, async (signal) => work(await this.resolve(id, signal), { signal })).catch((err: unknown) => {
+    return this.scheduler.run(id, what, timeoutMs, async (signal) => work(await this.handles.open(id, signal), { signal })).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
   }
@@ -360,42 +359,8 @@ export class Engine {
   private forget(id: string): void {
     this.health.forget(id);
     this.activity.forget(id);
-    this.handles.delete(id);
-    this.sizes.delete(id);
+    this.handles.forget(id);
     this.latestCaptures.invalidate(id);
-  }
-
-  private async resolve(id: string, signal: AbortSignal): Promise<DeviceHandle> {
-    const cached = this.handles.get(id);
-    if (cached) return cached;
-    // A driver that knows the device but cannot reach it says why (its source is down); that
-    // reason beats the generic "not found" when no other driver has the device.
-    let unreachable: ToolError | undefined;
-    for (const driver of this.drivers) {
-      const handle = await driver.open(id, { signal }).catch((err: unknown) => {
-        if (err instanceof ToolError && err.code !== 'DEVICE_NOT_FOUND') throw err;
-        if (err instanceof ToolError) unreachable ??= err;
-        return undefined;
-      });
-      if (handle) {
-        this.handles.set(id, handle);
-        return handle;
-      }
-    }
-    if (unreachable) throw unreachable;
-    const known = (await this.listDevices()).map((d) => d.id);
-    throw new ToolError(
-      'DEVICE_NOT_FOUND',
-      `${deviceNotFoundMessage(id, known)} (call mobile_list_available_devices)`,
-    );
-  }
-
-  private async screenSizeOf(id: string, device: DeviceHandle, signal: AbortSignal): Promise<ScreenSize> {
-    const hit = this.sizes.get(id);
-    if (hit && performance.now() - hit.at < SCREEN_SIZE_TTL_MS) return hit.size;
-    const size = await device.screenSize({ signal });
-    this.sizes.set(id, { size, at: performance.now() });
-    return size;
   }
 
   /** `origin`: who calls; each caller's element ids are read against its own last listing. */
@@ -404,10 +369,10 @@ export class Engine {
     return {
       device,
       signal,
-      screenSize: () => this.screenSizeOf(id, device, signal),
+      screenSize: () => this.handles.screenSize(id, device, signal),
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
       files: this.allowedPaths,
-      forgetScreenSize: () => this.sizes.delete(id),
+      forgetScreenSize: () => this.handles.forgetScreenSize(id),
       keptCapture: () => this.latestCaptures.fresh(id),
       listed: { remember: (elements) => this.listed.remember(id, origin, elements), seen: (element) => this.listed.seen(id, origin, element) },
     };
