@@ -77,8 +77,12 @@ export interface DeviceHandle {
   doubleTap(x: number, y: number, ctx: CallContext): Promise<void>;
   longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void>;
   swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void>;
-  /** Types into the focused field. Throw INVALID_PARAMETER when nothing is focused. */
-  typeText(text: string, ctx: CallContext): Promise<void>;
+  /**
+   * Types into the focused field. Throw INVALID_PARAMETER when nothing is focused; where the device
+   * cannot tell (key events go to whatever window is in front), resolve to a note saying so, which
+   * the result carries instead of claiming the field took the text.
+   */
+  typeText(text: string, ctx: CallContext): Promise<void | string>;
   /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
   clearText?(ctx: CallContext): Promise<void>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;

@@ -90,7 +90,8 @@ export const inputTools = [
     description:
       'Type text into the focused input field; tap the field first. submit: true presses ENTER afterwards (e.g. to submit a search); ' +
       'clear_first: true empties the field before typing (text may then be empty to only clear it). ' +
-      'Errors: INVALID_PARAMETER when no field is focused or the text cannot be typed on this device.',
+      'Errors: INVALID_PARAMETER when no field is focused or the text cannot be typed on this device. ' +
+      'Where the device cannot tell whether a field is focused (Android key events), the result says so instead of claiming the field took the text.',
     params: params({
       device,
       text: v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
@@ -109,11 +110,11 @@ export const inputTools = [
         if (!ctx.device.clearText) throw new ToolError('UNSUPPORTED', `${p.device} cannot empty a field; select its text and delete it with the device's own controls`);
         await ctx.device.clearText(ctx);
       }
-      if (p.text !== '') await ctx.device.typeText(p.text, ctx);
+      const unconfirmed = p.text !== '' ? await ctx.device.typeText(p.text, ctx) : undefined;
       if (p.submit) await ctx.device.pressButton('ENTER', ctx);
       // Only what was done: "typed 0 characters" would claim typing that never happened.
       const done = [p.clear_first && 'emptied the field', p.text !== '' && `typed ${characterCount(p.text)}`, p.submit && 'pressed ENTER'].filter((d) => d !== false);
-      return success(`${done.join(' and ')} on ${p.device}`);
+      return success(`${done.join(' and ')} on ${p.device}${unconfirmed ? `; ${unconfirmed}` : ''}`);
     },
   }),
   deviceTool({

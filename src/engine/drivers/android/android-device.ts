@@ -267,7 +267,7 @@ export class AndroidDevice implements DeviceHandle {
     return this.gesture(keyGesture(button), ctx, `pressing ${button}`);
   }
 
-  async typeText(text: string, ctx: CallContext): Promise<void> {
+  async typeText(text: string, ctx: CallContext): Promise<void | string> {
     await this.usableScreen(ctx, 'typing');
     return typeText(this.typing, text, ctx);
   }

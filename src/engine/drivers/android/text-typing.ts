@@ -21,15 +21,23 @@ export interface TypingIo {
 }
 
 /**
- * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check. Over scrcpy's
- * control socket while it runs; else monkey's `type` or `input text` (text-input.ts says which);
- * non-ASCII through the UiAutomator2 server or scrcpy (started for it), as neither can type it.
+ * Said in the result of typing by key events: they go to whatever window is in front, and nothing
+ * tells whether a text field took them (only the UiAutomator2 server's path finds the focused field).
  */
-export async function typeText(io: TypingIo, text: string, ctx: CallContext): Promise<void> {
+export const UNCONFIRMED_TYPING = 'Android does not confirm that a text field took it: with none focused the keys went to the screen in front (tap the field first; mobile_list_elements_on_screen shows its text)';
+
+/**
+ * Text goes to whatever holds input focus; adb offers no cheap, reliable focus check, so these paths
+ * resolve to UNCONFIRMED_TYPING. Over scrcpy's control socket while it runs; else monkey's `type` or
+ * `input text` (text-input.ts says which); non-ASCII through the UiAutomator2 server (which finds the
+ * focused field, or refuses) or scrcpy (started for it), as neither monkey nor `input` can type it.
+ */
+export async function typeText(io: TypingIo, text: string, ctx: CallContext): Promise<void | string> {
   const control = io.control();
   if (control) {
     try {
-      return await control.typeText(text, ctx.signal);
+      await control.typeText(text, ctx.signal);
+      return UNCONFIRMED_TYPING;
     } catch (err) {
       if (!(err instanceof ControlUnavailable)) throw err;
     }
@@ -37,7 +45,7 @@ export async function typeText(io: TypingIo, text: string, ctx: CallContext): Pr
   // No `input` process when monkey's line splitting keeps the text as it is: `input` costs a JVM
   // start (226–400 ms) on older phones and tens of ms with `cmd input`.
   const line = monkeyTypeLine(text);
-  if (line && (await io.monkey([line], ctx, 'typing'))) return;
+  if (line && (await io.monkey([line], ctx, 'typing'))) return UNCONFIRMED_TYPING;
   if (/[^\x20-\x7e\n\t]/.test(text)) {
     // `input text` knows printable ASCII only: the UiAutomator2 server sets any text on the focused
     // field; else scrcpy (started for it) pastes it from the clipboard.
@@ -47,10 +55,11 @@ export async function typeText(io: TypingIo, text: string, ctx: CallContext): Pr
       if (started && !(err instanceof ControlUnavailable)) throw err;
       throw new ToolError('UNSUPPORTED', `cannot type non-ASCII text on ${io.serial}: "input text" has no keys for it, and neither the UiAutomator2 server nor scrcpy, which paste it, is available (${(err as Error).message})`);
     });
-    return;
+    return UNCONFIRMED_TYPING;
   }
   const out = await io.shell(inputTextCommand(text, io.serial), ctx, 'typing');
   if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${io.serial} failed: ${out.trim()}`);
+  return UNCONFIRMED_TYPING;
 }
 
 /**
