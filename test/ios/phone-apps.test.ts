@@ -58,4 +58,22 @@ test('launching on a locked iPhone: PERMISSION_DENIED "unlock it" (WDA /wda/lock
   }
 });
 
+for (const version of ['16.7.8', '17.4.1']) {
+  test(`an unplugged iPhone (iOS ${version}): app tools answer DEVICE_NOT_FOUND, not a quoted go-ios failure`, async () => {
+    const rig = await makeRig({ phone: { version, tunnel: false } });
+    try {
+      rig.tools.config.goIosLogs = 'slog';
+      assert.ok((await rig.call('mobile_list_apps')).apps.length > 0);
+      rig.tools.unplug(PHONE_UDID);
+      for (const [tool, params] of [['mobile_list_apps', {}], ['mobile_launch_app', { packageName: SAFARI }], ['mobile_terminate_app', { packageName: SAFARI }], ['mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' }]] as const) {
+        const r = await rig.call(tool, params);
+        assert.is(r.code, 'DEVICE_NOT_FOUND', `${tool}: ${JSON.stringify(r)}`);
+        assert.match(r.message, new RegExp(`iPhone ${PHONE_UDID} is no longer connected`), tool);
+      }
+    } finally {
+      await rig.close();
+    }
+  });
+}
+
 test.run();

@@ -73,15 +73,19 @@ test('go-ios absent: an iPhone id gets the go-ios install command', async () => 
   }
 });
 
-test('no tunnel on iOS 17+: the error names `sudo ios tunnel start`', async () => {
+test('no tunnel on iOS 17+: launching and stopping apps name `sudo ios tunnel start`; listing apps and WDA (started by Xcode) work', async () => {
   const rig = await makeRig({ phone: { version: '17.4.1', tunnel: false } });
   try {
-    for (const tool of ['mobile_list_apps', 'mobile_list_elements_on_screen']) {
-      const r = await rig.call(tool);
-      assert.is(r.code, 'UNSUPPORTED', tool);
+    // go-ios reaches installation_proxy and `ios forward` through usbmuxd; only instruments needs the tunnel.
+    assert.ok((await rig.call('mobile_list_apps')).apps.length > 0, 'ios apps needs no tunnel');
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements), 'ios forward needs no tunnel');
+    for (const tool of ['mobile_launch_app', 'mobile_terminate_app']) {
+      const r = await rig.call(tool, { packageName: 'com.mobilebridge.demo' });
+      assert.is(r.code, 'UNSUPPORTED', `${tool}: ${JSON.stringify(r)}`);
       assert.match(r.message, /no go-ios tunnel to 00008110-001A2B3C4D5E801E, which runs iOS 17 or later/);
       assert.match(r.message, /sudo ios tunnel start/);
     }
+    assert.not.ok(rig.tools.calls.some((c) => c.startsWith('ios launch') || c.startsWith('ios kill')), 'nothing launched or killed without a tunnel');
   } finally {
     await rig.close();
   }

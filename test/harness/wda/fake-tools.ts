@@ -20,6 +20,7 @@ import type { EmulatedWda } from './emulated-wda.js';
  *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]
  *   ios forward <host> <device>        runs until killed (the fake proxies to the phone's emulated WDA)
  * go-ios failures are logrus JSON lines on stderr ({"level":"fatal","msg":…,"err":…}) and exit 1.
+ * iOS 17+ without a tunnel: only launch and kill fail (instruments); a phone not attached: "Device not found: <udid>".
  */
 
 export const FAKE_BIN = fileURLToPath(new URL('../../../../test/harness/bin', import.meta.url));
@@ -100,8 +101,17 @@ const fatal = (msg: string, err: string): Answer => ({ stderr: logLine('fatal', 
 const failure = (msg: string, attrs: Record<string, unknown>): Answer => ({ stderr: logLine('error', msg, attrs), code: 1 });
 /** ConnectLockdownWithSession (connect.go) for a phone without a pair record (pair_read.go). */
 const NOT_PAIRED = "could not retrieve PairRecord with error: ReadPair failed with errorcode '2', is the device paired?";
-/** startservice.go's refusal when the instruments service is missing (no developer disk image). */
-const NO_IMAGE = "Could not start service:com.apple.instruments.remoteserver.DVTSecureSocketProxy with reason:'InvalidService'. Have you mounted the Developer Image?";
+/** startservice.go's refusal when the instruments service is missing (no developer disk image; iOS 17+ without a tunnel). */
+const NO_SERVICE = "Could not start service:com.apple.instruments.remoteserver.DVTSecureSocketProxy with reason:'InvalidService'. Have you mounted the Developer Image?";
+/**
+ * What `processcontrol failed` carries: go-ios 1.1+ wraps the refusal with its remedy (ios/instruments/helper.go
+ * instrumentsUnavailableErr at 3ebc297: a disk image below iOS 17, a tunnel from 17 on); older builds quote it bare.
+ */
+const noInstruments = (phone: FakePhone): string => {
+  if (goIosLogStyle !== 'slog') return NO_SERVICE;
+  const remedy = Number.parseInt(phone.version, 10) >= 17 ? `this device runs iOS ${phone.version} and needs an active tunnel — run \`ios tunnel start\`` : 'the Developer Disk Image must be mounted — run `ios image auto`';
+  return `instruments service "com.apple.instruments.remoteserver.DVTSecureSocketProxy" unavailable on ${phone.udid}: ${remedy} (cause: ${NO_SERVICE})`;
+};
 const simError = (domain: string, code: number, lines: string[]): Answer => ({
   stderr: `An error was encountered processing the command (domain=${domain}, code=${code}):\n${lines.join('\n')}\n`,
   code: code & 0xff || 1,
@@ -273,24 +283,25 @@ export class FakeIosTools {
       const tunnels = this.config.phones.filter((p) => p.tunnel).map((p, i) => ({ address: `fd35:3a1c:9b5e::${i + 1}`, rsdPort: 58783 + i, udid: p.udid, userspaceTun: false, userspaceTunPort: 0 }));
       return { stdout: JSON.stringify(tunnels) + '\n' };
     }
-    const phone = (udidArg ? this.config.phones.find((p) => p.udid === udidArg) : this.config.phones[0]) ?? undefined;
-    if (phone?.unplugged) return fatal('error getting devicelist', `device not found: ${udidArg ?? phone.udid}`);
-    if (!phone) return fatal('error getting devicelist', `device not found: ${udidArg ?? '(first device)'}`);
+    // cli_device_resolution.go resolveDevice: exitIfError("Device not found: "+udid, err) with ios/utils.go's error.
+    const attached = this.config.phones.filter((p) => !p.unplugged);
+    const phone = udidArg ? attached.find((p) => p.udid === udidArg) : attached[0];
+    if (!phone) return fatal(`Device not found: ${udidArg ?? ''}`, udidArg ? `Device '${udidArg}' not found. Is it attached to the machine?` : 'no iOS devices are attached to this host');
     // Every lockdown session reads the pair record first (ConnectLockdownWithSession).
     if (phone.untrusted) return fatal(verb === 'info' ? 'failed getting info' : `${verb} failed`, NOT_PAIRED);
     if (verb === 'info') {
       // printDeviceInfo: GetValuesPlist's map as JSON (some of its keys).
       return { stdout: JSON.stringify({ DeviceClass: 'iPhone', DeviceName: 'iPhone', ProductName: 'iPhone OS', ProductType: phone.productType, ProductVersion: phone.version, UniqueDeviceID: phone.udid }) + '\n' };
     }
-    if (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel && verb !== 'forward') {
-      return fatal('failed to get tunnel info', 'no tunnel found for device; start one with "ios tunnel start"');
-    }
+    // iOS 17+ offers instruments (process control) only through a tunnel; lockdown services (apps, install,
+    // uninstall, info) and usbmuxd forwards need none (ios/connect.go ConnectToService, ios/forward/forward.go).
+    const instruments = phone.noDeveloperImage || (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel);
     const d = phone.device;
     try {
       switch (verb) {
         case 'apps': {
           const system = args.includes('--system');
-          const apps = d.installedApps.filter((a) => Boolean(a.system) === system).map((a) => ({ ApplicationType: 'User', CFBundleDisplayName: a.name, CFBundleIdentifier: a.package, CFBundleName: a.name, CFBundleShortVersionString: a.version, CFBundleVersion: '1' }));
+          const apps = d.installedApps.filter((a) => Boolean(a.system) === system).map((a) => ({ ApplicationType: system ? 'System' : 'User', CFBundleDisplayName: a.name, CFBundleIdentifier: a.package, CFBundleName: a.name, CFBundleShortVersionString: a.version, CFBundleVersion: '1' }));
           return { stdout: JSON.stringify(apps) + '\n' };
         }
         case 'install': {
@@ -303,7 +314,7 @@ export class FakeIosTools {
           return {};
         case 'launch':
           // cmd_device_apps.go runLaunchCommand: process control first (it needs the developer image), then the launch.
-          if (phone.noDeveloperImage) return fatal('processcontrol failed', NO_IMAGE);
+          if (instruments) return fatal('processcontrol failed', noInstruments(phone));
           if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch app command failed', `could not find app with bundle id ${rest[0]}`);
           // The wording of the phone's refusal is not from go-ios (it quotes what the phone says) and is a guess here.
           if (phone.wda.locked) return fatal('launch app command failed', `Unable to launch ${rest[0]} because the device was not, or could not be, unlocked.`);
@@ -316,7 +327,7 @@ export class FakeIosTools {
           const id = rest[0];
           const slog = goIosLogStyle === 'slog';
           if (!d.installedApps.some((a) => a.package === id)) return failure(slog ? 'not installed' : `${id} not installed`, { bundleID: id });
-          if (phone.noDeveloperImage) return fatal('processcontrol failed', NO_IMAGE);
+          if (instruments) return fatal('processcontrol failed', noInstruments(phone));
           if (!(id in d.snapshot().tasks) && d.foregroundPackage !== id) return failure(slog ? 'process not found' : `process of ${id} not found`, { bundleID: id });
           await d.terminateApp(id, ctx());
           return { stderr: logLine('info', 'killed', { bundleID: id, pid: 4321 }) };

@@ -1,6 +1,6 @@
 import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
-import { goIosError, majorVersion, type GoIos } from './go-ios.js';
+import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from './go-ios.js';
 import type { CommandResult } from './run-command.js';
 import type { Simctl } from './simctl.js';
 
@@ -92,19 +92,21 @@ export class RealDeviceControl implements AppControl {
     return `iPhone ${this.udid}`;
   }
 
-  /** iOS 17+ reaches installation and process services only through the go-ios tunnel. */
-  async ready(signal?: AbortSignal): Promise<void> {
+  /**
+   * iOS 17+ reaches process control (launch, kill) only through the go-ios tunnel. Listing, installing and
+   * uninstalling use lockdown services over usbmuxd (go-ios ios/connect.go ConnectToService, zipconduit New),
+   * and go-ios looks no tunnel up for them (cli_device_resolution.go needsAutomaticTunnelInfo), so they need none.
+   */
+  private async processControl(signal?: AbortSignal): Promise<void> {
     if (majorVersion(this.version) >= 17) await this.goIos.requireTunnel(this.udid, signal);
   }
 
-  async listApps(signal?: AbortSignal): Promise<InstalledApp[]> {
-    await this.ready(signal);
+  listApps(signal?: AbortSignal): Promise<InstalledApp[]> {
     return this.goIos.apps(this.udid, signal);
   }
 
-  async install(path: string, signal?: AbortSignal): Promise<void> {
-    await this.ready(signal);
-    await this.goIos.install(this.udid, path, signal);
+  install(path: string, signal?: AbortSignal): Promise<void> {
+    return this.goIos.install(this.udid, path, signal);
   }
 
   async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
@@ -118,9 +120,10 @@ export class RealDeviceControl implements AppControl {
   }
 
   async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
-    await this.ready(signal);
+    await this.processControl(signal);
     const r = await this.goIos.launch(this.udid, bundleId, signal);
     if (r.code === 0) return;
+    if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
     if (!(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
     throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${goIosError(r)} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
@@ -133,9 +136,10 @@ export class RealDeviceControl implements AppControl {
    * neither (the phone gone, no developer image) is an error, never "was not running".
    */
   async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
-    await this.ready(signal);
+    await this.processControl(signal);
     const r = await this.goIos.kill(this.udid, bundleId, signal);
     if (r.code === 0) return true;
+    if (phoneDetached(r)) throw phoneGone(this.where);
     const said = goIosError(r);
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
     if (/^(\S+ )?not installed$/i.test(said) || !(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);

@@ -11,7 +11,7 @@ import { MissingExecutableError, runCommand, type CommandResult } from './run-co
  * ({"level":"fatal","msg":"…","err":"…"} then exit 1 on failure). Formats used here, samples in test/fixtures/ios/:
  *   ios list --details  → {"deviceList":[{"Udid","ProductName","ProductType","ProductVersion"(,"ConnectionType")}]}
  *   ios apps            → [{"CFBundleIdentifier","CFBundleName","CFBundleDisplayName","CFBundleShortVersionString",…}]
- *   ios tunnel ls       → [{"address","rsdPort","udid","userspaceTun","userspaceTunPort"}]  (iOS 17+ needs one)
+ *   ios tunnel ls       → [{"address","rsdPort","udid","userspaceTun","userspaceTunPort"}]  (iOS 17+ launch and kill need one)
  *   ios list            → {"deviceList":["<udid>",…]}   ios info → {"ProductType","ProductVersion",… lockdown values}
  */
 const DetailsList = v.object({
@@ -122,6 +122,21 @@ export function parseGoIosLogLine(line: string): LogEntry | undefined {
 
 const FAILURE_LEVELS = new Set(['fatal', 'error', 'panic']);
 
+/**
+ * Whether go-ios failed because the phone is not attached: every per-device command resolves --udid
+ * first and exits with "Device not found: <udid>" / "Device '<udid>' not found. Is it attached to the
+ * machine?" (cli_device_resolution.go resolveDevice, ios/utils.go GetDeviceWithAddress at go-ios 3ebc297);
+ * older builds said "device not found: <udid>".
+ */
+export function phoneDetached(result: CommandResult): boolean {
+  return result.code !== 0 && /\bdevice (?:'[^']*' )?not found\b/i.test(goIosError(result));
+}
+
+/** The answer for a call on a phone that left usbmuxd's list (unplugged, or its Wi-Fi pairing dropped). */
+export function phoneGone(label: string): ToolError {
+  return new ToolError('DEVICE_NOT_FOUND', `${label} is no longer connected (unplugged, or its Wi-Fi pairing dropped); plug it in again and unlock it, then repeat the call`);
+}
+
 /** go-ios reports failures as log lines on stderr; quote the msg and err of the last failure, never a raw JSON line. */
 export function goIosError(result: CommandResult): string {
   const entries: LogEntry[] = [];
@@ -157,8 +172,9 @@ export class GoIos {
     }
   }
 
-  private async ok(args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
-    const r = await this.run(args, signal, timeoutMs);
+  private async ok(udid: string, args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
+    const r = await this.run([...args, `--udid=${udid}`], signal, timeoutMs);
+    if (phoneDetached(r)) throw phoneGone(`iPhone ${udid}`);
     if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${goIosError(r)}`);
     return r.stdout;
   }
@@ -187,21 +203,22 @@ export class GoIos {
   }
 
   async apps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
-    return parseGoIosApps(await this.ok(['apps', `--udid=${udid}`], `listing the apps of ${udid} (ios apps)`, signal));
+    return parseGoIosApps(await this.ok(udid, ['apps'], `listing the apps of ${udid} (ios apps)`, signal));
   }
 
   /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`). */
   async systemApps(udid: string, signal?: AbortSignal): Promise<string[]> {
-    return parseGoIosApps(await this.ok(['apps', '--system', `--udid=${udid}`], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
+    return parseGoIosApps(await this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
+    if (phoneDetached(r)) throw phoneGone(`iPhone ${udid}`);
     if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `${udid} refused to install ${path}: ${goIosError(r)} (a device needs an .ipa or .app signed for it)`);
   }
 
   async uninstall(udid: string, bundleId: string, signal?: AbortSignal): Promise<void> {
-    await this.ok(['uninstall', bundleId, `--udid=${udid}`], `uninstalling ${bundleId} from ${udid}`, signal);
+    await this.ok(udid, ['uninstall', bundleId], `uninstalling ${bundleId} from ${udid}`, signal);
   }
 
   launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
@@ -212,11 +229,19 @@ export class GoIos {
     return this.run(['kill', bundleId, `--udid=${udid}`], signal);
   }
 
-  /** iOS 17+ talks to developer services only through a tunnel that `ios tunnel start` keeps open. */
+  /**
+   * iOS 17+ offers developer services (instruments: launching and killing apps, and `ios runwda`) only through
+   * a tunnel that `ios tunnel start` keeps open; without one go-ios fails with "processcontrol failed"
+   * (ios/instruments/helper.go connectInstruments). Lockdown services (apps, install, uninstall, forward) need none.
+   */
   async requireTunnel(udid: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['tunnel', 'ls'], signal, 10_000);
     const up = r.code === 0 && parseTunnels(r.stdout).includes(udid);
-    if (!up) throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one: ${TUNNEL_FIX}`);
+    if (up) return;
+    // A phone that was unplugged loses its tunnel too: say that, not "start the tunnel".
+    const attached = await this.run(['list'], signal, 20_000);
+    if (attached.code === 0 && !parseUdidList(attached.stdout).includes(udid)) throw phoneGone(`iPhone ${udid}`);
+    throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one to launch or stop apps: ${TUNNEL_FIX}`);
   }
 
   /** Starts `ios forward <hostPort> <devicePort>`, which keeps running until killed; the caller owns the process. */

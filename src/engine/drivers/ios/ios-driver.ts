@@ -6,7 +6,7 @@ import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
 import { freePort } from './free-port.js';
-import { GoIos, majorVersion, type RealDeviceInfo } from './go-ios.js';
+import { GoIos, majorVersion, phoneGone, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
 import { Simctl, type SimulatorInfo } from './simctl.js';
 import { WdaClient } from './wda-client.js';
@@ -118,9 +118,7 @@ export class IosDriver implements Driver {
   private async requireConnected(udid: string, label: string, signal?: AbortSignal): Promise<void> {
     this.recent = undefined;
     const listed = await this.goIos.devices(signal);
-    if (!listed.some((d) => d.id === udid)) {
-      throw new ToolError('DEVICE_NOT_FOUND', `${label} is no longer connected (unplugged, or its Wi-Fi pairing dropped); plug it in again and unlock it, then repeat the call`);
-    }
+    if (!listed.some((d) => d.id === udid)) throw phoneGone(label);
   }
 
   private openSimulator(info: SimulatorInfo): IosDevice {
@@ -161,7 +159,8 @@ export class IosDriver implements Driver {
       async (signal) => {
         // A replugged iPhone gets a new usbmuxd connection: the old forward never reaches it again.
         if (linked) await this.requireConnected(info.id, label, signal);
-        await control.ready(signal);
+        // No tunnel check: `ios forward` goes through usbmuxd on every iOS version (go-ios ios/forward/forward.go), and a
+        // WebDriverAgent started by Xcode needs no go-ios tunnel; `ios runwda` on iOS 17+ does, as the hint says.
         const port = await freePort();
         forward?.kill();
         forward = this.goIos.forward(info.id, port, devicePort);
