@@ -24,11 +24,6 @@ type Json = unknown;
 export interface EmulatedWdaOptions {
   /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
   scale?: number;
-  /**
-   * WDA before 2023 waited for the keyboard in /wda/keys and failed without one; later builds
-   * (FBElementCommands.m handleKeys without the wait) "type" into nothing and answer success.
-   */
-  keysWaitForKeyboard?: boolean;
   /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
   simulator?: boolean;
   /** Answer as WDA before its W3C protocol (2019): HTTP 200 and a numeric `status` for every answer. */
@@ -41,6 +36,15 @@ export interface EmulatedWdaOptions {
 export interface WdaFaults {
   /** Requests ("POST /session/:id/actions") that WDA carries out and then drops the connection without answering. */
   resetAfter?: RegExp;
+  /** Runs after WDA answered a request ("GET /session/:id/element/active"), e.g. to let another client take the session. */
+  afterAnswer?: (request: string) => void;
+  /**
+   * XCTest cannot snapshot the app in front this many more times (it is launching, closing or has just crashed):
+   * /source and element lookups fail as XCUIElement+FBUtilities.m fb_takeSnapshot does, "stale element reference".
+   */
+  snapshotFailures?: number;
+  /** /wda/keys fails with this NSError description: XCTest could not synthesize the typing (FBTypeText). */
+  typingFails?: string;
   /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */
   decorateSource?: (tree: WdaJsonNode) => WdaJsonNode;
   /**
@@ -126,6 +130,11 @@ export class EmulatedWda {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Another client opens a session: WDA keeps one, so ours ends (FBSessionCommands.m handleCreateSession). */
+  foreignSession(): void {
+    this.sessionId = randomUUID().toUpperCase();
+  }
+
   /** Like the runner being relaunched: same port, no session. */
   async restart(): Promise<void> {
     await this.stop();
@@ -152,8 +161,10 @@ export class EmulatedWda {
         path = m[2] ?? '';
       }
       const value = await this.route(method, path, url, body, Boolean(m));
-      if (this.faults.resetAfter?.test(`${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`)) return void req.socket.destroy();
+      const request = `${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`;
+      if (this.faults.resetAfter?.test(request)) return void req.socket.destroy();
       this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessionId, status: 0 } : { value, sessionId: this.sessionId });
+      this.faults.afterAnswer?.(request);
     } catch (err) {
       const f = err instanceof WdaFailure ? err : toWdaFailure(err);
       // Before W3C (2019) FBResponseWithStatus answered HTTP 200 {value: message, sessionId, status: <JSON Wire code>}.
@@ -239,10 +250,12 @@ export class EmulatedWda {
     switch (key) {
       case 'GET /source':
         if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
+        this.snapshotApp();
         return this.sourceTree();
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
         if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
+        this.snapshotApp();
         if (!d.keyboardVisible || this.faults.hardwareKeyboard) return [];
         const id = '00000000-0000-0000-2A0E-000000000001';
         return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
@@ -261,9 +274,10 @@ export class EmulatedWda {
         const value = body.value;
         if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
         if (this.locked) return this.onLockScreen();
-        // FBElementCommands.m handleKeys: old builds wait for the keyboard, else "invalid element state"; new ones type into nothing.
-        if (!d.keyboardVisible && !this.options.keysWaitForKeyboard) return null;
-        if (!d.keyboardVisible) throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys"');
+        // FBElementCommands.m handleKeys (W3C builds, 2019 on): no keyboard wait, FBTypeText synthesizes the keys into
+        // whatever is in front; only a synthesis failure is "invalid element state", with the NSError's description.
+        if (this.faults.typingFails) throw new WdaFailure('invalid element state', 400, this.faults.typingFails);
+        if (!d.keyboardVisible) return null;
         // XCUIKeyboardKeyDelete ("\b") deletes one character, as typeText does with it on a device.
         for (const run of value.join('').match(/\u0008|[^\u0008]+/g) ?? []) {
           if (run === '\u0008') await d.deleteBackward(this.ctx());
@@ -272,10 +286,11 @@ export class EmulatedWda {
         return null;
       }
       case 'GET /element/active': {
-        // FBFindElementCommands handleGetActiveElement: the focused element, else "no such element".
+        // FBFindElementCommands.m handleGetActiveElement: the element with keyboard focus, else FBNoSuchElementErrorResponseForRequest
+        // (a GET has no arguments, so using and value print as "(null)"). Element uuids live in the session's FBElementCache.
         const focused = d.focusedField;
-        if (!focused || !d.keyboardVisible) throw new WdaFailure('no such element', 404, 'No active element');
-        const uuid = `${ACTIVE_PREFIX}${focused}`;
+        if (!focused || !d.keyboardVisible) throw new WdaFailure('no such element', 404, "unable to find an element using '(null)', value '(null)'");
+        const uuid = `${ACTIVE_PREFIX}${this.sessionId}-${focused}`;
         return { ELEMENT: uuid, 'element-6066-11e4-a52e-4f735466cecf': uuid };
       }
       case 'POST /wda/pressButton': {
@@ -316,6 +331,17 @@ export class EmulatedWda {
     throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
   }
 
+  /**
+   * XCUIElement+FBUtilities.m fb_takeSnapshot: no snapshot of the app raises FBStaleElementException (404); the
+   * message as a real WDA sent it for /source on an app's first launch (appium/appium-inspector#435).
+   */
+  private snapshotApp(): void {
+    if (!this.faults.snapshotFailures) return;
+    this.faults.snapshotFailures--;
+    const app = this.device.foregroundPackage;
+    throw new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: Error getting main window kAXErrorServerNotFound`);
+  }
+
   private onLockScreen(): null {
     this.inputOnLockScreen++;
     return null;
@@ -353,13 +379,16 @@ export class EmulatedWda {
   }
 
   /**
-   * FBElementCommands handleClear: only a uuid WDA handed out is known ("stale element reference"
-   * once the field lost focus in this emulation), and clearing goes through the keyboard.
+   * FBElementCommands.m handleClear: FBElementCache.m elementForUUID knows only the uuids this session handed
+   * out (another session's, or one from before a restart, is "stale element reference"), and an element no
+   * longer on screen fails its snapshot the same way (XCUIElement+FBUtilities.m); clearing goes through the keyboard.
    */
   private async clearElement(uuid: string): Promise<null> {
     const focused = this.device.focusedField;
-    if (!uuid.startsWith(ACTIVE_PREFIX)) throw new WdaFailure('no such element', 404, `The element identified by "${uuid}" is either not present or it has expired from the internal cache`);
-    if (uuid !== `${ACTIVE_PREFIX}${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore`);
+    if (!uuid.startsWith(`${ACTIVE_PREFIX}${this.sessionId}-`)) {
+      throw new WdaFailure('stale element reference', 404, `The element identified by "${uuid}" is either not present or it has expired from the internal cache. Try to find it again`);
+    }
+    if (uuid !== `${ACTIVE_PREFIX}${this.sessionId}-${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore. Make sure the application UI has the expected state`);
     await this.device.clearText(this.ctx());
     return null;
   }

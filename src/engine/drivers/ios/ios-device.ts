@@ -6,6 +6,7 @@ import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
+import { sleep } from './sleep.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
@@ -31,6 +32,17 @@ function press(x: number, y: number, holdMs: number): object[] {
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
+/** How long a read waits before asking again when XCTest could not snapshot the app in front. */
+const SNAPSHOT_RETRY_MS = 500;
+
+/**
+ * Reads of the app as a whole (/source, element lookups, orientation…), not of one element by uuid. XCTest
+ * fails their snapshot while the app launches, closes or crashes, and WDA answers "stale element reference"
+ * (XCUIElement+FBUtilities.m fb_takeSnapshot); asked again a moment later they usually succeed.
+ */
+function readsWholeApp(method: string, path: string): boolean {
+  return isRepeatable(method, path) && !path.includes('/element/');
+}
 
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
@@ -314,6 +326,10 @@ export class IosDevice implements DeviceHandle {
     try {
       return await send();
     } catch (err) {
+      if (err instanceof WdaError && err.error === 'stale element reference' && readsWholeApp(method, path)) {
+        await sleep(SNAPSHOT_RETRY_MS, ctx.signal);
+        return this.rethrowing(send, method, path);
+      }
       if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path) : err;
       const repeatable = !err.sent || isRepeatable(method, path);
       if (await this.wda.recover(ctx.signal)) {
@@ -337,8 +353,16 @@ export class IosDevice implements DeviceHandle {
   }
 
   private translate(err: WdaError, method: string, path: string): ToolError {
-    if (path === '/wda/keys' && err.error === 'invalid element state') {
+    // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
+    // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.
+    if (path === '/wda/keys' && /keyboard (is not|must be) present/i.test(err.detail)) {
       return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap a field first, then type. WebDriverAgent said: ${err.detail}`);
+    }
+    if (path === '/wda/keys') {
+      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not type (XCTest failed to synthesize the keys; some may have reached the field, so check it before typing again): ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
+    }
+    if (err.error === 'stale element reference' && readsWholeApp(method, path)) {
+      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest got no snapshot of it twice, as while an app launches, closes or has just crashed; call again in a moment. WebDriverAgent said: ${err.detail}`);
     }
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
     // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)".
@@ -357,3 +381,4 @@ export class IosDevice implements DeviceHandle {
 function touchSource(id: string, actions: object[]): object {
   return { type: 'pointer', id, parameters: { pointerType: 'touch' }, actions };
 }
+

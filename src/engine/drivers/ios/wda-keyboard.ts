@@ -65,11 +65,22 @@ export class WdaKeyboard {
     return typeof uuid === 'string' && uuid ? uuid : undefined;
   }
 
-  /** W3C element clear on the active (focused) element. */
+  /**
+   * W3C element clear on the active (focused) element. Its uuid lives in the session's element cache
+   * (FBElementCache.m): when the session was re-created in between (WDA restarted, or another client opened
+   * one) or the field was redrawn, WDA answers "stale element reference", so the field is looked up once more.
+   */
   async clearText(ctx: CallContext): Promise<void> {
-    const uuid = await this.activeElement(ctx);
-    if (!uuid) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId}; tap a text field first`);
-    await this.call('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
+    for (let attempt = 1; ; attempt++) {
+      const uuid = await this.activeElement(ctx);
+      if (!uuid) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId}; tap a text field first`);
+      try {
+        await this.call('POST', `/element/${encodeURIComponent(uuid)}/clear`, {}, ctx);
+        return;
+      } catch (err) {
+        if (attempt > 1 || !(err instanceof ToolError && /stale element reference/.test(err.message))) throw err;
+      }
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { ToolError } from '../../errors.js';
 import { freePort } from './free-port.js';
+import { sleep } from './sleep.js';
 import { bundleIdOfFile } from './installed-bundle.js';
 import { XCODE_FIX, type Simctl, type SimulatorInfo } from './simctl.js';
 import type { WdaClient } from './wda-client.js';
@@ -19,15 +20,6 @@ export interface WdaStartConfig {
   /** How long one call waits for a starting WDA before saying it is still starting. */
   waitMs?: number;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
 
 async function answers(client: WdaClient, signal?: AbortSignal): Promise<boolean> {
   try {
