@@ -52,7 +52,7 @@ test('the emulated MJPEG server streams only after the client sends bytes, in WD
   silent.destroy();
   const text = Buffer.concat(bytes).toString('latin1');
   assert.ok(text.startsWith('HTTP/1.0 200 OK\r\nServer: WDA MJPEG Server\r\nConnection: close\r\n'));
-  assert.match(text, /Content-Type: multipart\/x-mixed-replace; boundary=--BoundaryString\r\n\r\n--BoundaryString\r\nContent-type: image\/jpg\r\nContent-Length: \d+\r\n\r\n\xff\xd8/);
+  assert.match(text, /Content-Type: multipart\/x-mixed-replace; boundary=--BoundaryString\r\n\r\n--BoundaryString\r\nContent-type: image\/jpeg\r\nContent-Length: \d+\r\n\r\n\xff\xd8/);
   // The parser copes with any chunking, one byte at a time included.
   const parser = new MjpegParser();
   const pictures: Buffer[] = [];

@@ -20,7 +20,8 @@ const MAX_FPS = 60;
  *   - a raw TCP server, not HTTP: whatever the client sends first (any bytes) starts its stream; a
  *     client that sends nothing gets nothing; later bytes are ignored;
  *   - the stream starts with a fixed HTTP/1.0 header declaring `boundary=--BoundaryString`, then each
- *     picture as `--BoundaryString\r\nContent-type: image/jpg\r\nContent-Length: N\r\n\r\n<N bytes>\r\n\r\n`;
+ *     picture as `--BoundaryString\r\nContent-type: image/jpeg\r\nContent-Length: N\r\n\r\n<N bytes>\r\n\r\n`
+ *     (builds before WebDriverAgent b4704daf, November 2023, said `image/jpg`);
  *   - one screenshot per tick at mjpegServerFramerate (0 or above 60 means 60), JPEG at
  *     mjpegServerScreenshotQuality, scaled by mjpegScalingFactor %; a screenshot that fails is skipped
  *     (WDA logs it and waits for the next tick); nothing is taken while no client listens.
@@ -113,7 +114,7 @@ export class EmulatedMjpegServer {
     } catch {
       return;
     }
-    const chunk = Buffer.concat([Buffer.from(`--BoundaryString\r\nContent-type: image/jpg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]);
+    const chunk = Buffer.concat([Buffer.from(`--BoundaryString\r\nContent-type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]);
     for (const socket of this.listening) socket.write(chunk);
     this.partsSent++;
     this.recent.push(jpeg);

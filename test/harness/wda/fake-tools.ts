@@ -209,7 +209,10 @@ export class FakeIosTools {
           else await d.launchApp(id, ctx());
           return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
         case 'terminate':
-          if (d.foregroundPackage !== id) return simError('com.apple.CoreSimulator.SimError', 3, ['found nothing to terminate', 'Underlying error (domain=NSPOSIXErrorDomain, code=3):', '\tThe request to terminate "' + id + '" failed. found nothing to terminate']);
+          // As simctl prints it (Xcode 15; wix/Detox#4415): exit code 3, NSPOSIXErrorDomain (ESRCH).
+          if (d.foregroundPackage !== id) {
+            return simError('NSPOSIXErrorDomain', 3, ['Simulator device returned an error for the requested operation.', 'found nothing to terminate', 'Underlying error (domain=NSPOSIXErrorDomain, code=3):', `\tThe request to terminate "${id}" failed. found nothing to terminate`, '\tfound nothing to terminate']);
+          }
           await d.terminateApp(id, ctx());
           return {};
         case 'openurl':
