@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { EmulatedWda } from '../harness/wda/emulated-wda.js';
 import { find, makeRig } from './rig.js';
 
 // WDA works in points; the public API in pixels. The virtual iPhone is 1179×2556 px; reporting scale 2
@@ -29,5 +30,26 @@ for (const scale of [2, 3]) {
     }
   });
 }
+
+test('a WebDriverAgent from before 8.4 (2024): /wda/screen only in a session, without screenSize; the size comes from /window/size', async () => {
+  const rig = await makeRig();
+  const old = new EmulatedWda(rig.device, { before2024: true, name: 'iPhone 15' });
+  await rig.wda.stop();
+  await old.start(Number(new URL(rig.wda.url).port));
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: 1179, height: 2556 });
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Password').center);
+    await rig.call('mobile_type_keys', { text: 'pw' });
+    assert.is(rig.device.fieldValue('password'), 'pw', 'the tap hit the listed element');
+    assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: 2556, height: 1179 }, 'the size follows the orientation');
+    assert.is(old.requests.filter((q) => q === 'GET /wda/screen').length, 1, 'the session-less route is asked once, then not again');
+  } finally {
+    await old.stop();
+    await rig.close();
+  }
+});
 
 test.run();

@@ -28,6 +28,11 @@ export interface EmulatedWdaOptions {
   simulator?: boolean;
   /** Answer as WDA before its W3C protocol (2019): HTTP 200 and a numeric `status` for every answer. */
   legacy?: boolean;
+  /**
+   * A build before WebDriverAgent 8.4 (5ebc71c6, April 2024): /wda/screen only inside a session and without
+   * screenSize (the size comes from /window/size). Implied by `legacy`.
+   */
+  before2024?: boolean;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
   name?: string;
 }
@@ -209,8 +214,11 @@ export class EmulatedWda {
         this.sessionId = null;
         return null;
       case 'GET /wda/screen': {
-        const size = d.size;
-        return { screenSize: { width: size.width / this.scale, height: size.height / this.scale }, statusBarSize: { width: size.width / this.scale, height: 54 }, scale: this.scale };
+        // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.
+        const old = this.options.before2024 || this.options.legacy;
+        if (old && !inSession) break;
+        const points = { width: d.size.width / this.scale, height: d.size.height / this.scale };
+        return { ...(old ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
       }
       case 'GET /wda/locked':
         // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
@@ -248,6 +256,9 @@ export class EmulatedWda {
     }
     if (!inSession) throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
     switch (key) {
+      case 'GET /window/size':
+        // FBElementCommands.m handleGetWindowSize: the app's frame in points, turned with its interface orientation.
+        return { width: d.size.width / this.scale, height: d.size.height / this.scale };
       case 'GET /source':
         if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
         this.snapshotApp();

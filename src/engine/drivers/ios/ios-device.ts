@@ -11,14 +11,8 @@ import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { WdaKeyboard } from './wda-keyboard.js';
+import { WdaScreen, type ScreenInfo } from './wda-screen.js';
 import { parseWdaSource, wdaToUiNode } from './wda-source.js';
-
-interface ScreenInfo {
-  /** Points, for the current orientation. */
-  width: number;
-  height: number;
-  scale: number;
-}
 
 /** A touch at a point (in points) held for `holdMs`. */
 function press(x: number, y: number, holdMs: number): object[] {
@@ -61,6 +55,7 @@ export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
   private readonly keyboard: WdaKeyboard;
   private readonly lock: LockGuard;
+  private readonly display: WdaScreen;
 
   constructor(
     readonly info: DeviceInfo,
@@ -71,6 +66,7 @@ export class IosDevice implements DeviceHandle {
   ) {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
     this.lock = new LockGuard(info.id);
+    this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession));
   }
 
   /**
@@ -292,18 +288,11 @@ export class IosDevice implements DeviceHandle {
     return this.scale ?? (await this.screen(ctx)).scale;
   }
 
-  /** GET /wda/screen → {screenSize: {width, height} (points, current orientation), statusBarSize, scale}. */
+  /** The screen in points and its scale (wda-screen.ts); the scale is kept for input, which needs no size. */
   private async screen(ctx: CallContext): Promise<ScreenInfo> {
-    const value = (await this.wdaCall('GET', '/wda/screen', undefined, ctx, false)) as {
-      screenSize?: { width?: unknown; height?: unknown };
-      scale?: unknown;
-    } | null;
-    const width = Number(value?.screenSize?.width);
-    const height = Number(value?.screenSize?.height);
-    const scale = Number(value?.scale);
-    if (!(width > 0 && height > 0 && scale > 0)) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} reported no usable screen size or scale (/wda/screen)`);
-    this.scale = scale;
-    return { width, height, scale };
+    const screen = await this.display.read(ctx);
+    this.scale = screen.scale;
+    return screen;
   }
 
   /** Input only reaches the app on an unlocked phone (lock-guard.ts). */
