@@ -46,6 +46,9 @@ test('a WebDriverAgent from before 8.4 (2024): /wda/screen only in a session, wi
     assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
     assert.equal(await rig.call('mobile_get_screen_size'), { width: 2556, height: 1179 }, 'the size follows the orientation');
     assert.is(old.requests.filter((q) => q === 'GET /wda/screen').length, 1, 'the session-less route is asked once, then not again');
+    const volume = await rig.call('mobile_press_button', { button: 'VOLUME_UP' });
+    assert.is(volume.code, 'UNSUPPORTED', `its older wording of a refused button is understood: ${JSON.stringify(volume)}`);
+    assert.match(volume.message, /simulators have no volume buttons.*supports only: home/);
   } finally {
     await old.stop();
     await rig.close();

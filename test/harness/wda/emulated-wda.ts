@@ -30,7 +30,8 @@ export interface EmulatedWdaOptions {
   legacy?: boolean;
   /**
    * A build before WebDriverAgent 8.4 (5ebc71c6, April 2024): /wda/screen only inside a session and without
-   * screenSize (the size comes from /window/size). Implied by `legacy`.
+   * screenSize (the size comes from /window/size), and a refused button "is unknown" (the wording until v11.2, 2026).
+   * Implied by `legacy`.
    */
   before2024?: boolean;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
@@ -310,7 +311,13 @@ export class EmulatedWda {
         const buttons: Record<string, Button> = this.simulator ? { home: 'HOME' } : { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
         const button = buttons[String(body.name ?? '').toLowerCase()];
         if (!button) {
-          const said = `The button '${String(body.name)}' is not supported. The device under test only supports the following buttons: (\n    ${Object.keys(buttons).sort().join(',\n    ')}\n)`;
+          // Builds before v11.2 (3df0284d, 2026) worded it "is unknown" and listed home, volumeUp, volumeDown in that order.
+          const old = this.options.legacy || this.options.before2024;
+          const names = old ? ['home', ...(this.simulator ? [] : ['volumeUp', 'volumeDown'])] : Object.keys(buttons).sort();
+          const list = `(\n    ${names.join(',\n    ')}\n)`;
+          const said = old
+            ? `The button '${String(body.name)}' is unknown. Only the following button names are supported: ${list}`
+            : `The button '${String(body.name)}' is not supported. The device under test only supports the following buttons: ${list}`;
           throw new WdaFailure('unknown error', 500, `Error Domain=com.facebook.WebDriverAgent Code=1 "${said}" UserInfo={NSLocalizedDescription=${said}}`);
         }
         await d.pressButton(button, this.ctx());

@@ -354,9 +354,10 @@ export class IosDevice implements DeviceHandle {
       return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest got no snapshot of it twice, as while an app launches, closes or has just crashed; call again in a moment. WebDriverAgent said: ${err.detail}`);
     }
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
-    // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)".
+    // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)";
+    // before WebDriverAgent 11.2 (3df0284d): "The button '…' is unknown. Only the following button names are supported: (…)".
     // WDA offers volumeUp/volumeDown only on real iPhones (fb_availableButtonNames, #if !TARGET_OS_SIMULATOR).
-    const button = path === '/wda/pressButton' ? /The button '([^']*)' is not supported[^(]*\(([^)]*)\)/.exec(err.detail) : null;
+    const button = path === '/wda/pressButton' ? /The button '([^']*)' is (?:not supported|unknown)[^(]*\(([^)]*)\)/.exec(err.detail) : null;
     if (button) {
       const offered = button[2].split(',').map((b) => b.trim()).filter(Boolean).join(', ');
       const why = /^volume/i.test(button[1]) ? ' (simulators have no volume buttons: WebDriverAgent offers them on real iPhones only; use the Simulator\'s own volume controls)' : '';
