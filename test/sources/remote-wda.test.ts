@@ -26,6 +26,10 @@ test('--wda name=url: an iPhone reached only over the network, down and back by 
     const stop = () => engine.call('mobile_terminate_app', { device: 'lab-iphone', packageName: 'com.mobilebridge.demo' }) as Promise<{ message?: string }>;
     assert.is((await stop()).message, 'terminated com.mobilebridge.demo on lab-iphone');
     assert.is((await stop()).message, 'com.mobilebridge.demo was not running on lab-iphone; nothing to terminate');
+    // WDA answers "invalid argument" with FBSOpenApplication's "returned nil for" when the phone lacks the app.
+    const missing = (await engine.call('mobile_launch_app', { device: 'lab-iphone', packageName: 'com.example.absent' })) as { code?: string; message?: string };
+    assert.is(missing.code, 'APP_NOT_INSTALLED', JSON.stringify(missing));
+    assert.match(missing.message ?? '', /com\.example\.absent is not installed on lab-iphone/);
 
     await wda.stop();
     const [down] = await engine.listDevices();

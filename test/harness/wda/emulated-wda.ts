@@ -334,9 +334,16 @@ export class EmulatedWda {
         }
         return { ...this.mjpeg.settings };
       }
-      case 'POST /wda/apps/launch':
-        await d.launchApp(String(body.bundleId), this.ctx());
+      case 'POST /wda/apps/launch': {
+        // FBXCTestDaemonsProxy.m swizzledLaunchApp (2023 on): a failed launch raises FBApplicationMissingException,
+        // "invalid argument" with the launch's NSError, as WDA answered for a missing app in appium/WebDriverAgent#706.
+        const id = String(body.bundleId);
+        if (!d.installedApps.some((a) => a.package === id)) {
+          throw new WdaFailure('invalid argument', 400, `Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open "${id}" failed." UserInfo={BSErrorCodeDescription=InvalidRequest, NSLocalizedDescription=The request to open "${id}" failed., NSUnderlyingError=0x283546b50 {Error Domain=FBSOpenApplicationErrorDomain Code=4 "Application info provider (FBSApplicationLibrary) returned nil for "${id}"" UserInfo={BSErrorCodeDescription=NotFound, NSLocalizedFailureReason=Application info provider (FBSApplicationLibrary) returned nil for "${id}"}}}`);
+        }
+        await d.launchApp(id, this.ctx());
         return null;
+      }
       case 'POST /wda/apps/terminate':
         // FBSession terminateApplicationWithBundleId: YES when it was running and was terminated, else NO.
         return (await d.terminateApp(String(body.bundleId), this.ctx())) === true;
