@@ -7,7 +7,8 @@ import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { performActions } from './emulated-actions.js';
-import { LEGACY_CODES, toWdaFailure, WdaFailure } from './wda-failure.js';
+import { LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, WdaFailure } from './wda-failure.js';
+import { deviceInfoDocument, statusDocument } from './wda-documents.js';
 import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
@@ -194,15 +195,7 @@ export class EmulatedWda {
     const key = `${method} ${path}`;
     switch (key) {
       case 'GET /status':
-        return {
-          ready: true,
-          message: 'WebDriverAgent is ready to accept commands',
-          state: 'success',
-          os: { name: 'iOS', version: d.info.version, sdkVersion: '17.5', testmanagerdVersion: 65535 },
-          ios: { simulatorVersion: d.info.version, ip: null },
-          build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner' },
-          device: 'iphone',
-        };
+        return statusDocument(d.info.version, this.simulator);
       case 'POST /session': {
         if (typeof body.capabilities !== 'object' || body.capabilities === null) {
           throw new WdaFailure('session not created', 500, "'capabilities' is mandatory to create a new session");
@@ -232,11 +225,7 @@ export class EmulatedWda {
         this.locked = false;
         return null;
       case 'GET /wda/device/info':
-        // FBCustomCommands.m handleGetDeviceInfo; uuid is identifierForVendor, not the simulator's UDID.
-        return {
-          currentLocale: 'en_US', timeZone: 'Europe/Berlin', name: this.options.name ?? 'iPhone', model: 'iPhone', uuid: this.vendorId,
-          userInterfaceIdiom: 0, userInterfaceStyle: d.darkMode ? 'dark' : 'light', isSimulator: this.simulator, thermalState: 0,
-        };
+        return deviceInfoDocument(this.options.name ?? 'iPhone', this.vendorId, d.darkMode, this.simulator);
       case 'GET /wda/activeAppInfo':
         return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: {} };
       case 'GET /screenshot':
@@ -310,16 +299,7 @@ export class EmulatedWda {
         // name fails through FBResponseWithUnknownError(error), i.e. the NSError's description (FBErrorBuilder, code 1).
         const buttons: Record<string, Button> = this.simulator ? { home: 'HOME' } : { home: 'HOME', volumeup: 'VOLUME_UP', volumedown: 'VOLUME_DOWN' };
         const button = buttons[String(body.name ?? '').toLowerCase()];
-        if (!button) {
-          // Builds before v11.2 (3df0284d, 2026) worded it "is unknown" and listed home, volumeUp, volumeDown in that order.
-          const old = this.options.legacy || this.options.before2024;
-          const names = old ? ['home', ...(this.simulator ? [] : ['volumeUp', 'volumeDown'])] : Object.keys(buttons).sort();
-          const list = `(\n    ${names.join(',\n    ')}\n)`;
-          const said = old
-            ? `The button '${String(body.name)}' is unknown. Only the following button names are supported: ${list}`
-            : `The button '${String(body.name)}' is not supported. The device under test only supports the following buttons: ${list}`;
-          throw new WdaFailure('unknown error', 500, `Error Domain=com.facebook.WebDriverAgent Code=1 "${said}" UserInfo={NSLocalizedDescription=${said}}`);
-        }
+        if (!button) throw refusedButton(String(body.name), this.simulator, Boolean(this.options.legacy || this.options.before2024));
         await d.pressButton(button, this.ctx());
         return null;
       }
@@ -335,12 +315,8 @@ export class EmulatedWda {
         return { ...this.mjpeg.settings };
       }
       case 'POST /wda/apps/launch': {
-        // FBXCTestDaemonsProxy.m swizzledLaunchApp (2023 on): a failed launch raises FBApplicationMissingException,
-        // "invalid argument" with the launch's NSError, as WDA answered for a missing app in appium/WebDriverAgent#706.
         const id = String(body.bundleId);
-        if (!d.installedApps.some((a) => a.package === id)) {
-          throw new WdaFailure('invalid argument', 400, `Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open "${id}" failed." UserInfo={BSErrorCodeDescription=InvalidRequest, NSLocalizedDescription=The request to open "${id}" failed., NSUnderlyingError=0x283546b50 {Error Domain=FBSOpenApplicationErrorDomain Code=4 "Application info provider (FBSApplicationLibrary) returned nil for "${id}"" UserInfo={BSErrorCodeDescription=NotFound, NSLocalizedFailureReason=Application info provider (FBSApplicationLibrary) returned nil for "${id}"}}}`);
-        }
+        if (!d.installedApps.some((a) => a.package === id)) throw missingApp(id);
         await d.launchApp(id, this.ctx());
         return null;
       }
@@ -356,15 +332,11 @@ export class EmulatedWda {
     throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
   }
 
-  /**
-   * XCUIElement+FBUtilities.m fb_takeSnapshot: no snapshot of the app raises FBStaleElementException (404); the
-   * message as a real WDA sent it for /source on an app's first launch (appium/appium-inspector#435).
-   */
+  /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */
   private snapshotApp(): void {
     if (!this.faults.snapshotFailures) return;
     this.faults.snapshotFailures--;
-    const app = this.device.foregroundPackage;
-    throw new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: Error getting main window kAXErrorServerNotFound`);
+    throw noSnapshot(this.device.foregroundPackage);
   }
 
   private onLockScreen(): null {

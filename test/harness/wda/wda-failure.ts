@@ -27,3 +27,39 @@ export function toWdaFailure(err: unknown): WdaFailure {
   if (err instanceof ToolError && err.code === 'INVALID_PARAMETER') return new WdaFailure('invalid argument', 400, err.message);
   return new WdaFailure('unknown error', 500, err instanceof Error ? err.message : String(err));
 }
+
+/**
+ * fb_pressButton's refusal, through FBResponseWithUnknownError (the NSError's description). Builds before v11.2
+ * (3df0284d, 2026) said "is unknown" and listed home, volumeUp, volumeDown in that order; volume buttons only
+ * on real iPhones (fb_availableButtonNames, #if !TARGET_OS_SIMULATOR).
+ */
+export function refusedButton(name: string, simulator: boolean, older: boolean): WdaFailure {
+  const names = older ? ['home', ...(simulator ? [] : ['volumeUp', 'volumeDown'])] : simulator ? ['home'] : ['home', 'volumedown', 'volumeup'];
+  const list = `(\n    ${names.join(',\n    ')}\n)`;
+  const said = older
+    ? `The button '${name}' is unknown. Only the following button names are supported: ${list}`
+    : `The button '${name}' is not supported. The device under test only supports the following buttons: ${list}`;
+  return new WdaFailure('unknown error', 500, `Error Domain=com.facebook.WebDriverAgent Code=1 "${said}" UserInfo={NSLocalizedDescription=${said}}`);
+}
+
+/**
+ * FBXCTestDaemonsProxy.m swizzledLaunchApp (2023 on): a failed launch raises FBApplicationMissingException, "invalid
+ * argument" with the launch's NSError, as WDA answered for a missing app in appium/WebDriverAgent#706.
+ */
+export function missingApp(id: string): WdaFailure {
+  const open = `The request to open "${id}" failed.`;
+  const cause = `Application info provider (FBSApplicationLibrary) returned nil for "${id}"`;
+  return new WdaFailure(
+    'invalid argument',
+    400,
+    `Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "${open}" UserInfo={BSErrorCodeDescription=InvalidRequest, NSLocalizedDescription=${open}, NSUnderlyingError=0x283546b50 {Error Domain=FBSOpenApplicationErrorDomain Code=4 "${cause}" UserInfo={BSErrorCodeDescription=NotFound, NSLocalizedFailureReason=${cause}}}}`,
+  );
+}
+
+/**
+ * XCUIElement+FBUtilities.m fb_takeSnapshot: no snapshot of the app raises FBStaleElementException (404); the
+ * message as a real WDA sent it for /source on an app's first launch (appium/appium-inspector#435).
+ */
+export function noSnapshot(app: string): WdaFailure {
+  return new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: Error getting main window kAXErrorServerNotFound`);
+}
