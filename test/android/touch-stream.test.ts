@@ -92,6 +92,26 @@ test('the server injects a touch outside the screen as it is (scrcpy does not ch
   }
 });
 
+test('a touch on the last row and column stays on the screen: the video coordinate never reaches the video size, which PositionMapper maps one pixel past the screen', async ({ rig }) => {
+  if (!rig || !hasFfmpeg()) return;
+  const handle = await handleOf(rig);
+  const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    const ctx = { signal: new AbortController().signal };
+    // 2399 × 1200 / 2400 = 1199.5 rounds to 1200, the video height; scrcpy maps that back to y = 2400.
+    assert.is(await handle.touch!('down', 1079, 2399, ctx), true);
+    await handle.touch!('up', 1079, 2399, ctx);
+    await until(() => log.length >= 2, 'both events at the server');
+    const at = /^down (\d+),(\d+) /.exec(log[0]);
+    assert.ok(at && Number(at[1]) < 1080 && Number(at[2]) < 2400 && Number(at[2]) >= 2396, `${log[0]} is inside the 1080x2400 screen, near its corner`);
+  } finally {
+    await video.close();
+  }
+});
+
 test('scrcpy refusing injection: a drag it refuses from the start goes through `input motionevent`; one refused midway fails instead of reporting success', async ({ rig }) => {
   if (!rig || !hasFfmpeg()) return;
   for (const midway of [false, true]) {

@@ -257,8 +257,8 @@ export class ControlChannel {
     return this.serializer.injectTouch({
       action: TOUCH_ACTION[kind],
       pointerId: pointer,
-      pointerX: Math.round((x * video.width) / device.width),
-      pointerY: Math.round((y * video.height) / device.height),
+      pointerX: toVideo(x, device.width, video.width),
+      pointerY: toVideo(y, device.height, video.height),
       videoWidth: video.width,
       videoHeight: video.height,
       // Controller.java: the finger is lifted by ACTION_UP with pressure 0; buttons are ignored for a finger.
@@ -303,6 +303,17 @@ export class ControlChannel {
       this.init.options.deviceMessageParsers.close();
     }
   }
+}
+
+/**
+ * One device coordinate in video pixels. PositionMapper maps back with (int)(v × device / video), so a
+ * point on the screen's last row or column that rounds up to the video size itself would land one pixel
+ * past the screen (2399 of 2400 at half size: 1199.5 → 1200 → 2400); a point on the screen stays inside
+ * the video. One outside the screen is sent as it is (the server does not check either).
+ */
+function toVideo(value: number, deviceSide: number, videoSide: number): number {
+  const scaled = Math.round((value * videoSide) / deviceSide);
+  return value >= 0 && value < deviceSide ? Math.min(scaled, videoSide - 1) : scaled;
 }
 
 function* utf8Chunks(text: string, maxBytes: number): Generator<string> {
