@@ -228,6 +228,31 @@ test('touches before the capture starts (video header read, no configuration yet
   for (const [x, y] of downs) assert.ok(x >= photo.x && x <= photo.x + photo.width && y >= photo.y && y <= photo.y + photo.height, `a finger on the photo, at device pixels: ${x},${y}`);
 });
 
+test('an encoder that refuses the requested size: the stream comes smaller than the video header said, and taps follow the stream', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const field = ((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.type === 'edittext')!;
+  // SurfaceEncoder writes the header (544x1200) before MediaCodec.configure refuses it, then retries at -m1024.
+  rig.phone.scrcpy.faults = { encoderMaxSize: 1100 };
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    const [config, key] = await take(video, 2);
+    assert.equal([config.config, key.key, key.width, key.height], [true, true, 464, 1024]);
+    const log = rig.phone.scrcpy.touchLog;
+    log.length = 0;
+    const r = await call('mobile_click_on_screen_at_coordinates', field.center);
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.ok(!rig.phone.scrcpy.injected.some((e) => e.startsWith('dropped')), 'the touches carried the size the stream has');
+    const [x, y] = /^down (\d+),(\d+)/.exec(log[0] ?? '')?.slice(1).map(Number) ?? [];
+    assert.ok(Math.abs(x - field.center.x) <= 3 && Math.abs(y - field.center.y) <= 3, `${log[0]} for ${JSON.stringify(field.center)}`);
+  } finally {
+    await video.close();
+  }
+});
+
 test('clipboard refused: Unicode typing is an error, not a success', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);

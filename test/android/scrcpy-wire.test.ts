@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scrcpyServerJar } from '../../src/engine/drivers/android/scrcpy/server-jar.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
-import { hasFfmpeg, until } from './scrcpy-support.js';
+import { decode, hasFfmpeg, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /**
@@ -45,6 +45,40 @@ function reader(socket: Duplex): (n: number) => Promise<Buffer> {
   };
 }
 
+interface Server {
+  device: ReturnType<ReturnType<typeof adbkit.Adb.createClient>['getDevice']>;
+  shell: Duplex;
+  log: () => string;
+  /** Opens the next socket, retrying until the server has bound its name. */
+  connect: () => Promise<Duplex>;
+}
+
+/** Pushes the jar and runs the server with `options` after the version, as scrcpy's client would. */
+async function runServer(rig: AndroidRig, options: string): Promise<Server> {
+  const device = adbkit.Adb.createClient({ port: rig.server.port }).getDevice(rig.phone.serial);
+  const transfer = await device.push(Readable.from([scrcpyServerJar()]), '/data/local/tmp/scrcpy-server.jar');
+  await new Promise((resolve, reject) => transfer.on('end', resolve).on('error', reject));
+  const shell = await device.shell(`CLASSPATH=/data/local/tmp/scrcpy-server.jar app_process / com.genymobile.scrcpy.Server 3.3.1 ${options}`);
+  let log = '';
+  shell.on('data', (c: Buffer) => (log += c.toString()));
+  const name = /scid=(\w+)/.exec(options)?.[1];
+  const connect = async (): Promise<Duplex> => {
+    for (let i = 0; i < 100; i++) {
+      const socket = await device.openLocal(`localabstract:scrcpy_${name}`).catch(() => undefined);
+      if (socket) return socket;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the server never bound scrcpy_${name}: ${log}`);
+  };
+  return { device, shell, log: () => log, connect };
+}
+
+/** One H.264 packet after its 12-byte frame header. */
+async function packet(read: (n: number) => Promise<Buffer>): Promise<{ flags: bigint; data: Buffer }> {
+  const head = await read(12);
+  return { flags: head.readBigUInt64BE(0), data: await read(head.readUInt32BE(8)) };
+}
+
 function touch(action: number, x: number, y: number, w: number, h: number): Buffer {
   const b = Buffer.alloc(32);
   b[0] = 2;
@@ -60,22 +94,16 @@ function touch(action: number, x: number, y: number, w: number, h: number): Buff
 
 test('dummy byte, device meta, codec meta, frame headers; touches for another size dropped; untypable characters dropped; an unknown type stops the server without an error line', async ({ rig }) => {
   if (!rig) return;
-  const device = adbkit.Adb.createClient({ port: rig.server.port }).getDevice(rig.phone.serial);
-  const transfer = await device.push(Readable.from([scrcpyServerJar()]), '/data/local/tmp/scrcpy-server.jar');
-  await new Promise((resolve, reject) => transfer.on('end', resolve).on('error', reject));
-  const shell = await device.shell('CLASSPATH=/data/local/tmp/scrcpy-server.jar app_process / com.genymobile.scrcpy.Server 3.3.1 scid=0000abcd tunnel_forward=true audio=false max_size=1200 log_level=info');
-  let log = '';
-  shell.on('data', (c: Buffer) => (log += c.toString()));
-  let video: Duplex | undefined;
-  for (let i = 0; i < 100 && !video; i++) {
-    video = await device.openLocal('localabstract:scrcpy_0000abcd').catch(() => undefined);
-    if (!video) await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.ok(video, 'the server bound scrcpy_0000abcd');
-  const control = await device.openLocal('localabstract:scrcpy_0000abcd');
+  const { device, shell, log: output, connect } = await runServer(rig, 'scid=0000abcd tunnel_forward=true audio=false max_size=1200 log_level=info');
+  const video = await connect();
+  const read = reader(video);
+  let control: Duplex | undefined;
   try {
-    const read = reader(video!);
-    assert.equal([...(await read(1))], [0], 'send_dummy_byte defaults to true: one 0x00 first');
+    // DesktopConnection.open writes it right after accepting the first socket, before the next accept.
+    const dummy = await Promise.race([read(1), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
+    assert.equal(dummy && [...dummy], [0], 'send_dummy_byte defaults to true: one 0x00 first, before the control socket is opened');
+    const socket = await device.openLocal('localabstract:scrcpy_0000abcd');
+    control = socket;
     const name = await read(64);
     assert.is(name.toString('utf8').replace(/\0+$/, ''), 'Virtual Pixel 8', '64-byte NUL-padded device name');
     const meta = await read(12);
@@ -94,24 +122,71 @@ test('dummy byte, device meta, codec meta, frame headers; touches for another si
     const injected = rig.phone.scrcpy.injected;
     injected.length = 0;
     // The bytes of notes/streaming.md, made for a 540x1200 video: the server streams 544x1200, so Controller drops them.
-    control.write(Buffer.concat([touch(0, 270, 600, 540, 1200), touch(1, 270, 600, 540, 1200)]));
+    socket.write(Buffer.concat([touch(0, 270, 600, 540, 1200), touch(1, 270, 600, 540, 1200)]));
     const email = { x: 540, y: 600 };
-    control.write(Buffer.concat([touch(0, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200), touch(1, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200)]));
-    const text = Buffer.from('straße');
+    socket.write(Buffer.concat([touch(0, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200), touch(1, (email.x * 544) / 1080, (email.y * 1200) / 2400, 544, 1200)]));
+    const text = Buffer.from('straße😀');
     const inject = Buffer.alloc(5);
     inject[0] = 1;
     inject.writeUInt32BE(text.length, 1);
-    control.write(Buffer.concat([inject, text]));
+    socket.write(Buffer.concat([inject, text]));
     await until(() => injected.some((e) => e.startsWith('text')), 'the text');
     assert.equal(injected, ['dropped touch for 540x1200', 'dropped touch for 540x1200', 'tap 540,600', 'text strae']);
-    await until(() => /WARN: Could not inject char u\+00df/.test(log), 'the warning for ß');
+    await until(() => /WARN: Could not inject char u\+de00/.test(output()), 'the warnings for ß and the emoji');
+    // Controller.injectText goes by Java char: the emoji's two UTF-16 units are refused one by one.
+    assert.equal(output().match(/Could not inject char u\+\w+/g), ['Could not inject char u+00df', 'Could not inject char u+d83d', 'Could not inject char u+de00']);
     // ControlProtocolException is an IOException, which Controller.handleEvent takes for the socket closing.
+    socket.write(Buffer.from([99]));
+    await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+    assert.not.match(output(), /ERROR|Exception/, output());
+  } finally {
+    video.destroy();
+    control?.destroy();
+    shell.destroy();
+  }
+});
+
+test('the server wakes a dark screen before it reads a message (power_on); log_level=warn leaves out INFO lines', async ({ rig }) => {
+  if (!rig) return;
+  const quirks = rig.phone.shell.quirks;
+  quirks.screenOff = true;
+  const { shell, log, connect } = await runServer(rig, 'scid=0000abce tunnel_forward=true audio=false video=false log_level=warn');
+  const control = await connect();
+  try {
+    const read = reader(control);
+    assert.equal([...(await read(1))], [0], 'without video the control socket is the first: the dummy byte');
+    assert.is((await read(64)).toString('utf8').replace(/\0+$/, ''), 'Virtual Pixel 8', 'and the device meta');
+    // Controller.control presses POWER when PowerManager says the screen is off.
+    await until(() => !quirks.screenOff, 'the screen to be woken');
     control.write(Buffer.from([99]));
     await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
-    assert.not.match(log, /ERROR|Exception/, log);
+    assert.not.match(log(), /INFO:/, 'Ln.initLogLevel(WARN): no "Device:" line');
   } finally {
-    video?.destroy();
+    quirks.screenOff = false;
     control.destroy();
+    shell.destroy();
+  }
+});
+
+test('an encoder that refuses the size: the header keeps it, the stream is downsized (SurfaceEncoder.prepareRetry, downsize_on_error)', async ({ rig }) => {
+  if (!rig) return;
+  rig.phone.scrcpy.faults = { encoderMaxSize: 1100 };
+  const { shell, log, connect } = await runServer(rig, 'scid=0000abcf tunnel_forward=true audio=false control=false max_size=1200 log_level=info send_dummy_byte=false');
+  const video = await connect();
+  try {
+    const read = reader(video);
+    await read(64);
+    const meta = await read(12);
+    assert.equal([meta.readUInt32BE(4), meta.readUInt32BE(8)], [544, 1200], 'the header is written before the encoder is configured');
+    const config = await packet(read);
+    const key = await packet(read);
+    assert.is(config.flags, 1n << 63n);
+    const decoded = decode(Buffer.concat([config.data, key.data]));
+    assert.equal([decoded.width, decoded.height], [464, 1024], `-m1024, the first fallback below 1200: ${decoded.error}`);
+    assert.match(log(), /ERROR: Capture\/encoding error: android\.media\.MediaCodec\$CodecException: .*\n\[server\] INFO: Retrying with -m1024\.\.\./);
+  } finally {
+    rig.phone.scrcpy.faults = {};
+    video.destroy();
     shell.destroy();
   }
 });

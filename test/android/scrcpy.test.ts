@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { UiElement } from '../../src/engine/types.js';
+import { parseServerOptions } from '../harness/adbd/scrcpy/options.js';
 import { decode, handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
@@ -48,6 +49,8 @@ test('openVideo: the verified jar is pushed, the server starts with a hex scid, 
     assert.match(launch, /max_size=1200/);
     assert.match(launch, /max_fps=30/);
     assert.match(launch, /video_codec_options=i-frame-interval=2/);
+    const words = launch.split(' com.genymobile.scrcpy.Server ')[1].split(' ');
+    assert.equal(parseServerOptions(words).unknown, [], 'every option is one Options.parse of 3.3.1 knows (and parses without error)');
     assert.ok(rig.phone.stats.opened.includes(`localabstract:scrcpy_${scid.padStart(8, '0')}`), 'sockets named after the hex scid');
     assert.equal([packets[0].config, packets[0].key], [true, false], 'first: codec configuration');
     assert.equal([packets[1].config, packets[1].key], [false, true], 'second: key frame');

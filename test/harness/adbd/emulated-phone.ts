@@ -37,7 +37,13 @@ export class EmulatedPhone {
     this.uia2 = new EmulatedUia2(this.phone, () => this.shell.dumpXml(), phoneTiming ? { startMs: 2500, sourceMs: 90 } : { startMs: 0, sourceMs: 0 });
     this.shell.onMonkeyPort = (port) => this.monkeyPorts.add(port);
     this.shell.uiAutomationHeld = () => this.uia2.holdsUiAutomation;
-    this.scrcpy = new EmulatedScrcpy(this.phone, this.files);
+    const quirks = this.shell.quirks;
+    this.scrcpy = new EmulatedScrcpy(this.phone, this.files, {
+      screenOn: () => !quirks.screenOff,
+      inputReachesApp: () => this.shell.inputReachesApp,
+      // As `input keyevent` does in the shell: POWER toggles the screen, WAKEUP only turns it on.
+      pressKey: (keycode) => (quirks.screenOff = keycode === 26 ? !quirks.screenOff : false),
+    });
     this.adbd = new EmulatedAdbd({
       banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
       faults,

@@ -5,11 +5,18 @@ import { buttonForKey } from '../phone-shell.js';
 import { ControlProtocolError, readControlMessage, type ControlMessage } from './control-reader.js';
 import type { ScrcpyHost } from './server-process.js';
 import type { SerialWriter } from './serial-writer.js';
+import { utf8Truncated } from './strings.js';
 import { TouchGestures } from './touch-gestures.js';
 
 const KEYCODE_DEL = 67;
 const KEYCODE_TAB = 61;
 const KEYCODE_PASTE = 279;
+const KEYCODE_POWER = 26;
+const KEYCODE_WAKEUP = 224;
+/** Controller.control: the pause after pressing POWER at start, so later messages find the screen on. */
+const POWER_ON_PAUSE_MS = 500;
+/** DeviceMessageWriter.CLIPBOARD_TEXT_MAX_LENGTH: 256 KiB less the type byte and the length. */
+const CLIPBOARD_TEXT_MAX_BYTES = (1 << 18) - 5;
 const API_24_ANDROID_7_0 = 24;
 /** InputManager.injectInputEvent logs a refused permission at most this often. */
 const PERMISSION_LOG_EVERY_MS = 3000;
@@ -43,7 +50,7 @@ export class EmulatedController {
     private readonly host: ScrcpyHost,
     private readonly server: ControllerServer,
     private readonly out: SerialWriter,
-    private readonly clipboardAutosync: boolean,
+    private readonly options: { clipboardAutosync: boolean; powerOn: boolean },
   ) {
     this.touches = new TouchGestures(host.phone);
   }
@@ -51,6 +58,11 @@ export class EmulatedController {
   start(socket: DeviceStream): void {
     const input = new ByteQueue(socket);
     void (async () => {
+      // Controller.control: with power_on (the default) a screen that is off is woken before any message is read.
+      if (this.options.powerOn && !this.host.power.screenOn()) {
+        if (await this.pressRelease()) this.host.power.pressKey(KEYCODE_POWER);
+        await new Promise((resolve) => setTimeout(resolve, POWER_ON_PAUSE_MS));
+      }
       for (;;) {
         let msg: ControlMessage | null;
         try {
@@ -69,7 +81,7 @@ export class EmulatedController {
 
   /** The clipboard listener (clipboard_autosync): something other than this controller changed the clipboard. */
   clipboardChanged(text: string): void {
-    if (this.clipboardAutosync) this.send(clipboardMessage(text));
+    if (this.options.clipboardAutosync) this.send(clipboardMessage(text));
   }
 
   /** Writes a device message (CLIPBOARD, ACK_CLIPBOARD) on the control socket. */
@@ -94,13 +106,22 @@ export class EmulatedController {
     return (await this.inject()) && (await this.inject());
   }
 
-  /** Controller.handleEvent. */
+  /**
+   * Controller.handleEvent. What is injected while the screen is off or the keyguard is in front goes
+   * nowhere the app sees (as the shell's `input` there), except the keys that wake the screen.
+   */
   private async handle(msg: ControlMessage): Promise<void> {
-    const { phone, injected } = this.host;
+    const { phone, injected, power } = this.host;
+    const reaches = power.inputReachesApp();
     let changed = false;
     switch (msg.type) {
       case 'key':
         if (!(await this.inject()) || msg.action !== 1) break;
+        if (msg.keycode === KEYCODE_POWER || msg.keycode === KEYCODE_WAKEUP) {
+          power.pressKey(msg.keycode);
+          break;
+        }
+        if (!reaches) break;
         changed = true;
         injected.push(`key ${msg.keycode}`);
         if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
@@ -112,13 +133,15 @@ export class EmulatedController {
         }
         break;
       case 'text': {
-        // Controller.injectText: a character whose key events fail (no keys, or refused) is logged and skipped.
+        // Controller.injectText: per Java char (UTF-16 unit, so an emoji is two warnings); a character whose
+        // key events fail (no keys, or refused) is logged and skipped.
         let typed = '';
-        for (const c of msg.text) {
+        for (let i = 0; i < msg.text.length; i++) {
+          const c = msg.text[i];
           if (typable(c) && (await this.inject())) typed += c;
           else await this.server.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
         }
-        if (!typed) break;
+        if (!typed || !reaches) break;
         changed = true;
         injected.push(`text ${typed}`);
         await phone.typeText(typed, ctx()).catch(() => undefined);
@@ -138,9 +161,11 @@ export class EmulatedController {
         const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
         if (!action || !(await this.inject())) break;
         changed = true;
-        // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused ("Too many pointers").
+        // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused.
         this.host.touchLog?.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
+        if (!reaches) break;
         const gesture = await this.touches.event(action, x, y, msg.pointerId);
+        if (gesture === 'too many pointers') await this.server.log('WARN', 'Too many pointers for touch event');
         if (gesture) injected.push(gesture);
         break;
       }
@@ -148,7 +173,12 @@ export class EmulatedController {
         await this.inject();
         break;
       case 'backOrScreenOn':
-        if (!(await this.inject()) || msg.action !== 1) break;
+        // Controller.pressBackOrTurnScreenOn: BACK while the screen is on; else POWER, on ACTION_DOWN only.
+        if (!power.screenOn()) {
+          if (msg.action === 0 && (await this.pressRelease())) power.pressKey(KEYCODE_POWER);
+          break;
+        }
+        if (!(await this.inject()) || msg.action !== 1 || !reaches) break;
         changed = true;
         injected.push('key 4');
         await phone.pressButton('BACK', ctx()).catch(() => undefined);
@@ -158,7 +188,7 @@ export class EmulatedController {
         changed = msg.paste;
         break;
       case 'getClipboard':
-        if (!this.clipboardAutosync && this.host.clipboard) this.send(clipboardMessage(this.host.clipboard));
+        if (!this.options.clipboardAutosync && this.host.clipboard) this.send(clipboardMessage(this.host.clipboard));
         break;
       case 'empty':
         if (msg.code === 17) {
@@ -184,7 +214,7 @@ export class EmulatedController {
       this.server.setClipboard(text);
       await this.server.log('INFO', 'Device clipboard set');
     }
-    if (paste && this.host.android.api >= API_24_ANDROID_7_0 && (await this.pressRelease())) {
+    if (paste && this.host.android.api >= API_24_ANDROID_7_0 && (await this.pressRelease()) && this.host.power.inputReachesApp()) {
       injected.push(`paste ${this.host.clipboard}`);
       await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
     }
@@ -197,9 +227,9 @@ export class EmulatedController {
   }
 }
 
-/** DeviceMessage TYPE_CLIPBOARD: u8 0, u32 length, UTF-8 text. */
+/** DeviceMessageWriter TYPE_CLIPBOARD: u8 0, u32 length, UTF-8 text cut at 256 KiB - 5 bytes on a character boundary. */
 export function clipboardMessage(text: string): Buffer {
-  const bytes = Buffer.from(text);
+  const bytes = utf8Truncated(text, CLIPBOARD_TEXT_MAX_BYTES);
   const head = Buffer.alloc(5);
   head.writeUInt32BE(bytes.length, 1);
   return Buffer.concat([head, bytes]);

@@ -3,7 +3,7 @@ import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index
 import type { DeviceStream, ServiceRunner } from '../adbd.js';
 import type { DeviceFiles } from '../files.js';
 import { parseCommandLine } from '../shell-words.js';
-import { ScrcpyServerProcess, type ScrcpyFaults, type ScrcpyHost } from './server-process.js';
+import { ScrcpyServerProcess, type PhonePower, type ScrcpyFaults, type ScrcpyHost } from './server-process.js';
 
 /**
  * scrcpy-server 3.3.1 on the emulated phone: `shell:` lines that run com.genymobile.scrcpy.Server start
@@ -27,6 +27,8 @@ export class EmulatedScrcpy implements ScrcpyHost {
   constructor(
     readonly phone: VirtualDevice,
     readonly files: DeviceFiles,
+    /** The screen's power and keyguard, shared with the shell's `input` and `dumpsys power` (always on and unlocked by default). */
+    readonly power: PhonePower = { screenOn: () => true, inputReachesApp: () => true, pressKey: () => undefined },
   ) {
     this.android = { api: phone.profile.apiLevel ?? 34, release: phone.info.version };
   }

@@ -5,8 +5,9 @@ import type { DeviceStream } from '../adbd.js';
 import type { DeviceFiles } from '../files.js';
 import { EmulatedController } from './controller.js';
 import { H264Encoder, type EncodedPacket } from './h264-encoder.js';
-import { parseServerOptions, socketName, videoSize, type ServerOptions } from './options.js';
+import { javaError, LOG_LEVELS, parseServerOptions, socketName, videoSize, type LogLevel, type ServerOptions } from './options.js';
 import { SerialWriter } from './serial-writer.js';
+import { deviceMeta } from './strings.js';
 
 export const SERVER_VERSION = '3.3.1';
 export const RELEASE_JAR_SHA256 = 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8';
@@ -16,6 +17,12 @@ const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
 const MAX_QUEUED_PACKETS = 60;
+/** SurfaceEncoder.MAX_SIZE_FALLBACK: the sizes tried, in order, when the encoder refuses the first one. */
+const MAX_SIZE_FALLBACK = [2560, 1920, 1600, 1280, 1024, 800];
+/** SurfaceEncoder.MAX_CONSECUTIVE_ERRORS once a frame was sent. */
+const MAX_CONSECUTIVE_ERRORS = 3;
+/** What a device's MediaCodec.configure throws for a size it cannot encode. */
+const CONFIGURE_ERROR = 'android.media.MediaCodec$CodecException: Error 0xfffffc0e';
 
 /** What the harness can make a scrcpy server do wrong. */
 export interface ScrcpyFaults {
@@ -31,6 +38,18 @@ export interface ScrcpyFaults {
   holdCapture?: boolean;
   /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
   refuseClipboard?: boolean;
+  /** MediaCodec.configure refuses a video whose longer side exceeds this (a device encoder's limit): SurfaceEncoder retries smaller. */
+  encoderMaxSize?: number;
+}
+
+/** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */
+export interface PhonePower {
+  /** PowerManager.isScreenOn. */
+  screenOn(): boolean;
+  /** Injected input reaches the app: the screen is on and no keyguard is in front. */
+  inputReachesApp(): boolean;
+  /** What KEYCODE_POWER (26) or KEYCODE_WAKEUP (224) does to the screen. */
+  pressKey(keycode: number): void;
 }
 
 /** The parts of the phone a server acts on, shared by all its runs. */
@@ -43,6 +62,7 @@ export interface ScrcpyHost {
   readonly android: { api: number; release: string };
   /** What the phone's clipboard holds; change it through `copy`, which the servers' clipboard listeners see. */
   readonly clipboard: string;
+  readonly power: PhonePower;
   copy(text: string, by?: ScrcpyServerProcess): void;
   /** SHA-256 of the jar the last server ran from. */
   ranJarSha256: string | undefined;
@@ -73,6 +93,14 @@ export class ScrcpyServerProcess {
   private lastSource: Buffer | undefined;
   private lastFrame: Buffer | undefined;
   private lastEncodeAt = 0;
+  /** ScreenCapture.maxSize, lowered by SurfaceEncoder.prepareRetry. */
+  private captureMaxSize = 0;
+  private firstFrameSent = false;
+  private consecutiveErrors = 0;
+  /** The video thread ended (a configure failure it did not retry). */
+  private videoEnded = false;
+  /** Ln's threshold: INFO until Server.main applies log_level (Ln.initLogLevel, after Options.parse). */
+  private logLevel: LogLevel = 'INFO';
   private framing = false;
   private ticker: NodeJS.Timeout | undefined;
   private tickMs = 33;
@@ -123,20 +151,29 @@ export class ScrcpyServerProcess {
     }
     const version = this.host.faults.version ?? SERVER_VERSION;
     const args = words.slice(main + 1);
-    if (!args[0]) throw new Error('Missing client version');
-    if (args[0] !== version) throw new Error(`The server version (${version}) does not match the client (${args[0]})`);
-    this.options = parseServerOptions(args);
+    if (!args[0]) throw javaError('java.lang.IllegalArgumentException', 'Missing client version');
+    if (args[0] !== version) throw javaError('java.lang.IllegalArgumentException', `The server version (${version}) does not match the client (${args[0]})`);
+    const unknown: string[] = [];
+    // Options.parse warns about unknown keys as it meets them, before a later bad value throws.
+    try {
+      this.options = parseServerOptions(args, unknown);
+    } finally {
+      for (const key of unknown) await this.log('WARN', `Unknown server option: ${key}`);
+    }
+    this.logLevel = this.options.logLevel;
+    this.captureMaxSize = this.options.maxSize;
     this.host.ranJarSha256 = createHash('sha256').update(jar).digest('hex');
     // CleanUp.unlinkSelf (cleanup=true, the default): the jar is gone from the device once the server runs.
     if (this.options.cleanup) this.host.files.remove(classpath!);
-    for (const key of this.options.unknown) await this.log('WARN', `Unknown server option: ${key}`);
     const { phone } = this.host;
     await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${this.host.android.release})`);
     if (!this.options.tunnelForward) throw new Error('tunnel_forward=false (adb reverse) is not emulated by the test adbd');
+    if (this.options.displayId !== 0) throw new Error(`display_id=${this.options.displayId} is not emulated: the emulated server mirrors display 0 only`);
 
     const name = socketName(this.options.scid);
     if (!this.host.faults.neverBind) setTimeout(() => this.host.listen(name, this), BIND_DELAY_MS).unref();
     const sockets: DeviceStream[] = [];
+    let first: SerialWriter | undefined;
     const wanted = [this.options.video, this.options.audio, this.options.control].filter(Boolean).length;
     while (sockets.length < wanted) {
       const next = this.accepts.shift();
@@ -144,6 +181,12 @@ export class ScrcpyServerProcess {
         sockets.push(next.stream);
         next.stream.on('close', () => this.terminate('socket closed'));
         void this.terminated.then(() => next.done());
+        if (!first) {
+          first = new SerialWriter(next.stream);
+          // DesktopConnection.open writes the dummy byte right after the first accept, before waiting for
+          // the next socket: a client may read it before it connects the others.
+          if (this.options.sendDummyByte) void first.write(Buffer.from([0]));
+        }
         continue;
       }
       const woken = new Promise<void>((resolve) => (this.acceptWaiter = resolve));
@@ -155,14 +198,9 @@ export class ScrcpyServerProcess {
       this.options.audio ? sockets.shift() : undefined,
       this.options.control ? sockets.shift() : undefined,
     ];
-    const first = new SerialWriter((videoSocket ?? audioSocket ?? controlSocket)!);
-    if (this.options.sendDummyByte) void first.write(Buffer.from([0]));
-    if (this.options.sendDeviceMeta) {
-      const meta = Buffer.alloc(64);
-      meta.write(phone.info.model.slice(0, 63), 'utf8');
-      void first.write(meta);
-    }
-    if (controlSocket) this.startController(controlSocket, controlSocket === (videoSocket ?? audioSocket ?? controlSocket) ? first : new SerialWriter(controlSocket));
+    if (!first) return;
+    if (this.options.sendDeviceMeta) void first.write(deviceMeta(phone.info.model));
+    if (controlSocket) this.startController(controlSocket, videoSocket || audioSocket ? new SerialWriter(controlSocket) : first);
     // Audio capture is not emulated: the stream is explicitly disabled (codec id 0), as on a device without it.
     if (audioSocket) void new SerialWriter(audioSocket).write(Buffer.alloc(4));
     if (videoSocket) this.startVideo(first);
@@ -172,11 +210,14 @@ export class ScrcpyServerProcess {
 
   private startVideo(video: SerialWriter): void {
     this.video = video;
-    if (!this.host.ffmpeg || this.host.faults.noEncoder) {
+    const codec = this.options.videoCodec;
+    // The emulated phone has an H.264 encoder only (ffmpeg's libx264).
+    if (!this.host.ffmpeg || this.host.faults.noEncoder || codec !== 'h264') {
       // SurfaceEncoder.createMediaCodec fails before any header is written: the video thread logs and
       // ends, the server stops and its sockets close. (writeDisableStream, codec id 0/1, is audio's only.)
-      void this.log('ERROR', 'Could not create default video encoder for h264\nList of video encoders:');
-      void this.log('ERROR', 'Video encoding error\njava.io.IOException: Failed to initialize video/avc, error 0xfffffff4\n\tat android.media.MediaCodec.native_setup(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.createMediaCodec(SurfaceEncoder.java:246)')
+      const mime = { h264: 'video/avc', h265: 'video/hevc', av1: 'video/av01' }[codec];
+      void this.log('ERROR', `Could not create default video encoder for ${codec}\nList of video encoders:`);
+      void this.log('ERROR', `Video encoding error\njava.io.IOException: Failed to initialize ${mime}, error 0xfffffff4\n\tat android.media.MediaCodec.native_setup(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.createMediaCodec(SurfaceEncoder.java:247)`)
         .then(() => this.terminate('the video thread ended'));
       return;
     }
@@ -190,7 +231,7 @@ export class ScrcpyServerProcess {
     }
     this.tickMs = Math.max(10, Math.round(1000 / (this.options.maxFps || 60)));
     this.ticker = setInterval(() => {
-      if (!this.encoder && !this.host.faults.holdCapture) this.startCapture();
+      if (!this.encoder && !this.videoEnded && !this.host.faults.holdCapture) this.startCapture();
       void this.frame();
     }, this.tickMs);
     this.ticker.unref();
@@ -208,12 +249,14 @@ export class ScrcpyServerProcess {
   private prepareCapture(): void {
     const { width, height } = this.host.phone.size;
     this.sourceSize = { width, height };
-    this.size = videoSize(width, height, this.options.maxSize);
+    this.size = videoSize(width, height, this.captureMaxSize);
   }
 
   /** ScreenCapture.start (it calls Controller.onNewVirtualDisplay, which maps touches from then on) and MediaCodec.start: CONFIG and frames follow. */
   private startCapture(): void {
     this.encoder?.stop();
+    this.encoder = undefined;
+    if (!this.configure()) return;
     this.mapped = true;
     this.lastSource = undefined;
     this.lastFrame = undefined;
@@ -223,8 +266,48 @@ export class ScrcpyServerProcess {
     void this.frame();
   }
 
+  /**
+   * MediaCodec.configure, before capture.start. When it throws, SurfaceEncoder.streamCapture logs
+   * `Capture/encoding error` and asks prepareRetry: before the first frame it retries at the next
+   * MAX_SIZE_FALLBACK below the failed size (downsize_on_error; the video header already sent keeps the
+   * first size), after it the same size, 3 times in a row at most. Otherwise the exception, an
+   * IllegalStateException, escapes the video thread: the server stops.
+   */
+  private configure(): boolean {
+    const limit = this.host.faults.encoderMaxSize;
+    while (limit && Math.max(this.size.width, this.size.height) > limit) {
+      void this.log('ERROR', `Capture/encoding error: ${CONFIGURE_ERROR}`);
+      if (!this.prepareRetry()) {
+        this.videoEnded = true;
+        // Server's default uncaught exception handler: Ln.e("Exception on thread " + t, e).
+        void this.log('ERROR', `Exception on thread Thread[video,5,main]\n${CONFIGURE_ERROR}\n\tat android.media.MediaCodec.native_configure(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.streamCapture(SurfaceEncoder.java:92)`)
+          .then(() => this.terminate('the video thread ended'));
+        return false;
+      }
+      this.prepareCapture();
+    }
+    return true;
+  }
+
+  /** SurfaceEncoder.prepareRetry (its 50 ms pause after the first frame is left out). */
+  private prepareRetry(): boolean {
+    if (this.firstFrameSent) return ++this.consecutiveErrors < MAX_CONSECUTIVE_ERRORS;
+    if (!this.options.downsizeOnError) return false;
+    const failed = Math.max(this.size.width, this.size.height);
+    const fallback = MAX_SIZE_FALLBACK.find((size) => size < failed);
+    if (!fallback) return false;
+    // ScreenCapture.setMaxSize: kept for every later capture (rotations too).
+    this.captureMaxSize = fallback;
+    void this.log('INFO', `Retrying with -m${fallback}...`);
+    return true;
+  }
+
   private writePacket(packet: EncodedPacket): void {
     if (!this.video) return;
+    if (!packet.config) {
+      this.firstFrameSent = true;
+      this.consecutiveErrors = 0;
+    }
     if (this.options.sendFrameMeta) {
       const header = Buffer.alloc(12);
       header.writeBigUInt64BE(packet.config ? FLAG_CONFIG : packet.ptsUs | (packet.key ? FLAG_KEY_FRAME : 0n), 0);
@@ -272,7 +355,7 @@ export class ScrcpyServerProcess {
       frame: () => void this.frame(),
       setClipboard: (text) => this.host.copy(text, this),
       stop: (reason) => this.terminate(reason),
-    }, out, this.options.clipboardAutosync);
+    }, out, { clipboardAutosync: this.options.clipboardAutosync, powerOn: this.options.powerOn });
     this.controller = controller;
     controller.start(socket);
   }
@@ -282,7 +365,9 @@ export class ScrcpyServerProcess {
     this.controller?.clipboardChanged(text);
   }
 
+  /** Ln: INFO and below to stdout, WARN and ERROR to stderr (one stream through `shell:`), below the threshold nothing. */
   private log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void> {
+    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(this.logLevel)) return Promise.resolve();
     return this.console.write(`[server] ${level}: ${message}\n`);
   }
 
