@@ -146,7 +146,7 @@ test('dummy byte, device meta, codec meta, frame headers; touches for another si
   }
 });
 
-test('the server wakes a dark screen before it reads a message (power_on); log_level=warn leaves out INFO lines', async ({ rig }) => {
+test('the server wakes a dark screen before it reads a message (power_on); log_level=warn leaves out INFO lines; a text length over 2^31 crashes the controller', async ({ rig }) => {
   if (!rig) return;
   const quirks = rig.phone.shell.quirks;
   quirks.screenOff = true;
@@ -158,8 +158,10 @@ test('the server wakes a dark screen before it reads a message (power_on); log_l
     assert.is((await read(64)).toString('utf8').replace(/\0+$/, ''), 'Virtual Pixel 8', 'and the device meta');
     // Controller.control presses POWER when PowerManager says the screen is off.
     await until(() => !quirks.screenOff, 'the screen to be woken');
-    control.write(Buffer.from([99]));
+    // ControlMessageReader reads the length into a Java int: new byte[-2^31] throws, and only IOExceptions are caught.
+    control.write(Buffer.from([1, 0x80, 0, 0, 0]));
     await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+    assert.match(log(), /\[server\] ERROR: Exception on thread Thread\[control-recv,5,main\]\njava\.lang\.NegativeArraySizeException: -2147483648\n/);
     assert.not.match(log(), /INFO:/, 'Ln.initLogLevel(WARN): no "Device:" line');
   } finally {
     quirks.screenOff = false;

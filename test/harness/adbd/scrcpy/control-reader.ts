@@ -17,6 +17,9 @@ export type ControlMessage =
 
 export class ControlProtocolError extends Error {}
 
+/** A RuntimeException out of ControlMessageReader: Controller.handleEvent catches IOExceptions only, so it ends the thread. */
+export class ControlReaderCrash extends Error {}
+
 /** Reads one message; null when the socket ended (the controller then stops, "expected on close"). */
 export async function readControlMessage(input: ByteQueue): Promise<ControlMessage | null> {
   const read = async (n: number): Promise<Buffer> => {
@@ -30,7 +33,9 @@ export async function readControlMessage(input: ByteQueue): Promise<ControlMessa
   const i64 = async () => (await read(8)).readBigInt64BE(0);
   const bytesOf = async (lengthBytes: 1 | 2 | 4) => {
     const head = await read(lengthBytes);
-    const len = lengthBytes === 1 ? head[0] : lengthBytes === 2 ? head.readUInt16BE(0) : head.readUInt32BE(0);
+    // parseBufferLength builds a Java int: a 4-byte length of 2^31 or more is negative, and `new byte[len]` throws.
+    const len = lengthBytes === 1 ? head[0] : lengthBytes === 2 ? head.readUInt16BE(0) : head.readInt32BE(0);
+    if (len < 0) throw new ControlReaderCrash(`java.lang.NegativeArraySizeException: ${len}`);
     return Buffer.from(await read(len));
   };
   const position = async () => ({ x: await i32(), y: await i32(), videoWidth: await u16(), videoHeight: await u16() });
@@ -43,14 +48,20 @@ export async function readControlMessage(input: ByteQueue): Promise<ControlMessa
         const action = await u8();
         const pointerId = await i64();
         const p = await position();
-        const pressure = (await u16()) / 0xffff;
+        // Binary.u16FixedPointToFloat: 0xffff is exactly 1, anything else x / 2^16.
+        const raw = await u16();
+        const pressure = raw === 0xffff ? 1 : raw / 0x10000;
         return { type: 'touch', action, pointerId, ...p, pressure, actionButton: await i32(), buttons: await i32() };
       }
       case 3: {
         const p = await position();
-        // i16 fixed point over [-1, 1), scaled to scrcpy's [-16, 16] range.
-        const hScroll = ((await read(2)).readInt16BE(0) / 0x8000) * 16;
-        const vScroll = ((await read(2)).readInt16BE(0) / 0x8000) * 16;
+        // Binary.i16FixedPointToFloat (0x7fff is exactly 1, else x / 2^15), scaled to scrcpy's [-16, 16] range.
+        const i16 = async () => {
+          const v = (await read(2)).readInt16BE(0);
+          return (v === 0x7fff ? 1 : v / 0x8000) * 16;
+        };
+        const hScroll = await i16();
+        const vScroll = await i16();
         return { type: 'scroll', ...p, hScroll, vScroll, buttons: await i32() };
       }
       case 4: return { type: 'backOrScreenOn', action: await u8() };

@@ -2,7 +2,7 @@ import type { CallContext } from '../../../../src/engine/driver.js';
 import type { DeviceStream } from '../adbd.js';
 import { ByteQueue } from '../byte-queue.js';
 import { buttonForKey } from '../phone-shell.js';
-import { ControlProtocolError, readControlMessage, type ControlMessage } from './control-reader.js';
+import { ControlProtocolError, ControlReaderCrash, readControlMessage, type ControlMessage } from './control-reader.js';
 import type { ScrcpyHost } from './server-process.js';
 import type { SerialWriter } from './serial-writer.js';
 import { utf8Truncated } from './strings.js';
@@ -71,6 +71,11 @@ export class EmulatedController {
           // ControlProtocolException is an IOException: handleEvent takes it for the socket closing
           // ("expected on close") and the controller stops without an error line; the server exits.
           if (err instanceof ControlProtocolError) return this.server.stop('controller stopped');
+          if (err instanceof ControlReaderCrash) {
+            // The thread dies (its finally stops the server) and the default handler logs the exception.
+            await this.server.log('ERROR', `Exception on thread Thread[control-recv,5,main]\n${err.message}\n\tat com.genymobile.scrcpy.control.ControlMessageReader.parseByteArray(ControlMessageReader.java:93)`);
+            return this.server.stop('controller crashed');
+          }
           throw err;
         }
         if (!msg) return this.server.stop('control socket closed');
@@ -186,6 +191,10 @@ export class EmulatedController {
       case 'setClipboard':
         await this.setClipboard(msg.text, msg.paste, msg.sequence);
         changed = msg.paste;
+        break;
+      case 'setDisplayPower':
+        // Controller.setDisplayPower: only the panel goes dark; mirroring and input go on.
+        await this.server.log('INFO', `Device display turned ${msg.on ? 'on' : 'off'}`);
         break;
       case 'getClipboard':
         if (!this.options.clipboardAutosync && this.host.clipboard) this.send(clipboardMessage(this.host.clipboard));
