@@ -1,7 +1,8 @@
 /**
  * The server options of scrcpy 3.3.1, parsed as Options.parse does (server/…/Options.java): `key=value`
  * words after the client version, scid in hex, Java's number and boolean parsers, unknown keys only warned.
- * Options of 3.3.1 the emulation does not act on are parsed (so they are not reported as unknown) and ignored.
+ * Options of 3.3.1 the emulation does not act on are accepted (not reported as unknown) and ignored,
+ * without checking their values.
  */
 export interface ServerOptions {
   clientVersion: string;
@@ -31,7 +32,7 @@ export interface ServerOptions {
 export const LOG_LEVELS = ['VERBOSE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Keys Options.parse knows that the emulation parses and ignores (bit rates, camera, crop, display tweaks…). */
+/** Keys Options.parse knows that the emulation ignores (bit rates, camera, crop, display tweaks…). */
 const IGNORED = new Set([
   'video_source', 'audio_codec', 'audio_source', 'audio_dup', 'video_bit_rate', 'audio_bit_rate', 'angle', 'crop', 'show_touches', 'stay_awake',
   'screen_off_timeout', 'audio_codec_options', 'video_encoder', 'audio_encoder', 'power_off_on_close', 'list_encoders', 'list_displays',
