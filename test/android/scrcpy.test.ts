@@ -40,10 +40,12 @@ test('openVideo: the verified jar is pushed, the server starts with a hex scid, 
     assert.is(video.source, 'scrcpy');
     const packets = await take(video, 6);
     assert.is(rig.phone.scrcpy.ranJarSha256, 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8', 'the release jar was pushed and run');
-    assert.is(rig.phone.files.read('/data/local/tmp/scrcpy-server.jar'), undefined, 'and unlinked by the server (cleanup)');
     const launch = rig.phone.stats.opened.find((s) => s.includes('com.genymobile.scrcpy.Server'))!;
-    assert.match(launch, /^shell:CLASSPATH=\/data\/local\/tmp\/scrcpy-server\.jar app_process \/ com\.genymobile\.scrcpy\.Server 3\.3\.1 /);
     const scid = /scid=([0-9a-f]{1,8})\b/.exec(launch)![1];
+    // One jar per launch: the server unlinks the one it runs from, so a shared file could vanish under a second launch.
+    const jarPath = `/data/local/tmp/scrcpy-server-${scid.padStart(8, '0')}.jar`;
+    assert.ok(launch.startsWith(`shell:CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server 3.3.1 `), launch);
+    assert.is(rig.phone.files.read(jarPath), undefined, 'and unlinked by the server (cleanup)');
     assert.match(launch, /tunnel_forward=true/);
     assert.match(launch, /audio=false/);
     assert.match(launch, /max_size=1200/);

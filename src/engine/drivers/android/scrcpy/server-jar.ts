@@ -6,8 +6,15 @@ import { ToolError } from '../../../errors.js';
 export const SCRCPY_VERSION = '3.3.1';
 /** SHA-256 of the official scrcpy-server v3.3.1 release, as shipped in @u4/minicap-prebuilt 1.1.2. */
 export const SCRCPY_JAR_SHA256 = 'a0f70b20aa4998fbf658c94118cd6c8dab6abbb0647a3bdab344d70bc1ebcbb8';
-/** Where scrcpy's own client pushes it (server.c SC_DEVICE_SERVER_PATH). */
-export const DEVICE_JAR_PATH = '/data/local/tmp/scrcpy-server.jar';
+/**
+ * Where one launch pushes the jar: scrcpy's own folder (server.c SC_DEVICE_SERVER_PATH), one file per
+ * launch. The server unlinks the jar it runs from as it starts (CleanUp.unlinkSelf, cleanup=true), so
+ * with one shared file a second launch on the phone (another bridge, a `call` typing Unicode beside a
+ * streaming bridge) could lose its jar between its push and its app_process and fail to start.
+ */
+export function deviceJarPath(socketName: string): string {
+  return `/data/local/tmp/${socketName.replace('scrcpy_', 'scrcpy-server-')}.jar`;
+}
 
 let verified: Buffer | undefined;
 

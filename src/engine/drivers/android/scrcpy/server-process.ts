@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ScrcpyCodecOptions, ScrcpyInstanceId, ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { ToolError } from '../../../errors.js';
 import type { AdbDeviceClient } from '../adb-client.js';
-import { DEVICE_JAR_PATH, SCRCPY_VERSION } from './server-jar.js';
+import { deviceJarPath, SCRCPY_VERSION } from './server-jar.js';
 import { ServerLog } from './server-log.js';
 
 export interface ScrcpyLaunchOptions {
@@ -37,9 +37,11 @@ const OPEN_RETRY_MS = 50;
  */
 export async function launchScrcpyServer(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions): Promise<LaunchedServer> {
   const jar = launch.serverJar();
-  await pushJar(device, serial, jar);
   // A number as scid would serialize in decimal, but the server parses hex: use the library's id type.
   const scid = ScrcpyInstanceId.random();
+  const socketName = `scrcpy_${scid.value.toString(16).padStart(8, '0')}`;
+  const jarPath = deviceJarPath(socketName);
+  await pushJar(device, serial, jar, jarPath);
   const options = new ScrcpyOptions3_3_1<true>({
     scid,
     tunnelForward: true,
@@ -50,8 +52,7 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
     logLevel: 'info',
     videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: launch.keyFrameInterval }),
   });
-  const socketName = `scrcpy_${scid.value.toString(16).padStart(8, '0')}`;
-  const command = `CLASSPATH=${DEVICE_JAR_PATH} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
+  const command = `CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
   let shell: Duplex;
   try {
     shell = await device.shell(command);
@@ -72,15 +73,15 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
   }
 }
 
-async function pushJar(device: AdbDeviceClient, serial: string, jar: Buffer): Promise<void> {
+async function pushJar(device: AdbDeviceClient, serial: string, jar: Buffer, path: string): Promise<void> {
   try {
-    const transfer = await device.push(Readable.from([jar]), DEVICE_JAR_PATH, 0o644);
+    const transfer = await device.push(Readable.from([jar]), path, 0o644);
     await new Promise<void>((resolve, reject) => {
       transfer.on('end', () => resolve());
       transfer.on('error', reject);
     });
   } catch (err) {
-    throw new ToolError('INTERNAL', `pushing scrcpy-server to ${serial}:${DEVICE_JAR_PATH} failed (${(err as Error).message}); check free space and that /data/local/tmp is writable`);
+    throw new ToolError('INTERNAL', `pushing scrcpy-server to ${serial}:${path} failed (${(err as Error).message}); check free space and that /data/local/tmp is writable`);
   }
 }
 
