@@ -133,6 +133,10 @@ test('every tool has a description and a JSON Schema of its parameters', () => {
   for (const t of tools) {
     assert.ok(t.description.length > 40, t.name);
     assert.is(t.parameters.type, 'object', t.name);
+    // A model reads the schema: every parameter says what it means, not only its type.
+    for (const [name, p] of Object.entries((t.parameters.properties ?? {}) as Record<string, { description?: string }>)) {
+      assert.ok((p.description ?? '').length > 10, `${t.name}.${name} has no description`);
+    }
   }
   const longPress = tools.find((t) => t.name === 'mobile_long_press_on_screen_at_coordinates')!;
   const props = longPress.parameters.properties as Record<string, { maximum?: number }>;

@@ -73,6 +73,7 @@ export const inputTools = [
           v.integer('duration must be a whole number of milliseconds (1..10000)'),
           v.minValue(1, 'duration must be at least 1 ms'),
           v.maxValue(10000, 'duration must be at most 10000 ms'),
+          v.description('How long to hold, in milliseconds (1..10000, default 500).'),
         ),
         500,
       ),
@@ -94,9 +95,12 @@ export const inputTools = [
       'Where the device cannot tell whether a field is focused (Android key events), the result says so instead of claiming the field took the text.',
     params: params({
       device,
-      text: v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
-      submit: v.optional(v.boolean('submit must be true or false'), false),
-      clear_first: v.optional(v.boolean('clear_first must be true or false'), false),
+      text: v.pipe(
+        v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
+        v.description('The text to type into the focused field; "\\n" presses ENTER, "\\t" TAB. May be empty with submit or clear_first.'),
+      ),
+      submit: v.optional(v.pipe(v.boolean('submit must be true or false'), v.description('true: press ENTER after typing (default false).')), false),
+      clear_first: v.optional(v.pipe(v.boolean('clear_first must be true or false'), v.description('true: empty the field before typing (default false).')), false),
     }),
     mutates: true,
     async handler(p, ctx) {
@@ -124,12 +128,13 @@ export const inputTools = [
       'distance in pixels, default about 30% of the screen dimension along the swipe, at most that dimension minus 1.',
     params: params({
       device,
-      direction: oneOf('direction', ['up', 'down', 'left', 'right'] as const),
+      direction: oneOf('direction', ['up', 'down', 'left', 'right'] as const, 'up moves the content up (shows what is below), down shows what is above; left/right page sideways.'),
       distance: v.optional(
         v.pipe(
           v.number('distance must be a whole number of pixels'),
           v.integer('distance must be a whole number of pixels'),
           v.minValue(1, 'distance must be at least 1 pixel'),
+          v.description('Length of the swipe in device pixels (default 30 % of the screen along it; less than the screen).'),
         ),
       ),
     }),
@@ -153,7 +158,7 @@ export const inputTools = [
     name: 'mobile_press_button',
     description:
       'Press a hardware or system button: BACK (Android only; on iOS use an on-screen back button or the press_back verb), HOME, VOLUME_UP, VOLUME_DOWN, ENTER.',
-    params: params({ device, button: oneOf('button', BUTTONS) }),
+    params: params({ device, button: oneOf('button', BUTTONS, 'The key to press; BACK exists on Android only.') }),
     mutates: true,
     async handler(p, ctx) {
       if (p.button === 'BACK' && ctx.device.info.os === 'iOS') {
@@ -185,7 +190,13 @@ export const inputTools = [
   deviceTool({
     name: 'mobile_set_wifi',
     description: 'Turn Wi-Fi on or off. Android and virtual devices; on iOS it fails with UNSUPPORTED (toggle it by hand in Settings).',
-    params: params({ device, enabled: v.boolean((issue) => (issue.input === undefined ? 'enabled is required: true or false' : 'enabled must be true or false')) }),
+    params: params({
+      device,
+      enabled: v.pipe(
+        v.boolean((issue) => (issue.input === undefined ? 'enabled is required: true or false' : 'enabled must be true or false')),
+        v.description('true turns Wi-Fi on, false off.'),
+      ),
+    }),
     mutates: true,
     async handler(p, ctx) {
       await ctx.device.setWifi(p.enabled, ctx);

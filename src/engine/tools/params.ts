@@ -4,9 +4,11 @@ import * as v from 'valibot';
  * Parameter building blocks. Every message names the parameter and what is allowed,
  * because the reader is often an agent that will retry with what the message says.
  */
+// Descriptions go into the JSON Schema of tools.list, so a client (a model) reads what each parameter means.
 export const device = v.pipe(
   v.string('device must be a string: a device id from mobile_list_available_devices'),
   v.minLength(1, 'device must not be empty: pass a device id from mobile_list_available_devices'),
+  v.description('Device id from mobile_list_available_devices, e.g. "virtual-android-1" or an adb serial.'),
 );
 
 // Validated before any driver sees it so a package name can never smuggle shell syntax (SPEC §7).
@@ -19,6 +21,7 @@ export function packageName(param: string) {
       (issue) =>
         `${param} ${JSON.stringify(issue.input)} is not a valid package name or bundle id: use letters, digits, '_', '-' and at least one dot, e.g. com.example.app`,
     ),
+    v.description('Android package name or iOS bundle id, e.g. "com.example.app" (mobile_list_apps lists them).'),
   );
 }
 
@@ -27,14 +30,18 @@ export function coordinate(param: 'x' | 'y') {
     v.number(`${param} must be a number of device pixels`),
     v.finite(`${param} must be a finite number of device pixels`),
     v.minValue(0, `${param} must be ≥ 0 (device pixels from the ${param === 'x' ? 'left' : 'top'} edge)`),
+    v.description(`Device pixels from the ${param === 'x' ? 'left' : 'top'} edge, e.g. an element's center from mobile_list_elements_on_screen.`),
   );
 }
 
-export function oneOf<const T extends readonly string[]>(param: string, values: T) {
-  return v.picklist(values, (issue) =>
-    issue.input === undefined
-      ? `${param} is required: one of ${values.join(', ')}`
-      : `${param} must be one of ${values.join(', ')} (got ${JSON.stringify(issue.input)})`,
+export function oneOf<const T extends readonly string[]>(param: string, values: T, description: string) {
+  return v.pipe(
+    v.picklist(values, (issue) =>
+      issue.input === undefined
+        ? `${param} is required: one of ${values.join(', ')}`
+        : `${param} must be one of ${values.join(', ')} (got ${JSON.stringify(issue.input)})`,
+    ),
+    v.description(description),
   );
 }
 
@@ -42,6 +49,7 @@ export function requiredString(param: string, what: string) {
   return v.pipe(
     v.string((issue) => (issue.input === undefined ? `${param} is required: ${what}` : `${param} must be a string: ${what}`)),
     v.minLength(1, `${param} must not be empty: ${what}`),
+    v.description(what.charAt(0).toUpperCase() + what.slice(1) + '.'),
   );
 }
 

@@ -52,9 +52,10 @@ export const pinchTool = deviceTool({
       v.minValue(MIN_PINCH_SCALE, `scale must be at least ${MIN_PINCH_SCALE}`),
       v.maxValue(MAX_PINCH_SCALE, `scale must be at most ${MAX_PINCH_SCALE}`),
       v.check((s) => s !== 1, 'scale 1 moves no finger: use > 1 to zoom in or < 1 to zoom out'),
+      v.description(`> 1 spreads the fingers (zoom in; 2 doubles their distance), < 1 brings them together (zoom out); ${MIN_PINCH_SCALE}..${MAX_PINCH_SCALE}, not 1.`),
     ),
     duration: v.optional(
-      v.pipe(v.number('duration must be a whole number of milliseconds'), v.integer('duration must be a whole number of milliseconds'), v.minValue(100, 'duration must be at least 100 ms'), v.maxValue(5000, 'duration must be at most 5000 ms')),
+      v.pipe(v.number('duration must be a whole number of milliseconds'), v.integer('duration must be a whole number of milliseconds'), v.minValue(100, 'duration must be at least 100 ms'), v.maxValue(5000, 'duration must be at most 5000 ms'), v.description('Gesture length in milliseconds (100..5000, default 500).')),
     ),
   }),
   mutates: true,

@@ -104,7 +104,7 @@ export const screenTools = [
   deviceTool({
     name: 'mobile_set_orientation',
     description: 'Rotate the screen to portrait or landscape. Width and height swap; list elements again afterwards because every position changes.',
-    params: params({ device, orientation: oneOf('orientation', ['portrait', 'landscape'] as const) }),
+    params: params({ device, orientation: oneOf('orientation', ['portrait', 'landscape'] as const, 'The orientation to lock the screen in.') }),
     mutates: true,
     async handler(p, ctx) {
       await ctx.device.setOrientation(p.orientation, ctx);
