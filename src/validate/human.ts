@@ -1,6 +1,7 @@
 /** Readable rendering of validation reports (`validate --human`): each problem with its source line. */
 import type { ValidationIssue } from './rules.js';
 import type { ValidationReport } from './validate.js';
+import { suggestionAddsTo } from './suggest.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -18,8 +19,7 @@ function excerpt(lines: string[] | undefined, issue: ValidationIssue): string[] 
 function renderIssue(kind: 'error' | 'warning', issue: ValidationIssue, lines: string[] | undefined): string[] {
   const out = [`  ${kind} [${issue.rule}] ${issue.path || '/'} (line ${issue.line}, column ${issue.column})`, `    ${issue.message}`];
   out.push(...excerpt(lines, issue));
-  // Most suggestions are the message's own last clause, already shown above.
-  if (issue.suggestion && !issue.message.endsWith(issue.suggestion)) out.push(`    suggestion: ${issue.suggestion}`);
+  if (suggestionAddsTo(issue.message, issue.suggestion)) out.push(`    suggestion: ${issue.suggestion}`);
   return out;
 }
 

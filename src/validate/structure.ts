@@ -9,7 +9,7 @@ import { type Scenario, ScenarioSchema } from './schema.js';
 import type { SchemaNode } from './schema-node.js';
 import { compileCounter } from './shape-accept.js';
 import { missingKeys, type PathStep, suspects } from './shape-localize.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, suggestedValue } from './suggest.js';
 import { type VariantContext, variantOption } from './variant-index.js';
 
 
@@ -228,7 +228,7 @@ export function wordIssues(issues: readonly v.BaseIssue<unknown>[], root: string
     const { path, message, suggestion } = mapIssue(issue, root);
     const owner = path.slice(1, path.lastIndexOf('/')).replaceAll('/', '.');
     // A replacement adds to the message; the other suggestions restate its own last clause.
-    const replacement = suggestion && /^(did you mean "|use "|use -?\d)/.test(suggestion) ? ` (${suggestion})` : '';
+    const replacement = suggestedValue(suggestion) !== undefined ? ` (${suggestion})` : '';
     return `${owner ? `${owner}: ` : ''}${message}${replacement}`;
   });
 }

@@ -105,3 +105,27 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   const hit = closest(word, candidates);
   return hit === undefined ? undefined : `did you mean "${hit}"?`;
 }
+
+/**
+ * The value a suggestion names, when it names one: `did you mean "tap"?`, `use "login_flow"`,
+ * `use 3`. Other suggestions describe a fix in words (`add "description" to /steps/1`). The
+ * viewer's quick fixes apply such a value; worded step issues quote it after their message.
+ */
+export function suggestedValue(suggestion: string | undefined): string | number | undefined {
+  if (!suggestion) return undefined;
+  const quoted = /^(?:did you mean|use) ("(?:[^"\\]|\\.)*")\??$/.exec(suggestion);
+  if (quoted) {
+    try {
+      return JSON.parse(quoted[1]) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  const number = /^use (-?\d+(?:\.\d+)?)$/.exec(suggestion);
+  return number ? Number(number[1]) : undefined;
+}
+
+/** Whether a suggestion says more than its message: most repeat the message's last clause (rules.ts remedyOf). */
+export function suggestionAddsTo(message: string, suggestion: string | undefined): suggestion is string {
+  return !!suggestion && !message.endsWith(suggestion);
+}

@@ -1,3 +1,4 @@
+import { suggestedValue } from '../../src/validate/suggest.js';
 import { CURRENT_SCHEMA_VERSION, WAIT_TYPE_OF_ACTION } from '../../src/validate/vocabulary.js';
 import { offsetOf, type Issue } from './validation-summary.js';
 
@@ -32,21 +33,6 @@ const decodeSegment = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function segments(pointer: string): string[] {
   return pointer.split('/').slice(1).map(decodeSegment);
-}
-
-/** The value a suggestion names: `did you mean "tap"?`, `use "login_flow"`, `use 3`. */
-function suggested(suggestion: string | undefined): string | number | undefined {
-  if (!suggestion) return undefined;
-  const quoted = /^(?:did you mean|use) ("(?:[^"\\]|\\.)*")\??$/.exec(suggestion);
-  if (quoted) {
-    try {
-      return JSON.parse(quoted[1]) as string;
-    } catch {
-      return undefined;
-    }
-  }
-  const number = /^use (-?\d+(?:\.\d+)?)$/.exec(suggestion);
-  return number ? Number(number[1]) : undefined;
 }
 
 interface Token {
@@ -224,7 +210,7 @@ export function quickFixFor(issue: Issue, text: string): QuickFix | undefined {
   if (issue.severity !== 'error' || issue.line === undefined || issue.column === undefined || issue.path === undefined || !issue.rule) return undefined;
   const path = segments(issue.path);
   const offset = offsetOf(text, issue.line, issue.column);
-  const to = suggested(issue.suggestion);
+  const to = suggestedValue(issue.suggestion);
   if (issue.rule === 'json-syntax') return syntaxFix(issue, text, offset);
   if (RENAME_RULES.has(issue.rule)) return typeof to === 'string' ? renameFix(issue, to) : undefined;
   if (issue.rule in MISSING_FIELD_RULES && text[offset] === '{') {
@@ -253,7 +239,7 @@ export function quickFixes(issues: readonly Issue[], text: string): Map<Issue, Q
     if (!fix) continue;
     fixes.set(issue, fix);
     if (fix.kind === 'rename') {
-      const to = String(suggested(issue.suggestion));
+      const to = String(suggestedValue(issue.suggestion));
       renames.set(`${issue.path!.slice(0, issue.path!.lastIndexOf('/'))}/${to.replace(/~/g, '~0').replace(/\//g, '~1')}`, fix);
     }
   }

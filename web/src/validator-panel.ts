@@ -2,6 +2,7 @@ import { el } from './dom.js';
 import { quickFixes, type QuickFix } from './quick-fix.js';
 import { newScenarioTemplate } from './scenario-template.js';
 import { offsetOf, summarizeEnvelope, type Issue } from './validation-summary.js';
+import { suggestionAddsTo } from '../../src/validate/suggest.js';
 
 /** Scenario files are small; anything this big is a mistake (and over the bridge's message cap). */
 const MAX_FILE_BYTES = 900 * 1024;
@@ -113,8 +114,7 @@ export class ValidatorPanel {
       { class: issue.severity },
       where,
       el('div', {}, `${issue.severity === 'warning' ? 'Warning: ' : ''}${issue.message}`),
-      // Most suggestions repeat the message's last clause; show only those that add something.
-      issue.suggestion && !issue.message.endsWith(issue.suggestion) ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
+      suggestionAddsTo(issue.message, issue.suggestion) ? el('div', { class: 'suggestion' }, issue.suggestion) : null,
       this.fixButton(this.fixes.get(issue)),
     );
   }
