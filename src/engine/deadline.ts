@@ -39,3 +39,22 @@ export function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<
     );
   });
 }
+
+/**
+ * Waits `ms`, or rejects with the signal's reason (the call's deadline) as soon as it aborts, not
+ * with the AbortError of node:timers/promises, so a wait cut short says why like the work around it.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { ToolError } from '../../errors.js';
 import { freePort } from './free-port.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../../deadline.js';
 import { bundleIdOfFile } from './installed-bundle.js';
 import { XCODE_FIX, type Simctl, type SimulatorInfo } from './simctl.js';
 import type { WdaClient } from './wda-client.js';
