@@ -1,3 +1,4 @@
+import { releaseBefore } from './android-release.js';
 import { parseDumpedVersions, parseListedVersions } from './shell-output.js';
 
 const LIST = 'pm list packages --show-versioncode';
@@ -17,8 +18,7 @@ export class AppVersionSource {
 
   /** `release`: ro.build.version.release ("7.1.2", "14"; a preview's codename counts as new). */
   constructor(release: string) {
-    const major = /^(\d+)/.exec(release.trim());
-    this.dump = major !== null && Number(major[1]) < 8;
+    this.dump = releaseBefore(release, 8);
   }
 
   get command(): string {

@@ -1,4 +1,5 @@
 import type { InstalledApp } from '../../types.js';
+import { releaseBefore } from './android-release.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import { parseLauncherApps, SEPARATOR } from './shell-output.js';
 
@@ -21,8 +22,7 @@ export class LauncherSource {
 
   /** `release`: ro.build.version.release ("6.0.1", "14"; a preview's codename counts as new). */
   constructor(release: string) {
-    const major = /^(\d+)/.exec(release.trim());
-    this.withoutCmd = major !== null && Number(major[1]) < 7;
+    this.withoutCmd = releaseBefore(release, 7);
   }
 
   /** False on Android 5–6 (and a device found to lack `cmd`): package commands go through `pm` and `dumpsys`. */

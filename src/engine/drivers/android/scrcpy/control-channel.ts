@@ -4,6 +4,7 @@ import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, Scrcpy
 import { untilAborted } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
+import { releaseBefore } from '../android-release.js';
 import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
 import type { ServerLog } from './server-log.js';
 import { SocketReader } from './socket-reader.js';
@@ -188,9 +189,7 @@ export class ControlChannel {
   private async checkPaste(): Promise<void> {
     const release = await this.init.log.release(1_000);
     if (release === undefined) throw new ControlUnavailable(`scrcpy on ${this.init.serial} did not log its Android version, so it is unknown whether it can paste (it presses PASTE only from Android 7)`);
-    const major = Number.parseInt(release, 10);
-    // A release that is not a number is a preview's codename; previews came after Android 7.
-    if (major < 7) throw new ControlUnavailable(`${this.init.serial} runs Android ${release}: scrcpy sets the clipboard there but presses PASTE only from Android 7 (API 24)`);
+    if (releaseBefore(release, 7)) throw new ControlUnavailable(`${this.init.serial} runs Android ${release}: scrcpy sets the clipboard there but presses PASTE only from Android 7 (API 24)`);
   }
 
   /**
