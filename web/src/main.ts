@@ -157,7 +157,7 @@ async function start(): Promise<void> {
       const picked = elementAt(viewer.elements, p);
       if (picked && picked.id !== elementsPanel.selected?.id) elementsPanel.select(picked);
     },
-    changed: (on) => screen.setInputBlocked(on ? 'Not sent: Pick on screen is on, so the screen takes no input; press Esc or ⌖ Pick on screen to type on the device again.' : undefined),
+    changed: (on) => screen.setInputBlocked(on ? 'Not sent: Pick on screen is on, so the screen takes no input; press Esc or ◎ Pick on screen to type on the device again.' : undefined),
   });
   const painter = new ScreenPainter(canvas, (header) => viewer.painted(header, performance.now()), notice, (reason) => {
     if (videoFormat === 'jpeg') return;
