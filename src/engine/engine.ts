@@ -11,7 +11,7 @@ import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
 import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
-import { describeIssues } from './tools/params.js';
+import { callName, describeIssues } from './tools/params.js';
 import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
 import { LatestCaptures } from './screen/latest-capture.js';
 import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
@@ -166,7 +166,7 @@ export class Engine {
       return failure('INVALID_PARAMETER', `${tool}: parameters must be a JSON object such as {"device": "virtual-android-1"}, not ${Array.isArray(given) ? 'an array' : typeof given}`);
     }
     const parsed = v.safeParse(def.params, given);
-    if (!parsed.success) return failure('INVALID_PARAMETER', `${tool}: ${describeIssues(parsed.issues)}`);
+    if (!parsed.success) return failure('INVALID_PARAMETER', `${callName(tool, (given as { device?: unknown }).device)}: ${describeIssues(parsed.issues)}`);
     const input = parsed.output as Record<string, unknown>;
 
     if ('global' in def) {

@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { AllowedPaths } from '../engine/allowed-paths.js';
 import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
 import { compactListing } from '../engine/listing/compact.js';
+import { callName } from '../engine/tools/params.js';
 import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
@@ -227,7 +228,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     try {
       return await call(request.params.name, args);
     } catch (err) {
-      if (err instanceof ArgumentError) return errorResult('INVALID_PARAMETER', `${request.params.name}: ${err.message}`);
+      if (err instanceof ArgumentError) return errorResult('INVALID_PARAMETER', `${callName(request.params.name, args.device ?? options.defaultDevice)}: ${err.message}`);
       if (err instanceof ToolError) return errorResult(err.code, err.message);
       return errorResult('INTERNAL', `${request.params.name} failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -146,7 +146,7 @@ test('MCP list_elements pages a 2,000-node screen; full: true gives the seed obj
     assert.equal(full.elements, elements);
     const bad = await pair.call('list_elements', { device: 'huge-1', limit: 0 });
     assert.ok(bad.isError);
-    assert.match(textOf(bad), /^INVALID_PARAMETER: list_elements: "limit" must be a whole number from 1 to 2000/);
+    assert.match(textOf(bad), /^INVALID_PARAMETER: list_elements on huge-1: "limit" must be a whole number from 1 to 2000/);
     const notInt = await pair.call('list_elements', { device: 'huge-1', offset: 'two' });
     assert.match(textOf(notInt), /"offset" must be a whole number/);
   } finally {

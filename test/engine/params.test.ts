@@ -69,7 +69,7 @@ for (const [tool, params, message] of cases) {
     assert.is(r.status, 'error');
     assert.is(r.code, 'INVALID_PARAMETER');
     assert.match(r.message, message);
-    assert.ok(r.message.startsWith(`${tool}: `), 'message names the tool');
+    assert.ok(r.message.startsWith(`${tool} on ${d}: `), 'message names the tool and the device');
   });
 }
 

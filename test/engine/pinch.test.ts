@@ -45,7 +45,7 @@ test('virtual phone: spreading on the photo zooms it, pinching zooms out, elsewh
     await call('mobile_pinch_on_screen', { ...title.center, scale: 2 });
     assert.is(JSON.stringify(await elements()), before, 'a pinch on text that does not zoom changes nothing');
     const same = await call('mobile_pinch_on_screen', { ...photo.center, scale: 1 });
-    assert.equal([same.code, same.message], ['INVALID_PARAMETER', 'mobile_pinch_on_screen: scale 1 moves no finger: use > 1 to zoom in or < 1 to zoom out']);
+    assert.equal([same.code, same.message], ['INVALID_PARAMETER', 'mobile_pinch_on_screen on virtual-android-1: scale 1 moves no finger: use > 1 to zoom in or < 1 to zoom out']);
     const off = await call('mobile_pinch_on_screen', { x: 5000, y: 10, scale: 2 });
     assert.is(off.code, 'INVALID_PARAMETER');
     assert.match(String(off.message), /outside the screen/);

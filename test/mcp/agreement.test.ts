@@ -60,7 +60,7 @@ say('list_elements with full: true refuses limit, offset and screen instead of d
   for (const extra of [{ limit: 2 }, { offset: 1 }, { screen: 'abc' }]) {
     const r = await pair.call('list_elements', { device: ANDROID, full: true, ...extra });
     assert.ok(r.isError, `accepted ${JSON.stringify(extra)}`);
-    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: list_elements: "${Object.keys(extra)[0]}" pages the compact listing, and full: true is never paged`));
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: list_elements on ${ANDROID}: "${Object.keys(extra)[0]}" pages the compact listing, and full: true is never paged`));
   }
   assert.ok(jsonOf(await pair.call('list_elements', { device: ANDROID, full: false, limit: 2 })).elements.length <= 2);
   assert.ok(jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements.length > 2);

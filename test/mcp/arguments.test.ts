@@ -19,7 +19,7 @@ mcp('unknown arguments are refused with the tool name, a suggestion and the argu
   await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
   const typo = await pair.call('type_text', { device: ANDROID, targte: 'the Email field', text: 'x@y.z' });
   assert.ok(typo.isError);
-  assert.match(textOf(typo), /^INVALID_PARAMETER: type_text: unknown argument "targte" \(did you mean "target"\?\); type_text takes "device", "text", "target", "target_pattern"/);
+  assert.match(textOf(typo), /^INVALID_PARAMETER: type_text on virtual-android-1: unknown argument "targte" \(did you mean "target"\?\); type_text takes "device", "text", "target", "target_pattern"/);
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== 'x@y.z'), 'nothing was typed');
   for (const [tool, args] of [['list_devices', { verbose: true }], ['take_screenshot', { device: ANDROID, size: 400 }], ['assert', { device: ANDROID, type: 'alert_present', timeout: 5 }], ['press_back', { device: ANDROID, times: 2 }]] as const) {
@@ -45,7 +45,7 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   for (const [tool, args, re] of cases) {
     const r = await pair.call(tool, { device: ANDROID, ...args });
     assert.ok(r.isError, `${tool} accepted ${JSON.stringify(args)}`);
-    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${tool}: ${re.source}`));
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${tool} on ${ANDROID}: ${re.source}`));
   }
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
@@ -75,7 +75,9 @@ mcp('a missing or empty required argument is INVALID_PARAMETER naming the tool\'
   for (const [tool, args, re] of cases) {
     const r = await pair.call(tool, { device: ANDROID, ...args });
     assert.ok(r.isError, `${tool} accepted ${JSON.stringify(args)}`);
-    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${tool}: ${re.source}`), textOf(r));
+    // The message names the device the call named, so an agent driving several phones knows which call failed.
+    const call = args.device === '' ? tool : `${tool} on ${ANDROID}`;
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: ${call}: ${re.source}`), textOf(r));
     assert.not.match(textOf(r), /"value"/, 'no parameter the tool does not have');
   }
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { text: string }[];
@@ -96,7 +98,7 @@ mcp('with --device the schemas do not require "device", and calls without it go 
     assert.match((swipe.inputSchema.properties as { device: { description: string } }).device.description, /virtual-android-1/);
     const r = await pair.call('open_url', { url: 'mbdemo://screen/signin' });
     assert.not.ok(r.isError, textOf(r));
-    assert.match(textOf(await pair.call('swipe', {})), /^INVALID_PARAMETER: swipe: "direction" is required/);
+    assert.match(textOf(await pair.call('swipe', {})), /^INVALID_PARAMETER: swipe on virtual-android-1: "direction" is required/);
   } finally {
     await pair.close();
   }

@@ -53,7 +53,7 @@ test('mobile_take_screenshot holds to its schema like take_screenshot, and the s
   ] as const) {
     const r = await pair.call('mobile_take_screenshot', args);
     assert.ok(r.isError, `accepted ${JSON.stringify(args)}`);
-    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: mobile_take_screenshot: ${re.source}`));
+    assert.match(textOf(r), new RegExp(`^INVALID_PARAMETER: mobile_take_screenshot on ${ANDROID}: ${re.source}`));
   }
   assert.is((await imageSize(await pair.call('mobile_take_screenshot', { device: ANDROID, format: 'PNG' }))).mimeType, 'image/png');
   const listed = (await pair.client.listTools()).tools.find((t) => t.name === 'mobile_take_screenshot')!;

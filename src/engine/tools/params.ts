@@ -105,3 +105,11 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
     .map((i) => i.message)
     .join('; ');
 }
+
+/**
+ * The call a parameter message is about: the tool, and the device when the call names one, so an
+ * agent driving several phones knows which of its calls failed.
+ */
+export function callName(tool: string, device: unknown): string {
+  return typeof device === 'string' && device !== '' ? `${tool} on ${device}` : tool;
+}
