@@ -12,6 +12,7 @@ import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, t
 import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import type { ToolContext } from './tools/define.js';
 import { callName, describeIssues } from './tools/params.js';
+import { asMeant } from './tools/lenient.js';
 import { captureFitted, captureScreen, type FittedCapture, type ScreenCapture } from './screen/capture.js';
 import { LatestCaptures } from './screen/latest-capture.js';
 import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
@@ -165,8 +166,9 @@ export class Engine {
     if (typeof given !== 'object' || Array.isArray(given)) {
       return failure('INVALID_PARAMETER', `${tool}: parameters must be a JSON object such as {"device": "virtual-android-1"}, not ${Array.isArray(given) ? 'an array' : typeof given}`);
     }
-    const parsed = v.safeParse(def.params, given);
-    if (!parsed.success) return failure('INVALID_PARAMETER', `${callName(tool, (given as { device?: unknown }).device)}: ${describeIssues(parsed.issues)}`);
+    const meant = asMeant(def.params, given as Record<string, unknown>);
+    const parsed = v.safeParse(def.params, meant);
+    if (!parsed.success) return failure('INVALID_PARAMETER', `${callName(tool, meant.device)}: ${describeIssues(parsed.issues)}`);
     const input = parsed.output as Record<string, unknown>;
 
     if ('global' in def) {
