@@ -104,7 +104,11 @@ export interface DeviceHandle {
   pressKey?(key: Key, ctx: CallContext): Promise<void>;
   /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
   dismissKeyboard?(ctx: CallContext): Promise<void>;
-  openUrl(url: string, ctx: CallContext): Promise<void>;
+  /**
+   * Resolves to a note when the device can tell that the link landed elsewhere than it asked (the
+   * virtual demo app's "Item not found"); real devices hand the link over and cannot tell.
+   */
+  openUrl(url: string, ctx: CallContext): Promise<void | string>;
 
   getOrientation(ctx: CallContext): Promise<Orientation>;
   setOrientation(orientation: Orientation, ctx: CallContext): Promise<void>;

@@ -218,6 +218,12 @@ t('open_url: web page in the browser, deep link in the demo app, unknown scheme 
   await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://screen/inbox' });
   assert.ok((await elements(engine)).some((e) => e.id === 'empty_title'));
   await fails(engine, 'mobile_open_url', { device: A, url: 'nosuchscheme://x' }, 'INVALID_PARAMETER');
+  // Like a real app, the demo app answers a link to an item it does not have with a "not found" screen, and the result says so.
+  const missing = await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://item/999' });
+  assert.is(missing.message, `opened mbdemo://item/999 on ${A}; the demo app has no item 999 (items 1–60), so it shows "Item not found"`);
+  assert.ok((await elements(engine)).some((e) => e.id === 'not_found_title'));
+  assert.not.ok((await elements(engine)).some((e) => e.text === 'Item 999'));
+  assert.is((await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://item/60' })).message, `opened mbdemo://item/60 on ${A}`);
 });
 
 t('swipe scrolls the list and scroll_to_element finds an item below the fold', async ({ engine }) => {

@@ -88,6 +88,12 @@ mcp('pinch: the element the description names is zoomed; an unknown one is ELEME
   assert.match(textOf(bad), /^INVALID_PARAMETER: /);
 });
 
+mcp('open_url to an item the demo app does not have passes, and says the app shows "Item not found"', async ({ pair }) => {
+  const missing = jsonOf(await pair.call('open_url', { device: ANDROID, url: 'mbdemo://item/999' }));
+  assert.equal([missing.status, missing.message], ['passed', 'opened mbdemo://item/999; the demo app has no item 999 (items 1–60), so it shows "Item not found"']);
+  assert.is(jsonOf(await pair.call('open_url', { device: ANDROID, url: 'mbdemo://item/2' })).message, 'opened mbdemo://item/2');
+});
+
 mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) => {
   const devices = jsonOf(await pair.call('list_devices'));
   assert.ok(devices.devices.some((d: { id: string }) => d.id === ANDROID));

@@ -183,8 +183,8 @@ export const inputTools = [
     }),
     mutates: true,
     async handler(p, ctx) {
-      await ctx.device.openUrl(p.url, ctx);
-      return success(`opened ${p.url} on ${p.device}`);
+      const landed = await ctx.device.openUrl(p.url, ctx);
+      return success(`opened ${p.url} on ${p.device}${landed ? `; ${landed}` : ''}`);
     },
   }),
   deviceTool({

@@ -167,8 +167,10 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   },
   async open_url(ctx, step) {
     const url = need(step, 'value', 'the URL or deep link to open');
-    await call(ctx, 'mobile_open_url', { url });
-    return { message: `opened ${url}` };
+    const opened = await call<{ message: string }>(ctx, 'mobile_open_url', { url });
+    // After "opened URL on DEVICE" the tool says where the link landed when the device can tell it is not what was asked.
+    const landed = opened.message.split('; ').slice(1).join('; ');
+    return { message: `opened ${url}${landed ? `; ${landed}` : ''}` };
   },
   async wait_for_element(ctx, step) {
     const waitMs = timeoutOf(step);

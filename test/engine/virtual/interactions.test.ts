@@ -130,6 +130,29 @@ for (const platform of ['android', 'ios'] as const) {
     await rejects(device.openUrl('not a url', ctx), 'INVALID_PARAMETER');
   });
 
+  test(`${platform}: a link to an item the app does not have shows "Item not found", says so, and goes back to the list`, async () => {
+    const { [platform]: device } = setup();
+    for (const url of ['mbdemo://item/999', 'mbdemo://item/0', 'mbdemo://screen/detail?item=61', 'mbdemo://screen/detail?item=abc']) {
+      const landed = await device.openUrl(url, ctx);
+      assert.equal(device.currentScreen, 'missing', url);
+      assert.match(String(landed), /^the demo app has no item (\d+|"abc") \(items 1–60\), so it shows "Item not found"$/, url);
+      assert.equal((await byId(device, 'not_found_title')).text, 'Item not found');
+      assert.ok(!(await device.listElements(ctx)).some((e) => /^Item (999|0|61)$/.test(e.text)), `${url} shows no such item`);
+    }
+    assert.equal((await byId(device, 'not_found_message')).text, 'This item does not exist.');
+    await tapId(device, 'back_to_items');
+    assert.equal(device.currentScreen, 'home');
+    // An item that existed and was deleted is gone for links too; one that exists opens with nothing to say.
+    const item = await byId(device, 'item_1');
+    await device.longPress(item.center.x, item.center.y, 800, ctx);
+    await tapId(device, 'menu_delete');
+    assert.equal(await device.openUrl('mbdemo://item/1', ctx), 'item 1 was deleted, so it shows "Item not found"');
+    assert.equal((await byId(device, 'not_found_message')).text, 'Item 1 does not exist or was deleted.');
+    assert.equal(await device.openUrl('mbdemo://item/60', ctx), undefined);
+    assert.equal(device.currentScreen, 'detail');
+    assert.equal((await byId(device, 'detail_title')).text, 'Item 60');
+  });
+
   test(`${platform}: open_url shows the page in the browser's address bar`, async () => {
     const { [platform]: device } = setup();
     await device.openUrl('https://www.example.com/path?q=1', ctx);

@@ -91,7 +91,8 @@ export class PhoneApps {
     delete this.state.data[pkg];
   }
 
-  openUrl(raw: string): void {
+  /** Opens `raw`; returns what it showed when that is not what it asked for (a link to a missing item). */
+  openUrl(raw: string): string | undefined {
     let url: URL;
     try {
       url = new URL(raw);
@@ -103,7 +104,7 @@ export class PhoneApps {
       const scope = this.phone.scope(this.phone.profile.browser);
       if (scope.route.url === 'about:blank') scope.replace({ screen: 'page', url: url.href });
       else scope.push({ screen: 'page', url: url.href });
-      return;
+      return undefined;
     }
     if (url.protocol === 'mbdemo:') {
       this.installedRecord(DEMO_PACKAGE);
@@ -116,7 +117,7 @@ export class PhoneApps {
       if (target.dialog) scope.showDialog(target.dialog);
       this.state.foreground = DEMO_PACKAGE;
       this.state.keyboardShown = false;
-      return;
+      return target.landed;
     }
     throw new ToolError('INVALID_PARAMETER', `no app on ${this.phone.id} handles "${url.protocol}" URLs; use http://, https:// or mbdemo://`);
   }

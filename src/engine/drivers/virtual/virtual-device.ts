@@ -238,7 +238,7 @@ export class VirtualDevice implements DeviceHandle {
     this.phone.press('ENTER');
   }
 
-  openUrl(url: string, ctx: CallContext): Promise<void> {
+  openUrl(url: string, ctx: CallContext): Promise<string | undefined> {
     return this.call(ctx, () => this.phone.apps.openUrl(url));
   }
 

@@ -10,6 +10,8 @@ import type { Action, ButtonView, ColorName, View } from '../view.js';
 export interface DeepLinkTarget {
   routes: Route[];
   dialog?: DialogState;
+  /** Where the link landed when that is not what it asked for (an item that does not exist), for the caller. */
+  landed?: string;
 }
 
 /** A dialog an app shows: alert, context menu, or (system = true) a runtime permission prompt. */

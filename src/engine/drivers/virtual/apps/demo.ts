@@ -25,6 +25,17 @@ function visibleItems(app: AppScope): number[] {
   return Array.from({ length: DEMO_ITEM_COUNT }, (_, i) => i + 1).filter((n) => !deleted.has(n));
 }
 
+/**
+ * Where a link to item `raw` leads: its detail screen, or, as a real app answers a link to an item
+ * it does not have (never had, or deleted), a "not found" screen above the list, saying so to the caller.
+ */
+function itemLink(app: AppScope, raw: string): DeepLinkTarget {
+  const n = /^\d+$/.test(raw) ? Number(raw) : undefined;
+  if (n !== undefined && visibleItems(app).includes(n)) return { routes: [{ screen: 'home' }, { screen: 'detail', item: n }] };
+  const why = n !== undefined && app.list('deleted').includes(n) ? `item ${n} was deleted` : `the demo app has no item ${n ?? JSON.stringify(raw)} (items 1–${DEMO_ITEM_COUNT})`;
+  return { routes: [{ screen: 'home' }, { screen: 'missing', item: n }], landed: `${why}, so it shows "Item not found"` };
+}
+
 function signIn(app: AppScope): Screen {
   const email = app.field('email');
   const password = app.field('password');
@@ -170,6 +181,16 @@ const SCREENS: Record<string, (app: AppScope) => Screen> = {
       text('Messages you receive will appear here.', { id: 'empty_message', align: 'center', color: 'muted' }),
     ]),
   }),
+  missing: (app) => ({
+    title: 'Not found',
+    up: true,
+    body: centred([
+      { kind: 'image', id: 'not_found_image', color: 'surfaceVariant', glyph: '?', glyphColor: 'muted', width: 96, height: 96, radius: 48 },
+      text('Item not found', { id: 'not_found_title', size: 20, bold: true, align: 'center' }),
+      text(app.route.item !== undefined ? `Item ${app.route.item} does not exist or was deleted.` : 'This item does not exist.', { id: 'not_found_message', align: 'center', color: 'muted' }),
+      button('Back to items', act('back'), { id: 'back_to_items', width: 200 }),
+    ]),
+  }),
   error: () => ({
     title: 'Feed',
     up: true,
@@ -288,7 +309,7 @@ function deepLink(url: URL, app: AppScope): DeepLinkTarget | undefined {
   const [kind, name = ''] = [url.hostname, url.pathname.replace(/^\/+/, '')];
   if (kind === 'item' && /^\d+$/.test(name)) {
     app.setFlag('signedIn', true);
-    return { routes: [{ screen: 'home' }, { screen: 'detail', item: Number(name) }] };
+    return itemLink(app, name);
   }
   if (kind !== 'screen' || !(DEMO_SCREENS as readonly string[]).includes(name)) return undefined;
   if (name === 'signin') return { routes: [{ screen: 'signin' }] };
@@ -297,7 +318,7 @@ function deepLink(url: URL, app: AppScope): DeepLinkTarget | undefined {
   switch (name) {
     case 'home': return { routes: [{ screen: 'home' }] };
     case 'loading': return { routes: [loading(app, 'home')] };
-    case 'detail': return { routes: [{ screen: 'home' }, { screen: 'detail', item: Number(url.searchParams.get('item') ?? 1) }] };
+    case 'detail': return itemLink(app, url.searchParams.get('item') ?? '1');
     case 'alert': return withDialog({ kind: 'alert' });
     case 'permission': return withDialog({ kind: 'permission' });
     default: return { routes: [{ screen: 'home' }, { screen: name }] };
