@@ -45,6 +45,20 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+/**
+ * A reader that stops early (`validate specs/ | head`) closes the pipe: what is left of the output
+ * has nowhere to go, which is not a failure of the command. Node reports it as an unhandled
+ * 'error' (a stack trace, exit 1); the command goes on to its end instead (a run still writes its
+ * results and reports) and exits with its own code.
+ */
+function ignoreClosedReaders(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
+ignoreClosedReaders(process.stdout);
+ignoreClosedReaders(process.stderr);
 dropStartOnlyEnv();
 main(process.argv.slice(2)).then(
   (code) => {
