@@ -23,6 +23,8 @@ export class Connection<S = unknown> {
   alive = true;
   /** Rate-limited messages since the bucket was last full (RpcServer.admit says why not since the last accepted one). */
   refusedSinceFull = 0;
+  /** Its session was resumed on another connection: nothing that still arrives here acts for the session. */
+  replaced = false;
   private closing = false;
   /** When the ping now awaiting its pong was sent (readingLag). */
   private unansweredSince?: number;

@@ -158,6 +158,9 @@ export class RpcServer {
     await nextTurn();
     await nextTurn();
     if (hasId && !conn.open) return { after };
+    // Not even a notification runs from a connection whose session was resumed on another one: the
+    // client drives it from there now, and a late `input.touch` down would press the screen for nobody.
+    if (conn.replaced) return { after };
     const envelope = v.safeParse(RequestEnvelopeSchema, item);
     if (!envelope.success) {
       return { response: errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `invalid request: ${paramIssues(envelope.issues).map((i) => i.message).join('; ')}`), after };

@@ -81,13 +81,18 @@ test('a finger left down is lifted when its session ends, so the next caller can
   }
 });
 
-test('a socket dropped mid-drag lifts the finger on the device at once; the session still resumes', async () => {
-  // The virtual phone itself, watched: what its finger was told, in order.
+/** A virtual phone whose finger reports, in order, what it was told (down, move, up, cancel). */
+function watchedPhone(): { driver: VirtualDriver; told: TouchPhase[] } {
   const driver = new VirtualDriver({ devices: ['android'] });
   const phone = driver.device(ANDROID)!;
   const told: TouchPhase[] = [];
   const touch = phone.touch.bind(phone);
   phone.touch = (phase, x, y, ctx) => (told.push(phase), touch(phase, x, y, ctx));
+  return { driver, told };
+}
+
+test('a socket dropped mid-drag lifts the finger on the device at once; the session still resumes', async () => {
+  const { driver, told } = watchedPhone();
   // The default resume grace (30 s) and idle cancel (15 s) are far beyond the wait below.
   const { bridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
   const dropped = await RawClient.open(bridge.wsUrl);
@@ -111,6 +116,93 @@ test('a socket dropped mid-drag lifts the finger on the device at once; the sess
   } finally {
     dropped.ws.terminate();
     await back?.close();
+    await bridge.close();
+  }
+});
+
+test('a session resumed on a new socket while the old one looks open lifts the old socket\'s finger; the session keeps its lock', async () => {
+  const { driver, told } = watchedPhone();
+  const { bridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
+  const old = await RawClient.open(bridge.wsUrl);
+  let back: RawClient | undefined;
+  let other: RawClient | undefined;
+  try {
+    const hello = (await old.call('session.hello', { client: 'viewer' })) as { session: string; resume_token: string };
+    await old.call('devices.lock', { device: ANDROID });
+    await old.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 });
+    await old.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1400 });
+    assert.equal(told, ['down', 'move']);
+
+    // The old socket is still open: the bridge has not noticed that the client lost it.
+    back = await RawClient.open(bridge.wsUrl);
+    const resumed = (await back.call('session.hello', { client: 'viewer', resume: hello.session, resume_token: hello.resume_token, received: 0 })) as { resumed: boolean };
+    assert.is(resumed.resumed, true);
+    await until('the finger lifted on the phone', () => told.length > 2);
+    assert.equal(told, ['down', 'move', 'cancel']);
+    await until('the old socket closed', () => old.closeEvent);
+    assert.equal(old.closeEvent, { code: 4000, reason: 'session resumed on another connection' });
+    const move = (await back.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1300 })) as { code?: string };
+    assert.is(move.code, 'INVALID_PARAMETER', 'the old socket\'s drag is over');
+
+    // The lock is the session's, not the socket's: it stays, and the session still drives the phone.
+    assert.is(bridge.locks.holder(ANDROID)?.id, hello.session);
+    other = await RawClient.open(bridge.wsUrl);
+    const refused = (await other.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { code?: string };
+    assert.is(refused.code, 'PERMISSION_DENIED');
+    assert.equal(await back.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 }), { status: 'success', streamed: true });
+    await back.call('input.touch', { device: ANDROID, action: 'up', x: 500, y: 1500 });
+  } finally {
+    old.ws.terminate();
+    await back?.close();
+    await other?.close();
+    await bridge.close();
+  }
+});
+
+test('what still arrives on a socket whose session was resumed elsewhere does not act for the session', async () => {
+  const { driver, told } = watchedPhone();
+  const { bridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
+  const old = await RawClient.open(bridge.wsUrl);
+  let back: RawClient | undefined;
+  try {
+    const hello = (await old.call('session.hello', { client: 'viewer' })) as { session: string; resume_token: string };
+    // The old client reads nothing more, so it does not see the bridge close its socket and goes on sending.
+    const socket = (old.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    back = await RawClient.open(bridge.wsUrl);
+    await back.call('session.hello', { client: 'viewer', resume: hello.session, resume_token: hello.resume_token, received: 0 });
+    old.send({ jsonrpc: '2.0', method: 'input.touch', params: { device: ANDROID, action: 'down', x: 500, y: 1500 } });
+    socket.resume();
+    // Once the bridge has the old socket's close, it has read the notification sent before it, and
+    // started it before anything the new socket sends after that.
+    await until('the old socket gone from the bridge', () => bridge.stats().connections === 1);
+    const move = (await back.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1400 })) as { code?: string };
+    assert.is(move.code, 'INVALID_PARAMETER', 'no finger was put down for the session');
+    assert.equal(told, []);
+  } finally {
+    old.ws.terminate();
+    await back?.close();
+    await bridge.close();
+  }
+});
+
+test('a cancel with no finger of the caller\'s own down changes nothing: nothing reaches the phone, another caller\'s finger stays', async () => {
+  const { driver, told } = watchedPhone();
+  const { bridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
+  const first = await RawClient.open(bridge.wsUrl);
+  const second = await RawClient.open(bridge.wsUrl);
+  try {
+    const none = (await first.call('input.touch', { device: ANDROID, action: 'cancel', x: 500, y: 1500 })) as { code?: string };
+    assert.is(none.code, 'INVALID_PARAMETER');
+    await first.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 });
+    const others = (await second.call('input.touch', { device: ANDROID, action: 'cancel', x: 500, y: 1500 })) as { code?: string };
+    assert.is(others.code, 'PERMISSION_DENIED');
+    assert.equal(await first.call('input.touch', { device: ANDROID, action: 'move', x: 500, y: 1400 }), { status: 'success', streamed: true });
+    assert.equal(told, ['down', 'move']);
+    await first.call('input.touch', { device: ANDROID, action: 'up', x: 500, y: 1400 });
+  } finally {
+    await first.close();
+    await second.close();
     await bridge.close();
   }
 });

@@ -5,6 +5,8 @@ import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import type { DecodedFrame } from '../../src/protocol/index.js';
+import { VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
+import type { TouchPhase } from '../../src/engine/types.js';
 import { closePeerLab, labClient, type PeerLab } from './peer-lab.js';
 import { RawClient, testBridge, until } from '../bridge/helpers.js';
 
@@ -153,6 +155,38 @@ lab('a finger put down through the aggregator is lifted on the peer as soon as i
   }
 });
 
+lab('a session resumed on a new socket while the old one looks open: its finger on the peer is lifted, its lock there stays', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  let x2: RawClient | undefined;
+  try {
+    const hello = (await x.call('session.hello', { client: 'x' })) as { session: string; resume_token: string };
+    await x.call('devices.lock', { device: ANDROID });
+    const y = await labClient(l, 'y');
+    const activity: { tool?: string; parameters?: { action?: string } }[] = [];
+    y.on('device.activity', (p) => activity.push(p));
+    await y.request('devices.subscribe', { device: ANDROID, elements: false });
+    const down = (await x.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { status?: string };
+    assert.is(down.status, 'success', JSON.stringify(down));
+
+    x2 = await RawClient.open(l.agg.wsUrl);
+    const resumed = (await x2.call('session.hello', { client: 'x', resume: hello.session, resume_token: hello.resume_token, received: 0 })) as { resumed?: boolean };
+    assert.ok(resumed.resumed, JSON.stringify(resumed));
+    // Within the peer's 15 s idle cancel: the finger must not wait for it.
+    const ended = await until('the touch stream ended on the peer', () => activity.find((a) => a.tool === 'input.touch'));
+    assert.is(ended.parameters?.action, 'cancel');
+    const refused = (await y.callTool('mobile_press_button', { device: ANDROID, button: 'HOME' })) as { code?: string };
+    assert.is(refused.code, 'PERMISSION_DENIED', 'the session still holds the lock on the peer');
+    const again = (await x2.call('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 })) as { status?: string };
+    assert.is(again.status, 'success', JSON.stringify(again));
+    await x2.call('input.touch', { device: ANDROID, action: 'cancel', x: 500, y: 1500 });
+    await x2.call('devices.unlock', { device: ANDROID });
+  } finally {
+    x.ws.terminate();
+    await x2?.close();
+  }
+});
+
 lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
   const l = lab!;
   const viewer = await labClient(l, 'survivor');
@@ -179,3 +213,45 @@ lab('a peer killed and restarted: its devices go and come back, and the viewers\
 });
 
 lab.run();
+
+const moved = suite('a session resumed on a new socket while a touch it sent through the aggregator is out');
+
+moved('a finger the peer puts down after the move is lifted there', async () => {
+  // The peer's phone holds the down until told to go on, so that the session moves meanwhile.
+  const driver = new VirtualDriver({ devices: ['android'] });
+  const phone = driver.device(ANDROID)!;
+  const told: TouchPhase[] = [];
+  let goOn!: () => void;
+  const downHeld = new Promise<void>((resolve) => (goOn = resolve));
+  const touch = phone.touch.bind(phone);
+  phone.touch = async (phase, x, y, ctx) => {
+    told.push(phase);
+    if (phase === 'down') await downHeld;
+    return touch(phase, x, y, ctx);
+  };
+  const { bridge: peerBridge } = await testBridge({ engine: createEngine({ virtual: false, extraDrivers: [driver] }) });
+  const peer = new Peer({ name: 'a', url: peerBridge.wsUrl }, { firstRetryMs: 50, maxRetryMs: 200 });
+  const agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: [peer] }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers: [peer], log: () => undefined });
+  const old = await RawClient.open(agg.wsUrl);
+  let back: RawClient | undefined;
+  try {
+    await until('the peer listed', () => peer.up && peer.owns(ANDROID));
+    const hello = (await old.call('session.hello', { client: 'x' })) as { session: string; resume_token: string };
+    old.send({ jsonrpc: '2.0', id: 100, method: 'input.touch', params: { device: ANDROID, action: 'down', x: 500, y: 1500 } });
+    await until('the down on the peer\'s phone', () => told.includes('down'));
+    back = await RawClient.open(agg.wsUrl);
+    await back.call('session.hello', { client: 'x', resume: hello.session, resume_token: hello.resume_token, received: 0 });
+    goOn();
+    // Within the peer's 15 s idle cancel.
+    await until('the finger lifted on the peer\'s phone', () => told.includes('cancel'));
+    assert.equal(told, ['down', 'cancel']);
+  } finally {
+    goOn();
+    old.ws.terminate();
+    await back?.close();
+    await agg.close();
+    await peerBridge.close();
+  }
+});
+
+moved.run();

@@ -4,7 +4,8 @@ import { defineMethod, type MethodDef } from '../registry.js';
  * input.touch and input.key (issue 17): the viewer's live control. Both mutate the device, so a
  * device locked by another session refuses them like mutating tools; both go through the engine's
  * device queue, and a touch stream is one `device.activity` entry (tool `input.touch`) when it ends.
- * A finger never outlives its session's socket: the drop lifts it (server.ts), resume or not.
+ * A finger never outlives its session's socket: the drop lifts it (server.ts), resume or not, and so
+ * does a resume on another socket while the old one looked open (session.ts).
  */
 export const inputMethods: MethodDef[] = [
   defineMethod('input.touch', async (p, ctx) => {

@@ -20,7 +20,12 @@ export const sessionMethods: MethodDef[] = [
         const previous = target.connection;
         if (previous && previous !== connection) {
           bridge.sessions.detach(target, previous);
+          previous.replaced = true;
           previous.close(4000, 'session resumed on another connection');
+          // The old socket's drag ends with it, as when a socket drops (server.ts). Its locks stay:
+          // they are the session's, and the session goes on here.
+          bridge.engine.cancelTouches(target.id);
+          bridge.peers?.liftFingers(target);
         }
         // The connection's own new session was never used for anything worth keeping.
         bridge.sessions.end(fresh, 'replaced by a resumed session');

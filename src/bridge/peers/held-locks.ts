@@ -13,7 +13,7 @@ export interface FingerOnPeer {
  * runs in progress and its fingers down. The peer sees only the aggregator's link, which stays open
  * while the caller's socket is away, so the aggregator applies the local rule itself: a lock goes as
  * soon as its holder disconnects, except one that backs a running scenario, which goes when the run
- * ends; a finger is lifted as soon as its holder disconnects.
+ * ends; a finger is lifted as soon as its holder disconnects, or its session moves to another socket.
  */
 export class HeldOnPeers {
   private readonly locks = new Map<string, Peer>();
@@ -54,10 +54,10 @@ export class HeldOnPeers {
     return out;
   }
 
-  /** The fingers to lift now that the holder is gone, by device. */
-  takeFingers(): [string, FingerOnPeer][] {
-    const out = [...this.fingers];
-    this.fingers.clear();
+  /** The fingers to lift now that the holder is gone (or its socket's drag is over), by device; only `device`'s when given. */
+  takeFingers(device?: string): [string, FingerOnPeer][] {
+    const out = [...this.fingers].filter(([id]) => device === undefined || id === device);
+    for (const [id] of out) this.fingers.delete(id);
     return out;
   }
 }

@@ -2,6 +2,7 @@ import type { DeviceIds, DeviceOwner } from '../../engine/device-ids.js';
 import { failure, type ToolFailure } from '../../engine/errors.js';
 import { findTool } from '../../engine/tools/index.js';
 import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
+import type { Connection } from '../connection.js';
 import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
@@ -11,6 +12,8 @@ import { PeerTimeoutError, RpcLink } from './rpc-link.js';
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
 export interface RouteContext {
   readonly session: Session;
+  /** The socket the call came on: the session may have moved to another one (a resume) while the call was out. */
+  readonly connection: Connection<Session>;
   afterResponse(fn: () => void): void;
 }
 
@@ -147,13 +150,26 @@ export class PeerRouter {
   detachSession(session: Session): void {
     const mine = this.sessions.get(session);
     if (!mine) return;
-    const tell = (peer: Peer, method: string, params: Record<string, unknown>) =>
-      void mine.links
-        .get(peer)
-        ?.then((link) => link.request(method, params, this.options.callTimeoutMs))
-        .catch(() => undefined);
-    for (const [device, peer] of mine.held.takeReleasable()) tell(peer, 'devices.unlock', { device });
-    for (const [device, { peer, x, y }] of mine.held.takeFingers()) tell(peer, 'input.touch', { device, action: 'cancel', x, y });
+    for (const [device, peer] of mine.held.takeReleasable()) this.tell(mine, peer, 'devices.unlock', { device });
+    this.liftFingers(session);
+  }
+
+  /**
+   * Cancels the session's fingers on peers (only the one on `device`, the peer's own id, when given):
+   * its socket dropped, or the session moved to a new socket and the old socket's drag is over.
+   */
+  liftFingers(session: Session, device?: string): void {
+    const mine = this.sessions.get(session);
+    if (!mine) return;
+    for (const [id, { peer, x, y }] of mine.held.takeFingers(device)) this.tell(mine, peer, 'input.touch', { device: id, action: 'cancel', x, y });
+  }
+
+  /** A call on the session's own link whose answer nobody waits for. */
+  private tell(mine: SessionLinks, peer: Peer, method: string, params: Record<string, unknown>): void {
+    void mine.links
+      .get(peer)
+      ?.then((link) => link.request(method, params, this.options.callTimeoutMs))
+      .catch(() => undefined);
   }
 
   dropSession(session: Session): void {
@@ -201,8 +217,13 @@ export class PeerRouter {
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
       if (method === 'scenarios.run') held.runEnded(device);
-      // The holder left while the call was out (a lock just taken, a run that kept its lease, a finger put down).
-      if (!ctx.session.connection && !ctx.session.ended) this.detachSession(ctx.session);
+      // The call's socket stopped being the session's while the call was out. Dropped: the holder
+      // left (a lock just taken, a run that kept its lease, a finger put down). Replaced by a resume:
+      // a finger this call put down belongs to the old socket's drag, which is over; locks stay.
+      if (!ctx.session.ended && ctx.session.connection !== ctx.connection) {
+        if (!ctx.session.connection) this.detachSession(ctx.session);
+        else if (method === 'input.touch') this.liftFingers(ctx.session, device);
+      }
     }
   }
 
