@@ -113,6 +113,27 @@ frozen('answering pings but not the call: TIMEOUT at the call\'s deadline, the l
   assert.is(l.peer.closed.length, 0, 'no link was cut');
 });
 
+frozen('a down the peer did not answer in time counts as down: the holder\'s drop cancels it there', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  try {
+    await x.call('session.hello', { client: 'x' });
+    // The caller's own link to the peer is open before the peer goes quiet.
+    await x.call('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: PHONE } });
+    l.peer.silent = true;
+    const down = (await x.call('input.touch', { device: PHONE, action: 'down', x: 5, y: 6 })) as { code?: string };
+    assert.is(down.code, 'TIMEOUT', JSON.stringify(down));
+    const link = l.peer.requests.find((r) => r.method === 'input.touch')!.connection;
+    l.peer.silent = false;
+    x.ws.terminate();
+    // Within the resume grace and the peer's 15 s idle cancel: the finger must not wait for them.
+    const cancel = await until('a cancel sent to the peer', () => l.peer.requests.find((r) => r.method === 'input.touch' && r.params.action === 'cancel'));
+    assert.equal(cancel, { method: 'input.touch', params: { device: PHONE, action: 'cancel', x: 5, y: 6 }, connection: link });
+  } finally {
+    x.ws.terminate();
+  }
+});
+
 frozen.run();
 
 const gone = suite('a bridge that reads a request and its caller\'s close together');

@@ -37,6 +37,17 @@ export class HeldOnPeers {
     else if (params.action === 'move' && this.fingers.has(device)) this.fingers.set(device, { peer, ...at });
   }
 
+  /**
+   * A forwarded call the peer did not answer in time, which may have run there or still run. A down
+   * counts as put down, so that the holder's drop cancels it on the peer rather than leaving it to
+   * the peer's 15 s idle: a cancel with no finger of the caller's down changes nothing there (the
+   * peer answers INVALID_PARAMETER, or PERMISSION_DENIED when another caller's finger is down). An
+   * up or cancel that timed out keeps the finger for the same reason.
+   */
+  noteTimedOut(peer: Peer, method: string, params: Record<string, unknown>): void {
+    if (method === 'input.touch' && params.action === 'down') this.fingers.set(String(params.device), { peer, x: Number(params.x), y: Number(params.y) });
+  }
+
   runStarted(device: string): void {
     this.runs.set(device, (this.runs.get(device) ?? 0) + 1);
   }

@@ -213,7 +213,10 @@ export class PeerRouter {
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, (err as Error).message);
-      if (err instanceof PeerTimeoutError) return this.timedOut(peer, link, method, params, err, sent);
+      if (err instanceof PeerTimeoutError) {
+        held.noteTimedOut(peer, method, params);
+        return this.timedOut(peer, link, method, params, err, sent);
+      }
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
       if (method === 'scenarios.run') held.runEnded(device);
