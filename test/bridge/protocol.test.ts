@@ -18,6 +18,7 @@ const extras = [
     throw new Error('kaboom at /secret/path');
   }),
   defineExtensionMethod('test.slow', v.strictObject({ ms: v.number() }), async (p) => {
+    slowCalls.push('started');
     await sleep(p.ms);
     slowCalls.push('done');
     return { slept: p.ms };
@@ -293,7 +294,9 @@ test('a malformed message on one connection never disturbs another', async () =>
 
 test('-32001 during shutdown; calls in progress still answer before the socket closes', async () => {
   raw.send({ jsonrpc: '2.0', id: 'slow', method: 'test.slow', params: { ms: 300 } });
-  await sleep(50);
+  // The call must be running when the shutdown starts; a fixed pause lost that race on a loaded machine.
+  const startedBefore = slowCalls.filter((c) => c === 'started').length;
+  while (slowCalls.filter((c) => c === 'started').length === startedBefore) await sleep(5);
   const closing = bridge.close('test shutdown');
   raw.send({ jsonrpc: '2.0', id: 'late', method: 'devices.list' });
   const late = await raw.response('late');
