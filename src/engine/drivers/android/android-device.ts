@@ -4,7 +4,8 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, To
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { execOnDevice, execStreaming, mapAdbError, offlineError, shellQuote, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import { execOnDevice, execStreaming, mapAdbError, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
@@ -17,7 +18,7 @@ import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { DeviceScreenSize } from './screen-size.js';
-import { isSecurityException, parseRotation, parseWifiOn, SEPARATOR } from './shell-output.js';
+import { isSecurityException, parseRotation } from './shell-output.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
 
@@ -55,6 +56,7 @@ export class AndroidDevice implements DeviceHandle {
   private readonly connections: SpareTransport;
   private readonly typing: TypingIo;
   private readonly rotation: RotationIo;
+  private readonly settingsShell: deviceSettings.SettingsShell;
 
   constructor(
     readonly info: DeviceInfo,
@@ -114,6 +116,11 @@ export class AndroidDevice implements DeviceHandle {
       control: () => this.scrcpy.control,
       shell: (command, ctx, what) => this.checkedText(command, ctx, what),
     });
+    this.settingsShell = {
+      serial: info.id,
+      text: (command, ctx, what) => this.text(command, ctx, what),
+      checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
+    };
     this.rotation = {
       serial: info.id,
       shown: (ctx) => this.getOrientation(ctx),
@@ -276,33 +283,16 @@ export class AndroidDevice implements DeviceHandle {
     return clearText(this.typing, ctx);
   }
 
-  async openUrl(url: string, ctx: CallContext): Promise<void> {
-    const out = await this.checkedText(`am start -a android.intent.action.VIEW -d ${shellQuote(url)}`, ctx, `opening ${url}`);
-    if (/unable to resolve Intent|No Activity found/i.test(out)) {
-      throw new ToolError('INVALID_PARAMETER', `no app on ${this.serial} handles ${url}; install the app for this link or check the URL`);
-    }
-    if (/^Error/m.test(out)) throw new ToolError('INTERNAL', `opening ${url} on ${this.serial} failed: ${out.trim()}`);
+  openUrl(url: string, ctx: CallContext): Promise<void> {
+    return deviceSettings.openUrl(this.settingsShell, url, ctx);
   }
 
-  /** `cmd wifi` from Android 11; `svc wifi` before (and as the fallback when cmd has no wifi service). */
-  async setWifi(enabled: boolean, ctx: CallContext): Promise<void> {
-    const state = enabled ? 'enabled' : 'disabled';
-    await this.checkedText(`cmd wifi set-wifi-enabled ${state} || svc wifi ${enabled ? 'enable' : 'disable'}`, ctx, 'switching Wi-Fi');
+  setWifi(enabled: boolean, ctx: CallContext): Promise<void> {
+    return deviceSettings.setWifi(this.settingsShell, enabled, ctx);
   }
 
-  async properties(ctx: CallContext): Promise<DeviceProperties> {
-    const out = await this.text(
-      `cmd uimode night; echo ${SEPARATOR}; settings get global wifi_on; echo ${SEPARATOR}; getprop ro.build.version.sdk; echo ${SEPARATOR}; dumpsys input_method`,
-      ctx, 'reading device properties',
-    );
-    const [night = '', wifi = '', sdk = '', ime = ''] = out.split(SEPARATOR);
-    const props: DeviceProperties = {};
-    if (/Night mode: (yes|no)/.test(night)) props.darkMode = /Night mode: yes/.test(night);
-    const wifiOn = parseWifiOn(wifi);
-    if (wifiOn !== undefined) props.wifi = wifiOn;
-    if (/^\s*\d+\s*$/.test(sdk)) props.apiLevel = Number(sdk.trim());
-    if (/mInputShown=(true|false)/.test(ime)) props.keyboardVisible = /mInputShown=true/.test(ime);
-    return props;
+  properties(ctx: CallContext): Promise<DeviceProperties> {
+    return deviceSettings.readProperties(this.settingsShell, ctx);
   }
 
   // ---- plumbing ----
