@@ -129,6 +129,40 @@ test('server death mid-stream breaks the packet iterator with the reason; the ne
   await opensAgain(rig, engine);
 });
 
+test('a death after encoder errors the server recovered from is not blamed on them: the reason is the latest failure, or plainly unknown', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const handle = await handleOf(rig, engine);
+  const broken = (it: AsyncIterator<unknown>) => take(it as AsyncIterator<never>, 1_000, 10_000).then(() => 'no break', (err: Error) => err.message);
+  // MediaCodec.configure refuses 544x1200 (retried at -m1024), then the codec fails once mid-stream (retried at once).
+  rig.phone.scrcpy.faults = { encoderMaxSize: 1100 };
+  let video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    let it = video.packets()[Symbol.asyncIterator]();
+    await take(it, 2);
+    rig.phone.scrcpy.faults.encoderErrors = 1;
+    let packet = (await take(it, 1))[0];
+    while (!packet.config) packet = (await take(it, 1))[0];
+    assert.ok((await take(it, 1))[0].key, 'the restarted encoder streams again');
+    rig.phone.scrcpy.kill();
+    const killed = await broken(it);
+    assert.match(killed, /scrcpy-server on .* stopped: .*the server printed no error, so the cause is unknown/);
+    assert.not.match(killed, /Capture\/encoding error/, 'not an error the server had recovered from');
+    await video.close();
+
+    // Three codec failures in a row: SurfaceEncoder gives up, and that is the reason, not the configure error before.
+    video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+    it = video.packets()[Symbol.asyncIterator]();
+    await take(it, 2);
+    rig.phone.scrcpy.faults.encoderErrors = 3;
+    const failed = await broken(it);
+    assert.match(failed, /scrcpy-server on .* stopped: Capture\/encoding error: java\.lang\.IllegalStateException/);
+    assert.not.match(failed, /CodecException/);
+  } finally {
+    await video.close();
+  }
+});
+
 test('a server that dies after streaming a while is restarted for its viewer: a new configuration and key frame follow', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig, { restartAfterMs: 0 });

@@ -89,6 +89,18 @@ test('a refused injection (InputManager 3.3.1 logs it and carries on) is seen by
   assert.is(log.error, 'Controller error: java.io.IOException: Broken pipe');
 });
 
+test('an error the server recovered from (a new configuration came after it) is no longer the reason; one printed since, even in part, is', () => {
+  const { log, print } = serverConsole();
+  print('[server] ERROR: Capture/encoding error: android.media.MediaCodec$CodecException: Error 0xfffffc0e\n[server] INFO: Retrying with -m1024...\n');
+  assert.is(log.error, 'Capture/encoding error: android.media.MediaCodec$CodecException: Error 0xfffffc0e');
+  log.errorsRecovered();
+  assert.is(log.error, undefined, 'nothing has failed since');
+  print('[server] ERROR: Capture/encoding err');
+  log.errorsRecovered();
+  print('or: java.lang.IllegalStateException: null\n');
+  assert.is(log.error, 'Capture/encoding error: java.lang.IllegalStateException: null', 'a line that was still arriving is a new error');
+});
+
 test('"Could not invoke method" counts as a failed injection only with InputManager.injectInputEvent in its stack', async () => {
   const { watch, print } = serverConsole();
   print('[server] ERROR: Could not invoke method\njava.lang.reflect.InvocationTargetException\n\tat java.lang.reflect.Method.invoke(Native Method)\n\tat com.genymobile.scrcpy.wrappers.ContentProvider.call(ContentProvider.java:100)\n');

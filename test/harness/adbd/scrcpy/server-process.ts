@@ -4,6 +4,7 @@ import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index
 import type { DeviceStream } from '../adbd.js';
 import type { DeviceFiles } from '../files.js';
 import { EmulatedController } from './controller.js';
+import { CONFIGURE_ERROR, DEQUEUE_ERROR, EncoderRetries, encodingErrorLine, stackTrace, type JavaException } from './encoder-errors.js';
 import { H264Encoder, type EncodedPacket } from './h264-encoder.js';
 import { javaError, LOG_LEVELS, parseServerOptions, socketName, videoSize, type LogLevel, type ServerOptions } from './options.js';
 import { SerialWriter } from './serial-writer.js';
@@ -17,12 +18,6 @@ const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
 const MAX_QUEUED_PACKETS = 60;
-/** SurfaceEncoder.MAX_SIZE_FALLBACK: the sizes tried, in order, when the encoder refuses the first one. */
-const MAX_SIZE_FALLBACK = [2560, 1920, 1600, 1280, 1024, 800];
-/** SurfaceEncoder.MAX_CONSECUTIVE_ERRORS once a frame was sent. */
-const MAX_CONSECUTIVE_ERRORS = 3;
-/** What a device's MediaCodec.configure throws for a size it cannot encode. */
-const CONFIGURE_ERROR = 'android.media.MediaCodec$CodecException: Error 0xfffffc0e';
 
 /** What the harness can make a scrcpy server do wrong. */
 export interface ScrcpyFaults {
@@ -40,6 +35,11 @@ export interface ScrcpyFaults {
   refuseClipboard?: boolean;
   /** MediaCodec.configure refuses a video whose longer side exceeds this (a device encoder's limit): SurfaceEncoder retries smaller. */
   encoderMaxSize?: number;
+  /**
+   * The next this many encodes fail mid-stream (MediaCodec.dequeueOutputBuffer throws): each is logged
+   * and the encoder restarted (a new configuration and key frame), until three in a row end the server.
+   */
+  encoderErrors?: number;
 }
 
 /** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */
@@ -93,10 +93,8 @@ export class ScrcpyServerProcess {
   private lastSource: Buffer | undefined;
   private lastFrame: Buffer | undefined;
   private lastEncodeAt = 0;
-  /** ScreenCapture.maxSize, lowered by SurfaceEncoder.prepareRetry. */
-  private captureMaxSize = 0;
-  private firstFrameSent = false;
-  private consecutiveErrors = 0;
+  /** SurfaceEncoder.prepareRetry and the ScreenCapture.maxSize it lowers. */
+  private retries!: EncoderRetries;
   /** The video thread ended (a configure failure it did not retry). */
   private videoEnded = false;
   /** Ln's threshold: INFO until Server.main applies log_level (Ln.initLogLevel, after Options.parse). */
@@ -161,7 +159,7 @@ export class ScrcpyServerProcess {
       for (const key of unknown) await this.log('WARN', `Unknown server option: ${key}`);
     }
     this.logLevel = this.options.logLevel;
-    this.captureMaxSize = this.options.maxSize;
+    this.retries = new EncoderRetries(this.options.downsizeOnError, this.options.maxSize);
     this.host.ranJarSha256 = createHash('sha256').update(jar).digest('hex');
     // CleanUp.unlinkSelf (cleanup=true, the default): the jar is gone from the device once the server runs.
     if (this.options.cleanup) this.host.files.remove(classpath!);
@@ -249,7 +247,7 @@ export class ScrcpyServerProcess {
   private prepareCapture(): void {
     const { width, height } = this.host.phone.size;
     this.sourceSize = { width, height };
-    this.size = videoSize(width, height, this.captureMaxSize);
+    this.size = videoSize(width, height, this.retries.maxSize);
   }
 
   /** ScreenCapture.start (it calls Controller.onNewVirtualDisplay, which maps touches from then on) and MediaCodec.start: CONFIG and frames follow. */
@@ -266,48 +264,44 @@ export class ScrcpyServerProcess {
     void this.frame();
   }
 
-  /**
-   * MediaCodec.configure, before capture.start. When it throws, SurfaceEncoder.streamCapture logs
-   * `Capture/encoding error` and asks prepareRetry: before the first frame it retries at the next
-   * MAX_SIZE_FALLBACK below the failed size (downsize_on_error; the video header already sent keeps the
-   * first size), after it the same size, 3 times in a row at most. Otherwise the exception, an
-   * IllegalStateException, escapes the video thread: the server stops.
-   */
+  /** MediaCodec.configure, before capture.start: refused (faults.encoderMaxSize) until the size fits or the error is final. */
   private configure(): boolean {
     const limit = this.host.faults.encoderMaxSize;
     while (limit && Math.max(this.size.width, this.size.height) > limit) {
-      void this.log('ERROR', `Capture/encoding error: ${CONFIGURE_ERROR}`);
-      if (!this.prepareRetry()) {
-        this.videoEnded = true;
-        // Server's default uncaught exception handler: Ln.e("Exception on thread " + t, e).
-        void this.log('ERROR', `Exception on thread Thread[video,5,main]\n${CONFIGURE_ERROR}\n\tat android.media.MediaCodec.native_configure(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.streamCapture(SurfaceEncoder.java:92)`)
-          .then(() => this.terminate('the video thread ended'));
-        return false;
-      }
+      // The video header already sent keeps the first size.
+      if (!this.encodingError(CONFIGURE_ERROR)) return false;
       this.prepareCapture();
     }
     return true;
   }
 
-  /** SurfaceEncoder.prepareRetry (its 50 ms pause after the first frame is left out). */
-  private prepareRetry(): boolean {
-    if (this.firstFrameSent) return ++this.consecutiveErrors < MAX_CONSECUTIVE_ERRORS;
-    if (!this.options.downsizeOnError) return false;
-    const failed = Math.max(this.size.width, this.size.height);
-    const fallback = MAX_SIZE_FALLBACK.find((size) => size < failed);
-    if (!fallback) return false;
-    // ScreenCapture.setMaxSize: kept for every later capture (rotations too).
-    this.captureMaxSize = fallback;
-    void this.log('INFO', `Retrying with -m${fallback}...`);
+  /**
+   * SurfaceEncoder.streamCapture's catch: `Capture/encoding error`, then prepareRetry. An error it does not
+   * retry, an IllegalStateException, escapes the video thread (Server's handler logs it) and the server stops.
+   */
+  private encodingError(e: JavaException): boolean {
+    void this.log('ERROR', encodingErrorLine(e));
+    const retry = this.retries.retry(Math.max(this.size.width, this.size.height));
+    if (retry === undefined) {
+      this.videoEnded = true;
+      void this.log('ERROR', stackTrace('Exception on thread Thread[video,5,main]', e)).then(() => this.terminate('the video thread ended'));
+      return false;
+    }
+    if (retry !== 'same') void this.log('INFO', `Retrying with -m${retry}...`);
     return true;
+  }
+
+  /** A codec failing while it encodes (faults.encoderErrors): the encoder goes, and comes back if SurfaceEncoder retries. */
+  private failEncoding(): void {
+    this.host.faults.encoderErrors = (this.host.faults.encoderErrors ?? 1) - 1;
+    this.encoder?.stop();
+    this.encoder = undefined;
+    if (this.encodingError(DEQUEUE_ERROR)) this.restartEncoder();
   }
 
   private writePacket(packet: EncodedPacket): void {
     if (!this.video) return;
-    if (!packet.config) {
-      this.firstFrameSent = true;
-      this.consecutiveErrors = 0;
-    }
+    if (!packet.config) this.retries.frameSent();
     if (this.options.sendFrameMeta) {
       const header = Buffer.alloc(12);
       header.writeBigUInt64BE(packet.config ? FLAG_CONFIG : packet.ptsUs | (packet.key ? FLAG_KEY_FRAME : 0n), 0);
@@ -324,6 +318,7 @@ export class ScrcpyServerProcess {
     this.framing = true;
     try {
       const { phone } = this.host;
+      if (this.host.faults.encoderErrors) return this.failEncoding();
       if (phone.size.width !== this.sourceSize.width || phone.size.height !== this.sourceSize.height) return this.restartEncoder();
       const screen = await phone.screenRgba();
       const encoder = this.encoder;

@@ -20,6 +20,8 @@ export class ServerLog {
   androidRelease: string | undefined;
   private kept = '';
   private dropped = 0;
+  /** The log position up to which the server recovered from what it printed (errorsRecovered). */
+  private recoveredAt = 0;
   private partial = '';
   private readonly waiters = new Set<() => void>();
   private readonly lineListeners = new Set<(line: string) => void>();
@@ -63,16 +65,27 @@ export class ServerLog {
   }
 
   /**
-   * The first error the server printed (version mismatch, exception), with the exception line that
-   * follows it. Failed injections are left out: the server logs them and keeps running.
+   * The server streams again after the errors printed so far (SurfaceEncoder restarted its encoder
+   * after an error it retries, and a new configuration packet came): they are not why it may stop later.
+   */
+  errorsRecovered(): void {
+    this.recoveredAt = this.position;
+  }
+
+  /**
+   * The first error the server printed since it last recovered (version mismatch, exception), with the
+   * exception line that follows it. Failed injections are left out: the server logs them and keeps running.
    */
   get error(): string | undefined {
-    for (const logged of this.kept.matchAll(/\[server\] ERROR: ([^\n]*)(?:\n(\S+(?:Exception|Error)\b[^\n]*))?/g)) {
+    const from = Math.max(0, this.recoveredAt - this.dropped);
+    // From the start of the line the mark falls in: a line still arriving then is a new one.
+    const unrecovered = this.kept.slice(this.kept.lastIndexOf('\n', from - 1) + 1);
+    for (const logged of unrecovered.matchAll(/\[server\] ERROR: ([^\n]*)(?:\n(\S+(?:Exception|Error)\b[^\n]*))?/g)) {
       const [, message, exception] = logged;
       if (INJECTION_FAILURE.test(message.trim())) continue;
       return exception && !exception.includes(message) ? `${message}: ${exception}` : message.trim();
     }
-    return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(this.kept)?.[1].trim();
+    return /^(Exception in thread .*|\S+Exception: .*)$/m.exec(unrecovered)?.[1].trim();
   }
 
   /** Resolves true once the log after `from` matches, false after `ms` or when the server exits first. */

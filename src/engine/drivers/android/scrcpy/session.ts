@@ -88,13 +88,16 @@ export class ScrcpySession {
   }
 
   private async pump(stream: ReadableStream<Uint8Array>): Promise<void> {
-    let why = 'the video stream ended';
+    let why = 'the video stream ended; the server printed no error, so the cause is unknown';
     try {
       for await (const packet of videoPackets(this.server.options, stream, this.size, (size) => (this.size = size))) {
         if (packet.config) {
           this.lastConfig = packet;
           // The header comes before the capture starts; the first CONFIG after it (see ControlChannel.awaitCapture).
           this.captureStarted();
+          // SurfaceEncoder retries an encoder error by restarting its encoder, which sends a new CONFIG:
+          // errors logged before it were survived, and a later death has a reason of its own (or none).
+          this.server.log.errorsRecovered();
         }
         for (const listener of this.listeners) listener(packet);
       }
@@ -104,7 +107,7 @@ export class ScrcpySession {
     await this.stop(undefined, why);
   }
 
-  private async stop(reason?: string, fallback = 'the server stopped'): Promise<void> {
+  private async stop(reason?: string, fallback = 'the server stopped without printing an error, so the cause is unknown'): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     this.captureEnded();
