@@ -44,7 +44,8 @@ test('openVideo: the verified jar is pushed, the server starts with a hex scid, 
     const scid = /scid=([0-9a-f]{1,8})\b/.exec(launch)![1];
     // One jar per launch: the server unlinks the one it runs from, so a shared file could vanish under a second launch.
     const jarPath = `/data/local/tmp/scrcpy-server-${scid.padStart(8, '0')}.jar`;
-    assert.ok(launch.startsWith(`shell:CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server 3.3.1 `), launch);
+    // Other launches' leftover jars are swept in the same shell line: no extra round trip.
+    assert.ok(launch.startsWith(`shell:find /data/local/tmp -maxdepth 1 -type f -name 'scrcpy-server-${'[0-9a-f]'.repeat(8)}.jar' -cmin +10 -delete >/dev/null 2>&1; CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server 3.3.1 `), launch);
     assert.is(rig.phone.files.read(jarPath), undefined, 'and unlinked by the server (cleanup)');
     assert.match(launch, /tunnel_forward=true/);
     assert.match(launch, /audio=false/);

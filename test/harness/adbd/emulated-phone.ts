@@ -82,7 +82,7 @@ export class EmulatedPhone {
     if (shell && /^am instrument .*io\.appium\.uiautomator2\.server\.test\//.test(shell[1])) return (stream) => this.uia2.instrument(stream);
     if (shell) {
       if (!shell[1].trim()) return undefined;
-      const scrcpy = this.scrcpy.launcher(shell[1]);
+      const scrcpy = this.scrcpy.launcher(shell[1], this.shell);
       if (scrcpy) return scrcpy;
       return async (stream) => {
         const result = await this.shell.run(shell[1]);

@@ -6,12 +6,13 @@ import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
+import { findCommand } from './find-command.js';
 import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
-import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
-import { parseCommandLine } from './shell-words.js';
+import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
+import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
@@ -48,6 +49,11 @@ export class PhoneShell {
     } catch (err) {
       return { out: `/system/bin/sh: ${(err as Error).message}\n`, code: 2 };
     }
+    return this.runCommands(commands);
+  }
+
+  /** Simple commands joined by `;`, `&&`, `||`: what reaches the stream (stdout and stderr are one through `shell:`), and the last exit code. */
+  async runCommands(commands: SimpleCommand[]): Promise<CommandResult> {
     const outputs: (Buffer | string)[] = [];
     let code = 0;
     for (const c of commands) {
@@ -56,8 +62,9 @@ export class PhoneShell {
       while (words.length && /^[A-Z_]+=/.test(words[0])) words.shift();
       const r = await this.command(words);
       code = r.code;
-      if (r.err && !c.words.includes('2>/dev/null')) outputs.push(r.err);
-      if (!c.words.includes('>/dev/null')) outputs.push(r.out);
+      const reaching = reachingStream(c.words);
+      if (r.err && reaching.err) outputs.push(r.err);
+      if (reaching.out) outputs.push(r.out);
     }
     return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code };
   }
@@ -90,6 +97,7 @@ export class PhoneShell {
       case 'uiautomator': return this.uiautomator(args);
       case 'screencap': return this.screencap(args);
       case 'rm': this.files.remove(args.filter((a) => !a.startsWith('-'))[0] ?? ''); return ok();
+      case 'find': return findCommand(this.files, args, releaseSdk(this.quirks));
       default: return unknown(w);
     }
   }

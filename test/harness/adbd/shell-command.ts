@@ -16,3 +16,19 @@ export function unknown(words: string[]): CommandResult {
 
 /** A command drives the virtual phone to its end: nothing aborts it. */
 export const ctx = (): CallContext => ({ signal: new AbortController().signal });
+
+/**
+ * Whether a simple command's stdout and stderr still reach the stream after its redirections, applied in
+ * order as sh does: `>/dev/null` and `2>/dev/null` silence one, `2>&1` sends stderr where stdout goes now
+ * (so `>/dev/null 2>&1` silences both, `2>&1 >/dev/null` only stdout), `>&2` the other way round.
+ */
+export function reachingStream(words: string[]): { out: boolean; err: boolean } {
+  const fds: Record<number, boolean> = { 1: true, 2: true };
+  for (const word of words) {
+    const redirect = /^(\d?)>(&?)(.*)$/.exec(word);
+    if (!redirect) continue;
+    const fd = Number(redirect[1] || 1);
+    fds[fd] = redirect[2] ? fds[Number(redirect[3])] ?? false : false;
+  }
+  return { out: fds[1], err: fds[2] };
+}

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
 import type { DeviceStream, ServiceRunner } from '../adbd.js';
 import type { DeviceFiles } from '../files.js';
-import { parseCommandLine } from '../shell-words.js';
+import type { CommandResult } from '../shell-command.js';
+import { parseCommandLine, type SimpleCommand } from '../shell-words.js';
 import { ScrcpyServerProcess, type PhonePower, type ScrcpyFaults, type ScrcpyHost } from './server-process.js';
 
 /**
@@ -43,19 +44,27 @@ export class EmulatedScrcpy implements ScrcpyHost {
     return [...this.running.values()];
   }
 
-  /** The runner for a shell line, when the line starts scrcpy-server. */
-  launcher(line: string): ServiceRunner | undefined {
-    let words: string[];
+  /**
+   * The runner for a shell line, when the line starts scrcpy-server: the commands before it run in the
+   * phone's shell first (their output goes to the same stream), then the server, as `;`, `&&` or `||` allow.
+   */
+  launcher(line: string, shell: { runCommands(commands: SimpleCommand[]): Promise<CommandResult> }): ServiceRunner | undefined {
+    let commands: SimpleCommand[];
     try {
-      words = parseCommandLine(line)[0]?.words ?? [];
+      commands = parseCommandLine(line);
     } catch {
       return undefined;
     }
-    if (!words.some((w) => w === 'app_process') || !words.includes('com.genymobile.scrcpy.Server')) return undefined;
-    return (stream: DeviceStream) => {
+    const at = commands.findIndex((c) => c.words.includes('app_process') && c.words.includes('com.genymobile.scrcpy.Server'));
+    if (at < 0) return undefined;
+    const { words, after } = commands[at];
+    return async (stream: DeviceStream) => {
+      const before = await shell.runCommands(commands.slice(0, at));
+      if (before.out.length) await stream.write(before.out);
+      if ((after === '&&' && before.code !== 0) || (after === '||' && before.code === 0)) return;
       const server = new ScrcpyServerProcess(this, stream);
       this.running.set(server, ++this.launches);
-      return server.run(words);
+      await server.run(words);
     };
   }
 

@@ -161,10 +161,11 @@ export class ScrcpyServerProcess {
     this.logLevel = this.options.logLevel;
     this.retries = new EncoderRetries(this.options.downsizeOnError, this.options.maxSize);
     this.host.ranJarSha256 = createHash('sha256').update(jar).digest('hex');
-    // CleanUp.unlinkSelf (cleanup=true, the default): the jar is gone from the device once the server runs.
-    if (this.options.cleanup) this.host.files.remove(classpath!);
     const { phone } = this.host;
     await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${this.host.android.release})`);
+    // cleanup=true (the default): Server.scrcpy starts CleanUp's app_process, whose main unlinks the jar
+    // (unlinkSelf). A server that failed before (a bad option or version) leaves its jar on the phone.
+    if (this.options.cleanup) this.host.files.remove(classpath!);
     if (!this.options.tunnelForward) throw new Error('tunnel_forward=false (adb reverse) is not emulated by the test adbd');
     if (this.options.displayId !== 0) throw new Error(`display_id=${this.options.displayId} is not emulated: the emulated server mirrors display 0 only`);
 

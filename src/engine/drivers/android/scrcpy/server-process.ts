@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ScrcpyCodecOptions, ScrcpyInstanceId, ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { ToolError } from '../../../errors.js';
 import type { AdbDeviceClient } from '../adb-client.js';
+import { leftoverJarSweep, removeJar } from './leftover-jars.js';
 import { deviceJarPath, SCRCPY_VERSION } from './server-jar.js';
 import { ServerLog } from './server-log.js';
 
@@ -31,9 +32,10 @@ export interface LaunchedServer {
 const OPEN_RETRY_MS = 50;
 
 /**
- * Pushes the verified jar, runs `app_process … com.genymobile.scrcpy.Server 3.3.1` through adbkit's shell,
- * then opens `localabstract:scrcpy_<scid>` twice: video, then control (DesktopConnection's accept order;
- * audio is off). Every failure is a ToolError whose message is the reason a viewer is shown.
+ * Pushes the verified jar, runs `app_process … com.genymobile.scrcpy.Server 3.3.1` through adbkit's shell
+ * (after the sweep of older launches' leftover jars, in the same line), then opens
+ * `localabstract:scrcpy_<scid>` twice: video, then control (DesktopConnection's accept order; audio is
+ * off). Every failure is a ToolError whose message is the reason a viewer is shown, and deletes our jar.
  */
 export async function launchScrcpyServer(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions): Promise<LaunchedServer> {
   const jar = launch.serverJar();
@@ -52,7 +54,17 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
     logLevel: 'info',
     videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: launch.keyFrameInterval }),
   });
-  const command = `CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
+  const command = `${leftoverJarSweep()}; CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
+  try {
+    return { options, socketName, ...(await startServer(device, serial, command, socketName, launch.bindTimeoutMs)) };
+  } catch (err) {
+    await removeJar(device, jarPath);
+    throw err;
+  }
+}
+
+/** Runs the launch line and opens the server's two sockets; the shell stream is closed when that fails. */
+async function startServer(device: AdbDeviceClient, serial: string, command: string, socketName: string, bindTimeoutMs: number): Promise<Omit<LaunchedServer, 'options' | 'socketName'>> {
   let shell: Duplex;
   try {
     shell = await device.shell(command);
@@ -61,12 +73,12 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
   }
   const log = new ServerLog(shell);
   try {
-    const video = await openSocket(device, serial, socketName, log, Date.now() + launch.bindTimeoutMs);
-    const control = await openSocket(device, serial, socketName, log, Date.now() + launch.bindTimeoutMs).catch((err: unknown) => {
+    const video = await openSocket(device, serial, socketName, log, Date.now() + bindTimeoutMs);
+    const control = await openSocket(device, serial, socketName, log, Date.now() + bindTimeoutMs).catch((err: unknown) => {
       video.destroy();
       throw err;
     });
-    return { options, socketName, shell, video, control, log };
+    return { shell, video, control, log };
   } catch (err) {
     shell.destroy();
     throw err;
