@@ -37,10 +37,11 @@ export const DEVICE_FLAGS_HELP = `Device options:
   --mjpeg-url [UDID=]URL  WebDriverAgent's MJPEG server (default the WDA URL's host, port 9100)
   --wda-project DIR       WebDriverAgent checkout to build and start when none answers
   --wda-runner PATH       prebuilt WebDriverAgentRunner-Runner.app to install on simulators
+  --wda-device-port PORT  WebDriverAgent's port inside real iPhones (default 8100)
   --timeout MS            deadline of each device call (default 30000)
-  --allow-path DIR        extra folder screenshots/installs may use (comma-separated)`;
+  --allow-path DIR        extra folder screenshots, installs and saved scenarios may use (comma-separated)`;
 
-/** The options DEVICE_FLAGS_HELP documents (wda-device-port: the WDA port on a real iPhone, ios/setup.ts). */
+/** The options DEVICE_FLAGS_HELP documents. */
 export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'mjpeg-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
 
 /**

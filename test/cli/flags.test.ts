@@ -86,4 +86,12 @@ test('flags still reach the command: a documented flag with a bad value gets tha
   assert.match(port.stderr, '--port must be a whole number');
 });
 
+test('every flag a command accepts is in its --help (a user finds what exists there)', async () => {
+  for (const command of await loadCommands()) {
+    // A boolean on by default is given as --no-NAME (--no-android); the rest as --NAME.
+    const missing = command.flags.filter((flag) => !new RegExp(`--(?:no-)?${flag}\\b`).test(command.usage));
+    assert.equal(missing, [], `${command.name} --help does not mention: ${missing.join(', ')}`);
+  }
+});
+
 test.run();

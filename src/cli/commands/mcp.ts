@@ -8,7 +8,7 @@ import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
 function packageVersion(): string {
   try {
@@ -42,17 +42,13 @@ Options:
                       opening devices here, so the viewer shows the agent live
   --token T           the bridge's token (default MOBILEBRIDGE_TOKEN)
   --device ID         device used when a tool call names none
-  --allow-path DIR    extra folder screenshots, installs and saved scenarios may use
-  --timeout MS        deadline of one device call (default 30000)
-  --no-virtual        leave out the built-in virtual devices
-  --no-android        leave out Android devices (adb)
-  --no-ios            leave out iOS simulators and iPhones
+
+${DEVICE_FLAGS_HELP}
 
 Examples:
   mobilebridge mcp
   mobilebridge mcp --engine-tools --no-virtual
   mobilebridge mcp --bridge ws://127.0.0.1:4800/ws`,
-  // The device flags beyond those listed above work too: the local backend reads them all.
   flags: ['engine-tools', 'bridge', 'token', 'device', ...DEVICE_FLAGS],
 
   async run(args) {

@@ -6,7 +6,7 @@ import { envelope, loadScenario, type Scenario, type ValidationReport } from '..
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
-import { DEVICE_FLAGS, engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
@@ -62,9 +62,6 @@ Options:
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
   --target-wait MS   how long a step waits for its target to appear (default 3000)
-  --timeout MS       deadline of one device call (default 30000)
-  --allow-path DIR   extra folder installs/screenshots may use (comma-separated)
-  --no-virtual       leave out the built-in virtual devices
   --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
                      leasing them there; results and reports are written here
   --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
@@ -76,6 +73,8 @@ Options:
   --list             print what would run where (after tags and --shard) and stop; problems
                      (a parameter without a value) are listed, exit 3
 A file that another scenario of the run uses as a flow runs inside it, not on its own.
+
+${DEVICE_FLAGS_HELP}
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
 4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
