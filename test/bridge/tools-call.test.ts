@@ -28,7 +28,7 @@ test('a parameter error names the tool, the device and the parameter; a required
   const far = await toolCall(raw, 'mobile_swipe_on_screen', { device: ANDROID, direction: 'up', distance: 0 });
   assert.equal([far.code, far.message], ['INVALID_PARAMETER', `mobile_swipe_on_screen on ${ANDROID}: distance must be at least 1 pixel`]);
   const text = await toolCall(raw, 'mobile_type_keys', { device: ANDROID, text: null });
-  assert.equal([text.code, text.message], ['INVALID_PARAMETER', `mobile_type_keys on ${ANDROID}: text must be a string`]);
+  assert.equal([text.code, text.message], ['INVALID_PARAMETER', `mobile_type_keys on ${ANDROID}: text is required: the text to type`]);
 });
 
 test('tools.list keeps the canonical values and the plain types: the leniency is not advertised as null unions', async ({ raw }) => {

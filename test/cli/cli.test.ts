@@ -91,7 +91,7 @@ cli('call takes null for an optional parameter and a listed value in any case; a
   const swiped = await mb(state, 'call', 'mobile_swipe_on_screen', '{"device":"virtual-android-1","direction":"UP","distance":null}');
   assert.equal([swiped.code, swiped.json.message], [0, 'swiped up 720 px on virtual-android-1']);
   const refused = await mb(state, 'call', 'mobile_type_keys', '{"device":"virtual-android-1","text":null}');
-  assert.equal([refused.code, refused.json.message], [3, 'mobile_type_keys on virtual-android-1: text must be a string']);
+  assert.equal([refused.code, refused.json.message], [3, 'mobile_type_keys on virtual-android-1: text is required: the text to type']);
 });
 
 cli('an argument call or devices does not take is refused (exit 3), not dropped', async ({ state }) => {

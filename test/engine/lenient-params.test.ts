@@ -52,14 +52,14 @@ each('a listed value in another case is that value', async () => {
   assert.ok(listed >= 10, `only ${listed} listed values found: the test no longer sees them`);
 });
 
-each('a required parameter given as null is still refused by name, and so is an unknown one', async () => {
+each('a required parameter given as null is refused as missing, by name, and so is an unknown one', async () => {
   const text = await checked('mobile_type_keys', { device: A, text: null });
   assert.is(text.code, 'INVALID_PARAMETER');
-  assert.is(text.message, `mobile_type_keys on ${A}: text must be a string`);
+  assert.is(text.message, `mobile_type_keys on ${A}: text is required: the text to type`);
   const device = await checked('mobile_press_button', { device: null, button: 'HOME' });
-  assert.is(device.message, 'mobile_press_button: device must be a string: a device id from mobile_list_available_devices');
+  assert.is(device.message, 'mobile_press_button: device is required: a device id from mobile_list_available_devices');
   const direction = await checked('mobile_swipe_on_screen', { device: A, direction: null });
-  assert.is(direction.message, `mobile_swipe_on_screen on ${A}: direction must be one of up, down, left, right (got null)`);
+  assert.is(direction.message, `mobile_swipe_on_screen on ${A}: direction is required: one of up, down, left, right`);
   const unknown = await checked('mobile_swipe_on_screen', { device: A, direction: 'up', speed: null });
   assert.match(unknown.message, /unknown parameter "speed"; allowed parameters: device, direction, distance/);
   // Case is forgiven, spelling is not.

@@ -41,7 +41,7 @@ mcp('a listed value in another case is that value, on the raw tools as on the ve
 
 mcp('a required argument given as null is refused by name, with the device, on both', async ({ pair }) => {
   const raw = await pair.call('mobile_type_keys', { device: ANDROID, text: null });
-  assert.match(textOf(raw), /^INVALID_PARAMETER: mobile_type_keys on virtual-android-1: text must be a string/);
+  assert.match(textOf(raw), /^INVALID_PARAMETER: mobile_type_keys on virtual-android-1: text is required: the text to type/);
   const verb = await pair.call('type_text', { device: ANDROID, text: null });
   assert.match(textOf(verb), /^INVALID_PARAMETER: type_text on virtual-android-1: "text" is required/);
 });

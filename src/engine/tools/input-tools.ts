@@ -3,7 +3,7 @@ import { ToolError } from '../errors.js';
 import { BUTTONS } from '../types.js';
 import { characterCount } from '../text-length.js';
 import { deviceTool, success, type ToolContext } from './define.js';
-import { coordinate, device, oneOf, params, requiredString } from './params.js';
+import { absent, coordinate, device, oneOf, params, requiredString } from './params.js';
 
 async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<void> {
   const outside = (size: { width: number; height: number }) => x >= size.width || y >= size.height;
@@ -96,7 +96,7 @@ export const inputTools = [
     params: params({
       device,
       text: v.pipe(
-        v.string((issue) => (issue.input === undefined ? 'text is required: the text to type' : 'text must be a string')),
+        v.string((issue) => (absent(issue.input) ? 'text is required: the text to type' : 'text must be a string')),
         v.description('The text to type into the focused field; "\\n" presses ENTER, "\\t" TAB. May be empty with submit or clear_first.'),
       ),
       submit: v.optional(v.pipe(v.boolean('submit must be true or false'), v.description('true: press ENTER after typing (default false).')), false),
@@ -193,7 +193,7 @@ export const inputTools = [
     params: params({
       device,
       enabled: v.pipe(
-        v.boolean((issue) => (issue.input === undefined ? 'enabled is required: true or false' : 'enabled must be true or false')),
+        v.boolean((issue) => (absent(issue.input) ? 'enabled is required: true or false' : 'enabled must be true or false')),
         v.description('true turns Wi-Fi on, false off.'),
       ),
     }),

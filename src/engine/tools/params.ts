@@ -5,8 +5,11 @@ import * as v from 'valibot';
  * because the reader is often an agent that will retry with what the message says.
  */
 // Descriptions go into the JSON Schema of tools.list, so a client (a model) reads what each parameter means.
+/** Missing and null read alike: agents send null for a parameter they mean to leave out, required or not. */
+export const absent = (input: unknown): boolean => input === undefined || input === null;
+
 export const device = v.pipe(
-  v.string('device must be a string: a device id from mobile_list_available_devices'),
+  v.string((issue) => `device ${absent(issue.input) ? 'is required' : 'must be a string'}: a device id from mobile_list_available_devices`),
   v.minLength(1, 'device must not be empty: pass a device id from mobile_list_available_devices'),
   v.description('Device id from mobile_list_available_devices, e.g. "virtual-android-1" or an adb serial.'),
 );
@@ -15,7 +18,7 @@ export const device = v.pipe(
 const PACKAGE_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
 export function packageName(param: string) {
   return v.pipe(
-    v.string(`${param} must be a string: an Android package name or iOS bundle id such as com.example.app`),
+    v.string((issue) => `${param} ${absent(issue.input) ? 'is required' : 'must be a string'}: an Android package name or iOS bundle id such as com.example.app`),
     v.regex(
       PACKAGE_RE,
       (issue) =>
@@ -27,7 +30,7 @@ export function packageName(param: string) {
 
 export function coordinate(param: 'x' | 'y') {
   return v.pipe(
-    v.number(`${param} must be a number of device pixels`),
+    v.number((issue) => (absent(issue.input) ? `${param} is required: device pixels from the ${param === 'x' ? 'left' : 'top'} edge` : `${param} must be a number of device pixels`)),
     v.finite(`${param} must be a finite number of device pixels`),
     v.minValue(0, `${param} must be ≥ 0 (device pixels from the ${param === 'x' ? 'left' : 'top'} edge)`),
     v.description(`Device pixels from the ${param === 'x' ? 'left' : 'top'} edge, e.g. an element's center from mobile_list_elements_on_screen.`),
@@ -37,7 +40,7 @@ export function coordinate(param: 'x' | 'y') {
 export function oneOf<const T extends readonly string[]>(param: string, values: T, description: string) {
   return v.pipe(
     v.picklist(values, (issue) =>
-      issue.input === undefined
+      absent(issue.input)
         ? `${param} is required: one of ${values.join(', ')}`
         : `${param} must be one of ${values.join(', ')} (got ${JSON.stringify(issue.input)})`,
     ),
@@ -47,7 +50,7 @@ export function oneOf<const T extends readonly string[]>(param: string, values: 
 
 export function requiredString(param: string, what: string) {
   return v.pipe(
-    v.string((issue) => (issue.input === undefined ? `${param} is required: ${what}` : `${param} must be a string: ${what}`)),
+    v.string((issue) => (absent(issue.input) ? `${param} is required: ${what}` : `${param} must be a string: ${what}`)),
     v.minLength(1, `${param} must not be empty: ${what}`),
     v.description(what.charAt(0).toUpperCase() + what.slice(1) + '.'),
   );
