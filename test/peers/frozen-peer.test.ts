@@ -134,6 +134,26 @@ frozen('a down the peer did not answer in time counts as down: the holder\'s dro
   }
 });
 
+frozen('a lock the peer did not answer in time counts as taken: the holder\'s drop unlocks it there', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  try {
+    await x.call('session.hello', { client: 'x' });
+    await x.call('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: PHONE } });
+    l.peer.silent = true;
+    const lock = (await x.call('devices.lock', { device: PHONE })) as { code?: string };
+    assert.is(lock.code, 'TIMEOUT', JSON.stringify(lock));
+    const link = l.peer.requests.find((r) => r.method === 'devices.lock')!.connection;
+    l.peer.silent = false;
+    x.ws.terminate();
+    // Not left locked until the aggregator's link to the peer is cut.
+    const unlock = await until('an unlock sent to the peer', () => l.peer.requests.find((r) => r.method === 'devices.unlock'));
+    assert.equal(unlock, { method: 'devices.unlock', params: { device: PHONE }, connection: link });
+  } finally {
+    x.ws.terminate();
+  }
+});
+
 frozen.run();
 
 const gone = suite('a bridge that reads a request and its caller\'s close together');

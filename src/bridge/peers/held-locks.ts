@@ -42,10 +42,13 @@ export class HeldOnPeers {
    * counts as put down, so that the holder's drop cancels it on the peer rather than leaving it to
    * the peer's 15 s idle: a cancel with no finger of the caller's down changes nothing there (the
    * peer answers INVALID_PARAMETER, or PERMISSION_DENIED when another caller's finger is down). An
-   * up or cancel that timed out keeps the finger for the same reason.
+   * up or cancel that timed out keeps the finger for the same reason. A lock counts as taken, so the
+   * drop unlocks it rather than leaving the device locked until the link is cut: an unlock of a lock
+   * the caller does not hold changes nothing (released: false, or PERMISSION_DENIED for another's).
    */
   noteTimedOut(peer: Peer, method: string, params: Record<string, unknown>): void {
     if (method === 'input.touch' && params.action === 'down') this.fingers.set(String(params.device), { peer, x: Number(params.x), y: Number(params.y) });
+    else if (method === 'devices.lock') this.locks.set(String(params.device), peer);
   }
 
   runStarted(device: string): void {
