@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { DeviceFiles } from './files.js';
+import { waitBlock } from './launch-output.js';
 import { listPackages } from './package-output.js';
-import { releaseMajor, type PhoneQuirks } from './phone-quirks.js';
+import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
@@ -24,7 +25,7 @@ export class AppCommands {
       await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
       return ok();
     }
-    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1]);
+    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1], args.includes('-W'));
     if (verb === 'start') {
       const data = args[args.indexOf('-d') + 1];
       if (args.includes('-d') && data) {
@@ -40,18 +41,41 @@ export class AppCommands {
     return unknown(['am', verb, ...args]);
   }
 
-  /** `am start -n pkg/.Activity` (ActivityManagerShellCommand): "Starting: Intent {…}", or "Error type 3" for a missing class. */
-  private async startComponent(component: string): Promise<CommandResult> {
+  /**
+   * `am start [-W] -n pkg/.Activity` (ActivityManagerShellCommand): "Starting: Intent {…}", or "Error
+   * type 3" for a missing class; with -W, what ended the wait (launch-output.ts). Times are made up
+   * but shaped like a phone's.
+   */
+  private async startComponent(component: string, wait: boolean): Promise<CommandResult> {
     const [pkg, activity] = component.split('/');
-    const intent = `Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }`;
+    const starting = `Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }\n`;
     // The chooser opens over whatever was in front; no app starts until the user picks one.
-    if (component === RESOLVER_ACTIVITY) return ok(`Starting: ${intent}\n`);
+    if (component === RESOLVER_ACTIVITY) return ok(starting);
     const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
     if (!launchable || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
-      return { out: `Starting: ${intent}\nError type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
+      return { out: `${starting}Error type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
     }
+    const sdk = releaseSdk(this.quirks);
+    const failure = this.quirks.appStart.get(pkg);
+    if (failure === 'crash') {
+      if (!wait) return ok(starting);
+      // Android 12+: ActivityRecord.cleanUp → ActivityTaskSupervisor.stopWaitingForActivityVisible ends the
+      // wait with no launch time. Before, removing the activity drops its idle timeout and reports nothing.
+      if (sdk >= 31) return ok(starting + waitBlock(sdk, { timeout: false, launchState: 0, activity: component, totalMs: -1, waitMs: 412 }));
+      return { out: starting, code: 0, open: true };
+    }
+    const running = pkg in this.phone.snapshot().tasks;
+    const visible = this.phone.foregroundPackage === pkg;
     await this.phone.launchApp(pkg, ctx());
-    return ok(`Starting: ${intent}\n`);
+    if (!wait) return ok(starting);
+    // Resumed but never idle: the idle timeout (10 s after the resume) ends the wait, without a launch time.
+    if (failure === 'busy') return ok(starting + waitBlock(sdk, { timeout: true, launchState: -1, activity: component, totalMs: -1, waitMs: 10_377 }));
+    if (!running) return ok(starting + waitBlock(sdk, { timeout: false, launchState: 1, activity: component, totalMs: 642, waitMs: 655 }));
+    const toFront = `${starting}Warning: Activity not started, its current task has been brought to the front\n`;
+    if (!visible) return ok(toFront + waitBlock(sdk, { timeout: false, launchState: 3, activity: component, totalMs: 118, waitMs: 121 }));
+    // Already shown: ActivityStarter answers at once with totalTime 0. Android 10–11 set HOT for a task
+    // brought to the front; from 12 waitResultIfNeeded leaves launchState at its default.
+    return ok(toFront + waitBlock(sdk, { timeout: false, launchState: sdk >= 31 ? 0 : 3, activity: component, totalMs: 0, waitMs: 3 }));
   }
 
   async monkey(args: string[]): Promise<CommandResult> {

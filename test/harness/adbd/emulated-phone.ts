@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { ANDROID_PROFILE, systemClock, VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
 import { DeviceFiles } from './files.js';
@@ -87,6 +88,7 @@ export class EmulatedPhone {
       return async (stream) => {
         const result = await this.shell.run(shell[1]);
         await stream.write(result.out);
+        if (result.open && !stream.closed) await once(stream, 'close');
       };
     }
     const abstract = /^localabstract:(.+)$/.exec(service);

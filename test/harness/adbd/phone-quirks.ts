@@ -60,6 +60,12 @@ export interface PhoneQuirks {
   release: { version: string; sdk: number } | undefined;
   /** The buffer format screen captures come in (raw-screencap.ts): RGB_565 on 16-bit displays, RGBA_1010102 for wide-colour captures. */
   pixelFormat: PixelFormatName;
+  /**
+   * Packages that do not come up when started: `crash`, the process dies in onCreate, before the
+   * first frame, and the app that was in front stays there; `busy`, the app is shown but its main
+   * thread never goes idle, so Android's idle timeout ends `am start -W` (app-commands.ts).
+   */
+  appStart: Map<string, 'crash' | 'busy'>;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
@@ -76,6 +82,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined,
+    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

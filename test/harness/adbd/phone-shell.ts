@@ -56,6 +56,7 @@ export class PhoneShell {
   async runCommands(commands: SimpleCommand[]): Promise<CommandResult> {
     const outputs: (Buffer | string)[] = [];
     let code = 0;
+    let open = false;
     for (const c of commands) {
       if ((c.after === '&&' && code !== 0) || (c.after === '||' && code === 0)) continue;
       const words = c.words.filter((w) => !/^\d?>/.test(w));
@@ -65,8 +66,13 @@ export class PhoneShell {
       const reaching = reachingStream(c.words);
       if (r.err && reaching.err) outputs.push(r.err);
       if (reaching.out) outputs.push(r.out);
+      // A command that does not end holds up the rest of the line, as sh would.
+      if (r.open) {
+        open = true;
+        break;
+      }
     }
-    return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code };
+    return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code, open };
   }
 
   private async command(w: string[]): Promise<CommandResult> {

@@ -6,6 +6,8 @@ export interface CommandResult {
   code: number;
   /** What the command writes to stderr: `exec:` interleaves it with stdout unless redirected. */
   err?: string;
+  /** The command printed `out` and keeps running until the host closes the stream (e.g. `am start -W` whose wait nothing ends). */
+  open?: boolean;
 }
 
 export const ok = (out: Buffer | string = ''): CommandResult => ({ out, code: 0 });
