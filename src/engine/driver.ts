@@ -48,7 +48,12 @@ export interface DeviceHandle {
   readonly info: DeviceInfo;
 
   listApps(ctx: CallContext): Promise<InstalledApp[]>;
-  launchApp(pkg: string, ctx: CallContext): Promise<void>;
+  /**
+   * Starts the app (or brings it to the front). Resolves to a note when the device tells how it came
+   * up (Android: its first frame drawn, an already running app brought to the front, or a launch
+   * Android could not confirm while the app is in front); rejects when the app did not come up.
+   */
+  launchApp(pkg: string, ctx: CallContext): Promise<void | string>;
   /** Whether the app was running, when the platform tells (Android's force-stop does not). */
   terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined>;
   /** Installs the file and returns the package id it held. */

@@ -106,7 +106,7 @@ older('Android 6: launching resolves the launcher activity from the package\'s o
     assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
     assert.equal(rig!.phone.stats.opened.filter((s) => !s.includes('dumpsys power')), [
       `exec:pm path ${DEMO_PACKAGE} && dumpsys package -f ${DEMO_PACKAGE}`,
-      `exec:am start -n ${DEMO_PACKAGE}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`,
+      `exec:am start -W -n ${DEMO_PACKAGE}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`,
     ]);
     rig!.phone.stats.reset();
     assert.is((await launch()).status, 'success');

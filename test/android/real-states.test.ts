@@ -95,7 +95,7 @@ states('launch without monkey: works where monkey aborts on "SYS_KEYS has no phy
     await rig!.call('mobile_press_button', { button: 'HOME' });
     assert.is((await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE })).status, 'success');
     assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
-    assert.ok(rig!.phone.stats.opened.some((s) => s.includes('am start -n') && s.includes(`${DEMO_PACKAGE}/.MainActivity`)));
+    assert.ok(rig!.phone.stats.opened.some((s) => s.includes('am start -W -n') && s.includes(`${DEMO_PACKAGE}/.MainActivity`)));
   } finally {
     rig!.phone.shell.quirks.noPhysicalKeys = false;
   }

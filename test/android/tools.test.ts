@@ -266,7 +266,7 @@ tools('a relaunch is one am start; an app removed behind our back is reported no
   rig!.phone.stats.reset();
   assert.is((await rig!.call('mobile_launch_app', { packageName: pkg })).status, 'success');
   assert.is(rig!.phone.phone.foregroundPackage, pkg);
-  assert.equal(rig!.phone.stats.opened, [`exec:am start -n ${pkg}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`]);
+  assert.equal(rig!.phone.stats.opened, [`exec:am start -W -n ${pkg}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`]);
   // Removed on the phone, not through us: the remembered activity fails, and the device's answer is asked again.
   await rig!.phone.shell.run(`pm uninstall ${pkg}`);
   const r = await rig!.call('mobile_launch_app', { packageName: pkg });

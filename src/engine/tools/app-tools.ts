@@ -6,12 +6,14 @@ export const appTools = [
     name: 'mobile_launch_app',
     description:
       'Launch an installed app (or bring it to the foreground) by Android package name or iOS bundle id. ' +
-      'Use mobile_list_apps to find the id. Returns {status, message}. Errors: APP_NOT_INSTALLED when the package is not on the device (install it first), DEVICE_NOT_FOUND, INVALID_PARAMETER for a malformed id.',
+      'Use mobile_list_apps to find the id. Returns {status, message}; on Android once the app has drawn its first frame, and the message says when it was only brought to the front, ' +
+      'or when Android could not confirm that frame although the app is in front (look before relying on the screen). ' +
+      'Errors: APP_NOT_INSTALLED when the package is not on the device (install it first), INTERNAL when the app did not come up (it may have crashed while starting; the message names the app in front), DEVICE_NOT_FOUND, INVALID_PARAMETER for a malformed id.',
     params: params({ device, packageName: packageName('packageName') }),
     mutates: true,
     async handler(p, ctx) {
-      await ctx.device.launchApp(p.packageName, ctx);
-      return success(`launched ${p.packageName} on ${p.device}`);
+      const note = await ctx.device.launchApp(p.packageName, ctx);
+      return success(`launched ${p.packageName} on ${p.device}${note ? `; ${note}` : ''}`);
     },
   }),
   deviceTool({

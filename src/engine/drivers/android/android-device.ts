@@ -36,7 +36,15 @@ export interface AndroidDeviceOptions {
   /** `auto`: element trees (and Unicode typing) from the on-device UiAutomator2 server when it is installed or its APKs are given; `off`: always `uiautomator dump`. */
   uiServer?: 'auto' | 'off';
   uiServerApks?: UiServerApks;
+  /** How long a launch waits for the app's first frame before looking at what is in front; default 10 s. */
+  launchWaitMs?: number;
 }
+
+/**
+ * How long a launch waits for the app's first frame: as long as Android's own idle timeout, so a
+ * crash that nothing reports (Android 11 and older) costs this much, well inside a call's deadline.
+ */
+const DEFAULT_LAUNCH_WAIT_MS = 10_000;
 
 /** One device behind the adb server. Every method is one `exec:` round trip unless its comment says otherwise. */
 export class AndroidDevice implements DeviceHandle {
@@ -92,6 +100,7 @@ export class AndroidDevice implements DeviceHandle {
       checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
       install: (path) => Promise.resolve(device.install(path)),
       guard: (ctx, what, work) => this.guard(ctx, what, work),
+      launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,
     });
     this.elementListing = new ElementListing({
       serial: info.id,
@@ -152,7 +161,7 @@ export class AndroidDevice implements DeviceHandle {
     return this.apps.list(ctx);
   }
 
-  launchApp(pkg: string, ctx: CallContext): Promise<void> {
+  launchApp(pkg: string, ctx: CallContext): Promise<string> {
     return this.apps.launch(pkg, ctx);
   }
 

@@ -47,6 +47,7 @@ export class AndroidDriver implements Driver {
       scrcpy: options.scrcpy,
       uiServer: options.uiServer ?? 'auto',
       uiServerApks: options.uiServerApks ?? (options.uiServer === 'off' ? undefined : findUiServerApks()),
+      launchWaitMs: options.launchWaitMs,
     };
     try {
       const explicit = options.adb ?? (options.host !== undefined || options.port !== undefined ? `${options.host ?? '127.0.0.1'}:${options.port ?? 5037}` : undefined);

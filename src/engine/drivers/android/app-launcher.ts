@@ -2,6 +2,7 @@ import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
+import { judgeLaunch, parseLaunchWait, type LaunchWait } from './launch-wait.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import { parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
 
@@ -16,17 +17,24 @@ export interface LaunchIo {
   hasCmd(): boolean;
   /** True when `out` says the shell has no `cmd`; remembered for every later call. */
   lacksCmd(out: string): boolean;
+  /** The package of the resumed activity, when the device names one. */
+  inFront(ctx: CallContext): Promise<string | undefined>;
+  /** How long `am start -W` may wait for the first frame before the launcher looks at what is in front. */
+  waitMs: number;
 }
 
 /** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
 const MAX_REMEMBERED = 256;
 
 /**
- * Starts apps with `am start -n <launcher activity>`: unlike `monkey -p`, this works on devices
+ * Starts apps with `am start -W -n <launcher activity>`: unlike `monkey -p`, this works on devices
  * without physical keys (cloud phones, TV boxes: monkey aborts with "SYS_KEYS has no physical keys"),
- * and `am` says when the start failed. The activity is resolved once per package (`cmd package
- * resolve-activity`; on Android 5–6, which have no `cmd`, the launcher filters in `dumpsys package
- * -f <pkg>`) and remembered,
+ * and `am` says when the start failed. `-W` makes `am` return once the app has drawn its first frame
+ * (launch-wait.ts), so a screenshot taken next shows the app, not the launcher; when Android cannot
+ * confirm that frame (the app died while starting, never settled, or `am` did not answer within
+ * `waitMs`), the app in front decides: ours is a launch still under way, anything else an error.
+ * The activity is resolved once per package (`cmd package resolve-activity`; on Android 5–6, which
+ * have no `cmd`, the launcher filters in `dumpsys package -f <pkg>`) and remembered,
  * so a relaunch is one round trip instead of two (`pm` and `cmd package` each cost a binder
  * call, and on phones ~100 ms). A remembered activity that no longer starts (the app was removed
  * or updated behind our back: "Error type 3") is resolved again, so the answer stays the device's.
@@ -36,17 +44,19 @@ export class AppLauncher {
 
   constructor(private readonly io: LaunchIo) {}
 
-  async launch(pkg: string, ctx: CallContext): Promise<void> {
+  /** Resolves to a note on how the app came up (first frame drawn, brought to the front, still loading). */
+  async launch(pkg: string, ctx: CallContext): Promise<string> {
     const known = this.components.get(pkg);
     if (known) {
-      const failure = await this.start(pkg, known, ctx);
-      if (!failure) return;
+      const wait = await this.start(pkg, known, ctx);
+      if (!wait?.error) return this.outcome(pkg, wait, ctx);
       this.components.delete(pkg);
     }
     const component = await this.resolve(pkg, ctx);
-    const failure = await this.start(pkg, component, ctx);
-    if (failure) throw new ToolError('INTERNAL', `${this.io.serial} did not start ${component}: ${failure}`);
+    const wait = await this.start(pkg, component, ctx);
+    if (wait?.error) throw new ToolError('INTERNAL', `${this.io.serial} did not start ${component}: ${wait.error}`);
     this.components.set(pkg, component);
+    return this.outcome(pkg, wait, ctx);
   }
 
   /** Installing, updating or removing the app may change its launcher activity. */
@@ -72,9 +82,29 @@ export class AppLauncher {
     return component;
   }
 
-  /** The `Error…` line `am` printed, or undefined when the activity started (or was brought to the front). */
-  private async start(pkg: string, component: string, ctx: CallContext): Promise<string | undefined> {
-    const out = await this.io.shell(`am start -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
-    return /^Error:[^\n]*$/m.exec(out)?.[0].trim() ?? /^Error[^\n]*$/m.exec(out)?.[0].trim();
+  /** What `am start -W` printed, or undefined when it had not returned after `waitMs`. */
+  private async start(pkg: string, component: string, ctx: CallContext): Promise<LaunchWait | undefined> {
+    const patience = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.io.waitMs)]);
+    try {
+      const out = await this.io.shell(`am start -W -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, { signal: patience }, `launching ${pkg}`);
+      return parseLaunchWait(out);
+    } catch (err) {
+      // Our patience ran out, not the call's: the app may still be starting, which the app in front tells.
+      if (ctx.signal.aborted || !patience.aborted) throw err;
+      return undefined;
+    }
+  }
+
+  /** The note for a confirmed launch; else what is in front decides between "still starting" and an error. */
+  private async outcome(pkg: string, wait: LaunchWait | undefined, ctx: CallContext): Promise<string> {
+    const verdict = wait ? judgeLaunch(wait, pkg) : { shown: false as const, why: `Android had not reported its first frame after ${this.io.waitMs / 1000} s` };
+    if (verdict.shown) return verdict.note ?? '';
+    const front = await this.io.inFront(ctx);
+    if (front === pkg) return `it is in front, but ${verdict.why}; it may still be loading, so look at the screen before relying on it`;
+    throw new ToolError(
+      'INTERNAL',
+      `${pkg} did not finish starting on ${this.io.serial}: ${verdict.why}; ${front ? `${front} is in front now` : 'no app is in front now'}. ` +
+        'It may have crashed while starting (`adb logcat -b crash` shows why)',
+    );
   }
 }

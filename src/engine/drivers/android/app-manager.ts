@@ -22,6 +22,8 @@ export interface AppsIo {
   install(path: string): Promise<unknown>;
   /** Runs `work`, mapping its failure to a SPEC code as the device does for every command. */
   guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T>;
+  /** How long a launch waits for the app's first frame (app-launcher.ts). */
+  launchWaitMs: number;
 }
 
 /**
@@ -43,6 +45,8 @@ export class AndroidApps {
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
       hasCmd: () => this.launchers.hasCmd,
       lacksCmd: (out) => this.launchers.lacksCmd(out),
+      inFront: async (ctx) => parseResumedPackage(await io.text('dumpsys activity activities', ctx, 'reading the foreground app')),
+      waitMs: io.launchWaitMs,
     });
   }
 
@@ -56,8 +60,8 @@ export class AndroidApps {
     return this.launchers.read(activities, versions) ?? this.launchers.read(await this.io.text(this.launchers.command, ctx, 'listing apps'), versions) ?? [];
   }
 
-  /** One `am start -n` with the remembered launcher activity, or resolving it first (app-launcher.ts). */
-  launch(pkg: string, ctx: CallContext): Promise<void> {
+  /** One `am start -W -n` with the remembered launcher activity, or resolving it first (app-launcher.ts); a note on how the app came up. */
+  launch(pkg: string, ctx: CallContext): Promise<string> {
     return this.launcher.launch(pkg, ctx);
   }
 
