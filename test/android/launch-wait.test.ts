@@ -2,6 +2,7 @@ import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { judgeLaunch, parseLaunchWait } from '../../src/engine/drivers/android/launch-wait.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 const LAUNCHER = 'com.google.android.apps.nexuslauncher';
@@ -81,6 +82,10 @@ launches('a cold start answers once the first frame is drawn, in one am start -W
   assert.equal(rig!.phone.stats.opened, [`exec:am start -W -n ${DEMO_PACKAGE}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`]);
   const again = await launch(rig!);
   assert.match(again.message, 'already running, so Android brought its task to the front');
+  // A scenario step or an MCP launch_app says the same.
+  const verbs = await verbContext({ engine: rig!.engine, device: rig!.phone.serial, targetWaitMs: 500 });
+  const step = await runVerb(verbs, { action: 'launch_app', value: DEMO_PACKAGE });
+  assert.is(step.message, `launched ${DEMO_PACKAGE}; it was already running, so Android brought its task to the front`);
 });
 
 launches('Android 14: an app that crashes while starting is an error naming the app in front, not "launched"', async ({ rig }) => {

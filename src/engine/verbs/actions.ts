@@ -132,11 +132,20 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
   throw new VerbError('ELEMENT_NOT_FOUND', `${JSON.stringify(step.target ?? step.target_pattern)} did not appear on ${ctx.device} after ${scrolls} swipes in both directions; check the description or the screen the step starts on`);
 }
 
+/**
+ * What a tool added after its "did X on DEVICE" (where a link landed, how an app came up), as
+ * "; note" for the step's own message, or "" when it added nothing.
+ */
+function noteOf(message: string): string {
+  const note = message.split('; ').slice(1).join('; ');
+  return note ? `; ${note}` : '';
+}
+
 export const CORE_ACTIONS: Record<string, ActionFn> = {
   async launch_app(ctx, step) {
     const pkg = appPackage(ctx, step);
-    await call(ctx, 'mobile_launch_app', { packageName: pkg });
-    return { message: `launched ${pkg}` };
+    const launched = await call<{ message: string }>(ctx, 'mobile_launch_app', { packageName: pkg });
+    return { message: `launched ${pkg}${noteOf(launched.message)}` };
   },
   tap: (ctx, step) => gesture(ctx, step, 'mobile_click_on_screen_at_coordinates', 'tapped'),
   double_tap: (ctx, step) => gesture(ctx, step, 'mobile_double_tap_on_screen', 'double-tapped'),
@@ -168,9 +177,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   async open_url(ctx, step) {
     const url = need(step, 'value', 'the URL or deep link to open');
     const opened = await call<{ message: string }>(ctx, 'mobile_open_url', { url });
-    // After "opened URL on DEVICE" the tool says where the link landed when the device can tell it is not what was asked.
-    const landed = opened.message.split('; ').slice(1).join('; ');
-    return { message: `opened ${url}${landed ? `; ${landed}` : ''}` };
+    return { message: `opened ${url}${noteOf(opened.message)}` };
   },
   async wait_for_element(ctx, step) {
     const waitMs = timeoutOf(step);
