@@ -1,16 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { unusedPort } from '../support/dead-port.js';
 
 /** Servers not stopped yet: stopped when the process exits without doing it (a crash, a bench piped into `head`). */
 const running = new Set<PrivateAdbServer>();
@@ -29,16 +21,19 @@ export class PrivateAdbServer {
   ) {}
 
   static async start(): Promise<PrivateAdbServer> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adb-'));
-    const server = new PrivateAdbServer(await freePort(), dir);
-    running.add(server);
-    try {
-      await server.adb(['start-server']);
-    } catch (err) {
-      await server.stop();
-      throw err;
+    // A port taken by another process between the check and adb's bind: once more on another port.
+    for (let attempt = 1; ; attempt++) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adb-'));
+      const server = new PrivateAdbServer(await unusedPort(), dir);
+      running.add(server);
+      try {
+        await server.adb(['start-server']);
+        return server;
+      } catch (err) {
+        await server.stop();
+        if (attempt === 3) throw err;
+      }
     }
-    return server;
   }
 
   get env(): NodeJS.ProcessEnv {
