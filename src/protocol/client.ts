@@ -57,6 +57,13 @@ export class BridgeClient {
   private readonly sessionListeners = new Set<Listener<SessionEvent>>();
   private readonly errorListeners = new Set<Listener<Error>>();
   private lastHello?: HelloResult;
+  /**
+   * Frames and notifications that arrive while a new session re-creates the old one's subscriptions:
+   * delivered after the session event, which tells listeners the new subscription ids. Delivered at
+   * once, the first frame of a subscription made again went to listeners that still knew only the old
+   * id and dropped it, and a still screen sends no other: after a bridge restart, a blank screen.
+   */
+  private held?: (() => void)[];
   private lastError?: Error;
   private readonly reconnect: Required<ReconnectOptions> | undefined;
 
@@ -303,7 +310,15 @@ export class BridgeClient {
     this.queue = [];
     for (const text of queued) socket.send(text);
     if (!hello.resumed && resuming) {
-      await this.resumable.resubscribe(event, (sub) => this.request('devices.subscribe', { device: sub.device, screen: sub.screen, elements: sub.elements }));
+      const held: (() => void)[] = (this.held = []);
+      try {
+        await this.resumable.resubscribe(event, (sub) => this.request('devices.subscribe', { device: sub.device, screen: sub.screen, elements: sub.elements }));
+      } finally {
+        if (this.held === held) this.held = undefined;
+      }
+      this.emit(this.sessionListeners, event);
+      for (const deliver of held) deliver();
+      return;
     }
     this.emit(this.sessionListeners, event);
   }
@@ -333,7 +348,8 @@ export class BridgeClient {
       this.emit(this.errorListeners, err as Error);
       return;
     }
-    this.emit(this.frameListeners, frame);
+    if (this.held) this.held.push(() => this.emit(this.frameListeners, frame));
+    else this.emit(this.frameListeners, frame);
   }
 
   private onJson(socket: WebSocketLike, msg: unknown): void {
@@ -343,8 +359,12 @@ export class BridgeClient {
     }
     if (!isNotification(msg)) return;
     this.resumable.notified(msg.method, msg.params, this.ready && this.socket === socket);
-    const listeners = this.notificationListeners.get(msg.method);
-    if (listeners) this.emit(listeners as Set<Listener<unknown>>, msg.params);
+    const deliver = () => {
+      const listeners = this.notificationListeners.get(msg.method);
+      if (listeners) this.emit(listeners as Set<Listener<unknown>>, msg.params);
+    };
+    if (this.held) this.held.push(deliver);
+    else deliver();
   }
 
   private setState(state: ConnectionState): void {

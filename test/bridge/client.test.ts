@@ -59,6 +59,41 @@ test('requests made while reconnecting are sent once the session is back', async
   await c.close();
 });
 
+test('after a bridge restart, frames and element events of the subscriptions made again come after the session event that names them', async () => {
+  const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50, maxDelayMs: 100 } });
+  try {
+    // What a viewer does: it knows its subscriptions by id, and learns the new ids from the session event.
+    const ids = new Set<string>();
+    const arrivals: { what: string; subscription: string; known: boolean }[] = [];
+    const take = (what: string, subscription: string) => arrivals.push({ what, subscription, known: ids.has(subscription) });
+    c.onFrame((f) => take('a frame', f.header.subscription));
+    c.on('elements.changed', (p) => take('elements.changed', p.subscription));
+    const sessions: { resumed: boolean; resubscribed: string[] }[] = [];
+    c.onSession((e) => {
+      for (const moved of e.resubscribed) {
+        ids.delete(moved.old);
+        ids.add(moved.new);
+      }
+      sessions.push({ resumed: e.resumed, resubscribed: e.resubscribed.map((r) => r.new) });
+    });
+    // An element subscription first: its snapshot comes at once, while the others are still being made again.
+    for (const options of [{ elements: true }, { screen: { format: 'png' as const } }, { screen: { maxWidth: 100 } }]) ids.add((await c.subscribe(ANDROID, options)).subscription);
+    const port = bridge.port;
+    await bridge.close();
+    arrivals.length = 0;
+    ({ bridge } = await testBridge({ port }));
+    await until('the session made again', () => sessions[0], 15_000);
+    assert.is(sessions[0].resumed, false);
+    assert.is(sessions[0].resubscribed.length, 3);
+    // A still screen sends one frame per subscription: each must reach the listeners under its new id.
+    await until('a frame or snapshot for each subscription made again', () => sessions[0].resubscribed.every((id) => arrivals.some((a) => a.subscription === id)), 15_000);
+    assert.equal(arrivals.filter((a) => !a.known), [], 'nothing arrived under an id the listeners did not know yet');
+  } finally {
+    // Its reconnect timers would keep the process alive after a failure.
+    await c.close();
+  }
+});
+
 test('the first connection failing rejects connect() with the reason', async () => {
   const { bridge: locked } = await testBridge({ token: 't' });
   try {
