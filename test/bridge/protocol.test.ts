@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defineExtensionMethod, type Bridge } from '../../src/bridge/index.js';
 import { RPC_ERRORS } from '../../src/protocol/index.js';
-import { ANDROID, RawClient, sleep, testBridge } from './helpers.js';
+import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
 
 /** Conformance over a real socket: every method, every JSON-RPC error code, batches, limits. */
 const test = suite('bridge protocol');
@@ -117,8 +117,7 @@ test('scenarios.validate answers the SPEC §4 envelope for text and for values',
 test('session.bye ends the session and closes the socket normally', async () => {
   const hello = await raw.call('session.hello');
   assert.equal(await raw.call('session.bye'), {});
-  await sleep(100);
-  assert.equal(raw.closeEvent, { code: 1000, reason: 'bye' });
+  assert.equal(await until('the socket closed', () => raw.closeEvent), { code: 1000, reason: 'bye' });
   assert.is(bridge.sessions.get(hello.session as string), undefined);
 });
 
@@ -272,8 +271,7 @@ test('messages over 1 MiB are refused with an error and the connection stays ope
 test('messages far over the limit close only that connection (1009); other sessions carry on', async () => {
   const other = await RawClient.open(bridge.wsUrl);
   raw.send('x'.repeat(5 * 1024 * 1024));
-  await sleep(300);
-  assert.is(raw.closeEvent?.code, 1009);
+  assert.is((await until('the socket closed', () => raw.closeEvent)).code, 1009);
   assert.ok((await other.call('devices.list')).devices);
   await other.close();
 });
@@ -304,8 +302,7 @@ test('-32001 during shutdown; calls in progress still answer before the socket c
   const slow = await raw.response('slow');
   assert.equal(slow.result, { slept: 300 });
   await closing;
-  await sleep(50);
-  assert.equal(raw.closeEvent, { code: 1001, reason: 'test shutdown' });
+  assert.equal(await until('the socket closed', () => raw.closeEvent), { code: 1001, reason: 'test shutdown' });
 });
 
 test.run();

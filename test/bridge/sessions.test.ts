@@ -254,8 +254,7 @@ test('resume needs the session\'s resume_token', async () => {
   const heir = await RawClient.open(bridge.wsUrl);
   const taken = await heir.call('session.hello', { resume: hello.session, resume_token: hello.resume_token, received: 0 });
   assert.is(taken.resumed, true);
-  await sleep(100);
-  assert.equal(owner.closeEvent, { code: 4000, reason: 'session resumed on another connection' });
+  assert.equal(await until('the first connection closed', () => owner.closeEvent), { code: 4000, reason: 'session resumed on another connection' });
   await Promise.all([thief.close(), heir.close()]);
 });
 
