@@ -11,6 +11,8 @@ export interface ReplayControl {
   fps: number;
   opened: number;
   closed: number;
+  /** performance.now() when a stream was last closed. */
+  closedAt?: number;
   keyRequests: number;
   /** Streams open now. */
   live: Set<ReplayStream>;
@@ -85,6 +87,7 @@ export class ReplayStream implements VideoStream {
     if (this.closed) return;
     this.closed = true;
     this.control.closed++;
+    this.control.closedAt = performance.now();
     this.control.live.delete(this);
     this.wake?.();
   }
