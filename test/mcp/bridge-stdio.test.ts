@@ -53,8 +53,9 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
     assert.ok(bad.isError);
     assert.match(textOf(bad), /^DEVICE_NOT_FOUND: .*\nNext: Call list_devices/s);
 
-    // The viewer's session saw each of the agent's actions once, under the MCP client's own name.
-    for (let i = 0; i < 50 && !seen.some((a) => a.verb === 'tap'); i++) await new Promise((r) => setTimeout(r, 20));
+    // The viewer's session saw each of the agent's actions once, under the MCP client's own name
+    // (the last of them, wait_for_element, may still be on its way when the calls have answered).
+    for (const until = Date.now() + 10_000; !seen.some((a) => a.verb === 'wait_for_element') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
     assert.ok(seen.some((a) => a.verb === 'tap' && a.parameters.target === 'the Sign in button' && a.outcome.status === 'success'), JSON.stringify(seen.map((a) => a.verb ?? a.tool)));
     const agent = seen.filter((a) => a.verb || ['mobile_click_on_screen_at_coordinates', 'mobile_type_keys', 'mobile_launch_app'].includes(a.tool ?? ''));
     assert.equal(agent.map((a) => a.verb ?? a.tool), ['launch_app', 'type', 'type', 'tap', 'wait_for_element'], 'one entry per verb, none for the tool calls inside it');
