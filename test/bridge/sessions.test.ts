@@ -129,12 +129,16 @@ test('resume after a dropped socket restores subscriptions and replays the misse
   await until('a frame', () => frames > 0);
   const session = a.c.session;
 
+  // Held: on a loaded machine bob's three taps took longer than alice's reconnect delay, and she
+  // resumed after two of them.
+  a.hold();
   a.cut();
   await until('server noticed', () => bridge.sessions.get(session!)?.connection === undefined);
   // While alice is away, bob acts: alice's session buffers what happens.
   await tap(b, 'mbdemo://screen/more');
   await tap(b, 'mbdemo://screen/home');
   await tap(b, 'mbdemo://screen/settings');
+  a.release();
   await until('resumed', () => a.sessions.length > 0, 5000);
   const resumed = a.sessions[0];
   assert.is(resumed.resumed, true);
