@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
+import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /** Issue 17 item 7 in Chromium: colours follow the system theme; the layout holds at 1280×800 and on a 390-px phone. */
@@ -52,8 +53,8 @@ async function assertUsable(page: Page, width: number, minScreenWidth: number): 
   })()`)) as { scroll: number; client: number; wide: string[] };
   assert.ok(overflow.scroll <= overflow.client, `no horizontal scroll at ${width} px (scrollWidth ${overflow.scroll} > ${overflow.client}; sticking out: ${overflow.wide.join(', ')})`);
   assert.equal(overflow.wide, [], 'no element reaches past the right edge');
-  const box = await page.locator('#screen').boundingBox();
-  assert.ok(box && box.width >= minScreenWidth && box.x >= 0 && box.x + box.width <= width, `the screen is visible and fits: ${JSON.stringify(box)}`);
+  const box = await screenBox(page);
+  assert.ok(box.width >= minScreenWidth && box.x >= 0 && box.x + box.width <= width, `the screen is visible and fits: ${JSON.stringify(box)}`);
   assert.ok(await page.locator('#screen').isVisible());
 }
 

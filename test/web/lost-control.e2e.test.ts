@@ -5,6 +5,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import type { CallEvent } from '../../src/engine/engine.js';
 import { systemTool } from '../support/system-tools.js';
 import { eventually } from './support/poll.js';
+import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -74,7 +75,7 @@ lost('after a brief drop the page says it lost control, sends nothing meanwhile,
     // Nothing is sent as if the page still held the device: a button, a tap, a key.
     await alice.click('#btn-home');
     await alice.locator('#toast', { hasText: `Not sent: you lost control of ${DEVICE}` }).waitFor();
-    const box = (await alice.locator('#screen').boundingBox())!;
+    const box = await screenBox(alice);
     await alice.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await alice.keyboard.press('Enter');
 

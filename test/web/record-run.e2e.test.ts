@@ -13,6 +13,7 @@ import { deviceToCss, fitScreen } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
 import { pollPage } from './support/poll.js';
+import { screenBox } from './support/screen-box.js';
 import { startViewerBridge } from './support/viewer-bridge.js';
 
 /**
@@ -82,7 +83,7 @@ async function click(ctx: Ctx, id: string): Promise<void> {
   await page.waitForSelector(`#element-list li[data-id="${id}"]`);
   const e = await element(ctx, id);
   const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
-  const box = (await page.locator('#screen').boundingBox())!;
+  const box = await screenBox(page);
   const p = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), e.center);
   await page.mouse.click(box.x + p.x, box.y + p.y);
   // The feed names the element it landed on and gives the point as a detail (or the point alone).
@@ -118,7 +119,7 @@ test('Record: launch, taps and typing (password too) become steps; Stop offers a
     await page.waitForTimeout(50);
   }
   // A drag streamed as input.touch is a swipe in its direction (upwards: `up`).
-  const box = (await page.locator('#screen').boundingBox())!;
+  const box = await screenBox(page);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.8);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.5, { steps: 6 });

@@ -6,6 +6,7 @@ import type { UiElement } from '../../src/engine/types.js';
 import { envelope, validateScenarioText } from '../../src/validate/index.js';
 import { deviceToCss, fitScreen, type Point } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
+import { screenBox } from './support/screen-box.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -71,12 +72,6 @@ async function drawnCentre(ctx: Ctx, page: Page, e: UiElement): Promise<Point> {
   const box = await screenBox(page);
   const p = deviceToCss(fitScreen({ width: box.width, height: box.height }, size), e.center);
   return { x: box.x + p.x, y: box.y + p.y };
-}
-
-async function screenBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
-  const box = await page.locator('#screen').boundingBox();
-  if (!box) throw new Error('the screen canvas is not displayed');
-  return box;
 }
 
 // Browser-side code is passed as text: the test project compiles without the DOM library.
