@@ -23,7 +23,7 @@ type Stages = Record<string, number>;
 
 async function main(): Promise<void> {
   await withAndroidRig(async ({ phone, server, engineWith }) => {
-    const client = createAdbClient({ host: '127.0.0.1', port: server.port, source: 'bench' }, false);
+    const client = createAdbClient({ host: '127.0.0.1', port: server.port, source: 'bench' }, undefined);
     const device = client.getDevice(phone.serial);
     const signal = new AbortController().signal;
     const samples = new Map<string, Stages[]>();

@@ -43,7 +43,7 @@ async function fakeAdbServer(answer: (connection: number) => 'fail' | string) {
   const port = (server.address() as net.AddressInfo).port;
   return {
     state,
-    device: createAdbClient({ host: '127.0.0.1', port, source: 'test' }, false).getDevice('fake-1'),
+    device: createAdbClient({ host: '127.0.0.1', port, source: 'test' }, undefined).getDevice('fake-1'),
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -147,7 +147,7 @@ real.after(async (ctx) => {
 
 real('a spare switched to a phone that was unplugged and plugged in again is not what runs the command', async (ctx) => {
   const rig = ctx.rig!;
-  const device = createAdbClient({ host: '127.0.0.1', port: rig.server.port, source: 'test' }, false).getDevice(rig.phone.serial);
+  const device = createAdbClient({ host: '127.0.0.1', port: rig.server.port, source: 'test' }, undefined).getDevice(rig.phone.serial);
   const connections = new SpareTransport(device);
   try {
     assert.match((await execOnDevice(connections, 'getprop ro.product.model', signal())).toString(), /Pixel/);

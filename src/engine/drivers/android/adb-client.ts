@@ -3,6 +3,7 @@ import adbkit from '@devicefarmer/adbkit';
 import { untilAborted } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
+import { singleServerStart } from './adb-server-start.js';
 
 // adbkit is CommonJS: under ESM only its default export is reliable.
 const { Adb } = adbkit;
@@ -20,11 +21,41 @@ export interface TransportSource {
   isSpare?(connection: Connection): boolean;
 }
 
-/** adbkit runs `<bin> start-server` once on ECONNREFUSED; a path that does not exist turns that into a plain refusal. */
+/**
+ * adbkit runs `<bin> start-server` on each refused connection; a path that does not exist turns
+ * that into a plain refusal, and the start, when wanted, is ours (adb-server-start.ts).
+ */
 const NO_SERVER_START = '/nonexistent/mobilebridge-does-not-start-adb';
 
-export function createAdbClient(address: AdbAddress, startServer: boolean): AdbClient {
-  return Adb.createClient({ host: address.host, port: address.port, bin: startServer ? 'adb' : NO_SERVER_START });
+/** `startServer`: the adb binary that starts a local server when none answers (the CLI's "adb"). */
+export function createAdbClient(address: AdbAddress, startServer: string | undefined): AdbClient {
+  const client = Adb.createClient({ host: address.host, port: address.port, bin: NO_SERVER_START });
+  if (startServer === undefined) return client;
+  const start = singleServerStart(startServer, address);
+  const connect = client.connection.bind(client);
+  const connection = async () => {
+    try {
+      return await connect();
+    } catch (err) {
+      if (!refusedHere(err)) throw err;
+      // A start that failed because another program started a server at that moment still leaves one up.
+      let startError: unknown;
+      await start().catch((e: unknown) => (startError = e));
+      try {
+        return await connect();
+      } catch (again) {
+        throw startError ?? again;
+      }
+    }
+  };
+  client.connection = connection as unknown as AdbClient['connection'];
+  return client;
+}
+
+/** adbkit's refusal once it tried (and failed) to run NO_SERVER_START. */
+function refusedHere(err: unknown): boolean {
+  const e = err as NodeJS.ErrnoException | undefined;
+  return e?.code === 'ECONNREFUSED' || (e?.code === 'ENOENT' && String(e.message).includes(NO_SERVER_START));
 }
 
 export function serverUnreachable(address: AdbAddress, err: unknown): ToolError {
@@ -32,10 +63,22 @@ export function serverUnreachable(address: AdbAddress, err: unknown): ToolError 
   // adbkit reports its failed `<bin> start-server` rather than the refusal that led to it.
   if (why.includes(NO_SERVER_START)) why = 'nothing listens there';
   else if (/spawn adb ENOENT/.test(why)) why = 'nothing listens there, and no `adb` on PATH could start a server: install Android platform-tools (Debian: apt-get install adb)';
+  else if (/start-server/.test(why)) why = startFailure(why);
   return new ToolError(
     'DEVICE_NOT_FOUND',
     `the adb server at ${address.host}:${address.port} (from ${address.source}) is not reachable (${why}); start it with "adb start-server", or point mobilebridge at another one with --adb host:port`,
   );
+}
+
+/**
+ * A failed `adb start-server` prints its whole start-up log; what matters is its fatal lines
+ * ("adb F … main.cpp:144] could not install *smartsocket* listener: Address already in use").
+ */
+function startFailure(output: string): string {
+  const fatal = [...output.matchAll(/^adb F [^\]]*\] (.+)$/gm)].map((m) => m[1].trim());
+  const errors = [...output.matchAll(/^error: (.+)$/gm)].map((m) => m[1].trim());
+  const said = [...new Set([...fatal, ...errors])];
+  return `nothing listens there, and \`adb start-server\` failed${said.length ? `: ${said.join('; ')}` : ''}`;
 }
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN']);

@@ -15,6 +15,8 @@ export interface AndroidDriverOptions extends Partial<AndroidDeviceOptions> {
   port?: number;
   /** Start a local adb server when none answers, as the adb CLI does. Off by default so tests never start one. */
   startServer?: boolean;
+  /** The adb that starts that server (default `adb` on PATH). */
+  adbBinary?: string;
   /** Where host and port came from, for messages ("ANDROID_ADB_SERVER_PORT=5038"), when the caller resolved them. */
   origin?: string;
   /** Throw from listDevices when the server cannot be reached (a named source reports itself down) instead of listing nothing. */
@@ -57,7 +59,7 @@ export class AndroidDriver implements Driver {
       this.configError = (err as Error).message;
     }
     if (this.address) {
-      this.client = createAdbClient(this.address, options.startServer ?? false);
+      this.client = createAdbClient(this.address, options.startServer ? (options.adbBinary ?? 'adb') : undefined);
       this.tracker = new DeviceTracker(this.client, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
     }
   }
