@@ -1,6 +1,8 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
+import { InvalidInputError } from './command.js';
 import { sourcesFromFlags } from '../engine/sources/index.js';
 import { iosSetupFromFlags } from '../engine/drivers/ios/index.js';
 
@@ -49,12 +51,39 @@ export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url
  * `persistVirtual` keeps the virtual phones' state between processes (the one-shot commands want that).
  */
 export function engineSetupFromFlags(flags: Record<string, string | boolean>, persistVirtual = true): EngineSetup {
+  // Every problem found here is in what the user gave (a flag, an environment variable): exit 3, not "internal".
+  try {
+    return setupFromFlags(flags, persistVirtual);
+  } catch (err) {
+    throw err instanceof InvalidInputError ? err : new InvalidInputError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * The state folder, made if missing, checked before any device is touched: a save that failed
+ * after a call had acted reported INTERNAL ("EEXIST: file already exists, mkdir …") for work done.
+ */
+function usableStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = stateDir(env);
+  const from = env.MOBILEBRIDGE_STATE_DIR ? ' (MOBILEBRIDGE_STATE_DIR)' : '';
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it cannot be written' : (err as Error).message;
+    throw new InvalidInputError(`the virtual phones keep their state in ${dir}${from}, but ${why}; set MOBILEBRIDGE_STATE_DIR to a folder you can write, or pass --no-virtual`);
+  }
+  return join(dir, 'virtual-devices.json');
+}
+
+function setupFromFlags(flags: Record<string, string | boolean>, persistVirtual: boolean): EngineSetup {
   const timeout = typeof flags.timeout === 'string' ? Number(flags.timeout) : undefined;
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
     throw new Error(`--timeout must be a positive whole number of milliseconds (got ${String(flags.timeout)})`);
   }
   return {
-    virtual: flags.virtual === false ? false : persistVirtual ? { stateFile: virtualStateFile() } : {},
+    virtual: flags.virtual === false ? false : persistVirtual ? { stateFile: usableStateFile() } : {},
     sources: sourcesFromFlags(flags),
     ios: iosSetupFromFlags({
       noIos: flags.ios === false,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,6 +112,20 @@ cli('a bad setting in the environment is invalid input (exit 3), not an internal
   assert.is(r.code, 3);
   assert.is(r.json.code, 'INVALID_PARAMETER');
   assert.match(r.json.message, /MOBILEBRIDGE_BACKGROUND_NICE must be a whole number from 0 to 19/);
+});
+
+cli('a bad device flag or a state folder that cannot be used is invalid input (exit 3) before any phone is touched', async ({ state }) => {
+  const timeout = await mb(state, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--timeout', 'soon');
+  assert.equal([timeout.code, timeout.json.code], [3, 'INVALID_PARAMETER']);
+  assert.match(timeout.json.message, /--timeout must be a positive whole number of milliseconds \(got soon\)/);
+  // A file where the state folder should be: the launch used to run, then fail to save, and say INTERNAL "EEXIST".
+  const file = join(state, 'not-a-folder');
+  writeFileSync(file, '');
+  const launch = await mbWith({ MOBILEBRIDGE_STATE_DIR: file }, state, 'call', 'mobile_launch_app', '{"device":"virtual-android-1","packageName":"com.mobilebridge.demo"}');
+  assert.equal([launch.code, launch.json.code], [3, 'INVALID_PARAMETER']);
+  assert.match(launch.json.message, new RegExp(`state in ${file} \\(MOBILEBRIDGE_STATE_DIR\\), but it is a file, not a folder; set MOBILEBRIDGE_STATE_DIR to a folder`));
+  const front = await mb(state, 'call', 'mobile_get_foreground_app', '{"device":"virtual-android-1"}');
+  assert.is.not(front.json.package, 'com.mobilebridge.demo', 'the refused call launched nothing');
 });
 
 cli('--help on every command, --version, unknown command', async ({ state }) => {
