@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type WebSocket from 'ws';
 import { ToolError, failure } from '../engine/errors.js';
-import { paramIssues } from '../engine/tools/params.js';
+import { callName, paramIssues, type ParamIssue } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { Session } from './sessions.js';
@@ -27,6 +27,18 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 // A number JSON cannot carry back (1e400 parses to Infinity, which serialises as null) is no id.
 const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)) || x === null;
+
+/**
+ * The device a request with bad params was for, when it names one that is not itself what was
+ * wrong: a client driving several phones learns which of its requests failed, as the engine's
+ * tools tell it ("input.touch on virtual-android-1: …"). A device id with whitespace or control
+ * characters is not repeated: it would break the message's one line, and it is no device id.
+ */
+function namedDevice(params: Record<string, unknown>, issues: readonly ParamIssue[]): string | undefined {
+  const device = params.device;
+  if (typeof device !== 'string' || !/^[^\s\p{C}]+$/u.test(device)) return undefined;
+  return issues.some((i) => i.path === 'device') ? undefined : device;
+}
 
 function byteLength(data: WebSocket.RawData): number {
   if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
@@ -179,7 +191,8 @@ export class RpcServer {
     const parsed = v.safeParse(def.params, params ?? {});
     if (!parsed.success) {
       const issues = paramIssues(parsed.issues);
-      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${method}: ${issues.map((i) => i.message).join('; ')}`, { issues }));
+      const call = callName(method, namedDevice(params ?? {}, issues));
+      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${call}: ${issues.map((i) => i.message).join('; ')}`, { issues }));
     }
     const session = conn.session;
     const core = this.core;

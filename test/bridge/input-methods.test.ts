@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectBridge } from '../../src/protocol/node.js';
-import type { DeviceActivityParams } from '../../src/protocol/index.js';
+import { RPC_ERRORS, type DeviceActivityParams, type RpcError } from '../../src/protocol/index.js';
 import { createEngine } from '../../src/engine/create.js';
 import { VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
 import type { TouchPhase } from '../../src/engine/types.js';
@@ -39,16 +39,18 @@ test('a locked device refuses others\' touches and keys; the holder\'s drag is o
   }
 });
 
-test('bad input.touch parameters are protocol errors that say what is allowed', async () => {
+test('bad input.touch parameters are protocol errors that say what is allowed and which device the call was for', async () => {
   const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
   const client = await connectBridge(bridge.wsUrl, { client: 't' });
   try {
-    const err = await client.request('input.touch', { device: ANDROID, action: 'drag' as 'down', x: 1, y: 1 }).then(() => undefined, (e: Error) => e);
-    assert.match(err?.message ?? '', /action must be one of down, move, up, cancel/);
+    const err = await client.request('input.touch', { device: ANDROID, action: 'drag' as 'down', x: 1, y: 1 }).then(() => undefined, (e: RpcError) => e);
+    assert.match(err?.message ?? '', /^invalid params for input\.touch on virtual-android-1: action must be one of down, move, up, cancel/);
+    assert.is(err?.code, RPC_ERRORS.INVALID_PARAMS);
+    assert.equal((err?.data as { issues: { path: string }[] }).issues.map((i) => i.path), ['action']);
     const neg = await client.request('input.touch', { device: ANDROID, action: 'down', x: -1, y: 1 }).then(() => undefined, (e: Error) => e);
-    assert.match(neg?.message ?? '', /x must be at least 0/);
+    assert.match(neg?.message ?? '', /^invalid params for input\.touch on virtual-android-1: x must be at least 0/);
     const key = await client.request('input.key', { device: ANDROID, key: 'F5' as 'TAB' }).then(() => undefined, (e: Error) => e);
-    assert.match(key?.message ?? '', /key must be one of BACKSPACE/);
+    assert.match(key?.message ?? '', /^invalid params for input\.key on virtual-android-1: key must be one of BACKSPACE/);
     const stray = (await client.request('input.touch', { device: ANDROID, action: 'up', x: 1, y: 1 })) as { code?: string };
     assert.is(stray.code, 'INVALID_PARAMETER', 'an up with no finger down');
   } finally {

@@ -228,6 +228,29 @@ test('-32602 invalid params with the issues listed', async () => {
   assert.match(errorOf(await raw.response(201)).message, /^invalid params for tools.call: tool must be a tool name from tools.list/);
 });
 
+test('-32602 names the device the request was for, unless the device itself is what was wrong', async () => {
+  const cases: [unknown, string][] = [
+    [{ device: ANDROID, screen: { maxFps: 500 } }, `invalid params for devices.subscribe on ${ANDROID}: screen.maxFps must be at most 60`],
+    [{ device: ANDROID, takeover: 'yes' }, `invalid params for devices.lock on ${ANDROID}: `],
+    [{}, 'invalid params for devices.lock: device is required'],
+    [{ device: '' }, 'invalid params for devices.lock: device must not be empty'],
+    [{ device: 7 }, 'invalid params for devices.lock: device must be a string'],
+    [{ device: 'two\nlines', takeover: 'yes' }, 'invalid params for devices.lock: takeover'],
+  ];
+  let id = 300;
+  for (const [params, start] of cases) {
+    const method = (params as { screen?: unknown }).screen ? 'devices.subscribe' : 'devices.lock';
+    raw.send({ jsonrpc: '2.0', id: ++id, method, params });
+    const err = errorOf(await raw.response(id));
+    assert.is(err.code, RPC_ERRORS.INVALID_PARAMS);
+    assert.ok(err.message.startsWith(start), `${JSON.stringify(err.message)} starts with ${JSON.stringify(start)}`);
+    assert.ok((err.data as { issues: unknown[] }).issues.length > 0, 'the issues are still listed');
+  }
+  // A device where the method takes none is an unknown parameter, not the call's device.
+  raw.send({ jsonrpc: '2.0', id: 400, method: 'devices.list', params: { device: ANDROID } });
+  assert.is(errorOf(await raw.response(400)).message, 'invalid params for devices.list: unknown parameter "device"');
+});
+
 test('-32603 internal error carries no stack; the stack goes to the server log', async () => {
   raw.send({ jsonrpc: '2.0', id: 'x', method: 'test.explode', params: {} });
   const err = errorOf(await raw.response('x'));
