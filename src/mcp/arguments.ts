@@ -104,7 +104,7 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
  * fills in itself (the default device). Returns the arguments to use: enum values in their
  * canonical case.
  */
-export function checkArguments(name: string, schema: ArgumentSchema, given: Args): Args {
+export function checkArguments(schema: ArgumentSchema, given: Args): Args {
   const args = { ...given };
   const known = Object.keys(schema.properties);
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
@@ -113,7 +113,8 @@ export function checkArguments(name: string, schema: ArgumentSchema, given: Args
       const near = closest(k, known);
       return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
     });
-    throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; ${name} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
+    // The caller puts the tool (and device) in front of the message, so the tool is not named again here.
+    throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; it takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);
   }
   const problems: string[] = [];
   const absent = (key: string) => args[key] === undefined || args[key] === null;

@@ -89,8 +89,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   /** checkArguments, with "device" left to deviceOf, which fills in the default device or names the connected ones. */
-  function check(name: string, schema: ArgumentSchema, given: Args, oneRequired?: string[]): Args {
-    return checkArguments(name, { ...schema, required: schema.required?.filter((k) => k !== 'device'), oneRequired }, given);
+  function check(schema: ArgumentSchema, given: Args, oneRequired?: string[]): Args {
+    return checkArguments({ ...schema, required: schema.required?.filter((k) => k !== 'device'), oneRequired }, given);
   }
 
   async function deviceOf(args: Args): Promise<string> {
@@ -134,7 +134,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function call(name: string, given: Args): Promise<CallToolResult> {
     if (name === 'list_devices') {
-      check(name, SESSION.get(name)!.inputSchema, given);
+      check(SESSION.get(name)!.inputSchema, given);
       const devices = await backend.listDevices();
       if (isToolFailure(devices)) return errorResult(devices.code, devices.message);
       // A source that did not answer lists nothing: the agent is told why a phone may be missing.
@@ -143,7 +143,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const verb = VERBS.get(name);
     if (verb) {
-      const args = check(name, verb.inputSchema, given, verb.oneRequired);
+      const args = check(verb.inputSchema, given, verb.oneRequired);
       const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
       if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
       if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
@@ -151,12 +151,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const spec = SESSION.get(name);
     if (spec) {
-      const args = check(name, spec.inputSchema, given);
+      const args = check(spec.inputSchema, given);
       return session(name, await deviceOf(args), args);
     }
     if (options.engineTools && name.startsWith('mobile_')) {
       if (name === 'mobile_take_screenshot') {
-        const args = check(name, RAW_SCREENSHOT, given);
+        const args = check(RAW_SCREENSHOT, given);
         return screenshot(await deviceOf(args), args);
       }
       const result = await backend.callTool(name, given);
