@@ -45,7 +45,7 @@ export class LockTable {
     if (held?.holder === session) return this.info(device)!;
     if (held && !takeover) {
       const { who, remedy } = this.holderOf(device, held);
-      return failure('PERMISSION_DENIED', `device ${device} is locked by ${who} since ${held.since.toISOString()}; ${remedy}`);
+      return failure('PERMISSION_DENIED', `device ${device} is locked by ${who}; ${remedy}`);
     }
     const since = new Date();
     this.locks.set(device, { holder: session, since });
@@ -111,24 +111,26 @@ export class LockTable {
 
   /**
    * The holder as a refused caller needs to know it: which session, what kind of controller (a
-   * scenario run, a person in the viewer, another client), and what ends the lock. The kind comes
-   * from the run's pin and from the client name the session gave (the viewer says "viewer").
+   * scenario run, a person in the viewer, another client), since when, and what ends the lock. The
+   * kind comes from the run's pin and from the client name the session gave (the viewer says
+   * "viewer"); a caller deciding whether to take over weighs a lock held for hours differently.
    */
   private holderOf(device: string, held: Held): { who: string; remedy: string } {
     const p = held.holder.participant;
     const session = p.client ? `session ${p.session} (${p.client})` : `session ${p.session}`;
+    const since = `since ${held.since.toISOString()}`;
     const takeover = 'or call devices.lock with takeover: true to take control';
     if (this.pinned.get(device)?.session === held.holder) {
-      return { who: `${session} for its scenario run`, remedy: `wait for the run to end (its lock goes with it), ${takeover}, which cancels the run` };
+      return { who: `${session} for its scenario run, ${since}`, remedy: `wait for the run to end (its lock goes with it), ${takeover}, which cancels the run` };
     }
     if (p.client === 'viewer') {
       return {
-        who: `${session}, a person controlling it in the viewer`,
+        who: `${session}, a person controlling it in the viewer, ${since}`,
         remedy: `wait until they press Release or close the page, ${takeover} (they are told, and can take it back)`,
       };
     }
     return {
-      who: `${session}, an agent or script that locked it (devices.lock or devices.lease)`,
+      who: `${session}, an agent or script that locked it (devices.lock or devices.lease), ${since}`,
       remedy: `wait until it unlocks (devices.unlock) or disconnects, ${takeover} (it is told)`,
     };
   }
