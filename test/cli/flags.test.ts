@@ -53,6 +53,12 @@ test('validate refused for a flag or a missing path still prints its one JSON en
   assert.match(env.error.message, 'unknown flag --strict for validate');
   assert.match(flag.stderr, 'unknown flag --strict for validate');
 
+  const bare = await mb('validate');
+  assert.is(bare.code, 3);
+  const bareEnv = JSON.parse(bare.stdout);
+  assert.equal([bareEnv.ok, bareEnv.error.kind, bareEnv.error.message], [false, 'invalid_input', 'no scenario given: name at least one file, folder or glob']);
+  assert.match(bare.stderr, 'Usage: mobilebridge validate');
+
   const none = await mb('validate', '--human');
   assert.is(none.code, 3);
   assert.match(none.stdout, /^invalid: no scenario given/);
