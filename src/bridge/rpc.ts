@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type WebSocket from 'ws';
 import { ToolError, failure } from '../engine/errors.js';
+import { meantHint } from '../engine/tools/meant-name.js';
 import { callName, paramIssues, type ParamIssue } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
@@ -38,6 +39,27 @@ function namedDevice(params: Record<string, unknown>, issues: readonly ParamIssu
   const device = params.device;
   if (typeof device !== 'string' || !/^[^\s\p{C}]+$/u.test(device)) return undefined;
   return issues.some((i) => i.path === 'device') ? undefined : device;
+}
+
+/** The top-level names a method's params object takes (valibot object schemas list their entries). */
+function paramNames(schema: unknown): string[] {
+  const entries = (schema as { entries?: Record<string, unknown> }).entries;
+  return entries ? Object.keys(entries) : [];
+}
+
+const isUnknownName = (i: ParamIssue) => i.message.startsWith('unknown parameter') && !i.path.includes('.');
+
+/** "unknown parameter "arguments"" → "… (did you mean "parameters"?)": MCP's word for tools.call's parameters. */
+function withMeantNames(issues: ParamIssue[], schema: unknown): ParamIssue[] {
+  const known = paramNames(schema);
+  return issues.map((i) => (isUnknownName(i) ? { ...i, message: `${i.message}${meantHint(i.path, known)}` } : i));
+}
+
+/** What the method takes, once, after an unknown name: the client need not look it up. */
+function takes(method: string, issues: readonly ParamIssue[], schema: unknown): string {
+  if (!issues.some(isUnknownName)) return '';
+  const known = paramNames(schema);
+  return `; ${method} takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no parameters'}`;
 }
 
 function byteLength(data: WebSocket.RawData): number {
@@ -190,9 +212,9 @@ export class RpcServer {
     }
     const parsed = v.safeParse(def.params, params ?? {});
     if (!parsed.success) {
-      const issues = paramIssues(parsed.issues);
+      const issues = withMeantNames(paramIssues(parsed.issues), def.params);
       const call = callName(method, namedDevice(params ?? {}, issues));
-      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${call}: ${issues.map((i) => i.message).join('; ')}`, { issues }));
+      return answer(errorResponse(id, RPC_ERRORS.INVALID_PARAMS, `invalid params for ${call}: ${issues.map((i) => i.message).join('; ')}${takes(method, issues, def.params)}`, { issues }));
     }
     const session = conn.session;
     const core = this.core;

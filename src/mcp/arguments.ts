@@ -1,4 +1,5 @@
 import { closest } from '../validate/suggest.js';
+import { meantHint } from '../engine/tools/meant-name.js';
 import { vocabularySpelling } from '../validate/vocabulary.js';
 import type { Args } from './verb-tools.js';
 
@@ -110,8 +111,7 @@ export function checkArguments(schema: ArgumentSchema, given: Args): Args {
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
   if (unknown.length) {
     const each = unknown.map((k) => {
-      const near = closest(k, known);
-      return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+      return `"${k}"${meantHint(k, known)}`;
     });
     // The caller puts the tool (and device) in front of the message, so the tool is not named again here.
     throw new ArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''} ${each.join(', ')}; it takes ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'no arguments'}`);

@@ -224,6 +224,11 @@ test('-32602 invalid params with the issues listed', async () => {
   const err = errorOf(await raw.response(200));
   assert.equal((err.data as { issues: { path: string }[] }).issues[0].path, 'tool');
   assert.is(err.message, 'invalid params for tools.call: tool is required');
+  // MCP calls them "arguments" and names the tool "name": said so, with what tools.call takes.
+  raw.send({ jsonrpc: '2.0', id: 202, method: 'tools.call', params: { name: 'mobile_list_apps', arguments: {} } });
+  assert.is(errorOf(await raw.response(202)).message, 'invalid params for tools.call: tool is required; unknown parameter "name" (did you mean "tool"?); tools.call takes "tool", "parameters"');
+  raw.send({ jsonrpc: '2.0', id: 203, method: 'tools.call', params: { tool: 'mobile_list_apps', arguments: {} } });
+  assert.is(errorOf(await raw.response(203)).message, 'invalid params for tools.call: unknown parameter "arguments" (did you mean "parameters"?); tools.call takes "tool", "parameters"');
   raw.send({ jsonrpc: '2.0', id: 201, method: 'tools.call', params: { tool: 5 } });
   assert.match(errorOf(await raw.response(201)).message, /^invalid params for tools.call: tool must be a tool name from tools.list/);
 });
@@ -248,7 +253,7 @@ test('-32602 names the device the request was for, unless the device itself is w
   }
   // A device where the method takes none is an unknown parameter, not the call's device.
   raw.send({ jsonrpc: '2.0', id: 400, method: 'devices.list', params: { device: ANDROID } });
-  assert.is(errorOf(await raw.response(400)).message, 'invalid params for devices.list: unknown parameter "device"');
+  assert.is(errorOf(await raw.response(400)).message, 'invalid params for devices.list: unknown parameter "device"; devices.list takes no parameters');
 });
 
 test('-32603 internal error carries no stack; the stack goes to the server log', async () => {

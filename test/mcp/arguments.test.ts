@@ -25,6 +25,9 @@ mcp('unknown arguments are refused with the tool named once, a suggestion and th
   assert.is(firstLine(typo), 'INVALID_PARAMETER: type_text on virtual-android-1: unknown argument "targte" (did you mean "target"?); it takes "device", "text", "target", "target_pattern"');
   const two = firstLine(await pair.call('type_text', { device: ANDROID, text: 'x', targte: 'the Email field', colour: 'red' }));
   assert.is(two, 'INVALID_PARAMETER: type_text on virtual-android-1: unknown arguments "targte" (did you mean "target"?), "colour"; it takes "device", "text", "target", "target_pattern"');
+  // Words other tools use for the same thing: an element description is a target, an app a package.
+  assert.is(firstLine(await pair.call('tap', { device: ANDROID, element: 'Sign in' })), 'INVALID_PARAMETER: tap on virtual-android-1: unknown argument "element" (did you mean "target"?); it takes "device", "target", "target_pattern"');
+  assert.match(firstLine(await pair.call('launch_app', { device: ANDROID, app_id: 'com.mobilebridge.demo' })), /unknown argument "app_id" \(did you mean "package"\?\)/);
   assert.is(firstLine(await pair.call('list_devices', { verbose: true })), 'INVALID_PARAMETER: list_devices: unknown argument "verbose"; it takes no arguments');
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== 'x@y.z'), 'nothing was typed');

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { meantHint } from './meant-name.js';
 
 /**
  * Parameter building blocks. Every message names the parameter and what is allowed,
@@ -61,7 +62,7 @@ export function params<const E extends v.ObjectEntries>(entries: E) {
   const allowed = Object.keys(entries).join(', ') || '(none)';
   return v.strictObject(entries, (issue) => {
     const key = issue.path?.length ? String(issue.path[issue.path.length - 1].key) : undefined;
-    if (key !== undefined && issue.expected === 'never') return `unknown parameter ${JSON.stringify(key)}; allowed parameters: ${allowed}`;
+    if (key !== undefined && issue.expected === 'never') return `unknown parameter ${JSON.stringify(key)}${meantHint(key, Object.keys(entries))}; allowed parameters: ${allowed}`;
     if (key !== undefined && key in entries) {
       // A missing key: let the entry's own schema say what it wants.
       const own = v.safeParse(entries[key], undefined);
