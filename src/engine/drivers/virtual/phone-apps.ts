@@ -1,7 +1,7 @@
 import { ToolError } from '../../errors.js';
 import type { Button } from '../../types.js';
 import type { AppScope } from './apps/app.js';
-import { demoApp } from './apps/demo.js';
+import { demoApp, DEMO_SCREENS } from './apps/demo.js';
 import { DEMO_PACKAGE, type DeviceProfile } from './profile.js';
 import type { InstalledRecord, PhoneState } from './state.js';
 
@@ -111,7 +111,7 @@ export class PhoneApps {
       const scope = this.phone.scope(DEMO_PACKAGE);
       const target = demoApp.deepLink?.(url, scope);
       if (!target) {
-        throw new ToolError('INVALID_PARAMETER', `${raw}: the demo app on ${this.phone.id} has no such screen; use mbdemo://screen/<name> (signin, loading, home, detail, more, settings, camera, inbox, error, alert, permission) or mbdemo://item/<n>`);
+        throw new ToolError('INVALID_PARAMETER', `${raw}: the demo app on ${this.phone.id} has no such screen; use mbdemo://screen/<name> (${DEMO_SCREENS.join(', ')}) or mbdemo://item/<n>`);
       }
       scope.resetTo(target.routes);
       if (target.dialog) scope.showDialog(target.dialog);

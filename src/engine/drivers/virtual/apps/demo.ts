@@ -8,7 +8,7 @@ export const DEMO_CREDENTIALS = { email: 'demo@example.com', password: 'secret12
 export const DEMO_LOADING_MS = 1500;
 export const DEMO_ITEM_COUNT = 60;
 /** Screens reachable with mbdemo://screen/<name>. */
-export const DEMO_SCREENS = ['signin', 'loading', 'home', 'detail', 'more', 'settings', 'camera', 'inbox', 'error', 'alert', 'permission'] as const;
+export const DEMO_SCREENS = ['signin', 'loading', 'home', 'detail', 'search', 'more', 'settings', 'camera', 'inbox', 'error', 'alert', 'permission'] as const;
 
 const SUBTITLES = ['Fresh today', 'Popular this week', 'Back in stock', 'Limited edition', 'Staff pick', 'On sale'];
 
@@ -88,6 +88,31 @@ function home(app: AppScope): Screen {
   };
 }
 
+/**
+ * Items whose title holds what was typed, all of them while the field is empty. Its placeholder
+ * "Search your items" and the empty result "No items" share a word with the list's title, which
+ * is what descriptions such as "Items" must not be taken for.
+ */
+function search(app: AppScope): Screen {
+  const typed = app.field('search').trim().toLowerCase();
+  const found = visibleItems(app).filter((n) => `item ${n}`.includes(typed));
+  const results: View = found.length
+    ? column(found.map((n) => itemRow(app, n)), { role: 'list', id: 'results', scrollKey: 'results', grow: true })
+    : column([text('No items', { id: 'no_results', align: 'center', color: 'muted' })], { grow: true, justify: 'center' });
+  return {
+    title: 'Search',
+    up: true,
+    body: column(
+      [
+        row([{ kind: 'field', id: 'search', hint: 'Search your items', value: app.field('search'), focused: app.task.focus === 'search', onTap: act('focus', 'search') }], { pad: 8 }),
+        results,
+      ],
+      { grow: true },
+    ),
+    fields: ['search'],
+  };
+}
+
 function detail(app: AppScope): Screen {
   const n = app.route.item ?? 1;
   const liked = app.list('liked').includes(n);
@@ -158,6 +183,7 @@ const SCREENS: Record<string, (app: AppScope) => Screen> = {
   }),
   home,
   detail,
+  search,
   more,
   settings,
   camera: () => ({
