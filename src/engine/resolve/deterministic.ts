@@ -2,7 +2,8 @@ import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
 import { parseQuery, type Query } from './query.js';
-import { prepare, score, textScore } from './score.js';
+import { withoutOutranked, standingOf, type Standing } from './outranked.js';
+import { assess, prepare, textMatch } from './score.js';
 import type { Candidate, ResolveRequest, Resolution, Resolver } from './types.js';
 
 /** Below this an element is not considered a match at all. */
@@ -17,9 +18,8 @@ const PATTERN_FLOOR = 0.6;
 const LABEL_REACH = 3;
 const LISTED_CANDIDATES = 5;
 
-interface Scored {
+interface Scored extends Standing {
   element: UiElement;
-  score: number;
 }
 
 interface Ranked {
@@ -30,7 +30,7 @@ interface Ranked {
 
 type Miss = { reason: 'absent' | 'bad_request'; message: string };
 
-function candidate(s: Scored): Candidate {
+function candidate(s: { element: UiElement; score: number }): Candidate {
   return { id: s.element.id, type: s.element.type, text: s.element.text, label: s.element.accessibility_label, score: Math.round(Math.min(1, s.score) * 100) / 100 };
 }
 
@@ -73,7 +73,9 @@ export class DeterministicResolver implements Resolver {
     if (!('id' in picked)) return { ok: false, ...picked, candidates: listed };
     let chosen: UiElement = picked;
     if (query && !query.ordinal && !query.positions.length && !query.relation) {
-      const tied = matches.filter((s) => s.element !== chosen && s.score > best - TIE_MARGIN);
+      // An element named whole is not tied with one the description only shares words with.
+      const chosenNamed = scored.find((s) => s.element === chosen)?.named === true;
+      const tied = matches.filter((s) => s.element !== chosen && s.score > best - TIE_MARGIN && (s.named || !chosenNamed));
       // A read only needs what is shown: a title "Items" and its navigation bar labelled "Items" (iOS) say the same.
       const shown = (e: UiElement) => e.text || e.accessibility_label || '';
       const value = shown(chosen);
@@ -120,21 +122,23 @@ export class DeterministicResolver implements Resolver {
     const description = request.description?.trim();
     if (!description) {
       if (request.pattern === undefined) return { reason: 'bad_request', message: 'no target given: pass a description of the element (or a target_pattern)' };
-      return { scored: [...pool].sort(readingOrder).map((element) => ({ element, score: 1 })), screen };
+      return { scored: [...pool].sort(readingOrder).map((element) => ({ element, ...standingOf(1, null) })), screen };
     }
     const query = parseQuery(description);
     if (!query.quoted.length && !query.words.length && !query.roles.length) {
       return { reason: 'bad_request', message: `${JSON.stringify(description)} names no text, label or kind of element; say what the element shows, e.g. "the Sign in button"` };
     }
     const prepared = pool.map(prepare);
-    const scores = new Map<UiElement, number>();
+    const found = new Map<UiElement, Scored>();
     for (const p of prepared) {
-      let s = score(p, query, intent);
-      if (request.pattern !== undefined) s = Math.max(s, PATTERN_FLOOR);
-      if (s > 0) scores.set(p.element, s);
+      const a = assess(p, query, intent);
+      const s = request.pattern !== undefined ? Math.max(a.score, PATTERN_FLOOR) : a.score;
+      if (s > 0) found.set(p.element, { element: p.element, ...standingOf(s, a.text) });
     }
-    if (query.roles.length && !query.quoted.length) this.credit(query, prepared, scores);
-    const scored = [...scores].map(([element, s]) => ({ element, score: s }));
+    if (query.roles.length && !query.quoted.length) this.credit(query, prepared, found);
+    let scored = [...found.values()];
+    // With a relation the place picks among every match, so none is dropped for its wording.
+    if (!query.relation) scored = withoutOutranked(scored);
     scored.sort((a, b) => b.score - a.score || readingOrder(a.element, b.element));
     return { scored, query, screen };
   }
@@ -143,12 +147,12 @@ export class DeterministicResolver implements Resolver {
    * "the Email field" when Email is a label above (or left of) a field: the field inherits the
    * label's text score, as a screen reader would announce it.
    */
-  private credit(query: Query, prepared: ReturnType<typeof prepare>[], scores: Map<UiElement, number>): void {
+  private credit(query: Query, prepared: ReturnType<typeof prepare>[], found: Map<UiElement, Scored>): void {
     for (const label of prepared) {
       const el = label.element;
       if (el.type !== 'text' || query.roles.includes('text')) continue;
-      const t = textScore(label, query);
-      if (t === null || t < 0.9) continue;
+      const t = textMatch(label, query);
+      if (t === null || t.score < 0.9) continue;
       let target: { e: UiElement; d: number } | undefined;
       for (const p of prepared) {
         const e = p.element;
@@ -158,7 +162,10 @@ export class DeterministicResolver implements Resolver {
         const d = inside ? -1 / (e.width * e.height) : Math.min(relationDistance(e, el, 'below') ?? Infinity, relationDistance(e, el, 'right_of') ?? Infinity);
         if (d <= LABEL_REACH * el.height + e.height && (!target || d < target.d)) target = { e, d };
       }
-      if (target) scores.set(target.e, Math.max(scores.get(target.e) ?? 0, t * 0.95));
+      if (!target) continue;
+      const credited = t.score * 0.95;
+      const had = found.get(target.e);
+      if (!had || had.score < credited) found.set(target.e, { element: target.e, ...standingOf(credited, t) });
     }
   }
 

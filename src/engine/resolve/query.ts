@@ -25,6 +25,8 @@ export interface Query {
   positions: Position[];
   relation?: { direction: Direction; anchor: string };
   state?: 'enabled' | 'disabled' | 'checked' | 'unchecked' | 'selected' | 'focused';
+  /** Said "hint", "hinted" or "placeholder": the words are a field's placeholder ("the field hinted search"). */
+  hinted?: boolean;
 }
 
 export type Position = 'top' | 'bottom' | 'left' | 'right' | 'toolbar' | 'bottom_bar' | 'center';
@@ -118,6 +120,9 @@ export function isFiller(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
+/** Words that say the rest is a placeholder; they are not part of it. */
+const HINT_WORDS = new Set(['hint', 'hinted', 'placeholder']);
+
 const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
 
 export function parseQuery(description: string): Query {
@@ -177,6 +182,12 @@ export function parseQuery(description: string): Query {
   }
   query.words = tokens.filter((t) => !isFiller(t));
   query.phrase = trimFiller(tokens);
+  // The phrase keeps them, so a button "Show hint" is still said whole.
+  if (query.fullWords.some((t) => HINT_WORDS.has(t))) {
+    query.hinted = true;
+    query.words = query.words.filter((t) => !HINT_WORDS.has(t));
+    query.fullWords = query.fullWords.filter((t) => !HINT_WORDS.has(t));
+  }
   return query;
 }
 

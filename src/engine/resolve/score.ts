@@ -32,7 +32,11 @@ function negatedAgainst(fieldWords: readonly string[], words: readonly string[])
   return false;
 }
 
+/** Where an element string comes from: what it shows or is announced as, its placeholder, its developer id. */
+type FieldKind = 'name' | 'hint' | 'id';
+
 interface Field {
+  kind: FieldKind;
   raw: string;
   norm: string;
   /** Letters and digits only, so "wifi" finds "Wi-Fi". */
@@ -72,72 +76,115 @@ export function prepare(element: UiElement): Prepared {
 
 function prepareFresh(element: UiElement): Prepared {
   const fields: Field[] = [];
-  const add = (raw: string | null | undefined, weight: number) => {
+  const add = (kind: FieldKind, raw: string | null | undefined, weight: number) => {
     if (!raw) return;
     const norm = normalizeText(raw);
     if (!norm) return;
     const tokens = tokenize(norm);
-    fields.push({ raw, norm, compact: compact(norm), stems: tokens.map(stem), words: tokens.filter((t) => !isFiller(t)).map(stem), weight });
+    fields.push({ kind, raw, norm, compact: compact(norm), stems: tokens.map(stem), words: tokens.filter((t) => !isFiller(t)).map(stem), weight });
     const alias = ALIASES[norm];
-    if (alias) fields.push({ raw: alias, norm: alias, compact: alias, stems: [alias], words: [alias], weight: weight * 0.95 });
+    if (alias) fields.push({ kind, raw: alias, norm: alias, compact: alias, stems: [alias], words: [alias], weight: weight * 0.95 });
   };
-  add(element.text, 1);
-  add(element.accessibility_label, 1);
+  add('name', element.text, 1);
+  add('name', element.accessibility_label, 1);
   // A field's placeholder names it until something is typed ("the Email field").
-  add(element.hint, 0.9);
+  add('hint', element.hint, 0.9);
   // Developer ids ("items", "account") are weak evidence: they name lists and other textless
   // elements, and say what a changing text is about.
   const rid = element.resource_id?.replace(/^.*:id\//, '');
-  if (rid) add(rid.replace(/[_-]+/g, ' '), element.text || element.accessibility_label ? 0.6 : 0.8);
+  if (rid) add('id', rid.replace(/[_-]+/g, ' '), element.text || element.accessibility_label ? 0.6 : 0.8);
   return { element, fields };
 }
+
+/**
+ * How a description met an element: `score` as computed, whether it said one of the element's
+ * strings whole (`whole`, and `named` when that string is the element's text, label or placeholder
+ * rather than its developer id), and how many of its words the element's string holds (`shared`).
+ */
+export interface TextMatch {
+  score: number;
+  whole: boolean;
+  named: boolean;
+  shared: number;
+}
+
+const NO_MATCH: TextMatch = { score: 0, whole: false, named: false, shared: 0 };
 
 /**
  * How well the words of the description match one element string: 1 exact, lower for partial
  * overlap. `minCoverage`: the share of the string's words the description must name to be its label.
  */
-function fieldScore(field: Field, phrase: string, words: string[], minCoverage: number): number {
-  if (field.norm === phrase) return 1;
-  if (words.length === 0) return 0;
-  if (field.compact === compact(phrase)) return 0.95;
+function fieldMatch(field: Field, phrase: string, words: string[], minCoverage: number): TextMatch {
+  const whole = (score: number): TextMatch => ({ score, whole: true, named: field.kind !== 'id', shared: words.length });
+  if (field.norm === phrase) return whole(1);
+  if (words.length === 0) return NO_MATCH;
+  if (field.compact === compact(phrase)) return whole(0.95);
   const overlap = words.filter((w) => field.stems.includes(w)).length;
-  if (overlap === 0) return 0;
+  if (overlap === 0) return NO_MATCH;
+  const partial = (score: number): TextMatch => ({ score, whole: false, named: false, shared: overlap });
   const coverage = words.length / Math.max(words.length, field.words.length);
   const f1 = (2 * overlap) / (words.length + field.stems.length);
   // Sharing words with a text that denies them is a weak hint, kept only to name it in a miss.
-  if (negatedAgainst(field.words, words)) return 0.3 * f1;
+  if (negatedAgainst(field.words, words)) return partial(0.3 * f1);
   if (overlap === words.length && coverage >= minCoverage) {
     // Every word is there; a contiguous phrase ranks above scattered words, a short text above a long one.
     const contiguous = ` ${field.words.join(' ')} `.includes(` ${words.join(' ')} `);
-    return (contiguous ? 0.7 : 0.6) + 0.2 * coverage;
+    return partial((contiguous ? 0.7 : 0.6) + 0.2 * coverage);
   }
-  return 0.75 * f1;
+  return partial(0.75 * f1);
 }
 
-export function textScore(p: Prepared, query: Query): number | null {
+/**
+ * A placeholder is not what a field is called, only a prompt inside it: words shared with it name
+ * the field only when the description speaks of a field ("the search field", "the field hinted
+ * search") or says the placeholder whole ("Search your items"). Otherwise "Items" would be the
+ * field hinted "Search your items"; the overlap is kept this weak only to name the field in a miss.
+ */
+const HINT_WITHOUT_FIELD_FACTOR = 0.3;
+
+function speaksOfField(query: Query): boolean {
+  return query.hinted === true || query.roles.includes('edittext');
+}
+
+/** The best match of the description among the element's strings; null when the description names no text. */
+export function textMatch(p: Prepared, query: Query): TextMatch | null {
   if (query.quoted.length) {
     const wanted = query.quoted.map(normalizeText);
-    let best = 0;
+    let best = NO_MATCH;
     for (const f of p.fields) {
-      for (const q of wanted) if (f.norm === q) best = Math.max(best, f.raw.trim() === q ? 1 : 0.97);
+      for (const q of wanted) {
+        const score = f.raw.trim() === q ? 1 : 0.97;
+        if (f.norm === q && score > best.score) best = { score, whole: true, named: f.kind !== 'id', shared: query.words.length };
+      }
     }
     return best;
   }
   if (!query.words.length) {
     if (!query.roleWord) return null;
     // Only a role word ("the list"): it may still be the element's own text ("List").
-    const own = p.fields.some((f) => f.norm === query.fullPhrase);
-    return own ? 1 : null;
+    const own = p.fields.find((f) => f.norm === query.fullPhrase);
+    return own ? { score: 1, whole: true, named: own.kind !== 'id', shared: query.fullWords.length } : null;
   }
   const words = query.words.map(stem);
   const fullWords = query.fullWords.map(stem);
   const minCoverage = isActionable(p.element) ? CONTROL_LABEL_COVERAGE : LABEL_COVERAGE;
-  let best = 0;
+  const field = speaksOfField(query);
+  let best = NO_MATCH;
   for (const f of p.fields) {
-    const s = Math.max(fieldScore(f, query.phrase, words, minCoverage), query.roleWord ? fieldScore(f, query.fullPhrase, fullWords, minCoverage) : 0);
-    best = Math.max(best, s * f.weight);
+    let m = fieldMatch(f, query.phrase, words, minCoverage);
+    if (query.roleWord) {
+      const full = fieldMatch(f, query.fullPhrase, fullWords, minCoverage);
+      if (full.score > m.score) m = full;
+    }
+    let score = m.score * f.weight;
+    if (f.kind === 'hint' && !m.whole && !field) score *= HINT_WITHOUT_FIELD_FACTOR;
+    if (score > best.score) best = { ...m, score };
   }
   return best;
+}
+
+export function textScore(p: Prepared, query: Query): number | null {
+  return textMatch(p, query)?.score ?? null;
 }
 
 function stateFits(el: UiElement, state: Query['state']): boolean {
@@ -156,24 +203,31 @@ export function isActionable(el: UiElement): boolean {
   return ACTIONABLE.has(el.type) || el.clickable === true;
 }
 
+/** Overall fit of one element, and the text match it rests on (null: the role alone). */
+export interface Assessment {
+  score: number;
+  text: TextMatch | null;
+}
+
 /** Overall fit of one element; 0 means "cannot be it". Not capped at 1 so preferences can break ties. */
-export function score(p: Prepared, query: Query, intent: 'interact' | 'read'): number {
+export function assess(p: Prepared, query: Query, intent: 'interact' | 'read'): Assessment {
   const el = p.element;
-  if (!stateFits(el, query.state)) return 0;
+  const none = { score: 0, text: null };
+  if (!stateFits(el, query.state)) return none;
   const roleFits = query.roles.length === 0 || query.roles.includes(el.type);
-  const text = textScore(p, query);
+  const text = textMatch(p, query);
   let s: number;
   if (text === null) {
-    if (query.roles.length === 0) return 0;
+    if (query.roles.length === 0) return none;
     s = roleFits ? ROLE_ONLY_SCORE : 0;
   } else {
-    s = roleFits ? text : text * ROLE_MISMATCH_FACTOR;
+    s = roleFits ? text.score : text.score * ROLE_MISMATCH_FACTOR;
   }
-  if (s === 0) return 0;
+  if (s === 0) return none;
   if (intent === 'interact') {
     if (isActionable(el)) s += INTERACT_BONUS;
     if (!el.enabled && query.state !== 'disabled') s *= 0.9;
   }
   if (!el.visible) s *= 0.5;
-  return s;
+  return { score: s, text };
 }
