@@ -74,4 +74,20 @@ test('virtual-android-1: on the list, "Items" is the title, and texts sharing on
   }
 });
 
+test('virtual-android-1: several words of a placeholder ("web address" of "Search or type web address") still point at its field', async () => {
+  const engine = createEngine({ virtual: {}, android: false, ios: false });
+  try {
+    const ctx = await verbContext({ engine, device: 'virtual-android-1', targetWaitMs: 0 });
+    const launched = await runVerb(ctx, { action: 'launch_app', value: 'com.android.chrome' });
+    assert.is(launched.status, 'passed', launched.message);
+    // The new tab's text "Type a web address or search." holds the same two words: the caller is
+    // asked to choose, the address bar among the candidates; the page text alone is never taken.
+    const tap = await runVerb(ctx, { action: 'tap', target: 'web address' });
+    assert.is.not(tap.resolved?.id, 'page_body', tap.message);
+    assert.ok(tap.resolved?.id === 'url_bar' || tap.error?.candidates?.some((c) => c.id === 'url_bar'), tap.message);
+  } finally {
+    await engine.close();
+  }
+});
+
 test.run();

@@ -135,10 +135,11 @@ function fieldMatch(field: Field, phrase: string, words: string[], minCoverage: 
 }
 
 /**
- * A placeholder is not what a field is called, only a prompt inside it: words shared with it name
- * the field only when the description speaks of a field ("the search field", "the field hinted
- * search") or says the placeholder whole ("Search your items"). Otherwise "Items" would be the
- * field hinted "Search your items"; the overlap is kept this weak only to name the field in a miss.
+ * A placeholder is not what a field is called, only a prompt inside it: one word shared with it
+ * names the field only when the description speaks of a field ("the search field", "the field
+ * hinted search") or says the placeholder whole ("Search your items"). Otherwise "Items" would be
+ * the field hinted "Search your items"; the overlap is kept this weak only to name the field in a
+ * miss. Several words of it ("web address" of "Search or type web address") still name the field.
  */
 const HINT_WITHOUT_FIELD_FACTOR = 0.3;
 
@@ -177,7 +178,7 @@ export function textMatch(p: Prepared, query: Query): TextMatch | null {
       if (full.score > m.score) m = full;
     }
     let score = m.score * f.weight;
-    if (f.kind === 'hint' && !m.whole && !field) score *= HINT_WITHOUT_FIELD_FACTOR;
+    if (f.kind === 'hint' && !m.whole && !field && m.shared <= 1) score *= HINT_WITHOUT_FIELD_FACTOR;
     if (score > best.score) best = { ...m, score };
   }
   return best;
