@@ -1,6 +1,7 @@
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
+import { namedOnScreen } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
 import { assess, prepare, textMatch } from './score.js';
@@ -63,7 +64,7 @@ export class DeterministicResolver implements Resolver {
         reason: scored.length ? 'low_confidence' : 'absent',
         message: scored.length
           ? `no element matches ${what(request)} well enough (best ${describe(listed[0])}, threshold ${CONFIDENCE_THRESHOLD}); other candidates: ${listed.slice(1).map(describe).join(', ') || 'none'}. Describe the element by its visible text or accessibility label`
-          : `no element on screen matches ${what(request)} (${elements.length} elements listed). Wait for the screen, scroll, or describe the element by its visible text or accessibility label`,
+          : `no element on screen matches ${what(request)} (${elements.length} elements listed; ${namedOnScreen(elements)}). Wait for the screen, scroll, or describe the element by its visible text or accessibility label`,
         candidates: listed,
       };
     }
