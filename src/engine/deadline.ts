@@ -1,12 +1,14 @@
+import type { CallContext } from './driver.js';
 import { ToolError } from './errors.js';
 
 /**
- * Runs `work` with an AbortSignal that fires at the deadline, and rejects with
- * TIMEOUT at that moment even if the work ignores the signal.
+ * Runs `work` with an AbortSignal that fires at the deadline (given too, in performance.now() time),
+ * and rejects with TIMEOUT at that moment even if the work ignores the signal.
  */
-export async function withDeadline<T>(ms: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(ms: number, what: string, work: (signal: AbortSignal, deadline: number) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const deadline = performance.now() + ms;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const err = new ToolError('TIMEOUT', `${what} did not finish within ${ms} ms`);
@@ -15,7 +17,7 @@ export async function withDeadline<T>(ms: number, what: string, work: (signal: A
     }, ms);
   });
   try {
-    return await Promise.race([work(controller.signal), expired]);
+    return await Promise.race([work(controller.signal, deadline), expired]);
   } finally {
     clearTimeout(timer);
   }
@@ -57,4 +59,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', stop, { once: true });
   });
+}
+
+/** Milliseconds until the call's deadline; Infinity for a call without one. */
+export function timeLeft(ctx: CallContext): number {
+  return ctx.deadline === undefined ? Infinity : ctx.deadline - performance.now();
 }

@@ -20,19 +20,19 @@ export class DeviceScheduler {
    * waited never touches the device; a running call that ignores its abort signal gives up its
    * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
    */
-  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>, hold?: DeviceHold): Promise<T> {
+  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal, deadline: number) => Promise<T>, hold?: DeviceHold): Promise<T> {
     const arrived = performance.now();
     let started: number | undefined;
     const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
     try {
-      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal) =>
+      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal, deadline) =>
         enqueue(() => {
           // Too little time left to do anything but pile one more request onto a stuck device.
           if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
             return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
           }
           started = performance.now();
-          return untilAborted(signal, work(signal));
+          return untilAborted(signal, work(signal, deadline));
         }),
       );
       this.health.answered(id);

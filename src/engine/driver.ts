@@ -7,6 +7,11 @@ import type { ScreenSize } from './ui-tree.js';
  */
 export interface CallContext {
   signal: AbortSignal;
+  /**
+   * When `signal` aborts, in performance.now() time; absent when the call has no deadline. Work that
+   * waits on the device by choice (a launch waiting for the first frame) stops in time to answer.
+   */
+  deadline?: number;
 }
 
 export interface PngImage {

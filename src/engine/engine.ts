@@ -180,13 +180,13 @@ export class Engine {
     }
 
     const deviceId = input.device as string;
-    let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal) => {
+    let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal, deadline) => {
       const device = await this.handles.open(deviceId, signal);
-      if (!def.mutates) return def.handler(input, this.context(device, signal, options.origin));
+      if (!def.mutates) return def.handler(input, this.context(device, { signal, deadline }, options.origin));
       // Before and after: a capture that began before the action ended must not be reused.
       this.latestCaptures.invalidate(deviceId);
       try {
-        return await def.handler(input, this.context(device, signal, options.origin));
+        return await def.handler(input, this.context(device, { signal, deadline }, options.origin));
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
@@ -266,7 +266,7 @@ export class Engine {
   }
 
   private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
-    return this.scheduler.run(id, what, timeoutMs, async (signal) => work(await this.handles.open(id, signal), { signal })).catch((err: unknown) => {
+    return this.scheduler.run(id, what, timeoutMs, async (signal, deadline) => work(await this.handles.open(id, signal), { signal, deadline })).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
   }
@@ -366,11 +366,12 @@ export class Engine {
   }
 
   /** `origin`: who calls; each caller's element ids are read against its own last listing. */
-  private context(device: DeviceHandle, signal: AbortSignal, origin?: string): ToolContext {
+  private context(device: DeviceHandle, { signal, deadline }: CallContext, origin?: string): ToolContext {
     const id = device.info.id;
     return {
       device,
       signal,
+      deadline,
       screenSize: () => this.handles.screenSize(id, device, signal),
       allowedPath: (path, param) => this.allowedPaths.check(path, param),
       files: this.allowedPaths,

@@ -90,4 +90,23 @@ test('an install that runs out of time says it may still finish and how to check
   }
 });
 
+test('a driver call is told when its deadline falls, so waiting it chooses can end in time to answer', async () => {
+  const seen: CallContext[] = [];
+  class Launcher extends RecordingDriver {
+    override async open(id: string): Promise<DeviceHandle | undefined> {
+      const handle = await super.open(id);
+      return handle && { ...handle, launchApp: async (_pkg: string, ctx: CallContext) => void seen.push(ctx) };
+    }
+  }
+  const engine = new Engine({ drivers: [new Launcher(['phone'])], timeoutMs: 5_000 });
+  try {
+    const before = performance.now();
+    assert.is(((await engine.call('mobile_launch_app', { device: 'phone', packageName: 'com.app' })) as Answer).status, 'success');
+    const deadline = seen[0]?.deadline;
+    assert.ok(deadline !== undefined && deadline >= before + 5_000 && deadline <= performance.now() + 5_000, `deadline ${deadline} for a call that arrived at ${before}`);
+  } finally {
+    await engine.close();
+  }
+});
+
 test.run();
