@@ -9,6 +9,8 @@ import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
+/** What `am` prints, once the start returned, for START_TASK_TO_FRONT. */
+const TO_FRONT = 'Warning: Activity not started, its current task has been brought to the front\n';
 
 /** The activity and package managers as `am`, `monkey`, `pm` and `cmd package` reach them, carried out on a virtual phone. */
 export class AppCommands {
@@ -68,10 +70,14 @@ export class AppCommands {
     const visible = this.phone.foregroundPackage === pkg;
     await this.phone.launchApp(pkg, ctx());
     if (!wait) return ok(starting);
+    if (this.quirks.locked && !this.quirks.lockOccluded) return startBehindKeyguard(starting, running, component, sdk);
     // Resumed but never idle: the idle timeout (10 s after the resume) ends the wait, without a launch time.
     if (failure === 'busy') return ok(starting + waitBlock(sdk, { timeout: true, launchState: -1, activity: component, totalMs: -1, waitMs: 10_377 }));
+    // Drawing its first frame takes longer than any test waits: the real `am` answers once it is drawn,
+    // or at the idle timeout; here it holds until the host hangs up.
+    if (failure === 'slow') return { out: starting, code: 0, open: true };
     if (!running) return ok(starting + waitBlock(sdk, { timeout: false, launchState: 1, activity: component, totalMs: 642, waitMs: 655 }));
-    const toFront = `${starting}Warning: Activity not started, its current task has been brought to the front\n`;
+    const toFront = starting + TO_FRONT;
     if (!visible) return ok(toFront + waitBlock(sdk, { timeout: false, launchState: 3, activity: component, totalMs: 118, waitMs: 121 }));
     // Already shown: ActivityStarter answers at once with totalTime 0. Android 10–11 set HOT for a task
     // brought to the front; from 12 waitResultIfNeeded leaves launchState at its default.
@@ -186,4 +192,19 @@ export class AppCommands {
     }
     return unknown(['cmd', 'package', verb, ...args]);
   }
+}
+
+/**
+ * `am start -W` while the lock screen shows. The activity starts behind it but is never made visible
+ * (KeyguardController.checkKeyguardVisibility: "If keyguard is showing, nothing is visible"), so it
+ * never draws. From Android 12 ActivityMetricsLogger.scheduleCheckActivityToBeDrawnIfSleeping drops
+ * a launch still invisible after UNKNOWN_VISIBILITY_CHECK_DELAY_MS (3 s) on a sleeping display, and
+ * done(abort) → ActivityTaskSupervisor.stopWaitingForActivityVisible ends the wait with no launch
+ * time and LaunchState UNKNOWN (0). Before, only a drawn window or an idle timeout ends it (Android
+ * 10's ActivityStackSupervisor.reportActivityLaunchedLocked), and an activity that went idle behind
+ * the lock has neither, so `am` does not return. The 3 s are printed, not waited.
+ */
+function startBehindKeyguard(starting: string, running: boolean, component: string, sdk: number): CommandResult {
+  if (sdk < 31) return { out: starting, code: 0, open: true };
+  return ok(starting + (running ? TO_FRONT : '') + waitBlock(sdk, { timeout: false, launchState: 0, activity: component, totalMs: -1, waitMs: 3_012 }));
 }

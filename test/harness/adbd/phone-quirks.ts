@@ -63,9 +63,10 @@ export interface PhoneQuirks {
   /**
    * Packages that do not come up when started: `crash`, the process dies in onCreate, before the
    * first frame, and the app that was in front stays there; `busy`, the app is shown but its main
-   * thread never goes idle, so Android's idle timeout ends `am start -W` (app-commands.ts).
+   * thread never goes idle, so Android's idle timeout ends `am start -W`; `slow`, the app is in front
+   * but its first frame takes longer than a test waits, so `am start -W` does not answer (app-commands.ts).
    */
-  appStart: Map<string, 'crash' | 'busy'>;
+  appStart: Map<string, 'crash' | 'busy' | 'slow'>;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
