@@ -97,8 +97,11 @@ launches('Android 14: an app that crashes while starting is an error naming the 
   assert.match(r.message, 'LaunchState UNKNOWN (0)');
   assert.match(r.message, `${LAUNCHER} is in front now`);
   assert.match(r.message, 'adb logcat -b crash');
-  // One look at what is in front, only because Android could not confirm the frame.
-  assert.equal(rig!.phone.stats.opened.map((s) => s.replace(/ -n .*/, '')), ['exec:am start -W', 'exec:dumpsys activity activities']);
+  // One look at what is in front and at the screen, only because Android could not confirm the frame.
+  assert.equal(rig!.phone.stats.opened.map((s) => s.replace(/ -n .*/, '')), [
+    'exec:am start -W',
+    'exec:dumpsys activity activities; echo __mobilebridge__; dumpsys power; echo __mb_state__; dumpsys window policy',
+  ]);
 });
 
 launches('Android 9: a crash leaves am start -W waiting; the launch stops waiting on its own and reports the app did not come up', async ({ rig }) => {
@@ -119,6 +122,18 @@ launches('Android 11: an app that never settles ("Status: timeout") but is in fr
   assert.is(r.status, 'success', r.message);
   assert.match(r.message, 'it is in front, but Android stopped waiting for its first frame ("Status: timeout"');
   assert.match(r.message, 'look at the screen before relying on it');
+});
+
+launches('a start slower than the call\'s deadline allows ends as "not confirmed, may still be loading", not as TIMEOUT', async ({ rig }) => {
+  await fromLauncher(rig!);
+  rig!.phone.shell.quirks.appStart.set(DEMO_PACKAGE, 'slow');
+  // 3 s for the whole call, less than the launch's own 10 s wait for the first frame.
+  const engine = rig!.engineWith({}, 3_000);
+  const r = await launch(rig!, engine);
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.match(r.message, /it is in front, but Android had not reported its first frame after [\d.]+ s, all the time the call's deadline left for it; it may still be loading/);
+  // The device answered in time, so it is not listed as not responding.
+  assert.is((await engine.listDevices()).find((d) => d.id === rig!.phone.serial)?.state, 'ready');
 });
 
 launches('Android 8: the older format (ThisTime, no LaunchState) is read the same way', async ({ rig }) => {

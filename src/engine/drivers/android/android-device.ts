@@ -100,6 +100,7 @@ export class AndroidDevice implements DeviceHandle {
       checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
       install: (path) => Promise.resolve(device.install(path)),
       guard: (ctx, what, work) => this.guard(ctx, what, work),
+      makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,
     });
     this.elementListing = new ElementListing({
@@ -306,8 +307,8 @@ export class AndroidDevice implements DeviceHandle {
 
   // ---- plumbing ----
 
-  private usableScreen(ctx: CallContext, what: string): Promise<void> {
-    return this.screenGuard.ensureUsable(what, (command) => this.text(command, ctx, 'checking whether the screen is on and unlocked'));
+  private usableScreen(ctx: CallContext, what: string, options?: Parameters<ScreenGuard['ensureUsable']>[2]): Promise<void> {
+    return this.screenGuard.ensureUsable(what, (command) => this.text(command, ctx, 'checking whether the screen is on and unlocked'), options);
   }
 
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {

@@ -1,9 +1,11 @@
+import { timeLeft } from '../../deadline.js';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
 import { judgeLaunch, parseLaunchWait, type LaunchWait } from './launch-wait.js';
 import { parseLauncherActivities } from './resolver-table.js';
+import type { ScreenState } from './screen-state.js';
 import { parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
 
 /** What launching needs from its device (android-device.ts), with the device's error mapping. */
@@ -17,10 +19,26 @@ export interface LaunchIo {
   hasCmd(): boolean;
   /** True when `out` says the shell has no `cmd`; remembered for every later call. */
   lacksCmd(out: string): boolean;
-  /** The package of the resumed activity, when the device names one. */
-  inFront(ctx: CallContext): Promise<string | undefined>;
+  /** In one round trip: the package of the resumed activity, when the device names one, and the screen state, when it can be read. */
+  look(ctx: CallContext): Promise<{ front?: string; screen?: ScreenState }>;
+  /**
+   * Wakes the screen and removes a swipe lock, as before input (screen-state.ts ScreenGuard), starting
+   * from the state `look` read; PERMISSION_DENIED when a secure lock stays or the screen does not wake.
+   */
+  makeUsable(screen: ScreenState, pkg: string, ctx: CallContext): Promise<void>;
   /** How long `am start -W` may wait for the first frame before the launcher looks at what is in front. */
   waitMs: number;
+}
+
+/** Time kept after `am` for the look at what is in front (one round trip) and the answer, within the call's deadline. */
+const LOOK_MARGIN_MS = 1_500;
+/** `am` gets at least this long even when the deadline is nearer: a launch must be asked for before anything can be seen. */
+const MIN_WAIT_MS = 500;
+
+/** What `am start -W` printed (undefined when it had not returned), and how long it was given. */
+interface Started {
+  wait: LaunchWait | undefined;
+  waitedMs: number;
 }
 
 /** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
@@ -31,8 +49,10 @@ const MAX_REMEMBERED = 256;
  * without physical keys (cloud phones, TV boxes: monkey aborts with "SYS_KEYS has no physical keys"),
  * and `am` says when the start failed. `-W` makes `am` return once the app has drawn its first frame
  * (launch-wait.ts), so a screenshot taken next shows the app, not the launcher; when Android cannot
- * confirm that frame (the app died while starting, never settled, or `am` did not answer within
- * `waitMs`), the app in front decides: ours is a launch still under way, anything else an error.
+ * confirm that frame (the app died while starting, never settled, started behind the lock screen, or
+ * `am` did not answer within `waitMs` or the call's deadline), the screen and the app in front decide:
+ * a dark or locked screen is handled as before input, ours in front is a launch still under way,
+ * anything else an error. An unlocked phone never pays for the screen check.
  * The activity is resolved once per package (`cmd package resolve-activity`; on Android 5–6, which
  * have no `cmd`, the launcher filters in `dumpsys package -f <pkg>`) and remembered,
  * so a relaunch is one round trip instead of two (`pm` and `cmd package` each cost a binder
@@ -48,15 +68,14 @@ export class AppLauncher {
   async launch(pkg: string, ctx: CallContext): Promise<string> {
     const known = this.components.get(pkg);
     if (known) {
-      const wait = await this.start(pkg, known, ctx);
-      if (!wait?.error) return this.outcome(pkg, wait, ctx);
+      const started = await this.start(pkg, known, ctx);
+      if (!started.wait?.error) return this.outcome(pkg, known, started, ctx);
       this.components.delete(pkg);
     }
     const component = await this.resolve(pkg, ctx);
-    const wait = await this.start(pkg, component, ctx);
-    if (wait?.error) throw new ToolError('INTERNAL', `${this.io.serial} did not start ${component}: ${wait.error}`);
+    const started = refusing(component, await this.start(pkg, component, ctx), this.io.serial);
     this.components.set(pkg, component);
-    return this.outcome(pkg, wait, ctx);
+    return this.outcome(pkg, component, started, ctx);
   }
 
   /** Installing, updating or removing the app may change its launcher activity. */
@@ -82,24 +101,39 @@ export class AppLauncher {
     return component;
   }
 
-  /** What `am start -W` printed, or undefined when it had not returned after `waitMs`. */
-  private async start(pkg: string, component: string, ctx: CallContext): Promise<LaunchWait | undefined> {
-    const patience = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.io.waitMs)]);
+  /**
+   * `am start -W`, given at most `waitMs` and no longer than the call's deadline leaves room for the
+   * look at what is in front: a slow start then ends as "not confirmed", not as the call's TIMEOUT.
+   */
+  private async start(pkg: string, component: string, ctx: CallContext): Promise<Started> {
+    const waitedMs = Math.round(Math.min(this.io.waitMs, Math.max(MIN_WAIT_MS, timeLeft(ctx) - LOOK_MARGIN_MS)));
+    const patience = AbortSignal.any([ctx.signal, AbortSignal.timeout(waitedMs)]);
+    let wait: LaunchWait | undefined;
     try {
-      const out = await this.io.shell(`am start -W -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, { signal: patience }, `launching ${pkg}`);
-      return parseLaunchWait(out);
+      wait = parseLaunchWait(await this.io.shell(`am start -W -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, { signal: patience }, `launching ${pkg}`));
     } catch (err) {
       // Our patience ran out, not the call's: the app may still be starting, which the app in front tells.
       if (ctx.signal.aborted || !patience.aborted) throw err;
-      return undefined;
     }
+    return { wait, waitedMs };
   }
 
-  /** The note for a confirmed launch; else what is in front decides between "still starting" and an error. */
-  private async outcome(pkg: string, wait: LaunchWait | undefined, ctx: CallContext): Promise<string> {
-    const verdict = wait ? judgeLaunch(wait, pkg) : { shown: false as const, why: `Android had not reported its first frame after ${this.io.waitMs / 1000} s` };
+  /**
+   * The note for a confirmed launch. Otherwise one look at the screen and the app in front: a dark or
+   * locked screen is woken and a swipe lock removed (once), then the app started again, since Android
+   * started it behind the lock screen, where it is never drawn; a secure lock is refused as for input.
+   * Then the app in front decides between "still starting" and an error.
+   */
+  private async outcome(pkg: string, component: string, { wait, waitedMs }: Started, ctx: CallContext, retried = false): Promise<string> {
+    const cutShort = waitedMs < this.io.waitMs ? ', all the time the call\'s deadline left for it' : '';
+    const verdict = wait ? judgeLaunch(wait, pkg) : { shown: false as const, why: `Android had not reported its first frame after ${seconds(waitedMs)} s${cutShort}` };
     if (verdict.shown) return verdict.note ?? '';
-    const front = await this.io.inFront(ctx);
+    const { front, screen } = await this.io.look(ctx);
+    if (screen && (!screen.awake || screen.locked) && !retried) {
+      await this.io.makeUsable(screen, pkg, ctx);
+      const note = await this.outcome(pkg, component, refusing(component, await this.start(pkg, component, ctx), this.io.serial), ctx, true);
+      return `${madeUsable(screen)}, and it was started again${note ? `: ${note}` : ''}`;
+    }
     if (front === pkg) return `it is in front, but ${verdict.why}; it may still be loading, so look at the screen before relying on it`;
     throw new ToolError(
       'INTERNAL',
@@ -107,4 +141,20 @@ export class AppLauncher {
         'It may have crashed while starting (`adb logcat -b crash` shows why)',
     );
   }
+}
+
+/** The start, unless `am` refused it with an `Error:` line. */
+function refusing(component: string, started: Started, serial: string): Started {
+  if (started.wait?.error) throw new ToolError('INTERNAL', `${serial} did not start ${component}: ${started.wait.error}`);
+  return started;
+}
+
+/** 1.5 for 1500 ms, 10 for 10 000 ms. */
+const seconds = (ms: number): number => Math.round(ms / 100) / 10;
+
+/** What was done to a screen that kept the app from being drawn. */
+function madeUsable(screen: ScreenState): string {
+  if (!screen.awake && screen.locked) return 'the screen was off and locked (no PIN, pattern or password), so it was woken and the lock screen dismissed';
+  if (!screen.awake) return 'the screen was off, so it was woken';
+  return 'the lock screen was showing (no PIN, pattern or password), so it was dismissed';
 }

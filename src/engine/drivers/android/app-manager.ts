@@ -7,6 +7,7 @@ import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
 import { installRefusal } from './install-failure.js';
 import { LauncherSource } from './launcher-source.js';
+import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
 import { isInstalledOutput, parseResumedPackage, SEPARATOR } from './shell-output.js';
 
 /** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
@@ -22,9 +23,14 @@ export interface AppsIo {
   install(path: string): Promise<unknown>;
   /** Runs `work`, mapping its failure to a SPEC code as the device does for every command. */
   guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T>;
+  /** Wakes the screen and removes a swipe lock from the `known` state (screen-state.ts ScreenGuard); `blocked` words the refusal of a lock. */
+  makeScreenUsable(ctx: CallContext, what: string, options: { known: ScreenState; blocked: string }): Promise<void>;
   /** How long a launch waits for the app's first frame (app-launcher.ts). */
   launchWaitMs: number;
 }
+
+/** What a launch Android did not confirm looks at, in one round trip: the resumed activity, then the screen state. */
+const FRONT_AND_SCREEN_COMMAND = `dumpsys activity activities; echo ${SEPARATOR}; ${SCREEN_STATE_COMMAND}`;
 
 /**
  * Installed apps on one device: listing, launching, stopping, installing, removing and clearing
@@ -45,7 +51,11 @@ export class AndroidApps {
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
       hasCmd: () => this.launchers.hasCmd,
       lacksCmd: (out) => this.launchers.lacksCmd(out),
-      inFront: async (ctx) => parseResumedPackage(await io.text('dumpsys activity activities', ctx, 'reading the foreground app')),
+      look: async (ctx) => {
+        const [activities, screen = ''] = (await io.text(FRONT_AND_SCREEN_COMMAND, ctx, 'reading the foreground app and the screen state')).split(SEPARATOR);
+        return { front: parseResumedPackage(activities), screen: parseScreenState(screen) };
+      },
+      makeUsable: (known, pkg, ctx) => io.makeScreenUsable(ctx, `launching ${pkg}`, { known, blocked: `${pkg} started behind the lock screen, where it cannot be seen or used` }),
       waitMs: io.launchWaitMs,
     });
   }

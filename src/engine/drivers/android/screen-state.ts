@@ -51,11 +51,15 @@ export class ScreenGuard {
     this.confirmedAt = -Infinity;
   }
 
-  /** `run` executes one shell command line on the device and returns its output. */
-  async ensureUsable(what: string, run: (command: string) => Promise<string>): Promise<void> {
-    if (performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return;
+  /**
+   * `run` executes one shell command line on the device and returns its output. `known`: the state
+   * the caller has just read (so it is not read again, and not trusted from an earlier check);
+   * `blocked`: what a lock screen stops, after "so" (by default, `what` reaching the app).
+   */
+  async ensureUsable(what: string, run: (command: string) => Promise<string>, { known, blocked }: { known?: ScreenState; blocked?: string } = {}): Promise<void> {
+    if (!known && performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return;
     const read = async () => parseScreenState(await run(SCREEN_STATE_COMMAND));
-    let state = await read();
+    let state = known ?? (await read());
     if (!state) return this.confirm(); // a build whose dumpsys we cannot read: do not block on it
     if (!state.awake || state.locked) {
       await run(WAKE_COMMAND);
@@ -70,7 +74,7 @@ export class ScreenGuard {
     if (state?.locked) {
       throw new ToolError(
         'PERMISSION_DENIED',
-        `${this.serial} is locked${state.secure ? ' with a PIN, pattern or password' : ''}, so ${what} cannot reach the app: unlock it by hand, ` +
+        `${this.serial} is locked${state.secure ? ' with a PIN, pattern or password' : ''}, so ${blocked ?? `${what} cannot reach the app`}: unlock it by hand, ` +
           'or set Settings › Security › Screen lock to None (or Swipe) on test devices',
       );
     }
