@@ -3,11 +3,12 @@
  * token is missing or wrong and what to do, instead of the JSON an API client gets. Plain
  * markup with no assets: the refused browser may not load the viewer's styles either.
  */
-export type AccessProblem = 'token_missing' | 'token_wrong' | 'host';
+export type AccessProblem = 'token_missing' | 'token_wrong' | 'token_throttled' | 'host';
 
 const TITLE: Record<AccessProblem, string> = {
   token_missing: 'This bridge needs a token',
   token_wrong: 'The token in this address is wrong',
+  token_throttled: 'Too many wrong tokens from this computer',
   host: 'This bridge does not answer this address',
 };
 
@@ -21,6 +22,10 @@ function advice(problem: AccessProblem): string {
   if (problem === 'token_wrong') {
     return `<p>The bridge refused the token this page sent (in the address, or remembered from an earlier visit). The bridge may have been restarted with another token.</p>
 <p>Open the viewer URL that <code>mobilebridge serve</code> printed when it last started (it ends in <code>?token=…</code>), or ask whoever runs the bridge for the current token.</p>`;
+  }
+  if (problem === 'token_throttled') {
+    return `<p>The bridge was sent too many wrong tokens from this address within a minute, so it refuses every request from it, right or wrong, until that minute is over.</p>
+<p>Wait a minute, then open the viewer URL that <code>mobilebridge serve</code> printed when it last started (it ends in <code>?token=…</code>).</p>`;
   }
   return `<p>Without a token the bridge answers only loopback names (localhost, 127.0.0.1), against DNS rebinding.</p>
 <p>Open it as <code>http://127.0.0.1:PORT/</code>, or start it with <code>--token</code> to reach it under other names.</p>`;

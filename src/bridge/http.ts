@@ -1,11 +1,12 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { toFailure } from '../engine/errors.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
 import { readCappedText } from './capped-body.js';
-import { checkAccess, tokenCookie, type AccessPolicy } from './security.js';
+import { tokenCookie, type AccessPolicy } from './security.js';
+import type { WrongTokenThrottle } from './token-throttle.js';
 import { securityHeaders } from './security-headers.js';
 import { viewer } from './viewer.js';
 
@@ -16,6 +17,12 @@ export interface HttpDeps {
   maxBodyBytes: number;
   startedAt: number;
   stats(): Record<string, unknown>;
+  throttle: WrongTokenThrottle;
+}
+
+/** The peer address under @hono/node-server (its `incoming` request); undefined under other adapters. */
+function remoteAddress(c: Context): string | undefined {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
 }
 
 /** The method each API route answers, so another method gets 405 with `Allow` rather than a 404 that says the route does not exist. */
@@ -33,11 +40,13 @@ export function createHttpApp(deps: HttpDeps): Hono {
 
   app.use('*', securityHeaders());
   app.use('*', async (c, next) => {
-    const verdict = checkAccess(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) });
+    const verdict = deps.throttle.check(policy, { header: (name) => c.req.header(name), url: new URL(c.req.url) }, remoteAddress(c));
     if (!verdict.ok) {
+      if (verdict.retryAfterS) c.header('Retry-After', String(verdict.retryAfterS));
       if (verdict.problem && wantsPage(c.req.method, c.req.path, c.req.header('accept'))) return c.html(accessPage(verdict.problem, verdict.message), verdict.status);
       const reason = verdict.problem ? { reason: verdict.problem } : {};
-      return c.json({ ok: false, error: { kind: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message, ...reason } }, verdict.status);
+      const kind = verdict.status === 401 ? 'unauthorized' : verdict.status === 429 ? 'too_many_requests' : 'forbidden';
+      return c.json({ ok: false, error: { kind, message: verdict.message, ...reason } }, verdict.status);
     }
     await next();
     // A browser that came with ?token= keeps it in a same-site cookie for the viewer's assets and socket.

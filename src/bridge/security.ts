@@ -17,7 +17,9 @@ export interface AccessPolicy {
   allowOrigins: readonly string[];
 }
 
-export type Verdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string; problem?: 'token_missing' | 'token_wrong' | 'host' };
+export type Verdict =
+  | { ok: true; viaQuery: boolean }
+  | { ok: false; status: 401 | 403 | 429; message: string; problem?: 'token_missing' | 'token_wrong' | 'token_throttled' | 'host'; retryAfterS?: number };
 
 /** The subset of a request the checks read; adapters exist for Hono and for Node's IncomingMessage. */
 export interface RequestFacts {
@@ -46,6 +48,15 @@ export function bindProblem(host: string, token: string | undefined): string | u
     `refusing to listen on ${host} without a token: anyone who can reach it could drive your devices. ` +
     `Pass --token <secret> (or set MOBILEBRIDGE_TOKEN), or keep the default --host 127.0.0.1`
   );
+}
+
+/** Below this a token on a network address is guessable, even at 20 wrong tries a minute per address (token-throttle.ts). */
+const STRONG_TOKEN_LENGTH = 16;
+
+/** What `serve` says of a short token on a network address; undefined when there is nothing to say. */
+export function weakTokenWarning(host: string, token: string | undefined): string | undefined {
+  if (!token || isLoopbackHost(host) || token.length >= STRONG_TOKEN_LENGTH) return undefined;
+  return `the token has ${token.length} characters and this bridge listens on the network: use ${STRONG_TOKEN_LENGTH} or more random ones, e.g. --token "$(openssl rand -hex 16)"`;
 }
 
 export function tokensEqual(given: string, expected: string): boolean {

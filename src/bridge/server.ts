@@ -18,7 +18,8 @@ import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
 import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
-import { bindProblem, checkAccess, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
+import { bindProblem, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
+import { WrongTokenThrottle } from './token-throttle.js';
 import { type Session, SessionStore } from './sessions.js';
 import { DEFAULT_WEB_ROOT } from './viewer.js';
 import { goneDevices, usable } from './device-loss.js';
@@ -31,6 +32,8 @@ export interface BridgeOptions {
   /** Default 4800; 0 picks a free port. */
   port?: number;
   token?: string;
+  /** Wrong tokens an address may send per window before it waits out the window (default 20 per minute). */
+  wrongTokens?: { limit?: number; windowMs?: number };
   /** Browser origins allowed to open the WebSocket besides the bridge's own; "*" allows any. */
   allowOrigins?: string[];
   /** Folder of the built viewer (default: the package's web/dist). */
@@ -102,10 +105,11 @@ function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+function rejectUpgrade(socket: Duplex, status: number, message: string, retryAfterS?: number): void {
   const body = `${message}\n`;
+  const retry = retryAfterS ? `Retry-After: ${retryAfterS}\r\n` : '';
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n${retry}Content-Type: text/plain; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
   socket.destroy();
@@ -134,6 +138,7 @@ export class Bridge implements BridgeCore {
   readonly runFiles = new RunFiles();
   readonly host: string;
   readonly policy: AccessPolicy;
+  private readonly throttle: WrongTokenThrottle;
   readonly log: (line: string) => void;
   readonly peers?: PeerRouter;
   port = 0;
@@ -157,6 +162,7 @@ export class Bridge implements BridgeCore {
     if (problem) throw new Error(problem);
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.policy = { token: options.token || undefined, loopback: isLoopbackHost(this.host), allowOrigins: options.allowOrigins ?? [] };
+    this.throttle = new WrongTokenThrottle(options.wrongTokens?.limit, options.wrongTokens?.windowMs);
     const rate = options.rateLimit ?? { perSecond: 1000, burst: 2000 };
     const replay = options.replayBuffer ?? { messages: 500, bytes: 2 * 1024 * 1024 };
     const maxMessageBytes = options.maxMessageBytes ?? 1024 * 1024;
@@ -220,6 +226,7 @@ export class Bridge implements BridgeCore {
     const app = createHttpApp({
       core: this,
       policy: this.policy,
+      throttle: this.throttle,
       webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
       maxBodyBytes: maxMessageBytes,
       startedAt: this.startedAt,
@@ -325,9 +332,9 @@ export class Bridge implements BridgeCore {
     if (this.closing) return rejectUpgrade(socket, 503, 'the bridge is shutting down');
     const facts = requestFacts(req);
     if (facts.url.pathname !== '/ws') return rejectUpgrade(socket, 404, 'the WebSocket endpoint is /ws');
-    for (const check of [checkAccess, checkOrigin]) {
+    for (const check of [(p: AccessPolicy, f: RequestFacts) => this.throttle.check(p, f, req.socket.remoteAddress), checkOrigin]) {
       const verdict = check(this.policy, facts);
-      if (!verdict.ok) return rejectUpgrade(socket, verdict.status, verdict.message);
+      if (!verdict.ok) return rejectUpgrade(socket, verdict.status, verdict.message, verdict.retryAfterS);
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
   }

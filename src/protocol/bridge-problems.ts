@@ -36,6 +36,9 @@ export function bridgeFailureMessage(url: string, err: unknown, tokenGiven: bool
       ? `the bridge at ${url} refused the token (HTTP ${status}): wrong token; pass the one the bridge was started with (--token T or MOBILEBRIDGE_TOKEN)`
       : `the bridge at ${url} needs a token (HTTP ${status}); pass the one it was started with: --token T or MOBILEBRIDGE_TOKEN=T`;
   }
+  if (status === '429') {
+    return `the bridge at ${url} refuses this computer for up to a minute (HTTP 429): too many wrong tokens came from it; wait, then pass the one the bridge was started with (--token T or MOBILEBRIDGE_TOKEN)`;
+  }
   if (status === '404') {
     return `${url} answered, but not as a bridge WebSocket (HTTP 404); the bridge listens on the path /ws, e.g. ${url.replace(/\/*$/, '').replace(/\/ws$/, '')}/ws`;
   }

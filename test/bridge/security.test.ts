@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ClientOptions } from 'ws';
 import { Bridge, bindProblem, isLoopbackHost } from '../../src/bridge/index.js';
+import { weakTokenWarning } from '../../src/bridge/security.js';
 import { createEngine } from '../../src/engine/create.js';
 import { BridgeClient } from '../../src/protocol/index.js';
 import { nodeSocketFactory } from '../../src/protocol/node.js';
@@ -41,6 +42,10 @@ test('loopback detection and the bind rule: a non-loopback address needs a token
   assert.is(bindProblem('0.0.0.0', 'secret'), undefined);
   assert.is(bindProblem('127.0.0.1', undefined), undefined);
   assert.throws(() => new Bridge({ engine: createEngine({ virtual: {} }), host: '0.0.0.0', port: 0 }), /refusing to listen on 0\.0\.0\.0 without a token/);
+  // A short token on the network is allowed, with a warning; on loopback nothing is said.
+  assert.match(weakTokenWarning('0.0.0.0', 'abc')!, /the token has 3 characters and this bridge listens on the network: use 16 or more random ones/);
+  assert.is(weakTokenWarning('0.0.0.0', 'a'.repeat(16)), undefined);
+  assert.is(weakTokenWarning('127.0.0.1', 'abc'), undefined);
 });
 
 test('with a token: every HTTP request and upgrade needs it (bearer, ?token=, or the cookie set from ?token=)', async () => {

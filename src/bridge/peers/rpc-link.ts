@@ -165,7 +165,7 @@ export class RpcLink {
       this.onText(data.toString('utf8'));
     });
     ws.on('unexpected-response', (req, res) => {
-      this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : ''}`;
+      this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : res.statusCode === 429 ? ' (too many wrong tokens from this bridge: the peer refuses it for up to a minute; fix --peer-token)' : ''}`;
       // With this listener ws leaves the refused handshake open; end it so the link retries.
       res.resume();
       req.destroy();

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { startBridge, type Bridge } from '../../bridge/index.js';
-import { bindProblem } from '../../bridge/security.js';
+import { bindProblem, weakTokenWarning } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
@@ -43,6 +43,8 @@ function printListening(bridge: Bridge, token: string | undefined, peers: readon
   }
   for (const peer of peers) lines.push(`  peer       ${peer.name} ${redact(peer.spec.url)}`);
   if (token) lines.push('  token      required: "Authorization: Bearer <token>" or ?token=<token>');
+  const weak = weakTokenWarning(bridge.host, token);
+  if (weak) lines.push(`  warning    ${weak}`);
   const hint = allocatorHint();
   if (hint) lines.push(`  ${hint}`);
   lines.push('Press Ctrl-C to stop.');
