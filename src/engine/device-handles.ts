@@ -15,8 +15,8 @@ export class DeviceHandles {
 
   constructor(
     private readonly drivers: readonly Driver[],
-    /** The ids listed now, for the "not found" message. */
-    private readonly listedIds: () => Promise<string[]>,
+    /** The ids listed now and the device sources that did not answer that listing, for the "not found" message. */
+    private readonly listed: () => Promise<{ ids: string[]; problems: string[] }>,
   ) {}
 
   async open(id: string, signal: AbortSignal): Promise<DeviceHandle> {
@@ -37,7 +37,10 @@ export class DeviceHandles {
       }
     }
     if (unreachable) throw unreachable;
-    throw new ToolError('DEVICE_NOT_FOUND', `${deviceNotFoundMessage(id, await this.listedIds())} (call mobile_list_available_devices)`);
+    // A source that did not answer may be where the device is (a peer bridge down, no adb server): say so.
+    const { ids, problems } = await this.listed();
+    const silent = problems.length ? `; not answering: ${problems.join('; ')}` : '';
+    throw new ToolError('DEVICE_NOT_FOUND', `${deviceNotFoundMessage(id, ids)}${silent} (call mobile_list_available_devices)`);
   }
 
   async screenSize(id: string, device: DeviceHandle, signal: AbortSignal): Promise<ScreenSize> {

@@ -94,7 +94,7 @@ export class Engine {
     this.listTimeoutMs = options.listTimeoutMs ?? Math.min(10_000, this.timeoutMs);
     this.allowedPaths = new AllowedPaths(options.allowPaths);
     this.ids = new DeviceIds(this.drivers);
-    this.handles = new DeviceHandles(this.drivers, async () => (await this.listDevices()).map((d) => d.id));
+    this.handles = new DeviceHandles(this.drivers, async () => ({ ids: (await this.listDevices()).map((d) => d.id), problems: this.sourceProblems() }));
     for (const driver of this.drivers) {
       const off = driver.watch?.((change) => {
         const publish = () => {

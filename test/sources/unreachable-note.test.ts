@@ -65,4 +65,17 @@ test('through --bridge: the bridge\'s notes are printed the same way', async () 
   }
 });
 
+test('a call to a device not listed while a source does not answer says that source may be where it is', async () => {
+  const port = await deadPort();
+  const engine = createEngine({ virtual: {}, sources: { adb: [{ name: 'lab', host: '127.0.0.1', port, startServer: false }], wda: [] } });
+  try {
+    const r = (await engine.call('mobile_get_screen_size', { device: 'emulator-5554' })) as { code: string; message: string };
+    assert.is(r.code, 'DEVICE_NOT_FOUND');
+    assert.match(r.message, 'device "emulator-5554" not found; connected devices: virtual-android-1, virtual-ios-1; not answering: source lab: the adb server at 127.0.0.1:');
+    assert.match(r.message, / \(call mobile_list_available_devices\)$/);
+  } finally {
+    await engine.close();
+  }
+});
+
 test.run();
