@@ -84,10 +84,16 @@ function coverNote(elements: UiElement[]): string {
   return '';
 }
 
-/** Whether the target is on screen now, without waiting (conditions, wait_for_element_gone). */
+/**
+ * Whether the target is on screen now, without waiting (conditions, wait_for_element_gone,
+ * scroll_to). A request that can match nothing (no target, a blank one, a bad regex) is refused
+ * with INVALID_PARAMETER: read as "absent", a wait for it to go would pass at once and a scroll
+ * would swipe through the whole list for it.
+ */
 export async function targetPresent(ctx: VerbContext, request: ResolveRequest, elements?: UiElement[]): Promise<boolean> {
   const list = elements ?? (await listElements(ctx));
   const r = await ctx.resolver.resolve({ ...request, screen: request.screen ?? (await sizeOf(ctx)) }, list);
+  if (!r.ok && r.reason === 'bad_request') throw new VerbError('INVALID_PARAMETER', `${r.message} (on ${ctx.device})`);
   return r.ok || r.reason === 'ambiguous';
 }
 
