@@ -30,15 +30,22 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
   return pkg;
 }
 
-/** Resolves the step's target for acting on it (refusing a disabled one) and runs `tool` on its centre. */
+/**
+ * Resolves the step's target for acting on it (refusing a disabled one) and runs `tool` on its
+ * centre, as one unit on the device: another call (the same agent's next tool call sent at once,
+ * a viewer's swipe) landing between the look and the tap would move the screen under the
+ * coordinates, and the verb would report the element it meant while touching another.
+ */
 async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement }> {
-  const found = await findTarget(ctx, step, 'interact', undefined, prefer);
-  const { element } = found;
-  if (!element.enabled) {
-    throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
-  }
-  await call(ctx, tool, { x: element.center.x, y: element.center.y, ...extra });
-  return found;
+  return asOneUnit(ctx, step.action, async (unit) => {
+    const found = await findTarget(unit, step, 'interact', undefined, prefer);
+    const { element } = found;
+    if (!element.enabled) {
+      throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
+    }
+    await call(unit, tool, { x: element.center.x, y: element.center.y, ...extra });
+    return found;
+  });
 }
 
 async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string): Promise<ActionResult> {
