@@ -1,5 +1,6 @@
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
+import { pointIn, pointMessage } from './coordinates.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
 import { namedOnScreen } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
@@ -124,6 +125,10 @@ export class DeterministicResolver implements Resolver {
     if (!description) {
       if (request.pattern === undefined) return { reason: 'bad_request', message: 'no target given: pass a description of the element (or a target_pattern)' };
       return { scored: [...pool].sort(readingOrder).map((element) => ({ element, ...standingOf(1, null) })), screen };
+    }
+    const point = pointIn(description);
+    if (point && !elements.some((e) => e.text.trim() === description || e.accessibility_label?.trim() === description)) {
+      return { reason: 'bad_request', message: pointMessage(description, point, elements) };
     }
     const query = parseQuery(description);
     if (!query.quoted.length && !query.words.length && !query.roles.length) {
