@@ -44,4 +44,21 @@ test('more names than are shown: the count is given', () => {
   if (!r.ok) assert.match(r.message, /"Row 7" \(text\), … \(12 named elements\)\)/);
 });
 
+test('a row without text of its own is named by the first text inside it, in the message and its candidates', () => {
+  const elements: UiElement[] = [];
+  for (const n of [20, 21]) {
+    elements.push(el(`item_${n}`, 'listitem', n * 100, { width: 1000, height: 90, resource_id: `com.x:id/item_${n}` } as Partial<UiElement>));
+    elements.push(el(`t${n}`, 'text', n * 100 + 10, { text: `Item ${n}` }));
+    elements.push(el(`s${n}`, 'text', n * 100 + 50, { text: 'Back in stock' }));
+  }
+  for (const e of elements) e.center = { x: e.x + e.width / 2, y: e.y + e.height / 2 };
+  const r = new DeterministicResolver().resolve({ description: 'Item 2' }, elements);
+  assert.is(r.ok, false);
+  if (r.ok) return;
+  assert.match(r.message, '"Item 20" (listitem, id item_20');
+  const row = r.candidates.find((c) => c.id === 'item_20');
+  assert.equal([row?.text, row?.shows], ['', 'Item 20']);
+  assert.is(r.candidates.find((c) => c.id === 't20')?.shows, undefined, 'an element with text of its own keeps it');
+});
+
 test.run();

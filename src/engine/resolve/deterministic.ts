@@ -2,7 +2,7 @@ import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { pointIn, pointMessage } from './coordinates.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
-import { namedOnScreen } from './on-screen.js';
+import { namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
 import { assess, prepare, textMatch } from './score.js';
@@ -32,12 +32,16 @@ interface Ranked {
 
 type Miss = { reason: 'absent' | 'bad_request'; message: string };
 
-function candidate(s: { element: UiElement; score: number }): Candidate {
-  return { id: s.element.id, type: s.element.type, text: s.element.text, label: s.element.accessibility_label, score: Math.round(Math.min(1, s.score) * 100) / 100 };
-}
+const candidateOn =
+  (elements: readonly UiElement[]) =>
+  (s: { element: UiElement; score: number }): Candidate => {
+    const e = s.element;
+    const shows = e.text || e.accessibility_label ? undefined : textInside(e, elements);
+    return { id: e.id, type: e.type, text: e.text, label: e.accessibility_label, ...(shows ? { shows } : {}), score: Math.round(Math.min(1, s.score) * 100) / 100 };
+  };
 
 function describe(c: Candidate): string {
-  return `${JSON.stringify(c.text || c.label || c.id)} (${c.type}, id ${c.id}, score ${c.score})`;
+  return `${JSON.stringify(c.text || c.label || c.shows || c.id)} (${c.type}, id ${c.id}, score ${c.score})`;
 }
 
 function what(request: ResolveRequest): string {
@@ -57,6 +61,7 @@ export class DeterministicResolver implements Resolver {
     const ranked = this.rank(request, elements);
     if ('reason' in ranked) return { ok: false, ...ranked, candidates: [] };
     const { scored, query } = ranked;
+    const candidate = candidateOn(elements);
     const listed = scored.slice(0, LISTED_CANDIDATES).map(candidate);
     const matches = scored.filter((s) => s.score >= CONFIDENCE_THRESHOLD);
     if (!matches.length) {

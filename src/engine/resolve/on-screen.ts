@@ -38,3 +38,12 @@ export function namedOnScreen(elements: readonly UiElement[]): string {
   const more = cut ? `, … (${named.length} named elements)` : '';
   return `on screen: ${shown.join(', ')}${more}`;
 }
+
+/** The first text drawn inside `container` (reading order): a list row's title, where the row itself has none. */
+export function textInside(container: UiElement, elements: readonly UiElement[]): string | undefined {
+  const inside = (e: UiElement) =>
+    e !== container && e.center.x >= container.x && e.center.x < container.x + container.width && e.center.y >= container.y && e.center.y < container.y + container.height;
+  const texts = elements.filter((e) => e.visible !== false && !e.password && e.text && inside(e));
+  const first = texts.sort(readingOrder)[0];
+  return first ? clip(first.text) : undefined;
+}

@@ -21,6 +21,8 @@ export interface Candidate {
   type: string;
   text: string;
   label: string | null;
+  /** For an element without text or label (a list row): the first text drawn inside it, which is how a person names it. */
+  shows?: string;
   score: number;
 }
 
