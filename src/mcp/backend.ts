@@ -77,6 +77,8 @@ export class LocalBackend implements AgentBackend {
   }
 
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
+    // No await before engine.call: the listing must reach the device queue ahead of the tap.
+    this.agent.listBeforePointTool(tool, parameters.device);
     return this.engine.call(tool, parameters, { origin: MCP_ORIGIN });
   }
 

@@ -1,5 +1,4 @@
 import { findTool } from '../../engine/tools/index.js';
-import { POINT_TOOLS } from '../../engine/verbs/recording-tools.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { existingAgentOf } from './agent.js';
 
@@ -16,9 +15,7 @@ export function toolMethods(): MethodDef[] {
         if (refusal) return refusal;
         // A recording names a coordinate tap by the element there. A viewer lists nothing itself, and
         // the list it was shown may trail the screen: list it right before the tap, in the device queue.
-        if (Object.hasOwn(POINT_TOOLS, p.tool) && existingAgentOf(ctx.session)?.isRecording(device)) {
-          void ctx.engine.call('mobile_list_elements_on_screen', { device }, { origin: ctx.session.id });
-        }
+        existingAgentOf(ctx.session)?.listBeforePointTool(p.tool, device, true);
       }
       // No await before engine.call: calls reach the device queue in arrival order.
       return ctx.engine.call(p.tool, p.parameters, { origin: ctx.session.id });

@@ -7,7 +7,7 @@ import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js
 import { isSystemPackage } from '../verbs/worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
 import { Recorder, type AppState, type AssertionRequest, type RecordingOptions, type RecordingSummary } from '../verbs/recording.js';
-import { translateRawCall } from '../verbs/recording-tools.js';
+import { POINT_TOOLS, translateRawCall } from '../verbs/recording-tools.js';
 import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
 import { canonicalStep } from '../verbs/canonical-step.js';
@@ -66,6 +66,9 @@ interface DeviceState {
   history: LiveHistory;
   busy: number;
 }
+
+/** `partOf` of the listing taken before a recorded point tap (listBeforePointTool). */
+const LOOK_BEFORE_TAP = 'recording: look before a point tap';
 
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
@@ -145,6 +148,20 @@ export class AgentSession {
 
   isRecording(device: string): boolean {
     return this.recorders.has(device);
+  }
+
+  /**
+   * Before a raw point tool while recording: a listing of the screen the tap will hit, queued
+   * ahead of it on the device, so the tap is recorded as the element there. Without it an agent
+   * working mobile-mcp style (list, tap, type, tap, type) had its second tap skipped, the listing
+   * being stale after the typing, and the password typed next was recorded into the first field.
+   * `evenIfListed`: the caller's own listing may trail the screen (a viewer is shown the bridge's).
+   * Not counted as the agent looking again (which makes replay wait for the target).
+   */
+  listBeforePointTool(tool: string, device: unknown, evenIfListed = false): void {
+    if (typeof device !== 'string' || !Object.hasOwn(POINT_TOOLS, tool) || !this.recorders.has(device)) return;
+    if (!evenIfListed && this.listings.has(device)) return;
+    void this.engine.call('mobile_list_elements_on_screen', { device }, { origin: this.origin, partOf: LOOK_BEFORE_TAP }).catch(() => undefined);
   }
 
   recordings(): RecordingSummary[] {
@@ -319,7 +336,7 @@ export class AgentSession {
     const recorder = this.recorders.get(e.device);
     if (!recorder) return;
     if (!e.mutates) {
-      if (e.tool === 'mobile_list_elements_on_screen' || e.tool === 'mobile_take_screenshot') recorder.notePoll();
+      if ((e.tool === 'mobile_list_elements_on_screen' || e.tool === 'mobile_take_screenshot') && e.partOf !== LOOK_BEFORE_TAP) recorder.notePoll();
       return;
     }
     const t = translateRawCall(e, listing);

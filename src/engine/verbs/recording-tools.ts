@@ -25,11 +25,38 @@ export const POINT_TOOLS: Readonly<Record<string, string>> = {
   mobile_long_press_on_screen_at_coordinates: 'long_press',
 };
 
-/** The smallest listed element containing the point: the most specific thing the user touched. */
-export function elementAt(elements: readonly UiElement[], x: number, y: number): UiElement | undefined {
+const contains = (e: UiElement, x: number, y: number) => x >= e.x && x <= e.x + e.width && y >= e.y && y <= e.y + e.height;
+
+/**
+ * What the touched point is called, for a step that replays the touch: the smallest listed element
+ * containing it that has a name, preferring a name no other element on screen has. A row's
+ * subtitle ("On sale") repeats down a list, so the tap is named by the row's title ("Item 5"), the
+ * first text inside the row, which opens the same row and resolves to one element at replay.
+ */
+export function elementAt(elements: readonly UiElement[], x: number, y: number): { element: UiElement; name: string } | undefined {
+  const counts = new Map<string, number>();
+  for (const e of elements) {
+    const name = readableName(e);
+    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const named: { element: UiElement; name: string; area: number }[] = [];
+  for (const e of elements) {
+    if (!contains(e, x, y)) continue;
+    const own = readableName(e);
+    const name = own ?? (e.type === 'listitem' ? titleOf(e, elements) : undefined);
+    if (name) named.push({ element: e, name, area: e.width * e.height });
+  }
+  const unique = (n: { name: string }) => (counts.get(n.name) ?? 0) <= 1;
+  named.sort((a, b) => Number(unique(b)) - Number(unique(a)) || a.area - b.area);
+  return named[0];
+}
+
+/** The first named element inside a row, in reading order: its title. */
+function titleOf(row: UiElement, elements: readonly UiElement[]): string | undefined {
   return elements
-    .filter((e) => x >= e.x && x <= e.x + e.width && y >= e.y && y <= e.y + e.height && readableName(e))
-    .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+    .filter((e) => e !== row && e.type === 'text' && readableName(e) && contains(row, e.center.x, e.center.y))
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .map((e) => readableName(e))[0];
 }
 
 export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[] | undefined): RawTranslation {
@@ -42,7 +69,7 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
     }
     const hit = elementAt(lastListing, x, y);
     if (!hit) return { skipped: `${e.tool} at (${x}, ${y}): no listed element with text or a label is there (list elements before tapping, or use the tap verb)` };
-    return passed({ action, target: readableName(hit) }, resolvedOf(hit, 1));
+    return passed({ action, target: hit.name }, resolvedOf(hit.element, 1));
   };
   const action = POINT_TOOLS[e.tool];
   if (action) return tapAt(action, Number(p.x), Number(p.y));
