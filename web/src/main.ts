@@ -5,6 +5,7 @@ import { ActivityPanel } from './activity-panel.js';
 import { AppLauncher } from './app-launcher.js';
 import { connectWithRetry, type ViewerConnectionState } from './connection.js';
 import { ControlNotice } from './control-notice.js';
+import { addressShowing, firstDevice } from './device-address.js';
 import { bridgeEndpoint } from './endpoint.js';
 import { LockBadge } from './lock-badge.js';
 import { OfflineBanner } from './offline-banner.js';
@@ -207,6 +208,7 @@ async function start(): Promise<void> {
     {
       deviceChosen: (d) => {
         devices.markChosen(d?.id);
+        history.replaceState(history.state, '', addressShowing(location.href, d?.id));
         byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
         byId<HTMLButtonElement>('btn-back').title = d?.os === 'iOS' ? 'Back: iOS has no BACK button, so this swipes from the left edge (Alt+B, right click)' : 'BACK (Alt+B, right click)';
         canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to move the content, wheel to scroll, right click for Back, hold to long-press, double-click to double-tap; type to send keys.`);
@@ -341,9 +343,9 @@ async function start(): Promise<void> {
     client.request('devices.list', {}).then((l) => (devices.set(l.devices), devices.notes(l.notes), grid.setDevices(devices.all)), () => undefined);
   });
   // ?device=ID opens that device directly (links from the CLI or a colleague).
-  const wanted = new URLSearchParams(location.search).get('device');
-  const first = list.devices.find((d) => d.id === wanted) ?? list.devices.find((d) => (d.state ?? 'ready') === 'ready');
-  if (first) await viewer.choose(first);
+  const first = firstDevice(list.devices, new URLSearchParams(location.search).get('device'));
+  if (first.missing) notice(first.missing);
+  if (first.device) await viewer.choose(first.device);
 }
 
 start().catch((err: unknown) => {
