@@ -94,6 +94,8 @@ pair('the lock badge shows who holds the device and since when; Take control and
   // Bob's input is refused, and he is told so.
   await bob.click('#btn-home');
   await bob.locator('#toast', { hasText: 'PERMISSION_DENIED' }).waitFor();
+  // Led by what the page offers (its Take control button), not only the bridge's advice to API callers.
+  assert.match((await bob.textContent('#toast')) ?? '', /^Refused: viewer s-[0-9a-f]{4} holds this device since \d\d:\d\d:\d\d\. Press Take control to act on it/);
 
   // Take control moves the lock; Alice is told, and goes on without it.
   await bob.click('#btn-take-control');

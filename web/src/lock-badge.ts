@@ -19,6 +19,8 @@ function clock(iso: string | undefined): string {
 
 /** Who holds the watched device and since when, with Take control and Release (`devices.lock`). */
 export class LockBadge {
+  private view: LockView | undefined;
+
   constructor(
     private readonly root: HTMLElement,
     private readonly text: HTMLElement,
@@ -27,6 +29,7 @@ export class LockBadge {
   ) {}
 
   show(view: LockView | undefined): void {
+    this.view = view;
     this.root.hidden = view === undefined;
     if (!view) return;
     const state = !view.holder ? 'free' : view.mine ? 'mine' : 'held';
@@ -39,5 +42,13 @@ export class LockBadge {
     this.take.hidden = state === 'mine';
     this.take.title = state === 'held' ? 'Take the lock over (devices.lock takeover); the holder is told' : 'Lock the device so that only you can act on it';
     this.release.hidden = state !== 'mine';
+  }
+
+  /** For input the bridge refused while someone else holds the device: who, and the button that gets it. */
+  advice(): string | undefined {
+    const holder = this.view?.holder;
+    if (!holder || this.view?.mine) return undefined;
+    const since = clock(this.view?.since);
+    return `Refused: ${who(holder)} holds this device${since ? ` since ${since}` : ''}. Press Take control to act on it (they are told).`;
   }
 }

@@ -241,6 +241,7 @@ async function start(): Promise<void> {
       },
       notice,
       inputRefusal: () => lostControl.refusal(),
+      lockAdvice: () => badge.advice(),
       watching: (d) => void pair.watch(d.id),
     },
     screenOptions,

@@ -20,6 +20,8 @@ export interface ViewerUi {
   notice(message: string): void;
   /** Why the user's actions must not reach the device now (a lock this page lost), else undefined. */
   inputRefusal?(): string | undefined;
+  /** What the page can do about a refusal (PERMISSION_DENIED) while someone else holds the device, else undefined. */
+  lockAdvice?(): string | undefined;
   /** The device's subscription is in place: fetch what a late joiner missed. */
   watching?(device: DeviceInfo): void;
 }
@@ -204,7 +206,9 @@ export class Viewer {
     }
     this.callLatency.add(performance.now() - started);
     if (isFailureResult(result)) {
-      this.ui.notice(`${call.tool}: ${result.code}: ${result.message}`);
+      // The bridge's refusal speaks to API callers (devices.lock takeover): lead with the page's own button.
+      const advice = result.code === 'PERMISSION_DENIED' ? this.ui.lockAdvice?.() : undefined;
+      this.ui.notice(`${advice ? `${advice} ` : ''}${call.tool}: ${result.code}: ${result.message}`);
       return undefined;
     }
     return result;
