@@ -75,4 +75,22 @@ layout('on a 390-px phone the panels stack, nothing overflows sideways, the scre
   await page.close();
 });
 
+layout('keyboard only: the inspector is reachable without passing the screen, which keeps Tab for the device', async (ctx) => {
+  const page = await open(ctx, { width: 1280, height: 800 });
+  const focused = () => page.evaluate(`(() => { const e = document.activeElement; return { id: e.id, text: e.textContent.trim() }; })()`) as Promise<{ id: string; text: string }>;
+  try {
+    await page.keyboard.press('Tab');
+    assert.is((await focused()).text, 'Skip to the device screen');
+    await page.keyboard.press('Tab');
+    assert.match((await focused()).text, /^Skip to the inspector/);
+    await page.keyboard.press('Enter');
+    assert.is((await focused()).id, 'inspector');
+    await page.keyboard.press('Tab');
+    assert.is((await focused()).id, 'tab-elements', 'the next Tab reaches the inspector tabs');
+    assert.match((await page.getAttribute('#screen', 'aria-label')) ?? '', 'Shift+Tab leaves the screen', 'the screen says how to leave it');
+  } finally {
+    await page.close();
+  }
+});
+
 if (chromiumPath) layout.run();
