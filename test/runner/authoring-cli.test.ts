@@ -138,4 +138,22 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
   });
 });
 
+test('run: a --param that no scenario or flow of the run declares is refused with the name meant, not ignored for the default', () => {
+  withDir((dir, scenarios) => {
+    const file = join(scenarios, 'params_login.json');
+    const typo = cli(dir, [file, '--device', 'virtual-android-1', '--param', `PASSWORD=${PASSWORD}`, '--param', 'EMIAL=qa@example.com']);
+    assert.is(typo.code, 3, typo.err);
+    assert.match(typo.err, /--param EMIAL \(did you mean EMAIL\?\): no scenario of this run declares this parameter, so the value would be ignored; the scenarios declare EMAIL, PASSWORD/);
+    assert.not.ok(existsSync(join(dir, 'out', 'results')), 'nothing ran');
+    assert.is(cli(dir, [file, '--list', '--param', `PASSWORD=${PASSWORD}`, '--param', 'EMIAL=x']).code, 3, '--list refuses it too');
+
+    // A parameter only a flow declares is the run's too: --param reaches the flow.
+    const top = { $schema_version: '2.2', scenario_id: 'top_without_parameters', name: 'Top', description: 'Uses the flow only', platform: 'android', app_package: 'com.mobilebridge.demo', metadata: { app_version: '1.0.0', environment: 'development' }, steps: [{ id: 'login', flow: 'flows/sign_in_flow.json', description: 'Sign in' }], assertions: [] };
+    const topFile = join(scenarios, 'top_without_parameters.json');
+    writeFileSync(topFile, JSON.stringify(top, null, 2));
+    const viaFlow = cli(dir, [topFile, '--list', '--param', 'EMAIL=qa@example.com', '--param', `PASSWORD=${PASSWORD}`]);
+    assert.is(viaFlow.code, 0, viaFlow.err);
+  });
+});
+
 test.run();

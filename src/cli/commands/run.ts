@@ -8,7 +8,7 @@ import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
-import { byTags, parameterSources, preflight, takeRepeated, withoutFlows } from '../run-authoring.js';
+import { byTags, parameterSources, preflight, takeRepeated, undeclaredParameters, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
 import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
@@ -121,6 +121,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return EXIT.invalidInput;
     }
 
+    // Checked against every file given, before tags and --shard: a CI job passes one --param to all its shards.
+    const undeclared = undeclaredParameters(loaded, given.sources!.given ?? {});
+    if (undeclared) {
+      return refuse(EXIT.invalidInput, undeclared);
+    }
     const parts = withoutFlows(loaded);
     const tagged = byTags(parts.kept, flags['include-tags'], flags['exclude-tags']);
     if (tagged.error) {
