@@ -11,14 +11,19 @@ import { RUNS_DIR } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
-test('run: Ctrl-C while failing assertions settle finishes the run as cancelled, writes the reports and exits 130', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
-  // 27 failing assertions each settle for a second: the interrupt lands in a settle.
-  const child = spawn(process.execPath, [MAIN, 'run', join(RUNS_DIR, 'assertions_fail.json'), '--out', join(dir, 'out'), '--target-wait', '300', '--no-android', '--no-ios', '--device', 'virtual-android-1'], {
+/** `mobilebridge run` on the virtual Android phone only, its output collected. */
+function startRun(dir: string, files: string[]) {
+  return spawn(process.execPath, [MAIN, 'run', ...files, '--out', join(dir, 'out'), '--target-wait', '300', '--no-android', '--no-ios', '--device', 'virtual-android-1'], {
     cwd: dir,
     env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+test('run: Ctrl-C while failing assertions settle finishes the run as cancelled, writes the reports and exits 130', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
+  // 27 failing assertions each settle for a second: the interrupt lands in a settle.
+  const child = startRun(dir, [join(RUNS_DIR, 'assertions_fail.json')]);
   try {
     let stdout = '';
     let stderr = '';
@@ -45,6 +50,44 @@ test('run: Ctrl-C while failing assertions settle finishes the run as cancelled,
     assert.ok(existsSync(join(dir, 'out', 'junit.xml')));
     assert.ok(existsSync(join(dir, 'out', 'report.html')));
     assert.equal(readdirSync(join(dir, 'out', 'results')).length, 1);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run: after Ctrl-C the scenarios never started are named on stdout, in junit.xml (skipped) and in report.html', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
+  // One phone, two scenarios: the interrupt lands in the first, the second never starts.
+  const child = startRun(dir, [join(RUNS_DIR, 'assertions_fail.json'), join(RUNS_DIR, 'actions_android.json')]);
+  try {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    const interrupted = new Promise<void>((resolve) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if (/passed\s+\S+/.test(stderr)) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await Promise.race([interrupted, exited]);
+    child.kill('SIGINT');
+    assert.is(await exited, 130, stderr);
+    const out = JSON.parse(stdout) as { data: { runs: { scenario: string; status: string }[]; not_started?: string[] } };
+    assert.is(out.data.runs.length, 1, stdout);
+    assert.equal(out.data.runs[0].status, 'cancelled');
+    const [ran] = out.data.runs.map((r) => r.scenario);
+    const never = ran.endsWith('assertions_fail.json') ? 'actions_android.json' : 'assertions_fail.json';
+    assert.equal(out.data.not_started?.length, 1, stdout);
+    assert.ok(out.data.not_started![0].endsWith(never), stdout);
+    assert.match(stderr, /1 of 2 scenarios not started: /);
+    const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuites name="mobilebridge" tests="2" /);
+    assert.match(junit, new RegExp(`<testsuite name="not started" tests="1" failures="0" errors="0" skipped="1"[^>]*>\\n    <testcase [^>]*file="[^"]*${never.replace('.', '\\.')}"[^>]*><skipped message="not started: the run was cancelled`));
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    assert.match(html, /<h1>mobilebridge report · 0\/2 scenarios passed · 1 not started<\/h1>/);
+    assert.match(html, new RegExp(`<code>[^<]*${never.replace('.', '\\.')}</code></td><td><span class="badge unreached">not started</span></td><td class="msg">not started: the run was cancelled`));
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

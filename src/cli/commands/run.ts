@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type PlannedRun } from '../../engine/runner/index.js';
+import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type NotStartedRun, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
@@ -245,18 +245,23 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }));
       const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
       const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
+      // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
+      const started = new Set(runs.map((r) => r.name));
+      const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: controller.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
+      if (notStarted.length) process.stderr.write(`mobilebridge run: ${notStarted.length} of ${planned.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}\n`);
+      const unstarted = notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {};
       try {
-        await writeFileAtomic(paths.junit(outDir), junitXml(runs));
-        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs));
+        await writeFileAtomic(paths.junit(outDir), junitXml(runs, notStarted));
+        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs, notStarted));
       } catch (err) {
         // The result documents are written already; say which report is missing and why.
         const message = `the reports could not be written: ${(err as Error).message}`;
         process.stderr.write(`mobilebridge run: ${message}\n`);
-        printJson({ ok: false, data: { runs: summaries, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
+        printJson({ ok: false, data: { runs: summaries, ...unstarted, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
         return EXIT.internal;
       }
       const code = exitCodeFor(runs.map((r) => r.document));
-      printJson({ ok: code === EXIT.ok, data: { runs: summaries, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
+      printJson({ ok: code === EXIT.ok, data: { runs: summaries, ...unstarted, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
       return code;
     } finally {
       process.off('SIGINT', onSigint);

@@ -7,5 +7,5 @@ export { runOnDevices, shard, type PlannedRun } from './multi.js';
 export { canRun, routeScenarios, type RunDevice } from './routing.js';
 export { junitXml } from './reports/junit.js';
 export { htmlReport } from './reports/html.js';
-export type { ReportedRun } from './reports/types.js';
+export type { NotStartedRun, ReportedRun } from './reports/types.js';
 export { prepareOutput } from './recover.js';

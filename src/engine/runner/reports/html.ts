@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AnyStep, AssertionResult, ResultDocument, StepResult } from '../../../validate/index.js';
 import { xml as esc } from './junit.js';
-import { titleOf, type ReportedRun } from './types.js';
+import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
 /** Thumbnails: small JPEGs inlined so the page stands alone; the full PNG is linked beside it. */
 const THUMB_WIDTH = 160;
@@ -82,20 +82,33 @@ ${Object.keys(d.captured_variables).length ? `<p class="msg">variables: <code>${
   return d.status === 'passed' ? `<details class="run"><summary>${heading}</summary>\n${body}\n</details>` : `<section class="run">${heading}\n${body}\n</section>`;
 }
 
+/** The scenarios the run never started, listed before the runs so nobody takes the page for the whole suite. */
+function notStartedSection(list: NotStartedRun[]): string {
+  if (!list.length) return '';
+  const rows = list.map((n) => `<tr><td>${esc(n.scenario.name || n.scenario.scenario_id)}</td><td><code>${esc(n.name)}</code></td><td><span class="badge unreached">not started</span></td><td class="msg">${esc(n.reason)}</td></tr>`);
+  return `<section class="run"><span class="badge unreached">not started</span> <h2>${list.length} scenario${list.length === 1 ? '' : 's'} not started</h2>
+<table><tr><th>scenario</th><th>file</th><th>status</th><th>why</th></tr>
+${rows.join('\n')}</table>
+</section>`;
+}
+
 const ORDER: Record<ResultDocument['status'], number> = { failed: 0, error: 1, cancelled: 2, running: 3, passed: 4 };
 
 /**
  * One self-contained page for every run of this invocation: failures first, passing runs
  * collapsed; no scripts, no external files (screenshots are small inlined JPEGs linking the PNGs).
  */
-export async function htmlReport(outDir: string, runs: ReportedRun[]): Promise<string> {
+export async function htmlReport(outDir: string, runs: ReportedRun[], notStarted: NotStartedRun[] = []): Promise<string> {
   const ordered = runs.map((r, i) => ({ r, i })).sort((a, b) => ORDER[a.r.document.status] - ORDER[b.r.document.status] || a.i - b.i);
   const sections: string[] = [];
   for (const { r } of ordered) sections.push(await section(outDir, r));
   const passed = runs.filter((r) => r.document.status === 'passed').length;
+  const total = runs.length + notStarted.length;
+  const unstarted = notStarted.length ? ` · ${notStarted.length} not started` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mobilebridge report</title><style>${STYLE}</style></head>
-<body><h1>mobilebridge report · ${passed}/${runs.length} scenarios passed</h1>
+<body><h1>mobilebridge report · ${passed}/${total} scenarios passed${unstarted}</h1>
+${notStartedSection(notStarted)}
 ${sections.join('\n')}
 </body></html>
 `;

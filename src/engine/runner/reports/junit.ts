@@ -1,6 +1,6 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
 import { failingStep } from '../failing-step.js';
-import { titleOf, type ReportedRun } from './types.js';
+import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
 /** XML text and attribute escaping (XML 1.0 §2.4; control characters are not allowed at all). */
 export function xml(value: string): string {
@@ -21,9 +21,11 @@ function flatten(steps: StepResult[]): StepResult[] {
  * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
  * scenario run, named after the scenario (`name`, else its id) with its folder as classname, so
  * CI tools track the same test across machines and checkouts. A failed run carries <failure> with
- * the step and message, an errored one <error>, a cancelled one <skipped>.
+ * the step and message, an errored one <error>, a cancelled one <skipped>. Scenarios never started
+ * (the run was cancelled first) are <skipped> testcases of a suite "not started", so CI counts
+ * every scenario of the run and says why some have no result.
  */
-export function junitXml(runs: ReportedRun[]): string {
+export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []): string {
   const bySuite = new Map<string, ReportedRun[]>();
   for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
   const suites = [...bySuite].map(([device, list]) => {
@@ -51,7 +53,11 @@ export function junitXml(runs: ReportedRun[]): string {
     });
     return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('cancelled')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const total = runs.length;
+  if (notStarted.length) {
+    const cases = notStarted.map((n) => `    <testcase classname="${xml(n.folder || 'scenarios')}" name="${xml(n.scenario.name || n.scenario.scenario_id)}" file="${xml(n.name)}" time="0.000"><skipped message="${xml(n.reason)}"/></testcase>`);
+    suites.push(`  <testsuite name="not started" tests="${notStarted.length}" failures="0" errors="0" skipped="${notStarted.length}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`);
+  }
+  const total = runs.length + notStarted.length;
   const failures = runs.filter((r) => r.document.status === 'failed').length;
   const errors = runs.filter((r) => r.document.status === 'error').length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;

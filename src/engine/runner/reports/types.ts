@@ -15,3 +15,12 @@ export interface ReportedRun {
 export function titleOf(run: ReportedRun): string {
   return run.scenario?.name || run.document.scenario_id;
 }
+
+/** A scenario the run meant to run but never started (a Ctrl-C came first): the reports still list it. */
+export interface NotStartedRun {
+  name: string;
+  folder?: string;
+  scenario: Pick<Scenario, 'name' | 'scenario_id'>;
+  /** Why it never started, as a reader should see it. */
+  reason: string;
+}
