@@ -5,6 +5,7 @@ import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
 import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
+import { checkInstallFiles } from './precondition-files.js';
 import { ParameterScope, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
 import { newRunId, paths } from './result-file.js';
@@ -129,6 +130,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
 
   if (!fatal) {
     try {
+      await checkInstallFiles(scenario.preconditions);
       if (options.reset) {
         await call(verbs, 'mobile_terminate_app', { packageName: scenario.app_package });
         await call(verbs, 'mobile_clear_app_data', { packageName: scenario.app_package }).catch((err: unknown) => {
