@@ -3,7 +3,7 @@
  * MB_PARAM_* from the environment, --include-tags / --exclude-tags, and the checks that stop a
  * run before anything touches a device (a parameter without a value, an unusable flow).
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { readRegularTextSync } from '../validate/regular-file.js';
 import { parseJson, positionsOf } from '../validate/json.js';
 import { planRun } from '../engine/runner/flows.js';
@@ -121,11 +121,13 @@ export function preflight(items: { file: string; scenario?: Scenario }[], source
   const problems: string[] = [];
   for (const { file, scenario } of items) {
     if (!scenario) continue;
+    // Named as the run's other output names it (runs[].scenario, progress lines): from the working folder.
+    const shown = relative(process.cwd(), file) || file;
     try {
       const plan = planRun(scenario, dirname(file), sources);
-      if (plan.missing.length) problems.push(`${file}: ${missingParametersMessage(plan.missing)}`);
+      if (plan.missing.length) problems.push(`${shown}: ${missingParametersMessage(plan.missing)}`);
     } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
+      problems.push(`${shown}: ${(err as Error).message}`);
     }
   }
   return problems;

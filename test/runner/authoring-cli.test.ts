@@ -129,7 +129,7 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
     assert.is(unready.code, 3, unready.err);
     const plan = JSON.parse(unready.out) as { ok: boolean; data: { runs: { scenario_id: string }[]; problems: string[] }; error: { message: string } };
     assert.equal([plan.ok, plan.data.runs.map((x) => x.scenario_id)], [false, ['params_login']]);
-    assert.match(plan.data.problems.join('\n'), /params_login\.json: no value for parameter PASSWORD/);
+    assert.match(plan.data.problems.join('\n'), /^scenarios\/params_login\.json: no value for parameter PASSWORD/, 'named from the working folder, as runs[].scenario is');
     assert.match(plan.error.message, /^the run would stop before its first step: /);
     assert.equal(smoke.data.problems, [], 'none when every parameter has a value');
     const none = cli(dir, [scenarios, '--include-tags', 'nope']);
