@@ -25,12 +25,21 @@ function steps(d: ResultDocument): ResultDocument['steps_executed'] {
 }
 
 /** The worst outcome decides: cancelled, then device error, internal error, target not found, failed. */
+/**
+ * The error code an `error` summary starts with (scenario-runner.ts `finish`): "error before the
+ * first step: DEVICE_NOT_FOUND: …", "error after 3 steps: TIMEOUT: …". Read from its place only: a
+ * message that merely mentions a code ("… TIMEOUT setting …") is no code.
+ */
+function summaryCode(summary: string): string | undefined {
+  return /^error (?:before the first step|after \d+ steps?|at step .+? \([a-z_]+\)): ([A-Z_]+):/.exec(summary)?.[1];
+}
+
 export function exitCodeFor(documents: ResultDocument[]): number {
   if (documents.some((d) => d.status === 'cancelled')) return EXIT.cancelled;
   const errored = documents.filter((d) => d.status === 'error');
   if (errored.length) {
     const deviceCodes = ['DEVICE_NOT_FOUND', 'TIMEOUT', 'APP_NOT_INSTALLED', 'PERMISSION_DENIED', 'UNSUPPORTED'];
-    const device = errored.some((d) => steps(d).some((s) => deviceCodes.includes(s.error_code ?? '')) || deviceCodes.some((c) => d.summary.includes(c)));
+    const device = errored.some((d) => steps(d).some((s) => deviceCodes.includes(s.error_code ?? '')) || deviceCodes.includes(summaryCode(d.summary) ?? ''));
     return device ? EXIT.device : EXIT.internal;
   }
   const failed = documents.filter((d) => d.status === 'failed');
