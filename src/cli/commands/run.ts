@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { createEngine } from '../../engine/create.js';
-import { htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type NotStartedRun, type PlannedRun } from '../../engine/runner/index.js';
+import { claimOutput, htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type NotStartedRun, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
@@ -195,87 +195,97 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     } catch (err) {
       return refuse(EXIT.invalidInput, `--out: ${(err as Error).message}`);
     }
-    if (typeof flags.bridge === 'string') {
+    const claim = await claimOutput(outDir).catch((err: unknown) => err as Error);
+    if (claim instanceof Error) return refuse(EXIT.invalidInput, `--out: ${claim.message}`);
+    if ('heldBy' in claim) {
+      const shown = relative(process.cwd(), outDir) || '.';
+      return refuse(EXIT.invalidInput, `--out ${shown}: another run (pid ${claim.heldBy}) is writing to this folder, and this run would replace its junit.xml and report.html with its own; give this run another --out, or wait for that one to end`);
+    }
+    try {
+      if (typeof flags.bridge === 'string') {
+        const controller = new AbortController();
+        const onSigint = () => controller.abort();
+        process.on('SIGINT', onSigint);
+        try {
+          return await runThroughBridge({
+            bridge: flags.bridge,
+            flags,
+            files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
+            devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
+            leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
+            outDir,
+            signal: controller.signal,
+            exitCodeFor,
+          });
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      }
+      if (flags.reset === true) await resetVirtualState();
+      const engine = createEngine(engineSetupFromFlags(flags));
       const controller = new AbortController();
-      const onSigint = () => controller.abort();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(EXIT.cancelled);
+        process.stderr.write('\nmobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)\n');
+        controller.abort();
+      };
       process.on('SIGINT', onSigint);
+      let leases: Lease[] = [];
       try {
-        return await runThroughBridge({
-          bridge: flags.bridge,
-          flags,
-          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
-          devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
-          leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
-          outDir,
-          signal: controller.signal,
-          exitCodeFor,
-        });
+        let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+        if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
+          const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
+          if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
+          try {
+            leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+          } catch (err) {
+            if (controller.signal.aborted) return EXIT.cancelled;
+            return refuse(EXIT.device, `${(err as Error).message}`);
+          }
+          wanted = leases.map((l) => l.device);
+          process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
+        }
+        const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
+        if (!routing.ok) {
+          return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
+        }
+        const planned: PlannedRun[] = selected.map((l) => ({
+          name: relative(process.cwd(), l.file) || l.file,
+          folder: l.folder,
+          options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: (e) => {
+            if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
+            if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
+          } },
+        }));
+        const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
+        const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
+        // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
+        const started = new Set(runs.map((r) => r.name));
+        const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: controller.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
+        if (notStarted.length) process.stderr.write(`mobilebridge run: ${notStarted.length} of ${planned.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}\n`);
+        const unstarted = notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {};
+        try {
+          await writeFileAtomic(paths.junit(outDir), junitXml(runs, notStarted));
+          await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs, notStarted));
+        } catch (err) {
+          // The result documents are written already; say which report is missing and why.
+          const message = `the reports could not be written: ${(err as Error).message}`;
+          process.stderr.write(`mobilebridge run: ${message}\n`);
+          printJson({ ok: false, data: { runs: summaries, ...unstarted, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
+          return EXIT.internal;
+        }
+        const code = exitCodeFor(runs.map((r) => r.document));
+        printJson({ ok: code === EXIT.ok, data: { runs: summaries, ...unstarted, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
+        return code;
       } finally {
         process.off('SIGINT', onSigint);
+        for (const l of leases) l.release();
+        await engine.close();
       }
-    }
-    if (flags.reset === true) await resetVirtualState();
-    const engine = createEngine(engineSetupFromFlags(flags));
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts > 1) process.exit(EXIT.cancelled);
-      process.stderr.write('\nmobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)\n');
-      controller.abort();
-    };
-    process.on('SIGINT', onSigint);
-    let leases: Lease[] = [];
-    try {
-      let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
-      if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
-        const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
-        if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
-        try {
-          leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
-        } catch (err) {
-          if (controller.signal.aborted) return EXIT.cancelled;
-          return refuse(EXIT.device, `${(err as Error).message}`);
-        }
-        wanted = leases.map((l) => l.device);
-        process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
-      }
-      const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
-      if (!routing.ok) {
-        return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
-      }
-      const planned: PlannedRun[] = selected.map((l) => ({
-        name: relative(process.cwd(), l.file) || l.file,
-        folder: l.folder,
-        options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: (e) => {
-          if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
-          if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
-        } },
-      }));
-      const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
-      const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
-      // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
-      const started = new Set(runs.map((r) => r.name));
-      const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: controller.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
-      if (notStarted.length) process.stderr.write(`mobilebridge run: ${notStarted.length} of ${planned.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}\n`);
-      const unstarted = notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {};
-      try {
-        await writeFileAtomic(paths.junit(outDir), junitXml(runs, notStarted));
-        await writeFileAtomic(paths.html(outDir), await htmlReport(outDir, runs, notStarted));
-      } catch (err) {
-        // The result documents are written already; say which report is missing and why.
-        const message = `the reports could not be written: ${(err as Error).message}`;
-        process.stderr.write(`mobilebridge run: ${message}\n`);
-        printJson({ ok: false, data: { runs: summaries, ...unstarted, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
-        return EXIT.internal;
-      }
-      const code = exitCodeFor(runs.map((r) => r.document));
-      printJson({ ok: code === EXIT.ok, data: { runs: summaries, ...unstarted, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
-      return code;
     } finally {
-      process.off('SIGINT', onSigint);
-      for (const l of leases) l.release();
-      await engine.close();
+      await claim.release();
     }
   },
 };

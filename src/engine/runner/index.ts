@@ -9,3 +9,4 @@ export { junitXml } from './reports/junit.js';
 export { htmlReport } from './reports/html.js';
 export type { NotStartedRun, ReportedRun } from './reports/types.js';
 export { prepareOutput } from './recover.js';
+export { claimOutput } from './output-claim.js';
