@@ -100,7 +100,9 @@ export function fileKey(file: string): string {
 
 /** The report of a file that could not be read: one file-unreadable error saying why. */
 export function unreadable(file: string, why: string): FileOutcome {
-  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}`, suggestion: 'check the path and that the file is readable' };
+  // Too big to be one scenario: the way on is to split it, not to check the path.
+  const suggestion = /over the limit/.test(why) ? 'split it: move groups of steps into flow files (schema 2.2 "flow" steps), each file under the limit' : 'check the path and that the file is readable';
+  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}`, suggestion };
   return { report: { valid: false, file, schema_version: null, errors: [issue], warnings: [] }, readError: issue.message };
 }
 

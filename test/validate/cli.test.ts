@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import schemaCommand from '../../src/cli/commands/schema.js';
 import validateCommand from '../../src/cli/commands/validate.js';
-import { expandArgument, validateFiles } from '../../src/validate/files.js';
+import { expandArgument, MAX_SCENARIO_BYTES, validateFiles } from '../../src/validate/files.js';
 import { FIXTURES, captureStdout, readFixture } from './helpers.js';
 
 const VALID = `${FIXTURES}/valid`;
@@ -45,6 +45,21 @@ test('globs with * and **', () => {
     assert.equal(expandArgument(`${dir}/**/*.json`)?.length, 3);
     assert.equal(expandArgument(`${dir}/a/**/t*.json`)?.length, 2);
     assert.is(expandArgument(`${dir}/*.yaml`), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file over the size limit is named with its size, and the way on is to split it into flows', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-validate-big-'));
+  try {
+    const big = join(dir, 'huge.json');
+    writeFileSync(big, Buffer.alloc(MAX_SCENARIO_BYTES + 1, 32));
+    const { code, out } = await run([big]);
+    assert.is(code, 1);
+    const issue = JSON.parse(out).data.errors[0];
+    assert.match(issue.message, `huge.json: it is ${MAX_SCENARIO_BYTES + 1} bytes, over the limit of ${MAX_SCENARIO_BYTES} bytes for a scenario`);
+    assert.match(issue.suggestion, /split it: move groups of steps into flow files/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
