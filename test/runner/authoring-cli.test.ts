@@ -105,6 +105,11 @@ test('run --list: tags and shards select, devices follow the platform, nothing r
     const half = list(['--shard', '1/2']);
     assert.is(half.data.shard, '1/2');
     assert.is(half.data.runs.length + half.data.not_selected.length, all.data.runs.length);
+    // More machines than scenarios: an empty shard runs nothing, exit 0, and says so.
+    const empty = cli(dir, [scenarios, '--list', '--param', `PASSWORD=${PASSWORD}`, '--include-tags', 'smoke', '--shard', '2/2']);
+    assert.is(empty.code, 0, empty.err);
+    assert.equal((JSON.parse(empty.out) as { data: { runs: unknown[] } }).data.runs, []);
+    assert.match(empty.err, 'mobilebridge run: shard 2/2 of 1 scenario is empty: this machine runs nothing');
     const ios = list(['--devices', 'virtual-ios-1,virtual-android-1']);
     for (const run of ios.data.runs) {
       const want = run.platform === 'android' ? ['virtual-android-1'] : run.platform === 'ios' ? ['virtual-ios-1'] : ['virtual-ios-1', 'virtual-android-1'];

@@ -154,6 +154,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       } catch (err) {
         return refuse(EXIT.invalidInput, `${(err as Error).message}`);
       }
+      // Not an error (a CI matrix may have more machines than scenarios), but not silent either.
+      if (!selected.length) process.stderr.write(`mobilebridge run: shard ${flags.shard} of ${tagged.kept.length} scenario${tagged.kept.length === 1 ? '' : 's'} is empty: this machine runs nothing\n`);
     }
     const targetWait = typeof flags['target-wait'] === 'string' ? Number(flags['target-wait']) : 3000;
     if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
