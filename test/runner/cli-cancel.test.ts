@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert';
 import type { ResultDocument } from '../../src/validate/index.js';
 import { validateResultValue } from '../../src/validate/index.js';
 import { RUNS_DIR } from './harness.js';
+import { startBridge } from '../../src/bridge/index.js';
+import { createEngine } from '../../src/engine/create.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -90,6 +92,40 @@ test('run: after Ctrl-C the scenarios never started are named on stdout, in juni
     assert.match(html, new RegExp(`<code>[^<]*${never.replace('.', '\\.')}</code></td><td><span class="badge unreached">not started</span></td><td class="msg">not started: the run was cancelled`));
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run --bridge: after Ctrl-C the scenarios not sent to the bridge yet are named too, and the exit is 130', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
+  const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined });
+  const child = spawn(process.execPath, [MAIN, 'run', join(RUNS_DIR, 'assertions_fail.json'), join(RUNS_DIR, 'actions_android.json'), '--bridge', bridge.wsUrl, '--device', 'virtual-android-1', '--out', join(dir, 'out'), '--no-android', '--no-ios'], {
+    cwd: dir,
+    env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state'), MOBILEBRIDGE_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    const interrupted = new Promise<void>((resolve) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if (/passed\s+\S+/.test(stderr)) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await Promise.race([interrupted, exited]);
+    child.kill('SIGINT');
+    assert.is(await exited, 130, stderr);
+    const out = JSON.parse(stdout) as { data: { runs: { scenario: string }[]; not_started?: string[] } };
+    assert.is(out.data.runs.length, 1, stdout);
+    assert.is(out.data.not_started?.length, 1, stdout);
+    assert.match(stderr, /1 of 2 scenarios not started: /);
+    assert.match(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'), /<testsuite name="not started" tests="1" failures="0" errors="0" skipped="1"/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await bridge.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,7 @@ import type { BridgeClient } from '../../protocol/client.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
+import type { NotStartedRun } from '../../engine/runner/reports/types.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { EXIT, printJson, tokenFromFlags } from '../command.js';
 import { refuse } from '../run-refusal.js';
@@ -13,7 +14,7 @@ export interface BridgeRunPlan {
   bridge: string;
   flags: Record<string, string | boolean>;
   /** Scenario files, already validated and sharded. */
-  files: { file: string; name: string; platform: string; parameters?: Record<string, string> }[];
+  files: { file: string; name: string; folder?: string; scenario: NotStartedRun['scenario']; platform: string; parameters?: Record<string, string> }[];
   /** --devices entries (ids or any[:platform]); empty: the first ready device of the platform. */
   devices: string[];
   /** Lease when given (or when an entry is any:…): how long to wait in line. */
@@ -101,13 +102,19 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
     // The runs that finished before the refusal keep their result documents; stdout lists them.
     if (failed) return refuse(EXIT.device, `the bridge refused a run: ${failed}`, undefined, summaries);
-    await writeFileAtomic(paths.junit(plan.outDir), junitXml(runs));
-    await writeFileAtomic(paths.html(plan.outDir), await htmlReport(plan.outDir, runs));
-    const code = plan.exitCodeFor(runs.map((r) => r.document));
+    // After a Ctrl-C the scenarios not sent yet have no result; the reports still name them (as a local run does).
+    const notStarted: NotStartedRun[] = plan.files
+      .filter((_, k) => !results[k])
+      .map((f) => ({ name: f.name, folder: f.folder, scenario: f.scenario, reason: 'not started: the run was cancelled (Ctrl-C) before a device of the bridge was free for it' }));
+    if (notStarted.length) say(`${notStarted.length} of ${plan.files.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}`);
+    await writeFileAtomic(paths.junit(plan.outDir), junitXml(runs, notStarted));
+    await writeFileAtomic(paths.html(plan.outDir), await htmlReport(plan.outDir, runs, notStarted));
+    const code = plan.signal.aborted ? EXIT.cancelled : plan.exitCodeFor(runs.map((r) => r.document));
     printJson({
       ok: code === EXIT.ok,
       data: {
         runs: summaries,
+        ...(notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {}),
         junit: paths.junit(plan.outDir),
         report: paths.html(plan.outDir),
         bridge: plan.bridge,

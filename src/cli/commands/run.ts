@@ -212,7 +212,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           return await runThroughBridge({
             bridge: flags.bridge,
             flags,
-            files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
+            files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, folder: l.folder, scenario: l.scenario!, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
             devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
             leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
             outDir,
