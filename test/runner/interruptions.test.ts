@@ -57,6 +57,30 @@ test('cancelling mid-run finishes the document as cancelled, with the steps done
   }
 });
 
+test('cancelling in the middle of a step names that step in the summary', async () => {
+  const r = rig();
+  try {
+    const controller = new AbortController();
+    let launched = false;
+    // The first engine call after the launch step was recorded belongs to the next step, which is then under way.
+    const off = r.engine.onCall(() => {
+      if (launched) controller.abort();
+    });
+    const { document: d } = await run(r, 'actions_android', 'virtual-android-1', {
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.type === 'step' && e.step.step_id === 'launch') launched = true;
+      },
+    });
+    off();
+    assert.is(d.status, 'cancelled');
+    assert.equal(d.steps_executed.map((s) => s.step_id), ['launch']);
+    assert.is(d.summary, 'cancelled after 1 step (during step type_email, whose result is not recorded)');
+  } finally {
+    await r.close();
+  }
+});
+
 test('a device that disappears mid-run ends the run as error with a complete document', async () => {
   const inner = new VirtualDriver({ devices: ['android'] });
   const plug = new UnpluggableDriver(inner);

@@ -50,6 +50,8 @@ export class RunState {
 
   /** Set when the result document or a screenshot could not be written (a full disk): the run stops as `error`. */
   storageError?: Error;
+  /** The step that was running when the run was cancelled (its record is not written: it did not finish). */
+  cancelledDuring?: string;
 
   /** Whether the run must stop: cancelled by its caller, or unable to write its results. */
   cancelled(): boolean {

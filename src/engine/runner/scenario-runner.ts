@@ -181,7 +181,8 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
   } else if (state.cancelled()) {
     doc.status = 'cancelled';
     state.closeUnevaluated('the run was cancelled');
-    doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
+    const during = state.cancelledDuring ? ` (during step ${state.cancelledDuring}, whose result is not recorded)` : '';
+    doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}${during}`;
   } else if (fatal) {
     doc.status = 'error';
     state.closeUnevaluated('the run could not start');

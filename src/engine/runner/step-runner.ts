@@ -93,7 +93,11 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     }
   }
   const o = outcome!;
-  if (o.error?.code === 'CANCELLED' || state.cancelled()) return 'stop';
+  if (o.error?.code === 'CANCELLED' || state.cancelled()) {
+    // Not recorded (it was cut short, or its result came after the cancel), but the summary names it.
+    state.cancelledDuring ??= step.id;
+    return 'stop';
+  }
   rec.retried = tries > 1;
   rec.retry_count = tries - 1;
   if (o.resolved) rec.resolved_target = { id: o.resolved.id, text: o.resolved.text || o.resolved.label || null, center: o.resolved.center };
