@@ -1,5 +1,6 @@
 import { closest } from '../validate/suggest.js';
 import { meantHint } from '../engine/tools/meant-name.js';
+import { scalarFromText } from '../engine/tools/scalar-text.js';
 import { vocabularySpelling } from '../validate/vocabulary.js';
 import type { Args } from './verb-tools.js';
 
@@ -7,7 +8,7 @@ import type { Args } from './verb-tools.js';
  * The arguments of an MCP call judged against the tool's own JSON Schema (the subset the tools
  * use: required, type, enum, minimum, maximum, minLength, pattern). Clients do not all validate
  * before calling, and a value the schema rules out must not be used anyway: a wait of -5 ms, a
- * number typed as text, or a missing direction that the verb would ask for by its scenario name.
+ * number given as the text to type, or a missing direction that the verb would ask for by its scenario name.
  */
 
 export class ArgumentError extends Error {}
@@ -71,12 +72,14 @@ function whatToGive(p: PropertySchema): string {
 }
 
 /**
- * The allowed value `value` spells in another case ("UP" for up, "back" for BACK), else `value`.
- * Agents do not keep to the case, but everything after the check (toStep, preconditions, the
- * recorder, the validator) compares exactly, so a value is used only in its canonical spelling.
+ * The allowed value `value` spells in another case ("UP" for up, "back" for BACK), or the number
+ * or boolean it spells as text ("3000", "true"), else `value`. Agents do not keep to the case, and
+ * many clients send every argument as a string, but everything after the check (toStep,
+ * preconditions, the recorder, the validator) compares exactly and by type, so a value is used only
+ * in its canonical form, and range checks judge the number.
  */
 function canonical(value: unknown, p: PropertySchema): unknown {
-  return p.enum ? vocabularySpelling(value, p.enum) : value;
+  return p.enum ? vocabularySpelling(value, p.enum) : scalarFromText(value, p.type);
 }
 
 /** Why `value` does not fit `p`, or undefined when it does. */
@@ -103,7 +106,7 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
  * the schema rules out, and reports required ones that are absent (or null) by their own names.
  * Other absent values are left to the tool (defaults); the caller leaves out of `required` what it
  * fills in itself (the default device). Returns the arguments to use: enum values in their
- * canonical case.
+ * canonical case, numbers and booleans sent as text as what they spell.
  */
 export function checkArguments(schema: ArgumentSchema, given: Args): Args {
   const args = { ...given };

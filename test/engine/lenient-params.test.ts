@@ -4,7 +4,7 @@ import { VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
 import { Engine, type CallEvent } from '../../src/engine/engine.js';
 import { TOOLS } from '../../src/engine/tools/index.js';
 
-/** null for "not given" and listed values in any case, as agents send them, on every raw tool. */
+/** null for "not given", listed values in any case, numbers and booleans as text, as agents send them, on every raw tool. */
 type R = Record<string, any>;
 const A = 'virtual-android-1';
 
@@ -50,6 +50,42 @@ each('a listed value in another case is that value', async () => {
     }
   }
   assert.ok(listed >= 10, `only ${listed} listed values found: the test no longer sees them`);
+});
+
+/** Every number and boolean parameter of every raw tool, by the type its schema wants. */
+function scalarParameters(): { tool: string; key: string; type: string }[] {
+  return TOOLS.flatMap((tool) =>
+    Object.entries(entriesOf(tool))
+      .map(([key, entry]) => ({ tool: tool.name, key, type: (entry.wrapped ?? entry).type }))
+      .filter((p) => p.type === 'number' || p.type === 'boolean'),
+  );
+}
+
+each('a number or a boolean written as text is answered as that value; other text is still refused by name', async () => {
+  const scalars = scalarParameters();
+  assert.ok(scalars.filter((p) => p.type === 'number').length >= 5, 'the test no longer sees the number parameters');
+  assert.ok(scalars.some((p) => p.type === 'boolean'), 'the test no longer sees the boolean parameters');
+  for (const { tool, key, type } of scalars) {
+    for (const value of type === 'boolean' ? [true, false] : [2, 0.5, -3, 150, 1e3]) {
+      const asText = await checked(tool, { device: A, [key]: JSON.stringify(value) });
+      const asValue = await checked(tool, { device: A, [key]: value });
+      assert.is(asText.message, asValue.message, `${tool} ${key}: "${value}" and ${value} are answered alike`);
+    }
+    const refused = type === 'boolean' ? ['True', 'yes', '1', ''] : ['12px', '', ' 1', '1e400', 'NaN', '+1', '0x10'];
+    for (const text of refused) {
+      const bad = await checked(tool, { device: A, [key]: text });
+      assert.match(String(bad.message), new RegExp(`\\b${key}\\b`), `${tool} ${key}: ${JSON.stringify(text)} was taken`);
+    }
+  }
+});
+
+each('ranges and whole-number rules judge the number a text spells', async () => {
+  const zero = await checked('mobile_swipe_on_screen', { device: A, direction: 'up', distance: '0' });
+  assert.is(zero.message, `mobile_swipe_on_screen on ${A}: distance must be at least 1 pixel`);
+  const half = await checked('mobile_long_press_on_screen_at_coordinates', { device: A, x: 1, y: 1, duration: '500.5' });
+  assert.match(half.message, /duration must be a whole number of milliseconds/);
+  const negative = await checked('mobile_click_on_screen_at_coordinates', { device: A, x: '-2', y: 1 });
+  assert.match(negative.message, /x must be ≥ 0/);
 });
 
 each('a required parameter given as null is refused as missing, by name, and so is an unknown one', async () => {
@@ -106,6 +142,18 @@ run('null takes the default and the tool sees the canonical value, as do the act
   const swipe = events.find((e) => e.tool === 'mobile_swipe_on_screen')!;
   assert.equal(swipe.parameters, { device: A, direction: 'up' });
   assert.equal(events.find((e) => e.tool === 'mobile_press_button')!.parameters, { device: A, button: 'HOME' });
+});
+
+run('numbers and booleans sent as text act, and the activity events show the values they spell', async ({ engine, events }) => {
+  const pressed = await ok(engine, 'mobile_long_press_on_screen_at_coordinates', { device: A, x: '10', y: '10.5', duration: '600' });
+  assert.is(pressed.message, `long-pressed (10, 10.5) for 600 ms on ${A}`);
+  assert.equal(events.find((e) => e.tool === 'mobile_long_press_on_screen_at_coordinates')!.parameters, { device: A, x: 10, y: 10.5, duration: 600 });
+  await ok(engine, 'mobile_open_url', { device: A, url: 'mbdemo://screen/signin' });
+  const email = (await ok(engine, 'mobile_list_elements_on_screen', { device: A })).elements.find((e: R) => e.id === 'email');
+  await ok(engine, 'mobile_click_on_screen_at_coordinates', { device: A, x: String(email.center.x), y: String(email.center.y) });
+  const typed = await ok(engine, 'mobile_type_keys', { device: A, text: 'a@b.c', submit: 'true', clear_first: 'false' });
+  assert.match(typed.message, /ENTER/);
+  assert.equal(events.find((e) => e.tool === 'mobile_type_keys')!.parameters, { device: A, text: 'a@b.c', submit: true, clear_first: false });
 });
 
 run('type_keys with submit and clear_first null types only the text', async ({ engine }) => {

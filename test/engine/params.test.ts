@@ -44,7 +44,7 @@ const cases: [tool: string, params: Record<string, unknown>, message: RegExp][] 
   ['mobile_launch_app', { device: d, package: 'com.a.b' }, /unknown parameter "package" \(did you mean "packageName"\?\)/],
   ['mobile_open_url', { device: d, link: 'https://example.com' }, /unknown parameter "link" \(did you mean "url"\?\)/],
   ['mobile_install_app', { device: d, path: '' }, /path must not be empty/],
-  ['mobile_click_on_screen_at_coordinates', { device: d, x: '10', y: 5 }, /x must be a number of device pixels/],
+  ['mobile_click_on_screen_at_coordinates', { device: d, x: '10px', y: 5 }, /x must be a number of device pixels/],
   ['mobile_click_on_screen_at_coordinates', { device: d, x: -1, y: 5 }, /x must be ≥ 0/],
   ['mobile_click_on_screen_at_coordinates', { device: d, x: 5 }, /y .*required|y must be a number/],
   ['mobile_double_tap_on_screen', { device: d, x: 1, y: Number.NaN }, /y must be/],

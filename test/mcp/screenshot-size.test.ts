@@ -47,7 +47,7 @@ test('take_screenshot never exceeds max_size in either dimension, portrait or la
 test('mobile_take_screenshot holds to its schema like take_screenshot, and the schema lists format and max_size', async ({ pair }) => {
   for (const [args, re] of [
     [{ device: ANDROID, bogus: 1 }, /unknown argument "bogus"; it takes "device", "format", "max_size"/],
-    [{ device: ANDROID, max_size: '300' }, /"max_size" must be a whole number from 160 to 4096 \(got "300"\)/],
+    [{ device: ANDROID, max_size: '300px' }, /"max_size" must be a whole number from 160 to 4096 \(got "300px"\)/],
     [{ device: ANDROID, max_size: 100 }, /"max_size" must be a whole number from 160 to 4096 \(got 100\)/],
     [{ device: ANDROID, format: 'gif' }, /"format" must be one of jpeg, png \(got "gif"\)/],
   ] as const) {
