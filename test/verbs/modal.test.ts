@@ -73,4 +73,18 @@ test('virtual iOS: dismiss_keyboard closes the keyboard like a user (Done key or
   assert.equal(pressed, []);
 });
 
+test('virtual Android: the keyboard is named when a target is not found, not when a description fits two elements', async ({ ctx }) => {
+  const verbs = await ctx('virtual-android-1');
+  await open(verbs, 'mbdemo://screen/signin');
+  assert.is((await runVerb(verbs, { action: 'tap', target: 'the Email field' })).status, 'passed');
+  assert.ok((await listElements(verbs)).some((e) => e.type === 'keyboard'), 'the keyboard shows');
+  const missing = await runVerb(verbs, { action: 'type', target: 'the Nickname field', value: 'x' });
+  assert.is(missing.error?.code, 'ELEMENT_NOT_FOUND');
+  assert.match(missing.message, /the keyboard is showing and may hide it: dismiss_keyboard first/);
+  const ambiguous = await runVerb(verbs, { action: 'type', target: 'the text field', value: 'x' });
+  assert.is(ambiguous.error?.code, 'ELEMENT_NOT_FOUND');
+  assert.match(ambiguous.message, /is ambiguous/);
+  assert.not.match(ambiguous.message, /keyboard/);
+});
+
 test.run();

@@ -63,7 +63,8 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
     if (better) return { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements };
     if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
     if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
-      const note = r.reason === 'bad_request' ? '' : coverNote(elements);
+      // A dialog or the keyboard can hide a target, never make two elements match alike.
+      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements);
       throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${note}`, r.candidates);
     }
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
