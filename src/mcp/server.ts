@@ -188,7 +188,10 @@ export function createMcpServer(options: McpServerOptions): Server {
         const request = Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_ASSERTION.has(k))) as AssertionRequest;
         if (typeof request.type !== 'string') throw new ArgumentError('"type" is required: one of the 27 assertion types, e.g. "element_exists"');
         const result = await backend.assert(device, request);
-        return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
+        if (!isToolFailure(result)) return json(result);
+        // The assertion's fields are checked where it is evaluated (here or on the bridge); a wrong
+        // one is this call's argument error, so it is said as every tool's is: "assert on DEVICE: …".
+        return errorResult(result.code, result.code === 'INVALID_PARAMETER' ? `${callName(name, device)}: ${result.message}` : result.message);
       }
       case 'recording_start': {
         const appState = str(args, 'app_state');

@@ -59,7 +59,10 @@ mcp('values the tool schema rules out are refused before anything runs: types, r
   const fields = jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements as { id: string; text: string }[];
   assert.ok(fields.every((e) => e.text !== '5'), 'nothing was typed');
   const missing = await pair.call('assert', { device: ANDROID, type: 'element_exists' });
-  assert.match(textOf(missing), /the assertion is not valid: missing required property "element_description" in the assertion; add it/);
+  // The assertion's own fields are checked when it is evaluated, and said like every argument error.
+  assert.match(textOf(missing), /^INVALID_PARAMETER: assert on virtual-android-1: the assertion is not valid: missing required property "element_description" in the assertion; add it/);
+  const outside = await pair.call('assert', { device: ANDROID, type: 'screenshot_match', reference_screenshot: '../home.png', tolerance: 0.1 });
+  assert.match(textOf(outside), /^INVALID_PARAMETER: assert on virtual-android-1: reference_screenshot "..\/home.png" must be a path inside the scenario's folder/);
 });
 
 mcp('a missing or empty required argument is INVALID_PARAMETER naming the tool\'s own parameter and what to give; nothing runs', async ({ pair }) => {
