@@ -74,10 +74,16 @@ test('compact pages cover the listing exactly once, in order, under one screen f
   }
   assert.is(pages, Math.ceil(elements.length / 250));
   assert.equal(seen, elements.map((e) => e.id));
-  // Default page size, and a page past the end is empty rather than an error.
+  // Default page size, and a page past the end is empty rather than an error, and says so.
   assert.is(compactListing(elements).elements.length, DEFAULT_PAGE_SIZE);
-  const past = compactListing(elements, { offset: 5000 });
+  const past = compactListing(elements, { offset: 5000, limit: 250 });
   assert.equal([past.elements.length, past.next_offset], [0, undefined]);
+  const lastPage = Math.floor((elements.length - 1) / 250) * 250;
+  assert.is(past.note, `offset 5000 is past the last element (total ${elements.length}, offsets 0 to ${elements.length - 1}): call again with offset 0 for the first page or ${lastPage} for the last`);
+  assert.is(compactListing(elements, { offset: elements.length - 1 }).note, undefined, 'the last element is not past the end');
+  assert.is(compactListing(elements.slice(0, 3), { offset: 3 }).note, 'offset 3 is past the last element (total 3, offsets 0 to 2): call again with offset 0 for the first page');
+  assert.is(compactListing([], { offset: 4 }).note, 'offset 4 is past the end: the screen lists no elements now');
+  assert.is(compactListing([]).note, undefined, 'an empty screen at offset 0 is not about the offset');
   assert.throws(() => compactListing(elements, { limit: 0 }), /limit must be a whole number from 1/);
   assert.throws(() => compactListing(elements, { offset: -1 }), /offset must be a whole number/);
 });

@@ -66,4 +66,13 @@ say('list_elements with full: true refuses limit, offset and screen instead of d
   assert.ok(jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).elements.length > 2);
 });
 
+say('list_elements past the last element answers an empty page that says so, as its description promises no error', async ({ pair }) => {
+  const r = await pair.call('list_elements', { device: ANDROID, offset: 500 });
+  assert.not.ok(r.isError, textOf(r));
+  const page = jsonOf(r);
+  assert.equal(page.elements, []);
+  assert.is(page.note, `offset 500 is past the last element (total ${page.total}, offsets 0 to ${page.total - 1}): call again with offset 0 for the first page`);
+  assert.match((await schemaOf(pair, 'list_elements')).description, /an offset past the last element gives no elements and a note/);
+});
+
 say.run();

@@ -32,6 +32,8 @@ export interface CompactListing {
   next_offset?: number;
   /** Set when the caller's `screen` is not the current one: earlier pages described another screen. */
   screen_changed?: true;
+  /** Set when `offset` is past the last element: why the page is empty, and the offset to use. */
+  note?: string;
 }
 
 export interface PageRequest {
@@ -76,5 +78,16 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}): C
   const out: CompactListing = { screen, total: all.length, offset, elements: all.slice(offset, offset + limit) };
   if (offset + limit < all.length) out.next_offset = offset + limit;
   if (page.screen !== undefined && page.screen !== screen) out.screen_changed = true;
+  if (offset > 0 && offset >= all.length) out.note = pastTheEnd(offset, all.length, limit);
   return out;
+}
+
+/**
+ * Why a page past the end is empty. Not an error (paging on while the screen shrank is normal),
+ * but an empty page alone reads as an empty screen, so it says where the elements are.
+ */
+function pastTheEnd(offset: number, total: number, limit: number): string {
+  if (total === 0) return `offset ${offset} is past the end: the screen lists no elements now`;
+  const lastPage = Math.floor((total - 1) / limit) * limit;
+  return `offset ${offset} is past the last element (total ${total}, offsets 0 to ${total - 1}): call again with offset 0 for the first page${lastPage > 0 ? ` or ${lastPage} for the last` : ''}`;
 }
