@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
 import type { Driver } from '../../src/engine/driver.js';
+import type { CallEvent } from '../../src/engine/engine.js';
 import { startViewerBridge, withViewerAndChromium } from './support/viewer-bridge.js';
 import { eventually } from './support/poll.js';
 
@@ -106,6 +107,49 @@ grid('after a bridge restart each tile has exactly one subscription, and closing
   } finally {
     await page.close();
     await bridge?.close();
+  }
+});
+
+grid('while the grid is open nothing acts on the device chosen before: its controls are out of reach and its shortcuts refused', async (ctx) => {
+  if (!chromiumPath) return;
+  const acted: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => {
+    if (e.mutates) acted.push(e);
+  });
+  const page: Page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=virtual-android-1`);
+    await page.locator('#element-list li').first().waitFor();
+    await page.locator('#lock-badge:not([hidden])').waitFor();
+    await page.click('#btn-grid');
+    await page.waitForSelector('#device-grid .grid-tile[data-painted="true"]');
+    assert.is((await page.innerText('#screen-heading')).trim().toLowerCase(), 'all screens', 'the heading names no device the page does not show');
+    assert.ok(await page.isVisible('#grid-hint'), 'a line says to choose a screen first');
+
+    // Neither a click where they are drawn nor the keyboard reaches them.
+    for (const selector of ['#btn-home', '#btn-rotate', '#app-launch', '#btn-record', '#btn-take-control', '#element-list li', '#btn-run']) {
+      const reachable = await page.$eval(selector, (node) => {
+        const target = node as unknown as { getBoundingClientRect(): { x: number; y: number; width: number; height: number }; contains(n: unknown): boolean; focus(): void; ownerDocument: { activeElement: unknown; elementFromPoint(x: number, y: number): unknown } };
+        const box = target.getBoundingClientRect();
+        const hit = box.width > 0 ? target.ownerDocument.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) : undefined;
+        target.focus();
+        return { clicked: Boolean(hit && target.contains(hit)), focused: target.ownerDocument.activeElement === target };
+      });
+      assert.equal(reachable, { clicked: false, focused: false }, `${selector} is out of reach while the grid is open`);
+    }
+    await page.keyboard.press('Alt+KeyH');
+    await page.locator('#toast', { hasText: 'choose a screen in the grid first' }).waitFor();
+
+    // Choosing the device in the list shows it again, and its buttons act.
+    await page.click('#device-list button[data-id="virtual-android-1"]');
+    assert.is(await page.isVisible('#device-grid'), false, 'the list closes the grid');
+    assert.is(await page.isVisible('#grid-hint'), false);
+    await page.click('#btn-home');
+    await eventually(() => acted.length > 0, 'HOME reached the device once it was shown');
+    assert.equal(acted.map((a) => [a.tool, a.device]), [['mobile_press_button', 'virtual-android-1']], 'nothing was sent while the grid was open');
+  } finally {
+    off();
+    await page.close();
   }
 });
 

@@ -13,6 +13,7 @@ import { PairDebugging } from './pair-debugging.js';
 import { diagnoseReconnects } from './reconnect-diagnosis.js';
 import { DeviceList } from './device-list.js';
 import { DeviceGrid } from './device-grid.js';
+import { GridMode } from './grid-mode.js';
 import { byId } from './dom.js';
 import { elementName, ElementsPanel } from './elements-panel.js';
 import { InputQueue } from './input-queue.js';
@@ -195,6 +196,14 @@ async function start(): Promise<void> {
     blocked: notice,
   });
 
+  // While All screens is open no device is shown: nothing may act on the one chosen before.
+  const gridMode = new GridMode({
+    title: byId('stage-title'),
+    deviceName: byId('screen-device'),
+    hint: byId('grid-hint'),
+    controls: [byId('device-toolbar'), byId('recorder'), byId('lock-badge'), byId('view-elements'), byId('run-panel')],
+  });
+
   const badge = new LockBadge(byId('lock-badge'), byId('lock-text'), byId<HTMLButtonElement>('btn-take-control'), byId<HTMLButtonElement>('btn-release'));
   // A lock this page lost: the notice's button takes it again through the pair-debugging object below.
   const lostControl = new ControlNotice(byId('control-lost'), byId('control-lost-text'), byId<HTMLButtonElement>('btn-retake-control'), byId<HTMLButtonElement>('btn-continue-without-control'), () => void pair.takeControl());
@@ -202,7 +211,11 @@ async function start(): Promise<void> {
   byId('btn-take-control').addEventListener('click', () => void pair.takeControl());
   byId('btn-release').addEventListener('click', () => void pair.release());
 
-  const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => void viewer.choose(d), byId('device-notes'));
+  const devices = new DeviceList(byId('device-list'), byId('devices-empty'), (d) => {
+    // Choosing a device in the list shows it, also while the grid is open.
+    showGrid(false);
+    void viewer.choose(d);
+  }, byId('device-notes'));
   viewer = new Viewer(
     client,
     {
@@ -240,7 +253,7 @@ async function start(): Promise<void> {
         live.activity(a, a.session === client.session);
       },
       notice,
-      inputRefusal: () => lostControl.refusal(),
+      inputRefusal: () => gridMode.refusal() ?? lostControl.refusal(),
       lockAdvice: () => badge.advice(),
       watching: (d) => void pair.watch(d.id),
     },
@@ -255,6 +268,9 @@ async function start(): Promise<void> {
   byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
   byId('btn-screenshot').addEventListener('click', async () => {
+    // Alt+P clicks the button even while the grid makes it inert.
+    const refused = gridMode.refusal();
+    if (refused) return notice(refused);
     const shot = await viewer.screenshot();
     if (shot) download(shot.png, `${shot.device}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
   });
@@ -316,11 +332,12 @@ async function start(): Promise<void> {
   }, 500);
 
   const gridButton = byId<HTMLButtonElement>('btn-grid');
-  const showGrid = (on: boolean) => {
+  function showGrid(on: boolean): void {
     grid.show(on);
+    gridMode.set(on);
     gridButton.setAttribute('aria-pressed', String(on));
     byId('screen-wrap').closest('.stage')?.classList.toggle('grid-on', on);
-  };
+  }
   const grid = new DeviceGrid(client, byId('device-grid'), (d) => {
     showGrid(false);
     void viewer.choose(d);
