@@ -162,4 +162,33 @@ lost('a page whose device was taken over says who took it, and takes it back on 
   }
 });
 
+lost('while its bridge is unreachable a page says the lock state is unknown, and who holds the device once it is back', async (ctx) => {
+  const alice = await open(ctx);
+  const bob = await open(ctx);
+  try {
+    assert.is(await alice.getAttribute('#lock-badge', 'data-state'), 'free');
+    // The network stays down (every new socket of the page fails) until the test lets it through.
+    let down = true;
+    await alice.routeWebSocket(/\/ws/, (ws) => {
+      if (down) void ws.close({ code: 1011, reason: 'the network is down (test)' });
+      else ws.connectToServer();
+    });
+    const label = ((await alice.textContent('#session-label')) ?? '').replace('session ', '');
+    const session = [...ctx.bridge!.sessions.all()].find((s) => s.id.startsWith(label) && s.connection);
+    session!.connection!.terminate();
+    await alice.locator('#lock-badge[data-state="unknown"]').waitFor();
+    assert.is(await alice.textContent('#lock-text'), 'Lock state unknown: the bridge is unreachable', 'not "Unlocked" as last heard');
+    assert.is(await alice.isVisible('#btn-take-control'), false, 'nothing to take while nobody can be asked');
+
+    // The lock changes hands while the page cannot hear it.
+    await takeControl(bob);
+    down = false;
+    await alice.locator('#lock-badge[data-state="held"]').waitFor();
+    assert.match((await alice.textContent('#lock-text')) ?? '', /^Locked by viewer s-[0-9a-f]{4} since \d\d:\d\d:\d\d$/);
+    assert.ok(ctx.bridge!.sessions.get(session!.id)?.connection, 'the session was resumed, not replaced');
+  } finally {
+    await Promise.all([alice.close(), bob.close()]);
+  }
+});
+
 if (chromiumPath) lost.run();

@@ -20,6 +20,8 @@ function clock(iso: string | undefined): string {
 /** Who holds the watched device and since when, with Take control and Release (`devices.lock`). */
 export class LockBadge {
   private view: LockView | undefined;
+  /** False while the bridge is unreachable: the lock may have changed hands unheard. */
+  private known = true;
 
   constructor(
     private readonly root: HTMLElement,
@@ -30,6 +32,7 @@ export class LockBadge {
 
   show(view: LockView | undefined): void {
     this.view = view;
+    this.known = true;
     this.root.hidden = view === undefined;
     if (!view) return;
     const state = !view.holder ? 'free' : view.mine ? 'mine' : 'held';
@@ -44,10 +47,24 @@ export class LockBadge {
     this.release.hidden = state !== 'mine';
   }
 
+  /**
+   * The bridge is unreachable: what the badge said may no longer be true (a holder's socket going
+   * frees its lock, someone may have taken it), so it says it does not know until the page asks again.
+   */
+  unknown(): void {
+    if (!this.view) return;
+    this.known = false;
+    this.root.dataset.state = 'unknown';
+    this.text.textContent = 'Lock state unknown: the bridge is unreachable';
+    this.root.title = 'Who holds this device is asked again once the connection is back';
+    this.take.hidden = true;
+    this.release.hidden = true;
+  }
+
   /** For input the bridge refused while someone else holds the device: who, and the button that gets it. */
   advice(): string | undefined {
     const holder = this.view?.holder;
-    if (!holder || this.view?.mine) return undefined;
+    if (!holder || this.view?.mine || !this.known) return undefined;
     const since = clock(this.view?.since);
     return `Refused: ${who(holder)} holds this device${since ? ` since ${since}` : ''}. Press Take control to act on it (they are told).`;
   }

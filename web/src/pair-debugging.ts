@@ -33,7 +33,9 @@ export class PairDebugging {
   ) {
     client.on('device.lock', (p) => this.onLock(p));
     client.onState((state) => {
-      if (state !== 'open' && this.mine && this.device) this.heldAtDrop = this.device;
+      if (state === 'open') return;
+      if (this.mine && this.device) this.heldAtDrop = this.device;
+      this.badge.unknown();
     });
     client.onSession((e) => {
       if (e.initial) return;
@@ -41,7 +43,8 @@ export class PairDebugging {
       // sent, and a restarted bridge numbers its entries from 1 again, so the old rows would be taken
       // for new entries with the same number. The feed starts over from the bridge's own history.
       if (!e.resumed) this.activity.clear();
-      if (this.device && (!e.resumed || this.heldAtDrop === this.device)) void this.watch(this.device, { history: !e.resumed });
+      // The badge said "unknown" while the bridge was away: ask who holds the device now.
+      if (this.device) void this.watch(this.device, { history: !e.resumed });
     });
   }
 
