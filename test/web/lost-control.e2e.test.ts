@@ -162,6 +162,33 @@ lost('a page whose device was taken over says who took it, and takes it back on 
   }
 });
 
+lost('when whoever took the device over releases it, the notice says it is free again and input still waits for a choice', async (ctx) => {
+  const alice = await open(ctx);
+  const bob = await open(ctx);
+  const seen = deviceCalls(ctx);
+  try {
+    await takeControl(alice);
+    await takeControl(bob);
+    await notice(alice).waitFor();
+    await bob.click('#btn-release');
+    await alice.locator('#lock-badge[data-state="free"]').waitFor();
+    await alice.locator('#control-lost-text', { hasText: 'free again' }).waitFor();
+    assert.match(
+      (await alice.textContent('#control-lost-text')) ?? '',
+      new RegExp(`^You lost control of ${DEVICE}: viewer s-[0-9a-f]{4} took it over\\. It is free again: press Take control again to hold it, or Continue without control\\.$`),
+    );
+    await alice.click('#btn-home');
+    await alice.locator('#toast', { hasText: 'and it is free again. Take control again' }).waitFor();
+    assert.equal(seen.calls, [], 'held back until the user chooses');
+    await alice.click('#btn-retake-control');
+    await alice.locator('#lock-badge[data-state="mine"]').waitFor();
+    assert.is(await notice(alice).count(), 0);
+  } finally {
+    seen.stop();
+    await Promise.all([alice.close(), bob.close()]);
+  }
+});
+
 lost('while its bridge is unreachable a page says the lock state is unknown, and who holds the device once it is back', async (ctx) => {
   const alice = await open(ctx);
   const bob = await open(ctx);

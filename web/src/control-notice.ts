@@ -6,7 +6,8 @@
  * viewer asks `refusal` before each action), so nothing is sent as if the page still held the device.
  */
 export class ControlNotice {
-  private lost: { device: string; why: string } | undefined;
+  /** `moved`: who holds the lock now (null: nobody), once it changed hands again after it was lost. */
+  private lost: { device: string; why: string; moved?: { holder: string | null } } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -23,9 +24,27 @@ export class ControlNotice {
   /** `why` ends the sentence "You lost control of <device>…" with its own separator: " when the connection dropped", ": bob took it over". */
   show(device: string, why: string): void {
     this.lost = { device, why };
-    this.text.textContent = `You lost control of ${device}${why}.`;
-    this.root.dataset.device = device;
+    this.render();
     this.root.hidden = false;
+  }
+
+  /**
+   * The lock of the device this page lost changed hands again (its new holder released it, or someone
+   * else took it): the notice says where it is now, not only who took it then. Input stays held back
+   * until the user chooses, as before.
+   */
+  lockMoved(device: string, holder: string | null): void {
+    if (this.lost?.device !== device) return;
+    this.lost.moved = { holder };
+    this.render();
+  }
+
+  private render(): void {
+    if (!this.lost) return;
+    const { device, why, moved } = this.lost;
+    const now = !moved ? '' : moved.holder ? ` ${moved.holder} holds it now.` : ' It is free again: press Take control again to hold it, or Continue without control.';
+    this.text.textContent = `You lost control of ${device}${why}.${now}`;
+    this.root.dataset.device = device;
   }
 
   hide(): void {
@@ -36,6 +55,8 @@ export class ControlNotice {
   /** Why an action must not be sent now, or undefined when nothing holds it back. */
   refusal(): string | undefined {
     if (!this.lost) return undefined;
-    return `Not sent: you lost control of ${this.lost.device}${this.lost.why}. Take control again, or choose “Continue without control” to act without holding it.`;
+    const { device, why, moved } = this.lost;
+    const now = !moved ? '' : moved.holder ? `, and ${moved.holder} holds it now` : ', and it is free again';
+    return `Not sent: you lost control of ${device}${why}${now}. Take control again, or choose “Continue without control” to act without holding it.`;
   }
 }

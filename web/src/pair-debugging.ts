@@ -122,6 +122,10 @@ export class PairDebugging {
       if (p.holder) this.lost.show(p.device, `: ${who(p.holder)} took it over`);
       else if (this.heldAtDrop === p.device) this.lost.show(p.device, DROPPED);
       else if (p.reason) this.lost.show(p.device, `: ${p.reason}`);
-    } else if (!p.holder && p.reason && p.previous) this.notice(`${p.device} is unlocked: ${p.previous.client ?? 'its holder'} ${p.previous.session.slice(0, 6)} — ${p.reason}`);
+      return;
+    }
+    // A lock lost earlier moved on (released, taken by another): a notice still on screen must not say only who took it then.
+    this.lost.lockMoved(p.device, p.holder && who(p.holder));
+    if (!p.holder && p.reason && p.previous) this.notice(`${p.device} is unlocked: ${p.previous.client ?? 'its holder'} ${p.previous.session.slice(0, 6)} — ${p.reason}`);
   }
 }
