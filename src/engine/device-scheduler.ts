@@ -43,7 +43,7 @@ export class DeviceScheduler {
           throw new ToolError('TIMEOUT', `${what} on ${id} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
         }
         this.health.timedOut(id, what);
-        if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`);
+        if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`, err.settled);
       } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
       throw err;
     }

@@ -350,7 +350,7 @@ export class Engine {
   private onError(deviceId: string, err: unknown, timeoutNote?: string): ToolFailure {
     const f = toFailure(err);
     if (f.code === 'DEVICE_NOT_FOUND') this.forget(deviceId);
-    return timeoutNote && f.code === 'TIMEOUT' ? { ...f, message: `${f.message}; ${timeoutNote}` } : f;
+    return timeoutNote && f.code === 'TIMEOUT' && !(err instanceof ToolError && err.settled) ? { ...f, message: `${f.message}; ${timeoutNote}` } : f;
   }
 
   private onErrorThrow(deviceId: string, err: unknown): ToolError {

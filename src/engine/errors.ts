@@ -29,6 +29,8 @@ export class ToolError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The message already says what became of the work (an install abandoned on the phone): no generic note is added to it. */
+    readonly settled = false,
   ) {
     super(message);
     this.name = 'ToolError';

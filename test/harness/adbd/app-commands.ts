@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { DeviceFiles } from './files.js';
+import { InstallSessions, type Stdin } from './install-sessions.js';
 import { waitBlock } from './launch-output.js';
 import { listPackages } from './package-output.js';
 import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
@@ -14,13 +15,18 @@ const TO_FRONT = 'Warning: Activity not started, its current task has been broug
 
 /** The activity and package managers as `am`, `monkey`, `pm` and `cmd package` reach them, carried out on a virtual phone. */
 export class AppCommands {
+  /** The package installer's sessions (`pm install-create` …). */
+  readonly sessions: InstallSessions;
+
   constructor(
     private readonly phone: VirtualDevice,
     private readonly files: DeviceFiles,
     private readonly quirks: PhoneQuirks,
     /** Called for `monkey --port N`: the adbd then serves `tcp:N` as a monkey channel. */
     private readonly onMonkeyPort: (port: number) => void,
-  ) {}
+  ) {
+    this.sessions = new InstallSessions(files, () => releaseSdk(quirks));
+  }
 
   async am([verb, ...args]: string[]): Promise<CommandResult> {
     if (verb === 'force-stop') {
@@ -111,7 +117,9 @@ export class AppCommands {
     return { out: `Exception occurred while executing:\njava.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}\n`, code: 255 };
   }
 
-  async pm([verb, ...args]: string[]): Promise<CommandResult> {
+  async pm([verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
+    const session = await this.sessionCommand(verb, args, stdin);
+    if (session) return session;
     const pkg = args.filter((a) => !a.startsWith('-'))[0] ?? '';
     switch (verb) {
       case 'path':
@@ -138,28 +146,47 @@ export class AppCommands {
     }
   }
 
-  /** The pushed bytes go through the virtual phone's own package reader, from a host temp file. */
+  /** `pm install-*` on a session (install-sessions.ts); undefined for other verbs. */
+  private async sessionCommand(verb: string, args: string[], stdin: Stdin | undefined): Promise<CommandResult | undefined> {
+    switch (verb) {
+      case 'install-create': return this.sessions.create();
+      case 'install-write': return this.sessions.write(args, stdin);
+      case 'install-commit': return this.sessions.commit(args, this.quirks.installConfirmation, (apk) => this.installApk(apk));
+      case 'install-abandon':
+      case 'install-destroy': return this.sessions.abandon(args);
+      default: return undefined;
+    }
+  }
+
+  /** `pm install <path>`: the pushed file, installed as a session's would be. */
   private async install(devicePath: string): Promise<CommandResult> {
+    const data = this.files.read(devicePath);
+    if (!data && !this.quirks.installFailure) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
+    return ok(await this.installApk(data ?? Buffer.alloc(0)));
+  }
+
+  /** The bytes go through the virtual phone's own package reader, from a host temp file; `installFailure` refuses them first. */
+  private async installApk(data: Buffer): Promise<string> {
     const failure = this.quirks.installFailure;
     this.quirks.installFailure = undefined;
-    if (failure) return ok(`Failure [${failure}]\n`);
-    const data = this.files.read(devicePath);
-    if (!data) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
+    if (failure) return `Failure [${failure}]\n`;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-adbd-install-'));
     try {
       const file = path.join(dir, 'app.apk');
       fs.writeFileSync(file, data);
       await this.phone.installApp(file, ctx());
-      return ok('Success\n');
+      return 'Success\n';
     } catch (err) {
-      return ok(`Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`);
+      return `Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`;
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
 
   /** `cmd package …` (PackageManagerShellCommand). */
-  async cmdPackage([verb, ...args]: string[]): Promise<CommandResult> {
+  async cmdPackage([verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
+    const session = await this.sessionCommand(verb, args, stdin);
+    if (session) return session;
     if (verb === 'resolve-activity') {
       // PackageManagerShellCommand runResolveActivity --brief: the match line, then the component.
       const pkg = args[args.length - 1];

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { ANDROID_PROFILE, systemClock, VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
+import { ByteQueue } from './byte-queue.js';
 import { DeviceFiles } from './files.js';
 import { runMonkey } from './monkey-service.js';
 import { PhoneShell } from './phone-shell.js';
@@ -86,7 +87,9 @@ export class EmulatedPhone {
       const scrcpy = this.scrcpy.launcher(shell[1], this.shell);
       if (scrcpy) return scrcpy;
       return async (stream) => {
-        const result = await this.shell.run(shell[1]);
+        // Taken from the start: the host may write stdin (a streamed APK) before the command reads it.
+        const stdin = new ByteQueue(stream);
+        const result = await this.shell.run(shell[1], stdin);
         await stream.write(result.out);
         if (result.open && !stream.closed) await once(stream, 'close');
       };

@@ -28,6 +28,11 @@ export interface PhoneQuirks {
   dumpDelayMs: number;
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
+  /**
+   * `pm install-commit` waits for a confirmation on the phone that nobody gives (MIUI "Install via
+   * USB", ColorOS, Vivo, Play Protect): it answers only once the session is abandoned.
+   */
+  installConfirmation: boolean;
   /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
   noMotionEvent: boolean;
   /**
@@ -82,7 +87,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

@@ -6,6 +6,7 @@ import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
+import type { InstallSessions, Stdin } from './install-sessions.js';
 import { findCommand } from './find-command.js';
 import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
@@ -42,18 +43,24 @@ export class PhoneShell {
     this.apps = new AppCommands(phone, files, this.quirks, (port) => this.onMonkeyPort(port));
   }
 
-  async run(line: string): Promise<CommandResult> {
+  /** The package installer's open sessions, for tests. */
+  get installSessions(): InstallSessions {
+    return this.apps.sessions;
+  }
+
+  /** `stdin`: what the host writes on the command's stream (an APK streamed into `pm install-write … -`). */
+  async run(line: string, stdin?: Stdin): Promise<CommandResult> {
     let commands;
     try {
       commands = parseCommandLine(line);
     } catch (err) {
       return { out: `/system/bin/sh: ${(err as Error).message}\n`, code: 2 };
     }
-    return this.runCommands(commands);
+    return this.runCommands(commands, stdin);
   }
 
   /** Simple commands joined by `;`, `&&`, `||`: what reaches the stream (stdout and stderr are one through `shell:`), and the last exit code. */
-  async runCommands(commands: SimpleCommand[]): Promise<CommandResult> {
+  async runCommands(commands: SimpleCommand[], stdin?: Stdin): Promise<CommandResult> {
     const outputs: (Buffer | string)[] = [];
     let code = 0;
     let open = false;
@@ -61,7 +68,7 @@ export class PhoneShell {
       if ((c.after === '&&' && code !== 0) || (c.after === '||' && code === 0)) continue;
       const words = c.words.filter((w) => !/^\d?>/.test(w));
       while (words.length && /^[A-Z_]+=/.test(words[0])) words.shift();
-      const r = await this.command(words);
+      const r = await this.command(words, stdin);
       code = r.code;
       const reaching = reachingStream(c.words);
       if (r.err && reaching.err) outputs.push(r.err);
@@ -75,7 +82,7 @@ export class PhoneShell {
     return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code, open };
   }
 
-  private async command(w: string[]): Promise<CommandResult> {
+  private async command(w: string[], stdin?: Stdin): Promise<CommandResult> {
     const [cmd, ...args] = w;
     switch (cmd) {
       case 'echo': return ok(`${args.join(' ')}\n`);
@@ -92,12 +99,12 @@ export class PhoneShell {
       case 'input': return this.input(args);
       case 'am': return this.apps.am(args);
       case 'monkey': return this.apps.monkey(args);
-      case 'pm': return this.apps.pm(args);
+      case 'pm': return this.apps.pm(args, stdin);
       case 'cmd':
         // `cmd` arrived in Android 7 (API 24). Before, mksh finds no such file and says so on stderr,
         // exit 127, as for any missing command on those phones ("/system/bin/sh: dpm: not found").
         if (releaseSdk(this.quirks) < 24) return { out: '', err: '/system/bin/sh: cmd: not found\n', code: 127 };
-        return this.cmd(args);
+        return this.cmd(args, stdin);
       case 'svc': return args[0] === 'wifi' ? this.wifi(args[1] === 'enable') : unknown(w);
       case 'dumpsys': return this.dumpsys(args);
       case 'uiautomator': return this.uiautomator(args);
@@ -250,10 +257,10 @@ export class PhoneShell {
   }
 
 
-  private async cmd([service, verb, ...args]: string[]): Promise<CommandResult> {
+  private async cmd([service, verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
     if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
     if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
-    if (service === 'package') return this.apps.cmdPackage([verb, ...args]);
+    if (service === 'package') return this.apps.cmdPackage([verb, ...args], stdin);
     return unknown(['cmd', service, verb, ...args]);
   }
 

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import adbkit from '@devicefarmer/adbkit';
 import { untilAborted } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
@@ -155,6 +156,43 @@ export async function execStreaming(device: TransportSource, command: string, si
     throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
+    transport.end();
+  }
+}
+
+/**
+ * `execOnDevice` with `input` fed to the command's stdin, as adb streams an APK into `pm
+ * install-write … -` (adb/client/adb_install.cpp). The stream is never half-closed: adb cannot
+ * carry a half-close, so the device's command reads exactly the byte count it was told and answers.
+ * Aborting the signal closes the socket mid-transfer.
+ */
+export async function execWithInput(device: TransportSource, command: string, input: Readable, signal: AbortSignal): Promise<Buffer> {
+  if (signal.aborted) throw signal.reason;
+  const transport = await device.fresh?.() ?? (await device.transport());
+  const onAbort = () => transport.socket.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Buffer[] = [];
+  try {
+    const reply = await request(transport, `exec:${command}`);
+    if (reply === 'FAIL') await transport.parser.readError();
+    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
+    const fed = new Promise<void>((resolve, reject) => {
+      input.once('error', reject);
+      input.once('end', resolve);
+      input.pipe(transport.socket, { end: false });
+    });
+    // The device may answer (an error) before taking every byte: its answer is what counts.
+    fed.catch(() => transport.socket.destroy());
+    await readToEnd(transport.socket, (chunk) => void chunks.push(chunk));
+    if (signal.aborted) throw signal.reason;
+    return Buffer.concat(chunks);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    input.unpipe(transport.socket);
+    input.destroy();
     transport.end();
   }
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
@@ -5,9 +6,9 @@ import { shellQuote } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
-import { installRefusal } from './install-failure.js';
 import { LauncherSource } from './launcher-source.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
+import { SessionInstall } from './session-install.js';
 import { isInstalledOutput, parseResumedPackage, SEPARATOR } from './shell-output.js';
 
 /** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
@@ -19,8 +20,8 @@ export interface AppsIo {
   text(command: string, ctx: CallContext, what: string): Promise<string>;
   /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
   checkedText(command: string, ctx: CallContext, what: string): Promise<string>;
-  /** adbkit's install of a host APK (a sync push, then `pm install -r`). */
-  install(path: string): Promise<unknown>;
+  /** A shell command's output, `input` fed to its stdin (an APK streamed into an install session). */
+  fed(command: string, input: Readable, ctx: CallContext, what: string): Promise<string>;
   /** Runs `work`, mapping its failure to a SPEC code as the device does for every command. */
   guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T>;
   /** Wakes the screen and removes a swipe lock from the `known` state (screen-state.ts ScreenGuard); `blocked` words the refusal of a lock. */
@@ -41,8 +42,10 @@ export class AndroidApps {
   private readonly launcher: AppLauncher;
   private readonly versions: AppVersionSource;
   private readonly launchers: LauncherSource;
+  private readonly sessions: SessionInstall;
 
   constructor(private readonly io: AppsIo) {
+    this.sessions = new SessionInstall(io);
     this.versions = new AppVersionSource(io.release);
     this.launchers = new LauncherSource(io.release);
     this.launcher = new AppLauncher({
@@ -80,24 +83,23 @@ export class AndroidApps {
     return undefined;
   }
 
-  /** adbkit's install: a sync push to /data/local/tmp, then `pm install -r` (two round trips plus the transfer). */
+  /** A package-installer session the APK is streamed into (session-install.ts): stopped cleanly at the deadline or on cancel. */
   async install(path: string, ctx: CallContext): Promise<{ package: string }> {
     const pkg = await apkPackageName(path, this.io.serial);
     this.launcher.forget(pkg);
-    // The refusal code must be read before guard() turns adbkit's InstallError into a generic failure.
-    const refused = (err: unknown) => {
-      const code = (err as { code?: unknown }).code;
-      return typeof code === 'string' ? installRefusal(code, this.io.serial, path) : undefined;
-    };
     try {
-      await this.io.guard(ctx, 'installing', () => this.io.install(path).catch((err: unknown) => {
-        throw refused(err) ?? err;
-      }));
+      await this.sessions.install(path, ctx);
     } catch (err) {
       if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+      if (err instanceof ToolError && err.message.includes(path)) throw err;
       throw new ToolError('INTERNAL', `installing ${path} on ${this.io.serial} failed: ${(err as Error).message}`);
     }
     return { package: pkg };
+  }
+
+  /** Stops installs under way, each abandoning its session on the phone. */
+  close(): Promise<void> {
+    return this.sessions.close();
   }
 
   async uninstall(pkg: string, ctx: CallContext): Promise<void> {
