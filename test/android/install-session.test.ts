@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ToolError } from '../../src/engine/errors.js';
+import { writeApk } from '../harness/apk-builder.js';
+import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
+
+/** mobile_install_app on Android through a package-installer session, and how it is stopped. */
+const installs = suite<{ rig?: AndroidRig; tmp?: string }>('android install sessions');
+
+installs.before(async (ctx) => {
+  ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-android-install-'));
+  ctx.rig = await startRig();
+});
+installs.after(async (ctx) => {
+  await ctx.rig?.stop();
+  if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+});
+installs.after.each(({ rig }) => {
+  rig!.phone.shell.quirks.installConfirmation = false;
+  rig!.phone.shell.quirks.installFailure = undefined;
+});
+
+/** Nothing of an install left on the phone: no session open, no APK copy in the folders adb clients push to. */
+function assertNothingLeft(rig: AndroidRig): void {
+  assert.equal([...rig.phone.shell.installSessions.open.keys()], [], 'no install session left open');
+  assert.equal(rig.phone.files.list('/data/local/tmp'), [], 'no APK copy left in /data/local/tmp');
+}
+
+/** Installs through the driver with its own deadline and signal, as the engine gives a call. */
+function installWith(rig: AndroidRig, apk: string, timeoutMs: number, cancel?: AbortSignal): Promise<unknown> {
+  return rig.engine.withDevice(rig.phone.serial, 'installing', (device, ctx) => device.installApp(apk, cancel ? { ...ctx, signal: AbortSignal.any([ctx.signal, cancel]) } : ctx), timeoutMs);
+}
+
+installs('streams the APK into a session and commits it: installed and listed, nothing pushed, nothing left', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.session', label: 'Session App', versionName: '2.1' });
+  rig!.phone.stats.reset();
+  const r = await rig!.call('mobile_install_app', { path: apk });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  const { apps } = (await rig!.call('mobile_list_apps')) as { apps: { package: string; name: string }[] };
+  assert.ok(apps.some((a) => a.package === 'com.example.session' && a.name === 'Session App'), JSON.stringify(apps));
+  const opened = rig!.phone.stats.opened;
+  const size = fs.statSync(apk).size;
+  assert.ok(opened.some((s) => s === `exec:pm install-create -r -S ${size}`), opened.join('\n'));
+  assert.ok(opened.some((s) => new RegExp(`^exec:pm install-write -S ${size} \\d+ base\\.apk -$`).test(s)), opened.join('\n'));
+  assert.ok(opened.some((s) => /^exec:pm install-commit \d+$/.test(s)), opened.join('\n'));
+  assert.not.ok(opened.includes('sync:'), 'nothing pushed');
+  assertNothingLeft(rig!);
+});
+
+installs('a refusal at commit keeps its code and message, and the session is gone', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.older', label: 'Older' });
+  rig!.phone.shell.quirks.installFailure = 'INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 1 is older than current 3';
+  const r = await rig!.call('mobile_install_app', { path: apk });
+  assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+  assert.match(String(r.message), 'older than the installed version');
+  assert.match(String(r.message), 'INSTALL_FAILED_VERSION_DOWNGRADE');
+  assertNothingLeft(rig!);
+});
+
+installs('a commit waiting for a confirmation nobody gives: TIMEOUT before the deadline, the session abandoned on the phone', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.waiting', label: 'Waiting' });
+  rig!.phone.shell.quirks.installConfirmation = true;
+  rig!.phone.stats.reset();
+  const err = await installWith(rig!, apk, 2_000).then(() => undefined, (e: unknown) => e);
+  assert.instance(err, ToolError);
+  const e = err as ToolError;
+  assert.is(e.code, 'TIMEOUT', e.message);
+  assert.match(e.message, /install session \d+ was abandoned on the phone \(pm install-abandon\), so nothing was installed/);
+  assert.not.match(e.message, 'may still finish');
+  assert.ok(rig!.phone.stats.opened.some((s) => /^exec:pm install-abandon \d+$/.test(s)), rig!.phone.stats.opened.join('\n'));
+  assertNothingLeft(rig!);
+  assert.not.ok(rig!.phone.phone.installedApps.some((a) => a.package === 'com.example.waiting'), 'not installed');
+});
+
+installs("the caller's cancel while the commit waits: the session is abandoned the same way", async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.cancelled', label: 'Cancelled' });
+  rig!.phone.shell.quirks.installConfirmation = true;
+  rig!.phone.stats.reset();
+  const cancel = new AbortController();
+  const installing = installWith(rig!, apk, 60_000, cancel.signal).then(() => undefined, (e: unknown) => e);
+  await until(() => rig!.phone.stats.opened.some((s) => s.includes('install-commit')), 'the commit to wait on the phone');
+  cancel.abort();
+  const e = (await installing) as ToolError;
+  assert.instance(e, ToolError);
+  assert.match(e.message, /was stopped .*; install session \d+ was abandoned on the phone/);
+  assertNothingLeft(rig!);
+});
+
+installs('the emulated package manager: a missing session and a stdin write without its size fail as AOSP prints them', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  const missing = await shell.run('pm install-commit 42');
+  assert.is(missing.code, 255);
+  assert.match(String(missing.out), /^Exception occurred while executing 'install-commit':\njava\.lang\.SecurityException: Caller has no access to session 42\n/);
+  const created = String((await shell.run('pm install-create -r -S 10')).out);
+  const id = /\[(\d+)\]/.exec(created)![1];
+  const unsized = await shell.run(`pm install-write ${id} base.apk -`);
+  assert.is(unsized.code, 1);
+  assert.is(String(unsized.out), 'Error: must specify a APK size\n');
+  assert.is(String((await shell.run(`pm install-abandon ${id}`)).out), 'Success\n');
+  assert.is((await shell.run(`pm install-abandon ${id}`)).code, 255, 'abandoned twice: the session no longer exists');
+  assertNothingLeft(rig!);
+});
+
+if (hasAdb()) installs.run();
