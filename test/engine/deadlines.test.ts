@@ -90,6 +90,27 @@ test('an install that runs out of time says it may still finish and how to check
   }
 });
 
+test('an install TIMEOUT whose message settles what became of it (abandoned on the phone) gets no "may still finish" note', async () => {
+  class AbandonedInstall extends RecordingDriver {
+    override async open(id: string): Promise<DeviceHandle | undefined> {
+      const handle = await super.open(id);
+      return handle && { ...handle, installApp: async () => Promise.reject(new ToolError('TIMEOUT', `installing on ${id} did not finish in time; install session 7 was abandoned on the phone`, true)) };
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mb-install-'));
+  const apk = join(dir, 'app.apk');
+  writeFileSync(apk, 'PK');
+  const engine = new Engine({ drivers: [new AbandonedInstall(['phone'])], allowPaths: [dir] });
+  try {
+    const r = (await engine.call('mobile_install_app', { device: 'phone', path: apk })) as Answer;
+    assert.is(r.code, 'TIMEOUT', JSON.stringify(r));
+    assert.is(r.message, 'installing on phone did not finish in time; install session 7 was abandoned on the phone');
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a driver call is told when its deadline falls, so waiting it chooses can end in time to answer', async () => {
   const seen: CallContext[] = [];
   class Launcher extends RecordingDriver {

@@ -33,7 +33,8 @@ export const appTools = [
     description:
       'Install an app from a file on the machine running mobilebridge: an .apk for Android, an .ipa or .app for iOS. ' +
       'The path must be under the working directory, the temp directory or a folder allowed with --allow-path. ' +
-      'Errors: INVALID_PARAMETER when the file is missing or not an app for this platform, PERMISSION_DENIED for a path outside the allowed folders.',
+      'Errors: INVALID_PARAMETER when the file is missing or not an app for this platform, PERMISSION_DENIED for a path outside the allowed folders, ' +
+      'TIMEOUT when the install did not finish in time (on Android the install is then abandoned on the phone and the message says so; confirm the phone\'s install prompt and try again).',
     params: params({ device, path: requiredString('path', 'path to an .apk (Android) or .ipa/.app (iOS) file') }),
     mutates: true,
     timeoutMs: 180_000,
