@@ -22,6 +22,24 @@ function startRun(dir: string, files: string[]) {
   });
 }
 
+/** Sends Ctrl-C once the run reports its first passed step; what the run printed and its exit code. */
+async function interruptAfterFirstStep(child: ReturnType<typeof spawn>): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+  const interrupted = new Promise<void>((resolve) => {
+    child.stderr!.on('data', (b: Buffer) => {
+      stderr += b.toString();
+      if (/passed\s+\S+/.test(stderr)) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await Promise.race([interrupted, exited]);
+  child.kill('SIGINT');
+  const code = await exited;
+  return { stdout, stderr, code };
+}
+
 test('run: Ctrl-C while failing assertions settle finishes the run as cancelled, writes the reports and exits 130', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
   // 27 failing assertions each settle for a second: the interrupt lands in a settle.
@@ -63,19 +81,8 @@ test('run: after Ctrl-C the scenarios never started are named on stdout, in juni
   // One phone, two scenarios: the interrupt lands in the first, the second never starts.
   const child = startRun(dir, [join(RUNS_DIR, 'assertions_fail.json'), join(RUNS_DIR, 'actions_android.json')]);
   try {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    const interrupted = new Promise<void>((resolve) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-        if (/passed\s+\S+/.test(stderr)) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await Promise.race([interrupted, exited]);
-    child.kill('SIGINT');
-    assert.is(await exited, 130, stderr);
+    const { stdout, stderr, code } = await interruptAfterFirstStep(child);
+    assert.is(code, 130, stderr);
     const out = JSON.parse(stdout) as { data: { runs: { scenario: string; status: string }[]; not_started?: string[] } };
     assert.is(out.data.runs.length, 1, stdout);
     assert.equal(out.data.runs[0].status, 'cancelled');
@@ -105,19 +112,8 @@ test('run --bridge: after Ctrl-C the scenarios not sent to the bridge yet are na
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    const interrupted = new Promise<void>((resolve) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-        if (/passed\s+\S+/.test(stderr)) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await Promise.race([interrupted, exited]);
-    child.kill('SIGINT');
-    assert.is(await exited, 130, stderr);
+    const { stdout, stderr, code } = await interruptAfterFirstStep(child);
+    assert.is(code, 130, stderr);
     const out = JSON.parse(stdout) as { data: { runs: { scenario: string }[]; not_started?: string[] } };
     assert.is(out.data.runs.length, 1, stdout);
     assert.is(out.data.not_started?.length, 1, stdout);
