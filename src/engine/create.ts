@@ -24,6 +24,8 @@ export interface EngineSetup {
   allowPaths?: string[];
   /** Drivers to use in addition (tests inject harness-backed drivers here). */
   extraDrivers?: Driver[];
+  /** Follow devices coming and going (default true; one-shot commands turn it off). */
+  watchDevices?: boolean;
 }
 
 /** The one place that knows which platforms exist; commands and the bridge build their engine here. */
@@ -34,7 +36,7 @@ export function createEngine(setup: EngineSetup = {}): Engine {
   if (setup.android) drivers.push(new AndroidDriver({ probeTimeoutMs: probeDeadline(setup.timeoutMs), ...setup.android }));
   if (setup.sources && (setup.sources.adb.length || setup.sources.wda.length)) drivers.push(createSourceSet(setup.sources));
   drivers.push(...(setup.extraDrivers ?? []));
-  return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths });
+  return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths, watchDevices: setup.watchDevices });
 }
 
 /** Each device's answer in a listing must come well inside the listing's own deadline (min(10 s, --timeout)). */

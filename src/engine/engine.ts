@@ -28,6 +28,11 @@ export interface EngineOptions {
   listTimeoutMs?: number;
   /** Extra folders screenshots and installs may use (SPEC §2). */
   allowPaths?: string[];
+  /**
+   * Follow devices coming and going (default true). A one-shot command does not: following starts
+   * the adb server's device feed (and the server itself) even for a call on a virtual phone.
+   */
+  watchDevices?: boolean;
 }
 
 export interface CallOptions {
@@ -95,7 +100,7 @@ export class Engine {
     this.allowedPaths = new AllowedPaths(options.allowPaths);
     this.ids = new DeviceIds(this.drivers);
     this.handles = new DeviceHandles(this.drivers, async () => ({ ids: (await this.listDevices()).map((d) => d.id), problems: this.sourceProblems() }));
-    for (const driver of this.drivers) {
+    for (const driver of options.watchDevices === false ? [] : this.drivers) {
       const off = driver.watch?.((change) => {
         const publish = () => {
           const shown = this.ids.changed(driver, change);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { deadPort } from '../support/dead-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +127,18 @@ cli('a bad device flag or a state folder that cannot be used is invalid input (e
   assert.match(launch.json.message, new RegExp(`state in ${file} \\(MOBILEBRIDGE_STATE_DIR\\), but it is a file, not a folder; set MOBILEBRIDGE_STATE_DIR to a folder`));
   const front = await mb(state, 'call', 'mobile_get_foreground_app', '{"device":"virtual-android-1"}');
   assert.is.not(front.json.package, 'com.mobilebridge.demo', 'the refused call launched nothing');
+});
+
+cli('a call on a virtual phone does not touch adb: no server started, no device feed opened', async ({ state }) => {
+  // A fake adb first on PATH records any run; the port is one nothing listens on.
+  const bin = join(state, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'adb'), `#!/bin/sh\necho "$*" >> '${join(state, 'adb-runs.log')}'\nexit 1\n`, { mode: 0o755 });
+  const port = await deadPort();
+  const env = { ...process.env, MOBILEBRIDGE_STATE_DIR: state, PATH: `${bin}:${process.env.PATH}`, ANDROID_ADB_SERVER_PORT: String(port) };
+  const { stdout } = await run(process.execPath, [MAIN, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--no-ios'], { env, cwd: state });
+  assert.equal(JSON.parse(stdout), { width: 1080, height: 2400 });
+  assert.not.ok(existsSync(join(state, 'adb-runs.log')), 'adb was run');
 });
 
 cli('--help on every command, --version, unknown command', async ({ state }) => {

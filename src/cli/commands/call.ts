@@ -75,7 +75,8 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
       result = bridged.result;
     } else {
       if (flags.reset === true) await resetVirtualState();
-      const engine = createEngine(engineSetupFromFlags(flags));
+      // One call, then gone: no device feed (it would start the adb server for a call on a virtual phone).
+      const engine = createEngine({ ...engineSetupFromFlags(flags), watchDevices: false });
       try {
         result = await engine.call(tool, parameters, { origin: 'cli' });
       } finally {
