@@ -27,7 +27,8 @@ ${DEVICE_FLAGS_HELP}`,
       for (const note of bridged.result.notes ?? []) process.stderr.write(`mobilebridge devices: ${note}\n`);
       return EXIT.ok;
     }
-    const engine = createEngine(engineSetupFromFlags(flags));
+    // One listing, then gone: no hot-plug feed beside it.
+    const engine = createEngine({ ...engineSetupFromFlags(flags), watchDevices: false });
     try {
       printJson({ devices: await engine.listDevices() });
       // On stderr, so the JSON stays the tool's result: a source that did not answer lists nothing, silently otherwise.
