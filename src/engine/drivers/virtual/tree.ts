@@ -55,10 +55,13 @@ export function toUiNode(box: Box, ctx: TreeContext): UiNode | null {
   // Keys are not elements of the app; only a labelled key (the iOS return key) is listed.
   if (v.kind === 'button' && v.style === 'key' && !v.label) return null;
   const cls = classify(v);
-  const iconOnIos = ctx.platform === 'ios' && (v.kind === 'column' || v.kind === 'row') && v.role === 'icon';
+  const icon = (v.kind === 'column' || v.kind === 'row') && v.role === 'icon';
+  const iconOnIos = ctx.platform === 'ios' && icon;
   const node: UiNode = {
     type: iconOnIos ? 'button' : cls.type,
-    text: nodeText(v),
+    // A launcher icon is one view that draws its picture and its name (Launcher3's BubbleTextView:
+    // text and content-desc both the app's name; SpringBoard's XCUIElementTypeIcon has no children).
+    text: icon && ctx.platform === 'android' ? (v.label ?? '') : nodeText(v),
     label: v.label ?? (ctx.platform === 'ios' ? iosLabel(v) : null),
     bounds: box.visible,
     enabled: v.kind === 'button' ? v.enabled !== false : true,
@@ -82,6 +85,7 @@ export function toUiNode(box: Box, ctx: TreeContext): UiNode | null {
   }
   if ((v.kind === 'column' || v.kind === 'row') && v.selected !== undefined) node.selected = v.selected;
   if (box.scroll) node.scrollable = true;
+  if (icon) return node;
   for (const child of box.children) {
     const c = toUiNode(child, ctx);
     if (c) node.children.push(c);
