@@ -87,9 +87,13 @@ async function listTop(page: Page): Promise<number> {
 
 inspector('an ambiguous label says so and offers a wording that resolves to exactly that element', async (ctx) => {
   const page = ctx.page!;
-  // The launcher: each app's icon carries its name as a label, and the text under it says it again.
+  // The demo app's list: row subtitles repeat ("On sale" under two items).
+  await ctx.bridge!.engine.call('mobile_launch_app', { device: DEVICE, packageName: 'com.mobilebridge.demo' });
+  await ctx.bridge!.engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/home' });
   const elements = ((await ctx.bridge!.engine.call('mobile_list_elements_on_screen', { device: DEVICE })) as { elements: { id: string; text: string }[] }).elements;
-  const caption = elements.find((e) => e.text === 'Settings')!;
+  const caption = elements.filter((e) => e.text === 'On sale')[1];
+  assert.ok(caption, 'two "On sale" subtitles on the list');
+  await page.locator(`#element-list li[data-id="${caption.id}"]`).waitFor();
   await page.click(`#element-list li[data-id="${caption.id}"]`);
   await page.waitForSelector('#element-details .verdict-badge');
   assert.match((await page.textContent('#element-details .verdict-badge')) ?? '', 'not unique');
@@ -97,6 +101,8 @@ inspector('an ambiguous label says so and offers a wording that resolves to exac
   const copied = await copy(page, 'Copy target');
   assert.is(copied, alternative);
   assert.is(await resolvedBy(ctx, waitVisible(copied)), caption.id, `"${copied}" resolves to the caption`);
+  // The next test launches the app and expects its sign-in screen in front.
+  await ctx.bridge!.engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/signin' });
 });
 
 inspector('rows lead with the visible text; a click shows a unique target whose copy resolves to the element', async (ctx) => {
