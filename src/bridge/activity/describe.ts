@@ -1,5 +1,5 @@
 import type { UiElement } from '../../engine/types.js';
-import { readableName } from '../../engine/verbs/element-name.js';
+import { readableName } from '../../engine/readable-name.js';
 import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
 import { characters } from '../../engine/text-length.js';
 

@@ -1,3 +1,4 @@
+import { readableName } from '../readable-name.js';
 import type { UiElement } from '../types.js';
 
 /**
@@ -15,8 +16,8 @@ export function pointIn(description: string): { x: number; y: number } | undefin
 
 /** Why a point is not a target, naming the smallest element with a text, label or hint that holds it. */
 export function pointMessage(description: string, point: { x: number; y: number }, elements: readonly UiElement[]): string {
-  // A password field's text is its bullets (or worse): it is named by its label or hint.
-  const named = (e: UiElement) => (e.password ? '' : e.text) || e.accessibility_label || e.hint || '';
+  // A password field's text is its bullets: it is named by its label or hint (readableName).
+  const named = (e: UiElement) => readableName(e) ?? '';
   const under = elements
     .filter((e) => named(e) && point.x >= e.x && point.x <= e.x + e.width && point.y >= e.y && point.y <= e.y + e.height)
     .sort((a, b) => a.width * a.height - b.width * b.height)[0];

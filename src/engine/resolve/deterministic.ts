@@ -2,7 +2,7 @@ import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { pointIn, pointMessage } from './coordinates.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
-import { namedOnScreen, textInside } from './on-screen.js';
+import { clip, namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
 import { assess, prepare, textMatch } from './score.js';
@@ -36,7 +36,8 @@ const candidateOn =
   (elements: readonly UiElement[]) =>
   (s: { element: UiElement; score: number }): Candidate => {
     const e = s.element;
-    const shows = e.text || e.accessibility_label ? undefined : textInside(e, elements);
+    const inner = e.text || e.accessibility_label ? undefined : textInside(e, elements);
+    const shows = inner && clip(inner);
     return { id: e.id, type: e.type, text: e.text, label: e.accessibility_label, ...(shows ? { shows } : {}), score: Math.round(Math.min(1, s.score) * 100) / 100 };
   };
 

@@ -5,3 +5,4 @@ export { normalizeText, tokenize } from './normalize.js';
 export { parseQuery, type Query } from './query.js';
 export { isActionable } from './score.js';
 export { readingOrder } from './geometry.js';
+export { textInside } from './on-screen.js';

@@ -1,3 +1,4 @@
+import { readableName } from '../readable-name.js';
 import type { UiElement } from '../types.js';
 import { readingOrder } from './geometry.js';
 import { isActionable } from './score.js';
@@ -5,9 +6,8 @@ import { isActionable } from './score.js';
 const SHOWN = 8;
 const LONGEST = 32;
 
-const nameOf = (e: UiElement): string => (e.password ? '' : e.text) || e.accessibility_label || e.hint || '';
-
-function clip(text: string): string {
+/** One line of at most LONGEST characters, for a message. */
+export function clip(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > LONGEST ? `${one.slice(0, LONGEST - 1)}…` : one;
 }
@@ -18,14 +18,14 @@ function clip(text: string): string {
  * whether it is on the wrong screen or used the wrong words, without listing the elements again.
  */
 export function namedOnScreen(elements: readonly UiElement[]): string {
-  const named = elements.filter((e) => e.visible !== false && nameOf(e));
+  const named = elements.filter((e) => e.visible !== false && readableName(e));
   if (!named.length) return 'nothing on screen has a text or label';
   const ordered = [...named.filter(isActionable).sort(readingOrder), ...named.filter((e) => !isActionable(e)).sort(readingOrder)];
   const seen = new Set<string>();
   const shown: string[] = [];
   let cut = false;
   for (const e of ordered) {
-    const name = clip(nameOf(e));
+    const name = clip(readableName(e)!);
     const key = `${name}\u0000${e.type}`;
     if (seen.has(key)) continue;
     if (shown.length === SHOWN) {
@@ -39,11 +39,13 @@ export function namedOnScreen(elements: readonly UiElement[]): string {
   return `on screen: ${shown.join(', ')}${more}`;
 }
 
-/** The first text drawn inside `container` (reading order): a list row's title, where the row itself has none. */
+/**
+ * The first text drawn inside `container`, in reading order: a list row's title, where the row
+ * itself has none. The resolver names such a candidate by it, the recorder a tap on such a row.
+ */
 export function textInside(container: UiElement, elements: readonly UiElement[]): string | undefined {
   const inside = (e: UiElement) =>
     e !== container && e.center.x >= container.x && e.center.x < container.x + container.width && e.center.y >= container.y && e.center.y < container.y + container.height;
-  const texts = elements.filter((e) => e.visible !== false && !e.password && e.text && inside(e));
-  const first = texts.sort(readingOrder)[0];
-  return first ? clip(first.text) : undefined;
+  const first = elements.filter((e) => e.type === 'text' && e.visible !== false && readableName(e) && inside(e)).sort(readingOrder)[0];
+  return first && readableName(first);
 }

@@ -1,5 +1,5 @@
 import { locatorKind } from '../../validate/index.js';
-import type { ElementType, UiElement } from '../types.js';
+import type { ElementType } from '../types.js';
 
 /**
  * How a scenario names an element: by what a user sees on it. One rule for the recorder (which
@@ -32,12 +32,3 @@ export const ROLE_WORD: Partial<Record<ElementType, string>> = {
   keyboard: 'keyboard',
   text: 'text',
 };
-
-/**
- * What a person reads on an element on screen: its text, else its label, else its hint (an empty
- * field). A password field's text is bullets, so it goes by its label or hint. The recorder names a
- * tapped element by it, and the activity feed names where a tap landed.
- */
-export function readableName(e: UiElement): string | undefined {
-  return (e.password ? undefined : e.text) || e.accessibility_label || e.hint || undefined;
-}

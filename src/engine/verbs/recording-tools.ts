@@ -1,6 +1,7 @@
 import type { CallEvent } from '../engine.js';
 import type { UiElement } from '../types.js';
-import { readableName } from './element-name.js';
+import { readableName } from '../readable-name.js';
+import { textInside } from '../resolve/index.js';
 import { resolvedOf } from './target.js';
 import type { VerbOutcome, VerbStep } from './types.js';
 import { SCENARIO_BUTTONS } from '../../validate/vocabulary.js';
@@ -43,7 +44,7 @@ export function elementAt(elements: readonly UiElement[], x: number, y: number):
   for (const e of elements) {
     if (!contains(e, x, y)) continue;
     const own = readableName(e);
-    const name = own ?? (e.type === 'listitem' ? titleOf(e, elements) : undefined);
+    const name = own ?? (e.type === 'listitem' ? textInside(e, elements) : undefined);
     if (name) named.push({ element: e, name, area: e.width * e.height });
   }
   const unique = (n: { name: string }) => (counts.get(n.name) ?? 0) <= 1;
@@ -51,13 +52,6 @@ export function elementAt(elements: readonly UiElement[], x: number, y: number):
   return named[0];
 }
 
-/** The first named element inside a row, in reading order: its title. */
-function titleOf(row: UiElement, elements: readonly UiElement[]): string | undefined {
-  return elements
-    .filter((e) => e !== row && e.type === 'text' && readableName(e) && contains(row, e.center.x, e.center.y))
-    .sort((a, b) => a.y - b.y || a.x - b.x)
-    .map((e) => readableName(e))[0];
-}
 
 export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[] | undefined): RawTranslation {
   if (!e.ok || !e.mutates) return undefined;
