@@ -1,6 +1,7 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processExists } from '../process-alive.js';
+import { lockHolder } from './recover.js';
 
 /**
  * One run at a time per output folder. Two runs given the same --out (two CI jobs, a second
@@ -23,8 +24,8 @@ export async function claimOutput(outDir: string, pid = process.pid): Promise<Ou
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== pid && processExists(holder)) return { heldBy: holder };
+    const holder = await lockHolder(file);
+    if (holder !== undefined && holder !== pid && processExists(holder)) return { heldBy: holder };
     // Its writer is gone (or it is unreadable, half-written): remove it and try again.
     await unlink(file).catch(() => undefined);
   }

@@ -12,7 +12,8 @@ import { processExists } from '../process-alive.js';
 const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
 const INTERRUPTED = 'interrupted: the run stopped without finishing (its process ended: crash, kill or power loss); the steps above are what was recorded';
 
-async function lockHolder(lock: string): Promise<number | undefined> {
+/** The pid a lock file holds (holdRunLock, claimOutput), or undefined when it holds none (missing, half-written). */
+export async function lockHolder(lock: string): Promise<number | undefined> {
   const text = await readInside(lock, { roots: [dirname(lock)], param: 'lock' }, { maxBytes: 64 }).catch(() => undefined);
   const pid = Number(text?.toString('utf8').trim());
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
