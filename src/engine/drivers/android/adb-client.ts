@@ -121,11 +121,13 @@ function encodeService(service: string): Buffer {
 /**
  * Runs `command` through the device's `exec:` service: raw bytes (no PTY, so binary output such as
  * screencap survives) and stderr interleaved as the device shell writes it. One adb round trip.
- * Aborting the signal closes the socket, so a stalled device never holds the caller.
+ * Aborting the signal closes the socket, so a stalled device never holds the caller. `input`, when
+ * given, is fed to the command's stdin, as adb streams an APK into `pm install-write … -`
+ * (adb/client/adb_install.cpp).
  */
-export async function execOnDevice(device: TransportSource, command: string, signal: AbortSignal): Promise<Buffer> {
+export async function execOnDevice(device: TransportSource, command: string, signal: AbortSignal, input?: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await execStreaming(device, command, signal, (chunk) => void chunks.push(chunk));
+  await execStreaming(device, command, signal, (chunk) => void chunks.push(chunk), input);
   return Buffer.concat(chunks);
 }
 
@@ -134,7 +136,7 @@ export async function execOnDevice(device: TransportSource, command: string, sig
  * hold twice (a raw screen is scaled while the rest is still on the wire). A sink that throws
  * ends the command with that error.
  */
-export async function execStreaming(device: TransportSource, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void): Promise<void> {
+export async function execStreaming(device: TransportSource, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void, input?: Readable): Promise<void> {
   if (signal.aborted) throw signal.reason;
   let transport = await device.transport();
   const onAbort = () => transport.socket.destroy();
@@ -149,6 +151,7 @@ export async function execStreaming(device: TransportSource, command: string, si
     }
     if (reply === 'FAIL') await transport.parser.readError();
     if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
+    if (input) feed(input, transport.socket);
     await readToEnd(transport.socket, sink);
     if (signal.aborted) throw signal.reason;
   } catch (err) {
@@ -156,45 +159,27 @@ export async function execStreaming(device: TransportSource, command: string, si
     throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
+    if (input) {
+      input.unpipe(transport.socket);
+      input.destroy();
+    }
     transport.end();
   }
 }
 
 /**
- * `execOnDevice` with `input` fed to the command's stdin, as adb streams an APK into `pm
- * install-write … -` (adb/client/adb_install.cpp). The stream is never half-closed: adb cannot
- * carry a half-close, so the device's command reads exactly the byte count it was told and answers.
- * Aborting the signal closes the socket mid-transfer.
+ * Pipes `input` into the command's stdin without ever half-closing it: adb cannot carry a
+ * half-close, so the device's command reads exactly the byte count it was told and answers. The
+ * device may answer (an error) before taking every byte: its answer is what counts, so a failed
+ * read of the input only ends the connection.
  */
-export async function execWithInput(device: TransportSource, command: string, input: Readable, signal: AbortSignal): Promise<Buffer> {
-  if (signal.aborted) throw signal.reason;
-  const transport = await device.fresh?.() ?? (await device.transport());
-  const onAbort = () => transport.socket.destroy();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Buffer[] = [];
-  try {
-    const reply = await request(transport, `exec:${command}`);
-    if (reply === 'FAIL') await transport.parser.readError();
-    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
-    const fed = new Promise<void>((resolve, reject) => {
-      input.once('error', reject);
-      input.once('end', resolve);
-      input.pipe(transport.socket, { end: false });
-    });
-    // The device may answer (an error) before taking every byte: its answer is what counts.
-    fed.catch(() => transport.socket.destroy());
-    await readToEnd(transport.socket, (chunk) => void chunks.push(chunk));
-    if (signal.aborted) throw signal.reason;
-    return Buffer.concat(chunks);
-  } catch (err) {
-    if (signal.aborted) throw signal.reason;
-    throw err;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    input.unpipe(transport.socket);
-    input.destroy();
-    transport.end();
-  }
+function feed(input: Readable, socket: Socket): void {
+  const fed = new Promise<void>((resolve, reject) => {
+    input.once('error', reject);
+    input.once('end', resolve);
+    input.pipe(socket, { end: false });
+  });
+  fed.catch(() => socket.destroy());
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, To
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { execOnDevice, execStreaming, execWithInput, mapAdbError, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import { execOnDevice, execStreaming, mapAdbError, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
 import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -98,7 +98,7 @@ export class AndroidDevice implements DeviceHandle {
       release: info.version,
       text: (command, ctx, what) => this.text(command, ctx, what),
       checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
-      fed: async (command, input, ctx, what) => (await this.guard(ctx, what, () => execWithInput(this.connections, command, input, ctx.signal))).toString('utf8'),
+      fed: async (command, input, ctx, what) => (await this.guard(ctx, what, () => execOnDevice(this.connections, command, ctx.signal, input))).toString('utf8'),
       guard: (ctx, what, work) => this.guard(ctx, what, work),
       makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,

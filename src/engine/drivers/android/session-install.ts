@@ -36,30 +36,27 @@ const ABANDON_SHARE = 0.2;
  * (PackageInstallerSession.abandon: the waiting commit ends with INSTALL_FAILED_ABORTED).
  */
 export class SessionInstall {
-  /** Installs under way, stopped by `close` (the device is going away). */
-  private readonly running = new Set<AbortController>();
-  private readonly finishing = new Set<Promise<unknown>>();
+  /** Installs under way and how to stop each, for `close` (the device is going away). */
+  private readonly running = new Map<AbortController, Promise<void>>();
 
   constructor(private readonly io: SessionIo) {}
 
   async install(path: string, ctx: CallContext): Promise<void> {
     const size = (await stat(path)).size;
     const stopped = new AbortController();
-    this.running.add(stopped);
     const work = this.run(path, size, ctx, stopped.signal);
-    this.finishing.add(work);
+    this.running.set(stopped, work);
     try {
       await work;
     } finally {
       this.running.delete(stopped);
-      this.finishing.delete(work);
     }
   }
 
   /** Stops every install under way (each abandons its session) and waits until they have. */
   async close(): Promise<void> {
-    for (const c of this.running) c.abort(new ToolError('DEVICE_NOT_FOUND', `${this.io.serial} was closed during the install`));
-    await Promise.allSettled([...this.finishing]);
+    for (const c of this.running.keys()) c.abort(new ToolError('DEVICE_NOT_FOUND', `${this.io.serial} was closed during the install`));
+    await Promise.allSettled([...this.running.values()]);
   }
 
   private async run(path: string, size: number, ctx: CallContext, closed: AbortSignal): Promise<void> {
