@@ -1,9 +1,9 @@
-import sharp from 'sharp';
 import type { EffectiveScreenOptions, ImageFormat } from '../protocol/index.js';
 import type { PixelBuffer } from './downscale.js';
 import { shrinker, type HalvedPixels } from './shrinker.js';
 import type { EncodedFrame } from './encoded-frame.js';
 import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
+import { loadSharp } from '../engine/screen/sharp.js';
 import { lowerImageThreads } from '../engine/thread-priority.js';
 
 /** One captured screen as its encodings read it. */
@@ -45,8 +45,9 @@ export function frameSpec(screen: EffectiveScreenOptions, deviceWidth: number): 
  * The screen as opaque RGB at full size. Encoding from RGB pixels is several times faster than one
  * sharp pipeline from a PNG (libvips re-reads it per region) or from RGBA (premultiplied resizing).
  */
-function decode(image: ScreenCapture): Promise<PixelBuffer> {
-  if (image.raw?.channels === 3) return Promise.resolve({ data: image.raw.data, width: image.width, height: image.height, channels: 3 });
+async function decode(image: ScreenCapture): Promise<PixelBuffer> {
+  if (image.raw?.channels === 3) return { data: image.raw.data, width: image.width, height: image.height, channels: 3 };
+  const sharp = await loadSharp();
   const input = image.raw ? sharp(image.raw.data, { raw: { width: image.width, height: image.height, channels: image.raw.channels } }) : sharp(image.encoded, { sequentialRead: true });
   return input
     .removeAlpha()
@@ -73,7 +74,7 @@ export async function encodeScreen(screen: Screen, { format, width, quality }: F
   const base = { seq: screen.seq, format, capturedAt: screen.capturedAt, deviceWidth: screen.width, deviceHeight: screen.height };
   if (format === 'png' && width === screen.width && isPng(screen.image.encoded)) return { ...base, bytes: screen.image.encoded, width: screen.width, height: screen.height };
   const src = await pixelsFor(screen, width, track);
-  let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
+  let img = (await loadSharp())(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // The rest of the way after halving (e.g. 1179 → 589 → 540), to the size a resize of the full
   // screen gives, so frame sizes do not depend on the path taken.
   if (src.width !== width) img = img.resize({ width, height: Math.round((screen.height * width) / screen.width), fit: 'fill' });

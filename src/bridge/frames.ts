@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader } from '../protocol/index.js';
 import type { EncodedFrame } from './encoded-frame.js';
@@ -56,11 +55,7 @@ export class FramePipeline {
   constructor(
     readonly device: string,
     private readonly hooks: FramePipelineHooks,
-  ) {
-    // libvips' operation cache never hits for frames (every one is new pixels) but kept up to
-    // 50 MB of their images alive after load. Process-wide; the tile cache is the renderer's own.
-    sharp.cache(false);
-  }
+  ) {}
 
   get size(): number {
     return this.subs.size;

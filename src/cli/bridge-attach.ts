@@ -1,7 +1,6 @@
 import type { BridgeClient } from '../protocol/client.js';
 import { InvalidInputError, tokenFromFlags } from './command.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../protocol/bridge-problems.js';
-import { connectBridge } from '../protocol/node.js';
 
 type Attached<T> = { attached: true; result: T } | { attached: false };
 
@@ -15,6 +14,8 @@ export async function withBridge<T>(flags: Record<string, string | boolean>, wor
   const urlProblem = bridgeUrlProblem(flags.bridge);
   if (urlProblem) throw new InvalidInputError(urlProblem);
   const token = tokenFromFlags(flags);
+  // The WebSocket client only when a bridge is named: most commands run without one.
+  const { connectBridge } = await import('../protocol/node.js');
   let client: BridgeClient;
   try {
     client = await connectBridge(flags.bridge, { token, client: 'mobilebridge-cli', reconnect: false });

@@ -1,8 +1,6 @@
 /** A sub-command of the `mobilebridge` binary. Each lives in its own module under commands/. */
 export interface Command {
   name: string;
-  /** One line for the top-level --help. */
-  summary: string;
   /** Full usage text printed by `mobilebridge <name> --help`. */
   usage: string;
   /** Every long option the usage text documents (without `--`; `no-X` is implied by `X`). main rejects any other. */

@@ -4,7 +4,7 @@ import { ToolError } from '../engine/errors.js';
 import { dropStartOnlyEnv } from './allocator-env.js';
 import { EXIT, InvalidInputError } from './command.js';
 import { unknownFlagProblem } from './unknown-flags.js';
-import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
+import { COMMANDS, COMMAND_NAMES, loadCommand } from './commands/index.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -18,12 +18,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    const commands = await loadCommands();
-    const width = Math.max(...commands.map((c) => c.name.length));
+    const width = Math.max(...COMMANDS.map((c) => c.name.length));
     process.stdout.write(
       `mobilebridge ${version()} — drive Android, iOS and virtual devices\n\n` +
         `Usage: mobilebridge <command> [options]\n\nCommands:\n` +
-        commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
+        COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
         `\n\nRun 'mobilebridge <command> --help' for a command's options.\n`,
     );
     return name ? 0 : 1;

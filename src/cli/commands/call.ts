@@ -21,7 +21,6 @@ const EXIT_FOR: Record<ErrorCode, number> = {
 
 const command: Command = {
   name: 'call',
-  summary: 'run one engine tool and print its result',
   usage: `Usage: mobilebridge call <tool> ['<json parameters>'] [options]
 
 Runs one mobile_* tool and prints its result as JSON. Failures print

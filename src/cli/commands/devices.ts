@@ -5,7 +5,6 @@ import { withBridge } from '../bridge-attach.js';
 
 const command: Command = {
   name: 'devices',
-  summary: 'list connected devices (the mobile_list_available_devices result)',
   usage: `Usage: mobilebridge devices [--bridge ws://host:4800/ws] [--token T] [--no-virtual]
 
 Prints {"devices": [{id, os, model, version}, ...]} as JSON. The virtual devices

@@ -4,7 +4,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createEngine } from '../../engine/create.js';
 import { RecordingStore } from '../../engine/verbs/recording-store.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
-import { BridgeBackend } from '../../mcp/bridge-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
@@ -25,7 +24,6 @@ function fail(message: string): number {
 
 const command: Command = {
   name: 'mcp',
-  summary: 'MCP server on stdio for Claude Desktop, Claude Code, Cursor and other agents (docs/agents.md)',
   usage: `Usage: mobilebridge mcp [options]
 
 Speaks the Model Context Protocol on stdin/stdout, for an MCP client to start.
@@ -67,6 +65,8 @@ Examples:
     try {
       if (typeof flags.bridge === 'string') {
         const token = tokenFromFlags(flags);
+        // The WebSocket client only for --bridge: a local server starts without it.
+        const { BridgeBackend } = await import('../../mcp/bridge-backend.js');
         backend = await BridgeBackend.connect(flags.bridge, token);
       } else {
         backend = new LocalBackend(createEngine(engineSetupFromFlags(flags)), { store: new RecordingStore(join(stateDir(), 'recordings')) });

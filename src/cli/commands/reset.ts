@@ -13,7 +13,6 @@ export async function resetVirtualState(): Promise<{ file: string; removed: bool
 
 const command: Command = {
   name: 'reset',
-  summary: 'forget the virtual devices\' saved state and start them fresh',
   usage: `Usage: mobilebridge reset
 
 Deletes the saved state of the virtual devices (installed apps, open screens,

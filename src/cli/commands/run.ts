@@ -13,7 +13,6 @@ import { listRuns } from '../run-list.js';
 import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
-import { runThroughBridge } from './run-bridge.js';
 import { refuse } from '../run-refusal.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
@@ -50,7 +49,6 @@ export function exitCodeFor(documents: ResultDocument[]): number {
 
 const command: Command = {
   name: 'run',
-  summary: 'replay scenarios on devices: result documents, JUnit XML, HTML report',
   usage: `Usage: mobilebridge run <scenario.json|dir>... [options]
 
 Validates every scenario first (any invalid one: the validation envelope, exit 3), then replays
@@ -209,6 +207,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         const onSigint = () => controller.abort();
         process.on('SIGINT', onSigint);
         try {
+          const { runThroughBridge } = await import('./run-bridge.js');
           return await runThroughBridge({
             bridge: flags.bridge,
             flags,

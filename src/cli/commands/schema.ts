@@ -15,7 +15,6 @@ const SCHEMAS: Record<string, () => Record<string, unknown>> = { scenario: scena
 
 const command: Command = {
   name: 'schema',
-  summary: 'print the JSON Schema of scenarios or run results',
   usage,
   flags: [],
   async run(args) {

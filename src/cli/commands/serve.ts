@@ -53,7 +53,6 @@ function printListening(bridge: Bridge, token: string | undefined, peers: readon
 
 const command: Command = {
   name: 'serve',
-  summary: 'start the bridge: web viewer, WebSocket JSON-RPC with live frames (default 127.0.0.1:4800)',
   usage: `Usage: mobilebridge serve [options]
 
 Starts the bridge: the web viewer at http://HOST:PORT/, the WebSocket endpoint

@@ -32,7 +32,6 @@ function refuse(problem: string, args: readonly string[]): number {
 
 const command: Command = {
   name: 'validate',
-  summary: 'check scenario files against schema 2.0/2.1/2.2 (JSON envelope, exit 0 or 3)',
   usage,
   flags: ['human', 'quiet'],
   refuse,

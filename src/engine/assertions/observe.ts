@@ -68,7 +68,7 @@ export function permissionDialog(elements: UiElement[]): { texts: string[] } | u
 
 /** Mean relative luminance (0 black … 1 white) of the screen, sampled on a grid. */
 export async function meanLuminance(cap: ScreenCapture): Promise<number> {
-  const { data, info } = await sharpOf(cap).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (await sharpOf(cap)).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   let sum = 0;
   for (let i = 0; i < data.length; i += info.channels) sum += 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
   return sum / (data.length / info.channels) / 255;

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { sharpOf, type ScreenCapture } from '../screen/capture.js';
+import { loadSharp } from '../screen/sharp.js';
 import type { Rect } from '../types.js';
 
 /** Per-channel difference under which two pixels count as the same (absorbs anti-aliasing and JPEG-like noise). */
@@ -10,9 +10,9 @@ const PIXEL_TOLERANCE = 24;
  * scaled to the reference's size first, so a reference taken on another density still compares.
  */
 export async function similarity(reference: Buffer, current: ScreenCapture): Promise<{ score: number; width: number; height: number }> {
-  const ref = await sharp(reference).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const ref = await (await loadSharp())(reference).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = ref.info;
-  const cur = await sharpOf(current).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
+  const cur = await (await sharpOf(current)).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
   const a = ref.data;
   let same = 0;
   for (let i = 0; i < a.length; i += 4) {
@@ -52,7 +52,7 @@ export async function dominantColor(cap: ScreenCapture, rect: Rect): Promise<Rgb
   const top = Math.max(0, Math.floor(rect.y));
   const width = Math.max(1, Math.min((meta.width ?? 1) - left, Math.floor(rect.width)));
   const height = Math.max(1, Math.min((meta.height ?? 1) - top, Math.floor(rect.height)));
-  const { data, info } = await sharpOf(cap).extract({ left, top, width, height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (await sharpOf(cap)).extract({ left, top, width, height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const buckets = new Map<number, { n: number; r: number; g: number; b: number }>();
   for (let i = 0; i < data.length; i += info.channels) {
     const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);

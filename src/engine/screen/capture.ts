@@ -1,5 +1,6 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { CallContext, DeviceHandle, FitSize, RawImage } from '../driver.js';
+import { loadSharp } from './sharp.js';
 
 /**
  * One capture of the screen, in the form the device hands it out: raw pixels (the virtual
@@ -37,7 +38,8 @@ export async function captureScreen(device: DeviceHandle, ctx: CallContext): Pro
 }
 
 /** The capture as a sharp pipeline's input: raw pixels read in place, the device's own encoding decoded. */
-export function sharpOf(cap: ScreenCapture): Sharp {
+export async function sharpOf(cap: ScreenCapture): Promise<Sharp> {
+  const sharp = await loadSharp();
   return cap.raw ? sharp(cap.raw.data, { raw: { width: cap.width, height: cap.height, channels: cap.raw.channels } }) : sharp(cap.encoded);
 }
 
@@ -56,13 +58,13 @@ export function isJpeg(bytes: Buffer | undefined): bytes is Buffer {
  * JPEG as it is, anything else encoded once. Quality 90 because the file is for people to read
  * (labels stay crisp); screens are opaque, so dropping alpha loses nothing.
  */
-export function jpegOf(cap: ScreenCapture): Promise<Buffer> {
-  if (isJpeg(cap.encoded)) return Promise.resolve(cap.encoded);
-  return sharpOf(cap).removeAlpha().jpeg({ quality: 90 }).toBuffer();
+export async function jpegOf(cap: ScreenCapture): Promise<Buffer> {
+  if (isJpeg(cap.encoded)) return cap.encoded;
+  return (await sharpOf(cap)).removeAlpha().jpeg({ quality: 90 }).toBuffer();
 }
 
 /** The capture as a PNG file's bytes: the device's own PNG as it is, raw pixels encoded once. */
-export function pngOf(cap: ScreenCapture): Promise<Buffer> {
-  if (isPng(cap.encoded)) return Promise.resolve(cap.encoded);
-  return sharpOf(cap).png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
+export async function pngOf(cap: ScreenCapture): Promise<Buffer> {
+  if (isPng(cap.encoded)) return cap.encoded;
+  return (await sharpOf(cap)).png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
 }

@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import type { FitSize } from '../driver.js';
 import type { FittedCapture, ScreenCapture } from './capture.js';
+import { loadSharp } from './sharp.js';
 
 /**
  * Screenshots for agents: scaled first, encoded once. Some MCP clients cap a tool result at 1 MB
@@ -79,13 +79,14 @@ interface Pixels {
 async function pixelsOf(cap: FittedCapture): Promise<Pixels> {
   if ('shrunk' in cap) return cap.shrunk;
   if (cap.raw?.channels === 3) return cap.raw;
+  const sharp = await loadSharp();
   const img = cap.raw ? sharp(cap.raw.data, { raw: { width: cap.raw.width, height: cap.raw.height, channels: cap.raw.channels } }) : sharp(cap.encoded, { sequentialRead: true });
   const { data, info } = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as Pixels['channels'] };
 }
 
-function encode(src: Pixels, width: number, height: number, format: ImageFormat, quality: number): Promise<Buffer> {
-  let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
+async function encode(src: Pixels, width: number, height: number, format: ImageFormat, quality: number): Promise<Buffer> {
+  let img = (await loadSharp())(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   // Bilinear: for the 0.5–1× shrinks agents mostly get it keeps labels readable at ~half the cost
   // of lanczos3 (14 vs 31 ms for 1080×2400 → 576×1280); larger shrinks need lanczos3's wider support.
   const kernel = width * 2 >= src.width ? 'linear' : 'lanczos3';
@@ -140,6 +141,6 @@ export async function scaleCapture(cap: FittedCapture, options: ScaleOptions = {
 
 /** A capture from an image the device (or another process) encoded: only its header is read here. */
 export async function captureFromEncoded(image: Buffer): Promise<ScreenCapture> {
-  const meta = await sharp(image).metadata();
+  const meta = await (await loadSharp())(image).metadata();
   return { encoded: image, width: meta.width ?? 0, height: meta.height ?? 0 };
 }

@@ -1,14 +1,13 @@
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import adbkit from '@devicefarmer/adbkit';
+import { createRequire } from 'node:module';
+import type adbkit from '@devicefarmer/adbkit';
 import { untilAborted } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
 import { singleServerStart } from './adb-server-start.js';
 
-// adbkit is CommonJS: under ESM only its default export is reliable.
-const { Adb } = adbkit;
-export type AdbClient = ReturnType<typeof Adb.createClient>;
+export type AdbClient = ReturnType<typeof adbkit.Adb.createClient>;
 export type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
 /** adbkit's connection to the adb server (socket and reply parser). */
 export type Connection = Awaited<ReturnType<AdbDeviceClient['transport']>>;
@@ -30,6 +29,9 @@ const NO_SERVER_START = '/nonexistent/mobilebridge-does-not-start-adb';
 
 /** `startServer`: the adb binary that starts a local server when none answers (the CLI's "adb"). */
 export function createAdbClient(address: AdbAddress, startServer: string | undefined): AdbClient {
+  // Required when the first client is made, not at import: adbkit costs ~110 ms to load, which
+  // every command paid even when it drove only virtual phones. CommonJS, hence require.
+  const { Adb } = createRequire(import.meta.url)('@devicefarmer/adbkit') as typeof adbkit;
   const client = Adb.createClient({ host: address.host, port: address.port, bin: NO_SERVER_START });
   if (startServer === undefined) return client;
   const start = singleServerStart(startServer, address);

@@ -9,7 +9,7 @@ import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
-import { ControlUnavailable } from './scrcpy/control-channel.js';
+import { ControlUnavailable } from './scrcpy/control-unavailable.js';
 import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from './scrcpy/scrcpy-manager.js';
 import { awaitRotation, orientationAt, rotationFor, type RotationIo } from './rotation.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';

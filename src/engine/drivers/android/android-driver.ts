@@ -31,10 +31,11 @@ export class AndroidDriver implements Driver {
   readonly name = 'android';
   private readonly address: AdbAddress | undefined;
   private readonly configError: string | undefined;
-  private readonly client: AdbClient | undefined;
+  private readonly startServer: string | undefined;
+  private madeClient: AdbClient | undefined;
   private readonly deviceOptions: AndroidDeviceOptions;
   private readonly devices = new Map<string, AndroidDevice>();
-  private readonly tracker: DeviceTracker | undefined;
+  private tracker: DeviceTracker | undefined;
   private readonly reportUnreachable: boolean;
   private readonly probeTimeoutMs: number;
   /** Aborted by close(): listings still waiting for a silent adb server let go of their sockets. */
@@ -58,10 +59,13 @@ export class AndroidDriver implements Driver {
     } catch (err) {
       this.configError = (err as Error).message;
     }
-    if (this.address) {
-      this.client = createAdbClient(this.address, options.startServer ? (options.adbBinary ?? 'adb') : undefined);
-      this.tracker = new DeviceTracker(this.client, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
-    }
+    this.startServer = options.startServer ? (options.adbBinary ?? 'adb') : undefined;
+  }
+
+  /** The adb server's client, made on first use: an engine that never asks for Android devices never loads adbkit. */
+  private get client(): AdbClient | undefined {
+    if (!this.address) return undefined;
+    return (this.madeClient ??= createAdbClient(this.address, this.startServer));
   }
 
   get adbAddress(): AdbAddress | undefined {
@@ -114,7 +118,9 @@ export class AndroidDriver implements Driver {
   }
 
   watch(listener: (change: DevicesChange) => void): () => void {
-    if (!this.tracker) return () => undefined;
+    const client = this.client;
+    if (!client) return () => undefined;
+    this.tracker ??= new DeviceTracker(client, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
     return this.tracker.subscribe(listener);
   }
 

@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import type { PngImage, RawImage } from '../../driver.js';
 import type { ScreenSize } from '../../ui-tree.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 /*
  * `screencap` captures the panel's native pixels, while uiautomator bounds and `input` coordinates
@@ -24,6 +24,7 @@ function differs(a: { width: number; height: number }, b: ScreenSize): boolean {
 export async function rawToLogical(image: RawImage, logical: ScreenSize): Promise<RawImage> {
   const size = logicalFrameSize(logical, image);
   if (!differs(image, size)) return image;
+  const sharp = await loadSharp();
   const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
@@ -34,6 +35,7 @@ export async function rawToLogical(image: RawImage, logical: ScreenSize): Promis
 export async function pngToLogical(image: PngImage, logical: ScreenSize): Promise<PngImage> {
   const size = logicalFrameSize(logical, image);
   if (!differs(image, size)) return image;
+  const sharp = await loadSharp();
   const png = await sharp(image.png).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer();
   return { png, width: size.width, height: size.height };
 }

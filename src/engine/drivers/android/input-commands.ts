@@ -1,6 +1,6 @@
-import { ScrcpyPointerId } from '@yume-chan/scrcpy';
 import type { Button, FingerPath, Point } from '../../types.js';
 import type { ControlStep } from './scrcpy/control-channel.js';
+import { GENERIC_FINGER, VIRTUAL_FINGER } from './scrcpy/pointer-ids.js';
 
 /** Key codes of android.view.KeyEvent for the buttons SPEC §2 names. */
 export const KEYCODES: Record<Button, { name: string; code: number }> = {
@@ -83,7 +83,7 @@ export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms:
  * one pointer.
  */
 export function pinchSteps(fingers: readonly [FingerPath, FingerPath], ms: number): ControlStep[] {
-  const ids = [ScrcpyPointerId.Finger, ScrcpyPointerId.VirtualFinger];
+  const ids = [GENERIC_FINGER, VIRTUAL_FINGER];
   const { steps, pause } = pacing(ms);
   const out: ControlStep[] = fingers.map((f, n) => ({ touch: 'down' as const, ...f.from, pointer: ids[n] }));
   for (let i = 1; i <= steps; i++) {

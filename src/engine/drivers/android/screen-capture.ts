@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { CallContext, FitSize, FittedScreen, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { ScreenSize } from '../../ui-tree.js';
@@ -7,6 +6,7 @@ import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 /** What capturing the screen needs from its device (android-device.ts), with the device's error mapping. */
 export interface ScreenCaptureIo {
@@ -44,7 +44,7 @@ export class AndroidScreenCapture {
       stream: (command, ctx, sink) => io.stream(command, ctx, sink),
       parse: (ctx, what, work) => io.parse(ctx, what, work),
       devicePng: (ctx) => this.devicePng(ctx),
-      decode: ({ png }) => sharp(png).raw().toBuffer(),
+      decode: async ({ png }) => (await loadSharp())(png).raw().toBuffer(),
     });
   }
 
@@ -66,7 +66,7 @@ export class AndroidScreenCapture {
     if (frame) return rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx));
     const { png } = await this.devicePng(ctx);
     try {
-      const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await (await loadSharp())(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: info.height, channels: 4 };
     } catch (err) {
       const hint = this.choice.rawRefusal ? ` (${this.choice.rawRefusal})` : "; try the driver option screencap: 'raw'";

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { PngImage, RawImage } from '../../driver.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -134,7 +134,7 @@ export function rgbaFrom565(pixels: Uint8Array): Buffer {
 
 /** Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. Opaque frames (RGBX) drop alpha. */
 export async function encodeRawImage(image: RawImage, opaque: boolean): Promise<PngImage> {
-  let encoder = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
+  let encoder = (await loadSharp())(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   if (opaque && image.channels === 4) encoder = encoder.removeAlpha();
   const png = await encoder.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
   return { png, width: image.width, height: image.height };

@@ -1,7 +1,8 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { UiElement } from '../../types.js';
-import { ControlUnavailable, type ControlChannel } from './scrcpy/control-channel.js';
+import type { ControlChannel } from './scrcpy/control-channel.js';
+import { ControlUnavailable } from './scrcpy/control-unavailable.js';
 import { inputTextCommand, monkeyTypeLine } from './text-input.js';
 
 /** What typing needs from its device (android-device.ts), with the device's error mapping. */

@@ -1,7 +1,8 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Key, TouchPhase } from '../../types.js';
-import { ControlUnavailable, type ControlChannel } from './scrcpy/control-channel.js';
+import type { ControlChannel } from './scrcpy/control-channel.js';
+import { ControlUnavailable } from './scrcpy/control-unavailable.js';
 
 /** What streamed touch needs from the device: scrcpy's control socket if it runs, and a shell. */
 export interface TouchDeps {

@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import type { ElementType, Rect } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { elementTypeFor } from './class-types.js';
@@ -11,16 +12,24 @@ import { scanUiautomatorXml, type ScannedNode as XmlNode } from './uiautomator-s
  * releases hint, visible-to-user, drawing-order) into a UiNode tree.
  */
 
-/** For output outside the dialect uiautomator-scan.ts reads. */
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // uiautomator writes newlines and emoji as numeric character references (&#10;).
-  htmlEntities: true,
-  trimValues: false,
-  parseAttributeValue: false,
-  isArray: (name) => name === 'node',
-});
+/**
+ * For output outside the dialect uiautomator-scan.ts reads. Loaded (synchronously, the parse is
+ * synchronous) only when such output comes: the library costs ~80 ms at every start otherwise.
+ */
+let fallbackParser: XMLParser | undefined;
+function xmlParser(): XMLParser {
+  if (fallbackParser) return fallbackParser;
+  const { XMLParser: Parser } = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
+  return (fallbackParser = new Parser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    // uiautomator writes newlines and emoji as numeric character references (&#10;).
+    htmlEntities: true,
+    trimValues: false,
+    parseAttributeValue: false,
+    isArray: (name) => name === 'node',
+  }));
+}
 
 /** Messages uiautomator prints instead of a dump when the window is changing; worth retrying. */
 export function isTransientDumpFailure(output: string): boolean {
@@ -101,7 +110,7 @@ function toUiNode(x: XmlNode, parentType: ElementType | undefined, insideWebView
 export function parseUiautomatorDump(output: string): { root: UiNode; rotation: number } {
   const xml = extractHierarchyXml(output);
   if (!xml) throw new Error(`uiautomator printed no hierarchy: ${output.trim().slice(0, 200) || '(nothing)'}`);
-  const doc = (scanUiautomatorXml(xml) ?? parser.parse(xml)) as { hierarchy?: XmlNode | string };
+  const doc = (scanUiautomatorXml(xml) ?? xmlParser().parse(xml)) as { hierarchy?: XmlNode | string };
   const hierarchy = typeof doc.hierarchy === 'object' ? doc.hierarchy : {};
   const windows = (hierarchy.node ?? []).map((n) => toUiNode(n, undefined, false));
   return {

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import sharp from 'sharp';
 import { RecentMap } from '../../recent-map.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 /**
  * PNG encoder for RGBA screens that re-compresses only the horizontal bands that changed.
@@ -154,6 +154,6 @@ export class BandPngEncoder {
  * still get checksummed and copied —; adaptive filtering costs ~10×; RGB saves 10% of the encode
  * but dropping the alpha channel costs more than that).
  */
-function encodeWhole(rgba: Buffer, width: number, height: number): Promise<Buffer> {
-  return sharp(rgba, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+async function encodeWhole(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+  return (await loadSharp())(rgba, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
 }

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { ShapeOp } from './svg.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 /**
  * A rasterized shape, cut down to its non-transparent pixels. `runs` lists, per row, the spans
@@ -144,7 +144,7 @@ async function rasterizeAtlas(entries: [string, ShapeOp][], rootAttributes: stri
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ${rootAttributes}>${body}</svg>`;
   let data: Buffer;
   try {
-    data = await sharp(Buffer.from(svg), { density: 72 }).ensureAlpha().raw().toBuffer();
+    data = await (await loadSharp())(Buffer.from(svg), { density: 72 }).ensureAlpha().raw().toBuffer();
   } catch (err) {
     throw new Error(`virtual device: librsvg could not draw ${placed.length} shapes (${(err as Error).message}); first shape: ${placed[0]?.op.svg.slice(0, 200)}`);
   }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { AnyStep, AssertionResult, ResultDocument, StepResult } from '../../../validate/index.js';
 import { xml as esc } from './junit.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
+import { loadSharp } from '../../screen/sharp.js';
 
 /** Thumbnails: small JPEGs inlined so the page stands alone; the full PNG is linked beside it. */
 const THUMB_WIDTH = 160;
@@ -23,7 +23,7 @@ th{font-size:12px;color:#5f6368}.msg{color:#5f6368;font-size:12px}img{width:${TH
 async function thumbnail(outDir: string, rel: string | null | undefined): Promise<string> {
   if (!rel) return '';
   try {
-    const jpeg = await sharp(await readFile(join(outDir, rel))).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: THUMB_QUALITY, mozjpeg: true }).toBuffer();
+    const jpeg = await (await loadSharp())(await readFile(join(outDir, rel))).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: THUMB_QUALITY, mozjpeg: true }).toBuffer();
     return `<a href="${esc(rel)}"><img alt="screenshot (full size: ${esc(rel)})" loading="lazy" src="data:image/jpeg;base64,${jpeg.toString('base64')}"></a>`;
   } catch {
     return `<span class="msg">missing ${esc(rel)}</span>`;

@@ -1,11 +1,13 @@
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, ScrcpyControlMessageSerializer, ScrcpyPointerId, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
+import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, ScrcpyControlMessageSerializer, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { untilAborted } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import { releaseBefore } from '../android-release.js';
 import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
+import { ControlUnavailable } from './control-unavailable.js';
+import { GENERIC_FINGER } from './pointer-ids.js';
 import type { ServerLog } from './server-log.js';
 import { SocketReader } from './socket-reader.js';
 import type { VideoSize } from './video-packets.js';
@@ -15,9 +17,6 @@ export type ControlStep =
   | { touch: 'down' | 'move' | 'up' | 'cancel'; x: number; y: number; pointer?: bigint }
   | { sleep: number }
   | { key: number };
-
-/** Nothing reached the device's apps: the caller may use another input path without doing the gesture twice. */
-export class ControlUnavailable extends Error {}
 
 export interface ControlChannelInit {
   socket: Duplex;
@@ -99,7 +98,7 @@ export class ControlChannel {
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
     this.checkUsable();
     const fingers = new Set<bigint>();
-    for (const step of steps) if ('touch' in step) fingers.add(step.pointer ?? ScrcpyPointerId.Finger);
+    for (const step of steps) if ('touch' in step) fingers.add(step.pointer ?? GENERIC_FINGER);
     if (fingers.size > 0) {
       this.checkOrientation();
       await this.awaitCapture(signal);
@@ -111,7 +110,7 @@ export class ControlChannel {
         if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
         else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
         else {
-          const pointer = step.pointer ?? ScrcpyPointerId.Finger;
+          const pointer = step.pointer ?? GENERIC_FINGER;
           await this.send([this.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
           if (step.touch === 'up') this.down.delete(pointer);
           else this.down.set(pointer, { x: step.x, y: step.y });

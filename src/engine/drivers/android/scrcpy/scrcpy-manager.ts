@@ -4,7 +4,7 @@ import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import type { ControlChannel } from './control-channel.js';
 import { scrcpyServerJar } from './server-jar.js';
-import { ScrcpySession } from './session.js';
+import type { ScrcpySession } from './session.js';
 import { VideoConsumer } from './video-consumer.js';
 
 export interface ScrcpyManagerOptions {
@@ -122,6 +122,8 @@ export class ScrcpyManager {
   private async start(video: VideoOptions): Promise<ScrcpySession> {
     const first = await this.physicalSize.read();
     const physical = () => this.physicalSize.known() ?? first;
+    // The scrcpy library (~200 ms to load) only once a stream or control channel is wanted.
+    const { ScrcpySession } = await import('./session.js');
     const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar }, physical);
     if (this.closed) {
       await session.close();

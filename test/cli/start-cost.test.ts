@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
+
+/*
+ * What a command loads is what it costs to start: sharp ~150 ms, adbkit ~110, the scrcpy library
+ * ~200, the XML parser ~80, ws ~90. A one-shot command loads only what its work needs.
+ */
+const run = promisify(execFile);
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const RECORDER = fileURLToPath(new URL('../support/load-recorder.js', import.meta.url));
+const HEAVY = ['sharp', '@devicefarmer/adbkit', '@yume-chan/scrcpy', 'fast-xml-parser', 'ws', 'hono', '@modelcontextprotocol/sdk'];
+
+const start = suite<{ dir: string; adbPort: number }>('what a command loads at start');
+
+start.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-start-'));
+  ctx.adbPort = await deadPort();
+});
+start.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+
+/** The heavy libraries a command loaded (its exit code does not matter here). */
+async function heavyLoaded(ctx: { dir: string; adbPort: number }, ...args: string[]): Promise<string[]> {
+  const record = join(ctx.dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(record, '');
+  // The Android driver stays on (as for a user) but can only find a dead port, never the user's adb server.
+  const env = { ...process.env, MB_LOAD_RECORD: record, MOBILEBRIDGE_STATE_DIR: join(ctx.dir, 'state'), ANDROID_ADB_SERVER_PORT: String(ctx.adbPort), ADB_SERVER_SOCKET: '' };
+  await run(process.execPath, ['--import', RECORDER, MAIN, ...args], { env, cwd: ctx.dir }).catch(() => undefined);
+  const lines = readFileSync(record, 'utf8').split('\n');
+  return HEAVY.filter((name) => lines.some((l) => l === `require:${name}` || l.includes(`/node_modules/${name}/`)));
+}
+
+start('--help loads no command, so none of their libraries', async (ctx) => {
+  assert.equal(await heavyLoaded(ctx, '--help'), []);
+});
+
+start('a tool call on a virtual phone loads no image, adb, scrcpy, XML or network library', async (ctx) => {
+  assert.equal(await heavyLoaded(ctx, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--no-ios'), []);
+  assert.equal(await heavyLoaded(ctx, 'call', 'mobile_click_on_screen_at_coordinates', '{"device":"virtual-android-1","x":10,"y":10}', '--no-ios'), []);
+});
+
+start('a screenshot loads the image library, and only it', async (ctx) => {
+  // Also shows that the recorder sees what is loaded: without it the tests above prove nothing.
+  assert.equal(await heavyLoaded(ctx, 'call', 'mobile_take_screenshot', '{"device":"virtual-android-1"}', '--no-ios'), ['sharp']);
+});
+
+start('validate loads none of them', async (ctx) => {
+  const file = join(ctx.dir, 'x.json');
+  writeFileSync(file, '{}');
+  assert.equal(await heavyLoaded(ctx, 'validate', file), []);
+});
+
+start.run();
