@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
 import { InvalidInputError } from './command.js';
 import { sourcesFromFlags } from '../engine/sources/index.js';
-import { iosSetupFromFlags } from '../engine/drivers/ios/index.js';
+import { iosSetupFromFlags } from '../engine/drivers/ios/setup.js';
 
 /**
  * Where the virtual devices keep their state between CLI processes, so successive

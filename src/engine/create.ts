@@ -1,8 +1,9 @@
 import type { Driver } from './driver.js';
 import { Engine } from './engine.js';
 import { VirtualDriver, type VirtualDriverOptions } from './drivers/virtual/index.js';
-import { IosDriver, type IosDriverOptions } from './drivers/ios/index.js';
-import { AndroidDriver, type AndroidDriverOptions } from './drivers/android/index.js';
+import type { IosDriverOptions } from './drivers/ios/ios-driver.js';
+import type { AndroidDriverOptions } from './drivers/android/android-driver.js';
+import { LazyDriver } from './drivers/lazy-driver.js';
 import { createSourceSet, type SourcesSetup } from './sources/index.js';
 
 export interface EngineSetup {
@@ -32,8 +33,12 @@ export interface EngineSetup {
 export function createEngine(setup: EngineSetup = {}): Engine {
   const drivers: Driver[] = [];
   if (setup.virtual !== false) drivers.push(new VirtualDriver(setup.virtual === true || setup.virtual === undefined ? {} : setup.virtual));
-  if (setup.ios) drivers.push(new IosDriver(setup.ios));
-  if (setup.android) drivers.push(new AndroidDriver({ probeTimeoutMs: probeDeadline(setup.timeoutMs), ...setup.android }));
+  const { ios, android } = setup;
+  if (ios) drivers.push(new LazyDriver('ios', async () => new (await import('./drivers/ios/ios-driver.js')).IosDriver(ios)));
+  if (android) {
+    const options = { probeTimeoutMs: probeDeadline(setup.timeoutMs), ...android };
+    drivers.push(new LazyDriver('android', async () => new (await import('./drivers/android/android-driver.js')).AndroidDriver(options)));
+  }
   if (setup.sources && (setup.sources.adb.length || setup.sources.wda.length)) drivers.push(createSourceSet(setup.sources));
   drivers.push(...(setup.extraDrivers ?? []));
   return new Engine({ drivers, timeoutMs: setup.timeoutMs, allowPaths: setup.allowPaths, watchDevices: setup.watchDevices });

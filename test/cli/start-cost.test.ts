@@ -25,7 +25,7 @@ start.before(async (ctx) => {
 });
 start.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
 
-/** The heavy libraries a command loaded (its exit code does not matter here). */
+/** The heavy libraries a command loaded (its exit code does not matter here), and the Android or iOS driver if it did. */
 async function heavyLoaded(ctx: { dir: string; adbPort: number }, ...args: string[]): Promise<string[]> {
   const record = join(ctx.dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(record, '');
@@ -33,14 +33,16 @@ async function heavyLoaded(ctx: { dir: string; adbPort: number }, ...args: strin
   const env = { ...process.env, MB_LOAD_RECORD: record, MOBILEBRIDGE_STATE_DIR: join(ctx.dir, 'state'), ANDROID_ADB_SERVER_PORT: String(ctx.adbPort), ADB_SERVER_SOCKET: '' };
   await run(process.execPath, ['--import', RECORDER, MAIN, ...args], { env, cwd: ctx.dir }).catch(() => undefined);
   const lines = readFileSync(record, 'utf8').split('\n');
-  return HEAVY.filter((name) => lines.some((l) => l === `require:${name}` || l.includes(`/node_modules/${name}/`)));
+  // Their setup helpers (flag parsing) are light and load with every command; the drivers are not.
+  const drivers = ['android/android-device', 'ios/ios-device'].filter((m) => lines.some((l) => l.endsWith(`/dist/src/engine/drivers/${m}.js`))).map((m) => `${m.split('/')[0]} driver`);
+  return [...HEAVY.filter((name) => lines.some((l) => l === `require:${name}` || l.includes(`/node_modules/${name}/`))), ...drivers];
 }
 
 start('--help loads no command, so none of their libraries', async (ctx) => {
   assert.equal(await heavyLoaded(ctx, '--help'), []);
 });
 
-start('a tool call on a virtual phone loads no image, adb, scrcpy, XML or network library', async (ctx) => {
+start('a tool call on a virtual phone loads no image, adb, scrcpy, XML or network library, nor the Android or iOS driver', async (ctx) => {
   assert.equal(await heavyLoaded(ctx, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--no-ios'), []);
   assert.equal(await heavyLoaded(ctx, 'call', 'mobile_click_on_screen_at_coordinates', '{"device":"virtual-android-1","x":10,"y":10}', '--no-ios'), []);
 });
@@ -48,6 +50,10 @@ start('a tool call on a virtual phone loads no image, adb, scrcpy, XML or networ
 start('a screenshot loads the image library, and only it', async (ctx) => {
   // Also shows that the recorder sees what is loaded: without it the tests above prove nothing.
   assert.equal(await heavyLoaded(ctx, 'call', 'mobile_take_screenshot', '{"device":"virtual-android-1"}', '--no-ios'), ['sharp']);
+});
+
+start('a call on an Android serial loads the Android driver and adbkit (and finds no phone at the dead port)', async (ctx) => {
+  assert.equal(await heavyLoaded(ctx, 'call', 'mobile_get_screen_size', '{"device":"emulator-5554"}', '--no-ios'), ['@devicefarmer/adbkit', 'android driver']);
 });
 
 start('validate loads none of them', async (ctx) => {

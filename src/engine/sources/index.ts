@@ -1,4 +1,3 @@
 export { SourceSet, type DeviceSource, type SourceSetOptions, type SourceStatus } from './source-set.js';
-export { RemoteWdaDriver } from './remote-wda.js';
 export { createSourceSet, sourcesFromFlags, LOCAL_SOURCE, type SourcesSetup } from './setup.js';
 export { parseAdbSource, parseWdaSource, type AdbSourceSpec, type WdaSourceSpec } from './source-spec.js';

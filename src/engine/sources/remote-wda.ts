@@ -5,11 +5,7 @@ import type { AppControl } from '../drivers/ios/app-control.js';
 import { IosDevice } from '../drivers/ios/ios-device.js';
 import { WdaClient, WdaError } from '../drivers/ios/wda-client.js';
 import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
-
-interface WdaStatus {
-  os?: { name?: string; version?: string };
-  device?: string;
-}
+import { remoteWdaInfo, type WdaStatus } from './remote-wda-info.js';
 
 /**
  * App lifecycle through WebDriverAgent alone: a phone reached only over the network has no go-ios
@@ -101,12 +97,7 @@ export class RemoteWdaDriver implements Driver {
     this.client.close();
   }
 
-  /** The phone as listed before WebDriverAgent has ever answered: its id and platform are known from the flag. */
-  unreached(): DeviceInfo {
-    return this.info(null);
-  }
-
   private info(status: WdaStatus | null): DeviceInfo {
-    return { id: this.id, os: 'iOS', model: status?.device ? `${status.device} (WebDriverAgent)` : 'iOS device (WebDriverAgent)', version: status?.os?.version ?? '', state: 'ready' };
+    return remoteWdaInfo(this.id, status);
   }
 }

@@ -1,6 +1,6 @@
 import { androidSetupFromFlags } from '../drivers/android/setup.js';
-import { AndroidDriver } from '../drivers/android/android-driver.js';
-import { RemoteWdaDriver } from './remote-wda.js';
+import { LazyDriver } from '../drivers/lazy-driver.js';
+import { remoteWdaInfo } from './remote-wda-info.js';
 import { checkUniqueNames, parseAdbSource, parseWdaSource, type AdbSourceSpec, type WdaSourceSpec } from './source-spec.js';
 import { SourceSet, type DeviceSource, type SourceSetOptions } from './source-set.js';
 
@@ -40,12 +40,14 @@ export function createSourceSet(setup: SourcesSetup): SourceSet {
     ...setup.adb.map((a) => ({
       name: a.name,
       where: `adb server ${a.host}:${a.port}`,
-      driver: new AndroidDriver({ host: a.host, port: a.port, startServer: a.startServer ?? false, origin: a.origin, reportUnreachable: true }),
+      driver: new LazyDriver('android', async () => new (await import('../drivers/android/android-driver.js')).AndroidDriver({ host: a.host, port: a.port, startServer: a.startServer ?? false, origin: a.origin, reportUnreachable: true })),
     })),
-    ...setup.wda.map((w) => {
-      const driver = new RemoteWdaDriver(w.name, w.url);
-      return { name: w.name, where: `WebDriverAgent ${w.url}`, driver, expected: [driver.unreached()] };
-    }),
+    ...setup.wda.map((w) => ({
+      name: w.name,
+      where: `WebDriverAgent ${w.url}`,
+      driver: new LazyDriver(`wda:${w.name}`, async () => new (await import('./remote-wda.js')).RemoteWdaDriver(w.name, w.url)),
+      expected: [remoteWdaInfo(w.name, null)],
+    })),
   ];
   return new SourceSet(sources, setup);
 }
