@@ -14,10 +14,10 @@ export interface ApkManifest {
 }
 
 // adbkit-apkreader ships no types and is CommonJS; only its binary-XML manifest parser is used,
-// on bytes this module extracted under the caps (its own zip reading has none).
-const require = createRequire(import.meta.url);
+// on bytes this module extracted under the caps (its own zip reading has none). Required when an
+// APK is first read: with its `debug` dependency it cost every command's start ~10 ms.
 type ManifestParserClass = new (content: Buffer, options?: object) => { parse(): ApkManifest };
-const ManifestParser = require('@devicefarmer/adbkit-apkreader/lib/apkreader/parser/manifest') as ManifestParserClass;
+const manifestParser = (): ManifestParserClass => createRequire(import.meta.url)('@devicefarmer/adbkit-apkreader/lib/apkreader/parser/manifest') as ManifestParserClass;
 
 const IPA_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
 
@@ -45,7 +45,7 @@ export async function readApkManifest(path: string): Promise<ApkManifest> {
   const content = await entryOf(path, (n) => n === 'AndroidManifest.xml', 'APK', expected);
   if (!content) throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (it holds no AndroidManifest.xml); expected ${expected}`);
   try {
-    return new ManifestParser(content).parse();
+    return new (manifestParser())(content).parse();
   } catch (err) {
     throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (${(err as Error).message}); expected ${expected}`);
   }
