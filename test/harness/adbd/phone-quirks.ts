@@ -26,6 +26,11 @@ export interface PhoneQuirks {
   wmOverride: { width: number; height: number } | undefined;
   /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
   dumpDelayMs: number;
+  /**
+   * What one capture costs the device beyond the emulation's own work: `png` for `screencap -p`
+   * (real phones spend 0.6–3 s in the PNG encoder), `raw` for raw `screencap`; 0 = instant.
+   */
+  screencapDelayMs: { raw: number; png: number };
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
   /**
@@ -87,7 +92,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0,
+    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

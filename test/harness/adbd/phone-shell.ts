@@ -393,6 +393,8 @@ export class PhoneShell {
     // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
     // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
     const format = this.quirks.pixelFormat;
+    const delay = this.quirks.screencapDelayMs[args.includes('-p') ? 'png' : 'raw'];
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     if (args.includes('-p')) return { out: await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
     return { out: rawScreencap(data, width, height, format, releaseMajor(this.quirks, this.phone.info.version)), code: 0, err: warning };
   }

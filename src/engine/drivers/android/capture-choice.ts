@@ -1,8 +1,9 @@
 /**
- * How an Android device hands out a screen for a shrunk screenshot. `raw`: raw `screencap`, shrunk
- * on the host while it arrives (10 MB over adb at 1080×2400); `png`: `screencap -p`, encoded by
- * the phone (real phones spend 0.6–3 s on it, an emulator or a desktop-class device much less).
- * `auto` measures both on the device's first screenshots and keeps the faster.
+ * How an Android device hands out a screen, chosen per use (a shrunk screenshot for an agent; a
+ * whole PNG for a file). `raw`: raw `screencap` (10 MB over adb at 1080×2400), shrunk or encoded
+ * on the host; `png`: `screencap -p`, encoded by the phone (real phones spend 0.6–3 s on it, an
+ * emulator or a desktop-class device much less). `auto` measures both on the device's first
+ * captures for that use and keeps the faster.
  */
 export type ScreencapMode = 'auto' | 'raw' | 'png';
 export type CaptureWay = 'raw' | 'png';

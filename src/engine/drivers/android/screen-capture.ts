@@ -1,7 +1,7 @@
 import type { CallContext, FitSize, FittedScreen, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { ScreenSize } from '../../ui-tree.js';
-import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
+import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
@@ -32,11 +32,19 @@ export interface ScreenCaptureIo {
 export class AndroidScreenCapture {
   private readonly display = new CaptureDisplay();
   private readonly fittedCapture: FittedCapture;
+  /**
+   * Whole PNGs (saved screenshots, run reports) measure their own ways: raw pixels plus the host's
+   * encode against the phone's finished PNG, where shrunk screenshots weigh raw against the PNG plus
+   * the host's decode. A phone that encodes fast (an emulator, a desktop-class device) saves with
+   * its own PNG; a phone that spends seconds on it keeps raw.
+   */
+  private readonly pngChoice: CaptureChoice;
 
   constructor(
     private readonly mode: ScreencapMode,
     private readonly io: ScreenCaptureIo,
   ) {
+    this.pngChoice = new CaptureChoice(mode);
     this.fittedCapture = new FittedCapture(mode, {
       rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
       logicalSize: (ctx) => io.logicalSize(ctx),
@@ -48,11 +56,21 @@ export class AndroidScreenCapture {
     });
   }
 
-  /** The screen as a PNG at the logical size: raw pixels encoded on the host, else the phone's own. */
+  /** The screen as a PNG at the logical size: raw pixels encoded on the host, or the phone's own, as measured faster on this device (`auto`). */
   async png(ctx: CallContext): Promise<PngImage> {
-    const frame = await this.rawFrame(ctx);
-    if (!frame) return this.devicePng(ctx);
-    return encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame));
+    const way = this.pngChoice.next();
+    const started = performance.now();
+    if (way === 'raw') {
+      const frame = await this.rawFrame(ctx);
+      if (frame) {
+        const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame));
+        this.pngChoice.record('raw', performance.now() - started);
+        return png;
+      }
+    }
+    const png = await this.devicePng(ctx);
+    if (way === 'png') this.pngChoice.record('png', performance.now() - started);
+    return png;
   }
 
   /** A screen for a consumer that shrinks it to `fit`: raw pixels shrunk as they arrive, or the phone's PNG (fitted-capture.ts). */
