@@ -21,8 +21,9 @@ const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/scenarios/valid/lo
 const MOBILE_MCP = process.env.MOBILE_MCP_DIR ? join(process.env.MOBILE_MCP_DIR, 'lib', 'index.js') : undefined;
 
 const state = mkdtempSync(join(tmpdir(), 'mb-bench-start-'));
-// Android stays on, as for a user, but finds only a dead port: the bench never reaches a real adb server.
-const env = { ...process.env, MOBILEBRIDGE_STATE_DIR: state, ANDROID_ADB_SERVER_PORT: String(await deadPort()), ADB_SERVER_SOCKET: '' };
+// Android stays on, as for a user, but with --adb at a dead port: the bench neither reaches nor starts an adb server.
+const env = { ...process.env, MOBILEBRIDGE_STATE_DIR: state };
+const ADB = ['--adb', `127.0.0.1:${await deadPort()}`];
 
 function timed(args: string[]): number {
   const start = performance.now();
@@ -62,9 +63,9 @@ const cases: [string, string[]][] = [
   ['node -e 0 (the floor)', ['-e', '0']],
   ['mobilebridge --help', [MAIN, '--help']],
   ['validate login.json', [MAIN, 'validate', FIXTURE]],
-  ['call screen size (virtual)', [MAIN, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--no-ios']],
-  ['call tap (virtual)', [MAIN, 'call', 'mobile_click_on_screen_at_coordinates', '{"device":"virtual-android-1","x":100,"y":100}', '--no-ios']],
-  ['call screenshot (virtual)', [MAIN, 'call', 'mobile_take_screenshot', '{"device":"virtual-android-1"}', '--no-ios']],
+  ['call screen size (virtual)', [MAIN, 'call', 'mobile_get_screen_size', '{"device":"virtual-android-1"}', '--no-ios', ...ADB]],
+  ['call tap (virtual)', [MAIN, 'call', 'mobile_click_on_screen_at_coordinates', '{"device":"virtual-android-1","x":100,"y":100}', '--no-ios', ...ADB]],
+  ['call screenshot (virtual)', [MAIN, 'call', 'mobile_take_screenshot', '{"device":"virtual-android-1"}', '--no-ios', ...ADB]],
 ];
 
 try {
@@ -78,7 +79,7 @@ try {
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let i = 0; i < N; i++) {
-    ours.push(await mcpReady([MAIN, 'mcp', '--no-ios']));
+    ours.push(await mcpReady([MAIN, 'mcp', '--no-ios', ...ADB]));
     if (MOBILE_MCP) theirs.push(await mcpReady([MOBILE_MCP], { MOBILEMCP_LEGACY_ROBOT: '1' }));
   }
   const a = summarize(ours);

@@ -29,9 +29,11 @@ start.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
 async function heavyLoaded(ctx: { dir: string; adbPort: number }, ...args: string[]): Promise<string[]> {
   const record = join(ctx.dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(record, '');
-  // The Android driver stays on (as for a user) but can only find a dead port, never the user's adb server.
-  const env = { ...process.env, MB_LOAD_RECORD: record, MOBILEBRIDGE_STATE_DIR: join(ctx.dir, 'state'), ANDROID_ADB_SERVER_PORT: String(ctx.adbPort), ADB_SERVER_SOCKET: '' };
-  await run(process.execPath, ['--import', RECORDER, MAIN, ...args], { env, cwd: ctx.dir }).catch(() => undefined);
+  const env = { ...process.env, MB_LOAD_RECORD: record, MOBILEBRIDGE_STATE_DIR: join(ctx.dir, 'state') };
+  // The Android driver stays on (as for a user) but is pointed at a dead port with --adb, which
+  // never starts a server there (a local default address would: the CLI starts adb as adb does).
+  const device = ['call', 'devices'].includes(args[0]) ? ['--adb', `127.0.0.1:${ctx.adbPort}`] : [];
+  await run(process.execPath, ['--import', RECORDER, MAIN, ...args, ...device], { env, cwd: ctx.dir }).catch(() => undefined);
   const lines = readFileSync(record, 'utf8').split('\n');
   // Their setup helpers (flag parsing) are light and load with every command; the drivers are not.
   const drivers = ['android/android-device', 'ios/ios-device'].filter((m) => lines.some((l) => l.endsWith(`/dist/src/engine/drivers/${m}.js`))).map((m) => `${m.split('/')[0]} driver`);
