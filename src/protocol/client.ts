@@ -1,5 +1,5 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
-import { isNotification, isResponse, type RpcRequest } from './jsonrpc.js';
+import { isNotification, isResponse, RpcError, type RpcRequest } from './jsonrpc.js';
 import {
   ConnectionClosedError,
   ResultFailureError,
@@ -145,11 +145,20 @@ export class BridgeClient {
     return promise;
   }
 
-  /** Sends several requests as one JSON-RPC batch; answers in the same order. */
-  batch(calls: { method: string; params?: unknown }[]): Promise<unknown[]> {
+  /**
+   * Sends several requests as one JSON-RPC batch; answers in the same order, each the request's
+   * result or, for a protocol fault of that request alone, its `RpcError` (check with
+   * `instanceof RpcError`). The others ran whatever one entry's fault, so their answers are kept:
+   * a batch that rejected as a whole would hide that its tap went through. It rejects only when no
+   * answer can come (the connection closed, the client timed out).
+   */
+  batch(calls: { method: string; params?: unknown }[]): Promise<(unknown | RpcError)[]> {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
-    const promises = requests.map((r) => this.pending.expect(r.id, r.method));
+    const promises = requests.map((r) => this.pending.expect(r.id, r.method).catch((err: unknown) => {
+      if (err instanceof RpcError) return err;
+      throw err;
+    }));
     const text = JSON.stringify(requests);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);

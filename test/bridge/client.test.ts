@@ -45,6 +45,29 @@ test('correlates many concurrent requests; protocol faults reject with RpcError;
   );
 });
 
+test('a batch with a bad request keeps the answers of the good ones, the bad one as its RpcError', async () => {
+  const c = await connectBridge(bridge.wsUrl, { client: 'batcher' });
+  // Closed also when an assertion fails: a live client would keep the test process running.
+  const answers = await c.batch([
+    { method: 'tools.call', params: { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/signin' } } },
+    { method: 'devices.fly', params: {} },
+    { method: 'tools.call', params: { tool: 'mobile_get_screen_size', arguments: {} } },
+    { method: 'devices.list' },
+  ]).finally(() => c.close());
+  assert.is(answers.length, 4);
+  // The deep link ran: its answer says so instead of being lost with the batch.
+  assert.match((answers[0] as { message: string }).message, 'mbdemo://screen/signin');
+  assert.instance(answers[1], RpcError);
+  assert.is((answers[1] as RpcError).code, RPC_ERRORS.METHOD_NOT_FOUND);
+  assert.instance(answers[2], RpcError);
+  assert.is((answers[2] as RpcError).code, RPC_ERRORS.INVALID_PARAMS);
+  assert.is((answers[3] as { devices: unknown[] }).devices.length, 2);
+  await c.batch([{ method: 'devices.list' }]).then(
+    () => assert.unreachable(),
+    (e: unknown) => assert.instance(e, ConnectionClosedError),
+  );
+});
+
 test('requests made while reconnecting are sent once the session is back', async () => {
   const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50 } });
   const states: string[] = [];
