@@ -92,7 +92,7 @@ export function runnerMethods(): MethodDef[] {
           origin: ctx.session.id,
           signal: controller.signal,
           // Only what the caller sends: the bridge's own environment (MB_PARAM_*) is not the caller's to read.
-          parameters: { given: p.parameters },
+          parameters: { given: p.parameters, howToGive: (name) => `scenarios.run's "parameters": {"${name}": "..."}` },
           onProgress: (event) => {
             if (event.type === 'started') {
               entry = { run: event.run_id, device: p.device, session: ctx.session, controller };

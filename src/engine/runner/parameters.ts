@@ -9,6 +9,12 @@ export interface ParameterSources {
   given?: Record<string, string>;
   file?: Record<string, string>;
   env?: Record<string, string | undefined>;
+  /**
+   * How the run's caller gives a value to `name`, for the message when one is missing: the CLI's
+   * flags and environment by default; a run through the bridge has only scenarios.run's
+   * `parameters` (it reads neither flags nor the bridge's environment).
+   */
+  howToGive?: (name: string) => string;
 }
 
 export const ENV_PREFIX = 'MB_PARAM_';
@@ -149,10 +155,10 @@ const sources = (name: string) => `--param ${name}=..., a --params-file JSON obj
  * flow's parameter is named by its own name (the run's sources are looked up with it, as for the
  * scenario's), and the flow step that needs it is said, since its `parameters` map can pass it.
  */
-export function missingParametersMessage(missing: MissingParameter[]): string {
+export function missingParametersMessage(missing: MissingParameter[], howToGive: (name: string) => string = sources): string {
   const parts: string[] = [];
   const own = missing.filter((m) => !m.flow).map((m) => m.name);
-  if (own.length) parts.push(`no value for parameter${own.length === 1 ? '' : 's'} ${own.join(', ')}; give ${own.length === 1 ? 'it' : 'each'} with ${sources(own[0])}`);
+  if (own.length) parts.push(`no value for parameter${own.length === 1 ? '' : 's'} ${own.join(', ')}; give ${own.length === 1 ? 'it' : 'each'} with ${howToGive(own[0])}`);
   const steps = new Map<string, MissingParameter[]>();
   for (const m of missing) if (m.flow) steps.set(m.flow.step, [...(steps.get(m.flow.step) ?? []), m]);
   for (const [step, list] of steps) {
@@ -160,7 +166,7 @@ export function missingParametersMessage(missing: MissingParameter[]): string {
     const names = list.map((m) => m.name);
     // Passing a parameter of the same name on is the usual wiring; otherwise a value to fill in.
     const map = names.map((n) => `"${n}": "${outer.includes(n) ? `\${${n}}` : '...'}"`).join(', ');
-    parts.push(`flow step ${step} (${file}) has no value for the flow's parameter${names.length === 1 ? '' : 's'} ${names.join(', ')}; pass ${names.length === 1 ? 'it' : 'them'} in the step's "parameters": {${map}}, or give ${names.length === 1 ? 'it' : 'each'} with ${sources(names[0])}`);
+    parts.push(`flow step ${step} (${file}) has no value for the flow's parameter${names.length === 1 ? '' : 's'} ${names.join(', ')}; pass ${names.length === 1 ? 'it' : 'them'} in the step's "parameters": {${map}}, or give ${names.length === 1 ? 'it' : 'each'} with ${howToGive(names[0])}`);
   }
   return parts.join('; ');
 }

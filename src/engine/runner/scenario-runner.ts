@@ -73,7 +73,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   let planError: VerbError | undefined;
   try {
     plan = planRun(options.scenario, options.scenarioDir, options.parameters);
-    if (plan.missing.length) planError = new VerbError('INVALID_PARAMETER', missingParametersMessage(plan.missing));
+    if (plan.missing.length) planError = new VerbError('INVALID_PARAMETER', missingParametersMessage(plan.missing, options.parameters?.howToGive));
   } catch (err) {
     planError = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
   }
