@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { failure, isToolFailure } from '../../engine/errors.js';
+import { deviceNotFoundMessage, failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
 import type { DeviceInfo } from '../../engine/types.js';
 import { defineExtensionMethod, type MethodContext, type MethodDef } from '../registry.js';
 
@@ -49,6 +49,32 @@ export function leaseMethods(): MethodDef[] {
     return undefined;
   }
 
+  /**
+   * Why no device could be leased, as the caller needs it: a device that is not connected at all
+   * (a typo, or unplugged) is DEVICE_NOT_FOUND, since waiting longer would not help unless it is
+   * plugged in; otherwise each matching device with its holder or state, so the caller can ask
+   * the holder, take over, or wait.
+   */
+  async function noLease(p: Lease, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
+    const listed = await ctx.engine.listDevices();
+    const matching = listed.filter((d) => (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')));
+    const wait = 'raise timeout_ms to wait longer';
+    if (!matching.length) {
+      const message = p.device
+        ? `${deviceNotFoundMessage(p.device, listed.map((d) => d.id))} (waited ${p.timeout_ms} ms); check the id, or plug the device in and ${wait}`
+        : `no ${p.platform === 'any' ? '' : `${p.platform} `}device is connected to the bridge (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); connect one, or ${wait}`;
+      return failure('DEVICE_NOT_FOUND', message);
+    }
+    const states = matching.map((d) => {
+      const lock = ctx.bridge.locks.info(d.id);
+      if (lock) return `${d.id} locked by session ${lock.holder.session}${lock.holder.client ? ` (${lock.holder.client})` : ''} since ${lock.since}`;
+      if (!usable(d)) return `${d.id} ${d.state}${d.message ? ` (${d.message})` : ''}`;
+      return `${d.id} not free (held on its peer bridge, or by a caller ahead in line)`;
+    });
+    const when = `within ${p.timeout_ms} ms${ahead > 0 ? ` (${ahead} waiting ahead)` : ''}`;
+    return failure('TIMEOUT', `no free ${p.device ? `device ${p.device}` : `${p.platform} device`} ${when}: ${states.join('; ')}; ${wait}, or ask the holder to unlock it (devices.unlock) or take it over (devices.lock with takeover: true)`);
+  }
+
   return [
     defineExtensionMethod('devices.lease', LeaseParams, async (p, ctx) => {
       if (!p.platform && !p.device) return failure('INVALID_PARAMETER', 'devices.lease needs platform (android, ios or any) or device');
@@ -66,7 +92,7 @@ export function leaseMethods(): MethodDef[] {
           }
           if (Date.now() >= until) {
             const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
-            return failure('TIMEOUT', `no free ${queue} within ${p.timeout_ms} ms${ahead > 0 ? ` (${ahead} waiting ahead)` : ''}; every matching device is locked or none is ready; raise timeout_ms to wait longer`);
+            return await noLease(p, ctx, ahead);
           }
           await new Promise((r) => setTimeout(r, POLL_MS));
         }

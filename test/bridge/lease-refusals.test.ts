@@ -1,0 +1,45 @@
+/**
+ * devices.lease that gets nothing says why: a device that is not connected is not "locked or not
+ * ready", and a locked one names who holds it, as devices.lock's refusal does.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Bridge } from '../../src/bridge/index.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { ANDROID, testBridge } from './helpers.js';
+
+const test = suite('devices.lease refusals');
+
+let bridge: Bridge;
+test.before.each(async () => {
+  ({ bridge } = await testBridge());
+});
+test.after.each(async () => {
+  await bridge.close();
+});
+
+type Answer = { device?: string; code?: string; message?: string };
+
+test('a device that is not connected is DEVICE_NOT_FOUND naming the connected ones; a leased one names its holder', async () => {
+  const one = await connectBridge(bridge.wsUrl, { client: 'ci-1' });
+  const two = await connectBridge(bridge.wsUrl, { client: 'ci-2' });
+  try {
+    const typo = (await two.requestRaw('devices.lease', { device: 'virtual-andriod-1' })) as Answer;
+    assert.is(typo.code, 'DEVICE_NOT_FOUND', JSON.stringify(typo));
+    assert.match(typo.message!, 'device "virtual-andriod-1" not found; connected devices: virtual-android-1, virtual-ios-1');
+
+    const first = (await one.requestRaw('devices.lease', { platform: 'android' })) as Answer;
+    assert.is(first.device, ANDROID);
+    for (const ask of [{ platform: 'android' }, { device: ANDROID }]) {
+      const busy = (await two.requestRaw('devices.lease', ask)) as Answer;
+      assert.is(busy.code, 'TIMEOUT', JSON.stringify(busy));
+      assert.match(busy.message!, `${ANDROID} locked by session ${one.session} (ci-1)`);
+      assert.not.match(busy.message!, 'none is ready');
+    }
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
+
+test.run();
