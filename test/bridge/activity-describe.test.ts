@@ -30,4 +30,19 @@ test('a pinch names the element it zoomed and the direction', () => {
   assert.is(summarize({ tool: 'mobile_pinch_on_screen', parameters: { x: 540, y: 600, scale: 2 }, element: { id: 'n0.3', type: 'other', name: '' } }), 'zoomed in on an element (two fingers, ×2)');
 });
 
+test('an action that failed is said as tried, never as done', () => {
+  const failed = { status: 'error' as const, code: 'APP_NOT_INSTALLED', message: 'com.nope.app is not installed' };
+  assert.is(summarize({ tool: 'mobile_launch_app', parameters: { packageName: 'com.nope.app' }, outcome: failed }), 'tried to launch com.nope.app (failed: APP_NOT_INSTALLED)');
+  assert.is(summarize({ tool: 'mobile_launch_app', parameters: { packageName: 'com.example.app' }, outcome: { status: 'success' } }), 'launched com.example.app');
+  assert.is(
+    summarize({ verb: 'type', parameters: { target_pattern: '^Pass', value: '•••' }, element: { id: 'password', type: 'edittext', name: 'Password' }, masked: { characters: 14, reason: 'typed into a password field' }, outcome: { status: 'error', code: 'ELEMENT_NOT_FOUND' } }),
+    'tried to type 14 characters into the “Password” field (step type /^Pass/) (failed: ELEMENT_NOT_FOUND)',
+  );
+  assert.is(
+    summarize({ tool: 'mobile_type_keys', parameters: { text: 'ada', clear_first: true, submit: true }, outcome: { status: 'error', code: 'TIMEOUT' } }),
+    'tried to empty the field and type “ada” and press ENTER (failed: TIMEOUT)',
+  );
+  assert.is(summarize({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { x: 5, y: 6 }, outcome: { status: 'error' } }), 'tried to tap (5, 6) (failed)');
+});
+
 test.run();
