@@ -42,6 +42,8 @@ export const READ_ONLY_VERBS = new Set(['wait_for_element', 'wait_for_element_go
 
 /** Key of the per-session AgentSession (Session.state); it is closed when the session ends. */
 const AGENT = Symbol('agent session');
+/** Per session, the last recording.stop answer for each device, given again to a repeated stop. */
+const STOPPED = Symbol('stopped recordings');
 /** The same AgentSessions, to look one up without creating it. */
 const existing = new WeakMap<MethodContext['session'], AgentSession>();
 
@@ -83,10 +85,22 @@ export function agentMethods(): MethodDef[] {
         const refusal = ctx.lockRefusal(p.device, `recording.start with app_state ${p.app_state}`);
         if (refusal) return refusal;
       }
-      return { recording: await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant }) };
+      const recording = await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant });
+      ctx.session.state(STOPPED, () => new Map<string, object>()).delete(p.device);
+      return { recording };
     }),
 
-    method('recording.stop', DeviceParams, async (p, ctx) => agentOf(ctx).stopRecording(p.device)),
+    method('recording.stop', DeviceParams, async (p, ctx) => {
+      // Its answer is the only copy of the scenario: one lost with a dropped connection would be a
+      // whole recording session lost, so the resumed session can ask again and get it.
+      const stopped = ctx.session.state(STOPPED, () => new Map<string, object>());
+      const agent = agentOf(ctx);
+      const last = stopped.get(p.device);
+      if (last && !agent.recordings().some((r) => r.device === p.device)) return { ...last, repeated: true };
+      const result = await agent.stopRecording(p.device);
+      stopped.set(p.device, result);
+      return result;
+    }),
 
     method('recording.status', StatusParams, async (p, ctx) => {
       const agent = agentOf(ctx);
