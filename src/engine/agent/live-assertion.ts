@@ -10,6 +10,9 @@ import type { ScreenSize } from '../ui-tree.js';
 import { isToast, keyboardVisible, listElements, screenCapture, textOf } from '../verbs/screen.js';
 import { resolveOnce, verbScreenSize } from '../verbs/target.js';
 import { VerbError, type VerbContext } from '../verbs/types.js';
+import { readFacts } from '../verbs/device-facts.js';
+import { judgeAssertion } from '../runner/assertion-gate.js';
+import type { ConditionEnv } from '../runner/conditions.js';
 
 /** What the screen looked like during the verb before the assertion (text_changed, toast_visible). */
 export interface LiveHistory {
@@ -65,10 +68,23 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
     }
     env.textBefore = () => text;
   }
-  return evaluateAssertion(assertion, env, settleMs, () => {
+  const refresh = () => {
     elements = undefined;
     shot = undefined;
-  });
+  };
+  // The 2.2 fields (condition, timeout_ms) are judged as in a run: a live check that ignored
+  // them would fail at once where the replay waits, or fail where the replay skips.
+  const conditions: ConditionEnv = {
+    verbs: looks,
+    facts: async () => {
+      const info = (await looks.engine.listDevices()).find((d) => d.id === looks.device);
+      if (!info) throw new VerbError('DEVICE_NOT_FOUND', `device ${looks.device} is not connected`);
+      return readFacts(looks, info);
+    },
+    variables: {},
+    stepStatus: () => undefined,
+  };
+  return judgeAssertion(assertion, (settle) => evaluateAssertion(assertion, env, settle, refresh), settleMs, looks, refresh, conditions);
 }
 
 /** Starts a history for the next verb: the context's listings feed it. */
