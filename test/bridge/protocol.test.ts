@@ -100,6 +100,10 @@ test('devices.lock / devices.unlock', async () => {
   const unknown = (await raw.call('devices.lock', { device: 'no-such-phone' })) as { code: string; message: string };
   assert.is(unknown.code, 'DEVICE_NOT_FOUND');
   assert.match(unknown.message, /virtual-android-1/);
+  // A misspelled unlock is no "released: false": the caller would think its lock was already gone.
+  const typo = (await raw.call('devices.unlock', { device: 'virtual-andriod-1' })) as { code: string; message: string };
+  assert.is(typo.code, 'DEVICE_NOT_FOUND');
+  assert.match(typo.message, 'connected devices: virtual-android-1');
 });
 
 test('scenarios.validate answers the SPEC §4 envelope for text and for values', async () => {

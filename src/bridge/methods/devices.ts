@@ -36,10 +36,15 @@ export const deviceMethods: MethodDef[] = [
     return ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover);
   }),
 
-  defineMethod('devices.unlock', (p, ctx) => {
+  defineMethod('devices.unlock', async (p, ctx) => {
     const holder = ctx.bridge.locks.holder(p.device);
     if (holder && holder !== ctx.session) {
       return failure('PERMISSION_DENIED', `device ${p.device} is locked by session ${holder.id}, not by this session; only the holder can unlock it (or take it over with devices.lock takeover: true)`);
+    }
+    if (!holder) {
+      // "released: false" for a misspelled id would let the caller believe its lock is gone.
+      const devices = await ctx.engine.listDevices();
+      if (!devices.some((d) => d.id === p.device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
     }
     return { device: p.device, released: ctx.bridge.locks.release(p.device, ctx.session) };
   }),
