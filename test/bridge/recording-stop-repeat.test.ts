@@ -45,6 +45,11 @@ test('a stop asked again after a dropped connection gives the same scenario; a n
     assert.is(second.repeated, undefined);
     const never = (await c.requestRaw('recording.stop', { device: 'virtual-ios-1' })) as Stopped;
     assert.is(never.code, 'INVALID_PARAMETER', 'a device this session never recorded still has nothing to stop');
+    // Over the bridge the way out is the method, not only the MCP tool's name.
+    assert.match(never.message!, 'recording.start');
+    await c.requestRaw('recording.start', { device: ANDROID, name: 'third' });
+    const twice = (await c.requestRaw('recording.start', { device: ANDROID, name: 'fourth' })) as Stopped;
+    assert.match(twice.message!, 'stop it (recording_stop / recording.stop)');
   } finally {
     await c.close();
   }

@@ -128,7 +128,7 @@ export class AgentSession {
     if (!recorder) {
       // Another session's or live process's recording is named, rather than "none".
       await this.options.store?.ensureFree(device);
-      throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session or process is open on ${device}; start one with recording_start`);
+      throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session or process is open on ${device}; start one with recording_start / recording.start`);
     }
     this.recorders.set(device, recorder);
     return recorder.summary();
@@ -136,7 +136,7 @@ export class AgentSession {
 
   /** Deletes the recording an ended session or process left on `device`, and says what it held. Throws VerbError. */
   async discardRecording(device: string): Promise<RecordingSummary> {
-    if (this.recorders.has(device)) throw new VerbError('INVALID_PARAMETER', `the recording of ${device} is this session's own; stop it (recording_stop) to end it`);
+    if (this.recorders.has(device)) throw new VerbError('INVALID_PARAMETER', `the recording of ${device} is this session's own; stop it (recording_stop / recording.stop) to end it`);
     if (!this.options.store) throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session is open on ${device}: recordings are kept in memory only here, and go with their session`);
     return (await this.options.store.discard(device)).summary();
   }
@@ -224,7 +224,7 @@ export class AgentSession {
   async startRecording(req: StartRecording, { adopt = true, startedBy }: { adopt?: boolean; startedBy?: RecordingOptions['startedBy'] } = {}): Promise<RecordingSummary> {
     if (adopt) await this.recoverRecordings(req.device);
     if (this.recorders.has(req.device)) {
-      throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop) before starting another`);
+      throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop / recording.stop) before starting another`);
     }
     const state = await this.state(req.device);
     if ((req.app_state === 'fresh_install' || req.app_state === 'logged_out') && !req.app_package) {
@@ -251,7 +251,7 @@ export class AgentSession {
         throw new VerbError(
           'UNSUPPORTED',
           `app_state ${req.app_state} cannot be set up on ${req.device}: ${manual.join('; ')}; no recording was started. ` +
-            `${req.app_state === 'logged_out' ? `Sign out of ${req.app_package}` : `Uninstall and reinstall ${req.app_package}`} by hand (or ask the user to), then call recording_start again without app_state`,
+            `${req.app_state === 'logged_out' ? `Sign out of ${req.app_package}` : `Uninstall and reinstall ${req.app_package}`} by hand (or ask the user to), then call recording_start / recording.start again without app_state`,
         );
       }
     }
@@ -280,7 +280,7 @@ export class AgentSession {
       // Another session or process recording this device is named, rather than "no recording".
       await this.options.store?.ensureFree(device);
       const running = [...this.recorders.keys()];
-      throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start'}`);
+      throw new VerbError('INVALID_PARAMETER', `no recording is running on ${device}${running.length ? `; recordings run on: ${running.join(', ')}` : '; start one with recording_start / recording.start'}`);
     }
     this.recorders.delete(device);
     await this.options.store?.remove(device);
