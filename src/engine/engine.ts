@@ -198,15 +198,25 @@ export class Engine {
     }, options.hold).catch((err: unknown) => this.onError(deviceId, err, def.timeoutNote));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
-      const others = this.activity.othersSince(deviceId, options.origin);
+      const others = this.othersActed(deviceId, options.origin);
       this.activity.record(deviceId, options.origin, tool, def.mutates);
       if (others && result && typeof result === 'object' && !Array.isArray(result)) {
-        result = { ...(result as Record<string, unknown>), others_acted: { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` } };
+        result = { ...(result as Record<string, unknown>), others_acted: others };
       }
     }
     const shown = options.redact ? { parameters: options.redact(input) as Record<string, unknown>, result: options.redact(result) } : { parameters: input, result };
     this.emit({ device: deviceId, tool, ...shown, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
     return result;
+  }
+
+  /**
+   * Mutating calls other callers made on the device since `origin`'s previous call there, as a
+   * result's `others_acted`; undefined when none (or on its first call). Only looks: the verbs
+   * of the bridge ask it before their own calls, which would otherwise take the news.
+   */
+  othersActed(deviceId: string, origin: string): { actions: { origin: string; tool: string; at: string }[]; more: number; note: string } | undefined {
+    const others = this.activity.othersSince(deviceId, origin);
+    return others && { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` };
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * agent.assert judges the 2.2 fields as a replay does (SPEC §8): a false `condition` makes the
- * check skipped, and `timeout_ms` keeps looking until it passes. Accepting them and ignoring them
- * told an agent a check failed that its recorded scenario would pass.
+ * An agent's live checks and verbs over the bridge. agent.assert judges the 2.2 fields as a replay
+ * does (SPEC §8): a false `condition` makes the check skipped, and `timeout_ms` keeps looking until
+ * it passes; accepting them and ignoring them told an agent a check failed that its recorded
+ * scenario would pass. Both say when another session acted on the device meanwhile.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +10,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { ANDROID, testBridge } from './helpers.js';
 
-const test = suite('agent.assert 2.2 fields');
+const test = suite('agent checks and verbs');
 
 let bridge: Bridge;
 test.before.each(async () => {
@@ -45,6 +46,28 @@ test('timeout_ms waits for the screen: the list shown after the loading screen p
     assert.is(waited.status, 'passed', JSON.stringify(waited));
   } finally {
     await c.close();
+  }
+});
+
+test('a verb or check after another session acted says so (others_acted), as tools.call does', async () => {
+  const a = await connectBridge(bridge.wsUrl, { client: 'agent-a' });
+  const b = await connectBridge(bridge.wsUrl, { client: 'agent-b' });
+  try {
+    const signin = { device: ANDROID, step: { action: 'open_url', value: 'mbdemo://screen/signin' } };
+    const first = (await a.requestRaw('verbs.run', signin)) as { others_acted?: unknown };
+    assert.is(first.others_acted, undefined, 'nobody else acted');
+    await b.request('verbs.run', { device: ANDROID, step: { action: 'open_url', value: 'mbdemo://screen/home' } });
+    const tap = (await a.requestRaw('verbs.run', { device: ANDROID, step: { action: 'tap', target: 'the Settings button' } })) as { status: string; others_acted?: { actions: { origin: string }[] } };
+    assert.ok(tap.others_acted?.actions.some((x) => x.origin === b.session), JSON.stringify(tap));
+    const again = (await a.requestRaw('verbs.run', signin)) as { others_acted?: unknown };
+    assert.is(again.others_acted, undefined, 'told once');
+    await b.request('verbs.run', { device: ANDROID, step: { action: 'open_url', value: 'mbdemo://screen/home' } });
+    const check = (await a.requestRaw('agent.assert', { device: ANDROID, assertion: { type: 'screen_title', expected_text: 'Sign in' } })) as { status: string; others_acted?: { actions: { origin: string }[] } };
+    assert.is(check.status, 'failed');
+    assert.ok(check.others_acted?.actions.some((x) => x.origin === b.session), JSON.stringify(check));
+  } finally {
+    await a.close();
+    await b.close();
   }
 });
 

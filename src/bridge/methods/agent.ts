@@ -78,7 +78,12 @@ function method<S extends v.GenericSchema>(name: string, params: S, handler: (p:
 
 export function agentMethods(): MethodDef[] {
   return [
-    method('agent.assert', AssertParams, async (p, ctx) => agentOf(ctx).assert(p.device, p.assertion as never)),
+    method('agent.assert', AssertParams, async (p, ctx) => {
+      // A check that failed because another session changed the screen says so (as verbs.run does).
+      const others = ctx.engine.othersActed(p.device, ctx.session.id);
+      const result = await agentOf(ctx).assert(p.device, p.assertion as never);
+      return others ? { ...result, others_acted: others } : result;
+    }),
 
     method('recording.start', StartParams, async ({ adopt, ...p }, ctx) => {
       if (p.app_state) {

@@ -37,6 +37,9 @@ export function runnerMethods(): MethodDef[] {
         const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`);
         if (refusal) return refusal;
       }
+      // Asked before the verb: its own first look would take the news, and a verb that failed
+      // because someone else changed the screen must say so, as tools.call results do.
+      const others = ctx.engine.othersActed(p.device, ctx.session.id);
       // Through the session's AgentSession, so a recording started on this session captures the verb.
       const outcome = await agentOf(ctx).run(p.device, step);
       ctx.bridge.activity(p.device, ctx.session.participant, {
@@ -46,7 +49,7 @@ export function runnerMethods(): MethodDef[] {
         durationMs: outcome.duration_ms,
         ...(outcome.resolved ? { resolved: outcome.resolved } : {}),
       });
-      return outcome as unknown as Record<string, unknown>;
+      return { ...outcome, ...(others ? { others_acted: others } : {}) } as unknown as Record<string, unknown>;
     }),
 
     defineMethod('scenarios.run', async (p, ctx) => {
