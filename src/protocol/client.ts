@@ -1,5 +1,6 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
 import { isNotification, isResponse, RpcError, type RpcRequest } from './jsonrpc.js';
+import { oversizeError } from './message-size.js';
 import {
   ConnectionClosedError,
   ResultFailureError,
@@ -130,6 +131,11 @@ export class BridgeClient {
 
   // ------------------------------------------------------------------ requests
 
+  /** A message the bridge would refuse unread (so answer with no id): refused here before sending. */
+  private oversize(text: string, what: string): RpcError | undefined {
+    return oversizeError(text, what, this.lastHello?.limits.max_message_bytes);
+  }
+
   request<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
     return this.requestRaw(method, params ?? {}) as Promise<ResultOf<M>>;
   }
@@ -139,6 +145,8 @@ export class BridgeClient {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const id = this.nextId++;
     const text = JSON.stringify({ jsonrpc: '2.0', id, method, params } satisfies RpcRequest);
+    const refused = this.oversize(text, method);
+    if (refused) return Promise.reject(refused);
     const promise = this.pending.expect(id, method);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
@@ -155,19 +163,23 @@ export class BridgeClient {
   batch(calls: { method: string; params?: unknown }[]): Promise<(unknown | RpcError)[]> {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
+    const text = JSON.stringify(requests);
+    const refused = this.oversize(text, `a batch of ${requests.length}`);
+    if (refused) return Promise.reject(refused);
     const promises = requests.map((r) => this.pending.expect(r.id, r.method).catch((err: unknown) => {
       if (err instanceof RpcError) return err;
       throw err;
     }));
-    const text = JSON.stringify(requests);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
     return Promise.all(promises);
   }
 
-  /** A JSON-RPC notification to the server (no answer). */
+  /** A JSON-RPC notification to the server (no answer); one over the bridge's message limit is not sent (onError says so). */
   notify(method: string, params?: unknown): void {
     const text = JSON.stringify({ jsonrpc: '2.0', method, params: params ?? {} });
+    const refused = this.oversize(text, method);
+    if (refused) return this.emit(this.errorListeners, refused);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
   }

@@ -68,6 +68,26 @@ test('a batch with a bad request keeps the answers of the good ones, the bad one
   );
 });
 
+test('a request over the message limit is refused before sending, not left waiting for an answer without its id', async () => {
+  // The time-out only ends the test if the request hangs; it is not what the test checks.
+  const c = await connectBridge(bridge.wsUrl, { client: 'big', requestTimeoutMs: 20_000 });
+  try {
+    const text = 'a'.repeat(2 * 1024 * 1024);
+    const err = await c.callTool('mobile_type_keys', { device: ANDROID, text }).catch((e: unknown) => e);
+    assert.instance(err, RpcError);
+    assert.is((err as RpcError).code, RPC_ERRORS.INVALID_REQUEST);
+    assert.match((err as RpcError).message, 'over the bridge\'s limit of 1048576');
+    const batch = await c.batch([{ method: 'devices.list' }, { method: 'tools.call', params: { tool: 'mobile_type_keys', parameters: { device: ANDROID, text } } }]).catch((e: unknown) => e);
+    assert.instance(batch, RpcError);
+    // Multi-byte text is measured in bytes: 400,000 "é" are 800,000 bytes, under the limit.
+    const accents = await c.callTool('mobile_get_screen_size', { device: ANDROID, note: 'é'.repeat(400_000) });
+    assert.is((accents as { code?: string }).code, 'INVALID_PARAMETER', 'sent and answered (the tool refuses the unknown parameter)');
+    assert.equal(await c.callTool('mobile_get_screen_size', { device: ANDROID }), { width: 1080, height: 2400 });
+  } finally {
+    await c.close();
+  }
+});
+
 test('requests made while reconnecting are sent once the session is back', async () => {
   const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50 } });
   const states: string[] = [];
