@@ -145,7 +145,8 @@ states('a stuck device is listed as not responding and never hides or holds up a
   extra.push(stuck);
   await rig!.server.connect(stuck.serial);
   stuck.adbd.faults.stall = /^(exec|shell):/;
-  const engine = rig!.engineWith({}, 4000);
+  // The stuck phone costs the listing its probe deadline (half the call timeout) and its call the call timeout.
+  const engine = rig!.engineWith({}, 2500);
   try {
     const { devices } = (await engine.call('mobile_list_available_devices', {})) as { devices: { id: string; state: string; message?: string }[] };
     const healthy = devices.find((d) => d.id === rig!.phone.serial);
@@ -165,9 +166,11 @@ states('a stuck device is listed as not responding and never hides or holds up a
 states('screen off: woken before a tap, which then happens; listing after sleep wakes it instead of failing', async ({ rig }) => {
   const q = rig!.phone.shell.quirks;
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await new Promise((r) => setTimeout(r, 5100)); // past the window in which an awake screen is trusted
+  // A fresh driver has not seen the screen awake, as one past the window in which an awake screen is
+  // trusted (the swipe-lock test waits that window out).
+  const engine = rig!.engineWith({});
   q.screenOff = true;
-  const r = await rig!.call('mobile_list_elements_on_screen');
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: rig!.phone.serial })) as Record<string, unknown>;
   assert.ok(Array.isArray(r.elements), JSON.stringify(r));
   assert.not.ok(q.screenOff, 'woken with KEYCODE_WAKEUP');
   assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input keyevent 224')));
@@ -179,20 +182,21 @@ states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear
   await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
   const email = (await rig!.call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number } }[];
   const field = email.find((e) => e.id === 'email')!;
-  await new Promise((r) => setTimeout(r, 5100));
+  await new Promise((r) => setTimeout(r, 5100)); // past the window in which an awake screen is trusted
   q.screenOff = true;
   q.locked = true;
   assert.is((await rig!.call('mobile_click_on_screen_at_coordinates', field.center)).status, 'success');
   assert.not.ok(q.locked || q.screenOff);
   assert.ok(rig!.phone.phone.keyboardVisible, 'the tap reached the field');
 
-  await new Promise((r) => setTimeout(r, 5100));
+  // The window was waited out once above; a fresh driver has not seen the screen awake either.
+  const engine = rig!.engineWith({});
   q.screenOff = true;
   q.locked = true;
   q.secureLock = true;
   try {
     for (const [tool, params] of [['mobile_click_on_screen_at_coordinates', field.center], ['mobile_type_keys', { text: 'x' }], ['mobile_list_elements_on_screen', {}]] as const) {
-      const r = await rig!.call(tool, params);
+      const r = (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, unknown>;
       assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
       assert.match(String(r.message), /is locked with a PIN, pattern or password/);
       assert.match(String(r.message), /unlock it by hand/);
