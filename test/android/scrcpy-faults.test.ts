@@ -110,7 +110,8 @@ test('no video encoder: the server logs why and closes its sockets before any he
 
 test('socket never bound: a timeout with the reason, and the waiting server is not left behind', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig);
+  // The socket never opens, so the bind timeout always runs out: a short one.
+  const engine = engineFor(rig, { bindTimeoutMs: 500 });
   rig.phone.scrcpy.faults = { neverBind: true };
   assert.match(await openFails(rig, engine), /never opened localabstract:scrcpy_[0-9a-f]{8}/);
   await noServerLeft(rig);

@@ -17,7 +17,10 @@ export async function take(stream: VideoStream | AsyncIterator<VideoPacket>, n: 
   const out: VideoPacket[] = [];
   const deadline = Date.now() + ms;
   while (out.length < n) {
-    const next = await Promise.race([it.next(), new Promise<'late'>((r) => setTimeout(() => r('late'), Math.max(1, deadline - Date.now())))]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), Math.max(1, deadline - Date.now()))));
+    // Cleared once a packet came: a pending 15 s timer per packet kept a finished test file's process alive that long.
+    const next = await Promise.race([it.next(), late]).finally(() => clearTimeout(timer));
     if (next === 'late') throw new Error(`only ${out.length} of ${n} video packets within ${ms} ms`);
     if (next.done) throw new Error(`the stream ended after ${out.length} packets`);
     out.push(next.value);
