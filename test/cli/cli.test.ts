@@ -68,22 +68,25 @@ cli('successive call processes act on one continuing phone; reset starts fresh',
 });
 
 cli('schema: an unknown name is a usage error (exit 3), naming the two there are', async ({ state }) => {
-  const r = await mb(state, 'schema', 'nope');
+  const [r, result] = await Promise.all([mb(state, 'schema', 'nope'), mb(state, 'schema', 'result')]);
   assert.is(r.code, 3);
-  assert.is((await mb(state, 'schema', 'result')).json.title, 'mobilebridge run result');
+  assert.is(result.json.title, 'mobilebridge run result');
 });
 
 cli('failures print the tool error shape and exit with the mapped code', async ({ state }) => {
-  const notFound = await mb(state, 'call', 'mobile_get_screen_size', '{"device":"nope"}');
+  // None of them changes a phone, so they can go side by side.
+  const [notFound, badParam, badJson, missingApp] = await Promise.all([
+    mb(state, 'call', 'mobile_get_screen_size', '{"device":"nope"}'),
+    mb(state, 'call', 'mobile_swipe_on_screen', '{"device":"virtual-android-1","direction":"diagonal"}'),
+    mb(state, 'call', 'mobile_get_screen_size', '{device:'),
+    mb(state, 'call', 'mobile_launch_app', '{"device":"virtual-ios-1","packageName":"com.example.none"}'),
+  ]);
   assert.is(notFound.code, 2);
   assert.is(notFound.json.code, 'DEVICE_NOT_FOUND');
-  const badParam = await mb(state, 'call', 'mobile_swipe_on_screen', '{"device":"virtual-android-1","direction":"diagonal"}');
   assert.is(badParam.code, 3);
   assert.is(badParam.json.code, 'INVALID_PARAMETER');
-  const badJson = await mb(state, 'call', 'mobile_get_screen_size', '{device:');
   assert.is(badJson.code, 3);
   assert.match(badJson.json.message, /not valid JSON/);
-  const missingApp = await mb(state, 'call', 'mobile_launch_app', '{"device":"virtual-ios-1","packageName":"com.example.none"}');
   assert.is(missingApp.code, 2);
   assert.is(missingApp.json.code, 'APP_NOT_INSTALLED');
 });
@@ -97,13 +100,16 @@ cli('call takes null for an optional parameter and a listed value in any case; a
 
 cli('an argument call or devices does not take is refused (exit 3), not dropped', async ({ state }) => {
   // The shell split an unquoted JSON at its space: running the first half alone would be another call.
-  const split = await mb(state, 'call', 'mobile_type_keys', '{"device":"virtual-android-1","text":"hello', 'world"}');
+  // Refused before any phone is opened, so they can go side by side.
+  const [split, extra, devices] = await Promise.all([
+    mb(state, 'call', 'mobile_type_keys', '{"device":"virtual-android-1","text":"hello', 'world"}'),
+    mb(state, 'call', 'mobile_list_apps', '{"device":"virtual-android-1"}', 'virtual-ios-1'),
+    mb(state, 'devices', 'android'),
+  ]);
   assert.is(split.code, 3);
   assert.is(split.json.code, 'INVALID_PARAMETER');
   assert.match(split.json.message, /^unexpected argument "world.*": call takes a tool name and one JSON object of parameters, quoted as one argument/);
-  const extra = await mb(state, 'call', 'mobile_list_apps', '{"device":"virtual-android-1"}', 'virtual-ios-1');
   assert.equal([extra.code, extra.json.code], [3, 'INVALID_PARAMETER']);
-  const devices = await mb(state, 'devices', 'android');
   assert.equal([devices.code, devices.json.code], [3, 'INVALID_PARAMETER']);
   assert.match(devices.json.message, /unexpected argument "android": devices takes only options/);
 });
@@ -146,13 +152,13 @@ cli('--help on every command, --version, unknown command', async ({ state }) => 
   assert.is(top.code, 0);
   const names = [...top.out.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
   assert.ok(names.includes('devices') && names.includes('call'));
-  for (const name of names) {
-    const help = await mb(state, name, '--help');
-    assert.is(help.code, 0, name);
-    assert.match(help.out, new RegExp(`Usage: mobilebridge ${name}`), name);
-  }
-  assert.match((await mb(state, '--version')).out, /^\d+\.\d+\.\d+/);
-  const unknown = await mb(state, 'frobnicate');
+  // Help, version and an unknown command read nothing and write nothing: all side by side.
+  const [version, unknown, ...helps] = await Promise.all([mb(state, '--version'), mb(state, 'frobnicate'), ...names.map((name) => mb(state, name, '--help'))]);
+  names.forEach((name, i) => {
+    assert.is(helps[i].code, 0, name);
+    assert.match(helps[i].out, new RegExp(`Usage: mobilebridge ${name}`), name);
+  });
+  assert.match(version.out, /^\d+\.\d+\.\d+/);
   assert.is(unknown.code, 1);
 });
 
