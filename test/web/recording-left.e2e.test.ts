@@ -21,35 +21,54 @@ const DEVICE = 'virtual-android-1';
 const chromiumPath = systemTool('chromium', 'the web viewer end-to-end tests drive it');
 /** Long enough for the next page to open and see the recording kept for its viewer, short enough for a test. */
 const GRACE_MS = 6000;
+/** For the test that only waits for the grace to end (its viewer is watching before the tab closes). */
+const SHORT_GRACE_MS = 1500;
 
-interface Ctx {
+/** A bridge with its own recordings folder, and the browser the pages open in. */
+interface Viewer {
   bridge?: Bridge;
   url: string;
   browser?: Browser;
   dir: string;
 }
 
-const left = suite<Ctx>('a recording left open in Chromium', { url: '', dir: '' });
+interface Ctx {
+  browser?: Browser;
+  /** One bridge per grace period: each test needs another. */
+  kept: Viewer;
+  brief: Viewer;
+}
+
+const left = suite<Ctx>('a recording left open in Chromium', { kept: { url: '', dir: '' }, brief: { url: '', dir: '' } });
+
+async function serve(ctx: Ctx, viewer: Viewer, resumeGraceMs: number): Promise<void> {
+  viewer.dir = mkdtempSync(join(tmpdir(), 'mb-recording-left-'));
+  const started = await startViewerBridge({ recordingsDir: viewer.dir, resumeGraceMs });
+  viewer.bridge = started.bridge;
+  viewer.url = started.url;
+  viewer.browser = ctx.browser;
+}
 
 left.before(async (ctx) => {
   if (!chromiumPath) return;
-  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-recording-left-'));
-  const started = await startViewerBridge({ recordingsDir: ctx.dir, resumeGraceMs: GRACE_MS });
-  ctx.bridge = started.bridge;
-  ctx.url = started.url;
   ctx.browser = await launchChromium(chromiumPath);
+  await serve(ctx, ctx.kept, GRACE_MS);
+  await serve(ctx, ctx.brief, SHORT_GRACE_MS);
 });
 
 left.after(async (ctx) => {
   try {
     await ctx.browser?.close();
-    await ctx.bridge?.close();
   } finally {
-    if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
+    // Both bridges closed and both folders removed even when one close fails; then that failure.
+    const closed = await Promise.allSettled([ctx.kept, ctx.brief].map((viewer) => viewer.bridge?.close()));
+    for (const viewer of [ctx.kept, ctx.brief]) if (viewer.dir) rmSync(viewer.dir, { recursive: true, force: true });
+    const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 });
 
-async function open(ctx: Ctx): Promise<Page> {
+async function open(ctx: Viewer): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`${ctx.url}?device=${DEVICE}`);
   await page.locator('#connection[data-state="open"]').waitFor();
@@ -61,7 +80,7 @@ async function open(ctx: Ctx): Promise<Page> {
 const steps = (page: Page, n: number) => pollPage(page, `document.getElementById('record-steps').textContent === '${n}'`, `${n} recorded steps`);
 
 /** The steps of the device's recording as the bridge keeps it on disk (written after every recorded step). */
-function onDisk(ctx: Ctx): { id: string }[] {
+function onDisk(ctx: Viewer): { id: string }[] {
   const file = join(ctx.dir, `${DEVICE}.recording.json`);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { steps: { id: string }[] }).steps : [];
 }
@@ -78,7 +97,7 @@ async function tapRow(page: Page, id: string): Promise<void> {
  * A page records a tap on Email (the recorder may add a wait before it), then its tab is closed without
  * stopping; resolves to the number of steps recorded once the bridge saw the tab go.
  */
-async function recordAndClose(ctx: Ctx, name: string): Promise<number> {
+async function recordAndClose(ctx: Viewer, name: string): Promise<number> {
   const away = () => [...ctx.bridge!.sessions.all()].filter((s) => s.detachedAt !== undefined).map((s) => s.id);
   const before = new Set(away());
   await ctx.bridge!.engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/signin' });
@@ -96,7 +115,7 @@ async function recordAndClose(ctx: Ctx, name: string): Promise<number> {
 
 const prompt = (page: Page) => page.locator('#record-left:not([hidden])');
 
-left('the next viewer is told whose recording is open, first kept for its viewer, then left; Continue it makes it its own', async (ctx) => {
+left('the next viewer is told whose recording is open, first kept for its viewer, then left; Continue it makes it its own', async ({ kept: ctx }) => {
   const recorded = await recordAndClose(ctx, 'Left by a closed tab');
   const next = await open(ctx);
   try {
@@ -128,7 +147,7 @@ left('the next viewer is told whose recording is open, first kept for its viewer
   }
 });
 
-left('a viewer already watching is told when the recording is left; Leave it, Record refused and offered again, Discard it', async (ctx) => {
+left('a viewer already watching is told when the recording is left; Leave it, Record refused and offered again, Discard it', async ({ brief: ctx }) => {
   const watching = await open(ctx);
   try {
     const recorded = await recordAndClose(ctx, 'Left again');
