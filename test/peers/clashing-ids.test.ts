@@ -6,7 +6,7 @@ import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import type { DecodedFrame } from '../../src/protocol/index.js';
 import { closePeerLab, labClient, type PeerLab } from './peer-lab.js';
-import { testBridge, until } from '../bridge/helpers.js';
+import { RawClient, testBridge, until } from '../bridge/helpers.js';
 
 /**
  * SPEC §10: "where two sources report the same id it becomes id@name". Bridges started the same way
@@ -94,6 +94,39 @@ lab('frames, element events and activity of id@peer carry that id', async ({ lab
   await actor.callTool('mobile_press_button', { device: `${IOS}@a`, button: 'HOME' });
   await until('the press shown to the viewer', () => activity.some((e) => e.tool === 'mobile_press_button'), 10_000);
   assert.ok(activity.every((e) => e.device === `${IOS}@a`), JSON.stringify(activity));
+});
+
+lab('locks and fingers on two peers\' devices of the same id all go when their holder disconnects', async ({ lab }) => {
+  const l = lab!;
+  const x = await RawClient.open(l.agg.wsUrl);
+  const y = await labClient(l, 'y');
+  try {
+    await x.call('session.hello', { client: 'x' });
+    for (const peer of ['a', 'b']) {
+      const lock = (await x.call('devices.lock', { device: `${ANDROID}@${peer}` })) as { device?: string };
+      assert.is(lock.device, `${ANDROID}@${peer}`, JSON.stringify(lock));
+      const down = (await x.call('input.touch', { device: `${ANDROID}@${peer}`, action: 'down', x: 100, y: 100 })) as { code?: string };
+      assert.not.ok(down.code, JSON.stringify(down));
+    }
+    assert.ok(l.a.locks.holder(ANDROID) && l.b.locks.holder(ANDROID), 'both peers hold the lock');
+    x.ws.terminate();
+    // Well within the 30 s resume grace: the drop itself frees both, not the end of the session.
+    await until('both peers\' locks released', () => !l.a.locks.holder(ANDROID) && !l.b.locks.holder(ANDROID), 5000);
+    for (const peer of ['a', 'b']) {
+      const device = `${ANDROID}@${peer}`;
+      // x's finger is cancelled on the peer right after the unlock; until then a down answers PERMISSION_DENIED.
+      let down: { code?: string; message?: string } = {};
+      for (const give = Date.now() + 5000; Date.now() < give; ) {
+        down = (await y.request('input.touch', { device, action: 'down', x: 100, y: 100 })) as typeof down;
+        if (!down.code) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.not.ok(down.code, `${device}: ${JSON.stringify(down)}`);
+      await y.request('input.touch', { device, action: 'cancel', x: 100, y: 100 });
+    }
+  } finally {
+    x.ws.terminate();
+  }
 });
 
 lab.run();

@@ -8,6 +8,13 @@ export interface FingerOnPeer {
   y: number;
 }
 
+/** A device on a peer, keyed by both: two peers started the same way report the same ids. */
+interface OnPeer {
+  peer: Peer;
+  device: string;
+}
+const keyOf = (peer: Peer, device: string) => `${device}\u0000${peer.name}`;
+
 /**
  * What one of this bridge's sessions holds on peers: the devices it locked there, its scenario
  * runs in progress and its fingers down. The peer sees only the aggregator's link, which stays open
@@ -16,25 +23,26 @@ export interface FingerOnPeer {
  * ends; a finger is lifted as soon as its holder disconnects, or its session moves to another socket.
  */
 export class HeldOnPeers {
-  private readonly locks = new Map<string, Peer>();
+  private readonly locks = new Map<string, OnPeer>();
   private readonly runs = new Map<string, number>();
-  private readonly fingers = new Map<string, FingerOnPeer>();
+  private readonly fingers = new Map<string, FingerOnPeer & OnPeer>();
 
   /** Notes what a forwarded call did to the session's locks and fingers (`params` as sent to the peer). */
   noteResult(peer: Peer, method: string, params: Record<string, unknown>, result: unknown): void {
     const device = String(params.device);
     if (method === 'input.touch') return this.noteTouch(peer, device, params, result);
     if (isToolFailure(result)) return;
-    if (method === 'devices.lock') this.locks.set(device, peer);
-    else if (method === 'devices.unlock') this.locks.delete(device);
+    if (method === 'devices.lock') this.locks.set(keyOf(peer, device), { peer, device });
+    else if (method === 'devices.unlock') this.locks.delete(keyOf(peer, device));
   }
 
   private noteTouch(peer: Peer, device: string, params: Record<string, unknown>, result: unknown): void {
-    const at = { x: Number(params.x), y: Number(params.y) };
+    const finger = { peer, device, x: Number(params.x), y: Number(params.y) };
+    const key = keyOf(peer, device);
     // An up or cancel ends the peer's stream whatever it answers; a failed down put nothing down.
-    if (params.action === 'up' || params.action === 'cancel') this.fingers.delete(device);
-    else if (params.action === 'down' && !isToolFailure(result)) this.fingers.set(device, { peer, ...at });
-    else if (params.action === 'move' && this.fingers.has(device)) this.fingers.set(device, { peer, ...at });
+    if (params.action === 'up' || params.action === 'cancel') this.fingers.delete(key);
+    else if (params.action === 'down' && !isToolFailure(result)) this.fingers.set(key, finger);
+    else if (params.action === 'move' && this.fingers.has(key)) this.fingers.set(key, finger);
   }
 
   /**
@@ -47,31 +55,34 @@ export class HeldOnPeers {
    * the caller does not hold changes nothing (released: false, or PERMISSION_DENIED for another's).
    */
   noteTimedOut(peer: Peer, method: string, params: Record<string, unknown>): void {
-    if (method === 'input.touch' && params.action === 'down') this.fingers.set(String(params.device), { peer, x: Number(params.x), y: Number(params.y) });
-    else if (method === 'devices.lock') this.locks.set(String(params.device), peer);
+    const device = String(params.device);
+    if (method === 'input.touch' && params.action === 'down') this.fingers.set(keyOf(peer, device), { peer, device, x: Number(params.x), y: Number(params.y) });
+    else if (method === 'devices.lock') this.locks.set(keyOf(peer, device), { peer, device });
   }
 
-  runStarted(device: string): void {
-    this.runs.set(device, (this.runs.get(device) ?? 0) + 1);
+  runStarted(peer: Peer, device: string): void {
+    const key = keyOf(peer, device);
+    this.runs.set(key, (this.runs.get(key) ?? 0) + 1);
   }
 
-  runEnded(device: string): void {
-    const left = (this.runs.get(device) ?? 1) - 1;
-    if (left > 0) this.runs.set(device, left);
-    else this.runs.delete(device);
+  runEnded(peer: Peer, device: string): void {
+    const key = keyOf(peer, device);
+    const left = (this.runs.get(key) ?? 1) - 1;
+    if (left > 0) this.runs.set(key, left);
+    else this.runs.delete(key);
   }
 
   /** The locks to give up now that the holder is gone: all but those of devices with a run in progress. */
-  takeReleasable(): [string, Peer][] {
-    const out = [...this.locks].filter(([device]) => !this.runs.has(device));
-    for (const [device] of out) this.locks.delete(device);
-    return out;
+  takeReleasable(): OnPeer[] {
+    const out = [...this.locks].filter(([key]) => !this.runs.has(key));
+    for (const [key] of out) this.locks.delete(key);
+    return out.map(([, lock]) => lock);
   }
 
-  /** The fingers to lift now that the holder is gone (or its socket's drag is over), by device; only `device`'s when given. */
-  takeFingers(device?: string): [string, FingerOnPeer][] {
-    const out = [...this.fingers].filter(([id]) => device === undefined || id === device);
-    for (const [id] of out) this.fingers.delete(id);
-    return out;
+  /** The fingers to lift now that the holder is gone (or its socket's drag is over); only `device`'s on `peer` when given. */
+  takeFingers(only?: OnPeer): (FingerOnPeer & OnPeer)[] {
+    const out = [...this.fingers].filter(([key]) => only === undefined || key === keyOf(only.peer, only.device));
+    for (const [key] of out) this.fingers.delete(key);
+    return out.map(([, finger]) => finger);
   }
 }

@@ -150,18 +150,18 @@ export class PeerRouter {
   detachSession(session: Session): void {
     const mine = this.sessions.get(session);
     if (!mine) return;
-    for (const [device, peer] of mine.held.takeReleasable()) this.tell(mine, peer, 'devices.unlock', { device });
+    for (const { device, peer } of mine.held.takeReleasable()) this.tell(mine, peer, 'devices.unlock', { device });
     this.liftFingers(session);
   }
 
   /**
-   * Cancels the session's fingers on peers (only the one on `device`, the peer's own id, when given):
+   * Cancels the session's fingers on peers (only the one on `only`, by the peer's own id, when given):
    * its socket dropped, or the session moved to a new socket and the old socket's drag is over.
    */
-  liftFingers(session: Session, device?: string): void {
+  liftFingers(session: Session, only?: { peer: Peer; device: string }): void {
     const mine = this.sessions.get(session);
     if (!mine) return;
-    for (const [id, { peer, x, y }] of mine.held.takeFingers(device)) this.tell(mine, peer, 'input.touch', { device: id, action: 'cancel', x, y });
+    for (const { peer, device, x, y } of mine.held.takeFingers(only)) this.tell(mine, peer, 'input.touch', { device, action: 'cancel', x, y });
   }
 
   /** A call on the session's own link whose answer nobody waits for. */
@@ -205,7 +205,7 @@ export class PeerRouter {
     // A session that ended while connecting has no entry any more; nothing of it is kept then.
     const held = this.sessions.get(ctx.session)?.held ?? new HeldOnPeers();
     const device = String(params.device);
-    if (method === 'scenarios.run') held.runStarted(device);
+    if (method === 'scenarios.run') held.runStarted(peer, device);
     try {
       const result = await link.request(method, params, left);
       held.noteResult(peer, method, params, result);
@@ -219,13 +219,13 @@ export class PeerRouter {
       }
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
-      if (method === 'scenarios.run') held.runEnded(device);
+      if (method === 'scenarios.run') held.runEnded(peer, device);
       // The call's socket stopped being the session's while the call was out. Dropped: the holder
       // left (a lock just taken, a run that kept its lease, a finger put down). Replaced by a resume:
       // a finger this call put down belongs to the old socket's drag, which is over; locks stay.
       if (!ctx.session.ended && ctx.session.connection !== ctx.connection) {
         if (!ctx.session.connection) this.detachSession(ctx.session);
-        else if (method === 'input.touch') this.liftFingers(ctx.session, device);
+        else if (method === 'input.touch') this.liftFingers(ctx.session, { peer, device });
       }
     }
   }
