@@ -81,3 +81,34 @@ lease('two run --bridge processes share the aggregator\'s one phone, one after t
 });
 
 lease.run();
+
+const pool = suite<{ a?: Bridge; b?: Bridge; agg?: Bridge }>('several leases of one caller through an aggregator');
+
+pool.before(async (ctx) => {
+  // Two bridges started the same way: each has virtual-android-1, listed here as id@peer.
+  ctx.a = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
+  ctx.b = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
+  const peers = [new Peer({ name: 'a', url: ctx.a.wsUrl }, { firstRetryMs: 50 }), new Peer({ name: 'b', url: ctx.b.wsUrl }, { firstRetryMs: 50 })];
+  ctx.agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  await until('both peers listed', () => peers.every((p) => p.owns(ANDROID)), 10_000);
+});
+
+pool.after(async (ctx) => {
+  await ctx.agg?.close();
+  await Promise.all([ctx.a?.close(), ctx.b?.close()]);
+});
+
+pool('each lease is a different phone; one more than the pool has waits (run --devices any:android,any:android)', async ({ agg }) => {
+  const ci = await connectBridge(agg!.wsUrl, { client: 'ci' });
+  try {
+    const first = (await ci.requestRaw('devices.lease', { platform: 'android' })) as { device?: string };
+    const second = (await ci.requestRaw('devices.lease', { platform: 'android' })) as { device?: string };
+    assert.equal([first.device, second.device].sort(), [`${ANDROID}@a`, `${ANDROID}@b`], JSON.stringify([first, second]));
+    const third = (await ci.requestRaw('devices.lease', { platform: 'android' })) as { code?: string };
+    assert.is(third.code, 'TIMEOUT', JSON.stringify(third));
+  } finally {
+    await ci.close();
+  }
+});
+
+pool.run();

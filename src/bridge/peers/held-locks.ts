@@ -36,6 +36,11 @@ export class HeldOnPeers {
     else if (method === 'devices.unlock') this.locks.delete(keyOf(peer, device));
   }
 
+  /** Whether the session holds `device`'s lock on `peer`: the peer would grant it again, as its own. */
+  holdsLock(peer: Peer, device: string): boolean {
+    return this.locks.has(keyOf(peer, device));
+  }
+
   private noteTouch(peer: Peer, device: string, params: Record<string, unknown>, result: unknown): void {
     const finger = { peer, device, x: Number(params.x), y: Number(params.y) };
     const key = keyOf(peer, device);

@@ -126,8 +126,15 @@ export class PeerRouter {
     return this.peers.some((p) => p.owns(device) || (at > 0 && p.name === device.slice(at + 1)));
   }
 
-  /** devices.lock on the peer for the caller's own link (a lease taken through this aggregator). */
+  /**
+   * devices.lock on the peer for the caller's own link (a lease taken through this aggregator). A
+   * device the caller already holds there is not leased again: the peer would answer with the
+   * caller's own lock, and `run --devices any:android,any:android` would get one phone twice.
+   */
   lockOnPeer(target: PeerDevice, ctx: RouteContext): Promise<unknown> {
+    if (this.sessions.get(ctx.session)?.held.holdsLock(target.peer, target.remote)) {
+      return Promise.resolve(failure('PERMISSION_DENIED', `device ${target.listed} is already locked by this session`));
+    }
     return this.forward(target, 'devices.lock', { device: target.remote, takeover: false }, ctx);
   }
 
