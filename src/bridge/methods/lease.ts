@@ -16,7 +16,15 @@ type Lease = v.InferOutput<typeof LeaseParams>;
 interface Waiter {
   queue: string;
   session: MethodContext['session'];
+  connection: MethodContext['connection'];
 }
+
+/**
+ * The caller can still get the answer: the request's socket is still the session's. A CI job killed
+ * while it waits (its socket gone, its session kept for a resume) must neither hold the line nor
+ * take a device nobody will use.
+ */
+const listening = (w: Pick<Waiter, 'session' | 'connection'>) => !w.session.ended && w.session.connection === w.connection;
 
 const POLL_MS = 200;
 const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthorized';
@@ -30,7 +38,7 @@ const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthor
 export function leaseMethods(): MethodDef[] {
   const line: Waiter[] = [];
 
-  async function tryTake(p: Lease, ctx: MethodContext): Promise<Record<string, unknown> | undefined> {
+  async function tryTake(p: Lease, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
     const devices = (await ctx.engine.listDevices()).filter((d) =>
       usable(d) && (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
     );
@@ -39,12 +47,12 @@ export function leaseMethods(): MethodDef[] {
       if (onPeer) {
         if (isToolFailure(onPeer)) continue;
         const r = await ctx.bridge.peers!.lockOnPeer(onPeer, ctx);
-        if (!isToolFailure(r)) return { ...(r as object), device: d.id, source: d.source };
+        if (!isToolFailure(r)) return { lock: { ...(r as object), device: d.id, source: d.source }, onPeer: true };
         continue;
       }
       if (ctx.bridge.locks.holder(d.id)) continue;
       const r = ctx.bridge.locks.acquire(d.id, ctx.session, false);
-      if (!isToolFailure(r)) return { ...r, source: d.source };
+      if (!isToolFailure(r)) return { lock: { ...r, source: d.source }, onPeer: false };
     }
     return undefined;
   }
@@ -79,16 +87,21 @@ export function leaseMethods(): MethodDef[] {
     defineExtensionMethod('devices.lease', LeaseParams, async (p, ctx) => {
       if (!p.platform && !p.device) return failure('INVALID_PARAMETER', 'devices.lease needs platform (android, ios or any) or device');
       const queue = p.device ? `device ${p.device}` : `${p.platform} device`;
-      const me: Waiter = { queue, session: ctx.session };
+      const me: Waiter = { queue, session: ctx.session, connection: ctx.connection };
       line.push(me);
       const until = Date.now() + p.timeout_ms;
       try {
         for (;;) {
-          if (ctx.session.ended || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the session ended while waiting for a lease');
-          const first = line.find((w) => w.queue === queue && !w.session.ended);
+          if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
+          const first = line.find((w) => w.queue === queue && listening(w));
           if (first === me) {
             const got = await tryTake(p, ctx);
-            if (got) return got;
+            if (got && !listening(me)) {
+              // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
+              if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
+              return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
+            }
+            if (got) return got.lock;
           }
           if (Date.now() >= until) {
             const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
