@@ -18,6 +18,8 @@ export class ScriptedPeer {
   silent = false;
   /** Pings go unanswered. */
   deaf = false;
+  /** A request of this method is read, then every socket drops (the peer crashed while running it). */
+  crashOn?: string;
   readonly requests: PeerRequest[] = [];
   readonly closed: number[] = [];
   private readonly sockets = new Set<WebSocket>();
@@ -61,6 +63,10 @@ export class ScriptedPeer {
     ws.on('message', (data) => {
       const msg = JSON.parse(String(data)) as { id?: number; method: string; params?: Record<string, unknown> };
       this.requests.push({ method: msg.method, params: msg.params ?? {}, connection });
+      if (msg.method === this.crashOn) {
+        for (const s of this.sockets) s.terminate();
+        return;
+      }
       if (this.silent || msg.id === undefined) return;
       const result = msg.method === 'session.hello' ? { session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : {};
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));

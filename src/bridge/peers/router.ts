@@ -7,7 +7,7 @@ import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
-import { PeerTimeoutError, RpcLink } from './rpc-link.js';
+import { PeerLostError, PeerTimeoutError, RpcLink } from './rpc-link.js';
 
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
 export interface RouteContext {
@@ -223,6 +223,11 @@ export class PeerRouter {
       if (err instanceof PeerTimeoutError) {
         held.noteTimedOut(peer, method, params);
         return this.timedOut(peer, link, method, params, err, sent);
+      }
+      // "Could not be reached" would tell a CI job or agent that nothing happened, yet the peer may
+      // have run the request (or part of a scenario) before it went away.
+      if (err instanceof PeerLostError) {
+        return failure('DEVICE_NOT_FOUND', `${what(method, params)}: the connection to ${peer.where} was lost while the call was out${err.reason ? ` (${err.reason})` : ''}; it may have run there, fully or in part: check the device before repeating it. Its devices come back by themselves when the peer answers again`);
       }
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {

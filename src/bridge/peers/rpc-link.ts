@@ -31,6 +31,17 @@ interface Pending {
  * A request the peer did not answer in time (its deadline, or the link cut for missing pongs).
  * Unlike a refused connection its fate is unknown: the peer may have run it, or may still.
  */
+/** The socket closed while the request was out: the peer may have read it, and run it. */
+export class PeerLostError extends Error {
+  constructor(
+    message: string,
+    /** Why the socket closed, when known. */
+    readonly reason: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 export class PeerTimeoutError extends Error {
   constructor(
     message: string,
@@ -260,7 +271,7 @@ export class RpcLink {
   private failPending(why: string, unanswered = false): void {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.reject(unanswered ? new PeerTimeoutError(why, true) : new Error(why));
+      p.reject(unanswered ? new PeerTimeoutError(why, true) : new PeerLostError(why, this.lastError));
     }
   }
 
