@@ -6,15 +6,13 @@ import type SharpModule from 'sharp';
 
 export type SharpFn = typeof SharpModule;
 
-let loaded: SharpFn | undefined;
 let loading: Promise<SharpFn> | undefined;
 
 export function loadSharp(): Promise<SharpFn> {
-  if (loaded) return Promise.resolve(loaded);
   return (loading ??= import('sharp').then(({ default: sharp }) => {
     // libvips' operation cache never hits here (every capture and frame is new pixels) but kept
     // up to 50 MB of their images alive after use. Process-wide; the renderer keeps its own tile cache.
     sharp.cache(false);
-    return (loaded = sharp);
+    return sharp;
   }));
 }
