@@ -76,6 +76,16 @@ lab('a bare id that only peers report is ambiguous: DEVICE_NOT_FOUND names the c
   assert.match(r.message ?? '', `use one of ${IOS}@a, ${IOS}@b`);
 });
 
+lab('devices.lease of an ambiguous bare id names the choices instead of waiting for a device it can never match', async ({ lab }) => {
+  const c = await labClient(lab!, 'ci');
+  const r = (await c.requestRaw('devices.lease', { device: IOS, timeout_ms: 0 })) as { code?: string; message?: string };
+  assert.is(r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+  assert.match(r.message ?? '', `use one of ${IOS}@a, ${IOS}@b`);
+  const got = (await c.requestRaw('devices.lease', { device: `${IOS}@b`, timeout_ms: 0 })) as { device?: string; source?: string };
+  assert.is(got.device, `${IOS}@b`, JSON.stringify(got));
+  await c.request('devices.unlock', { device: `${IOS}@b` });
+});
+
 lab('frames, element events and activity of id@peer carry that id', async ({ lab }) => {
   const l = lab!;
   const viewer = await labClient(l, 'viewer');

@@ -12,7 +12,7 @@ const ANDROID = 'virtual-android-1';
  * stays for its resume grace). They must leave the line at once: the next live job gets the phone
  * when it frees, and the dead one never takes it.
  */
-const crashed = suite<{ peer?: Bridge; agg?: Bridge }>('a lease waiter that crashed');
+const crashed = suite<{ peer?: Bridge; agg?: Bridge }>('devices.lease: crashed waiters, id@peer');
 
 crashed.before(async (ctx) => {
   ctx.peer = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
@@ -50,6 +50,18 @@ crashed('neither blocks the line nor takes the device (directly and through an a
       await holder.close();
       await next.close();
     }
+  }
+});
+
+crashed('devices.lease of id@peer works while the listing shows the bare id (no clash)', async ({ agg }) => {
+  const c = await RawClient.open(agg!.wsUrl);
+  try {
+    await c.call('session.hello', { client: 'ci' });
+    const got = await c.call('devices.lease', { device: `${ANDROID}@lab1`, timeout_ms: 0 });
+    assert.is(got.device, `${ANDROID}@lab1`, JSON.stringify(got));
+    assert.is(got.source, 'lab1');
+  } finally {
+    await c.close();
   }
 });
 

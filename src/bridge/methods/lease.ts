@@ -38,21 +38,22 @@ const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthor
 export function leaseMethods(): MethodDef[] {
   const line: Waiter[] = [];
 
-  async function tryTake(p: Lease, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
+  /** `wanted`: the named device as listed here (`id@peer` is listed bare while no other source reports `id`). */
+  async function tryTake(p: Lease, wanted: string | undefined, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
     const devices = (await ctx.engine.listDevices()).filter((d) =>
-      usable(d) && (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
+      usable(d) && (wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
     );
     for (const d of devices) {
       const onPeer = await ctx.bridge.peers?.onPeer(d.id);
       if (onPeer) {
         if (isToolFailure(onPeer)) continue;
         const r = await ctx.bridge.peers!.lockOnPeer(onPeer, ctx);
-        if (!isToolFailure(r)) return { lock: { ...(r as object), device: d.id, source: d.source }, onPeer: true };
+        if (!isToolFailure(r)) return { lock: { ...(r as object), device: p.device ?? d.id, source: d.source }, onPeer: true };
         continue;
       }
       if (ctx.bridge.locks.holder(d.id)) continue;
       const r = ctx.bridge.locks.acquire(d.id, ctx.session, false);
-      if (!isToolFailure(r)) return { lock: { ...r, source: d.source }, onPeer: false };
+      if (!isToolFailure(r)) return { lock: { ...r, device: p.device ?? d.id, source: d.source }, onPeer: false };
     }
     return undefined;
   }
@@ -86,6 +87,10 @@ export function leaseMethods(): MethodDef[] {
   return [
     defineExtensionMethod('devices.lease', LeaseParams, async (p, ctx) => {
       if (!p.platform && !p.device) return failure('INVALID_PARAMETER', 'devices.lease needs platform (android, ios or any) or device');
+      // A bare id that several peers report can never be leased: say so now, naming the id@peer choices.
+      const target = p.device ? await ctx.bridge.peers?.onPeer(p.device) : undefined;
+      if (target && isToolFailure(target)) return target;
+      const wanted = target ? ctx.bridge.peers!.listedId(target.peer, target.remote) : p.device;
       const queue = p.device ? `device ${p.device}` : `${p.platform} device`;
       const me: Waiter = { queue, session: ctx.session, connection: ctx.connection };
       line.push(me);
@@ -95,7 +100,7 @@ export function leaseMethods(): MethodDef[] {
           if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
           const first = line.find((w) => w.queue === queue && listening(w));
           if (first === me) {
-            const got = await tryTake(p, ctx);
+            const got = await tryTake(p, wanted, ctx);
             if (got && !listening(me)) {
               // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
               if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
