@@ -65,4 +65,21 @@ crashed('devices.lease of id@peer works while the listing shows the bare id (no 
   }
 });
 
+crashed('devices.lease of a device that is not connected says so, not that it is locked', async ({ agg }) => {
+  const c = await RawClient.open(agg!.wsUrl);
+  try {
+    await c.call('session.hello', { client: 'ci' });
+    const r = await c.call('devices.lease', { device: 'virtual-andriod-1', timeout_ms: 0 });
+    assert.is(r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+    assert.match(String(r.message), 'device "virtual-andriod-1" not found');
+    assert.match(String(r.message), ANDROID);
+    assert.not.match(String(r.message), /locked/);
+    const ios = await c.call('devices.lease', { platform: 'ios', timeout_ms: 0 });
+    assert.is(ios.code, 'DEVICE_NOT_FOUND', JSON.stringify(ios));
+    assert.match(String(ios.message), 'no ios device is connected to the bridge', JSON.stringify(ios));
+  } finally {
+    await c.close();
+  }
+});
+
 crashed.run();
