@@ -84,6 +84,13 @@ export class HeldOnPeers {
     return out.map(([, lock]) => lock);
   }
 
+  /** The locks held on `peer`, forgotten: the session's link to it was lost, and they ended with it there. */
+  takeLocksOn(peer: Peer): string[] {
+    const out = [...this.locks].filter(([, lock]) => lock.peer === peer);
+    for (const [key] of out) this.locks.delete(key);
+    return out.map(([, lock]) => lock.device);
+  }
+
   /** The fingers to lift now that the holder is gone (or its socket's drag is over); only `device`'s on `peer` when given. */
   takeFingers(only?: OnPeer): (FingerOnPeer & OnPeer)[] {
     const out = [...this.fingers].filter(([key]) => only === undefined || key === keyOf(only.peer, only.device));

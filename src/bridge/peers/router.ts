@@ -171,6 +171,17 @@ export class PeerRouter {
     for (const { peer, device, x, y } of mine.held.takeFingers(only)) this.tell(mine, peer, 'input.touch', { device, action: 'cancel', x, y });
   }
 
+  private locksLost(session: Session, peer: Peer, devices: string[], why: string | undefined): void {
+    for (const remote of devices) {
+      session.notify('device.lock', {
+        device: this.listedId(peer, remote),
+        holder: null,
+        previous: session.participant,
+        reason: `the connection to ${peer.where} was lost${why ? ` (${why})` : ''}, and the lock ended with it there; lock the device again once it is listed`,
+      });
+    }
+  }
+
   /** A call on the session's own link whose answer nobody waits for. */
   private tell(mine: SessionLinks, peer: Peer, method: string, params: Record<string, unknown>): void {
     void mine.links
@@ -296,7 +307,11 @@ export class PeerRouter {
     });
     // A dropped link is replaced on the next call; locks held on the peer went with its session.
     link.onState((s) => {
-      if (s === 'closed' && entry.links.get(peer) === opened) entry.links.delete(peer);
+      if (s !== 'closed' || entry.links.get(peer) !== opened) return;
+      entry.links.delete(peer);
+      // The peer (restarted, crashed, cut as frozen) ended this session's locks with the link, and
+      // says nothing about it: tell the holder, or it would drive on believing the device is its own.
+      if (this.sessions.get(session) === entry) this.locksLost(session, peer, entry.held.takeLocksOn(peer), link.lastError);
     });
     const opened = link.start().then(() => link, (err: unknown) => {
       entry.links.delete(peer);
