@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deadPort } from '../support/dead-port.js';
+import { startBridge } from '../../src/bridge/index.js';
 import { Peer } from '../../src/bridge/peers/peer.js';
+import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
@@ -94,8 +96,27 @@ test('a peer refusing our token: the link says why, keeps retrying, and lists no
     assert.match(peer.link.lastError ?? '', /HTTP 401.*token/);
     assert.is(peer.up, false);
     assert.equal(await peer.listDevices({ signal: AbortSignal.timeout(1000) }), []);
+    assert.match(peer.problems()[0]?.text ?? '', /refuses this bridge \(.*HTTP 401/);
   } finally {
     await peer.close();
+    await bridge.close();
+  }
+});
+
+test('a call on a device of a peer refusing our token says to fix the token, not to wait', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] }, token: 'right' });
+  const peers = [new Peer({ name: 'x', url: bridge.wsUrl, token: 'wrong' }, { firstRetryMs: 20, maxRetryMs: 40 })];
+  const agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  const client = await connectBridge(agg.wsUrl, { client: 'ci' });
+  try {
+    const r = (await client.callTool('mobile_get_screen_size', { device: 'virtual-android-1@x' })) as { code?: string; message?: string };
+    assert.is(r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+    assert.match(String(r.message), /refuses this bridge: .*HTTP 401/);
+    assert.match(String(r.message), /token/);
+    assert.not.match(String(r.message), /by themselves/);
+  } finally {
+    await client.close();
+    await agg.close();
     await bridge.close();
   }
 });

@@ -74,7 +74,9 @@ export class Peer implements Driver {
   problems(): SourceNote[] {
     const why = this.link.lastError;
     if (this.up) return this.remoteNotes.map((note) => this.remote(note));
-    return why === undefined ? [] : [{ source: `peer ${this.name}`, text: `${this.where} is unreachable (${why})` }];
+    if (why === undefined) return [];
+    // A refusal (wrong token) is not a host that is down: say which, so nobody waits for it to answer.
+    return [{ source: `peer ${this.name}`, text: `${this.where} ${this.link.refusedStatus !== undefined ? 'refuses this bridge' : 'is unreachable'} (${why})` }];
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,7 @@ import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
-import { PeerLostError, PeerTimeoutError, RpcLink } from './rpc-link.js';
+import { PeerLostError, PeerRefusedError, PeerTimeoutError, RpcLink } from './rpc-link.js';
 
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
 export interface RouteContext {
@@ -214,6 +214,8 @@ export class PeerRouter {
       link = await (deadline === undefined ? opening : beforeDeadline(opening, deadline, `connecting to it took longer than the call's deadline of ${deadline} ms`));
     } catch (err) {
       if (err instanceof PeerTimeoutError) return failure('TIMEOUT', `${what(method, params)}: ${peer.where} did not answer in time (${err.message}); nothing was sent to it, so the call will not run there`);
+      // Waiting does not bring these devices back: the tokens must match first.
+      if (err instanceof PeerRefusedError) return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which refuses this bridge: ${err.message}; give this bridge the peer's token (then restart it), or start the peer with this one`);
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     }
     const left = deadline === undefined ? undefined : deadline - (performance.now() - arrived);

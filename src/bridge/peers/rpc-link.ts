@@ -31,6 +31,9 @@ interface Pending {
  * A request the peer did not answer in time (its deadline, or the link cut for missing pongs).
  * Unlike a refused connection its fate is unknown: the peer may have run it, or may still.
  */
+/** The peer answered the WebSocket upgrade with a refusal (a wrong token): retrying alone will not help. */
+export class PeerRefusedError extends Error {}
+
 /** The socket closed while the request was out: the peer may have read it, and run it. */
 export class PeerLostError extends Error {
   constructor(
@@ -72,6 +75,8 @@ export class RpcLink {
   /** When anything (a message, a pong) last came from the peer: a deadline with nothing heard since the request suggests a frozen peer. */
   lastHeard = 0;
   lastError?: string;
+  /** The HTTP status of the last refused upgrade (401: wrong token), until a connection succeeds. */
+  refusedStatus?: number;
 
   constructor(private readonly options: RpcLinkOptions) {
     this.retryMs = options.firstRetryMs ?? 200;
@@ -91,7 +96,7 @@ export class RpcLink {
         } else if (s === 'down' || s === 'closed') {
           off();
           const why = this.lastError ?? `cannot reach ${redact(this.options.url)}`;
-          reject(this.unresponsive ? new PeerTimeoutError(why, true) : new Error(why));
+          reject(this.unresponsive ? new PeerTimeoutError(why, true) : this.refusedStatus !== undefined ? new PeerRefusedError(why) : new Error(why));
         }
       });
       this.open();
@@ -159,6 +164,7 @@ export class RpcLink {
           if (this.ws !== ws) return;
           this.retryMs = this.options.firstRetryMs ?? 200;
           this.lastError = undefined;
+          this.refusedStatus = undefined;
           this.setState('open');
         })
         .catch((err: Error) => {
@@ -176,6 +182,7 @@ export class RpcLink {
       this.onText(data.toString('utf8'));
     });
     ws.on('unexpected-response', (req, res) => {
+      this.refusedStatus = res.statusCode;
       this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : res.statusCode === 429 ? ' (too many wrong tokens from this bridge: the peer refuses it for up to a minute; fix --peer-token)' : ''}`;
       // With this listener ws leaves the refused handshake open; end it so the link retries.
       res.resume();
