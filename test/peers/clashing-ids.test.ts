@@ -94,7 +94,7 @@ lab('frames, element events and activity of id@peer carry that id', async ({ lab
   viewer.onFrame((f) => frames.push(f));
   const elements: { device: string }[] = [];
   viewer.on('elements.changed', (p) => elements.push(p));
-  const activity: { device: string; tool?: string }[] = [];
+  const activity: { device: string; tool?: string; parameters?: { device?: string } }[] = [];
   viewer.on('device.activity', (p) => activity.push(p));
   const sub = (await viewer.request('devices.subscribe', { device: `${IOS}@a`, screen: { maxWidth: 200 }, elements: true })) as { device?: string };
   assert.is(sub.device, `${IOS}@a`);
@@ -104,6 +104,8 @@ lab('frames, element events and activity of id@peer carry that id', async ({ lab
   await actor.callTool('mobile_press_button', { device: `${IOS}@a`, button: 'HOME' });
   await until('the press shown to the viewer', () => activity.some((e) => e.tool === 'mobile_press_button'), 10_000);
   assert.ok(activity.every((e) => e.device === `${IOS}@a`), JSON.stringify(activity));
+  const press = activity.find((e) => e.tool === 'mobile_press_button');
+  assert.is(press?.parameters?.device, `${IOS}@a`, 'the call\'s parameters name the device as listed here');
 });
 
 lab('locks and fingers on two peers\' devices of the same id all go when their holder disconnects', async ({ lab }) => {

@@ -381,7 +381,11 @@ export class FrameRelay {
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
       if (typeof device !== 'string') return;
-      const message = new SharedNotification(method, { ...(params as Record<string, unknown>), device: this.listedId(device) });
+      const listed = this.listedId(device);
+      const parameters = (params as { parameters?: unknown }).parameters;
+      // The call's own parameters name the device too: the peer's bare id may be another phone here.
+      const asCalled = typeof parameters === 'object' && parameters !== null && (parameters as { device?: unknown }).device === device ? { parameters: { ...parameters, device: listed } } : {};
+      const message = new SharedNotification(method, { ...(params as Record<string, unknown>), device: listed, ...asCalled });
       for (const s of this.participants(device)) s.notifyShared(message);
     }
   }
