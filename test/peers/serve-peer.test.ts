@@ -121,4 +121,19 @@ test('a call on a device of a peer refusing our token says to fix the token, not
   }
 });
 
+test('a peer URL with a wrong path: the link says to give the bridge\'s address, not only HTTP 404', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const peer = new Peer({ name: 'x', url: bridge.wsUrl.replace(/\/ws$/, '/websocket') }, { firstRetryMs: 20, maxRetryMs: 40 });
+  try {
+    const why = await until('the refusal', () => peer.link.lastError, 5000);
+    assert.match(why, /HTTP 404/);
+    assert.match(why, /\/websocket/, 'names the path it tried');
+    assert.match(why, /ws:\/\/HOST:PORT/, 'says what a peer URL looks like');
+    assert.is(peer.up, false);
+  } finally {
+    await peer.close();
+    await bridge.close();
+  }
+});
+
 test.run();

@@ -183,7 +183,7 @@ export class RpcLink {
     });
     ws.on('unexpected-response', (req, res) => {
       this.refusedStatus = res.statusCode;
-      this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)' : res.statusCode === 429 ? ' (too many wrong tokens from this bridge: the peer refuses it for up to a minute; fix --peer-token)' : ''}`;
+      this.lastError = `the peer refused the connection: HTTP ${res.statusCode}${refusalAdvice(res.statusCode, this.options.url)}`;
       // With this listener ws leaves the refused handshake open; end it so the link retries.
       res.resume();
       req.destroy();
@@ -287,6 +287,15 @@ export class RpcLink {
     this.stateValue = s;
     for (const l of this.stateListeners) l(s, why);
   }
+}
+
+/** What to do about a refused WebSocket upgrade, for the message. */
+function refusalAdvice(status: number | undefined, url: string): string {
+  if (status === 401) return ' (wrong or missing token: --peer-token, or ?token= in the --peer URL)';
+  if (status === 429) return ' (too many wrong tokens from this bridge: the peer refuses it for up to a minute; fix --peer-token)';
+  // A bridge answers 404 to any path but its WebSocket's; so does a web server that is not a bridge.
+  if (status === 404) return ` (no bridge WebSocket at ${new URL(url).pathname} there: give the peer as ws://HOST:PORT, whose WebSocket is /ws, and check that HOST:PORT is a mobilebridge serve)`;
+  return '';
 }
 
 /** A URL for messages: never print a token. */
