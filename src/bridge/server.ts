@@ -216,7 +216,7 @@ export class Bridge implements BridgeCore {
       this.engine.onCall((e) => this.hub.onCall(e)),
       this.engine.onDevicesChanged((change) => {
         const gone = goneDevices(change);
-        this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed, ...(gone.length ? { gone } : {}), notes: this.engine.sourceProblems() });
+        this.sessions.broadcast('devices.changed', { added: change.added, removed: change.removed, ...(gone.length ? { gone } : {}), notes: this.engine.sourceProblems(), ...(this.peers ? { bridges: this.peers.reaches() } : {}) });
         for (const g of gone) this.hub.deviceGone(g.id, g.reason);
         // An offline device is listed again as added, but it is not back.
         for (const d of change.added) if (usable(d)) this.hub.deviceBack(d.id);

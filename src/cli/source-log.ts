@@ -11,8 +11,8 @@ export function logSourceNotes(engine: Engine, log: (line: string) => void): () 
   let last = new Map<string, SourceNote>();
   const check = () => {
     const now = new Map(engine.sourceNotes().map((n) => [n.source, n]));
-    for (const [source, { text }] of now) {
-      if (last.get(source)?.text !== text) log(`${source}: ${text}; its devices appear by themselves once it answers (retried in the background)`);
+    for (const [source, { text, final }] of now) {
+      if (last.get(source)?.text !== text) log(`${source}: ${text}${final ? '' : '; its devices appear by themselves once it answers (retried in the background)'}`);
     }
     for (const [source, { via }] of last) {
       // A peer that went down hides its own notes: that is not its sources answering again.

@@ -196,6 +196,8 @@ export interface SourceNote {
   text: string;
   /** The source it was heard through (a peer bridge's own notes come through "peer lab2"). */
   via?: string;
+  /** Not retried: the source stays left out until a restart (a peer that closes a cycle of --peer flags). */
+  final?: boolean;
 }
 
 export const noteLine = (note: SourceNote): string => `${note.source}: ${note.text}`;

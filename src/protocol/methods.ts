@@ -130,6 +130,12 @@ export interface DevicesListResult {
   devices: DeviceInfo[];
   /** Why devices may be missing: a source (adb server, `--wda` phone, peer bridge) that did not answer. Absent when none. */
   notes?: string[];
+  /**
+   * Bridges that aggregate peers: their own id and those of every bridge their devices come from
+   * (through peers, transitively). An aggregator that finds its own id there is listing itself
+   * back through a cycle of --peer flags and leaves that peer out. Absent from bridges without peers.
+   */
+  bridges?: string[];
 }
 
 /** Formats the bridge encodes from screenshots. */
@@ -319,6 +325,8 @@ export interface DevicesChangedParams {
    * source without devices stops or starts answering. Absent from older bridges.
    */
   notes?: string[];
+  /** devices.list's `bridges` as they are now. */
+  bridges?: string[];
 }
 
 export interface GoneDevice {

@@ -6,7 +6,8 @@ export const deviceMethods: MethodDef[] = [
   defineMethod('devices.list', async (_p, ctx) => {
     const devices = await ctx.engine.listDevices();
     const notes = ctx.engine.sourceProblems();
-    return notes.length ? { devices, notes } : { devices };
+    const bridges = ctx.bridge.peers?.reaches();
+    return { devices, ...(notes.length ? { notes } : {}), ...(bridges ? { bridges } : {}) };
   }),
 
   defineMethod('devices.subscribe', async (p, ctx) => {

@@ -20,6 +20,11 @@ export class Peer implements Driver {
   private readonly emittedNotes = new NotesMemo();
   private readonly listeners = new Set<(c: DevicesChange) => void>();
   private readonly reconnectListeners = new Set<() => void>();
+  /** The aggregating bridge's own id, and the bridges the peer's devices come from (devices.list `bridges`). */
+  private home?: string;
+  private remoteBridges: string[] = [];
+  /** Why the peer is left out for good: it lists this bridge's devices back (a cycle of --peer flags). */
+  private loop?: string;
 
   constructor(
     readonly spec: PeerSpec,
@@ -32,6 +37,22 @@ export class Peer implements Driver {
       if (method === 'devices.changed') this.applyChange(params as DevicesChangedParams);
     });
     this.link.connect();
+  }
+
+  /** Called by the aggregating bridge with its own id: a peer that reaches it back is a cycle. */
+  attachTo(instance: string): void {
+    this.home = instance;
+    this.checkLoop();
+  }
+
+  /** The bridges this peer's listed devices come from, itself included (empty while it is down or left out). */
+  reaches(): string[] {
+    return this.up && !this.loop ? this.remoteBridges : [];
+  }
+
+  /** Why it lists nothing, while it is down or left out (for the health). */
+  get whyDown(): string | undefined {
+    return this.loop ?? (this.up ? undefined : this.link.lastError);
   }
 
   get where(): string {
@@ -72,6 +93,7 @@ export class Peer implements Driver {
    * While it is up, the peer's own notes, so that a phone missing on another host is explained here too.
    */
   problems(): SourceNote[] {
+    if (this.loop) return [{ source: `peer ${this.name}`, text: this.loop, final: true }];
     const why = this.link.lastError;
     if (this.up) return this.remoteNotes.map((note) => this.remote(note));
     if (why === undefined) return [];
@@ -87,7 +109,9 @@ export class Peer implements Driver {
     if (s === 'open') {
       void this.link.request('devices.list', {}).then(
         (r) => {
-          const answer = r as { devices?: DeviceInfo[]; notes?: string[] };
+          const answer = r as { devices?: DeviceInfo[]; notes?: string[]; bridges?: string[] };
+          this.remoteBridges = answer.bridges ?? [];
+          if (this.checkLoop()) return;
           const listed = (answer.devices ?? []).map((d) => this.own(d));
           const removed = [...this.devices.keys()];
           this.devices = new Map(listed.map((d) => [d.id, d]));
@@ -105,11 +129,27 @@ export class Peer implements Driver {
   }
 
   private applyChange(change: DevicesChangedParams): void {
+    if (change.bridges) this.remoteBridges = change.bridges;
+    if (this.checkLoop()) return;
     for (const id of change.removed) this.devices.delete(id);
     const added = change.added.map((d) => this.own(d));
     for (const d of added) this.devices.set(d.id, d);
     if (change.notes) this.remoteNotes = change.notes;
     this.emit({ added, removed: change.removed });
+  }
+
+  /**
+   * The peer reaches this bridge back (a --peer to ourselves, or a cycle A → B → A): each side would
+   * list the other's devices, its own among them, and nest the other's notes without end. The link
+   * is closed for good, the peer's devices dropped, and the reason shown until a restart: which side
+   * of a cycle should aggregate the other is for the admin to say.
+   */
+  private checkLoop(): boolean {
+    if (this.loop) return true;
+    if (!this.home || !this.remoteBridges.includes(this.home)) return false;
+    this.loop = `${this.where} lists this bridge's own devices back: it is this bridge, or aggregates it through --peer (a cycle); its devices are left out. Remove the --peer that closes the cycle (or point it at the right host) and restart`;
+    this.link.close();
+    return true;
   }
 
   /** The peer's own source (its adb server's name) is kept in the message; here the source is the peer. */

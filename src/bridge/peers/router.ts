@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DeviceIds, DeviceOwner } from '../../engine/device-ids.js';
 import { failure, type ToolFailure } from '../../engine/errors.js';
 import { findTool } from '../../engine/tools/index.js';
@@ -63,6 +64,8 @@ interface SessionLinks {
 export class PeerRouter {
   private readonly relays = new Map<Peer, FrameRelay>();
   private readonly sessions = new Map<Session, SessionLinks>();
+  /** This bridge among others (devices.list `bridges`): how a cycle of --peer flags is recognised. */
+  private readonly instance = randomUUID();
 
   constructor(
     readonly peers: Peer[],
@@ -71,7 +74,15 @@ export class PeerRouter {
     private readonly engine: PeerIds,
     private readonly options: RouterOptions = { callTimeoutMs: 30_000 },
   ) {
-    for (const p of peers) this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote)));
+    for (const p of peers) {
+      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote)));
+      p.attachTo(this.instance);
+    }
+  }
+
+  /** This bridge and every bridge its peers' devices come from (devices.list `bridges`). */
+  reaches(): string[] {
+    return [...new Set([this.instance, ...this.peers.flatMap((p) => p.reaches())])];
   }
 
   /** The id a peer's device is listed by here (`id@peer` when another source reports `id` too). */
@@ -141,7 +152,7 @@ export class PeerRouter {
   /** Per peer: whether it is connected (else why not: a peer never reached has no devices to show it by) and its frame relay's counts. */
   stats(): Record<string, RelayStats & { up: boolean; error?: string }> {
     return Object.fromEntries(
-      [...this.relays].map(([p, r]) => [p.name, { up: p.up, ...(!p.up && p.link.lastError ? { error: p.link.lastError } : {}), ...r.stats }]),
+      [...this.relays].map(([p, r]) => [p.name, { up: p.up, ...(p.whyDown ? { error: p.whyDown } : {}), ...r.stats }]),
     );
   }
 
