@@ -316,6 +316,11 @@ export class PeerRouter {
       const run = (p as { type?: string; run_id?: string } | null) ?? {};
       if (method === 'scenario.progress' && run.type === 'started' && run.run_id) entry.runs.set(run.run_id, peer);
       const device = (p as { device?: unknown } | null)?.device;
+      // The peer tells a lock's holder and taker on their own links and every watcher on the shared
+      // relay link. A session watching the device through the relay hears it there: the copy on this
+      // link could arrive after a later change (a takeover after the unlock that followed it) and
+      // leave the viewer showing a holder that has already left.
+      if (method === 'device.lock' && typeof device === 'string' && this.relays.get(peer)?.participants(device).has(session)) return;
       session.notify(method, typeof device === 'string' ? { ...(p as object), device: this.listedId(peer, device) } : p);
     });
     // A dropped link is replaced on the next call; locks held on the peer went with its session.
