@@ -11,6 +11,7 @@ import { createEngine } from '../../src/engine/create.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
 import { RUNS_DIR } from '../runner/harness.js';
+import { unusedPort } from '../support/dead-port.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const ANDROID = 'virtual-android-1';
@@ -32,21 +33,22 @@ lease.after(async (ctx) => {
 });
 
 lease('a second lease waits in line until the first holder unlocks (directly and through the aggregator)', async ({ peer, agg }) => {
-  for (const url of [peer!.wsUrl, agg!.wsUrl]) {
+  // Through the aggregator the lease names the peer: the id stays the same phone whatever other peers do.
+  for (const [url, leased] of [[peer!.wsUrl, ANDROID], [agg!.wsUrl, `${ANDROID}@lab1`]]) {
     const one = await connectBridge(url, { client: 'ci-1' });
     const two = await connectBridge(url, { client: 'ci-2' });
     try {
       const first = (await one.requestRaw('devices.lease', { platform: 'android' })) as { device?: string };
-      assert.is(first.device, ANDROID);
+      assert.is(first.device, leased);
       const none = (await two.requestRaw('devices.lease', { platform: 'android' })) as { code?: string; message?: string };
       assert.is(none.code, 'TIMEOUT', JSON.stringify(none));
       let got: { device?: string } | undefined;
       const waiting = (two.requestRaw('devices.lease', { platform: 'android', timeout_ms: 20_000 }) as Promise<{ device?: string }>).then((r) => (got = r));
       await new Promise((r) => setTimeout(r, 400));
       assert.is(got, undefined, 'still waiting while the device is leased');
-      await one.request('devices.unlock', { device: ANDROID });
+      await one.request('devices.unlock', { device: leased });
       await waiting;
-      assert.is(got?.device, ANDROID);
+      assert.is(got?.device, leased);
     } finally {
       await one.close();
       await two.close();
@@ -75,8 +77,8 @@ lease('two run --bridge processes share the aggregator\'s one phone, one after t
     const doc = JSON.parse(readFileSync(run0.result, 'utf8')) as { started_at: string; ended_at: string };
     return { device: run0.device, from: Date.parse(doc.started_at), to: Date.parse(doc.ended_at) };
   });
-  assert.is(spans[0].device, ANDROID);
-  assert.is(spans[1].device, ANDROID);
+  assert.is(spans[0].device, `${ANDROID}@lab1`);
+  assert.is(spans[1].device, `${ANDROID}@lab1`);
   assert.ok(spans[0].to <= spans[1].from || spans[1].to <= spans[0].from, `the runs did not overlap: ${JSON.stringify(spans)}`);
 });
 
@@ -112,3 +114,32 @@ pool('each lease is a different phone; one more than the pool has waits (run --d
 });
 
 pool.run();
+
+const late = suite('a lease taken while another peer with the same ids is down');
+
+late('names the phone so that it still reaches it when the other peer comes back', async () => {
+  // Peer a's bridge starts only after the lease: until then b's phone is listed by its bare id.
+  const portA = await unusedPort();
+  const b = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
+  const peers = [new Peer({ name: 'a', url: `ws://127.0.0.1:${portA}/ws` }, { firstRetryMs: 20, maxRetryMs: 50 }), new Peer({ name: 'b', url: b.wsUrl }, { firstRetryMs: 20 })];
+  const agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  let a: Bridge | undefined;
+  const ci = await connectBridge(agg.wsUrl, { client: 'ci' });
+  try {
+    await until('b listed', () => peers[1].owns(ANDROID), 10_000);
+    const leased = (await ci.requestRaw('devices.lease', { platform: 'android' })) as { device?: string };
+    assert.ok(leased.device?.startsWith(ANDROID), JSON.stringify(leased));
+    a = (await testBridge({ virtual: { devices: ['android'] }, port: portA })).bridge;
+    await until('a back, its phone clashing with b\'s', () => peers[0].up && peers[0].owns(ANDROID), 10_000);
+    const pressed = (await ci.callTool('mobile_press_button', { device: leased.device!, button: 'HOME' })) as { status?: string; message?: string };
+    assert.is(pressed.status, 'success', JSON.stringify(pressed));
+    assert.ok(b.locks.holder(ANDROID), 'the lease is b\'s lock');
+  } finally {
+    await ci.close();
+    await agg.close();
+    await a?.close();
+    await b.close();
+  }
+});
+
+late.run();

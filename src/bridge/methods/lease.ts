@@ -48,7 +48,9 @@ export function leaseMethods(): MethodDef[] {
       if (onPeer) {
         if (isToolFailure(onPeer)) continue;
         const r = await ctx.bridge.peers!.lockOnPeer(onPeer, ctx);
-        if (!isToolFailure(r)) return { lock: { ...(r as object), device: p.device ?? d.id, source: d.source }, onPeer: true };
+        // Named id@peer even while listed bare: another peer with the same ids may come back during the
+        // run, and the bare id would then be ambiguous and every call of the job refused.
+        if (!isToolFailure(r)) return { lock: { ...(r as object), device: `${onPeer.remote}@${onPeer.peer.name}`, source: d.source }, onPeer: true };
         continue;
       }
       if (ctx.bridge.locks.holder(d.id)) continue;
