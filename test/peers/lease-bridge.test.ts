@@ -11,7 +11,7 @@ import { createEngine } from '../../src/engine/create.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
 import { RUNS_DIR } from '../runner/harness.js';
-import { unusedPort } from '../support/dead-port.js';
+import { deadPort, unusedPort } from '../support/dead-port.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const ANDROID = 'virtual-android-1';
@@ -143,3 +143,23 @@ late('names the phone so that it still reaches it when the other peer comes back
 });
 
 late.run();
+
+const silent = suite('a lease when the lab\'s peers do not answer');
+
+silent('the refusal names the peer that does not answer, not only "no device is connected"', async () => {
+  const peers = [new Peer({ name: 'usb1', url: `ws://127.0.0.1:${await deadPort()}/ws` }, { firstRetryMs: 20, maxRetryMs: 50 })];
+  const agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: peers }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers, log: () => undefined });
+  const ci = await connectBridge(agg.wsUrl, { client: 'ci' });
+  try {
+    await until('the peer known to be down', () => peers[0].link.lastError, 5000);
+    const r = (await ci.requestRaw('devices.lease', { platform: 'android' })) as { code?: string; message?: string };
+    assert.is(r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+    assert.match(r.message ?? '', /peer usb1: .*ws:\/\/127\.0\.0\.1:\d+\/ws/);
+    assert.not.match(r.message ?? '', /check the id/, 'no id was given');
+  } finally {
+    await ci.close();
+    await agg.close();
+  }
+});
+
+silent.run();

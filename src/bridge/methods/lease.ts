@@ -66,14 +66,17 @@ export function leaseMethods(): MethodDef[] {
    * plugged in; otherwise each matching device with its holder or state, so the caller can ask
    * the holder, take over, or wait.
    */
-  async function noLease(p: Lease, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
+  async function noLease(p: Lease, wanted: string | undefined, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
     const listed = await ctx.engine.listDevices();
-    const matching = listed.filter((d) => (p.device ? d.id === p.device : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')));
+    const matching = listed.filter((d) => (wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')));
     const wait = 'raise timeout_ms to wait longer';
     if (!matching.length) {
+      // A peer or adb server that does not answer is the likeliest reason in a lab: its phones are not listed at all.
+      const notes = ctx.engine.sourceProblems();
+      const silent = notes.length ? `; sources that do not answer, whose devices cannot be listed: ${notes.join('; ')}` : '';
       const message = p.device
-        ? `${deviceNotFoundMessage(p.device, listed.map((d) => d.id))} (waited ${p.timeout_ms} ms); check the id, or plug the device in and ${wait}`
-        : `no ${p.platform === 'any' ? '' : `${p.platform} `}device is connected to the bridge (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); connect one, or ${wait}`;
+        ? `${deviceNotFoundMessage(p.device, listed.map((d) => d.id))} (waited ${p.timeout_ms} ms)${silent}; check the id, or plug the device in and ${wait}`
+        : `no ${p.platform === 'any' ? '' : `${p.platform} `}device is connected to the bridge (devices: ${listed.map((d) => d.id).join(', ') || 'none'})${silent}; connect one, or ${wait}`;
       return failure('DEVICE_NOT_FOUND', message);
     }
     const states = matching.map((d) => {
@@ -112,7 +115,7 @@ export function leaseMethods(): MethodDef[] {
           }
           if (Date.now() >= until) {
             const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
-            return await noLease(p, ctx, ahead);
+            return await noLease(p, wanted, ctx, ahead);
           }
           await new Promise((r) => setTimeout(r, POLL_MS));
         }
