@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseFlags } from '../../src/cli/command.js';
+import { parsePeer } from '../../src/bridge/peers/peer-spec.js';
 import { parseAdbSource, parseWdaSource, sourcesFromFlags } from '../../src/engine/sources/index.js';
 
 test('--adb and --wda repeat; other flags keep the last value', () => {
@@ -21,6 +22,12 @@ test('adb sources: named, unnamed (host:port becomes the name), default local', 
 test('bad sources are refused with the way to fix them', () => {
   assert.throws(() => sourcesFromFlags({ adb: 'a=h:1,a=h:2' }, {}), /both named "a"/);
   assert.throws(() => parseAdbSource('bad name=h:1'), /source name/);
+  // Another host's phones listed with source "virtual" would pass for this bridge's own.
+  assert.throws(() => parseAdbSource('virtual=h:1'), /already the source of this bridge's own devices/);
+  assert.throws(() => parseWdaSource('ios=http://10.0.0.7:8100'), /already the source/);
+  assert.throws(() => parsePeer('Virtual=ws://10.0.0.5:4800'), /already the source/);
+  assert.throws(() => parsePeer('local=ws://10.0.0.5:4800'), /own adb server/);
+  assert.is(parseAdbSource('local=127.0.0.1:5037').name, 'local', 'an adb server may be called local');
   assert.throws(() => parseWdaSource('http://10.0.0.7:8100'), /give the iPhone a name/);
   assert.throws(() => parseWdaSource('x=https://h'), /plain http/);
   assert.equal(parseWdaSource('lab-iphone=http://10.0.0.7:8100/'), { name: 'lab-iphone', url: 'http://10.0.0.7:8100' });

@@ -14,11 +14,20 @@ export interface WdaSourceSpec {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/**
+ * The built-in drivers' sources, and the adb server found without --adb: a source of that name
+ * would list another host's phones as if they were those, and `id@name` could not tell them apart.
+ */
+const BUILT_IN = ['virtual', 'android', 'ios'];
 
 /** Source names end up in device ids (`serial@name`), so they stay short and shell-safe. */
 export function checkSourceName(name: string, flag: string): string {
   if (!NAME.test(name)) {
     throw new Error(`${flag}: source name ${JSON.stringify(name)} must be 1-63 letters, digits, '.', '_' or '-' (it becomes part of device ids such as emulator-5554@${'lab1'})`);
+  }
+  const taken = flag === '--adb' ? BUILT_IN : [...BUILT_IN, 'local'];
+  if (taken.includes(name.toLowerCase())) {
+    throw new Error(`${flag}: source name ${JSON.stringify(name)} is already the source of this bridge's own ${name.toLowerCase() === 'local' ? 'adb server' : 'devices'}; give it the name of its host instead, e.g. ${flag} lab1=…`);
   }
   return name;
 }
