@@ -84,7 +84,7 @@ export class TouchStreams {
     try {
       return await this.host.run(device, 'touch down', async (handle, ctx) => {
         const size = await this.host.screenSize(device, handle, ctx);
-        if (!(at.x < size.width && at.y < size.height)) {
+        if (!(at.x >= 0 && at.y >= 0 && at.x < size.width && at.y < size.height)) {
           throw new ToolError('INVALID_PARAMETER', `touch down at (${at.x}, ${at.y}) is outside the screen of ${device} (${size.width}x${size.height} pixels)`);
         }
         const streamed = handle.touch ? await handle.touch('down', at.x, at.y, ctx) : false;

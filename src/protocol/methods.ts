@@ -244,9 +244,13 @@ export const TouchParams = v.strictObject({
   device: deviceId,
   /** One finger: down, any number of moves, then up (or cancel, which fires nothing). */
   action: v.picklist(TOUCH_ACTIONS, `action must be one of ${TOUCH_ACTIONS.join(', ')}`),
-  /** Device pixels, like mobile_click_on_screen_at_coordinates; moves outside the screen stay on its edge. */
-  x: int('x', 0, 100_000),
-  y: int('y', 0, 100_000),
+  /**
+   * Device pixels, like mobile_click_on_screen_at_coordinates. A finger dragged past the top or
+   * left edge has negative coordinates: moves and ups outside the screen stay on its edge, a down
+   * outside it is INVALID_PARAMETER.
+   */
+  x: int('x', -100_000, 100_000),
+  y: int('y', -100_000, 100_000),
 });
 export interface TouchResult {
   status: 'success';

@@ -47,12 +47,32 @@ test('bad input.touch parameters are protocol errors that say what is allowed an
     assert.match(err?.message ?? '', /^invalid params for input\.touch on virtual-android-1: action must be one of down, move, up, cancel/);
     assert.is(err?.code, RPC_ERRORS.INVALID_PARAMS);
     assert.equal((err?.data as { issues: { path: string }[] }).issues.map((i) => i.path), ['action']);
-    const neg = await client.request('input.touch', { device: ANDROID, action: 'down', x: -1, y: 1 }).then(() => undefined, (e: Error) => e);
-    assert.match(neg?.message ?? '', /^invalid params for input\.touch on virtual-android-1: x must be at least 0/);
+    const far = await client.request('input.touch', { device: ANDROID, action: 'down', x: 1, y: 200_000 }).then(() => undefined, (e: Error) => e);
+    assert.match(far?.message ?? '', /^invalid params for input\.touch on virtual-android-1: y must be at most 100000/);
+    // A down off the screen is the same refusal whichever edge it is past.
+    const neg = (await client.request('input.touch', { device: ANDROID, action: 'down', x: -1, y: 1 })) as { code?: string; message?: string };
+    assert.is(neg.code, 'INVALID_PARAMETER');
+    assert.match(neg.message ?? '', 'touch down at (-1, 1) is outside the screen of virtual-android-1');
     const key = await client.request('input.key', { device: ANDROID, key: 'F5' as 'TAB' }).then(() => undefined, (e: Error) => e);
     assert.match(key?.message ?? '', /^invalid params for input\.key on virtual-android-1: key must be one of BACKSPACE/);
     const stray = (await client.request('input.touch', { device: ANDROID, action: 'up', x: 1, y: 1 })) as { code?: string };
     assert.is(stray.code, 'INVALID_PARAMETER', 'an up with no finger down');
+  } finally {
+    await client.close();
+    await bridge.close();
+  }
+});
+
+test('a finger dragged past the top or left edge stays on the edge, as past the others', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const client = await connectBridge(bridge.wsUrl, { client: 'viewer' });
+  try {
+    assert.equal(await client.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 }), { status: 'success', streamed: true });
+    const move = (await client.request('input.touch', { device: ANDROID, action: 'move', x: -40, y: 1400 })) as { status?: string };
+    assert.is(move.status, 'success', JSON.stringify(move));
+    const up = (await client.request('input.touch', { device: ANDROID, action: 'up', x: -40, y: -25 })) as { status?: string; message?: string };
+    assert.is(up.status, 'success', JSON.stringify(up));
+    assert.match(up.message ?? '', 'to (0, 0)');
   } finally {
     await client.close();
     await bridge.close();
