@@ -1,6 +1,6 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
 import { isNotification, isResponse, RpcError, type RpcRequest } from './jsonrpc.js';
-import { oversizeError } from './message-size.js';
+import { batchSizeError, oversizeError } from './message-size.js';
 import {
   ConnectionClosedError,
   ResultFailureError,
@@ -162,6 +162,10 @@ export class BridgeClient {
    */
   batch(calls: { method: string; params?: unknown }[]): Promise<(unknown | RpcError)[]> {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
+    // The bridge answers an empty batch with an error nobody's id: there is nothing to send.
+    if (calls.length === 0) return Promise.resolve([]);
+    const tooMany = batchSizeError(calls.length, this.lastHello?.limits.max_batch);
+    if (tooMany) return Promise.reject(tooMany);
     const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
     const text = JSON.stringify(requests);
     const refused = this.oversize(text, `a batch of ${requests.length}`);

@@ -18,3 +18,18 @@ export function oversizeError(text: string, what: string, limit = DEFAULT_MAX_ME
     `${what} not sent: the message would be ${bytes} bytes, over the bridge's limit of ${limit} (limits.max_message_bytes); send less in one request (split the text or the batch)`,
   );
 }
+
+/** The bridge's default batch limit (docs/protocol.md, Limits), until its hello says otherwise. */
+export const DEFAULT_MAX_BATCH = 100;
+
+/**
+ * A batch over the bridge's limit is answered with one error whose id is null, so none of its
+ * requests would ever get an answer: refused here before sending, like an oversized message.
+ */
+export function batchSizeError(count: number, limit = DEFAULT_MAX_BATCH): RpcError | undefined {
+  if (count <= limit) return undefined;
+  return new RpcError(
+    RPC_ERRORS.INVALID_REQUEST,
+    `a batch of ${count} not sent: the bridge takes at most ${limit} requests in one batch (limits.max_batch); split it into several batches`,
+  );
+}

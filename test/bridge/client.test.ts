@@ -88,6 +88,23 @@ test('a request over the message limit is refused before sending, not left waiti
   }
 });
 
+test('a batch over the bridge\'s batch limit is refused before sending, not left waiting for answers that never come', async () => {
+  // The time-out only ends the test if the batch hangs; it is not what the test checks.
+  const c = await connectBridge(bridge.wsUrl, { client: 'batcher', requestTimeoutMs: 20_000 });
+  try {
+    const max = c.hello!.limits.max_batch;
+    const err = await c.batch(Array.from({ length: max + 1 }, () => ({ method: 'devices.list' }))).catch((e: unknown) => e);
+    assert.instance(err, RpcError);
+    assert.is((err as RpcError).code, RPC_ERRORS.INVALID_REQUEST);
+    assert.match((err as RpcError).message, `at most ${max} requests`);
+    const full = await c.batch(Array.from({ length: max }, () => ({ method: 'devices.list' })));
+    assert.is(full.length, max);
+    assert.equal(await c.batch([]), []);
+  } finally {
+    await c.close();
+  }
+});
+
 test('requests made while reconnecting are sent once the session is back', async () => {
   const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50 } });
   const states: string[] = [];
