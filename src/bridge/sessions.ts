@@ -148,6 +148,11 @@ export class Session implements ReplayHolder {
     while (this.forgetOldest());
   }
 
+  /** How many notifications this session has numbered so far (what a client that missed none has received). */
+  get sent(): number {
+    return this.nextIndex;
+  }
+
   /** The notifications after the first `received`, and how many of those the ring no longer has. */
   missedSince(received: number): { messages: OutgoingText[]; dropped: number } {
     const from = Math.max(0, Math.min(received, this.nextIndex));

@@ -38,7 +38,7 @@ export async function until<T>(what: string, probe: () => T | undefined | false,
   }
 }
 
-interface Json {
+export interface Json {
   [k: string]: unknown;
 }
 

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { defineExtensionMethod, type Bridge } from '../../src/bridge/index.js';
 import {
   BridgeClient,
+  RPC_ERRORS,
   type DeviceActivityParams,
   type DeviceLockParams,
   type ElementsChangedParams,
@@ -12,7 +13,7 @@ import {
   type WebSocketLike,
 } from '../../src/protocol/index.js';
 import { nodeSocketFactory } from '../../src/protocol/node.js';
-import { ANDROID, PluggableDriver, RawClient, sleep, testBridge, until } from './helpers.js';
+import { ANDROID, PluggableDriver, RawClient, sleep, testBridge, until, type Json } from './helpers.js';
 import { textOf } from '../../src/bridge/outgoing.js';
 
 const test = suite('bridge sessions');
@@ -260,6 +261,31 @@ test('resume needs the session\'s resume_token', async () => {
   assert.is(taken.resumed, true);
   assert.equal(await until('the first connection closed', () => owner.closeEvent), { code: 4000, reason: 'session resumed on another connection' });
   await Promise.all([thief.close(), heir.close()]);
+});
+
+test('a resume that claims more notifications than the session sent is refused, not resumed with the missed ones skipped', async () => {
+  ({ bridge } = await testBridge());
+  const away = await RawClient.open(bridge.wsUrl);
+  const hello = await away.call('session.hello', { client: 'away' });
+  await away.call('devices.subscribe', { device: ANDROID });
+  const actor = await RawClient.open(bridge.wsUrl);
+  const session = bridge.sessions.get(hello.session as string)!;
+  await away.close();
+  await until('server noticed', () => session.connection === undefined);
+  await actor.call('tools.call', { tool: 'mobile_open_url', parameters: { device: ANDROID, url: 'mbdemo://screen/more' } });
+  await until('the activity numbered', () => session.sent === 1);
+  const back = await RawClient.open(bridge.wsUrl);
+  back.send({ jsonrpc: '2.0', id: 1, method: 'session.hello', params: { resume: hello.session, resume_token: hello.resume_token, received: 5 } });
+  const refused = await back.response(1);
+  assert.is((refused.error as Json).code, RPC_ERRORS.INVALID_PARAMS);
+  assert.match((refused.error as Json).message as string, /received is 5, but session s-\w+ has sent only 1 notifications/);
+  // Nothing moved: the session still waits, and a resume with the right count gets what it missed.
+  const resumed = await back.call('session.hello', { resume: hello.session, resume_token: hello.resume_token, received: 0 });
+  assert.is(resumed.resumed, true);
+  assert.is(resumed.replayed, 1);
+  const activity = await back.notification('device.activity');
+  assert.is((activity.parameters as Json).url, 'mbdemo://screen/more');
+  await Promise.all([back.close(), actor.close()]);
 });
 
 test('devices.lock: mutating calls from others are refused, reads are not; takeover is explicit and announced', async () => {

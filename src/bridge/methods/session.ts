@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type HelloResult } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, RPC_ERRORS, RpcError, type HelloResult } from '../../protocol/index.js';
 import type { OutgoingText } from '../outgoing.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 
@@ -15,6 +15,15 @@ export const sessionMethods: MethodDef[] = [
         resumeError = `session ${p.resume} is unknown or expired (a session is kept ${Math.round(bridge.limits.resume_grace_ms / 1000)} s after its connection drops); this is a new session`;
       } else if (!target.ownedBy(p.resume_token)) {
         resumeError = `resume_token does not match session ${p.resume}; this is a new session`;
+      } else if ((p.received ?? 0) > target.sent) {
+        // A cursor past the end is a client that miscounted: resuming from it would report nothing
+        // missed while the notifications it never got are skipped. Refused before anything moves, so
+        // the session still waits for a resume with the right count.
+        throw new RpcError(
+          RPC_ERRORS.INVALID_PARAMS,
+          `invalid params for session.hello: received is ${p.received}, but session ${p.resume} has sent only ${target.sent} notifications; count the notifications received in the session (after its hello answer) and resume again`,
+          { issues: [{ path: 'received', message: `received must be at most ${target.sent}` }] },
+        );
       } else {
         const fresh = connection.session;
         const previous = target.connection;
