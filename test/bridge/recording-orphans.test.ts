@@ -138,4 +138,18 @@ orphans('without adopt: false nothing changed for agents; start and stop adopt o
   assert.equal(adoptedByStatus.recordings.map((r) => r.device), [ANDROID], 'a plain status adopts as before');
 });
 
+orphans('a start or adopt refused because another session records the device names that session and, when it dropped, says to wait and adopt', async (ctx) => {
+  const holder = await viewer(ctx, 'laptop');
+  await holder.raw.call('recording.start', { device: IOS, name: 'Held' });
+  const { raw: agent } = await viewer(ctx, 'agent');
+  const live = await agent.call('recording.start', { device: IOS, name: 'Mine' });
+  assert.is(live.code, 'INVALID_PARAMETER');
+  assert.match(live.message as string, `session ${holder.session} (laptop) holds it while connected: ask it to call recording.stop`);
+  holder.raw.ws.terminate();
+  await until('the bridge saw the socket go', () => ctx.bridge!.sessions.get(holder.session)?.detachedAt !== undefined);
+  const away = await agent.call('recording.adopt', { device: IOS });
+  assert.is(away.code, 'INVALID_PARAMETER');
+  assert.match(away.message as string, new RegExp(`session ${holder.session} \\(laptop\\) holds it, but its connection dropped: it is kept \\d+ s more for a resume, after which the recording is left and recording.adopt continues it`));
+});
+
 orphans.run();

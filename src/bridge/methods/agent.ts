@@ -90,7 +90,7 @@ export function agentMethods(): MethodDef[] {
         const refusal = ctx.lockRefusal(p.device, `recording.start with app_state ${p.app_state}`);
         if (refusal) return refusal;
       }
-      const recording = await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant });
+      const recording = await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant }).catch(naming(ctx, p.device));
       ctx.session.state(STOPPED, () => new Map<string, object>()).delete(p.device);
       return { recording };
     }),
@@ -113,10 +113,27 @@ export function agentMethods(): MethodDef[] {
       return { recordings: agent.recordings(), orphans: await agent.orphanedRecordings(), others: othersRecordings(ctx) };
     }),
 
-    method('recording.adopt', DeviceParams, async (p, ctx) => ({ recording: await agentOf(ctx).adoptRecording(p.device) })),
+    method('recording.adopt', DeviceParams, async (p, ctx) => ({ recording: await agentOf(ctx).adoptRecording(p.device).catch(naming(ctx, p.device)) })),
 
-    method('recording.discard', DeviceParams, async (p, ctx) => ({ device: p.device, discarded: await agentOf(ctx).discardRecording(p.device) })),
+    method('recording.discard', DeviceParams, async (p, ctx) => ({ device: p.device, discarded: await agentOf(ctx).discardRecording(p.device).catch(naming(ctx, p.device)) })),
   ];
+}
+
+/**
+ * A refusal because another session of this bridge records the device says which session, and what
+ * ends its hold: the engine's own wording ("stop it in that session") cannot know that the session is
+ * a bridge client, nor that its connection dropped, when the way on is to wait and adopt.
+ */
+function naming(ctx: MethodContext, device: string): (err: unknown) => never {
+  return (err) => {
+    const held = othersRecordings(ctx).find((r) => r.device === device);
+    if (!(err instanceof VerbError) || err.code !== 'INVALID_PARAMETER' || !held) throw err;
+    const who = `session ${held.by.session}${held.by.client ? ` (${held.by.client})` : ''}`;
+    const ends = held.kept_for_ms === undefined
+      ? `${who} holds it while connected: ask it to call recording.stop, or wait until it ends`
+      : `${who} holds it, but its connection dropped: it is kept ${Math.ceil(held.kept_for_ms / 1000)} s more for a resume, after which the recording is left and recording.adopt continues it (recording.status lists it under orphans)`;
+    throw new VerbError(err.code, `${err.message}; ${ends}`);
+  };
 }
 
 /**
