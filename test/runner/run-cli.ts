@@ -21,12 +21,37 @@ export interface CliRunOptions {
   state?: string;
 }
 
+/** Runs at once at most: more only add memory and CPU contention on a 2-core CI machine. */
+const MAX_RUNNING = 4;
+let running = 0;
+const queued: (() => void)[] = [];
+
+async function slot(): Promise<void> {
+  if (running < MAX_RUNNING) running++;
+  else await new Promise<void>((resolve) => queued.push(resolve));
+}
+
+function release(): void {
+  const next = queued.shift();
+  if (next) next();
+  else running--;
+}
+
 /**
  * `mobilebridge run` in `dir` on the virtual phones only (a test must never start or reach the
  * developer's own adb server). Asynchronous, so a test can run independent ones side by side; it
  * never rejects, and a run that hangs is killed after 2 minutes, so awaiting it leaves no process.
  */
-export function runCli(dir: string, args: string[], { env = {}, out: outDir = join(dir, 'out'), state = join(dir, 'state') }: CliRunOptions = {}): Promise<CliRun> {
+export async function runCli(dir: string, args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  await slot();
+  try {
+    return await spawnRun(dir, args, options);
+  } finally {
+    release();
+  }
+}
+
+function spawnRun(dir: string, args: string[], { env = {}, out: outDir = join(dir, 'out'), state = join(dir, 'state') }: CliRunOptions): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, 'run', ...args, '--out', outDir, '--target-wait', '300', '--no-android', '--no-ios'], {
       cwd: dir,
