@@ -194,12 +194,16 @@ states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear
   q.screenOff = true;
   q.locked = true;
   q.secureLock = true;
+  const stateReads = () => rig!.phone.stats.opened.filter((s) => s.includes('dumpsys power')).length;
   try {
     for (const [tool, params] of [['mobile_click_on_screen_at_coordinates', field.center], ['mobile_type_keys', { text: 'x' }], ['mobile_list_elements_on_screen', {}]] as const) {
+      const before = stateReads();
       const r = (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, unknown>;
       assert.is(r.code, 'PERMISSION_DENIED', `${tool}: ${JSON.stringify(r)}`);
       assert.match(String(r.message), /is locked with a PIN, pattern or password/);
       assert.match(String(r.message), /unlock it by hand/);
+      // Nothing we send removes a PIN: one read (two when the screen had to be woken first), not a second of retries.
+      assert.ok(stateReads() - before <= 2, `${tool}: ${stateReads() - before} screen-state reads for a refusal`);
     }
   } finally {
     Object.assign(q, { screenOff: false, locked: false, secureLock: false });

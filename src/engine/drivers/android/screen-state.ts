@@ -61,9 +61,11 @@ export class ScreenGuard {
     const read = async () => parseScreenState(await run(SCREEN_STATE_COMMAND));
     let state = known ?? (await read());
     if (!state) return this.confirm(); // a build whose dumpsys we cannot read: do not block on it
-    if (!state.awake || state.locked) {
+    // A PIN, pattern or password lock stays whatever we send: waiting for it to go only delays the refusal.
+    const mayClear = (s: ScreenState | undefined) => s !== undefined && (!s.awake || (s.locked && !s.secure));
+    if (mayClear(state)) {
       await run(WAKE_COMMAND);
-      for (let i = 0; i < SETTLE_ATTEMPTS && state && (!state.awake || state.locked); i++) {
+      for (let i = 0; i < SETTLE_ATTEMPTS && mayClear(state); i++) {
         await new Promise((r) => setTimeout(r, SETTLE_MS));
         state = await read();
       }
