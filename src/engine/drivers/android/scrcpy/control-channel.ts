@@ -203,8 +203,10 @@ export class ControlChannel {
     const [bytes, acked] = Array.isArray(serialized) ? serialized : [serialized, Promise.resolve()];
     acked.catch(() => undefined);
     await this.send([bytes], partly);
-    const timeout = sleep(CLIPBOARD_ACK_MS).then(() => 'timeout' as const);
-    const outcome = await Promise.race([acked.then(() => 'ack' as const, () => 'closed' as const), timeout]);
+    // The timer goes with the answer: left running, it kept the process alive 3 s after each paste.
+    const ackWait = new AbortController();
+    const timeout = sleep(CLIPBOARD_ACK_MS, 'timeout' as const, { signal: ackWait.signal }).catch(() => 'ack' as const);
+    const outcome = await Promise.race([acked.then(() => 'ack' as const, () => 'closed' as const), timeout]).finally(() => ackWait.abort());
     if (outcome !== 'ack') {
       throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
     }
