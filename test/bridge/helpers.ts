@@ -8,6 +8,7 @@ import type { VirtualDriverOptions } from '../../src/engine/drivers/virtual/inde
 import { decodeFrame, type DecodedFrame } from '../../src/protocol/index.js';
 
 export const ANDROID = 'virtual-android-1';
+export const IOS = 'virtual-ios-1';
 
 /** A bridge on a free loopback port over fresh in-memory virtual phones; logs are kept for assertions. */
 export async function testBridge(

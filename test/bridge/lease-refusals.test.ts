@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
 import { connectBridge } from '../../src/protocol/node.js';
-import { ANDROID, testBridge } from './helpers.js';
+import { ANDROID, IOS, testBridge } from './helpers.js';
 
 const test = suite('devices.lease refusals');
 
@@ -39,6 +39,29 @@ test('a device that is not connected is DEVICE_NOT_FOUND naming the connected on
   } finally {
     await one.close();
     await two.close();
+  }
+});
+
+test('first come, first served across kinds of lease: a later "any" waiter leaves the phone to an earlier "android" one', async () => {
+  const holder = await connectBridge(bridge.wsUrl, { client: 'holder' });
+  const early = await connectBridge(bridge.wsUrl, { client: 'early-android' });
+  const late = await connectBridge(bridge.wsUrl, { client: 'late-any' });
+  try {
+    assert.is(((await holder.requestRaw('devices.lease', { platform: 'android' })) as Answer).device, ANDROID);
+    assert.is(((await holder.requestRaw('devices.lease', { platform: 'ios' })) as Answer).device, IOS);
+    const first = early.requestRaw('devices.lease', { platform: 'android', timeout_ms: 4000 }) as Promise<Answer>;
+    await new Promise((r) => setTimeout(r, 100));
+    const second = late.requestRaw('devices.lease', { platform: 'any', timeout_ms: 1500 }) as Promise<Answer>;
+    await new Promise((r) => setTimeout(r, 150));
+    await holder.request('devices.unlock', { device: ANDROID });
+    const [got, refused] = await Promise.all([first, second]);
+    assert.is(got.device, ANDROID, JSON.stringify(got));
+    assert.is(refused.code, 'TIMEOUT', JSON.stringify(refused));
+    assert.match(refused.message!, `${ANDROID} locked by session ${early.session} (early-android)`);
+  } finally {
+    await holder.close();
+    await early.close();
+    await late.close();
   }
 });
 

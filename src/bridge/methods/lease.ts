@@ -17,7 +17,12 @@ interface Waiter {
   queue: string;
   session: MethodContext['session'];
   connection: MethodContext['connection'];
+  /** Whether this waiter would take the device (its platform, or its one device as listed here). */
+  wants(d: DeviceInfo): boolean;
 }
+
+const matcher = (p: Lease, wanted: string | undefined) => (d: DeviceInfo) =>
+  wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS');
 
 /**
  * The caller can still get the answer: the request's socket is still the session's. A CI job killed
@@ -31,18 +36,29 @@ const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthor
 
 /**
  * devices.lease: the device lock made queueable for CI. Waiters stand in one first-come, first-served
- * line per platform (or device); the first one takes the first ready device that no session has
- * locked, on this bridge or, through an aggregator, on a peer (where the lock is taken on the peer).
+ * line; each takes the first ready device it wants that no session has locked and no waiter ahead of
+ * it wants, on this bridge or, through an aggregator, on a peer (where the lock is taken on the peer).
  * The lease is the ordinary lock: scenarios.run keeps it, devices.unlock or the session's end frees it.
  */
 export function leaseMethods(): MethodDef[] {
   const line: Waiter[] = [];
 
   /** `wanted`: the named device as listed here (`id@peer` is listed bare while no other source reports `id`). */
-  async function tryTake(p: Lease, wanted: string | undefined, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
-    const devices = (await ctx.engine.listDevices()).filter((d) =>
-      usable(d) && (wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')),
-    );
+  /**
+   * First come, first served across lines too: a device that an earlier waiter (of any line: a
+   * `platform: any` job and an `android` one both want an Android phone) would take is left to it,
+   * whichever of the two polls first once the device is free.
+   */
+  const earlierWants = (me: Waiter, d: DeviceInfo) => {
+    for (const w of line) {
+      if (w === me) return false;
+      if (listening(w) && w.wants(d)) return true;
+    }
+    return false;
+  };
+
+  async function tryTake(p: Lease, me: Waiter, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
+    const devices = (await ctx.engine.listDevices()).filter((d) => usable(d) && me.wants(d) && !earlierWants(me, d));
     for (const d of devices) {
       const onPeer = await ctx.bridge.peers?.onPeer(d.id);
       if (onPeer) {
@@ -68,7 +84,7 @@ export function leaseMethods(): MethodDef[] {
    */
   async function noLease(p: Lease, wanted: string | undefined, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
     const listed = await ctx.engine.listDevices();
-    const matching = listed.filter((d) => (wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS')));
+    const matching = listed.filter(matcher(p, wanted));
     const wait = 'raise timeout_ms to wait longer';
     if (!matching.length) {
       // A peer or adb server that does not answer is the likeliest reason in a lab: its phones are not listed at all.
@@ -97,22 +113,19 @@ export function leaseMethods(): MethodDef[] {
       if (target && isToolFailure(target)) return target;
       const wanted = target ? ctx.bridge.peers!.listedId(target.peer, target.remote) : p.device;
       const queue = p.device ? `device ${p.device}` : `${p.platform} device`;
-      const me: Waiter = { queue, session: ctx.session, connection: ctx.connection };
+      const me: Waiter = { queue, session: ctx.session, connection: ctx.connection, wants: matcher(p, wanted) };
       line.push(me);
       const until = Date.now() + p.timeout_ms;
       try {
         for (;;) {
           if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
-          const first = line.find((w) => w.queue === queue && listening(w));
-          if (first === me) {
-            const got = await tryTake(p, wanted, ctx);
-            if (got && !listening(me)) {
-              // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
-              if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
-              return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
-            }
-            if (got) return got.lock;
+          const got = await tryTake(p, me, ctx);
+          if (got && !listening(me)) {
+            // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
+            if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
+            return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
           }
+          if (got) return got.lock;
           if (Date.now() >= until) {
             const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
             return await noLease(p, wanted, ctx, ahead);
