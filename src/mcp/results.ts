@@ -16,6 +16,9 @@ export const NEXT_STEP: Record<string, string> = {
   INTERNAL: 'Something failed inside mobilebridge. Retry once; if it fails again, report the message to the user.',
 };
 
+/** For a tool name that is not offered: no parameter is wrong, the name is. */
+export const OTHER_TOOL_NEXT = 'Call the tool this message names instead (tools/list lists the tools offered); do not call this name again.';
+
 export function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
@@ -32,8 +35,7 @@ function candidatesLine(candidates: readonly Candidate[] | undefined): string {
 }
 
 /** An `isError` result: the code, the message naming what was wrong, and what to do next. */
-export function errorResult(code: string, message: string, candidates?: readonly Candidate[]): CallToolResult {
+export function errorResult(code: string, message: string, candidates?: readonly Candidate[], next = NEXT_STEP[code] ?? NEXT_STEP.INTERNAL): CallToolResult {
   // Callers pass messages already in the agent's terms (see inAgentTerms).
-  const next = NEXT_STEP[code] ?? NEXT_STEP.INTERNAL;
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}${candidatesLine(candidates)}\nNext: ${next}` }] };
 }

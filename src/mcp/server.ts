@@ -9,7 +9,7 @@ import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
 import { ArgumentError, checkArguments, type ArgumentSchema } from './arguments.js';
-import { errorResult as rawErrorResult, json } from './results.js';
+import { OTHER_TOOL_NEXT, errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { pinchTarget } from './pinch.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
@@ -54,7 +54,7 @@ function str(args: Args, key: string, required = false): string | undefined {
 /** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
-  const errorResult: typeof rawErrorResult = (code, message, candidates) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates);
+  const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates, next);
   const allowed = new AllowedPaths(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
@@ -164,12 +164,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     if (!name.startsWith('mobile_')) {
       const near = closest(name, [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => t.name));
-      return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
+      return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`, undefined, OTHER_TOOL_NEXT);
     }
     const own = ownToolName(name);
     const instead = own ? `call "${own}", which does the same here` : 'call tools/list for the tools offered';
     // Not through inAgentTerms, which would rewrite the raw name this message is about.
-    return rawErrorResult('INVALID_PARAMETER', `tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`);
+    return rawErrorResult('INVALID_PARAMETER', `tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`, undefined, OTHER_TOOL_NEXT);
   }
 
   async function session(name: string, device: string, args: Args): Promise<CallToolResult> {

@@ -49,6 +49,8 @@ mcp('without --engine-tools the raw tools are neither listed nor callable', asyn
     assert.match(textOf(r), /^INVALID_PARAMETER: tool "mobile_list_apps" is not offered: the raw mobile_\* tools need `mobilebridge mcp --engine-tools`; call "list_apps", which does the same here/);
     const typo = await pair.call('tpa', { device: ANDROID });
     assert.match(textOf(typo), /unknown tool "tpa"; did you mean "tap"\?/);
+    // Nothing in the arguments is wrong: the next step names the tool, not "the parameter".
+    for (const t of [textOf(r), textOf(typo)]) assert.match(t, /\nNext: Call the tool this message names instead/);
   } finally {
     await pair.close();
   }
