@@ -5,7 +5,7 @@
 import { relative } from 'node:path';
 import { canRun, routeScenarios, type RunDevice } from '../engine/runner/index.js';
 import { isLeaseRequest } from '../engine/leases/index.js';
-import type { DeviceInfo } from '../engine/types.js';
+import type { DeviceLookup } from '../engine/engine.js';
 import type { Scenario } from '../validate/index.js';
 
 export interface ListedRun {
@@ -35,11 +35,11 @@ const nameOf = (file: string): string => relative(process.cwd(), file) || file;
  * usable device of each scenario's platform). Lease requests ("any:android") are shown as given:
  * which device a lease gets is known only when the run takes it.
  */
-export function listRuns(items: { file: string; scenario?: Scenario }[], requested: string[], connected: DeviceInfo[]): RunPlan {
+export function listRuns(items: { file: string; scenario?: Scenario }[], requested: string[], connected: DeviceLookup): RunPlan {
   let devices: RunDevice[] = [];
   let refusal: RunPlan['refusal'];
   if (requested.some(isLeaseRequest)) {
-    devices = requested.map((id) => ({ id, os: connected.find((d) => d.id === id)?.os ?? 'Android' }));
+    devices = requested.map((id) => ({ id, os: connected.find(id)?.os ?? 'Android' }));
   } else {
     const routing = routeScenarios(items.map((i) => ({ name: nameOf(i.file), platform: i.scenario!.platform })), connected, requested);
     if (routing.ok) devices = routing.devices;

@@ -1,4 +1,5 @@
 import type { DevicesChange, Driver } from './driver.js';
+import type { DeviceInfo } from './types.js';
 
 /** Who answers for a public device id: the driver and the id that driver knows it by. */
 export type DeviceOwner = { driver: Driver; id: string } | { ambiguous: string[] };
@@ -54,11 +55,53 @@ export class DeviceIds {
       const named = this.drivers.find((d) => d.renameOnClash && d.name === id.slice(at + 1));
       if (named) return { driver: named, id: id.slice(0, at) };
     }
-    const reporters = this.drivers.filter((d) => this.reported.get(d)?.has(id));
-    const own = reporters.find((d) => !d.renameOnClash);
-    if (own) return { driver: own, id };
-    if (reporters.length === 1) return { driver: reporters[0], id };
-    if (reporters.length > 1) return { ambiguous: reporters.map((d) => `${id}@${d.name}`) };
+    // A driver that opens more ids than it lists (SourceSet: `serial@source`) says which listed one is meant.
+    const reporters = this.drivers.flatMap((driver) => {
+      const own = driver.resolveId?.(id)?.listed ?? id;
+      return this.reported.get(driver)?.has(own) ? [{ driver, id: own }] : [];
+    });
+    const own = reporters.find((r) => !r.driver.renameOnClash);
+    if (own) return own;
+    if (reporters.length === 1) return reporters[0];
+    if (reporters.length > 1) return { ambiguous: reporters.map((r) => `${r.id}@${r.driver.name}`) };
     return undefined;
   }
+
+  /**
+   * Exact-id lookups in `devices` (the listing just made) that resolve ids as calls do, so that
+   * `--device serial@lab` finds the phone listed as bare `serial`.
+   */
+  lookup(devices: DeviceInfo[]): DeviceLookup {
+    const byId = new Map(devices.map((d) => [d.id, d]));
+    const owned = (id: string) => {
+      const o = this.owner(id);
+      return o && !('ambiguous' in o) ? o : undefined;
+    };
+    return {
+      devices,
+      find: (id) => {
+        const o = owned(id);
+        return o && byId.get(this.publicId(o.driver, o.id));
+      },
+      key: (id) => {
+        const o = owned(id);
+        if (!o) return id;
+        const own = o.driver.resolveId?.(o.id)?.stable ?? o.id;
+        return o.driver.renameOnClash ? `${own}@${o.driver.name}` : own;
+      },
+    };
+  }
+}
+
+/** A listing with lookups that resolve ids the way calls do (DeviceIds.lookup). */
+export interface DeviceLookup {
+  devices: DeviceInfo[];
+  /** The listed device an id names: its listed id, `serial@source` of one listed bare, `id@peer`. */
+  find(id: string): DeviceInfo | undefined;
+  /**
+   * One id per device, whichever id names it and whatever else is listed (`serial@source` for a
+   * source's device, `id@peer` for a peer's): what locks on it are kept under. An id naming no
+   * listed device is its own key.
+   */
+  key(id: string): string;
 }

@@ -228,6 +228,13 @@ export interface Driver {
   listDevices(ctx: CallContext): Promise<DeviceInfo[]>;
   /** Returns the handle for a listed device, or undefined when this driver does not know the id. */
   open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined>;
+  /**
+   * For a driver whose open() takes more ids than it lists (SourceSet opens `serial@source` of a
+   * device it lists bare): the device such an id names, as of the last listing: `listed`, the id it
+   * is listed by, and `stable`, an id naming it whatever else is listed. Undefined when the id names
+   * no listed device. Without it, a driver's ids are its listed ones.
+   */
+  resolveId?(id: string): { listed: string; stable: string } | undefined;
   /** Optional hot-plug feed, also told when problems() changes; returns an unsubscribe function. */
   watch?(listener: (change: DevicesChange) => void): () => void;
   /** Why devices of this driver may be missing from the last listing (a source that did not answer). */

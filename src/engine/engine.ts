@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { AllowedPaths } from './allowed-paths.js';
 import { withDeadline } from './deadline.js';
 import { DeviceActivity } from './device-activity.js';
-import { DeviceIds, type DeviceOwner } from './device-ids.js';
+import { DeviceIds, type DeviceLookup, type DeviceOwner } from './device-ids.js';
 import { DeviceHandles } from './device-handles.js';
 import { DeviceHealth } from './device-health.js';
 import type { DeviceHold } from './device-hold.js';
@@ -59,6 +59,7 @@ export interface CallEvent {
 }
 
 export type { ToolDescription } from './tools/descriptions.js';
+export type { DeviceLookup } from './device-ids.js';
 
 /** A touch event or key is one quick injection: a device that takes longer is stuck, not busy. */
 const TOUCH_TIMEOUT_MS = 5000;
@@ -149,6 +150,11 @@ export class Engine {
     );
     const devices = lists.flatMap((list, i) => list.map((info) => ({ ...info, id: this.ids.publicId(this.drivers[i], info.id) })));
     return this.health.decorate(devices);
+  }
+
+  /** A fresh listing with lookups that resolve ids as calls do (`serial@source` of a device listed bare included). */
+  async lookupDevices(): Promise<DeviceLookup> {
+    return this.ids.lookup(await this.listDevices());
   }
 
   /** Why devices may be missing from the last listing (sources that did not answer), per source. */

@@ -1,20 +1,25 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routeScenarios, runOnDevices, type PlannedRun } from '../../src/engine/runner/index.js';
+import type { DeviceLookup } from '../../src/engine/engine.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { rig, scenario } from './harness.js';
 
-const LISTED: DeviceInfo[] = [
+/** A listing whose ids are all literal (no sources renaming): the engine's lookup reduces to this. */
+const literal = (devices: DeviceInfo[]): DeviceLookup => ({ devices, find: (id) => devices.find((d) => d.id === id), key: (id) => id });
+
+const DEVICES: DeviceInfo[] = [
   { id: 'pixel-off', os: 'Android', model: 'Pixel', version: '14', state: 'offline' },
   { id: 'pixel', os: 'Android', model: 'Pixel', version: '14', state: 'ready' },
   { id: 'iphone', os: 'iOS', model: 'iPhone', version: '17', state: 'ready' },
   { id: 'pixel-2', os: 'Android', model: 'Pixel', version: '13', state: 'ready' },
 ];
+const LISTED = literal(DEVICES);
 
 test('routing: without names, the first usable device of each scenario platform', () => {
   const r = routeScenarios([{ name: 'a.json', platform: 'ios' }, { name: 'b.json', platform: 'android' }, { name: 'c.json', platform: 'cross-platform' }], LISTED, []);
   assert.equal(r, { ok: true, devices: [{ id: 'iphone', os: 'iOS' }, { id: 'pixel', os: 'Android' }] });
-  const none = routeScenarios([{ name: 'a.json', platform: 'ios' }], LISTED.filter((d) => d.os === 'Android'), []);
+  const none = routeScenarios([{ name: 'a.json', platform: 'ios' }], literal(DEVICES.filter((d) => d.os === 'Android')), []);
   assert.is(none.ok, false);
   if (!none.ok) {
     assert.is(none.kind, 'device');

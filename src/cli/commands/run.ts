@@ -167,7 +167,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const engine = createEngine(engineSetupFromFlags(flags));
       try {
         const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
-        const { runs, refusal } = listRuns(selected, requested, await engine.listDevices());
+        const { runs, refusal } = listRuns(selected, requested, await engine.lookupDevices());
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
         // The plan is shown even when the run would refuse to start; `problems` says why it would,
@@ -248,7 +248,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           wanted = leases.map((l) => l.device);
           process.stderr.write(`mobilebridge run: leased ${wanted.join(', ')}\n`);
         }
-        const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.listDevices(), wanted);
+        const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.lookupDevices(), wanted);
         if (!routing.ok) {
           return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
         }

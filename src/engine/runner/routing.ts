@@ -1,5 +1,6 @@
 import type { Scenario } from '../../validate/index.js';
 import { deviceNotFoundMessage } from '../errors.js';
+import type { DeviceLookup } from '../device-ids.js';
 import type { DeviceInfo } from '../types.js';
 
 export type ScenarioPlatform = Scenario['platform'];
@@ -22,16 +23,23 @@ function usable(d: DeviceInfo): boolean {
 export type Routing = { ok: true; devices: RunDevice[] } | { ok: false; kind: 'device' | 'usage'; message: string };
 
 /**
- * Which devices a run uses. Named ones (`--device`, `--devices`) must all be connected, and every
+ * Which devices a run uses. Named ones (`--device`, `--devices`, resolved as calls resolve ids, so
+ * `serial@source` finds a phone listed bare) must all be connected, and every
  * scenario needs at least one of them of its platform; without names, the first usable device of
  * each scenario's platform (a cross-platform scenario takes the first usable device of any).
  */
-export function routeScenarios(scenarios: { name: string; platform: ScenarioPlatform }[], listed: DeviceInfo[], named: string[]): Routing {
+export function routeScenarios(scenarios: { name: string; platform: ScenarioPlatform }[], lookup: DeviceLookup, named: string[]): Routing {
+  const listed = lookup.devices;
   if (named.length) {
     const devices: RunDevice[] = [];
-    for (const id of new Set(named)) {
-      const info = listed.find((d) => d.id === id);
+    const keys = new Set<string>();
+    for (const id of named) {
+      const info = lookup.find(id);
       if (!info) return { ok: false, kind: 'device', message: deviceNotFoundMessage(id, listed.map((d) => d.id)) };
+      // `x` and `x@lab` are one phone: two parallel runs on it would fight over its screen.
+      const key = lookup.key(id);
+      if (keys.has(key)) continue;
+      keys.add(key);
       devices.push({ id, os: info.os });
     }
     const orphans = scenarios.filter((s) => !devices.some((d) => canRun(s.platform, d)));

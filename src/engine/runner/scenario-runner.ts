@@ -79,8 +79,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   }
   const scenario = plan?.scenario ?? options.scenario;
   const doc = emptyDocument({ ...options, scenario }, runId, started);
-  const devices = await options.engine.listDevices();
-  const info = devices.find((d) => d.id === options.device);
+  const lookup = await options.engine.lookupDevices();
+  const devices = lookup.devices;
+  const info = lookup.find(options.device);
   const cacheFile = paths.cache(options.outDir, scenario.scenario_id);
   const cache = options.cache === false ? undefined : await ResolutionCache.load(cacheFile);
   const verbs: VerbContext = {

@@ -62,6 +62,8 @@ export class SourceSet implements Driver {
   private readonly health = new Map<DeviceSource, Health>();
   private routes = new Map<string, Route>();
   private clashes = new Map<string, string[]>();
+  /** `serial@source` → the id that device is listed by now. */
+  private listedAs = new Map<string, string>();
   private published = new Map<string, string>();
   private readonly publishedNotes = new NotesMemo();
   private readonly listeners = new Set<(change: DevicesChange) => void>();
@@ -87,10 +89,10 @@ export class SourceSet implements Driver {
   }
 
   async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
-    let route = this.routes.get(id) ?? this.explicitRoute(id);
+    let route = this.route(id);
     if (!route) {
       await this.listDevices(ctx);
-      route = this.routes.get(id) ?? this.explicitRoute(id);
+      route = this.route(id);
     }
     if (!route) {
       const clash = this.clashes.get(id);
@@ -145,6 +147,20 @@ export class SourceSet implements Driver {
     for (const h of this.health.values()) clearTimeout(h.timer);
   }
 
+  /** The listed device an id names, by the route open() takes: `serial@name` of one listed bare included. */
+  resolveId(id: string): { listed: string; stable: string } | undefined {
+    const route = this.route(id);
+    if (!route) return undefined;
+    const stable = `${route.local}@${route.source.name}`;
+    const listed = this.listedAs.get(stable);
+    return listed === undefined ? undefined : { listed, stable };
+  }
+
+  /** The one resolution of a public id to its source, shared by open() and resolveId(). */
+  private route(id: string): Route | undefined {
+    return this.routes.get(id) ?? this.explicitRoute(id);
+  }
+
   /** `serial@name` names its source even before a listing (e.g. from a script that knows its lab). */
   private explicitRoute(id: string): Route | undefined {
     const at = id.lastIndexOf('@');
@@ -193,14 +209,17 @@ export class SourceSet implements Driver {
     for (const e of entries) count.set(e.info.id, (count.get(e.info.id) ?? 0) + 1);
     const routes = new Map<string, Route>();
     const clashes = new Map<string, string[]>();
+    const listedAs = new Map<string, string>();
     const devices = entries.map(({ source, info }) => {
       const id = (count.get(info.id) ?? 0) > 1 ? `${info.id}@${source.name}` : info.id;
       if (id !== info.id) clashes.set(info.id, [...(clashes.get(info.id) ?? []), id]);
       routes.set(id, { source, local: info.id });
+      listedAs.set(`${info.id}@${source.name}`, id);
       return { ...info, id, source: source.name };
     });
     this.routes = routes;
     this.clashes = clashes;
+    this.listedAs = listedAs;
     this.announce(devices);
     return devices;
   }

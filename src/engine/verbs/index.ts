@@ -61,8 +61,8 @@ export interface VerbSessionOptions {
 
 /** Builds a verb context for a device, looking up its platform. Throws VerbError DEVICE_NOT_FOUND. */
 export async function verbContext(options: VerbSessionOptions): Promise<VerbContext> {
-  const devices = await options.engine.listDevices();
-  const info = devices.find((d) => d.id === options.device);
+  const { devices, find } = await options.engine.lookupDevices();
+  const info = find(options.device);
   if (!info) {
     throw new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
   }

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine } from '../../src/engine/create.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { routeScenarios, runScenario } from '../../src/engine/runner/index.js';
+import { verbContext } from '../../src/engine/verbs/index.js';
+import { hasAdb } from '../android/setup.js';
+import { PrivateAdbServer } from '../harness/adb-server.js';
+import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+const SCENARIO = {
+  $schema_version: '2.0',
+  scenario_id: 'source_id_check',
+  name: 'source id check',
+  description: 'launches the demo app',
+  platform: 'android',
+  app_package: 'com.mobilebridge.demo',
+  metadata: { app_version: '1.0.0', environment: 'development' },
+  preconditions: { app_state: 'any' },
+  steps: [{ id: 'launch', action: 'launch_app', description: 'launch' }],
+  assertions: [{ id: 'a1', after_step: 'launch', type: 'element_exists', description: 'sign in', element_description: 'the Sign in button' }],
+};
+
+interface Lab {
+  server: PrivateAdbServer;
+  phone: EmulatedPhone;
+  engine: Engine;
+  dir: string;
+}
+
+/** One phone on an adb server named `lab`: listed as its bare serial (no other source reports it). */
+const ids = suite<{ lab?: Lab; stops: (() => Promise<unknown>)[] }>('serial@source of a device listed bare', { stops: [] });
+
+ids.before(async (ctx) => {
+  const stop = (f: () => Promise<unknown>) => ctx.stops.push(f);
+  const phone = await EmulatedPhone.start();
+  stop(() => phone.close());
+  const server = await PrivateAdbServer.start();
+  stop(() => server.stop());
+  await server.connect(phone.serial);
+  const dir = mkdtempSync(join(tmpdir(), 'mb-source-ids-'));
+  stop(async () => rmSync(dir, { recursive: true, force: true }));
+  const engine = createEngine({ virtual: false, ios: false, sources: { adb: [{ name: 'lab', host: '127.0.0.1', port: server.port }], wda: [] } });
+  stop(() => engine.close());
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify(SCENARIO));
+  ctx.lab = { server, phone, engine, dir };
+});
+
+ids.after(async (ctx) => {
+  for (const s of ctx.stops.reverse()) await s().catch(() => undefined);
+});
+
+ids('the engine lookup finds serial@lab as the bare-listed phone, and keys both ids alike', async ({ lab }) => {
+  const { engine, phone } = lab!;
+  const lookup = await engine.lookupDevices();
+  assert.equal(lookup.devices.map((d) => d.id), [phone.serial], 'listed bare: no other source reports the serial');
+  assert.is(lookup.find(`${phone.serial}@lab`)?.id, phone.serial);
+  assert.is(lookup.find(phone.serial)?.id, phone.serial);
+  assert.is(lookup.find(`${phone.serial}@elsewhere`), undefined, 'a source that does not exist names nothing');
+  assert.is(lookup.key(phone.serial), `${phone.serial}@lab`);
+  assert.is(lookup.key(`${phone.serial}@lab`), `${phone.serial}@lab`);
+});
+
+ids('routing and verb contexts accept serial@lab; naming the phone twice runs it once', async ({ lab }) => {
+  const { engine, phone } = lab!;
+  const routed = routeScenarios([{ name: 'a.json', platform: 'android' }], await engine.lookupDevices(), [`${phone.serial}@lab`, phone.serial]);
+  assert.equal(routed, { ok: true, devices: [{ id: `${phone.serial}@lab`, os: 'Android' }] });
+  const ctx = await verbContext({ engine, device: `${phone.serial}@lab` });
+  assert.is(ctx.os, 'Android');
+});
+
+ids('a scenario runs on serial@lab', async ({ lab }) => {
+  const { engine, phone, dir } = lab!;
+  const result = await runScenario({ engine, device: `${phone.serial}@lab`, scenario: SCENARIO as never, scenarioDir: dir, outDir: join(dir, 'direct'), targetWaitMs: 500, settleMs: 0, screenshots: 'none' });
+  assert.is.not(result.document.status, 'error', result.document.summary);
+  assert.is(result.document.metadata.device_id, `${phone.serial}@lab`);
+});
+
+ids('mobilebridge run --device serial@lab', async ({ lab }) => {
+  const { server, phone, dir } = lab!;
+  const args = [MAIN, 'run', join(dir, 'scenario.json'), '--out', join(dir, 'cli'), '--adb', `lab=127.0.0.1:${server.port}`, '--no-virtual', '--no-ios', '--device', `${phone.serial}@lab`, '--target-wait', '500'];
+  const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => (err += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.is(code, 0, err);
+  const runs = (JSON.parse(out) as { data: { runs: { device: string; status: string }[] } }).data.runs;
+  assert.equal(runs.map((r) => [r.device, r.status]), [[`${phone.serial}@lab`, 'passed']]);
+});
+
+if (hasAdb()) ids.run();
