@@ -41,13 +41,13 @@ units('first come, first served: a live earlier ticket of the same platform goes
   mkdirSync(queue, { recursive: true });
   const ticket = (name: string, pid: number, what: string) => writeFileSync(join(queue, name), JSON.stringify({ pid, host: hostname(), since: '', what }));
   ticket('000000000000001-live', process.pid, 'android');
-  const waited = await leases.wait({ candidates: async () => ['free-phone'], queue: 'android', timeoutMs: 300, pollMs: 20 }).catch((e: unknown) => e);
+  const waited = await leases.wait({ candidates: async () => [{ device: 'free-phone', key: 'free-phone' }], queue: 'android', timeoutMs: 300, pollMs: 20 }).catch((e: unknown) => e);
   assert.instance(waited, LeaseTimeout, 'an earlier waiter for android is served first');
-  const ios = await leases.wait({ candidates: async () => ['free-iphone'], queue: 'ios', timeoutMs: 300, pollMs: 20 });
+  const ios = await leases.wait({ candidates: async () => [{ device: 'free-iphone', key: 'free-iphone' }], queue: 'ios', timeoutMs: 300, pollMs: 20 });
   assert.is(ios.device, 'free-iphone', 'a waiter for another platform does not block');
   rmSync(join(queue, '000000000000001-live'));
   ticket('000000000000002-dead', deadPid(), 'android');
-  const lease = await leases.wait({ candidates: async () => ['free-phone'], queue: 'android', timeoutMs: 2000, pollMs: 20 });
+  const lease = await leases.wait({ candidates: async () => [{ device: 'free-phone', key: 'free-phone' }], queue: 'android', timeoutMs: 2000, pollMs: 20 });
   assert.is(lease.device, 'free-phone');
 });
 
@@ -132,7 +132,8 @@ const waitingFor = (marker: string) => {
 pool('a run waits while both phones are leased and takes the one released', async ({ pool }) => {
   const p = pool!;
   const mine = new FileLeases(join(p.dir, 'state'));
-  const held = p.phones.map((ph) => mine.tryAcquire(ph.serial)!);
+  // Held under the key the run keys them by: serial@source, however the phone is named.
+  const held = p.phones.map((ph) => mine.tryAcquire(ph.serial, `${ph.serial}@lab`)!);
   assert.ok(held.every(Boolean));
   const w = waitingFor('waiting up to 60 s for a free android device');
   const running = run(p, 'handover', w.onErr);

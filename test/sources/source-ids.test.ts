@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine } from '../../src/engine/create.js';
+import { LeaseTimeout, leaseDevices } from '../../src/engine/leases/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { routeScenarios, runScenario } from '../../src/engine/runner/index.js';
 import { verbContext } from '../../src/engine/verbs/index.js';
@@ -95,6 +96,31 @@ ids('mobilebridge run --device serial@lab', async ({ lab }) => {
   assert.is(code, 0, err);
   const runs = (JSON.parse(out) as { data: { runs: { device: string; status: string }[] } }).data.runs;
   assert.equal(runs.map((r) => [r.device, r.status]), [[`${phone.serial}@lab`, 'passed']]);
+});
+
+ids('a lease on serial@lab holds the phone against its bare serial and the pool, and the other way round', async ({ lab }) => {
+  const { engine, phone, dir } = lab!;
+  const stateDir = join(dir, 'lease-state');
+  const lease = (entries: string[]) => leaseDevices(entries, { engine, stateDir, timeoutMs: 0, defaultPlatform: 'android', log: () => undefined });
+  for (const [first, second] of [[`${phone.serial}@lab`, phone.serial], [phone.serial, `${phone.serial}@lab`]]) {
+    const held = await lease([first]);
+    try {
+      assert.equal(held.map((l) => [l.device, l.key]), [[first, `${phone.serial}@lab`]]);
+      const again = await lease([second]).catch((e: unknown) => e);
+      assert.instance(again, LeaseTimeout, `${second} is the phone ${first} holds`);
+      assert.match((again as Error).message, `leased by pid ${process.pid}`);
+      const pool = await lease(['any:android']).catch((e: unknown) => e);
+      assert.instance(pool, LeaseTimeout, 'the pool has no free phone');
+    } finally {
+      for (const l of held) l.release();
+    }
+  }
+  const both = await lease([phone.serial, `${phone.serial}@lab`]);
+  try {
+    assert.equal(both.map((l) => l.device), [phone.serial], 'named twice, leased once');
+  } finally {
+    for (const l of both) l.release();
+  }
 });
 
 if (hasAdb()) ids.run();

@@ -14,13 +14,22 @@ interface Owner {
 }
 
 export interface Lease {
+  /** The device as the caller named it (the run uses this id). */
   device: string;
+  /** What the lock is kept under: one key per phone, however it was named (DeviceLookup.key). */
+  key: string;
   release(): void;
+}
+
+/** A device worth trying and the key its lock is kept under (`x` and `x@lab` are one phone, one lock). */
+export interface LeaseCandidate {
+  device: string;
+  key: string;
 }
 
 export interface WaitOptions {
   /** Devices worth trying now, in preference order (ready ones of the wanted platform). */
-  candidates(): Promise<string[]>;
+  candidates(): Promise<LeaseCandidate[]>;
   /** The queue the ticket stands in, e.g. "android": tickets of other platforms never block it. */
   queue: string;
   timeoutMs: number;
@@ -54,14 +63,14 @@ export class FileLeases {
     mkdirSync(this.queueDir, { recursive: true });
   }
 
-  /** Takes `device` now if nobody (alive) holds it. */
-  tryAcquire(device: string): Lease | undefined {
-    const file = join(this.locks, `${safeName(device)}.lock`);
+  /** Takes `device` now if nobody (alive) holds its lock, kept under `key` (by default its id). */
+  tryAcquire(device: string, key = device): Lease | undefined {
+    const file = join(this.locks, `${safeName(key)}.lock`);
     for (let attempt = 0; attempt < 2; attempt++) {
       if (createExclusive(file, { pid: process.pid, host: hostname(), since: new Date().toISOString(), what: device })) {
-        this.held.set(device, file);
+        this.held.set(key, file);
         if (this.held.size === 1) process.on('exit', this.onExit);
-        return { device, release: () => this.release(device) };
+        return { device, key, release: () => this.release(key) };
       }
       const owner = readOwner(file);
       // Unreadable (being written) or alive: someone has it. Only a dead holder on this host is cleared.
@@ -71,9 +80,9 @@ export class FileLeases {
     return undefined;
   }
 
-  /** Who holds `device`, for messages. */
-  holder(device: string): Owner | undefined {
-    return readOwner(join(this.locks, `${safeName(device)}.lock`));
+  /** Who holds the lock kept under `key`, for messages. */
+  holder(key: string): Owner | undefined {
+    return readOwner(join(this.locks, `${safeName(key)}.lock`));
   }
 
   /** Waits in the queue for a free device among the candidates; throws LeaseTimeout after timeoutMs. */
@@ -86,8 +95,8 @@ export class FileLeases {
       for (;;) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (this.first(ticket, options.queue)) {
-          for (const device of await options.candidates()) {
-            const lease = this.tryAcquire(device);
+          for (const { device, key } of await options.candidates()) {
+            const lease = this.tryAcquire(device, key);
             if (lease) return lease;
           }
         }
@@ -103,10 +112,10 @@ export class FileLeases {
     }
   }
 
-  private release(device: string): void {
-    const file = this.held.get(device);
+  private release(key: string): void {
+    const file = this.held.get(key);
     if (!file) return;
-    this.held.delete(device);
+    this.held.delete(key);
     rm(file);
     if (this.held.size === 0) process.off('exit', this.onExit);
   }

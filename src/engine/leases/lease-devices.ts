@@ -1,6 +1,6 @@
 import type { Engine } from '../engine.js';
 import type { DeviceInfo } from '../types.js';
-import { FileLeases, LeaseTimeout, type Lease } from './file-leases.js';
+import { FileLeases, LeaseTimeout, type Lease, type LeaseCandidate } from './file-leases.js';
 
 /** `10m`, `90s`, `500ms`, `1h`, or a plain number of milliseconds. */
 export function parseDuration(value: string, flag: string): number {
@@ -42,9 +42,15 @@ export async function leaseDevices(entries: string[], options: LeaseRequestOptio
         throw new Error(`--devices ${entry}: the pool must be any:android or any:ios (or any for the scenario's platform)`);
       }
       const fits = (d: DeviceInfo) => usable(d) && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS'));
-      const mine = new Set(taken.map((l) => l.device));
-      const candidates = async () =>
-        platform === undefined ? [entry] : (await options.engine.listDevices()).filter((d) => fits(d) && !mine.has(d.id)).map((d) => d.id);
+      const mine = new Set(taken.map((l) => l.key));
+      // A phone named twice (`x` and `x@lab`) is leased once; a second lock would wait on the first.
+      if (platform === undefined && mine.has((await options.engine.lookupDevices()).key(entry))) continue;
+      // Keyed as the engine resolves ids, so `x@lab` and `x` (one phone) share one lock file.
+      const candidates = async (): Promise<LeaseCandidate[]> => {
+        const lookup = await options.engine.lookupDevices();
+        const ids = platform === undefined ? [entry] : lookup.devices.filter((d) => fits(d)).map((d) => d.id);
+        return ids.map((device) => ({ device, key: lookup.key(device) })).filter((c) => !mine.has(c.key));
+      };
       const queue = platform ?? `device ${entry}`;
       const busy = async () => describeBusy(leases, await candidates(), queue);
       try {
@@ -69,11 +75,11 @@ export async function leaseDevices(entries: string[], options: LeaseRequestOptio
   }
 }
 
-function describeBusy(leases: FileLeases, candidates: string[], queue: string): string {
+function describeBusy(leases: FileLeases, candidates: LeaseCandidate[], queue: string): string {
   if (!candidates.length) return `no ready ${queue} device is connected`;
-  const held = candidates.map((id) => {
-    const h = leases.holder(id);
-    return h ? `${id} leased by pid ${h.pid} on ${h.host} since ${h.since}` : `${id} free`;
+  const held = candidates.map(({ device, key }) => {
+    const h = leases.holder(key);
+    return h ? `${device} leased by pid ${h.pid} on ${h.host} since ${h.since}` : `${device} free`;
   });
   return `all busy: ${held.join('; ')}`;
 }
