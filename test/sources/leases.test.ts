@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FileLeases, LeaseTimeout, parseDuration } from '../../src/engine/leases/index.js';
+import { FileLeases, LeaseTimeout, parseDuration, type Lease } from '../../src/engine/leases/index.js';
+import { processStartTime } from '../../src/engine/process-alive.js';
 import { hasAdb } from '../android/setup.js';
 import { PrivateAdbServer } from '../harness/adb-server.js';
 import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
@@ -33,6 +34,56 @@ units('a held device is refused; a lock whose process died is taken over', ({ di
 
   writeFileSync(join(dir, 'leases', 'phone-2.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date().toISOString(), what: 'phone-2' }));
   assert.ok(one.tryAcquire('phone-2'), 'a dead holder does not keep the phone');
+});
+
+/** A dead holder's lock, as a killed CI job leaves it. */
+const deadLock = (dir: string, key: string) => {
+  mkdirSync(join(dir, 'leases'), { recursive: true });
+  writeFileSync(join(dir, 'leases', `${key}.lock`), JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date().toISOString(), what: key, token: 'dead-holder' }));
+};
+
+units('two takers of a dead lock at once: the late one does not remove the lock the first has just made', ({ dir }) => {
+  deadLock(dir, 'phone-3');
+  let late: Lease | undefined;
+  const second = new FileLeases(dir);
+  // The first taker has read the dead record; the second runs its whole takeover before the first goes on.
+  const first = new FileLeases(dir, { judged: () => (late = second.tryAcquire('phone-3')) });
+  const early = first.tryAcquire('phone-3');
+  assert.ok(late, 'the second taker took the phone over');
+  assert.is(early, undefined, 'the first taker, now late, is refused instead of taking the phone too');
+  assert.is(first.holder('phone-3')?.token, JSON.parse(readFileSync(join(dir, 'leases', 'phone-3.lock'), 'utf8')).token);
+  late!.release();
+  assert.ok(first.tryAcquire('phone-3'), 'free again once released');
+});
+
+units('two takers of a dead lock at once: one holding the takeover marker keeps the other out', ({ dir }) => {
+  deadLock(dir, 'phone-4');
+  let during: Lease | undefined | 'not run';
+  const second = new FileLeases(dir);
+  const first = new FileLeases(dir, { marked: () => (during = second.tryAcquire('phone-4')) });
+  during = 'not run';
+  const lease = first.tryAcquire('phone-4');
+  assert.is(during, undefined, 'refused while the takeover is under way');
+  assert.ok(lease, 'the taker with the marker gets the phone');
+  assert.is(second.tryAcquire('phone-4'), undefined);
+  assert.equal(readdirSync(join(dir, 'leases')).filter((f) => f.startsWith('phone-4')), ['phone-4.lock'], 'no marker or scratch file is left');
+});
+
+units('a takeover marker left by a killed taker does not keep the phone locked', ({ dir }) => {
+  deadLock(dir, 'phone-5');
+  writeFileSync(join(dir, 'leases', 'phone-5.lock.takeover-dead-holder'), JSON.stringify({ pid: deadPid(), host: hostname(), since: '', what: 'takeover', token: 'dead-taker' }));
+  assert.ok(new FileLeases(dir).tryAcquire('phone-5'));
+});
+
+units('a lock whose pid now belongs to another process is taken over (Linux: start time)', ({ dir }) => {
+  if (processStartTime('self') === null) return; // No /proc: a lock is judged by its pid alone there.
+  mkdirSync(join(dir, 'leases'), { recursive: true });
+  // This very process's pid, recorded with another start time: the holder died and the pid was reused.
+  writeFileSync(join(dir, 'leases', 'phone-6.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: '1', since: '', what: 'phone-6', token: 'earlier' }));
+  assert.ok(new FileLeases(dir).tryAcquire('phone-6'), 'a reused pid does not keep a dead lock alive');
+  const held = JSON.parse(readFileSync(join(dir, 'leases', 'phone-6.lock'), 'utf8')) as { pid: number; started: string };
+  assert.equal([held.pid, held.started], [process.pid, processStartTime('self')], 'the new lock records the start time');
+  assert.is(new FileLeases(dir).tryAcquire('phone-6'), undefined, 'and it holds against others');
 });
 
 units('first come, first served: a live earlier ticket of the same platform goes first; dead tickets are skipped', async ({ dir }) => {

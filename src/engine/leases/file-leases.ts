@@ -1,17 +1,7 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { processExists } from '../process-alive.js';
-
-/** What a lock or queue file holds: enough to tell a live holder from a dead one. */
-interface Owner {
-  pid: number;
-  host: string;
-  since: string;
-  /** Platform a queue ticket waits for ("android", "ios") or the device a lock is on. */
-  what: string;
-}
+import { createExclusive, createRecord, holderAlive, ownRecord, readOwner, reap, rm, type Owner } from './lock-records.js';
 
 export interface Lease {
   /** The device as the caller named it (the run uses this id). */
@@ -41,13 +31,25 @@ export interface WaitOptions {
 
 export class LeaseTimeout extends Error {}
 
+/**
+ * Test seams: called between the steps of a takeover of a dead holder's lock, so that a test can
+ * put a second taker exactly there (two takers in one process never interleave otherwise).
+ */
+export interface TakeoverSteps {
+  /** The holder was judged dead; nothing is removed yet. */
+  judged?(key: string): void;
+  /** This taker holds the takeover marker. */
+  marked?(key: string): void;
+}
+
 const safeName = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E');
 
 /**
  * Device leases between processes on one machine that share a state folder (no bridge): a lock
- * file per device created with O_EXCL, holding the owner's pid. A lock whose process is gone (killed
- * CI job) is taken over. Waiters stand in a first-come, first-served queue of ticket files named by
- * arrival time; only the oldest live ticket of a platform may take a free device.
+ * file per device created exclusively, holding the owner's pid and start time. A lock whose process
+ * is gone (killed CI job; a pid now reused by another process counts as gone) is taken over by one
+ * taker only (lock-records.ts reap). Waiters stand in a first-come, first-served queue of ticket
+ * files named by arrival time; only the oldest live ticket of a platform may take a free device.
  */
 export class FileLeases {
   private readonly locks: string;
@@ -57,7 +59,10 @@ export class FileLeases {
     for (const file of this.held.values()) rm(file);
   };
 
-  constructor(stateDir: string) {
+  constructor(
+    stateDir: string,
+    private readonly steps: TakeoverSteps = {},
+  ) {
     this.locks = join(stateDir, 'leases');
     this.queueDir = join(this.locks, 'queue');
     mkdirSync(this.queueDir, { recursive: true });
@@ -67,15 +72,16 @@ export class FileLeases {
   tryAcquire(device: string, key = device): Lease | undefined {
     const file = join(this.locks, `${safeName(key)}.lock`);
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (createExclusive(file, { pid: process.pid, host: hostname(), since: new Date().toISOString(), what: device })) {
+      if (createRecord(file, ownRecord(device))) {
         this.held.set(key, file);
         if (this.held.size === 1) process.on('exit', this.onExit);
         return { device, key, release: () => this.release(key) };
       }
       const owner = readOwner(file);
-      // Unreadable (being written) or alive: someone has it. Only a dead holder on this host is cleared.
-      if (!owner || owner.host !== hostname() || processExists(owner.pid)) return undefined;
-      rm(file);
+      // Unreadable or alive: someone has it. Only a dead holder on this host is cleared.
+      if (!owner || holderAlive(owner)) return undefined;
+      this.steps.judged?.(key);
+      reap(file, owner, this.steps.marked && (() => this.steps.marked!(key)));
     }
     return undefined;
   }
@@ -88,7 +94,7 @@ export class FileLeases {
   /** Waits in the queue for a free device among the candidates; throws LeaseTimeout after timeoutMs. */
   async wait(options: WaitOptions): Promise<Lease> {
     const ticket = join(this.queueDir, `${Date.now().toString().padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`);
-    createExclusive(ticket, { pid: process.pid, host: hostname(), since: new Date().toISOString(), what: options.queue });
+    createExclusive(ticket, ownRecord(options.queue));
     const until = Date.now() + options.timeoutMs;
     let waiting = false;
     try {
@@ -127,45 +133,12 @@ export class FileLeases {
       if (name === mine) return true;
       const owner = readOwner(join(this.queueDir, name));
       if (!owner) continue;
-      if (owner.host === hostname() && !processExists(owner.pid)) {
+      if (!holderAlive(owner)) {
         rm(join(this.queueDir, name));
         continue;
       }
       if (owner.what === queue) return false;
     }
     return true;
-  }
-}
-
-function createExclusive(file: string, owner: Owner): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, 'wx');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, JSON.stringify(owner));
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-function readOwner(file: string): Owner | undefined {
-  try {
-    const o = JSON.parse(readFileSync(file, 'utf8')) as Owner;
-    return typeof o.pid === 'number' ? o : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function rm(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone: released by a cleaner that found its process dead.
   }
 }

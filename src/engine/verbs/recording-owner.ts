@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { processExists } from '../process-alive.js';
+import { processAlive, THIS_PROCESS } from '../process-alive.js';
 
 /**
  * Which process writes a recording's recovery file, so that another process on the same state
@@ -28,18 +26,7 @@ export function recordingId(recorder: object): string {
   return id;
 }
 
-/** Start time of a process in clock ticks since boot, field 22 of /proc/<pid>/stat; null where there is no /proc. */
-function startTime(pid: number | 'self'): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-export const SELF: RecordingOwner = { pid: process.pid, host: hostname(), started: startTime('self') };
+export const SELF: RecordingOwner = THIS_PROCESS;
 
 /** This very process (not merely the same pid: a container restart reuses low pids). */
 export function isSelf(owner: RecordingOwner): boolean {
@@ -51,11 +38,9 @@ export function isSelf(owner: RecordingOwner): boolean {
  * so it counts as running: its recording is never taken over on a guess.
  */
 export function ownerAlive(owner: RecordingOwner): boolean {
-  if (owner.host !== SELF.host) return true;
-  if (owner.pid === SELF.pid) return owner.started === SELF.started;
-  if (!processExists(owner.pid)) return false;
-  const now = startTime(owner.pid);
-  return owner.started === null || now === null || now === owner.started;
+  // Our own pid with another start time (or none) is an earlier process, e.g. before a container restart.
+  if (owner.host === SELF.host && owner.pid === SELF.pid) return owner.started === SELF.started;
+  return processAlive(owner);
 }
 
 export function parseOwner(value: unknown): RecordingOwner | undefined {
