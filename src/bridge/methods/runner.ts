@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { failure, toFailure } from '../../engine/errors.js';
+import { deviceNotFoundMessage, failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario, writeFileAtomic } from '../../engine/runner/index.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
@@ -59,6 +59,10 @@ export function runnerMethods(): MethodDef[] {
         return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file) : { report };
       })();
       if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
+      // A lock (and an output folder) for a misspelled id would guard nothing and hide the typo;
+      // the run itself would only fail at its first step, with the lock taken meanwhile.
+      const devices = await ctx.engine.listDevices();
+      if (!devices.some((d) => d.id === p.device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
       let outDir: string;
       try {
         // A caller's `out` is a folder written on its behalf: the allowed folders apply (SPEC §2).
