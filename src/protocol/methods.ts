@@ -299,7 +299,7 @@ export interface MethodResults {
   'devices.unsubscribe': UnsubscribeResult;
   'devices.lock': LockResult;
   'devices.unlock': UnlockResult;
-  'activity.recent': ActivityRecentResult;
+  'activity.recent': ActivityRecentResult | Failure;
   'scenarios.validate': ValidateResult;
   'verbs.run': unknown;
   'scenarios.run': unknown;

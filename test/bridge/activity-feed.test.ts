@@ -163,6 +163,19 @@ test('activity.recent keeps the last 50 entries, oldest first, and says who hold
   await Promise.all([agent.close(), late.close()]);
 });
 
+test('activity.recent on a device id that is not connected is DEVICE_NOT_FOUND naming the connected ones, not an empty history', async () => {
+  ({ bridge } = await testBridge());
+  const c = await RawClient.open(bridge.wsUrl);
+  try {
+    const r = await c.call('activity.recent', { device: 'virtual-andriod-1' });
+    assert.is(r.status, 'error', JSON.stringify(r));
+    assert.is(r.code, 'DEVICE_NOT_FOUND');
+    assert.match(String(r.message), /"virtual-andriod-1" not found; connected devices: .*virtual-android-1/);
+  } finally {
+    await c.close();
+  }
+});
+
 test('a lock goes at once when its holder disconnects (not after the resume grace), and watchers are told why', async () => {
   ({ bridge } = await testBridge({ resumeGraceMs: 60_000 }));
   const holder = await RawClient.open(bridge.wsUrl);

@@ -65,6 +65,11 @@ export class PairDebugging {
       return;
     }
     if (device !== this.device) return;
+    if (isFailureResult(recent)) {
+      // The device went away between the listing and this look (DEVICE_NOT_FOUND): no history to show.
+      this.notice(`No recent activity for ${device}: ${recent.message}`);
+      return;
+    }
     if (history) this.activity.history(recent.entries, this.client.session);
     this.showLock(recent.lock);
     // The bridge replays a resumed session's missed notifications before answering anything else, so a

@@ -137,6 +137,11 @@ export class ActivityFeed {
     this.inOrder(device, () => this.record(device, actor, entry, r ? { element: { id: r.id, type: r.type, ...(nameOf(r) ? { name: nameOf(r) } : {}) } } : {}));
   }
 
+  /** A real call was recorded on the device at some point (its history is kept when it goes away). */
+  knows(device: string): boolean {
+    return this.nextIds.has(device);
+  }
+
   /** The last entries of a device, oldest first. */
   recent(device: string): DeviceActivityParams[] {
     return [...(this.rings.get(device)?.entries ?? [])];
