@@ -57,6 +57,7 @@ export interface RelayStats {
   received: number;
   /** Frame messages sent to viewers here. */
   sent: number;
+  /** Subscriptions open on the peer now (one per device and screen options watched here), not ever made. */
   upstreamSubscriptions: number;
 }
 
@@ -77,7 +78,7 @@ export class FrameRelay {
    * over the answer and the first frames of one TCP read back to back, before the answer's awaiter runs.
    */
   private readonly early = new Map<string, (() => void)[]>();
-  readonly stats: RelayStats = { received: 0, sent: 0, upstreamSubscriptions: 0 };
+  private readonly counts = { received: 0, sent: 0 };
   private subscribing = 0;
 
   constructor(
@@ -95,6 +96,10 @@ export class FrameRelay {
       }
     });
     peer.onReconnect(() => void this.resubscribeAll());
+  }
+
+  get stats(): RelayStats {
+    return { ...this.counts, upstreamSubscriptions: this.byUpstream.size };
   }
 
   owns(sub: Subscription): boolean {
@@ -225,7 +230,6 @@ export class FrameRelay {
     }
     group.upstream = id;
     this.byUpstream.set(id, group);
-    this.stats.upstreamSubscriptions++;
     const early = this.early.get(id);
     this.early.delete(id);
     for (const replay of early ?? []) replay();
@@ -274,7 +278,7 @@ export class FrameRelay {
       this.keepEarly(String(header.subscription), () => this.onFrame(data));
       return;
     }
-    this.stats.received++;
+    this.counts.received++;
     const message: Message = { data, header, body: data.subarray(4 + length) };
     if ('key' in header) {
       if (header.config || header.key) group.recent = header.config ? [message] : [...group.recent.filter((m) => m.header.config), message];
@@ -329,7 +333,7 @@ export class FrameRelay {
     const json = Buffer.from(JSON.stringify({ ...message.header, subscription: sub.id, device: sub.device }), 'utf8');
     const prefix = Buffer.allocUnsafe(4);
     prefix.writeUInt32BE(json.length, 0);
-    this.stats.sent++;
+    this.counts.sent++;
     sub.session.connection!.sendBinary(
       Buffer.concat([prefix, json]),
       (err) => {

@@ -1,0 +1,41 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge, type Bridge } from '../../src/bridge/index.js';
+import { Peer } from '../../src/bridge/peers/peer.js';
+import { createEngine } from '../../src/engine/create.js';
+import type { BridgeClient } from '../../src/protocol/index.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { ANDROID, testBridge, until } from '../bridge/helpers.js';
+
+/** A peer's device watched through an aggregator while the peer's subscriptions come and go, and while the peer itself goes. */
+const relay = suite<{ a?: Bridge; agg?: Bridge; peer?: Peer; viewer?: BridgeClient }>('frames of a peer\'s device through an aggregator');
+
+relay.before(async (ctx) => {
+  ctx.a = (await testBridge({ virtual: { devices: ['android'] } })).bridge;
+  const peer = (ctx.peer = new Peer({ name: 'a', url: ctx.a.wsUrl }, { firstRetryMs: 50, maxRetryMs: 200 }));
+  ctx.agg = await startBridge({ engine: createEngine({ virtual: false, extraDrivers: [peer] }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', peers: [peer], log: () => undefined });
+  await until('the peer listed', () => peer.up && peer.owns(ANDROID), 10_000);
+  ctx.viewer = await connectBridge(ctx.agg.wsUrl, { client: 'viewer' });
+});
+
+relay.after(async (ctx) => {
+  await ctx.viewer?.close();
+  await ctx.agg?.close();
+  await ctx.a?.close();
+});
+
+async function upstream(agg: Bridge): Promise<number> {
+  const health = (await (await fetch(`${agg.url}api/health`)).json()) as { peers: Record<string, { upstreamSubscriptions: number }> };
+  return health.peers.a.upstreamSubscriptions;
+}
+
+relay('/api/health counts the subscriptions open on the peer now, not every one ever made', async ({ agg, viewer }) => {
+  for (let i = 0; i < 3; i++) {
+    const { subscription } = await viewer!.subscribe(ANDROID, { screen: { format: 'jpeg', maxWidth: 200, maxFps: 5 } });
+    assert.is(await upstream(agg!), 1, `while subscribed (round ${i})`);
+    await viewer!.unsubscribe(subscription);
+    assert.is(await upstream(agg!), 0, `after the unsubscribe (round ${i})`);
+  }
+});
+
+relay.run();
