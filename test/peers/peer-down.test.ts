@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startBridge, type Bridge } from '../../src/bridge/index.js';
 import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
-import type { BridgeClient } from '../../src/protocol/index.js';
+import type { BridgeClient, SubscriptionPausedParams } from '../../src/protocol/index.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { ANDROID, testBridge, until } from '../bridge/helpers.js';
 
@@ -36,6 +36,31 @@ relay('/api/health counts the subscriptions open on the peer now, not every one 
     await viewer!.unsubscribe(subscription);
     assert.is(await upstream(agg!), 0, `after the unsubscribe (round ${i})`);
   }
+});
+
+relay('a peer going down pauses its devices\' subscriptions with the reason, and they resume when it is back', async (ctx) => {
+  const viewer = ctx.viewer!;
+  const paused: SubscriptionPausedParams[] = [];
+  const resumed: { subscription: string; device: string }[] = [];
+  viewer.on('subscription.paused', (p) => paused.push(p));
+  viewer.on('subscription.resumed', (p) => resumed.push(p));
+  let frames = 0;
+  viewer.onFrame(() => frames++);
+  const { subscription } = await viewer.subscribe(ANDROID, { screen: { format: 'jpeg', maxWidth: 200, maxFps: 5 } });
+  await until('a first frame', () => frames > 0, 10_000);
+  const port = ctx.a!.port;
+  await ctx.a!.close();
+  const pause = await until('subscription.paused', () => paused[0], 10_000);
+  assert.is(pause.subscription, subscription);
+  assert.is(pause.device, ANDROID);
+  assert.match(pause.reason, /peer bridge ws:\/\/127\.0\.0\.1:\d+\/ws, which has the device, is unreachable/);
+  assert.match(pause.reason, /shutting down/, 'says why the peer went');
+  ctx.a = (await testBridge({ virtual: { devices: ['android'] }, port })).bridge;
+  await until('subscription.resumed', () => resumed.length > 0, 10_000);
+  assert.equal(resumed, [{ subscription, device: ANDROID }]);
+  const before = frames;
+  await until('frames again', () => frames > before, 10_000);
+  assert.is(paused.length, 1, 'told once, however many reconnect attempts failed');
 });
 
 relay.run();

@@ -79,6 +79,8 @@ export class FrameRelay {
    */
   private readonly early = new Map<string, (() => void)[]>();
   private readonly counts = { received: 0, sent: 0 };
+  /** Viewers told their frames stopped because the peer went down; told again when the peer is back. */
+  private readonly paused = new Set<Subscription>();
   private subscribing = 0;
 
   constructor(
@@ -89,11 +91,12 @@ export class FrameRelay {
   ) {
     peer.link.onBinary((data) => this.onFrame(data));
     peer.link.onNotification((method, params) => this.onNotification(method, params));
-    peer.link.onState((s) => {
+    peer.link.onState((s, why) => {
       if (s !== 'open') {
         this.byUpstream.clear();
         for (const g of this.groups.values()) g.upstream = undefined;
       }
+      if (s === 'down') this.pauseAll(why);
     });
     peer.onReconnect(() => void this.resubscribeAll());
   }
@@ -175,6 +178,7 @@ export class FrameRelay {
   }
 
   unsubscribe(sub: Subscription): void {
+    this.paused.delete(sub);
     sub.session.subscriptions.delete(sub.id);
     for (const g of this.of.get(sub) ?? []) this.leave(g, sub);
     this.of.delete(sub);
@@ -230,6 +234,10 @@ export class FrameRelay {
     }
     group.upstream = id;
     this.byUpstream.set(id, group);
+    // Before any frame of the new subscription, as a local device coming back says so first.
+    for (const sub of group.subs) {
+      if (this.paused.delete(sub) && this.delivery.get(sub)?.started) sub.session.notify('subscription.resumed', { subscription: sub.id, device: sub.device });
+    }
     const early = this.early.get(id);
     this.early.delete(id);
     for (const replay of early ?? []) replay();
@@ -253,6 +261,16 @@ export class FrameRelay {
       group.ready = this.subscribeUpstream(group);
       const outcome = await group.ready;
       if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
+    }
+  }
+
+  /** The peer is down: viewers hear it as they would a local device going away, once however many reconnects fail. */
+  private pauseAll(why: string | undefined): void {
+    const reason = `${this.peer.where}, which has the device, is unreachable${why ? ` (${why})` : ''}; the subscription resumes by itself when it answers again`;
+    for (const [sub] of this.of) {
+      if (this.paused.has(sub)) continue;
+      this.paused.add(sub);
+      if (this.delivery.get(sub)?.started) sub.session.notify('subscription.paused', { subscription: sub.id, device: sub.device, reason });
     }
   }
 
