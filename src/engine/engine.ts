@@ -233,6 +233,11 @@ export class Engine {
     return this.touches.touch(device, phase, at, options.origin ?? 'local');
   }
 
+  /** PERMISSION_DENIED while another caller's finger is down on the device (input.touch's own refusal), else undefined. */
+  fingerRefusal(device: string, origin: string): ToolFailure | undefined {
+    return this.touches.refusal(device, origin);
+  }
+
   /** Lifts the fingers a caller left down (its session ended mid-drag). */
   cancelTouches(origin: string): void {
     this.touches.cancelAll(origin);

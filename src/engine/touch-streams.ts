@@ -72,6 +72,12 @@ export class TouchStreams {
     return this.end(stream, phase, at);
   }
 
+  /** The refusal a caller gets while another caller's finger is down on the device (it would act under that finger). */
+  refusal(device: string, origin: string): ToolFailure | undefined {
+    const stream = this.streams.get(device);
+    return stream && stream.origin !== origin ? busy(device, stream) : undefined;
+  }
+
   /** Lifts every finger a caller left down (its session ended). */
   cancelAll(origin: string): void {
     for (const stream of [...this.streams.values()]) if (stream.origin === origin) void this.end(stream, 'cancel', stream.last);

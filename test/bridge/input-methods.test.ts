@@ -229,4 +229,32 @@ test('a cancel with no finger of the caller\'s own down changes nothing: nothing
   }
 });
 
+
+test('a verb is refused while another session\'s finger is down on the device, as that session\'s touches are; after the up it runs', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const person = await connectBridge(bridge.wsUrl, { client: 'person' });
+  const agent = await connectBridge(bridge.wsUrl, { client: 'agent' });
+  try {
+    await person.callTool('mobile_open_url', { device: ANDROID, url: 'mbdemo://screen/home' });
+    assert.equal(await person.request('input.touch', { device: ANDROID, action: 'down', x: 500, y: 1500 }), { status: 'success', streamed: true });
+    const acted: string[] = [];
+    const off = bridge.engine.onCall((e) => e.mutates && acted.push(e.tool));
+    const refused = (await agent.request('verbs.run', { device: ANDROID, step: { action: 'press_back' } })) as { code?: string; message?: string };
+    off();
+    assert.is(refused.code, 'PERMISSION_DENIED', JSON.stringify(refused));
+    assert.match(refused.message ?? '', /has a finger down on virtual-android-1; wait until it lifts/);
+    assert.equal(acted, [], 'nothing reached the phone under the finger');
+    // A verb that only looks does not act under the finger.
+    const waited = (await agent.request('verbs.run', { device: ANDROID, step: { action: 'wait_for_element', target: 'anything', wait_config: { type: 'element_visible', timeout_ms: 1 } } })) as { code?: string };
+    assert.is.not(waited.code, 'PERMISSION_DENIED', JSON.stringify(waited));
+    await person.request('input.touch', { device: ANDROID, action: 'up', x: 500, y: 1500 });
+    const ran = (await agent.request('verbs.run', { device: ANDROID, step: { action: 'press_back' } })) as { status?: string };
+    assert.is(ran.status, 'passed', JSON.stringify(ran));
+  } finally {
+    await person.close();
+    await agent.close();
+    await bridge.close();
+  }
+});
+
 test.run();

@@ -34,7 +34,8 @@ export function runnerMethods(): MethodDef[] {
       }
       const step = parsed.output;
       if (!READ_ONLY_VERBS.has(step.action)) {
-        const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`);
+        // A verb that acts while someone's finger is down would tap or type under a drag in progress.
+        const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`) ?? ctx.engine.fingerRefusal(p.device, ctx.session.id);
         if (refusal) return refusal;
       }
       // Asked before the verb: its own first look would take the news, and a verb that failed
