@@ -5,6 +5,7 @@ import { meantHint } from '../engine/tools/meant-name.js';
 import { callName, paramIssues, type ParamIssue } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
+import { peekRequestId } from './message-limit.js';
 import type { Session } from './sessions.js';
 import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
 
@@ -67,6 +68,19 @@ function byteLength(data: WebSocket.RawData): number {
   return data instanceof ArrayBuffer ? data.byteLength : data.length;
 }
 
+/** The first bytes of a message (peekRequestId reads no further). */
+function head(data: WebSocket.RawData): Buffer {
+  if (!Array.isArray(data)) return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data, 0, Math.min(data.byteLength, 1024)) : data.subarray(0, 1024));
+  const parts: Buffer[] = [];
+  let n = 0;
+  for (const b of data) {
+    if (n >= 1024) break;
+    parts.push(b);
+    n += b.length;
+  }
+  return Buffer.concat(parts).subarray(0, 1024);
+}
+
 function toText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
@@ -107,7 +121,10 @@ export class RpcServer {
     }
     const size = byteLength(data);
     if (size > this.limits.maxMessageBytes) {
-      if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.INVALID_REQUEST, `message of ${size} bytes refused: the limit is ${this.limits.maxMessageBytes} bytes`));
+      // Not parsed (that is the point of the limit), but a request's id near its start is cheap to
+      // read, and without it the caller could never match the refusal to its request.
+      const id = peekRequestId(head(data)) ?? null;
+      if (this.admit(conn, [id])) this.send(conn, errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `message of ${size} bytes refused: the limit is ${this.limits.maxMessageBytes} bytes`));
       return;
     }
     let msg: unknown;

@@ -23,6 +23,7 @@ import { WrongTokenThrottle } from './token-throttle.js';
 import { type Session, SessionStore } from './sessions.js';
 import { DEFAULT_WEB_ROOT } from './viewer.js';
 import { goneDevices, usable } from './device-loss.js';
+import { explainOversizeClose } from './message-limit.js';
 
 export interface BridgeOptions {
   /** The bridge owns it: `close()` closes it. */
@@ -347,10 +348,12 @@ export class Bridge implements BridgeCore {
     });
     this.connections.add(conn);
     this.sessions.attach(this.sessions.create(), conn);
+    const limit = this.limits.max_message_bytes;
+    explainOversizeClose(ws, limit, limit * 4, (code, reason) => conn.close(code, reason));
     ws.on('message', (data, isBinary) => this.rpc.handle(conn, data, isBinary));
     ws.on('pong', () => conn.answered());
     ws.on('error', () => {
-      // ws closes the socket itself after protocol errors (e.g. 1009 for an oversized message).
+      // ws closes the socket itself after protocol errors (1009 for an oversized message: explainOversizeClose gives it a reason).
     });
     ws.on('close', () => {
       this.connections.delete(conn);

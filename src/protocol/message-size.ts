@@ -4,8 +4,8 @@ import { RPC_ERRORS, RpcError } from './jsonrpc.js';
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /**
- * The bridge answers a message over its size limit without reading it, so with `id: null`: a
- * request sent anyway would wait for its answer forever. The client refuses it before anything
+ * The bridge answers a message over its size limit without parsing it: only an id within its
+ * first bytes is read, else the answer's id is null and a request sent anyway would wait forever. The client refuses it before anything
  * is sent, with this error, against the limit the bridge announced (1 MiB until it said).
  */
 export function oversizeError(text: string, what: string, limit = DEFAULT_MAX_MESSAGE_BYTES): RpcError | undefined {

@@ -294,16 +294,25 @@ test('batch: mixed requests, notifications and errors answer as one array; all-n
 test('messages over 1 MiB are refused with an error and the connection stays open', async () => {
   const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'scenarios.validate', params: { scenario: 'x'.repeat(1024 * 1024 + 10) } });
   raw.send(big);
-  const err = errorOf(await raw.next(() => true));
+  const answer = await raw.next(() => true);
+  const err = errorOf(answer);
   assert.is(err.code, RPC_ERRORS.INVALID_REQUEST);
   assert.match(err.message, /limit is 1048576 bytes/);
+  assert.is(answer.id, 1, 'the id near the start of the message is read, so the caller can match the refusal');
+  // A string id, and one that only nested params carry: that one is not the request's.
+  raw.send(`{"jsonrpc": "2.0", "method": "scenarios.validate", "id" : "big-2", "params": {"scenario": "${'y'.repeat(1024 * 1024)}"}}`);
+  assert.is((await raw.next(() => true)).id, 'big-2');
+  raw.send(`{"jsonrpc":"2.0","method":"scenarios.validate","params":{"id":7,"scenario":"${'z'.repeat(1024 * 1024)}"}}`);
+  assert.is((await raw.next(() => true)).id, null);
   assert.ok((await raw.call('devices.list')).devices);
 });
 
 test('messages far over the limit close only that connection (1009); other sessions carry on', async () => {
   const other = await RawClient.open(bridge.wsUrl);
   raw.send('x'.repeat(5 * 1024 * 1024));
-  assert.is((await until('the socket closed', () => raw.closeEvent)).code, 1009);
+  const closed = await until('the socket closed', () => raw.closeEvent);
+  assert.is(closed.code, 1009);
+  assert.match(closed.reason, /^message of \d+ bytes over 4194304 bytes; the limit is 1048576 bytes$/);
   assert.ok((await other.call('devices.list')).devices);
   await other.close();
 });
