@@ -230,7 +230,7 @@ test('a cancel with no finger of the caller\'s own down changes nothing: nothing
 });
 
 
-test('a verb is refused while another session\'s finger is down on the device, as that session\'s touches are; after the up it runs', async () => {
+test('a verb, a tool call or a key is refused while another session\'s finger is down on the device, as that session\'s touches are; after the up it runs', async () => {
   const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
   const person = await connectBridge(bridge.wsUrl, { client: 'person' });
   const agent = await connectBridge(bridge.wsUrl, { client: 'agent' });
@@ -243,6 +243,14 @@ test('a verb is refused while another session\'s finger is down on the device, a
     off();
     assert.is(refused.code, 'PERMISSION_DENIED', JSON.stringify(refused));
     assert.match(refused.message ?? '', /has a finger down on virtual-android-1; wait until it lifts/);
+    // Nor a raw tool or a key: the same refusal, whichever way the caller acts.
+    const tapped = (await agent.callTool('mobile_click_on_screen_at_coordinates', { device: ANDROID, x: 100, y: 100 })) as { code?: string; message?: string };
+    assert.is(tapped.code, 'PERMISSION_DENIED', JSON.stringify(tapped));
+    assert.match(tapped.message ?? '', /has a finger down on virtual-android-1; wait until it lifts/);
+    const key = (await agent.requestRaw('input.key', { device: ANDROID, key: 'ENTER' })) as { code?: string };
+    assert.is(key.code, 'PERMISSION_DENIED', JSON.stringify(key));
+    const looked = (await agent.callTool('mobile_get_screen_size', { device: ANDROID })) as { code?: string };
+    assert.is.not(looked.code, 'PERMISSION_DENIED', 'a tool that only looks runs under the finger');
     assert.equal(acted, [], 'nothing reached the phone under the finger');
     // A verb that only looks does not act under the finger.
     const waited = (await agent.request('verbs.run', { device: ANDROID, step: { action: 'wait_for_element', target: 'anything', wait_config: { type: 'element_visible', timeout_ms: 1 } } })) as { code?: string };

@@ -11,7 +11,8 @@ export function toolMethods(): MethodDef[] {
     defineMethod('tools.call', (p, ctx) => {
       const device = p.parameters.device;
       if (findTool(p.tool)?.mutates && typeof device === 'string') {
-        const refusal = ctx.lockRefusal(device, p.tool);
+        // Like verbs.run and input.touch: a tap or key under another caller's drag would land in the middle of it.
+        const refusal = ctx.lockRefusal(device, p.tool) ?? ctx.engine.fingerRefusal(device, ctx.session.id);
         if (refusal) return refusal;
         // A recording names a coordinate tap by the element there. A viewer lists nothing itself, and
         // the list it was shown may trail the screen: list it right before the tap, in the device queue.
