@@ -102,6 +102,27 @@ units('first come, first served: a live earlier ticket of the same platform goes
   assert.is(lease.device, 'free-phone');
 });
 
+units('first come, first served across kinds: a later "any" waiter leaves the phone an earlier "android" or named-device waiter wants', async ({ dir }) => {
+  const leases = new FileLeases(dir);
+  const queue = join(dir, 'leases', 'queue');
+  mkdirSync(queue, { recursive: true });
+  const phone = { device: 'pixel', key: 'pixel@lab', platform: 'android' as const };
+  const iphone = { device: 'iphone', key: 'iphone', platform: 'ios' as const };
+  const ticket = (name: string, wants: object) => writeFileSync(join(queue, name), JSON.stringify({ pid: process.pid, host: hostname(), since: '', what: 'x', wants }));
+  ticket('000000000000001-android', { platform: 'android' });
+  const any = await leases.wait({ candidates: async () => [phone, iphone], queue: 'cross-platform', wants: { platform: 'cross-platform' }, timeoutMs: 2000, pollMs: 20 });
+  assert.is(any.device, 'iphone', 'the Android phone is left to the android waiter ahead');
+  any.release();
+  const onlyPhone = await leases.wait({ candidates: async () => [phone], queue: 'cross-platform', wants: { platform: 'cross-platform' }, timeoutMs: 200, pollMs: 20 }).catch((e: unknown) => e);
+  assert.instance(onlyPhone, LeaseTimeout, 'and waits while the android waiter is ahead');
+  rmSync(join(queue, '000000000000001-android'));
+  ticket('000000000000002-named', { key: 'pixel@lab' });
+  const android = await leases.wait({ candidates: async () => [phone], queue: 'android', wants: { platform: 'android' }, timeoutMs: 200, pollMs: 20 }).catch((e: unknown) => e);
+  assert.instance(android, LeaseTimeout, 'a named-device waiter ahead keeps its phone from a later android waiter');
+  const ios = await leases.wait({ candidates: async () => [iphone], queue: 'ios', wants: { platform: 'ios' }, timeoutMs: 2000, pollMs: 20 });
+  assert.is(ios.device, 'iphone', 'a waiter ahead for another device does not block');
+});
+
 units('durations', () => {
   assert.is(parseDuration('10m', 'x'), 600_000);
   assert.is(parseDuration('90s', 'x'), 90_000);

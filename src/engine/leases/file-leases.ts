@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createExclusive, createRecord, holderAlive, ownRecord, readOwner, reap, rm, type Owner } from './lock-records.js';
+import { createExclusive, createRecord, holderAlive, ownRecord, readOwner, reap, rm, type Owner, type Wants } from './lock-records.js';
 
 export interface Lease {
   /** The device as the caller named it (the run uses this id). */
@@ -15,13 +15,25 @@ export interface Lease {
 export interface LeaseCandidate {
   device: string;
   key: string;
+  /** Its platform, so that waiters ahead of another kind can be told apart (unknown: every platform waiter wants it). */
+  platform?: 'android' | 'ios';
 }
+
+/** Whether a waiter that wants `w` would take `c`. */
+const wantsDevice = (w: Wants, c: LeaseCandidate): boolean =>
+  w.key !== undefined ? w.key === c.key : w.platform === 'cross-platform' || c.platform === undefined || w.platform === c.platform;
 
 export interface WaitOptions {
   /** Devices worth trying now, in preference order (ready ones of the wanted platform). */
   candidates(): Promise<LeaseCandidate[]>;
-  /** The queue the ticket stands in, e.g. "android": tickets of other platforms never block it. */
+  /** The queue the ticket stands in, e.g. "android" or "device R58M123", for messages. */
   queue: string;
+  /**
+   * What this waiter takes. Earlier waiters keep their turn across queues: a later `any` job leaves
+   * alone the phone an earlier `android` or named-device job waits for. Without it (a previous
+   * version's caller), only tickets of the same queue come first.
+   */
+  wants?: Wants;
   timeoutMs: number;
   pollMs?: number;
   signal?: AbortSignal;
@@ -49,7 +61,7 @@ const safeName = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E');
  * file per device created exclusively, holding the owner's pid and start time. A lock whose process
  * is gone (killed CI job; a pid now reused by another process counts as gone) is taken over by one
  * taker only (lock-records.ts reap). Waiters stand in a first-come, first-served queue of ticket
- * files named by arrival time; only the oldest live ticket of a platform may take a free device.
+ * files named by arrival time; a waiter takes no device that a live waiter ahead of it wants.
  */
 export class FileLeases {
   private readonly locks: string;
@@ -94,15 +106,17 @@ export class FileLeases {
   /** Waits in the queue for a free device among the candidates; throws LeaseTimeout after timeoutMs. */
   async wait(options: WaitOptions): Promise<Lease> {
     const ticket = join(this.queueDir, `${Date.now().toString().padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`);
-    createExclusive(ticket, ownRecord(options.queue));
+    createExclusive(ticket, { ...ownRecord(options.queue), ...(options.wants ? { wants: options.wants } : {}) });
     const until = Date.now() + options.timeoutMs;
     let waiting = false;
     try {
       for (;;) {
         if (options.signal?.aborted) throw options.signal.reason;
-        if (this.first(ticket, options.queue)) {
-          for (const { device, key } of await options.candidates()) {
-            const lease = this.tryAcquire(device, key);
+        const ahead = this.ahead(ticket, options.queue);
+        if (ahead !== 'blocked') {
+          for (const c of await options.candidates()) {
+            if (ahead.some((w) => wantsDevice(w, c))) continue;
+            const lease = this.tryAcquire(c.device, c.key);
             if (lease) return lease;
           }
         }
@@ -126,19 +140,25 @@ export class FileLeases {
     if (this.held.size === 0) process.off('exit', this.onExit);
   }
 
-  /** Is `ticket` the oldest live ticket of its queue? Tickets of dead processes are removed on the way. */
-  private first(ticket: string, queue: string): boolean {
+  /**
+   * What the live waiters ahead of `ticket` want, or 'blocked' when one of them is a previous
+   * version's ticket of the same queue (it says only its queue: it comes first, as it did then).
+   * Tickets of dead processes are removed on the way.
+   */
+  private ahead(ticket: string, queue: string): Wants[] | 'blocked' {
     const mine = ticket.slice(this.queueDir.length + 1);
+    const wants: Wants[] = [];
     for (const name of readdirSync(this.queueDir).sort()) {
-      if (name === mine) return true;
+      if (name === mine) break;
       const owner = readOwner(join(this.queueDir, name));
       if (!owner) continue;
       if (!holderAlive(owner)) {
         rm(join(this.queueDir, name));
         continue;
       }
-      if (owner.what === queue) return false;
+      if (owner.wants) wants.push(owner.wants);
+      else if (owner.what === queue) return 'blocked';
     }
-    return true;
+    return wants;
   }
 }

@@ -49,7 +49,8 @@ export async function leaseDevices(entries: string[], options: LeaseRequestOptio
       const candidates = async (): Promise<LeaseCandidate[]> => {
         const lookup = await options.engine.lookupDevices();
         const ids = platform === undefined ? [entry] : lookup.devices.filter((d) => fits(d)).map((d) => d.id);
-        return ids.map((device) => ({ device, key: lookup.key(device) })).filter((c) => !mine.has(c.key));
+        const os = new Map(lookup.devices.map((d) => [d.id, d.os === 'iOS' ? ('ios' as const) : ('android' as const)]));
+        return ids.map((device) => ({ device, key: lookup.key(device), platform: os.get(device) })).filter((c) => !mine.has(c.key));
       };
       const queue = platform ?? `device ${entry}`;
       const busy = async () => describeBusy(leases, await candidates(), queue);
@@ -57,6 +58,7 @@ export async function leaseDevices(entries: string[], options: LeaseRequestOptio
         taken.push(await leases.wait({
           candidates,
           queue,
+          wants: platform === undefined ? { key: (await options.engine.lookupDevices()).key(entry) } : { platform: platform as 'android' | 'ios' | 'cross-platform' },
           timeoutMs: options.timeoutMs,
           pollMs: 250,
           signal: options.signal,

@@ -14,6 +14,14 @@ export interface Owner {
   what: string;
   /** Unique per record: a takeover removes the very record it judged dead, never a newer one. */
   token?: string;
+  /** What a queue ticket's waiter would take (absent in a previous version's tickets). */
+  wants?: Wants;
+}
+
+/** A waiter's devices: any of a platform (`cross-platform`: either), or the one phone kept under `key`. */
+export interface Wants {
+  platform?: 'android' | 'ios' | 'cross-platform';
+  key?: string;
 }
 
 /** Records of a previous version have no token; their pid and time tell them apart well enough. */
