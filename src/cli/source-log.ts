@@ -11,8 +11,10 @@ export function logSourceNotes(engine: Engine, log: (line: string) => void): () 
   let last = new Map<string, SourceNote>();
   const check = () => {
     const now = new Map(engine.sourceNotes().map((n) => [n.source, n]));
-    for (const [source, { text, final }] of now) {
-      if (last.get(source)?.text !== text) log(`${source}: ${text}${final ? '' : '; its devices appear by themselves once it answers (retried in the background)'}`);
+    for (const [source, { text, final, fix }] of now) {
+      if (last.get(source)?.text === text) continue;
+      // Only a source that is down comes back by itself; one that refuses us needs the fix first.
+      log(`${source}: ${text}${fix ? `; ${fix}` : final ? '' : '; its devices appear by themselves once it answers (retried in the background)'}`);
     }
     for (const [source, { via }] of last) {
       // A peer that went down hides its own notes: that is not its sources answering again.

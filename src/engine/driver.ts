@@ -198,6 +198,11 @@ export interface SourceNote {
   via?: string;
   /** Not retried: the source stays left out until a restart (a peer that closes a cycle of --peer flags). */
   final?: boolean;
+  /**
+   * What a person must do for the source to answer, when retrying alone never will (a peer that
+   * refuses this bridge's token): without it a log would promise the devices come back by themselves.
+   */
+  fix?: string;
 }
 
 export const noteLine = (note: SourceNote): string => `${note.source}: ${note.text}`;

@@ -101,4 +101,24 @@ test('serve\'s log: a peer that goes down hides its own notes, which is not its 
   }
 });
 
+test('serve\'s log: a peer that refuses our token is not promised to come back by itself; the line says to fix the token', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] }, token: 'right' });
+  const peer = new Peer(parsePeer(`far=${bridge.wsUrl}`, 'wrong'), { firstRetryMs: 50 });
+  const engine = new Engine({ drivers: [peer] });
+  const logged: string[] = [];
+  const off = logSourceNotes(engine, (line) => logged.push(line));
+  try {
+    const line = await until('the refusal logged', () => logged.find((l) => l.startsWith('peer far: ')), 5000);
+    assert.match(line, /refuses this bridge \(.*HTTP 401/);
+    assert.not.match(line, /by themselves/);
+    assert.match(line, /until it accepts this bridge's token/);
+    assert.match(line, '--peer far=ws://HOST:PORT?token=T');
+    assert.match(line, 'then restart serve');
+  } finally {
+    off();
+    await engine.close();
+    await bridge.close();
+  }
+});
+
 test.run();

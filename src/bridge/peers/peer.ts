@@ -98,7 +98,17 @@ export class Peer implements Driver {
     if (this.up) return this.remoteNotes.map((note) => this.remote(note));
     if (why === undefined) return [];
     // A refusal (wrong token) is not a host that is down: say which, so nobody waits for it to answer.
-    return [{ source: `peer ${this.name}`, text: `${this.where} ${this.link.refusedStatus !== undefined ? 'refuses this bridge' : 'is unreachable'} (${why})` }];
+    const refused = this.link.refusedStatus;
+    if (refused === undefined) return [{ source: `peer ${this.name}`, text: `${this.where} is unreachable (${why})` }];
+    return [{ source: `peer ${this.name}`, text: `${this.where} refuses this bridge (${why})`, fix: this.refusalFix(refused) }];
+  }
+
+  private refusalFix(status: number): string {
+    const restart = 'then restart serve (a running bridge keeps the token it started with)';
+    if (status === 401 || status === 403 || status === 429) {
+      return `it lists no devices until it accepts this bridge's token, however long it is retried: give its token as --peer ${this.name}=ws://HOST:PORT?token=T (or --peer-token T / MOBILEBRIDGE_PEER_TOKEN for every peer without one), ${restart}`;
+    }
+    return `it lists no devices until the --peer URL names a running bridge: give it as --peer ${this.name}=ws://HOST:PORT, ${restart}`;
   }
 
   async close(): Promise<void> {
