@@ -1,5 +1,5 @@
 import type { BridgeClient } from '../protocol/client.js';
-import { InvalidInputError, tokenFromFlags } from './command.js';
+import { BridgeConnectError, InvalidInputError, tokenFromFlags } from './command.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../protocol/bridge-problems.js';
 
 type Attached<T> = { attached: true; result: T } | { attached: false };
@@ -20,7 +20,7 @@ export async function withBridge<T>(flags: Record<string, string | boolean>, wor
   try {
     client = await connectBridge(flags.bridge, { token, client: 'mobilebridge-cli', reconnect: false });
   } catch (err) {
-    throw new Error(bridgeFailureMessage(flags.bridge, err, token !== undefined));
+    throw new BridgeConnectError(bridgeFailureMessage(flags.bridge, err, token !== undefined));
   }
   try {
     return { attached: true, result: await work(client) };

@@ -21,6 +21,14 @@ export class InvalidInputError extends Error {
   readonly exitCode = EXIT.invalidInput;
 }
 
+/**
+ * Thrown when `--bridge URL` does not attach (nothing answers there, a refused token): a connection
+ * problem, so main exits 2 (device) as `run --bridge` and `mcp --bridge` do, not 1 (internal).
+ */
+export class BridgeConnectError extends Error {
+  readonly exitCode = EXIT.device;
+}
+
 /** The bridge token: `--token T`, else MOBILEBRIDGE_TOKEN; an empty value means none. */
 export function tokenFromFlags(flags: Record<string, string | boolean>): string | undefined {
   return (typeof flags.token === 'string' ? flags.token : process.env.MOBILEBRIDGE_TOKEN) || undefined;

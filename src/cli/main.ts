@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { ToolError } from '../engine/errors.js';
 import { dropStartOnlyEnv } from './allocator-env.js';
-import { EXIT, InvalidInputError } from './command.js';
+import { BridgeConnectError, EXIT, InvalidInputError } from './command.js';
 import { unknownFlagProblem } from './unknown-flags.js';
 import { COMMANDS, COMMAND_NAMES, loadCommand } from './commands/index.js';
 
@@ -68,8 +68,10 @@ main(process.argv.slice(2)).then(
     const message = err instanceof Error ? err.message : String(err);
     // A bad setting (an environment variable a module reads as it loads) is the user's to fix too.
     const invalid = err instanceof InvalidInputError || (err instanceof ToolError && err.code === 'INVALID_PARAMETER');
-    process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : 'INTERNAL', message }, null, 2) + '\n');
+    // No bridge at --bridge: the devices it would reach are not found from here (exit 2, as call maps DEVICE_NOT_FOUND).
+    const unattached = err instanceof BridgeConnectError;
+    process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : unattached ? 'DEVICE_NOT_FOUND' : 'INTERNAL', message }, null, 2) + '\n');
     process.stderr.write(`mobilebridge: ${message}\n`);
-    process.exitCode = invalid ? EXIT.invalidInput : EXIT.internal;
+    process.exitCode = invalid ? EXIT.invalidInput : unattached ? EXIT.device : EXIT.internal;
   },
 );

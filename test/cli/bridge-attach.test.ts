@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
+import { deadPort } from '../support/dead-port.js';
 import { FIXTURES } from '../validate/helpers.js';
 
 const run = promisify(execFile);
@@ -58,18 +59,33 @@ test('call --bridge runs the tool in the bridge, and a watching client sees it a
   }
 });
 
-test('call --bridge to a bridge that is not there says it is not running and how to start one', async () => {
-  const r = await mb('call', 'mobile_list_available_devices', '--bridge', 'ws://127.0.0.1:9/ws');
-  assert.is(r.code, 1);
-  assert.is(r.json.status, 'error');
-  assert.match(r.json.message, /^no bridge is running at ws:\/\/127\.0\.0\.1:9\/ws \(connection refused\); start one with 'mobilebridge serve'/);
+test('devices, call and run --bridge to a bridge that is not there: each says no bridge runs there and how to start one, exit 2 (a connection problem)', async () => {
+  const url = `ws://127.0.0.1:${await deadPort()}/ws`;
+  const notRunning = `no bridge is running at ${url} (connection refused); start one with 'mobilebridge serve'`;
+  for (const args of [['devices'], ['call', 'mobile_list_available_devices']]) {
+    const r = await mb(...args, '--bridge', url);
+    assert.is(r.code, 2, `${args[0]}: ${JSON.stringify(r.json)}`);
+    assert.is(r.json.status, 'error');
+    assert.is(r.json.code, 'DEVICE_NOT_FOUND');
+    assert.match(r.json.message, notRunning);
+  }
+  const out = mkdtempSync(join(tmpdir(), 'mb-attach-'));
+  try {
+    const r = await mb('run', `${FIXTURES}/valid/android_core_actions.json`, '--out', out, '--bridge', url, '--no-android', '--no-ios');
+    assert.is(r.code, 2);
+    assert.is(r.json.exit_code, 2);
+    assert.is(r.json.error.kind, 'device');
+    assert.match(r.json.error.message, notRunning);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
 
 test('a wrong token and a missing token are told apart from a bridge that is not running', async () => {
   const { bridge } = await testBridge({ token: 'right-token' });
   try {
     const wrong = await mb('devices', '--bridge', bridge.wsUrl, '--token', 'wrong-token');
-    assert.is(wrong.code, 1);
+    assert.is(wrong.code, 2);
     assert.match(wrong.json.message, `the bridge at ${bridge.wsUrl} refused the token (HTTP 401): wrong token`);
     const missing = await mb('call', 'mobile_list_available_devices', '--bridge', bridge.wsUrl);
     assert.match(missing.json.message, `the bridge at ${bridge.wsUrl} needs a token (HTTP 401); pass the one it was started with`);

@@ -25,8 +25,8 @@ const command: Command = {
 
 Runs one mobile_* tool and prints its result as JSON. Failures print
 {"status":"error","code":...,"message":...} and exit non-zero
-(2 device/app/timeout/permission/unsupported, 3 invalid parameter, 4 element not found,
-1 internal or disk full).
+(2 device/app/timeout/permission/unsupported, or no bridge attached at --bridge,
+3 invalid parameter, 4 element not found, 1 internal or disk full).
 
 The virtual devices keep their state between calls (in ~/.cache/mobilebridge, or
 MOBILEBRIDGE_STATE_DIR), so successive calls act on one continuing phone.
