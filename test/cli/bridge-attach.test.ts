@@ -13,10 +13,14 @@ import { FIXTURES } from '../validate/helpers.js';
 
 const run = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+// The CLI's state (virtual phones, leases) stays out of the user's home folder.
+const STATE = mkdtempSync(join(tmpdir(), 'mb-attach-state-'));
+const env = { ...process.env, MOBILEBRIDGE_STATE_DIR: STATE };
+test.after(() => rmSync(STATE, { recursive: true, force: true }));
 
 async function mb(...args: string[]): Promise<{ code: number; json: any }> {
   try {
-    const { stdout } = await run(process.execPath, [MAIN, ...args]);
+    const { stdout } = await run(process.execPath, [MAIN, ...args], { env });
     return { code: 0, json: JSON.parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -26,7 +30,7 @@ async function mb(...args: string[]): Promise<{ code: number; json: any }> {
 
 async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await run(process.execPath, [MAIN, ...args]);
+    const { stderr } = await run(process.execPath, [MAIN, ...args], { env });
     return { code: 0, stderr };
   } catch (err) {
     const e = err as { code: number; stderr: string };
@@ -113,6 +117,33 @@ test('an http:// URL given to --bridge is explained with the ws://…/ws form, e
   const mcp = await runCli(['mcp', '--bridge', 'http://127.0.0.1:4800/']);
   assert.is(mcp.code, 3);
   assert.match(mcp.stderr, '--bridge ws://127.0.0.1:4800/ws');
+});
+
+test('run --bridge: a lease refusal names the --lease-timeout flag, not the protocol\'s timeout_ms (which protocol callers still get)', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
+  const holder = await connectBridge(bridge.wsUrl, { client: 'holder', reconnect: false });
+  const other = await connectBridge(bridge.wsUrl, { client: 'other', reconnect: false });
+  const out = mkdtempSync(join(tmpdir(), 'mb-attach-'));
+  try {
+    await holder.request('devices.lock', { device: 'virtual-android-1' });
+    const direct = (await other.requestRaw('devices.lease', { platform: 'android', timeout_ms: 0 })) as { message?: string };
+    assert.match(String(direct.message), 'raise timeout_ms to wait longer');
+    const file = `${FIXTURES}/valid/android_core_actions.json`;
+    const atOnce = await runCli(['run', file, '--out', join(out, 'a'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--no-android', '--no-ios']);
+    assert.is(atOnce.code, 2, atOnce.stderr);
+    assert.match(atOnce.stderr, 'virtual-android-1 locked by session');
+    assert.match(atOnce.stderr, 'pass --lease-timeout 10m to wait in line');
+    assert.not.match(atOnce.stderr, 'timeout_ms');
+    const waited = await runCli(['run', file, '--out', join(out, 'b'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--lease-timeout', '1s', '--no-android', '--no-ios']);
+    assert.is(waited.code, 2, waited.stderr);
+    assert.match(waited.stderr, 'raise --lease-timeout (it was 1 s) to wait longer');
+    assert.not.match(waited.stderr, 'timeout_ms');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    await other.close();
+    await holder.close();
+    await bridge.close('test over');
+  }
 });
 
 test.run();

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { deviceNotFoundMessage, failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
+import { LEASE_WAIT_LONGER } from '../../engine/leases/lease-devices.js';
 import type { DeviceInfo } from '../../engine/types.js';
 import { defineExtensionMethod, type MethodContext, type MethodDef } from '../registry.js';
 
@@ -85,7 +86,7 @@ export function leaseMethods(): MethodDef[] {
   async function noLease(p: Lease, wanted: string | undefined, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
     const listed = await ctx.engine.listDevices();
     const matching = listed.filter(matcher(p, wanted));
-    const wait = 'raise timeout_ms to wait longer';
+    const wait = LEASE_WAIT_LONGER;
     if (!matching.length) {
       // A peer or adb server that does not answer is the likeliest reason in a lab: its phones are not listed at all.
       const notes = ctx.engine.sourceProblems();

@@ -3,7 +3,7 @@ import { connectBridge } from '../../protocol/node.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import type { BridgeClient } from '../../protocol/client.js';
 import { isToolFailure } from '../../engine/errors.js';
-import { isLeaseRequest } from '../../engine/leases/index.js';
+import { isLeaseRequest, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
 import type { NotStartedRun } from '../../engine/runner/reports/types.js';
 import type { ResultDocument } from '../../validate/index.js';
@@ -63,7 +63,8 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
         if (timeout > 0) say(`waiting up to ${Math.round(timeout / 1000)} s for ${wanted ? `a free ${wanted} device` : entry} on the bridge`);
         const r = (await client.requestRaw('devices.lease', { ...(wanted ? { platform: wanted } : { device: entry }), timeout_ms: timeout })) as { device?: string; status?: string; message?: string };
         if (isToolFailure(r)) {
-          return refuse(EXIT.device, `${r.message}`);
+          // The bridge words it for protocol callers (timeout_ms); here the knob is a flag.
+          return refuse(EXIT.device, r.message.replaceAll(LEASE_WAIT_LONGER, timeout > 0 ? `raise --lease-timeout (it was ${Math.round(timeout / 1000)} s) to wait longer` : 'pass --lease-timeout 10m to wait in line'));
         }
         leased.push(r.device!);
       }

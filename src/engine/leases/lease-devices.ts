@@ -10,6 +10,12 @@ export function parseDuration(value: string, flag: string): number {
   return Math.round(Number(m[1]) * unit);
 }
 
+/**
+ * How devices.lease says a caller may wait longer, in the words of its protocol parameter; the CLI
+ * finds it to say its own flag (--lease-timeout) instead.
+ */
+export const LEASE_WAIT_LONGER = 'raise timeout_ms to wait longer';
+
 /** `any`, `any:android`, `any:ios`: a device picked from the pool rather than named. */
 export function isLeaseRequest(entry: string): boolean {
   return /^any(:|$)/.test(entry);
