@@ -134,6 +134,11 @@ test('elements.describe over the bridge: unique on the virtual phone, ELEMENT_NO
     assert.is(gone.status, 'error');
     assert.is(gone.code, 'ELEMENT_NOT_FOUND');
     assert.match(gone.message, 'no_such_element');
+    // Never on this screen: nothing says the screen changed; the message says where valid ids come from.
+    assert.not.match(gone.message, 'screen changed');
+    assert.match(gone.message, `is not in the element listing of virtual-android-1's screen as it is now`);
+    assert.match(gone.message, /elements, e.g. "[^"]+"/);
+    assert.match(gone.message, 'list the elements again (mobile_list_elements_on_screen');
 
     const noDevice = (await client.request('elements.describe', { device: 'no-such-phone', element: 'sign_in' })) as { code: string };
     assert.is(noDevice.code, 'DEVICE_NOT_FOUND');

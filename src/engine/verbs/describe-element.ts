@@ -181,7 +181,14 @@ export async function describeOnScreen(engine: Engine, device: string, id: strin
   const elements = (listed as { elements: UiElement[] }).elements;
   const element = elements.find((e) => e.id === id);
   if (!element) {
-    return failure('ELEMENT_NOT_FOUND', `element ${JSON.stringify(id)} is not on the screen of ${device} any more (${elements.length} elements listed); the screen changed: pick the element again`);
+    // Nothing here knows whether the id was ever listed (a typo, another screen's id, or a screen
+    // that changed since): say what is known, and where valid ids come from.
+    const some = elements.slice(0, 5).map((e) => JSON.stringify(e.id));
+    const listed = elements.length ? `${elements.length} elements, e.g. ${some.join(', ')}${elements.length > some.length ? ', …' : ''}` : 'no elements';
+    return failure(
+      'ELEMENT_NOT_FOUND',
+      `element ${JSON.stringify(id)} is not in the element listing of ${device}'s screen as it is now (${listed}); an id is one of that listing's and holds only while the screen shows it: list the elements again (mobile_list_elements_on_screen, or the viewer's element list) and pass an id from it`,
+    );
   }
   return describeElement(device, element, elements, size as ScreenSize, resolver);
 }
