@@ -65,7 +65,7 @@ async function tapShown(ctx: Ctx, id: string): Promise<void> {
   await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: e.center.x, y: e.center.y });
 }
 
-let scenario: Record<string, unknown> & { steps: { id: string; action: string; target?: string; value?: string }[]; parameters?: Record<string, { secret?: boolean }> };
+let scenario: Record<string, unknown> & { steps: { id: string; action: string; target?: string; value?: string }[]; parameters?: Record<string, { secret?: boolean; description?: string }> };
 
 rec('coordinate taps and key batches of a recording session become named steps; the password a secret parameter', async (ctx) => {
   await ctx.client!.requestRaw('recording.start', { device: ANDROID, name: 'Viewer sign in' });
@@ -87,6 +87,9 @@ rec('coordinate taps and key batches of a recording session become named steps; 
   assert.is(scenario.app_package, DEMO);
   assert.equal(Object.keys(scenario.parameters ?? {}), ['PASSWORD'], 'one secret for the whole password, not one per key batch');
   assert.is(scenario.parameters!.PASSWORD!.secret, true);
+  // Recorded over the bridge, the file may be replayed there or by the CLI: the description names both ways.
+  assert.match(scenario.parameters!.PASSWORD!.description ?? '', 'scenarios.run\'s "parameters": {"PASSWORD": "..."}');
+  assert.match(scenario.parameters!.PASSWORD!.description ?? '', '--param PASSWORD=...');
   assert.not.ok(JSON.stringify(scenario).includes('secret123'));
   assert.not.ok(JSON.stringify(scenario).includes('"x"'), 'no coordinates');
 });

@@ -72,7 +72,7 @@ rec('a sign-in session becomes a valid 2.2 scenario with semantic targets, waits
   const doc = stopped.scenario;
   assert.is(doc.$schema_version, '2.2');
   // The password typed into the password field is a secret parameter, never the text itself.
-  assert.equal(doc.parameters, { PASSWORD: { description: 'typed into "the Password field" while recording; give it at replay (--param PASSWORD=...)', secret: true } });
+  assert.equal(doc.parameters, { PASSWORD: { description: 'typed into "the Password field" while recording; give it at replay: mobilebridge run --param PASSWORD=... (or MB_PARAM_PASSWORD), or over a bridge scenarios.run\'s "parameters": {"PASSWORD": "..."}', secret: true } });
   assert.is(doc.steps[2].value, '${PASSWORD}');
   assert.is(doc.steps[1].value, 'demo@example.com', 'an email field is not a secret');
   assert.not.ok(readFileSync(file, 'utf8').includes('secret123'), 'the saved file holds no password');

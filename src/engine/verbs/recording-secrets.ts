@@ -1,3 +1,4 @@
+import { ENV_PREFIX } from '../runner/parameters.js';
 import type { UiElement } from '../types.js';
 import type { ResolvedElement } from './types.js';
 
@@ -99,7 +100,7 @@ export class RecordingSecrets {
 
   /**
    * A password never goes into the scenario: the step types `${PASSWORD}`, declared as a secret
-   * parameter that the replay gets from --param, --params-file or MB_PARAM_PASSWORD.
+   * parameter that the replay gets from --param, --params-file or MB_PARAM_PASSWORD (scenarios.run: its "parameters").
    */
   standIn(typed: string, field: string | undefined): string {
     let name = 'PASSWORD';
@@ -110,6 +111,11 @@ export class RecordingSecrets {
   }
 
   private declare(name: string, field: string | undefined): void {
-    this.parameters[name] = { description: `typed into ${field ? JSON.stringify(field) : 'a password field'} while recording; give it at replay (--param ${name}=...)`, secret: true };
+    // The file may be replayed by `mobilebridge run` or over a bridge, whichever recorded it: name both ways.
+    const where = field ? JSON.stringify(field) : 'a password field';
+    this.parameters[name] = {
+      description: `typed into ${where} while recording; give it at replay: mobilebridge run --param ${name}=... (or ${ENV_PREFIX}${name}), or over a bridge scenarios.run's "parameters": {"${name}": "..."}`,
+      secret: true,
+    };
   }
 }
