@@ -10,7 +10,9 @@ import type { SchemaNode } from './schema-node.js';
 import { compileCounter } from './shape-accept.js';
 import { missingKeys, type PathStep, suspects } from './shape-localize.js';
 import { didYouMean, suggestedValue } from './suggest.js';
-import { type VariantContext, variantOption } from './variant-index.js';
+import { type VariantContext, variantIndex, variantOption } from './variant-index.js';
+import { ConditionSchema } from './condition-schema.js';
+import { ASSERTION_SCHEMA } from './assertion-schema.js';
 
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -135,6 +137,16 @@ function options(expected: string | null): string[] {
   return list;
 }
 
+/**
+ * The tags of the variant whose own message is `message`. valibot lists them in `expected` only
+ * when the value is an object; a condition or assertion given as a string, number or null comes
+ * with `expected` "Object", and the choices must be read from the schema instead.
+ */
+function variantTags(message: string): { key: string; tags: string[] } | undefined {
+  const node = ([ConditionSchema, ASSERTION_SCHEMA] as unknown as (SchemaNode & { message?: unknown })[]).find((n) => n.message === message);
+  return node && { key: String(node.key), tags: [...variantIndex(node).byTag.keys()].map(String) };
+}
+
 function toSnake(s: string): string {
   return s
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -191,6 +203,11 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
     }
     const rule = tag ?? 'enum-value';
     const got = typeof issue.input === 'string' ? `"${issue.input}"` : typeName(issue.input);
+    const variant = issue.type === 'variant' && !isRecord(issue.input) ? variantTags(issue.message) : undefined;
+    if (variant) {
+      const want = `an object whose "${variant.key}" is one of: ${variant.tags.join(', ')}`;
+      return { path, rule, message: `${field} ${got} is not an object; give ${want}`, suggestion: `give ${want}` };
+    }
     return {
       path,
       rule,

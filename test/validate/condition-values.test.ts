@@ -69,4 +69,21 @@ test('values that can never compare as meant are condition-value errors', () => 
   for (const [condition, type, path] of rejected) assert.equal(rules(condition, type), [`condition-value ${path}`], JSON.stringify([condition, type]));
 });
 
+test('a condition or assertion that is not an object names the types to give, not an empty "use one of:"', () => {
+  for (const given of ['always', 5, null]) {
+    const doc = withCondition({}) as { steps: Record<string, unknown>[]; assertions: unknown[] };
+    doc.steps[1].condition = given;
+    const [e] = validateScenarioValue(doc).errors;
+    assert.is(`${e.rule} ${e.path}`, 'unknown-condition-type /steps/1/condition');
+    assert.is(e.message, `condition ${given === 'always' ? '"always"' : given === 5 ? 'number 5' : 'null'} is not an object; give an object whose "type" is one of: device_property, previous_step_skipped, variable_value, element_visible`);
+    assert.not.match(e.message, /one of: *$/);
+  }
+  const doc = withCondition(property('api_level', 30, '>=')) as { assertions: unknown[] };
+  doc.assertions = ['element_exists'];
+  const [e] = validateScenarioValue(doc).errors;
+  assert.is(`${e.rule} ${e.path}`, 'unknown-assertion-type /assertions/0');
+  assert.match(e.message, /^assertions\[0\] "element_exists" is not an object; give an object whose "type" is one of: element_exists, element_not_exists, element_visible, /);
+  assert.match(String(e.suggestion), /^give an object whose "type" is one of: element_exists, /);
+});
+
 test.run();
