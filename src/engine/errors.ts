@@ -19,6 +19,11 @@ export interface ToolFailure {
   status: 'error';
   code: ErrorCode;
   message: string;
+  /**
+   * The request was sent on and its answer lost (an aggregator's peer dropped or froze while it
+   * ran it): it may have run, fully or in part. Absent on a refusal, which ran nothing.
+   */
+  may_have_run?: true;
 }
 
 /**

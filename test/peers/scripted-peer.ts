@@ -20,6 +20,8 @@ export class ScriptedPeer {
   deaf = false;
   /** A request of this method is read, then every socket drops (the peer crashed while running it). */
   crashOn?: string;
+  /** More of the session.hello answer (a real bridge's: the CLI's client reads its limits). */
+  hello: Record<string, unknown> = {};
   readonly requests: PeerRequest[] = [];
   readonly closed: number[] = [];
   private readonly sockets = new Set<WebSocket>();
@@ -68,7 +70,7 @@ export class ScriptedPeer {
         return;
       }
       if (this.silent || msg.id === undefined) return;
-      const result = msg.method === 'session.hello' ? { session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : {};
+      const result = msg.method === 'session.hello' ? { ...this.hello, session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : {};
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
     });
   }

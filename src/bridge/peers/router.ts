@@ -251,7 +251,7 @@ export class PeerRouter {
       // "Could not be reached" would tell a CI job or agent that nothing happened, yet the peer may
       // have run the request (or part of a scenario) before it went away.
       if (err instanceof PeerLostError) {
-        return failure('DEVICE_NOT_FOUND', `${what(method, params)}: the connection to ${peer.where} was lost while the call was out${err.reason ? ` (${err.reason})` : ''}; it may have run there, fully or in part: check the device before repeating it. Its devices come back by themselves when the peer answers again`);
+        return { ...failure('DEVICE_NOT_FOUND', `${what(method, params)}: the connection to ${peer.where} was lost while the call was out${err.reason ? ` (${err.reason})` : ''}; it may have run there, fully or in part: check the device before repeating it. Its devices come back by themselves when the peer answers again`), may_have_run: true };
       }
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
@@ -287,10 +287,13 @@ export class PeerRouter {
     const silent = link.lastHeard < sent;
     if (!err.unresponsive && silent) link.terminate(`${peer.where} said nothing for the whole deadline of a call`);
     const why = err.unresponsive ? err.message : `${peer.where} did not answer within ${this.deadlineOf(method, params)} ms`;
-    return failure(
-      'TIMEOUT',
-      `${what(method, params)}: ${why}. ${silent || err.unresponsive ? 'The peer looks stopped or frozen; the connection to it was cut, so a request it has not read yet is not run when it recovers, but one it already read may still run then' : 'The peer answers otherwise, so the call may still complete there'}: check the device before repeating a mutating call`,
-    );
+    return {
+      ...failure(
+        'TIMEOUT',
+        `${what(method, params)}: ${why}. ${silent || err.unresponsive ? 'The peer looks stopped or frozen; the connection to it was cut, so a request it has not read yet is not run when it recovers, but one it already read may still run then' : 'The peer answers otherwise, so the call may still complete there'}: check the device before repeating a mutating call`,
+      ),
+      may_have_run: true,
+    };
   }
 
   /** The caller's own link to the peer, opened on first use and closed with its session. */

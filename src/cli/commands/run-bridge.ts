@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connectBridge } from '../../protocol/node.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import type { BridgeClient } from '../../protocol/client.js';
+import { ConnectionClosedError } from '../../protocol/client-types.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
@@ -80,14 +81,27 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     const results: { document: ResultDocument; name: string; resultFile: string }[] = new Array(plan.files.length);
     let next = 0;
     let failed: string | undefined;
+    // A run sent and its answer lost is not a refusal: it may have run, and nobody here knows how far.
+    let lost: string | undefined;
     await Promise.all(
       devices.map(async (device) => {
-        while (next < plan.files.length && !plan.signal.aborted && !failed) {
+        while (next < plan.files.length && !plan.signal.aborted && !failed && !lost) {
           const k = next++;
           const f = plan.files[k];
           // 2.2 parameter values go along (the bridge masks the secrets in what it sends back).
           const given = f.parameters && Object.keys(f.parameters).length ? { parameters: f.parameters } : {};
-          const r = (await client.request('scenarios.run', { device, scenario: readFileSync(f.file, 'utf8'), ...given })) as ResultDocument & { status: string; message?: string };
+          let r: ResultDocument & { status: string; message?: string };
+          try {
+            r = (await client.request('scenarios.run', { device, scenario: readFileSync(f.file, 'utf8'), ...given })) as typeof r;
+          } catch (err) {
+            if (!(err instanceof ConnectionClosedError)) throw err;
+            lost ??= `${f.name} on ${device}: the connection to the bridge at ${plan.bridge} was lost while it ran (${err.message})`;
+            return;
+          }
+          if (isToolFailure(r) && r.may_have_run) {
+            lost ??= `${f.name} on ${device}: ${r.message}`;
+            return;
+          }
           if (isToolFailure(r) || !('run_id' in r)) {
             failed = `${f.name} on ${device}: ${(r as { message?: string }).message ?? JSON.stringify(r).slice(0, 300)}`;
             return;
@@ -103,6 +117,7 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
     // The runs that finished before the refusal keep their result documents; stdout lists them.
     if (failed) return refuse(EXIT.device, `the bridge refused a run: ${failed}`, undefined, summaries);
+    if (lost) return refuse(EXIT.device, lostRunMessage(lost), undefined, summaries);
     // After a Ctrl-C the scenarios not sent yet have no result; the reports still name them (as a local run does).
     const notStarted: NotStartedRun[] = plan.files
       .filter((_, k) => !results[k])
@@ -127,4 +142,14 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     plan.signal.removeEventListener('abort', onAbort);
     await client.close();
   }
+}
+
+/** A run whose answer never came: say that its outcome is unknown, and where it can be found out. */
+function lostRunMessage(lost: string): string {
+  return (
+    `a run's outcome is unknown (not refused): ${lost}. It may have run in full, in part or not at all: ` +
+    `before running it again, check the device, the bridge's log on the host that ran it, and its result document there ` +
+    `(scenarios.run writes it after every step, in a mobilebridge-run-* folder of that host's temporary folder; ` +
+    `the last 50 are kept). No result document was written here for it`
+  );
 }
