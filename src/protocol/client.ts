@@ -133,7 +133,7 @@ export class BridgeClient {
 
   /** A message the bridge would refuse unread (so answer with no id): refused here before sending. */
   private oversize(text: string, what: string): RpcError | undefined {
-    return oversizeError(text, what, this.lastHello?.limits.max_message_bytes);
+    return oversizeError(text, what, this.lastHello?.limits?.max_message_bytes);
   }
 
   request<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
@@ -164,7 +164,7 @@ export class BridgeClient {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     // The bridge answers an empty batch with an error nobody's id: there is nothing to send.
     if (calls.length === 0) return Promise.resolve([]);
-    const tooMany = batchSizeError(calls.length, this.lastHello?.limits.max_batch);
+    const tooMany = batchSizeError(calls.length, this.lastHello?.limits?.max_batch);
     if (tooMany) return Promise.reject(tooMany);
     const requests = calls.map((c) => ({ jsonrpc: '2.0' as const, id: this.nextId++, method: c.method, params: c.params ?? {} }));
     const text = JSON.stringify(requests);
