@@ -68,7 +68,7 @@ export class SecretMask {
   static readonly WHOLE_LENGTH = 8;
 
   add(...secrets: string[]): void {
-    for (const s of secrets) if (s !== '' && !this.values.includes(s)) this.values.push(s);
+    for (const s of secrets) if (s !== '') for (const form of shownForms(s)) if (!this.values.includes(form)) this.values.push(form);
     this.values.sort((a, b) => b.length - a.length);
   }
 
@@ -92,7 +92,32 @@ export class SecretMask {
       if (!out.includes(secret)) continue;
       out = secret.length >= SecretMask.WHOLE_LENGTH ? out.split(secret).join(MASK) : maskAlone(out, secret);
     }
-    return out;
+    return out.includes(CLIPPED) ? this.maskClipped(out) : out;
+  }
+
+  /**
+   * Messages name what a screen shows cut to a few dozen characters (`"correct-horse-battery-st…"`
+   * for a field holding a long secret): a start of a secret right before the ellipsis is masked
+   * with it. Glued to a longer word, only a start of 4 characters or more of a long secret counts,
+   * as for whole secrets: the cut words of ordinary messages would otherwise turn to •••.
+   */
+  private maskClipped(text: string): string {
+    let out = '';
+    let from = 0;
+    for (let at = text.indexOf(CLIPPED); at !== -1; at = text.indexOf(CLIPPED, at + 1)) {
+      let cut = 0;
+      for (const secret of this.values) {
+        for (let k = Math.min(secret.length - 1, at - from); k > cut; k--) {
+          if (!text.startsWith(secret.slice(0, k), at - k)) continue;
+          if (!inWord(text, at - k - 1) || (k >= 4 && secret.length >= SecretMask.WHOLE_LENGTH)) cut = k;
+          break;
+        }
+      }
+      if (!cut) continue;
+      out += text.slice(from, at - cut) + MASK;
+      from = at + CLIPPED.length;
+    }
+    return out + text.slice(from);
   }
 
   /** A masked copy; objects and arrays are copied only when something in them changed. */
@@ -128,6 +153,19 @@ export class SecretMask {
     }
     return value;
   }
+}
+
+const CLIPPED = '…';
+
+/**
+ * The ways a secret reaches a message besides as it is: quoted with JSON.stringify (a `"` or `\`
+ * in it escaped), and with its runs of white space made one space (what a listing's text becomes
+ * when a message names it on one line).
+ */
+function shownForms(secret: string): string[] {
+  const oneLine = secret.replace(/\s+/g, ' ').trim();
+  const forms = [secret, oneLine].flatMap((f) => [f, JSON.stringify(f).slice(1, -1)]);
+  return [...new Set(forms)].filter((f) => f !== '');
 }
 
 function maskAlone(text: string, secret: string): string {

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
+import { SecretMask } from '../../src/engine/runner/parameters.js';
+import type { ProgressEvent } from '../../src/engine/runner/types.js';
+import { loadScenario } from '../../src/validate/index.js';
+import { rig, type Rig } from './harness.js';
+
+const ANDROID = 'virtual-android-1';
+
+const strings = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
+const unescapeMarkup = (text: string): string =>
+  text.replace(/&(quot|apos|lt|gt|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ENTITIES[name.toLowerCase()]);
+
+const t = suite<{ r: Rig }>('a secret is masked in the forms messages show it in: JSON-quoted, cut short, on one line');
+t.before.each((ctx) => {
+  ctx.r = rig();
+});
+t.after.each(async (ctx) => {
+  await ctx.r.close();
+});
+
+t('a quote or a backslash in a secret: its JSON-escaped form is masked too', () => {
+  const mask = new SecretMask();
+  mask.add('Pa"ss\\word9');
+  assert.is(mask.text('no element matches "the Pa\\"ss\\\\word9 button"'), 'no element matches "the ••• button"');
+  assert.is(mask.text('typed Pa"ss\\word9'), 'typed •••');
+});
+
+t('a long secret cut short by a message is masked from where it starts, not left as its first characters', () => {
+  const mask = new SecretMask();
+  mask.add('correct-horse-battery-staple-and-more');
+  assert.is(mask.text('on screen: "correct-horse-battery-staple-an…" (edittext)'), 'on screen: "•••" (edittext)');
+  assert.is(mask.text('on screen: "user:correct-horse-battery-stap…" (edittext)'), 'on screen: "user:•••" (edittext)');
+  assert.is(mask.text('on screen: "usercorrect-horse…" (edittext)'), 'on screen: "user•••" (edittext)', 'glued to a word');
+  // A cut word that may be the secret's start goes; glued to a word, a start under 4 characters stays.
+  assert.is(mask.text('"Sign in to see your items and c…", … (25 named elements)'), '"Sign in to see your items and •••", … (25 named elements)');
+  assert.is(mask.text('"A long title that ends with c…"'), '"A long title that ends with •••"');
+  assert.is(mask.text('"A long title that ends with abc…"'), '"A long title that ends with abc…"');
+  assert.is(mask.text('"A long title that endsc…"'), '"A long title that endsc…"');
+});
+
+t('white space in a secret made one space, as a message lists a text on one line', () => {
+  const mask = new SecretMask();
+  mask.add('two  words\tand more');
+  assert.is(mask.text('on screen: "two words and more" (text)'), 'on screen: "•••" (text)');
+});
+
+t('a run never shows a secret with a quote in it, nor the start of a long one, in its result, progress, junit.xml or report.html', async ({ r }) => {
+  for (const SECRET of ['Pa<ss>&"wo\'rd\\Ze', 'correct-horse-battery-staple-and-more-words']) {
+    const scenario = loadScenario(
+      JSON.stringify({
+        $schema_version: '2.2', scenario_id: 'secret_forms', name: 'n', description: 'd', platform: 'android', app_package: 'com.mobilebridge.demo',
+        metadata: { app_version: '1', environment: 't' },
+        parameters: { ACCOUNT: { secret: true } },
+        steps: [
+          { id: 'launch', action: 'launch_app', description: 'Launch' },
+          { id: 'open', action: 'open_url', description: 'sign-in', value: 'mbdemo://screen/signin' },
+          { id: 'fill', action: 'type', description: 'type it', target: 'the Email field', value: '${ACCOUNT}' },
+          // Each miss lists what the screen shows, the field with the secret in it included.
+          { id: 'by_name', action: 'tap', description: 'names the secret', target: 'the ${ACCOUNT} switch', optional: true },
+          { id: 'missing', action: 'tap', description: 'not there', target: 'the Checkout button', optional: true },
+        ],
+        assertions: [{ id: 'quoted', after_step: 'fill', type: 'element_text', description: 'quotes it', element_description: 'the Email field', expected_value: 'not ${ACCOUNT}' }],
+      }),
+    ).scenario!;
+    const events: ProgressEvent[] = [];
+    const { document: d, resultFile } = await runScenario({
+      engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none',
+      parameters: { given: { ACCOUNT: SECRET } }, onProgress: (e) => events.push(e),
+    });
+    assert.is(d.steps_executed.find((s) => s.step_id === 'missing')?.status, 'skipped', d.summary);
+    assert.match(d.steps_executed.find((s) => s.step_id === 'missing')!.error_message!, /on screen: "•••"/);
+    // Each output as the text a reader gets: the strings of the JSON, the markup's entities decoded.
+    const outputs = {
+      result: strings(JSON.parse(readFileSync(resultFile, 'utf8'))),
+      progress: strings(events),
+      junit: [unescapeMarkup(junitXml([{ document: d, name: 'secret_forms.json' }]))],
+      html: [unescapeMarkup(await htmlReport(r.out, [{ document: d, name: 'secret_forms.json' }]))],
+    };
+    const start = SECRET.slice(0, 12);
+    for (const [where, texts] of Object.entries(outputs)) {
+      for (const shown of [SECRET, JSON.stringify(SECRET).slice(1, -1), start]) assert.not.ok(texts.some((text) => text.includes(shown)), `${shown} leaked into ${where}`);
+    }
+  }
+});
+
+t.run();
