@@ -10,6 +10,7 @@ import type { NotStartedRun } from '../../engine/runner/reports/types.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { EXIT, printJson, tokenFromFlags } from '../command.js';
 import { refuse } from '../run-refusal.js';
+import { progressPrinter, type ProgressLike } from '../run-progress.js';
 
 export interface BridgeRunPlan {
   bridge: string;
@@ -73,10 +74,15 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
       say(`leased ${devices.join(', ')}`);
     }
 
+    // Notifications name the run, not the file: the started one ties its run_id to a scenario_id.
+    const shape = { scenarios: plan.files.length, devices: devices.length };
+    const fileOf = new Map(plan.files.map((f) => [f.scenario?.scenario_id, f.name]));
+    const printers = new Map<string, (e: ProgressLike) => void>();
     client.on('scenario.progress', (e) => {
-      const p = e as { type?: string; step?: { status: string; step_id: string; error_message?: string }; summary?: string; device?: string };
-      if (p.type === 'step' && p.step) process.stderr.write(`  ${p.step.status.padEnd(12)} ${p.step.step_id}${p.step.error_message ? `: ${p.step.error_message}` : ''}\n`);
-      if (p.type === 'finished') process.stderr.write(`${p.summary}\n`);
+      const p = e as ProgressLike & { run_id?: string; scenario_id?: string };
+      if (p.type === 'started' && p.run_id) printers.set(p.run_id, progressPrinter(fileOf.get(p.scenario_id ?? '') ?? p.scenario_id ?? p.run_id, shape));
+      const print = p.run_id ? printers.get(p.run_id) : undefined;
+      (print ?? progressPrinter(p.run_id ?? '', { scenarios: 1, devices: 1 }))(p);
     });
     const results: { document: ResultDocument; name: string; resultFile: string }[] = new Array(plan.files.length);
     let next = 0;

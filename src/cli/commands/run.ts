@@ -10,6 +10,7 @@ import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from 
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, undeclaredParameters, withoutFlows } from '../run-authoring.js';
 import { listRuns } from '../run-list.js';
+import { progressPrinter } from '../run-progress.js';
 import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
@@ -252,14 +253,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         if (!routing.ok) {
           return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
         }
-        const planned: PlannedRun[] = selected.map((l) => ({
-          name: relative(process.cwd(), l.file) || l.file,
-          folder: l.folder,
-          options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: (e) => {
-            if (e.type === 'step') process.stderr.write(`  ${e.step.status.padEnd(12)} ${e.step.step_id}${e.step.error_message ? `: ${e.step.error_message}` : ''}\n`);
-            if (e.type === 'finished') process.stderr.write(`${e.summary}\n`);
-          } },
-        }));
+        const shape = { scenarios: selected.length, devices: routing.devices.length };
+        const planned: PlannedRun[] = selected.map((l) => {
+          const name = relative(process.cwd(), l.file) || l.file;
+          return { name, folder: l.folder, options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: progressPrinter(name, shape) } };
+        });
         const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
         const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
         // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
