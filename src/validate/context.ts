@@ -45,7 +45,7 @@ export interface Context {
 /** A flow file as seen from the scenario that names it. */
 export type FlowCheck =
   | { kind: 'ok'; parameters: string[] }
-  | { kind: 'missing'; why: string }
+  | { kind: 'missing'; why: string; meant?: string }
   | { kind: 'cycle'; chain: string[] }
   | { kind: 'invalid'; errors: string[] };
 

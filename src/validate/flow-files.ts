@@ -4,8 +4,9 @@
  * The folder tree is the top scenario's: a flow in flows/ may name ../common/x.json as long as
  * that stays under the top scenario's folder.
  */
-import { realpathSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { closest } from './suggest.js';
 import { readRegularTextSync } from './regular-file.js';
 import type { FileChecks, FlowCheck } from './context.js';
 
@@ -36,6 +37,34 @@ function real(path: string): string | undefined {
   }
 }
 
+/** How far below a scenario's folder, and how many files, the search for a misspelt flow goes. */
+const NEARBY_DEPTH = 3;
+const NEARBY_FILES = 2000;
+
+/**
+ * The *.json files below `dir` as a flow step would name them (`flows/login.json`), for the
+ * did-you-mean of a flow that does not exist. Hidden folders and node_modules hold no scenarios.
+ */
+function jsonFilesBelow(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (abs: string, rel: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (found.length >= NEARBY_FILES) return;
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isFile() && e.name.endsWith('.json')) found.push(name);
+      else if (e.isDirectory() && depth < NEARBY_DEPTH && !e.name.startsWith('.') && e.name !== 'node_modules') walk(join(abs, e.name), name, depth + 1);
+    }
+  };
+  walk(dir, '', 0);
+  return found;
+}
+
 const inside = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
@@ -45,6 +74,12 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
   const root = real(rootDir) ?? resolve(rootDir);
   const seen = new Map<string, FlowCheck>();
   const shown = (abs: string): string => relative(rootDir, abs) || abs;
+  let nearby: string[] | undefined;
+  // The file meant by a path that names none, when one is close (flow/logn.json → flows/login.json).
+  const meant = (rel: string): string | undefined => {
+    nearby ??= jsonFilesBelow(baseDir).filter((f) => !stack.includes(resolve(baseDir, f)));
+    return closest(rel.replace(/\\/g, '/').replace(/^\.\//, ''), nearby);
+  };
   return {
     cycle() {
       for (const r of seen.values()) if (r.kind === 'cycle') return r.chain;
@@ -67,7 +102,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
       } else {
         // Never blocks on a FIFO or device named as a flow, like every scenario read.
         const read = readRegularTextSync(abs, MAX_FLOW_BYTES);
-        if ('why' in read) result = { kind: 'missing', why: read.why };
+        if ('why' in read) result = read.why === 'no such file' ? { kind: 'missing', why: read.why, meant: meant(rel) } : { kind: 'missing', why: read.why };
         else {
           const report = validateFlow(read.text, abs, dirname(abs), rootDir, [...stack, abs]);
           if (report.cycle) result = { kind: 'cycle', chain: report.cycle };

@@ -84,7 +84,7 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
   const found = ctx.files.flow(flow);
   switch (found.kind) {
     case 'missing':
-      if (found.why === 'no such file') report(ctx, p, 'flow-missing', `flow "${flow}" does not exist (relative to this scenario's folder); fix the path or create the flow scenario`);
+      if (found.why === 'no such file') report(ctx, p, 'flow-missing', `flow "${flow}" does not exist (relative to this scenario's folder); fix the path or create the flow scenario`, found.meant ? `did you mean "${found.meant}"?` : undefined);
       else report(ctx, p, 'flow-missing', `flow "${flow}" cannot be read: ${found.why}; a flow is a scenario file`);
       return;
     case 'cycle':

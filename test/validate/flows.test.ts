@@ -69,4 +69,18 @@ flows('a flow of a flow that comes back is a cycle in both, with the chain', ({ 
   assert.match(String(errors[0][2]), /a\.json → b\.json → a\.json/);
 });
 
+flows('a misspelt flow path suggests the flow file it is close to, and only a close one', ({ dir }) => {
+  mkdirSync(join(dir, 'flows'));
+  writeFileSync(join(dir, 'flows', 'login.json'), scenario('login_flow', [open]));
+  const file = join(dir, 'main.json');
+  const text = scenario('main', [{ id: 'a', flow: 'flow/logn.json' }, { id: 'b', flow: 'flows/Login.json' }, { id: 'c', flow: 'flows/checkout.json' }]);
+  writeFileSync(file, text);
+  const errors = validateScenarioText(text, file, { baseDir: dir }).errors.map((e) => [e.rule, e.path, e.suggestion]);
+  assert.equal(errors, [
+    ['flow-missing', '/steps/0/flow', 'did you mean "flows/login.json"?'],
+    ['flow-missing', '/steps/1/flow', 'did you mean "flows/login.json"?'],
+    ['flow-missing', '/steps/2/flow', 'fix the path or create the flow scenario'],
+  ]);
+});
+
 flows.run();
