@@ -40,7 +40,8 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     into.push(rec);
     state.statuses.set(step.id, rec.status);
     await state.stepDone(rec);
-    if (rec.status === 'skipped') state.skipAfter(step, rec.error_message ?? 'skipped');
+    // A step a cancel cut short leaves its assertions to the run's end, which says the run was cancelled.
+    if (rec.status === 'skipped' && !(flow === 'stop' && state.cancelled())) state.skipAfter(step, rec.error_message ?? 'skipped');
     else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
     return flow;
   };
@@ -136,7 +137,7 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
       rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
       rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
-    }
+    } else if (flow === 'stop' && state.cancelled()) cutShort(rec, step.sub_steps.length, 'its sub-steps', 'sub-steps');
     return finish(flow);
   }
   return finish('continue');
@@ -158,9 +159,20 @@ async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>
     state.scope.leave();
   }
   flowStatus(rec);
+  if (rec.status === 'passed' && flow === 'stop' && state.cancelled()) cutShort(rec, use.steps.length, 'the flow', 'steps');
   // The screen the flow left behind is this step's screenshot, as after any other step (SPEC §5).
   if (!state.cancelled()) await state.screenshotFor(rec, step, rec.status !== 'passed');
   return finish(flow);
+}
+
+/**
+ * A flow or a parent whose inner steps a cancel stopped did not do its work: `passed` would claim
+ * the steps that never ran. `skipped` is what the run's assertions never reached are, too.
+ */
+function cutShort(rec: StepResult, planned: number, what: string, unit: string): void {
+  if (rec.status !== 'passed') return;
+  rec.status = 'skipped';
+  rec.error_message = `the run was cancelled before ${what} finished: ${rec.sub_steps_executed?.length ?? 0} of its ${planned} ${unit} ran`;
 }
 
 async function fail(rec: StepResult, err: unknown, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
