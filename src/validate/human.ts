@@ -13,7 +13,26 @@ function excerpt(lines: string[] | undefined, issue: ValidationIssue): string[] 
   const start = source.length > 120 ? Math.max(0, issue.column - 60) : 0;
   const shown = (start > 0 ? '…' : '') + source.slice(start, start + 120);
   const caretAt = issue.column - 1 - start + (start > 0 ? 1 : 0);
-  return [`    ${gutter} | ${shown}`, `    ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, caretAt))}^`];
+  return [`    ${gutter} | ${shown}`, `    ${' '.repeat(gutter.length)} | ${under(shown.slice(0, Math.max(0, caretAt)))}^`];
+}
+
+/** East Asian wide and fullwidth characters: a terminal gives each two columns. */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+const COMBINING = /[\u0300-\u036f\u200b-\u200d\ufe0f]/;
+
+/**
+ * Blank space as wide on a terminal as `prefix`, so the caret lands under the column: a tab stays a
+ * tab (JSON indented with tabs is common, and a terminal's tab width is its own), a wide character
+ * or an emoji takes two columns, a combining mark none.
+ */
+function under(prefix: string): string {
+  let out = '';
+  for (const ch of prefix) {
+    if (ch === '\t') out += '\t';
+    else if (COMBINING.test(ch)) continue;
+    else out += ch.length > 1 || WIDE.test(ch) ? '  ' : ' ';
+  }
+  return out;
 }
 
 function renderIssue(kind: 'error' | 'warning', issue: ValidationIssue, lines: string[] | undefined): string[] {
