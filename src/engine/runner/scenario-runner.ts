@@ -201,8 +201,12 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
     const failedAssertions = doc.assertion_results.filter((a) => a.status === 'failed' || a.status === 'error');
     const passed = !bad && failedAssertions.length === 0 && state.needsManual.length === 0;
     doc.status = passed ? 'passed' : 'failed';
-    const parts = [`${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed`, `${doc.passed_assertions}/${doc.total_assertions} assertions passed`];
-    if (doc.skipped_assertions) parts.push(`${doc.skipped_assertions} skipped`);
+    // Skipped steps are counted with the steps, skipped assertions with the assertions: "7/8 steps passed" alone reads as one failure.
+    const skippedSteps = steps.filter((s) => s.status === 'skipped').length;
+    const parts = [
+      `${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed${skippedSteps ? ` (${skippedSteps} skipped)` : ''}`,
+      `${doc.passed_assertions}/${doc.total_assertions} assertions passed${doc.skipped_assertions ? ` (${doc.skipped_assertions} skipped)` : ''}`,
+    ];
     if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_code ? `${bad.error_code}: ` : ''}${bad.error_message ?? 'no message'}`);
     if (failedAssertions.length) parts.push(failingAssertions(failedAssertions));
     if (state.needsManual.length) parts.push(`needs manual action: ${state.needsManual.join('; ')}`);
