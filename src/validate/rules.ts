@@ -44,7 +44,7 @@ export const RULES = {
   'scenario-id-duplicate': ['error', 'Two files validated (or run) together share a `scenario_id`.'],
   'after-step-unknown': ['error', '`after_step` names no step (any step id, nested or not, is allowed).'],
   'condition-step-unknown': ['error', '`previous_step_skipped.step_id` names no step.'],
-  'condition-step-not-earlier': ['error', '`previous_step_skipped.step_id` names a step that has not run yet (itself, a later step or an enclosing step).'],
+  'condition-step-not-earlier': ['error', '`previous_step_skipped.step_id` names a step that has not run yet (itself, a later step or an enclosing step; for an assertion, one that has not run when it is checked).'],
   'variable-undeclared': ['error', 'A `${name}` reference, condition or assertion uses a name declared neither in `variables` nor in `parameters`.'],
   'variable-syntax': ['error', 'A malformed `${...}` reference (write `$${` for a literal `${`).'],
   'variable-unused': ['warning', 'A declared variable is never captured nor referenced.'],

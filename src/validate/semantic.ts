@@ -84,7 +84,7 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
     if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
     if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
-    if (a.condition !== undefined) checkAssertionCondition(ctx, a.condition, `${p}/condition`);
+    if (a.condition !== undefined) checkAssertionCondition(ctx, a.condition, `${p}/condition`, after);
   }
 }
 

@@ -48,13 +48,24 @@ function checkUnattended(ctx: Context, path: string, what: string): void {
   report(ctx, path, 'unattended-replay', `${what} cannot replay unattended ${where} (no platform primitive); the runner marks it needs_manual`, 'do it by hand before the run, or restrict the scenario to android');
 }
 
-/** A 2.2 assertion's condition: the step condition's rules, without the "earlier step" order. */
-export function checkAssertionCondition(ctx: Context, cond: unknown, pointer: string): void {
-  checkCondition(ctx, undefined, cond, pointer);
+/**
+ * A 2.2 assertion's condition: the step condition's rules. It is evaluated right after `after_step`
+ * (whose sub-steps have run by then), so a previous_step_skipped names that step, an earlier one or
+ * one nested under it: any other has not run yet, and "never ran" counts as skipped, so the
+ * condition would always hold.
+ */
+export function checkAssertionCondition(ctx: Context, cond: unknown, pointer: string, afterStep: string | undefined): void {
+  const after = afterStep === undefined ? undefined : ctx.stepById.get(afterStep);
+  checkCondition(ctx, undefined, cond, pointer, after && afterStep !== undefined ? { id: afterStep, entry: after } : undefined);
 }
 
-/** `entry` is the step that carries the condition; none for an assertion's condition. */
-function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknown, p: string): void {
+function hasRunAfter(ref: string, target: StepEntry, after: { id: string; entry: StepEntry }): boolean {
+  if (target.ancestors.includes(after.id)) return true;
+  return target.order <= after.entry.order && !after.entry.ancestors.includes(ref);
+}
+
+/** `entry` is the step that carries the condition; none for an assertion's condition, which is checked after `checkedAfter`. */
+function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknown, p: string, checkedAfter?: { id: string; entry: StepEntry }): void {
   if (!isObj(cond)) return;
   switch (cond.type) {
     case 'previous_step_skipped': {
@@ -66,6 +77,9 @@ function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknow
       } else if (entry && (target.order >= entry.order || entry.ancestors.includes(ref))) {
         const why = target === entry ? 'is this step itself' : entry.ancestors.includes(ref) ? 'encloses this step (it has not finished)' : 'comes later';
         report(ctx, `${p}/step_id`, 'condition-step-not-earlier', `step_id "${ref}" ${why}; previous_step_skipped must name a step that runs before this one`);
+      } else if (checkedAfter && !hasRunAfter(ref, target, checkedAfter)) {
+        const why = checkedAfter.entry.ancestors.includes(ref) ? `encloses step ${checkedAfter.id} (it has not finished)` : `comes after step ${checkedAfter.id}`;
+        report(ctx, `${p}/step_id`, 'condition-step-not-earlier', `step_id "${ref}" ${why}, so it has not run when this assertion is checked and would always count as skipped; name ${checkedAfter.id} or a step before it, or move the assertion's after_step`);
       }
       return;
     }
