@@ -44,7 +44,7 @@ export interface Context {
 
 /** A flow file as seen from the scenario that names it. */
 export type FlowCheck =
-  | { kind: 'ok'; parameters: string[] }
+  | { kind: 'ok'; parameters: string[]; secrets: string[] }
   | { kind: 'missing'; why: string; meant?: string }
   | { kind: 'cycle'; chain: string[] }
   | { kind: 'invalid'; errors: string[] };

@@ -20,7 +20,7 @@ export type FlowValidator = (
   baseDir: string,
   rootDir: string,
   stack: string[],
-) => { errors: { rule: string; path: string }[]; parameters: string[]; cycle?: string[] };
+) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[] };
 
 export interface ScenarioFileChecks extends FileChecks {
   /** The first cycle a flow of this scenario ran into, as file names from the top folder. */
@@ -110,7 +110,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);
             const more = report.errors.length > FIRST_ERRORS ? ` and ${report.errors.length - FIRST_ERRORS} more` : '';
             result = { kind: 'invalid', errors: [`${report.errors.length} error${report.errors.length === 1 ? '' : 's'}: ${first.join(', ')}${more}`] };
-          } else result = { kind: 'ok', parameters: report.parameters };
+          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets };
         }
       }
       seen.set(rel, result);

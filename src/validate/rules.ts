@@ -51,6 +51,7 @@ export const RULES = {
   'parameter-unused': ['warning', 'A declared parameter is never referenced.'],
   'parameter-shadows-variable': ['error', 'A name declared both as a parameter and as a variable, so `${NAME}` would be ambiguous.'],
   'secret-default': ['warning', 'A secret parameter has a `default`: the secret is then in the file for anyone who reads it.'],
+  'secret-literal': ['warning', 'A flow step passes a value written in the file to a secret parameter of the flow: the secret is then in the file for anyone who reads it.'],
   'flow-missing': ['error', 'A `flow` step names a file that does not exist.'],
   'flow-invalid': ['error', 'The scenario a `flow` step names does not validate (its first errors are quoted).'],
   'flow-cycle': ['error', 'Flows that include each other (a → b → a).'],

@@ -96,6 +96,9 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
     case 'ok':
       if (!params) return;
       for (const key of Object.keys(params)) {
+        if (found.secrets.includes(key) && typeof params[key] === 'string' && !/\$\{/.test((params[key] as string).replace(/\$\$\{/g, ''))) {
+          report(ctx, child(child(pointer, 'parameters'), key), 'secret-literal', `flow "${flow}" declares "${key}" secret, but this step passes it a value written in the file, so the secret is there for anyone who reads it; declare a secret parameter ${key} in this scenario's "parameters" and pass "\${${key}}" (its value then comes from --param, --params-file or MB_PARAM_${key})`, `pass "\${${key}}" from a secret parameter of this scenario`);
+        }
         if (found.parameters.includes(key)) continue;
         const known = found.parameters.length ? `it declares: ${found.parameters.join(', ')}` : 'it declares none';
         report(ctx, child(child(pointer, 'parameters'), key), 'flow-parameter-unknown', `flow "${flow}" has no parameter "${key}" (${known}); remove it or declare it in the flow's "parameters"`, didYouMean(key, found.parameters));

@@ -128,8 +128,9 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
 const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack) => {
   const nested = check(text, file, { baseDir, rootDir, stack }, false);
   const declared = nested.parameters;
-  const parameters = typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.keys(declared) : [];
-  return { errors: nested.report.errors, parameters, cycle: nested.files?.cycle() };
+  const entries = typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.entries(declared as Record<string, unknown>) : [];
+  const secrets = entries.filter(([, d]) => typeof d === 'object' && d !== null && (d as { secret?: unknown }).secret === true).map(([name]) => name);
+  return { errors: nested.report.errors, parameters: entries.map(([name]) => name), secrets, cycle: nested.files?.cycle() };
 };
 
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
