@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runScenario } from '../../src/engine/runner/index.js';
+import type { VerbClock } from '../../src/engine/verbs/index.js';
 import type { ResultDocument, StepResult } from '../../src/validate/index.js';
 import { loadScenario, validateResultValue } from '../../src/validate/index.js';
 import { rig, run, type Rig } from './harness.js';
@@ -85,6 +86,75 @@ t('a flow that finished before the cancel keeps its verdict', async ({ r }) => {
   });
   assert.is(record(d, 'login')?.status, 'passed');
   assert.is(record(d, 'login')?.sub_steps_executed?.length, 3);
+});
+
+t('a cancel while the waiting assertion of a flow looks again keeps the flow record and the steps it ran', async ({ r }) => {
+  // As the real clock does, a sleep ends with an error once the run is cancelled: the cancel surfaces
+  // inside the flow, in its assertion's wait.
+  const controller = new AbortController();
+  let armed = false;
+  let sleeps = 0;
+  const clock: VerbClock = {
+    now: () => r.clock.now(),
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw new Error('aborted');
+      r.clock.advance(ms);
+      if (armed && ++sleeps === 2) {
+        controller.abort();
+        throw new Error('aborted');
+      }
+    },
+  };
+  const { document: d } = await run(r, 'params_login', ANDROID, {
+    parameters: { given: { PASSWORD: 'secret123' } },
+    clock,
+    signal: controller.signal,
+    onProgress: (e) => {
+      if (e.type === 'step' && e.step.step_id === 'login.submit') armed = true;
+    },
+  });
+  assert.is(d.status, 'cancelled');
+  assert.ok(sleeps >= 2, 'the cancel came during the wait');
+  const login = record(d, 'login');
+  assert.ok(login, `the flow step is recorded: ${JSON.stringify(d.steps_executed.map((s) => s.step_id))}`);
+  assert.equal(login!.sub_steps_executed!.map((s) => [s.step_id, s.status]), [['login.type_email', 'passed'], ['login.type_password', 'passed'], ['login.submit', 'passed']]);
+  // All its steps ran: only the check was cut short, and that check is skipped, not failed.
+  assert.is(login!.status, 'passed');
+  const home = d.assertion_results.find((a) => a.assertion_id === 'login.home_list')!;
+  assert.is(home.status, 'skipped');
+  assert.match(home.message, /not checked after step login\.submit \(the run was cancelled\)/);
+  assert.match(d.summary, /^cancelled after \d+ steps/);
+  assert.not.match(d.summary, /^cancelled after 3 steps/, 'the flow and its steps count');
+});
+
+t('a cancel while a step looks at its element_visible condition leaves that step unrecorded, not failed', async ({ r }) => {
+  const scenario = loadScenario(
+    JSON.stringify({
+      $schema_version: '2.1', scenario_id: 'condition_cancel', name: 'n', description: 'd', platform: 'android', app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1', environment: 't' },
+      steps: [
+        { id: 'open_more', action: 'open_url', description: 'more', value: 'mbdemo://screen/more' },
+        { id: 'save', action: 'tap', description: 'save', target: 'Save draft', condition: { type: 'element_visible', element_description: 'Save draft' } },
+      ],
+      assertions: [{ id: 'saved', after_step: 'save', type: 'toast_visible', description: 'toast', expected_text: 'Draft saved' }],
+    }),
+  ).scenario!;
+  const controller = new AbortController();
+  let armed = false;
+  const off = r.engine.onCall((e) => {
+    if (armed && e.tool === 'mobile_list_elements_on_screen') controller.abort();
+  });
+  const { document: d } = await runScenario({
+    engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, targetWaitMs: 1000, settleMs: 0, screenshots: 'none',
+    signal: controller.signal,
+    onProgress: (e) => {
+      if (e.type === 'step' && e.step.step_id === 'open_more') armed = true;
+    },
+  });
+  off();
+  assert.is(d.status, 'cancelled');
+  assert.equal(d.steps_executed.map((s) => [s.step_id, s.status]), [['open_more', 'passed']]);
+  assert.is(d.summary, 'cancelled after 1 step (during step save, whose result is not recorded)');
 });
 
 t.run();

@@ -57,6 +57,11 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
         return finish('continue');
       }
     } catch (err) {
+      // A look cut short by the cancel is no verdict on the step: like a cut-short action, it is not recorded.
+      if (state.cancelled()) {
+        state.cancelledDuring ??= step.id;
+        return 'stop';
+      }
       return fail(rec, err, finish);
     }
   }
@@ -133,7 +138,7 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
   if (step.sub_steps?.length && rec.status === 'passed') {
     rec.sub_steps_executed = [];
     // The parent's record goes in first so that progress shows it before its children.
-    const flow = await runSteps(state, step.sub_steps, rec.sub_steps_executed);
+    const flow = await runInside(state, step.sub_steps, rec.sub_steps_executed);
     if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
       rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
       rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
@@ -154,7 +159,7 @@ async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>
   rec.sub_steps_executed = [];
   let flow: Flow;
   try {
-    flow = await runSteps(state, use.steps, rec.sub_steps_executed);
+    flow = await runInside(state, use.steps, rec.sub_steps_executed);
   } finally {
     state.scope.leave();
   }
@@ -166,11 +171,26 @@ async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>
 }
 
 /**
+ * The inner steps of a flow or a parent. A cancel can surface inside them as an error (a wait or a
+ * settle in an assertion that follows an inner step); the container's record must still be written,
+ * or the steps that ran on the device would vanish from the result with it.
+ */
+async function runInside(state: RunState, steps: AnyStep[], into: StepResult[]): Promise<Flow> {
+  try {
+    return await runSteps(state, steps, into);
+  } catch (err) {
+    if (!state.cancelled()) throw err;
+    return 'stop';
+  }
+}
+
+/**
  * A flow or a parent whose inner steps a cancel stopped did not do its work: `passed` would claim
  * the steps that never ran. `skipped` is what the run's assertions never reached are, too.
  */
 function cutShort(rec: StepResult, planned: number, what: string, unit: string): void {
-  if (rec.status !== 'passed') return;
+  // Every inner step has its record: only a check after the last one was cut short.
+  if (rec.status !== 'passed' || (rec.sub_steps_executed?.length ?? 0) >= planned) return;
   rec.status = 'skipped';
   rec.error_message = `the run was cancelled before ${what} finished: ${rec.sub_steps_executed?.length ?? 0} of its ${planned} ${unit} ran`;
 }
