@@ -66,6 +66,12 @@ export function parameterSources(pairs: string[], paramsFile: string | undefined
     }
     const parsed = json.value;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: `--params-file ${paramsFile}: must hold one JSON object of NAME: "value"` };
+    // JSON keeps the last of two equal names without a word: the run would type a value nobody meant.
+    const twice = json.duplicates.find((d) => d.pointer === `/${d.key}`);
+    if (twice) {
+      const [at] = positionsOf(json.text, [twice.offset]);
+      return { error: `--params-file ${paramsFile}: ${twice.key} is given twice (again at line ${at.line}, column ${at.column}); keep one (values are not quoted here, they may be secrets)` };
+    }
     file = {};
     for (const [name, value] of Object.entries(parsed)) {
       const bad = checkName(name, `--params-file ${paramsFile}`);
