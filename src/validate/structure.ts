@@ -203,7 +203,8 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
     }
     const rule = tag ?? 'enum-value';
     const got = typeof issue.input === 'string' ? `"${issue.input}"` : typeName(issue.input);
-    const variant = issue.type === 'variant' && !isRecord(issue.input) ? variantTags(issue.message) : undefined;
+    // `expected` is "Object" only when the value itself is not an object; a misspelt "type" of an object lists the tags.
+    const variant = issue.type === 'variant' && issue.expected === 'Object' && !isRecord(issue.input) ? variantTags(issue.message) : undefined;
     if (variant) {
       const want = `an object whose "${variant.key}" is one of: ${variant.tags.join(', ')}`;
       return { path, rule, message: `${field} ${got} is not an object; give ${want}`, suggestion: `give ${want}` };

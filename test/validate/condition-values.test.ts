@@ -84,6 +84,12 @@ test('a condition or assertion that is not an object names the types to give, no
   assert.is(`${e.rule} ${e.path}`, 'unknown-assertion-type /assertions/0');
   assert.match(e.message, /^assertions\[0\] "element_exists" is not an object; give an object whose "type" is one of: element_exists, element_not_exists, element_visible, /);
   assert.match(String(e.suggestion), /^give an object whose "type" is one of: element_exists, /);
+  // An object with a misspelt type is an object: it keeps its did-you-mean (the viewer's quick fix applies it).
+  doc.assertions = [{ id: 'a', type: 'element_visble', description: 'd', element_description: 'the Sign in button' }];
+  const [typo] = validateScenarioValue(doc).errors;
+  assert.is(`${typo.rule} ${typo.path}`, 'unknown-assertion-type /assertions/0/type');
+  assert.not.match(typo.message, /not an object/);
+  assert.match(String(typo.suggestion), /element_visible/);
 });
 
 test.run();
