@@ -176,6 +176,10 @@ t('precedence: --param, then --params-file, then MB_PARAM_*, then default', () =
   const r = resolveParameters(declared, { given: { A: 'given' }, file: { A: 'file', B: 'file' }, env: { MB_PARAM_A: 'env', MB_PARAM_B: 'env', MB_PARAM_C: 'env' } });
   assert.equal(r.values, { A: 'given', B: 'file', C: 'env', D: 'd' });
   assert.equal(r.missing, ['E']);
+  // CI gives an unset secret as an empty variable: that is no value (the default, or missing), not an empty password.
+  const empty = resolveParameters({ P: { secret: true }, Q: { default: 'd' } }, { env: { MB_PARAM_P: '', MB_PARAM_Q: '' } });
+  assert.equal([empty.values, empty.missing, empty.secrets], [{ Q: 'd' }, ['P'], []]);
+  assert.equal(resolveParameters({ P: {} }, { given: { P: '' } }).values, { P: '' }, 'an empty --param is given on purpose');
   const mask = new SecretMask();
   mask.add('ab', 'abcdefgh12');
   assert.is(mask.text('xabcdefgh12x ab'), 'x•••x •••', 'a secret of 8 characters or more is masked wherever it is');

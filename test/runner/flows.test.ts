@@ -71,7 +71,7 @@ t('a flow\'s parameter without a value names the flow step and gives advice that
   });
   const missing = await runTop(ctx, top());
   assert.is(missing.status, 'error');
-  assert.ok(missing.summary.endsWith('INVALID_PARAMETER: flow step login (flows/login.json) has no value for the flow\'s parameters USER_EMAIL, TOKEN; pass them in the step\'s "parameters": {"USER_EMAIL": "...", "TOKEN": "${TOKEN}"}, or give each with --param USER_EMAIL=..., a --params-file JSON object, or the environment variable MB_PARAM_USER_EMAIL'), missing.summary);
+  assert.ok(missing.summary.endsWith('INVALID_PARAMETER: flow step login (flows/login.json) has no value for the flow\'s parameters USER_EMAIL, TOKEN; pass them in the step\'s "parameters": {"USER_EMAIL": "...", "TOKEN": "${TOKEN}"}, or give each with --param USER_EMAIL=..., a --params-file JSON object, or the environment variable MB_PARAM_USER_EMAIL (not empty)'), missing.summary);
   // Both ways it names work.
   const byParam = await runTop(ctx, top(), { USER_EMAIL: 'a@b.c', TOKEN: 'xyz' });
   assert.is(byParam.status, 'passed', byParam.summary);

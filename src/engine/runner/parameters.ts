@@ -37,7 +37,10 @@ export function resolveParameters(declared: Parameters | undefined, sources: Par
   const missing: string[] = [];
   const secrets: string[] = [];
   for (const [name, decl] of Object.entries(declared ?? {})) {
-    const value = passed[name] ?? sources.given?.[name] ?? sources.file?.[name] ?? sources.env?.[`${ENV_PREFIX}${name}`] ?? decl.default;
+    // An empty variable is what CI gives for a secret that is not configured (`${{ secrets.X }}`):
+    // typing an empty password would run the scenario on a value nobody gave, so it is not a value.
+    const env = sources.env?.[`${ENV_PREFIX}${name}`] || undefined;
+    const value = passed[name] ?? sources.given?.[name] ?? sources.file?.[name] ?? env ?? decl.default;
     if (value === undefined) {
       missing.push(name);
       continue;
@@ -186,7 +189,7 @@ export interface MissingParameter {
   flow?: { step: string; file: string; outer: string[] };
 }
 
-const sources = (name: string) => `--param ${name}=..., a --params-file JSON object, or the environment variable ${ENV_PREFIX}${name}`;
+const sources = (name: string) => `--param ${name}=..., a --params-file JSON object, or the environment variable ${ENV_PREFIX}${name} (not empty)`;
 
 /**
  * The run's message when parameters have no value: names, and the ways to give one that work. A
