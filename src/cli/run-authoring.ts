@@ -35,6 +35,8 @@ export function takeRepeated(args: string[], name: string): { values: string[]; 
   return { values, rest };
 }
 
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
 function checkName(name: string, where: string): string | undefined {
   return PARAMETER_NAME.test(name) ? undefined : `${where}: "${name}" is not a parameter name (upper case letters, digits and _, starting with a letter, e.g. USER_EMAIL)`;
 }
@@ -42,14 +44,16 @@ function checkName(name: string, where: string): string | undefined {
 /** --param NAME=value pairs and the --params-file object, checked; `error` says what to fix. */
 export function parameterSources(pairs: string[], paramsFile: string | undefined, env: NodeJS.ProcessEnv): { sources?: ParameterSources; error?: string } {
   const given: Record<string, string> = {};
-  for (const pair of pairs) {
+  for (const [n, pair] of pairs.entries()) {
     const eq = pair.indexOf('=');
-    // Quoted only when it is a name: without its "=" the argument may be the (secret) value alone.
-    const shown = eq < 0 && PARAMETER_NAME.test(pair) ? ` ${pair}` : '';
-    if (eq <= 0) return { error: `--param${shown}: ${eq === 0 ? 'the name before "=" is missing' : 'there is no "="'}; write NAME=value, e.g. --param USER_EMAIL=demo@example.com` };
+    // Never quoted: without its "=" the argument may be the secret value alone, and an access key
+    // (AKIA…) looks just like a NAME. Its position tells which one is meant.
+    if (eq <= 0) return { error: `--param (the ${ordinal(n + 1)}): ${eq === 0 ? 'the name before "=" is missing' : 'there is no "="'}; write NAME=value, e.g. --param USER_EMAIL=demo@example.com` };
     const name = pair.slice(0, eq);
     const bad = checkName(name, '--param');
     if (bad) return { error: bad };
+    // Two values for one name: the run would use one the author did not mean (values not quoted: they may be secrets).
+    if (name in given) return { error: `--param ${name} is given twice; give each parameter once` };
     given[name] = pair.slice(eq + 1);
   }
   let file: Record<string, string> | undefined;

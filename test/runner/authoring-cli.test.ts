@@ -69,20 +69,29 @@ test('run: a malformed --params-file or --param says where and what to do, quoti
     const file = join(scenarios, 'params_login.json');
     writeFileSync(join(dir, 'broken.json'), '{\n  "PASSWORD": hunter2hunter2}');
     writeFileSync(join(dir, 'empty.json'), ' ');
-    const [broken, empty, bare, nameless] = await Promise.all([
+    const [broken, empty, bare, nameless, key, twice] = await Promise.all([
       cli(dir, [file, '--params-file', join(dir, 'broken.json'), '--list'], own(dir, 'broken')),
       cli(dir, [file, '--params-file', join(dir, 'empty.json')], own(dir, 'empty')),
       cli(dir, [file, '--param', 'hunter2hunter2', '--list'], own(dir, 'bare')),
       cli(dir, [file, '--param', '=hunter2hunter2'], own(dir, 'nameless')),
+      // An access key pasted alone looks like a NAME: still not echoed.
+      cli(dir, [file, '--param', 'EMAIL=a@b.c', '--param', 'AKIAIOSFODNN7EXAMPLE', '--list'], own(dir, 'key')),
+      cli(dir, [file, '--param', 'PASSWORD=hunter2hunter2', '--param', 'PASSWORD=hunter3hunter3', '--list'], own(dir, 'twice')),
     ]);
     assert.is(broken.code, 3);
     assert.match(broken.err, /--params-file \S+broken\.json is not valid JSON at line 2, column 15; fix it there/);
     assert.not.match(broken.err, /hunter|'h'/);
     assert.match(empty.err, /empty\.json is empty; /);
     assert.is(bare.code, 3);
-    assert.match(bare.err, /--param: there is no "="; write NAME=value/);
+    assert.match(bare.err, /--param \(the 1st\): there is no "="; write NAME=value/);
     assert.not.match(bare.err, /hunter/);
     assert.not.match(nameless.err, /hunter/);
+    assert.is(key.code, 3);
+    assert.match(key.err, /--param \(the 2nd\): there is no "="/);
+    assert.not.match(key.err, /AKIA/);
+    assert.is(twice.code, 3);
+    assert.match(twice.err, /--param PASSWORD is given twice; give each parameter once/);
+    assert.not.match(twice.err, /hunter/);
   });
 });
 
