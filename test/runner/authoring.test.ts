@@ -52,6 +52,17 @@ t('without timeout_ms the same assertion fails while the loading screen shows (s
   assert.is(d.status, 'failed');
 });
 
+t('a waiting assertion that never passes says it waited its timeout_ms', async ({ r }) => {
+  const flowFile = join(r.dir, 'scenarios', 'flows', 'sign_in_flow.json');
+  const flow = JSON.parse(readFileSync(flowFile, 'utf8')) as { assertions: Record<string, unknown>[] };
+  Object.assign(flow.assertions[0], { type: 'element_visible', element_description: 'the Frobnicate banner', timeout_ms: 1000 });
+  writeFileSync(flowFile, JSON.stringify(flow));
+  const d = (await run(r, 'params_login', ANDROID, { parameters: { given: { PASSWORD } } })).document;
+  const failed = assertion(d, 'login.home_list')!;
+  assert.is(failed.status, 'failed');
+  assert.match(failed.message, /; still so after waiting \d+ ms \(timeout_ms 1000\)$/);
+});
+
 t('on the virtual iPhone the condition holds, so the assertion is evaluated (and fails on its made-up title)', async ({ r }) => {
   const d = (await run(r, 'params_login', IOS, { parameters: { env: { MB_PARAM_PASSWORD: PASSWORD } } })).document;
   assert.is(assertion(d, 'login.home_list')?.status, 'passed', d.summary);

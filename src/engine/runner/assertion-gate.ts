@@ -24,10 +24,13 @@ export async function judgeAssertion(a: Assertion, look: Look, settleMs: number,
   }
   if (a.timeout_ms === undefined) return look(settleMs);
   // Every type is looked at again here, those the settle rule looks at once included: the author asked to wait.
-  const deadline = verbs.clock.now() + a.timeout_ms;
+  const started = verbs.clock.now();
+  const deadline = started + a.timeout_ms;
   for (;;) {
     const judged = await look(0);
-    if (judged.status !== 'failed' || verbs.clock.now() >= deadline || verbs.signal?.aborted) return judged;
+    if (judged.status !== 'failed' || verbs.signal?.aborted) return judged;
+    // Said in the message: a failure after waiting reads otherwise as if the screen was looked at once.
+    if (verbs.clock.now() >= deadline) return { ...judged, message: `${judged.message}; still so after waiting ${Math.round(verbs.clock.now() - started)} ms (timeout_ms ${a.timeout_ms})` };
     await verbs.clock.sleep(verbs.pollMs, verbs.signal);
     refresh();
   }
