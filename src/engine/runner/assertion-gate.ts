@@ -30,7 +30,7 @@ export async function judgeAssertion(a: Assertion, look: Look, settleMs: number,
     const judged = await look(0);
     if (judged.status !== 'failed' || verbs.signal?.aborted) return judged;
     // Said in the message: a failure after waiting reads otherwise as if the screen was looked at once.
-    if (verbs.clock.now() >= deadline) return { ...judged, message: `${judged.message}; still so after waiting ${Math.round(verbs.clock.now() - started)} ms (timeout_ms ${a.timeout_ms})` };
+    if (verbs.clock.now() >= deadline) return a.timeout_ms === 0 ? judged : { ...judged, message: `${judged.message}; still so after waiting ${Math.round(verbs.clock.now() - started)} ms (timeout_ms ${a.timeout_ms})` };
     await verbs.clock.sleep(verbs.pollMs, verbs.signal);
     refresh();
   }
