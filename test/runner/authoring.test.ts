@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,7 +26,7 @@ const flat = (steps: StepResult[]): StepResult[] => steps.flatMap((s) => [s, ...
 const assertion = (d: ResultDocument, id: string) => d.assertion_results.find((a) => a.assertion_id === id);
 
 t('a flow runs in place with its parameters: ids prefixed, clear_first replaced the junk, the waiting assertion passed', async ({ r }) => {
-  const { document: d, resultFile } = await run(r, 'params_login', ANDROID, { parameters: { given: { PASSWORD } } });
+  const { document: d, resultFile } = await run(r, 'params_login', ANDROID, { parameters: { given: { PASSWORD } }, screenshots: 'steps' });
   assert.is(d.status, 'passed', d.summary);
   const login = d.steps_executed.find((s) => s.step_id === 'login')!;
   assert.is(login.action, 'flow');
@@ -34,6 +34,12 @@ t('a flow runs in place with its parameters: ids prefixed, clear_first replaced 
   assert.is(assertion(d, 'junk_typed')?.status, 'passed');
   // Signed in: only the right email (not junk + email) gets past the form.
   assert.is(assertion(d, 'login.home_list')?.status, 'passed');
+  // It waited out the loading screen: its screenshot is the screen it passed on, not its step's from before the wait.
+  const waited = assertion(d, 'login.home_list')!.screenshot!;
+  const step = flat(d.steps_executed).find((s) => s.step_id === 'login.submit')!.screenshot!;
+  assert.match(waited, /login\.submit\+login\.home_list\.png$/, `${waited} / step ${step}`);
+  assert.ok(existsSync(join(r.out, waited)), waited);
+  assert.is.not(waited, step);
   assert.is(assertion(d, 'signed_in')?.status, 'passed');
   const skipped = assertion(d, 'ios_title')!;
   assert.is(skipped.status, 'skipped');

@@ -93,16 +93,22 @@ export class RunState {
   async screenshotFor(rec: StepResult, step: { id: string; checkpoint?: boolean }, failed: boolean): Promise<void> {
     const mode = this.opts.screenshots;
     if (mode === 'none' || (mode === 'checkpoints' && !step.checkpoint && !failed)) return;
+    rec.screenshot = (await this.saveScreenshot(step.id)) ?? rec.screenshot;
+  }
+
+  /** The screen now, saved under `name` in the run's screenshots; undefined when it could not be taken or written. */
+  private async saveScreenshot(name: string): Promise<string | undefined> {
     try {
       const png = await screenshotPng(this.verbs);
-      const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, step.id);
+      const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, name);
       await writeFileAtomic(join(this.opts.outDir, rel), png, this.opts.outDir).catch((err: Error) => {
         this.storageError ??= err;
         throw err;
       });
-      rec.screenshot = rel;
+      return rel;
     } catch {
-      // A missing screenshot must not change the step's verdict (the device may be gone: the step says so).
+      // A missing screenshot must not change the verdict (the device may be gone: the step says so).
+      return undefined;
     }
   }
 
@@ -137,8 +143,15 @@ export class RunState {
     for (const a of list) {
       if (this.cancelled()) return;
       const conditions = { verbs: this.verbs, facts: () => this.facts(), variables: this.values(), stepStatus: (id: string) => this.statuses.get(id) };
-      const judged = await judgeAssertion(a, (settleMs) => this.evaluate(a, env, refresh, settleMs), this.opts.settleMs, this.verbs, refresh, conditions);
-      const result: AssertionResult = { ...judged, screenshot };
+      let lookedAgain = false;
+      const again = () => {
+        lookedAgain = true;
+        refresh();
+      };
+      const judged = await judgeAssertion(a, (settleMs) => this.evaluate(a, env, refresh, settleMs), this.opts.settleMs, this.verbs, again, conditions);
+      // The step's screenshot shows the screen before a waiting assertion's wait, not the one it was judged on.
+      const own = lookedAgain && screenshot !== null ? await this.saveScreenshot(`${stepId}+${a.id}`) : undefined;
+      const result: AssertionResult = { ...judged, screenshot: own ?? screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);
       this.progress({ type: 'assertion', run_id: this.doc.run_id, assertion: result });
