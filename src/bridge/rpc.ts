@@ -242,7 +242,8 @@ export class RpcServer {
       connection: conn,
       signal: core.shutdownSignal,
       notify: (name, p) => session.notify(name, p),
-      lockRefusal: (device, what) => core.locks.refusal(device, session, what),
+      // Keyed by the listed id: `serial@lab` must meet the lock taken on `serial` (one phone, two names).
+      lockRefusal: (device, what) => core.locks.refusal(core.engine.ids.listedId(device), session, what),
       afterResponse: (fn) => after.push(fn),
     };
     try {

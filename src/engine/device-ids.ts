@@ -68,6 +68,16 @@ export class DeviceIds {
   }
 
   /**
+   * The id a device is listed by, from any id that names it (`serial@source` of one listed bare,
+   * `id@peer`), as of the last listing; an id naming no listed device (or several) as given. What a
+   * lock is kept under, so that two names of one phone are one lock.
+   */
+  listedId(id: string): string {
+    const o = this.owner(id);
+    return o && !('ambiguous' in o) ? this.publicId(o.driver, o.id) : id;
+  }
+
+  /**
    * Exact-id lookups in `devices` (the listing just made) that resolve ids as calls do, so that
    * `--device serial@lab` finds the phone listed as bare `serial`.
    */

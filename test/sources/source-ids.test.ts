@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
+import { connectBridge } from '../../src/protocol/node.js';
 import { LeaseTimeout, leaseDevices } from '../../src/engine/leases/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { routeScenarios, runScenario } from '../../src/engine/runner/index.js';
@@ -120,6 +122,29 @@ ids('a lease on serial@lab holds the phone against its bare serial and the pool,
     assert.equal(both.map((l) => l.device), [phone.serial], 'named twice, leased once');
   } finally {
     for (const l of both) l.release();
+  }
+});
+
+ids('bridge locks: serial and serial@lab are one lock; a tool call by the other name is refused', async ({ lab }) => {
+  const { engine, phone } = lab!;
+  const bridge = await startBridge({ engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent', log: () => undefined });
+  const holder = await connectBridge(bridge.wsUrl, { client: 'holder' });
+  const other = await connectBridge(bridge.wsUrl, { client: 'other' });
+  const named = `${phone.serial}@lab`;
+  try {
+    const lock = (await holder.requestRaw('devices.lock', { device: named })) as { device?: string; code?: string };
+    assert.is(lock.device, phone.serial, JSON.stringify(lock));
+    const tap = (await other.callTool('mobile_press_button', { device: named, button: 'HOME' })) as { code?: string; message?: string };
+    assert.is(tap.code, 'PERMISSION_DENIED', JSON.stringify(tap));
+    const bare = (await other.callTool('mobile_press_button', { device: phone.serial, button: 'HOME' })) as { code?: string };
+    assert.is(bare.code, 'PERMISSION_DENIED', JSON.stringify(bare));
+    const second = (await other.requestRaw('devices.lock', { device: phone.serial })) as { code?: string };
+    assert.is(second.code, 'PERMISSION_DENIED', 'the phone is not locked twice under its two names');
+    assert.equal(await holder.requestRaw('devices.unlock', { device: phone.serial }), { device: phone.serial, released: true });
+  } finally {
+    await holder.close();
+    await other.close();
+    await bridge.close();
   }
 });
 

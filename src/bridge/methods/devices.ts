@@ -31,22 +31,25 @@ export const deviceMethods: MethodDef[] = [
   defineMethod('devices.lock', async (p, ctx) => {
     // A lock on a misspelled id would guard nothing and hide the typo.
     const devices = await ctx.engine.listDevices();
-    if (!devices.some((d) => d.id === p.device)) {
+    // Kept under the listed id, whichever name of the phone was given (`serial@lab` of one listed `serial`).
+    const device = ctx.engine.ids.listedId(p.device);
+    if (!devices.some((d) => d.id === device)) {
       return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
     }
-    return ctx.bridge.locks.acquire(p.device, ctx.session, p.takeover);
+    return ctx.bridge.locks.acquire(device, ctx.session, p.takeover);
   }),
 
   defineMethod('devices.unlock', async (p, ctx) => {
-    const holder = ctx.bridge.locks.holder(p.device);
+    const device = ctx.engine.ids.listedId(p.device);
+    const holder = ctx.bridge.locks.holder(device);
     if (holder && holder !== ctx.session) {
-      return failure('PERMISSION_DENIED', `device ${p.device} is locked by session ${holder.id}, not by this session; only the holder can unlock it (or take it over with devices.lock takeover: true)`);
+      return failure('PERMISSION_DENIED', `device ${device} is locked by session ${holder.id}, not by this session; only the holder can unlock it (or take it over with devices.lock takeover: true)`);
     }
     if (!holder) {
       // "released: false" for a misspelled id would let the caller believe its lock is gone.
       const devices = await ctx.engine.listDevices();
-      if (!devices.some((d) => d.id === p.device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
+      if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
     }
-    return { device: p.device, released: ctx.bridge.locks.release(p.device, ctx.session) };
+    return { device, released: ctx.bridge.locks.release(device, ctx.session) };
   }),
 ];
