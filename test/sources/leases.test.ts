@@ -10,6 +10,7 @@ import { processStartTime } from '../../src/engine/process-alive.js';
 import { hasAdb } from '../android/setup.js';
 import { PrivateAdbServer } from '../harness/adb-server.js';
 import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+import { launchScenario } from './launch-scenario.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -132,18 +133,7 @@ units('durations', () => {
 
 units.run();
 
-const SCENARIO = {
-  $schema_version: '2.0',
-  scenario_id: 'lease_check',
-  name: 'lease check',
-  description: 'launches the demo app',
-  platform: 'android',
-  app_package: 'com.mobilebridge.demo',
-  metadata: { app_version: '1.0.0', environment: 'development' },
-  preconditions: { app_state: 'any' },
-  steps: [{ id: 'launch', action: 'launch_app', description: 'launch' }],
-  assertions: [{ id: 'a1', after_step: 'launch', type: 'element_exists', description: 'sign in', element_description: 'the Sign in button' }],
-};
+const SCENARIO = launchScenario('lease_check');
 
 interface Pool {
   server: PrivateAdbServer;
