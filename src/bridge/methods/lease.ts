@@ -120,7 +120,9 @@ export function leaseMethods(): MethodDef[] {
       try {
         for (;;) {
           if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
-          const got = await tryTake(p, me, ctx);
+          // One ahead in the same line wants all this one wants: no need to list the devices (every 200 ms, per waiter).
+          const sameAhead = line.some((w) => w !== me && w.queue === queue && listening(w) && line.indexOf(w) < line.indexOf(me));
+          const got = sameAhead ? undefined : await tryTake(p, me, ctx);
           if (got && !listening(me)) {
             // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
             if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
