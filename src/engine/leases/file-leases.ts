@@ -113,7 +113,10 @@ export class FileLeases {
       for (;;) {
         if (options.signal?.aborted) throw options.signal.reason;
         const ahead = this.ahead(ticket, options.queue);
-        if (ahead !== 'blocked') {
+        // A waiter ahead that wants the same takes whatever this one could: no need to list the devices.
+        const mine = options.wants;
+        const sameAhead = mine !== undefined && ahead !== 'blocked' && ahead.some((w) => w.platform === mine.platform && w.key === mine.key);
+        if (ahead !== 'blocked' && !sameAhead) {
           for (const c of await options.candidates()) {
             if (ahead.some((w) => wantsDevice(w, c))) continue;
             const lease = this.tryAcquire(c.device, c.key);
