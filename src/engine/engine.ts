@@ -190,7 +190,8 @@ export class Engine {
       }
     }
 
-    const deviceId = input.device as string;
+    // One phone, one queue, one activity record, whichever of its names the caller used (`serial@lab` of `serial`).
+    const deviceId = this.ids.listedId(input.device as string);
     let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal, deadline) => {
       const device = await this.handles.open(deviceId, signal);
       if (!def.mutates) return def.handler(input, this.context(device, { signal, deadline }, options.origin));
@@ -221,7 +222,7 @@ export class Engine {
    * of the bridge ask it before their own calls, which would otherwise take the news.
    */
   othersActed(deviceId: string, origin: string): { actions: { origin: string; tool: string; at: string }[]; more: number; note: string } | undefined {
-    const others = this.activity.othersSince(deviceId, origin);
+    const others = this.activity.othersSince(this.ids.listedId(deviceId), origin);
     return others && { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` };
   }
 
@@ -230,12 +231,12 @@ export class Engine {
    * call; the stream is one activity event when it ends (tool `input.touch`). Never throws.
    */
   touchEvent(device: string, phase: TouchPhase, at: Point, options: CallOptions = {}): Promise<TouchResult | ToolFailure> {
-    return this.touches.touch(device, phase, at, options.origin ?? 'local');
+    return this.touches.touch(this.ids.listedId(device), phase, at, options.origin ?? 'local');
   }
 
   /** PERMISSION_DENIED while another caller's finger is down on the device (input.touch's own refusal), else undefined. */
   fingerRefusal(device: string, origin: string): ToolFailure | undefined {
-    return this.touches.refusal(device, origin);
+    return this.touches.refusal(this.ids.listedId(device), origin);
   }
 
   /** Lifts the fingers a caller left down (its session ended mid-drag). */
@@ -244,8 +245,9 @@ export class Engine {
   }
 
   /** A keyboard key (bridge `input.key`); UNSUPPORTED where the device has no way to press it. Never throws. */
-  async pressKey(device: string, key: Key, options: CallOptions = {}): Promise<{ status: 'success'; message: string } | ToolFailure> {
+  async pressKey(given: string, key: Key, options: CallOptions = {}): Promise<{ status: 'success'; message: string } | ToolFailure> {
     const started = performance.now();
+    const device = this.ids.listedId(given);
     const result = await this.withDevice(device, `pressing ${key}`, async (handle, ctx) => {
       if (handle.pressKey) await handle.pressKey(key, ctx);
       else if (key === 'ENTER') await handle.pressButton('ENTER', ctx);

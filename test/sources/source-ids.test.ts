@@ -138,4 +138,20 @@ ids('bridge locks: serial and serial@lab are one lock; a tool call by the other 
   }
 });
 
+ids('engine: serial and serial@lab are one device for queueing, activity and fingers', async ({ lab }) => {
+  const { engine, phone } = lab!;
+  const named = `${phone.serial}@lab`;
+  await engine.call('mobile_get_screen_size', { device: phone.serial }, { origin: 'b' });
+  await engine.call('mobile_press_button', { device: named, button: 'HOME' }, { origin: 'a' });
+  const seen = (await engine.call('mobile_get_screen_size', { device: phone.serial }, { origin: 'b' })) as { others_acted?: { actions: { origin: string; tool: string }[] } };
+  assert.equal(seen.others_acted?.actions.map((x) => [x.origin, x.tool]), [['a', 'mobile_press_button']], 'what a did through serial@lab is news to b on serial');
+  const down = await engine.touchEvent(named, 'down', { x: 100, y: 100 }, { origin: 'a' });
+  try {
+    assert.is((down as { status?: string }).status, 'success', JSON.stringify(down));
+    assert.is(engine.fingerRefusal(phone.serial, 'b')?.code, 'PERMISSION_DENIED', "a's finger on serial@lab is down on serial");
+  } finally {
+    await engine.touchEvent(named, 'cancel', { x: 100, y: 100 }, { origin: 'a' });
+  }
+});
+
 if (hasAdb()) ids.run();
