@@ -128,12 +128,15 @@ test('run --bridge: a lease refusal names the --lease-timeout flag, not the prot
     await holder.request('devices.lock', { device: 'virtual-android-1' });
     const direct = (await other.requestRaw('devices.lease', { platform: 'android', timeout_ms: 0 })) as { message?: string };
     assert.match(String(direct.message), 'raise timeout_ms to wait longer');
+    assert.match(String(direct.message), 'devices.unlock');
     const file = `${FIXTURES}/valid/android_core_actions.json`;
     const atOnce = await runCli(['run', file, '--out', join(out, 'a'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--no-android', '--no-ios']);
     assert.is(atOnce.code, 2, atOnce.stderr);
     assert.match(atOnce.stderr, 'virtual-android-1 locked by session');
     assert.match(atOnce.stderr, 'pass --lease-timeout 10m to wait in line');
     assert.not.match(atOnce.stderr, 'timeout_ms');
+    assert.match(atOnce.stderr, 'ask the holder to release it, or take control of it in the viewer');
+    assert.not.match(atOnce.stderr, 'devices.unlock', 'run has no devices.unlock to offer');
     const waited = await runCli(['run', file, '--out', join(out, 'b'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--lease-timeout', '1s', '--no-android', '--no-ios']);
     assert.is(waited.code, 2, waited.stderr);
     assert.match(waited.stderr, 'raise --lease-timeout (it was 1 s) to wait longer');

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { deviceNotFoundMessage, failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
-import { LEASE_WAIT_LONGER } from '../../engine/leases/lease-devices.js';
+import { LEASE_ASK_HOLDER, LEASE_WAIT_LONGER } from '../../engine/leases/lease-devices.js';
 import type { DeviceInfo } from '../../engine/types.js';
 import { defineExtensionMethod, type MethodContext, type MethodDef } from '../registry.js';
 
@@ -103,7 +103,7 @@ export function leaseMethods(): MethodDef[] {
       return `${d.id} not free (held on its peer bridge, or by a caller ahead in line)`;
     });
     const when = `within ${p.timeout_ms} ms${ahead > 0 ? ` (${ahead} waiting ahead)` : ''}`;
-    return failure('TIMEOUT', `no free ${p.device ? `device ${p.device}` : `${p.platform} device`} ${when}: ${states.join('; ')}; ${wait}, or ask the holder to unlock it (devices.unlock) or take it over (devices.lock with takeover: true)`);
+    return failure('TIMEOUT', `no free ${p.device ? `device ${p.device}` : `${p.platform} device`} ${when}: ${states.join('; ')}; ${wait}, or ${LEASE_ASK_HOLDER}`);
   }
 
   return [

@@ -4,7 +4,7 @@ import { bridgeFailureMessage, bridgeUrlProblem } from '../../protocol/bridge-pr
 import type { BridgeClient } from '../../protocol/client.js';
 import { ConnectionClosedError } from '../../protocol/client-types.js';
 import { isToolFailure } from '../../engine/errors.js';
-import { isLeaseRequest, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
+import { isLeaseRequest, LEASE_ASK_HOLDER, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
 import type { NotStartedRun } from '../../engine/runner/reports/types.js';
 import type { ResultDocument } from '../../validate/index.js';
@@ -66,7 +66,9 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
         const r = (await client.requestRaw('devices.lease', { ...(wanted ? { platform: wanted } : { device: entry }), timeout_ms: timeout })) as { device?: string; status?: string; message?: string };
         if (isToolFailure(r)) {
           // The bridge words it for protocol callers (timeout_ms); here the knob is a flag.
-          return refuse(EXIT.device, r.message.replaceAll(LEASE_WAIT_LONGER, timeout > 0 ? `raise --lease-timeout (it was ${Math.round(timeout / 1000)} s) to wait longer` : 'pass --lease-timeout 10m to wait in line'));
+          const wait = timeout > 0 ? `raise --lease-timeout (it was ${Math.round(timeout / 1000)} s) to wait longer` : 'pass --lease-timeout 10m to wait in line';
+          // `run` has no devices.unlock: the holder releases it, or a person takes control in the viewer.
+          return refuse(EXIT.device, r.message.replaceAll(LEASE_WAIT_LONGER, wait).replaceAll(LEASE_ASK_HOLDER, 'ask the holder to release it, or take control of it in the viewer'));
         }
         leased.push(r.device!);
       }

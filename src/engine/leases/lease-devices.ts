@@ -15,6 +15,8 @@ export function parseDuration(value: string, flag: string): number {
  * finds it to say its own flag (--lease-timeout) instead.
  */
 export const LEASE_WAIT_LONGER = 'raise timeout_ms to wait longer';
+/** The protocol's way past a holder, in the bridge's lease refusal (the CLI says its own). */
+export const LEASE_ASK_HOLDER = 'ask the holder to unlock it (devices.unlock) or take it over (devices.lock with takeover: true)';
 
 /** `any`, `any:android`, `any:ios`: a device picked from the pool rather than named. */
 export function isLeaseRequest(entry: string): boolean {
