@@ -130,6 +130,9 @@ test('a peer URL with a wrong path: the link says to give the bridge\'s address,
     assert.match(why, /\/websocket/, 'names the path it tried');
     assert.match(why, /ws:\/\/HOST:PORT/, 'says what a peer URL looks like');
     assert.is(peer.up, false);
+    const [note] = peer.problems();
+    assert.match(note.text, /answers, but not as a bridge at this URL/);
+    assert.not.match(note.text, /refuses this bridge/, 'a wrong path is not a refused token');
   } finally {
     await peer.close();
     await bridge.close();

@@ -100,7 +100,9 @@ export class Peer implements Driver {
     // A refusal (wrong token) is not a host that is down: say which, so nobody waits for it to answer.
     const refused = this.link.refusedStatus;
     if (refused === undefined) return [{ source: `peer ${this.name}`, text: `${this.where} is unreachable (${why})` }];
-    return [{ source: `peer ${this.name}`, text: `${this.where} refuses this bridge (${why})`, fix: this.refusalFix(refused) }];
+    // Only an auth status is about this bridge; another (404: a wrong path) is about the URL.
+    const what = refused === 401 || refused === 403 || refused === 429 ? 'refuses this bridge' : 'answers, but not as a bridge at this URL';
+    return [{ source: `peer ${this.name}`, text: `${this.where} ${what} (${why})`, fix: this.refusalFix(refused) }];
   }
 
   private refusalFix(status: number): string {
