@@ -22,6 +22,7 @@ interface Waiter {
   wants(d: DeviceInfo): boolean;
 }
 
+/** `wanted`: the named device as listed here (`id@peer` is listed bare while no other source reports `id`). */
 const matcher = (p: Lease, wanted: string | undefined) => (d: DeviceInfo) =>
   wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS');
 
@@ -44,22 +45,13 @@ const usable = (d: DeviceInfo) => d.state !== 'offline' && d.state !== 'unauthor
 export function leaseMethods(): MethodDef[] {
   const line: Waiter[] = [];
 
-  /** `wanted`: the named device as listed here (`id@peer` is listed bare while no other source reports `id`). */
   /**
-   * First come, first served across lines too: a device that an earlier waiter (of any line: a
+   * First come, first served across lines too: a device that a waiter `ahead` (of any line: a
    * `platform: any` job and an `android` one both want an Android phone) would take is left to it,
    * whichever of the two polls first once the device is free.
    */
-  const earlierWants = (me: Waiter, d: DeviceInfo) => {
-    for (const w of line) {
-      if (w === me) return false;
-      if (listening(w) && w.wants(d)) return true;
-    }
-    return false;
-  };
-
-  async function tryTake(p: Lease, me: Waiter, ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
-    const devices = (await ctx.engine.listDevices()).filter((d) => usable(d) && me.wants(d) && !earlierWants(me, d));
+  async function tryTake(p: Lease, me: Waiter, ahead: Waiter[], ctx: MethodContext): Promise<{ lock: Record<string, unknown>; onPeer: boolean } | undefined> {
+    const devices = (await ctx.engine.listDevices()).filter((d) => usable(d) && me.wants(d) && !ahead.some((w) => w.wants(d)));
     for (const d of devices) {
       const onPeer = await ctx.bridge.peers?.onPeer(d.id);
       if (onPeer) {
@@ -83,9 +75,9 @@ export function leaseMethods(): MethodDef[] {
    * plugged in; otherwise each matching device with its holder or state, so the caller can ask
    * the holder, take over, or wait.
    */
-  async function noLease(p: Lease, wanted: string | undefined, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
+  async function noLease(p: Lease, me: Waiter, ctx: MethodContext, ahead: number): Promise<ToolFailure> {
     const listed = await ctx.engine.listDevices();
-    const matching = listed.filter(matcher(p, wanted));
+    const matching = listed.filter(me.wants);
     const wait = LEASE_WAIT_LONGER;
     if (!matching.length) {
       // A peer or adb server that does not answer is the likeliest reason in a lab: its phones are not listed at all.
@@ -120,9 +112,9 @@ export function leaseMethods(): MethodDef[] {
       try {
         for (;;) {
           if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
+          const ahead = line.slice(0, line.indexOf(me)).filter(listening);
           // One ahead in the same line wants all this one wants: no need to list the devices (every 200 ms, per waiter).
-          const sameAhead = line.some((w) => w !== me && w.queue === queue && listening(w) && line.indexOf(w) < line.indexOf(me));
-          const got = sameAhead ? undefined : await tryTake(p, me, ctx);
+          const got = ahead.some((w) => w.queue === queue) ? undefined : await tryTake(p, me, ahead, ctx);
           if (got && !listening(me)) {
             // Dropped while the lock was being taken: a peer's lock is undone by the router, a local one here.
             if (!got.onPeer) ctx.bridge.locks.release(String(got.lock.device), ctx.session, 'its holder disconnected');
@@ -130,8 +122,7 @@ export function leaseMethods(): MethodDef[] {
           }
           if (got) return got.lock;
           if (Date.now() >= until) {
-            const ahead = line.indexOf(me) - line.filter((w, i) => i < line.indexOf(me) && w.queue !== queue).length;
-            return await noLease(p, wanted, ctx, ahead);
+            return await noLease(p, me, ctx, line.slice(0, line.indexOf(me)).filter((w) => w.queue === queue).length);
           }
           await new Promise((r) => setTimeout(r, POLL_MS));
         }

@@ -112,11 +112,8 @@ export class FileLeases {
     try {
       for (;;) {
         if (options.signal?.aborted) throw options.signal.reason;
-        const ahead = this.ahead(ticket, options.queue);
-        // A waiter ahead that wants the same takes whatever this one could: no need to list the devices.
-        const mine = options.wants;
-        const sameAhead = mine !== undefined && ahead !== 'blocked' && ahead.some((w) => w.platform === mine.platform && w.key === mine.key);
-        if (ahead !== 'blocked' && !sameAhead) {
+        const ahead = this.ahead(ticket, options.queue, options.wants);
+        if (ahead !== 'blocked') {
           for (const c of await options.candidates()) {
             if (ahead.some((w) => wantsDevice(w, c))) continue;
             const lease = this.tryAcquire(c.device, c.key);
@@ -144,23 +141,25 @@ export class FileLeases {
   }
 
   /**
-   * What the live waiters ahead of `ticket` want, or 'blocked' when one of them is a previous
-   * version's ticket of the same queue (it says only its queue: it comes first, as it did then).
-   * Tickets of dead processes are removed on the way.
+   * What the live waiters ahead of `ticket` want, or 'blocked' when one of them takes whatever this
+   * one could: it wants the same, or it is a previous version's ticket of the same queue (it says
+   * only its queue: it comes first, as it did then). Blocked, this one need not even list the
+   * devices. Tickets of dead processes are removed on the way.
    */
-  private ahead(ticket: string, queue: string): Wants[] | 'blocked' {
-    const mine = ticket.slice(this.queueDir.length + 1);
+  private ahead(ticket: string, queue: string, mine: Wants | undefined): Wants[] | 'blocked' {
+    const own = ticket.slice(this.queueDir.length + 1);
     const wants: Wants[] = [];
     for (const name of readdirSync(this.queueDir).sort()) {
-      if (name === mine) break;
+      if (name === own) break;
       const owner = readOwner(join(this.queueDir, name));
       if (!owner) continue;
       if (!holderAlive(owner)) {
         rm(join(this.queueDir, name));
         continue;
       }
+      const same = owner.wants ? mine !== undefined && owner.wants.platform === mine.platform && owner.wants.key === mine.key : owner.what === queue;
+      if (same) return 'blocked';
       if (owner.wants) wants.push(owner.wants);
-      else if (owner.what === queue) return 'blocked';
     }
     return wants;
   }
