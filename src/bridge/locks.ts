@@ -29,18 +29,27 @@ export class LockTable {
   private readonly pinned = new Map<string, { session: Session; runs: number; leased: boolean }>();
   private readonly takeoverListeners = new Set<(device: string, previous: Session, by: Session) => void>();
 
-  constructor(private readonly onChange: (change: LockChange) => void) {}
+  /**
+   * `keyOf`: the one name a phone's lock is kept under, whichever of its names a caller gives
+   * (`serial` and `serial@lab` of one phone are one lock); every method keys through it.
+   */
+  constructor(
+    private readonly onChange: (change: LockChange) => void,
+    private readonly keyOf: (device: string) => string = (device) => device,
+  ) {}
 
   holder(device: string): Session | undefined {
-    return this.locks.get(device)?.holder;
+    return this.locks.get(this.keyOf(device))?.holder;
   }
 
-  info(device: string): LockInfo | undefined {
+  info(given: string): LockInfo | undefined {
+    const device = this.keyOf(given);
     const held = this.locks.get(device);
     return held && { device, holder: held.holder.participant, since: held.since.toISOString() };
   }
 
-  acquire(device: string, session: Session, takeover: boolean): LockInfo | ToolFailure {
+  acquire(given: string, session: Session, takeover: boolean): LockInfo | ToolFailure {
+    const device = this.keyOf(given);
     const held = this.locks.get(device);
     if (held?.holder === session) return this.info(device)!;
     if (held && !takeover) {
@@ -60,13 +69,14 @@ export class LockTable {
     return this.info(device)!;
   }
 
-  /** Told when a session takes a device over from another (a run of the previous holder stops then). */
+  /** Told when a session takes a device over from another (a run of the previous holder stops then); `device` is the lock's key. */
   onTakeover(fn: (device: string, previous: Session, by: Session) => void): () => void {
     this.takeoverListeners.add(fn);
     return () => this.takeoverListeners.delete(fn);
   }
 
-  release(device: string, session: Session, reason?: string): boolean {
+  release(given: string, session: Session, reason?: string): boolean {
+    const device = this.keyOf(given);
     const held = this.locks.get(device);
     if (!held || held.holder !== session) return false;
     this.locks.delete(device);
@@ -80,14 +90,16 @@ export class LockTable {
    * ending does not free the device under another; `leased` (the session held the lock before the
    * run) counts for the first run only, the later ones found the lock the first one took.
    */
-  pin(device: string, session: Session, leased: boolean): void {
+  pin(given: string, session: Session, leased: boolean): void {
+    const device = this.keyOf(given);
     const pin = this.pinned.get(device);
     if (pin?.session === session) pin.runs++;
     else this.pinned.set(device, { session, runs: 1, leased });
   }
 
   /** A run ended: whether it was the session's last one on the device, and whether the lock was a lease from before its runs. */
-  unpin(device: string, session: Session): { last: boolean; leased: boolean } {
+  unpin(given: string, session: Session): { last: boolean; leased: boolean } {
+    const device = this.keyOf(given);
     const pin = this.pinned.get(device);
     // Taken over meanwhile (and the new holder's runs pinned it): the lock is not this session's to release.
     if (pin?.session !== session) return { last: false, leased: false };
@@ -102,7 +114,8 @@ export class LockTable {
   }
 
   /** The refusal for a mutating call by `session` on a device someone else holds, else undefined. */
-  refusal(device: string, session: Session | undefined, what: string): ToolFailure | undefined {
+  refusal(given: string, session: Session | undefined, what: string): ToolFailure | undefined {
+    const device = this.keyOf(given);
     const held = this.locks.get(device);
     if (!held || held.holder === session) return undefined;
     const { who, remedy } = this.holderOf(device, held);

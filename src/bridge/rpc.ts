@@ -243,7 +243,7 @@ export class RpcServer {
       signal: core.shutdownSignal,
       notify: (name, p) => session.notify(name, p),
       // Keyed by the listed id: `serial@lab` must meet the lock taken on `serial` (one phone, two names).
-      lockRefusal: (device, what) => core.locks.refusal(core.engine.ids.listedId(device), session, what),
+      lockRefusal: (device, what) => core.locks.refusal(device, session, what),
       afterResponse: (fn) => after.push(fn),
     };
     try {

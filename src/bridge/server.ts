@@ -206,6 +206,7 @@ export class Bridge implements BridgeCore {
         },
         change.notify,
       ),
+      (device) => this.engine.ids.listedId(device),
     );
     if (options.peers?.length) {
       this.peers = new PeerRouter(options.peers, `${this.server.name}@${this.host}`, this.log, this.engine, { callTimeoutMs: options.callTimeoutMs ?? 30_000, ...options.peerLinks });

@@ -138,6 +138,29 @@ ids('bridge locks: serial and serial@lab are one lock; a tool call by the other 
   }
 });
 
+ids('scenarios.run on serial@lab: refused under a lock on serial, and runs on the holder\'s lease without ending it', async ({ lab }) => {
+  const { engine, phone } = lab!;
+  const bridge = await startBridge({ engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent', log: () => undefined });
+  const holder = await connectBridge(bridge.wsUrl, { client: 'holder' });
+  const other = await connectBridge(bridge.wsUrl, { client: 'other' });
+  const named = `${phone.serial}@lab`;
+  const out = mkdtempSync(join(tmpdir(), 'mb-source-ids-run-'));
+  try {
+    assert.is(((await holder.requestRaw('devices.lock', { device: phone.serial })) as { device?: string }).device, phone.serial);
+    const refused = (await other.requestRaw('scenarios.run', { device: named, scenario: SCENARIO, out: join(out, 'other') })) as { code?: string; message?: string };
+    assert.is(refused.code, 'PERMISSION_DENIED', JSON.stringify(refused));
+    const run = (await holder.requestRaw('scenarios.run', { device: named, scenario: SCENARIO, out: join(out, 'holder') })) as { status?: string; code?: string };
+    assert.is(run.status, 'passed', JSON.stringify(run));
+    const after = (await other.requestRaw('devices.lock', { device: named })) as { code?: string };
+    assert.is(after.code, 'PERMISSION_DENIED', "the holder's lease outlives its run, under both names");
+  } finally {
+    await holder.close();
+    await other.close();
+    await bridge.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 ids('engine: serial and serial@lab are one device for queueing, activity and fingers', async ({ lab }) => {
   const { engine, phone } = lab!;
   const named = `${phone.serial}@lab`;

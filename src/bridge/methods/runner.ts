@@ -63,7 +63,9 @@ export function runnerMethods(): MethodDef[] {
       // A lock (and an output folder) for a misspelled id would guard nothing and hide the typo;
       // the run itself would only fail at its first step, with the lock taken meanwhile.
       const devices = await ctx.engine.listDevices();
-      if (!devices.some((d) => d.id === p.device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
+      // Any name of the phone (`serial@lab` of one listed `serial`); its lock is the listed id's.
+      const listed = ctx.engine.ids.listedId(p.device);
+      if (!devices.some((d) => d.id === listed)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
       let outDir: string;
       try {
         // A caller's `out` is a folder written on its behalf: the allowed folders apply (SPEC §2).
@@ -85,7 +87,7 @@ export function runnerMethods(): MethodDef[] {
       ctx.bridge.locks.pin(p.device, ctx.session, leased);
       let takenOver: string | undefined;
       const offTakeover = ctx.bridge.locks.onTakeover((device, previous, by) => {
-        if (device !== p.device || previous !== ctx.session || takenOver) return;
+        if (device !== listed || previous !== ctx.session || takenOver) return;
         takenOver = `${device} was taken over by ${by.client ? `session ${by.id} (${by.client})` : `session ${by.id}`} (devices.lock with takeover)`;
         controller.abort();
       });
