@@ -111,19 +111,23 @@ export function byTags<T extends { scenario?: Scenario }>(items: T[], include: s
 
 /**
  * A file that another scenario of the run uses as a flow is a part, not a test: running a folder
- * runs it inside the scenarios that name it, not once more on its own.
+ * runs it inside the scenarios that name it, not once more on its own. `usedBy`: per flow left
+ * out, the first scenario of the run that names it (for the note saying so).
  */
-export function withoutFlows<T extends { file: string; scenario?: Scenario }>(items: T[]): { kept: T[]; flows: T[] } {
-  const used = new Set<string>();
-  const visit = (steps: AnyStep[], dir: string): void => {
+export function withoutFlows<T extends { file: string; scenario?: Scenario }>(items: T[]): { kept: T[]; flows: T[]; usedBy: Map<T, T> } {
+  const users = new Map<string, T>();
+  const visit = (steps: AnyStep[], dir: string, user: T): void => {
     for (const s of steps) {
-      if (isFlowStep(s)) used.add(resolve(dir, s.flow));
-      else if (s.sub_steps) visit(s.sub_steps, dir);
+      if (isFlowStep(s)) {
+        const flow = resolve(dir, s.flow);
+        if (!users.has(flow)) users.set(flow, user);
+      } else if (s.sub_steps) visit(s.sub_steps, dir, user);
     }
   };
-  for (const { file, scenario } of items) if (scenario) visit(scenario.steps, dirname(file));
-  const flows = items.filter((i) => used.has(resolve(i.file)));
-  return { kept: items.filter((i) => !flows.includes(i)), flows };
+  for (const item of items) if (item.scenario) visit(item.scenario.steps, dirname(item.file), item);
+  const flows = items.filter((i) => users.has(resolve(i.file)));
+  const usedBy = new Map(flows.map((f) => [f, users.get(resolve(f.file))!]));
+  return { kept: items.filter((i) => !flows.includes(i)), flows, usedBy };
 }
 
 /** Parameters without a value and flows that cannot run, over every file, before the first run starts. */

@@ -181,4 +181,15 @@ test('run: a --param that no scenario or flow of the run declares is refused wit
   });
 });
 
+test('run: a flow file named beside the scenario that uses it runs inside it, and the run says so', async () => {
+  await withDir(async (dir, scenarios) => {
+    const flow = join(scenarios, 'flows', 'sign_in_flow.json');
+    const both = await cli(dir, [join(scenarios, 'params_login.json'), flow, '--device', 'virtual-android-1', '--param', `PASSWORD=${PASSWORD}`], own(dir, 'both'));
+    assert.is(both.code, 0, both.err);
+    assert.match(both.err, /sign_in_flow\.json is a flow of \S*params_login\.json: it runs inside it, not on its own/);
+    const runs = (JSON.parse(both.out) as { data: { runs: { scenario_id: string }[] } }).data.runs;
+    assert.equal(runs.map((r) => r.scenario_id), ['params_login']);
+  });
+});
+
 test.run();

@@ -135,6 +135,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       return refuse(EXIT.invalidInput, undeclared);
     }
     const parts = withoutFlows(loaded);
+    if (flags.list !== true) {
+      // Named on the command line or found in a folder, a flow file is not run on its own; without a word, a file given by name seems forgotten.
+      const shown = (l: (typeof loaded)[number]) => relative(process.cwd(), l.file) || l.file;
+      for (const [flow, user] of parts.usedBy) process.stderr.write(`mobilebridge run: ${shown(flow)} is a flow of ${shown(user)}: it runs inside it, not on its own\n`);
+    }
     const tagged = byTags(parts.kept, flags['include-tags'], flags['exclude-tags']);
     if (tagged.error) {
       return refuse(EXIT.invalidInput, `${tagged.error}`);
