@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
@@ -87,6 +88,43 @@ t('a run never shows a secret with a quote in it, nor the start of a long one, i
       for (const shown of [SECRET, JSON.stringify(SECRET).slice(1, -1), start]) assert.not.ok(texts.some((text) => text.includes(shown)), `${shown} leaked into ${where}`);
     }
   }
+});
+
+t('a plain parameter passed to a flow\'s secret parameter is masked from the start of the run, not only once the flow starts', async ({ r }) => {
+  const EMAIL = 'qa.lead@example.com';
+  mkdirSync(join(r.dir, 'flows'), { recursive: true });
+  const head = { $schema_version: '2.2', description: 'd', platform: 'android', app_package: 'com.mobilebridge.demo', metadata: { app_version: '1', environment: 't' } };
+  writeFileSync(
+    join(r.dir, 'flows', 'secret_flow.json'),
+    JSON.stringify({ ...head, scenario_id: 'secret_flow', name: 'f', parameters: { PASSWORD: { secret: true } }, steps: [{ id: 'back', action: 'press_button', description: 'back', value: 'BACK' }], assertions: [] }),
+  );
+  const scenario = loadScenario(
+    JSON.stringify({
+      ...head, scenario_id: 'plain_into_secret', name: 'n',
+      parameters: { EMAIL: {} },
+      steps: [
+        { id: 'launch', action: 'launch_app', description: 'Launch' },
+        { id: 'open', action: 'open_url', description: 'sign-in', value: 'mbdemo://screen/signin' },
+        { id: 'fill', action: 'type', description: 'type it', target: 'the Email field', value: '${EMAIL}' },
+        // The miss lists what the screen shows: the field with the value in it.
+        { id: 'missing', action: 'tap', description: 'not there', target: 'the Checkout button', optional: true },
+        { id: 'sign_in', flow: 'flows/secret_flow.json', description: 'the flow', parameters: { PASSWORD: '${EMAIL}' } },
+      ],
+      assertions: [],
+    }),
+    '<input>',
+    { baseDir: r.dir },
+  ).scenario!;
+  const events: ProgressEvent[] = [];
+  const { document: d, resultFile } = await runScenario({
+    engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none',
+    parameters: { given: { EMAIL } }, onProgress: (e) => events.push(JSON.parse(JSON.stringify(e)) as ProgressEvent),
+  });
+  assert.is(d.steps_executed.find((s) => s.step_id === 'missing')?.status, 'skipped', d.summary);
+  assert.match(d.steps_executed.find((s) => s.step_id === 'missing')!.error_message!, /on screen: "•••"/);
+  // As sent at the time (a CLI prints it, a bridge notifies it), before the flow started.
+  assert.not.ok(strings(events).some((text) => text.includes(EMAIL)), 'progress before the flow');
+  assert.not.ok(strings(JSON.parse(readFileSync(resultFile, 'utf8'))).some((text) => text.includes(EMAIL)), 'result');
 });
 
 t.run();

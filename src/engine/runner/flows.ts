@@ -20,7 +20,7 @@ import {
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type MissingParameter, type ParameterSources } from './parameters.js';
-import { interpolate, type VariableValue } from './variables.js';
+import { interpolate, interpolateKnown, type VariableValue } from './variables.js';
 import { failedBecause } from './failing-step.js';
 
 const SEPARATOR = '.';
@@ -98,11 +98,12 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
   const plan: RunPlan = { scenario: { ...scenario }, flows: new Map(), variables: { ...scenario.variables }, values: top.values, missing: top.missing.map((name) => ({ name })), secrets: [...top.secrets] };
   const assertions = [...scenario.assertions];
   const rootDir = resolve(scenarioDir);
-  // `declared`: the parameters of the scenario holding the steps, which a flow step can pass on.
-  const visit = (steps: AnyStep[], dir: string, chain: string[], declared: Parameters | undefined): void => {
+  // `declared`: the parameters of the scenario holding the steps, which a flow step can pass on;
+  // `known`: their values as far as the run's sources give them.
+  const visit = (steps: AnyStep[], dir: string, chain: string[], declared: Parameters | undefined, known: Record<string, string>): void => {
     for (const step of steps) {
       if (!isFlowStep(step)) {
-        if (step.sub_steps) visit(step.sub_steps, dir, chain, declared);
+        if (step.sub_steps) visit(step.sub_steps, dir, chain, declared, known);
         continue;
       }
       const file = resolve(dir, step.flow);
@@ -113,15 +114,18 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       plan.flows.set(step.id, use);
       Object.assign(plan.variables, flow.variables);
       assertions.push(...prefixAssertions(flow.assertions, prefix, dirname(file), rootDir));
-      // Presence only: a passed value may name this scenario's values, filled in when the flow starts.
-      const own = resolveParameters(flow.parameters, sources, use.passed);
+      // A passed value naming the outer parameters is filled in now: a plain parameter passed to a
+      // secret one is masked from the first step, not only once the flow starts (steps before it
+      // may show it). What names captured variables stays for the flow's start.
+      const passedNow = Object.fromEntries(Object.entries(use.passed).map(([k, v]) => [k, interpolateKnown(v, known)]));
+      const own = resolveParameters(flow.parameters, sources, passedNow);
       const from = { step: step.id, file: relative(rootDir, file), outer: Object.keys(declared ?? {}) };
       plan.missing.push(...own.missing.map((name) => ({ name, flow: from })));
       plan.secrets.push(...own.secrets.filter((s) => !s.includes('${')));
-      visit(use.steps, dirname(file), [...chain, file], flow.parameters);
+      visit(use.steps, dirname(file), [...chain, file], flow.parameters, own.values);
     }
   };
-  visit(scenario.steps, rootDir, [], scenario.parameters);
+  visit(scenario.steps, rootDir, [], scenario.parameters, top.values);
   plan.scenario.assertions = assertions;
   if (Object.keys(plan.variables).length) plan.scenario.variables = plan.variables;
   return plan;

@@ -16,6 +16,14 @@ export function interpolate(text: string, values: Record<string, VariableValue>)
   });
 }
 
+/**
+ * Fills in the references to `values` only, leaving any other `${name}` (and `$${`) as written:
+ * what a run knows of a text before it starts (parameters, not yet captured variables).
+ */
+export function interpolateKnown(text: string, values: Record<string, string>): string {
+  return text.replace(REFERENCE, (match, name: string | undefined) => (name !== undefined && Object.hasOwn(values, name) ? values[name] : match));
+}
+
 /** Interpolates every string property of a step or assertion (not nested sub_steps: they get theirs when they run). */
 export function interpolateFields<T extends object>(item: T, values: Record<string, VariableValue>, skip: readonly string[] = ['sub_steps', 'id', 'after_step', 'action', 'type']): T {
   const out = { ...item } as Record<string, unknown>;
