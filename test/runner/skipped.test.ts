@@ -49,4 +49,22 @@ test('the summary names the first three failing assertions and counts the rest',
   }
 });
 
+test('a run stopped by a failing step counts the later steps it never ran', async () => {
+  const r = rig();
+  try {
+    const base = scenario(r, 'flow_control');
+    const step = (id: string, extra: object) => ({ id, description: id, ...extra });
+    const s = {
+      ...base,
+      steps: [step('launch', { action: 'launch_app' }), step('missing', { action: 'tap', target: 'the Checkout button' }), step('after_1', { action: 'press_button', value: 'HOME' }), step('after_2', { action: 'press_button', value: 'HOME' })],
+      assertions: [],
+    } as unknown as typeof base;
+    const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-android-1', scenario: s, scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none' });
+    assert.is(d.status, 'failed', d.summary);
+    assert.match(d.summary, /^failed: 1\/2 steps passed, 2 later steps not run; /);
+  } finally {
+    await r.close();
+  }
+});
+
 test.run();

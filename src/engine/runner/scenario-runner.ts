@@ -203,8 +203,11 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
     doc.status = passed ? 'passed' : 'failed';
     // Skipped steps are counted with the steps, skipped assertions with the assertions: "7/8 steps passed" alone reads as one failure.
     const skippedSteps = steps.filter((s) => s.status === 'skipped').length;
+    // Steps after the one that stopped the run are in no count; "1/2 steps passed" of a 10-step scenario hides eight.
+    const unreached = state.scenario.steps.length - doc.steps_executed.length;
+    const notRun = unreached > 0 ? `, ${unreached} later step${unreached === 1 ? '' : 's'} not run` : '';
     const parts = [
-      `${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed${skippedSteps ? ` (${skippedSteps} skipped)` : ''}`,
+      `${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed${skippedSteps ? ` (${skippedSteps} skipped)` : ''}${notRun}`,
       `${doc.passed_assertions}/${doc.total_assertions} assertions passed${doc.skipped_assertions ? ` (${doc.skipped_assertions} skipped)` : ''}`,
     ];
     if (bad) parts.push(`step ${bad.step_id} failed: ${bad.error_code ? `${bad.error_code}: ` : ''}${bad.error_message ?? 'no message'}`);
