@@ -118,8 +118,13 @@ export class PeerRouter {
       return undefined;
     }
     if (method === 'scenarios.cancel') {
-      const peer = typeof params.run === 'string' ? this.sessions.get(ctx.session)?.runs.get(params.run) : undefined;
-      return peer && this.forward(peer, method, params, ctx);
+      const runs = this.sessions.get(ctx.session)?.runs;
+      if (typeof params.run === 'string') {
+        const peer = runs?.get(params.run);
+        return peer && this.forward(peer, method, params, ctx);
+      }
+      const peers = [...new Set(runs?.values() ?? [])];
+      return peers.length ? this.cancelEverywhere(peers, ctx, local) : undefined;
     }
     const device = method === 'tools.call' ? (params.parameters as { device?: unknown } | undefined)?.device : DEVICE_METHODS.has(method) || method === 'devices.subscribe' ? params.device : undefined;
     if (typeof device !== 'string' || !this.mayBeOnPeer(device)) return undefined;
@@ -129,6 +134,24 @@ export class PeerRouter {
       if (method === 'devices.subscribe') return this.subscribe(target, params as ValidParamsOf<'devices.subscribe'>, ctx);
       return this.forward(target, method, withDevice(method, params, target.remote), ctx);
     });
+  }
+
+  /**
+   * scenarios.cancel without a run: the session's runs here and on every peer it runs on. A peer
+   * that does not answer makes the whole call a failure that says what was cancelled: "cancelled
+   * [a, b]" would tell a CI clean-up step that nothing else is running.
+   */
+  private async cancelEverywhere(peers: Peer[], ctx: RouteContext, local: () => unknown): Promise<unknown> {
+    const answers = await Promise.all([Promise.resolve().then(local), ...peers.map((p) => this.forward(p, 'scenarios.cancel', {}, ctx))]);
+    const cancelled: string[] = [];
+    const silent: string[] = [];
+    answers.forEach((answer, i) => {
+      const list = (answer as { cancelled?: unknown } | null)?.cancelled;
+      if (Array.isArray(list)) cancelled.push(...list.map(String));
+      else silent.push(i === 0 ? 'this bridge' : `${peers[i - 1].where} (${(answer as { message?: string } | null)?.message ?? 'no answer'})`);
+    });
+    if (!silent.length) return { cancelled };
+    return failure('DEVICE_NOT_FOUND', `cancelled ${cancelled.length ? cancelled.join(', ') : 'nothing'}; could not ask ${silent.join('; ')}: runs there may still be going; call scenarios.cancel again once it answers`);
   }
 
   /** Cheap first look, so that calls on the bridge's own devices take no detour: a peer lists the id, or it names a peer. */
@@ -317,7 +340,10 @@ export class PeerRouter {
     link.onNotification((method, p) => {
       if (method === 'devices.changed') return;
       const run = (p as { type?: string; run_id?: string } | null) ?? {};
-      if (method === 'scenario.progress' && run.type === 'started' && run.run_id) entry.runs.set(run.run_id, peer);
+      if (method === 'scenario.progress' && run.run_id) {
+        if (run.type === 'started') entry.runs.set(run.run_id, peer);
+        else if (run.type === 'finished') entry.runs.delete(run.run_id);
+      }
       const device = (p as { device?: unknown } | null)?.device;
       // The peer tells a lock's holder and taker on their own links and every watcher on the shared
       // relay link. A session watching the device through the relay hears it there: the copy on this
