@@ -1,6 +1,6 @@
 import type { DevicesChange } from '../engine/driver.js';
 import type { DeviceInfo } from '../engine/types.js';
-import type { GoneDevice } from '../protocol/methods.js';
+import type { GoneDevice } from '../protocol/notifications.js';
 
 /** Whether a listed device can be driven (an offline or unauthorized one is listed but not usable). */
 export function usable(device: DeviceInfo): boolean {

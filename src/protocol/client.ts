@@ -10,17 +10,8 @@ import {
   type SessionEvent,
   type WebSocketLike,
 } from './client-types.js';
-import {
-  isFailureResult,
-  type HelloResult,
-  type MethodName,
-  type NotificationName,
-  type NotificationParams,
-  type ParamsOf,
-  type ResultOf,
-  type ScreenOptions,
-  type SubscriptionInfo,
-} from './methods.js';
+import { isFailureResult, type HelloResult, type MethodName, type ParamsOf, type ResultOf, type ScreenOptions, type SubscriptionInfo } from './methods.js';
+import type { NotificationName, NotificationParams } from './notifications.js';
 import { PendingRequests } from './pending-requests.js';
 import { ResumableSession, type KnownSubscription } from './resumable-session.js';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { FRAME_FORMATS } from './methods.js';
+import { FRAME_FORMATS } from './screen-formats.js';
 
 /**
  * Binary screen-frame messages (SPEC §6):

@@ -4,5 +4,7 @@
  */
 export * from './jsonrpc.js';
 export * from './methods.js';
+export * from './notifications.js';
+export * from './screen-formats.js';
 export * from './frame.js';
 export * from './client.js';

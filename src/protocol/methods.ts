@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
 import type { ElementDescription } from '../engine/verbs/describe-element.js';
-import { KEYS, type DeviceInfo, type UiElement } from '../engine/types.js';
+import { KEYS, type DeviceInfo } from '../engine/types.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
+import type { DeviceActivityParams, Participant } from './notifications.js';
+import { FRAME_FORMATS, type FrameFormat, type StreamSource } from './screen-formats.js';
 
 /**
  * The bridge protocol (SPEC §6, docs/protocol.md): every method's params as a valibot schema
@@ -21,12 +23,6 @@ export interface ServerLimits {
   rate_limit_burst: number;
   resume_grace_ms: number;
   replay_buffer: number;
-}
-
-/** Who acted or holds a lock: the public session id and the client name given in `session.hello`. */
-export interface Participant {
-  session: string;
-  client?: string;
 }
 
 /** A device failure, an unknown subscription or a lock held elsewhere: a normal result, like a tool failure. */
@@ -139,15 +135,6 @@ export interface DevicesListResult {
 }
 
 /** Formats the bridge encodes from screenshots. */
-export const IMAGE_FORMATS = ['jpeg', 'webp', 'png'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
-/** Everything a frame may carry: the image formats plus the device's own H.264 video (SPEC §9). */
-export const FRAME_FORMATS = [...IMAGE_FORMATS, 'h264'] as const;
-export type FrameFormat = (typeof FRAME_FORMATS)[number];
-/** Where a subscription's frames come from (SPEC §9). */
-export const STREAM_SOURCES = ['scrcpy', 'wda-mjpeg', 'screencap', 'screenshot', 'virtual'] as const;
-export type StreamSource = (typeof STREAM_SOURCES)[number];
-
 export const SCREEN_DEFAULTS = { maxFps: 30, format: 'jpeg', quality: 75 } as const;
 export const MAX_FPS = 60;
 
@@ -315,130 +302,6 @@ export type ParamsOf<M extends MethodName> = v.InferInput<(typeof METHOD_PARAMS)
 /** What a handler receives after validation (defaults applied). */
 export type ValidParamsOf<M extends MethodName> = v.InferOutput<(typeof METHOD_PARAMS)[M]>;
 export type ResultOf<M extends MethodName> = MethodResults[M];
-
-// ---------------------------------------------------------------------------------------------
-// Notifications (server → client)
-
-export interface DevicesChangedParams {
-  added: DeviceInfo[];
-  removed: string[];
-  /** Devices that stopped being usable: `offline`/`unauthorized` (still listed, in `added` too) or `removed`, and why. */
-  gone?: GoneDevice[];
-  /**
-   * devices.list's `notes` as they are now ([] when none): a change may carry only these, when a
-   * source without devices stops or starts answering. Absent from older bridges.
-   */
-  notes?: string[];
-  /** devices.list's `bridges` as they are now. */
-  bridges?: string[];
-}
-
-export interface GoneDevice {
-  id: string;
-  state: 'offline' | 'unauthorized' | 'not_responding' | 'removed';
-  reason: string;
-}
-
-export interface ElementsChangedParams {
-  subscription: string;
-  device: string;
-  /** Per device, +1 for every change; a gap means a diff was missed (resubscribe or list elements). */
-  seq: number;
-  /** True on the first message of a subscription: `added` is the whole screen, replace what you hold. */
-  reset?: boolean;
-  added: UiElement[];
-  removed: string[];
-  changed: UiElement[];
-}
-
-export interface ActivityOutcome {
-  status: 'success' | 'error';
-  code?: string;
-  message?: string;
-}
-
-/** The element an action landed on, as the device's latest element listing had it. */
-export interface ActivityElement {
-  id: string;
-  type: string;
-  /** Visible text, else accessibility label, else hint; never a password field's text. */
-  name?: string;
-}
-
-export interface DeviceActivityParams extends Participant {
-  device: string;
-  /** Per device, increasing. An entry that continues the previous one (keys typed in quick succession) repeats its id: replace it. */
-  id: number;
-  tool?: string;
-  verb?: string;
-  /** As called, except typed text that went into a password field, which is "•••". */
-  parameters: Record<string, unknown>;
-  outcome: ActivityOutcome;
-  duration_ms: number;
-  at: string;
-  /** One sentence for people: "tapped the “Sign in” button", "typed 8 characters into the “Password” field". */
-  summary: string;
-  element?: ActivityElement;
-  /** Set when typed text was withheld (a password field, or a field the bridge could not identify); no `characters` for a scenario's secret parameter. */
-  masked?: { characters?: number; reason: string };
-  /** How many calls this entry stands for (more than 1 after merging). */
-  count?: number;
-}
-
-export interface DeviceLockParams {
-  device: string;
-  /** The new holder, or null when the device was unlocked. */
-  holder: Participant | null;
-  /** Set when the lock was taken over from another session. */
-  previous?: Participant;
-  /** When the new holder took it (with `holder`). */
-  since?: string;
-  /** Why it was released, when it was not an explicit unlock (the holder disconnected, its session ended). */
-  reason?: string;
-}
-
-/** A screen subscription's source changed mid-stream: video fell back to screenshots, or came back. */
-export interface StreamChangedParams {
-  subscription: string;
-  device: string;
-  format: FrameFormat;
-  source: StreamSource;
-  fallback_reason?: string;
-}
-
-export interface SubscriptionEndedParams {
-  subscription: string;
-  device: string;
-  reason: string;
-}
-
-/** The device went away; the subscription stays and resumes by itself when it is back (issue 16). */
-export interface SubscriptionPausedParams {
-  subscription: string;
-  device: string;
-  reason: string;
-}
-
-export interface SubscriptionResumedParams {
-  subscription: string;
-  device: string;
-}
-
-/** Shape owned by the runner; the bridge forwards it unchanged. */
-export type ScenarioProgressParams = Record<string, unknown>;
-
-export interface NotificationParams {
-  'devices.changed': DevicesChangedParams;
-  'elements.changed': ElementsChangedParams;
-  'device.activity': DeviceActivityParams;
-  'device.lock': DeviceLockParams;
-  'subscription.ended': SubscriptionEndedParams;
-  'stream.changed': StreamChangedParams;
-  'subscription.paused': SubscriptionPausedParams;
-  'subscription.resumed': SubscriptionResumedParams;
-  'scenario.progress': ScenarioProgressParams;
-}
-export type NotificationName = keyof NotificationParams;
 
 /** True for `{status: "error", code, message}` results (tool failures and bridge-level failures alike). */
 export { isToolFailure as isFailureResult } from '../engine/errors.js';

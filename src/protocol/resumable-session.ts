@@ -1,5 +1,6 @@
 import type { SessionEvent } from './client-types.js';
-import { isFailureResult, type HelloResult, type NotificationParams, type ScreenOptions, type SubscribeResult } from './methods.js';
+import { isFailureResult, type HelloResult, type ScreenOptions, type SubscribeResult } from './methods.js';
+import type { NotificationParams } from './notifications.js';
 
 export interface KnownSubscription {
   device: string;

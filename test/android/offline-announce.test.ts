@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startBridge } from '../../src/bridge/index.js';
-import type { DevicesChangedParams } from '../../src/protocol/methods.js';
+import type { DevicesChangedParams } from '../../src/protocol/notifications.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { hasAdb, startRig } from './setup.js';
 

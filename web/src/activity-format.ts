@@ -1,4 +1,4 @@
-import type { DeviceActivityParams } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 
 export interface ActivityLine {
   who: string;

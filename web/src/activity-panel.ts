@@ -1,4 +1,4 @@
-import type { DeviceActivityParams } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import { describeActivity } from './activity-format.js';
 import { el } from './dom.js';
 

@@ -1,5 +1,5 @@
 import type { UiElement } from '../../src/engine/types.js';
-import type { ElementsChangedParams } from '../../src/protocol/methods.js';
+import type { ElementsChangedParams } from '../../src/protocol/notifications.js';
 
 export type ApplyOutcome =
   /** The diff was applied; `fresh` are ids added or changed by it. */

@@ -1,4 +1,4 @@
-import type { DeviceActivityParams } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import type { Point } from './geometry.js';
 import type { DragEvent } from './gestures.js';
 import type { ScreenView } from './screen-view.js';

@@ -1,4 +1,4 @@
-import type { Participant } from '../../src/protocol/methods.js';
+import type { Participant } from '../../src/protocol/notifications.js';
 
 export interface LockView {
   holder: Participant | null;

@@ -1,5 +1,6 @@
 import type { UiElement } from '../../src/engine/types.js';
-import type { ScreenOptions, StreamSource } from '../../src/protocol/methods.js';
+import type { ScreenOptions } from '../../src/protocol/methods.js';
+import type { StreamSource } from '../../src/protocol/screen-formats.js';
 import { AccessProblem } from './access-problem.js';
 import { ActivityPanel } from './activity-panel.js';
 import { AppLauncher } from './app-launcher.js';

@@ -1,5 +1,6 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
-import { isFailureResult, type DeviceLockParams, type LockInfo } from '../../src/protocol/methods.js';
+import { isFailureResult, type LockInfo } from '../../src/protocol/methods.js';
+import type { DeviceLockParams } from '../../src/protocol/notifications.js';
 import type { ActivityPanel } from './activity-panel.js';
 import type { ControlNotice } from './control-notice.js';
 import { who, type LockBadge } from './lock-badge.js';

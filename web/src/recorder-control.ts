@@ -1,5 +1,6 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
-import { isFailureResult, type DeviceActivityParams } from '../../src/protocol/methods.js';
+import { isFailureResult } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import { el } from './dom.js';
 import { RecordingLeftPrompt, type RecordingLeftParts } from './recording-left.js';
 import { recordedFileName, stoppedSummary, type OrphanedRecording, type OthersRecording, type StoppedRecording } from './recording-model.js';

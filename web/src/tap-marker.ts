@@ -1,4 +1,4 @@
-import type { DeviceActivityParams } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import { deviceToCss, type ScreenFit } from './geometry.js';
 import { touchPoints } from './touch-points.js';
 

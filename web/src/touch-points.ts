@@ -1,4 +1,4 @@
-import type { DeviceActivityParams } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import type { Point } from './geometry.js';
 
 /** Where an action touched the screen, for the marker every watcher sees; empty for actions without a place. */

@@ -1,7 +1,8 @@
 import type { DeviceInfo, UiElement } from '../../src/engine/types.js';
 import type { BridgeClient, SessionEvent } from '../../src/protocol/client.js';
 import type { DecodedFrame, FrameHeader } from '../../src/protocol/frame.js';
-import { isFailureResult, type DeviceActivityParams, type ElementsChangedParams, type ScreenOptions, type StreamChangedParams } from '../../src/protocol/methods.js';
+import { isFailureResult, type ScreenOptions } from '../../src/protocol/methods.js';
+import type { DeviceActivityParams, ElementsChangedParams, StreamChangedParams } from '../../src/protocol/notifications.js';
 import type { ToolCall } from './actions.js';
 import { ElementStore } from './element-store.js';
 import { elementAt } from '../../src/engine/hit-test.js';
