@@ -7,7 +7,7 @@ import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { performActions } from './emulated-actions.js';
-import { LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, WdaFailure } from './wda-failure.js';
+import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
 import { deviceInfoDocument, statusDocument } from './wda-documents.js';
 import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
@@ -62,6 +62,12 @@ export interface WdaFaults {
   hardwareKeyboard?: boolean;
   /** The app's interface orientation is UIInterfaceOrientationUnknown: GET /orientation answers null. */
   unknownOrientation?: boolean;
+  /**
+   * A build from the W3C protocol (5d6f1bf, 2019) until 76447471 (March 2020), or a JSON Wire one before: element lookups
+   * whose every match lies outside a showing alert fail with "unexpected alert open" (FBAlert.m filterObstructedElements,
+   * FBAlertObstructingElementException; JSON Wire status 26).
+   */
+  obstructingAlerts?: boolean;
   /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
   portraitOnly?: string[];
 }
@@ -151,7 +157,7 @@ export class EmulatedWda {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const url = new URL(req.url ?? '/', 'http://wda');
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     const method = req.method ?? 'GET';
     let body: Record<string, unknown> = {};
     try {
@@ -164,8 +170,11 @@ export class EmulatedWda {
     this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);
     try {
       if (m) {
-        if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
         path = m[2] ?? '';
+        // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
+        // "unknown command" whatever the session id; only a known one checks it (FBRoute.m decorateRequest).
+        if (!knownRoute(method, path)) throw unhandled(url);
+        if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
       }
       const value = await this.route(method, path, url, body, Boolean(m));
       const request = `${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`;
@@ -221,7 +230,7 @@ export class EmulatedWda {
         // XCUIDevice+FBHelpers.m fb_unlockScreen: Home twice (1 s apart), then up to FBScreenLockTimeout (5 s)
         // for SpringBoard's lockstate to clear; a passcode keeps it, and the spinner's error comes back
         // through FBResponseWithUnknownError. The real call takes about 7 s to say so; answered at once here.
-        if (this.locked && this.passcode) throw new WdaFailure('unknown error', 500, 'Timed out while waiting until the screen gets unlocked');
+        if (this.locked && this.passcode) throw wdaNsError('unknown error', 500, 'Timed out while waiting until the screen gets unlocked');
         this.locked = false;
         return null;
       case 'GET /wda/device/info':
@@ -244,20 +253,32 @@ export class EmulatedWda {
         return null;
       }
     }
-    if (!inSession) throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
     switch (key) {
       case 'GET /window/size':
-        // FBElementCommands.m handleGetWindowSize: the app's frame in points, turned with its interface orientation.
+        // FBElementCommands.m handleGetWindowSize (also withoutSession): the app's frame in points, turned with its interface orientation.
         return { width: d.size.width / this.scale, height: d.size.height / this.scale };
-      case 'GET /source':
-        if (url.searchParams.get('format') !== 'json') throw new WdaFailure('invalid argument', 400, 'only format=json is emulated');
+      case 'GET /source': {
+        // FBDebugCommands.m handleGetSourceCommand (also withoutSession): format xml (the default), json or description.
+        const format = url.searchParams.get('format') ?? 'xml';
+        if (!['xml', 'json', 'description'].includes(format.toLowerCase())) {
+          throw new WdaFailure('invalid argument', 400, `Unknown source format '${format}'. Only (\n    xml,\n    json,\n    description\n) source formats are supported.`);
+        }
+        if (format.toLowerCase() !== 'json') throw new WdaFailure('unknown error', 500, `the emulated WebDriverAgent serves only the json source, not '${format}'`);
         this.snapshotApp();
         return this.sourceTree();
+      }
+    }
+    if (!inSession) throw unhandled(url);
+    switch (key) {
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
         if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
         this.snapshotApp();
         if (!d.keyboardVisible || this.faults.hardwareKeyboard) return [];
+        if (this.faults.obstructingAlerts && this.keyboardUnderAlert()) {
+          // FBExceptionHandler.m before 76447471: unexpectedAlertOpenErrorWithMessage:nil, i.e. FBCommandStatus.m's default message.
+          throw new WdaFailure('unexpected alert open', 500, 'A modal dialog was open, blocking this operation');
+        }
         const id = '00000000-0000-0000-2A0E-000000000001';
         return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
       }
@@ -329,7 +350,7 @@ export class EmulatedWda {
     }
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
-    throw new WdaFailure('unknown command', 404, 'Unhandled endpoint: ' + key);
+    throw unhandled(url);
   }
 
   /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */
@@ -337,6 +358,12 @@ export class EmulatedWda {
     if (!this.faults.snapshotFailures) return;
     this.faults.snapshotFailures--;
     throw noSnapshot(this.device.foregroundPackage);
+  }
+
+  /** FBAlert.m isElementObstructedByAlertView: an alert (or action sheet) shows and the keyboard is not part of it. */
+  private keyboardUnderAlert(): boolean {
+    const alert = findNode(this.sourceTree(), (n) => n.type === 'Alert' || n.type === 'Sheet');
+    return Boolean(alert && !findNode(alert, (n) => n.type === 'Keyboard'));
   }
 
   private onLockScreen(): null {

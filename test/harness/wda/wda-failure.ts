@@ -20,6 +20,7 @@ export const LEGACY_CODES: Record<string, number> = {
   'invalid element state': 12,
   'unknown error': 13,
   'invalid argument': 15,
+  'unexpected alert open': 26,
   'session not created': 33,
 };
 
@@ -62,4 +63,34 @@ export function missingApp(id: string): WdaFailure {
  */
 export function noSnapshot(app: string): WdaFailure {
   return new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: Error getting main window kAXErrorServerNotFound`);
+}
+
+/**
+ * FBResponseWithUnknownError and friends quote error.description: an NSError from FBErrorBuilder (domain
+ * com.facebook.WebDriverAgent, code 1), e.g. FBRunLoopSpinner's timeoutErrorMessage.
+ */
+export function wdaNsError(error: string, status: number, description: string): WdaFailure {
+  return new WdaFailure(error, status, `Error Domain=com.facebook.WebDriverAgent Code=1 "${description}" UserInfo={NSLocalizedDescription=${description}}`);
+}
+
+/** Routes of the emulation, session part stripped ("GET /source"); an element's uuid is ":uuid". */
+const ROUTES = new Set([
+  'GET ', 'DELETE ', 'GET /status', 'POST /session', 'GET /wda/screen', 'GET /wda/locked', 'POST /wda/unlock', 'GET /wda/device/info',
+  'GET /wda/activeAppInfo', 'GET /screenshot', 'GET /orientation', 'POST /orientation', 'GET /window/size', 'GET /source', 'POST /elements',
+  'POST /wda/keyboard/dismiss', 'POST /url', 'POST /actions', 'POST /wda/keys', 'GET /element/active', 'POST /wda/pressButton',
+  'GET /appium/settings', 'POST /appium/settings', 'POST /wda/apps/launch', 'POST /wda/apps/terminate', 'POST /wda/apps/state',
+  'POST /element/:uuid/clear',
+]);
+
+export function knownRoute(method: string, path: string): boolean {
+  return ROUTES.has(`${method} ${path.replace(/^\/element\/(?!active$)[^/]+/, '/element/:uuid')}`);
+}
+
+/**
+ * FBUnknownCommands.m unhandledHandler: the request's URL and its route parameters (the catch-all's wildcard,
+ * the path without its leading slash), as NSDictionary's description prints them.
+ */
+export function unhandled(url: URL): WdaFailure {
+  const wildcard = url.pathname.slice(1);
+  return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.href} with parameters {\n    wildcards =     (\n        "${wildcard}"\n    );\n}`);
 }

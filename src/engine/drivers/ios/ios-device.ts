@@ -353,6 +353,12 @@ export class IosDevice implements DeviceHandle {
     if (err.error === 'stale element reference' && readsWholeApp(method, path)) {
       return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest got no snapshot of it twice, as while an app launches, closes or has just crashed; call again in a moment. WebDriverAgent said: ${err.detail}`);
     }
+    // WDA from its W3C protocol (5d6f1bf, 2019) until 76447471 (March 2020), and JSON Wire builds before it (status 26),
+    // refused an element lookup whose every match lay under an alert (FBAlert.m filterObstructedElements): the
+    // keyboard lookup before typing fails so while an alert covers the app, and only answering the alert helps.
+    if (err.error === 'unexpected alert open') {
+      return new ToolError('INTERNAL', `an alert is open on ${this.info.id} and covers the app, so WebDriverAgent refused ${method} ${path.split('?')[0]}: answer the alert first (mobile_list_elements_on_screen lists its buttons; tap one), then repeat the call. WebDriverAgent said: ${err.detail || err.error}`);
+    }
     if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
     // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)";
     // before WebDriverAgent 11.2 (3df0284d): "The button '…' is unknown. Only the following button names are supported: (…)".
