@@ -102,9 +102,9 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   };
 }
 
-/** The element whose text or label is `name`, from a listing. */
-export function find(elements: { text: string; accessibility_label: string | null }[], name: string) {
-  const hit = elements.find((e) => e.text === name || e.accessibility_label === name);
+/** The element whose text or label is `name` (or, for an empty field, whose placeholder is), from a listing. */
+export function find(elements: { text: string; accessibility_label: string | null; hint?: string | null }[], name: string) {
+  const hit = elements.find((e) => e.text === name || e.accessibility_label === name) ?? elements.find((e) => !e.text && e.hint === name);
   if (!hit) throw new Error(`no element "${name}" in ${JSON.stringify(elements.map((e) => e.text || e.accessibility_label))}`);
   return hit as any;
 }

@@ -2,9 +2,11 @@ import type { UiNode } from '../../../src/engine/ui-tree.js';
 
 /**
  * The virtual phone's hierarchy (pixels, iOS class names) as WebDriverAgent's /source?format=json
- * tree (points): {type, rawIdentifier, name, value, label, rect, frame, isEnabled, isVisible,
- * isAccessible, isFocused, children} as appium/WebDriverAgent's XCUIApplication+FBHelpers.m
- * dictionaryForElement writes it. Like XCTest, an empty text field reports its placeholder as value.
+ * tree (points): {type, rawIdentifier, name, value, label, rect, customActions, frame, nativeFrame, isEnabled,
+ * isVisible, isAccessible, isNativeAccessibilityElement, isFocused, traits, children}, and placeholderValue on text
+ * inputs only (FBDoesElementSupportInnerText), as appium/WebDriverAgent's XCUIApplication+FBHelpers.m
+ * dictionaryForElement writes it. Like XCTest, an empty text field reports its placeholder as value (wdValue).
+ * The fields added in 2024-2025 are optional here: hand-made nodes of tests may leave them out, as older builds do.
  */
 export interface WdaJsonNode {
   type: string;
@@ -13,13 +15,23 @@ export interface WdaJsonNode {
   value: string | null;
   label: string | null;
   rect: { x: number; y: number; width: number; height: number };
+  customActions?: string | null;
   frame: string;
+  nativeFrame?: string;
   isEnabled: '1' | '0';
   isVisible: '1' | '0';
   isAccessible: '1' | '0';
+  isNativeAccessibilityElement?: '1' | '0';
   isFocused: '1' | '0';
+  traits?: string;
+  placeholderValue?: string | null;
   children?: WdaJsonNode[];
 }
+
+/** XCUIElementTypes that carry a placeholderValue in the tree (FBElementHelpers.m FBDoesElementSupportInnerText). */
+const INNER_TEXT = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
+/** FBAccessibilityTraits.m names of the traits UIKit gives these types by default. */
+const TRAITS: Record<string, string> = { Button: 'Button', StaticText: 'StaticText', Image: 'Image', Link: 'Link', SearchField: 'SearchField', Key: 'Keyboard Key' };
 
 const bit = (b: boolean | undefined): '1' | '0' => (b ? '1' : '0');
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -48,12 +60,17 @@ function node(n: UiNode, scale: number, forcedType?: string): WdaJsonNode {
     value,
     label,
     rect,
+    customActions: null,
     frame: `{{${rect.x}, ${rect.y}}, {${rect.width}, ${rect.height}}}`,
+    nativeFrame: `{{${rect.x}, ${rect.y}}, {${rect.width}, ${rect.height}}}`,
     isEnabled: bit(n.enabled),
     isVisible: bit(n.displayed !== false),
     isAccessible: bit(accessible && !forcedType),
+    isNativeAccessibilityElement: bit(accessible && !forcedType),
     isFocused: bit(n.focused),
+    traits: TRAITS[type] ?? '',
   };
+  if (INNER_TEXT.has(type)) out.placeholderValue = n.hint || null;
   if (n.children.length) out.children = n.children.map((c) => node(c, scale));
   return out;
 }
