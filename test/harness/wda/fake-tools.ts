@@ -90,10 +90,10 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 const q = (s: string) => (/^[A-Za-z0-9_.$/:-]+$/.test(s) ? s : JSON.stringify(s));
 /** go-ios logs logrus JSON before 1.1 and slog JSON ("level":"ERROR", time first) from 1.1 on. */
 let goIosLogStyle: 'logrus' | 'slog' = 'logrus';
-const logLine = (level: 'info' | 'error' | 'fatal', msg: string, extra: Record<string, unknown> = {}): string =>
+const logLine = (level: 'info' | 'warn' | 'error' | 'fatal', msg: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify(
     goIosLogStyle === 'slog'
-      ? { time: new Date().toISOString(), level: level === 'info' ? 'INFO' : 'ERROR', msg, ...extra }
+      ? { time: new Date().toISOString(), level: level === 'info' ? 'INFO' : level === 'warn' ? 'WARN' : 'ERROR', msg, ...extra }
       : { ...extra, level, msg, time: new Date().toISOString() },
   ) + '\n';
 const fatal = (msg: string, err: string): Answer => ({ stderr: logLine('fatal', msg, { err }), code: 1 });
@@ -111,6 +111,16 @@ const noInstruments = (phone: FakePhone): string => {
   if (goIosLogStyle !== 'slog') return NO_SERVICE;
   const remedy = Number.parseInt(phone.version, 10) >= 17 ? `this device runs iOS ${phone.version} and needs an active tunnel — run \`ios tunnel start\`` : 'the Developer Disk Image must be mounted — run `ios image auto`';
   return `instruments service "com.apple.instruments.remoteserver.DVTSecureSocketProxy" unavailable on ${phone.udid}: ${remedy} (cause: ${NO_SERVICE})`;
+};
+/**
+ * processcontrol.go parseLaunchReply: the phone's NSError (nskeyedarchiver.NSError {ErrorCode Domain UserInfo}, printed with %v)
+ * in "Failed starting process: <id>, msg:…"; slog builds log startProcessWithRetry's "failed starting process" first.
+ * The NSError's contents are the phone's (FrontBoard's refusal to open an unknown bundle), not go-ios's.
+ */
+const launchRefused = (id: string): Answer => {
+  const err = `Failed starting process: ${id}, msg:{4 FBSOpenApplicationServiceErrorDomain map[NSLocalizedDescription:The request to open "${id}" failed.]}`;
+  const library = goIosLogStyle === 'slog' ? logLine('error', 'failed starting process', { module: 'instruments', channel_id: 'com.apple.instruments.server.services.processcontrol', error: err, bundleID: id, attempts: 1 }) : '';
+  return { stderr: library + logLine('fatal', 'launch app command failed', { err }), code: 1 };
 };
 const simError = (domain: string, code: number, lines: string[]): Answer => ({
   stderr: `An error was encountered processing the command (domain=${domain}, code=${code}):\n${lines.join('\n')}\n`,
@@ -176,7 +186,12 @@ export class FakeIosTools {
 
   private answer(tool: string, args: string[], env: Record<string, string>): Promise<Answer> {
     if (tool === 'xcrun') return this.xcrun(args, env);
-    return this.goIos(args);
+    return this.goIos(args).then((a) => {
+      // cli_setup.go warnIfAgentIsNotRunning (slog builds): every command warns first while no tunnel agent runs.
+      if (goIosLogStyle !== 'slog' || this.config.phones.some((p) => p.tunnel)) return a;
+      const warn = logLine('warn', "go-ios agent is not running. You might need to start it with 'ios tunnel start' for ios17+. Use ENABLE_GO_IOS_AGENT=user for userspace tunnel or ENABLE_GO_IOS_AGENT=kernel for kernel tunnel for the experimental daemon mode.");
+      return { ...a, stderr: warn + (a.stderr ?? '') };
+    });
   }
 
   // ---- xcrun simctl ----------------------------------------------------------------------
@@ -278,7 +293,8 @@ export class FakeIosTools {
       if (listed.some((p) => p.untrusted)) return fatal('failed getting values', NOT_PAIRED);
       const deviceList = listed.map((p, i) => {
         const entry = { Udid: p.udid, ProductName: 'iPhone OS', ProductType: p.productType, ProductVersion: p.version };
-        return p.wifi ? { ...entry, ConnectionType: listed[i - 1] === p ? 'Network' : 'USB' } : entry;
+        // main.go detailsEntry: ConnectionType is always there (ConnectionTypeLabel: usbmuxd's "USB" or "Network").
+        return { ...entry, ConnectionType: p.wifi && listed[i - 1] === p ? 'Network' : 'USB' };
       });
       return { stdout: JSON.stringify({ deviceList }) + '\n' };
     }
@@ -318,7 +334,7 @@ export class FakeIosTools {
         case 'launch':
           // cmd_device_apps.go runLaunchCommand: process control first (it needs the developer image), then the launch.
           if (instruments) return fatal('processcontrol failed', noInstruments(phone));
-          if (!d.installedApps.some((a) => a.package === rest[0])) return fatal('launch app command failed', `could not find app with bundle id ${rest[0]}`);
+          if (!d.installedApps.some((a) => a.package === rest[0])) return launchRefused(rest[0]);
           // The wording of the phone's refusal is not from go-ios (it quotes what the phone says) and is a guess here.
           if (phone.wda.locked) return fatal('launch app command failed', `Unable to launch ${rest[0]} because the device was not, or could not be, unlocked.`);
           await d.launchApp(rest[0], ctx());
