@@ -96,6 +96,12 @@ function listedApps(text: string): (InstalledApp & { system: boolean })[] {
   return apps.sort((a, b) => a.package.localeCompare(b.package));
 }
 
+/**
+ * simctl's refusals for a simulator that is not running: "Unable to lookup in current state: Shutdown"
+ * (CoreSimulator SimError 405, also "Shutting Down") once it was shut down, "Invalid device: <udid>" once it was deleted.
+ */
+const SIMULATOR_GONE = /Unable to lookup in current state: (Shutdown|Shutting Down)|^Invalid device: /m;
+
 /** `xcrun simctl …` with a deadline; every failure names the simulator and quotes simctl. */
 export class Simctl {
   constructor(private readonly xcrun = 'xcrun', private readonly timeoutMs = 60_000) {}
@@ -105,6 +111,10 @@ export class Simctl {
       const result = await runCommand(this.xcrun, ['simctl', ...args], { signal, timeoutMs, env: env && { ...process.env, ...env } });
       if (/unable to find utility "simctl"/.test(result.stderr)) {
         throw new ToolError('UNSUPPORTED', `Xcode is not selected (only the Command Line Tools are): ${XCODE_FIX}`);
+      }
+      // Every verb but list names the simulator second; one shut down or deleted since it was listed is gone, not broken.
+      if (result.code !== 0 && args[0] !== 'list' && args[1] && SIMULATOR_GONE.test(result.stderr)) {
+        throw new ToolError('DEVICE_NOT_FOUND', `simulator ${args[1]} is no longer running (simctl: ${lastLine(result.stderr)}): boot it again (\`xcrun simctl boot ${args[1]}\`, or open it in Simulator), then repeat the call`);
       }
       return result;
     } catch (err) {
