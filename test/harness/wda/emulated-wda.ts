@@ -9,6 +9,9 @@ import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
 import { deviceInfoDocument, statusDocument } from './wda-documents.js';
+import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
+
+export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
@@ -21,56 +24,6 @@ import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from 
  */
 
 type Json = unknown;
-
-export interface EmulatedWdaOptions {
-  /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
-  scale?: number;
-  /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
-  simulator?: boolean;
-  /** Answer as WDA before its W3C protocol (2019): HTTP 200 and a numeric `status` for every answer. */
-  legacy?: boolean;
-  /**
-   * A build before WebDriverAgent 8.4 (5ebc71c6, April 2024): /wda/screen only inside a session and without
-   * screenSize (the size comes from /window/size), and a refused button "is unknown" (the wording until v11.2, 2026).
-   * Implied by `legacy`.
-   */
-  before2024?: boolean;
-  /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
-  name?: string;
-}
-
-/** States of real WDA setups that tests switch on. */
-export interface WdaFaults {
-  /** Requests ("POST /session/:id/actions") that WDA carries out and then drops the connection without answering. */
-  resetAfter?: RegExp;
-  /** Runs after WDA answered a request ("GET /session/:id/element/active"), e.g. to let another client take the session. */
-  afterAnswer?: (request: string) => void;
-  /**
-   * XCTest cannot snapshot the app in front this many more times (it is launching, closing or has just crashed):
-   * /source and element lookups fail as XCUIElement+FBUtilities.m fb_takeSnapshot does, "stale element reference".
-   */
-  snapshotFailures?: number;
-  /** /wda/keys fails with this NSError description: XCTest could not synthesize the typing (FBTypeText). */
-  typingFails?: string;
-  /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */
-  decorateSource?: (tree: WdaJsonNode) => WdaJsonNode;
-  /**
-   * A simulator typing with the Mac's keyboard (I/O › Keyboard › Connect Hardware Keyboard): a focused field
-   * shows no on-screen keyboard, so none is in /source or found by /elements, yet the field keeps keyboard
-   * focus and synthesized key events (/wda/keys) reach it.
-   */
-  hardwareKeyboard?: boolean;
-  /** The app's interface orientation is UIInterfaceOrientationUnknown: GET /orientation answers null. */
-  unknownOrientation?: boolean;
-  /**
-   * A build from the W3C protocol (5d6f1bf, 2019) until 76447471 (March 2020), or a JSON Wire one before: element lookups
-   * whose every match lies outside a showing alert fail with "unexpected alert open" (FBAlert.m filterObstructedElements,
-   * FBAlertObstructingElementException; JSON Wire status 26).
-   */
-  obstructingAlerts?: boolean;
-  /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
-  portraitOnly?: string[];
-}
 
 export class EmulatedWda {
   readonly scale: number;
@@ -211,7 +164,8 @@ export class EmulatedWda {
         }
         this.sessionId = randomUUID().toUpperCase();
         this.sessionsCreated++;
-        return { sessionId: this.sessionId, capabilities: { device: 'iphone', browserName: null, sdkVersion: d.info.version, CFBundleIdentifier: null } };
+        // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
+        return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       }
       case 'DELETE ':
         this.sessionId = null;
@@ -328,8 +282,9 @@ export class EmulatedWda {
         return { ...this.mjpeg.settings };
       case 'POST /appium/settings': {
         // FBSessionCommands.m handleSetSettings: known keys are applied, the whole settings come back.
-        const settings = body.settings;
-        if (typeof settings !== 'object' || settings === null) throw new WdaFailure('invalid argument', 400, "'settings' are mandatory for this command");
+        // Absent settings change nothing; unknown keys are skipped (FBSettingsHandler.m applySettings).
+        const settings = body.settings ?? {};
+        if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new WdaFailure('invalid argument', 400, 'settings must be a dictionary');
         for (const [k, v] of Object.entries(settings)) {
           if (k in this.mjpeg.settings && typeof v === 'number') (this.mjpeg.settings as unknown as Record<string, number>)[k] = v;
         }

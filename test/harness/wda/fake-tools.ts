@@ -353,7 +353,7 @@ export class FakeIosTools {
         }
         case 'forward': {
           // Proxies to the phone's WDA port (or its MJPEG port, 9100); while WDA is stopped that port refuses, as a real forward would.
-          return { stderr: logLine('info', `Start listening on port ${rest[0]} forwarding to port ${rest[1]} on device`), proxy: { listen: Number(rest[0]), target: rest[1] === '9100' ? phone.wda.mjpeg.portNumber : Number(new URL(phone.wda.url).port), watch: [phone.udid, String(phone.plugged ?? 0)] } };
+          return { stderr: logLine('info', 'start listening, forwarding to device', { module: 'forward', udid: phone.udid, hostPort: Number(rest[0]), phonePort: Number(rest[1]) }), proxy: { listen: Number(rest[0]), target: rest[1] === '9100' ? phone.wda.mjpeg.portNumber : Number(new URL(phone.wda.url).port), watch: [phone.udid, String(phone.plugged ?? 0)] } };
         }
       }
     } catch (err) {

@@ -1,0 +1,53 @@
+import type { WdaJsonNode } from './wda-tree.js';
+
+/* How an emulated WebDriverAgent is built (which WDA release it answers as) and the states of real setups tests switch on. */
+
+export interface EmulatedWdaOptions {
+  /** Device pixels per point reported by /wda/screen; default the virtual phone's own. */
+  scale?: number;
+  /** WDA built for the simulator (TARGET_OS_SIMULATOR; the default) or for a real iPhone. */
+  simulator?: boolean;
+  /** Answer as WDA before its W3C protocol (2019): HTTP 200 and a numeric `status` for every answer. */
+  legacy?: boolean;
+  /**
+   * A build before WebDriverAgent 8.4 (5ebc71c6, April 2024): /wda/screen only inside a session and without
+   * screenSize (the size comes from /window/size), and a refused button "is unknown" (the wording until v11.2, 2026).
+   * Implied by `legacy`.
+   */
+  before2024?: boolean;
+  /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
+  name?: string;
+}
+
+/** States of real WDA setups that tests switch on. */
+export interface WdaFaults {
+  /** Requests ("POST /session/:id/actions") that WDA carries out and then drops the connection without answering. */
+  resetAfter?: RegExp;
+  /** Runs after WDA answered a request ("GET /session/:id/element/active"), e.g. to let another client take the session. */
+  afterAnswer?: (request: string) => void;
+  /**
+   * XCTest cannot snapshot the app in front this many more times (it is launching, closing or has just crashed):
+   * /source and element lookups fail as XCUIElement+FBUtilities.m fb_takeSnapshot does, "stale element reference".
+   */
+  snapshotFailures?: number;
+  /** /wda/keys fails with this NSError description: XCTest could not synthesize the typing (FBTypeText). */
+  typingFails?: string;
+  /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */
+  decorateSource?: (tree: WdaJsonNode) => WdaJsonNode;
+  /**
+   * A simulator typing with the Mac's keyboard (I/O › Keyboard › Connect Hardware Keyboard): a focused field
+   * shows no on-screen keyboard, so none is in /source or found by /elements, yet the field keeps keyboard
+   * focus and synthesized key events (/wda/keys) reach it.
+   */
+  hardwareKeyboard?: boolean;
+  /** The app's interface orientation is UIInterfaceOrientationUnknown: GET /orientation answers null. */
+  unknownOrientation?: boolean;
+  /**
+   * A build from the W3C protocol (5d6f1bf, 2019) until 76447471 (March 2020), or a JSON Wire one before: element lookups
+   * whose every match lies outside a showing alert fail with "unexpected alert open" (FBAlert.m filterObstructedElements,
+   * FBAlertObstructingElementException; JSON Wire status 26).
+   */
+  obstructingAlerts?: boolean;
+  /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
+  portraitOnly?: string[];
+}
