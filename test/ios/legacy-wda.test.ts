@@ -29,4 +29,19 @@ test('an old WDA\'s HTTP 200 {"status": 13} errors are errors, and {"status": 6}
   }
 });
 
+test('an old WDA lacking the session-less /wda/screen (status 1, "Unhandled endpoint"): the screen size comes from the session routes', async () => {
+  const rig = await makeRig();
+  const old = new EmulatedWda(rig.device, { legacy: true, name: 'iPhone 15' });
+  await rig.wda.stop();
+  await old.start(Number(new URL(rig.wda.url).port));
+  try {
+    const r = await rig.call('mobile_get_screen_size');
+    assert.equal([r.width, r.height], [rig.device.size.width, rig.device.size.height], JSON.stringify(r));
+    assert.ok(old.requests.includes('GET /wda/screen') && old.requests.includes('GET /session/:id/window/size'), JSON.stringify(old.requests));
+  } finally {
+    await old.stop();
+    await rig.close();
+  }
+});
+
 test.run();

@@ -137,7 +137,11 @@ export class EmulatedWda {
     } catch (err) {
       const f = err instanceof WdaFailure ? err : toWdaFailure(err);
       // Before W3C (2019) FBResponseWithStatus answered HTTP 200 {value: message, sessionId, status: <JSON Wire code>}.
-      if (this.options.legacy) return this.send(res, 200, { value: f.message, sessionId: this.sessionId, status: LEGACY_CODES[f.error] ?? 13 });
+      if (this.options.legacy) {
+        // FBOrientationCommands.m then refused a rotation with FBCommandStatusRotationNotAllowed.
+        const status = f.message === 'Unable To Rotate Device' ? 777 : (LEGACY_CODES[f.error] ?? 13);
+        return this.send(res, 200, { value: f.message, sessionId: this.sessionId, status });
+      }
       this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessionId });
     }
   }

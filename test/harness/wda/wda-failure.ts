@@ -15,7 +15,8 @@ export class WdaFailure extends Error {
 export const LEGACY_CODES: Record<string, number> = {
   'invalid session id': 6,
   'no such element': 7,
-  'unknown command': 9,
+  // FBUnknownCommands.m before W3C answered an unhandled endpoint with FBCommandStatusUnsupported, not UnknownCommand (9).
+  'unknown command': 1,
   'stale element reference': 10,
   'invalid element state': 12,
   'unknown error': 13,

@@ -40,6 +40,7 @@ interface Envelope {
  * the W3C error names they became. Those builds answered errors with HTTP 200, {status: code, value: message}.
  */
 const LEGACY_STATUS: Record<number, string> = {
+  1: 'unsupported operation',
   6: 'invalid session id',
   7: 'no such element',
   9: 'unknown command',
@@ -52,8 +53,22 @@ const LEGACY_STATUS: Record<number, string> = {
   26: 'unexpected alert open',
   27: 'no such alert',
   32: 'invalid selector',
+  29: 'invalid coordinates',
   33: 'session not created',
+  405: 'unknown method',
+  888: 'invalid element state',
+  889: 'invalid element state',
 };
+
+/**
+ * The JSON Wire status as its W3C name. Those builds answered a route they lacked with status 1 (Unsupported) and
+ * "Unhandled endpoint: …" (FBUnknownCommands.m), never 9: that is what W3C builds call "unknown command". An app crash
+ * (889) and a deadlock (888) became "invalid element state" (FBExceptionHandler.m).
+ */
+function legacyError(status: number, detail: string): string {
+  if (status === 1 && /^Unhandled endpoint/.test(detail)) return 'unknown command';
+  return LEGACY_STATUS[status] ?? 'unknown error';
+}
 
 const SESSION_GONE = 'invalid session id';
 
@@ -189,7 +204,7 @@ export class WdaClient {
           const legacy = envelope?.status;
           if (typeof legacy === 'number' && legacy !== 0) {
             const detail = typeof envelope.value === 'string' ? envelope.value : typeof value?.message === 'string' ? value.message : JSON.stringify(envelope.value ?? null);
-            return reject(new WdaError(LEGACY_STATUS[legacy] ?? 'unknown error', `${detail} (status ${legacy})`, res.statusCode ?? 0));
+            return reject(new WdaError(legacyError(legacy, detail), `${detail} (status ${legacy})`, res.statusCode ?? 0));
           }
           if (value && typeof value === 'object' && typeof value.error === 'string') {
             return reject(new WdaError(value.error, typeof value.message === 'string' ? value.message : '', res.statusCode ?? 0));
