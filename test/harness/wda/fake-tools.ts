@@ -17,7 +17,7 @@ import type { EmulatedWda } from './emulated-wda.js';
  *   ios list                           {"deviceList": ["<udid>", …]}
  *   ios info --udid=<udid>             the phone's lockdown values {ProductType, ProductVersion, …}
  *   ios apps                           [{CFBundleIdentifier, CFBundleName, CFBundleDisplayName, CFBundleShortVersionString, …}] (user apps)
- *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]
+ *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]; fails while no tunnel agent runs
  *   ios forward <host> <device>        runs until killed (the fake proxies to the phone's emulated WDA)
  * go-ios failures are logrus JSON lines on stderr ({"level":"fatal","msg":…,"err":…}) and exit 1.
  * iOS 17+ without a tunnel: only launch and kill fail (instruments); a phone not attached: "Device not found: <udid>".
@@ -299,6 +299,11 @@ export class FakeIosTools {
       return { stdout: JSON.stringify({ deviceList }) + '\n' };
     }
     if (verb === 'tunnel' && rest[0] === 'ls') {
+      // cmd_tunnel.go asks the tunnel agent's HTTP API (tunnel_api.go ListRunningTunnels, 127.0.0.1:60105); without an
+      // agent (modelled here as: no phone has a tunnel) that request is refused and the command fails.
+      if (!this.config.phones.some((p) => p.tunnel)) {
+        return fatal('failed to get tunnel infos', 'TunnelInfoForDevice: failed to get tunnel info: Get "http://127.0.0.1:60105/tunnels": dial tcp 127.0.0.1:60105: connect: connection refused');
+      }
       const tunnels = this.config.phones.filter((p) => p.tunnel).map((p, i) => ({ address: `fd35:3a1c:9b5e::${i + 1}`, rsdPort: 58783 + i, udid: p.udid, userspaceTun: false, userspaceTunPort: 0 }));
       return { stdout: JSON.stringify(tunnels) + '\n' };
     }
