@@ -36,6 +36,22 @@ test('no snapshot twice (the app keeps changing or crashed): an error that says 
   }
 });
 
+test('a tree XCTest refuses to snapshot (kAXErrorIllegalArgument, too deep): said so at once, not "call again in a moment"', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.faults.treeTooDeep = true;
+    const before = rig.wda.requests.length;
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.is(r.code, 'INTERNAL', JSON.stringify(r));
+    assert.match(r.message, /refused to snapshot its accessibility tree \(kAXErrorIllegalArgument\).*asking again will not help/);
+    assert.not.match(r.message, /call again in a moment/);
+    assert.is(rig.wda.requests.slice(before).filter((q) => q === 'GET /session/:id/source').length, 1, 'not asked twice');
+  } finally {
+    await rig.close();
+  }
+});
+
 test('typing that XCTest fails to synthesize into a focused field is not called "no field focused"', async () => {
   const rig = await makeRig();
   try {

@@ -314,6 +314,7 @@ export class EmulatedWda {
 
   /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */
   private snapshotApp(): void {
+    if (this.faults.treeTooDeep) throw noSnapshot(this.device.foregroundPackage, 'Error kAXErrorIllegalArgument getting snapshot for element  {pid=83633} {uid=[ID:1 hash:0x0]}');
     if (!this.faults.snapshotFailures) return;
     this.faults.snapshotFailures--;
     throw noSnapshot(this.device.foregroundPackage);

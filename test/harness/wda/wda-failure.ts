@@ -62,8 +62,8 @@ export function missingApp(id: string): WdaFailure {
  * XCUIElement+FBUtilities.m fb_takeSnapshot: no snapshot of the app raises FBStaleElementException (404); the
  * message as a real WDA sent it for /source on an app's first launch (appium/appium-inspector#435).
  */
-export function noSnapshot(app: string): WdaFailure {
-  return new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: Error getting main window kAXErrorServerNotFound`);
+export function noSnapshot(app: string, cause = 'Error getting main window kAXErrorServerNotFound'): WdaFailure {
+  return new WdaFailure('stale element reference', 404, `The previously found element "Application '${app}'" is not present in the current view anymore. Make sure the application UI has the expected state. Original error: ${cause}`);
 }
 
 /**

@@ -30,6 +30,11 @@ export interface WdaFaults {
    * /source and element lookups fail as XCUIElement+FBUtilities.m fb_takeSnapshot does, "stale element reference".
    */
   snapshotFailures?: number;
+  /**
+   * The app's accessibility tree is too deep or too large for XCTest: every snapshot of it is refused with
+   * kAXErrorIllegalArgument, which WDA reports as "stale element reference" (appium/WebDriverAgent#542).
+   */
+  treeTooDeep?: boolean;
   /** /wda/keys fails with this NSError description: XCTest could not synthesize the typing (FBTypeText). */
   typingFails?: string;
   /** Rewrites /source before it is sent, e.g. to lay a keyboard or an alert over the app as iOS does. */

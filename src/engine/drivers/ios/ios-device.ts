@@ -38,6 +38,15 @@ function readsWholeApp(method: string, path: string): boolean {
   return isRepeatable(method, path) && !path.includes('/element/');
 }
 
+/**
+ * XCTest refuses a snapshot of an accessibility tree deeper or larger than it serves with kAXErrorIllegalArgument,
+ * which WDA passes on as the same "stale element reference" (appium/WebDriverAgent#542: React Native screens past
+ * ~62 levels). Unlike a launching app's, this refusal repeats for as long as the screen shows.
+ */
+function treeRefused(err: WdaError): boolean {
+  return err.error === 'stale element reference' && /kAXErrorIllegalArgument/.test(err.detail);
+}
+
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
 /** An MJPEG server that sends nothing this long after the request counts as absent. */
@@ -315,7 +324,7 @@ export class IosDevice implements DeviceHandle {
     try {
       return await send();
     } catch (err) {
-      if (err instanceof WdaError && err.error === 'stale element reference' && readsWholeApp(method, path)) {
+      if (err instanceof WdaError && err.error === 'stale element reference' && readsWholeApp(method, path) && !treeRefused(err)) {
         await sleep(SNAPSHOT_RETRY_MS, ctx.signal);
         return this.rethrowing(send, method, path);
       }
@@ -349,6 +358,9 @@ export class IosDevice implements DeviceHandle {
     }
     if (path === '/wda/keys') {
       return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not type (XCTest failed to synthesize the keys; some may have reached the field, so check it before typing again): ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
+    }
+    if (treeRefused(err) && readsWholeApp(method, path)) {
+      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest refused to snapshot its accessibility tree (kAXErrorIllegalArgument), as it does for trees too deep or too large; asking again will not help while this screen shows: take a screenshot instead, or move to a screen with fewer nested views. WebDriverAgent said: ${err.detail}`);
     }
     if (err.error === 'stale element reference' && readsWholeApp(method, path)) {
       return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest got no snapshot of it twice, as while an app launches, closes or has just crashed; call again in a moment. WebDriverAgent said: ${err.detail}`);
