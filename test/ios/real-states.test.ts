@@ -155,7 +155,7 @@ test('go-ios 1.1+ slog JSON errors are quoted as text, never as raw JSON', async
     writeFileSync(bad, 'not a zip');
     const r = await rig.call('mobile_install_app', { path: bad });
     assert.is(r.status, 'error');
-    assert.match(r.message, /install failed: /);
+    assert.match(r.message, /failed writing: /);
     assert.not.match(r.message, /[{}]|"level"/);
   } finally {
     await rig.close();

@@ -1,8 +1,11 @@
 import type { CallContext } from '../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
-import { WdaFailure } from './wda-failure.js';
+import { wdaNsError } from './wda-failure.js';
 
-/* W3C actions (POST /actions) as WDA's FBW3CActionsSynthesizer plays them, acted out on the virtual phone (points → pixels). */
+/*
+ * W3C actions (POST /actions) as WDA's FBW3CActionsSynthesizer plays them, acted out on the virtual phone (points → pixels).
+ * A refused chain is FBResponseWithUnknownError (FBTouchActionCommands.m): 500 "unknown error" quoting the NSError.
+ */
 
 interface PointerAction {
   type: string;
@@ -23,7 +26,10 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 export async function performActions(device: VirtualDevice, scale: number, actions: unknown): Promise<null> {
   if (Array.isArray(actions) && actions.length === 2) return twoFingers(device, scale, actions as PointerSource[]);
   const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
-  if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw new WdaFailure('invalid argument', 400, 'actions must hold one pointer source');
+  if (source?.type === 'pointer' && source.parameters?.pointerType !== undefined && source.parameters.pointerType !== 'touch') {
+    throw wdaNsError('unknown error', 500, `Only pointer type 'touch' is supported. '${source.parameters.pointerType}' is given instead for action with id '${(source as { id?: string }).id ?? ''}'`);
+  }
+  if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw wdaNsError('unknown error', 500, 'the emulated WebDriverAgent plays one pointer source or two touch ones');
   const s = scale;
   const d = device;
   let x = 0;
@@ -62,7 +68,7 @@ async function twoFingers(device: VirtualDevice, scale: number, sources: Pointer
   const s = scale;
   const path = (source: PointerSource) => {
     if (source?.type !== 'pointer' || source.parameters?.pointerType !== 'touch' || !Array.isArray(source.actions)) {
-      throw new WdaFailure('invalid argument', 400, 'each of two action sources must be a touch pointer');
+      throw wdaNsError('unknown error', 500, 'the emulated WebDriverAgent plays two sources only as two touch pointers');
     }
     let at: { x: number; y: number } | undefined;
     let from: { x: number; y: number } | undefined;
@@ -72,7 +78,7 @@ async function twoFingers(device: VirtualDevice, scale: number, sources: Pointer
       else if (a.type === 'pointerDown') from = at;
       else if (a.type === 'pointerUp') to = at;
     }
-    if (!from || !to) throw new WdaFailure('invalid argument', 400, 'each finger must go down and up');
+    if (!from || !to) throw wdaNsError('unknown error', 500, 'the emulated WebDriverAgent plays two fingers only when each goes down and up');
     return { from: { x: Math.round(from.x * s), y: Math.round(from.y * s) }, to: { x: Math.round(to.x * s), y: Math.round(to.y * s) } };
   };
   await device.pinch([path(sources[0]), path(sources[1])], 0, ctx());

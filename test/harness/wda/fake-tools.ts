@@ -329,13 +329,27 @@ export class FakeIosTools {
           return { stdout: JSON.stringify(apps) + '\n' };
         }
         case 'install': {
+          // main.go installApp: "installing" {appPath, device}, then zipconduit's "installation successful"; a refused
+          // package fails in SendFile: exitIfError("failed writing", err).
           const path = args.find((a) => a.startsWith('--path='))?.slice(7) ?? '';
-          await d.installApp(path, ctx());
-          return { stderr: logLine('info', 'installation successful', { appPath: path }) };
+          const start = logLine('info', 'installing', { appPath: path, device: phone.udid });
+          try {
+            await d.installApp(path, ctx());
+          } catch (err) {
+            return { stderr: start + logLine('fatal', 'failed writing', { err: err instanceof Error ? err.message : String(err) }), code: 1 };
+          }
+          return { stderr: start + logLine('info', 'installation successful', { module: 'zipconduit' }) };
         }
-        case 'uninstall':
-          await d.uninstallApp(rest[0], ctx());
-          return {};
+        case 'uninstall': {
+          // main.go uninstallApp: "uninstalling" (appPath is the bundle id there), then exitIfError("failed uninstalling", err).
+          const start = logLine('info', 'uninstalling', { appPath: rest[0], device: phone.udid });
+          try {
+            await d.uninstallApp(rest[0], ctx());
+          } catch (err) {
+            return { stderr: start + logLine('fatal', 'failed uninstalling', { err: err instanceof Error ? err.message : String(err) }), code: 1 };
+          }
+          return { stderr: start };
+        }
         case 'launch':
           // cmd_device_apps.go runLaunchCommand: process control first (it needs the developer image), then the launch.
           if (instruments) return fatal('processcontrol failed', noInstruments(phone));
