@@ -171,6 +171,9 @@ export class EmulatedWda {
         // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
         return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       }
+      case 'GET ':
+        // FBSessionCommands.m handleGetActiveSession: sessionInformation.
+        return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       case 'DELETE ':
         this.sessionId = null;
         return null;

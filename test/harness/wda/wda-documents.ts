@@ -1,6 +1,9 @@
 /** What the emulated WebDriverAgent says about itself and its device. */
 
-/** FBSessionCommands.m handleGetStatus: `ios.simulatorVersion` only in builds for the simulator (TARGET_OS_SIMULATOR). */
+/**
+ * FBSessionCommands.m handleGetStatus: `ios.simulatorVersion` only in builds for the simulator (TARGET_OS_SIMULATOR);
+ * `build.version` is WebDriverAgentLib's CFBundleShortVersionString (16.7.0 at appium/WebDriverAgent c279b4c).
+ */
 export function statusDocument(version: string, simulator: boolean): object {
   return {
     ready: true,
@@ -8,7 +11,7 @@ export function statusDocument(version: string, simulator: boolean): object {
     state: 'success',
     os: { name: 'iOS', version, sdkVersion: '17.5', testmanagerdVersion: 65535 },
     ios: { ...(simulator ? { simulatorVersion: version } : {}), ip: null },
-    build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner' },
+    build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner', version: '16.7.0' },
     device: 'iphone',
   };
 }
