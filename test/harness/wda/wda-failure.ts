@@ -88,10 +88,12 @@ export function knownRoute(method: string, path: string): boolean {
 }
 
 /**
- * FBUnknownCommands.m unhandledHandler: the request's URL and its route parameters (the catch-all's wildcard,
- * the path without its leading slash), as NSDictionary's description prints them.
+ * FBUnknownCommands.m unhandledHandler: the request's NSURL, relative to the server ("/wda/foo -- http://127.0.0.1:8100/"),
+ * and its route parameters as NSDictionary's description prints them: the catch-all's wildcard, the path without its
+ * leading slash, quoted unless it is a plain word (as WDA users have quoted it, e.g. facebookarchive/WebDriverAgent#1061).
  */
 export function unhandled(url: URL): WdaFailure {
   const wildcard = url.pathname.slice(1);
-  return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.href} with parameters {\n    wildcards =     (\n        "${wildcard}"\n    );\n}`);
+  const printed = /^[A-Za-z0-9_]+$/.test(wildcard) ? wildcard : JSON.stringify(wildcard);
+  return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.pathname}${url.search} -- ${url.origin}/ with parameters {\n    wildcards =     (\n        ${printed}\n    );\n}`);
 }
