@@ -311,8 +311,17 @@ export class FakeIosTools {
     const attached = this.config.phones.filter((p) => !p.unplugged);
     const phone = udidArg ? attached.find((p) => p.udid === udidArg) : attached[0];
     if (!phone) return fatal(`Device not found: ${udidArg ?? ''}`, udidArg ? `Device '${udidArg}' not found. Is it attached to the machine?` : 'no iOS devices are attached to this host');
-    // Every lockdown session reads the pair record first (ConnectLockdownWithSession).
-    if (phone.untrusted) return fatal(verb === 'info' ? 'failed getting info' : `${verb} failed`, NOT_PAIRED);
+    // Every lockdown session reads the pair record first; each command fails at its first service (main.go, cmd_device_*.go).
+    // `ios forward` only connects through usbmuxd and needs no pairing.
+    const firstService: Record<string, string> = {
+      info: 'failed getting info',
+      apps: 'failed to connect to installationproxy',
+      install: 'failed connecting to zipconduit, dev image installed?',
+      uninstall: 'failed connecting to installationproxy',
+      launch: 'processcontrol failed',
+      kill: 'failed creating installationproxy',
+    };
+    if (phone.untrusted && verb !== 'forward') return fatal(firstService[verb ?? ''] ?? `${verb} failed`, NOT_PAIRED);
     if (verb === 'info') {
       // printDeviceInfo: GetValuesPlist's map as JSON (some of its keys).
       return { stdout: JSON.stringify({ DeviceClass: 'iPhone', DeviceName: 'iPhone', ProductName: 'iPhone OS', ProductType: phone.productType, ProductVersion: phone.version, UniqueDeviceID: phone.udid }) + '\n' };
