@@ -255,7 +255,9 @@ export class EmulatedWda {
         return performActions(this.device, this.scale, body.actions);
       case 'POST /wda/keys': {
         const value = body.value;
-        if (!Array.isArray(value)) throw new WdaFailure('invalid argument', 400, 'value must be an array of characters');
+        // handleKeys sends componentsJoinedByString: to `value` unchecked: anything but an array raises, and
+        // FBExceptionHandler.m answers the NSException's reason as "unknown error".
+        if (!Array.isArray(value)) throw new WdaFailure('unknown error', 500, `-[${typeof value === 'string' ? '__NSCFString' : 'NSNull'} componentsJoinedByString:]: unrecognized selector sent to instance 0x600000c2d0e0`);
         if (this.locked) return this.onLockScreen();
         // FBElementCommands.m handleKeys (W3C builds, 2019 on): no keyboard wait, FBTypeText synthesizes the keys into
         // whatever is in front; only a synthesis failure is "invalid element state", with the NSError's description.
