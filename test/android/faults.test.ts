@@ -99,6 +99,22 @@ faults('unauthorized devices are listed with advice; calls are PERMISSION_DENIED
   await rig!.server.disconnect(locked.serial);
 });
 
+faults('a device stuck authorizing (adb: "device still authorizing") is listed and refused as not authorized yet, not as a boot mode or offline', async ({ rig, extra }) => {
+  const stuck = await EmulatedPhone.start({ authorizing: true });
+  extra.push(stuck);
+  await rig!.server.adb(['connect', stuck.serial]);
+  await rig!.server.waitForState(stuck.serial, 'authorizing');
+  const { devices } = (await rig!.engine.call('mobile_list_available_devices', {})) as { devices: { id: string; state: string; message: string }[] };
+  const entry = devices.find((d) => d.id === stuck.serial);
+  assert.is(entry?.state, 'unauthorized');
+  assert.match(entry!.message, /authorizing: .*Allow USB debugging/);
+  assert.not.match(entry!.message, /boots Android/);
+  const r = (await rig!.engine.call('mobile_get_screen_size', { device: stuck.serial })) as { code: string; message: string };
+  assert.is(r.code, 'PERMISSION_DENIED');
+  assert.match(r.message, /not authorized yet/);
+  await rig!.server.disconnect(stuck.serial);
+});
+
 faults('hot-plug: a connected and a removed device reach devices.changed', async ({ rig, extra }) => {
   const changes: DevicesChange[] = [];
   const off = rig!.engine.onDevicesChanged((c) => changes.push(c));

@@ -56,6 +56,11 @@ export type ServiceRunner = (stream: DeviceStream) => void | Promise<void>;
 export interface AdbdFaults {
   /** Answer the host's CNXN with AUTH tokens forever: adb lists the device as `unauthorized`. */
   unauthorized?: boolean;
+  /**
+   * Answer the host's CNXN with an AUTH token, then never answer its signature (a device whose adbd
+   * stalls while checking the key): adb lists it as `authorizing` and refuses calls with "device still authorizing".
+   */
+  authorizing?: boolean;
   /** Services matching are refused (CLSE right after OPEN), as adbd does for unknown services. */
   refuse?: RegExp;
   /** Services matching are accepted and then never answered. */
@@ -140,7 +145,7 @@ class AdbdLink {
     const faults = this.adbd.faults;
     switch (p.command) {
       case A_CNXN: {
-        if (faults.unauthorized) return this.sendAuthToken();
+        if (faults.unauthorized || faults.authorizing) return this.sendAuthToken();
         const version = Math.min(p.arg0, VERSION_NO_CHECKSUM);
         this.checksummed = version < VERSION_NO_CHECKSUM;
         this.maxData = Math.min(p.arg1, MAX_PAYLOAD);
@@ -151,7 +156,7 @@ class AdbdLink {
       }
       case A_AUTH:
         // A signature or public key we never accept: the user "has not confirmed the dialog".
-        if (p.arg0 !== 3) this.sendAuthToken();
+        if (p.arg0 !== 3 && !faults.authorizing) this.sendAuthToken();
         return;
       case A_OPEN:
         if (this.online) this.open(p.arg0, p.data.toString('utf8').replace(/\0$/, ''));

@@ -93,6 +93,9 @@ export function mapAdbError(err: unknown, serial: string, address: AdbAddress, w
   if (code && CONNECTION_CODES.has(code)) return serverUnreachable(address, err);
   const message = err instanceof Error ? err.message : String(err);
   if (/unauthorized/i.test(message)) return unauthorizedError(serial);
+  // transport.cpp acquire_one_transport: "device still authorizing" / "device still connecting".
+  if (/still authorizing/i.test(message)) return authorizingError(serial);
+  if (/still connecting/i.test(message)) return connectingError(serial);
   if (/offline/i.test(message)) return offlineError(serial);
   if (/not found|no devices/i.test(message)) {
     return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected to the adb server at ${address.host}:${address.port}; check the cable or "adb connect", then list devices again`);
@@ -109,6 +112,23 @@ export const OFFLINE_ADVICE = 'reconnect the cable, or run "adb reconnect" (for 
 
 export function unauthorizedError(serial: string): ToolError {
   return new ToolError('PERMISSION_DENIED', `device ${serial} has not authorized this computer: ${UNAUTHORIZED_ADVICE}`);
+}
+
+/*
+ * `authorizing`: the host has signed the device's token with its key and waits for the device's verdict
+ * (adb's kCsAuthorizing); it becomes `device`, or `unauthorized` once the device shows its dialog.
+ * Staying there means the device does not answer. `connecting`: the transport is up, the handshake is not.
+ */
+export const AUTHORIZING_ADVICE =
+  'adb is still waiting for the device to accept this computer\'s key: unlock it and accept the "Allow USB debugging?" dialog if one shows; if it stays authorizing, replug it or run "adb reconnect"';
+export const CONNECTING_ADVICE = 'adb is still connecting to it (the device has not finished the adb handshake): wait a few seconds; if it stays connecting, replug it or run "adb reconnect"';
+
+export function authorizingError(serial: string): ToolError {
+  return new ToolError('PERMISSION_DENIED', `device ${serial} is not authorized yet: ${AUTHORIZING_ADVICE}`);
+}
+
+export function connectingError(serial: string): ToolError {
+  return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected yet: ${CONNECTING_ADVICE}`);
 }
 
 export function offlineError(serial: string): ToolError {

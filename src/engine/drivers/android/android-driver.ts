@@ -2,9 +2,9 @@ import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../dri
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, listHostDevices, offlineError, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
+import { createAdbClient, execOnDevice, listHostDevices, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
-import { infoFromGetprop, unusableInfo } from './device-list.js';
+import { infoFromGetprop, unusableError, unusableInfo } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
 import { findUiServerApks } from './ui-server/apks.js';
 
@@ -105,7 +105,7 @@ export class AndroidDriver implements Driver {
     if (!entry) return undefined;
     if (entry.type === 'unauthorized') throw unauthorizedError(id);
     // Offline devices get a handle whose calls explain what to do; the engine drops it after each failure.
-    if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), offlineError(id));
+    if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), unusableError(entry));
     const cached = this.devices.get(id);
     if (cached) return cached;
     const info = await this.describe(entry, AbortSignal.any([ctx.signal, AbortSignal.timeout(this.probeTimeoutMs)])).catch((err: unknown) => {

@@ -1,5 +1,6 @@
 import type { DeviceInfo } from '../../types.js';
-import { type AdbEntry, OFFLINE_ADVICE, UNAUTHORIZED_ADVICE } from './adb-client.js';
+import { ToolError } from '../../errors.js';
+import { type AdbEntry, AUTHORIZING_ADVICE, authorizingError, CONNECTING_ADVICE, connectingError, OFFLINE_ADVICE, offlineError, UNAUTHORIZED_ADVICE, unauthorizedError } from './adb-client.js';
 import { parseGetprop } from './shell-output.js';
 
 /** Model from the AVD name for emulators (what users named them), else the marketing model. */
@@ -18,9 +19,27 @@ export function infoFromGetprop(serial: string, getprop: string): DeviceInfo {
 export function unusableInfo(entry: AdbEntry): DeviceInfo {
   const base = { id: entry.id, os: 'Android' as const, model: 'unknown', version: '' };
   if (entry.type === 'unauthorized') return { ...base, state: 'unauthorized', message: `not authorized: ${UNAUTHORIZED_ADVICE}` };
-  if (entry.type === 'no permissions' || entry.type === 'no') {
-    return { ...base, state: 'unauthorized', message: 'no permission to open the USB device: add a udev rule for it (see developer.android.com/studio/run/device) and replug' };
-  }
+  if (entry.type === 'authorizing') return { ...base, state: 'unauthorized', message: `authorizing: ${AUTHORIZING_ADVICE}` };
+  if (isNoPermissions(entry)) return { ...base, state: 'unauthorized', message: NO_PERMISSIONS };
   if (entry.type === 'offline') return { ...base, state: 'offline', message: `offline: ${OFFLINE_ADVICE}` };
+  if (entry.type === 'connecting') return { ...base, state: 'offline', message: `connecting: ${CONNECTING_ADVICE}` };
   return { ...base, state: 'offline', message: `in ${entry.type} mode, not usable until it boots Android normally` };
 }
+
+/**
+ * What a call on a device in that state fails with: the same advice as its listing. Besides `device`,
+ * adb's states (transport.cpp to_string) are offline, unauthorized, authorizing, connecting,
+ * "no permissions (…)", and the boot modes bootloader, recovery, rescue, sideload, host.
+ */
+export function unusableError(entry: AdbEntry): ToolError {
+  if (entry.type === 'unauthorized') return unauthorizedError(entry.id);
+  if (entry.type === 'authorizing') return authorizingError(entry.id);
+  if (isNoPermissions(entry)) return new ToolError('PERMISSION_DENIED', `device ${entry.id}: ${NO_PERMISSIONS}`);
+  if (entry.type === 'connecting') return connectingError(entry.id);
+  if (entry.type === 'offline') return offlineError(entry.id);
+  return new ToolError('DEVICE_NOT_FOUND', `device ${entry.id} is ${unusableInfo(entry).message}`);
+}
+
+const NO_PERMISSIONS = 'no permission to open the USB device: add a udev rule for it (see developer.android.com/studio/run/device) and replug';
+/** "no permissions (missing udev rules? …)": adbkit keeps only the first word of a state with spaces. */
+const isNoPermissions = (entry: AdbEntry): boolean => entry.type === 'no permissions' || entry.type === 'no';
