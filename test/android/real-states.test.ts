@@ -176,6 +176,22 @@ states('screen off: woken before a tap, which then happens; listing after sleep 
   assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input keyevent 224')));
 });
 
+states('a screen that never settles (uiautomator: "could not get idle state"): one dump, then UNSUPPORTED saying why, not retries ending in INTERNAL', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  const engine = rig!.engineWith({ uiServer: 'off' });
+  await engine.call('mobile_get_screen_size', { device: rig!.phone.serial });
+  const before = rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length;
+  q.neverIdle = true;
+  try {
+    const r = (await engine.call('mobile_list_elements_on_screen', { device: rig!.phone.serial })) as { code: string; message: string };
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /could not get idle state/);
+    assert.is(rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length - before, 1, 'each dump waits 10 s on a phone: not asked again');
+  } finally {
+    q.neverIdle = false;
+  }
+});
+
 states('swipe lock: dismissed, and the tap reaches the app; secure lock: a clear "locked" error, no fake success', async ({ rig }) => {
   const q = rig!.phone.shell.quirks;
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { extractHierarchyXml, isTransientDumpFailure, parseBounds, parseUiautomatorDump } from '../../src/engine/drivers/android/uiautomator.js';
+import { extractHierarchyXml, isNeverIdleDump, isTransientDumpFailure, parseBounds, parseUiautomatorDump } from '../../src/engine/drivers/android/uiautomator.js';
 import { elementsFromTree } from '../../src/engine/ui-tree.js';
 
 // Compiled tests run from dist/test/android; fixtures stay in the source tree.
@@ -34,10 +34,12 @@ test('bounds parse, including negative and malformed', () => {
   assert.equal(parseBounds('garbage'), { x: 0, y: 0, width: 0, height: 0 });
 });
 
-test('null root node and idle-state failures are transient; a dump is not', () => {
+test('a null root node is transient; a screen that never went idle is not (each dump already waited 10 s); a dump is neither', () => {
   assert.ok(isTransientDumpFailure('ERROR: null root node returned by UiTestAutomationBridge.\n'));
-  assert.ok(isTransientDumpFailure('ERROR: could not get idle state.\n'));
+  assert.not.ok(isTransientDumpFailure('ERROR: could not get idle state.\n'));
+  assert.ok(isNeverIdleDump('ERROR: could not get idle state.\n'));
   assert.not.ok(isTransientDumpFailure("<?xml version='1.0' ?><hierarchy rotation=\"0\"></hierarchy>"));
+  assert.not.ok(isNeverIdleDump("<?xml version='1.0' ?><hierarchy rotation=\"0\"></hierarchy>"));
 });
 
 test('extraction drops preamble and trailer; no hierarchy → clear error', () => {

@@ -4,6 +4,8 @@ import type { PixelFormatName } from './raw-screencap.js';
 export interface PhoneQuirks {
   /** The next N `uiautomator dump` calls print "null root node" instead of a dump. */
   nullRootDumps: number;
+  /** The screen never stays still for 1 s (an animation, a video): `uiautomator dump` prints "could not get idle state". */
+  neverIdle: boolean;
   /** `dumpsys SurfaceFlinger --display-id` lists a second display. */
   secondDisplay: boolean;
   /** A foldable's two panels (displays.ts): folded, the outer one shows the phone; open, the inner one (listed first). */
@@ -92,7 +94,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
+    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

@@ -354,8 +354,10 @@ export class PhoneShell {
   private async uiautomator([verb, file]: string[]): Promise<CommandResult> {
     if (this.quirks.dumpDelayMs) await new Promise((r) => setTimeout(r, this.quirks.dumpDelayMs));
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
+    // DumpCommand prints its errors with System.err and no XML; `shell:` and `exec:` carry stderr on the stream.
+    const dumpError = (message: string): CommandResult => ({ out: '', err: `ERROR: ${message}\n`, code: 0 });
     // With the screen off there is no window to read; uiautomator reports it like a transient failure.
-    if (this.quirks.screenOff) return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    if (this.quirks.screenOff) return dumpError('null root node returned by UiTestAutomationBridge.');
     // DumpCommand connects its UiAutomation outside its try block, so the refusal escapes as a stack trace.
     if (this.uiAutomationHeld()) {
       return ok(
@@ -364,9 +366,11 @@ export class PhoneShell {
           '\tat android.app.UiAutomationConnection.connect(UiAutomationConnection.java:112)\n\tat com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java:83)\n',
       );
     }
+    // waitForIdle(1000, 10000) timed out: the UI changed at least once a second for 10 s.
+    if (this.quirks.neverIdle) return dumpError('could not get idle state.');
     if (this.quirks.nullRootDumps > 0) {
       this.quirks.nullRootDumps--;
-      return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
+      return dumpError('null root node returned by UiTestAutomationBridge.');
     }
     const xml = this.dumpXml();
     if (file === '/dev/tty') return ok(`${xml}\nUI hierchary dumped to: /dev/tty\n`);

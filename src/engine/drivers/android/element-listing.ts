@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import { ListingCache } from '../../listing/cache.js';
 import type { UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
-import { isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
+import { isNeverIdleDump, isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
 
 const DUMP_ATTEMPTS = 4;
 const DUMP_RETRY_MS = 250;
@@ -70,6 +70,18 @@ export class ElementListing {
         throw new ToolError(
           'PERMISSION_DENIED',
           `${io.serial} lets one UI automation client read the screen at a time, and another one holds it (an Appium or UiAutomator test, an ATX agent, a screen reader tool): uiautomator dump cannot run; stop that tool and list again`,
+        );
+      }
+      if (isNeverIdleDump(out)) {
+        // The UiAutomator2 server reads the tree without waiting for idle: use it if it has come up meanwhile.
+        if (await io.serverReady()) {
+          const late = await fromServer();
+          if (late) return late;
+        }
+        throw new ToolError(
+          'UNSUPPORTED',
+          `uiautomator dump on ${io.serial} gave no element tree: the screen kept changing for the 10 s it waits for a still moment ` +
+            '("ERROR: could not get idle state.": an animation, a video or a view redrawn in a loop); list again once it settles, or take a screenshot',
         );
       }
       if (isTransientDumpFailure(out) && attempt === 1) {

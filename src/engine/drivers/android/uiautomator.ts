@@ -34,7 +34,17 @@ function xmlParser(): XMLParser {
 /** Messages uiautomator prints instead of a dump when the window is changing; worth retrying. */
 export function isTransientDumpFailure(output: string): boolean {
   // The hierarchy check first: it spares the case-insensitive search a read of every whole dump.
-  return !output.includes('<hierarchy') && /null root node returned by UiTestAutomationBridge|could not get idle state|Failed to dump/i.test(output);
+  return !output.includes('<hierarchy') && /null root node returned by UiTestAutomationBridge|Failed to dump/i.test(output);
+}
+
+/**
+ * DumpCommand waits for the UI to stay unchanged for 1 s, at most 10 s (UiAutomation.waitForIdle(1000,
+ * 10000)), and prints "ERROR: could not get idle state." and no XML when it never does: an animation,
+ * a video or a view redrawn in a loop keeps the screen busy. Asking again costs another 10 s and meets
+ * the same screen, so this is not retried.
+ */
+export function isNeverIdleDump(output: string): boolean {
+  return !output.includes('<hierarchy') && /ERROR: could not get idle state/.test(output);
 }
 
 /**
