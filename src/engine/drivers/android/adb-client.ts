@@ -96,6 +96,8 @@ export function mapAdbError(err: unknown, serial: string, address: AdbAddress, w
   // transport.cpp acquire_one_transport: "device still authorizing" / "device still connecting".
   if (/still authorizing/i.test(message)) return authorizingError(serial);
   if (/still connecting/i.test(message)) return connectingError(serial);
+  // diagnose_usb.cpp UsbNoPermissionsLongHelpText, for a USB device adb may not open.
+  if (/insufficient permissions for device/i.test(message)) return new ToolError('PERMISSION_DENIED', `device ${serial}: ${NO_USB_PERMISSION}`);
   if (/offline/i.test(message)) return offlineError(serial);
   if (/not found|no devices/i.test(message)) {
     return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected to the adb server at ${address.host}:${address.port}; check the cable or "adb connect", then list devices again`);
@@ -122,6 +124,8 @@ export function unauthorizedError(serial: string): ToolError {
 export const AUTHORIZING_ADVICE =
   'adb is still waiting for the device to accept this computer\'s key: unlock it and accept the "Allow USB debugging?" dialog if one shows; if it stays authorizing, replug it or run "adb reconnect"';
 export const CONNECTING_ADVICE = 'adb is still connecting to it (the device has not finished the adb handshake): wait a few seconds; if it stays connecting, replug it or run "adb reconnect"';
+
+export const NO_USB_PERMISSION = 'no permission to open the USB device: add a udev rule for it (see developer.android.com/studio/run/device) and replug';
 
 export function authorizingError(serial: string): ToolError {
   return new ToolError('PERMISSION_DENIED', `device ${serial} is not authorized yet: ${AUTHORIZING_ADVICE}`);

@@ -4,7 +4,8 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, To
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { authorizingError, connectingError, execOnDevice, execStreaming, mapAdbError, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import { authorizingError, connectingError, execOnDevice, execStreaming, mapAdbError, NO_USB_PERMISSION, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
+import { isNoPermissions } from './device-list.js';
 import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -386,6 +387,7 @@ export class AndroidDevice implements DeviceHandle {
       if (state === 'unauthorized') throw unauthorizedError(this.serial);
       if (state === 'authorizing') throw authorizingError(this.serial);
       if (state === 'connecting') throw connectingError(this.serial);
+      if (isNoPermissions({ type: state })) throw new ToolError('PERMISSION_DENIED', `device ${this.serial}: ${NO_USB_PERMISSION}`);
       if (state === 'offline') throw offlineError(this.serial);
       if (state !== 'device') throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what}; reconnect it and list devices again`);
       throw mapped;

@@ -1,6 +1,6 @@
 import type { DeviceInfo } from '../../types.js';
 import { ToolError } from '../../errors.js';
-import { type AdbEntry, AUTHORIZING_ADVICE, authorizingError, CONNECTING_ADVICE, connectingError, OFFLINE_ADVICE, offlineError, UNAUTHORIZED_ADVICE, unauthorizedError } from './adb-client.js';
+import { type AdbEntry, AUTHORIZING_ADVICE, authorizingError, CONNECTING_ADVICE, connectingError, NO_USB_PERMISSION, OFFLINE_ADVICE, offlineError, UNAUTHORIZED_ADVICE, unauthorizedError } from './adb-client.js';
 import { parseGetprop } from './shell-output.js';
 
 /** Model from the AVD name for emulators (what users named them), else the marketing model. */
@@ -40,6 +40,10 @@ export function unusableError(entry: AdbEntry): ToolError {
   return new ToolError('DEVICE_NOT_FOUND', `device ${entry.id} is ${unusableInfo(entry).message}`);
 }
 
-const NO_PERMISSIONS = 'no permission to open the USB device: add a udev rule for it (see developer.android.com/studio/run/device) and replug';
-/** "no permissions (missing udev rules? …)": adbkit keeps only the first word of a state with spaces. */
-const isNoPermissions = (entry: AdbEntry): boolean => entry.type === 'no permissions' || entry.type === 'no';
+const NO_PERMISSIONS = NO_USB_PERMISSION;
+/**
+ * adb lists a USB device it may not open as "no permissions (<udev problem>); see [<help URL>]"
+ * (diagnose_usb.cpp UsbNoPermissionsShortHelpText): the whole text is the state after the tab.
+ * A parser that splits on spaces keeps only "no".
+ */
+export const isNoPermissions = (entry: { type: string }): boolean => /^no permissions\b/.test(entry.type) || entry.type === 'no';
