@@ -79,6 +79,11 @@ states('refused installs name the reason and a SPEC code, never INTERNAL', async
     ['INSTALL_FAILED_INSUFFICIENT_STORAGE', 'UNSUPPORTED', /enough free storage/],
     ['INSTALL_FAILED_USER_RESTRICTED: Install canceled by user', 'PERMISSION_DENIED', /Install via USB/],
     ['INSTALL_FAILED_UPDATE_INCOMPATIBLE: Package com.example.refused signatures do not match', 'INVALID_PARAMETER', /another key/],
+    // PackageManager.installStatusToString names, with the detail the package manager adds after the colon.
+    ['INSTALL_FAILED_CONFLICTING_PROVIDER: Scanning Failed.: Can\'t install because provider name com.example.files (in package com.example.refused) is already used by com.example.other', 'INVALID_PARAMETER', /content provider authorit/],
+    ['INSTALL_FAILED_DUPLICATE_PERMISSION: Package com.example.refused attempting to redeclare permission com.example.C2D_MESSAGE already owned by com.example.other', 'INVALID_PARAMETER', /permission/],
+    ['INSTALL_FAILED_MISSING_SPLIT: Missing split for com.example.refused', 'INVALID_PARAMETER', /split/],
+    ['INSTALL_FAILED_VERIFICATION_TIMEOUT', 'PERMISSION_DENIED', /verifier/],
   ];
   for (const [failure, code, reason] of cases) {
     rig!.phone.shell.quirks.installFailure = failure;
