@@ -145,6 +145,16 @@ states('uninstalling an updated system app (Chrome) removes only its update: rep
   }
 });
 
+states('an uninstall a device owner blocks (Failure [DELETE_FAILED_OWNER_BLOCKED]) is PERMISSION_DENIED naming the policy, not INTERNAL', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.managed', label: 'Managed' });
+  assert.is((await rig!.call('mobile_install_app', { path: apk })).status, 'success');
+  rig!.phone.shell.quirks.uninstallFailure = 'DELETE_FAILED_OWNER_BLOCKED';
+  const r = await rig!.call('mobile_uninstall_app', { bundle_id: 'com.example.managed' });
+  assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+  assert.match(String(r.message), /device management .*Failure \[DELETE_FAILED_OWNER_BLOCKED\]/);
+  assert.is((await rig!.call('mobile_uninstall_app', { bundle_id: 'com.example.managed' })).status, 'success', 'removable once the block is lifted');
+});
+
 states('a stuck device is listed as not responding and never hides or holds up a healthy one', async ({ rig, extra }) => {
   const stuck = await EmulatedPhone.start();
   extra.push(stuck);

@@ -131,6 +131,10 @@ export class AppCommands {
         return ok('Success\n');
       case 'uninstall': {
         const app = this.installed(pkg);
+        const failure = this.quirks.uninstallFailure;
+        this.quirks.uninstallFailure = undefined;
+        // runUninstall: "Failure [" + PackageManager.deleteStatusToString(status, msg) + "]", exit 1.
+        if (app && failure) return { out: `Failure [${failure}]\n`, code: 1 };
         if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
         if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
         if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');

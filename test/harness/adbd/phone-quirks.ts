@@ -35,6 +35,8 @@ export interface PhoneQuirks {
   screencapDelayMs: { raw: number; png: number };
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
+  /** The next `pm uninstall` prints "Failure [<this>]" (e.g. DELETE_FAILED_OWNER_BLOCKED, a device owner's block). */
+  uninstallFailure: string | undefined;
   /**
    * `pm install-commit` waits for a confirmation on the phone that nobody gives (MIUI "Install via
    * USB", ColorOS, Vivo, Play Protect): it answers only once the session is abandoned.
@@ -94,7 +96,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
+    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

@@ -116,6 +116,10 @@ export class AndroidApps {
     if (/DELETE_FAILED_INTERNAL_ERROR|DELETE_FAILED_DEVICE_POLICY_MANAGER|DELETE_FAILED_USER_RESTRICTED/.test(out)) {
       throw new ToolError('PERMISSION_DENIED', `${this.io.serial} refuses to uninstall ${pkg} (a system or device-admin app): ${out.trim()}`);
     }
+    // PackageManager.deleteStatusToString: the device or profile owner blocks removing this package (DevicePolicyManager.setUninstallBlocked).
+    if (/DELETE_FAILED_OWNER_BLOCKED/.test(out)) {
+      throw new ToolError('PERMISSION_DENIED', `${this.io.serial} refuses to uninstall ${pkg}: its device management (a device or work-profile owner) blocks removing it: ${out.trim()}`);
+    }
     throw new ToolError('INTERNAL', `uninstalling ${pkg} from ${this.io.serial} failed: ${out.trim() || 'no output'}`);
   }
 
