@@ -93,7 +93,7 @@ installs('the emulated package manager: a missing session and a stdin write with
   const shell = rig!.phone.shell;
   const missing = await shell.run('pm install-commit 42');
   assert.is(missing.code, 255);
-  assert.match(String(missing.out), /^Exception occurred while executing 'install-commit':\njava\.lang\.SecurityException: Caller has no access to session 42\n/);
+  assert.match(String(missing.out), /^\nException occurred while executing 'install-commit':\njava\.lang\.SecurityException: Caller has no access to session 42\n/);
   const created = String((await shell.run('pm install-create -r -S 10')).out);
   const id = /\[(\d+)\]/.exec(created)![1];
   const unsized = await shell.run(`pm install-write ${id} base.apk -`);

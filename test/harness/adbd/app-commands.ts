@@ -7,7 +7,7 @@ import { InstallSessions, type Stdin } from './install-sessions.js';
 import { waitBlock } from './launch-output.js';
 import { listPackages } from './package-output.js';
 import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
-import { ctx, ok, unknown, type CommandResult } from './shell-command.js';
+import { ctx, escaped, ok, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 /** What `am` prints, once the start returned, for START_TASK_TO_FRONT. */
@@ -42,7 +42,10 @@ export class AppCommands {
           await this.phone.openUrl(data, ctx());
           return ok(`Starting: ${intent}\n`);
         } catch {
-          return ok(`Starting: ${intent}\nError: Activity not started, unable to resolve ${intent}\n`);
+          // runStartActivity prints "Starting:" before adding FLAG_ACTIVITY_NEW_TASK; without -W its
+          // errors go to stderr, and it returns 1.
+          const sent = intent.replace(/ }$/, ' flg=0x10000000 }');
+          return { out: `Starting: ${intent}\n`, err: `Error: Activity not started, unable to resolve ${sent}\n`, errLast: true, code: 1 };
         }
       }
     }
@@ -112,9 +115,9 @@ export class AppCommands {
     return this.phone.installedApps.find((a) => a.package === pkg);
   }
 
-  private denied(pkg: string): CommandResult | undefined {
+  private denied(verb: string, pkg: string): CommandResult | undefined {
     if (!this.quirks.securityDenied.has(pkg)) return undefined;
-    return { out: `Exception occurred while executing:\njava.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}\n`, code: 255 };
+    return escaped(verb, releaseSdk(this.quirks), `java.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}`);
   }
 
   async pm([verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
@@ -125,8 +128,9 @@ export class AppCommands {
       case 'path':
         return this.installed(pkg) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
       case 'clear':
-        if (this.denied(pkg)) return this.denied(pkg)!;
-        if (!this.installed(pkg)) return ok('Failed\n');
+        if (this.denied(verb, pkg)) return this.denied(verb, pkg)!;
+        // runClear: AMS.clearApplicationUserData reports an unknown package as not cleared: "Failed" on stderr, exit 1.
+        if (!this.installed(pkg)) return { out: '', err: 'Failed\n', code: 1 };
         await this.phone.clearAppData(pkg, ctx());
         return ok('Success\n');
       case 'uninstall': {
@@ -135,9 +139,10 @@ export class AppCommands {
         this.quirks.uninstallFailure = undefined;
         // runUninstall: "Failure [" + PackageManager.deleteStatusToString(status, msg) + "]", exit 1.
         if (app && failure) return { out: `Failure [${failure}]\n`, code: 1 };
-        if (!app) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        // runUninstall returns 1 after any "Failure [...]".
+        if (!app) return { out: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
         if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
-        if (app.system) return ok('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+        if (app.system) return { out: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
         await this.phone.uninstallApp(pkg, ctx());
         return ok('Success\n');
       }
@@ -165,8 +170,10 @@ export class AppCommands {
   /** `pm install <path>`: the pushed file, installed as a session's would be. */
   private async install(devicePath: string): Promise<CommandResult> {
     const data = this.files.read(devicePath);
-    if (!data && !this.quirks.installFailure) return ok(`Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`);
-    return ok(await this.installApk(data ?? Buffer.alloc(0)));
+    // runInstall returns 1 after "Failure [...]".
+    if (!data && !this.quirks.installFailure) return { out: `Failure [INSTALL_FAILED_INVALID_URI: Don't have ${devicePath}]\n`, code: 1 };
+    const out = await this.installApk(data ?? Buffer.alloc(0));
+    return { out, code: out.startsWith('Success') ? 0 : 1 };
   }
 
   /** The bytes go through the virtual phone's own package reader, from a host temp file; `installFailure` refuses them first. */

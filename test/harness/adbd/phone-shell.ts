@@ -12,6 +12,7 @@ import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
+import { injectionRefused, untypableText } from './input-errors.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
@@ -71,8 +72,9 @@ export class PhoneShell {
       const r = await this.command(words, stdin);
       code = r.code;
       const reaching = reachingStream(c.words);
-      if (r.err && reaching.err) outputs.push(r.err);
+      if (r.err && reaching.err && !r.errLast) outputs.push(r.err);
       if (reaching.out) outputs.push(r.out);
+      if (r.err && reaching.err && r.errLast) outputs.push(r.err);
       // A command that does not end holds up the rest of the line, as sh would.
       if (r.open) {
         open = true;
@@ -205,13 +207,7 @@ export class PhoneShell {
       return { out: 'Error: Unknown command: motionevent\nUsage: input [<source>] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: touchscreen)\n      keyevent [--longpress] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n', code: 1 };
     }
     if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return ok();
-    if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) {
-      // InputShellCommand lets the exception from InputManagerService's permission check escape.
-      return {
-        out: `Exception occurred while executing '${verb}':\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.\n\tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:941)\n`,
-        code: 255,
-      };
-    }
+    if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return injectionRefused(verb, releaseSdk(this.quirks));
     const n = this.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
     try {
       if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
@@ -236,8 +232,9 @@ export class PhoneShell {
         await this.phone.touch(phase, p[0], p[1], ctx());
       } else if (verb === 'text') {
         const text = rest.join(' ').replace(/%s/g, ' ');
-        // The real `input text` has no key events for non-ASCII and gives up on the whole string.
-        if (/[^\x20-\x7e]/.test(text)) return ok();
+        // sendText: KeyCharacterMap.getEvents gives null for a character the virtual keyboard map lacks,
+        // and the loop over it throws before any key is sent.
+        if (/[^\x20-\x7e]/.test(text)) return untypableText(releaseSdk(this.quirks));
         await this.phone.typeText(text, ctx());
       } else return { out: `Error: Unknown command: ${verb}\n`, code: 1 };
     } catch (err) {

@@ -1,0 +1,75 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+
+/*
+ * The emulated shell against what AOSP prints, for outputs and exit statuses the driver meets through
+ * `&&`/`||` chains and that independent emulations reproduce: ActivityManagerShellCommand
+ * runStartActivity, PackageManagerShellCommand runUninstall/runClear/runInstall, InputShellCommand
+ * (Input.java before Android 12) and BasicShellCommandHandler's exception report.
+ */
+const shell = suite<{ phone?: EmulatedPhone }>('emulated shell: AOSP texts and exit statuses');
+
+shell.before(async (ctx) => {
+  ctx.phone = await EmulatedPhone.start();
+});
+shell.after(async (ctx) => {
+  await ctx.phone?.close();
+});
+shell.after.each(({ phone }) => {
+  Object.assign(phone!.shell.quirks, { release: undefined, injectionDenied: false });
+});
+
+const text = (r: { out: Buffer | string }) => String(r.out);
+
+shell('am start -d with no handler: "Starting:" then the refusal with the NEW_TASK flag am added, exit 1, so a && chain stops', async ({ phone }) => {
+  const r = await phone!.shell.run("am start -a android.intent.action.VIEW -d 'nosuchscheme://x' && echo next");
+  assert.is(r.code, 1);
+  assert.is(text(r), 'Starting: Intent { act=android.intent.action.VIEW dat=nosuchscheme://x }\nError: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=nosuchscheme://x flg=0x10000000 }\n');
+});
+
+shell('pm uninstall and pm clear report failure with exit 1 (pm clear: "Failed" on stderr)', async ({ phone }) => {
+  const removed = await phone!.shell.run('pm uninstall com.example.absent && echo next');
+  assert.is(text(removed), 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+  assert.is(removed.code, 1);
+  const cleared = await phone!.shell.run('pm clear com.example.absent 2>/dev/null || echo refused');
+  assert.is(text(cleared), 'refused\n');
+});
+
+shell('an exception escaping a cmd-style command: an empty line, then "Exception occurred while executing \'<cmd>\':" from Android 11, exit 255', async ({ phone }) => {
+  const q = phone!.shell.quirks;
+  q.securityDenied.add(DEMO_PACKAGE);
+  try {
+    const r = await phone!.shell.run(`pm clear ${DEMO_PACKAGE}`);
+    assert.is(r.code, 255);
+    assert.match(text(r), /^\nException occurred while executing 'clear':\njava\.lang\.SecurityException: /);
+    q.release = { version: '10', sdk: 29 };
+    assert.match(text(await phone!.shell.run(`pm clear ${DEMO_PACKAGE}`)), /^\nException occurred while executing:\njava\.lang\.SecurityException: /);
+  } finally {
+    q.securityDenied.clear();
+  }
+});
+
+shell('input text with a character the virtual key map lacks fails with the NullPointerException, as sendText does, instead of passing silently', async ({ phone }) => {
+  const r = await phone!.shell.run("input text 'caf\u00e9'");
+  assert.is(r.code, 255);
+  assert.match(text(r), /^\nException occurred while executing 'text':\njava\.lang\.NullPointerException: Attempt to get length of null array\n\tat com\.android\.server\.input\.InputShellCommand\.sendText/);
+  phone!.shell.quirks.release = { version: '9', sdk: 28 };
+  const old = await phone!.shell.run("input text 'caf\u00e9'");
+  assert.match(text(old), /^java\.lang\.NullPointerException: Attempt to get length of null array\n\tat com\.android\.commands\.input\.Input\.sendText/);
+});
+
+shell('refused injection names INJECT_EVENTS in the words of the release: InputManagerService changed them in Android 13', async ({ phone }) => {
+  const q = phone!.shell.quirks;
+  q.injectionDenied = true;
+  assert.match(text(await phone!.shell.run('input tap 10 10')), /^\nException occurred while executing 'tap':\njava\.lang\.SecurityException: Injecting input events requires the caller/);
+  q.release = { version: '12', sdk: 31 };
+  assert.match(text(await phone!.shell.run('input tap 10 10')), /^\nException occurred while executing 'tap':\njava\.lang\.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n/);
+  q.release = { version: '10', sdk: 29 };
+  const app = await phone!.shell.run('input tap 10 10');
+  assert.match(text(app), /^java\.lang\.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n\tat com\.android\.commands\.input\.Input\./);
+  assert.is(app.code, 1);
+});
+
+shell.run();
