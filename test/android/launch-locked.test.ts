@@ -18,7 +18,7 @@ locked.after(async (ctx) => {
   await ctx.rig?.stop();
 });
 locked.after.each(({ rig }) => {
-  Object.assign(rig!.phone.shell.quirks, { locked: false, secureLock: false, screenOff: false, release: undefined });
+  Object.assign(rig!.phone.shell.quirks, { locked: false, secureLock: false, lockTrusted: false, screenOff: false, release: undefined });
 });
 
 type Answer = { status: string; code?: string; message: string };
@@ -49,6 +49,15 @@ locked('a swipe lock: dismissed, the app started again, and the launch says so',
   const opened = rig!.phone.stats.opened;
   assert.ok(AM_START.test(opened[0]) && AM_START.test(opened[opened.length - 1]), opened.join('\n'));
   assert.is(opened[1], LOOK, 'the screen state comes with the look at the app in front, in one round trip');
+});
+
+locked('a PIN lock held open by a trust agent (Smart Lock, KeyguardStateMonitor mTrusted=true): dismissed like a swipe lock, not refused', async ({ rig }) => {
+  await launch(rig!);
+  Object.assign(rig!.phone.shell.quirks, { locked: true, secureLock: true, lockTrusted: true });
+  const r = await launch(rig!);
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.match(r.message, 'the lock screen was showing (its PIN, pattern or password held open by a trust agent), so it was dismissed, and it was started again');
+  assert.not.ok(rig!.phone.shell.quirks.locked);
 });
 
 locked('a screen that went off (and locked itself): woken, the lock dismissed, the app started again', async ({ rig }) => {

@@ -253,8 +253,8 @@ test('install refusals: code text to SPEC code; unknown codes left alone', () =>
 
 test('dumpsys power + window policy: awake, lock screen showing, secure', () => {
   const policy = 'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    KeyguardServiceDelegate\n      showing=true\n      secure=true\n';
-  assert.equal(parseScreenState(`  mWakefulness=Asleep\n__mb_state__\n${policy}`), { awake: false, locked: true, secure: true });
-  assert.equal(parseScreenState('  mWakefulness=Awake\n__mb_state__\n    mShowingLockscreen=false\n'), { awake: true, locked: false, secure: false });
-  assert.equal(parseScreenState('  mWakefulness=Dozing\n__mb_state__\n    mShowingLockscreen=true\n'), { awake: false, locked: true, secure: false });
+  assert.equal(parseScreenState(`  mWakefulness=Asleep\n__mb_state__\n${policy}`), { awake: false, locked: true, secure: true, trusted: false });
+  assert.equal(parseScreenState('  mWakefulness=Awake\n__mb_state__\n    mShowingLockscreen=false\n'), { awake: true, locked: false, secure: false, trusted: false });
+  assert.equal(parseScreenState('  mWakefulness=Dozing\n__mb_state__\n    mShowingLockscreen=true\n'), { awake: false, locked: true, secure: false, trusted: false });
   assert.is(parseScreenState('dumpsys: not found'), undefined);
 });

@@ -13,6 +13,7 @@ import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-qu
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
 import { injectionRefused, untypableText } from './input-errors.js';
+import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { uiautomatorXml } from './uiautomator-xml.js';
@@ -91,8 +92,8 @@ export class PhoneShell {
       case 'getprop': return ok(this.getprop(args[0]));
       case 'wm':
         if (args[0] === 'dismiss-keyguard') {
-          // WindowManagerShellCommand: dismisses only an insecure keyguard; a secure one waits for the owner.
-          if (!this.quirks.secureLock) this.quirks.locked = false;
+          // WindowManagerShellCommand: dismisses an insecure or trusted keyguard; a secure one waits for the owner.
+          if (!this.quirks.secureLock || this.quirks.lockTrusted) this.quirks.locked = false;
           return ok();
         }
         if (args[0] !== 'size') return unknown(w);
@@ -299,21 +300,7 @@ export class PhoneShell {
         return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
       case 'window':
         if (args[0] !== 'policy') return ok('');
-        return ok([
-          'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
-          '    mSafeMode=false mSystemReady=true mSystemBooted=true',
-          '    KeyguardServiceDelegate',
-          `      showing=${this.quirks.locked}`,
-          `      inputRestricted=${this.quirks.locked}`,
-          `      occluded=${this.quirks.lockOccluded}`,
-          `      secure=${this.quirks.secureLock}`,
-          '      dreaming=false',
-          `      screenState=${this.quirks.screenOff ? 'SCREEN_STATE_OFF' : 'SCREEN_STATE_ON'}`,
-          '      KeyguardStateMonitor',
-          `        mIsShowing=${this.quirks.locked}`,
-          `        mSimSecure=false`,
-          '',
-        ].join('\n'));
+        return ok(windowPolicyDump(this.quirks));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
       case 'package':

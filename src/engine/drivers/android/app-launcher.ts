@@ -154,7 +154,8 @@ const seconds = (ms: number): number => Math.round(ms / 100) / 10;
 
 /** What was done to a screen that kept the app from being drawn. */
 function madeUsable(screen: ScreenState): string {
-  if (!screen.awake && screen.locked) return 'the screen was off and locked (no PIN, pattern or password), so it was woken and the lock screen dismissed';
+  const kind = screen.secure ? 'its PIN, pattern or password held open by a trust agent' : 'no PIN, pattern or password';
+  if (!screen.awake && screen.locked) return `the screen was off and locked (${kind}), so it was woken and the lock screen dismissed`;
   if (!screen.awake) return 'the screen was off, so it was woken';
-  return 'the lock screen was showing (no PIN, pattern or password), so it was dismissed';
+  return `the lock screen was showing (${kind}), so it was dismissed`;
 }

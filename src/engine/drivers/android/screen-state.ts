@@ -4,7 +4,8 @@ import { ToolError } from '../../errors.js';
  * Whether the phone can take input: screen on and no lock screen. Read in one round trip from
  *   `dumpsys power`         "mWakefulness=Awake" | "Asleep" | "Dozing" | "Dreaming" (PowerManagerService, Android 5+)
  *   `dumpsys window policy` "KeyguardServiceDelegate" block with "showing=true|false" and "secure=true|false"
- *                           (Android 6+), "mShowingLockscreen=true" on older releases.
+ *                           (Android 6+), "mShowingLockscreen=true" on older releases; its KeyguardStateMonitor
+ *                           block's "mTrusted=true" (Android 8+) when a trust agent keeps a secure lock open.
  * A sleeping screen drops taps and answers uiautomator with "null root node"; a lock screen takes the
  * taps meant for the app. Both used to surface as success or as INTERNAL after retries.
  */
@@ -13,6 +14,12 @@ export interface ScreenState {
   locked: boolean;
   /** A PIN, pattern or password lock: only the owner can remove it. */
   secure: boolean;
+  /**
+   * A trust agent (Smart Lock: a trusted place or device, on-body detection) holds the secure lock
+   * open: KeyguardStateMonitor's mTrusted. Dismissing the keyguard then unlocks without the PIN, as
+   * swiping it does (KeyguardStateController.canDismissLockScreen: not secure, or trusted).
+   */
+  trusted: boolean;
 }
 
 export const SCREEN_STATE_COMMAND = 'dumpsys power; echo __mb_state__; dumpsys window policy';
@@ -29,7 +36,8 @@ export function parseScreenState(out: string): ScreenState | undefined {
   // An activity shown over the lock screen (camera, an incoming call, an alarm, a test app with
   // showWhenLocked) occludes it: input and the UI tree are that activity's, so nothing is in the way.
   const occluded = /^\s*occluded=true/m.test(delegate);
-  return { awake: wakefulness === 'Awake', locked: showing && !occluded, secure };
+  const trusted = /^\s*mTrusted=true/m.test(policy);
+  return { awake: wakefulness === 'Awake', locked: showing && !occluded, secure, trusted };
 }
 
 const CONFIRMED_FOR_MS = 5000;
@@ -62,7 +70,7 @@ export class ScreenGuard {
     let state = known ?? (await read());
     if (!state) return this.confirm(); // a build whose dumpsys we cannot read: do not block on it
     // A PIN, pattern or password lock stays whatever we send: waiting for it to go only delays the refusal.
-    const mayClear = (s: ScreenState | undefined) => s !== undefined && (!s.awake || (s.locked && !s.secure));
+    const mayClear = (s: ScreenState | undefined) => s !== undefined && (!s.awake || (s.locked && (!s.secure || s.trusted)));
     if (mayClear(state)) {
       await run(WAKE_COMMAND);
       for (let i = 0; i < SETTLE_ATTEMPTS && mayClear(state); i++) {
