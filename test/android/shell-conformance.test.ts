@@ -72,4 +72,16 @@ shell('refused injection names INJECT_EVENTS in the words of the release: InputM
   assert.is(app.code, 1);
 });
 
+shell('wm size: an override equal to the physical size prints no Override line (runDisplaySize compares base and initial size)', async ({ phone }) => {
+  const q = phone!.shell.quirks;
+  try {
+    q.wmOverride = { width: 1080, height: 2400 };
+    assert.is(text(await phone!.shell.run('wm size')), 'Physical size: 1080x2400\n');
+    q.wmOverride = { width: 720, height: 1600 };
+    assert.is(text(await phone!.shell.run('wm size')), 'Physical size: 1080x2400\nOverride size: 720x1600\n');
+  } finally {
+    q.wmOverride = undefined;
+  }
+});
+
 shell.run();

@@ -97,7 +97,7 @@ export class PhoneShell {
           return ok();
         }
         if (args[0] !== 'size') return unknown(w);
-        return ok(`Physical size: ${this.naturalSize()}\n` + (this.quirks.wmOverride ? `Override size: ${this.quirks.wmOverride.width}x${this.quirks.wmOverride.height}\n` : ''));
+        return ok(this.wmSize());
       case 'settings': return this.settingsCommand(args);
       case 'input': return this.input(args);
       case 'am': return this.apps.am(args);
@@ -285,6 +285,13 @@ export class PhoneShell {
   private naturalSize(): string {
     const { width, height } = this.quirks.foldable === 'open' ? innerPanelSize(this.phone.profile) : this.panelNatural();
     return `${width}x${height}`;
+  }
+
+  /** WindowManagerShellCommand.runDisplaySize: the base size is printed only where it differs from the initial one. */
+  private wmSize(): string {
+    const physical = this.naturalSize();
+    const o = this.quirks.wmOverride;
+    return `Physical size: ${physical}\n${o && `${o.width}x${o.height}` !== physical ? `Override size: ${o.width}x${o.height}\n` : ''}`;
   }
 
   private dumpsys([service, ...args]: string[]): CommandResult {
