@@ -4,4 +4,5 @@
  * library, which only a started control channel needs.
  */
 export const GENERIC_FINGER = -2n;
-export const VIRTUAL_FINGER = -4n;
+/** control_msg.h's value (@yume-chan/scrcpy's ScrcpyPointerId.VirtualFinger is -4, which scrcpy never sends). */
+export const VIRTUAL_FINGER = -3n;
