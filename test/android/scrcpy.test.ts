@@ -145,7 +145,8 @@ test('pinch: scrcpy starts for it, two pointers (the generic and the virtual fin
   assert.is(r.status, 'success', JSON.stringify(r));
   await until(() => rig.phone.scrcpy.injected.some((e) => e.startsWith('pinch ')), 'the pinch at the server');
   const downs = log.filter((l) => l.startsWith('down '));
-  assert.equal(downs.map((l) => l.split(' id=')[1]), ['-2', '-4'], log.join(' | '));
+  // control_msg.h: SC_POINTER_ID_GENERIC_FINGER -2, SC_POINTER_ID_VIRTUAL_FINGER -3.
+  assert.equal(downs.map((l) => l.split(' id=')[1]), ['-2', '-3'], log.join(' | '));
   assert.equal(slowInputServices(rig.phone.stats.opened), [], 'no input/monkey service opened');
   assert.is((await find(rig, 'zoom_level')).text, 'Zoom 200 %');
 });
@@ -162,7 +163,7 @@ test('an aborted pinch lifts its fingers (the server frees a pointer only on ACT
     log.length = 0;
     const abort = new AbortController();
     const pinch = handle.pinch!([{ from: { x: x - 100, y }, to: { x: x - 300, y } }, { from: { x: x + 100, y }, to: { x: x + 300, y } }], 5_000, { signal: abort.signal });
-    await until(() => log.some((l) => /^move .* id=-4$/.test(l)), 'the pinch under way');
+    await until(() => log.some((l) => /^move .* id=-3$/.test(l)), 'the pinch under way');
     abort.abort(new Error('stopped by the test'));
     await pinch.then(() => assert.unreachable('the pinch should reject'), () => undefined);
     await until(() => log.filter((l) => l.startsWith('up ')).length === 2, `both fingers lifted: ${log.slice(-4).join(' | ')}`);
@@ -210,6 +211,32 @@ test('a late consumer starts at a configuration and a key frame; rotation brings
     }
   } finally {
     await first.close();
+  }
+});
+
+test('a tap the server ignores for a stale video size (the phone rotated, its new configuration not read yet) is redone at the new size, not reported done', async ({ rig }) => {
+  if (!rig) return;
+  const scrcpy = rig.phone.scrcpy;
+  const video = await (await handleOf(rig)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  const ctx = { signal: new AbortController().signal };
+  try {
+    await take(video, 3);
+    // The encoder outputs nothing for now, so the client still has the portrait size when the server already maps landscape.
+    scrcpy.faults = { holdOutput: true };
+    const captures = scrcpy.captures.length;
+    await rig.phone.phone.setOrientation('landscape', ctx);
+    await until(() => scrcpy.captures.slice(captures).includes('1200x544'), 'the capture restarted landscape');
+    scrcpy.injected.length = 0;
+    const tap = rig.call('mobile_click_on_screen_at_coordinates', { x: 500, y: 500 });
+    await until(() => scrcpy.injected.includes('dropped touch for 544x1200'), 'the tap made for the portrait video, ignored by the server');
+    scrcpy.faults = {};
+    assert.is((await tap).status, 'success');
+    await until(() => scrcpy.injected.some((e) => e.startsWith('tap ')), `the tap redone: ${scrcpy.injected.join(' | ')}`);
+    assert.equal(scrcpy.injected.filter((e) => !e.startsWith('dropped')), ['tap 500,500']);
+  } finally {
+    scrcpy.faults = {};
+    await video.close();
+    await rig.phone.phone.setOrientation('portrait', ctx);
   }
 });
 

@@ -25,7 +25,7 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 
 /** What the controller needs of its server: the console, the video's sizes, and the encoder. */
 export interface ControllerServer {
-  log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void>;
+  log(level: 'VERBOSE' | 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void>;
   /** The current video size, the screen size it was scaled from, and whether the capture has started (touches are mapped). */
   sizes(): { video: { width: number; height: number }; source: { width: number; height: number }; mapped: boolean };
   /** RESET_VIDEO: restarts the encoder when one runs. */
@@ -106,6 +106,23 @@ export class EmulatedController {
     return false;
   }
 
+  /**
+   * Controller.getEventPointAndDisplayId: before the capture installed its PositionMapper, the raw
+   * coordinates are used, for any video size; after, an event made for another size is dropped, which
+   * the server says only at log_level=verbose.
+   */
+  private async map(msg: { x: number; y: number; videoWidth: number; videoHeight: number }): Promise<{ x: number; y: number } | undefined> {
+    const { video, source, mapped } = this.server.sizes();
+    if (!mapped) return { x: msg.x, y: msg.y };
+    if (msg.videoWidth !== video.width || msg.videoHeight !== video.height) {
+      this.host.injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
+      await this.server.log('VERBOSE', `Ignore positional event generated for size ${msg.videoWidth}x${msg.videoHeight} (current size is ${video.width}x${video.height})`);
+      return undefined;
+    }
+    // AffineMatrix.apply truncates to int.
+    return { x: Math.trunc((msg.x * source.width) / video.width), y: Math.trunc((msg.y * source.height) / video.height) };
+  }
+
   /** Device.pressReleaseKeycode: the UP only after the DOWN went in. */
   private async pressRelease(): Promise<boolean> {
     return (await this.inject()) && (await this.inject());
@@ -153,18 +170,10 @@ export class EmulatedController {
         break;
       }
       case 'touch': {
-        const { video, source, mapped } = this.server.sizes();
-        // Controller.getEventPointAndDisplayId: before the capture installed its PositionMapper, the raw
-        // coordinates are used, for any video size; after, an event made for another size is dropped
-        // (logged at verbose level only).
-        if (mapped && (msg.videoWidth !== video.width || msg.videoHeight !== video.height)) {
-          injected.push(`dropped touch for ${msg.videoWidth}x${msg.videoHeight}`);
-          break;
-        }
-        const x = mapped ? Math.trunc((msg.x * source.width) / video.width) : msg.x;
-        const y = mapped ? Math.trunc((msg.y * source.height) / video.height) : msg.y;
+        const point = await this.map(msg);
         const action = msg.action === 0 ? 'down' : msg.action === 1 ? 'up' : msg.action === 2 ? 'move' : msg.action === 3 ? 'cancel' : undefined;
-        if (!action || !(await this.inject())) break;
+        if (!point || !action || !(await this.inject())) break;
+        const { x, y } = point;
         changed = true;
         // PointersState: a finger (not a mouse) ignores buttons; more than 10 pointers is refused.
         this.host.touchLog?.push(`${action} ${x},${y} p=${msg.pressure.toFixed(2)} id=${msg.pointerId}`);
@@ -174,9 +183,12 @@ export class EmulatedController {
         if (gesture) injected.push(gesture);
         break;
       }
-      case 'scroll':
-        await this.inject();
+      case 'scroll': {
+        // Controller.injectScroll maps its position as a touch's, so a scroll for another size is dropped too.
+        const point = await this.map(msg);
+        if (point && (await this.inject()) && reaches) injected.push(`scroll ${point.x},${point.y} h=${msg.hScroll} v=${msg.vScroll}`);
         break;
+      }
       case 'backOrScreenOn':
         // Controller.pressBackOrTurnScreenOn: BACK while the screen is on; else POWER, on ACTION_DOWN only.
         if (!power.screenOn()) {

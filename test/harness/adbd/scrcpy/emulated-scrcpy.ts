@@ -19,6 +19,8 @@ export class EmulatedScrcpy implements ScrcpyHost {
   injected: string[] = [];
   /** Every touch event the controller received, as applied (`down x,y p=1.00 id=-2`), device pixels. */
   touchLog: string[] = [];
+  /** The video size of every capture started, by any server (each installs its touch mapping). */
+  captures: string[] = [];
   /** Servers started so far (each `app_process` run). */
   launches = 0;
   readonly ffmpeg = findFfmpeg();

@@ -31,6 +31,11 @@ export interface ScrcpyFaults {
   noEncoder?: boolean;
   /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */
   holdCapture?: boolean;
+  /**
+   * MediaCodec has not output anything yet (a hardware encoder can take a few hundred ms after start):
+   * packets wait until cleared, while the capture, and with it the touch mapping, already runs at its size.
+   */
+  holdOutput?: boolean;
   /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
   refuseClipboard?: boolean;
   /** MediaCodec.configure refuses a video whose longer side exceeds this (a device encoder's limit): SurfaceEncoder retries smaller. */
@@ -69,6 +74,8 @@ export interface ScrcpyHost {
   /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
   injected: string[];
   touchLog?: string[];
+  /** The video size of each capture started (ScreenCapture.start, which installs the touch mapping). */
+  captures?: string[];
   listen(name: string, server: ScrcpyServerProcess): void;
   unlisten(name: string): void;
   exited(server: ScrcpyServerProcess): void;
@@ -105,6 +112,8 @@ export class ScrcpyServerProcess {
   /** Controller.onNewVirtualDisplay has installed a PositionMapper (the capture started). */
   private mapped = false;
   private controller: EmulatedController | undefined;
+  /** Packets the encoder made while faults.holdOutput was set. */
+  private readonly held: EncodedPacket[] = [];
 
   constructor(
     private readonly host: ScrcpyHost,
@@ -257,6 +266,7 @@ export class ScrcpyServerProcess {
     this.encoder = undefined;
     if (!this.configure()) return;
     this.mapped = true;
+    this.host.captures?.push(`${this.size.width}x${this.size.height}`);
     this.lastSource = undefined;
     this.lastFrame = undefined;
     const fps = this.options.maxFps || 10;
@@ -301,6 +311,16 @@ export class ScrcpyServerProcess {
   }
 
   private writePacket(packet: EncodedPacket): void {
+    if (!this.video) return;
+    if (this.host.faults.holdOutput || this.held.length > 0) {
+      this.held.push(packet);
+      if (!this.host.faults.holdOutput) this.held.splice(0).forEach((p) => this.writeHeld(p));
+      return;
+    }
+    this.writeHeld(packet);
+  }
+
+  private writeHeld(packet: EncodedPacket): void {
     if (!this.video) return;
     if (!packet.config) this.retries.frameSent();
     if (this.options.sendFrameMeta) {
@@ -362,7 +382,7 @@ export class ScrcpyServerProcess {
   }
 
   /** Ln: INFO and below to stdout, WARN and ERROR to stderr (one stream through `shell:`), below the threshold nothing. */
-  private log(level: 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void> {
+  private log(level: LogLevel, message: string): Promise<void> {
     if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(this.logLevel)) return Promise.resolve();
     return this.console.write(`[server] ${level}: ${message}\n`);
   }

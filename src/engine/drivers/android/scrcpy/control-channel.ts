@@ -36,6 +36,9 @@ const INJECT_TEXT_MAX_BYTES = 300;
 const CLIPBOARD_ACK_MS = 3000;
 /** How long the server may take to handle what was sent and log the probe after it. */
 const CONFIRM_MS = 3000;
+/** How long a gesture the server ignored for a stale video size waits for the new size before it is redone. */
+const RESIZE_WAIT_MS = 2000;
+const RESIZE_POLL_MS = 20;
 const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up, cancel: AndroidMotionEventAction.Cancel } as const;
 
 /**
@@ -103,7 +106,28 @@ export class ControlChannel {
       this.checkOrientation();
       await this.awaitCapture(signal);
     }
+    const sizeAtStart = this.init.videoSize();
+    const outcome = await this.runOnce(steps, fingers, signal);
+    if (outcome.dropped === 0) return;
+    if (outcome.dropped < outcome.touches || outcome.sent > outcome.touches) {
+      throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} ignored ${outcome.dropped} of the ${outcome.touches} touch events, made for a ${outcome.drop} video while the capture had restarted at another size (the phone rotated or folded); the gesture may have been performed only in part`);
+    }
+    // Nothing reached the app, and the server holds none of these fingers: redo it once the video shows the new size.
+    for (const finger of fingers) this.down.delete(finger);
+    if (await this.videoResized(sizeAtStart, signal)) {
+      const again = await this.runOnce(steps, fingers, signal);
+      if (again.dropped === 0) return;
+      for (const finger of fingers) this.down.delete(finger);
+    }
+    throw new ControlUnavailable(`scrcpy ignored the touches: they were made for a ${outcome.drop} video, but the capture had restarted at another size (the phone rotated or folded) and the video has not shown it yet`);
+  }
+
+  /** Sends the steps and confirms them; counts what went out and the touches the server ignored for their video size. */
+  private async runOnce(steps: ControlStep[], fingers: Set<bigint>, signal: AbortSignal): Promise<{ sent: number; touches: number; dropped: number; drop: string }> {
+    // Taken before the first step: lines about early steps may arrive while later ones are still sent.
+    const before = { failures: this.watch.failures, dropped: this.watch.dropped };
     let sent = 0;
+    let touches = 0;
     try {
       for (const step of steps) {
         if (signal.aborted) throw signal.reason;
@@ -112,15 +136,29 @@ export class ControlChannel {
         else {
           const pointer = step.pointer ?? GENERIC_FINGER;
           await this.send([this.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
+          touches++;
           if (step.touch === 'up') this.down.delete(pointer);
           else this.down.set(pointer, { x: step.x, y: step.y });
         }
       }
-      await this.confirm(sent > 0, signal);
+      await this.confirm(sent > 0, signal, before.failures);
     } catch (err) {
       // A finger left down stays in the server's PointersState: the next gesture's finger would be its second one.
       this.lift(fingers);
       throw err;
+    }
+    const size = this.init.videoSize();
+    return { sent, touches, dropped: this.watch.dropped - before.dropped, drop: this.watch.lastDrop?.sent ?? `${size.width}x${size.height}` };
+  }
+
+  /** Waits until the video announces a size other than `from` (its CONFIG after the capture restarted). */
+  private async videoResized(from: VideoSize, signal: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + RESIZE_WAIT_MS;
+    for (;;) {
+      const now = this.init.videoSize();
+      if (now.width !== from.width || now.height !== from.height) return true;
+      if (Date.now() >= deadline || !this.alive) return false;
+      await sleep(RESIZE_POLL_MS, undefined, { signal });
     }
   }
 
@@ -223,8 +261,7 @@ export class ControlChannel {
    * Sends the probe and waits until the server logged it; then its log shows whether what was sent before
    * was injected. A refusal makes the channel unusable for good (it is logged at most every 3 s).
    */
-  private async confirm(partly: boolean, signal: AbortSignal): Promise<void> {
-    const failuresBefore = this.watch.failures;
+  private async confirm(partly: boolean, signal: AbortSignal, failuresBefore = this.watch.failures): Promise<void> {
     const count = ++this.probes;
     await this.send([this.serializer.injectText(PROBE_TEXT)], partly);
     if (!(await this.watch.waitForProbes(count, CONFIRM_MS, signal))) {

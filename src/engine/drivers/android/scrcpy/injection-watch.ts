@@ -10,6 +10,12 @@ import type { ServerLog } from './server-log.js';
 export const PROBE_TEXT = '\ue000';
 const PROBE_LINE = '[server] WARN: Could not inject char u+e000';
 const SERVER_LINE = /^\[server\] (\w+): (.*)$/;
+/**
+ * Controller.getEventPointAndDisplayId (3.3.1) drops a touch or scroll made for another video size, and
+ * says so only at log_level=verbose: the capture restarted at a new size (the phone rotated or folded)
+ * before we read the new configuration packet.
+ */
+const DROPPED = /^Ignore positional event generated for size (\d+x\d+) \(current size is (\d+x\d+)\)$/;
 
 /**
  * Reads the server's log for what InputManager.injectInputEvent (3.3.1) does instead of throwing when
@@ -23,6 +29,9 @@ export class InjectionWatch {
   /** Failures other than a refusal, and the last one's cause. */
   failures = 0;
   lastFailure: string | undefined;
+  /** Positional events the server ignored as made for another video size, and the last such line's sizes. */
+  dropped = 0;
+  lastDrop: { sent: string; current: string } | undefined;
   private probesSeen = 0;
   /** The lines of a `Could not invoke method` report being read (its stack trace follows it). */
   private report: string[] | undefined;
@@ -51,6 +60,11 @@ export class InjectionWatch {
     this.endReport();
     const [, level, message] = logged;
     if (line === PROBE_LINE) this.probesSeen++;
+    else if (level === 'VERBOSE' && DROPPED.test(message)) {
+      const [, sent, current] = DROPPED.exec(message)!;
+      this.dropped++;
+      this.lastDrop = { sent, current };
+    }
     else if (level === 'ERROR' && message.includes('INJECT_EVENTS permission')) this.refused ??= message.trim();
     else if (level === 'ERROR' && message.trim() === 'Could not invoke method') this.report = [];
   }

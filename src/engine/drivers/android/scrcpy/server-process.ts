@@ -51,7 +51,9 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
     maxSize: launch.maxSize,
     maxFps: launch.maxFps,
     sendDummyByte: false,
-    logLevel: 'info',
+    // The only way to learn that the server ignored a touch made for a size the video no longer has
+    // (it logs that at VERBOSE); 3.3.1 logs nothing else per frame or per event at this level.
+    logLevel: 'verbose',
     videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: launch.keyFrameInterval }),
   });
   const command = `${leftoverJarSweep()}; CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
