@@ -134,6 +134,22 @@ test('pasting text the clipboard already holds counts as typed: the server neith
   await until(() => rig.phone.phone.fieldValue('email') === '日本日本ß!', `each text once, got ${JSON.stringify(rig.phone.phone.fieldValue('email'))}`);
 });
 
+test('a line longer than a SET_CLIPBOARD may carry (256 KiB per control message) is pasted in pieces, each within the limit, none cut', async ({ rig }) => {
+  if (!rig) return;
+  const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://screen/signin');
+  await call('mobile_click_on_screen_at_coordinates', (await find(rig, 'email')).center);
+  rig.phone.scrcpy.injected.length = 0;
+  // 90 000 three-byte characters and an emoji: 270 004 bytes, over ControlMessageReader.CLIPBOARD_TEXT_MAX_LENGTH (2^18 - 14).
+  const text = `${'日'.repeat(90_000)}😀`;
+  const r = await call('mobile_type_keys', { text });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  const pastes = rig.phone.scrcpy.injected.filter((e) => e.startsWith('paste ')).map((e) => e.slice('paste '.length));
+  assert.is(pastes.length, 2, `pieces: ${pastes.map((p) => Buffer.byteLength(p)).join(', ')}`);
+  assert.ok(pastes.every((p) => Buffer.byteLength(p) <= (1 << 18) - 14), 'each SET_CLIPBOARD within the protocol limit');
+  assert.is(pastes.join(''), text, 'in order, no character split or lost');
+  await until(() => rig.phone.phone.fieldValue('email') === text, 'the whole text in the field');
+});
+
 test('pinch: scrcpy starts for it, two pointers (the generic and the virtual finger) go down together, and the photo zooms', async ({ rig }) => {
   if (!rig) return;
   const call = await demoOnItsOwnScrcpy(rig, 'mbdemo://item/3');

@@ -33,6 +33,12 @@ export interface ControlChannelInit {
 
 /** ControlMessageReader.INJECT_TEXT_MAX_LENGTH (bytes of UTF-8). */
 const INJECT_TEXT_MAX_BYTES = 300;
+/**
+ * ControlMessageReader.CLIPBOARD_TEXT_MAX_LENGTH: a control message is at most 256 KiB (control_msg.h
+ * SC_CONTROL_MSG_MAX_SIZE), less SET_CLIPBOARD's type, sequence, paste flag and length. scrcpy's own
+ * client cuts a longer text there; a longer line is pasted in pieces instead.
+ */
+const CLIPBOARD_TEXT_MAX_BYTES = (1 << 18) - 14;
 const CLIPBOARD_ACK_MS = 3000;
 /** How long the server may take to handle what was sent and log the probe after it. */
 const CONFIRM_MS = 3000;
@@ -183,7 +189,7 @@ export class ControlChannel {
         for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.serializer.injectText(chunk)], sent++ > 0);
         unconfirmed = true;
       } else {
-        await this.paste(run, sent++ > 0, signal);
+        for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal);
         unconfirmed = false;
       }
     }
@@ -353,8 +359,21 @@ function toVideo(value: number, deviceSide: number, videoSide: number): number {
   return value >= 0 && value < deviceSide ? Math.min(scaled, videoSide - 1) : scaled;
 }
 
+/** Pieces of at most `maxBytes` of UTF-8 each, cut between characters (never inside a surrogate pair). */
 function* utf8Chunks(text: string, maxBytes: number): Generator<string> {
-  for (let at = 0; at < text.length; at += maxBytes) yield text.slice(at, at + maxBytes);
+  let piece = '';
+  let bytes = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (bytes + size > maxBytes) {
+      yield piece;
+      piece = '';
+      bytes = 0;
+    }
+    piece += char;
+    bytes += size;
+  }
+  if (piece) yield piece;
 }
 
 async function readAll<T>(stream: { getReader(): { read(): PromiseLike<{ done: boolean; value?: T }> } } | undefined, each: (value: T) => void): Promise<void> {
