@@ -114,6 +114,24 @@ test('characters of a long value left out of the drawing are past the screen edg
   assert.equal(diff.length, 0, `cut characters would have shown: ${diff.slice(0, 3).join('; ')}`);
 });
 
+test('a long value in other scripts (CJK, emoji, combining marks) is cut past the screen edge too, without changing a pixel', async () => {
+  const { android } = setup();
+  await android.launchApp(DEMO, ctx);
+  await tapId(android, 'email');
+  // A 90 000-character paste made librsvg lay out every glyph on every frame: minutes per screen.
+  const value = `${'日本e\u0301😀'.repeat(60)}${'語'.repeat(3000)}`;
+  await android.typeText(value, ctx);
+  const svg = android.screenSvg();
+  const start = svg.indexOf(`>${value.slice(0, 8)}`) + 1;
+  assert.ok(start > 0, 'the value is drawn');
+  const drawn = svg.slice(start, svg.indexOf('</tspan>', start)).replace(/\|$/, '');
+  assert.ok(value.startsWith(drawn) && drawn.length < 400, `cut short in the drawing: ${drawn.length} of ${value.length} UTF-16 units`);
+  const uncut = await reference(svg.replace(`>${drawn}`, `>${value.slice(0, 1200)}`));
+  const raw = await android.screenshotRaw(ctx);
+  const diff = differences(raw.data, uncut, raw.width);
+  assert.equal(diff.length, 0, `cut characters would have shown: ${diff.slice(0, 3).join('; ')}`);
+});
+
 test('screenshotRaw buffers stay the caller\'s after the screen changes', async () => {
   const { android } = setup();
   await android.launchApp(DEMO, ctx);

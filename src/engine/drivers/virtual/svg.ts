@@ -59,12 +59,42 @@ const num = (v: number) => String(Math.round(v * 100) / 100);
 /** Worst-case glyph advance and overhang of the UI fonts, in em: text boxes must hold every glyph. */
 const MAX_ADVANCE_EM = 1.2;
 /**
- * Smallest advance of a character of SAFE_TEXT in DejaVu Sans ('i', 'l' and ''' are ~0.28 em),
+ * Smallest advance of a character of SAFE_TEXT in DejaVu Sans ('i', 'l' and ''' are ~0.28 em; CJK,
+ * emoji and the other characters visiblePart counts are wider),
  * with room for hinting. Characters that start beyond the screen edge at this pace cannot show.
  */
 const MIN_ADVANCE_EM = 0.2;
 /** Latin text (no combining marks, no right-to-left), whose characters all advance. */
 const SAFE_TEXT = /^[\u0020-\u007e\u00a0-\u024f\u2022]*$/;
+/** Right-to-left scripts and controls: their first characters may be drawn at the far end. */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200f\u202b\u202e\u2067]|[\ud802\ud803\ud83a\ud83b][\udc00-\udfff]/;
+/**
+ * Characters not counted as advancing: marks, format and control characters, variation
+ * selectors, the hair space and Hangul jamo (they combine or take less than MIN_ADVANCE_EM).
+ */
+const NOT_COUNTED = /^[\p{M}\p{Cf}\p{Cc}\ufe00-\ufe0f\u200a\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]$/u;
+
+/**
+ * The line without the characters that start beyond `fits` advancing characters, which cannot
+ * show (Latin text by length; other left-to-right text by counting only characters that advance;
+ * right-to-left text whole). A field holding a 90 000-character paste otherwise cost librsvg
+ * minutes per frame.
+ */
+function visiblePart(line: string, fits: number): string {
+  if (line.length <= fits) return line;
+  if (SAFE_TEXT.test(line)) return line.slice(0, fits);
+  if (RIGHT_TO_LEFT.test(line)) return line;
+  let advancing = 0;
+  for (let k = 0; k < line.length; ) {
+    const c = String.fromCodePoint(line.codePointAt(k)!);
+    if (!NOT_COUNTED.test(c)) {
+      if (advancing === fits) return line.slice(0, k);
+      advancing++;
+    }
+    k += c.length;
+  }
+  return line;
+}
 const ASCENT_EM = 1.3;
 const DESCENT_EM = 0.6;
 
@@ -139,7 +169,7 @@ export class Painter {
       // A long field value runs far past the screen; librsvg's cost grows with every glyph
       // (~20 ms for 250), so drop the characters that start beyond the right edge for sure.
       const fits = Math.max(1, Math.ceil((this.input.width - x) / (fontPx * MIN_ADVANCE_EM)) + 1);
-      lines = lines.map((l) => (l.length > fits && SAFE_TEXT.test(l) ? l.slice(0, fits) : l));
+      lines = lines.map((l) => visiblePart(l, fits));
     }
     const extent = Math.max(...lines.map((l) => [...l].length)) * fontPx * MAX_ADVANCE_EM + fontPx;
     const left = anchor === 'start' ? x - fontPx : anchor === 'middle' ? x - extent / 2 : x - extent;
