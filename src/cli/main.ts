@@ -59,6 +59,7 @@ function ignoreClosedReaders(stream: NodeJS.WriteStream): void {
 ignoreClosedReaders(process.stdout);
 ignoreClosedReaders(process.stderr);
 dropStartOnlyEnv();
+const speaksMcp = process.argv[2] === 'mcp';
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -70,7 +71,8 @@ main(process.argv.slice(2)).then(
     const invalid = err instanceof InvalidInputError || (err instanceof ToolError && err.code === 'INVALID_PARAMETER');
     // No bridge at --bridge: the devices it would reach are not found from here (exit 2, as call maps DEVICE_NOT_FOUND).
     const unattached = err instanceof BridgeConnectError;
-    process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : unattached ? 'DEVICE_NOT_FOUND' : 'INTERNAL', message }, null, 2) + '\n');
+    // Except under mcp, whose stdout carries nothing but MCP messages (the client would read this one as a broken message).
+    if (!speaksMcp) process.stdout.write(JSON.stringify({ status: 'error', code: invalid ? 'INVALID_PARAMETER' : unattached ? 'DEVICE_NOT_FOUND' : 'INTERNAL', message }, null, 2) + '\n');
     process.stderr.write(`mobilebridge: ${message}\n`);
     process.exitCode = invalid ? EXIT.invalidInput : unattached ? EXIT.device : EXIT.internal;
   },
