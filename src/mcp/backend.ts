@@ -22,7 +22,8 @@ export interface AgentBackend {
   callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
-  runVerb(device: string, step: VerbStep & { capture_to?: string }): Promise<RunOutcome | ToolFailure>;
+  /** `signal`: the caller gave up (MCP cancellation, the client went away); the verb stops where it waits. */
+  runVerb(device: string, step: VerbStep & { capture_to?: string }, signal?: AbortSignal): Promise<RunOutcome | ToolFailure>;
   assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure>;
   startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure>;
   stopRecording(device: string): Promise<StopRecording | ToolFailure>;
@@ -95,8 +96,8 @@ export class LocalBackend implements AgentBackend {
       .catch((err: unknown) => toFailure(err));
   }
 
-  runVerb(device: string, step: VerbStep): Promise<RunOutcome> {
-    return this.agent.run(device, step);
+  runVerb(device: string, step: VerbStep, signal?: AbortSignal): Promise<RunOutcome> {
+    return this.agent.run(device, step, signal);
   }
 
   assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure> {

@@ -16,9 +16,6 @@ export const NEXT_STEP: Record<string, string> = {
   INTERNAL: 'Something failed inside mobilebridge. Retry once; if it fails again, report the message to the user.',
 };
 
-/** For a tool name that is not offered: no parameter is wrong, the name is. */
-export const OTHER_TOOL_NEXT = 'Call the tool this message names instead (tools/list lists the tools offered); do not call this name again.';
-
 export function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }

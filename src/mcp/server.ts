@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AllowedPaths } from '../engine/allowed-paths.js';
 import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
 import { compactListing } from '../engine/listing/compact.js';
@@ -9,9 +9,12 @@ import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
 import { ArgumentError, checkArguments, type ArgumentSchema } from './arguments.js';
-import { OTHER_TOOL_NEXT, errorResult as rawErrorResult, json } from './results.js';
+import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { pinchTarget } from './pinch.js';
+import { annotationsFor } from './annotations.js';
+import { progressBeats } from './progress.js';
+import { InvalidParams, onRequest } from './protocol-errors.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
@@ -25,6 +28,8 @@ export interface McpServerOptions {
   /** Folders recording_stop may write to besides the working and temp directories. */
   allowPaths?: string[];
   version?: string;
+  /** How often a call that carries a progress token is said to be still running (default 5000 ms). */
+  progressEveryMs?: number;
 }
 
 const INSTRUCTIONS = `mobilebridge drives Android, iOS and virtual phones. Start with list_devices, then look with list_elements (exact, cheap) or take_screenshot, and act with the verbs (tap, type_text, swipe, scroll_to, wait_for, press_back, launch_app, …), which take a description of the element such as "the Sign in button" rather than coordinates. Use wait_for after actions that load. Check results with assert. To turn what you do into a replayable test, call recording_start first and recording_stop at the end.`;
@@ -63,14 +68,16 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (client) void backend.identify?.(client);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: listed(t.inputSchema) }));
+  onRequest(server, 'tools/list', async (request) => {
+    // Every tool comes in one page and no cursor is ever given out, so any cursor is one this server did not issue.
+    if (request.params?.cursor !== undefined) throw new InvalidParams(`invalid cursor ${JSON.stringify(request.params.cursor)}: tools/list answers every tool in one page and issues no cursors`);
+    const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: listed(t.inputSchema), annotations: annotationsFor(t.name) }));
     if (options.engineTools) {
       const engine = await backend.engineTools();
       if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
       for (const t of engine) {
         const inputSchema = t.name === 'mobile_take_screenshot' ? listed(RAW_SCREENSHOT) : ({ ...t.parameters, type: 'object' } as Tool['inputSchema']);
-        tools.push({ name: t.name, description: t.description, inputSchema });
+        tools.push({ name: t.name, description: t.description, inputSchema, annotations: annotationsFor(t.name) });
       }
     }
     return { tools };
@@ -132,7 +139,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
   }
 
-  async function call(name: string, given: Args): Promise<CallToolResult> {
+  /** `signal` aborts when the client cancels the call or the connection closes: a verb then stops where it waits. */
+  async function call(name: string, given: Args, signal: AbortSignal): Promise<CallToolResult> {
     if (name === 'list_devices') {
       check(SESSION.get(name)!.inputSchema, given);
       const devices = await backend.listDevices();
@@ -144,7 +152,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const verb = VERBS.get(name);
     if (verb) {
       const args = check(verb.inputSchema, given, verb.oneRequired);
-      const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args));
+      const outcome = await backend.runVerb(await deviceOf(args), verb.toStep(args), signal);
       if (isToolFailure(outcome)) return errorResult(outcome.code, outcome.message);
       if (outcome.status !== 'passed') return errorResult(outcome.error?.code ?? 'INTERNAL', outcome.message, outcome.error?.candidates);
       return json(outcome);
@@ -164,12 +172,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     if (!name.startsWith('mobile_')) {
       const near = closest(name, [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => t.name));
-      return errorResult('INVALID_PARAMETER', `unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`, undefined, OTHER_TOOL_NEXT);
+      throw new InvalidParams(`unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
     }
     const own = ownToolName(name);
     const instead = own ? `call "${own}", which does the same here` : 'call tools/list for the tools offered';
     // Not through inAgentTerms, which would rewrite the raw name this message is about.
-    return rawErrorResult('INVALID_PARAMETER', `tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`, undefined, OTHER_TOOL_NEXT);
+    throw new InvalidParams(`tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`);
   }
 
   async function session(name: string, device: string, args: Args): Promise<CallToolResult> {
@@ -226,14 +234,18 @@ export function createMcpServer(options: McpServerOptions): Server {
     return errorResult('INTERNAL', `tool ${name} has no handler`);
   }
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  onRequest(server, 'tools/call', async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Args;
+    const stopBeats = progressBeats(extra, options.progressEveryMs ?? 5000);
     try {
-      return await call(request.params.name, args);
+      return await call(request.params.name, args, extra.signal);
     } catch (err) {
+      if (err instanceof InvalidParams) throw err;
       if (err instanceof ArgumentError) return errorResult('INVALID_PARAMETER', `${callName(request.params.name, args.device ?? options.defaultDevice)}: ${err.message}`);
       if (err instanceof ToolError) return errorResult(err.code, err.message);
       return errorResult('INTERNAL', `${request.params.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      stopBeats();
     }
   });
 

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LocalBackend } from '../../src/mcp/backend.js';
 import { inAgentTerms } from '../../src/mcp/tool-names.js';
-import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+import { ANDROID, connectPair, DEMO, IOS, jsonOf, refusal, textOf, virtualEngine, type Pair } from './helpers.js';
 
 /** What the tools say (descriptions, schemas, messages) agrees with what they do. */
 const say = suite<{ backend: LocalBackend; pair: Pair }>('MCP descriptions and messages agree with the tools');
@@ -24,7 +24,7 @@ async function schemaOf(pair: Pair, tool: string): Promise<{ description: string
 
 say('mobile_pinch_on_screen is the pinch tool here, in messages and when called without --engine-tools', async ({ pair }) => {
   assert.is(inAgentTerms('use mobile_pinch_on_screen for that', false), 'use pinch for that');
-  assert.match(textOf(await pair.call('mobile_pinch_on_screen', { device: ANDROID, x: 540, y: 900, scale: 2 })), /call "pinch", which does the same here/);
+  assert.match((await refusal(pair.call('mobile_pinch_on_screen', { device: ANDROID, x: 540, y: 900, scale: 2 }))).message, /call "pinch", which does the same here/);
 });
 
 say('press_button takes every button its iOS refusal names; a recording skips the ones a scenario cannot press', async ({ pair }) => {

@@ -49,3 +49,15 @@ export function textOf(result: CallToolResult): string {
 export function jsonOf<T = any>(result: CallToolResult): T {
   return JSON.parse(textOf(result)) as T;
 }
+
+/** The JSON-RPC error a request was answered with; fails when it was answered with a result. */
+export async function refusal(pending: Promise<unknown>): Promise<{ code: number; message: string }> {
+  const answer = await pending.then(
+    (result) => ({ result }),
+    (err: unknown) => ({ err }),
+  );
+  if (!('err' in answer)) throw new Error(`expected a JSON-RPC error, got the result ${JSON.stringify(answer.result)}`);
+  const { code, message } = answer.err as { code: number; message: string };
+  // The SDK client puts "MCP error CODE: " in front of what the server said.
+  return { code, message: message.replace(/^MCP error -?\d+: /, '') };
+}

@@ -168,8 +168,8 @@ export class AgentSession {
     return [...this.recorders.values()].map((r) => r.summary());
   }
 
-  /** Runs one scenario step live; never throws. */
-  async run(device: string, given: VerbStep & { capture_to?: string }): Promise<RunOutcome> {
+  /** Runs one scenario step live; never throws. `signal` stops it where it waits (its caller gave up). */
+  async run(device: string, given: VerbStep & { capture_to?: string }, signal?: AbortSignal): Promise<RunOutcome> {
     // Agents and viewers do not keep to the case; the step is run and recorded in the scenario's.
     const step = canonicalStep(given);
     let state: DeviceState;
@@ -179,7 +179,7 @@ export class AgentSession {
       const e = err as VerbError;
       return { status: 'error', action: step.action, resolved: null, duration_ms: 0, message: e.message, error: { code: e.code, message: e.message } };
     }
-    const { ctx, history } = watchHistory(state.ctx);
+    const { ctx, history } = watchHistory(signal ? { ...state.ctx, signal } : state.ctx);
     ctx.partOf = step.action;
     state.busy++;
     let outcome: RunOutcome;

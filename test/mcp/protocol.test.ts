@@ -1,0 +1,268 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { findTool } from '../../src/engine/tools/index.js';
+import { VerbError, type VerbClock } from '../../src/engine/verbs/index.js';
+import { LocalBackend } from '../../src/mcp/backend.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { ANDROID, DEMO, virtualEngine } from './helpers.js';
+
+/**
+ * The server as a client written from the MCP specification sees it: raw JSON-RPC messages, so
+ * nothing an SDK client smooths over (its own checks, its local cancellation) hides a mismatch.
+ */
+interface Raw {
+  send(message: Record<string, unknown>): Promise<void>;
+  /** The answer to request `id` (result or error). */
+  answer(id: number): Promise<Record<string, any>>;
+  /** Every message the server sent so far. */
+  seen: JSONRPCMessage[];
+  /** The next message (from now) that `wanted` picks. */
+  next(wanted: (m: Record<string, any>) => boolean): Promise<Record<string, any>>;
+  close(): Promise<void>;
+}
+
+async function rawPair(backend: LocalBackend, options: { engineTools?: boolean; progressEveryMs?: number } = {}): Promise<Raw> {
+  const server = createMcpServer({ backend, ...options });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const seen: JSONRPCMessage[] = [];
+  const waiting = new Map<number, (m: Record<string, any>) => void>();
+  const watchers = new Set<(m: Record<string, any>) => void>();
+  clientSide.onmessage = (m) => {
+    seen.push(m);
+    for (const w of watchers) w(m as Record<string, any>);
+    const id = (m as { id?: number }).id;
+    if (id !== undefined && ('result' in m || 'error' in m)) waiting.get(id)?.(m as Record<string, any>);
+  };
+  await server.connect(serverSide);
+  await clientSide.start();
+  const raw: Raw = {
+    send: (message) => clientSide.send({ jsonrpc: '2.0', ...message } as JSONRPCMessage),
+    answer: (id) => {
+      const done = seen.find((m) => (m as { id?: number }).id === id && ('result' in m || 'error' in m));
+      return done ? Promise.resolve(done as Record<string, any>) : new Promise((resolve) => waiting.set(id, resolve));
+    },
+    seen,
+    next: (wanted) =>
+      new Promise((resolve) => {
+        const w = (m: Record<string, any>) => {
+          if (!wanted(m)) return;
+          watchers.delete(w);
+          resolve(m);
+        };
+        watchers.add(w);
+      }),
+    close: () => server.close(),
+  };
+  await raw.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'spec-client', version: '1' } } });
+  await raw.answer(0);
+  await raw.send({ method: 'notifications/initialized' });
+  return raw;
+}
+
+const test = suite('MCP protocol conformance');
+
+test('an unknown tool is a JSON-RPC -32602 error, not a tool result', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'tpa', arguments: { device: ANDROID } } });
+    const typo = await raw.answer(1);
+    assert.is(typo.error?.code, -32602, JSON.stringify(typo));
+    assert.is(typo.error.message, 'unknown tool "tpa"; did you mean "tap"? call tools/list for the tools offered');
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'mobile_list_apps', arguments: { device: ANDROID } } });
+    const rawTool = await raw.answer(2);
+    assert.is(rawTool.error?.code, -32602, JSON.stringify(rawTool));
+    assert.match(rawTool.error.message, /call "list_apps", which does the same here/);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('a tools/call or tools/list whose params break the schema is -32602 Invalid params, not -32603 Internal error', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'tap', arguments: 'the Sign in button' } });
+    await raw.send({ id: 2, method: 'tools/call', params: { arguments: {} } });
+    await raw.send({ id: 3, method: 'tools/list', params: { cursor: 5 } });
+    for (const id of [1, 2, 3]) {
+      const a = await raw.answer(id);
+      assert.is(a.error?.code, -32602, JSON.stringify(a));
+    }
+    assert.match((await raw.answer(3)).error.message, /cursor/);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('tools/list: every tool in one page without nextCursor; a cursor it never issued is -32602 (MCP pagination)', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/list' });
+    const page = (await raw.answer(1)).result;
+    assert.ok(page.tools.length > 20);
+    assert.not.ok('nextCursor' in page);
+    await raw.send({ id: 2, method: 'tools/list', params: { cursor: 'page-2' } });
+    const bogus = await raw.answer(2);
+    assert.is(bogus.error?.code, -32602, JSON.stringify(bogus));
+    assert.match(bogus.error.message, /invalid cursor "page-2"/);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('annotations: the tools that only look are readOnlyHint, the ones that act are not (raw tools as the engine says they mutate)', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend, { engineTools: true });
+  try {
+    await raw.send({ id: 1, method: 'tools/list' });
+    const tools = (await raw.answer(1)).result.tools as { name: string; annotations?: Record<string, unknown> }[];
+    const readOnly = (name: string) => tools.find((t) => t.name === name)?.annotations?.readOnlyHint;
+    for (const name of ['list_devices', 'list_apps', 'list_elements', 'take_screenshot', 'wait_for', 'read_text', 'assert']) assert.is(readOnly(name), true, name);
+    for (const name of ['tap', 'type_text', 'swipe', 'launch_app', 'clear_app_data', 'recording_start', 'recording_stop', 'pinch']) {
+      assert.is(readOnly(name), false, name);
+      assert.is(tools.find((t) => t.name === name)!.annotations!.destructiveHint, true, name);
+    }
+    for (const t of tools.filter((t) => t.name.startsWith('mobile_'))) {
+      const def = findTool(t.name)!;
+      // mobile_save_screenshot changes nothing on the device but writes a file: not read-only either.
+      const writes = def.mutates || t.name === 'mobile_save_screenshot';
+      assert.is(t.annotations?.readOnlyHint, !writes, t.name);
+    }
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
+/**
+ * A verb clock whose waits, once armed, hold until the call is aborted (or `release()`), and that notes whether
+ * the verb was told: cancellation is seen by what the verb got, not by how long anything took.
+ */
+function gatedClock(base: VerbClock) {
+  let entered!: () => void;
+  // Armed by the test, so the calls before the one under test (recording_start) run as usual.
+  const state = { entered: new Promise<void>((r) => (entered = r)), armed: false, aborted: false, released: false, release: () => undefined as void };
+  const held = new Set<() => void>();
+  state.release = () => {
+    state.released = true;
+    for (const go of held) go();
+  };
+  const clock: VerbClock = {
+    now: base.now,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(new VerbError('CANCELLED', 'cancelled'));
+        if (!state.armed || state.released) return resolve(base.sleep(ms));
+        const go = () => resolve(base.sleep(ms));
+        held.add(go);
+        signal?.addEventListener('abort', () => {
+          state.aborted = true;
+          held.delete(go);
+          reject(new VerbError('CANCELLED', 'cancelled'));
+        });
+        entered();
+      }),
+  };
+  return { clock, state };
+}
+
+test('notifications/cancelled stops the verb where it waits, sends no answer, and records nothing', async () => {
+  const v = virtualEngine();
+  const { clock, state } = gatedClock(v.verbClock);
+  const backend = new LocalBackend(v.engine, { clock, targetWaitMs: 500, settleMs: 0 });
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'recording_start', arguments: { device: ANDROID, name: 'Cancelled', app_package: DEMO } } });
+    assert.not.ok((await raw.answer(1)).result.isError);
+    await raw.send({ id: 5, method: 'tools/call', params: { name: 'open_url', arguments: { device: ANDROID, url: 'mbdemo://screen/more' } } });
+    assert.not.ok((await raw.answer(5)).result.isError);
+    state.armed = true;
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', timeout_ms: 60000 } } });
+    await state.entered;
+    await raw.send({ method: 'notifications/cancelled', params: { requestId: 2, reason: 'the user stopped it' } });
+    // Messages are handled in order: once the ping is answered, the cancellation was too.
+    await raw.send({ id: 3, method: 'ping' });
+    await raw.answer(3);
+    assert.ok(state.aborted, 'the waiting verb was not told the call was cancelled');
+    state.release();
+    await raw.send({ id: 4, method: 'tools/call', params: { name: 'recording_stop', arguments: { device: ANDROID } } });
+    const stopped = JSON.parse((await raw.answer(4)).result.content[0].text);
+    assert.equal(stopped.scenario.steps.map((s: { action: string }) => s.action), ['open_url']);
+    assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === 2), 'the cancelled request was answered');
+  } finally {
+    state.release();
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('closing the connection (the client closed stdin) stops a verb in flight instead of letting it wait out its timeout', async () => {
+  const v = virtualEngine();
+  const { clock, state } = gatedClock(v.verbClock);
+  const backend = new LocalBackend(v.engine, { clock, targetWaitMs: 500, settleMs: 0 });
+  const raw = await rawPair(backend);
+  try {
+    state.armed = true;
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', until: 'visible', timeout_ms: 60000 } } });
+    await state.entered;
+    await raw.close();
+    assert.ok(state.aborted, 'the verb kept running after the connection closed');
+  } finally {
+    state.release();
+    await raw.close();
+    await backend.close();
+  }
+});
+
+/** A backend whose verbs start only when the test lets them: a call that is still running, for as long as the test needs. */
+class HeldBackend extends LocalBackend {
+  release!: () => void;
+  private readonly held = new Promise<void>((resolve) => (this.release = resolve));
+
+  override async runVerb(...args: Parameters<LocalBackend['runVerb']>) {
+    await this.held;
+    return super.runVerb(...args);
+  }
+}
+
+test('a call with _meta.progressToken gets growing notifications/progress while it runs, none after its answer, and one without gets none', async () => {
+  const v = virtualEngine();
+  const backend = new HeldBackend(v.engine, { clock: v.verbClock, targetWaitMs: 500, settleMs: 0 });
+  const raw = await rawPair(backend, { progressEveryMs: 5 });
+  const isProgress = (m: Record<string, any>) => m.method === 'notifications/progress';
+  // Only so that a server that never reports progress fails this test instead of hanging it.
+  const guard = setTimeout(() => backend.release(), 10_000);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'swipe', arguments: { device: ANDROID, direction: 'up' } } });
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'press_back', arguments: { device: ANDROID }, _meta: { progressToken: 'p-2' } } });
+    await Promise.race([raw.next((m) => isProgress(m) && m.params.progress >= 2), raw.answer(2)]);
+    backend.release();
+    assert.not.ok((await raw.answer(2)).result.isError);
+    assert.not.ok((await raw.answer(1)).result.isError);
+    const progress = raw.seen.filter(isProgress) as Record<string, any>[];
+    assert.ok(progress.length >= 2, 'no progress while the call ran');
+    for (const [i, p] of progress.entries()) {
+      assert.is(p.params.progressToken, 'p-2');
+      if (i > 0) assert.ok(p.params.progress > progress[i - 1].params.progress, 'progress must grow');
+    }
+    // The beats stopped with the answer: a notification about a finished request is a protocol error for the client.
+    const answeredAt = raw.seen.findIndex((m) => (m as { id?: number }).id === 2);
+    await raw.send({ id: 3, method: 'ping' });
+    await raw.answer(3);
+    assert.not.ok(raw.seen.slice(answeredAt).some(isProgress), 'progress after the answer');
+  } finally {
+    clearTimeout(guard);
+    backend.release();
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test.run();
