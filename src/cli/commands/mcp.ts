@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createEngine } from '../../engine/create.js';
 import { RecordingStore } from '../../engine/verbs/recording-store.js';
 import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { LineTransport } from '../../mcp/stdio-transport.js';
 import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
@@ -89,7 +89,9 @@ Examples:
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
     });
-    await server.connect(new StdioServerTransport());
+    // What the protocol layer cannot answer (a line that is not JSON) is said where logs go.
+    server.onerror = (err) => process.stderr.write(`mobilebridge mcp: ${err.message}\n`);
+    await server.connect(new LineTransport());
     process.stderr.write(`mobilebridge mcp: ready (devices in ${backend.where})\n`);
     await closed;
     await server.close().catch(() => undefined);
