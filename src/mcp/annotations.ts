@@ -28,7 +28,9 @@ const READ_ONLY = new Set([
 const IDEMPOTENT = new Set(['clear_app_data', 'mobile_clear_app_data', 'mobile_set_orientation', 'mobile_set_wifi', 'mobile_uninstall_app', 'mobile_terminate_app']);
 
 export function annotationsFor(name: string): ToolAnnotations {
-  const title = name.replace(/^mobile_/, 'mobile ').replace(/_/g, ' ');
+  // What a client shows a person instead of the name: "Take screenshot", "Mobile list apps".
+  const words = name.replace(/_/g, ' ');
+  const title = words[0].toUpperCase() + words.slice(1);
   if (READ_ONLY.has(name)) return { title, readOnlyHint: true };
   return { title, readOnlyHint: false, destructiveHint: true, idempotentHint: IDEMPOTENT.has(name) };
 }

@@ -125,6 +125,7 @@ test('annotations: the tools that only look are readOnlyHint, the ones that act 
     const tools = (await raw.answer(1)).result.tools as { name: string; annotations?: Record<string, unknown> }[];
     const readOnly = (name: string) => tools.find((t) => t.name === name)?.annotations?.readOnlyHint;
     for (const name of ['list_devices', 'list_apps', 'list_elements', 'take_screenshot', 'wait_for', 'read_text', 'assert']) assert.is(readOnly(name), true, name);
+    assert.is(tools.find((t) => t.name === 'take_screenshot')!.annotations!.title, 'Take screenshot');
     for (const name of ['tap', 'type_text', 'swipe', 'launch_app', 'clear_app_data', 'recording_start', 'recording_stop', 'pinch']) {
       assert.is(readOnly(name), false, name);
       assert.is(tools.find((t) => t.name === name)!.annotations!.destructiveHint, true, name);
