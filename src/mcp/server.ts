@@ -15,6 +15,7 @@ import { pinchTarget } from './pinch.js';
 import { annotationsFor } from './annotations.js';
 import { progressBeats } from './progress.js';
 import { InvalidParams, onRequest } from './protocol-errors.js';
+import { ignoreTaskAugmentation } from './tasks.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
@@ -62,6 +63,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates, next);
   const allowed = new AllowedPaths(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  ignoreTaskAugmentation(server);
 
   server.oninitialized = () => {
     const client = server.getClientVersion()?.name;

@@ -99,6 +99,21 @@ test('a tools/call or tools/list whose params break the schema is -32602 Invalid
   }
 });
 
+test('a tools/call with task augmentation, which this server does not declare, is run as a plain call (MCP 2025-11-25 tasks: MUST process it normally)', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'list_devices', arguments: {}, task: { ttl: 60000 } } });
+    const answer = await raw.answer(1);
+    assert.not.ok(answer.error, JSON.stringify(answer.error));
+    assert.match(answer.result.content[0].text, /virtual-android-1/);
+    assert.not.ok('task' in answer.result);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
 test('tools/list: every tool in one page without nextCursor; a cursor it never issued is -32602 (MCP pagination)', async () => {
   const backend = new LocalBackend(virtualEngine().engine);
   const raw = await rawPair(backend);
