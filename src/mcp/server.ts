@@ -142,6 +142,16 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
   }
 
+  let engineToolNames: string[] | undefined;
+  /** The raw tools offered, once known (undefined while the backend cannot list them: the call then says what is wrong). */
+  async function engineNames(): Promise<string[] | undefined> {
+    if (!engineToolNames) {
+      const listed = await backend.engineTools();
+      if (!isToolFailure(listed)) engineToolNames = listed.map((t) => t.name);
+    }
+    return engineToolNames;
+  }
+
   /** `signal` aborts when the client cancels the call or the connection closes: a verb then stops where it waits. */
   async function call(name: string, given: Args, signal: AbortSignal): Promise<CallToolResult> {
     if (name === 'list_devices') {
@@ -169,6 +179,11 @@ export function createMcpServer(options: McpServerOptions): Server {
       if (name === 'mobile_take_screenshot') {
         const args = check(RAW_SCREENSHOT, given);
         return screenshot(await deviceOf(args), args);
+      }
+      const offered = await engineNames();
+      if (offered && !offered.includes(name)) {
+        const near = closest(name, offered);
+        throw new InvalidParams(`unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
       }
       const result = await backend.callTool(name, given);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);

@@ -81,6 +81,20 @@ test('an unknown tool is a JSON-RPC -32602 error, not a tool result', async () =
   }
 });
 
+test('with --engine-tools, a mobile_* name the engine does not have is -32602 too, with the raw tool meant', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend, { engineTools: true });
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'mobile_list_app', arguments: { device: ANDROID } } });
+    const typo = await raw.answer(1);
+    assert.is(typo.error?.code, -32602, JSON.stringify(typo));
+    assert.match(typo.error.message, /^unknown tool "mobile_list_app"; did you mean "mobile_list_apps"\?/);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
 test('a tools/call or tools/list whose params break the schema is -32602 Invalid params, not -32603 Internal error', async () => {
   const backend = new LocalBackend(virtualEngine().engine);
   const raw = await rawPair(backend);
