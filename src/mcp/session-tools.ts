@@ -81,7 +81,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
     inputSchema: obj(
       {
         ...device,
-        type: { type: 'string', enum: [...ASSERTION_TYPES] },
+        type: { type: 'string', enum: [...ASSERTION_TYPES], description: 'The check; the fields each one needs are in the tool description.' },
         description: { type: 'string', description: 'What the check means, e.g. "the user is signed in" (kept in the recording).' },
         element_description: { type: 'string', description: 'The element, described like a verb target: "the Items list", "the error message".' },
         expected_visible: { type: 'boolean' },
@@ -112,9 +112,9 @@ export const SESSION_TOOLS: ToolSpec[] = [
       {
         ...device,
         name: { type: 'string', minLength: 1, description: 'Scenario name, e.g. "Sign in with valid credentials"; the scenario id is derived from it.' },
-        description: { type: 'string' },
+        description: { type: 'string', description: 'What the scenario checks, in a sentence (kept in the scenario).' },
         app_package: { type: 'string', description: 'The app under test (else the first launched app, else the app in front at stop).' },
-        app_state: { type: 'string', enum: [...APP_STATES] },
+        app_state: { type: 'string', enum: [...APP_STATES], description: 'The app state every replay starts from; logged_out and fresh_install clear the app data now (needs app_package).' },
       },
       ['device', 'name'],
     ),

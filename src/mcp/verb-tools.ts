@@ -76,7 +76,7 @@ export const VERB_TOOLS: VerbTool[] = [
   {
     name: 'swipe',
     description: `Swipe across the middle of the screen. "up" moves the content up and shows what is below (like scrolling down). To reach a known element prefer scroll_to. ${OUTCOME} Errors: INVALID_PARAMETER, DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] } }, ['direction']),
+    inputSchema: schema({ direction: { type: 'string', enum: ['up', 'down', 'left', 'right'], description: 'Which way the finger moves: up shows what is below, down what is above.' } }, ['direction']),
     toStep: (a) => ({ action: 'swipe', value: str(a, 'direction') }),
   },
   {
@@ -90,7 +90,7 @@ export const VERB_TOOLS: VerbTool[] = [
     name: 'press_button',
     description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, ENTER, VOLUME_UP or VOLUME_DOWN (a recording keeps only BACK, HOME and ENTER: scenarios have no volume step). ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
     // Every button the device takes (the engine's own list, which its refusals name), the scenario's first.
-    inputSchema: schema({ button: { type: 'string', enum: [...SCENARIO_BUTTONS, ...BUTTONS.filter((b) => !(SCENARIO_BUTTONS as readonly string[]).includes(b))] } }, ['button']),
+    inputSchema: schema({ button: { type: 'string', enum: [...SCENARIO_BUTTONS, ...BUTTONS.filter((b) => !(SCENARIO_BUTTONS as readonly string[]).includes(b))], description: 'The hardware or system button.' } }, ['button']),
     toStep: (a) => ({ action: 'press_button', value: str(a, 'button') }),
   },
   {

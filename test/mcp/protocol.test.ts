@@ -171,6 +171,22 @@ test('annotations: the tools that only look are readOnlyHint, the ones that act 
   }
 });
 
+test('every argument of every tool says what it is (a model sees only the schema)', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/list' });
+    const tools = (await raw.answer(1)).result.tools as { name: string; inputSchema: { properties: Record<string, { description?: string }> } }[];
+    // The assertion fields are explained per assertion type in assert's description.
+    const explainedThere = (tool: string, key: string) => tool === 'assert' && !['device', 'type', 'description'].includes(key);
+    const silent = tools.flatMap((t) => Object.entries(t.inputSchema.properties).filter(([key, p]) => !p.description && !explainedThere(t.name, key)).map(([key]) => `${t.name}.${key}`));
+    assert.equal(silent, []);
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
 /**
  * A verb clock whose waits, once armed, hold until the call is aborted (or `release()`), and that notes whether
  * the verb was told: cancellation is seen by what the verb got, not by how long anything took.
