@@ -70,7 +70,10 @@ export class LineTransport implements Transport {
   private readonly onInputError = (error: Error) => this.onerror?.(error);
 
   private readonly onData = (chunk: Buffer | string) => {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    this.pending += text;
+    // A long line arrives in many chunks: only a chunk with a newline can end one.
+    if (!text.includes('\n')) return;
     for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
       const line = this.pending.slice(0, end).replace(/\r$/, '');
       this.pending = this.pending.slice(end + 1);
