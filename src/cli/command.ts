@@ -39,7 +39,7 @@ export function printJson(value: unknown): void {
 }
 
 /** Flags that may repeat (`--adb a --adb b`): their values are joined with commas instead of the last one winning. */
-const REPEATABLE = new Set(['adb', 'wda', 'peer', 'wda-url', 'mjpeg-url']);
+const REPEATABLE = new Set(['adb', 'wda', 'peer', 'wda-url', 'mjpeg-url', 'allow-path']);
 
 /**
  * Minimal flag parser: `--name value`, `--name=value`, boolean `--flag`, `--no-flag`.

@@ -41,10 +41,17 @@ export const DEVICE_FLAGS_HELP = `Device options:
   --wda-runner PATH       prebuilt WebDriverAgentRunner-Runner.app to install on simulators
   --wda-device-port PORT  WebDriverAgent's port inside real iPhones (default 8100)
   --timeout MS            deadline of each device call (default 30000)
-  --allow-path DIR        extra folder screenshots, installs and saved scenarios may use (comma-separated)`;
+  --allow-path DIR        extra folder screenshots, installs and saved scenarios may use (repeatable or comma-separated)`;
 
 /** The options DEVICE_FLAGS_HELP documents. */
 export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'mjpeg-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
+
+/** `--allow-path` folders, repeated or comma-separated. */
+export function allowPathsFromFlags(flags: Record<string, string | boolean>): string[] {
+  // Without its folder the flag would allow nothing, and the save it was meant for is refused later, far from the cause.
+  if (flags['allow-path'] === true) throw new InvalidInputError('--allow-path needs a folder, e.g. --allow-path ./shots (repeat it or separate folders with commas)');
+  return list(flags['allow-path']);
+}
 
 /**
  * Engine options shared by the commands that open devices themselves (devices, call, run, serve).
@@ -94,6 +101,6 @@ function setupFromFlags(flags: Record<string, string | boolean>, persistVirtual:
       wdaDevicePort: str(flags['wda-device-port']),
     }),
     timeoutMs: timeout,
-    allowPaths: list(flags['allow-path']),
+    allowPaths: allowPathsFromFlags(flags),
   };
 }

@@ -86,6 +86,17 @@ test('--wda-url repeats reach the iOS driver as one shared URL and one per simul
   assert.equal(engineSetupFromFlags(flags).ios, { wdaUrl: 'http://127.0.0.1:8100', wdaUrls: { [sim]: 'http://127.0.0.1:8101' }, mjpegUrls: { [sim]: 'http://127.0.0.1:9101' } });
 });
 
+test('--allow-path repeats add up in every command (only the last one counted outside serve), and one without a folder is refused', async () => {
+  const { flags } = parseFlags(['--no-virtual', '--allow-path', '/tmp/a', '--allow-path=/tmp/b,/tmp/c']);
+  assert.equal(engineSetupFromFlags(flags).allowPaths, ['/tmp/a', '/tmp/b', '/tmp/c']);
+  const bare = parseFlags(['--no-virtual', '--allow-path']).flags;
+  assert.throws(() => engineSetupFromFlags(bare), /--allow-path needs a folder/);
+  const mcp = await mb('mcp', '--no-virtual', '--no-android', '--no-ios', '--allow-path');
+  assert.is(mcp.code, 3, mcp.stderr);
+  assert.match(mcp.stderr, /--allow-path needs a folder/);
+  assert.is(mcp.stdout, '', 'nothing on the protocol channel');
+});
+
 test('flags still reach the command: a documented flag with a bad value gets that command\'s own error', async () => {
   const port = await mb('serve', '--port', 'x');
   assert.is(port.code, 3);

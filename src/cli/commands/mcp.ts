@@ -7,7 +7,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { LineTransport } from '../../mcp/stdio-transport.js';
 import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
-import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
+import { allowPathsFromFlags, DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
 function packageVersion(): string {
   try {
@@ -60,7 +60,12 @@ Examples:
     // stdout carries the protocol: anything a library prints goes to stderr instead.
     console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(' ')}\n`);
 
-    const allowPaths = typeof flags['allow-path'] === 'string' ? flags['allow-path'].split(',').filter(Boolean) : [];
+    let allowPaths: string[];
+    try {
+      allowPaths = allowPathsFromFlags(flags);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     let backend: AgentBackend;
     try {
       if (typeof flags.bridge === 'string') {

@@ -105,7 +105,7 @@ Examples:
     let setup;
     let peers: Peer[] = [];
     try {
-      setup = engineSetupFromFlags({ ...flags, 'allow-path': repeated(args, 'allow-path').join(',') });
+      setup = engineSetupFromFlags(flags);
       const peerToken = (typeof flags['peer-token'] === 'string' ? flags['peer-token'] : process.env.MOBILEBRIDGE_PEER_TOKEN) || undefined;
       if (flags.peer === true) throw new Error('--peer needs the URL of another bridge, e.g. --peer lab1=ws://10.0.0.5:4800');
       const specs = repeated(args, 'peer').map((v) => parsePeer(v, peerToken));
