@@ -79,7 +79,9 @@ export function createMcpServer(options: McpServerOptions): Server {
       const engine = await backend.engineTools();
       if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
       for (const t of engine) {
-        const inputSchema = t.name === 'mobile_take_screenshot' ? listed(RAW_SCREENSHOT) : ({ ...t.parameters, type: 'object' } as Tool['inputSchema']);
+        // The draft's `$schema` is left out: some model providers refuse a tool schema carrying it.
+        const { $schema: _draft, ...parameters } = t.parameters as Record<string, unknown>;
+        const inputSchema = t.name === 'mobile_take_screenshot' ? listed(RAW_SCREENSHOT) : ({ ...parameters, type: 'object' } as Tool['inputSchema']);
         tools.push({ name: t.name, description: t.description, inputSchema, annotations: annotationsFor(t.name) });
       }
     }
