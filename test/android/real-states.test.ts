@@ -71,6 +71,23 @@ states('injection forbidden, typing first: monkey accepts the text, dies, and th
   }
 });
 
+states('Wi-Fi a device policy keeps as it is: cmd wifi exits 0 without switching, and the tool says so instead of success', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  assert.is((await rig!.call('mobile_set_wifi', { enabled: true })).status, 'success');
+  shell.quirks.wifiRefused = true;
+  try {
+    const r = await rig!.call('mobile_set_wifi', { enabled: false });
+    assert.is(r.status, 'error', JSON.stringify(r));
+    assert.match(String(r.message), /still on 3 s after switching it off .*device policy or user restriction/);
+    assert.is(rig!.phone.phone.wifi, true, 'nothing changed on the phone');
+  } finally {
+    shell.quirks.wifiRefused = false;
+  }
+  assert.is((await rig!.call('mobile_set_wifi', { enabled: false })).status, 'success');
+  assert.is(rig!.phone.phone.wifi, false);
+  await rig!.call('mobile_set_wifi', { enabled: true });
+});
+
 states('refused installs name the reason and a SPEC code, never INTERNAL', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.refused', label: 'Refused' });
   const cases: [string, string, RegExp][] = [

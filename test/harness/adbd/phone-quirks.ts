@@ -24,6 +24,11 @@ export interface PhoneQuirks {
   secureLock: boolean;
   /** A trust agent (Smart Lock) holds the secure lock open: `wm dismiss-keyguard` unlocks without the PIN. */
   lockTrusted: boolean;
+  /**
+   * A device policy or user restriction forbids changing Wi-Fi: `cmd wifi set-wifi-enabled` and
+   * `svc wifi` exit 0 and change nothing (WifiShellCommand ignores setWifiEnabled's answer).
+   */
+  wifiRefused: boolean;
   /** An activity shows over the lock screen (camera, a call, showWhenLocked): input reaches it. */
   lockOccluded: boolean;
   /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
@@ -98,7 +103,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
+    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

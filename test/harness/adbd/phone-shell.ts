@@ -263,7 +263,7 @@ export class PhoneShell {
   }
 
   private async wifi(enabled: boolean): Promise<CommandResult> {
-    await this.phone.setWifi(enabled, ctx());
+    if (!this.quirks.wifiRefused) await this.phone.setWifi(enabled, ctx());
     return ok();
   }
 

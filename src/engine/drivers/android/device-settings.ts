@@ -19,10 +19,32 @@ export async function openUrl(shell: SettingsShell, url: string, ctx: CallContex
   if (/^Error/m.test(out)) throw new ToolError('INTERNAL', `opening ${url} on ${shell.serial} failed: ${out.trim()}`);
 }
 
-/** `cmd wifi` from Android 11; `svc wifi` before (and as the fallback when cmd has no wifi service). */
+/** How long the Wi-Fi setting may take to follow the switch (it is stored from the wifi thread). */
+const WIFI_CONFIRM_MS = 3000;
+const WIFI_POLL_MS = 250;
+
+/**
+ * `cmd wifi` from Android 11; `svc wifi` before (and as the fallback when cmd has no wifi service).
+ * Both exit 0 whatever WifiManager.setWifiEnabled answered (WifiShellCommand ignores its result),
+ * so a refused switch (a device policy, a user restriction) looked done: the stored setting is
+ * read back until it shows the new state.
+ */
 export async function setWifi(shell: SettingsShell, enabled: boolean, ctx: CallContext): Promise<void> {
   const state = enabled ? 'enabled' : 'disabled';
   await shell.checkedText(`cmd wifi set-wifi-enabled ${state} || svc wifi ${enabled ? 'enable' : 'disable'}`, ctx, 'switching Wi-Fi');
+  const deadline = Date.now() + WIFI_CONFIRM_MS;
+  let seen: boolean | undefined;
+  for (;;) {
+    seen = parseWifiOn(await shell.text('settings get global wifi_on', ctx, 'reading the Wi-Fi setting'));
+    // A build that does not show the setting cannot confirm nor deny: the switch is taken as done.
+    if (seen === undefined || seen === enabled) return;
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, WIFI_POLL_MS));
+  }
+  throw new ToolError(
+    'INTERNAL',
+    `Wi-Fi on ${shell.serial} is still ${seen ? 'on' : 'off'} ${WIFI_CONFIRM_MS / 1000} s after switching it ${enabled ? 'on' : 'off'} (Android accepted the command without doing it): a device policy or user restriction may forbid changing Wi-Fi; switch it in Settings by hand, or lift the restriction`,
+  );
 }
 
 /** Dark mode, Wi-Fi, API level and keyboard in one round trip; a value the output does not show is left out. */
