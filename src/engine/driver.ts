@@ -1,6 +1,9 @@
 import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
+/** Elements on screen; `note` says what the listing may be missing. */
+export type ElementListing = UiElement[] & { note?: string };
+
 /**
  * Per-call context. `signal` aborts when the engine's deadline passes, so a driver
  * can cancel sockets or child processes instead of leaving work running.
@@ -80,7 +83,8 @@ export interface DeviceHandle {
    * can scale while the pixels arrive, or choose a cheaper capture, does so. Optional.
    */
   screenshotFitted?(fit: FitSize, ctx: CallContext): Promise<FittedScreen>;
-  listElements(ctx: CallContext): Promise<UiElement[]>;
+  /** A listing the driver cannot vouch for as complete carries a `note` saying why (iOS: WDA's snapshot depth). */
+  listElements(ctx: CallContext): Promise<ElementListing>;
   screenSize(ctx: CallContext): Promise<ScreenSize>;
 
   tap(x: number, y: number, ctx: CallContext): Promise<void>;

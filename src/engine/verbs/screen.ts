@@ -25,9 +25,10 @@ export async function asOneUnit<T>(ctx: VerbContext, what: string, work: (ctx: V
 }
 
 export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
-  const { elements } = await call<{ elements: UiElement[] }>(ctx, 'mobile_list_elements_on_screen');
+  const { elements, note } = await call<{ elements: UiElement[]; note?: string }>(ctx, 'mobile_list_elements_on_screen');
   ctx.onElements?.(elements);
-  return elements;
+  // Carried on the array so verbs that report a missing target can say the listing may be incomplete.
+  return note ? Object.assign(elements, { note }) : elements;
 }
 
 export async function screenSize(ctx: VerbContext): Promise<ScreenSize> {

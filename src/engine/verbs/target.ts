@@ -64,7 +64,7 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
     if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
     if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
       // A dialog or the keyboard can hide a target, never make two elements match alike.
-      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements);
+      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements) + incompleteNote(elements);
       throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${note}`, r.candidates);
     }
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
@@ -83,6 +83,12 @@ function coverNote(elements: UiElement[]): string {
   }
   if (elements.some(isKeyboard)) return '; the keyboard is showing and may hide it: dismiss_keyboard first';
   return '';
+}
+
+/** What the device said its listing may be missing (iOS: elements below WDA's snapshot depth). */
+function incompleteNote(elements: UiElement[]): string {
+  const note = (elements as UiElement[] & { note?: string }).note;
+  return note ? `; ${note}` : '';
 }
 
 /**

@@ -12,7 +12,7 @@ import { deviceInfoDocument, statusDocument } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
-import { allNodes, findNode, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
+import { allNodes, cutAtDepth, findNode, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
  * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
@@ -37,6 +37,8 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
+  /** FBConfiguration.snapshotMaxDepth: process-wide, so it outlives sessions, as in WDA. */
+  snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
   /**
    * The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then, and
    * synthesized touches and keys reach the lock screen, not the app, while WDA answers success.
@@ -288,7 +290,7 @@ export class EmulatedWda {
         return null;
       }
       case 'GET /appium/settings':
-        return { ...this.mjpeg.settings };
+        return this.settings();
       case 'POST /appium/settings': {
         // FBSessionCommands.m handleSetSettings: known keys are applied, the whole settings come back.
         // Absent settings change nothing; unknown keys are skipped (FBSettingsHandler.m applySettings).
@@ -296,8 +298,10 @@ export class EmulatedWda {
         if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new WdaFailure('invalid argument', 400, 'settings must be a dictionary');
         for (const [k, v] of Object.entries(settings)) {
           if (k in this.mjpeg.settings && typeof v === 'number') (this.mjpeg.settings as unknown as Record<string, number>)[k] = v;
+          // FBSettingsHandler.m: [value intValue] goes straight to FBConfiguration.snapshotMaxDepth.
+          if (k === 'snapshotMaxDepth' && typeof v === 'number') this.snapshotMaxDepth = Math.trunc(v);
         }
-        return { ...this.mjpeg.settings };
+        return this.settings();
       }
       case 'POST /wda/apps/launch': {
         const id = String(body.bundleId);
@@ -342,7 +346,12 @@ export class EmulatedWda {
     const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
     const full = wdaTree(d.uiTree(), this.scale, app, { width: d.size.width, height: d.size.height });
     const tree = this.faults.hardwareKeyboard ? withoutKeyboards(full) : full;
-    return this.faults.decorateSource ? this.faults.decorateSource(tree) : tree;
+    return cutAtDepth(this.faults.decorateSource ? this.faults.decorateSource(tree) : tree, this.snapshotMaxDepth);
+  }
+
+  /** The session's appium settings this emulation knows (FBSettingsHandler.m currentSettings). */
+  private settings(): Record<string, number> {
+    return { ...this.mjpeg.settings, snapshotMaxDepth: this.snapshotMaxDepth };
   }
 
   /**

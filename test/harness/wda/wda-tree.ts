@@ -88,3 +88,20 @@ export function withoutKeyboards(node: WdaJsonNode): WdaJsonNode {
   if (!node.children) return node;
   return { ...node, children: node.children.filter((c) => c.type !== 'Keyboard').map(withoutKeyboards) };
 }
+
+/** FBConfiguration.m's default for XCTest's maxDepth snapshot parameter. */
+export const SNAPSHOT_MAX_DEPTH = 50;
+
+/**
+ * The tree as XCTest snapshots it with maxDepth levels (the application is level 1; maxDepth 1 gives an
+ * element without children, FBXCAXClientProxy.m): nodes on the last level lose their children, and
+ * dictionaryForElement leaves `children` out for them as for any childless node.
+ */
+export function cutAtDepth(node: WdaJsonNode, maxDepth: number, level = 1): WdaJsonNode {
+  if (!node.children) return node;
+  if (level >= maxDepth) {
+    const { children: _cut, ...leaf } = node;
+    return leaf;
+  }
+  return { ...node, children: node.children.map((c) => cutAtDepth(c, maxDepth, level + 1)) };
+}

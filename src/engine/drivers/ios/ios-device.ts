@@ -1,6 +1,6 @@
-import type { CallContext, DeviceHandle, PngImage, TracePoint, VideoOptions, VideoStream } from '../../driver.js';
+import type { CallContext, DeviceHandle, ElementListing, PngImage, TracePoint, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
 import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
@@ -12,7 +12,7 @@ import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { WdaKeyboard } from './wda-keyboard.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
-import { parseWdaSource, wdaToUiNode } from './wda-source.js';
+import { depthCutNote, parseWdaSource, WDA_DEFAULT_SNAPSHOT_MAX_DEPTH, wdaToUiNode } from './wda-source.js';
 
 /** A touch at a point (in points) held for `holdMs`. */
 function press(x: number, y: number, holdMs: number): object[] {
@@ -158,11 +158,26 @@ export class IosDevice implements DeviceHandle {
     return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
   }
 
-  async listElements(ctx: CallContext): Promise<UiElement[]> {
+  async listElements(ctx: CallContext): Promise<ElementListing> {
     const screen = await this.screen(ctx);
     const source = await this.wdaCall('GET', '/source?format=json', undefined, ctx);
-    const root = wdaToUiNode(withoutCoveredNodes(parseWdaSource(source)), screen.scale);
-    return elementsFromTree(root, this.pixels(screen));
+    const tree = parseWdaSource(source);
+    const root = wdaToUiNode(withoutCoveredNodes(tree), screen.scale);
+    const elements: ElementListing = elementsFromTree(root, this.pixels(screen));
+    const note = depthCutNote(tree, await this.snapshotMaxDepth(ctx));
+    if (note) elements.note = note;
+    return elements;
+  }
+
+  /**
+   * The depth WDA snapshots to now (GET /appium/settings; another client of a shared WDA may have changed it).
+   * Builds without the setting, or a settings call that fails, leave WDA's default: a listing is then at worst
+   * said to be possibly cut when it is not, never the other way round.
+   */
+  private async snapshotMaxDepth(ctx: CallContext): Promise<number> {
+    const settings = await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined);
+    const depth = (settings as { snapshotMaxDepth?: unknown } | undefined)?.snapshotMaxDepth;
+    return typeof depth === 'number' && depth > 0 ? depth : WDA_DEFAULT_SNAPSHOT_MAX_DEPTH;
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {

@@ -169,3 +169,31 @@ export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
   if (node.rawIdentifier && carriesMeaning) ui.resourceId = node.rawIdentifier;
   return ui;
 }
+
+/**
+ * WebDriverAgent snapshots the app with XCTest's maxDepth parameter (FBConfiguration.m snapshotMaxDepth,
+ * 50 unless a client changed it through /appium/settings). maxDepth counts levels with the application
+ * as level 1 (WDA asks for maxDepth 1 to get an element without children, FBXCAXClientProxy.m), so the
+ * nodes on level maxDepth come back without their children, and dictionaryForElement then leaves the
+ * `children` key out exactly as it does for a real leaf. A cut node cannot be told from a leaf: a tree
+ * that reaches the level is reported as possibly cut, never as complete.
+ */
+export const WDA_DEFAULT_SNAPSHOT_MAX_DEPTH = 50;
+
+/** Levels of the tree, the root being level 1 (as XCTest's maxDepth counts them). */
+export function treeLevels(node: WdaNode): number {
+  let deepest = 0;
+  for (const child of node.children ?? []) deepest = Math.max(deepest, treeLevels(child));
+  return deepest + 1;
+}
+
+/** The note a listing carries when the tree reaches WDA's snapshot depth, else undefined. */
+export function depthCutNote(root: WdaNode, maxDepth: number): string | undefined {
+  if (treeLevels(root) < maxDepth) return undefined;
+  return (
+    `the accessibility tree reaches WebDriverAgent's snapshot depth limit (snapshotMaxDepth ${maxDepth} levels): ` +
+    `elements nested deeper are cut off and not listed, so a missing element may just be too deep. ` +
+    `Raising WebDriverAgent's snapshotMaxDepth setting (POST /session/:id/appium/settings {"settings": {"snapshotMaxDepth": 60}}) lists them; ` +
+    `XCTest often refuses snapshots above about 62 levels`
+  );
+}

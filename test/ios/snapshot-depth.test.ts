@@ -1,0 +1,82 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
+import type { WdaJsonNode } from '../harness/wda/wda-tree.js';
+import { makeRig } from './rig.js';
+
+/** WDA snapshots the app only snapshotMaxDepth levels deep: deeper elements vanish without a word. */
+
+const DEMO = 'com.mobilebridge.demo';
+
+function wdaNode(type: string, label: string, children: WdaJsonNode[] = []): WdaJsonNode {
+  const rect = { x: 40, y: 300, width: 200, height: 44 };
+  return {
+    type, rawIdentifier: null, name: label || null, value: null, label: label || null, rect, frame: `{{40, 300}, {200, 44}}`,
+    isEnabled: '1', isVisible: '1', isAccessible: type === 'Other' ? '0' : '1', isFocused: '0', ...(children.length ? { children } : {}),
+  };
+}
+
+/** A "Deep" button nested `levels` levels below the app (the app being level 1), as React Native nests views. */
+function withDeepButton(tree: WdaJsonNode, levels: number): WdaJsonNode {
+  let inner = wdaNode('Button', 'Deep');
+  for (let i = 0; i < levels - 3; i++) inner = wdaNode('Other', '', [inner]);
+  return { ...tree, children: [...(tree.children ?? []), wdaNode('Window', '', [inner])] };
+}
+
+test('a button within WDA\'s snapshot depth is listed, and the listing carries no depth note', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 30);
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.ok((r.elements as { text: string }[]).some((e) => e.text === 'Deep'), JSON.stringify(r.elements));
+    assert.is(r.note, undefined);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('a tree cut at WDA\'s snapshot depth: the listing says so, and so does ELEMENT_NOT_FOUND for the cut-off button', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 55);
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.not.ok((r.elements as { text: string }[]).some((e) => e.text === 'Deep'), 'the emulated WDA cuts the tree at 50 levels as WDA does');
+    assert.match(String(r.note), /snapshotMaxDepth 50\b/);
+    assert.match(String(r.note), /elements nested deeper are cut off/);
+
+    const ctx = await verbContext({ engine: rig.engine, device: (await rig.engine.listDevices())[0].id, targetWaitMs: 0 });
+    const outcome = await runVerb(ctx, { action: 'tap', target: 'Deep' });
+    assert.is(outcome.status, 'failed', JSON.stringify(outcome));
+    assert.match(JSON.stringify(outcome), /ELEMENT_NOT_FOUND/);
+    assert.match(JSON.stringify(outcome), /snapshot depth limit \(snapshotMaxDepth 50/);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('a raised snapshotMaxDepth setting lists the deep button, and the limit read back is the one WDA uses', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 55);
+    await rig.call('mobile_list_elements_on_screen');
+    // Raised the way an Appium client sharing this WDA would: through the session's settings.
+    const { sessionId } = (await (await fetch(`${rig.wda.url}/status`)).json()) as { sessionId: string };
+    const set = await fetch(`${rig.wda.url}/session/${sessionId}/appium/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { snapshotMaxDepth: 60 } }) });
+    assert.is(((await set.json()) as { value: { snapshotMaxDepth: number } }).value.snapshotMaxDepth, 60);
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.ok((r.elements as { text: string }[]).some((e) => e.text === 'Deep'), JSON.stringify(r.elements));
+    assert.is(r.note, undefined);
+
+    rig.wda.snapshotMaxDepth = 20;
+    const low = await rig.call('mobile_list_elements_on_screen');
+    assert.match(String(low.note), /snapshotMaxDepth 20\b/);
+  } finally {
+    await rig.close();
+  }
+});
+
+test.run();
