@@ -52,6 +52,10 @@ test('a tree cut at WDA\'s snapshot depth: the listing says so, and so does ELEM
     assert.is(outcome.status, 'failed', JSON.stringify(outcome));
     assert.match(JSON.stringify(outcome), /ELEMENT_NOT_FOUND/);
     assert.match(JSON.stringify(outcome), /snapshot depth limit \(snapshotMaxDepth 50/);
+
+    const scrolled = await rig.call('mobile_scroll_to_element', { element: 'deep_button' });
+    assert.is(scrolled.code, 'ELEMENT_NOT_FOUND', JSON.stringify(scrolled));
+    assert.match(scrolled.message, /snapshot depth limit \(snapshotMaxDepth 50/);
   } finally {
     await rig.close();
   }

@@ -2,11 +2,12 @@ import { ToolError } from '../errors.js';
 import { identifiable, showsAs } from '../listed-elements.js';
 import { extname } from 'node:path';
 import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
+import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { device, oneOf, params, requiredString } from './params.js';
 
-const listElements = (ctx: ToolContext): Promise<UiElement[]> => ctx.device.listElements(ctx);
+const listElements = (ctx: ToolContext): Promise<ElementListing> => ctx.device.listElements(ctx);
 
 function fullyOnScreen(e: UiElement, width: number, height: number): boolean {
   return e.x >= 0 && e.y >= 0 && e.x + e.width <= width && e.y + e.height <= height;
@@ -131,7 +132,10 @@ export const screenTools = [
         const same = identifiable(listed) ? elements.filter((e) => showsAs(e, listed)) : [];
         return same.length === 1 ? same[0] : undefined;
       };
-      let hit = pick(await listElements(ctx));
+      const first = await listElements(ctx);
+      let hit = pick(first);
+      // What a listing said it may be missing (iOS: WDA's snapshot depth), for the not-found message.
+      let incomplete = first.note;
       let scrolls = 0;
       for (const revealBelow of [true, false]) {
         let previous = '';
@@ -140,6 +144,7 @@ export const screenTools = [
           scrolls++;
           const elements = await listElements(ctx);
           hit = pick(elements);
+          incomplete ??= elements.note;
           // An unchanged listing means the end of the content in this direction.
           const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
           if (signature === previous) break;
@@ -150,7 +155,7 @@ export const screenTools = [
       if (!hit) {
         throw new ToolError(
           'ELEMENT_NOT_FOUND',
-          `${what} did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed`,
+          `${what} did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed${incomplete ? `; ${incomplete}` : ''}`,
         );
       }
       if (!fullyOnScreen(hit, width, height)) {

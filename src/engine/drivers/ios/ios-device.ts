@@ -12,7 +12,7 @@ import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { WdaKeyboard } from './wda-keyboard.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
-import { depthCutNote, parseWdaSource, WDA_DEFAULT_SNAPSHOT_MAX_DEPTH, wdaToUiNode } from './wda-source.js';
+import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from './wda-source.js';
 
 /** A touch at a point (in points) held for `holdMs`. */
 function press(x: number, y: number, holdMs: number): object[] {
@@ -164,20 +164,11 @@ export class IosDevice implements DeviceHandle {
     const tree = parseWdaSource(source);
     const root = wdaToUiNode(withoutCoveredNodes(tree), screen.scale);
     const elements: ElementListing = elementsFromTree(root, this.pixels(screen));
-    const note = depthCutNote(tree, await this.snapshotMaxDepth(ctx));
+    // Read each time: another client of a shared WDA may have changed it.
+    const settings = await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined);
+    const note = depthCutNote(tree, snapshotMaxDepthOf(settings));
     if (note) elements.note = note;
     return elements;
-  }
-
-  /**
-   * The depth WDA snapshots to now (GET /appium/settings; another client of a shared WDA may have changed it).
-   * Builds without the setting, or a settings call that fails, leave WDA's default: a listing is then at worst
-   * said to be possibly cut when it is not, never the other way round.
-   */
-  private async snapshotMaxDepth(ctx: CallContext): Promise<number> {
-    const settings = await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined);
-    const depth = (settings as { snapshotMaxDepth?: unknown } | undefined)?.snapshotMaxDepth;
-    return typeof depth === 'number' && depth > 0 ? depth : WDA_DEFAULT_SNAPSHOT_MAX_DEPTH;
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {

@@ -180,6 +180,16 @@ export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
  */
 export const WDA_DEFAULT_SNAPSHOT_MAX_DEPTH = 50;
 
+/**
+ * The depth WDA snapshots to, from its appium settings. Builds without the setting, or a settings call that
+ * failed (undefined), leave WDA's default: a listing is then at worst said to be possibly cut when it is not,
+ * never the other way round.
+ */
+export function snapshotMaxDepthOf(settings: unknown): number {
+  const depth = (settings as { snapshotMaxDepth?: unknown } | null | undefined)?.snapshotMaxDepth;
+  return typeof depth === 'number' && depth > 0 ? depth : WDA_DEFAULT_SNAPSHOT_MAX_DEPTH;
+}
+
 /** Levels of the tree, the root being level 1 (as XCTest's maxDepth counts them). */
 export function treeLevels(node: WdaNode): number {
   let deepest = 0;
