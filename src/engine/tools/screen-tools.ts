@@ -79,7 +79,7 @@ export const screenTools = [
     params: params({ device }),
     mutates: false,
     async handler(_p, ctx) {
-      const elements = await ctx.device.listElements(ctx);
+      const elements = await listElements(ctx);
       ctx.listed?.remember(elements);
       // The note leaves the array as its own field: JSON drops properties of arrays.
       return elements.note ? { elements: [...elements], note: elements.note } : { elements };

@@ -1,5 +1,6 @@
 import { isToolFailure, toFailure, ToolError } from '../errors.js';
 import { normalizeText } from '../resolve/index.js';
+import type { ElementListing } from '../driver.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
@@ -24,7 +25,7 @@ export async function asOneUnit<T>(ctx: VerbContext, what: string, work: (ctx: V
   }
 }
 
-export async function listElements(ctx: VerbContext): Promise<UiElement[]> {
+export async function listElements(ctx: VerbContext): Promise<ElementListing> {
   const { elements, note } = await call<{ elements: UiElement[]; note?: string }>(ctx, 'mobile_list_elements_on_screen');
   ctx.onElements?.(elements);
   // Carried on the array so verbs that report a missing target can say the listing may be incomplete.

@@ -1,4 +1,5 @@
 import { CONFIDENCE_THRESHOLD, type ResolveRequest, type Resolution } from '../resolve/index.js';
+import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isDialog, isKeyboard, listElements, screenSize } from './screen.js';
@@ -86,9 +87,8 @@ function coverNote(elements: UiElement[]): string {
 }
 
 /** What the device said its listing may be missing (iOS: elements below WDA's snapshot depth). */
-function incompleteNote(elements: UiElement[]): string {
-  const note = (elements as UiElement[] & { note?: string }).note;
-  return note ? `; ${note}` : '';
+function incompleteNote(elements: ElementListing): string {
+  return elements.note ? `; ${elements.note}` : '';
 }
 
 /**
