@@ -10,6 +10,7 @@ import { startBridge } from '../../src/bridge/index.js';
 import type { DeviceHandle, Driver, PngImage } from '../../src/engine/driver.js';
 import { createEngine } from '../../src/engine/create.js';
 import { VirtualDriver } from '../../src/engine/drivers/virtual/index.js';
+import { serveLoopDelay } from './server-process.js';
 
 async function renderScreens(count: number): Promise<PngImage[]> {
   const driver = new VirtualDriver({ devices: ['android'] });
@@ -60,5 +61,6 @@ const screens = replay ? await Promise.all((await renderScreens(12)).map(async (
 // Without replay devices, the probe calls the virtual iPhone (never rendered: it has no subscriber).
 const engine = createEngine({ virtual: { devices: replay ? ['android'] : ['android', 'ios'] }, extraDrivers: replay ? [new ReplayDriver(screens)] : [] });
 const bridge = await startBridge({ engine, port: 0, log: () => undefined, rateLimit: { perSecond: 100_000, burst: 100_000 } });
+serveLoopDelay();
 process.stdout.write(`${bridge.wsUrl}\n`);
 process.on('SIGTERM', () => void bridge.close().then(() => process.exit(0)));

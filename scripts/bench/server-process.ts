@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export async function startServerProcess(script: URL, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; port: number }> {
   // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': node flags for the server only (profiles).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(script)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(script)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -41,4 +42,35 @@ export function mainThreadCpuSeconds(pid: number): number {
 function ticks(file: string): number {
   const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Starts a window of the server's event-loop delay (servers that call `serveLoopDelay`): `report`
+ * ends it and resolves with the figures in ms.
+ */
+export function loopDelayWindow(child: ChildProcess): { report(): Promise<LoopDelay> } {
+  child.send('loop-delay-reset');
+  return {
+    report: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve(m as LoopDelay));
+        child.send('loop-delay-report');
+      }),
+  };
+}
+
+/** In a server process: answers loopDelayWindow over the IPC channel, from a 1 ms-resolution histogram. */
+export function serveLoopDelay(): void {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  process.on('message', (m) => {
+    if (m === 'loop-delay-reset') h.reset();
+    if (m === 'loop-delay-report') process.send?.({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 } satisfies LoopDelay);
+  });
 }

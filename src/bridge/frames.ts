@@ -49,6 +49,8 @@ export class FramePipeline {
   private seq = 0;
   private loop?: Promise<void>;
   private wake?: () => void;
+  /** When the latest capture started (performance.now()). */
+  private lastCaptureAt = -Infinity;
   private readonly deliveries = new Set<Promise<void>>();
   private stopped = false;
 
@@ -119,9 +121,14 @@ export class FramePipeline {
     else if (this.current) void this.deliverTo([sub]);
   }
 
-  /** Captures now instead of at the next tick (after an action, so viewers see it at once). */
+  /**
+   * Captures now instead of at the next tick (after an action, so viewers see it at once), unless
+   * the last capture is less than the fastest subscriber's interval old: a capture sooner than
+   * that cannot reach anyone sooner, it only replaces a frame waiting for its subscriber to be due.
+   * An agent acting 40 times a second made 40 captures and encodes a second for viewers at 20 fps.
+   */
   nudge(): void {
-    this.wake?.();
+    if (performance.now() - this.lastCaptureAt >= this.intervalMs()) this.wake?.();
   }
 
   async stop(): Promise<void> {
@@ -182,6 +189,7 @@ export class FramePipeline {
   }
 
   private async captured(): Promise<ScreenCapture> {
+    this.lastCaptureAt = performance.now();
     const shot = await this.hooks.capture();
     this.counters.captures++;
     return shot;
@@ -264,7 +272,7 @@ export class FramePipeline {
     const conn = sub.session.connection;
     if (!conn?.open) return;
     const now = performance.now();
-    const wait = sub.lastSentAt + sub.minIntervalMs - now;
+    const wait = this.dueIn(sub, now);
     if (wait > 1) {
       // Not due yet (maxFps): send whatever is in the slot then, unless a newer frame comes first.
       sub.dueTimer ??= setTimeout(() => {
@@ -282,6 +290,7 @@ export class FramePipeline {
     // made every jittery frame replace the one waiting in the slot (26 of 30 delivered). Up to half
     // an interval of lateness is absorbed; the average rate never exceeds maxFps.
     sub.lastSentAt = Math.max(sub.lastSentAt + sub.minIntervalMs, now - sub.minIntervalMs / 2);
+    sub.sentAt = now;
     const header: FrameHeader = {
       subscription: sub.id,
       device: this.device,
@@ -299,6 +308,19 @@ export class FramePipeline {
       sub.inFlight = false;
       if (!err && this.subs.has(sub)) this.flush(sub);
     }, frame.bytes);
+  }
+
+  /**
+   * Milliseconds until the subscriber may be sent its next frame. Captures keep to the fastest
+   * subscriber's maxFps on a schedule of their own, so a subscriber at that rate gets each screen
+   * at a fixed phase of its own grid, and a screen that came just before its grid point waited
+   * nearly an interval (frame ages of 40 ms at 20 fps). A screen up to a quarter interval early
+   * goes at once; the grid still advances one interval per send, so the average rate never
+   * exceeds maxFps, and two sends are never less than half an interval apart.
+   */
+  private dueIn(sub: Subscription, now: number): number {
+    const interval = sub.minIntervalMs;
+    return Math.max(sub.lastSentAt + interval * 0.75, sub.sentAt + interval / 2) - now;
   }
 
   private anyReceiver(): boolean {

@@ -247,7 +247,10 @@ export class Subscription {
   inFlight = false;
   /** When the frame in flight was sent (performance.now()). */
   inFlightSince = 0;
+  /** The maxFps grid point of the last send (see FramePipeline.flush). */
   lastSentAt = Number.NEGATIVE_INFINITY;
+  /** When the last send really happened (performance.now()). */
+  sentAt = Number.NEGATIVE_INFINITY;
   /** Set while a frame waits in the slot for the subscriber's maxFps interval to pass. */
   dueTimer?: NodeJS.Timeout;
   /** Seq of the newest frame this subscriber was given (slot or sent). */

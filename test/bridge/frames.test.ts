@@ -123,6 +123,27 @@ test('maxFps is honoured per subscriber while the screen changes continuously', 
   await Promise.all([actor.close(), slow.close(), fast.close()]);
 });
 
+test('actions faster than maxFps do not make captures faster than maxFps (each action nudges the loop)', async () => {
+  const actor = await RawClient.open(bridge.wsUrl);
+  const viewer = await RawClient.open(bridge.wsUrl);
+  await viewer.call('devices.subscribe', { device: ANDROID, screen: { maxFps: 4, maxWidth: 270 } });
+  await until('a frame', () => viewer.frames[0]);
+  const captures = () => bridge.hub.stats().frames[ANDROID].captures;
+  const c = churn(actor);
+  await sleep(300);
+  const from = performance.now();
+  const first = captures();
+  await sleep(1500);
+  const made = captures() - first;
+  const seconds = (performance.now() - from) / 1000;
+  const swipes = await c.stop();
+  // A nudge captures at once only when the last capture is an interval old: at most 4 a second
+  // (plus one either end), however many swipes (each a nudge) came meanwhile.
+  assert.ok(swipes > made + 4, `the churn should outpace maxFps 4 (${swipes} swipes, ${made} captures)`);
+  assert.ok(made <= Math.floor(seconds * 4) + 2, `${made} captures in ${seconds.toFixed(1)} s at maxFps 4`);
+  await Promise.all([actor.close(), viewer.close()]);
+});
+
 test('capture stops when the last subscriber leaves, and restarts for a new one', async () => {
   const a = await RawClient.open(bridge.wsUrl);
   const b = await RawClient.open(bridge.wsUrl);
