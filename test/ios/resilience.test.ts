@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { writeAppBundle } from '../harness/ipa-builder.js';
+import { WdaClient } from '../../src/engine/drivers/ios/wda-client.js';
 import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
 
 test('WebDriverAgent restarted mid-session: the session is re-created once, the caller sees no error', async () => {
@@ -17,6 +18,21 @@ test('WebDriverAgent restarted mid-session: the session is re-created once, the 
     assert.is(rig.wda.sessionsCreated, 2);
     assert.is(rig.wda.requests.filter((r) => r === 'GET /session/:id/source').length, 3, 'one failed source call, retried once');
   } finally {
+    await rig.close();
+  }
+});
+
+test('WebDriverAgent restarted with several kept-alive sockets: a read retries on a new connection, not on another dead one', async () => {
+  const rig = await makeRig();
+  const client = new WdaClient(rig.wda.url, { deviceLabel: 'simulator iPhone 15', startHint: 'start WebDriverAgent' });
+  try {
+    // Three reads at once leave three idle sockets in the pool.
+    await Promise.all([client.status(), client.status(), client.status()]);
+    await rig.wda.restart();
+    const status = (await client.status()) as { ready?: unknown } | null;
+    assert.ok(status && typeof status === 'object', JSON.stringify(status));
+  } finally {
+    client.close();
     await rig.close();
   }
 });

@@ -160,12 +160,14 @@ export class IosDevice implements DeviceHandle {
 
   async listElements(ctx: CallContext): Promise<ElementListing> {
     const screen = await this.screen(ctx);
+    // The depth setting is read each time (another client of a shared WDA may have changed it),
+    // beside /source when a session is open; after it when that failed (it may have re-created the session).
+    const beside = this.wda.client.openSessionCall('GET', '/appium/settings', undefined, ctx.signal);
     const source = await this.wdaCall('GET', '/source?format=json', undefined, ctx);
     const tree = parseWdaSource(source);
     const root = wdaToUiNode(withoutCoveredNodes(tree), screen.scale);
     const elements: ElementListing = elementsFromTree(root, this.pixels(screen));
-    // Read each time: another client of a shared WDA may have changed it.
-    const settings = await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined);
+    const settings = (await beside) ?? (await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined));
     const note = depthCutNote(tree, snapshotMaxDepthOf(settings));
     if (note) elements.note = note;
     return elements;

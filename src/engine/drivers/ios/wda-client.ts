@@ -134,6 +134,20 @@ export class WdaClient {
     }
   }
 
+  /**
+   * A route under the open session, if there is one, without re-creating it: undefined when no
+   * session is open or the call fails. For reads sent beside another session call, which alone
+   * re-creates a session WDA lost (two calls re-creating it at once made two sessions).
+   */
+  async openSessionCall(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    if (!this.sessionId) return undefined;
+    try {
+      return (await this.send(method, `/session/${this.sessionId}${path}`, body, signal)).value;
+    } catch {
+      return undefined;
+    }
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -162,9 +176,17 @@ export class WdaClient {
     } catch (err) {
       // A kept-alive socket that WDA closed (e.g. it restarted) fails on first write: retry once on a new socket,
       // but only what is safe to repeat — the reset may also have come after WDA acted on the request.
-      if (err instanceof WdaUnreachableError && err.staleSocket && isRepeatable(method, path)) return this.request(method, path, body, signal);
+      if (err instanceof WdaUnreachableError && err.staleSocket && isRepeatable(method, path)) {
+        // The other idle sockets are from before the restart too: the retry would take one of them.
+        this.dropIdleSockets();
+        return this.request(method, path, body, signal);
+      }
       throw err;
     }
+  }
+
+  private dropIdleSockets(): void {
+    for (const sockets of Object.values(this.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
 
   private request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Envelope> {
