@@ -235,12 +235,21 @@ export class RpcServer {
     }
     const session = conn.session;
     const core = this.core;
+    // Until it is answered, a request with an id can be cancelled by its session (requests.cancel);
+    // the session's end and the bridge's shutdown abort it too.
+    const controller = hasId && id !== null ? new AbortController() : undefined;
+    const onShutdown = () => controller?.abort(core.shutdownSignal.reason);
+    if (controller) {
+      if (core.shutdownSignal.aborted) onShutdown();
+      else core.shutdownSignal.addEventListener('abort', onShutdown, { once: true });
+      session.running.set(id as string | number, controller);
+    }
     const ctx: MethodContext = {
       bridge: core,
       engine: core.engine,
       session,
       connection: conn,
-      signal: core.shutdownSignal,
+      signal: controller?.signal ?? core.shutdownSignal,
       notify: (name, p) => session.notify(name, p),
       // Keyed by the listed id: `serial@lab` must meet the lock taken on `serial` (one phone, two names).
       lockRefusal: (device, what) => core.locks.refusal(device, session, what),
@@ -256,6 +265,11 @@ export class RpcServer {
       core.log(`bridge: ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const why = err instanceof Error ? err.message : String(err);
       return answer(errorResponse(id, RPC_ERRORS.INTERNAL_ERROR, `internal error in ${method}: ${why}`));
+    } finally {
+      if (controller) {
+        core.shutdownSignal.removeEventListener('abort', onShutdown);
+        if (session.running.get(id as string | number) === controller) session.running.delete(id as string | number);
+      }
     }
   }
 

@@ -40,6 +40,8 @@ export class Session implements ReplayHolder {
   client?: string;
   connection?: Connection<Session>;
   readonly subscriptions = new Map<string, Subscription>();
+  /** Requests of this session still running, by JSON-RPC id: `requests.cancel` and the session's end abort them. */
+  readonly running = new Map<string | number, AbortController>();
   ended = false;
   detachedAt?: number;
   graceTimer?: NodeJS.Timeout;
@@ -223,6 +225,9 @@ export class SessionStore {
     this.onEnd(session, reason);
     session.runEndHooks(reason, this.log);
     session.ended = true;
+    // Nobody can receive their answers any more: a verb waiting for an element stops now, not at its timeout.
+    for (const controller of session.running.values()) controller.abort(new Error(`the session ended (${reason})`));
+    session.running.clear();
     session.forgetAll();
     clearTimeout(session.graceTimer);
     this.sessions.delete(session.id);

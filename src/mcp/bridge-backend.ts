@@ -54,9 +54,9 @@ export class BridgeBackend implements AgentBackend {
   }
 
   /** A bridge-level failure ({status:'error'}) passes through; a protocol error becomes one. */
-  private async request<T>(method: string, params: Record<string, unknown>): Promise<T | ToolFailure> {
+  private async request<T>(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<T | ToolFailure> {
     try {
-      return (await this.client.requestRaw(method, params)) as T;
+      return (await this.client.requestRaw(method, params, signal)) as T;
     } catch (err) {
       const message = (err as Error).message;
       if (/method .* not found/i.test(message)) {
@@ -98,8 +98,9 @@ export class BridgeBackend implements AgentBackend {
     }
   }
 
-  runVerb(device: string, step: VerbStep): Promise<RunOutcome | ToolFailure> {
-    return this.request('verbs.run', { device, step });
+  /** `signal`: the MCP client cancelled; the bridge stops the verb where it waits (requests.cancel). */
+  runVerb(device: string, step: VerbStep, signal?: AbortSignal): Promise<RunOutcome | ToolFailure> {
+    return this.request('verbs.run', { device, step }, signal);
   }
 
   assert(device: string, assertion: AssertionRequest): Promise<AssertOutcome | ToolFailure> {

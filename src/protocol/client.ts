@@ -131,8 +131,12 @@ export class BridgeClient {
     return this.requestRaw(method, params ?? {}) as Promise<ResultOf<M>>;
   }
 
-  /** For methods this client version does not know (extensions). */
-  requestRaw(method: string, params: unknown): Promise<unknown> {
+  /**
+   * For methods this client version does not know (extensions). `signal`: when it aborts, the
+   * bridge is asked to cancel the request (requests.cancel); its answer still comes (a verb's says
+   * it was cancelled).
+   */
+  requestRaw(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     if (this.stateValue === 'closed') return Promise.reject(new ConnectionClosedError('the client is closed'));
     const id = this.nextId++;
     const text = JSON.stringify({ jsonrpc: '2.0', id, method, params } satisfies RpcRequest);
@@ -141,6 +145,14 @@ export class BridgeClient {
     const promise = this.pending.expect(id, method);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
+    if (signal) {
+      const cancel = () => void (this.pending.has(id) && this.requestRaw('requests.cancel', { id }).catch(() => undefined));
+      if (signal.aborted) cancel();
+      else {
+        signal.addEventListener('abort', cancel, { once: true });
+        void promise.finally(() => signal.removeEventListener('abort', cancel)).catch(() => undefined);
+      }
+    }
     return promise;
   }
 

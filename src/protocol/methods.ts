@@ -101,6 +101,15 @@ export interface HelloResult {
 export const ByeParams = v.strictObject({});
 export type ByeResult = Record<string, never>;
 
+/** The id of one of the session's own requests still running (a verb waiting, a run, a tool call). */
+export const RequestsCancelParams = v.strictObject({
+  id: v.union([v.pipe(v.string(), v.maxLength(200)), v.number()], 'requests.cancel needs "id": the id (a string or a number) of a request of yours that has not been answered'),
+});
+/** `cancelled` false: no request of this session with that id is running (answered already, or never sent). */
+export interface RequestsCancelResult {
+  cancelled: boolean;
+}
+
 // ---------------------------------------------------------------------------------------------
 // tools.*
 
@@ -259,6 +268,7 @@ export const KeyParams = v.strictObject({
 export const METHOD_PARAMS = {
   'session.hello': HelloParams,
   'session.bye': ByeParams,
+  'requests.cancel': RequestsCancelParams,
   'tools.list': ToolsListParams,
   'tools.call': ToolsCallParams,
   'devices.list': DevicesListParams,
@@ -279,6 +289,7 @@ export const METHOD_PARAMS = {
 export interface MethodResults {
   'session.hello': HelloResult;
   'session.bye': ByeResult;
+  'requests.cancel': RequestsCancelResult;
   'tools.list': ToolsListResult;
   'tools.call': ToolsCallResult;
   'devices.list': DevicesListResult;

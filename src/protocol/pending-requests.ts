@@ -27,6 +27,10 @@ export class PendingRequests {
     });
   }
 
+  has(id: RequestId): boolean {
+    return this.byId.has(id);
+  }
+
   /** Resolves (or, for a JSON-RPC error, rejects with RpcError) the request `response` answers; an answer nobody waits for is dropped. */
   settle(response: RpcResponse): void {
     const entry = this.byId.get(response.id);

@@ -68,6 +68,35 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
   }
 });
 
+test('--bridge mode: an MCP cancellation stops the verb on the bridge (requests.cancel), not at its own timeout', async () => {
+  const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, log: () => undefined });
+  const watcher = await connectBridge(bridge.wsUrl, { client: 'viewer' });
+  let backend: BridgeBackend | undefined;
+  let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+  try {
+    const seen: DeviceActivityParams[] = [];
+    watcher.on('device.activity', (a) => seen.push(a));
+    await watcher.subscribe(ANDROID, {});
+    backend = await BridgeBackend.connect(bridge.wsUrl);
+    pair = await connectPair(backend);
+    const controller = new AbortController();
+    const call = pair.client.callTool({ name: 'wait_for', arguments: { device: ANDROID, target: 'the Nothing of the kind banner', timeout_ms: 60000 } }, undefined, { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 500));
+    controller.abort('the user stopped it');
+    await call.then(() => assert.unreachable('a cancelled call has no result'), () => undefined);
+    // The bridge's verb ends (its activity entry comes when it does) long before its 60 s.
+    for (const until = Date.now() + 10_000; !seen.some((a) => a.verb === 'wait_for_element') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    const ended = seen.find((a) => a.verb === 'wait_for_element');
+    assert.ok(ended, 'the verb on the bridge ended within 10 s of the cancellation');
+    assert.is(ended!.outcome.code, 'CANCELLED', JSON.stringify(ended!.outcome));
+  } finally {
+    await pair?.close();
+    await backend?.close();
+    await watcher.close();
+    await bridge.close();
+  }
+});
+
 test('--bridge mode: list_devices passes on the bridge\'s notes on sources that did not answer', async () => {
   const dead = await deadPort();
   const sources = { adb: [{ name: 'lab', host: '127.0.0.1', port: dead, startServer: false }], wda: [] };

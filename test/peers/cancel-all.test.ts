@@ -57,4 +57,16 @@ cancel('without a run id it cancels the session\'s runs on every peer, not only 
   assert.equal(await c.requestRaw('scenarios.cancel', {}), { cancelled: [] }, 'nothing is left running');
 });
 
+cancel('a verb sent to a peer\'s device is cancelled there when its caller cancels it at the aggregator (requests.cancel)', async ({ lab }) => {
+  const c = await labClient(lab!, 'agent');
+  const controller = new AbortController();
+  const verb = c.requestRaw('verbs.run', { device: IOS, step: { action: 'wait_for_element', target: 'the Checkout button', wait_config: { type: 'element_visible', timeout_ms: 60000 } } }, controller.signal) as Promise<{ status?: string; error?: { code?: string } }>;
+  await new Promise((r) => setTimeout(r, 500));
+  const started = performance.now();
+  controller.abort();
+  const outcome = await verb;
+  assert.is(outcome.error?.code, 'CANCELLED', JSON.stringify(outcome));
+  assert.ok(performance.now() - started < 10_000, 'ended by the cancellation, not by its 60 s');
+});
+
 cancel.run();

@@ -111,7 +111,8 @@ export function leaseMethods(): MethodDef[] {
       const until = Date.now() + p.timeout_ms;
       try {
         for (;;) {
-          if (!listening(me) || ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
+          if (!listening(me)) return failure('INVALID_PARAMETER', 'the caller disconnected while waiting for a lease');
+          if (ctx.signal.aborted) return failure('INVALID_PARAMETER', 'the wait for a lease was cancelled (requests.cancel, or the bridge is shutting down); nothing was leased');
           const ahead = line.slice(0, line.indexOf(me)).filter(listening);
           // One ahead in the same line wants all this one wants: no need to list the devices (every 200 ms, per waiter).
           const got = ahead.some((w) => w.queue === queue) ? undefined : await tryTake(p, me, ahead, ctx);

@@ -42,7 +42,8 @@ export function runnerMethods(): MethodDef[] {
       // because someone else changed the screen must say so, as tools.call results do.
       const others = ctx.engine.othersActed(p.device, ctx.session.id);
       // Through the session's AgentSession, so a recording started on this session captures the verb.
-      const outcome = await agentOf(ctx).run(p.device, step);
+      // ctx.signal: requests.cancel (an MCP client's cancellation through `mcp --bridge`) stops the verb where it waits.
+      const outcome = await agentOf(ctx).run(p.device, step, ctx.signal);
       ctx.bridge.activity(p.device, ctx.session.participant, {
         verb: step.action,
         parameters: Object.fromEntries(Object.entries({ target: step.target, target_pattern: step.target_pattern, value: step.value }).filter(([, x]) => x !== undefined)),

@@ -68,6 +68,14 @@ export const sessionMethods: MethodDef[] = [
     return result;
   }),
 
+  defineMethod('requests.cancel', (p, ctx) => {
+    // Only the session's own requests: ids are the client's, so another session's may be equal.
+    const controller = ctx.session.running.get(p.id);
+    if (!controller || controller.signal === ctx.signal) return { cancelled: false };
+    controller.abort(new Error(`cancelled by requests.cancel`));
+    return { cancelled: true };
+  }),
+
   defineMethod('session.bye', (_p, ctx) => {
     ctx.bridge.sessions.end(ctx.session, 'session.bye');
     ctx.afterResponse(() => ctx.connection.close(1000, 'bye'));

@@ -16,6 +16,8 @@ export interface RouteContext {
   /** The socket the call came on: the session may have moved to another one (a resume) while the call was out. */
   readonly connection: Connection<Session>;
   afterResponse(fn: () => void): void;
+  /** Aborts when the caller cancels the request (requests.cancel): a forwarded one is cancelled on the peer too. */
+  readonly signal?: AbortSignal;
 }
 
 /** Methods that act on one device and go to the peer that has it, as they are. */
@@ -261,7 +263,7 @@ export class PeerRouter {
     const device = String(params.device);
     if (method === 'scenarios.run') held.runStarted(peer, device);
     try {
-      const result = await link.request(method, params, left);
+      const result = await link.request(method, params, left, ctx.signal);
       held.noteResult(peer, method, params, result);
       return target instanceof Peer ? result : asListed(result, target);
     } catch (err) {

@@ -109,10 +109,11 @@ export class RpcLink {
   }
 
   /** With `timeoutMs`, a missing answer rejects with PeerTimeoutError then, and a late one is dropped. */
-  request(method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
+  /** `signal`: the caller gave up; the peer is asked to cancel the request (requests.cancel), whose answer still comes. */
+  request(method: string, params: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<unknown> {
     const ws = this.ws;
     if (this.stateValue !== 'open' || !ws) return Promise.reject(new Error(`the peer bridge at ${redact(this.options.url)} is not connected${this.lastError ? ` (${this.lastError})` : ''}`));
-    return this.send(ws, method, params, timeoutMs);
+    return this.send(ws, method, params, timeoutMs, signal);
   }
 
   /** Cuts the connection without a goodbye (a peer that does not answer would not read one). */
@@ -237,14 +238,19 @@ export class RpcLink {
     ws.once('close', () => clearInterval(timer));
   }
 
-  private send(ws: WebSocket, method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
+  private send(ws: WebSocket, method: string, params: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const cancel = () => {
+        if (this.pending.has(id) && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: 'requests.cancel', params: { id } }));
+      };
+      const settled = () => (clearTimeout(timer), signal?.removeEventListener('abort', cancel));
       this.pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (v) => (settled(), resolve(v)),
+        reject: (e) => (settled(), reject(e)),
       });
+      signal?.addEventListener('abort', cancel, { once: true });
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => {
           if (this.pending.delete(id)) reject(new PeerTimeoutError(`${method} got no answer from the peer bridge within ${timeoutMs} ms`, false));
@@ -254,6 +260,7 @@ export class RpcLink {
         const entry = this.pending.get(id);
         if (err && entry && this.pending.delete(id)) entry.reject(err);
       });
+      if (signal?.aborted) cancel();
     });
   }
 
