@@ -63,4 +63,20 @@ relay('a peer going down pauses its devices\' subscriptions with the reason, and
   assert.is(paused.length, 1, 'told once, however many reconnect attempts failed');
 });
 
+relay('a peer that comes back aggregating this bridge (a cycle) ends its subscriptions, saying why, instead of leaving them paused', async (ctx) => {
+  const viewer = ctx.viewer!;
+  const ended: { subscription: string; device: string; reason: string }[] = [];
+  viewer.on('subscription.ended', (p) => ended.push(p));
+  const { subscription } = await viewer.subscribe(ANDROID, { screen: { format: 'jpeg', maxWidth: 200, maxFps: 5 } });
+  const port = ctx.a!.port;
+  await ctx.a!.close();
+  // Restarted with --peer pointing at the aggregator: each would list the other's devices.
+  const back = new Peer({ name: 'agg', url: ctx.agg!.wsUrl }, { firstRetryMs: 50, maxRetryMs: 200 });
+  ctx.a = (await testBridge({ virtual: { devices: ['android'] }, port, peers: [back], extraDrivers: [back] })).bridge;
+  // The previous test's subscription, still open, ends the same way.
+  const end = await until('subscription.ended', () => ended.find((e) => e.subscription === subscription), 15_000);
+  assert.match(end.reason, /a cycle/);
+  assert.match(end.reason, /Remove the --peer that closes the cycle/);
+});
+
 relay.run();

@@ -97,6 +97,9 @@ export class FrameRelay {
         for (const g of this.groups.values()) g.upstream = undefined;
       }
       if (s === 'down') this.pauseAll(why);
+      // Closed for good (a cycle of --peer flags found on reconnect, or this bridge closing): nothing
+      // resumes the paused subscriptions, so they end, with the reason.
+      if (s === 'closed') for (const g of [...this.groups.values()]) this.endGroup(g, `${this.peer.where}, which has the device, is left out: ${this.peer.whyDown ?? why ?? 'its link was closed'}`);
     });
     peer.onReconnect(() => void this.resubscribeAll());
   }
