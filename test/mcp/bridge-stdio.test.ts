@@ -14,23 +14,35 @@ import type { DeviceActivityParams } from '../../src/protocol/index.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { BridgeBackend } from '../../src/mcp/bridge-backend.js';
 import { loadScenario } from '../../src/validate/index.js';
-import { ANDROID, connectPair, DEMO, jsonOf, textOf } from './helpers.js';
+import { ANDROID, connectPair, DEMO, jsonOf, textOf, type Pair } from './helpers.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
-test('--bridge mode: the agent acts through a running bridge, a second client sees it live, and recording works there', async () => {
+/** A bridge on the virtual phones, a viewer watching its Android phone's activity, and an MCP agent in --bridge mode. */
+async function withAgentThroughBridge(run: (pair: Pair, seen: DeviceActivityParams[]) => Promise<void>): Promise<void> {
   const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, log: () => undefined });
   const watcher = await connectBridge(bridge.wsUrl, { client: 'viewer' });
   let backend: BridgeBackend | undefined;
-  let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+  let pair: Pair | undefined;
   try {
     const seen: DeviceActivityParams[] = [];
     watcher.on('device.activity', (a) => seen.push(a));
     await watcher.subscribe(ANDROID, {});
     backend = await BridgeBackend.connect(bridge.wsUrl);
     pair = await connectPair(backend);
+    await run(pair, seen);
+  } finally {
+    await pair?.close();
+    await backend?.close();
+    await watcher.close();
+    await bridge.close();
+  }
+}
+
+test('--bridge mode: the agent acts through a running bridge, a second client sees it live, and recording works there', () =>
+  withAgentThroughBridge(async (pair, seen) => {
     const ok = async (name: string, args: Record<string, unknown>) => {
-      const r: CallToolResult = await pair!.call(name, args);
+      const r: CallToolResult = await pair.call(name, args);
       assert.not.ok(r.isError, `${name}: ${textOf(r)}`);
       return jsonOf(r);
     };
@@ -60,25 +72,10 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
     const agent = seen.filter((a) => a.verb || ['mobile_click_on_screen_at_coordinates', 'mobile_type_keys', 'mobile_launch_app'].includes(a.tool ?? ''));
     assert.equal(agent.map((a) => a.verb ?? a.tool), ['launch_app', 'type', 'type', 'tap', 'wait_for_element'], 'one entry per verb, none for the tool calls inside it');
     assert.ok(agent.every((a) => a.client === 'test-client'), JSON.stringify(agent.map((a) => a.client)));
-  } finally {
-    await pair?.close();
-    await backend?.close();
-    await watcher.close();
-    await bridge.close();
-  }
-});
+  }));
 
-test('--bridge mode: an MCP cancellation stops the verb on the bridge (requests.cancel), not at its own timeout', async () => {
-  const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, log: () => undefined });
-  const watcher = await connectBridge(bridge.wsUrl, { client: 'viewer' });
-  let backend: BridgeBackend | undefined;
-  let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
-  try {
-    const seen: DeviceActivityParams[] = [];
-    watcher.on('device.activity', (a) => seen.push(a));
-    await watcher.subscribe(ANDROID, {});
-    backend = await BridgeBackend.connect(bridge.wsUrl);
-    pair = await connectPair(backend);
+test('--bridge mode: an MCP cancellation stops the verb on the bridge (requests.cancel), not at its own timeout', () =>
+  withAgentThroughBridge(async (pair, seen) => {
     const controller = new AbortController();
     const call = pair.client.callTool({ name: 'wait_for', arguments: { device: ANDROID, target: 'the Nothing of the kind banner', timeout_ms: 60000 } }, undefined, { signal: controller.signal });
     await new Promise((r) => setTimeout(r, 500));
@@ -89,13 +86,7 @@ test('--bridge mode: an MCP cancellation stops the verb on the bridge (requests.
     const ended = seen.find((a) => a.verb === 'wait_for_element');
     assert.ok(ended, 'the verb on the bridge ended within 10 s of the cancellation');
     assert.is(ended!.outcome.code, 'CANCELLED', JSON.stringify(ended!.outcome));
-  } finally {
-    await pair?.close();
-    await backend?.close();
-    await watcher.close();
-    await bridge.close();
-  }
-});
+  }));
 
 test('--bridge mode: list_devices passes on the bridge\'s notes on sources that did not answer', async () => {
   const dead = await deadPort();
