@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
+import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** The states real Android phones get into (issue 15), reproduced in the emulated adbd. */
@@ -221,6 +222,34 @@ states('a screen that never settles (uiautomator: "could not get idle state"): o
     assert.is(rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length - before, 1, 'each dump waits 10 s on a phone: not asked again');
   } finally {
     q.neverIdle = false;
+  }
+});
+
+states('Android\'s app error dialogs (crashed, not responding): the listing and a verb that misses its target say what shows and how to close it', async ({ rig }) => {
+  const q = rig!.phone.shell.quirks;
+  await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  try {
+    q.appError = { kind: 'crash', label: 'MobileBridge Demo' };
+    const crashed = (await rig!.call('mobile_list_elements_on_screen')) as { elements: { text?: string }[]; note?: string };
+    assert.ok(crashed.elements.some((e) => e.text === 'Close app'), JSON.stringify(crashed.elements));
+    assert.match(String(crashed.note), /app error dialog \("MobileBridge Demo keeps stopping"\): the app crashed/);
+    assert.match(String(crashed.note), /tap "Close app"/);
+    const verbs = await verbContext({ engine: rig!.engine, device: rig!.phone.serial, targetWaitMs: 300 });
+    const missed = await runVerb(verbs, { action: 'tap', target: 'the Sign in button' });
+    assert.is(missed.error?.code, 'ELEMENT_NOT_FOUND', JSON.stringify(missed));
+    assert.match(missed.message, /the app crashed, and nothing reaches it until the dialog is closed/);
+
+    q.appError = { kind: 'anr', label: 'MobileBridge Demo' };
+    const stuck = (await rig!.call('mobile_list_elements_on_screen')) as { note?: string };
+    assert.match(String(stuck.note), /"not responding" dialog \("MobileBridge Demo isn't responding"\)/);
+    assert.match(String(stuck.note), /tap "Wait" to give it more time or "Close app"/);
+
+    q.appError = undefined;
+    const back = (await rig!.call('mobile_list_elements_on_screen')) as { note?: string };
+    assert.is(back.note, undefined, 'no note once the dialog is gone');
+  } finally {
+    q.appError = undefined;
   }
 });
 

@@ -1,5 +1,6 @@
 import { ToolError } from '../errors.js';
 import { identifiable, showsAs } from '../listed-elements.js';
+import { appErrorNote } from '../listing/app-error.js';
 import { extname } from 'node:path';
 import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { ElementListing } from '../driver.js';
@@ -82,7 +83,8 @@ export const screenTools = [
       const elements = await listElements(ctx);
       ctx.listed?.remember(elements);
       // The note leaves the array as its own field: JSON drops properties of arrays.
-      return elements.note ? { elements: [...elements], note: elements.note } : { elements };
+      const note = [elements.note, appErrorNote(elements)].filter(Boolean).join('; ');
+      return note ? { elements: [...elements], note } : { elements };
     },
   }),
   deviceTool({

@@ -1,6 +1,7 @@
 import { CONFIDENCE_THRESHOLD, type ResolveRequest, type Resolution } from '../resolve/index.js';
 import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
+import { appErrorNote } from '../listing/app-error.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isDialog, isKeyboard, listElements, screenSize } from './screen.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -77,6 +78,8 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
  * itself) or the keyboard. Said in the error so the user closes it instead of hunting the target.
  */
 function coverNote(elements: UiElement[]): string {
+  const appError = appErrorNote(elements);
+  if (appError) return `; ${appError}`;
   const dialog = elements.find(isDialog);
   if (dialog) {
     const title = dialog.accessibility_label || dialog.text;

@@ -1,3 +1,4 @@
+import type { AppErrorDialog } from './app-error-dialog.js';
 import type { PixelFormatName } from './raw-screencap.js';
 
 /** Knobs tests turn to reproduce what real devices do. */
@@ -31,6 +32,12 @@ export interface PhoneQuirks {
   wifiRefused: boolean;
   /** An activity shows over the lock screen (camera, a call, showWhenLocked): input reaches it. */
   lockOccluded: boolean;
+  /**
+   * Android's app error dialog shows (app-error-dialog.ts): a crash ("keeps stopping") or an ANR
+   * ("isn't responding"). The dump shows the dialog's window alone and input does not reach the app;
+   * its buttons are not emulated (a test clears the quirk to close it).
+   */
+  appError: AppErrorDialog | undefined;
   /** `wm size` override (or a vendor's lower render size): input and uiautomator use it, screencap keeps panel pixels. */
   wmOverride: { width: number; height: number } | undefined;
   /** What one `uiautomator dump` costs the device (JVM start, wait for idle, tree walk, file write); 0 = instant. */
@@ -103,7 +110,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
+    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

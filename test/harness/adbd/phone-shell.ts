@@ -4,6 +4,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
+import { appErrorDialogTree } from './app-error-dialog.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
 import type { InstallSessions, Stdin } from './install-sessions.js';
@@ -172,7 +173,7 @@ export class PhoneShell {
 
   /** The hierarchy in logical coordinates, as uiautomator reports it under a size override. */
   private logicalTree(): UiNode {
-    const tree = this.phone.uiTree();
+    const tree = this.quirks.appError ? appErrorDialogTree(this.quirks.appError, this.phone.size) : this.phone.uiTree();
     const o = this.logicalNatural();
     if (!o) return tree;
     const landscape = this.phone.orientation === 'landscape';
@@ -194,7 +195,7 @@ export class PhoneShell {
 
   /** Whether input would reach the app: not while the screen is off or the keyguard shows. */
   get inputReachesApp(): boolean {
-    return !this.quirks.screenOff && (!this.quirks.locked || this.quirks.lockOccluded);
+    return !this.quirks.screenOff && (!this.quirks.locked || this.quirks.lockOccluded) && !this.quirks.appError;
   }
 
   private async input(args: string[]): Promise<CommandResult> {
