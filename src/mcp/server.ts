@@ -137,7 +137,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (isToolFailure(result)) return errorResult(result.code, result.message);
     if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     try {
-      return { content: [{ type: 'text', text: JSON.stringify(compactListing((result as { elements: UiElement[] }).elements, page)) }] };
+      const { elements, note } = result as { elements: UiElement[]; note?: string };
+      const listing = compactListing(elements, page);
+      // The device's own word on the listing (a tree cut at WDA's depth, an app error dialog) comes first.
+      if (note) listing.note = listing.note ? `${note}; ${listing.note}` : note;
+      return { content: [{ type: 'text', text: JSON.stringify(listing) }] };
     } catch (err) {
       if (err instanceof RangeError) throw new ArgumentError(err.message);
       throw err;

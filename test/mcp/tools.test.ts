@@ -116,6 +116,20 @@ mcp('runs verbs with semantic targets on the virtual phone', async ({ pair }) =>
   assert.is(jsonOf(failed).status, 'failed');
 });
 
+mcp('list_elements keeps the device\'s note on its listing (a tree cut at WDA\'s depth, an app error dialog) in the compact form too', async ({ backend, pair }) => {
+  const callTool = backend.callTool.bind(backend);
+  const note = 'Android shows its app error dialog ("Demo keeps stopping"): the app crashed';
+  backend.callTool = async (tool, parameters) => {
+    const r = await callTool(tool, parameters);
+    return tool === 'mobile_list_elements_on_screen' ? { ...(r as object), note } : r;
+  };
+  assert.is(jsonOf(await pair.call('list_elements', { device: ANDROID })).note, note);
+  assert.is(jsonOf(await pair.call('list_elements', { device: ANDROID, full: true })).note, note);
+  // With a note of the paging's own, the device's comes first.
+  const past = jsonOf(await pair.call('list_elements', { device: ANDROID, offset: 5000 }));
+  assert.match(past.note, new RegExp(`^${note.replace(/[()]/g, '\\$&')}; offset 5000 is past`));
+});
+
 mcp('screenshots come back as an image well under 1 MB with the image → device pixel factor', async ({ pair }) => {
   for (const [device, width] of [[ANDROID, 1080], [IOS, 1179]] as const) {
     const r = await pair.call('take_screenshot', { device });
