@@ -6,9 +6,13 @@ import { RecordingStore } from '../../src/engine/verbs/recording-store.js';
  * into the state folder given, says "ready", and keeps running until it is killed.
  */
 const [dir, device] = process.argv.slice(2);
-const store = new RecordingStore(dir);
-const recorder = new Recorder({ device, os: 'Android', name: 'Held by process A' });
-recorder.noteVerb({ action: 'launch_app', value: 'com.mobilebridge.demo' }, { status: 'passed', action: 'launch_app', resolved: null, duration_ms: 1, message: 'launched' });
-await store.save(recorder);
-process.stdout.write('ready\n');
-setInterval(() => undefined, 1 << 30);
+// Loaded as a test file (uvu run on the folder without the `\.test\.js$` pattern) it has no device
+// and must do nothing: it would write a recording into the folder and never exit.
+if (dir && device) {
+  const store = new RecordingStore(dir);
+  const recorder = new Recorder({ device, os: 'Android', name: 'Held by process A' });
+  recorder.noteVerb({ action: 'launch_app', value: 'com.mobilebridge.demo' }, { status: 'passed', action: 'launch_app', resolved: null, duration_ms: 1, message: 'launched' });
+  await store.save(recorder);
+  process.stdout.write('ready\n');
+  setInterval(() => undefined, 1 << 30);
+}
