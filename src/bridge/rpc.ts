@@ -93,6 +93,9 @@ function toText(data: WebSocket.RawData): string {
  */
 export class RpcServer {
   private readonly inflight = new Set<Promise<unknown>>();
+  /** Requests with an id still running; the bridge's shutdown aborts them (one listener for all, not one each). */
+  private readonly cancellable = new Set<AbortController>();
+  private watchingShutdown = false;
   shuttingDown = false;
 
   constructor(
@@ -238,10 +241,10 @@ export class RpcServer {
     // Until it is answered, a request with an id can be cancelled by its session (requests.cancel);
     // the session's end and the bridge's shutdown abort it too.
     const controller = hasId && id !== null ? new AbortController() : undefined;
-    const onShutdown = () => controller?.abort(core.shutdownSignal.reason);
     if (controller) {
-      if (core.shutdownSignal.aborted) onShutdown();
-      else core.shutdownSignal.addEventListener('abort', onShutdown, { once: true });
+      this.watchShutdown();
+      if (core.shutdownSignal.aborted) controller.abort(core.shutdownSignal.reason);
+      this.cancellable.add(controller);
       session.running.set(id as string | number, controller);
     }
     const ctx: MethodContext = {
@@ -267,10 +270,19 @@ export class RpcServer {
       return answer(errorResponse(id, RPC_ERRORS.INTERNAL_ERROR, `internal error in ${method}: ${why}`));
     } finally {
       if (controller) {
-        core.shutdownSignal.removeEventListener('abort', onShutdown);
+        this.cancellable.delete(controller);
         if (session.running.get(id as string | number) === controller) session.running.delete(id as string | number);
       }
     }
+  }
+
+  private watchShutdown(): void {
+    if (this.watchingShutdown) return;
+    this.watchingShutdown = true;
+    const signal = this.core.shutdownSignal;
+    signal.addEventListener('abort', () => {
+      for (const c of this.cancellable) c.abort(signal.reason);
+    }, { once: true });
   }
 
   private finish(conn: Connection<Session>, response: RpcResponse | RpcResponse[] | undefined, after: (() => void)[]): void {

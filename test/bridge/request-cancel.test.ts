@@ -47,6 +47,25 @@ test('a waiting verb stops at its caller\'s requests.cancel, answers CANCELLED; 
   }
 });
 
+test('many requests in flight at once: each is cancellable, and the shutdown watch is one listener (no MaxListenersExceededWarning)', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  const a = await RawClient.open(bridge.wsUrl);
+  try {
+    const ids = Array.from({ length: 14 }, (_, i) => `w-${i}`);
+    for (const [i, id] of ids.entries()) a.send({ jsonrpc: '2.0', id, method: 'verbs.run', params: { ...waitForNothing, device: i % 2 ? ANDROID : 'virtual-ios-1' } });
+    await sleep(500);
+    for (const id of ids) assert.equal(await a.call('requests.cancel', { id }), { cancelled: true }, id);
+    for (const id of ids) assert.is(((await a.response(id, 10_000)).result as { error?: { code: string } }).error?.code, 'CANCELLED', id);
+    await sleep(50);
+    assert.equal(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+  } finally {
+    process.off('warning', onWarning);
+    await a.close();
+  }
+});
+
 test('requests.cancel without an id, or with one that is no id, is invalid params naming what to send', async () => {
   const a = await RawClient.open(bridge.wsUrl);
   try {
