@@ -239,6 +239,8 @@ states('Android\'s app error dialogs (crashed, not responding): the listing and 
     const missed = await runVerb(verbs, { action: 'tap', target: 'the Sign in button' });
     assert.is(missed.error?.code, 'ELEMENT_NOT_FOUND', JSON.stringify(missed));
     assert.match(missed.message, /the app crashed, and nothing reaches it until the dialog is closed/);
+    assert.is(missed.message.split('the app crashed').length, 2, `said once, not with the generic dialog advice too: ${missed.message}`);
+    assert.not.match(missed.message, /grant_permission/);
 
     q.appError = { kind: 'anr', label: 'MobileBridge Demo' };
     const stuck = (await rig!.call('mobile_list_elements_on_screen')) as { note?: string };

@@ -10,29 +10,28 @@ import type { UiElement } from '../types.js';
 const CRASH_BUTTONS = new Set(['android:id/aerr_close', 'android:id/aerr_restart', 'android:id/aerr_app_info', 'android:id/aerr_mute']);
 const ANR_BUTTON = 'android:id/aerr_wait';
 
-/** What to tell a caller when the screen shows one, else undefined. */
-export function appErrorNote(elements: readonly UiElement[]): string | undefined {
+function appErrorKind(elements: readonly UiElement[]): 'crash' | 'anr' | undefined {
   let crash = false;
-  let title: string | undefined;
   for (const e of elements) {
-    if (e.resource_id === ANR_BUTTON) return anrNote(titleOf(elements));
+    if (e.resource_id === ANR_BUTTON) return 'anr';
     if (e.resource_id && CRASH_BUTTONS.has(e.resource_id)) crash = true;
-    else if (e.resource_id === 'android:id/alertTitle') title = e.text || undefined;
   }
-  if (!crash) return undefined;
-  return (
-    `Android shows its app error dialog${title ? ` ("${title}")` : ''}: the app crashed, and nothing reaches it until the dialog is closed; ` +
-    'tap "Close app" (or "Open app again" where shown), then launch the app again'
-  );
+  return crash ? 'crash' : undefined;
 }
 
-function titleOf(elements: readonly UiElement[]): string | undefined {
-  return elements.find((e) => e.resource_id === 'android:id/alertTitle')?.text || undefined;
+export function showsAppError(elements: readonly UiElement[]): boolean {
+  return appErrorKind(elements) !== undefined;
 }
 
-function anrNote(title: string | undefined): string {
-  return (
-    `Android shows its "not responding" dialog${title ? ` ("${title}")` : ''}: the app's main thread is stuck, and nothing reaches it until the dialog is closed; ` +
-    'tap "Wait" to give it more time or "Close app" to stop it (then launch it again)'
-  );
+/** What to tell a caller when the screen shows one, else undefined (the listing tool's `note`). */
+export function appErrorNote(elements: readonly UiElement[]): string | undefined {
+  const kind = appErrorKind(elements);
+  if (!kind) return undefined;
+  const title = elements.find((e) => e.resource_id === 'android:id/alertTitle')?.text;
+  const shown = title ? ` ("${title}")` : '';
+  return kind === 'anr'
+    ? `Android shows its "not responding" dialog${shown}: the app's main thread is stuck, and nothing reaches it until the dialog is closed; ` +
+        'tap "Wait" to give it more time or "Close app" to stop it (then launch it again)'
+    : `Android shows its app error dialog${shown}: the app crashed, and nothing reaches it until the dialog is closed; ` +
+        'tap "Close app" (or "Open app again" where shown), then launch the app again';
 }

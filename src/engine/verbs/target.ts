@@ -1,7 +1,7 @@
 import { CONFIDENCE_THRESHOLD, type ResolveRequest, type Resolution } from '../resolve/index.js';
 import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
-import { appErrorNote } from '../listing/app-error.js';
+import { showsAppError } from '../listing/app-error.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isDialog, isKeyboard, listElements, screenSize } from './screen.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -66,7 +66,7 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
     if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
     if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
       // A dialog or the keyboard can hide a target, never make two elements match alike.
-      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements) + incompleteNote(elements);
+      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements) + listingNote(elements);
       throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${note}`, r.candidates);
     }
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
@@ -78,8 +78,8 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
  * itself) or the keyboard. Said in the error so the user closes it instead of hunting the target.
  */
 function coverNote(elements: UiElement[]): string {
-  const appError = appErrorNote(elements);
-  if (appError) return `; ${appError}`;
+  // Android's app error dialog is a dialog too, but the listing's own note says what it is and which button closes it.
+  if (showsAppError(elements)) return '';
   const dialog = elements.find(isDialog);
   if (dialog) {
     const title = dialog.accessibility_label || dialog.text;
@@ -89,8 +89,8 @@ function coverNote(elements: UiElement[]): string {
   return '';
 }
 
-/** What the device said its listing may be missing (iOS: elements below WDA's snapshot depth). */
-function incompleteNote(elements: ElementListing): string {
+/** What the listing itself says of the screen (an iOS tree cut at WDA's snapshot depth, Android's app error dialog). */
+function listingNote(elements: ElementListing): string {
   return elements.note ? `; ${elements.note}` : '';
 }
 
