@@ -93,16 +93,21 @@ function toText(data: WebSocket.RawData): string {
  */
 export class RpcServer {
   private readonly inflight = new Set<Promise<unknown>>();
-  /** Requests with an id still running; the bridge's shutdown aborts them (one listener for all, not one each). */
+  /** Requests with an id still running; the bridge's shutdown aborts them. */
   private readonly cancellable = new Set<AbortController>();
-  private watchingShutdown = false;
   shuttingDown = false;
 
   constructor(
     private readonly core: BridgeCore,
     private readonly registry: MethodRegistry,
     private readonly limits: RpcLimits,
-  ) {}
+  ) {
+    // One listener for all of them: one per request made Node warn once more than ten were in flight.
+    const shutdown = core.shutdownSignal;
+    shutdown.addEventListener('abort', () => {
+      for (const c of this.cancellable) c.abort(shutdown.reason);
+    }, { once: true });
+  }
 
   /** Resolves when every call in progress has answered (or after `timeoutMs`). */
   async drain(timeoutMs: number): Promise<void> {
@@ -240,12 +245,12 @@ export class RpcServer {
     const core = this.core;
     // Until it is answered, a request with an id can be cancelled by its session (requests.cancel);
     // the session's end and the bridge's shutdown abort it too.
-    const controller = hasId && id !== null ? new AbortController() : undefined;
+    const key = hasId && id !== null ? id : undefined;
+    const controller = key === undefined ? undefined : new AbortController();
     if (controller) {
-      this.watchShutdown();
       if (core.shutdownSignal.aborted) controller.abort(core.shutdownSignal.reason);
       this.cancellable.add(controller);
-      session.running.set(id as string | number, controller);
+      session.running.set(key!, controller);
     }
     const ctx: MethodContext = {
       bridge: core,
@@ -271,18 +276,9 @@ export class RpcServer {
     } finally {
       if (controller) {
         this.cancellable.delete(controller);
-        if (session.running.get(id as string | number) === controller) session.running.delete(id as string | number);
+        if (session.running.get(key!) === controller) session.running.delete(key!);
       }
     }
-  }
-
-  private watchShutdown(): void {
-    if (this.watchingShutdown) return;
-    this.watchingShutdown = true;
-    const signal = this.core.shutdownSignal;
-    signal.addEventListener('abort', () => {
-      for (const c of this.cancellable) c.abort(signal.reason);
-    }, { once: true });
   }
 
   private finish(conn: Connection<Session>, response: RpcResponse | RpcResponse[] | undefined, after: (() => void)[]): void {

@@ -101,7 +101,7 @@ export interface HelloResult {
 export const ByeParams = v.strictObject({});
 export type ByeResult = Record<string, never>;
 
-/** The id of one of the session's own requests still running (a verb waiting, a run, a tool call). */
+/** The id of one of the session's own requests still running; verbs.run and devices.lease stop where they wait (runs have scenarios.cancel). */
 export const RequestsCancelParams = v.strictObject({
   id: v.union([v.pipe(v.string(), v.maxLength(200)), v.number()], 'requests.cancel needs "id": the id (a string or a number) of a request of yours that has not been answered'),
 });

@@ -108,8 +108,10 @@ export class RpcLink {
     this.open();
   }
 
-  /** With `timeoutMs`, a missing answer rejects with PeerTimeoutError then, and a late one is dropped. */
-  /** `signal`: the caller gave up; the peer is asked to cancel the request (requests.cancel), whose answer still comes. */
+  /**
+   * With `timeoutMs`, a missing answer rejects with PeerTimeoutError then, and a late one is dropped.
+   * When `signal` aborts (the caller gave up), the peer is asked to cancel the request (requests.cancel); its answer still comes.
+   */
   request(method: string, params: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<unknown> {
     const ws = this.ws;
     if (this.stateValue !== 'open' || !ws) return Promise.reject(new Error(`the peer bridge at ${redact(this.options.url)} is not connected${this.lastError ? ` (${this.lastError})` : ''}`));
