@@ -1,3 +1,4 @@
+import { sleep } from '../../deadline.js';
 import type { CallContext, DeviceProperties } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { shellQuote } from './adb-client.js';
@@ -39,7 +40,8 @@ export async function setWifi(shell: SettingsShell, enabled: boolean, ctx: CallC
     // A build that does not show the setting cannot confirm nor deny: the switch is taken as done.
     if (seen === undefined || seen === enabled) return;
     if (Date.now() >= deadline) break;
-    await new Promise((r) => setTimeout(r, WIFI_POLL_MS));
+    // The call's deadline ends the wait too (a stuck read-back must not poll on after the tool answered).
+    await sleep(WIFI_POLL_MS, ctx.signal);
   }
   throw new ToolError(
     'INTERNAL',
