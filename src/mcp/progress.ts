@@ -1,6 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-
-type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+import type { RequestExtra } from './protocol-errors.js';
 
 /**
  * While a call that carries `_meta.progressToken` runs, a progress notification every `everyMs`.
@@ -9,7 +7,7 @@ type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
  * giving up on a call that is about to answer. The count only grows, as the spec requires; there
  * is no total, since how long a wait lasts depends on the screen. Returns the stop function.
  */
-export function progressBeats(extra: Extra, everyMs: number): () => void {
+export function progressBeats(extra: RequestExtra, everyMs: number): () => void {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => undefined;
   const started = Date.now();

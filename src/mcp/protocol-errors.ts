@@ -1,7 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, RequestSchema, type CallToolRequest, type ListToolsRequest } from '@modelcontextprotocol/sdk/types.js';
 
-type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+/** What the SDK hands a request handler besides the request (signal, _meta, sendNotification). */
+export type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 type Schemas = { 'tools/call': [typeof CallToolRequestSchema, CallToolRequest]; 'tools/list': [typeof ListToolsRequestSchema, ListToolsRequest] };
 const SCHEMAS = { 'tools/call': CallToolRequestSchema, 'tools/list': ListToolsRequestSchema } as const;
 
@@ -12,7 +13,7 @@ const SCHEMAS = { 'tools/call': CallToolRequestSchema, 'tools/list': ListToolsRe
  * and answers a mismatch -32603 Internal error, which tells a client the server broke; so the
  * method is registered with the SDK's loose request schema and checked here.
  */
-export function onRequest<M extends keyof Schemas>(server: Server, method: M, handler: (request: Schemas[M][1], extra: Extra) => Promise<Record<string, unknown>>): void {
+export function onRequest<M extends keyof Schemas>(server: Server, method: M, handler: (request: Schemas[M][1], extra: RequestExtra) => Promise<Record<string, unknown>>): void {
   const schema = SCHEMAS[method];
   const loose = RequestSchema.extend({ method: schema.shape.method });
   server.setRequestHandler(loose, async (request, extra) => {
