@@ -1,4 +1,6 @@
+import type { ElementListing } from '../engine/driver.js';
 import { ToolError } from '../engine/errors.js';
+import { listingNote } from '../engine/listing/listing-note.js';
 import type { UiElement } from '../engine/types.js';
 import type { ElementsChangedParams } from '../protocol/index.js';
 import { SharedNotification } from './outgoing.js';
@@ -27,7 +29,7 @@ export function diffElements(before: ReadonlyMap<string, string>, after: UiEleme
 
 export interface ElementWatcherHooks {
   /** Lists the elements (the bridge runs it in the device's queue). */
-  list(): Promise<UiElement[]>;
+  list(): Promise<ElementListing>;
   onGone(reason: string): void;
   log(line: string): void;
 }
@@ -35,12 +37,14 @@ export interface ElementWatcherHooks {
 /**
  * The element list of one device, watched for its subscribers: refreshed after every action and
  * on a poll interval, diffed by id, and pushed as sequence-numbered `elements.changed`. A new
- * subscriber first gets the whole list with `reset: true`.
+ * subscriber first gets the whole list with `reset: true`. The listing's note (an app error dialog
+ * over the app, a tree cut short) travels with them: a change of note alone is a change too.
  */
 export class ElementWatcher {
   private readonly subs = new Set<Subscription>();
   private state?: Map<string, string>;
   private elements: UiElement[] = [];
+  private note?: string;
   private seq = 0;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -76,6 +80,7 @@ export class ElementWatcher {
     this.timer = undefined;
     this.state = undefined;
     this.elements = [];
+    this.note = undefined;
     this.subs.clear();
   }
 
@@ -91,7 +96,7 @@ export class ElementWatcher {
       .then(
         (elements) => {
           this.failures = 0;
-          this.adopt(elements);
+          this.adopt(elements, listingNote(elements));
         },
         (err: unknown) => {
           if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') this.hooks.onGone(err.message);
@@ -107,25 +112,31 @@ export class ElementWatcher {
       });
   }
 
-  /** Takes a fresh list (from a refresh, or from a `mobile_list_elements_on_screen` call someone made). */
-  adopt(elements: UiElement[]): void {
+  /**
+   * Takes a fresh list (from a refresh, or from a `mobile_list_elements_on_screen` call someone
+   * made) with the note the listing tool gave it.
+   */
+  adopt(elements: UiElement[], note: string | undefined): void {
     if (this.subs.size === 0) return;
     const { diff, next } = diffElements(this.state ?? new Map(), elements);
     const hadState = this.state !== undefined;
+    const noteChanged = hadState && note !== this.note;
     this.state = next;
     this.elements = elements;
-    const changed = diff.added.length + diff.removed.length + diff.changed.length > 0;
+    this.note = note;
+    const changed = diff.added.length + diff.removed.length + diff.changed.length > 0 || noteChanged;
     if (changed && hadState) this.seq++;
     // One serialisation of the diff for every subscriber; each one's subscription id goes in front of it.
     let message: SharedNotification | undefined;
     for (const sub of this.subs) {
       if (!sub.primed) this.prime(sub);
-      else if (changed) sub.session.notifyShared((message ??= this.diffMessage(diff)), sub.id);
+      else if (changed) sub.session.notifyShared((message ??= this.diffMessage(diff, noteChanged)), sub.id);
     }
   }
 
-  private diffMessage(diff: ElementDiff): SharedNotification {
+  private diffMessage(diff: ElementDiff, noteChanged: boolean): SharedNotification {
     const params: Omit<ElementsChangedParams, 'subscription'> = { device: this.device, seq: this.seq, ...diff };
+    if (noteChanged) params.note = this.note ?? null;
     return new SharedNotification('elements.changed', params, 'subscription');
   }
 
@@ -139,6 +150,7 @@ export class ElementWatcher {
   private prime(sub: Subscription): void {
     sub.primed = true;
     const params: ElementsChangedParams = { subscription: sub.id, device: this.device, seq: this.seq, reset: true, added: this.elements, removed: [], changed: [] };
+    if (this.note !== undefined) params.note = this.note;
     sub.session.notify('elements.changed', params);
   }
 }

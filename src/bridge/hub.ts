@@ -227,7 +227,8 @@ export class DeviceHub {
       state.elements?.refresh();
       state.frames?.nudge();
     } else if (e.tool === 'mobile_list_elements_on_screen' && e.ok) {
-      state.elements?.adopt((e.result as { elements: UiElement[] }).elements);
+      const result = e.result as { elements: UiElement[]; note?: string };
+      state.elements?.adopt(result.elements, result.note);
     }
   }
 

@@ -38,6 +38,12 @@ export interface ElementsChangedParams {
   added: UiElement[];
   removed: string[];
   changed: UiElement[];
+  /**
+   * The listing's note (mobile_list_elements_on_screen's `note`: an app error dialog covering the
+   * app, a tree cut at the device's depth limit). On a reset when there is one; on a diff only
+   * when it changed, `null` when it went away. Absent on a diff: the note stays as it was.
+   */
+  note?: string | null;
 }
 
 export interface ActivityOutcome {

@@ -160,6 +160,28 @@ test('a resumed session starts its relayed element subscription over with a rese
   assert.equal(after[0].params.added.map((e) => `${e.id}:${e.label}`).sort(), ['b:B2', 'c:C']);
 });
 
+test('the peer\'s listing note is passed on with its diffs and kept for a viewer that starts over, until a null clears it', async () => {
+  const { peer, notify } = fakePeer();
+  const relay = new FrameRelay(peer, () => undefined, (id) => id);
+  const one = viewer();
+  const s1 = await relay.subscribe(one.session, { device: 'd', elements: true }, 'd');
+  if ('status' in s1) throw new Error(s1.message);
+  s1.start();
+  const el = (id: string) => ({ id, type: 'button', label: id, rect: { x: 0, y: 0, width: 1, height: 1 } });
+  const sent = () => one.session.missedSince(0).messages.map((m) => (JSON.parse(textOf(m)) as { params: { reset?: boolean; note?: string | null } }).params);
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 1, reset: true, added: [el('a')], removed: [], changed: [] });
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 2, added: [el('close')], removed: [], changed: [], note: 'the app crashed' });
+  assert.is(sent()[1].note, 'the app crashed', 'passed on with the diff');
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 3, added: [el('b')], removed: [], changed: [] });
+  relay.resumeSession(one.session);
+  const reset = sent().at(-1)!;
+  assert.is(reset.reset, true);
+  assert.is(reset.note, 'the app crashed', 'a diff without a note leaves it as it was');
+  notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 4, added: [], removed: ['close'], changed: [], note: null });
+  relay.resumeSession(one.session);
+  assert.is(sent().at(-1)!.note, undefined, 'null cleared it');
+});
+
 test('two viewers subscribing while the peer has not answered yet share its answer: both refused when it refuses, both told the format when it accepts', async () => {
   const answers: ((v: unknown) => void)[] = [];
   const { peer, requests } = fakePeer(() => new Promise((resolve) => answers.push(resolve)));

@@ -30,6 +30,19 @@ test('ElementStore: a sequence gap is reported, old and foreign diffs are ignore
   assert.equal(store.elements.map((e) => e.id), ['a']);
 });
 
+test('ElementStore: the listing note comes with a reset, stays through diffs without one, goes with null', () => {
+  const store = new ElementStore('d1');
+  store.apply({ subscription: 's', device: 'd1', seq: 1, reset: true, added: [el('a', 0)], removed: [], changed: [], note: 'a crash dialog covers the app' });
+  assert.is(store.note, 'a crash dialog covers the app');
+  store.apply({ subscription: 's', device: 'd1', seq: 2, added: [el('b', 9)], removed: [], changed: [] });
+  assert.is(store.note, 'a crash dialog covers the app', 'a diff without note keeps it');
+  store.apply({ subscription: 's', device: 'd1', seq: 3, added: [], removed: ['b'], changed: [], note: null });
+  assert.is(store.note, undefined);
+  store.apply({ subscription: 's', device: 'd1', seq: 4, added: [], removed: [], changed: [], note: 'the tree was cut at depth 50' });
+  store.replace([el('a', 0)]);
+  assert.is(store.note, undefined, 'a fresh listing without note replaces it');
+});
+
 test('activity lines show the bridge’s sentence, say who, mark your own and show failures', () => {
   const base = { id: 1, device: 'd1', session: 'abcdef123456', client: 'viewer', duration_ms: 12, at: '2025-01-01T10:11:12Z' };
   const mine = describeActivity(

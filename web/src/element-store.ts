@@ -15,6 +15,8 @@ export type ApplyOutcome =
 export class ElementStore {
   private readonly byId = new Map<string, UiElement>();
   private lastSeq: number | undefined;
+  /** What the device says about the listing (an app error dialog over the app, a tree cut short). */
+  note: string | undefined;
 
   constructor(readonly device: string) {}
 
@@ -27,8 +29,9 @@ export class ElementStore {
     return this.byId.get(id);
   }
 
-  /** Replace everything, e.g. with a fresh mobile_list_elements_on_screen result. */
-  replace(elements: readonly UiElement[], seq?: number): void {
+  /** Replace everything, e.g. with a fresh mobile_list_elements_on_screen result (and its note). */
+  replace(elements: readonly UiElement[], seq?: number, note?: string): void {
+    this.note = note;
     this.byId.clear();
     for (const e of elements) this.byId.set(e.id, e);
     if (seq !== undefined) this.lastSeq = seq;
@@ -37,12 +40,13 @@ export class ElementStore {
   apply(change: ElementsChangedParams): ApplyOutcome {
     if (change.device !== this.device) return { kind: 'ignored' };
     if (change.reset) {
-      this.replace(change.added, change.seq);
+      this.replace(change.added, change.seq, change.note ?? undefined);
       return { kind: 'applied', fresh: [] };
     }
     if (this.lastSeq !== undefined && change.seq <= this.lastSeq) return { kind: 'ignored' };
     const expected = this.lastSeq === undefined ? change.seq : this.lastSeq + 1;
     this.lastSeq = change.seq;
+    if (change.note !== undefined) this.note = change.note ?? undefined;
     for (const id of change.removed) this.byId.delete(id);
     for (const e of change.changed) this.byId.set(e.id, e);
     for (const e of change.added) this.byId.set(e.id, e);

@@ -149,6 +149,7 @@ async function start(): Promise<void> {
     drawOutline();
   };
   const inspector = new InspectorDetails(byId('element-details'), (e) => (viewer.current ? client.request('elements.describe', { device: viewer.current.id, element: e.id }) : Promise.reject(new Error('no device chosen'))), copyText);
+  const elementNote = byId('element-note');
   const elementsPanel = new ElementsPanel(byId('element-list'), byId('element-tree'), inspector, byId('elements-count'), {
     hover: showElement,
     activate: (e) => void viewer.tapElement(e),
@@ -244,8 +245,11 @@ async function start(): Promise<void> {
         placeholder.hidden = true;
         screen.setDeviceSize(size);
       },
-      elements: (list, fresh) => {
+      elements: (list, fresh, note) => {
         elementsPanel.render(list, fresh);
+        // The device's word on the listing (a crash dialog over the app, a tree cut short) stays in view while it holds.
+        elementNote.textContent = note ?? '';
+        elementNote.hidden = !note;
         drawOutline();
       },
       hovered: showElement,

@@ -15,7 +15,8 @@ export interface ViewerUi {
   paintFrame(frame: DecodedFrame): void;
   clearScreen(): void;
   screenSize(size: { width: number; height: number }): void;
-  elements(list: readonly UiElement[], fresh: readonly string[]): void;
+  /** `note`: what the device says about the listing, to show beside it (see ElementsChangedParams.note). */
+  elements(list: readonly UiElement[], fresh: readonly string[], note: string | undefined): void;
   hovered(element: UiElement | undefined): void;
   activity(activity: DeviceActivityParams): void;
   notice(message: string): void;
@@ -93,7 +94,7 @@ export class Viewer {
     this.frameLatency.reset();
     this.ui.deviceChosen(device);
     this.ui.clearScreen();
-    this.ui.elements([], []);
+    this.ui.elements([], [], undefined);
     if (previous) await this.client.unsubscribe(previous).catch(() => undefined);
     let subscription: string;
     let info: Awaited<ReturnType<BridgeClient['subscribe']>>;
@@ -220,7 +221,7 @@ export class Viewer {
     const outcome = this.store.apply(change);
     if (outcome.kind === 'ignored') return;
     if (outcome.kind === 'gap') void this.relist();
-    this.ui.elements(this.store.elements, outcome.kind === 'applied' ? outcome.fresh : []);
+    this.ui.elements(this.store.elements, outcome.kind === 'applied' ? outcome.fresh : [], this.store.note);
     if (this.hoverPoint) this.hoverAt(this.hoverPoint);
   }
 
@@ -229,10 +230,11 @@ export class Viewer {
     const store = this.store;
     if (!store) return;
     const result = await this.look({ tool: 'mobile_list_elements_on_screen', parameters: { device: store.device } });
-    const elements = (result as { elements?: UiElement[] } | undefined)?.elements;
+    const listing = result as { elements?: UiElement[]; note?: string } | undefined;
+    const elements = listing?.elements;
     if (!Array.isArray(elements) || store !== this.store) return;
-    store.replace(elements);
-    this.ui.elements(store.elements, []);
+    store.replace(elements, undefined, listing?.note);
+    this.ui.elements(store.elements, [], store.note);
   }
 
   private onSession(event: SessionEvent): void {

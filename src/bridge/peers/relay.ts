@@ -32,6 +32,8 @@ interface Group {
   /** Enough to start a new viewer: the last picture, or (video) the configuration and the frames since the key frame. */
   recent: Message[];
   elements?: Map<string, UiElement>;
+  /** The peer's listing note as its element messages left it (see ElementsChangedParams.note). */
+  elementsNote?: string;
   /** The peer's first (reset) element message has come: the snapshot can start a new viewer. */
   primed: boolean;
   seq: number;
@@ -177,7 +179,10 @@ export class FrameRelay {
   }
 
   private sendElementReset(sub: Subscription, g: Group): void {
-    if (g.elements && g.primed) sub.session.notify('elements.changed', { subscription: sub.id, device: sub.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] });
+    if (!g.elements || !g.primed) return;
+    const reset: ElementsChangedParams = { subscription: sub.id, device: sub.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] };
+    if (g.elementsNote !== undefined) reset.note = g.elementsNote;
+    sub.session.notify('elements.changed', reset);
   }
 
   unsubscribe(sub: Subscription): void {
@@ -372,6 +377,7 @@ export class FrameRelay {
       if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
       if (!group.elements) return;
       if (p.reset) group.elements.clear();
+      if (p.reset || p.note !== undefined) group.elementsNote = p.note ?? undefined;
       group.primed = true;
       for (const id of p.removed) group.elements.delete(id);
       for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors.js';
 import { identifiable, showsAs } from '../listed-elements.js';
-import { appErrorNote } from '../listing/app-error.js';
+import { listingNote } from '../listing/listing-note.js';
 import { extname } from 'node:path';
 import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { ElementListing } from '../driver.js';
@@ -83,7 +83,7 @@ export const screenTools = [
       const elements = await listElements(ctx);
       ctx.listed?.remember(elements);
       // The note leaves the array as its own field: JSON drops properties of arrays.
-      const note = [elements.note, appErrorNote(elements)].filter(Boolean).join('; ');
+      const note = listingNote(elements);
       return note ? { elements: [...elements], note } : { elements };
     },
   }),

@@ -1,0 +1,67 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBridge } from '../../src/bridge/index.js';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
+import type { ElementsChangedParams } from '../../src/protocol/notifications.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { hasAdb, startRig } from './setup.js';
+
+/**
+ * A watcher of a device's elements hears what a caller of mobile_list_elements_on_screen reads in
+ * its `note`: here Android's crash dialog over the app, over the real adb server. Without it a
+ * viewer showed the dialog's buttons as if they were the app's.
+ */
+const note = suite('elements.changed carries the listing note');
+
+async function waitFor(got: ElementsChangedParams[], test: (c: ElementsChangedParams) => boolean, what: string): Promise<ElementsChangedParams> {
+  const started = Date.now();
+  for (;;) {
+    const hit = got.find(test);
+    if (hit) return hit;
+    if (Date.now() - started > 10_000) throw new Error(`no elements.changed ${what} within 10 s; got ${JSON.stringify(got.map((c) => ({ seq: c.seq, reset: c.reset, note: c.note })))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+note('a crash dialog: the note comes with the diff, stays on a late joiner\'s reset, and goes with null', async () => {
+  const rig = await startRig();
+  const bridge = await startBridge({ engine: rig.engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined, elementsPollMs: 200 });
+  const first = await connectBridge(bridge.wsUrl);
+  const late = await connectBridge(bridge.wsUrl);
+  const quirks = rig.phone.shell.quirks;
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    const seen: ElementsChangedParams[] = [];
+    first.on('elements.changed', (c) => seen.push(c as ElementsChangedParams));
+    await first.requestRaw('devices.subscribe', { device: rig.phone.serial, elements: true });
+    const reset = await waitFor(seen, (c) => !!c.reset, 'reset');
+    assert.is(reset.note, undefined, 'no note while the app is in front');
+
+    quirks.appError = { kind: 'crash', label: 'MobileBridge Demo' };
+    const crashed = await waitFor(seen, (c) => typeof c.note === 'string', 'with the crash note');
+    assert.match(String(crashed.note), /app error dialog \("MobileBridge Demo keeps stopping"\): the app crashed/);
+    assert.ok(crashed.added.some((e) => e.text === 'Close app'), 'the dialog\'s buttons come in the same message');
+
+    const lateSeen: ElementsChangedParams[] = [];
+    late.on('elements.changed', (c) => lateSeen.push(c as ElementsChangedParams));
+    await late.requestRaw('devices.subscribe', { device: rig.phone.serial, elements: true });
+    const lateReset = await waitFor(lateSeen, (c) => !!c.reset, 'reset for the late joiner');
+    assert.is(lateReset.note, crashed.note, 'a late joiner gets the note in its reset');
+
+    const quiet = seen.length;
+    await new Promise((r) => setTimeout(r, 600)); // three polls of an unchanged screen
+    assert.not.ok(seen.slice(quiet).some((c) => c.note !== undefined), 'an unchanged note is not sent again');
+
+    quirks.appError = undefined;
+    const cleared = await waitFor(seen, (c) => c.note === null, 'clearing the note');
+    assert.ok(cleared.seq > crashed.seq);
+  } finally {
+    quirks.appError = undefined;
+    await first.close();
+    await late.close();
+    await bridge.close();
+    await rig.stop();
+  }
+});
+
+if (hasAdb()) note.run();
