@@ -1,6 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startBridge } from '../../src/bridge/index.js';
+import { runScenario } from '../../src/engine/runner/index.js';
+import { loadScenario } from '../../src/validate/index.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { ElementsChangedParams } from '../../src/protocol/notifications.js';
 import { connectBridge } from '../../src/protocol/node.js';
@@ -60,6 +65,38 @@ note('a crash dialog: the note comes with the diff, stays on a late joiner\'s re
     await first.close();
     await late.close();
     await bridge.close();
+    await rig.stop();
+  }
+});
+
+note('a failing assertion names the crash dialog the listing saw, not only "not visible"', async () => {
+  const rig = await startRig();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-elements-note-'));
+  const quirks = rig.phone.shell.quirks;
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+    const text = JSON.stringify({
+      $schema_version: '2.1',
+      scenario_id: 'sign_in_covered',
+      name: 'Sign in, covered by a crash dialog',
+      description: 'The app crashed under its sign-in screen.',
+      platform: 'android',
+      metadata: { app_version: '1.0', environment: 'test' },
+      app_package: DEMO_PACKAGE,
+      steps: [{ id: 'look', description: 'Look down the screen', action: 'swipe', value: 'down' }],
+      assertions: [{ id: 'sign_in_shown', after_step: 'look', type: 'element_visible', description: 'Sign in is there', element_description: 'the Sign in button' }],
+    });
+    const loaded = loadScenario(text);
+    assert.ok(loaded.scenario, JSON.stringify(loaded.report));
+    quirks.appError = { kind: 'crash', label: 'MobileBridge Demo' };
+    const { document } = await runScenario({ engine: rig.engine, device: rig.phone.serial, scenario: loaded.scenario!, scenarioDir: dir, outDir: dir, settleMs: 0, screenshots: 'none' });
+    const check = document.assertion_results.find((a) => a.assertion_id === 'sign_in_shown')!;
+    assert.is(check.status, 'failed', JSON.stringify(check));
+    assert.match(String(check.message), /the app crashed, and nothing reaches it until the dialog is closed/);
+  } finally {
+    quirks.appError = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
     await rig.stop();
   }
 });

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { AssertionSchema, wordIssues, type Assertion, type AssertionResult } from '../../validate/index.js';
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
+import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, keyboardVisible, listElements, screenCapture, textOf } from '../verbs/screen.js';
@@ -44,7 +45,7 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
   }
   // The assertion's own looks must not land in the history of the verb that came before.
   const looks: VerbContext = { ...ctx, onElements: undefined };
-  let elements: Promise<UiElement[]> | undefined;
+  let elements: Promise<ElementListing> | undefined;
   let shot: Promise<ScreenCapture> | undefined;
   let screen: ScreenSize | undefined;
   const env: AssertionEnv = {

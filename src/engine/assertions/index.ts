@@ -43,9 +43,14 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
   const deadline = env.verbs.clock.now() + (ONE_LOOK.has(assertion.type) ? 0 : settleMs);
   let verdict: Verdict;
   let previous: string | undefined;
+  // What the device said of the listing the verdict was made on: a failure then names the cause a
+  // reader cannot see in "not found" (Android's crash dialog over the app, an iOS tree cut short).
+  let note: string | undefined;
+  const looked: AssertionEnv = { ...env, elements: () => env.elements().then((listing) => ((note = listing.note), listing)) };
   for (;;) {
+    note = undefined;
     try {
-      verdict = await evaluate(assertion as never, env);
+      verdict = await evaluate(assertion as never, looked);
     } catch (err) {
       verdict = { pass: false, error: true, message: `could not evaluate: ${(err as Error).message}` };
     }
@@ -62,7 +67,8 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
   }
   // A check cut short by a cancel was never decided: it is neither passed nor failed (SPEC §8).
   if (!verdict.pass && env.verbs.signal?.aborted) return { ...base, status: 'skipped', message: `not decided: the run was cancelled while this check was made (last look: ${verdict.message})` };
-  const result: Omit<AssertionResult, 'screenshot'> = { ...base, status: verdict.pass ? 'passed' : verdict.error ? 'error' : 'failed', message: verdict.message };
+  const message = !verdict.pass && note ? `${verdict.message}; ${note}` : verdict.message;
+  const result: Omit<AssertionResult, 'screenshot'> = { ...base, status: verdict.pass ? 'passed' : verdict.error ? 'error' : 'failed', message };
   if (verdict.expected !== undefined) result.expected = verdict.expected;
   if (verdict.actual !== undefined) result.actual = verdict.actual;
   return result;

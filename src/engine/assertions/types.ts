@@ -1,6 +1,6 @@
 import type { Assertion } from '../../validate/index.js';
+import type { ElementListing } from '../driver.js';
 import type { ScreenCapture } from '../screen/capture.js';
-import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import type { VerbContext } from '../verbs/index.js';
 
@@ -10,7 +10,8 @@ export type VariableValue = string | number | boolean | null;
 /** What an assertion may look at. Listings and screenshots are taken lazily and shared. */
 export interface AssertionEnv {
   verbs: VerbContext;
-  elements(): Promise<UiElement[]>;
+  /** The listing, with its `note` when the device had one (a crash dialog over the app, a tree cut short). */
+  elements(): Promise<ElementListing>;
   /** The screen's pixels (raw or the device's own encoding): encode with pngOf only to write a file. */
   screenshot(): Promise<ScreenCapture>;
   screen(): Promise<ScreenSize>;

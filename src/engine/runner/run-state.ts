@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type StepResult, type VariableDeclaration } from '../../validate/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
+import type { ElementListing } from '../driver.js';
 import type { DeviceInfo, UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenCapture, screenshotPng, verbScreenSize, type VerbContext } from '../verbs/index.js';
@@ -121,7 +122,7 @@ export class RunState {
   async assertAfter(stepId: string, screenshot: string | null): Promise<void> {
     const list = this.byStep.get(stepId);
     if (!list?.length || this.cancelled()) return;
-    let elements: Promise<UiElement[]> | undefined;
+    let elements: Promise<ElementListing> | undefined;
     let shot: Promise<ScreenCapture> | undefined;
     let screen: ScreenSize | undefined;
     const env: AssertionEnv = {
