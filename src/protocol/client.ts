@@ -1,6 +1,7 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
 import { isNotification, isResponse, RpcError, type RpcRequest } from './jsonrpc.js';
 import { batchSizeError, oversizeError } from './message-size.js';
+import { onAbort } from './abort-fanout.js';
 import {
   ConnectionClosedError,
   ResultFailureError,
@@ -148,10 +149,7 @@ export class BridgeClient {
     if (signal) {
       const cancel = () => void (this.pending.has(id) && this.requestRaw('requests.cancel', { id }).catch(() => undefined));
       if (signal.aborted) cancel();
-      else {
-        signal.addEventListener('abort', cancel, { once: true });
-        void promise.finally(() => signal.removeEventListener('abort', cancel)).catch(() => undefined);
-      }
+      else void promise.finally(onAbort(signal, cancel)).catch(() => undefined);
     }
     return promise;
   }

@@ -95,4 +95,23 @@ test('the protocol client sends requests.cancel when the signal of a request abo
   }
 });
 
+test('one signal given to many requests: all are cancelled by its abort, and the caller\'s signal gets no MaxListenersExceededWarning', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  const client = await connectBridge(bridge.wsUrl, { client: 'agent' });
+  try {
+    const controller = new AbortController();
+    const pending = Array.from({ length: 14 }, (_, i) => client.requestRaw('verbs.run', { ...waitForNothing, device: i % 2 ? ANDROID : 'virtual-ios-1' }, controller.signal) as Promise<{ error?: { code: string } }>);
+    await sleep(300);
+    controller.abort();
+    for (const outcome of await Promise.all(pending)) assert.is(outcome.error?.code, 'CANCELLED', JSON.stringify(outcome));
+    await sleep(50);
+    assert.equal(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+  } finally {
+    process.off('warning', onWarning);
+    await client.close();
+  }
+});
+
 test.run();
