@@ -1,5 +1,4 @@
 import { failure, isToolFailure, type ToolFailure } from '../../engine/errors.js';
-import type { UiElement } from '../../engine/types.js';
 import {
   SCREEN_DEFAULTS,
   type EffectiveScreenOptions,
@@ -14,6 +13,7 @@ import { SharedNotification } from '../outgoing.js';
 import type { Session } from '../sessions.js';
 import { Subscription } from '../sessions.js';
 import type { Peer } from './peer.js';
+import { RelayedElements } from './relayed-elements.js';
 
 /** One stored frame message as the peer sent it, and its parsed header. */
 interface Message {
@@ -31,12 +31,7 @@ interface Group {
   subs: Set<Subscription>;
   /** Enough to start a new viewer: the last picture, or (video) the configuration and the frames since the key frame. */
   recent: Message[];
-  elements?: Map<string, UiElement>;
-  /** The peer's listing note as its element messages left it (see ElementsChangedParams.note). */
-  elementsNote?: string;
-  /** The peer's first (reset) element message has come: the snapshot can start a new viewer. */
-  primed: boolean;
-  seq: number;
+  elements?: RelayedElements;
   /** What the peer answered: the format frames really come in (SPEC §9), and from where. */
   stream?: Subscription['stream'];
   /** The subscription on the peer being made: whoever joins meanwhile waits for it and shares its fate. */
@@ -179,10 +174,8 @@ export class FrameRelay {
   }
 
   private sendElementReset(sub: Subscription, g: Group): void {
-    if (!g.elements || !g.primed) return;
-    const reset: ElementsChangedParams = { subscription: sub.id, device: sub.device, seq: g.seq, reset: true, added: [...g.elements.values()], removed: [], changed: [] };
-    if (g.elementsNote !== undefined) reset.note = g.elementsNote;
-    sub.session.notify('elements.changed', reset);
+    const reset = g.elements?.reset(sub.id, sub.device);
+    if (reset) sub.session.notify('elements.changed', reset);
   }
 
   unsubscribe(sub: Subscription): void {
@@ -202,7 +195,7 @@ export class FrameRelay {
     for (;;) {
       let group = this.groups.get(key);
       if (!group) {
-        const created: Group = { key, device: params.device, params, subs: new Set(), recent: [], seq: 0, primed: false, ready: Promise.resolve(undefined), ...(params.elements ? { elements: new Map() } : {}) };
+        const created: Group = { key, device: params.device, params, subs: new Set(), recent: [], ready: Promise.resolve(undefined), ...(params.elements ? { elements: new RelayedElements() } : {}) };
         this.groups.set(key, created);
         created.ready = this.subscribeUpstream(created).then((outcome) => {
           if (outcome && this.groups.get(key) === created) this.groups.delete(key);
@@ -265,7 +258,7 @@ export class FrameRelay {
   private async resubscribeAll(): Promise<void> {
     for (const group of [...this.groups.values()]) {
       group.recent = [];
-      group.primed = false;
+      if (group.elements) group.elements.primed = false;
       group.ready = this.subscribeUpstream(group);
       const outcome = await group.ready;
       if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
@@ -376,12 +369,7 @@ export class FrameRelay {
       const group = this.byUpstream.get(p.subscription);
       if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
       if (!group.elements) return;
-      if (p.reset) group.elements.clear();
-      if (p.reset || p.note !== undefined) group.elementsNote = p.note ?? undefined;
-      group.primed = true;
-      for (const id of p.removed) group.elements.delete(id);
-      for (const e of [...p.added, ...p.changed]) group.elements.set(e.id, e);
-      group.seq = p.seq;
+      group.elements.apply(p);
       // Serialised once for all viewers of the shared subscription, each under its own id.
       const { subscription: _upstream, ...rest } = p;
       const shown = { ...rest, device: this.listedId(group.device) };
