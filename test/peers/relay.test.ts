@@ -132,13 +132,19 @@ test('per-subscription news from the peer (paused, resumed, stream changed) reac
   assert.equal(s1.sub.info().format, 'jpeg', 'the viewer\'s subscription reports the new format');
 });
 
-test('a resumed session starts its relayed element subscription over with a reset of the elements as they are now', async () => {
+/** A relay over a fake peer with one viewer subscribed to device d's elements. */
+async function watchingElements() {
   const { peer, notify } = fakePeer();
   const relay = new FrameRelay(peer, () => undefined, (id) => id);
   const one = viewer();
   const s1 = await relay.subscribe(one.session, { device: 'd', elements: true }, 'd');
   if ('status' in s1) throw new Error(s1.message);
   s1.start();
+  return { notify, relay, one, s1 };
+}
+
+test('a resumed session starts its relayed element subscription over with a reset of the elements as they are now', async () => {
+  const { notify, relay, one, s1 } = await watchingElements();
   const el = (id: string, label: string) => ({ id, type: 'button', label, rect: { x: 0, y: 0, width: 1, height: 1 } });
   notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 1, reset: true, added: [el('a', 'A'), el('b', 'B')], removed: [], changed: [] });
   const received = one.session.missedSince(0).messages.length;
@@ -161,12 +167,7 @@ test('a resumed session starts its relayed element subscription over with a rese
 });
 
 test('the peer\'s listing note is passed on with its diffs and kept for a viewer that starts over, until a null clears it', async () => {
-  const { peer, notify } = fakePeer();
-  const relay = new FrameRelay(peer, () => undefined, (id) => id);
-  const one = viewer();
-  const s1 = await relay.subscribe(one.session, { device: 'd', elements: true }, 'd');
-  if ('status' in s1) throw new Error(s1.message);
-  s1.start();
+  const { notify, relay, one } = await watchingElements();
   const el = (id: string) => ({ id, type: 'button', label: id, rect: { x: 0, y: 0, width: 1, height: 1 } });
   const sent = () => one.session.missedSince(0).messages.map((m) => (JSON.parse(textOf(m)) as { params: { reset?: boolean; note?: string | null } }).params);
   notify('elements.changed', { subscription: 'up-1', device: 'd', seq: 1, reset: true, added: [el('a')], removed: [], changed: [] });
