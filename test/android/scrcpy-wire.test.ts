@@ -193,4 +193,72 @@ test('an encoder that refuses the size: the header keeps it, the stream is downs
   }
 });
 
+test('list_encoders and list_displays print LogUtils\' lists and exit without mirroring; the jar is unlinked', async ({ rig }) => {
+  if (!rig) return;
+  const { shell, log } = await runServer(rig, 'scid=0000abd0 list_encoders=true list_displays=true log_level=info');
+  try {
+    await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+    // From Android 10 each encoder line is padded to column 70, then its type.
+    assert.match(log(), /\n\[server\] INFO: List of video encoders:\n {4}--video-codec=h264 --video-encoder=c2\.android\.avc\.encoder {9}\(sw\)\n\[server\] INFO: List of audio encoders:\n\[server\] INFO: List of displays:\n {4}--display-id=0 {4}\(1080x2400\)\n$/, log());
+    assert.is(rig.phone.files.read('/data/local/tmp/scrcpy-server.jar'), undefined, 'Server.internalMain calls CleanUp.unlinkSelf in list mode');
+  } finally {
+    shell.destroy();
+  }
+});
+
+test('a display that does not exist and a codec without an encoder: the sockets open, then ScreenCapture or SurfaceEncoder names what exists and the server exits before the codec header', async ({ rig }) => {
+  if (!rig) return;
+  for (const [scid, option, error] of [
+    ['0000abd1', 'display_id=3', /\[server\] ERROR: Display 3 not found\nList of displays:\n {4}--display-id=0 {4}\(1080x2400\)\n/],
+    ['0000abd2', 'video_codec=h265', /\[server\] ERROR: Could not create default video encoder for h265\nList of video encoders:\n {4}--video-codec=h264 --video-encoder=c2\.android\.avc\.encoder {9}\(sw\)\n/],
+  ] as const) {
+    const { shell, log, connect } = await runServer(rig, `scid=${scid} tunnel_forward=true audio=false log_level=info send_dummy_byte=false ${option}`);
+    const video = await connect();
+    let control: Duplex | undefined;
+    try {
+      control = await connect();
+      const read = reader(video);
+      assert.is((await read(64)).toString('utf8').replace(/\0+$/, ''), 'Virtual Pixel 8', `${option}: the device meta comes first`);
+      const header = await read(12).then(() => 'a codec header', (err: Error) => err.message);
+      assert.match(header, /socket ended with 0 of 12 bytes/, `${option}: no codec header`);
+      await until(() => rig.phone.scrcpy.servers === 0, 'the server to exit');
+      assert.match(log(), error, log());
+    } finally {
+      video.destroy();
+      control?.destroy();
+      shell.destroy();
+    }
+  }
+});
+
+test('ACK_CLIPBOARD carries the sequence as a signed long; RESET_VIDEO without video does nothing and logs nothing', async ({ rig }) => {
+  if (!rig) return;
+  const { shell, log, connect } = await runServer(rig, 'scid=0000abd3 tunnel_forward=true audio=false video=false log_level=info send_dummy_byte=false');
+  const control = await connect();
+  try {
+    const read = reader(control);
+    await read(64);
+    const setClipboard = (sequence: bigint, text: string) => {
+      const bytes = Buffer.from(text);
+      const head = Buffer.alloc(14);
+      head[0] = 9;
+      head.writeBigInt64BE(sequence, 1);
+      head.writeUInt32BE(bytes.length, 10);
+      return Buffer.concat([head, bytes]);
+    };
+    // RESET_VIDEO (17) first: Controller.resetVideo has no capture to reset when video=false.
+    control.write(Buffer.concat([Buffer.from([17]), setClipboard(-2n, 'first')]));
+    const ack = await read(9);
+    assert.equal([ack[0], ack.readBigInt64BE(1)], [1, -2n], 'DeviceMessageWriter writes the sequence back with writeLong');
+    control.write(setClipboard(7n, 'second'));
+    const next = await read(9);
+    assert.equal([next[0], next.readBigInt64BE(1)], [1, 7n]);
+    await until(() => (log().match(/Device clipboard set/g) ?? []).length === 2, 'both clipboard lines');
+    assert.not.match(log(), /Video capture reset/, log());
+  } finally {
+    control.destroy();
+    shell.destroy();
+  }
+});
+
 test.run();

@@ -3,7 +3,7 @@ import type { DeviceStream } from '../adbd.js';
 import { ByteQueue } from '../byte-queue.js';
 import { buttonForKey } from '../phone-shell.js';
 import { ControlProtocolError, ControlReaderCrash, readControlMessage, type ControlMessage } from './control-reader.js';
-import type { ScrcpyHost } from './server-process.js';
+import type { ScrcpyHost } from './host.js';
 import type { SerialWriter } from './serial-writer.js';
 import { utf8Truncated } from './strings.js';
 import { TouchGestures } from './touch-gestures.js';
@@ -50,7 +50,7 @@ export class EmulatedController {
     private readonly host: ScrcpyHost,
     private readonly server: ControllerServer,
     private readonly out: SerialWriter,
-    private readonly options: { clipboardAutosync: boolean; powerOn: boolean },
+    private readonly options: { clipboardAutosync: boolean; powerOn: boolean; video: boolean },
   ) {
     this.touches = new TouchGestures(host.phone);
   }
@@ -212,7 +212,8 @@ export class EmulatedController {
         if (!this.options.clipboardAutosync && this.host.clipboard) this.send(clipboardMessage(this.host.clipboard));
         break;
       case 'empty':
-        if (msg.code === 17) {
+        // Controller.resetVideo acts (and logs) only when Server gave it a capture: never with video=false.
+        if (msg.code === 17 && this.options.video) {
           await this.server.log('INFO', 'Video capture reset');
           this.server.resetVideo();
         } else if (msg.code === 11) {
@@ -242,7 +243,8 @@ export class EmulatedController {
     if (sequence !== 0n) {
       const ack = Buffer.alloc(9);
       ack[0] = 1;
-      ack.writeBigUInt64BE(sequence, 1);
+      // DeviceMessageWriter: dos.writeLong, the sequence read as a signed long.
+      ack.writeBigInt64BE(sequence, 1);
       this.send(ack);
     }
   }

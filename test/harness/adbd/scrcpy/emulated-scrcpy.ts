@@ -4,7 +4,8 @@ import type { DeviceStream, ServiceRunner } from '../adbd.js';
 import type { DeviceFiles } from '../files.js';
 import type { CommandResult } from '../shell-command.js';
 import { parseCommandLine, type SimpleCommand } from '../shell-words.js';
-import { ScrcpyServerProcess, type PhonePower, type ScrcpyFaults, type ScrcpyHost } from './server-process.js';
+import type { PhonePower, ScrcpyFaults, ScrcpyHost } from './host.js';
+import { ScrcpyServerProcess } from './server-process.js';
 
 /**
  * scrcpy-server 3.3.1 on the emulated phone: `shell:` lines that run com.genymobile.scrcpy.Server start

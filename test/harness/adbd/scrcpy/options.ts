@@ -25,6 +25,8 @@ export interface ServerOptions {
   downsizeOnError: boolean;
   powerOn: boolean;
   cleanup: boolean;
+  /** list_encoders, list_displays, list_cameras, list_camera_sizes, list_apps: Options.getList() when any is set. */
+  lists: { encoders: boolean; displays: boolean; cameras: boolean; cameraSizes: boolean; apps: boolean };
   unknown: string[];
 }
 
@@ -35,8 +37,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Keys Options.parse knows that the emulation ignores (bit rates, camera, crop, display tweaks…). */
 const IGNORED = new Set([
   'video_source', 'audio_codec', 'audio_source', 'audio_dup', 'video_bit_rate', 'audio_bit_rate', 'angle', 'crop', 'show_touches', 'stay_awake',
-  'screen_off_timeout', 'audio_codec_options', 'video_encoder', 'audio_encoder', 'power_off_on_close', 'list_encoders', 'list_displays',
-  'list_cameras', 'list_camera_sizes', 'list_apps', 'camera_id', 'camera_size', 'camera_facing', 'camera_ar', 'camera_fps', 'camera_high_speed',
+  'screen_off_timeout', 'audio_codec_options', 'video_encoder', 'audio_encoder', 'power_off_on_close', 'camera_id', 'camera_size', 'camera_facing', 'camera_ar', 'camera_fps', 'camera_high_speed',
   'new_display', 'vd_destroy_content', 'vd_system_decorations', 'capture_orientation', 'display_ime_policy',
 ]);
 
@@ -52,7 +53,8 @@ export function parseServerOptions(args: string[], unknown: string[] = []): Serv
   const o: ServerOptions = {
     clientVersion, scid: -1, logLevel: 'DEBUG', tunnelForward: false, video: true, audio: true, control: true, videoCodec: 'h264', displayId: 0,
     maxSize: 0, maxFps: 0, iFrameIntervalS: 10, sendDummyByte: true, sendDeviceMeta: true, sendCodecMeta: true, sendFrameMeta: true,
-    clipboardAutosync: true, downsizeOnError: true, powerOn: true, cleanup: true, unknown,
+    clipboardAutosync: true, downsizeOnError: true, powerOn: true, cleanup: true,
+    lists: { encoders: false, displays: false, cameras: false, cameraSizes: false, apps: false }, unknown,
   };
   // Boolean.parseBoolean: "true" in any case, anything else false.
   const bool = (v: string) => v.toLowerCase() === 'true';
@@ -94,6 +96,11 @@ export function parseServerOptions(args: string[], unknown: string[] = []): Serv
       case 'downsize_on_error': o.downsizeOnError = bool(value); break;
       case 'power_on': o.powerOn = bool(value); break;
       case 'cleanup': o.cleanup = bool(value); break;
+      case 'list_encoders': o.lists.encoders = bool(value); break;
+      case 'list_displays': o.lists.displays = bool(value); break;
+      case 'list_cameras': o.lists.cameras = bool(value); break;
+      case 'list_camera_sizes': o.lists.cameraSizes = bool(value); break;
+      case 'list_apps': o.lists.apps = bool(value); break;
       case 'raw_stream':
         if (bool(value)) o.sendDummyByte = o.sendDeviceMeta = o.sendCodecMeta = o.sendFrameMeta = false;
         break;

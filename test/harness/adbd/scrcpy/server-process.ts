@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
 import type { DeviceStream } from '../adbd.js';
-import type { DeviceFiles } from '../files.js';
 import { EmulatedController } from './controller.js';
 import { CONFIGURE_ERROR, DEQUEUE_ERROR, EncoderRetries, encodingErrorLine, stackTrace, type JavaException } from './encoder-errors.js';
 import { H264Encoder, type EncodedPacket } from './h264-encoder.js';
+import { displayListMessage, encoderListMessage, phoneVideoEncoders, printLists, type EncoderInfo } from './lists.js';
 import { javaError, LOG_LEVELS, parseServerOptions, socketName, videoSize, type LogLevel, type ServerOptions } from './options.js';
+import type { ScrcpyHost } from './host.js';
 import { SerialWriter } from './serial-writer.js';
 import { deviceMeta } from './strings.js';
 
@@ -18,68 +18,6 @@ const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
 const MAX_QUEUED_PACKETS = 60;
-
-/** What the harness can make a scrcpy server do wrong. */
-export interface ScrcpyFaults {
-  /** The version the server reports (a stale or foreign jar): Options.parse refuses a different client version. */
-  version?: string;
-  /** The server starts but never binds its socket. */
-  neverBind?: boolean;
-  /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
-  refuseInjection?: boolean;
-  /** MediaCodec has no H.264 encoder to create (as when ffmpeg is missing on the test machine). */
-  noEncoder?: boolean;
-  /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */
-  holdCapture?: boolean;
-  /**
-   * MediaCodec has not output anything yet (a hardware encoder can take a few hundred ms after start):
-   * packets wait until cleared, while the capture, and with it the touch mapping, already runs at its size.
-   */
-  holdOutput?: boolean;
-  /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
-  refuseClipboard?: boolean;
-  /** MediaCodec.configure refuses a video whose longer side exceeds this (a device encoder's limit): SurfaceEncoder retries smaller. */
-  encoderMaxSize?: number;
-  /**
-   * The next this many encodes fail mid-stream (MediaCodec.dequeueOutputBuffer throws): each is logged
-   * and the encoder restarted (a new configuration and key frame), until three in a row end the server.
-   */
-  encoderErrors?: number;
-}
-
-/** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */
-export interface PhonePower {
-  /** PowerManager.isScreenOn. */
-  screenOn(): boolean;
-  /** Injected input reaches the app: the screen is on and no keyguard is in front. */
-  inputReachesApp(): boolean;
-  /** What KEYCODE_POWER (26) or KEYCODE_WAKEUP (224) does to the screen. */
-  pressKey(keycode: number): void;
-}
-
-/** The parts of the phone a server acts on, shared by all its runs. */
-export interface ScrcpyHost {
-  phone: VirtualDevice;
-  files: DeviceFiles;
-  faults: ScrcpyFaults;
-  ffmpeg: string | undefined;
-  /** Build.VERSION.SDK_INT and RELEASE of the phone. */
-  readonly android: { api: number; release: string };
-  /** What the phone's clipboard holds; change it through `copy`, which the servers' clipboard listeners see. */
-  readonly clipboard: string;
-  readonly power: PhonePower;
-  copy(text: string, by?: ScrcpyServerProcess): void;
-  /** SHA-256 of the jar the last server ran from. */
-  ranJarSha256: string | undefined;
-  /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
-  injected: string[];
-  touchLog?: string[];
-  /** The video size of each capture started (ScreenCapture.start, which installs the touch mapping). */
-  captures?: string[];
-  listen(name: string, server: ScrcpyServerProcess): void;
-  unlisten(name: string): void;
-  exited(server: ScrcpyServerProcess): void;
-}
 
 /**
  * One `app_process … com.genymobile.scrcpy.Server` run, after scrcpy 3.3.1's Server.java: checks the
@@ -173,10 +111,13 @@ export class ScrcpyServerProcess {
     const { phone } = this.host;
     await this.log('INFO', `Device: [Google] google ${phone.info.model} (Android ${this.host.android.release})`);
     // cleanup=true (the default): Server.scrcpy starts CleanUp's app_process, whose main unlinks the jar
-    // (unlinkSelf). A server that failed before (a bad option or version) leaves its jar on the phone.
+    // (unlinkSelf); list mode unlinks it itself. A server that failed before (a bad option or version) leaves its jar.
     if (this.options.cleanup) this.host.files.remove(classpath!);
+    const { lists } = this.options;
+    if (lists.encoders || lists.displays || lists.cameras || lists.cameraSizes || lists.apps) return this.printLists();
     if (!this.options.tunnelForward) throw new Error('tunnel_forward=false (adb reverse) is not emulated by the test adbd');
-    if (this.options.displayId !== 0) throw new Error(`display_id=${this.options.displayId} is not emulated: the emulated server mirrors display 0 only`);
+    // Another display id reaches ScreenCapture.prepare (see startVideo); without video the controller would inject there.
+    if (this.options.displayId !== 0 && !this.options.video) throw new Error(`display_id=${this.options.displayId} without video is not emulated`);
 
     const name = socketName(this.options.scid);
     if (!this.host.faults.neverBind) setTimeout(() => this.host.listen(name, this), BIND_DELAY_MS).unref();
@@ -224,9 +165,15 @@ export class ScrcpyServerProcess {
       // SurfaceEncoder.createMediaCodec fails before any header is written: the video thread logs and
       // ends, the server stops and its sockets close. (writeDisableStream, codec id 0/1, is audio's only.)
       const mime = { h264: 'video/avc', h265: 'video/hevc', av1: 'video/av01' }[codec];
-      void this.log('ERROR', `Could not create default video encoder for ${codec}\nList of video encoders:`);
+      void this.log('ERROR', `Could not create default video encoder for ${codec}\n${encoderListMessage('video', this.videoEncoders(), this.host.android.api)}`);
       void this.log('ERROR', `Video encoding error\njava.io.IOException: Failed to initialize ${mime}, error 0xfffffff4\n\tat android.media.MediaCodec.native_setup(Native Method)\n\tat com.genymobile.scrcpy.video.SurfaceEncoder.createMediaCodec(SurfaceEncoder.java:247)`)
         .then(() => this.terminate('the video thread ended'));
+      return;
+    }
+    if (this.options.displayId !== 0) {
+      // ScreenCapture.prepare, before the header: ConfigurationException, whose message was logged (no stack
+      // trace); the video thread ends, and with it the server. The emulated phone has display 0 only.
+      void this.log('ERROR', `Display ${this.options.displayId} not found\n${this.displayList()}`).then(() => this.terminate('the video thread ended'));
       return;
     }
     this.prepareCapture();
@@ -245,6 +192,20 @@ export class ScrcpyServerProcess {
     this.ticker.unref();
     // SurfaceEncoder.streamCapture writes the header after capture.prepare(), before capture.start().
     if (!this.host.faults.holdCapture) this.startCapture();
+  }
+
+  private async printLists(): Promise<void> {
+    await printLists(this.options.lists, this.videoEncoders(), this.displayList(), this.host.android.api, (message) => this.log('INFO', message));
+  }
+
+  private videoEncoders(): EncoderInfo[] {
+    return phoneVideoEncoders(this.host.ffmpeg !== undefined && !this.host.faults.noEncoder, this.host.android.api);
+  }
+
+  /** The emulated phone has display 0 only, at its current size. */
+  private displayList(): string {
+    const { width, height } = this.host.phone.size;
+    return displayListMessage([{ id: 0, width, height }]);
   }
 
   /** A new capture size (rotation) or RESET_VIDEO: a fresh encoder, so a new CONFIG packet and a key frame. */
@@ -371,7 +332,12 @@ export class ScrcpyServerProcess {
       frame: () => void this.frame(),
       setClipboard: (text) => this.host.copy(text, this),
       stop: (reason) => this.terminate(reason),
-    }, out, { clipboardAutosync: this.options.clipboardAutosync, powerOn: this.options.powerOn });
+    }, out, {
+      clipboardAutosync: this.options.clipboardAutosync,
+      // Controller.control wakes the screen only when it mirrors display 0.
+      powerOn: this.options.powerOn && this.options.displayId === 0,
+      video: this.options.video,
+    });
     this.controller = controller;
     controller.start(socket);
   }

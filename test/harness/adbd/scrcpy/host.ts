@@ -1,0 +1,65 @@
+import type { VirtualDevice } from '../../../../src/engine/drivers/virtual/index.js';
+import type { DeviceFiles } from '../files.js';
+import type { ScrcpyServerProcess } from './server-process.js';
+
+/** What the harness can make a scrcpy server do wrong. */
+export interface ScrcpyFaults {
+  /** The version the server reports (a stale or foreign jar): Options.parse refuses a different client version. */
+  version?: string;
+  /** The server starts but never binds its socket. */
+  neverBind?: boolean;
+  /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
+  refuseInjection?: boolean;
+  /** MediaCodec has no H.264 encoder to create (as when ffmpeg is missing on the test machine). */
+  noEncoder?: boolean;
+  /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */
+  holdCapture?: boolean;
+  /**
+   * MediaCodec has not output anything yet (a hardware encoder can take a few hundred ms after start):
+   * packets wait until cleared, while the capture, and with it the touch mapping, already runs at its size.
+   */
+  holdOutput?: boolean;
+  /** ClipboardManager does not take the text (the ACK is sent anyway, "Device clipboard set" is not logged). */
+  refuseClipboard?: boolean;
+  /** MediaCodec.configure refuses a video whose longer side exceeds this (a device encoder's limit): SurfaceEncoder retries smaller. */
+  encoderMaxSize?: number;
+  /**
+   * The next this many encodes fail mid-stream (MediaCodec.dequeueOutputBuffer throws): each is logged
+   * and the encoder restarted (a new configuration and key frame), until three in a row end the server.
+   */
+  encoderErrors?: number;
+}
+
+/** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */
+export interface PhonePower {
+  /** PowerManager.isScreenOn. */
+  screenOn(): boolean;
+  /** Injected input reaches the app: the screen is on and no keyguard is in front. */
+  inputReachesApp(): boolean;
+  /** What KEYCODE_POWER (26) or KEYCODE_WAKEUP (224) does to the screen. */
+  pressKey(keycode: number): void;
+}
+
+/** The parts of the phone a server acts on, shared by all its runs. */
+export interface ScrcpyHost {
+  phone: VirtualDevice;
+  files: DeviceFiles;
+  faults: ScrcpyFaults;
+  ffmpeg: string | undefined;
+  /** Build.VERSION.SDK_INT and RELEASE of the phone. */
+  readonly android: { api: number; release: string };
+  /** What the phone's clipboard holds; change it through `copy`, which the servers' clipboard listeners see. */
+  readonly clipboard: string;
+  readonly power: PhonePower;
+  copy(text: string, by?: ScrcpyServerProcess): void;
+  /** SHA-256 of the jar the last server ran from. */
+  ranJarSha256: string | undefined;
+  /** What the controller injected, in order (`tap x,y`, `key 4`, `text abc`, `paste 日本`). */
+  injected: string[];
+  touchLog?: string[];
+  /** The video size of each capture started (ScreenCapture.start, which installs the touch mapping). */
+  captures?: string[];
+  listen(name: string, server: ScrcpyServerProcess): void;
+  unlisten(name: string): void;
+  exited(server: ScrcpyServerProcess): void;
+}
