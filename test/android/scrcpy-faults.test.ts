@@ -210,6 +210,29 @@ test('injection refused: the server logs it and keeps streaming; the refused tap
   }
 });
 
+test('a server that never logs the input probe: found out when the channel opens, so the first tap goes through monkey/input at once, not "maybe done" after it was sent', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  rig.phone.scrcpy.faults = { silentSkips: true };
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    const it = video.packets()[Symbol.asyncIterator]();
+    await take(it, 2);
+    rig.phone.stats.reset();
+    const email = (((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email'))!;
+    const tap = await call('mobile_click_on_screen_at_coordinates', email.center);
+    assert.is(tap.status, 'success', JSON.stringify(tap));
+    assert.is(rig.phone.phone.focusedField, 'email', 'the tap reached the app');
+    assert.ok(slowInputServices(rig.phone.stats.opened).length > 0, 'through monkey/input');
+    assert.equal(rig.phone.scrcpy.injected, [], 'nothing went over the unconfirmable channel');
+  } finally {
+    await video.close();
+  }
+});
+
 test('injection refused on a MIUI phone (input refused too): taps, keys and text are PERMISSION_DENIED naming the setting, not success', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);

@@ -161,7 +161,7 @@ export class EmulatedController {
         for (let i = 0; i < msg.text.length; i++) {
           const c = msg.text[i];
           if (typable(c) && (await this.inject())) typed += c;
-          else await this.server.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+          else if (!this.host.faults.silentSkips) await this.server.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
         }
         if (!typed || !reaches) break;
         changed = true;

@@ -28,6 +28,11 @@ export interface ScrcpyFaults {
    * and the encoder restarted (a new configuration and key frame), until three in a row end the server.
    */
   encoderErrors?: number;
+  /**
+   * A character no key map types is skipped without the WARN line 3.3.1's Controller.injectText
+   * logs (a patched server, or a log we do not get): the client's input probe never shows.
+   */
+  silentSkips?: boolean;
 }
 
 /** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */

@@ -62,6 +62,8 @@ export class ControlChannel {
   private unusableReason: string | undefined;
   private clipboardSequence = 1n;
   private probes = 0;
+  /** The first probe, sent alone when the channel opens: true once the server logged it. */
+  private readonly probed: Promise<boolean>;
   /** What the device clipboard holds as far as we know: the last text we set or the device reported. */
   private clipboard: string | undefined;
   private captureStarted = false;
@@ -78,6 +80,7 @@ export class ControlChannel {
     // The device pushes its clipboard whenever something else changes it (clipboard_autosync).
     void readAll(init.options.clipboard, (text) => (this.clipboard = text));
     void readAll(init.options.uHidOutput, () => undefined);
+    this.probed = this.probeAlone();
   }
 
   /** The socket is open (the video may use it for key-frame requests). */
@@ -105,7 +108,7 @@ export class ControlChannel {
   }
 
   async run(steps: ControlStep[], signal: AbortSignal): Promise<void> {
-    this.checkUsable();
+    await this.checkProbed(signal);
     const fingers = new Set<bigint>();
     for (const step of steps) if ('touch' in step) fingers.add(step.pointer ?? GENERIC_FINGER);
     if (fingers.size > 0) {
@@ -173,7 +176,7 @@ export class ControlChannel {
    * text with anything else is set on the device clipboard and pasted, the only way scrcpy types ß, 日 or emoji.
    */
   async typeText(text: string, signal: AbortSignal): Promise<void> {
-    this.checkUsable();
+    await this.checkProbed(signal);
     const runs = text.match(/[^\n\t]+|\n|\t/gu) ?? [];
     if (runs.some((run) => !/^[\x20-\x7e\n\t]+$/.test(run))) await this.checkPaste();
     let sent = 0;
@@ -199,6 +202,29 @@ export class ControlChannel {
   /** RESET_VIDEO: the server restarts capture and encoder, so a new CONFIG and key frame follow. */
   requestKeyFrame(): void {
     if (this.alive) this.init.socket.write(this.serializer.resetVideo());
+  }
+
+  /**
+   * Every call is confirmed by a probe's log line, so a server that never logs it (a build or an
+   * emulation that types any character, a log we cannot read) would leave the first gesture "maybe
+   * done". The probe sent alone when the channel opened finds that out with nothing sent: input
+   * then takes another path.
+   */
+  private async checkProbed(signal: AbortSignal): Promise<void> {
+    this.checkUsable();
+    if (!(await untilAborted(signal, this.probed))) this.checkUsable();
+  }
+
+  private async probeAlone(): Promise<boolean> {
+    const count = ++this.probes;
+    try {
+      await this.send([this.serializer.injectText(PROBE_TEXT)], false);
+      if (await this.watch.waitForProbes(count, CONFIRM_MS, new AbortController().signal)) return true;
+    } catch {
+      // The socket closed: checkUsable says so.
+    }
+    if (this.alive && !this.init.log.exited) this.unusableReason ??= `scrcpy-server did not log the probe that confirms input within ${CONFIRM_MS} ms of opening its control socket, so nothing sent over it could be confirmed`;
+    return false;
   }
 
   private checkUsable(): void {
