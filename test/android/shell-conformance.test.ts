@@ -122,4 +122,16 @@ shell('the framework dumper: NAF, invisible children left out, bounds cut to the
   assert.equal([fab.resourceId, fab.bounds, label.text], ['app:id/fab', { x: 80, y: 190, width: 20, height: 10 }, 'it\'s "1 < 2" & 😀\nnext']);
 });
 
+shell('cmd wifi before Android 11: no shell command on 7 (exit 0), root only on 8–10 (ShellCommand.exec\'s "Security exception:", exit 255)', async ({ phone }) => {
+  const q = phone!.shell.quirks;
+  q.release = { version: '7.1.2', sdk: 25 };
+  const seven = await phone!.shell.run('cmd wifi set-wifi-enabled disabled');
+  assert.equal([text(seven), seven.code], ['No shell command implementation.\n', 0]);
+  q.release = { version: '9', sdk: 28 };
+  const nine = await phone!.shell.run('cmd wifi set-wifi-enabled disabled');
+  assert.is(nine.code, 255);
+  assert.match(text(nine), /^Security exception: Uid 2000 does not have access to wifi commands\n\njava\.lang\.SecurityException: Uid 2000 does not have access to wifi commands\n\tat com\.android\.server\.wifi\.WifiShellCommand\.checkRootPermission/);
+  assert.is(phone!.phone.wifi, true, 'neither switched Wi-Fi');
+});
+
 shell.run();

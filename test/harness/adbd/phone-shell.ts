@@ -18,6 +18,7 @@ import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
+import { wifiShellRefusal } from './wifi-command.js';
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
@@ -257,7 +258,7 @@ export class PhoneShell {
 
 
   private async cmd([service, verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
-    if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
+    if (service === 'wifi') return wifiShellRefusal(releaseSdk(this.quirks)) ?? (verb === 'set-wifi-enabled' ? this.wifi(args[0] === 'enabled') : unknown(['cmd', service, verb, ...args]));
     if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
     if (service === 'package') return this.apps.cmdPackage([verb, ...args], stdin);
     return unknown(['cmd', service, verb, ...args]);
