@@ -41,7 +41,7 @@ shell('pm uninstall and pm clear report failure with exit 1 (pm clear: "Failed" 
   assert.is(text(cleared), 'refused\n');
 });
 
-shell('an exception escaping a cmd-style command: an empty line, then "Exception occurred while executing \'<cmd>\':" from Android 11, exit 255', async ({ phone }) => {
+shell('an exception escaping a cmd-style command: "Exception occurred while executing \'<cmd>\':" from Android 11; ShellCommand\'s "Security exception:" on 8–10; Pm.java\'s "Error:" before', async ({ phone }) => {
   const q = phone!.shell.quirks;
   q.securityDenied.add(DEMO_PACKAGE);
   try {
@@ -49,7 +49,13 @@ shell('an exception escaping a cmd-style command: an empty line, then "Exception
     assert.is(r.code, 255);
     assert.match(text(r), /^\nException occurred while executing 'clear':\njava\.lang\.SecurityException: /);
     q.release = { version: '10', sdk: 29 };
-    assert.match(text(await phone!.shell.run(`pm clear ${DEMO_PACKAGE}`)), /^\nException occurred while executing:\njava\.lang\.SecurityException: /);
+    const ten = await phone!.shell.run(`pm clear ${DEMO_PACKAGE}`);
+    assert.match(text(ten), /^Security exception: Permission Denial: shell cannot manage \S+\n\njava\.lang\.SecurityException: Permission Denial/);
+    assert.is(ten.code, 255);
+    assert.match(text(await phone!.shell.run('pm install-commit nosuchid')), /^\nException occurred while executing:\njava\.lang\.NumberFormatException: /);
+    q.release = { version: '7.1.2', sdk: 25 };
+    const seven = await phone!.shell.run(`pm clear ${DEMO_PACKAGE}`);
+    assert.equal([text(seven), seven.code], [`Error: java.lang.SecurityException: Permission Denial: shell cannot manage ${DEMO_PACKAGE}\n`, 1]);
   } finally {
     q.securityDenied.clear();
   }
