@@ -134,4 +134,22 @@ older('a device without cmd although its release says 7+ is listed from the dump
   }
 });
 
+older('Wi-Fi on Android 7–10 is switched with svc wifi: their cmd wifi has no set-wifi-enabled (7: no shell command at all, exit 0; 8–10: root only)', async ({ rig }) => {
+  for (const release of [{ version: '7.1.2', sdk: 25 }, { version: '9', sdk: 28 }]) {
+    rig!.phone.shell.quirks.release = release;
+    try {
+      const engine = rig!.engineWith({});
+      await rig!.phone.phone.setWifi(true, { signal: AbortSignal.timeout(5_000) });
+      rig!.phone.stats.reset();
+      const r = (await engine.call('mobile_set_wifi', { device: rig!.phone.serial, enabled: false })) as { status?: string };
+      assert.is(r.status, 'success', `Android ${release.version}: ${JSON.stringify(r)}`);
+      assert.is(rig!.phone.phone.wifi, false, `Android ${release.version}: Wi-Fi switched off`);
+      assert.ok(rig!.phone.stats.opened.some((s) => /^exec:svc wifi disable$|^shell:svc wifi disable$/.test(s)), JSON.stringify(rig!.phone.stats.opened));
+    } finally {
+      rig!.phone.shell.quirks.release = undefined;
+      await rig!.phone.phone.setWifi(true, { signal: AbortSignal.timeout(5_000) });
+    }
+  }
+});
+
 if (hasAdb()) older.run();

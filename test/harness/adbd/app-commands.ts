@@ -7,7 +7,7 @@ import { InstallSessions, type Stdin } from './install-sessions.js';
 import { waitBlock } from './launch-output.js';
 import { listPackages } from './package-output.js';
 import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
-import { ctx, escaped, ok, unknown, type CommandResult } from './shell-command.js';
+import { ctx, ok, pmEscaped, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 /** What `am` prints, once the start returned, for START_TASK_TO_FRONT. */
@@ -117,7 +117,7 @@ export class AppCommands {
 
   private denied(verb: string, pkg: string): CommandResult | undefined {
     if (!this.quirks.securityDenied.has(pkg)) return undefined;
-    return escaped(verb, releaseSdk(this.quirks), `java.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}`);
+    return pmEscaped(verb, releaseSdk(this.quirks), `java.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}`);
   }
 
   async pm([verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {

@@ -1,5 +1,5 @@
 import type { DeviceFiles } from './files.js';
-import { escaped, ok, type CommandResult } from './shell-command.js';
+import { ok, pmEscaped, type CommandResult } from './shell-command.js';
 
 /** Where a command's stdin comes from: the bytes the host writes on its `exec:` stream. */
 export interface Stdin {
@@ -103,7 +103,7 @@ export class InstallSessions {
   private session(id: string | undefined, verb: string): Session | CommandResult {
     const found = this.open.get(Number(id));
     if (found) return found;
-    if (!/^\d+$/.test(id ?? '')) return escaped(verb, this.sdk(), `java.lang.NumberFormatException: For input string: "${id ?? 'null'}"`);
-    return escaped(verb, this.sdk(), `java.lang.SecurityException: Caller has no access to session ${id}`, ['com.android.server.pm.PackageInstallerService.openSessionInternal(PackageInstallerService.java:1012)']);
+    if (!/^\d+$/.test(id ?? '')) return pmEscaped(verb, this.sdk(), `java.lang.NumberFormatException: For input string: "${id ?? 'null'}"`);
+    return pmEscaped(verb, this.sdk(), `java.lang.SecurityException: Caller has no access to session ${id}`, ['com.android.server.pm.PackageInstallerService.openSessionInternal(PackageInstallerService.java:1012)']);
   }
 }

@@ -17,7 +17,8 @@ import { injectionRefused, untypableText } from './input-errors.js';
 import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
-import { uiautomatorXml } from './uiautomator-xml.js';
+import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
+import { wifiShellRefusal } from './wifi-command.js';
 
 const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
 const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
@@ -257,7 +258,7 @@ export class PhoneShell {
 
 
   private async cmd([service, verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
-    if (service === 'wifi' && verb === 'set-wifi-enabled') return this.wifi(args[0] === 'enabled');
+    if (service === 'wifi') return wifiShellRefusal(releaseSdk(this.quirks)) ?? (verb === 'set-wifi-enabled' ? this.wifi(args[0] === 'enabled') : unknown(['cmd', service, verb, ...args]));
     if (service === 'uimode' && verb === 'night') return ok(`Night mode: ${this.phone.darkMode ? 'yes' : 'no'}\n`);
     if (service === 'package') return this.apps.cmdPackage([verb, ...args], stdin);
     return unknown(['cmd', service, verb, ...args]);
@@ -338,9 +339,16 @@ export class PhoneShell {
     return unknown(['dumpsys', 'package', ...args]);
   }
 
-  /** The hierarchy as `uiautomator dump` writes it (logical coordinates, current rotation). */
+  /** The hierarchy for the emulated UiAutomator2 server (androidx UiAutomator's attributes; logical coordinates, current rotation). */
   dumpXml(): string {
     return uiautomatorXml(this.logicalTree(), this.rotation());
+  }
+
+  /** The hierarchy as `uiautomator dump` writes it (frameworks/base's dumper), clipped to the logical screen. */
+  private frameworkDump(): string {
+    const o = this.logicalNatural();
+    const screen = o ? (this.phone.orientation === 'landscape' ? { width: o.height, height: o.width } : o) : this.phone.size;
+    return frameworkDumpXml(this.logicalTree(), this.rotation(), screen);
   }
 
   private async uiautomator([verb, file]: string[]): Promise<CommandResult> {
@@ -364,8 +372,9 @@ export class PhoneShell {
       this.quirks.nullRootDumps--;
       return dumpError('null root node returned by UiTestAutomationBridge.');
     }
-    const xml = this.dumpXml();
-    if (file === '/dev/tty') return ok(`${xml}\nUI hierchary dumped to: /dev/tty\n`);
+    // The dumper writes the document without a final newline, then DumpCommand prints where it went.
+    const xml = this.frameworkDump();
+    if (file === '/dev/tty') return ok(`${xml}UI hierchary dumped to: /dev/tty\n`);
     this.files.write(file ?? '/sdcard/window_dump.xml', Buffer.from(xml));
     return ok(`UI hierchary dumped to: ${file ?? '/sdcard/window_dump.xml'}\n`);
   }

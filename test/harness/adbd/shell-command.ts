@@ -19,13 +19,28 @@ export function unknown(words: string[]): CommandResult {
 }
 
 /**
- * What a `cmd`-style shell command prints on stderr when `exception` escapes it, exit 255
- * (BasicShellCommandHandler.exec from Android 11: an empty line, "Exception occurred while executing
- * '<cmd>':", the stack trace; ShellCommand.exec on Android 8–10 leaves the command name out).
+ * What a `cmd`-style shell command prints on stderr when `exception` escapes it, exit 255:
+ * - Android 11+ (BasicShellCommandHandler.exec): an empty line, "Exception occurred while executing
+ *   '<cmd>':", the stack trace, whatever the exception;
+ * - Android 7–10 (frameworks/base core/java/android/os/ShellCommand.java exec): a SecurityException
+ *   as "Security exception: <message>", an empty line and the stack trace; any other as an empty
+ *   line, "Exception occurred while executing:" ("…while dumping:" on Android 7) and the stack trace.
  */
 export function escaped(cmd: string, sdk: number, exception: string, frames: string[] = []): CommandResult {
-  const header = sdk >= 30 ? `Exception occurred while executing '${cmd}':` : 'Exception occurred while executing:';
-  return { out: '', err: `\n${header}\n${exception}\n${frames.map((f) => `\tat ${f}\n`).join('')}`, code: 255 };
+  const stack = `${exception}\n${frames.map((f) => `\tat ${f}\n`).join('')}`;
+  if (sdk >= 30) return { out: '', err: `\nException occurred while executing '${cmd}':\n${stack}`, code: 255 };
+  const security = /^java\.lang\.SecurityException: (.*)$/.exec(exception)?.[1];
+  if (security !== undefined) return { out: '', err: `Security exception: ${security}\n\n${stack}`, code: 255 };
+  return { out: '', err: `\nException occurred while ${sdk >= 26 ? 'executing' : 'dumping'}:\n${stack}`, code: 255 };
+}
+
+/**
+ * The same for `pm`: from Android 8 it hands every command to the package service's shell command
+ * (as `escaped`); before, Pm.java ran them itself, and its main catches what escapes, prints
+ * "Error: " + the exception on stderr and exits 1.
+ */
+export function pmEscaped(cmd: string, sdk: number, exception: string, frames: string[] = []): CommandResult {
+  return sdk >= 26 ? escaped(cmd, sdk, exception, frames) : { out: '', err: `Error: ${exception}\n`, code: 1 };
 }
 
 /** A command drives the virtual phone to its end: nothing aborts it. */

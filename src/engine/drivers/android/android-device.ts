@@ -129,8 +129,10 @@ export class AndroidDevice implements DeviceHandle {
     });
     this.settingsShell = {
       serial: info.id,
+      release: info.version,
       text: (command, ctx, what) => this.text(command, ctx, what),
       checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
+      checkSecurity: (out, what) => this.checkSecurity(out, what),
     };
     this.rotation = {
       serial: info.id,

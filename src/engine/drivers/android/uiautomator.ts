@@ -7,9 +7,13 @@ import { scanUiautomatorXml, type ScannedNode as XmlNode } from './uiautomator-s
 
 /**
  * Parses `uiautomator dump` output (a `<hierarchy>` of `<node>` elements with string attributes:
- * text, resource-id, class, package, content-desc, checkable, checked, clickable, enabled, focusable,
- * focused, scrollable, long-clickable, password, selected, bounds="[l,t][r,b]", and on newer
- * releases hint, visible-to-user, drawing-order) into a UiNode tree.
+ * NAF on unlabelled clickables, index, text, resource-id, class, package, content-desc, checkable,
+ * checked, clickable, enabled, focusable, focused, scrollable, long-clickable, password, selected,
+ * bounds="[l,t][r,b]": frameworks/base cmds/uiautomator AccessibilityNodeInfoDumper, on every
+ * release) into a UiNode tree. androidx UiAutomator's dumper (UiAutomator2 servers) adds hint,
+ * visible-to-user, drawing-order and display-id, which are read when present. Without the hint
+ * attribute an empty field is listed with its hint as its text: TextView.getTextForAccessibility
+ * reports the hint when the text is empty, and the dump does not say so.
  */
 
 /**
