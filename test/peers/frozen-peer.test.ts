@@ -146,9 +146,11 @@ frozen('a lock the peer did not answer in time counts as taken: the holder\'s dr
     const link = l.peer.requests.find((r) => r.method === 'devices.lock')!.connection;
     l.peer.silent = false;
     x.ws.terminate();
-    // Not left locked until the aggregator's link to the peer is cut.
-    const unlock = await until('an unlock sent to the peer', () => l.peer.requests.find((r) => r.method === 'devices.unlock'));
-    assert.equal(unlock, { method: 'devices.unlock', params: { device: PHONE }, connection: link });
+    // Not left locked until the aggregator's link to the peer is cut at the end of the resume grace.
+    // On a loaded machine this lab's 100 ms pings can cut that link first, and the peer then frees
+    // the lock itself: that is not left locked either.
+    const freed = await until('an unlock sent to the peer, or the link holding the lock closed', () => l.peer.requests.find((r) => r.method === 'devices.unlock') ?? (l.peer.closed.includes(link) && 'closed'));
+    if (freed !== 'closed') assert.equal(freed, { method: 'devices.unlock', params: { device: PHONE }, connection: link });
   } finally {
     x.ws.terminate();
   }
