@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 
 import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
@@ -6,7 +5,7 @@ import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
 import { freePort } from './free-port.js';
-import { GoIos, majorVersion, phoneGone, type RealDeviceInfo } from './go-ios.js';
+import { GoIos, majorVersion, phoneGone, type GoIosForward, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
 import { Simctl, type SimulatorInfo } from './simctl.js';
 import { WdaClient } from './wda-client.js';
@@ -144,7 +143,7 @@ export class IosDriver implements Driver {
   private openPhone(info: RealDeviceInfo): IosDevice {
     const devicePort = this.options.deviceWdaPort ?? 8100;
     const control = new RealDeviceControl(this.goIos, info.id, info.version);
-    let forward: ChildProcess | undefined;
+    let forward: GoIosForward | undefined;
     let client: WdaClient | undefined;
     let linked = false;
     const log = this.options.log ?? ((m: string) => process.stderr.write(`mobilebridge: ${m}\n`));
@@ -179,9 +178,10 @@ export class IosDriver implements Driver {
       const port = await freePort();
       const child = this.goIos.forward(info.id, port, mjpegPort);
       try {
-        await waitForPort(port, child, 3000, signal);
+        await waitForPort(port, child, 3000, label, signal);
       } catch (err) {
         child.kill();
+        if (err instanceof ToolError) throw err;
         throw new ToolError('UNSUPPORTED', `\`ios forward ${port} ${mjpegPort} --udid=${info.id}\` did not open: ${(err as Error).message}`);
       }
       return { host: '127.0.0.1', port, label, release: () => child.kill() };
@@ -190,12 +190,19 @@ export class IosDriver implements Driver {
   }
 }
 
+/** A forward that ended on its own: a phone go-ios no longer finds is gone; anything else is quoted. */
+function forwardEnded(forward: GoIosForward, label: string, what: string): ToolError {
+  const { gone, why } = forward.outcome();
+  if (gone) return phoneGone(label);
+  return new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} ended (exit code ${forward.ended}: ${why}); ${what}`);
+}
+
 /** Resolves once something accepts connections on the loopback port (the forward is up). */
-async function waitForPort(port: number, child: ChildProcess, waitMs: number, signal?: AbortSignal): Promise<void> {
+async function waitForPort(port: number, forward: GoIosForward, waitMs: number, label: string, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + waitMs;
   for (;;) {
     if (signal?.aborted) throw signal.reason;
-    if (child.exitCode !== null) throw new Error(`it exited with code ${child.exitCode}`);
+    if (forward.ended !== undefined) throw forwardEnded(forward, label, 'video cannot be forwarded; try again');
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.destroy();
@@ -209,11 +216,11 @@ async function waitForPort(port: number, child: ChildProcess, waitMs: number, si
   }
 }
 
-async function waitForWda(client: WdaClient, forward: ChildProcess, waitMs: number, label: string, hint: string, signal?: AbortSignal): Promise<void> {
+async function waitForWda(client: WdaClient, forward: GoIosForward, waitMs: number, label: string, hint: string, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + waitMs;
   while (Date.now() < until) {
     if (signal?.aborted) throw signal.reason;
-    if (forward.exitCode !== null) throw new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} exited (code ${forward.exitCode}); is the iPhone still connected and trusted? ${hint}`);
+    if (forward.ended !== undefined) throw forwardEnded(forward, label, hint);
     try {
       await client.status(signal);
       return;
