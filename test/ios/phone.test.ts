@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { writeIpa } from '../harness/ipa-builder.js';
 import { find, makeRig, PHONE_UDID } from './rig.js';
 
 test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent through `ios forward`', async () => {
@@ -33,17 +34,40 @@ test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent thro
   }
 });
 
-test('iOS 16 needs no tunnel; WebDriverAgent not running on the phone names `ios runwda`', async () => {
+test('iOS 16 needs no tunnel; WebDriverAgent not running and no runner installed: says so, and how to start one', async () => {
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false }, wdaDown: true, driver: { forwardWaitMs: 600 } });
   try {
     assert.ok((await rig.call('mobile_list_apps')).apps.length > 0);
     const r = await rig.call('mobile_take_screenshot');
     assert.is(r.code, 'UNSUPPORTED');
     assert.match(r.message, /WebDriverAgent is not running on iPhone iPhone14,5/);
-    assert.match(r.message, new RegExp(`ios runwda --udid=${PHONE_UDID}`));
+    assert.match(r.message, /WebDriverAgentRunner is not installed on it/);
+    assert.match(r.message, `ios runwda --bundleid=<its bundle id> --testrunnerbundleid=<its bundle id> --xctestconfig=WebDriverAgentRunner.xctest --udid=${PHONE_UDID}`);
   } finally {
     await rig.close();
   }
 });
+
+// go-ios cmd_device_testing.go runWDACommand: without flags `ios runwda` runs com.facebook.WebDriverAgentRunner.xctrunner,
+// which a runner signed for one's own team is not (Xcode needs a bundle id the team can register).
+for (const [runner, command] of [
+  ['com.facebook.WebDriverAgentRunner.xctrunner', `ios runwda --udid=${PHONE_UDID}\``],
+  ['com.acme.WebDriverAgentRunner.xctrunner', `ios runwda --bundleid=com.acme.WebDriverAgentRunner.xctrunner --testrunnerbundleid=com.acme.WebDriverAgentRunner.xctrunner --xctestconfig=WebDriverAgentRunner.xctest --udid=${PHONE_UDID}\``],
+] as const) {
+  test(`WebDriverAgent not running, runner installed as ${runner}: the exact \`ios runwda\` for it (iOS 17: with the tunnel)`, async () => {
+    const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true }, wdaDown: true, driver: { forwardWaitMs: 600 } });
+    try {
+      const ipa = writeIpa(rig.dir, { bundleId: runner, name: 'WebDriverAgentRunner-Runner', version: '1.0' });
+      assert.is((await rig.call('mobile_install_app', { path: ipa })).status, 'success');
+      const r = await rig.call('mobile_take_screenshot');
+      assert.is(r.code, 'UNSUPPORTED');
+      assert.match(r.message, `WebDriverAgentRunner is installed as ${runner}: start it with \``);
+      assert.match(r.message, command);
+      assert.match(r.message, 'while `sudo ios tunnel start` runs');
+    } finally {
+      await rig.close();
+    }
+  });
+}
 
 test.run();

@@ -78,12 +78,16 @@ export function unqueriedPhone(udid: string, why: string): RealDeviceInfo {
   return { kind: 'device', id: udid, os: 'iOS', model: 'unknown', version: '', state: 'unauthorized', message: `iPhone ${udid} could not be queried (${why}): ${TRUST_FIX}` };
 }
 
+/**
+ * Until go-ios 1.0.178 (installationproxy.go, #602 "make AppInfo a map") an app was a Go struct, so `ios apps`
+ * printed every field, "" where the app has none (CFBundleDisplayName is often missing): empty means absent.
+ */
 export function parseGoIosApps(json: string): InstalledApp[] {
   return parseToolJson(AppList, json, 'ios apps')
     .map((a) => ({
       package: a.CFBundleIdentifier,
-      name: a.CFBundleDisplayName ?? a.CFBundleName ?? a.CFBundleIdentifier,
-      version: a.CFBundleShortVersionString ?? a.CFBundleVersion ?? '',
+      name: a.CFBundleDisplayName || a.CFBundleName || a.CFBundleIdentifier,
+      version: a.CFBundleShortVersionString || a.CFBundleVersion || '',
       installed: true,
     }))
     .sort((a, b) => a.package.localeCompare(b.package));
@@ -150,6 +154,10 @@ export function goIosError(result: CommandResult): string {
   const describe = (e: LogEntry) => [e.msg, e.err].filter(Boolean).join(': ');
   const failure = [...entries].reverse().find((e) => FAILURE_LEVELS.has(e.level) && describe(e));
   if (failure) return describe(failure);
+  // A Go crash prints "panic: <why>" (or the runtime's "fatal error: <why>") and then a goroutine stack
+  // whose last line is a source path: the why is what to quote.
+  const crash = plain.find((l) => /^(panic|fatal error): /.test(l));
+  if (crash) return `go-ios crashed (${crash})`;
   if (plain.length) return plain[plain.length - 1];
   const last = [...entries].reverse().find((e) => describe(e));
   return last ? describe(last) : `exit code ${result.code}`;
@@ -174,9 +182,28 @@ export class GoIos {
 
   private async ok(udid: string, args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     const r = await this.run([...args, `--udid=${udid}`], signal, timeoutMs);
-    if (phoneDetached(r)) throw phoneGone(`iPhone ${udid}`);
+    if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${goIosError(r)}`);
     return r.stdout;
+  }
+
+  /**
+   * A phone unplugged while a command runs makes go-ios fail with whatever the broken connection gave
+   * ("failed writing: EOF" from zipconduit, "browsing user apps failed: EOF" from the plist codec), never
+   * "Device not found", which is only said when the command starts. So after a failure, usbmuxd's list
+   * tells whether the phone is still there: if not, that is the answer, not the text of the failure.
+   */
+  private async throwIfGone(udid: string, failed: CommandResult, signal?: AbortSignal): Promise<void> {
+    if (phoneDetached(failed)) throw phoneGone(`iPhone ${udid}`);
+    const attached = await this.run(['list'], signal, 20_000);
+    if (attached.code !== 0) return; // usbmuxd itself unreachable: the failure's own text says more
+    let listed: string[];
+    try {
+      listed = parseUdidList(attached.stdout);
+    } catch {
+      return;
+    }
+    if (!listed.includes(udid)) throw phoneGone(`iPhone ${udid}`);
   }
 
   /**
@@ -213,7 +240,7 @@ export class GoIos {
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
-    if (phoneDetached(r)) throw phoneGone(`iPhone ${udid}`);
+    if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `${udid} refused to install ${path}: ${goIosError(r)} (a device needs an .ipa or .app signed for it)`);
   }
 
@@ -245,11 +272,43 @@ export class GoIos {
   }
 
   /** Starts `ios forward <hostPort> <devicePort>`, which keeps running until killed; the caller owns the process. */
-  forward(udid: string, hostPort: number, devicePort: number): ChildProcess {
-    const child = spawn(this.executable, ['forward', String(hostPort), String(devicePort), `--udid=${udid}`], { stdio: 'ignore' });
-    child.on('error', () => {
-      // Reported by the caller when WebDriverAgent stays unreachable through the forward.
+  forward(udid: string, hostPort: number, devicePort: number): GoIosForward {
+    return new GoIosForward(spawn(this.executable, ['forward', String(hostPort), String(devicePort), `--udid=${udid}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  }
+}
+
+/**
+ * A running `ios forward`. It only ends on its own when it could not start (main.go startForwarding:
+ * "failed to forward port" when the host port is taken, as go-ios listens on 0.0.0.0 while the port was
+ * chosen free on 127.0.0.1; cli_device_resolution.go: "Device not found" when the phone left), and its
+ * log says which: kept so the caller can tell a gone phone from a port clash.
+ */
+export class GoIosForward {
+  private log = '';
+  /** Exit code once the process ended and its log is complete (-1 when it could not be started). */
+  ended: number | undefined;
+
+  constructor(private readonly child: ChildProcess) {
+    child.stderr?.on('data', (b: Buffer) => {
+      this.log = (this.log + b.toString('utf8')).slice(-16_384);
     });
-    return child;
+    child.on('error', (err) => {
+      // Reported by the caller when WebDriverAgent stays unreachable through the forward.
+      this.log += `${err.message}\n`;
+      this.ended ??= -1;
+    });
+    child.on('close', (code) => {
+      this.ended ??= code ?? -1;
+    });
+  }
+
+  kill(): void {
+    this.child.kill();
+  }
+
+  /** Why it ended, from its log; `gone` when go-ios said the phone is not attached. */
+  outcome(): { gone: boolean; why: string } {
+    const result = { stdout: '', stderr: this.log, code: this.ended ?? -1 };
+    return { gone: phoneDetached(result), why: goIosError(result) };
   }
 }

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 
 import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
@@ -6,7 +5,7 @@ import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
 import { freePort } from './free-port.js';
-import { GoIos, majorVersion, phoneGone, type RealDeviceInfo } from './go-ios.js';
+import { GoIos, majorVersion, phoneGone, type GoIosForward, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
 import { Simctl, type SimulatorInfo } from './simctl.js';
 import { WdaClient } from './wda-client.js';
@@ -144,13 +143,23 @@ export class IosDriver implements Driver {
   private openPhone(info: RealDeviceInfo): IosDevice {
     const devicePort = this.options.deviceWdaPort ?? 8100;
     const control = new RealDeviceControl(this.goIos, info.id, info.version);
-    let forward: ChildProcess | undefined;
+    let forward: GoIosForward | undefined;
     let client: WdaClient | undefined;
     let linked = false;
     const log = this.options.log ?? ((m: string) => process.stderr.write(`mobilebridge: ${m}\n`));
+    const tunnel = majorVersion(info.version) >= 17 ? ' while `sudo ios tunnel start` runs' : '';
+    const reach = `mobilebridge reaches it with \`ios forward <port> ${devicePort} --udid=${info.id}\``;
     const hint =
-      `Install WebDriverAgentRunner on the iPhone (build it once with Xcode for your team) and start it with \`ios runwda --udid=${info.id}\`` +
-      `${majorVersion(info.version) >= 17 ? ' while `sudo ios tunnel start` runs' : ''}; mobilebridge reaches it with \`ios forward <port> ${devicePort} --udid=${info.id}\``;
+      `Install WebDriverAgentRunner on the iPhone (build it once with Xcode for your team) and start it with \`ios runwda --udid=${info.id}\`${tunnel} ` +
+      `(adding --bundleid=<id> --testrunnerbundleid=<id> --xctestconfig=WebDriverAgentRunner.xctest when it was signed under a bundle id of your own); ${reach}`;
+    // Once WDA is found missing, the installed runner (if any) turns the hint into the exact command.
+    const runnerHint = async (signal?: AbortSignal): Promise<string> => {
+      const apps = await this.goIos.apps(info.id, signal).catch(() => undefined);
+      if (!apps) return hint;
+      const runner = installedRunner(apps.map((a) => a.package));
+      if (!runner) return `WebDriverAgentRunner is not installed on it (no *.xctrunner app in \`ios apps\`): build and install it once with Xcode for your team, then start it with ${runwdaCommand(info.id, '<its bundle id>')}${tunnel}; ${reach}`;
+      return `WebDriverAgentRunner is installed as ${runner}: start it with ${runwdaCommand(info.id, runner)}${tunnel}; ${reach}`;
+    };
     const label = `iPhone ${info.model} (${info.id})`;
 
     // The URL is only known once the forward's host port is chosen; the endpoint's client is swapped in then.
@@ -166,7 +175,7 @@ export class IosDriver implements Driver {
         forward = this.goIos.forward(info.id, port, devicePort);
         client = new WdaClient(`http://127.0.0.1:${port}`, { deviceLabel: label, startHint: hint });
         endpoint.use(client);
-        await waitForWda(client, forward, this.options.forwardWaitMs ?? 10_000, label, hint, signal);
+        await waitForWda(client, forward, this.options.forwardWaitMs ?? 10_000, label, hint, runnerHint, signal);
         if (linked) log(`${label}: device reconnected, forwarding restarted (127.0.0.1:${port} → ${devicePort})`);
         linked = true;
       },
@@ -179,9 +188,10 @@ export class IosDriver implements Driver {
       const port = await freePort();
       const child = this.goIos.forward(info.id, port, mjpegPort);
       try {
-        await waitForPort(port, child, 3000, signal);
+        await waitForPort(port, child, 3000, label, signal);
       } catch (err) {
         child.kill();
+        if (err instanceof ToolError) throw err;
         throw new ToolError('UNSUPPORTED', `\`ios forward ${port} ${mjpegPort} --udid=${info.id}\` did not open: ${(err as Error).message}`);
       }
       return { host: '127.0.0.1', port, label, release: () => child.kill() };
@@ -190,12 +200,19 @@ export class IosDriver implements Driver {
   }
 }
 
+/** A forward that ended on its own: a phone go-ios no longer finds is gone; anything else is quoted. */
+function forwardEnded(forward: GoIosForward, label: string, what: string): ToolError {
+  const { gone, why } = forward.outcome();
+  if (gone) return phoneGone(label);
+  return new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} ended (exit code ${forward.ended}: ${why}); ${what}`);
+}
+
 /** Resolves once something accepts connections on the loopback port (the forward is up). */
-async function waitForPort(port: number, child: ChildProcess, waitMs: number, signal?: AbortSignal): Promise<void> {
+async function waitForPort(port: number, forward: GoIosForward, waitMs: number, label: string, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + waitMs;
   for (;;) {
     if (signal?.aborted) throw signal.reason;
-    if (child.exitCode !== null) throw new Error(`it exited with code ${child.exitCode}`);
+    if (forward.ended !== undefined) throw forwardEnded(forward, label, 'video cannot be forwarded; try again');
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.destroy();
@@ -209,11 +226,29 @@ async function waitForPort(port: number, child: ChildProcess, waitMs: number, si
   }
 }
 
-async function waitForWda(client: WdaClient, forward: ChildProcess, waitMs: number, label: string, hint: string, signal?: AbortSignal): Promise<void> {
+/**
+ * `ios runwda` without flags runs com.facebook.WebDriverAgentRunner.xctrunner with WebDriverAgentRunner.xctest
+ * (go-ios cmd_device_testing.go runWDACommand); a runner signed for another team has its own bundle id, and
+ * then all three must be given.
+ */
+const GO_IOS_DEFAULT_RUNNER = 'com.facebook.WebDriverAgentRunner.xctrunner';
+
+function runwdaCommand(udid: string, runner: string): string {
+  if (runner === GO_IOS_DEFAULT_RUNNER) return `\`ios runwda --udid=${udid}\``;
+  return `\`ios runwda --bundleid=${runner} --testrunnerbundleid=${runner} --xctestconfig=WebDriverAgentRunner.xctest --udid=${udid}\``;
+}
+
+/** The WebDriverAgent runner among installed bundle ids (Xcode names a UI test runner <test bundle id>.xctrunner). */
+function installedRunner(bundleIds: string[]): string | undefined {
+  const runners = bundleIds.filter((id) => id.endsWith('.xctrunner'));
+  return runners.find((id) => id === GO_IOS_DEFAULT_RUNNER) ?? runners.find((id) => /WebDriverAgent/i.test(id)) ?? runners[0];
+}
+
+async function waitForWda(client: WdaClient, forward: GoIosForward, waitMs: number, label: string, hint: string, missingHint: (signal?: AbortSignal) => Promise<string>, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + waitMs;
   while (Date.now() < until) {
     if (signal?.aborted) throw signal.reason;
-    if (forward.exitCode !== null) throw new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} exited (code ${forward.exitCode}); is the iPhone still connected and trusted? ${hint}`);
+    if (forward.ended !== undefined) throw forwardEnded(forward, label, hint);
     try {
       await client.status(signal);
       return;
@@ -222,5 +257,5 @@ async function waitForWda(client: WdaClient, forward: ChildProcess, waitMs: numb
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: nothing answered through the go-ios forward at ${client.baseUrl} within ${waitMs} ms. ${hint}`);
+  throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: nothing answered through the go-ios forward at ${client.baseUrl} within ${waitMs} ms. ${await missingHint(signal)}`);
 }

@@ -102,6 +102,26 @@ function listedApps(text: string): (InstalledApp & { system: boolean })[] {
  */
 const SIMULATOR_GONE = /Unable to lookup in current state: (Shutdown|Shutting Down)|^Invalid device: /m;
 
+/**
+ * xcrun refuses every tool, simctl included, in two states a Mac reaches by itself: an Xcode installed or
+ * updated whose license was never accepted (exit 69, "Agreeing to the Xcode/iOS license requires admin
+ * privileges, please run “sudo xcodebuild -license” and then retry this command."; before Xcode 9 "…please
+ * re-run as root via sudo."), and a developer directory that is gone, typically the Command Line Tools
+ * after a macOS upgrade ("xcrun: error: invalid active developer path (…), missing xcrun at: …").
+ * Either hides every simulator; said as such, with the fix, instead of an INTERNAL listing failure.
+ */
+function unusableXcode(result: CommandResult): string | undefined {
+  if (result.code === 0) return undefined;
+  if (/Xcode\/iOS license|Xcode license agreement/i.test(result.stderr)) {
+    return `Xcode's license has not been accepted, so xcrun runs no developer tool (xcrun: ${lastLine(result.stderr)}): run \`sudo xcodebuild -license accept\` (or open Xcode once and agree), then repeat the call`;
+  }
+  const path = /invalid active developer path \(([^)]*)\)/.exec(result.stderr);
+  if (path) {
+    return `the selected developer directory ${path[1]} is missing (xcrun: ${lastLine(result.stderr)}), so iOS simulators cannot be driven: ${XCODE_FIX}`;
+  }
+  return undefined;
+}
+
 /** `xcrun simctl …` with a deadline; every failure names the simulator and quotes simctl. */
 export class Simctl {
   constructor(private readonly xcrun = 'xcrun', private readonly timeoutMs = 60_000) {}
@@ -112,6 +132,8 @@ export class Simctl {
       if (/unable to find utility "simctl"/.test(result.stderr)) {
         throw new ToolError('UNSUPPORTED', `Xcode is not selected (only the Command Line Tools are): ${XCODE_FIX}`);
       }
+      const unusable = unusableXcode(result);
+      if (unusable) throw new ToolError('UNSUPPORTED', unusable);
       // Every verb but list names the simulator second; one shut down or deleted since it was listed is gone, not broken.
       if (result.code !== 0 && args[0] !== 'list' && args[1] && SIMULATOR_GONE.test(result.stderr)) {
         throw new ToolError('DEVICE_NOT_FOUND', `simulator ${args[1]} is no longer running (simctl: ${lastLine(result.stderr)}): boot it again (\`xcrun simctl boot ${args[1]}\`, or open it in Simulator), then repeat the call`);
