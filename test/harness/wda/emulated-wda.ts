@@ -37,7 +37,10 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
-  /** FBConfiguration.snapshotMaxDepth: process-wide, so it outlives sessions, as in WDA. */
+  /**
+   * FBConfiguration.snapshotMaxDepth: process-wide, but every POST /session puts it back to 50
+   * (FBSessionCommands.m applyConfigurationFromCapabilities → FBConfiguration.m resetSessionSettings).
+   */
   snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
   /**
    * The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then, and
@@ -170,6 +173,8 @@ export class EmulatedWda {
         }
         this.sessionId = randomUUID().toUpperCase();
         this.sessionsCreated++;
+        // resetSessionSettings: the MJPEG settings are process-level defaults it leaves alone.
+        this.snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
         // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
         return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       }
