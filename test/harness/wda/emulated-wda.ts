@@ -55,6 +55,8 @@ export class EmulatedWda {
   readonly keysTappedToDismiss: string[] = [];
 
   readonly simulator: boolean;
+  /** A build before 2024: its routing (RoutingHTTPServer) and its /wda/screen differ from 16.7.0's. */
+  private readonly older: boolean;
   private readonly vendorId = randomUUID().toUpperCase();
 
   constructor(
@@ -63,6 +65,7 @@ export class EmulatedWda {
   ) {
     this.scale = options.scale ?? device.scale;
     this.simulator = options.simulator ?? true;
+    this.older = Boolean(options.before2024 || options.legacy);
     this.mjpeg = new EmulatedMjpegServer(device);
   }
 
@@ -131,7 +134,7 @@ export class EmulatedWda {
         path = m[2] ?? '';
         // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
         // "unknown command" whatever the session id; only a known one checks it (FBRoute.m decorateRequest).
-        if (!knownRoute(method, path)) throw unhandled(url);
+        if (!knownRoute(method, path)) throw unhandled(url, this.older);
         if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
       }
       const value = await this.route(method, path, url, body, Boolean(m));
@@ -186,10 +189,9 @@ export class EmulatedWda {
         return null;
       case 'GET /wda/screen': {
         // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.
-        const old = this.options.before2024 || this.options.legacy;
-        if (old && !inSession) break;
+        if (this.older && !inSession) break;
         const points = { width: d.size.width / this.scale, height: d.size.height / this.scale };
-        return { ...(old ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
+        return { ...(this.older ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
       }
       case 'GET /wda/locked':
         // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
@@ -204,7 +206,8 @@ export class EmulatedWda {
       case 'GET /wda/device/info':
         return deviceInfoDocument(this.options.name ?? 'iPhone', this.vendorId, d.darkMode, this.simulator);
       case 'GET /wda/activeAppInfo':
-        return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: {} };
+        // FBCustomCommands.m handleActiveAppInfo: name is the app element's identifier; an app WDA did not launch has no arguments.
+        return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: { args: [], env: {} } };
       case 'GET /screenshot':
         return (await d.screenPng()).png.toString('base64');
       case 'GET /orientation':
@@ -236,7 +239,7 @@ export class EmulatedWda {
         return this.sourceTree();
       }
     }
-    if (!inSession) throw unhandled(url);
+    if (!inSession) throw unhandled(url, this.older);
     switch (key) {
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
@@ -323,7 +326,7 @@ export class EmulatedWda {
     }
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
-    throw unhandled(url);
+    throw unhandled(url, this.older);
   }
 
   /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */
@@ -395,7 +398,6 @@ export class EmulatedWda {
     await this.device.clearText(this.ctx());
     return null;
   }
-
 }
 
 /** Element uuids this emulation hands out for the focused field. */
