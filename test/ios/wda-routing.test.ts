@@ -64,4 +64,22 @@ test('/wda/activeAppInfo carries the process arguments WDA knows: none for an ap
   }
 });
 
+test('answers are NSJSONSerialization\'s pretty-printed JSON with "/" escaped, under FBWebServer.m\'s default headers', async () => {
+  const rig = await makeRig();
+  try {
+    const r = await fetch(`${rig.wda.url}/wda/nope`);
+    assert.equal(
+      [r.headers.get('content-type'), r.headers.get('server'), r.headers.get('access-control-allow-origin'), r.headers.get('access-control-allow-headers')],
+      ['application/json;charset=UTF-8', 'WebDriverAgent/1.0', '*', 'Content-Type, X-Requested-With'],
+    );
+    const text = await r.text();
+    assert.ok(text.startsWith('{\n  "value" : {\n'), text);
+    assert.ok(text.includes('"message" : "Unhandled endpoint: \\/wda\\/nope with parameters'), text);
+    // The driver reads such answers: a screenshot's base64 is full of escaped slashes.
+    assert.equal((await rig.call('mobile_take_screenshot')).dimensions, { width: rig.device.size.width, height: rig.device.size.height });
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

@@ -8,7 +8,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
-import { deviceInfoDocument, statusDocument } from './wda-documents.js';
+import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
@@ -155,8 +155,8 @@ export class EmulatedWda {
   }
 
   private send(res: http.ServerResponse, status: number, payload: Json): void {
-    const text = JSON.stringify(payload);
-    res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text), server: 'WebDriverAgent/1.0' });
+    const text = wdaJson(payload);
+    res.writeHead(status, { ...WDA_HEADERS, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 
