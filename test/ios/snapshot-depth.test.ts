@@ -83,4 +83,27 @@ test('a raised snapshotMaxDepth setting lists the deep button, and the limit rea
   }
 });
 
+test('a raised snapshotMaxDepth lasts one WDA session: after another client opens one, the depth is 50 again and the listing says so', async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 55);
+    await rig.call('mobile_list_elements_on_screen');
+    const { sessionId } = (await (await fetch(`${rig.wda.url}/status`)).json()) as { sessionId: string };
+    await fetch(`${rig.wda.url}/session/${sessionId}/appium/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { snapshotMaxDepth: 60 } }) });
+    assert.ok(((await rig.call('mobile_list_elements_on_screen')).elements as { text: string }[]).some((e) => e.text === 'Deep'));
+
+    // Another client (an Appium run) opens its own session: WDA ends ours and resets its session settings.
+    const created = await fetch(`${rig.wda.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ capabilities: {} }) });
+    assert.is(created.status, 200);
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.not.ok((r.elements as { text: string }[]).some((e) => e.text === 'Deep'), 'cut again at 50 levels');
+    assert.match(String(r.note), /snapshotMaxDepth 50\b/);
+    assert.match(String(r.note), /until a new WebDriverAgent session starts, which puts it back to 50/);
+    assert.is(rig.wda.sessionsCreated, 3, 'ours, the other client\'s, ours again');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

@@ -13,6 +13,8 @@ export interface MjpegSettings {
 export const MJPEG_DEFAULTS: MjpegSettings = { mjpegServerFramerate: 10, mjpegServerScreenshotQuality: 25, mjpegScalingFactor: 100 };
 
 const MAX_FPS = 60;
+const FAILURE_BACKOFF_MIN_MS = 1000;
+const FAILURE_BACKOFF_MAX_MS = 10_000;
 
 /*
  * WebDriverAgent's MJPEG server (appium/WebDriverAgent WebDriverAgentLib/Utilities/FBMjpegServer.m),
@@ -23,13 +25,20 @@ const MAX_FPS = 60;
  *     picture as `--BoundaryString\r\nContent-type: image/jpeg\r\nContent-Length: N\r\n\r\n<N bytes>\r\n\r\n`
  *     (builds before WebDriverAgent b4704daf, November 2023, said `image/jpg`);
  *   - one screenshot per tick at mjpegServerFramerate (0 or above 60 means 60), JPEG at
- *     mjpegServerScreenshotQuality, scaled by mjpegScalingFactor %; a screenshot that fails is skipped
- *     (WDA logs it and waits for the next tick); nothing is taken while no client listens.
+ *     mjpegServerScreenshotQuality, scaled by mjpegScalingFactor %; nothing is taken while no client listens;
+ *   - a screenshot that fails sends nothing, and the next one is taken only after a back-off counted from the
+ *     failed tick's start: FAILURE_BACKOFF_MIN (1 s) << min(consecutive failures, 4), at most FAILURE_BACKOFF_MAX
+ *     (10 s), i.e. 2, 4, 8, 10, 10 s… until one succeeds.
  */
 export class EmulatedMjpegServer {
   readonly settings: MjpegSettings = { ...MJPEG_DEFAULTS };
-  /** Make screenshots fail (the device is locked, XCTest timed out): ticks send nothing. */
+  /** Make screenshots fail (XCTest timed out taking them, FRAME_TIMEOUT 1 s): ticks send nothing. */
   failScreenshots = false;
+  /** Make only the next screenshots fail, this many. */
+  failNextScreenshots = 0;
+  /** The back-offs scheduled after failed screenshots, in ms, in order. */
+  readonly backoffs: number[] = [];
+  private consecutiveFailures = 0;
   partsSent = 0;
   /** The JPEG bytes of the last parts sent, newest last (relays must pass them on unchanged). */
   readonly recent: Buffer[] = [];
@@ -90,19 +99,28 @@ export class EmulatedMjpegServer {
     });
   }
 
-  private schedule(): void {
+  private schedule(delay = 0): void {
     if (!this.server) return;
-    const fps = this.settings.mjpegServerFramerate;
-    const interval = 1000 / (fps === 0 || fps > MAX_FPS ? MAX_FPS : fps);
-    const started = performance.now();
     this.timer = setTimeout(async () => {
-      await this.tick();
-      this.schedule();
-    }, Math.max(0, interval - (performance.now() - started)));
+      const started = performance.now();
+      const interval = await this.tick();
+      this.schedule(Math.max(0, interval - (performance.now() - started)));
+    }, delay);
   }
 
-  private async tick(): Promise<void> {
-    if (this.listening.size === 0 || this.failScreenshots) return;
+  /** One tick of FBMjpegServer.m streamScreenshot; resolves with the time from its start to the next one. */
+  private async tick(): Promise<number> {
+    const fps = this.settings.mjpegServerFramerate;
+    const interval = 1000 / (fps === 0 || fps > MAX_FPS ? MAX_FPS : fps);
+    if (this.listening.size === 0) return interval;
+    if (this.failScreenshots || this.failNextScreenshots > 0) {
+      this.failNextScreenshots = Math.max(0, this.failNextScreenshots - 1);
+      this.consecutiveFailures++;
+      const backoff = Math.min(FAILURE_BACKOFF_MAX_MS, FAILURE_BACKOFF_MIN_MS * 2 ** Math.min(this.consecutiveFailures, 4));
+      this.backoffs.push(backoff);
+      return backoff;
+    }
+    this.consecutiveFailures = 0;
     let jpeg: Buffer;
     try {
       const { png, width } = await this.device.screenPng();
@@ -112,12 +130,13 @@ export class EmulatedMjpegServer {
       if (factor > 0 && factor < 100) image = image.resize({ width: Math.max(1, Math.round((width * factor) / 100)) });
       jpeg = await image.jpeg({ quality }).toBuffer();
     } catch {
-      return;
+      return interval;
     }
     const chunk = Buffer.concat([Buffer.from(`--BoundaryString\r\nContent-type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]);
     for (const socket of this.listening) socket.write(chunk);
     this.partsSent++;
     this.recent.push(jpeg);
     if (this.recent.length > 20) this.recent.shift();
+    return interval;
   }
 }

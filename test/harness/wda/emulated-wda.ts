@@ -8,7 +8,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
-import { deviceInfoDocument, statusDocument } from './wda-documents.js';
+import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
@@ -37,7 +37,10 @@ export class EmulatedWda {
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
-  /** FBConfiguration.snapshotMaxDepth: process-wide, so it outlives sessions, as in WDA. */
+  /**
+   * FBConfiguration.snapshotMaxDepth: process-wide, but every POST /session puts it back to 50
+   * (FBSessionCommands.m applyConfigurationFromCapabilities → FBConfiguration.m resetSessionSettings).
+   */
   snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
   /**
    * The phone's screen is locked (GET /wda/locked); the fake go-ios cannot launch apps then, and
@@ -52,6 +55,8 @@ export class EmulatedWda {
   readonly keysTappedToDismiss: string[] = [];
 
   readonly simulator: boolean;
+  /** A build before 2024: its routing (RoutingHTTPServer) and its /wda/screen differ from 16.7.0's. */
+  private readonly older: boolean;
   private readonly vendorId = randomUUID().toUpperCase();
 
   constructor(
@@ -60,6 +65,7 @@ export class EmulatedWda {
   ) {
     this.scale = options.scale ?? device.scale;
     this.simulator = options.simulator ?? true;
+    this.older = Boolean(options.before2024 || options.legacy);
     this.mjpeg = new EmulatedMjpegServer(device);
   }
 
@@ -128,7 +134,7 @@ export class EmulatedWda {
         path = m[2] ?? '';
         // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
         // "unknown command" whatever the session id; only a known one checks it (FBRoute.m decorateRequest).
-        if (!knownRoute(method, path)) throw unhandled(url);
+        if (!knownRoute(method, path)) throw unhandled(url, this.older);
         if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
       }
       const value = await this.route(method, path, url, body, Boolean(m));
@@ -149,8 +155,8 @@ export class EmulatedWda {
   }
 
   private send(res: http.ServerResponse, status: number, payload: Json): void {
-    const text = JSON.stringify(payload);
-    res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text), server: 'WebDriverAgent/1.0' });
+    const text = wdaJson(payload);
+    res.writeHead(status, { ...WDA_HEADERS, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 
@@ -170,6 +176,8 @@ export class EmulatedWda {
         }
         this.sessionId = randomUUID().toUpperCase();
         this.sessionsCreated++;
+        // resetSessionSettings: the MJPEG settings are process-level defaults it leaves alone.
+        this.snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
         // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
         return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       }
@@ -181,10 +189,9 @@ export class EmulatedWda {
         return null;
       case 'GET /wda/screen': {
         // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.
-        const old = this.options.before2024 || this.options.legacy;
-        if (old && !inSession) break;
+        if (this.older && !inSession) break;
         const points = { width: d.size.width / this.scale, height: d.size.height / this.scale };
-        return { ...(old ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
+        return { ...(this.older ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
       }
       case 'GET /wda/locked':
         // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
@@ -199,7 +206,8 @@ export class EmulatedWda {
       case 'GET /wda/device/info':
         return deviceInfoDocument(this.options.name ?? 'iPhone', this.vendorId, d.darkMode, this.simulator);
       case 'GET /wda/activeAppInfo':
-        return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: {} };
+        // FBCustomCommands.m handleActiveAppInfo: name is the app element's identifier; an app WDA did not launch has no arguments.
+        return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: { args: [], env: {} } };
       case 'GET /screenshot':
         return (await d.screenPng()).png.toString('base64');
       case 'GET /orientation':
@@ -231,7 +239,7 @@ export class EmulatedWda {
         return this.sourceTree();
       }
     }
-    if (!inSession) throw unhandled(url);
+    if (!inSession) throw unhandled(url, this.older);
     switch (key) {
       case 'POST /elements': {
         // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
@@ -318,7 +326,7 @@ export class EmulatedWda {
     }
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
-    throw unhandled(url);
+    throw unhandled(url, this.older);
   }
 
   /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */
@@ -390,7 +398,6 @@ export class EmulatedWda {
     await this.device.clearText(this.ctx());
     return null;
   }
-
 }
 
 /** Element uuids this emulation hands out for the focused field. */

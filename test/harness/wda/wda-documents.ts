@@ -23,3 +23,21 @@ export function deviceInfoDocument(name: string, vendorId: string, dark: boolean
     userInterfaceIdiom: 0, userInterfaceStyle: dark ? 'dark' : 'light', isSimulator: simulator, thermalState: 0,
   };
 }
+
+/**
+ * A response body as FBResponseJSONPayload.m writes it: NSJSONSerialization with NSJSONWritingPrettyPrinted, i.e.
+ * two-space indents, `"key" : value`, and "/" escaped as "\/" (NSJSONWritingWithoutEscapingSlashes is not passed).
+ */
+export function wdaJson(payload: unknown): string {
+  return JSON.stringify(payload, null, 2)
+    .replace(/^(\s*"(?:[^"\\]|\\.)*"): /gm, '$1 : ')
+    .replace(/\//g, '\\/');
+}
+
+/** The headers FBWebServer.m sets on every answer (setDefaultHeader) besides FBResponseJSONPayload.m's Content-Type. */
+export const WDA_HEADERS = {
+  server: 'WebDriverAgent/1.0',
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'Content-Type, X-Requested-With',
+  'content-type': 'application/json;charset=UTF-8',
+};

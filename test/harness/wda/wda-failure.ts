@@ -74,9 +74,12 @@ export function wdaNsError(error: string, status: number, description: string): 
   return new WdaFailure(error, status, `Error Domain=com.facebook.WebDriverAgent Code=1 "${description}" UserInfo={NSLocalizedDescription=${description}}`);
 }
 
-/** Routes of the emulation, session part stripped ("GET /source"); an element's uuid is ":uuid". */
+/**
+ * Routes of the emulation under /session/:id, that part stripped ("GET /source"); an element's uuid is ":uuid".
+ * GET /status and POST /session are registered withoutSession only (FBSessionCommands.m): under a session they are unknown.
+ */
 const ROUTES = new Set([
-  'GET ', 'DELETE ', 'GET /status', 'POST /session', 'GET /wda/screen', 'GET /wda/locked', 'POST /wda/unlock', 'GET /wda/device/info',
+  'GET ', 'DELETE ', 'GET /wda/screen', 'GET /wda/locked', 'POST /wda/unlock', 'GET /wda/device/info',
   'GET /wda/activeAppInfo', 'GET /screenshot', 'GET /orientation', 'POST /orientation', 'GET /window/size', 'GET /source', 'POST /elements',
   'POST /wda/keyboard/dismiss', 'POST /url', 'POST /actions', 'POST /wda/keys', 'GET /element/active', 'POST /wda/pressButton',
   'GET /appium/settings', 'POST /appium/settings', 'POST /wda/apps/launch', 'POST /wda/apps/terminate', 'POST /wda/apps/state',
@@ -87,13 +90,23 @@ export function knownRoute(method: string, path: string): boolean {
   return ROUTES.has(`${method} ${path.replace(/^\/element\/(?!active$)[^/]+/, '/element/:uuid')}`);
 }
 
+/** An NSString as NSDictionary's description prints it: quoted unless a plain word (facebookarchive/WebDriverAgent#1061). */
+const described = (text: string) => (/^[A-Za-z0-9_]+$/.test(text) ? text : JSON.stringify(text));
+
 /**
- * FBUnknownCommands.m unhandledHandler: the request's NSURL, relative to the server ("/wda/foo -- http://127.0.0.1:8100/"),
- * and its route parameters as NSDictionary's description prints them: the catch-all's wildcard, the path without its
- * leading slash, quoted unless it is a plain word (as WDA users have quoted it, e.g. facebookarchive/WebDriverAgent#1061).
+ * FBUnknownCommands.m unhandledHandler: "Unhandled endpoint: <request URL> with parameters <route parameters>".
+ * Since WebDriverAgent 16.7.0 (cd741c5c, FBHTTPServer.m on Network.framework) the URL is the bare path and the
+ * parameters are the query items plus the catch-all's wildcard as one string, keys in NSDictionary's sorted order.
+ * Older builds (RoutingHTTPServer) printed the URL relative to the server ("/wda/foo -- http://127.0.0.1:8100/")
+ * and the wildcards as an array, without the query items.
  */
-export function unhandled(url: URL): WdaFailure {
+export function unhandled(url: URL, older = false): WdaFailure {
   const wildcard = url.pathname.slice(1);
-  const printed = /^[A-Za-z0-9_]+$/.test(wildcard) ? wildcard : JSON.stringify(wildcard);
-  return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.pathname}${url.search} -- ${url.origin}/ with parameters {\n    wildcards =     (\n        ${printed}\n    );\n}`);
+  if (older) {
+    return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.pathname}${url.search} -- ${url.origin}/ with parameters {\n    wildcards =     (\n        ${described(wildcard)}\n    );\n}`);
+  }
+  const params = new Map<string, string>(url.searchParams);
+  params.set('wildcards', wildcard);
+  const lines = [...params.keys()].sort().map((k) => `    ${described(k)} = ${described(params.get(k)!)};\n`);
+  return new WdaFailure('unknown command', 404, `Unhandled endpoint: ${url.pathname} with parameters {\n${lines.join('')}}`);
 }

@@ -49,8 +49,8 @@ function treeRefused(err: WdaError): boolean {
 
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
-/** An MJPEG server that sends nothing this long after the request counts as absent. */
-const MJPEG_FIRST_PICTURE_MS = 3000;
+/** An MJPEG server that sends nothing this long after the request counts as absent; one that answered gets longer (mjpeg-stream.ts). */
+const MJPEG_WAIT = { firstPictureMs: 3000, answeredMs: 10_000 };
 
 /** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
@@ -91,7 +91,7 @@ export class IosDevice implements DeviceHandle {
     const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
     const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY };
     await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
-    return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_FIRST_PICTURE_MS);
+    return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT);
   }
 
   listApps(ctx: CallContext): Promise<InstalledApp[]> {

@@ -39,6 +39,11 @@ export class MjpegParser {
   private buffer: Buffer = Buffer.alloc(0);
   private headerDone = false;
 
+  /** The stream's HTTP header came: WDA's MJPEG server is there, whether or not a picture follows. */
+  get answered(): boolean {
+    return this.headerDone;
+  }
+
   /** Feeds bytes; returns the pictures completed by them. Throws on anything that is not WDA's framing. */
   push(chunk: Buffer): Buffer[] {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
@@ -87,10 +92,22 @@ export interface MjpegTarget {
   release?(): void;
 }
 
+/** How long `open` waits for WDA's MJPEG server. */
+export interface MjpegWait {
+  /** For the first picture while the server has not even sent its HTTP header: then it is likely not there. */
+  firstPictureMs: number;
+  /**
+   * For the first picture once the header came. WDA writes the header at once but takes the pictures on its
+   * own clock, and after a failed screenshot (XCTest gives it FRAME_TIMEOUT, 1 s) it waits 2 s, then 4 s, 8 s
+   * before trying again (FBMjpegServer.m FAILURE_BACKOFF_MIN/MAX): a first picture 6–7 s late is a live server.
+   */
+  answeredMs: number;
+}
+
 /**
  * WDA's MJPEG server as a VideoStream of `jpeg` packets. The server starts sending only after the
  * client wrote something, so a request line goes out first; `open` resolves with the first picture,
- * and throws when nothing (or something else) answers within `firstPictureMs`.
+ * and throws when nothing (or something else) answers, or no picture comes, within `wait`.
  */
 export class MjpegStream implements VideoStream {
   readonly codec = 'jpeg';
@@ -105,7 +122,7 @@ export class MjpegStream implements VideoStream {
     private readonly target: MjpegTarget,
   ) {}
 
-  static open(target: MjpegTarget, firstPictureMs: number): Promise<MjpegStream> {
+  static open(target: MjpegTarget, wait: MjpegWait): Promise<MjpegStream> {
     const where = `WebDriverAgent's MJPEG server of ${target.label} at ${target.host}:${target.port}`;
     return new Promise((resolve, reject) => {
       const socket = connect({ host: target.host, port: target.port });
@@ -121,17 +138,28 @@ export class MjpegStream implements VideoStream {
           reject(new ToolError('UNSUPPORTED', `${where} ${message}`));
         } else stream.end(new Error(`${where} ${message}`));
       };
-      const timer = setTimeout(() => fail(`sent no picture within ${firstPictureMs} ms (does this WebDriverAgent build have the MJPEG server, on the expected port?)`), firstPictureMs);
+      const opened = performance.now();
+      let timer = setTimeout(() => fail(`sent nothing within ${wait.firstPictureMs} ms (does this WebDriverAgent build have the MJPEG server, on the expected port?)`), wait.firstPictureMs);
+      const answered = () => {
+        clearTimeout(timer);
+        const left = Math.max(0, wait.answeredMs - (performance.now() - opened));
+        timer = setTimeout(
+          () => fail(`answered but sent no picture within ${wait.answeredMs} ms: WebDriverAgent could not take a screenshot (it retries after 2, 4, 8 s; its log says why, e.g. "Cannot take a screenshot within 1000 ms timeout")`),
+          left,
+        );
+      };
       socket.setNoDelay(true);
       socket.once('connect', () => socket.write(`GET / HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\n\r\n`));
       socket.on('data', (chunk: Buffer) => {
         let pictures: Buffer[];
+        const before = parser.answered;
         try {
           pictures = parser.push(chunk);
         } catch (err) {
           fail(`broke its framing: ${(err as Error).message}`);
           return;
         }
+        if (!before && parser.answered && !settled && !pictures.length) answered();
         for (const jpeg of pictures) stream.add(jpeg);
         if (pictures.length && !settled) {
           settled = true;

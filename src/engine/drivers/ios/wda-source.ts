@@ -172,7 +172,8 @@ export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
 
 /**
  * WebDriverAgent snapshots the app with XCTest's maxDepth parameter (FBConfiguration.m snapshotMaxDepth,
- * 50 unless a client changed it through /appium/settings). maxDepth counts levels with the application
+ * 50 unless a client changed it through /appium/settings since the last POST /session, which resets it:
+ * FBConfiguration.m resetSessionSettings). maxDepth counts levels with the application
  * as level 1 (WDA asks for maxDepth 1 to get an element without children, FBXCAXClientProxy.m), so the
  * nodes on level maxDepth come back without their children, and dictionaryForElement then leaves the
  * `children` key out exactly as it does for a real leaf. A cut node cannot be told from a leaf: a tree
@@ -203,7 +204,7 @@ export function depthCutNote(root: WdaNode, maxDepth: number): string | undefine
   return (
     `the accessibility tree reaches WebDriverAgent's snapshot depth limit (snapshotMaxDepth ${maxDepth} levels): ` +
     `elements nested deeper are cut off and not listed, so a missing element may just be too deep. ` +
-    `Raising WebDriverAgent's snapshotMaxDepth setting (POST /session/:id/appium/settings {"settings": {"snapshotMaxDepth": 60}}) lists them; ` +
-    `XCTest often refuses snapshots above about 62 levels`
+    `Raising WebDriverAgent's snapshotMaxDepth setting (POST /session/:id/appium/settings {"settings": {"snapshotMaxDepth": 60}}) lists them ` +
+    `until a new WebDriverAgent session starts, which puts it back to ${WDA_DEFAULT_SNAPSHOT_MAX_DEPTH}; XCTest often refuses snapshots above about 62 levels`
   );
 }
