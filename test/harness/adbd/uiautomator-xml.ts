@@ -10,23 +10,7 @@ export function uiautomatorXml(root: UiNode, rotation: number): string {
   const write = (n: UiNode, index: number) => {
     const { x, y, width, height } = n.bounds;
     const attrs: [string, string][] = [
-      ['index', String(index)],
-      ['text', n.text],
-      ['resource-id', n.resourceId ?? ''],
-      ['class', n.className ?? 'android.view.View'],
-      ['package', n.package ?? ''],
-      ['content-desc', n.label ?? ''],
-      ['checkable', String(Boolean(n.checkable))],
-      ['checked', String(Boolean(n.checked))],
-      ['clickable', String(Boolean(n.clickable))],
-      ['enabled', String(n.enabled)],
-      ['focusable', String(Boolean(n.focusable || n.editable))],
-      ['focused', String(Boolean(n.focused))],
-      ['scrollable', String(Boolean(n.scrollable))],
-      ['long-clickable', 'false'],
-      ['password', String(Boolean(n.password))],
-      ['selected', String(Boolean(n.selected))],
-      ['bounds', `[${x},${y}][${x + width},${y + height}]`],
+      ...dumperAttributes(n, index, n.text, `[${x},${y}][${x + width},${y + height}]`),
       ['drawing-order', String(index)],
       ['hint', n.hint ?? ''],
       ['display-id', '0'],
@@ -44,6 +28,29 @@ export function uiautomatorXml(root: UiNode, rotation: number): string {
   write(root, 0);
   parts.push('</hierarchy>');
   return parts.join('');
+}
+
+/** The seventeen attributes both dumpers write, in AccessibilityNodeInfoDumper's order. */
+function dumperAttributes(n: UiNode, index: number, text: string, bounds: string): [string, string][] {
+  return [
+    ['index', String(index)],
+    ['text', text],
+    ['resource-id', n.resourceId ?? ''],
+    ['class', n.className ?? 'android.view.View'],
+    ['package', n.package ?? ''],
+    ['content-desc', n.label ?? ''],
+    ['checkable', String(Boolean(n.checkable))],
+    ['checked', String(Boolean(n.checked))],
+    ['clickable', String(Boolean(n.clickable))],
+    ['enabled', String(n.enabled)],
+    ['focusable', String(Boolean(n.focusable || n.editable))],
+    ['focused', String(Boolean(n.focused))],
+    ['scrollable', String(Boolean(n.scrollable))],
+    ['long-clickable', 'false'],
+    ['password', String(Boolean(n.password))],
+    ['selected', String(Boolean(n.selected))],
+    ['bounds', bounds],
+  ];
 }
 
 function escapeAttr(value: string): string {
@@ -73,25 +80,7 @@ export function frameworkDumpXml(root: UiNode, rotation: number, screen: ScreenS
   const parts: string[] = [`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}">`];
   const write = (n: UiNode, index: number) => {
     const text = accessibilityText(n);
-    const attrs: [string, string][] = [
-      ['index', String(index)],
-      ['text', text],
-      ['resource-id', n.resourceId ?? ''],
-      ['class', n.className ?? 'android.view.View'],
-      ['package', n.package ?? ''],
-      ['content-desc', n.label ?? ''],
-      ['checkable', String(Boolean(n.checkable))],
-      ['checked', String(Boolean(n.checked))],
-      ['clickable', String(Boolean(n.clickable))],
-      ['enabled', String(n.enabled)],
-      ['focusable', String(Boolean(n.focusable || n.editable))],
-      ['focused', String(Boolean(n.focused))],
-      ['scrollable', String(Boolean(n.scrollable))],
-      ['long-clickable', 'false'],
-      ['password', String(Boolean(n.password))],
-      ['selected', String(Boolean(n.selected))],
-      ['bounds', visibleBounds(n, screen)],
-    ];
+    const attrs = dumperAttributes(n, index, text, visibleBounds(n, screen));
     if (notAccessibilityFriendly(n)) attrs.unshift(['NAF', 'true']);
     parts.push(`<node ${attrs.map(([k, v]) => `${k}="${serializerEscape(stripInvalid(v))}"`).join(' ')}`);
     const shown = n.children.map((c, i) => [c, i] as const).filter(([c]) => c.displayed !== false);
