@@ -65,3 +65,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function timeLeft(ctx: CallContext): number {
   return ctx.deadline === undefined ? Infinity : ctx.deadline - performance.now();
 }
+
+/**
+ * AbortSignal.timeout for use inside AbortSignal.any. Node 20 keeps a timeout signal alive only
+ * through a weak reference from its timer, and AbortSignal.any's composite holds its sources
+ * weakly too: after a garbage collection such a timeout never fires (seen as an install whose
+ * give-up margin never came). Here the timer holds the controller, so the signal lives until then.
+ */
+export function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
+  return controller.signal;
+}

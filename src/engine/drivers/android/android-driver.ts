@@ -1,5 +1,6 @@
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import { timeoutSignal } from '../../deadline.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
 import { createAdbClient, execOnDevice, listHostDevices, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
@@ -87,7 +88,7 @@ export class AndroidDriver implements Driver {
   }
 
   private async probe(entry: AdbEntry, outer: AbortSignal): Promise<DeviceInfo> {
-    const signal = AbortSignal.any([outer, AbortSignal.timeout(this.probeTimeoutMs)]);
+    const signal = AbortSignal.any([outer, timeoutSignal(this.probeTimeoutMs)]);
     try {
       return await this.describe(entry, signal);
     } catch {
@@ -108,7 +109,7 @@ export class AndroidDriver implements Driver {
     if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), unusableError(entry));
     const cached = this.devices.get(id);
     if (cached) return cached;
-    const info = await this.describe(entry, AbortSignal.any([ctx.signal, AbortSignal.timeout(this.probeTimeoutMs)])).catch((err: unknown) => {
+    const info = await this.describe(entry, AbortSignal.any([ctx.signal, timeoutSignal(this.probeTimeoutMs)])).catch((err: unknown) => {
       if (ctx.signal.aborted) throw err;
       throw new ToolError('TIMEOUT', `${notResponding(id, this.probeTimeoutMs).message}`);
     });

@@ -1,4 +1,4 @@
-import { timeLeft } from '../../deadline.js';
+import { timeLeft, timeoutSignal } from '../../deadline.js';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
@@ -107,7 +107,7 @@ export class AppLauncher {
    */
   private async start(pkg: string, component: string, ctx: CallContext): Promise<Started> {
     const waitedMs = Math.round(Math.min(this.io.waitMs, Math.max(MIN_WAIT_MS, timeLeft(ctx) - LOOK_MARGIN_MS)));
-    const patience = AbortSignal.any([ctx.signal, AbortSignal.timeout(waitedMs)]);
+    const patience = AbortSignal.any([ctx.signal, timeoutSignal(waitedMs)]);
     let wait: LaunchWait | undefined;
     try {
       wait = parseLaunchWait(await this.io.shell(`am start -W -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, { signal: patience }, `launching ${pkg}`));

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CallContext } from '../../driver.js';
-import { timeLeft } from '../../deadline.js';
+import { timeLeft, timeoutSignal } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import { installRefusal } from './install-failure.js';
 
@@ -65,7 +65,7 @@ export class SessionInstall {
     if (!id) throw this.failure(created, path, 'pm install-create');
     // Given up this long before the deadline; the caller's cancel and a closing device stop it at once.
     const margin = Math.min(ABANDON_MARGIN_MS, timeLeft(ctx) * ABANDON_SHARE);
-    const patience = AbortSignal.any([ctx.signal, closed, ...(Number.isFinite(margin) ? [AbortSignal.timeout(Math.max(0, Math.floor(timeLeft(ctx) - margin)))] : [])]);
+    const patience = AbortSignal.any([ctx.signal, closed, ...(Number.isFinite(margin) ? [timeoutSignal(Math.max(0, Math.floor(timeLeft(ctx) - margin)))] : [])]);
     let committed: string;
     try {
       const wrote = await this.io.fed(`pm install-write -S ${size} ${id} base.apk -`, createReadStream(path), { signal: patience }, `streaming ${path}`);

@@ -6,7 +6,7 @@ import type { AppControl } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
-import { sleep } from '../../deadline.js';
+import { sleep, timeoutSignal } from '../../deadline.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
@@ -115,7 +115,7 @@ export class IosDevice implements DeviceHandle {
    * not running costs a few seconds at most and leaves the original error standing.
    */
   private async locked(ctx: CallContext): Promise<boolean> {
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(LOCK_PROBE_MS)]);
+    const signal = AbortSignal.any([ctx.signal, timeoutSignal(LOCK_PROBE_MS)]);
     return (await this.lock.isLocked(this.wdaRoute({ ...ctx, signal })).catch(() => undefined)) === true;
   }
 
