@@ -61,16 +61,20 @@ test('a tree cut at WDA\'s snapshot depth: the listing says so, and so does ELEM
   }
 });
 
+/** Raises WDA's snapshotMaxDepth the way an Appium client sharing it would, through the open session; the value WDA answers. */
+async function raiseDepth(wdaUrl: string, depth: number): Promise<number> {
+  const { sessionId } = (await (await fetch(`${wdaUrl}/status`)).json()) as { sessionId: string };
+  const set = await fetch(`${wdaUrl}/session/${sessionId}/appium/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { snapshotMaxDepth: depth } }) });
+  return ((await set.json()) as { value: { snapshotMaxDepth: number } }).value.snapshotMaxDepth;
+}
+
 test('a raised snapshotMaxDepth setting lists the deep button, and the limit read back is the one WDA uses', async () => {
   const rig = await makeRig();
   try {
     await rig.call('mobile_launch_app', { packageName: DEMO });
     rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 55);
     await rig.call('mobile_list_elements_on_screen');
-    // Raised the way an Appium client sharing this WDA would: through the session's settings.
-    const { sessionId } = (await (await fetch(`${rig.wda.url}/status`)).json()) as { sessionId: string };
-    const set = await fetch(`${rig.wda.url}/session/${sessionId}/appium/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { snapshotMaxDepth: 60 } }) });
-    assert.is(((await set.json()) as { value: { snapshotMaxDepth: number } }).value.snapshotMaxDepth, 60);
+    assert.is(await raiseDepth(rig.wda.url, 60), 60);
     const r = await rig.call('mobile_list_elements_on_screen');
     assert.ok((r.elements as { text: string }[]).some((e) => e.text === 'Deep'), JSON.stringify(r.elements));
     assert.is(r.note, undefined);
@@ -89,8 +93,7 @@ test('a raised snapshotMaxDepth lasts one WDA session: after another client open
     await rig.call('mobile_launch_app', { packageName: DEMO });
     rig.wda.faults.decorateSource = (tree) => withDeepButton(tree, 55);
     await rig.call('mobile_list_elements_on_screen');
-    const { sessionId } = (await (await fetch(`${rig.wda.url}/status`)).json()) as { sessionId: string };
-    await fetch(`${rig.wda.url}/session/${sessionId}/appium/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { snapshotMaxDepth: 60 } }) });
+    await raiseDepth(rig.wda.url, 60);
     assert.ok(((await rig.call('mobile_list_elements_on_screen')).elements as { text: string }[]).some((e) => e.text === 'Deep'));
 
     // Another client (an Appium run) opens its own session: WDA ends ours and resets its session settings.
