@@ -2,7 +2,8 @@ import { untilAborted, withDeadline } from './deadline.js';
 import type { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
-import { ToolError } from './errors.js';
+import { CallCancelled, ToolError } from './errors.js';
+import { CancelWatch } from './cancel-watch.js';
 
 /**
  * When work runs on a device and for how long: one piece at a time per device in arrival order,
@@ -19,33 +20,48 @@ export class DeviceScheduler {
    * device every caller still gets TIMEOUT within its deadline. A call whose time ran out while it
    * waited never touches the device; a running call that ignores its abort signal gives up its
    * slot at the deadline, and the device is listed `not_responding` until a call succeeds.
+   *
+   * `cancel`: the caller gave up (CallCancelled). Still queued, the call answers at once and never
+   * runs. Running, its work is told to stop and has CANCEL_GRACE_MS to settle: what it settles
+   * with stands (done is done; an install says it abandoned its session), else the call answers
+   * that it was cancelled while it ran and gives up its slot.
    */
-  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal, deadline: number) => Promise<T>, hold?: DeviceHold): Promise<T> {
+  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal, deadline: number) => Promise<T>, hold?: DeviceHold, cancel?: AbortSignal): Promise<T> {
     const arrived = performance.now();
     let started: number | undefined;
+    const label = `${what} on ${id}`;
     const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
+    const stop = cancel && new CancelWatch(cancel, label, id, () => started !== undefined);
     try {
-      const result = await withDeadline(timeoutMs, `${what} on ${id}`, (signal, deadline) =>
-        enqueue(() => {
+      const result = await withDeadline(timeoutMs, label, (deadlineSignal, deadline) => {
+        const signal = stop ? stop.signalWith(deadlineSignal) : deadlineSignal;
+        const turn = enqueue(() => {
           // Too little time left to do anything but pile one more request onto a stuck device.
           if (signal.aborted || performance.now() - arrived > timeoutMs - Math.min(250, timeoutMs * 0.1)) {
             return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
           }
           started = performance.now();
-          return untilAborted(signal, work(signal, deadline));
-        }),
-      );
+          const running = untilAborted(deadlineSignal, work(signal, deadline));
+          return stop ? Promise.race([running, stop.given]) : running;
+        });
+        return stop ? Promise.race([turn, stop.given]) : turn;
+      });
       this.health.answered(id);
       return result;
     } catch (err) {
+      // A cancelled call says nothing of the device's health. Its work's own account stands when
+      // it says what became of the work (settled); the bare cancel reason or any other error does not.
+      if (stop?.cancelled && (err instanceof CallCancelled || !(err instanceof ToolError && err.settled))) throw stop.error();
       if (err instanceof ToolError && err.code === 'TIMEOUT') {
         if (started === undefined) {
-          throw new ToolError('TIMEOUT', `${what} on ${id} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
+          throw new ToolError('TIMEOUT', `${label} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
         }
         this.health.timedOut(id, what);
         if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`, err.settled);
       } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
       throw err;
+    } finally {
+      stop?.dispose();
     }
   }
 

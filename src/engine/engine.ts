@@ -9,7 +9,8 @@ import type { DeviceHold } from './device-hold.js';
 import { DeviceScheduler } from './device-scheduler.js';
 import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
-import { failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { CallCancelled, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { cancelledFailure } from './cancel-watch.js';
 import type { ToolContext } from './tools/define.js';
 import { callName, describeIssues } from './tools/params.js';
 import { asMeant } from './tools/lenient.js';
@@ -44,6 +45,8 @@ export interface CallOptions {
   partOf?: string;
   /** Applied to the parameters and result an activity event shows (masks a run's secrets). */
   redact?: (value: unknown) => unknown;
+  /** The caller gave up (requests.cancel, MCP cancellation): see DeviceScheduler.run. */
+  signal?: AbortSignal;
 }
 
 export interface CallEvent {
@@ -202,7 +205,7 @@ export class Engine {
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
-    }, options.hold).catch((err: unknown) => this.onError(deviceId, err, def.timeoutNote));
+    }, options.hold, options.signal).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : this.onError(deviceId, err, def.timeoutNote)));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
       const others = this.othersActed(deviceId, options.origin);

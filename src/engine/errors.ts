@@ -42,6 +42,20 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * The caller gave up on a device call (requests.cancel, an MCP client's cancellation, its session
+ * ended). `ran`: it had started on the device, so it may have acted there in part.
+ */
+export class CallCancelled extends ToolError {
+  constructor(
+    message: string,
+    readonly ran: boolean,
+  ) {
+    super('INTERNAL', message, true);
+    this.name = 'CallCancelled';
+  }
+}
+
 export function failure(code: ErrorCode, message: string): ToolFailure {
   return { status: 'error', code, message };
 }

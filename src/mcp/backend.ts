@@ -19,7 +19,8 @@ export interface AgentBackend {
   /** Why devices may be missing from the last listing (a source that did not answer), when the backend knows. */
   sourceProblems?(): string[];
   engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
-  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown>;
+  /** `signal`: the MCP client cancelled; a call still queued never runs, a running one is told to stop. */
+  callTool(tool: string, parameters: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
   /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
   /** `signal`: the caller gave up (MCP cancellation, the client went away); the verb stops where it waits. */
@@ -77,10 +78,10 @@ export class LocalBackend implements AgentBackend {
     return this.engine.listTools();
   }
 
-  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
+  callTool(tool: string, parameters: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     // No await before engine.call: the listing must reach the device queue ahead of the tap.
     this.agent.listBeforePointTool(tool, parameters.device);
-    return this.engine.call(tool, parameters, { origin: MCP_ORIGIN });
+    return this.engine.call(tool, parameters, { origin: MCP_ORIGIN, signal });
   }
 
   /**

@@ -83,8 +83,9 @@ export class BridgeBackend implements AgentBackend {
     return isFailureResult(r) ? r : r.tools;
   }
 
-  callTool(tool: string, parameters: Record<string, unknown>): Promise<unknown> {
-    return this.request('tools.call', { tool, parameters });
+  /** `signal`: the MCP client cancelled; the bridge is asked to cancel the call (requests.cancel). */
+  callTool(tool: string, parameters: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    return this.request('tools.call', { tool, parameters }, signal);
   }
 
   /** The bridge sends the full PNG of mobile_take_screenshot; it is scaled here (one decode, one encode). */

@@ -179,7 +179,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const spec = SESSION.get(name);
     if (spec) {
       const args = check(spec.inputSchema, given);
-      return session(name, await deviceOf(args), args);
+      return session(name, await deviceOf(args), args, signal);
     }
     if (options.engineTools && name.startsWith('mobile_')) {
       if (name === 'mobile_take_screenshot') {
@@ -191,7 +191,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         const near = closest(name, offered);
         throw new InvalidParams(`unknown tool ${JSON.stringify(name)}; ${near ? `did you mean "${near}"? ` : ''}call tools/list for the tools offered`);
       }
-      const result = await backend.callTool(name, given);
+      const result = await backend.callTool(name, given, signal);
       return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
     }
     if (!name.startsWith('mobile_')) {
@@ -204,10 +204,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     throw new InvalidParams(`tool ${JSON.stringify(name)} is not offered: the raw mobile_* tools need \`mobilebridge mcp --engine-tools\`; ${instead}`);
   }
 
-  async function session(name: string, device: string, args: Args): Promise<CallToolResult> {
+  async function session(name: string, device: string, args: Args, signal: AbortSignal): Promise<CallToolResult> {
     switch (name) {
       case 'list_apps': {
-        const result = await backend.callTool('mobile_list_apps', { device });
+        const result = await backend.callTool('mobile_list_apps', { device }, signal);
         return isToolFailure(result) ? errorResult(result.code, result.message) : { content: [{ type: 'text', text: JSON.stringify(result) }] };
       }
       case 'list_elements':

@@ -1,7 +1,7 @@
 import { decodeFrame, type DecodedFrame } from './frame.js';
 import { isNotification, isResponse, RpcError, type RpcRequest } from './jsonrpc.js';
 import { batchSizeError, oversizeError } from './message-size.js';
-import { onAbort } from './abort-fanout.js';
+import { onAbort } from '../engine/abort-fanout.js';
 import {
   ConnectionClosedError,
   ResultFailureError,

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startBridge } from '../../src/bridge/index.js';
 import { ToolError } from '../../src/engine/errors.js';
+import { connectBridge } from '../../src/protocol/node.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
 
@@ -87,6 +89,32 @@ installs("the caller's cancel while the commit waits: the session is abandoned t
   assert.instance(e, ToolError);
   assert.match(e.message, /was stopped .*; install session \d+ was abandoned on the phone/);
   assertNothingLeft(rig!);
+});
+
+installs('requests.cancel on a tools.call install over the bridge: answered at once with the abandoned session, the phone free for the next call', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.bridgecancel', label: 'Bridge Cancel' });
+  rig!.phone.shell.quirks.installConfirmation = true;
+  rig!.phone.stats.reset();
+  const bridge = await startBridge({ engine: rig!.engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined });
+  const client = await connectBridge(bridge.wsUrl);
+  try {
+    const cancel = new AbortController();
+    const answer = client.requestRaw('tools.call', { tool: 'mobile_install_app', parameters: { device: rig!.phone.serial, path: apk } }, cancel.signal);
+    await until(() => rig!.phone.stats.opened.some((s) => s.includes('install-commit')), 'the commit to wait on the phone');
+    cancel.abort();
+    const r = (await answer) as { code?: string; message?: string; may_have_run?: boolean };
+    assert.is(r.code, 'INTERNAL', JSON.stringify(r));
+    assert.match(String(r.message), /was stopped \(cancelled by its caller\); install session \d+ was abandoned on the phone/);
+    assert.is(r.may_have_run, undefined, 'the session was abandoned: nothing was installed');
+    assertNothingLeft(rig!);
+    rig!.phone.shell.quirks.installConfirmation = false;
+    const next = (await client.requestRaw('tools.call', { tool: 'mobile_list_apps', parameters: { device: rig!.phone.serial } })) as { apps?: { package: string }[] };
+    assert.ok(next.apps, JSON.stringify(next));
+    assert.not.ok(next.apps!.some((a) => a.package === 'com.example.bridgecancel'), 'not installed');
+  } finally {
+    await client.close();
+    await bridge.close();
+  }
 });
 
 installs('the emulated package manager: a missing session and a stdin write without its size fail as AOSP prints them', async ({ rig }) => {

@@ -2,7 +2,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Engine } from '../../src/engine/engine.js';
 import { findTool } from '../../src/engine/tools/index.js';
+import { RecordingDriver } from '../engine/recording-driver.js';
 import { VerbError, type VerbClock } from '../../src/engine/verbs/index.js';
 import { LocalBackend } from '../../src/mcp/backend.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -246,6 +248,28 @@ test('notifications/cancelled stops the verb where it waits, sends no answer, an
     assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === 2), 'the cancelled request was answered');
   } finally {
     state.release();
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('notifications/cancelled stops a raw mobile_* tool on the device (--engine-tools), sends no answer, and frees the device', async () => {
+  const driver = new RecordingDriver(['phone']);
+  driver.delayMs = 30_000;
+  const backend = new LocalBackend(new Engine({ drivers: [driver] }), { settleMs: 0 });
+  const raw = await rawPair(backend, { engineTools: true });
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'mobile_swipe_on_screen', arguments: { device: 'phone', direction: 'up' } } });
+    for (let i = 0; i < 200 && !driver.log.some((l) => l.startsWith('start phone swipe')); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(driver.log.some((l) => l.startsWith('start phone swipe')), driver.log.join('\n'));
+    await raw.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user stopped it' } });
+    driver.delayMs = 1;
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'mobile_press_button', arguments: { device: 'phone', button: 'HOME' } } });
+    const next = await raw.answer(2);
+    assert.not.ok(next.result.isError, JSON.stringify(next));
+    assert.not.ok(driver.log.some((l) => l.startsWith('end phone swipe')), 'the swipe was told to stop');
+    assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === 1), 'the cancelled request was answered');
+  } finally {
     await raw.close();
     await backend.close();
   }

@@ -19,7 +19,7 @@ export function toolMethods(): MethodDef[] {
         existingAgentOf(ctx.session)?.listBeforePointTool(p.tool, device, true);
       }
       // No await before engine.call: calls reach the device queue in arrival order.
-      return ctx.engine.call(p.tool, p.parameters, { origin: ctx.session.id });
+      return ctx.engine.call(p.tool, p.parameters, { origin: ctx.session.id, signal: ctx.signal });
     }),
   ];
 }

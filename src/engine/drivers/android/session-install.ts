@@ -96,7 +96,7 @@ export class SessionInstall {
     }
     const said = `install session ${id} was abandoned on the phone (pm install-abandon), so nothing was installed and no copy of the APK is left on it`;
     if (why && !(why instanceof ToolError && why.code === 'TIMEOUT')) {
-      return new ToolError(why instanceof ToolError ? why.code : 'TIMEOUT', `installing ${path} on ${this.io.serial} was stopped (${why.message || 'cancelled by the caller'}); ${said}`, true);
+      return new ToolError(why instanceof ToolError ? why.code : 'INTERNAL', `installing ${path} on ${this.io.serial} was stopped (${why.message || 'cancelled by the caller'}); ${said}`, true);
     }
     return new ToolError(
       'TIMEOUT',
