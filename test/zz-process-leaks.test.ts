@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { suiteProcesses } from './support/suite-processes.js';
 
 /**
  * Runs last (uvu orders test files by name): every process a test started — adb servers, browsers,
@@ -12,34 +12,10 @@ import * as assert from 'uvu/assert';
  */
 const WATCHED = [/(^|\/)adb$/, /chrom(e|ium)/, /(^|\/)ffmpeg$/, /dist\/src\/cli\/main\.js$/];
 
-function startTicks(stat: string): number {
-  // Field 22 of /proc/<pid>/stat, counted after the parenthesised command name (which may hold spaces).
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-}
-
-const SUITE = process.env.MOBILEBRIDGE_SUITE_ID;
-
-function startedBySuite(pid: string, stat: string, mine: number): boolean {
-  if (!SUITE) return startTicks(stat) >= mine;
-  const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-  return environ.includes(`MOBILEBRIDGE_SUITE_ID=${SUITE}`);
-}
-
 function leftovers(): string[] {
-  const mine = startTicks(readFileSync('/proc/self/stat', 'utf8'));
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z') || String(process.pid) === pid) continue;
-      if (!startedBySuite(pid, stat, mine)) continue;
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (argv.some((a) => WATCHED.some((re) => re.test(a)))) found.push(`${pid}: ${argv.join(' ')}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
+  return suiteProcesses()
+    .filter((p) => p.argv.some((a) => WATCHED.some((re) => re.test(a))))
+    .map((p) => `${p.pid}: ${p.argv.join(' ')}`);
 }
 
 test('no adb server, browser or bridge started by the tests is still running', async () => {
