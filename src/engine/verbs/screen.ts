@@ -9,8 +9,9 @@ import { VerbError, type VerbContext } from './types.js';
 /** One engine call; a tool failure becomes a VerbError carrying the tool's code and message. */
 export async function call<T>(ctx: VerbContext, tool: string, parameters: Record<string, unknown> = {}): Promise<T> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
-  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold, partOf: ctx.partOf, redact: ctx.redact });
-  if (isToolFailure(result)) throw new VerbError(result.code, result.message);
+  // The verb's signal reaches the call: one waiting behind another caller's stops at once, one under way is told to stop.
+  const result = await ctx.engine.call(tool, { device: ctx.device, ...parameters }, { origin: ctx.origin, hold: ctx.hold, partOf: ctx.partOf, redact: ctx.redact, signal: ctx.signal });
+  if (isToolFailure(result)) throw ctx.signal?.aborted ? new VerbError('CANCELLED', 'cancelled') : new VerbError(result.code, result.message);
   return result as T;
 }
 
