@@ -65,19 +65,27 @@ export class DeviceScheduler {
     }
   }
 
-  /** Engine.hold: `work` keeps the device's turn until it ends or `maxMs` from arrival ran out. */
-  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs: number): Promise<T> {
+  /**
+   * Engine.hold: `work` keeps the device's turn until it ends or `maxMs` from arrival ran out.
+   * `cancel` ends a hold still waiting for its turn at once; once it holds the device, `work`
+   * watches the caller's signal itself (a verb stops at its waits), with the same grace as a call.
+   */
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs: number, cancel?: AbortSignal): Promise<T> {
     const hold = new DeviceHold(id);
+    const stop = cancel && new CancelWatch(cancel, `${what} on ${id}`, id, () => hold.active);
     try {
-      return await withDeadline(maxMs, `${what} on ${id}`, (signal) =>
-        this.queue.run(id, () => {
+      return await withDeadline(maxMs, `${what} on ${id}`, (signal) => {
+        const turn = this.queue.run(id, () => {
           if (signal.aborted) return Promise.reject(signal.reason as Error);
+          if (stop?.cancelled) return Promise.reject(stop.error());
           hold.active = true;
           return untilAborted(signal, work(hold));
-        }),
-      );
+        });
+        return stop ? Promise.race([turn, stop.given]) : turn;
+      });
     } finally {
       hold.active = false;
+      stop?.dispose();
     }
   }
 

@@ -337,14 +337,15 @@ export class Engine {
   /**
    * Runs `work` as one unit on the device's queue: calls passing the hold (CallOptions.hold) run
    * inside it, everyone else's wait until it ends. Bounded by `maxMs` from arrival like any call,
-   * so a hung step cannot keep the device forever.
+   * so a hung step cannot keep the device forever. `signal`: the caller gave up; a hold still
+   * waiting for the device ends at once (CallCancelled) and `work` never runs.
    */
-  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs = this.timeoutMs * 2): Promise<T> {
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, signal?: AbortSignal, maxMs = this.timeoutMs * 2): Promise<T> {
     try {
       return await this.scheduler.hold(id, what, (hold) => {
         this.latestCaptures.invalidate(id);
         return work(hold);
-      }, maxMs);
+      }, maxMs, signal);
     } finally {
       this.latestCaptures.invalidate(id);
     }
