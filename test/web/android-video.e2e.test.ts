@@ -74,4 +74,23 @@ test('the viewer decodes the phone’s H.264 and the canvas follows the phone', 
   await page.close();
 });
 
+test('a crash dialog over the app: the viewer shows the listing note above the elements, and hides it when the dialog goes', async ({ rig, bridge, browser }) => {
+  if (!rig || !bridge || !browser) return;
+  const serial = rig.phone.serial;
+  await bridge.engine.call('mobile_open_url', { device: serial, url: 'mbdemo://screen/home' });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`http://127.0.0.1:${bridge.port}/?device=${encodeURIComponent(serial)}`);
+    await pollPage(page, `document.querySelectorAll('#element-list li').length > 0`, 'the element list', 20_000);
+    assert.ok(await page.evaluate<boolean>(`document.getElementById('element-note').hidden`), 'no note while the app is in front');
+    rig.phone.shell.quirks.appError = { kind: 'crash', label: 'MobileBridge Demo' };
+    await pollPage(page, `(() => { const n = document.getElementById('element-note'); return !n.hidden && n.getBoundingClientRect().height > 0 && /keeps stopping/.test(n.textContent); })()`, 'the crash note shown', 20_000);
+    rig.phone.shell.quirks.appError = undefined;
+    await pollPage(page, `document.getElementById('element-note').hidden`, 'the note hidden again', 20_000);
+  } finally {
+    rig.phone.shell.quirks.appError = undefined;
+    await page.close();
+  }
+});
+
 test.run();
