@@ -26,7 +26,9 @@ const command: Command = {
 Runs one mobile_* tool and prints its result as JSON. Failures print
 {"status":"error","code":...,"message":...} and exit non-zero
 (2 device/app/timeout/permission/unsupported, or no bridge attached at --bridge,
-3 invalid parameter, 4 element not found, 1 internal or disk full).
+3 invalid parameter, 4 element not found, 1 internal or disk full). Ctrl-C cancels
+the call where it can (an install abandons its session), prints what it did and
+exits 130 unless it had finished.
 
 The virtual devices keep their state between calls (in ~/.cache/mobilebridge, or
 MOBILEBRIDGE_STATE_DIR), so successive calls act on one continuing phone.
@@ -68,22 +70,36 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
         return EXIT.invalidInput;
       }
     }
-    const bridged = await withBridge(flags, (client) => client.callTool(tool, parameters as Record<string, unknown>));
+    // Ctrl-C cancels the call where it can (an install abandons its session) and prints what it did.
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(EXIT.cancelled);
+      process.stderr.write(`\nmobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)\n`);
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
     let result: unknown;
-    if (bridged.attached) {
-      result = bridged.result;
-    } else {
-      if (flags.reset === true) await resetVirtualState();
-      // One call, then gone: no device feed (it would start the adb server for a call on a virtual phone).
-      const engine = createEngine({ ...engineSetupFromFlags(flags), watchDevices: false });
-      try {
-        result = await engine.call(tool, parameters, { origin: 'cli' });
-      } finally {
-        await engine.close();
+    try {
+      const bridged = await withBridge(flags, (client) => client.requestRaw('tools.call', { tool, parameters }, controller.signal));
+      if (bridged.attached) {
+        result = bridged.result;
+      } else {
+        if (flags.reset === true) await resetVirtualState();
+        // One call, then gone: no device feed (it would start the adb server for a call on a virtual phone).
+        const engine = createEngine({ ...engineSetupFromFlags(flags), watchDevices: false });
+        try {
+          result = await engine.call(tool, parameters, { origin: 'cli', signal: controller.signal });
+        } finally {
+          await engine.close();
+        }
       }
+    } finally {
+      process.off('SIGINT', onSigint);
     }
     printJson(result);
-    return isToolFailure(result) ? EXIT_FOR[result.code] ?? EXIT.internal : EXIT.ok;
+    if (!isToolFailure(result)) return EXIT.ok;
+    return controller.signal.aborted ? EXIT.cancelled : (EXIT_FOR[result.code] ?? EXIT.internal);
   },
 };
 
