@@ -117,7 +117,8 @@ export function olderSurfaceFlingerDump(setup: DisplaySetup): string {
 /**
  * `screencap -d <id>` before Android 10: atoi(id) is a built-in display (0 the panel, 1 HDMI);
  * SurfaceComposerClient::getBuiltInDisplay has no handle for any other, and screencap says so on
- * stderr, exit 1. Undefined when it captures (the panel for 0, the HDMI display, as dark here, for 1).
+ * stderr, exit 1. Undefined when it captures (0 the panel; 1 the HDMI display, which shows the phone
+ * here as the 10+ emulation's external display does).
  */
 export function olderScreencapRefusal(setup: DisplaySetup, id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
