@@ -83,6 +83,42 @@ test('rotation from dumpsys input, old and new layouts', () => {
   assert.is(parseRotation(foldable), 1);
 });
 
+/** Android 8–9's dumpsys input (InputReader::dump): touch mappers' surfaces, then the configured viewports. */
+const android9Input = (entries: { internal: string; external?: string }, touchpad = false) => [
+  'Input Reader State:',
+  ...(touchpad ? ['  Device 2: touchpad', '    Touch Input Mapper (mode - unscaled):', '      Viewport: displayId=-1, orientation=0, logicalFrame=[0, 0, 1920, 1080], physicalFrame=[0, 0, 1920, 1080], deviceSize=[1920, 1080]', '      SurfaceOrientation: 0'] : []),
+  '  Device 4: touchscreen',
+  '    Touch Input Mapper (mode - direct):',
+  '      Viewport: displayId=0, orientation=1, logicalFrame=[0, 0, 2400, 1080], physicalFrame=[0, 0, 2400, 1080], deviceSize=[1080, 2400]',
+  '      SurfaceOrientation: 1',
+  '  Configuration:',
+  '      Viewports:',
+  '        ViewportInternal:',
+  `          Viewport: displayId=${entries.internal}`,
+  '        ViewportExternal:',
+  `          Viewport: displayId=${entries.external ?? "-1, orientation=0, uniqueId='', logicalFrame=[0, 0, 0, 0], physicalFrame=[0, 0, 0, 0], deviceSize=[0, 0]"}`,
+  '        ViewportVirtual:',
+  '',
+].join('\n');
+const INTERNAL_TURNED = "0, orientation=1, uniqueId='local:0', logicalFrame=[0, 0, 2400, 1080], physicalFrame=[0, 0, 2400, 1080], deviceSize=[1080, 2400]";
+
+test('Android 8–9 dumpsys input: rotation from the ViewportInternal entry, not a touchpad listed first; set entries count as displays', () => {
+  assert.is(parseRotation(android9Input({ internal: INTERNAL_TURNED }, true)), 1);
+  assert.is(parseRotation(android9Input({ internal: INTERNAL_TURNED })), 1);
+  // Not set yet (displayId=-1): the touch mapper is all there is.
+  assert.is(parseRotation(android9Input({ internal: "-1, orientation=0, uniqueId='', logicalFrame=[0, 0, 0, 0]" })), 1);
+  assert.is(parseDefaultDisplayPanel(android9Input({ internal: INTERNAL_TURNED })), undefined, 'no panel id that --display-id would list');
+  assert.is(parseViewportCount(android9Input({ internal: INTERNAL_TURNED })), 1);
+  assert.is(parseViewportCount(android9Input({ internal: INTERNAL_TURNED, external: "1, orientation=0, uniqueId='local:1', logicalFrame=[0, 0, 1920, 1080]" })), 2, 'an HDMI display');
+});
+
+test('Android 8–9 answer --display-id with SurfaceFlinger\'s whole dump: its "Display 0 …" lines list no display', () => {
+  const display = new CaptureDisplay();
+  display.learnPanels('Wide-Color information:\nDisplay 0 color modes:\n    ColorMode::NATIVE (0)\n\nDisplay 0 HWC layers:\n Layer name\nDisplay 1 HWC layers:\n');
+  assert.is(display.several, false);
+  assert.is(display.argument, '');
+});
+
 test('wifi_on: airplane mode states count (2 on, 3 off), anything else is unknown', () => {
   assert.equal(['0\n', '1\n', '2\n', '3\n', 'null\n', ''].map(parseWifiOn), [false, true, true, false, undefined, undefined]);
 });
@@ -106,7 +142,6 @@ test('capture display: the panel the default display is on (a foldable\'s active
   assert.is(parseViewportCount(folded), 2);
   assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('v', 1, 3, 'VIRTUAL')}`), 1);
   assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('9', 1, 2, 'EXTERNAL')}\n${viewport('1', 1)}`), 2, 'each display once');
-  assert.is(parseViewportCount('  Viewport internal: displayId=0, orientation=0, logicalFrame=[0, 0, 1080, 1920]'), 1, 'Android 8–9 spelling');
   const display = new CaptureDisplay();
   display.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="Inner"\nDisplay 4619827259835644673 (HWC display 1): port=1 pnpId=GGL displayName="Outer"\n');
   assert.is(display.argument, ' -d 4619827259835644672', 'the first listed until the default display\'s panel is known');

@@ -56,8 +56,13 @@ export interface PhoneQuirks {
    * USB", ColorOS, Vivo, Play Protect): it answers only once the session is abandoned.
    */
   installConfirmation: boolean;
-  /** An older release whose `input` has no `motionevent` command (it answers "Unknown command"). */
+  /** An `input` without a `motionevent` command (it answers "Unknown command"), as on releases before 10 whatever this says. */
   noMotionEvent: boolean;
+  /**
+   * Before Android 10: `dumpsys input` lists a touch device that does not follow the display (a
+   * touchpad, an emulator's extra multi-touch device) before the touchscreen; its SurfaceOrientation stays 0.
+   */
+  touchpadFirst: boolean;
   /**
    * Packages whose activity fixes its orientation (android:screenOrientation="portrait"): with
    * rotation locked, DisplayRotation.rotationForOrientation lets the app's request win over
@@ -111,6 +116,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
   };
 }

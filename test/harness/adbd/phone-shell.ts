@@ -14,6 +14,7 @@ import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-qu
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
 import { injectionRefused, untypableText } from './input-errors.js';
+import { olderInputDump, olderInputUnknownCommand, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
 import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
@@ -206,9 +207,8 @@ export class PhoneShell {
       return ok();
     }
     // Input to a dark or locked screen is accepted and goes nowhere the app can see.
-    if (verb === 'motionevent' && this.quirks.noMotionEvent) {
-      return { out: 'Error: Unknown command: motionevent\nUsage: input [<source>] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: touchscreen)\n      keyevent [--longpress] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n', code: 1 };
-    }
+    // Input.java learned motionevent in Android 10; before, it is an unknown command (exit 0).
+    if (verb === 'motionevent' && (this.quirks.noMotionEvent || releaseSdk(this.quirks) < 29)) return { out: '', err: olderInputUnknownCommand(verb), code: 0 };
     if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return ok();
     if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return injectionRefused(verb, releaseSdk(this.quirks));
     const n = this.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
@@ -299,10 +299,12 @@ export class PhoneShell {
   private dumpsys([service, ...args]: string[]): CommandResult {
     switch (service) {
       case 'input':
+        if (releaseSdk(this.quirks) < 29) return ok(olderInputDump(this.displays, releaseSdk(this.quirks), this.rotation(), this.panelNatural(), this.quirks.touchpadFirst));
         return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), { main: this.quirks.foldable ? innerPanelSize(this.phone.profile) : this.panelNatural(), outer: this.panelNatural() })}`);
       case 'activity':
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
       case 'SurfaceFlinger':
+        if (releaseSdk(this.quirks) < 29) return ok(olderSurfaceFlingerDump(this.displays));
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);
         return ok(displayIdLines(this.displays));
       case 'power':
@@ -381,7 +383,11 @@ export class PhoneShell {
 
   private async screencap(args: string[]): Promise<CommandResult> {
     const d = args.indexOf('-d');
-    const panel = capturedPanel(this.displays, d >= 0 ? args[d + 1] : undefined);
+    const id = d >= 0 ? args[d + 1] : undefined;
+    const refusal = releaseSdk(this.quirks) < 29 ? olderScreencapRefusal(this.displays, id) : undefined;
+    if (refusal) return { out: '', err: refusal, code: 1 };
+    // Before Android 10 screencap takes built-in display numbers and warns of nothing.
+    const panel = releaseSdk(this.quirks) < 29 ? { shows: 'screen' as const, warning: '', inner: false } : capturedPanel(this.displays, id);
     if ('error' in panel) return { out: panel.error, code: 1 };
     const { warning } = panel;
     let screen = await this.phone.screenRgba();

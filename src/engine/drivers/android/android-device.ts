@@ -86,6 +86,7 @@ export class AndroidDevice implements DeviceHandle {
     this.screenGuard = new ScreenGuard(info.id);
     this.capture = new AndroidScreenCapture(options.screencap, {
       serial: info.id,
+      release: info.version,
       exec: (command, ctx, what) => this.exec(command, ctx, what),
       text: (command, ctx, what) => this.text(command, ctx, what),
       stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),

@@ -2,6 +2,7 @@ import type { CallContext, FitSize, FittedScreen, PngImage, RawImage } from '../
 import { ToolError } from '../../errors.js';
 import type { ScreenSize } from '../../ui-tree.js';
 import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
+import { releaseBefore } from './android-release.js';
 import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { pngToLogical, rawToLogical } from './frame-scale.js';
@@ -11,6 +12,8 @@ import { loadSharp } from '../../screen/sharp.js';
 /** What capturing the screen needs from its device (android-device.ts), with the device's error mapping. */
 export interface ScreenCaptureIo {
   serial: string;
+  /** ro.build.version.release: before Android 10 there is no display listing to read. */
+  release: string;
   exec(command: string, ctx: CallContext, what: string): Promise<Buffer>;
   text(command: string, ctx: CallContext, what: string): Promise<string>;
   /** The command's output chunk by chunk, as it arrives. */
@@ -125,7 +128,11 @@ export class AndroidScreenCapture {
 
   /** ` -d <panel>` where the device has several displays (capture-display.ts), else ''. */
   private async displayArgument(ctx: CallContext): Promise<string> {
-    if (!this.display.known) this.display.learnPanels(await this.io.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
+    if (!this.display.known) {
+      // Before 10 SurfaceFlinger has no --display-id: it would print its whole dump (every layer), and
+      // screencap captures the built-in panel unless told otherwise.
+      this.display.learnPanels(releaseBefore(this.io.release, 10) ? '' : await this.io.text('dumpsys SurfaceFlinger --display-id', ctx, 'listing displays'));
+    }
     // A fold moves the default display to the other panel, with another size: both are read again
     // before each capture (one round trip), so the capture and its scaling follow it.
     if (this.display.several) await this.io.readScreenSize(ctx);

@@ -15,13 +15,14 @@ export function parseWmSize(out: string): ScreenSize | undefined {
 
 /**
  * The display's real rotation (0–3) from `dumpsys input` (the user_rotation setting alone is wrong
- * while auto-rotate is on): the default display's viewport says it (defaultViewport). Releases
- * without viewport lines have the touch mapper's "SurfaceOrientation: 1", but that is 0 for a touch
- * device that does not follow the display (a touchpad, an emulator's spare multi-touch devices), so
- * it comes second.
+ * while auto-rotate is on): the default display's viewport says it (defaultViewport; on Android 8–9
+ * the configuration's "ViewportInternal:" entry). Releases without viewport lines (7 and older) have
+ * the touch mapper's "SurfaceOrientation: 1", but that is 0 for a touch device that does not follow
+ * the display (a touchpad, an emulator's spare multi-touch devices) and the first device listed
+ * wins, so it comes last.
  */
 export function parseRotation(out: string): number | undefined {
-  const main = defaultViewport(out);
+  const main = defaultViewport(out) ?? configuredViewport(out, 'Internal');
   const m = (main && /orientation=(\d)/.exec(main)) ?? /SurfaceOrientation:\s*(\d)/.exec(out) ?? /Viewport INTERNAL:[^\n]*?orientation=(\d)/.exec(out);
   return m ? Number(m[1]) : undefined;
 }
@@ -30,7 +31,7 @@ export function parseRotation(out: string): number | undefined {
  * The physical display the default display is shown on now, from `dumpsys input`: the uniqueId of
  * its viewport, "local:" + the physical display id (LocalDisplayAdapter), which is the id
  * `dumpsys SurfaceFlinger --display-id` lists and `screencap -d` takes. Undefined when no viewport
- * of display 0 is active (the screen is off) or the release prints none.
+ * of display 0 is active (the screen is off) or the release prints none in that form (before 10).
  */
 export function parseDefaultDisplayPanel(out: string): string | undefined {
   const main = defaultViewport(out);
@@ -38,13 +39,15 @@ export function parseDefaultDisplayPanel(out: string): string | undefined {
 }
 
 /**
- * How many physical displays `dumpsys input` has a viewport for (INTERNAL and EXTERNAL; "internal"
- * in Android 8–9's spelling), each counted once by its uniqueId: a foldable lists both panels, a
- * phone with a connected screen two, an ordinary phone one. Virtual displays are left out.
+ * How many physical displays `dumpsys input` has a viewport for (Android 10+: INTERNAL and EXTERNAL
+ * lines, each counted once by its uniqueId; 8–9: the configuration's internal and external entries
+ * that are set): a foldable lists both panels, a phone with a connected screen two, an ordinary
+ * phone one. Virtual displays are left out.
  */
 export function parseViewportCount(out: string): number {
-  const lines = out.match(/^\s*Viewport (?:INTERNAL|EXTERNAL)\b[^\n]*/gim) ?? [];
-  return new Set(lines.map((l) => /uniqueId=([^,\s]+)/.exec(l)?.[1] ?? l.trim())).size;
+  const lines = out.match(/^\s*Viewport (?:INTERNAL|EXTERNAL)\b[^\n]*/gm) ?? [];
+  const older = [configuredViewport(out, 'Internal'), configuredViewport(out, 'External')].filter((v) => v !== undefined);
+  return new Set([...lines, ...older].map((l) => /uniqueId='?([^,'\s]+)/.exec(l)?.[1] ?? l.trim())).size;
 }
 
 /**
@@ -56,6 +59,17 @@ export function parseViewportCount(out: string): number {
 function defaultViewport(out: string): string | undefined {
   const viewports = out.match(/Viewport INTERNAL:[^\n]*/g) ?? [];
   return viewports.find((v) => /displayId=0,/.test(v) && !/isActive=\[(?:0|false)\]/.test(v));
+}
+
+/**
+ * Android 8–9's viewport the window manager set for the internal or external display, from the end
+ * of `dumpsys input` (InputReaderConfiguration::dump: a "ViewportInternal:" heading, then one
+ * dumpViewport line, "Viewport: displayId=0, orientation=1, uniqueId='local:0', logicalFrame=…").
+ * An unset one has displayId=-1 and counts as none. The touch mappers' own "Viewport: displayId=…"
+ * lines come earlier, without a heading, and are not taken.
+ */
+function configuredViewport(out: string, kind: 'Internal' | 'External'): string | undefined {
+  return new RegExp(`^\\s*Viewport${kind}:[ \\t]*\\r?\\n\\s*(Viewport: displayId=\\d+,[^\\n]*)`, 'm').exec(out)?.[1];
 }
 
 /**
@@ -121,9 +135,13 @@ export function parseGetprop(out: string): Map<string, string> {
   return props;
 }
 
-/** `dumpsys SurfaceFlinger --display-id` (Android 10+): "Display <id> (HWC display N): …" per physical display. */
+/**
+ * `dumpsys SurfaceFlinger --display-id` (Android 10+): "Display <id> (HWC display N): …" per physical
+ * display. Before 10 SurfaceFlinger::doDump does not know the option and prints its whole dump,
+ * whose "Display 0 color modes:" and "Display 0 HWC layers:" lines are not a listing: no display.
+ */
 export function parseDisplayIds(out: string): string[] {
-  return [...out.matchAll(/^Display (\d+)/gm)].map((m) => m[1]);
+  return [...new Set([...out.matchAll(/^Display (\d+) \(HWC display \d+\)/gm)].map((m) => m[1]))];
 }
 
 /** `pm path <pkg>` prints "package:/data/app/…/base.apk" when installed and nothing (exit 1) when not. */
