@@ -91,6 +91,33 @@ installs("the caller's cancel while the commit waits: the session is abandoned t
   assertNothingLeft(rig!);
 });
 
+installs('an abandon the phone never answers: the stopped install still settles, and closing the device does not wait on it', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.wedged', label: 'Wedged' });
+  rig!.phone.shell.quirks.installConfirmation = true;
+  rig!.phone.stats.reset();
+  const engine = rig!.engineWith({});
+  const cancel = new AbortController();
+  const installing = engine
+    .withDevice(rig!.phone.serial, 'installing', (device, ctx) => device.installApp(apk, { ...ctx, signal: AbortSignal.any([ctx.signal, cancel.signal]) }), 10_000)
+    .then(() => undefined, (e: unknown) => e as Error);
+  try {
+    await until(() => rig!.phone.stats.opened.some((s) => s.includes('install-commit')), 'the commit to wait on the phone');
+    // A wedged adbd: the abandon's OPEN gets no answer, so the adb server keeps our request waiting for its OKAY.
+    rig!.phone.adbd.faults.unanswered = /^exec:pm install-abandon/;
+    cancel.abort();
+    const hung = (what: string) => new Promise<string>((resolve) => setTimeout(() => resolve(`${what} still waiting after 8 s`), 8_000).unref());
+    const e = await Promise.race([installing, hung('the install')]);
+    assert.instance(e, ToolError, String(e));
+    assert.match((e as ToolError).message, /install session \d+ could not be abandoned/);
+    assert.ok(rig!.phone.stats.opened.some((s) => /^exec:pm install-abandon \d+$/.test(s)), 'the abandon was asked for');
+    assert.is(await Promise.race([engine.close().then(() => 'closed'), hung('closing the device')]), 'closed');
+  } finally {
+    rig!.phone.adbd.faults.unanswered = undefined;
+    // The session the phone still holds.
+    for (const id of [...rig!.phone.shell.installSessions.open.keys()]) await rig!.phone.shell.run(`pm install-abandon ${id}`);
+  }
+});
+
 installs('requests.cancel on a tools.call install over the bridge: answered at once with the abandoned session, the phone free for the next call', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.bridgecancel', label: 'Bridge Cancel' });
   rig!.phone.shell.quirks.installConfirmation = true;

@@ -65,6 +65,11 @@ export interface AdbdFaults {
   refuse?: RegExp;
   /** Services matching are accepted and then never answered. */
   stall?: RegExp;
+  /**
+   * Services matching get no answer to their OPEN at all, neither OKAY nor CLSE (a wedged adbd): the
+   * adb server keeps the host's request waiting for its OKAY.
+   */
+  unanswered?: RegExp;
   /** Opening a matching service kills the whole TCP connection, like a cable pulled mid-call. */
   drop?: RegExp;
 }
@@ -189,6 +194,7 @@ class AdbdLink {
     this.adbd.stats.opened.push(service);
     this.adbd.emit('service', service);
     if (faults.drop?.test(service)) return this.destroy();
+    if (faults.unanswered?.test(service)) return;
     const runner = faults.refuse?.test(service) ? undefined : this.adbd.options.resolve(service);
     if (!runner) return this.send(A_CLSE, 0, remoteId, Buffer.alloc(0));
     const localId = this.nextId++;

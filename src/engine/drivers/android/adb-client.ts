@@ -163,19 +163,23 @@ export async function execOnDevice(device: TransportSource, command: string, sig
  * ends the command with that error.
  */
 export async function execStreaming(device: TransportSource, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void, input?: Readable): Promise<void> {
-  if (signal.aborted) throw signal.reason;
-  let transport = await device.transport();
+  let transport = await connectUntil(signal, () => device.transport());
   const onAbort = () => transport.socket.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    let reply = await request(transport, `exec:${command}`);
+    // adbkit's parser waits for 'end', which a destroyed socket never emits: until the command's
+    // output flows, the signal ends each wait (a wedged adbd never answers the server's OPEN, and
+    // the server then never answers us).
+    let reply = await untilAborted(signal, Promise.resolve(request(transport, `exec:${command}`)));
     if (reply === 'FAIL' && device.fresh && device.isSpare?.(transport)) {
       // Refused on a connection opened ahead of time: ask again on a new one, whose answer counts.
-      transport.end();
-      transport = await device.fresh();
-      reply = await request(transport, `exec:${command}`);
+      // Destroyed, not ended: its unread error text would keep an ended socket open.
+      transport.socket.destroy();
+      const source = device as Required<TransportSource>;
+      transport = await connectUntil(signal, () => source.fresh());
+      reply = await untilAborted(signal, Promise.resolve(request(transport, `exec:${command}`)));
     }
-    if (reply === 'FAIL') await transport.parser.readError();
+    if (reply === 'FAIL') await untilAborted(signal, Promise.resolve(transport.parser.readError()));
     if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
     if (input) feed(input, transport.socket);
     await readToEnd(transport.socket, sink);
@@ -191,6 +195,19 @@ export async function execStreaming(device: TransportSource, command: string, si
     }
     transport.end();
   }
+}
+
+/**
+ * A connection, or the signal's reason as soon as it aborts. Connecting cannot be cut short from
+ * here (adbkit keeps the socket until it connects): one that arrives after the caller gave up is closed.
+ */
+async function connectUntil(signal: AbortSignal, open: () => PromiseLike<Connection>): Promise<Connection> {
+  if (signal.aborted) throw signal.reason;
+  const connecting = Promise.resolve(open());
+  return untilAborted(signal, connecting).catch((err: unknown) => {
+    if (signal.aborted) void connecting.then((late) => late.socket.destroy(), () => undefined);
+    throw err;
+  });
 }
 
 /**
@@ -214,14 +231,7 @@ function feed(input: Readable, socket: Socket): void {
  * neither holds the caller nor keeps a socket open for ever, one per retry.
  */
 async function openService(client: AdbClient, service: string, signal: AbortSignal): Promise<Connection> {
-  if (signal.aborted) throw signal.reason;
-  const connecting = Promise.resolve(client.connection());
-  // Connecting cannot be cut short from here (adbkit keeps the socket until it connects); a
-  // connection that arrives after the caller gave up is closed at once.
-  const transport = await untilAborted(signal, connecting).catch((err: unknown) => {
-    if (signal.aborted) void connecting.then((late) => late.socket.destroy(), () => undefined);
-    throw err;
-  });
+  const transport = await connectUntil(signal, () => client.connection());
   const onAbort = () => transport.socket.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
   transport.socket.once('close', () => signal.removeEventListener('abort', onAbort));
