@@ -72,7 +72,7 @@ test('openVideo sets framerate, scale and quality through /appium/settings and r
   try {
     assert.is(stream.codec, 'jpeg');
     assert.is(stream.source, 'wda-mjpeg');
-    assert.equal(rig.wda.mjpeg.settings, { mjpegServerFramerate: 24, mjpegScalingFactor: 100, mjpegServerScreenshotQuality: 50 });
+    assert.equal(rig.wda.mjpeg.settings, { mjpegServerFramerate: 24, mjpegScalingFactor: 100, mjpegServerScreenshotQuality: 50, mjpegFixOrientation: false });
     assert.ok(rig.wda.requests.includes('POST /session/:id/appium/settings'));
     const [p] = await firstPackets(stream, 1);
     assert.equal([p.width, p.height, p.key, p.config], [size.width, size.height, true, false]);
