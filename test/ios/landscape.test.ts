@@ -3,9 +3,10 @@ import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import type { DeviceHandle, VideoPacket, VideoStream } from '../../src/engine/driver.js';
 import { MjpegParser } from '../../src/engine/drivers/ios/mjpeg-stream.js';
 import { until } from '../bridge/helpers.js';
-import { find, makeRig, type Rig, type RigOptions } from './rig.js';
+import { find, makeRig, SIM_UDID, type Rig, type RigOptions } from './rig.js';
 
 const test = suite('iOS in landscape: screenshots, size, taps and live video as the user sees the screen');
 const DEMO = 'com.mobilebridge.demo';
@@ -24,6 +25,19 @@ async function landscapeRig(options: RigOptions = {}): Promise<Rig> {
   await rig.call('mobile_launch_app', { packageName: DEMO });
   assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
   return rig;
+}
+
+function handle(r: Rig): Promise<DeviceHandle> {
+  return r.engine.withDevice(SIM_UDID, 'test', async (d) => d);
+}
+
+async function packetsOf(stream: VideoStream, n: number): Promise<VideoPacket[]> {
+  const out: VideoPacket[] = [];
+  for await (const p of stream.packets()) {
+    out.push(p);
+    if (out.length === n) break;
+  }
+  return out;
 }
 
 /** Mean difference per channel between a picture (turned as its EXIF says) and the phone's screen as the user sees it. */
@@ -83,6 +97,23 @@ test('the emulated WDA stores landscape MJPEG pictures portrait with an EXIF ori
   const fixed = (await rawParts(r, 3)).at(-1)!;
   const upright = await sharp(fixed).metadata();
   assert.equal([upright.width, upright.height, upright.orientation], [LANDSCAPE.width, LANDSCAPE.height, undefined]);
+});
+
+test('live video in landscape: WDA is asked to draw pictures upright, and they are relayed unchanged', async () => {
+  const r = await landscapeRig();
+  const device = await handle(r);
+  const stream = await device.openVideo!({ maxSize: 0, maxFps: 20 });
+  try {
+    assert.is(r.wda.mjpeg.settings.mjpegFixOrientation, true);
+    // A picture taken before the settings arrived may still be portrait-stored: the last one counts.
+    const p = (await packetsOf(stream, 3)).at(-1)!;
+    assert.equal([p.width, p.height], [LANDSCAPE.width, LANDSCAPE.height]);
+    assert.is((await sharp(p.data).metadata()).orientation, undefined);
+    assert.ok(r.wda.mjpeg.recent.some((sent) => sent.equals(p.data)), 'WDA’s own bytes, not turned here');
+    assert.ok((await differenceFromScreen(r, p.data)) < 6);
+  } finally {
+    await stream.close();
+  }
 });
 
 test.run();
