@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { DeviceHandle, VideoPacket, VideoStream } from '../../src/engine/driver.js';
+import { exifOrientation } from '../../src/engine/drivers/ios/jpeg-orientation.js';
 import { MjpegParser } from '../../src/engine/drivers/ios/mjpeg-stream.js';
 import { until } from '../bridge/helpers.js';
 import { find, makeRig, SIM_UDID, type Rig, type RigOptions } from './rig.js';
@@ -108,12 +109,52 @@ test('live video in landscape: WDA is asked to draw pictures upright, and they a
     // A picture taken before the settings arrived may still be portrait-stored: the last one counts.
     const p = (await packetsOf(stream, 3)).at(-1)!;
     assert.equal([p.width, p.height], [LANDSCAPE.width, LANDSCAPE.height]);
-    assert.is((await sharp(p.data).metadata()).orientation, undefined);
+    assert.is(exifOrientation(p.data), 1);
     assert.ok(r.wda.mjpeg.recent.some((sent) => sent.equals(p.data)), 'WDA’s own bytes, not turned here');
     assert.ok((await differenceFromScreen(r, p.data)) < 6);
   } finally {
     await stream.close();
   }
+});
+
+test('live video from a WDA before 5.15.1 (no mjpegFixOrientation): portrait-stored pictures are turned upright, either side', async () => {
+  const r = await landscapeRig({ wda: { before5_15: true } });
+  const device = await handle(r);
+  for (const side of ['landscapeRight', 'landscapeLeft'] as const) {
+    r.wda.orientation.side = side;
+    const stream = await device.openVideo!({ maxSize: 0, maxFps: 20 });
+    try {
+      assert.not.ok('mjpegFixOrientation' in r.wda.mjpeg.settings, 'the build does not know the setting');
+      const p = (await packetsOf(stream, 3)).at(-1)!;
+      assert.is(exifOrientation(r.wda.mjpeg.recent.at(-1)!), side === 'landscapeRight' ? 8 : 6, 'WDA sent them portrait-stored');
+      assert.equal([p.width, p.height], [LANDSCAPE.width, LANDSCAPE.height], side);
+      const meta = await sharp(p.data).metadata();
+      assert.equal([meta.width, meta.height, meta.orientation ?? 1], [LANDSCAPE.width, LANDSCAPE.height, 1], side);
+      assert.ok((await differenceFromScreen(r, p.data)) < 6, side);
+    } finally {
+      await stream.close();
+    }
+  }
+  // Back in portrait the pictures are upright as they come, and relayed unchanged.
+  await r.call('mobile_set_orientation', { orientation: 'portrait' });
+  const stream = await device.openVideo!({ maxSize: 0, maxFps: 20 });
+  try {
+    const p = (await packetsOf(stream, 3)).at(-1)!;
+    assert.equal([p.width, p.height], [LANDSCAPE.height, LANDSCAPE.width]);
+    assert.ok(r.wda.mjpeg.recent.some((sent) => sent.equals(p.data)));
+  } finally {
+    await stream.close();
+  }
+});
+
+test('exifOrientation reads the tag without decoding: 6 and 8 as written, 1 when absent or cut short', async () => {
+  const square = sharp({ create: { width: 8, height: 4, channels: 3, background: '#336699' } });
+  for (const orientation of [6, 8]) {
+    const jpeg = await square.clone().jpeg().withMetadata({ orientation }).toBuffer();
+    assert.is(exifOrientation(jpeg), orientation);
+    for (const cut of [4, 12, 30, 60]) assert.ok([1, orientation].includes(exifOrientation(jpeg.subarray(0, cut))), `cut at ${cut}`);
+  }
+  assert.is(exifOrientation(await square.clone().jpeg().toBuffer()), 1);
 });
 
 test.run();

@@ -83,7 +83,7 @@ export class IosDevice implements DeviceHandle {
    * the session's appium settings first (FBConfiguration.m: mjpegServerFramerate, mjpegScalingFactor,
    * mjpegServerScreenshotQuality). mjpegFixOrientation (default NO, WebDriverAgent 5.15.1 on) has WDA draw
    * landscape pictures upright (FBImageProcessor.m fixedImageDataWithImageData); without it they come
-   * portrait-stored with an EXIF orientation, shown sideways by anything that places them by their stored size.
+   * portrait-stored with an EXIF orientation, and builds before 5.15.1 ignore it: mjpeg-stream.ts turns those.
    */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
     if (!this.mjpeg) throw new ToolError('UNSUPPORTED', `${this.info.id} has no MJPEG endpoint configured`);
