@@ -6,7 +6,7 @@ import { createEngine } from '../../src/engine/create.js';
 import type { IosDriverOptions } from '../../src/engine/drivers/ios/index.js';
 import { ManualClock, VirtualDriver, type VirtualDevice } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { EmulatedWda } from '../harness/wda/emulated-wda.js';
+import { EmulatedWda, type EmulatedWdaOptions } from '../harness/wda/emulated-wda.js';
 import { FAKE_BIN, FakeIosTools, type FakeToolsConfig, type SimLaunch } from '../harness/wda/fake-tools.js';
 
 export const SIM_UDID = '5A1C2F0E-8D3B-4C61-9E2A-7B4D1F6C3A90';
@@ -33,6 +33,8 @@ export interface RigOptions {
   /** Which fake executables are on PATH (default both). */
   bins?: ('xcrun' | 'ios')[];
   xcodeSelected?: boolean;
+  /** Which WebDriverAgent release the emulation answers as (emulated-wda.ts options). */
+  wda?: Pick<EmulatedWdaOptions, 'before5_15' | 'before2024' | 'legacy'>;
   /** Start with WebDriverAgent absent. */
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;
@@ -55,7 +57,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
   await device.screenPng();
   // UIDevice.name of a simulator is its name in Xcode; of an iPhone, "iPhone" on iOS 16+.
-  const wda = new EmulatedWda(device, { scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
+  const wda = new EmulatedWda(device, { ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone

@@ -64,7 +64,7 @@ test('the emulated MJPEG server streams only after the client sends bytes, in WD
   assert.equal(jpegSize(pictures[0]), { width: meta.width, height: meta.height });
 });
 
-test('openVideo sets framerate, scale and quality through /appium/settings and relays WDA’s JPEG bytes', async () => {
+test('openVideo sets framerate, scale, quality and upright pictures through /appium/settings and relays WDA’s JPEG bytes', async () => {
   rig = await makeRig();
   const device = await handle(rig);
   const size = (await rig.call('mobile_get_screen_size')) as { width: number; height: number };
@@ -72,7 +72,7 @@ test('openVideo sets framerate, scale and quality through /appium/settings and r
   try {
     assert.is(stream.codec, 'jpeg');
     assert.is(stream.source, 'wda-mjpeg');
-    assert.equal(rig.wda.mjpeg.settings, { mjpegServerFramerate: 24, mjpegScalingFactor: 100, mjpegServerScreenshotQuality: 50 });
+    assert.equal(rig.wda.mjpeg.settings, { mjpegServerFramerate: 24, mjpegScalingFactor: 100, mjpegServerScreenshotQuality: 50, mjpegFixOrientation: true });
     assert.ok(rig.wda.requests.includes('POST /session/:id/appium/settings'));
     const [p] = await firstPackets(stream, 1);
     assert.equal([p.width, p.height, p.key, p.config], [size.width, size.height, true, false]);

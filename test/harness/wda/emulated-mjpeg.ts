@@ -1,16 +1,24 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import sharp from 'sharp';
-
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { mjpegFrame, type InterfaceOrientation } from './emulated-capture.js';
 
 /** The settings WDA's MJPEG server reads on every tick (FBConfiguration.m defaults). */
 export interface MjpegSettings {
   mjpegServerFramerate: number;
   mjpegServerScreenshotQuality: number;
   mjpegScalingFactor: number;
+  /** Absent on builds before WebDriverAgent 5.15.1 (#812), which do not know the setting. */
+  mjpegFixOrientation?: boolean;
 }
 
 export const MJPEG_DEFAULTS: MjpegSettings = { mjpegServerFramerate: 10, mjpegServerScreenshotQuality: 25, mjpegScalingFactor: 100 };
+
+export interface MjpegServerOptions {
+  /** The interface orientation of the app in front, read on every tick. */
+  orientation: () => InterfaceOrientation;
+  /** The build knows mjpegFixOrientation (WebDriverAgent 5.15.1 on); its default is NO. */
+  fixOrientationSetting: boolean;
+}
 
 const MAX_FPS = 60;
 const FAILURE_BACKOFF_MIN_MS = 1000;
@@ -26,12 +34,14 @@ const FAILURE_BACKOFF_MAX_MS = 10_000;
  *     (builds before WebDriverAgent b4704daf, November 2023, said `image/jpg`);
  *   - one screenshot per tick at mjpegServerFramerate (0 or above 60 means 60), JPEG at
  *     mjpegServerScreenshotQuality, scaled by mjpegScalingFactor %; nothing is taken while no client listens;
+ *   - in landscape the pictures stay portrait-stored with an EXIF orientation unless mjpegFixOrientation or
+ *     scaling has them drawn upright (emulated-capture.ts);
  *   - a screenshot that fails sends nothing, and the next one is taken only after a back-off counted from the
  *     failed tick's start: FAILURE_BACKOFF_MIN (1 s) << min(consecutive failures, 4), at most FAILURE_BACKOFF_MAX
  *     (10 s), i.e. 2, 4, 8, 10, 10 s… until one succeeds.
  */
 export class EmulatedMjpegServer {
-  readonly settings: MjpegSettings = { ...MJPEG_DEFAULTS };
+  readonly settings: MjpegSettings;
   /** Make screenshots fail (XCTest timed out taking them, FRAME_TIMEOUT 1 s): ticks send nothing. */
   failScreenshots = false;
   /** Make only the next screenshots fail, this many. */
@@ -48,7 +58,19 @@ export class EmulatedMjpegServer {
   private timer?: NodeJS.Timeout;
   private port = 0;
 
-  constructor(private readonly device: VirtualDevice) {}
+  constructor(
+    private readonly device: VirtualDevice,
+    private readonly options: MjpegServerOptions,
+  ) {
+    this.settings = { ...MJPEG_DEFAULTS, ...(options.fixOrientationSetting ? { mjpegFixOrientation: false } : {}) };
+  }
+
+  /** One setting of POST /appium/settings, if it is this server's (FBSettingsHandler.m settersMap; unknown keys are skipped). */
+  apply(key: string, value: unknown): void {
+    // [value boolValue]; builds before 5.15.1 have no setter for it.
+    if (key === 'mjpegFixOrientation' && 'mjpegFixOrientation' in this.settings && value !== null) this.settings.mjpegFixOrientation = Boolean(value);
+    else if (key !== 'mjpegFixOrientation' && key in this.settings && typeof value === 'number') (this.settings as unknown as Record<string, number>)[key] = value;
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -124,11 +146,11 @@ export class EmulatedMjpegServer {
     let jpeg: Buffer;
     try {
       const { png, width } = await this.device.screenPng();
-      const quality = Math.min(100, Math.max(1, this.settings.mjpegServerScreenshotQuality));
-      let image = sharp(png);
-      const factor = this.settings.mjpegScalingFactor;
-      if (factor > 0 && factor < 100) image = image.resize({ width: Math.max(1, Math.round((width * factor) / 100)) });
-      jpeg = await image.jpeg({ quality }).toBuffer();
+      jpeg = await mjpegFrame(png, width, this.options.orientation(), {
+        quality: this.settings.mjpegServerScreenshotQuality,
+        scalingFactor: this.settings.mjpegScalingFactor,
+        fixOrientation: this.settings.mjpegFixOrientation,
+      });
     } catch {
       return interval;
     }

@@ -6,6 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
+import { EmulatedOrientation } from './emulated-orientation.js';
 import { performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
 import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-documents.js';
@@ -51,6 +52,8 @@ export class EmulatedWda {
   passcode = false;
   /** Touch and key requests that reached the lock screen instead of the app. */
   inputOnLockScreen = 0;
+  /** /orientation, and which way the phone lies in landscape. */
+  readonly orientation: EmulatedOrientation;
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
@@ -66,7 +69,11 @@ export class EmulatedWda {
     this.scale = options.scale ?? device.scale;
     this.simulator = options.simulator ?? true;
     this.older = Boolean(options.before2024 || options.legacy);
-    this.mjpeg = new EmulatedMjpegServer(device);
+    this.orientation = new EmulatedOrientation(device, this.faults);
+    this.mjpeg = new EmulatedMjpegServer(device, {
+      orientation: () => this.orientation.interfaceOrientation,
+      fixOrientationSetting: !(options.before5_15 || options.legacy),
+    });
   }
 
   get url(): string {
@@ -209,20 +216,13 @@ export class EmulatedWda {
         // FBCustomCommands.m handleActiveAppInfo: name is the app element's identifier; an app WDA did not launch has no arguments.
         return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: { args: [], env: {} } };
       case 'GET /screenshot':
+        // FBScreenshot.m takeWithScreenID draws XCTest's portrait-stored picture upright (FBImageProcessor.m
+        // scaledImageWithData, fixOrientation:YES, screenshotOrientation "auto"): the screen as the user sees it.
         return (await d.screenPng()).png.toString('base64');
       case 'GET /orientation':
-        // FBOrientationCommands.m: an interface orientation outside its mapping (UIInterfaceOrientationUnknown) maps to nil → null.
-        if (this.faults.unknownOrientation) return null;
-        return d.orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT';
-      case 'POST /orientation': {
-        // FBOrientationCommands.m handleSetOrientation: XCUIDevice+FBRotation.m sets the device orientation, then
-        // checks the app's interface orientation followed; an app that cannot take it stays, and WDA answers this.
-        const o = String(body.orientation ?? '').toUpperCase();
-        if (o !== 'PORTRAIT' && o !== 'LANDSCAPE') throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
-        if (o === 'LANDSCAPE' && this.faults.portraitOnly?.includes(d.foregroundPackage)) throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
-        await d.setOrientation(o === 'LANDSCAPE' ? 'landscape' : 'portrait', this.ctx());
-        return null;
-      }
+        return this.orientation.read();
+      case 'POST /orientation':
+        return this.orientation.set(body.orientation, this.ctx());
     }
     switch (key) {
       case 'GET /window/size':
@@ -305,7 +305,7 @@ export class EmulatedWda {
         const settings = body.settings ?? {};
         if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new WdaFailure('invalid argument', 400, 'settings must be a dictionary');
         for (const [k, v] of Object.entries(settings)) {
-          if (k in this.mjpeg.settings && typeof v === 'number') (this.mjpeg.settings as unknown as Record<string, number>)[k] = v;
+          this.mjpeg.apply(k, v);
           // FBSettingsHandler.m: [value intValue] goes straight to FBConfiguration.snapshotMaxDepth.
           if (k === 'snapshotMaxDepth' && typeof v === 'number') this.snapshotMaxDepth = Math.trunc(v);
         }
@@ -358,7 +358,7 @@ export class EmulatedWda {
   }
 
   /** The session's appium settings this emulation knows (FBSettingsHandler.m currentSettings). */
-  private settings(): Record<string, number> {
+  private settings(): Record<string, number | boolean> {
     return { ...this.mjpeg.settings, snapshotMaxDepth: this.snapshotMaxDepth };
   }
 

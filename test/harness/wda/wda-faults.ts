@@ -15,6 +15,11 @@ export interface EmulatedWdaOptions {
    * Implied by `legacy`.
    */
   before2024?: boolean;
+  /**
+   * A build before WebDriverAgent 5.15.1 (0b41757c, #812, November 2023): no mjpegFixOrientation setting, and its
+   * MJPEG server sends XCTest's portrait-stored JPEG unchanged unless it scales it. Implied by `legacy`.
+   */
+  before5_15?: boolean;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
   name?: string;
 }

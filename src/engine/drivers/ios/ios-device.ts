@@ -81,7 +81,9 @@ export class IosDevice implements DeviceHandle {
   /**
    * WDA's MJPEG server as live `jpeg` video: framerate and a scaling factor for `maxSize` go through
    * the session's appium settings first (FBConfiguration.m: mjpegServerFramerate, mjpegScalingFactor,
-   * mjpegServerScreenshotQuality).
+   * mjpegServerScreenshotQuality). mjpegFixOrientation (default NO, WebDriverAgent 5.15.1 on) has WDA draw
+   * landscape pictures upright (FBImageProcessor.m fixedImageDataWithImageData); without it they come
+   * portrait-stored with an EXIF orientation, and builds before 5.15.1 ignore it: mjpeg-stream.ts turns those.
    */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
     if (!this.mjpeg) throw new ToolError('UNSUPPORTED', `${this.info.id} has no MJPEG endpoint configured`);
@@ -89,7 +91,7 @@ export class IosDevice implements DeviceHandle {
     const size = this.pixels(await this.screen(ctx));
     const longest = Math.max(size.width, size.height);
     const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
-    const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY };
+    const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY, mjpegFixOrientation: true };
     await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
     return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT);
   }

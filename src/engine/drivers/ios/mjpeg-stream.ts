@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 
 import type { VideoPacket, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import { exifOrientation, uprightJpeg } from './jpeg-orientation.js';
 
 /** Bytes before the first part beyond which the answer is not WDA's MJPEG server. */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -108,6 +109,9 @@ export interface MjpegWait {
  * WDA's MJPEG server as a VideoStream of `jpeg` packets. The server starts sending only after the
  * client wrote something, so a request line goes out first; `open` resolves with the first picture,
  * and throws when nothing (or something else) answers, or no picture comes, within `wait`.
+ * Pictures come out upright: in landscape XCTest stores them portrait with an EXIF orientation, which WDA
+ * passes on unless mjpegFixOrientation is set (FBImageProcessor.m) or the build predates it (5.15.1);
+ * such pictures are turned here, as a viewer placing them by their stored size would show them sideways.
  */
 export class MjpegStream implements VideoStream {
   readonly codec = 'jpeg';
@@ -116,6 +120,9 @@ export class MjpegStream implements VideoStream {
   private failure?: Error;
   private ended = false;
   private wake?: () => void;
+  /** Pictures waiting to be turned upright, newest last; while any waits, the upright ones queue behind it. */
+  private readonly toTurn: { jpeg: Buffer; capturedAt: number }[] = [];
+  private turning = false;
 
   private constructor(
     private readonly socket: Socket,
@@ -160,7 +167,7 @@ export class MjpegStream implements VideoStream {
           return;
         }
         if (!before && parser.answered && !settled && !pictures.length) answered();
-        for (const jpeg of pictures) stream.add(jpeg);
+        for (const jpeg of pictures) stream.receive(jpeg);
         if (pictures.length && !settled) {
           settled = true;
           clearTimeout(timer);
@@ -194,15 +201,41 @@ export class MjpegStream implements VideoStream {
     this.wake?.();
   }
 
-  private add(jpeg: Buffer): void {
-    const size = jpegSize(jpeg);
+  private receive(jpeg: Buffer): void {
+    const capturedAt = Date.now();
+    if (!this.turning && exifOrientation(jpeg) === 1) return this.add(jpeg, capturedAt);
+    // Only the newest pictures matter: turning that lags drops the older ones.
+    if (this.toTurn.length >= 2) this.toTurn.shift();
+    this.toTurn.push({ jpeg, capturedAt });
+    if (!this.turning) void this.turnAll();
+  }
+
+  private async turnAll(): Promise<void> {
+    this.turning = true;
+    for (let next = this.toTurn.shift(); next && !this.ended; next = this.toTurn.shift()) {
+      if (exifOrientation(next.jpeg) === 1) {
+        this.add(next.jpeg, next.capturedAt);
+        continue;
+      }
+      try {
+        const turned = await uprightJpeg(next.jpeg);
+        this.add(turned.data, next.capturedAt, turned);
+      } catch (err) {
+        this.end(new Error(`WebDriverAgent's MJPEG server of ${this.target.label} sent a picture that could not be turned upright: ${(err as Error).message}`));
+      }
+    }
+    this.turning = false;
+  }
+
+  private add(jpeg: Buffer, capturedAt: number, known?: { width: number; height: number }): void {
+    const size = known ?? jpegSize(jpeg);
     if (!size) {
       this.end(new Error(`WebDriverAgent's MJPEG server of ${this.target.label} sent a part that is not a JPEG picture`));
       return;
     }
     // Only the newest picture matters: a consumer that lags drops the older ones here.
     if (this.queue.length >= 2) this.queue.shift();
-    this.queue.push({ data: jpeg, config: false, key: true, capturedAt: Date.now(), width: size.width, height: size.height });
+    this.queue.push({ data: jpeg, config: false, key: true, capturedAt, width: size.width, height: size.height });
     this.wake?.();
   }
 
