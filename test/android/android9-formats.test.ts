@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { UiElement } from '../../src/engine/types.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { rows, shift } from './list-rows.js';
 
 /**
  * Android 8 and 9 (API 26–28) print displays, rotation and `input` differently from 10+
@@ -104,18 +104,6 @@ test('an 8.1 phone with an HDMI display: the ViewportExternal entry counts, the 
   });
 });
 
-/** Top edge of each list row now (row id → y). */
-async function rows(call: (tool: string, params?: object) => Promise<Record<string, unknown>>): Promise<Map<string, number>> {
-  const els = (await call('mobile_list_elements_on_screen')).elements as UiElement[];
-  return new Map(els.filter((e) => /^item_\d+$/.test(e.id)).map((e) => [e.id, e.y]));
-}
-
-function shift(before: Map<string, number>, after: Map<string, number>): number {
-  const both = [...before.keys()].filter((id) => after.has(id));
-  const id = both[Math.floor(both.length / 2)];
-  if (!id) throw new Error('no list row on screen in both listings');
-  return after.get(id)! - before.get(id)!;
-}
 
 test('swipes and streamed gestures on 9: input has no motionevent (usage on stderr, exit 0), so a drag is replayed as one swipe on release', async ({ rig }) => {
   if (!rig) return;

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { UiElement } from '../../src/engine/types.js';
 import { handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { rows, shift } from './list-rows.js';
 
 /**
  * Streamed touch on Android (issue 17) over the real adb server: scrcpy's INJECT_TOUCH_EVENT while it
@@ -18,22 +19,10 @@ test.after(async (ctx) => {
   await ctx.rig?.stop();
 });
 
-/** Top edge of each list row now (row id → y). */
-async function rows(rig: AndroidRig): Promise<Map<string, number>> {
-  const els = (await rig.call('mobile_list_elements_on_screen')).elements as UiElement[];
-  return new Map(els.filter((e) => /^item_\d+$/.test(e.id)).map((e) => [e.id, e.y]));
-}
-
-function shift(before: Map<string, number>, after: Map<string, number>): number {
-  const both = [...before.keys()].filter((id) => after.has(id));
-  const id = both[Math.floor(both.length / 2)];
-  if (!id) throw new Error('no list row on screen in both listings');
-  return after.get(id)! - before.get(id)!;
-}
 
 async function onList(rig: AndroidRig): Promise<Map<string, number>> {
   await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
-  const before = await rows(rig);
+  const before = await rows(rig.call);
   assert.ok(before.size > 3, 'the list is on screen');
   return before;
 }
@@ -53,7 +42,7 @@ test('with scrcpy running: INJECT_TOUCH_EVENT per event (finger pointer, pressur
     await touch(rig, 'move', 540, 1500);
     await touch(rig, 'move', 540, 1300);
     await until(() => log.length >= 3, 'three touch events at the server');
-    const during = shift(before, await rows(rig));
+    const during = shift(before, await rows(rig.call));
     // Video space is 544x1200 for 1080x2400: a point survives the round trip within a couple of pixels.
     assert.ok(Math.abs(during + 300) <= 4, `the list moved ${during} px with the finger still down`);
     const up = (await touch(rig, 'up', 540, 1300)) as { status: string; streamed: boolean };
@@ -157,11 +146,11 @@ test('without scrcpy: one `input motionevent` per event, and the list still foll
   const t = (action: 'down' | 'move' | 'up', y: number) => engine.touchEvent(rig.phone.serial, action, { x: 540, y }, { origin: 'test' });
   assert.equal(await t('down', 1600), { status: 'success', streamed: true });
   await t('move', 1450);
-  assert.is(shift(before, await rows(rig)), -150, 'moved with the finger down');
+  assert.is(shift(before, await rows(rig.call)), -150, 'moved with the finger down');
   const up = (await t('up', 1400)) as { status: string; streamed: boolean };
   assert.equal([up.status, up.streamed], ['success', true]);
   assert.equal(motion, ['down 540,1600', 'move 540,1450', 'up 540,1400']);
-  assert.is(shift(before, await rows(rig)), -200);
+  assert.is(shift(before, await rows(rig.call)), -200);
 });
 
 test('where `input` has no motionevent: the down says so, and the drag becomes one swipe on release', async ({ rig }) => {
@@ -175,11 +164,11 @@ test('where `input` has no motionevent: the down says so, and the drag becomes o
     assert.is(down.streamed, false);
     assert.match(down.message, /cannot stream touches/);
     await t('move', 1400);
-    assert.is(shift(before, await rows(rig)), 0, 'nothing moves before release');
+    assert.is(shift(before, await rows(rig.call)), 0, 'nothing moves before release');
     const up = (await t('up', 1300)) as { status: string; message: string };
     assert.is(up.status, 'success');
     assert.match(up.message, /replayed as one swipe from \(540, 1600\) to \(540, 1300\) on release/);
-    assert.is(shift(before, await rows(rig)), -300);
+    assert.is(shift(before, await rows(rig.call)), -300);
   } finally {
     rig.phone.shell.quirks.noMotionEvent = false;
   }
