@@ -126,14 +126,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { content: [{ type: 'image', data: s.data, mimeType: s.mimeType }, { type: 'text', text: note }] };
   }
 
-  async function listElements(device: string, args: Args): Promise<CallToolResult> {
+  async function listElements(device: string, args: Args, signal: AbortSignal): Promise<CallToolResult> {
     // checkArguments held offset and limit to list_elements' schema (whole numbers in range).
     const page = { offset: args.offset as number | undefined, limit: args.limit as number | undefined, screen: str(args, 'screen') };
     const full = args.full === true;
     // Full objects are never paged: paging arguments with them would be dropped without a word.
     const paging = full ? (['limit', 'offset', 'screen'] as const).find((k) => args[k] !== undefined && args[k] !== null) : undefined;
     if (paging) throw new ArgumentError(`"${paging}" pages the compact listing, and full: true is never paged; leave out full for pages, or limit, offset and screen for every element with every field`);
-    const result = await backend.callTool('mobile_list_elements_on_screen', { device });
+    const result = await backend.callTool('mobile_list_elements_on_screen', { device }, signal);
     if (isToolFailure(result)) return errorResult(result.code, result.message);
     if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     try {
@@ -211,7 +211,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         return isToolFailure(result) ? errorResult(result.code, result.message) : { content: [{ type: 'text', text: JSON.stringify(result) }] };
       }
       case 'list_elements':
-        return listElements(device, args);
+        return listElements(device, args, signal);
       case 'pinch':
         return pinchTarget(backend, device, str(args, 'target', true)!, args.scale as number, errorResult);
       case 'take_screenshot':

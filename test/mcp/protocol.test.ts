@@ -2,6 +2,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { CallContext } from '../../src/engine/driver.js';
 import { Engine } from '../../src/engine/engine.js';
 import { findTool } from '../../src/engine/tools/index.js';
 import { RecordingDriver } from '../engine/recording-driver.js';
@@ -269,6 +270,33 @@ test('notifications/cancelled stops a raw mobile_* tool on the device (--engine-
     assert.not.ok(next.result.isError, JSON.stringify(next));
     assert.not.ok(driver.log.some((l) => l.startsWith('end phone swipe')), 'the swipe was told to stop');
     assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === 1), 'the cancelled request was answered');
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('notifications/cancelled stops list_elements while the phone lists, so the next call does not wait for it', async () => {
+  // A phone whose listing takes as long as the test says (the recording driver's swipe is a slow step that stops on abort).
+  class SlowListing extends RecordingDriver {
+    override async open(id: string) {
+      const handle = await super.open(id);
+      return handle && { ...handle, listElements: async (ctx: CallContext) => (await handle.swipe(0, 0, 1, 1, 10, ctx), []) };
+    }
+  }
+  const driver = new SlowListing(['phone']);
+  driver.delayMs = 30_000;
+  const backend = new LocalBackend(new Engine({ drivers: [driver] }), { settleMs: 0 });
+  const raw = await rawPair(backend, { engineTools: true });
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'list_elements', arguments: { device: 'phone' } } });
+    for (let i = 0; i < 200 && !driver.log.some((l) => l.startsWith('start phone swipe')); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(driver.log.some((l) => l.startsWith('start phone swipe')), driver.log.join('\n'));
+    await raw.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user stopped it' } });
+    driver.delayMs = 1;
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'mobile_press_button', arguments: { device: 'phone', button: 'HOME' } } });
+    assert.not.ok((await raw.answer(2)).result.isError);
+    assert.not.ok(driver.log.some((l) => l.startsWith('end phone swipe')), 'the listing was told to stop');
   } finally {
     await raw.close();
     await backend.close();
