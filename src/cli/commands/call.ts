@@ -3,6 +3,7 @@ import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
+import { cancelOnInterrupt } from '../interrupt.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { resetVirtualState } from './reset.js';
 
@@ -71,17 +72,10 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
       }
     }
     // Ctrl-C cancels the call where it can (an install abandons its session) and prints what it did.
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      if (++interrupts > 1) process.exit(EXIT.cancelled);
-      process.stderr.write(`\nmobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)\n`);
-      controller.abort();
-    };
-    process.on('SIGINT', onSigint);
+    const interrupt = cancelOnInterrupt(`mobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)`);
     let result: unknown;
     try {
-      const bridged = await withBridge(flags, (client) => client.requestRaw('tools.call', { tool, parameters }, controller.signal));
+      const bridged = await withBridge(flags, (client) => client.requestRaw('tools.call', { tool, parameters }, interrupt.signal));
       if (bridged.attached) {
         result = bridged.result;
       } else {
@@ -89,17 +83,17 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
         // One call, then gone: no device feed (it would start the adb server for a call on a virtual phone).
         const engine = createEngine({ ...engineSetupFromFlags(flags), watchDevices: false });
         try {
-          result = await engine.call(tool, parameters, { origin: 'cli', signal: controller.signal });
+          result = await engine.call(tool, parameters, { origin: 'cli', signal: interrupt.signal });
         } finally {
           await engine.close();
         }
       }
     } finally {
-      process.off('SIGINT', onSigint);
+      interrupt.dispose();
     }
     printJson(result);
     if (!isToolFailure(result)) return EXIT.ok;
-    return controller.signal.aborted ? EXIT.cancelled : (EXIT_FOR[result.code] ?? EXIT.internal);
+    return interrupt.signal.aborted ? EXIT.cancelled : (EXIT_FOR[result.code] ?? EXIT.internal);
   },
 };
 

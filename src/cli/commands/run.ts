@@ -6,6 +6,7 @@ import { envelope, loadScenario, type Scenario, type ValidationReport } from '..
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { cancelOnInterrupt } from '../interrupt.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, undeclaredParameters, withoutFlows } from '../run-authoring.js';
@@ -230,15 +231,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }
       if (flags.reset === true) await resetVirtualState();
       const engine = createEngine(engineSetupFromFlags(flags));
-      const controller = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(EXIT.cancelled);
-        process.stderr.write('\nmobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)\n');
-        controller.abort();
-      };
-      process.on('SIGINT', onSigint);
+      const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)');
       let leases: Lease[] = [];
       try {
         let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
@@ -246,9 +239,9 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
           if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
           try {
-            leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: controller.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
+            leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: interrupt.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
           } catch (err) {
-            if (controller.signal.aborted) return EXIT.cancelled;
+            if (interrupt.signal.aborted) return EXIT.cancelled;
             return refuse(EXIT.device, `${(err as Error).message}`);
           }
           wanted = leases.map((l) => l.device);
@@ -263,11 +256,11 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           const name = relative(process.cwd(), l.file) || l.file;
           return { name, folder: l.folder, options: { scenario: l.scenario!, scenarioDir: dirname(l.file), reset: flags.reset === true, targetWaitMs: targetWait, parameters: given.sources, onProgress: progressPrinter(name, shape) } };
         });
-        const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, controller.signal);
+        const runs = await runOnDevices({ engine, outDir }, routing.devices, planned, interrupt.signal);
         const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
         // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
         const started = new Set(runs.map((r) => r.name));
-        const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: controller.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
+        const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: interrupt.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
         if (notStarted.length) process.stderr.write(`mobilebridge run: ${notStarted.length} of ${planned.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}\n`);
         const unstarted = notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {};
         try {
@@ -284,7 +277,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         printJson({ ok: code === EXIT.ok, data: { runs: summaries, ...unstarted, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
         return code;
       } finally {
-        process.off('SIGINT', onSigint);
+        interrupt.dispose();
         for (const l of leases) l.release();
         await engine.close();
       }
