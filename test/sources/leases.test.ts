@@ -37,6 +37,17 @@ units('a held device is refused; a lock whose process died is taken over', ({ di
   assert.ok(one.tryAcquire('phone-2'), 'a dead holder does not keep the phone');
 });
 
+units('many lease holders in one process share one exit listener, gone when the last lock is released', ({ dir }) => {
+  const before = process.listenerCount('exit');
+  const leases = Array.from({ length: 12 }, (_, i) => new FileLeases(dir).tryAcquire(`phone-many-${i}`)!);
+  assert.ok(leases.every(Boolean));
+  // Zero more when an earlier test's lease is still held (the listener is there already).
+  assert.ok(process.listenerCount('exit') - before <= 1, `${process.listenerCount('exit') - before} exit listeners added`);
+  for (const lease of leases) lease.release();
+  assert.is(process.listenerCount('exit'), before);
+  assert.equal(readdirSync(join(dir, 'leases')).filter((f) => f.startsWith('phone-many')), []);
+});
+
 /** A dead holder's lock, as a killed CI job leaves it. */
 const deadLock = (dir: string, key: string) => {
   mkdirSync(join(dir, 'leases'), { recursive: true });

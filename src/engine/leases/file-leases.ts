@@ -57,6 +57,24 @@ export interface TakeoverSteps {
 const safeName = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E');
 
 /**
+ * Lock files this process holds, removed when it exits however it ends. One listener for the
+ * process rather than one per FileLeases: several of them in one process (runs in a bridge,
+ * tests) each added their own and Node warned of a listener leak past ten.
+ */
+const heldFiles = new Set<string>();
+const removeHeld = () => {
+  for (const file of heldFiles) rm(file);
+};
+function hold(file: string): void {
+  if (heldFiles.size === 0) process.on('exit', removeHeld);
+  heldFiles.add(file);
+}
+function unhold(file: string): void {
+  heldFiles.delete(file);
+  if (heldFiles.size === 0) process.off('exit', removeHeld);
+}
+
+/**
  * Device leases between processes on one machine that share a state folder (no bridge): a lock
  * file per device created exclusively, holding the owner's pid and start time. A lock whose process
  * is gone (killed CI job; a pid now reused by another process counts as gone) is taken over by one
@@ -67,9 +85,6 @@ export class FileLeases {
   private readonly locks: string;
   private readonly queueDir: string;
   private readonly held = new Map<string, string>();
-  private readonly onExit = () => {
-    for (const file of this.held.values()) rm(file);
-  };
 
   constructor(
     stateDir: string,
@@ -86,7 +101,7 @@ export class FileLeases {
     for (let attempt = 0; attempt < 2; attempt++) {
       if (createRecord(file, ownRecord(device))) {
         this.held.set(key, file);
-        if (this.held.size === 1) process.on('exit', this.onExit);
+        hold(file);
         return { device, key, release: () => this.release(key) };
       }
       const owner = readOwner(file);
@@ -136,8 +151,8 @@ export class FileLeases {
     const file = this.held.get(key);
     if (!file) return;
     this.held.delete(key);
+    unhold(file);
     rm(file);
-    if (this.held.size === 0) process.off('exit', this.onExit);
   }
 
   /**
