@@ -174,6 +174,35 @@ test('where `input` has no motionevent: the down says so, and the drag becomes o
   }
 });
 
+test('Android 10 has no `input motionevent CANCEL`: a cancelled drag is lifted with UP where it is, and the answer says so instead of reporting a cancel', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 0 } });
+  rig.phone.shell.quirks.release = { version: '10', sdk: 29 };
+  try {
+    const before = await onList(rig);
+    const motion = rig.phone.shell.motionEvents;
+    motion.length = 0;
+    rig.phone.stats.reset();
+    const t = (action: 'down' | 'move' | 'cancel', y: number) => engine.touchEvent(rig.phone.serial, action, { x: 540, y }, { origin: 'test' }) as Promise<unknown> as Promise<Record<string, unknown>>;
+    assert.equal(await t('down', 1600), { status: 'success', streamed: true });
+    await t('move', 1450);
+    const cancel = await t('cancel', 1450);
+    assert.is(cancel.code, 'UNSUPPORTED', JSON.stringify(cancel));
+    assert.match(String(cancel.message), /cannot cancel a touch: its `input motionevent` takes DOWN, UP and MOVE only \(Android 10\)\. The finger was lifted at \(540, 1450\) instead/);
+    assert.equal(motion, ['down 540,1600', 'move 540,1450', 'up 540,1450'], 'the finger is not left down');
+    assert.is(shift(before, await rows(rig.call)), -150, 'the drag ended where the finger was');
+
+    // Learned once: the next cancel lifts at once, without asking for CANCEL again.
+    assert.is((await t('down', 1000)).status, 'success');
+    assert.is((await t('cancel', 1000)).code, 'UNSUPPORTED');
+    assert.equal(motion.slice(3), ['down 540,1000', 'up 540,1000']);
+    assert.is(rig.phone.stats.opened.filter((c) => /motionevent CANCEL/.test(c)).length, 1, rig.phone.stats.opened.join('\n'));
+  } finally {
+    rig.phone.shell.quirks.release = undefined;
+    await engine.close();
+  }
+});
+
 test('keys: BACKSPACE is KEYCODE_DEL through `input keyevent` without scrcpy', async ({ rig }) => {
   if (!rig) return;
   // An engine of its own: rig.engine may still have scrcpy running from the tests above (grace period).

@@ -153,3 +153,35 @@ export function olderInputUnknownCommand(command: string): string {
     '',
   ].join('\n');
 }
+
+/**
+ * `input motionevent <action> …` on Android 10 with an action other than DOWN, UP or MOVE (CANCEL
+ * among them): that release's Input.java (a BaseCommand, with the `-d` option) throws
+ * IllegalArgumentException("Unknown motionevent " + action) before injecting anything, and
+ * BaseCommand.run prints the usage, a blank line and "Error: " + the message on System.err and
+ * returns, so the exit code is 0. The usage lists `motionevent <DOWN|UP|MOVE>`.
+ */
+export function android10UnknownMotionEvent(action: string): string {
+  const sources = ['dpad', 'keyboard', 'mouse', 'touchpad', 'gamepad', 'touchnavigation', 'joystick', 'touchscreen', 'stylus', 'trackball'];
+  return [
+    'Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]',
+    '',
+    'The sources are: ',
+    ...sources.map((s) => `      ${s}`),
+    '',
+    '-d: specify the display ID.',
+    '      (Default: -1 for key event, 0 for motion event if not specified.)',
+    'The commands and default sources are:',
+    '      text <string> (Default: touchscreen)',
+    '      keyevent [--longpress] <key code number or name> ... (Default: keyboard)',
+    '      tap <x> <y> (Default: touchscreen)',
+    '      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
+    '      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
+    '      press (Default: trackball)',
+    '      roll <dx> <dy> (Default: trackball)',
+    '      motionevent <DOWN|UP|MOVE> <x> <y> (Default: touchscreen)',
+    '',
+    `Error: Unknown motionevent ${action}`,
+    '',
+  ].join('\n');
+}

@@ -14,7 +14,7 @@ import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-qu
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
 import { injectionRefused, untypableText } from './input-errors.js';
-import { olderInputDump, olderInputUnknownCommand, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
+import { android10UnknownMotionEvent, olderInputDump, olderInputUnknownCommand, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
 import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
@@ -228,7 +228,10 @@ export class PhoneShell {
         for (const key of rest.filter((k) => !k.startsWith('--'))) await this.key(key);
       } else if (verb === 'motionevent') {
         // InputShellCommand.runMotionEvent: DOWN|UP|MOVE|CANCEL (any case), x y; one MotionEvent per process.
-        const phase = ({ DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const)[rest[0]?.toUpperCase() as 'DOWN'];
+        const actions = { DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const;
+        const phase = actions[rest[0]?.toUpperCase() as keyof typeof actions] as (typeof actions)[keyof typeof actions] | undefined;
+        // Android 10's Input.java takes DOWN, UP and MOVE only (CANCEL came with a later release).
+        if (releaseSdk(this.quirks) === 29 && (!phase || phase === 'cancel')) return { out: '', err: android10UnknownMotionEvent(rest[0] ?? ''), code: 0 };
         if (!phase) return { out: `Exception occurred while executing 'motionevent':\njava.lang.IllegalArgumentException: Unknown action: ${rest[0]}\n`, code: 255 };
         const p = this.toPanel(rest.slice(1).map(Number), 2);
         this.motionEvents.push(`${phase} ${p[0]},${p[1]}`);

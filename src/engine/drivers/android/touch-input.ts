@@ -39,6 +39,8 @@ export class AndroidTouch {
   private path: 'scrcpy' | 'shell' | undefined;
   /** Learned from the first answer; a release does not grow `motionevent` while we run. */
   private motionEvent: boolean | undefined;
+  /** False once `input` refused CANCEL (Android 10 takes DOWN, UP and MOVE only). */
+  private motionCancel = true;
 
   constructor(private readonly deps: TouchDeps) {}
 
@@ -88,7 +90,13 @@ export class AndroidTouch {
   }
 
   private async motion(phase: TouchPhase, x: number, y: number, ctx: CallContext): Promise<boolean> {
+    if (phase === 'cancel' && !this.motionCancel) return this.liftInsteadOfCancel(x, y, ctx);
     const out = await this.deps.shell(`input motionevent ${MOTION_ACTION[phase]} ${x} ${y}`, ctx, `touching (${phase})`);
+    // Android 10's Input.java: usage, then "Error: Unknown motionevent CANCEL", exit 0; nothing injected.
+    if (phase === 'cancel' && /Unknown motionevent/i.test(out)) {
+      this.motionCancel = false;
+      return this.liftInsteadOfCancel(x, y, ctx);
+    }
     if (/Unknown command: motionevent/.test(out) || (/Usage: input/.test(out) && !/motionevent </.test(out))) {
       this.motionEvent = false;
       this.path = undefined;
@@ -98,5 +106,23 @@ export class AndroidTouch {
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `input motionevent ${MOTION_ACTION[phase]} on ${this.deps.serial} failed: ${out.trim().split('\n')[0]}`);
     this.motionEvent = true;
     return true;
+  }
+
+  /**
+   * A finger left down keeps the app's press (a long press fires, a list stays held) until the next
+   * touch, so it is lifted where it is; that is an UP, not a cancel, and the answer says what the app
+   * may have made of it. A drag already past the touch slop ends as a drag; a short still press may
+   * count as a tap.
+   */
+  private async liftInsteadOfCancel(x: number, y: number, ctx: CallContext): Promise<never> {
+    const out = await this.deps.shell(`input motionevent UP ${x} ${y}`, ctx, 'lifting the finger');
+    const lifted = !/Exception|Error:|Usage: input/.test(out);
+    throw new ToolError(
+      'UNSUPPORTED',
+      `${this.deps.serial} cannot cancel a touch: its \`input motionevent\` takes DOWN, UP and MOVE only (Android 10). ` +
+        (lifted
+          ? `The finger was lifted at (${x}, ${y}) instead; the app saw the end of a touch there, which it may have taken as a tap if the finger had not moved.`
+          : `Lifting it failed too (${out.trim().split('\n').pop()}); the app may still see the finger down until the next touch.`),
+    );
   }
 }
