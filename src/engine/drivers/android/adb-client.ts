@@ -163,24 +163,11 @@ export async function execOnDevice(device: TransportSource, command: string, sig
  * ends the command with that error.
  */
 export async function execStreaming(device: TransportSource, command: string, signal: AbortSignal, sink: (chunk: Buffer) => void, input?: Readable): Promise<void> {
-  let transport = await connectUntil(signal, () => device.transport());
+  const transport = await openAccepted(device, `exec:${command}`, signal);
   const onAbort = () => transport.socket.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    // adbkit's parser waits for 'end', which a destroyed socket never emits: until the command's
-    // output flows, the signal ends each wait (a wedged adbd never answers the server's OPEN, and
-    // the server then never answers us).
-    let reply = await untilAborted(signal, Promise.resolve(request(transport, `exec:${command}`)));
-    if (reply === 'FAIL' && device.fresh && device.isSpare?.(transport)) {
-      // Refused on a connection opened ahead of time: ask again on a new one, whose answer counts.
-      // Destroyed, not ended: its unread error text would keep an ended socket open.
-      transport.socket.destroy();
-      const source = device as Required<TransportSource>;
-      transport = await connectUntil(signal, () => source.fresh());
-      reply = await untilAborted(signal, Promise.resolve(request(transport, `exec:${command}`)));
-    }
-    if (reply === 'FAIL') await untilAborted(signal, Promise.resolve(transport.parser.readError()));
-    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
+    if (signal.aborted) throw signal.reason;
     if (input) feed(input, transport.socket);
     await readToEnd(transport.socket, sink);
     if (signal.aborted) throw signal.reason;
@@ -194,6 +181,45 @@ export async function execStreaming(device: TransportSource, command: string, si
       input.destroy();
     }
     transport.end();
+  }
+}
+
+/**
+ * A device service (`shell:…`, `localabstract:…`, `tcp:…`, `sync:`) opened and accepted, as a stream
+ * the caller owns from then on. adbkit's own `shell`/`openLocal`/`openTcp`/`push` take no signal: a
+ * wedged adbd that never answers the OPEN left them, and whoever waited on them (a scrcpy start,
+ * a device's close), pending for ever.
+ */
+export async function openDeviceStream(device: TransportSource, service: string, signal: AbortSignal): Promise<Socket> {
+  return (await openAccepted(device, service, signal)).socket;
+}
+
+/** A transport with `service` asked for and accepted (OKAY); every wait before that ends with the signal. */
+async function openAccepted(device: TransportSource, service: string, signal: AbortSignal): Promise<Connection> {
+  let transport = await connectUntil(signal, () => device.transport());
+  const onAbort = () => transport.socket.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    // adbkit's parser waits for 'end', which a destroyed socket never emits: the signal ends each
+    // wait (a wedged adbd never answers the server's OPEN, and the server then never answers us).
+    let reply = await untilAborted(signal, Promise.resolve(request(transport, service)));
+    if (reply === 'FAIL' && device.fresh && device.isSpare?.(transport)) {
+      // Refused on a connection opened ahead of time: ask again on a new one, whose answer counts.
+      // Destroyed, not ended: its unread error text would keep an ended socket open.
+      transport.socket.destroy();
+      const source = device as Required<TransportSource>;
+      transport = await connectUntil(signal, () => source.fresh());
+      reply = await untilAborted(signal, Promise.resolve(request(transport, service)));
+    }
+    if (reply === 'FAIL') await untilAborted(signal, Promise.resolve(transport.parser.readError()));
+    if (reply !== 'OKAY') throw new Error(`unexpected adb reply ${JSON.stringify(reply)}`);
+    return transport;
+  } catch (err) {
+    transport.socket.destroy();
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

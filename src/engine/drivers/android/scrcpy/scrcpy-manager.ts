@@ -41,6 +41,8 @@ export class ScrcpyManager {
   private pendingUsers = 0;
   private graceTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Ends a launch still waiting on the device when the device is closed. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly device: AdbDeviceClient,
@@ -104,6 +106,7 @@ export class ScrcpyManager {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     clearTimeout(this.graceTimer);
     for (const consumer of this.consumers) consumer.end();
     this.consumers.clear();
@@ -124,7 +127,7 @@ export class ScrcpyManager {
     const physical = () => this.physicalSize.known() ?? first;
     // The scrcpy library (~200 ms to load) only once a stream or control channel is wanted.
     const { ScrcpySession } = await import('./session.js');
-    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar }, physical);
+    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar, signal: this.closing.signal }, physical);
     if (this.closed) {
       await session.close();
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);

@@ -1,6 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { timeoutSignal } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
-import { execOnDevice, type AdbDeviceClient } from '../adb-client.js';
+import { execOnDevice, openDeviceStream, shellQuote, type AdbDeviceClient } from '../adb-client.js';
+import { pushBytes } from '../sync-push.js';
 import {
   sourceAsDump, uia2Request, Uia2Error, UIA2_DEVICE_PORT, UIA2_INSTRUMENT_COMMAND, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE,
 } from './uia2-protocol.js';
@@ -10,9 +14,9 @@ export interface UiServerDevice {
   readonly serial: string;
   run(command: string, signal: AbortSignal): Promise<string>;
   /** A shell command left running (its stream open) until the returned stream is ended. */
-  spawn(command: string): Promise<Duplex>;
-  connect(port: number): Promise<Duplex>;
-  install(path: string): Promise<void>;
+  spawn(command: string, signal: AbortSignal): Promise<Duplex>;
+  connect(port: number, signal: AbortSignal): Promise<Duplex>;
+  install(path: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface UiServerApks {
@@ -23,6 +27,8 @@ export interface UiServerApks {
 }
 
 const START_WAIT_MS = 20_000;
+/** Installing the two server APKs (a few MB) may take this long before the device counts as stuck. */
+const INSTALL_WAIT_MS = 120_000;
 const POLL_MS = 200;
 const RETRY_AFTER_MS = 5 * 60_000;
 
@@ -120,10 +126,11 @@ export class Uia2Server {
     const installed = await this.device.run(`pm path ${UIA2_SERVER_PACKAGE} && pm path ${UIA2_TEST_PACKAGE}`, signal);
     if ((installed.match(/^package:/gm) ?? []).length < 2) {
       if (!this.apks) return this.unavailable(`${UIA2_SERVER_PACKAGE} is not installed and no server APKs were given`);
-      await this.device.install(this.apks.server);
-      await this.device.install(this.apks.test);
+      const installing = AbortSignal.any([signal, timeoutSignal(INSTALL_WAIT_MS)]);
+      await this.device.install(this.apks.server, installing);
+      await this.device.install(this.apks.test, installing);
     }
-    const instrument = await this.device.spawn(UIA2_INSTRUMENT_COMMAND);
+    const instrument = await this.device.spawn(UIA2_INSTRUMENT_COMMAND, AbortSignal.any([signal, timeoutSignal(START_WAIT_MS)]));
     this.instrument = instrument;
     let output = '';
     let ended = false;
@@ -150,7 +157,7 @@ export class Uia2Server {
   }
 
   private request(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
-    return uia2Request(() => this.device.connect(UIA2_DEVICE_PORT), method, path, body, signal);
+    return uia2Request(() => this.device.connect(UIA2_DEVICE_PORT, signal), method, path, body, signal);
   }
 
   /** The server went away mid-use: dump for now, restart on a later call. */
@@ -173,8 +180,16 @@ export function uiServerFor(device: AdbDeviceClient, serial: string, apks: UiSer
   return new Uia2Server({
     serial,
     run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
-    spawn: async (command) => (await device.shell(command)) as Duplex,
-    connect: async (port) => (await device.openTcp(port)) as Duplex,
-    install: async (path) => void (await device.install(path)),
+    spawn: (command, signal) => openDeviceStream(device, `shell:${command}`, signal),
+    connect: (port, signal) => openDeviceStream(device, `tcp:${port}`, signal),
+    install: (path, signal) => installApk(device, path, signal),
   }, apks);
+}
+
+/** `adb install -r` the way adb's legacy path does it: push to /data/local/tmp, `pm install -r`, remove. */
+async function installApk(device: AdbDeviceClient, path: string, signal: AbortSignal): Promise<void> {
+  const remote = `/data/local/tmp/${basename(path).replace(/[^\w.-]/g, '_')}`;
+  await pushBytes(device, await readFile(path), remote, 0o644, signal);
+  const out = (await execOnDevice(device, `pm install -r ${shellQuote(remote)}; rm -f ${shellQuote(remote)}`, signal)).toString('utf8');
+  if (!/^Success/m.test(out)) throw new Error(`pm install ${basename(path)}: ${out.trim().split('\n').pop() || 'no output'}`);
 }

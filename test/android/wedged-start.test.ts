@@ -1,0 +1,67 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ToolError } from '../../src/engine/errors.js';
+import { handleOf, hasFfmpeg, until } from './scrcpy-support.js';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/**
+ * A wedged adbd answers nothing to an OPEN (neither OKAY nor CLSE), and the adb server keeps our
+ * request waiting. Starting scrcpy opens `sync:` (the jar), `shell:` (the server) and
+ * `localabstract:` (its sockets): each used to wait for ever, and closing the device waited with it.
+ */
+const test = suite<{ rig?: AndroidRig }>('a device that stops answering while scrcpy starts');
+
+test.before(async (ctx) => {
+  if (hasAdb() && hasFfmpeg()) ctx.rig = await startRig();
+});
+test.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+test.after.each(({ rig }) => {
+  if (rig) rig.phone.adbd.faults = {};
+});
+
+async function outcome(work: Promise<unknown>, ms: number): Promise<string> {
+  const t0 = performance.now();
+  const said = await Promise.race([
+    work.then(() => 'resolved', (err: unknown) => (err instanceof ToolError ? `${err.code}: ${err.message}` : `other: ${String(err)}`)),
+    new Promise<string>((r) => setTimeout(() => r('pending'), ms).unref()),
+  ]);
+  return `${said} (${Math.round(performance.now() - t0)} ms)`;
+}
+
+for (const [service, fault, reason] of [
+  ['shell:', /^shell:.*app_process/, /could not start scrcpy-server on .*: the device did not accept the shell within 1500 ms/],
+  ['localabstract:', /^localabstract:scrcpy_/, /never opened localabstract:scrcpy_\w+ \(last attempt: the device did not answer\)/],
+] as const) {
+  test(`${service} never answered: openVideo fails within its bind timeout and says why`, async ({ rig }) => {
+    if (!rig) return;
+    const engine = rig.engineWith({ scrcpy: { graceMs: 0, bindTimeoutMs: 1_500 } });
+    try {
+      const handle = await handleOf(rig, engine);
+      rig.phone.adbd.faults = { unanswered: fault };
+      const said = await outcome(handle.openVideo!({ maxSize: 800, maxFps: 30 }), 15_000);
+      assert.match(said, reason, said);
+    } finally {
+      rig.phone.adbd.faults = {};
+      assert.match(await outcome(engine.close(), 10_000), /^resolved/);
+    }
+  });
+}
+
+test('sync: never answered (the jar push): closing the device ends the waiting start at once', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ scrcpy: { graceMs: 0, bindTimeoutMs: 1_500 } });
+  const handle = await handleOf(rig, engine);
+  rig.phone.adbd.faults = { unanswered: /^sync:/ };
+  const opened = rig.phone.adbd.stats.opened.length;
+  const video = handle.openVideo!({ maxSize: 800, maxFps: 30 });
+  video.catch(() => undefined);
+  await until(() => rig.phone.adbd.stats.opened.slice(opened).some((s) => s === 'sync:'), 'the push to reach the phone');
+  const closed = await outcome(engine.close(), 5_000);
+  assert.match(closed, /^resolved/, closed);
+  const said = await outcome(video, 2_000);
+  assert.match(said, /DEVICE_NOT_FOUND: .* was closed while scrcpy-server was starting/, said);
+});
+
+test.run();
