@@ -13,6 +13,7 @@ import {
 } from './client-types.js';
 import { isFailureResult, type HelloResult, type MethodName, type ParamsOf, type ResultOf, type ScreenOptions, type SubscriptionInfo } from './methods.js';
 import type { NotificationName, NotificationParams } from './notifications.js';
+import { ClientListeners } from './client-listeners.js';
 import { PendingRequests } from './pending-requests.js';
 import { ResumableSession, type KnownSubscription } from './resumable-session.js';
 
@@ -30,8 +31,6 @@ const FINAL_CLOSE_CODES = new Set([1000, 4000]);
 
 const OPEN = 1;
 
-type Listener<T> = (value: T) => void;
-
 export class BridgeClient {
   private socket?: WebSocketLike;
   private stateValue: ConnectionState = 'connecting';
@@ -44,11 +43,7 @@ export class BridgeClient {
   private attempts = 0;
   private reconnectTimer?: ReturnType<typeof setTimeout>;
   private readonly resumable = new ResumableSession();
-  private readonly notificationListeners = new Map<string, Set<Listener<never>>>();
-  private readonly frameListeners = new Set<Listener<DecodedFrame>>();
-  private readonly stateListeners = new Set<Listener<ConnectionState>>();
-  private readonly sessionListeners = new Set<Listener<SessionEvent>>();
-  private readonly errorListeners = new Set<Listener<Error>>();
+  private readonly listeners = new ClientListeners();
   private lastHello?: HelloResult;
   /**
    * Frames and notifications that arrive while a new session re-creates the old one's subscriptions:
@@ -184,7 +179,7 @@ export class BridgeClient {
   notify(method: string, params?: unknown): void {
     const text = JSON.stringify({ jsonrpc: '2.0', method, params: params ?? {} });
     const refused = this.oversize(text, method);
-    if (refused) return this.emit(this.errorListeners, refused);
+    if (refused) return this.listeners.error(refused);
     if (this.ready) this.socket?.send(text);
     else this.queue.push(text);
   }
@@ -212,29 +207,26 @@ export class BridgeClient {
 
   on<N extends NotificationName>(name: N, listener: (params: NotificationParams[N]) => void): () => void;
   on(name: string, listener: (params: unknown) => void): () => void;
-  on(name: string, listener: Listener<never>): () => void {
-    let set = this.notificationListeners.get(name);
-    if (!set) this.notificationListeners.set(name, (set = new Set()));
-    set.add(listener);
-    return () => set.delete(listener);
+  on(name: string, listener: (params: never) => void): () => void {
+    return this.listeners.onNotification(name, listener as (params: unknown) => void);
   }
 
   onFrame(listener: (frame: DecodedFrame) => void): () => void {
-    return addListener(this.frameListeners, listener);
+    return this.listeners.onFrame(listener);
   }
 
   onState(listener: (state: ConnectionState) => void): () => void {
-    return addListener(this.stateListeners, listener);
+    return this.listeners.onState(listener);
   }
 
   /** After every (re)connection: whether the session was resumed, what was replayed or lost. */
   onSession(listener: (event: SessionEvent) => void): () => void {
-    return addListener(this.sessionListeners, listener);
+    return this.listeners.onSession(listener);
   }
 
   /** Transport errors and undecodable messages (informational; the client recovers by itself). */
   onError(listener: (err: Error) => void): () => void {
-    return addListener(this.errorListeners, listener);
+    return this.listeners.onError(listener);
   }
 
   /** Says `session.bye` (ending the session: subscriptions and locks go) and closes the socket. */
@@ -284,7 +276,7 @@ export class BridgeClient {
     socket.onerror = (event: { message?: string; error?: unknown }) => {
       const err = event?.error instanceof Error ? event.error : new Error(event?.message ?? 'WebSocket error');
       this.lastError = err;
-      this.emit(this.errorListeners, err);
+      this.listeners.error(err);
     };
     socket.onclose = (event: { code?: number; reason?: string }) => {
       if (this.socket !== socket) return;
@@ -342,11 +334,11 @@ export class BridgeClient {
       } finally {
         if (this.held === held) this.held = undefined;
       }
-      this.emit(this.sessionListeners, event);
+      this.listeners.session(event);
       for (const deliver of held) deliver();
       return;
     }
-    this.emit(this.sessionListeners, event);
+    this.listeners.session(event);
   }
 
   private onMessage(socket: WebSocketLike, data: unknown): void {
@@ -355,7 +347,7 @@ export class BridgeClient {
       try {
         msg = JSON.parse(data);
       } catch {
-        this.emit(this.errorListeners, new Error('server sent a text message that is not JSON'));
+        this.listeners.error(new Error('server sent a text message that is not JSON'));
         return;
       }
       for (const one of Array.isArray(msg) ? msg : [msg]) this.onJson(socket, one);
@@ -364,18 +356,18 @@ export class BridgeClient {
     let bytes: ArrayBuffer | ArrayBufferView | undefined;
     if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) bytes = data;
     if (!bytes) {
-      this.emit(this.errorListeners, new Error('binary message in an unsupported form; set binaryType to "arraybuffer"'));
+      this.listeners.error(new Error('binary message in an unsupported form; set binaryType to "arraybuffer"'));
       return;
     }
     let frame: DecodedFrame;
     try {
       frame = decodeFrame(bytes);
     } catch (err) {
-      this.emit(this.errorListeners, err as Error);
+      this.listeners.error(err as Error);
       return;
     }
-    if (this.held) this.held.push(() => this.emit(this.frameListeners, frame));
-    else this.emit(this.frameListeners, frame);
+    if (this.held) this.held.push(() => this.listeners.frame(frame));
+    else this.listeners.frame(frame);
   }
 
   private onJson(socket: WebSocketLike, msg: unknown): void {
@@ -385,10 +377,7 @@ export class BridgeClient {
     }
     if (!isNotification(msg)) return;
     this.resumable.notified(msg.method, msg.params, this.ready && this.socket === socket);
-    const deliver = () => {
-      const listeners = this.notificationListeners.get(msg.method);
-      if (listeners) this.emit(listeners as Set<Listener<unknown>>, msg.params);
-    };
+    const deliver = () => this.listeners.notification(msg.method, msg.params);
     if (this.held) this.held.push(deliver);
     else deliver();
   }
@@ -396,23 +385,8 @@ export class BridgeClient {
   private setState(state: ConnectionState): void {
     if (this.stateValue === state) return;
     this.stateValue = state;
-    this.emit(this.stateListeners, state);
+    this.listeners.state(state);
   }
-
-  private emit<T>(listeners: Set<Listener<T>>, value: T): void {
-    for (const l of [...listeners]) {
-      try {
-        l(value);
-      } catch (err) {
-        if (listeners !== (this.errorListeners as Set<unknown>)) this.emit(this.errorListeners, err as Error);
-      }
-    }
-  }
-}
-
-function addListener<T>(set: Set<Listener<T>>, listener: Listener<T>): () => void {
-  set.add(listener);
-  return () => set.delete(listener);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
