@@ -126,6 +126,19 @@ export function olderScreencapRefusal(setup: DisplaySetup, id: string | undefine
   return n === 0 || (n === 1 && setup === 'external') ? undefined : `Unable to get handle for display ${n}\n`;
 }
 
+/** The sources in `input`'s usage: Input.java's SOURCES HashMap keys, in its iteration order. */
+const INPUT_SOURCES = ['dpad', 'keyboard', 'mouse', 'touchpad', 'gamepad', 'touchnavigation', 'joystick', 'touchscreen', 'stylus', 'trackball'].map((s) => `      ${s}`);
+/** The commands Input.java lists on Android 9 and 10 alike (10 adds motionevent after them). */
+const INPUT_COMMANDS = [
+  '      text <string> (Default: touchscreen)',
+  '      keyevent [--longpress] <key code number or name> ... (Default: keyboard)',
+  '      tap <x> <y> (Default: touchscreen)',
+  '      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
+  '      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
+  '      press (Default: trackball)',
+  '      roll <dx> <dy> (Default: trackball)',
+];
+
 /**
  * `input motionevent …` before Android 10: Input.java (run under app_process) knows text, keyevent,
  * tap, swipe, draganddrop, press and roll; any other command prints "Error: Unknown command: <cmd>"
@@ -134,22 +147,15 @@ export function olderScreencapRefusal(setup: DisplaySetup, id: string | undefine
  * usage may lack the draganddrop line, which nothing reads.)
  */
 export function olderInputUnknownCommand(command: string): string {
-  const sources = ['dpad', 'keyboard', 'mouse', 'touchpad', 'gamepad', 'touchnavigation', 'joystick', 'touchscreen', 'stylus', 'trackball'];
   return [
     `Error: Unknown command: ${command}`,
     'Usage: input [<source>] <command> [<arg>...]',
     '',
     'The sources are: ',
-    ...sources.map((s) => `      ${s}`),
+    ...INPUT_SOURCES,
     '',
     'The commands and default sources are:',
-    '      text <string> (Default: touchscreen)',
-    '      keyevent [--longpress] <key code number or name> ... (Default: keyboard)',
-    '      tap <x> <y> (Default: touchscreen)',
-    '      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
-    '      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
-    '      press (Default: trackball)',
-    '      roll <dx> <dy> (Default: trackball)',
+    ...INPUT_COMMANDS,
     '',
   ].join('\n');
 }
@@ -162,23 +168,16 @@ export function olderInputUnknownCommand(command: string): string {
  * returns, so the exit code is 0. The usage lists `motionevent <DOWN|UP|MOVE>`.
  */
 export function android10UnknownMotionEvent(action: string): string {
-  const sources = ['dpad', 'keyboard', 'mouse', 'touchpad', 'gamepad', 'touchnavigation', 'joystick', 'touchscreen', 'stylus', 'trackball'];
   return [
     'Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]',
     '',
     'The sources are: ',
-    ...sources.map((s) => `      ${s}`),
+    ...INPUT_SOURCES,
     '',
     '-d: specify the display ID.',
     '      (Default: -1 for key event, 0 for motion event if not specified.)',
     'The commands and default sources are:',
-    '      text <string> (Default: touchscreen)',
-    '      keyevent [--longpress] <key code number or name> ... (Default: keyboard)',
-    '      tap <x> <y> (Default: touchscreen)',
-    '      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
-    '      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)',
-    '      press (Default: trackball)',
-    '      roll <dx> <dy> (Default: trackball)',
+    ...INPUT_COMMANDS,
     '      motionevent <DOWN|UP|MOVE> <x> <y> (Default: touchscreen)',
     '',
     `Error: Unknown motionevent ${action}`,
