@@ -19,7 +19,8 @@ import { SpareTransport } from './spare-transport.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { DeviceScreenSize } from './screen-size.js';
-import { isSecurityException, parseRotation } from './shell-output.js';
+import { parseRotation } from './shell-output.js';
+import { throwIfDenied } from './denials.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
 
@@ -133,7 +134,7 @@ export class AndroidDevice implements DeviceHandle {
       release: info.version,
       text: (command, ctx, what) => this.text(command, ctx, what),
       checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
-      checkSecurity: (out, what) => this.checkSecurity(out, what),
+      checkSecurity: (out, what) => throwIfDenied(out, this.serial, what),
     };
     this.rotation = {
       serial: info.id,
@@ -342,13 +343,6 @@ export class AndroidDevice implements DeviceHandle {
     });
   }
 
-  private checkSecurity(out: string, what: string): void {
-    if (!isSecurityException(out)) return;
-    const line = out.trim().split('\n').find((l) => isSecurityException(l)) ?? out.trim();
-    if (isInjectionDenied(out)) throw injectionDeniedError(this.serial, what, line);
-    throw new ToolError('PERMISSION_DENIED', `${this.serial} denied ${what}: ${line}`);
-  }
-
   /** Unreadable output is often output cut short by a disconnect, so it goes through the same state check. */
   private parse<T>(ctx: CallContext, what: string, work: () => T): Promise<T> {
     return this.guard(ctx, `reading ${what}`, async () => {
@@ -367,7 +361,7 @@ export class AndroidDevice implements DeviceHandle {
   /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
   private async checkedText(command: string, ctx: CallContext, what: string): Promise<string> {
     const out = await this.text(command, ctx, what);
-    this.checkSecurity(out, what);
+    throwIfDenied(out, this.serial, what);
     return out;
   }
 
@@ -396,19 +390,6 @@ export class AndroidDevice implements DeviceHandle {
       throw mapped;
     }
   }
-}
-
-/** `input` and a dying monkey both name INJECT_EVENTS (InputManagerService's check) when injection is forbidden. */
-function isInjectionDenied(out: string): boolean {
-  return /INJECT_EVENTS|Injecting (input events|to another application)/i.test(out);
-}
-
-function injectionDeniedError(serial: string, what: string, detail: string): ToolError {
-  return new ToolError(
-    'PERMISSION_DENIED',
-    `${serial} does not let adb inject input, so ${what} did not happen: turn on "USB debugging (Security settings)" in Developer options ` +
-      `(Xiaomi/Redmi/POCO with MIUI or HyperOS; it needs a signed-in Mi account), then try again. Device said: ${detail.trim()}`,
-  );
 }
 
 function fail(message: string): never {
