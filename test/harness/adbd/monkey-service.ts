@@ -3,7 +3,7 @@ import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { AdbdStats, DeviceStream } from './adbd.js';
 import { ByteQueue } from './byte-queue.js';
-import { buttonForKey } from './phone-shell.js';
+import { buttonForKey } from './input-command.js';
 
 const ctx = () => ({ signal: new AbortController().signal });
 const LONG_PRESS_MS = 400;

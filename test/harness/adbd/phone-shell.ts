@@ -1,7 +1,5 @@
 import sharp from 'sharp';
-import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
-import type { Button } from '../../../src/engine/types.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands } from './app-commands.js';
 import { appErrorDialogTree } from './app-error-dialog.js';
@@ -13,20 +11,13 @@ import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
-import { injectionRefused, untypableText } from './input-errors.js';
-import { android10UnknownMotionEvent, olderInputDump, olderInputUnknownCommand, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
+import { runInput } from './input-command.js';
+import { olderInputDump, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
 import { windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
 import { wifiShellRefusal } from './wifi-command.js';
-
-const KEYS: Record<number, Button> = { 3: 'HOME', 4: 'BACK', 24: 'VOLUME_UP', 25: 'VOLUME_DOWN', 66: 'ENTER' };
-const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 'BACK', KEYCODE_VOLUME_UP: 'VOLUME_UP', KEYCODE_VOLUME_DOWN: 'VOLUME_DOWN', KEYCODE_ENTER: 'ENTER' };
-
-export function buttonForKey(key: string): Button | undefined {
-  return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
-}
 
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
@@ -102,7 +93,7 @@ export class PhoneShell {
         if (args[0] !== 'size') return unknown(w);
         return ok(this.wmSize());
       case 'settings': return this.settingsCommand(args);
-      case 'input': return this.input(args);
+      case 'input': return runInput(this, args);
       case 'am': return this.apps.am(args);
       case 'monkey': return this.apps.monkey(args);
       case 'pm': return this.apps.pm(args, stdin);
@@ -199,66 +190,6 @@ export class PhoneShell {
   get inputReachesApp(): boolean {
     return !this.quirks.screenOff && (!this.quirks.locked || this.quirks.lockOccluded) && !this.quirks.appError;
   }
-
-  private async input(args: string[]): Promise<CommandResult> {
-    const [verb, ...rest] = args[0] === 'touchscreen' ? args.slice(1) : args;
-    if (verb === 'keyevent' && ['224', 'KEYCODE_WAKEUP', '26', 'KEYCODE_POWER'].includes(rest[0])) {
-      this.quirks.screenOff = ['26', 'KEYCODE_POWER'].includes(rest[0]) ? !this.quirks.screenOff : false;
-      return ok();
-    }
-    // Input to a dark or locked screen is accepted and goes nowhere the app can see.
-    // Input.java learned motionevent in Android 10; before, it is an unknown command (exit 0).
-    if (verb === 'motionevent' && (this.quirks.noMotionEvent || releaseSdk(this.quirks) < 29)) return { out: '', err: olderInputUnknownCommand(verb), code: 0 };
-    if (!this.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return ok();
-    if (this.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return injectionRefused(verb, releaseSdk(this.quirks));
-    const n = this.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
-    try {
-      if (verb === 'tap') await this.phone.tap(n[0], n[1], ctx());
-      else if (verb === 'swipe') {
-        // InputShellCommand.sendSwipe: duration -1 (not given) means 300 ms; it injects moves until the
-        // duration has passed, so the command takes that long.
-        const duration = Number.isFinite(n[4]) && n[4] >= 0 ? n[4] : 300;
-        const until = Date.now() + duration;
-        if (n[0] === n[2] && n[1] === n[3]) await this.phone.longPress(n[0], n[1], duration, ctx());
-        else await this.phone.swipe(n[0], n[1], n[2], n[3], duration, ctx());
-        if (until > Date.now()) await new Promise((r) => setTimeout(r, until - Date.now()));
-      }
-      else if (verb === 'keyevent') {
-        // `input keyevent` sends each key code given, in order (InputShellCommand).
-        for (const key of rest.filter((k) => !k.startsWith('--'))) await this.key(key);
-      } else if (verb === 'motionevent') {
-        // InputShellCommand.runMotionEvent: DOWN|UP|MOVE|CANCEL (any case), x y; one MotionEvent per process.
-        const actions = { DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const;
-        const phase = actions[rest[0]?.toUpperCase() as keyof typeof actions] as (typeof actions)[keyof typeof actions] | undefined;
-        // Android 10's Input.java takes DOWN, UP and MOVE only (CANCEL came with a later release).
-        if (releaseSdk(this.quirks) === 29 && (!phase || phase === 'cancel')) return { out: '', err: android10UnknownMotionEvent(rest[0] ?? ''), code: 0 };
-        if (!phase) return { out: `Exception occurred while executing 'motionevent':\njava.lang.IllegalArgumentException: Unknown action: ${rest[0]}\n`, code: 255 };
-        const p = this.toPanel(rest.slice(1).map(Number), 2);
-        this.motionEvents.push(`${phase} ${p[0]},${p[1]}`);
-        await this.phone.touch(phase, p[0], p[1], ctx());
-      } else if (verb === 'text') {
-        const text = rest.join(' ').replace(/%s/g, ' ');
-        // sendText: KeyCharacterMap.getEvents gives null for a character the virtual keyboard map lacks,
-        // and the loop over it throws before any key is sent.
-        if (/[^\x20-\x7e]/.test(text)) return untypableText(releaseSdk(this.quirks));
-        await this.phone.typeText(text, ctx());
-      } else return { out: `Error: Unknown command: ${verb}\n`, code: 1 };
-    } catch (err) {
-      // Real input injection never reports what the app did with the event.
-      if (!(err instanceof ToolError)) throw err;
-    }
-    return ok();
-  }
-
-  /** One key code by number or name; DEL is a backspace, MOVE_END a no-op (the model's cursor is always at the end). */
-  private async key(key: string): Promise<void> {
-    if (key === 'KEYCODE_DEL' || key === '67') return this.phone.deleteBackward(ctx());
-    if (key === 'KEYCODE_MOVE_END' || key === '123') return;
-    if (key === 'KEYCODE_TAB' || key === '61') return this.phone.pressKey('TAB', ctx());
-    const button = buttonForKey(key);
-    if (button) await this.phone.pressButton(button, ctx());
-  }
-
 
   private async cmd([service, verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
     if (service === 'wifi') return wifiShellRefusal(releaseSdk(this.quirks)) ?? (verb === 'set-wifi-enabled' ? this.wifi(args[0] === 'enabled') : unknown(['cmd', service, verb, ...args]));

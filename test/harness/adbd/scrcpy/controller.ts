@@ -1,7 +1,7 @@
 import type { CallContext } from '../../../../src/engine/driver.js';
 import type { DeviceStream } from '../adbd.js';
 import { ByteQueue } from '../byte-queue.js';
-import { buttonForKey } from '../phone-shell.js';
+import { buttonForKey } from '../input-command.js';
 import { ControlProtocolError, ControlReaderCrash, readControlMessage, type ControlMessage } from './control-reader.js';
 import type { ScrcpyHost } from './host.js';
 import type { SerialWriter } from './serial-writer.js';
