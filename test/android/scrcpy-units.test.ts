@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { toVideo, utf8Chunks } from '../../src/engine/drivers/android/scrcpy/control-units.js';
 import { InjectionWatch } from '../../src/engine/drivers/android/scrcpy/injection-watch.js';
 import { ServerLog } from '../../src/engine/drivers/android/scrcpy/server-log.js';
 import { VideoConsumer } from '../../src/engine/drivers/android/scrcpy/video-consumer.js';
@@ -111,6 +112,20 @@ test('"Could not invoke method" counts as a failed injection only with InputMana
   print(PROBE);
   assert.ok(await watch.waitForProbes(2, 1000, never));
   assert.equal([watch.failures, watch.lastFailure, watch.refused], [1, 'java.lang.IllegalArgumentException: bad event', undefined]);
+});
+
+test('a point on the screen stays inside the video (the last row does not round up past it); one outside is sent as it is', () => {
+  assert.is(toVideo(2399, 2400, 1200), 1199);
+  assert.is(toVideo(1200, 2400, 1200), 600);
+  assert.is(toVideo(0, 2400, 1200), 0);
+  assert.is(toVideo(2500, 2400, 1200), 1250);
+  assert.is(toVideo(-10, 2400, 1200), -5);
+});
+
+test('text is cut into pieces of at most the byte limit, never inside a character or a surrogate pair', () => {
+  assert.equal([...utf8Chunks('abcdef', 4)], ['abcd', 'ef']);
+  assert.equal([...utf8Chunks('aé😀b', 4)], ['aé', '😀', 'b']);
+  assert.equal([...utf8Chunks('', 4)], []);
 });
 
 test.run();

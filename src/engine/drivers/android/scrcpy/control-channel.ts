@@ -11,6 +11,7 @@ import { GENERIC_FINGER } from './pointer-ids.js';
 import type { ServerLog } from './server-log.js';
 import { SocketReader } from './socket-reader.js';
 import type { VideoSize } from './video-packets.js';
+import { toVideo, utf8Chunks } from './control-units.js';
 
 /** One step of a gesture on the control socket. Coordinates are device pixels; `pointer` tells fingers apart (default the generic finger). */
 export type ControlStep =
@@ -372,34 +373,6 @@ export class ControlChannel {
       this.init.options.deviceMessageParsers.close();
     }
   }
-}
-
-/**
- * One device coordinate in video pixels. PositionMapper maps back with (int)(v × device / video), so a
- * point on the screen's last row or column that rounds up to the video size itself would land one pixel
- * past the screen (2399 of 2400 at half size: 1199.5 → 1200 → 2400); a point on the screen stays inside
- * the video. One outside the screen is sent as it is (the server does not check either).
- */
-function toVideo(value: number, deviceSide: number, videoSide: number): number {
-  const scaled = Math.round((value * videoSide) / deviceSide);
-  return value >= 0 && value < deviceSide ? Math.min(scaled, videoSide - 1) : scaled;
-}
-
-/** Pieces of at most `maxBytes` of UTF-8 each, cut between characters (never inside a surrogate pair). */
-function* utf8Chunks(text: string, maxBytes: number): Generator<string> {
-  let piece = '';
-  let bytes = 0;
-  for (const char of text) {
-    const size = Buffer.byteLength(char, 'utf8');
-    if (bytes + size > maxBytes) {
-      yield piece;
-      piece = '';
-      bytes = 0;
-    }
-    piece += char;
-    bytes += size;
-  }
-  if (piece) yield piece;
 }
 
 async function readAll<T>(stream: { getReader(): { read(): PromiseLike<{ done: boolean; value?: T }> } } | undefined, each: (value: T) => void): Promise<void> {
