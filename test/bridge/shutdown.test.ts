@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RawClient, until } from './helpers.js';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(ROOT, 'dist/src/cli/main.js');
@@ -35,9 +36,9 @@ function run(args: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string, c
       child.kill('SIGKILL');
       reject(new Error(`process did not exit within ${timeoutMs} ms (open handles?)\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
-    child.on('exit', (code, signal) => {
+    void exitWithOutput(child).then((code) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, signal: child.signalCode, stdout, stderr, ms: Date.now() - started });
     });
   });
 }

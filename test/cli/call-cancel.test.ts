@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hasAdb, startRig, until } from '../android/setup.js';
 import { writeApk } from '../harness/apk-builder.js';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -28,7 +29,7 @@ test('Ctrl-C during `mobilebridge call mobile_install_app`: the install session 
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
+    const exited = exitWithOutput(child);
     await until(() => rig.phone.stats.opened.some((s) => s.includes('install-commit')), 'the commit to wait on the phone', 20_000);
     child.kill('SIGINT');
     const code = await exited;

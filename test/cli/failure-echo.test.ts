@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const ECHO = fileURLToPath(new URL('../support/failure-echo.js', import.meta.url));
 const UVU = fileURLToPath(new URL('../../../node_modules/uvu/bin.js', import.meta.url));
@@ -21,7 +22,7 @@ async function runUvu(files: Record<string, string>, preload: boolean): Promise<
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await exitWithOutput(child);
     clearTimeout(killer);
     return { code, out: out.replace(/\x1b\[[0-9;]*m/g, '') };
   } finally {

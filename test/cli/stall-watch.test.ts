@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const WATCH = fileURLToPath(new URL('../support/stall-watch.js', import.meta.url));
 
@@ -34,7 +35,7 @@ test('a run with no test finishing for MOBILEBRIDGE_STALL_MS fails, names where 
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   let helper = 0;
   try {
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await exitWithOutput(child);
     helper = Number(/helper (\d+)/.exec(stderr)?.[1]);
     assert.is(code, 1, stderr);
     assert.match(stderr, /stall-watch: no test finished for 0\.6 s, so the run is stopped as failed/);
@@ -57,7 +58,7 @@ test('without MOBILEBRIDGE_STALL_MS the watch does nothing', async () => {
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  assert.is(await new Promise((resolve) => child.on('exit', resolve)), 0);
+  assert.is(await exitWithOutput(child), 0);
   assert.is(out, 'done');
 });
 

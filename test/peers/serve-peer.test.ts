@@ -12,6 +12,7 @@ import { createEngine } from '../../src/engine/create.js';
 import type { DeviceInfo } from '../../src/engine/types.js';
 import { connectBridge } from '../../src/protocol/node.js';
 import { testBridge, until } from '../bridge/helpers.js';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -23,7 +24,7 @@ function serve(args: string[], state: string) {
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const exited = exitWithOutput(child);
   return { child, out, exited };
 }
 

@@ -10,6 +10,7 @@ import { validateResultValue } from '../../src/validate/index.js';
 import { RUNS_DIR } from './harness.js';
 import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
+import { exitWithOutput } from '../support/child-exit.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -33,7 +34,7 @@ async function interruptAfterFirstStep(child: ReturnType<typeof spawn>): Promise
       if (/passed\s+\S+/.test(stderr)) resolve();
     });
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = exitWithOutput(child);
   await Promise.race([interrupted, exited]);
   child.kill('SIGINT');
   const code = await exited;
@@ -55,7 +56,7 @@ test('run: Ctrl-C while failing assertions settle finishes the run as cancelled,
         if (/passed\s+tap_email/.test(stderr)) resolve();
       });
     });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = exitWithOutput(child);
     await Promise.race([interrupted, exited]);
     child.kill('SIGINT');
     const code = await exited;

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { deadPort } from '../support/dead-port.js';
 import { startBridge } from '../../src/bridge/index.js';
 import { createEngine } from '../../src/engine/create.js';
+import { exitWithOutput } from '../support/child-exit.js';
 
 /** A source that does not answer lists no devices, so `devices` says why on stderr; its JSON stays the tool's result. */
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -18,7 +19,7 @@ function devices(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
   child.stdout.on('data', (c: Buffer) => (out.stdout += c));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) => child.on('exit', (code) => (clearTimeout(timer), resolve({ code, ...out }))));
+  return exitWithOutput(child).then((code) => (clearTimeout(timer), { code, ...out }));
 }
 
 test('an adb server that does not answer: listed nothing, and stderr says where and what to do', async () => {
