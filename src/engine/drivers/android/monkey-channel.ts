@@ -1,3 +1,4 @@
+import { untilAborted } from '../../deadline.js';
 import type { AdbDeviceClient } from './adb-client.js';
 
 /** The line protocol of Android's `monkey --port` (MonkeySourceNetwork), as adbkit-monkey exposes it. */
@@ -12,6 +13,12 @@ interface MonkeyClient {
 
 export const MONKEY_PORT = 1080;
 const RETRY_AFTER_MS = 60_000;
+/**
+ * Starting monkey is a JVM start and a port bind (1–2 s on phones). adbkit's openMonkey takes no
+ * signal: on a device that stopped answering it never settles, and every later tap waited on it, so
+ * the start is given up after this long and `input` does the work until the next try.
+ */
+const OPEN_TIMEOUT_MS = 5_000;
 
 /**
  * The monkey answered OK and then went away before reaching the next line. Monkey replies OK as soon
@@ -38,7 +45,7 @@ export class MonkeyChannel {
   constructor(private readonly device: AdbDeviceClient) {}
 
   async send(commands: string[], signal: AbortSignal): Promise<boolean> {
-    const client = await this.open();
+    const client = await untilAborted(signal, this.open()).catch(() => undefined);
     if (!client || signal.aborted) return false;
     const lines = [...commands, PROBE];
     return new Promise<boolean>((resolve, reject) => {
@@ -95,19 +102,32 @@ export class MonkeyChannel {
   private open(): Promise<MonkeyClient | undefined> {
     if (this.client) return Promise.resolve(this.client);
     if (Date.now() < this.unavailableUntil) return Promise.resolve(undefined);
-    this.opening ??= Promise.resolve(this.device.openMonkey(MONKEY_PORT) as unknown as Promise<MonkeyClient>)
-      .then((client) => {
-        client.on('error', () => this.drop());
-        client.on('end', () => this.drop());
-        this.client = client;
-        return client;
-      })
-      .catch(() => {
+    this.opening ??= this.start().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async start(): Promise<MonkeyClient | undefined> {
+    const opening = Promise.resolve(this.device.openMonkey(MONKEY_PORT) as unknown as Promise<MonkeyClient>);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), OPEN_TIMEOUT_MS)));
+    try {
+      const client = await Promise.race([opening, late]);
+      if (!client) {
+        // One that opens after all is closed: it would only hold a monkey process on the phone.
+        void opening.then((c) => c.end(), () => undefined);
         this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
         return undefined;
-      })
-      .finally(() => (this.opening = undefined));
-    return this.opening;
+      }
+      client.on('error', () => this.drop());
+      client.on('end', () => this.drop());
+      this.client = client;
+      return client;
+    } catch {
+      this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private drop(): void {

@@ -9,7 +9,7 @@ import { hasAdb, startRig, type AndroidRig } from './setup.js';
  * request waiting. Starting scrcpy opens `sync:` (the jar), `shell:` (the server) and
  * `localabstract:` (its sockets): each used to wait for ever, and closing the device waited with it.
  */
-const test = suite<{ rig?: AndroidRig }>('a device that stops answering while scrcpy starts');
+const test = suite<{ rig?: AndroidRig }>('a device that stops answering while something starts');
 
 test.before(async (ctx) => {
   if (hasAdb() && hasFfmpeg()) ctx.rig = await startRig();
@@ -62,6 +62,26 @@ test('sync: never answered (the jar push): closing the device ends the waiting s
   assert.match(closed, /^resolved/, closed);
   const said = await outcome(video, 2_000);
   assert.match(said, /DEVICE_NOT_FOUND: .* was closed while scrcpy-server was starting/, said);
+});
+
+test('the monkey channel never opening (its shell unanswered): taps go through input after a few seconds, and not only until the engine restarts', async ({ rig }) => {
+  if (!rig) return;
+  const engine = rig.engineWith({ input: 'monkey' }, 15_000);
+  const tap = (x: number) => engine.call('mobile_click_on_screen_at_coordinates', { device: rig.phone.serial, x, y: 100 }) as Promise<{ status?: string; code?: string }>;
+  try {
+    rig.phone.adbd.faults = { unanswered: /^shell:.*monkey --port/ };
+    rig.phone.stats.reset();
+    const first = await tap(100);
+    assert.is(first.status, 'success', JSON.stringify(first));
+    assert.ok(rig.phone.stats.opened.some((s) => /^exec:input (touchscreen )?tap 100 100/.test(s)), rig.phone.stats.opened.join('\n'));
+    rig.phone.adbd.faults = {};
+    const second = await tap(101);
+    assert.is(second.status, 'success', JSON.stringify(second));
+    assert.ok(rig.phone.stats.opened.some((s) => /^exec:input (touchscreen )?tap 101 100/.test(s)), 'input until monkey is tried again');
+  } finally {
+    rig.phone.adbd.faults = {};
+    assert.match(await outcome(engine.close(), 10_000), /^resolved/);
+  }
 });
 
 test.run();
