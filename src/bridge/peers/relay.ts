@@ -13,14 +13,8 @@ import { SharedNotification } from '../outgoing.js';
 import type { Session } from '../sessions.js';
 import { Subscription } from '../sessions.js';
 import type { Peer } from './peer.js';
+import { RelayDelivery, type RelayedFrame as Message } from './relay-delivery.js';
 import { RelayedElements } from './relayed-elements.js';
-
-/** One stored frame message as the peer sent it, and its parsed header. */
-interface Message {
-  data: Buffer;
-  header: Record<string, unknown>;
-  body: Buffer;
-}
 
 /** One subscription on the peer, shared by every viewer here that asked for the same thing. */
 interface Group {
@@ -38,16 +32,7 @@ interface Group {
   ready: Promise<ToolFailure | undefined>;
 }
 
-interface Delivery {
-  started: boolean;
-  inFlight: boolean;
-  pending?: Message;
-  /** Video: skip to the next key frame (the viewer fell behind or just joined). */
-  waitKey: boolean;
-}
-
 const MAX_RECENT = 600;
-const MAX_BUFFERED = 8 * 1024 * 1024;
 
 export interface RelayStats {
   /** Frame messages received from the peer (each encoded once there). */
@@ -69,23 +54,24 @@ export class FrameRelay {
   private readonly groups = new Map<string, Group>();
   private readonly byUpstream = new Map<string, Group>();
   private readonly of = new Map<Subscription, Group[]>();
-  private readonly delivery = new Map<Subscription, Delivery>();
+  private readonly delivery: RelayDelivery;
   /**
    * Frames for a peer subscription whose devices.subscribe answer we have not processed yet: ws hands
    * over the answer and the first frames of one TCP read back to back, before the answer's awaiter runs.
    */
   private readonly early = new Map<string, (() => void)[]>();
-  private readonly counts = { received: 0, sent: 0 };
+  private received = 0;
   /** Viewers told their frames stopped because the peer went down; told again when the peer is back. */
   private readonly paused = new Set<Subscription>();
   private subscribing = 0;
 
   constructor(
     private readonly peer: Peer,
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
     /** The id a device of the peer is listed by here (`id@peer` when it clashes). */
     private readonly listedId: (remote: string) => string,
   ) {
+    this.delivery = new RelayDelivery(log);
     peer.link.onBinary((data) => this.onFrame(data));
     peer.link.onNotification((method, params) => this.onNotification(method, params));
     peer.link.onState((s, why) => {
@@ -102,7 +88,7 @@ export class FrameRelay {
   }
 
   get stats(): RelayStats {
-    return { ...this.counts, upstreamSubscriptions: this.byUpstream.size };
+    return { received: this.received, sent: this.delivery.sent, upstreamSubscriptions: this.byUpstream.size };
   }
 
   owns(sub: Subscription): boolean {
@@ -149,16 +135,14 @@ export class FrameRelay {
     const shown = groups.find((g) => g.stream);
     if (shown && sub.screen) sub.stream = shown.stream;
     this.of.set(sub, groups);
-    this.delivery.set(sub, { started: false, inFlight: false, waitKey: false });
+    this.delivery.add(sub);
     session.subscriptions.set(sub.id, sub);
     return {
       sub,
       start: () => {
-        const d = this.delivery.get(sub);
-        if (!d) return;
-        d.started = true;
+        if (!this.delivery.start(sub)) return;
         for (const g of groups) {
-          for (const m of g.recent) this.deliver(sub, m);
+          for (const m of g.recent) this.delivery.deliver(sub, m);
           this.sendElementReset(sub, g);
         }
       },
@@ -168,7 +152,7 @@ export class FrameRelay {
   /** A resumed session: its element diffs were let go while it was away (Session.dropElementDiffs), so each element subscription starts over. */
   resumeSession(session: Session): void {
     for (const sub of session.subscriptions.values()) {
-      if (!this.delivery.get(sub)?.started) continue;
+      if (!this.delivery.started(sub)) continue;
       for (const g of this.of.get(sub) ?? []) this.sendElementReset(sub, g);
     }
   }
@@ -183,7 +167,7 @@ export class FrameRelay {
     sub.session.subscriptions.delete(sub.id);
     for (const g of this.of.get(sub) ?? []) this.leave(g, sub);
     this.of.delete(sub);
-    this.delivery.delete(sub);
+    this.delivery.remove(sub);
   }
 
   dropSession(session: Session): void {
@@ -237,7 +221,7 @@ export class FrameRelay {
     this.byUpstream.set(id, group);
     // Before any frame of the new subscription, as a local device coming back says so first.
     for (const sub of group.subs) {
-      if (this.paused.delete(sub) && this.delivery.get(sub)?.started) sub.session.notify('subscription.resumed', { subscription: sub.id, device: sub.device });
+      if (this.paused.delete(sub) && this.delivery.started(sub)) sub.session.notify('subscription.resumed', { subscription: sub.id, device: sub.device });
     }
     const early = this.early.get(id);
     this.early.delete(id);
@@ -271,7 +255,7 @@ export class FrameRelay {
     for (const [sub] of this.of) {
       if (this.paused.has(sub)) continue;
       this.paused.add(sub);
-      if (this.delivery.get(sub)?.started) sub.session.notify('subscription.paused', { subscription: sub.id, device: sub.device, reason });
+      if (this.delivery.started(sub)) sub.session.notify('subscription.paused', { subscription: sub.id, device: sub.device, reason });
     }
   }
 
@@ -297,13 +281,13 @@ export class FrameRelay {
       this.keepEarly(String(header.subscription), () => this.onFrame(data));
       return;
     }
-    this.counts.received++;
+    this.received++;
     const message: Message = { data, header, body: data.subarray(4 + length) };
     if ('key' in header) {
       if (header.config || header.key) group.recent = header.config ? [message] : [...group.recent.filter((m) => m.header.config), message];
       else if (group.recent.length < MAX_RECENT) group.recent.push(message);
     } else group.recent = [message];
-    for (const sub of group.subs) this.deliver(sub, message);
+    for (const sub of group.subs) this.delivery.deliver(sub, message);
   }
 
   private keepEarly(id: string, replay: () => void): void {
@@ -313,54 +297,6 @@ export class FrameRelay {
     this.early.set(id, list);
     // Bounded: only the few subscriptions being answered right now can be early.
     if (this.early.size > 8) this.early.delete(this.early.keys().next().value!);
-  }
-
-  private deliver(sub: Subscription, message: Message): void {
-    const d = this.delivery.get(sub);
-    const conn = sub.session.connection;
-    if (!d?.started) return;
-    const video = 'key' in message.header;
-    if (!conn?.open) {
-      d.waitKey = video;
-      return;
-    }
-    if (video) {
-      if (d.waitKey && !(message.header.key || message.header.config)) return;
-      if (conn.bufferedAmount > MAX_BUFFERED) {
-        d.waitKey = true;
-        return;
-      }
-      d.waitKey = false;
-      this.send(sub, message, () => undefined);
-      return;
-    }
-    // Pictures: one in the socket at a time, the newest waits; a slow viewer sees fewer, never stale, frames.
-    if (d.inFlight) {
-      d.pending = message;
-      return;
-    }
-    d.inFlight = true;
-    this.send(sub, message, () => {
-      d.inFlight = false;
-      const next = d.pending;
-      d.pending = undefined;
-      if (next && this.delivery.get(sub) === d) this.deliver(sub, next);
-    });
-  }
-
-  private send(sub: Subscription, message: Message, done: () => void): void {
-    const json = Buffer.from(JSON.stringify({ ...message.header, subscription: sub.id, device: sub.device }), 'utf8');
-    const prefix = Buffer.allocUnsafe(4);
-    prefix.writeUInt32BE(json.length, 0);
-    this.counts.sent++;
-    sub.session.connection!.sendBinary(
-      Buffer.concat([prefix, json]),
-      (err) => {
-        if (err) this.log(`bridge: frame to ${sub.session.id} failed: ${err.message}`);
-        done();
-      },
-      message.body,
-    );
   }
 
   private onNotification(method: string, params: unknown): void {
@@ -374,7 +310,7 @@ export class FrameRelay {
       const { subscription: _upstream, ...rest } = p;
       const shown = { ...rest, device: this.listedId(group.device) };
       let message: SharedNotification | undefined;
-      for (const sub of group.subs) if (this.delivery.get(sub)?.started) sub.session.notifyShared((message ??= new SharedNotification(method, shown, 'subscription')), sub.id);
+      for (const sub of group.subs) if (this.delivery.started(sub)) sub.session.notifyShared((message ??= new SharedNotification(method, shown, 'subscription')), sub.id);
     } else if (method === 'subscription.ended') {
       const p = params as SubscriptionEndedParams;
       const group = this.byUpstream.get(p.subscription);
@@ -395,7 +331,7 @@ export class FrameRelay {
       }
       for (const sub of group.subs) {
         if (method === 'stream.changed' && sub.screen) sub.stream = group.stream;
-        if (this.delivery.get(sub)?.started) sub.session.notify(method, { ...p, subscription: sub.id, device: sub.device });
+        if (this.delivery.started(sub)) sub.session.notify(method, { ...p, subscription: sub.id, device: sub.device });
       }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
