@@ -8,6 +8,7 @@ import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
+import { asListed, beforeDeadline, what, withDevice } from './forwarded-call.js';
 import { PeerLostError, PeerRefusedError, PeerTimeoutError, RpcLink } from './rpc-link.js';
 
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
@@ -370,37 +371,4 @@ export class PeerRouter {
     entry.links.set(peer, opened);
     return opened;
   }
-}
-
-/** "tools.call mobile_press_button on lab-phone", for messages. */
-function what(method: string, params: Record<string, unknown>): string {
-  const p = params.parameters as { device?: unknown } | undefined;
-  return method === 'tools.call' ? `${String(params.tool)} on ${String(p?.device)}` : `${method} on ${String(params.device)}`;
-}
-
-/** The promise, or a PeerTimeoutError after `ms` (the promise goes on: a link still opening is kept for later calls). */
-function beforeDeadline<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PeerTimeoutError(why, true)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-/** The params with the device as the peer knows it. */
-function withDevice(method: string, params: Record<string, unknown>, remote: string): Record<string, unknown> {
-  if (method === 'tools.call') return { ...params, parameters: { ...(params.parameters as Record<string, unknown>), device: remote } };
-  return { ...params, device: remote };
-}
-
-/** A peer's answer naming the device as the caller did: locks, descriptions, a run's document. */
-function asListed(result: unknown, target: PeerDevice): unknown {
-  if (target.remote === target.listed || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
-  const r = result as Record<string, unknown>;
-  const metadata = r.metadata as Record<string, unknown> | undefined;
-  return {
-    ...r,
-    ...(r.device === target.remote ? { device: target.listed } : {}),
-    ...(metadata?.device_id === target.remote ? { metadata: { ...metadata, device_id: target.listed } } : {}),
-  };
 }

@@ -1,0 +1,36 @@
+import { PeerTimeoutError } from './rpc-link.js';
+
+/** A call forwarded to the peer that has the device: named for messages, bounded, and with the device as each side knows it. */
+
+/** "tools.call mobile_press_button on lab-phone", for messages. */
+export function what(method: string, params: Record<string, unknown>): string {
+  const p = params.parameters as { device?: unknown } | undefined;
+  return method === 'tools.call' ? `${String(params.tool)} on ${String(p?.device)}` : `${method} on ${String(params.device)}`;
+}
+
+/** The promise, or a PeerTimeoutError after `ms` (the promise goes on: a link still opening is kept for later calls). */
+export function beforeDeadline<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PeerTimeoutError(why, true)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** The params with the device as the peer knows it. */
+export function withDevice(method: string, params: Record<string, unknown>, remote: string): Record<string, unknown> {
+  if (method === 'tools.call') return { ...params, parameters: { ...(params.parameters as Record<string, unknown>), device: remote } };
+  return { ...params, device: remote };
+}
+
+/** A peer's answer naming the device as the caller did: locks, descriptions, a run's document. */
+export function asListed(result: unknown, target: { remote: string; listed: string }): unknown {
+  if (target.remote === target.listed || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const r = result as Record<string, unknown>;
+  const metadata = r.metadata as Record<string, unknown> | undefined;
+  return {
+    ...r,
+    ...(r.device === target.remote ? { device: target.listed } : {}),
+    ...(metadata?.device_id === target.remote ? { metadata: { ...metadata, device_id: target.listed } } : {}),
+  };
+}
