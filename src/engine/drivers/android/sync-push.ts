@@ -1,6 +1,6 @@
-import type { Socket } from 'node:net';
 import { untilAborted } from '../../deadline.js';
 import { openDeviceStream, type TransportSource } from './adb-client.js';
+import { SocketReader } from './socket-reader.js';
 
 /** adb's sync protocol caps one DATA packet at 64 KiB (file_sync_protocol.h SYNC_DATA_MAX). */
 const DATA_MAX = 64 * 1024;
@@ -20,10 +20,11 @@ export async function pushBytes(device: TransportSource, data: Buffer, path: str
     const packets = [request('SEND', Buffer.from(`${path},${(mode & 0o7777) | 0o100000}`, 'utf8'))];
     for (let at = 0; at < data.length; at += DATA_MAX) packets.push(request('DATA', data.subarray(at, at + DATA_MAX)));
     packets.push(word('DONE', Math.floor(Date.now() / 1000)));
+    const reader = new SocketReader(socket, 'the sync connection');
     socket.write(Buffer.concat(packets));
-    const reply = await untilAborted(signal, readExactly(socket, 8));
+    const reply = Buffer.from(await untilAborted(signal, reader.readExactly(8)));
     const id = reply.toString('latin1', 0, 4);
-    if (id === 'FAIL') throw new Error((await untilAborted(signal, readExactly(socket, reply.readUInt32LE(4)))).toString('utf8'));
+    if (id === 'FAIL') throw new Error(Buffer.from(await untilAborted(signal, reader.readExactly(reply.readUInt32LE(4)))).toString('utf8'));
     if (id !== 'OKAY') throw new Error(`unexpected sync reply ${JSON.stringify(id)}`);
     socket.end(word('QUIT', 0));
   } catch (err) {
@@ -44,38 +45,4 @@ function word(id: string, value: number): Buffer {
 
 function request(id: string, body: Buffer): Buffer {
   return Buffer.concat([word(id, body.length), body]);
-}
-
-/** The next `n` bytes, or an error when the stream ends first. */
-function readExactly(socket: Socket, n: number): Promise<Buffer> {
-  if (n === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let have = 0;
-    const done = (err?: Error) => {
-      socket.off('data', onData);
-      socket.off('end', onEnd);
-      socket.off('close', onEnd);
-      socket.off('error', done);
-      if (err) return reject(err);
-      const all = Buffer.concat(chunks);
-      // What came after belongs to the next read: put it back.
-      if (all.length > n) socket.unshift(all.subarray(n));
-      resolve(all.subarray(0, n));
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      have += chunk.length;
-      if (have >= n) {
-        socket.pause();
-        done();
-      }
-    };
-    const onEnd = () => done(new Error(`the device closed the sync connection after ${have} of ${n} bytes`));
-    socket.on('data', onData);
-    socket.once('end', onEnd);
-    socket.once('close', onEnd);
-    socket.once('error', done);
-    socket.resume();
-  });
 }

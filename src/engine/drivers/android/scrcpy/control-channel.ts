@@ -9,7 +9,7 @@ import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
 import { ControlUnavailable } from './control-unavailable.js';
 import { GENERIC_FINGER } from './pointer-ids.js';
 import type { ServerLog } from './server-log.js';
-import { SocketReader } from './socket-reader.js';
+import { SocketReader } from '../socket-reader.js';
 import type { VideoSize } from './video-packets.js';
 import { toVideo, utf8Chunks } from './control-units.js';
 
@@ -362,7 +362,7 @@ export class ControlChannel {
 
   /** Device → host messages (CLIPBOARD, ACK_CLIPBOARD, UHID_OUTPUT) parsed by the library's parsers. */
   private async readDeviceMessages(): Promise<void> {
-    const reader = new SocketReader(this.init.socket);
+    const reader = new SocketReader(this.init.socket, 'the control socket');
     try {
       for (;;) {
         const [type] = await reader.readExactly(1);
