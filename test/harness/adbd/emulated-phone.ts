@@ -84,11 +84,14 @@ export class EmulatedPhone {
     if (shell && /^am instrument .*io\.appium\.uiautomator2\.server\.test\//.test(shell[1])) return (stream) => this.uia2.instrument(stream);
     if (shell) {
       if (!shell[1].trim()) return undefined;
+      // `am force-stop` of a server package kills the instrumentation's process; the shell prints nothing for it.
+      const stopsServer = /\bam force-stop io\.appium\.uiautomator2\.server(?:\.test)?\b/.test(shell[1]);
       const scrcpy = this.scrcpy.launcher(shell[1], this.shell);
       if (scrcpy) return scrcpy;
       return async (stream) => {
         // Taken from the start: the host may write stdin (a streamed APK) before the command reads it.
         const stdin = new ByteQueue(stream);
+        if (stopsServer) await this.uia2.forceStop();
         const result = await this.shell.run(shell[1], stdin);
         await stream.write(result.out);
         if (result.open && !stream.closed) await once(stream, 'close');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -5,17 +6,33 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { DeviceStream } from './adbd.js';
 
 /*
- * An emulated appium-uiautomator2-server (io.appium.uiautomator2.server), as its AppiumServlet and
- * handlers answer: started by `am instrument -w … io.appium.uiautomator2.server.test/
- * androidx.test.runner.AndroidJUnitRunner` (the instrumentation lives while that command runs), it
- * listens on device port 6790 with routes under /wd/hub: GET /status, POST /session, GET
- * /session/:id/source (class-named XML elements, "displayed" instead of "visible-to-user"), GET
- * /session/:id/element/active, POST /session/:id/element/:el/value {text}. Without the two APKs
- * installed, `am instrument` fails the way ActivityManager reports a missing instrumentation.
+ * An emulated appium-uiautomator2-server (io.appium.uiautomator2.server), as its source answers
+ * (appium/appium-uiautomator2-server, app/src/main/java/io/appium/uiautomator2/…):
+ * - Started by `am instrument -w … io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner`:
+ *   the one test, AppiumUiAutomator2Server.startServer (androidTestServer/…), starts the server and
+ *   waits on ServerInstrumentation's shutdown latch. The instrumentation runs in its own process:
+ *   closing the host's `shell:` (v1) stream leaves it running and holding the device's one
+ *   UiAutomation connection (adbd sends no SIGHUP to a v1 shell, and ActivityManager does not stop an
+ *   instrumentation whose `am` went away). It ends when its process dies (a crash, `am force-stop` of
+ *   the server package, a new `am instrument` of it, since ActivityManager force-stops the target
+ *   first: `am` prints "INSTRUMENTATION_RESULT: shortMsg=Process crashed.") or on DELETE /session
+ *   (DeleteSession stops the server, the test returns: JUnit's "OK (1 test)").
+ * - HTTP on device port 6790 (ServerHandler strips a leading /wd/hub): GET /status → {sessionId:
+ *   "None", value: {ready, message, build}}; POST /session → {sessionId, value: {sessionId,
+ *   capabilities}} replacing any earlier session (AppiumUIA2Driver holds one); GET …/source → the
+ *   XML (class-named elements, "displayed"); GET …/element/active → an element or 404 "no such
+ *   element"; POST …/element/:id/value {text, replace}; DELETE /session/:id. An unknown session id
+ *   is 404 "invalid session id" (SafeRequestHandler), an unknown route 404 "unknown command", any
+ *   other exception 500 "unknown error"; errors are {sessionId, value: {error, message, stacktrace}}.
+ * Without the two APKs, `am instrument` fails as ActivityManager reports a missing instrumentation.
  */
 
 export const UIA2_PACKAGES = ['io.appium.uiautomator2.server', 'io.appium.uiautomator2.server.test'];
 export const UIA2_PORT = 6790;
+const COMPONENT = 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+const TEST_CLASS = 'io.appium.uiautomator2.server.test.AppiumUiAutomator2Server';
+/** What androidx UiAutomator throws once the UiAutomation connection is gone (UiAutomation.throwIfNotConnectedLocked). */
+const NOT_CONNECTED = 'java.lang.IllegalStateException: UiAutomation not connected, UiAutomation@5b2a1f3[id=-1, flags=0]';
 
 /** What the device's own work costs under the phone timing model (0 under the instant one). */
 export interface Uia2Timing {
@@ -25,12 +42,24 @@ export interface Uia2Timing {
   sourceMs: number;
 }
 
+/** One run of the instrumentation process: from `am instrument` until the process ends. */
+interface Run {
+  stream: DeviceStream;
+  server?: http.Server;
+  ended: boolean;
+  end: (output: string) => void;
+  done: Promise<string>;
+}
+
 export class EmulatedUia2 {
-  private server: http.Server | undefined;
-  private readonly servers = new Set<http.Server>();
+  private run: Run | undefined;
   private port = 0;
   private session: string | undefined;
   requests: string[] = [];
+  /** Ugly states a test sets: /source never answers (a wedged server, or a walk that takes for ever). */
+  sourceStalls = false;
+  /** The process runs and answers /status, but its UiAutomation connection is gone (the `am` that owned it died, or the system dropped it). */
+  uiAutomationLost = false;
 
   constructor(
     private readonly phone: VirtualDevice,
@@ -42,40 +71,42 @@ export class EmulatedUia2 {
    * Whether the instrumentation holds the device's one UiAutomation connection: from its start
    * (UiDevice.getInstance connects before the server listens) until its process ends.
    */
-  holdsUiAutomation = false;
+  get holdsUiAutomation(): boolean {
+    return this.run !== undefined && !this.uiAutomationLost;
+  }
 
   get running(): boolean {
-    return this.server !== undefined;
+    return this.run?.server !== undefined;
   }
 
   get installed(): boolean {
     return UIA2_PACKAGES.every((p) => this.phone.installedApps.some((a) => a.package === p));
   }
 
-  /** The `am instrument -w` shell stream: runs the server until the host closes the stream. */
+  /** The `am instrument -w` shell stream: prints what `am` prints, and ends when the instrumentation does. */
   async instrument(stream: DeviceStream): Promise<void> {
     if (!this.installed) {
-      const component = 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
-      await stream.write(`INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${component}}\nINSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: ${component}\n`);
+      await stream.write(`INSTRUMENTATION_STATUS: id=ActivityManagerService\nINSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${COMPONENT}}\nINSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: ${COMPONENT}\n`);
       return;
     }
-    const closed = new Promise<void>((resolve) => (stream.closed ? resolve() : stream.once('close', () => resolve())));
-    this.holdsUiAutomation = true;
-    try {
-      await Promise.race([sleep(this.timing.startMs), closed]);
-      if (stream.closed) return;
-      const server = await this.listen();
-      await closed;
-      // The instrumentation ended (its shell stream closed): this run's server goes with it.
-      await this.shut(server);
-    } finally {
-      this.holdsUiAutomation = false;
-    }
+    // ActivityManagerService.startInstrumentation force-stops the target package first.
+    await this.kill();
+    let end!: (output: string) => void;
+    const done = new Promise<string>((resolve) => (end = resolve));
+    const run: Run = { stream, ended: false, end: (output) => ((run.ended = true), end(output)), done };
+    this.run = run;
+    this.uiAutomationLost = false;
+    // Non-raw `am instrument` prints the runner's stream results: the class as its test starts.
+    const say = (text: string) => (stream.closed ? Promise.resolve() : stream.write(text).catch(() => undefined));
+    await say(`\n${TEST_CLASS}:`);
+    await Promise.race([sleep(this.timing.startMs), done]);
+    if (!run.ended) run.server = await this.listen();
+    await say(await done);
   }
 
   /** A `tcp:6790` stream through adb: bridged to the server, or refused when it is not running. */
   bridge(stream: DeviceStream): Promise<void> | undefined {
-    if (!this.server) return undefined;
+    if (!this.run?.server) return undefined;
     return new Promise<void>((resolve) => {
       const socket = net.connect(this.port, '127.0.0.1');
       let writing = Promise.resolve();
@@ -89,63 +120,109 @@ export class EmulatedUia2 {
     });
   }
 
-  /** Kills the server (as if its process died); the instrumentation's shell stream stays open. */
-  async stop(): Promise<void> {
-    this.holdsUiAutomation = false;
-    await Promise.all([...this.servers].map((s) => this.shut(s)));
+  /** `am force-stop` of either server package: the process dies, as in a crash. */
+  forceStop(): Promise<void> {
+    return this.kill();
   }
 
-  private async shut(server: http.Server): Promise<void> {
-    this.servers.delete(server);
-    if (this.server === server) {
-      this.server = undefined;
+  /** The server process dies (a crash, the low-memory killer): connections drop and `am` reports the crash. */
+  crash(): Promise<void> {
+    return this.kill();
+  }
+
+  /** Kills the server if it runs (tests clean up with it; so does closing the phone). */
+  stop(): Promise<void> {
+    return this.kill();
+  }
+
+  /** Another client's POST /session: AppiumUIA2Driver keeps one session, so the earlier id is no longer known. */
+  replaceSession(): void {
+    this.session = randomUUID();
+  }
+
+  private async kill(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    await this.finish(run, 'INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n');
+  }
+
+  private async finish(run: Run, output: string): Promise<void> {
+    if (this.run === run) {
+      this.run = undefined;
       this.session = undefined;
     }
+    const server = run.server;
+    run.server = undefined;
+    run.end(output);
+    if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private async listen(): Promise<http.Server> {
     const server = http.createServer((req, res) => void this.handle(req, res));
-    this.servers.add(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     this.port = (server.address() as net.AddressInfo).port;
-    this.server = server;
     return server;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const run = this.run;
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    const m = /^\/wd\/hub\/session\/([^/]+)(\/.*)$/.exec(path);
-    const route = m ? `${req.method} ${m[2].replace(/^\/element\/(?!active)[^/]+/, '/element/:id')}` : `${req.method} ${path}`;
+    const path = (req.url ?? '').replace(/\?.*$/, '').replace(/^\/wd\/hub(?=\/)/, '');
+    const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
+    const requested = m ? decodeURIComponent(m[1]) : undefined;
+    const route = m ? `${req.method} ${(m[2] ?? '').replace(/^\/element\/(?!active)[^/]+/, '/element/:id') || '/session/:id'}` : `${req.method} /wd/hub${path}`;
     this.requests.push(route);
-    const send = (status: number, value: unknown) => {
-      const text = JSON.stringify({ sessionId: this.session ?? null, value });
+    const send = (status: number, value: unknown, sessionId: string | null = requested ?? null) => {
+      const text = JSON.stringify({ sessionId, value });
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
-    const fail = (status: number, error: string, message: string) => send(status, { error, message, stacktrace: '' });
-    if (m && m[1] !== this.session) return fail(404, 'invalid session id', `A session is either terminated or not started`);
-    switch (route) {
-      case 'GET /wd/hub/status':
-        return send(200, { ready: true, message: 'UiAutomator2 Server is ready to accept commands' });
-      case 'POST /wd/hub/session':
-        this.session = `${Date.now().toString(16)}-uia2`;
-        return send(200, { sessionId: this.session, capabilities: body.capabilities ?? {} });
-      case 'GET /source':
-        await sleep(this.timing.sourceMs);
-        return send(200, this.sourceXml());
-      case 'GET /element/active':
-        if (!this.phone.keyboardVisible) return fail(404, 'no such element', 'Cannot find focused element');
-        return send(200, { ELEMENT: 'focused-field', 'element-6066-11e4-a52e-4f735466cecf': 'focused-field' });
-      case 'POST /element/:id/value':
-        await this.phone.typeText(String(body.text ?? ''), { signal: new AbortController().signal });
-        return send(200, null);
+    const fail = (status: number, error: string, message: string) => send(status, { error, message, stacktrace: `${message}\n\tat io.appium.uiautomator2…` });
+    try {
+      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+      if (m && requested !== this.session) {
+        return fail(404, 'invalid session id', `The session identified by ${requested} is not known`);
+      }
+      const needsUiAutomation = () => {
+        if (this.uiAutomationLost) throw new Error(NOT_CONNECTED);
+      };
+      switch (route) {
+        case 'GET /wd/hub/status':
+          return send(200, { ready: true, message: 'UiAutomator2 Server is ready to accept commands', build: { version: '7.0.0', versionCode: 212 } }, 'None');
+        case 'POST /wd/hub/session': {
+          if (!body.capabilities || typeof body.capabilities !== 'object') {
+            return fail(500, 'session not created', "io.appium.uiautomator2.common.exceptions.InvalidArgumentException: 'capabilities' are mandatory for session creation");
+          }
+          this.session = randomUUID();
+          return send(200, { sessionId: this.session, capabilities: body.capabilities }, this.session);
+        }
+        case 'DELETE /session/:id':
+          send(200, null);
+          // DeleteSession stops the server 15 ms after answering; the test then returns.
+          if (run) setTimeout(() => void this.finish(run, `.\n\nTime: 1.234\n\nOK (1 test)\n\n\nINSTRUMENTATION_CODE: -1\n`), 15);
+          return;
+        case 'GET /source':
+          needsUiAutomation();
+          if (this.sourceStalls) return void (await new Promise(() => undefined));
+          await sleep(this.timing.sourceMs);
+          return send(200, this.sourceXml());
+        case 'GET /element/active':
+          needsUiAutomation();
+          if (!this.phone.keyboardVisible) return fail(404, 'no such element', 'An element could not be located on the page using the given search parameters');
+          return send(200, { ELEMENT: 'focused-field', 'element-6066-11e4-a52e-4f735466cecf': 'focused-field' });
+        case 'POST /element/:id/value':
+          needsUiAutomation();
+          await this.phone.typeText(String(body.text ?? ''), { signal: new AbortController().signal });
+          return send(200, null);
+      }
+      return fail(404, 'unknown command', 'The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource');
+    } catch (err) {
+      // SafeRequestHandler hands any other throwable back as a 500 "unknown error" with its text.
+      if (!res.headersSent) fail(500, 'unknown error', (err as Error).message);
     }
-    return fail(404, 'unknown command', `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${req.method} ${path}`);
   }
 
   /** uiautomator's `<node class="X" …>` elements renamed to `<X …>`, as the server's source names them. */

@@ -31,6 +31,17 @@ const START_WAIT_MS = 20_000;
 const INSTALL_WAIT_MS = 120_000;
 const POLL_MS = 200;
 const RETRY_AFTER_MS = 5 * 60_000;
+/** `am force-stop` of the server, which is what frees the UiAutomation connection for a dump. */
+const STOP_WAIT_MS = 5_000;
+
+export interface UiServerLimits {
+  /**
+   * How long one request to the running server may take (a warm /source is about 0.1–1 s) before
+   * the server counts as wedged: it is stopped and the call dumps instead.
+   */
+  requestMs: number;
+}
+const DEFAULT_LIMITS: UiServerLimits = { requestMs: 10_000 };
 
 type State = { kind: 'idle' } | { kind: 'starting' } | { kind: 'running'; session: string } | { kind: 'unavailable'; until: number; why: string };
 
@@ -49,6 +60,7 @@ export class Uia2Server {
   constructor(
     private readonly device: UiServerDevice,
     private readonly apks: UiServerApks | undefined,
+    private readonly limits: UiServerLimits = DEFAULT_LIMITS,
   ) {}
 
   /** Why the server is not in use, for docs and diagnostics. */
@@ -58,14 +70,13 @@ export class Uia2Server {
 
   /** The hierarchy as uiautomator dump XML, or undefined when the server is not (yet) usable. */
   async source(signal: AbortSignal): Promise<string | undefined> {
-    const session = this.session();
-    if (!session) return undefined;
+    if (!this.session()) return undefined;
     try {
-      const xml = await this.request('GET', `/session/${session}/source`, undefined, signal);
+      const xml = await this.inSession(() => this.sessionRequest('GET', '/source', undefined, this.bounded(signal)), signal);
       return typeof xml === 'string' ? sourceAsDump(xml) : undefined;
     } catch (err) {
       if (signal.aborted) throw err;
-      this.lost();
+      await this.lost();
       return undefined;
     }
   }
@@ -75,19 +86,25 @@ export class Uia2Server {
    * server is not usable, so the caller can fall back; throws INVALID_PARAMETER when nothing is focused.
    */
   async typeText(text: string, signal: AbortSignal): Promise<boolean> {
-    const session = this.session();
-    if (!session) return false;
+    if (!this.session()) return false;
     let element: string | undefined;
     try {
-      const active = (await this.request('GET', `/session/${session}/element/active`, undefined, signal)) as Record<string, unknown> | null;
-      element = String(active?.ELEMENT ?? active?.['element-6066-11e4-a52e-4f735466cecf'] ?? '') || undefined;
+      element = await this.inSession(async () => {
+        try {
+          const active = (await this.sessionRequest('GET', '/element/active', undefined, this.bounded(signal))) as Record<string, unknown> | null;
+          return String(active?.ELEMENT ?? active?.['element-6066-11e4-a52e-4f735466cecf'] ?? '') || undefined;
+        } catch (err) {
+          if (err instanceof Uia2Error && err.error === 'no such element') return undefined;
+          throw err;
+        }
+      }, signal);
     } catch (err) {
       if (signal.aborted) throw err;
-      if (!(err instanceof Uia2Error) || err.error !== 'no such element') return this.lost();
+      return this.lost();
     }
     if (!element) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.device.serial}: tap a field first, then type`);
     try {
-      await this.request('POST', `/session/${session}/element/${encodeURIComponent(element)}/value`, { text, replace: false }, signal);
+      await this.sessionRequest('POST', `/element/${encodeURIComponent(element)}/value`, { text, replace: false }, this.bounded(signal));
       return true;
     } catch (err) {
       if (signal.aborted) throw err;
@@ -96,8 +113,15 @@ export class Uia2Server {
     }
   }
 
-  close(): void {
+  /**
+   * Stops the server if this manager started it. Ending the `am instrument` stream is not enough:
+   * the instrumentation runs in its own process, which would keep the UiAutomation connection (no
+   * `uiautomator dump` works) and its 24-hour wake lock (ServerInstrumentation.MAX_TEST_DURATION).
+   */
+  async close(): Promise<void> {
+    const ours = this.instrument !== undefined || this.state.kind === 'running';
     this.stopping.abort();
+    if (ours) await this.stopServer();
     this.instrument?.end();
     this.instrument?.destroy();
     this.instrument = undefined;
@@ -138,7 +162,10 @@ export class Uia2Server {
     instrument.on('error', () => undefined);
     instrument.on('close', () => {
       ended = true;
-      if (this.instrument === instrument) this.lost();
+      // `am` exits when the instrumentation's process has ended: nothing is left to stop.
+      if (this.instrument !== instrument) return;
+      this.instrument = undefined;
+      if (this.state.kind === 'running') this.state = { kind: 'idle' };
     });
     const until = Date.now() + START_WAIT_MS;
     for (;;) {
@@ -151,39 +178,85 @@ export class Uia2Server {
       if (Date.now() > until) return this.unavailable(`the server did not answer within ${START_WAIT_MS} ms`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+    const session = await this.createSession(signal);
+    if (!session) return this.unavailable('POST /session gave no session id');
+    this.state = { kind: 'running', session };
+  }
+
+  private async createSession(signal: AbortSignal): Promise<string | undefined> {
     const created = (await this.request('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal)) as { sessionId?: unknown } | null;
-    if (typeof created?.sessionId !== 'string') return this.unavailable('POST /session gave no session id');
-    this.state = { kind: 'running', session: created.sessionId };
+    return typeof created?.sessionId === 'string' ? created.sessionId : undefined;
+  }
+
+  /**
+   * Runs `work` once more in a new session when the server no longer knows ours (404 "invalid
+   * session id": another client's POST /session replaced it; the server keeps one). The server is
+   * up and holds UiAutomation, so a new session is all it takes; dropping it would mean a restart.
+   */
+  private async inSession<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (signal.aborted || !(err instanceof Uia2Error) || err.error !== 'invalid session id' || this.state.kind !== 'running') throw err;
+      const session = await this.createSession(this.bounded(signal));
+      if (!session) throw err;
+      this.state = { kind: 'running', session };
+      return work();
+    }
+  }
+
+  private sessionRequest(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
+    if (this.state.kind !== 'running') return Promise.reject(new Uia2Error('invalid session id', 'the server is not running'));
+    return this.request(method, `/session/${this.state.session}${path}`, body, signal);
+  }
+
+  /** The caller's signal, also ending after `requestMs`: a wedged server must not hold every listing until its deadline. */
+  private bounded(signal: AbortSignal): AbortSignal {
+    return AbortSignal.any([signal, timeoutSignal(this.limits.requestMs)]);
   }
 
   private request(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
     return uia2Request(() => this.device.connect(UIA2_DEVICE_PORT, signal), method, path, body, signal);
   }
 
-  /** The server went away mid-use: dump for now, restart on a later call. */
-  private lost(): false {
-    this.instrument?.destroy();
+  /**
+   * The server failed mid-use (gone, wedged, or without its UiAutomation connection): stopped, so
+   * that the dump this call falls back to can connect UiAutomation; restarted on a later call.
+   */
+  private async lost(): Promise<false> {
+    const running = this.state.kind === 'running';
+    if (running) this.state = { kind: 'idle' };
+    const instrument = this.instrument;
     this.instrument = undefined;
-    if (this.state.kind === 'running') this.state = { kind: 'idle' };
+    instrument?.destroy();
+    if (running || instrument) await this.stopServer();
     return false;
   }
 
   private unavailable(why: string): void {
-    this.instrument?.destroy();
+    const instrument = this.instrument;
     this.instrument = undefined;
+    instrument?.destroy();
     this.state = { kind: 'unavailable', until: Date.now() + RETRY_AFTER_MS, why };
+    // A start that gave up may have left the instrumentation running (it holds UiAutomation).
+    if (instrument) void this.stopServer();
+  }
+
+  /** `am force-stop` of the target package ends the instrumentation's process, as appium-uiautomator2-driver does on cleanup. */
+  private async stopServer(): Promise<void> {
+    await this.device.run(`am force-stop ${UIA2_SERVER_PACKAGE}`, timeoutSignal(STOP_WAIT_MS)).catch(() => undefined);
   }
 }
 
 /** The server manager for one adbkit device: shell commands, a kept-open shell, `tcp:` connections and installs. */
-export function uiServerFor(device: AdbDeviceClient, serial: string, apks: UiServerApks | undefined): Uia2Server {
+export function uiServerFor(device: AdbDeviceClient, serial: string, apks: UiServerApks | undefined, limits?: UiServerLimits): Uia2Server {
   return new Uia2Server({
     serial,
     run: async (command, signal) => (await execOnDevice(device, command, signal)).toString('utf8'),
     spawn: (command, signal) => openDeviceStream(device, `shell:${command}`, signal),
     connect: (port, signal) => openDeviceStream(device, `tcp:${port}`, signal),
     install: (path, signal) => installApk(device, path, signal),
-  }, apks);
+  }, apks, limits);
 }
 
 /** `adb install -r` the way adb's legacy path does it: push to /data/local/tmp, `pm install -r`, remove. */

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createAdbClient } from '../../src/engine/drivers/android/adb-client.js';
+import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
+import { uiServerFor } from '../../src/engine/drivers/android/ui-server/uia2-server.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { writeApk } from '../harness/apk-builder.js';
+import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
+import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
+
+/**
+ * The UiAutomator2 server's ugly states, as appium-uiautomator2-server and Android produce them: a
+ * session another client replaced, a crash mid-request, a /source that never answers, the
+ * UiAutomation connection lost under a running server, and an instrumentation that outlives the
+ * shell stream that started it.
+ */
+const states = suite<{ rig?: AndroidRig; tmp?: string }>('android UiAutomator2 server states');
+
+states.before(async (ctx) => {
+  ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-uia2-states-'));
+  ctx.rig = await startRig();
+});
+states.after(async (ctx) => {
+  await ctx.rig?.stop();
+  if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+});
+states.after.each(async ({ rig }) => {
+  const uia2 = rig!.phone.uia2;
+  uia2.sourceStalls = false;
+  uia2.uiAutomationLost = false;
+  await uia2.stop();
+});
+
+const apks = (dir: string) => ({
+  server: writeApk(dir, { package: UIA2_PACKAGES[0], label: 'Appium Settings' }, 'appium-uiautomator2-server-v7.0.0.apk'),
+  test: writeApk(dir, { package: UIA2_PACKAGES[1] }, 'appium-uiautomator2-server-debug-androidTest.apk'),
+});
+
+function warm(engine: Engine, serial: string): Promise<boolean> {
+  return engine.withDevice(serial, 'starting the UiAutomator2 server', async (handle) => (await (handle as AndroidDevice).uiServer?.ready()) ?? false);
+}
+
+/** What `work` settled to, or 'still waiting' after a while: a test that fails must not hang. */
+function settledWithin<T>(work: Promise<T>, ms = 5000): Promise<T | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still waiting'>((r) => (timer = setTimeout(() => r('still waiting'), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+const dumped = (rig: AndroidRig) => rig.phone.stats.opened.some((s) => s.includes('uiautomator dump'));
+
+states('a session another client replaced (404 "invalid session id"): a new session on the running server, no restart, no dump', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  assert.ok(await warm(engine, serial));
+  rig!.phone.uia2.replaceSession();
+  rig!.phone.stats.reset();
+  rig!.phone.uia2.requests = [];
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+  const opened = rig!.phone.stats.opened;
+  assert.equal(opened.filter((s) => /uiautomator|am instrument|force-stop/.test(s)), [], `no dump and no restart: ${opened.join(', ')}`);
+  assert.equal(rig!.phone.uia2.requests, ['GET /source', 'POST /wd/hub/session', 'GET /source']);
+});
+
+states('closing the engine stops the server it started: the instrumentation outlives its shell stream and would keep UiAutomation', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const uia2 = rig!.phone.uia2;
+  assert.ok(await warm(engine, rig!.phone.serial));
+  await engine.close();
+  await until(() => !uia2.running && !uia2.holdsUiAutomation, 'the server stopped after the engine closed');
+  const dump = rig!.engineWith({ uiServer: 'off' });
+  const r = (await dump.call('mobile_list_elements_on_screen', { device: rig!.phone.serial })) as { elements?: unknown[]; code?: string };
+  assert.ok(r.elements && r.elements.length > 0, `uiautomator dump works again: ${JSON.stringify(r).slice(0, 300)}`);
+});
+
+states('a /source that never answers: given up after the request limit, the server stopped so that the dump can connect UiAutomation', async ({ rig, tmp }) => {
+  const uia2 = rig!.phone.uia2;
+  const serial = rig!.phone.serial;
+  const device = createAdbClient({ host: '127.0.0.1', port: rig!.server.port, source: 'test' }, undefined).getDevice(serial);
+  const server = uiServerFor(device, serial, apks(tmp!), { requestMs: 300 });
+  try {
+    assert.ok(await server.ready());
+    uia2.sourceStalls = true;
+    const served = await settledWithin(server.source(AbortSignal.timeout(30_000)));
+    assert.is(served, undefined, 'the caller falls back to a dump');
+    assert.not.ok(uia2.holdsUiAutomation, 'the wedged server was stopped');
+    const dump = rig!.engineWith({ uiServer: 'off' });
+    const r = (await dump.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+    assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+    uia2.sourceStalls = false;
+    assert.ok(await server.ready(), 'started again on the next call');
+    assert.match(String(await server.source(AbortSignal.timeout(10_000))), /<hierarchy/);
+  } finally {
+    await server.close();
+  }
+});
+
+states('the server crashing mid-request: that listing is answered by a dump, a later start brings the server back', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  assert.ok(await warm(engine, serial));
+  uia2.sourceStalls = true;
+  uia2.requests = [];
+  rig!.phone.stats.reset();
+  const listing = engine.call('mobile_list_elements_on_screen', { device: serial }) as Promise<{ elements?: unknown[] }>;
+  await until(() => uia2.requests.includes('GET /source'), 'the listing asked the server');
+  uia2.sourceStalls = false;
+  await uia2.crash();
+  const r = await listing;
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+  assert.ok(dumped(rig!), 'answered by a dump');
+  assert.ok(await warm(engine, serial), 'restarted');
+  rig!.phone.stats.reset();
+  await engine.call('mobile_list_elements_on_screen', { device: serial });
+  assert.equal(rig!.phone.stats.opened, ['tcp:6790']);
+});
+
+states('UiAutomation lost under a running server (500 "UiAutomation not connected", /status still ready): the listing dumps, a later one restarts the server', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  assert.ok(await warm(engine, serial));
+  uia2.uiAutomationLost = true;
+  rig!.phone.stats.reset();
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+  assert.ok(dumped(rig!), 'answered by a dump');
+  assert.not.ok(uia2.running, 'the broken server was stopped, not left answering /status');
+  assert.ok(await warm(engine, serial), 'restarted');
+  rig!.phone.stats.reset();
+  await engine.call('mobile_list_elements_on_screen', { device: serial });
+  assert.equal(rig!.phone.stats.opened, ['tcp:6790']);
+});
+
+if (hasAdb()) states.run();
