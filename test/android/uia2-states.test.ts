@@ -137,4 +137,32 @@ states('UiAutomation lost under a running server (500 "UiAutomation not connecte
   assert.equal(rig!.phone.stats.opened, ['tcp:6790']);
 });
 
+states('a server left running by another run: stopped before the start, so the new session lives on the server that stays', async ({ rig, tmp }) => {
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  const earlier = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  assert.ok(await warm(earlier, serial));
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  let release!: () => void;
+  uia2.amGate = new Promise((r) => (release = r));
+  uia2.requests = [];
+  rig!.phone.stats.reset();
+  try {
+    const warming = warm(engine, serial);
+    // Until `am` reaches ActivityManager, the earlier server answers whoever asks it.
+    await until(() => uia2.requests.includes('POST /wd/hub/session') || (!uia2.running && rig!.phone.stats.opened.includes('tcp:6790')), 'the new start polled the server');
+    release();
+    assert.ok(await warming);
+  } finally {
+    release();
+    uia2.amGate = undefined;
+  }
+  uia2.requests = [];
+  rig!.phone.stats.reset();
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+  assert.equal(uia2.requests, ['GET /source'], 'the session was made on the server that stayed');
+  assert.not.ok(dumped(rig!));
+});
+
 if (hasAdb()) states.run();

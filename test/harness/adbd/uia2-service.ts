@@ -60,6 +60,11 @@ export class EmulatedUia2 {
   sourceStalls = false;
   /** The process runs and answers /status, but its UiAutomation connection is gone (the `am` that owned it died, or the system dropped it). */
   uiAutomationLost = false;
+  /**
+   * `am` is a JVM of its own: ActivityManager sees the request (and force-stops a server still
+   * running) only after it has started, 0.3–1 s on phones. A test holds that moment with a gate.
+   */
+  amGate: Promise<void> | undefined;
 
   constructor(
     private readonly phone: VirtualDevice,
@@ -89,6 +94,7 @@ export class EmulatedUia2 {
       await stream.write(`INSTRUMENTATION_STATUS: id=ActivityManagerService\nINSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${COMPONENT}}\nINSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: ${COMPONENT}\n`);
       return;
     }
+    await this.amGate;
     // ActivityManagerService.startInstrumentation force-stops the target package first.
     await this.kill();
     let end!: (output: string) => void;

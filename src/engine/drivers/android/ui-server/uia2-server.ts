@@ -147,7 +147,10 @@ export class Uia2Server {
 
   private async start(): Promise<void> {
     const signal = this.stopping.signal;
-    const installed = await this.device.run(`pm path ${UIA2_SERVER_PACKAGE} && pm path ${UIA2_TEST_PACKAGE}`, signal);
+    // A server still running (left by an earlier run, or another client's) would answer our first
+    // /status polls and take our session until ActivityManager replaces it, once `am` has started:
+    // stopped first, as appium-uiautomator2-driver's cleanupAutomationLeftovers does.
+    const installed = await this.device.run(`pm path ${UIA2_SERVER_PACKAGE} && pm path ${UIA2_TEST_PACKAGE}; am force-stop ${UIA2_SERVER_PACKAGE}`, signal);
     if ((installed.match(/^package:/gm) ?? []).length < 2) {
       if (!this.apks) return this.unavailable(`${UIA2_SERVER_PACKAGE} is not installed and no server APKs were given`);
       const installing = AbortSignal.any([signal, timeoutSignal(INSTALL_WAIT_MS)]);
