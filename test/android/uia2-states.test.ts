@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createAdbClient } from '../../src/engine/drivers/android/adb-client.js';
 import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
 import { uiServerFor } from '../../src/engine/drivers/android/ui-server/uia2-server.js';
+import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
@@ -31,6 +32,7 @@ states.after.each(async ({ rig }) => {
   const uia2 = rig!.phone.uia2;
   uia2.sourceStalls = false;
   uia2.uiAutomationLost = false;
+  uia2.focusedTakesNoText = false;
   await uia2.stop();
 });
 
@@ -163,6 +165,25 @@ states('a server left running by another run: stopped before the start, so the n
   assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
   assert.equal(uia2.requests, ['GET /source'], 'the session was made on the server that stayed');
   assert.not.ok(dumped(rig!));
+});
+
+states('typing while the focused element takes no text (400 "invalid element state"): INVALID_PARAMETER saying so, not an internal error', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  assert.ok(await warm(engine, serial));
+  const email = ((await call('mobile_list_elements_on_screen')).elements as { id: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_click_on_screen_at_coordinates', email.center);
+  rig!.phone.uia2.focusedTakesNoText = true;
+  try {
+    const r = await call('mobile_type_keys', { text: 'ñ' });
+    assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+    assert.match(r.message, /does not take text/);
+  } finally {
+    rig!.phone.uia2.focusedTakesNoText = false;
+  }
 });
 
 if (hasAdb()) states.run();

@@ -65,6 +65,8 @@ export class EmulatedUia2 {
    * running) only after it has started, 0.3–1 s on phones. A test holds that moment with a gate.
    */
   amGate: Promise<void> | undefined;
+  /** The focused element is not a text field (a button reached with the D-pad, a WebView's container): ActiveElement finds it, setText fails. */
+  focusedTakesNoText = false;
 
   constructor(
     private readonly phone: VirtualDevice,
@@ -221,6 +223,9 @@ export class EmulatedUia2 {
           return send(200, { ELEMENT: 'focused-field', 'element-6066-11e4-a52e-4f735466cecf': 'focused-field' });
         case 'POST /element/:id/value':
           needsUiAutomation();
+          if (this.focusedTakesNoText) {
+            return fail(400, 'invalid element state', `Cannot set the element to '${String(body.text)}'. Did you interact with the correct element?`);
+          }
           await this.phone.typeText(String(body.text ?? ''), { signal: new AbortController().signal });
           return send(200, null);
       }

@@ -108,6 +108,10 @@ export class Uia2Server {
       return true;
     } catch (err) {
       if (signal.aborted) throw err;
+      if (err instanceof Uia2Error && err.error === 'invalid element state') {
+        // SendKeysToElement: setText refused by what has focus, which is not an editable field.
+        throw new ToolError('INVALID_PARAMETER', `the focused element on ${this.device.serial} does not take text (${err.message}): tap a text field first, then type`);
+      }
       if (err instanceof Uia2Error) throw new ToolError('INTERNAL', `the UiAutomator2 server on ${this.device.serial} could not type: ${err.message}`);
       return this.lost();
     }
