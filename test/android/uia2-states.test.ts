@@ -33,6 +33,7 @@ states.after.each(async ({ rig }) => {
   uia2.sourceStalls = false;
   uia2.uiAutomationLost = false;
   uia2.focusedTakesNoText = false;
+  uia2.renderFails = false;
   await uia2.stop();
 });
 
@@ -184,6 +185,18 @@ states('typing while the focused element takes no text (400 "invalid element sta
   } finally {
     rig!.phone.uia2.focusedTakesNoText = false;
   }
+});
+
+states('an answer the server could not render (HTTP 500 with `{}`, no error in it): the server is given up and the listing dumps, not refused as "another client holds UiAutomation"', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  assert.ok(await warm(engine, serial));
+  uia2.renderFails = true;
+  rig!.phone.stats.reset();
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+  assert.ok(dumped(rig!), 'answered by a dump');
 });
 
 if (hasAdb()) states.run();

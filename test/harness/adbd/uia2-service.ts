@@ -67,6 +67,8 @@ export class EmulatedUia2 {
   amGate: Promise<void> | undefined;
   /** The focused element is not a text field (a button reached with the D-pad, a WebView's container): ActiveElement finds it, setText fails. */
   focusedTakesNoText = false;
+  /** AppiumResponse.renderTo could not serialise the answer (a JsonSyntaxException): it sends `{}` with HTTP 500. */
+  renderFails = false;
 
   constructor(
     private readonly phone: VirtualDevice,
@@ -184,7 +186,9 @@ export class EmulatedUia2 {
     const route = m ? `${req.method} ${(m[2] ?? '').replace(/^\/element\/(?!active)[^/]+/, '/element/:id') || '/session/:id'}` : `${req.method} /wd/hub${path}`;
     this.requests.push(route);
     const send = (status: number, value: unknown, sessionId: string | null = requested ?? null) => {
-      const text = JSON.stringify({ sessionId, value });
+      const rendered = !this.renderFails || route === 'GET /wd/hub/status';
+      const text = rendered ? JSON.stringify({ sessionId, value }) : '{}';
+      if (!rendered) status = 500;
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };

@@ -57,6 +57,10 @@ export function uia2Request(connect: () => Promise<Duplex>, method: string, path
         if (value && typeof value === 'object' && typeof value.error === 'string') {
           return reject(new Uia2Error(value.error, typeof value.message === 'string' ? value.message : value.error));
         }
+        // AppiumResponse.renderTo answers `{}` with 500 when it cannot serialise the answer: no error named, still a failure.
+        if ((res.statusCode ?? 500) >= 400) {
+          return reject(new Uia2Error('unknown error', `UiAutomator2 server answered HTTP ${res.statusCode}: ${text.slice(0, 120)}`));
+        }
         resolve(envelope.value);
       });
     });

@@ -73,7 +73,9 @@ export class Uia2Server {
     if (!this.session()) return undefined;
     try {
       const xml = await this.inSession(() => this.sessionRequest('GET', '/source', undefined, this.bounded(signal)), signal);
-      return typeof xml === 'string' ? sourceAsDump(xml) : undefined;
+      // Anything but the XML leaves the server holding UiAutomation for nothing: given up like a failure.
+      if (typeof xml !== 'string') throw new Uia2Error('unknown error', `/source answered ${JSON.stringify(xml)?.slice(0, 120)}`);
+      return sourceAsDump(xml);
     } catch (err) {
       if (signal.aborted) throw err;
       await this.lost();
