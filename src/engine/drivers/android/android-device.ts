@@ -154,8 +154,8 @@ export class AndroidDevice implements DeviceHandle {
     await this.apps.close();
     this.connections.close();
     this.monkey.close();
-    this.uiServer?.close();
-    await this.scrcpy.close();
+    // Stopping the UiAutomator2 server is a force-stop on the phone (bounded): it must not be cut short by an exit.
+    await Promise.all([this.uiServer?.close(), this.scrcpy.close()]);
   }
 
   /** scrcpy H.264 (SPEC §9); a ToolError with the reason when it cannot start, and the bridge polls screenshots. */
