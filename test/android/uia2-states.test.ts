@@ -102,6 +102,23 @@ states('a /source that never answers: given up after the request limit, the serv
   }
 });
 
+states('a /source that never answers under a tool deadline shorter than the request limit: two listings given up in a row stop the server, and listing works again', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) }, 1_500);
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  assert.ok(await warm(engine, serial));
+  uia2.sourceStalls = true;
+  rig!.phone.stats.reset();
+  for (let i = 0; i < 2; i++) {
+    const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { code?: string };
+    assert.is(r.code, 'TIMEOUT', JSON.stringify(r).slice(0, 300));
+  }
+  await until(() => rig!.phone.stats.opened.some((s) => /am force-stop io\.appium\.uiautomator2\.server/.test(s)), 'the wedged server to be stopped');
+  uia2.sourceStalls = false;
+  const r = (await engine.call('mobile_list_elements_on_screen', { device: serial })) as { elements?: unknown[] };
+  assert.ok(r.elements && r.elements.length > 0, JSON.stringify(r).slice(0, 300));
+});
+
 states('the server crashing mid-request: that listing is answered by a dump, a later start brings the server back', async ({ rig, tmp }) => {
   const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
   const serial = rig!.phone.serial;

@@ -42,6 +42,11 @@ export interface UiServerLimits {
   requestMs: number;
 }
 const DEFAULT_LIMITS: UiServerLimits = { requestMs: 10_000 };
+/**
+ * Listings in a row whose callers gave up while the server had not answered: with a tool deadline
+ * under `requestMs` a wedged server never reaches that limit, so this many give-ups count as wedged.
+ */
+const ABANDONED_LIMIT = 2;
 
 type State = { kind: 'idle' } | { kind: 'starting' } | { kind: 'running'; session: string } | { kind: 'unavailable'; until: number; why: string };
 
@@ -56,6 +61,7 @@ export class Uia2Server {
   private instrument: Duplex | undefined;
   private readonly stopping = new AbortController();
   private starting: Promise<void> | undefined;
+  private abandoned = 0;
 
   constructor(
     private readonly device: UiServerDevice,
@@ -75,9 +81,14 @@ export class Uia2Server {
       const xml = await this.inSession(() => this.sessionRequest('GET', '/source', undefined, this.bounded(signal)), signal);
       // Anything but the XML leaves the server holding UiAutomation for nothing: given up like a failure.
       if (typeof xml !== 'string') throw new Uia2Error('unknown error', `/source answered ${JSON.stringify(xml)?.slice(0, 120)}`);
+      this.abandoned = 0;
       return sourceAsDump(xml);
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted) {
+        // Stopped in the background: the caller has gone, and the next listing dumps meanwhile.
+        if (++this.abandoned >= ABANDONED_LIMIT) void this.lost();
+        throw err;
+      }
       await this.lost();
       return undefined;
     }
@@ -233,6 +244,7 @@ export class Uia2Server {
    * that the dump this call falls back to can connect UiAutomation; restarted on a later call.
    */
   private async lost(): Promise<false> {
+    this.abandoned = 0;
     const running = this.state.kind === 'running';
     if (running) this.state = { kind: 'idle' };
     const instrument = this.instrument;
