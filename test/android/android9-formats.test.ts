@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 import { rows, shift } from './list-rows.js';
+import { stillCapture } from './still-capture.js';
 
 /**
  * Android 8 and 9 (API 26–28) print displays, rotation and `input` differently from 10+
@@ -80,10 +81,10 @@ test('screenshots on 9: the panel is captured without -d and without asking Surf
     assert.match((await rig.phone.shell.run('screencap -d 4619827259835644672 -p')).out.toString(), /^Unable to get handle for display/, '9 takes built-in display numbers only');
     rig.phone.stats.reset();
     for (let i = 0; i < 2; i++) {
-      const shot = (await call('mobile_take_screenshot')) as { image: string; dimensions: { width: number; height: number } };
+      const { shot, phone } = await stillCapture(rig, async () => (await call('mobile_take_screenshot')) as { image: string; dimensions: { width: number; height: number } });
       assert.equal(shot.dimensions, { width: 1080, height: 2400 });
       const decoded = await sharp(Buffer.from(shot.image, 'base64')).ensureAlpha().raw().toBuffer();
-      assert.ok(decoded.equals((await rig.phone.phone.screenRgba()).data), 'the phone\'s pixels');
+      assert.ok(decoded.equals(phone), 'the phone\'s pixels');
     }
     const opened = rig.phone.stats.opened;
     assert.ok(opened.some((s) => /screencap/.test(s)), JSON.stringify(opened));

@@ -5,6 +5,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { isOpaqueFrame, parseRawScreencap, rgbaFromRawFrame, unreadableRawFormat } from '../../src/engine/drivers/android/screencap.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { stillCapture } from './still-capture.js';
 
 const raw = suite<{ rig?: AndroidRig }>('android screenshotRaw through the real adb server');
 
@@ -24,26 +25,18 @@ async function screenshotRaw(engine: Engine, serial: string): Promise<RawImage> 
 
 raw('raw screencap: RGBA pixels equal the phone\'s, no PNG involved', async ({ rig }) => {
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  // The app may still be settling (loading state, the status-bar clock): compare a capture taken
-  // while the phone's screen stood still, i.e. the same before and after it.
-  let image: RawImage | undefined;
-  let phone: { data: Buffer } | undefined;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = Buffer.from((await rig!.phone.phone.screenRgba()).data);
-    image = await screenshotRaw(rig!.engine, rig!.phone.serial);
-    phone = await rig!.phone.phone.screenRgba();
-    if (before.equals(phone.data)) break;
-  }
-  assert.equal({ width: image!.width, height: image!.height, channels: image!.channels }, { width: 1080, height: 2400, channels: 4 });
-  assert.ok(image!.data.equals(phone!.data), 'pixels equal the phone\'s');
+  // The app may still be settling (loading state, the status-bar clock).
+  const { shot: image, phone } = await stillCapture(rig!, () => screenshotRaw(rig!.engine, rig!.phone.serial));
+  assert.equal({ width: image.width, height: image.height, channels: image.channels }, { width: 1080, height: 2400, channels: 4 });
+  assert.ok(image.data.equals(phone), 'pixels equal the phone\'s');
   assert.ok(rig!.phone.stats.opened.some((s) => /^exec:screencap( -d \S+)? 2>/.test(s)), 'used raw screencap, not screencap -p');
 });
 
 raw('PNG screencap option: the device\'s PNG decoded to the same pixels', async ({ rig }) => {
   const engine = rig!.engineWith({ screencap: 'png' });
-  const image = await screenshotRaw(engine, rig!.phone.serial);
+  const { shot: image, phone } = await stillCapture(rig!, () => screenshotRaw(engine, rig!.phone.serial));
   assert.equal(image.channels, 4);
-  assert.ok(image.data.equals((await rig!.phone.phone.screenRgba()).data));
+  assert.ok(image.data.equals(phone));
 });
 
 if (hasAdb()) raw.run();

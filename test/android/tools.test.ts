@@ -8,6 +8,7 @@ import { DEMO_CREDENTIALS, DEMO_PACKAGE } from '../../src/engine/drivers/virtual
 import type { UiElement } from '../../src/engine/types.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
+import { stillCapture } from './still-capture.js';
 
 const tools = suite<{ rig?: AndroidRig; tmp?: string }>('android tools through the real adb server');
 
@@ -116,10 +117,10 @@ tools('screen: size, orientation round trip with swapped size, screenshot pixels
   assert.equal(await rig!.call('mobile_get_screen_size'), { width: 2400, height: 1080 });
   await rig!.call('mobile_set_orientation', { orientation: 'portrait' });
   assert.is(rig!.phone.phone.orientation, 'portrait');
-  const shot = (await rig!.call('mobile_take_screenshot')) as { image: string; dimensions: { width: number; height: number } };
+  const { shot, phone } = await stillCapture(rig!, async () => (await rig!.call('mobile_take_screenshot')) as { image: string; dimensions: { width: number; height: number } });
   assert.equal(shot.dimensions, { width: 1080, height: 2400 });
   const decoded = await sharp(Buffer.from(shot.image, 'base64')).ensureAlpha().raw().toBuffer();
-  assert.ok(decoded.equals((await rig!.phone.phone.screenRgba()).data), 'raw path is lossless');
+  assert.ok(decoded.equals(phone), 'raw path is lossless');
 });
 
 tools('a naturally landscape device (tablet, TV box): rotation 0 is landscape, so orientation is read and set from the natural size', async ({ rig }) => {
