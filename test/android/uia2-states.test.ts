@@ -103,7 +103,7 @@ states('a /source that never answers: given up after the request limit, the serv
 });
 
 states('a /source that never answers under a tool deadline shorter than the request limit: two listings given up in a row stop the server, and listing works again', async ({ rig, tmp }) => {
-  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) }, 1_500);
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) }, 3_000);
   const serial = rig!.phone.serial;
   const uia2 = rig!.phone.uia2;
   assert.ok(await warm(engine, serial));
