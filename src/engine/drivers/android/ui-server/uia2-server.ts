@@ -78,7 +78,7 @@ export class Uia2Server {
   async source(signal: AbortSignal): Promise<string | undefined> {
     if (!this.session()) return undefined;
     try {
-      const xml = await this.inSession(() => this.sessionRequest('GET', '/source', undefined, this.bounded(signal)), signal);
+      const xml = await this.inSession(() => this.sessionRequest('GET', '/source', undefined, signal), signal);
       // Anything but the XML leaves the server holding UiAutomation for nothing: given up like a failure.
       if (typeof xml !== 'string') throw new Uia2Error('unknown error', `/source answered ${JSON.stringify(xml)?.slice(0, 120)}`);
       this.abandoned = 0;
@@ -104,7 +104,7 @@ export class Uia2Server {
     try {
       element = await this.inSession(async () => {
         try {
-          const active = (await this.sessionRequest('GET', '/element/active', undefined, this.bounded(signal))) as Record<string, unknown> | null;
+          const active = (await this.sessionRequest('GET', '/element/active', undefined, signal)) as Record<string, unknown> | null;
           return String(active?.ELEMENT ?? active?.['element-6066-11e4-a52e-4f735466cecf'] ?? '') || undefined;
         } catch (err) {
           if (err instanceof Uia2Error && err.error === 'no such element') return undefined;
@@ -117,7 +117,7 @@ export class Uia2Server {
     }
     if (!element) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.device.serial}: tap a field first, then type`);
     try {
-      await this.sessionRequest('POST', `/element/${encodeURIComponent(element)}/value`, { text, replace: false }, this.bounded(signal));
+      await this.sessionRequest('POST', `/element/${encodeURIComponent(element)}/value`, { text, replace: false }, signal);
       return true;
     } catch (err) {
       if (signal.aborted) throw err;
@@ -225,9 +225,10 @@ export class Uia2Server {
     }
   }
 
+  /** A request in our session, bounded by `requestMs` as well as by the caller. */
   private sessionRequest(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
     if (this.state.kind !== 'running') return Promise.reject(new Uia2Error('invalid session id', 'the server is not running'));
-    return this.request(method, `/session/${this.state.session}${path}`, body, signal);
+    return this.request(method, `/session/${this.state.session}${path}`, body, this.bounded(signal));
   }
 
   /** The caller's signal, also ending after `requestMs`: a wedged server must not hold every listing until its deadline. */
