@@ -8,6 +8,7 @@ import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import { isToolFailure } from '../../src/engine/errors.js';
 import { LocalBackend } from '../../src/mcp/backend.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
+import { stillCapture } from './still-capture.js';
 
 /** Displays whose captures are not RGBA_8888: raw screencap's header names the format (screencap.cpp). */
 const formats = suite<{ rig?: AndroidRig }>('android raw screencap in other pixel formats');
@@ -83,15 +84,9 @@ formats('RGBA_1010102 (a wide-colour capture): the phone\'s PNG instead, with th
     const engine = rig!.engineWith({ screencap: 'raw' });
     const serial = rig!.phone.serial;
     rig!.phone.stats.reset();
-    let same = false;
-    for (let attempt = 0; attempt < 5 && !same; attempt++) {
-      const before = Buffer.from((await rig!.phone.phone.screenRgba()).data);
-      const { png, width, height } = await engine.withDevice(serial, 'screenshot', (d, ctx) => d.screenshot(ctx));
-      assert.equal([width, height], [1080, 2400]);
-      const after = (await rig!.phone.phone.screenRgba()).data;
-      same = before.equals(after) && (await sharp(png).ensureAlpha().raw().toBuffer()).equals(after);
-    }
-    assert.ok(same, 'the phone\'s screen');
+    const { shot, phone } = await stillCapture(rig!, () => engine.withDevice(serial, 'screenshot', (d, ctx) => d.screenshot(ctx)));
+    assert.equal([shot.width, shot.height], [1080, 2400]);
+    assert.ok((await sharp(shot.png).ensureAlpha().raw().toBuffer()).equals(phone), 'the phone\'s screen');
     assert.match(String((await device(engine, serial)).captureChoice.rawRefusal), /pixel format 43 \(RGBA_1010102\)/);
     rig!.phone.stats.reset();
     await screenshotRaw(engine, serial);
