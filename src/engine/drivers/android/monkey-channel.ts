@@ -1,4 +1,4 @@
-import { untilAborted } from '../../deadline.js';
+import { timeoutSignal, untilAborted } from '../../deadline.js';
 import type { AdbDeviceClient } from './adb-client.js';
 
 /** The line protocol of Android's `monkey --port` (MonkeySourceNetwork), as adbkit-monkey exposes it. */
@@ -108,25 +108,17 @@ export class MonkeyChannel {
 
   private async start(): Promise<MonkeyClient | undefined> {
     const opening = Promise.resolve(this.device.openMonkey(MONKEY_PORT) as unknown as Promise<MonkeyClient>);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), OPEN_TIMEOUT_MS)));
     try {
-      const client = await Promise.race([opening, late]);
-      if (!client) {
-        // One that opens after all is closed: it would only hold a monkey process on the phone.
-        void opening.then((c) => c.end(), () => undefined);
-        this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
-        return undefined;
-      }
+      const client = await untilAborted(timeoutSignal(OPEN_TIMEOUT_MS), opening);
       client.on('error', () => this.drop());
       client.on('end', () => this.drop());
       this.client = client;
       return client;
     } catch {
+      // Refused, or given up: one that opens after all is closed, it would only hold a monkey process on the phone.
+      void opening.then((c) => c.end(), () => undefined);
       this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
