@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
 import { fastParse } from './fast-parse.js';
-import { locate, parseJson, positionsOf, type PosNode } from './json.js';
+import { locate, MAX_DEPTH, parseJson, positionsOf, type PosNode } from './json.js';
 import { locateAll } from './locate.js';
 import { type RawIssue, type ValidationIssue, remedyOf, severityOf } from './rules.js';
 import type { Scenario } from './schema.js';
@@ -152,6 +152,11 @@ export function validateScenarioValue(value: unknown, file = '<input>', opts: Va
   try {
     text = JSON.stringify(value, null, 2);
   } catch (err) {
+    // JSON.parse takes any depth, stringify recurses: a value parsed from a deep message overflows here.
+    if (err instanceof RangeError) {
+      const message = `the value nests deeper than ${MAX_DEPTH} levels (a scenario nests only a few); send the scenario object itself`;
+      return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-too-deep', message, suggestion: 'send the scenario object itself' }], warnings: [] };
+    }
     const why = err instanceof Error ? err.message : String(err);
     return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data`, suggestion: 'send plain JSON data' }], warnings: [] };
   }

@@ -112,6 +112,15 @@ test('validateScenarioValue: positions refer to the pretty-printed value', () =>
   assert.not.ok(validateScenarioValue(cyclic).valid);
 });
 
+test('validateScenarioValue: a value too deep to write back as text is json-too-deep, not a stack overflow message', () => {
+  // A WebSocket message parses at any depth; writing it back for positions is what overflows.
+  const deep = JSON.parse('['.repeat(20000) + ']'.repeat(20000)) as unknown;
+  const r = validateScenarioValue({ ...login(), steps: deep });
+  assert.equal(r.errors.map((e) => e.rule), ['json-too-deep']);
+  assert.match(r.errors[0].message, /deeper than 512 levels/);
+  assert.not.match(r.errors[0].message, /call stack/);
+});
+
 test('loadScenario gives the scenario with defaults applied', () => {
   const { report, scenario } = loadScenario(readFixture('valid', 'login.json'), 'login.json');
   assert.ok(report.valid);
