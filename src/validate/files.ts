@@ -80,8 +80,10 @@ export function expandArgument(arg: string): string[] | undefined {
       return found;
     }
     return [arg];
-  } catch {
-    return undefined;
+  } catch (err) {
+    // Only a missing path is "no such file"; a loop or a refused folder is for the read to name.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : [arg];
   }
 }
 
