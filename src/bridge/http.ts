@@ -4,7 +4,9 @@ import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
-import { readCappedText } from './capped-body.js';
+import { readCappedBody } from './capped-body.js';
+import { envelope } from '../validate/index.js';
+import { decodeText } from '../validate/text-decode.js';
 import { tokenCookie, type AccessPolicy } from './security.js';
 import type { WrongTokenThrottle } from './token-throttle.js';
 import { securityHeaders } from './security-headers.js';
@@ -67,10 +69,16 @@ export function createHttpApp(deps: HttpDeps): Hono {
   app.get('/api/devices', async (c) => c.json({ devices: await core.engine.listDevices() }));
 
   app.post('/api/validate', async (c) => {
-    const text = await readCappedText(c.req.raw, deps.maxBodyBytes);
+    const body = await readCappedBody(c.req.raw, deps.maxBodyBytes);
     // The rest of the body stays unread, so the connection cannot be reused: say so.
-    if (text === undefined) return c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' });
-    return c.json(validateScenario(text, c.req.query('file') ?? '<request>'));
+    if (body === undefined) return c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' });
+    const file = c.req.query('file') ?? '<request>';
+    // Decoded as files are (UTF-16 taken, other non-UTF-8 refused), so a file POSTed as it is gets the CLI's verdict.
+    const decoded = decodeText(body);
+    if ('text' in decoded) return c.json(validateScenario(decoded.text, file));
+    const { problem, line, column } = decoded;
+    const message = `the body is ${problem}; send the scenario as UTF-8`;
+    return c.json(envelope({ valid: false, file, schema_version: null, errors: [{ path: '', line, column, rule: 'json-syntax', message, suggestion: 'send the scenario as UTF-8' }], warnings: [] }));
   });
 
   // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).

@@ -117,6 +117,19 @@ test('POST /api/validate takes an empty body and a chunked one (no Content-Lengt
   assert.equal(logs.filter((l) => /api\/validate/.test(l)), []);
 });
 
+test('POST /api/validate decodes the body as the CLI reads files: UTF-16 validated, Latin-1 refused with its place', async () => {
+  const valid = readFileSync(new URL('valid/conditions_variable.json', FIXTURES), 'utf8');
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(valid, 'utf16le')]);
+  const ok = (await (await fetch(`${base}/api/validate`, { method: 'POST', body: utf16 })).json()) as { ok: boolean };
+  assert.is(ok.ok, true);
+  const latin1 = Buffer.concat([Buffer.from('{\n  "name": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}')]);
+  const refused = (await (await fetch(`${base}/api/validate`, { method: 'POST', body: latin1 })).json()) as { ok: boolean; data: { errors: { rule: string; line: number; column: number; message: string }[] } };
+  assert.is(refused.ok, false);
+  const [e] = refused.data.errors;
+  assert.equal([e.rule, e.line, e.column], ['json-syntax', 2, 15]);
+  assert.match(e.message, /^the body is not UTF-8 text: the byte 0xE9 .*send the scenario as UTF-8$/);
+});
+
 test('a client that closes the connection while its POST /api/validate body is read is not logged as a failure', async () => {
   const socket = connect(bridge.port, '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateFiles } from '../../src/validate/files.js';
-import { decodeText } from '../../src/validate/regular-file.js';
+import { decodeText } from '../../src/validate/text-decode.js';
 import { readFixture } from './helpers.js';
 
 /** What the file reader makes of bytes that are not plain UTF-8 (scenario files, flows, params). */
@@ -60,20 +60,23 @@ test('an error in a UTF-16 file is placed at the same line and column as in its 
 test('Latin-1 bytes are refused naming the byte and its place, not turned into replacement characters', () => {
   const bytes = Buffer.concat([Buffer.from('{\n  "name": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}')]);
   const read = decodeText(bytes);
-  assert.ok('why' in read);
-  if ('why' in read) assert.match(read.why, /not UTF-8 text: the byte 0xE9 at line 2, column 15 .*save the file as UTF-8/);
+  assert.ok('problem' in read);
+  if ('problem' in read) {
+    assert.match(read.problem, /^not UTF-8 text: the byte 0xE9 at line 2, column 15 /);
+    assert.equal([read.line, read.column], [2, 15]);
+  }
   inTemp((dir) => {
     writeFileSync(join(dir, 'latin1.json'), bytes);
     const [o] = validateFiles([join(dir, 'latin1.json')]);
     assert.is(o.report.errors[0].rule, 'file-unreadable');
-    assert.match(o.readError ?? '', /0xE9/);
+    assert.match(o.readError ?? '', /it is not UTF-8 text: the byte 0xE9 .*; save the file as UTF-8$/);
   });
 });
 
 test('truncated, overlong and surrogate UTF-8 forms are blamed on their lead byte; a UTF-8 BOM is fine', () => {
   const why = (bytes: number[]) => {
     const r = decodeText(Buffer.from([0x7b, 0x22, ...bytes]));
-    return 'why' in r ? /the byte (0x..) at line 1, column (\d+)/.exec(r.why)?.slice(1) : 'decoded';
+    return 'problem' in r ? /the byte (0x..) at line 1, column (\d+)/.exec(r.problem)?.slice(1) : 'decoded';
   };
   assert.equal(why([0xe2, 0x82]), ['0xE2', '3'], 'truncated at the end');
   assert.equal(why([0xc0, 0xaf, 0x22, 0x7d]), ['0xC0', '3'], 'overlong');
@@ -85,9 +88,9 @@ test('truncated, overlong and surrogate UTF-8 forms are blamed on their lead byt
 
 test('UTF-32 and odd-length UTF-16 are refused with what to do', () => {
   const u32 = decodeText(Buffer.from([0xff, 0xfe, 0, 0, 0x7b, 0, 0, 0]));
-  assert.ok('why' in u32 && /UTF-32/.test(u32.why));
+  assert.ok('problem' in u32 && /UTF-32/.test(u32.problem));
   const odd = decodeText(Buffer.from([0x7b, 0, 0x7d]));
-  assert.ok('why' in odd && /odd number of bytes/.test(odd.why));
+  assert.ok('problem' in odd && /odd number of bytes/.test(odd.problem));
 });
 
 test('a symbolic link loop is named as one, not as a missing file', () => {

@@ -58,6 +58,23 @@ authoring('a quick fix edits the text, re-validates, and its error is gone', asy
   assert.match(await page.inputValue('#scenario-text'), /"action": "tap"/);
 });
 
+authoring('Open file takes a UTF-16 scenario (as PowerShell 5 saves it) and refuses Latin-1 naming the byte', async (ctx) => {
+  const page = ctx.page!;
+  await page.click('#btn-new-scenario');
+  await page.waitForSelector('#validate-result .verdict.ok');
+  const template = await page.inputValue('#scenario-text');
+  await page.fill('#scenario-text', '');
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(template, 'utf16le')]);
+  await page.setInputFiles('#scenario-file', { name: 'ps.json', mimeType: 'application/json', buffer: utf16 });
+  await page.waitForSelector('#validate-result .verdict.ok:has-text("ps.json")');
+  assert.is(await page.inputValue('#scenario-text'), template, 'the text box holds the decoded text, no BOM, no NULs');
+  const latin1 = Buffer.concat([Buffer.from('{\n  "name": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}')]);
+  await page.setInputFiles('#scenario-file', { name: 'latin1.json', mimeType: 'application/json', buffer: latin1 });
+  await page.waitForSelector('#validate-result .verdict.bad:has-text("latin1.json")');
+  assert.match((await page.textContent('#validate-result .verdict')) ?? '', /latin1\.json is not UTF-8 text: the byte 0xE9 at line 2, column 15 .*save it as UTF-8/);
+  assert.is(await page.inputValue('#scenario-text'), template, 'a refused file leaves the text box as it was');
+});
+
 async function pollCount(page: Page, expected: number): Promise<void> {
   const until = Date.now() + 10_000;
   for (;;) {

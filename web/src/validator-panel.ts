@@ -3,6 +3,7 @@ import { quickFixes, type QuickFix } from './quick-fix.js';
 import { newScenarioTemplate } from './scenario-template.js';
 import { offsetOf, summarizeEnvelope, type Issue } from './validation-summary.js';
 import { suggestionAddsTo } from '../../src/validate/suggest.js';
+import { decodeText } from '../../src/validate/text-decode.js';
 
 /** Scenario files are small; anything this big is a mistake (and over the bridge's message cap). */
 const MAX_FILE_BYTES = 900 * 1024;
@@ -66,7 +67,12 @@ export class ValidatorPanel {
       this.showMessage(`${file.name} is ${Math.round(file.size / 1024)} KiB; scenario files over ${MAX_FILE_BYTES / 1024} KiB are not accepted.`, true);
       return;
     }
-    this.text.value = await file.text();
+    const decoded = decodeText(new Uint8Array(await file.arrayBuffer()));
+    if (!('text' in decoded)) {
+      this.showMessage(`${file.name} is ${decoded.problem}; save it as UTF-8 and open it again.`, true);
+      return;
+    }
+    this.text.value = decoded.text;
     this.fileName = file.name;
     await this.run();
   }
