@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ToolError } from '../engine/errors.js';
 import { dropStartOnlyEnv } from './allocator-env.js';
 import { BridgeConnectError, EXIT, InvalidInputError } from './command.js';
+import { missingValueProblem } from './missing-values.js';
 import { unknownFlagProblem } from './unknown-flags.js';
 import { COMMANDS, COMMAND_NAMES, loadCommand } from './commands/index.js';
 
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.usage.trimEnd() + '\n');
     return 0;
   }
-  const badFlag = unknownFlagProblem(name, rest, command.flags, command.usage);
+  const badFlag = unknownFlagProblem(name, rest, command.flags, command.usage) ?? missingValueProblem(name, rest, command.usage);
   if (badFlag) {
     process.stderr.write(`mobilebridge: ${badFlag}\n`);
     return command.refuse ? command.refuse(badFlag, rest) : EXIT.invalidInput;

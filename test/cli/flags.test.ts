@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
@@ -6,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { parseFlags } from '../../src/cli/command.js';
 import { loadCommands } from '../../src/cli/commands/index.js';
 import { engineSetupFromFlags } from '../../src/cli/engine-setup.js';
+import { missingValueProblem } from '../../src/cli/missing-values.js';
 import { unknownFlagProblem } from '../../src/cli/unknown-flags.js';
 
 const run = promisify(execFile);
@@ -93,8 +97,51 @@ test('--allow-path repeats add up in every command (only the last one counted ou
   assert.throws(() => engineSetupFromFlags(bare), /--allow-path needs a folder/);
   const mcp = await mb('mcp', '--no-virtual', '--no-android', '--no-ios', '--allow-path');
   assert.is(mcp.code, 3, mcp.stderr);
-  assert.match(mcp.stderr, /--allow-path needs a folder/);
+  assert.match(mcp.stderr, /--allow-path needs a value: --allow-path DIR/);
   assert.is(mcp.stdout, '', 'nothing on the protocol channel');
+});
+
+test('an option that takes a value, given none, is refused before the command runs (it used to mean "the default")', async () => {
+  const commands = await loadCommands();
+  const usage = (name: string) => commands.find((c) => c.name === name)!.usage;
+  // Last, or followed by another option: both leave it without its value.
+  assert.is(missingValueProblem('run', ['a.json', '--device'], usage('run')), '--device needs a value: --device ID (see mobilebridge run --help)');
+  assert.match(missingValueProblem('run', ['a.json', '--shard', '--out', 'o'], usage('run')) ?? '', /^--shard needs a value: --shard i\/n/);
+  assert.match(missingValueProblem('serve', ['--port'], usage('serve')) ?? '', /^--port needs a value: --port P/);
+  // Switches, --no- forms, --name=value (even empty) and anything after -- are not asked for values.
+  assert.is(missingValueProblem('run', ['a.json', '--reset', '--list', '--no-virtual', '--device=', '--', '--out'], usage('run')), undefined);
+  assert.is(missingValueProblem('validate', ['--human', 'a.json', '--quiet'], usage('validate')), undefined);
+  // Every option each command documents with a value is one the check knows; every switch is left alone.
+  for (const c of commands) {
+    for (const flag of c.flags) {
+      const bare = missingValueProblem(c.name, [`--${flag}`], c.usage);
+      const documented = new RegExp(`^\\s*--${flag} \\S`, 'm').test(c.usage);
+      assert.is(bare !== undefined, documented, `${c.name} --${flag}`);
+    }
+  }
+  const refused = await mb('run', 'login.json', '--device');
+  assert.is(refused.code, 3, refused.stderr);
+  const envelope = JSON.parse(refused.stdout) as { ok: boolean; error: { message: string } };
+  assert.match(envelope.error.message, '--device needs a value: --device ID');
+});
+
+test('run --devices: spaces after commas are not part of the ids; a list that names no device is refused', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'mb-devices-flag-'));
+  const login = fileURLToPath(new URL('../../../test/fixtures/scenarios/valid/login.json', import.meta.url));
+  const mbRun = (devices: string, ...more: string[]) =>
+    run(process.execPath, [MAIN, 'run', login, '--devices', devices, '--no-android', '--no-ios', ...more], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: state }, cwd: state }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+    );
+  try {
+    const list = await mbRun('virtual-android-1, virtual-ios-1', '--list');
+    assert.is(list.code, 0, list.stdout);
+    const empty = await mbRun(',,');
+    assert.is(empty.code, 3);
+    assert.match(empty.stdout, '--devices names no device (got \\",,\\")');
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
 });
 
 test('flags still reach the command: a documented flag with a bad value gets that command\'s own error', async () => {

@@ -49,6 +49,15 @@ export function exitCodeFor(documents: ResultDocument[]): number {
   return failed.some((d) => steps(d).some((s) => s.status === 'failed' && notFound(s))) ? EXIT.targetNotFound : EXIT_FAILED;
 }
 
+/** The devices `--devices a,b` or `--device a` name (none: each scenario's default), or what is wrong with the list; routing drops repeats. */
+function requestedDevices(flags: Record<string, string | boolean>): string[] | string {
+  if (typeof flags.devices !== 'string') return typeof flags.device === 'string' ? [flags.device] : [];
+  // "a, b" is a list of two: a space after a comma is not part of the next id.
+  const ids = flags.devices.split(',').map((id) => id.trim()).filter(Boolean);
+  if (!ids.length) return `--devices names no device (got "${flags.devices}"); give device ids separated by commas, e.g. --devices virtual-android-1,virtual-ios-1`;
+  return ids;
+}
+
 const command: Command = {
   name: 'run',
   usage: `Usage: mobilebridge run <scenario.json|dir>... [options]
@@ -166,6 +175,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (!(Number.isInteger(targetWait) && targetWait >= 0)) {
       return refuse(EXIT.invalidInput, '--target-wait must be a whole number of milliseconds');
     }
+    const requested = requestedDevices(flags);
+    if (typeof requested === 'string') return refuse(EXIT.invalidInput, requested);
     const problems = preflight(selected, given.sources!);
     if (problems.length && flags.list !== true) {
       return refuse(EXIT.invalidInput, `nothing was run: ${problems.join('; ')}`, `nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
@@ -173,7 +184,6 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (flags.list === true) {
       const engine = createEngine(engineSetupFromFlags(flags));
       try {
-        const requested = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
         const { runs, refusal } = listRuns(selected, requested, await engine.lookupDevices());
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
@@ -219,7 +229,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
             bridge: flags.bridge,
             flags,
             files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, folder: l.folder, scenario: l.scenario!, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
-            devices: typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [],
+            devices: requested,
             leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
             outDir,
             signal: controller.signal,
@@ -234,7 +244,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)');
       let leases: Lease[] = [];
       try {
-        let wanted = typeof flags.devices === 'string' ? flags.devices.split(',').filter(Boolean) : typeof flags.device === 'string' ? [flags.device] : [];
+        let wanted = requested;
         if (wanted.some(isLeaseRequest) || flags['lease-timeout'] !== undefined) {
           const platform = selected[0]?.scenario?.platform ?? 'cross-platform';
           if (!wanted.length) wanted = [platform === 'cross-platform' ? 'any' : `any:${platform}`];
