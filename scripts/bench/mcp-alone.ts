@@ -7,7 +7,8 @@
  *
  *   node dist/scripts/bench/mcp-alone.js        (BENCH_N rounds, default 100; BENCH_CALLS=<regex> picks calls by name;
  *                                                BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server;
- *                                                BENCH_SERVER_STDERR=1 shows the server's stderr)
+ *                                                BENCH_SERVER_STDERR=1 shows the server's stderr;
+ *                                                BENCH_PAUSE_MS=170 idles between calls, as the interleaved comparison does)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 100);
 const WARM_UP = 5;
+const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 0);
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 const phone = await EmulatedPhone.start();
@@ -57,6 +59,7 @@ try {
   const cpu = new Map<string, number>();
   for (let round = 0; round < N + WARM_UP; round++) {
     for (const [name, tool, args] of ops) {
+      if (PAUSE_MS) await new Promise((r) => setTimeout(r, PAUSE_MS));
       const c = cpuSeconds(pid) * 1000;
       const t = performance.now();
       await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 });
@@ -66,7 +69,7 @@ try {
     }
   }
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`mobilebridge MCP server alone, emulated 1080×2400 phone via a private adb server; ${N} rounds after ${WARM_UP} warm-up\n`);
+  console.log(`mobilebridge MCP server alone, emulated 1080×2400 phone via a private adb server; ${N} rounds after ${WARM_UP} warm-up${PAUSE_MS ? `, ${PAUSE_MS} ms idle before each call` : ''}\n`);
   console.log(`${'call'.padEnd(24)}${'median'.padStart(10)}${'p95'.padStart(10)}${'CPU/call'.padStart(10)}  (ms)`);
   for (const [name, xs] of times) {
     const s = summarize(xs);
