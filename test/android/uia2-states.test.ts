@@ -33,6 +33,7 @@ states.after.each(async ({ rig }) => {
   uia2.sourceStalls = false;
   uia2.uiAutomationLost = false;
   uia2.focusedTakesNoText = false;
+  uia2.staleFocus = 0;
   uia2.renderFails = false;
   await uia2.stop();
 });
@@ -202,6 +203,33 @@ states('typing while the focused element takes no text (400 "invalid element sta
   } finally {
     rig!.phone.uia2.focusedTakesNoText = false;
   }
+});
+
+states('the focused field replaced between finding it and typing (404 "stale element reference"): asked again and typed once; twice is INVALID_PARAMETER with nothing typed', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const uia2 = rig!.phone.uia2;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  const emailText = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string }[]).find((e) => e.id === 'email')?.text;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  assert.ok(await warm(engine, serial));
+  const email = ((await call('mobile_list_elements_on_screen')).elements as { id: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_click_on_screen_at_coordinates', email.center);
+  const before = (await emailText()) ?? '';
+
+  uia2.staleFocus = 1;
+  uia2.requests = [];
+  const once = await call('mobile_type_keys', { text: 'ñ' });
+  assert.is(once.status, 'success', JSON.stringify(once));
+  assert.is(await emailText(), `${before}ñ`, 'typed exactly once');
+  assert.equal(uia2.requests.filter((r) => r === 'GET /element/active').length, 2, 'the focused element was asked for again');
+
+  uia2.staleFocus = 2;
+  const twice = await call('mobile_type_keys', { text: 'ü' });
+  assert.is(twice.code, 'INVALID_PARAMETER', JSON.stringify(twice));
+  assert.match(twice.message, /replaced twice .*nothing was typed/);
+  assert.is(await emailText(), `${before}ñ`, 'nothing typed by the refused call');
 });
 
 states('an answer the server could not render (HTTP 500 with `{}`, no error in it): the server is given up and the listing dumps, not refused as "another client holds UiAutomation"', async ({ rig, tmp }) => {

@@ -21,7 +21,8 @@ import type { DeviceStream } from './adbd.js';
  *   "None", value: {ready, message, build}}; POST /session → {sessionId, value: {sessionId,
  *   capabilities}} replacing any earlier session (AppiumUIA2Driver holds one); GET …/source → the
  *   XML (class-named elements, "displayed"); GET …/element/active → an element or 404 "no such
- *   element"; POST …/element/:id/value {text, replace}; DELETE /session/:id. An unknown session id
+ *   element"; POST …/element/:id/value {text, replace} (404 "stale element reference" when the view
+ *   left the tree meanwhile: ElementsCache.restore has no locator for an active element); DELETE /session/:id. An unknown session id
  *   is 404 "invalid session id" (SafeRequestHandler), an unknown route 404 "unknown command", any
  *   other exception 500 "unknown error"; errors are {sessionId, value: {error, message, stacktrace}}.
  * Without the two APKs, `am instrument` fails as ActivityManager reports a missing instrumentation.
@@ -67,6 +68,12 @@ export class EmulatedUia2 {
   amGate: Promise<void> | undefined;
   /** The focused element is not a text field (a button reached with the D-pad, a WebView's container): ActiveElement finds it, setText fails. */
   focusedTakesNoText = false;
+  /**
+   * The next this-many `value` requests find the focused view gone between `element/active` and
+   * them (the form re-rendered): ElementsCache.get cannot restore an element cached without a
+   * locator and answers 404 "stale element reference".
+   */
+  staleFocus = 0;
   /** AppiumResponse.renderTo could not serialise the answer (a JsonSyntaxException): it sends `{}` with HTTP 500. */
   renderFails = false;
 
@@ -227,6 +234,10 @@ export class EmulatedUia2 {
           return send(200, { ELEMENT: 'focused-field', 'element-6066-11e4-a52e-4f735466cecf': 'focused-field' });
         case 'POST /element/:id/value':
           needsUiAutomation();
+          if (this.staleFocus > 0) {
+            this.staleFocus--;
+            return fail(404, 'stale element reference', `The element '${m?.[2]?.split('/')[2] ?? ''}' does not exist in DOM anymore`);
+          }
           if (this.focusedTakesNoText) {
             return fail(400, 'invalid element state', `Cannot set the element to '${String(body.text)}'. Did you interact with the correct element?`);
           }

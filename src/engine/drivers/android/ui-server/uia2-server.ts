@@ -99,6 +99,17 @@ export class Uia2Server {
    * server is not usable, so the caller can fall back; throws INVALID_PARAMETER when nothing is focused.
    */
   async typeText(text: string, signal: AbortSignal): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const typed = await this.typeIntoActive(text, signal);
+      if (typed !== 'stale') return typed;
+      // The field found as focused went away before the text reached it (a re-rendered form, focus
+      // moving on): nothing was typed, so asking again for what has focus now is safe. Twice is a screen still changing.
+      if (attempt === 2) throw new ToolError('INVALID_PARAMETER', `the focused field on ${this.device.serial} was replaced twice between finding it and typing into it; nothing was typed: wait for the screen to settle, tap the field, then type`);
+    }
+  }
+
+  /** One `element/active` + `value` round; 'stale' when the element found was gone by the time the text was sent. */
+  private async typeIntoActive(text: string, signal: AbortSignal): Promise<boolean | 'stale'> {
     if (!this.session()) return false;
     let element: string | undefined;
     try {
@@ -125,6 +136,8 @@ export class Uia2Server {
         // SendKeysToElement: setText refused by what has focus, which is not an editable field.
         throw new ToolError('INVALID_PARAMETER', `the focused element on ${this.device.serial} does not take text (${err.message}): tap a text field first, then type`);
       }
+      // ElementsCache.get: a view that left the tree is "stale element reference"; one dropped from the cache "no such element".
+      if (err instanceof Uia2Error && (err.error === 'stale element reference' || err.error === 'no such element')) return 'stale';
       if (err instanceof Uia2Error) throw new ToolError('INTERNAL', `the UiAutomator2 server on ${this.device.serial} could not type: ${err.message}`);
       return this.lost();
     }
