@@ -230,7 +230,8 @@ export class EmulatedUia2 {
           return send(200, this.sourceXml());
         case 'GET /element/active':
           needsUiAutomation();
-          if (!this.phone.keyboardVisible) return fail(404, 'no such element', 'An element could not be located on the page using the given search parameters');
+          // ActiveElement looks up By.focused(true), the input focus, not the keyboard: a field keeps focus after BACK hides the IME.
+          if (this.phone.focusedField === undefined) return fail(404, 'no such element', 'An element could not be located on the page using the given search parameters');
           return send(200, { ELEMENT: 'focused-field', 'element-6066-11e4-a52e-4f735466cecf': 'focused-field' });
         case 'POST /element/:id/value':
           needsUiAutomation();
