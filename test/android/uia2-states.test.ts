@@ -232,6 +232,23 @@ states('the focused field replaced between finding it and typing (404 "stale ele
   assert.is(await emailText(), `${before}ñ`, 'nothing typed by the refused call');
 });
 
+states('Unicode typing after BACK hid the keyboard: the field kept input focus, so the server types into it', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  const email = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  assert.ok(await warm(engine, serial));
+  await call('mobile_click_on_screen_at_coordinates', (await email()).center);
+  const before = (await email()).text ?? '';
+  await call('mobile_press_button', { button: 'BACK' });
+  assert.not.ok(rig!.phone.phone.keyboardVisible, 'BACK hid the keyboard');
+  const r = await call('mobile_type_keys', { text: 'é' });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.is((await email()).text, `${before}é`);
+});
+
 states('an answer the server could not render (HTTP 500 with `{}`, no error in it): the server is given up and the listing dumps, not refused as "another client holds UiAutomation"', async ({ rig, tmp }) => {
   const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
   const serial = rig!.phone.serial;
