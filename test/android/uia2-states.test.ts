@@ -249,6 +249,24 @@ states('Unicode typing after BACK hid the keyboard: the field kept input focus, 
   assert.is((await email()).text, `${before}é`);
 });
 
+states('Unicode text ending in a backslash and "n" is typed as written: no Enter pressed (SendKeysToElement would press it)', async ({ rig, tmp }) => {
+  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
+  const serial = rig!.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  const email = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  assert.ok(await warm(engine, serial));
+  await call('mobile_click_on_screen_at_coordinates', (await email()).center);
+  const before = (await email()).text ?? '';
+  rig!.phone.stats.reset();
+  const r = await call('mobile_type_keys', { text: 'ñ\\n' });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.is((await email()).text, `${before}ñ\\n`, 'the backslash and n are in the field');
+  // An Enter on the email field moves focus on (the demo's sign-in form): still on the email field means none was pressed.
+  assert.is(rig!.phone.phone.focusedField, 'email');
+});
+
 states('an answer the server could not render (HTTP 500 with `{}`, no error in it): the server is given up and the listing dumps, not refused as "another client holds UiAutomation"', async ({ rig, tmp }) => {
   const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
   const serial = rig!.phone.serial;

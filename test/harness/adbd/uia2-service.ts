@@ -242,7 +242,14 @@ export class EmulatedUia2 {
           if (this.focusedTakesNoText) {
             return fail(400, 'invalid element state', `Cannot set the element to '${String(body.text)}'. Did you interact with the correct element?`);
           }
-          await this.phone.typeText(String(body.text ?? ''), { signal: new AbortController().signal });
+          {
+            // SendKeysToElement.setText: text ending in a backslash and "n" presses Enter after setting it, and
+            // its replaceFirst("\\n$") looks for a newline character, so the backslash and n stay in the text.
+            const text = String(body.text ?? '');
+            const ctx = { signal: new AbortController().signal };
+            await this.phone.typeText(text, ctx);
+            if (text.endsWith('\\n')) await this.phone.pressButton('ENTER', ctx);
+          }
           return send(200, null);
       }
       return fail(404, 'unknown command', 'The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource');

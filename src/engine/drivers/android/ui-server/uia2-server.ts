@@ -99,6 +99,17 @@ export class Uia2Server {
    * server is not usable, so the caller can fall back; throws INVALID_PARAMETER when nothing is focused.
    */
   async typeText(text: string, signal: AbortSignal): Promise<boolean> {
+    // SendKeysToElement takes text ending in a backslash and "n" as "press Enter after it" (and still
+    // sets the backslash and n): the last character goes on its own, so the text is typed as written.
+    if (text.length >= 2 && text.endsWith('\\n')) {
+      const head = text.slice(0, -1);
+      if (!(await this.typeText(head, signal))) return false;
+      // The head is in the field: falling back now would type it twice, so a failure says what is there.
+      const typed = await this.typeText('n', signal).catch((err: unknown) => err as Error);
+      if (typed === true) return true;
+      const why = typed === false ? 'the UiAutomator2 server stopped' : typed.message;
+      throw new ToolError('INTERNAL', `typed ${JSON.stringify(head)} on ${this.device.serial}, but not the final "n" (${why}); type "n" to finish`);
+    }
     for (let attempt = 1; ; attempt++) {
       const typed = await this.typeIntoActive(text, signal);
       if (typed !== 'stale') return typed;
