@@ -10,19 +10,10 @@ import { sleep, timeoutSignal } from '../../deadline.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
+import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
 import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from './wda-source.js';
-
-/** A touch at a point (in points) held for `holdMs`. */
-function press(x: number, y: number, holdMs: number): object[] {
-  return [
-    { type: 'pointerMove', duration: 0, x, y },
-    { type: 'pointerDown', button: 0 },
-    { type: 'pause', duration: holdMs },
-    { type: 'pointerUp', button: 0 },
-  ];
-}
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
@@ -182,57 +173,35 @@ export class IosDevice implements DeviceHandle {
   async tap(x: number, y: number, ctx: CallContext): Promise<void> {
     await this.unlocked('the tap', ctx);
     const s = await this.scaleOf(ctx);
-    await this.pointer(ctx, press(x / s, y / s, 50));
+    await this.pointer(ctx, pressAt(x / s, y / s, 50));
   }
 
   async doubleTap(x: number, y: number, ctx: CallContext): Promise<void> {
     await this.unlocked('the double tap', ctx);
     const s = await this.scaleOf(ctx);
-    await this.pointer(ctx, [...press(x / s, y / s, 50), { type: 'pause', duration: 100 }, ...press(x / s, y / s, 50)]);
+    await this.pointer(ctx, doubleTapAt(x / s, y / s));
   }
 
   async longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void> {
     await this.unlocked('the long press', ctx);
     const s = await this.scaleOf(ctx);
-    await this.pointer(ctx, press(x / s, y / s, durationMs));
+    await this.pointer(ctx, pressAt(x / s, y / s, durationMs));
   }
 
   async swipe(fromX: number, fromY: number, toX: number, toY: number, durationMs: number, ctx: CallContext): Promise<void> {
     await this.unlocked('the swipe', ctx);
     const s = await this.scaleOf(ctx);
-    await this.pointer(ctx, [
-      { type: 'pointerMove', duration: 0, x: fromX / s, y: fromY / s },
-      { type: 'pointerDown', button: 0 },
-      { type: 'pause', duration: 50 },
-      { type: 'pointerMove', duration: durationMs, x: toX / s, y: toY / s },
-      { type: 'pointerUp', button: 0 },
-    ]);
+    await this.pointer(ctx, swipeBetween({ x: fromX / s, y: fromY / s }, { x: toX / s, y: toY / s }, durationMs));
   }
 
-  /** Two touch pointers in one W3C actions request: XCTest synthesizes them as one multi-touch event stream. */
   async pinch(fingers: readonly [FingerPath, FingerPath], durationMs: number, ctx: CallContext): Promise<void> {
     await this.unlocked('the pinch', ctx);
-    const s = await this.scaleOf(ctx);
-    const source = (id: string, f: FingerPath) =>
-      touchSource(id, [
-        { type: 'pointerMove', duration: 0, x: f.from.x / s, y: f.from.y / s },
-        { type: 'pointerDown', button: 0 },
-        { type: 'pointerMove', duration: durationMs, x: f.to.x / s, y: f.to.y / s },
-        { type: 'pointerUp', button: 0 },
-      ]);
-    await this.wdaCall('POST', '/actions', { actions: [source('finger1', fingers[0]), source('finger2', fingers[1])] }, ctx);
+    await this.wdaCall('POST', '/actions', { actions: pinchSources(fingers, durationMs, await this.scaleOf(ctx)) }, ctx);
   }
 
-  /** A finger path replayed as one W3C actions gesture (WDA has no streamed touch): moves keep their timing. */
   async tracePath(path: readonly TracePoint[], ctx: CallContext): Promise<void> {
     await this.unlocked('the gesture', ctx);
-    const s = await this.scaleOf(ctx);
-    const actions: object[] = [{ type: 'pointerMove', duration: 0, x: path[0].x / s, y: path[0].y / s }, { type: 'pointerDown', button: 0 }];
-    for (let i = 1; i < path.length; i++) {
-      actions.push({ type: 'pointerMove', duration: Math.max(0, Math.min(1000, path[i].t - path[i - 1].t)), x: path[i].x / s, y: path[i].y / s });
-    }
-    actions.push({ type: 'pointerUp', button: 0 });
-    await this.pointer(ctx, actions);
+    await this.pointer(ctx, tracedPath(path, await this.scaleOf(ctx)));
   }
 
   async pressKey(key: Key, ctx: CallContext): Promise<void> {
@@ -394,9 +363,3 @@ export class IosDevice implements DeviceHandle {
     return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
 }
-
-/** One W3C actions input source: a touch pointer and its actions (coordinates in points). */
-function touchSource(id: string, actions: object[]): object {
-  return { type: 'pointer', id, parameters: { pointerType: 'touch' }, actions };
-}
-
