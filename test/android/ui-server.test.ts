@@ -67,7 +67,10 @@ ui('with the server APKs: installed, started with am instrument, and each listin
   assert.is(typedByServer.status, 'success');
   assert.not.match(typedByServer.message, /does not confirm/, 'the server found the focused field');
   assert.is(rig!.phone.phone.fieldValue('email'), 'zoë@例え.jp');
+  // The first BACK only hides the keyboard (the field keeps focus); the second leaves the form.
   await call('mobile_press_button', { button: 'BACK' });
+  await call('mobile_press_button', { button: 'BACK' });
+  assert.is(rig!.phone.phone.focusedField, undefined);
   const unfocused = await call('mobile_type_keys', { text: 'ñ' });
   assert.is(unfocused.code, 'INVALID_PARAMETER', JSON.stringify(unfocused));
   assert.match(unfocused.message, /tap a field first/);
