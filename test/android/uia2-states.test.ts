@@ -54,6 +54,19 @@ function settledWithin<T>(work: Promise<T>, ms = 5000): Promise<T | 'still waiti
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** A warm server and the demo's sign-in form with its email field tapped: what the typing states start from. */
+async function typingIntoEmail(rig: AndroidRig, tmp: string) {
+  const engine = rig.engineWith({ uiServerApks: apks(tmp) });
+  const serial = rig.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
+  const email = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  assert.ok(await warm(engine, serial));
+  await call('mobile_click_on_screen_at_coordinates', (await email()).center);
+  return { call, emailText: async () => (await email()).text, before: (await email()).text ?? '' };
+}
+
 const dumped = (rig: AndroidRig) => rig.phone.stats.opened.some((s) => s.includes('uiautomator dump'));
 
 states('a session another client replaced (404 "invalid session id"): a new session on the running server, no restart, no dump', async ({ rig, tmp }) => {
@@ -187,14 +200,7 @@ states('a server left running by another run: stopped before the start, so the n
 });
 
 states('typing while the focused element takes no text (400 "invalid element state"): INVALID_PARAMETER saying so, not an internal error', async ({ rig, tmp }) => {
-  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
-  const serial = rig!.phone.serial;
-  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  assert.ok(await warm(engine, serial));
-  const email = ((await call('mobile_list_elements_on_screen')).elements as { id: string; center: object }[]).find((e) => e.id === 'email')!;
-  await call('mobile_click_on_screen_at_coordinates', email.center);
+  const { call } = await typingIntoEmail(rig!, tmp!);
   rig!.phone.uia2.focusedTakesNoText = true;
   try {
     const r = await call('mobile_type_keys', { text: 'ñ' });
@@ -206,17 +212,8 @@ states('typing while the focused element takes no text (400 "invalid element sta
 });
 
 states('the focused field replaced between finding it and typing (404 "stale element reference"): asked again and typed once; twice is INVALID_PARAMETER with nothing typed', async ({ rig, tmp }) => {
-  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
-  const serial = rig!.phone.serial;
   const uia2 = rig!.phone.uia2;
-  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
-  const emailText = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string }[]).find((e) => e.id === 'email')?.text;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  assert.ok(await warm(engine, serial));
-  const email = ((await call('mobile_list_elements_on_screen')).elements as { id: string; center: object }[]).find((e) => e.id === 'email')!;
-  await call('mobile_click_on_screen_at_coordinates', email.center);
-  const before = (await emailText()) ?? '';
+  const { call, emailText, before } = await typingIntoEmail(rig!, tmp!);
 
   uia2.staleFocus = 1;
   uia2.requests = [];
@@ -233,36 +230,19 @@ states('the focused field replaced between finding it and typing (404 "stale ele
 });
 
 states('Unicode typing after BACK hid the keyboard: the field kept input focus, so the server types into it', async ({ rig, tmp }) => {
-  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
-  const serial = rig!.phone.serial;
-  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
-  const email = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string; center: object }[]).find((e) => e.id === 'email')!;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  assert.ok(await warm(engine, serial));
-  await call('mobile_click_on_screen_at_coordinates', (await email()).center);
-  const before = (await email()).text ?? '';
+  const { call, emailText, before } = await typingIntoEmail(rig!, tmp!);
   await call('mobile_press_button', { button: 'BACK' });
   assert.not.ok(rig!.phone.phone.keyboardVisible, 'BACK hid the keyboard');
   const r = await call('mobile_type_keys', { text: 'é' });
   assert.is(r.status, 'success', JSON.stringify(r));
-  assert.is((await email()).text, `${before}é`);
+  assert.is(await emailText(), `${before}é`);
 });
 
 states('Unicode text ending in a backslash and "n" is typed as written: no Enter pressed (SendKeysToElement would press it)', async ({ rig, tmp }) => {
-  const engine = rig!.engineWith({ uiServerApks: apks(tmp!) });
-  const serial = rig!.phone.serial;
-  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, any>;
-  const email = async () => ((await call('mobile_list_elements_on_screen')).elements as { id: string; text?: string; center: object }[]).find((e) => e.id === 'email')!;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
-  assert.ok(await warm(engine, serial));
-  await call('mobile_click_on_screen_at_coordinates', (await email()).center);
-  const before = (await email()).text ?? '';
-  rig!.phone.stats.reset();
+  const { call, emailText, before } = await typingIntoEmail(rig!, tmp!);
   const r = await call('mobile_type_keys', { text: 'ñ\\n' });
   assert.is(r.status, 'success', JSON.stringify(r));
-  assert.is((await email()).text, `${before}ñ\\n`, 'the backslash and n are in the field');
+  assert.is(await emailText(), `${before}ñ\\n`, 'the backslash and n are in the field');
   // An Enter on the email field moves focus on (the demo's sign-in form): still on the email field means none was pressed.
   assert.is(rig!.phone.phone.focusedField, 'email');
 });
