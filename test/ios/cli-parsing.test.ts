@@ -25,6 +25,15 @@ test('simctl list output of another shape is a clear INTERNAL error', () => {
   assert.throws(() => parseBootedSimulators('No devices'), /not JSON/);
 });
 
+test('one simctl entry of an odd shape is skipped, not a reason to list no simulator at all', () => {
+  const list = JSON.parse(fixture('simctl-list-devices.json')) as { devices: Record<string, unknown[]> };
+  list.devices['com.apple.CoreSimulator.SimRuntime.iOS-16-4'] = [{ udid: 'ODD', availabilityError: 'runtime profile not found' }, 42];
+  assert.equal(parseBootedSimulators(JSON.stringify(list)).map((d) => d.model), ['iPhone 15']);
+  // A booted entry without a name is still a simulator.
+  list.devices['com.apple.CoreSimulator.SimRuntime.iOS-16-4'] = [{ udid: '11111111-2222-3333-4444-555555555555', state: 'Booted' }];
+  assert.equal(parseBootedSimulators(JSON.stringify(list)).map((d) => [d.model, d.version]), [['iPhone 15', '17.5'], ['iOS Simulator', '16.4']]);
+});
+
 test('simctl listapps (old-style plist): hidden apps dropped, names and versions read', () => {
   assert.equal(parseSimctlListApps(fixture('simctl-listapps.txt')), [
     { package: 'com.apple.mobilesafari', name: 'Safari', version: '17.5', installed: true },

@@ -15,12 +15,14 @@ import { describe, lastLine, MissingExecutableError, runCommand, type CommandRes
  */
 const SimDevice = v.object({
   udid: v.string(),
-  name: v.string(),
+  name: v.optional(v.string()),
   state: v.string(),
   isAvailable: v.optional(v.boolean()),
   deviceTypeIdentifier: v.optional(v.string()),
 });
-const SimList = v.object({ devices: v.record(v.string(), v.array(SimDevice)) });
+// Entries are checked one by one: one odd simulator (a runtime half-removed, a device from a newer
+// Xcode) must not hide the others, which it did when the whole list was one schema.
+const SimList = v.object({ devices: v.record(v.string(), v.array(v.unknown())) });
 
 export const XCODE_FIX =
   'install Xcode from the App Store (or https://developer.apple.com/xcode/), open it once to install its components, then run `sudo xcode-select -s /Applications/Xcode.app/Contents/Developer`';
@@ -39,13 +41,25 @@ export function runtimeVersion(runtime: string): string | undefined {
 export function parseBootedSimulators(json: string): SimulatorInfo[] {
   const list = parseToolJson(SimList, json, 'xcrun simctl list devices --json');
   const out: SimulatorInfo[] = [];
+  let readable = 0;
+  let problem: string | undefined;
   for (const [runtime, devices] of Object.entries(list.devices)) {
     const version = runtimeVersion(runtime);
-    if (!version) continue;
-    for (const d of devices) {
-      if (d.state !== 'Booted' || d.isAvailable === false) continue;
-      out.push({ kind: 'simulator', id: d.udid, os: 'iOS', model: d.name, version, state: 'ready' });
+    for (const entry of devices) {
+      const parsed = v.safeParse(SimDevice, entry);
+      if (!parsed.success) {
+        problem ??= parsed.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') || '(entry)'}: ${i.message}`).slice(0, 3).join('; ');
+        continue;
+      }
+      readable++;
+      const d = parsed.output;
+      if (!version || d.state !== 'Booted' || d.isAvailable === false) continue;
+      out.push({ kind: 'simulator', id: d.udid, os: 'iOS', model: d.name ?? 'iOS Simulator', version, state: 'ready' });
     }
+  }
+  // Not one entry readable: the format changed, which is worth an error rather than "no simulators".
+  if (problem !== undefined && readable === 0) {
+    throw new ToolError('INTERNAL', `xcrun simctl list devices --json printed JSON of an unexpected shape (${problem}); is this a supported version of the tool?`);
   }
   return out;
 }
