@@ -34,6 +34,7 @@ states.after.each(async ({ rig }) => {
   uia2.uiAutomationLost = false;
   uia2.focusedTakesNoText = false;
   uia2.staleFocus = 0;
+  uia2.focusedIsProgress = false;
   uia2.renderFails = false;
   await uia2.stop();
 });
@@ -209,6 +210,16 @@ states('typing while the focused element takes no text (400 "invalid element sta
   } finally {
     rig!.phone.uia2.focusedTakesNoText = false;
   }
+});
+
+states('typing while a slider has focus (400 "invalid argument": SendKeysToElement parses the text as its progress): INVALID_PARAMETER naming it', async ({ rig, tmp }) => {
+  const { call, emailText, before } = await typingIntoEmail(rig!, tmp!);
+  rig!.phone.uia2.focusedIsProgress = true;
+  const r = await call('mobile_type_keys', { text: 'ñ' });
+  assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+  assert.match(r.message, /Cannot convert 'ñ' to float.*slider or other progress control/);
+  rig!.phone.uia2.focusedIsProgress = false;
+  assert.is(await emailText(), before, 'nothing typed');
 });
 
 states('the focused field replaced between finding it and typing (404 "stale element reference"): asked again and typed once; twice is INVALID_PARAMETER with nothing typed', async ({ rig, tmp }) => {

@@ -74,6 +74,12 @@ export class EmulatedUia2 {
    * locator and answers 404 "stale element reference".
    */
   staleFocus = 0;
+  /**
+   * The focused element is a progress control (a SeekBar reached with the D-pad): SendKeysToElement
+   * sets its progress from the text as a float, and text that is no number throws
+   * IllegalArgumentException, which SafeRequestHandler answers as 400 "invalid argument".
+   */
+  focusedIsProgress = false;
   /** AppiumResponse.renderTo could not serialise the answer (a JsonSyntaxException): it sends `{}` with HTTP 500. */
   renderFails = false;
 
@@ -238,6 +244,10 @@ export class EmulatedUia2 {
           if (this.staleFocus > 0) {
             this.staleFocus--;
             return fail(404, 'stale element reference', `The element '${m?.[2]?.split('/')[2] ?? ''}' does not exist in DOM anymore`);
+          }
+          if (this.focusedIsProgress) {
+            if (Number.isNaN(Number.parseFloat(String(body.text)))) return fail(400, 'invalid argument', `Cannot convert '${String(body.text)}' to float`);
+            return send(200, null);
           }
           if (this.focusedTakesNoText) {
             return fail(400, 'invalid element state', `Cannot set the element to '${String(body.text)}'. Did you interact with the correct element?`);

@@ -147,6 +147,10 @@ export class Uia2Server {
         // SendKeysToElement: setText refused by what has focus, which is not an editable field.
         throw new ToolError('INVALID_PARAMETER', `the focused element on ${this.device.serial} does not take text (${err.message}): tap a text field first, then type`);
       }
+      if (err instanceof Uia2Error && err.error === 'invalid argument') {
+        // SendKeysToElement sets a progress control (a SeekBar) from the text parsed as a number; other text throws IllegalArgumentException.
+        throw new ToolError('INVALID_PARAMETER', `the focused element on ${this.device.serial} does not take this text (${err.message}); it is a slider or other progress control: tap a text field first, then type`);
+      }
       // ElementsCache.get: a view that left the tree is "stale element reference"; one dropped from the cache "no such element".
       if (err instanceof Uia2Error && (err.error === 'stale element reference' || err.error === 'no such element')) return 'stale';
       if (err instanceof Uia2Error) throw new ToolError('INTERNAL', `the UiAutomator2 server on ${this.device.serial} could not type: ${err.message}`);
