@@ -22,6 +22,22 @@ test('WebDriverAgent restarted mid-session: the session is re-created once, the 
   }
 });
 
+test("a WDA session another client opened for its app (Appium's) is replaced without terminating that app", async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    // Appium's session tests the demo app; FBSession kill would terminate it when ours replaces it.
+    await rig.wda.foreignSession('com.mobilebridge.demo');
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.ok(Array.isArray(r.elements), JSON.stringify(r));
+    assert.is(rig.wda.sessionsCreated, 1, 'ours replaced the other client\'s session');
+    assert.is(rig.device.foregroundPackage, 'com.mobilebridge.demo', 'the other client\'s app is still running in front');
+    assert.is(rig.wda.sessions.shouldTerminateApp, false);
+  } finally {
+    await rig.close();
+  }
+});
+
 test('WebDriverAgent restarted with several kept-alive sockets: a read retries on a new connection, not on another dead one', async () => {
   const rig = await makeRig();
   const client = new WdaClient(rig.wda.url, { deviceLabel: 'simulator iPhone 15', startHint: 'start WebDriverAgent' });

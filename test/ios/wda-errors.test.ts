@@ -80,7 +80,7 @@ test('clear_first when the session ended between finding the field and clearing 
     rig.wda.faults.afterAnswer = (request) => {
       if (request !== 'GET /session/:id/element/active' || taken) return;
       taken = true;
-      rig.wda.foreignSession();
+      void rig.wda.foreignSession();
     };
     const r = await rig.call('mobile_type_keys', { text: 'new@example.com', clear_first: true });
     assert.is(r.status, 'success', JSON.stringify(r));

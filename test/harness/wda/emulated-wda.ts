@@ -6,6 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import type { Button } from '../../../src/engine/types.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
+import { WdaSessions } from './wda-sessions.js';
 import { EmulatedOrientation } from './emulated-orientation.js';
 import { performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
@@ -31,10 +32,11 @@ export class EmulatedWda {
   private server: http.Server | undefined;
   private readonly sockets = new Set<Socket>();
   private port = 0;
-  private sessionId: string | null = null;
+  readonly sessions: WdaSessions;
+  /** POST /session requests answered (another client's, made with foreignSession, are not counted). */
+  sessionsCreated = 0;
   /** Every request as "METHOD /path" (session ids replaced by :id), for assertions. */
   readonly requests: string[] = [];
-  sessionsCreated = 0;
   /** WDA's MJPEG server: it lives in the same runner, so it starts and stops with WDA. */
   readonly mjpeg: EmulatedMjpegServer;
   readonly faults: WdaFaults = {};
@@ -70,6 +72,7 @@ export class EmulatedWda {
     this.simulator = options.simulator ?? true;
     this.older = Boolean(options.before2024 || options.legacy);
     this.orientation = new EmulatedOrientation(device, this.faults);
+    this.sessions = new WdaSessions(device, () => this.ctx());
     this.mjpeg = new EmulatedMjpegServer(device, {
       orientation: () => this.orientation.interfaceOrientation,
       fixOrientationSetting: !(options.before5_15 || options.legacy),
@@ -104,16 +107,24 @@ export class EmulatedWda {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    this.sessionId = null;
+    this.sessions.id = null;
     await this.mjpeg.stop();
     if (!server) return;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Another client opens a session: WDA keeps one, so ours ends (FBSessionCommands.m handleCreateSession). */
-  foreignSession(): void {
-    this.sessionId = randomUUID().toUpperCase();
+  /**
+   * Another client opens a session (Appium's, testing `bundleId` when given): WDA keeps one, so ours
+   * ends (FBSessionCommands.m handleCreateSession), and the next session made kills this one.
+   */
+  foreignSession(bundleId?: string): Promise<string> {
+    return this.sessions.create({ alwaysMatch: bundleId ? { bundleId } : {} });
+  }
+
+  /** The active session's id (null when there is none). */
+  private get sessionId(): string | null {
+    return this.sessions.id;
   }
 
   /** Like the runner being relaunched: same port, no session. */
@@ -181,7 +192,7 @@ export class EmulatedWda {
         if (typeof body.capabilities !== 'object' || body.capabilities === null) {
           throw new WdaFailure('session not created', 500, "'capabilities' is mandatory to create a new session");
         }
-        this.sessionId = randomUUID().toUpperCase();
+        await this.sessions.create(body.capabilities as Record<string, unknown>);
         this.sessionsCreated++;
         // resetSessionSettings: the MJPEG settings are process-level defaults it leaves alone.
         this.snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
@@ -192,7 +203,7 @@ export class EmulatedWda {
         // FBSessionCommands.m handleGetActiveSession: sessionInformation.
         return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       case 'DELETE ':
-        this.sessionId = null;
+        await this.sessions.kill();
         return null;
       case 'GET /wda/screen': {
         // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.

@@ -162,7 +162,9 @@ export class WdaClient {
 
   private async createSession(signal?: AbortSignal): Promise<string> {
     // W3C new-session body; no bundleId so WDA attaches to whatever app is in front (FBSessionCommands.m).
-    const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal);
+    // WDA keeps one session: ours ends another client's (Appium's), and FBSession kill terminates that
+    // session's app unless FBConfiguration.shouldTerminateApp, set from these capabilities first, is off.
+    const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: { shouldTerminateApp: false }, firstMatch: [{}] } }, signal);
     const value = reply.value as { sessionId?: unknown } | null | undefined;
     const id = typeof value?.sessionId === 'string' ? value.sessionId : reply.sessionId;
     if (typeof id !== 'string' || !id) throw new ToolError('INTERNAL', `WebDriverAgent at ${this.baseUrl} created a session without an id for ${this.options.deviceLabel}`);
