@@ -122,11 +122,6 @@ export class EmulatedWda {
     return this.sessions.create({ alwaysMatch: bundleId ? { bundleId } : {} });
   }
 
-  /** The active session's id (null when there is none). */
-  private get sessionId(): string | null {
-    return this.sessions.id;
-  }
-
   /** Like the runner being relaunched: same port, no session. */
   async restart(): Promise<void> {
     await this.stop();
@@ -153,12 +148,12 @@ export class EmulatedWda {
         // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
         // "unknown command" whatever the session id; only a known one checks it (FBRoute.m decorateRequest).
         if (!knownRoute(method, path)) throw unhandled(url, this.older);
-        if (m[1] !== this.sessionId) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
+        if (m[1] !== this.sessions.id) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
       }
       const value = await this.route(method, path, url, body, Boolean(m));
       const request = `${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`;
       if (this.faults.resetAfter?.test(request)) return void req.socket.destroy();
-      this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessionId, status: 0 } : { value, sessionId: this.sessionId });
+      this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessions.id, status: 0 } : { value, sessionId: this.sessions.id });
       this.faults.afterAnswer?.(request);
     } catch (err) {
       const f = err instanceof WdaFailure ? err : toWdaFailure(err);
@@ -166,9 +161,9 @@ export class EmulatedWda {
       if (this.options.legacy) {
         // FBOrientationCommands.m then refused a rotation with FBCommandStatusRotationNotAllowed.
         const status = f.message === 'Unable To Rotate Device' ? 777 : (LEGACY_CODES[f.error] ?? 13);
-        return this.send(res, 200, { value: f.message, sessionId: this.sessionId, status });
+        return this.send(res, 200, { value: f.message, sessionId: this.sessions.id, status });
       }
-      this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessionId });
+      this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessions.id });
     }
   }
 
@@ -197,11 +192,11 @@ export class EmulatedWda {
         // resetSessionSettings: the MJPEG settings are process-level defaults it leaves alone.
         this.snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
         // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
-        return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
+        return { sessionId: this.sessions.id, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       }
       case 'GET ':
         // FBSessionCommands.m handleGetActiveSession: sessionInformation.
-        return { sessionId: this.sessionId, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
+        return { sessionId: this.sessions.id, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
       case 'DELETE ':
         await this.sessions.kill();
         return null;
@@ -296,7 +291,7 @@ export class EmulatedWda {
         // (a GET has no arguments, so using and value print as "(null)"). Element uuids live in the session's FBElementCache.
         const focused = d.focusedField;
         if (!focused || !d.keyboardVisible) throw new WdaFailure('no such element', 404, "unable to find an element using '(null)', value '(null)'");
-        const uuid = `${ACTIVE_PREFIX}${this.sessionId}-${focused}`;
+        const uuid = `${ACTIVE_PREFIX}${this.sessions.id}-${focused}`;
         return { ELEMENT: uuid, 'element-6066-11e4-a52e-4f735466cecf': uuid };
       }
       case 'POST /wda/pressButton': {
@@ -402,10 +397,10 @@ export class EmulatedWda {
    */
   private async clearElement(uuid: string): Promise<null> {
     const focused = this.device.focusedField;
-    if (!uuid.startsWith(`${ACTIVE_PREFIX}${this.sessionId}-`)) {
+    if (!uuid.startsWith(`${ACTIVE_PREFIX}${this.sessions.id}-`)) {
       throw new WdaFailure('stale element reference', 404, `The element identified by "${uuid}" is either not present or it has expired from the internal cache. Try to find it again`);
     }
-    if (uuid !== `${ACTIVE_PREFIX}${this.sessionId}-${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore. Make sure the application UI has the expected state`);
+    if (uuid !== `${ACTIVE_PREFIX}${this.sessions.id}-${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore. Make sure the application UI has the expected state`);
     await this.device.clearText(this.ctx());
     return null;
   }
