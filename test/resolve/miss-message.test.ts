@@ -31,6 +31,15 @@ test('a description nothing matches: the message names what is on screen, contro
   assert.not.match(r.message, /Secret|••/);
 });
 
+test('a pasted page as the description is quoted back cut, with its length, not whole', () => {
+  const description = `the ${'very '.repeat(1000)}long button`;
+  const r = new DeterministicResolver().resolve({ description }, [el('a', 'button', 0, { text: 'OK' })]);
+  assert.is(r.ok, false);
+  if (r.ok) return;
+  assert.ok(r.message.length < 600, `${r.message.length} characters`);
+  assert.match(r.message, `… (${description.length} characters)`);
+});
+
 test('a screen with no names says so', () => {
   const r = new DeterministicResolver().resolve({ description: 'Sign in' }, [el('a', 'other', 0), el('b', 'image', 50)]);
   assert.is(r.ok, false);

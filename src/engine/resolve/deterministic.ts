@@ -45,8 +45,14 @@ function describe(c: Candidate): string {
   return `${JSON.stringify(c.text || c.label || c.shows || c.id)} (${c.type}, id ${c.id}, score ${c.score})`;
 }
 
+/** Text quoted back in a message, cut where it would drown the message (a pasted page is not a description). */
+function clipped(text: string, max = 200): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max).join('')}… (${chars.length} characters)`;
+}
+
 function what(request: ResolveRequest): string {
-  const parts = [request.description !== undefined ? JSON.stringify(request.description) : '', request.pattern !== undefined ? `pattern /${request.pattern}/` : ''];
+  const parts = [request.description !== undefined ? JSON.stringify(clipped(request.description)) : '', request.pattern !== undefined ? `pattern /${clipped(request.pattern)}/` : ''];
   return parts.filter(Boolean).join(' with ');
 }
 
