@@ -8,7 +8,7 @@ import { AppVersionSource } from '../../src/engine/drivers/android/app-versions.
 import { CaptureDisplay } from '../../src/engine/drivers/android/capture-display.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame } from '../../src/engine/drivers/android/screencap.js';
 import { parseDefaultDisplayPanel, parseDumpedVersions, parseLauncherApps, parseListedVersions, parseResumedPackage, parseRotation, parseViewportCount, parseWifiOn, parseWmSize } from '../../src/engine/drivers/android/shell-output.js';
-import { inputTextCommand, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
+import { inputTextCommands, MAX_COMMAND_BYTES, monkeyTypeLine } from '../../src/engine/drivers/android/text-input.js';
 import { logicalFrameSize } from '../../src/engine/drivers/android/frame-scale.js';
 import { installRefusal } from '../../src/engine/drivers/android/install-failure.js';
 import { LauncherSource } from '../../src/engine/drivers/android/launcher-source.js';
@@ -38,13 +38,29 @@ test('CLI flags: --no-android, --adb host:port, local default may start a server
 
 test('typed text survives the device shell word for word, spaces and literal %s included', () => {
   const text = `it's $HOME \`id\` "q" & a|b; 100%s done\\`;
-  const command = inputTextCommand(text, 'dev');
-  const typed = parseCommandLine(command).map((c) => c.words.slice(2).join(' ').replace(/%s/g, ' ')).join('');
+  const { commands } = inputTextCommands(text, 'dev');
+  assert.is(commands.length, 1);
+  const typed = parseCommandLine(commands[0]).map((c) => c.words.slice(2).join(' ').replace(/%s/g, ' ')).join('');
   assert.is(typed, text);
-  assert.ok(parseCommandLine(command).every((c) => c.words[0] === 'input' && c.words[1] === 'text'));
-  assert.match(inputTextCommand('a\nb', 'dev'), /input keyevent 66/);
-  assert.throws(() => inputTextCommand('naïve 😀', 'dev'), /cannot type "ï", "😀" on dev/);
+  assert.ok(parseCommandLine(commands[0]).every((c) => c.words[0] === 'input' && c.words[1] === 'text'));
+  assert.match(inputTextCommands('a\nb', 'dev').commands[0], /input keyevent 66/);
+  assert.throws(() => inputTextCommands('naïve 😀', 'dev'), /cannot type "ï", "😀" on dev/);
   assert.is(shellQuote("a'b"), `'a'\\''b'`);
+});
+
+test('a long text is typed by several commands, each small enough for adbd before Android 7 (4 KiB), that together type it word for word', () => {
+  const text = `${"it's %s a  long\tline ".repeat(700)}\nend%`;
+  const { commands, typed } = inputTextCommands(text, 'dev');
+  assert.ok(commands.length > 3, `${commands.length} commands`);
+  for (const c of commands) assert.ok(Buffer.byteLength(c) <= MAX_COMMAND_BYTES, `${Buffer.byteLength(c)} bytes`);
+  const keys: Record<string, string> = { 66: '\n', 61: '\t' };
+  const replay = commands
+    .flatMap((c) => parseCommandLine(c))
+    .map((c) => (c.words[1] === 'keyevent' ? keys[c.words[2]] : c.words.slice(2).join(' ').replace(/%s/g, ' ')))
+    .join('');
+  assert.is(replay, text);
+  assert.is(typed[typed.length - 1], text);
+  assert.ok(text.startsWith(typed[0]) && typed[0].length < text.length);
 });
 
 test('monkey types a text only when its line splitting gives the text back unchanged', () => {

@@ -72,6 +72,12 @@ export interface AdbdFaults {
   unanswered?: RegExp;
   /** Opening a matching service kills the whole TCP connection, like a cable pulled mid-call. */
   drop?: RegExp;
+  /**
+   * The largest packet payload this adbd takes, sent in its CNXN: 4096 (MAX_PAYLOAD_V1) before
+   * Android 7. The adb server then aborts when asked to open a longer service on it
+   * (sockets.cpp connect_to_remote: "destination oversized"), dropping every device.
+   */
+  maxPayload?: number;
 }
 
 export interface AdbdOptions {
@@ -153,7 +159,7 @@ class AdbdLink {
         if (faults.unauthorized || faults.authorizing) return this.sendAuthToken();
         const version = Math.min(p.arg0, VERSION_NO_CHECKSUM);
         this.checksummed = version < VERSION_NO_CHECKSUM;
-        this.maxData = Math.min(p.arg1, MAX_PAYLOAD);
+        this.maxData = Math.min(p.arg1, faults.maxPayload ?? MAX_PAYLOAD);
         this.online = true;
         const { name, model, device } = this.adbd.options.banner;
         this.send(A_CNXN, version, this.maxData, Buffer.from(`device::ro.product.name=${name};ro.product.model=${model};ro.product.device=${device};features=`));

@@ -194,8 +194,19 @@ export async function openDeviceStream(device: TransportSource, service: string,
   return (await openAccepted(device, service, signal)).socket;
 }
 
+/**
+ * The longest service (`exec:<command>`, …) sent to a device. adbd before Android 7 takes at most
+ * 4 KiB in the OPEN packet that carries it (MAX_PAYLOAD_V1, NUL included), and the adb server does
+ * not refuse a longer one: it aborts ("destination oversized"), and every device loses its connection.
+ */
+export const MAX_SERVICE_BYTES = 4095;
+
 /** A transport with `service` asked for and accepted (OKAY); every wait before that ends with the signal. */
 async function openAccepted(device: TransportSource, service: string, signal: AbortSignal): Promise<Connection> {
+  const bytes = Buffer.byteLength(service);
+  if (bytes > MAX_SERVICE_BYTES) {
+    throw new ToolError('INVALID_PARAMETER', `a device command of ${bytes} bytes was not sent: adb carries at most ${MAX_SERVICE_BYTES} to Android 6 and older, and its server stops (dropping every device) when asked for more; use a shorter value (a long URL, path or name)`);
+  }
   let transport = await connectUntil(signal, () => device.transport());
   const onAbort = () => transport.socket.destroy();
   signal.addEventListener('abort', onAbort, { once: true });

@@ -5,12 +5,20 @@ const KEY_ENTER = 66;
 const KEY_TAB = 61;
 
 /**
- * Builds one device shell command that types `text` with `input text`, which injects key events
- * from the ASCII key map only. Spaces become "%s" (input's own escape, needed on older releases); a
- * literal "%s" is split across two calls so input does not turn it into a space; newline and tab
- * become key events. Everything else is protected by single quotes from the device shell.
+ * The longest shell command sent at once, in bytes. adbd before Android 7 takes at most 4 KiB in
+ * the OPEN packet that carries `exec:<command>` (MAX_PAYLOAD_V1), and the adb server's request
+ * length is four hex digits (64 KiB) on every release; a longer text goes as several commands.
  */
-export function inputTextCommand(text: string, device: string): string {
+export const MAX_COMMAND_BYTES = 4000;
+
+/**
+ * Device shell commands that type `text` with `input text`, which injects key events from the
+ * ASCII key map only, each command under MAX_COMMAND_BYTES. Spaces become "%s" (input's own escape,
+ * needed on older releases); a literal "%s" is split across two calls so input does not turn it into
+ * a space; newline and tab become key events. Everything else is protected by single quotes from
+ * the device shell. `typed[i]` is the text that commands[0..i] type, for saying where a failure left off.
+ */
+export function inputTextCommands(text: string, device: string): { commands: string[]; typed: string[] } {
   const untypable = [...new Set([...text].filter((c) => !/[\x20-\x7e\n\t]/.test(c)))];
   if (untypable.length) {
     throw new ToolError(
@@ -19,25 +27,47 @@ export function inputTextCommand(text: string, device: string): string {
         'Type the text without these characters, or enter them with taps on the on-screen keyboard',
     );
   }
-  const commands: string[] = [];
+  // Steps of one command each (a chunk of `input text`, or a key event), with the text each types.
+  const steps: { command: string; types: string }[] = [];
+  // What the chunk costs once quoted: a quote becomes '\'' (4 bytes), a space %s (2).
+  const chunkLimit = MAX_COMMAND_BYTES - 32;
   let chunk = '';
+  let chunkText = '';
+  let chunkBytes = 0;
   const flush = () => {
-    if (chunk) commands.push(`input text ${shellQuote(chunk)}`);
+    if (chunk) steps.push({ command: `input text ${shellQuote(chunk)}`, types: chunkText });
     chunk = '';
+    chunkText = '';
+    chunkBytes = 0;
   };
   for (const c of text) {
     if (c === '\n' || c === '\t') {
       flush();
-      commands.push(`input keyevent ${c === '\n' ? KEY_ENTER : KEY_TAB}`);
-    } else if (c === ' ') {
-      chunk += '%s';
-    } else {
-      if (c === 's' && chunk.endsWith('%') && !chunk.endsWith('%s')) flush();
-      chunk += c;
+      steps.push({ command: `input keyevent ${c === '\n' ? KEY_ENTER : KEY_TAB}`, types: c });
+      continue;
     }
+    const bytes = c === "'" ? 4 : c === ' ' ? 2 : 1;
+    if ((c === 's' && chunk.endsWith('%') && !chunk.endsWith('%s')) || chunkBytes + bytes > chunkLimit) flush();
+    chunk += c === ' ' ? '%s' : c;
+    chunkText += c;
+    chunkBytes += bytes;
   }
   flush();
-  return commands.join(' && ');
+  const commands: string[] = [];
+  const typed: string[] = [];
+  let done = '';
+  for (const step of steps) {
+    const last = commands.length - 1;
+    done += step.types;
+    if (last >= 0 && Buffer.byteLength(commands[last]) + 4 + Buffer.byteLength(step.command) <= MAX_COMMAND_BYTES) {
+      commands[last] += ` && ${step.command}`;
+      typed[last] = done;
+    } else {
+      commands.push(step.command);
+      typed.push(done);
+    }
+  }
+  return { commands, typed };
 }
 
 /**

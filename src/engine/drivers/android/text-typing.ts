@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import type { UiElement } from '../../types.js';
 import type { ControlChannel } from './scrcpy/control-channel.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
-import { inputTextCommand, monkeyTypeLine } from './text-input.js';
+import { inputTextCommands, monkeyTypeLine } from './text-input.js';
 
 /** What typing needs from its device (android-device.ts), with the device's error mapping. */
 export interface TypingIo {
@@ -58,9 +58,25 @@ export async function typeText(io: TypingIo, text: string, ctx: CallContext): Pr
     });
     return UNCONFIRMED_TYPING;
   }
-  const out = await io.shell(inputTextCommand(text, io.serial), ctx, 'typing');
-  if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${io.serial} failed: ${out.trim()}`);
+  const { commands, typed } = inputTextCommands(text, io.serial);
+  for (let i = 0; i < commands.length; i++) {
+    const out = await io.shell(commands[i], ctx, 'typing').catch((err: unknown) => {
+      // A long text goes as several commands: what the earlier ones typed is in the field already.
+      if (i > 0 && err instanceof Error) err.message = `${err.message} (the first ${[...typed[i - 1]].length} characters, ${JSON.stringify(clip(typed[i - 1]))}, were typed before it)`;
+      throw err;
+    });
+    if (/Exception|Error:/.test(out)) {
+      const before = i > 0 ? ` after typing the first ${[...typed[i - 1]].length} characters (${JSON.stringify(clip(typed[i - 1]))})` : '';
+      throw new ToolError('INTERNAL', `typing on ${io.serial} failed${before}: ${out.trim()}`);
+    }
+  }
   return UNCONFIRMED_TYPING;
+}
+
+/** The end of a long typed text, as much as a message needs. */
+function clip(text: string): string {
+  const chars = [...text];
+  return chars.length <= 40 ? text : `…${chars.slice(-40).join('')}`;
 }
 
 /**
