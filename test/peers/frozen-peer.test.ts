@@ -127,8 +127,10 @@ frozen('a down the peer did not answer in time counts as down: the holder\'s dro
     l.peer.silent = false;
     x.ws.terminate();
     // Within the resume grace and the peer's 15 s idle cancel: the finger must not wait for them.
-    const cancel = await until('a cancel sent to the peer', () => l.peer.requests.find((r) => r.method === 'input.touch' && r.params.action === 'cancel'));
-    assert.equal(cancel, { method: 'input.touch', params: { device: PHONE, action: 'cancel', x: 5, y: 6 }, connection: link });
+    // On a loaded machine this lab's 100 ms pings can cut the link first, and a bridge lifts the
+    // fingers of a connection that closes: that does not leave the finger down either.
+    const cancel = await until('a cancel sent to the peer, or the link holding the finger closed', () => l.peer.requests.find((r) => r.method === 'input.touch' && r.params.action === 'cancel') ?? (l.peer.closed.includes(link) && 'closed'));
+    if (cancel !== 'closed') assert.equal(cancel, { method: 'input.touch', params: { device: PHONE, action: 'cancel', x: 5, y: 6 }, connection: link });
   } finally {
     x.ws.terminate();
   }
