@@ -18,17 +18,28 @@ import { hasAdb, startRig, until, type AndroidRig } from './setup.js';
  * UiAutomation connection lost under a running server, and an instrumentation that outlives the
  * shell stream that started it.
  */
-const states = suite<{ rig?: AndroidRig; tmp?: string }>('android UiAutomator2 server states');
+const states = suite<{ rig?: AndroidRig; tmp?: string; opened: Engine[] }>('android UiAutomator2 server states', { opened: [] });
 
 states.before(async (ctx) => {
   ctx.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-uia2-states-'));
-  ctx.rig = await startRig();
+  const rig = await startRig();
+  // Each test's engines are closed after it: one left open may still be starting its server in the
+  // background, and its `am instrument` would end the next test's server (ActivityManager force-stops
+  // the target first), as seen once in CI under load.
+  const engineWith = rig.engineWith;
+  rig.engineWith = (options, timeoutMs) => {
+    const engine = engineWith(options, timeoutMs);
+    ctx.opened.push(engine);
+    return engine;
+  };
+  ctx.rig = rig;
 });
 states.after(async (ctx) => {
   await ctx.rig?.stop();
   if (ctx.tmp) fs.rmSync(ctx.tmp, { recursive: true, force: true });
 });
-states.after.each(async ({ rig }) => {
+states.after.each(async ({ rig, opened }) => {
+  await Promise.all(opened.splice(0).map((e) => e.close()));
   const uia2 = rig!.phone.uia2;
   uia2.sourceStalls = false;
   uia2.uiAutomationLost = false;
