@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo, InstalledApp } from '../../types.js';
 import { parseOpenStepPlist, type PlistValue } from './openstep-plist.js';
-import { parseToolJson } from './parse-json.js';
+import { parseToolJson, unexpectedShape } from './parse-json.js';
 import { describe, lastLine, MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
 
 /*
@@ -39,16 +39,17 @@ export function runtimeVersion(runtime: string): string | undefined {
 }
 
 export function parseBootedSimulators(json: string): SimulatorInfo[] {
-  const list = parseToolJson(SimList, json, 'xcrun simctl list devices --json');
+  const command = 'xcrun simctl list devices --json';
+  const list = parseToolJson(SimList, json, command);
   const out: SimulatorInfo[] = [];
   let readable = 0;
-  let problem: string | undefined;
+  let odd: v.BaseIssue<unknown>[] | undefined;
   for (const [runtime, devices] of Object.entries(list.devices)) {
     const version = runtimeVersion(runtime);
     for (const entry of devices) {
       const parsed = v.safeParse(SimDevice, entry);
       if (!parsed.success) {
-        problem ??= parsed.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') || '(entry)'}: ${i.message}`).slice(0, 3).join('; ');
+        odd ??= parsed.issues;
         continue;
       }
       readable++;
@@ -58,9 +59,7 @@ export function parseBootedSimulators(json: string): SimulatorInfo[] {
     }
   }
   // Not one entry readable: the format changed, which is worth an error rather than "no simulators".
-  if (problem !== undefined && readable === 0) {
-    throw new ToolError('INTERNAL', `xcrun simctl list devices --json printed JSON of an unexpected shape (${problem}); is this a supported version of the tool?`);
-  }
+  if (odd && readable === 0) throw unexpectedShape(command, odd, '(entry)');
   return out;
 }
 
