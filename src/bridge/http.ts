@@ -5,7 +5,7 @@ import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
 import { readCappedBody } from './capped-body.js';
-import { envelope } from '../validate/index.js';
+import { envelope, singleIssueReport } from '../validate/index.js';
 import { decodeText } from '../validate/text-decode.js';
 import { tokenCookie, type AccessPolicy } from './security.js';
 import type { WrongTokenThrottle } from './token-throttle.js';
@@ -78,7 +78,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
     if ('text' in decoded) return c.json(validateScenario(decoded.text, file));
     const { problem, line, column } = decoded;
     const message = `the body is ${problem}; send the scenario as UTF-8`;
-    return c.json(envelope({ valid: false, file, schema_version: null, errors: [{ path: '', line, column, rule: 'json-syntax', message, suggestion: 'send the scenario as UTF-8' }], warnings: [] }));
+    return c.json(envelope(singleIssueReport(file, { line, column, rule: 'json-syntax', message, suggestion: 'send the scenario as UTF-8' })));
   });
 
   // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).

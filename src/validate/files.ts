@@ -6,8 +6,7 @@ import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { readRegularTextSync } from './regular-file.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
-import type { ValidationIssue } from './rules.js';
-import { loadScenario, type ValidationReport } from './validate.js';
+import { loadScenario, singleIssueReport, type ValidationReport } from './validate.js';
 
 export interface FileOutcome {
   report: ValidationReport;
@@ -104,8 +103,8 @@ export function fileKey(file: string): string {
 export function unreadable(file: string, why: string): FileOutcome {
   // Too big to be one scenario: the way on is to split it, not to check the path.
   const suggestion = /over the limit/.test(why) ? 'split it: move groups of steps into flow files (schema 2.2 "flow" steps), each file under the limit' : 'check the path and that the file is readable';
-  const issue: ValidationIssue = { path: '', line: 1, column: 1, rule: 'file-unreadable', message: `cannot read ${file}: ${why}`, suggestion };
-  return { report: { valid: false, file, schema_version: null, errors: [issue], warnings: [] }, readError: issue.message };
+  const message = `cannot read ${file}: ${why}`;
+  return { report: singleIssueReport(file, { rule: 'file-unreadable', message, suggestion }), readError: message };
 }
 
 function readOne(file: string): FileOutcome & { scenarioId?: string } {

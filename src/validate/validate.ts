@@ -36,6 +36,14 @@ export interface LoadedScenario {
   scenario?: Scenario;
 }
 
+/**
+ * The report of a document with one problem that stops the rest (unreadable, not JSON, too deep,
+ * not text): a document-level issue, at line 1, column 1 unless `issue` places it.
+ */
+export function singleIssueReport(file: string, issue: Pick<ValidationIssue, 'rule' | 'message' | 'suggestion'> & Partial<Pick<ValidationIssue, 'line' | 'column'>>): ValidationReport {
+  return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, ...issue }], warnings: [] };
+}
+
 /** Source offsets of the issues' pointers (and names, for `atKey` issues). */
 type Locator = (issues: readonly RawIssue[]) => number[];
 
@@ -96,7 +104,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
           ? `not valid JSON: ${parsed.message}; close the brackets opened here (a scenario nests only a few levels)`
           : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
     const [pos] = positionsOf(parsed.text, [parsed.offset]);
-    return { report: { valid: false, file, schema_version: null, errors: [{ path: '', ...pos, rule, message, suggestion: remedyOf(message)! }], warnings: [] } };
+    return { report: singleIssueReport(file, { ...pos, rule, message, suggestion: remedyOf(message)! }) };
   }
   const doc = parsed.value;
   const positions = parsed.pos ? fromTree(parsed.pos) : fromText(parsed.text);
@@ -155,10 +163,10 @@ export function validateScenarioValue(value: unknown, file = '<input>', opts: Va
     // JSON.parse takes any depth, stringify recurses: a value parsed from a deep message overflows here.
     if (err instanceof RangeError) {
       const message = `the value nests deeper than ${MAX_DEPTH} levels (a scenario nests only a few); send the scenario object itself`;
-      return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-too-deep', message, suggestion: 'send the scenario object itself' }], warnings: [] };
+      return singleIssueReport(file, { rule: 'json-too-deep', message, suggestion: 'send the scenario object itself' });
     }
     const why = err instanceof Error ? err.message : String(err);
-    return { valid: false, file, schema_version: null, errors: [{ path: '', line: 1, column: 1, rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data`, suggestion: 'send plain JSON data' }], warnings: [] };
+    return singleIssueReport(file, { rule: 'json-syntax', message: `the value cannot be written as JSON (${why}); send plain JSON data`, suggestion: 'send plain JSON data' });
   }
   return validateScenarioText(text ?? '', file, opts);
 }
