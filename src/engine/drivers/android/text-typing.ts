@@ -60,23 +60,22 @@ export async function typeText(io: TypingIo, text: string, ctx: CallContext): Pr
   }
   const { commands, typed } = inputTextCommands(text, io.serial);
   for (let i = 0; i < commands.length; i++) {
+    // A long text goes as several commands: what the earlier ones typed is in the field already.
+    const earlier = i > 0 ? alreadyTyped(typed[i - 1]) : '';
     const out = await io.shell(commands[i], ctx, 'typing').catch((err: unknown) => {
-      // A long text goes as several commands: what the earlier ones typed is in the field already.
-      if (i > 0 && err instanceof Error) err.message = `${err.message} (the first ${[...typed[i - 1]].length} characters, ${JSON.stringify(clip(typed[i - 1]))}, were typed before it)`;
+      if (earlier && err instanceof Error) err.message = `${err.message} (${earlier})`;
       throw err;
     });
-    if (/Exception|Error:/.test(out)) {
-      const before = i > 0 ? ` after typing the first ${[...typed[i - 1]].length} characters (${JSON.stringify(clip(typed[i - 1]))})` : '';
-      throw new ToolError('INTERNAL', `typing on ${io.serial} failed${before}: ${out.trim()}`);
-    }
+    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${io.serial} failed${earlier ? ` (${earlier})` : ''}: ${out.trim()}`);
   }
   return UNCONFIRMED_TYPING;
 }
 
-/** The end of a long typed text, as much as a message needs. */
-function clip(text: string): string {
+/** What earlier commands of a long text typed, for a failure of a later one: its length and end. */
+function alreadyTyped(text: string): string {
   const chars = [...text];
-  return chars.length <= 40 ? text : `…${chars.slice(-40).join('')}`;
+  const end = chars.length <= 40 ? text : `…${chars.slice(-40).join('')}`;
+  return `the first ${chars.length} characters, ${JSON.stringify(end)}, were typed before it`;
 }
 
 /**
