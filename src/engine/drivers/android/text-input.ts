@@ -5,9 +5,8 @@ const KEY_ENTER = 66;
 const KEY_TAB = 61;
 
 /**
- * The longest shell command sent at once, in bytes. adbd before Android 7 takes at most 4 KiB in
- * the OPEN packet that carries `exec:<command>` (MAX_PAYLOAD_V1), and the adb server's request
- * length is four hex digits (64 KiB) on every release; a longer text goes as several commands.
+ * The longest typing command sent at once, in bytes: under adb-client's MAX_SERVICE_BYTES (which
+ * says why) once `exec:` is put in front; a longer text goes as several commands.
  */
 export const MAX_COMMAND_BYTES = 4000;
 
