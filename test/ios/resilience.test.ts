@@ -22,17 +22,23 @@ test('WebDriverAgent restarted mid-session: the session is re-created once, the 
   }
 });
 
-test("a WDA session another client opened for its app (Appium's) is replaced without terminating that app", async () => {
+test("a WDA session another client keeps open (Appium's, for its app) is used, not replaced: replacing it would terminate that app", async () => {
   const rig = await makeRig();
   try {
     await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
-    // Appium's session tests the demo app; FBSession kill would terminate it when ours replaces it.
-    await rig.wda.foreignSession('com.mobilebridge.demo');
+    // Appium's session tests the demo app; a POST /session of ours would kill it, and FBSession kill
+    // terminates the app (shouldTerminateApp is YES unless Appium's own session turned it off).
+    const theirs = await rig.wda.foreignSession('com.mobilebridge.demo');
     const r = await rig.call('mobile_list_elements_on_screen');
     assert.ok(Array.isArray(r.elements), JSON.stringify(r));
-    assert.is(rig.wda.sessionsCreated, 1, 'ours replaced the other client\'s session');
-    assert.is(rig.device.foregroundPackage, 'com.mobilebridge.demo', 'the other client\'s app is still running in front');
-    assert.is(rig.wda.sessions.shouldTerminateApp, false);
+    assert.is(rig.wda.sessionsCreated, 0, 'no session of ours was created');
+    assert.is(rig.wda.sessions.id, theirs, "the other client's session is still open");
+    assert.is(rig.device.foregroundPackage, 'com.mobilebridge.demo', "the other client's app is still running in front");
+    // The other client starts a new session of its own (its previous one ends): ours follows it.
+    const next = await rig.wda.foreignSession();
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).status, 'success');
+    assert.is(rig.wda.sessionsCreated, 0);
+    assert.is(rig.wda.sessions.id, next);
   } finally {
     await rig.close();
   }

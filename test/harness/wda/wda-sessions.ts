@@ -3,11 +3,11 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 
 /**
- * WebDriverAgent's one session, as FBSession.m and FBSessionCommands.m keep it: POST /session applies
- * its capabilities first (applyConfigurationFromCapabilities: `shouldTerminateApp` sets the
- * process-wide FBConfiguration value, YES until a session says otherwise), then
- * `initWithApplication` → `markSessionActive` kills the session before it, and `kill` terminates
- * that session's tested application (its `bundleId`) when shouldTerminateApp says so and it runs.
+ * WebDriverAgent's one session, as FBSession.m and FBSessionCommands.m keep it: POST /session first
+ * kills the open session (handleCreateSession), and `kill` terminates that session's tested
+ * application (its `bundleId`) when it runs and FBConfiguration.shouldTerminateApp, as the killed
+ * session's client left it, says so. Only then are the new capabilities applied
+ * (applyConfigurationFromCapabilities), after resetSessionSettings put shouldTerminateApp back to YES.
  * A session opened without a bundleId tests no application, so ending it terminates nothing.
  */
 export class WdaSessions {
@@ -24,8 +24,8 @@ export class WdaSessions {
   async create(capabilities: Record<string, unknown>): Promise<string> {
     const first = Array.isArray(capabilities.firstMatch) ? (capabilities.firstMatch[0] as Record<string, unknown> | undefined) : undefined;
     const caps = { ...(capabilities.alwaysMatch as Record<string, unknown> | undefined), ...first };
-    if (caps.shouldTerminateApp !== undefined) this.shouldTerminateApp = Boolean(caps.shouldTerminateApp);
     await this.kill();
+    this.shouldTerminateApp = caps.shouldTerminateApp === undefined ? true : Boolean(caps.shouldTerminateApp);
     this.testedApp = typeof caps.bundleId === 'string' ? caps.bundleId : undefined;
     this.id = randomUUID().toUpperCase();
     return this.id;

@@ -97,13 +97,15 @@ export class WdaUnreachableError extends ToolError {
 }
 
 /**
- * One WebDriverAgent endpoint: keep-alive connections and one long-lived session, created on first
- * use and re-created once, transparently, when WDA restarted and no longer knows the session id.
+ * One WebDriverAgent endpoint: keep-alive connections and one long-lived session, opened on first
+ * use and opened again once, transparently, when WDA restarted and no longer knows the session id.
  * Opening a session per call (as other tools do) costs hundreds of milliseconds each time.
  */
 export class WdaClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   private sessionId: string | undefined;
+  /** The session WDA last said it no longer knows: never adopted again (a /status sent before it ended may still name it). */
+  private goneSessionId: string | undefined;
   private creating: Promise<string> | undefined;
 
   constructor(
@@ -129,6 +131,7 @@ export class WdaClient {
     } catch (err) {
       if (!(err instanceof WdaError) || err.error !== SESSION_GONE) throw err;
       if (this.sessionId === id) this.sessionId = undefined;
+      this.goneSessionId = id;
       const fresh = await this.session(signal);
       return (await this.send(method, `/session/${fresh}${path}`, body, signal)).value;
     }
@@ -154,17 +157,25 @@ export class WdaClient {
 
   private session(signal?: AbortSignal): Promise<string> {
     if (this.sessionId) return Promise.resolve(this.sessionId);
-    this.creating ??= this.createSession(signal).finally(() => {
+    this.creating ??= this.openSession(signal).finally(() => {
       this.creating = undefined;
     });
     return this.creating;
   }
 
-  private async createSession(signal?: AbortSignal): Promise<string> {
-    // W3C new-session body; no bundleId so WDA attaches to whatever app is in front (FBSessionCommands.m).
-    // WDA keeps one session: ours ends another client's (Appium's), and FBSession kill terminates that
-    // session's app unless FBConfiguration.shouldTerminateApp, set from these capabilities first, is off.
-    const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: { shouldTerminateApp: false }, firstMatch: [{}] } }, signal);
+  /**
+   * WDA keeps one session, and POST /session first kills the one open (FBSessionCommands.m
+   * handleCreateSession), terminating that session's app unless the shouldTerminateApp its own
+   * client chose is off: ours cannot prevent it, as our capabilities are applied only after the
+   * kill. So a session another client (Appium) keeps open is used as it is: every WDA answer names
+   * the open session (FBResponsePayload.m), /status included. Only without one is ours created.
+   */
+  private async openSession(signal?: AbortSignal): Promise<string> {
+    const open = (await this.send('GET', '/status', undefined, signal)).sessionId;
+    if (typeof open === 'string' && open && open !== this.goneSessionId) return (this.sessionId = open);
+    // W3C new-session body; no bundleId so WDA attaches to whatever app is in front, and a later
+    // client's session that replaces ours has no app of ours to terminate.
+    const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal);
     const value = reply.value as { sessionId?: unknown } | null | undefined;
     const id = typeof value?.sessionId === 'string' ? value.sessionId : reply.sessionId;
     if (typeof id !== 'string' || !id) throw new ToolError('INTERNAL', `WebDriverAgent at ${this.baseUrl} created a session without an id for ${this.options.deviceLabel}`);
