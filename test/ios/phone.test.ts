@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { writeIpa } from '../harness/ipa-builder.js';
 import { find, makeRig, PHONE_UDID } from './rig.js';
 
-test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent through `ios forward`', async () => {
+test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent through usbmuxd', async () => {
   const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true } });
   try {
     assert.equal(await rig.engine.call('mobile_list_available_devices', {}), {
@@ -25,8 +25,8 @@ test('a real iPhone (iOS 17 with a tunnel): go-ios for apps, WebDriverAgent thro
     assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).message, /^terminated com\.mobilebridge\.demo/);
     assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).message, 'was not running', 'go-ios kill finds no process the second time');
     assert.is((await rig.call('mobile_launch_app', { packageName: 'com.example.missing' })).code, 'APP_NOT_INSTALLED');
-    const forward = rig.tools.calls.find((c) => c.startsWith('ios forward '));
-    assert.match(forward ?? '', new RegExp(`^ios forward \\d+ 8100 --udid=${PHONE_UDID}$`));
+    assert.ok(rig.tools.usbmuxd.connects.includes(`${PHONE_UDID}:8100 → 0`), rig.tools.usbmuxd.connects.join('\n'));
+    assert.not.ok(rig.tools.calls.some((c) => c.startsWith('ios forward')), 'no go-ios forward: it would listen on every interface');
     assert.ok(rig.tools.calls.includes(`ios launch com.mobilebridge.demo --udid=${PHONE_UDID}`));
     assert.ok(rig.tools.calls.includes(`ios kill com.mobilebridge.demo --udid=${PHONE_UDID}`));
   } finally {

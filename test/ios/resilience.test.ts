@@ -114,9 +114,9 @@ test('go-ios absent: an iPhone id gets the go-ios install command', async () => 
 test('no tunnel on iOS 17+: launching and stopping apps name `sudo ios tunnel start`; listing apps and WDA (started by Xcode) work', async () => {
   const rig = await makeRig({ phone: { version: '17.4.1', tunnel: false } });
   try {
-    // go-ios reaches installation_proxy and `ios forward` through usbmuxd; only instruments needs the tunnel.
+    // go-ios reaches installation_proxy, and WebDriverAgent is reached, through usbmuxd; only instruments needs the tunnel.
     assert.ok((await rig.call('mobile_list_apps')).apps.length > 0, 'ios apps needs no tunnel');
-    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements), 'ios forward needs no tunnel');
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements), 'usbmuxd connections need no tunnel');
     for (const tool of ['mobile_launch_app', 'mobile_terminate_app']) {
       const r = await rig.call(tool, { packageName: 'com.mobilebridge.demo' });
       assert.is(r.code, 'UNSUPPORTED', `${tool}: ${JSON.stringify(r)}`);

@@ -82,7 +82,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   process.env.PATH = `${bin}:${dirname(process.execPath)}`;
   process.env.MB_IOS_HARNESS = tools.url;
 
-  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, ...options.driver }, allowPaths: [dir] });
+  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, usbmuxd: tools.usbmuxd.address, ...options.driver }, allowPaths: [dir] });
   return {
     engine,
     device,

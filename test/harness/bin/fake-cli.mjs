@@ -1,9 +1,7 @@
 // Shared body of the fake `xcrun` and `ios` executables used by the iOS tests. It sends its argv to the
 // test harness (MB_IOS_HARNESS, served by test/harness/wda/fake-tools.ts), prints what the harness answers
-// and exits with its code. For `ios forward` the harness answers with a port to proxy, and this process
-// becomes a TCP forward until it is killed, like go-ios's.
+// and exits with its code.
 import http from 'node:http';
-import net from 'node:net';
 
 // node:http rather than fetch: loading fetch doubles the start-up time of every fake command.
 function post(url, body) {
@@ -29,35 +27,5 @@ export async function run(tool) {
   const r = await post(`${base}/run`, { tool, args: process.argv.slice(2), env });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
-  if (r.proxy) {
-    // A forward whose device was replugged stays up but never reaches it again: it accepts and drops.
-    let stale = false;
-    const open = new Set();
-    const server = net.createServer((client) => {
-      if (stale) return void client.destroy();
-      open.add(client);
-      client.on('close', () => open.delete(client));
-      const upstream = net.connect(r.proxy.target, '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      const drop = () => { client.destroy(); upstream.destroy(); };
-      client.on('error', drop);
-      upstream.on('error', drop);
-    });
-    server.listen(r.proxy.listen, '127.0.0.1');
-    if (r.proxy.watch) {
-      const poll = setInterval(() => {
-        post(`${base}/run`, { tool, args: ['__forward-alive', ...r.proxy.watch] })
-          .then((a) => {
-            if (a.code === 0) return;
-            stale = true;
-            clearInterval(poll);
-            for (const c of open) c.destroy();
-          })
-          .catch(() => undefined);
-      }, 150);
-    }
-    process.on('SIGTERM', () => process.exit(0));
-    return;
-  }
   process.exitCode = r.code;
 }

@@ -6,6 +6,7 @@ import type { CallContext } from '../../../src/engine/driver.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { EmulatedWda } from './emulated-wda.js';
+import { EmulatedUsbmuxd } from './emulated-usbmuxd.js';
 
 /*
  * Answers the fake `xcrun` and `ios` executables of test/harness/bin from the virtual phones' state,
@@ -18,7 +19,7 @@ import type { EmulatedWda } from './emulated-wda.js';
  *   ios info --udid=<udid>             the phone's lockdown values {ProductType, ProductVersion, …}
  *   ios apps                           [{CFBundleIdentifier, CFBundleName, CFBundleDisplayName, CFBundleShortVersionString, …}] (user apps)
  *   ios tunnel ls                      [{address, rsdPort, udid, userspaceTun, userspaceTunPort}]; fails while no tunnel agent runs
- *   ios forward <host> <device>        runs until killed (the fake proxies to the phone's emulated WDA)
+ * The phones' usbmuxd (emulated-usbmuxd.ts) carries connections to their emulated WDA.
  * go-ios failures are logrus JSON lines on stderr ({"level":"fatal","msg":…,"err":…}) and exit 1.
  * iOS 17+ without a tunnel: only launch and kill fail (instruments); a phone not attached: "Device not found: <udid>".
  */
@@ -41,17 +42,17 @@ export interface FakePhone {
   device: VirtualDevice;
   /** A go-ios tunnel is up (needed from iOS 17). */
   tunnel: boolean;
-  /** WebDriverAgent inside the phone, reached through `ios forward`. */
+  /** WebDriverAgent inside the phone (port 8100, MJPEG 9100), reached through usbmuxd. */
   wda: EmulatedWda;
   /** Also paired over Wi-Fi: `ios list` shows it twice, once per connection. */
   wifi?: boolean;
-  /** Unplugged: absent from `ios list`; forwards started before stop reaching it. */
+  /** Unplugged: absent from `ios list` and usbmuxd's list; connections carried to it close. */
   unplugged?: boolean;
   /** Not paired / "Trust This Computer" not tapped: usbmuxd lists it, lockdown refuses it. */
   untrusted?: boolean;
   /** No developer disk image mounted: process control (launch, kill) is refused by the phone. */
   noDeveloperImage?: boolean;
-  /** Counts plug-ins: a forward reaches the phone only while the plug-in it started on lasts. */
+  /** Counts plug-ins: usbmuxd gives the phone a new device id at each. */
   plugged?: number;
 }
 
@@ -83,7 +84,6 @@ interface Answer {
   stdout?: string;
   stderr?: string;
   code?: number;
-  proxy?: { listen: number; target: number; watch?: string[] };
 }
 
 const ctx = (): CallContext => ({ signal: new AbortController().signal });
@@ -132,17 +132,22 @@ export class FakeIosTools {
   /** Every command run, as "tool arg arg…". */
   readonly calls: string[] = [];
 
-  constructor(readonly config: FakeToolsConfig) {}
+  /** The phones' usbmuxd: its `address` is the driver's USBMUXD_SOCKET_ADDRESS. */
+  readonly usbmuxd: EmulatedUsbmuxd;
+
+  constructor(readonly config: FakeToolsConfig) {
+    this.usbmuxd = new EmulatedUsbmuxd(() => this.config.phones);
+  }
 
   url = '';
 
   async start(): Promise<void> {
+    await this.usbmuxd.start();
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const { tool, args, env } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tool: string; args: string[]; env?: Record<string, string> };
-        if (args[0] === '__forward-alive') return void res.end(JSON.stringify(this.forwardAlive(args[1], Number(args[2]))));
         this.calls.push([tool, ...args].join(' '));
         this.answer(tool, args, env ?? {})
           .catch((err: unknown): Answer => ({ stderr: `harness error: ${(err as Error).message}\n`, code: 99 }))
@@ -154,34 +159,26 @@ export class FakeIosTools {
   }
 
   async stop(): Promise<void> {
+    await this.usbmuxd.stop();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   /** Environment for the process under test: the fakes first on PATH (and optionally without one of them). */
   env(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-    return { ...base, PATH: `${FAKE_BIN}:${base.PATH ?? ''}`, MB_IOS_HARNESS: this.url };
+    return { ...base, PATH: `${FAKE_BIN}:${base.PATH ?? ''}`, MB_IOS_HARNESS: this.url, USBMUXD_SOCKET_ADDRESS: this.usbmuxd.address };
   }
 
-  /** Pulls the cable: the phone leaves `ios list` and running forwards go dead. */
+  /** Pulls the cable: the phone leaves `ios list` and usbmuxd's list, and the connections usbmuxd carried to it close. */
   unplug(udid: string): void {
     const phone = this.config.phones.find((p) => p.udid === udid)!;
     phone.unplugged = true;
     phone.plugged = (phone.plugged ?? 0) + 1;
+    this.usbmuxd.unplugged(udid);
   }
 
-  /** Plugs it back in: listed again; only new forwards reach it. */
+  /** Plugs it back in: listed again, under a new usbmuxd device id. */
   replug(udid: string): void {
     this.config.phones.find((p) => p.udid === udid)!.unplugged = false;
-  }
-
-  /** Forwards told that their phone is gone (each then drops its connections). */
-  deadForwards = 0;
-
-  private forwardAlive(udid: string, plugged: number): Answer {
-    const phone = this.config.phones.find((p) => p.udid === udid);
-    const alive = Boolean(phone && !phone.unplugged && (phone.plugged ?? 0) === plugged);
-    if (!alive) this.deadForwards++;
-    return { code: alive ? 0 : 1 };
   }
 
   private answer(tool: string, args: string[], env: Record<string, string>): Promise<Answer> {
@@ -312,7 +309,6 @@ export class FakeIosTools {
     const phone = udidArg ? attached.find((p) => p.udid === udidArg) : attached[0];
     if (!phone) return fatal(`Device not found: ${udidArg ?? ''}`, udidArg ? `Device '${udidArg}' not found. Is it attached to the machine?` : 'no iOS devices are attached to this host');
     // Every lockdown session reads the pair record first; each command fails at its first service (main.go, cmd_device_*.go).
-    // `ios forward` only connects through usbmuxd and needs no pairing.
     const firstService: Record<string, string> = {
       info: 'failed getting info',
       apps: 'failed to connect to installationproxy',
@@ -321,13 +317,13 @@ export class FakeIosTools {
       launch: 'processcontrol failed',
       kill: 'failed creating installationproxy',
     };
-    if (phone.untrusted && verb !== 'forward') return fatal(firstService[verb ?? ''] ?? `${verb} failed`, NOT_PAIRED);
+    if (phone.untrusted) return fatal(firstService[verb ?? ''] ?? `${verb} failed`, NOT_PAIRED);
     if (verb === 'info') {
       // printDeviceInfo: GetValuesPlist's map as JSON (some of its keys).
       return { stdout: JSON.stringify({ DeviceClass: 'iPhone', DeviceName: 'iPhone', ProductName: 'iPhone OS', ProductType: phone.productType, ProductVersion: phone.version, UniqueDeviceID: phone.udid }) + '\n' };
     }
     // iOS 17+ offers instruments (process control) only through a tunnel; lockdown services (apps, install,
-    // uninstall, info) and usbmuxd forwards need none (ios/connect.go ConnectToService, ios/forward/forward.go).
+    // uninstall, info) need none (ios/connect.go ConnectToService).
     const instruments = phone.noDeveloperImage || (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel);
     const d = phone.device;
     try {
@@ -378,10 +374,6 @@ export class FakeIosTools {
           if (!(id in d.snapshot().tasks) && d.foregroundPackage !== id) return failure(slog ? 'process not found' : `process of ${id} not found`, { bundleID: id });
           await d.terminateApp(id, ctx());
           return { stderr: logLine('info', 'killed', { bundleID: id, pid: 4321 }) };
-        }
-        case 'forward': {
-          // Proxies to the phone's WDA port (or its MJPEG port, 9100); while WDA is stopped that port refuses, as a real forward would.
-          return { stderr: logLine('info', 'start listening, forwarding to device', { module: 'forward', udid: phone.udid, hostPort: Number(rest[0]), phonePort: Number(rest[1]) }), proxy: { listen: Number(rest[0]), target: rest[1] === '9100' ? phone.wda.mjpeg.portNumber : Number(new URL(phone.wda.url).port), watch: [phone.udid, String(phone.plugged ?? 0)] } };
         }
       }
     } catch (err) {

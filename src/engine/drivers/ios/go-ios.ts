@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as v from 'valibot';
 
 import { ToolError } from '../../errors.js';
@@ -49,7 +48,7 @@ export interface RealDeviceInfo extends DeviceInfo {
 
 /**
  * An iPhone on USB and on Wi-Fi at once appears twice in `ios list` (ConnectionType "USB" and "Network"),
- * under one UDID: one entry per device, the USB one preferred (faster, and what `ios forward` uses first).
+ * under one UDID: one entry per device, the USB one preferred (faster; the usbmuxd relay prefers it too).
  */
 export function parseDeviceDetails(json: string): RealDeviceInfo[] {
   const byUdid = new Map<string, v.InferOutput<typeof DetailsList>['deviceList'][number]>();
@@ -259,7 +258,7 @@ export class GoIos {
   /**
    * iOS 17+ offers developer services (instruments: launching and killing apps, and `ios runwda`) only through
    * a tunnel that `ios tunnel start` keeps open; without one go-ios fails with "processcontrol failed"
-   * (ios/instruments/helper.go connectInstruments). Lockdown services (apps, install, uninstall, forward) need none.
+   * (ios/instruments/helper.go connectInstruments). Lockdown services (apps, install, uninstall) and usbmuxd's TCP connections need none.
    */
   async requireTunnel(udid: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['tunnel', 'ls'], signal, 10_000);
@@ -269,46 +268,5 @@ export class GoIos {
     const attached = await this.run(['list'], signal, 20_000);
     if (attached.code === 0 && !parseUdidList(attached.stdout).includes(udid)) throw phoneGone(`iPhone ${udid}`);
     throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one to launch or stop apps: ${TUNNEL_FIX}`);
-  }
-
-  /** Starts `ios forward <hostPort> <devicePort>`, which keeps running until killed; the caller owns the process. */
-  forward(udid: string, hostPort: number, devicePort: number): GoIosForward {
-    return new GoIosForward(spawn(this.executable, ['forward', String(hostPort), String(devicePort), `--udid=${udid}`], { stdio: ['ignore', 'ignore', 'pipe'] }));
-  }
-}
-
-/**
- * A running `ios forward`. It only ends on its own when it could not start (main.go startForwarding:
- * "failed to forward port" when the host port is taken, as go-ios listens on 0.0.0.0 while the port was
- * chosen free on 127.0.0.1; cli_device_resolution.go: "Device not found" when the phone left), and its
- * log says which: kept so the caller can tell a gone phone from a port clash.
- */
-export class GoIosForward {
-  private log = '';
-  /** Exit code once the process ended and its log is complete (-1 when it could not be started). */
-  ended: number | undefined;
-
-  constructor(private readonly child: ChildProcess) {
-    child.stderr?.on('data', (b: Buffer) => {
-      this.log = (this.log + b.toString('utf8')).slice(-16_384);
-    });
-    child.on('error', (err) => {
-      // Reported by the caller when WebDriverAgent stays unreachable through the forward.
-      this.log += `${err.message}\n`;
-      this.ended ??= -1;
-    });
-    child.on('close', (code) => {
-      this.ended ??= code ?? -1;
-    });
-  }
-
-  kill(): void {
-    this.child.kill();
-  }
-
-  /** Why it ended, from its log; `gone` when go-ios said the phone is not attached. */
-  outcome(): { gone: boolean; why: string } {
-    const result = { stdout: '', stderr: this.log, code: this.ended ?? -1 };
-    return { gone: phoneDetached(result), why: goIosError(result) };
   }
 }

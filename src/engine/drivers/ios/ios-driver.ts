@@ -1,13 +1,12 @@
-import { connect } from 'node:net';
-
 import type { CallContext, DeviceHandle, Driver } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
-import { freePort } from './free-port.js';
-import { GoIos, majorVersion, phoneGone, type GoIosForward, type RealDeviceInfo } from './go-ios.js';
+import { GoIos, majorVersion, phoneGone, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
 import { Simctl, type SimulatorInfo } from './simctl.js';
+import type { DeviceRelay } from './usbmux/device-relay.js';
+import { openPhoneRelay, usbmuxProblem } from './usbmux/phone-relay.js';
 import { WdaClient } from './wda-client.js';
 import { WdaEndpoint } from './wda-endpoint.js';
 import { SimulatorWdaStarter, simulatorStartHint, type WdaStartConfig } from './wda-launcher.js';
@@ -17,7 +16,7 @@ export interface IosDriverOptions {
   wdaUrl?: string;
   /** Per-simulator WebDriverAgent URLs when several simulators run their own WDA (udid → URL). */
   wdaUrls?: Record<string, string>;
-  /** Port WebDriverAgent listens on inside a real iPhone (reached through `ios forward`). Default 8100. */
+  /** Port WebDriverAgent listens on inside a real iPhone (reached through usbmuxd). Default 8100. */
   deviceWdaPort?: number;
   /** How to start WebDriverAgent on a simulator when nothing answers. */
   wdaStart?: WdaStartConfig;
@@ -26,16 +25,18 @@ export interface IosDriverOptions {
   goIos?: string;
   /** Deadline of each spawned command (ms). Default 60 s (installs get longer). */
   commandTimeoutMs?: number;
-  /** How long opening a real iPhone waits for WebDriverAgent through the forward (ms). Default 10 s. */
+  /** How long opening a real iPhone waits for WebDriverAgent to answer through usbmuxd (ms). Default 10 s. */
   forwardWaitMs?: number;
   /** WebDriverAgent's MJPEG server of simulators. Default: the WDA URL's host, port 9100. */
   mjpegUrl?: string;
   /** Per-simulator MJPEG server URLs (udid → URL). */
   mjpegUrls?: Record<string, string>;
-  /** Port of the MJPEG server inside a real iPhone (reached through `ios forward`). Default 9100. */
+  /** Port of the MJPEG server inside a real iPhone (reached through usbmuxd). Default 9100. */
   deviceMjpegPort?: number;
-  /** Where the driver reports what it did on its own (a forward restarted). Default: stderr. */
+  /** Where the driver reports what it did on its own (a relay reopened). Default: stderr. */
   log?: (message: string) => void;
+  /** Where usbmuxd listens (USBMUXD_SOCKET_ADDRESS's forms, go-ios's rules). Default: that variable, else the platform's socket. */
+  usbmuxd?: string;
 }
 
 /** WebDriverAgent's default `mjpegServerPort` (FBConfiguration.m DefaultMjpegServerPort). */
@@ -143,12 +144,12 @@ export class IosDriver implements Driver {
   private openPhone(info: RealDeviceInfo): IosDevice {
     const devicePort = this.options.deviceWdaPort ?? 8100;
     const control = new RealDeviceControl(this.goIos, info.id, info.version);
-    let forward: GoIosForward | undefined;
-    let client: WdaClient | undefined;
+    const usbmuxd = this.options.usbmuxd ?? process.env.USBMUXD_SOCKET_ADDRESS;
+    let relay: DeviceRelay | undefined;
     let linked = false;
     const log = this.options.log ?? ((m: string) => process.stderr.write(`mobilebridge: ${m}\n`));
     const tunnel = majorVersion(info.version) >= 17 ? ' while `sudo ios tunnel start` runs' : '';
-    const reach = `mobilebridge reaches it with \`ios forward <port> ${devicePort} --udid=${info.id}\``;
+    const reach = `mobilebridge reaches its port ${devicePort} through usbmuxd`;
     const hint =
       `Install WebDriverAgentRunner on the iPhone (build it once with Xcode for your team) and start it with \`ios runwda --udid=${info.id}\`${tunnel} ` +
       `(adding --bundleid=<id> --testrunnerbundleid=<id> --xctestconfig=WebDriverAgentRunner.xctest when it was signed under a bundle id of your own); ${reach}`;
@@ -162,67 +163,32 @@ export class IosDriver implements Driver {
     };
     const label = `iPhone ${info.model} (${info.id})`;
 
-    // The URL is only known once the forward's host port is chosen; the endpoint's client is swapped in then.
+    // The URL is only known once the relay's port is chosen; the endpoint's client is swapped in then.
     const endpoint = new WdaEndpoint(
       new WdaClient('http://127.0.0.1:1', { deviceLabel: label, startHint: hint }),
       async (signal) => {
-        // A replugged iPhone gets a new usbmuxd connection: the old forward never reaches it again.
+        // A replugged iPhone gets a new usbmuxd device id: the old relay never reaches it again.
         if (linked) await this.requireConnected(info.id, label, signal);
-        // No tunnel check: `ios forward` goes through usbmuxd on every iOS version (go-ios ios/forward/forward.go), and a
-        // WebDriverAgent started by Xcode needs no go-ios tunnel; `ios runwda` on iOS 17+ does, as the hint says.
-        const port = await freePort();
-        forward?.kill();
-        forward = this.goIos.forward(info.id, port, devicePort);
-        client = new WdaClient(`http://127.0.0.1:${port}`, { deviceLabel: label, startHint: hint });
+        // No tunnel check: usbmuxd carries TCP to the phone on every iOS version, and a WebDriverAgent
+        // started by Xcode needs no go-ios tunnel; `ios runwda` on iOS 17+ does, as the hint says.
+        relay?.close();
+        relay = await openPhoneRelay(usbmuxd, info.id, devicePort, label, signal);
+        const client = new WdaClient(`http://127.0.0.1:${relay.port}`, { deviceLabel: label, startHint: hint });
         endpoint.use(client);
-        await waitForWda(client, forward, this.options.forwardWaitMs ?? 10_000, label, hint, runnerHint, signal);
-        if (linked) log(`${label}: device reconnected, forwarding restarted (127.0.0.1:${port} → ${devicePort})`);
+        await waitForWda(client, relay, this.options.forwardWaitMs ?? 10_000, label, runnerHint, signal);
+        if (linked) log(`${label}: device reconnected, relay reopened (127.0.0.1:${relay.port} → ${devicePort})`);
         linked = true;
       },
-      () => forward?.kill(),
+      () => relay?.close(),
       true,
     );
     const mjpegPort = this.options.deviceMjpegPort ?? MJPEG_PORT;
-    // Each video stream gets its own forward, stopped with the stream.
+    // Each video stream gets its own relay, closed with the stream.
     const mjpeg = async (signal?: AbortSignal) => {
-      const port = await freePort();
-      const child = this.goIos.forward(info.id, port, mjpegPort);
-      try {
-        await waitForPort(port, child, 3000, label, signal);
-      } catch (err) {
-        child.kill();
-        if (err instanceof ToolError) throw err;
-        throw new ToolError('UNSUPPORTED', `\`ios forward ${port} ${mjpegPort} --udid=${info.id}\` did not open: ${(err as Error).message}`);
-      }
-      return { host: '127.0.0.1', port, label, release: () => child.kill() };
+      const video = await openPhoneRelay(usbmuxd, info.id, mjpegPort, label, signal);
+      return { host: '127.0.0.1', port: video.port, label, release: () => video.close() };
     };
     return new IosDevice(strip(info), control, endpoint, mjpeg);
-  }
-}
-
-/** A forward that ended on its own: a phone go-ios no longer finds is gone; anything else is quoted. */
-function forwardEnded(forward: GoIosForward, label: string, what: string): ToolError {
-  const { gone, why } = forward.outcome();
-  if (gone) return phoneGone(label);
-  return new ToolError('UNSUPPORTED', `\`ios forward\` to ${label} ended (exit code ${forward.ended}: ${why}); ${what}`);
-}
-
-/** Resolves once something accepts connections on the loopback port (the forward is up). */
-async function waitForPort(port: number, forward: GoIosForward, waitMs: number, label: string, signal?: AbortSignal): Promise<void> {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    if (signal?.aborted) throw signal.reason;
-    if (forward.ended !== undefined) throw forwardEnded(forward, label, 'video cannot be forwarded; try again');
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > until) throw new Error(`nothing listened on port ${port} within ${waitMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -244,18 +210,20 @@ function installedRunner(bundleIds: string[]): string | undefined {
   return runners.find((id) => id === GO_IOS_DEFAULT_RUNNER) ?? runners.find((id) => /WebDriverAgent/i.test(id)) ?? runners[0];
 }
 
-async function waitForWda(client: WdaClient, forward: GoIosForward, waitMs: number, label: string, hint: string, missingHint: (signal?: AbortSignal) => Promise<string>, signal?: AbortSignal): Promise<void> {
+async function waitForWda(client: WdaClient, relay: DeviceRelay, waitMs: number, label: string, missingHint: (signal?: AbortSignal) => Promise<string>, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + waitMs;
   while (Date.now() < until) {
     if (signal?.aborted) throw signal.reason;
-    if (forward.ended !== undefined) throw forwardEnded(forward, label, hint);
     try {
       await client.status(signal);
       return;
     } catch (err) {
       if (signal?.aborted) throw err;
     }
+    // Nothing listening on the phone's port is worth waiting for (WDA starting); a gone phone or no usbmuxd is not.
+    if (relay.failure && relay.failure.kind !== 'refused') throw usbmuxProblem(relay.failure, label);
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: nothing answered through the go-ios forward at ${client.baseUrl} within ${waitMs} ms. ${await missingHint(signal)}`);
+  const why = relay.failure?.kind === 'refused' ? `${relay.failure.message} (usbmuxd refused the connection)` : `nothing answered at ${client.baseUrl}`;
+  throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: ${why} for ${waitMs} ms. ${await missingHint(signal)}`);
 }
