@@ -49,6 +49,26 @@ test('--wda name=url: an iPhone reached only over the network, down and back by 
   }
 });
 
+test('--wda name=url: WDA answers a launch with success even when the app died at start; the state it then reports is believed, not the answer', async () => {
+  const virtual = new VirtualDriver({ devices: ['ios'], clock: systemClock });
+  const wda = new EmulatedWda(virtual.devices[0]);
+  await wda.start();
+  const engine = createEngine({ virtual: false, ios: false, sources: { adb: [], wda: [{ name: 'lab-iphone', url: wda.url }], listTimeoutMs: 1000, firstRetryMs: 50, maxRetryMs: 200 } });
+  try {
+    const launch = () => engine.call('mobile_launch_app', { device: 'lab-iphone', packageName: 'com.mobilebridge.demo' }) as Promise<{ status?: string; code?: string; message?: string }>;
+    assert.is((await launch()).status, 'success');
+    await engine.call('mobile_terminate_app', { device: 'lab-iphone', packageName: 'com.mobilebridge.demo' });
+    wda.faults.crashOnLaunch = ['com.mobilebridge.demo'];
+    const crashed = await launch();
+    assert.is(crashed.code, 'INTERNAL', JSON.stringify(crashed));
+    assert.match(crashed.message ?? '', /WebDriverAgent said it launched com\.mobilebridge\.demo on lab-iphone, but the app is not running \(XCUIApplicationState 1\)/);
+    assert.ok(wda.requests.includes('POST /session/:id/wda/apps/state'));
+  } finally {
+    await engine.close();
+    await wda.stop();
+  }
+});
+
 test('--wda name=url down from the start: the phone is listed offline with the reason, and announced ready once WDA answers', async () => {
   const virtual = new VirtualDriver({ devices: ['ios'], clock: systemClock });
   const wda = new EmulatedWda(virtual.devices[0]);

@@ -7,6 +7,9 @@ import { WdaClient, WdaError } from '../drivers/ios/wda-client.js';
 import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
 import { remoteWdaInfo, type WdaStatus } from './remote-wda-info.js';
 
+/** How long a launched app may take to be reported in the foreground. */
+const LAUNCH_SETTLE_MS = 2000;
+
 /**
  * App lifecycle through WebDriverAgent alone: a phone reached only over the network has no go-ios
  * or simctl next to it, so what WDA cannot do (list, install, uninstall) is refused with the way out.
@@ -49,6 +52,30 @@ class WdaAppControl implements AppControl {
       }
       throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.name}: WebDriverAgent said ${err.error}${err.detail ? `: ${err.detail}` : ''}`);
     }
+    await this.confirmRunning(bundleId, signal);
+  }
+
+  /**
+   * WDA answers a launch with success whatever became of it (FBSession launchApplicationWithBundleId checks
+   * nothing, and XCTest's launch failures are only logged: FBFailureProofTestCase), so the app's state is
+   * asked (XCUIApplicationState: 4 = running in the foreground). A WDA without the route cannot say: the
+   * launch's answer stands.
+   */
+  private async confirmRunning(bundleId: string, signal?: AbortSignal): Promise<void> {
+    let state: unknown;
+    for (const until = Date.now() + LAUNCH_SETTLE_MS; ; ) {
+      try {
+        state = await this.client.sessionCall('POST', '/wda/apps/state', { bundleId }, signal);
+      } catch (err) {
+        if (err instanceof WdaError) return;
+        throw err;
+      }
+      if (state === 4 || typeof state !== 'number' || Date.now() >= until) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (typeof state !== 'number' || state === 4) return;
+    const where = state <= 1 ? 'is not running' : 'is running in the background';
+    throw new ToolError('INTERNAL', `WebDriverAgent said it launched ${bundleId} on ${this.name}, but the app ${where} (XCUIApplicationState ${state}): it may have crashed at start or been sent away; look at the phone, then launch again`);
   }
 
   /** WDA answers true when it terminated the app, false when it was not running (FBSession terminateApplicationWithBundleId). */

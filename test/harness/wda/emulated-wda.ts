@@ -321,6 +321,7 @@ export class EmulatedWda {
         const id = String(body.bundleId);
         if (!d.installedApps.some((a) => a.package === id)) throw missingApp(id);
         await d.launchApp(id, this.ctx());
+        if (this.faults.crashOnLaunch?.includes(id)) await d.terminateApp(id, this.ctx());
         return null;
       }
       case 'POST /wda/apps/terminate':

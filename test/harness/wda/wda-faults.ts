@@ -50,6 +50,11 @@ export interface WdaFaults {
    * focus and synthesized key events (/wda/keys) reach it.
    */
   hardwareKeyboard?: boolean;
+  /**
+   * Bundle ids whose app dies as it starts: WDA still answers POST /wda/apps/launch with success (FBSession
+   * launchApplicationWithBundleId checks nothing afterwards), and the app is then not running.
+   */
+  crashOnLaunch?: string[];
   /** The app's interface orientation is UIInterfaceOrientationUnknown: GET /orientation answers null. */
   unknownOrientation?: boolean;
   /**
