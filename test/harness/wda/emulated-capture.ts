@@ -76,5 +76,7 @@ export async function mjpegFrame(upright: Buffer, width: number, orientation: In
   // Recompression after processing: MAX(0.9, mjpegServerScreenshotQuality / 100) (submitImageData).
   const recompression = Math.max(90, s.quality);
   if (!s.fixOrientation) return xctestJpeg(upright, width, orientation, recompression, factor);
-  return drawnUpright(upright, width, factor, recompression);
+  // A renderer of the scaled size in points whose format.scale is the factor again: UIKit makes size × scale pixels,
+  // so the picture comes out scaled by the factor squared.
+  return drawnUpright(upright, width, usesScaling ? factor * factor : 1, recompression);
 }

@@ -83,7 +83,13 @@ export class IosDevice implements DeviceHandle {
     const longest = Math.max(size.width, size.height);
     const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
     const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY, mjpegFixOrientation: true };
-    await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
+    const applied = await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
+    // A build that knows mjpegFixOrientation (its settings answer lists it) draws the picture into a renderer of
+    // the scaled size whose scale is the factor again (FBImageProcessor.m fixedImageDataWithImageData): the
+    // factor applies twice, so its square root gives the size asked for (rounded down: never over maxSize).
+    if (scaling < 100 && typeof applied === 'object' && applied !== null && 'mjpegFixOrientation' in applied) {
+      await this.wdaCall('POST', '/appium/settings', { settings: { mjpegScalingFactor: Math.max(1, Math.floor(Math.sqrt(scaling / 100) * 100)) } }, ctx);
+    }
     return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT);
   }
 
