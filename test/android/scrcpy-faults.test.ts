@@ -322,6 +322,27 @@ test('clipboard refused: Unicode typing is an error, not a success', async ({ ri
   assert.match(String(r.message), /refused to set its clipboard.*yet scrcpy pressed PASTE, which pasted .*what the clipboard held before: check the field/);
 });
 
+test('an injection that fails early in a text whose end is pasted: the paste\'s confirmation still counts it, so typing is an error, not success', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
+    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+    // The "a" of "ab" throws inside InputManager.injectInputEvent; the rest (b, TAB, the pasted Zürich) goes in.
+    rig.phone.scrcpy.faults = { invokeFails: 1 };
+    const r = await call('mobile_type_keys', { text: 'ab\tZürich' });
+    assert.is(r.status, 'error', JSON.stringify(r));
+    assert.match(String(r.message), /failed to inject the input \(java\.lang\.IllegalArgumentException: Invalid input event\); it may have been performed only in part/);
+  } finally {
+    await video.close();
+  }
+});
+
 test('Android 6: scrcpy sets the clipboard but presses PASTE only from Android 7, so Unicode typing says it cannot, instead of reporting it typed', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig);

@@ -18,6 +18,16 @@ const POWER_ON_PAUSE_MS = 500;
 /** DeviceMessageWriter.CLIPBOARD_TEXT_MAX_LENGTH: 256 KiB less the type byte and the length. */
 const CLIPBOARD_TEXT_MAX_BYTES = (1 << 18) - 5;
 const API_24_ANDROID_7_0 = 24;
+/** Ln.e with the InvocationTargetException: the message, then printStackTrace with its cause. */
+const INVOKE_FAILURE = [
+  'Could not invoke method',
+  'java.lang.reflect.InvocationTargetException',
+  '\tat java.lang.reflect.Method.invoke(Native Method)',
+  '\tat com.genymobile.scrcpy.wrappers.InputManager.injectInputEvent(InputManager.java:51)',
+  '\tat com.genymobile.scrcpy.device.Device.injectEvent(Device.java:69)',
+  'Caused by: java.lang.IllegalArgumentException: Invalid input event',
+  '\t... 12 more',
+].join('\n');
 /** InputManager.injectInputEvent logs a refused permission at most this often. */
 const PERMISSION_LOG_EVERY_MS = 3000;
 const REFUSAL = 'Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.';
@@ -96,6 +106,12 @@ export class EmulatedController {
 
   /** InputManager.injectInputEvent: false, logged (throttled), when the phone refuses injection. */
   private async inject(): Promise<boolean> {
+    if (this.host.faults.invokeFails) {
+      // wrappers/InputManager.injectInputEvent: Ln.e("Could not invoke method", e) for the ReflectiveOperationException.
+      this.host.faults.invokeFails--;
+      await this.server.log('ERROR', INVOKE_FAILURE);
+      return false;
+    }
     if (!this.host.faults.refuseInjection) return true;
     const now = Date.now();
     if (this.lastPermissionLogAt <= now - PERMISSION_LOG_EVERY_MS) {

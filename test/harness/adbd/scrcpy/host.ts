@@ -10,6 +10,11 @@ export interface ScrcpyFaults {
   neverBind?: boolean;
   /** InputManager refuses injection (MIUI without "USB debugging (Security settings)"): each injection is logged (at most every 3 s) and skipped; the server keeps running. */
   refuseInjection?: boolean;
+  /**
+   * The next this many injections throw inside InputManager.injectInputEvent (invoked by reflection): the
+   * wrapper logs "Could not invoke method" with the stack and returns false; the controller carries on.
+   */
+  invokeFails?: number;
   /** MediaCodec has no H.264 encoder to create (as when ffmpeg is missing on the test machine). */
   noEncoder?: boolean;
   /** The capture does not start after the video header (a slow SurfaceEncoder): no CONFIG, no frames, and no touch mapping, until cleared. */

@@ -180,6 +180,8 @@ export class ControlChannel {
     await this.checkProbed(signal);
     const runs = text.match(/[^\n\t]+|\n|\t/gu) ?? [];
     if (runs.some((run) => !/^[\x20-\x7e\n\t]+$/.test(run))) await this.checkPaste();
+    // Taken before the first run: a failure of an early run may show only while a later one is confirmed.
+    const failuresBefore = this.watch.failures;
     let sent = 0;
     let unconfirmed = false;
     // A line with any non-ASCII is pasted whole: one clipboard round trip, and the order is kept.
@@ -193,11 +195,11 @@ export class ControlChannel {
         for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.serializer.injectText(chunk)], sent++ > 0);
         unconfirmed = true;
       } else {
-        for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal);
+        for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal, failuresBefore);
         unconfirmed = false;
       }
     }
-    if (unconfirmed) await this.confirm(true, signal);
+    if (unconfirmed) await this.confirm(true, signal, failuresBefore);
   }
 
   /** RESET_VIDEO: the server restarts capture and encoder, so a new CONFIG and key frame follow. */
@@ -267,7 +269,7 @@ export class ControlChannel {
    * that the clipboard took the text, except that Device.setClipboardText does not set (nor log) a text
    * the clipboard already holds, and PASTE is pressed either way.
    */
-  private async paste(text: string, partly: boolean, signal: AbortSignal): Promise<void> {
+  private async paste(text: string, partly: boolean, signal: AbortSignal, failuresBefore: number): Promise<void> {
     const sequence = this.clipboardSequence++;
     const from = this.init.log.position;
     const serialized = this.serializer.setClipboard({ sequence, paste: true, content: text });
@@ -281,7 +283,7 @@ export class ControlChannel {
     if (outcome !== 'ack') {
       throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
     }
-    await this.confirm(true, signal);
+    await this.confirm(true, signal, failuresBefore);
     if (/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) this.clipboard = text;
     else if (this.clipboard !== text) {
       // Controller.setClipboard presses PASTE whether or not the set took: the field got the old clipboard, or this text if it already held it.
