@@ -23,6 +23,8 @@ installs.after(async (ctx) => {
 installs.after.each(({ rig }) => {
   rig!.phone.shell.quirks.installConfirmation = false;
   rig!.phone.shell.quirks.installFailure = undefined;
+  rig!.phone.shell.quirks.installRestricted = undefined;
+  rig!.phone.shell.quirks.release = undefined;
 });
 
 /** Nothing of an install left on the phone: no session open, no APK copy in the folders adb clients push to. */
@@ -60,6 +62,20 @@ installs('a refusal at commit keeps its code and message, and the session is gon
   assert.match(String(r.message), 'older than the installed version');
   assert.match(String(r.message), 'INSTALL_FAILED_VERSION_DOWNGRADE');
   assertNothingLeft(rig!);
+});
+
+installs('a device policy forbidding installs (no_install_apps): PERMISSION_DENIED saying so, on each release\'s wording of the refused session, not INTERNAL with a stack trace', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.managed', label: 'Managed' });
+  rig!.phone.shell.quirks.installRestricted = true;
+  for (const release of [undefined, { version: '9', sdk: 28 }, { version: '7.1.2', sdk: 25 }]) {
+    rig!.phone.shell.quirks.release = release;
+    const r = await rig!.call('mobile_install_app', { path: apk });
+    assert.is(r.code, 'PERMISSION_DENIED', `${release?.version ?? 'default'}: ${JSON.stringify(r)}`);
+    assert.match(String(r.message), /a device policy sets the user restriction no_install_apps/);
+    assert.not.match(String(r.message), /\tat com\.android/);
+    assert.not.ok(rig!.phone.phone.installedApps.some((a) => a.package === 'com.example.managed'));
+    assertNothingLeft(rig!);
+  }
 });
 
 installs('a commit waiting for a confirmation nobody gives: TIMEOUT before the deadline, the session abandoned on the phone', async ({ rig, tmp }) => {

@@ -13,6 +13,19 @@ const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
 /** What `am` prints, once the start returned, for START_TASK_TO_FRONT. */
 const TO_FRONT = 'Warning: Activity not started, its current task has been brought to the front\n';
 
+/**
+ * The SecurityException createSessionInternal throws under no_install_apps, as each release's shell prints
+ * an uncaught exception: ShellCommand.exec (Android 11+: "Exception occurred while executing", 8–10:
+ * "Security exception: "), both with the stack, exit status 255; Pm.java before 8: "Error: " and the exception, exit 1.
+ */
+function restrictedInstall(sdk: number): CommandResult {
+  const exception = 'java.lang.SecurityException: User restriction prevents installing';
+  const stack = `${exception}\n\tat com.android.server.pm.PackageInstallerService.createSessionInternal(PackageInstallerService.java:560)\n\tat com.android.server.pm.PackageInstallerService.createSession(PackageInstallerService.java:479)\n`;
+  if (sdk >= 30) return { out: '', err: `Exception occurred while executing 'install-create':\n${stack}`, code: 255 };
+  if (sdk >= 26) return { out: '', err: `Security exception: User restriction prevents installing\n\n${stack}`, code: 255 };
+  return { out: '', err: `Error: ${exception}\n`, code: 1 };
+}
+
 /** The activity and package managers as `am`, `monkey`, `pm` and `cmd package` reach them, carried out on a virtual phone. */
 export class AppCommands {
   /** The package installer's sessions (`pm install-create` …). */
@@ -158,7 +171,7 @@ export class AppCommands {
   /** `pm install-*` on a session (install-sessions.ts); undefined for other verbs. */
   private async sessionCommand(verb: string, args: string[], stdin: Stdin | undefined): Promise<CommandResult | undefined> {
     switch (verb) {
-      case 'install-create': return this.sessions.create();
+      case 'install-create': return this.quirks.installRestricted ? restrictedInstall(releaseSdk(this.quirks)) : this.sessions.create();
       case 'install-write': return this.sessions.write(args, stdin);
       case 'install-commit': return this.sessions.commit(args, this.quirks.installConfirmation, (apk) => this.installApk(apk));
       case 'install-abandon':

@@ -49,6 +49,11 @@ export interface PhoneQuirks {
   screencapDelayMs: { raw: number; png: number };
   /** The next `pm install` prints "Failure [<this>]" (e.g. "INSTALL_FAILED_INSUFFICIENT_STORAGE"). */
   installFailure: string | undefined;
+  /**
+   * The user restriction no_install_apps (a managed phone, a work profile): PackageInstallerService.createSessionInternal
+   * throws SecurityException("User restriction prevents installing") before any session exists, so `pm install-create` fails.
+   */
+  installRestricted?: boolean;
   /** The next `pm uninstall` prints "Failure [<this>]" (e.g. DELETE_FAILED_OWNER_BLOCKED, a device owner's block). */
   uninstallFailure: string | undefined;
   /**

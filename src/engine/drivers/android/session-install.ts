@@ -113,6 +113,11 @@ export class SessionInstall {
 
   /** A refusal by its INSTALL_* code (install-failure.ts), else INTERNAL with what the device said. */
   private failure(out: string, path: string, step: string): ToolError {
+    // PackageInstallerService.createSessionInternal refuses a session under the user restriction no_install_apps
+    // before any INSTALL_FAILED_* code could come, so the shell prints the SecurityException.
+    if (/User restriction prevents installing/.test(out)) {
+      return new ToolError('PERMISSION_DENIED', `${this.io.serial} does not allow installing apps: a device policy sets the user restriction no_install_apps (a managed phone or work profile), so ${path} was not installed; ask the device's administrator, or use a device without that policy`);
+    }
     const code = /Failure \[([^\]]*)\]/.exec(out)?.[1];
     return (code && installRefusal(code, this.io.serial, path)) || new ToolError('INTERNAL', `installing ${path} on ${this.io.serial} failed at ${step}: ${out.trim() || 'no output'}`);
   }
