@@ -224,6 +224,6 @@ async function waitForWda(client: WdaClient, relay: DeviceRelay, waitMs: number,
     if (relay.failure && relay.failure.kind !== 'refused') throw usbmuxProblem(relay.failure, label);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const why = relay.failure?.kind === 'refused' ? `${relay.failure.message} (usbmuxd refused the connection)` : `nothing answered at ${client.baseUrl}`;
+  const why = relay.failure?.kind === 'refused' ? relay.failure.message : `nothing answered at ${client.baseUrl}`;
   throw new ToolError('UNSUPPORTED', `WebDriverAgent is not running on ${label}: ${why} for ${waitMs} ms. ${await missingHint(signal)}`);
 }

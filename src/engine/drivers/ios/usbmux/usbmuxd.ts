@@ -64,7 +64,7 @@ export interface UsbmuxDevice {
 }
 
 /** One request and its answer on a fresh connection; `keep` leaves the socket open for what follows (Connect). */
-async function exchange(address: UsbmuxdAddress, message: Record<string, string | number>, keep: boolean, signal?: AbortSignal): Promise<{ answer: PlistDict; socket: Socket; rest: Buffer }> {
+async function exchange(address: UsbmuxdAddress, message: Record<string, string | number>, keep: boolean, slow: UsbmuxError, signal?: AbortSignal): Promise<{ answer: PlistDict; socket: Socket; rest: Buffer }> {
   const socket = connect('path' in address ? { path: address.path } : { host: address.host, port: address.port });
   try {
     const payload = Buffer.from(plistXml({ ...message, ClientVersionString: 'mobilebridge', ProgName: 'mobilebridge', kLibUSBMuxVersion: 3 }), 'utf8');
@@ -74,7 +74,7 @@ async function exchange(address: UsbmuxdAddress, message: Record<string, string 
     header.writeUInt32LE(PLIST_MESSAGE, 8);
     header.writeUInt32LE(1, 12);
     socket.write(Buffer.concat([header, payload]));
-    const { body, rest } = await readMessage(socket, address, signal);
+    const { body, rest } = await readMessage(socket, address, slow, signal);
     let answer: PlistDict;
     try {
       answer = parsePlistDict(body.toString('utf8'));
@@ -90,7 +90,7 @@ async function exchange(address: UsbmuxdAddress, message: Record<string, string 
 }
 
 /** The payload of the next message, and whatever bytes came after it (a connected port's first data). */
-function readMessage(socket: Socket, address: UsbmuxdAddress, signal?: AbortSignal): Promise<{ body: Buffer; rest: Buffer }> {
+function readMessage(socket: Socket, address: UsbmuxdAddress, slow: UsbmuxError, signal?: AbortSignal): Promise<{ body: Buffer; rest: Buffer }> {
   return new Promise((resolve, reject) => {
     let received = Buffer.alloc(0);
     const finish = (outcome: () => void) => {
@@ -115,7 +115,7 @@ function readMessage(socket: Socket, address: UsbmuxdAddress, signal?: AbortSign
     };
     const onClose = () => fail(new UsbmuxError('unreachable', `usbmuxd at ${address.shown} closed the connection without an answer`));
     const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('cancelled'));
-    const timer = setTimeout(() => fail(new UsbmuxError('unreachable', `usbmuxd at ${address.shown} did not answer within ${ANSWER_MS} ms`)), ANSWER_MS);
+    const timer = setTimeout(() => fail(slow), ANSWER_MS);
     if (signal?.aborted) return onAbort();
     socket.on('data', onData).on('error', onError).on('close', onClose);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,7 +124,8 @@ function readMessage(socket: Socket, address: UsbmuxdAddress, signal?: AbortSign
 
 /** The attached devices (ListDevices: {DeviceList: [{DeviceID, Properties: {SerialNumber, ConnectionType, …}}]}). */
 export async function listUsbmuxDevices(address: UsbmuxdAddress, signal?: AbortSignal): Promise<UsbmuxDevice[]> {
-  const { answer } = await exchange(address, { MessageType: 'ListDevices' }, false, signal);
+  const slow = new UsbmuxError('unreachable', `usbmuxd at ${address.shown} did not answer ListDevices within ${ANSWER_MS} ms`);
+  const { answer } = await exchange(address, { MessageType: 'ListDevices' }, false, slow, signal);
   if (!Array.isArray(answer.DeviceList)) throw new UsbmuxError('protocol', `usbmuxd at ${address.shown} answered ListDevices without a DeviceList`);
   const devices: UsbmuxDevice[] = [];
   for (const entry of answer.DeviceList) {
@@ -149,14 +150,16 @@ export async function findUsbmuxDevice(address: UsbmuxdAddress, udid: string, si
 /** A socket carrying the bytes of `port` on the device (Connect; PortNumber in network byte order, as usbmuxd reads it). */
 export async function connectToDevicePort(address: UsbmuxdAddress, deviceId: number, port: number, signal?: AbortSignal): Promise<Socket> {
   const networkOrder = ((port & 0xff) << 8) | ((port >> 8) & 0xff);
-  const { answer, socket, rest } = await exchange(address, { MessageType: 'Connect', DeviceID: deviceId, PortNumber: networkOrder }, true, signal);
+  // usbmuxd answers a Connect once the phone answered the connection: a port that stays silent is the phone's, not usbmuxd's.
+  const slow = new UsbmuxError('refused', `port ${port} of the device did not take the connection within ${ANSWER_MS} ms`);
+  const { answer, socket, rest } = await exchange(address, { MessageType: 'Connect', DeviceID: deviceId, PortNumber: networkOrder }, true, slow, signal);
   const result = answer.MessageType === 'Result' ? answer.Number : undefined;
   if (result === RESULT_OK) {
     if (rest.length) socket.unshift(rest);
     return socket;
   }
   socket.destroy();
-  if (result === RESULT_CONNREFUSED) throw new UsbmuxError('refused', `nothing listens on port ${port} of the device`);
+  if (result === RESULT_CONNREFUSED) throw new UsbmuxError('refused', `nothing listens on port ${port} of the device (usbmuxd refused the connection)`);
   if (result === RESULT_BADDEV) throw new UsbmuxError('gone', `usbmuxd no longer knows device ${deviceId} (unplugged)`);
   const what = typeof result === 'number' ? `result ${result}${RESULT_NAMES[result] ? ` (${RESULT_NAMES[result]})` : ''}` : `a ${String(answer.MessageType ?? 'nameless')} message`;
   throw new UsbmuxError('protocol', `usbmuxd at ${address.shown} answered Connect to port ${port} with ${what}`);
