@@ -94,7 +94,7 @@ export interface PhoneQuirks {
    * version stays installed, and a second uninstall is refused as for any system app.
    */
   updatedSystemApps: Set<string>;
-  /** An older Android release (getprop's release and API level; the package manager's options and output follow it). */
+  /** Another Android release, mostly older (getprop's release and API level; the package manager's options and output, and the keyguard dump's layout, follow it). */
   release: { version: string; sdk: number } | undefined;
   /** The buffer format screen captures come in (raw-screencap.ts): RGB_565 on 16-bit displays, RGBA_1010102 for wide-colour captures. */
   pixelFormat: PixelFormatName;

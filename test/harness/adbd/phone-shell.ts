@@ -13,7 +13,7 @@ import { capturedColours, rawScreencap } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
 import { runInput } from './input-command.js';
 import { olderInputDump, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
-import { windowPolicyDump } from './keyguard-dump.js';
+import { lockSettingsDump, windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
@@ -245,7 +245,9 @@ export class PhoneShell {
         return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
       case 'window':
         if (args[0] !== 'policy') return ok('');
-        return ok(windowPolicyDump(this.quirks));
+        return ok(windowPolicyDump(this.quirks, releaseMajor(this.quirks, this.phone.info.version)));
+      case 'lock_settings':
+        return ok(lockSettingsDump(this.quirks));
       case 'input_method':
         return ok(`  mInputShown=${this.phone.keyboardVisible}\n`);
       case 'package':
