@@ -210,6 +210,30 @@ test('injection refused: the server logs it and keeps streaming; the refused tap
   }
 });
 
+test('injection refused, first logged when the server woke the screen at start: that line counts, so the next tap within the 3 s the refusal is not logged again goes another way instead of "success"', async ({ rig }) => {
+  if (!rig) return;
+  const engine = engineFor(rig, { restartAfterMs: 60_000 });
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = (((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email'))!;
+  // Controller.control presses POWER before reading any message when the screen is off; the refusal is logged then.
+  rig.phone.scrcpy.faults = { refuseInjection: true };
+  rig.phone.shell.quirks.screenOff = true;
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    rig.phone.shell.quirks.screenOff = false;
+    const tap = await call('mobile_click_on_screen_at_coordinates', email.center);
+    assert.is(tap.status, 'success', JSON.stringify(tap));
+    assert.is(rig.phone.phone.focusedField, 'email', 'the tap reached the app, through another path');
+    assert.equal(rig.phone.scrcpy.injected, [], 'scrcpy injected nothing');
+  } finally {
+    rig.phone.shell.quirks.screenOff = false;
+    await video.close();
+  }
+});
+
 test('a server that never logs the input probe: found out when the channel opens, so the first tap goes through monkey/input at once, not "maybe done" after it was sent', async ({ rig }) => {
   if (!rig) return;
   const engine = engineFor(rig, { restartAfterMs: 60_000 });

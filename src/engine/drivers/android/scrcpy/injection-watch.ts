@@ -37,7 +37,9 @@ export class InjectionWatch {
   private report: string[] | undefined;
 
   constructor(private readonly log: ServerLog) {
-    log.onLine((line) => this.read(line));
+    // From the server's first line: Controller.control presses POWER on a screen that is off before it
+    // reads any message, so a refusal may be logged before this watch exists, and not again for 3 s.
+    log.onLine((line) => this.read(line), true);
   }
 
   /** Resolves true once `count` probes have shown in the log, false after `ms` or when the server exits first. */

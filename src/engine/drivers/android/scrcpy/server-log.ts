@@ -59,8 +59,15 @@ export class ServerLog {
     return this.kept.slice(Math.max(0, position - this.dropped));
   }
 
-  /** Every complete line from now on (without its line break), in order. */
-  onLine(listener: (line: string) => void): void {
+  /**
+   * Every complete line (without its line break), in order: `replay` first hands over those already
+   * kept (the first may be cut where the kept window begins), then the listener gets each new one.
+   */
+  onLine(listener: (line: string) => void, replay = false): void {
+    if (replay) {
+      const complete = this.kept.slice(0, Math.max(0, this.kept.length - this.partial.length));
+      for (const raw of complete.split('\n').slice(0, -1)) listener(raw.replace(/\r$/, ''));
+    }
     this.lineListeners.add(listener);
   }
 
