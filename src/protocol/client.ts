@@ -37,7 +37,8 @@ export class BridgeClient {
   private nextId = 1;
   private readonly pending: PendingRequests;
   /** Requests made while (re)connecting, sent once the session is ready. */
-  private queue: string[] = [];
+  /** Messages written while no socket was ready, with the request ids they carry (none: a notification). */
+  private queue: { text: string; ids: number[] }[] = [];
   private ready = false;
   private closedByUser = false;
   private attempts = 0;
@@ -140,7 +141,7 @@ export class BridgeClient {
     if (refused) return Promise.reject(refused);
     const promise = this.pending.expect(id, method);
     if (this.ready) this.socket?.send(text);
-    else this.queue.push(text);
+    else this.queue.push({ text, ids: [id] });
     if (signal) {
       const cancel = () => void (this.pending.has(id) && this.requestRaw('requests.cancel', { id }).catch(() => undefined));
       if (signal.aborted) cancel();
@@ -171,7 +172,7 @@ export class BridgeClient {
       throw err;
     }));
     if (this.ready) this.socket?.send(text);
-    else this.queue.push(text);
+    else this.queue.push({ text, ids: requests.map((r) => r.id) });
     return Promise.all(promises);
   }
 
@@ -181,7 +182,7 @@ export class BridgeClient {
     const refused = this.oversize(text, method);
     if (refused) return this.listeners.error(refused);
     if (this.ready) this.socket?.send(text);
-    else this.queue.push(text);
+    else this.queue.push({ text, ids: [] });
   }
 
   /** Runs an engine tool; the tool's result (a failure is `{status: "error", …}`, not an exception). */
@@ -326,7 +327,9 @@ export class BridgeClient {
     this.setState('open');
     const queued = this.queue;
     this.queue = [];
-    for (const text of queued) socket.send(text);
+    // A request that failed while it waited (a reconnect attempt failed) was answered as failed: sending it
+    // now would do what its caller was told did not happen.
+    for (const { text, ids } of queued) if (ids.length === 0 || ids.some((id) => this.pending.has(id))) socket.send(text);
     if (!hello.resumed && resuming) {
       const held: (() => void)[] = (this.held = []);
       try {

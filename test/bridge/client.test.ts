@@ -119,6 +119,50 @@ test('requests made while reconnecting are sent once the session is back', async
   await c.close();
 });
 
+test('a request that failed while the client reconnected (an attempt was refused) is never sent once the bridge is back: its caller was told it did not happen', async () => {
+  const sent: string[] = [];
+  const plan = ['open', 'refuse', 'open'];
+  let made = 0;
+  let last: any;
+  const createSocket = () => {
+    const n = ++made;
+    const socket: any = {
+      readyState: 0,
+      send(text: string) {
+        const m = JSON.parse(text);
+        sent.push(`socket${n}: ${m.method}`);
+        const result = { session: 'S', resumed: n > 1, subscriptions: [], protocol: '1', server: {} };
+        if (m.method === 'session.hello') setTimeout(() => socket.onmessage({ data: JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) }), 5);
+      },
+      close() {
+        socket.readyState = 3;
+      },
+    };
+    setTimeout(() => {
+      if (plan[n - 1] === 'refuse') {
+        socket.readyState = 3;
+        socket.onerror({ message: 'ECONNREFUSED' });
+        socket.onclose({ code: 1006 });
+      } else {
+        socket.readyState = 1;
+        socket.onopen({});
+      }
+    }, 10);
+    last = socket;
+    return socket;
+  };
+  const c = await BridgeClient.connect({ url: 'ws://127.0.0.1:1', createSocket, reconnect: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 5 } });
+  const first = last;
+  first.readyState = 3;
+  first.onclose({ code: 1006 });
+  const typed = c.requestRaw('verbs.run', { device: 'd', step: { action: 'type', value: 'hello' } }).then(() => 'answered', (e: Error) => e.message);
+  assert.match(await typed, /connection closed/);
+  await until('the third socket says hello', () => sent.includes('socket3: session.hello'));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.not.ok(sent.some((line) => line.endsWith('verbs.run')), sent.join('\n'));
+  await c.close();
+});
+
 test('after a bridge restart, frames and element events of the subscriptions made again come after the session event that names them', async () => {
   const c = await connectBridge(bridge.wsUrl, { reconnect: { initialDelayMs: 50, maxDelayMs: 100 } });
   try {
