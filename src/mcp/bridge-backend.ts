@@ -23,14 +23,43 @@ export class BridgeBackend implements AgentBackend {
   /** The bridge's PNG of a screen that did not change is not decoded and encoded again. */
   private readonly shots = new ScaledMemo();
 
+  private closing = false;
+  private reconnecting: Promise<BridgeClient> | undefined;
+
   private constructor(
-    private readonly client: BridgeClient,
+    private client: BridgeClient,
     readonly where: string,
+    private readonly open: () => Promise<BridgeClient>,
   ) {
+    this.watch(client);
+  }
+
+  private watch(client: BridgeClient): void {
     // A reconnect says hello as mobilebridge-mcp again: the agent's own name is restored after it.
     client.onSession((e) => {
       if (!e.initial && this.clientName) void this.sayName();
     });
+    client.onState((state) => {
+      if (state !== 'closed' || this.closing || client !== this.client) return;
+      process.stderr.write(`mobilebridge mcp: gave up reconnecting to ${this.where}; the next call connects again\n`);
+    });
+  }
+
+  /**
+   * The client, connected anew when it gave up reconnecting (the bridge was down longer than its
+   * attempts last): the MCP server outlives a bridge restart, so calls work again once it is back.
+   */
+  private async live(): Promise<BridgeClient> {
+    if (this.client.state !== 'closed' || this.closing) return this.client;
+    this.reconnecting ??= this.open()
+      .then((client) => {
+        this.client = client;
+        this.watch(client);
+        if (this.clientName) void this.sayName();
+        return client;
+      })
+      .finally(() => (this.reconnecting = undefined));
+    return this.reconnecting;
   }
 
   /** Viewers of the bridge show the agent's actions under the MCP client's name ("claude-code"). */
@@ -44,19 +73,21 @@ export class BridgeBackend implements AgentBackend {
   }
 
   /** Throws with what to do when the bridge cannot be reached or refuses the token. */
-  static async connect(url: string, token?: string): Promise<BridgeBackend> {
-    try {
-      const client = await connectBridge(url, { token, client: 'mobilebridge-mcp', reconnect: { maxAttempts: 20 } });
-      return new BridgeBackend(client, `the bridge at ${url}`);
-    } catch (err) {
-      throw new Error(bridgeFailureMessage(url, err, token !== undefined));
-    }
+  static async connect(url: string, token?: string, maxAttempts = 20): Promise<BridgeBackend> {
+    const open = async () => {
+      try {
+        return await connectBridge(url, { token, client: 'mobilebridge-mcp', reconnect: { maxAttempts } });
+      } catch (err) {
+        throw new Error(bridgeFailureMessage(url, err, token !== undefined));
+      }
+    };
+    return new BridgeBackend(await open(), `the bridge at ${url}`, open);
   }
 
   /** A bridge-level failure ({status:'error'}) passes through; a protocol error becomes one. */
   private async request<T>(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<T | ToolFailure> {
     try {
-      return (await this.client.requestRaw(method, params, signal)) as T;
+      return (await (await this.live()).requestRaw(method, params, signal)) as T;
     } catch (err) {
       const message = (err as Error).message;
       if (/method .* not found/i.test(message)) {
@@ -117,6 +148,7 @@ export class BridgeBackend implements AgentBackend {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.client.close();
   }
 }

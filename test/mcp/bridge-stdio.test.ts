@@ -108,6 +108,30 @@ test('--bridge mode: list_devices passes on the bridge\'s notes on sources that 
   }
 });
 
+test('--bridge mode: after the client gave up reconnecting (the bridge was down too long), the next call connects again once the bridge is back', async () => {
+  const engine = () => createEngine({ virtual: {}, android: false, ios: false });
+  let bridge = await startBridge({ engine: engine(), host: '127.0.0.1', port: 0, log: () => undefined });
+  const port = Number(new URL(bridge.wsUrl).port);
+  const backend = await BridgeBackend.connect(bridge.wsUrl, undefined, 1);
+  try {
+    assert.ok(Array.isArray(await backend.listDevices()));
+    await bridge.close();
+    // The one reconnect attempt fails, and a call meanwhile fails saying so: the bridge is down.
+    for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const down = await backend.listDevices();
+      if (!Array.isArray(down)) break;
+    }
+    const down = await backend.listDevices();
+    assert.not.ok(Array.isArray(down), JSON.stringify(down));
+    bridge = await startBridge({ engine: engine(), host: '127.0.0.1', port, log: () => undefined });
+    const back = await backend.listDevices();
+    assert.ok(Array.isArray(back) && back.some((d) => d.id === ANDROID), JSON.stringify(back));
+  } finally {
+    await backend.close();
+    await bridge.close();
+  }
+});
+
 test('stdio: `mobilebridge mcp` speaks MCP on stdout only; tools, a verb and a screenshot work', async () => {
   const state = mkdtempSync(join(tmpdir(), 'mb-mcp-stdio-'));
   const transport = new StdioClientTransport({
