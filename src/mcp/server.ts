@@ -46,6 +46,8 @@ const RAW_SCREENSHOT: ToolSpec['inputSchema'] = { type: 'object', properties: { 
 
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
+/** The longest image side an agent gets, whatever max_size asks (see screenshot()). */
+const AGENT_IMAGE_MAX_SIDE = 2000;
 
 function str(args: Args, key: string, required = false): string | undefined {
   const v = args[key];
@@ -117,7 +119,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   /** `args` held to SCREENSHOT_OPTIONS by checkArguments: format in its own case, max_size a whole number in range. */
   async function screenshot(device: string, args: Args): Promise<CallToolResult> {
     const format = (args.format ?? 'jpeg') as ImageFormat;
-    const maxSize = (args.max_size ?? undefined) as number | undefined;
+    const asked = (args.max_size ?? undefined) as number | undefined;
+    // Claude's API refuses any image side over 2000 px once a conversation holds more than 20 images, on
+    // every later turn (the image stays in the history); the model downsamples above ~1568 px anyway.
+    const maxSize = asked === undefined ? undefined : Math.min(asked, AGENT_IMAGE_MAX_SIDE);
     const s = await backend.screenshot(device, { format, maxSize });
     if (isToolFailure(s)) return errorResult(s.code, s.message);
     const note =

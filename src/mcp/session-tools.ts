@@ -23,7 +23,7 @@ const ASSERT_FIELDS =
 /** How an agent's screenshot is scaled and encoded: take_screenshot's and, under MCP, mobile_take_screenshot's. */
 export const SCREENSHOT_OPTIONS = {
   format: { type: 'string', enum: ['jpeg', 'png'], description: 'jpeg (default, small) or png (lossless, larger).' },
-  max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280, or half the screen when that is at least 90 % of it: 540×1200 for 1080×2400); it may come out smaller to fit the size budget.' },
+  max_size: { type: 'integer', minimum: 160, maximum: 4096, description: 'Longest side of the image in pixels (default 1280, or half the screen when that is at least 90 % of it: 540×1200 for 1080×2400); at most 2000, which larger values mean (Claude refuses bigger images in conversations with many of them); it may come out smaller to fit the size budget.' },
 };
 
 export const SESSION_TOOLS: ToolSpec[] = [

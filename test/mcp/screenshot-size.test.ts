@@ -44,6 +44,16 @@ test('take_screenshot never exceeds max_size in either dimension, portrait or la
   assert.ok(raw.width <= 300 && raw.height <= 300, `${raw.width}×${raw.height}`);
 });
 
+test('no agent image side over 2000 px, whatever max_size asks (Claude refuses bigger ones in conversations with many images)', async ({ pair }) => {
+  for (const tool of ['take_screenshot', 'mobile_take_screenshot']) {
+    for (const format of ['jpeg', 'png'] as const) {
+      const got = await imageSize(await pair.call(tool, { device: ANDROID, max_size: 4096, format }));
+      assert.ok(Math.max(got.width, got.height) <= 2000, `${tool} ${format}: ${got.width}×${got.height}`);
+      assert.ok(Math.max(got.width, got.height) >= 1500, `${tool} ${format}: as large as allowed, budget permitting: ${got.width}×${got.height}`);
+    }
+  }
+});
+
 test('mobile_take_screenshot holds to its schema like take_screenshot, and the schema lists format and max_size', async ({ pair }) => {
   for (const [args, re] of [
     [{ device: ANDROID, bogus: 1 }, /unknown argument "bogus"; it takes "device", "format", "max_size"/],
