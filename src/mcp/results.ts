@@ -7,7 +7,7 @@ export const NEXT_STEP: Record<string, string> = {
   APP_NOT_INSTALLED: 'Call list_apps to see the installed package ids and use one of them; the app must be installed first.',
   ELEMENT_NOT_FOUND:
     'Call list_elements (or take_screenshot) to see what is on screen, then describe the element by its visible text or label, e.g. "the Sign in button". If it is further down a list use scroll_to; if it appears after loading use wait_for; if it is disabled, do what enables it first.',
-  TIMEOUT: 'The device or the wait ran out of time. Take a screenshot to see the current state, then retry, or pass a larger timeout_ms to wait_for.',
+  TIMEOUT: 'The device or the wait ran out of time. Take a screenshot to see the current state, then retry, or call wait_for again (timeout_ms up to 45000 each time) to wait longer.',
   INVALID_PARAMETER: 'Fix the parameter the message names and call the tool again; do not retry unchanged.',
   PERMISSION_DENIED: 'Another participant holds the device lock, or the path is outside the allowed folders. Wait for the lock to be released, or use a path under the working or temp directory.',
   UNSUPPORTED: 'This platform cannot do that unattended. Use another verb (e.g. press_back instead of press_button BACK on iOS), or ask the user to do it on the device.',

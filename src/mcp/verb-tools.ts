@@ -135,7 +135,7 @@ export const VERB_TOOLS: VerbTool[] = [
     inputSchema: schema({
       until: { type: 'string', enum: ['visible', 'gone', 'loading_complete'], description: 'Default visible.' },
       ...TARGET,
-      timeout_ms: { type: 'integer', minimum: 1000, maximum: 60000, description: 'How long to wait (default 10000).' },
+      timeout_ms: { type: 'integer', minimum: 1000, maximum: 45000, description: 'How long to wait (default 10000; at most 45000, as MCP clients such as Claude Desktop give up on a call after 60 s: call wait_for again to wait longer).' },
       indicator: { type: 'string', enum: ['spinner', 'progress_bar', 'shimmer', 'skeleton', 'any'], description: 'loading_complete only: which indicator to wait out (default any).' },
     }),
     toStep: (a) => {

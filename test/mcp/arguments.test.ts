@@ -43,9 +43,9 @@ mcp('unknown arguments are refused with the tool named once, a suggestion and th
 mcp('values the tool schema rules out are refused before anything runs: types, ranges, enums', async ({ pair }) => {
   await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: -5 }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got -5\)/],
-    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: 100_000 }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got 100000\)/],
-    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: '2 s' }, /"timeout_ms" must be a whole number from 1000 to 60000 \(got "2 s"\)/],
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: -5 }, /"timeout_ms" must be a whole number from 1000 to 45000 \(got -5\)/],
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: 100_000 }, /"timeout_ms" must be a whole number from 1000 to 45000 \(got 100000\)/],
+    ['wait_for', { target: 'the Purple Unicorn banner', timeout_ms: '2 s' }, /"timeout_ms" must be a whole number from 1000 to 45000 \(got "2 s"\)/],
     ['type_text', { target: 'the Email field', text: 5 }, /"text" must be a string \(got 5\)/],
     ['list_elements', { limit: 0 }, /"limit" must be a whole number from 1 to 2000 \(got 0\)/],
     ['recording_start', { name: 'x', app_state: 'fresh' }, /"app_state" must be one of fresh_install, .* \(got "fresh"\); did you mean "fresh_install"\?/],

@@ -77,7 +77,7 @@ test('--bridge mode: the agent acts through a running bridge, a second client se
 test('--bridge mode: an MCP cancellation stops the verb on the bridge (requests.cancel), not at its own timeout', () =>
   withAgentThroughBridge(async (pair, seen) => {
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'wait_for', arguments: { device: ANDROID, target: 'the Nothing of the kind banner', timeout_ms: 60000 } }, undefined, { signal: controller.signal });
+    const call = pair.client.callTool({ name: 'wait_for', arguments: { device: ANDROID, target: 'the Nothing of the kind banner', timeout_ms: 45000 } }, undefined, { signal: controller.signal });
     await new Promise((r) => setTimeout(r, 500));
     controller.abort('the user stopped it');
     await call.then(() => assert.unreachable('a cancelled call has no result'), () => undefined);

@@ -59,10 +59,10 @@ mcp('a number or a boolean sent as text is that value, on the raw tools as on th
 mcp('text that is not exactly a number is refused as before, and ranges judge the number', async ({ pair }) => {
   for (const text of ['12px', '', ' 3000', '1e400', 'NaN', '+3000']) {
     const r = await pair.call('wait_for', { device: ANDROID, target: 'Sign in', timeout_ms: text });
-    assert.is(textOf(r).split('\n')[0], `INVALID_PARAMETER: wait_for on virtual-android-1: "timeout_ms" must be a whole number from 1000 to 60000 (got ${JSON.stringify(text)})`);
+    assert.is(textOf(r).split('\n')[0], `INVALID_PARAMETER: wait_for on virtual-android-1: "timeout_ms" must be a whole number from 1000 to 45000 (got ${JSON.stringify(text)})`);
   }
   const short = await pair.call('wait_for', { device: ANDROID, target: 'Sign in', timeout_ms: '500' });
-  assert.match(textOf(short), /"timeout_ms" must be a whole number from 1000 to 60000 \(got 500\)/);
+  assert.match(textOf(short), /"timeout_ms" must be a whole number from 1000 to 45000 \(got 500\)/);
   const fraction = await pair.call('list_elements', { device: ANDROID, offset: '1.5' });
   assert.match(textOf(fraction), /"offset" must be a whole number of at least 0 \(got 1.5\)/);
   const yes = await pair.call('list_elements', { device: ANDROID, full: 'yes' });

@@ -70,7 +70,7 @@ test('a batch whose request is cancelled is answered with the others, not held f
     await pipe.until(() => pipe.lines.some(withId(1)));
     pipe.input.write(
       line([
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', timeout_ms: 60000 } } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', timeout_ms: 45000 } } },
         { jsonrpc: '2.0', id: 3, method: 'ping' },
       ]),
     );

@@ -235,7 +235,7 @@ test('notifications/cancelled stops the verb where it waits, sends no answer, an
     await raw.send({ id: 5, method: 'tools/call', params: { name: 'open_url', arguments: { device: ANDROID, url: 'mbdemo://screen/more' } } });
     assert.not.ok((await raw.answer(5)).result.isError);
     state.armed = true;
-    await raw.send({ id: 2, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', timeout_ms: 60000 } } });
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', timeout_ms: 45000 } } });
     await state.entered;
     await raw.send({ method: 'notifications/cancelled', params: { requestId: 2, reason: 'the user stopped it' } });
     // Messages are handled in order: once the ping is answered, the cancellation was too.
@@ -310,7 +310,7 @@ test('closing the connection (the client closed stdin) stops a verb in flight in
   const raw = await rawPair(backend);
   try {
     state.armed = true;
-    await raw.send({ id: 1, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', until: 'visible', timeout_ms: 60000 } } });
+    await raw.send({ id: 1, method: 'tools/call', params: { name: 'wait_for', arguments: { device: ANDROID, target: 'Nothing of the kind', until: 'visible', timeout_ms: 45000 } } });
     await state.entered;
     await raw.close();
     assert.ok(state.aborted, 'the verb kept running after the connection closed');
