@@ -78,8 +78,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (request.params?.cursor !== undefined) throw new InvalidParams(`invalid cursor ${JSON.stringify(request.params.cursor)}: tools/list answers every tool in one page and issues no cursors`);
     const tools: Tool[] = [...VERB_TOOLS, ...SESSION_TOOLS].map((t) => ({ name: t.name, description: t.description, inputSchema: listed(t.inputSchema), annotations: annotationsFor(t.name) }));
     if (options.engineTools) {
-      const engine = await backend.engineTools();
-      if (isToolFailure(engine)) throw new Error(`cannot list the engine tools: ${engine.message}`);
+      const found = await backend.engineTools();
+      // Clients list tools once: failing the whole list would hide this server's own tools for the session too.
+      if (isToolFailure(found)) process.stderr.write(`mobilebridge mcp: the raw mobile_* tools are left out of tools/list: ${found.message}\n`);
+      const engine = isToolFailure(found) ? [] : found;
       for (const t of engine) {
         // The draft's `$schema` is left out: some model providers refuse a tool schema carrying it.
         const { $schema: _draft, ...parameters } = t.parameters as Record<string, unknown>;

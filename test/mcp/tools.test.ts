@@ -219,4 +219,16 @@ mcp('INTERNAL failures of the backend come back as isError results too', async (
   }
 });
 
+mcp('--engine-tools with engine tools that cannot be listed (a bridge reconnecting): tools/list still lists the server\'s own tools', async ({ backend }) => {
+  const reconnecting: AgentBackend = Object.assign(Object.create(backend) as AgentBackend, { engineTools: async () => failure('INTERNAL', 'tools.list on the bridge failed: connection closed') });
+  const pair = await connectPair(reconnecting, { engineTools: true });
+  try {
+    const { tools } = await pair.client.listTools();
+    assert.ok(tools.some((t) => t.name === 'tap') && tools.some((t) => t.name === 'take_screenshot'), tools.map((t) => t.name).join());
+    assert.not.ok(tools.some((t) => t.name.startsWith('mobile_')));
+  } finally {
+    await pair.close();
+  }
+});
+
 mcp.run();
