@@ -227,6 +227,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         const request = Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_ASSERTION.has(k))) as AssertionRequest;
         if (typeof request.type !== 'string') throw new ArgumentError('"type" is required: one of the 27 assertion types, e.g. "element_exists"');
         const result = await backend.assert(device, request);
+        // A check that could not be made is the tool failing, which MCP says with isError; a failed check is an answer.
+        if (!isToolFailure(result) && result.status === 'error') return { ...json(result), isError: true };
         if (!isToolFailure(result)) return json(result);
         // The assertion's fields are checked where it is evaluated (here or on the bridge); a wrong
         // one is this call's argument error, so it is said as every tool's is: "assert on DEVICE: …".

@@ -34,7 +34,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   },
   {
     name: 'list_apps',
-    description: 'List the launchable apps on a device: [{package, name, version, labelUnknown?}] (labelUnknown: true when the device does not tell the label; name is then the package id). Use a package with launch_app. Errors: DEVICE_NOT_FOUND.',
+    description: 'List the launchable apps on a device: {apps: [{package, name, version, labelUnknown?}]} (labelUnknown: true when the device does not tell the label; name is then the package id). Use a package with launch_app. Errors: DEVICE_NOT_FOUND.',
     inputSchema: obj(device, ['device']),
   },
   {
@@ -76,7 +76,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'assert',
     description:
-      `Check something about the screen now, mechanically, with the same 27 checks a scenario uses (it looks again for up to 1 s while the screen settles). Returns {status: passed|failed|error, expected, actual, message}; a failed check is a normal result, not an error. While recording, a passed check is kept as a scenario assertion after the last step. ${ASSERT_FIELDS} ` +
+      `Check something about the screen now, mechanically, with the same 27 checks a scenario uses (it looks again for up to 1 s while the screen settles). Returns {status: passed|failed, expected, actual, message}; a failed check is a normal result, not an error; a check that could not be made (status error: an invalid pattern, an undeclared variable, a device that did not answer) comes back as the same object in an error result. While recording, a passed check is kept as a scenario assertion after the last step. ${ASSERT_FIELDS} ` +
       'Errors: INVALID_PARAMETER (a missing or wrong field, named), DEVICE_NOT_FOUND.',
     inputSchema: obj(
       {

@@ -156,7 +156,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'clear_app_data',
-    description: `Erase an app's data (like a fresh install). Android and virtual devices; iOS has no way to do it unattended, so there the status is needs_manual (ask the user to reinstall the app). ${OUTCOME} Errors: APP_NOT_INSTALLED.`,
+    description: `Erase an app's data (like a fresh install). Android and virtual devices; iOS has no way to do it unattended, so there it is a NEEDS_MANUAL error (ask the user to reinstall the app). ${OUTCOME} Errors: APP_NOT_INSTALLED.`,
     inputSchema: schema({ package: PACKAGE }, ['package']),
     toStep: (a) => ({ action: 'clear_app_data', value: str(a, 'package') }),
   },

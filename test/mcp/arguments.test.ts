@@ -208,4 +208,14 @@ mcp('a tap on an element under a dialog is ELEMENT_NOT_FOUND naming the dialog, 
   assert.not.ok(listed.some((e) => e.text === 'Save draft'));
 });
 
+mcp('assert: a failed check is an answer; a check that could not be made (status error) is an error result carrying the same object', async ({ pair }) => {
+  const failed = await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Purple Unicorn banner' });
+  assert.not.ok(failed.isError, textOf(failed));
+  assert.is(jsonOf(failed).status, 'failed');
+  const broken = await pair.call('assert', { device: ANDROID, type: 'pattern_match', element_description: 'the Email field', pattern: '(' });
+  assert.ok(broken.isError, textOf(broken));
+  assert.is(jsonOf(broken).status, 'error', textOf(broken));
+  assert.match(jsonOf(broken).message, /not a valid regular expression/);
+});
+
 mcp.run();
