@@ -84,6 +84,27 @@ faults('a connection dropped mid-call gives DEVICE_NOT_FOUND or TIMEOUT; reconne
   assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
 });
 
+faults('a device lost while a command that prints nothing runs (input text): not success, since exec: has no exit status and the stream just ends', async ({ rig }) => {
+  const engine = rig!.engineWith({}, 8000);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig!.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const email = ((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email')!;
+  await call('mobile_click_on_screen_at_coordinates', email.center);
+  // A text with a quote goes through `input text` (monkey's line splitting would lose it), which prints nothing.
+  rig!.phone.adbd.faults.cut = /input text/;
+  try {
+    const r = await call('mobile_type_keys', { text: 'say "hi"' });
+    assert.is(r.status, 'error', JSON.stringify(r));
+    assert.match(String(r.message), /disconnected during typing .*may or may not have run/);
+  } finally {
+    rig!.phone.adbd.faults.cut = undefined;
+  }
+  await rig!.server.disconnect(rig!.phone.serial);
+  await rig!.server.connect(rig!.phone.serial);
+  assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
+});
+
 faults('unauthorized devices are listed with advice; calls are PERMISSION_DENIED', async ({ rig, extra }) => {
   const locked = await EmulatedPhone.start({ unauthorized: true });
   extra.push(locked);

@@ -73,6 +73,11 @@ export interface AdbdFaults {
   /** Opening a matching service kills the whole TCP connection, like a cable pulled mid-call. */
   drop?: RegExp;
   /**
+   * Matching services are accepted, and then the whole TCP connection dies before they answer (a cable
+   * pulled while the command runs): the adb server flushes and closes the host's stream normally.
+   */
+  cut?: RegExp;
+  /**
    * The largest packet payload this adbd takes, sent in its CNXN: 4096 (MAX_PAYLOAD_V1) before
    * Android 7. The adb server then aborts when asked to open a longer service on it
    * (sockets.cpp connect_to_remote: "destination oversized"), dropping every device.
@@ -209,6 +214,7 @@ class AdbdLink {
     stream.on('close', () => this.streams.delete(localId));
     this.send(A_OKAY, localId, remoteId, Buffer.alloc(0));
     if (faults.stall?.test(service)) return;
+    if (faults.cut?.test(service)) return void setTimeout(() => this.destroy(), 20);
     const started = performance.now();
     Promise.resolve()
       .then(() => runner(stream))

@@ -355,7 +355,20 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   private async text(command: string, ctx: CallContext, what: string): Promise<string> {
-    return (await this.exec(command, ctx, what)).toString('utf8');
+    const out = (await this.exec(command, ctx, what)).toString('utf8');
+    // `exec:` carries no exit status, and a device that drops mid-command ends the stream as its end would
+    // (adb's handle_offline flushes and closes it): for a command that prints nothing on success (input,
+    // settings, am) the device must still be there for the silence to mean done.
+    if (out === '') await this.stillThere(ctx, what);
+    return out;
+  }
+
+  private async stillThere(ctx: CallContext, what: string): Promise<void> {
+    const asked = Promise.resolve(this.device.getState()).catch(() => 'gone');
+    const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (state === 'device') return;
+    throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what} (adb reports it ${state}); the command may or may not have run: reconnect it, list devices again, and check before repeating it`);
   }
 
   /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
@@ -391,6 +404,9 @@ export class AndroidDevice implements DeviceHandle {
     }
   }
 }
+
+/** How long the adb server may take to say whether a device is still there before its silence is trusted. */
+const STATE_CHECK_MS = 2000;
 
 function fail(message: string): never {
   throw new Error(message);
