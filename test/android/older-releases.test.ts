@@ -116,6 +116,26 @@ older('Android 6: launching resolves the launcher activity from the package\'s o
   }
 });
 
+older('Android 6: exec: has no terminal, so `uiautomator dump /dev/tty` prints only where it dumped; the tree is dumped to a file and read from it, from then on', async ({ rig }) => {
+  rig!.phone.shell.quirks.release = { version: '6.0.1', sdk: 23 };
+  try {
+    const engine = rig!.engineWith({});
+    await engine.call('mobile_launch_app', { device: rig!.phone.serial, packageName: DEMO_PACKAGE });
+    rig!.phone.stats.reset();
+    const list = async () => (await engine.call('mobile_list_elements_on_screen', { device: rig!.phone.serial })) as { elements?: { text: string }[]; message?: string };
+    const first = await list();
+    assert.ok(first.elements?.length, JSON.stringify(first).slice(0, 300));
+    const dumps = () => rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump'));
+    assert.equal(dumps(), ['exec:uiautomator dump /dev/tty', 'exec:uiautomator dump /data/local/tmp/mobilebridge-window.xml; cat /data/local/tmp/mobilebridge-window.xml; rm -f /data/local/tmp/mobilebridge-window.xml']);
+    assert.not.ok(rig!.phone.files.read('/data/local/tmp/mobilebridge-window.xml'), 'no dump left on the phone');
+    rig!.phone.stats.reset();
+    assert.ok((await list()).elements?.length);
+    assert.equal(dumps().length, 1, 'straight to the file the next time');
+  } finally {
+    rig!.phone.shell.quirks.release = undefined;
+  }
+});
+
 older('a device without cmd although its release says 7+ is listed from the dump from then on', async ({ rig }) => {
   // The driver read Android 14 from getprop; the phone answers like Android 6 (a vendor build).
   const engine = rig!.engineWith({});

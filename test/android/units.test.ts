@@ -17,13 +17,16 @@ import { parseScreenState } from '../../src/engine/drivers/android/screen-state.
 import { parseCommandLine } from '../harness/adbd/shell-words.js';
 import { commandLineSplit } from '../harness/adbd/monkey-service.js';
 
-test('adb address: flag beats env, ADB_SERVER_SOCKET forms, port variable, default, conflicts', () => {
+test('adb address: flag beats env, ADB_SERVER_SOCKET forms and precedence, address and port variables, default', () => {
   assert.equal(resolveAdbAddress('10.0.0.2:5099', { ANDROID_ADB_SERVER_PORT: '6000' }), { host: '10.0.0.2', port: 5099, source: '--adb 10.0.0.2:5099' });
   assert.is(resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:7001' }).port, 7001);
   assert.is(resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:box:7002' }).host, 'box');
   assert.is(resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_PORT: '6000' }).port, 6000);
   assert.equal(resolveAdbAddress(undefined, {}), { host: '127.0.0.1', port: 5037, source: 'the default 127.0.0.1:5037' });
-  assert.throws(() => resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:1', ANDROID_ADB_SERVER_PORT: '2' }), /both ADB_SERVER_SOCKET and ANDROID_ADB_SERVER_PORT/);
+  // adb's commandline.cpp: ADB_SERVER_SOCKET wins over ANDROID_ADB_SERVER_ADDRESS/PORT; those two go together.
+  assert.equal(resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'tcp:1', ANDROID_ADB_SERVER_PORT: '2' }), { host: 'localhost', port: 1, source: 'ADB_SERVER_SOCKET=tcp:1' });
+  assert.equal(resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_ADDRESS: 'labhost', ANDROID_ADB_SERVER_PORT: '6000' }), { host: 'labhost', port: 6000, source: 'ANDROID_ADB_SERVER_ADDRESS=labhost ANDROID_ADB_SERVER_PORT=6000' });
+  assert.equal(resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_ADDRESS: 'labhost' }), { host: 'labhost', port: 5037, source: 'ANDROID_ADB_SERVER_ADDRESS=labhost' });
   assert.throws(() => resolveAdbAddress(undefined, { ANDROID_ADB_SERVER_PORT: '99999' }), /between 1 and 65535, got "99999"/);
   assert.throws(() => resolveAdbAddress(undefined, { ADB_SERVER_SOCKET: 'localfilesystem:/x' }), /only tcp:port or tcp:host:port/);
 });
@@ -33,6 +36,7 @@ test('CLI flags: --no-android, --adb host:port, local default may start a server
   assert.equal(androidSetupFromFlags({ adb: 'phonebox:5037' }, {}), { host: 'phonebox', port: 5037, startServer: false });
   assert.equal(androidSetupFromFlags({}, {}), { host: '127.0.0.1', port: 5037, startServer: true, origin: 'the default 127.0.0.1:5037' });
   assert.equal(androidSetupFromFlags({}, { ADB_SERVER_SOCKET: 'tcp:far:5037' }), { host: 'far', port: 5037, startServer: false, origin: 'ADB_SERVER_SOCKET=tcp:far:5037' });
+  assert.is((androidSetupFromFlags({}, { ANDROID_ADB_SERVER_ADDRESS: 'far' }) as { startServer: boolean }).startServer, false, 'a remote server named by ANDROID_ADB_SERVER_ADDRESS is not started here');
   assert.throws(() => androidSetupFromFlags({ adb: true }, {}), (e: unknown) => e instanceof AdbAddressError && /--adb needs a value/.test((e as Error).message));
 });
 

@@ -4,6 +4,7 @@ import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
 import { ByteQueue } from './byte-queue.js';
 import { DeviceFiles } from './files.js';
 import { runMonkey } from './monkey-service.js';
+import { releaseSdk } from './phone-quirks.js';
 import { PhoneShell } from './phone-shell.js';
 import { EmulatedScrcpy } from './scrcpy/emulated-scrcpy.js';
 import { runSync } from './sync.js';
@@ -92,7 +93,7 @@ export class EmulatedPhone {
         // Taken from the start: the host may write stdin (a streamed APK) before the command reads it.
         const stdin = new ByteQueue(stream);
         if (stopsServer) await this.uia2.forceStop();
-        const result = await this.shell.run(shell[1], stdin);
+        const result = await this.shell.run(shell[1], stdin, service.startsWith('shell:') || releaseSdk(this.shell.quirks) >= 24);
         await stream.write(result.out);
         if (result.open && !stream.closed) await once(stream, 'close');
       };

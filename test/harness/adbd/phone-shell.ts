@@ -44,19 +44,23 @@ export class PhoneShell {
     return this.apps.sessions;
   }
 
-  /** `stdin`: what the host writes on the command's stream (an APK streamed into `pm install-write … -`). */
-  async run(line: string, stdin?: Stdin): Promise<CommandResult> {
+  /**
+   * `stdin`: what the host writes on the command's stream (an APK streamed into `pm install-write … -`).
+   * `terminal`: whether the command has a controlling terminal (adbd before Android 7 ran `exec:` on a
+   * plain socketpair after setsid(), services.cpp create_subproc_raw; `shell:`, and from 7 both, on a PTY).
+   */
+  async run(line: string, stdin?: Stdin, terminal = true): Promise<CommandResult> {
     let commands;
     try {
       commands = parseCommandLine(line);
     } catch (err) {
       return { out: `/system/bin/sh: ${(err as Error).message}\n`, code: 2 };
     }
-    return this.runCommands(commands, stdin);
+    return this.runCommands(commands, stdin, terminal);
   }
 
   /** Simple commands joined by `;`, `&&`, `||`: what reaches the stream (stdout and stderr are one through `shell:`), and the last exit code. */
-  async runCommands(commands: SimpleCommand[], stdin?: Stdin): Promise<CommandResult> {
+  async runCommands(commands: SimpleCommand[], stdin?: Stdin, terminal = true): Promise<CommandResult> {
     const outputs: (Buffer | string)[] = [];
     let code = 0;
     let open = false;
@@ -64,7 +68,7 @@ export class PhoneShell {
       if ((c.after === '&&' && code !== 0) || (c.after === '||' && code === 0)) continue;
       const words = c.words.filter((w) => !/^\d?>/.test(w));
       while (words.length && /^[A-Z_]+=/.test(words[0])) words.shift();
-      const r = await this.command(words, stdin);
+      const r = await this.command(words, stdin, terminal);
       code = r.code;
       const reaching = reachingStream(c.words);
       if (r.err && reaching.err && !r.errLast) outputs.push(r.err);
@@ -79,7 +83,7 @@ export class PhoneShell {
     return { out: Buffer.concat(outputs.map((o) => (typeof o === 'string' ? Buffer.from(o) : o))), code, open };
   }
 
-  private async command(w: string[], stdin?: Stdin): Promise<CommandResult> {
+  private async command(w: string[], stdin?: Stdin, terminal = true): Promise<CommandResult> {
     const [cmd, ...args] = w;
     switch (cmd) {
       case 'echo': return ok(`${args.join(' ')}\n`);
@@ -104,9 +108,10 @@ export class PhoneShell {
         return this.cmd(args, stdin);
       case 'svc': return args[0] === 'wifi' ? this.wifi(args[1] === 'enable') : unknown(w);
       case 'dumpsys': return this.dumpsys(args);
-      case 'uiautomator': return this.uiautomator(args);
+      case 'uiautomator': return this.uiautomator(args, terminal);
       case 'screencap': return this.screencap(args);
       case 'rm': this.files.remove(args.filter((a) => !a.startsWith('-'))[0] ?? ''); return ok();
+      case 'cat': return this.cat(args[0] ?? '');
       case 'find': return findCommand(this.files, args, releaseSdk(this.quirks));
       default: return unknown(w);
     }
@@ -289,7 +294,13 @@ export class PhoneShell {
     return frameworkDumpXml(this.logicalTree(), this.rotation(), screen);
   }
 
-  private async uiautomator([verb, file]: string[]): Promise<CommandResult> {
+  /** toybox cat of one file: its bytes, or its error on stderr with exit 1. */
+  private cat(path: string): CommandResult {
+    const data = this.files.read(path);
+    return data ? { out: data.toString('utf8'), code: 0 } : { out: '', err: `cat: ${path}: No such file or directory\n`, code: 1 };
+  }
+
+  private async uiautomator([verb, file]: string[], terminal = true): Promise<CommandResult> {
     if (this.quirks.dumpDelayMs) await new Promise((r) => setTimeout(r, this.quirks.dumpDelayMs));
     if (verb !== 'dump') return unknown(['uiautomator', verb]);
     // DumpCommand prints its errors with System.err and no XML; `shell:` and `exec:` carry stderr on the stream.
@@ -312,7 +323,9 @@ export class PhoneShell {
     }
     // The dumper writes the document without a final newline, then DumpCommand prints where it went.
     const xml = this.frameworkDump();
-    if (file === '/dev/tty') return ok(`${xml}UI hierchary dumped to: /dev/tty\n`);
+    // Without a controlling terminal, opening /dev/tty fails (ENXIO): AccessibilityNodeInfoDumper logs
+    // "failed to dump window to file" (logcat, not here) and DumpCommand still says where it dumped.
+    if (file === '/dev/tty') return ok(terminal ? `${xml}UI hierchary dumped to: /dev/tty\n` : 'UI hierchary dumped to: /dev/tty\n');
     this.files.write(file ?? '/sdcard/window_dump.xml', Buffer.from(xml));
     return ok(`UI hierchary dumped to: ${file ?? '/sdcard/window_dump.xml'}\n`);
   }

@@ -1,8 +1,8 @@
 /**
- * Where the adb server listens, resolved the way adb 29's own client resolves it: an explicit
- * `--adb host:port` (like adb's -H/-P) wins; else ADB_SERVER_SOCKET (`tcp:port` or `tcp:host:port`);
- * else ANDROID_ADB_SERVER_PORT on localhost; else 127.0.0.1:5037. adb refuses both variables at once,
- * and so do we.
+ * Where the adb server listens, resolved the way adb's own client resolves it (client/commandline.cpp:
+ * "prefer ADB_SERVER_SOCKET over ANDROID_ADB_SERVER_ADDRESS/PORT"): an explicit `--adb host:port` (like
+ * adb's -H/-P) wins; else ADB_SERVER_SOCKET (`tcp:port` or `tcp:host:port`); else
+ * ANDROID_ADB_SERVER_ADDRESS (default localhost) with ANDROID_ADB_SERVER_PORT (default 5037).
  */
 export interface AdbAddress {
   host: string;
@@ -36,16 +36,16 @@ export function parseHostPort(value: string, what: string, defaultHost = '127.0.
 export function resolveAdbAddress(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): AdbAddress {
   if (explicit !== undefined) return { ...parseHostPort(explicit, '--adb'), source: `--adb ${explicit}` };
   const socket = env.ADB_SERVER_SOCKET;
-  const portVar = env.ANDROID_ADB_SERVER_PORT;
-  if (socket && portVar) {
-    throw new AdbAddressError('both ADB_SERVER_SOCKET and ANDROID_ADB_SERVER_PORT are set, which adb itself rejects; unset one of them');
-  }
   if (socket) {
     if (!socket.startsWith('tcp:')) {
       throw new AdbAddressError(`ADB_SERVER_SOCKET=${socket} is not supported: only tcp:port or tcp:host:port servers can be used; use --adb host:port`);
     }
     return { ...parseHostPort(socket.slice(4), 'ADB_SERVER_SOCKET', 'localhost'), source: `ADB_SERVER_SOCKET=${socket}` };
   }
-  if (portVar) return { host: '127.0.0.1', port: parsePort(portVar, 'ANDROID_ADB_SERVER_PORT'), source: `ANDROID_ADB_SERVER_PORT=${portVar}` };
-  return { host: '127.0.0.1', port: DEFAULT_ADB_PORT, source: 'the default 127.0.0.1:5037' };
+  const hostVar = env.ANDROID_ADB_SERVER_ADDRESS?.trim();
+  const portVar = env.ANDROID_ADB_SERVER_PORT;
+  if (!hostVar && !portVar) return { host: '127.0.0.1', port: DEFAULT_ADB_PORT, source: 'the default 127.0.0.1:5037' };
+  const port = portVar ? parsePort(portVar, 'ANDROID_ADB_SERVER_PORT') : DEFAULT_ADB_PORT;
+  const source = [hostVar && `ANDROID_ADB_SERVER_ADDRESS=${hostVar}`, portVar && `ANDROID_ADB_SERVER_PORT=${portVar}`].filter(Boolean).join(' ');
+  return { host: hostVar || '127.0.0.1', port, source };
 }

@@ -54,6 +54,8 @@ export class AndroidDevice implements DeviceHandle {
   /** scrcpy-server: live video, and input over its control socket while it runs. */
   private readonly scrcpy: ScrcpyManager;
   private readonly screenGuard: ScreenGuard;
+  /** `uiautomator dump /dev/tty` works (not on an adbd whose `exec:` has no terminal; see dumpTree). */
+  private ttyDumps = true;
   /** The UiAutomator2 server, when enabled: a warm element tree instead of a `uiautomator dump` per listing. */
   readonly uiServer: Uia2Server | undefined;
   /** Unrotated size from `wm size`; rotation comes with each dump, so listing elements needs no extra call (screen-size.ts). */
@@ -110,7 +112,7 @@ export class AndroidDevice implements DeviceHandle {
       serial: info.id,
       served: async (signal) => this.uiServer?.source(signal),
       serverReady: async () => (await this.uiServer?.ready()) ?? false,
-      dump: (ctx) => this.text('uiautomator dump /dev/tty', ctx, 'listing elements'),
+      dump: (ctx) => this.dumpTree(ctx),
       usable: (ctx) => this.usableScreen(ctx, 'listing elements'),
       doubt: () => this.screenGuard.doubt(),
       parse: (ctx, what, work) => this.parse(ctx, what, work),
@@ -363,6 +365,20 @@ export class AndroidDevice implements DeviceHandle {
     return out;
   }
 
+  /**
+   * `uiautomator dump /dev/tty` prints the tree with no file left behind. Before Android 7 adbd runs
+   * `exec:` without a terminal (services.cpp create_subproc_raw), so /dev/tty cannot be opened: the
+   * dumper logs that and DumpCommand still says "dumped to: /dev/tty". Such a phone dumps to a file.
+   */
+  private async dumpTree(ctx: CallContext): Promise<string> {
+    if (this.ttyDumps) {
+      const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
+      if (out.includes('<hierarchy') || !/dumped to: \/dev\/tty/.test(out)) return out;
+      this.ttyDumps = false;
+    }
+    return this.text(`uiautomator dump ${DUMP_FILE}; cat ${DUMP_FILE}; rm -f ${DUMP_FILE}`, ctx, 'listing elements');
+  }
+
   private async stillThere(ctx: CallContext, what: string): Promise<void> {
     const asked = Promise.resolve(this.device.getState()).catch(() => 'gone');
     const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
@@ -405,6 +421,8 @@ export class AndroidDevice implements DeviceHandle {
   }
 }
 
+/** Where a phone whose `exec:` has no terminal dumps its UI tree (the shell user can write there). */
+const DUMP_FILE = '/data/local/tmp/mobilebridge-window.xml';
 /** How long the adb server may take to say whether a device is still there before its silence is trusted. */
 const STATE_CHECK_MS = 2000;
 
