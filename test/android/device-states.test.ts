@@ -26,6 +26,14 @@ test('a USB device adb may not open ("no permissions (…); see [URL]", the whol
   assert.match(err.message, /udev rule/);
 });
 
+test('two devices answering to one serial (adb: "more than one device with serial X", "more than one device" before Android 14): said so, not "disconnected"', () => {
+  for (const said of ['more than one device with serial 0123456789ABCDEF', 'more than one device']) {
+    const err = mapAdbError(new Error(said), '0123456789ABCDEF', ADDRESS, 'listing elements');
+    assert.is(err.code, 'UNSUPPORTED', said);
+    assert.match(err.message, /two devices .* answer to the serial 0123456789ABCDEF, so adb cannot tell which one listing elements is for; unplug one/);
+  }
+});
+
 test('authorizing and connecting are waits for the device, not boot modes; a boot mode names itself', () => {
   assert.is(unusableInfo({ id: 'R58M', type: 'authorizing' }).state, 'unauthorized');
   assert.not.match(unusableInfo({ id: 'R58M', type: 'authorizing' }).message ?? '', /boots Android/);

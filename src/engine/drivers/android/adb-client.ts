@@ -99,6 +99,11 @@ export function mapAdbError(err: unknown, serial: string, address: AdbAddress, w
   // diagnose_usb.cpp UsbNoPermissionsLongHelpText, for a USB device adb may not open.
   if (/insufficient permissions for device/i.test(message)) return new ToolError('PERMISSION_DENIED', `device ${serial}: ${NO_USB_PERMISSION}`);
   if (/offline/i.test(message)) return offlineError(serial);
+  // transport.cpp acquire_one_transport: two transports answer to the serial ("more than one device with serial X"
+  // from Android 14's adb, "more than one device" before), e.g. two phones shipped with the same 0123456789ABCDEF.
+  if (/more than one device/i.test(message)) {
+    return new ToolError('UNSUPPORTED', `two devices connected to the adb server at ${address.host}:${address.port} answer to the serial ${serial}, so adb cannot tell which one ${what} is for; unplug one, or connect one over Wi-Fi (adb tcpip 5555, then adb connect <its ip>) so that it gets a serial of its own`);
+  }
   if (/not found|no devices/i.test(message)) {
     return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected to the adb server at ${address.host}:${address.port}; check the cable or "adb connect", then list devices again`);
   }
