@@ -57,7 +57,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
     name: 'pinch',
     description:
       'Two-finger pinch on the element described by "target" (a map, a photo, a document): scale > 1 spreads the fingers (zoom in; 2 doubles their distance), < 1 brings them together (zoom out). ' +
-      'Look again afterwards (take_screenshot or list_elements) to see what the app did. Errors: ELEMENT_NOT_FOUND (candidates listed), UNSUPPORTED when the device cannot do two-finger gestures.',
+      'Look again afterwards (take_screenshot or list_elements) to see what the app did. A running recording does not keep it (scenarios have no pinch step; recording_stop lists it as skipped). Errors: ELEMENT_NOT_FOUND (candidates listed), UNSUPPORTED when the device cannot do two-finger gestures.',
     inputSchema: obj(
       {
         ...device,

@@ -31,6 +31,15 @@ test.after.each(({ rig }) => {
 /** An engine of its own per test, so no session of another test is reused. */
 const engineFor = (rig: AndroidRig, scrcpy: object = {}): Engine => rig.engineWith({ scrcpy: { graceMs: 200, bindTimeoutMs: 1_500, ...scrcpy } });
 
+/** An engine on the rig's phone with the demo app on its sign-in screen; `call` runs a tool on that phone. */
+async function onSignIn(rig: AndroidRig, scrcpy: object = {}): Promise<{ engine: Engine; call: (tool: string, params: object) => Promise<Record<string, unknown>> }> {
+  const engine = engineFor(rig, scrcpy);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  return { engine, call };
+}
+
 async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
   const handle = await handleOf(rig, engine);
   try {
@@ -184,10 +193,7 @@ test('a server that dies after streaming a while is restarted for its viewer: a 
 
 test('injection refused: the server logs it and keeps streaming; the refused tap is not reported as done but goes through monkey/input, and so does all later input', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig, { restartAfterMs: 60_000 });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
   const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
   try {
     const it = video.packets()[Symbol.asyncIterator]();
@@ -212,10 +218,7 @@ test('injection refused: the server logs it and keeps streaming; the refused tap
 
 test('injection refused, first logged when the server woke the screen at start: that line counts, so the next tap within the 3 s the refusal is not logged again goes another way instead of "success"', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig, { restartAfterMs: 60_000 });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
   const email = (((await call('mobile_list_elements_on_screen', {})).elements as { id: string; center: object }[]).find((e) => e.id === 'email'))!;
   // Controller.control presses POWER before reading any message when the screen is off; the refusal is logged then.
   rig.phone.scrcpy.faults = { refuseInjection: true };
@@ -236,10 +239,7 @@ test('injection refused, first logged when the server woke the screen at start: 
 
 test('a server that never logs the input probe: found out when the channel opens, so the first tap goes through monkey/input at once, not "maybe done" after it was sent', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig, { restartAfterMs: 60_000 });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
   rig.phone.scrcpy.faults = { silentSkips: true };
   const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
   try {
@@ -312,10 +312,7 @@ test('touches before the capture starts (video header read, no configuration yet
 
 test('an encoder that refuses the requested size: the stream comes smaller than the video header said, and taps follow the stream', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig);
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { engine, call } = await onSignIn(rig);
   const field = ((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.type === 'edittext')!;
   // SurfaceEncoder writes the header (544x1200) before MediaCodec.configure refuses it, then retries at -m1024.
   rig.phone.scrcpy.faults = { encoderMaxSize: 1100 };
@@ -348,10 +345,7 @@ test('clipboard refused: Unicode typing is an error, not a success', async ({ ri
 
 test('an injection that fails early in a text whose end is pasted: the paste\'s confirmation still counts it, so typing is an error, not success', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig, { restartAfterMs: 60_000 });
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
   const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
   try {
     await take(video, 2);
@@ -369,10 +363,7 @@ test('an injection that fails early in a text whose end is pasted: the paste\'s 
 
 test('Android 6: scrcpy sets the clipboard but presses PASTE only from Android 7, so Unicode typing says it cannot, instead of reporting it typed', async ({ rig }) => {
   if (!rig) return;
-  const engine = engineFor(rig);
-  const call = (tool: string, params: object) => engine.call(tool, { device: rig.phone.serial, ...params }) as Promise<Record<string, unknown>>;
-  await call('mobile_launch_app', { packageName: DEMO_PACKAGE });
-  await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
+  const { call } = await onSignIn(rig);
   const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
   await call('mobile_click_on_screen_at_coordinates', email.center);
   rig.phone.scrcpy.android = { api: 23, release: '6.0.1' };

@@ -129,6 +129,21 @@ test('no tunnel on iOS 17+: launching and stopping apps name `sudo ios tunnel st
   }
 });
 
+test('the emulated WDA refuses a pointer source without pointerType, as FBW3CActionsSynthesizer does (a mouse): the driver always says touch', async () => {
+  const rig = await makeRig();
+  const client = new WdaClient(rig.wda.url, { deviceLabel: 'simulator iPhone 15', startHint: 'start WebDriverAgent' });
+  try {
+    const pointer = (parameters?: object) => ({ type: 'pointer', id: 'finger1', ...(parameters ? { parameters } : {}), actions: [{ type: 'pointerMove', duration: 0, x: 10, y: 10 }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] });
+    const bare = await client.sessionCall('POST', '/actions', { actions: [pointer()] }).then(() => 'ok', (e: Error) => e.message);
+    assert.match(bare, /Only pointer type 'touch' is supported\. 'mouse' is given instead/);
+    assert.is(await client.sessionCall('POST', '/actions', { actions: [pointer({ pointerType: 'touch' })] }).then(() => 'ok', (e: Error) => e.message), 'ok');
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).status, 'success');
+  } finally {
+    client.close();
+    await rig.close();
+  }
+});
+
 test('neither xcrun nor ios on PATH (Linux): the driver lists nothing, quietly', async () => {
   const rig = await makeRig({ bins: [] });
   const errors: unknown[] = [];

@@ -26,8 +26,10 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 export async function performActions(device: VirtualDevice, scale: number, actions: unknown): Promise<null> {
   if (Array.isArray(actions) && actions.length === 2) return twoFingers(device, scale, actions as PointerSource[]);
   const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
-  if (source?.type === 'pointer' && source.parameters?.pointerType !== undefined && source.parameters.pointerType !== 'touch') {
-    throw wdaNsError('unknown error', 500, `Only pointer type 'touch' is supported. '${source.parameters.pointerType}' is given instead for action with id '${(source as { id?: string }).id ?? ''}'`);
+  // FBW3CActionsSynthesizer.m: a pointer source without parameters.pointerType is a mouse, which WDA refuses too.
+  const pointerType = source?.parameters?.pointerType ?? 'mouse';
+  if (source?.type === 'pointer' && pointerType !== 'touch') {
+    throw wdaNsError('unknown error', 500, `Only pointer type 'touch' is supported. '${pointerType}' is given instead for action with id '${(source as { id?: string }).id ?? ''}'`);
   }
   if (source?.type !== 'pointer' || !Array.isArray(source.actions)) throw wdaNsError('unknown error', 500, 'the emulated WebDriverAgent plays one pointer source or two touch ones');
   const s = scale;
