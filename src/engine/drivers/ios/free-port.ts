@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A loopback port nothing listens on right now (for a go-ios forward or a WebDriverAgent of our own). */
+/** A loopback port nothing listens on right now (for a WebDriverAgent of our own and its MJPEG server). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

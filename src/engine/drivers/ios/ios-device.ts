@@ -61,7 +61,7 @@ export class IosDevice implements DeviceHandle {
     readonly info: DeviceInfo,
     private readonly apps: AppControl,
     private readonly wda: WdaEndpoint,
-    /** Where WebDriverAgent's MJPEG server answers (a forward for a USB iPhone); absent: no video. */
+    /** Where WebDriverAgent's MJPEG server answers (a usbmuxd relay for a USB iPhone); absent: no video. */
     private readonly mjpeg?: (signal?: AbortSignal) => Promise<MjpegTarget>,
   ) {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
@@ -316,7 +316,7 @@ export class IosDevice implements DeviceHandle {
       if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path) : err;
       const repeatable = !err.sent || isRepeatable(method, path);
       if (await this.wda.recover(ctx.signal)) {
-        // The link was re-established (a replugged iPhone gets a new forward); repeat only what is safe to repeat.
+        // The link was re-established (a replugged iPhone gets a new relay); repeat only what is safe to repeat.
         if (repeatable) return this.rethrowing(send, method, path);
         throw new ToolError('INTERNAL', `the connection to ${this.info.id} broke during ${method} ${path} and has been re-established; it may or may not have been carried out, so it was not sent again: check the screen, then repeat it`);
       }

@@ -89,7 +89,7 @@ export interface MjpegTarget {
   port: number;
   /** Who is streaming, for messages. */
   label: string;
-  /** Runs when the stream closes (a go-ios forward to stop). */
+  /** Runs when the stream closes (a usbmuxd relay to close). */
   release?(): void;
 }
 

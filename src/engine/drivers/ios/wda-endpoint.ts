@@ -1,7 +1,7 @@
 import { WdaClient } from './wda-client.js';
 
 /**
- * Where a device's WebDriverAgent answers, plus whatever must happen first (a go-ios port forward,
+ * Where a device's WebDriverAgent answers, plus whatever must happen first (a usbmuxd relay to a phone,
  * starting the runner). `ready` runs once; after a failure the next call tries again.
  */
 export class WdaEndpoint {
@@ -11,7 +11,7 @@ export class WdaEndpoint {
     private current: WdaClient,
     private readonly prepare: (signal?: AbortSignal) => Promise<void> = async () => {},
     private readonly cleanup: () => void = () => {},
-    /** Whether `prepare` can re-establish a link that broke after it worked (a port forward to a phone). */
+    /** Whether `prepare` can re-establish a link that broke after it worked (a usbmuxd relay to a phone). */
     private readonly relinkable = false,
   ) {}
 
@@ -19,7 +19,7 @@ export class WdaEndpoint {
     return this.current;
   }
 
-  /** Points the endpoint at a new URL (a port forward chosen during `prepare`). */
+  /** Points the endpoint at a new URL (a relay's port chosen during `prepare`). */
   use(client: WdaClient): void {
     if (client !== this.current) this.current.close();
     this.current = client;
