@@ -29,6 +29,8 @@ export class DeviceRelay {
     });
     const relay = new DeviceRelay(server, (server.address() as { port: number }).port);
     server.on('connection', (client) => relay.carry(client, address, deviceId, devicePort));
+    // An accept that fails (out of file descriptors) must not take the process down: the connection is just not made.
+    server.on('error', (err) => (relay.failure = new UsbmuxError('protocol', `the relay on 127.0.0.1:${relay.port} failed: ${err.message}`)));
     return relay;
   }
 
