@@ -36,8 +36,7 @@ export class BridgeClient {
   private stateValue: ConnectionState = 'connecting';
   private nextId = 1;
   private readonly pending: PendingRequests;
-  /** Requests made while (re)connecting, sent once the session is ready. */
-  /** Messages written while no socket was ready, with the request ids they carry (none: a notification). */
+  /** Messages written while (re)connecting, sent once the session is ready, with the request ids they carry (none: a notification). */
   private queue: { text: string; ids: number[] }[] = [];
   private ready = false;
   private closedByUser = false;
@@ -140,8 +139,7 @@ export class BridgeClient {
     const refused = this.oversize(text, method);
     if (refused) return Promise.reject(refused);
     const promise = this.pending.expect(id, method);
-    if (this.ready) this.socket?.send(text);
-    else this.queue.push({ text, ids: [id] });
+    this.sendOrQueue(text, [id]);
     if (signal) {
       const cancel = () => void (this.pending.has(id) && this.requestRaw('requests.cancel', { id }).catch(() => undefined));
       if (signal.aborted) cancel();
@@ -171,8 +169,7 @@ export class BridgeClient {
       if (err instanceof RpcError) return err;
       throw err;
     }));
-    if (this.ready) this.socket?.send(text);
-    else this.queue.push({ text, ids: requests.map((r) => r.id) });
+    this.sendOrQueue(text, requests.map((r) => r.id));
     return Promise.all(promises);
   }
 
@@ -181,8 +178,12 @@ export class BridgeClient {
     const text = JSON.stringify({ jsonrpc: '2.0', method, params: params ?? {} });
     const refused = this.oversize(text, method);
     if (refused) return this.listeners.error(refused);
+    this.sendOrQueue(text, []);
+  }
+
+  private sendOrQueue(text: string, ids: number[]): void {
     if (this.ready) this.socket?.send(text);
-    else this.queue.push({ text, ids: [] });
+    else this.queue.push({ text, ids });
   }
 
   /** Runs an engine tool; the tool's result (a failure is `{status: "error", …}`, not an exception). */
