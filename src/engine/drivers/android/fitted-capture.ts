@@ -35,14 +35,14 @@ export class FittedCapture {
   }
 
   async capture(fit: FitSize, ctx: CallContext): Promise<FittedScreen> {
-    const way = this.choice.next();
+    const turn = this.choice.next();
     const started = performance.now();
-    const raw = way === 'raw' ? await this.shrunkRaw(fit, ctx) : undefined;
+    const raw = turn.way === 'raw' ? await this.shrunkRaw(fit, ctx) : undefined;
     const screen: FittedScreen = raw ?? { png: await this.io.devicePng(ctx) };
     // Raw arrives shrunk; the PNG still has to be decoded by its consumer, so a fair comparison
-    // counts that decode too (25–35 ms for 1080×2400 here): paid twice, only while measuring.
-    if (screen.png && this.choice.decided === undefined) await this.io.decode(screen.png).catch(() => undefined);
-    this.choice.record(way, performance.now() - started);
+    // counts that decode too (25–35 ms for 1080×2400 here): paid twice, only on timed turns.
+    if (screen.png && turn.timed) await this.io.decode(screen.png).catch(() => undefined);
+    this.choice.record(turn, performance.now() - started);
     return screen;
   }
 

@@ -61,18 +61,18 @@ export class AndroidScreenCapture {
 
   /** The screen as a PNG at the logical size: raw pixels encoded on the host, or the phone's own, as measured faster on this device (`auto`). */
   async png(ctx: CallContext): Promise<PngImage> {
-    const way = this.pngChoice.next();
+    const turn = this.pngChoice.next();
     const started = performance.now();
-    if (way === 'raw') {
+    if (turn.way === 'raw') {
       const frame = await this.rawFrame(ctx);
       if (frame) {
         const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame));
-        this.pngChoice.record('raw', performance.now() - started);
+        this.pngChoice.record(turn, performance.now() - started);
         return png;
       }
     }
     const png = await this.devicePng(ctx);
-    if (way === 'png') this.pngChoice.record('png', performance.now() - started);
+    if (turn.way === 'png') this.pngChoice.record(turn, performance.now() - started);
     return png;
   }
 
