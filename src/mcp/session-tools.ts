@@ -41,7 +41,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
     name: 'list_elements',
     description:
       'List the interactive and text elements on screen now, compactly: {screen, total, offset, elements: [{id, type, text?, label?, hint?, center: [x, y], size: [w, h], enabled?: false, checked?, selected?, focused?}], next_offset?, note?} in device pixels. ' +
-      'Cheaper and more exact than a screenshot for finding what to tap: describe an element to the verbs by its text or label. Huge screens come in pages (limit, default 300): pass next_offset as offset and the screen value you got, to be told when the screen changed between pages; an offset past the last element gives no elements and a note with the offset to use. full: true gives the complete element objects instead, unpaged (not with limit, offset or screen). Errors: DEVICE_NOT_FOUND, TIMEOUT.',
+      'Cheaper and more exact than a screenshot for finding what to tap: describe an element to the verbs by its text or label. Huge screens come in pages (limit, default 300; a page also stops before 50,000 characters, texts over 500 characters are cut, ending in …, and read_text gives a whole text): pass next_offset as offset and the screen value you got, to be told when the screen changed between pages; an offset past the last element gives no elements and a note with the offset to use. full: true gives the complete element objects instead, unpaged (not with limit, offset or screen; on a big screen it may pass the result size limit of your client). Errors: DEVICE_NOT_FOUND, TIMEOUT.',
     inputSchema: obj(
       {
         ...device,

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { failure } from '../../src/engine/errors.js';
 import { ListingCache } from '../../src/engine/listing/cache.js';
-import { compactListing, DEFAULT_PAGE_SIZE } from '../../src/engine/listing/compact.js';
+import { compactListing, DEFAULT_PAGE_SIZE, PAGE_CHARS, TEXT_CHARS } from '../../src/engine/listing/compact.js';
 import type { UiElement } from '../../src/engine/types.js';
 import { elementsFromTree, type UiNode } from '../../src/engine/ui-tree.js';
 import type { AgentBackend } from '../../src/mcp/backend.js';
@@ -101,6 +101,38 @@ test('compact elements keep what a model needs and drop the rest; a changed scre
   const next = compactListing(changed, { offset: 300, screen: first.screen });
   assert.is(next.screen_changed, true);
   assert.is.not(next.screen, first.screen);
+});
+
+test('long texts are cut and a page stops before PAGE_CHARS, so an MCP client never refuses it', () => {
+  // A web view of 400 paragraphs of 2,000 characters: ~800 KB of text.
+  const paragraph = (i: number) => `Paragraph ${i}: ${'lorem ipsum '.repeat(170)}`.slice(0, 2000);
+  const rows = Array.from({ length: 400 }, (_, i) => node({ type: 'text', text: paragraph(i), bounds: { x: 0, y: (i * 50) % 2400, width: 1080, height: 50 } }));
+  const elements = elementsFromTree(node({ children: rows }), SCREEN);
+  assert.is(elements.length, 400);
+  const seen: string[] = [];
+  let offset: number | undefined = 0;
+  let screen: string | undefined;
+  while (offset !== undefined) {
+    const page = compactListing(elements, { offset, limit: 2000, screen });
+    assert.ok(JSON.stringify(page).length < PAGE_CHARS + 1000, `page at ${offset}: ${JSON.stringify(page).length} characters`);
+    assert.ok(page.elements.length > 1);
+    for (const e of page.elements) assert.is(e.text, `${elements.find((x) => x.id === e.id)!.text!.slice(0, TEXT_CHARS)}…`);
+    if (page.next_offset !== undefined) assert.match(page.note!, new RegExp(`stops at ${page.elements.length} elements \\(not 2000\\) to stay under ${PAGE_CHARS} characters.*next_offset ${page.next_offset}`));
+    assert.match(page.note!, new RegExp(`${page.elements.length} elements' text, label or hint is cut at ${TEXT_CHARS} characters`));
+    seen.push(...page.elements.map((e) => e.id));
+    screen = page.screen;
+    offset = page.next_offset;
+  }
+  assert.equal(seen, elements.map((e) => e.id), 'the pages cover every element once, in order');
+  // An edit past the cut still changes the fingerprint; short texts are left whole and unnoted.
+  const edited = elements.map((e, i) => (i === 0 ? { ...e, text: `${e.text!.slice(0, 1900)}EDITED` } : e));
+  assert.is.not(compactListing(edited).screen, compactListing(elements).screen);
+  const short = compactListing(elementsFromTree(hugeScreen(), SCREEN));
+  assert.is(short.elements.length, DEFAULT_PAGE_SIZE);
+  assert.is(short.note, undefined);
+  // One element alone over the budget still makes a page (never an empty one).
+  const huge = elements.map((e) => ({ ...e, text: e.text!.slice(0, TEXT_CHARS), accessibility_label: 'x'.repeat(5000), hint: 'y'.repeat(5000) }));
+  assert.ok(compactListing(huge, { limit: 2000 }).elements.length >= 1);
 });
 
 test('the listing cache parses a hierarchy once, hands out independent copies, and stays bounded', () => {

@@ -32,7 +32,10 @@ export interface CompactListing {
   next_offset?: number;
   /** Set when the caller's `screen` is not the current one: earlier pages described another screen. */
   screen_changed?: true;
-  /** Set when `offset` is past the last element: why the page is empty, and the offset to use. */
+  /**
+   * Set when `offset` is past the last element (why the page is empty, and the offset to use), when
+   * the page stopped short of `limit` to stay under PAGE_CHARS, or when long texts were cut.
+   */
   note?: string;
 }
 
@@ -65,6 +68,28 @@ export function compactElement(e: UiElement): CompactElement {
   return c;
 }
 
+/**
+ * A page stops before this many characters of elements, whatever `limit` says: MCP clients refuse
+ * bigger results (Claude Code: 25,000 tokens by default, about 3 characters each in this JSON),
+ * and a refused listing leaves the agent nothing to go on.
+ */
+export const PAGE_CHARS = 50_000;
+/** Longer texts, labels and hints are cut here (a web view's paragraph, a log screen): a page of them would pass PAGE_CHARS. */
+export const TEXT_CHARS = 500;
+
+const cut = (s: string): string => `${s.slice(0, TEXT_CHARS)}…`;
+
+/** `e` with its over-long words cut, or `e` itself. */
+function shortened(e: CompactElement): CompactElement {
+  const long = (s: string | undefined) => s !== undefined && s.length > TEXT_CHARS;
+  if (!long(e.text) && !long(e.label) && !long(e.hint)) return e;
+  const c = { ...e };
+  if (long(c.text)) c.text = cut(c.text!);
+  if (long(c.label)) c.label = cut(c.label!);
+  if (long(c.hint)) c.hint = cut(c.hint!);
+  return c;
+}
+
 /** One page of the compact listing. Linear in the number of elements. */
 export function compactListing(elements: UiElement[], page: PageRequest = {}): CompactListing {
   const offset = page.offset ?? 0;
@@ -72,13 +97,30 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}): C
   if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number ≥ 0 (got ${offset})`);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new RangeError(`limit must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${limit})`);
   const all = elements.map(compactElement);
+  // The fingerprint covers whole texts: an edit past the cut is a changed screen too.
   const hash = createHash('md5');
   for (const e of all) hash.update(JSON.stringify(e));
   const screen = hash.digest('hex').slice(0, 12);
-  const out: CompactListing = { screen, total: all.length, offset, elements: all.slice(offset, offset + limit) };
-  if (offset + limit < all.length) out.next_offset = offset + limit;
+  const taken: CompactElement[] = [];
+  let chars = 0;
+  let longTexts = 0;
+  let end = offset;
+  for (; end < all.length && taken.length < limit; end++) {
+    const e = shortened(all[end]);
+    const size = JSON.stringify(e).length + 1;
+    if (taken.length > 0 && chars + size > PAGE_CHARS) break;
+    if (e !== all[end]) longTexts++;
+    taken.push(e);
+    chars += size;
+  }
+  const out: CompactListing = { screen, total: all.length, offset, elements: taken };
+  if (end < all.length) out.next_offset = end;
   if (page.screen !== undefined && page.screen !== screen) out.screen_changed = true;
-  if (offset > 0 && offset >= all.length) out.note = pastTheEnd(offset, all.length, limit);
+  const notes: string[] = [];
+  if (offset > 0 && offset >= all.length) notes.push(pastTheEnd(offset, all.length, limit));
+  if (end < all.length && taken.length < limit) notes.push(`this page stops at ${taken.length} elements (not ${limit}) to stay under ${PAGE_CHARS} characters, which MCP clients accept; pass next_offset ${end} as offset for the rest`);
+  if (longTexts) notes.push(`${longTexts} element${longTexts === 1 ? "'s" : "s'"} text, label or hint is cut at ${TEXT_CHARS} characters (ending in …); read_text with the element's description gives a whole text`);
+  if (notes.length) out.note = notes.join('; ');
   return out;
 }
 
