@@ -361,6 +361,29 @@ test('an injection that fails early in a text whose end is pasted: the paste\'s 
   }
 });
 
+test('characters the key map has no keys for: scrcpy skips them and types the rest, so typing is UNSUPPORTED naming them, not success', async ({ rig }) => {
+  if (!rig) return;
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
+    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+    rig.phone.scrcpy.faults = { untypable: '`~' };
+    const r = await call('mobile_type_keys', { text: 'a`b~c`' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), /typed the text without 3 characters \(u\+0060 u\+007e u\+0060\): its key character map has no keys for them, so scrcpy skipped them and typed the rest; the field holds an incomplete text/);
+    assert.is(rig.phone.phone.fieldValue('email'), 'abc', 'the rest was typed, as on the device');
+    // Only those characters: the channel stays in use, and the next text goes through it.
+    rig.phone.scrcpy.injected.length = 0;
+    const next = await call('mobile_type_keys', { text: 'd' });
+    assert.is(next.status, 'success', JSON.stringify(next));
+    assert.equal(rig.phone.scrcpy.injected, ['text d']);
+  } finally {
+    await video.close();
+  }
+});
+
 test('Android 6: scrcpy sets the clipboard but presses PASTE only from Android 7, so Unicode typing says it cannot, instead of reporting it typed', async ({ rig }) => {
   if (!rig) return;
   const { call } = await onSignIn(rig);

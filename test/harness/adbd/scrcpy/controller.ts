@@ -176,7 +176,7 @@ export class EmulatedController {
         let typed = '';
         for (let i = 0; i < msg.text.length; i++) {
           const c = msg.text[i];
-          if (typable(c) && (await this.inject())) typed += c;
+          if (typable(c) && !this.host.faults.untypable?.includes(c) && (await this.inject())) typed += c;
           else if (!this.host.faults.silentSkips) await this.server.log('WARN', `Could not inject char u+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
         }
         if (!typed || !reaches) break;

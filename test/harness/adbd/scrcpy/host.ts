@@ -38,6 +38,11 @@ export interface ScrcpyFaults {
    * logs (a patched server, or a log we do not get): the client's input probe never shows.
    */
   silentSkips?: boolean;
+  /**
+   * Characters the device's key character map has no keys for (a vendor's keyboard layout without
+   * them): Controller.injectText logs `Could not inject char u+xxxx` for each and types the rest.
+   */
+  untypable?: string;
 }
 
 /** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */

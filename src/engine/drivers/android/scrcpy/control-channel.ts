@@ -5,7 +5,7 @@ import { untilAborted } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import { releaseBefore } from '../android-release.js';
-import { InjectionWatch, PROBE_TEXT } from './injection-watch.js';
+import { type InjectionMark, InjectionWatch, PROBE_TEXT } from './injection-watch.js';
 import { ControlUnavailable } from './control-unavailable.js';
 import { GENERIC_FINGER } from './pointer-ids.js';
 import type { ServerLog } from './server-log.js';
@@ -135,7 +135,7 @@ export class ControlChannel {
   /** Sends the steps and confirms them; counts what went out and the touches the server ignored for their video size. */
   private async runOnce(steps: ControlStep[], fingers: Set<bigint>, signal: AbortSignal): Promise<{ sent: number; touches: number; dropped: number; drop: string }> {
     // Taken before the first step: lines about early steps may arrive while later ones are still sent.
-    const before = { failures: this.watch.failures, dropped: this.watch.dropped };
+    const before = { ...this.watch.mark(), dropped: this.watch.dropped };
     let sent = 0;
     let touches = 0;
     try {
@@ -151,7 +151,7 @@ export class ControlChannel {
           else this.down.set(pointer, { x: step.x, y: step.y });
         }
       }
-      await this.confirm(sent > 0, signal, before.failures);
+      await this.confirm(sent > 0, signal, before);
     } catch (err) {
       // A finger left down stays in the server's PointersState: the next gesture's finger would be its second one.
       this.lift(fingers);
@@ -181,7 +181,7 @@ export class ControlChannel {
     const runs = text.match(/[^\n\t]+|\n|\t/gu) ?? [];
     if (runs.some((run) => !/^[\x20-\x7e\n\t]+$/.test(run))) await this.checkPaste();
     // Taken before the first run: a failure of an early run may show only while a later one is confirmed.
-    const failuresBefore = this.watch.failures;
+    const before = this.watch.mark();
     let sent = 0;
     let unconfirmed = false;
     // A line with any non-ASCII is pasted whole: one clipboard round trip, and the order is kept.
@@ -195,11 +195,11 @@ export class ControlChannel {
         for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.serializer.injectText(chunk)], sent++ > 0);
         unconfirmed = true;
       } else {
-        for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal, failuresBefore);
+        for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal, before);
         unconfirmed = false;
       }
     }
-    if (unconfirmed) await this.confirm(true, signal, failuresBefore);
+    if (unconfirmed) await this.confirm(true, signal, before);
   }
 
   /** RESET_VIDEO: the server restarts capture and encoder, so a new CONFIG and key frame follow. */
@@ -269,7 +269,7 @@ export class ControlChannel {
    * that the clipboard took the text, except that Device.setClipboardText does not set (nor log) a text
    * the clipboard already holds, and PASTE is pressed either way.
    */
-  private async paste(text: string, partly: boolean, signal: AbortSignal, failuresBefore: number): Promise<void> {
+  private async paste(text: string, partly: boolean, signal: AbortSignal, before: InjectionMark): Promise<void> {
     const sequence = this.clipboardSequence++;
     const from = this.init.log.position;
     const serialized = this.serializer.setClipboard({ sequence, paste: true, content: text });
@@ -283,7 +283,7 @@ export class ControlChannel {
     if (outcome !== 'ack') {
       throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
     }
-    await this.confirm(true, signal, failuresBefore);
+    await this.confirm(true, signal, before);
     if (/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) this.clipboard = text;
     else if (this.clipboard !== text) {
       // Controller.setClipboard presses PASTE whether or not the set took: the field got the old clipboard, or this text if it already held it.
@@ -296,7 +296,7 @@ export class ControlChannel {
    * Sends the probe and waits until the server logged it; then its log shows whether what was sent before
    * was injected. A refusal makes the channel unusable for good (it is logged at most every 3 s).
    */
-  private async confirm(partly: boolean, signal: AbortSignal, failuresBefore = this.watch.failures): Promise<void> {
+  private async confirm(partly: boolean, signal: AbortSignal, before: InjectionMark = this.watch.mark()): Promise<void> {
     const count = ++this.probes;
     await this.send([this.serializer.injectText(PROBE_TEXT)], partly);
     if (!(await this.watch.waitForProbes(count, CONFIRM_MS, signal))) {
@@ -308,9 +308,15 @@ export class ControlChannel {
       this.unusableReason ??= `scrcpy-server could not inject: ${this.watch.refused}`;
       throw new ControlUnavailable(this.unusableReason);
     }
-    if (this.watch.failures > failuresBefore) {
+    if (this.watch.failures > before.failures) {
       this.unusableReason ??= `scrcpy-server could not inject (${this.watch.lastFailure})`;
       throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} failed to inject the input (${this.watch.lastFailure}); it may have been performed only in part`);
+    }
+    const skipped = this.watch.skippedSince(before);
+    if (skipped.count > 0) {
+      // The channel stays usable: only these characters have no keys on this device.
+      const which = `${skipped.chars.join(' ')}${skipped.count > skipped.chars.length ? ' …' : ''}`;
+      throw new ToolError('UNSUPPORTED', `${this.init.serial} typed the text without ${skipped.count} character${skipped.count === 1 ? '' : 's'} (${which}): its key character map has no keys for ${skipped.count === 1 ? 'it' : 'them'}, so scrcpy skipped ${skipped.count === 1 ? 'it' : 'them'} and typed the rest; the field holds an incomplete text: clear it, then type the text without ${skipped.count === 1 ? 'that character' : 'those characters'} or enter ${skipped.count === 1 ? 'it' : 'them'} on the on-screen keyboard`);
     }
   }
 

@@ -16,6 +16,16 @@ const SERVER_LINE = /^\[server\] (\w+): (.*)$/;
  * before we read the new configuration packet.
  */
 const DROPPED = /^Ignore positional event generated for size (\d+x\d+) \(current size is (\d+x\d+)\)$/;
+/** Controller.injectText (3.3.1): a character the device's key character map has no keys for is logged and skipped, the rest typed. */
+const SKIPPED_CHAR = /^Could not inject char (u\+[0-9a-f]{4})$/;
+/** Skipped characters kept to name in an error. */
+const SKIPPED_KEPT = 16;
+
+/** How far the log had got: what a later confirmation compares with. */
+export interface InjectionMark {
+  failures: number;
+  skipped: number;
+}
 
 /**
  * Reads the server's log for what InputManager.injectInputEvent (3.3.1) does instead of throwing when
@@ -32,6 +42,9 @@ export class InjectionWatch {
   /** Positional events the server ignored as made for another video size, and the last such line's sizes. */
   dropped = 0;
   lastDrop: { sent: string; current: string } | undefined;
+  /** Characters of INJECT_TEXT messages the server skipped, and the last few of them (`u+xxxx`). */
+  skipped = 0;
+  lastSkipped: string[] = [];
   private probesSeen = 0;
   /** The lines of a `Could not invoke method` report being read (its stack trace follows it). */
   private report: string[] | undefined;
@@ -40,6 +53,16 @@ export class InjectionWatch {
     // From the server's first line: Controller.control presses POWER on a screen that is off before it
     // reads any message, so a refusal may be logged before this watch exists, and not again for 3 s.
     log.onLine((line) => this.read(line), true);
+  }
+
+  mark(): InjectionMark {
+    return { failures: this.failures, skipped: this.skipped };
+  }
+
+  /** The characters skipped since `mark`, as far as they are kept (the count says how many in all). */
+  skippedSince(mark: InjectionMark): { count: number; chars: string[] } {
+    const count = this.skipped - mark.skipped;
+    return { count, chars: this.lastSkipped.slice(-Math.min(count, SKIPPED_KEPT)) };
   }
 
   /** Resolves true once `count` probes have shown in the log, false after `ms` or when the server exits first. */
@@ -62,6 +85,11 @@ export class InjectionWatch {
     this.endReport();
     const [, level, message] = logged;
     if (line === PROBE_LINE) this.probesSeen++;
+    else if (level === 'WARN' && SKIPPED_CHAR.test(message)) {
+      this.skipped++;
+      this.lastSkipped.push(SKIPPED_CHAR.exec(message)![1]);
+      if (this.lastSkipped.length > SKIPPED_KEPT) this.lastSkipped.shift();
+    }
     else if (level === 'VERBOSE' && DROPPED.test(message)) {
       const [, sent, current] = DROPPED.exec(message)!;
       this.dropped++;
