@@ -7,7 +7,7 @@ import { readStep, type StepFields } from './step-fields.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { locatorKind } from './targets.js';
-import { VARIABLE_NAME } from './vocabulary.js';
+import { UNFILLED_CONDITION_FIELDS, UNFILLED_FIELDS, VARIABLE_NAME } from './vocabulary.js';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -17,6 +17,8 @@ export const str = (x: unknown): string | undefined => (typeof x === 'string' ? 
 export interface StepEntry {
   /** The step's fields (read once; see step-fields.ts). */
   step: StepFields;
+  /** The step as written, for the rules that read every field (checkTemplates). */
+  raw: Obj;
   pointer: string;
   order: number;
   ancestors: string[];
@@ -66,7 +68,7 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
     if (!isObj(step)) continue;
     const p = `${pointer}/${i}`;
     const fields = readStep(step);
-    into.push({ step: fields, pointer: p, order: into.length, ancestors });
+    into.push({ step: fields, raw: step, pointer: p, order: into.length, ancestors });
     if (!Array.isArray(fields.sub_steps)) continue;
     const id = str(fields.id);
     collectSteps(fields.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
@@ -78,8 +80,32 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
  * they run on every step and assertion, and the pointer is only needed when something is reported.
  */
 
-/** Checks a `${name}` string: syntax, and that each name is declared. `$${` is a literal `${`. */
-export function checkReferences(ctx: Context, text: unknown, owner: string, field: string): void {
+/** The fields SPEC §3 names for `${name}`: there a malformed reference is an error too. */
+const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['value', 'target', 'expected_value', 'expected_substring', 'expected_text']);
+const UNFILLED: ReadonlySet<string> = new Set(UNFILLED_FIELDS);
+const UNFILLED_IN_CONDITION: ReadonlySet<string> = new Set(UNFILLED_CONDITION_FIELDS);
+
+/**
+ * The references in every text of a step or an assertion (and its condition) that the runner fills
+ * in (runner/variables.ts, same field lists): a name declared nowhere stops the run at that step, so
+ * it is an error wherever it is written, a description included.
+ */
+export function checkTemplates(ctx: Context, item: Obj, owner: string, inCondition = false): void {
+  const skip = inCondition ? UNFILLED_IN_CONDITION : UNFILLED;
+  for (const key in item) {
+    if (skip.has(key) || key.startsWith('x-')) continue;
+    const v = item[key];
+    if (typeof v === 'string') {
+      if (v.includes('${')) checkReferences(ctx, v, owner, key, REFERENCE_FIELDS.has(key));
+    } else if (key === 'condition' && !inCondition && isObj(v)) checkTemplates(ctx, v, child(owner, key), true);
+  }
+}
+
+/**
+ * Checks a `${name}` string: that each name is declared, and with `strict` the syntax (elsewhere the
+ * runner leaves a malformed `${…}` as written). `$${` is a literal `${`.
+ */
+export function checkReferences(ctx: Context, text: unknown, owner: string, field: string, strict = true): void {
   if (typeof text !== 'string' || !text.includes('${')) return;
   const path = child(owner, field);
   for (let i = text.indexOf('$'); i !== -1; i = text.indexOf('$', i + 1)) {
@@ -91,6 +117,11 @@ export function checkReferences(ctx: Context, text: unknown, owner: string, fiel
     const close = text.indexOf('}', i + 2);
     const name = close === -1 ? undefined : text.slice(i + 2, close);
     if (name === undefined || !VARIABLE_NAME.test(name)) {
+      if (!strict) {
+        if (close === -1) return;
+        i = close;
+        continue;
+      }
       const shown = close === -1 ? text.slice(i) : text.slice(i, close + 1);
       report(
         ctx,

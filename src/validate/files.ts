@@ -4,6 +4,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { readRegularTextSync } from './regular-file.js';
+import type { UndecodableText } from './text-decode.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
 import { loadScenario, singleIssueReport, type ValidationReport } from './validate.js';
@@ -99,8 +100,16 @@ export function fileKey(file: string): string {
   }
 }
 
-/** The report of a file that could not be read: one file-unreadable error saying why. */
-export function unreadable(file: string, why: string): FileOutcome {
+/**
+ * The report of a file that could not be read: one file-unreadable error saying why (exit 1). A file
+ * that was read but is not UTF-8 text is the user's input, as a syntax error is: a json-syntax error at
+ * the first bad byte (exit 3), the verdict POST /api/validate gives for the same bytes.
+ */
+export function unreadable(file: string, why: string, undecodable?: UndecodableText): FileOutcome {
+  if (undecodable) {
+    const { problem, line, column } = undecodable;
+    return { report: singleIssueReport(file, { line, column, rule: 'json-syntax', message: `the file is ${problem}; save it as UTF-8`, suggestion: 'save the file as UTF-8' }) };
+  }
   // Too big to be one scenario: the way on is to split it, not to check the path.
   const suggestion = /over the limit/.test(why) ? 'split it: move groups of steps into flow files (schema 2.2 "flow" steps), each file under the limit' : 'check the path and that the file is readable';
   const message = `cannot read ${file}: ${why}`;
@@ -109,7 +118,7 @@ export function unreadable(file: string, why: string): FileOutcome {
 
 function readOne(file: string): FileOutcome & { scenarioId?: string } {
   const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
-  if ('why' in read) return unreadable(file, read.why);
+  if ('why' in read) return unreadable(file, read.why, read.undecodable);
   const text = read.text;
   const loaded = loadScenario(text, file, { baseDir: dirname(resolve(file)) });
   return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { decodeText } from './text-decode.js';
+import { decodeText, type UndecodableText } from './text-decode.js';
 
 // Below the engine on purpose: the validator reads scenario files itself (CLI, flows), and the
 // engine's file gate (engine/files/safe-fs) names file kinds the same way.
@@ -23,7 +23,7 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * Synchronous read of a regular file for the CLI's validator: refuses folders, FIFOs, devices and
  * sockets without blocking, and files over `maxBytes`. Returns the text or why it cannot be read.
  */
-export function readRegularTextSync(file: string, maxBytes = DEFAULT_MAX_BYTES): { text: string } | { why: string } {
+export function readRegularTextSync(file: string, maxBytes = DEFAULT_MAX_BYTES): { text: string } | { why: string; undecodable?: UndecodableText } {
   let fd: number;
   try {
     const s = statSync(file);
@@ -45,7 +45,8 @@ export function readRegularTextSync(file: string, maxBytes = DEFAULT_MAX_BYTES):
       at += n;
     }
     const decoded = decodeText(buffer.subarray(0, at));
-    return 'text' in decoded ? decoded : { why: `it is ${decoded.problem}; save the file as UTF-8` };
+    // Read, but not text we take: the caller reports it as the file's content problem, with its place.
+    return 'text' in decoded ? decoded : { why: `it is ${decoded.problem}; save the file as UTF-8`, undecodable: decoded };
   } catch (err) {
     return { why: String((err as Error).message) };
   } finally {

@@ -56,6 +56,7 @@ export const RULES = {
   'flow-invalid': ['error', 'The scenario a `flow` step names does not validate (its first errors are quoted).'],
   'flow-cycle': ['error', 'Flows that include each other (a → b → a).'],
   'flow-parameter-unknown': ['error', 'A flow step passes a parameter the flow does not declare.'],
+  'flow-not-checked': ['warning', 'A `flow` step of a scenario validated without its folder (POST /api/validate, scenarios.validate): the flow file could not be checked.'],
   'path-escapes-scenario': ['error', '`flow` or `reference_screenshot` leaves the scenario\'s folder (`..`, an absolute path, a URL, or a symlink out of it).'],
   'capture-to-wrong-action': ['error', '`capture_to` on a step whose action is not capture_value.'],
   'capture-to-missing': ['error', 'A capture_value step without `capture_to`.'],

@@ -51,7 +51,8 @@ const StepBase = v.strictObject({
   action: v.picklist(ACTIONS, tagged('unknown-action', 'is not an action')),
   description: Text,
   target: v.optional(v.pipe(Text, v.description('Semantic description of the element as a user sees it, never a locator.'))),
-  target_pattern: v.optional(v.pipe(v.string(), v.description('Regular expression over element text, for dynamic labels.'))),
+  // Not empty: the empty regex matches every element, so the step would act on whichever came first.
+  target_pattern: v.optional(v.pipe(Text, v.description('Regular expression over element text, for dynamic labels.'))),
   value: v.optional(v.pipe(v.string(), v.description('Text, direction, button name or URL, depending on the action; for launch_app a package to launch instead of app_package.'))),
   clear_first: v.optional(v.pipe(v.boolean(), v.description('2.2, type only: empty the field before typing.'))),
   optional: v.optional(v.boolean(), false),

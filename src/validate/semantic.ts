@@ -3,8 +3,8 @@ import {
   type Context,
   type Obj,
   checkDescription,
-  checkReferences,
   checkRegex,
+  checkTemplates,
   checkVariableName,
   child,
   collectSteps,
@@ -19,7 +19,7 @@ import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
 import { checkAssertionCondition } from './step-rules.js';
 import { checkInside, checkParameters, checkVersionGates, declaredParameters } from './v22-rules.js';
-import { MODE_VERSIONS, VARIABLE_NAME } from './vocabulary.js';
+import { MODE_VERSIONS, RESERVED_NAMES, VARIABLE_NAME } from './vocabulary.js';
 import type { FileChecks } from './context.js';
 
 export interface SemanticOptions {
@@ -64,7 +64,7 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
   if (!Array.isArray(list)) return;
   if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
   const ids = new Map<string, string>();
-  for (const { a, index } of entries) {
+  for (const { a, raw, index } of entries) {
     const p = `/assertions/${index}`;
     const id = str(a.id);
     if (id !== undefined) {
@@ -77,10 +77,7 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
       report(ctx, `${p}/after_step`, 'after-step-unknown', `after_step "${after}" names no step; use the id of a step (nested steps count)`, didYouMean(after, ctx.stepById.keys()));
     }
     checkDescription(ctx, a.element_description, p, 'element_description');
-    // The fields whose text may hold `${name}` references.
-    checkReferences(ctx, a.expected_value, p, 'expected_value');
-    checkReferences(ctx, a.expected_substring, p, 'expected_substring');
-    checkReferences(ctx, a.expected_text, p, 'expected_text');
+    checkTemplates(ctx, raw, p);
     if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
     if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);
@@ -117,6 +114,28 @@ function checkPreconditions(ctx: Context, pre: unknown): void {
   });
 }
 
+/**
+ * `variables` and `parameters` are objects keyed by name. A list passes valibot's record, and the
+ * names it skips (RESERVED_NAMES) would go unchecked and, at run time, name built-in properties.
+ */
+function checkDeclarationLists(ctx: Context, doc: Obj): void {
+  for (const [field, rule, example] of [
+    ['variables', 'variable-name-format', '{"order_id": {"type": "string", "description": "..."}}'],
+    ['parameters', 'parameter-name-format', '{"EMAIL": {"description": "..."}}'],
+  ] as const) {
+    const list = doc[field];
+    if (Array.isArray(list)) {
+      report(ctx, `/${field}`, 'type-mismatch', `"${field}" is a list, but declarations are an object keyed by name, e.g. ${example}; write it that way`);
+      continue;
+    }
+    if (!isObj(list)) continue;
+    for (const name of Object.keys(list)) {
+      if (!RESERVED_NAMES.has(name)) continue;
+      ctx.out.push({ path: child(`/${field}`, name), rule, atKey: true, message: `"${name}" cannot be a ${field === 'variables' ? 'variable' : 'parameter'} name: it names a built-in property of JavaScript objects, which the runner keeps values in; rename it` });
+    }
+  }
+}
+
 /** All semantic rules over a parsed document (its shape may be partly wrong). */
 export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[] {
   const variables = new Map<string, string>();
@@ -140,6 +159,7 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
   }
   if (ctx.version === undefined || !MODE_VERSIONS.has(ctx.version)) ctx.mode = undefined;
   checkPackage(ctx, doc.app_package);
+  checkDeclarationLists(ctx, doc);
   collectSteps(doc.steps, '/steps', [], ctx.steps);
   checkIdentity(ctx);
   for (const entry of ctx.steps) checkStep(ctx, entry);

@@ -47,6 +47,8 @@ const readAssertion = fieldReader(ASSERTION_KEYS);
 /** An assertion's fields with its index in the list. */
 export interface AssertionEntry {
   a: AssertionFields;
+  /** The assertion as written. */
+  raw: Record<string, unknown>;
   index: number;
 }
 
@@ -56,7 +58,7 @@ export function assertionEntries(list: unknown): AssertionEntry[] {
   if (!Array.isArray(list)) return out;
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: readAssertion(item as Record<string, unknown>), index: i });
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: readAssertion(item as Record<string, unknown>), raw: item as Record<string, unknown>, index: i });
   }
   return out;
 }

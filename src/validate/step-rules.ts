@@ -2,7 +2,7 @@
 import { checkFlowStep } from './v22-rules.js';
 import { checkPropertyValue, checkVariableValue } from './condition-values.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
-import { type Context, type StepEntry, checkDescription, checkReferences, checkRegex, checkVariableName, isObj, report, str } from './context.js';
+import { type Context, type StepEntry, checkDescription, checkRegex, checkTemplates, checkVariableName, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
 import { looksLikeUrl } from './targets.js';
 import {
@@ -86,7 +86,6 @@ function checkCondition(ctx: Context, entry: StepEntry | undefined, cond: unknow
     case 'variable_value': {
       const name = str(cond.variable_name);
       checkVariableName(ctx, name, p, 'variable_name');
-      checkReferences(ctx, cond.value, p, 'value');
       const type = name === undefined ? undefined : ctx.variables.get(name);
       if (name !== undefined && type) checkVariableValue(ctx, name, type, cond, p);
       return;
@@ -137,6 +136,10 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
     const example = action === 'type' ? '"value": "user@example.com"' : '"value": "https://example.com"';
     report(ctx, pointer, 'value-required', `${action} needs "value"; add it, e.g. ${example}`, `add "value", e.g. ${example}`);
   }
+  // The runner types nothing for "": only with clear_first (2.2) does such a step do something, empty the field.
+  if (action === 'type' && step.value === '' && step.clear_first !== true) {
+    report(ctx, `${pointer}/value`, 'value-required', 'type has an empty "value", so there is nothing to type and the run would stop at this step; give the text to type, or add "clear_first": true (schema 2.2) to only empty the field', 'give the text to type, e.g. "user@example.com"');
+  }
   if (action === 'open_url' && value !== undefined && !looksLikeUrl(value)) {
     report(ctx, `${pointer}/value`, 'url-invalid', `"${value}" is not a URL or deep link; give a full URL with its scheme`, `use "https://${value}"`);
   }
@@ -173,16 +176,19 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
     checkUnused(ctx, entry, action, 'target', step.target, 'no element is involved');
     checkUnused(ctx, entry, action, 'target_pattern', step.target_pattern, 'no element is involved');
   }
-  if (!traits.takesValue && action !== 'launch_app') checkUnused(ctx, entry, action, 'value', step.value, 'it takes no text, direction, button or URL');
+  // launch_app and clear_app_data take `value` as the package to act on instead of app_package.
+  const packageValue = action === 'launch_app' || action === 'clear_app_data';
+  if (!traits.takesValue && !packageValue) checkUnused(ctx, entry, action, 'value', step.value, 'it takes no text, direction, button or URL');
   if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', step.clear_first, 'only type empties a field before typing');
-  if (action === 'launch_app' && value !== undefined && !value.includes('${')) checkLaunchPackage(ctx, value, `${pointer}/value`);
+  if (packageValue && value !== undefined && !value.includes('${')) checkPackageValue(ctx, action, value, `${pointer}/value`);
   if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', step.permission_name, 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
 }
 
-function checkLaunchPackage(ctx: Context, pkg: string, path: string): void {
+function checkPackageValue(ctx: Context, action: string, pkg: string, path: string): void {
   const ok = ctx.platform === 'android' ? isAndroidPackage(pkg) : ctx.platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
-  if (!ok) report(ctx, path, 'app-package-invalid', `launch_app value "${pkg}" is not a package name or bundle id, so there is no app to launch; give one such as "com.example.shop", or remove value to launch app_package`);
+  const what = action === 'launch_app' ? 'launch' : 'clear';
+  if (!ok) report(ctx, path, 'app-package-invalid', `${action} value "${pkg}" is not a package name or bundle id, so there is no app to ${what}; give one such as "com.example.shop", or remove value to ${what} app_package`);
 }
 
 export function checkStep(ctx: Context, entry: StepEntry): void {
@@ -199,8 +205,7 @@ export function checkStep(ctx: Context, entry: StepEntry): void {
   }
   checkRegex(ctx, step.target_pattern, pointer, 'target_pattern');
   checkDescription(ctx, step.target, pointer, 'target');
-  checkReferences(ctx, step.target, pointer, 'target');
-  checkReferences(ctx, step.value, pointer, 'value');
+  checkTemplates(ctx, entry.raw, pointer);
   if (step.condition !== undefined) checkCondition(ctx, entry, step.condition, `${pointer}/condition`);
   if (step.flow !== undefined) checkFlowStep(ctx, entry);
 }

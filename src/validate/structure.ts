@@ -9,7 +9,7 @@ import { type Scenario, ScenarioSchema } from './schema.js';
 import type { SchemaNode } from './schema-node.js';
 import { compileCounter } from './shape-accept.js';
 import { missingKeys, type PathStep, suspects } from './shape-localize.js';
-import { didYouMean, suggestedValue } from './suggest.js';
+import { didYouMean, enumSuggestion, suggestedValue } from './suggest.js';
 import { type VariantContext, variantIndex, variantOption } from './variant-index.js';
 import { ConditionSchema } from './condition-schema.js';
 import { ASSERTION_SCHEMA } from './assertion-schema.js';
@@ -213,7 +213,7 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
       path,
       rule,
       message: `${field} ${got} ${tag ? text : 'is not allowed'}; use one of: ${allowed.join(', ')}`,
-      suggestion: typeof issue.input === 'string' ? didYouMean(issue.input, allowed) : undefined,
+      suggestion: typeof issue.input === 'string' ? enumSuggestion(issue.input, allowed) : undefined,
     };
   }
   if (tag) {

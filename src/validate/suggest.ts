@@ -106,6 +106,30 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return hit === undefined ? undefined : `did you mean "${hit}"?`;
 }
 
+const VERSION = /^\d+(?:\.\d+)*$/;
+const versionParts = (v: string): number[] => v.split('.').map(Number);
+const newer = (a: string, b: string): boolean => {
+  const [x, y] = [versionParts(a), versionParts(b)];
+  for (let k = 0; k < Math.max(x.length, y.length); k++) if ((x[k] ?? 0) !== (y[k] ?? 0)) return (x[k] ?? 0) > (y[k] ?? 0);
+  return false;
+};
+
+/**
+ * A suggestion for a value outside its list. Spelling distance alone can change the meaning, and
+ * agents apply suggestions as they are: an operator written back to front ("=>") means the
+ * reversed one (">="), not the nearest ("=="); a version newer than every known one means the
+ * newest, not the nearest ("2.3" is not "2.0", which would turn every later feature into an error).
+ */
+export function enumSuggestion(word: string, allowed: readonly string[]): string | undefined {
+  const reversed = [...word].reverse().join('');
+  if (reversed !== word && allowed.includes(reversed)) return `did you mean "${reversed}"?`;
+  if (VERSION.test(word) && allowed.length && allowed.every((a) => VERSION.test(a))) {
+    const newest = allowed.reduce((a, b) => (newer(b, a) ? b : a));
+    if (newer(word, newest)) return `use "${newest}"`;
+  }
+  return didYouMean(word, allowed);
+}
+
 /**
  * The value a suggestion names, when it names one: `did you mean "tap"?`, `use "login_flow"`,
  * `use 3`. Other suggestions describe a fix in words (`add "description" to /steps/1`). The

@@ -80,7 +80,12 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
   if (params) for (const key of Object.keys(params)) checkReferences(ctx, params[key], child(pointer, 'parameters'), key);
   if (flow === undefined || flow === '' || (ctx.version !== undefined && !V22_VERSIONS.has(ctx.version))) return;
   const p = child(pointer, 'flow');
-  if (!checkInside(ctx, flow, p, 'flow') || !ctx.files) return;
+  if (!checkInside(ctx, flow, p, 'flow')) return;
+  if (!ctx.files) {
+    // Text without its folder (POST /api/validate, scenarios.validate): "valid" must not read as "the flow was checked".
+    report(ctx, p, 'flow-not-checked', `flow "${flow}" was not checked: this scenario was validated without its folder, so whether the flow exists, validates and takes these parameters is unknown; validate the file with mobilebridge validate (or run it) to check its flows`);
+    return;
+  }
   const found = ctx.files.flow(flow);
   switch (found.kind) {
     case 'missing':

@@ -101,7 +101,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
       parsed.reason === 'empty'
         ? 'the file is empty; write the scenario as one JSON object {...}'
         : parsed.reason === 'too-deep'
-          ? `not valid JSON: ${parsed.message}; close the brackets opened here (a scenario nests only a few levels)`
+          ? `the document nests deeper than ${MAX_DEPTH} levels from here; a scenario needs only a few: flatten nested sub_steps, or move groups of steps into flow files (schema 2.2)`
           : `not valid JSON: ${parsed.message}; fix the syntax at this position`;
     const [pos] = positionsOf(parsed.text, [parsed.offset]);
     return { report: singleIssueReport(file, { ...pos, rule, message, suggestion: remedyOf(message)! }) };

@@ -115,6 +115,16 @@ export const DEFAULTS = {
   mode: 'platform-aware',
 } as const;
 
+/**
+ * The text fields of a step or assertion the runner does NOT fill `${name}` into (every other
+ * string is filled in, so the validator checks its references); `x-` extension keys are never
+ * filled in either. Conditions have their own list.
+ */
+export const UNFILLED_FIELDS: readonly string[] = ['sub_steps', 'id', 'after_step', 'action', 'type'];
+export const UNFILLED_CONDITION_FIELDS: readonly string[] = ['type', 'property', 'step_id', 'variable_name', 'operator'];
+/** Names a variable or parameter may not have: valibot's records skip them, and on a plain object they name built-in properties. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const PARAMETER_NAME = /^[A-Z][A-Z0-9_]*$/;

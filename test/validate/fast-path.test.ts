@@ -198,7 +198,8 @@ test('names counted from colons equal the names in the text, or the count declin
 });
 
 test('locator detection: plain descriptions pass, every kind of locator is named', () => {
-  for (const text of ['the Sign in button', 'the Email field', 'Cart tab', 'the product image']) assert.is(locatorKind(text), undefined, text);
+  // A colon and a space read as a label on screen, not a selector.
+  for (const text of ['the Sign in button', 'the Email field', 'Cart tab', 'the product image', 'Name: field', 'Text: Welcome label', 'the Help text (bottom)', 'Step 2 of 3']) assert.is(locatorKind(text), undefined, text);
   const kinds: [string, string][] = [
     ['com.shop:id/cart_tab', 'an Android resource-id'],
     ['//android.widget.Button[@text="OK"]', 'an XPath expression'],
@@ -213,6 +214,11 @@ test('locator detection: plain descriptions pass, every kind of locator is named
     ['**/Cell[1]', 'an iOS class chain'],
     ['540, 1200', 'bare screen coordinates'],
     ['x=540 y=1200', 'bare screen coordinates'],
+    ['100 200', 'bare screen coordinates'],
+    ['android.widget.Button[1]', 'an Android class name'],
+    ['label BEGINSWITH[c] "Sign in"', 'an NSPredicate'],
+    ['resourceId("com.x:id/login")', 'a UiSelector / driver locator'],
+    ['text:Sign in', 'a selector ("id=…", "name=…")'],
   ];
   for (const [text, kind] of kinds) assert.is(locatorKind(text), kind, text);
 });

@@ -121,9 +121,9 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const file = found.file;
       const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
       if ('why' in read) {
-        const { report, readError } = unreadable(file, read.why);
+        const { report, readError } = unreadable(file, read.why, read.undecodable);
         printJson(envelope(report, readError));
-        return EXIT.internal;
+        return readError ? EXIT.internal : EXIT.invalidInput;
       }
       loaded.push({ file, folder: folderName(found), ...loadScenario(read.text, file, { baseDir: dirname(file) }) });
       texts.push(read.text);

@@ -3,7 +3,7 @@
  * and `timeout_ms` keeps looking until it passes or the time is up. The look itself is the
  * shared assertion evaluation, passed in.
  */
-import type { Assertion, AssertionResult } from '../../validate/index.js';
+import { UNFILLED_CONDITION_FIELDS, type Assertion, type AssertionResult } from '../../validate/index.js';
 import type { VerbContext } from '../verbs/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
 import { interpolateFields } from './variables.js';
@@ -16,7 +16,7 @@ export type Look = (settleMs: number) => Promise<Judged>;
 export async function judgeAssertion(a: Assertion, look: Look, settleMs: number, verbs: VerbContext, refresh: () => void, conditions: ConditionEnv): Promise<Judged> {
   if (a.condition) {
     try {
-      const c = await evaluateCondition(interpolateFields(a.condition, conditions.variables, ['type', 'property', 'step_id', 'variable_name', 'operator']), conditions);
+      const c = await evaluateCondition(interpolateFields(a.condition, conditions.variables, UNFILLED_CONDITION_FIELDS), conditions);
       if (!c.value) return { assertion_id: a.id, type: a.type, status: 'skipped', message: `condition false: ${c.message}` };
     } catch (err) {
       return { assertion_id: a.id, type: a.type, status: 'error', message: `could not evaluate the condition: ${(err as Error).message}` };

@@ -1,4 +1,4 @@
-import { isFlowStep, type AnyStep, type Step, type StepResult } from '../../validate/index.js';
+import { isFlowStep, UNFILLED_CONDITION_FIELDS, type AnyStep, type Step, type StepResult } from '../../validate/index.js';
 import { runVerb, VerbError, type VerbContext, type VerbOutcome } from '../verbs/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
 import { flowStatus } from './flows.js';
@@ -49,7 +49,7 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
   if (step.condition) {
     const env: ConditionEnv = { verbs: state.verbs, facts: () => state.facts(), variables: state.values(), stepStatus: (id) => state.statuses.get(id) };
     try {
-      const c = await evaluateCondition(interpolateFields(step.condition, state.values(), ['type', 'property', 'step_id', 'variable_name', 'operator']), env);
+      const c = await evaluateCondition(interpolateFields(step.condition, state.values(), UNFILLED_CONDITION_FIELDS), env);
       rec.condition_evaluated = c.value;
       if (!c.value) {
         rec.status = 'skipped';

@@ -1,4 +1,4 @@
-import type { VariableDeclaration } from '../../validate/index.js';
+import { UNFILLED_CONDITION_FIELDS, UNFILLED_FIELDS, type VariableDeclaration } from '../../validate/index.js';
 import { VerbError } from '../verbs/index.js';
 
 export type VariableValue = string | number | boolean | null;
@@ -9,7 +9,8 @@ const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export function interpolate(text: string, values: Record<string, VariableValue>): string {
   return text.replace(REFERENCE, (_match, name: string | undefined) => {
     if (name === undefined) return '${';
-    if (!(name in values)) throw new VerbError('INVALID_PARAMETER', `\${${name}} is not a declared variable; declare it under "variables"`);
+    // Own names only: "toString" is not a declared variable because every object has one.
+    if (!Object.hasOwn(values, name)) throw new VerbError('INVALID_PARAMETER', `\${${name}} is not a declared variable; declare it under "variables"`);
     const value = values[name];
     if (value === null) throw new VerbError('INVALID_PARAMETER', `\${${name}} has no value yet: no capture_value step has filled it before this point`);
     return String(value);
@@ -25,12 +26,13 @@ export function interpolateKnown(text: string, values: Record<string, string>): 
 }
 
 /** Interpolates every string property of a step or assertion (not nested sub_steps: they get theirs when they run). */
-export function interpolateFields<T extends object>(item: T, values: Record<string, VariableValue>, skip: readonly string[] = ['sub_steps', 'id', 'after_step', 'action', 'type']): T {
+export function interpolateFields<T extends object>(item: T, values: Record<string, VariableValue>, skip: readonly string[] = UNFILLED_FIELDS): T {
   const out = { ...item } as Record<string, unknown>;
   for (const [k, v] of Object.entries(out)) {
-    if (skip.includes(k)) continue;
+    // `x-` keys belong to other tools: their text is left as written.
+    if (skip.includes(k) || k.startsWith('x-')) continue;
     if (typeof v === 'string') out[k] = interpolate(v, values);
-    else if (k === 'condition' && v && typeof v === 'object') out[k] = interpolateFields(v as object, values, ['type', 'property', 'step_id', 'variable_name', 'operator']);
+    else if (k === 'condition' && v && typeof v === 'object') out[k] = interpolateFields(v as object, values, UNFILLED_CONDITION_FIELDS);
   }
   return out as T;
 }

@@ -159,7 +159,8 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   long_press: (ctx, step) => gesture(ctx, step, 'mobile_long_press_on_screen_at_coordinates', 'long-pressed'),
   async type(ctx, step) {
     const text = step.value ?? '';
-    if (text === '') throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type');
+    // "" with clear_first only empties the field (schema 2.2), as mobile_type_keys does.
+    if (text === '' && !step.clear_first) throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type (or "clear_first": true with "value": "" to only empty the field)');
     let resolved: ResolvedElement | undefined;
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
@@ -167,7 +168,9 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
       if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
       await call(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
-    return { resolved, message: `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${resolved ? ` into ${JSON.stringify(resolved.text || resolved.label || resolved.id)}` : ''}` };
+    const field = resolved ? JSON.stringify(resolved.text || resolved.label || resolved.id) : undefined;
+    const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${field ? ` into ${field}` : ''}`;
+    return { resolved, message };
   },
   async swipe(ctx, step) {
     const direction = need(step, 'value', 'up, down, left or right').toLowerCase();
