@@ -46,4 +46,11 @@ test('JUnit and HTML reports: named after the scenario, failures first, passing 
   }
 });
 
+
+
+test('JUnit text drops what XML 1.0 does not allow at all (controls, U+FFFE, U+FFFF, lone surrogates), keeps the rest', async () => {
+  const { xml } = await import('../../src/engine/runner/reports/junit.js');
+  assert.is(xml('Checkout \ufffe flow\uffff \u0007x \ud800y 😀 \t\n\r é &<>'), 'Checkout  flow x y 😀 \t\n\r é &amp;&lt;&gt;');
+});
+
 test.run();

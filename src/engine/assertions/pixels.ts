@@ -2,23 +2,52 @@ import { sharpOf, type ScreenCapture } from '../screen/capture.js';
 import { loadSharp } from '../screen/sharp.js';
 import type { Rect } from '../types.js';
 
-/** Per-channel difference under which two pixels count as the same (absorbs anti-aliasing and JPEG-like noise). */
-const PIXEL_TOLERANCE = 24;
+/** Per-channel difference under which two pixels count as the same colour (anti-aliasing, resampling). */
+const PIXEL_TOLERANCE = 16;
+/** Screens are compared at most this wide: enough to see a typed word, and resampling noise averages out. */
+const COMPARE_WIDTH = 540;
+
+const channelGap = (d: Uint8Array | Buffer, i: number, r: number, g: number, b: number): number => Math.max(Math.abs(d[i] - r), Math.abs(d[i + 1] - g), Math.abs(d[i + 2] - b));
+
+/** The most common colour of an image (every 4th pixel, 32 levels per channel): the background on an app screen. */
+function backgroundOf(data: Uint8Array | Buffer): [number, number, number] {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < data.length; i += 16) {
+    const key = ((data[i] >> 3) << 10) | ((data[i + 1] >> 3) << 5) | (data[i + 2] >> 3);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let best = 0;
+  let key = 0;
+  for (const [k, n] of counts) if (n > best) [best, key] = [n, k];
+  return [((key >> 10) & 31) * 8 + 4, ((key >> 5) & 31) * 8 + 4, (key & 31) * 8 + 4];
+}
 
 /**
- * Share of pixels (0..1) that match between a reference image file and the screen. The screen is
- * scaled to the reference's size first, so a reference taken on another density still compares.
+ * How alike the screen is to a reference image file, 0..1: the share of what is drawn on either
+ * (pixels away from that image's background colour) that is the same on both. A share of all pixels
+ * scored two unrelated screens of one app 0.94–0.99, their common background outweighing everything
+ * else, so screenshot_match passed on any screen. Both are compared at the reference's aspect, at
+ * most COMPARE_WIDTH wide, so a reference taken on another density still compares.
  */
 export async function similarity(reference: Buffer, current: ScreenCapture): Promise<{ score: number; width: number; height: number }> {
-  const ref = await (await loadSharp())(reference).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { width, height } = ref.info;
+  const sharp = await loadSharp();
+  const meta = await sharp(reference).metadata();
+  if (!meta.width || !meta.height) throw new Error('the reference has no size');
+  const width = Math.min(meta.width, COMPARE_WIDTH);
+  const height = Math.max(1, Math.round((meta.height * width) / meta.width));
+  const ref = await sharp(reference).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
   const cur = await (await sharpOf(current)).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
-  const a = ref.data;
-  let same = 0;
-  for (let i = 0; i < a.length; i += 4) {
-    if (Math.abs(a[i] - cur[i]) <= PIXEL_TOLERANCE && Math.abs(a[i + 1] - cur[i + 1]) <= PIXEL_TOLERANCE && Math.abs(a[i + 2] - cur[i + 2]) <= PIXEL_TOLERANCE) same++;
+  const [ra, ga, ba] = backgroundOf(ref);
+  const [rb, gb, bb] = backgroundOf(cur);
+  let drawn = 0;
+  let differ = 0;
+  for (let i = 0; i < ref.length; i += 4) {
+    const changed = Math.max(Math.abs(ref[i] - cur[i]), Math.abs(ref[i + 1] - cur[i + 1]), Math.abs(ref[i + 2] - cur[i + 2])) > PIXEL_TOLERANCE;
+    if (changed) differ++;
+    if (changed || channelGap(ref, i, ra, ga, ba) > PIXEL_TOLERANCE || channelGap(cur, i, rb, gb, bb) > PIXEL_TOLERANCE) drawn++;
   }
-  return { score: same / (width * height), width, height };
+  // Two blank screens of one colour are alike; of two colours, every pixel differs and is drawn.
+  return { score: drawn === 0 ? 1 : 1 - differ / drawn, width, height };
 }
 
 export interface Rgb {

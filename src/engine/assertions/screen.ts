@@ -38,7 +38,7 @@ export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     try {
       const { score } = await similarity(reference, current);
       const rounded = Math.round(score * 1000) / 1000;
-      return { pass: score >= a.tolerance, expected: `similarity ≥ ${a.tolerance}`, actual: rounded, message: `${Math.round(score * 1000) / 10}% of pixels match ${a.reference_screenshot}` };
+      return { pass: score >= a.tolerance, expected: `similarity ≥ ${a.tolerance}`, actual: rounded, message: `${Math.round(score * 1000) / 10}% of what is drawn matches ${a.reference_screenshot}` };
     } catch (err) {
       return { pass: false, error: true, message: `cannot compare with ${file}: ${(err as Error).message}; is it a PNG?` };
     }

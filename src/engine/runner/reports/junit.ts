@@ -2,10 +2,13 @@ import type { ResultDocument, StepResult } from '../../../validate/index.js';
 import { failingStep } from '../failing-step.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
-/** XML text and attribute escaping (XML 1.0 §2.4; control characters are not allowed at all). */
+/**
+ * XML text and attribute escaping. What XML 1.0 §2.2 does not allow as a Char at all (control
+ * characters, U+FFFE/U+FFFF, unpaired surrogates) is dropped: one of them makes the file unreadable.
+ */
 export function xml(value: string): string {
   return value
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
