@@ -54,7 +54,7 @@ t('a reference_screenshot in a flow is relative to the flow file, and may climb 
   // The second run compares with the baselines the first recorded.
   const again = await runTop(ctx, doc('top', { steps: [{ id: 'f', flow: 'flows/f.json' }] }));
   assert.equal(again.assertion_results.map((a) => [a.assertion_id, a.status]), [['f.beside', 'passed'], ['f.above', 'passed']]);
-  assert.match(again.assertion_results[0].message, /match flows[\\/]ref\.png/);
+  assert.match(again.assertion_results[0].message, /matches flows[\\/]ref\.png/);
 });
 
 t('a flow\'s parameter without a value names the flow step and gives advice that works: the step\'s parameters, or --param NAME', async (ctx) => {

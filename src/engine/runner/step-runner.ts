@@ -35,15 +35,34 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
   state.beginStep();
   await state.recordTextsBefore(step.id);
   const rec = record(step, 'passed');
+  let attached = false;
   const finish = async (flow: Flow): Promise<Flow> => {
     rec.step_duration_ms = Math.round(performance.now() - started);
-    into.push(rec);
+    if (!attached) into.push(rec);
     state.statuses.set(step.id, rec.status);
     await state.stepDone(rec);
+    const cutByCancel = flow === 'stop' && state.cancelled();
     // A step a cancel cut short leaves its assertions to the run's end, which says the run was cancelled.
-    if (rec.status === 'skipped' && !(flow === 'stop' && state.cancelled())) state.skipAfter(step, rec.error_message ?? 'skipped');
+    if (rec.status === 'skipped' && !cutByCancel) state.skipAfter(step, rec.error_message ?? 'skipped');
+    // What a failed step should have done did not happen: checking it would report on the screen as the
+    // failure left it ("Sign in button gone: passed" after the tap on it failed), so it is not checked.
+    else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `step ${step.id} ${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
     else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
     return flow;
+  };
+  /**
+   * A parent or flow goes into the document before its inner steps run, so each inner step that finishes
+   * is on disk with it (a crash loses at most the step in flight). Until it finishes it reads as unfinished.
+   */
+  const attach = async (): Promise<() => void> => {
+    attached = true;
+    const own = { status: rec.status, message: rec.error_message };
+    rec.status = 'error';
+    rec.error_message = UNFINISHED;
+    into.push(rec);
+    await state.write();
+    // Called once the inner steps are done: the record is its own again, for the verdict on them.
+    return () => void ([rec.status, rec.error_message] = [own.status, own.message]);
   };
 
   if (step.condition) {
@@ -62,17 +81,17 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
         state.cancelledDuring ??= step.id;
         return 'stop';
       }
-      return fail(rec, err, finish);
+      return fail(step, rec, err, finish);
     }
   }
 
-  if (isFlowStep(step)) return runFlow(state, step, rec, finish);
+  if (isFlowStep(step)) return runFlow(state, step, rec, finish, attach);
 
   let live: Step;
   try {
     live = interpolateFields(step, state.values());
   } catch (err) {
-    return fail(rec, err, finish);
+    return fail(step, rec, err, finish);
   }
 
   const attempts = step.on_failure === 'retry' ? (step.retry_policy?.max_attempts ?? DEFAULT_ATTEMPTS) : 1;
@@ -137,8 +156,9 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
   await state.screenshotFor(rec, step, false);
   if (step.sub_steps?.length && rec.status === 'passed') {
     rec.sub_steps_executed = [];
-    // The parent's record goes in first so that progress shows it before its children.
+    const innerDone = await attach();
     const flow = await runInside(state, step.sub_steps, rec.sub_steps_executed);
+    innerDone();
     if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
       rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
       rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
@@ -149,19 +169,21 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
 }
 
 /** A flow step: the flow's own steps, in its parameter scope, recorded as this step's sub-steps. */
-async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>, rec: StepResult, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
+async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>, rec: StepResult, finish: (flow: Flow) => Promise<Flow>, attach: () => Promise<() => void>): Promise<Flow> {
   let use;
   try {
     use = state.scope.enter(step, state.variables);
   } catch (err) {
-    return fail(rec, err, finish);
+    return fail(step, rec, err, finish);
   }
   rec.sub_steps_executed = [];
+  const innerDone = await attach();
   let flow: Flow;
   try {
     flow = await runInside(state, use.steps, rec.sub_steps_executed);
   } finally {
     state.scope.leave();
+    innerDone();
   }
   flowStatus(rec);
   if (rec.status === 'passed' && flow === 'stop' && state.cancelled()) cutShort(rec, use.steps.length, 'the flow', 'steps');
@@ -195,10 +217,24 @@ function cutShort(rec: StepResult, planned: number, what: string, unit: string):
   rec.error_message = `the run was cancelled before ${what} finished: ${rec.sub_steps_executed?.length ?? 0} of its ${planned} ${unit} ran`;
 }
 
-async function fail(rec: StepResult, err: unknown, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
+/**
+ * A step that failed before its action ran (its condition could not be evaluated, a `${name}` had no
+ * value yet, a flow could not be entered): the same rule as a failed action, so an optional or
+ * `on_failure: skip` step is skipped and the run goes on.
+ */
+async function fail(step: AnyStep, rec: StepResult, err: unknown, finish: (flow: Flow) => Promise<Flow>): Promise<Flow> {
   const e = err instanceof VerbError ? err : new VerbError('INTERNAL', err instanceof Error ? err.message : String(err));
   rec.status = e.code === 'DEVICE_NOT_FOUND' || e.code === 'INTERNAL' ? 'error' : 'failed';
   rec.error_code = e.code;
   rec.error_message = e.message;
+  // A flow step has neither field.
+  const optional = !isFlowStep(step) && step.optional === true;
+  if (rec.status === 'failed' && (optional || (!isFlowStep(step) && step.on_failure === 'skip'))) {
+    rec.status = 'skipped';
+    rec.error_message = `${optional ? 'optional step' : 'on_failure skip'}: ${e.message}`;
+    return finish('continue');
+  }
   return finish('stop');
 }
+
+const UNFINISHED = 'unfinished: its inner steps were still running when this was written (if the run stopped here, it was interrupted)';
