@@ -45,6 +45,23 @@ t('a long secret cut short by a message is masked from where it starts, not left
   assert.is(mask.text('"A long title that endsc…"'), '"A long title that endsc…"');
 });
 
+t('a secret typed into a URL is masked as the address bar shows it, percent-encoded', () => {
+  const mask = new SecretMask();
+  mask.add('S3cure@Pass:99', 'Tok"en<42> Xyz');
+  assert.is(mask.text('the address bar shows "https://qa:S3cure%40Pass%3A99@staging.example.com/"'), 'the address bar shows "https://qa:•••@staging.example.com/"');
+  assert.is(mask.text('opened https://x/?t=Tok%22en%3C42%3E%20Xyz and ?t=Tok%22en%3C42%3E+Xyz'), 'opened https://x/?t=••• and ?t=•••');
+});
+
+t('a PIN (4–7 characters) glued to other text is masked inside quotes and in values from the screen; outside them only alone', () => {
+  const mask = new SecretMask();
+  mask.add('482915', 'pass');
+  // A message quoting the field: the PIN typed after "ref" never shows.
+  assert.is(mask.text('a failed: "ref482915" reads "ref482915"'), 'a failed: "ref•••" reads "ref•••"');
+  assert.equal(mask.deep({ captured_variables: { field: 'ref482915' }, actual: 'ref482915', status: 'passed', summary: '1/2 steps passed' }), { captured_variables: { field: 'ref•••' }, actual: 'ref•••', status: 'passed', summary: '1/2 steps passed' });
+  // Words of ours are left whole: "pass" in "passed" outside quotes.
+  assert.is(mask.text('step a passed; 482915 typed'), 'step a passed; ••• typed');
+});
+
 t('white space in a secret made one space, as a message lists a text on one line', () => {
   const mask = new SecretMask();
   mask.add('two  words\tand more');

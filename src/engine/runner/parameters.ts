@@ -69,6 +69,8 @@ export class SecretMask {
   private values: string[] = [];
   static readonly MAX_SCANNED = 64 * 1024;
   static readonly WHOLE_LENGTH = 8;
+  /** A secret this long or longer (a 4-digit PIN) is masked anywhere inside what the run quotes from the screen. */
+  static readonly QUOTED_LENGTH = 4;
 
   add(...secrets: string[]): void {
     for (const s of secrets) if (s !== '') for (const form of shownForms(s)) if (!this.values.includes(form)) this.values.push(form);
@@ -93,9 +95,25 @@ export class SecretMask {
     let out = s;
     for (const secret of this.values) {
       if (!out.includes(secret)) continue;
-      out = secret.length >= SecretMask.WHOLE_LENGTH ? out.split(secret).join(MASK) : maskAlone(out, secret);
+      if (secret.length >= SecretMask.WHOLE_LENGTH) out = out.split(secret).join(MASK);
+      else {
+        out = maskAlone(out, secret);
+        if (secret.length >= SecretMask.QUOTED_LENGTH && out.includes(secret)) out = maskQuoted(out, secret);
+      }
     }
     return out.includes(CLIPPED) ? this.maskClipped(out) : out;
+  }
+
+  /**
+   * A value shown as it is (a captured text, an assertion's expected or actual value, a resolved
+   * element's text): a secret of QUOTED_LENGTH or more inside it is masked wherever it is, as inside
+   * quotes ("ref482915": a PIN typed after other text).
+   */
+  shownValue(s: string): string {
+    if (!this.values.length || s.length > SecretMask.MAX_SCANNED) return s;
+    let out = s;
+    for (const secret of this.values) if (secret.length >= SecretMask.QUOTED_LENGTH && out.includes(secret)) out = out.split(secret).join(MASK);
+    return this.text(out);
   }
 
   /**
@@ -130,26 +148,27 @@ export class SecretMask {
   }
 
   /** Masks the strings of an object tree in place (the result document the run keeps building). */
-  inPlace(value: object): void {
+  inPlace(value: object, shown = false): void {
     if (!this.values.length) return;
     const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
     for (const [k, v] of entries) {
-      if (typeof v === 'string') (value as Record<string | number, unknown>)[k] = this.text(v);
-      else if (v && typeof v === 'object') this.inPlace(v);
+      const inner = shown || SHOWN_VALUES.has(String(k));
+      if (typeof v === 'string') (value as Record<string | number, unknown>)[k] = inner ? this.shownValue(v) : this.text(v);
+      else if (v && typeof v === 'object') this.inPlace(v, inner);
     }
   }
 
-  private walk(value: unknown): unknown {
-    if (typeof value === 'string') return this.text(value);
+  private walk(value: unknown, shown = false): unknown {
+    if (typeof value === 'string') return shown ? this.shownValue(value) : this.text(value);
     if (Array.isArray(value)) {
-      const out = value.map((v) => this.walk(v));
+      const out = value.map((v) => this.walk(v, shown));
       return out.some((v, i) => v !== value[i]) ? out : value;
     }
     if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
       let changed = false;
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        out[k] = this.walk(v);
+        out[k] = this.walk(v, shown || SHOWN_VALUES.has(k));
         if (out[k] !== v) changed = true;
       }
       return changed ? out : value;
@@ -160,6 +179,9 @@ export class SecretMask {
 
 const CLIPPED = '…';
 
+/** Keys whose values are texts from the screen or typed into it, never words of ours (see shownValue). */
+const SHOWN_VALUES: ReadonlySet<string> = new Set(['captured_variables', 'expected', 'actual', 'text']);
+
 /**
  * The ways a secret reaches a message besides as it is: quoted with JSON.stringify (a `"` or `\`
  * in it escaped), and with its runs of white space made one space (what a listing's text becomes
@@ -167,8 +189,22 @@ const CLIPPED = '…';
  */
 function shownForms(secret: string): string[] {
   const oneLine = secret.replace(/\s+/g, ' ').trim();
-  const forms = [secret, oneLine].flatMap((f) => [f, JSON.stringify(f).slice(1, -1)]);
+  // Percent-encoded, as an address bar shows a secret typed into a URL (`qa:S3cure%40Pass@host`), and
+  // with + for spaces as forms send it.
+  let encoded: string[] = [];
+  try {
+    const e = encodeURIComponent(secret);
+    encoded = [e, e.replace(/%20/g, '+')];
+  } catch {
+    // A lone surrogate has no percent-encoding: no address bar shows one either.
+  }
+  const forms = [secret, oneLine, ...encoded].flatMap((f) => [f, JSON.stringify(f).slice(1, -1)]);
   return [...new Set(forms)].filter((f) => f !== '');
+}
+
+/** `secret` inside a double-quoted stretch of `text` (what a message quotes from the screen), wherever it is there. */
+function maskQuoted(text: string, secret: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, (quoted) => quoted.split(secret).join(MASK));
 }
 
 function maskAlone(text: string, secret: string): string {
