@@ -17,6 +17,7 @@ test('adb sources: named, unnamed (host:port becomes the name), default local', 
   assert.equal(s.adb.map((x) => [x.name, x.port, x.startServer]), [['a', 6001, false], ['b', 6002, false]]);
   assert.equal(sourcesFromFlags({}, { ANDROID_ADB_SERVER_PORT: '6003' }).adb, [{ name: 'local', host: '127.0.0.1', port: 6003, startServer: true, origin: 'ANDROID_ADB_SERVER_PORT=6003' }]);
   assert.equal(sourcesFromFlags({ android: false }, {}).adb, []);
+  assert.throws(() => sourcesFromFlags({ android: false, adb: 'slow=127.0.0.1:47901' }, {}), /--no-android turns Android off, so the --adb sources \(slow=127\.0\.0\.1:47901\) would be ignored/);
 });
 
 test('bad sources are refused with the way to fix them', () => {

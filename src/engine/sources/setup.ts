@@ -23,6 +23,10 @@ export function sourcesFromFlags(flags: Record<string, string | boolean | undefi
   if (flags.wda === true) throw new Error('--wda needs a value: --wda name=http://host:8100');
   const wda = values(flags.wda).map(parseWdaSource);
   let adb: SourcesSetup['adb'] = [];
+  // Dropping named adb servers without a word left a user wondering where the lab's phones went.
+  if (flags.android === false && values(flags.adb).length) {
+    throw new Error(`--no-android turns Android off, so the --adb sources (${values(flags.adb).join(', ')}) would be ignored; leave out --no-android to use them, or --adb to run without Android`);
+  }
   if (flags.android !== false) {
     const list = values(flags.adb);
     if (list.length) adb = list.map((v) => ({ ...parseAdbSource(v), startServer: false }));

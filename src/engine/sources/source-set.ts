@@ -51,6 +51,9 @@ interface Route {
   local: string;
 }
 
+/** How long a listing waits for a source that was down when it started (see listDevices). */
+const DOWN_SOURCE_WAIT_MS = 250;
+
 /**
  * Several device sources as one driver. Each source is listed in parallel under its own deadline;
  * one that fails keeps its last devices in the list as offline with the reason, is retried with
@@ -84,7 +87,16 @@ export class SourceSet implements Driver {
 
   async listDevices(_ctx: CallContext): Promise<DeviceInfo[]> {
     // Each source has its own deadline, so the caller's (longer) one never decides for a slow source.
-    await Promise.all(this.sources.map((s) => this.refresh(s, false)));
+    // A source already known to be down is waited for only briefly: its retry (up to that deadline)
+    // would otherwise hold up every other source's devices each time it falls due (SPEC §10). One that
+    // answers again at once is listed at once; a slow retry goes on and announces its devices itself.
+    await Promise.all(
+      this.sources.map((s) => {
+        if (this.health.get(s)!.ok) return this.refresh(s, false);
+        const retry = this.refresh(s, false).then(() => void this.publish());
+        return Promise.race([retry, new Promise<void>((done) => setTimeout(done, DOWN_SOURCE_WAIT_MS).unref())]);
+      }),
+    );
     return this.publish();
   }
 
