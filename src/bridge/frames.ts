@@ -246,7 +246,8 @@ export class FramePipeline {
   private async deliverCapture(cap: Capture, subs: Subscription[]): Promise<void> {
     const jobs: Promise<void>[] = [];
     for (const sub of subs) {
-      if (!sub.screen || sub.lastSeq >= cap.seq) continue;
+      // A session waiting to be resumed has nothing to send to: resend() gives it the screen when it is back.
+      if (!sub.screen || sub.lastSeq >= cap.seq || !sub.session.connection?.open) continue;
       jobs.push(
         this.encoded(cap, sub.screen).then((frame) => {
           if (!this.subs.has(sub) || frame.seq <= sub.lastSeq) return;
@@ -328,9 +329,10 @@ export class FramePipeline {
     return false;
   }
 
+  /** The fastest connected subscriber's interval: one that dropped its socket sets no capture rate. */
   private intervalMs(): number {
     let ms = 1000;
-    for (const sub of this.subs) ms = Math.min(ms, sub.minIntervalMs);
+    for (const sub of this.subs) if (sub.session.connection?.open) ms = Math.min(ms, sub.minIntervalMs);
     return ms;
   }
 

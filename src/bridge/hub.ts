@@ -1,6 +1,6 @@
 import type { DeviceHandle } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
-import { toFailure, type ToolFailure } from '../engine/errors.js';
+import { failure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { UiElement } from '../engine/types.js';
 import {
   SCREEN_DEFAULTS,
@@ -26,6 +26,11 @@ export interface HubOptions {
   captureTimeoutMs: number;
   /** A frame unsent this long (the peer's socket full) ends the connection of a subscriber that stopped reading. */
   frameStallMs: number;
+  /**
+   * Screen subscriptions one session may hold to one device: each format and width is an encode of
+   * every frame, so one client with sixty of them took the frames of every other viewer (98 → 6 in 10 s).
+   */
+  maxScreenSubscriptions: number;
   video: VideoSettings;
   log(line: string): void;
 }
@@ -84,6 +89,11 @@ export class DeviceHub {
       return toFailure(err);
     }
     if (session.ended) return toFailure(new Error('the session ended while subscribing'));
+    if (p.screen) {
+      const held = [...session.subscriptions.values()].filter((s) => s.device === p.device && s.screen).length;
+      const max = this.options.maxScreenSubscriptions;
+      if (held >= max) return failure('INVALID_PARAMETER', `this session already holds ${held} screen subscriptions to ${p.device}, the most one session may (${max}: each is encoded apart for every frame); unsubscribe one with devices.unsubscribe, or subscribe without "screen"`);
+    }
     const screen: EffectiveScreenOptions | undefined = p.screen && {
       maxFps: p.screen.maxFps ?? SCREEN_DEFAULTS.maxFps,
       maxWidth: p.screen.maxWidth ?? null,

@@ -54,6 +54,8 @@ export interface BridgeOptions {
   replayBuffer?: { messages: number; bytes: number; totalBytes?: number };
   /** Element poll interval while someone watches elements (default 1000 ms). */
   elementsPollMs?: number;
+  /** Screen subscriptions one session may hold to one device (default 4). */
+  maxScreenSubscriptions?: number;
   /** Ping interval; a connection that misses one pong is dropped (default 20 s). */
   heartbeatMs?: number;
   /** Queued outgoing bytes after which a connection counts as not reading (default 16 MiB). */
@@ -174,6 +176,7 @@ export class Bridge implements BridgeCore {
       rate_limit_burst: rate.burst,
       resume_grace_ms: options.resumeGraceMs ?? 30_000,
       replay_buffer: replay.messages,
+      max_screen_subscriptions: options.maxScreenSubscriptions ?? 4,
     };
 
     this.sessions = new SessionStore(
@@ -190,6 +193,7 @@ export class Bridge implements BridgeCore {
       elementsPollMs: options.elementsPollMs ?? 1000,
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
       frameStallMs: options.frameStallMs ?? 5000,
+      maxScreenSubscriptions: this.limits.max_screen_subscriptions,
       video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });

@@ -23,6 +23,8 @@ export interface ServerLimits {
   rate_limit_burst: number;
   resume_grace_ms: number;
   replay_buffer: number;
+  /** Screen subscriptions one session may hold to one device (each format and width is encoded apart). */
+  max_screen_subscriptions: number;
 }
 
 /** A device failure, an unknown subscription or a lock held elsewhere: a normal result, like a tool failure. */
