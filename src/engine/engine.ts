@@ -167,7 +167,7 @@ export class Engine {
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
-    }, options.hold, options.signal).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : this.onError(deviceId, err, def.timeoutNote)));
+    }, options.hold, options.signal).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : namingDevice(tool, deviceId, this.onError(deviceId, err, def.timeoutNote))));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
       const others = this.othersActed(deviceId, options.origin);
@@ -374,4 +374,9 @@ export class Engine {
       listed: { remember: (elements) => this.listed.remember(id, origin, elements), seen: (element) => this.listed.seen(id, origin, element) },
     };
   }
+}
+
+/** SPEC §2: every failure names the device; a handler's message about a parameter alone ("text is empty") gets the call's name in front. */
+function namingDevice(tool: string, deviceId: string, f: ToolFailure): ToolFailure {
+  return f.message.includes(deviceId) ? f : { ...f, message: `${callName(tool, deviceId)}: ${f.message}` };
 }

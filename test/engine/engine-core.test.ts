@@ -52,8 +52,21 @@ test('driver exceptions never escape: ToolError keeps its code, anything else is
   driver.throwOnTap = new ToolError('PERMISSION_DENIED', 'device said no');
   assert.equal(await engine.call('mobile_click_on_screen_at_coordinates', tap('a')), { status: 'error', code: 'PERMISSION_DENIED', message: 'device said no' });
   driver.throwOnTap = new TypeError('boom');
-  assert.equal(await engine.call('mobile_click_on_screen_at_coordinates', tap('a')), { status: 'error', code: 'INTERNAL', message: 'boom' });
+  // A message that does not name the device gets the call's name in front (SPEC §2: every failure names it).
+  assert.equal(await engine.call('mobile_click_on_screen_at_coordinates', tap('a')), { status: 'error', code: 'INTERNAL', message: 'mobile_click_on_screen_at_coordinates on a: boom' });
   await engine.close();
+});
+
+test('a handler\'s failure about a parameter alone names the device too (protocol audit: "text is empty")', async () => {
+  const { createEngine } = await import('../../src/engine/create.js');
+  const engine = createEngine({ android: false, ios: false });
+  try {
+    const r = (await engine.call('mobile_type_keys', { device: 'virtual-android-1', text: '' })) as { code: string; message: string };
+    assert.is(r.code, 'INVALID_PARAMETER');
+    assert.match(r.message, /^mobile_type_keys on virtual-android-1: text is empty/);
+  } finally {
+    await engine.close();
+  }
 });
 
 test('coordinates outside the screen are INVALID_PARAMETER with the screen size', async () => {
