@@ -187,7 +187,7 @@ lab('a session resumed on a new socket while the old one looks open: its finger 
   }
 });
 
-lab('a peer killed and restarted: its devices go and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
+lab('a peer killed and restarted: its devices go offline and come back, and the viewers\' subscriptions resume', async ({ lab }) => {
   const l = lab!;
   const viewer = await labClient(l, 'survivor');
   const changes: { added: DeviceInfo[]; removed: string[] }[] = [];
@@ -199,12 +199,14 @@ lab('a peer killed and restarted: its devices go and come back, and the viewers\
 
   const port = l.b.port;
   await l.b.close();
-  await until('the peer\'s device announced removed', () => changes.some((c) => c.removed.includes(IOS)), 10_000);
+  // SPEC §10: it stays listed, offline with the reason, as the devices of adb and --wda sources do.
+  const offline = await until('the peer\'s device announced offline', () => changes.flatMap((c) => c.added).find((d) => d.id === IOS && d.state === 'offline'), 10_000);
+  assert.match(offline.message ?? '', /^peer .* is unreachable.*its devices return by themselves/);
   const gone = (await viewer.callTool('mobile_get_screen_size', { device: IOS })) as { code?: string };
   assert.is(gone.code, 'DEVICE_NOT_FOUND');
 
   l.b = await peerBridge('ios', port);
-  await until('the device announced again', () => changes.some((c) => c.added.some((d) => d.id === IOS)), 10_000);
+  await until('the device announced again', () => changes.some((c) => c.added.some((d) => d.id === IOS && d.state !== 'offline')), 10_000);
   const seen = frames.length;
   await until('frames again on the same subscription', () => frames.length > seen, 10_000);
   assert.is(frames[frames.length - 1].header.subscription, subscription);

@@ -95,8 +95,11 @@ frozen('stopped (no answers, no pongs): calls answer TIMEOUT, saying they may st
     return !s.up && s;
   });
   assert.match(down.error ?? '', /no pong|handshake|session\.hello/);
-  const listed = (await c.request('devices.list', {})) as { devices: { id: string }[]; notes?: string[] };
-  assert.not.ok(listed.devices.some((d) => d.id === PHONE), 'its devices are no longer listed ready');
+  const listed = (await c.request('devices.list', {})) as { devices: { id: string; state?: string; message?: string }[]; notes?: string[] };
+  // SPEC §10: still listed, offline with the reason, as adb and --wda sources are.
+  const phone = listed.devices.find((d) => d.id === PHONE);
+  assert.is(phone?.state, 'offline', 'its devices are no longer listed ready');
+  assert.match(phone?.message ?? '', /^peer lab1 \(peer bridge ws:\/\/.*\) is unreachable.*its devices return by themselves/);
   assert.ok(listed.notes?.some((n) => /lab1/.test(n)), JSON.stringify(listed.notes));
 });
 

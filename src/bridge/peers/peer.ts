@@ -6,8 +6,8 @@ import { redact, RpcLink, type LinkState } from './rpc-link.js';
 
 /**
  * Another bridge whose devices this one lists as its own (source = the peer's name). The shared
- * link keeps the peer's device list current from `devices.changed`; while the link is down the
- * peer has no devices (they are announced removed), and a reconnect lists them again.
+ * link keeps the peer's device list current from `devices.changed`; while the link is down its
+ * devices stay listed offline with the reason, and a reconnect lists them as the peer has them.
  */
 export class Peer implements Driver {
   readonly name: string;
@@ -134,9 +134,14 @@ export class Peer implements Driver {
         () => undefined,
       );
     } else {
+      // SPEC §10: a source that is down keeps its devices listed, offline with the reason, as adb and
+      // --wda sources do (until 2026-11-29 they vanished, and only a note said why).
       const removed = [...this.devices.keys()];
-      this.devices.clear();
-      this.emit({ added: [], removed });
+      if (!removed.length) return;
+      const why = `peer ${this.name} (${this.where}) is unreachable${this.link.lastError ? `: ${this.link.lastError}` : ''}; it is retried with backoff and its devices return by themselves`;
+      const offline = [...this.devices.values()].map((d) => ({ ...d, state: 'offline' as const, message: why }));
+      this.devices = new Map(offline.map((d) => [d.id, d]));
+      this.emit({ added: offline, removed });
     }
   }
 
