@@ -40,6 +40,20 @@ async function onSignIn(rig: AndroidRig, scrcpy: object = {}): Promise<{ engine:
   return { engine, call };
 }
 
+/** With scrcpy's video running (its control socket open) and the e-mail field of the sign-in screen focused through it. */
+async function typingOverScrcpy(rig: AndroidRig, work: (call: (tool: string, params: object) => Promise<Record<string, unknown>>) => Promise<void>): Promise<void> {
+  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
+  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
+  try {
+    await take(video, 2);
+    const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
+    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+    await work(call);
+  } finally {
+    await video.close();
+  }
+}
+
 async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
   const handle = await handleOf(rig, engine);
   try {
@@ -345,30 +359,18 @@ test('clipboard refused: Unicode typing is an error, not a success', async ({ ri
 
 test('an injection that fails early in a text whose end is pasted: the paste\'s confirmation still counts it, so typing is an error, not success', async ({ rig }) => {
   if (!rig) return;
-  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
-  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
-  try {
-    await take(video, 2);
-    const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
-    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+  await typingOverScrcpy(rig, async (call) => {
     // The "a" of "ab" throws inside InputManager.injectInputEvent; the rest (b, TAB, the pasted Zürich) goes in.
     rig.phone.scrcpy.faults = { invokeFails: 1 };
     const r = await call('mobile_type_keys', { text: 'ab\tZürich' });
     assert.is(r.status, 'error', JSON.stringify(r));
     assert.match(String(r.message), /failed to inject the input \(java\.lang\.IllegalArgumentException: Invalid input event\); it may have been performed only in part/);
-  } finally {
-    await video.close();
-  }
+  });
 });
 
 test('characters the key map has no keys for: scrcpy skips them and types the rest, so typing is UNSUPPORTED naming them, not success', async ({ rig }) => {
   if (!rig) return;
-  const { engine, call } = await onSignIn(rig, { restartAfterMs: 60_000 });
-  const video = await (await handleOf(rig, engine)).openVideo!({ maxSize: 1200, maxFps: 30 });
-  try {
-    await take(video, 2);
-    const email = (((await call('mobile_list_elements_on_screen', {})).elements as UiElement[]).find((e) => e.id === 'email'))!;
-    assert.is((await call('mobile_click_on_screen_at_coordinates', email.center)).status, 'success');
+  await typingOverScrcpy(rig, async (call) => {
     rig.phone.scrcpy.faults = { untypable: '`~' };
     const r = await call('mobile_type_keys', { text: 'a`b~c`' });
     assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
@@ -379,9 +381,7 @@ test('characters the key map has no keys for: scrcpy skips them and types the re
     const next = await call('mobile_type_keys', { text: 'd' });
     assert.is(next.status, 'success', JSON.stringify(next));
     assert.equal(rig.phone.scrcpy.injected, ['text d']);
-  } finally {
-    await video.close();
-  }
+  });
 });
 
 test('Android 6: scrcpy sets the clipboard but presses PASTE only from Android 7, so Unicode typing says it cannot, instead of reporting it typed', async ({ rig }) => {

@@ -136,8 +136,8 @@ export class Peer implements Driver {
     } else {
       // SPEC §10: a source that is down keeps its devices listed, offline with the reason, as adb and
       // --wda sources do (until 2026-11-29 they vanished, and only a note said why).
+      // Emitted with no devices too: the notes changed (serve logs the peer down from that).
       const removed = [...this.devices.keys()];
-      if (!removed.length) return;
       const why = `peer ${this.name} (${this.where}) is unreachable${this.link.lastError ? `: ${this.link.lastError}` : ''}; it is retried with backoff and its devices return by themselves`;
       const offline = [...this.devices.values()].map((d) => ({ ...d, state: 'offline' as const, message: why }));
       this.devices = new Map(offline.map((d) => [d.id, d]));

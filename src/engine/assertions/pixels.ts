@@ -42,7 +42,7 @@ export async function similarity(reference: Buffer, current: ScreenCapture): Pro
   let drawn = 0;
   let differ = 0;
   for (let i = 0; i < ref.length; i += 4) {
-    const changed = Math.max(Math.abs(ref[i] - cur[i]), Math.abs(ref[i + 1] - cur[i + 1]), Math.abs(ref[i + 2] - cur[i + 2])) > PIXEL_TOLERANCE;
+    const changed = channelGap(ref, i, cur[i], cur[i + 1], cur[i + 2]) > PIXEL_TOLERANCE;
     if (changed) differ++;
     if (changed || channelGap(ref, i, ra, ga, ba) > PIXEL_TOLERANCE || channelGap(cur, i, rb, gb, bb) > PIXEL_TOLERANCE) drawn++;
   }
