@@ -3,11 +3,11 @@
  * may be wrong in places) so that every rule still runs when the schema pass found problems.
  */
 import { escapePointer } from './json.js';
-import { readStep, type StepFields } from './step-fields.js';
+import { readStep, type AssertionFields, type StepFields } from './step-fields.js';
 import type { RawIssue, RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { locatorKind } from './targets.js';
-import { UNFILLED_CONDITION_FIELDS, UNFILLED_FIELDS, VARIABLE_NAME } from './vocabulary.js';
+import { VARIABLE_NAME } from './vocabulary.js';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -17,8 +17,6 @@ export const str = (x: unknown): string | undefined => (typeof x === 'string' ? 
 export interface StepEntry {
   /** The step's fields (read once; see step-fields.ts). */
   step: StepFields;
-  /** The step as written, for the rules that read every field (checkTemplates). */
-  raw: Obj;
   pointer: string;
   order: number;
   ancestors: string[];
@@ -68,7 +66,7 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
     if (!isObj(step)) continue;
     const p = `${pointer}/${i}`;
     const fields = readStep(step);
-    into.push({ step: fields, raw: step, pointer: p, order: into.length, ancestors });
+    into.push({ step: fields, pointer: p, order: into.length, ancestors });
     if (!Array.isArray(fields.sub_steps)) continue;
     const id = str(fields.id);
     collectSteps(fields.sub_steps, `${p}/sub_steps`, id ? [...ancestors, id] : ancestors, into);
@@ -80,25 +78,50 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
  * they run on every step and assertion, and the pointer is only needed when something is reported.
  */
 
-/** The fields SPEC §3 names for `${name}`: there a malformed reference is an error too. */
-const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['value', 'target', 'expected_value', 'expected_substring', 'expected_text']);
-const UNFILLED: ReadonlySet<string> = new Set(UNFILLED_FIELDS);
-const UNFILLED_IN_CONDITION: ReadonlySet<string> = new Set(UNFILLED_CONDITION_FIELDS);
-
-/**
- * The references in every text of a step or an assertion (and its condition) that the runner fills
- * in (runner/variables.ts, same field lists): a name declared nowhere stops the run at that step, so
- * it is an error wherever it is written, a description included.
+/*
+ * The texts of a step, an assertion and a condition that the runner fills `${name}` into. It fills
+ * every string but ids, names and kinds (runner/variables.ts, vocabulary.ts UNFILLED_FIELDS); of
+ * those, a key the schema does not know is an unknown-property error anyway, and an enum value
+ * holding `${` fails its list, so these are the ones a valid document can carry a reference in. A
+ * name declared nowhere stops the run at that step, so it is an error wherever it is written, a
+ * description included. Read field by field: these run on every step and assertion, and a loop over
+ * key names made each read a slow keyed lookup (a third of the semantic pass).
  */
-export function checkTemplates(ctx: Context, item: Obj, owner: string, inCondition = false): void {
-  const skip = inCondition ? UNFILLED_IN_CONDITION : UNFILLED;
-  for (const key in item) {
-    if (skip.has(key) || key.startsWith('x-')) continue;
-    const v = item[key];
-    if (typeof v === 'string') {
-      if (v.includes('${')) checkReferences(ctx, v, owner, key, REFERENCE_FIELDS.has(key));
-    } else if (key === 'condition' && !inCondition && isObj(v)) checkTemplates(ctx, v, child(owner, key), true);
-  }
+
+/** `strict`: a field SPEC §3 names for references (value, target, expected_*), where a malformed one is an error too. */
+function texts(ctx: Context, v: unknown, owner: string, field: string, strict = false): void {
+  if (typeof v === 'string' && v.includes('${')) checkReferences(ctx, v, owner, field, strict);
+}
+
+function conditionTexts(ctx: Context, cond: unknown, owner: string): void {
+  if (!isObj(cond)) return;
+  const p = child(owner, 'condition');
+  texts(ctx, cond.value, p, 'value', true);
+  texts(ctx, cond.element_description, p, 'element_description');
+}
+
+export function checkStepTexts(ctx: Context, s: StepFields, owner: string): void {
+  texts(ctx, s.target, owner, 'target', true);
+  texts(ctx, s.value, owner, 'value', true);
+  texts(ctx, s.description, owner, 'description');
+  texts(ctx, s.target_pattern, owner, 'target_pattern');
+  texts(ctx, s.permission_name, owner, 'permission_name');
+  texts(ctx, s.capture_to, owner, 'capture_to');
+  texts(ctx, s.flow, owner, 'flow');
+  conditionTexts(ctx, s.condition, owner);
+}
+
+export function checkAssertionTexts(ctx: Context, a: AssertionFields, owner: string): void {
+  texts(ctx, a.description, owner, 'description');
+  texts(ctx, a.element_description, owner, 'element_description');
+  texts(ctx, a.expected_value, owner, 'expected_value', true);
+  texts(ctx, a.expected_substring, owner, 'expected_substring', true);
+  texts(ctx, a.expected_text, owner, 'expected_text', true);
+  texts(ctx, a.label_value, owner, 'label_value');
+  texts(ctx, a.pattern, owner, 'pattern');
+  texts(ctx, a.reference_screenshot, owner, 'reference_screenshot');
+  texts(ctx, a.permission_name, owner, 'permission_name');
+  conditionTexts(ctx, a.condition, owner);
 }
 
 /**

@@ -1,10 +1,10 @@
 /** Document-level semantic rules of SPEC §3: identity, references, versions, package names, assertions. */
 import {
+  checkAssertionTexts,
   type Context,
   type Obj,
   checkDescription,
   checkRegex,
-  checkTemplates,
   checkVariableName,
   child,
   collectSteps,
@@ -64,7 +64,7 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
   if (!Array.isArray(list)) return;
   if (list.length === 0) report(ctx, '/assertions', 'no-assertions', 'the scenario has no assertions, so a run can only fail on a broken step; add at least one assertion');
   const ids = new Map<string, string>();
-  for (const { a, raw, index } of entries) {
+  for (const { a, index } of entries) {
     const p = `/assertions/${index}`;
     const id = str(a.id);
     if (id !== undefined) {
@@ -77,7 +77,7 @@ function checkAssertions(ctx: Context, list: unknown, entries: readonly Assertio
       report(ctx, `${p}/after_step`, 'after-step-unknown', `after_step "${after}" names no step; use the id of a step (nested steps count)`, didYouMean(after, ctx.stepById.keys()));
     }
     checkDescription(ctx, a.element_description, p, 'element_description');
-    checkTemplates(ctx, raw, p);
+    checkAssertionTexts(ctx, a, p);
     if (a.type === 'pattern_match' || a.type === 'value_matches_variable') checkRegex(ctx, a.pattern, p, 'pattern');
     if (a.type === 'value_matches_variable') checkVariableName(ctx, a.variable_name, p, 'variable_name');
     if (a.type === 'screenshot_match') checkScreenshot(ctx, a.reference_screenshot, `${p}/reference_screenshot`);

@@ -35,8 +35,8 @@ function fieldReader<K extends string>(keys: readonly K[]): (obj: Record<string,
   return (obj) => new Reader(obj);
 }
 
-const STEP_KEYS = ['id', 'action', 'target', 'target_pattern', 'value', 'clear_first', 'on_failure', 'retry_policy', 'condition', 'wait_config', 'capture_to', 'permission_name', 'flow', 'parameters', 'sub_steps'] as const;
-const ASSERTION_KEYS = ['id', 'after_step', 'type', 'element_description', 'expected_value', 'expected_substring', 'expected_text', 'pattern', 'variable_name', 'reference_screenshot', 'condition', 'timeout_ms'] as const;
+const STEP_KEYS = ['id', 'action', 'description', 'target', 'target_pattern', 'value', 'clear_first', 'on_failure', 'retry_policy', 'condition', 'wait_config', 'capture_to', 'permission_name', 'flow', 'parameters', 'sub_steps'] as const;
+const ASSERTION_KEYS = ['id', 'after_step', 'type', 'description', 'element_description', 'expected_value', 'expected_substring', 'expected_text', 'label_value', 'pattern', 'variable_name', 'reference_screenshot', 'permission_name', 'condition', 'timeout_ms'] as const;
 
 export type StepFields = Fields<(typeof STEP_KEYS)[number]>;
 export type AssertionFields = Fields<(typeof ASSERTION_KEYS)[number]>;
@@ -47,8 +47,6 @@ const readAssertion = fieldReader(ASSERTION_KEYS);
 /** An assertion's fields with its index in the list. */
 export interface AssertionEntry {
   a: AssertionFields;
-  /** The assertion as written. */
-  raw: Record<string, unknown>;
   index: number;
 }
 
@@ -58,7 +56,7 @@ export function assertionEntries(list: unknown): AssertionEntry[] {
   if (!Array.isArray(list)) return out;
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: readAssertion(item as Record<string, unknown>), raw: item as Record<string, unknown>, index: i });
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push({ a: readAssertion(item as Record<string, unknown>), index: i });
   }
   return out;
 }

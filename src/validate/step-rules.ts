@@ -2,7 +2,7 @@
 import { checkFlowStep } from './v22-rules.js';
 import { checkPropertyValue, checkVariableValue } from './condition-values.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
-import { type Context, type StepEntry, checkDescription, checkRegex, checkTemplates, checkVariableName, isObj, report, str } from './context.js';
+import { type Context, type StepEntry, checkDescription, checkRegex, checkStepTexts, checkVariableName, isObj, report, str } from './context.js';
 import { didYouMean } from './suggest.js';
 import { looksLikeUrl } from './targets.js';
 import {
@@ -205,7 +205,7 @@ export function checkStep(ctx: Context, entry: StepEntry): void {
   }
   checkRegex(ctx, step.target_pattern, pointer, 'target_pattern');
   checkDescription(ctx, step.target, pointer, 'target');
-  checkTemplates(ctx, entry.raw, pointer);
+  checkStepTexts(ctx, step, pointer);
   if (step.condition !== undefined) checkCondition(ctx, entry, step.condition, `${pointer}/condition`);
   if (step.flow !== undefined) checkFlowStep(ctx, entry);
 }

@@ -116,9 +116,9 @@ export const DEFAULTS = {
 } as const;
 
 /**
- * The text fields of a step or assertion the runner does NOT fill `${name}` into (every other
- * string is filled in, so the validator checks its references); `x-` extension keys are never
- * filled in either. Conditions have their own list.
+ * The text fields of a step or assertion the runner does NOT fill `${name}` into; every other string
+ * is filled in (the validator checks the references of the schema's texts among them: context.ts
+ * STEP_TEXTS, ASSERTION_TEXTS). `x-` extension keys are never filled in. Conditions have their own list.
  */
 export const UNFILLED_FIELDS: readonly string[] = ['sub_steps', 'id', 'after_step', 'action', 'type'];
 export const UNFILLED_CONDITION_FIELDS: readonly string[] = ['type', 'property', 'step_id', 'variable_name', 'operator'];
