@@ -2,7 +2,9 @@ import { sharpOf, type ScreenCapture } from '../screen/capture.js';
 import { normalizeText, readingOrder } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
-import { isDialog, isLoadingIndicator, isToast, within } from '../verbs/index.js';
+import { dialogTexts, isLoadingIndicator, isToast, permissionPrompt } from '../verbs/index.js';
+
+export { dialogTexts };
 
 /**
  * Readings of the screen that several assertions share. Every rule here is mechanical: class
@@ -43,27 +45,10 @@ export function name(e: UiElement): string {
   return JSON.stringify(e.text || e.accessibility_label || e.id);
 }
 
-/** Texts of a showing dialog: its label and every element inside its bounds. */
-export function dialogTexts(elements: UiElement[]): string[] | undefined {
-  const dialog = elements.find(isDialog);
-  if (!dialog) return undefined;
-  const inside = elements.filter((e) => e !== dialog && within(e, dialog));
-  return [dialog.text, dialog.accessibility_label ?? '', ...inside.flatMap((e) => [e.text, e.accessibility_label ?? ''])].filter(Boolean);
-}
-
-/** Packages that own system permission prompts on Android and iOS. */
-const PERMISSION_OWNERS = /permissioncontroller|packageinstaller|com\.apple\.springboard/i;
-const PERMISSION_IDS = /permission_(allow|deny)/i;
-const PERMISSION_WORDING = /\b(allow|would like to access|would like to send|to access|take pictures|record audio)\b/i;
-
+/** The system permission prompt's texts, if one is showing (verbs/permission-prompt.ts, which the permission verbs share). */
 export function permissionDialog(elements: UiElement[]): { texts: string[] } | undefined {
-  const texts = dialogTexts(elements);
-  if (!texts) return undefined;
-  const dialog = elements.find(isDialog)!;
-  const inside = elements.filter((e) => within(e, dialog));
-  const system = inside.some((e) => PERMISSION_OWNERS.test(e.package ?? '') || PERMISSION_IDS.test(e.resource_id ?? ''));
-  const worded = texts.some((t) => PERMISSION_WORDING.test(t)) && inside.some((e) => /^(allow|don.t allow|deny)$/i.test(normalizeText(e.text)));
-  return system || worded ? { texts } : undefined;
+  const prompt = permissionPrompt(elements);
+  return prompt && { texts: prompt.texts };
 }
 
 /** Mean relative luminance (0 black … 1 white) of the screen, sampled on a grid. */

@@ -2,7 +2,8 @@ import type { UiElement } from '../types.js';
 import type { ActionFn } from './actions.js';
 import { describe } from './actions.js';
 import { closeKey, outsideSpot, returnKeyOf, TOP_BAND } from './keyboard-spots.js';
-import { call, isDialog, isKeyboard, keyboardVisible, listElements, within, words } from './screen.js';
+import { dialogTexts, permissionPrompt, type PermissionPrompt } from './permission-prompt.js';
+import { call, isKeyboard, keyboardVisible, listElements, words } from './screen.js';
 import { normalizeText } from '../resolve/index.js';
 import { resolvedOf, verbScreenSize } from './target.js';
 import { VerbError, type VerbContext } from './types.js';
@@ -82,33 +83,40 @@ const dismissKeyboard: ActionFn = async (ctx) => {
   throw new VerbError('INVALID_PARAMETER', `the keyboard is still showing on ${ctx.device} after ${tried.join(', then ') || 'finding no Done key, return key or free spot to tap'}; ${how}`);
 };
 
-function permissionButton(ctx: VerbContext, elements: UiElement[], grant: boolean): UiElement | undefined {
+/** A label as whole words of the button's text ("allow" in "Allow only while using the app", never "ok" in "Outlook"). */
+const hasLabel = (word: string, label: string): boolean => new RegExp(`(^|[^\\p{L}\\p{N}])${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(word);
+
+function permissionButton(ctx: VerbContext, prompt: PermissionPrompt, grant: boolean): UiElement | undefined {
   const labels = PERMISSION_LABELS[ctx.os];
   const wanted: readonly string[] = grant ? labels.allow : labels.deny;
   const opposite: readonly string[] = grant ? labels.deny : labels.allow;
-  const dialog = elements.find(isDialog);
-  const buttons = elements.filter((e) => (e.type === 'button' || e.clickable) && (!dialog || within(e, dialog)));
-  // Exact wording first, in the list's order; then a longer text that contains the wording.
+  const buttons = prompt.elements.filter((e) => e.type === 'button' || e.clickable);
+  // Exact wording first, in the list's order; then a longer text that holds the wording as words.
   for (const label of wanted) {
     const hit = buttons.find((b) => words(b).includes(label));
     if (hit) return hit;
   }
-  return buttons.find((b) => words(b).some((w) => wanted.some((l) => w.includes(l)) && !opposite.includes(w)));
+  return buttons.find((b) => words(b).some((w) => wanted.some((l) => hasLabel(w, l)) && !opposite.includes(w)));
 }
 
 function permissionVerb(grant: boolean): ActionFn {
   return async (ctx, step) => {
     const elements = await listElements(ctx);
-    const button = permissionButton(ctx, elements, grant);
-    if (!button) {
-      const labels = (grant ? PERMISSION_LABELS[ctx.os].allow : PERMISSION_LABELS[ctx.os].deny).join('", "');
-      throw new VerbError('ELEMENT_NOT_FOUND', `no permission prompt with a "${labels}" button is showing on ${ctx.device}; trigger the prompt first (the step before should request the permission)`);
+    const prompt = permissionPrompt(elements);
+    const labels = (grant ? PERMISSION_LABELS[ctx.os].allow : PERMISSION_LABELS[ctx.os].deny).join('", "');
+    if (!prompt) {
+      // An app's own dialog is no permission prompt: "granted" would claim what did not happen.
+      const other = dialogTexts(elements);
+      const showing = other ? `; the dialog showing is the app's own ("${other.join(' / ').slice(0, 120)}"): tap its button with a tap step` : '';
+      throw new VerbError('ELEMENT_NOT_FOUND', `no permission prompt is showing on ${ctx.device}${showing}; trigger the prompt first (the step before should request the permission)`);
     }
+    const button = permissionButton(ctx, prompt, grant);
+    if (!button) throw new VerbError('ELEMENT_NOT_FOUND', `the permission prompt on ${ctx.device} has no "${labels}" button ("${prompt.texts.join(' / ').slice(0, 120)}")`);
     if (step.permission_name) {
-      const dialogText = elements.filter((e) => e.type === 'dialog' || e.type === 'text').flatMap(words).join(' ');
+      const promptText = prompt.texts.map(normalizeText).join(' ');
       const name = normalizeText(step.permission_name);
-      if (dialogText && !dialogText.includes(name) && !(PERMISSION_WORDS[name] ?? []).some((w) => dialogText.includes(w))) {
-        throw new VerbError('ELEMENT_NOT_FOUND', `the permission prompt on ${ctx.device} does not ask for ${step.permission_name} ("${dialogText.slice(0, 120)}")`);
+      if (!promptText.includes(name) && !(PERMISSION_WORDS[name] ?? []).some((w) => promptText.includes(w))) {
+        throw new VerbError('ELEMENT_NOT_FOUND', `the permission prompt on ${ctx.device} does not ask for ${step.permission_name} ("${promptText.slice(0, 120)}")`);
       }
     }
     await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: button.center.x, y: button.center.y });
