@@ -143,6 +143,15 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
  * What a tool added after its "did X on DEVICE" (where a link landed, how an app came up), as
  * "; note" for the step's own message, or "" when it added nothing.
  */
+/**
+ * An Android field listed without a hint attribute (plain `uiautomator dump`) shows its placeholder as
+ * its text when it is empty (TextView.getTextForAccessibility): such a read may be the placeholder.
+ */
+function placeholderDoubt(ctx: VerbContext, element: UiElement, value: string): string {
+  if (ctx.os !== 'Android' || !isField(element) || value === '' || element.hint !== undefined) return '';
+  return `; Android's screen dump shows an empty field's placeholder as its text, so if ${JSON.stringify(value)} is the placeholder the field is empty (not confirmed)`;
+}
+
 function noteOf(message: string): string {
   const note = message.split('; ').slice(1).join('; ');
   return note ? `; ${note}` : '';
@@ -162,15 +171,18 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     // "" with clear_first only empties the field (schema 2.2), as mobile_type_keys does.
     if (text === '' && !step.clear_first) throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type (or "clear_first": true with "value": "" to only empty the field)');
     let resolved: ResolvedElement | undefined;
+    let typed: { message: string } | undefined;
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
     await asOneUnit(ctx, 'type', async (unit) => {
       if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
-      await call(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
+      typed = await call<{ message: string }>(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
     const field = resolved ? JSON.stringify(resolved.text || resolved.label || resolved.id) : undefined;
     const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${field ? ` into ${field}` : ''}`;
-    return { resolved, message };
+    // Without a target nothing here saw a field take the keys: the driver's word on that is kept
+    // (Android: "does not confirm that a text field took it …"). With one, the tap found the field focused.
+    return { resolved, message: resolved || !typed ? message : `${message}${noteOf(typed.message)}` };
   },
   async swipe(ctx, step) {
     const direction = need(step, 'value', 'up, down, left or right').toLowerCase();
@@ -223,7 +235,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     for (;;) {
       const { element, resolved, elements } = await findTarget(ctx, step, 'read');
       const value = textOf(element, elements);
-      if (value !== '' || isField(element)) return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}` };
+      if (value !== '' || isField(element)) return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}${placeholderDoubt(ctx, element, value)}` };
       if (ctx.clock.now() >= deadline) {
         throw new VerbError(
           'ELEMENT_NOT_FOUND',
