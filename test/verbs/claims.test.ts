@@ -52,4 +52,25 @@ test('grant_permission on an app\'s own dialog fails, naming it; on the system p
   }
 });
 
+test('a wait does not pass on the home screen the scenario\'s app left for, and "gone" under a dialog says it may be covered', async ({ engine }) => {
+  for (const device of ['virtual-android-1', 'virtual-ios-1']) {
+    const ctx = { ...ctxOf(engine, device), appPackage: 'com.mobilebridge.demo' };
+    await run(ctx, { action: 'launch_app', value: 'com.mobilebridge.demo' });
+    await run(ctx, { action: 'open_url', value: 'mbdemo://screen/loading' });
+    await run(ctx, { action: 'press_button', value: 'HOME' });
+    const loading = await run(ctx, { action: 'wait_for_loading_complete', wait_config: { type: 'loading_complete', timeout_ms: 1000 } });
+    assert.is(loading.status, 'failed', `${device}: ${JSON.stringify(loading)}`);
+    assert.match(loading.message ?? '', /loading could not be seen to complete .*com\.mobilebridge\.demo is not in front: the home screen shows/);
+    // Outside a scenario (no app known) the home screen is not judged.
+    assert.is((await run(ctxOf(engine, device), { action: 'wait_for_loading_complete', wait_config: { type: 'loading_complete', timeout_ms: 1000 } })).status, 'passed');
+  }
+  const ctx = ctxOf(engine, 'virtual-android-1');
+  await run(ctx, { action: 'launch_app', value: 'com.mobilebridge.demo' });
+  await run(ctx, { action: 'open_url', value: 'mbdemo://screen/alert' });
+  // The alert opens over More: its "Save draft" button is under the dialog, not gone.
+  const gone = await run(ctx, { action: 'wait_for_element_gone', target: 'Save draft', wait_config: { type: 'element_gone', timeout_ms: 1000 } });
+  assert.is(gone.status, 'passed', JSON.stringify(gone));
+  assert.match(gone.message ?? '', /is gone; a dialog is showing .*which may only cover it/);
+});
+
 test.run();

@@ -1,6 +1,7 @@
 import type { UiElement } from '../types.js';
 import { characterCount } from '../text-length.js';
-import { asOneUnit, call, cutAtListEdge, isLoadingIndicator, listElements, textOf, within } from './screen.js';
+import { appErrorNote, showsAppError } from '../listing/app-error.js';
+import { asOneUnit, call, cutAtListEdge, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 
@@ -84,6 +85,29 @@ function timeoutOf(step: VerbStep): number {
 }
 
 /** Looks at the screen until `done` says so or the step's timeout passes. */
+/** A home screen and the system bars on it: where a left or dead app leaves the device. */
+const HOME = /launcher|springboard|systemui/i;
+
+/**
+ * Why a wait cannot count what it sees as its app's screen: Android's app error dialog over it (an
+ * app that crashed or does not respond shows no spinner and no element), or, when the scenario's app
+ * is known, the home screen (the app was left or died: no spinner there either). Another app in front
+ * (a browser tab the app opened) is not judged. A wait does not pass on such a screen: it goes on
+ * looking, and its timeout says why.
+ */
+function notTheApp(ctx: VerbContext, elements: UiElement[]): string | undefined {
+  if (showsAppError(elements)) return appErrorNote(elements);
+  const pkg = ctx.appPackage;
+  const owners = [...new Set(elements.map((e) => e.package).filter((p): p is string => !!p))];
+  if (pkg && owners.length && !owners.includes(pkg) && owners.every((o) => HOME.test(o))) return `${pkg} is not in front: the home screen shows (${owners.slice(0, 3).join(', ')})`;
+  return undefined;
+}
+
+const whyNot = (ctx: VerbContext, elements: UiElement[]): string => {
+  const why = notTheApp(ctx, elements);
+  return why ? `: ${why}` : '';
+};
+
 async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement[]) => Promise<boolean> | boolean): Promise<boolean> {
   const deadline = ctx.clock.now() + timeoutOf(step);
   for (;;) {
@@ -217,14 +241,18 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   },
   async wait_for_element_gone(ctx, step) {
     const request = requestOf(step, 'read');
-    const gone = await poll(ctx, step, async (elements) => !(await targetPresent(ctx, request, elements)));
-    if (!gone) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms`);
-    return { message: `${JSON.stringify(step.target ?? step.target_pattern)} is gone` };
+    let seen: UiElement[] = [];
+    const gone = await poll(ctx, step, async (elements) => ((seen = elements), !(await targetPresent(ctx, request, elements)) && !notTheApp(ctx, elements)));
+    if (!gone) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms${whyNot(ctx, seen)}`);
+    const dialog = seen.find(isDialog);
+    const covered = dialog ? `; a dialog is showing (${describe(dialog)}), which may only cover it` : '';
+    return { message: `${JSON.stringify(step.target ?? step.target_pattern)} is gone${covered}` };
   },
   async wait_for_loading_complete(ctx, step) {
     const indicator = step.wait_config?.indicator ?? 'any';
-    const done = await poll(ctx, step, (elements) => !elements.some((e) => isLoadingIndicator(e, indicator)));
-    if (!done) throw new VerbError('TIMEOUT', `a ${indicator === 'any' ? 'loading' : indicator} indicator was still showing on ${ctx.device} after ${timeoutOf(step)} ms`);
+    let seen: UiElement[] = [];
+    const done = await poll(ctx, step, (elements) => ((seen = elements), !elements.some((e) => isLoadingIndicator(e, indicator)) && !notTheApp(ctx, elements)));
+    if (!done) throw new VerbError('TIMEOUT', `${whyNot(ctx, seen) ? 'loading could not be seen to complete' : `a ${indicator === 'any' ? 'loading' : indicator} indicator was still showing`} on ${ctx.device} after ${timeoutOf(step)} ms${whyNot(ctx, seen)}`);
     return { message: 'loading complete' };
   },
   async capture_value(ctx, step) {
