@@ -73,4 +73,16 @@ test('a wait does not pass on the home screen the scenario\'s app left for, and 
   assert.match(gone.message ?? '', /is gone; a dialog is showing .*which may only cover it/);
 });
 
+test('press_back on iOS with nothing to go back to fails instead of saying it swiped', async ({ engine }) => {
+  const ctx = ctxOf(engine, 'virtual-ios-1');
+  await run(ctx, { action: 'launch_app', value: 'com.mobilebridge.demo' });
+  await run(ctx, { action: 'open_url', value: 'mbdemo://screen/home' });
+  const root = await run(ctx, { action: 'press_back' });
+  assert.is(root.status, 'failed', JSON.stringify(root));
+  assert.match(root.message ?? '', /nothing went back on virtual-ios-1: .*the screen did not change after the iOS back gesture/);
+  await run(ctx, { action: 'open_url', value: 'mbdemo://screen/settings' });
+  const back = await run(ctx, { action: 'press_back' });
+  assert.is(back.status, 'passed', JSON.stringify(back));
+});
+
 test.run();

@@ -42,8 +42,21 @@ const pressBack: ActionFn = async (ctx) => {
   // swipes from an edge, so it goes straight to the device in its queue.
   const y = Math.round(size.height / 2);
   await ctx.engine.withDevice(ctx.device, 'left-edge back swipe', (h, c) => h.swipe(2, y, Math.round(size.width * 0.7), y, 300, c));
-  return { message: 'swiped right from the left edge (iOS back gesture)' };
+  // The gesture answers nothing: on a root screen, or under an alert, it does nothing at all.
+  const before = screenKey(elements);
+  for (const until = ctx.clock.now() + BACK_SETTLE_MS; ; ) {
+    if (screenKey(await listElements(ctx)) !== before) return { message: 'swiped right from the left edge (iOS back gesture)' };
+    if (ctx.clock.now() >= until) break;
+    await ctx.clock.sleep(ctx.pollMs, ctx.signal);
+  }
+  throw new VerbError('ELEMENT_NOT_FOUND', `nothing went back on ${ctx.device}: there is no back button in the navigation bar, and the screen did not change after the iOS back gesture (a swipe from the left edge) within ${BACK_SETTLE_MS} ms: this is a root screen, or a dialog that wants one of its buttons`);
 };
+
+/** How long the back gesture's navigation may take to show in the listing. */
+const BACK_SETTLE_MS = 1500;
+
+/** What a screen shows, for "did it change": each element's id, text and place. */
+const screenKey = (elements: UiElement[]): string => elements.map((e) => `${e.id}|${e.text}|${e.x},${e.y}`).join('\n');
 
 const dismissKeyboard: ActionFn = async (ctx) => {
   let elements = await listElements(ctx);
