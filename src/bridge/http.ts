@@ -5,7 +5,7 @@ import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
 import { readCappedBody } from './capped-body.js';
-import { envelope, singleIssueReport } from '../validate/index.js';
+import { envelope, undecodableReport } from '../validate/index.js';
 import { decodeText } from '../validate/text-decode.js';
 import { tokenCookie, type AccessPolicy } from './security.js';
 import type { WrongTokenThrottle } from './token-throttle.js';
@@ -76,9 +76,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
     // Decoded as files are (UTF-16 taken, other non-UTF-8 refused), so a file POSTed as it is gets the CLI's verdict.
     const decoded = decodeText(body);
     if ('text' in decoded) return c.json(validateScenario(decoded.text, file));
-    const { problem, line, column } = decoded;
-    const message = `the body is ${problem}; send the scenario as UTF-8`;
-    return c.json(envelope(singleIssueReport(file, { line, column, rule: 'json-syntax', message, suggestion: 'send the scenario as UTF-8' })));
+    return c.json(envelope(undecodableReport(file, decoded, 'the body', 'send the scenario as UTF-8')));
   });
 
   // A step screenshot of a run started over this bridge (the viewer's Run shows them inline).

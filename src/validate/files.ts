@@ -7,7 +7,7 @@ import { readRegularTextSync } from './regular-file.js';
 import type { UndecodableText } from './text-decode.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
-import { loadScenario, singleIssueReport, type ValidationReport } from './validate.js';
+import { loadScenario, singleIssueReport, undecodableReport, type ValidationReport } from './validate.js';
 
 export interface FileOutcome {
   report: ValidationReport;
@@ -106,10 +106,7 @@ export function fileKey(file: string): string {
  * the first bad byte (exit 3), the verdict POST /api/validate gives for the same bytes.
  */
 export function unreadable(file: string, why: string, undecodable?: UndecodableText): FileOutcome {
-  if (undecodable) {
-    const { problem, line, column } = undecodable;
-    return { report: singleIssueReport(file, { line, column, rule: 'json-syntax', message: `the file is ${problem}; save it as UTF-8`, suggestion: 'save the file as UTF-8' }) };
-  }
+  if (undecodable) return { report: undecodableReport(file, undecodable, 'the file', 'save the file as UTF-8') };
   // Too big to be one scenario: the way on is to split it, not to check the path.
   const suggestion = /over the limit/.test(why) ? 'split it: move groups of steps into flow files (schema 2.2 "flow" steps), each file under the limit' : 'check the path and that the file is readable';
   const message = `cannot read ${file}: ${why}`;

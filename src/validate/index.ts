@@ -2,7 +2,7 @@
  * Public entry point of the scenario validator. The bridge (`POST /api/validate`,
  * `scenarios.validate`), the CLI and the runner import from here only.
  */
-export { validateScenarioText, validateScenarioValue, loadScenario, singleIssueReport } from './validate.js';
+export { validateScenarioText, validateScenarioValue, loadScenario, singleIssueReport, undecodableReport } from './validate.js';
 export type { ValidationReport, ValidateOptions, LoadedScenario } from './validate.js';
 export { envelope, usageEnvelope } from './envelope.js';
 export { wordIssues } from './structure.js';

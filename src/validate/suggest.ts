@@ -1,3 +1,5 @@
+import { compareVersions } from './vocabulary.js';
+
 /** One table reused by every call (suggestions are computed one at a time); grown when a word is longer. */
 let table = new Int32Array(64 * 64);
 
@@ -107,12 +109,6 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
 }
 
 const VERSION = /^\d+(?:\.\d+)*$/;
-const versionParts = (v: string): number[] => v.split('.').map(Number);
-const newer = (a: string, b: string): boolean => {
-  const [x, y] = [versionParts(a), versionParts(b)];
-  for (let k = 0; k < Math.max(x.length, y.length); k++) if ((x[k] ?? 0) !== (y[k] ?? 0)) return (x[k] ?? 0) > (y[k] ?? 0);
-  return false;
-};
 
 /**
  * A suggestion for a value outside its list. Spelling distance alone can change the meaning, and
@@ -124,8 +120,8 @@ export function enumSuggestion(word: string, allowed: readonly string[]): string
   const reversed = [...word].reverse().join('');
   if (reversed !== word && allowed.includes(reversed)) return `did you mean "${reversed}"?`;
   if (VERSION.test(word) && allowed.length && allowed.every((a) => VERSION.test(a))) {
-    const newest = allowed.reduce((a, b) => (newer(b, a) ? b : a));
-    if (newer(word, newest)) return `use "${newest}"`;
+    const newest = allowed.reduce((a, b) => (compareVersions(b, a) > 0 ? b : a));
+    if (compareVersions(word, newest) > 0) return `use "${newest}"`;
   }
   return didYouMean(word, allowed);
 }

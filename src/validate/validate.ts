@@ -9,6 +9,7 @@ import { type RawIssue, type ValidationIssue, remedyOf, severityOf } from './rul
 import type { Scenario } from './schema.js';
 import { checkSemantics } from './semantic.js';
 import { checkStructure, scenarioShapeNames } from './structure.js';
+import type { UndecodableText } from './text-decode.js';
 import { SCHEMA_VERSIONS } from './vocabulary.js';
 
 /** `data` of the SPEC §4 envelope for one file. */
@@ -46,6 +47,15 @@ export function singleIssueReport(file: string, issue: Pick<ValidationIssue, 'ru
 
 /** Source offsets of the issues' pointers (and names, for `atKey` issues). */
 type Locator = (issues: readonly RawIssue[]) => number[];
+
+/**
+ * The report of bytes that are not text the validator takes (decodeText): a json-syntax error at
+ * the first bad byte, as for any input that is not JSON. `what` names the input ("the file", "the
+ * body"), `fix` what to do ("save the file as UTF-8").
+ */
+export function undecodableReport(file: string, { problem, line, column }: UndecodableText, what: string, fix: string): ValidationReport {
+  return singleIssueReport(file, { line, column, rule: 'json-syntax', message: `${what} is ${problem}; ${fix}`, suggestion: fix });
+}
 
 /** `offsetsOf` is only called when there is something to place, so valid files skip that work. */
 function finish(file: string, raw: RawIssue[], offsetsOf: Locator, text: string, version: string | null): ValidationReport {

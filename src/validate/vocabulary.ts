@@ -141,3 +141,14 @@ export function vocabularySpelling<T>(value: T, allowed: readonly unknown[]): T 
   if (typeof value !== 'string' || allowed.includes(value)) return value;
   return (allowed.find((a) => typeof a === 'string' && a.toLowerCase() === value.toLowerCase()) as T | undefined) ?? value;
 }
+
+/** Orders dotted versions numerically ("17.5" < "17.10"; a missing part counts as 0): < 0, 0 or > 0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}

@@ -72,7 +72,7 @@ test('Latin-1 bytes are refused naming the byte and its place, not turned into r
     assert.is(o.readError, undefined);
     const [e] = o.report.errors;
     assert.equal([e.rule, e.line, e.column, e.suggestion], ['json-syntax', 2, 15, 'save the file as UTF-8']);
-    assert.match(e.message, /^the file is not UTF-8 text: the byte 0xE9 at line 2, column 15 .*; save it as UTF-8$/);
+    assert.match(e.message, /^the file is not UTF-8 text: the byte 0xE9 at line 2, column 15 .*; save the file as UTF-8$/);
   });
 });
 

@@ -1,17 +1,9 @@
+import { compareVersions } from '../../validate/index.js';
+
 /** The comparison operators of conditions and counts (SPEC §3). */
 export type Operator = '==' | '!=' | '>=' | '<=' | '>' | '<';
 
 const VERSION = /^\d+(\.\d+)+$/;
-
-function versionCompare(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
 
 /**
  * Orders two values: as dotted versions when asked ("17.5" < "17.10") or when either has two dots,
@@ -25,7 +17,7 @@ function order(actual: unknown, expected: unknown, kind: 'auto' | 'version'): nu
   const b = String(expected ?? '');
   const dotted = /^\d+(\.\d+)*$/;
   if ((kind === 'version' || /\..*\./.test(a) || /\..*\./.test(b)) && dotted.test(a) && dotted.test(b) && (kind === 'version' || VERSION.test(a) || VERSION.test(b))) {
-    return versionCompare(a, b);
+    return compareVersions(a, b);
   }
   if (a.trim() !== '' && b.trim() !== '' && !Number.isNaN(Number(a)) && !Number.isNaN(Number(b))) return Number(a) - Number(b);
   const la = a.toLowerCase();

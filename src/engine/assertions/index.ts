@@ -1,6 +1,6 @@
 import type { Assertion, AssertionResult } from '../../validate/index.js';
 import type { UiElement } from '../types.js';
-import { isLoadingIndicator } from '../verbs/index.js';
+import { isLoadingIndicator, screenFingerprint } from '../verbs/index.js';
 import { elementEvaluators } from './elements.js';
 import { screenEvaluators } from './screen.js';
 import type { AssertionEnv, Evaluator, Verdict } from './types.js';
@@ -27,7 +27,7 @@ async function stillLook(env: AssertionEnv): Promise<string | undefined> {
     return undefined;
   }
   if (elements.some((e) => isLoadingIndicator(e, 'any'))) return undefined;
-  return JSON.stringify(elements.map((e) => [e.id, e.type, e.text, e.accessibility_label, e.x, e.y, e.width, e.height, e.enabled, e.checked, e.selected, e.focused]));
+  return screenFingerprint(elements);
 }
 
 /**

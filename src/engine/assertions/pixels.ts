@@ -9,16 +9,38 @@ const COMPARE_WIDTH = 540;
 
 const channelGap = (d: Uint8Array | Buffer, i: number, r: number, g: number, b: number): number => Math.max(Math.abs(d[i] - r), Math.abs(d[i + 1] - g), Math.abs(d[i + 2] - b));
 
-/** The most common colour of an image (every 4th pixel, 32 levels per channel): the background on an app screen. */
-function backgroundOf(data: Uint8Array | Buffer): [number, number, number] {
-  const counts = new Map<number, number>();
-  for (let i = 0; i < data.length; i += 16) {
-    const key = ((data[i] >> 3) << 10) | ((data[i + 1] >> 3) << 5) | (data[i + 2] >> 3);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+interface Bucket {
+  key: number;
+  n: number;
+  r: number;
+  g: number;
+  b: number;
+}
+
+/**
+ * The fullest colour bucket of raw pixels: `bits` levels per channel (its key), every `stride`-th
+ * byte from 0 (a multiple of the pixel size), with the sums of the colours that fell in it.
+ */
+function fullestBucket(data: Uint8Array | Buffer, stride: number, bits: number): Bucket {
+  const shift = 8 - bits;
+  const buckets = new Map<number, Bucket>();
+  for (let i = 0; i < data.length; i += stride) {
+    const key = ((data[i] >> shift) << (2 * bits)) | ((data[i + 1] >> shift) << bits) | (data[i + 2] >> shift);
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = { key, n: 0, r: 0, g: 0, b: 0 }));
+    bucket.n++;
+    bucket.r += data[i];
+    bucket.g += data[i + 1];
+    bucket.b += data[i + 2];
   }
-  let best = 0;
-  let key = 0;
-  for (const [k, n] of counts) if (n > best) [best, key] = [n, k];
+  let best: Bucket = { key: 0, n: 0, r: 0, g: 0, b: 0 };
+  for (const b of buckets.values()) if (b.n > best.n) best = b;
+  return best;
+}
+
+/** The most common colour of an app screen's RGBA pixels (every 4th pixel, 32 levels per channel, the bucket's centre): its background. */
+function backgroundOf(data: Uint8Array | Buffer): [number, number, number] {
+  const { key } = fullestBucket(data, 16, 5);
   return [((key >> 10) & 31) * 8 + 4, ((key >> 5) & 31) * 8 + 4, (key & 31) * 8 + 4];
 }
 
@@ -82,17 +104,6 @@ export async function dominantColor(cap: ScreenCapture, rect: Rect): Promise<Rgb
   const width = Math.max(1, Math.min((meta.width ?? 1) - left, Math.floor(rect.width)));
   const height = Math.max(1, Math.min((meta.height ?? 1) - top, Math.floor(rect.height)));
   const { data, info } = await (await sharpOf(cap)).extract({ left, top, width, height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const buckets = new Map<number, { n: number; r: number; g: number; b: number }>();
-  for (let i = 0; i < data.length; i += info.channels) {
-    const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);
-    const bucket = buckets.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
-    bucket.n++;
-    bucket.r += data[i];
-    bucket.g += data[i + 1];
-    bucket.b += data[i + 2];
-    buckets.set(key, bucket);
-  }
-  let best = { n: 0, r: 0, g: 0, b: 0 };
-  for (const b of buckets.values()) if (b.n > best.n) best = b;
+  const best = fullestBucket(data, info.channels, 4);
   return { r: best.r / best.n, g: best.g / best.n, b: best.b / best.n };
 }

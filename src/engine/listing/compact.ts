@@ -98,8 +98,9 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}): C
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new RangeError(`limit must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${limit})`);
   const all = elements.map(compactElement);
   // The fingerprint covers whole texts: an edit past the cut is a changed screen too.
+  const json = all.map((e) => JSON.stringify(e));
   const hash = createHash('md5');
-  for (const e of all) hash.update(JSON.stringify(e));
+  for (const j of json) hash.update(j);
   const screen = hash.digest('hex').slice(0, 12);
   const taken: CompactElement[] = [];
   let chars = 0;
@@ -107,7 +108,7 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}): C
   let end = offset;
   for (; end < all.length && taken.length < limit; end++) {
     const e = shortened(all[end]);
-    const size = JSON.stringify(e).length + 1;
+    const size = (e === all[end] ? json[end] : JSON.stringify(e)).length + 1;
     if (taken.length > 0 && chars + size > PAGE_CHARS) break;
     if (e !== all[end]) longTexts++;
     taken.push(e);

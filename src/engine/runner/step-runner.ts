@@ -142,16 +142,18 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
       rec.status = 'error';
       await state.screenshotFor(rec, step, true);
       return finish('stop');
-    case 'failed':
-      if (step.optional || step.on_failure === 'skip') {
+    case 'failed': {
+      const skip = skippedBy(step);
+      if (skip) {
         rec.status = 'skipped';
-        rec.error_message = `${step.optional ? 'optional step' : 'on_failure skip'}: ${o.message}`;
+        rec.error_message = `${skip}: ${o.message}`;
         await state.screenshotFor(rec, step, false);
         return finish('continue');
       }
       rec.status = 'failed';
       await state.screenshotFor(rec, step, true);
       return finish('stop');
+    }
   }
   await state.screenshotFor(rec, step, false);
   if (step.sub_steps?.length && rec.status === 'passed') {
@@ -227,14 +229,19 @@ async function fail(step: AnyStep, rec: StepResult, err: unknown, finish: (flow:
   rec.status = e.code === 'DEVICE_NOT_FOUND' || e.code === 'INTERNAL' ? 'error' : 'failed';
   rec.error_code = e.code;
   rec.error_message = e.message;
-  // A flow step has neither field.
-  const optional = !isFlowStep(step) && step.optional === true;
-  if (rec.status === 'failed' && (optional || (!isFlowStep(step) && step.on_failure === 'skip'))) {
+  const skip = skippedBy(step);
+  if (rec.status === 'failed' && skip) {
     rec.status = 'skipped';
-    rec.error_message = `${optional ? 'optional step' : 'on_failure skip'}: ${e.message}`;
+    rec.error_message = `${skip}: ${e.message}`;
     return finish('continue');
   }
   return finish('stop');
+}
+
+/** Why a failure of this step skips it and the run goes on (SPEC §3 `optional`, `on_failure: skip`); a flow step has neither field. */
+function skippedBy(step: AnyStep): string | undefined {
+  if (isFlowStep(step)) return undefined;
+  return step.optional ? 'optional step' : step.on_failure === 'skip' ? 'on_failure skip' : undefined;
 }
 
 const UNFINISHED = 'unfinished: its inner steps were still running when this was written (if the run stopped here, it was interrupted)';

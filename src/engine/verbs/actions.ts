@@ -84,7 +84,6 @@ function timeoutOf(step: VerbStep): number {
   return step.wait_config?.timeout_ms ?? DEFAULT_WAIT_MS;
 }
 
-/** Looks at the screen until `done` says so or the step's timeout passes. */
 /** A home screen and the system bars on it: where a left or dead app leaves the device. */
 const HOME = /launcher|springboard|systemui/i;
 
@@ -103,16 +102,17 @@ function notTheApp(ctx: VerbContext, elements: UiElement[]): string | undefined 
   return undefined;
 }
 
-const whyNot = (ctx: VerbContext, elements: UiElement[]): string => {
-  const why = notTheApp(ctx, elements);
-  return why ? `: ${why}` : '';
-};
-
-async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement[]) => Promise<boolean> | boolean): Promise<boolean> {
+/**
+ * Looks at the screen until `done` says so of a screen of the app (notTheApp) or the step's timeout
+ * passes; gives the last listing, and on timeout why that screen could not count.
+ */
+async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement[]) => Promise<boolean> | boolean): Promise<{ done: boolean; elements: UiElement[]; why?: string }> {
   const deadline = ctx.clock.now() + timeoutOf(step);
   for (;;) {
-    if (await done(await listElements(ctx))) return true;
-    if (ctx.clock.now() >= deadline) return false;
+    const elements = await listElements(ctx);
+    const why = notTheApp(ctx, elements);
+    if (!why && (await done(elements))) return { done: true, elements };
+    if (ctx.clock.now() >= deadline) return { done: false, elements, why };
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
   }
 }
@@ -164,10 +164,6 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
 }
 
 /**
- * What a tool added after its "did X on DEVICE" (where a link landed, how an app came up), as
- * "; note" for the step's own message, or "" when it added nothing.
- */
-/**
  * An Android field listed without a hint attribute (plain `uiautomator dump`) shows its placeholder as
  * its text when it is empty (TextView.getTextForAccessibility): such a read may be the placeholder.
  */
@@ -176,6 +172,10 @@ function placeholderDoubt(ctx: VerbContext, element: UiElement, value: string): 
   return `; Android's screen dump shows an empty field's placeholder as its text, so if ${JSON.stringify(value)} is the placeholder the field is empty (not confirmed)`;
 }
 
+/**
+ * What a tool added after its "did X on DEVICE" (where a link landed, how an app came up), as
+ * "; note" for the step's own message, or "" when it added nothing.
+ */
 function noteOf(message: string): string {
   const note = message.split('; ').slice(1).join('; ');
   return note ? `; ${note}` : '';
@@ -241,18 +241,19 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   },
   async wait_for_element_gone(ctx, step) {
     const request = requestOf(step, 'read');
-    let seen: UiElement[] = [];
-    const gone = await poll(ctx, step, async (elements) => ((seen = elements), !(await targetPresent(ctx, request, elements)) && !notTheApp(ctx, elements)));
-    if (!gone) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms${whyNot(ctx, seen)}`);
-    const dialog = seen.find(isDialog);
+    const seen = await poll(ctx, step, async (elements) => !(await targetPresent(ctx, request, elements)));
+    if (!seen.done) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms${seen.why ? `: ${seen.why}` : ''}`);
+    const dialog = seen.elements.find(isDialog);
     const covered = dialog ? `; a dialog is showing (${describe(dialog)}), which may only cover it` : '';
     return { message: `${JSON.stringify(step.target ?? step.target_pattern)} is gone${covered}` };
   },
   async wait_for_loading_complete(ctx, step) {
     const indicator = step.wait_config?.indicator ?? 'any';
-    let seen: UiElement[] = [];
-    const done = await poll(ctx, step, (elements) => ((seen = elements), !elements.some((e) => isLoadingIndicator(e, indicator)) && !notTheApp(ctx, elements)));
-    if (!done) throw new VerbError('TIMEOUT', `${whyNot(ctx, seen) ? 'loading could not be seen to complete' : `a ${indicator === 'any' ? 'loading' : indicator} indicator was still showing`} on ${ctx.device} after ${timeoutOf(step)} ms${whyNot(ctx, seen)}`);
+    const seen = await poll(ctx, step, (elements) => !elements.some((e) => isLoadingIndicator(e, indicator)));
+    if (!seen.done) {
+      const what = seen.why ? 'loading could not be seen to complete' : `a ${indicator === 'any' ? 'loading' : indicator} indicator was still showing`;
+      throw new VerbError('TIMEOUT', `${what} on ${ctx.device} after ${timeoutOf(step)} ms${seen.why ? `: ${seen.why}` : ''}`);
+    }
     return { message: 'loading complete' };
   },
   async capture_value(ctx, step) {

@@ -8,7 +8,7 @@ import { realClock, VerbError, type VerbContext, type VerbOutcome, type VerbStep
 export * from './types.js';
 export { PERMISSION_LABELS, PERMISSION_WORDS } from './semantic.js';
 export { dialogTexts, permissionPrompt, type PermissionPrompt } from './permission-prompt.js';
-export { call, isDialog, isKeyboard, isLoadingIndicator, isToast, keyboardVisible, listElements, screenCapture, screenshotPng, textOf, within } from './screen.js';
+export { call, isDialog, isKeyboard, isLoadingIndicator, isToast, keyboardVisible, listElements, screenCapture, screenFingerprint, screenshotPng, textOf, within } from './screen.js';
 export { findTarget, forgetSize, requestOf, resolvedOf, resolveOnce, targetPresent, verbScreenSize } from './target.js';
 
 /** The 18 scenario actions of seed §4.3: 14 core ones and the 4 platform-agnostic ones. */

@@ -118,6 +118,11 @@ export function textOf(element: UiElement, elements: readonly UiElement[]): stri
   return inside[0]?.text ?? '';
 }
 
+/** What a listing shows, as one string: equal for two looks at an unchanged screen (ids, texts, places, states). */
+export function screenFingerprint(elements: readonly UiElement[]): string {
+  return JSON.stringify(elements.map((e) => [e.id, e.type, e.text, e.accessibility_label, e.x, e.y, e.width, e.height, e.enabled, e.checked, e.selected, e.focused]));
+}
+
 /** An element's text and label, normalised, as the words a user would read on it. */
 export function words(e: UiElement): string[] {
   return [e.text, e.accessibility_label ?? ''].map(normalizeText).filter(Boolean);

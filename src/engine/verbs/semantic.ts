@@ -3,7 +3,7 @@ import type { ActionFn } from './actions.js';
 import { describe } from './actions.js';
 import { closeKey, outsideSpot, returnKeyOf, TOP_BAND } from './keyboard-spots.js';
 import { dialogTexts, permissionPrompt, type PermissionPrompt } from './permission-prompt.js';
-import { call, isKeyboard, keyboardVisible, listElements, words } from './screen.js';
+import { call, isKeyboard, keyboardVisible, listElements, screenFingerprint, words } from './screen.js';
 import { normalizeText } from '../resolve/index.js';
 import { resolvedOf, verbScreenSize } from './target.js';
 import { VerbError, type VerbContext } from './types.js';
@@ -43,9 +43,9 @@ const pressBack: ActionFn = async (ctx) => {
   const y = Math.round(size.height / 2);
   await ctx.engine.withDevice(ctx.device, 'left-edge back swipe', (h, c) => h.swipe(2, y, Math.round(size.width * 0.7), y, 300, c));
   // The gesture answers nothing: on a root screen, or under an alert, it does nothing at all.
-  const before = screenKey(elements);
+  const before = screenFingerprint(elements);
   for (const until = ctx.clock.now() + BACK_SETTLE_MS; ; ) {
-    if (screenKey(await listElements(ctx)) !== before) return { message: 'swiped right from the left edge (iOS back gesture)' };
+    if (screenFingerprint(await listElements(ctx)) !== before) return { message: 'swiped right from the left edge (iOS back gesture)' };
     if (ctx.clock.now() >= until) break;
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
   }
@@ -54,9 +54,6 @@ const pressBack: ActionFn = async (ctx) => {
 
 /** How long the back gesture's navigation may take to show in the listing. */
 const BACK_SETTLE_MS = 1500;
-
-/** What a screen shows, for "did it change": each element's id, text and place. */
-const screenKey = (elements: UiElement[]): string => elements.map((e) => `${e.id}|${e.text}|${e.x},${e.y}`).join('\n');
 
 const dismissKeyboard: ActionFn = async (ctx) => {
   let elements = await listElements(ctx);
