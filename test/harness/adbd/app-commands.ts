@@ -51,9 +51,23 @@ export class AppCommands {
       const data = args[args.indexOf('-d') + 1];
       if (args.includes('-d') && data) {
         const intent = `Intent { act=android.intent.action.VIEW dat=${data} }`;
+        const wait = args.includes('-W');
+        const sdk = releaseSdk(this.quirks);
+        // Several handlers, none the default: the package manager resolves the intent to its chooser,
+        // which `am` starts (and, with -W, waits for) instead of any app; the link opens nowhere yet.
+        if (this.quirks.linkChooser) return ok(`Starting: ${intent}\n${wait ? waitBlock(sdk, { timeout: false, launchState: 1, activity: RESOLVER_ACTIVITY, totalMs: 187, waitMs: 193 }) : ''}`);
+        const before = this.phone.snapshot().tasks;
         try {
           await this.phone.openUrl(data, ctx());
-          return ok(`Starting: ${intent}\n`);
+          if (!wait) return ok(`Starting: ${intent}\n`);
+          const handler = this.phone.foregroundPackage;
+          const starting = `Starting: ${intent}\n`;
+          const component = `${handler}/.MainActivity`;
+          if (this.quirks.locked && !this.quirks.lockOccluded) return startBehindKeyguard(starting, handler in before, component, sdk);
+          if (this.quirks.appStart.get(handler) === 'slow') return { out: starting, code: 0, open: true };
+          // A new activity in the handler's running process is a warm start; a process started for it, cold.
+          const warm = handler in before;
+          return ok(starting + waitBlock(sdk, { timeout: false, launchState: warm ? 2 : 1, activity: component, totalMs: warm ? 214 : 642, waitMs: warm ? 220 : 655 }));
         } catch {
           // runStartActivity prints "Starting:" before adding FLAG_ACTIVITY_NEW_TASK; without -W its
           // errors go to stderr, and it returns 1.

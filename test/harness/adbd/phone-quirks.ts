@@ -105,6 +105,8 @@ export interface PhoneQuirks {
    * but its first frame takes longer than a test waits, so `am start -W` does not answer (app-commands.ts).
    */
   appStart: Map<string, 'crash' | 'busy' | 'slow'>;
+  /** Every link has several handlers and none is the default: `am start -a VIEW` opens the system's "Open with" chooser (app-commands.ts). */
+  linkChooser: boolean;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
@@ -121,6 +123,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(),
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(), linkChooser: false,
   };
 }

@@ -302,8 +302,8 @@ export class AndroidDevice implements DeviceHandle {
     return clearText(this.typing, ctx);
   }
 
-  openUrl(url: string, ctx: CallContext): Promise<void> {
-    return deviceSettings.openUrl(this.settingsShell, url, ctx);
+  openUrl(url: string, ctx: CallContext): Promise<string> {
+    return this.apps.openLink(url, ctx);
   }
 
   setWifi(enabled: boolean, ctx: CallContext): Promise<void> {

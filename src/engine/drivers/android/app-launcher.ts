@@ -1,9 +1,8 @@
-import { timeLeft, timeoutSignal } from '../../deadline.js';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
-import { judgeLaunch, parseLaunchWait, type LaunchWait } from './launch-wait.js';
+import { judgeLaunch, startWaiting, unanswered, type Started } from './launch-wait.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import type { ScreenState } from './screen-state.js';
 import { parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
@@ -28,17 +27,6 @@ export interface LaunchIo {
   makeUsable(screen: ScreenState, pkg: string, ctx: CallContext): Promise<void>;
   /** How long `am start -W` may wait for the first frame before the launcher looks at what is in front. */
   waitMs: number;
-}
-
-/** Time kept after `am` for the look at what is in front (one round trip) and the answer, within the call's deadline. */
-const LOOK_MARGIN_MS = 1_500;
-/** `am` gets at least this long even when the deadline is nearer: a launch must be asked for before anything can be seen. */
-const MIN_WAIT_MS = 500;
-
-/** What `am start -W` printed (undefined when it had not returned), and how long it was given. */
-interface Started {
-  wait: LaunchWait | undefined;
-  waitedMs: number;
 }
 
 /** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
@@ -101,21 +89,8 @@ export class AppLauncher {
     return component;
   }
 
-  /**
-   * `am start -W`, given at most `waitMs` and no longer than the call's deadline leaves room for the
-   * look at what is in front: a slow start then ends as "not confirmed", not as the call's TIMEOUT.
-   */
-  private async start(pkg: string, component: string, ctx: CallContext): Promise<Started> {
-    const waitedMs = Math.round(Math.min(this.io.waitMs, Math.max(MIN_WAIT_MS, timeLeft(ctx) - LOOK_MARGIN_MS)));
-    const patience = AbortSignal.any([ctx.signal, timeoutSignal(waitedMs)]);
-    let wait: LaunchWait | undefined;
-    try {
-      wait = parseLaunchWait(await this.io.shell(`am start -W -n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, { signal: patience }, `launching ${pkg}`));
-    } catch (err) {
-      // Our patience ran out, not the call's: the app may still be starting, which the app in front tells.
-      if (ctx.signal.aborted || !patience.aborted) throw err;
-    }
-    return { wait, waitedMs };
+  private start(pkg: string, component: string, ctx: CallContext): Promise<Started> {
+    return startWaiting(this.io, `-n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
   }
 
   /**
@@ -125,8 +100,7 @@ export class AppLauncher {
    * Then the app in front decides between "still starting" and an error.
    */
   private async outcome(pkg: string, component: string, { wait, waitedMs }: Started, ctx: CallContext, retried = false): Promise<string> {
-    const cutShort = waitedMs < this.io.waitMs ? ', all the time the call\'s deadline left for it' : '';
-    const verdict = wait ? judgeLaunch(wait, pkg) : { shown: false as const, why: `Android had not reported its first frame after ${seconds(waitedMs)} s${cutShort}` };
+    const verdict = wait ? judgeLaunch(wait, pkg) : unanswered(waitedMs, this.io.waitMs);
     if (verdict.shown) return verdict.note ?? '';
     const { front, screen } = await this.io.look(ctx);
     if (screen && (!screen.awake || screen.locked) && !retried) {
@@ -149,11 +123,8 @@ function refusing(component: string, started: Started, serial: string): Started 
   return started;
 }
 
-/** 1.5 for 1500 ms, 10 for 10 000 ms. */
-const seconds = (ms: number): number => Math.round(ms / 100) / 10;
-
 /** What was done to a screen that kept the app from being drawn. */
-function madeUsable(screen: ScreenState): string {
+export function madeUsable(screen: ScreenState): string {
   const kind = screen.secure ? 'its PIN, pattern or password held open by a trust agent' : 'no PIN, pattern or password';
   if (!screen.awake && screen.locked) return `the screen was off and locked (${kind}), so it was woken and the lock screen dismissed`;
   if (!screen.awake) return 'the screen was off, so it was woken';

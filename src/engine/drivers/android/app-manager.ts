@@ -7,6 +7,7 @@ import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
 import { LauncherSource } from './launcher-source.js';
+import { openLink } from './link-opener.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
 import { SessionInstall } from './session-install.js';
 import { isInstalledOutput, parseResumedPackage, SEPARATOR } from './shell-output.js';
@@ -54,13 +55,32 @@ export class AndroidApps {
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
       hasCmd: () => this.launchers.hasCmd,
       lacksCmd: (out) => this.launchers.lacksCmd(out),
-      look: async (ctx) => {
-        const [activities, screen = ''] = (await io.text(FRONT_AND_SCREEN_COMMAND, ctx, 'reading the foreground app and the screen state')).split(SEPARATOR);
-        return { front: parseResumedPackage(activities), screen: parseScreenState(screen) };
-      },
+      look: (ctx) => this.look(ctx),
       makeUsable: (known, pkg, ctx) => io.makeScreenUsable(ctx, `launching ${pkg}`, { known, blocked: `${pkg} started behind the lock screen, where it cannot be seen or used` }),
       waitMs: io.launchWaitMs,
     });
+  }
+
+  /** `am start -W` of a VIEW intent (link-opener.ts); a note on which app shows the link. */
+  openLink(url: string, ctx: CallContext): Promise<string> {
+    const { io } = this;
+    return openLink(
+      {
+        serial: io.serial,
+        shell: (command, c, what) => io.checkedText(command, c, what),
+        look: (c) => this.look(c),
+        makeUsable: (known, link, c) => io.makeScreenUsable(c, `opening ${link}`, { known, blocked: 'the link opened behind the lock screen, where it cannot be seen or used' }),
+        waitMs: io.launchWaitMs,
+      },
+      url,
+      ctx,
+    );
+  }
+
+  /** In one round trip: the package of the resumed activity, when the device names one, and the screen state. */
+  private async look(ctx: CallContext): Promise<{ front?: string; screen?: ScreenState }> {
+    const [activities, screen = ''] = (await this.io.text(FRONT_AND_SCREEN_COMMAND, ctx, 'reading the foreground app and the screen state')).split(SEPARATOR);
+    return { front: parseResumedPackage(activities), screen: parseScreenState(screen) };
   }
 
   /** Launcher activities (launcher-source.ts) and versions (app-versions.ts) in one round trip. */

@@ -1,7 +1,6 @@
 import { sleep } from '../../deadline.js';
 import type { CallContext, DeviceProperties } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import { shellQuote } from './adb-client.js';
 import { releaseBefore } from './android-release.js';
 import { parseWifiOn, SEPARATOR } from './shell-output.js';
 
@@ -15,14 +14,6 @@ export interface SettingsShell {
   checkedText(command: string, ctx: CallContext, what: string): Promise<string>;
   /** Throws PERMISSION_DENIED when `out` holds a SecurityException. */
   checkSecurity(out: string, what: string): void;
-}
-
-export async function openUrl(shell: SettingsShell, url: string, ctx: CallContext): Promise<void> {
-  const out = await shell.checkedText(`am start -a android.intent.action.VIEW -d ${shellQuote(url)}`, ctx, `opening ${url}`);
-  if (/unable to resolve Intent|No Activity found/i.test(out)) {
-    throw new ToolError('INVALID_PARAMETER', `no app on ${shell.serial} handles ${url}; install the app for this link or check the URL`);
-  }
-  if (/^Error/m.test(out)) throw new ToolError('INTERNAL', `opening ${url} on ${shell.serial} failed: ${out.trim()}`);
 }
 
 /** How long the Wi-Fi setting may take to follow the switch (it is stored from the wifi thread). */

@@ -1,3 +1,5 @@
+import { timeLeft, timeoutSignal } from '../../deadline.js';
+import type { CallContext } from '../../driver.js';
 /*
  * What `am start -W` says about a launch. ActivityManagerShellCommand.runStartActivity (Am.java
  * before Android 8) prints "Starting: Intent {…}", then any Warning:/Error: line, then, for a start
@@ -67,4 +69,43 @@ export function judgeLaunch(wait: LaunchWait, pkg: string): LaunchVerdict {
   if (onTop) return { shown: true, note: 'it was already in front' };
   const kind = /^(COLD|WARM|HOT)$/.test(wait.launchState ?? '') ? `${wait.launchState!.toLowerCase()} start, ` : '';
   return { shown: true, note: `first frame drawn (${kind}${wait.totalMs} ms)` };
+}
+
+/** Time kept after `am` for the look at what is in front (one round trip) and the answer, within the call's deadline. */
+const LOOK_MARGIN_MS = 1_500;
+/** `am` gets at least this long even when the deadline is nearer: a start must be asked for before anything can be seen. */
+const MIN_WAIT_MS = 500;
+
+/** What `am start -W` printed (undefined when it had not returned), and how long it was given. */
+export interface Started {
+  wait: LaunchWait | undefined;
+  waitedMs: number;
+}
+
+/**
+ * `am start -W <intent>`, given at most `io.waitMs` and no longer than the call's deadline leaves room
+ * for a look at what is in front: a slow start then ends as "not confirmed", not as the call's TIMEOUT.
+ */
+export async function startWaiting(
+  io: { shell(command: string, ctx: CallContext, what: string): Promise<string>; waitMs: number },
+  intent: string,
+  ctx: CallContext,
+  what: string,
+): Promise<Started> {
+  const waitedMs = Math.round(Math.min(io.waitMs, Math.max(MIN_WAIT_MS, timeLeft(ctx) - LOOK_MARGIN_MS)));
+  const patience = AbortSignal.any([ctx.signal, timeoutSignal(waitedMs)]);
+  let wait: LaunchWait | undefined;
+  try {
+    wait = parseLaunchWait(await io.shell(`am start -W ${intent}`, { signal: patience }, what));
+  } catch (err) {
+    // Our patience ran out, not the call's: the app may still be starting, which the app in front tells.
+    if (ctx.signal.aborted || !patience.aborted) throw err;
+  }
+  return { wait, waitedMs };
+}
+
+/** The verdict when `am` had not answered within `waitedMs` of the `fullMs` a start may take. */
+export function unanswered(waitedMs: number, fullMs: number): { shown: false; why: string } {
+  const cutShort = waitedMs < fullMs ? ", all the time the call's deadline left for it" : '';
+  return { shown: false, why: `Android had not reported its first frame after ${Math.round(waitedMs / 100) / 10} s${cutShort}` };
 }
