@@ -203,7 +203,9 @@ export class EmulatedWda {
       case 'GET /wda/screen': {
         // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.
         if (this.older && !inSession) break;
-        const points = { width: d.size.width / this.scale, height: d.size.height / this.scale };
+        // screenSize is SpringBoard's frame turned with SpringBoard's own orientation, which on an iPhone stays
+        // portrait while an app turns to landscape: the portrait size, whatever the app in front shows.
+        const points = { width: Math.min(d.size.width, d.size.height) / this.scale, height: Math.max(d.size.width, d.size.height) / this.scale };
         return { ...(this.older ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
       }
       case 'GET /wda/locked':
@@ -232,7 +234,9 @@ export class EmulatedWda {
     }
     switch (key) {
       case 'GET /window/size':
-        // FBElementCommands.m handleGetWindowSize (also withoutSession): the app's frame in points, turned with its interface orientation.
+        // FBElementCommands.m handleGetWindowSize: the app's frame in points, turned with its interface orientation;
+        // also withoutSession from 13f497e2 (October 2022), after the legacy protocol's time.
+        if (this.options.legacy && !inSession) throw unhandled(url, this.older);
         return { width: d.size.width / this.scale, height: d.size.height / this.scale };
       case 'GET /source': {
         // FBDebugCommands.m handleGetSourceCommand (also withoutSession): format xml (the default), json or description.

@@ -13,15 +13,25 @@ export type WdaGet = (path: string, ctx: CallContext, inSession: boolean) => Pro
 
 const positive = (n: unknown): number | undefined => (typeof n === 'number' && n > 0 ? n : undefined);
 
+const unknownRoute = (err: unknown): undefined => {
+  if (err instanceof ToolError && /unknown command|unknown method/.test(err.message)) return undefined;
+  throw err;
+};
+
 /**
- * The screen in points and its scale. GET /wda/screen answers {screenSize, statusBarSize, scale} outside any
- * session since WebDriverAgent 8.4 (5ebc71c6, April 2024). Builds from 2018 until then answer it only inside a
- * session and without screenSize (FBCustomCommands.m handleGetScreen); their size comes from GET /window/size,
- * the app's frame in points turned with its interface orientation (FBElementCommands.m handleGetWindowSize).
+ * The screen in points, as the app in front has it, and its scale. The size is GET /window/size: the
+ * frame of the app in front, turned with its interface orientation (FBElementCommands.m
+ * handleGetWindowSize; outside any session since WebDriverAgent 4.10, October 2022, inside one before).
+ * Not /wda/screen's screenSize: that is SpringBoard's frame turned with SpringBoard's orientation
+ * (FBCustomCommands.m handleGetScreen), which on an iPhone stays portrait while an app turns to
+ * landscape. /wda/screen gives the scale (outside a session since 8.4, April 2024; inside one
+ * before), read once: a screen's scale does not change.
  */
 export class WdaScreen {
-  /** This WDA has no session-less /wda/screen with a screenSize: ask the older routes straight away. */
-  private older = false;
+  private scale: number | undefined;
+  /** This WDA has no session-less /wda/screen or /window/size: ask inside the session straight away. */
+  private screenInSession = false;
+  private sizeInSession = false;
 
   constructor(
     private readonly deviceId: string,
@@ -29,23 +39,30 @@ export class WdaScreen {
   ) {}
 
   async read(ctx: CallContext): Promise<ScreenInfo> {
-    if (!this.older) {
-      const value = (await this.get('/wda/screen', ctx, false).catch((err: unknown) => {
-        if (err instanceof ToolError && /unknown command|unknown method/.test(err.message)) return undefined;
-        throw err;
-      })) as { screenSize?: { width?: unknown; height?: unknown }; scale?: unknown } | undefined | null;
-      const width = positive(value?.screenSize?.width);
-      const height = positive(value?.screenSize?.height);
-      const scale = positive(value?.scale);
-      if (width && height && scale) return { width, height, scale };
-      this.older = true;
-    }
-    const screen = (await this.get('/wda/screen', ctx, true)) as { scale?: unknown } | null;
-    const size = (await this.get('/window/size', ctx, true)) as { width?: unknown; height?: unknown } | null;
+    const [scale, size] = await Promise.all([this.readScale(ctx), this.readSize(ctx)]);
     const width = positive(size?.width);
     const height = positive(size?.height);
-    const scale = positive(screen?.scale);
-    if (!(width && height && scale)) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.deviceId} reported no usable screen size or scale (/wda/screen, /window/size); update WebDriverAgent`);
+    if (!(width && height && scale)) throw new ToolError('INTERNAL', `WebDriverAgent on ${this.deviceId} reported no usable screen size or scale (/window/size, /wda/screen); update WebDriverAgent`);
     return { width, height, scale };
+  }
+
+  private async readScale(ctx: CallContext): Promise<number | undefined> {
+    if (this.scale) return this.scale;
+    let screen = this.screenInSession ? undefined : ((await this.get('/wda/screen', ctx, false).catch(unknownRoute)) as { scale?: unknown } | undefined | null);
+    if (screen === undefined) {
+      this.screenInSession = true;
+      screen = (await this.get('/wda/screen', ctx, true)) as { scale?: unknown } | null;
+    }
+    return (this.scale = positive(screen?.scale));
+  }
+
+  private async readSize(ctx: CallContext): Promise<{ width?: unknown; height?: unknown } | null> {
+    type Size = { width?: unknown; height?: unknown } | null;
+    if (!this.sizeInSession) {
+      const size = (await this.get('/window/size', ctx, false).catch(unknownRoute)) as Size | undefined;
+      if (size !== undefined) return size;
+      this.sizeInSession = true;
+    }
+    return (await this.get('/window/size', ctx, true)) as Size;
   }
 }
