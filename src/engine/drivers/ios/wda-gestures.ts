@@ -20,8 +20,15 @@ export function pressAt(x: number, y: number, holdMs: number): object[] {
   ];
 }
 
+/**
+ * The sequence of WDA's own double-tap test (FBW3CTouchActionsIntegrationTests.m): one move, then two
+ * presses. A second move would not start a new touch: FBBaseActionsSynthesizer keeps the lifted event
+ * path current, and FBPointerMoveItem adds the move to it, after its lift (appium/WebDriverAgent#924:
+ * a finger left held); the second pointerDown opens its own path at the same point.
+ */
 export function doubleTapAt(x: number, y: number): object[] {
-  return [...pressAt(x, y, 50), { type: 'pause', duration: 100 }, ...pressAt(x, y, 50)];
+  const press = pressAt(x, y, 50);
+  return [...press, { type: 'pause', duration: 100 }, ...press.slice(1)];
 }
 
 /** Down, a short hold so XCTest sees a touch and not a flick, then a move of `durationMs`. */
