@@ -37,13 +37,24 @@ test('am start -W: a launch Android could not see drawn is unconfirmed, with wha
   assert.match(!busy.shown ? busy.why : '', /Status: timeout/);
   const android7busy = judgeLaunch(parseLaunchWait(`${STARTING}Status: timeout\nActivity: com.app/.Main\nWaitTime: 10377\nComplete\n`), 'com.app');
   assert.is(android7busy.shown, false);
-  // Another app's activity ended the wait (a trampoline into another package, the launcher drawn again).
-  const other = judgeLaunch(parseLaunchWait(`${STARTING}Status: ok\nLaunchState: HOT\nActivity: ${LAUNCHER}/.Home\nTotalTime: 80\nWaitTime: 90\nComplete\n`), 'com.app');
+  // Before Android 10 any activity drawn during the wait could end it (the launcher drawn again after a crash).
+  const other = judgeLaunch(parseLaunchWait(`${STARTING}Status: ok\nActivity: ${LAUNCHER}/.Home\nThisTime: 80\nTotalTime: 80\nWaitTime: 90\nComplete\n`), 'com.app');
   assert.match(!other.shown ? other.why : '', `ended on ${LAUNCHER}/.Home, not on com.app`);
   // START_SWITCHES_CANCELED: nothing was started although a Status block follows.
   const kept = judgeLaunch(parseLaunchWait(`${STARTING}Warning: Activity not started because the  current activity is being kept for the user.\nStatus: ok\nLaunchState: UNKNOWN (0)\nTotalTime: 0\nWaitTime: 2\nComplete\n`), 'com.app');
   assert.match(!kept.shown ? kept.why : '', /being kept for the user/);
   assert.is(judgeLaunch(parseLaunchWait(STARTING), 'com.app').shown, false);
+});
+
+test('am start -W on Android 10+: a permission prompt the app opened as it started is its launch (ActivityMetricsLogger coalesces it), named in the note', () => {
+  const grant = 'com.google.android.permissioncontroller/com.android.permissioncontroller.permission.ui.GrantPermissionsActivity';
+  const verdict = judgeLaunch(parseLaunchWait(`${STARTING}Status: ok\nLaunchState: COLD\nActivity: ${grant}\nTotalTime: 812\nWaitTime: 830\nComplete\n`), 'com.app');
+  assert.equal(verdict, { shown: true, note: `first frame drawn (cold start, 812 ms); what shows is ${grant}, another app's screen that com.app opened as it started (a permission prompt, a sign-in page)` });
+});
+
+test('am start -W on Android 5–7: an app already on top (START_DELIVERED_TO_TOP) prints no Activity line and is in front', () => {
+  const wait = parseLaunchWait(`${STARTING}Warning: Activity not started, intent has been delivered to currently running top-most instance.\nStatus: ok\nThisTime: 0\nTotalTime: 0\nWaitTime: 12\nComplete\n`);
+  assert.equal(judgeLaunch(wait, 'com.app'), { shown: true, note: 'it was already in front' });
 });
 
 test('am start -W: a refused start keeps its Error line', () => {
@@ -144,6 +155,17 @@ launches('Android 8: the older format (ThisTime, no LaunchState) is read the sam
   assert.is(cold.status, 'success', cold.message);
   assert.match(cold.message, /; first frame drawn \(642 ms\)$/);
   assert.match((await launch(rig!, engine)).message, 'brought its task to the front');
+});
+
+launches('Android 14: an app that asks for a permission as it starts is launched, the prompt named (the wait ends on the permission controller)', async ({ rig }) => {
+  await fromLauncher(rig!);
+  rig!.phone.shell.quirks.appStart.set(DEMO_PACKAGE, 'permission');
+  const r = await launch(rig!);
+  assert.is(r.status, 'success', r.message);
+  assert.match(r.message, 'first frame drawn (cold start, 812 ms); what shows is com.google.android.permissioncontroller/');
+  assert.match(r.message, `another app's screen that ${DEMO_PACKAGE} opened as it started`);
+  assert.is(rig!.phone.stats.opened.length, 1, 'confirmed by am start -W alone');
+  assert.is(rig!.phone.phone.dialog, 'permission');
 });
 
 if (hasAdb()) launches.run();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { DEMO_PACKAGE, type VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { DeviceFiles } from './files.js';
 import { InstallSessions, type Stdin } from './install-sessions.js';
 import { waitBlock } from './launch-output.js';
@@ -10,6 +10,8 @@ import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { ctx, ok, pmEscaped, unknown, type CommandResult } from './shell-command.js';
 
 const RESOLVER_ACTIVITY = 'android/com.android.internal.app.ResolverActivity';
+/** The runtime permission prompt: an activity of the permission controller, started into the asking app's task. */
+export const GRANT_PERMISSIONS_ACTIVITY = 'com.google.android.permissioncontroller/com.android.permissioncontroller.permission.ui.GrantPermissionsActivity';
 /** What `am` prints, once the start returned, for START_TASK_TO_FRONT. */
 const TO_FRONT = 'Warning: Activity not started, its current task has been brought to the front\n';
 
@@ -112,6 +114,12 @@ export class AppCommands {
     // Drawing its first frame takes longer than any test waits: the real `am` answers once it is drawn,
     // or at the idle timeout; here it holds until the host hangs up.
     if (failure === 'slow') return { out: starting, code: 0, open: true };
+    if (failure === 'permission') {
+      // The app asks for a runtime permission in onCreate: GrantPermissionsActivity opens in its task before its
+      // first frame, and from Android 10 ActivityMetricsLogger counts it as the launch's last activity.
+      if (pkg === DEMO_PACKAGE) await this.phone.openUrl('mbdemo://screen/permission', ctx());
+      return ok(starting + waitBlock(sdk, { timeout: false, launchState: 1, activity: sdk >= 29 ? GRANT_PERMISSIONS_ACTIVITY : component, totalMs: 812, waitMs: 830 }));
+    }
     if (!running) return ok(starting + waitBlock(sdk, { timeout: false, launchState: 1, activity: component, totalMs: 642, waitMs: 655 }));
     const toFront = starting + TO_FRONT;
     if (!visible) return ok(toFront + waitBlock(sdk, { timeout: false, launchState: 3, activity: component, totalMs: 118, waitMs: 121 }));

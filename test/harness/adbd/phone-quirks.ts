@@ -102,9 +102,10 @@ export interface PhoneQuirks {
    * Packages that do not come up when started: `crash`, the process dies in onCreate, before the
    * first frame, and the app that was in front stays there; `busy`, the app is shown but its main
    * thread never goes idle, so Android's idle timeout ends `am start -W`; `slow`, the app is in front
-   * but its first frame takes longer than a test waits, so `am start -W` does not answer (app-commands.ts).
+   * but its first frame takes longer than a test waits, so `am start -W` does not answer (app-commands.ts);
+   * `permission`, the app asks for a runtime permission as it starts, and the system's prompt comes up over it.
    */
-  appStart: Map<string, 'crash' | 'busy' | 'slow'>;
+  appStart: Map<string, 'crash' | 'busy' | 'slow' | 'permission'>;
   /** Every link has several handlers and none is the default: `am start -a VIEW` opens the system's "Open with" chooser (app-commands.ts). */
   linkChooser: boolean;
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
-import { AppCommands } from './app-commands.js';
+import { AppCommands, GRANT_PERMISSIONS_ACTIVITY } from './app-commands.js';
 import { appErrorDialogTree } from './app-error-dialog.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
@@ -241,7 +241,8 @@ export class PhoneShell {
         if (releaseSdk(this.quirks) < 29) return ok(olderInputDump(this.displays, releaseSdk(this.quirks), this.rotation(), this.panelNatural(), this.quirks.touchpadFirst));
         return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), { main: this.quirks.foldable ? innerPanelSize(this.phone.profile) : this.panelNatural(), outer: this.panelNatural() })}`);
       case 'activity':
-        return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.foregroundPackage}/.MainActivity t7}\n`);
+        // A runtime permission prompt is the permission controller's activity, resumed in the asking app's task.
+        return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.dialog === 'permission' ? GRANT_PERMISSIONS_ACTIVITY : `${this.phone.foregroundPackage}/.MainActivity`} t7}\n`);
       case 'SurfaceFlinger':
         if (releaseSdk(this.quirks) < 29) return ok(olderSurfaceFlingerDump(this.displays));
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);

@@ -60,15 +60,23 @@ export function judgeLaunch(wait: LaunchWait, pkg: string): LaunchVerdict {
   if (!wait.status) return { shown: false, why: 'am start -W printed no result' };
   // "…because the current activity is being kept for the user" (app switches stopped): nothing was started.
   if (warning && !toFront && !onTop) return { shown: false, why: `am said "Warning: ${warning}"` };
-  if (wait.activity?.split('/')[0] !== pkg) return { shown: false, why: `Android's wait ended on ${wait.activity ?? 'no activity'}, not on ${pkg}` };
+  // Android 5–7 leave WaitResult.who unset for START_DELIVERED_TO_TOP: no Activity line, TotalTime 0.
+  if (onTop && wait.activity === undefined) return { shown: true, note: 'it was already in front' };
+  // From Android 10 (the releases that print LaunchState) the activities an app starts before its first
+  // frame are one launch (ActivityMetricsLogger coalesces them, also across packages), and the wait
+  // names the last: a permission prompt or a sign-in page the app opened at once. Before, any activity
+  // drawn while the wait lasted could end it (the launcher, after a crash): that is no confirmation.
+  const foreign = wait.activity !== undefined && wait.activity.split('/')[0] !== pkg;
+  if (wait.activity === undefined || (foreign && wait.launchState === undefined)) return { shown: false, why: `Android's wait ended on ${wait.activity ?? 'no activity'}, not on ${pkg}` };
   if (wait.totalMs === undefined) {
     const state = wait.launchState ? `LaunchState ${wait.launchState}, ` : '';
     return { shown: false, why: `Android stopped waiting before its first frame was drawn (${state}no TotalTime: its activity was removed, because its process died or it closed itself)` };
   }
-  if (toFront) return { shown: true, note: 'it was already running, so Android brought its task to the front' };
-  if (onTop) return { shown: true, note: 'it was already in front' };
+  const over = foreign ? `; what shows is ${wait.activity}, another app's screen that ${pkg} opened as it started (a permission prompt, a sign-in page)` : '';
+  if (toFront) return { shown: true, note: `it was already running, so Android brought its task to the front${over}` };
+  if (onTop) return { shown: true, note: `it was already in front${over}` };
   const kind = /^(COLD|WARM|HOT)$/.test(wait.launchState ?? '') ? `${wait.launchState!.toLowerCase()} start, ` : '';
-  return { shown: true, note: `first frame drawn (${kind}${wait.totalMs} ms)` };
+  return { shown: true, note: `first frame drawn (${kind}${wait.totalMs} ms)${over}` };
 }
 
 /** Time kept after `am` for the look at what is in front (one round trip) and the answer, within the call's deadline. */
