@@ -114,6 +114,16 @@ test('"Could not invoke method" counts as a failed injection only with InputMana
   assert.equal([watch.failures, watch.lastFailure, watch.refused], [1, 'java.lang.IllegalArgumentException: bad event', undefined]);
 });
 
+test('a failed injection still counts when another thread logs between Ln.e\'s message and its stack (log_level=verbose)', async () => {
+  const { watch, print } = serverConsole();
+  print('[server] ERROR: Could not invoke method\n');
+  print('[server] VERBOSE: DisplaySizeMonitor: onDisplayChanged(0)\n[server] DEBUG: DisplaySizeMonitor: Size not changed (1080x2400): do not restart\n');
+  print('java.lang.reflect.InvocationTargetException\n\tat com.genymobile.scrcpy.wrappers.InputManager.injectInputEvent(InputManager.java:51)\nCaused by: java.lang.IllegalArgumentException: Invalid input event\n');
+  print(PROBE);
+  assert.ok(await watch.waitForProbes(1, 1000, never));
+  assert.equal([watch.failures, watch.lastFailure], [1, 'java.lang.IllegalArgumentException: Invalid input event']);
+});
+
 test('a point on the screen stays inside the video (the last row does not round up past it); one outside is sent as it is', () => {
   assert.is(toVideo(2399, 2400, 1200), 1199);
   assert.is(toVideo(1200, 2400, 1200), 600);

@@ -18,9 +18,8 @@ const POWER_ON_PAUSE_MS = 500;
 /** DeviceMessageWriter.CLIPBOARD_TEXT_MAX_LENGTH: 256 KiB less the type byte and the length. */
 const CLIPBOARD_TEXT_MAX_BYTES = (1 << 18) - 5;
 const API_24_ANDROID_7_0 = 24;
-/** Ln.e with the InvocationTargetException: the message, then printStackTrace with its cause. */
-const INVOKE_FAILURE = [
-  'Could not invoke method',
+/** printStackTrace of the InvocationTargetException, with its cause, after Ln.e's "Could not invoke method". */
+const INVOKE_FAILURE_STACK = [
   'java.lang.reflect.InvocationTargetException',
   '\tat java.lang.reflect.Method.invoke(Native Method)',
   '\tat com.genymobile.scrcpy.wrappers.InputManager.injectInputEvent(InputManager.java:51)',
@@ -36,6 +35,8 @@ const ctx = (): CallContext => ({ signal: new AbortController().signal });
 /** What the controller needs of its server: the console, the video's sizes, and the encoder. */
 export interface ControllerServer {
   log(level: 'VERBOSE' | 'INFO' | 'WARN' | 'ERROR', message: string): Promise<void>;
+  /** Throwable.printStackTrace after an Ln.e message: lines without the [server] prefix, in a write of their own. */
+  stack(lines: string): Promise<void>;
   /** The current video size, the screen size it was scaled from, and whether the capture has started (touches are mapped). */
   sizes(): { video: { width: number; height: number }; source: { width: number; height: number }; mapped: boolean };
   /** RESET_VIDEO: restarts the encoder when one runs. */
@@ -109,7 +110,11 @@ export class EmulatedController {
     if (this.host.faults.invokeFails) {
       // wrappers/InputManager.injectInputEvent: Ln.e("Could not invoke method", e) for the ReflectiveOperationException.
       this.host.faults.invokeFails--;
-      await this.server.log('ERROR', INVOKE_FAILURE);
+      // Ln.e writes the message and the stack separately; at log_level=verbose the video thread's DisplaySizeMonitor
+      // (it logs every display event) may come between them, as here.
+      await this.server.log('ERROR', 'Could not invoke method');
+      await this.server.log('VERBOSE', 'DisplaySizeMonitor: onDisplayChanged(0)');
+      await this.server.stack(INVOKE_FAILURE_STACK);
       return false;
     }
     if (!this.host.faults.refuseInjection) return true;

@@ -17,6 +17,12 @@ const FLAG_CONFIG = 1n << 63n;
 const FLAG_KEY_FRAME = 1n << 62n;
 const BIND_DELAY_MS = 120;
 const REPEAT_AFTER_MS = 100;
+/**
+ * GraphicBufferSource (AOSP media/codec2 and stagefright) repeats the last frame, for
+ * KEY_REPEAT_PREVIOUS_FRAME_AFTER, at most kRepeatLastFrameCount (10) times: a still screen gives
+ * about a second of repeats, then no packets (and no periodic key frames) until it changes.
+ */
+const REPEAT_LAST_FRAME_COUNT = 10;
 const MAX_QUEUED_PACKETS = 60;
 
 /**
@@ -37,6 +43,7 @@ export class ScrcpyServerProcess {
   private sourceSize = { width: 0, height: 0 };
   private lastSource: Buffer | undefined;
   private lastFrame: Buffer | undefined;
+  private repeatsLeft = 0;
   private lastEncodeAt = 0;
   /** SurfaceEncoder.prepareRetry and the ScreenCapture.maxSize it lowers. */
   private retries!: EncoderRetries;
@@ -232,6 +239,8 @@ export class ScrcpyServerProcess {
     this.lastFrame = undefined;
     const fps = this.options.maxFps || 10;
     const gop = Math.max(1, Math.round(this.options.iFrameIntervalS * Math.min(fps, 1000 / REPEAT_AFTER_MS)));
+    // SurfaceEncoder.createMediaCodec, for each capture: the encoder it got, at DEBUG.
+    void this.log('DEBUG', `Using video encoder: '${this.videoEncoders()[0]?.name}'`);
     this.encoder = new H264Encoder(this.host.ffmpeg!, this.size.width, this.size.height, gop, (p) => this.writePacket(p), (why) => this.terminate(`error:Encoding error: ${why}`));
     void this.frame();
   }
@@ -294,14 +303,19 @@ export class ScrcpyServerProcess {
     }
   }
 
-  /** Encodes the screen when it changed (then once more, so the access unit leaves ffmpeg), else repeats the last frame every 100 ms. */
+  /** Encodes the screen when it changed (then once more, so the access unit leaves ffmpeg), else repeats the last frame every 100 ms, 10 times at most. */
   private async frame(): Promise<void> {
     if (this.framing || !this.encoder || (this.video?.pending ?? 0) > MAX_QUEUED_PACKETS) return;
     this.framing = true;
     try {
       const { phone } = this.host;
       if (this.host.faults.encoderErrors) return this.failEncoding();
-      if (phone.size.width !== this.sourceSize.width || phone.size.height !== this.sourceSize.height) return this.restartEncoder();
+      if (phone.size.width !== this.sourceSize.width || phone.size.height !== this.sourceSize.height) {
+        // DisplaySizeMonitor (the display listener, on its own thread) asks the capture to reset.
+        void this.log('VERBOSE', 'DisplaySizeMonitor: onDisplayChanged(0)');
+        void this.log('VERBOSE', `DisplaySizeMonitor: requestReset(): ${this.sourceSize.width}x${this.sourceSize.height} -> ${phone.size.width}x${phone.size.height}`);
+        return this.restartEncoder();
+      }
       const screen = await phone.screenRgba();
       const encoder = this.encoder;
       if (screen.data !== this.lastSource) {
@@ -311,9 +325,11 @@ export class ScrcpyServerProcess {
         encoder.encode(this.lastFrame);
         encoder.encode(this.lastFrame);
         this.lastEncodeAt = Date.now();
-      } else if (this.lastFrame && Date.now() - this.lastEncodeAt >= REPEAT_AFTER_MS - this.tickMs / 2) {
+        this.repeatsLeft = REPEAT_LAST_FRAME_COUNT - 1;
+      } else if (this.lastFrame && this.repeatsLeft > 0 && Date.now() - this.lastEncodeAt >= REPEAT_AFTER_MS - this.tickMs / 2) {
         encoder.encode(this.lastFrame);
         this.lastEncodeAt = Date.now();
+        this.repeatsLeft--;
       }
     } catch {
       // A frame the renderer could not produce is skipped, as a capture that missed a vsync.
@@ -325,6 +341,7 @@ export class ScrcpyServerProcess {
   private startController(socket: DeviceStream, out: SerialWriter): void {
     const controller = new EmulatedController(this.host, {
       log: (level, message) => this.log(level, message),
+      stack: (lines) => (LOG_LEVELS.indexOf('ERROR') < LOG_LEVELS.indexOf(this.logLevel) ? Promise.resolve() : this.console.write(`${lines}\n`)),
       sizes: () => ({ video: this.size, source: this.sourceSize, mapped: this.mapped }),
       resetVideo: () => {
         if (this.encoder) this.restartEncoder();

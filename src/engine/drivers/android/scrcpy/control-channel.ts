@@ -117,17 +117,27 @@ export class ControlChannel {
       await this.awaitCapture(signal);
     }
     const sizeAtStart = this.init.videoSize();
+    // Fingers put down by an earlier run (a streamed drag): a dropped move or up leaves them where they were.
+    const heldBefore = new Map([...fingers].flatMap((f) => (this.down.has(f) ? [[f, this.down.get(f)!] as const] : [])));
+    const undo = () => {
+      for (const finger of fingers) {
+        const held = heldBefore.get(finger);
+        if (held) this.down.set(finger, held);
+        else this.down.delete(finger);
+      }
+    };
     const outcome = await this.runOnce(steps, fingers, signal);
     if (outcome.dropped === 0) return;
     if (outcome.dropped < outcome.touches || outcome.sent > outcome.touches) {
       throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} ignored ${outcome.dropped} of the ${outcome.touches} touch events, made for a ${outcome.drop} video while the capture had restarted at another size (the phone rotated or folded); the gesture may have been performed only in part`);
     }
-    // Nothing reached the app, and the server holds none of these fingers: redo it once the video shows the new size.
-    for (const finger of fingers) this.down.delete(finger);
+    // Nothing of this run reached the app (Controller drops an event before its PointersState): the server holds
+    // what it held before, so redo it once the video shows the new size.
+    undo();
     if (await this.videoResized(sizeAtStart, signal)) {
       const again = await this.runOnce(steps, fingers, signal);
       if (again.dropped === 0) return;
-      for (const finger of fingers) this.down.delete(finger);
+      undo();
     }
     throw new ControlUnavailable(`scrcpy ignored the touches: they were made for a ${outcome.drop} video, but the capture had restarted at another size (the phone rotated or folded) and the video has not shown it yet`);
   }

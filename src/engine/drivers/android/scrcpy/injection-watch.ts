@@ -82,8 +82,11 @@ export class InjectionWatch {
       this.report?.push(line);
       return;
     }
-    this.endReport();
     const [, level, message] = logged;
+    // Ln.e prints the message and then the stack in separate writes, and at log_level=verbose other threads
+    // (DisplaySizeMonitor on every display event) log between them: only the controller's own next line,
+    // never verbose or debug, ends a report.
+    if (level !== 'VERBOSE' && level !== 'DEBUG') this.endReport();
     if (line === PROBE_LINE) this.probesSeen++;
     else if (level === 'WARN' && SKIPPED_CHAR.test(message)) {
       this.skipped++;

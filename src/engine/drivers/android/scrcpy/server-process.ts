@@ -12,7 +12,10 @@ import { ServerLog } from './server-log.js';
 export interface ScrcpyLaunchOptions {
   maxSize: number;
   maxFps: number;
-  /** Seconds between key frames: bounds what a late joiner must decode (SurfaceEncoder's default is 10). */
+  /**
+   * Whole seconds between key frames: bounds what a late joiner must decode (SurfaceEncoder's default is 10).
+   * Sent rounded: 3.3.1's CodecOption parses an option without a type as an int, and "0.5" stops the server.
+   */
   keyFrameInterval: number;
   /** How long the server may take to bind its socket before starting counts as failed. */
   bindTimeoutMs: number;
@@ -60,7 +63,7 @@ export async function launchScrcpyServer(device: AdbDeviceClient, serial: string
     // The only way to learn that the server ignored a touch made for a size the video no longer has
     // (it logs that at VERBOSE); 3.3.1 logs nothing else per frame or per event at this level.
     logLevel: 'verbose',
-    videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: launch.keyFrameInterval }),
+    videoCodecOptions: new ScrcpyCodecOptions({ iFrameInterval: Math.max(1, Math.round(launch.keyFrameInterval)) }),
   });
   const command = `${leftoverJarSweep()}; CLASSPATH=${jarPath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_VERSION} ${options.serialize().join(' ')}`;
   try {
