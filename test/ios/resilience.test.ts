@@ -44,6 +44,24 @@ test("a WDA session another client keeps open (Appium's, for its app) is used, n
   }
 });
 
+test("an adopted session whose app under test was stopped behind WDA's back (FBApplicationCrashedException on every in-session route) is replaced by one of ours, once", async () => {
+  const rig = await makeRig();
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    await rig.wda.foreignSession('com.mobilebridge.demo');
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
+    assert.is(rig.wda.sessionsCreated, 0, 'adopted');
+    // Stopped through simctl, not through WDA: FBSession still expects the tested app to run.
+    assert.is((await rig.call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.ok(Array.isArray(r.elements), JSON.stringify(r));
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).status, 'success');
+    assert.is(rig.wda.sessionsCreated, 1, 'one session of our own, kept');
+  } finally {
+    await rig.close();
+  }
+});
+
 test('WebDriverAgent restarted with several kept-alive sockets: a read retries on a new connection, not on another dead one', async () => {
   const rig = await makeRig();
   const client = new WdaClient(rig.wda.url, { deviceLabel: 'simulator iPhone 15', startHint: 'start WebDriverAgent' });

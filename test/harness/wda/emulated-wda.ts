@@ -27,6 +27,9 @@ import { allNodes, cutAtDepth, findNode, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKey
 
 type Json = unknown;
 
+/** In-session routes whose handlers start from FBSession.activeApplication (FBDebugCommands, FBFindElementCommands, FBTouchActionCommands, FBOrientationCommands, FBElementCommands, FBCustomCommands). */
+const ACTIVE_APP_ROUTES = new Set(['GET /source', 'POST /elements', 'GET /element/active', 'POST /actions', 'GET /orientation', 'POST /orientation', 'GET /window/size', 'POST /wda/keyboard/dismiss', 'POST /wda/keys']);
+
 export class EmulatedWda {
   readonly scale: number;
   private server: http.Server | undefined;
@@ -180,6 +183,7 @@ export class EmulatedWda {
   private async route(method: string, path: string, url: URL, body: Record<string, unknown>, inSession: boolean): Promise<Json> {
     const d = this.device;
     const key = `${method} ${path}`;
+    if (inSession && ACTIVE_APP_ROUTES.has(key)) this.sessions.checkTestedApp();
     switch (key) {
       case 'GET /status':
         return statusDocument(d.info.version, this.simulator);
@@ -325,11 +329,13 @@ export class EmulatedWda {
         const id = String(body.bundleId);
         if (!d.installedApps.some((a) => a.package === id)) throw missingApp(id);
         await d.launchApp(id, this.ctx());
+        this.sessions.testedAppLaunched(id, true);
         if (this.faults.crashOnLaunch?.includes(id)) await d.terminateApp(id, this.ctx());
         return null;
       }
       case 'POST /wda/apps/terminate':
         // FBSession terminateApplicationWithBundleId: YES when it was running and was terminated, else NO.
+        this.sessions.testedAppLaunched(String(body.bundleId), false);
         return (await d.terminateApp(String(body.bundleId), this.ctx())) === true;
       case 'POST /wda/apps/state':
         // XCUIApplicationState: 1 not running, 4 running in foreground.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallContext } from '../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { WdaFailure } from './wda-failure.js';
 
 /**
  * WebDriverAgent's one session, as FBSession.m and FBSessionCommands.m keep it: POST /session first
@@ -14,6 +15,8 @@ export class WdaSessions {
   id: string | null = null;
   shouldTerminateApp = true;
   private testedApp: string | undefined;
+  /** FBSession isTestedApplicationExpectedToRun: the tested app ran when the session began, or WDA launched it since. */
+  private testedAppExpected = false;
 
   constructor(
     private readonly device: VirtualDevice,
@@ -27,8 +30,31 @@ export class WdaSessions {
     await this.kill();
     this.shouldTerminateApp = caps.shouldTerminateApp === undefined ? true : Boolean(caps.shouldTerminateApp);
     this.testedApp = typeof caps.bundleId === 'string' ? caps.bundleId : undefined;
+    // handleCreateSession launches the bundleId's app before FBSession initWithApplication reads app.running.
+    if (this.testedApp && this.device.installedApps.some((a) => a.package === this.testedApp)) await this.device.launchApp(this.testedApp, this.ctx());
+    this.testedAppExpected = this.testedApp !== undefined && this.running(this.testedApp);
     this.id = randomUUID().toUpperCase();
     return this.id;
+  }
+
+  /**
+   * FBSession.activeApplication, which every in-session route that looks at the app calls first: the tested
+   * app stopped behind WDA's back (simctl, `ios kill`, a crash) while WDA expects it to run fails them all
+   * with FBApplicationCrashedException, which FBExceptionHandler answers as 400 "invalid element state".
+   */
+  checkTestedApp(): void {
+    if (this.id && this.testedApp && this.testedAppExpected && !this.running(this.testedApp)) {
+      throw new WdaFailure('invalid element state', 400, `The application under test with bundle id '${this.testedApp}' is not running, possibly crashed`);
+    }
+  }
+
+  /** FBSession launchApplicationWithBundleId / terminateApplicationWithBundleId on the tested app. */
+  testedAppLaunched(bundleId: string, launched: boolean): void {
+    if (bundleId === this.testedApp) this.testedAppExpected = launched;
+  }
+
+  private running(bundleId: string): boolean {
+    return bundleId in this.device.snapshot().tasks;
   }
 
   /** DELETE /session, or a newer session replacing this one. */

@@ -97,6 +97,16 @@ export class WdaUnreachableError extends ToolError {
 }
 
 /**
+ * FBSession.activeApplication: a session opened with a bundleId (Appium's, which we adopt) whose app
+ * stopped behind WDA's back (simctl, `ios kill`, a crash) fails every route that looks at the app with
+ * FBApplicationCrashedException, answered as "invalid element state" (FBExceptionHandler.m), until that
+ * app runs again. A session of our own tests no app and never answers this.
+ */
+function testedAppGone(err: WdaError): boolean {
+  return err.error === 'invalid element state' && /application under test with bundle id .* is not running, possibly crashed/.test(err.message);
+}
+
+/**
  * One WebDriverAgent endpoint: keep-alive connections and one long-lived session, opened on first
  * use and opened again once, transparently, when WDA restarted and no longer knows the session id.
  * Opening a session per call (as other tools do) costs hundreds of milliseconds each time.
@@ -123,13 +133,17 @@ export class WdaClient {
     return (await this.send(method, path, body, signal)).value;
   }
 
-  /** A route under /session/:id, re-creating the session once if WDA no longer knows it. */
+  /**
+   * A route under /session/:id, re-creating the session once if WDA no longer knows it, or if it is a
+   * session we adopted whose app under test stopped (testedAppGone): WDA refuses such a session every
+   * in-session route until that app runs again, before acting on the request, so the retry is safe.
+   */
   async sessionCall(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
     const id = await this.session(signal);
     try {
       return (await this.send(method, `/session/${id}${path}`, body, signal)).value;
     } catch (err) {
-      if (!(err instanceof WdaError) || err.error !== SESSION_GONE) throw err;
+      if (!(err instanceof WdaError) || (err.error !== SESSION_GONE && !testedAppGone(err))) throw err;
       if (this.sessionId === id) this.sessionId = undefined;
       this.goneSessionId = id;
       const fresh = await this.session(signal);
