@@ -36,7 +36,8 @@ export const DEVICE_FLAGS_HELP = `Device options:
   --no-ios                leave out iOS simulators and iPhones
   --wda-url [UDID=]URL    WebDriverAgent of simulators (default http://127.0.0.1:8100); with UDID=,
                           of that simulator alone (repeatable: one WDA per simulator)
-  --mjpeg-url [UDID=]URL  WebDriverAgent's MJPEG server (default the WDA URL's host, port 9100)
+  --mjpeg-url [UDID=]URL  WebDriverAgent's MJPEG server (default the WDA URL's host, port 9100;
+                          a simulator with a --wda-url of its own needs one of its own)
   --wda-project DIR       WebDriverAgent checkout to build and start when none answers
   --wda-runner PATH       prebuilt WebDriverAgentRunner-Runner.app to install on simulators
   --wda-device-port PORT  WebDriverAgent's port inside real iPhones (default 8100)

@@ -99,4 +99,34 @@ test('with --wda-runner, a simulator whose URL holds another\'s WDA gets one of 
   }
 });
 
+test("a simulator with a WDA URL of its own but no MJPEG URL gets no video from port 9100 (another simulator's WDA's): UNSUPPORTED saying what to pass", async () => {
+  const rig = await makeRig({ moreSimulators: [{ udid: SIM_B, name: 'iPhone 15 Pro' }] });
+  const own = new EmulatedWda(rig.others[0], { name: 'iPhone 15 Pro' });
+  await own.start(0);
+  const engines = [
+    createEngine({ virtual: false, ios: { wdaUrl: rig.wda.url, wdaUrls: { [SIM_B]: own.url } } }),
+    createEngine({ virtual: false, ios: { wdaUrl: rig.wda.url, wdaUrls: { [SIM_B]: own.url }, mjpegUrls: { [SIM_B]: `http://127.0.0.1:${own.mjpeg.portNumber}` } } }),
+  ];
+  try {
+    const [without, withUrl] = engines;
+    const refused = await without.withDevice(SIM_B, 'test', (d) => d.openVideo!({ maxSize: 0, maxFps: 10 })).then(() => undefined, (err: Error & { code?: string }) => err);
+    assert.is(refused?.code, 'UNSUPPORTED', String(refused));
+    assert.match(refused!.message, `has a WebDriverAgent URL of its own (${own.url}) but no MJPEG URL`);
+    assert.match(refused!.message, `--mjpeg-url ${SIM_B}=http://127.0.0.1:<port>`);
+    const stream = await withUrl.withDevice(SIM_B, 'test', (d) => d.openVideo!({ maxSize: 0, maxFps: 10 }));
+    try {
+      for await (const packet of stream.packets()) {
+        assert.ok(packet.data.length > 0);
+        break;
+      }
+    } finally {
+      await stream.close();
+    }
+  } finally {
+    await Promise.all(engines.map((e) => e.close()));
+    await own.stop();
+    await rig.close();
+  }
+});
+
 test.run();

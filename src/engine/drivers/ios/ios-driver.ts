@@ -134,10 +134,19 @@ export class IosDriver implements Driver {
       this.simctl,
     );
     const endpoint: WdaEndpoint = new WdaEndpoint(clientFor(url), (signal) => starter.ensure(endpoint, signal), () => starter.stop());
-    const mjpeg = new URL(perSimulator(this.options.mjpegUrls) ?? this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`);
-    const target = { host: mjpeg.hostname, port: Number(mjpeg.port || 80), label };
+    const ownMjpeg = perSimulator(this.options.mjpegUrls);
+    // Simulators share the Mac's loopback: every WDA without MJPEG_SERVER_PORT tries 9100, only the first gets it
+    // (FBWebServer.m logs "Cannot init screenshots broadcaster service" and runs without video). So a simulator
+    // whose WDA has a URL of its own on another port streams nothing from 9100 but another simulator's screen.
+    const sharedMjpeg = dedicated !== undefined && (new URL(dedicated).port || '80') !== '8100' ? undefined : this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`;
+    const mjpeg = ownMjpeg ?? sharedMjpeg;
+    const target = mjpeg === undefined ? undefined : { host: new URL(mjpeg).hostname, port: Number(new URL(mjpeg).port || 80), label };
     // A WDA started on ports of its own (another simulator's held the shared URL) has its MJPEG server there too.
-    const video = async () => (starter.ownMjpegPort ? { host: '127.0.0.1', port: starter.ownMjpegPort, label } : target);
+    const video = async () => {
+      if (starter.ownMjpegPort) return { host: '127.0.0.1', port: starter.ownMjpegPort, label };
+      if (target) return target;
+      throw new ToolError('UNSUPPORTED', `${label} has a WebDriverAgent URL of its own (${dedicated}) but no MJPEG URL: port ${MJPEG_PORT} is another simulator's WDA's video; start its WDA with MJPEG_SERVER_PORT=<port> and pass --mjpeg-url ${info.id}=http://127.0.0.1:<port>`);
+    };
     return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, video);
   }
 
