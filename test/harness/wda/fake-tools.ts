@@ -222,7 +222,8 @@ export class FakeIosTools {
           return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
         case 'terminate':
           // As simctl prints it (Xcode 15; wix/Detox#4415): exit code 3, NSPOSIXErrorDomain (ESRCH).
-          if (d.foregroundPackage !== id) {
+          // Any running app is terminated, in front or in the background; only one not running finds nothing.
+          if (!(id in d.snapshot().tasks)) {
             return simError('NSPOSIXErrorDomain', 3, ['Simulator device returned an error for the requested operation.', 'found nothing to terminate', 'Underlying error (domain=NSPOSIXErrorDomain, code=3):', `\tThe request to terminate "${id}" failed. found nothing to terminate`, '\tfound nothing to terminate']);
           }
           await d.terminateApp(id, ctx());

@@ -136,13 +136,15 @@ export class RealDeviceControl implements AppControl {
    * neither (the phone gone, no developer image) is an error, never "was not running".
    */
   async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
-    await this.processControl(signal);
+    // `ios kill` resolves the bundle id through installationproxy, which needs no tunnel, before it opens
+    // process control: "not installed" comes first, and only then is a missing iOS 17 tunnel the reason.
     const r = await this.goIos.kill(this.udid, bundleId, signal);
     if (r.code === 0) return true;
     if (phoneDetached(r)) throw phoneGone(this.where);
     const said = goIosError(r);
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
     if (/^(\S+ )?not installed$/i.test(said) || !(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
+    await this.processControl(signal);
     throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${said}`);
   }
 
