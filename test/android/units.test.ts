@@ -162,6 +162,9 @@ test('capture display: the panel the default display is on (a foldable\'s active
   assert.is(parseViewportCount(folded), 2);
   assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('v', 1, 3, 'VIRTUAL')}`), 1);
   assert.is(parseViewportCount(`${viewport('1', 1)}\n${viewport('9', 1, 2, 'EXTERNAL')}\n${viewport('1', 1)}`), 2, 'each display once');
+  // A touch-navigation pad's mapper has a viewport of no display (setNonDisplayViewport): displayId -1, no uniqueId.
+  const pad = '      Viewport INTERNAL: displayId=-1, uniqueId=, port=<none>, orientation=0, logicalFrame=[0, 0, 0, 0], physicalFrame=[0, 0, 0, 0], deviceSize=[0, 0], isActive=[0]';
+  assert.is(parseViewportCount(`${viewport('1', 1)}\n${pad}`), 1);
   const display = new CaptureDisplay();
   display.learnPanels('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="Inner"\nDisplay 4619827259835644673 (HWC display 1): port=1 pnpId=GGL displayName="Outer"\n');
   assert.is(display.argument, ' -d 4619827259835644672', 'the first listed until the default display\'s panel is known');
@@ -181,6 +184,9 @@ test('launcher apps: literal labels, resource labels fall back to the package, v
     { package: 'com.a', name: 'My App', version: '12', installed: true },
     { package: 'com.b', name: 'com.b', labelUnknown: true, version: '', installed: true },
   ]);
+  // An activity with only an icon prints its own (null) label line before the app's literal one.
+  const iconOnly = 'Activity #0:\n  ActivityInfo:\n    packageName=com.c\n    labelRes=0x0 nonLocalizedLabel=null icon=0x7f0a0001 banner=0x0\n    ApplicationInfo:\n      labelRes=0x0 nonLocalizedLabel=Example App icon=0x7f0a0001 banner=0x0\n';
+  assert.equal(parseLauncherApps(iconOnly, new Map()), [{ package: 'com.c', name: 'Example App', version: '', installed: true }]);
 });
 
 test('app versions: pm list --show-versioncode lines; dumpsys package blocks, the hidden factory versions left out', () => {

@@ -45,7 +45,9 @@ export function parseDefaultDisplayPanel(out: string): string | undefined {
  * phone one. Virtual displays are left out.
  */
 export function parseViewportCount(out: string): number {
-  const lines = out.match(/^\s*Viewport (?:INTERNAL|EXTERNAL)\b[^\n]*/gm) ?? [];
+  // A touch device tied to no display (a touch-navigation pad; TouchInputMapper setNonDisplayViewport) prints
+  // an INTERNAL viewport of display -1 with an empty uniqueId: no display.
+  const lines = (out.match(/^\s*Viewport (?:INTERNAL|EXTERNAL)\b[^\n]*/gm) ?? []).filter((l) => !/displayId=-1\b/.test(l) && !/uniqueId=(?:,|''|\s|$)/.test(l));
   const older = [configuredViewport(out, 'Internal'), configuredViewport(out, 'External')].filter((v) => v !== undefined);
   return new Set([...lines, ...older].map((l) => /uniqueId='?([^,'\s]+)/.exec(l)?.[1] ?? l.trim())).size;
 }
@@ -96,11 +98,26 @@ export function parseLauncherApps(activities: string, versions: ReadonlyMap<stri
   for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
-    const label = /nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/m.exec(block)?.[1]?.trim();
+    const label = launcherLabel(block);
     const version = versions.get(pkg) ?? '';
     apps.set(pkg, label && label !== 'null' ? { package: pkg, name: label, version, installed: true } : { package: pkg, name: pkg, labelUnknown: true, version, installed: true });
   }
   return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/**
+ * The label the launcher shows, from PackageItemInfo.dumpFront lines ("labelRes=0x… nonLocalizedLabel=…"):
+ * the activity's own first, then its ApplicationInfo's. An activity that declares only an icon prints
+ * labelRes=0x0 and a null label, and the app's label is shown; one with a resource label (labelRes set,
+ * no literal) is shown by that resource, which the dump does not resolve.
+ */
+function launcherLabel(block: string): string | undefined {
+  for (const m of block.matchAll(/labelRes=(0x[0-9a-f]+) nonLocalizedLabel=(.*?)(?= icon=| banner=|$)/gm)) {
+    const label = m[2].trim();
+    if (label !== 'null' && label !== '') return label;
+    if (m[1] !== '0x0') return undefined;
+  }
+  return undefined;
 }
 
 /**
