@@ -88,4 +88,13 @@ locked('an unlocked phone: the launch stays one round trip, with no look at the 
   assert.match(rig!.phone.stats.opened[0], AM_START);
 });
 
+locked('the app in front of a locked phone: Android resumes no activity behind the lock screen, and the answer says so', async ({ rig }) => {
+  await launch(rig!);
+  Object.assign(rig!.phone.shell.quirks, { locked: true });
+  const r = (await rig!.call('mobile_get_foreground_app', {})) as unknown as Answer;
+  assert.is(r.status, 'error', JSON.stringify(r));
+  assert.match(r.message, 'no resumed activity on');
+  assert.match(r.message, 'the screen may be off or locked');
+});
+
 if (hasAdb()) locked.run();

@@ -241,7 +241,9 @@ export class PhoneShell {
         if (releaseSdk(this.quirks) < 29) return ok(olderInputDump(this.displays, releaseSdk(this.quirks), this.rotation(), this.panelNatural(), this.quirks.touchpadFirst));
         return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), { main: this.quirks.foldable ? innerPanelSize(this.phone.profile) : this.panelNatural(), outer: this.panelNatural() })}`);
       case 'activity':
-        // A runtime permission prompt is the permission controller's activity, resumed in the asking app's task.
+        // A lock screen that is not occluded pauses every activity: no resumed one is printed. A runtime
+        // permission prompt is the permission controller's activity, resumed in the asking app's task.
+        if (this.quirks.locked && !this.quirks.lockOccluded) return ok('ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n');
         return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.dialog === 'permission' ? GRANT_PERMISSIONS_ACTIVITY : `${this.phone.foregroundPackage}/.MainActivity`} t7}\n`);
       case 'SurfaceFlinger':
         if (releaseSdk(this.quirks) < 29) return ok(olderSurfaceFlingerDump(this.displays));
