@@ -35,6 +35,12 @@ layouts('KeyguardReportedState: a lock without a secure= line is of unknown kind
   // The older layout keeps its answers (and its shape).
   assert.equal(parseScreenState(screenOutput({ locked: true, secureLock: true, lockTrusted: true }, 15)), { awake: true, locked: true, secure: true, trusted: true });
   assert.equal(parseScreenState(screenOutput({ locked: true }, 15)), { awake: true, locked: true, secure: false, trusted: false });
+  // The delegate's showing= is a cache refreshed only when something asks isShowing(); KeyguardStateMonitor's
+  // mIsShowing follows SystemUI: after an unlock the cache may still say showing=true.
+  const staleCache = screenOutput({}, 15).replace('      showing=false', '      showing=true');
+  assert.is(parseScreenState(staleCache)?.locked, false);
+  const staleOpen = screenOutput({ locked: true }, 15).replace('      showing=true', '      showing=false');
+  assert.is(parseScreenState(staleOpen)?.locked, true);
 });
 
 layouts('dumpsys lock_settings: the current user\'s CredentialType, not another user\'s; nothing said is not "no PIN"', () => {

@@ -46,7 +46,10 @@ export function parseScreenState(out: string): ScreenState | undefined {
   const wakefulness = /mWakefulness=(\w+)/.exec(power)?.[1];
   if (!wakefulness) return undefined;
   const delegate = /KeyguardServiceDelegate[\s\S]*?(?=\n\S|$)/.exec(policy)?.[0] ?? '';
-  const showing = /^\s*showing=true/m.test(delegate) || /mShowingLockscreen=true|mIsShowing=true/.test(policy);
+  // The delegate's "showing=" is its cached KeyguardState, refreshed only when something asks isShowing();
+  // KeyguardStateMonitor's mIsShowing follows SystemUI's callbacks, so where it is printed it decides.
+  const monitored = /^\s*mIsShowing=(true|false)/m.exec(policy)?.[1];
+  const showing = monitored !== undefined ? monitored === 'true' : /^\s*showing=true/m.test(delegate) || /mShowingLockscreen=true/.test(policy);
   // An activity shown over the lock screen (camera, an incoming call, an alarm, a test app with
   // showWhenLocked) occludes it: input and the UI tree are that activity's, so nothing is in the way.
   const occluded = /^\s*occluded=true/m.test(delegate);
