@@ -25,8 +25,10 @@ export interface AgentBackend {
   screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
   /** `signal`: the caller gave up (MCP cancellation, the client went away); the verb stops where it waits. */
   runVerb(device: string, step: VerbStep & { capture_to?: string }, signal?: AbortSignal): Promise<RunOutcome | ToolFailure>;
-  assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure>;
-  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure>;
+  /** `signal`: the MCP client cancelled; an assertion it gave up on is not recorded, a start starts nothing. */
+  assert(device: string, request: AssertionRequest, signal?: AbortSignal): Promise<AssertOutcome | ToolFailure>;
+  startRecording(request: StartRecording, signal?: AbortSignal): Promise<{ recording: RecordingSummary } | ToolFailure>;
+  /** A stop whose answer was lost (the call was cancelled) is answered again, with `repeated: true`. */
   stopRecording(device: string): Promise<StopRecording | ToolFailure>;
   /** The MCP client's own name (from `initialize`), for whoever watches its actions. */
   identify?(client: string): Promise<void>;
@@ -101,12 +103,12 @@ export class LocalBackend implements AgentBackend {
     return this.agent.run(device, step, signal);
   }
 
-  assert(device: string, request: AssertionRequest): Promise<AssertOutcome | ToolFailure> {
-    return guarded(() => this.agent.assert(device, request));
+  assert(device: string, request: AssertionRequest, signal?: AbortSignal): Promise<AssertOutcome | ToolFailure> {
+    return guarded(() => this.agent.assert(device, request, signal));
   }
 
-  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure> {
-    return guarded(async () => ({ recording: await this.agent.startRecording(request) }));
+  startRecording(request: StartRecording, signal?: AbortSignal): Promise<{ recording: RecordingSummary } | ToolFailure> {
+    return guarded(async () => ({ recording: await this.agent.startRecording(request, { signal }) }));
   }
 
   stopRecording(device: string): Promise<StopRecording | ToolFailure> {

@@ -135,12 +135,13 @@ export class BridgeBackend implements AgentBackend {
     return this.request('verbs.run', { device, step }, signal);
   }
 
-  assert(device: string, assertion: AssertionRequest): Promise<AssertOutcome | ToolFailure> {
-    return this.request('agent.assert', { device, assertion });
+  /** `signal`: the bridge is asked to cancel (requests.cancel): the assertion is then not recorded, the start starts nothing. */
+  assert(device: string, assertion: AssertionRequest, signal?: AbortSignal): Promise<AssertOutcome | ToolFailure> {
+    return this.request('agent.assert', { device, assertion }, signal);
   }
 
-  startRecording(request: StartRecording): Promise<{ recording: RecordingSummary } | ToolFailure> {
-    return this.request('recording.start', { ...request });
+  startRecording(request: StartRecording, signal?: AbortSignal): Promise<{ recording: RecordingSummary } | ToolFailure> {
+    return this.request('recording.start', { ...request }, signal);
   }
 
   stopRecording(device: string): Promise<StopRecording | ToolFailure> {

@@ -220,13 +220,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       case 'list_elements':
         return listElements(device, args, signal);
       case 'pinch':
-        return pinchTarget(backend, device, str(args, 'target', true)!, args.scale as number, errorResult);
+        return pinchTarget(backend, device, str(args, 'target', true)!, args.scale as number, errorResult, signal);
       case 'take_screenshot':
         return screenshot(device, args);
       case 'assert': {
         const request = Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_ASSERTION.has(k))) as AssertionRequest;
         if (typeof request.type !== 'string') throw new ArgumentError('"type" is required: one of the 27 assertion types, e.g. "element_exists"');
-        const result = await backend.assert(device, request);
+        const result = await backend.assert(device, request, signal);
         // A check that could not be made is the tool failing, which MCP says with isError; a failed check is an answer.
         if (!isToolFailure(result) && result.status === 'error') return { ...json(result), isError: true };
         if (!isToolFailure(result)) return json(result);
@@ -242,7 +242,7 @@ export function createMcpServer(options: McpServerOptions): Server {
           description: str(args, 'description'),
           app_package: str(args, 'app_package'),
           app_state: appState as never,
-        });
+        }, signal);
         return isToolFailure(result) ? errorResult(result.code, result.message) : json(result);
       }
       case 'recording_stop': {

@@ -198,8 +198,19 @@ test('every argument of every tool says what it is (a model sees only the schema
  */
 function gatedClock(base: VerbClock) {
   let entered!: () => void;
-  // Armed by the test, so the calls before the one under test (recording_start) run as usual.
-  const state = { entered: new Promise<void>((r) => (entered = r)), armed: false, aborted: false, released: false, release: () => undefined as void };
+  // Armed by the test, so the calls before the one under test (recording_start) run as usual; arm() again for another round.
+  const state = {
+    entered: new Promise<void>((r) => (entered = r)),
+    armed: false,
+    aborted: false,
+    released: false,
+    release: () => undefined as void,
+    arm: () => {
+      state.entered = new Promise<void>((r) => (entered = r));
+      state.armed = true;
+      state.released = false;
+    },
+  };
   const held = new Set<() => void>();
   state.release = () => {
     state.released = true;
@@ -247,6 +258,54 @@ test('notifications/cancelled stops the verb where it waits, sends no answer, an
     const stopped = JSON.parse((await raw.answer(4)).result.content[0].text);
     assert.equal(stopped.scenario.steps.map((s: { action: string }) => s.action), ['open_url']);
     assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === 2), 'the cancelled request was answered');
+  } finally {
+    state.release();
+    await raw.close();
+    await backend.close();
+  }
+});
+
+test('cancelled while a verb holds the phone: an assert is not recorded, a recording_start starts nothing, a pinch is not made; a cancelled recording_stop is answered again', async () => {
+  const v = virtualEngine();
+  const { clock, state } = gatedClock(v.verbClock);
+  const backend = new LocalBackend(v.engine, { clock, targetWaitMs: 500, settleMs: 0 });
+  const raw = await rawPair(backend);
+  const call = async (id: number, name: string, args: Record<string, unknown>) => {
+    await raw.send({ id, method: 'tools/call', params: { name, arguments: { device: ANDROID, ...args } } });
+    return (await raw.answer(id)).result;
+  };
+  /** `name` sent and cancelled while a tap looking for a missing element holds the phone; then the tap is let go. */
+  const cancelledBehindTap = async (id: number, name: string, args: Record<string, unknown>) => {
+    state.arm();
+    await raw.send({ id: id + 1000, method: 'tools/call', params: { name: 'tap', arguments: { device: ANDROID, target: 'Nothing of the kind' } } });
+    await state.entered;
+    await raw.send({ id, method: 'tools/call', params: { name, arguments: { device: ANDROID, ...args } } });
+    await raw.send({ method: 'notifications/cancelled', params: { requestId: id, reason: 'the user pressed Esc' } });
+    await raw.send({ id: id + 2000, method: 'ping' });
+    await raw.answer(id + 2000);
+    state.release();
+    await raw.answer(id + 1000);
+    state.armed = false;
+  };
+  const zoom = async (id: number) => JSON.parse((await call(id, 'list_elements', {})).content[0].text).elements.map((e: unknown[]) => String(e[1] ?? '')).find((t: string) => /^Zoom /.test(t));
+  try {
+    await call(1, 'open_url', { url: 'mbdemo://item/1' });
+    const zoomBefore = await zoom(2);
+    await cancelledBehindTap(10, 'recording_start', { name: 'Cancelled start', app_package: DEMO });
+    const started = await call(11, 'recording_start', { name: 'Started', app_package: DEMO });
+    assert.not.ok(started.isError, `a retry after a cancelled start is not refused: ${JSON.stringify(started)}`);
+    assert.not.ok((await call(12, 'open_url', { url: 'mbdemo://item/1' })).isError);
+    await cancelledBehindTap(20, 'assert', { type: 'element_exists', element_description: 'Photo of Item 1' });
+    await cancelledBehindTap(30, 'pinch', { target: 'Photo of Item 1', scale: 2 });
+    await cancelledBehindTap(40, 'recording_stop', {});
+    const stopAgain = await call(41, "recording_stop", {});
+    const again = JSON.parse(stopAgain.isError ? "{}" : stopAgain.content[0].text);
+    assert.not.ok(stopAgain.isError, JSON.stringify(stopAgain));
+    assert.is(again.repeated, true);
+    assert.is(again.scenario.name, 'Started');
+    assert.equal(again.scenario.assertions, [], 'the cancelled assert was not recorded');
+    for (const id of [10, 20, 30, 40]) assert.not.ok(raw.seen.some((m) => (m as { id?: number }).id === id), `request ${id} was answered`);
+    assert.is(await zoom(42), zoomBefore, 'the cancelled pinch did not zoom the photo');
   } finally {
     state.release();
     await raw.close();

@@ -42,8 +42,6 @@ export const READ_ONLY_VERBS = new Set(['wait_for_element', 'wait_for_element_go
 
 /** Key of the per-session AgentSession (Session.state); it is closed when the session ends. */
 const AGENT = Symbol('agent session');
-/** Per session, the last recording.stop answer for each device, given again to a repeated stop. */
-const STOPPED = Symbol('stopped recordings');
 /** The same AgentSessions, to look one up without creating it. */
 const existing = new WeakMap<MethodContext['session'], AgentSession>();
 
@@ -81,7 +79,7 @@ export function agentMethods(): MethodDef[] {
     method('agent.assert', AssertParams, async (p, ctx) => {
       // A check that failed because another session changed the screen says so (as verbs.run does).
       const others = ctx.engine.othersActed(p.device, ctx.session.id);
-      const result = await agentOf(ctx).assert(p.device, p.assertion as never);
+      const result = await agentOf(ctx).assert(p.device, p.assertion as never, ctx.signal);
       return others ? { ...result, others_acted: others } : result;
     }),
 
@@ -90,22 +88,13 @@ export function agentMethods(): MethodDef[] {
         const refusal = ctx.lockRefusal(p.device, `recording.start with app_state ${p.app_state}`);
         if (refusal) return refusal;
       }
-      const recording = await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant }).catch(naming(ctx, p.device));
-      ctx.session.state(STOPPED, () => new Map<string, object>()).delete(p.device);
+      const recording = await agentOf(ctx).startRecording(p, { adopt, startedBy: ctx.session.participant, signal: ctx.signal }).catch(naming(ctx, p.device));
       return { recording };
     }),
 
-    method('recording.stop', DeviceParams, async (p, ctx) => {
-      // Its answer is the only copy of the scenario: one lost with a dropped connection would be a
-      // whole recording session lost, so the resumed session can ask again and get it.
-      const stopped = ctx.session.state(STOPPED, () => new Map<string, object>());
-      const agent = agentOf(ctx);
-      const last = stopped.get(p.device);
-      if (last && !agent.recordings().some((r) => r.device === p.device)) return { ...last, repeated: true };
-      const result = await agent.stopRecording(p.device);
-      stopped.set(p.device, result);
-      return result;
-    }),
+    // Its answer is the only copy of the scenario: one lost with a dropped connection would be a whole
+    // recording session lost, so the resumed session can ask again and get it (AgentSession keeps it).
+    method('recording.stop', DeviceParams, async (p, ctx) => agentOf(ctx).stopRecording(p.device)),
 
     method('recording.status', StatusParams, async (p, ctx) => {
       const agent = agentOf(ctx);

@@ -59,6 +59,8 @@ export interface StopRecording {
   scenario: Record<string, unknown>;
   validation: ValidationReport;
   summary: RecordingSummary;
+  /** This answer was given before: a stop whose answer the caller never got (cancelled, connection lost) is asked again. */
+  repeated?: true;
 }
 
 interface DeviceState {
@@ -73,6 +75,10 @@ const LOOK_BEFORE_TAP = 'recording: look before a point tap';
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
+  /** Each device's last stop answer: the only copy of its scenario, given again to a repeated stop. */
+  private readonly stopped = new Map<string, StopRecording>();
+  /** Stops still under way: a stop asked again meanwhile (its first answer was never seen) waits for the same answer. */
+  private readonly stopping = new Map<string, Promise<StopRecording>>();
   /**
    * The agent's own element listing per device while it still shows the screen: what a
    * coordinate tap refers to. Any action on the device drops it (the bridge's activity feed
@@ -198,7 +204,7 @@ export class AgentSession {
   }
 
   /** Evaluates an assertion now; records it when it passed and a recording runs. Throws VerbError. */
-  async assert(device: string, request: AssertionRequest): Promise<AssertOutcome> {
+  async assert(device: string, request: AssertionRequest, signal?: AbortSignal): Promise<AssertOutcome> {
     const assertion = parseAssertion(request);
     const state = await this.state(device);
     state.busy++;
@@ -208,6 +214,8 @@ export class AgentSession {
     } finally {
       state.busy--;
     }
+    // A caller that gave up gets no answer: what it never saw passing is not recorded either.
+    if (signal?.aborted) throw new VerbError('CANCELLED', `the assertion on ${device} was cancelled by its caller; it was not recorded`);
     const recorder = this.recorders.get(device);
     if (recorder) {
       result.recorded = recorder.noteAssertion(request, result.status === 'passed');
@@ -221,7 +229,12 @@ export class AgentSession {
    * recording left on the device by an ended session or process is adopted (and the start refused),
    * unless `adopt` is false: then the start is refused and the recording left where it is.
    */
-  async startRecording(req: StartRecording, { adopt = true, startedBy }: { adopt?: boolean; startedBy?: RecordingOptions['startedBy'] } = {}): Promise<RecordingSummary> {
+  async startRecording(req: StartRecording, { adopt = true, startedBy, signal }: { adopt?: boolean; startedBy?: RecordingOptions['startedBy']; signal?: AbortSignal } = {}): Promise<RecordingSummary> {
+    // A start its caller gave up on starts nothing: its retry would find "a recording is already running".
+    const cancelled = (done: string) => {
+      if (signal?.aborted) throw new VerbError('CANCELLED', `recording_start on ${req.device} was cancelled by its caller; ${done}no recording was started`);
+    };
+    cancelled('');
     if (adopt) await this.recoverRecordings(req.device);
     if (this.recorders.has(req.device)) {
       throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop / recording.stop) before starting another`);
@@ -255,6 +268,7 @@ export class AgentSession {
         );
       }
     }
+    cancelled(req.app_state ? `app_state ${req.app_state} was set up, but ` : '');
     const recorder = new Recorder({
       device: req.device,
       os: state.ctx.os,
@@ -269,13 +283,28 @@ export class AgentSession {
     // Kept only once its device is claimed: a start that lost a race leaves no recorder behind.
     await this.options.store?.save(recorder);
     this.recorders.set(req.device, recorder);
+    this.stopped.delete(req.device);
     return recorder.summary();
   }
 
   /** Ends the recording and returns the scenario with its validation report. Throws VerbError. */
   async stopRecording(device: string): Promise<StopRecording> {
+    const pending = this.stopping.get(device);
+    if (pending) return { ...(await pending), repeated: true };
+    const work = this.stopNow(device);
+    this.stopping.set(device, work);
+    try {
+      return await work;
+    } finally {
+      this.stopping.delete(device);
+    }
+  }
+
+  private async stopNow(device: string): Promise<StopRecording> {
     await this.recoverRecordings(device);
     const recorder = this.recorders.get(device);
+    const last = this.stopped.get(device);
+    if (!recorder && last) return { ...last, repeated: true };
     if (!recorder) {
       // Another session or process recording this device is named, rather than "no recording".
       await this.options.store?.ensureFree(device);
@@ -305,7 +334,9 @@ export class AgentSession {
     } catch (err) {
       throw new VerbError('INVALID_PARAMETER', `the recording on ${device} was stopped but gives no scenario: ${(err as Error).message}`);
     }
-    return { scenario, validation: validateScenarioValue(scenario, `${String(scenario.scenario_id)}.json`), summary: recorder.summary() };
+    const result: StopRecording = { scenario, validation: validateScenarioValue(scenario, `${String(scenario.scenario_id)}.json`), summary: recorder.summary() };
+    this.stopped.set(device, result);
+    return result;
   }
 
   private async state(device: string): Promise<DeviceState> {
