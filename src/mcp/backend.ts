@@ -76,7 +76,7 @@ export class LocalBackend implements AgentBackend {
     return this.engine.sourceProblems();
   }
 
-  async engineTools(): Promise<readonly ToolDescription[]> {
+  async engineTools(): Promise<readonly ToolDescription[] | ToolFailure> {
     return this.engine.listTools();
   }
 

@@ -19,7 +19,8 @@ export async function pinchTarget(backend: AgentBackend, device: string, target:
   if (isToolFailure(size)) return fail(size.code, size.message);
   const elements = (listed as { elements: UiElement[] }).elements;
   const found = resolver.resolve({ description: target, intent: 'read', screen: size as { width: number; height: number } }, elements);
-  if (!found.ok) return fail('ELEMENT_NOT_FOUND', `${found.message} (on ${device})`, found.candidates);
+  // As the verbs answer (verbs/target.ts): a point or an empty description is the caller's mistake, not a missing element.
+  if (!found.ok) return fail(found.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${found.message} (on ${device})`, found.candidates);
   const { center } = found.element;
   // A pinch its caller gave up on while the screen was looked at is not made.
   if (signal?.aborted) return fail('INTERNAL', `pinch on ${device} was cancelled by its caller before it touched the screen`);

@@ -31,6 +31,8 @@ export interface McpServerOptions {
   version?: string;
   /** How often a call that carries a progress token is said to be still running (default 5000 ms). */
   progressEveryMs?: number;
+  /** While the raw tools are left out of tools/list (the bridge did not list them), how often they are asked for again (default 5000 ms). */
+  toolsRetryMs?: number;
 }
 
 const INSTRUCTIONS = `mobilebridge drives Android, iOS and virtual phones. Start with list_devices, then look with list_elements (exact, cheap) or take_screenshot, and act with the verbs (tap, type_text, swipe, scroll_to, wait_for, press_back, launch_app, …), which take a description of the element such as "the Sign in button" rather than coordinates. Use wait_for after actions that load. Check results with assert. To turn what you do into a replayable test, call recording_start first and recording_stop at the end.`;
@@ -43,6 +45,12 @@ const SESSION = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
  * and lists the same options, and is held to them like every other tool here.
  */
 const RAW_SCREENSHOT: ToolSpec['inputSchema'] = { type: 'object', properties: { device: DEVICE_PROPERTY, ...SCREENSHOT_OPTIONS }, required: ['device'], additionalProperties: false };
+
+const RAW_SCREENSHOT_DESCRIPTION =
+  'Capture the screen as an image scaled for a model (JPEG by default; max_size and format choose), not in device pixels: ' +
+  'the text part gives the image size, the device size and the factor that maps image pixels to device pixels ' +
+  '(device_x = image_x × factor). Multiply before passing a point to mobile_click_on_screen_at_coordinates, or take ' +
+  'coordinates from mobile_list_elements_on_screen, which are device pixels.';
 
 /** Fields of `assert` arguments that are not assertion fields. */
 const NOT_ASSERTION = new Set(['device']);
@@ -64,7 +72,29 @@ export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
   const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates, next);
   const allowed = new AllowedPaths(options.allowPaths ?? []);
-  const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: options.engineTools === true } }, instructions: INSTRUCTIONS });
+  let retry: NodeJS.Timeout | undefined;
+  /**
+   * Clients list tools once: raw tools left out while the bridge could not list them are asked for again
+   * until it can, and the client is then told the list changed (notifications/tools/list_changed).
+   */
+  function toolsLeftOut(): void {
+    retry ??= setInterval(() => {
+      // Closed (the CLI owns onclose): nobody is left to tell.
+      if (!server.transport) {
+        clearInterval(retry);
+        retry = undefined;
+        return;
+      }
+      void backend.engineTools().then((found) => {
+        if (isToolFailure(found) || !retry) return;
+        clearInterval(retry);
+        retry = undefined;
+        void server.sendToolListChanged().catch(() => undefined);
+      });
+    }, options.toolsRetryMs ?? 5000);
+    retry.unref();
+  }
 
   ignoreTaskAugmentation(server);
 
@@ -80,13 +110,18 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (options.engineTools) {
       const found = await backend.engineTools();
       // Clients list tools once: failing the whole list would hide this server's own tools for the session too.
-      if (isToolFailure(found)) process.stderr.write(`mobilebridge mcp: the raw mobile_* tools are left out of tools/list: ${found.message}\n`);
+      if (isToolFailure(found)) {
+        process.stderr.write(`mobilebridge mcp: the raw mobile_* tools are left out of tools/list until the bridge lists them: ${found.message}\n`);
+        toolsLeftOut();
+      }
       const engine = isToolFailure(found) ? [] : found;
       for (const t of engine) {
         // The draft's `$schema` is left out: some model providers refuse a tool schema carrying it.
         const { $schema: _draft, ...parameters } = t.parameters as Record<string, unknown>;
-        const inputSchema = t.name === 'mobile_take_screenshot' ? listed(RAW_SCREENSHOT) : ({ ...parameters, type: 'object' } as Tool['inputSchema']);
-        tools.push({ name: t.name, description: t.description, inputSchema, annotations: annotationsFor(t.name) });
+        const shot = t.name === 'mobile_take_screenshot';
+        const inputSchema = shot ? listed(RAW_SCREENSHOT) : ({ ...parameters, type: 'object' } as Tool['inputSchema']);
+        // Under MCP the raw screenshot answers as take_screenshot does: a scaled image, not device pixels.
+        tools.push({ name: t.name, description: shot ? RAW_SCREENSHOT_DESCRIPTION : t.description, inputSchema, annotations: annotationsFor(t.name) });
       }
     }
     return { tools };

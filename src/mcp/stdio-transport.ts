@@ -30,6 +30,9 @@ function isRequest(value: unknown): boolean {
  *   answered -32600 Invalid Request, so that request does not hang either. A line that is not JSON
  *   at all has no id to answer; it is reported on stderr.
  */
+/** The longest line read from stdin, in characters (UTF-16 units). */
+const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
 export class LineTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
@@ -38,10 +41,13 @@ export class LineTransport implements Transport {
   private readonly decoder = new StringDecoder('utf8');
   private readonly batches: Batch[] = [];
   private closed = false;
+  /** An over-long line is being dropped until its newline. */
+  private skipping = false;
 
   constructor(
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
+    private readonly maxLineChars = MAX_LINE_CHARS,
   ) {}
 
   async start(): Promise<void> {
@@ -70,14 +76,29 @@ export class LineTransport implements Transport {
   private readonly onInputError = (error: Error) => this.onerror?.(error);
 
   private readonly onData = (chunk: Buffer | string) => {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    let text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (this.skipping) {
+      // The rest of an over-long line: dropped up to its end.
+      const end = text.indexOf('\n');
+      if (end < 0) return;
+      this.skipping = false;
+      text = text.slice(end + 1);
+    }
     this.pending += text;
     // A long line arrives in many chunks: only a chunk with a newline can end one.
-    if (!text.includes('\n')) return;
-    for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
-      const line = this.pending.slice(0, end).replace(/\r$/, '');
-      this.pending = this.pending.slice(end + 1);
-      if (line.trim()) this.line(line);
+    if (text.includes('\n')) {
+      for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
+        const line = this.pending.slice(0, end).replace(/\r$/, '');
+        this.pending = this.pending.slice(end + 1);
+        if (line.trim()) this.line(line);
+      }
+    }
+    // Past V8's string limit the next append would throw in this listener and end the process: a line this
+    // long is no MCP message anyway (the bridge refuses messages over 1 MiB).
+    if (this.pending.length > this.maxLineChars) {
+      this.onerror?.(new Error(`a line on stdin is longer than ${this.maxLineChars} characters; it was dropped unread (no answer is sent for it)`));
+      this.pending = '';
+      this.skipping = true;
     }
   };
 

@@ -24,6 +24,14 @@ async function schemaOf(pair: Pair, tool: string): Promise<{ description: string
 
 say('mobile_pinch_on_screen is the pinch tool here, in messages and when called without --engine-tools', async ({ pair }) => {
   assert.is(inAgentTerms('use mobile_pinch_on_screen for that', false), 'use pinch for that');
+  assert.is(inAgentTerms('see mobile_get_orientation.', false), 'see mobile_get_orientation (not offered here: start the server with --engine-tools, or run `mobilebridge call mobile_get_orientation`).');
+  // Words that only look like tool names are what a screen or a caller said: left as they are.
+  for (const said of ['com.example.mobile_banking is not installed', 'typed mobile_user@example.com', 'no element matches "mobile_data toggle"', 'the file mobile_app/x.json']) {
+    assert.is(inAgentTerms(said, false), said);
+  }
+  // A scenario carried in a message (recording_stop after a refused save) is never rewritten, even where it names a tool.
+  const carried = 'PERMISSION_DENIED: cannot write there; use mobile_list_apps (the recording was stopped; the scenario follows)\n{"app_package":"com.x","steps":[{"value":"mobile_list_apps"}]}';
+  assert.is(inAgentTerms(carried, false), carried.replace('use mobile_list_apps (', 'use list_apps ('));
   assert.match((await refusal(pair.call('mobile_pinch_on_screen', { device: ANDROID, x: 540, y: 900, scale: 2 }))).message, /call "pinch", which does the same here/);
 });
 

@@ -51,6 +51,35 @@ test('a message split inside a multi-byte character, across chunks, arrives whol
   }
 });
 
+test('a line longer than the limit is dropped with a word on the error channel; the lines after it are read', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const server = createMcpServer({ backend });
+  const transport = new LineTransport(input, output, 1000);
+  const errors: string[] = [];
+  await server.connect(transport);
+  const reported = transport.onerror;
+  transport.onerror = (e) => {
+    errors.push(e.message);
+    reported?.(e);
+  };
+  const answers: string[] = [];
+  output.on('data', (d: Buffer) => answers.push(d.toString()));
+  try {
+    input.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(600)}`);
+    input.write(`${'y'.repeat(600)}`);
+    input.write(`${'z'.repeat(600)}"}}\n${line({ jsonrpc: '2.0', id: 2, method: 'ping' })}`);
+    for (let i = 0; i < 100 && !answers.join('').includes('"id":2'); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.match(answers.join(''), '"id":2');
+    assert.not.match(answers.join(''), '"id":1', 'the dropped line is not answered');
+    assert.equal(errors, ['a line on stdin is longer than 1000 characters; it was dropped unread (no answer is sent for it)']);
+  } finally {
+    await server.close();
+    await backend.close();
+  }
+});
+
 test('a batch whose request is cancelled is answered with the others, not held for the one that never answers', async () => {
   const v = virtualEngine();
   let entered!: () => void;

@@ -86,6 +86,9 @@ mcp('pinch: the element the description names is zoomed; an unknown one is ELEME
   const missing = await pair.call('pinch', { device: ANDROID, target: 'the world map', scale: 2 });
   assert.ok(missing.isError);
   assert.match(textOf(missing), /^ELEMENT_NOT_FOUND: /);
+  // A point is no description, as for every verb: the caller's mistake, not a missing element.
+  const point = await pair.call('pinch', { device: ANDROID, target: '540, 536', scale: 2 });
+  assert.match(textOf(point), /^INVALID_PARAMETER: "540, 536" is a point, not a description/);
   const bad = await pair.call('pinch', { device: ANDROID, target: 'the photo', scale: 9 });
   assert.match(textOf(bad), /^INVALID_PARAMETER: /);
 });
