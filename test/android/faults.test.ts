@@ -105,6 +105,24 @@ faults('a device lost while a command that prints nothing runs (input text): not
   assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
 });
 
+faults('a device lost after a command printed part of its output (pm path, then the cable pulled before am force-stop): not "terminated"', async ({ rig }) => {
+  const engine = rig!.engineWith({}, 8000);
+  const call = (tool: string, params: object) => engine.call(tool, { device: rig!.phone.serial, ...params }) as Promise<Record<string, unknown>>;
+  await call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  rig!.phone.adbd.faults.cutAfter = { service: /am force-stop/, output: 'package:/data/app/~~x/com.mobilebridge.demo-1/base.apk\n' };
+  try {
+    const r = await call('mobile_terminate_app', { packageName: 'com.mobilebridge.demo' });
+    assert.is(r.status, 'error', JSON.stringify(r));
+    assert.match(String(r.message), /may or may not have run/);
+    assert.is(rig!.phone.phone.foregroundPackage, 'com.mobilebridge.demo', 'the app still runs');
+  } finally {
+    rig!.phone.adbd.faults.cutAfter = undefined;
+  }
+  await rig!.server.disconnect(rig!.phone.serial);
+  await rig!.server.connect(rig!.phone.serial);
+  assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
+});
+
 faults('unauthorized devices are listed with advice; calls are PERMISSION_DENIED', async ({ rig, extra }) => {
   const locked = await EmulatedPhone.start({ unauthorized: true });
   extra.push(locked);

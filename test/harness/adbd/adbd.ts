@@ -78,6 +78,12 @@ export interface AdbdFaults {
    */
   cut?: RegExp;
   /**
+   * A matching service prints `output` (the start of what it prints: `pm path` before an `am force-stop`
+   * that never ran) and then the whole TCP connection dies: the adb server flushes that and closes the
+   * host's stream as if the command had ended.
+   */
+  cutAfter?: { service: RegExp; output: string };
+  /**
    * The largest packet payload this adbd takes, sent in its CNXN: 4096 (MAX_PAYLOAD_V1) before
    * Android 7. The adb server then aborts when asked to open a longer service on it
    * (sockets.cpp connect_to_remote: "destination oversized"), dropping every device.
@@ -202,7 +208,8 @@ class AdbdLink {
 
   private open(remoteId: number, service: string): void {
     const faults = this.adbd.faults;
-    this.adbd.stats.opened.push(service);
+    // The end mark the driver echoes after every shell command (android-device.ts text()) is left out of what tests compare.
+    this.adbd.stats.opened.push(service.replace(/; echo __mb_end__$/, ''));
     this.adbd.emit('service', service);
     if (faults.drop?.test(service)) return this.destroy();
     if (faults.unanswered?.test(service)) return;
@@ -215,6 +222,10 @@ class AdbdLink {
     this.send(A_OKAY, localId, remoteId, Buffer.alloc(0));
     if (faults.stall?.test(service)) return;
     if (faults.cut?.test(service)) return void setTimeout(() => this.destroy(), 20);
+    if (faults.cutAfter?.service.test(service)) {
+      void stream.write(faults.cutAfter.output).then(() => setTimeout(() => this.destroy(), 20));
+      return;
+    }
     const started = performance.now();
     Promise.resolve()
       .then(() => runner(stream))

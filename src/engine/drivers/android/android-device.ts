@@ -356,13 +356,18 @@ export class AndroidDevice implements DeviceHandle {
     });
   }
 
+  /**
+   * `exec:` carries no exit status, and a device that drops mid-command ends the stream as its end would
+   * (adb's handle_offline flushes what was printed and closes it): `pm path x && am force-stop x` cut after
+   * `pm path` printed looked done. So every command ends by echoing END_MARK, and output without it was cut
+   * short: the device must still be there, and even then the command's end was not seen.
+   */
   private async text(command: string, ctx: CallContext, what: string): Promise<string> {
-    const out = (await this.exec(command, ctx, what)).toString('utf8');
-    // `exec:` carries no exit status, and a device that drops mid-command ends the stream as its end would
-    // (adb's handle_offline flushes and closes it): for a command that prints nothing on success (input,
-    // settings, am) the device must still be there for the silence to mean done.
-    if (out === '') await this.stillThere(ctx, what);
-    return out;
+    const raw = (await this.exec(`${command}; echo ${END_MARK}`, ctx, what)).toString('utf8');
+    const end = raw.lastIndexOf(END_MARK);
+    if (end >= 0 && raw.slice(end + END_MARK.length).trim() === '') return raw.slice(0, end);
+    await this.stillThere(ctx, what);
+    throw new ToolError('INTERNAL', `the output of ${what} on ${this.serial} ended before the command did (${raw.length} bytes, without its end mark); it may or may not have run: check before repeating it`);
   }
 
   /**
@@ -423,6 +428,8 @@ export class AndroidDevice implements DeviceHandle {
 
 /** Where a phone whose `exec:` has no terminal dumps its UI tree (the shell user can write there). */
 const DUMP_FILE = '/data/local/tmp/mobilebridge-window.xml';
+/** Echoed after every shell command (text()): a stream that ends without it was cut short. */
+const END_MARK = '__mb_end__';
 /** How long the adb server may take to say whether a device is still there before its silence is trusted. */
 const STATE_CHECK_MS = 2000;
 
