@@ -123,6 +123,19 @@ faults('a device lost after a command printed part of its output (pm path, then 
   assert.equal(await engine.call('mobile_get_screen_size', { device: rig!.phone.serial }), { width: 1080, height: 2400 });
 });
 
+faults('a phone that answers slowly (getprop after 3.5 s): listed as not responding within the listing\'s probe time, but usable within a call\'s deadline', async ({ rig }) => {
+  rig!.phone.adbd.faults.slow = { service: /^exec:getprop$/, ms: 3500 };
+  try {
+    const engine = rig!.engineWith({}, 15_000);
+    const { devices } = (await engine.call('mobile_list_available_devices', {})) as { devices: { id: string; state: string; message?: string }[] };
+    assert.match(String(devices.find((d) => d.id === rig!.phone.serial)?.message), /did not answer within 3000 ms/);
+    const size = await engine.call('mobile_get_screen_size', { device: rig!.phone.serial });
+    assert.equal(size, { width: 1080, height: 2400 });
+  } finally {
+    rig!.phone.adbd.faults.slow = undefined;
+  }
+});
+
 faults('unauthorized devices are listed with advice; calls are PERMISSION_DENIED', async ({ rig, extra }) => {
   const locked = await EmulatedPhone.start({ unauthorized: true });
   extra.push(locked);

@@ -83,6 +83,8 @@ export interface AdbdFaults {
    * host's stream as if the command had ended.
    */
   cutAfter?: { service: RegExp; output: string };
+  /** Matching services start only after `ms` (a phone busy or thermally throttled: it answers, slowly). */
+  slow?: { service: RegExp; ms: number };
   /**
    * The largest packet payload this adbd takes, sent in its CNXN: 4096 (MAX_PAYLOAD_V1) before
    * Android 7. The adb server then aborts when asked to open a longer service on it
@@ -227,7 +229,8 @@ class AdbdLink {
       return;
     }
     const started = performance.now();
-    Promise.resolve()
+    const delay = faults.slow?.service.test(service) ? faults.slow.ms : 0;
+    (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve())
       .then(() => runner(stream))
       .then(() => void (this.adbd.stats.deviceMs += performance.now() - started))
       .catch((err: unknown) => stream.write(`${(err as Error).message}\n`).catch(() => undefined))

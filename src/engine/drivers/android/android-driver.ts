@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import { timeoutSignal } from '../../deadline.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
-import { createAdbClient, execOnDevice, listHostDevices, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
+import { createAdbClient, execOnDevice, listHostDevices, mapAdbError, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
 import { infoFromGetprop, unusableError, unusableInfo } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
@@ -84,15 +84,26 @@ export class AndroidDriver implements Driver {
       if (this.reportUnreachable && this.address) throw serverUnreachable(this.address, err);
       return [] as AdbEntry[];
     });
-    return Promise.all(entries.map((e) => this.probe(e, ctx.signal)));
+    // Two phones that ship with the same serial are two lines for one id, which adb cannot address apart.
+    const count = new Map<string, number>();
+    for (const e of entries) count.set(e.id, (count.get(e.id) ?? 0) + 1);
+    const once = entries.filter((e, i) => entries.findIndex((x) => x.id === e.id) === i);
+    return Promise.all(once.map((e) => ((count.get(e.id) ?? 1) > 1 ? unaddressable(e.id, sharedSerial(e.id, count.get(e.id)!, this.address!)) : this.probe(e, ctx.signal))));
   }
 
+  /**
+   * Model and version in one `getprop`, within the listing's probe time. A device that answers with a
+   * refusal (adb: "device offline", "more than one device with serial …", "not found" for a device that
+   * reports no serial) is listed with that reason; only one that says nothing in time is "not responding".
+   */
   private async probe(entry: AdbEntry, outer: AbortSignal): Promise<DeviceInfo> {
-    const signal = AbortSignal.any([outer, timeoutSignal(this.probeTimeoutMs)]);
+    if (entry.id === NO_SERIAL && entry.type === 'device') return unaddressable(entry.id, NO_SERIAL_ADVICE);
+    const timeout = timeoutSignal(this.probeTimeoutMs);
     try {
-      return await this.describe(entry, signal);
-    } catch {
-      return notResponding(entry.id, this.probeTimeoutMs);
+      return await this.describe(entry, AbortSignal.any([outer, timeout]));
+    } catch (err) {
+      if (timeout.aborted || outer.aborted || !this.address) return notResponding(entry.id, this.probeTimeoutMs);
+      return unaddressable(entry.id, mapAdbError(err, entry.id, this.address, 'reading its properties').message);
     }
   }
 
@@ -109,9 +120,12 @@ export class AndroidDriver implements Driver {
     if (entry.type !== 'device') return unusableHandle(unusableInfo(entry), unusableError(entry));
     const cached = this.devices.get(id);
     if (cached) return cached;
-    const info = await this.describe(entry, AbortSignal.any([ctx.signal, timeoutSignal(this.probeTimeoutMs)])).catch((err: unknown) => {
+    if (id === NO_SERIAL) throw new ToolError('UNSUPPORTED', NO_SERIAL_ADVICE);
+    // Within the call's deadline, not the listing's probe time: a slow phone is still usable.
+    const address = this.address;
+    const info = await this.describe(entry, ctx.signal).catch((err: unknown) => {
       if (ctx.signal.aborted) throw err;
-      throw new ToolError('TIMEOUT', `${notResponding(id, this.probeTimeoutMs).message}`);
+      throw mapAdbError(err, id, address, 'reading its properties');
     });
     const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions);
     this.devices.set(id, device);
@@ -152,6 +166,20 @@ export class AndroidDriver implements Driver {
     const out = await execOnDevice(this.client.getDevice(entry.id), 'getprop', signal);
     return infoFromGetprop(entry.id, out.toString('utf8'));
   }
+}
+
+/** How adb lists a device whose firmware reports no serial (transport.cpp); `host:transport:` cannot name it. */
+const NO_SERIAL = '(no serial number)';
+const NO_SERIAL_ADVICE =
+  'adb lists a device that reports no serial number and cannot address it ("adb -s" does not reach it); connect it over Wi-Fi (adb tcpip 5555 while it is the only device, then adb connect <its ip>) so that it has an address of its own';
+
+function sharedSerial(id: string, n: number, address: AdbAddress): string {
+  return `${n} devices connected to the adb server at ${address.host}:${address.port} answer to the serial ${id}, so adb cannot tell them apart; unplug all but one, or connect them over Wi-Fi (adb tcpip 5555, then adb connect <its ip>) so that each has an address of its own`;
+}
+
+/** A device adb lists but that cannot be used, with the reason. */
+function unaddressable(id: string, message: string): DeviceInfo {
+  return { id, os: 'Android', model: 'unknown', version: '', state: 'offline', message };
 }
 
 function notResponding(id: string, ms: number): DeviceInfo {
