@@ -42,6 +42,36 @@ test('connections that find no adb server start one server, once, and all of the
   }
 });
 
+test('a server the user killed (adb kill-server) is not brought back by the hot-plug feed; the next listing starts one', async () => {
+  if (!adb) return;
+  const dir = mkdtempSync(join(tmpdir(), 'mb-adb-kill-'));
+  const log = join(dir, 'calls.log');
+  const port = await unusedPort();
+  const wrapper = join(dir, 'adb');
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nHOME='${dir}' TMPDIR='${dir}' exec '${adb}' "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  writeFileSync(log, '');
+  const driver = new AndroidDriver({ host: '127.0.0.1', port, startServer: true, adbBinary: wrapper, reportUnreachable: true, uiServer: 'off' });
+  const starts = () => readFileSync(log, 'utf8').split('\n').filter((line) => line.endsWith('start-server')).length;
+  const stopWatching = driver.watch(() => undefined);
+  try {
+    const ctx = { signal: AbortSignal.timeout(30_000) };
+    await driver.listDevices(ctx);
+    assert.is(starts(), 1);
+    await new Promise((r) => execFile(wrapper, ['-P', String(port), 'kill-server'], r));
+    // The feed retries within a few hundred ms; give it several tries.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.is(starts(), 1, 'the feed did not start the killed server again');
+    await driver.listDevices(ctx);
+    assert.is(starts(), 2, 'a listing does, as the adb CLI would');
+  } finally {
+    stopWatching();
+    await driver.close();
+    await new Promise((r) => execFile(wrapper, ['-P', String(port), 'kill-server'], r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an adb that cannot start a server: the listing says so, with what to do', async () => {
   const port = await unusedPort();
   const driver = new AndroidDriver({ host: '127.0.0.1', port, startServer: true, adbBinary: '/nonexistent-mobilebridge/adb', reportUnreachable: true, uiServer: 'off' });

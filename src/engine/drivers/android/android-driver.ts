@@ -133,9 +133,11 @@ export class AndroidDriver implements Driver {
   }
 
   watch(listener: (change: DevicesChange) => void): () => void {
-    const client = this.client;
-    if (!client) return () => undefined;
-    this.tracker ??= new DeviceTracker(client, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
+    if (!this.client || !this.address) return () => undefined;
+    // The feed reconnects on its own a few hundred ms after the server goes away: with a starting client it
+    // would bring back a server the user killed (adb kill-server, to free USB for a flashing tool) at once.
+    // Listings and calls still start one when none answers, as the adb CLI does; the feed then reconnects.
+    this.tracker ??= new DeviceTracker(createAdbClient(this.address, undefined), (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
     return this.tracker.subscribe(listener);
   }
 
