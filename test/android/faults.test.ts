@@ -62,9 +62,13 @@ faults('a stalled device gives TIMEOUT, and the device keeps working afterwards'
 faults('a refused service is an error naming the device, not a hang', async ({ rig }) => {
   rig!.phone.adbd.faults.refuse = /dumpsys activity/;
   try {
-    const r = (await rig!.call('mobile_get_foreground_app')) as { status: string; message: string };
+    const r = (await rig!.call('mobile_get_foreground_app')) as { status: string; code: string; message: string };
     assert.is(r.status, 'error');
     assert.match(r.message, rig!.phone.serial);
+    // adb's FAIL "closed" is the device closing a service it does not offer: it is still connected.
+    assert.is(r.code, 'INTERNAL', JSON.stringify(r));
+    assert.match(r.message, 'refused reading the foreground app: adb answered "closed"');
+    assert.not.match(r.message, /check that the device is still connected/);
   } finally {
     rig!.phone.adbd.faults.refuse = undefined;
   }

@@ -107,6 +107,12 @@ export function mapAdbError(err: unknown, serial: string, address: AdbAddress, w
   if (/not found|no devices/i.test(message)) {
     return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected to the adb server at ${address.host}:${address.port}; check the cable or "adb connect", then list devices again`);
   }
+  // sockets.cpp local_socket_close_notify: the device answered the OPEN with CLSE (a service it does not offer:
+  // exec: before Android 5, a tcp: port nothing listens on) and the server says FAIL "closed". The device is
+  // still there; guard() asks the server, so a device that went away is still reported as gone.
+  if (/Failure: 'closed'/.test(message)) {
+    return new ToolError('INTERNAL', `${serial} refused ${what}: adb answered "closed", as a device does at once for a service it does not offer (exec: before Android 5, a port nothing listens on)`);
+  }
   if (/premature|ECONNRESET|EPIPE|closed/i.test(message) || code === 'ECONNRESET' || code === 'EPIPE') {
     return new ToolError('DEVICE_NOT_FOUND', `the connection to ${serial} was lost during ${what} (${message}); check that the device is still connected`);
   }
