@@ -230,7 +230,8 @@ class AdbdLink {
     }
     const started = performance.now();
     const delay = faults.slow?.service.test(service) ? faults.slow.ms : 0;
-    (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve())
+    // Unref'd: a test that has moved on is not kept alive by a phone still "thinking".
+    (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay).unref()) : Promise.resolve())
       .then(() => runner(stream))
       .then(() => void (this.adbd.stats.deviceMs += performance.now() - started))
       .catch((err: unknown) => stream.write(`${(err as Error).message}\n`).catch(() => undefined))

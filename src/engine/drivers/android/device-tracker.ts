@@ -5,9 +5,10 @@ import { listHostDevices, trackHostDevices, type AdbClient, type AdbEntry } from
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 10_000;
 /**
- * The adb server's track-devices feed stays silent when a TCP device's connection dies: it sends
- * `offline` only once the device reconnects (about 10 s later, or never). `host:devices` shows
- * `offline` at once, so the list is also polled this often while the feed is up.
+ * The adb server's track-devices feed stays silent when a TCP device's connection dies (adb 29 retries
+ * it after ~250 ms, then every 3 s, and removes it after ~60 s), while `host:devices` shows `offline`
+ * at once, so the list is also polled this often while the feed is up. A poll the server does not
+ * answer means it is unreachable although the feed's socket is open (a frozen host, a dropped route).
  */
 const POLL_MS = 1000;
 /** A poll, or the feed's request, that the server has not answered by then is given up (its socket closed). */
@@ -28,6 +29,9 @@ export class DeviceTracker {
   private retryMs = FIRST_RETRY_MS;
   private running = false;
   private generation = 0;
+  /** Devices announced as not answering getprop: asked again at each poll, and announced again once they answer. */
+  private readonly silent = new Map<string, AdbEntry>();
+  private asking = false;
 
   constructor(
     private readonly client: AdbClient,
@@ -87,7 +91,26 @@ export class DeviceTracker {
 
   private async refresh(generation: number): Promise<void> {
     const entries = await listHostDevices(this.client, AbortSignal.timeout(POLL_TIMEOUT_MS)).catch(() => undefined);
-    if (entries && generation === this.generation) await this.apply(entries);
+    if (generation !== this.generation) return;
+    if (!entries) return this.lost(generation);
+    await this.apply(entries);
+    await this.askSilent(generation);
+  }
+
+  /** Devices that did not answer getprop when they appeared (booting, busy): announced again once they do. */
+  private async askSilent(generation: number): Promise<void> {
+    if (this.asking || this.silent.size === 0) return;
+    this.asking = true;
+    try {
+      for (const [id, entry] of this.silent) {
+        const info = await this.describe(entry).catch(() => undefined);
+        if (!info || generation !== this.generation || this.known.get(id) !== entry.type || !this.silent.has(id)) continue;
+        this.silent.delete(id);
+        for (const l of this.listeners) l({ added: [info], removed: [id] });
+      }
+    } finally {
+      this.asking = false;
+    }
   }
 
   private async apply(entries: AdbEntry[]): Promise<void> {
@@ -97,7 +120,15 @@ export class DeviceTracker {
     this.known = next;
     if (!removed.length && !addedEntries.length) return;
     this.onRemoved(removed);
-    const added = await Promise.all(addedEntries.map((e) => this.describe(e).catch(() => ({ id: e.id, os: 'Android' as const, model: 'unknown', version: '', state: 'offline' as const, message: 'did not answer getprop; reconnect it' }))));
+    for (const id of removed) this.silent.delete(id);
+    const added = await Promise.all(
+      addedEntries.map((e) =>
+        this.describe(e).catch(() => {
+          this.silent.set(e.id, e);
+          return { id: e.id, os: 'Android' as const, model: 'unknown', version: '', state: 'offline' as const, message: 'did not answer getprop yet (it may be booting or busy); asked again every second' };
+        }),
+      ),
+    );
     const change: DevicesChange = { added, removed };
     for (const l of this.listeners) l(change);
   }
