@@ -44,6 +44,9 @@ test('authorizing and connecting are waits for the device, not boot modes; a boo
   const recovery = unusableError({ id: 'R58M', type: 'recovery' });
   assert.is(recovery.code, 'DEVICE_NOT_FOUND');
   assert.match(recovery.message, /recovery mode/);
+  // `adb detach` let go of it on purpose: it is attached again, it does not boot into anything.
+  assert.match(unusableInfo({ id: 'R58M', type: 'detached' }).message ?? '', 'run "adb -s R58M attach"');
+  assert.not.match(unusableInfo({ id: 'R58M', type: 'unknown' }).message ?? '', /boots Android/);
 });
 
 test.run();

@@ -23,13 +23,16 @@ export function unusableInfo(entry: AdbEntry): DeviceInfo {
   if (isNoPermissions(entry)) return { ...base, state: 'unauthorized', message: NO_PERMISSIONS };
   if (entry.type === 'offline') return { ...base, state: 'offline', message: `offline: ${OFFLINE_ADVICE}` };
   if (entry.type === 'connecting') return { ...base, state: 'offline', message: `connecting: ${CONNECTING_ADVICE}` };
-  return { ...base, state: 'offline', message: `in ${entry.type} mode, not usable until it boots Android normally` };
+  // transport.cpp kCsDetached: `adb detach` (or ADB_LIBUSB_START_DETACHED) let go of its USB interface on purpose.
+  if (entry.type === 'detached') return { ...base, state: 'offline', message: `detached: adb let go of its USB interface (adb detach); run "adb -s ${entry.id} attach" to use it again` };
+  if (BOOT_MODES.has(entry.type)) return { ...base, state: 'offline', message: `in ${entry.type} mode, not usable until it boots Android normally` };
+  return { ...base, state: 'offline', message: `adb lists it as "${entry.type}", a state it cannot be used in; replug it or run "adb -s ${entry.id} reconnect"` };
 }
 
 /**
  * What a call on a device in that state fails with: the same advice as its listing. Besides `device`,
- * adb's states (transport.cpp to_string) are offline, unauthorized, authorizing, connecting,
- * "no permissions (…)", and the boot modes bootloader, recovery, rescue, sideload, host.
+ * adb's states (transport.cpp to_string) are offline, unauthorized, authorizing, connecting, detached,
+ * "no permissions (…)", the boot modes bootloader, recovery, rescue, sideload, host, and unknown.
  */
 export function unusableError(entry: AdbEntry): ToolError {
   if (entry.type === 'unauthorized') return unauthorizedError(entry.id);
@@ -41,6 +44,8 @@ export function unusableError(entry: AdbEntry): ToolError {
 }
 
 const NO_PERMISSIONS = NO_USB_PERMISSION;
+/** transport.cpp to_string's boot modes, where adbd runs outside Android. */
+const BOOT_MODES = new Set(['bootloader', 'recovery', 'rescue', 'sideload', 'host']);
 /**
  * adb lists a USB device it may not open as "no permissions (<udev problem>); see [<help URL>]"
  * (diagnose_usb.cpp UsbNoPermissionsShortHelpText): the whole text is the state after the tab.
