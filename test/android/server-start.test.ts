@@ -17,16 +17,20 @@ import { systemTool } from '../support/system-tools.js';
  */
 const adb = systemTool('adb', 'starting an adb server is checked with the real adb');
 
-test('connections that find no adb server start one server, once, and all of them get through', async () => {
-  if (!adb) return;
+/** The real adb, logging each run, with its own HOME so that no key of the user's is read or made; on a free port. */
+async function loggedAdb(adbPath: string) {
   const dir = mkdtempSync(join(tmpdir(), 'mb-adb-start-'));
   const log = join(dir, 'calls.log');
-  const port = await unusedPort();
-  // The real adb, logging each run, with its own HOME so that no key of the user's is read or made.
   const wrapper = join(dir, 'adb');
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nHOME='${dir}' TMPDIR='${dir}' exec '${adb}' "$@"\n`);
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nHOME='${dir}' TMPDIR='${dir}' exec '${adbPath}' "$@"\n`);
   chmodSync(wrapper, 0o755);
   writeFileSync(log, '');
+  return { dir, log, wrapper, port: await unusedPort() };
+}
+
+test('connections that find no adb server start one server, once, and all of them get through', async () => {
+  if (!adb) return;
+  const { dir, log, wrapper, port } = await loggedAdb(adb);
   const driver = new AndroidDriver({ host: '127.0.0.1', port, startServer: true, adbBinary: wrapper, reportUnreachable: true, uiServer: 'off' });
   try {
     const ctx = { signal: AbortSignal.timeout(30_000) };
@@ -44,13 +48,7 @@ test('connections that find no adb server start one server, once, and all of the
 
 test('a server the user killed (adb kill-server) is not brought back by the hot-plug feed; the next listing starts one', async () => {
   if (!adb) return;
-  const dir = mkdtempSync(join(tmpdir(), 'mb-adb-kill-'));
-  const log = join(dir, 'calls.log');
-  const port = await unusedPort();
-  const wrapper = join(dir, 'adb');
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nHOME='${dir}' TMPDIR='${dir}' exec '${adb}' "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  writeFileSync(log, '');
+  const { dir, log, wrapper, port } = await loggedAdb(adb);
   const driver = new AndroidDriver({ host: '127.0.0.1', port, startServer: true, adbBinary: wrapper, reportUnreachable: true, uiServer: 'off' });
   const starts = () => readFileSync(log, 'utf8').split('\n').filter((line) => line.endsWith('start-server')).length;
   const stopWatching = driver.watch(() => undefined);
