@@ -48,7 +48,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
         limit: { type: 'integer', minimum: 1, maximum: 2000, description: 'Elements per page (default 300).' },
         offset: { type: 'integer', minimum: 0, description: 'First element of the page: the next_offset of the previous page.' },
         screen: { type: 'string', description: 'The screen value of the previous page, to detect a change between pages.' },
-        full: { type: 'boolean', description: 'true: every field of every element ({elements: [...]} as mobile_list_elements_on_screen gives them), no paging (so not with limit, offset or screen).' },
+        full: { type: 'boolean', description: 'true: every field of every element ({elements: [{id, text, type, accessibility_label, x, y, width, height, visible, enabled, center, …}]}, the engine\'s own listing), no paging (so not with limit, offset or screen), and no size cap: on a busy screen it can pass a client\'s limit on tool output.' },
       },
       ['device'],
     ),
