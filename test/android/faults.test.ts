@@ -101,6 +101,8 @@ faults('a device lost while a command that prints nothing runs (input text): not
     const r = await call('mobile_type_keys', { text: 'say "hi"' });
     assert.is(r.status, 'error', JSON.stringify(r));
     assert.match(String(r.message), /disconnected during typing .*may or may not have run/);
+    // adb's own reason (get-state FAILs for every state but "device"), not a made-up state.
+    assert.match(String(r.message), /\(adb: (device offline|device '[^']+' not found)\)/);
   } finally {
     rig!.phone.adbd.faults.cut = undefined;
   }

@@ -4,8 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, To
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { authorizingError, connectingError, execOnDevice, execStreaming, mapAdbError, NO_USB_PERMISSION, offlineError, unauthorizedError, type AdbDeviceClient } from './adb-client.js';
-import { isNoPermissions } from './device-list.js';
+import { execOnDevice, execStreaming, mapAdbError, type AdbDeviceClient } from './adb-client.js';
 import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -385,11 +384,14 @@ export class AndroidDevice implements DeviceHandle {
   }
 
   private async stillThere(ctx: CallContext, what: string): Promise<void> {
-    const asked = Promise.resolve(this.device.getState()).catch(() => 'gone');
+    // Any state but "device" is a FAIL with adb's reason (adbkit: "Failure: 'device offline'").
+    const asked = Promise.resolve(this.device.getState()).then(String, (refusal: unknown) =>
+      (refusal instanceof Error ? refusal.message : String(refusal)).replace(/^Failure: '([\s\S]*)'$/, '$1').split('\n')[0] || 'gone',
+    );
     const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
     if (ctx.signal.aborted) throw ctx.signal.reason;
     if (state === 'device') return;
-    throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what} (adb reports it ${state}); the command may or may not have run: reconnect it, list devices again, and check before repeating it`);
+    throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what} (adb: ${state}); the command may or may not have run: reconnect it, list devices again, and check before repeating it`);
   }
 
   /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
@@ -414,14 +416,13 @@ export class AndroidDevice implements DeviceHandle {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const mapped = mapAdbError(err, this.serial, this.address, what);
       if (mapped.code !== 'INTERNAL') throw mapped;
-      const state = await Promise.resolve(this.device.getState()).catch(() => 'gone');
-      if (state === 'unauthorized') throw unauthorizedError(this.serial);
-      if (state === 'authorizing') throw authorizingError(this.serial);
-      if (state === 'connecting') throw connectingError(this.serial);
-      if (isNoPermissions({ type: state })) throw new ToolError('PERMISSION_DENIED', `device ${this.serial}: ${NO_USB_PERMISSION}`);
-      if (state === 'offline') throw offlineError(this.serial);
-      if (state !== 'device') throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what}; reconnect it and list devices again`);
-      throw mapped;
+      // get-state answers "device" or FAILs with adb's reason for every other state (adb.cpp: it accepts no
+      // other): "device offline", "device unauthorized.\n…", "device still authorizing", "device '…' not found".
+      const state = await Promise.resolve(this.device.getState()).then(String, (refusal: unknown) => refusal);
+      if (state === 'device') throw mapped;
+      const why = typeof state === 'string' ? undefined : mapAdbError(state, this.serial, this.address, what);
+      if (why && why.code !== 'INTERNAL') throw why;
+      throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what}; reconnect it and list devices again`);
     }
   }
 }
