@@ -38,6 +38,22 @@ function installWith(rig: AndroidRig, apk: string, timeoutMs: number, cancel?: A
   return rig.engine.withDevice(rig.phone.serial, 'installing', (device, ctx) => device.installApp(apk, cancel ? { ...ctx, signal: AbortSignal.any([ctx.signal, cancel]) } : ctx), timeoutMs);
 }
 
+installs('the device lost while the APK streams: DEVICE_NOT_FOUND, not the installer blamed for "no answer"', async ({ rig, tmp }) => {
+  const apk = writeApk(tmp!, { package: 'com.example.cut', label: 'Cut', versionName: '1' });
+  rig!.phone.adbd.faults.cut = /pm install-write/;
+  try {
+    const r = await rig!.call('mobile_install_app', { path: apk });
+    assert.is(r.code, 'DEVICE_NOT_FOUND', JSON.stringify(r));
+  } finally {
+    rig!.phone.adbd.faults.cut = undefined;
+  }
+  await rig!.server.disconnect(rig!.phone.serial);
+  await rig!.server.connect(rig!.phone.serial);
+  // The session the lost install had created stays on the phone (its abandon could not reach it either), as on a real one.
+  for (const id of rig!.phone.shell.installSessions.open.keys()) await rig!.server.adb(['-s', rig!.phone.serial, 'shell', `pm install-abandon ${id}`]);
+  assertNothingLeft(rig!);
+});
+
 installs('streams the APK into a session and commits it: installed and listed, nothing pushed, nothing left', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.session', label: 'Session App', versionName: '2.1' });
   rig!.phone.stats.reset();

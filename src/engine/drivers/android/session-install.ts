@@ -70,6 +70,9 @@ export class SessionInstall {
     try {
       const wrote = await this.io.fed(`pm install-write -S ${size} ${id} base.apk -`, createReadStream(path), { signal: patience }, `streaming ${path}`);
       if (!new RegExp(`^Success: streamed ${size} bytes`, 'm').test(wrote)) {
+        // No answer at all is mostly a device that went away while the APK streamed: one short round
+        // trip says so (text() finds a cut stream and asks adb), rather than blaming the phone's installer.
+        if (!wrote.trim()) await this.io.text('true', { signal: patience }, `streaming ${path}`);
         throw new ToolError('INTERNAL', `${this.io.serial} did not take all of ${path} (${size} bytes) into its install session: ${wrote.trim() || 'no answer'}`);
       }
       committed = await this.io.text(`pm install-commit ${id}`, { signal: patience }, 'committing the install');
