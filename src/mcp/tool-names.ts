@@ -35,15 +35,15 @@ const RAW_TOOL = /(?<![\w.@/-])mobile_[a-z_]+(?![\w@/-]|\.\w)/g;
 
 /**
  * The message with every raw tool name the agent lacks replaced by its own tool, or marked as unavailable.
- * Only names of tools the engine has (`engineNames`) are touched, and a JSON document a message carries
+ * Only names of tools the engine has are touched, and a JSON document a message carries
  * (recording_stop's scenario after a refused save) is left as it is.
  */
-export function inAgentTerms(message: string, engineTools: boolean, engineNames: ReadonlySet<string> = ENGINE_NAMES): string {
+export function inAgentTerms(message: string, engineTools: boolean): string {
   if (engineTools) return message;
   const json = message.search(/\n[[{]/);
   const prose = json < 0 ? message : message.slice(0, json);
   const rewritten = prose.replace(RAW_TOOL, (name) => {
-    if (!engineNames.has(name)) return name;
+    if (!ENGINE_NAMES.has(name)) return name;
     return ownToolName(name) ?? `${name} (not offered here: start the server with --engine-tools, or run \`mobilebridge call ${name}\`)`;
   });
   return json < 0 ? rewritten : rewritten + message.slice(json);

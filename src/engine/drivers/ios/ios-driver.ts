@@ -140,7 +140,8 @@ export class IosDriver implements Driver {
     // whose WDA has a URL of its own on another port streams nothing from 9100 but another simulator's screen.
     const sharedMjpeg = dedicated !== undefined && (new URL(dedicated).port || '80') !== '8100' ? undefined : this.options.mjpegUrl ?? `http://${new URL(url).hostname}:${MJPEG_PORT}`;
     const mjpeg = ownMjpeg ?? sharedMjpeg;
-    const target = mjpeg === undefined ? undefined : { host: new URL(mjpeg).hostname, port: Number(new URL(mjpeg).port || 80), label };
+    const at = mjpeg === undefined ? undefined : new URL(mjpeg);
+    const target = at && { host: at.hostname, port: Number(at.port || 80), label };
     // A WDA started on ports of its own (another simulator's held the shared URL) has its MJPEG server there too.
     const video = async () => {
       if (starter.ownMjpegPort) return { host: '127.0.0.1', port: starter.ownMjpegPort, label };
