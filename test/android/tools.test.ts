@@ -244,6 +244,16 @@ tools('a double tap is two taps inside GestureDetector\'s window: 40–300 ms fr
   }
 });
 
+tools('a point between pixels (an agent\'s x + width / 2) goes to monkey as whole pixels, which its Integer.parseInt reads', async ({ rig }) => {
+  await rig!.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  rig!.phone.stats.reset();
+  assert.is((await rig!.call('mobile_double_tap_on_screen', { x: 540.5, y: 1199.6 })).status, 'success');
+  const taps = rig!.phone.stats.monkeyTaps;
+  assert.equal(taps.map((t) => [t.x, t.y]), [[541, 1200], [541, 1200]], 'both taps went through monkey');
+  assert.ok(taps[1].down - taps[0].up <= 300, 'inside the double-tap window');
+  assert.not.ok(rig!.phone.stats.opened.some((c) => c.includes('input tap')), rig!.phone.stats.opened.join('\n'));
+});
+
 tools('install through adbkit, uninstall, system apps refuse, SecurityException → PERMISSION_DENIED', async ({ rig, tmp }) => {
   const apk = writeApk(tmp!, { package: 'com.example.fresh', label: 'Fresh', versionName: '2.0' });
   const r = await rig!.call('mobile_install_app', { path: apk });

@@ -84,6 +84,13 @@ export async function runMonkey(stream: DeviceStream, phone: VirtualDevice, stat
       await stream.write(`ERROR:${verb} is not emulated by the test adbd\n`);
       continue;
     }
+    // TapCommand, TouchCommand and SleepCommand read their numbers with Integer.parseInt / Long.parseLong:
+    // "540.5" is a NumberFormatException, answered EARG ("Got something that wasn't a number").
+    const numeric = verb === 'tap' || verb === 'sleep' ? args : verb === 'touch' ? args.slice(1) : [];
+    if (numeric.some((a) => !/^[+-]?\d+$/.test(a))) {
+      await stream.write('ERROR:Invalid Argument\n');
+      continue;
+    }
     if (verb === 'type' && args.length !== 1) {
       await stream.write('ERROR:Invalid Argument\n');
       continue;

@@ -31,11 +31,18 @@ export interface Gesture {
   shell: string;
 }
 
-export function tapGesture(x: number, y: number): Gesture {
+/*
+ * Points are whole pixels in every form: monkey reads them with Integer.parseInt and refuses "540.5"
+ * (EARG), which would send the gesture down the slower `input` path and a double tap's two taps apart.
+ */
+
+export function tapGesture(px: number, py: number): Gesture {
+  const [x, y] = [Math.round(px), Math.round(py)];
   return { control: tapSteps(x, y), monkey: [`tap ${x} ${y}`], shell: `input tap ${x} ${y}` };
 }
 
-export function doubleTapGesture(x: number, y: number): Gesture {
+export function doubleTapGesture(px: number, py: number): Gesture {
+  const [x, y] = [Math.round(px), Math.round(py)];
   return {
     control: [...tapSteps(x, y), { sleep: CONTROL_DOUBLE_TAP_GAP_MS }, ...tapSteps(x, y)],
     monkey: [`tap ${x} ${y}`, `sleep ${MONKEY_DOUBLE_TAP_GAP_MS}`, `tap ${x} ${y}`],
@@ -43,7 +50,8 @@ export function doubleTapGesture(x: number, y: number): Gesture {
   };
 }
 
-export function longPressGesture(x: number, y: number, ms: number): Gesture {
+export function longPressGesture(px: number, py: number, ms: number): Gesture {
+  const [x, y] = [Math.round(px), Math.round(py)];
   return {
     control: [{ touch: 'down', x, y }, { sleep: ms }, { touch: 'up', x, y }],
     monkey: [`touch down ${x} ${y}`, `sleep ${ms}`, `touch up ${x} ${y}`],
@@ -62,7 +70,8 @@ function along(from: Point, to: Point, i: number, steps: number): Point {
   return { x: Math.round(from.x + ((to.x - from.x) * i) / steps), y: Math.round(from.y + ((to.y - from.y) * i) / steps) };
 }
 
-export function swipeGesture(fx: number, fy: number, tx: number, ty: number, ms: number): Gesture {
+export function swipeGesture(pfx: number, pfy: number, ptx: number, pty: number, ms: number): Gesture {
+  const [fx, fy, tx, ty] = [pfx, pfy, ptx, pty].map(Math.round);
   const { steps, pause } = pacing(ms);
   const monkey = [`touch down ${fx} ${fy}`];
   const control: ControlStep[] = [{ touch: 'down', x: fx, y: fy }];
