@@ -272,6 +272,22 @@ t('long press opens a context menu, double tap likes', async ({ engine }) => {
   assert.is.not((await byId(engine, 'like_state')).text, before);
 });
 
+t('a press shorter than the long-press time is a tap, as on devices (Android 12+ 400 ms, iOS 500 ms), and the result says so', async ({ engine }) => {
+  for (const [device, short, enough] of [[A, 399, 400], [I, 499, 500]] as const) {
+    await ok(engine, 'mobile_open_url', { device, url: 'mbdemo://screen/home' });
+    const item = await byId(engine, 'item_2', device);
+    const tapped = await ok(engine, 'mobile_long_press_on_screen_at_coordinates', { device, ...item.center, duration: short });
+    assert.match(String(tapped.message), new RegExp(`^pressed .* for ${short} ms .*shorter than a long press.*took it as a tap`), device);
+    const screen = await elements(engine, device);
+    assert.not.ok(screen.some((e) => e.id === 'menu_open'), `${device}: no context menu`);
+    assert.ok(screen.some((e) => e.id === 'detail_image'), `${device}: the tap opened the item`);
+    await ok(engine, 'mobile_open_url', { device, url: 'mbdemo://screen/home' });
+    const held = await ok(engine, 'mobile_long_press_on_screen_at_coordinates', { device, ...item.center, duration: enough });
+    assert.match(String(held.message), /^long-pressed/);
+    assert.ok((await elements(engine, device)).some((e) => e.id === 'menu_open'), `${device}: context menu`);
+  }
+});
+
 t('out-of-screen coordinates are refused for every pointer tool', async ({ engine }) => {
   await fails(engine, 'mobile_click_on_screen_at_coordinates', { device: A, x: 1080, y: 10 }, 'INVALID_PARAMETER', /1080×2400/);
   await fails(engine, 'mobile_double_tap_on_screen', { device: A, x: 10, y: 2400 }, 'INVALID_PARAMETER');

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ToolError } from '../errors.js';
 import { BUTTONS } from '../types.js';
 import { characterCount } from '../text-length.js';
+import { pressOutcome } from '../long-press.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { absent, coordinate, device, oneOf, params, requiredString } from './params.js';
 
@@ -64,7 +65,8 @@ export const inputTools = [
   deviceTool({
     name: 'mobile_long_press_on_screen_at_coordinates',
     description:
-      'Press and hold at a point in device pixels, e.g. to open a context menu. duration is in milliseconds, default 500, at most 10000.',
+      'Press and hold at a point in device pixels, e.g. to open a context menu. duration is in milliseconds, default 500, at most 10000; ' +
+      'a press shorter than the device\'s long-press time (Android 12+ 400 ms, older Android and iOS 500 ms) is a tap to apps, and the result says so.',
     params: params({
       ...point,
       duration: v.optional(
@@ -83,6 +85,8 @@ export const inputTools = [
     async handler(p, ctx) {
       await checkOnScreen(ctx, p.x, p.y);
       await ctx.device.longPress(p.x, p.y, p.duration, ctx);
+      const { longPress, note } = pressOutcome(ctx.device.info, p.duration);
+      if (!longPress) return success(`pressed (${p.x}, ${p.y}) for ${p.duration} ms on ${p.device}: ${note}`);
       return success(`long-pressed (${p.x}, ${p.y}) for ${p.duration} ms on ${p.device}`);
     },
   }),

@@ -12,6 +12,7 @@ import { PixelSlotPool } from '../../pixel-slots.js';
 import { frameSvg } from './render.js';
 import { ScreenImages } from './screen-images.js';
 import { initialState, type PhoneState, type ToastRecord } from './state.js';
+import { longPressThresholdMs } from '../../long-press.js';
 
 export interface VirtualDeviceHooks {
   /** Runs before each call (the driver picks up state another process wrote). */
@@ -171,8 +172,9 @@ export class VirtualDevice implements DeviceHandle {
     return this.call(ctx, () => this.phone.doubleTap(x, y));
   }
 
-  longPress(x: number, y: number, _durationMs: number, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.longPress(x, y));
+  /** As on a device, a press shorter than the long-press time is a tap (long-press.ts). */
+  longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => (durationMs < longPressThresholdMs(this.info) ? this.phone.tap(x, y) : this.phone.longPress(x, y)));
   }
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
