@@ -88,23 +88,30 @@ test('swipe goes through the screen centre by 30% of the dimension by default', 
   await engine.close();
 });
 
-test('a swipe almost as long as the screen keeps both ends on it (pixels 0..size-1), at exactly the distance asked', async () => {
+test('a swipe almost as long as the screen is shortened to stay clear of the edges (8 % each), where system gestures start, and says so', async () => {
   const driver = new RecordingDriver(['a']);
   const engine = new Engine({ drivers: [driver] });
-  for (const [direction, distance] of [['up', 199], ['down', 199], ['left', 99], ['right', 99], ['up', 61]] as const) {
+  const messages: string[] = [];
+  for (const [direction, distance] of [['up', 199], ['down', 199], ['left', 99], ['right', 99], ['up', 168], ['up', 61]] as const) {
     const r = (await engine.call('mobile_swipe_on_screen', { device: 'a', direction, distance })) as { status: string; message: string };
     assert.is(r.status, 'success', r.message);
+    messages.push(r.message);
   }
   assert.equal(driver.log.filter((l) => l.startsWith('start')), [
-    'start a swipe 50,199->50,0',
-    'start a swipe 50,0->50,199',
-    'start a swipe 99,100->0,100',
-    'start a swipe 0,100->99,100',
+    'start a swipe 50,184->50,16',
+    'start a swipe 50,16->50,184',
+    'start a swipe 92,100->8,100',
+    'start a swipe 8,100->92,100',
+    'start a swipe 50,184->50,16',
     'start a swipe 50,131->50,70',
   ]);
+  assert.match(messages[0], /^swiped up 168 px on a \(shortened from 199 px: a longer swipe starts within 16 px of the screen's edge, where the system takes it as back, home or the notification shade/);
+  assert.match(messages[3], /^swiped right 84 px on a \(shortened from 99 px/);
+  assert.is(messages[4], 'swiped up 168 px on a');
+  assert.is(messages[5], 'swiped up 61 px on a');
   const whole = (await engine.call('mobile_swipe_on_screen', { device: 'a', direction: 'up', distance: 200 })) as { code: string; message: string };
   assert.is(whole.code, 'INVALID_PARAMETER');
-  assert.match(whole.message, /distance 200 does not fit on the screen of a, which is 200 pixels high: use at most 199/);
+  assert.match(whole.message, /distance 200 does not fit on the screen of a, which is 200 pixels high: use at most 168/);
   await engine.close();
 });
 

@@ -288,6 +288,16 @@ t('a press shorter than the long-press time is a tap, as on devices (Android 12+
   }
 });
 
+t('a swipe nearly as wide as the screen no longer starts in the edge strip where it is the system back gesture', async ({ engine }) => {
+  for (const device of [A, I]) {
+    await ok(engine, 'mobile_open_url', { device, url: 'mbdemo://screen/detail?item=3' });
+    const { width } = await ok(engine, 'mobile_get_screen_size', { device });
+    const r = await ok(engine, 'mobile_swipe_on_screen', { device, direction: 'right', distance: Math.round(width * 0.93) });
+    assert.match(String(r.message), /shortened from/);
+    assert.ok((await elements(engine, device)).some((e) => e.id === 'detail_image'), `${device}: still on the detail screen`);
+  }
+});
+
 t('out-of-screen coordinates are refused for every pointer tool', async ({ engine }) => {
   await fails(engine, 'mobile_click_on_screen_at_coordinates', { device: A, x: 1080, y: 10 }, 'INVALID_PARAMETER', /1080×2400/);
   await fails(engine, 'mobile_double_tap_on_screen', { device: A, x: 10, y: 2400 }, 'INVALID_PARAMETER');

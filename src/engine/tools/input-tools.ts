@@ -26,12 +26,21 @@ async function checkOnScreen(ctx: ToolContext, x: number, y: number): Promise<vo
 const point = { device, x: coordinate('x'), y: coordinate('y') };
 
 /**
- * Where a swipe of `distance` pixels starts and ends along a screen side of `span` pixels: centred,
- * and moved inwards when it nearly spans the side, so that neither end falls off the screen
- * (pixels 0..span-1), where a device would refuse or drop the gesture. Needs distance < span.
+ * Share of a side kept clear at each end of a swipe: the screen's edges are where the system takes a
+ * gesture from the app (back from the sides, home from the bottom, the notification shade from the
+ * top). 8 % is more than Android's back-gesture insets (24–30 dp), its status and navigation bars and
+ * iOS's home indicator on phone screens; a stroke from inside it went back instead of scrolling.
  */
+const EDGE_SHARE = 0.08;
+
+/** The longest swipe along a side of `span` pixels that stays clear of both edges. */
+function longestSwipe(span: number): number {
+  return span - 2 * Math.ceil(span * EDGE_SHARE);
+}
+
+/** Where a swipe of `distance` pixels (at most longestSwipe) starts and ends along a side of `span` pixels: centred. */
 function strokeAlong(span: number, distance: number, forward: boolean): [number, number] {
-  const low = Math.max(0, Math.min(Math.round((span - distance) / 2), span - 1 - distance));
+  const low = Math.round((span - distance) / 2);
   return forward ? [low, low + distance] : [low + distance, low];
 }
 
@@ -129,7 +138,8 @@ export const inputTools = [
     name: 'mobile_swipe_on_screen',
     description:
       'Swipe across the middle of the screen. direction up moves the content up (reveals what is below), down reveals what is above, left/right page sideways. ' +
-      'distance in pixels, default about 30% of the screen dimension along the swipe, at most that dimension minus 1.',
+      'distance in pixels, default about 30% of the screen dimension along the swipe; a longer one than 84% of it is shortened to that (the message says so), ' +
+      'since both ends stay clear of the screen edges, where the system takes a swipe as back, home or the notification shade.',
     params: params({
       device,
       direction: oneOf('direction', ['up', 'down', 'left', 'right'] as const, 'up moves the content up (shows what is below), down shows what is above; left/right page sideways.'),
@@ -138,7 +148,7 @@ export const inputTools = [
           v.number('distance must be a whole number of pixels'),
           v.integer('distance must be a whole number of pixels'),
           v.minValue(1, 'distance must be at least 1 pixel'),
-          v.description('Length of the swipe in device pixels (default 30 % of the screen along it; less than the screen).'),
+          v.description('Length of the swipe in device pixels (default 30 % of the screen along it; at most 84 % of it is used).'),
         ),
       ),
     }),
@@ -147,15 +157,20 @@ export const inputTools = [
       const { width, height } = await ctx.screenSize();
       const vertical = p.direction === 'up' || p.direction === 'down';
       const span = vertical ? height : width;
-      const distance = p.distance ?? Math.round(span * 0.3);
-      if (distance >= span) {
-        throw new ToolError('INVALID_PARAMETER', `distance ${distance} does not fit on the screen of ${p.device}, which is ${span} pixels ${vertical ? 'high' : 'wide'}: use at most ${span - 1}`);
+      const asked = p.distance ?? Math.round(span * 0.3);
+      if (asked >= span) {
+        throw new ToolError('INVALID_PARAMETER', `distance ${asked} does not fit on the screen of ${p.device}, which is ${span} pixels ${vertical ? 'high' : 'wide'}: use at most ${longestSwipe(span)}`);
       }
+      const distance = Math.min(asked, longestSwipe(span));
       const [from, to] = strokeAlong(span, distance, p.direction === 'down' || p.direction === 'right');
       const across = Math.round((vertical ? width : height) / 2);
       const [fx, fy, tx, ty] = vertical ? [across, from, across, to] : [from, across, to, across];
       await ctx.device.swipe(fx, fy, tx, ty, 300, ctx);
-      return success(`swiped ${p.direction} ${distance} px on ${p.device}`);
+      const shortened =
+        distance < asked
+          ? ` (shortened from ${asked} px: a longer swipe starts within ${Math.ceil(span * EDGE_SHARE)} px of the screen's edge, where the system takes it as back, home or the notification shade instead of the app; swipe again to go further)`
+          : '';
+      return success(`swiped ${p.direction} ${distance} px on ${p.device}${shortened}`);
     },
   }),
   deviceTool({
