@@ -97,8 +97,11 @@ export interface DeviceHandle {
    * the result carries instead of claiming the field took the text.
    */
   typeText(text: string, ctx: CallContext): Promise<void | string>;
-  /** Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is focused. */
-  clearText?(ctx: CallContext): Promise<void>;
+  /**
+   * Empties the focused field (schema 2.2 `clear_first`). Throw INVALID_PARAMETER when nothing is
+   * focused; resolve to a note where the device cannot confirm the field is empty.
+   */
+  clearText?(ctx: CallContext): Promise<void | string>;
   pressButton(button: Button, ctx: CallContext): Promise<void>;
   /**
    * Streamed touch (issue 17: the screen follows a drag). Applies one finger event now. Answers false

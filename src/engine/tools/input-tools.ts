@@ -44,6 +44,14 @@ function strokeAlong(span: number, distance: number, forward: boolean): [number,
   return forward ? [low, low + distance] : [low + distance, low];
 }
 
+/** A typing failure after the field was emptied says so: the field's old text is gone, which the caller must know. */
+function afterClearing(cleared: string | undefined): (err: unknown) => never {
+  return (err) => {
+    if (cleared && err instanceof ToolError) throw new ToolError(err.code, `${cleared} first, then typing failed: ${err.message}`, err.settled);
+    throw err;
+  };
+}
+
 /** Control characters other than TAB and newline (which type TAB and ENTER): nothing can type them. */
 const UNTYPABLE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -123,14 +131,16 @@ export const inputTools = [
         const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
         throw new ToolError('INVALID_PARAMETER', `text holds the control character ${code} at index ${control.index}, which no keyboard types; write "\\n" for ENTER and "\\t" for TAB, and remove other control characters`);
       }
+      let cleared: string | undefined;
       if (p.clear_first) {
         if (!ctx.device.clearText) throw new ToolError('UNSUPPORTED', `${p.device} cannot empty a field; select its text and delete it with the device's own controls`);
-        await ctx.device.clearText(ctx);
+        const note = await ctx.device.clearText(ctx);
+        cleared = note ? `deleted the field's text (${note})` : 'emptied the field';
       }
-      const unconfirmed = p.text !== '' ? await ctx.device.typeText(p.text, ctx) : undefined;
+      const unconfirmed = p.text !== '' ? await ctx.device.typeText(p.text, ctx).catch(afterClearing(cleared)) : undefined;
       if (p.submit) await ctx.device.pressButton('ENTER', ctx);
       // Only what was done: "typed 0 characters" would claim typing that never happened.
-      const done = [p.clear_first && 'emptied the field', p.text !== '' && `typed ${characterCount(p.text)}`, p.submit && 'pressed ENTER'].filter((d) => d !== false);
+      const done = [cleared, p.text !== '' && `typed ${characterCount(p.text)}`, p.submit && 'pressed ENTER'].filter((d) => d !== false && d !== undefined);
       return success(`${done.join(' and ')} on ${p.device}${unconfirmed ? `; ${unconfirmed}` : ''}`);
     },
   }),

@@ -51,7 +51,10 @@ export async function runInput(shell: InputHost, args: string[]): Promise<Comman
     }
     else if (verb === 'keyevent') {
       // `input keyevent` sends each key code given, in order (InputShellCommand).
-      for (const key of rest.filter((k) => !k.startsWith('--'))) await pressKey(shell.phone, key);
+      for (const key of rest.filter((k) => !k.startsWith('--'))) {
+        if (shell.quirks.deletesRefused && ['KEYCODE_DEL', '67', 'KEYCODE_FORWARD_DEL', '112'].includes(key)) continue;
+        await pressKey(shell.phone, key);
+      }
     } else if (verb === 'motionevent') {
       // InputShellCommand.runMotionEvent: DOWN|UP|MOVE|CANCEL (any case), x y; one MotionEvent per process.
       const actions = { DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const;
@@ -76,7 +79,10 @@ export async function runInput(shell: InputHost, args: string[]): Promise<Comman
   return ok();
 }
 
-/** One key code by number or name; DEL is a backspace, MOVE_END a no-op (the model's cursor is always at the end). */
+/**
+ * One key code by number or name; DEL is a backspace; MOVE_END and FORWARD_DEL change nothing, as the
+ * model's cursor is always at the end of the field's text (one line).
+ */
 async function pressKey(phone: VirtualDevice, key: string): Promise<void> {
   if (key === 'KEYCODE_DEL' || key === '67') return phone.deleteBackward(ctx());
   if (key === 'KEYCODE_MOVE_END' || key === '123') return;

@@ -17,6 +17,8 @@ export interface PhoneQuirks {
   noPhysicalKeys: boolean;
   /** Input injection is forbidden (Xiaomi/MIUI without "USB debugging (Security settings)"). */
   injectionDenied: boolean;
+  /** The focused field drops deletions (an InputFilter that refuses them, a field that ignores edits): DEL and FORWARD_DEL change nothing. */
+  deletesRefused: boolean;
   /** The screen is off: input is dropped, uiautomator finds no root node, `dumpsys power` says Asleep. */
   screenOff: boolean;
   /** The lock screen shows: input reaches the keyguard, not the app. */
@@ -123,7 +125,7 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 /** A phone without quirks: every knob off. */
 export function noQuirks(): PhoneQuirks {
   return {
-    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
+    nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
     noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(), linkChooser: false,
   };
 }

@@ -297,7 +297,7 @@ export class AndroidDevice implements DeviceHandle {
     return typeText(this.typing, text, ctx);
   }
 
-  clearText(ctx: CallContext): Promise<void> {
+  clearText(ctx: CallContext): Promise<void | string> {
     return clearText(this.typing, ctx);
   }
 

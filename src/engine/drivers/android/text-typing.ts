@@ -80,14 +80,41 @@ function alreadyTyped(text: string): string {
 
 /**
  * There is no shell command that empties a field, and select-all (`input keycombination`) only
- * exists from Android 13, so: cursor to the end, then one DEL per character the focused field
- * holds (a password field lists one bullet per character, so its length is known too).
+ * exists from Android 13, so: one DEL and one FORWARD_DEL per character the focused field holds (a
+ * password field lists one bullet per character, so its length is known too). DELs remove what lies
+ * before the cursor and FORWARD_DELs what lies after it, wherever the cursor is: MOVE_END alone only
+ * reaches the end of the cursor's line in a multi-line field (ArrowKeyMovementMethod.end is lineEnd).
+ * Then the field is listed again, and the answer is what that listing shows: emptied, not emptied
+ * (an input filter, a field that refuses edits), or a note when the listing cannot tell.
  */
-export async function clearText(io: TypingIo, ctx: CallContext): Promise<void> {
-  const focused = (await io.listElements(ctx)).find((e) => e.focused && e.type === 'edittext');
-  if (!focused) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${io.serial}; tap a text field first`);
-  const count = [...focused.text].length;
+export async function clearText(io: TypingIo, ctx: CallContext): Promise<void | string> {
+  const before = focusedField(await io.listElements(ctx));
+  if (!before) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${io.serial}; tap a text field first`);
+  // A field holding exactly its hint is listed empty (uiautomator.ts): delete as many as the hint has.
+  const count = Math.max([...before.text].length, before.text === '' && before.hint ? [...before.hint].length : 0);
   if (count === 0) return;
-  const out = await io.shell(`input keyevent KEYCODE_MOVE_END && input keyevent ${Array(count).fill('KEYCODE_DEL').join(' ')}`, ctx, 'clearing a field');
+  const keys = (name: string) => Array(count).fill(name).join(' ');
+  const out = await io.shell(`input keyevent KEYCODE_MOVE_END && input keyevent ${keys('KEYCODE_DEL')} ${keys('KEYCODE_FORWARD_DEL')}`, ctx, 'clearing a field');
   if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${io.serial} failed: ${out.trim()}`);
+  return clearedVerdict(before, focusedField(await io.listElements(ctx)), count, io.serial);
+}
+
+function focusedField(elements: UiElement[]): UiElement | undefined {
+  return elements.find((e) => e.focused && e.type === 'edittext');
+}
+
+/**
+ * What the listing after the deletes says. Without the `hint` attribute (the platform's own dumper)
+ * an empty field lists its hint as its text, and nothing tells the two apart: a text that is not
+ * part of what the field held is that hint; the same text as before may be either.
+ */
+function clearedVerdict(before: UiElement, after: UiElement | undefined, count: number, serial: string): void | string {
+  if (!after) return `Android did not confirm the field is empty: no field is focused after the ${count} deletes (check it with mobile_list_elements_on_screen)`;
+  if (after.text === '') return;
+  const hintUnknown = after.hint === undefined;
+  if (hintUnknown && after.text === before.text) {
+    return `Android did not confirm the field is empty: it still lists "${after.text}", which an empty field shows when that is its hint; if it is not its hint, the field refused the deletes`;
+  }
+  if (hintUnknown && !before.text.includes(after.text)) return;
+  throw new ToolError('INTERNAL', `the focused field on ${serial} still holds "${after.text}" after ${count} deletes (it held "${before.text}"): it refuses edits or filters deletions; nothing was typed`);
 }
