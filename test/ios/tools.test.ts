@@ -46,6 +46,10 @@ tools('type without a focused field is INVALID_PARAMETER naming the fix', async 
   const r = await rig.call('mobile_type_keys', { text: 'x' });
   assert.is(r.code, 'INVALID_PARAMETER');
   assert.match(r.message, /no text field is focused/);
+  // ENTER is a key, not typing: the advice says so, as on the virtual iPhone.
+  const enter = await rig.call('mobile_press_button', { button: 'ENTER' });
+  assert.is(enter.code, 'INVALID_PARAMETER');
+  assert.match(enter.message, /no text field is focused .*tap a text field first, then press ENTER$/);
 });
 
 tools('sign in by tapping element centres and typing', async ({ rig }) => {

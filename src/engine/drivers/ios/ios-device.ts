@@ -230,7 +230,8 @@ export class IosDevice implements DeviceHandle {
   }
 
   async pressButton(button: Button, ctx: CallContext): Promise<void> {
-    if (button === 'ENTER') return this.typeText('\n', ctx);
+    // The keyboard's Return key, with the advice for a key rather than for typing.
+    if (button === 'ENTER') return this.pressKey('ENTER', ctx);
     const name = WDA_BUTTONS[button];
     if (!name) {
       throw new ToolError('INVALID_PARAMETER', `button ${button} does not exist on iOS (${this.info.id}); tap the app's own back button or use the press_back verb. Allowed: HOME, VOLUME_UP, VOLUME_DOWN, ENTER`);

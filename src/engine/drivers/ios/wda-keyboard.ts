@@ -26,7 +26,7 @@ export class WdaKeyboard {
     const typed: Partial<Record<Key, string>> = { BACKSPACE: '\u0008', ENTER: '\n' };
     const value = typed[key];
     if (!value) throw new ToolError('UNSUPPORTED', `iOS (WebDriverAgent) cannot press ${key} on ${this.deviceId}: the on-screen keyboard has no such key; nothing was pressed`);
-    await this.requireFocus(ctx, 'tap a field first');
+    await this.requireFocus(ctx, `tap a text field first, then press ${key}`);
     await this.call('POST', '/wda/keys', { value: [value] }, ctx);
   }
 
