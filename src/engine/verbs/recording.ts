@@ -77,6 +77,10 @@ const DEFAULT_WAIT_MS = 10_000;
 const POLLS_THAT_MEAN_WAITING = 2;
 
 const AGNOSTIC: ReadonlySet<string> = new Set(AGNOSTIC_ACTIONS);
+/** Steps that touch the element they resolved: a text field touched has the focus after them. */
+const TOUCHES: ReadonlySet<string> = new Set(['tap', 'double_tap', 'long_press']);
+/** Steps that only look at the screen: the focus is where it was. */
+const LOOKS: ReadonlySet<string> = new Set(['wait_for_element', 'wait_for_element_gone', 'wait_for_loading_complete', 'capture_value']);
 const RECORDABLE: ReadonlySet<string> = new Set(SCENARIO_ACTIONS);
 
 function clampWait(ms: number | undefined): number {
@@ -223,6 +227,13 @@ export class Recorder {
       this.noteSkipped(`read_text of ${JSON.stringify(step.target ?? seen(outcome.resolved) ?? step.target_pattern)} without save_as (capture_to): a scenario keeps a read text only as a variable; give save_as to keep it`);
       return [];
     }
+    // ENTER inside a typed text may move the focus (a sign-in form's Email to Password): what
+    // follows the newline is judged as untargeted typing of its own, so a password there is a secret.
+    const newline = step.action === 'type' ? (step.value ?? '').indexOf('\n') : -1;
+    if (newline >= 0 && newline < step.value!.length - 1) {
+      const head = this.noteVerb({ ...step, value: step.value!.slice(0, newline + 1) }, outcome);
+      return [...head, ...this.noteVerb({ action: 'type', value: step.value!.slice(newline + 1) }, { ...outcome, resolved: null })];
+    }
     const written: string[] = [];
     const rec: Omit<RecordedStep, 'id'> = { action: step.action, description: '' };
     if (TARGET_ACTIONS.has(step.action) || step.target || step.target_pattern) {
@@ -235,13 +246,16 @@ export class Recorder {
       }
     }
     if (step.value !== undefined && step.value !== '') rec.value = step.value;
-    const intoPassword = step.action === 'type' && this.secrets.typedIntoPassword(outcome.resolved, Boolean(step.target));
+    const intoPassword = step.action === 'type' && this.secrets.typedIntoPassword(outcome.resolved, Boolean(step.target || step.target_pattern));
+    // ENTER (a submit, a press_button step) may have moved the focus to another field, a password field among them.
+    const enter = (step.action === 'type' && Boolean(rec.value?.endsWith('\n'))) || (step.action === 'press_button' && step.value === 'ENTER');
     if (step.action === 'type' && !step.target && !step.target_pattern && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
+      if (enter) this.secrets.focusMayHaveMoved();
       this.pollsSinceStep = 0;
       return [this.lastStepId!];
     }
     if (intoPassword && rec.value !== undefined) rec.value = this.secrets.standIn(rec.value, rec.target);
-    if (step.action !== 'type' || step.target || outcome.resolved) this.secrets.focusedOn(outcome.resolved);
+    this.noteFocus(step, outcome.resolved, enter);
     if (step.action === 'launch_app') {
       this.appPackage ??= step.value;
       if (rec.value === this.appPackage) delete rec.value;
@@ -266,6 +280,19 @@ export class Recorder {
     this.pollsSinceStep = 0;
     if (rec.action === 'type' && !rec.value?.endsWith('\n')) this.openTyping = { secret: intoPassword };
     return written;
+  }
+
+  /**
+   * Where the focus is after a recorded step. Only a touch on a text field (a tap, a targeted type)
+   * says so; a touch elsewhere leaves it where it was or not (a button does not take it, a new
+   * screen may focus a field itself), and ENTER, a key, a swipe or a launch may move it: unknown,
+   * which counts as a password while one is on screen (a password in clear cannot be taken back).
+   */
+  private noteFocus(step: VerbStep, resolved: ResolvedElement | null, enter: boolean): void {
+    const touched = TOUCHES.has(step.action) || (step.action === 'type' && Boolean(step.target || step.target_pattern));
+    if (touched && resolved && (resolved.type === 'edittext' || resolved.password)) this.secrets.focusedOn(resolved);
+    else if (step.action !== 'type' && !LOOKS.has(step.action)) this.secrets.focusMayHaveMoved();
+    if (enter) this.secrets.focusMayHaveMoved();
   }
 
   /**
