@@ -56,7 +56,7 @@ export interface ActivityOutcome {
 export interface ActivityElement {
   id: string;
   type: string;
-  /** Visible text, else accessibility label, else hint; never a password field's text. */
+  /** Visible text, else accessibility label, else hint; a text field (password or not) by its label, hint or resource id, never its text. */
   name?: string;
 }
 

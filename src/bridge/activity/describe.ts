@@ -6,10 +6,24 @@ import { characters } from '../../engine/text-length.js';
 /** What the feed shows for a password field's text: never the text, not even its bullets' count in the parameters. */
 export const MASK = '•••';
 
-/** The element as the feed names it: what a person reads on it (readableName), at most 60 characters. */
+/**
+ * The element as the feed names it: what a person reads on it (readableName), at most 60
+ * characters. A text field goes by its label or hint (else its resource id), never by its text: that
+ * is what someone typed, a scenario's secret parameter among it, as a password field's is.
+ */
 export function activityElement(e: UiElement): ActivityElement {
-  const name = (readableName(e) ?? '').trim();
+  const name = ((isTextField(e) ? fieldName(e) : readableName(e)) ?? '').trim();
   return { id: e.id, type: e.type, ...(name ? { name: name.length > 60 ? `${name.slice(0, 60)}…` : name } : {}) };
+}
+
+/** A field typed into: its text is typed text. */
+export function isTextField(e: { type: string; password?: boolean }): boolean {
+  return e.type === 'edittext' || e.password === true;
+}
+
+/** A text field's name that is never typed text: its label, its hint, the last part of its resource id. */
+function fieldName(e: UiElement): string | undefined {
+  return e.accessibility_label?.trim() || e.hint?.trim() || e.resource_id?.split('/').pop()?.trim() || undefined;
 }
 
 const NOUN: Record<string, string> = {

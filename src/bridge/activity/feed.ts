@@ -3,7 +3,7 @@ import { isToolFailure } from '../../engine/errors.js';
 import type { UiElement } from '../../engine/types.js';
 import type { ActivityElement, ActivityOutcome, DeviceActivityParams, Participant } from '../../protocol/index.js';
 import { elementAt } from '../../engine/hit-test.js';
-import { activityElement, MASK, summarize } from './describe.js';
+import { activityElement, isTextField, MASK, summarize } from './describe.js';
 import { ScreenMemory } from './screen-memory.js';
 import { graphemeCount } from '../../engine/text-length.js';
 
@@ -126,7 +126,7 @@ export class ActivityFeed {
       const known = field ? { known: true as const, field: undefined, passwordOnScreen: false } : this.memory.typingTarget(device);
       this.inOrder(device, async () => {
         if (field) {
-          const element: ActivityElement = { id: field.id, type: field.type, ...(nameOf(field) ? { name: nameOf(field) } : {}) };
+          const element = this.elementOf(device, field);
           const named: Named = field.password ? { element, masked: masked(value, 'typed into a password field') } : { element };
           this.record(device, actor, maskValue(entry, named, 'value'), named);
         } else this.record(device, actor, entry, await this.typing(device, value, known));
@@ -134,7 +134,22 @@ export class ActivityFeed {
       return;
     }
     const r = entry.resolved;
-    this.inOrder(device, () => this.record(device, actor, entry, r ? { element: { id: r.id, type: r.type, ...(nameOf(r) ? { name: nameOf(r) } : {}) } } : {}));
+    this.inOrder(device, () => this.record(device, actor, entry, r ? { element: this.elementOf(device, r) } : {}));
+  }
+
+  /**
+   * The element a verb resolved, named as a listed one is (activityElement): a text field by its
+   * label or hint from the latest listing, never by its text (what was typed, a secret among it).
+   */
+  private elementOf(device: string, r: NonNullable<ActivityEntry['resolved']>): ActivityElement {
+    if (isTextField(r)) {
+      const listed = this.memory.element(device, r.id);
+      if (listed && isTextField(listed)) return { ...activityElement(listed), type: r.type };
+      const label = r.label?.trim();
+      return { id: r.id, type: r.type, ...(label ? { name: label } : {}) };
+    }
+    const name = (r.text || r.label || '').trim();
+    return { id: r.id, type: r.type, ...(name ? { name } : {}) };
   }
 
   /** A real call was recorded on the device at some point (its history is kept when it goes away). */
@@ -232,10 +247,6 @@ export class ActivityFeed {
     this.rings.set(device, ring);
     return ring;
   }
-}
-
-function nameOf(r: NonNullable<ActivityEntry['resolved']>): string | undefined {
-  return ((r.password ? '' : r.text) || r.label || '').trim() || undefined;
 }
 
 function masked(text: string, reason: string): NonNullable<DeviceActivityParams['masked']> {

@@ -58,6 +58,11 @@ export class ScreenMemory {
     return { known: true, ...(known.focus ? { field: known.focus } : {}), passwordOnScreen: known.elements.some((e) => e.password === true) };
   }
 
+  /** The element of that id in the latest listing of the device. */
+  element(device: string, id: string): UiElement | undefined {
+    return this.devices.get(device)?.elements.find((e) => e.id === id);
+  }
+
   forget(device: string): void {
     this.devices.delete(device);
   }
