@@ -66,7 +66,7 @@ export interface DeviceActivityParams extends Participant {
   id: number;
   tool?: string;
   verb?: string;
-  /** As called, except typed text that went into a password field, which is "•••". */
+  /** As called, except typed text that went (or, a password field on screen, may have gone: after ENTER or a newline in it) into a password field, which is "•••". */
   parameters: Record<string, unknown>;
   outcome: ActivityOutcome;
   duration_ms: number;

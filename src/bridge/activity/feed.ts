@@ -37,9 +37,22 @@ const NAMED_AT_POINT = new Set([...POINT_TOOLS, 'mobile_pinch_on_screen']);
 const TYPE_TOOL = 'mobile_type_keys';
 
 function movesFocus(tool: string, p: Record<string, unknown>): boolean {
-  if (tool === 'input.key') return p.key === 'TAB' || p.key === 'UP' || p.key === 'DOWN';
+  if (tool === 'input.key') return p.key === 'TAB' || p.key === 'UP' || p.key === 'DOWN' || p.key === 'ENTER';
+  // Typing that ends with ENTER (submit, a newline) may leave the focus elsewhere too.
+  if (tool === TYPE_TOOL) return p.submit === true || (typeof p.text === 'string' && p.text.includes('\n'));
   return tool === 'mobile_press_button' && p.button === 'ENTER';
 }
+
+/**
+ * Text that goes on after ENTER (a newline inside it): the sign-in form's ENTER moves from Email to
+ * Password, so what follows may go into a password field other than the one typing started in.
+ */
+function goesOnAfterEnter(text: string): boolean {
+  const at = text.indexOf('\n');
+  return at >= 0 && at < text.length - 1;
+}
+
+const AFTER_ENTER = 'the text goes on after ENTER, which may have moved the focus to the password field on screen';
 
 export function outcomeOf(result: unknown): ActivityOutcome {
   if (isToolFailure(result)) return { status: 'error', code: result.code, message: result.message };
@@ -127,7 +140,12 @@ export class ActivityFeed {
       this.inOrder(device, async () => {
         if (field) {
           const element = this.elementOf(device, field);
-          const named: Named = field.password ? { element, masked: masked(value, 'typed into a password field') } : { element };
+          const screen = this.memory.typingTarget(device);
+          const named: Named = field.password
+            ? { element, masked: masked(value, 'typed into a password field') }
+            : goesOnAfterEnter(value) && (!screen.known || screen.passwordOnScreen)
+              ? { element, masked: masked(value, AFTER_ENTER) }
+              : { element };
           this.record(device, actor, maskValue(entry, named, 'value'), named);
         } else this.record(device, actor, entry, await this.typing(device, value, known));
       });
@@ -181,7 +199,8 @@ export class ActivityFeed {
     if (!target.known) return { masked: masked(text, 'the bridge could not read the screen to tell whether the field is a password field') };
     if (target.field) {
       const element = activityElement(target.field);
-      return target.field.password ? { element, masked: masked(text, 'typed into a password field') } : { element };
+      if (target.field.password) return { element, masked: masked(text, 'typed into a password field') };
+      return goesOnAfterEnter(text) && target.passwordOnScreen ? { element, masked: masked(text, AFTER_ENTER) } : { element };
     }
     if (target.passwordOnScreen) return { masked: masked(text, 'a password field is on screen and the bridge could not tell which field has the focus') };
     return {};
