@@ -190,7 +190,7 @@ const SHOWN_VALUES: ReadonlySet<string> = new Set(['captured_variables', 'expect
 function shownForms(secret: string): string[] {
   const oneLine = secret.replace(/\s+/g, ' ').trim();
   // Percent-encoded, as an address bar shows a secret typed into a URL (`qa:S3cure%40Pass@host`), and
-  // with + for spaces as forms send it.
+  // with + for spaces as forms send it; and as each part of a URL serialises it (urlForms).
   let encoded: string[] = [];
   try {
     const e = encodeURIComponent(secret);
@@ -198,8 +198,40 @@ function shownForms(secret: string): string[] {
   } catch {
     // A lone surrogate has no percent-encoding: no address bar shows one either.
   }
-  const forms = [secret, oneLine, ...encoded].flatMap((f) => [f, JSON.stringify(f).slice(1, -1)]);
+  const forms = [secret, oneLine, ...encoded, ...urlForms(secret)].flatMap((f) => [f, JSON.stringify(f).slice(1, -1)]);
   return [...new Set(forms)].filter((f) => f !== '');
+}
+
+/**
+ * The secret as a browser's address bar (and the virtual browser, `new URL(raw).href`) shows it
+ * inside a URL: the WHATWG URL serialisation percent-encodes each component with its own set
+ * (userinfo encodes `@ : / ; =` but not `& + $ , '`; a query `'` but not `& @`), which
+ * encodeURIComponent matches for none of them. Read back from a scratch URL; also as a form
+ * field (URLSearchParams encodes `! ' ( ) ~` too).
+ */
+function urlForms(secret: string): string[] {
+  const forms: string[] = [];
+  const read = (base: string, set: (u: URL) => void, get: (u: URL) => string) => {
+    try {
+      const u = new URL(base);
+      set(u);
+      forms.push(get(u));
+    } catch {
+      // Nothing to add: no URL holds it this way.
+    }
+  };
+  for (const base of ['https://host/', 'x-scheme://host/']) {
+    read(base, (u) => (u.username = secret), (u) => u.username);
+    read(base, (u) => (u.password = secret), (u) => u.password);
+    read(base, (u) => (u.search = `?${secret}`), (u) => u.search.slice(1));
+    read(base, (u) => (u.hash = `#${secret}`), (u) => u.hash.slice(1));
+    // A path drops "." and ".." segments (and a special scheme reads \ as /): that is no longer the secret.
+    if (!secret.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
+      read(base, (u) => (u.pathname = `/${secret}`), (u) => u.pathname.slice(1));
+    }
+  }
+  forms.push(new URLSearchParams({ s: secret }).toString().slice(2));
+  return forms;
 }
 
 /** `secret` inside a double-quoted stretch of `text` (what a message quotes from the screen), wherever it is there. */
