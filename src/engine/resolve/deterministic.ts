@@ -191,11 +191,15 @@ export class DeterministicResolver implements Resolver {
     const said = JSON.stringify(query.raw);
     let pool = group;
     if (query.relation) {
-      const { anchor: anchorText, direction } = query.relation;
+      const { anchor: anchorText, written, direction } = query.relation;
+      // Resolved and quoted as written: a lower-cased copy of a secret in it would be masked nowhere.
+      const asked = written ?? anchorText;
       // The reference is usually a label next to the matches; fall back to any element (a hint, a button).
-      let anchor = this.resolve({ description: anchorText, intent: 'read' }, elements.filter((e) => !group.includes(e)));
-      if (!anchor.ok) anchor = this.resolve({ description: anchorText, intent: 'read' }, elements);
-      if (!anchor.ok) return { reason: 'absent', message: `${said}: the reference "${anchorText}" was not found: ${anchor.message}` };
+      let anchor = this.resolve({ description: asked, intent: 'read' }, elements.filter((e) => !group.includes(e)));
+      if (!anchor.ok) anchor = this.resolve({ description: asked, intent: 'read' }, elements);
+      if (!anchor.ok) {
+        return { reason: 'absent', message: written ? `${said}: the reference "${written}" was not found: ${anchor.message}` : `${said}: the element it is placed by was not found on screen` };
+      }
       const ref = anchor.element;
       // Every match counts here, not just the best group: the relation is what picks the element.
       const around = matches

@@ -19,6 +19,11 @@ export function normalizeText(value: string): string {
     .trim();
 }
 
+/** Curly quotes made straight, as normalizeText does, and nothing else: the same length, so positions in it are positions in `value`. */
+export function straightQuotes(value: string): string {
+  return value.replace(CURLY, "'").replace(CURLY_DOUBLE, '"');
+}
+
 /** Words of a normalised string; apostrophes stay inside words ("don't"). */
 export function tokenize(normalized: string): string[] {
   return normalized.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu) ?? [];

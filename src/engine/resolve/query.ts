@@ -1,5 +1,5 @@
 import type { ElementType } from '../types.js';
-import { normalizeText, tokenize } from './normalize.js';
+import { normalizeText, straightQuotes, tokenize } from './normalize.js';
 
 /**
  * A semantic description ("the second Delete button", "the field below Email") taken apart
@@ -23,7 +23,12 @@ export interface Query {
   ordinal?: number;
   /** Place words, applied in order: a bar first narrows, then a side picks the extreme. */
   positions: Position[];
-  relation?: { direction: Direction; anchor: string };
+  /**
+   * `anchor` normalised (lower case) for matching; `written` as the description wrote it, for
+   * resolving and for messages, which must quote what was asked (a secret in it is masked only as
+   * given, never lower-cased). Missing where the two could not be lined up: then no message quotes it.
+   */
+  relation?: { direction: Direction; anchor: string; written?: string };
   state?: 'enabled' | 'disabled' | 'checked' | 'unchecked' | 'selected' | 'focused';
   /** Said "hint", "hinted" or "placeholder": the words are a field's placeholder ("the field hinted search"). */
   hinted?: boolean;
@@ -138,7 +143,8 @@ export function parseQuery(description: string): Query {
     if (m && m.index > 0) {
       const anchor = rest.slice(m.index + m[0].length).replace(/^\s*(?:the|a|an)\s+/, '').trim();
       if (anchor) {
-        query.relation = { direction, anchor };
+        const written = writtenAnchor(description, re);
+        query.relation = { direction, anchor, ...(written !== undefined && normalizeText(written) === anchor.replace(/\s+/g, ' ') ? { written } : {}) };
         rest = rest.slice(0, m.index);
         break;
       }
@@ -189,6 +195,23 @@ export function parseQuery(description: string): Query {
     query.fullWords = query.fullWords.filter((t) => !HINT_WORDS.has(t));
   }
   return query;
+}
+
+/**
+ * The reference after the relation word as the description wrote it: the same cut made in the
+ * description itself (case, accents and spacing kept), its quoted texts blanked as parseQuery
+ * takes them out. parseQuery checks it normalises to the anchor it found.
+ */
+function writtenAnchor(description: string, relation: RegExp): string | undefined {
+  const straight = straightQuotes(description);
+  const blank = (s: string) => {
+    const chars = s.split('');
+    for (const m of straight.matchAll(QUOTED)) chars.fill(' ', m.index, m.index + m[0].length);
+    return chars.join('');
+  };
+  const m = new RegExp(relation.source, 'i').exec(blank(straight));
+  if (!m || m.index === 0) return undefined;
+  return blank(description).slice(m.index + m[0].length).replace(/^\s*(?:the|a|an)\s+/i, '').trim();
 }
 
 function trimFiller(tokens: string[]): string {
