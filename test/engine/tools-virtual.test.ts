@@ -298,6 +298,22 @@ t('a swipe nearly as wide as the screen no longer starts in the edge strip where
   }
 });
 
+t('scroll_to_element brings in a row its list cuts to a sliver, and checks it with a new listing', async ({ engine }) => {
+  // The virtual Pixel's home list ends in 27 px of its twelfth row (the virtual iPhone's in a whole row).
+  for (const device of [A]) {
+    await ok(engine, 'mobile_open_url', { device, url: 'mbdemo://screen/home' });
+    const rows = (await elements(engine, device)).filter((e) => /^item_\d+$/.test(e.id));
+    const last = rows.at(-1)!;
+    const full = Math.max(...rows.map((r) => r.height));
+    assert.ok(last.height < full, `${device}: the last row shows ${last.height} of ${full} px`);
+    const r = await ok(engine, 'mobile_scroll_to_element', { device, element: last.id });
+    assert.match(String(r.message), /^scrolled to element/);
+    const now = (await elements(engine, device)).find((e) => e.id === last.id);
+    assert.ok(now, `${device}: still listed`);
+    assert.is(now!.height, full, `${device}: all of it shows now`);
+  }
+});
+
 t('out-of-screen coordinates are refused for every pointer tool', async ({ engine }) => {
   await fails(engine, 'mobile_click_on_screen_at_coordinates', { device: A, x: 1080, y: 10 }, 'INVALID_PARAMETER', /1080×2400/);
   await fails(engine, 'mobile_double_tap_on_screen', { device: A, x: 10, y: 2400 }, 'INVALID_PARAMETER');

@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
+import { cutAtListEdge } from '../list-edge.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { device, oneOf, params, requiredString } from './params.js';
 
@@ -24,6 +25,48 @@ async function scrollHalfScreen(ctx: ToolContext, revealBelow: boolean): Promise
 }
 
 const MAX_SCROLLS_EACH_WAY = 15;
+/** Short scrolls to bring in an element found cut at an edge. */
+const MAX_NUDGES = 3;
+/**
+ * Added to a short scroll: a list starts moving only once the finger has moved past the touch slop
+ * (8 dp, ~24 px on phones), and a shorter stroke is a tap on whatever is under it.
+ */
+const SLOP_PX = 32;
+
+interface Cut {
+  edge: 'top' | 'bottom';
+  /** Pixels of the element not shown. */
+  missing: number;
+  /** Its full height, as far as the listing tells. */
+  height: number;
+  by: string;
+  /** Where a finger can scroll it: the middle of its list, else of the screen. */
+  at: { x: number; y: number; top: number; bottom: number };
+}
+
+/** Where `e` is cut off, by its list's edge or by the screen's, or undefined when all of it shows. */
+function cutOff(e: UiElement, elements: readonly UiElement[], width: number, height: number): Cut | undefined {
+  const list = cutAtListEdge(e, elements);
+  if (list) {
+    const l = list.list;
+    return { edge: list.edge, missing: list.missing, height: list.height, by: 'its list', at: { x: l.center.x, y: l.center.y, top: l.y, bottom: l.y + l.height } };
+  }
+  if (fullyOnScreen(e, width, height)) return undefined;
+  const edge = e.y < 0 ? 'top' : 'bottom';
+  const missing = edge === 'top' ? -e.y : e.y + e.height - height;
+  return { edge, missing: Math.max(1, missing), height: e.height, by: 'the screen', at: { x: Math.round(width / 2), y: Math.round(height / 2), top: 0, bottom: height } };
+}
+
+/** One short scroll in the middle of the element's list, by what is missing and a quarter of it more. */
+async function nudge(ctx: ToolContext, cut: Cut, width: number, height: number): Promise<void> {
+  const room = Math.max(1, Math.floor((cut.at.bottom - cut.at.top) * 0.8));
+  const distance = Math.min(room, cut.missing + Math.round(cut.height / 4) + SLOP_PX);
+  // Finger up (content up) brings in what is cut at the bottom.
+  const up = cut.edge === 'bottom';
+  const from = Math.min(height - 1, Math.max(0, Math.round(cut.at.y + (up ? distance : -distance) / 2)));
+  const to = Math.min(height - 1, Math.max(0, from + (up ? -distance : distance)));
+  await ctx.device.swipe(Math.min(width - 1, cut.at.x), from, Math.min(width - 1, cut.at.x), to, 300, ctx);
+}
 
 /**
  * The file format a saveTo name asks for. mobile-mcp writes JPEG for .jpg, so an agent moving over
@@ -134,8 +177,9 @@ export const screenTools = [
         const same = identifiable(listed) ? elements.filter((e) => showsAs(e, listed)) : [];
         return same.length === 1 ? same[0] : undefined;
       };
-      const first = await listElements(ctx);
-      let hit = pick(first);
+      let elements: UiElement[] = await listElements(ctx);
+      const first = elements as ElementListing;
+      let hit = pick(elements);
       // What a listing said it may be missing (iOS: WDA's snapshot depth), for the not-found message.
       let incomplete = first.note;
       let scrolls = 0;
@@ -144,9 +188,10 @@ export const screenTools = [
         for (let i = 0; !hit && i < MAX_SCROLLS_EACH_WAY; i++) {
           await scrollHalfScreen(ctx, revealBelow);
           scrolls++;
-          const elements = await listElements(ctx);
-          hit = pick(elements);
-          incomplete ??= elements.note;
+          const listing = await listElements(ctx);
+          elements = listing;
+          hit = pick(listing);
+          incomplete ??= listing.note;
           // An unchanged listing means the end of the content in this direction.
           const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
           if (signature === previous) break;
@@ -160,12 +205,26 @@ export const screenTools = [
           `${what} did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed${incomplete ? `; ${incomplete}` : ''}`,
         );
       }
-      if (!fullyOnScreen(hit, width, height)) {
-        // Partly visible at an edge: one short scroll brings it in so a tap on its centre lands.
-        await scrollHalfScreen(ctx, hit.y + hit.height > height);
+      // Found, but maybe only a sliver of it: cut by its list's edge (listings clip bounds to what shows)
+      // or by the screen's. Short scrolls by what is missing bring it in, each checked by a new listing.
+      let nudges = 0;
+      for (let cut = cutOff(hit, elements, width, height); cut; cut = cutOff(hit, elements, width, height)) {
+        if (nudges === MAX_NUDGES) {
+          const shown = `${hit.height} of about ${cut.height} px`;
+          return success(`${what} is only partly on screen on ${p.device} (${shown} show, cut at the ${cut.edge} of ${cut.by}) after ${scrolls + nudges} scrolls: its list may not scroll further; tap within what shows, or scroll by hand`);
+        }
+        await nudge(ctx, cut, width, height);
+        nudges++;
+        elements = await listElements(ctx);
+        const again = pick(elements);
+        if (!again) {
+          throw new ToolError('ELEMENT_NOT_FOUND', `${what} was on screen on ${p.device} but is gone after a short scroll to bring it fully in (the list moved further than asked); list elements again`);
+        }
+        hit = again;
       }
       const moved = hit.id !== p.element ? `; it is listed as "${hit.id}" now (ids follow the element's place on screen), list elements again before using ids` : '';
-      return success(`scrolled to ${what} on ${p.device}${scrolls ? ` (${scrolls} scrolls)` : ''}${moved}`);
+      const count = scrolls + nudges;
+      return success(`scrolled to ${what} on ${p.device}${count ? ` (${count} scrolls)` : ''}${moved}`);
     },
   }),
 ];

@@ -1,7 +1,8 @@
 import type { UiElement } from '../types.js';
 import { characterCount } from '../text-length.js';
 import { appErrorNote, showsAppError } from '../listing/app-error.js';
-import { asOneUnit, call, cutAtListEdge, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
+import { cutAtListEdge } from '../list-edge.js';
+import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 

@@ -80,22 +80,6 @@ export function within(inner: UiElement, outer: UiElement): boolean {
   return inner.center.x >= outer.x && inner.center.x <= outer.x + outer.width && inner.center.y >= outer.y && inner.center.y <= outer.y + outer.height;
 }
 
-/**
- * Where a listed element is cut by the scrolling list it lies in, and by how many pixels. Listings
- * report the visible part of an element: one flush with its list's edge and shorter than the
- * tallest of its kind is cut there (element_fully_visible judges it the same way).
- */
-export function cutAtListEdge(el: UiElement, elements: readonly UiElement[]): { edge: 'top' | 'bottom'; missing: number; height: number } | undefined {
-  const list = elements.find((o) => o.scrollable && o !== el && el.x >= o.x && el.x + el.width <= o.x + o.width && el.y >= o.y && el.y + el.height <= o.y + o.height);
-  if (!list) return undefined;
-  const sameKind = elements.filter((o) => o.type === el.type && o !== el);
-  const height = sameKind.length ? Math.max(...sameKind.map((o) => o.height)) : el.height;
-  if (el.height >= height) return undefined;
-  if (el.y + el.height === list.y + list.height) return { edge: 'bottom', missing: height - el.height, height };
-  if (el.y === list.y) return { edge: 'top', missing: height - el.height, height };
-  return undefined;
-}
-
 /** Whether the soft keyboard is up: the driver's report when it has one, else a keyboard element. */
 export async function keyboardVisible(ctx: VerbContext, elements?: UiElement[]): Promise<boolean> {
   const props = await ctx.engine
