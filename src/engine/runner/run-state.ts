@@ -23,7 +23,8 @@ export class RunState {
   readonly variables: Record<string, VariableValue>;
   readonly declared: Record<string, VariableDeclaration>;
   readonly scenarioId: string;
-  private toasts: string[] = [];
+  /** The toasts seen during each step still open (a parent's or a flow's stays open while its inner steps run). */
+  private readonly toastWindows = new Set<string[]>();
   private readonly textsBefore = new Map<string, string | null>();
   private readonly byStep = new Map<string, Assertion[]>();
   private readonly evaluated = new Set<string>();
@@ -67,12 +68,22 @@ export class RunState {
     this.doc.observations.push(o);
   }
 
-  beginStep(): void {
-    this.toasts = [];
+  /**
+   * Opens the toast window of a step: every toast seen from now until endStep, its assertions
+   * included. The window of a parent or a flow step spans its inner steps too, as its assertions do.
+   */
+  beginStep(): string[] {
+    const seen: string[] = [];
+    this.toastWindows.add(seen);
+    return seen;
+  }
+
+  endStep(seen: string[]): void {
+    this.toastWindows.delete(seen);
   }
 
   private noteToasts(elements: UiElement[]): void {
-    for (const e of elements) if (isToast(e) && (e.text || e.accessibility_label)) this.toasts.push(e.text || e.accessibility_label!);
+    for (const e of elements) if (isToast(e) && (e.text || e.accessibility_label)) for (const seen of this.toastWindows) seen.push(e.text || e.accessibility_label!);
   }
 
   /** text_changed needs the element's text as it was before the step. */
@@ -97,8 +108,13 @@ export class RunState {
     rec.screenshot = (await this.saveScreenshot(step.id)) ?? rec.screenshot;
   }
 
+  /** Whether assertions follow this step. */
+  hasAssertions(stepId: string): boolean {
+    return (this.byStep.get(stepId)?.length ?? 0) > 0;
+  }
+
   /** The screen now, saved under `name` in the run's screenshots; undefined when it could not be taken or written. */
-  private async saveScreenshot(name: string): Promise<string | undefined> {
+  async saveScreenshot(name: string): Promise<string | undefined> {
     try {
       const png = await screenshotPng(this.verbs);
       const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, name);
@@ -119,7 +135,7 @@ export class RunState {
   }
 
   /** Evaluates the assertions that follow this step, in document order. */
-  async assertAfter(stepId: string, screenshot: string | null): Promise<void> {
+  async assertAfter(stepId: string, screenshot: string | null, toastsSeen: readonly string[]): Promise<void> {
     const list = this.byStep.get(stepId);
     if (!list?.length || this.cancelled()) return;
     let elements: Promise<ElementListing> | undefined;
@@ -132,7 +148,7 @@ export class RunState {
       screen: async () => (screen ??= await verbScreenSize(this.verbs)),
       variables: this.values(),
       textBefore: (id) => this.textsBefore.get(id),
-      toastsSeen: this.toasts,
+      toastsSeen,
       scenarioDir: this.opts.scenarioDir,
       darkMode: () => darkMode(this.verbs),
       keyboard: () => keyboardVisible(this.verbs),

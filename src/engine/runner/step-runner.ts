@@ -31,11 +31,21 @@ export async function runSteps(state: RunState, steps: AnyStep[], into: StepResu
 }
 
 async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Promise<Flow> {
+  const toasts = state.beginStep();
+  try {
+    return await runOne(state, step, into, toasts);
+  } finally {
+    state.endStep(toasts);
+  }
+}
+
+async function runOne(state: RunState, step: AnyStep, into: StepResult[], toasts: readonly string[]): Promise<Flow> {
   const started = performance.now();
-  state.beginStep();
   await state.recordTextsBefore(step.id);
   const rec = record(step, 'passed');
   let attached = false;
+  /** The screen the step's assertions are judged on, when it is not the step's own screenshot (a parent's, after its sub-steps). */
+  let judgedOn: string | null | undefined;
   const finish = async (flow: Flow): Promise<Flow> => {
     rec.step_duration_ms = Math.round(performance.now() - started);
     if (!attached) into.push(rec);
@@ -47,7 +57,7 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
     // What a failed step should have done did not happen: checking it would report on the screen as the
     // failure left it ("Sign in button gone: passed" after the tap on it failed), so it is not checked.
     else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `step ${step.id} ${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
-    else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, rec.screenshot ?? null);
+    else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, judgedOn !== undefined ? judgedOn : (rec.screenshot ?? null), toasts);
     return flow;
   };
   /**
@@ -165,6 +175,9 @@ async function runStep(state: RunState, step: AnyStep, into: StepResult[]): Prom
       rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
       rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
     } else if (flow === 'stop' && state.cancelled()) cutShort(rec, step.sub_steps.length, 'its sub-steps', 'sub-steps');
+    // Its assertions are judged now, on the screen its sub-steps left (as a flow step's): they show that
+    // screen, not the parent's own screenshot from before the sub-steps (a red "title is Item 3" beside the list).
+    if (rec.status === 'passed' && rec.screenshot && !state.cancelled() && state.hasAssertions(step.id)) judgedOn = (await state.saveScreenshot(`${step.id}+sub-steps`)) ?? null;
     return finish(flow);
   }
   return finish('continue');
