@@ -18,7 +18,7 @@ test('assertions after a step skipped by its condition are skipped at every nest
     const byId = Object.fromEntries(d.assertion_results.map((a) => [a.assertion_id, a]));
     for (const id of ['ios_top', 'ios_nested', 'after_skip_skipped']) assert.is(byId[id].status, 'skipped', `${id}: ${byId[id].message}`);
     assert.match(byId.ios_top.message, /step if_ios did not run \(condition false/);
-    assert.match(byId.ios_nested.message, /sub_ios_like is nested under it/);
+    assert.match(byId.ios_nested.message, /^skipped: step sub_ios_like did not run: it is inside step if_ios, which did not run \(condition false/);
     assert.is(d.skipped_assertions, 3);
     assert.is(d.failed_assertions, 0);
     assert.is(d.passed_assertions + d.failed_assertions + d.skipped_assertions, d.total_assertions);
@@ -62,6 +62,31 @@ test('a run stopped by a failing step counts the later steps it never ran', asyn
     const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-android-1', scenario: s, scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none' });
     assert.is(d.status, 'failed', d.summary);
     assert.match(d.summary, /^failed: 1\/2 steps passed, 2 later steps not run; /);
+  } finally {
+    await r.close();
+  }
+});
+
+test('skip messages say what became of the step: a step that failed ran, it is not said to have not run', async () => {
+  const r = rig();
+  try {
+    const base = scenario(r, 'flow_control');
+    const step = (id: string, extra: object) => ({ id, description: id, ...extra });
+    const s = {
+      ...base,
+      steps: [
+        step('launch', { action: 'launch_app' }),
+        step('maybe', { action: 'tap', target: 'the Checkout button', optional: true }),
+        step('open', { action: 'tap', target: 'the Frobnicate button', sub_steps: [step('inner', { action: 'press_button', value: 'HOME' })] }),
+      ],
+      assertions: [likeShown('after_maybe', 'maybe'), likeShown('after_open', 'open'), likeShown('after_inner', 'inner')],
+    } as unknown as typeof base;
+    const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-android-1', scenario: s, scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none' });
+    const byId = Object.fromEntries(d.assertion_results.map((a) => [a.assertion_id, a]));
+    for (const id of ['after_maybe', 'after_open', 'after_inner']) assert.is(byId[id].status, 'skipped', `${id}: ${byId[id].message}`);
+    assert.match(byId.after_maybe.message, /^skipped: step maybe failed and was skipped \(optional step: .+\), so what it should have done was not checked$/);
+    assert.is(byId.after_open.message, 'skipped: step open failed, so what it should have done was not checked');
+    assert.is(byId.after_inner.message, 'skipped: step inner did not run: it is inside step open, which failed, so what it should have done was not checked');
   } finally {
     await r.close();
   }

@@ -186,8 +186,11 @@ export class RunState {
     return evaluateAssertion(live, env, settleMs, refresh);
   }
 
-  /** The assertions of a step that did not run, and of the steps nested under it, are skipped (SPEC §8). */
-  skipAfter(step: AnyStep, reason: string): void {
+  /**
+   * The assertions of a step whose work did not happen, and of the steps nested under it, are skipped
+   * (SPEC §8). `what` says what became of the step: "did not run (condition false: …)", "failed, so …".
+   */
+  skipAfter(step: AnyStep, what: string): void {
     const ids = new Set<string>();
     const walk = (s: AnyStep) => {
       ids.add(s.id);
@@ -199,8 +202,9 @@ export class RunState {
     for (const a of this.scenario.assertions) {
       if (!ids.has(a.after_step) || this.evaluated.has(a.id)) continue;
       this.evaluated.add(a.id);
-      const why = a.after_step === step.id ? reason : `${reason}, and ${a.after_step} is nested under it`;
-      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message: `skipped: step ${step.id} did not run (${why})`, screenshot: null });
+      // A nested step whose assertions are still open never ran: one that ran closed them itself.
+      const message = a.after_step === step.id ? `skipped: step ${step.id} ${what}` : `skipped: step ${a.after_step} did not run: it is inside step ${step.id}, which ${what}`;
+      this.addAssertion({ assertion_id: a.id, type: a.type, status: 'skipped', message, screenshot: null });
     }
   }
 

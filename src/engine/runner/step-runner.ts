@@ -53,10 +53,11 @@ async function runOne(state: RunState, step: AnyStep, into: StepResult[], toasts
     await state.stepDone(rec);
     const cutByCancel = flow === 'stop' && state.cancelled();
     // A step a cancel cut short leaves its assertions to the run's end, which says the run was cancelled.
-    if (rec.status === 'skipped' && !cutByCancel) state.skipAfter(step, rec.error_message ?? 'skipped');
+    // Worded by cause: a step that failed did run ("did not run" read as if it had been skipped).
+    if (rec.status === 'skipped' && !cutByCancel) state.skipAfter(step, rec.condition_evaluated === false ? `did not run (${rec.error_message ?? 'condition false'})` : `failed and was skipped (${rec.error_message ?? 'skipped'}), so what it should have done was not checked`);
     // What a failed step should have done did not happen: checking it would report on the screen as the
     // failure left it ("Sign in button gone: passed" after the tap on it failed), so it is not checked.
-    else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `step ${step.id} ${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
+    else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
     else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, judgedOn !== undefined ? judgedOn : (rec.screenshot ?? null), toasts);
     return flow;
   };
