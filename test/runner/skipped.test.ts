@@ -92,4 +92,34 @@ test('skip messages say what became of the step: a step that failed ran, it is n
   }
 });
 
+test('the assertions after a step that needs manual action are skipped: nothing was done on the device, so nothing is judged', async () => {
+  const r = rig();
+  try {
+    const base = scenario(r, 'flow_control');
+    const step = (id: string, extra: object) => ({ id, description: id, ...extra });
+    const exists = (id: string, after: string, what: string): Assertion => ({ id, after_step: after, type: 'element_exists', description: what, element_description: what }) as Assertion;
+    const s = {
+      ...base,
+      platform: 'cross-platform',
+      steps: [step('home', { action: 'open_url', value: 'mbdemo://screen/home' }), step('wipe', { action: 'clear_app_data', sub_steps: [step('relaunch', { action: 'launch_app' })] })],
+      // The list a data wipe should have removed is still there: judged, these passed.
+      assertions: [exists('list_still', 'wipe', 'Item 1'), exists('after_relaunch', 'relaunch', 'Item 1')],
+    } as unknown as typeof base;
+    const { document: d } = await runScenario({ engine: r.engine, device: 'virtual-ios-1', scenario: s, scenarioDir: join(r.dir, 'scenarios'), outDir: r.out, clock: r.verbClock, targetWaitMs: 0, settleMs: 0, screenshots: 'none' });
+    const wipe = d.steps_executed.find((x) => x.step_id === 'wipe')!;
+    assert.is(wipe.status, 'needs_manual', wipe.error_message ?? '');
+    const byId = Object.fromEntries(d.assertion_results.map((a) => [a.assertion_id, a]));
+    assert.is(byId.list_still.status, 'skipped', byId.list_still.message);
+    assert.is(byId.list_still.message, 'skipped: step wipe needs manual action (nothing was done on the device), so what it should have done was not checked');
+    assert.is(byId.after_relaunch.status, 'skipped', byId.after_relaunch.message);
+    assert.match(byId.after_relaunch.message, /^skipped: step relaunch did not run: it is inside step wipe, which needs manual action/);
+    assert.equal([d.passed_assertions, d.skipped_assertions, d.failed_assertions], [0, 2, 0]);
+    assert.is(d.status, 'failed', d.summary);
+    assert.match(d.summary, /needs manual action: step wipe: /);
+    assert.equal(validateResultValue(d), []);
+  } finally {
+    await r.close();
+  }
+});
+
 test.run();

@@ -58,6 +58,8 @@ async function runOne(state: RunState, step: AnyStep, into: StepResult[], toasts
     // What a failed step should have done did not happen: checking it would report on the screen as the
     // failure left it ("Sign in button gone: passed" after the tap on it failed), so it is not checked.
     else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
+    // Nor did a step that needs manual action do anything on the device: its checks would judge the screen before it.
+    else if (rec.status === 'needs_manual') state.skipAfter(step, 'needs manual action (nothing was done on the device), so what it should have done was not checked');
     else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, judgedOn !== undefined ? judgedOn : (rec.screenshot ?? null), toasts);
     return flow;
   };
