@@ -157,4 +157,37 @@ t('a cancel while a step looks at its element_visible condition leaves that step
   assert.is(d.summary, 'cancelled after 1 step (during step save, whose result is not recorded)');
 });
 
+t('a cancel while an assertion looks at its condition makes that assertion skipped, not error', async ({ r }) => {
+  const scenario = loadScenario(
+    JSON.stringify({
+      $schema_version: '2.2', scenario_id: 'assertion_condition_cancel', name: 'n', description: 'd', platform: 'android', app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1', environment: 't' },
+      steps: [
+        { id: 'home', action: 'open_url', description: 'home', value: 'mbdemo://screen/home' },
+        { id: 'next', action: 'open_url', description: 'more', value: 'mbdemo://screen/more' },
+      ],
+      assertions: [{ id: 'cond_a', after_step: 'home', type: 'element_exists', description: 'x', element_description: 'Item 1', condition: { type: 'element_visible', element_description: 'Item 2' } }],
+    }),
+  ).scenario!;
+  const controller = new AbortController();
+  let armed = false;
+  const off = r.engine.onCall((e) => {
+    if (armed && e.tool === 'mobile_list_elements_on_screen') controller.abort();
+  });
+  const { document: d, resultFile } = await runScenario({
+    engine: r.engine, device: ANDROID, scenario, scenarioDir: r.dir, outDir: r.out, clock: r.verbClock, targetWaitMs: 1000, settleMs: 0, screenshots: 'none',
+    signal: controller.signal,
+    onProgress: (e) => {
+      if (e.type === 'step' && e.step.step_id === 'home') armed = true;
+    },
+  });
+  off();
+  assert.is(d.status, 'cancelled');
+  const a = d.assertion_results.find((x) => x.assertion_id === 'cond_a')!;
+  assert.is(a.status, 'skipped', a.message);
+  assert.match(a.message, /^not decided: the run was cancelled while its condition was evaluated/);
+  assert.equal([d.total_assertions, d.passed_assertions, d.failed_assertions, d.skipped_assertions], [1, 0, 0, 1]);
+  assert.equal(validateResultValue(JSON.parse(readFileSync(resultFile, 'utf8'))), []);
+});
+
 t.run();

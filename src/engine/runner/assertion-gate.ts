@@ -19,6 +19,8 @@ export async function judgeAssertion(a: Assertion, look: Look, settleMs: number,
       const c = await evaluateCondition(interpolateFields(a.condition, conditions.variables, UNFILLED_CONDITION_FIELDS), conditions);
       if (!c.value) return { assertion_id: a.id, type: a.type, status: 'skipped', message: `condition false: ${c.message}` };
     } catch (err) {
+      // A look cut short by the cancel decides nothing (SPEC §8: skipped, never error), as for a step's condition.
+      if (verbs.signal?.aborted) return { assertion_id: a.id, type: a.type, status: 'skipped', message: `not decided: the run was cancelled while its condition was evaluated (${(err as Error).message})` };
       return { assertion_id: a.id, type: a.type, status: 'error', message: `could not evaluate the condition: ${(err as Error).message}` };
     }
   }
