@@ -26,14 +26,19 @@ export async function judgeAssertion(a: Assertion, look: Look, settleMs: number,
   }
   if (a.timeout_ms === undefined) return look(settleMs);
   // Every type is looked at again here, those the settle rule looks at once included: the author asked to wait.
+  // Looks are every poll, the last one at the deadline, none after it: a state reached after the time is
+  // up is no pass (until 2026-11-29 a full poll was slept past the deadline and a pass then counted).
   const started = verbs.clock.now();
   const deadline = started + a.timeout_ms;
   for (;;) {
+    const lookedAt = verbs.clock.now();
     const judged = await look(0);
     if (judged.status !== 'failed' || verbs.signal?.aborted) return judged;
+    const left = deadline - verbs.clock.now();
     // Said in the message: a failure after waiting reads otherwise as if the screen was looked at once.
-    if (verbs.clock.now() >= deadline) return a.timeout_ms === 0 ? judged : { ...judged, message: `${judged.message}; still so after waiting ${Math.round(verbs.clock.now() - started)} ms (timeout_ms ${a.timeout_ms})` };
-    await verbs.clock.sleep(verbs.pollMs, verbs.signal);
+    // The wait is until the last look began: what the screen still showed then.
+    if (left <= 0) return a.timeout_ms === 0 ? judged : { ...judged, message: `${judged.message}; still so after waiting ${Math.round(lookedAt - started)} ms (timeout_ms ${a.timeout_ms})` };
+    await verbs.clock.sleep(Math.min(verbs.pollMs, left), verbs.signal);
     refresh();
   }
 }
