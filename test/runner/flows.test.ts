@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { junitXml, runScenario } from '../../src/engine/runner/index.js';
+import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
 import type { ResultDocument } from '../../src/validate/index.js';
 import { loadScenario } from '../../src/validate/index.js';
 import { rig, type Rig } from './harness.js';
@@ -102,6 +102,39 @@ t('a failure inside a flow or under a parent is named by the step that failed an
   assert.match(nested.summary, /; step missing failed: ELEMENT_NOT_FOUND: /);
   assert.is(nested.steps_executed[0].error_message, 'a sub-step failed: step missing failed (ELEMENT_NOT_FOUND)');
   assert.match(junitXml([{ document: nested, name: 'top.json' }]), /<failure message="step missing: [^"]*" type="ELEMENT_NOT_FOUND">/);
+});
+
+t('steps never reached inside a flow or under a parent count as "later steps not run" and are "not run" rows in the HTML report', async (ctx) => {
+  write(join(ctx.folder, 'flows'), 'f.json', doc('f', {
+    steps: [
+      { id: 'home', action: 'open_url', description: 'home', value: 'mbdemo://screen/home' },
+      { id: 'bad_tap', action: 'tap', description: 'not there', target: 'the Ghost button' },
+      { id: 'never', action: 'press_button', description: 'never reached', value: 'HOME' },
+    ],
+  }));
+  const file = write(ctx.folder, 'top.json', doc('top', {
+    steps: [
+      { id: 'launch', action: 'launch_app', description: 'Launch' },
+      { id: 'fl', flow: 'flows/f.json' },
+      { id: 'after_fl', action: 'press_button', description: 'after', value: 'HOME' },
+    ],
+  }));
+  const loaded = loadScenario(readFileSync(file, 'utf8'), file, { baseDir: ctx.folder });
+  const r = ctx.r;
+  const run = await runScenario({ engine: r.engine, device: ANDROID, scenario: loaded.scenario!, scenarioDir: ctx.folder, outDir: r.out, clock: r.verbClock, targetWaitMs: 300, settleMs: 0, screenshots: 'none' });
+  const d = run.document;
+  assert.is(d.status, 'failed');
+  assert.match(d.summary, /^failed: 2\/4 steps passed, 2 later steps not run; /, d.summary);
+  const html = await htmlReport(r.out, [{ document: d, name: 'top.json', scenario: loaded.scenario!, flows: run.flows }]);
+  for (const id of ['fl.never', 'after_fl']) assert.match(html, new RegExp(`<tr><td><code>${id.replace('.', '\\.')}</code></td><td>press_button</td><td><span class="badge unreached">not run</span>`), id);
+
+  const parent = await runTop(ctx, doc('top', {
+    steps: [
+      { id: 'launch', action: 'launch_app', description: 'Launch', sub_steps: [{ id: 'missing', action: 'tap', description: 't', target: 'the Ghost button' }, { id: 'sub_never', action: 'press_button', description: 'n', value: 'HOME' }] },
+      { id: 'last', action: 'press_button', description: 'l', value: 'HOME' },
+    ],
+  }));
+  assert.match(parent.summary, /^failed: 0\/2 steps passed, 2 later steps not run; /, parent.summary);
 });
 
 t.run();

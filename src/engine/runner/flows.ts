@@ -172,6 +172,19 @@ export class ParameterScope {
   }
 }
 
+/** The steps of each flow step as the run expands them (ids prefixed), by the flow step's id. */
+export type PlannedFlows = ReadonlyMap<string, { steps: AnyStep[] }>;
+
+/** A step's inner steps as the run has them: a flow step's expanded flow, a parent's sub-steps. */
+export function innerSteps(step: AnyStep, flows: PlannedFlows | undefined): AnyStep[] {
+  return isFlowStep(step) ? (flows?.get(step.id)?.steps ?? []) : (step.sub_steps ?? []);
+}
+
+/** Every step of the run in the order it would run them, inner steps right after their step. */
+export function plannedSteps(steps: readonly AnyStep[], flows: PlannedFlows | undefined): AnyStep[] {
+  return steps.flatMap((s) => [s, ...plannedSteps(innerSteps(s, flows), flows)]);
+}
+
 /** Status of a flow step from its steps, as for sub-steps. */
 export function flowStatus(rec: StepResult): void {
   const inner = rec.sub_steps_executed ?? [];

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isFlowStep, type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type StepResult, type VariableDeclaration } from '../../validate/index.js';
+import { type AnyStep, type Assertion, type AssertionResult, type Observation, type ResultDocument, type Scenario, type StepResult, type VariableDeclaration } from '../../validate/index.js';
 import type { ScreenCapture } from '../screen/capture.js';
 import type { ElementListing } from '../driver.js';
 import type { DeviceInfo, UiElement } from '../types.js';
@@ -8,7 +8,7 @@ import { isToast, textOf, keyboardVisible, listElements, resolveOnce, screenCapt
 import { darkMode, evaluateAssertion, type AssertionEnv } from '../assertions/index.js';
 import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
 import { judgeAssertion } from './assertion-gate.js';
-import { ParameterScope } from './flows.js';
+import { ParameterScope, plannedSteps } from './flows.js';
 import { paths, writeFileAtomic } from './result-file.js';
 import type { ProgressEvent } from './types.js';
 import { interpolateFields, type VariableValue } from './variables.js';
@@ -192,13 +192,8 @@ export class RunState {
    */
   skipAfter(step: AnyStep, what: string): void {
     const ids = new Set<string>();
-    const walk = (s: AnyStep) => {
-      ids.add(s.id);
-      // A flow step's own steps (2.2) are expanded under its id, like sub-steps.
-      if (isFlowStep(s)) this.scope.plan?.flows.get(s.id)?.steps.forEach(walk);
-      else s.sub_steps?.forEach(walk);
-    };
-    walk(step);
+    // A flow step's own steps (2.2) are expanded under its id, like sub-steps.
+    for (const s of plannedSteps([step], this.scope.plan?.flows)) ids.add(s.id);
     for (const a of this.scenario.assertions) {
       if (!ids.has(a.after_step) || this.evaluated.has(a.id)) continue;
       this.evaluated.add(a.id);

@@ -6,7 +6,7 @@ import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js'
 import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import { checkInstallFiles } from './precondition-files.js';
-import { ParameterScope, planRun, type RunPlan } from './flows.js';
+import { ParameterScope, plannedSteps, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
 import { newRunId, paths } from './result-file.js';
 import { holdRunLock } from './recover.js';
@@ -167,7 +167,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   // showing the typed secret) stays out of it.
   if (cache) await cache.save(cacheFile, (text) => scope.mask.occursIn(text)).catch(() => undefined);
   state.progress({ type: 'finished', run_id: runId, status: doc.status, summary: doc.summary });
-  return { document: doc, resultFile: state.resultFile };
+  return { document: doc, resultFile: state.resultFile, flows: plan?.flows };
 }
 
 function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbError | undefined): void {
@@ -204,7 +204,8 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
     // Skipped steps are counted with the steps, skipped assertions with the assertions: "7/8 steps passed" alone reads as one failure.
     const skippedSteps = steps.filter((s) => s.status === 'skipped').length;
     // Steps after the one that stopped the run are in no count; "1/2 steps passed" of a 10-step scenario hides eight.
-    const unreached = state.scenario.steps.length - doc.steps_executed.length;
+    // Those inside a flow or under a parent count too: the order is the run's, inner steps after their step.
+    const unreached = bad ? notReached(state, bad.step_id, steps) : 0;
     const notRun = unreached > 0 ? `, ${unreached} later step${unreached === 1 ? '' : 's'} not run` : '';
     const parts = [
       `${steps.filter((s) => s.status === 'passed').length}/${steps.length} steps passed${skippedSteps ? ` (${skippedSteps} skipped)` : ''}${notRun}`,
@@ -217,6 +218,13 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
   }
   doc.ended_at = ended.toISOString();
   doc.duration_seconds = Math.round((ended.getTime() - new Date(doc.started_at).getTime()) / 10) / 100;
+}
+
+/** The planned steps after the one the run stopped at that have no record. */
+function notReached(state: RunState, stoppedAt: string, recorded: ResultDocument['steps_executed']): number {
+  const order = plannedSteps(state.scenario.steps, state.scope.plan?.flows);
+  const ran = new Set(recorded.map((s) => s.step_id));
+  return order.slice(order.findIndex((s) => s.id === stoppedAt) + 1).filter((s) => !ran.has(s.id)).length;
 }
 
 /** How many failing assertions the summary line spells out; the rest are counted. */

@@ -44,4 +44,6 @@ export interface RunResult {
   document: ResultDocument;
   /** Absolute path of the result document. */
   resultFile: string;
+  /** The steps of each flow step as run (ids prefixed): the reports list those never reached. */
+  flows?: import('./flows.js').PlannedFlows;
 }

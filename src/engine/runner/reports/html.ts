@@ -4,6 +4,7 @@ import type { AnyStep, AssertionResult, ResultDocument, StepResult } from '../..
 import { xml as esc } from './junit.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 import { loadSharp } from '../../screen/sharp.js';
+import { plannedSteps, type PlannedFlows } from '../flows.js';
 
 /** Thumbnails: small JPEGs inlined so the page stands alone; the full PNG is linked beside it. */
 const THUMB_WIDTH = 160;
@@ -43,16 +44,16 @@ async function stepRows(outDir: string, steps: StepResult[], depth = 0): Promise
   return rows.join('\n');
 }
 
-/** Steps of the scenario with no record: the run stopped before them, or their parent did not run. */
-export function unreachedSteps(scenario: Pick<ReportedRun, 'scenario'>['scenario'], d: ResultDocument): AnyStep[] {
+/**
+ * Steps of the scenario with no record: the run stopped before them, or their parent did not run.
+ * A flow's steps are among them when the run's expansion of its flows is given (`flows`).
+ */
+export function unreachedSteps(scenario: Pick<ReportedRun, 'scenario'>['scenario'], d: ResultDocument, flows?: PlannedFlows): AnyStep[] {
   if (!scenario) return [];
   const ran = new Set<string>();
   const note = (list: StepResult[]) => list.forEach((s) => (ran.add(s.step_id), note(s.sub_steps_executed ?? [])));
   note(d.steps_executed);
-  const out: AnyStep[] = [];
-  const walk = (list: AnyStep[]) => list.forEach((s) => (ran.has(s.id) || out.push(s), walk('flow' in s ? [] : (s.sub_steps ?? []))));
-  walk(scenario.steps);
-  return out;
+  return plannedSteps(scenario.steps, flows).filter((s) => !ran.has(s.id));
 }
 
 function unreachedRows(steps: AnyStep[]): string {
@@ -69,7 +70,7 @@ function assertionRows(results: AssertionResult[]): string {
 
 async function section(outDir: string, run: ReportedRun): Promise<string> {
   const d = run.document;
-  const unreached = unreachedSteps(run.scenario, d);
+  const unreached = unreachedSteps(run.scenario, d, run.flows);
   const heading = `<span class="badge ${d.status}">${d.status}</span> <h2>${esc(titleOf(run))}</h2> <span class="msg">${esc(run.name)} on ${esc(d.metadata.device_id)} (${esc(d.metadata.device_model ?? '')} ${esc(d.metadata.os_version ?? '')}) · ${d.duration_seconds ?? 0} s · ${esc(d.run_id)}</span>`;
   const body = `<p>${esc(d.summary)}</p>
 <table><tr><th>step</th><th>action</th><th>status</th><th>resolved target</th><th>duration</th><th>screenshot</th></tr>

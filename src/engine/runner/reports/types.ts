@@ -1,4 +1,5 @@
 import type { ResultDocument, Scenario } from '../../../validate/index.js';
+import type { PlannedFlows } from '../flows.js';
 
 /** One scenario run as the reports show it. */
 export interface ReportedRun {
@@ -9,6 +10,8 @@ export interface ReportedRun {
   scenario?: Pick<Scenario, 'name' | 'steps'>;
   /** Dotted folder of the file below the folder the run was given (JUnit classname). */
   folder?: string;
+  /** The steps of each flow step as run (RunResult.flows): a flow's steps never reached are listed too. */
+  flows?: PlannedFlows;
 }
 
 /** The scenario's own name, else its id: what a person recognises in a report. */
