@@ -1,7 +1,9 @@
 import { readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
 import { processExists } from '../process-alive.js';
+import { newRunId, paths, randomSuffix } from './result-file.js';
 
 /**
  * Recovery of an output folder after a crash (issue 16). A run holds `<run_id>.lock` (its pid)
@@ -67,10 +69,34 @@ async function markInterrupted(results: string): Promise<string[]> {
   return marked;
 }
 
-/** Marks the run as live until the returned function is called (see markInterrupted). */
-export async function holdRunLock(resultFile: string): Promise<() => Promise<void>> {
-  const lock = resultFile.replace(/\.json$/, '.lock');
-  await makeFolders(dirname(lock)).catch(() => undefined);
-  await writeFile(lock, String(process.pid), { flag: 'wx' }).catch(() => undefined);
-  return () => unlink(lock).catch(() => undefined);
+/** Draws after which a longer suffix is drawn: a folder this full of one second's ids is no accident. */
+const SHORT_DRAWS = 16;
+
+/**
+ * A run id no other run in `<out>/results` has, held as live (see markInterrupted) until `release`.
+ * `<run_id>.lock` is created exclusively, so two runs that drew the same id cannot both take it, and
+ * an id whose result document exists (a run of the same second that has finished) is not taken
+ * either; on a collision a new suffix is drawn. Until 2026-11-29 the lock's failure was ignored and
+ * both runs rewrote one result document. `suffix` is the random source (tests force a collision).
+ */
+export async function claimRunId(outDir: string, at: Date, suffix: () => string = randomSuffix): Promise<{ runId: string; release: () => Promise<void> }> {
+  await makeFolders(join(outDir, 'results')).catch(() => undefined);
+  for (let draw = 0; ; draw++) {
+    const runId = newRunId(at, draw < SHORT_DRAWS ? suffix() : randomBytes(4).toString('hex'));
+    const file = paths.result(outDir, runId);
+    const lock = file.replace(/\.json$/, '.lock');
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      // A folder that cannot be written: the run stops at its first write of the document (storageError), as before.
+      return { runId, release: async () => undefined };
+    }
+    // The document of a finished run is written before its lock goes, so it is seen here.
+    if (await stat(file).then(() => true, () => false)) {
+      await unlink(lock).catch(() => undefined);
+      continue;
+    }
+    return { runId, release: () => unlink(lock).catch(() => undefined) };
+  }
 }

@@ -8,8 +8,8 @@ import { applyPreconditions } from '../verbs/preconditions.js';
 import { checkInstallFiles } from './precondition-files.js';
 import { ParameterScope, plannedSteps, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
-import { newRunId, paths } from './result-file.js';
-import { holdRunLock } from './recover.js';
+import { paths } from './result-file.js';
+import { claimRunId } from './recover.js';
 import { previousRun, regressions } from './regressions.js';
 import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
@@ -67,7 +67,6 @@ function flatten(steps: ResultDocument['steps_executed']): ResultDocument['steps
  */
 export async function runScenario(options: RunOptions): Promise<RunResult> {
   const started = new Date();
-  const runId = newRunId(started);
   // Flows and parameters are settled before anything touches the device (SPEC §8).
   let plan: RunPlan | undefined;
   let planError: VerbError | undefined;
@@ -78,12 +77,14 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     planError = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
   }
   const scenario = plan?.scenario ?? options.scenario;
-  const doc = emptyDocument({ ...options, scenario }, runId, started);
   const lookup = await options.engine.lookupDevices();
   const devices = lookup.devices;
   const info = lookup.find(options.device);
   const cacheFile = paths.cache(options.outDir, scenario.scenario_id);
   const cache = options.cache === false ? undefined : await ResolutionCache.load(cacheFile);
+  // The id is taken exclusively, its lock held from here to the end (a parallel run drawing it draws again).
+  const { runId, release: unlock } = await claimRunId(options.outDir, started);
+  const doc = emptyDocument({ ...options, scenario }, runId, started);
   const verbs: VerbContext = {
     engine: options.engine,
     device: options.device,
@@ -109,7 +110,6 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     onProgress: options.onProgress,
   });
   state.scope = scope;
-  const unlock = await holdRunLock(state.resultFile);
   state.progress({ type: 'started', run_id: runId, scenario_id: scenario.scenario_id, device: options.device, result_file: state.resultFile });
 
   let fatal: VerbError | undefined = planError;
