@@ -120,6 +120,9 @@ test('run --bridge: after Ctrl-C the scenarios not sent to the bridge yet are na
     assert.is(out.data.not_started?.length, 1, stdout);
     assert.match(stderr, /1 of 2 scenarios not started: /);
     assert.match(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'), /<testsuite name="not started" tests="1" failures="0" errors="0" skipped="1"/);
+    // The bridge's run is reported as a local one: its steps never reached are rows of the report.
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    assert.match(html, /<tr><td><code>capture_title<\/code><\/td><td>[a-z_]+<\/td><td><span class="badge unreached">not run<\/span>/);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await bridge.close();

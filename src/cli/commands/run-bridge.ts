@@ -6,7 +6,7 @@ import { ConnectionClosedError } from '../../protocol/client-types.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest, LEASE_ASK_HOLDER, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
-import type { NotStartedRun } from '../../engine/runner/reports/types.js';
+import type { NotStartedRun, ReportedRun } from '../../engine/runner/reports/types.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { EXIT, printJson, tokenFromFlags } from '../command.js';
 import { refuse } from '../run-refusal.js';
@@ -16,7 +16,7 @@ export interface BridgeRunPlan {
   bridge: string;
   flags: Record<string, string | boolean>;
   /** Scenario files, already validated and sharded. */
-  files: { file: string; name: string; folder?: string; scenario: NotStartedRun['scenario']; platform: string; parameters?: Record<string, string> }[];
+  files: { file: string; name: string; folder?: string; scenario: NotStartedRun['scenario'] & NonNullable<ReportedRun['scenario']>; platform: string; parameters?: Record<string, string> }[];
   /** --devices entries (ids or any[:platform]); empty: the first ready device of the platform. */
   devices: string[];
   /** Lease when given (or when an entry is any:…): how long to wait in line. */
@@ -86,7 +86,7 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
       const print = p.run_id ? printers.get(p.run_id) : undefined;
       (print ?? progressPrinter(p.run_id ?? '', { scenarios: 1, devices: 1 }))(p);
     });
-    const results: { document: ResultDocument; name: string; resultFile: string }[] = new Array(plan.files.length);
+    const results: (ReportedRun & { resultFile: string })[] = new Array(plan.files.length);
     let next = 0;
     let failed: string | undefined;
     // A run sent and its answer lost is not a refusal: it may have run, and nobody here knows how far.
@@ -117,7 +117,8 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
           const resultFile = paths.result(plan.outDir, r.run_id);
           const { result_file: _remote, ...document } = r as ResultDocument & { result_file?: string };
           await writeFileAtomic(resultFile, JSON.stringify(document, null, 2));
-          results[k] = { document: document as ResultDocument, name: f.name, resultFile };
+          // The scenario titles the run and lists its steps never reached in the reports, as a local run's do.
+          results[k] = { document: document as ResultDocument, name: f.name, scenario: f.scenario, folder: f.folder, resultFile };
         }
       }),
     );
