@@ -295,7 +295,10 @@ export function createMcpServer(options: McpServerOptions): Server {
             return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
           }
         }
-        const replay = saved ? `mobilebridge run ${saved} --device ${device}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}`;
+        // A password typed while recording is a secret parameter the replay must be given (as the viewer's hint says).
+        const declared = (result.scenario as { parameters?: Record<string, { secret?: boolean }> }).parameters ?? {};
+        const secrets = Object.keys(declared).filter((n) => declared[n]?.secret).map((n) => ` --param ${n}=…`).join('');
+        const replay = saved ? `mobilebridge run ${saved} --device ${device}${secrets}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}${secrets}`;
         return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });
       }
     }

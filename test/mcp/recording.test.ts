@@ -69,6 +69,7 @@ rec('a sign-in session becomes a valid 2.2 scenario with semantic targets, waits
   const stopped = ok(await pair.call('recording_stop', { device: ANDROID, save_to: file }));
   assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
   assert.is(stopped.saved_to, file);
+  assert.is(stopped.replay, `mobilebridge run ${file} --device ${ANDROID} --param PASSWORD=…`, 'the replay names the secret it needs');
   const doc = stopped.scenario;
   assert.is(doc.$schema_version, '2.2');
   // The password typed into the password field is a secret parameter, never the text itself.
