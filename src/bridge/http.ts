@@ -5,6 +5,7 @@ import { validateScenario } from './methods/scenarios.js';
 import type { BridgeCore } from './registry.js';
 import { accessPage, wantsPage } from './access-page.js';
 import { readCappedBody } from './capped-body.js';
+import { sizeTokens, type AddressBuckets, type TokenBucket } from './rate-limit.js';
 import { envelope, undecodableReport } from '../validate/index.js';
 import { decodeText } from '../validate/text-decode.js';
 import { tokenCookie, type AccessPolicy } from './security.js';
@@ -20,6 +21,8 @@ export interface HttpDeps {
   startedAt: number;
   stats(): Record<string, unknown>;
   throttle: WrongTokenThrottle;
+  /** POST /api/validate's rate limit per client address (validating costs the event loop what a scenario's size says). */
+  validateLimit: AddressBuckets;
 }
 
 /** The peer address under @hono/node-server (its `incoming` request); undefined under other adapters. */
@@ -68,10 +71,33 @@ export function createHttpApp(deps: HttpDeps): Hono {
 
   app.get('/api/devices', async (c) => c.json({ devices: await core.engine.listDevices() }));
 
+  /**
+   * 429 for a validation the address's bucket cannot pay for: one token per request and one per
+   * KiB beyond the first, as WebSocket messages pay, so one client cannot keep the event loop
+   * validating while every session waits. `unread`: the body was not read, so the connection
+   * cannot be reused.
+   */
+  const tooMany = (c: Context, bucket: TokenBucket, cost: number, unread: boolean) => {
+    const retryMs = Math.max(1, bucket.retryAfterMs(cost));
+    const { perSecond, burst } = deps.validateLimit;
+    const message = `too many validations from ${remoteAddress(c) ?? 'this address'}: at most ${perSecond} per second (bursts of ${burst}), a body counting once more per KiB beyond its first (this one ${cost}); retry after ${retryMs} ms`;
+    const headers: Record<string, string> = { 'retry-after': String(Math.ceil(retryMs / 1000)) };
+    if (unread) headers.connection = 'close';
+    return c.json({ ok: false, error: { kind: 'too_many_requests', reason: 'rate_limited', message, retry_after_ms: retryMs } }, 429, headers);
+  };
+
   app.post('/api/validate', async (c) => {
+    const bucket = deps.validateLimit.get(remoteAddress(c));
+    const burst = deps.validateLimit.burst;
+    // A declared size the bucket cannot pay for is refused before its body is read.
+    const declared = Number(c.req.header('content-length') ?? 0);
+    const declaredCost = 1 + sizeTokens(Number.isFinite(declared) ? Math.min(declared, deps.maxBodyBytes) : 0, burst);
+    if (!bucket.has(declaredCost)) return tooMany(c, bucket, declaredCost, true);
     const body = await readCappedBody(c.req.raw, deps.maxBodyBytes);
     // The rest of the body stays unread, so the connection cannot be reused: say so.
     if (body === undefined) return c.json({ ok: false, error: { kind: 'invalid_input', message: `the body exceeds ${deps.maxBodyBytes} bytes` } }, 413, { connection: 'close' });
+    const cost = 1 + sizeTokens(body.length, burst);
+    if (!bucket.take(cost)) return tooMany(c, bucket, cost, false);
     const file = c.req.query('file') ?? '<request>';
     // Decoded as files are (UTF-16 taken, other non-UTF-8 refused), so a file POSTed as it is gets the CLI's verdict.
     const decoded = decodeText(body);

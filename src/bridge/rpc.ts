@@ -8,6 +8,7 @@ import type { Connection } from './connection.js';
 import { peekRequestId } from './message-limit.js';
 import type { Session } from './sessions.js';
 import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
+import { sizeTokens } from './rate-limit.js';
 
 export interface RpcLimits {
   maxMessageBytes: number;
@@ -135,11 +136,20 @@ export class RpcServer {
       if (this.admit(conn, [id])) this.send(conn, errorResponse(id, RPC_ERRORS.INVALID_REQUEST, `message of ${size} bytes refused: the limit is ${this.limits.maxMessageBytes} bytes`));
       return;
     }
+    // A message pays one token more per KiB beyond its first (rate-limit.ts): parsing and handling
+    // grow with its size. One the bucket cannot pay for even as a single request is refused before
+    // it is parsed, since parsing is part of what its size pays for; its id is read from its start,
+    // as for a message over the size limit.
+    const extra = sizeTokens(size, conn.bucket.burst);
+    if (extra > 0 && !conn.bucket.has(extra + 1)) {
+      this.refuse(conn, [peekRequestId(head(data)) ?? null], false, extra + 1);
+      return;
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(toText(data));
     } catch (err) {
-      if (this.admit(conn, [null])) this.send(conn, errorResponse(null, RPC_ERRORS.PARSE_ERROR, `parse error: the message is not valid JSON (${(err as Error).message})`));
+      if (this.admit(conn, [null], false, extra)) this.send(conn, errorResponse(null, RPC_ERRORS.PARSE_ERROR, `parse error: the message is not valid JSON (${(err as Error).message})`));
       return;
     }
     const items = Array.isArray(msg) ? msg : [msg];
@@ -147,7 +157,7 @@ export class RpcServer {
     // notification (an object without an id) gets none: JSON-RPC never answers one.
     const ids = items.slice(0, this.limits.maxBatch + 1).map((item) => (!isPlainObject(item) ? null : !Object.hasOwn(item, 'id') ? NOTIFICATION : isValidId(item.id) ? item.id : null));
     // An empty batch is one invalid request.
-    if (!this.admit(conn, ids.length ? ids : [null], Array.isArray(msg) && ids.length > 0)) return;
+    if (!this.admit(conn, ids.length ? ids : [null], Array.isArray(msg) && ids.length > 0, extra)) return;
     if (!Array.isArray(msg)) {
       this.track(this.one(conn, msg).then((o) => this.finish(conn, o.response, o.after)));
       return;
@@ -169,11 +179,10 @@ export class RpcServer {
   }
 
   /**
-   * Rate limit: takes a token per message of the batch; when there are too few, answers each
-   * request with -32000 (notifications get nothing, so a batch of only notifications gets no
-   * answer at all) and returns false. Past `burst` refusals without a pause, closes with 1008.
+   * Rate limit: takes a token per message of the batch, plus `extra` for its size (one per KiB
+   * beyond the first); when there are too few, refuses it (see refuse) and returns false.
    */
-  private admit(conn: Connection<Session>, ids: (RequestId | typeof NOTIFICATION)[], batch = false): boolean {
+  private admit(conn: Connection<Session>, ids: (RequestId | typeof NOTIFICATION)[], batch = false, extra = 0): boolean {
     // Refusals are forgiven when the client has paused long enough for its whole burst to come
     // back, not at its next accepted message: a client flooding steadily above the rate gets a
     // refilled token now and then, and a count reset by each of them never reached the close.
@@ -182,20 +191,30 @@ export class RpcServer {
     // client that waits retry_after_ms is refused no more, and one that bursts now and then with
     // pauses between gets its whole bucket back each time and starts over.
     if (conn.bucket.full()) conn.refusedSinceFull = 0;
-    if (conn.bucket.take(Math.max(1, ids.length))) return true;
+    const cost = Math.max(1, ids.length) + extra;
+    if (conn.bucket.take(cost)) return true;
+    this.refuse(conn, ids, batch, cost);
+    return false;
+  }
+
+  /**
+   * A rate-limit refusal of a message costing `cost` tokens: each request gets -32000
+   * (notifications get nothing, so a batch of only notifications gets no answer at all). Past
+   * `burst` refusals without a pause, closes with 1008.
+   */
+  private refuse(conn: Connection<Session>, ids: (RequestId | typeof NOTIFICATION)[], batch: boolean, cost: number): void {
     conn.refusedSinceFull++;
     const limits = this.core.limits;
     if (conn.refusedSinceFull > limits.rate_limit_burst) {
       conn.close(1008, `rate limit exceeded without a pause: over ${limits.rate_limit_burst} messages refused; send at most ${limits.rate_limit_per_second}/s`);
-      return false;
+      return;
     }
-    const retry = conn.bucket.retryAfterMs(Math.max(1, ids.length));
-    const message = `rate limit exceeded: at most ${limits.rate_limit_per_second} messages per second (bursts of ${limits.rate_limit_burst}); retry after ${retry} ms`;
+    const retry = conn.bucket.retryAfterMs(cost);
+    const message = `rate limit exceeded: at most ${limits.rate_limit_per_second} messages per second (bursts of ${limits.rate_limit_burst}), a message counting once more per KiB beyond its first (this one ${cost}); retry after ${retry} ms`;
     const answered = ids.filter((id): id is RequestId => id !== NOTIFICATION);
     const responses = answered.map((id) => errorResponse(id, RPC_ERRORS.RATE_LIMITED, message, { retry_after_ms: retry }));
     // A single message is answered alone, a batch with an array (JSON-RPC 2.0 §6), even of one.
     if (responses.length) this.send(conn, batch ? responses : responses[0]);
-    return false;
   }
 
   private async one(conn: Connection<Session>, item: unknown): Promise<Outcome> {

@@ -14,6 +14,7 @@ import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { RunFiles } from './run-files.js';
+import { AddressBuckets } from './rate-limit.js';
 import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
 import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
@@ -43,8 +44,13 @@ export interface BridgeOptions {
   maxMessageBytes?: number;
   /** Requests per JSON-RPC batch (default 100). */
   maxBatch?: number;
-  /** Per connection (default 1000 messages/s, bursts of 2000). */
+  /**
+   * Per connection (default 1000 messages/s, bursts of 2000); a message costs one more per KiB
+   * beyond its first, so 1000/s is also 1 MiB/s of messages.
+   */
   rateLimit?: { perSecond: number; burst: number };
+  /** POST /api/validate per client address, counted as `rateLimit` (default: the same figures). */
+  validateRateLimit?: { perSecond: number; burst: number };
   /** How long a dropped session can be resumed (default 30 s). */
   resumeGraceMs?: number;
   /**
@@ -233,6 +239,7 @@ export class Bridge implements BridgeCore {
       core: this,
       policy: this.policy,
       throttle: this.throttle,
+      validateLimit: new AddressBuckets(options.validateRateLimit?.perSecond ?? rate.perSecond, options.validateRateLimit?.burst ?? rate.burst),
       webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
       maxBodyBytes: maxMessageBytes,
       startedAt: this.startedAt,
