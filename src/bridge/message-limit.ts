@@ -1,6 +1,12 @@
 import type WebSocket from 'ws';
 import type { RequestId } from '../protocol/index.js';
 
+/**
+ * A number an answer carries back as it came: finite, and when an integer, within 2^53 − 1 (a
+ * larger one was rounded by JSON.parse, so the answer's id would differ from the request's).
+ */
+export const isCarriedNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && (!Number.isInteger(x) || Number.isSafeInteger(x));
+
 /** How far into an oversized message the bridge looks for its id: clients put `"id"` near the start. */
 const ID_SCAN_BYTES = 512;
 
@@ -8,7 +14,8 @@ const ID_SCAN_BYTES = 512;
  * The top-level `"id"` of a single request, read from the first bytes of a message too large to
  * parse, so that its refusal can be matched by the caller (an answer with id null leaves the
  * request pending forever). A small scanner, not a regex: an `"id"` inside `params`, or inside a
- * string, is not the request's. Undefined when it is not there or not a plain number or string.
+ * string, is not the request's. Undefined when it is not there or not a plain number or string, or a number
+ * the answer could not carry back as sent (isCarriedNumber).
  */
 export function peekRequestId(head: Buffer): RequestId | undefined {
   const text = head.subarray(0, ID_SCAN_BYTES).toString('latin1');
@@ -45,7 +52,7 @@ export function peekRequestId(head: Buffer): RequestId | undefined {
       if (!token) return undefined;
       try {
         const id: unknown = JSON.parse(Buffer.from(token, 'latin1').toString('utf8'));
-        return (typeof id === 'number' && Number.isFinite(id)) || typeof id === 'string' ? id : undefined;
+        return isCarriedNumber(id) || typeof id === 'string' ? id : undefined;
       } catch {
         return undefined;
       }

@@ -5,7 +5,7 @@ import { meantHint } from '../engine/tools/meant-name.js';
 import { callName, paramIssues, type ParamIssue } from '../engine/tools/params.js';
 import { RequestEnvelopeSchema, RPC_ERRORS, RpcError, type RequestId, type RpcResponse } from '../protocol/index.js';
 import type { Connection } from './connection.js';
-import { peekRequestId } from './message-limit.js';
+import { isCarriedNumber, peekRequestId } from './message-limit.js';
 import type { Session } from './sessions.js';
 import type { BridgeCore, MethodContext, MethodRegistry } from './registry.js';
 import { sizeTokens } from './rate-limit.js';
@@ -28,8 +28,16 @@ function errorResponse(id: RequestId, code: number, message: string, data?: unkn
 const NOTIFICATION = Symbol('notification');
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-// A number JSON cannot carry back (1e400 parses to Infinity, which serialises as null) is no id.
-const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)) || x === null;
+// A number JSON cannot carry back (1e400 parses to Infinity, which serialises as null) is no id,
+// nor an integer beyond 2^53 − 1: it parses rounded (9223372036854775808 comes back as
+// 9223372036854776000), and a client whose parser keeps integers exact never matches its answer.
+const isValidId = (x: unknown): x is RequestId => typeof x === 'string' || isCarriedNumber(x) || x === null;
+
+/** Why a numeric id is refused, for its -32600. */
+function idOutOfRange(id: number): string {
+  const what = Number.isFinite(id) ? `an integer beyond ±${Number.MAX_SAFE_INTEGER} is out of range: it would come back rounded` : `${id} is out of range: the answer could not carry it back`;
+  return ` (${what}; send ids as strings or smaller numbers)`;
+}
 
 /**
  * The device a request with bad params was for, when it names one that is not itself what was
@@ -224,7 +232,7 @@ export class RpcServer {
     }
     const hasId = Object.prototype.hasOwnProperty.call(item, 'id');
     if (hasId && !isValidId(item.id)) {
-      const why = typeof item.id === 'number' ? ` (${item.id} is out of range: the answer could not carry it back)` : '';
+      const why = typeof item.id === 'number' ? idOutOfRange(item.id) : '';
       return { response: errorResponse(null, RPC_ERRORS.INVALID_REQUEST, `invalid request: id must be a string, a number or null${why}`), after };
     }
     const id: RequestId = hasId ? (item.id as RequestId) : null;
