@@ -13,7 +13,7 @@ export interface AccessPolicy {
   token?: string;
   /** The bridge listens on a loopback address only. */
   loopback: boolean;
-  /** Extra browser origins allowed to open the WebSocket ("*" allows any). */
+  /** Extra browser origins allowed to open the WebSocket, normalised by allowedOrigin ("*" allows any). */
   allowOrigins: readonly string[];
 }
 
@@ -127,13 +127,46 @@ export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
 }
 
 /**
+ * An origin in the form browsers send it (scheme://host[:port], lower case, the scheme's default
+ * port left out, no path or trailing slash), so `--allow-origin http://localhost:5173/` or
+ * `HTTP://Example.COM` match what a page there sends. Undefined when `value` is no URL with a host
+ * (`null`, `file:///…`, a bare name). Schemes URL gives no origin of its own (`chrome-extension://id`)
+ * keep scheme://host, as browsers send them.
+ */
+export function originOf(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  const origin = url.origin !== 'null' ? url.origin : url.host ? `${url.protocol}//${url.host}` : undefined;
+  return origin?.toLowerCase();
+}
+
+/** An allowed origin (`--allow-origin`) as checkOrigin compares it; throws, saying why, when it is none. `*` stays. */
+export function allowedOrigin(value: string): string {
+  if (value.trim() === '*') return '*';
+  const origin = originOf(value);
+  if (origin === undefined) {
+    throw new Error(
+      `--allow-origin ${JSON.stringify(value)} is not an origin: give the page's scheme, host and port (e.g. http://localhost:5173), or "*" for any; ` +
+        `pages that send Origin "null" (file://, sandboxed frames) cannot be allowed one by one`,
+    );
+  }
+  return origin;
+}
+
+/**
  * Browser origin check for WebSocket upgrades. Non-browser clients send no Origin and pass;
  * a page may connect from the bridge's own origin or from one listed with --allow-origin.
  */
 export function checkOrigin(policy: AccessPolicy, req: RequestFacts): Verdict {
   const origin = req.header('origin');
   if (origin === undefined) return { ok: true, viaQuery: false };
-  if (policy.allowOrigins.includes('*') || policy.allowOrigins.includes(origin)) return { ok: true, viaQuery: false };
+  // The allowed origins are normalised at start (allowedOrigin), the header here: a browser sends
+  // the normal form, but the comparison does not depend on it.
+  if (policy.allowOrigins.includes('*') || policy.allowOrigins.includes(originOf(origin) ?? origin.toLowerCase())) return { ok: true, viaQuery: false };
   let parsed: URL | undefined;
   try {
     parsed = new URL(origin);

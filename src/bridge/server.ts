@@ -19,7 +19,7 @@ import { MethodRegistry, type BridgeCore, type MethodDef } from './registry.js';
 import type { Peer } from './peers/peer.js';
 import { PeerRouter } from './peers/router.js';
 import { RpcServer } from './rpc.js';
-import { bindProblem, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
+import { allowedOrigin, bindProblem, checkOrigin, isLoopbackHost, type AccessPolicy, type RequestFacts } from './security.js';
 import { WrongTokenThrottle } from './token-throttle.js';
 import { type Session, SessionStore } from './sessions.js';
 import { DEFAULT_WEB_ROOT } from './viewer.js';
@@ -36,7 +36,11 @@ export interface BridgeOptions {
   token?: string;
   /** Wrong tokens an address may send per window before it waits out the window (default 20 per minute). */
   wrongTokens?: { limit?: number; windowMs?: number };
-  /** Browser origins allowed to open the WebSocket besides the bridge's own; "*" allows any. */
+  /**
+   * Browser origins allowed to open the WebSocket besides the bridge's own; "*" allows any. Each is
+   * normalised as browsers send origins (`HTTP://Example.COM:80/` is `http://example.com`); one that
+   * is no origin throws.
+   */
   allowOrigins?: string[];
   /** Folder of the built viewer (default: the package's web/dist). */
   webRoot?: string;
@@ -170,7 +174,7 @@ export class Bridge implements BridgeCore {
     const problem = bindProblem(this.host, options.token);
     if (problem) throw new Error(problem);
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.policy = { token: options.token || undefined, loopback: isLoopbackHost(this.host), allowOrigins: options.allowOrigins ?? [] };
+    this.policy = { token: options.token || undefined, loopback: isLoopbackHost(this.host), allowOrigins: (options.allowOrigins ?? []).map(allowedOrigin) };
     this.throttle = new WrongTokenThrottle(options.wrongTokens?.limit, options.wrongTokens?.windowMs);
     const rate = options.rateLimit ?? { perSecond: 1000, burst: 2000 };
     const replay = options.replayBuffer ?? { messages: 500, bytes: 2 * 1024 * 1024 };

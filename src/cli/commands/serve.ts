@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { startBridge, type Bridge } from '../../bridge/index.js';
-import { bindProblem, weakTokenWarning } from '../../bridge/security.js';
+import { allowedOrigin, bindProblem, weakTokenWarning } from '../../bridge/security.js';
 import { createEngine } from '../../engine/create.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
@@ -102,6 +102,13 @@ Examples:
       process.stderr.write(`mobilebridge serve: ${problem}\n`);
       return EXIT.invalidInput;
     }
+    let allowOrigins: string[];
+    try {
+      allowOrigins = repeated(args, 'allow-origin').map(allowedOrigin);
+    } catch (err) {
+      process.stderr.write(`mobilebridge serve: ${(err as Error).message}\n`);
+      return EXIT.invalidInput;
+    }
     let setup;
     let peers: Peer[] = [];
     try {
@@ -123,7 +130,7 @@ Examples:
     let bridge: Bridge;
     const engine = createEngine(setup);
     try {
-      bridge = await startBridge({ engine, host, port, token, allowOrigins: repeated(args, 'allow-origin'), video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings'), callTimeoutMs: setup.timeoutMs });
+      bridge = await startBridge({ engine, host, port, token, allowOrigins, video: { enabled: flags.video !== false }, peers, recordingsDir: join(stateDir(), 'recordings'), callTimeoutMs: setup.timeoutMs });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use; pick another with --port (or --port 0 for any free one)` : e.message;
