@@ -19,7 +19,19 @@ export interface AccessPolicy {
 
 export type Verdict =
   | { ok: true; viaQuery: boolean }
-  | { ok: false; status: 401 | 403 | 429; message: string; problem?: 'token_missing' | 'token_wrong' | 'token_throttled' | 'host'; retryAfterS?: number };
+  | {
+      ok: false;
+      status: 401 | 403 | 429;
+      message: string;
+      problem?: 'token_missing' | 'token_wrong' | 'token_throttled' | 'host';
+      retryAfterS?: number;
+      /**
+       * A wrong token that came only as the `mobilebridge_token` cookie: most likely one left by an
+       * earlier run with another token, which open viewer tabs keep sending. The throttle counts
+       * it only the first time (token-throttle.ts), so stale tabs cannot lock the right token out.
+       */
+      cookieOnly?: string;
+    };
 
 /** The subset of a request the checks read; adapters exist for Hono and for Node's IncomingMessage. */
 export interface RequestFacts {
@@ -118,6 +130,7 @@ export function checkAccess(policy: AccessPolicy, req: RequestFacts): Verdict {
     ok: false,
     status: 401,
     problem: tried ? 'token_wrong' : 'token_missing',
+    ...(cookie !== undefined && auth === undefined && query === undefined ? { cookieOnly: cookie } : {}),
     message: !tried
       ? 'this bridge requires a token: send "Authorization: Bearer <token>" or add ?token=<token> to the URL'
       : otherScheme && query === undefined && cookie === undefined

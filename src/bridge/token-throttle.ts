@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { checkAccess, type AccessPolicy, type RequestFacts, type Verdict } from './security.js';
 
 /** Wrong tokens an address may send per window before it is made to wait. */
@@ -9,6 +10,8 @@ const MAX_ADDRESSES = 10_000;
 interface Misses {
   count: number;
   since: number;
+  /** Hashes of the wrong cookies counted in this window: the same one again does not count. */
+  cookies?: Set<string>;
 }
 
 /**
@@ -16,6 +19,11 @@ interface Misses {
  * WRONG_TOKENS_PER_WINDOW in a minute that address is refused (429, even with the right token,
  * or the limit would be no limit) until the minute is over. A short token given to `serve` on a
  * network address could otherwise be tried at thousands of guesses a second.
+ *
+ * A wrong token sent only as the `mobilebridge_token` cookie counts once per window per value:
+ * viewer tabs left open from a run with another token keep reconnecting with that cookie, and
+ * counting each attempt let two of them lock the address out, the right token included. A guesser
+ * who puts guesses in the cookie sends a new value each time, and each counts.
  */
 export class WrongTokenThrottle {
   private readonly misses = new Map<string, Misses>();
@@ -41,7 +49,7 @@ export class WrongTokenThrottle {
       };
     }
     const verdict = checkAccess(policy, req);
-    if (!verdict.ok && verdict.problem === 'token_wrong') this.miss(key);
+    if (!verdict.ok && verdict.problem === 'token_wrong') this.miss(key, verdict.cookieOnly);
     return verdict;
   }
 
@@ -56,14 +64,20 @@ export class WrongTokenThrottle {
     return m.count >= this.limit ? left : 0;
   }
 
-  private miss(key: string): void {
+  private miss(key: string, cookie: string | undefined): void {
+    const seen = cookie === undefined ? undefined : createHash('sha256').update(cookie).digest('base64');
     const m = this.misses.get(key);
     if (m && this.now() - m.since < this.windowMs) {
+      if (seen !== undefined) {
+        if (m.cookies?.has(seen)) return;
+        // Past the limit the address waits anyway: no need to remember more.
+        if (m.count < this.limit) (m.cookies ??= new Set()).add(seen);
+      }
       m.count++;
       return;
     }
     this.misses.delete(key);
     if (this.misses.size >= MAX_ADDRESSES) this.misses.delete(this.misses.keys().next().value as string);
-    this.misses.set(key, { count: 1, since: this.now() });
+    this.misses.set(key, { count: 1, since: this.now(), ...(seen !== undefined ? { cookies: new Set([seen]) } : {}) });
   }
 }
