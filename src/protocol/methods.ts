@@ -47,6 +47,15 @@ function int(name: string, min: number, max: number) {
   );
 }
 
+/**
+ * A nested object param. valibot's object and record schemas take arrays (`[]` has no keys to
+ * refuse, so `screen: []` was a full-resolution 30 fps stream): an array, null or any other
+ * non-object is refused first, with `message`. Top-level params are checked in the bridge's rpc.ts.
+ */
+export function jsonObject<S extends v.GenericSchema>(schema: S, message: string) {
+  return v.pipe(v.custom<v.InferInput<S>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), message), schema);
+}
+
 // ---------------------------------------------------------------------------------------------
 // session.*
 
@@ -149,14 +158,14 @@ export interface DevicesListResult {
 export const SCREEN_DEFAULTS = { maxFps: 30, format: 'jpeg', quality: 75 } as const;
 export const MAX_FPS = 60;
 
-export const ScreenOptionsSchema = v.strictObject({
+export const ScreenOptionsSchema = jsonObject(v.strictObject({
   maxFps: v.optional(int('screen.maxFps', 1, MAX_FPS)),
   /** Frames wider than this are scaled down (aspect kept); default: the device's full width. */
   maxWidth: v.optional(int('screen.maxWidth', 16, 8192)),
   format: v.optional(v.picklist(FRAME_FORMATS, `screen.format must be one of ${FRAME_FORMATS.join(', ')}`)),
   /** 1..100 for jpeg and webp; ignored for png. */
   quality: v.optional(int('screen.quality', 1, 100)),
-});
+}), 'screen must be a JSON object of screen options, e.g. {"maxFps": 10, "format": "jpeg"} ({} for the defaults), not an array or null');
 export type ScreenOptions = v.InferOutput<typeof ScreenOptionsSchema>;
 
 export const SubscribeParams = v.strictObject({
@@ -211,7 +220,7 @@ export type ValidateResult = Record<string, unknown>;
 
 export const VerbsRunParams = v.strictObject({
   device: deviceId,
-  step: v.record(v.string(), v.unknown(), 'step must be a scenario step object'),
+  step: jsonObject(v.record(v.string(), v.unknown(), 'step must be a scenario step object'), 'step must be a scenario step object, e.g. {"action": "tap", "target": "the OK button"}, not an array'),
 });
 export const ScenariosRunParams = v.strictObject({
   device: deviceId,
@@ -219,7 +228,12 @@ export const ScenariosRunParams = v.strictObject({
   /** Output folder for the result document, screenshots and reports. */
   out: v.optional(v.pipe(v.string(), v.maxLength(1000))),
   /** Values of the scenario's 2.2 parameters (like run --param); secrets come back as •••. */
-  parameters: v.optional(v.record(v.pipe(v.string(), v.regex(PARAMETER_NAME, 'parameter names are upper case, e.g. USER_EMAIL')), v.pipe(v.string(), v.maxLength(10_000)))),
+  parameters: v.optional(
+    jsonObject(
+      v.record(v.pipe(v.string(), v.regex(PARAMETER_NAME, 'parameter names are upper case, e.g. USER_EMAIL')), v.pipe(v.string(), v.maxLength(10_000))),
+      'parameters must be a JSON object of the scenario\'s parameters, e.g. {"USER_EMAIL": "a@b.c"}, not an array',
+    ),
+  ),
 });
 export const ScenariosCancelParams = v.strictObject({
   run: v.optional(v.pipe(v.string(), v.maxLength(200))),

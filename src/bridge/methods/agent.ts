@@ -3,6 +3,7 @@ import { failure, type ToolFailure } from '../../engine/errors.js';
 import { AgentSession } from '../../engine/agent/agent-session.js';
 import { VerbError } from '../../engine/verbs/index.js';
 import { APP_STATES } from '../../validate/index.js';
+import { jsonObject } from '../../protocol/methods.js';
 import type { MethodContext, MethodDef } from '../registry.js';
 
 /**
@@ -19,7 +20,10 @@ const text = (name: string, max = 2000) => v.pipe(v.string(`${name} must be a st
 
 const AssertParams = v.strictObject({
   device,
-  assertion: v.looseObject({ type: v.string('assertion.type must be one of the 27 assertion types, e.g. "element_exists"'), description: v.optional(text('assertion.description')) }),
+  assertion: jsonObject(
+    v.looseObject({ type: v.string('assertion.type must be one of the 27 assertion types, e.g. "element_exists"'), description: v.optional(text('assertion.description')) }),
+    'assertion must be a JSON object such as {"type": "element_exists", "element_description": "the OK button"}, not an array',
+  ),
 });
 const StartParams = v.strictObject({
   device,
