@@ -277,7 +277,9 @@ export class RpcServer {
     if (controller) {
       if (core.shutdownSignal.aborted) controller.abort(core.shutdownSignal.reason);
       this.cancellable.add(controller);
-      session.running.set(key!, controller);
+      const sameId = session.running.get(key!);
+      if (sameId) sameId.add(controller);
+      else session.running.set(key!, new Set([controller]));
     }
     const ctx: MethodContext = {
       bridge: core,
@@ -303,7 +305,8 @@ export class RpcServer {
     } finally {
       if (controller) {
         this.cancellable.delete(controller);
-        if (session.running.get(key!) === controller) session.running.delete(key!);
+        const sameId = session.running.get(key!);
+        if (sameId?.delete(controller) && sameId.size === 0) session.running.delete(key!);
       }
     }
   }

@@ -40,8 +40,12 @@ export class Session implements ReplayHolder {
   client?: string;
   connection?: Connection<Session>;
   readonly subscriptions = new Map<string, Subscription>();
-  /** Requests of this session still running, by JSON-RPC id: `requests.cancel` and the session's end abort them. */
-  readonly running = new Map<string | number, AbortController>();
+  /**
+   * Requests of this session still running, by JSON-RPC id: `requests.cancel` and the session's end
+   * abort them. A set per id: JSON-RPC does not forbid a client to reuse an id while a request
+   * with it still runs, and a cancel must reach all of them, not only the newest.
+   */
+  readonly running = new Map<string | number, Set<AbortController>>();
   ended = false;
   detachedAt?: number;
   graceTimer?: NodeJS.Timeout;
@@ -226,7 +230,7 @@ export class SessionStore {
     session.runEndHooks(reason, this.log);
     session.ended = true;
     // Nobody can receive their answers any more: a verb waiting for an element stops now, not at its timeout.
-    for (const controller of session.running.values()) controller.abort(new Error(`the session ended (${reason})`));
+    for (const controllers of session.running.values()) for (const controller of controllers) controller.abort(new Error(`the session ended (${reason})`));
     session.running.clear();
     session.forgetAll();
     clearTimeout(session.graceTimer);

@@ -70,10 +70,14 @@ export const sessionMethods: MethodDef[] = [
 
   defineMethod('requests.cancel', (p, ctx) => {
     // Only the session's own requests: ids are the client's, so another session's may be equal.
-    const controller = ctx.session.running.get(p.id);
-    if (!controller || controller.signal === ctx.signal) return { cancelled: false };
-    controller.abort(new Error(`cancelled by requests.cancel`));
-    return { cancelled: true };
+    // Every running request with that id (a client may reuse one), but not this cancel itself.
+    let cancelled = false;
+    for (const controller of ctx.session.running.get(p.id) ?? []) {
+      if (controller.signal === ctx.signal) continue;
+      controller.abort(new Error(`cancelled by requests.cancel`));
+      cancelled = true;
+    }
+    return { cancelled };
   }),
 
   defineMethod('session.bye', (_p, ctx) => {
