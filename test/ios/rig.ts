@@ -40,6 +40,8 @@ export interface RigOptions {
   driver?: Partial<IosDriverOptions>;
   /** `simctl launch` of these bundle ids runs the hook instead of launching an app. */
   onLaunch?: (wda: EmulatedWda) => Record<string, (launch: SimLaunch) => Promise<void>>;
+  /** Apps that die right after `simctl launch` / `ios launch` started them (fake-tools.ts crashOnLaunch). */
+  crashOnLaunch?: string[];
   /** More booted simulators, each a virtual iPhone of its own (no WebDriverAgent unless a test starts one). */
   moreSimulators?: { udid: string; name: string; runtime?: string }[];
 }
@@ -61,7 +63,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone
-    ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }] }
+    ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }], crashOnLaunch: options.crashOnLaunch }
     : {
         simulators: [
           { udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device },
@@ -70,6 +72,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
         phones: [],
         xcodeSelected: options.xcodeSelected,
         onLaunch: options.onLaunch?.(wda),
+        crashOnLaunch: options.crashOnLaunch,
       };
   const tools = new FakeIosTools(config);
   await tools.start();

@@ -78,6 +78,14 @@ export interface FakeToolsConfig {
   onLaunch?: Record<string, (launch: SimLaunch) => Promise<void>>;
   /** go-ios log format: logrus JSON (before 1.1, the default) or slog JSON (1.1 and later). */
   goIosLogs?: 'logrus' | 'slog';
+  /**
+   * Apps that die right after they start (a build for another platform or architecture: facebook/idb#261).
+   * `simctl launch` still prints "<id>: <pid>" and exits 0, and `ios launch` still logs "Process launched"
+   * {pid} (cmd_device_apps.go: processcontrol StartProcess answers with the new pid and nothing watches it
+   * after). WDA then finds SpringBoard in front (XCUIApplication+FBHelpers.m fb_activeApplication, the
+   * system app when no other is active) and the app not running (XCUIApplicationState 1).
+   */
+  crashOnLaunch?: string[];
 }
 
 interface Answer {
@@ -219,6 +227,7 @@ export class FakeIosTools {
           }
           if (this.config.onLaunch?.[id]) await this.config.onLaunch[id]({ udid: sim.udid, env: childEnv(env) });
           else await d.launchApp(id, ctx());
+          if (this.config.crashOnLaunch?.includes(id)) await d.terminateApp(id, ctx());
           return { stdout: `${id}: ${40000 + (id.length % 97)}\n` };
         case 'terminate':
           // As simctl prints it (Xcode 15; wix/Detox#4415): exit code 3, NSPOSIXErrorDomain (ESRCH).
@@ -363,6 +372,7 @@ export class FakeIosTools {
           // The wording of the phone's refusal is not from go-ios (it quotes what the phone says) and is a guess here.
           if (phone.wda.locked) return fatal('launch app command failed', `Unable to launch ${rest[0]} because the device was not, or could not be, unlocked.`);
           await d.launchApp(rest[0], ctx());
+          if (this.config.crashOnLaunch?.includes(rest[0])) await d.terminateApp(rest[0], ctx());
           return { stderr: logLine('info', 'Process launched', { pid: 4321 }) };
         case 'kill': {
           // cmd_device_apps_kill.go: the bundle id is looked up among all apps (BrowseAllApps, system ones too), then

@@ -17,6 +17,12 @@ export interface AppControl {
   terminate(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined>;
   /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * The tool whose launch only says it started the process (simctl, go-ios): an app that dies a moment
+   * later changes nothing in its answer, so the device asks WebDriverAgent what came up. Absent where the
+   * launch confirms itself.
+   */
+  readonly unconfirmedLauncher?: string;
 }
 
 function systemApp(bundleId: string, where: string): ToolError {
@@ -33,6 +39,9 @@ async function requireInstalled(control: AppControl, bundleId: string, where: st
 }
 
 export class SimulatorControl implements AppControl {
+  /** `simctl launch` prints "<id>: <pid>" once FrontBoard started the process, whatever becomes of it. */
+  readonly unconfirmedLauncher = '`simctl launch`';
+
   constructor(
     private readonly simctl: Simctl,
     private readonly udid: string,
@@ -82,6 +91,9 @@ export class SimulatorControl implements AppControl {
 }
 
 export class RealDeviceControl implements AppControl {
+  /** `ios launch` logs "Process launched" with the pid processcontrol answered (cmd_device_apps.go); nothing watches it after. */
+  readonly unconfirmedLauncher = '`ios launch`';
+
   constructor(
     private readonly goIos: GoIos,
     private readonly udid: string,

@@ -17,6 +17,11 @@ import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from '.
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
+/** How long a launched app may take to be reported in front (or running in front) by WebDriverAgent. */
+const LAUNCH_CONFIRM_MS = 2000;
+/** Between two looks at a launched app, and how much longer WebDriverAgent may take to answer at all. */
+const LAUNCH_POLL_MS = 200;
+const LAUNCH_PROBE_SLACK_MS = 1500;
 /** How long a read waits before asking again when XCTest could not snapshot the app in front. */
 const SNAPSHOT_RETRY_MS = 500;
 
@@ -97,7 +102,7 @@ export class IosDevice implements DeviceHandle {
     return this.apps.listApps(ctx.signal);
   }
 
-  async launchApp(pkg: string, ctx: CallContext): Promise<void> {
+  async launchApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
     try {
       await this.apps.launch(pkg, ctx.signal);
     } catch (err) {
@@ -107,6 +112,44 @@ export class IosDevice implements DeviceHandle {
       }
       throw err;
     }
+    const launcher = this.apps.unconfirmedLauncher;
+    return launcher === undefined ? undefined : this.confirmLaunch(pkg, launcher, ctx);
+  }
+
+  /**
+   * simctl and go-ios answer a launch once the process exists; an app that dies at start (a build for another
+   * platform or architecture often does) looks launched to them. So WebDriverAgent is asked what is in front:
+   * session-less GET /wda/activeAppInfo (XCUIApplication fb_activeApplication), and, when another app is named
+   * there, POST /wda/apps/state (4: running in the foreground; true also while a system alert of SpringBoard
+   * covers the app, which fb_activeApplication then names), for up to LAUNCH_CONFIRM_MS. A WDA that does not
+   * answer leaves the launch standing, said to be unconfirmed.
+   */
+  private async confirmLaunch(pkg: string, launcher: string, ctx: CallContext): Promise<string | undefined> {
+    const signal = AbortSignal.any([ctx.signal, timeoutSignal(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS)]);
+    const probe = { ...ctx, signal };
+    const until = Date.now() + LAUNCH_CONFIRM_MS;
+    let front: { bundleId?: unknown; name?: unknown } | null;
+    let state: unknown;
+    try {
+      for (;;) {
+        front = (await this.wdaCall('GET', '/wda/activeAppInfo', undefined, probe, false)) as typeof front;
+        if (front?.bundleId === pkg) return undefined;
+        state = await this.wdaCall('POST', '/wda/apps/state', { bundleId: pkg }, probe);
+        if (state === 4) return undefined;
+        if (Date.now() >= until) break;
+        await sleep(LAUNCH_POLL_MS, signal);
+      }
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      const why = signal.aborted ? `did not answer within ${(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS) / 1000} s` : 'could not be asked';
+      return `not confirmed: WebDriverAgent on ${this.info.id} ${why}, and ${launcher} only reports that it started the process, so nothing checked that the app came up (look at the screen before relying on it)`;
+    }
+    const named = typeof front?.bundleId === 'string' && front.bundleId ? (typeof front.name === 'string' && front.name ? `${front.name} (${front.bundleId})` : front.bundleId) : 'another app';
+    const where = typeof state !== 'number' ? '' : state <= 1 ? ` and ${pkg} is not running (XCUIApplicationState ${state})` : ` and ${pkg} runs in the background (XCUIApplicationState ${state})`;
+    throw new ToolError(
+      'INTERNAL',
+      `${pkg} did not come up on ${this.info.id}: ${launcher} started it, but ${LAUNCH_CONFIRM_MS / 1000} s later WebDriverAgent reports ${named} in front${where}. It may have crashed while starting (a build for another platform or architecture often does: check the app's crash log), or been sent away; look at the screen, then launch again`,
+    );
   }
 
   /**
