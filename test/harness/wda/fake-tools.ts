@@ -135,6 +135,27 @@ const simError = (domain: string, code: number, lines: string[]): Answer => ({
   code: code & 0xff || 1,
 });
 
+/**
+ * `simctl install` refused inside the simulator (installd), as Xcode 15.2 prints it (NyaMisty/ipatool-py#74): the reason
+ * sits between two generic lines and an "Underlying error" whose last line is "Please try again later.".
+ */
+const installRefused = (path: string, reason: string): Answer => {
+  const name = path.split('/').pop()!.replace(/\.(app|ipa)$/, '');
+  return {
+    stderr: [
+      'An error was encountered processing the command (domain=IXUserPresentableErrorDomain, code=1):',
+      'Simulator device returned an error for the requested operation.',
+      'Please try again later.',
+      reason,
+      'Underlying error (domain=IXUserPresentableErrorDomain, code=1):',
+      `\tUnable To Install “${name}”`,
+      '\tPlease try again later.',
+      '',
+    ].join('\n'),
+    code: 1,
+  };
+};
+
 export class FakeIosTools {
   private server: http.Server | undefined;
   /** Every command run, as "tool arg arg…". */
@@ -216,7 +237,11 @@ export class FakeIosTools {
         case 'listapps':
           return { stdout: this.listApps(d) };
         case 'install':
-          await d.installApp(id, ctx());
+          try {
+            await d.installApp(id, ctx());
+          } catch (err) {
+            return installRefused(id, err instanceof ToolError ? err.message : String(err));
+          }
           return {};
         case 'uninstall':
           if (d.installedApps.some((a) => a.package === id)) await d.uninstallApp(id, ctx());

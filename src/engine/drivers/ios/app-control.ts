@@ -2,7 +2,7 @@ import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
 import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from './go-ios.js';
 import type { CommandResult } from './run-command.js';
-import type { Simctl } from './simctl.js';
+import { simctlReason, type Simctl } from './simctl.js';
 
 /**
  * App lifecycle of one iOS device through its platform tool (simctl for simulators, go-ios for
@@ -86,7 +86,7 @@ export class SimulatorControl implements AppControl {
   private async explain(r: CommandResult, bundleId: string, verb: 'launch' | 'terminate', signal?: AbortSignal): Promise<void> {
     await requireInstalled(this, bundleId, this.where, signal);
     if (verb === 'terminate' && /nothing to terminate|not running/i.test(r.stderr)) return;
-    throw new ToolError('INTERNAL', `could not ${verb} ${bundleId} on ${this.where}: ${r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`}`);
+    throw new ToolError('INTERNAL', `could not ${verb} ${bundleId} on ${this.where}: ${simctlReason(r.stderr) || `exit code ${r.code}`}`);
   }
 }
 

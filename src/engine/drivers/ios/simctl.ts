@@ -109,6 +109,38 @@ function listedApps(text: string): (InstalledApp & { system: boolean })[] {
   return apps.sort((a, b) => a.package.localeCompare(b.package));
 }
 
+const SIMCTL_HEADER = /^An error was encountered processing the command \(([^)]*)\):\s*$/;
+const UNDERLYING = /^Underlying error\b/;
+const TRY_LATER = /^Please try again later\.$/;
+/** simctl's generic first line of failures inside the simulator; quoted only when nothing else is said. */
+const GENERIC = /^Simulator device returned an error for the requested operation\.$/;
+
+/**
+ * What a simctl failure says, as one line. simctl prints (Xcode 11+)
+ *   An error was encountered processing the command (domain=IXUserPresentableErrorDomain, code=1):
+ *   Simulator device returned an error for the requested operation.
+ *   Please try again later.
+ *   <the reason>
+ *   Underlying error (domain=…, code=…):
+ *   \t<generic text>
+ * (NyaMisty/ipatool-py#74, Xcode 15.2): the reason is in the middle, and the last line is often "Please try again
+ * later.", which is never the reason. So the lines between the header and the first "Underlying error" are quoted
+ * once each, without "Please try again later." (and the generic first line when another says more), then the
+ * header's domain and code; with nothing there, the underlying error's lines; without a header, the last line.
+ */
+export function simctlReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim());
+  const start = lines.findIndex((l) => SIMCTL_HEADER.test(l));
+  if (start < 0) return lastLine(stderr);
+  const after = lines.slice(start + 1);
+  const end = after.findIndex((l) => UNDERLYING.test(l));
+  const said = (part: string[]) => [...new Set(part.filter((l) => l && !TRY_LATER.test(l) && !UNDERLYING.test(l)))];
+  const body = said(end < 0 ? after : after.slice(0, end));
+  const specific = body.filter((l) => !GENERIC.test(l));
+  const text = specific.length ? specific : body.length ? body : said(after);
+  return [...text, `(${SIMCTL_HEADER.exec(lines[start])![1]})`].join(' ');
+}
+
 /**
  * simctl's refusals for a simulator that is not running: "Unable to lookup in current state: Shutdown"
  * (CoreSimulator SimError 405, also "Shutting Down") once it was shut down, "Invalid device: <udid>" once it was deleted.
@@ -149,7 +181,7 @@ export class Simctl {
       if (unusable) throw new ToolError('UNSUPPORTED', unusable);
       // Every verb but list names the simulator second; one shut down or deleted since it was listed is gone, not broken.
       if (result.code !== 0 && args[0] !== 'list' && args[1] && SIMULATOR_GONE.test(result.stderr)) {
-        throw new ToolError('DEVICE_NOT_FOUND', `simulator ${args[1]} is no longer running (simctl: ${lastLine(result.stderr)}): boot it again (\`xcrun simctl boot ${args[1]}\`, or open it in Simulator), then repeat the call`);
+        throw new ToolError('DEVICE_NOT_FOUND', `simulator ${args[1]} is no longer running (simctl: ${simctlReason(result.stderr)}): boot it again (\`xcrun simctl boot ${args[1]}\`, or open it in Simulator), then repeat the call`);
       }
       return result;
     } catch (err) {
@@ -162,7 +194,7 @@ export class Simctl {
 
   private async ok(args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     const r = await this.run(args, signal, timeoutMs);
-    if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${lastLine(r.stderr) || `${describe('xcrun simctl', args)} exited with ${r.code}`}`);
+    if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${simctlReason(r.stderr) || `${describe('xcrun simctl', args)} exited with ${r.code}`}`);
     return r.stdout;
   }
 
@@ -181,7 +213,7 @@ export class Simctl {
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['install', udid, path], signal, 170_000);
     if (r.code !== 0) {
-      throw new ToolError('INVALID_PARAMETER', `simulator ${udid} refused to install ${path}: ${lastLine(r.stderr)} (a simulator needs an .app or .ipa built for the iOS Simulator)`);
+      throw new ToolError('INVALID_PARAMETER', `simulator ${udid} refused to install ${path}: ${simctlReason(r.stderr)} (a simulator needs an .app or .ipa built for the iOS Simulator)`);
     }
   }
 
@@ -200,6 +232,6 @@ export class Simctl {
 
   async openUrl(udid: string, url: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['openurl', udid, url], signal);
-    if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `simulator ${udid} could not open ${url}: ${lastLine(r.stderr)} (is an app installed that handles this URL scheme?)`);
+    if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `simulator ${udid} could not open ${url}: ${simctlReason(r.stderr)} (is an app installed that handles this URL scheme?)`);
   }
 }
