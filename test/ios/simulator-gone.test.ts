@@ -40,4 +40,29 @@ test('a simulator deleted under an open device: DEVICE_NOT_FOUND, quoting simctl
   }
 });
 
+test('a simulator shut down with its WebDriverAgent: screenshots, taps and listings are DEVICE_NOT_FOUND "boot it again", not "start WebDriverAgent"', async () => {
+  const rig = await makeRig();
+  try {
+    assert.is((await rig.call('mobile_launch_app', { packageName: DEMO })).status, 'success');
+    rig.tools.config.simulators[0].state = 'Shutdown';
+    await rig.wda.stop();
+    for (const [tool, params] of [
+      ['mobile_take_screenshot', {}],
+      ['mobile_click_on_screen_at_coordinates', { x: 10, y: 10 }],
+      ['mobile_list_elements_on_screen', {}],
+    ] as const) {
+      const r = await rig.call(tool, params);
+      assert.is(r.code, 'DEVICE_NOT_FOUND', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(r.message, /simulator .* is no longer running \(simctl no longer lists it as booted.*\): boot it again/);
+    }
+    // Booted again but WebDriverAgent still down: that is WDA's to fix, and said so.
+    rig.tools.config.simulators[0].state = 'Booted';
+    const shot = await rig.call('mobile_take_screenshot');
+    assert.is(shot.code, 'UNSUPPORTED', JSON.stringify(shot));
+    assert.match(shot.message, /WebDriverAgent is not running/);
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

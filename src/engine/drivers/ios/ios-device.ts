@@ -68,6 +68,11 @@ export class IosDevice implements DeviceHandle {
     private readonly wda: WdaEndpoint,
     /** Where WebDriverAgent's MJPEG server answers (a usbmuxd relay for a USB iPhone); absent: no video. */
     private readonly mjpeg?: (signal?: AbortSignal) => Promise<MjpegTarget>,
+    /**
+     * Asked when WebDriverAgent cannot be reached: the error to give instead when the device itself is gone
+     * (a simulator no longer booted), for WDA is then not what needs fixing.
+     */
+    private readonly goneWhenUnreachable?: (signal?: AbortSignal) => Promise<ToolError | undefined>,
   ) {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
     this.lock = new LockGuard(info.id);
@@ -348,7 +353,11 @@ export class IosDevice implements DeviceHandle {
   }
 
   private async wdaCall(method: string, path: string, body: unknown, ctx: CallContext, inSession = true): Promise<unknown> {
-    await this.wda.ready(ctx.signal);
+    try {
+      await this.wda.ready(ctx.signal);
+    } catch (err) {
+      throw err instanceof ToolError && err.code === 'UNSUPPORTED' ? await this.unreachable(err, ctx) : err;
+    }
     const send = () => (inSession ? this.wda.client.sessionCall(method, path, body, ctx.signal) : this.wda.client.call(method, path, body, ctx.signal));
     try {
       return await send();
@@ -367,8 +376,14 @@ export class IosDevice implements DeviceHandle {
       if (!repeatable && err.staleSocket) {
         throw new ToolError('INTERNAL', `the connection to WebDriverAgent on ${this.info.id} was reset during ${method} ${path}; it may or may not have been carried out, so it was not sent again: check the screen before repeating it`);
       }
-      throw err;
+      throw await this.unreachable(err, ctx);
     }
+  }
+
+  /** WDA not answering (or not startable): the device gone instead, when it is (goneWhenUnreachable), else `err`. */
+  private async unreachable(err: ToolError, ctx: CallContext): Promise<ToolError> {
+    if (!this.goneWhenUnreachable || ctx.signal.aborted) return err;
+    return (await this.goneWhenUnreachable(ctx.signal).catch(() => undefined)) ?? err;
   }
 
   private async rethrowing(send: () => Promise<unknown>, method: string, path: string): Promise<unknown> {

@@ -4,7 +4,7 @@ import type { DeviceInfo } from '../../types.js';
 import { RealDeviceControl, SimulatorControl } from './app-control.js';
 import { GoIos, majorVersion, phoneGone, type RealDeviceInfo } from './go-ios.js';
 import { IosDevice } from './ios-device.js';
-import { Simctl, type SimulatorInfo } from './simctl.js';
+import { Simctl, simulatorGone, type SimulatorInfo } from './simctl.js';
 import type { DeviceRelay } from './usbmux/device-relay.js';
 import { openPhoneRelay, usbmuxProblem } from './usbmux/phone-relay.js';
 import { WdaClient } from './wda-client.js';
@@ -115,6 +115,19 @@ export class IosDriver implements Driver {
     return devices;
   }
 
+  /**
+   * A simulator WebDriverAgent stopped answering for may have been shut down (or deleted) with it: then it is gone,
+   * as the app tools say, not a WDA to start. The listing of the last LISTING_TTL_MS is used when it has the
+   * simulator missing; otherwise simctl is asked (an error path, and a listing from before the shutdown would still
+   * show it booted). simctl failing tells nothing.
+   */
+  private async simulatorGone(udid: string, signal?: AbortSignal): Promise<ToolError | undefined> {
+    const fresh = this.recent && performance.now() - this.recent.at < LISTING_TTL_MS ? this.recent.devices : undefined;
+    const booted = fresh?.some((d) => d.id === udid) === false ? fresh : await this.simctl.bootedSimulators(signal).catch(() => undefined);
+    if (!booted || booted.some((d) => d.id === udid)) return undefined;
+    return simulatorGone(udid, 'simctl no longer lists it as booted, and its WebDriverAgent does not answer');
+  }
+
   private async requireConnected(udid: string, label: string, signal?: AbortSignal): Promise<void> {
     this.recent = undefined;
     const listed = await this.goIos.devices(signal);
@@ -148,7 +161,7 @@ export class IosDriver implements Driver {
       if (target) return target;
       throw new ToolError('UNSUPPORTED', `${label} has a WebDriverAgent URL of its own (${dedicated}) but no MJPEG URL: port ${MJPEG_PORT} is another simulator's WDA's video; start its WDA with MJPEG_SERVER_PORT=<port> and pass --mjpeg-url ${info.id}=http://127.0.0.1:<port>`);
     };
-    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, video);
+    return new IosDevice(strip(info), new SimulatorControl(this.simctl, info.id), endpoint, video, (signal) => this.simulatorGone(info.id, signal));
   }
 
   private openPhone(info: RealDeviceInfo): IosDevice {

@@ -147,6 +147,11 @@ export function simctlReason(stderr: string): string {
  */
 const SIMULATOR_GONE = /Unable to lookup in current state: (Shutdown|Shutting Down)|^Invalid device: /m;
 
+/** A simulator shut down or deleted since it was opened: gone, with how to bring it back. */
+export function simulatorGone(udid: string, why: string): ToolError {
+  return new ToolError('DEVICE_NOT_FOUND', `simulator ${udid} is no longer running (${why}): boot it again (\`xcrun simctl boot ${udid}\`, or open it in Simulator), then repeat the call`);
+}
+
 /**
  * xcrun refuses every tool, simctl included, in two states a Mac reaches by itself: an Xcode installed or
  * updated whose license was never accepted (exit 69, "Agreeing to the Xcode/iOS license requires admin
@@ -181,7 +186,7 @@ export class Simctl {
       if (unusable) throw new ToolError('UNSUPPORTED', unusable);
       // Every verb but list names the simulator second; one shut down or deleted since it was listed is gone, not broken.
       if (result.code !== 0 && args[0] !== 'list' && args[1] && SIMULATOR_GONE.test(result.stderr)) {
-        throw new ToolError('DEVICE_NOT_FOUND', `simulator ${args[1]} is no longer running (simctl: ${simctlReason(result.stderr)}): boot it again (\`xcrun simctl boot ${args[1]}\`, or open it in Simulator), then repeat the call`);
+        throw simulatorGone(args[1], `simctl: ${simctlReason(result.stderr)}`);
       }
       return result;
     } catch (err) {
