@@ -9,6 +9,8 @@ export interface IpaOptions {
   version?: string;
   /** Write a binary-plist header instead of XML (for the "cannot read" error path). */
   binaryPlist?: boolean;
+  /** The platform Xcode built it for: CFBundleSupportedPlatforms and DTPlatformName as Xcode writes them (absent: neither key). */
+  platform?: 'iPhoneOS' | 'iPhoneSimulator';
 }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -37,7 +39,13 @@ export function infoPlist(opts: IpaOptions): Buffer {
 		<string>arm64</string>
 	</array>
 	<key>LSRequiresIPhoneOS</key>
-	<true/>
+	<true/>${opts.platform ? `
+	<key>CFBundleSupportedPlatforms</key>
+	<array>
+		<string>${opts.platform}</string>
+	</array>
+	<key>DTPlatformName</key>
+	<string>${opts.platform.toLowerCase()}</string>` : ''}
 </dict>
 </plist>
 `);

@@ -1,8 +1,11 @@
 import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { CallContext } from '../../../src/engine/driver.js';
+import { readIpaInfoPlist } from '../../../src/engine/files/package-files.js';
 import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { EmulatedWda } from './emulated-wda.js';
@@ -156,6 +159,13 @@ const installRefused = (path: string, reason: string): Answer => {
   };
 };
 
+/** CFBundleSupportedPlatforms of an .ipa's or .app's XML Info.plist, as installd reads it; undefined when it has none. */
+async function builtFor(path: string): Promise<string[] | undefined> {
+  const plist = (await stat(path).catch(() => undefined))?.isDirectory() ? await readFile(join(path, 'Info.plist')).catch(() => undefined) : await readIpaInfoPlist(path).catch(() => undefined);
+  const m = /<key>CFBundleSupportedPlatforms<\/key>\s*<array>([\s\S]*?)<\/array>/.exec(plist?.toString('utf8') ?? '');
+  return m ? [...m[1].matchAll(/<string>([^<]*)<\/string>/g)].map((x) => x[1]) : undefined;
+}
+
 export class FakeIosTools {
   private server: http.Server | undefined;
   /** Every command run, as "tool arg arg…". */
@@ -238,6 +248,10 @@ export class FakeIosTools {
           return { stdout: this.listApps(d) };
         case 'install':
           try {
+            // Whether and how a real simctl refuses a device build is not verified (it sometimes installs one that
+            // then dies at launch: facebook/idb#261); this fake refuses, in installd's layout, with a reason of its own.
+            const platforms = await builtFor(id);
+            if (platforms && !platforms.includes('iPhoneSimulator')) throw new Error(`The application is built for ${platforms.join(', ')}, which this simulator does not run.`);
             await d.installApp(id, ctx());
           } catch (err) {
             return installRefused(id, err instanceof ToolError ? err.message : String(err));
@@ -374,6 +388,12 @@ export class FakeIosTools {
           const path = args.find((a) => a.startsWith('--path='))?.slice(7) ?? '';
           const start = logLine('info', 'installing', { appPath: path, device: phone.udid });
           try {
+            // A phone's installd refuses a simulator build (signed to run locally, not for the device): zipconduit
+            // plists.go turns its ApplicationVerificationFailed into this text; the errorDescription is a guess.
+            const platforms = await builtFor(path);
+            if (platforms && !platforms.includes('iPhoneOS')) {
+              throw new Error(`your app is not properly signed for this device, check your codesigning and provisioningprofile. original error: 'ApplicationVerificationFailed' errorDescription:'Failed to verify code signature of ${path} : 0xe8008014 (The executable contains an invalid signature.)'`);
+            }
             await d.installApp(path, ctx());
           } catch (err) {
             return { stderr: start + logLine('fatal', 'failed writing', { err: err instanceof Error ? err.message : String(err) }), code: 1 };

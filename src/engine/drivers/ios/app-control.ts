@@ -1,6 +1,7 @@
 import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
 import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from './go-ios.js';
+import { platformsOfFile } from './installed-bundle.js';
 import type { CommandResult } from './run-command.js';
 import { simctlReason, type Simctl } from './simctl.js';
 
@@ -38,6 +39,23 @@ async function requireInstalled(control: AppControl, bundleId: string, where: st
   if (!apps.some((a) => a.package === bundleId)) throw notInstalled(bundleId, where);
 }
 
+const PLATFORM_FIX: Record<'iPhoneSimulator' | 'iPhoneOS', string> = {
+  iPhoneSimulator: 'build it for the iOS Simulator (in Xcode an iOS Simulator destination; `xcodebuild -sdk iphonesimulator`)',
+  iPhoneOS: 'build it for a device and sign it for this iPhone (in Xcode the iPhone or "Any iOS Device" as destination, with your team; `xcodebuild -sdk iphoneos`)',
+};
+
+/**
+ * A bundle built for another platform: simctl sometimes installs a device build that then dies at launch
+ * (facebook/idb#261), and a phone refuses a simulator build with a code-signing error that names neither
+ * platform. The Info.plist says which it is (installed-bundle.ts platformsFromPlist); a bundle that says
+ * nothing is left to the tool.
+ */
+async function requirePlatform(path: string, platform: 'iPhoneSimulator' | 'iPhoneOS', where: string): Promise<void> {
+  const built = await platformsOfFile(path);
+  if (!built || built.platforms.includes(platform)) return;
+  throw new ToolError('INVALID_PARAMETER', `${path} is built for ${built.platforms.join(', ')} (its Info.plist's ${built.key}), but ${where} runs ${platform} builds: ${PLATFORM_FIX[platform]}; nothing was installed`);
+}
+
 export class SimulatorControl implements AppControl {
   /** `simctl launch` prints "<id>: <pid>" once FrontBoard started the process, whatever becomes of it. */
   readonly unconfirmedLauncher = '`simctl launch`';
@@ -55,7 +73,8 @@ export class SimulatorControl implements AppControl {
     return this.simctl.listApps(this.udid, signal);
   }
 
-  install(path: string, signal?: AbortSignal): Promise<void> {
+  async install(path: string, signal?: AbortSignal): Promise<void> {
+    await requirePlatform(path, 'iPhoneSimulator', this.where);
     return this.simctl.install(this.udid, path, signal);
   }
 
@@ -117,7 +136,8 @@ export class RealDeviceControl implements AppControl {
     return this.goIos.apps(this.udid, signal);
   }
 
-  install(path: string, signal?: AbortSignal): Promise<void> {
+  async install(path: string, signal?: AbortSignal): Promise<void> {
+    await requirePlatform(path, 'iPhoneOS', this.where);
     return this.goIos.install(this.udid, path, signal);
   }
 

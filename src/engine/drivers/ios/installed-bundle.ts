@@ -20,21 +20,65 @@ export async function bundleIdAfterInstall(path: string, before: InstalledApp[],
   throw new ToolError('INTERNAL', `${path} was installed on ${deviceId}, but its bundle id could not be told (no new app appeared and its Info.plist could not be read); check mobile_list_apps`);
 }
 
-export async function bundleIdOfFile(path: string): Promise<string | undefined> {
+async function infoPlistOfFile(path: string): Promise<Buffer | undefined> {
   const info = await stat(path);
-  const plist = info.isDirectory() ? await readInside(join(path, 'Info.plist'), { roots: [path], param: 'Info.plist' }, { maxBytes: ZIP_LIMITS.entryBytes }) : await readIpaInfoPlist(path);
+  return info.isDirectory() ? await readInside(join(path, 'Info.plist'), { roots: [path], param: 'Info.plist' }, { maxBytes: ZIP_LIMITS.entryBytes }) : await readIpaInfoPlist(path);
+}
+
+export async function bundleIdOfFile(path: string): Promise<string | undefined> {
+  const plist = await infoPlistOfFile(path);
   return plist ? bundleIdFromPlist(plist) : undefined;
 }
 
-
 export function bundleIdFromPlist(plist: Buffer): string | undefined {
-  if (plist.toString('latin1', 0, 8) === 'bplist00') return binaryPlistString(plist, 'CFBundleIdentifier');
-  const m = /<key>\s*CFBundleIdentifier\s*<\/key>\s*<string>\s*([^<]+?)\s*<\/string>/.exec(plist.toString('utf8'));
-  return m?.[1];
+  const value = plistValue(plist, 'CFBundleIdentifier');
+  return typeof value === 'string' ? value : undefined;
 }
 
-/** Looks a string up in the top dictionary of a binary plist (Apple's CFBinaryPList format, "bplist00"). */
-function binaryPlistString(buf: Buffer, wanted: string): string | undefined {
+/** Where a bundle says it runs: the platforms and the Info.plist key that said so. */
+export interface BundlePlatforms {
+  platforms: string[];
+  key: 'CFBundleSupportedPlatforms' | 'DTPlatformName';
+}
+
+/** DTPlatformName is the SDK's lower-case name (iphoneos, iphonesimulator); CFBundleSupportedPlatforms spells them iPhoneOS, iPhoneSimulator. */
+const SDK_PLATFORMS: Record<string, string> = { iphoneos: 'iPhoneOS', iphonesimulator: 'iPhoneSimulator' };
+
+/**
+ * The platforms a bundle was built for. Xcode writes CFBundleSupportedPlatforms (["iPhoneSimulator"] for a simulator
+ * build, ["iPhoneOS"] for a device build) and DTPlatformName (the SDK: iphonesimulator, iphoneos) into every app's
+ * Info.plist; a bundle with neither (hand-made, or unreadable) says nothing.
+ */
+export function platformsFromPlist(plist: Buffer): BundlePlatforms | undefined {
+  const supported = plistValue(plist, 'CFBundleSupportedPlatforms');
+  const list = (Array.isArray(supported) ? supported : typeof supported === 'string' ? [supported] : []).filter(Boolean);
+  if (list.length) return { platforms: list, key: 'CFBundleSupportedPlatforms' };
+  const sdk = plistValue(plist, 'DTPlatformName');
+  if (typeof sdk === 'string' && sdk) return { platforms: [SDK_PLATFORMS[sdk.toLowerCase()] ?? sdk], key: 'DTPlatformName' };
+  return undefined;
+}
+
+export async function platformsOfFile(path: string): Promise<BundlePlatforms | undefined> {
+  const plist = await infoPlistOfFile(path).catch(() => undefined);
+  return plist ? platformsFromPlist(plist) : undefined;
+}
+
+/** A string or an array of strings in the top dictionary of an XML or binary Info.plist. */
+function plistValue(plist: Buffer, key: string): string | string[] | undefined {
+  if (plist.toString('latin1', 0, 8) === 'bplist00') return binaryPlistValue(plist, key);
+  const text = plist.toString('utf8');
+  const at = new RegExp(`<key>\\s*${key}\\s*</key>\\s*`).exec(text);
+  if (!at) return undefined;
+  const rest = text.slice(at.index + at[0].length);
+  const str = /^<string>\s*([^<]*?)\s*<\/string>/.exec(rest);
+  if (str) return str[1];
+  const arr = /^<array>([\s\S]*?)<\/array>/.exec(rest);
+  if (arr) return [...arr[1].matchAll(/<string>\s*([^<]*?)\s*<\/string>/g)].map((m) => m[1]);
+  return undefined;
+}
+
+/** Looks a string (or an array of strings) up in the top dictionary of a binary plist (Apple's CFBinaryPList format, "bplist00"). */
+function binaryPlistValue(buf: Buffer, wanted: string): string | string[] | undefined {
   const trailer = buf.length - 32;
   const offsetSize = buf[trailer + 6];
   const refSize = buf[trailer + 7];
@@ -58,11 +102,23 @@ function binaryPlistString(buf: Buffer, wanted: string): string | undefined {
     return undefined;
   };
 
+  const valueAt = (ref: number): string | string[] | undefined => {
+    const at = offsetOf(ref);
+    if (buf[at] >> 4 !== 0xa) return stringAt(ref);
+    const [len, start] = lengthAt(at);
+    const items: string[] = [];
+    for (let i = 0; i < len; i++) {
+      const item = stringAt(uint(start + i * refSize, refSize));
+      if (item !== undefined) items.push(item);
+    }
+    return items;
+  };
+
   const dictAt = offsetOf(top);
   if (buf[dictAt] >> 4 !== 0xd) return undefined;
   const [count, start] = lengthAt(dictAt);
   for (let k = 0; k < count; k++) {
-    if (stringAt(uint(start + k * refSize, refSize)) === wanted) return stringAt(uint(start + (count + k) * refSize, refSize));
+    if (stringAt(uint(start + k * refSize, refSize)) === wanted) return valueAt(uint(start + (count + k) * refSize, refSize));
   }
   return undefined;
 }
