@@ -34,7 +34,7 @@ export interface RigOptions {
   bins?: ('xcrun' | 'ios')[];
   xcodeSelected?: boolean;
   /** Which WebDriverAgent release the emulation answers as (emulated-wda.ts options). */
-  wda?: Pick<EmulatedWdaOptions, 'before5_15' | 'before2024' | 'legacy'>;
+  wda?: Pick<EmulatedWdaOptions, 'before5_15' | 'before2024' | 'legacy' | 'osVersion' | 'sdkVersion'>;
   /** Start with WebDriverAgent absent. */
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;

@@ -59,6 +59,8 @@ export class EmulatedWda {
   inputOnLockScreen = 0;
   /** /orientation, and which way the phone lies in landscape. */
   readonly orientation: EmulatedOrientation;
+  /** What POST /url asked Siri, below iOS 16.4 (fb_activateSiriVoiceRecognitionWithText). */
+  readonly siriRequests: string[] = [];
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
@@ -186,7 +188,7 @@ export class EmulatedWda {
     if (inSession && ACTIVE_APP_ROUTES.has(key)) this.sessions.checkTestedApp();
     switch (key) {
       case 'GET /status':
-        return statusDocument(d.info.version, this.simulator);
+        return statusDocument(this.osVersion, this.simulator, this.options.sdkVersion);
       case 'POST /session': {
         if (typeof body.capabilities !== 'object' || body.capabilities === null) {
           throw new WdaFailure('session not created', 500, "'capabilities' is mandatory to create a new session");
@@ -270,9 +272,7 @@ export class EmulatedWda {
       case 'POST /wda/keyboard/dismiss':
         return this.dismissKeyboard(body.keyNames);
       case 'POST /url':
-        if (typeof body.url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
-        await d.openUrl(body.url, this.ctx());
-        return null;
+        return this.openUrl(body.url);
       case 'POST /actions':
         // XCTest synthesizes the events on the screen as it is: on a locked phone the lock screen gets them.
         if (this.locked) return this.onLockScreen();
@@ -344,6 +344,41 @@ export class EmulatedWda {
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
     if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
     throw unhandled(url, this.older);
+  }
+
+  /** UIDevice systemVersion, as /status reports it. */
+  private get osVersion(): string {
+    return this.options.osVersion ?? this.device.info.version;
+  }
+
+  /**
+   * FBSessionCommands.m handleOpenURL → XCUIDevice+FBHelpers.m fb_openUrl: XCTest's openDefaultApplicationForURL, which
+   * a runtime before iOS 16.4 (or a runner built with an older SDK) lacks ("The current OS runtime does not support
+   * opening URLs…", FBXCTestDaemonsProxy.m); its "does not support" sends the URL to Siri as "Open {url}" and the
+   * answer is success, whatever Siri makes of it (modelled as: nothing opens; `siriRequests` counts them). Any other
+   * failure comes back through FBResponseWithUnknownError: 500 "unknown error" with the NSError's description. For a
+   * scheme no app handles, that NSError is LaunchServices' kLSApplicationNotFoundErr (-10814); its description's
+   * wording here is not captured from a device.
+   */
+  private async openUrl(url: unknown): Promise<null> {
+    if (typeof url !== 'string') throw new WdaFailure('invalid argument', 400, 'URL is required');
+    const old = (v: string) => {
+      const [major, minor] = v.split('.').map(Number);
+      return major < 16 || (major === 16 && (minor || 0) < 4);
+    };
+    if (old(this.osVersion) || old(this.options.sdkVersion ?? '17.5')) {
+      this.siriRequests.push(`Open {${url}}`);
+      return null;
+    }
+    try {
+      await this.device.openUrl(url, this.ctx());
+    } catch (err) {
+      if (err instanceof Error && /^no app on .* handles/.test(err.message)) {
+        throw new WdaFailure('unknown error', 500, `Error Domain=NSOSStatusErrorDomain Code=-10814 "(null)" UserInfo={_LSLine=225, _LSFunction=_LSOpenStuffCallLocal}`);
+      }
+      throw err;
+    }
+    return null;
   }
 
   /** The fault `snapshotFailures`: XCTest gets no snapshot of the app in front. */

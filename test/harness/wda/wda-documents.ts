@@ -4,12 +4,12 @@
  * FBSessionCommands.m handleGetStatus: `ios.simulatorVersion` only in builds for the simulator (TARGET_OS_SIMULATOR);
  * `build.version` is WebDriverAgentLib's CFBundleShortVersionString (16.7.0 at appium/WebDriverAgent c279b4c).
  */
-export function statusDocument(version: string, simulator: boolean): object {
+export function statusDocument(version: string, simulator: boolean, sdkVersion = '17.5'): object {
   return {
     ready: true,
     message: 'WebDriverAgent is ready to accept commands',
     state: 'success',
-    os: { name: 'iOS', version, sdkVersion: '17.5', testmanagerdVersion: 65535 },
+    os: { name: 'iOS', version, sdkVersion, testmanagerdVersion: 65535 },
     ios: { ...(simulator ? { simulatorVersion: version } : {}), ip: null },
     build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner', version: '16.7.0' },
     device: 'iphone',

@@ -22,6 +22,13 @@ export interface EmulatedWdaOptions {
   before5_15?: boolean;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
   name?: string;
+  /**
+   * The phone's iOS (/status os.version; default the virtual phone's). Below 16.4 XCTest has no
+   * openDefaultApplicationForURL, so POST /url hands the URL to Siri and answers success (fb_openUrl).
+   */
+  osVersion?: string;
+  /** The SDK the runner was built with (/status os.sdkVersion, from its DTSDKName; default 17.5). Below 16.4: as osVersion. */
+  sdkVersion?: string;
 }
 
 /** States of real WDA setups that tests switch on. */

@@ -51,6 +51,13 @@ const MJPEG_WAIT = { firstPictureMs: 3000, answeredMs: 10_000 };
 /** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
 
+/** An iOS version ("16.3.1") below 16.4, where XCTest has no openDefaultApplicationForURL. */
+function below164(version: string): boolean {
+  const [major, minor] = version.split('.').map((n) => Number.parseInt(n, 10));
+  if (!Number.isFinite(major)) return false;
+  return major < 16 || (major === 16 && (Number.isFinite(minor) ? minor : 0) < 4);
+}
+
 /**
  * One iOS simulator or phone. UI work goes through WebDriverAgent (coordinates in points there,
  * converted here so every public coordinate is a device pixel); app lifecycle goes through the
@@ -58,6 +65,7 @@ const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 
  */
 export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
+  private osVersions: { version?: string; sdk?: string } | undefined;
   private readonly keyboard: WdaKeyboard;
   private readonly lock: LockGuard;
   private readonly display: WdaScreen;
@@ -287,9 +295,49 @@ export class IosDevice implements DeviceHandle {
     await this.wdaCall('POST', '/wda/pressButton', { name }, ctx);
   }
 
-  async openUrl(url: string, ctx: CallContext): Promise<void> {
-    if (this.apps.openUrl) return this.apps.openUrl(url, ctx.signal);
+  /**
+   * Simulators open URLs with `simctl openurl`; phones through WDA's POST /url (FBSessionCommands.m handleOpenURL,
+   * XCUIDevice+FBHelpers.m fb_openUrl). WDA opens the URL with XCTest's openDefaultApplicationForURL, which exists
+   * from iOS 16.4 (and in runners built with the iOS 16.4 SDK, Xcode 14.3, on); without it WDA asks Siri to
+   * "Open {url}" and answers success whatever came of it. Below 16.4 (the phone's os.version or WDA's sdkVersion in
+   * /status) the URL is still sent, and the answer says nothing confirms that it opened.
+   */
+  async openUrl(url: string, ctx: CallContext): Promise<string | undefined> {
+    if (this.apps.openUrl) {
+      await this.apps.openUrl(url, ctx.signal);
+      return undefined;
+    }
+    const os = await this.wdaOs(ctx);
     await this.wdaCall('POST', '/url', { url }, ctx);
+    const why = os.version && below164(os.version) ? `${this.info.id} runs iOS ${os.version}` : os.sdk && below164(os.sdk) ? `WebDriverAgent on ${this.info.id} was built with the iOS ${os.sdk} SDK` : undefined;
+    if (!why) return undefined;
+    return `not confirmed: ${why}, below 16.4, where WebDriverAgent cannot open a URL itself and may have handed it to Siri ("Open {${url}}"), answering success whatever Siri did; nothing confirms that it opened, so look at the screen before relying on it`;
+  }
+
+  /** /status os.version (UIDevice systemVersion) and os.sdkVersion (the SDK WDA was built with), read once. */
+  private async wdaOs(ctx: CallContext): Promise<{ version?: string; sdk?: string }> {
+    if (this.osVersions) return this.osVersions;
+    const status = (await this.wdaCall('GET', '/status', undefined, ctx, false)) as { os?: { version?: unknown; sdkVersion?: unknown } } | null;
+    const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+    this.osVersions = { version: str(status?.os?.version), sdk: str(status?.os?.sdkVersion) };
+    return this.osVersions;
+  }
+
+  /**
+   * POST /url failing: "URL is required" or "'…' is not a valid URL" (invalid argument), or, from openDefaultApplicationForURL,
+   * FBResponseWithUnknownError with the NSError's description: no app handles the scheme (LaunchServices). Below 16.4 without
+   * Siri: "Cannot open '…' with the default application assigned for it. This API requires an iOS 16.4+ runtime".
+   */
+  private urlRefused(err: WdaError, url: unknown): ToolError {
+    const said = `WebDriverAgent said: ${err.detail || err.error}`;
+    const what = typeof url === 'string' ? url : 'the URL';
+    if (/requires an iOS 16\.4\+ runtime/.test(err.detail)) {
+      return new ToolError('UNSUPPORTED', `${this.info.id} cannot open ${what}: opening URLs through WebDriverAgent needs iOS 16.4 or later (and a runner built with Xcode 14.3 or later), and Siri is not there to hand it to. ${said}`);
+    }
+    if (err.error === 'unknown error' || err.error === 'invalid argument') {
+      return new ToolError('INVALID_PARAMETER', `${this.info.id} could not open ${what}: ${said} (is an app installed that handles this URL scheme?)`);
+    }
+    return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed POST /url: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
 
   async getOrientation(ctx: CallContext): Promise<Orientation> {
@@ -364,13 +412,13 @@ export class IosDevice implements DeviceHandle {
     } catch (err) {
       if (err instanceof WdaError && err.error === 'stale element reference' && readsWholeApp(method, path) && !treeRefused(err)) {
         await sleep(SNAPSHOT_RETRY_MS, ctx.signal);
-        return this.rethrowing(send, method, path);
+        return this.rethrowing(send, method, path, body);
       }
-      if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path) : err;
+      if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path, body) : err;
       const repeatable = !err.sent || isRepeatable(method, path);
       if (await this.wda.recover(ctx.signal)) {
         // The link was re-established (a replugged iPhone gets a new relay); repeat only what is safe to repeat.
-        if (repeatable) return this.rethrowing(send, method, path);
+        if (repeatable) return this.rethrowing(send, method, path, body);
         throw new ToolError('INTERNAL', `the connection to ${this.info.id} broke during ${method} ${path} and has been re-established; it may or may not have been carried out, so it was not sent again: check the screen, then repeat it`);
       }
       if (!repeatable && err.staleSocket) {
@@ -386,15 +434,16 @@ export class IosDevice implements DeviceHandle {
     return (await this.goneWhenUnreachable(ctx.signal).catch(() => undefined)) ?? err;
   }
 
-  private async rethrowing(send: () => Promise<unknown>, method: string, path: string): Promise<unknown> {
+  private async rethrowing(send: () => Promise<unknown>, method: string, path: string, body: unknown): Promise<unknown> {
     try {
       return await send();
     } catch (err) {
-      throw err instanceof WdaError ? this.translate(err, method, path) : err;
+      throw err instanceof WdaError ? this.translate(err, method, path, body) : err;
     }
   }
 
-  private translate(err: WdaError, method: string, path: string): ToolError {
+  private translate(err: WdaError, method: string, path: string, body: unknown): ToolError {
+    if (path === '/url') return this.urlRefused(err, (body as { url?: unknown } | undefined)?.url);
     // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
     // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.
     if (path === '/wda/keys' && /keyboard (is not|must be) present/i.test(err.detail)) {
