@@ -55,6 +55,11 @@ export interface FakePhone {
   untrusted?: boolean;
   /** No developer disk image mounted: process control (launch, kill) is refused by the phone. */
   noDeveloperImage?: boolean;
+  /**
+   * Developer Mode (iOS 16+; default on). Off, no developer image can be mounted, so process control is refused as
+   * without one; `ios devmode get` prints {"DeveloperModeEnabled": false}.
+   */
+  developerMode?: boolean;
   /** Counts plug-ins: usbmuxd gives the phone a new device id at each. */
   plugged?: number;
 }
@@ -373,7 +378,11 @@ export class FakeIosTools {
     }
     // iOS 17+ offers instruments (process control) only through a tunnel; lockdown services (apps, install,
     // uninstall, info) need none (ios/connect.go ConnectToService).
-    const instruments = phone.noDeveloperImage || (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel);
+    const instruments = phone.noDeveloperImage || phone.developerMode === false || (Number.parseInt(phone.version, 10) >= 17 && !phone.tunnel);
+    if (verb === 'devmode' && rest[0] === 'get') {
+      // cmd_device_management.go runDevModeCommand: IsDevModeEnabled over lockdown (its error dropped), printed as JSON on stdout.
+      return { stdout: JSON.stringify({ DeveloperModeEnabled: phone.developerMode !== false }) + '\n' };
+    }
     const d = phone.device;
     try {
       switch (verb) {

@@ -158,7 +158,28 @@ export class RealDeviceControl implements AppControl {
     if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
     if (!(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
-    throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${goIosError(r)} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
+    const said = await this.processControlRefused(goIosError(r), 'launched', signal);
+    throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${said} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
+  }
+
+  /**
+   * go-ios's "processcontrol failed": the phone offers no instruments service. From iOS 16 the usual reason is
+   * Developer Mode off (the developer image cannot be mounted then), which go-ios never names; `ios devmode get`
+   * tells, over lockdown. Otherwise go-ios's text is quoted, without its "run `ios tunnel start`" (go-ios 1.1+
+   * ios/instruments/helper.go instrumentsUnavailableErr says it on iOS 17+ for any such failure) once the tunnel
+   * was found up.
+   */
+  private async processControlRefused(said: string, verb: 'launched' | 'stopped', signal?: AbortSignal): Promise<string> {
+    if (!/processcontrol failed/i.test(said)) return said;
+    const quoted =
+      majorVersion(this.version) < 17 ? said : said.replace(/this device runs iOS (\S+) and needs an active tunnel — run `ios tunnel start`/, 'this device runs iOS $1 and its go-ios tunnel is up (checked with `ios tunnel ls`), so the tunnel is not what is missing');
+    if (majorVersion(this.version) >= 16 && (await this.goIos.developerMode(this.udid, signal)) === false) {
+      throw new ToolError(
+        'UNSUPPORTED',
+        `Developer Mode is off on ${this.where} (\`ios devmode get\` says DeveloperModeEnabled false; go-ios failed: ${quoted}), so apps cannot be ${verb} through go-ios: turn it on in Settings › Privacy & Security › Developer Mode (\`ios devmode reveal --udid=${this.udid}\` shows the switch when it is hidden), restart the iPhone and confirm Developer Mode, then repeat the call`,
+      );
+    }
+    return quoted;
   }
 
   /**
@@ -177,7 +198,7 @@ export class RealDeviceControl implements AppControl {
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
     if (/^(\S+ )?not installed$/i.test(said) || !(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
     await this.processControl(signal);
-    throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${said}`);
+    throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${await this.processControlRefused(said, 'stopped', signal)}`);
   }
 
   /** User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. */

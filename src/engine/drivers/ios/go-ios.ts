@@ -247,6 +247,26 @@ export class GoIos {
     await this.ok(udid, ['uninstall', bundleId], `uninstalling ${bundleId} from ${udid}`, signal);
   }
 
+  /**
+   * `ios devmode get` (cmd_device_management.go runDevModeCommand) prints {"DeveloperModeEnabled": <bool>} from the
+   * image mounter's QueryDeveloperModeStatus (imagemounter.go IsDevModeEnabled), over lockdown: no tunnel, no
+   * developer image needed. go-ios drops the query's error and prints false then too, so false means "off, or
+   * could not be asked". Undefined when the command fails or prints something else.
+   */
+  async developerMode(udid: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    const r = await this.run(['devmode', 'get', `--udid=${udid}`], signal, 20_000).catch(() => undefined);
+    if (!r || r.code !== 0) return undefined;
+    for (const line of r.stdout.split('\n').reverse()) {
+      try {
+        const value = (JSON.parse(line) as { DeveloperModeEnabled?: unknown } | null)?.DeveloperModeEnabled;
+        if (typeof value === 'boolean') return value;
+      } catch {
+        // not the JSON line
+      }
+    }
+    return undefined;
+  }
+
   launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
     return this.run(['launch', bundleId, `--udid=${udid}`], signal);
   }
