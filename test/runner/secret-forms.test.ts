@@ -2,20 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
+import { runScenario } from '../../src/engine/runner/index.js';
 import { SecretMask } from '../../src/engine/runner/parameters.js';
 import type { ProgressEvent } from '../../src/engine/runner/types.js';
 import { loadScenario } from '../../src/validate/index.js';
 import { rig, type Rig } from './harness.js';
+import { runOutputs, strings } from './secret-outputs.js';
 
 const ANDROID = 'virtual-android-1';
-
-const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
-const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
-const unescapeMarkup = (text: string): string =>
-  text.replace(/&(quot|apos|lt|gt|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ENTITIES[name.toLowerCase()]);
 
 const t = suite<{ r: Rig }>('a secret is masked in the forms messages show it in: JSON-quoted, cut short, on one line');
 t.before.each((ctx) => {
@@ -94,12 +88,7 @@ t('a run never shows a secret with a quote in it, nor the start of a long one, i
     assert.is(d.steps_executed.find((s) => s.step_id === 'missing')?.status, 'skipped', d.summary);
     assert.match(d.steps_executed.find((s) => s.step_id === 'missing')!.error_message!, /on screen: "•••"/);
     // Each output as the text a reader gets: the strings of the JSON, the markup's entities decoded.
-    const outputs = {
-      result: strings(JSON.parse(readFileSync(resultFile, 'utf8'))),
-      progress: strings(events),
-      junit: [unescapeMarkup(junitXml([{ document: d, name: 'secret_forms.json' }]))],
-      html: [unescapeMarkup(await htmlReport(r.out, [{ document: d, name: 'secret_forms.json' }]))],
-    };
+    const outputs = await runOutputs({ document: d, resultFile, events, name: 'secret_forms.json', outDir: r.out });
     const start = SECRET.slice(0, 12);
     for (const [where, texts] of Object.entries(outputs)) {
       for (const shown of [SECRET, JSON.stringify(SECRET).slice(1, -1), start]) assert.not.ok(texts.some((text) => text.includes(shown)), `${shown} leaked into ${where}`);

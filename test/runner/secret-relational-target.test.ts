@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseQuery } from '../../src/engine/resolve/query.js';
-import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
+import { runScenario } from '../../src/engine/runner/index.js';
 import type { ProgressEvent } from '../../src/engine/runner/types.js';
 import { loadScenario } from '../../src/validate/index.js';
 import { rig, type Rig } from './harness.js';
+import { runOutputs } from './secret-outputs.js';
 
 /**
  * A relational target ("the field below ${SECRET}") whose reference is not on screen: the message
@@ -23,13 +23,6 @@ t.before.each((ctx) => {
 t.after.each(async (ctx) => {
   await ctx.r.close();
 });
-
-const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
-const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
-const unescapeMarkup = (text: string): string =>
-  text.replace(/&(quot|apos|lt|gt|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ENTITIES[name.toLowerCase()]);
 
 t('the parser keeps the reference as written (case, accents, curly quotes) next to the normalised one it matches with', () => {
   assert.equal(parseQuery(`the field below ${SECRET}`).relation, { direction: 'below', anchor: 'quartz-vortex_88!', written: SECRET });
@@ -60,12 +53,7 @@ t('a run never shows the lower-cased secret of a missing reference in its result
   const below = d.steps_executed.find((s) => s.step_id === 'below');
   assert.is(below?.status, 'skipped', d.summary);
   assert.match(below!.error_message!, 'the reference "•••" was not found', String(below!.error_message));
-  const outputs = {
-    result: strings(JSON.parse(readFileSync(resultFile, 'utf8'))),
-    progress: strings(events),
-    junit: [unescapeMarkup(junitXml([{ document: d, name: 'secret_relation.json' }]))],
-    html: [unescapeMarkup(await htmlReport(r.out, [{ document: d, name: 'secret_relation.json' }]))],
-  };
+  const outputs = await runOutputs({ document: d, resultFile, events, name: 'secret_relation.json', outDir: r.out });
   for (const [where, texts] of Object.entries(outputs)) {
     for (const shown of [SECRET, SECRET.toLowerCase(), 'vortex']) {
       assert.not.ok(texts.some((text) => text.toLowerCase().includes(shown.toLowerCase())), `${shown} leaked into ${where}: ${texts.filter((x) => x.toLowerCase().includes(shown.toLowerCase())).join(' | ')}`);

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlReport, junitXml, runScenario } from '../../src/engine/runner/index.js';
+import { runScenario } from '../../src/engine/runner/index.js';
 import { SecretMask } from '../../src/engine/runner/parameters.js';
 import type { ProgressEvent } from '../../src/engine/runner/types.js';
 import { loadScenario } from '../../src/validate/index.js';
 import { rig, type Rig } from './harness.js';
+import { runOutputs } from './secret-outputs.js';
 
 /**
  * A secret used in a URL shows as the browser serialises that URL (WHATWG URL: `new URL(raw).href`,
@@ -24,13 +24,6 @@ t.before.each((ctx) => {
 t.after.each(async (ctx) => {
   await ctx.r.close();
 });
-
-const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
-const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
-const unescapeMarkup = (text: string): string =>
-  text.replace(/&(quot|apos|lt|gt|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, dec?: string, hex?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ENTITIES[name.toLowerCase()]);
 
 t('userinfo, path, query and fragment as a browser serialises them, and a form field', () => {
   for (const secret of [SECRET, 'S3cure@Pass:99', 'Tok"en<42> Xyz', "a$b,c;d=e+f!g(h)~i'j`k{l}m#n?o", 'pässwörd/ümlaut 1']) {
@@ -80,12 +73,7 @@ t('a run that opens a URL with the secret in its userinfo, path and query never 
   });
   const bar = (d.captured_variables as Record<string, string> | undefined)?.BAR ?? '';
   assert.ok(bar.startsWith('https://qa:•••@example.com/'), `the address bar was read, its URL masked: ${bar} (${d.summary})`);
-  const outputs = {
-    result: strings(JSON.parse(readFileSync(resultFile, 'utf8'))),
-    progress: strings(events),
-    junit: [unescapeMarkup(junitXml([{ document: d, name: 'secret_url.json' }]))],
-    html: [unescapeMarkup(await htmlReport(r.out, [{ document: d, name: 'secret_url.json' }]))],
-  };
+  const outputs = await runOutputs({ document: d, resultFile, events, name: 'secret_url.json', outDir: r.out });
   const href = new URL('https://qa@example.com/');
   href.password = SECRET;
   const query = new URL('https://example.com/');
