@@ -1,7 +1,7 @@
-import type { DeviceHandle } from '../engine/driver.js';
+import type { DeviceHandle, VideoStream } from '../engine/driver.js';
 import type { CallEvent, Engine } from '../engine/engine.js';
 import { failure, toFailure, type ToolFailure } from '../engine/errors.js';
-import type { UiElement } from '../engine/types.js';
+import type { DeviceInfo, UiElement } from '../engine/types.js';
 import {
   SCREEN_DEFAULTS,
   type DeviceActivityParams,
@@ -41,6 +41,8 @@ interface DeviceState {
   elements?: ElementWatcher;
   video?: DeviceVideo;
   size?: { width: number; height: number };
+  /** What the engine last said the device is (subscribe, each video start); handles themselves are never kept. */
+  info?: DeviceInfo;
   /** Why delivery is paused (the device went away); subscriptions stay and resume when it is back. */
   paused?: string;
   probe?: NodeJS.Timeout;
@@ -105,9 +107,10 @@ export class DeviceHub {
     const state = this.state(p.device);
     state.subs.add(sub);
     state.size = size;
+    state.info = handle.info;
     if (screen && wantsVideo(screen, handle.info)) {
       const unavailable = videoUnavailable(handle, this.options.video);
-      if (unavailable === undefined) await (state.video ??= this.deviceVideo(p.device, handle)).add(sub);
+      if (unavailable === undefined) await (state.video ??= this.deviceVideo(p.device)).add(sub);
       else sub.stream = pollStream(screen, handle.info, unavailable);
     } else if (screen) sub.stream = pollStream(screen, handle.info);
     return {
@@ -193,10 +196,13 @@ export class DeviceHub {
     for (const sub of state.subs) {
       sub.lastSeq = -1;
       sub.inFlight = false;
-      if (sub.screen) (state.frames ??= this.framePipeline(device)).add(sub);
+      if (sub.screen && state.video?.has(sub) && state.video.live) state.video.prime(sub);
+      else if (sub.screen) (state.frames ??= this.framePipeline(device)).add(sub);
       if (sub.elements) (state.elements ??= this.elementWatcher(device)).add(sub);
       sub.session.notify('subscription.resumed', { subscription: sub.id, device });
     }
+    // Video that failed while the device was away is tried again now, not after the backoff (up to retryMaxMs).
+    state.video?.retryNow();
   }
 
   private async probe(device: string): Promise<void> {
@@ -284,13 +290,13 @@ export class DeviceHub {
     });
   }
 
-  private deviceVideo(device: string, handle: DeviceHandle): DeviceVideo {
+  private deviceVideo(device: string): DeviceVideo {
     const settings = this.options.video;
     return new DeviceVideo(
       device,
       {
-        open: (maxFps) => handle.openVideo!({ maxSize: settings.maxSize, maxFps }),
-        route: (sub, route) => this.routeVideo(device, handle, sub, route),
+        open: (maxFps) => this.openVideo(device, maxFps),
+        route: (sub, route) => this.routeVideo(device, sub, route),
         deviceSize: () => this.devices.get(device)?.size ?? { width: 1, height: 1 },
         log: this.options.log,
       },
@@ -298,12 +304,27 @@ export class DeviceHub {
     );
   }
 
-  /** Moves a video subscriber between the device's video and screenshot polling, and tells it when that changes. */
-  private routeVideo(device: string, handle: DeviceHandle, sub: Subscription, route: VideoRoute): void {
+  /**
+   * Opens the device's stream on the handle the engine has now. A replug closes the old handle and
+   * the driver makes a new one: a handle kept from the first subscriber failed every retry after
+   * that ("… was closed"), so video never came back. The lookup waits its turn in the device's
+   * queue; the stream itself is opened outside it, as before.
+   */
+  private async openVideo(device: string, maxFps: number): Promise<VideoStream> {
+    const handle = await this.engine.withDevice(device, 'starting live video', async (d) => d, this.options.captureTimeoutMs);
     const state = this.devices.get(device);
-    if (!state?.subs.has(sub) || !sub.screen) return;
+    if (state) state.info = handle.info;
+    const unavailable = videoUnavailable(handle, this.options.video);
+    if (unavailable !== undefined || !handle.openVideo) throw new Error(unavailable ?? `${device} has no live video`);
+    return handle.openVideo({ maxSize: this.options.video.maxSize, maxFps });
+  }
+
+  /** Moves a video subscriber between the device's video and screenshot polling, and tells it when that changes. */
+  private routeVideo(device: string, sub: Subscription, route: VideoRoute): void {
+    const state = this.devices.get(device);
+    if (!state?.subs.has(sub) || !sub.screen || !state.info) return;
     const before = sub.stream;
-    sub.stream = route.live ? { format: route.live.codec, source: route.live.source } : pollStream(sub.screen, handle.info, route.reason);
+    sub.stream = route.live ? { format: route.live.codec, source: route.live.source } : pollStream(sub.screen, state.info, route.reason);
     if (!sub.delivering) return;
     if (route.live) {
       this.leaveFrames(state, sub);

@@ -153,6 +153,15 @@ export class DeviceVideo {
     for (const packet of group) this.sendTo(sub, packet, true);
   }
 
+  /** Video that is down (the device was away) is tried again at once, with the backoff back at its start. */
+  retryNow(): void {
+    if (this.state !== 'down' || this.closed || this.subs.size === 0) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.retryMs = this.settings.retryMs;
+    this.start();
+  }
+
   async stop(): Promise<void> {
     this.closed = true;
     this.subs.clear();
