@@ -1,4 +1,4 @@
-import type { VideoOptions, VideoStream } from '../../../driver.js';
+import type { VideoOptions, VideoPacket, VideoStream } from '../../../driver.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
@@ -37,6 +37,8 @@ export class ScrcpyManager {
   private session: ScrcpySession | undefined;
   private starting: Promise<ScrcpySession> | undefined;
   private readonly consumers = new Set<VideoConsumer>();
+  /** openVideo callers waiting for a session and its first picture: they get its packets from the first one. */
+  private readonly joining = new Set<VideoConsumer>();
   /** Input calls and openVideo calls still starting: users the grace timer must wait for. */
   private pendingUsers = 0;
   private graceTimer: NodeJS.Timeout | undefined;
@@ -58,23 +60,36 @@ export class ScrcpyManager {
     return control?.usable ? control : undefined;
   }
 
-  /** A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. */
+  /**
+   * A running session is shared as it is: a second caller's maxSize/maxFps do not restart it. Resolves once
+   * the encoder produced a picture (a configuration and a key frame), within bindTimeoutMs of the video header:
+   * SurfaceEncoder sends the header before it configures the encoder and starts the capture, so the header
+   * alone says nothing about whether a picture will ever come.
+   */
   async openVideo(options: VideoOptions): Promise<VideoStream> {
     this.pendingUsers++;
     this.hold();
+    // Fed while the session starts, so a consumer that waited for it gets its first configuration and key frame.
+    const consumer = new VideoConsumer(undefined, () => this.session?.control.requestKeyFrame());
+    this.joining.add(consumer);
     let session: ScrcpySession;
     try {
       session = await this.ensure(options);
+      await this.pictureOf(session);
     } catch (err) {
+      this.joining.delete(consumer);
       this.pendingUsers--;
       this.release();
       throw err;
     }
-    const consumer = new VideoConsumer(session.lastConfig, () => this.session?.control.requestKeyFrame());
+    this.joining.delete(consumer);
     this.consumers.add(consumer);
     this.pendingUsers--;
-    // A consumer joining a running stream would otherwise wait up to a key-frame interval.
-    if (session.lastConfig) session.control.requestKeyFrame();
+    if (!consumer.synced) {
+      if (session.lastConfig) consumer.push(session.lastConfig);
+      // A consumer joining a running stream would otherwise wait up to a key-frame interval.
+      session.control.requestKeyFrame();
+    }
     let closed = false;
     return {
       codec: 'h264',
@@ -89,6 +104,20 @@ export class ScrcpyManager {
         this.release();
       },
     };
+  }
+
+  /** Waits for the session's first picture; a server that gives none is stopped (the next attempt starts afresh). */
+  private async pictureOf(session: ScrcpySession): Promise<void> {
+    try {
+      await session.firstPicture(this.options.bindTimeoutMs);
+    } catch (err) {
+      if (this.closed) throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
+      if (this.session === session) {
+        this.session = undefined;
+        await session.close();
+      }
+      throw err;
+    }
   }
 
   /** Runs `work` with a control channel, starting the server if needed (Unicode text has no other path). */
@@ -110,6 +139,7 @@ export class ScrcpyManager {
     clearTimeout(this.graceTimer);
     for (const consumer of this.consumers) consumer.end();
     this.consumers.clear();
+    this.joining.clear();
     const session = this.session ?? (await this.starting?.catch(() => undefined));
     this.session = undefined;
     await session?.close();
@@ -127,13 +157,16 @@ export class ScrcpyManager {
     const physical = () => this.physicalSize.known() ?? first;
     // The scrcpy library (~200 ms to load) only once a stream or control channel is wanted.
     const { ScrcpySession } = await import('./session.js');
-    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar, signal: this.closing.signal }, physical);
+    const broadcast = (packet: VideoPacket) => {
+      this.consumers.forEach((consumer) => consumer.push(packet));
+      this.joining.forEach((consumer) => consumer.push(packet));
+    };
+    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar, signal: this.closing.signal }, physical, broadcast);
     if (this.closed) {
       await session.close();
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
     }
     this.session = session;
-    session.onPacket((packet) => this.consumers.forEach((consumer) => consumer.push(packet)));
     void session.ended.then((reason) => this.onEnded(session, reason, video));
     return session;
   }
@@ -143,7 +176,7 @@ export class ScrcpyManager {
     if (reason === 'closed' || this.closed) return;
     if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
       try {
-        await this.ensure(video);
+        await this.pictureOf(await this.ensure(video));
         return;
       } catch (err) {
         reason = `${reason}; restarting failed: ${(err as Error).message}`;

@@ -25,6 +25,11 @@ export class ScrcpySession {
   private finish!: (reason: string) => void;
   private captureStarted!: () => void;
   private captureEnded!: () => void;
+  /** Settles at the first key frame after a configuration, or with why the server stopped before one. */
+  private readonly pictured: Promise<void>;
+  private picture!: () => void;
+  private noPicture!: (why: string) => void;
+  private readonly headerAt = Date.now();
 
   private constructor(
     private readonly server: LaunchedServer,
@@ -33,9 +38,16 @@ export class ScrcpySession {
     stream: ReadableStream<Uint8Array>,
     physical: () => ScreenSize,
     captureWaitMs: number,
+    listener: ((packet: VideoPacket) => void) | undefined,
   ) {
     this.size = size;
     this.ended = new Promise((resolve) => (this.finish = resolve));
+    this.pictured = new Promise<void>((resolve, reject) => {
+      this.picture = resolve;
+      this.noPicture = (why) => reject(new Error(why));
+    });
+    this.pictured.catch(() => undefined);
+    if (listener) this.listeners.add(listener);
     const capturing = new Promise<void>((resolve, reject) => {
       this.captureStarted = resolve;
       this.captureEnded = reject;
@@ -56,16 +68,39 @@ export class ScrcpySession {
     void this.pump(stream);
   }
 
-  /** `physical`: the device's natural size as known now (it changes with a fold). */
-  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: () => ScreenSize): Promise<ScrcpySession> {
+  /**
+   * Resolves once the video header is read: the capture and encoder may not have started yet (SurfaceEncoder
+   * writes the header before MediaCodec.configure); `firstPicture` tells when they did. `physical`: the device's
+   * natural size as known now (it changes with a fold). `listener` sees every packet, the first included.
+   */
+  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: () => ScreenSize, listener?: (packet: VideoPacket) => void): Promise<ScrcpySession> {
     const server = await launchScrcpyServer(device, serial, launch);
     try {
       const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
-      return new ScrcpySession(server, serial, header.size, header.stream, physical, launch.bindTimeoutMs);
+      return new ScrcpySession(server, serial, header.size, header.stream, physical, launch.bindTimeoutMs, listener);
     } catch (err) {
       await waitForExit(server);
       destroy(server);
       throw new ToolError('INTERNAL', `scrcpy-server on ${serial} did not start its video: ${server.log.error ?? (err as Error).message}`);
+    }
+  }
+
+  /**
+   * Resolves once the encoder produced its first picture (a configuration, then a key frame), at once if it
+   * has. Rejects with the server's error when it stopped before, or when `ms` after the header passed without one.
+   */
+  async firstPicture(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, this.headerAt + ms - Date.now()))));
+    try {
+      if ((await Promise.race([this.pictured, late])) === 'late') {
+        throw new ToolError('INTERNAL', `scrcpy-server on ${this.serial} did not start its video: ${this.server.log.error ?? `the encoder produced no picture within ${ms / 1000} s`}`);
+      }
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      throw new ToolError('INTERNAL', `scrcpy-server on ${this.serial} did not start its video: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -98,6 +133,8 @@ export class ScrcpySession {
           // SurfaceEncoder retries an encoder error by restarting its encoder, which sends a new CONFIG:
           // errors logged before it were survived, and a later death has a reason of its own (or none).
           this.server.log.errorsRecovered();
+        } else if (packet.key && this.lastConfig) {
+          this.picture();
         }
         for (const listener of this.listeners) listener(packet);
       }
@@ -113,6 +150,7 @@ export class ScrcpySession {
     this.captureEnded();
     if (reason === undefined) await waitForExit(this.server);
     const why = reason ?? this.server.log.error ?? fallback;
+    this.noPicture(reason === 'closed' ? 'the session was closed' : why);
     this.control.kill(why);
     destroy(this.server);
     this.finish(reason === 'closed' ? reason : `scrcpy-server on ${this.serial} stopped: ${why}`);

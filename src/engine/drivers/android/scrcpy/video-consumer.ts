@@ -10,7 +10,7 @@ const MAX_QUEUED = 300;
  */
 export class VideoConsumer {
   private queue: VideoPacket[] = [];
-  private synced = false;
+  private inSync = false;
   private config: VideoPacket | undefined;
   private failure: ToolError | undefined;
   private ended = false;
@@ -24,18 +24,23 @@ export class VideoConsumer {
     this.config = config;
   }
 
+  /** It has had a configuration and a key frame: what it yields decodes. */
+  get synced(): boolean {
+    return this.inSync;
+  }
+
   push(packet: VideoPacket): void {
     if (this.ended) return;
     if (packet.config) {
       this.config = packet;
-      if (!this.synced) return;
-    } else if (!this.synced) {
+      if (!this.inSync) return;
+    } else if (!this.inSync) {
       if (!packet.key || !this.config) return;
       this.queue.push(this.config);
-      this.synced = true;
+      this.inSync = true;
     } else if (this.queue.length >= MAX_QUEUED) {
       this.queue = [];
-      this.synced = false;
+      this.inSync = false;
       this.onSkip();
       return this.push(packet);
     }
