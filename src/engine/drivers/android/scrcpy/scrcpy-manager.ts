@@ -1,5 +1,6 @@
 import type { VideoOptions, VideoPacket, VideoStream } from '../../../driver.js';
-import { ToolError } from '../../../errors.js';
+import { ToolError, type ErrorCode } from '../../../errors.js';
+import { deviceGone } from './device-state.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import type { ControlChannel } from './control-channel.js';
@@ -174,15 +175,24 @@ export class ScrcpyManager {
   private async onEnded(session: ScrcpySession, reason: string, video: VideoOptions): Promise<void> {
     if (this.session === session) this.session = undefined;
     if (reason === 'closed' || this.closed) return;
+    let code: ErrorCode = 'INTERNAL';
     if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
-      try {
-        await this.pictureOf(await this.ensure(video));
-        return;
-      } catch (err) {
-        reason = `${reason}; restarting failed: ${(err as Error).message}`;
+      // A device adb no longer reaches gets no restart (a push to it fails, and says nothing useful).
+      const gone = session.disconnected ?? (await deviceGone(this.device));
+      if (gone && !session.disconnected) reason = `${reason}; the device is no longer connected (adb: ${gone})`;
+      if (gone) code = 'DEVICE_NOT_FOUND';
+      else {
+        try {
+          await this.pictureOf(await this.ensure(video));
+          return;
+        } catch (err) {
+          reason = `${reason}; restarting failed: ${(err as Error).message}`;
+          if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') code = err.code;
+        }
       }
     }
-    for (const consumer of this.consumers) consumer.fail(new ToolError('INTERNAL', reason));
+    if (session.disconnected) code = 'DEVICE_NOT_FOUND';
+    for (const consumer of this.consumers) consumer.fail(new ToolError(code, reason));
     // Failed consumers no longer hold the device; a later openVideo starts afresh.
     this.consumers.clear();
   }

@@ -5,6 +5,7 @@ import { ToolError } from '../../../errors.js';
 import { timeoutSignal } from '../../../deadline.js';
 import { openDeviceStream, type AdbDeviceClient } from '../adb-client.js';
 import { pushBytes } from '../sync-push.js';
+import { disconnectedError, disconnection } from './device-state.js';
 import { leftoverJarSweep, removeJar } from './leftover-jars.js';
 import { deviceJarPath, SCRCPY_VERSION } from './server-jar.js';
 import { ServerLog } from './server-log.js';
@@ -81,6 +82,8 @@ async function startServer(device: AdbDeviceClient, serial: string, command: str
     shell = await openDeviceStream(device, `shell:${command}`, AbortSignal.any([wanted, timeoutSignal(bindTimeoutMs)]));
   } catch (err) {
     if (wanted.aborted) throw closing(serial);
+    const gone = disconnection(err);
+    if (gone) throw disconnectedError(serial, gone, 'before scrcpy-server could be started');
     const why = isTimeout(err) ? `the device did not accept the shell within ${bindTimeoutMs} ms` : (err as Error).message;
     throw new ToolError('INTERNAL', `could not start scrcpy-server on ${serial}: ${why}`);
   }
@@ -104,6 +107,9 @@ async function pushJar(device: AdbDeviceClient, serial: string, jar: Buffer, pat
   } catch (err) {
     if (wanted.aborted) throw closing(serial);
     if (isTimeout(err)) throw new ToolError('TIMEOUT', `pushing scrcpy-server to ${serial}:${path} did not finish within ${PUSH_TIMEOUT_MS / 1000} s: the device stopped answering adb; replug it or run "adb reconnect"`);
+    // Free space and permissions have nothing to do with a device adb no longer reaches.
+    const gone = disconnection(err);
+    if (gone) throw disconnectedError(serial, gone, 'before scrcpy-server could be pushed');
     throw new ToolError('INTERNAL', `pushing scrcpy-server to ${serial}:${path} failed (${(err as Error).message}); check free space and that /data/local/tmp is writable`);
   }
 }
@@ -127,6 +133,8 @@ async function openSocket(device: AdbDeviceClient, serial: string, name: string,
       socket.on('error', () => undefined);
       return socket;
     } catch (err) {
+      const gone = disconnection(err);
+      if (gone) throw disconnectedError(serial, gone, 'while scrcpy-server was starting');
       last = isTimeout(err) ? 'the device did not answer' : (err as Error).message;
     }
     if (Date.now() >= deadline) {

@@ -4,6 +4,7 @@ import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import { ControlChannel } from './control-channel.js';
+import { deviceGone } from './device-state.js';
 import { launchScrcpyServer, type LaunchedServer, type ScrcpyLaunchOptions } from './server-process.js';
 import { readVideoHeader, videoPackets, type VideoSize } from './video-packets.js';
 
@@ -19,6 +20,8 @@ export class ScrcpySession {
   readonly ended: Promise<string>;
   readonly startedAt = Date.now();
   lastConfig: VideoPacket | undefined;
+  /** adb's reason ("device offline", "device '…' not found") when the server stopped because the device went away. */
+  disconnected: string | undefined;
   private readonly listeners = new Set<(packet: VideoPacket) => void>();
   private size: VideoSize;
   private stopping = false;
@@ -32,6 +35,7 @@ export class ScrcpySession {
   private readonly headerAt = Date.now();
 
   private constructor(
+    private readonly device: AdbDeviceClient,
     private readonly server: LaunchedServer,
     private readonly serial: string,
     size: VideoSize,
@@ -77,7 +81,7 @@ export class ScrcpySession {
     const server = await launchScrcpyServer(device, serial, launch);
     try {
       const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
-      return new ScrcpySession(server, serial, header.size, header.stream, physical, launch.bindTimeoutMs, listener);
+      return new ScrcpySession(device, server, serial, header.size, header.stream, physical, launch.bindTimeoutMs, listener);
     } catch (err) {
       await waitForExit(server);
       destroy(server);
@@ -149,7 +153,13 @@ export class ScrcpySession {
     this.stopping = true;
     this.captureEnded();
     if (reason === undefined) await waitForExit(this.server);
-    const why = reason ?? this.server.log.error ?? fallback;
+    let why = reason ?? this.server.log.error;
+    if (why === undefined) {
+      // The sockets and the shell all close when adb loses the device: then that is the cause, not an unknown one.
+      this.disconnected = await deviceGone(this.device);
+      if (this.disconnected) why = `the device disconnected (adb: ${this.disconnected})`;
+    }
+    why ??= fallback;
     this.noPicture(reason === 'closed' ? 'the session was closed' : why);
     this.control.kill(why);
     destroy(this.server);
