@@ -1,5 +1,5 @@
 import type { AppErrorDialog } from './app-error-dialog.js';
-import type { PixelFormatName } from './raw-screencap.js';
+import type { ColourSpaceName, PixelFormatName } from './raw-screencap.js';
 
 /** Knobs tests turn to reproduce what real devices do. */
 export interface PhoneQuirks {
@@ -100,6 +100,8 @@ export interface PhoneQuirks {
   release: { version: string; sdk: number } | undefined;
   /** The buffer format screen captures come in (raw-screencap.ts): RGB_565 on 16-bit displays, RGBA_1010102 for wide-colour captures. */
   pixelFormat: PixelFormatName;
+  /** The dataspace captures come in (raw-screencap.ts): DISPLAY_P3 for a display in a wide-colour mode (raw header c = 2, `screencap -p` tagged Display P3). */
+  colourSpace: ColourSpaceName;
   /**
    * Packages that do not come up when started: `crash`, the process dies in onCreate, before the
    * first frame, and the app that was in front stays there; `busy`, the app is shown but its main
@@ -126,6 +128,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', foldable: undefined, appStart: new Map(), linkChooser: false,
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false,
   };
 }

@@ -9,7 +9,7 @@ import type { InstallSessions, Stdin } from './install-sessions.js';
 import { findCommand } from './find-command.js';
 import { dumpPackages } from './package-output.js';
 import { noQuirks, releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
-import { capturedColours, rawScreencap } from './raw-screencap.js';
+import { capturedColours, rawScreencap, tagPngDisplayP3 } from './raw-screencap.js';
 import { resolverTables } from './resolver-output.js';
 import { runInput } from './input-command.js';
 import { olderInputDump, olderScreencapRefusal, olderSurfaceFlingerDump } from './older-display-dumps.js';
@@ -358,8 +358,14 @@ export class PhoneShell {
     const format = this.quirks.pixelFormat;
     const delay = this.quirks.screencapDelayMs[args.includes('-p') ? 'png' : 'raw'];
     if (delay) await new Promise((r) => setTimeout(r, delay));
-    if (args.includes('-p')) return { out: await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(), code: 0, err: warning };
-    return { out: rawScreencap(data, width, height, format, releaseMajor(this.quirks, this.phone.info.version)), code: 0, err: warning };
+    // Before Android 8 there is no colour space (screencap neither writes one nor tags its PNG).
+    const release = releaseMajor(this.quirks, this.phone.info.version);
+    const colourSpace = release >= 8 ? this.quirks.colourSpace : 'sRGB';
+    if (args.includes('-p')) {
+      const png = await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer();
+      return { out: colourSpace === 'DISPLAY_P3' ? await tagPngDisplayP3(png) : png, code: 0, err: warning };
+    }
+    return { out: rawScreencap(data, width, height, format, release, colourSpace), code: 0, err: warning };
   }
 }
 

@@ -1,19 +1,30 @@
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+
 /**
  * Raw `screencap` output as frameworks/base cmds/screencap/screencap.cpp writes it: width, height,
- * pixel format (u32le), then from Android 8 the colour space (dataSpaceToInt: 1 for sRGB), then
- * each row as width × bytesPerPixel(format) bytes (the buffer's stride dropped).
+ * pixel format (u32le), then from Android 8 the colour space (dataSpaceToInt: 1 for sRGB, 2 for
+ * DISPLAY_P3), then each row as width × bytesPerPixel(format) bytes (the buffer's stride dropped).
  */
 
 /** The pixel formats the emulated phone can capture into (graphics.common PixelFormat values). */
 export const PIXEL_FORMATS = { RGBA_8888: 1, RGB_565: 4, RGBA_1010102: 43 } as const;
 export type PixelFormatName = keyof typeof PIXEL_FORMATS;
 
-export function rawScreencap(rgba: Buffer, width: number, height: number, format: PixelFormatName, releaseMajor: number): Buffer {
+/**
+ * The dataspace SurfaceFlinger captures in (pickDataspaceFromColorMode): DISPLAY_P3 when the display's
+ * colour mode is DISPLAY_P3, BT2100 or BT2020 (wide-colour modes such as Pixel's "Adaptive"), else sRGB.
+ * The captured values are in that space; screencap writes which one in the raw header.
+ */
+export const COLOUR_SPACES = { sRGB: 1, DISPLAY_P3: 2 } as const;
+export type ColourSpaceName = keyof typeof COLOUR_SPACES;
+
+export function rawScreencap(rgba: Buffer, width: number, height: number, format: PixelFormatName, releaseMajor: number, colourSpace: ColourSpaceName = 'sRGB'): Buffer {
   const header = Buffer.alloc(releaseMajor >= 8 ? 16 : 12);
   header.writeUInt32LE(width, 0);
   header.writeUInt32LE(height, 4);
   header.writeUInt32LE(PIXEL_FORMATS[format], 8);
-  if (header.length === 16) header.writeUInt32LE(1, 12);
+  if (header.length === 16) header.writeUInt32LE(COLOUR_SPACES[colourSpace], 12);
   return Buffer.concat([header, pixelsIn(rgba, format)]);
 }
 
@@ -50,4 +61,21 @@ export function capturedColours(rgba: Buffer, format: PixelFormatName): Buffer {
     out[i + 2] = keep(out[i + 2], 5);
   }
   return out;
+}
+
+/**
+ * `screencap -p` of a Display P3 capture: AndroidBitmap_compress gives Skia the bitmap with the
+ * dataspace's colour space, and SkPngEncoder writes it as an iCCP chunk ("Skia") before the pixels,
+ * which it leaves as they are. The profile here is libvips' Display P3, not Skia's own bytes.
+ */
+export async function tagPngDisplayP3(png: Buffer): Promise<Buffer> {
+  const tagged = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).withIccProfile('p3').png().toBuffer();
+  const profile = (await sharp(tagged).metadata()).icc!;
+  const body = Buffer.concat([Buffer.from('iCCP'), Buffer.from('Skia\0\0', 'latin1'), zlib.deflateSync(profile)]);
+  const chunk = Buffer.alloc(body.length + 8);
+  chunk.writeUInt32BE(body.length - 4, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(zlib.crc32(body), body.length + 4);
+  const ihdrEnd = 8 + 8 + png.readUInt32BE(8) + 4;
+  return Buffer.concat([png.subarray(0, ihdrEnd), chunk, png.subarray(ihdrEnd)]);
 }

@@ -66,7 +66,7 @@ export class AndroidScreenCapture {
     if (turn.way === 'raw') {
       const frame = await this.rawFrame(ctx);
       if (frame) {
-        const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame));
+        const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame), frame.colorSpace);
         this.pngChoice.record(turn, performance.now() - started);
         return png;
       }

@@ -1,5 +1,6 @@
 import type { PngImage, RawImage } from '../../driver.js';
 import { loadSharp } from '../../screen/sharp.js';
+import { COLOUR_SPACE_DISPLAY_P3, tagDisplayP3 } from './screencap-colour.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -14,7 +15,7 @@ export function pngFromScreencap(out: Buffer): PngImage {
 
 /*
  * Raw `screencap` (frameworks/base cmds/screencap/screencap.cpp): width, height and pixel format as
- * u32le, from Android 8 a u32 colour space (0 unknown, 1 sRGB, 2 Display P3), then each row as
+ * u32le, from Android 8 a u32 colour space (0 unknown, 1 sRGB, 2 Display P3; kept, see encodeRawImage), then each row as
  * width × bytesPerPixel(format) bytes. The format is whatever buffer SurfaceFlinger captured into
  * (graphics.common PixelFormat): RGBA_8888 as a rule; RGB_565 on 16-bit displays (screencap -p
  * encodes it as Skia's RGB_565); RGBX_8888, RGB_888 or RGB_565 from the framebuffer fallback of old
@@ -47,6 +48,8 @@ export interface RawFrame {
   pixels: Buffer;
   /** 12 bytes before Android 8, 16 (with a colour space) from then on. */
   headerSize?: 12 | 16;
+  /** The header's colour space (16-byte headers): 0 unknown, 1 sRGB, 2 Display P3 (screencap-colour.ts). */
+  colorSpace?: number;
 }
 
 interface RawHeader {
@@ -54,6 +57,7 @@ interface RawHeader {
   height: number;
   format: number;
   headerSize: 12 | 16;
+  colorSpace?: number;
 }
 
 /**
@@ -69,7 +73,9 @@ function rawHeader(out: Buffer): RawHeader | undefined {
   const known = READABLE.get(format);
   for (const headerSize of [16, 12] as const) {
     const pixelBytes = (out.length - headerSize) / (width * height);
-    if (known ? pixelBytes === known : Number.isInteger(pixelBytes) && pixelBytes >= 1 && pixelBytes <= 8) return { width, height, format, headerSize };
+    if (known ? pixelBytes === known : Number.isInteger(pixelBytes) && pixelBytes >= 1 && pixelBytes <= 8) {
+      return { width, height, format, headerSize, ...(headerSize === 16 ? { colorSpace: out.readUInt32LE(12) } : {}) };
+    }
   }
   return undefined;
 }
@@ -88,8 +94,8 @@ export function parseRawScreencap(out: Buffer): RawFrame {
     throw new Error(`screencap output of ${out.length} bytes does not hold a ${width}×${height} frame; the device may have printed an error: ${out.subarray(0, 120).toString('utf8').trim()}`);
   }
   if (!READABLE.has(header.format)) throw new Error(unreadableFormatReason(header.format));
-  const { width, height, format, headerSize } = header;
-  return { width, height, format, pixels: out.subarray(headerSize), headerSize };
+  const { width, height, format, headerSize, colorSpace } = header;
+  return { width, height, format, pixels: out.subarray(headerSize), headerSize, ...(colorSpace === undefined ? {} : { colorSpace }) };
 }
 
 /**
@@ -132,11 +138,16 @@ export function rgbaFrom565(pixels: Uint8Array): Buffer {
   return out;
 }
 
-/** Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. Opaque frames (RGBX) drop alpha. */
-export async function encodeRawImage(image: RawImage, opaque: boolean): Promise<PngImage> {
+/**
+ * Encodes on the host: the device's own PNG encoder is the slow part of `screencap -p`. Opaque frames
+ * (RGBX) drop alpha. A Display P3 capture (`colorSpace` 2) is tagged so, as the phone's own PNG is; any
+ * other is left untagged, which viewers take as sRGB.
+ */
+export async function encodeRawImage(image: RawImage, opaque: boolean, colorSpace?: number): Promise<PngImage> {
   let encoder = (await loadSharp())(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   if (opaque && image.channels === 4) encoder = encoder.removeAlpha();
-  const png = await encoder.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  let png: Buffer = await encoder.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  if (colorSpace === COLOUR_SPACE_DISPLAY_P3) png = await tagDisplayP3(png);
   return { png, width: image.width, height: image.height };
 }
 
