@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { pngChunk } from '../../../src/engine/screen/png-chunk.js';
 
 /**
  * Raw `screencap` output as frameworks/base cmds/screencap/screencap.cpp writes it: width, height,
@@ -71,11 +72,7 @@ export function capturedColours(rgba: Buffer, format: PixelFormatName): Buffer {
 export async function tagPngDisplayP3(png: Buffer): Promise<Buffer> {
   const tagged = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).withIccProfile('p3').png().toBuffer();
   const profile = (await sharp(tagged).metadata()).icc!;
-  const body = Buffer.concat([Buffer.from('iCCP'), Buffer.from('Skia\0\0', 'latin1'), zlib.deflateSync(profile)]);
-  const chunk = Buffer.alloc(body.length + 8);
-  chunk.writeUInt32BE(body.length - 4, 0);
-  body.copy(chunk, 4);
-  chunk.writeUInt32BE(zlib.crc32(body), body.length + 4);
+  const chunk = pngChunk('iCCP', Buffer.concat([Buffer.from('Skia\0\0', 'latin1'), zlib.deflateSync(profile)]));
   const ihdrEnd = 8 + 8 + png.readUInt32BE(8) + 4;
   return Buffer.concat([png.subarray(0, ihdrEnd), chunk, png.subarray(ihdrEnd)]);
 }

@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { pngChunk } from '../../screen/png-chunk.js';
 import { loadSharp } from '../../screen/sharp.js';
 
 /**
@@ -34,11 +35,7 @@ export async function tagDisplayP3(png: Buffer): Promise<Buffer> {
   const profile = await displayP3Profile();
   // iCCP: profile name (Latin-1, 1–79 bytes), NUL, compression method 0 (zlib), the compressed profile.
   const data = Buffer.concat([Buffer.from('Display P3\0\0', 'latin1'), zlib.deflateSync(profile)]);
-  const chunk = Buffer.alloc(12 + data.length);
-  chunk.writeUInt32BE(data.length, 0);
-  chunk.write('iCCP', 4, 'latin1');
-  data.copy(chunk, 8);
-  chunk.writeUInt32BE(zlib.crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  const chunk = pngChunk('iCCP', data);
   // Signature (8) and IHDR (length, type, 13 bytes, CRC): iCCP must come before PLTE and IDAT.
   const afterHeader = 8 + 12 + png.readUInt32BE(8);
   return Buffer.concat([png.subarray(0, afterHeader), chunk, png.subarray(afterHeader)]);

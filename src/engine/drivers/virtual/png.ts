@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { RecentMap } from '../../recent-map.js';
 import { loadSharp } from '../../screen/sharp.js';
+import { pngChunk } from '../../screen/png-chunk.js';
 
 /**
  * PNG encoder for RGBA screens that re-compresses only the horizontal bands that changed.
@@ -30,33 +31,6 @@ const SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
 const ZLIB_HEADER = Buffer.from([0x78, 0x01]);
 /** A final, empty block with fixed Huffman codes: BFINAL=1, BTYPE=01, end-of-block code 0000000. */
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
-
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-function crc32(parts: Buffer[]): number {
-  let c = -1;
-  for (const part of parts) {
-    for (let i = 0; i < part.length; i++) c = CRC_TABLE[(c ^ part[i]) & 255] ^ (c >>> 8);
-  }
-  return (c ^ -1) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32([head.subarray(4), data]));
-  return Buffer.concat([head, data, crc]);
-}
 
 /** Adler-32 of X followed by Y from adler(X), adler(Y) and Y's length. */
 function adlerCombine(x: number, y: number, yLength: number): number {
@@ -91,7 +65,7 @@ function encodeBand(rgba: Buffer, width: number, y0: number, y1: number): Encode
   // zlib computes the band's Adler-32 natively (the trailer of a zlib stream); stored blocks
   // (level 0) into one output chunk make that pass little more than a copy.
   const stored = zlib.deflateSync(lines, { level: 0, chunkSize: lines.length + 1024 });
-  return { chunk: chunk('IDAT', body), adler: stored.readUInt32BE(stored.length - 4), length: lines.length };
+  return { chunk: pngChunk('IDAT', body), adler: stored.readUInt32BE(stored.length - 4), length: lines.length };
 }
 
 /** Above this share of bands changed since the previous frame, sharp encodes the whole image. */
@@ -139,11 +113,11 @@ export class BandPngEncoder {
     trailer.writeUInt32BE(adler, 2);
     return Buffer.concat([
       SIGNATURE,
-      chunk('IHDR', ihdr),
-      chunk('IDAT', ZLIB_HEADER),
+      pngChunk('IHDR', ihdr),
+      pngChunk('IDAT', ZLIB_HEADER),
       ...bands.map((b) => b.chunk),
-      chunk('IDAT', trailer),
-      chunk('IEND', Buffer.alloc(0)),
+      pngChunk('IDAT', trailer),
+      pngChunk('IEND', Buffer.alloc(0)),
     ]);
   }
 }
