@@ -12,16 +12,13 @@ import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
+import { confirmLaunch } from './wda-launch-check.js';
+import { siriNote, urlRefused } from './wda-open-url.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
 import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from './wda-source.js';
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
-/** How long a launched app may take to be reported in front (or running in front) by WebDriverAgent. */
-const LAUNCH_CONFIRM_MS = 2000;
-/** Between two looks at a launched app, and how much longer WebDriverAgent may take to answer at all. */
-const LAUNCH_POLL_MS = 200;
-const LAUNCH_PROBE_SLACK_MS = 1500;
 /** How long a read waits before asking again when XCTest could not snapshot the app in front. */
 const SNAPSHOT_RETRY_MS = 500;
 
@@ -50,13 +47,6 @@ const MJPEG_WAIT = { firstPictureMs: 3000, answeredMs: 10_000 };
 
 /** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };
-
-/** An iOS version ("16.3.1") below 16.4, where XCTest has no openDefaultApplicationForURL. */
-function below164(version: string): boolean {
-  const [major, minor] = version.split('.').map((n) => Number.parseInt(n, 10));
-  if (!Number.isFinite(major)) return false;
-  return major < 16 || (major === 16 && (Number.isFinite(minor) ? minor : 0) < 4);
-}
 
 /**
  * One iOS simulator or phone. UI work goes through WebDriverAgent (coordinates in points there,
@@ -126,49 +116,9 @@ export class IosDevice implements DeviceHandle {
       throw err;
     }
     const launcher = this.apps.unconfirmedLauncher;
-    return launcher === undefined ? undefined : this.confirmLaunch(pkg, launcher, ctx);
+    return launcher === undefined ? undefined : confirmLaunch((m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), this.info.id, pkg, launcher, ctx);
   }
 
-  /**
-   * simctl and go-ios answer a launch once the process exists; an app that dies at start (a build for another
-   * platform or architecture often does) looks launched to them. So WebDriverAgent is asked what is in front:
-   * session-less GET /wda/activeAppInfo (XCUIApplication fb_activeApplication), and, when another app is named
-   * there, POST /wda/apps/state (4: running in the foreground; true also while a system alert of SpringBoard
-   * covers the app, which fb_activeApplication then names), for up to LAUNCH_CONFIRM_MS. A WDA that does not
-   * answer leaves the launch standing, said to be unconfirmed.
-   */
-  private async confirmLaunch(pkg: string, launcher: string, ctx: CallContext): Promise<string | undefined> {
-    const signal = AbortSignal.any([ctx.signal, timeoutSignal(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS)]);
-    const probe = { ...ctx, signal };
-    const until = Date.now() + LAUNCH_CONFIRM_MS;
-    let front: { bundleId?: unknown; name?: unknown } | null;
-    let state: unknown;
-    try {
-      for (;;) {
-        front = (await this.wdaCall('GET', '/wda/activeAppInfo', undefined, probe, false)) as typeof front;
-        if (front?.bundleId === pkg) return undefined;
-        state = await this.wdaCall('POST', '/wda/apps/state', { bundleId: pkg }, probe);
-        if (state === 4) return undefined;
-        if (Date.now() >= until) break;
-        await sleep(LAUNCH_POLL_MS, signal);
-      }
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      const why = signal.aborted ? `did not answer within ${(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS) / 1000} s` : 'could not be asked';
-      return `not confirmed: WebDriverAgent on ${this.info.id} ${why}, and ${launcher} only reports that it started the process, so nothing checked that the app came up (look at the screen before relying on it)`;
-    }
-    const named = typeof front?.bundleId === 'string' && front.bundleId ? (typeof front.name === 'string' && front.name ? `${front.name} (${front.bundleId})` : front.bundleId) : 'another app';
-    const where = typeof state !== 'number' ? '' : state <= 1 ? ` and ${pkg} is not running (XCUIApplicationState ${state})` : ` and ${pkg} runs in the background (XCUIApplicationState ${state})`;
-    throw new ToolError(
-      'INTERNAL',
-      `${pkg} did not come up on ${this.info.id}: ${launcher} started it, but ${LAUNCH_CONFIRM_MS / 1000} s later WebDriverAgent reports ${named} in front${where}. It may have crashed while starting (a build for another platform or architecture often does: check the app's crash log), or been sent away; look at the screen, then launch again`,
-    );
-  }
-
-  /**
-   * GET /wda/locked (FBCustomCommands.m, no session needed). Asked only after a failure, so a WDA that is
-   * not running costs a few seconds at most and leaves the original error standing.
-   */
   private async locked(ctx: CallContext): Promise<boolean> {
     const signal = AbortSignal.any([ctx.signal, timeoutSignal(LOCK_PROBE_MS)]);
     return (await this.lock.isLocked(this.wdaRoute({ ...ctx, signal })).catch(() => undefined)) === true;
@@ -309,9 +259,7 @@ export class IosDevice implements DeviceHandle {
     }
     const os = await this.wdaOs(ctx);
     await this.wdaCall('POST', '/url', { url }, ctx);
-    const why = os.version && below164(os.version) ? `${this.info.id} runs iOS ${os.version}` : os.sdk && below164(os.sdk) ? `WebDriverAgent on ${this.info.id} was built with the iOS ${os.sdk} SDK` : undefined;
-    if (!why) return undefined;
-    return `not confirmed: ${why}, below 16.4, where WebDriverAgent cannot open a URL itself and may have handed it to Siri ("Open {${url}}"), answering success whatever Siri did; nothing confirms that it opened, so look at the screen before relying on it`;
+    return siriNote(os, this.info.id, url);
   }
 
   /** /status os.version (UIDevice systemVersion) and os.sdkVersion (the SDK WDA was built with), read once. */
@@ -321,23 +269,6 @@ export class IosDevice implements DeviceHandle {
     const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
     this.osVersions = { version: str(status?.os?.version), sdk: str(status?.os?.sdkVersion) };
     return this.osVersions;
-  }
-
-  /**
-   * POST /url failing: "URL is required" or "'…' is not a valid URL" (invalid argument), or, from openDefaultApplicationForURL,
-   * FBResponseWithUnknownError with the NSError's description: no app handles the scheme (LaunchServices). Below 16.4 without
-   * Siri: "Cannot open '…' with the default application assigned for it. This API requires an iOS 16.4+ runtime".
-   */
-  private urlRefused(err: WdaError, url: unknown): ToolError {
-    const said = `WebDriverAgent said: ${err.detail || err.error}`;
-    const what = typeof url === 'string' ? url : 'the URL';
-    if (/requires an iOS 16\.4\+ runtime/.test(err.detail)) {
-      return new ToolError('UNSUPPORTED', `${this.info.id} cannot open ${what}: opening URLs through WebDriverAgent needs iOS 16.4 or later (and a runner built with Xcode 14.3 or later), and Siri is not there to hand it to. ${said}`);
-    }
-    if (err.error === 'unknown error' || err.error === 'invalid argument') {
-      return new ToolError('INVALID_PARAMETER', `${this.info.id} could not open ${what}: ${said} (is an app installed that handles this URL scheme?)`);
-    }
-    return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed POST /url: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
 
   async getOrientation(ctx: CallContext): Promise<Orientation> {
@@ -443,7 +374,7 @@ export class IosDevice implements DeviceHandle {
   }
 
   private translate(err: WdaError, method: string, path: string, body: unknown): ToolError {
-    if (path === '/url') return this.urlRefused(err, (body as { url?: unknown } | undefined)?.url);
+    if (path === '/url') return urlRefused(err, (body as { url?: unknown } | undefined)?.url, this.info.id);
     // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
     // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.
     if (path === '/wda/keys' && /keyboard (is not|must be) present/i.test(err.detail)) {
