@@ -3,18 +3,20 @@ import type { UiElement } from '../types.js';
 import { normalizeText } from '../resolve/index.js';
 import { isDialog, isKeyboard, isToast, resolveOnce, textOf as said } from '../verbs/index.js';
 import { compare } from './compare.js';
-import { name } from './observe.js';
+import { checked, name } from './observe.js';
 import type { AssertionEnv, Evaluator, Verdict } from './types.js';
 
 type Of<T extends Assertion['type']> = Evaluator<T>;
 
 /**
  * The element an assertion names, or a failing verdict saying why there is none; it still says
- * what was expected, so a report shows what the check wanted.
+ * what was expected, so a report shows what the check wanted. `inspect`: the check judges the
+ * element's own properties, so elements showing the same text are not told apart by reading order
+ * (the one control among them, else ambiguous).
  */
-async function element(env: AssertionEnv, description: string, expected: unknown): Promise<UiElement | Verdict> {
+async function element(env: AssertionEnv, description: string, expected: unknown, inspect = false): Promise<UiElement | Verdict> {
   const elements = await env.elements();
-  const r = await resolveOnce(env.verbs, { description, intent: 'read' }, elements);
+  const r = await resolveOnce(env.verbs, { description, intent: 'read', ...(inspect ? { inspect } : {}) }, elements);
   if (r.ok) return r.element;
   return { pass: false, expected, actual: null, message: r.message };
 }
@@ -60,7 +62,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass: visible === want, expected: want, actual: visible, message: `${JSON.stringify(a.element_description)} is ${visible ? 'visible' : 'not visible'}` };
   },
   async element_fully_visible(a, env) {
-    const el = await element(env, a.element_description, 'fully visible');
+    const el = await element(env, a.element_description, 'fully visible', true);
     if (isVerdict(el)) return el;
     const screen = await env.screen();
     const elements = await env.elements();
@@ -75,10 +77,10 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     const cut = list !== undefined && el.height < typical && (el.y === list.y || el.y + el.height === list.y + list.height);
     const pass = inside && !cover && !cut;
     const why = !inside ? 'it extends past the screen edge' : cover ? `it is covered by ${name(cover)}` : cut ? `it is cut off at the edge of ${name(list!)}` : 'it lies wholly on screen';
-    return { pass, expected: 'fully visible', actual: { x: el.x, y: el.y, width: el.width, height: el.height }, message: `${name(el)}: ${why}` };
+    return { pass, expected: 'fully visible', actual: { x: el.x, y: el.y, width: el.width, height: el.height }, message: `${checked(el)}: ${why}` };
   },
   async element_state(a, env) {
-    const el = await element(env, a.element_description, a.state_property);
+    const el = await element(env, a.element_description, a.state_property, true);
     if (isVerdict(el)) return el;
     const states: Record<typeof a.state_property, boolean> = {
       enabled: el.enabled,
@@ -89,7 +91,7 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
       clickable: el.clickable === true,
     };
     const pass = states[a.state_property];
-    return { pass, expected: a.state_property, actual: { enabled: el.enabled, selected: el.selected ?? null, checked: el.checked ?? null, focused: el.focused ?? null, clickable: el.clickable ?? null }, message: `${name(el)} is ${pass ? '' : 'not '}${a.state_property.replace('_', ' ')}` };
+    return { pass, expected: a.state_property, actual: { enabled: el.enabled, selected: el.selected ?? null, checked: el.checked ?? null, focused: el.focused ?? null, clickable: el.clickable ?? null }, message: `${checked(el)} is ${pass ? '' : 'not '}${a.state_property.replace('_', ' ')}` };
   },
   async element_text(a, env) {
     const el = await element(env, a.element_description, a.expected_value);
@@ -128,22 +130,22 @@ export const elementEvaluators: { [K in Assertion['type']]?: Of<K> } = {
     return { pass, expected: `different from ${JSON.stringify(before)}`, actual: after, message: after === null ? `${JSON.stringify(a.element_description)} is no longer on screen` : pass ? `changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}` : `still ${JSON.stringify(after)}` };
   },
   async element_hint(a, env) {
-    const el = await element(env, a.element_description, a.expected_text);
+    const el = await element(env, a.element_description, a.expected_text, true);
     if (isVerdict(el)) return el;
     const hint = el.hint ?? '';
-    return { pass: hint === a.expected_text, expected: a.expected_text, actual: hint, message: `${name(el)} has hint ${JSON.stringify(hint)}` };
+    return { pass: hint === a.expected_text, expected: a.expected_text, actual: hint, message: `${checked(el)} has hint ${JSON.stringify(hint)}` };
   },
   async content_description(a, env) {
-    const el = await element(env, a.element_description, a.label_value);
+    const el = await element(env, a.element_description, a.label_value, true);
     if (isVerdict(el)) return el;
-    return { pass: el.accessibility_label === a.label_value, expected: a.label_value, actual: el.accessibility_label, message: `${name(el)} has label ${JSON.stringify(el.accessibility_label)}` };
+    return { pass: el.accessibility_label === a.label_value, expected: a.label_value, actual: el.accessibility_label, message: `${checked(el)} has label ${JSON.stringify(el.accessibility_label)}` };
   },
   async has_accessibility_label(a, env) {
-    const el = await element(env, a.element_description, a.label_value ?? 'a non-empty label');
+    const el = await element(env, a.element_description, a.label_value ?? 'a non-empty label', true);
     if (isVerdict(el)) return el;
     const label = el.accessibility_label ?? '';
     const pass = label.trim() !== '' && (a.label_value === undefined || label === a.label_value);
-    return { pass, expected: a.label_value ?? 'a non-empty label', actual: el.accessibility_label, message: `${name(el)} has ${label ? `label ${JSON.stringify(label)}` : 'no accessibility label'}` };
+    return { pass, expected: a.label_value ?? 'a non-empty label', actual: el.accessibility_label, message: `${checked(el)} has ${label ? `label ${JSON.stringify(label)}` : 'no accessibility label'}` };
   },
   async element_count(a, env) {
     const n = (await all(env, a.element_description)).length;

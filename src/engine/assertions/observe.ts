@@ -45,6 +45,11 @@ export function name(e: UiElement): string {
   return JSON.stringify(e.text || e.accessibility_label || e.id);
 }
 
+/** The element a check judged, with its type and id, so a report shows which of like-named elements it was. */
+export function checked(e: UiElement): string {
+  return e.text || e.accessibility_label ? `${name(e)} (${e.type}, id ${e.id})` : `${name(e)} (${e.type})`;
+}
+
 /** The system permission prompt's texts, if one is showing (verbs/permission-prompt.ts, which the permission verbs share). */
 export function permissionDialog(elements: UiElement[]): { texts: string[] } | undefined {
   const prompt = permissionPrompt(elements);

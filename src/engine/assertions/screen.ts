@@ -1,7 +1,7 @@
 import type { Assertion } from '../../validate/index.js';
 import { normalizeText } from '../resolve/index.js';
 import { isDialog, isToast, resolveOnce, PERMISSION_WORDS } from '../verbs/index.js';
-import { dialogTexts, name, permissionDialog, screenTitle, visualState } from './observe.js';
+import { checked, dialogTexts, name, permissionDialog, screenTitle, visualState } from './observe.js';
 import { readInside, realInside, writeInside } from '../files/safe-fs.js';
 import { pngOf } from '../screen/capture.js';
 import { distance, dominantColor, parseHex, similarity, toHex } from './pixels.js';
@@ -49,11 +49,11 @@ export const screenEvaluators: { [K in Assertion['type']]?: Of<K> } = {
   },
   async color_style(a, env) {
     const elements = await env.elements();
-    const r = await resolveOnce(env.verbs, { description: a.element_description, intent: 'read' }, elements);
+    const r = await resolveOnce(env.verbs, { description: a.element_description, intent: 'read', inspect: true }, elements);
     if (!r.ok) return { pass: false, expected: a.color_hex.toLowerCase(), actual: null, message: r.message };
     const color = await dominantColor(await env.screenshot(), r.element);
     const d = distance(color, parseHex(a.color_hex));
-    return { pass: d <= COLOR_DISTANCE, expected: a.color_hex.toLowerCase(), actual: toHex(color), message: `the dominant colour of ${name(r.element)} is ${toHex(color)} (distance ${Math.round(d)}, at most ${COLOR_DISTANCE} passes)` };
+    return { pass: d <= COLOR_DISTANCE, expected: a.color_hex.toLowerCase(), actual: toHex(color), message: `the dominant colour of ${checked(r.element)} is ${toHex(color)} (distance ${Math.round(d)}, at most ${COLOR_DISTANCE} passes)` };
   },
   async screen_title(a, env) {
     const title = screenTitle(await env.elements(), await env.screen());

@@ -5,7 +5,7 @@ import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from 
 import { clip, namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
-import { assess, prepare, textMatch } from './score.js';
+import { assess, isActionable, prepare, textMatch } from './score.js';
 import type { Candidate, ResolveRequest, Resolution, Resolver } from './types.js';
 
 /** Below this an element is not considered a match at all. */
@@ -94,17 +94,31 @@ export class DeterministicResolver implements Resolver {
       const shown = (e: UiElement) => e.text || e.accessibility_label || '';
       const value = shown(chosen);
       const sameValue = (e: UiElement) => shown(e) === value;
-      if (tied.length && !(intent === 'read' && tied.every((s) => sameValue(s.element)))) {
+      const ambiguous = (why: string): Resolution => {
         const all = [chosen, ...tied.map((t) => t.element)].slice(0, LISTED_CANDIDATES);
         return {
           ok: false,
           reason: 'ambiguous',
-          message: `${what(request)} is ambiguous: ${tied.length + 1} elements match about equally well: ${all.map((e) => describe(candidate({ element: e, score: best }))).join(', ')}. Add a role word ("button", "field"), an ordinal ("the second …"), a position ("at the top") or a nearby label ("below Email")`,
+          message: `${what(request)} is ambiguous: ${tied.length + 1} elements ${why}: ${all.map((e) => describe(candidate({ element: e, score: best }))).join(', ')}. Add a role word ("button", "field"), an ordinal ("the second …"), a position ("at the top") or a nearby label ("below Email")`,
           candidates: listed,
         };
+      };
+      const sameText = tied.every((s) => sameValue(s.element));
+      if (tied.length && !(intent === 'read' && sameText)) return ambiguous('match about equally well');
+      if (tied.length && intent === 'read' && request.inspect) {
+        // The verdict depends on which element it is (a title "Sign in" is enabled, the Sign in
+        // button may not be): reading order does not say, the one control among them does.
+        const all = [chosen, ...tied.map((t) => t.element)];
+        const controls = all.filter(isActionable);
+        const holder = all.filter((e) => e.text === value);
+        // A label-only container around the one element drawing the text (an iOS navigation bar around its title) is that element.
+        const wraps = (outer: UiElement, inner: UiElement) => !outer.text && outer.x <= inner.x && outer.y <= inner.y && outer.x + outer.width >= inner.x + inner.width && outer.y + outer.height >= inner.y + inner.height;
+        if (controls.length === 1) chosen = controls[0];
+        else if (!controls.length && holder.length === 1 && all.every((e) => e === holder[0] || wraps(e, holder[0]))) chosen = holder[0];
+        else return ambiguous(`show the same text and the check depends on which one is meant${controls.length ? ` (${controls.length} of them are controls)` : ''}`);
       }
       // Of those, the one whose text holds the value, so that what a read captures is not "".
-      if (intent === 'read' && !chosen.text) chosen = tied.find((s) => s.element.text === value)?.element ?? chosen;
+      else if (intent === 'read' && !chosen.text) chosen = tied.find((s) => s.element.text === value)?.element ?? chosen;
     }
     const confidence = Math.min(1, scored.find((s) => s.element === chosen)?.score ?? best);
     return { ok: true, element: chosen, confidence: Math.round(confidence * 100) / 100, candidates: listed };

@@ -12,6 +12,13 @@ export interface ResolveRequest {
    * `read` (assertions, captures) takes the first of equally good matches that carry the same text.
    */
   intent?: 'interact' | 'read';
+  /**
+   * With `read`: the caller judges the chosen element's own properties (its state, bounds, hint,
+   * label, colour), not only the text it shows. A tie between elements showing the same text is
+   * then not settled by reading order: the one actionable element among them is taken, else the
+   * request is ambiguous.
+   */
+  inspect?: boolean;
   /** Screen size in pixels; position words use it. Defaults to the extent of the elements. */
   screen?: ScreenSize;
 }
