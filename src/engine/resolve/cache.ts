@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { UiElement } from '../types.js';
 import type { ResolveRequest, Resolution, Resolver } from './types.js';
 import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
+import { parseQuery } from './query.js';
 
 /** A cache far larger than this is damaged or not ours: resolving afresh is always correct. */
 const CACHE_MAX_BYTES = 8 * 1024 * 1024;
@@ -15,10 +16,29 @@ export interface CachedResolution {
   confidence: number;
 }
 
+/** Ids the listing gives by place in the tree (`n0.0.2.1`: the third row's button), not by the app. */
+const POSITIONAL_ID = /^n0(\.|$)/;
+
+/**
+ * Whether a remembered element can stand for the description on a later screen. Not when the
+ * description picks by ordinal, position or relation ("the last Delete button", "… right of
+ * Item 5"): the element it names changes as the screen changes. Not for an element whose id is
+ * its place in the tree: every row's Delete button has such an id, so the same id is another
+ * row's button once the list has scrolled.
+ */
+function rememberable(request: ResolveRequest, id: string): boolean {
+  if (POSITIONAL_ID.test(id)) return false;
+  if (request.description === undefined) return true;
+  const q = parseQuery(request.description);
+  return q.ordinal === undefined && !q.positions.length && !q.relation;
+}
+
 /**
  * Resolutions keyed by scenario, step and description (Midscene-style). On replay the cached
- * element is taken again only if an element with the same id, type, text and label is on screen;
- * otherwise the step resolves afresh and the entry is replaced.
+ * element is taken again only if an element with the same id, type, text and label is on screen
+ * and no other element on screen shows its text (else the description may now be ambiguous);
+ * otherwise the step resolves afresh and the entry is replaced. Descriptions with an ordinal,
+ * position or relation, and elements with positional ids, are never cached.
  */
 export class ResolutionCache {
   private readonly entries = new Map<string, CachedResolution>();
@@ -39,8 +59,11 @@ export class ResolutionCache {
     if (cached) {
       // Re-check: the remembered element must still be on screen unchanged; a model-based resolver
       // is then not asked again, and a deterministic one keeps choosing the same element.
-      const same = elements.find((e) => e.id === cached.id && e.type === cached.type && e.text === cached.text && e.accessibility_label === cached.label);
-      if (same) {
+      const same = rememberable(request, cached.id) ? elements.find((e) => e.id === cached.id && e.type === cached.type && e.text === cached.text && e.accessibility_label === cached.label) : undefined;
+      // Another element showing its text: the description that was unique may now be ambiguous.
+      const shown = cached.text || cached.label;
+      const alone = same !== undefined && (!shown || !elements.some((e) => e !== same && (e.text === shown || e.accessibility_label === shown)));
+      if (same && alone) {
         this.hits++;
         return { ok: true, element: same, confidence: cached.confidence, candidates: [{ id: same.id, type: same.type, text: same.text, label: same.accessibility_label, score: cached.confidence }] };
       }
@@ -48,7 +71,7 @@ export class ResolutionCache {
     }
     this.misses++;
     const result = await resolver.resolve(request, elements);
-    if (result.ok) {
+    if (result.ok && rememberable(request, result.element.id)) {
       const e = result.element;
       this.entries.set(key, { id: e.id, type: e.type, text: e.text, label: e.accessibility_label, confidence: result.confidence });
     }
