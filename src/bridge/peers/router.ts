@@ -243,6 +243,8 @@ export class PeerRouter {
 
   private async forward(target: PeerDevice | Peer, method: string, params: Record<string, unknown>, ctx: RouteContext): Promise<unknown> {
     const peer = target instanceof Peer ? target : target.peer;
+    const down = target instanceof Peer ? undefined : this.knownDown(target, ctx.session);
+    if (down) return down;
     const arrived = performance.now();
     const deadline = this.deadlineOf(method, params);
     let link: RpcLink;
@@ -290,6 +292,23 @@ export class PeerRouter {
         else if (method === 'input.touch') this.liftFingers(ctx.session, { peer, device });
       }
     }
+  }
+
+  /**
+   * A device of a peer known to be down (listed offline, with the reason) and no link of the
+   * session's own to it: DEVICE_NOT_FOUND at once, as for an offline adb or --wda device. Opening a
+   * link would wait its connect deadline first on a frozen peer (one that accepts the TCP connection
+   * and never answers), and nothing would run there anyway. Not while the peer first connects (no
+   * reason yet): that call waits for it.
+   */
+  private knownDown(target: PeerDevice, session: Session): ToolFailure | undefined {
+    const { peer } = target;
+    const why = peer.whyDown;
+    if (peer.up || why === undefined || this.sessions.get(session)?.links.has(peer)) return undefined;
+    if (peer.link.refusedStatus !== undefined) {
+      return failure('DEVICE_NOT_FOUND', `device ${target.listed} is on ${peer.where}, which refuses this bridge: ${why}; give this bridge the peer's token (then restart it), or start the peer with this one`);
+    }
+    return failure('DEVICE_NOT_FOUND', `device ${target.listed} is offline: it is on ${peer.where}, which is down (${why}); nothing was sent to it. Its devices come back by themselves when it answers again (devices.changed says so)`);
   }
 
   /** The call's own deadline here: a tool's (an install takes longer), else --timeout; none for verbs and runs. */
