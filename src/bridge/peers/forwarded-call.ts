@@ -23,7 +23,14 @@ export function withDevice(method: string, params: Record<string, unknown>, remo
   return { ...params, device: remote };
 }
 
-/** A peer's answer naming the device as the caller did: locks, descriptions, a run's document. */
+/** An object whose `device` names the peer's device, naming it as the caller did. */
+function deviceListed(o: unknown, target: { remote: string; listed: string }): unknown {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
+  const r = o as Record<string, unknown>;
+  return r.device === target.remote ? { ...r, device: target.listed } : r;
+}
+
+/** A peer's answer naming the device as the caller did: locks, descriptions, a run's document, activity.recent's entries and lock. */
 export function asListed(result: unknown, target: { remote: string; listed: string }): unknown {
   if (target.remote === target.listed || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   const r = result as Record<string, unknown>;
@@ -32,5 +39,7 @@ export function asListed(result: unknown, target: { remote: string; listed: stri
     ...r,
     ...(r.device === target.remote ? { device: target.listed } : {}),
     ...(metadata?.device_id === target.remote ? { metadata: { ...metadata, device_id: target.listed } } : {}),
+    ...(Array.isArray(r.entries) ? { entries: r.entries.map((e) => deviceListed(e, target)) } : {}),
+    ...(r.lock && typeof r.lock === 'object' ? { lock: deviceListed(r.lock, target) } : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface RouteContext {
 }
 
 /** Methods that act on one device and go to the peer that has it, as they are. */
-const DEVICE_METHODS = new Set(['verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop', 'recording.adopt', 'recording.discard', 'elements.describe', 'input.touch', 'input.key']);
+const DEVICE_METHODS = new Set(['activity.recent', 'verbs.run', 'scenarios.run', 'devices.lock', 'devices.unlock', 'agent.assert', 'recording.start', 'recording.stop', 'recording.adopt', 'recording.discard', 'elements.describe', 'input.touch', 'input.key']);
 /**
  * Methods whose length is the work's, not one device call's (a verb waits for its target, a run
  * lasts its steps): no deadline of their own; the link's liveness ping still ends them when the
