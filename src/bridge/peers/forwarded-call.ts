@@ -43,3 +43,22 @@ export function asListed(result: unknown, target: { remote: string; listed: stri
     ...(r.lock && typeof r.lock === 'object' ? { lock: deviceListed(r.lock, target) } : {}),
   };
 }
+
+/**
+ * A peer's text with its device ids as listed here ("tapped on virtual-android-1" from peer b is
+ * about virtual-android-1@b; the bare id may be this bridge's own phone). Whole ids only: a longer id
+ * that contains one, or one already naming a peer (`id@b`), is left alone.
+ */
+export function renameIds(text: string, renames: ReadonlyMap<string, string>): string {
+  if (!renames.size) return text;
+  const ids = [...renames.keys()].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(?<![\\w.:@-])(${ids.join('|')})(?![\\w:@-]|[.-]\\w)`, 'g');
+  return text.replace(re, (id) => renames.get(id) ?? id);
+}
+
+/** A peer's answer whose `message` names the devices as listed here (renameIds). */
+export function withListedMessage(result: unknown, renames: ReadonlyMap<string, string>): unknown {
+  if (!renames.size || typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const r = result as Record<string, unknown>;
+  return typeof r.message === 'string' ? { ...r, message: renameIds(r.message, renames) } : r;
+}

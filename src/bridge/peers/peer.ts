@@ -59,6 +59,11 @@ export class Peer implements Driver {
     return `peer bridge ${redact(this.spec.url)}`;
   }
 
+  /** The ids the peer lists (its own ids), as last heard. */
+  ids(): string[] {
+    return [...this.devices.keys()];
+  }
+
   owns(device: string): boolean {
     return this.devices.has(device);
   }

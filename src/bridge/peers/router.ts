@@ -8,7 +8,7 @@ import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
 import { HeldOnPeers } from './held-locks.js';
 import { FrameRelay, type RelayStats } from './relay.js';
-import { asListed, beforeDeadline, what, withDevice } from './forwarded-call.js';
+import { asListed, beforeDeadline, renameIds, what, withDevice, withListedMessage } from './forwarded-call.js';
 import { PeerLostError, PeerRefusedError, PeerTimeoutError, RpcLink } from './rpc-link.js';
 
 /** What routing needs of a method call (the bridge's MethodContext has it); kept narrow so peers/ does not import the registry. */
@@ -245,6 +245,8 @@ export class PeerRouter {
     const peer = target instanceof Peer ? target : target.peer;
     const down = target instanceof Peer ? undefined : this.knownDown(target, ctx.session);
     if (down) return down;
+    // Messages here name the device as the caller did: the peer's own id may be another phone here.
+    const label = target instanceof Peer ? what(method, params) : what(method, withDevice(method, params, target.listed));
     const arrived = performance.now();
     const deadline = this.deadlineOf(method, params);
     let link: RpcLink;
@@ -252,14 +254,14 @@ export class PeerRouter {
       const opening = this.link(peer, ctx.session);
       link = await (deadline === undefined ? opening : beforeDeadline(opening, deadline, `connecting to it took longer than the call's deadline of ${deadline} ms`));
     } catch (err) {
-      if (err instanceof PeerTimeoutError) return failure('TIMEOUT', `${what(method, params)}: ${peer.where} did not answer in time (${err.message}); nothing was sent to it, so the call will not run there`);
+      if (err instanceof PeerTimeoutError) return failure('TIMEOUT', `${label}: ${peer.where} did not answer in time (${err.message}); nothing was sent to it, so the call will not run there`);
       // Waiting does not bring these devices back: the tokens must match first.
       if (err instanceof PeerRefusedError) return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which refuses this bridge: ${err.message}; give this bridge the peer's token (then restart it), or start the peer with this one`);
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     }
     const left = deadline === undefined ? undefined : deadline - (performance.now() - arrived);
     // Connecting took the whole deadline: the call was never sent, so it cannot run later.
-    if (left !== undefined && left <= 0) return failure('TIMEOUT', `${what(method, params)}: did not start within ${deadline} ms: connecting to ${peer.where} took that long; nothing was sent to the peer`);
+    if (left !== undefined && left <= 0) return failure('TIMEOUT', `${label}: did not start within ${deadline} ms: connecting to ${peer.where} took that long; nothing was sent to the peer`);
     const sent = performance.now();
     // A session that ended while connecting has no entry any more; nothing of it is kept then.
     const held = this.sessions.get(ctx.session)?.held ?? new HeldOnPeers();
@@ -268,18 +270,18 @@ export class PeerRouter {
     try {
       const result = await link.request(method, params, left, ctx.signal);
       held.noteResult(peer, method, params, result);
-      return target instanceof Peer ? result : asListed(result, target);
+      return target instanceof Peer ? result : withListedMessage(asListed(result, target), this.renames(target));
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
-      if (code !== undefined) throw new RpcError(code, (err as Error).message);
+      if (code !== undefined) throw new RpcError(code, target instanceof Peer ? (err as Error).message : renameIds((err as Error).message, this.renames(target)));
       if (err instanceof PeerTimeoutError) {
         held.noteTimedOut(peer, method, params);
-        return this.timedOut(peer, link, method, params, err, sent);
+        return this.timedOut(peer, link, method, params, err, sent, label);
       }
       // "Could not be reached" would tell a CI job or agent that nothing happened, yet the peer may
       // have run the request (or part of a scenario) before it went away.
       if (err instanceof PeerLostError) {
-        return { ...failure('DEVICE_NOT_FOUND', `${what(method, params)}: the connection to ${peer.where} was lost while the call was out${err.reason ? ` (${err.reason})` : ''}; it may have run there, fully or in part: check the device before repeating it. Its devices come back by themselves when the peer answers again`), may_have_run: true };
+        return { ...failure('DEVICE_NOT_FOUND', `${label}: the connection to ${peer.where} was lost while the call was out${err.reason ? ` (${err.reason})` : ''}; it may have run there, fully or in part: check the device before repeating it. Its devices come back by themselves when the peer answers again`), may_have_run: true };
       }
       return failure('DEVICE_NOT_FOUND', `the device is on ${peer.where}, which could not be reached: ${(err as Error).message}; its devices come back by themselves when it answers again`);
     } finally {
@@ -311,6 +313,20 @@ export class PeerRouter {
     return failure('DEVICE_NOT_FOUND', `device ${target.listed} is offline: it is on ${peer.where}, which is down (${why}); nothing was sent to it. Its devices come back by themselves when it answers again (devices.changed says so)`);
   }
 
+  /**
+   * The peer's ids that are listed otherwise here (`id@peer`), the call's device among them (also an
+   * id the peer does not list: its "not found" names it): how the peer's messages are read here.
+   */
+  private renames(target: PeerDevice): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const id of target.peer.ids()) {
+      const listed = this.listedId(target.peer, id);
+      if (listed !== id) out.set(id, listed);
+    }
+    if (target.remote !== target.listed) out.set(target.remote, target.listed);
+    return out;
+  }
+
   /** The call's own deadline here: a tool's (an install takes longer), else --timeout; none for verbs and runs. */
   private deadlineOf(method: string, params: Record<string, unknown>): number | undefined {
     if (LONG_METHODS.has(method)) return undefined;
@@ -328,14 +344,14 @@ export class PeerRouter {
    * running on resume (a bridge does not run requests read from a connection already gone), and
    * ends whatever the session held there (a lock) when the peer reads the close.
    */
-  private timedOut(peer: Peer, link: RpcLink, method: string, params: Record<string, unknown>, err: PeerTimeoutError, sent: number): unknown {
+  private timedOut(peer: Peer, link: RpcLink, method: string, params: Record<string, unknown>, err: PeerTimeoutError, sent: number, label: string): unknown {
     const silent = link.lastHeard < sent;
     if (!err.unresponsive && silent) link.terminate(`${peer.where} said nothing for the whole deadline of a call`);
     const why = err.unresponsive ? err.message : `${peer.where} did not answer within ${this.deadlineOf(method, params)} ms`;
     return {
       ...failure(
         'TIMEOUT',
-        `${what(method, params)}: ${why}. ${silent || err.unresponsive ? 'The peer looks stopped or frozen; the connection to it was cut, so a request it has not read yet is not run when it recovers, but one it already read may still run then' : 'The peer answers otherwise, so the call may still complete there'}: check the device before repeating a mutating call`,
+        `${label}: ${why}. ${silent || err.unresponsive ? 'The peer looks stopped or frozen; the connection to it was cut, so a request it has not read yet is not run when it recovers, but one it already read may still run then' : 'The peer answers otherwise, so the call may still complete there'}: check the device before repeating a mutating call`,
       ),
       may_have_run: true,
     };
