@@ -13,6 +13,8 @@ export type DeviceOwner = { driver: Driver; id: string } | { ambiguous: string[]
  */
 export class DeviceIds {
   private readonly reported = new Map<Driver, Set<string>>();
+  /** Renaming drivers' devices as last announced: what a device renamed by another driver's change is announced with. */
+  private readonly announced = new Map<Driver, Map<string, DeviceInfo>>();
 
   constructor(private readonly drivers: readonly Driver[]) {}
 
@@ -26,15 +28,42 @@ export class DeviceIds {
     this.reported.set(driver, new Set(ids));
   }
 
-  /** A driver's hot-plug change in its own ids; answers the change in public ids (removals as they were listed). */
+  /**
+   * A driver's hot-plug change in its own ids; answers the change in public ids (removals as they were
+   * listed). A change that starts or ends a clash renames other drivers' devices (`id` ↔ `id@peer`):
+   * those are in the answer too, removed by their old id and added by their new one.
+   */
   changed(driver: Driver, change: DevicesChange): DevicesChange {
     const removed = change.removed.map((id) => this.publicId(driver, id));
+    const before = this.othersListed(driver);
     const own = this.reported.get(driver) ?? new Set<string>();
     for (const id of change.removed) own.delete(id);
     for (const d of change.added) own.add(d.id);
     this.reported.set(driver, own);
-    if (!driver.renameOnClash) return change;
-    return { added: change.added.map((d) => ({ ...d, id: this.publicId(driver, d.id) })), removed };
+    if (driver.renameOnClash) {
+      const infos = this.announced.get(driver) ?? new Map<string, DeviceInfo>();
+      for (const id of change.removed) infos.delete(id);
+      for (const d of change.added) infos.set(d.id, d);
+      this.announced.set(driver, infos);
+    }
+    const shown = driver.renameOnClash ? { added: change.added.map((d) => ({ ...d, id: this.publicId(driver, d.id) })), removed } : change;
+    const renamed: DevicesChange = { added: [], removed: [] };
+    for (const { owner, id, listed } of before) {
+      const now = this.publicId(owner, id);
+      const info = this.announced.get(owner)?.get(id);
+      if (now === listed || !info) continue;
+      renamed.removed.push(listed);
+      renamed.added.push({ ...info, id: now });
+    }
+    if (!renamed.removed.length) return shown;
+    return { added: [...shown.added, ...renamed.added], removed: [...shown.removed, ...renamed.removed] };
+  }
+
+  /** Other renaming drivers' devices and the ids they are listed by now (only theirs can be renamed). */
+  private othersListed(driver: Driver): { owner: Driver; id: string; listed: string }[] {
+    return this.drivers
+      .filter((d) => d !== driver && d.renameOnClash)
+      .flatMap((owner) => [...(this.reported.get(owner) ?? [])].map((id) => ({ owner, id, listed: this.publicId(owner, id) })));
   }
 
   /** The id a device of `driver` is listed by. */
