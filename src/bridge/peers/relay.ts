@@ -70,6 +70,8 @@ export class FrameRelay {
     log: (line: string) => void,
     /** The id a device of the peer is listed by here (`id@peer` when it clashes). */
     private readonly listedId: (remote: string) => string,
+    /** A device.lock / device.activity with the peer's ids of this bridge's sessions as this bridge's (PeerRouter.ownSessions). */
+    private readonly ownSessions: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p,
   ) {
     this.delivery = new RelayDelivery(log);
     peer.link.onBinary((data) => this.onFrame(data));
@@ -340,7 +342,7 @@ export class FrameRelay {
       const parameters = (params as { parameters?: unknown }).parameters;
       // The call's own parameters name the device too: the peer's bare id may be another phone here.
       const asCalled = typeof parameters === 'object' && parameters !== null && (parameters as { device?: unknown }).device === device ? { parameters: { ...parameters, device: listed } } : {};
-      const message = new SharedNotification(method, { ...(params as Record<string, unknown>), device: listed, ...asCalled });
+      const message = new SharedNotification(method, this.ownSessions({ ...(params as Record<string, unknown>), device: listed, ...asCalled }));
       for (const s of this.participants(device)) s.notifyShared(message);
     }
   }

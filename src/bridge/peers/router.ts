@@ -67,6 +67,8 @@ interface SessionLinks {
 export class PeerRouter {
   private readonly relays = new Map<Peer, FrameRelay>();
   private readonly sessions = new Map<Session, SessionLinks>();
+  /** Per peer, the peer's session id of each open per-session link and the session here it belongs to. */
+  private readonly remoteSessions = new Map<Peer, Map<string, Session>>();
   /** This bridge among others (devices.list `bridges`): how a cycle of --peer flags is recognised. */
   private readonly instance = randomUUID();
 
@@ -78,7 +80,7 @@ export class PeerRouter {
     private readonly options: RouterOptions = { callTimeoutMs: 30_000 },
   ) {
     for (const p of peers) {
-      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote)));
+      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote), (params) => this.ownSessions(p, params) as Record<string, unknown>));
       p.attachTo(this.instance);
     }
   }
@@ -270,7 +272,7 @@ export class PeerRouter {
     try {
       const result = await link.request(method, params, left, ctx.signal);
       held.noteResult(peer, method, params, result);
-      return target instanceof Peer ? result : withListedMessage(asListed(result, target), this.renames(target));
+      return target instanceof Peer ? result : withListedMessage(this.ownSessions(peer, asListed(result, target)), this.renames(target));
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, target instanceof Peer ? (err as Error).message : renameIds((err as Error).message, this.renames(target)));
@@ -314,6 +316,32 @@ export class PeerRouter {
   }
 
   /**
+   * A peer's answer or notification with its ids of this bridge's sessions (the per-session links)
+   * as this bridge's: a lock's `holder` and `previous`, an activity entry's `session`, activity.recent's
+   * entries and lock. A client recognises its own lock and actions by its session id; other sessions
+   * of the peer keep the peer's ids.
+   */
+  ownSessions(peer: Peer, value: unknown): unknown {
+    const known = this.remoteSessions.get(peer);
+    if (!known?.size || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const swap = (p: unknown): unknown => {
+      if (typeof p !== 'object' || p === null || Array.isArray(p)) return p;
+      const session = (p as { session?: unknown }).session;
+      const mine = typeof session === 'string' ? known.get(session) : undefined;
+      return mine ? { ...p, session: mine.id } : p;
+    };
+    const r = swap(value) as Record<string, unknown>;
+    const lock = r.lock as Record<string, unknown> | null | undefined;
+    return {
+      ...r,
+      ...(r.holder ? { holder: swap(r.holder) } : {}),
+      ...(r.previous ? { previous: swap(r.previous) } : {}),
+      ...(lock && typeof lock === 'object' ? { lock: { ...lock, holder: swap(lock.holder) } } : {}),
+      ...(Array.isArray(r.entries) ? { entries: r.entries.map(swap) } : {}),
+    };
+  }
+
+  /**
    * The peer's ids that are listed otherwise here (`id@peer`), the call's device among them (also an
    * id the peer does not list: its "not found" names it): how the peer's messages are read here.
    */
@@ -324,6 +352,8 @@ export class PeerRouter {
       if (listed !== id) out.set(id, listed);
     }
     if (target.remote !== target.listed) out.set(target.remote, target.listed);
+    // "locked by session s-…": the peer's id of a session here is that session's id here.
+    for (const [remote, session] of this.remoteSessions.get(target.peer) ?? []) out.set(remote, session.id);
     return out;
   }
 
@@ -388,17 +418,26 @@ export class PeerRouter {
       // link could arrive after a later change (a takeover after the unlock that followed it) and
       // leave the viewer showing a holder that has already left.
       if (method === 'device.lock' && typeof device === 'string' && this.relays.get(peer)?.participants(device).has(session)) return;
-      session.notify(method, typeof device === 'string' ? { ...(p as object), device: this.listedId(peer, device) } : p);
+      session.notify(method, this.ownSessions(peer, typeof device === 'string' ? { ...(p as object), device: this.listedId(peer, device) } : p));
     });
     // A dropped link is replaced on the next call; locks held on the peer went with its session.
     link.onState((s) => {
-      if (s !== 'closed' || entry.links.get(peer) !== opened) return;
+      if (s !== 'closed') return;
+      if (link.remoteSession && this.remoteSessions.get(peer)?.get(link.remoteSession) === session) this.remoteSessions.get(peer)!.delete(link.remoteSession);
+      if (entry.links.get(peer) !== opened) return;
       entry.links.delete(peer);
       // The peer (restarted, crashed, cut as frozen) ended this session's locks with the link, and
       // says nothing about it: tell the holder, or it would drive on believing the device is its own.
       if (this.sessions.get(session) === entry) this.locksLost(session, peer, entry.held.takeLocksOn(peer), link.lastError);
     });
-    const opened = link.start().then(() => link, (err: unknown) => {
+    const opened = link.start().then(() => {
+      if (link.remoteSession && link.state === 'open') {
+        const known = this.remoteSessions.get(peer) ?? new Map<string, Session>();
+        known.set(link.remoteSession, session);
+        this.remoteSessions.set(peer, known);
+      }
+      return link;
+    }, (err: unknown) => {
       entry.links.delete(peer);
       link.close();
       throw err;

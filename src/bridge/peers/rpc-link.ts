@@ -77,6 +77,8 @@ export class RpcLink {
   lastError?: string;
   /** The HTTP status of the last refused upgrade (401: wrong token), until a connection succeeds. */
   refusedStatus?: number;
+  /** The peer's id of this link's session (its session.hello answer), while open. */
+  remoteSession?: string;
 
   constructor(private readonly options: RpcLinkOptions) {
     this.retryMs = options.firstRetryMs ?? 200;
@@ -163,8 +165,10 @@ export class RpcLink {
     ws.on('open', () => {
       this.watchLiveness(ws);
       this.send(ws, 'session.hello', { client: this.options.client }, connectMs)
-        .then(() => {
+        .then((hello) => {
           if (this.ws !== ws) return;
+          const session = (hello as { session?: unknown } | null)?.session;
+          this.remoteSession = typeof session === 'string' ? session : undefined;
           this.retryMs = this.options.firstRetryMs ?? 200;
           this.lastError = undefined;
           this.refusedStatus = undefined;
