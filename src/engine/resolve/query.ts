@@ -32,6 +32,11 @@ export interface Query {
   state?: 'enabled' | 'disabled' | 'checked' | 'unchecked' | 'selected' | 'focused';
   /** Said "hint", "hinted" or "placeholder": the words are a field's placeholder ("the field hinted search"). */
   hinted?: boolean;
+  /**
+   * Each particle said right after a word, as [word, particle]: "Sign in" → [["sign", "in"]]. The
+   * particle is what tells "Sign in" from "Sign out", though "in" and "on" are filler words otherwise.
+   */
+  particles: [string, string][];
 }
 
 export type Position = 'top' | 'bottom' | 'left' | 'right' | 'toolbar' | 'bottom_bar' | 'center';
@@ -120,6 +125,22 @@ const STOP_WORDS = new Set([
   'page', 'element', 'control', 'option', 'entry', 'one', 'its', 'it', 'this', 'and', 'or', 'from', 'by', 'containing',
 ]);
 
+/**
+ * Particles that, after a verb, make opposite controls of the same verb: sign in / sign out / sign
+ * up, turn on / turn off, zoom in / zoom out, scroll up / scroll down.
+ */
+const PARTICLES: ReadonlySet<string> = new Set(['in', 'out', 'on', 'off', 'up', 'down']);
+
+/** [word, particle] for each particle that follows a word that is neither filler nor a particle ("sign in", "turn off"). */
+export function particlePairs(tokens: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 1; i < tokens.length; i++) {
+    const before = tokens[i - 1];
+    if (PARTICLES.has(tokens[i]) && !PARTICLES.has(before) && !isFiller(before)) pairs.push([before, tokens[i]]);
+  }
+  return pairs;
+}
+
 /** Whether a word says nothing about which element is meant, in a description or in an element's text. */
 export function isFiller(word: string): boolean {
   return STOP_WORDS.has(word);
@@ -131,7 +152,7 @@ const HINT_WORDS = new Set(['hint', 'hinted', 'placeholder']);
 const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
 
 export function parseQuery(description: string): Query {
-  const query: Query = { raw: description, quoted: [], words: [], phrase: '', fullWords: [], fullPhrase: '', roles: [], positions: [] };
+  const query: Query = { raw: description, quoted: [], words: [], phrase: '', fullWords: [], fullPhrase: '', roles: [], positions: [], particles: [] };
   let rest = normalizeText(description);
   rest = rest.replace(QUOTED, (_m, a: string | undefined, b: string | undefined) => {
     query.quoted.push((a ?? b ?? '').trim());
@@ -179,6 +200,7 @@ export function parseQuery(description: string): Query {
     // Latest end wins; at the same end the longer phrase ("text field" over "field").
     if (at >= 0 && (!best || at + word.length > end(best) || (at + word.length === end(best) && word.length > best.word.length))) best = { at, word, roles };
   }
+  query.particles = particlePairs(tokens);
   query.fullWords = tokens.filter((t) => !isFiller(t));
   query.fullPhrase = trimFiller(tokens);
   if (best) {

@@ -1,6 +1,6 @@
 import type { ElementType, UiElement } from '../types.js';
 import { normalizeText, tokenize } from './normalize.js';
-import { isFiller, type Query } from './query.js';
+import { isFiller, particlePairs, type Query } from './query.js';
 
 /** Element types a user acts on; `interact` requests prefer them over static text. */
 const ACTIONABLE: ReadonlySet<ElementType> = new Set(['button', 'edittext', 'switch', 'checkbox', 'radio', 'tab', 'link', 'listitem']);
@@ -32,6 +32,21 @@ function negatedAgainst(fieldWords: readonly string[], words: readonly string[])
   return false;
 }
 
+/**
+ * Whether the string puts another particle after a word the description gives one: "Sign out" or
+ * "Sign up" against "Sign in", "Turn off" against "Turn on". Those are other controls, though "in"
+ * and "on" are filler words everywhere else; like a negation, such a string is never a match. A
+ * string that also says the description's pair ("Log in or sign up" for "Sign up") is not against it,
+ * nor is one when the description gives no particle ("Sign" may still be "Sign out").
+ */
+function particleAgainst(fieldPairs: readonly [string, string][], particles: readonly [string, string][]): boolean {
+  for (const [word, particle] of particles) {
+    const after = fieldPairs.filter(([w]) => w === word).map(([, q]) => q);
+    if (after.length && !after.includes(particle)) return true;
+  }
+  return false;
+}
+
 /** Where an element string comes from: what it shows or is announced as, its placeholder, its developer id. */
 type FieldKind = 'name' | 'hint' | 'id';
 
@@ -44,6 +59,8 @@ interface Field {
   stems: string[];
   /** The stems without filler words ("to", "the"): what coverage and contiguity count. */
   words: string[];
+  /** [stem, particle] pairs of the string ("sign out"), see particleAgainst. */
+  pairs: [string, string][];
   weight: number;
 }
 
@@ -81,9 +98,10 @@ function prepareFresh(element: UiElement): Prepared {
     const norm = normalizeText(raw);
     if (!norm) return;
     const tokens = tokenize(norm);
-    fields.push({ kind, raw, norm, compact: compact(norm), stems: tokens.map(stem), words: tokens.filter((t) => !isFiller(t)).map(stem), weight });
+    const stems = tokens.map(stem);
+    fields.push({ kind, raw, norm, compact: compact(norm), stems, words: tokens.filter((t) => !isFiller(t)).map(stem), pairs: particlePairs(stems), weight });
     const alias = ALIASES[norm];
-    if (alias) fields.push({ kind, raw: alias, norm: alias, compact: alias, stems: [alias], words: [alias], weight: weight * 0.95 });
+    if (alias) fields.push({ kind, raw: alias, norm: alias, compact: alias, stems: [alias], words: [alias], pairs: [], weight: weight * 0.95 });
   };
   add('name', element.text, 1);
   add('name', element.accessibility_label, 1);
@@ -114,7 +132,7 @@ const NO_MATCH: TextMatch = { score: 0, whole: false, named: false, shared: 0 };
  * How well the words of the description match one element string: 1 exact, lower for partial
  * overlap. `minCoverage`: the share of the string's words the description must name to be its label.
  */
-function fieldMatch(field: Field, phrase: string, words: string[], minCoverage: number): TextMatch {
+function fieldMatch(field: Field, phrase: string, words: string[], particles: readonly [string, string][], minCoverage: number): TextMatch {
   const whole = (score: number): TextMatch => ({ score, whole: true, named: field.kind !== 'id', shared: words.length });
   if (field.norm === phrase) return whole(1);
   if (words.length === 0) return NO_MATCH;
@@ -125,7 +143,7 @@ function fieldMatch(field: Field, phrase: string, words: string[], minCoverage: 
   const coverage = words.length / Math.max(words.length, field.words.length);
   const f1 = (2 * overlap) / (words.length + field.stems.length);
   // Sharing words with a text that denies them is a weak hint, kept only to name it in a miss.
-  if (negatedAgainst(field.words, words)) return partial(0.3 * f1);
+  if (negatedAgainst(field.words, words) || particleAgainst(field.pairs, particles)) return partial(0.3 * f1);
   if (overlap === words.length && coverage >= minCoverage) {
     // Every word is there; a contiguous phrase ranks above scattered words, a short text above a long one.
     const contiguous = ` ${field.words.join(' ')} `.includes(` ${words.join(' ')} `);
@@ -168,13 +186,14 @@ export function textMatch(p: Prepared, query: Query): TextMatch | null {
   }
   const words = query.words.map(stem);
   const fullWords = query.fullWords.map(stem);
+  const particles = query.particles.map(([w, q]): [string, string] => [stem(w), q]);
   const minCoverage = isActionable(p.element) ? CONTROL_LABEL_COVERAGE : LABEL_COVERAGE;
   const field = speaksOfField(query);
   let best = NO_MATCH;
   for (const f of p.fields) {
-    let m = fieldMatch(f, query.phrase, words, minCoverage);
+    let m = fieldMatch(f, query.phrase, words, particles, minCoverage);
     if (query.roleWord) {
-      const full = fieldMatch(f, query.fullPhrase, fullWords, minCoverage);
+      const full = fieldMatch(f, query.fullPhrase, fullWords, particles, minCoverage);
       if (full.score > m.score) m = full;
     }
     let score = m.score * f.weight;
