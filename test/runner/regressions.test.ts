@@ -16,12 +16,17 @@ test('what passed in the previous run of the scenario on the device and fails no
     assert.equal(first.document.observations.filter((o) => o.type === 'regression'), [], 'nothing to compare the first run with');
     // The same scenario on the other phone is a different history.
     await run(r, 'flow_control', 'virtual-ios-1', { scenario: broken(scenario(r, 'flow_control')) });
+    // Each run starts from a fresh app as the first did: the item liked by a run shows "Unlike" in
+    // the next, and "the Like button" is not that button.
+    const fresh = () => r.engine.call('mobile_clear_app_data', { device: 'virtual-android-1', packageName: 'com.mobilebridge.demo' });
+    await fresh();
     const second = await run(r, 'flow_control', 'virtual-android-1', { scenario: broken(scenario(r, 'flow_control')) });
     assert.is(second.document.status, 'failed');
     const found = second.document.observations.filter((o) => o.type === 'regression');
     assert.equal(found.map((o) => o.step_id), ['var_true']);
     assert.match(found[0].message, new RegExp(`^assertion a29_screen_title passed in ${first.document.run_id} and is failed now: `));
     // A failure that also failed last time is no regression.
+    await fresh();
     const third = await run(r, 'flow_control', 'virtual-android-1', { scenario: broken(scenario(r, 'flow_control')) });
     assert.equal(third.document.observations.filter((o) => o.type === 'regression'), []);
   } finally {

@@ -47,6 +47,27 @@ function particleAgainst(fieldPairs: readonly [string, string][], particles: rea
   return false;
 }
 
+/** Prefixes that make a word its opposite: "Unlike" is not "Like", "Unfollow" not "Follow", "Disconnect" not "Connect". */
+const OPPOSITE_PREFIXES = ['un', 'dis', 'non'];
+
+function oppositeWords(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 3 && OPPOSITE_PREFIXES.some((p) => long === p + short);
+}
+
+/**
+ * Whether what the element shows (its text or label) says otherwise than the description: a word
+ * that is the opposite of one of the description's ("Unlike" for "Like"), or another particle after
+ * its word ("Sign out" for "Sign in"). Its developer id, kept when the text flips ("like_button"
+ * showing "Unlike"), then does not name it.
+ */
+function showsOtherwise(p: Prepared, words: readonly string[], particles: readonly [string, string][]): boolean {
+  return p.fields.some((f) => f.kind === 'name' && (particleAgainst(f.pairs, particles) || f.words.some((fw) => words.some((w) => oppositeWords(fw, w)))));
+}
+
+/** An id match on an element that shows otherwise counts this much: under the threshold, only to name it in a miss. */
+const ID_AGAINST_SHOWN_FACTOR = 0.3;
+
 /** Where an element string comes from: what it shows or is announced as, its placeholder, its developer id. */
 type FieldKind = 'name' | 'hint' | 'id';
 
@@ -124,6 +145,8 @@ export interface TextMatch {
   whole: boolean;
   named: boolean;
   shared: number;
+  /** The match rests on the element's id while what it shows says otherwise (showsOtherwise): no interact bonus. */
+  idAgainstShown?: boolean;
 }
 
 const NO_MATCH: TextMatch = { score: 0, whole: false, named: false, shared: 0 };
@@ -189,6 +212,7 @@ export function textMatch(p: Prepared, query: Query): TextMatch | null {
   const particles = query.particles.map(([w, q]): [string, string] => [stem(w), q]);
   const minCoverage = isActionable(p.element) ? CONTROL_LABEL_COVERAGE : LABEL_COVERAGE;
   const field = speaksOfField(query);
+  const otherwise = showsOtherwise(p, [...new Set([...words, ...fullWords])], particles);
   let best = NO_MATCH;
   for (const f of p.fields) {
     let m = fieldMatch(f, query.phrase, words, particles, minCoverage);
@@ -198,7 +222,9 @@ export function textMatch(p: Prepared, query: Query): TextMatch | null {
     }
     let score = m.score * f.weight;
     if (f.kind === 'hint' && !m.whole && !field && m.shared <= 1) score *= HINT_WITHOUT_FIELD_FACTOR;
-    if (score > best.score) best = { ...m, score };
+    const against = f.kind === 'id' && otherwise;
+    if (against) score *= ID_AGAINST_SHOWN_FACTOR;
+    if (score > best.score) best = against ? { ...m, score, idAgainstShown: true } : { ...m, score };
   }
   return best;
 }
@@ -245,7 +271,7 @@ export function assess(p: Prepared, query: Query, intent: 'interact' | 'read'): 
   }
   if (s === 0) return none;
   if (intent === 'interact') {
-    if (isActionable(el)) s += INTERACT_BONUS;
+    if (isActionable(el) && !text?.idAgainstShown) s += INTERACT_BONUS;
     if (!el.enabled && query.state !== 'disabled') s *= 0.9;
   }
   if (!el.visible) s *= 0.5;
