@@ -66,6 +66,16 @@ test('a target that is not a field: types into the focused field inside it, and 
   assert.ok(calls.includes('mobile_type_keys'));
 });
 
+test('the message names the field by its label or id, never by what it holds (earlier typing, a secret among it)', async () => {
+  const label = el('label', 'text', 100, { text: 'Account code' });
+  const field = el('code', 'edittext', 220, { focused: true, text: 'Quartz-Vortex_88!' });
+  const { ctx } = fakeScreen([label, field]);
+  const o = await runVerb(ctx, { action: 'type', target: 'the field below Account code', value: 'x' });
+  assert.is(o.status, 'passed', o.message);
+  assert.match(o.message, /into "code"/);
+  assert.not.ok(o.message.includes('Quartz'), o.message);
+});
+
 test('a target that is not a field, with no field focused afterwards: fails and types nothing', async () => {
   const heading = el('heading', 'text', 100, { text: 'Welcome back' });
   const field = el('email', 'edittext', 520, { hint: 'Email' });

@@ -203,7 +203,9 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
       if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
       typed = await call<{ message: string }>(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
     });
-    const field = resolved ? JSON.stringify(resolved.text || resolved.label || resolved.id) : undefined;
+    // Named by its label or the app's id for it, else the step's words, never by its text: that is what
+    // someone typed before, a password's bullets or another step's secret among it.
+    const field = resolved ? JSON.stringify(resolved.label || (/^n0(\.|$)/.test(resolved.id) ? undefined : resolved.id) || step.target || resolved.id) : undefined;
     const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${field ? ` into ${field}` : ''}`;
     // Without a target nothing here saw a field take the keys: the driver's word on that is kept
     // (Android: "does not confirm that a text field took it …"). With one, the tap found the field focused.
