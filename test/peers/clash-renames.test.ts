@@ -55,6 +55,9 @@ test('through an aggregator: a peer arriving with clashing ids renames the other
     const listed = (await viewer.request('devices.list', {})) as { devices: DeviceInfo[] };
     assert.equal([...new Set(shown)].sort(), listed.devices.map((x) => x.id).sort(), JSON.stringify(changes));
     assert.equal(listed.devices.map((x) => x.id).sort(), [`${ANDROID}@a`, `${ANDROID}@d`]);
+    // The renamed phone did not go anywhere: `gone` says where it is listed now, not "disconnected".
+    const renamed = changes.flatMap((c) => c.gone ?? []).find((g) => g.id === ANDROID);
+    assert.match(renamed?.reason ?? '', new RegExp(`is listed as ${ANDROID}@[ad]( or ${ANDROID}@[ad])? now .*use that id`), JSON.stringify(changes));
   } finally {
     await viewer.close();
     await agg.close();
