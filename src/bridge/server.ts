@@ -386,12 +386,13 @@ export class Bridge implements BridgeCore {
 
 /** Creates and starts a bridge; resolves once it listens (`bridge.port` is then the real port). */
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
-  const bridge = new Bridge(options);
+  // The engine is the caller's to hand over: a bridge that cannot start (bad options, port taken) closes it.
   try {
+    const bridge = new Bridge(options);
     await bridge.listen();
+    return bridge;
   } catch (err) {
     await options.engine.close().catch(() => undefined);
     throw err;
   }
-  return bridge;
 }

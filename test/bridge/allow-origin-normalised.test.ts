@@ -49,12 +49,17 @@ test('a bridge given something that is no origin refuses to start', async () => 
   const { createEngine } = await import('../../src/engine/create.js');
   const { startBridge } = await import('../../src/bridge/index.js');
   const engine = createEngine({ virtual: {} });
+  let closed = 0;
+  const close = engine.close.bind(engine);
+  engine.close = () => (closed++, close());
   try {
     const err = await startBridge({ engine, host: '127.0.0.1', port: 0, allowOrigins: ['null'] }).then(
       (b) => (void b.close(), undefined),
       (e: Error) => e,
     );
     assert.match(err?.message ?? 'it started', /--allow-origin "null" is not an origin/);
+    // The engine handed over is closed, as when the port is taken: nothing of it is left running.
+    assert.is(closed, 1);
   } finally {
     await engine.close();
   }
