@@ -2,6 +2,7 @@ import type { UiElement } from '../types.js';
 import { characterCount } from '../text-length.js';
 import { appErrorNote, showsAppError } from '../listing/app-error.js';
 import { cutAtListEdge } from '../list-edge.js';
+import { identifiable, showsAs } from '../listed-elements.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -118,14 +119,32 @@ async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement
   }
 }
 
+/** Ids a listing gives by place in the tree (`n0.0.2.1`), not by the app: another element's after a scroll. */
+const POSITIONAL_ID = /^n0(\.|$)/;
+
+/**
+ * The element chosen before scrolling, found again on the moved screen by what it shows (its text,
+ * label and type, shown by no other element), else the step resolved afresh. Resolving the
+ * description again would chase another element: "the last row" is a new row after each scroll.
+ */
+async function following(ctx: VerbContext, step: VerbStep, chosen: { element: UiElement; resolved: ResolvedElement }): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
+  const elements = await listElements(ctx);
+  const was = { text: chosen.element.text, label: chosen.element.accessibility_label, type: chosen.element.type };
+  // A textless row is known by the app's id for it (`item_16`); an id from its place in the tree (`n0…`) moves with the scroll.
+  const byId = POSITIONAL_ID.test(chosen.element.id) ? [] : elements.filter((e) => e.id === chosen.element.id && e.type === was.type);
+  const same = identifiable(was) ? elements.filter((e) => showsAs(e, was)) : byId;
+  if (same.length === 1) return { element: same[0], resolved: resolvedOf(same[0], chosen.resolved.confidence), elements };
+  return findTarget(ctx, step, 'interact', 0);
+}
+
 /**
  * An element cut by the edge of its list rather than the screen's (a row under a bottom bar)
  * looks whole to the engine's scroll: it is scrolled by what is missing, so "scrolled to" means
  * the whole element is in view.
  */
-async function intoList(ctx: VerbContext, step: VerbStep): Promise<{ element: UiElement; resolved: ResolvedElement }> {
+async function intoList(ctx: VerbContext, step: VerbStep, chosen: { element: UiElement; resolved: ResolvedElement }): Promise<{ element: UiElement; resolved: ResolvedElement }> {
   for (let nudge = 0; ; nudge++) {
-    const found = await findTarget(ctx, step, 'interact', 0);
+    const found = await following(ctx, step, chosen);
     const cut = cutAtListEdge(found.element, found.elements);
     if (!cut) return found;
     if (nudge === MAX_NUDGES) {
@@ -148,10 +167,10 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
       const elements = await listElements(ctx);
       const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
       if (await targetPresent(ctx, requestOf(step, 'interact'), elements)) {
-        const { element } = await findTarget(ctx, step, 'interact', 0);
-        // The engine's own scroll nudges an element cut by a screen edge fully into view.
-        await call(ctx, 'mobile_scroll_to_element', { element: element.id });
-        const { element: shown, resolved } = await intoList(ctx, step);
+        const chosen = await findTarget(ctx, step, 'interact', 0);
+        // The engine's own scroll nudges an element cut by a screen or list edge fully into view.
+        await call(ctx, 'mobile_scroll_to_element', { element: chosen.element.id });
+        const { element: shown, resolved } = await intoList(ctx, step, chosen);
         return { resolved, message: `scrolled to ${describe(shown)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
       }
       if (signature === previous) break;
