@@ -161,6 +161,21 @@ frozen('a lock the peer did not answer in time counts as taken: the holder\'s dr
   }
 });
 
+frozen('a lease whose lock on the peer timed out asks the peer again, not taking it as held (it waited its whole timeout)', async ({ lab }) => {
+  const l = lab!;
+  const c = await client(l, 'ci');
+  await c.request('tools.call', { tool: 'mobile_get_screen_size', parameters: { device: PHONE } });
+  l.peer.silent = true;
+  const leased = c.requestRaw('devices.lease', { device: PHONE, timeout_ms: 8000 }) as Promise<{ device?: string; code?: string; message?: string }>;
+  // One lock on the peer went unanswered (the call's deadline is 400 ms); then the peer answers again.
+  await until('a devices.lock sent to the silent peer', () => l.peer.requests.some((r) => r.method === 'devices.lock'));
+  await new Promise((r) => setTimeout(r, 600));
+  l.peer.silent = false;
+  const r = await answered(leased, 'the lease');
+  assert.not.ok(r.code, JSON.stringify(r));
+  assert.ok(l.peer.requests.filter((q) => q.method === 'devices.lock').length >= 2, 'the peer was asked again');
+});
+
 frozen.run();
 
 const gone = suite('a bridge that reads a request and its caller\'s close together');

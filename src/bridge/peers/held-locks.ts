@@ -13,6 +13,11 @@ interface OnPeer {
   peer: Peer;
   device: string;
 }
+
+/** A lock on a peer; `unconfirmed`: its devices.lock got no answer in time, so the peer may or may not hold it. */
+interface LockOnPeer extends OnPeer {
+  unconfirmed?: true;
+}
 const keyOf = (peer: Peer, device: string) => `${device}\u0000${peer.name}`;
 
 /**
@@ -23,7 +28,7 @@ const keyOf = (peer: Peer, device: string) => `${device}\u0000${peer.name}`;
  * ends; a finger is lifted as soon as its holder disconnects, or its session moves to another socket.
  */
 export class HeldOnPeers {
-  private readonly locks = new Map<string, OnPeer>();
+  private readonly locks = new Map<string, LockOnPeer>();
   private readonly runs = new Map<string, number>();
   private readonly fingers = new Map<string, FingerOnPeer & OnPeer>();
 
@@ -36,9 +41,14 @@ export class HeldOnPeers {
     else if (method === 'devices.unlock') this.locks.delete(keyOf(peer, device));
   }
 
-  /** Whether the session holds `device`'s lock on `peer`: the peer would grant it again, as its own. */
+  /**
+   * Whether the session holds `device`'s lock on `peer`: the peer would grant it again, as its own. A
+   * lock whose devices.lock timed out is not known to be held: the peer is asked again (a lease that
+   * counted it as held waited its whole timeout for a device the peer may have given it, or that is free).
+   */
   holdsLock(peer: Peer, device: string): boolean {
-    return this.locks.has(keyOf(peer, device));
+    const lock = this.locks.get(keyOf(peer, device));
+    return lock !== undefined && !lock.unconfirmed;
   }
 
   private noteTouch(peer: Peer, device: string, params: Record<string, unknown>, result: unknown): void {
@@ -62,7 +72,7 @@ export class HeldOnPeers {
   noteTimedOut(peer: Peer, method: string, params: Record<string, unknown>): void {
     const device = String(params.device);
     if (method === 'input.touch' && params.action === 'down') this.fingers.set(keyOf(peer, device), { peer, device, x: Number(params.x), y: Number(params.y) });
-    else if (method === 'devices.lock') this.locks.set(keyOf(peer, device), { peer, device });
+    else if (method === 'devices.lock') this.locks.set(keyOf(peer, device), { peer, device, unconfirmed: true });
   }
 
   runStarted(peer: Peer, device: string): void {
