@@ -58,6 +58,14 @@ function sanitizeId(raw: string): string {
  * kept as a stack of child indices and joined only for elements that need it (a string per node
  * made deep trees quadratic).
  */
+/**
+ * Whether an id is an element's place in the tree (`n0.0.2.1`, given where no unique resource id is),
+ * not the app's name for it: after a scroll the same id is another row's element.
+ */
+export function isPositionalId(id: string): boolean {
+  return /^n0(\.|$)/.test(id);
+}
+
 export function elementsFromTree(root: UiNode, screen: ScreenSize): UiElement[] {
   const idCounts = new Map<string, number>();
   const countIds = (n: UiNode) => {

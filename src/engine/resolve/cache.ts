@@ -3,6 +3,7 @@ import type { UiElement } from '../types.js';
 import type { ResolveRequest, Resolution, Resolver } from './types.js';
 import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
 import { parseQuery } from './query.js';
+import { isPositionalId } from '../ui-tree.js';
 
 /** A cache far larger than this is damaged or not ours: resolving afresh is always correct. */
 const CACHE_MAX_BYTES = 8 * 1024 * 1024;
@@ -16,9 +17,6 @@ export interface CachedResolution {
   confidence: number;
 }
 
-/** Ids the listing gives by place in the tree (`n0.0.2.1`: the third row's button), not by the app. */
-const POSITIONAL_ID = /^n0(\.|$)/;
-
 /**
  * Whether a remembered element can stand for the description on a later screen. Not when the
  * description picks by ordinal, position or relation ("the last Delete button", "… right of
@@ -27,7 +25,7 @@ const POSITIONAL_ID = /^n0(\.|$)/;
  * row's button once the list has scrolled.
  */
 function rememberable(request: ResolveRequest, id: string): boolean {
-  if (POSITIONAL_ID.test(id)) return false;
+  if (isPositionalId(id)) return false;
   if (request.description === undefined) return true;
   const q = parseQuery(request.description);
   return q.ordinal === undefined && !q.positions.length && !q.relation;

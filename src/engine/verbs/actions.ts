@@ -1,4 +1,5 @@
 import type { UiElement } from '../types.js';
+import { isPositionalId } from '../ui-tree.js';
 import { characterCount } from '../text-length.js';
 import { appErrorNote, showsAppError } from '../listing/app-error.js';
 import { cutAtListEdge } from '../list-edge.js';
@@ -119,9 +120,6 @@ async function poll(ctx: VerbContext, step: VerbStep, done: (elements: UiElement
   }
 }
 
-/** Ids a listing gives by place in the tree (`n0.0.2.1`), not by the app: another element's after a scroll. */
-const POSITIONAL_ID = /^n0(\.|$)/;
-
 /**
  * The element chosen before scrolling, found again on the moved screen by what it shows (its text,
  * label and type, shown by no other element), else the step resolved afresh. Resolving the
@@ -131,7 +129,7 @@ async function following(ctx: VerbContext, step: VerbStep, chosen: { element: Ui
   const elements = await listElements(ctx);
   const was = { text: chosen.element.text, label: chosen.element.accessibility_label, type: chosen.element.type };
   // A textless row is known by the app's id for it (`item_16`); an id from its place in the tree (`n0…`) moves with the scroll.
-  const byId = POSITIONAL_ID.test(chosen.element.id) ? [] : elements.filter((e) => e.id === chosen.element.id && e.type === was.type);
+  const byId = isPositionalId(chosen.element.id) ? [] : elements.filter((e) => e.id === chosen.element.id && e.type === was.type);
   const same = identifiable(was) ? elements.filter((e) => showsAs(e, was)) : byId;
   if (same.length === 1) return { element: same[0], resolved: resolvedOf(same[0], chosen.resolved.confidence), elements };
   return findTarget(ctx, step, 'interact', 0);
@@ -224,7 +222,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     });
     // Named by its label or the app's id for it, else the step's words, never by its text: that is what
     // someone typed before, a password's bullets or another step's secret among it.
-    const field = resolved ? JSON.stringify(resolved.label || (/^n0(\.|$)/.test(resolved.id) ? undefined : resolved.id) || step.target || resolved.id) : undefined;
+    const field = resolved ? JSON.stringify(resolved.label || (isPositionalId(resolved.id) ? undefined : resolved.id) || step.target || resolved.id) : undefined;
     const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${field ? ` into ${field}` : ''}`;
     // Without a target nothing here saw a field take the keys: the driver's word on that is kept
     // (Android: "does not confirm that a text field took it …"). With one, the tap found the field focused.
