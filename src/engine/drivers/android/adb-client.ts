@@ -146,6 +146,15 @@ export function connectingError(serial: string): ToolError {
   return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is not connected yet: ${CONNECTING_ADVICE}`);
 }
 
+/**
+ * adb's reason in a refusal, as adbkit wraps a FAIL ("Failure: 'device offline'"), its first line
+ * ("device unauthorized.\n…" is one line of reason and a hint), or "gone" when it says nothing.
+ */
+export function adbRefusal(refusal: unknown): string {
+  const message = refusal instanceof Error ? refusal.message : String(refusal);
+  return message.replace(/^Failure: '([\s\S]*)'$/, '$1').split('\n')[0] || 'gone';
+}
+
 export function offlineError(serial: string): ToolError {
   return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is offline: ${OFFLINE_ADVICE}`);
 }

@@ -4,7 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, To
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { execOnDevice, execStreaming, mapAdbError, type AdbDeviceClient } from './adb-client.js';
+import { adbRefusal, execOnDevice, execStreaming, mapAdbError, type AdbDeviceClient } from './adb-client.js';
 import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -385,9 +385,7 @@ export class AndroidDevice implements DeviceHandle {
 
   private async stillThere(ctx: CallContext, what: string): Promise<void> {
     // Any state but "device" is a FAIL with adb's reason (adbkit: "Failure: 'device offline'").
-    const asked = Promise.resolve(this.device.getState()).then(String, (refusal: unknown) =>
-      (refusal instanceof Error ? refusal.message : String(refusal)).replace(/^Failure: '([\s\S]*)'$/, '$1').split('\n')[0] || 'gone',
-    );
+    const asked = Promise.resolve(this.device.getState()).then(String, adbRefusal);
     const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
     if (ctx.signal.aborted) throw ctx.signal.reason;
     if (state === 'device') return;

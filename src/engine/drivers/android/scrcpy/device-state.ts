@@ -1,5 +1,5 @@
 import { ToolError } from '../../../errors.js';
-import type { AdbDeviceClient } from '../adb-client.js';
+import { adbRefusal, type AdbDeviceClient } from '../adb-client.js';
 
 /** How long the adb server may take to say whether the device is still there; its silence says nothing. */
 const STATE_CHECK_MS = 1_000;
@@ -30,8 +30,7 @@ export async function deviceGone(device: AdbDeviceClient, ms = STATE_CHECK_MS): 
     (refusal: unknown) => {
       // A system error (ECONNREFUSED…) is the adb server, not the device.
       if ((refusal as NodeJS.ErrnoException | undefined)?.code) return undefined;
-      const message = refusal instanceof Error ? refusal.message : String(refusal);
-      return message.replace(/^Failure: '([\s\S]*)'$/, '$1').split('\n')[0].replace(/\.$/, '') || 'gone';
+      return adbRefusal(refusal).replace(/\.$/, '') || 'gone';
     },
   );
   try {
