@@ -4,11 +4,10 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scrcpyServerJar } from '../../src/engine/drivers/android/scrcpy/server-jar.js';
-import { ToolError } from '../../src/engine/errors.js';
 import { DEMO_PACKAGE } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { UiElement } from '../../src/engine/types.js';
-import { handleOf, hasFfmpeg, slowInputServices, take, until } from './scrcpy-support.js';
+import { handleOf, hasFfmpeg, openFails, slowInputServices, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 const test = suite<{ rig?: AndroidRig }>('scrcpy fallback reasons and recovery');
@@ -51,18 +50,6 @@ async function typingOverScrcpy(rig: AndroidRig, work: (call: (tool: string, par
     await work(call);
   } finally {
     await video.close();
-  }
-}
-
-async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
-  const handle = await handleOf(rig, engine);
-  try {
-    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
-    await video.close();
-    return 'opened';
-  } catch (err) {
-    assert.instance(err, ToolError);
-    return (err as Error).message;
   }
 }
 

@@ -1,9 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DeviceVideo, VIDEO_DEFAULTS } from '../../src/bridge/video-hub.js';
-import { ToolError } from '../../src/engine/errors.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { handleOf, hasFfmpeg, take, until } from './scrcpy-support.js';
+import { handleOf, hasFfmpeg, openFails, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** scrcpy 3.3.1's SurfaceEncoder writes the video header before it configures the encoder and starts the capture. */
@@ -21,18 +20,6 @@ test.after.each(({ rig }) => {
 
 const engineFor = (rig: AndroidRig, scrcpy: object = {}): Engine => rig.engineWith({ scrcpy: { graceMs: 200, bindTimeoutMs: 1_500, ...scrcpy } });
 const noServerLeft = (rig: AndroidRig) => until(() => rig.phone.scrcpy.servers === 0, 'no scrcpy server left on the phone');
-
-async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
-  const handle = await handleOf(rig, engine);
-  try {
-    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
-    await video.close();
-    return 'opened';
-  } catch (err) {
-    assert.instance(err, ToolError);
-    return (err as Error).message;
-  }
-}
 
 test('a capture that never starts after the header: openVideo rejects saying no picture came, and the server is stopped', async ({ rig }) => {
   if (!rig) return;

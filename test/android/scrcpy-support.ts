@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import * as assert from 'uvu/assert';
+import { ToolError } from '../../src/engine/errors.js';
 import type { DeviceHandle, VideoPacket, VideoStream } from '../../src/engine/driver.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { systemTool } from '../support/system-tools.js';
@@ -26,6 +28,19 @@ export async function take(stream: VideoStream | AsyncIterator<VideoPacket>, n: 
     out.push(next.value);
   }
   return out;
+}
+
+/** The message openVideo rejects with (a ToolError), or 'opened' when it opened (the stream is closed again). */
+export async function openFails(rig: AndroidRig, engine: Engine): Promise<string> {
+  const handle = await handleOf(rig, engine);
+  try {
+    const video = await handle.openVideo!({ maxSize: 1200, maxFps: 30 });
+    await video.close();
+    return 'opened';
+  } catch (err) {
+    assert.instance(err, ToolError);
+    return (err as Error).message;
+  }
 }
 
 export { until } from './setup.js';
