@@ -136,9 +136,10 @@ async function following(ctx: VerbContext, step: VerbStep, chosen: { element: Ui
 }
 
 /**
- * An element cut by the edge of its list rather than the screen's (a row under a bottom bar)
- * looks whole to the engine's scroll: it is scrolled by what is missing, so "scrolled to" means
- * the whole element is in view.
+ * The element chosen, checked whole after the engine's scroll: one still cut by the edge of its list
+ * (a row under a bottom bar) is scrolled by what is missing, and one that stays cut is an error, so the
+ * verb's "scrolled to" means the whole element is in view (the engine's tool answers success with a
+ * "partly on screen" note there). Usually one listing that finds it whole.
  */
 async function intoList(ctx: VerbContext, step: VerbStep, chosen: { element: UiElement; resolved: ResolvedElement }): Promise<{ element: UiElement; resolved: ResolvedElement }> {
   for (let nudge = 0; ; nudge++) {
