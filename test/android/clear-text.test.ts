@@ -39,12 +39,30 @@ clear('clear_first empties the focused field with one DEL and one FORWARD_DEL pe
   const r = await rig!.call('mobile_type_keys', { text: 'new@example.com', clear_first: true });
   assert.is(r.status, 'success', JSON.stringify(r));
   assert.is(rig!.phone.phone.fieldValue('email'), 'new@example.com');
-  const sent = rig!.phone.stats.opened.find((c) => c.includes('KEYCODE_DEL'));
+  // Key codes by number: KEYCODE_MOVE_END 123, KEYCODE_DEL 67, KEYCODE_FORWARD_DEL 112.
+  const sent = rig!.phone.stats.opened.find((c) => c.includes('input keyevent 123 67'));
   assert.ok(sent, rig!.phone.stats.opened.join('\n'));
-  assert.is(sent!.split(' KEYCODE_DEL').length - 1, 'old@example.org'.length);
-  assert.is(sent!.split(' KEYCODE_FORWARD_DEL').length - 1, 'old@example.org'.length);
+  assert.is(sent!.split(' 67').length - 1, 'old@example.org'.length);
+  assert.is(sent!.split(' 112').length - 1, 'old@example.org'.length);
   assert.is(r.message, `emptied the field and typed 15 characters on ${rig!.phone.serial}; ${UNCONFIRMED}`);
   assert.is(rig!.phone.stats.opened.filter((c) => c.includes('uiautomator dump')).length, 2, 'listed before and after the deletes');
+});
+
+clear('a field of 1,500 characters is emptied too: the deletes go as several commands, each within what adb carries', async ({ rig }) => {
+  const long = 'x'.repeat(1500);
+  await rig!.call('mobile_type_keys', { text: long });
+  assert.is(rig!.phone.phone.fieldValue('email'), `new@example.com${long}`);
+  rig!.phone.stats.reset();
+  const r = await rig!.call('mobile_type_keys', { text: 'short@example.com', clear_first: true });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.is(rig!.phone.phone.fieldValue('email'), 'short@example.com');
+  const deletes = rig!.phone.stats.opened.filter((c) => /input keyevent (123 )?(67|112) /.test(c));
+  assert.ok(deletes.length >= 3, deletes.map((c) => c.length).join(', '));
+  // Each is `exec:<command>` plus the driver's end mark (18 bytes) within MAX_SERVICE_BYTES (4095).
+  for (const c of deletes) assert.ok(Buffer.byteLength(c) + 18 <= 4095, `${c.length} bytes`);
+  const keys = deletes.join(' ').split(' ');
+  assert.is(keys.filter((k) => k === '67').length, 1515);
+  assert.is(keys.filter((k) => k === '112').length, 1515);
 });
 
 clear('an empty field whose hint the platform dumper lists as its text: the answer says the listing cannot confirm it', async ({ rig }) => {

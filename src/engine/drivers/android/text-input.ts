@@ -3,6 +3,9 @@ import { shellQuote } from './adb-client.js';
 
 const KEY_ENTER = 66;
 const KEY_TAB = 61;
+const KEY_DEL = 67;
+const KEY_FORWARD_DEL = 112;
+const KEY_MOVE_END = 123;
 
 /**
  * The longest typing command sent at once, in bytes: under adb-client's MAX_SERVICE_BYTES (which
@@ -67,6 +70,33 @@ export function inputTextCommands(text: string, device: string): { commands: str
     }
   }
   return { commands, typed };
+}
+
+/**
+ * `input keyevent` commands that send MOVE_END, then `count` DELs, then `count` FORWARD_DELs, each
+ * command under MAX_COMMAND_BYTES: key codes by number (3–4 bytes each; a name is 12–20), so a field
+ * of about 550 characters is emptied by one command and a longer one by several, where one command
+ * of names stopped at about 125 characters. `deletes[i]` is how many keys commands[0..i] sent.
+ */
+export function deleteKeyCommands(count: number): { commands: string[]; deletes: number[] } {
+  const keys = [KEY_MOVE_END, ...Array<number>(count).fill(KEY_DEL), ...Array<number>(count).fill(KEY_FORWARD_DEL)];
+  const commands: string[] = [];
+  const deletes: number[] = [];
+  let command = '';
+  let sent = 0;
+  for (const key of keys) {
+    const word = ` ${key}`;
+    if (command && command.length + word.length > MAX_COMMAND_BYTES) {
+      commands.push(command);
+      deletes.push(sent);
+      command = '';
+    }
+    command = (command || 'input keyevent') + word;
+    if (key !== KEY_MOVE_END) sent++;
+  }
+  commands.push(command);
+  deletes.push(sent);
+  return { commands, deletes };
 }
 
 /**

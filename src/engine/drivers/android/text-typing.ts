@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import type { UiElement } from '../../types.js';
 import type { ControlChannel } from './scrcpy/control-channel.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
-import { inputTextCommands, monkeyTypeLine } from './text-input.js';
+import { deleteKeyCommands, inputTextCommands, monkeyTypeLine } from './text-input.js';
 
 /** What typing needs from its device (android-device.ts), with the device's error mapping. */
 export interface TypingIo {
@@ -93,9 +93,16 @@ export async function clearText(io: TypingIo, ctx: CallContext): Promise<void | 
   // A field holding exactly its hint is listed empty (uiautomator.ts): delete as many as the hint has.
   const count = Math.max([...before.text].length, before.text === '' && before.hint ? [...before.hint].length : 0);
   if (count === 0) return;
-  const keys = (name: string) => Array(count).fill(name).join(' ');
-  const out = await io.shell(`input keyevent KEYCODE_MOVE_END && input keyevent ${keys('KEYCODE_DEL')} ${keys('KEYCODE_FORWARD_DEL')}`, ctx, 'clearing a field');
-  if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${io.serial} failed: ${out.trim()}`);
+  const { commands, deletes } = deleteKeyCommands(count);
+  for (let i = 0; i < commands.length; i++) {
+    // A long field takes several commands: a failure after the first has deleted part of its text.
+    const partly = i > 0 ? ` after ${deletes[i - 1]} of the ${2 * count} deletes, so part of its text is gone` : '';
+    const out = await io.shell(commands[i], ctx, 'clearing a field').catch((err: unknown) => {
+      if (partly && err instanceof Error) err.message = `${err.message} (clearing the field stopped${partly})`;
+      throw err;
+    });
+    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${io.serial} failed${partly}: ${out.trim()}`);
+  }
   return clearedVerdict(before, focusedField(await io.listElements(ctx)), count, io.serial);
 }
 
