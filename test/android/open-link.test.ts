@@ -50,6 +50,15 @@ links('several apps take the link and none is the default: an error naming the c
   assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
 });
 
+links('a link whose text names a refusal ("SecurityException", "Permission Denial") opens: am echoes the link, which is not the phone refusing', async ({ rig }) => {
+  const deep = await open(rig!, 'mbdemo://screen/signin?from=SecurityException&why=not_allowed_to');
+  assert.is(deep.status, 'success', JSON.stringify(deep));
+  assert.match(deep.message, `${DEMO_PACKAGE} shows it`);
+  assert.is(rig!.phone.phone.currentScreen, 'signin');
+  const unknown = await open(rig!, 'nosuchscheme://x/SecurityException?Permission+Denial');
+  assert.is(unknown.code, 'INVALID_PARAMETER', JSON.stringify(unknown));
+});
+
 links('a link no app takes: INVALID_PARAMETER', async ({ rig }) => {
   const r = await open(rig!, 'ftp://example.com/file');
   assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));

@@ -52,7 +52,7 @@ export class AppCommands {
     if (verb === 'start') {
       const data = args[args.indexOf('-d') + 1];
       if (args.includes('-d') && data) {
-        const intent = `Intent { act=android.intent.action.VIEW dat=${data} }`;
+        const intent = `Intent { act=android.intent.action.VIEW dat=${safeUriString(data)} }`;
         const wait = args.includes('-W');
         const sdk = releaseSdk(this.quirks);
         // Several handlers, none the default: the package manager resolves the intent to its chooser,
@@ -280,4 +280,25 @@ export class AppCommands {
 function startBehindKeyguard(starting: string, running: boolean, component: string, sdk: number): CommandResult {
   if (sdk < 31) return { out: starting, code: 0, open: true };
   return ok(starting + (running ? TO_FRONT : '') + waitBlock(sdk, { timeout: false, launchState: 0, activity: component, totalMs: -1, waitMs: 3_012 }));
+}
+
+/**
+ * How Intent.toString shows its data: Uri.toSafeString. Contact-like schemes (tel, sip, sms, smsto,
+ * mailto, nfc) keep only '-', '@' and '.' of their scheme-specific part (the rest becomes 'x'); web
+ * and streaming schemes (http, https, ftp, rtsp) show `//host[:port]/...`; any other scheme shows its
+ * scheme-specific part, path and query included, without the fragment.
+ */
+export function safeUriString(uri: string): string {
+  const colon = uri.indexOf(':');
+  if (colon <= 0) return uri.split('#')[0];
+  const scheme = uri.slice(0, colon);
+  const ssp = uri.slice(colon + 1).split('#')[0];
+  const lower = scheme.toLowerCase();
+  if (['tel', 'sip', 'sms', 'smsto', 'mailto', 'nfc'].includes(lower)) return `${scheme}:${ssp.replace(/[^-@.]/g, 'x')}`;
+  if (['http', 'https', 'ftp', 'rtsp'].includes(lower)) {
+    const authority = /^\/\/([^/?#]*)/.exec(ssp)?.[1] ?? '';
+    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    return `${scheme}://${hostPort}/...`;
+  }
+  return `${scheme}:${ssp}`;
 }

@@ -166,8 +166,15 @@ export function isInstalledOutput(out: string): boolean {
   return /^package:/m.test(out);
 }
 
+/**
+ * Whether the phone refused a command for lack of a permission. What the shell echoes back of the
+ * command is left out first: `am` prints the intent it starts ("Starting: Intent { … dat=<link> }",
+ * also inside its errors) and the activity it waited for, and a link or class name may hold any word
+ * ("myapp://errors?type=SecurityException" opened fine).
+ */
 export function isSecurityException(out: string): boolean {
-  return /SecurityException|Permission Denial|not allowed to|requires .*permission/i.test(out);
+  const said = out.replace(/Intent \{.*\}/g, 'Intent {}').replace(/^Activity: .*$/gm, '');
+  return /SecurityException|Permission Denial|not allowed to|requires .*permission/i.test(said);
 }
 
 /**
