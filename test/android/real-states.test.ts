@@ -146,6 +146,26 @@ states('an app with two launcher activities (a debug build with LeakCanary) star
   }
 });
 
+states('a disabled app (Settings › Apps › Disable) is said to be disabled, with how to enable it, not "use mobile_open_url"', async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  const launched = await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  assert.is(launched.status, 'success', JSON.stringify(launched));
+  shell.quirks.disabledApps.add(DEMO_PACKAGE);
+  try {
+    // Its launcher activity is remembered from the launch before: `am` now says it does not exist, and it is resolved afresh.
+    const r = await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+    assert.match(String(r.message), `${DEMO_PACKAGE} is installed on ${rig!.phone.serial} but disabled, so it cannot start; enable it in Settings › Apps`);
+    assert.not.match(String(r.message), 'mobile_open_url');
+    const apps = (await rig!.call('mobile_list_apps')) as unknown as { apps: { packageName: string }[] };
+    assert.not.ok(JSON.stringify(apps).includes(DEMO_PACKAGE), 'the launcher does not show it');
+  } finally {
+    shell.quirks.disabledApps.clear();
+  }
+  const again = await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+  assert.is(again.status, 'success', JSON.stringify(again));
+});
+
 states('uninstalling an updated system app (Chrome) removes only its update: reported as not uninstalled, not as success', async ({ rig }) => {
   const shell = rig!.phone.shell;
   shell.quirks.updatedSystemApps.add('com.android.chrome');

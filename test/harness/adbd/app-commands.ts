@@ -91,8 +91,7 @@ export class AppCommands {
     const starting = `Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=${component} }\n`;
     // The chooser opens over whatever was in front; no app starts until the user picks one.
     if (component === RESOLVER_ACTIVITY) return ok(starting);
-    const launchable = (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
-    if (!launchable || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
+    if (!(await this.launchable(pkg)) || (activity !== '.MainActivity' && activity !== this.quirks.secondLauncher.get(pkg))) {
       return { out: `${starting}Error type 3\nError: Activity class {${pkg}/${activity?.startsWith('.') ? pkg + activity : activity}} does not exist.\n`, code: 1 };
     }
     const sdk = releaseSdk(this.quirks);
@@ -150,6 +149,11 @@ export class AppCommands {
     return this.phone.installedApps.find((a) => a.package === pkg);
   }
 
+  /** An app with a launcher activity that resolves: installed, shown by the launcher, and not disabled. */
+  private async launchable(pkg: string): Promise<boolean> {
+    return !this.quirks.disabledApps.has(pkg) && (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
+  }
+
   private denied(verb: string, pkg: string): CommandResult | undefined {
     if (!this.quirks.securityDenied.has(pkg)) return undefined;
     return pmEscaped(verb, releaseSdk(this.quirks), `java.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}`);
@@ -184,7 +188,15 @@ export class AppCommands {
       case 'install':
         return this.install(pkg);
       case 'list':
-        return ok(listPackages(this.phone.installedApps, args.filter((a) => a.startsWith('-')), releaseMajor(this.quirks, this.phone.info.version)));
+        return ok(listPackages(this.phone.installedApps, args.slice(1), releaseMajor(this.quirks, this.phone.info.version), this.quirks.disabledApps));
+      case 'disable-user':
+      case 'enable': {
+        // runSetEnabledSetting: "Package <pkg> new state: <state>"; an unknown package throws IllegalArgumentException.
+        if (!this.installed(pkg)) return pmEscaped(verb, releaseSdk(this.quirks), `java.lang.IllegalArgumentException: Unknown package: ${pkg}`);
+        if (verb === 'enable') this.quirks.disabledApps.delete(pkg);
+        else this.quirks.disabledApps.add(pkg);
+        return ok(`Package ${pkg} new state: ${verb === 'enable' ? 'enabled' : 'disabled-user'}\n`);
+      }
       default:
         return unknown(['pm', verb, ...args]);
     }
@@ -236,8 +248,7 @@ export class AppCommands {
     if (verb === 'resolve-activity') {
       // PackageManagerShellCommand runResolveActivity --brief: the match line, then the component.
       const pkg = args[args.length - 1];
-      const apps = await this.phone.listApps(ctx());
-      if (!apps.some((a) => a.package === pkg)) return ok('No activity found\n');
+      if (!(await this.launchable(pkg))) return ok('No activity found\n');
       // chooseBestActivity: two matches of equal rank and no saved preference give the chooser (mResolveInfo).
       if (this.quirks.secondLauncher.has(pkg)) return ok(`priority=0 preferredOrder=0 match=0x0 specificIndex=-1 isDefault=false\n${RESOLVER_ACTIVITY}\n`);
       return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/.MainActivity\n`);
@@ -245,12 +256,12 @@ export class AppCommands {
     if (verb === 'query-activities' && args.includes('--components')) {
       // runQueryIntentActivities with --components: one flattenToShortString() line per match, nothing else.
       const pkg = args[args.length - 1];
-      if (!(await this.phone.listApps(ctx())).some((a) => a.package === pkg)) return ok('No activities found\n');
+      if (!(await this.launchable(pkg))) return ok('No activities found\n');
       const second = this.quirks.secondLauncher.get(pkg);
       return ok(`${pkg}/.MainActivity\n${second ? `${pkg}/${second}\n` : ''}`);
     }
     if (verb === 'query-activities') {
-      const apps = await this.phone.listApps(ctx());
+      const apps = (await this.phone.listApps(ctx())).filter((a) => !this.quirks.disabledApps.has(a.package));
       return ok(apps.map((a, i) => [
         `Activity #${i}:`,
         '  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',

@@ -21,11 +21,17 @@ export function versionCodeOf(app: ListedApp): string {
  * (android-8.0.0_r1); before, its option switch ends in "Error: Unknown option: <opt>" and lists
  * nothing. Android 7's `pm` (Pm.runList) hands `list` to that shell command and exits 0 whatever it printed.
  */
-export function listPackages(apps: ListedApp[], options: string[], releaseMajor: number): string {
-  const unknown = options.find((o) => o.startsWith('-') && !KNOWN_LIST_OPTIONS.includes(o) && !(o === '--show-versioncode' && releaseMajor >= 8));
+export function listPackages(apps: ListedApp[], args: string[], releaseMajor: number, disabled: ReadonlySet<string> = new Set()): string {
+  const options = args.filter((a) => a.startsWith('-'));
+  const unknown = options.find((o) => !KNOWN_LIST_OPTIONS.includes(o) && !(o === '--show-versioncode' && releaseMajor >= 8));
   if (unknown) return `Error: Unknown option: ${unknown}\n`;
   const withCode = options.includes('--show-versioncode');
-  return apps.map((a) => `package:${a.package}${withCode ? ` versionCode:${versionCodeOf(a)}` : ''}\n`).join('');
+  // The argument after the options is a filter: packages whose name contains it (String.contains).
+  const filter = args.find((a) => !a.startsWith('-'));
+  return apps
+    .filter((a) => (filter === undefined || a.package.includes(filter)) && (!options.includes('-d') || disabled.has(a.package)) && (!options.includes('-e') || !disabled.has(a.package)))
+    .map((a) => `package:${a.package}${withCode ? ` versionCode:${versionCodeOf(a)}` : ''}\n`)
+    .join('');
 }
 const KNOWN_LIST_OPTIONS = ['-d', '-e', '-f', '-i', '-l', '-s', '-u', '-3'];
 

@@ -84,6 +84,8 @@ export interface PhoneQuirks {
    * launcher intent to its chooser, ResolverActivity, which `am start` opens instead of the app.
    */
   secondLauncher: Map<string, string>;
+  /** Packages disabled with `pm disable-user` (or Settings › Apps › Disable): installed, but nothing of them resolves or starts. */
+  disabledApps: Set<string>;
   /**
    * The display's natural orientation is landscape (most tablets, TV boxes, Chromebooks): `wm size`
    * prints the landscape size and rotation 0 shows landscape, so portrait is rotation 1. Tests turn
@@ -128,6 +130,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false,
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false,
   };
 }

@@ -84,6 +84,11 @@ export class AppLauncher {
       component = parseResolvedActivity(out, pkg) ?? parseQueriedActivities(await this.io.shell(`cmd package query-activities --brief --components ${intent}`, ctx, `launching ${pkg}`), pkg)[0];
     }
     if (!component) {
+      // A disabled app (Settings › Apps › Disable, `pm disable-user`) is still installed, but none of
+      // its activities resolves, so no link opens it either: say that, not "use mobile_open_url".
+      if (isListed(await this.io.shell(`pm list packages -d ${shellQuote(pkg)}`, ctx, `launching ${pkg}`), pkg)) {
+        throw new ToolError('INVALID_PARAMETER', `${pkg} is installed on ${this.io.serial} but disabled, so it cannot start; enable it in Settings › Apps (or run "adb shell pm enable ${pkg}") and launch it again`);
+      }
       throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
     }
     return component;
@@ -115,6 +120,11 @@ export class AppLauncher {
         'It may have crashed while starting (`adb logcat -b crash` shows why)',
     );
   }
+}
+
+/** Whether `pm list packages` (whose filter matches any name containing it) lists exactly `pkg`. */
+function isListed(out: string, pkg: string): boolean {
+  return out.split('\n').some((line) => line.trim() === `package:${pkg}`);
 }
 
 /** The start, unless `am` refused it with an `Error:` line. */
