@@ -1,5 +1,5 @@
 import type { UiElement } from '../../engine/types.js';
-import { readableName } from '../../engine/readable-name.js';
+import { fieldName, isTextField, readableName } from '../../engine/readable-name.js';
 import type { ActivityElement, DeviceActivityParams } from '../../protocol/index.js';
 import { characters } from '../../engine/text-length.js';
 
@@ -16,15 +16,6 @@ export function activityElement(e: UiElement): ActivityElement {
   return { id: e.id, type: e.type, ...(name ? { name: name.length > 60 ? `${name.slice(0, 60)}…` : name } : {}) };
 }
 
-/** A field typed into: its text is typed text. */
-export function isTextField(e: { type: string; password?: boolean }): boolean {
-  return e.type === 'edittext' || e.password === true;
-}
-
-/** A text field's name that is never typed text: its label, its hint, the last part of its resource id. */
-function fieldName(e: UiElement): string | undefined {
-  return e.accessibility_label?.trim() || e.hint?.trim() || e.resource_id?.split('/').pop()?.trim() || undefined;
-}
 
 const NOUN: Record<string, string> = {
   button: 'button',

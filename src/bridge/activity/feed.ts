@@ -3,7 +3,8 @@ import { isToolFailure } from '../../engine/errors.js';
 import type { UiElement } from '../../engine/types.js';
 import type { ActivityElement, ActivityOutcome, DeviceActivityParams, Participant } from '../../protocol/index.js';
 import { elementAt } from '../../engine/hit-test.js';
-import { activityElement, isTextField, MASK, summarize } from './describe.js';
+import { isTextField } from '../../engine/readable-name.js';
+import { activityElement, MASK, summarize } from './describe.js';
 import { ScreenMemory } from './screen-memory.js';
 import { graphemeCount } from '../../engine/text-length.js';
 

@@ -1,6 +1,6 @@
 import type { CallEvent } from '../engine.js';
 import type { UiElement } from '../types.js';
-import { readableName } from '../readable-name.js';
+import { fieldName, isTextField, readableName } from '../readable-name.js';
 import { textInside } from '../resolve/index.js';
 import { resolvedOf } from './target.js';
 import type { VerbOutcome, VerbStep } from './types.js';
@@ -37,13 +37,13 @@ const contains = (e: UiElement, x: number, y: number) => x >= e.x && x <= e.x + 
 export function elementAt(elements: readonly UiElement[], x: number, y: number): { element: UiElement; name: string } | undefined {
   const counts = new Map<string, number>();
   for (const e of elements) {
-    const name = readableName(e);
+    const name = nameOf(e);
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   const named: { element: UiElement; name: string; area: number }[] = [];
   for (const e of elements) {
     if (!contains(e, x, y)) continue;
-    const own = readableName(e);
+    const own = nameOf(e);
     const name = own ?? (e.type === 'listitem' ? textInside(e, elements) : undefined);
     if (name) named.push({ element: e, name, area: e.width * e.height });
   }
@@ -52,6 +52,17 @@ export function elementAt(elements: readonly UiElement[], x: number, y: number):
   return named[0];
 }
 
+
+/**
+ * A text field is named as the inspector names it, "the Email field", by its label, hint or resource
+ * id: its text is what someone typed (a filled form, a secret), which a replay on a fresh install
+ * does not find and which must not be written into the scenario.
+ */
+function nameOf(e: UiElement): string | undefined {
+  if (!isTextField(e)) return readableName(e);
+  const name = fieldName(e);
+  return name ? `the ${name} field` : undefined;
+}
 
 export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[] | undefined): RawTranslation {
   if (!e.ok || !e.mutates) return undefined;
