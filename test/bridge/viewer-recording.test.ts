@@ -82,7 +82,7 @@ rec('coordinate taps and key batches of a recording session become named steps; 
   scenario = stopped.scenario;
   assert.equal(
     scenario.steps.map((s) => [s.action, s.target ?? s.value]),
-    [['launch_app', undefined], ['tap', 'Email'], ['type', 'demo@example.com'], ['tap', 'Password'], ['type', '${PASSWORD}'], ['tap', 'Sign in']],
+    [['launch_app', undefined], ['tap', 'the Email field'], ['type', 'demo@example.com'], ['tap', 'the Password field'], ['type', '${PASSWORD}'], ['tap', 'Sign in']],
   );
   assert.is(scenario.app_package, DEMO);
   assert.equal(Object.keys(scenario.parameters ?? {}), ['PASSWORD'], 'one secret for the whole password, not one per key batch');

@@ -167,9 +167,9 @@ rec('mobile-mcp style (list once, then tap, type, tap, type): every tap is named
   assert.equal(stopped.summary.skipped, []);
   const steps = stopped.scenario.steps.map((s: { action: string; target?: string; value?: string }) => [s.action, s.target ?? null, s.value ?? null]);
   assert.equal(steps.filter((s: unknown[]) => s[0] === 'tap' || s[0] === 'type'), [
-    ['tap', 'Email', null],
+    ['tap', 'the Email field', null],
     ['type', null, 'ada@example.com'],
-    ['tap', 'Password', null],
+    ['tap', 'the Password field', null],
     ['type', null, '${PASSWORD}\n'],
   ]);
   assert.not.ok(steps.some((s: unknown[]) => s[0] === 'wait_for_element'), 'the look before each tap is not the agent waiting');

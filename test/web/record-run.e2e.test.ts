@@ -147,9 +147,9 @@ test('Record: launch, taps and typing (password too) become steps; Stop offers a
   const doc = JSON.parse(text) as { steps: { action: string; target?: string; value?: string }[]; parameters: Record<string, { secret?: boolean }>; app_package: string };
   assert.equal(doc.steps.map((s) => [s.action, s.target ?? s.value ?? null]), [
     ['launch_app', null],
-    ['tap', 'Email'],
+    ['tap', 'the Email field'],
     ['type', 'demo@example.com'],
-    ['tap', 'Password'],
+    ['tap', 'the Password field'],
     ['type', '${PASSWORD}'],
     ['swipe', 'up'],
     ['tap', 'Sign in'],

@@ -360,7 +360,15 @@ export class AgentSession {
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) {
       if (this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements)) this.persist(e.device);
     }
-    if (e.origin !== this.origin) return;
+    if (e.origin !== this.origin) {
+      // A streamed drag is one action when the finger lifts.
+      const recorder = e.mutates && e.ok && e.origin && !(e.tool === 'input.touch' && e.parameters.action !== 'up') ? this.recorders.get(e.device) : undefined;
+      if (recorder) {
+        recorder.noteOtherSession(e.origin!);
+        this.persist(e.device);
+      }
+      return;
+    }
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
     if (this.devices.get(e.device)?.busy) return;
     if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);

@@ -121,6 +121,8 @@ export class Recorder {
   private readonly variables: Record<string, { type: 'string'; description: string }> = {};
   private secrets = new RecordingSecrets();
   private readonly skipped: string[] = [];
+  /** Other sessions' actions on the device: how many, and their line in `skipped`. */
+  private readonly others = new Map<string, { count: number; index: number }>();
   private appPackage?: string;
   private pollsSinceStep = 0;
   private workedIn = new WorkedIn();
@@ -189,6 +191,24 @@ export class Recorder {
   /** The agent looked at the screen (listing, screenshot) without acting. */
   notePoll(): void {
     this.pollsSinceStep++;
+  }
+
+  /**
+   * Another session (a second viewer, an agent, a scenario run) acted on the recorded device: the
+   * scenario will not hold it, so a replay may not reach the screens this recording saw. Counted per
+   * session in one line of the skipped list; the focus may have moved.
+   */
+  noteOtherSession(origin: string): void {
+    let seen = this.others.get(origin);
+    if (!seen) {
+      seen = { count: 0, index: this.skipped.push('') - 1 };
+      this.others.set(origin, seen);
+    }
+    seen.count++;
+    this.skipped[seen.index] =
+      `${seen.count} action${seen.count === 1 ? '' : 's'} on ${this.device} by another session (${origin}) while recording: not in the scenario, which holds only this session's actions, so a replay may not reach the same screens; do them in this session if the scenario needs them`;
+    this.openTyping = undefined;
+    this.secrets.focusMayHaveMoved();
   }
 
   /** Something the agent did that cannot go into a scenario; reported at stop. */
