@@ -76,7 +76,7 @@ export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'assert',
     description:
-      `Check something about the screen now, mechanically, with the same 27 checks a scenario uses (it looks again for up to 1 s while the screen settles). Returns {status: passed|failed, expected, actual, message}; a failed check is a normal result, not an error; a check that could not be made (status error: an invalid pattern, an undeclared variable, a device that did not answer) comes back as the same object in an error result. While recording, a passed check is kept as a scenario assertion after the last step. ${ASSERT_FIELDS} ` +
+      `Check something about the screen now, mechanically, with the same 27 checks a scenario uses (it looks again for up to 1 s while the screen settles, or until timeout_ms when given). Returns {status: passed|failed, expected, actual, message}; a failed check is a normal result, not an error; a check that could not be made (status error: an invalid pattern, an undeclared variable, a device that did not answer) comes back as the same object in an error result. While recording, a passed check is kept as a scenario assertion after the last step. ${ASSERT_FIELDS} ` +
       'Errors: INVALID_PARAMETER (a missing or wrong field, named), DEVICE_NOT_FOUND.',
     inputSchema: obj(
       {
@@ -100,6 +100,8 @@ export const SESSION_TOOLS: ToolSpec[] = [
         color_hex: { type: 'string', description: '#RGB or #RRGGBB' },
         permission_name: { type: 'string' },
         expected_theme: { type: 'string', enum: [...THEMES] },
+        timeout_ms: { type: 'integer', minimum: 0, maximum: 60000, description: 'Check again until it passes or this time is up (SPEC 2.2 waiting assertion; kept in a recording). Without it the check looks again for up to 1 s. Over 45000 may outlast a client that gives up on a call after 60 s.' },
+        condition: { type: 'object', description: 'Only check when this condition holds, else the status is skipped (a scenario step condition, e.g. {"type": "device_property", "property": "platform", "value": "android"}; kept in a recording).' },
       },
       ['device', 'type'],
     ),

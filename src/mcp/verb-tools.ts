@@ -1,6 +1,7 @@
 import { BUTTONS } from '../engine/types.js';
 import type { VerbStep } from '../engine/verbs/index.js';
 import { SCENARIO_BUTTONS } from '../validate/vocabulary.js';
+import { ArgumentError } from './arguments.js';
 
 /**
  * The verbs as MCP tools: one tool per scenario action, with a semantic target. JSON Schemas are
@@ -69,9 +70,21 @@ export const VERB_TOOLS: VerbTool[] = [
   gestureTool('long_press', 'long_press', 'Long-press (press and hold, e.g. to open a context menu)'),
   {
     name: 'type_text',
-    description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
-    inputSchema: schema({ text: { type: 'string', minLength: 1, description: 'The text to type.' }, ...TARGET }, ['text']),
-    toStep: (a) => ({ action: 'type', value: str(a, 'text') ?? '', ...targeted(a) }),
+    description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. The text is added to what the field already holds: pass clear_first: true to empty it first (a recording keeps that). "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
+    inputSchema: schema(
+      {
+        text: { type: 'string', description: 'The text to type ("" only with clear_first: true, to just empty the field).' },
+        ...TARGET,
+        clear_first: { type: 'boolean', description: 'true: empty the field before typing (default false: the text is added to what it holds).' },
+      },
+      ['text'],
+    ),
+    toStep: (a) => {
+      const value = str(a, 'text') ?? '';
+      const clear = a.clear_first === true;
+      if (value === '' && !clear) throw new ArgumentError('"text" must not be empty: The text to type ("" only with clear_first: true, to just empty the field)');
+      return { action: 'type', value, ...(clear ? { clear_first: true } : {}), ...targeted(a) };
+    },
   },
   {
     name: 'swipe',

@@ -22,9 +22,9 @@ mcp('unknown arguments are refused with the tool named once, a suggestion and th
   await pair.call('open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
   const typo = await pair.call('type_text', { device: ANDROID, targte: 'the Email field', text: 'x@y.z' });
   assert.ok(typo.isError);
-  assert.is(firstLine(typo), 'INVALID_PARAMETER: type_text on virtual-android-1: unknown argument "targte" (did you mean "target"?); it takes "device", "text", "target", "target_pattern"');
+  assert.is(firstLine(typo), 'INVALID_PARAMETER: type_text on virtual-android-1: unknown argument "targte" (did you mean "target"?); it takes "device", "text", "target", "target_pattern", "clear_first"');
   const two = firstLine(await pair.call('type_text', { device: ANDROID, text: 'x', targte: 'the Email field', colour: 'red' }));
-  assert.is(two, 'INVALID_PARAMETER: type_text on virtual-android-1: unknown arguments "targte" (did you mean "target"?), "colour"; it takes "device", "text", "target", "target_pattern"');
+  assert.is(two, 'INVALID_PARAMETER: type_text on virtual-android-1: unknown arguments "targte" (did you mean "target"?), "colour"; it takes "device", "text", "target", "target_pattern", "clear_first"');
   // Words other tools use for the same thing: an element description is a target, an app a package.
   assert.is(firstLine(await pair.call('tap', { device: ANDROID, element: 'Sign in' })), 'INVALID_PARAMETER: tap on virtual-android-1: unknown argument "element" (did you mean "target"?); it takes "device", "target", "target_pattern"');
   assert.match(firstLine(await pair.call('launch_app', { device: ANDROID, app_id: 'com.mobilebridge.demo' })), /unknown argument "app_id" \(did you mean "package"\?\)/);

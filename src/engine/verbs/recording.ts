@@ -50,6 +50,7 @@ export interface RecordedStep {
   target?: string;
   target_pattern?: string;
   value?: string;
+  clear_first?: true;
   wait_config?: { type: string; timeout_ms: number; indicator?: string };
   capture_to?: string;
   permission_name?: string;
@@ -269,12 +270,17 @@ export class Recorder {
     const intoPassword = step.action === 'type' && this.secrets.typedIntoPassword(outcome.resolved, Boolean(step.target || step.target_pattern));
     // ENTER (a submit, a press_button step) may have moved the focus to another field, a password field among them.
     const enter = (step.action === 'type' && Boolean(rec.value?.endsWith('\n'))) || (step.action === 'press_button' && step.value === 'ENTER');
-    if (step.action === 'type' && !step.target && !step.target_pattern && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
+    if (step.action === 'type' && !step.target && !step.target_pattern && !step.clear_first && rec.value !== undefined && this.continueTyping(rec.value, intoPassword)) {
       if (enter) this.secrets.focusMayHaveMoved();
       this.pollsSinceStep = 0;
       return [this.lastStepId!];
     }
     if (intoPassword && rec.value !== undefined) rec.value = this.secrets.standIn(rec.value, rec.target);
+    // The replay must find the field as the verb left it: emptied, then typed into ("" only empties it).
+    if (step.action === 'type' && step.clear_first) {
+      rec.clear_first = true;
+      rec.value ??= '';
+    }
     this.noteFocus(step, outcome.resolved, enter);
     if (step.action === 'launch_app') {
       this.appPackage ??= step.value;
@@ -317,7 +323,7 @@ export class Recorder {
 
   /**
    * Backspace right after typing: the typed text loses its last character (a step typing nothing
-   * is dropped). A secret parameter stands for the final text, so a secret step stays as it is.
+   * is dropped unless it empties the field first). A secret parameter stands for the final text, so a secret step stays as it is.
    * False when no typing is open to take it.
    */
   eraseTyped(): boolean {
@@ -325,7 +331,7 @@ export class Recorder {
     if (!this.openTyping || last?.action !== 'type' || last.value === undefined) return false;
     if (this.openTyping.secret) return true;
     last.value = [...last.value].slice(0, -1).join('');
-    if (last.value) {
+    if (last.value || last.clear_first) {
       last.description = describeStep(last);
       last.id = this.ids.rename(last.id, snakeCase(`type_${last.target ?? last.value}`, 'type'));
     } else {

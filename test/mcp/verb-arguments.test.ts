@@ -1,0 +1,76 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LocalBackend } from '../../src/mcp/backend.js';
+import { ANDROID, connectPair, DEMO, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+
+/** Arguments of type_text and assert that SPEC §8 (2.2) gives a scenario step, taken by the MCP tools too. */
+const args = suite<{ pair: Pair; backend: LocalBackend }>('MCP verb and assert arguments from schema 2.2');
+
+args.before.each(async (ctx) => {
+  const v = virtualEngine();
+  ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
+  ctx.pair = await connectPair(ctx.backend);
+});
+args.after.each(async (ctx) => {
+  await ctx.pair.close();
+  await ctx.backend.close();
+});
+
+function ok(r: Awaited<ReturnType<Pair['call']>>): any {
+  assert.not.ok(r.isError, textOf(r));
+  return jsonOf(r);
+}
+
+args('type_text clear_first empties a pre-filled field, and the recording keeps clear_first', async ({ pair }) => {
+  ok(await pair.call('recording_start', { device: ANDROID, name: 'Retype the email', app_package: DEMO }));
+  ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
+  ok(await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'old@example.com' }));
+  const typed = ok(await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'new@example.com', clear_first: true }));
+  assert.match(typed.message, /emptied the field/);
+  assert.is(ok(await pair.call('read_text', { device: ANDROID, target: 'the Email field' })).value, 'new@example.com');
+  // Only emptying: "" is taken with clear_first.
+  ok(await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: '', clear_first: true }));
+  assert.is(ok(await pair.call('read_text', { device: ANDROID, target: 'the Email field' })).value, '');
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  const types = stopped.scenario.steps.filter((s: { action: string }) => s.action === 'type');
+  assert.equal(
+    types.map((s: { value: string; clear_first?: boolean }) => [s.value, s.clear_first]),
+    [
+      ['old@example.com', undefined],
+      ['new@example.com', true],
+      ['', true],
+    ],
+  );
+});
+
+args('type_text refuses an empty text without clear_first, naming both', async ({ pair }) => {
+  const r = await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: '' });
+  assert.ok(r.isError);
+  assert.match(textOf(r), /"text" must not be empty: .*clear_first: true/);
+});
+
+args('assert takes timeout_ms and condition, evaluates them live and records them', async ({ pair }) => {
+  ok(await pair.call('recording_start', { device: ANDROID, name: 'Conditional check', app_package: DEMO }));
+  ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
+  const skipped = ok(await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Email field', condition: { type: 'device_property', property: 'platform', value: 'ios' } }));
+  assert.is(skipped.status, 'skipped', 'a false condition skips the check');
+  const waited = ok(await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Purple Unicorn banner', timeout_ms: 3000 }));
+  assert.is(waited.status, 'failed');
+  assert.match(waited.message, /3000|3 s/, 'the check waited the given time');
+  const kept = ok(await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'the Email field', timeout_ms: 2000, condition: { type: 'device_property', property: 'platform', value: 'android' } }));
+  assert.is(kept.status, 'passed', kept.message);
+  const stopped = ok(await pair.call('recording_stop', { device: ANDROID }));
+  assert.is(stopped.validation.valid, true, JSON.stringify(stopped.validation.errors));
+  const a = stopped.scenario.assertions.find((x: { id: string }) => x.id === kept.recorded.id);
+  assert.is(a.timeout_ms, 2000);
+  assert.equal(a.condition, { type: 'device_property', property: 'platform', value: 'android' });
+});
+
+args('assert refuses a timeout_ms out of 0–60000', async ({ pair }) => {
+  const r = await pair.call('assert', { device: ANDROID, type: 'element_exists', element_description: 'x', timeout_ms: 60001 });
+  assert.ok(r.isError);
+  assert.match(textOf(r), /"timeout_ms" must be a whole number from 0 to 60000/);
+});
+
+args.run();
