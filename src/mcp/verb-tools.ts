@@ -144,7 +144,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'wait_for',
-    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; no target needed). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: TIMEOUT when the wait ran out (take a screenshot to see why); ELEMENT_NOT_FOUND at once when several elements match equally.`,
+    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; it takes no target, and is the only mode that takes indicator). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: TIMEOUT when the wait ran out (take a screenshot to see why); ELEMENT_NOT_FOUND at once when several elements match equally.`,
     inputSchema: schema({
       until: { type: 'string', enum: ['visible', 'gone', 'loading_complete'], description: 'Default visible.' },
       ...TARGET,
@@ -153,6 +153,14 @@ export const VERB_TOOLS: VerbTool[] = [
     }),
     toStep: (a) => {
       const until = str(a, 'until') ?? 'visible';
+      // The step would drop these without a word, and the agent would believe it waited for them.
+      const aimed = ONE_TARGET.find((k) => a[k] !== undefined && a[k] !== null);
+      if (until === 'loading_complete' && aimed) {
+        throw new ArgumentError(`"${aimed}" is not used with until: "loading_complete", which waits until no loading indicator shows, whatever the element; to wait for the element, call wait_for with until: "visible" (the default) and the ${aimed}, after or instead of this`);
+      }
+      if (until !== 'loading_complete' && a.indicator !== undefined && a.indicator !== null) {
+        throw new ArgumentError(`"indicator" is for until: "loading_complete" only (got until: "${until}"); leave it out, or wait with until: "loading_complete"`);
+      }
       const action = until === 'gone' ? 'wait_for_element_gone' : until === 'loading_complete' ? 'wait_for_loading_complete' : until === 'visible' ? 'wait_for_element' : `wait_for_${until}`;
       const type = until === 'gone' ? 'element_gone' : until === 'loading_complete' ? 'loading_complete' : 'element_visible';
       const timeout = typeof a.timeout_ms === 'number' ? a.timeout_ms : undefined;

@@ -73,4 +73,19 @@ args('assert refuses a timeout_ms out of 0–60000', async ({ pair }) => {
   assert.match(textOf(r), /"timeout_ms" must be a whole number from 0 to 60000/);
 });
 
+args('wait_for refuses a target with until loading_complete, and an indicator with the other modes', async ({ pair }) => {
+  ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
+  const aimed = await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', target: 'Settings', timeout_ms: 1000 });
+  assert.ok(aimed.isError, textOf(aimed));
+  assert.match(textOf(aimed), /INVALID_PARAMETER: wait_for on virtual-android-1: "target" is not used with until: "loading_complete".*until: "visible"/);
+  const pattern = await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', target_pattern: '^Set' });
+  assert.match(textOf(pattern), /"target_pattern" is not used with until: "loading_complete"/);
+  for (const until of [undefined, 'visible', 'gone']) {
+    const r = await pair.call('wait_for', { device: ANDROID, ...(until ? { until } : {}), target: 'the Email field', indicator: 'spinner', timeout_ms: 1000 });
+    assert.ok(r.isError, textOf(r));
+    assert.match(textOf(r), /"indicator" is for until: "loading_complete" only/);
+  }
+  ok(await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', indicator: 'spinner', timeout_ms: 1000 }));
+});
+
 args.run();
