@@ -6,7 +6,7 @@ import type { Args } from './verb-tools.js';
 
 /**
  * The arguments of an MCP call judged against the tool's own JSON Schema (the subset the tools
- * use: required, type, enum, minimum, maximum, minLength, pattern). Clients do not all validate
+ * use: required, type, enum, minimum, maximum, minLength, maxLength, pattern). Clients do not all validate
  * before calling, and a value the schema rules out must not be used anyway: a wait of -5 ms, a
  * number given as the text to type, or a missing direction that the verb would ask for by its scenario name.
  */
@@ -19,6 +19,7 @@ interface PropertySchema {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  maxLength?: number;
   pattern?: string;
   description?: string;
 }
@@ -95,6 +96,11 @@ function misfit(key: string, value: unknown, p: PropertySchema): string | undefi
   }
   if (p.minLength !== undefined && typeof value === 'string' && [...value].length < p.minLength) {
     return p.minLength === 1 ? `"${key}" must not be empty: ${whatToGive(p)}` : `"${key}" must be at least ${p.minLength} characters ${got}`;
+  }
+  // The UTF-16 length first: a huge value is not walked character by character, nor echoed back.
+  if (p.maxLength !== undefined && typeof value === 'string' && value.length > p.maxLength) {
+    const count = [...value].length;
+    if (count > p.maxLength) return `"${key}" must be at most ${p.maxLength} characters (got ${count}): ${whatToGive(p)}`;
   }
   if (p.pattern && typeof value === 'string' && !new RegExp(p.pattern).test(value)) return `"${key}" must match ${p.pattern} ${got}`;
   return undefined;

@@ -22,13 +22,21 @@ export interface VerbTool {
 
 export const DEVICE_PROPERTY = { type: 'string', minLength: 1, description: 'Device id from list_devices, e.g. "emulator-5554" or "virtual-android-1".' };
 
+/**
+ * Longest target and typed text taken: the device is held while a text is typed (20 million
+ * characters held a virtual phone for 39 s, a real one until the deadline).
+ */
+const MAX_TARGET_CHARS = 2000;
+const MAX_TEXT_CHARS = 10_000;
+
 const TARGET = {
   target: {
     type: 'string',
     minLength: 1,
+    maxLength: MAX_TARGET_CHARS,
     description: 'The element as a person would describe it: its visible text or label, role and place, e.g. "the Sign in button", "the Email field", "the second Delete button", "the switch next to Dark mode". Never a resource id, XPath or coordinates.',
   },
-  target_pattern: { type: 'string', minLength: 1, description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
+  target_pattern: { type: 'string', minLength: 1, maxLength: MAX_TARGET_CHARS, description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
 };
 
 /** Verbs that act on an element need one of these (wait_for only for visible / gone: the verb says so). */
@@ -73,7 +81,7 @@ export const VERB_TOOLS: VerbTool[] = [
     description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. The text is added to what the field already holds: pass clear_first: true to empty it first (a recording keeps that). "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
     inputSchema: schema(
       {
-        text: { type: 'string', description: 'The text to type ("" only with clear_first: true, to just empty the field).' },
+        text: { type: 'string', maxLength: MAX_TEXT_CHARS, description: `The text to type, at most ${MAX_TEXT_CHARS} characters (type a longer one in several calls; "" only with clear_first: true, to just empty the field).` },
         ...TARGET,
         clear_first: { type: 'boolean', description: 'true: empty the field before typing (default false: the text is added to what it holds).' },
       },

@@ -88,4 +88,18 @@ args('wait_for refuses a target with until loading_complete, and an indicator wi
   ok(await pair.call('wait_for', { device: ANDROID, until: 'loading_complete', indicator: 'spinner', timeout_ms: 1000 }));
 });
 
+args('a text or target past its cap is refused before the device is touched, without echoing it', async ({ pair }) => {
+  ok(await pair.call('launch_app', { device: ANDROID, package: DEMO }));
+  const before = ok(await pair.call('read_text', { device: ANDROID, target: 'the Email field' })).value;
+  const long = await pair.call('type_text', { device: ANDROID, target: 'the Email field', text: 'x'.repeat(200_000) });
+  assert.ok(long.isError);
+  assert.match(textOf(long), /^INVALID_PARAMETER: type_text on virtual-android-1: "text" must be at most 10000 characters \(got 200000\): The text to type, at most 10000 characters \(type a longer one in several calls/);
+  assert.ok(textOf(long).length < 1000, 'the text is not echoed back');
+  assert.is(ok(await pair.call('read_text', { device: ANDROID, target: 'the Email field' })).value, before, 'nothing was typed');
+  const target = await pair.call('tap', { device: ANDROID, target: 'the ' + 'very '.repeat(500) + 'long button' });
+  assert.match(textOf(target), /"target" must be at most 2000 characters \(got 2515\)/);
+  const pattern = await pair.call('read_text', { device: ANDROID, target_pattern: 'a'.repeat(2001) });
+  assert.match(textOf(pattern), /"target_pattern" must be at most 2000 characters \(got 2001\)/);
+});
+
 args.run();
