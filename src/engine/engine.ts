@@ -258,8 +258,9 @@ export class Engine {
     });
   }
 
-  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T> {
-    return this.scheduler.run(id, what, timeoutMs, async (signal, deadline) => work(await this.handles.open(id, signal), { signal, deadline })).catch((err: unknown) => {
+  /** `cancel`: the caller gave up (see DeviceScheduler.run); the device is free at once for the next call. */
+  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, cancel?: AbortSignal): Promise<T> {
+    return this.scheduler.run(id, what, timeoutMs, async (signal, deadline) => work(await this.handles.open(id, signal), { signal, deadline }), undefined, cancel).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
   }
@@ -287,7 +288,7 @@ export class Engine {
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
       // In the queue, so a reused capture is checked after every action that arrived before this call.
-      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture);
+      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, options.signal);
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {

@@ -21,8 +21,8 @@ export interface AgentBackend {
   engineTools(): Promise<readonly ToolDescription[] | ToolFailure>;
   /** `signal`: the MCP client cancelled; a call still queued never runs, a running one is told to stop. */
   callTool(tool: string, parameters: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
-  /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). */
-  screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure>;
+  /** The screen scaled for an agent (SPEC §2 pixels; `max_size` never exceeded). `signal`: as callTool's. */
+  screenshot(device: string, options: ScaleOptions, signal?: AbortSignal): Promise<ScaledShot | ToolFailure>;
   /** `signal`: the caller gave up (MCP cancellation, the client went away); the verb stops where it waits. */
   runVerb(device: string, step: VerbStep & { capture_to?: string }, signal?: AbortSignal): Promise<RunOutcome | ToolFailure>;
   /** `signal`: the MCP client cancelled; an assertion it gave up on is not recorded, a start starts nothing. */
@@ -91,9 +91,9 @@ export class LocalBackend implements AgentBackend {
    * device's own PNG, then scaled and encoded once outside it, so the next action on the device
    * need not wait for the encoder.
    */
-  screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
+  screenshot(device: string, options: ScaleOptions, signal?: AbortSignal): Promise<ScaledShot | ToolFailure> {
     return this.engine
-      .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN })
+      .captureFitted(device, fitFor(options), { origin: MCP_ORIGIN, signal })
       // A kept viewer capture lends a pooled pixel slot: give it back once encoded.
       .then((cap) => this.shots.scale(cap, options).finally(() => 'raw' in cap && cap.raw?.release?.()))
       .catch((err: unknown) => toFailure(err));

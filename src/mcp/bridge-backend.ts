@@ -120,8 +120,8 @@ export class BridgeBackend implements AgentBackend {
   }
 
   /** The bridge sends the full PNG of mobile_take_screenshot; it is scaled here (one decode, one encode). */
-  async screenshot(device: string, options: ScaleOptions): Promise<ScaledShot | ToolFailure> {
-    const shot = await this.callTool('mobile_take_screenshot', { device });
+  async screenshot(device: string, options: ScaleOptions, signal?: AbortSignal): Promise<ScaledShot | ToolFailure> {
+    const shot = await this.callTool('mobile_take_screenshot', { device }, signal);
     if (isFailureResult(shot)) return shot;
     try {
       return await scaleScreenshot(Buffer.from((shot as { image: string }).image, 'base64'), options, this.shots);

@@ -154,13 +154,13 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   /** `args` held to SCREENSHOT_OPTIONS by checkArguments: format in its own case, max_size a whole number in range. */
-  async function screenshot(device: string, args: Args): Promise<CallToolResult> {
+  async function screenshot(device: string, args: Args, signal: AbortSignal): Promise<CallToolResult> {
     const format = (args.format ?? 'jpeg') as ImageFormat;
     const asked = (args.max_size ?? undefined) as number | undefined;
     // Claude's API refuses any image side over 2000 px once a conversation holds more than 20 images, on
     // every later turn (the image stays in the history); the model downsamples above ~1568 px anyway.
     const maxSize = asked === undefined ? undefined : Math.min(asked, AGENT_IMAGE_MAX_SIDE);
-    const s = await backend.screenshot(device, { format, maxSize });
+    const s = await backend.screenshot(device, { format, maxSize }, signal);
     if (isToolFailure(s)) return errorResult(s.code, s.message);
     const note =
       `Screenshot of ${device}: image ${s.width}×${s.height} ${format.toUpperCase()} (${Math.round(s.bytes / 1024)} KB); device screen ${s.deviceWidth}×${s.deviceHeight} px. ` +
@@ -226,7 +226,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (options.engineTools && name.startsWith('mobile_')) {
       if (name === 'mobile_take_screenshot') {
         const args = check(RAW_SCREENSHOT, given);
-        return screenshot(await deviceOf(args), args);
+        return screenshot(await deviceOf(args), args, signal);
       }
       const offered = await engineNames();
       if (offered && !offered.includes(name)) {
@@ -257,7 +257,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       case 'pinch':
         return pinchTarget(backend, device, str(args, 'target', true)!, args.scale as number, errorResult, signal);
       case 'take_screenshot':
-        return screenshot(device, args);
+        return screenshot(device, args, signal);
       case 'assert': {
         const request = Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_ASSERTION.has(k))) as AssertionRequest;
         if (typeof request.type !== 'string') throw new ArgumentError('"type" is required: one of the 27 assertion types, e.g. "element_exists"');
