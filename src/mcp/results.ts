@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Candidate } from '../engine/resolve/index.js';
+import { permissionNext } from './refusals.js';
 
-/** What a model should do next after each error code (SPEC §2 codes plus the verbs' own). */
+/** What a model should do next after each error code (SPEC §2 codes plus the verbs' own); PERMISSION_DENIED by its cause (nextStep). */
 export const NEXT_STEP: Record<string, string> = {
   DEVICE_NOT_FOUND: 'Call list_devices and pass one of the ids it returns as "device".',
   APP_NOT_INSTALLED: 'Call list_apps to see the installed package ids and use one of them; the app must be installed first.',
@@ -9,7 +10,6 @@ export const NEXT_STEP: Record<string, string> = {
     'Call list_elements (or take_screenshot) to see what is on screen, then describe the element by its visible text or label, e.g. "the Sign in button". If it is further down a list use scroll_to; if it appears after loading use wait_for; if it is disabled, do what enables it first.',
   TIMEOUT: 'The device or the wait ran out of time. Take a screenshot to see the current state, then retry, or call wait_for again (timeout_ms up to 45000 each time) to wait longer.',
   INVALID_PARAMETER: 'Fix the parameter the message names and call the tool again; do not retry unchanged.',
-  PERMISSION_DENIED: 'Another participant holds the device lock, or the path is outside the allowed folders. Wait for the lock to be released, or use a path under the working or temp directory.',
   UNSUPPORTED: 'This platform cannot do that unattended. Use another verb (e.g. press_back instead of press_button BACK on iOS), or ask the user to do it on the device.',
   NEEDS_MANUAL: 'A person has to do this on the device. Tell the user what to do, then continue.',
   CANCELLED: 'The action was cancelled; call the tool again if it is still wanted.',
@@ -31,8 +31,13 @@ function candidatesLine(candidates: readonly Candidate[] | undefined): string {
   return `\nClosest elements: ${list.join(', ')}. Describe the one you mean more precisely (its exact text in quotes, its position, or "the second …").`;
 }
 
+export function nextStep(code: string, message: string): string {
+  if (code === 'PERMISSION_DENIED') return permissionNext(message);
+  return NEXT_STEP[code] ?? NEXT_STEP.INTERNAL;
+}
+
 /** An `isError` result: the code, the message naming what was wrong, and what to do next. */
-export function errorResult(code: string, message: string, candidates?: readonly Candidate[], next = NEXT_STEP[code] ?? NEXT_STEP.INTERNAL): CallToolResult {
+export function errorResult(code: string, message: string, candidates?: readonly Candidate[], next = nextStep(code, message)): CallToolResult {
   // Callers pass messages already in the agent's terms (see inAgentTerms).
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}${candidatesLine(candidates)}\nNext: ${next}` }] };
 }

@@ -18,6 +18,7 @@ import { InvalidParams, onRequest } from './protocol-errors.js';
 import { ignoreTaskAugmentation } from './tasks.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
+import { lockInAgentTerms } from './refusals.js';
 import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
@@ -70,7 +71,7 @@ function str(args: Args, key: string, required = false): string | undefined {
 /** The MCP server over one backend. Connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
-  const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(message, options.engineTools === true), candidates, next);
+  const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(lockInAgentTerms(message), options.engineTools === true), candidates, next);
   const allowed = new AllowedPaths(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: options.engineTools === true } }, instructions: INSTRUCTIONS });
   let retry: NodeJS.Timeout | undefined;
