@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AllowedPaths } from '../engine/allowed-paths.js';
 import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
 import { compactListing } from '../engine/listing/compact.js';
 import { callName } from '../engine/tools/params.js';
@@ -19,6 +18,7 @@ import { ignoreTaskAugmentation } from './tasks.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { lockInAgentTerms } from './refusals.js';
+import { saveToRefusal, saveToRoots } from './save-to.js';
 import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
@@ -72,7 +72,7 @@ function str(args: Args, key: string, required = false): string | undefined {
 export function createMcpServer(options: McpServerOptions): Server {
   const { backend } = options;
   const errorResult: typeof rawErrorResult = (code, message, candidates, next) => rawErrorResult(code, inAgentTerms(lockInAgentTerms(message), options.engineTools === true), candidates, next);
-  const allowed = new AllowedPaths(options.allowPaths ?? []);
+  const allowed = saveToRoots(options.allowPaths ?? []);
   const server = new Server({ name: 'mobilebridge', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: options.engineTools === true } }, instructions: INSTRUCTIONS });
   let retry: NodeJS.Timeout | undefined;
   /**
@@ -288,6 +288,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         let saved: string | undefined;
         if (saveTo) {
           try {
+            await saveToRefusal(saveTo, args.overwrite === true);
             saved = await allowed.check(saveTo, 'save_to');
             // The name as given: a trailing / (a folder) is refused there, and resolving would drop it.
             await allowed.write(saveTo, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });

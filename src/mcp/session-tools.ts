@@ -124,7 +124,14 @@ export const SESSION_TOOLS: ToolSpec[] = [
   {
     name: 'recording_stop',
     description:
-      `Stop the recording on a device and get the scenario document (schema ${CURRENT_SCHEMA_VERSION} JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that \`mobilebridge run FILE --device ID\` replays. Errors: INVALID_PARAMETER (no recording on that device, or nothing succeeded while recording), PERMISSION_DENIED (save_to outside the allowed folders).`,
-    inputSchema: obj({ ...device, save_to: { type: 'string', minLength: 1, description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json.' } }, ['device']),
+      `Stop the recording on a device and get the scenario document (schema ${CURRENT_SCHEMA_VERSION} JSON) with its validation report. With save_to it is also written as a file (under the working or temp directory) that \`mobilebridge run FILE --device ID\` replays. Errors: INVALID_PARAMETER (no recording on that device, nothing succeeded while recording, save_to not a .json name, or a file already there without overwrite: true), PERMISSION_DENIED (save_to outside the allowed folders). When the file is refused the recording is still stopped: the error carries the scenario, and recording_stop again (with another save_to) answers it again.`,
+    inputSchema: obj(
+      {
+        ...device,
+        save_to: { type: 'string', minLength: 1, description: 'Optional path of the .json file to write, e.g. ./scenarios/sign_in.json. An existing file is not replaced unless overwrite is true.' },
+        overwrite: { type: 'boolean', description: 'true: replace the file at save_to if there is one (default false: refused, the file is left as it is).' },
+      },
+      ['device'],
+    ),
   },
 ];
