@@ -14,7 +14,6 @@ const READ_ONLY = new Set([
   'take_screenshot',
   'wait_for',
   'read_text',
-  'assert',
   'mobile_list_available_devices',
   'mobile_list_apps',
   'mobile_get_foreground_app',
@@ -24,6 +23,12 @@ const READ_ONLY = new Set([
   'mobile_get_orientation',
 ]);
 
+/**
+ * Tools that change nothing on the device but may write a file of their own: assert's
+ * screenshot_match records a missing baseline in a temp folder.
+ */
+const WRITES_OWN_FILES = new Set(['assert']);
+
 /** Acting tools that give the same end state when repeated with the same arguments. */
 const IDEMPOTENT = new Set(['clear_app_data', 'mobile_clear_app_data', 'mobile_set_orientation', 'mobile_set_wifi', 'mobile_uninstall_app', 'mobile_terminate_app']);
 
@@ -32,5 +37,6 @@ export function annotationsFor(name: string): ToolAnnotations {
   const words = name.replace(/_/g, ' ');
   const title = words[0].toUpperCase() + words.slice(1);
   if (READ_ONLY.has(name)) return { title, readOnlyHint: true };
+  if (WRITES_OWN_FILES.has(name)) return { title, readOnlyHint: false, destructiveHint: false, idempotentHint: false };
   return { title, readOnlyHint: false, destructiveHint: true, idempotentHint: IDEMPOTENT.has(name) };
 }

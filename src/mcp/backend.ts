@@ -6,6 +6,7 @@ import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
 import { fitFor, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
 import { ScaledMemo } from '../engine/screen/scaled-memo.js';
+import { liveBaseline } from '../engine/agent/live-assertion.js';
 
 /**
  * What the MCP server drives: an engine in this process (`LocalBackend`) or a running bridge
@@ -30,6 +31,8 @@ export interface AgentBackend {
   startRecording(request: StartRecording, signal?: AbortSignal): Promise<{ recording: RecordingSummary } | ToolFailure>;
   /** A stop whose answer was lost (the call was cancelled) is answered again, with `repeated: true`. */
   stopRecording(device: string): Promise<StopRecording | ToolFailure>;
+  /** The baseline file a live screenshot_match recorded for `reference`, when it is in this process (to save it with the scenario). */
+  liveBaseline?(reference: string): string | undefined;
   /** The MCP client's own name (from `initialize`), for whoever watches its actions. */
   identify?(client: string): Promise<void>;
   close(): Promise<void>;
@@ -113,6 +116,10 @@ export class LocalBackend implements AgentBackend {
 
   stopRecording(device: string): Promise<StopRecording | ToolFailure> {
     return guarded(() => this.agent.stopRecording(device));
+  }
+
+  liveBaseline(reference: string): string | undefined {
+    return liveBaseline(reference);
   }
 
   async close(): Promise<void> {

@@ -18,7 +18,7 @@ import { ignoreTaskAugmentation } from './tasks.js';
 import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tools.js';
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { lockInAgentTerms } from './refusals.js';
-import { saveToRefusal, saveToRoots } from './save-to.js';
+import { keepBaselines, saveToRefusal, saveToRoots } from './save-to.js';
 import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
 
 export interface McpServerOptions {
@@ -286,12 +286,14 @@ export function createMcpServer(options: McpServerOptions): Server {
         const result = await backend.stopRecording(device);
         if (isToolFailure(result)) return errorResult(result.code, result.message);
         let saved: string | undefined;
+        let baselineNotes: string[] | undefined;
         if (saveTo) {
           try {
             await saveToRefusal(saveTo, args.overwrite === true);
             saved = await allowed.check(saveTo, 'save_to');
             // The name as given: a trailing / (a folder) is refused there, and resolving would drop it.
             await allowed.write(saveTo, 'save_to', JSON.stringify(result.scenario, null, 2) + '\n', { createFolders: true });
+            baselineNotes = await keepBaselines(result.scenario, saved, allowed, args.overwrite === true, (ref) => backend.liveBaseline?.(ref));
           } catch (err) {
             const e = toFailure(err);
             return errorResult(e.code, `${e.message} (the recording was stopped; the scenario follows)\n${JSON.stringify(result.scenario)}`);
@@ -301,7 +303,10 @@ export function createMcpServer(options: McpServerOptions): Server {
         const declared = (result.scenario as { parameters?: Record<string, { secret?: boolean }> }).parameters ?? {};
         const secrets = Object.keys(declared).filter((n) => declared[n]?.secret).map((n) => ` --param ${n}=…`).join('');
         const replay = saved ? `mobilebridge run ${saved} --device ${device}${secrets}` : `save the scenario as a .json file, then: mobilebridge run FILE --device ${device}${secrets}`;
-        return json({ ...result, ...(saved ? { saved_to: saved } : {}), replay });
+        baselineNotes ??= await keepBaselines(result.scenario, undefined, allowed, false, () => undefined);
+        // A new summary: the stored answer is given again to a repeated stop, and must not collect these notes.
+        const summary = baselineNotes.length ? { ...result.summary, skipped: [...result.summary.skipped, ...baselineNotes] } : result.summary;
+        return json({ ...result, summary, ...(saved ? { saved_to: saved } : {}), replay });
       }
     }
     return errorResult('INTERNAL', `tool ${name} has no handler`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as v from 'valibot';
@@ -85,7 +85,22 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
     variables: {},
     stepStatus: () => undefined,
   };
-  return judgeAssertion(assertion, (settle) => evaluateAssertion(assertion, env, settle, refresh), settleMs, looks, refresh, conditions);
+  const result = await judgeAssertion(assertion, (settle) => evaluateAssertion(assertion, env, settle, refresh), settleMs, looks, refresh, conditions);
+  // The baseline went into this process's temp folder, which goes when it exits: "later runs" would find none.
+  if (assertion.type === 'screenshot_match' && scenarioDir === scratch && /^no reference yet: /.test(result.message)) {
+    result.message = result.message.replace(/; later runs compare against it$/, '; it lasts only for this session (a temporary folder, deleted at exit): later checks in this session compare against it, and a recording saved to a file takes a copy along where it can (recording_stop says whether it did)');
+  }
+  return result;
+}
+
+/**
+ * The file a live screenshot_match recorded as its baseline in this process, when there is one.
+ * recording_stop copies it next to a saved scenario, so the replays compare against it.
+ */
+export function liveBaseline(reference: string): string | undefined {
+  if (scratch === undefined || isAbsolute(reference) || reference.split(/[\\/]/).includes('..')) return undefined;
+  const file = join(scratch, reference);
+  return existsSync(file) ? file : undefined;
 }
 
 /** Starts a history for the next verb: the context's listings feed it. */
