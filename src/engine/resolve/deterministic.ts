@@ -5,7 +5,7 @@ import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from 
 import { clip, namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
-import { assess, isActionable, prepare, textMatch } from './score.js';
+import { assess, exactlyNamed, isActionable, prepare, textMatch } from './score.js';
 import type { Candidate, ResolveRequest, Resolution, Resolver } from './types.js';
 
 /** Below this an element is not considered a match at all. */
@@ -156,18 +156,20 @@ export class DeterministicResolver implements Resolver {
     if (point && !elements.some((e) => e.text.trim() === description || e.accessibility_label?.trim() === description)) {
       return { reason: 'bad_request', message: pointMessage(description, point, elements) };
     }
-    const query = parseQuery(description);
+    const prepared = pool.map(prepare);
+    let query = parseQuery(description);
+    // What an element shows exactly is what the user means, before any word of it is read as a role, place or state.
+    if (prepared.some((p) => exactlyNamed(p, query))) query = parseQuery(description, true);
     if (!query.quoted.length && !query.words.length && !query.roles.length) {
       return { reason: 'bad_request', message: `${JSON.stringify(description)} names no text, label or kind of element; say what the element shows, e.g. "the Sign in button"` };
     }
-    const prepared = pool.map(prepare);
     const found = new Map<UiElement, Scored>();
     for (const p of prepared) {
       const a = assess(p, query, intent);
       const s = request.pattern !== undefined ? Math.max(a.score, PATTERN_FLOOR) : a.score;
       if (s > 0) found.set(p.element, { element: p.element, ...standingOf(s, a.text) });
     }
-    if (query.roles.length && !query.quoted.length) this.credit(query, prepared, found);
+    if (query.roles.length && !query.quoted.length) this.credit(query, prepared, found, intent);
     let scored = [...found.values()];
     // With a relation the place picks among every match, so none is dropped for its wording.
     if (!query.relation) scored = withoutOutranked(scored);
@@ -179,7 +181,7 @@ export class DeterministicResolver implements Resolver {
    * "the Email field" when Email is a label above (or left of) a field: the field inherits the
    * label's text score, as a screen reader would announce it.
    */
-  private credit(query: Query, prepared: ReturnType<typeof prepare>[], found: Map<UiElement, Scored>): void {
+  private credit(query: Query, prepared: ReturnType<typeof prepare>[], found: Map<UiElement, Scored>, intent: 'interact' | 'read'): void {
     for (const label of prepared) {
       const el = label.element;
       if (el.type !== 'text' || query.roles.includes('text')) continue;
@@ -198,6 +200,11 @@ export class DeterministicResolver implements Resolver {
       const credited = t.score * 0.95;
       const had = found.get(target.e);
       if (!had || had.score < credited) found.set(target.e, { element: target.e, ...standingOf(credited, t) });
+      if (t.exact) {
+        // "Item 2" is the row whose title says it: the title counts as any text of another kind, not as the exact match.
+        const own = assess(label, query, intent, false);
+        found.set(el, { element: el, ...standingOf(own.score, own.text) });
+      }
     }
   }
 

@@ -7,6 +7,8 @@ import { normalizeText, straightQuotes, tokenize } from './normalize.js';
  */
 export interface Query {
   raw: string;
+  /** The whole description normalised: an element showing exactly this is named by it, whatever words it holds. */
+  whole: string;
   /** Texts given in quotes: an element must carry one of them exactly. */
   quoted: string[];
   /** Words that should appear in the element's text or label (filler words removed). */
@@ -151,9 +153,22 @@ const HINT_WORDS = new Set(['hint', 'hinted', 'placeholder']);
 
 const QUOTED = /"([^"]+)"|(?:^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g;
 
-export function parseQuery(description: string): Query {
-  const query: Query = { raw: description, quoted: [], words: [], phrase: '', fullWords: [], fullPhrase: '', roles: [], positions: [], particles: [] };
-  let rest = normalizeText(description);
+/**
+ * `literal`: the description is an element's exact text ("Item not found", "Top stories", "Second
+ * opinion", "Show hint"), so its words are not taken for a relation, place, state, ordinal or
+ * placeholder marker, and every element is matched against all of them. The role word is still
+ * found, so that a row holding that text is credited with it and elements of another kind still
+ * count less.
+ */
+export function parseQuery(description: string, literal = false): Query {
+  const whole = normalizeText(description);
+  const query: Query = { raw: description, whole, quoted: [], words: [], phrase: '', fullWords: [], fullPhrase: '', roles: [], positions: [], particles: [] };
+  if (literal) {
+    withRole(query, tokenize(whole));
+    // Its role word is one of its words too: another text that lacks it ("Not found") is not what is named.
+    return { ...query, words: query.fullWords, phrase: query.fullPhrase };
+  }
+  let rest = whole;
   rest = rest.replace(QUOTED, (_m, a: string | undefined, b: string | undefined) => {
     query.quoted.push((a ?? b ?? '').trim());
     return ' ';
@@ -185,12 +200,25 @@ export function parseQuery(description: string): Query {
     }
   }
 
-  let tokens = tokenize(rest);
+  const tokens = tokenize(rest);
   const ordinalAt = tokens.findIndex((t) => t in ORDINALS);
   if (ordinalAt >= 0) {
     query.ordinal = ORDINALS[tokens[ordinalAt]];
     tokens.splice(ordinalAt, 1);
   }
+  withRole(query, tokens);
+  // The phrase keeps them, so a button "Show hint" is still said whole.
+  if (query.fullWords.some((t) => HINT_WORDS.has(t))) {
+    query.hinted = true;
+    query.words = query.words.filter((t) => !HINT_WORDS.has(t));
+    query.fullWords = query.fullWords.filter((t) => !HINT_WORDS.has(t));
+  }
+  return query;
+}
+
+/** Sets the role word, text words and phrases of `tokens` (what is left once quotes, places, states and ordinals are out). */
+function withRole(query: Query, all: string[]): void {
+  let tokens = all;
   // The head noun is the last role word: "the Save item button" is a button whose text has "item".
   const joined = ` ${tokens.join(' ')} `;
   let best: { at: number; word: string; roles: ElementType[] } | undefined;
@@ -210,13 +238,6 @@ export function parseQuery(description: string): Query {
   }
   query.words = tokens.filter((t) => !isFiller(t));
   query.phrase = trimFiller(tokens);
-  // The phrase keeps them, so a button "Show hint" is still said whole.
-  if (query.fullWords.some((t) => HINT_WORDS.has(t))) {
-    query.hinted = true;
-    query.words = query.words.filter((t) => !HINT_WORDS.has(t));
-    query.fullWords = query.fullWords.filter((t) => !HINT_WORDS.has(t));
-  }
-  return query;
 }
 
 /**

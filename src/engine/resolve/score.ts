@@ -147,6 +147,8 @@ export interface TextMatch {
   shared: number;
   /** The match rests on the element's id while what it shows says otherwise (showsOtherwise): no interact bonus. */
   idAgainstShown?: boolean;
+  /** The whole description is what the element shows (its text, label or placeholder): see exactlyNamed. */
+  exact?: boolean;
 }
 
 const NO_MATCH: TextMatch = { score: 0, whole: false, named: false, shared: 0 };
@@ -188,8 +190,22 @@ function speaksOfField(query: Query): boolean {
   return query.hinted === true || query.roles.includes('edittext');
 }
 
+/**
+ * The element shows exactly what the description says, all of it: "Item not found" is that text,
+ * not an item whose text is "not found". Its developer id does not count: it is no visible text.
+ */
+export function exactlyNamed(p: Prepared, query: Query): TextMatch | null {
+  let best: TextMatch | null = null;
+  for (const f of p.fields) {
+    if (f.kind !== 'id' && f.norm === query.whole && (!best || f.weight > best.score)) best = { score: f.weight, whole: true, named: true, shared: query.fullWords.length, exact: true };
+  }
+  return best;
+}
+
 /** The best match of the description among the element's strings; null when the description names no text. */
 export function textMatch(p: Prepared, query: Query): TextMatch | null {
+  const exact = exactlyNamed(p, query);
+  if (exact) return exact;
   if (query.quoted.length) {
     const wanted = query.quoted.map(normalizeText);
     let best = NO_MATCH;
@@ -229,6 +245,10 @@ export function textMatch(p: Prepared, query: Query): TextMatch | null {
   return best;
 }
 
+function roleAsText(query: Query): Query {
+  return { ...query, words: query.fullWords, phrase: query.fullPhrase, roles: [], roleWord: undefined };
+}
+
 export function textScore(p: Prepared, query: Query): number | null {
   return textMatch(p, query)?.score ?? null;
 }
@@ -255,13 +275,21 @@ export interface Assessment {
   text: TextMatch | null;
 }
 
-/** Overall fit of one element; 0 means "cannot be it". Not capped at 1 so preferences can break ties. */
-export function assess(p: Prepared, query: Query, intent: 'interact' | 'read'): Assessment {
+/**
+ * Overall fit of one element; 0 means "cannot be it". Not capped at 1 so preferences can break ties.
+ * `exactWins`: an element showing exactly the description counts whatever its kind and state
+ * (false once it has lent its text to the element of the asked kind it names, see credit).
+ */
+export function assess(p: Prepared, query: Query, intent: 'interact' | 'read', exactWins = true): Assessment {
   const el = p.element;
   const none = { score: 0, text: null };
-  if (!stateFits(el, query.state)) return none;
-  const roleFits = query.roles.length === 0 || query.roles.includes(el.type);
-  const text = textMatch(p, query);
+  const exact = exactWins ? exactlyNamed(p, query) : null;
+  if (!exact && !stateFits(el, query.state)) return none;
+  const roleFits = exact !== null || query.roles.length === 0 || query.roles.includes(el.type);
+  // An element of another kind that is no control is what the description names only if the role
+  // word is part of its text: "Item Welcome back" is not the text "Welcome back". A control of
+  // another kind ("Sign in" drawn as clickable text, for "the Sign in button") keeps the words without it.
+  const text = exact ?? textMatch(p, roleFits || isActionable(el) ? query : roleAsText(query));
   let s: number;
   if (text === null) {
     if (query.roles.length === 0) return none;
