@@ -39,8 +39,7 @@ export class DeviceHandles {
     if (unreachable) throw unreachable;
     // A source that did not answer may be where the device is (a peer bridge down, no adb server): say so.
     const { ids, problems } = await this.listed();
-    const silent = problems.length ? `; not answering: ${problems.join('; ')}` : '';
-    throw new ToolError('DEVICE_NOT_FOUND', `${deviceNotFoundMessage(id, ids)}${silent} (call mobile_list_available_devices)`);
+    throw new ToolError('DEVICE_NOT_FOUND', `${deviceNotFoundMessage(id, ids, problems)} (call mobile_list_available_devices)`);
   }
 
   async screenSize(id: string, device: DeviceHandle, signal: AbortSignal): Promise<ScreenSize> {

@@ -69,9 +69,13 @@ export function isToolFailure(value: unknown): value is ToolFailure {
   );
 }
 
-/** The DEVICE_NOT_FOUND message every layer uses: names the id and what is connected instead. */
-export function deviceNotFoundMessage(id: string, known: readonly string[]): string {
-  return `device ${JSON.stringify(id)} not found; connected devices: ${known.length ? known.join(', ') : 'none'}`;
+/**
+ * The DEVICE_NOT_FOUND message every layer uses: names the id, what is connected instead and the
+ * device sources that did not answer (Engine.sourceProblems), since the device may be behind one of
+ * them (a peer bridge down, no adb server) and that is what the caller has to fix.
+ */
+export function deviceNotFoundMessage(id: string, known: readonly string[], silent: readonly string[] = []): string {
+  return `device ${JSON.stringify(id)} not found; connected devices: ${known.length ? known.join(', ') : 'none'}${silent.length ? `; not answering: ${silent.join('; ')}` : ''}`;
 }
 
 /** Anything thrown becomes a ToolFailure; unknown exceptions are INTERNAL with their message, never a stack. */

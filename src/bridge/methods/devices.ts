@@ -34,7 +34,7 @@ export const deviceMethods: MethodDef[] = [
     // Kept under the listed id, whichever name of the phone was given (`serial@lab` of one listed `serial`).
     const device = ctx.engine.ids.listedId(p.device);
     if (!devices.some((d) => d.id === device)) {
-      return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
+      return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
     }
     return ctx.bridge.locks.acquire(device, ctx.session, p.takeover);
   }),
@@ -48,7 +48,7 @@ export const deviceMethods: MethodDef[] = [
     if (!holder) {
       // "released: false" for a misspelled id would let the caller believe its lock is gone.
       const devices = await ctx.engine.listDevices();
-      if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
+      if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
     }
     return { device, released: ctx.bridge.locks.release(device, ctx.session) };
   }),

@@ -65,7 +65,7 @@ export async function verbContext(options: VerbSessionOptions): Promise<VerbCont
   const { devices, find } = await options.engine.lookupDevices();
   const info = find(options.device);
   if (!info) {
-    throw new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id)));
+    throw new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id), options.engine.sourceProblems()));
   }
   return {
     engine: options.engine,
