@@ -1,12 +1,12 @@
 import type { UiElement } from '../types.js';
 import { isPositionalId } from '../ui-tree.js';
-import { characterCount } from '../text-length.js';
 import { appErrorNote, showsAppError } from '../listing/app-error.js';
 import { cutAtListEdge } from '../list-edge.js';
 import { identifiable, showsAs } from '../listed-elements.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
+import { fieldName, focusedFieldName, typedMessage, typesAfterEnter } from './typed-message.js';
 
 /** What an action did: the element it acted on, a message, and for capture_value the text read. */
 export interface ActionResult {
@@ -215,16 +215,21 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     if (text === '' && !step.clear_first) throw new VerbError('INVALID_PARAMETER', 'type needs "value": the text to type (or "clear_first": true with "value": "" to only empty the field)');
     let resolved: ResolvedElement | undefined;
     let typed: { message: string } | undefined;
+    let focusedNow: string | null | undefined;
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
     await asOneUnit(ctx, 'type', async (unit) => {
       if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
       typed = await call<{ message: string }>(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
+      // Text after an ENTER went wherever the focus was then: the field holding it now is the best account of where.
+      if (typesAfterEnter(text)) {
+        // A listing that fails leaves it unsaid; the typing itself is done.
+        const now = await listElements(unit).then((elements) => elements.find((e) => e.focused && isField(e)) ?? null, () => undefined);
+        focusedNow = now && focusedFieldName(now);
+      }
     });
-    // Named by its label or the app's id for it, else the step's words, never by its text: that is what
-    // someone typed before, a password's bullets or another step's secret among it.
-    const field = resolved ? JSON.stringify(resolved.label || (isPositionalId(resolved.id) ? undefined : resolved.id) || step.target || resolved.id) : undefined;
-    const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}typed ${characterCount(text)}${field ? ` into ${field}` : ''}`;
+    const field = resolved ? fieldName(resolved.label, resolved.id, step.target || resolved.id) : undefined;
+    const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}${typedMessage(text, field, focusedNow)}`;
     // Without a target nothing here saw a field take the keys: the driver's word on that is kept
     // (Android: "does not confirm that a text field took it …"). With one, the tap found the field focused.
     return { resolved, message: resolved || !typed ? message : `${message}${noteOf(typed.message)}` };
