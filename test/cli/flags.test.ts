@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,8 +108,8 @@ test('an option that takes a value, given none, is refused before the command ru
   assert.is(missingValueProblem('run', ['a.json', '--device'], usage('run')), '--device needs a value: --device ID (see mobilebridge run --help)');
   assert.match(missingValueProblem('run', ['a.json', '--shard', '--out', 'o'], usage('run')) ?? '', /^--shard needs a value: --shard i\/n/);
   assert.match(missingValueProblem('serve', ['--port'], usage('serve')) ?? '', /^--port needs a value: --port P/);
-  // Switches, --no- forms, --name=value (even empty) and anything after -- are not asked for values.
-  assert.is(missingValueProblem('run', ['a.json', '--reset', '--list', '--no-virtual', '--device=', '--', '--out'], usage('run')), undefined);
+  // Switches, --no- forms, --name=value and anything after -- are not asked for values.
+  assert.is(missingValueProblem('run', ['a.json', '--reset', '--list', '--no-virtual', '--device=d', '--', '--out'], usage('run')), undefined);
   assert.is(missingValueProblem('validate', ['--human', 'a.json', '--quiet'], usage('validate')), undefined);
   // Every option each command documents with a value is one the check knows; every switch is left alone.
   for (const c of commands) {
@@ -123,6 +123,37 @@ test('an option that takes a value, given none, is refused before the command ru
   assert.is(refused.code, 3, refused.stderr);
   const envelope = JSON.parse(refused.stdout) as { ok: boolean; error: { message: string } };
   assert.match(envelope.error.message, '--device needs a value: --device ID');
+});
+
+test('an empty value (an unset variable, quoted, or --name=) is refused like a missing one: it meant the working folder, port 0, no wait', async () => {
+  const commands = await loadCommands();
+  const usage = (name: string) => commands.find((c) => c.name === name)!.usage;
+  const empty = (command: string, ...args: string[]) => missingValueProblem(command, args, usage(command));
+  assert.is(empty('run', 'a.json', '--out', ''), '--out needs a value (it was given an empty one): --out DIR (see mobilebridge run --help)');
+  assert.match(empty('run', 'a.json', '--out=') ?? '', /^--out needs a value \(it was given an empty one\)/);
+  assert.match(empty('run', 'a.json', '--target-wait', '') ?? '', /^--target-wait needs a value/);
+  assert.match(empty('serve', '--port', '') ?? '', /^--port needs a value/);
+  assert.match(empty('serve', '--port=') ?? '', /^--port needs a value/);
+  assert.match(empty('call', 'mobile_list_available_devices', '--bridge', '') ?? '', /^--bridge needs a value/);
+  // A switch followed by an empty argument is a switch and an (empty) argument, not a value.
+  assert.is(empty('run', 'a.json', '--reset', ''), undefined);
+
+  // The reports of a run given --out "" used to replace the working folder's own junit.xml and report.html.
+  const work = mkdtempSync(join(tmpdir(), 'mb-empty-out-'));
+  const login = fileURLToPath(new URL('../../../test/fixtures/scenarios/valid/login.json', import.meta.url));
+  try {
+    writeFileSync(join(work, 'junit.xml'), '<mine/>');
+    const r = await run(process.execPath, [MAIN, 'run', login, '--out', '', '--no-android', '--no-ios'], { env: { ...process.env, MOBILEBRIDGE_STATE_DIR: work, HOME: work }, cwd: work }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+    );
+    assert.is(r.code, 3, r.stdout);
+    assert.match(JSON.parse(r.stdout).error.message, '--out needs a value (it was given an empty one)');
+    assert.is(readFileSync(join(work, 'junit.xml'), 'utf8'), '<mine/>');
+    assert.not.ok(existsSync(join(work, 'results')), 'nothing was written');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });
 
 test('run --devices: spaces after commas are not part of the ids; a list that names no device is refused', async () => {
