@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +75,7 @@ test('devices, call and run --bridge to a bridge that is not there: each says no
   }
   const out = mkdtempSync(join(tmpdir(), 'mb-attach-'));
   try {
-    const r = await mb('run', `${FIXTURES}/valid/android_core_actions.json`, '--out', out, '--bridge', url, '--no-android', '--no-ios');
+    const r = await mb('run', `${FIXTURES}/valid/android_core_actions.json`, '--out', out, '--bridge', url);
     assert.is(r.code, 2);
     assert.is(r.json.exit_code, 2);
     assert.is(r.json.error.kind, 'device');
@@ -130,14 +130,14 @@ test('run --bridge: a lease refusal names the --lease-timeout flag, not the prot
     assert.match(String(direct.message), 'raise timeout_ms to wait longer');
     assert.match(String(direct.message), 'devices.unlock');
     const file = `${FIXTURES}/valid/android_core_actions.json`;
-    const atOnce = await runCli(['run', file, '--out', join(out, 'a'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--no-android', '--no-ios']);
+    const atOnce = await runCli(['run', file, '--out', join(out, 'a'), '--bridge', bridge.wsUrl, '--devices', 'any:android']);
     assert.is(atOnce.code, 2, atOnce.stderr);
     assert.match(atOnce.stderr, 'virtual-android-1 locked by session');
     assert.match(atOnce.stderr, 'pass --lease-timeout 10m to wait in line');
     assert.not.match(atOnce.stderr, 'timeout_ms');
     assert.match(atOnce.stderr, 'ask the holder to release it, or take control of it in the viewer');
     assert.not.match(atOnce.stderr, 'devices.unlock', 'run has no devices.unlock to offer');
-    const waited = await runCli(['run', file, '--out', join(out, 'b'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--lease-timeout', '1s', '--no-android', '--no-ios']);
+    const waited = await runCli(['run', file, '--out', join(out, 'b'), '--bridge', bridge.wsUrl, '--devices', 'any:android', '--lease-timeout', '1s']);
     assert.is(waited.code, 2, waited.stderr);
     assert.match(waited.stderr, 'raise --lease-timeout (it was 1 s) to wait longer');
     assert.not.match(waited.stderr, 'timeout_ms');
@@ -145,6 +145,31 @@ test('run --bridge: a lease refusal names the --lease-timeout flag, not the prot
     rmSync(out, { recursive: true, force: true });
     await other.close();
     await holder.close();
+    await bridge.close('test over');
+  }
+});
+
+test('--reset and the device flags with --bridge are refused (exit 3, named), not ignored: the run would use the bridge\'s phone as it is', async () => {
+  const { bridge } = await testBridge();
+  const out = mkdtempSync(join(tmpdir(), 'mb-attach-'));
+  try {
+    await mb('call', 'mobile_launch_app', '{"device":"virtual-android-1","packageName":"com.mobilebridge.demo"}', '--bridge', bridge.wsUrl);
+    const call = await mb('call', 'mobile_get_foreground_app', '{"device":"virtual-android-1"}', '--bridge', bridge.wsUrl, '--reset');
+    assert.is(call.code, 3, JSON.stringify(call.json));
+    assert.is(call.json.code, 'INVALID_PARAMETER');
+    assert.match(call.json.message, 'with --bridge the bridge\'s own devices and settings are used, and --reset would be ignored');
+    assert.match(call.json.message, 'run mobilebridge reset on its host');
+    const devices = await mb('devices', '--bridge', bridge.wsUrl, '--no-virtual', '--timeout', '5000');
+    assert.is(devices.code, 3);
+    assert.match(devices.json.message, '--no-virtual, --timeout would be ignored: leave them out');
+
+    const run = await mb('run', `${FIXTURES}/valid/login.json`, '--out', out, '--bridge', bridge.wsUrl, '--reset', '--no-virtual');
+    assert.is(run.code, 3);
+    assert.equal([run.json.ok, run.json.data, run.json.error.kind, run.json.exit_code], [false, { runs: [] }, 'invalid_input', 3]);
+    assert.match(run.json.error.message, '--reset, --no-virtual would be ignored');
+    assert.equal(readdirSync(out), [], 'nothing ran, nothing was written');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
     await bridge.close('test over');
   }
 });

@@ -107,7 +107,7 @@ test('run: after Ctrl-C the scenarios never started are named on stdout, in juni
 test('run --bridge: after Ctrl-C the scenarios not sent to the bridge yet are named too, and the exit is 130', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mb-cli-cancel-'));
   const bridge = await startBridge({ engine: createEngine({ virtual: {}, android: false, ios: false }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined });
-  const child = spawn(process.execPath, [MAIN, 'run', join(RUNS_DIR, 'assertions_fail.json'), join(RUNS_DIR, 'actions_android.json'), '--bridge', bridge.wsUrl, '--device', 'virtual-android-1', '--out', join(dir, 'out'), '--no-android', '--no-ios'], {
+  const child = spawn(process.execPath, [MAIN, 'run', join(RUNS_DIR, 'assertions_fail.json'), join(RUNS_DIR, 'actions_android.json'), '--bridge', bridge.wsUrl, '--device', 'virtual-android-1', '--out', join(dir, 'out')], {
     cwd: dir,
     env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state'), MOBILEBRIDGE_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

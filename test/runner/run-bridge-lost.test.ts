@@ -23,7 +23,7 @@ const PHONE = 'scripted-phone';
  */
 async function runOn(bridge: string, device: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mb-run-lost-'));
-  const args = [MAIN, 'run', join(RUNS_DIR, 'actions_android.json'), '--bridge', bridge, '--device', device, '--out', join(dir, 'out'), '--no-android', '--no-ios'];
+  const args = [MAIN, 'run', join(RUNS_DIR, 'actions_android.json'), '--bridge', bridge, '--device', device, '--out', join(dir, 'out')];
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, {
       env: { ...process.env, MOBILEBRIDGE_STATE_DIR: join(dir, 'state') },

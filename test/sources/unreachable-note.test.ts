@@ -14,7 +14,9 @@ import { exitWithOutput } from '../support/child-exit.js';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 function devices(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, 'devices', '--no-virtual', '--no-ios', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Through --bridge the device options are the bridge's own, and refused here.
+  const local = args.includes('--bridge') ? [] : ['--no-virtual', '--no-ios'];
+  const child = spawn(process.execPath, [MAIN, 'devices', ...local, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c));

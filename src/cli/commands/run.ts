@@ -16,6 +16,7 @@ import { folderName, scenarioFiles } from '../run-files.js';
 import { resolveParameters } from '../../engine/runner/parameters.js';
 import { resetVirtualState } from './reset.js';
 import { refuse } from '../run-refusal.js';
+import { bridgeIgnoresProblem } from '../bridge-attach.js';
 
 /** Exit code of a scenario that ran to the end and failed (a step or an assertion); SPEC §4 leaves it open. */
 export const EXIT_FAILED = 5;
@@ -113,6 +114,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (!positional.length) {
       return refuse(EXIT.invalidInput, 'give at least one scenario file or folder (see --help)');
     }
+    const ignored = bridgeIgnoresProblem(flags);
+    if (ignored) return refuse(EXIT.invalidInput, ignored);
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     const { files, skipped } = scenarioFiles(positional, outDir);
     const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
