@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
@@ -14,10 +14,6 @@ import { iosSetupFromFlags } from '../engine/drivers/ios/setup.js';
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MOBILEBRIDGE_STATE_DIR) return env.MOBILEBRIDGE_STATE_DIR;
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mobilebridge');
-}
-
-export function virtualStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(stateDir(env), 'virtual-devices.json');
 }
 
 function list(value: string | boolean | undefined): string[] {
@@ -68,21 +64,27 @@ export function engineSetupFromFlags(flags: Record<string, string | boolean>, pe
 }
 
 /**
- * The state folder, made if missing, checked before any device is touched: a save that failed
- * after a call had acted reported INTERNAL ("EEXIST: file already exists, mkdir …") for work done.
+ * The state file, its folder checked (and made if missing, unless `create` is false: a reset has
+ * nothing to remove there) before any device is touched: a save that failed after a call had acted
+ * reported INTERNAL ("EEXIST: file already exists, mkdir …") for work done, and a reset the raw errno.
  */
-function usableStateFile(env: NodeJS.ProcessEnv = process.env): string {
+export function usableStateFile(env: NodeJS.ProcessEnv = process.env, create = true): string {
   const dir = stateDir(env);
+  const file = join(dir, 'virtual-devices.json');
   const from = env.MOBILEBRIDGE_STATE_DIR ? ' (MOBILEBRIDGE_STATE_DIR)' : '';
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = statSync(dir, { throwIfNoEntry: false });
+    if (!stat) return file;
+    if (!stat.isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
     accessSync(dir, constants.W_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it cannot be written' : (err as Error).message;
-    throw new InvalidInputError(`the virtual phones keep their state in ${dir}${from}, but ${why}; set MOBILEBRIDGE_STATE_DIR to a folder you can write, or pass --no-virtual`);
+    const or = create ? ', or pass --no-virtual' : '';
+    throw new InvalidInputError(`the virtual phones keep their state in ${dir}${from}, but ${why}; set MOBILEBRIDGE_STATE_DIR to a folder you can write${or}`);
   }
-  return join(dir, 'virtual-devices.json');
+  return file;
 }
 
 function setupFromFlags(flags: Record<string, string | boolean>, persistVirtual: boolean): EngineSetup {

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { EXIT, printJson, type Command } from '../command.js';
-import { virtualStateFile } from '../engine-setup.js';
+import { usableStateFile } from '../engine-setup.js';
 
-/** Whether there was saved state to remove. */
+/** Whether there was saved state to remove; an unusable state folder is refused as every command refuses it (exit 3). */
 export async function resetVirtualState(): Promise<{ file: string; removed: boolean }> {
-  const file = virtualStateFile();
+  const file = usableStateFile(process.env, false);
   const removed = existsSync(file);
   await rm(file, { force: true });
   return { file, removed };

@@ -5,7 +5,7 @@ import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
-import { EXIT, parseFlags, printJson, type Command } from '../command.js';
+import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { cancelOnInterrupt } from '../interrupt.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
@@ -242,7 +242,13 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           process.off('SIGINT', onSigint);
         }
       }
-      if (flags.reset === true) await resetVirtualState();
+      if (flags.reset === true) {
+        try {
+          await resetVirtualState();
+        } catch (err) {
+          return refuse(err instanceof InvalidInputError ? EXIT.invalidInput : EXIT.internal, (err as Error).message);
+        }
+      }
       const engine = createEngine(engineSetupFromFlags(flags));
       const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)');
       let leases: Lease[] = [];
