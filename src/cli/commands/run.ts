@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path';
-import { createEngine } from '../../engine/create.js';
+import { createEngine, type EngineSetup } from '../../engine/create.js';
 import { claimOutput, htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type NotStartedRun, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
@@ -184,8 +184,17 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (problems.length && flags.list !== true) {
       return refuse(EXIT.invalidInput, `nothing was run: ${problems.join('; ')}`, `nothing was run:\n${problems.map((p) => `  ${p}\n`).join('')}`);
     }
+    // Checked before the output folder is touched, and answered in run's shape: a CI script reads exit_code from stdout.
+    let setup: EngineSetup | undefined;
+    if (typeof flags.bridge !== 'string' || flags.list === true) {
+      try {
+        setup = engineSetupFromFlags(flags);
+      } catch (err) {
+        return refuse(err instanceof InvalidInputError ? EXIT.invalidInput : EXIT.internal, (err as Error).message);
+      }
+    }
     if (flags.list === true) {
-      const engine = createEngine(engineSetupFromFlags(flags));
+      const engine = createEngine(setup!);
       try {
         const { runs, refusal } = listRuns(selected, requested, await engine.lookupDevices());
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
@@ -249,7 +258,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           return refuse(err instanceof InvalidInputError ? EXIT.invalidInput : EXIT.internal, (err as Error).message);
         }
       }
-      const engine = createEngine(engineSetupFromFlags(flags));
+      const engine = createEngine(setup!);
       const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)');
       let leases: Lease[] = [];
       try {
