@@ -174,4 +174,22 @@ test('--reset and the device flags with --bridge are refused (exit 3, named), no
   }
 });
 
+test('call parameters that are not an object get the same answer through --bridge as without it: INVALID_PARAMETER, exit 3', async () => {
+  const { bridge } = await testBridge();
+  try {
+    for (const json of ['[1]', '"x"']) {
+      const local = await mb('call', 'mobile_get_screen_size', json, '--no-android', '--no-ios');
+      const bridged = await mb('call', 'mobile_get_screen_size', json, '--bridge', bridge.wsUrl);
+      assert.equal([bridged.code, bridged.json.code], [3, 'INVALID_PARAMETER'], JSON.stringify(bridged.json));
+      assert.equal(bridged.json, local.json);
+    }
+    // null means no parameters, as the engine takes it: the tool then asks for its device.
+    const none = await mb('call', 'mobile_get_screen_size', 'null', '--bridge', bridge.wsUrl);
+    assert.equal([none.code, none.json.code], [3, 'INVALID_PARAMETER'], JSON.stringify(none.json));
+    assert.match(none.json.message, 'device');
+  } finally {
+    await bridge.close('test over');
+  }
+});
+
 test.run();

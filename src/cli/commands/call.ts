@@ -1,6 +1,7 @@
 import { createEngine } from '../../engine/create.js';
 import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
+import { RpcError, RPC_ERRORS } from '../../protocol/jsonrpc.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
 import { cancelOnInterrupt } from '../interrupt.js';
@@ -71,11 +72,25 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
         return EXIT.invalidInput;
       }
     }
+    if (flags.bridge !== undefined) {
+      // The engine takes null as {} and refuses the rest itself; the bridge's JSON-RPC check would answer the rest as a protocol error.
+      parameters ??= {};
+      if (typeof parameters !== 'object' || Array.isArray(parameters)) {
+        printJson(failure('INVALID_PARAMETER', `${tool}: parameters must be a JSON object such as {"device": "virtual-android-1"}, not ${Array.isArray(parameters) ? 'an array' : typeof parameters}`));
+        return EXIT.invalidInput;
+      }
+    }
     // Ctrl-C cancels the call where it can (an install abandons its session) and prints what it did.
     const interrupt = cancelOnInterrupt(`mobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)`);
     let result: unknown;
     try {
-      const bridged = await withBridge(flags, (client) => client.requestRaw('tools.call', { tool, parameters }, interrupt.signal));
+      const bridged = await withBridge(flags, (client) =>
+        client.requestRaw('tools.call', { tool, parameters }, interrupt.signal).catch((err: unknown) => {
+          // Parameters the bridge refuses are the caller's to fix, as they are without --bridge (exit 3, not INTERNAL).
+          if (err instanceof RpcError && err.code === RPC_ERRORS.INVALID_PARAMS) return failure('INVALID_PARAMETER', err.message);
+          throw err;
+        }),
+      );
       if (bridged.attached) {
         result = bridged.result;
       } else {
