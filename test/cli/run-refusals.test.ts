@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deadPort } from '../support/dead-port.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const LOGIN = fileURLToPath(new URL('../../../test/fixtures/scenarios/valid/login.json', import.meta.url));
@@ -35,6 +36,17 @@ test('a device flag run cannot start with is answered in run\'s shape (exit_code
     assert.equal([r.json.ok, r.json.data, r.json.error?.kind, r.json.exit_code], [false, { runs: [] }, 'invalid_input', 3], JSON.stringify(r.json));
     assert.match(r.json.error.message, message);
     assert.not.ok(existsSync(out), `${args.join(' ')}: --out was made for a run that never started`);
+  }
+});
+
+test('no device of the platform while a device source does not answer: the refusal names the source (the adb server down), as call does', async () => {
+  const port = await deadPort();
+  for (const more of [[], ['--list']]) {
+    const r = await run('--no-virtual', '--no-ios', '--adb', `127.0.0.1:${port}`, '--out', join(WORK, 'out-adb'), ...more);
+    assert.is(r.code, 2, r.stderr);
+    assert.is(r.json.error.kind, 'device');
+    assert.match(r.json.error.message, 'no cross-platform device connected');
+    assert.match(r.json.error.message, `not answering: source 127.0.0.1-${port}: the adb server at 127.0.0.1:${port}`);
   }
 });
 

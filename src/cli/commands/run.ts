@@ -59,6 +59,11 @@ function requestedDevices(flags: Record<string, string | boolean>): string[] | s
   return ids;
 }
 
+/** A device refusal with the sources that did not answer (the adb server down), as a call's DEVICE_NOT_FOUND names them: else the user looks for a cable. */
+function withSilentSources(message: string, problems: string[]): string {
+  return problems.length ? `${message}; not answering: ${problems.join('; ')}` : message;
+}
+
 const command: Command = {
   name: 'run',
   usage: `Usage: mobilebridge run <scenario.json|dir>... [options]
@@ -201,7 +206,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
         // The plan is shown even when the run would refuse to start; `problems` says why it would,
         // with the exit code the run would give (3 for what the command line asks, 2 for missing devices).
-        if (refusal) problems.push(refusal.message);
+        if (refusal) problems.push(refusal.kind === 'device' ? withSilentSources(refusal.message, engine.sourceProblems()) : refusal.message);
         const code = !problems.length ? EXIT.ok : refusal?.kind === 'device' && problems.length === 1 ? EXIT.device : EXIT.invalidInput;
         const kind = code === EXIT.device ? 'device' : 'invalid_input';
         const refused = problems.length ? { error: { kind, message: `the run would stop before its first step: ${problems.join('; ')}` } } : {};
@@ -277,7 +282,8 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         }
         const routing = routeScenarios(selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, platform: l.scenario!.platform })), await engine.lookupDevices(), wanted);
         if (!routing.ok) {
-          return refuse(routing.kind === 'usage' ? EXIT.invalidInput : EXIT.device, `${routing.message}`);
+          if (routing.kind === 'usage') return refuse(EXIT.invalidInput, routing.message);
+          return refuse(EXIT.device, withSilentSources(routing.message, engine.sourceProblems()));
         }
         const shape = { scenarios: selected.length, devices: routing.devices.length };
         const planned: PlannedRun[] = selected.map((l) => {
