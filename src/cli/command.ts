@@ -38,6 +38,12 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** `refuse` of the commands whose other refusals print the tool error shape (call, devices, reset): stdout stays one JSON answer. */
+export function refuseAsToolError(problem: string): number {
+  printJson({ status: 'error', code: 'INVALID_PARAMETER', message: problem });
+  return EXIT.invalidInput;
+}
+
 /** Flags that may repeat (`--adb a --adb b`): their values are joined with commas instead of the last one winning. */
 const REPEATABLE = new Set(['adb', 'wda', 'peer', 'wda-url', 'mjpeg-url', 'allow-path']);
 

@@ -26,12 +26,13 @@ async function main(argv: string[]): Promise<number> {
         COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
         `\n\nRun 'mobilebridge <command> --help' for a command's options.\n`,
     );
-    return name ? 0 : 1;
+    // No command is a usage error (exit 3, SPEC §4 keeps 1 for internal errors); asking for help is not.
+    return name ? 0 : EXIT.invalidInput;
   }
   const command = await loadCommand(name);
   if (!command) {
     process.stderr.write(`mobilebridge: unknown command '${name}'. Commands: ${COMMAND_NAMES.join(', ')}\n`);
-    return 1;
+    return EXIT.invalidInput;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.usage.trimEnd() + '\n');

@@ -153,13 +153,16 @@ cli('--help on every command, --version, unknown command', async ({ state }) => 
   const names = [...top.out.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
   assert.ok(names.includes('devices') && names.includes('call'));
   // Help, version and an unknown command read nothing and write nothing: all side by side.
-  const [version, unknown, ...helps] = await Promise.all([mb(state, '--version'), mb(state, 'frobnicate'), ...names.map((name) => mb(state, name, '--help'))]);
+  const [version, unknown, none, ...helps] = await Promise.all([mb(state, '--version'), mb(state, 'frobnicate'), mb(state), ...names.map((name) => mb(state, name, '--help'))]);
   names.forEach((name, i) => {
     assert.is(helps[i].code, 0, name);
     assert.match(helps[i].out, new RegExp(`Usage: mobilebridge ${name}`), name);
   });
   assert.match(version.out, /^\d+\.\d+\.\d+/);
-  assert.is(unknown.code, 1);
+  // A usage error, as an unknown flag is (exit 3): SPEC §4 keeps 1 for internal errors.
+  assert.is(unknown.code, 3);
+  assert.is(none.code, 3);
+  assert.match(none.out, 'Usage: mobilebridge <command>');
 });
 
 cli.run();

@@ -49,6 +49,17 @@ test('a mistyped flag is refused with exit 3 and the flag it probably meant', as
   assert.match(nothingClose.stderr, 'unknown flag --everything for reset; it takes no options.');
 });
 
+test('call, devices and reset refused for a flag print the tool error JSON on stdout, as their other refusals do', async () => {
+  for (const args of [['call', 'mobile_list_available_devices', '--no-andriod'], ['devices', '--no-andriod'], ['reset', '--everything']]) {
+    const r = await mb(...args);
+    assert.is(r.code, 3, args[0]);
+    const answer = JSON.parse(r.stdout) as { status: string; code: string; message: string };
+    assert.equal([answer.status, answer.code], ['error', 'INVALID_PARAMETER'], args[0]);
+    assert.match(answer.message, `unknown flag ${args[args.length - 1]} for ${args[0]}`);
+    assert.match(r.stderr, `unknown flag ${args[args.length - 1]} for ${args[0]}`);
+  }
+});
+
 test('validate refused for a flag or a missing path still prints its one JSON envelope (SPEC §4), unless --quiet', async () => {
   const flag = await mb('validate', '--strict', 'x.json');
   assert.is(flag.code, 3);

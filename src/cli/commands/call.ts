@@ -2,7 +2,7 @@ import { createEngine } from '../../engine/create.js';
 import { failure, isToolFailure, type ErrorCode } from '../../engine/errors.js';
 import { TOOLS } from '../../engine/tools/index.js';
 import { RpcError, RPC_ERRORS } from '../../protocol/jsonrpc.js';
-import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
+import { EXIT, InvalidInputError, parseFlags, printJson, refuseAsToolError, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
 import { cancelOnInterrupt } from '../interrupt.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
@@ -49,6 +49,7 @@ ${DEVICE_FLAGS_HELP}
 
 Tools:
 ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
+  refuse: refuseAsToolError,
   flags: ['reset', 'bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags, positional } = parseFlags(args, ['reset']);

@@ -1,5 +1,5 @@
 import { createEngine } from '../../engine/create.js';
-import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
+import { EXIT, InvalidInputError, parseFlags, printJson, refuseAsToolError, type Command } from '../command.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { withBridge } from '../bridge-attach.js';
 
@@ -15,6 +15,7 @@ Options:
   --token T      token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 ${DEVICE_FLAGS_HELP}`,
+  refuse: refuseAsToolError,
   flags: ['bridge', 'token', ...DEVICE_FLAGS],
   async run(args) {
     const { flags, positional } = parseFlags(args);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { EXIT, printJson, type Command } from '../command.js';
+import { EXIT, printJson, refuseAsToolError, type Command } from '../command.js';
 import { usableStateFile } from '../engine-setup.js';
 
 /** Whether there was saved state to remove; an unusable state folder is refused as every command refuses it (exit 3). */
@@ -17,6 +17,7 @@ const command: Command = {
 
 Deletes the saved state of the virtual devices (installed apps, open screens,
 field contents, orientation), so the next command starts from the home screen.`,
+  refuse: refuseAsToolError,
   flags: [],
   async run() {
     const { file, removed } = await resetVirtualState();
