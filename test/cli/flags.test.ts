@@ -192,6 +192,13 @@ test('flags still reach the command: a documented flag with a bad value gets tha
   assert.match(port.stderr, '--port must be a whole number');
 });
 
+test('run --help says where --bridge leaves the screenshots, and that --list exits 2 for a missing device', async () => {
+  const usage = (await loadCommands()).find((c) => c.name === 'run')!.usage.replace(/\s+/g, ' ');
+  assert.match(usage, 'screenshots stay on the host that ran the steps');
+  assert.match(usage, '2 a device that is not connected');
+  assert.not.match(usage, 'are listed, exit 3');
+});
+
 test('every flag a command accepts is in its --help (a user finds what exists there)', async () => {
   for (const command of await loadCommands()) {
     // A boolean on by default is given as --no-NAME (--no-android); the rest as --NAME.

@@ -85,17 +85,20 @@ Options:
   --shard i/n        run only the i-th of n slices of the scenarios (for CI machines)
   --out DIR          output folder (default ./mobilebridge-out)
   --reset            start the virtual devices fresh, and terminate the app and clear its data first
+                     (refused with --bridge, as the device options are: the bridge's own apply)
   --target-wait MS   how long a step waits for its target to appear (default 3000)
   --bridge URL       run on a bridge's devices (ws://host:4800/ws; an aggregator reaches its peers'),
-                     leasing them there; results and reports are written here
+                     leasing them there; results and reports are written here, but the step
+                     screenshots stay on the host that ran the steps (report.html shows them missing)
   --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
   --param NAME=VALUE a value for a scenario parameter (repeatable); before --params-file,
                      then the environment (MB_PARAM_NAME), then the parameter's default
   --params-file FILE a JSON object of parameter values, e.g. {"USER_EMAIL": "a@b.c"}
   --include-tags a,b run only scenarios with at least one of these tags
   --exclude-tags c   leave out scenarios with any of these tags
-  --list             print what would run where (after tags and --shard) and stop; problems
-                     (a parameter without a value) are listed, exit 3
+  --list             print what would run where (after tags and --shard) and stop; what would
+                     stop the run is listed with the run's exit code (3 a parameter without
+                     a value, 2 a device that is not connected)
 A file that another scenario of the run uses as a flow runs inside it, not on its own.
 
 ${DEVICE_FLAGS_HELP}
