@@ -137,10 +137,8 @@ Examples:
       process.stderr.write(`mobilebridge serve: ${why}\n`);
       return EXIT.internal;
     }
-    printListening(bridge, token, peers);
-    logSourceNotes(engine, (line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
-
-    await new Promise<void>((resolve) => {
+    // Handlers first: "Press Ctrl-C to stop" printed before them let a Ctrl-C (or a supervisor's SIGINT) right after it kill the bridge without its shutdown.
+    const stopped = new Promise<void>((resolve) => {
       let stopping = false;
       const onSignal = (signal: NodeJS.Signals) => {
         if (stopping) {
@@ -162,6 +160,9 @@ Examples:
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
     });
+    printListening(bridge, token, peers);
+    logSourceNotes(engine, (line) => process.stderr.write(`mobilebridge serve: ${line}\n`));
+    await stopped;
     return EXIT.ok;
   },
 };
