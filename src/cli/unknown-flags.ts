@@ -27,7 +27,9 @@ function suggestion(name: string, known: readonly string[]): string | undefined 
     const distance = candidate.startsWith(name) || name.startsWith(candidate) ? 1 : editDistance(name, candidate);
     if (!best || distance < best.distance) best = { name: candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
+  // Two edits turn any short name into another (--foo into --ios): one for a name of four letters or less.
+  const near = name.length <= 4 ? 1 : Math.max(2, Math.floor(name.length / 3));
+  return best && best.distance <= near ? best.name : undefined;
 }
 
 /** How `usage` (the command's --help) writes the option: `--no-video` for one documented only as a way to turn something off. */

@@ -60,6 +60,24 @@ test('call, devices and reset refused for a flag print the tool error JSON on st
   }
 });
 
+test('no "did you mean" for a short name two edits from any option (--foo is not --ios), one for a near miss', async () => {
+  const commands = await loadCommands();
+  const known = (name: string) => commands.find((c) => c.name === name)!.flags;
+  assert.not.match(unknownFlagProblem('run', ['x.json', '--foo'], known('run')) ?? '', 'did you mean');
+  assert.not.match(unknownFlagProblem('devices', ['--foo'], known('devices')) ?? '', 'did you mean');
+  assert.match(unknownFlagProblem('serve', ['--prt', '1'], known('serve')) ?? '', 'did you mean --port?');
+  assert.match(unknownFlagProblem('serve', ['--tokn', 'x'], known('serve')) ?? '', 'did you mean --token?');
+});
+
+test('each --help lists each of its options once (serve had --allow-path twice, worded apart)', async () => {
+  for (const command of await loadCommands()) {
+    for (const flag of command.flags) {
+      const lines = command.usage.match(new RegExp(`^ {2}--(?:no-)?${flag}(?![\\w-])`, 'gm')) ?? [];
+      assert.ok(lines.length <= 1, `${command.name} --help lists --${flag} ${lines.length} times`);
+    }
+  }
+});
+
 test('validate refused for a flag or a missing path still prints its one JSON envelope (SPEC §4), unless --quiet', async () => {
   const flag = await mb('validate', '--strict', 'x.json');
   assert.is(flag.code, 3);

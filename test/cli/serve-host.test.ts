@@ -47,4 +47,12 @@ test('serve: a Ctrl-C right after "Press Ctrl-C to stop" shuts the bridge down g
   }
 });
 
+test('serve --host [::1] (an IPv6 loopback written as in a URL) listens there instead of failing with getaddrinfo ENOTFOUND', async () => {
+  const r = await serveThenCtrlC('[::1]');
+  assert.ok(r.listening, r.stderr);
+  assert.match(r.stdout, /bridge listening on ::1:\d+/);
+  assert.match(r.stdout, /websocket\s+ws:\/\/\[::1\]:\d+\/ws/);
+  assert.is(r.code, 0, r.stderr);
+});
+
 test.run();

@@ -69,7 +69,6 @@ Options:
                       ("Authorization: Bearer T" or ?token=T); default MOBILEBRIDGE_TOKEN
   --allow-origin O    let browser pages from origin O (e.g. http://localhost:5173) open the
                       WebSocket; repeatable or comma-separated; "*" allows any origin
-  --allow-path DIR    extra folder screenshots/installs may use; repeatable or comma-separated
   --no-video          never start device video (scrcpy, WDA MJPEG); viewers get screenshots
   --peer [NAME=]ws://HOST:PORT[?token=T]
                       serve that bridge's devices as our own (source NAME); repeatable. Calls,
@@ -86,7 +85,8 @@ Examples:
 
   async run(args) {
     const { flags } = parseFlags(args, ['virtual', 'video']);
-    const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+    // '[::1]' as in a URL: listen() looks a bracketed address up as a host name (ENOTFOUND).
+    const host = typeof flags.host === 'string' ? flags.host.replace(/^\[(.*)\]$/, '$1') : '127.0.0.1';
     const port = flags.port === undefined ? 4800 : Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       process.stderr.write(`mobilebridge serve: --port must be a whole number 0..65535 (got ${String(flags.port)})\n`);
