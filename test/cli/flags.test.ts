@@ -217,6 +217,14 @@ test('run --help says where --bridge leaves the screenshots, and that --list exi
   assert.not.match(usage, 'are listed, exit 3');
 });
 
+test('call and devices --help say the device options (and call\'s --reset) are refused with --bridge', async () => {
+  const commands = await loadCommands();
+  for (const name of ['call', 'devices']) {
+    const usage = commands.find((c) => c.name === name)!.usage.replace(/\s+/g, ' ');
+    assert.match(usage, /--bridge URL [^-]*(?:--reset and )?the device options[^.]*refused/, name);
+  }
+});
+
 test('every flag a command accepts is in its --help (a user finds what exists there)', async () => {
   for (const command of await loadCommands()) {
     // A boolean on by default is given as --no-NAME (--no-android); the rest as --NAME.

@@ -42,7 +42,8 @@ Examples:
 
 Options:
   --reset            start the virtual devices fresh before the call
-  --bridge URL       send the call to a running bridge (ws://127.0.0.1:4800/ws)
+  --bridge URL       send the call to a running bridge (ws://127.0.0.1:4800/ws); its own devices
+                     and settings apply there: --reset and the device options are refused
   --token T          token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 ${DEVICE_FLAGS_HELP}

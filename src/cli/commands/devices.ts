@@ -11,7 +11,8 @@ Prints {"devices": [{id, os, model, version}, ...]} as JSON. The virtual devices
 (virtual-android-1, virtual-ios-1) are always listed unless --no-virtual is given.
 
 Options:
-  --bridge URL   ask a running bridge instead of opening devices in this process
+  --bridge URL   ask a running bridge instead of opening devices in this process (the device
+                 options below are the bridge's own then, and refused here)
   --token T      token for --bridge (or MOBILEBRIDGE_TOKEN)
 
 ${DEVICE_FLAGS_HELP}`,
