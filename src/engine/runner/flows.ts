@@ -14,14 +14,12 @@ import {
   type FlowStep,
   type Parameters,
   type Scenario,
-  type StepResult,
   type Variables,
 } from '../../validate/index.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type MissingParameter, type ParameterSources } from './parameters.js';
 import { interpolate, interpolateKnown, type VariableValue } from './variables.js';
-import { failedBecause } from './failing-step.js';
 
 const SEPARATOR = '.';
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -183,13 +181,4 @@ export function innerSteps(step: AnyStep, flows: PlannedFlows | undefined): AnyS
 /** Every step of the run in the order it would run them, inner steps right after their step. */
 export function plannedSteps(steps: readonly AnyStep[], flows: PlannedFlows | undefined): AnyStep[] {
   return steps.flatMap((s) => [s, ...plannedSteps(innerSteps(s, flows), flows)]);
-}
-
-/** Status of a flow step from its steps, as for sub-steps. */
-export function flowStatus(rec: StepResult): void {
-  const inner = rec.sub_steps_executed ?? [];
-  if (inner.some((s) => s.status === 'error')) rec.status = 'error';
-  else if (inner.some((s) => s.status === 'failed')) rec.status = 'failed';
-  else return;
-  rec.error_message = failedBecause(inner, 'a step of the flow failed');
 }

@@ -1,8 +1,7 @@
 import { isFlowStep, UNFILLED_CONDITION_FIELDS, type AnyStep, type Step, type StepResult } from '../../validate/index.js';
 import { runVerb, VerbError, type VerbContext, type VerbOutcome } from '../verbs/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
-import { flowStatus } from './flows.js';
-import { failedBecause } from './failing-step.js';
+import { innerVerdict, manualStep } from './failing-step.js';
 import { coerce, interpolateFields } from './variables.js';
 import type { RunState } from './run-state.js';
 
@@ -58,8 +57,12 @@ async function runOne(state: RunState, step: AnyStep, into: StepResult[], toasts
     // What a failed step should have done did not happen: checking it would report on the screen as the
     // failure left it ("Sign in button gone: passed" after the tap on it failed), so it is not checked.
     else if ((rec.status === 'failed' || rec.status === 'error') && !cutByCancel) state.skipAfter(step, `${rec.status === 'error' ? 'ended in an error' : 'failed'}, so what it should have done was not checked`);
-    // Nor did a step that needs manual action do anything on the device: its checks would judge the screen before it.
-    else if (rec.status === 'needs_manual') state.skipAfter(step, 'needs manual action (nothing was done on the device), so what it should have done was not checked');
+    // Nor did a step that needs manual action do anything on the device: its checks would judge the screen
+    // before it. A flow or parent holding such a step did only part of its work, so the same holds for it.
+    else if (rec.status === 'needs_manual') {
+      const inner = manualStep(rec.sub_steps_executed ?? []);
+      state.skipAfter(step, `needs manual action (${inner ? `step ${inner.step_id} inside it was not done on the device` : 'nothing was done on the device'}), so what it should have done was not checked`);
+    }
     else if (flow === 'continue' || rec.status !== 'error') await state.assertAfter(step.id, judgedOn !== undefined ? judgedOn : (rec.screenshot ?? null), toasts);
     return flow;
   };
@@ -174,10 +177,8 @@ async function runOne(state: RunState, step: AnyStep, into: StepResult[], toasts
     const innerDone = await attach();
     const flow = await runInside(state, step.sub_steps, rec.sub_steps_executed);
     innerDone();
-    if (rec.sub_steps_executed.some((s) => s.status === 'failed' || s.status === 'error')) {
-      rec.status = rec.sub_steps_executed.some((s) => s.status === 'error') ? 'error' : 'failed';
-      rec.error_message = failedBecause(rec.sub_steps_executed, 'a sub-step failed');
-    } else if (flow === 'stop' && state.cancelled()) cutShort(rec, step.sub_steps.length, 'its sub-steps', 'sub-steps');
+    innerVerdict(rec, 'a sub-step');
+    if (flow === 'stop' && state.cancelled()) cutShort(rec, step.sub_steps.length, 'its sub-steps', 'sub-steps');
     // Its assertions are judged now, on the screen its sub-steps left (as a flow step's): they show that
     // screen, not the parent's own screenshot from before the sub-steps (a red "title is Item 3" beside the list).
     if (rec.status === 'passed' && rec.screenshot && !state.cancelled() && state.hasAssertions(step.id)) judgedOn = (await state.saveScreenshot(`${step.id}+sub-steps`)) ?? null;
@@ -203,8 +204,8 @@ async function runFlow(state: RunState, step: Extract<AnyStep, { flow: string }>
     state.scope.leave();
     innerDone();
   }
-  flowStatus(rec);
-  if (rec.status === 'passed' && flow === 'stop' && state.cancelled()) cutShort(rec, use.steps.length, 'the flow', 'steps');
+  innerVerdict(rec, 'a step of the flow');
+  if (flow === 'stop' && state.cancelled()) cutShort(rec, use.steps.length, 'the flow', 'steps');
   // The screen the flow left behind is this step's screenshot, as after any other step (SPEC §5).
   if (!state.cancelled()) await state.screenshotFor(rec, step, rec.status !== 'passed');
   return finish(flow);

@@ -1,5 +1,5 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
-import { failingStep } from '../failing-step.js';
+import { failingStep, manualStep } from '../failing-step.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
 /**
@@ -39,7 +39,7 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
       const steps = flatten(d.steps_executed);
       // The step that failed itself (inside a flow or under a parent), with its error code; a step
       // needing manual action only when nothing failed.
-      const bad = failingStep(d.steps_executed) ?? steps.find((s) => s.status === 'needs_manual');
+      const bad = failingStep(d.steps_executed) ?? manualStep(d.steps_executed);
       const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
