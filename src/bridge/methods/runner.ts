@@ -56,9 +56,13 @@ export function runnerMethods(): MethodDef[] {
 
     defineMethod('scenarios.run', async (p, ctx) => {
       const file = '<scenarios.run>';
-      const loaded = typeof p.scenario === 'string' ? loadScenario(p.scenario, file) : (() => {
-        const report = validateScenarioValue(p.scenario, file);
-        return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file) : { report };
+      // The run reads flows (and reference screenshots) from the bridge's working folder: validated
+      // against it, a missing or invalid flow answers the envelope, as `run` does, before any lock.
+      const folder = process.cwd();
+      const opts = { baseDir: folder, stack: [] };
+      const loaded = typeof p.scenario === 'string' ? loadScenario(p.scenario, file, opts) : (() => {
+        const report = validateScenarioValue(p.scenario, file, opts);
+        return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file, opts) : { report };
       })();
       if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
       // A lock (and an output folder) for a misspelled id would guard nothing and hide the typo;
@@ -98,7 +102,7 @@ export function runnerMethods(): MethodDef[] {
           engine: ctx.engine,
           device: p.device,
           scenario: loaded.scenario,
-          scenarioDir: process.cwd(),
+          scenarioDir: folder,
           outDir,
           origin: ctx.session.id,
           signal: controller.signal,

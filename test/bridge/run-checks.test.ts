@@ -1,0 +1,53 @@
+/**
+ * What scenarios.run refuses before it locks the device or writes anything, as `mobilebridge run`
+ * does: a flow it cannot run, parameter values nothing would read.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Bridge } from '../../src/bridge/index.js';
+import { connectBridge } from '../../src/protocol/node.js';
+import { ANDROID, testBridge } from './helpers.js';
+
+const test = suite('scenarios.run checks before the run');
+
+let bridge: Bridge;
+let out: string;
+test.before.each(async () => {
+  ({ bridge } = await testBridge());
+  out = mkdtempSync(join(tmpdir(), 'mb-run-checks-'));
+});
+test.after.each(async () => {
+  await bridge.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+const base = {
+  $schema_version: '2.2',
+  scenario_id: 'checks',
+  name: 'Checks',
+  description: 'd',
+  platform: 'android',
+  app_package: 'com.mobilebridge.demo',
+  metadata: { app_version: '1.0.0', environment: 'development' },
+  assertions: [],
+};
+
+test('a flow the run cannot read answers the validation envelope (flow-missing), and nothing is locked or written', async () => {
+  const c = await connectBridge(bridge.wsUrl, { client: 'checks-test' });
+  try {
+    const scenario = { ...base, steps: [{ id: 'login', flow: 'mb-no-such-folder-xyz/login.json' }] };
+    const r = (await c.requestRaw('scenarios.run', { device: ANDROID, scenario, out })) as { ok?: boolean; data?: { valid: boolean; errors: { rule: string }[] }; status?: string; summary?: string };
+    assert.is(r.ok, false, JSON.stringify(r).slice(0, 400));
+    assert.is(r.data?.valid, false);
+    assert.equal(r.data?.errors.map((e) => e.rule), ['flow-missing']);
+    assert.is(bridge.locks.holder(ANDROID), undefined);
+    assert.not.ok(existsSync(join(out, 'results')) && readdirSync(join(out, 'results')).length, 'no result document');
+  } finally {
+    await c.close();
+  }
+});
+
+test.run();
