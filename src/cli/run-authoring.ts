@@ -8,9 +8,9 @@ import { readRegularTextSync } from '../validate/regular-file.js';
 import { parseJson, positionsOf } from '../validate/json.js';
 import { planRun } from '../engine/runner/flows.js';
 import { missingParametersMessage, type ParameterSources } from '../engine/runner/parameters.js';
+import { unreadParameters } from '../engine/runner/given-parameters.js';
 import type { AnyStep, Scenario } from '../validate/index.js';
 import { isFlowStep, PARAMETER_NAME } from '../validate/index.js';
-import { closest } from '../validate/suggest.js';
 
 const PARAMS_FILE_BYTES = 1024 * 1024;
 
@@ -148,28 +148,19 @@ export function preflight(items: { file: string; scenario?: Scenario }[], source
 }
 
 /**
- * `--param` names that no scenario of the run (nor any flow it uses) declares. Such a value would
- * be dropped without a word and the parameter would take its default (`--param EMIAL=...` runs with
- * the default EMAIL), so it is refused, with the name meant. `--params-file` and `MB_PARAM_*` are
- * not checked: one file or CI environment often serves several suites.
+ * The refusal for `--param` names that nothing in the run would read (`--param EMIAL=...` would run
+ * with the default EMAIL). `--params-file` and `MB_PARAM_*` are not checked: one file or CI
+ * environment often serves several suites.
  */
 export function undeclaredParameters(items: { file: string; scenario?: Scenario }[], given: Record<string, string>): string | undefined {
-  const declared = new Set<string>();
-  for (const { file, scenario } of items) {
-    if (!scenario) continue;
-    for (const name of Object.keys(scenario.parameters ?? {})) declared.add(name);
+  const runs = items.flatMap(({ file, scenario }) => {
+    if (!scenario) return [];
     try {
-      for (const use of planRun(scenario, dirname(file)).flows.values()) for (const name of Object.keys(use.parameters ?? {})) declared.add(name);
+      return [{ scenario, plan: planRun(scenario, dirname(file)) }];
     } catch {
       // A flow that cannot be read is reported by preflight, with its reason.
+      return [{ scenario }];
     }
-  }
-  const unknown = Object.keys(given).filter((name) => !declared.has(name));
-  if (!unknown.length) return undefined;
-  const each = unknown.map((name) => {
-    const meant = closest(name, declared);
-    return `--param ${name}${meant ? ` (did you mean ${meant}?)` : ''}`;
   });
-  const known = declared.size ? `the scenarios declare ${[...declared].sort().join(', ')}` : 'the scenarios declare no parameters';
-  return `${each.join(', ')}: no scenario of this run declares ${unknown.length === 1 ? 'this parameter' : 'these parameters'}, so the value would be ignored; ${known}`;
+  return unreadParameters(runs, Object.keys(given), { label: (name) => `--param ${name}`, nobody: 'no scenario of this run declares', declaredBy: 'the scenarios declare' });
 }

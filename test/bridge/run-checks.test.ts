@@ -50,4 +50,29 @@ test('a flow the run cannot read answers the validation envelope (flow-missing),
   }
 });
 
+test('a parameter name the scenario does not declare is refused by name with the one meant, not dropped for the default', async () => {
+  const c = await connectBridge(bridge.wsUrl, { client: 'checks-test' });
+  try {
+    const scenario = {
+      ...base,
+      parameters: { EMAIL: { default: 'demo@example.com' }, PASSWORD: { secret: true } },
+      steps: [
+        { id: 'open', action: 'open_url', description: 'Open the sign-in screen', value: 'mbdemo://screen/signin' },
+        { id: 'email', action: 'type', description: 'Type the email', target: 'the Email field', value: '${EMAIL}' },
+        { id: 'password', action: 'type', description: 'Type the password', target: 'the Password field', value: '${PASSWORD}' },
+      ],
+    };
+    const typo = (await c.requestRaw('scenarios.run', { device: ANDROID, scenario, out, parameters: { PASSWORD: 'hunter22', EMIAL: 'qa@example.com', ZZZ: '1' } })) as { status: string; code?: string; message?: string };
+    assert.is(typo.code, 'INVALID_PARAMETER', JSON.stringify(typo).slice(0, 400));
+    assert.is(typo.message, 'parameter EMIAL (did you mean EMAIL?), parameter ZZZ: neither the scenario nor its flows declare these parameters, so the value would be ignored; they declare EMAIL, PASSWORD');
+    assert.not.match(JSON.stringify(typo), 'hunter22');
+    assert.is(bridge.locks.holder(ANDROID), undefined);
+    assert.not.ok(existsSync(join(out, 'results')) && readdirSync(join(out, 'results')).length, 'no result document');
+    const right = (await c.requestRaw('scenarios.run', { device: ANDROID, scenario, out, parameters: { PASSWORD: 'hunter22', EMAIL: 'qa@example.com' } })) as { status: string; summary: string };
+    assert.is(right.status, 'passed', right.summary);
+  } finally {
+    await c.close();
+  }
+});
+
 test.run();

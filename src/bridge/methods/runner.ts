@@ -4,11 +4,28 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { deviceNotFoundMessage, failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario, writeFileAtomic } from '../../engine/runner/index.js';
-import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues } from '../../validate/index.js';
+import { planRun, type RunPlan } from '../../engine/runner/flows.js';
+import { unreadParameters } from '../../engine/runner/given-parameters.js';
+import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues, type Scenario } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { TEMP_RUN_PREFIX } from '../run-files.js';
 import { agentOf, READ_ONLY_VERBS } from './agent.js';
 import type { Session } from '../sessions.js';
+
+/**
+ * The refusal for `parameters` names nothing in the run would read, as `run --param` refuses them:
+ * a misspelt `BASE_URL` would run the suite against its default and could pass.
+ */
+function unreadGiven(scenario: Scenario, folder: string, given: Record<string, string> | undefined): string | undefined {
+  if (!given || !Object.keys(given).length) return undefined;
+  let plan: RunPlan | undefined;
+  try {
+    plan = planRun(scenario, folder);
+  } catch {
+    // Validation read the flows a moment ago; one gone since is the run's to report.
+  }
+  return unreadParameters([{ scenario, plan }], Object.keys(given), { label: (name) => `parameter ${name}`, nobody: 'neither the scenario nor its flows declare', declaredBy: 'they declare' });
+}
 
 interface ActiveRun {
   run: string;
@@ -65,6 +82,8 @@ export function runnerMethods(): MethodDef[] {
         return report.valid ? loadScenario(JSON.stringify(p.scenario, null, 2), file, opts) : { report };
       })();
       if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
+      const unread = unreadGiven(loaded.scenario, folder, p.parameters);
+      if (unread) return failure('INVALID_PARAMETER', unread);
       // A lock (and an output folder) for a misspelled id would guard nothing and hide the typo;
       // the run itself would only fail at its first step, with the lock taken meanwhile.
       const devices = await ctx.engine.listDevices();
