@@ -69,9 +69,18 @@ export function existingAgentOf(session: MethodContext['session']): AgentSession
   return existing.get(session);
 }
 
-function failed(err: unknown): ToolFailure {
-  if (err instanceof VerbError) return failure(err.code === 'NEEDS_MANUAL' || err.code === 'CANCELLED' ? 'UNSUPPORTED' : err.code, err.message);
-  throw err;
+/** What a cancelled request answers, as verbs.run's outcome does (`error.code: "CANCELLED"`). */
+interface Cancelled {
+  status: 'error';
+  code: 'CANCELLED';
+  message: string;
+}
+
+function failed(err: unknown): ToolFailure | Cancelled {
+  if (!(err instanceof VerbError)) throw err;
+  // Not UNSUPPORTED: the platform can do it, its caller gave up (requests.cancel, or its session ended).
+  if (err.code === 'CANCELLED') return { status: 'error', code: 'CANCELLED', message: err.message };
+  return failure(err.code === 'NEEDS_MANUAL' ? 'UNSUPPORTED' : err.code, err.message);
 }
 
 function method<S extends v.GenericSchema>(name: string, params: S, handler: (p: v.InferOutput<S>, ctx: MethodContext) => Promise<unknown>): MethodDef {

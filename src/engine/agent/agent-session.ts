@@ -208,14 +208,19 @@ export class AgentSession {
     const assertion = parseAssertion(request);
     const state = await this.state(device);
     state.busy++;
-    let result: AssertOutcome;
+    let result: AssertOutcome | undefined;
     try {
-      result = await evaluateLive(state.ctx, assertion, state.history, this.options.settleMs ?? 1000);
+      // The signal reaches the looks and the waits between them: a `timeout_ms` check its caller gave
+      // up on would otherwise go on looking at the device for up to a minute.
+      result = await evaluateLive(signal ? { ...state.ctx, signal } : state.ctx, assertion, state.history, this.options.settleMs ?? 1000);
+    } catch (err) {
+      // A look or wait cut short by the cancel throws whatever it was doing; the cancel is the news.
+      if (!signal?.aborted) throw err;
     } finally {
       state.busy--;
     }
     // A caller that gave up gets no answer: what it never saw passing is not recorded either.
-    if (signal?.aborted) throw new VerbError('CANCELLED', `the assertion on ${device} was cancelled by its caller; it was not recorded`);
+    if (signal?.aborted || !result) throw new VerbError('CANCELLED', `the assertion on ${device} was cancelled by its caller; it was not recorded`);
     const recorder = this.recorders.get(device);
     if (recorder) {
       result.recorded = recorder.noteAssertion(request, result.status === 'passed');
