@@ -49,6 +49,7 @@ export const RULES = {
   'variable-syntax': ['error', 'A malformed `${...}` reference (write `$${` for a literal `${`).'],
   'variable-unused': ['warning', 'A declared variable is never captured nor referenced.'],
   'parameter-unused': ['warning', 'A declared parameter is never referenced.'],
+  'precondition-variable': ['error', 'A precondition `value` or `target_package` references a variable: preconditions run before the first step, so only parameters have values there.'],
   'parameter-shadows-variable': ['error', 'A name declared both as a parameter and as a variable, so `${NAME}` would be ambiguous.'],
   'secret-default': ['warning', 'A secret parameter has a `default`: the secret is then in the file for anyone who reads it.'],
   'secret-literal': ['warning', 'A flow step passes a value written in the file to a secret parameter of the flow: the secret is then in the file for anyone who reads it.'],

@@ -30,8 +30,37 @@ export function declaredParameters(doc: Obj): Set<string> {
   return new Set(isObj(doc.parameters) ? Object.keys(doc.parameters) : []);
 }
 
-/** Runs after every reference was seen, so unused parameters are known. */
+const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The names `text` references as `${name}` (a `$${` is a literal). */
+function referencedNames(text: string): string[] {
+  return [...text.matchAll(REFERENCE)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+}
+
+/**
+ * The precondition texts the run fills parameters into (install_app's `value`, `target_package`):
+ * a CI build path or a package given at run time. They run before the first step, so a captured
+ * variable has no value there yet.
+ */
+function checkPreconditionReferences(ctx: Context, doc: Obj): void {
+  const pre = doc.preconditions;
+  if (ctx.version === undefined || !V22_VERSIONS.has(ctx.version) || !isObj(pre) || !Array.isArray(pre.device_actions)) return;
+  pre.device_actions.forEach((da, i) => {
+    if (!isObj(da)) return;
+    const owner = `/preconditions/device_actions/${i}`;
+    for (const field of ['value', 'target_package'] as const) {
+      const text = da[field];
+      if (typeof text !== 'string') continue;
+      const captured = referencedNames(text).find((name) => ctx.variables.has(name) && !ctx.parameters.has(name));
+      if (captured === undefined) checkReferences(ctx, text, owner, field);
+      else report(ctx, child(owner, field), 'precondition-variable', `preconditions run before the first step, so variable "${captured}" has no value here yet; give the value as a parameter (declared in "parameters", given at run time) instead`, 'declare a parameter and write ${NAME}');
+    }
+  });
+}
+
+/** Runs after every reference of the steps and assertions was seen (those of the preconditions first), so unused parameters are known. */
 export function checkParameters(ctx: Context, doc: Obj): void {
+  checkPreconditionReferences(ctx, doc);
   if (!isObj(doc.parameters)) return;
   for (const [name, decl] of Object.entries(doc.parameters)) {
     const p = child('/parameters', name);

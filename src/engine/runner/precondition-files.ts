@@ -1,7 +1,34 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Preconditions } from '../../validate/index.js';
+import { V22_VERSIONS, type Preconditions, type Scenario } from '../../validate/index.js';
 import { VerbError } from '../verbs/index.js';
+import { interpolate } from './variables.js';
+
+/**
+ * The preconditions with the run's parameters filled in (SPEC §8: `${NAME}` wherever a variable
+ * may be): a CI build path in install_app's `value`, a package in `target_package`. They run before
+ * the first step, so only the scenario's parameters have values there (the validator says so).
+ */
+export function filledPreconditions(scenario: Scenario, parameters: Record<string, string>): Preconditions | undefined {
+  const pre = scenario.preconditions;
+  // Before 2.2 there are no parameters, and a `${` in a path is as written.
+  if (!pre?.device_actions || !V22_VERSIONS.has(scenario.$schema_version)) return pre;
+  const fill = (text: string | undefined, what: string) => {
+    if (text === undefined) return undefined;
+    try {
+      return interpolate(text, parameters);
+    } catch (err) {
+      throw new VerbError('INVALID_PARAMETER', `precondition ${what}: ${(err as Error).message}; only parameters have values before the first step`);
+    }
+  };
+  const device_actions = pre.device_actions.map((a) => {
+    const out = { ...a };
+    if (a.value !== undefined) out.value = fill(a.value, `${a.action} "value"`);
+    if (a.target_package !== undefined) out.target_package = fill(a.target_package, `${a.action} "target_package"`);
+    return out;
+  });
+  return { ...pre, device_actions };
+}
 
 /**
  * The app files the preconditions will install, looked at before any precondition runs: the

@@ -5,7 +5,7 @@ import { DeterministicResolver, ResolutionCache } from '../resolve/index.js';
 import { call, realClock, VerbError, type VerbContext } from '../verbs/index.js';
 import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
-import { checkInstallFiles } from './precondition-files.js';
+import { checkInstallFiles, filledPreconditions } from './precondition-files.js';
 import { ParameterScope, plannedSteps, planRun, type RunPlan } from './flows.js';
 import { missingParametersMessage } from './parameters.js';
 import { paths } from './result-file.js';
@@ -131,7 +131,8 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
 
   if (!fatal) {
     try {
-      await checkInstallFiles(scenario.preconditions);
+      const preconditions = filledPreconditions(scenario, plan?.values ?? {});
+      await checkInstallFiles(preconditions);
       if (options.reset) {
         await call(verbs, 'mobile_terminate_app', { packageName: scenario.app_package });
         await call(verbs, 'mobile_clear_app_data', { packageName: scenario.app_package }).catch((err: unknown) => {
@@ -139,7 +140,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
           state.observe({ type: 'state_context', step_id: null, message: `--reset could not clear app data on ${options.device}: ${err.message}` });
         });
       }
-      const pre = await applyPreconditions(verbs, scenario.preconditions, scenario.app_package);
+      const pre = await applyPreconditions(verbs, preconditions, scenario.app_package);
       doc.observations.push(...pre.observations);
       state.needsManual.push(...pre.manual);
     } catch (err) {
