@@ -52,6 +52,7 @@ export const RULES = {
   'precondition-variable': ['error', 'A precondition `value` or `target_package` references a variable: preconditions run before the first step, so only parameters have values there.'],
   'parameter-shadows-variable': ['error', 'A name declared both as a parameter and as a variable, so `${NAME}` would be ambiguous.'],
   'secret-default': ['warning', 'A secret parameter has a `default`: the secret is then in the file for anyone who reads it.'],
+  'secret-in-path': ['error', 'A `reference_screenshot` references a secret parameter: its value would become the name of the baseline file.'],
   'secret-literal': ['warning', 'A flow step passes a value written in the file to a secret parameter of the flow: the secret is then in the file for anyone who reads it.'],
   'flow-missing': ['error', 'A `flow` step names a file that does not exist.'],
   'flow-invalid': ['error', 'The scenario a `flow` step names does not validate (its first errors are quoted).'],

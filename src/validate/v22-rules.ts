@@ -58,10 +58,26 @@ function checkPreconditionReferences(ctx: Context, doc: Obj): void {
   });
 }
 
+/**
+ * A secret in `reference_screenshot` would become the name of the baseline file the first run
+ * writes beside the scenario, for anyone who lists the folder (SPEC §8: a secret appears in no output).
+ */
+function checkSecretPaths(ctx: Context, doc: Obj, secrets: ReadonlySet<string>): void {
+  if (!secrets.size || !Array.isArray(doc.assertions)) return;
+  doc.assertions.forEach((a, i) => {
+    if (!isObj(a) || typeof a.reference_screenshot !== 'string') return;
+    const secret = referencedNames(a.reference_screenshot).find((name) => secrets.has(name));
+    if (secret === undefined) return;
+    report(ctx, `/assertions/${i}/reference_screenshot`, 'secret-in-path', `reference_screenshot names the secret parameter "${secret}": its value would become the name of the baseline file written next to the scenario, where anyone listing the folder sees it; name the file without the secret`, 'use a parameter that is not secret, or a fixed name');
+  });
+}
+
 /** Runs after every reference of the steps and assertions was seen (those of the preconditions first), so unused parameters are known. */
 export function checkParameters(ctx: Context, doc: Obj): void {
   checkPreconditionReferences(ctx, doc);
   if (!isObj(doc.parameters)) return;
+  const secrets = new Set(Object.entries(doc.parameters).flatMap(([name, decl]) => (isObj(decl) && decl.secret === true ? [name] : [])));
+  checkSecretPaths(ctx, doc, secrets);
   for (const [name, decl] of Object.entries(doc.parameters)) {
     const p = child('/parameters', name);
     if (ctx.variables.has(name)) {

@@ -183,6 +183,11 @@ export class RunState {
     } catch (err) {
       return { assertion_id: a.id, type: a.type, status: 'error', message: (err as Error).message };
     }
+    // The baseline a first run records is named by the path: a secret filled into it (passed into a
+    // flow, where the validator cannot see it is one) would be a file name anyone listing the folder reads.
+    if (live.type === 'screenshot_match' && a.type === 'screenshot_match' && this.scope.mask.occursIn(live.reference_screenshot) && !this.scope.mask.occursIn(a.reference_screenshot)) {
+      return { assertion_id: a.id, type: a.type, status: 'error', message: `reference_screenshot "${a.reference_screenshot}" would name the baseline file after a secret parameter's value; name the file without the secret` };
+    }
     return evaluateAssertion(live, env, settleMs, refresh);
   }
 
