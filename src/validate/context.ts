@@ -44,12 +44,20 @@ export interface Context {
 
 /** A flow file as seen from the scenario that names it. */
 export type FlowCheck =
-  | { kind: 'ok'; parameters: string[]; secrets: string[] }
+  | { kind: 'ok'; parameters: string[]; secrets: string[]; expansion: FlowExpansion }
   | { kind: 'missing'; why: string; meant?: string }
   | { kind: 'cycle'; chain: string[] }
   | { kind: 'invalid'; errors: string[] };
 
+/** How many steps a flow becomes once its own flows are expanded, and the files down its heaviest use. */
+export interface FlowExpansion {
+  steps: number;
+  chain: string[];
+}
+
 export interface FileChecks {
+  /** Whether this scenario is validated as a flow of another (its size then counts in the one using it). */
+  readonly nested: boolean;
   /** Why `relative` (to the scenario's folder) leaves the scenario's folder tree, if it does. */
   escapes(relative: string): string | undefined;
   flow(relative: string): FlowCheck;

@@ -8,10 +8,61 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { closest } from './suggest.js';
 import { readRegularTextSync } from './regular-file.js';
-import type { FileChecks, FlowCheck } from './context.js';
+import type { FileChecks, FlowCheck, FlowExpansion } from './context.js';
 
 /** As for a scenario file the CLI reads (validate/files.ts). */
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most steps a scenario may become once its flows are expanded (each flow use is a copy of the
+ * flow's steps, so a flow used twice in a flow used twice … doubles per level: 16 levels are 65,000
+ * steps, held in memory and in every rewrite of the result document). No hand-written scenario
+ * comes near it; the runner and the validator both refuse more (rule `flow-too-large`).
+ */
+export const MAX_EXPANDED_STEPS = 10_000;
+
+/**
+ * The expanded size of the flow in `abs`: its steps at every nesting level, each flow step also
+ * standing for the steps of its flow. Counted from the files (each read once, `memo`), not by
+ * expanding them, so a chain that would blow up is measured in no time. What cannot be read or is
+ * a cycle counts as nothing here: those have rules of their own.
+ */
+function expansionOf(abs: string, memo: Map<string, { steps: number; heaviest?: string }>, stack: string[]): { steps: number; heaviest?: string } {
+  const known = memo.get(abs);
+  if (known) return known;
+  const read = readRegularTextSync(abs, MAX_FLOW_BYTES);
+  let doc: unknown;
+  try {
+    doc = 'why' in read ? undefined : JSON.parse(read.text);
+  } catch {
+    doc = undefined;
+  }
+  let steps = 0;
+  const byFlow = new Map<string, number>();
+  const walk = (list: unknown): void => {
+    if (!Array.isArray(list)) return;
+    for (const s of list) {
+      steps++;
+      if (typeof s !== 'object' || s === null) continue;
+      const step = s as { flow?: unknown; sub_steps?: unknown };
+      if (typeof step.flow !== 'string') {
+        walk(step.sub_steps);
+        continue;
+      }
+      const child = resolve(dirname(abs), step.flow);
+      if (stack.includes(child)) continue;
+      const size = expansionOf(child, memo, [...stack, child]).steps;
+      steps += size;
+      byFlow.set(child, (byFlow.get(child) ?? 0) + size);
+    }
+  };
+  walk(typeof doc === 'object' && doc !== null ? (doc as { steps?: unknown }).steps : undefined);
+  let heaviest: string | undefined;
+  for (const [file, size] of byFlow) if (size > 0 && (heaviest === undefined || size > byFlow.get(heaviest)!)) heaviest = file;
+  const result = { steps, heaviest };
+  memo.set(abs, result);
+  return result;
+}
 
 /** Validates one flow file; supplied by validate.ts so that this module does not import it back. */
 export type FlowValidator = (
@@ -74,6 +125,13 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
   const root = real(rootDir) ?? resolve(rootDir);
   const seen = new Map<string, FlowCheck>();
   const shown = (abs: string): string => relative(rootDir, abs) || abs;
+  const sizes = new Map<string, { steps: number; heaviest?: string }>();
+  const expansion = (abs: string): FlowExpansion => {
+    const { steps } = expansionOf(abs, sizes, [...stack, abs]);
+    const chain = [shown(abs)];
+    for (let at = sizes.get(abs)?.heaviest; at !== undefined && !chain.includes(shown(at)); at = sizes.get(at)?.heaviest) chain.push(shown(at));
+    return { steps, chain };
+  };
   let nearby: string[] | undefined;
   // The file meant by a path that names none, when one is close (flow/logn.json → flows/login.json).
   const meant = (rel: string): string | undefined => {
@@ -81,6 +139,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
     return closest(rel.replace(/\\/g, '/').replace(/^\.\//, ''), nearby);
   };
   return {
+    nested: stack.length > 1,
     cycle() {
       for (const r of seen.values()) if (r.kind === 'cycle') return r.chain;
       return undefined;
@@ -110,7 +169,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);
             const more = report.errors.length > FIRST_ERRORS ? ` and ${report.errors.length - FIRST_ERRORS} more` : '';
             result = { kind: 'invalid', errors: [`${report.errors.length} error${report.errors.length === 1 ? '' : 's'}: ${first.join(', ')}${more}`] };
-          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets };
+          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs) };
         }
       }
       seen.set(rel, result);

@@ -57,6 +57,7 @@ export const RULES = {
   'flow-missing': ['error', 'A `flow` step names a file that does not exist.'],
   'flow-invalid': ['error', 'The scenario a `flow` step names does not validate (its first errors are quoted).'],
   'flow-cycle': ['error', 'Flows that include each other (a → b → a).'],
+  'flow-too-large': ['error', 'With its flows expanded (each use copies the flow\'s steps) the scenario is more than 10,000 steps: flows used several times inside flows used several times multiply.'],
   'flow-parameter-unknown': ['error', 'A flow step passes a parameter the flow does not declare.'],
   'flow-not-checked': ['warning', 'A `flow` step of a scenario validated without its folder (POST /api/validate, scenarios.validate): the flow file could not be checked.'],
   'path-escapes-scenario': ['error', '`flow` or `reference_screenshot` leaves the scenario\'s folder (`..`, an absolute path, a URL, or a symlink out of it).'],

@@ -1,6 +1,7 @@
 /** Semantic rules of the schema 2.2 extensions (SPEC §8): version gates, parameters, flows, paths. */
 import { posix } from 'node:path';
 import { type Context, type Obj, type StepEntry, checkReferences, child, isObj, report, str } from './context.js';
+import { MAX_EXPANDED_STEPS } from './flow-files.js';
 import { didYouMean } from './suggest.js';
 import type { AssertionEntry } from './step-fields.js';
 import { PARAMETER_NAME, V22_VERSIONS } from './vocabulary.js';
@@ -119,6 +120,32 @@ export function checkInside(ctx: Context, relative: string, pointer: string, fie
   return false;
 }
 
+/** Scenarios whose expanded size was checked: once each, at its first flow step that validates. */
+const measured = new WeakSet<Context>();
+
+/**
+ * The steps this scenario becomes with its flows expanded, against MAX_EXPANDED_STEPS: reported at the
+ * flow step that weighs most, with the files down its heaviest use (where the uses multiply).
+ */
+function checkExpansion(ctx: Context): void {
+  if (measured.has(ctx) || !ctx.files || ctx.files.nested) return;
+  measured.add(ctx);
+  let total = 0;
+  let heaviest: { pointer: string; flow: string; steps: number; chain: string[] } | undefined;
+  for (const { step, pointer } of ctx.steps) {
+    total++;
+    const flow = str(step.flow);
+    if (flow === undefined || flow === '' || escapeOf(ctx, flow) !== undefined) continue;
+    const found = ctx.files.flow(flow);
+    if (found.kind !== 'ok') continue;
+    total += found.expansion.steps;
+    if (!heaviest || found.expansion.steps > heaviest.steps) heaviest = { pointer, flow, ...found.expansion };
+  }
+  if (total <= MAX_EXPANDED_STEPS || !heaviest) return;
+  const chain = heaviest.chain.length > 6 ? [...heaviest.chain.slice(0, 5), '…', heaviest.chain[heaviest.chain.length - 1]] : heaviest.chain;
+  report(ctx, child(heaviest.pointer, 'flow'), 'flow-too-large', `with its flows expanded this scenario is ${total.toLocaleString('en-US')} steps, more than the ${MAX_EXPANDED_STEPS.toLocaleString('en-US')} a run takes; flow "${heaviest.flow}" alone is ${heaviest.steps.toLocaleString('en-US')} (${chain.join(' → ')}): every use of a flow copies its steps, so flows used several times inside flows used several times multiply`, 'use the flows fewer times, or split the scenario');
+}
+
 export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void {
   const flow = str(step.flow);
   const params = isObj(step.parameters) ? step.parameters : undefined;
@@ -144,6 +171,7 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
       report(ctx, p, 'flow-invalid', `flow "${flow}" is not a valid scenario: ${found.errors.join('; ')}; run mobilebridge validate on it`);
       return;
     case 'ok':
+      checkExpansion(ctx);
       if (!params) return;
       for (const key of Object.keys(params)) {
         if (found.secrets.includes(key) && typeof params[key] === 'string' && !/\$\{/.test((params[key] as string).replace(/\$\$\{/g, ''))) {

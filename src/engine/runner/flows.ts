@@ -16,6 +16,7 @@ import {
   type Scenario,
   type Variables,
 } from '../../validate/index.js';
+import { MAX_EXPANDED_STEPS } from '../../validate/flow-files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { VerbError } from '../verbs/index.js';
 import { resolveParameters, SecretMask, type MissingParameter, type ParameterSources } from './parameters.js';
@@ -87,6 +88,11 @@ function loadFlow(path: string, rootDir: string): Scenario {
   return loaded.scenario;
 }
 
+/** Steps at every nesting level, a flow step counting as one (its flow is counted where it is expanded). */
+function countSteps(steps: readonly AnyStep[]): number {
+  return steps.reduce((n, s) => n + 1 + (isFlowStep(s) ? 0 : countSteps(s.sub_steps ?? [])), 0);
+}
+
 /**
  * Expands the flows of `scenario` (read relative to `scenarioDir`) and finds the parameters that
  * have no value. Throws INVALID_PARAMETER for a flow that cannot be read or does not validate.
@@ -96,6 +102,9 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
   const plan: RunPlan = { scenario: { ...scenario }, flows: new Map(), variables: { ...scenario.variables }, values: top.values, missing: top.missing.map((name) => ({ name })), secrets: [...top.secrets] };
   const assertions = [...scenario.assertions];
   const rootDir = resolve(scenarioDir);
+  // Each file is read and validated once, however often it is used.
+  const loaded = new Map<string, Scenario>();
+  let expanded = countSteps(scenario.steps);
   // `declared`: the parameters of the scenario holding the steps, which a flow step can pass on;
   // `known`: their values as far as the run's sources give them.
   const visit = (steps: AnyStep[], dir: string, chain: string[], declared: Parameters | undefined, known: Record<string, string>): void => {
@@ -106,7 +115,15 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       }
       const file = resolve(dir, step.flow);
       if (chain.includes(file)) throw new VerbError('INVALID_PARAMETER', `flow ${relative(rootDir, file)} includes itself (${[...chain, file].map((f) => relative(rootDir, f)).join(' → ')})`);
-      const flow = loadFlow(file, rootDir);
+      const flow = loaded.get(file) ?? loadFlow(file, rootDir);
+      loaded.set(file, flow);
+      // Checked before the copy is made: uses that multiply would fill memory before the run could refuse them.
+      expanded += countSteps(flow.steps);
+      if (expanded > MAX_EXPANDED_STEPS) {
+        const files = [...chain, file].map((f) => relative(rootDir, f));
+        const via = (files.length > 6 ? [...files.slice(0, 5), '…', files[files.length - 1]] : files).join(' → ');
+        throw new VerbError('INVALID_PARAMETER', `with its flows expanded the scenario is more than ${MAX_EXPANDED_STEPS.toLocaleString('en-US')} steps (past it at flow step ${step.id}: ${via}); every use of a flow copies its steps, so flows used several times inside flows used several times multiply: use them fewer times or split the scenario (mobilebridge validate says the same, rule flow-too-large)`);
+      }
       const prefix = step.id + SEPARATOR;
       const use: FlowUse = { file, steps: prefixSteps(flow.steps, prefix), parameters: flow.parameters, passed: step.parameters ?? {} };
       plan.flows.set(step.id, use);
