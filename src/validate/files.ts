@@ -57,13 +57,20 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
+const isGlob = (arg: string): boolean => /[*?]/.test(arg);
+
+/** The folder part of a glob before its first wildcard (`scenarios` for `scenarios/<wildcards>`), and the rest. */
+function splitGlob(arg: string): { base: string; rest: string } {
+  const parts = arg.split(/[\\/]/);
+  const firstWild = parts.findIndex((p) => /[*?]/.test(p));
+  return { base: parts.slice(0, firstWild).join('/') || '.', rest: parts.slice(firstWild).join('/') };
+}
+
 /** Files an argument names: a file, a folder (recursing over *.json) or a glob with * / ** / ?. */
 export function expandArgument(arg: string): string[] | undefined {
-  if (/[*?]/.test(arg)) {
-    const parts = arg.split(/[\\/]/);
-    const firstWild = parts.findIndex((p) => /[*?]/.test(p));
-    const base = parts.slice(0, firstWild).join('/') || '.';
-    const pattern = globToRegExp(parts.slice(firstWild).join('/'));
+  if (isGlob(arg)) {
+    const { base, rest } = splitGlob(arg);
+    const pattern = globToRegExp(rest);
     const found: string[] = [];
     try {
       walk(base, found);
@@ -113,11 +120,27 @@ export function unreadable(file: string, why: string, undecodable?: UndecodableT
   return { report: singleIssueReport(file, { rule: 'file-unreadable', message, suggestion }), readError: message };
 }
 
-function readOne(file: string): FileOutcome & { scenarioId?: string } {
+/**
+ * The folder tree the files an argument names must keep their flows and screenshots in. A folder or
+ * glob names a project: a flow found in it (flows/login.json naming ../common/setup.json) is checked
+ * against that folder, as it is when its top scenario includes it, not against its own subfolder. A
+ * file argument keeps its own folder (undefined), as `run` does.
+ */
+function argumentRoot(arg: string): string | undefined {
+  if (isGlob(arg)) return resolve(splitGlob(arg).base);
+  try {
+    return statSync(arg).isDirectory() ? resolve(arg) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readOne(file: string, rootDir: string | undefined): FileOutcome & { scenarioId?: string } {
   const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
   if ('why' in read) return unreadable(file, read.why, read.undecodable);
   const text = read.text;
-  const loaded = loadScenario(text, file, { baseDir: dirname(resolve(file)) });
+  const baseDir = dirname(resolve(file));
+  const loaded = loadScenario(text, file, { baseDir, rootDir: rootDir ?? baseDir });
   return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };
 }
 
@@ -155,15 +178,16 @@ export function validateFiles(args: string[]): FileOutcome[] {
   for (const arg of args) {
     const files = expandArgument(arg);
     if (!files) {
-      outcomes.push(unreadable(arg, /[*?]/.test(arg) ? 'the pattern matches no file' : 'no such file or folder'));
+      outcomes.push(unreadable(arg, isGlob(arg) ? 'the pattern matches no file' : 'no such file or folder'));
       continue;
     }
     if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
+    const root = argumentRoot(arg);
     for (const file of files) {
       const key = fileKey(file);
       if (seen.has(key)) continue;
       seen.add(key);
-      outcomes.push(readOne(file));
+      outcomes.push(readOne(file, root));
     }
   }
   markDuplicateIds(outcomes);

@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateFiles } from '../../src/validate/files.js';
+
+const root = suite<{ dir: string }>('validate of a folder or glob: the folder is the root of the flows found in it');
+root.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-project-root-'));
+});
+root.after.each(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+
+const scenario = (id: string, steps: unknown[]) =>
+  JSON.stringify({ $schema_version: '2.2', scenario_id: id, name: id, description: id, platform: 'android', app_package: 'com.example.app', metadata: { app_version: '1', environment: 'test' }, steps, assertions: [] }, null, 2);
+const open = { id: 'open', action: 'open_url', description: 'open', value: 'https://example.com' };
+
+/** The layout docs/validation.md describes: top.json → flows/login.json → ../common/setup.json. */
+function project(dir: string): void {
+  mkdirSync(join(dir, 'flows'));
+  mkdirSync(join(dir, 'common'));
+  writeFileSync(join(dir, 'common', 'setup.json'), scenario('setup', [open]));
+  writeFileSync(join(dir, 'flows', 'login.json'), scenario('login', [{ id: 'setup', flow: '../common/setup.json' }]));
+  writeFileSync(join(dir, 'top.json'), scenario('top', [{ id: 'login', flow: 'flows/login.json' }]));
+}
+
+const errorsOf = (args: string[]) => validateFiles(args).flatMap((o) => o.report.errors.map((e) => `${o.report.file}: ${e.rule} ${e.path}`));
+
+root('the folder, a glob over it and a glob with the folder as base all pass', ({ dir }) => {
+  project(dir);
+  assert.equal(errorsOf([dir]), []);
+  assert.equal(errorsOf([`${dir}/**/*.json`]), []);
+  assert.equal(validateFiles([dir]).length, 3);
+});
+
+root('the root stays the folder given: a flow that climbs above it still fails', ({ dir }) => {
+  project(dir);
+  writeFileSync(join(dir, 'flows', 'out.json'), scenario('out', [{ id: 'x', flow: '../../elsewhere.json' }]));
+  const errors = errorsOf([dir]);
+  assert.equal(errors, [`${join(dir, 'flows', 'out.json')}: path-escapes-scenario /steps/0/flow`]);
+});
+
+root('one file given alone keeps its own folder as the root, as run does', ({ dir }) => {
+  project(dir);
+  assert.equal(errorsOf([join(dir, 'flows', 'login.json')]), [`${join(dir, 'flows', 'login.json')}: path-escapes-scenario /steps/0/flow`]);
+  assert.equal(errorsOf([join(dir, 'top.json')]), []);
+});
+
+root.run();
