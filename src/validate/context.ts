@@ -207,6 +207,12 @@ export function checkRegex(ctx: Context, pattern: unknown, owner: string, field:
 
 export function checkDescription(ctx: Context, text: unknown, owner: string, field: string): void {
   if (typeof text !== 'string') return;
+  // The resolver trims the description, so blanks name no element, as "" does (which the schema reports).
+  if (text !== '' && text.trim() === '') {
+    const shown = JSON.stringify(text);
+    report(ctx, child(owner, field), 'empty-string', `${field} ${shown} holds only blanks, so it names no element and the run would stop there; describe the element the way a user sees it`, 'describe the element, e.g. "the Sign in button"');
+    return;
+  }
   const kind = locatorKind(text);
   if (kind) {
     report(
