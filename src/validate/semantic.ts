@@ -115,19 +115,16 @@ function checkPreconditions(ctx: Context, pre: unknown): void {
 }
 
 /**
- * `variables` and `parameters` are objects keyed by name. A list passes valibot's record, and the
- * names it skips (RESERVED_NAMES) would go unchecked and, at run time, name built-in properties.
+ * `variables` and `parameters` are objects keyed by name (a list instead is the structure pass's
+ * type-mismatch). The names valibot's record skips (RESERVED_NAMES) would go unchecked and, at run
+ * time, name built-in properties.
  */
 function checkDeclarationLists(ctx: Context, doc: Obj): void {
-  for (const [field, rule, example] of [
-    ['variables', 'variable-name-format', '{"order_id": {"type": "string", "description": "..."}}'],
-    ['parameters', 'parameter-name-format', '{"EMAIL": {"description": "..."}}'],
+  for (const [field, rule] of [
+    ['variables', 'variable-name-format'],
+    ['parameters', 'parameter-name-format'],
   ] as const) {
     const list = doc[field];
-    if (Array.isArray(list)) {
-      report(ctx, `/${field}`, 'type-mismatch', `"${field}" is a list, but declarations are an object keyed by name, e.g. ${example}; write it that way`);
-      continue;
-    }
     if (!isObj(list)) continue;
     for (const name of Object.keys(list)) {
       if (!RESERVED_NAMES.has(name)) continue;

@@ -199,13 +199,13 @@ class Unit {
           'return n;',
         ].join('\n');
       case 'record':
-        // Arrays pass valibot's object test; their index keys are not names in the text.
+        // Arrays pass valibot's object test, but the full path reports a list where an object belongs.
         return [
-          'if (typeof x !== "object" || x === null) return -1;',
-          'const arr = Array.isArray(x); let n = 0, r;',
+          'if (typeof x !== "object" || x === null || Array.isArray(x)) return -1;',
+          'let n = 0, r;',
           'for (const k in x) {',
           '  if (!hasOwn(x, k)) continue;',
-          '  if (!arr) n++;',
+          '  n++;',
           '  if (UNSAFE.has(k)) continue;',
           `  ${this.check(node.key as SchemaNode, 'k', 'return -1;')}`,
           `  const v = x[k]; ${this.check(node.value!, 'v', 'return -1;')}`,
@@ -239,10 +239,11 @@ class Unit {
       cases.push(`case ${JSON.stringify(key)}: { const v = x[k]; ${this.check(judged, 'v', 'return -1;')}${required ? ' req++;' : ''} break; }`);
     }
     const unknownKey = this.strip
-      ? 'if (Array.isArray(x) || !k.startsWith("x-")) return -1; r = namesIn(x[k], MAX_EXT); if (r < 0) return -1; n += r; break;'
+      ? 'if (!k.startsWith("x-")) return -1; r = namesIn(x[k], MAX_EXT); if (r < 0) return -1; n += r; break;'
       : 'return -1;';
     return [
-      'if (typeof x !== "object" || x === null) return -1;',
+      // As for records: an array is reported as a list where an object belongs (structure.ts).
+      'if (typeof x !== "object" || x === null || Array.isArray(x)) return -1;',
       'let n = 0, req = 0, r;',
       // Parsed JSON has only own keys, so this visits exactly what the document holds.
       'for (const k in x) {',

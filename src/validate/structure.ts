@@ -42,7 +42,7 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
       }
       return;
     case 'record':
-      if (!isRecord(value)) return;
+      if (listInstead(node, value, path, out) || !isRecord(value)) return;
       for (const key of Object.keys(value)) {
         path.push(key);
         walkUnknown(node.value!, value[key], path, out);
@@ -58,8 +58,34 @@ function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawI
     case 'strict_object':
     case 'object':
     case 'loose_object':
+      if (listInstead(node, value, path, out)) return;
       return walkKeys(node, value, path, out, variant, true);
   }
+}
+
+/** What the root's keyed declarations look like, for the message about a list given instead. */
+const DECLARATION_EXAMPLES: Record<string, string> = {
+  '/variables': '{"order_id": {"type": "string", "description": "..."}}',
+  '/parameters': '{"EMAIL": {"description": "..."}}',
+};
+
+/**
+ * valibot's object and record take an array (its indexes as keys): `[]` passed where an object is
+ * required, and `["a"]` got issues about a property "0". A list there is one type-mismatch on the
+ * list, and nothing below it is checked (checkStructure drops valibot's issues under it).
+ */
+function listInstead(node: SchemaNode, value: unknown, path: string[], out: RawIssue[]): boolean {
+  if (!Array.isArray(value)) return false;
+  const pointer = pointerOf(path);
+  const name = path.length ? `"${path[path.length - 1]}"` : 'the document';
+  const example = DECLARATION_EXAMPLES[pointer];
+  const shape = example
+    ? `declarations are an object keyed by name, e.g. ${example}`
+    : node.type === 'record'
+      ? 'it must be an object of names and values, e.g. {"NAME": "value"}'
+      : `it must be an object {...} with the properties ${Object.keys(node.entries!).join(', ')}`;
+  out.push({ path: pointer, rule: 'type-mismatch', message: `${name} is a list [...], but ${shape}; write it with { } instead of [ ]`, suggestion: 'write it as an object { }' });
+  return true;
 }
 
 /** The object's unknown keys, and with `deep` what lies below its known ones. */
@@ -271,13 +297,13 @@ function missingKeyIssues(node: SchemaNode, obj: Record<string, unknown>): v.Bas
   }));
 }
 
-/** Adds valibot's issues, re-rooted under `prefix`, keeping the first issue of each path. */
-function addValibotIssues(issues: readonly v.BaseIssue<unknown>[], prefix: readonly PathStep[], seen: Set<string>, out: RawIssue[]): void {
+/** Adds valibot's issues, re-rooted under `prefix`, keeping the first issue of each path and none that `skip` names. */
+function addValibotIssues(issues: readonly v.BaseIssue<unknown>[], prefix: readonly PathStep[], seen: Set<string>, out: RawIssue[], skip?: (path: string) => boolean): void {
   for (const issue of issues) {
     // The path valibot gives when it runs over the whole document.
     const rooted = prefix.length ? { ...issue, path: [...prefix, ...(issue.path ?? [])] as unknown as v.BaseIssue<unknown>['path'] } : issue;
     const mapped = mapIssue(rooted);
-    if (seen.has(mapped.path)) continue;
+    if (seen.has(mapped.path) || skip?.(mapped.path)) continue;
     seen.add(mapped.path);
     out.push(mapped);
   }
@@ -302,13 +328,16 @@ export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean
     else walkUnknown(part.node, part.value, path, out);
   }
   const seen = new Set<string>();
+  // Lists given where an object belongs (listInstead): valibot's issues at and under them are about their indexes.
+  const lists = out.filter((issue) => issue.rule === 'type-mismatch').map((issue) => issue.path);
+  const underList = lists.length ? (path: string) => lists.some((l) => path === l || path.startsWith(`${l}/`)) : undefined;
   for (const part of parts) {
     if (part.shallow) {
       addValibotIssues(missingKeyIssues(part.node, part.value as Record<string, unknown>), part.path, seen, out);
       continue;
     }
     const result = v.safeParse(part.node as unknown as v.GenericSchema, part.value, { abortEarly: false });
-    if (!result.success) addValibotIssues(result.issues, part.path, seen, out);
+    if (!result.success) addValibotIssues(result.issues, part.path, seen, out, underList);
     else if (part.node === root) return { issues: out, output: result.output as Scenario };
   }
   return { issues: out };
