@@ -143,10 +143,12 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   if (action === 'open_url' && value !== undefined && !looksLikeUrl(value)) {
     report(ctx, `${pointer}/value`, 'url-invalid', `"${value}" is not a URL or deep link; give a full URL with its scheme`, `use "https://${value}"`);
   }
-  if (action === 'swipe' && !(SWIPE_DIRECTIONS as readonly string[]).includes(value ?? '')) {
+  // The runner fills ${NAME} in before the verb sees the value: a reference (checked by checkStepTexts) may hold any entry of the list.
+  const filled = value !== undefined && (action === 'swipe' || action === 'press_button') && holdsReference(value);
+  if (action === 'swipe' && !filled && !(SWIPE_DIRECTIONS as readonly string[]).includes(value ?? '')) {
     report(ctx, value === undefined ? pointer : `${pointer}/value`, 'swipe-direction', `swipe needs "value" up, down, left or right${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SWIPE_DIRECTIONS)) || 'use "up", "down", "left" or "right"');
   }
-  if (action === 'press_button') {
+  if (action === 'press_button' && !filled) {
     if (!(SCENARIO_BUTTONS as readonly string[]).includes(value ?? '')) {
       report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SCENARIO_BUTTONS)) || 'use "BACK", "HOME" or "ENTER"');
     } else if (value === 'BACK' && ctx.platform === 'ios') {
@@ -184,6 +186,9 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', step.permission_name, 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
 }
+
+/** A `${NAME}` the runner fills in, not a `$${` written for a literal "${". */
+const holdsReference = (text: string): boolean => text.includes('${') && text.replace(/\$\$\{/g, '').includes('${');
 
 function checkPackageValue(ctx: Context, action: string, pkg: string, path: string): void {
   const ok = ctx.platform === 'android' ? isAndroidPackage(pkg) : ctx.platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
