@@ -14,12 +14,12 @@ import {
 } from './context.js';
 import type { RawIssue } from './rules.js';
 import { type AssertionEntry, assertionEntries } from './step-fields.js';
-import { checkStep } from './step-rules.js';
+import { checkPackageValue, checkStep } from './step-rules.js';
 import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
 import { checkAssertionCondition } from './step-rules.js';
 import { checkInside, checkParameters, checkVersionGates, declaredParameters } from './v22-rules.js';
-import { MODE_VERSIONS, RESERVED_NAMES, VARIABLE_NAME } from './vocabulary.js';
+import { DEVICE_ACTIONS, MODE_VERSIONS, RESERVED_NAMES, VARIABLE_NAME } from './vocabulary.js';
 import type { FileChecks } from './context.js';
 
 export interface SemanticOptions {
@@ -101,6 +101,19 @@ function checkPreconditions(ctx: Context, pre: unknown): void {
     const value = str(da.value);
     if (da.action === 'set_orientation' && value !== 'portrait' && value !== 'landscape') {
       report(ctx, value === undefined ? p : `${p}/value`, 'device-action-value', 'set_orientation needs "value" portrait or landscape', (value ? didYouMean(value, ['portrait', 'landscape']) : undefined) ?? 'use "portrait" or "landscape"');
+    }
+    // The runner acts on target_package (else app_package) for these two, and reads value only for the other ones.
+    const onPackage = da.action === 'clear_app_data' || da.action === 'uninstall_app';
+    const action = String(da.action);
+    if (onPackage && typeof da.target_package === 'string') checkPackageValue(ctx, action, da.target_package, `${p}/target_package`, 'target_package', 'precondition ');
+    if (!onPackage && da.target_package !== undefined && (DEVICE_ACTIONS as readonly unknown[]).includes(da.action)) {
+      report(ctx, `${p}/target_package`, 'field-unused', `precondition ${action} does not use target_package (only clear_app_data and uninstall_app act on a package); it is ignored, remove it`);
+    }
+    if (onPackage && da.value !== undefined) {
+      report(ctx, `${p}/value`, 'field-unused', `precondition ${action} does not use value; it is ignored: name the app in "target_package" (default app_package), or remove value`);
+    }
+    if ((da.action === 'enable_wifi' || da.action === 'disable_wifi') && da.value !== undefined) {
+      report(ctx, `${p}/value`, 'field-unused', `precondition ${action} does not use value (the action says on or off); it is ignored, remove it`);
     }
     if (da.action === 'install_app' && !value) {
       report(ctx, p, 'device-action-value', 'install_app needs "value": the path of the APK (Android) or IPA (iOS) to install', 'set "value" to the app file\'s path, e.g. "builds/app.apk"');

@@ -190,10 +190,16 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
 /** A `${NAME}` the runner fills in, not a `$${` written for a literal "${". */
 const holdsReference = (text: string): boolean => text.includes('${') && text.replace(/\$\$\{/g, '').includes('${');
 
-function checkPackageValue(ctx: Context, action: string, pkg: string, path: string): void {
+const PACKAGE_VERBS: Record<string, string> = { launch_app: 'launch', clear_app_data: 'clear', uninstall_app: 'uninstall' };
+
+/**
+ * A package the run acts on instead of app_package: a step's `value` (launch_app, clear_app_data) or
+ * a precondition's `target_package` (clear_app_data, uninstall_app; `owner` "precondition").
+ */
+export function checkPackageValue(ctx: Context, action: string, pkg: string, path: string, field = 'value', owner = ''): void {
   const ok = ctx.platform === 'android' ? isAndroidPackage(pkg) : ctx.platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
-  const what = action === 'launch_app' ? 'launch' : 'clear';
-  if (!ok) report(ctx, path, 'app-package-invalid', `${action} value "${pkg}" is not a package name or bundle id, so there is no app to ${what}; give one such as "com.example.shop", or remove value to ${what} app_package`);
+  const what = PACKAGE_VERBS[action] ?? 'act on';
+  if (!ok) report(ctx, path, 'app-package-invalid', `${owner}${action} ${field} "${pkg}" is not a package name or bundle id, so there is no app to ${what}; give one such as "com.example.shop", or remove ${field} to ${what} app_package`);
 }
 
 export function checkStep(ctx: Context, entry: StepEntry): void {
