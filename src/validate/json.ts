@@ -235,26 +235,67 @@ export function parseJson(source: string): ParseOutcome {
 export function positionsOf(text: string, offsets: readonly number[]): { line: number; column: number }[] {
   const order = offsets.map((_, n) => n).sort((a, b) => offsets[a] - offsets[b]);
   const out: { line: number; column: number }[] = new Array(offsets.length);
+  if (!offsets.length) return out;
   let line = 1;
   let lineStart = 0;
-  let next = text.indexOf('\n');
+  const first = text.indexOf('\n');
+  // An offset on a line break (a string cut by it) stays on the line the break ends.
+  if (lfOnly(text, first)) {
+    // Inline: reports with warnings of valid files come here too.
+    let next = first;
+    for (const n of order) {
+      const offset = offsets[n];
+      while (next !== -1 && next < offset) {
+        line++;
+        lineStart = next + 1;
+        next = text.indexOf('\n', lineStart);
+      }
+      out[n] = { line, column: offset - lineStart + 1 };
+    }
+    return out;
+  }
+  const breakEnd = lineBreaks(text);
+  let next = breakEnd(0);
   for (const n of order) {
     const offset = offsets[n];
-    while (next !== -1 && next < offset) {
+    while (next !== -1 && next <= offset) {
       line++;
-      lineStart = next + 1;
-      next = text.indexOf('\n', lineStart);
+      lineStart = next;
+      next = breakEnd(next);
     }
     out[n] = { line, column: offset - lineStart + 1 };
   }
   return out;
 }
 
+/**
+ * A file whose first line ends in a bare LF is taken for an LF file, so that the common case does
+ * not scan all of it for a CR. `lf`: the first LF.
+ */
+const lfOnly = (text: string, lf: number): boolean => lf !== -1 && text.lastIndexOf('\r', lf) === -1;
+
+/**
+ * For `text`, a function giving where the first line break at or after `from` ends (-1: none). LF,
+ * CRLF and a lone CR (old Mac files) each end one line, as in editors. Calls must not go backwards;
+ * each character is scanned once, by indexOf.
+ */
+function lineBreaks(text: string): (from: number) => number {
+  let lf = text.indexOf('\n');
+  let cr = lfOnly(text, lf) ? -1 : text.indexOf('\r');
+  return (from) => {
+    if (lf !== -1 && lf < from) lf = text.indexOf('\n', from);
+    if (cr !== -1 && cr < from) cr = text.indexOf('\r', from);
+    if (cr === -1 || (lf !== -1 && lf < cr)) return lf === -1 ? -1 : lf + 1;
+    return text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+  };
+}
+
 /** Converts offsets to 1-based line/column and gives line texts, for readers that need many. */
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(private readonly text: string) {
-    for (let k = text.indexOf('\n'); k !== -1; k = text.indexOf('\n', k + 1)) this.starts.push(k + 1);
+    const breakEnd = lineBreaks(text);
+    for (let k = breakEnd(0); k !== -1; k = breakEnd(k)) this.starts.push(k);
   }
   position(offset: number): { line: number; column: number } {
     let lo = 0;
@@ -268,8 +309,8 @@ export class LineIndex {
   }
   lineText(line: number): string {
     const start = this.starts[line - 1] ?? 0;
-    const end = this.starts[line] ?? this.text.length + 1;
-    return this.text.slice(start, end - 1).replace(/\r$/, '');
+    const end = this.starts[line] ?? this.text.length;
+    return this.text.slice(start, end).replace(/(?:\r\n?|\n)$/, '');
   }
 }
 

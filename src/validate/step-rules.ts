@@ -7,6 +7,7 @@ import { didYouMean } from './suggest.js';
 import { looksLikeUrl } from './targets.js';
 import {
   ACTIONS,
+  DEFAULTS,
   DEVICE_PROPERTIES,
   PERMISSION_ACTIONS,
   SCENARIO_BUTTONS,
@@ -153,6 +154,8 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
       report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SCENARIO_BUTTONS)) || 'use "BACK", "HOME" or "ENTER"');
     } else if (value === 'BACK' && ctx.platform === 'ios') {
       report(ctx, `${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
+    } else if (value === 'BACK' && ctx.platform === 'cross-platform' && !androidOnly(ctx, entry)) {
+      report(ctx, `${pointer}/value`, 'unattended-replay', 'press_button BACK fails when this cross-platform scenario runs on iOS (iOS has no BACK button); tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
     }
   }
   if (traits.semantic && ctx.mode !== 'platform-agnostic') {
@@ -185,6 +188,17 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   if (packageValue && value !== undefined && !value.includes('${')) checkPackageValue(ctx, action, value, `${pointer}/value`);
   if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', step.permission_name, 'only grant_permission / deny_permission use it');
   if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
+}
+
+/** Whether the step, or a step it is nested in, runs only on Android (a platform condition). */
+function androidOnly(ctx: Context, entry: StepEntry): boolean {
+  const onAndroid = (cond: unknown): boolean => {
+    if (!isObj(cond) || cond.type !== 'device_property' || cond.property !== 'platform' || typeof cond.value !== 'string') return false;
+    const op = cond.operator ?? DEFAULTS.operator;
+    const platform = cond.value.toLowerCase();
+    return (op === '==' && platform === 'android') || (op === '!=' && platform === 'ios');
+  };
+  return onAndroid(entry.step.condition) || entry.ancestors.some((id) => onAndroid(ctx.stepById.get(id)?.step.condition));
 }
 
 /** A `${NAME}` the runner fills in, not a `$${` written for a literal "${". */

@@ -19,47 +19,70 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 
 const pointerOf = (path: string[]): string => path.map((seg) => `/${escapePointer(seg)}`).join('');
 
+/** What the walk below reports into, and whether the document is 2.0 / 2.1 (for the fields it offers). */
+interface Walk {
+  out: RawIssue[];
+  before22: boolean;
+}
+
+/**
+ * Fields from schema 2.2, each set under a field only its owner has (an assertion's after_step, a
+ * step's action, the root's $schema_version). A 2.0 / 2.1 document that took one would get
+ * requires-2.2, so the lists of fields its messages offer leave them out.
+ */
+const NEWER_FIELDS: readonly [string, ReadonlySet<string>][] = [
+  ['after_step', new Set(['timeout_ms', 'condition'])],
+  ['action', new Set(['clear_first'])],
+  ['$schema_version', new Set(['parameters'])],
+];
+
+function offered(allowed: string[], before22: boolean): string[] {
+  if (!before22) return allowed;
+  const newer = NEWER_FIELDS.find(([owner]) => allowed.includes(owner))?.[1];
+  return newer ? allowed.filter((k) => !newer.has(k)) : allowed;
+}
+
 /**
  * Reports every property the schema does not define and removes it, together with `x-`
  * extension keys, so that the valibot pass (strict objects) does not report them a second time.
  * `path` is a stack of segments, joined only when something is reported.
  */
-function walkUnknown(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant?: VariantContext): void {
+function walkUnknown(node: SchemaNode, value: unknown, path: string[], w: Walk, variant?: VariantContext): void {
   switch (node.type) {
     case 'optional':
     case 'nullable':
     case 'nullish':
     case 'exact_optional':
-      return walkUnknown(node.wrapped!, value, path, out, variant);
+      return walkUnknown(node.wrapped!, value, path, w, variant);
     case 'lazy':
-      return walkUnknown(node.getter!(value), value, path, out);
+      return walkUnknown(node.getter!(value), value, path, w);
     case 'array':
       if (!Array.isArray(value)) return;
       for (let i = 0; i < value.length; i++) {
         path.push(String(i));
-        walkUnknown(node.item!, value[i], path, out);
+        walkUnknown(node.item!, value[i], path, w);
         path.pop();
       }
       return;
     case 'record':
-      if (listInstead(node, value, path, out) || !isRecord(value)) return;
+      if (listInstead(node, value, path, w.out) || !isRecord(value)) return;
       for (const key of Object.keys(value)) {
         path.push(key);
-        walkUnknown(node.value!, value[key], path, out);
+        walkUnknown(node.value!, value[key], path, w);
         path.pop();
       }
       return;
     case 'variant': {
       if (!isRecord(value)) return;
       const picked = variantOption(node, value);
-      if (picked) walkUnknown(picked.option, value, path, out, picked.context);
+      if (picked) walkUnknown(picked.option, value, path, w, picked.context);
       return;
     }
     case 'strict_object':
     case 'object':
     case 'loose_object':
-      if (listInstead(node, value, path, out)) return;
-      return walkKeys(node, value, path, out, variant, true);
+      if (listInstead(node, value, path, w.out)) return;
+      return walkKeys(node, value, path, w, variant, true);
   }
 }
 
@@ -89,14 +112,14 @@ function listInstead(node: SchemaNode, value: unknown, path: string[], out: RawI
 }
 
 /** The object's unknown keys, and with `deep` what lies below its known ones. */
-function walkKeys(node: SchemaNode, value: unknown, path: string[], out: RawIssue[], variant: VariantContext | undefined, deep: boolean): void {
+function walkKeys(node: SchemaNode, value: unknown, path: string[], w: Walk, variant: VariantContext | undefined, deep: boolean): void {
   if (!isRecord(value)) return;
   const entries = node.entries!;
   for (const key of Object.keys(value)) {
     path.push(key);
     if (Object.prototype.hasOwnProperty.call(entries, key)) {
-      if (deep) walkUnknown(entries[key], value[key], path, out);
-    } else reportUnknown(value, key, Object.keys(entries), pointerOf(path), out, variant);
+      if (deep) walkUnknown(entries[key], value[key], path, w);
+    } else reportUnknown(value, key, offered(Object.keys(entries), w.before22), pointerOf(path), w.out, variant);
     path.pop();
   }
 }
@@ -196,6 +219,16 @@ function toTag(s: string): string {
     .replace(/-+$/, '');
 }
 
+/**
+ * A number where the list holds strings: `"$schema_version": 2.1` is the commonest. JSON keeps no
+ * trailing zero (2.0 parses as 2), so "2.0" is what 2 stands for. The fix is the quotes.
+ */
+function numberForWord(path: string, rule: RuleId, what: string, input: number, allowed: string[]): RawIssue {
+  const meant = [String(input), `${input}.0`].find((s) => allowed.includes(s));
+  const suggestion = meant === undefined ? enumSuggestion(String(input), allowed) : `use "${meant}"`;
+  return { path, rule, message: `${what}; write it in quotes, as a string: one of ${allowed.map((a) => `"${a}"`).join(', ')}`, suggestion };
+}
+
 function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawIssue {
   const keys = (issue.path ?? []).map((p) => String(p.key));
   const path = keys.map((k) => `/${escapePointer(k)}`).join('');
@@ -235,6 +268,7 @@ function mapIssue(issue: v.BaseIssue<unknown>, root = 'the document root'): RawI
       const want = `an object whose "${variant.key}" is one of: ${variant.tags.join(', ')}`;
       return { path, rule, message: `${field} ${got} is not an object; give ${want}`, suggestion: `give ${want}` };
     }
+    if (typeof issue.input === 'number' && allowed.length) return numberForWord(path, rule, `${field} ${got} ${tag ? text : 'is not allowed'}`, issue.input, allowed);
     return {
       path,
       rule,
@@ -322,10 +356,11 @@ export function checkStructure(doc: Record<string, unknown>, wantOutput: boolean
   if (!wantOutput && !knownRejected && acceptScenario?.(doc)) return { issues: [] };
   const parts = (!wantOutput && acceptScenario && suspects(root, doc)) || [{ node: root, value: doc, path: [] }];
   const out: RawIssue[] = [];
+  const w: Walk = { out, before22: doc.$schema_version === '2.0' || doc.$schema_version === '2.1' };
   for (const part of parts) {
     const path = part.path.map((step) => String(step.key));
-    if (part.shallow) walkKeys(part.node, part.value, path, out, part.variant, false);
-    else walkUnknown(part.node, part.value, path, out);
+    if (part.shallow) walkKeys(part.node, part.value, path, w, part.variant, false);
+    else walkUnknown(part.node, part.value, path, w);
   }
   const seen = new Set<string>();
   // Lists given where an object belongs (listInstead): valibot's issues at and under them are about their indexes.

@@ -5,11 +5,13 @@
 
 const LOCATORS: readonly [RegExp, string][] = [
   [/^[A-Za-z][\w.]*:id\/[\w.]+$/, 'an Android resource-id'],
+  [/^@\+?(?:[A-Za-z][\w.]*:)?id\/\w+$|^(?:[A-Za-z][\w.]*\.)?R\.id\.\w+$/, 'an Android resource reference (@id/…, R.id.…)'],
   [/^(?:\(?\/\/?[\w*@.-]|\.\/\/)|\[@[\w:-]+\s*=|^\(\/\//, 'an XPath expression'],
   [/XCUIElementType\w+/, 'an iOS element class (XCUIElementType…)'],
   [/^(?:android|androidx|com\.google\.android)\.(?:widget|view|webkit|appcompat|recyclerview|material)[\w.]*(?:\[\d+\])?$/i, 'an Android class name'],
   [/^\s*(?:id|name|accessibility[ _-]?id|xpath|css|class|class ?name|resource[ _-]?id|text|-ios predicate string|-ios class chain|-android uiautomator)\s*(?:=|:(?!\s))/i, 'a selector ("id=…", "name=…")'],
-  [/^~\S/, 'an accessibility-id selector ("~…")'],
+  // Not "~/…": a home-relative path is something a user may read on screen ("~/Documents folder").
+  [/^~[^\s/]/, 'an accessibility-id selector ("~…")'],
   [/^#[A-Za-z][\w-]*$/, 'a CSS id selector ("#…")'],
   [/^\.[A-Za-z][\w-]*$/, 'a CSS class selector (".…")'],
   [/UiSelector\s*\(|\.resourceId(?:Matches)?\s*\(|\b(?:resourceId|resourceIdMatches|className|text|textContains|textStartsWith|textMatches|description|descriptionContains)\(["']|\bby\.(?:id|xpath|accessibilityId)\s*\(/i, 'a UiSelector / driver locator'],
