@@ -105,7 +105,8 @@ function checkPreconditions(ctx: Context, pre: unknown): void {
     // The runner acts on target_package (else app_package) for these two, and reads value only for the other ones.
     const onPackage = da.action === 'clear_app_data' || da.action === 'uninstall_app';
     const action = String(da.action);
-    if (onPackage && typeof da.target_package === 'string') checkPackageValue(ctx, action, da.target_package, `${p}/target_package`, 'target_package', 'precondition ');
+    // A ${NAME} is filled in from the parameters before the run (2.2): its value is checked then.
+    if (onPackage && typeof da.target_package === 'string' && !da.target_package.includes('${')) checkPackageValue(ctx, action, da.target_package, `${p}/target_package`, 'target_package', 'precondition ');
     if (!onPackage && da.target_package !== undefined && (DEVICE_ACTIONS as readonly unknown[]).includes(da.action)) {
       report(ctx, `${p}/target_package`, 'field-unused', `precondition ${action} does not use target_package (only clear_app_data and uninstall_app act on a package); it is ignored, remove it`);
     }
