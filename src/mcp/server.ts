@@ -151,7 +151,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     const devices = await backend.listDevices();
     if (isToolFailure(devices)) throw new ToolError(devices.code, devices.message);
     if (devices.length === 1) return devices[0].id;
-    throw new ArgumentError(`"device" is required: ${devices.length ? `connected devices are ${devices.map((d) => d.id).join(', ')}` : 'no device is connected'}`);
+    // With none listed, a source that did not answer (no adb server, a peer bridge down) is what to fix.
+    const silent = devices.length ? [] : (backend.sourceProblems?.() ?? []);
+    const none = `no device is connected${silent.length ? `; not answering: ${silent.join('; ')}` : ''}`;
+    throw new ArgumentError(`"device" is required: ${devices.length ? `connected devices are ${devices.map((d) => d.id).join(', ')}` : none}`);
   }
 
   /** `args` held to SCREENSHOT_OPTIONS by checkArguments: format in its own case, max_size a whole number in range. */

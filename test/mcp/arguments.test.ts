@@ -98,6 +98,19 @@ mcp('a missing or empty required argument is INVALID_PARAMETER naming the tool\'
   assert.match(textOf(await pair.call('swipe', { direction: 'up' })), /^INVALID_PARAMETER: swipe: "device" is required: connected devices are virtual-android-1, virtual-ios-1/);
 });
 
+mcp('no device given and none connected: the answer names the device sources that did not answer (no adb server), as list_elements does', async ({ backend }) => {
+  const silent = 'source 127.0.0.1-1: the adb server at 127.0.0.1:1 is not reachable (nothing listens there)';
+  const none = Object.assign(Object.create(backend) as LocalBackend, { listDevices: async () => [], sourceProblems: () => [silent] });
+  const pair = await connectPair(none);
+  try {
+    const r = await pair.call('tap', { target: 'the Email field' });
+    assert.ok(r.isError);
+    assert.match(textOf(r), `"device" is required: no device is connected; not answering: ${silent}`);
+  } finally {
+    await pair.close();
+  }
+});
+
 mcp('with --device the schemas do not require "device", and calls without it go to that device', async ({ backend }) => {
   const pair = await connectPair(backend, { defaultDevice: ANDROID });
   try {
