@@ -238,9 +238,11 @@ export class Phone {
       if (i % 2 === 1) return part === '\n' ? this.press('ENTER') : this.nextField();
       if (!part) return;
       if (task.dialog || !task.focus) {
-        // Part of the text may be in already: say so, since a retry would type it twice.
-        const done = i > 0 ? `typed ${JSON.stringify(parts.slice(0, i).join(''))} (newlines as ENTER, tabs as TAB), then ` : '';
-        throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the rest (${JSON.stringify(parts.slice(i).join(''))})` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+        // Part of the text may be in already: say how much, since a retry would type it twice. Counted, not
+        // quoted: the text may be a password, and error messages reach every viewer's activity feed.
+        const count = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+        const done = i > 0 ? `typed the first ${count([...parts.slice(0, i).join('')].length)} (newlines as ENTER, tabs as TAB), then ` : '';
+        throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the other ${count([...parts.slice(i).join('')].length)}` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
       }
       task.fields[task.focus] = (task.fields[task.focus] ?? '') + part;
       task.error = null;
