@@ -87,7 +87,7 @@ test('a takeover cancels the previous holder\'s run on the device; the run\'s an
   }
 });
 
-test('two runs of one session on one device: the lock lasts until the last of them ends', async () => {
+test('a run started while the session\'s cancelled run is still stopping: the lock lasts until the last of them ends', async () => {
   const out = mkdtempSync(join(tmpdir(), 'mb-run-two-'));
   const { bridge } = await testBridge();
   const a = await connectBridge(bridge.wsUrl, { client: 'suite-runner' });
@@ -105,13 +105,15 @@ test('two runs of one session on one device: the lock lasts until the last of th
       steps: Array.from({ length: n }, (_, i) => ({ id: `home_${i}`, action: 'press_button', description: 'home', value: 'HOME' })),
       assertions: [],
     });
-    // The first run takes the lock; the second finds it taken by the session and must not take the first run's end for its own.
-    const first = a.requestRaw('scenarios.run', { device: ANDROID, scenario: presses('first', 10), out }) as Promise<{ status: string; summary: string }>;
+    // The first run takes the lock and is cancelled; the second, sent at once, finds the lock taken by the
+    // session and must not take the first run's end for its own.
+    const first = a.requestRaw('scenarios.run', { device: ANDROID, scenario: presses('first', 200), out }) as Promise<{ status: string; summary: string }>;
     await until('the first run acts on the device', () => calls.length > 0, 20_000);
+    await a.requestRaw('scenarios.cancel', {});
     const long = a.requestRaw('scenarios.run', { device: ANDROID, scenario: presses('second', 60), out }) as Promise<{ status: string; summary: string }>;
     const short = await first;
     firstDone = true;
-    assert.is(short.status, 'passed', short.summary);
+    assert.is(short.status, 'cancelled', short.summary);
     const rest = await long;
     assert.is(rest.status, 'passed', rest.summary);
     assert.ok(calls.some((c) => c.afterFirst), 'the second run still acted after the first one ended');
@@ -119,6 +121,34 @@ test('two runs of one session on one device: the lock lasts until the last of th
     assert.is(bridge.locks.holder(ANDROID), undefined, 'the last run released the lock it took');
   } finally {
     await a.close();
+    await bridge.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a second scenarios.run of the same session on a device its first run still drives is refused, naming that run; after it ends, a new one starts', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mb-run-twice-'));
+  const { bridge } = await testBridge();
+  const client = await connectBridge(bridge.wsUrl);
+  try {
+    await client.requestRaw('session.hello', { client: 'viewer' });
+    let runId: string | undefined;
+    client.on('scenario.progress', (p) => {
+      const e = p as { type: string; run_id?: string };
+      if (e.type === 'started') runId ??= e.run_id;
+    });
+    const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as unknown;
+    const first = client.requestRaw('scenarios.run', { device: ANDROID, scenario, out });
+    await until('the first run started', () => runId !== undefined);
+    const second = (await client.requestRaw('scenarios.run', { device: ANDROID, scenario, out })) as { status?: string; code?: string; message?: string };
+    assert.is(second.code, 'INVALID_PARAMETER', JSON.stringify(second));
+    assert.match(String(second.message), `a scenario run of this session is still in progress on ${ANDROID} (${runId})`);
+    const done = (await first) as { status: string };
+    assert.ok(['passed', 'failed'].includes(done.status), JSON.stringify(done).slice(0, 300));
+    const again = (await client.requestRaw('scenarios.run', { device: ANDROID, scenario, out })) as { status: string };
+    assert.ok(['passed', 'failed'].includes(again.status), JSON.stringify(again).slice(0, 300));
+  } finally {
+    await client.close();
     await bridge.close();
     rmSync(out, { recursive: true, force: true });
   }

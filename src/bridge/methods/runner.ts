@@ -42,6 +42,8 @@ interface ActiveRun {
  */
 export function runnerMethods(): MethodDef[] {
   const active = new Map<string, ActiveRun>();
+  /** Each session's run on each device (`session\0device`), from its lock on, before it has a run id. */
+  const starting = new Map<string, AbortController>();
 
   return [
     defineMethod('verbs.run', async (p, ctx) => {
@@ -89,20 +91,35 @@ export function runnerMethods(): MethodDef[] {
       const devices = await ctx.engine.listDevices();
       // Any name of the phone (`serial@lab` of one listed `serial`); its lock is the listed id's.
       const listed = ctx.engine.ids.listedId(p.device);
-      if (!devices.some((d) => d.id === listed)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id)));
+      if (!devices.some((d) => d.id === listed)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
+      // The lock does not keep a session's second run off the device its first still drives (a viewer
+      // retrying after its connection dropped and resumed): the two would act inside each other's steps.
+      const key = `${ctx.session.id}\0${listed}`;
+      const mine = starting.get(key);
+      if (mine && !mine.signal.aborted) {
+        const run = [...active.values()].find((r) => r.controller === mine)?.run;
+        return failure('INVALID_PARAMETER', `a scenario run of this session is still in progress on ${listed}${run ? ` (${run})` : ''}: wait for its scenario.progress "finished" (or cancel it with scenarios.cancel) before starting another there`);
+      }
+      // Claimed before the first wait, so two requests sent at once cannot both pass the check above.
+      const controller = new AbortController();
+      starting.set(key, controller);
+      const unclaim = () => starting.get(key) === controller && starting.delete(key);
       let outDir: string;
       try {
         // A caller's `out` is a folder written on its behalf: the allowed folders apply (SPEC §2).
         outDir = p.out === undefined ? mkdtempSync(join(tmpdir(), TEMP_RUN_PREFIX)) : await ctx.engine.allowedPaths.check(p.out, 'out');
         await prepareOutput(outDir);
       } catch (err) {
+        unclaim();
         return toFailure(err);
       }
       // A device leased (locked) before the run stays leased after it: CI runs several scenarios in a row.
       const leased = ctx.bridge.locks.holder(p.device) === ctx.session;
       const lock = ctx.bridge.locks.acquire(p.device, ctx.session, false);
-      if ('status' in lock) return lock;
-      const controller = new AbortController();
+      if ('status' in lock) {
+        unclaim();
+        return lock;
+      }
       const stop = () => controller.abort();
       ctx.bridge.shutdownSignal.addEventListener('abort', stop, { once: true });
       // A run lives no longer than its session (bye, or the resume grace over), and keeps the
@@ -145,6 +162,7 @@ export function runnerMethods(): MethodDef[] {
         return { ...document, result_file: resultFile } as unknown as Record<string, unknown>;
       } finally {
         offTakeover();
+        unclaim();
         if (entry) active.delete(entry.run);
         ctx.bridge.shutdownSignal.removeEventListener('abort', stop);
         const pin = ctx.bridge.locks.unpin(p.device, ctx.session);
