@@ -64,6 +64,29 @@ layout('at 1280×800 the three columns fit without horizontal scrolling and the 
   await page.close();
 });
 
+layout('at 1:1 a screen larger than the stage can be scrolled to both edges', async (ctx) => {
+  const page = await open(ctx, { width: 1280, height: 800 });
+  try {
+    await page.click('#btn-zoom');
+    await page.locator('#screen-wrap.zoom-actual').waitFor();
+    // Scrolled fully left, the canvas's left edge is inside the stage; fully right, its right edge is.
+    const edges = (await page.evaluate(`(() => {
+      const wrap = document.getElementById('screen-wrap');
+      const canvas = document.getElementById('screen');
+      wrap.scrollLeft = -1e6;
+      const left = canvas.getBoundingClientRect().left - wrap.getBoundingClientRect().left;
+      wrap.scrollLeft = 1e6;
+      const right = wrap.getBoundingClientRect().right - canvas.getBoundingClientRect().right;
+      return { left, right, wider: canvas.getBoundingClientRect().width > wrap.clientWidth };
+    })()`)) as { left: number; right: number; wider: boolean };
+    assert.ok(edges.wider, 'at 1:1 the 1080-px screen is wider than the stage (else this test shows nothing)');
+    assert.ok(edges.left >= 0, `the left edge can be scrolled into view (${edges.left} px from the stage's left)`);
+    assert.ok(edges.right >= 0, `the right edge can be scrolled into view (${edges.right} px from the stage's right)`);
+  } finally {
+    await page.close();
+  }
+});
+
 layout('on a 390-px phone the panels stack, nothing overflows sideways, the screen is visible', async (ctx) => {
   const page = await open(ctx, { width: 390, height: 844 });
   await assertUsable(page, 390, 200);
