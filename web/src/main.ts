@@ -320,6 +320,7 @@ async function start(): Promise<void> {
     client,
     { runButton: byId<HTMLButtonElement>('btn-run'), cancelButton: byId<HTMLButtonElement>('btn-cancel-run'), paramsForm: byId<HTMLFormElement>('run-params'), result: byId('run-result'), text: byId<HTMLTextAreaElement>('scenario-text') },
     watched,
+    () => badge.advice(),
   );
 
   setInterval(() => {

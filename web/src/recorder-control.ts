@@ -93,6 +93,7 @@ export class RecorderControl {
   private askName(): void {
     if (!this.device()) return this.ui.notice('Choose a device first: the recording is of what you do on it.');
     this.parts.nameInput.value ||= 'Viewer recording';
+    this.nameProblem(undefined);
     this.parts.startDialog.showModal();
     this.parts.nameInput.select();
   }
@@ -100,7 +101,12 @@ export class RecorderControl {
   private async start(): Promise<void> {
     const device = this.device();
     const name = this.parts.nameInput.value.trim();
-    if (!device || !name) return this.parts.nameInput.focus();
+    if (!device) return this.ui.notice('Choose a device first: the recording is of what you do on it.');
+    if (!name) {
+      this.nameProblem('Give the recording a name: it becomes the scenario’s name and its file name.');
+      return this.parts.nameInput.focus();
+    }
+    this.nameProblem(undefined);
     this.parts.startDialog.close();
     const answer = (await this.client.requestRaw('recording.start', { device, name, adopt: false }).catch((err: unknown) => ({ status: 'error', code: 'INTERNAL', message: String(err) }))) as { recording?: RecordingInfo };
     if (isFailureResult(answer)) {
@@ -111,6 +117,14 @@ export class RecorderControl {
       return;
     }
     this.show(answer.recording ?? { device, name, steps: 0 });
+  }
+
+  /** Why the name given cannot start a recording, under the name field (undefined: nothing wrong). */
+  private nameProblem(text: string | undefined): void {
+    const shown = this.parts.startDialog.querySelector<HTMLElement>('#record-name-problem');
+    if (!shown) return;
+    shown.textContent = text ?? '';
+    shown.hidden = text === undefined;
   }
 
   /** Continue it: the recording another viewer left open becomes this session's. */

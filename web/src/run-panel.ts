@@ -1,6 +1,7 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
+import { requestFailedText } from './request-failure.js';
 import { asResult, parametersToAsk, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type ResultView, type StepView } from './run-model.js';
 
 export interface RunPanelParts {
@@ -29,6 +30,8 @@ export class RunPanel {
     private readonly client: BridgeClient,
     private readonly parts: RunPanelParts,
     private readonly device: () => string | undefined,
+    /** Who holds the device and the page's button to take it, for a run the lock refused (the viewer's lockAdvice). */
+    private readonly lockAdvice: () => string | undefined = () => undefined,
   ) {
     parts.runButton.addEventListener('click', () => void this.start());
     parts.paramsForm.addEventListener('submit', (e) => {
@@ -64,7 +67,7 @@ export class RunPanel {
       const answer = await this.client.request('scenarios.run', { device, scenario, ...(Object.keys(parameters).length ? { parameters } : {}) });
       this.finished(answer);
     } catch (err) {
-      this.message(`The run did not complete: ${err instanceof Error ? err.message : String(err)}. Check the connection and try again.`, 'bad');
+      this.message(requestFailedText('The run did not complete', err), 'bad');
     } finally {
       this.running = false;
       this.parts.runButton.disabled = false;
@@ -148,7 +151,11 @@ export class RunPanel {
   private finished(answer: unknown): void {
     const doc = asResult(answer);
     if (doc) return this.renderResult(doc);
-    if (isFailureResult(answer)) return this.message(`Not run: ${answer.code}: ${answer.message}`, 'bad');
+    if (isFailureResult(answer)) {
+      // The bridge's refusal speaks to API callers (devices.lock takeover): lead with the page's own button, as for taps.
+      const advice = answer.code === 'PERMISSION_DENIED' ? this.lockAdvice() : undefined;
+      return this.message(`Not run: ${advice ? `${advice} ` : ''}${answer.code}: ${answer.message}`, 'bad');
+    }
     const envelope = answer as { ok?: boolean; data?: { errors?: unknown[] } };
     if (envelope.ok === false) {
       const n = envelope.data?.errors?.length ?? 0;

@@ -1,5 +1,6 @@
 import { el } from './dom.js';
 import { quickFixes, type QuickFix } from './quick-fix.js';
+import { requestFailedText } from './request-failure.js';
 import { newScenarioTemplate } from './scenario-template.js';
 import { offsetOf, summarizeEnvelope, type Issue } from './validation-summary.js';
 import { suggestionAddsTo } from '../../src/validate/suggest.js';
@@ -90,7 +91,7 @@ export class ValidatorPanel {
       this.fixes = quickFixes(summary.issues, scenario);
       this.render(summary);
     } catch (err) {
-      this.showMessage(`Could not validate: ${err instanceof Error ? err.message : String(err)}. Check the connection and try again.`, true);
+      this.showMessage(requestFailedText('Could not validate', err), true);
     } finally {
       this.result.removeAttribute('aria-busy');
     }

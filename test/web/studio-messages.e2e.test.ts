@@ -1,0 +1,123 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import { systemTool } from '../support/system-tools.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
+
+/**
+ * The studio's error texts say what is wrong and what to do: no "check the connection" for a message
+ * refused for its size, the page's own Take control advice for a run refused by another viewer's
+ * lock, and a blank recording name is named as the problem.
+ */
+
+const DEVICE = 'virtual-android-1';
+const chromiumPath = systemTool('chromium', 'the web viewer end-to-end tests drive it');
+
+interface Ctx {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+const messages = suite<Ctx>('studio error texts in Chromium', { url: '' });
+withViewerAndChromium(messages, chromiumPath);
+
+/**
+ * Folders scenarios.run makes for a caller that names no `out` (the viewer); a refused run leaves
+ * its (empty) one. Only those that came during `act` are removed: other suites may be running.
+ */
+const runFolders = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('mobilebridge-run-')));
+async function removingNewRunFolders(act: () => Promise<void>): Promise<void> {
+  const before = runFolders();
+  try {
+    await act();
+  } finally {
+    for (const name of runFolders()) if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+async function open(ctx: Ctx): Promise<Page> {
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${ctx.url}?device=${DEVICE}`);
+  await page.locator('#connection[data-state="open"]').waitFor();
+  await page.locator('#lock-badge:not([hidden])').waitFor();
+  return page;
+}
+
+const SCENARIO = {
+  $schema_version: '2.2',
+  scenario_id: 'press_home',
+  name: 'Press home',
+  description: 'One key',
+  platform: 'android',
+  app_package: 'com.mobilebridge.demo',
+  metadata: { app_version: '1.0', environment: 'development' },
+  steps: [{ id: 'home', action: 'press_button', description: 'Home', value: 'HOME' }],
+  assertions: [],
+};
+
+messages('a scenario over the message limit is refused without blaming the connection', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.click('#tab-validate');
+    const big = JSON.stringify({ ...SCENARIO, description: 'x'.repeat(1_200_000) });
+    await page.locator('#scenario-text').fill(big);
+    await page.click('#validate-form button[type="submit"]');
+    const validated = page.locator('#validate-result .verdict', { hasText: 'Could not validate' });
+    await validated.waitFor();
+    assert.match((await validated.textContent()) ?? '', 'over the bridge');
+    assert.not.match((await validated.textContent()) ?? '', 'connection');
+    await page.click('#btn-run');
+    const run = page.locator('#run-result .verdict', { hasText: 'did not complete' });
+    await run.waitFor();
+    assert.not.match((await run.textContent()) ?? '', 'connection');
+  } finally {
+    await page.close();
+  }
+});
+
+messages('a run refused by another viewer’s lock says who holds the device and to press Take control', async (ctx) => {
+  const alice = await open(ctx);
+  const bob = await open(ctx);
+  try {
+    await bob.click('#btn-take-control');
+    await alice.locator('#lock-badge[data-state="held"]').waitFor();
+    await alice.click('#tab-validate');
+    await alice.locator('#scenario-text').fill(JSON.stringify(SCENARIO, null, 2));
+    const verdict = alice.locator('#run-result .verdict', { hasText: 'Not run' });
+    await removingNewRunFolders(async () => {
+      await alice.click('#btn-run');
+      await verdict.waitFor();
+    });
+    const said = (await verdict.textContent()) ?? '';
+    assert.match(said, /^Not run: Refused: viewer s-[0-9a-f]{4} holds this device since [0-9:]{8}\. Press Take control to act on it \(they are told\)\. PERMISSION_DENIED: /, said);
+  } finally {
+    await Promise.all([alice.close(), bob.close()]);
+  }
+});
+
+messages('a blank recording name keeps the dialog open and says to give a name', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.click('#btn-record');
+    await page.locator('#record-name').fill('   ');
+    await page.click('#record-go');
+    const problem = page.locator('#record-name-problem');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', 'Give the recording a name');
+    assert.ok(await page.locator('#record-start[open]').isVisible(), 'the dialog stays open');
+    await page.locator('#record-name').fill('Named');
+    await page.click('#record-go');
+    await page.locator('#record-status:not([hidden])').waitFor();
+    await page.click('#btn-record');
+    await page.locator('#record-start[open], #toast:not([hidden])').first().waitFor();
+  } finally {
+    await page.close();
+  }
+});
+
+if (chromiumPath) messages.run();
