@@ -156,4 +156,15 @@ test('orphanText and waitingText: whose recording, what it holds, who left it an
   );
 });
 
+test('orphanText and waitingText for a recording of this page\'s earlier session: the user\'s own, interrupted, not another viewer\'s', () => {
+  const started = new Date(2025, 0, 2, 19, 2, 11);
+  const orphan = { device: 'virtual-android-1', name: 'Sign in', steps: 3, started_at: started.toISOString(), started_by: { session: 's-4f5d0123abcd', client: 'viewer' }, left_by: 'a session of this process that ended' };
+  const said = orphanText(orphan, true);
+  assert.ok(said.startsWith('Your recording ("Sign in", 3 steps, started 19:02:11) on virtual-android-1 was interrupted'), said);
+  assert.match(said, 'Continue it to go on recording');
+  assert.not.match(said, 'that viewer');
+  const kept = waitingText({ device: 'virtual-android-1', name: 'Sign in', steps: 2, by: { session: 's-4f5d0123abcd' }, connected: false, kept_for_ms: 1000 }, new Date(2025, 0, 2, 19, 7, 31), true);
+  assert.is(kept, 'Your recording ("Sign in", 2 steps) on virtual-android-1 belongs to this page\'s earlier session, which the bridge keeps until 19:07:31; then you can continue it here.');
+});
+
 test.run();

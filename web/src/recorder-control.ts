@@ -2,6 +2,7 @@ import type { BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult } from '../../src/protocol/methods.js';
 import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
 import { el } from './dom.js';
+import { OwnSessions } from './own-sessions.js';
 import { RecordingLeftPrompt, type RecordingLeftParts } from './recording-left.js';
 import { recordedFileName, stoppedSummary, type OrphanedRecording, type OthersRecording, type StoppedRecording } from './recording-model.js';
 
@@ -62,6 +63,7 @@ export class RecorderControl {
       parts.doneDialog.close();
       this.ui.openInValidator(JSON.stringify(this.stopped.scenario, null, 2), recordedFileName(this.stopped.scenario));
     });
+    const own = new OwnSessions(client);
     this.left = new RecordingLeftPrompt(parts.left, {
       continue: (device) => void this.adopt(device),
       discard: (device) => void this.discard(device),
@@ -69,6 +71,7 @@ export class RecorderControl {
         clearTimeout(this.lookAgainTimer);
         this.lookAgainTimer = setTimeout(() => void this.refresh(), ms);
       },
+      mine: (session) => own.has(session),
     });
     for (const dialog of [parts.startDialog, parts.doneDialog]) {
       dialog.querySelector('[data-close]')?.addEventListener('click', () => dialog.close());

@@ -13,6 +13,8 @@ export interface RecordingLeftActions {
   discard(device: string): void;
   /** Look again in `ms`: a recording kept for a session that may still resume is free after that. */
   lookAgainIn(ms: number): void;
+  /** The session is one this page had before (its own recording, interrupted). */
+  mine(session: string | undefined): boolean;
 }
 
 /** Margin after a resume grace ends: the bridge ends the session (and frees its recording) on its own timer. */
@@ -51,7 +53,7 @@ export class RecordingLeftPrompt {
     if (!waiting) return this.hide();
     this.actions.lookAgainIn(waiting.kept_for_ms! + AFTER_GRACE_MS);
     if (this.leftAlone.has(waitingKey(waiting))) return this.hide();
-    this.tell(waitingKey(waiting), waitingText(waiting, new Date(Date.now() + waiting.kept_for_ms!)));
+    this.tell(waitingKey(waiting), waitingText(waiting, new Date(Date.now() + waiting.kept_for_ms!), this.actions.mine(waiting.by.session)));
   }
 
   /** The user asked to record: what they left alone is offered again if it is in the way. */
@@ -68,7 +70,7 @@ export class RecordingLeftPrompt {
   private offer(orphan: OrphanedRecording): void {
     this.shown = orphan;
     this.about = orphanKey(orphan);
-    this.parts.text.textContent = orphanText(orphan);
+    this.parts.text.textContent = orphanText(orphan, this.actions.mine(orphan.started_by?.session));
     this.parts.continueButton.hidden = false;
     this.parts.discardButton.hidden = false;
     this.parts.discardButton.textContent = `Discard it (${orphan.steps} step${orphan.steps === 1 ? '' : 's'})`;

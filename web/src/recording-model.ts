@@ -74,16 +74,22 @@ function clock(at: Date): string {
   return Number.isNaN(at.getTime()) ? '' : at.toTimeString().slice(0, 8);
 }
 
-/** Tells the user of a recording left open on the device they watch, and whose it was. */
-export function orphanText(o: OrphanedRecording): string {
+/**
+ * Tells the user of a recording left open on the device they watch, and whose it was. `mine`: an
+ * earlier session of this very page started it (the bridge restarted, the page reloaded): it is the
+ * user's own work, interrupted, not a stranger's to clear away.
+ */
+export function orphanText(o: OrphanedRecording, mine = false): string {
   const started = clock(new Date(o.started_at));
   const described = `(${what(o)}${started ? `, started ${started}` : ''})`;
+  if (mine) return `Your recording ${described} on ${o.device} was interrupted: this page's earlier session ended (the bridge restarted, or the page reloaded or was away too long). Continue it to go on recording; discard it only if you no longer want it.`;
   return o.started_by
     ? `A recording by ${byName(o.started_by)} ${described} is open on ${o.device}: that ${o.started_by.client ?? 'session'} went away without stopping it. Continue it here, discard it, or leave it.`
     : `A recording ${described} is open on ${o.device}, left by ${o.left_by}. Continue it here, discard it, or leave it.`;
 }
 
-/** Tells the user of a recording kept for a session whose connection dropped, until `until`. */
-export function waitingText(o: OthersRecording, until: Date): string {
+/** Tells the user of a recording kept for a session whose connection dropped, until `until`; `mine`: an earlier session of this page. */
+export function waitingText(o: OthersRecording, until: Date, mine = false): string {
+  if (mine) return `Your recording (${what(o)}) on ${o.device} belongs to this page's earlier session, which the bridge keeps until ${clock(until)}; then you can continue it here.`;
   return `A recording by ${byName(o.by)} (${what(o)}) is open on ${o.device}; its connection dropped, and the recording is kept for it until ${clock(until)}. If it does not come back, you can then continue or discard it.`;
 }
