@@ -99,13 +99,14 @@ function download(png: Uint8Array, name: string): void {
 }
 
 /** Shows a scenario in the Validate tab and validates it, as if the file had been opened there. */
-function openInValidator(text: string, file: string): void {
+function openInValidator(text: string, file: string): boolean {
   const input = byId<HTMLInputElement>('scenario-file');
   const files = new DataTransfer();
   files.items.add(new File([text], file, { type: 'application/json' }));
   input.files = files.files;
   input.dispatchEvent(new Event('change'));
   byId('tab-validate').click();
+  return true;
 }
 
 async function start(): Promise<void> {
@@ -305,6 +306,7 @@ async function start(): Promise<void> {
       doneBody: byId('record-done-body'),
       downloadButton: byId<HTMLButtonElement>('record-download'),
       validateButton: byId<HTMLButtonElement>('record-validate'),
+      lastButton: byId<HTMLButtonElement>('btn-last-recording'),
       left: {
         root: byId('record-left'),
         text: byId('record-left-text'),

@@ -18,6 +18,8 @@ export interface RecorderParts {
   doneBody: HTMLElement;
   downloadButton: HTMLButtonElement;
   validateButton: HTMLButtonElement;
+  /** Shows the stop dialog of the last recording again (hidden until one stopped). */
+  lastButton: HTMLButtonElement;
   /** Where a recording another viewer left open on the device is offered. */
   left: RecordingLeftParts;
 }
@@ -38,7 +40,13 @@ interface RecordingInfo {
  */
 export class RecorderControl {
   private recording: RecordingInfo | undefined;
-  private stopped: StoppedRecording | undefined;
+  /**
+   * The last recording stopped on this page: recording.stop ended it on the bridge, so this is the only
+   * copy. It stays reachable (Last recording…, and across a reload) until the next one replaces it.
+   */
+  private stopped: StoppedRecording | undefined = readStopped();
+  /** The user downloaded it or opened it in Validate: closing its dialog loses nothing. */
+  private saved = true;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private lookAgainTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly left: RecordingLeftPrompt;
@@ -47,7 +55,8 @@ export class RecorderControl {
     private readonly client: BridgeClient,
     private readonly parts: RecorderParts,
     private readonly device: () => string | undefined,
-    private readonly ui: { notice(message: string): void; openInValidator(text: string, file: string): void },
+    /** openInValidator: false when the user chose to keep the editor's text instead. */
+    private readonly ui: { notice(message: string): void; openInValidator(text: string, file: string): boolean },
   ) {
     parts.button.addEventListener('click', () => (this.recording ? void this.stop() : this.askName()));
     parts.startButton.addEventListener('click', () => void this.start());
@@ -61,7 +70,17 @@ export class RecorderControl {
     parts.validateButton.addEventListener('click', () => {
       if (!this.stopped) return;
       parts.doneDialog.close();
-      this.ui.openInValidator(JSON.stringify(this.stopped.scenario, null, 2), recordedFileName(this.stopped.scenario));
+      this.saved = this.ui.openInValidator(JSON.stringify(this.stopped.scenario, null, 2), recordedFileName(this.stopped.scenario)) || this.saved;
+    });
+    parts.lastButton.hidden = !this.stopped;
+    parts.lastButton.addEventListener('click', () => this.showStopped());
+    // Esc closes a <dialog> by itself: ask first, as Close does, while the scenario is saved nowhere.
+    // (Chromium lets a page hold a dialog open against Esc only once per user action: then it closes unasked.)
+    parts.doneDialog.addEventListener('cancel', (e) => {
+      if (e.cancelable && !this.mayClose()) e.preventDefault();
+    });
+    parts.doneDialog.addEventListener('close', () => {
+      if (!this.saved) this.ui.notice('The recorded scenario is kept: “Last recording…” beside Record shows it again until you stop another recording.');
     });
     const own = new OwnSessions(client);
     this.left = new RecordingLeftPrompt(parts.left, {
@@ -73,9 +92,8 @@ export class RecorderControl {
       },
       mine: (session) => own.has(session),
     });
-    for (const dialog of [parts.startDialog, parts.doneDialog]) {
-      dialog.querySelector('[data-close]')?.addEventListener('click', () => dialog.close());
-    }
+    parts.startDialog.querySelector('[data-close]')?.addEventListener('click', () => parts.startDialog.close());
+    parts.doneDialog.querySelector('[data-close]')?.addEventListener('click', () => this.mayClose() && parts.doneDialog.close());
     // Each own action may have become a step: ask the recorder for the count (coalesced).
     client.on('device.activity', (a) => {
       const activity = a as DeviceActivityParams;
@@ -169,12 +187,25 @@ export class RecorderControl {
     }
     this.show(undefined);
     this.stopped = answer as StoppedRecording;
+    this.saved = false;
+    keepStopped(this.stopped);
+    this.parts.lastButton.hidden = false;
+    this.showStopped();
+  }
+
+  private showStopped(): void {
+    if (!this.stopped) return;
     this.parts.doneBody.replaceChildren(...stoppedSummary(this.stopped).map((line) => el('p', { class: line.kind }, line.text)));
     this.parts.doneDialog.showModal();
   }
 
+  private mayClose(): boolean {
+    return this.saved || confirm('Close without saving the recorded scenario? It is neither downloaded nor opened in Validate. “Last recording…” beside Record shows it again.');
+  }
+
   private download(): void {
     if (!this.stopped) return;
+    this.saved = true;
     const url = URL.createObjectURL(new Blob([`${JSON.stringify(this.stopped.scenario, null, 2)}\n`], { type: 'application/json' }));
     const a = el('a', { href: url, download: recordedFileName(this.stopped.scenario) });
     a.click();
@@ -205,5 +236,25 @@ export class RecorderControl {
     status.hidden = !recording;
     steps.textContent = String(recording?.steps ?? 0);
     this.parts.stepsUnit.textContent = recording?.steps === 1 ? 'step' : 'steps';
+  }
+}
+
+const LAST_KEY = 'mobilebridge.viewer.lastRecording';
+
+/** The stopped recording, also for after a reload of this tab (it holds no secret: typed passwords became parameters). */
+function keepStopped(stopped: StoppedRecording): void {
+  try {
+    sessionStorage.setItem(LAST_KEY, JSON.stringify(stopped));
+  } catch {
+    // Storage off or full: it stays reachable until the page is reloaded.
+  }
+}
+
+function readStopped(): StoppedRecording | undefined {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LAST_KEY) ?? 'null') as StoppedRecording | null;
+    return kept && typeof kept === 'object' && kept.scenario && kept.summary && kept.validation ? kept : undefined;
+  } catch {
+    return undefined;
   }
 }
