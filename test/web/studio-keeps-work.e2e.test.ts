@@ -84,4 +84,43 @@ keeps('closing the stop dialog of a scenario saved nowhere asks first, and Last 
   }
 });
 
+keeps('the edited scenario survives a reload, and Open in Validate or opening a file asks before replacing it', async (ctx) => {
+  const page = await open(ctx);
+  const edited = '{ "my": "hand-edited scenario, 40 minutes of work" }';
+  const editor = () => page.inputValue('#scenario-text');
+  /** The confirm's message, or a word that the text was replaced without one (the poll that loses the race ends quietly). */
+  const askedFirst = (asked: Promise<string>) =>
+    Promise.race([asked, pollPage(page, `document.getElementById('scenario-text').value !== ${JSON.stringify(edited)}`, 'the text replaced', 5000).then(() => 'replaced without asking', () => new Promise<string>(() => undefined))]);
+  try {
+    await page.click('#tab-validate');
+    await page.fill('#scenario-text', edited);
+    await page.reload();
+    await page.locator('#connection[data-state="open"]').waitFor();
+    assert.is(await editor(), edited, 'a reload keeps the text');
+
+    const file = { name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{ "other": true }') };
+    let asked = nextConfirm(page, false);
+    await page.setInputFiles('#scenario-file', file);
+    assert.match(await askedFirst(asked), 'Replace the scenario in the text box with other.json?');
+    assert.is(await editor(), edited, 'No keeps the text');
+
+    await recordOneStep(ctx, page, 'Overwrite test');
+    asked = nextConfirm(page, false);
+    await page.click('#record-validate');
+    assert.match(await askedFirst(asked), 'Replace the scenario in the text box');
+    assert.is(await editor(), edited, 'No keeps the text');
+
+    await page.click('#btn-last-recording');
+    asked = nextConfirm(page, true);
+    await page.click('#record-validate');
+    await asked;
+    await pollPage(page, `document.getElementById('scenario-text').value.includes('"scenario_id": "overwrite_test"')`, 'the recording in the editor');
+    // Nothing edited since: the next file replaces it without asking (an unexpected confirm would be dismissed).
+    await page.setInputFiles('#scenario-file', file);
+    await pollPage(page, `document.getElementById('scenario-text').value === '{ "other": true }'`, 'the file in the editor');
+  } finally {
+    await page.close();
+  }
+});
+
 if (chromiumPath) keeps.run();

@@ -98,17 +98,6 @@ function download(png: Uint8Array, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Shows a scenario in the Validate tab and validates it, as if the file had been opened there. */
-function openInValidator(text: string, file: string): boolean {
-  const input = byId<HTMLInputElement>('scenario-file');
-  const files = new DataTransfer();
-  files.items.add(new File([text], file, { type: 'application/json' }));
-  input.files = files.files;
-  input.dispatchEvent(new Event('change'));
-  byId('tab-validate').click();
-  return true;
-}
-
 async function start(): Promise<void> {
   showState('connecting');
   if (new URLSearchParams(location.search).get('video') !== '0' && (await canDecodeH264())) videoFormat = 'h264';
@@ -316,7 +305,11 @@ async function start(): Promise<void> {
       },
     },
     watched,
-    { notice, openInValidator },
+    {
+      notice,
+      // Shown in the Validate tab and validated, unless the user keeps the text they were editing there.
+      openInValidator: (text, file) => validator.open(text, file) && (byId('tab-validate').click(), true),
+    },
   );
   new RunPanel(
     client,

@@ -8,6 +8,8 @@ import { decodeText } from '../../src/validate/text-decode.js';
 
 /** Scenario files are small; anything this big is a mistake (and over the bridge's message cap). */
 const MAX_FILE_BYTES = 900 * 1024;
+/** The editor's text, kept per tab: a reload (or the page shown after a lost connection) does not empty it. */
+const DRAFT_KEY = 'mobilebridge.viewer.scenario';
 
 /**
  * Validates a pasted or dropped scenario and lists its errors with line and column; clicking
@@ -18,6 +20,8 @@ export class ValidatorPanel {
   private fileName: string | undefined;
   /** Quick fixes of the last result, for the text it was validated from. */
   private fixes = new Map<Issue, QuickFix>();
+  /** What was last put in the box whole (a file, New scenario, a recording): text equal to it holds no edits to lose. */
+  private loaded = '';
 
   constructor(
     form: HTMLFormElement,
@@ -32,7 +36,9 @@ export class ValidatorPanel {
     });
     text.addEventListener('input', () => {
       this.fileName = undefined;
+      keepDraft(text.value);
     });
+    if (!text.value) text.value = readDraft();
     fileInput.addEventListener('change', () => {
       const file = fileInput.files?.[0];
       if (file) void this.load(file);
@@ -55,9 +61,9 @@ export class ValidatorPanel {
 
   /** Puts the New scenario template in the text (after asking, when there is text to lose) and validates it. */
   async newScenario(platform: 'android' | 'ios' = 'android'): Promise<void> {
-    if (this.text.value.trim() && !confirm('Replace the scenario in the text box with a new one? What is there now is lost.')) return;
-    this.text.value = newScenarioTemplate(platform);
-    this.fileName = undefined;
+    const template = newScenarioTemplate(platform);
+    if (!this.mayReplace(template, 'a new one')) return;
+    this.replace(template, undefined);
     this.text.focus();
     this.text.setSelectionRange(0, 0);
     await this.run();
@@ -73,9 +79,34 @@ export class ValidatorPanel {
       this.showMessage(`${file.name} is ${decoded.problem}; save it as UTF-8 and open it again.`, true);
       return;
     }
-    this.text.value = decoded.text;
-    this.fileName = file.name;
+    if (!this.mayReplace(decoded.text, file.name)) return;
+    this.replace(decoded.text, file.name);
     await this.run();
+  }
+
+  /**
+   * Puts a scenario in the box (Open in Validate) and validates it, after asking when that would lose
+   * edits; false when the user kept their text.
+   */
+  open(text: string, fileName: string): boolean {
+    if (!this.mayReplace(text, fileName)) return false;
+    this.replace(text, fileName);
+    void this.run();
+    return true;
+  }
+
+  /** Whether the box's text may give way to `next`: nothing there, nothing edited since it was loaded, or the user agrees. */
+  private mayReplace(next: string, what: string): boolean {
+    const now = this.text.value;
+    if (!now.trim() || now === this.loaded || now === next) return true;
+    return confirm(`Replace the scenario in the text box with ${what}? What is there now is lost.`);
+  }
+
+  private replace(text: string, fileName: string | undefined): void {
+    this.text.value = text;
+    this.loaded = text;
+    this.fileName = fileName;
+    keepDraft(text);
   }
 
   private async run(): Promise<void> {
@@ -132,7 +163,10 @@ export class ValidatorPanel {
     const button = el('button', { type: 'button', class: 'quick-fix', title: 'Edit the text as shown and validate again' }, `Fix: ${fix.label}`);
     button.addEventListener('click', () => {
       const fixed = fix.apply(this.text.value);
-      if (fixed !== undefined) this.text.value = fixed;
+      if (fixed !== undefined) {
+        this.text.value = fixed;
+        keepDraft(fixed);
+      }
       void this.run();
     });
     return button;
@@ -149,5 +183,21 @@ export class ValidatorPanel {
       this.text.scrollTop = Math.max(0, (line - 3) * lineHeight);
     });
     return button;
+  }
+}
+
+function keepDraft(text: string): void {
+  try {
+    sessionStorage.setItem(DRAFT_KEY, text);
+  } catch {
+    // Storage off or full: the text lives as long as the page.
+  }
+}
+
+function readDraft(): string {
+  try {
+    return sessionStorage.getItem(DRAFT_KEY) ?? '';
+  } catch {
+    return '';
   }
 }
