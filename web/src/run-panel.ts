@@ -1,8 +1,8 @@
-import type { BridgeClient } from '../../src/protocol/client.js';
+import { ConnectionClosedError, type BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
 import { requestFailedText } from './request-failure.js';
-import { asResult, parametersToAsk, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type ResultView, type StepView } from './run-model.js';
+import { asResult, parametersToAsk, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type ResultView, type RunStatus, type StepView } from './run-model.js';
 
 export interface RunPanelParts {
   runButton: HTMLButtonElement;
@@ -22,6 +22,15 @@ export interface RunPanelParts {
 export class RunPanel {
   private runId: string | undefined;
   private running = false;
+  /**
+   * The connection dropped before the run's answer came. The run goes on on the bridge (it lasts as
+   * long as the session, which a reconnect resumes), so the panel keeps following its progress and
+   * takes the verdict from its `finished` event; the Run button stays off so as not to start a
+   * second run beside it.
+   */
+  private detached = false;
+  /** What the run's progress events said, for a verdict without the result document. */
+  private seen: { steps: StepView[]; assertions: AssertionView[]; resultFile?: string; finished?: { status: RunStatus; summary: string } } = { steps: [], assertions: [] };
   private asked: AskedParameter[] = [];
   private steps!: HTMLOListElement;
   private checks!: HTMLUListElement;
@@ -40,6 +49,20 @@ export class RunPanel {
     });
     parts.cancelButton.addEventListener('click', () => void this.cancel());
     client.on('scenario.progress', (p) => this.progress(p as Record<string, unknown>));
+    client.onSession((e) => {
+      if (!this.detached) return;
+      if (!e.resumed) {
+        this.message('The connection was away longer than the bridge keeps a session, so the run stopped with it (a run lasts no longer than its session). Run it again once the device is free.', 'bad');
+        return this.end();
+      }
+      this.status(`Reconnected: following the run on ${this.device() ?? 'the device'}…`);
+      if (e.dropped) this.note(`${e.dropped} progress message${e.dropped === 1 ? ' was' : 's were'} lost during the drop: some steps may be missing below.`);
+    });
+    client.onState((state) => {
+      if (state !== 'closed' || !this.detached) return;
+      this.message('The connection is lost for good: the run may still be going on the bridge, which stops it when this session ends. Reload the page to see the device again.', 'bad');
+      this.end();
+    });
   }
 
   private async start(): Promise<void> {
@@ -56,6 +79,7 @@ export class RunPanel {
       return this.message(`You are recording on ${device}: stop the recording first, or the run's taps and typing become steps of it.`, 'bad');
     }
     this.runId = undefined;
+    this.seen = { steps: [], assertions: [] };
     delete this.parts.result.dataset.run;
     this.parts.runButton.disabled = true;
     this.parts.cancelButton.hidden = false;
@@ -63,16 +87,47 @@ export class RunPanel {
     this.steps = el('ol', { class: 'run-steps', 'aria-label': 'Steps' });
     this.checks = el('ul', { class: 'run-checks', 'aria-label': 'Assertions' });
     this.parts.result.replaceChildren(el('p', { class: 'verdict running', 'data-status': 'running' }, `Running on ${device}…`), this.steps, this.checks);
+    let answer: unknown;
     try {
-      const answer = await this.client.request('scenarios.run', { device, scenario, ...(Object.keys(parameters).length ? { parameters } : {}) });
-      this.finished(answer);
+      answer = await this.client.request('scenarios.run', { device, scenario, ...(Object.keys(parameters).length ? { parameters } : {}) });
     } catch (err) {
-      this.message(requestFailedText('The run did not complete', err), 'bad');
-    } finally {
-      this.running = false;
-      this.parts.runButton.disabled = false;
-      this.parts.cancelButton.hidden = true;
+      // A dropped connection does not stop the run (a reconnect resumes the session): it is followed on.
+      if (err instanceof ConnectionClosedError && this.client.state !== 'closed' && this.runId !== undefined) return this.detach();
+      if (err instanceof ConnectionClosedError) {
+        // Not seen to start: it may have, and a second Run would go beside it.
+        this.message(`No answer from the bridge: ${err.message}. The run may have started before the connection dropped: look at the Activity tab (or the device's lock) before running it again.`, 'bad');
+      } else this.message(requestFailedText('The run did not complete', err), 'bad');
+      return this.end();
     }
+    this.finished(answer);
+    this.end();
+  }
+
+  private detach(): void {
+    if (this.seen.finished) return this.verdictFromProgress();
+    this.detached = true;
+    this.status(`The connection dropped during the run. The run goes on on the bridge; this page follows it again once reconnected…`);
+  }
+
+  private end(): void {
+    this.running = false;
+    this.detached = false;
+    this.parts.runButton.disabled = false;
+    this.parts.cancelButton.hidden = true;
+  }
+
+  /** The verdict as the run's progress told it: its `finished` event, the steps and assertions reported. */
+  private verdictFromProgress(): void {
+    const finished = this.seen.finished!;
+    this.renderResult({ run_id: this.runId!, status: finished.status, summary: finished.summary, steps_executed: this.seen.steps, assertion_results: this.seen.assertions });
+    this.note(`The connection dropped before the run's answer came; this verdict is from its progress messages.${this.seen.resultFile ? ` The full result document is on the bridge: ${this.seen.resultFile}` : ''}`);
+    this.end();
+  }
+
+  /** The line that says the run is going on. */
+  private status(text: string): void {
+    const line = this.parts.result.querySelector('.verdict.running');
+    if (line) line.textContent = text;
   }
 
   /** This session records on the device (the run's device calls would be recorded with its origin). */
@@ -141,11 +196,20 @@ export class RunPanel {
       if (p.device !== this.device()) return;
       this.runId = String(p.run_id);
       this.parts.result.dataset.run = this.runId;
+      if (typeof p.result_file === 'string') this.seen.resultFile = p.result_file;
       return;
     }
     if (p.run_id !== this.runId) return;
-    if (p.type === 'step') this.steps.append(this.stepItem(p.step as StepView));
-    else if (p.type === 'assertion') this.checks.append(this.checkItem(p.assertion as AssertionView));
+    if (p.type === 'step') {
+      this.seen.steps.push(p.step as StepView);
+      this.steps.append(this.stepItem(p.step as StepView));
+    } else if (p.type === 'assertion') {
+      this.seen.assertions.push(p.assertion as AssertionView);
+      this.checks.append(this.checkItem(p.assertion as AssertionView));
+    } else if (p.type === 'finished') {
+      this.seen.finished = { status: p.status as RunStatus, summary: String(p.summary ?? '') };
+      if (this.detached) this.verdictFromProgress();
+    }
   }
 
   private finished(answer: unknown): void {
