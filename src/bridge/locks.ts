@@ -1,10 +1,18 @@
 import { failure, type ToolFailure } from '../engine/errors.js';
-import type { LockInfo, Participant } from '../protocol/index.js';
+import type { LockInfo, LockPurpose, Participant } from '../protocol/index.js';
 import type { Session } from './sessions.js';
 
 interface Held {
   holder: Session;
   since: Date;
+  /** Taken by devices.lease (a CI job's), not a plain devices.lock. */
+  lease?: boolean;
+}
+
+/** The scenario a run holds a device for, as `device.lock`'s purpose names it. */
+export interface RunScenario {
+  scenario_id?: string;
+  name?: string;
 }
 
 export interface LockChange {
@@ -13,6 +21,7 @@ export interface LockChange {
   previous?: Participant;
   since?: string;
   reason?: string;
+  purpose?: LockPurpose;
   /** Sessions that must hear about it even if not subscribed to the device. */
   notify: Session[];
 }
@@ -26,7 +35,7 @@ export interface LockChange {
 export class LockTable {
   private readonly locks = new Map<string, Held>();
   /** Per device: the session whose scenario runs keep its lock, how many of them run, and whether it held the lock before them (a lease). */
-  private readonly pinned = new Map<string, { session: Session; runs: number; leased: boolean }>();
+  private readonly pinned = new Map<string, { session: Session; runs: number; leased: boolean; scenario?: RunScenario }>();
   private readonly takeoverListeners = new Set<(device: string, previous: Session, by: Session) => void>();
 
   /**
@@ -45,23 +54,48 @@ export class LockTable {
   info(given: string): LockInfo | undefined {
     const device = this.keyOf(given);
     const held = this.locks.get(device);
-    return held && { device, holder: held.holder.participant, since: held.since.toISOString() };
+    if (!held) return undefined;
+    const purpose = this.purposeOf(device, held);
+    return { device, holder: held.holder.participant, since: held.since.toISOString(), ...(purpose ? { purpose } : {}) };
   }
 
-  acquire(given: string, session: Session, takeover: boolean): LockInfo | ToolFailure {
+  /** What the lock is for: a scenario run of its holder (which a takeover cancels), a lease, or nothing more than the lock. */
+  private purposeOf(device: string, held: Held): LockPurpose | undefined {
+    const pin = this.pinned.get(device);
+    if (pin?.session === held.holder) return { kind: 'run', ...(pin.scenario?.scenario_id ? { scenario_id: pin.scenario.scenario_id } : {}), ...(pin.scenario?.name ? { name: pin.scenario.name } : {}) };
+    return held.lease ? { kind: 'lease' } : undefined;
+  }
+
+  /** The holder is the same, what it holds the device for changed (a run started or ended): participants are told. */
+  private purposeChanged(device: string): void {
+    const held = this.locks.get(device);
+    if (!held) return;
+    const purpose = this.purposeOf(device, held);
+    this.onChange({ device, holder: held.holder.participant, since: held.since.toISOString(), ...(purpose ? { purpose } : {}), notify: [held.holder] });
+  }
+
+  /** `lease`: taken by devices.lease, which `device.lock` and `activity.recent` then say. */
+  acquire(given: string, session: Session, takeover: boolean, lease = false): LockInfo | ToolFailure {
     const device = this.keyOf(given);
     const held = this.locks.get(device);
-    if (held?.holder === session) return this.info(device)!;
+    if (held?.holder === session) {
+      if (lease && !held.lease) {
+        held.lease = true;
+        this.purposeChanged(device);
+      }
+      return this.info(device)!;
+    }
     if (held && !takeover) {
       const { who, remedy } = this.holderOf(device, held);
       return failure('PERMISSION_DENIED', `device ${device} is locked by ${who}; ${remedy}`);
     }
     const since = new Date();
-    this.locks.set(device, { holder: session, since });
+    this.locks.set(device, { holder: session, since, ...(lease ? { lease } : {}) });
     this.onChange({
       device,
       holder: session.participant,
       since: since.toISOString(),
+      ...(lease ? { purpose: { kind: 'lease' } } : {}),
       ...(held ? { previous: held.holder.participant } : {}),
       notify: held ? [held.holder, session] : [session],
     });
@@ -90,11 +124,15 @@ export class LockTable {
    * ending does not free the device under another; `leased` (the session held the lock before the
    * run) counts for the first run only, the later ones found the lock the first one took.
    */
-  pin(given: string, session: Session, leased: boolean): void {
+  pin(given: string, session: Session, leased: boolean, scenario?: RunScenario): void {
     const device = this.keyOf(given);
     const pin = this.pinned.get(device);
-    if (pin?.session === session) pin.runs++;
-    else this.pinned.set(device, { session, runs: 1, leased });
+    if (pin?.session === session) {
+      pin.runs++;
+      if (scenario) pin.scenario = scenario;
+    } else this.pinned.set(device, { session, runs: 1, leased, ...(scenario ? { scenario } : {}) });
+    // The lock was announced when the run took it, before the run pinned it: now it is a run's.
+    if (this.locks.get(device)?.holder === session) this.purposeChanged(device);
   }
 
   /** A run ended: whether it was the session's last one on the device, and whether the lock was a lease from before its runs. */
@@ -105,6 +143,8 @@ export class LockTable {
     if (pin?.session !== session) return { last: false, leased: false };
     if (--pin.runs > 0) return { last: false, leased: pin.leased };
     this.pinned.delete(device);
+    // A lease outlives its runs: the lock is said to be the lease's again (a release follows otherwise).
+    if (pin.leased && this.locks.get(device)?.holder === session) this.purposeChanged(device);
     return { last: true, leased: pin.leased };
   }
 

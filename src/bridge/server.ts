@@ -216,6 +216,7 @@ export class Bridge implements BridgeCore {
           holder: change.holder,
           ...(change.previous ? { previous: change.previous } : {}),
           ...(change.since ? { since: change.since } : {}),
+          ...(change.purpose ? { purpose: change.purpose } : {}),
           ...(change.reason ? { reason: change.reason } : {}),
         },
         change.notify,

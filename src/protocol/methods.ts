@@ -3,7 +3,7 @@ import type { ToolFailure } from '../engine/errors.js';
 import type { ElementDescription } from '../engine/verbs/describe-element.js';
 import { KEYS, type DeviceInfo } from '../engine/types.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
-import type { DeviceActivityParams, Participant } from './notifications.js';
+import type { DeviceActivityParams, LockPurpose, Participant } from './notifications.js';
 import { FRAME_FORMATS, type FrameFormat, type StreamSource } from './screen-formats.js';
 
 /**
@@ -191,6 +191,8 @@ export interface LockInfo {
   device: string;
   holder: Participant;
   since: string;
+  /** A scenario run or a lease (see `device.lock`); absent for a plain `devices.lock`. */
+  purpose?: LockPurpose;
 }
 export type LockResult = LockInfo | Failure;
 

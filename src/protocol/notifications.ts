@@ -80,10 +80,22 @@ export interface DeviceActivityParams extends Participant {
   count?: number;
 }
 
+/**
+ * What a lock is for, when it is more than a person or client holding the device: a scenario run
+ * (`scenarios.run`; its scenario's id and name when the bridge knows them) or a lease (`devices.lease`,
+ * a CI job's). A takeover cancels the run, or takes the device from under the job.
+ */
+export type LockPurpose = { kind: 'run'; scenario_id?: string; name?: string } | { kind: 'lease' };
+
 export interface DeviceLockParams {
   device: string;
   /** The new holder, or null when the device was unlocked. */
   holder: Participant | null;
+  /**
+   * With a holder: what it holds the device for (absent: a plain `devices.lock`). Also sent, with the
+   * same holder, when a run starts or ends under a lock already held.
+   */
+  purpose?: LockPurpose;
   /** Set when the lock was taken over from another session. */
   previous?: Participant;
   /** When the new holder took it (with `holder`). */

@@ -8,7 +8,8 @@ import { withViewerAndChromium } from './support/viewer-bridge.js';
 /**
  * A run goes on on the bridge when the page's connection drops briefly (the session resumes): the
  * run panel says so, keeps Run off (a second run would go beside it), follows the run's progress and
- * shows its verdict, never "did not complete, try again".
+ * shows its verdict, never "did not complete, try again". Another viewer's badge says a scenario run
+ * holds the device, and its Take control asks before cancelling that run.
  */
 
 const DEVICE = 'virtual-android-1';
@@ -66,6 +67,41 @@ reconnect('after a brief drop the panel follows the run on and shows its verdict
     assert.is(ctx.bridge!.sessions.get(holder!.id)?.connection !== undefined, true, 'the session was resumed, not replaced');
   } finally {
     await page.close();
+  }
+});
+
+reconnect('another viewer sees that a run holds the device, and Take control asks before cancelling it', async (ctx) => {
+  const open = async () => {
+    const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${ctx.url}?device=${DEVICE}`);
+    await page.locator('#connection[data-state="open"]').waitFor();
+    await page.locator('#lock-badge:not([hidden])').waitFor();
+    return page;
+  };
+  const alice = await open();
+  const bob = await open();
+  try {
+    await alice.click('#tab-validate');
+    await alice.fill('#scenario-text', JSON.stringify({ ...SLOW, steps: [SLOW.steps[0], { ...SLOW.steps[1], wait_config: { type: 'element_visible', timeout_ms: 60_000 } }] }, null, 2));
+    await alice.click('#btn-run');
+    await alice.locator('#run-result[data-run] .run-steps > li[data-step="launch"]').waitFor();
+    await bob.locator('#lock-badge[data-state="held"][data-purpose="run"]').waitFor();
+    assert.match((await bob.textContent('#lock-text')) ?? '', /^Running a scenario for viewer s-[0-9a-f]{4} since /);
+    const runner = ctx.bridge!.locks.holder(DEVICE)!;
+
+    let asked = new Promise<string>((resolve) => bob.once('dialog', (d) => (resolve(d.message()), void d.dismiss())));
+    await bob.click('#btn-take-control');
+    const unasked = bob.locator('#lock-badge[data-state="mine"]').waitFor().then(() => 'taken without asking', () => '');
+    assert.match(await Promise.race([asked, unasked]), 'Taking control cancels that run');
+    assert.is(ctx.bridge!.locks.holder(DEVICE), runner, 'No leaves the run alone');
+
+    asked = new Promise<string>((resolve) => bob.once('dialog', (d) => (resolve(d.message()), void d.accept())));
+    await bob.click('#btn-take-control');
+    await asked;
+    await bob.locator('#lock-badge[data-state="mine"]').waitFor();
+    await alice.locator('#run-result .verdict[data-status="cancelled"]').waitFor({ timeout: 20_000 });
+  } finally {
+    await Promise.all([alice.close(), bob.close()]);
   }
 });
 

@@ -1,8 +1,10 @@
-import type { Participant } from '../../src/protocol/notifications.js';
+import type { LockPurpose, Participant } from '../../src/protocol/notifications.js';
 
 export interface LockView {
   holder: Participant | null;
   since?: string;
+  /** A scenario run or a lease: a takeover cancels the run, or takes the device from under the job. */
+  purpose?: LockPurpose;
   /** This page's session holds it. */
   mine: boolean;
 }
@@ -10,6 +12,12 @@ export interface LockView {
 /** How a participant is named to people: its client name and the start of its session id. */
 export function who(p: Participant): string {
   return p.client ? `${p.client} ${p.session.slice(0, 6)}` : `session ${p.session.slice(0, 6)}`;
+}
+
+/** “the scenario “Slow run”” — by name, else id, else just a scenario. */
+function scenarioOf(purpose: LockPurpose & { kind: 'run' }): string {
+  const named = purpose.name ?? purpose.scenario_id;
+  return named ? `the scenario “${named}”` : 'a scenario';
 }
 
 function clock(iso: string | undefined): string {
@@ -38,12 +46,24 @@ export class LockBadge {
     const state = !view.holder ? 'free' : view.mine ? 'mine' : 'held';
     this.root.dataset.state = state;
     const since = clock(view.since);
+    const at = since ? ` since ${since}` : '';
+    const purpose = view.purpose;
+    this.root.dataset.purpose = purpose?.kind ?? '';
     if (!view.holder) this.text.textContent = 'Unlocked: anyone watching may act';
-    else if (view.mine) this.text.textContent = `You hold this device${since ? ` since ${since}` : ''}; others’ input is refused`;
-    else this.text.textContent = `Locked by ${who(view.holder)}${since ? ` since ${since}` : ''}`;
+    else if (view.mine) this.text.textContent = `${purpose?.kind === 'run' ? `Your run of ${scenarioOf(purpose)}` : 'You'} hold${purpose?.kind === 'run' ? 's' : ''} this device${at}; others’ input is refused`;
+    else if (purpose?.kind === 'run') this.text.textContent = `Running ${scenarioOf(purpose)} for ${who(view.holder)}${at}`;
+    else if (purpose?.kind === 'lease') this.text.textContent = `Leased by ${who(view.holder)} (a job holds it)${at}`;
+    else this.text.textContent = `Locked by ${who(view.holder)}${at}`;
     this.root.title = view.since ? `since ${view.since}` : '';
     this.take.hidden = state === 'mine';
-    this.take.title = state === 'held' ? 'Take the lock over (devices.lock takeover); the holder is told' : 'Lock the device so that only you can act on it';
+    this.take.title =
+      state !== 'held'
+        ? 'Lock the device so that only you can act on it'
+        : purpose?.kind === 'run'
+          ? 'Take the lock over: this cancels their scenario run (you are asked first; they are told)'
+          : purpose?.kind === 'lease'
+            ? 'Take the lock over from their lease (you are asked first; they are told)'
+            : 'Take the lock over (devices.lock takeover); the holder is told';
     this.release.hidden = state !== 'mine';
   }
 
@@ -61,11 +81,24 @@ export class LockBadge {
     this.release.hidden = true;
   }
 
+  /**
+   * The question to ask before Take control when it would cancel someone's scenario run or take a device
+   * from under a leasing job; undefined when a takeover costs nobody more than the lock.
+   */
+  takeoverWarning(): string | undefined {
+    const view = this.view;
+    if (!view?.holder || view.mine || !view.purpose) return undefined;
+    if (view.purpose.kind === 'run') return `${who(view.holder)} is running ${scenarioOf(view.purpose)} on this device. Taking control cancels that run. Take control anyway?`;
+    return `${who(view.holder)} holds this device on a lease (devices.lease: a CI job or script using it). Taking control takes the device from under that job. Take control anyway?`;
+  }
+
   /** For input the bridge refused while someone else holds the device: who, and the button that gets it. */
   advice(): string | undefined {
     const holder = this.view?.holder;
     if (!holder || this.view?.mine || !this.known) return undefined;
     const since = clock(this.view?.since);
+    const purpose = this.view?.purpose;
+    if (purpose?.kind === 'run') return `Refused: ${who(holder)} is running ${scenarioOf(purpose)} on this device${since ? ` since ${since}` : ''}. Wait for the run to end, or press Take control, which cancels the run.`;
     return `Refused: ${who(holder)} holds this device${since ? ` since ${since}` : ''}. Press Take control to act on it (they are told).`;
   }
 }

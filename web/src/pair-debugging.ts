@@ -84,6 +84,9 @@ export class PairDebugging {
   async takeControl(): Promise<void> {
     const device = this.device;
     if (!device) return;
+    // A takeover cancels the holder's scenario run, or takes the device from a leasing job: never by one unasked click.
+    const warning = this.badge.takeoverWarning();
+    if (warning && !confirm(warning)) return;
     const result = await this.request(() => this.client.request('devices.lock', { device, takeover: true }));
     if (result && !isFailureResult(result) && device === this.device) this.showLock(result);
   }
@@ -107,12 +110,12 @@ export class PairDebugging {
   }
 
   private showLock(lock: LockInfo | null): void {
-    this.show(lock ? { holder: lock.holder, since: lock.since } : { holder: null });
+    this.show(lock ? { holder: lock.holder, since: lock.since, ...(lock.purpose ? { purpose: lock.purpose } : {}) } : { holder: null });
   }
 
-  private show(lock: Pick<DeviceLockParams, 'holder' | 'since'>): void {
+  private show(lock: Pick<DeviceLockParams, 'holder' | 'since' | 'purpose'>): void {
     this.mine = lock.holder !== null && lock.holder.session === this.client.session;
-    this.badge.show({ holder: lock.holder, ...(lock.since ? { since: lock.since } : {}), mine: this.mine });
+    this.badge.show({ holder: lock.holder, ...(lock.since ? { since: lock.since } : {}), ...(lock.purpose ? { purpose: lock.purpose } : {}), mine: this.mine });
     if (!this.mine) return;
     this.lost.hide();
     this.heldAtDrop = undefined;

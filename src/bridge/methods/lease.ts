@@ -63,7 +63,7 @@ export function leaseMethods(): MethodDef[] {
         continue;
       }
       if (ctx.bridge.locks.holder(d.id)) continue;
-      const r = ctx.bridge.locks.acquire(d.id, ctx.session, false);
+      const r = ctx.bridge.locks.acquire(d.id, ctx.session, false, true);
       if (!isToolFailure(r)) return { lock: { ...r, device: p.device ?? d.id, source: d.source }, onPeer: false };
     }
     return undefined;
