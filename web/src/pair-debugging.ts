@@ -1,6 +1,6 @@
 import type { BridgeClient } from '../../src/protocol/client.js';
 import { isFailureResult, type LockInfo } from '../../src/protocol/methods.js';
-import type { DeviceLockParams } from '../../src/protocol/notifications.js';
+import type { DeviceLockParams, LockPurpose } from '../../src/protocol/notifications.js';
 import type { ActivityPanel } from './activity-panel.js';
 import type { ControlNotice } from './control-notice.js';
 import { who, type LockBadge } from './lock-badge.js';
@@ -17,6 +17,8 @@ export class PairDebugging {
   private device: string | undefined;
   /** This page's session holds the watched device's lock, as last heard. */
   private mine = false;
+  /** What the watched device's lock is for, as last heard (a run of this page's keeps its lock when the page looks elsewhere). */
+  private purpose: LockPurpose | undefined;
   /**
    * The device whose lock this page held when its connection dropped. The bridge frees a lock as
    * soon as its holder's socket goes and a resumed session does not get it back, so after the
@@ -55,6 +57,8 @@ export class PairDebugging {
       // A lost lock is about the device it was lost on, not the one now shown.
       this.lost.hide();
       this.heldAtDrop = undefined;
+      if (this.device && this.mine) this.releaseLeft(this.device, device);
+      this.mine = false;
     }
     this.device = device;
     if (!device) return this.badge.show(undefined);
@@ -91,6 +95,19 @@ export class PairDebugging {
     if (result && !isFailureResult(result) && device === this.device) this.showLock(result);
   }
 
+  /**
+   * The user looks at another device: the lock of the one they leave goes, as closing a scrcpy window
+   * or an Inspector session frees the phone; held on, it would block colleagues while this page shows
+   * it nowhere. A run of this page's keeps its lock (it needs the device until it ends).
+   */
+  private releaseLeft(left: string, now: string | undefined): void {
+    if (this.purpose?.kind === 'run') return this.notice(`Your scenario run keeps ${left} locked until it ends, also while you look at ${now ?? 'other screens'}.`);
+    void this.client.request('devices.unlock', { device: left }).then(
+      (r) => this.notice(isFailureResult(r) ? `Could not release ${left}: ${r.message}` : `Released ${left} (you held it) as you left it: others may act on it now.`),
+      (err: unknown) => this.notice(`Could not release ${left}: ${err instanceof Error ? err.message : String(err)}. It is freed when this page closes.`),
+    );
+  }
+
   async release(): Promise<void> {
     const device = this.device;
     if (!device) return;
@@ -115,6 +132,7 @@ export class PairDebugging {
 
   private show(lock: Pick<DeviceLockParams, 'holder' | 'since' | 'purpose'>): void {
     this.mine = lock.holder !== null && lock.holder.session === this.client.session;
+    this.purpose = lock.holder ? lock.purpose : undefined;
     this.badge.show({ holder: lock.holder, ...(lock.since ? { since: lock.since } : {}), ...(lock.purpose ? { purpose: lock.purpose } : {}), mine: this.mine });
     if (!this.mine) return;
     this.lost.hide();
