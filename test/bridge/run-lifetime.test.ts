@@ -140,6 +140,10 @@ test('a second scenarios.run of the same session on a device its first run still
     const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as unknown;
     const first = client.requestRaw('scenarios.run', { device: ANDROID, scenario, out });
     await until('the first run started', () => runId !== undefined);
+    // The lock says which scenario holds the device (what Take control would cancel).
+    const recent = (await client.requestRaw('activity.recent', { device: ANDROID })) as { lock: { purpose?: Record<string, unknown> } | null };
+    const { scenario_id, name } = scenario as { scenario_id: string; name: string };
+    assert.equal(recent.lock?.purpose, { kind: 'run', scenario_id, name });
     const second = (await client.requestRaw('scenarios.run', { device: ANDROID, scenario, out })) as { status?: string; code?: string; message?: string };
     assert.is(second.code, 'INVALID_PARAMETER', JSON.stringify(second));
     assert.match(String(second.message), `a scenario run of this session is still in progress on ${ANDROID} (${runId})`);

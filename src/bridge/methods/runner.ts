@@ -125,7 +125,8 @@ export function runnerMethods(): MethodDef[] {
       // A run lives no longer than its session (bye, or the resume grace over), and keeps the
       // device locked until it has really stopped, not just until its session ended.
       ctx.session.onEnd(stop);
-      ctx.bridge.locks.pin(p.device, ctx.session, leased);
+      // The lock says which scenario holds the device, so a viewer sees what Take control would cancel.
+      ctx.bridge.locks.pin(p.device, ctx.session, leased, { scenario_id: loaded.scenario.scenario_id, name: loaded.scenario.name });
       let takenOver: string | undefined;
       const offTakeover = ctx.bridge.locks.onTakeover((device, previous, by) => {
         if (device !== listed || previous !== ctx.session || takenOver) return;
