@@ -135,6 +135,11 @@ export class LockTable {
     if (this.locks.get(device)?.holder === session) this.purposeChanged(device);
   }
 
+  /** Whether a scenario run of `session` holds the device's lock (until its last run there ends). */
+  runHolds(given: string, session: Session): boolean {
+    return this.pinned.get(this.keyOf(given))?.session === session;
+  }
+
   /** A run ended: whether it was the session's last one on the device, and whether the lock was a lease from before its runs. */
   unpin(given: string, session: Session): { last: boolean; leased: boolean } {
     const device = this.keyOf(given);

@@ -50,6 +50,10 @@ export const deviceMethods: MethodDef[] = [
       const devices = await ctx.engine.listDevices();
       if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
     }
+    // Unlocked under its own run, the device would take anyone's taps between the run's steps.
+    if (holder && ctx.bridge.locks.runHolds(device, ctx.session)) {
+      return failure('INVALID_PARAMETER', `device ${device} is held by a scenario run of this session, not by a lock to release: the lock goes when the run ends; cancel the run (scenarios.cancel) to end it sooner`);
+    }
     return { device, released: ctx.bridge.locks.release(device, ctx.session) };
   }),
 ];

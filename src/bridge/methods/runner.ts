@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -118,6 +118,8 @@ export function runnerMethods(): MethodDef[] {
       const lock = ctx.bridge.locks.acquire(p.device, ctx.session, false);
       if ('status' in lock) {
         unclaim();
+        // Nothing ran: the temporary folder made for it would be left empty among the kept runs.
+        if (p.out === undefined) rmSync(outDir, { recursive: true, force: true });
         return lock;
       }
       const stop = () => controller.abort();
