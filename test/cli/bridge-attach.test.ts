@@ -30,7 +30,8 @@ async function mb(...args: string[]): Promise<{ code: number; json: any }> {
 
 async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await run(process.execPath, [MAIN, ...args], { env });
+    // Bounded: a command that wrongly waits (mcp reading stdin) fails the test instead of hanging it.
+    const { stderr } = await run(process.execPath, [MAIN, ...args], { env, timeout: 60_000 });
     return { code: 0, stderr };
   } catch (err) {
     const e = err as { code: number; stderr: string };
@@ -168,6 +169,11 @@ test('--reset and the device flags with --bridge are refused (exit 3, named), no
     assert.equal([run.json.ok, run.json.data, run.json.error.kind, run.json.exit_code], [false, { runs: [] }, 'invalid_input', 3]);
     assert.match(run.json.error.message, '--reset, --no-virtual would be ignored');
     assert.equal(readdirSync(out), [], 'nothing ran, nothing was written');
+
+    // mcp --bridge too (it exits before reading stdin); --allow-path still counts there: save_to is written locally.
+    const mcp = await runCli(['mcp', '--bridge', bridge.wsUrl, '--no-virtual']);
+    assert.is(mcp.code, 3, mcp.stderr);
+    assert.match(mcp.stderr, '--no-virtual would be ignored: leave it out');
   } finally {
     rmSync(out, { recursive: true, force: true });
     await bridge.close('test over');

@@ -6,6 +6,7 @@ import { LocalBackend, type AgentBackend } from '../../mcp/backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { LineTransport } from '../../mcp/stdio-transport.js';
 import { bridgeUrlProblem } from '../../protocol/bridge-problems.js';
+import { bridgeIgnoresProblem } from '../bridge-attach.js';
 import { EXIT, parseFlags, tokenFromFlags, type Command } from '../command.js';
 import { allowPathsFromFlags, DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 
@@ -55,6 +56,10 @@ Examples:
     if (flags.bridge === true) return fail('--bridge needs the WebSocket URL, e.g. --bridge ws://127.0.0.1:4800/ws');
     const urlProblem = typeof flags.bridge === 'string' ? bridgeUrlProblem(flags.bridge) : undefined;
     if (urlProblem) return fail(urlProblem);
+    // --allow-path still counts with --bridge: recording_stop's save_to is written by this process.
+    const { 'allow-path': _allowPath, ...bridged } = flags;
+    const ignored = bridgeIgnoresProblem(bridged);
+    if (ignored) return fail(ignored);
     if (flags.token === true) return fail('--token needs a value');
     if (flags.device === true) return fail('--device needs a device id');
     // stdout carries the protocol: anything a library prints goes to stderr instead.
