@@ -7,7 +7,7 @@ import { readStep, type AssertionFields, type StepFields } from './step-fields.j
 import type { RawIssue, RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { locatorKind } from './targets.js';
-import { VARIABLE_NAME } from './vocabulary.js';
+import { DEFAULTS, VARIABLE_NAME } from './vocabulary.js';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -40,11 +40,45 @@ export interface Context {
   fileExists?: (relative: string) => boolean;
   /** What the file system says about paths and flows; absent when no base folder is known. */
   files?: FileChecks;
+  /** Set when this document is checked as a flow of another: see RunPlatform. */
+  outer?: RunPlatform;
+}
+
+/**
+ * A flow's steps run on the platform of the scenario that uses it (its own `platform` is not
+ * applied), so they are checked once more against that one. What that finds is collected here,
+ * for the using scenario to report on its flow step.
+ */
+export interface RunPlatform {
+  platform: string;
+  /** This flow's file, from the top scenario's folder. */
+  file: string;
+  issues: PlatformIssue[];
+}
+
+/** A problem a flow's step has on the platform it runs on. */
+export interface PlatformIssue {
+  rule: RuleId;
+  /** The step's id below the flow step, as the run prefixes it ("submit", "login.submit"). */
+  step: string;
+  /** The flow file the step is written in, from the top scenario's folder. */
+  file: string;
+  message: string;
+  suggestion?: string;
+  /** Only a problem when the step runs on iOS: moot under a flow step that a platform condition keeps to Android. */
+  iosOnly?: boolean;
 }
 
 /** A flow file as seen from the scenario that names it. */
 export type FlowCheck =
-  | { kind: 'ok'; parameters: string[]; secrets: string[]; expansion: FlowExpansion }
+  | {
+      kind: 'ok';
+      parameters: string[];
+      secrets: string[];
+      expansion: FlowExpansion;
+      /** What its steps (its flows' included) meet on the platform they run on. */
+      platformIssues: PlatformIssue[];
+    }
   | { kind: 'missing'; why: string; meant?: string }
   | { kind: 'cycle'; chain: string[] }
   | { kind: 'invalid'; errors: string[] };
@@ -223,6 +257,17 @@ export function checkDescription(ctx: Context, text: unknown, owner: string, fie
       'describe the element instead, e.g. "the Sign in button" or "the Email field"',
     );
   }
+}
+
+/** Whether the step, or a step it is nested in, runs only on Android (a platform condition). */
+export function androidOnly(ctx: Context, entry: StepEntry): boolean {
+  const onAndroid = (cond: unknown): boolean => {
+    if (!isObj(cond) || cond.type !== 'device_property' || cond.property !== 'platform' || typeof cond.value !== 'string') return false;
+    const op = cond.operator ?? DEFAULTS.operator;
+    const platform = cond.value.toLowerCase();
+    return (op === '==' && platform === 'android') || (op === '!=' && platform === 'ios');
+  };
+  return onAndroid(entry.step.condition) || entry.ancestors.some((id) => onAndroid(ctx.stepById.get(id)?.step.condition));
 }
 
 export const child = (pointer: string, key: string): string => `${pointer}/${escapePointer(key)}`;

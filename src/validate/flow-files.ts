@@ -8,7 +8,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { closest } from './suggest.js';
 import { readRegularTextSync } from './regular-file.js';
-import type { FileChecks, FlowCheck, FlowExpansion } from './context.js';
+import type { FileChecks, FlowCheck, FlowExpansion, PlatformIssue } from './context.js';
 
 /** As for a scenario file the CLI reads (validate/files.ts). */
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -71,7 +71,9 @@ export type FlowValidator = (
   baseDir: string,
   rootDir: string,
   stack: string[],
-) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[] };
+  /** The platform its steps run on (the top scenario's). */
+  platform: string | undefined,
+) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[]; platformIssues: PlatformIssue[] };
 
 export interface ScenarioFileChecks extends FileChecks {
   /** The first cycle a flow of this scenario ran into, as file names from the top folder. */
@@ -119,9 +121,10 @@ function jsonFilesBelow(dir: string): string[] {
 const inside = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
- * `stack`: absolute paths of the scenarios being validated, outermost first (this one last).
+ * `stack`: absolute paths of the scenarios being validated, outermost first (this one last);
+ * `platform`: the one the flows' steps run on.
  */
-export function fileChecks(baseDir: string, rootDir: string, stack: string[], validateFlow: FlowValidator): ScenarioFileChecks {
+export function fileChecks(baseDir: string, rootDir: string, stack: string[], validateFlow: FlowValidator, platform: string | undefined): ScenarioFileChecks {
   const root = real(rootDir) ?? resolve(rootDir);
   const seen = new Map<string, FlowCheck>();
   const shown = (abs: string): string => relative(rootDir, abs) || abs;
@@ -163,13 +166,13 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
         const read = readRegularTextSync(abs, MAX_FLOW_BYTES);
         if ('why' in read) result = read.why === 'no such file' ? { kind: 'missing', why: read.why, meant: meant(rel) } : { kind: 'missing', why: read.why };
         else {
-          const report = validateFlow(read.text, abs, dirname(abs), rootDir, [...stack, abs]);
+          const report = validateFlow(read.text, abs, dirname(abs), rootDir, [...stack, abs], platform);
           if (report.cycle) result = { kind: 'cycle', chain: report.cycle };
           else if (report.errors.length) {
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);
             const more = report.errors.length > FIRST_ERRORS ? ` and ${report.errors.length - FIRST_ERRORS} more` : '';
             result = { kind: 'invalid', errors: [`${report.errors.length} error${report.errors.length === 1 ? '' : 's'}: ${first.join(', ')}${more}`] };
-          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs) };
+          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs), platformIssues: report.platformIssues };
         }
       }
       seen.set(rel, result);

@@ -20,11 +20,12 @@ import { isAndroidPackage, isIosBundleId } from './targets.js';
 import { checkAssertionCondition } from './step-rules.js';
 import { checkInside, checkParameters, checkVersionGates, declaredParameters } from './v22-rules.js';
 import { DEVICE_ACTIONS, MODE_VERSIONS, RESERVED_NAMES, VARIABLE_NAME } from './vocabulary.js';
-import type { FileChecks } from './context.js';
+import type { FileChecks, RunPlatform } from './context.js';
 
 export interface SemanticOptions {
   fileExists?: (relative: string) => boolean;
   files?: FileChecks;
+  outer?: RunPlatform;
 }
 
 function checkPackage(ctx: Context, pkg: unknown): void {
@@ -164,6 +165,7 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
     stepById: new Map(),
     fileExists: opts.fileExists,
     files: opts.files,
+    outer: opts.outer,
   };
   if (doc.mode !== undefined && ctx.version === '2.0') {
     report(ctx, '/mode', 'mode-requires-2.1', '"mode" exists from schema 2.1; set "$schema_version": "2.1" or remove "mode"', 'use "$schema_version": "2.1"');

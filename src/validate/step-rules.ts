@@ -2,12 +2,12 @@
 import { checkFlowStep } from './v22-rules.js';
 import { checkPropertyValue, checkVariableValue } from './condition-values.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
-import { type Context, type StepEntry, checkDescription, checkRegex, checkStepTexts, checkVariableName, isObj, report, str } from './context.js';
+import { type Context, type StepEntry, androidOnly, checkDescription, checkRegex, checkStepTexts, checkVariableName, isObj, report, str } from './context.js';
+import type { RuleId } from './rules.js';
 import { didYouMean } from './suggest.js';
 import { looksLikeUrl } from './targets.js';
 import {
   ACTIONS,
-  DEFAULTS,
   DEVICE_PROPERTIES,
   PERMISSION_ACTIONS,
   SCENARIO_BUTTONS,
@@ -42,12 +42,6 @@ const SEMANTIC_HINT: Record<string, string> = {
   grant_permission: 'or tap the dialog button ("Allow") with a tap step',
   deny_permission: 'or tap the dialog button ("Don\'t allow") with a tap step',
 };
-
-function checkUnattended(ctx: Context, path: string, what: string): void {
-  if (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform') return;
-  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
-  report(ctx, path, 'unattended-replay', `${what} cannot replay unattended ${where} (no platform primitive); the runner marks it needs_manual`, 'do it by hand before the run, or restrict the scenario to android');
-}
 
 /**
  * A 2.2 assertion's condition: the step condition's rules. It is evaluated right after `after_step`
@@ -149,14 +143,8 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   if (action === 'swipe' && !filled && !(SWIPE_DIRECTIONS as readonly string[]).includes(value ?? '')) {
     report(ctx, value === undefined ? pointer : `${pointer}/value`, 'swipe-direction', `swipe needs "value" up, down, left or right${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SWIPE_DIRECTIONS)) || 'use "up", "down", "left" or "right"');
   }
-  if (action === 'press_button' && !filled) {
-    if (!(SCENARIO_BUTTONS as readonly string[]).includes(value ?? '')) {
-      report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SCENARIO_BUTTONS)) || 'use "BACK", "HOME" or "ENTER"');
-    } else if (value === 'BACK' && ctx.platform === 'ios') {
-      report(ctx, `${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
-    } else if (value === 'BACK' && ctx.platform === 'cross-platform' && !androidOnly(ctx, entry)) {
-      report(ctx, `${pointer}/value`, 'unattended-replay', 'press_button BACK fails when this cross-platform scenario runs on iOS (iOS has no BACK button); tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
-    }
+  if (action === 'press_button' && !filled && !(SCENARIO_BUTTONS as readonly string[]).includes(value ?? '')) {
+    report(ctx, value === undefined ? pointer : `${pointer}/value`, 'press-button-value', `press_button needs "value" BACK, HOME or ENTER${value === undefined ? '' : `, not "${value}"`}`, (value && didYouMean(value, SCENARIO_BUTTONS)) || 'use "BACK", "HOME" or "ENTER"');
   }
   if (traits.semantic && ctx.mode !== 'platform-agnostic') {
     report(ctx, `${pointer}/action`, 'action-requires-agnostic-mode', `${action} needs "mode": "platform-agnostic" at the root (with "$schema_version": "2.1"); add it, ${SEMANTIC_HINT[action]}`, `add "mode": "platform-agnostic" at the root, ${SEMANTIC_HINT[action]}`);
@@ -185,20 +173,49 @@ function checkActionFields(ctx: Context, entry: StepEntry, action: string, trait
   const packageValue = action === 'launch_app' || action === 'clear_app_data';
   if (!traits.takesValue && !packageValue) checkUnused(ctx, entry, action, 'value', step.value, 'it takes no text, direction, button or URL');
   if (action !== 'type') checkUnused(ctx, entry, action, 'clear_first', step.clear_first, 'only type empties a field before typing');
-  if (packageValue && value !== undefined && !value.includes('${')) checkPackageValue(ctx, action, value, `${pointer}/value`);
   if (!traits.permission) checkUnused(ctx, entry, action, 'permission_name', step.permission_name, 'only grant_permission / deny_permission use it');
-  if (action === 'clear_app_data') checkUnattended(ctx, `${pointer}/action`, `step "${str(step.id) ?? pointer}" (clear_app_data)`);
+  if ((packageValue && value !== undefined) || action === 'clear_app_data' || (action === 'press_button' && value === 'BACK')) checkPlatform(ctx, entry, action, value);
 }
 
-/** Whether the step, or a step it is nested in, runs only on Android (a platform condition). */
-function androidOnly(ctx: Context, entry: StepEntry): boolean {
-  const onAndroid = (cond: unknown): boolean => {
-    if (!isObj(cond) || cond.type !== 'device_property' || cond.property !== 'platform' || typeof cond.value !== 'string') return false;
-    const op = cond.operator ?? DEFAULTS.operator;
-    const platform = cond.value.toLowerCase();
-    return (op === '==' && platform === 'android') || (op === '!=' && platform === 'ios');
-  };
-  return onAndroid(entry.step.condition) || entry.ancestors.some((id) => onAndroid(ctx.stepById.get(id)?.step.condition));
+/** Reports one problem; `iosOnly` marks one that only a run on iOS meets. */
+type Emit = (path: string, rule: RuleId, message: string, suggestion?: string, iosOnly?: boolean) => void;
+
+/**
+ * The rules that depend on the platform the step runs on. `name` is how a message names the step
+ * (a flow's step is named by the scenario using it).
+ */
+function platformRules(ctx: Context, entry: StepEntry, action: string, value: string | undefined, platform: string | undefined, name: string, emit: Emit): void {
+  const { pointer } = entry;
+  if (action === 'press_button') {
+    if (platform === 'ios') {
+      emit(`${pointer}/value`, 'press-button-back-ios', 'iOS has no BACK button; tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"');
+    } else if (platform === 'cross-platform' && !androidOnly(ctx, entry)) {
+      emit(`${pointer}/value`, 'unattended-replay', 'press_button BACK fails when this cross-platform scenario runs on iOS (iOS has no BACK button); tap the screen\'s back control instead, or use press_back with "mode": "platform-agnostic"', 'tap "the Back button in the navigation bar"', true);
+    }
+    return;
+  }
+  if (value !== undefined && !value.includes('${')) {
+    const problem = packageProblem(action, value, platform);
+    if (problem) emit(`${pointer}/value`, 'app-package-invalid', problem);
+  }
+  if (action === 'clear_app_data' && (platform === 'ios' || platform === 'cross-platform')) {
+    const where = platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
+    emit(`${pointer}/action`, 'unattended-replay', `${name} cannot replay unattended ${where} (no platform primitive); the runner marks it needs_manual`, 'do it by hand before the run, or restrict the scenario to android');
+  }
+}
+
+/**
+ * Against the document's platform, and for a flow also against the platform of the scenario using
+ * it (its steps run there, SPEC §8): those problems go to that scenario, which reports them on its flow step.
+ */
+function checkPlatform(ctx: Context, entry: StepEntry, action: string, value: string | undefined): void {
+  const id = str(entry.step.id) ?? entry.pointer;
+  platformRules(ctx, entry, action, value, ctx.platform, `step "${id}" (${action})`, (path, rule, message, suggestion) => report(ctx, path, rule, message, suggestion));
+  const outer = ctx.outer;
+  if (!outer) return;
+  platformRules(ctx, entry, action, value, outer.platform, action, (_path, rule, message, suggestion, iosOnly) => {
+    outer.issues.push({ rule, step: id, file: outer.file, message, ...(suggestion ? { suggestion } : {}), ...(iosOnly ? { iosOnly } : {}) });
+  });
 }
 
 /** A `${NAME}` the runner fills in, not a `$${` written for a literal "${". */
@@ -211,9 +228,14 @@ const PACKAGE_VERBS: Record<string, string> = { launch_app: 'launch', clear_app_
  * a precondition's `target_package` (clear_app_data, uninstall_app; `owner` "precondition").
  */
 export function checkPackageValue(ctx: Context, action: string, pkg: string, path: string, field = 'value', owner = ''): void {
-  const ok = ctx.platform === 'android' ? isAndroidPackage(pkg) : ctx.platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
+  const problem = packageProblem(action, pkg, ctx.platform, field, owner);
+  if (problem) report(ctx, path, 'app-package-invalid', problem);
+}
+
+function packageProblem(action: string, pkg: string, platform: string | undefined, field = 'value', owner = ''): string | undefined {
+  const ok = platform === 'android' ? isAndroidPackage(pkg) : platform === 'ios' ? isIosBundleId(pkg) : isAndroidPackage(pkg) || isIosBundleId(pkg);
   const what = PACKAGE_VERBS[action] ?? 'act on';
-  if (!ok) report(ctx, path, 'app-package-invalid', `${owner}${action} ${field} "${pkg}" is not a package name or bundle id, so there is no app to ${what}; give one such as "com.example.shop", or remove ${field} to ${what} app_package`);
+  return ok ? undefined : `${owner}${action} ${field} "${pkg}" is not a package name or bundle id, so there is no app to ${what}; give one such as "com.example.shop", or remove ${field} to ${what} app_package`;
 }
 
 export function checkStep(ctx: Context, entry: StepEntry): void {

@@ -1,6 +1,6 @@
 /** Semantic rules of the schema 2.2 extensions (SPEC §8): version gates, parameters, flows, paths. */
 import { posix } from 'node:path';
-import { type Context, type Obj, type StepEntry, checkReferences, child, isObj, report, str } from './context.js';
+import { type Context, type Obj, type PlatformIssue, type StepEntry, androidOnly, checkReferences, child, isObj, report, str } from './context.js';
 import { MAX_EXPANDED_STEPS } from './flow-files.js';
 import { didYouMean } from './suggest.js';
 import type { AssertionEntry } from './step-fields.js';
@@ -146,7 +146,8 @@ function checkExpansion(ctx: Context): void {
   report(ctx, child(heaviest.pointer, 'flow'), 'flow-too-large', `with its flows expanded this scenario is ${total.toLocaleString('en-US')} steps, more than the ${MAX_EXPANDED_STEPS.toLocaleString('en-US')} a run takes; flow "${heaviest.flow}" alone is ${heaviest.steps.toLocaleString('en-US')} (${chain.join(' → ')}): every use of a flow copies its steps, so flows used several times inside flows used several times multiply`, 'use the flows fewer times, or split the scenario');
 }
 
-export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void {
+export function checkFlowStep(ctx: Context, entry: StepEntry): void {
+  const { step, pointer } = entry;
   const flow = str(step.flow);
   const params = isObj(step.parameters) ? step.parameters : undefined;
   if (params) for (const key of Object.keys(params)) checkReferences(ctx, params[key], child(pointer, 'parameters'), key);
@@ -172,6 +173,7 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
       return;
     case 'ok':
       checkExpansion(ctx);
+      if (found.platformIssues.length) checkFlowPlatform(ctx, entry, flow, found.platformIssues);
       if (!params) return;
       for (const key of Object.keys(params)) {
         if (found.secrets.includes(key) && typeof params[key] === 'string' && !/\$\{/.test((params[key] as string).replace(/\$\$\{/g, ''))) {
@@ -183,3 +185,34 @@ export function checkFlowStep(ctx: Context, { step, pointer }: StepEntry): void 
       }
   }
 }
+
+/**
+ * What a flow's steps meet on the platform they run on, the top scenario's (SPEC §8: they run in
+ * the flow step's place; the flow's own `platform` is not applied). A flow used by a flow passes
+ * them up, named as the run names the step (`login.back`); the top scenario reports them on its flow step.
+ */
+function checkFlowPlatform(ctx: Context, entry: StepEntry, flow: string, issues: readonly PlatformIssue[]): void {
+  const id = str(entry.step.id) ?? entry.pointer;
+  // A flow step that a platform condition keeps to Android never runs its steps on iOS.
+  const keptToAndroid = issues.some((i) => i.iosOnly) && androidOnly(ctx, entry);
+  const outer = ctx.outer;
+  // A step reached through several uses of a flow is one problem in one file: told once, by its first use.
+  const told = new Set(outer?.issues.map(sameStep));
+  for (const issue of issues) {
+    if ((issue.iosOnly && keptToAndroid) || told.has(sameStep(issue))) continue;
+    told.add(sameStep(issue));
+    const step = `${id}.${issue.step}`;
+    if (outer) {
+      outer.issues.push({ ...issue, step });
+      continue;
+    }
+    const own = ownId(issue);
+    report(ctx, child(entry.pointer, 'flow'), issue.rule, `step ${step} (step "${own}" of ${fileOf(issue.file, flow)}) runs on this scenario's platform, ${ctx.platform} (a flow's own "platform" is not applied): ${issue.message}`, issue.suggestion);
+  }
+}
+
+const ownId = (issue: PlatformIssue): string => issue.step.slice(issue.step.lastIndexOf('.') + 1);
+const sameStep = (issue: PlatformIssue): string => `${issue.rule} ${issue.file} ${ownId(issue)}`;
+
+/** A file of a flow's tree as a message names it: the flow itself, or a file reached through it. */
+const fileOf = (file: string, flow: string): string => (file === posix.normalize(flow.replace(/\\/g, '/')) ? `flow "${flow}"` : `${file} (through flow "${flow}")`);

@@ -1,6 +1,7 @@
 /** The validator: text in, report out. Pure apart from the optional reference-screenshot lookup. */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import type { RunPlatform } from './context.js';
 import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
 import { fastParse } from './fast-parse.js';
 import { locate, MAX_DEPTH, parseJson, positionsOf, type PosNode } from './json.js';
@@ -29,6 +30,11 @@ export interface ValidateOptions {
   rootDir?: string;
   /** Absolute paths of the scenarios whose flows led here, this file last (for cycles). */
   stack?: string[];
+  /**
+   * The platform the steps run on when this document is a flow of another: the top scenario's
+   * (a flow's own is not applied). Its flows are checked against it too.
+   */
+  platform?: string;
 }
 
 export interface LoadedScenario {
@@ -98,6 +104,8 @@ interface Checked extends LoadedScenario {
   files?: ScenarioFileChecks;
   /** The document's `parameters` value as written (before the structure pass). */
   parameters?: unknown;
+  /** With `platform`: what the steps meet on it. */
+  outer?: RunPlatform;
 }
 
 function check(text: string, file: string, opts: ValidateOptions, wantScenario: boolean): Checked {
@@ -134,21 +142,25 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   const version = typeof obj.$schema_version === 'string' && (SCHEMA_VERSIONS as readonly string[]).includes(obj.$schema_version) ? obj.$schema_version : null;
   const baseDir = opts.baseDir;
   const fileExists = baseDir === undefined ? undefined : (rel: string) => existsSync(resolve(baseDir, rel));
-  const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow);
+  const rootDir = opts.rootDir ?? baseDir;
+  // The platform this document's flows run on: its own, unless it is itself a flow of another.
+  const platform = opts.platform ?? (typeof obj.platform === 'string' ? obj.platform : undefined);
+  const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow, platform);
+  const outer = opts.platform === undefined ? undefined : { platform: opts.platform, file: (rootDir && relative(rootDir, resolve(file))) || file, issues: [] };
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
-  raw.push(...checkSemantics(obj, { fileExists, files }));
+  raw.push(...checkSemantics(obj, { fileExists, files, outer }));
   const structure = shape === 'accepted' ? { issues: [] } : checkStructure(obj, wantScenario, shape === 'rejected');
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
-  return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters };
+  return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters, outer };
 }
 
-const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack) => {
-  const nested = check(text, file, { baseDir, rootDir, stack }, false);
+const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack, platform) => {
+  const nested = check(text, file, { baseDir, rootDir, stack, platform }, false);
   const declared = nested.parameters;
   const entries = typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.entries(declared as Record<string, unknown>) : [];
   const secrets = entries.filter(([, d]) => typeof d === 'object' && d !== null && (d as { secret?: unknown }).secret === true).map(([name]) => name);
-  return { errors: nested.report.errors, parameters: entries.map(([name]) => name), secrets, cycle: nested.files?.cycle() };
+  return { errors: nested.report.errors, parameters: entries.map(([name]) => name), secrets, cycle: nested.files?.cycle(), platformIssues: nested.outer?.issues ?? [] };
 };
 
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {

@@ -75,12 +75,13 @@ function prefixAssertions(list: Assertion[], prefix: string, flowDir: string, ro
   });
 }
 
-function loadFlow(path: string, rootDir: string): Scenario {
+function loadFlow(path: string, rootDir: string, platform: string): Scenario {
   const inside = path === rootDir || path.startsWith(rootDir.endsWith(sep) ? rootDir : rootDir + sep);
   if (!inside) throw new VerbError('INVALID_PARAMETER', `flow ${path} is outside the scenario's folder ${rootDir}; keep flows inside it`);
   const read = readRegularTextSync(path, MAX_FLOW_BYTES);
   if ('why' in read) throw new VerbError('INVALID_PARAMETER', `cannot read flow ${path}: ${read.why}`);
-  const loaded = loadScenario(read.text, path, { baseDir: dirname(path), rootDir });
+  // Its own flows are judged on the platform they run on, the top scenario's, as validating the top judged them.
+  const loaded = loadScenario(read.text, path, { baseDir: dirname(path), rootDir, platform });
   if (!loaded.scenario) {
     const first = loaded.report.errors.slice(0, 3).map((e) => `${e.rule} at ${e.path || '/'}`).join(', ');
     throw new VerbError('INVALID_PARAMETER', `flow ${path} is not a valid scenario (${first}); run mobilebridge validate on it`);
@@ -115,7 +116,7 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       }
       const file = resolve(dir, step.flow);
       if (chain.includes(file)) throw new VerbError('INVALID_PARAMETER', `flow ${relative(rootDir, file)} includes itself (${[...chain, file].map((f) => relative(rootDir, f)).join(' → ')})`);
-      const flow = loaded.get(file) ?? loadFlow(file, rootDir);
+      const flow = loaded.get(file) ?? loadFlow(file, rootDir, scenario.platform);
       loaded.set(file, flow);
       // Checked before the copy is made: uses that multiply would fill memory before the run could refuse them.
       expanded += countSteps(flow.steps);
