@@ -42,6 +42,8 @@ export interface Context {
   files?: FileChecks;
   /** Set when this document is checked as a flow of another: see RunPlatform. */
   outer?: RunPlatform;
+  /** The flow steps whose flow validated, for the checks that need all of them (names across files). */
+  flowUses?: { entry: StepEntry; flow: string; found: Extract<FlowCheck, { kind: 'ok' }> }[];
 }
 
 /**
@@ -78,10 +80,18 @@ export type FlowCheck =
       expansion: FlowExpansion;
       /** What its steps (its flows' included) meet on the platform they run on. */
       platformIssues: PlatformIssue[];
+      /** Every variable and every parameter the flow and its own flows declare, with the file declaring it. */
+      names: DeclaredNames;
     }
   | { kind: 'missing'; why: string; meant?: string }
   | { kind: 'cycle'; chain: string[] }
   | { kind: 'invalid'; errors: string[] };
+
+/** What a flow brings into the run's one set of variables, and its parameters (names must not clash across files). */
+export interface DeclaredNames {
+  variables: Map<string, string>;
+  parameters: Map<string, string>;
+}
 
 /** How many steps a flow becomes once its own flows are expanded, and the files down its heaviest use. */
 export interface FlowExpansion {

@@ -8,7 +8,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { closest } from './suggest.js';
 import { readRegularTextSync } from './regular-file.js';
-import type { FileChecks, FlowCheck, FlowExpansion, PlatformIssue } from './context.js';
+import type { DeclaredNames, FileChecks, FlowCheck, FlowExpansion, PlatformIssue } from './context.js';
 
 /** As for a scenario file the CLI reads (validate/files.ts). */
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -73,11 +73,13 @@ export type FlowValidator = (
   stack: string[],
   /** The platform its steps run on (the top scenario's). */
   platform: string | undefined,
-) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[]; platformIssues: PlatformIssue[] };
+) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[]; platformIssues: PlatformIssue[]; names: DeclaredNames };
 
 export interface ScenarioFileChecks extends FileChecks {
   /** The first cycle a flow of this scenario ran into, as file names from the top folder. */
   cycle(): string[] | undefined;
+  /** What each flow this scenario names came to, as far as the checks went. */
+  checked(): Iterable<FlowCheck>;
 }
 
 const FIRST_ERRORS = 3;
@@ -147,6 +149,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
       for (const r of seen.values()) if (r.kind === 'cycle') return r.chain;
       return undefined;
     },
+    checked: () => seen.values(),
     escapes(rel) {
       const abs = resolve(baseDir, rel);
       if (!inside(resolve(rootDir), abs)) return 'it points above the folder of the scenario being validated';
@@ -172,7 +175,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);
             const more = report.errors.length > FIRST_ERRORS ? ` and ${report.errors.length - FIRST_ERRORS} more` : '';
             result = { kind: 'invalid', errors: [`${report.errors.length} error${report.errors.length === 1 ? '' : 's'}: ${first.join(', ')}${more}`] };
-          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs), platformIssues: report.platformIssues };
+          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs), platformIssues: report.platformIssues, names: report.names };
         }
       }
       seen.set(rel, result);

@@ -76,6 +76,7 @@ function checkSecretPaths(ctx: Context, doc: Obj, secrets: ReadonlySet<string>):
 /** Runs after every reference of the steps and assertions was seen (those of the preconditions first), so unused parameters are known. */
 export function checkParameters(ctx: Context, doc: Obj): void {
   checkPreconditionReferences(ctx, doc);
+  checkFlowNames(ctx, doc);
   if (!isObj(doc.parameters)) return;
   const secrets = new Set(Object.entries(doc.parameters).flatMap(([name, decl]) => (isObj(decl) && decl.secret === true ? [name] : [])));
   checkSecretPaths(ctx, doc, secrets);
@@ -173,6 +174,7 @@ export function checkFlowStep(ctx: Context, entry: StepEntry): void {
       return;
     case 'ok':
       checkExpansion(ctx);
+      (ctx.flowUses ??= []).push({ entry, flow, found });
       if (found.platformIssues.length) checkFlowPlatform(ctx, entry, flow, found.platformIssues);
       if (!params) return;
       for (const key of Object.keys(params)) {
@@ -216,3 +218,34 @@ const sameStep = (issue: PlatformIssue): string => `${issue.rule} ${issue.file} 
 
 /** A file of a flow's tree as a message names it: the flow itself, or a file reached through it. */
 const fileOf = (file: string, flow: string): string => (file === posix.normalize(flow.replace(/\\/g, '/')) ? `flow "${flow}"` : `${file} (through flow "${flow}")`);
+
+/**
+ * Names across the scenario and its flows. The run keeps one set of variables for all of them and
+ * reads `${NAME}` from that set and the parameters in scope together, the variable first, so a
+ * parameter of one file named like a variable of another could not be read (the run refuses it):
+ * `parameter-shadows-variable`, as within one file. Each clash once, on the first flow step it involves.
+ */
+function checkFlowNames(ctx: Context, doc: Obj): void {
+  const uses = ctx.flowUses;
+  if (!uses) return;
+  const variables = new Map<string, string | undefined>();
+  if (isObj(doc.variables)) for (const name of Object.keys(doc.variables)) variables.set(name, undefined);
+  for (const { found } of uses) for (const [name, file] of found.names.variables) if (!variables.has(name)) variables.set(name, file);
+  const told = new Set<string>();
+  const tell = (key: string, entry: StepEntry, message: string): void => {
+    if (told.has(key)) return;
+    told.add(key);
+    report(ctx, child(entry.pointer, 'flow'), 'parameter-shadows-variable', message, 'rename the parameter or the variable');
+  };
+  for (const { entry, flow, found } of uses) {
+    for (const [name, file] of found.names.variables) {
+      if (!ctx.parameters.has(name)) continue;
+      tell(`${name}:`, entry, `"${name}" is a parameter of this scenario and a variable of ${fileOf(file, flow)}: the run keeps one set of variables for the scenario and its flows, and \${${name}} would read that variable (empty until captured), never the parameter; rename one`);
+    }
+    for (const [name, file] of found.names.parameters) {
+      if (!variables.has(name)) continue;
+      const owner = variables.get(name);
+      tell(`${name}:${file}`, entry, `"${name}" is a parameter of ${fileOf(file, flow)} and a variable of ${owner ?? 'this scenario'}: the run keeps one set of variables for the scenario and its flows, so inside the flow \${${name}} would read the variable, never the parameter; rename one`);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 /** The validator: text in, report out. Pure apart from the optional reference-screenshot lookup. */
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import type { RunPlatform } from './context.js';
+import type { DeclaredNames, RunPlatform } from './context.js';
 import { fileChecks, type FlowValidator, type ScenarioFileChecks } from './flow-files.js';
 import { fastParse } from './fast-parse.js';
 import { locate, MAX_DEPTH, parseJson, positionsOf, type PosNode } from './json.js';
@@ -102,8 +102,9 @@ const fromText =
 /** `wantScenario`: build the scenario with defaults (valibot's output); plain validation skips that. */
 interface Checked extends LoadedScenario {
   files?: ScenarioFileChecks;
-  /** The document's `parameters` value as written (before the structure pass). */
+  /** The document's `parameters` and `variables` values as written (before the structure pass). */
   parameters?: unknown;
+  variables?: unknown;
   /** With `platform`: what the steps meet on it. */
   outer?: RunPlatform;
 }
@@ -152,15 +153,28 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   const structure = shape === 'accepted' ? { issues: [] } : checkStructure(obj, wantScenario, shape === 'rejected');
   raw.push(...structure.issues);
   const report = finish(file, raw, positions, parsed.text, version);
-  return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters, outer };
+  return { report, scenario: report.valid ? structure.output : undefined, files, parameters: obj.parameters, variables: obj.variables, outer };
 }
+
+const namesOf = (declared: unknown): string[] => (typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.keys(declared) : []);
 
 const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack, platform) => {
   const nested = check(text, file, { baseDir, rootDir, stack, platform }, false);
   const declared = nested.parameters;
   const entries = typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? Object.entries(declared as Record<string, unknown>) : [];
   const secrets = entries.filter(([, d]) => typeof d === 'object' && d !== null && (d as { secret?: unknown }).secret === true).map(([name]) => name);
-  return { errors: nested.report.errors, parameters: entries.map(([name]) => name), secrets, cycle: nested.files?.cycle(), platformIssues: nested.outer?.issues ?? [] };
+  const parameters = entries.map(([name]) => name);
+  // The names of its own flows count as its own: they all join the run that uses it.
+  const shown = relative(rootDir, file) || file;
+  const names: DeclaredNames = { variables: new Map(), parameters: new Map() };
+  for (const name of namesOf(nested.variables)) names.variables.set(name, shown);
+  for (const name of parameters) names.parameters.set(name, shown);
+  for (const inner of nested.files?.checked() ?? []) {
+    if (inner.kind !== 'ok') continue;
+    for (const [name, where] of inner.names.variables) if (!names.variables.has(name)) names.variables.set(name, where);
+    for (const [name, where] of inner.names.parameters) if (!names.parameters.has(name)) names.parameters.set(name, where);
+  }
+  return { errors: nested.report.errors, parameters, secrets, cycle: nested.files?.cycle(), platformIssues: nested.outer?.issues ?? [], names };
 };
 
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {

@@ -106,6 +106,9 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
   // Each file is read and validated once, however often it is used.
   const loaded = new Map<string, Scenario>();
   let expanded = countSteps(scenario.steps);
+  // Where each variable and parameter is declared, for the names that clash across files.
+  const variableFiles = new Map(Object.keys(scenario.variables ?? {}).map((name) => [name, 'the scenario']));
+  const scopes: [Parameters | undefined, string][] = [[scenario.parameters, 'the scenario']];
   // `declared`: the parameters of the scenario holding the steps, which a flow step can pass on;
   // `known`: their values as far as the run's sources give them.
   const visit = (steps: AnyStep[], dir: string, chain: string[], declared: Parameters | undefined, known: Record<string, string>): void => {
@@ -129,6 +132,8 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
       const use: FlowUse = { file, steps: prefixSteps(flow.steps, prefix), parameters: flow.parameters, passed: step.parameters ?? {} };
       plan.flows.set(step.id, use);
       Object.assign(plan.variables, flow.variables);
+      for (const name of Object.keys(flow.variables ?? {})) if (!variableFiles.has(name)) variableFiles.set(name, relative(rootDir, file));
+      scopes.push([flow.parameters, relative(rootDir, file)]);
       assertions.push(...prefixAssertions(flow.assertions, prefix, dirname(file), rootDir));
       // A passed value naming the outer parameters is filled in now: a plain parameter passed to a
       // secret one is masked from the first step, not only once the flow starts (steps before it
@@ -142,9 +147,24 @@ export function planRun(scenario: Scenario, scenarioDir: string, sources: Parame
     }
   };
   visit(scenario.steps, rootDir, [], scenario.parameters, top.values);
+  refuseShadowedParameters(scopes, variableFiles);
   plan.scenario.assertions = assertions;
   if (Object.keys(plan.variables).length) plan.scenario.variables = plan.variables;
   return plan;
+}
+
+/**
+ * The run keeps one set of variables for the scenario and all its flows, and a step reads `${NAME}`
+ * from its parameters and those variables together (ParameterScope.values): a parameter named like a
+ * variable of any of the files could not be read. `validate` refuses that (rule
+ * parameter-shadows-variable); so does the run, for a scenario validated without its folder.
+ */
+function refuseShadowedParameters(scopes: readonly [Parameters | undefined, string][], variableFiles: ReadonlyMap<string, string>): void {
+  for (const [parameters, where] of scopes) {
+    const name = Object.keys(parameters ?? {}).find((n) => variableFiles.has(n));
+    if (name === undefined) continue;
+    throw new VerbError('INVALID_PARAMETER', `"${name}" is a parameter of ${where} and a variable of ${variableFiles.get(name)}: variables are shared by the scenario and its flows, so \${${name}} would read the variable, never the parameter; rename one (mobilebridge validate says the same, rule parameter-shadows-variable)`);
+  }
 }
 
 /**
@@ -163,7 +183,7 @@ export class ParameterScope {
     if (plan) this.mask.add(...plan.secrets);
   }
 
-  /** What `${NAME}` may name now: parameters in scope and captured variables. */
+  /** What `${NAME}` may name now: parameters in scope and captured variables (never the same name: planRun refuses that). */
   values(variables: Record<string, VariableValue>): Record<string, VariableValue> {
     const params = this.stack[this.stack.length - 1];
     return Object.keys(params).length ? { ...params, ...variables } : variables;
