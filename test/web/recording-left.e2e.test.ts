@@ -107,7 +107,7 @@ async function recordAndClose(ctx: Viewer, name: string): Promise<number> {
   await page.click('#record-go');
   await page.waitForSelector('#record-status:not([hidden])');
   await tapRow(page, 'email');
-  await eventually(() => onDisk(ctx).some((step) => step.id === 'tap_email'), 'the tap recorded');
+  await eventually(() => onDisk(ctx).some((step) => step.id === 'tap_email_field'), 'the tap recorded');
   await page.close();
   await eventually(() => away().some((id) => !before.has(id)), 'the bridge saw the tab go');
   return onDisk(ctx).length;
@@ -134,9 +134,9 @@ left('the next viewer is told whose recording is open, first kept for its viewer
     await steps(next, recorded);
     assert.is(await prompt(next).count(), 0);
     await tapRow(next, 'password');
-    await eventually(() => onDisk(ctx).some((step) => step.id === 'tap_password'), 'the next tap recorded into it');
+    await eventually(() => onDisk(ctx).some((step) => step.id === 'tap_password_field'), 'the next tap recorded into it');
     const total = onDisk(ctx).length;
-    assert.equal(onDisk(ctx).slice(0, recorded).at(-1)?.id, 'tap_email', 'continued after what the closed tab recorded');
+    assert.equal(onDisk(ctx).slice(0, recorded).at(-1)?.id, 'tap_email_field', 'continued after what the closed tab recorded');
     await steps(next, total);
     await next.click('#btn-record');
     await next.waitForSelector('#record-done[open]');

@@ -86,7 +86,7 @@ reconnect('another viewer sees that a run holds the device, and Take control ask
     await alice.click('#btn-run');
     await alice.locator('#run-result[data-run] .run-steps > li[data-step="launch"]').waitFor();
     await bob.locator('#lock-badge[data-state="held"][data-purpose="run"]').waitFor();
-    assert.match((await bob.textContent('#lock-text')) ?? '', /^Running a scenario for viewer s-[0-9a-f]{4} since /);
+    assert.match((await bob.textContent('#lock-text')) ?? '', /^Running the scenario “Slow run” for viewer s-[0-9a-f]{4} since /);
     const runner = ctx.bridge!.locks.holder(DEVICE)!;
 
     let asked = new Promise<string>((resolve) => bob.once('dialog', (d) => (resolve(d.message()), void d.dismiss())));

@@ -419,7 +419,8 @@ export class Recorder {
   }
 
   private push(step: Omit<RecordedStep, 'id'>): string {
-    const base = snakeCase(`${step.action}_${step.target ?? step.value ?? step.permission_name ?? ''}`, step.action);
+    // Ids read better without the article, as the inspector's examples do: tap_email_field.
+    const base = snakeCase(`${step.action}_${step.target?.replace(/^the\s+/i, '') ?? step.value ?? step.permission_name ?? ''}`, step.action);
     const id = this.ids.claim(base);
     this.steps.push({ id, ...step });
     this.openTyping = undefined;
