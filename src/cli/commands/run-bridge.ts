@@ -23,6 +23,9 @@ export interface BridgeRunPlan {
   leaseTimeoutMs: number | undefined;
   outDir: string;
   signal: AbortSignal;
+  /** The exit code of a run the signal cancelled (130 for Ctrl-C, 143 for SIGTERM…), and how it names the signal. */
+  cancelCode(): number;
+  cancelledBy(): string;
   exitCodeFor(documents: ResultDocument[]): number;
 }
 
@@ -130,11 +133,11 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     // After a Ctrl-C the scenarios not sent yet have no result; the reports still name them (as a local run does).
     const notStarted: NotStartedRun[] = plan.files
       .filter((_, k) => !results[k])
-      .map((f) => ({ name: f.name, folder: f.folder, scenario: f.scenario, reason: 'not started: the run was cancelled (Ctrl-C) before a device of the bridge was free for it' }));
+      .map((f) => ({ name: f.name, folder: f.folder, scenario: f.scenario, reason: `not started: the run was cancelled (${plan.cancelledBy()}) before a device of the bridge was free for it` }));
     if (notStarted.length) say(`${notStarted.length} of ${plan.files.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}`);
     await writeFileAtomic(paths.junit(plan.outDir), junitXml(runs, notStarted));
     await writeFileAtomic(paths.html(plan.outDir), await htmlReport(plan.outDir, runs, notStarted));
-    const code = plan.signal.aborted ? EXIT.cancelled : plan.exitCodeFor(runs.map((r) => r.document));
+    const code = plan.signal.aborted ? plan.cancelCode() : plan.exitCodeFor(runs.map((r) => r.document));
     printJson({
       ok: code === EXIT.ok,
       data: {

@@ -6,7 +6,8 @@ import { envelope, loadScenario, type Scenario, type ValidationReport } from '..
 import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
-import { cancelOnInterrupt } from '../interrupt.js';
+import { cancelOnInterrupt, signalExitCode, type StopSignal } from '../interrupt.js';
+import { incompleteHtml, incompleteJunit } from '../../engine/runner/reports/incomplete.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
 import { isLeaseRequest, leaseDevices, parseDuration, type Lease } from '../../engine/leases/index.js';
 import { byTags, parameterSources, preflight, takeRepeated, undeclaredParameters, withoutFlows } from '../run-authoring.js';
@@ -59,6 +60,11 @@ function requestedDevices(flags: Record<string, string | boolean>): string[] | s
   return ids;
 }
 
+/** How a reader knows the signal: Ctrl-C is SIGINT. */
+export function stopName(signal: StopSignal | undefined): string {
+  return !signal || signal === 'SIGINT' ? 'Ctrl-C' : signal;
+}
+
 /** A device refusal with the sources that did not answer (the adb server down), as a call's DEVICE_NOT_FOUND names them: else the user looks for a cable. */
 function withSilentSources(message: string, problems: string[]): string {
   return problems.length ? `${message}; not answering: ${problems.join('; ')}` : message;
@@ -104,7 +110,8 @@ A file that another scenario of the run uses as a flow runs inside it, not on it
 ${DEVICE_FLAGS_HELP}
 
 Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (or needs manual action),
-4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C).`,
+4 a step's target was not found, 2 device error, 3 invalid scenario, 1 internal error, 130 cancelled (Ctrl-C;
+143 on SIGTERM, 129 on SIGHUP, which cancel the same way).`,
   // main has written the problem to stderr already.
   refuse: (problem) => refuse(EXIT.invalidInput, problem, ''),
   flags: ['device', 'devices', 'lease-timeout', 'shard', 'out', 'reset', 'target-wait', 'bridge', 'token', 'param', 'params-file', 'include-tags', 'exclude-tags', 'list', ...DEVICE_FLAGS],
@@ -238,26 +245,31 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       const shown = relative(process.cwd(), outDir) || '.';
       return refuse(EXIT.invalidInput, `--out ${shown}: another run (pid ${claim.heldBy}) is writing to this folder, and this run would replace its junit.xml and report.html with its own; give this run another --out, or wait for that one to end`);
     }
+    // From here on a stop signal cancels: CI timeouts and cancels, `docker stop` and a closed terminal send SIGTERM or SIGHUP, not Ctrl-C.
+    const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)', ['SIGINT', 'SIGTERM', 'SIGHUP']);
+    const cancelCode = () => signalExitCode(interrupt.stoppedBy() ?? 'SIGINT');
     try {
+      const incomplete = { startedAt: new Date(), pid: process.pid, planned: selected.map((l) => ({ name: relative(process.cwd(), l.file) || l.file, folder: l.folder, scenario: l.scenario! })) };
+      try {
+        await writeFileAtomic(paths.junit(outDir), incompleteJunit(incomplete));
+        await writeFileAtomic(paths.html(outDir), incompleteHtml(incomplete));
+      } catch (err) {
+        return refuse(EXIT.internal, `--out: the previous run's junit.xml and report.html could not be replaced, so they would read as this run's: ${(err as Error).message}`);
+      }
       if (typeof flags.bridge === 'string') {
-        const controller = new AbortController();
-        const onSigint = () => controller.abort();
-        process.on('SIGINT', onSigint);
-        try {
-          const { runThroughBridge } = await import('./run-bridge.js');
-          return await runThroughBridge({
-            bridge: flags.bridge,
-            flags,
-            files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, folder: l.folder, scenario: l.scenario!, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
-            devices: requested,
-            leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
-            outDir,
-            signal: controller.signal,
-            exitCodeFor,
-          });
-        } finally {
-          process.off('SIGINT', onSigint);
-        }
+        const { runThroughBridge } = await import('./run-bridge.js');
+        return await runThroughBridge({
+          bridge: flags.bridge,
+          flags,
+          files: selected.map((l) => ({ file: l.file, name: relative(process.cwd(), l.file) || l.file, folder: l.folder, scenario: l.scenario!, platform: l.scenario!.platform, parameters: resolveParameters(l.scenario!.parameters, given.sources).values })),
+          devices: requested,
+          leaseTimeoutMs: flags['lease-timeout'] === undefined ? undefined : leaseTimeout,
+          outDir,
+          signal: interrupt.signal,
+          cancelCode,
+          cancelledBy: () => stopName(interrupt.stoppedBy()),
+          exitCodeFor,
+        });
       }
       if (flags.reset === true) {
         try {
@@ -267,7 +279,6 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         }
       }
       const engine = createEngine(setup!);
-      const interrupt = cancelOnInterrupt('mobilebridge run: cancelling (the result documents are finished as cancelled; Ctrl-C again to quit at once)');
       let leases: Lease[] = [];
       try {
         let wanted = requested;
@@ -277,7 +288,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           try {
             leases = await leaseDevices(wanted, { engine, stateDir: stateDir(), timeoutMs: leaseTimeout, defaultPlatform: platform, signal: interrupt.signal, log: (line) => process.stderr.write(`mobilebridge run: ${line}\n`) });
           } catch (err) {
-            if (interrupt.signal.aborted) return EXIT.cancelled;
+            if (interrupt.signal.aborted) return cancelCode();
             return refuse(EXIT.device, `${(err as Error).message}`);
           }
           wanted = leases.map((l) => l.device);
@@ -297,7 +308,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
         const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
         // After a Ctrl-C the scenarios no device had taken yet have no result; the reports still name them.
         const started = new Set(runs.map((r) => r.name));
-        const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: interrupt.signal.aborted ? 'not started: the run was cancelled (Ctrl-C) before a device was free for it' : 'not started: no device of the run could take it' }));
+        const notStarted: NotStartedRun[] = planned.filter((p) => !started.has(p.name)).map((p) => ({ name: p.name, folder: p.folder, scenario: p.options.scenario, reason: interrupt.signal.aborted ? `not started: the run was cancelled (${stopName(interrupt.stoppedBy())}) before a device was free for it` : 'not started: no device of the run could take it' }));
         if (notStarted.length) process.stderr.write(`mobilebridge run: ${notStarted.length} of ${planned.length} scenarios not started: ${notStarted.map((n) => n.name).join(', ')}\n`);
         const unstarted = notStarted.length ? { not_started: notStarted.map((n) => n.name) } : {};
         try {
@@ -310,15 +321,17 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
           printJson({ ok: false, data: { runs: summaries, ...unstarted, junit: null, report: null }, error: { kind: 'internal', message }, exit_code: EXIT.internal });
           return EXIT.internal;
         }
-        const code = exitCodeFor(runs.map((r) => r.document));
+        const worst = exitCodeFor(runs.map((r) => r.document));
+        // A signal before any device took a scenario leaves no document to say cancelled.
+        const code = worst === EXIT.cancelled || (interrupt.signal.aborted && notStarted.length) ? cancelCode() : worst;
         printJson({ ok: code === EXIT.ok, data: { runs: summaries, ...unstarted, junit: paths.junit(outDir), report: paths.html(outDir) }, exit_code: code });
         return code;
       } finally {
-        interrupt.dispose();
         for (const l of leases) l.release();
         await engine.close();
       }
     } finally {
+      interrupt.dispose();
       await claim.release();
     }
   },
