@@ -15,6 +15,7 @@ import { RunState } from './run-state.js';
 import { runSteps } from './step-runner.js';
 import { failingStep } from './failing-step.js';
 import type { RunOptions, RunResult } from './types.js';
+import { verdictText } from './reports/verdict-text.js';
 
 export function toolVersion(): string {
   try {
@@ -233,7 +234,7 @@ const NAMED_IN_SUMMARY = 3;
 
 /** "assertions failed: a (element_exists): msg, b (…): msg, c (…): msg and 2 more" */
 export function failingAssertions(list: ResultDocument['assertion_results']): string {
-  const named = list.slice(0, NAMED_IN_SUMMARY).map((a) => `${a.assertion_id} ${a.status === 'error' ? 'error' : 'failed'}: ${a.message}`);
+  const named = list.slice(0, NAMED_IN_SUMMARY).map((a) => `${a.assertion_id} ${a.status === 'error' ? 'error' : 'failed'}: ${verdictText(a)}`);
   const more = list.length - named.length;
   return `${list.length} assertion${list.length === 1 ? '' : 's'} not passed: ${named.join(' | ')}${more ? ` | and ${more} more` : ''}`;
 }

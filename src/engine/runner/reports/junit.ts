@@ -1,5 +1,6 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
 import { failingStep, manualStep } from '../failing-step.js';
+import { verdictText } from './verdict-text.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
 /**
@@ -43,9 +44,9 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
       const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
-        ...d.assertion_results.map((a) => `${a.status.padEnd(12)} assertion ${a.assertion_id} (${a.type}): ${a.message}`),
+        ...d.assertion_results.map((a) => `${a.status.padEnd(12)} assertion ${a.assertion_id} (${a.type}): ${verdictText(a)}`),
       ].join('\n');
-      const where = bad ? `step ${bad.step_id}: ${bad.error_message ?? bad.status}` : badAssertion ? `assertion ${badAssertion.assertion_id}: ${badAssertion.message}` : d.summary;
+      const where = bad ? `step ${bad.step_id}: ${bad.error_message ?? bad.status}` : badAssertion ? `assertion ${badAssertion.assertion_id}: ${verdictText(badAssertion)}` : d.summary;
       let body = '';
       if (d.status === 'failed') body = `<failure message="${xml(where)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
       else if (d.status === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;

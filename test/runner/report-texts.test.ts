@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { junitXml, type ReportedRun } from '../../src/engine/runner/index.js';
+import { loadScenario, type Scenario } from '../../src/validate/index.js';
+import { rig, run, type Rig } from './harness.js';
+
+function parse(value: object): Scenario {
+  const { report, scenario } = loadScenario(JSON.stringify(value), 'inline.json');
+  if (!scenario) throw new Error(JSON.stringify(report.errors));
+  return scenario;
+}
+
+/** The demo app's item 3, with checks that it is item 4. */
+const ITEM_CHECKS = {
+  $schema_version: '2.2',
+  scenario_id: 'home_checks',
+  name: 'Home checks',
+  description: 'd',
+  platform: 'android',
+  app_package: 'com.mobilebridge.demo',
+  metadata: { app_version: '1.4.2', environment: 'development' },
+  steps: [
+    { id: 'launch', action: 'launch_app', description: 'Launch' },
+    { id: 'home', action: 'open_url', description: 'h', value: 'mbdemo://item/3' },
+  ],
+  assertions: [
+    { id: 'title_ok', after_step: 'home', type: 'screen_title', description: 'x', expected_text: 'Item 4' },
+    { id: 'detail_title', after_step: 'home', type: 'element_text', description: 'x', element_description: 'the detail title', expected_value: 'Item 4' },
+  ],
+};
+
+async function runInline(r: Rig, value: object): Promise<ReportedRun> {
+  const s = parse(value);
+  const { document } = await run(r, 'actions_android', 'virtual-android-1', { scenario: s, scenarioDir: join(r.dir, 'scenarios') });
+  return { document, name: `suite/${s.scenario_id}.json`, folder: 'suite', scenario: s };
+}
+
+test('a failed assertion says what was expected and what was seen, in the summary and in the JUnit failure', async () => {
+  const r = rig();
+  try {
+    const reported = await runInline(r, ITEM_CHECKS);
+    const d = reported.document;
+    assert.is(d.status, 'failed', d.summary);
+    assert.match(d.summary, 'title_ok failed: the title is "Item 3" (expected "Item 4", got "Item 3")');
+    assert.match(d.summary, 'detail_title failed: "Item 3" reads "Item 3" (expected "Item 4", got "Item 3")');
+    const junit = junitXml([reported]);
+    assert.match(junit, '<failure message="assertion title_ok: the title is &quot;Item 3&quot; (expected &quot;Item 4&quot;, got &quot;Item 3&quot;)" type="screen_title">');
+    assert.match(junit, 'failed       assertion detail_title (element_text): &quot;Item 3&quot; reads &quot;Item 3&quot; (expected &quot;Item 4&quot;, got &quot;Item 3&quot;)');
+  } finally {
+    await r.close();
+  }
+});
+
+test('expected and seen values are cut in the one-line texts, and a passed or skipped assertion keeps its message alone', async () => {
+  const { verdictText } = await import('../../src/engine/runner/reports/verdict-text.js');
+  const long = 'x'.repeat(5000);
+  const text = verdictText({ status: 'failed', message: 'no match', expected: long, actual: null });
+  assert.ok(text.length < 300, `${text.length} characters`);
+  assert.match(text, /^no match \(expected "x{199}…, got nothing\)$/);
+  assert.is(verdictText({ status: 'passed', message: 'reads as expected', expected: 'a', actual: 'a' }), 'reads as expected');
+  assert.is(verdictText({ status: 'skipped', message: 'skipped: …', expected: null, actual: null }), 'skipped: …');
+  assert.is(verdictText({ status: 'error', message: 'could not evaluate: x', expected: null, actual: null }), 'could not evaluate: x');
+});
+
+test.run();
