@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stat, unlink, writeFile } from 'node:fs/promises';
 import { connectBridge } from '../../protocol/node.js';
 import { bridgeFailureMessage, bridgeUrlProblem } from '../../protocol/bridge-problems.js';
 import type { BridgeClient } from '../../protocol/client.js';
@@ -6,8 +7,9 @@ import { ConnectionClosedError } from '../../protocol/client-types.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest, LEASE_ASK_HOLDER, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
 import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
+import { claimRunId } from '../../engine/runner/recover.js';
 import type { NotStartedRun, ReportedRun } from '../../engine/runner/reports/types.js';
-import type { ResultDocument } from '../../validate/index.js';
+import { validateResultValue, type ResultDocument } from '../../validate/index.js';
 import { EXIT, printJson, tokenFromFlags } from '../command.js';
 import { refuse } from '../run-refusal.js';
 import { progressPrinter, type ProgressLike } from '../run-progress.js';
@@ -114,12 +116,17 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
             return;
           }
           if (isToolFailure(r) || !('run_id' in r)) {
-            failed = `${f.name} on ${device}: ${(r as { message?: string }).message ?? JSON.stringify(r).slice(0, 300)}`;
+            failed = `the bridge refused a run: ${f.name} on ${device}: ${(r as { message?: string }).message ?? JSON.stringify(r).slice(0, 300)}`;
             return;
           }
-          const resultFile = paths.result(plan.outDir, r.run_id);
           const { result_file: _remote, ...document } = r as ResultDocument & { result_file?: string };
-          await writeFileAtomic(resultFile, JSON.stringify(document, null, 2));
+          // What a bridge (or a peer behind it) answers is not trusted: its run_id names a file here, its statuses go into the reports.
+          const invalid = validateResultValue(document);
+          if (invalid.length) {
+            failed = `the bridge answered ${f.name} on ${device} with no valid result document (${invalid.slice(0, 3).map((e) => `${e.path || '/'}: ${e.message}`).join('; ')}): nothing was written for it`;
+            return;
+          }
+          const resultFile = await writeBridgeResult(plan.outDir, document as ResultDocument);
           // The scenario titles the run and lists its steps never reached in the reports, as a local run's do.
           results[k] = { document: document as ResultDocument, name: f.name, scenario: f.scenario, folder: f.folder, resultFile };
         }
@@ -128,7 +135,7 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     const runs = results.filter(Boolean);
     const summaries = runs.map((r) => ({ scenario: r.name, scenario_id: r.document.scenario_id, device: r.document.metadata.device_id, status: r.document.status, result: r.resultFile, summary: r.document.summary }));
     // The runs that finished before the refusal keep their result documents; stdout lists them.
-    if (failed) return refuse(EXIT.device, `the bridge refused a run: ${failed}`, undefined, summaries);
+    if (failed) return refuse(EXIT.device, failed, undefined, summaries);
     if (lost) return refuse(EXIT.device, lostRunMessage(lost), undefined, summaries);
     // After a Ctrl-C the scenarios not sent yet have no result; the reports still name them (as a local run does).
     const notStarted: NotStartedRun[] = plan.files
@@ -154,6 +161,42 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     plan.signal.removeEventListener('abort', onAbort);
     await client.close();
   }
+}
+
+/**
+ * Writes a bridge's result document under `<out>/results`, keeping its run id unless a run here has
+ * it: ids are unique only in the bridge's own temporary folder, and the earlier document would be lost.
+ */
+async function writeBridgeResult(outDir: string, document: ResultDocument): Promise<string> {
+  const claim = (await claimGivenRunId(outDir, document.run_id)) ?? (await claimRunId(outDir, new Date()));
+  try {
+    if (claim.runId !== document.run_id) {
+      say(`the bridge's run id ${document.run_id} is taken here by another run: its result document is results/${claim.runId}.json`);
+      document.run_id = claim.runId;
+    }
+    const file = paths.result(outDir, claim.runId);
+    await writeFileAtomic(file, JSON.stringify(document, null, 2), outDir);
+    return file;
+  } finally {
+    await claim.release();
+  }
+}
+
+/** `runId` (a valid one: no separator can be in it) held for this run, or undefined when a run here has it already. */
+async function claimGivenRunId(outDir: string, runId: string): Promise<{ runId: string; release: () => Promise<void> } | undefined> {
+  const file = paths.result(outDir, runId);
+  const lock = file.replace(/\.json$/, '.lock');
+  try {
+    await writeFile(lock, String(process.pid), { flag: 'wx' });
+  } catch {
+    return undefined;
+  }
+  const release = () => unlink(lock).catch(() => undefined);
+  if (await stat(file).then(() => true, () => false)) {
+    await release();
+    return undefined;
+  }
+  return { runId, release };
 }
 
 /** A run whose answer never came: say that its outcome is unknown, and where it can be found out. */

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyStep, AssertionResult, ResultDocument, StepResult } from '../../../validate/index.js';
 import { xml as esc } from './junit.js';
 import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 import { loadSharp } from '../../screen/sharp.js';
+import { readInside } from '../../files/safe-fs.js';
 import { plannedSteps, type PlannedFlows } from '../flows.js';
 
 /** Thumbnails: small JPEGs inlined so the page stands alone; the full PNG is linked beside it. */
@@ -24,7 +24,9 @@ th{font-size:12px;color:#5f6368}.msg{color:#5f6368;font-size:12px}img{width:${TH
 async function thumbnail(outDir: string, rel: string | null | undefined): Promise<string> {
   if (!rel) return '';
   try {
-    const jpeg = await (await loadSharp())(await readFile(join(outDir, rel))).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: THUMB_QUALITY, mozjpeg: true }).toBuffer();
+    // Only what lies in the output folder is inlined: a path in a bridge's document may point anywhere.
+    const png = await readInside(join(outDir, rel), { roots: [outDir], param: 'screenshot' });
+    const jpeg = await (await loadSharp())(png).resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: THUMB_QUALITY, mozjpeg: true }).toBuffer();
     return `<a href="${esc(rel)}"><img alt="screenshot (full size: ${esc(rel)})" loading="lazy" src="data:image/jpeg;base64,${jpeg.toString('base64')}"></a>`;
   } catch {
     return `<span class="msg">missing ${esc(rel)}</span>`;
@@ -38,7 +40,7 @@ async function stepRows(outDir: string, steps: StepResult[], depth = 0): Promise
     const retry = s.retried ? `<div class="msg">retried ${s.retry_count}×</div>` : '';
     const cond = s.condition_evaluated === null || s.condition_evaluated === undefined ? '' : `<div class="msg">condition ${s.condition_evaluated}</div>`;
     const error = s.error_message ? `<div class="msg">${esc(s.error_code ?? '')} ${esc(s.error_message)}</div>` : '';
-    rows.push(`<tr class="${depth ? 'sub' : ''}"><td><code>${esc(s.step_id)}</code>${retry}${cond}</td><td>${esc(s.action)}</td><td><span class="badge ${s.status}">${s.status}</span>${error}</td><td>${target}</td><td>${s.step_duration_ms ?? 0} ms</td><td>${await thumbnail(outDir, s.screenshot)}</td></tr>`);
+    rows.push(`<tr class="${depth ? 'sub' : ''}"><td><code>${esc(s.step_id)}</code>${retry}${cond}</td><td>${esc(s.action)}</td><td><span class="badge ${esc(s.status)}">${esc(s.status)}</span>${error}</td><td>${target}</td><td>${s.step_duration_ms ?? 0} ms</td><td>${await thumbnail(outDir, s.screenshot)}</td></tr>`);
     if (s.sub_steps_executed?.length) rows.push(await stepRows(outDir, s.sub_steps_executed, depth + 1));
   }
   return rows.join('\n');
@@ -64,14 +66,14 @@ function unreachedRows(steps: AnyStep[]): string {
 function assertionRows(results: AssertionResult[]): string {
   const show = (v: unknown) => (v === undefined || v === null ? '' : esc(typeof v === 'string' ? v : JSON.stringify(v)));
   return results
-    .map((a) => `<tr><td><code>${esc(a.assertion_id)}</code></td><td>${esc(a.type)}</td><td><span class="badge ${a.status}">${a.status}</span></td><td>${show(a.expected)}</td><td>${show(a.actual)}</td><td class="msg">${esc(a.message)}</td></tr>`)
+    .map((a) => `<tr><td><code>${esc(a.assertion_id)}</code></td><td>${esc(a.type)}</td><td><span class="badge ${esc(a.status)}">${esc(a.status)}</span></td><td>${show(a.expected)}</td><td>${show(a.actual)}</td><td class="msg">${esc(a.message)}</td></tr>`)
     .join('\n');
 }
 
 async function section(outDir: string, run: ReportedRun): Promise<string> {
   const d = run.document;
   const unreached = unreachedSteps(run.scenario, d, run.flows);
-  const heading = `<span class="badge ${d.status}">${d.status}</span> <h2>${esc(titleOf(run))}</h2> <span class="msg">${esc(run.name)} on ${esc(d.metadata.device_id)} (${esc(d.metadata.device_model ?? '')} ${esc(d.metadata.os_version ?? '')}) · ${d.duration_seconds ?? 0} s · ${esc(d.run_id)}</span>`;
+  const heading = `<span class="badge ${esc(d.status)}">${esc(d.status)}</span> <h2>${esc(titleOf(run))}</h2> <span class="msg">${esc(run.name)} on ${esc(d.metadata.device_id)} (${esc(d.metadata.device_model ?? '')} ${esc(d.metadata.os_version ?? '')}) · ${d.duration_seconds ?? 0} s · ${esc(d.run_id)}</span>`;
   const body = `<p>${esc(d.summary)}</p>
 <table><tr><th>step</th><th>action</th><th>status</th><th>resolved target</th><th>duration</th><th>screenshot</th></tr>
 ${await stepRows(outDir, d.steps_executed)}
