@@ -63,4 +63,25 @@ test('expected and seen values are cut in the one-line texts, and a passed or sk
   assert.is(verdictText({ status: 'error', message: 'could not evaluate: x', expected: null, actual: null }), 'could not evaluate: x');
 });
 
+test('two scenarios of one folder with one name are two JUnit testcases: the scenario_id follows the name; a name unique in its folder stays as it is', async () => {
+  const r = rig();
+  try {
+    const login = (id: string) => ({ ...ITEM_CHECKS, scenario_id: id, name: 'Login' });
+    const android = await runInline(r, login('login_android'));
+    const ios = await runInline(r, login('login_ios'));
+    const elsewhere = { ...(await runInline(r, login('login_web'))), folder: 'other' };
+    const never = { name: 'suite/login_tablet.json', folder: 'suite', scenario: { name: 'Login', scenario_id: 'login_tablet' }, reason: 'not started: the run was cancelled (Ctrl-C)' };
+    const junit = junitXml([android, ios, elsewhere], [never]);
+    assert.match(junit, '<testcase classname="suite" name="Login (login_android)" file="suite/login_android.json"');
+    assert.match(junit, '<testcase classname="suite" name="Login (login_ios)" file="suite/login_ios.json"');
+    assert.match(junit, '<testcase classname="suite" name="Login (login_tablet)" file="suite/login_tablet.json"');
+    assert.match(junit, '<testcase classname="other" name="Login" file="suite/login_web.json"');
+    const { incompleteJunit } = await import('../../src/engine/runner/reports/incomplete.js');
+    const planned = [android, ios].map((x) => ({ name: x.name, folder: x.folder, scenario: { name: 'Login', scenario_id: x.document.scenario_id } }));
+    assert.match(incompleteJunit({ startedAt: new Date(), pid: 1, planned }), 'name="Login (login_ios)"');
+  } finally {
+    await r.close();
+  }
+});
+
 test.run();

@@ -1,5 +1,5 @@
 import { xml as esc } from './junit.js';
-import type { NotStartedRun } from './types.js';
+import { caseNames, type NotStartedRun } from './types.js';
 
 /**
  * The junit.xml and report.html a run puts in place before its first scenario, replaced by the real
@@ -23,7 +23,8 @@ function why(run: IncompleteRun): string {
 
 export function incompleteJunit(run: IncompleteRun): string {
   const message = esc(why(run));
-  const cases = run.planned.map((p) => `    <testcase classname="${esc(p.folder || 'scenarios')}" name="${esc(p.scenario.name || p.scenario.scenario_id)}" file="${esc(p.name)}" time="0.000"><error message="${message}" type="INCOMPLETE_RUN"/></testcase>`);
+  const names = caseNames(run.planned.map((p) => ({ classname: p.folder || 'scenarios', title: p.scenario.name || p.scenario.scenario_id, scenarioId: p.scenario.scenario_id })));
+  const cases = run.planned.map((p, i) => `    <testcase classname="${esc(p.folder || 'scenarios')}" name="${esc(names[i])}" file="${esc(p.name)}" time="0.000"><error message="${message}" type="INCOMPLETE_RUN"/></testcase>`);
   const n = run.planned.length;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="mobilebridge" tests="${n}" failures="0" errors="${n}">

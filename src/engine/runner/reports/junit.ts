@@ -1,7 +1,7 @@
 import type { ResultDocument, StepResult } from '../../../validate/index.js';
 import { failingStep, manualStep } from '../failing-step.js';
 import { verdictText } from './verdict-text.js';
-import { titleOf, type NotStartedRun, type ReportedRun } from './types.js';
+import { caseNames, titleOf, type NotStartedRun, type ReportedRun } from './types.js';
 
 /**
  * XML text and attribute escaping. What XML 1.0 §2.2 does not allow as a Char at all (control
@@ -23,13 +23,19 @@ function flatten(steps: StepResult[]): StepResult[] {
 
 /**
  * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
- * scenario run, named after the scenario (`name`, else its id) with its folder as classname, so
- * CI tools track the same test across machines and checkouts. A failed run carries <failure> with
+ * scenario run, named after the scenario (`name`, else its id; see caseNames) with its folder as
+ * classname, so CI tools track the same test across machines and checkouts. A failed run carries <failure> with
  * the step and message, an errored one <error>, a cancelled one <skipped>. Scenarios never started
  * (the run was cancelled first) are <skipped> testcases of a suite "not started", so CI counts
  * every scenario of the run and says why some have no result.
  */
 export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []): string {
+  const identities = [
+    ...runs.map((r) => ({ classname: r.folder || 'scenarios', title: titleOf(r), scenarioId: r.document.scenario_id })),
+    ...notStarted.map((n) => ({ classname: n.folder || 'scenarios', title: n.scenario.name || n.scenario.scenario_id, scenarioId: n.scenario.scenario_id })),
+  ];
+  const names = caseNames(identities);
+  const nameOf = new Map<ReportedRun | NotStartedRun, string>([...runs, ...notStarted].map((c, i) => [c, names[i]]));
   const bySuite = new Map<string, ReportedRun[]>();
   for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
   const suites = [...bySuite].map(([device, list]) => {
@@ -53,12 +59,12 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
       else if (d.status === 'cancelled' || d.status === 'running') body = `<skipped message="${xml(d.summary)}"/>`;
       const out = `<system-out>${xml(`${d.summary}\nscenario: ${run.name} (${d.scenario_id})\nresult: results/${d.run_id}.json`)}</system-out>`;
       const classname = run.folder || 'scenarios';
-      return `    <testcase classname="${xml(classname)}" name="${xml(titleOf(run))}" file="${xml(run.name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
+      return `    <testcase classname="${xml(classname)}" name="${xml(nameOf.get(run)!)}" file="${xml(run.name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
     });
     return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('cancelled')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   if (notStarted.length) {
-    const cases = notStarted.map((n) => `    <testcase classname="${xml(n.folder || 'scenarios')}" name="${xml(n.scenario.name || n.scenario.scenario_id)}" file="${xml(n.name)}" time="0.000"><skipped message="${xml(n.reason)}"/></testcase>`);
+    const cases = notStarted.map((n) => `    <testcase classname="${xml(n.folder || 'scenarios')}" name="${xml(nameOf.get(n)!)}" file="${xml(n.name)}" time="0.000"><skipped message="${xml(n.reason)}"/></testcase>`);
     suites.push(`  <testsuite name="not started" tests="${notStarted.length}" failures="0" errors="0" skipped="${notStarted.length}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`);
   }
   const total = runs.length + notStarted.length;

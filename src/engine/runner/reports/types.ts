@@ -27,3 +27,22 @@ export interface NotStartedRun {
   /** Why it never started, as a reader should see it. */
   reason: string;
 }
+
+/** A JUnit testcase: who it is to CI (classname + name) and which scenario it is. */
+export interface CaseIdentity {
+  classname: string;
+  title: string;
+  scenarioId: string;
+}
+
+/**
+ * JUnit testcase names: the title, with the scenario_id after it where scenarios of one classname
+ * share a title (`login_android.json` and `login_ios.json`, both "Login"). CI readers tell testcases
+ * apart by classname + name only: GitLab shows one of two identical ones, Jenkins merges their history.
+ */
+export function caseNames(cases: CaseIdentity[]): string[] {
+  const key = (c: CaseIdentity) => `${c.classname}\n${c.title}`;
+  const ids = new Map<string, Set<string>>();
+  for (const c of cases) ids.set(key(c), (ids.get(key(c)) ?? new Set()).add(c.scenarioId));
+  return cases.map((c) => (ids.get(key(c))!.size > 1 ? `${c.title} (${c.scenarioId})` : c.title));
+}
