@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { junitXml, type ReportedRun } from '../../src/engine/runner/index.js';
+import { htmlReport, junitXml, type ReportedRun } from '../../src/engine/runner/index.js';
 import { loadScenario, type Scenario } from '../../src/validate/index.js';
 import { rig, run, type Rig } from './harness.js';
 
@@ -30,9 +30,9 @@ const ITEM_CHECKS = {
   ],
 };
 
-async function runInline(r: Rig, value: object): Promise<ReportedRun> {
+async function runInline(r: Rig, value: object, extra: Parameters<typeof run>[3] = {}): Promise<ReportedRun> {
   const s = parse(value);
-  const { document } = await run(r, 'actions_android', 'virtual-android-1', { scenario: s, scenarioDir: join(r.dir, 'scenarios') });
+  const { document } = await run(r, 'actions_android', 'virtual-android-1', { scenario: s, scenarioDir: join(r.dir, 'scenarios'), ...extra });
   return { document, name: `suite/${s.scenario_id}.json`, folder: 'suite', scenario: s };
 }
 
@@ -79,6 +79,25 @@ test('two scenarios of one folder with one name are two JUnit testcases: the sce
     const { incompleteJunit } = await import('../../src/engine/runner/reports/incomplete.js');
     const planned = [android, ios].map((x) => ({ name: x.name, folder: x.folder, scenario: { name: 'Login', scenario_id: x.document.scenario_id } }));
     assert.match(incompleteJunit({ startedAt: new Date(), pid: 1, planned }), 'name="Login (login_ios)"');
+  } finally {
+    await r.close();
+  }
+});
+
+test('report.html shows the screen a waiting assertion was judged on, beside the assertion; one a step row shows already is not inlined twice', async () => {
+  const r = rig();
+  try {
+    const waiting = { ...ITEM_CHECKS, assertions: [{ ...ITEM_CHECKS.assertions[0], timeout_ms: 600 }, ITEM_CHECKS.assertions[1]] };
+    const reported = await runInline(r, waiting, { screenshots: 'steps' });
+    const [waited, once] = reported.document.assertion_results;
+    assert.match(waited.screenshot ?? '', /home\+title_ok\.png$/);
+    const stepShot = reported.document.steps_executed.find((s) => s.step_id === 'home')!.screenshot!;
+    assert.is(once.screenshot, stepShot);
+    const html = await htmlReport(r.out, [reported]);
+    assert.match(html, '<th>judged on</th>');
+    const row = (id: string) => html.split('\n').find((line) => line.includes(`<code>${id}</code>`)) ?? '';
+    assert.match(row('title_ok'), new RegExp(`<td><a href="${waited.screenshot!.replace(/[.+]/g, '\\$&')}"><img [^>]*src="data:image/jpeg;base64,`));
+    assert.match(row('detail_title'), /<td class="msg">[^<]*<\/td><td><\/td><\/tr>/);
   } finally {
     await r.close();
   }

@@ -63,11 +63,22 @@ function unreachedRows(steps: AnyStep[]): string {
   return steps.map((s) => ('flow' in s ? row(s.id, 'flow', s.flow) : row(s.id, s.action, s.target ?? s.value ?? ''))).join('\n');
 }
 
-function assertionRows(results: AssertionResult[]): string {
+/**
+ * The screen an assertion was judged on is shown when no step row shows it already: a waiting
+ * assertion's last look, the screen a parent's sub-steps or a flow's steps left.
+ */
+async function assertionRows(outDir: string, results: AssertionResult[], stepShots: Set<string>): Promise<string> {
   const show = (v: unknown) => (v === undefined || v === null ? '' : esc(typeof v === 'string' ? v : JSON.stringify(v)));
-  return results
-    .map((a) => `<tr><td><code>${esc(a.assertion_id)}</code></td><td>${esc(a.type)}</td><td><span class="badge ${esc(a.status)}">${esc(a.status)}</span></td><td>${show(a.expected)}</td><td>${show(a.actual)}</td><td class="msg">${esc(a.message)}</td></tr>`)
-    .join('\n');
+  const rows: string[] = [];
+  for (const a of results) {
+    const shot = a.screenshot && !stepShots.has(a.screenshot) ? await thumbnail(outDir, a.screenshot) : '';
+    rows.push(`<tr><td><code>${esc(a.assertion_id)}</code></td><td>${esc(a.type)}</td><td><span class="badge ${esc(a.status)}">${esc(a.status)}</span></td><td>${show(a.expected)}</td><td>${show(a.actual)}</td><td class="msg">${esc(a.message)}</td><td>${shot}</td></tr>`);
+  }
+  return rows.join('\n');
+}
+
+function screenshotsOf(steps: StepResult[]): string[] {
+  return steps.flatMap((s) => [...(s.screenshot ? [s.screenshot] : []), ...screenshotsOf(s.sub_steps_executed ?? [])]);
 }
 
 async function section(outDir: string, run: ReportedRun): Promise<string> {
@@ -78,7 +89,7 @@ async function section(outDir: string, run: ReportedRun): Promise<string> {
 <table><tr><th>step</th><th>action</th><th>status</th><th>resolved target</th><th>duration</th><th>screenshot</th></tr>
 ${await stepRows(outDir, d.steps_executed)}
 ${unreachedRows(unreached)}</table>
-${d.assertion_results.length ? `<table><tr><th>assertion</th><th>type</th><th>status</th><th>expected</th><th>actual</th><th>message</th></tr>\n${assertionRows(d.assertion_results)}</table>` : ''}
+${d.assertion_results.length ? `<table><tr><th>assertion</th><th>type</th><th>status</th><th>expected</th><th>actual</th><th>message</th><th>judged on</th></tr>\n${await assertionRows(outDir, d.assertion_results, new Set(screenshotsOf(d.steps_executed)))}</table>` : ''}
 ${d.observations.length ? `<ul>${d.observations.map((o) => `<li class="msg">${esc(o.type)}${o.step_id ? ` (${esc(o.step_id)})` : ''}: ${esc(o.message)}</li>`).join('')}</ul>` : ''}
 ${Object.keys(d.captured_variables).length ? `<p class="msg">variables: <code>${esc(JSON.stringify(d.captured_variables))}</code></p>` : ''}`;
   // Passing runs fold away so the failures are what the reader sees first.
