@@ -103,4 +103,20 @@ test('report.html shows the screen a waiting assertion was judged on, beside the
   }
 });
 
+test('report.html isolates scenario text: a right-to-left override in a name cannot reorder the file, device and run id after it', async () => {
+  const r = rig();
+  try {
+    const reported = await runInline(r, { ...ITEM_CHECKS, name: 'Checkout \u202e wolf' });
+    reported.name = 'suite/\u202echeckout.json';
+    reported.document.observations.push({ type: 'state_context', step_id: 'home', message: 'x' });
+    const html = await htmlReport(r.out, [reported]);
+    assert.match(html, 'h2,code{unicode-bidi:isolate}');
+    assert.match(html, `<h2>Checkout \u202e wolf</h2> <span class="msg"><bdi>suite/\u202echeckout.json</bdi> on <bdi>virtual-android-1</bdi> (<bdi>`);
+    assert.match(html, `s · <bdi>${reported.document.run_id}</bdi></span>`);
+    assert.match(html, /<li class="msg">state_context \(<bdi>home<\/bdi>\): x<\/li>/);
+  } finally {
+    await r.close();
+  }
+});
+
 test.run();

@@ -12,7 +12,7 @@ const THUMB_QUALITY = 60;
 
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1b1b1f;background:#fafafa}
-h1{font-size:20px}h2{font-size:16px;margin:0;display:inline}
+h1{font-size:20px}h2{font-size:16px;margin:0;display:inline}h2,code{unicode-bidi:isolate}
 .run{background:#fff;border:1px solid #ddd;border-radius:8px;margin:16px 0;padding:16px}
 summary{cursor:pointer}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff}
@@ -20,6 +20,15 @@ summary{cursor:pointer}
 table{border-collapse:collapse;width:100%;margin-top:8px}td,th{border-top:1px solid #eee;padding:6px;text-align:left;vertical-align:top}
 th{font-size:12px;color:#5f6368}.msg{color:#5f6368;font-size:12px}img{width:${THUMB_WIDTH / 2}px;border:1px solid #ccc;border-radius:4px}
 .sub td:first-child{padding-left:24px}code{font-size:12px}`;
+
+/**
+ * Text from the scenario, the device or a bridge where more follows it in the same line, isolated: a
+ * right-to-left override left open in it would reverse the rest of the line (the device, the run id).
+ * A table cell, a block and an <h2> or <code> (isolated by the style) end an override by themselves.
+ */
+function text(value: string): string {
+  return `<bdi>${esc(value)}</bdi>`;
+}
 
 async function thumbnail(outDir: string, rel: string | null | undefined): Promise<string> {
   if (!rel) return '';
@@ -36,7 +45,7 @@ async function thumbnail(outDir: string, rel: string | null | undefined): Promis
 async function stepRows(outDir: string, steps: StepResult[], depth = 0): Promise<string> {
   const rows: string[] = [];
   for (const s of steps) {
-    const target = s.resolved_target ? `${esc(JSON.stringify(s.resolved_target.text ?? s.resolved_target.id))}<div class="msg">id ${esc(s.resolved_target.id)} at (${s.resolved_target.center.x}, ${s.resolved_target.center.y})</div>` : '';
+    const target = s.resolved_target ? `${esc(JSON.stringify(s.resolved_target.text ?? s.resolved_target.id))}<div class="msg">id ${text(s.resolved_target.id)} at (${s.resolved_target.center.x}, ${s.resolved_target.center.y})</div>` : '';
     const retry = s.retried ? `<div class="msg">retried ${s.retry_count}×</div>` : '';
     const cond = s.condition_evaluated === null || s.condition_evaluated === undefined ? '' : `<div class="msg">condition ${s.condition_evaluated}</div>`;
     const error = s.error_message ? `<div class="msg">${esc(s.error_code ?? '')} ${esc(s.error_message)}</div>` : '';
@@ -84,13 +93,13 @@ function screenshotsOf(steps: StepResult[]): string[] {
 async function section(outDir: string, run: ReportedRun): Promise<string> {
   const d = run.document;
   const unreached = unreachedSteps(run.scenario, d, run.flows);
-  const heading = `<span class="badge ${esc(d.status)}">${esc(d.status)}</span> <h2>${esc(titleOf(run))}</h2> <span class="msg">${esc(run.name)} on ${esc(d.metadata.device_id)} (${esc(d.metadata.device_model ?? '')} ${esc(d.metadata.os_version ?? '')}) · ${d.duration_seconds ?? 0} s · ${esc(d.run_id)}</span>`;
+  const heading = `<span class="badge ${esc(d.status)}">${esc(d.status)}</span> <h2>${esc(titleOf(run))}</h2> <span class="msg">${text(run.name)} on ${text(d.metadata.device_id)} (${text(d.metadata.device_model ?? '')} ${text(d.metadata.os_version ?? '')}) · ${d.duration_seconds ?? 0} s · ${text(d.run_id)}</span>`;
   const body = `<p>${esc(d.summary)}</p>
 <table><tr><th>step</th><th>action</th><th>status</th><th>resolved target</th><th>duration</th><th>screenshot</th></tr>
 ${await stepRows(outDir, d.steps_executed)}
 ${unreachedRows(unreached)}</table>
 ${d.assertion_results.length ? `<table><tr><th>assertion</th><th>type</th><th>status</th><th>expected</th><th>actual</th><th>message</th><th>judged on</th></tr>\n${await assertionRows(outDir, d.assertion_results, new Set(screenshotsOf(d.steps_executed)))}</table>` : ''}
-${d.observations.length ? `<ul>${d.observations.map((o) => `<li class="msg">${esc(o.type)}${o.step_id ? ` (${esc(o.step_id)})` : ''}: ${esc(o.message)}</li>`).join('')}</ul>` : ''}
+${d.observations.length ? `<ul>${d.observations.map((o) => `<li class="msg">${esc(o.type)}${o.step_id ? ` (${text(o.step_id)})` : ''}: ${esc(o.message)}</li>`).join('')}</ul>` : ''}
 ${Object.keys(d.captured_variables).length ? `<p class="msg">variables: <code>${esc(JSON.stringify(d.captured_variables))}</code></p>` : ''}`;
   // Passing runs fold away so the failures are what the reader sees first.
   return d.status === 'passed' ? `<details class="run"><summary>${heading}</summary>\n${body}\n</details>` : `<section class="run">${heading}\n${body}\n</section>`;

@@ -36,7 +36,7 @@ ${cases.join('\n')}
 }
 
 export function incompleteHtml(run: IncompleteRun): string {
-  const rows = run.planned.map((p) => `<li>${esc(p.scenario.name || p.scenario.scenario_id)} <code>${esc(p.name)}</code></li>`);
+  const rows = run.planned.map((p) => `<li><bdi>${esc(p.scenario.name || p.scenario.scenario_id)}</bdi> <code><bdi>${esc(p.name)}</bdi></code></li>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mobilebridge report · incomplete run</title></head>
 <body style="font:14px/1.45 system-ui,sans-serif;margin:24px"><h1>mobilebridge report · incomplete run</h1>
