@@ -119,4 +119,36 @@ test('report.html isolates scenario text: a right-to-left override in a name can
   }
 });
 
+test('a cancel while a waiting assertion waits leaves it undecided with its last look, and the summary names it', async () => {
+  const r = rig();
+  const controller = new AbortController();
+  let armed = false;
+  try {
+    const waiting = { ...ITEM_CHECKS, assertions: [{ ...ITEM_CHECKS.assertions[0], timeout_ms: 20_000 }] };
+    // The cancel comes in the wait between two looks, as a Ctrl-C does: the clock's sleep ends aborted.
+    const clock = {
+      now: () => r.clock.now(),
+      sleep: async (ms: number, signal?: AbortSignal) => {
+        if (armed && signal === controller.signal) {
+          controller.abort();
+          throw new Error('cancelled');
+        }
+        r.clock.advance(ms);
+      },
+    };
+    const { document } = await runInline(r, waiting, {
+      clock,
+      signal: controller.signal,
+      onProgress: (e) => void (e.type === 'step' && e.step.step_id === 'home' && (armed = true)),
+    });
+    assert.is(document.status, 'cancelled');
+    const [a] = document.assertion_results;
+    assert.is(a.status, 'skipped');
+    assert.is(a.message, 'not decided: the run was cancelled while this check was made (last look: the title is "Item 3")');
+    assert.is(document.summary, 'cancelled after 2 steps (during assertion title_ok after step home, which was not decided)');
+  } finally {
+    await r.close();
+  }
+});
+
 test.run();

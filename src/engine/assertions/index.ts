@@ -31,6 +31,14 @@ async function stillLook(env: AssertionEnv): Promise<string | undefined> {
 }
 
 /**
+ * A check a cancel cut short (settling, or waiting out its `timeout_ms`) was never decided: it is
+ * neither passed nor failed (SPEC §8), and what it saw last is kept.
+ */
+export function undecided(last: Pick<AssertionResult, 'assertion_id' | 'type' | 'message'>): Omit<AssertionResult, 'screenshot'> {
+  return { assertion_id: last.assertion_id, type: last.type, status: 'skipped', message: `not decided: the run was cancelled while this check was made (last look: ${last.message})` };
+}
+
+/**
  * Evaluates one assertion. A failing check is looked at again while the screen settles (up to
  * `settleMs`: screens finish animating after the step returns); the last verdict counts. The
  * settle ends early once two looks a poll apart show the same still screen: nothing is moving
@@ -65,8 +73,7 @@ export async function evaluateAssertion(assertion: Assertion, env: AssertionEnv,
     }
     refresh();
   }
-  // A check cut short by a cancel was never decided: it is neither passed nor failed (SPEC §8).
-  if (!verdict.pass && env.verbs.signal?.aborted) return { ...base, status: 'skipped', message: `not decided: the run was cancelled while this check was made (last look: ${verdict.message})` };
+  if (!verdict.pass && env.verbs.signal?.aborted) return undecided({ ...base, message: verdict.message });
   const message = !verdict.pass && note ? `${verdict.message}; ${note}` : verdict.message;
   const result: Omit<AssertionResult, 'screenshot'> = { ...base, status: verdict.pass ? 'passed' : verdict.error ? 'error' : 'failed', message };
   if (verdict.expected !== undefined) result.expected = verdict.expected;

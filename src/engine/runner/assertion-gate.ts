@@ -5,6 +5,7 @@
  */
 import { UNFILLED_CONDITION_FIELDS, type Assertion, type AssertionResult } from '../../validate/index.js';
 import type { VerbContext } from '../verbs/index.js';
+import { undecided } from '../assertions/index.js';
 import { evaluateCondition, type ConditionEnv } from './conditions.js';
 import { interpolateFields } from './variables.js';
 
@@ -33,12 +34,19 @@ export async function judgeAssertion(a: Assertion, look: Look, settleMs: number,
   for (;;) {
     const lookedAt = verbs.clock.now();
     const judged = await look(0);
-    if (judged.status !== 'failed' || verbs.signal?.aborted) return judged;
+    if (judged.status !== 'failed') return judged;
+    // The wait was not over: a look failing then is no verdict.
+    if (verbs.signal?.aborted) return undecided(judged);
     const left = deadline - verbs.clock.now();
     // Said in the message: a failure after waiting reads otherwise as if the screen was looked at once.
     // The wait is until the last look began: what the screen still showed then.
     if (left <= 0) return a.timeout_ms === 0 ? judged : { ...judged, message: `${judged.message}; still so after waiting ${Math.round(lookedAt - started)} ms (timeout_ms ${a.timeout_ms})` };
-    await verbs.clock.sleep(Math.min(verbs.pollMs, left), verbs.signal);
+    try {
+      await verbs.clock.sleep(Math.min(verbs.pollMs, left), verbs.signal);
+    } catch (err) {
+      if (!verbs.signal?.aborted) throw err;
+      return undecided(judged);
+    }
     refresh();
   }
 }

@@ -54,6 +54,8 @@ export class RunState {
   storageError?: Error;
   /** The step that was running when the run was cancelled (its record is not written: it did not finish). */
   cancelledDuring?: string;
+  /** The assertion being judged when the run was cancelled ("assertion a1 after step home"): left undecided. */
+  cancelledInCheck?: string;
 
   /** Whether the run must stop: cancelled by its caller, or unable to write its results. */
   cancelled(): boolean {
@@ -168,6 +170,8 @@ export class RunState {
       const judged = await judgeAssertion(a, (settleMs) => this.evaluate(a, env, refresh, settleMs), this.opts.settleMs, this.verbs, again, conditions);
       // The step's screenshot shows the screen before a waiting assertion's wait, not the one it was judged on.
       const own = lookedAgain && screenshot !== null ? await this.saveScreenshot(`${stepId}+${a.id}`) : undefined;
+      // Not checked before the cancel (the loop returns above), so it came while this one was judged: the summary names it.
+      if (judged.status === 'skipped' && this.cancelled()) this.cancelledInCheck ??= `assertion ${a.id} after step ${stepId}`;
       const result: AssertionResult = { ...judged, screenshot: own ?? screenshot };
       this.addAssertion(result);
       this.evaluated.add(a.id);

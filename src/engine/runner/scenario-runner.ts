@@ -184,7 +184,7 @@ function finish(state: RunState, fatal: VerbError | undefined, crashed: VerbErro
   } else if (state.cancelled()) {
     doc.status = 'cancelled';
     state.closeUnevaluated('the run was cancelled');
-    const during = state.cancelledDuring ? ` (during step ${state.cancelledDuring}, whose result is not recorded)` : '';
+    const during = state.cancelledDuring ? ` (during step ${state.cancelledDuring}, whose result is not recorded)` : state.cancelledInCheck ? ` (during ${state.cancelledInCheck}, which was not decided)` : '';
     doc.summary = `cancelled after ${steps.length} step${steps.length === 1 ? '' : 's'}${during}`;
   } else if (fatal) {
     doc.status = 'error';
