@@ -2,7 +2,9 @@ import { closest } from '../validate/suggest.js';
 import { meantHint } from '../engine/tools/meant-name.js';
 import { scalarFromText } from '../engine/tools/scalar-text.js';
 import { vocabularySpelling } from '../validate/vocabulary.js';
-import type { Args } from './verb-tools.js';
+
+/** A tool call's arguments as the client sent them. */
+export type Args = Record<string, unknown>;
 
 /**
  * The arguments of an MCP call judged against the tool's own JSON Schema (the subset the tools

@@ -7,7 +7,7 @@ import type { UiElement } from '../engine/types.js';
 import type { AssertionRequest } from '../engine/verbs/recording.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
-import { ArgumentError, checkArguments, type ArgumentSchema } from './arguments.js';
+import { ArgumentError, checkArguments, type Args, type ArgumentSchema } from './arguments.js';
 import { errorResult as rawErrorResult, json } from './results.js';
 import type { ImageFormat } from './screenshot.js';
 import { pinchTarget } from './pinch.js';
@@ -19,7 +19,7 @@ import { SCREENSHOT_OPTIONS, SESSION_TOOLS, type ToolSpec } from './session-tool
 import { inAgentTerms, ownToolName } from './tool-names.js';
 import { lockInAgentTerms } from './refusals.js';
 import { keepBaselines, saveToRefusal, saveToRoots } from './save-to.js';
-import { DEVICE_PROPERTY, VERB_TOOLS, type Args } from './verb-tools.js';
+import { DEVICE_PROPERTY, VERB_TOOLS } from './verb-tools.js';
 
 export interface McpServerOptions {
   backend: AgentBackend;

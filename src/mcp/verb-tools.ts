@@ -1,15 +1,13 @@
 import { BUTTONS } from '../engine/types.js';
 import type { VerbStep } from '../engine/verbs/index.js';
 import { SCENARIO_BUTTONS } from '../validate/vocabulary.js';
-import { ArgumentError } from './arguments.js';
+import { ArgumentError, type Args } from './arguments.js';
 
 /**
  * The verbs as MCP tools: one tool per scenario action, with a semantic target. JSON Schemas are
  * written by hand so the descriptions speak to a model; `toStep` turns arguments into the
  * scenario step the verb runs (and a recording keeps).
  */
-
-export type Args = Record<string, unknown>;
 
 export interface VerbTool {
   name: string;
