@@ -116,8 +116,15 @@ export class DeviceHub {
     return {
       sub,
       start: () => {
-        if (!state.subs.has(sub) || state.paused) return;
+        if (!state.subs.has(sub)) return;
+        // Set even while paused: deviceBack and the video only serve subscriptions that were answered.
         sub.delivering = true;
+        if (state.paused) {
+          // Subscribed in the gap between a device event and the probe: its first word is the pause, so
+          // the `subscription.resumed` that follows is the end of something it was told about.
+          sub.session.notify('subscription.paused', { subscription: sub.id, device: p.device, reason: state.paused });
+          return;
+        }
         if (sub.screen && state.video?.has(sub) && state.video.live) state.video.prime(sub);
         else if (sub.screen) (state.frames ??= this.framePipeline(p.device)).add(sub);
         if (sub.elements) (state.elements ??= this.elementWatcher(p.device)).add(sub);
