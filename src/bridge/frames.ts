@@ -3,6 +3,7 @@ import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader } from '../protocol/index.js';
 import type { EncodedFrame } from './encoded-frame.js';
 import { encodeScreen, frameSpec } from './frame-encoding.js';
+import { dueIn, markSent } from './frame-pacing.js';
 import { HeldScreens, type Capture } from './held-screens.js';
 import type { Subscription } from './sessions.js';
 import type { ScreenCapture } from '../engine/screen/capture.js';
@@ -273,7 +274,7 @@ export class FramePipeline {
     const conn = sub.session.connection;
     if (!conn?.open) return;
     const now = performance.now();
-    const wait = this.dueIn(sub, now);
+    const wait = dueIn(sub, now);
     if (wait > 1) {
       // Not due yet (maxFps): send whatever is in the slot then, unless a newer frame comes first.
       sub.dueTimer ??= setTimeout(() => {
@@ -286,12 +287,7 @@ export class FramePipeline {
     sub.slot = undefined;
     sub.inFlight = true;
     sub.inFlightSince = now;
-    // lastSentAt is the send's place on a maxFps grid, not the clock: a frame that finishes encoding
-    // a little late then does not push the next one later, which at a capture rate equal to maxFps
-    // made every jittery frame replace the one waiting in the slot (26 of 30 delivered). Up to half
-    // an interval of lateness is absorbed; the average rate never exceeds maxFps.
-    sub.lastSentAt = Math.max(sub.lastSentAt + sub.minIntervalMs, now - sub.minIntervalMs / 2);
-    sub.sentAt = now;
+    markSent(sub, now);
     const header: FrameHeader = {
       subscription: sub.id,
       device: this.device,
@@ -309,19 +305,6 @@ export class FramePipeline {
       sub.inFlight = false;
       if (!err && this.subs.has(sub)) this.flush(sub);
     }, frame.bytes);
-  }
-
-  /**
-   * Milliseconds until the subscriber may be sent its next frame. Captures keep to the fastest
-   * subscriber's maxFps on a schedule of their own, so a subscriber at that rate gets each screen
-   * at a fixed phase of its own grid, and a screen that came just before its grid point waited
-   * nearly an interval (frame ages of 40 ms at 20 fps). A screen up to a quarter interval early
-   * goes at once; the grid still advances one interval per send, so the average rate never
-   * exceeds maxFps, and two sends are never less than half an interval apart.
-   */
-  private dueIn(sub: Subscription, now: number): number {
-    const interval = sub.minIntervalMs;
-    return Math.max(sub.lastSentAt + interval * 0.75, sub.sentAt + interval / 2) - now;
   }
 
   private anyReceiver(): boolean {

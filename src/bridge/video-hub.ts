@@ -1,5 +1,6 @@
 import type { VideoPacket, VideoStream } from '../engine/driver.js';
 import { encodeFramePrefix, type FrameHeader } from '../protocol/index.js';
+import { dueIn, markSent } from './frame-pacing.js';
 import { GopCache } from './gop-cache.js';
 import type { Subscription } from './sessions.js';
 
@@ -55,9 +56,20 @@ export interface VideoStats {
   sent: number;
   /** Packets not sent to a subscriber because it fell behind or waited for a key frame. */
   skipped: number;
+  /** JPEG pictures dropped because they were the same as the one before (a still screen). */
+  unchanged: number;
+  /** The frame rate the device was last asked for. */
+  maxFps: number;
   keyRequests: number;
   cacheBytes: number;
   reason?: string;
+}
+
+/** A JPEG video subscriber's newest picture not sent yet, whether one is in its socket, and the timer sending it when due. */
+interface Pace {
+  packet?: VideoPacket;
+  inFlight: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 /** Key frame requests closer together than this are folded into one (each restarts the encoder). */
@@ -72,7 +84,11 @@ const KEY_REQUEST_GAP_MS = 500;
 export class DeviceVideo {
   private readonly subs = new Set<Subscription>();
   private readonly cache: GopCache;
-  private readonly counters = { starts: 0, failures: 0, packets: 0, bytes: 0, sent: 0, skipped: 0, keyRequests: 0 };
+  private readonly counters = { starts: 0, failures: 0, packets: 0, bytes: 0, sent: 0, skipped: 0, unchanged: 0, keyRequests: 0 };
+  /** The frame rate the stream was opened with or last set to. */
+  private maxFps = 0;
+  /** JPEG streams: each subscriber's newest picture not sent yet, and the timer sending it when due (its maxFps). */
+  private readonly paced = new Map<Subscription, Pace>();
   private state: VideoStats['state'] = 'idle';
   private stream?: VideoStream;
   private reason = '';
@@ -108,7 +124,7 @@ export class DeviceVideo {
   }
 
   stats(): VideoStats {
-    return { state: this.state, ...this.counters, cacheBytes: this.cache.bytes, ...(this.state === 'down' ? { reason: this.reason } : {}) };
+    return { state: this.state, ...this.counters, maxFps: this.maxFps, cacheBytes: this.cache.bytes, ...(this.state === 'down' ? { reason: this.reason } : {}) };
   }
 
   /** Adds a subscriber and routes it once known: video, or screenshots with the reason (after at most startTimeoutMs). */
@@ -124,13 +140,20 @@ export class DeviceVideo {
       clearTimeout(timer);
     }
     if (!this.subs.has(sub)) return;
+    this.retune();
     if (this.state === 'live' && this.stream) this.hooks.route(sub, { live: this.stream });
     else if (this.state === 'down') this.hooks.route(sub, { reason: this.reason });
     else this.hooks.route(sub, { reason: `video did not start within ${this.settings.startTimeoutMs / 1000} s; screenshots until it does` });
   }
 
   remove(sub: Subscription): void {
-    if (!this.subs.delete(sub) || this.subs.size > 0) return;
+    if (!this.subs.delete(sub)) return;
+    clearTimeout(this.paced.get(sub)?.timer);
+    this.paced.delete(sub);
+    if (this.subs.size > 0) {
+      this.retune();
+      return;
+    }
     if (this.state !== 'live' && this.state !== 'starting') {
       this.idle();
       return;
@@ -171,8 +194,7 @@ export class DeviceVideo {
   private start(): void {
     this.state = 'starting';
     this.counters.starts++;
-    let maxFps = 1;
-    for (const sub of this.subs) maxFps = Math.max(maxFps, sub.screen?.maxFps ?? 1);
+    const maxFps = this.wantedFps();
     this.starting = this.hooks.open(maxFps).then(
       (stream) => {
         if (this.closed || this.subs.size === 0 || this.state !== 'starting') {
@@ -182,8 +204,9 @@ export class DeviceVideo {
         }
         this.stream = stream;
         this.state = 'live';
+        this.maxFps = maxFps;
         this.retryMs = this.settings.retryMs;
-        this.cache.clear();
+        this.clearPictures();
         this.hooks.log(`video of ${this.device}: ${stream.source} ${stream.codec} live`);
         for (const sub of this.subs) {
           sub.needsKey = true;
@@ -217,7 +240,7 @@ export class DeviceVideo {
     this.state = 'down';
     this.reason = reason;
     this.counters.failures++;
-    this.cache.clear();
+    this.clearPictures();
     this.hooks.log(`video of ${this.device}: ${reason}; screenshots until a retry in ${Math.round(this.retryMs / 1000)} s`);
     for (const sub of this.subs) this.hooks.route(sub, { reason });
     if (this.subs.size === 0 || this.closed) {
@@ -239,13 +262,21 @@ export class DeviceVideo {
     this.stream = undefined;
     this.state = 'idle';
     this.retryMs = this.settings.retryMs;
-    this.cache.clear();
+    this.clearPictures();
     if (stream) await stream.close().catch((err: unknown) => this.hooks.log(`video of ${this.device}: closing failed: ${(err as Error).message}`));
   }
 
   private onPacket(packet: VideoPacket): void {
     this.counters.packets++;
     this.counters.bytes += packet.data.length;
+    if (this.codec === 'jpeg') {
+      // WDA sends a picture per tick whether or not the screen changed: a still screen is not news
+      // (no new seq, nothing sent), as with screenshots. The cache holds just this one picture.
+      if (this.cache.snapshot()[0]?.data.equals(packet.data)) {
+        this.counters.unchanged++;
+        return;
+      }
+    }
     if (!this.cache.push(packet)) this.requestKey();
     if (packet.config) return;
     this.seqOf.set(packet, ++this.seq);
@@ -262,6 +293,13 @@ export class DeviceVideo {
       sub.needsKey = true;
       return;
     }
+    if (this.codec === 'jpeg') {
+      const pace = this.paced.get(sub) ?? { inFlight: false };
+      pace.packet = packet;
+      this.paced.set(sub, pace);
+      this.flushPicture(sub);
+      return;
+    }
     const behind = !burst && conn.bufferedAmount > this.settings.maxQueuedBytes;
     if (behind || (sub.needsKey && !packet.key)) {
       if (behind && !packet.key && !sub.needsKey) this.requestKey();
@@ -270,6 +308,43 @@ export class DeviceVideo {
       return;
     }
     sub.needsKey = false;
+    this.counters.sent++;
+    const [head, config] = this.frame(sub, packet);
+    conn.sendBinary(config ? Buffer.concat([head, config]) : head, () => {}, packet.data);
+  }
+
+  /**
+   * Sends a subscriber's newest JPEG picture once its maxFps allows and its last one left the socket,
+   * as the screenshot pipeline does (FramePipeline.flush): one device stream at the fastest
+   * subscriber's rate, each subscriber at its own. A waiting picture is replaced by a newer one.
+   */
+  private flushPicture(sub: Subscription): void {
+    const pace = this.paced.get(sub);
+    const conn = sub.session.connection;
+    if (!pace?.packet || pace.inFlight || !this.subs.has(sub) || !sub.delivering || !conn?.open) return;
+    const now = performance.now();
+    const wait = dueIn(sub, now);
+    if (wait > 1) {
+      pace.timer ??= setTimeout(() => {
+        pace.timer = undefined;
+        this.flushPicture(sub);
+      }, wait);
+      return;
+    }
+    const packet = pace.packet;
+    pace.packet = undefined;
+    pace.inFlight = true;
+    markSent(sub, now);
+    this.counters.sent++;
+    // Head and picture as two fragments of one message: every subscriber's shares WDA's bytes.
+    conn.sendBinary(this.frame(sub, packet)[0], (err) => {
+      pace.inFlight = false;
+      if (!err) this.flushPicture(sub);
+    }, packet.data);
+  }
+
+  /** The message's head, and the codec configuration to put between it and the packet (before a key frame). */
+  private frame(sub: Subscription, packet: VideoPacket): [Uint8Array, Buffer?] {
     const config = this.cache.configFor(packet);
     const device = this.hooks.deviceSize();
     // A rotated device streams rotated video before the bridge re-reads its size.
@@ -280,7 +355,7 @@ export class DeviceVideo {
       seq: this.seqOf.get(packet) ?? this.seq,
       width: packet.width,
       height: packet.height,
-      format: this.stream?.codec ?? 'h264',
+      format: this.codec,
       captured_at: packet.capturedAt,
       device_width: turned ? device.height : device.width,
       device_height: turned ? device.width : device.height,
@@ -289,9 +364,37 @@ export class DeviceVideo {
       header.key = packet.key;
       header.config = config !== undefined;
     }
-    const parts = [encodeFramePrefix(header), ...(config ? [config.data] : []), packet.data];
-    this.counters.sent++;
-    conn.sendBinary(Buffer.concat(parts), () => {});
+    return [encodeFramePrefix(header), config?.data];
+  }
+
+  private get codec(): VideoStream['codec'] {
+    return this.stream?.codec ?? 'h264';
+  }
+
+  /** The fastest subscriber's maxFps: what the device is asked for. */
+  private wantedFps(): number {
+    let fps = 1;
+    for (const sub of this.subs) fps = Math.max(fps, sub.screen?.maxFps ?? 1);
+    return fps;
+  }
+
+  /**
+   * Follows the fastest subscriber's maxFps on a stream that can change its rate in place (WDA's
+   * MJPEG): a 1 fps agent that subscribed first no longer holds every later viewer at 1 fps.
+   * Streams that cannot (scrcpy) keep the rate they were opened with.
+   */
+  private retune(): void {
+    const stream = this.stream;
+    const fps = this.wantedFps();
+    if (this.state !== 'live' || !stream?.setMaxFps || fps === this.maxFps) return;
+    this.maxFps = fps;
+    stream.setMaxFps(fps).catch((err: unknown) => this.hooks.log(`video of ${this.device}: could not set its frame rate to ${fps}: ${(err as Error).message}`));
+  }
+
+  private clearPictures(): void {
+    this.cache.clear();
+    for (const pace of this.paced.values()) clearTimeout(pace.timer);
+    this.paced.clear();
   }
 
   private requestKey(): void {

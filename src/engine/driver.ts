@@ -179,6 +179,8 @@ export interface VideoStream {
   packets(): AsyncIterable<VideoPacket>;
   /** Asks the encoder for a fresh configuration + key frame (late joiner, decoder error). */
   requestKeyFrame?(): void;
+  /** Changes the rate pictures come at without reopening (absent: the rate asked at opening holds). */
+  setMaxFps?(maxFps: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -90,7 +90,8 @@ export class IosDevice implements DeviceHandle {
     const size = this.pixels(await this.screen(ctx));
     const longest = Math.max(size.width, size.height);
     const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
-    const settings = { mjpegServerFramerate: Math.min(60, Math.max(1, options.maxFps)), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY, mjpegFixOrientation: true };
+    const framerate = (fps: number) => Math.min(60, Math.max(1, fps));
+    const settings = { mjpegServerFramerate: framerate(options.maxFps), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY, mjpegFixOrientation: true };
     const applied = await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
     // A build that knows mjpegFixOrientation (its settings answer lists it) draws the picture into a renderer of
     // the scaled size whose scale is the factor again (FBImageProcessor.m fixedImageDataWithImageData): the
@@ -98,7 +99,9 @@ export class IosDevice implements DeviceHandle {
     if (scaling < 100 && typeof applied === 'object' && applied !== null && 'mjpegFixOrientation' in applied) {
       await this.wdaCall('POST', '/appium/settings', { settings: { mjpegScalingFactor: Math.max(1, Math.floor(Math.sqrt(scaling / 100) * 100)) } }, ctx);
     }
-    return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT);
+    // A faster viewer joining later raises the rate in place: WDA reads the setting before every picture.
+    const retune = (fps: number) => this.wdaCall('POST', '/appium/settings', { settings: { mjpegServerFramerate: framerate(fps) } }, { signal: AbortSignal.timeout(10_000) });
+    return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT, retune);
   }
 
   listApps(ctx: CallContext): Promise<InstalledApp[]> {

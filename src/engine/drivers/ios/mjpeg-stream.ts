@@ -127,13 +127,15 @@ export class MjpegStream implements VideoStream {
   private constructor(
     private readonly socket: Socket,
     private readonly target: MjpegTarget,
+    private readonly framerate?: (fps: number) => Promise<unknown>,
   ) {}
 
-  static open(target: MjpegTarget, wait: MjpegWait): Promise<MjpegStream> {
+  /** `framerate` sets WDA's mjpegServerFramerate, which its server reads before every picture (FBMjpegServer.m). */
+  static open(target: MjpegTarget, wait: MjpegWait, framerate?: (fps: number) => Promise<unknown>): Promise<MjpegStream> {
     const where = `WebDriverAgent's MJPEG server of ${target.label} at ${target.host}:${target.port}`;
     return new Promise((resolve, reject) => {
       const socket = connect({ host: target.host, port: target.port });
-      const stream = new MjpegStream(socket, target);
+      const stream = new MjpegStream(socket, target, framerate);
       const parser = new MjpegParser();
       let settled = false;
       const fail = (message: string) => {
@@ -191,6 +193,11 @@ export class MjpegStream implements VideoStream {
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
+  }
+
+  async setMaxFps(maxFps: number): Promise<void> {
+    if (!this.framerate) throw new Error(`the framerate of ${this.target.label}'s MJPEG server cannot be changed while it streams`);
+    await this.framerate(maxFps);
   }
 
   async close(): Promise<void> {
