@@ -168,7 +168,7 @@ export class DeviceHub {
   resumeSession(session: Session): void {
     for (const sub of session.subscriptions.values()) {
       const state = this.devices.get(sub.device);
-      if (sub.screen && state?.video?.has(sub) && state.video.live) state.video.prime(sub);
+      if (sub.screen && state?.video?.has(sub) && state.video.live) state.video.resume(sub);
       else if (sub.screen) state?.frames?.resend(sub);
       // Its diffs went when the socket dropped (Session.dropElementDiffs).
       if (sub.elements) state?.elements?.startOver(sub);

@@ -100,6 +100,8 @@ export class DeviceVideo {
   private seq = 0;
   /** Each packet's place in the stream (frame headers' `seq`; a gap means skipped frames). */
   private readonly seqOf = new WeakMap<VideoPacket, number>();
+  /** The seq of the newest packet each subscriber was sent. */
+  private readonly sentSeq = new WeakMap<Subscription, number>();
   private closed = false;
 
   constructor(
@@ -164,16 +166,42 @@ export class DeviceVideo {
     }, this.settings.graceMs);
   }
 
-  /** Starts sending to a subscriber routed to video: the cached group first, so it decodes at once. */
+  /**
+   * Starts sending to a subscriber routed to video: the cached group first, so it decodes at once.
+   * Nothing it was already sent goes again (seq never goes back): one that has had part of the group
+   * gets the rest if it missed none of it, else it waits for a key frame, asked for now.
+   */
   prime(sub: Subscription): void {
     if (!this.subs.has(sub) || this.state !== 'live') return;
     const group = this.cache.snapshot();
-    sub.needsKey = true;
-    if (group.length === 0) {
+    const had = this.sentSeq.get(sub) ?? 0;
+    const from = this.seqOf.get(group[0]) ?? 0;
+    if (group.length > 0 && had < from) {
+      sub.needsKey = true;
+      for (const packet of group) this.sendTo(sub, packet, true);
+    } else if (group.length > 0 && !sub.needsKey) {
+      for (const packet of group) if ((this.seqOf.get(packet) ?? 0) > had) this.sendTo(sub, packet, true);
+    } else {
+      sub.needsKey = true;
       this.requestKey();
+    }
+  }
+
+  /**
+   * A session back on a new socket, whose last frames may have died with the old one. A JPEG
+   * subscriber gets the newest picture again (as screenshots do). An H.264 one cannot be sent just the
+   * newest frame (a delta needs those before it), nor the group again (seq would go back and it would
+   * show the last seconds twice): it gets the next key frame, asked of the encoder now, and on from there.
+   */
+  resume(sub: Subscription): void {
+    if (!this.subs.has(sub) || this.state !== 'live') return;
+    const newest = this.cache.snapshot().at(-1);
+    if (this.codec === 'jpeg') {
+      if (newest) this.sendTo(sub, newest, true);
       return;
     }
-    for (const packet of group) this.sendTo(sub, packet, true);
+    sub.needsKey = true;
+    this.prime(sub);
   }
 
   /** Video that is down (the device was away) is tried again at once, with the backoff back at its start. */
@@ -308,7 +336,7 @@ export class DeviceVideo {
       return;
     }
     sub.needsKey = false;
-    this.counters.sent++;
+    this.sent(sub, packet);
     const [head, config] = this.frame(sub, packet);
     conn.sendBinary(config ? Buffer.concat([head, config]) : head, () => {}, packet.data);
   }
@@ -335,7 +363,7 @@ export class DeviceVideo {
     pace.packet = undefined;
     pace.inFlight = true;
     markSent(sub, now);
-    this.counters.sent++;
+    this.sent(sub, packet);
     // Head and picture as two fragments of one message: every subscriber's shares WDA's bytes.
     conn.sendBinary(this.frame(sub, packet)[0], (err) => {
       pace.inFlight = false;
@@ -365,6 +393,11 @@ export class DeviceVideo {
       header.config = config !== undefined;
     }
     return [encodeFramePrefix(header), config?.data];
+  }
+
+  private sent(sub: Subscription, packet: VideoPacket): void {
+    this.counters.sent++;
+    this.sentSeq.set(sub, this.seqOf.get(packet) ?? this.seq);
   }
 
   private get codec(): VideoStream['codec'] {
