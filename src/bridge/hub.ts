@@ -298,17 +298,25 @@ export class DeviceHub {
   }
 
   private deviceVideo(device: string): DeviceVideo {
-    const settings = this.options.video;
-    return new DeviceVideo(
+    const video: DeviceVideo = new DeviceVideo(
       device,
       {
         open: (maxFps) => this.openVideo(device, maxFps),
         route: (sub, route) => this.routeVideo(device, sub, route),
         deviceSize: () => this.devices.get(device)?.size ?? { width: 1, height: 1 },
+        // The state outlived its last subscriber only for the video's grace period (unsubscribe):
+        // after it, neither /api/health nor a paused device's probe should still count the device.
+        unused: () => {
+          const state = this.devices.get(device);
+          if (state?.video !== video || state.subs.size > 0) return;
+          clearInterval(state.probe);
+          this.devices.delete(device);
+        },
         log: this.options.log,
       },
-      settings,
+      this.options.video,
     );
+    return video;
   }
 
   /**

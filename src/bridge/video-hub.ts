@@ -44,6 +44,8 @@ export interface DeviceVideoHooks {
   route(sub: Subscription, route: VideoRoute): void;
   /** The device's screen size in device pixels (frame headers carry it for mapping taps). */
   deviceSize(): { width: number; height: number };
+  /** The stream stopped with nobody subscribed (grace over, or it was not running): nothing of the device's video is left. */
+  unused?(): void;
   log(line: string): void;
 }
 
@@ -291,6 +293,7 @@ export class DeviceVideo {
     this.state = 'idle';
     this.retryMs = this.settings.retryMs;
     this.clearPictures();
+    if (this.subs.size === 0 && !this.closed) this.hooks.unused?.();
     if (stream) await stream.close().catch((err: unknown) => this.hooks.log(`video of ${this.device}: closing failed: ${(err as Error).message}`));
   }
 
