@@ -6,6 +6,11 @@ import { isPng, type ScreenCapture } from '../engine/screen/capture.js';
 import { loadSharp } from '../engine/screen/sharp.js';
 import { lowerImageThreads } from '../engine/thread-priority.js';
 
+/** Equal for two specs that one encoding serves. */
+export function specKey(spec: FrameSpec): string {
+  return `${spec.format}/${spec.width}/${spec.quality}`;
+}
+
 /** One captured screen as its encodings read it. */
 export interface Screen {
   image: ScreenCapture;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ToolError } from '../engine/errors.js';
 import { encodeFramePrefix, type EffectiveScreenOptions, type FrameHeader } from '../protocol/index.js';
 import type { EncodedFrame } from './encoded-frame.js';
-import { encodeScreen, frameSpec } from './frame-encoding.js';
+import { encodeScreen, frameSpec, specKey } from './frame-encoding.js';
 import { dueIn, markSent } from './frame-pacing.js';
 import { HeldScreens, type Capture } from './held-screens.js';
 import type { Subscription } from './sessions.js';
@@ -227,7 +227,7 @@ export class FramePipeline {
 
   private encoded(cap: Capture, screen: EffectiveScreenOptions): Promise<EncodedFrame> {
     const spec = frameSpec(screen, cap.width);
-    const key = `${spec.format}/${spec.width}/${spec.quality}`;
+    const key = specKey(spec);
     let job = cap === this.current ? this.encodings.get(key) : undefined;
     if (!job) {
       this.counters.encodes++;

@@ -14,6 +14,7 @@ import {
 import { ActivityFeed, type ActivityEntry } from './activity/feed.js';
 import { ElementWatcher } from './elements.js';
 import { IdleCollector } from './idle-gc.js';
+import { encodingRefused } from './encoding-cap.js';
 import { FramePipeline, type FrameStats } from './frames.js';
 import { SharedNotification } from './outgoing.js';
 import type { Session, SessionStore } from './sessions.js';
@@ -31,6 +32,11 @@ export interface HubOptions {
    * every frame, so one client with sixty of them took the frames of every other viewer (98 → 6 in 10 s).
    */
   maxScreenSubscriptions: number;
+  /**
+   * Distinct screenshot encodings one device serves over all sessions: the per-session cap alone let
+   * one client with fifteen connections take a viewer from 30 to 6 fps.
+   */
+  maxScreenEncodings: number;
   video: VideoSettings;
   log(line: string): void;
 }
@@ -102,6 +108,11 @@ export class DeviceHub {
       format: p.screen.format ?? SCREEN_DEFAULTS.format,
       quality: p.screen.quality ?? SCREEN_DEFAULTS.quality,
     };
+    const video = screen && wantsVideo(screen, handle.info) ? videoUnavailable(handle, this.options.video) : 'no video';
+    if (screen && video !== undefined) {
+      const refused = encodingRefused(p.device, this.devices.get(p.device)?.subs ?? [], screen, size.width, this.options.maxScreenEncodings);
+      if (refused) return refused;
+    }
     const sub = new Subscription(session, p.device, screen, p.elements);
     session.subscriptions.set(sub.id, sub);
     const state = this.state(p.device);
@@ -109,9 +120,8 @@ export class DeviceHub {
     state.size = size;
     state.info = handle.info;
     if (screen && wantsVideo(screen, handle.info)) {
-      const unavailable = videoUnavailable(handle, this.options.video);
-      if (unavailable === undefined) await (state.video ??= this.deviceVideo(p.device)).add(sub);
-      else sub.stream = pollStream(screen, handle.info, unavailable);
+      if (video === undefined) await (state.video ??= this.deviceVideo(p.device)).add(sub);
+      else sub.stream = pollStream(screen, handle.info, video);
     } else if (screen) sub.stream = pollStream(screen, handle.info);
     return {
       sub,

@@ -66,6 +66,8 @@ export interface BridgeOptions {
   elementsPollMs?: number;
   /** Screen subscriptions one session may hold to one device (default 4). */
   maxScreenSubscriptions?: number;
+  /** Distinct screenshot encodings (format, width, quality) per device over all sessions (default 8). */
+  maxScreenEncodings?: number;
   /** Ping interval; a connection that misses one pong is dropped (default 20 s). */
   heartbeatMs?: number;
   /** Queued outgoing bytes after which a connection counts as not reading (default 16 MiB). */
@@ -187,6 +189,7 @@ export class Bridge implements BridgeCore {
       resume_grace_ms: options.resumeGraceMs ?? 30_000,
       replay_buffer: replay.messages,
       max_screen_subscriptions: options.maxScreenSubscriptions ?? 4,
+      max_screen_encodings: options.maxScreenEncodings ?? 8,
     };
 
     this.sessions = new SessionStore(
@@ -204,6 +207,7 @@ export class Bridge implements BridgeCore {
       captureTimeoutMs: options.captureTimeoutMs ?? 10_000,
       frameStallMs: options.frameStallMs ?? 5000,
       maxScreenSubscriptions: this.limits.max_screen_subscriptions,
+      maxScreenEncodings: this.limits.max_screen_encodings,
       video: { ...VIDEO_DEFAULTS, ...options.video },
       log: this.log,
     });

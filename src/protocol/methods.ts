@@ -25,6 +25,8 @@ export interface ServerLimits {
   replay_buffer: number;
   /** Screen subscriptions one session may hold to one device (each format and width is encoded apart). */
   max_screen_subscriptions: number;
+  /** Distinct (format, width, quality) screenshot encodings one device serves, over all sessions. */
+  max_screen_encodings: number;
 }
 
 /** A device failure, an unknown subscription or a lock held elsewhere: a normal result, like a tool failure. */
