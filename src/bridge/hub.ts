@@ -123,12 +123,15 @@ export class DeviceHub {
       if (video === undefined) await (state.video ??= this.deviceVideo(p.device)).add(sub);
       else sub.stream = pollStream(screen, handle.info, video);
     } else if (screen) sub.stream = pollStream(screen, handle.info);
+    // What the answer will say: video that starts or breaks before `start` changes it unannounced.
+    const answered = sub.stream;
     return {
       sub,
       start: () => {
         if (!state.subs.has(sub)) return;
         // Set even while paused: deviceBack and the video only serve subscriptions that were answered.
         sub.delivering = true;
+        if (!sameStream(answered, sub.stream)) this.announceStream(p.device, sub);
         if (state.paused) {
           // Subscribed in the gap between a device event and the probe: its first word is the pause, so
           // the `subscription.resumed` that follows is the end of something it was told about.
@@ -355,8 +358,13 @@ export class DeviceHub {
       this.leaveFrames(state, sub);
       state.video?.prime(sub);
     } else (state.frames ??= this.framePipeline(device)).add(sub);
+    if (before && sameStream(before, sub.stream)) return;
+    this.announceStream(device, sub);
+  }
+
+  private announceStream(device: string, sub: Subscription): void {
     const now = sub.stream;
-    if (before && before.format === now.format && before.source === now.source && before.fallbackReason === now.fallbackReason) return;
+    if (!now) return;
     sub.session.notify('stream.changed', {
       subscription: sub.id,
       device,
@@ -383,4 +391,8 @@ export class DeviceHub {
       log: this.options.log,
     });
   }
+}
+
+function sameStream(a: Subscription['stream'], b: Subscription['stream']): boolean {
+  return a?.format === b?.format && a?.source === b?.source && a?.fallbackReason === b?.fallbackReason;
 }
