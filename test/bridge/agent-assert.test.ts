@@ -49,6 +49,20 @@ test('timeout_ms waits for the screen: the list shown after the loading screen p
   }
 });
 
+test('value_matches_variable compares with what the session read with capture_to, not with nothing', async () => {
+  const c = await connectBridge(bridge.wsUrl, { client: 'asserter' });
+  try {
+    await c.request('verbs.run', { device: ANDROID, step: { action: 'open_url', value: 'mbdemo://screen/signin' } });
+    await c.request('verbs.run', { device: ANDROID, step: { action: 'capture_value', target: 'Welcome back', capture_to: 'greeting' } });
+    const same = (await c.requestRaw('agent.assert', { device: ANDROID, assertion: { type: 'value_matches_variable', element_description: 'Welcome back', variable_name: 'greeting' } })) as Outcome;
+    assert.is(same.status, 'passed', JSON.stringify(same));
+    const other = (await c.requestRaw('agent.assert', { device: ANDROID, assertion: { type: 'value_matches_variable', element_description: 'the Sign in button', variable_name: 'greeting' } })) as Outcome;
+    assert.is(other.status, 'failed', JSON.stringify(other));
+  } finally {
+    await c.close();
+  }
+});
+
 test('a verb or check after another session acted says so (others_acted), as tools.call does', async () => {
   const a = await connectBridge(bridge.wsUrl, { client: 'agent-a' });
   const b = await connectBridge(bridge.wsUrl, { client: 'agent-b' });

@@ -11,6 +11,7 @@ import { POINT_TOOLS, translateRawCall } from '../verbs/recording-tools.js';
 import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
 import { canonicalStep } from '../verbs/canonical-step.js';
+import type { VariableValue } from '../runner/variables.js';
 import type { RecordingStore } from '../verbs/recording-store.js';
 
 /**
@@ -67,6 +68,8 @@ interface DeviceState {
   ctx: VerbContext;
   history: LiveHistory;
   busy: number;
+  /** What read_text save_as (capture_value capture_to) read, since the device's recording started: a live check compares with it as the replay will. */
+  captured: Record<string, VariableValue>;
 }
 
 /** `partOf` of the listing taken before a recorded point tap (listBeforePointTool). */
@@ -110,7 +113,7 @@ export class AgentSession {
     for (const orphaned of device === undefined ? await store.orphans() : [device]) {
       if (this.recorders.has(orphaned)) continue;
       const recorder = await store.adopt(orphaned);
-      if (recorder) this.recorders.set(orphaned, recorder);
+      if (recorder) this.take(orphaned, recorder);
     }
   }
 
@@ -136,8 +139,15 @@ export class AgentSession {
       await this.options.store?.ensureFree(device);
       throw new VerbError('INVALID_PARAMETER', `no recording left by an ended session or process is open on ${device}; start one with recording_start / recording.start`);
     }
-    this.recorders.set(device, recorder);
+    this.take(device, recorder);
     return recorder.summary();
+  }
+
+  /** A recording adopted: what this session read before is not what the recording's replay reads. */
+  private take(device: string, recorder: Recorder): void {
+    this.recorders.set(device, recorder);
+    const state = this.devices.get(device);
+    if (state) state.captured = {};
   }
 
   /** Deletes the recording an ended session or process left on `device`, and says what it held. Throws VerbError. */
@@ -195,6 +205,8 @@ export class AgentSession {
       state.busy--;
     }
     state.history = history;
+    // Kept as the scenario declares it (type string): the text as read.
+    if (outcome.status === 'passed' && step.action === 'capture_value' && step.capture_to) state.captured[step.capture_to] = outcome.value ?? '';
     const recorder = this.recorders.get(device);
     if (recorder) {
       outcome.recorded = recorder.noteVerb(step, outcome);
@@ -212,7 +224,7 @@ export class AgentSession {
     try {
       // The signal reaches the looks and the waits between them: a `timeout_ms` check its caller gave
       // up on would otherwise go on looking at the device for up to a minute.
-      result = await evaluateLive(signal ? { ...state.ctx, signal } : state.ctx, assertion, state.history, this.options.settleMs ?? 1000);
+      result = await evaluateLive(signal ? { ...state.ctx, signal } : state.ctx, assertion, state.history, this.options.settleMs ?? 1000, undefined, this.variables(device, state));
     } catch (err) {
       // A look or wait cut short by the cancel throws whatever it was doing; the cancel is the news.
       if (!signal?.aborted) throw err;
@@ -289,6 +301,7 @@ export class AgentSession {
     await this.options.store?.save(recorder);
     this.recorders.set(req.device, recorder);
     this.stopped.delete(req.device);
+    state.captured = {};
     return recorder.summary();
   }
 
@@ -344,11 +357,21 @@ export class AgentSession {
     return result;
   }
 
+  /**
+   * The variables a replay would hold now: while recording, those the recording declares (a value
+   * read before it started, or by an ended session, is not the replay's: null); else all the session read.
+   */
+  private variables(device: string, state: DeviceState): Record<string, VariableValue> {
+    const recorder = this.recorders.get(device);
+    if (!recorder) return { ...state.captured };
+    return Object.fromEntries(Object.keys(recorder.snapshot().variables).map((name) => [name, state.captured[name] ?? null]));
+  }
+
   private async state(device: string): Promise<DeviceState> {
     let state = this.devices.get(device);
     if (!state) {
       const ctx = await verbContext({ ...this.options, engine: this.engine, device, origin: this.origin });
-      state = { ctx, history: { toasts: [] }, busy: 0 };
+      state = { ctx, history: { toasts: [] }, busy: 0, captured: {} };
       this.devices.set(device, state);
     }
     return state;

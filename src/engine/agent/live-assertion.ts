@@ -14,6 +14,7 @@ import { VerbError, type VerbContext } from '../verbs/types.js';
 import { readFacts } from '../verbs/device-facts.js';
 import { judgeAssertion } from '../runner/assertion-gate.js';
 import type { ConditionEnv } from '../runner/conditions.js';
+import { interpolateFields, type VariableValue } from '../runner/variables.js';
 
 /** What the screen looked like during the verb before the assertion (text_changed, toast_visible). */
 export interface LiveHistory {
@@ -38,8 +39,10 @@ export function parseAssertion(request: Record<string, unknown>, id = 'live_chec
 /**
  * Evaluates one assertion now, with the runner's own evaluators (SPEC §3: every type is
  * mechanical). A failing check is looked at again for `settleMs` while the screen settles.
+ * `variables` are the values a replay would hold at this point (what the session's read_text
+ * save_as captured): `${name}` is filled in from them and value_matches_variable compares with them.
  */
-export async function evaluateLive(ctx: VerbContext, assertion: Assertion, history: LiveHistory, settleMs = 1000, scenarioDir = liveDir()): Promise<LiveAssertionResult> {
+export async function evaluateLive(ctx: VerbContext, assertion: Assertion, history: LiveHistory, settleMs = 1000, scenarioDir = liveDir(), variables: Record<string, VariableValue> = {}): Promise<LiveAssertionResult> {
   if (assertion.type === 'screenshot_match' && (isAbsolute(assertion.reference_screenshot) || assertion.reference_screenshot.split(/[\\/]/).includes('..'))) {
     throw new VerbError('INVALID_PARAMETER', `reference_screenshot ${JSON.stringify(assertion.reference_screenshot)} must be a path inside the scenario's folder (relative, without ..), e.g. "baselines/home.png"`);
   }
@@ -53,18 +56,25 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
     elements: () => (elements ??= listElements(looks)),
     screenshot: () => (shot ??= screenCapture(looks)),
     screen: async () => (screen ??= await verbScreenSize(looks)),
-    variables: {},
+    variables,
     textBefore: () => undefined,
     toastsSeen: history.toasts,
     scenarioDir,
     darkMode: () => darkMode(looks),
     keyboard: () => keyboardVisible(looks),
   };
-  if (assertion.type === 'text_changed') {
+  // As in a replay, a reference to a variable that holds nothing (yet) is the check's error, once its condition holds.
+  let live: Assertion | Error;
+  try {
+    live = interpolateFields(assertion, variables);
+  } catch (err) {
+    live = err as Error;
+  }
+  if (!(live instanceof Error) && live.type === 'text_changed') {
     const before = history.before;
     let text: string | null | undefined;
     if (before) {
-      const r = await resolveOnce(looks, { description: assertion.element_description, intent: 'read' }, before);
+      const r = await resolveOnce(looks, { description: live.element_description, intent: 'read' }, before);
       text = r.ok ? textOf(r.element, before) : null;
     }
     env.textBefore = () => text;
@@ -82,10 +92,12 @@ export async function evaluateLive(ctx: VerbContext, assertion: Assertion, histo
       if (!info) throw new VerbError('DEVICE_NOT_FOUND', `device ${looks.device} is not connected`);
       return readFacts(looks, info);
     },
-    variables: {},
+    variables,
     stepStatus: () => undefined,
   };
-  const result = await judgeAssertion(assertion, (settle) => evaluateAssertion(assertion, env, settle, refresh), settleMs, looks, refresh, conditions);
+  const look = async (settle: number): Promise<LiveAssertionResult> =>
+    live instanceof Error ? { assertion_id: assertion.id, type: assertion.type, status: 'error', message: live.message } : evaluateAssertion(live, env, settle, refresh);
+  const result = await judgeAssertion(assertion, look, settleMs, looks, refresh, conditions);
   // The baseline went into this process's temp folder, which goes when it exits: "later runs" would find none.
   if (assertion.type === 'screenshot_match' && scenarioDir === scratch && /^no reference yet: /.test(result.message)) {
     result.message = result.message.replace(/; later runs compare against it$/, '; it lasts only for this session (a temporary folder, deleted at exit): later checks in this session compare against it, and a recording saved to a file takes a copy along where it can (recording_stop says whether it did)');
