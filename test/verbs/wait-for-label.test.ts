@@ -12,8 +12,8 @@ import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 
 const DEMO = 'com.mobilebridge.demo';
 
-// iOS also lists the navigation bar, labelled "Items" like its title: a near-tie that a wait,
-// which only reads, must not call ambiguous.
+// A listing may also hold a container labelled "Items" like its title (an iOS navigation bar did): a
+// near-tie that a wait, which only reads, must not call ambiguous.
 for (const [device, target] of [
   ['virtual-android-1', 'Items'],
   ['virtual-ios-1', 'Items'],
