@@ -13,10 +13,11 @@ export { dialogTexts };
 
 const TOP_BAND = 0.15;
 
-/** The screen's title: the navigation bar's label (iOS), the toolbar title (Android), else the first text in the top band. */
+/**
+ * The screen's title: the toolbar title (Android), else the first text in the top band (iOS lists its
+ * navigation bar's title as that text; the bar itself is left out of listings, wda-source.ts).
+ */
 export function screenTitle(elements: UiElement[], screen: ScreenSize): string | undefined {
-  const navBar = elements.find((e) => /NavigationBar/i.test(e.class ?? ''));
-  if (navBar?.accessibility_label) return navBar.accessibility_label;
   const byId = elements.find((e) => /(^|[/:_])(toolbar_title|action_bar_title|title)$/i.test(e.resource_id ?? e.id) && e.text);
   if (byId) return byId.text;
   const top = elements.filter((e) => e.type === 'text' && e.text && e.center.y < screen.height * TOP_BAND && !isToast(e)).sort(readingOrder);
