@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { ToolError } from '../errors.js';
+import { checkBinaryXml, CorruptBinaryXml } from './binary-xml-check.js';
 import { ZipLimitError, ZipReader } from './zip-reader.js';
 
 /**
@@ -45,8 +46,10 @@ export async function readApkManifest(path: string): Promise<ApkManifest> {
   const content = await entryOf(path, (n) => n === 'AndroidManifest.xml', 'APK', expected);
   if (!content) throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (it holds no AndroidManifest.xml); expected ${expected}`);
   try {
+    checkBinaryXml(content);
     return new (manifestParser())(content).parse();
   } catch (err) {
+    if (err instanceof CorruptBinaryXml) throw new ToolError('INVALID_PARAMETER', `${path}: its AndroidManifest.xml is ${err.message}; rebuild the APK or check the download`);
     throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (${(err as Error).message}); expected ${expected}`);
   }
 }

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ToolError } from '../../src/engine/errors.js';
+import { readApkManifest } from '../../src/engine/files/package-files.js';
+import { buildApk } from '../harness/apk-builder.js';
+import { buildZip } from '../harness/zip-writer.js';
+
+/** Audit 24 c5: corrupt app files are refused with a clear INVALID_PARAMETER, never hang or abort the process. */
+const t = suite<{ dir: string }>('app files');
+t.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-appfiles-'));
+});
+t.after.each((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+
+const rejection = async (p: Promise<unknown>): Promise<ToolError> => {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  assert.instance(err, ToolError, `expected a ToolError, got ${String(err)}`);
+  return err as ToolError;
+};
+
+const apkWithManifest = (dir: string, manifest: Buffer): string => {
+  const file = join(dir, 'app.apk');
+  writeFileSync(file, buildZip([{ name: 'AndroidManifest.xml', data: manifest }]));
+  return file;
+};
+
+t('a binary manifest holding a chunk of size 0 is refused instead of looping forever', async ({ dir }) => {
+  // The XML header (type 3, header 8, size 24) followed by 16 zero bytes: a NULL chunk of size 0.
+  const manifest = Buffer.alloc(24);
+  manifest.writeUInt16LE(3, 0);
+  manifest.writeUInt16LE(8, 2);
+  manifest.writeUInt32LE(24, 4);
+  const err = await rejection(readApkManifest(apkWithManifest(dir, manifest)));
+  assert.is(err.code, 'INVALID_PARAMETER');
+  assert.match(err.message, 'corrupt binary XML at offset 8');
+});
+
+t('a string pool whose offsets all point at one long string is refused', async ({ dir }) => {
+  const count = 1000;
+  const pool = Buffer.alloc(28 + 4 * count + 4 + 2000 + 2);
+  pool.writeUInt16LE(1, 0);
+  pool.writeUInt16LE(28, 2);
+  pool.writeUInt32LE(pool.length, 4);
+  pool.writeUInt32LE(count, 8);
+  pool.writeUInt32LE(28 + 4 * count, 20);
+  pool.writeUInt16LE(1000, 28 + 4 * count); // every offset is 0: the same 1000-char string
+  const header = Buffer.alloc(8);
+  header.writeUInt16LE(3, 0);
+  header.writeUInt16LE(8, 2);
+  header.writeUInt32LE(8 + pool.length, 4);
+  const err = await rejection(readApkManifest(apkWithManifest(dir, Buffer.concat([header, pool]))));
+  assert.match(err.message, 'corrupt binary XML at offset 8');
+});
+
+t('a well-formed manifest still parses', async ({ dir }) => {
+  const file = join(dir, 'ok.apk');
+  writeFileSync(file, buildApk({ package: 'com.example.ok' }));
+  assert.is((await readApkManifest(file)).package, 'com.example.ok');
+});
+
+t.run();
