@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ToolError } from '../../src/engine/errors.js';
-import { readApkManifest } from '../../src/engine/files/package-files.js';
+import { readApkManifest, readIpaInfoPlist } from '../../src/engine/files/package-files.js';
 import { buildApk } from '../harness/apk-builder.js';
 import { buildZip } from '../harness/zip-writer.js';
 
@@ -59,6 +59,33 @@ t('a well-formed manifest still parses', async ({ dir }) => {
   const file = join(dir, 'ok.apk');
   writeFileSync(file, buildApk({ package: 'com.example.ok' }));
   assert.is((await readApkManifest(file)).package, 'com.example.ok');
+});
+
+const eocdOf = (zip: Buffer): number => zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+
+t('an end record declaring a 2 GiB central directory is refused, not a process abort', async ({ dir }) => {
+  const zip = buildApk({ package: 'com.example.cd' });
+  zip.writeUInt32LE(0x80000000, eocdOf(zip) + 12);
+  const apk = join(dir, 'cd2g.apk');
+  const ipa = join(dir, 'cd2g.ipa');
+  writeFileSync(apk, zip);
+  writeFileSync(ipa, zip);
+  for (const err of [await rejection(readApkManifest(apk)), await rejection(readIpaInfoPlist(ipa))]) {
+    assert.is(err.code, 'INVALID_PARAMETER');
+    assert.match(err.message, 'corrupt zip end record');
+  }
+});
+
+t('a central directory entry whose name runs past the directory is refused without a raw RangeError', async ({ dir }) => {
+  const zip = buildZip([{ name: 'a.txt', data: Buffer.from('a') }, { name: 'AndroidManifest.xml', data: Buffer.from('b') }]);
+  const cdOffset = zip.readUInt32LE(eocdOf(zip) + 16);
+  zip.writeUInt16LE(0xffff, cdOffset + 28);
+  const file = join(dir, 'name.apk');
+  writeFileSync(file, zip);
+  const err = await rejection(readApkManifest(file));
+  assert.is(err.code, 'INVALID_PARAMETER');
+  assert.match(err.message, 'corrupt zip central directory');
+  assert.not.match(err.message, 'out of range');
 });
 
 t.run();

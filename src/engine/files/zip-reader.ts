@@ -7,6 +7,9 @@ const inflateRawAsync = promisify(inflateRaw);
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
+const CENTRAL_HEADER = 46;
+/** A central directory record with the longest name, extra field and comment. */
+const CENTRAL_ENTRY_MAX = CENTRAL_HEADER + 3 * 0xffff;
 /** End-of-central-directory record plus the longest possible comment. */
 const EOCD_SEARCH = 22 + 0xffff;
 
@@ -55,19 +58,24 @@ export class ZipReader {
       const cdSize = tail.readUInt32LE(eocd + 12);
       const cdOffset = tail.readUInt32LE(eocd + 16);
       if (cdOffset === 0xffffffff || count === 0xffff) throw new Error('ZIP64 archives are not supported');
+      // Checked before reading: a declared size of 2 GiB or more aborts the process inside fs.read.
+      const eocdPosition = size - tailLength + eocd;
+      if (cdOffset + cdSize > eocdPosition) throw new Error('corrupt zip end record (its central directory lies past the end record)');
+      if (cdSize > Math.min(count * CENTRAL_ENTRY_MAX, ZIP_LIMITS.totalBytes)) throw new Error(`corrupt zip end record (a central directory of ${cdSize} bytes for ${count} entries)`);
       const cd = await readAt(file, cdOffset, cdSize);
       const entries: ZipEntry[] = [];
       let p = 0;
       for (let i = 0; i < count; i++) {
-        if (cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new Error('corrupt zip central directory');
+        if (p + CENTRAL_HEADER > cd.length || cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new Error('corrupt zip central directory');
         const nameLength = cd.readUInt16LE(p + 28);
+        if (p + CENTRAL_HEADER + nameLength > cd.length) throw new Error('corrupt zip central directory (an entry name runs past its end)');
         entries.push({
           method: cd.readUInt16LE(p + 10),
           compressedSize: cd.readUInt32LE(p + 20),
           localHeaderOffset: cd.readUInt32LE(p + 42),
-          name: cd.toString('utf8', p + 46, p + 46 + nameLength),
+          name: cd.toString('utf8', p + CENTRAL_HEADER, p + CENTRAL_HEADER + nameLength),
         });
-        p += 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
+        p += CENTRAL_HEADER + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
       }
       return new ZipReader(file, entries);
     } catch (err) {
