@@ -1,7 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { V22_VERSIONS, type Preconditions, type Scenario } from '../../validate/index.js';
-import { VerbError } from '../verbs/index.js';
+import { apkPackageName } from '../drivers/android/apk-package.js';
+import { bundleIdFromPlist, requireBundlePlist } from '../drivers/ios/installed-bundle.js';
+import { ToolError } from '../errors.js';
+import { VerbError, type VerbContext } from '../verbs/index.js';
 import { interpolate } from './variables.js';
 
 /**
@@ -31,19 +34,28 @@ export function filledPreconditions(scenario: Scenario, parameters: Record<strin
 }
 
 /**
- * The app files the preconditions will install, looked at before any precondition runs: the
- * preconditions often uninstall the app first (a fresh install), and finding the new build missing
- * only after that left the phone without the app and its data, for this run and every later one.
- * Only presence is checked here; mobile_install_app still applies its own rules (allowed folders).
+ * The app files the preconditions will install, checked before any precondition runs as
+ * mobile_install_app will check them: the preconditions often uninstall the app first (a fresh
+ * install), and a build found missing, empty, truncated, of the wrong kind or outside the allowed
+ * folders only after that left the phone without the app and its data, for this run and every later one.
  */
-export async function checkInstallFiles(pre: Preconditions | undefined): Promise<void> {
+export async function checkInstallFiles(pre: Preconditions | undefined, verbs: Pick<VerbContext, 'engine' | 'device' | 'os'>): Promise<void> {
   for (const action of pre?.device_actions ?? []) {
     if (action.action !== 'install_app' || !action.value) continue;
+    const untouched = 'nothing was done to the device: no precondition ran';
     // mobile_install_app reads a relative path from the working folder, as this does.
     const absolute = resolve(action.value);
     const found = await stat(absolute).catch(() => undefined);
     if (!found?.isFile() && !found?.isDirectory()) {
-      throw new VerbError('INVALID_PARAMETER', `precondition "install ${action.value}": no file at ${absolute} (a path is read from the working folder); nothing was done to the device: no precondition ran. Build the app there or fix "value"`);
+      throw new VerbError('INVALID_PARAMETER', `precondition "install ${action.value}": no file at ${absolute} (a path is read from the working folder); ${untouched}. Build the app there or fix "value"`);
+    }
+    try {
+      const file = await verbs.engine.allowedPaths.readable(action.value, 'path', { allowFolder: true });
+      if (verbs.os !== 'iOS') await apkPackageName(file, verbs.device);
+      else if (!bundleIdFromPlist(await requireBundlePlist(file, verbs.device))) throw new ToolError('INVALID_PARAMETER', `${file}: its Info.plist names no CFBundleIdentifier`);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      throw new VerbError(err.code, `precondition "install ${action.value}": ${err.message}; ${untouched}`);
     }
   }
 }

@@ -133,7 +133,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   if (!fatal) {
     try {
       const preconditions = filledPreconditions(scenario, plan?.values ?? {});
-      await checkInstallFiles(preconditions);
+      await checkInstallFiles(preconditions, verbs);
       if (options.reset) {
         await call(verbs, 'mobile_terminate_app', { packageName: scenario.app_package });
         await call(verbs, 'mobile_clear_app_data', { packageName: scenario.app_package }).catch((err: unknown) => {

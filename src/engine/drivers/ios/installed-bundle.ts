@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 
 import { ToolError } from '../../errors.js';
 import { readIpaInfoPlist } from '../../files/package-files.js';
@@ -18,6 +18,27 @@ export async function bundleIdAfterInstall(path: string, before: InstalledApp[],
   const fromFile = await bundleIdOfFile(path).catch(() => undefined);
   if (fromFile) return fromFile;
   throw new ToolError('INTERNAL', `${path} was installed on ${deviceId}, but its bundle id could not be told (no new app appeared and its Info.plist could not be read); check mobile_list_apps`);
+}
+
+/**
+ * The Info.plist of the .ipa or .app at `path`, or INVALID_PARAMETER (in the virtual device's words) when it
+ * is no iOS app: checked before simctl or go-ios is handed the file, since go-ios streams a wrong file
+ * to the phone before failing, and before a precondition uninstalls the app it would put back.
+ */
+export async function requireBundlePlist(path: string, device: string): Promise<Buffer> {
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.ipa' && ext !== '.app') throw new ToolError('INVALID_PARAMETER', `${device} (iOS) installs .ipa or .app files; got "${basename(path)}"`);
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new ToolError('INVALID_PARAMETER', `no file at ${path}; give the path of the ${ext} to install on ${device}`);
+  if (ext === '.app') {
+    if (!info.isDirectory()) throw new ToolError('INVALID_PARAMETER', `${path} is not a .app bundle folder (expected a directory holding Info.plist)`);
+    const plist = await readInside(join(path, 'Info.plist'), { roots: [path], param: 'Info.plist' }, { maxBytes: ZIP_LIMITS.entryBytes }).catch(() => undefined);
+    if (!plist) throw new ToolError('INVALID_PARAMETER', `${path} has no Info.plist; is it an app bundle?`);
+    return plist;
+  }
+  const plist = await readIpaInfoPlist(path);
+  if (!plist) throw new ToolError('INVALID_PARAMETER', `${path} holds no Payload/<name>.app/Info.plist; is it an .ipa?`);
+  return plist;
 }
 
 async function infoPlistOfFile(path: string): Promise<Buffer | undefined> {
