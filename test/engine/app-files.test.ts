@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ToolError } from '../../src/engine/errors.js';
@@ -86,6 +88,20 @@ t('a central directory entry whose name runs past the directory is refused witho
   assert.is(err.code, 'INVALID_PARAMETER');
   assert.match(err.message, 'corrupt zip central directory');
   assert.not.match(err.message, 'out of range');
+});
+
+t('an app file the OS refuses to open is PERMISSION_DENIED saying to make it readable, not a format problem', async ({ dir }) => {
+  const file = join(dir, 'unreadable.apk');
+  writeFileSync(file, buildApk({ package: 'com.example.locked' }));
+  chmodSync(file, 0o000);
+  chmodSync(dir, 0o755);
+  const reader = join(dirname(fileURLToPath(import.meta.url)), '../../src/engine/files/package-files.js');
+  const script = `import(${JSON.stringify(reader)}).then((m) => m.readApkManifest(${JSON.stringify(file)})).then(() => console.log('{}'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))`;
+  // root reads a mode-000 file anyway: the read runs as nobody then.
+  const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+  const out = JSON.parse(execFileSync(asUser[0], [...asUser.slice(1), '--input-type=module', '-e', script], { encoding: 'utf8' })) as { code?: string; message?: string };
+  assert.is(out.code, 'PERMISSION_DENIED', out.message);
+  assert.match(out.message ?? '', 'make it readable by the user running mobilebridge');
 });
 
 t.run();

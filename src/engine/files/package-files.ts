@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { ToolError } from '../errors.js';
+import { errnoOf, fileError } from './file-error.js';
 import { checkBinaryXml, CorruptBinaryXml } from './binary-xml-check.js';
 import { ZipLimitError, ZipReader } from './zip-reader.js';
 
@@ -27,6 +28,11 @@ async function entryOf(path: string, wanted: (name: string) => boolean, kind: st
   try {
     zip = await ZipReader.open(path);
   } catch (err) {
+    // The OS refusing is no format problem: say so, and what to change.
+    if (errnoOf(err)) {
+      const refused = fileError(err, 'read', path);
+      throw refused.code === 'PERMISSION_DENIED' ? new ToolError(refused.code, `${refused.message}; make it readable by the user running mobilebridge`) : refused;
+    }
     throw new ToolError('INVALID_PARAMETER', `${path} is not a readable ${kind} (${(err as Error).message}); expected ${expected}`);
   }
   try {
