@@ -90,6 +90,21 @@ t('a central directory entry whose name runs past the directory is refused witho
   assert.not.match(err.message, 'out of range');
 });
 
+t('a manifest that ends inside an element says so, without the RangeError text', async ({ dir }) => {
+  // The XML header, then a start-element chunk that claims only 16 bytes: the parser reads past it.
+  const manifest = Buffer.alloc(24);
+  manifest.writeUInt16LE(3, 0);
+  manifest.writeUInt16LE(8, 2);
+  manifest.writeUInt32LE(24, 4);
+  manifest.writeUInt16LE(0x0102, 8);
+  manifest.writeUInt16LE(16, 10);
+  manifest.writeUInt32LE(16, 12);
+  const err = await rejection(readApkManifest(apkWithManifest(dir, manifest)));
+  assert.is(err.code, 'INVALID_PARAMETER');
+  assert.match(err.message, 'corrupt binary XML (a chunk ends before its content)');
+  assert.not.match(err.message, 'out of range');
+});
+
 t('an app file the OS refuses to open is PERMISSION_DENIED saying to make it readable, not a format problem', async ({ dir }) => {
   const file = join(dir, 'unreadable.apk');
   writeFileSync(file, buildApk({ package: 'com.example.locked' }));

@@ -56,6 +56,8 @@ export async function readApkManifest(path: string): Promise<ApkManifest> {
     return new (manifestParser())(content).parse();
   } catch (err) {
     if (err instanceof CorruptBinaryXml) throw new ToolError('INVALID_PARAMETER', `${path}: its AndroidManifest.xml is ${err.message}; rebuild the APK or check the download`);
+    // The parser reads past a chunk's end with Buffer reads, whose RangeError text means nothing to the user.
+    if (err instanceof RangeError) throw new ToolError('INVALID_PARAMETER', `${path}: its AndroidManifest.xml is corrupt binary XML (a chunk ends before its content); rebuild the APK or check the download`);
     throw new ToolError('INVALID_PARAMETER', `${path} is not a readable APK (${(err as Error).message}); expected ${expected}`);
   }
 }
