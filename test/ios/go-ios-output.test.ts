@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { goIosError, parseGoIosApps } from '../../src/engine/drivers/ios/go-ios.js';
 import { makeRig, PHONE_UDID } from './rig.js';
+import { writeIpa } from '../harness/ipa-builder.js';
 
 /** What go-ios prints in states the fakes reach only by hand: older releases, crashes, a phone leaving mid-command. */
 
@@ -59,8 +58,7 @@ test('an iPhone unplugged while an app installs: DEVICE_NOT_FOUND, not "refused 
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
   try {
     rig.tools.config.goIosLogs = 'slog';
-    const ipa = join(rig.dir, 'notes.ipa');
-    writeFileSync(ipa, 'a signed package');
+    const ipa = writeIpa(rig.dir, { bundleId: 'com.example.notes', platform: 'iPhoneOS' }, 'notes.ipa');
     // The cable goes while zipconduit streams the package: SendFile's read of the next progress plist ends in io.EOF,
     // and main.go installApp logs exitIfError("failed writing", err); by then usbmuxd lists the phone no more.
     rig.device.installApp = async () => {
@@ -79,8 +77,11 @@ test('an iPhone unplugged while an app installs: DEVICE_NOT_FOUND, not "refused 
 test('a failed install on a phone still attached keeps go-ios\'s reason', async () => {
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
   try {
-    const bad = join(rig.dir, 'broken.ipa');
-    writeFileSync(bad, 'not a zip');
+    const bad = writeIpa(rig.dir, { bundleId: 'com.example.broken', platform: 'iPhoneOS' }, 'broken.ipa');
+    // The driver refuses a file that is no .ipa before the tool runs: the tool fails on a real one here.
+    rig.device.installApp = async () => {
+      throw new Error('not a zip archive');
+    };
     const r = await rig.call('mobile_install_app', { path: bad });
     assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
     assert.match(r.message, /refused to install .*failed writing: /);

@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
@@ -7,6 +5,7 @@ import { goIosError } from '../../src/engine/drivers/ios/go-ios.js';
 import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 import type { WdaJsonNode } from '../harness/wda/wda-tree.js';
 import { find, makeRig, PHONE_UDID } from './rig.js';
+import { writeIpa } from '../harness/ipa-builder.js';
 
 /** The states real iPhones and WebDriverAgent builds get into (issue 15), reproduced in the emulations. */
 
@@ -151,8 +150,11 @@ test('go-ios 1.1+ slog JSON errors are quoted as text, never as raw JSON', async
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
   try {
     rig.tools.config.goIosLogs = 'slog';
-    const bad = join(rig.dir, 'broken.ipa');
-    writeFileSync(bad, 'not a zip');
+    const bad = writeIpa(rig.dir, { bundleId: 'com.example.broken', platform: 'iPhoneOS' }, 'broken.ipa');
+    // The driver refuses a file that is no .ipa before the tool runs: the tool fails on a real one here.
+    rig.device.installApp = async () => {
+      throw new Error('not a zip archive');
+    };
     const r = await rig.call('mobile_install_app', { path: bad });
     assert.is(r.status, 'error');
     assert.match(r.message, /failed writing: /);

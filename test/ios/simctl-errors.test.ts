@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { simctlReason } from '../../src/engine/drivers/ios/simctl.js';
 import { makeRig } from './rig.js';
+import { writeIpa } from '../harness/ipa-builder.js';
 
 /*
  * simctl prints the reason of a failure between "An error was encountered processing the command (…):" and the first
@@ -37,8 +36,11 @@ test('simctlReason: the reason lines with domain and code, never "Please try aga
 test('a simulator refusing an install: INVALID_PARAMETER quoting installd\'s reason from the middle of simctl\'s output', async () => {
   const rig = await makeRig();
   try {
-    const bad = join(rig.dir, 'Broken.ipa');
-    writeFileSync(bad, 'not a zip');
+    const bad = writeIpa(rig.dir, { bundleId: 'com.example.broken', platform: 'iPhoneSimulator' }, 'Broken.ipa');
+    // The driver refuses a file that is no .ipa before the tool runs: the tool fails on a real one here.
+    rig.device.installApp = async () => {
+      throw new Error('not a zip archive');
+    };
     const r = await rig.call('mobile_install_app', { path: bad });
     assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
     assert.match(r.message, /refused to install .*Broken\.ipa: .+ \(domain=IXUserPresentableErrorDomain, code=1\) \(a simulator needs/);

@@ -1,7 +1,7 @@
 import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
 import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from './go-ios.js';
-import { platformsOfFile } from './installed-bundle.js';
+import { platformsFromPlist, requireBundlePlist } from './installed-bundle.js';
 import type { CommandResult } from './run-command.js';
 import { simctlReason, type Simctl } from './simctl.js';
 
@@ -48,10 +48,10 @@ const PLATFORM_FIX: Record<'iPhoneSimulator' | 'iPhoneOS', string> = {
  * A bundle built for another platform: simctl sometimes installs a device build that then dies at launch
  * (facebook/idb#261), and a phone refuses a simulator build with a code-signing error that names neither
  * platform. The Info.plist says which it is (installed-bundle.ts platformsFromPlist); a bundle that says
- * nothing is left to the tool.
+ * nothing is left to the tool, but a file that is no app bundle at all never reaches it.
  */
-async function requirePlatform(path: string, platform: 'iPhoneSimulator' | 'iPhoneOS', where: string): Promise<void> {
-  const built = await platformsOfFile(path);
+async function requirePlatform(path: string, platform: 'iPhoneSimulator' | 'iPhoneOS', where: string, udid: string): Promise<void> {
+  const built = platformsFromPlist(await requireBundlePlist(path, udid));
   if (!built || built.platforms.includes(platform)) return;
   throw new ToolError('INVALID_PARAMETER', `${path} is built for ${built.platforms.join(', ')} (its Info.plist's ${built.key}), but ${where} runs ${platform} builds: ${PLATFORM_FIX[platform]}; nothing was installed`);
 }
@@ -74,7 +74,7 @@ export class SimulatorControl implements AppControl {
   }
 
   async install(path: string, signal?: AbortSignal): Promise<void> {
-    await requirePlatform(path, 'iPhoneSimulator', this.where);
+    await requirePlatform(path, 'iPhoneSimulator', this.where, this.udid);
     return this.simctl.install(this.udid, path, signal);
   }
 
@@ -137,7 +137,7 @@ export class RealDeviceControl implements AppControl {
   }
 
   async install(path: string, signal?: AbortSignal): Promise<void> {
-    await requirePlatform(path, 'iPhoneOS', this.where);
+    await requirePlatform(path, 'iPhoneOS', this.where, this.udid);
     return this.goIos.install(this.udid, path, signal);
   }
 

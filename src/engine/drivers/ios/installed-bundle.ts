@@ -79,11 +79,6 @@ export function platformsFromPlist(plist: Buffer): BundlePlatforms | undefined {
   return undefined;
 }
 
-export async function platformsOfFile(path: string): Promise<BundlePlatforms | undefined> {
-  const plist = await infoPlistOfFile(path).catch(() => undefined);
-  return plist ? platformsFromPlist(plist) : undefined;
-}
-
 /** A string or an array of strings in the top dictionary of an XML or binary Info.plist. */
 function plistValue(plist: Buffer, key: string): string | string[] | undefined {
   if (plist.toString('latin1', 0, 8) === 'bplist00') return binaryPlistValue(plist, key);
