@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { parse, resolve } from 'node:path';
 import { checkReadable, readInside, realInside, writeInside, type ReadOptions, type Roots, type WriteOptions } from './files/safe-fs.js';
 
 const HINT = 'use a path inside one of them or start mobilebridge with --allow-path <folder>';
@@ -13,7 +13,10 @@ export class AllowedPaths {
   private readonly roots: string[];
 
   constructor(extra: readonly string[] = [], cwd = process.cwd()) {
-    this.roots = [cwd, tmpdir(), ...extra.map((p) => resolve(cwd, p))];
+    // A working directory that is the filesystem's root (a service, or an MCP client that starts its
+    // servers in /) would allow every path on the machine: then only the temp and --allow-path folders count.
+    const working = cwd === parse(cwd).root ? [] : [cwd];
+    this.roots = [...new Set([...working, tmpdir(), ...extra.map((p) => resolve(cwd, p))])];
   }
 
   list(): readonly string[] {
