@@ -32,7 +32,7 @@ test('an empty, wrongly named or corrupt build, or one outside the allowed folde
     writeFileSync(join(builds, 'app-release.apks'), buildApk({ package: 'com.example.split' }));
     const cases: [string, string, RegExp][] = [
       [ANDROID, join(builds, 'empty.apk'), /INVALID_PARAMETER: precondition "install .*empty\.apk": .*not a readable APK .*nothing was done to the device/],
-      [ANDROID, join(builds, 'app-release.apks'), /INVALID_PARAMETER: precondition "install .*app-release\.apks": .*installs \.apk files.*nothing was done to the device/],
+      [ANDROID, join(builds, 'app-release.apks'), /INVALID_PARAMETER: precondition "install .*app-release\.apks": .*installs one \.apk file.*bundletool.*nothing was done to the device/],
       [IOS, join(builds, 'empty.apk'), /INVALID_PARAMETER: precondition "install .*empty\.apk": .*installs \.ipa or \.app files.*nothing was done to the device/],
     ];
     for (const [device, file, expected] of cases) {
