@@ -9,7 +9,7 @@ import type { DeviceHold } from './device-hold.js';
 import { DeviceScheduler } from './device-scheduler.js';
 import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
-import { CallCancelled, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { CallCancelled, deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import { cancelledFailure } from './cancel-watch.js';
 import type { ToolContext } from './tools/define.js';
 import { callName, describeIssues } from './tools/params.js';
@@ -130,6 +130,11 @@ export class Engine {
   /** The same, one line each, as devices.list and list_devices give them. */
   sourceProblems(): string[] {
     return this.sourceNotes().map(noteLine);
+  }
+
+  /** DEVICE_NOT_FOUND's message for `id` among `devices` (a listing), naming the sources that did not answer. */
+  deviceNotFoundMessage(id: string, devices: readonly DeviceInfo[]): string {
+    return deviceNotFoundMessage(id, devices.map((d) => d.id), this.sourceProblems());
   }
 
   async call(tool: string, parameters: unknown, options: CallOptions = {}): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { deviceNotFoundMessage, failure, isToolFailure } from '../../engine/errors.js';
+import { failure, isToolFailure } from '../../engine/errors.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 
 /** devices.list / subscribe / unsubscribe / lock / unlock. */
@@ -34,7 +34,7 @@ export const deviceMethods: MethodDef[] = [
     // Kept under the listed id, whichever name of the phone was given (`serial@lab` of one listed `serial`).
     const device = ctx.engine.ids.listedId(p.device);
     if (!devices.some((d) => d.id === device)) {
-      return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
+      return failure('DEVICE_NOT_FOUND', ctx.engine.deviceNotFoundMessage(p.device, devices));
     }
     return ctx.bridge.locks.acquire(device, ctx.session, p.takeover);
   }),
@@ -48,7 +48,7 @@ export const deviceMethods: MethodDef[] = [
     if (!holder) {
       // "released: false" for a misspelled id would let the caller believe its lock is gone.
       const devices = await ctx.engine.listDevices();
-      if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
+      if (!devices.some((d) => d.id === device)) return failure('DEVICE_NOT_FOUND', ctx.engine.deviceNotFoundMessage(p.device, devices));
     }
     // Unlocked under its own run, the device would take anyone's taps between the run's steps.
     if (holder && ctx.bridge.locks.runHolds(device, ctx.session)) {

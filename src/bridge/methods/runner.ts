@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { deviceNotFoundMessage, failure, toFailure } from '../../engine/errors.js';
+import { failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario, writeFileAtomic } from '../../engine/runner/index.js';
 import { planRun, type RunPlan } from '../../engine/runner/flows.js';
 import { unreadParameters } from '../../engine/runner/given-parameters.js';
@@ -91,7 +91,7 @@ export function runnerMethods(): MethodDef[] {
       const devices = await ctx.engine.listDevices();
       // Any name of the phone (`serial@lab` of one listed `serial`); its lock is the listed id's.
       const listed = ctx.engine.ids.listedId(p.device);
-      if (!devices.some((d) => d.id === listed)) return failure('DEVICE_NOT_FOUND', deviceNotFoundMessage(p.device, devices.map((d) => d.id), ctx.engine.sourceProblems()));
+      if (!devices.some((d) => d.id === listed)) return failure('DEVICE_NOT_FOUND', ctx.engine.deviceNotFoundMessage(p.device, devices));
       // The lock does not keep a session's second run off the device its first still drives (a viewer
       // retrying after its connection dropped and resumed): the two would act inside each other's steps.
       const key = `${ctx.session.id}\0${listed}`;

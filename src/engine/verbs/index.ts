@@ -1,6 +1,5 @@
 import { DeterministicResolver } from '../resolve/index.js';
 import type { Engine } from '../engine.js';
-import { deviceNotFoundMessage } from '../errors.js';
 import { CORE_ACTIONS, type ActionFn } from './actions.js';
 import { SEMANTIC_ACTIONS } from './semantic.js';
 import { realClock, VerbError, type VerbContext, type VerbOutcome, type VerbStep } from './types.js';
@@ -65,7 +64,7 @@ export async function verbContext(options: VerbSessionOptions): Promise<VerbCont
   const { devices, find } = await options.engine.lookupDevices();
   const info = find(options.device);
   if (!info) {
-    throw new VerbError('DEVICE_NOT_FOUND', deviceNotFoundMessage(options.device, devices.map((d) => d.id), options.engine.sourceProblems()));
+    throw new VerbError('DEVICE_NOT_FOUND', options.engine.deviceNotFoundMessage(options.device, devices));
   }
   return {
     engine: options.engine,

@@ -5,7 +5,7 @@ import { shellQuote } from './adb-client.js';
 import { judgeLaunch, startWaiting, unanswered, type Started } from './launch-wait.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import type { ScreenState } from './screen-state.js';
-import { parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
+import { isListed, parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
 
 /** What launching needs from its device (android-device.ts), with the device's error mapping. */
 export interface LaunchIo {
@@ -120,11 +120,6 @@ export class AppLauncher {
         'It may have crashed while starting (`adb logcat -b crash` shows why)',
     );
   }
-}
-
-/** Whether `pm list packages` (whose filter matches any name containing it) lists exactly `pkg`. */
-function isListed(out: string, pkg: string): boolean {
-  return out.split('\n').some((line) => line.trim() === `package:${pkg}`);
 }
 
 /** The start, unless `am` refused it with an `Error:` line. */

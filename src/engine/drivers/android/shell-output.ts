@@ -161,6 +161,11 @@ export function parseDisplayIds(out: string): string[] {
   return [...new Set([...out.matchAll(/^Display (\d+) \(HWC display \d+\)/gm)].map((m) => m[1]))];
 }
 
+/** Whether `pm list packages` (whose filter matches any name containing it) lists exactly `pkg`. */
+export function isListed(out: string, pkg: string): boolean {
+  return out.split('\n').some((line) => line.trim() === `package:${pkg}`);
+}
+
 /** `pm path <pkg>` prints "package:/data/app/…/base.apk" when installed and nothing (exit 1) when not. */
 export function isInstalledOutput(out: string): boolean {
   return /^package:/m.test(out);
