@@ -1,30 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LocalBackend } from '../../src/mcp/backend.js';
-import { ANDROID, connectPair, DEMO, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+import { ANDROID, DEMO, liveSessionEach, ok, type LiveSession, type Pair } from './helpers.js';
 
 /** A live screenshot_match records its baseline in a temp folder gone at exit: the saved scenario takes it along. */
-const base = suite<{ pair: Pair; backend: LocalBackend; dir: string }>('screenshot_match baselines recorded live');
+const base = suite<LiveSession>('screenshot_match baselines recorded live');
 
-base.before.each(async (ctx) => {
-  const v = virtualEngine();
-  ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
-  ctx.pair = await connectPair(ctx.backend);
-  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-baselines-'));
-});
-base.after.each(async (ctx) => {
-  await ctx.pair.close();
-  await ctx.backend.close();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
-
-function ok(r: Awaited<ReturnType<Pair['call']>>): any {
-  assert.not.ok(r.isError, textOf(r));
-  return jsonOf(r);
-}
+liveSessionEach(base, 'mb-baselines-');
 
 async function recordWithBaseline(pair: Pair, reference: string): Promise<any> {
   ok(await pair.call('recording_start', { device: ANDROID, name: 'Home looks right', app_package: DEMO }));

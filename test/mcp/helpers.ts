@@ -5,7 +5,12 @@ import { createEngine } from '../../src/engine/create.js';
 import { ManualClock } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { VerbClock } from '../../src/engine/verbs/index.js';
-import type { AgentBackend } from '../../src/mcp/backend.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LocalBackend, type AgentBackend } from '../../src/mcp/backend.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 
 export const ANDROID = 'virtual-android-1';
@@ -60,4 +65,34 @@ export async function refusal(pending: Promise<unknown>): Promise<{ code: number
   const { code, message } = answer.err as { code: number; message: string };
   // The SDK client puts "MCP error CODE: " in front of what the server said.
   return { code, message: message.replace(/^MCP error -?\d+: /, '') };
+}
+
+/** Each test's own virtual engine behind a LocalBackend, an SDK client on it, and a temp folder. */
+export interface LiveSession {
+  pair: Pair;
+  backend: LocalBackend;
+  dir: string;
+  verbClock: VerbClock;
+}
+
+/** Gives every test of `s` a fresh LiveSession (waits on the manual clock), closed and removed after it. */
+export function liveSessionEach(s: Test<LiveSession>, dirPrefix: string, options: Omit<McpServerOptions, 'backend'> = {}): void {
+  s.before.each(async (ctx) => {
+    const v = virtualEngine();
+    ctx.verbClock = v.verbClock;
+    ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
+    ctx.pair = await connectPair(ctx.backend, options);
+    ctx.dir = mkdtempSync(join(tmpdir(), dirPrefix));
+  });
+  s.after.each(async (ctx) => {
+    await ctx.pair.close();
+    await ctx.backend.close();
+    rmSync(ctx.dir, { recursive: true, force: true });
+  });
+}
+
+/** A tool result that must not be an error, as JSON. */
+export function ok(r: CallToolResult): any {
+  assert.not.ok(r.isError, textOf(r));
+  return jsonOf(r);
 }

@@ -3,35 +3,16 @@
  * will: value_matches_variable was judged against no variables at all ("variable … is not
  * declared"), so it failed right after the capture and the recording dropped it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runScenario } from '../../src/engine/runner/index.js';
-import { LocalBackend } from '../../src/mcp/backend.js';
 import { loadScenario } from '../../src/validate/index.js';
-import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+import { ANDROID, DEMO, IOS, jsonOf, liveSessionEach, ok, type LiveSession } from './helpers.js';
 
-const test = suite<{ pair: Pair; backend: LocalBackend; dir: string; verbClock: ReturnType<typeof virtualEngine>['verbClock'] }>('live checks see captured variables');
+const test = suite<LiveSession>('live checks see captured variables');
 
-test.before.each(async (ctx) => {
-  const v = virtualEngine();
-  ctx.verbClock = v.verbClock;
-  ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
-  ctx.pair = await connectPair(ctx.backend, { engineTools: true });
-  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-livevars-'));
-});
-test.after.each(async (ctx) => {
-  await ctx.pair.close();
-  await ctx.backend.close();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
-
-function ok(r: Awaited<ReturnType<Pair['call']>>): any {
-  assert.not.ok(r.isError, textOf(r));
-  return jsonOf(r);
-}
+liveSessionEach(test, 'mb-livevars-', { engineTools: true });
 
 for (const device of [ANDROID, IOS]) {
   test(`${device}: value_matches_variable after read_text save_as passes, is recorded, validates and replays`, async ({ pair, backend, dir, verbClock }) => {

@@ -7,32 +7,15 @@ import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runScenario } from '../../src/engine/runner/index.js';
-import { LocalBackend } from '../../src/mcp/backend.js';
 import { loadScenario } from '../../src/validate/index.js';
-import { ANDROID, connectPair, DEMO, IOS, jsonOf, textOf, virtualEngine, type Pair } from './helpers.js';
+import { ANDROID, DEMO, IOS, jsonOf, liveSessionEach, ok, textOf, type LiveSession } from './helpers.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const exec = promisify(execFile);
 
-const rec = suite<{ pair: Pair; backend: LocalBackend; dir: string; verbClock: ReturnType<typeof virtualEngine>['verbClock'] }>('recording a live MCP session into a scenario');
+const rec = suite<LiveSession>('recording a live MCP session into a scenario');
 
-rec.before.each(async (ctx) => {
-  const v = virtualEngine();
-  ctx.verbClock = v.verbClock;
-  ctx.backend = new LocalBackend(v.engine, { clock: v.verbClock, targetWaitMs: 1000, settleMs: 0 });
-  ctx.pair = await connectPair(ctx.backend, { engineTools: true });
-  ctx.dir = mkdtempSync(join(tmpdir(), 'mb-rec-'));
-});
-rec.after.each(async (ctx) => {
-  await ctx.pair.close();
-  await ctx.backend.close();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
-
-function ok(r: Awaited<ReturnType<Pair['call']>>): any {
-  assert.not.ok(r.isError, textOf(r));
-  return jsonOf(r);
-}
+liveSessionEach(rec, 'mb-rec-', { engineTools: true });
 
 rec('a sign-in session becomes a valid 2.2 scenario with semantic targets, waits and assertions, and replays green', async ({ pair, backend, dir, verbClock }) => {
   const started = ok(await pair.call('recording_start', { device: ANDROID, name: 'Sign in and open an item', app_package: DEMO, app_state: 'logged_out' }));
