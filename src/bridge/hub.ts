@@ -19,7 +19,8 @@ import { FramePipeline, type FrameStats } from './frames.js';
 import { SharedNotification } from './outgoing.js';
 import type { Session, SessionStore } from './sessions.js';
 import { Subscription } from './sessions.js';
-import { DeviceVideo, type VideoRoute, type VideoSettings, type VideoStats } from './video-hub.js';
+import { DeviceVideo, type VideoRoute } from './video-hub.js';
+import type { VideoSettings, VideoStats } from './video-settings.js';
 import { pollStream, videoUnavailable, wantsVideo } from './video-routing.js';
 
 export interface HubOptions {

@@ -10,7 +10,7 @@ import type { Participant, ServerLimits } from '../protocol/index.js';
 import { Connection } from './connection.js';
 import { createHttpApp } from './http.js';
 import { DeviceHub, type ActivityEntry } from './hub.js';
-import { VIDEO_DEFAULTS, type VideoSettings } from './video-hub.js';
+import { VIDEO_DEFAULTS, type VideoSettings } from './video-settings.js';
 import { LockTable } from './locks.js';
 import { methodGroups } from './methods/index.js';
 import { RunFiles } from './run-files.js';

@@ -2,7 +2,7 @@ import type { DeviceHandle } from '../engine/driver.js';
 import type { DeviceInfo } from '../engine/types.js';
 import type { EffectiveScreenOptions, StreamSource } from '../protocol/index.js';
 import type { Subscription } from './sessions.js';
-import type { VideoSettings } from './video-hub.js';
+import type { VideoSettings } from './video-settings.js';
 
 /**
  * Which screen subscriptions the device's own video serves: every `h264` one, and on iOS a

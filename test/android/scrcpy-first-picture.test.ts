@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DeviceVideo, VIDEO_DEFAULTS } from '../../src/bridge/video-hub.js';
+import { DeviceVideo } from '../../src/bridge/video-hub.js';
+import { VIDEO_DEFAULTS } from '../../src/bridge/video-settings.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { handleOf, hasFfmpeg, openFails, take, until } from './scrcpy-support.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
