@@ -120,28 +120,53 @@ export function unreadable(file: string, why: string, undecodable?: UndecodableT
   return { report: singleIssueReport(file, { rule: 'file-unreadable', message, suggestion }), readError: message };
 }
 
-/**
- * The folder tree the files an argument names must keep their flows and screenshots in. A folder or
- * glob names a project: a flow found in it (flows/login.json naming ../common/setup.json) is checked
- * against that folder, as it is when its top scenario includes it, not against its own subfolder. A
- * file argument keeps its own folder (undefined), as `run` does.
- */
-function argumentRoot(arg: string): string | undefined {
-  if (isGlob(arg)) return resolve(splitGlob(arg).base);
+/** The flow files a scenario's text names at any nesting level, by fileKey; none when it is not JSON (its report says why). */
+function flowsNamed(file: string, text: string): string[] {
+  let doc: unknown;
   try {
-    return statSync(arg).isDirectory() ? resolve(arg) : undefined;
+    doc = JSON.parse(text);
   } catch {
-    return undefined;
+    return [];
   }
+  const dir = dirname(resolve(file));
+  const found: string[] = [];
+  const walk = (steps: unknown): void => {
+    if (!Array.isArray(steps)) return;
+    for (const s of steps) {
+      if (typeof s !== 'object' || s === null) continue;
+      const step = s as { flow?: unknown; sub_steps?: unknown };
+      if (typeof step.flow === 'string') found.push(fileKey(resolve(dir, step.flow)));
+      else walk(step.sub_steps);
+    }
+  };
+  walk(typeof doc === 'object' && doc !== null ? (doc as { steps?: unknown }).steps : undefined);
+  return found;
 }
 
-function readOne(file: string, rootDir: string | undefined): FileOutcome & { scenarioId?: string } {
-  const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
-  if ('why' in read) return unreadable(file, read.why, read.undecodable);
-  const text = read.text;
-  const baseDir = dirname(resolve(file));
-  const loaded = loadScenario(text, file, { baseDir, rootDir: rootDir ?? baseDir });
-  return { report: loaded.report, text, scenarioId: loaded.scenario?.scenario_id };
+/**
+ * The folder tree each file's flows and screenshots must stay in, the same for `validate` and
+ * `run`. A file that another file of the set uses as a flow never runs on its own (`run` leaves it
+ * out): it runs inside the scenario at the top of the chain, whose folder is then its root
+ * (flows/login.json may name ../common/setup.json). Any other file is a scenario that runs on its
+ * own, so its own folder is its root, as the runner has it.
+ */
+export function projectRoots(files: readonly { file: string; text?: string }[]): (file: string) => string {
+  const usedBy = new Map<string, string>();
+  for (const { file, text } of files) {
+    if (text === undefined) continue;
+    const self = fileKey(file);
+    for (const flow of flowsNamed(file, text)) if (flow !== self && !usedBy.has(flow)) usedBy.set(flow, file);
+  }
+  return (file) => {
+    let at = file;
+    // A cycle of flows (rule flow-cycle) stops at the first file met again.
+    const met = new Set<string>([fileKey(at)]);
+    for (let user = usedBy.get(fileKey(at)); user !== undefined && !met.has(fileKey(user)); user = usedBy.get(fileKey(at))) {
+      met.add(fileKey(user));
+      at = user;
+    }
+    return dirname(resolve(at));
+  };
 }
 
 /**
@@ -173,23 +198,30 @@ export function markDuplicateIds(outcomes: { report: ValidationReport; text?: st
 }
 
 export function validateFiles(args: string[]): FileOutcome[] {
-  const outcomes: (FileOutcome & { scenarioId?: string })[] = [];
+  // A file's report, or its text still to validate: which files are flows of others decides their root.
+  const read: (FileOutcome | { file: string; text: string })[] = [];
   const seen = new Set<string>();
   for (const arg of args) {
     const files = expandArgument(arg);
     if (!files) {
-      outcomes.push(unreadable(arg, isGlob(arg) ? 'the pattern matches no file' : 'no such file or folder'));
+      read.push(unreadable(arg, isGlob(arg) ? 'the pattern matches no file' : 'no such file or folder'));
       continue;
     }
-    if (files.length === 0) outcomes.push(unreadable(arg, 'the folder holds no .json file'));
-    const root = argumentRoot(arg);
+    if (files.length === 0) read.push(unreadable(arg, 'the folder holds no .json file'));
     for (const file of files) {
       const key = fileKey(file);
       if (seen.has(key)) continue;
       seen.add(key);
-      outcomes.push(readOne(file, root));
+      const got = readRegularTextSync(file, MAX_SCENARIO_BYTES);
+      read.push('why' in got ? unreadable(file, got.why, got.undecodable) : { file, text: got.text });
     }
   }
+  const rootOf = projectRoots(read.filter((r) => 'file' in r));
+  const outcomes = read.map((r): FileOutcome & { scenarioId?: string } => {
+    if (!('file' in r)) return r;
+    const loaded = loadScenario(r.text, r.file, { baseDir: dirname(resolve(r.file)), rootDir: rootOf(r.file) });
+    return { report: loaded.report, text: r.text, scenarioId: loaded.scenario?.scenario_id };
+  });
   markDuplicateIds(outcomes);
   return outcomes.map(({ report, text, readError }) => (readError ? { report, readError } : { report, text }));
 }

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateFiles } from '../../src/validate/files.js';
 
-const root = suite<{ dir: string }>('validate of a folder or glob: the folder is the root of the flows found in it');
+const root = suite<{ dir: string }>('validate of a folder or glob: a flow of another file is checked in its top scenario\'s folder');
 root.before.each((ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'mb-project-root-'));
 });

@@ -3,7 +3,7 @@ import { createEngine, type EngineSetup } from '../../engine/create.js';
 import { claimOutput, htmlReport, junitXml, paths, prepareOutput, routeScenarios, runOnDevices, shard, writeFileAtomic, type NotStartedRun, type PlannedRun } from '../../engine/runner/index.js';
 import type { ResultDocument } from '../../validate/index.js';
 import { envelope, loadScenario, type Scenario, type ValidationReport } from '../../validate/index.js';
-import { markDuplicateIds, MAX_SCENARIO_BYTES, unreadable } from '../../validate/files.js';
+import { markDuplicateIds, MAX_SCENARIO_BYTES, projectRoots, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
 import { cancelOnInterrupt, signalExitCode, type StopSignal } from '../interrupt.js';
@@ -133,19 +133,23 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     if (ignored) return refuse(EXIT.invalidInput, ignored);
     const outDir = resolve(typeof flags.out === 'string' ? flags.out : 'mobilebridge-out');
     const { files, skipped } = scenarioFiles(positional, outDir);
-    const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = [];
     const texts: string[] = [];
-    for (const found of files) {
-      const file = found.file;
+    for (const { file } of files) {
       const read = readRegularTextSync(file, MAX_SCENARIO_BYTES);
       if ('why' in read) {
         const { report, readError } = unreadable(file, read.why, read.undecodable);
         printJson(envelope(report, readError));
         return readError ? EXIT.internal : EXIT.invalidInput;
       }
-      loaded.push({ file, folder: folderName(found), ...loadScenario(read.text, file, { baseDir: dirname(file) }) });
       texts.push(read.text);
     }
+    // As validate judges them: a flow of another file is checked in the folder of the scenario that runs it.
+    const rootOf = projectRoots(files.map((f, i) => ({ file: f.file, text: texts[i] })));
+    const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = files.map((found, i) => ({
+      file: found.file,
+      folder: folderName(found),
+      ...loadScenario(texts[i], found.file, { baseDir: dirname(found.file), rootDir: rootOf(found.file) }),
+    }));
     if (!loaded.length) {
       const why = skipped ? ` (the run's results under the output folder ${relative(process.cwd(), outDir) || '.'} are left out: they are not scenarios)` : '';
       return refuse(EXIT.invalidInput, `no .json scenarios in ${positional.join(', ')}${why}`);
