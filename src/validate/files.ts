@@ -150,14 +150,14 @@ function flowsNamed(file: string, text: string): string[] {
  * (flows/login.json may name ../common/setup.json). Any other file is a scenario that runs on its
  * own, so its own folder is its root, as the runner has it.
  */
-export function projectRoots(files: readonly { file: string; text?: string }[]): (file: string) => string {
+export function projectRoots(files: readonly { file: string; text?: string }[]): { rootOf: (file: string) => string; userOf: (file: string) => string | undefined } {
   const usedBy = new Map<string, string>();
   for (const { file, text } of files) {
     if (text === undefined) continue;
     const self = fileKey(file);
     for (const flow of flowsNamed(file, text)) if (flow !== self && !usedBy.has(flow)) usedBy.set(flow, file);
   }
-  return (file) => {
+  const rootOf = (file: string): string => {
     let at = file;
     // A cycle of flows (rule flow-cycle) stops at the first file met again.
     const met = new Set<string>([fileKey(at)]);
@@ -167,6 +167,25 @@ export function projectRoots(files: readonly { file: string; text?: string }[]):
     }
     return dirname(resolve(at));
   };
+  return { rootOf, userOf: (file) => usedBy.get(fileKey(file)) };
+}
+
+/**
+ * A flow's own preconditions are never applied (the run applies only the top scenario's): the
+ * warnings about how they would replay are replaced by one saying they are ignored.
+ */
+function preconditionsOfFlow(report: ValidationReport, text: string, user: string): void {
+  const parsed = parseJson(text);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || !('preconditions' in parsed.value)) return;
+  report.warnings = report.warnings.filter((w) => !w.path.startsWith('/preconditions'));
+  const pos = new LineIndex(parsed.text).position(locate(parsed.pos, '/preconditions'));
+  report.warnings.push({
+    path: '/preconditions',
+    ...pos,
+    rule: 'field-unused',
+    message: `this file is a flow of ${user}, and a flow's preconditions are not applied (only its steps, assertions, parameters and variables are used), so these are ignored; put them in the preconditions of the scenario that uses the flow, or remove them`,
+    suggestion: 'move "preconditions" to the scenario that uses this flow',
+  });
 }
 
 /**
@@ -216,10 +235,12 @@ export function validateFiles(args: string[]): FileOutcome[] {
       read.push('why' in got ? unreadable(file, got.why, got.undecodable) : { file, text: got.text });
     }
   }
-  const rootOf = projectRoots(read.filter((r) => 'file' in r));
+  const { rootOf, userOf } = projectRoots(read.filter((r) => 'file' in r));
   const outcomes = read.map((r): FileOutcome & { scenarioId?: string } => {
     if (!('file' in r)) return r;
     const loaded = loadScenario(r.text, r.file, { baseDir: dirname(resolve(r.file)), rootDir: rootOf(r.file) });
+    const user = userOf(r.file);
+    if (user !== undefined) preconditionsOfFlow(loaded.report, r.text, user);
     return { report: loaded.report, text: r.text, scenarioId: loaded.scenario?.scenario_id };
   });
   markDuplicateIds(outcomes);

@@ -76,7 +76,7 @@ export const RULES = {
   'wait-indicator': ['error', '`wait_config.indicator` is only for type loading_complete.'],
   'wait-config-unused': ['warning', '`wait_config` on an action that does not wait; it is ignored.'],
   'retry-policy-ignored': ['warning', '`retry_policy` without `on_failure: retry`; it is ignored.'],
-  'field-unused': ['warning', 'A step or precondition property the action does not use (e.g. `target` on launch_app, `clear_first` on tap, `target_package` on enable_wifi); it is ignored.'],
+  'field-unused': ['warning', 'A step or precondition property the action does not use (e.g. `target` on launch_app, `clear_first` on tap, `target_package` on enable_wifi), or the preconditions of a file another file validated with it uses as a flow; it is ignored.'],
   'regex-invalid': ['error', '`target_pattern` or `pattern` is not a valid regular expression.'],
   'condition-value': ['error', 'A condition `value` or `operator` that can never compare as meant: text that is no number for a numeric property or variable ("latest" for api_level), a value a property never has ("windows"), an ordering operator between words. Quoted numbers ("33"), any letter case ("Android") and "true"/"false" are compared as the runner compares them, so they are fine.'],
   'target-is-locator': ['error', 'A target or element_description that is a locator (resource-id, XPath, XCUIElementType, class name, selector, coordinates) instead of a description.'],

@@ -46,4 +46,19 @@ root('one file given alone keeps its own folder as the root, as run does', ({ di
   assert.equal(errorsOf([join(dir, 'top.json')]), []);
 });
 
+root('a flow\'s own preconditions are said to be ignored, not how they would replay; alone it is a scenario and keeps those warnings', ({ dir }) => {
+  project(dir);
+  const login = JSON.parse(scenario('login', [{ id: 'setup', flow: '../common/setup.json' }]));
+  login.platform = 'ios';
+  login.app_package = 'com.example.app';
+  login.preconditions = { device_actions: [{ action: 'clear_app_data' }] };
+  writeFileSync(join(dir, 'flows', 'login.json'), JSON.stringify(login, null, 2));
+  const warningsOf = (args: string[], file: string) => validateFiles(args).find((o) => o.report.file === file)!.report.warnings.filter((w) => w.path.startsWith('/preconditions'));
+  const asFlow = warningsOf([dir], join(dir, 'flows', 'login.json'));
+  assert.equal(asFlow.map((w) => `${w.rule} ${w.path}`), ['field-unused /preconditions']);
+  assert.match(asFlow[0].message, new RegExp(`is a flow of ${join(dir, 'top.json')}, and a flow's preconditions are not applied`));
+  const alone = warningsOf([join(dir, 'flows', 'login.json'), join(dir, 'common', 'setup.json')], join(dir, 'flows', 'login.json'));
+  assert.equal(alone.map((w) => `${w.rule} ${w.path}`), ['unattended-replay /preconditions/device_actions/0/action']);
+});
+
 root.run();

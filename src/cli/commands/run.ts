@@ -144,7 +144,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       texts.push(read.text);
     }
     // As validate judges them: a flow of another file is checked in the folder of the scenario that runs it.
-    const rootOf = projectRoots(files.map((f, i) => ({ file: f.file, text: texts[i] })));
+    const { rootOf } = projectRoots(files.map((f, i) => ({ file: f.file, text: texts[i] })));
     const loaded: { file: string; folder: string; report: ValidationReport; scenario?: Scenario }[] = files.map((found, i) => ({
       file: found.file,
       folder: folderName(found),
