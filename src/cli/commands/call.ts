@@ -4,7 +4,7 @@ import { TOOLS } from '../../engine/tools/index.js';
 import { RpcError, RPC_ERRORS } from '../../protocol/jsonrpc.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, refuseAsToolError, type Command } from '../command.js';
 import { withBridge } from '../bridge-attach.js';
-import { cancelOnInterrupt } from '../interrupt.js';
+import { cancelOnInterrupt, signalExitCode } from '../interrupt.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags } from '../engine-setup.js';
 import { resetVirtualState } from './reset.js';
 
@@ -30,7 +30,7 @@ Runs one mobile_* tool and prints its result as JSON. Failures print
 (2 device/app/timeout/permission/unsupported, or no bridge attached at --bridge,
 3 invalid parameter, 4 element not found, 1 internal or disk full). Ctrl-C cancels
 the call where it can (an install abandons its session), prints what it did and
-exits 130 unless it had finished.
+exits 130 unless it had finished; SIGTERM and SIGHUP cancel the same way (exit 143, 129).
 
 The virtual devices keep their state between calls (in ~/.cache/mobilebridge, or
 MOBILEBRIDGE_STATE_DIR), so successive calls act on one continuing phone.
@@ -82,8 +82,10 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
         return EXIT.invalidInput;
       }
     }
-    // Ctrl-C cancels the call where it can (an install abandons its session) and prints what it did.
-    const interrupt = cancelOnInterrupt(`mobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)`);
+    // Ctrl-C cancels the call where it can (an install abandons its session) and prints what it did. So do
+    // SIGTERM (a CI timeout, `timeout 60 mobilebridge call …`, docker stop) and SIGHUP: ending at once would
+    // leave an install session open on the phone, or the bridge working on a call nobody waits for.
+    const interrupt = cancelOnInterrupt(`mobilebridge call: cancelling ${tool} (it stops where it can and says what it did; Ctrl-C again to quit at once)`, ['SIGINT', 'SIGTERM', 'SIGHUP']);
     let result: unknown;
     try {
       const bridged = await withBridge(flags, (client) =>
@@ -110,7 +112,8 @@ ${TOOLS.map((t) => `  ${t.name}`).join('\n')}`,
     }
     printJson(result);
     if (!isToolFailure(result)) return EXIT.ok;
-    return interrupt.signal.aborted ? EXIT.cancelled : (EXIT_FOR[result.code] ?? EXIT.internal);
+    const stopped = interrupt.stoppedBy();
+    return stopped ? signalExitCode(stopped) : (EXIT_FOR[result.code] ?? EXIT.internal);
   },
 };
 
