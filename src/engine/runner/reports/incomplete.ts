@@ -1,4 +1,4 @@
-import { xml as esc } from './junit.js';
+import { visibleBidi, xml as esc } from './junit.js';
 import { caseNames, type NotStartedRun } from './types.js';
 
 /**
@@ -26,13 +26,13 @@ export function incompleteJunit(run: IncompleteRun): string {
   const names = caseNames(run.planned.map((p) => ({ classname: p.folder || 'scenarios', title: p.scenario.name || p.scenario.scenario_id, scenarioId: p.scenario.scenario_id })));
   const cases = run.planned.map((p, i) => `    <testcase classname="${esc(p.folder || 'scenarios')}" name="${esc(names[i])}" file="${esc(p.name)}" time="0.000"><error message="${message}" type="INCOMPLETE_RUN"/></testcase>`);
   const n = run.planned.length;
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  return visibleBidi(`<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="mobilebridge" tests="${n}" failures="0" errors="${n}">
   <testsuite name="incomplete run" tests="${n}" failures="0" errors="${n}" skipped="0" time="0.000" timestamp="${run.startedAt.toISOString()}">
 ${cases.join('\n')}
   </testsuite>
 </testsuites>
-`;
+`);
 }
 
 export function incompleteHtml(run: IncompleteRun): string {

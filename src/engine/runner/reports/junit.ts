@@ -17,6 +17,17 @@ export function xml(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
+/**
+ * junit.xml is shown as plain text by CI pages (GitLab, Jenkins), which do not isolate what a
+ * scenario author or a screen put in a name or message: a bidirectional embedding, override or
+ * isolate control (U+202A–U+202E, U+2066–U+2069) there makes the text after it display reordered
+ * ("Trojan Source"), so a failing step can read as another. They are written as visible `[U+202E]`;
+ * report.html isolates them instead (<bdi>), where the browser keeps them contained.
+ */
+export function visibleBidi(text: string): string {
+  return text.replace(/[\u202A-\u202E\u2066-\u2069]/g, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`);
+}
+
 function flatten(steps: StepResult[]): StepResult[] {
   return steps.flatMap((s) => [s, ...flatten(s.sub_steps_executed ?? [])]);
 }
@@ -70,5 +81,6 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
   const total = runs.length + notStarted.length;
   const failures = runs.filter((r) => r.document.status === 'failed').length;
   const errors = runs.filter((r) => r.document.status === 'error').length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+  // The markup holds none of them: applied to the whole, it reaches every name, message and body.
+  return visibleBidi(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`);
 }
