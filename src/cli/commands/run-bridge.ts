@@ -6,7 +6,10 @@ import type { BridgeClient } from '../../protocol/client.js';
 import { ConnectionClosedError } from '../../protocol/client-types.js';
 import { isToolFailure } from '../../engine/errors.js';
 import { isLeaseRequest, LEASE_ASK_HOLDER, LEASE_WAIT_LONGER } from '../../engine/leases/index.js';
-import { htmlReport, junitXml, paths, writeFileAtomic } from '../../engine/runner/index.js';
+import { canRun, htmlReport, junitXml, paths, routeScenarios, writeFileAtomic } from '../../engine/runner/index.js';
+import type { ScenarioPlatform } from '../../engine/runner/routing.js';
+import type { DeviceLookup } from '../../engine/device-ids.js';
+import type { DeviceInfo } from '../../engine/types.js';
 import { claimRunId } from '../../engine/runner/recover.js';
 import type { NotStartedRun, ReportedRun } from '../../engine/runner/reports/types.js';
 import { validateResultValue, type ResultDocument } from '../../validate/index.js';
@@ -53,14 +56,16 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
   plan.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const platform = plan.files[0]?.platform ?? 'cross-platform';
+    const { lookup } = await bridgeDevices(client);
     let devices = plan.devices;
     if (!devices.length) {
-      const { devices: listed } = (await client.request('devices.list', {})) as { devices: { id: string; os: string; state?: string }[] };
-      const fit = listed.find((d) => d.state !== 'offline' && d.state !== 'unauthorized' && (platform === 'cross-platform' || (platform === 'ios') === (d.os === 'iOS')));
-      if (!fit) {
-        return refuse(EXIT.device, `the bridge has no ${platform} device (devices: ${listed.map((d) => d.id).join(', ') || 'none'}); pass --devices any:${platform === 'ios' ? 'ios' : 'android'} --lease-timeout 10m`);
+      // As a local run picks: the first usable device of each scenario's platform, so a folder of Android and iOS files runs on one of each.
+      const routing = routeScenarios(plan.files.map((f) => ({ name: f.name, platform: f.platform as ScenarioPlatform })), lookup, []);
+      if (!routing.ok) {
+        const lease = [...new Set(plan.files.map((f) => (f.platform === 'ios' ? 'any:ios' : 'any:android')))].join(',');
+        return refuse(EXIT.device, `on the bridge at ${plan.bridge}: ${routing.message}, or --devices ${lease} --lease-timeout 10m to wait for one`);
       }
-      devices = [fit.id];
+      devices = routing.devices.map((d) => d.id);
     }
     if (devices.some(isLeaseRequest) || plan.leaseTimeoutMs !== undefined) {
       const leased: string[] = [];
@@ -92,14 +97,22 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
       (print ?? progressPrinter(p.run_id ?? '', { scenarios: 1, devices: 1 }))(p);
     });
     const results: (ReportedRun & { resultFile: string })[] = new Array(plan.files.length);
-    let next = 0;
+    const taken = new Array<boolean>(plan.files.length).fill(false);
+    // A device the bridge does not list by that id (a name it resolves itself) takes any scenario, as the bridge judges.
+    const fits = (device: string, f: BridgeRunPlan['files'][number]) => {
+      const info = lookup.find(device);
+      return !info || canRun(f.platform as ScenarioPlatform, info);
+    };
     let failed: string | undefined;
     // A run sent and its answer lost is not a refusal: it may have run, and nobody here knows how far.
     let lost: string | undefined;
     await Promise.all(
       devices.map(async (device) => {
-        while (next < plan.files.length && !plan.signal.aborted && !failed && !lost) {
-          const k = next++;
+        while (!plan.signal.aborted && !failed && !lost) {
+          // Each device takes the next scenario of its platform, as runOnDevices does for a local run.
+          const k = plan.files.findIndex((f, i) => !taken[i] && fits(device, f));
+          if (k < 0) return;
+          taken[k] = true;
           const f = plan.files[k];
           // 2.2 parameter values go along (the bridge masks the secrets in what it sends back).
           const given = f.parameters && Object.keys(f.parameters).length ? { parameters: f.parameters } : {};
@@ -161,6 +174,19 @@ export async function runThroughBridge(plan: BridgeRunPlan): Promise<number> {
     plan.signal.removeEventListener('abort', onAbort);
     await client.close();
   }
+}
+
+/**
+ * The bridge's devices as a run routes over them. Ids are the bridge's own; one given as
+ * `serial@source` also finds a phone the bridge lists bare, and the other way round.
+ */
+export async function bridgeDevices(client: BridgeClient): Promise<{ lookup: DeviceLookup; notes: string[] }> {
+  const answer = (await client.request('devices.list', {})) as { devices?: DeviceInfo[]; notes?: string[] };
+  const devices = Array.isArray(answer.devices) ? answer.devices : [];
+  const notes = Array.isArray(answer.notes) ? answer.notes : [];
+  const bare = (id: string) => id.split('@')[0];
+  const find = (id: string) => devices.find((d) => d.id === id) ?? devices.find((d) => bare(d.id) === bare(id));
+  return { lookup: { devices, find, key: (id) => find(id)?.id ?? id }, notes };
 }
 
 /**
