@@ -110,4 +110,22 @@ test('run --bridge of Android and iOS files runs each on a bridge device of its 
   });
 });
 
+test('run --list --bridge plans over the bridge\'s devices, not this machine\'s', async () => {
+  await withLab(async (dir, bridge) => {
+    const [all, android] = await Promise.all([run(dir, ['a_android.json', 'b_ios.json', '--bridge', bridge.url, '--list']), run(dir, ['a_android.json', '--bridge', bridge.url, '--device', 'lab-android-1', '--list'])]);
+    assert.is(all.code, 0, all.stdout + all.stderr);
+    const plan = JSON.parse(all.stdout) as { data: { runs: { scenario: string; devices: string[] }[]; bridge: string } };
+    assert.equal(
+      plan.data.runs.map((r) => [r.scenario, r.devices]),
+      [
+        ['a_android.json', ['lab-android-1']],
+        ['b_ios.json', ['lab-ios-1']],
+      ],
+    );
+    assert.is(plan.data.bridge, bridge.url);
+    assert.is(android.code, 0, android.stdout + android.stderr);
+    assert.equal(bridge.runs, [], 'nothing ran');
+  });
+});
+
 test.run();

@@ -189,6 +189,29 @@ export async function bridgeDevices(client: BridgeClient): Promise<{ lookup: Dev
   return { lookup: { devices, find, key: (id) => find(id)?.id ?? id }, notes };
 }
 
+/** Devices to plan a run over (`run --list`), or why there are none to ask. */
+export type DeviceList = { lookup: DeviceLookup; problems(): string[]; close(): Promise<void> } | { refused: string; code: number };
+
+/** The bridge's devices for `--list --bridge`; a bridge URL or a bridge the run would refuse is refused the same way (exit 3, 2). */
+export async function bridgeDeviceList(url: string, flags: Record<string, string | boolean>): Promise<DeviceList> {
+  const urlProblem = bridgeUrlProblem(url);
+  if (urlProblem) return { refused: urlProblem, code: EXIT.invalidInput };
+  const token = tokenFromFlags(flags);
+  let client: BridgeClient;
+  try {
+    client = await connectBridge(url, { token, client: 'mobilebridge-run', reconnect: false });
+  } catch (err) {
+    return { refused: bridgeFailureMessage(url, err, token !== undefined), code: EXIT.device };
+  }
+  try {
+    const { lookup, notes } = await bridgeDevices(client);
+    return { lookup, problems: () => notes, close: () => client.close() };
+  } catch (err) {
+    await client.close();
+    return { refused: `the bridge at ${url} did not list its devices: ${(err as Error).message}`, code: EXIT.device };
+  }
+}
+
 /**
  * Writes a bridge's result document under `<out>/results`, keeping its run id unless a run here has
  * it: ids are unique only in the bridge's own temporary folder, and the earlier document would be lost.

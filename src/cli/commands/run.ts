@@ -6,6 +6,7 @@ import { envelope, loadScenario, type Scenario, type ValidationReport } from '..
 import { markDuplicateIds, MAX_SCENARIO_BYTES, projectRoots, unreadable } from '../../validate/files.js';
 import { readRegularTextSync } from '../../validate/regular-file.js';
 import { EXIT, InvalidInputError, parseFlags, printJson, type Command } from '../command.js';
+import type { DeviceList } from './run-bridge.js';
 import { cancelOnInterrupt, signalExitCode, type StopSignal } from '../interrupt.js';
 import { incompleteHtml, incompleteJunit } from '../../engine/runner/reports/incomplete.js';
 import { DEVICE_FLAGS, DEVICE_FLAGS_HELP, engineSetupFromFlags, stateDir } from '../engine-setup.js';
@@ -68,6 +69,16 @@ export function stopName(signal: StopSignal | undefined): string {
 /** A device refusal with the sources that did not answer (the adb server down), as a call's DEVICE_NOT_FOUND names them: else the user looks for a cable. */
 function withSilentSources(message: string, problems: string[]): string {
   return problems.length ? `${message}; not answering: ${problems.join('; ')}` : message;
+}
+
+async function localDeviceList(setup: EngineSetup): Promise<DeviceList> {
+  const engine = createEngine(setup);
+  try {
+    return { lookup: await engine.lookupDevices(), problems: () => engine.sourceProblems(), close: () => engine.close() };
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
 }
 
 const command: Command = {
@@ -205,7 +216,7 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
     }
     // Checked before the output folder is touched, and answered in run's shape: a CI script reads exit_code from stdout.
     let setup: EngineSetup | undefined;
-    if (typeof flags.bridge !== 'string' || flags.list === true) {
+    if (typeof flags.bridge !== 'string') {
       try {
         setup = engineSetupFromFlags(flags);
       } catch (err) {
@@ -213,21 +224,24 @@ Exit codes: 0 every scenario passed, ${EXIT_FAILED} a step or assertion failed (
       }
     }
     if (flags.list === true) {
-      const engine = createEngine(setup!);
+      // With --bridge the plan is made over the bridge's devices, which the run would use.
+      const devices = typeof flags.bridge === 'string' ? await (await import('./run-bridge.js')).bridgeDeviceList(flags.bridge, flags) : await localDeviceList(setup!);
+      if ('refused' in devices) return refuse(devices.code, devices.refused);
       try {
-        const { runs, refusal } = listRuns(selected, requested, await engine.lookupDevices());
+        const { runs, refusal } = listRuns(selected, requested, devices.lookup);
         const left = parts.kept.filter((l) => !selected.includes(l)).map((l) => relative(process.cwd(), l.file) || l.file);
         const flows = parts.flows.map((l) => relative(process.cwd(), l.file) || l.file);
         // The plan is shown even when the run would refuse to start; `problems` says why it would,
         // with the exit code the run would give (3 for what the command line asks, 2 for missing devices).
-        if (refusal) problems.push(refusal.kind === 'device' ? withSilentSources(refusal.message, engine.sourceProblems()) : refusal.message);
+        if (refusal) problems.push(refusal.kind === 'device' ? withSilentSources(refusal.message, devices.problems()) : refusal.message);
         const code = !problems.length ? EXIT.ok : refusal?.kind === 'device' && problems.length === 1 ? EXIT.device : EXIT.invalidInput;
         const kind = code === EXIT.device ? 'device' : 'invalid_input';
         const refused = problems.length ? { error: { kind, message: `the run would stop before its first step: ${problems.join('; ')}` } } : {};
-        printJson({ ok: !problems.length, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null, problems }, ...refused, exit_code: code });
+        const bridge = typeof flags.bridge === 'string' ? { bridge: flags.bridge } : {};
+        printJson({ ok: !problems.length, data: { runs, not_selected: left, flows, shard: typeof flags.shard === 'string' ? flags.shard : null, problems, ...bridge }, ...refused, exit_code: code });
         return code;
       } finally {
-        await engine.close();
+        await devices.close();
       }
     }
     let leaseTimeout = 0;
