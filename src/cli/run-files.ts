@@ -3,9 +3,9 @@
  * each file once, and the run's own output folder left out.
  */
 import { statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { isInside } from '../engine/files/safe-fs.js';
-import { expandArgument, fileKey } from '../validate/files.js';
+import { expandArgument, fileKey, outputFolders } from '../validate/files.js';
 
 export interface FoundFile {
   file: string;
@@ -28,14 +28,12 @@ export interface FoundFile {
 export function scenarioFiles(inputs: string[], outDir: string): { files: FoundFile[]; skipped: boolean } {
   const files: FoundFile[] = [];
   const seen = new Set<string>();
-  const out = fileKey(outDir);
   let skipped = false;
   for (const input of inputs) {
     const path = resolve(input);
     const folder = statSync(path, { throwIfNoEntry: false })?.isDirectory();
     const expanded = expandArgument(path);
-    const searched = folder ? fileKey(path) : undefined;
-    const leftOut = searched !== undefined && isInside(searched, out) ? [join(out, 'results'), join(out, 'cache')] : [out];
+    const leftOut = outputFolders(folder ? path : undefined, outDir);
     for (const file of expanded ?? [path]) {
       const key = fileKey(file);
       if (seen.has(key)) continue;

@@ -7,6 +7,7 @@ import { readRegularTextSync } from './regular-file.js';
 import type { UndecodableText } from './text-decode.js';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LineIndex, locate, parseJson } from './json.js';
+import { inside } from './flow-files.js';
 import { loadScenario, singleIssueReport, undecodableReport, type ValidationReport } from './validate.js';
 
 export interface FileOutcome {
@@ -216,7 +217,33 @@ export function markDuplicateIds(outcomes: { report: ValidationReport; text?: st
   }
 }
 
-export function validateFiles(args: string[]): FileOutcome[] {
+/** Where `run` writes by default (its `--out`), from the working folder. */
+export const DEFAULT_OUT_DIR = 'mobilebridge-out';
+
+/**
+ * What a run writes is not a scenario: a search of a folder leaves out the run's output folder, or,
+ * when the folder searched is that folder or inside it (`--out .`), its results/ and cache/ only.
+ * `run` and `validate` search alike, so `validate .` after `run .` judges the scenarios, not the results.
+ */
+export function outputFolders(searched: string | undefined, outDir: string): string[] {
+  const out = fileKey(outDir);
+  return searched !== undefined && inside(out, fileKey(searched)) ? [join(out, 'results'), join(out, 'cache')] : [out];
+}
+
+/** The files a folder or glob argument finds, without the output of a run in `outDir`; a file named directly is always kept. */
+function searchedFiles(arg: string, files: string[], outDir: string): string[] {
+  let folder = false;
+  try {
+    folder = !isGlob(arg) && statSync(arg).isDirectory();
+  } catch {
+    // A missing path or a symlink loop names no folder; the read says what it is.
+  }
+  if (!folder && !isGlob(arg)) return files;
+  const leftOut = outputFolders(folder ? arg : undefined, outDir);
+  return files.filter((f) => !leftOut.some((dir) => inside(dir, fileKey(f))));
+}
+
+export function validateFiles(args: string[], outDir = resolve(DEFAULT_OUT_DIR)): FileOutcome[] {
   // A file's report, or its text still to validate: which files are flows of others decides their root.
   const read: (FileOutcome | { file: string; text: string })[] = [];
   const seen = new Set<string>();
@@ -226,8 +253,9 @@ export function validateFiles(args: string[]): FileOutcome[] {
       read.push(unreadable(arg, isGlob(arg) ? 'the pattern matches no file' : 'no such file or folder'));
       continue;
     }
-    if (files.length === 0) read.push(unreadable(arg, 'the folder holds no .json file'));
-    for (const file of files) {
+    const found = searchedFiles(arg, files, outDir);
+    if (found.length === 0) read.push(unreadable(arg, files.length ? "the folder holds no .json file but a run's output (results and caches are not scenarios)" : 'the folder holds no .json file'));
+    for (const file of found) {
       const key = fileKey(file);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -120,7 +120,7 @@ function jsonFilesBelow(dir: string): string[] {
   return found;
 }
 
-const inside = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+export const inside = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
  * `stack`: absolute paths of the scenarios being validated, outermost first (this one last);

@@ -10,7 +10,7 @@ data (one file) or data.results[] (several), each with errors[] and warnings[] c
 a JSON Pointer, line, column, rule id, message and suggestion.
 
   <file>     a scenario .json file
-  <folder>   every *.json below it, recursively
+  <folder>   every *.json below it, recursively (without run's ./mobilebridge-out results and caches)
   <glob>     e.g. 'scenarios/**/*.json' (quote it so the shell leaves it alone)
 
 Options:
