@@ -61,4 +61,12 @@ root('a flow\'s own preconditions are said to be ignored, not how they would rep
   assert.equal(alone.map((w) => `${w.rule} ${w.path}`), ['unattended-replay /preconditions/device_actions/0/action']);
 });
 
+root('a flow of another file is not told it has no assertions: the scenario running it holds the checks', ({ dir }) => {
+  project(dir);
+  const rulesOf = (args: string[], file: string) => validateFiles(args).find((o) => o.report.file === file)!.report.warnings.map((w) => w.rule);
+  assert.not.ok(rulesOf([dir], join(dir, 'flows', 'login.json')).includes('no-assertions'));
+  assert.ok(rulesOf([dir], join(dir, 'top.json')).includes('no-assertions'), 'the top scenario still is');
+  assert.ok(rulesOf([join(dir, 'common', 'setup.json')], join(dir, 'common', 'setup.json')).includes('no-assertions'), 'and a file validated alone');
+});
+
 root.run();
