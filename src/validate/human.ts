@@ -5,8 +5,21 @@ import { suggestionAddsTo } from './suggest.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * Text from the file (a key, a value, a broken line) as a terminal can show it: a control
+ * character would make grep call the output binary, or (ESC) drive the terminal, and a bidi control
+ * reorder the line. Each becomes one visible character, so the caret under an excerpt stays in place:
+ * C0 controls their Control Pictures symbol (NUL is ␀), DEL ␡, C1 and bidi controls �. Tabs stay.
+ */
+const visible = (text: string): string =>
+  text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
+  });
+
 function excerpt(lines: string[] | undefined, issue: ValidationIssue): string[] {
-  const source = lines?.[issue.line - 1];
+  const raw = lines?.[issue.line - 1];
+  const source = raw === undefined ? undefined : visible(raw);
   if (source === undefined) return [];
   const gutter = String(issue.line);
   // Long minified lines are cut around the column so the caret stays visible.
@@ -36,17 +49,18 @@ function under(prefix: string): string {
 }
 
 function renderIssue(kind: 'error' | 'warning', issue: ValidationIssue, lines: string[] | undefined): string[] {
-  const out = [`  ${kind} [${issue.rule}] ${issue.path || '/'} (line ${issue.line}, column ${issue.column})`, `    ${issue.message}`];
+  const out = [`  ${kind} [${issue.rule}] ${visible(issue.path) || '/'} (line ${issue.line}, column ${issue.column})`, `    ${visible(issue.message)}`];
   out.push(...excerpt(lines, issue));
-  if (suggestionAddsTo(issue.message, issue.suggestion)) out.push(`    suggestion: ${issue.suggestion}`);
+  if (suggestionAddsTo(issue.message, issue.suggestion)) out.push(`    suggestion: ${visible(issue.suggestion!)}`);
   return out;
 }
 
 export function renderHuman(report: ValidationReport, text?: string): string {
+  const file = visible(report.file);
   const lines = text?.replace(/^\uFEFF/, '').split(/\r?\n/);
   const head = report.valid
-    ? `valid    ${report.file} (schema ${report.schema_version ?? '?'})${report.warnings.length ? `, ${plural(report.warnings.length, 'warning')}` : ''}`
-    : `INVALID  ${report.file}: ${plural(report.errors.length, 'error')}${report.warnings.length ? `, ${plural(report.warnings.length, 'warning')}` : ''}`;
+    ? `valid    ${file} (schema ${visible(report.schema_version ?? '?')})${report.warnings.length ? `, ${plural(report.warnings.length, 'warning')}` : ''}`
+    : `INVALID  ${file}: ${plural(report.errors.length, 'error')}${report.warnings.length ? `, ${plural(report.warnings.length, 'warning')}` : ''}`;
   const body = [...report.errors.flatMap((e) => renderIssue('error', e, lines)), ...report.warnings.flatMap((w) => renderIssue('warning', w, lines))];
   return [head, ...body].join('\n') + '\n';
 }

@@ -41,4 +41,16 @@ test('wide characters and emoji before the value take two columns each in the ca
   assert.is(caret, `\t\t${' '.repeat(columns)}^`);
 });
 
+test('control, escape and bidi characters from the file are printed as visible symbols, and the caret stays under its column', () => {
+  // A key holding ESC and NUL (JSON escapes), and a raw NUL and RLO in a broken document's line.
+  const keyed = scenario('\t\t{"id": "s", "action": "tap", "target": "the OK button", "\\u001b[2J\\u0000x": 1}');
+  const out = renderHuman(validateScenarioText(keyed, 'x.json'), keyed);
+  assert.not.match(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  assert.match(out, /\u241b\[2J\u2400x/);
+  const broken = '{"name": "a\u0000\u202eb" "x": 1}';
+  const { source, caret } = excerpt(broken);
+  assert.is(source, '{"name": "a\u2400\ufffdb" "x": 1}');
+  assert.is(caret.indexOf('^'), broken.indexOf('\u0000'));
+});
+
 test.run();
