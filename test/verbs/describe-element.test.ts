@@ -107,6 +107,25 @@ test('when no wording can single the element out, it says none exists', async ()
   assert.match(none.message, 'no text or accessibility label');
 });
 
+test('a filled field is named by its resource id, never by what was typed into it, so the target finds it on an empty form', async () => {
+  // A framework `uiautomator dump` has no hint attribute: a filled field shows only the typed text.
+  const form = (email: string, password: string) => [
+    element('title', 'text', 'Sign in', 40, 60, 1000, 160),
+    element('email', 'edittext', email, 60, 500, 900, 140, { resource_id: 'com.example.shop:id/email' }),
+    element('password', 'edittext', password, 60, 700, 900, 140, { resource_id: 'com.example.shop:id/password', password: true }),
+    element('sign_in', 'button', 'Sign in', 60, 900),
+  ];
+  const filled = form('ada@example.com', '••••••••');
+  const empty = form('', '');
+  for (const [id, expected] of [['email', 'the email field'], ['password', 'the password field']] as const) {
+    const d = await describeElement('phone', filled.find((e) => e.id === id)!, filled, SCREEN, resolver);
+    assert.is(d.target, expected);
+    assert.ok(d.unique, `${id}: ${d.message}`);
+    assert.not.match(JSON.stringify(d.step_examples), /ada@example|••/, 'typed text stays out of the examples');
+    assert.is(await resolvedId({ target: d.target! }, empty), id, `${id}: the copied target finds the field on an empty form`);
+  }
+});
+
 test('a nameless field is named by the label next to it', async () => {
   const screen = [element('label', 'text', 'Card number', 60, 300, 600, 60), element('field', 'edittext', '', 60, 380, 900, 140)];
   const d = await describeElement('phone', screen[1], screen, SCREEN, resolver);

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine.js';
 import { failure, isToolFailure, type ToolFailure } from '../errors.js';
+import { fieldName, isTextField } from '../readable-name.js';
 import { readingOrder, type Resolver, type ResolveRequest } from '../resolve/index.js';
 import { DeterministicResolver } from '../resolve/index.js';
 import type { UiElement } from '../types.js';
@@ -63,9 +64,12 @@ function summary(e: UiElement): ElementSummary {
   return { id: e.id, type: e.type, text: e.text, label: e.accessibility_label };
 }
 
-/** A field is known by its label or placeholder, not by what was typed into it. */
+/**
+ * A field is known by its label, placeholder or resource id, as the recorder names it: its text is
+ * what someone typed, which a replay on an empty form does not find (and may be a secret).
+ */
 function nameOf(e: UiElement): string | undefined {
-  if (e.type === 'edittext') return seenName({ text: e.accessibility_label || e.hint || e.text });
+  if (isTextField(e)) return seenName({ text: fieldName(e) });
   return seenName({ text: e.text, label: e.accessibility_label }) ?? seenName({ text: e.hint });
 }
 
