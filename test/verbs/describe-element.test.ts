@@ -90,6 +90,38 @@ test('an ambiguous wording says so and offers a more specific one that resolves 
   }
 });
 
+/** The elements a copied assertion checks: what its element_description resolves to, else what its pattern matches. */
+async function checkedBy(a: Record<string, unknown>, elements: UiElement[]): Promise<string[]> {
+  if (typeof a.element_description === 'string') {
+    const r = await resolver.resolve({ description: a.element_description, intent: 'read', screen: SCREEN }, elements);
+    return r.ok ? [r.element.id] : r.candidates.map((c) => c.id);
+  }
+  const re = new RegExp(a.pattern as string);
+  return elements.filter((e) => re.test(e.text) || re.test(e.accessibility_label ?? '')).map((e) => e.id);
+}
+
+test('a wording that needs target_pattern gets an assertion that checks this element, not any of its kind', async () => {
+  // iOS's permission alert: its title's curly quotes read as a quoted text, so only a pattern names it.
+  const title = '“Shop” Would Like to Access the Camera';
+  const screen = [
+    element('alert', 'dialog', '', 40, 600, 1000, 900, { accessibility_label: title }),
+    element('title', 'text', title, 80, 650, 920, 120, { accessibility_label: title }),
+    element('body', 'text', 'The camera is used to take photos of your items.', 80, 800, 920, 120),
+    element('allow', 'button', 'Allow', 80, 1300, 440),
+  ];
+  const d = await describeElement('phone', screen[1], screen, SCREEN, resolver);
+  assert.ok(d.alternative?.target_pattern, d.message);
+  assert.is(await resolvedId(d.alternative!, screen), 'title');
+  // The pattern finds the title (and the alert labelled with it, which comes and goes with it), never the body.
+  const checked = await checkedBy(d.step_examples!.assert, screen);
+  assert.ok(checked.includes('title') && !checked.includes('body'), `checks ${checked.join(', ')}`);
+  assert.equal(validateScenarioValue(scenarioWith(d), 'examples.json').errors, []);
+  // Without a pattern the assertion keeps the wording itself.
+  const allow = await describeElement('phone', screen[3], screen, SCREEN, resolver);
+  assert.is(allow.step_examples!.assert.type, 'element_visible');
+  assert.equal(await checkedBy(allow.step_examples!.assert, screen), ['allow']);
+});
+
 test('when no wording can single the element out, it says none exists', async () => {
   // A hidden OK button behind a visible one: every wording that fits it fits the visible one better.
   const a = element('a', 'button', 'OK', 100, 100);

@@ -33,7 +33,7 @@ export interface StepExamples {
   tap: Record<string, unknown>;
   /** Only for text fields. */
   type?: Record<string, unknown>;
-  /** An element_visible assertion after the tap. */
+  /** An element_visible assertion after the tap (pattern_match with the pattern when the wording needs one). */
   assert: Record<string, unknown>;
 }
 
@@ -161,10 +161,13 @@ function stepExamples(element: UiElement, form: TargetForm): StepExamples {
   const target = literal(form.target);
   const where = form.target_pattern ? { target, target_pattern: form.target_pattern } : { target };
   const tapId = snakeCase(`tap_${bare(form.target)}`, 'tap');
-  const examples: StepExamples = {
-    tap: { id: tapId, action: 'tap', description: `Tap ${target}`, ...where },
-    assert: { id: snakeCase(`check_${bare(form.target)}_visible`, 'check'), after_step: tapId, type: 'element_visible', description: `${target} is visible`, element_description: target },
-  };
+  const checkId = snakeCase(`check_${bare(form.target)}_visible`, 'check');
+  // An assertion takes no target_pattern, and the wording without it ("the text") fits other
+  // elements: the pattern itself is what singles the element out.
+  const assert = form.target_pattern
+    ? { id: checkId, after_step: tapId, type: 'pattern_match', description: `${target} matching ${form.target_pattern} is on screen`, pattern: form.target_pattern }
+    : { id: checkId, after_step: tapId, type: 'element_visible', description: `${target} is visible`, element_description: target };
+  const examples: StepExamples = { tap: { id: tapId, action: 'tap', description: `Tap ${target}`, ...where }, assert };
   if (element.type === 'edittext') {
     // A password is never written into a scenario: it is a secret parameter given at replay (SPEC §8).
     const value = element.password ? '${PASSWORD}' : 'text to type';
