@@ -111,6 +111,9 @@ test('a wording that needs target_pattern gets an assertion that checks this ele
   ];
   const d = await describeElement('phone', screen[1], screen, SCREEN, resolver);
   assert.ok(d.alternative?.target_pattern, d.message);
+  // The plain wording fits nothing at all: it is not "not unique".
+  assert.equal(d.matches, []);
+  assert.match(d.message, `"the ${title} text" fits no element here; "the text" with target_pattern`);
   assert.is(await resolvedId(d.alternative!, screen), 'title');
   // The pattern finds the title (and the alert labelled with it, which comes and goes with it), never the body.
   const checked = await checkedBy(d.step_examples!.assert, screen);

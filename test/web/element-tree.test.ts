@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { containmentTree, type TreeNode } from '../../web/src/element-tree.js';
-import { copyables } from '../../web/src/inspector-copy.js';
+import { copyables, verdict } from '../../web/src/inspector-copy.js';
 import type { UiElement } from '../../src/engine/types.js';
 
 const box = (id: string, x: number, y: number, width: number, height: number) => ({ id, x, y, width, height });
@@ -42,6 +42,16 @@ test('copyables: the target with its pattern, the steps, and always the attribut
   assert.equal(all.map((c) => c.label), ['Copy target', 'Copy tap step', 'Copy assertion', 'Copy attributes']);
   assert.is(all[0].text, '"target": "the button", "target_pattern": "^OK$"');
   assert.equal(JSON.parse(all[1].text), d.step_examples.tap);
+});
+
+test('verdict: a target that fits nothing is not said to lead to another element', () => {
+  const d = { device: 'd', element: 'title', target: 'the “Shop” Would Like … text', unique: false, matches: [], message: '' };
+  const summary = (id: string) => ({ id, type: 'button', text: 'OK', label: null });
+  assert.is(verdict(d), 'fits nothing here');
+  assert.is(verdict({ ...d, matches: [summary('a'), summary('b')] }), 'not unique: 2 fit');
+  assert.is(verdict({ ...d, matches: [summary('other')] }), 'leads to another element');
+  assert.is(verdict({ ...d, unique: true }), 'unique on this screen');
+  assert.is(verdict({ ...d, target: null }), 'no text to name it by');
 });
 
 test.run();

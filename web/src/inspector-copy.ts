@@ -24,3 +24,11 @@ export function copyables(element: UiElement, d: ElementDescription | undefined)
   out.push({ label: 'Copy attributes', text: JSON.stringify(element, null, 2) });
   return out;
 }
+
+/** The badge beside the target: whether it names this element, and if not, what it does name. */
+export function verdict(d: ElementDescription): string {
+  if (d.unique) return 'unique on this screen';
+  if (!d.target) return 'no text to name it by';
+  if (d.matches.length === 0) return 'fits nothing here';
+  return d.matches.length > 1 ? `not unique: ${d.matches.length} fit` : 'leads to another element';
+}

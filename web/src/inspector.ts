@@ -2,7 +2,7 @@ import type { UiElement } from '../../src/engine/types.js';
 import { isFailureResult, type ElementDescription } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
 import { elementName } from './element-row.js';
-import { copyables } from './inspector-copy.js';
+import { copyables, verdict } from './inspector-copy.js';
 
 type Check = { state: 'checking' } | { state: 'done'; description: ElementDescription } | { state: 'failed'; message: string };
 
@@ -18,12 +18,6 @@ function formatValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-function verdict(d: ElementDescription): string {
-  if (d.unique) return 'unique on this screen';
-  if (!d.target) return 'no text to name it by';
-  return d.matches.length > 1 ? `not unique: ${d.matches.length} fit` : 'leads to another element';
 }
 
 /**

@@ -141,7 +141,7 @@ export async function describeElement(device: string, element: UiElement, elemen
   for (const form of alternatives(element, name, role, elements)) {
     if (await hits(form)) {
       const said = form.target_pattern ? `"${form.target}" with target_pattern ${JSON.stringify(form.target_pattern)}` : `"${form.target}"`;
-      const why = plain ? `"${plain}" is not unique here (${base.matches.length || 'no'} element${base.matches.length === 1 ? '' : 's'} fit it)` : 'this element shows no text or label';
+      const why = plain ? whyNotPlain(plain, base.matches, element) : 'this element shows no text or label';
       return { ...base, alternative: form, step_examples: stepExamples(element, form), message: `${why}; ${said} names exactly this one.` };
     }
   }
@@ -152,6 +152,13 @@ export async function describeElement(device: string, element: UiElement, elemen
       ? `"${plain}" does not single this element out, and no more specific wording (quotes, a pattern, a position, an ordinal) does either; give the element a text or an accessibility label in the app.`
       : 'this element shows no text or accessibility label and has no label next to it, so no description can name it; give it an accessibility label in the app.',
   };
+}
+
+/** Why the plain wording does not name the element: it fits nothing, several elements, or another one. */
+function whyNotPlain(plain: string, matches: readonly ElementSummary[], element: UiElement): string {
+  if (matches.length === 0) return `"${plain}" fits no element here`;
+  if (matches.length > 1) return `"${plain}" is not unique here (${matches.length} elements fit it)`;
+  return matches[0].id === element.id ? `"${plain}" leads a tap to another element` : `"${plain}" leads to another element (${matches[0].id})`;
 }
 
 /** Step ids read better without the article: tap_sign_in_button. */
