@@ -81,6 +81,7 @@ export class ElementWatcher {
     this.state = undefined;
     this.elements = [];
     this.note = undefined;
+    this.failures = 0;
     this.subs.clear();
   }
 
@@ -94,13 +95,12 @@ export class ElementWatcher {
     this.running = this.hooks
       .list()
       .then(
-        (elements) => {
-          this.failures = 0;
-          this.adopt(elements, listingNote(elements));
-        },
+        (elements) => this.adopt(elements, listingNote(elements)),
         (err: unknown) => {
-          if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') this.hooks.onGone(err.message);
-          else if (this.failures++ === 0) this.hooks.log(`elements of ${this.device}: listing failed: ${(err as Error).message}`);
+          if (err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND') return this.hooks.onGone(err.message);
+          if (this.failures++ > 0) return;
+          this.hooks.log(`elements of ${this.device}: listing failed: ${(err as Error).message}`);
+          this.listingFailed(err);
         },
       )
       .finally(() => {
@@ -117,6 +117,11 @@ export class ElementWatcher {
    * made) with the note the listing tool gave it.
    */
   adopt(elements: UiElement[], note: string | undefined): void {
+    this.failures = 0;
+    this.take(elements, note);
+  }
+
+  private take(elements: UiElement[], note: string | undefined): void {
     if (this.subs.size === 0) return;
     const { diff, next } = diffElements(this.state ?? new Map(), elements);
     const hadState = this.state !== undefined;
@@ -132,6 +137,17 @@ export class ElementWatcher {
       if (!sub.primed) this.prime(sub);
       else if (changed) sub.session.notifyShared((message ??= this.diffMessage(diff, noteChanged)), sub.id);
     }
+  }
+
+  /**
+   * Listing stopped working (an Android screen that never stays still, WebDriverAgent not
+   * answering): subscribers are told in the note, or a viewer would go on showing the last screen
+   * listed (or nothing) as the screen as it is. The next listing that works replaces the note.
+   */
+  private listingFailed(err: unknown): void {
+    const why = err instanceof ToolError ? `${err.code}: ${err.message}` : (err as Error).message;
+    const shown = this.state ? ': the list is the screen as last listed, which may have changed since' : '';
+    this.take(this.elements, `the elements could not be listed (${why})${shown}; listing is tried again every ${this.pollMs / 1000} s`);
   }
 
   private diffMessage(diff: ElementDiff, noteChanged: boolean): SharedNotification {

@@ -69,6 +69,44 @@ note('a crash dialog: the note comes with the diff, stays on a late joiner\'s re
   }
 });
 
+note('a screen that cannot be listed any more is said in the note, not shown as the screen as it is; a late joiner hears it too', async () => {
+  const rig = await startRig();
+  const bridge = await startBridge({ engine: rig.engine, host: '127.0.0.1', port: 0, webRoot: '/nonexistent-mobilebridge-web', log: () => undefined, elementsPollMs: 200 });
+  const first = await connectBridge(bridge.wsUrl);
+  const late = await connectBridge(bridge.wsUrl);
+  const quirks = rig.phone.shell.quirks;
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
+    const seen: ElementsChangedParams[] = [];
+    first.on('elements.changed', (c) => seen.push(c as ElementsChangedParams));
+    await first.requestRaw('devices.subscribe', { device: rig.phone.serial, elements: true });
+    const reset = await waitFor(seen, (c) => !!c.reset, 'reset');
+    assert.ok(reset.added.length > 0);
+
+    // An animation that never stops: uiautomator dump gives no tree any more.
+    quirks.neverIdle = true;
+    const failed = await waitFor(seen, (c) => typeof c.note === 'string', 'with a note saying the listing failed');
+    assert.match(String(failed.note), /^the elements could not be listed \(UNSUPPORTED: uiautomator dump .* could not get idle state.*\): the list is the screen as last listed/);
+    assert.equal([failed.added, failed.removed, failed.changed], [[], [], []], 'the last listing stays, marked as such');
+
+    const lateSeen: ElementsChangedParams[] = [];
+    late.on('elements.changed', (c) => lateSeen.push(c as ElementsChangedParams));
+    await late.requestRaw('devices.subscribe', { device: rig.phone.serial, elements: true });
+    const lateReset = await waitFor(lateSeen, (c) => !!c.reset, 'reset for the late joiner');
+    assert.is(lateReset.note, failed.note);
+
+    quirks.neverIdle = false;
+    const back = await waitFor(seen, (c) => c.note === null, 'clearing the note');
+    assert.ok(back.seq > failed.seq);
+  } finally {
+    quirks.neverIdle = false;
+    await first.close();
+    await late.close();
+    await bridge.close();
+    await rig.stop();
+  }
+});
+
 note('a failing assertion names the crash dialog the listing saw, not only "not visible"', async () => {
   const rig = await startRig();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-elements-note-'));
