@@ -184,10 +184,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (full) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     try {
       const { elements, note } = result as { elements: UiElement[]; note?: string };
-      const listing = compactListing(elements, page);
       // The device's own word on the listing (a tree cut at WDA's depth, an app error dialog) comes first.
-      if (note) listing.note = listing.note ? `${note}; ${listing.note}` : note;
-      return { content: [{ type: 'text', text: JSON.stringify(listing) }] };
+      return { content: [{ type: 'text', text: JSON.stringify(compactListing(elements, page, note)) }] };
     } catch (err) {
       if (err instanceof RangeError) throw new ArgumentError(err.message);
       throw err;

@@ -114,7 +114,7 @@ test('long texts are cut and a page stops before PAGE_CHARS, so an MCP client ne
   let screen: string | undefined;
   while (offset !== undefined) {
     const page = compactListing(elements, { offset, limit: 2000, screen });
-    assert.ok(JSON.stringify(page).length < PAGE_CHARS + 1000, `page at ${offset}: ${JSON.stringify(page).length} characters`);
+    assert.ok(JSON.stringify(page).length <= PAGE_CHARS, `page at ${offset}: ${JSON.stringify(page).length} characters`);
     assert.ok(page.elements.length > 1);
     for (const e of page.elements) assert.is(e.text, `${elements.find((x) => x.id === e.id)!.text!.slice(0, TEXT_CHARS)}…`);
     if (page.next_offset !== undefined) assert.match(page.note!, new RegExp(`stops at ${page.elements.length} elements \\(not 2000\\) to stay under ${PAGE_CHARS} characters.*next_offset ${page.next_offset}`));
@@ -130,6 +130,15 @@ test('long texts are cut and a page stops before PAGE_CHARS, so an MCP client ne
   const short = compactListing(elementsFromTree(hugeScreen(), SCREEN));
   assert.is(short.elements.length, DEFAULT_PAGE_SIZE);
   assert.is(short.note, undefined);
+  // The whole page counts, the device's note leading its own: a page of short rows too stays under the cap.
+  const shortRows = elementsFromTree(hugeScreen(), SCREEN);
+  const appError = 'Android shows its app error dialog ("Shop keeps stopping"): the app crashed, and nothing reaches it until the dialog is closed; tap "Close app" (or "Open app again" where shown), then launch the app again';
+  for (let from: number | undefined = 0; from !== undefined; ) {
+    const page = compactListing(shortRows, { offset: from, limit: 2000 }, appError);
+    assert.ok(JSON.stringify(page).length <= PAGE_CHARS, `short rows at ${from}: ${JSON.stringify(page).length} characters`);
+    assert.ok(page.note!.startsWith(page.next_offset === undefined ? appError : `${appError}; this page stops at ${page.elements.length} elements`), page.note);
+    from = page.next_offset;
+  }
   // One element alone over the budget still makes a page (never an empty one).
   const huge = elements.map((e) => ({ ...e, text: e.text!.slice(0, TEXT_CHARS), accessibility_label: 'x'.repeat(5000), hint: 'y'.repeat(5000) }));
   assert.ok(compactListing(huge, { limit: 2000 }).elements.length >= 1);

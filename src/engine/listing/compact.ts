@@ -46,7 +46,7 @@ export interface PageRequest {
   screen?: string;
 }
 
-/** Elements per page unless the caller says otherwise: ~20–30 KB of JSON, easy on a model's context. */
+/** Elements per page unless the caller says otherwise: ~25–35 KB of JSON, easy on a model's context. */
 export const DEFAULT_PAGE_SIZE = 300;
 export const MAX_PAGE_SIZE = 2000;
 
@@ -90,8 +90,11 @@ function shortened(e: CompactElement): CompactElement {
   return c;
 }
 
-/** One page of the compact listing. Linear in the number of elements. */
-export function compactListing(elements: UiElement[], page: PageRequest = {}): CompactListing {
+/**
+ * One page of the compact listing, with `deviceNote` (the listing tool's own note) leading its
+ * `note`. Linear in the number of elements.
+ */
+export function compactListing(elements: UiElement[], page: PageRequest = {}, deviceNote?: string): CompactListing {
   const offset = page.offset ?? 0;
   const limit = page.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number ≥ 0 (got ${offset})`);
@@ -103,25 +106,36 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}): C
   for (const j of json) hash.update(j);
   const screen = hash.digest('hex').slice(0, 12);
   const taken: CompactElement[] = [];
+  const sizes: number[] = [];
   let chars = 0;
-  let longTexts = 0;
-  let end = offset;
-  for (; end < all.length && taken.length < limit; end++) {
-    const e = shortened(all[end]);
-    const size = (e === all[end] ? json[end] : JSON.stringify(e)).length + 1;
+  for (let i = offset; i < all.length && taken.length < limit; i++) {
+    const e = shortened(all[i]);
+    const size = (e === all[i] ? json[i] : JSON.stringify(e)).length + 1;
     if (taken.length > 0 && chars + size > PAGE_CHARS) break;
-    if (e !== all[end]) longTexts++;
     taken.push(e);
+    sizes.push(size);
     chars += size;
   }
-  const out: CompactListing = { screen, total: all.length, offset, elements: taken };
-  if (end < all.length) out.next_offset = end;
-  if (page.screen !== undefined && page.screen !== screen) out.screen_changed = true;
-  const notes: string[] = [];
-  if (offset > 0 && offset >= all.length) notes.push(pastTheEnd(offset, all.length, limit));
-  if (end < all.length && taken.length < limit) notes.push(`this page stops at ${taken.length} elements (not ${limit}) to stay under ${PAGE_CHARS} characters, which MCP clients accept; pass next_offset ${end} as offset for the rest`);
-  if (longTexts) notes.push(`${longTexts} element${longTexts === 1 ? "'s" : "s'"} text, label or hint is cut at ${TEXT_CHARS} characters (ending in …); read_text with the element's description gives a whole text`);
-  if (notes.length) out.note = notes.join('; ');
+  const assemble = (count: number): CompactListing => {
+    const end = offset + count;
+    const out: CompactListing = { screen, total: all.length, offset, elements: taken.slice(0, count) };
+    if (end < all.length) out.next_offset = end;
+    if (page.screen !== undefined && page.screen !== screen) out.screen_changed = true;
+    const longTexts = out.elements.filter((e, k) => e !== all[offset + k]).length;
+    const notes: string[] = deviceNote ? [deviceNote] : [];
+    if (offset > 0 && offset >= all.length) notes.push(pastTheEnd(offset, all.length, limit));
+    if (end < all.length && count < limit) notes.push(`this page stops at ${count} elements (not ${limit}) to stay under ${PAGE_CHARS} characters, which MCP clients accept; pass next_offset ${end} as offset for the rest`);
+    if (longTexts) notes.push(`${longTexts} element${longTexts === 1 ? "'s" : "s'"} text, label or hint is cut at ${TEXT_CHARS} characters (ending in …); read_text with the element's description gives a whole text`);
+    if (notes.length) out.note = notes.join('; ');
+    return out;
+  };
+  // What a client measures is the whole result: the page's other fields and its note count too.
+  let count = taken.length;
+  let out = assemble(count);
+  for (let over = JSON.stringify(out).length - PAGE_CHARS; over > 0 && count > 1; over = JSON.stringify(out).length - PAGE_CHARS) {
+    while (over > 0 && count > 1) over -= sizes[--count];
+    out = assemble(count);
+  }
   return out;
 }
 
