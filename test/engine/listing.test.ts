@@ -103,6 +103,20 @@ test('compact elements keep what a model needs and drop the rest; a changed scre
   assert.is.not(next.screen, first.screen);
 });
 
+test('live text (a clock) does not stop paging: the page is flagged but says the offsets still line up; a moved element is a changed screen', () => {
+  const elements = elementsFromTree(hugeScreen(), SCREEN);
+  const withClock = (time: string) => elements.map((e, i) => (i === 0 ? { ...e, text: time } : e));
+  const first = compactListing(withClock('12:00:01'), { limit: 300 });
+  const next = compactListing(withClock('12:00:02'), { offset: first.next_offset, limit: 300, screen: first.screen });
+  assert.is(next.screen_changed, true);
+  assert.match(next.note ?? '', /only texts changed since the earlier pages.*go on with next_offset/);
+  assert.is(next.offset, 300);
+  const moved = withClock('12:00:02').map((e, i) => (i === 5 ? { ...e, center: { x: e.center.x, y: e.center.y + 40 } } : e));
+  const other = compactListing(moved, { offset: first.next_offset, limit: 300, screen: first.screen });
+  assert.is(other.screen_changed, true);
+  assert.not.match(other.note ?? '', /only texts changed/);
+});
+
 test('long texts are cut and a page stops before PAGE_CHARS, so an MCP client never refuses it', () => {
   // A web view of 400 paragraphs of 2,000 characters: ~800 KB of text.
   const paragraph = (i: number) => `Paragraph ${i}: ${'lorem ipsum '.repeat(170)}`.slice(0, 2000);

@@ -23,7 +23,11 @@ export interface CompactElement {
 }
 
 export interface CompactListing {
-  /** Fingerprint of the whole listing: pages of one screen share it; a different value means the screen changed. */
+  /**
+   * Fingerprint of the whole listing: pages of one screen share it; a different value means the
+   * screen changed. Its first half covers the elements without their words (ids, kinds, places,
+   * states), so a page can tell a screen whose texts moved on (a clock) from another screen.
+   */
   screen: string;
   total: number;
   offset: number;
@@ -102,9 +106,9 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}, de
   const all = elements.map(compactElement);
   // The fingerprint covers whole texts: an edit past the cut is a changed screen too.
   const json = all.map((e) => JSON.stringify(e));
-  const hash = createHash('md5');
-  for (const j of json) hash.update(j);
-  const screen = hash.digest('hex').slice(0, 12);
+  const whole = createHash('md5');
+  for (const j of json) whole.update(j);
+  const screen = `${layoutOf(all)}${whole.digest('hex').slice(0, 8)}`;
   const taken: CompactElement[] = [];
   const sizes: number[] = [];
   let chars = 0;
@@ -120,9 +124,15 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}, de
     const end = offset + count;
     const out: CompactListing = { screen, total: all.length, offset, elements: taken.slice(0, count) };
     if (end < all.length) out.next_offset = end;
-    if (page.screen !== undefined && page.screen !== screen) out.screen_changed = true;
+    const changed = page.screen !== undefined && page.screen !== screen;
+    if (changed) out.screen_changed = true;
     const longTexts = out.elements.filter((e, k) => e !== all[offset + k]).length;
     const notes: string[] = deviceNote ? [deviceNote] : [];
+    // Live text (a clock, a countdown, "5 s ago") changes every listing: telling the agent to start
+    // over would never let it through a big screen, and the offsets still line up.
+    if (changed && page.screen!.slice(0, LAYOUT_CHARS) === screen.slice(0, LAYOUT_CHARS)) {
+      notes.push('only texts changed since the earlier pages (the same elements in the same places), so the offsets still line up: go on with next_offset; list again from offset 0 only if texts you read earlier matter');
+    }
     if (offset > 0 && offset >= all.length) notes.push(pastTheEnd(offset, all.length, limit));
     if (end < all.length && count < limit) notes.push(`this page stops at ${count} elements (not ${limit}) to stay under ${PAGE_CHARS} characters, which MCP clients accept; pass next_offset ${end} as offset for the rest`);
     if (longTexts) notes.push(`${longTexts} element${longTexts === 1 ? "'s" : "s'"} text, label or hint is cut at ${TEXT_CHARS} characters (ending in …); read_text with the element's description gives a whole text`);
@@ -137,6 +147,15 @@ export function compactListing(elements: UiElement[], page: PageRequest = {}, de
     out = assemble(count);
   }
   return out;
+}
+
+const LAYOUT_CHARS = 8;
+
+/** The hash of the elements without their words: what decides whether offsets still name the same elements. */
+function layoutOf(all: readonly CompactElement[]): string {
+  const hash = createHash('md5');
+  for (const e of all) hash.update(`${e.id}\u0000${e.type}\u0000${e.center}\u0000${e.size}\u0000${e.enabled}${e.checked}${e.selected}${e.focused}\u0001`);
+  return hash.digest('hex').slice(0, LAYOUT_CHARS);
 }
 
 /**
