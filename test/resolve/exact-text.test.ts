@@ -88,4 +88,17 @@ test('two elements showing the same exact text are still ambiguous', () => {
   if (!r.ok) assert.is(r.reason, 'ambiguous');
 });
 
+test('quotes inside a longer text (an iOS permission title) are part of the text; a quoted text alone still means exactly that text', () => {
+  const elements = [
+    el('title', 'text', 0, { text: '\u201cMobileBridge Demo\u201d Would Like to Access the Camera' }),
+    el('demo', 'text', 100, { text: 'MobileBridge Demo settings' }),
+    el('ok', 'button', 200, { text: 'OK' }),
+  ];
+  assert.is(resolvedId('the \u201cMobileBridge Demo\u201d Would Like to Access the Camera text', elements), 'title');
+  assert.is(resolvedId('the "MobileBridge Demo" Would Like to Access the Camera title', elements), 'title');
+  // Nothing shows "MobileBridge Demo" alone: a quoted text is exact, so this is not "MobileBridge Demo settings".
+  assert.not.ok(resolver.resolve({ description: 'the "MobileBridge Demo" text', intent: 'read' }, elements).ok);
+  assert.is(resolvedId('the "OK" button', elements), 'ok');
+});
+
 test.run();

@@ -101,19 +101,18 @@ async function checkedBy(a: Record<string, unknown>, elements: UiElement[]): Pro
 }
 
 test('a wording that needs target_pattern gets an assertion that checks this element, not any of its kind', async () => {
-  // iOS's permission alert: its title's curly quotes read as a quoted text, so only a pattern names it.
+  // iOS's permission alert over a tab labelled "Shop": the title's quoted "Shop" names that tab exactly, so only a pattern names the title.
   const title = '“Shop” Would Like to Access the Camera';
   const screen = [
     element('alert', 'dialog', '', 40, 600, 1000, 900, { accessibility_label: title }),
     element('title', 'text', title, 80, 650, 920, 120, { accessibility_label: title }),
     element('body', 'text', 'The camera is used to take photos of your items.', 80, 800, 920, 120),
     element('allow', 'button', 'Allow', 80, 1300, 440),
+    element('tab', 'text', 'Shop', 0, 2280, 270, 120),
   ];
   const d = await describeElement('phone', screen[1], screen, SCREEN, resolver);
   assert.ok(d.alternative?.target_pattern, d.message);
-  // The plain wording fits nothing at all: it is not "not unique".
-  assert.equal(d.matches, []);
-  assert.match(d.message, `"the ${title} text" fits no element here; "the text" with target_pattern`);
+  assert.match(d.message, `"the ${title} text" leads to another element (tab); "the text" with target_pattern`);
   assert.is(await resolvedId(d.alternative!, screen), 'title');
   // The pattern finds the title (and the alert labelled with it, which comes and goes with it), never the body.
   const checked = await checkedBy(d.step_examples!.assert, screen);
@@ -123,6 +122,18 @@ test('a wording that needs target_pattern gets an assertion that checks this ele
   const allow = await describeElement('phone', screen[3], screen, SCREEN, resolver);
   assert.is(allow.step_examples!.assert.type, 'element_visible');
   assert.equal(await checkedBy(allow.step_examples!.assert, screen), ['allow']);
+  // Without the tab, the title's own words name it.
+  const alone = await describeElement('phone', screen[1], screen.slice(0, 4), SCREEN, resolver);
+  assert.is(alone.unique, true, alone.message);
+});
+
+test('a wording that fits no element is said to fit nothing, not to be "not unique"', async () => {
+  // A text that is all quotes reads as a quoted text without them.
+  const sale = element('sale', 'text', '“Sale”', 80, 650);
+  const d = await describeElement('phone', sale, [sale, element('other', 'text', 'Other', 80, 900)], SCREEN, resolver);
+  assert.equal(d.matches, []);
+  assert.match(d.message, '"the “Sale” text" fits no element here;');
+  assert.is(await resolvedId(d.alternative!, [sale]), 'sale');
 });
 
 test('when no wording can single the element out, it says none exists', async () => {

@@ -5,7 +5,7 @@ import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from 
 import { clip, namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
 import { withoutOutranked, standingOf, type Standing } from './outranked.js';
-import { assess, exactlyNamed, isActionable, prepare, textMatch } from './score.js';
+import { assess, exactlyNamed, isActionable, prepare, quotesShown, textMatch } from './score.js';
 import type { Candidate, ResolveRequest, Resolution, Resolver } from './types.js';
 
 /** Below this an element is not considered a match at all. */
@@ -160,6 +160,11 @@ export class DeterministicResolver implements Resolver {
     let query = parseQuery(description);
     // What an element shows exactly is what the user means, before any word of it is read as a role, place or state.
     if (prepared.some((p) => exactlyNamed(p, query))) query = parseQuery(description, true);
+    else if (query.quoted.length && query.words.length && !prepared.some((p) => quotesShown(p, query))) {
+      // Quotes inside a longer text (iOS: “App” Would Like to Access the Camera) are part of what the
+      // element shows, not a quoted exact text: when no element shows the quoted part alone, its words count.
+      query = parseQuery(description.replace(/["\u201c\u201d]/g, ' '));
+    }
     if (!query.quoted.length && !query.words.length && !query.roles.length) {
       return { reason: 'bad_request', message: `${JSON.stringify(description)} names no text, label or kind of element; say what the element shows, e.g. "the Sign in button"` };
     }

@@ -202,6 +202,14 @@ export function exactlyNamed(p: Prepared, query: Query): TextMatch | null {
   return best;
 }
 
+/** Whether one of the element's strings is exactly one of the description's quoted texts. */
+export function quotesShown(p: Prepared, query: Query): boolean {
+  return query.quoted.some((q) => {
+    const wanted = normalizeText(q);
+    return p.fields.some((f) => f.norm === wanted);
+  });
+}
+
 /** The best match of the description among the element's strings; null when the description names no text. */
 export function textMatch(p: Prepared, query: Query): TextMatch | null {
   const exact = exactlyNamed(p, query);
