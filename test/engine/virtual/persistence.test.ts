@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import { ToolError } from '../../../src/engine/errors.js';
 import { ManualClock, VirtualDriver } from '../../../src/engine/drivers/virtual/index.js';
+import { phoneStateProblem } from '../../../src/engine/drivers/virtual/state.js';
 import { writeApk } from '../../harness/apk-builder.js';
 import { byId, ctx, DEMO, setup, tapId } from './helpers.js';
 
@@ -67,11 +68,82 @@ test('a second driver on the same state file sees the same phone', async () => {
   assert.equal(a.foregroundPackage, a.profile.launcher);
 });
 
-test('a corrupt state file starts from factory state', async () => {
-  const stateFile = join(dir, 'corrupt.json');
-  writeFileSync(stateFile, '{not json');
-  const driver = new VirtualDriver({ stateFile });
-  assert.equal(driver.device('virtual-android-1')!.foregroundPackage, 'com.google.android.apps.nexuslauncher');
+/** The warnings a block of work emits (the driver reports unusable state files as process warnings). */
+async function warningsDuring(work: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const listen = (w: Error) => void seen.push(`${w.name}: ${w.message}`);
+  process.on('warning', listen);
+  try {
+    await work();
+    // Warnings are delivered on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listen);
+  }
+  return seen;
+}
+
+function keptAside(folder: string): string[] {
+  return readdirSync(folder).filter((f) => f.includes('.unreadable-')).map((f) => join(folder, f));
+}
+
+test('a state file that is not JSON is kept aside, not overwritten, and the phones start from factory state', async () => {
+  const folder = mkdtempSync(join(dir, 'corrupt-'));
+  const stateFile = join(folder, 'phones.json');
+  writeFileSync(stateFile, '{"schema": 1, "devices": {,}}', { mode: 0o600 });
+  const warnings = await warningsDuring(async () => {
+    const driver = new VirtualDriver({ stateFile });
+    const android = driver.device('virtual-android-1')!;
+    assert.equal(android.foregroundPackage, 'com.google.android.apps.nexuslauncher');
+    await android.setOrientation('landscape', ctx);
+  });
+  const [aside] = keptAside(folder);
+  assert.ok(aside, `the unusable file is kept beside the new one; have ${readdirSync(folder).join(', ')}`);
+  assert.equal(readFileSync(aside, 'utf8'), '{"schema": 1, "devices": {,}}', 'what it held, to mend by hand');
+  assert.match(readFileSync(stateFile, 'utf8'), /"landscape"/, 'the state file is written again');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /MobilebridgeStateWarning: .*phones\.json is not valid JSON .*kept as .*phones\.unreadable-\d+\.json/);
+});
+
+test('a hand-edited phone state that would break it starts that phone fresh; the other phone keeps its state', async () => {
+  const folder = mkdtempSync(join(dir, 'edited-'));
+  const stateFile = join(folder, 'phones.json');
+  const first = new VirtualDriver({ stateFile });
+  await first.device('virtual-android-1')!.openUrl('mbdemo://screen/signin', ctx);
+  await first.device('virtual-ios-1')!.openUrl('https://example.org', ctx);
+  const saved = JSON.parse(readFileSync(stateFile, 'utf8'));
+  delete saved.devices['virtual-android-1'].tasks[DEMO].stack;
+  writeFileSync(stateFile, JSON.stringify(saved));
+
+  let second: VirtualDriver | undefined;
+  const warnings = await warningsDuring(async () => {
+    second = new VirtualDriver({ stateFile });
+  });
+  const android = second!.device('virtual-android-1')!;
+  // Before, every call on this phone failed with "Cannot read properties of undefined (reading 'length')".
+  assert.ok((await android.listElements(ctx)).length > 0);
+  assert.equal(android.foregroundPackage, 'com.google.android.apps.nexuslauncher', 'factory state');
+  assert.equal(second!.device('virtual-ios-1')!.foregroundPackage, 'com.apple.mobilesafari', 'the other phone is untouched');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /virtual-android-1: tasks\["com\.mobilebridge\.demo"\]: stack is not a list of screens/);
+  const [aside] = keptAside(folder);
+  assert.deepEqual(JSON.parse(readFileSync(aside, 'utf8')), saved);
+});
+
+test('phoneStateProblem names the first field a hand edit broke', () => {
+  const good = setup().android.snapshot();
+  assert.equal(phoneStateProblem(good), undefined);
+  const broken = (edit: (s: Record<string, any>) => void) => {
+    const s = structuredClone(good) as unknown as Record<string, any>;
+    edit(s);
+    return phoneStateProblem(s);
+  };
+  assert.match(broken((s) => s.toasts.push(null)) ?? '', /toasts\[0\]/);
+  assert.match(broken((s) => (s.installed[1] = { name: 'x' })) ?? '', /installed\[1\]/);
+  assert.match(broken((s) => (s.tasks = null)) ?? '', /tasks is not an object/);
+  assert.match(broken((s) => (s.tasks[s.foreground].fields = null)) ?? '', /fields/);
+  assert.match(broken((s) => (s.data.x = {})) ?? '', /data\["x"\]/);
+  assert.match(broken((s) => (s.orientation = 'sideways')) ?? '', /orientation/);
 });
 
 test('reset() returns every phone to factory state', async () => {

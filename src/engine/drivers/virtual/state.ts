@@ -101,12 +101,79 @@ export function initialState(profile: DeviceProfile, now: number): PhoneState {
   };
 }
 
-/** Accepts a state read from disk only when it has the fields this version relies on. */
-export function isPhoneState(value: unknown): value is PhoneState {
-  const s = value as PhoneState;
-  return (
-    typeof s === 'object' && s !== null && Array.isArray(s.installed) && typeof s.foreground === 'string' &&
-    typeof s.tasks === 'object' && typeof s.data === 'object' && Array.isArray(s.toasts) &&
-    (s.orientation === 'portrait' || s.orientation === 'landscape')
-  );
+/**
+ * Why a state read from disk cannot be used, or undefined when it can. Checked down to every field
+ * the phone reads: a hand edit that left a task without its stack, or a toast as null, otherwise
+ * made every later call on that phone fail with a bare TypeError.
+ */
+export function phoneStateProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'not an object';
+  const s = value as Partial<PhoneState>;
+  if (s.orientation !== 'portrait' && s.orientation !== 'landscape') return 'orientation is neither "portrait" nor "landscape"';
+  for (const key of ['darkMode', 'wifi', 'keyboardShown'] as const) if (typeof s[key] !== 'boolean') return `${key} is not true or false`;
+  if (!isFiniteNumber(s.volume)) return 'volume is not a number';
+  if (typeof s.foreground !== 'string') return 'foreground is not a package name';
+  if (!Array.isArray(s.installed)) return 'installed is not a list';
+  const badApp = s.installed.findIndex((a) => !isInstalledRecord(a));
+  if (badApp >= 0) return `installed[${badApp}] lacks a package, name, version, system or installedAt`;
+  if (!isRecord(s.tasks)) return 'tasks is not an object';
+  for (const [pkg, task] of Object.entries(s.tasks)) {
+    const why = taskProblem(task);
+    if (why) return `tasks["${pkg}"]: ${why}`;
+  }
+  if (!isRecord(s.data)) return 'data is not an object';
+  for (const [pkg, data] of Object.entries(s.data)) {
+    if (!isRecord(data) || !isRecordOf(data.flags, (f) => typeof f === 'boolean') || !isRecordOf(data.lists, isNumberList)) {
+      return `data["${pkg}"] is not {flags: {name: true|false}, lists: {name: [numbers]}}`;
+    }
+  }
+  if (!Array.isArray(s.toasts)) return 'toasts is not a list';
+  const badToast = s.toasts.findIndex((t) => !isRecord(t) || typeof t.text !== 'string' || typeof t.package !== 'string' || !isFiniteNumber(t.shownAt) || !isFiniteNumber(t.until));
+  if (badToast >= 0) return `toasts[${badToast}] is not {text, package, shownAt, until}`;
+  return undefined;
+}
+
+function taskProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'not an object';
+  const t = value as Partial<TaskState>;
+  if (!Array.isArray(t.stack) || t.stack.length === 0) return 'stack is not a list of screens';
+  if (!t.stack.every(isRoute)) return 'a screen of its stack has no name, or a field of the wrong type';
+  if (!isRecordOf(t.fields, (v) => typeof v === 'string')) return 'fields is not {id: text}';
+  if (t.focus !== null && typeof t.focus !== 'string') return 'focus is neither a field id nor null';
+  if (!isRecordOf(t.scroll, isFiniteNumber)) return 'scroll is not {list: offset}';
+  if (t.zoom !== undefined && !isRecordOf(t.zoom, isFiniteNumber)) return 'zoom is not {view: scale}';
+  if (t.dialog !== null && !(isRecord(t.dialog) && typeof t.dialog.kind === 'string' && optional(t.dialog.item, isFiniteNumber))) return 'dialog is neither {kind} nor null';
+  if (t.error !== null && typeof t.error !== 'string') return 'error is neither a text nor null';
+  return undefined;
+}
+
+function isRoute(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.screen !== 'string') return false;
+  return optional(value.item, isFiniteNumber) && optional(value.until, isFiniteNumber) &&
+    optional(value.url, (v) => typeof v === 'string') && optional(value.next, (v) => typeof v === 'string');
+}
+
+function isInstalledRecord(value: unknown): boolean {
+  return isRecord(value) && typeof value.package === 'string' && typeof value.name === 'string' &&
+    typeof value.version === 'string' && typeof value.system === 'boolean' && isFiniteNumber(value.installedAt);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRecordOf(value: unknown, each: (v: unknown) => boolean): boolean {
+  return isRecord(value) && Object.values(value).every(each);
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isNumberList(value: unknown): boolean {
+  return Array.isArray(value) && value.every(isFiniteNumber);
+}
+
+function optional(value: unknown, check: (v: unknown) => boolean): boolean {
+  return value === undefined || check(value);
 }

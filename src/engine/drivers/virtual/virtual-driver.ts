@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { constants, copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { CallContext, Driver } from '../../driver.js';
 import type { DeviceInfo } from '../../types.js';
 import { systemClock, type Clock } from './clock.js';
 import { ANDROID_PROFILE, IOS_PROFILE, type DeviceProfile, type Platform } from './profile.js';
-import { isPhoneState, type PhoneState } from './state.js';
+import { phoneStateProblem, type PhoneState } from './state.js';
 import { VirtualDevice } from './virtual-device.js';
 
 export interface ScreenOverride {
@@ -99,17 +99,58 @@ export class VirtualDriver implements Driver {
   private readStateFile(): StateFile | undefined {
     const file = this.options.stateFile;
     if (!file) return undefined;
+    this.fileStamp = this.stamp();
+    let text: string;
     try {
-      this.fileStamp = this.stamp();
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
-      if (parsed.schema !== 1 || typeof parsed.devices !== 'object' || parsed.devices === null) return undefined;
-      const devices: Record<string, PhoneState> = {};
-      for (const [id, state] of Object.entries(parsed.devices)) if (isPhoneState(state)) devices[id] = state;
-      return { schema: 1, devices };
-    } catch {
-      // Missing or unreadable: start from factory state; the next change rewrites the file.
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      // Missing: factory state, and the next change writes the file.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      this.setAside(file, `cannot be read (${(err as Error).message})`);
       return undefined;
     }
+    let parsed: Partial<StateFile>;
+    try {
+      parsed = JSON.parse(text) as Partial<StateFile>;
+    } catch (err) {
+      this.setAside(file, `is not valid JSON (${(err as Error).message})`);
+      return undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || parsed.schema !== 1 || typeof parsed.devices !== 'object' || parsed.devices === null) {
+      this.setAside(file, 'is not a state file of this version ({"schema": 1, "devices": {…}})');
+      return undefined;
+    }
+    const devices: Record<string, PhoneState> = {};
+    const problems: string[] = [];
+    for (const [id, state] of Object.entries(parsed.devices)) {
+      const why = phoneStateProblem(state);
+      if (why) problems.push(`${id}: ${why}`);
+      else devices[id] = state as PhoneState;
+    }
+    if (problems.length) this.setAside(file, `holds a phone state this version cannot use (${problems.join('; ')})`);
+    return { schema: 1, devices };
+  }
+
+  /**
+   * The next change rewrites the state file, so one that could not be used (a hand edit gone wrong, a
+   * newer version's) is copied beside it first: whatever it held stays there to be mended or compared.
+   */
+  private setAside(file: string, why: string): void {
+    const aside = join(dirname(file), `${basename(file, '.json')}.unreadable-${Date.now()}.json`);
+    let kept = true;
+    try {
+      copyFileSync(file, aside, constants.COPYFILE_EXCL);
+    } catch {
+      try {
+        // Not readable by us, so not copyable: moved instead (the folder is ours to write).
+        renameSync(file, aside);
+        this.fileStamp = this.stamp();
+      } catch {
+        kept = false;
+      }
+    }
+    const where = kept ? `it is kept as ${aside}` : 'it could not be kept aside and the next change replaces it';
+    process.emitWarning(`the virtual phones' state file ${file} ${why}; ${where}, and the phones it does not describe start from factory state`, 'MobilebridgeStateWarning');
   }
 
   /** Another process (a CLI call) may have moved the phone on since this one last looked. */
