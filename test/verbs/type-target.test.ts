@@ -87,9 +87,11 @@ test('a target that is not a field, with no field focused afterwards: fails and 
   assert.not.ok(calls.includes('mobile_type_keys'), 'nothing typed');
 });
 
-for (const [device, focusFirst, target] of [
-  ['virtual-android-1', 'the Email field', 'Welcome back'],
-  ['virtual-ios-1', 'the Password field', 'Sign in to see your items.'],
+// The demo on iOS ends editing on a tap outside a field (the field resigns first responder), so there
+// the tap leaves no field focused; on Android the focus stays on the field.
+for (const [device, focusFirst, target, where] of [
+  ['virtual-android-1', 'the Email field', 'Welcome back', /focus is on another field/],
+  ['virtual-ios-1', 'the Password field', 'Sign in to see your items.', /no text field has the focus after the tap/],
 ] as const) {
   test(`${device}: type into "${target}" (static text) while ${focusFirst} has the focus fails naming both, and the focused field gets nothing`, async () => {
     const engine = createEngine({ virtual: {}, android: false, ios: false });
@@ -105,7 +107,8 @@ for (const [device, focusFirst, target] of [
       assert.is(o.error?.code, 'INVALID_PARAMETER');
       assert.is(o.resolved, null);
       assert.ok(o.message.includes(`${JSON.stringify(target)} (text)`), o.message);
-      assert.match(o.message, /is not a text field.*focus is on another field.*nothing was typed/);
+      assert.match(o.message, /is not a text field.*nothing was typed/);
+      assert.match(o.message, where);
       assert.not.match(o.message, /typed 3/);
       const after = (await listElements(ctx)).filter((e) => e.type === 'edittext').map((e) => [e.id, e.text]);
       assert.equal(after, before, 'no field took the text');

@@ -127,4 +127,30 @@ test('HOME goes to the launcher and the demo resumes where it was', async () => 
   }
 });
 
+test('ios: keys need a focused field as on the iOS driver; Android delivers them anyway', async () => {
+  const { android, ios } = setup();
+  await ios.openUrl('mbdemo://screen/signin', ctx);
+  // A newline or tab alone used to answer "typed 1 character" with nothing focused.
+  for (const text of ['\n', '\t', '\nabc']) await rejects(ios.typeText(text, ctx), 'INVALID_PARAMETER', /no text field is focused on virtual-ios-1.*nothing was sent/);
+  await rejects(ios.pressKey('BACKSPACE', ctx), 'INVALID_PARAMETER', 'no text field is focused');
+  await tapId(ios, 'email');
+  await ios.typeText('ab', ctx);
+  await ios.pressKey('BACKSPACE', ctx);
+  assert.equal(ios.fieldValue('email'), 'a');
+  assert.equal((await byId(ios, 'email')).focused, true);
+  // A tap outside the field ends editing: the keyboard goes and the field is no longer focused.
+  const title = (await ios.listElements(ctx)).find((e) => e.text === 'Welcome back')!;
+  await ios.tap(title.center.x, title.center.y, ctx);
+  assert.equal(ios.keyboardVisible, false);
+  await rejects(ios.typeText('x', ctx), 'INVALID_PARAMETER', 'no text field is focused');
+  assert.equal(ios.fieldValue('email'), 'a', 'nothing typed into the field whose keyboard was closed');
+
+  await android.openUrl('mbdemo://screen/signin', ctx);
+  await android.pressKey('BACKSPACE', ctx);
+  await android.typeText('\n', ctx);
+  await tapId(android, 'email');
+  await android.pressKey('TAB', ctx);
+  assert.equal((await byId(android, 'password')).focused, true);
+});
+
 test.run();

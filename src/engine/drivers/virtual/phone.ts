@@ -150,9 +150,13 @@ export class Phone {
       if (v.kind === 'button' && v.enabled === false) return;
       if (v.onTap) return this.dispatch(v.onTap);
     }
-    // The demo apps close the keyboard on a tap outside the field, as most iOS apps do.
+    // The demo apps end editing on a tap outside the field, as most iOS apps do (endEditing: the field
+    // resigns first responder, so the keyboard goes and typing has nowhere to go until a field is tapped).
     const onKeyboard = path.some((b) => (b.view.kind === 'column' || b.view.kind === 'row') && b.view.role === 'keyboard');
-    if (this.profile.platform === 'ios' && !layer.modal && !onKeyboard && this.frame().keyboardVisible) this.state.keyboardShown = false;
+    if (this.profile.platform === 'ios' && !layer.modal && !onKeyboard && this.frame().keyboardVisible) {
+      this.state.keyboardShown = false;
+      this.foregroundTask.focus = null;
+    }
   }
 
   doubleTap(x: number, y: number): void {

@@ -192,12 +192,19 @@ export class VirtualDevice implements DeviceHandle {
     });
   }
 
-  /** Backspace, Tab (next field), Enter and app switch (the launcher's recents is Home here); arrows and forward delete have no cursor to act on. */
+  /**
+   * Backspace, Tab (next field) and Enter; arrows, forward delete and app switch have no cursor or task
+   * switcher to act on. The virtual iPhone wants a focused field for Backspace as the iOS driver does:
+   * its keys are typed on the on-screen keyboard, which shows only while a field is focused.
+   */
   pressKey(key: Key, ctx: CallContext): Promise<void> {
     return this.call(ctx, () => {
       switch (key) {
-        case 'BACKSPACE': return this.phone.deleteBackward();
+        case 'BACKSPACE':
+          this.requireIosKeyboard(`press ${key}`);
+          return this.phone.deleteBackward();
         case 'ENTER': return this.pressEnter();
+        // Kept on the virtual iPhone too (docs/viewer.md), although a real one's keyboard has no Tab key.
         case 'TAB': return this.phone.nextField();
         default:
           throw new ToolError('UNSUPPORTED', `the virtual phone ${this.id} has no text cursor or task switcher, so ${key} does nothing there; nothing was pressed`);
@@ -205,8 +212,12 @@ export class VirtualDevice implements DeviceHandle {
     });
   }
 
+  /** A typed newline or tab with no field focused went nowhere on the virtual iPhone, yet counted as typed. */
   typeText(text: string, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => this.phone.typeText(text));
+    return this.call(ctx, () => {
+      this.requireIosKeyboard('type');
+      this.phone.typeText(text);
+    });
   }
 
   clearText(ctx: CallContext): Promise<void> {
@@ -229,14 +240,18 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   /**
-   * ENTER is a key of the on-screen keyboard on iOS: with no field focused there is none, and the
-   * iOS driver refuses it (WebDriverAgent would report success for nothing), so the virtual iPhone
-   * does too. Android delivers KEYCODE_ENTER to whatever window is in front, field or not.
+   * iOS types through the on-screen keyboard, there only while a field is focused; the iOS driver
+   * refuses keys without one (WebDriverAgent would report success for nothing), so the virtual iPhone
+   * does too. Android delivers key events to whatever window is in front, field or not.
    */
-  private pressEnter(): void {
+  private requireIosKeyboard(what: string): void {
     if (this.profile.platform === 'ios' && this.focusedField === undefined) {
-      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}, so iOS shows no keyboard to press ENTER on; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
+      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}, so iOS shows no keyboard to ${what} on; nothing was sent: tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
     }
+  }
+
+  private pressEnter(): void {
+    this.requireIosKeyboard('press ENTER');
     this.phone.press('ENTER');
   }
 
