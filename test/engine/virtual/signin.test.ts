@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'uvu';
+import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import type { Box } from '../../../src/engine/drivers/virtual/layout.js';
+import type { Phone } from '../../../src/engine/drivers/virtual/phone.js';
 import { byId, ctx, DEMO, has, rejects, setup, signIn, tapId } from './helpers.js';
 
 for (const platform of ['android', 'ios'] as const) {
@@ -152,5 +155,34 @@ test('ios: keys need a focused field as on the iOS driver; Android delivers them
   await android.pressKey('TAB', ctx);
   assert.equal((await byId(android, 'password')).focused, true);
 });
+
+/** Centre of a key of the drawn keyboard (keys are not elements: Android's IME is another window, iOS lists few). */
+function keyCentre(device: VirtualDevice, key: string): { x: number; y: number } {
+  const frame = (device as unknown as { phone: Phone }).phone.frame();
+  const find = (box: Box): Box | undefined =>
+    box.view.kind === 'button' && box.view.style === 'key' && box.view.text === key ? box : box.children.map(find).find(Boolean);
+  const box = frame.layers.map((l) => find(l.box)).find(Boolean);
+  assert.ok(box?.visible, `no key ${key} on the keyboard of ${device.id}`);
+  return { x: box.visible.x + Math.floor(box.visible.width / 2), y: box.visible.y + Math.floor(box.visible.height / 2) };
+}
+
+for (const platform of ['android', 'ios'] as const) {
+  test(`${platform}: tapping the keys of the on-screen keyboard types into the focused field`, async () => {
+    const device = setup()[platform];
+    await device.openUrl('mbdemo://screen/signin', ctx);
+    await tapId(device, 'email');
+    // Before, every key was drawn and took the tap, yet typed nothing.
+    for (const key of ['d', 'e', 'm', 'o', 'space', 'x', '⌫', '⌫', '⇧']) {
+      const { x, y } = keyCentre(device, key);
+      await device.tap(x, y, ctx);
+    }
+    assert.equal(device.fieldValue('email'), 'demo');
+    if (platform === 'android') {
+      const { x, y } = keyCentre(device, '⏎');
+      await device.tap(x, y, ctx);
+      assert.equal((await byId(device, 'password')).focused, true, '⏎ is ENTER: on to the next field');
+    }
+  });
+}
 
 test.run();

@@ -40,7 +40,7 @@ const KEY_ROWS = ['q w e r t y u i o p', 'a s d f g h j k l', '⇧ z x c v b n m
  * (XCUIElementTypeButton); Android's IME lives in another window and is not in the app's dump.
  */
 function returnKey(profile: DeviceProfile, screen: Screen, focus: string | null): View {
-  if (profile.platform === 'android') return button('⏎', { do: 'key' }, { style: 'key', width: 88 });
+  if (profile.platform === 'android') return button('⏎', { do: 'returnKey' }, { style: 'key', width: 88 });
   const order = screen.fields ?? [];
   const hasNext = focus !== null && order.includes(focus) && order.indexOf(focus) < order.length - 1;
   const name = hasNext ? 'Next' : screen.submit ? 'Go' : 'Done';
@@ -48,12 +48,12 @@ function returnKey(profile: DeviceProfile, screen: Screen, focus: string | null)
 }
 
 function keyboard(profile: DeviceProfile, landscape: boolean, returnView: View): View {
-  const keyRow = (keys: string[]) => row(keys.map((k) => button(k, { do: 'key' }, { style: 'key' })), { gap: 6, grow: true });
+  const keyRow = (keys: string[]) => row(keys.map((k) => button(k, { do: 'key', arg: k }, { style: 'key' })), { gap: 6, grow: true });
   return column(
     [
       ...KEY_ROWS.map((r) => keyRow(r.split(' '))),
       row(
-        [button('123', { do: 'key' }, { style: 'key', width: 72 }), button('space', { do: 'key' }, { style: 'key' }), returnView],
+        [button('123', { do: 'key' }, { style: 'key', width: 72 }), button('space', { do: 'key', arg: ' ' }, { style: 'key' }), returnView],
         { gap: 6, grow: true },
       ),
     ],

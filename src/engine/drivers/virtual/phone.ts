@@ -333,10 +333,20 @@ export class Phone {
       case 'setDarkMode': this.state.darkMode = Boolean(action.arg); return;
       case 'setWifi': this.state.wifi = Boolean(action.arg); return;
       case 'launch': return this.apps.launch(String(action.arg));
-      case 'key': return;
+      case 'key': return this.keyTapped(String(action.arg ?? ''));
       case 'returnKey': return this.enter();
       default: this.behaviour(scope.pkg).act(action, scope);
     }
+  }
+
+  /**
+   * A key of the drawn keyboard, tapped: it types into the focused field as a phone's keyboard does. There
+   * is no shift state or symbols page, so ⇧ and 123 change nothing.
+   */
+  private keyTapped(key: string): void {
+    if (key === '⌫') return this.deleteBackward();
+    if (key === '⇧' || !key) return;
+    this.typeText(key);
   }
 
   // ---- system settings ---------------------------------------------------------------------
