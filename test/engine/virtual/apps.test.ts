@@ -102,4 +102,14 @@ test('taps outside the screen are INVALID_PARAMETER naming the device', async ()
   await rejects(android.swipe(-1, 10, 100, 100, 300, ctx), 'INVALID_PARAMETER');
 });
 
+test('with the demo app uninstalled, an mbdemo:// link is one no app handles: INVALID_PARAMETER as on the real drivers', async () => {
+  const { android, ios } = setup();
+  for (const device of [android, ios]) {
+    await device.uninstallApp(DEMO, ctx);
+    // Before: APP_NOT_INSTALLED, where Android's `am start` and iOS answer that no app takes the scheme.
+    await rejects(device.openUrl('mbdemo://screen/home', ctx), 'INVALID_PARAMETER', /no app on virtual-(android|ios)-1 handles "mbdemo:" URLs/);
+    assert.equal(device.foregroundPackage, device.profile.launcher, 'nothing opened');
+  }
+});
+
 test.run();

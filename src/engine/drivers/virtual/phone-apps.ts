@@ -107,7 +107,10 @@ export class PhoneApps {
       return undefined;
     }
     if (url.protocol === 'mbdemo:') {
-      this.installedRecord(DEMO_PACKAGE);
+      // As on a phone, a scheme whose app is gone is one no app handles (the real drivers' INVALID_PARAMETER).
+      if (!this.state.installed.some((a) => a.package === DEMO_PACKAGE)) {
+        throw new ToolError('INVALID_PARAMETER', `no app on ${this.phone.id} handles "mbdemo:" URLs: the demo app ${DEMO_PACKAGE}, which does, is not installed (mobilebridge reset brings it back, with the rest of the factory state)`);
+      }
       const scope = this.phone.scope(DEMO_PACKAGE);
       const target = demoApp.deepLink?.(url, scope);
       if (!target) {
