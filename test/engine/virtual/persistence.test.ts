@@ -24,6 +24,20 @@ test('lists two devices by default, or the ones asked for', async () => {
   assert.deepEqual(await two.devices[1].screenSize(ctx), { width: 720, height: 1600 });
 });
 
+test('a screen size or density it cannot draw is refused when the driver is made, naming the option', () => {
+  // Before, these failed only at the first screenshot, with a renderer's words ("Input Buffer is empty").
+  for (const [screen, wrong] of [
+    [{ android: { width: 0 } }, /screen\.android\.width must be a whole number of pixels from 1 to 8192; got 0/],
+    [{ ios: { height: -5 } }, /screen\.ios\.height .* got -5/],
+    [{ ios: { width: 100_000 } }, /screen\.ios\.width .* got 100000/],
+    [{ android: { height: 10.5 } }, /screen\.android\.height .* got 10\.5/],
+    [{ android: { density: 0 } }, /screen\.android\.density .* got 0/],
+  ] as const) {
+    assert.throws(() => new VirtualDriver({ screen }), wrong);
+  }
+  assert.doesNotThrow(() => new VirtualDriver({ screen: { android: { width: 1, height: 8192, density: 20 } } }));
+});
+
 test('a second driver on the same state file sees the same phone', async () => {
   const stateFile = join(dir, 'nested', 'phones.json');
   const clock = new ManualClock(1_000_000);

@@ -55,6 +55,7 @@ export class VirtualDriver implements Driver {
   private profile(platform: Platform, n: number): DeviceProfile {
     const base = platform === 'android' ? ANDROID_PROFILE : IOS_PROFILE;
     const o = this.options.screen?.[platform] ?? {};
+    checkScreen(platform, o);
     return {
       ...base,
       info: { ...base.info, id: `virtual-${platform}-${n}` },
@@ -181,5 +182,22 @@ export class VirtualDriver implements Driver {
     writeFileSync(temp, JSON.stringify(content), { mode: 0o600 });
     renameSync(temp, file);
     this.fileStamp = this.stamp();
+  }
+}
+
+/** Largest side drawn: one screen is width × height × 4 bytes of RGBA, kept a few times per device. */
+const MAX_SIDE_PX = 8192;
+
+/** A bad size failed only at the first screenshot, with a renderer's words ("Input Buffer is empty"). */
+function checkScreen(platform: Platform, o: ScreenOverride): void {
+  for (const side of ['width', 'height'] as const) {
+    const v = o[side];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1 && v <= MAX_SIDE_PX)) {
+      throw new RangeError(`virtual device option screen.${platform}.${side} must be a whole number of pixels from 1 to ${MAX_SIDE_PX}; got ${String(v)}`);
+    }
+  }
+  const d = o.density;
+  if (d !== undefined && !(Number.isFinite(d) && d > 0 && d <= 20)) {
+    throw new RangeError(`virtual device option screen.${platform}.density must be the pixels per dp / point, above 0 and at most 20; got ${String(d)}`);
   }
 }
