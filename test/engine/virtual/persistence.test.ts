@@ -38,6 +38,24 @@ test('a screen size or density it cannot draw is refused when the driver is made
   assert.doesNotThrow(() => new VirtualDriver({ screen: { android: { width: 1, height: 8192, density: 20 } } }));
 });
 
+test('a change another process saves while a slow call runs here is kept, and a driver for one platform keeps the other phones', async () => {
+  const stateFile = join(dir, 'race', 'phones.json');
+  const here = new VirtualDriver({ stateFile });
+  const there = new VirtualDriver({ stateFile });
+  const apk = writeApk(dir, { package: 'com.example.slow', versionName: '1.0' });
+  // The install picks up the file, then reads the APK (real I/O); the other process moves the iPhone on meanwhile.
+  const installing = here.device('virtual-android-1')!.installApp(apk, ctx);
+  await there.device('virtual-ios-1')!.launchApp(DEMO, ctx);
+  await installing;
+  const after = new VirtualDriver({ stateFile });
+  assert.equal(after.device('virtual-ios-1')!.snapshot().foreground, DEMO, 'the launch the other process saved is still there');
+  assert.ok(after.device('virtual-android-1')!.snapshot().installed.some((a) => a.package === 'com.example.slow'));
+  // A driver made for Android only rewrites the file without dropping the iPhone.
+  const androidOnly = new VirtualDriver({ stateFile, devices: ['android'] });
+  await androidOnly.device('virtual-android-1')!.launchApp(DEMO, ctx);
+  assert.equal(new VirtualDriver({ stateFile }).device('virtual-ios-1')!.snapshot().foreground, DEMO);
+});
+
 test('a second driver on the same state file sees the same phone', async () => {
   const stateFile = join(dir, 'nested', 'phones.json');
   const clock = new ManualClock(1_000_000);

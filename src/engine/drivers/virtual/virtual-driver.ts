@@ -47,9 +47,10 @@ export class VirtualDriver implements Driver {
       return new VirtualDevice(profile, saved?.devices[profile.info.id], {
         clock: options.clock ?? systemClock,
         latencyMs: options.latencyMs,
-        hooks: { beforeCall: () => this.pickUpOtherProcesses(), changed: () => this.save() },
+        hooks: { beforeCall: () => this.pickUpOtherProcesses(), changed: (d) => this.save(d.id) },
       });
     });
+    this.remember(saved);
   }
 
   private profile(platform: Platform, n: number): DeviceProfile {
@@ -86,6 +87,8 @@ export class VirtualDriver implements Driver {
   async close(): Promise<void> {
     // State is written synchronously after each change; nothing is pending.
   }
+
+  private others: Record<string, PhoneState> = {};
 
   private stamp(): string {
     if (!this.options.stateFile) return '';
@@ -166,16 +169,34 @@ export class VirtualDriver implements Driver {
       return;
     }
     const saved = this.readStateFile();
+    this.remember(saved);
     for (const d of this.devices) {
       const state = saved?.devices[d.id];
       if (state) d.restore(state);
     }
   }
 
-  private save(): void {
+  /** The phones of the file that this driver does not run (a driver made for Android only): kept on every save. */
+  private remember(saved: StateFile | undefined): void {
+    const mine = new Set(this.devices.map((d) => d.id));
+    this.others = Object.fromEntries(Object.entries(saved?.devices ?? {}).filter(([id]) => !mine.has(id)));
+  }
+
+  /** Writes every phone's state; `changed` names the one phone that changed (none: all of them did). */
+  private save(changed?: string): void {
     const file = this.options.stateFile;
     if (!file) return;
-    const content: StateFile = { schema: 1, devices: Object.fromEntries(this.devices.map((d) => [d.id, d.snapshot()])) };
+    if (changed !== undefined && this.stamp() !== this.fileStamp) {
+      // Another process wrote while this call ran (a CLI call during a slow install): its states of
+      // the phones that did not change here are newer than this process's copies.
+      const saved = this.readStateFile();
+      this.remember(saved);
+      for (const d of this.devices) {
+        const theirs = saved?.devices[d.id];
+        if (theirs && d.id !== changed) d.restore(theirs);
+      }
+    }
+    const content: StateFile = { schema: 1, devices: { ...this.others, ...Object.fromEntries(this.devices.map((d) => [d.id, d.snapshot()])) } };
     // The phones' fields hold what was typed, a scenario's secret parameters included: owner only.
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
