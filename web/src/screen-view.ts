@@ -59,12 +59,11 @@ export class ScreenView {
     canvas.addEventListener('pointerdown', (e) => this.onDown(e));
     canvas.addEventListener('pointermove', (e) => this.onMove(e));
     canvas.addEventListener('pointerup', (e) => this.onUp(e));
-    canvas.addEventListener('pointercancel', () => {
-      this.pointerId = undefined;
-      this.pinchFrom = undefined;
-      this.showFingers(undefined);
-      this.finish(this.recognizer?.cancel() ?? []);
-    });
+    canvas.addEventListener('pointercancel', (e) => this.abortPress(e.pointerId));
+    // After a pointerup this finds no press left; without one, the release can no longer reach the canvas.
+    canvas.addEventListener('lostpointercapture', (e) => this.abortPress(e.pointerId));
+    // Alt+Tab or a dialog mid-press: the browser may never send the release.
+    window.addEventListener('blur', () => this.abortPress(this.pointerId));
     canvas.addEventListener('pointerleave', () => {
       if (this.pointerId === undefined) events.hover(undefined);
     });
@@ -197,6 +196,8 @@ export class ScreenView {
     const fit = this.currentFit();
     if (!fit) return;
     if (this.pointerId === e.pointerId) {
+      // The button was released where the page could not see it: moving on would drag with no button held.
+      if (e.pointerType === 'mouse' && (e.buttons & 1) === 0) return this.abortPress(e.pointerId);
       const at = cssToDeviceClamped(fit, this.cssPoint(e));
       if (this.pinchFrom) this.showFingers(at);
       else this.recognizer?.move(at, e.timeStamp);
@@ -220,6 +221,18 @@ export class ScreenView {
       return;
     }
     this.finish(this.recognizer.up(at, e.timeStamp));
+  }
+
+  /**
+   * The press ended without a release the page saw: whatever it started is cancelled (a streamed drag's
+   * finger is lifted on the device with input.touch cancel), and nothing of it is sent as a gesture.
+   */
+  private abortPress(pointerId: number | undefined): void {
+    if (pointerId === undefined || pointerId !== this.pointerId) return;
+    this.pointerId = undefined;
+    this.pinchFrom = undefined;
+    this.showFingers(undefined);
+    this.finish(this.recognizer?.cancel() ?? []);
   }
 
   /** The pointer's finger at device pixel `p` and the virtual one mirrored through the screen centre; none when undefined. */
