@@ -27,7 +27,8 @@ withViewerAndChromium(release, chromiumPath);
 
 release.before.each(async (ctx) => {
   if (!chromiumPath) return;
-  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  // A touch screen too, for the second-finger check; the mouse works as ever.
+  const page = await (await ctx.browser!.newContext({ viewport: { width: 1280, height: 800 }, hasTouch: true })).newPage();
   await page.goto(`${ctx.url}?device=${DEVICE}`);
   await page.waitForSelector('#connection[data-state="open"]');
   await page.waitForSelector('#screen:not([hidden])');
@@ -37,7 +38,7 @@ release.before.each(async (ctx) => {
 });
 
 release.after.each(async (ctx) => {
-  await ctx.page?.close();
+  await ctx.page?.context().close();
   ctx.page = undefined;
 });
 
@@ -80,6 +81,8 @@ release('the window losing the focus mid-drag lifts the finger on the device, an
     const { end } = await startDrag(ctx);
     await page.evaluate(`window.dispatchEvent(new Event('blur'))`);
     await eventually(() => !fingerDown(ctx), 'the finger was lifted');
+    // Reported once the device is done with the lift, a little after the finger stopped counting as down.
+    await eventually(() => calls.some((e) => e.tool === 'input.touch'), 'the drag was reported');
     const touch = calls.find((e) => e.tool === 'input.touch');
     assert.is(touch?.parameters.action, 'cancel', 'the drag was cancelled, not finished as a swipe');
     // Back on the page with the button still down, as the browser saw it: no new finger goes down.
@@ -104,6 +107,35 @@ release('a mouse move with no button held (the release happened outside the page
   } finally {
     await cdp.detach();
     await page.mouse.up();
+  }
+});
+
+release('a second finger on a touch screen does not take over the drag: lifting the first lifts it on the device', async (ctx) => {
+  if (!chromiumPath) return;
+  const page = ctx.page!;
+  const size = (await ctx.bridge!.engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
+  const at = (x: number, y: number) => drawnAt(ctx.bridge!.engine, DEVICE, page, { x: Math.round(size.width * x), y: Math.round(size.height * y) });
+  const start = await at(0.5, 0.7);
+  const second = await at(0.3, 0.3);
+  const calls: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => calls.push(e));
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Point[]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((p, id) => ({ x: p.x, y: p.y, id })) });
+    await touch('touchStart', [start]);
+    for (let i = 1; i <= 6; i++) await touch('touchMove', [{ x: start.x, y: start.y - i * 20 }]);
+    await eventually(() => fingerDown(ctx), 'the drag put a finger down on the device');
+    const first = { x: start.x, y: start.y - 120 };
+    await touch('touchStart', [first, second]);
+    await touch('touchMove', [first, { x: second.x, y: second.y + 60 }]);
+    await touch('touchEnd', []);
+    await eventually(() => !fingerDown(ctx), 'the finger was lifted');
+    await eventually(() => calls.some((e) => e.tool === 'input.touch'), 'the drag was reported');
+    assert.is(calls.find((e) => e.tool === 'input.touch')?.parameters.action, 'up', 'the drag ended where the first finger lifted');
+    assert.not.ok(calls.some((e) => e.tool.startsWith('mobile_')), `the second finger sent nothing: ${calls.map((e) => e.tool).join(', ')}`);
+  } finally {
+    off();
+    await cdp.detach();
   }
 });
 

@@ -169,7 +169,8 @@ export class ScreenView {
   }
 
   private onDown(e: PointerEvent): void {
-    if (!this.recognizer) return;
+    // One finger at a time, as with a mouse: a second touch would take the press over and leave the first finger's drag down on the device.
+    if (!this.recognizer || this.pointerId !== undefined) return;
     const fit = this.currentFit();
     const p = fit && cssToDevice(fit, this.cssPoint(e));
     if (!p) return;
