@@ -99,4 +99,47 @@ order('the virtual iPhone takes Tab (next field), as docs/viewer.md says; an arr
   }
 });
 
+order('Back (right click, Alt+B), Home and a wheel turn made right after a click reach the device after its tap', async (ctx) => {
+  if (!chromiumPath) return;
+  const engine = ctx.bridge!.engine;
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen: string[] = [];
+  const off = engine.onCall((e) => {
+    if (e.device !== DEVICE) return;
+    if (e.tool === 'mobile_click_on_screen_at_coordinates') seen.push('tap');
+    else if (e.tool === 'mobile_press_button') seen.push(String(e.parameters.button));
+    else if (e.tool === 'input.touch') seen.push('drag');
+  });
+  try {
+    await engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/home' });
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=${DEVICE}`);
+    await page.waitForSelector('#connection[data-state="open"]');
+    await page.waitForSelector('#screen:not([hidden])');
+    const size = (await engine.call('mobile_get_screen_size', { device: DEVICE })) as { width: number; height: number };
+    // The status bar: nothing there reacts to a tap, so every step starts from the same screen.
+    const spot = await drawn(ctx, page, { x: Math.round(size.width / 2), y: 10 });
+    const middle = await drawn(ctx, page, { x: Math.round(size.width / 2), y: Math.round(size.height / 2) });
+    const steps: [string, () => Promise<void>][] = [
+      ['BACK', () => page.mouse.click(middle.x, middle.y, { button: 'right' })],
+      ['BACK', () => page.keyboard.press('Alt+KeyB')],
+      ['HOME', () => page.click('#btn-home')],
+      ['drag', async () => {
+        await page.mouse.move(middle.x, middle.y);
+        await page.mouse.wheel(0, 200);
+      }],
+    ];
+    for (const [what, act] of steps) {
+      seen.length = 0;
+      // No pause: each follows its click while that click still waits to be sure it is no double click.
+      await page.mouse.click(spot.x, spot.y);
+      await act();
+      await eventually(() => seen.length === 2, `the tap and ${what} reached the device`);
+      assert.equal(seen, ['tap', what], `${what} after the tap made before it`);
+    }
+  } finally {
+    off();
+    await page.close();
+  }
+});
+
 if (chromiumPath) order.run();

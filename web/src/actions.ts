@@ -35,7 +35,7 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
 }
 
 /** What a key press on the focused screen means for the device. */
-export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' } | { kind: 'key'; key: Key };
+export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME' } | { kind: 'key'; key: Key };
 
 /** Browser key names (KeyboardEvent.key) forwarded as keyboard keys (bridge input.key). */
 const FORWARDED_KEYS: Record<string, Key> = {

@@ -1,4 +1,5 @@
 import type { DeviceActivityParams } from '../../src/protocol/notifications.js';
+import type { KeyInput } from './actions.js';
 import type { Point } from './geometry.js';
 import type { DragEvent } from './gestures.js';
 import type { ScreenView } from './screen-view.js';
@@ -13,6 +14,10 @@ export interface LiveControlPage {
   canvas: HTMLCanvasElement;
   zoomButton: HTMLButtonElement;
   notice(message: string): void;
+  /** Sends a button or key in the one queue of taps and keys, after everything the user did before it. */
+  queue(input: KeyInput): void;
+  /** Resolves once everything the user did before (a tap held for the double-click wait included) reached the device. */
+  settle(): Promise<void>;
   /** The existing toolbar actions (rotate, screenshot), so shortcuts and buttons do the same. */
   rotate(): void;
   screenshot(): void;
@@ -73,20 +78,23 @@ export class LiveControl {
     const size = this.screen.deviceSize;
     if (!device) return;
     if (device.os !== 'iOS') {
-      await this.viewer.button('BACK');
+      this.page.queue({ kind: 'button', button: 'BACK' });
       return;
     }
     // iOS has no Back button: the navigation's own gesture, a swipe from the left edge.
     if (size) await this.swipeAlong([{ x: 1, y: Math.round(size.height / 2) }, { x: Math.round(size.width * 0.6), y: Math.round(size.height / 2) }]);
   }
 
+  home(): void {
+    if (this.viewer.current) this.page.queue({ kind: 'button', button: 'HOME' });
+  }
+
   private shortcut(action: ShortcutAction): void {
-    const device = this.viewer.current?.id;
     switch (action) {
       case 'back': void this.back(); return;
-      case 'home': void this.viewer.button('HOME'); return;
+      case 'home': this.home(); return;
       case 'app_switch':
-        if (device) void this.viewer.call({ tool: 'input.key', parameters: { device, key: 'APP_SWITCH' } });
+        if (this.viewer.current) this.page.queue({ kind: 'key', key: 'APP_SWITCH' });
         return;
       case 'rotate': this.page.rotate(); return;
       case 'screenshot': this.page.screenshot(); return;
@@ -98,6 +106,8 @@ export class LiveControl {
 
   /** One finger down, along the points, settled, up: a swipe at a place (mobile_swipe_on_screen always swipes through the middle). */
   private async swipeAlong(points: Point[]): Promise<void> {
+    // A click just before (still held for the double-click wait) lands first, where it was aimed.
+    await this.page.settle();
     if (this.touches.streaming) return;
     const down = await this.viewer.touch('down', points[0]);
     if (!down) return;

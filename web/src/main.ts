@@ -171,6 +171,14 @@ async function start(): Promise<void> {
     canvas,
     zoomButton: byId<HTMLButtonElement>('btn-zoom'),
     notice,
+    queue: (k) => {
+      screen.releaseHeldTap();
+      input.push(k);
+    },
+    settle: () => {
+      screen.releaseHeldTap();
+      return input.idle();
+    },
     rotate: () => byId('btn-rotate').click(),
     screenshot: () => byId('btn-screenshot').click(),
   });
@@ -260,7 +268,7 @@ async function start(): Promise<void> {
     if (s !== 'open') live.touches.abandon();
   });
   byId('btn-back').addEventListener('click', () => void live.back());
-  byId('btn-home').addEventListener('click', () => void viewer.button('HOME'));
+  byId('btn-home').addEventListener('click', () => live.home());
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
   byId('btn-screenshot').addEventListener('click', async () => {
     // Alt+P clicks the button even while the grid makes it inert.

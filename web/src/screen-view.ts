@@ -286,9 +286,13 @@ export class ScreenView {
     return true;
   }
 
-  /** A tap still held back for the double-click wait goes first: the keys are typed after it. */
-  private key(input: KeyInput): void {
+  /** A tap still held back for the double-click wait goes out now: what the user does next must come after it. */
+  releaseHeldTap(): void {
     this.finish(this.recognizer?.flush() ?? []);
+  }
+
+  private key(input: KeyInput): void {
+    this.releaseHeldTap();
     this.events.key(input);
   }
 }

@@ -141,11 +141,6 @@ export class Viewer {
     await this.call({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: this.device.id, x: e.center.x, y: e.center.y } });
   }
 
-  async button(button: 'BACK' | 'HOME'): Promise<void> {
-    if (!this.device) return;
-    await this.call({ tool: 'mobile_press_button', parameters: { device: this.device.id, button } });
-  }
-
   async rotate(): Promise<void> {
     if (!this.device) return;
     const now = await this.look({ tool: 'mobile_get_orientation', parameters: { device: this.device.id } });
