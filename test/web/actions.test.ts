@@ -126,6 +126,39 @@ test('a tap waits for the keys typed before it, and the keys typed after it wait
   ]);
 });
 
+test('a held key repeats no faster than the device presses it: one repeat waits, the others are dropped; separate presses all go', async () => {
+  assert.equal(keyToInput({ key: 'Backspace', repeat: true }), { kind: 'key', key: 'BACKSPACE', repeat: true });
+  assert.equal(keyToInput({ key: 'Enter', repeat: true }), { kind: 'button', button: 'ENTER', repeat: true });
+  const sent: ToolCall[] = [];
+  let release: (() => void) | undefined;
+  const queue = new InputQueue(
+    () => 'd1',
+    (call) => {
+      sent.push(call);
+      return new Promise<void>((r) => (release = r));
+    },
+  );
+  const step = async () => {
+    release!();
+    await new Promise((r) => setImmediate(r));
+  };
+  queue.push({ kind: 'key', key: 'BACKSPACE' });
+  // A second of auto-repeat while the device still presses the first Backspace.
+  for (let i = 0; i < 30; i++) queue.push({ kind: 'key', key: 'BACKSPACE', repeat: true });
+  await step();
+  for (let i = 0; i < 30; i++) queue.push({ kind: 'key', key: 'BACKSPACE', repeat: true });
+  await step();
+  // Let go, then two quick presses of their own.
+  queue.push({ kind: 'key', key: 'BACKSPACE' });
+  queue.push({ kind: 'key', key: 'BACKSPACE' });
+  await step();
+  await step();
+  release!();
+  await queue.idle();
+  assert.is(sent.length, 5, `the first press, one repeat per call the device finished, then both presses: ${sent.length} sent`);
+  assert.ok(sent.every((c) => c.tool === 'input.key' && c.parameters.key === 'BACKSPACE' && !('repeat' in c.parameters)));
+});
+
 test('InputQueue keeps going after a failed call and drops keys when no device is chosen', async () => {
   const sent: string[] = [];
   let device: string | undefined = 'd1';

@@ -34,8 +34,8 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
   }
 }
 
-/** What a key press on the focused screen means for the device. */
-export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME' } | { kind: 'key'; key: Key };
+/** What a key press on the focused screen means for the device; `repeat`: the browser's auto-repeat of a held key. */
+export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME'; repeat?: true } | { kind: 'key'; key: Key; repeat?: true };
 
 /** Browser key names (KeyboardEvent.key) forwarded as keyboard keys (bridge input.key). */
 const FORWARDED_KEYS: Record<string, Key> = {
@@ -55,6 +55,7 @@ export interface KeyLike {
   altKey?: boolean;
   shiftKey?: boolean;
   isComposing?: boolean;
+  repeat?: boolean;
 }
 
 /**
@@ -66,10 +67,11 @@ export interface KeyLike {
 export function keyToInput(e: KeyLike): KeyInput | undefined {
   if (e.isComposing) return undefined;
   if (e.metaKey || (e.ctrlKey && !e.altKey)) return undefined;
-  if (e.key === 'Enter') return { kind: 'button', button: 'ENTER' };
+  const repeat = e.repeat ? { repeat: true as const } : {};
+  if (e.key === 'Enter') return { kind: 'button', button: 'ENTER', ...repeat };
   if (e.key === 'Tab' && e.shiftKey) return undefined;
   const key = FORWARDED_KEYS[e.key];
-  if (key) return { kind: 'key', key };
+  if (key) return { kind: 'key', key, ...repeat };
   if ([...e.key].length === 1) return { kind: 'text', text: e.key };
   return undefined;
 }

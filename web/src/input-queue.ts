@@ -18,6 +18,9 @@ export class InputQueue {
   ) {}
 
   push(input: ScreenInput): void {
+    // A held Backspace or arrow repeats faster than a slow device presses it: one repeat waiting is enough,
+    // else the device kept deleting or moving for seconds after the key was let go.
+    if (isRepeat(input) && sameKey(this.queued[this.queued.length - 1], input)) return;
     this.queued.push(input);
     this.draining ??= this.drain().finally(() => {
       this.draining = undefined;
@@ -47,4 +50,14 @@ export class InputQueue {
       }
     }
   }
+}
+
+function isRepeat(input: ScreenInput): boolean {
+  return (input.kind === 'key' || input.kind === 'button') && input.repeat === true;
+}
+
+function sameKey(a: ScreenInput | undefined, b: ScreenInput): boolean {
+  if (a?.kind === 'key' && b.kind === 'key') return a.key === b.key;
+  if (a?.kind === 'button' && b.kind === 'button') return a.button === b.button;
+  return false;
 }
