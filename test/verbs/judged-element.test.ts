@@ -55,6 +55,19 @@ for (const device of ['virtual-android-1', 'virtual-ios-1']) {
     const text = await check({ type: 'element_text', element_description: 'Sign in', expected_value: 'Sign in' });
     assert.is(text.status, 'passed', text.message);
   });
+
+  test(`${device}: a failed element_text on a filled field names the field, not by what was typed`, async ({ ctx, dir }) => {
+    const verbs = await ctx(device);
+    await signInScreen(verbs);
+    for (const step of [{ action: 'type', target: 'the Email field', value: 'ada@example.com' }]) {
+      const o = await runVerb(verbs, step);
+      assert.is(o.status, 'passed', o.message);
+    }
+    const read = await evaluateLive(verbs, parseAssertion({ type: 'element_text', element_description: 'the Email field', expected_value: 'bob@example.com' }), { toasts: [] }, 0, dir);
+    assert.is(read.status, 'failed', read.message);
+    assert.match(read.message, /the "(Email|email)" field reads "ada@example.com"/);
+    assert.not.match(read.message, /"ada@example.com" reads/);
+  });
 }
 
 test.run();

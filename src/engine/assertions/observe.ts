@@ -1,5 +1,6 @@
 import { sharpOf, type ScreenCapture } from '../screen/capture.js';
 import { normalizeText, readingOrder } from '../resolve/index.js';
+import { fieldName, isTextField } from '../readable-name.js';
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { dialogTexts, isLoadingIndicator, isToast, permissionPrompt } from '../verbs/index.js';
@@ -42,7 +43,13 @@ export function visualState(elements: UiElement[]): { state: VisualState; becaus
   return { state: 'loaded', because: 'no loading indicator, error or empty-state marker on screen' };
 }
 
+/**
+ * How a verdict names an element: by what it shows, but a text field by its label, hint or id, never
+ * by its text, which is what someone typed (a message would read `"ada@example.com" reads
+ * "ada@example.com"`, and a password field's bullets name nothing).
+ */
 export function name(e: UiElement): string {
+  if (isTextField(e)) return `the ${JSON.stringify(fieldName(e) ?? e.id)} field`;
   return JSON.stringify(e.text || e.accessibility_label || e.id);
 }
 
