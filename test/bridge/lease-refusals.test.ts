@@ -42,6 +42,20 @@ test('a device that is not connected is DEVICE_NOT_FOUND naming the connected on
   }
 });
 
+test('a device named with a platform it is not on is refused at once; with its own platform or any it is leased', async () => {
+  const ci = await connectBridge(bridge.wsUrl, { client: 'ci' });
+  try {
+    const wrong = (await ci.requestRaw('devices.lease', { device: IOS, platform: 'android', timeout_ms: 60_000 })) as Answer;
+    assert.is(wrong.code, 'INVALID_PARAMETER', JSON.stringify(wrong));
+    assert.match(wrong.message!, `device ${IOS} is an iOS device, not android; drop platform, or name an Android device`);
+    assert.is(bridge.locks.holder(IOS), undefined, 'nothing was leased');
+    assert.is(((await ci.requestRaw('devices.lease', { device: IOS, platform: 'ios' })) as Answer).device, IOS);
+    assert.is(((await ci.requestRaw('devices.lease', { device: ANDROID, platform: 'any' })) as Answer).device, ANDROID);
+  } finally {
+    await ci.close();
+  }
+});
+
 test('first come, first served across kinds of lease: a later "any" waiter leaves the phone to an earlier "android" one', async () => {
   const holder = await connectBridge(bridge.wsUrl, { client: 'holder' });
   const early = await connectBridge(bridge.wsUrl, { client: 'early-android' });

@@ -23,8 +23,9 @@ interface Waiter {
 }
 
 /** `wanted`: the named device as listed here (`id@peer` is listed bare while no other source reports `id`). */
-const matcher = (p: Lease, wanted: string | undefined) => (d: DeviceInfo) =>
-  wanted ? d.id === wanted : p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS');
+const matcher = (p: Lease, wanted: string | undefined) => (d: DeviceInfo) => (!wanted || d.id === wanted) && onPlatform(p, d);
+
+const onPlatform = (p: Lease, d: DeviceInfo): boolean => !p.platform || p.platform === 'any' || (p.platform === 'ios') === (d.os === 'iOS');
 
 /**
  * The caller can still get the answer: the request's socket is still the session's. A CI job killed
@@ -105,6 +106,11 @@ export function leaseMethods(): MethodDef[] {
       const target = p.device ? await ctx.bridge.peers?.onPeer(p.device) : undefined;
       if (target && isToolFailure(target)) return target;
       const wanted = target ? ctx.bridge.peers!.listedId(target.peer, target.remote) : p.device;
+      // Both given and at odds: no wait would ever lease it (a CI job asking for an Android phone by an iPhone's id).
+      const named = wanted && p.platform && p.platform !== 'any' ? (await ctx.engine.listDevices()).find((d) => d.id === wanted) : undefined;
+      if (named && !onPlatform(p, named)) {
+        return failure('INVALID_PARAMETER', `device ${p.device} is ${named.os === 'iOS' ? 'an iOS' : 'an Android'} device, not ${p.platform}; drop platform, or name ${p.platform === 'ios' ? 'an iOS' : 'an Android'} device`);
+      }
       const queue = p.device ? `device ${p.device}` : `${p.platform} device`;
       const me: Waiter = { queue, session: ctx.session, connection: ctx.connection, wants: matcher(p, wanted) };
       line.push(me);
