@@ -85,6 +85,26 @@ test('an unknown tool is a JSON-RPC -32602 error, not a tool result', async () =
   }
 });
 
+test('a tools/call whose params do not fit (no name, arguments not an object) is one readable -32602 line, and the server goes on', async () => {
+  const backend = new LocalBackend(virtualEngine().engine);
+  const raw = await rawPair(backend);
+  try {
+    await raw.send({ id: 1, method: 'tools/call', params: {} });
+    await raw.send({ id: 2, method: 'tools/call', params: { name: 'list_devices', arguments: 5 } });
+    const [noName, notObject] = [await raw.answer(1), await raw.answer(2)];
+    for (const [answer, field] of [[noName, 'params.name'], [notObject, 'params.arguments']] as const) {
+      assert.is(answer.error?.code, -32602, JSON.stringify(answer));
+      assert.match(answer.error.message, new RegExp(`^invalid tools/call request: ${field.replace('.', '\\.')}: .*; send \\{"name": "<tool>", "arguments": \\{…\\}\\}`));
+      assert.not.match(answer.error.message, /MCP error|\n/);
+    }
+    await raw.send({ id: 3, method: 'tools/call', params: { name: 'list_devices', arguments: {} } });
+    assert.ok((await raw.answer(3)).result, 'a good call after them is answered');
+  } finally {
+    await raw.close();
+    await backend.close();
+  }
+});
+
 test('with --engine-tools, a mobile_* name the engine does not have is -32602 too, with the raw tool meant', async () => {
   const backend = new LocalBackend(virtualEngine().engine);
   const raw = await rawPair(backend, { engineTools: true });
