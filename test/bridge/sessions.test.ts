@@ -260,6 +260,11 @@ test('resume needs the session\'s resume_token', async () => {
   const taken = await heir.call('session.hello', { resume: hello.session, resume_token: hello.resume_token, received: 0 });
   assert.is(taken.resumed, true);
   assert.equal(await until('the first connection closed', () => owner.closeEvent), { code: 4000, reason: 'session resumed on another connection' });
+  // A refused resume on a connection that already carries a resumed session keeps that session, and says so.
+  const again = await heir.call('session.hello', { resume: 'no-such-session' });
+  assert.is(again.session, hello.session);
+  assert.match(again.resume_error as string, `this connection stays on session ${hello.session}`);
+  assert.match(stolen.resume_error as string, `this connection stays on session ${stolen.session}`);
   await Promise.all([thief.close(), heir.close()]);
 });
 

@@ -12,9 +12,9 @@ export const sessionMethods: MethodDef[] = [
     if (p.resume !== undefined && p.resume !== connection.session.id) {
       const target = bridge.sessions.get(p.resume);
       if (!target) {
-        resumeError = `session ${p.resume} is unknown or expired (a session is kept ${Math.round(bridge.limits.resume_grace_ms / 1000)} s after its connection drops); this is a new session`;
+        resumeError = `session ${p.resume} is unknown or expired (a session is kept ${Math.round(bridge.limits.resume_grace_ms / 1000)} s after its connection drops); this connection stays on session ${connection.session.id}`;
       } else if (!target.ownedBy(p.resume_token)) {
-        resumeError = `resume_token does not match session ${p.resume}; this is a new session`;
+        resumeError = `resume_token does not match session ${p.resume}; this connection stays on session ${connection.session.id}`;
       } else if ((p.received ?? 0) > target.sent) {
         // A cursor past the end is a client that miscounted: resuming from it would report nothing
         // missed while the notifications it never got are skipped. Refused before anything moves, so
