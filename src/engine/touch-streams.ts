@@ -1,5 +1,6 @@
 import type { CallContext, DeviceHandle, TracePoint } from './driver.js';
 import { failure, toFailure, ToolError, type ToolFailure } from './errors.js';
+import { longPressThresholdMs } from './long-press.js';
 import type { Point, TouchPhase } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
@@ -134,9 +135,12 @@ export class TouchStreams {
     stream.last = at;
     this.addPoint(stream, at);
     let result: TouchResult | ToolFailure;
+    let longPress = false;
     try {
       result = await this.host.run(stream.device, `touch ${phase}`, async (handle, ctx) => {
         const p = await this.clamp(stream.device, handle, ctx, at);
+        // Told apart from a tap for the feed and the recorder: the device's own long-press time, not the replay's.
+        longPress = phase === 'up' && !this.moved(stream) && performance.now() - stream.startedAt >= longPressThresholdMs(handle.info);
         if (stream.mode === 'stream') {
           await handle.touch!(phase, p.x, p.y, ctx);
           return { status: 'success' as const, streamed: true, message: phase === 'up' ? `dragged from (${stream.from.x}, ${stream.from.y}) to (${p.x}, ${p.y})` : 'touch cancelled' };
@@ -157,6 +161,7 @@ export class TouchStreams {
         to: stream.last,
         moves: stream.moves,
         ...(stream.coalesced ? { coalesced: stream.coalesced } : {}),
+        ...(longPress ? { long_press: true } : {}),
         duration_ms: Math.round(performance.now() - stream.startedAt),
         streamed: stream.mode === 'stream',
       },
@@ -169,7 +174,7 @@ export class TouchStreams {
   /** The device could not follow the finger: the whole gesture now, the best way it has. */
   private async replay(stream: Stream, handle: DeviceHandle, ctx: CallContext, to: Point): Promise<string> {
     const held = Math.round(performance.now() - stream.startedAt);
-    const moved = stream.path.some((p) => Math.hypot(p.x - stream.from.x, p.y - stream.from.y) > TAP_SLOP_PX);
+    const moved = this.moved(stream);
     const { x, y } = stream.from;
     if (!moved && held >= LONG_PRESS_MS) {
       await handle.longPress(x, y, Math.min(10_000, held), ctx);
@@ -185,6 +190,10 @@ export class TouchStreams {
     }
     await handle.swipe(x, y, to.x, to.y, Math.max(100, Math.min(held, 2000)), ctx);
     return `${stream.why}: replayed as one swipe from (${x}, ${y}) to (${to.x}, ${to.y}) on release; the screen did not follow while dragging`;
+  }
+
+  private moved(stream: Stream): boolean {
+    return stream.path.some((p) => Math.hypot(p.x - stream.from.x, p.y - stream.from.y) > TAP_SLOP_PX);
   }
 
   /** A finger that leaves the glass stays on its edge. */

@@ -9,6 +9,7 @@ test('a streamed drag is one sentence in its main direction, saying when it was 
     'dragged right from (100, 800) to (700, 820) (replayed on release)',
   );
   assert.is(summarize({ tool: 'input.touch', parameters: { action: 'cancel' } }), 'cancelled a drag');
+  assert.is(summarize({ tool: 'input.touch', parameters: { action: 'up', from: { x: 300, y: 700 }, to: { x: 301, y: 700 }, long_press: true } }), 'long-pressed at (300, 700)');
 });
 
 test('a key names the key; a tap names the element it landed on, else the point', () => {

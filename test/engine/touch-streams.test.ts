@@ -98,6 +98,33 @@ function slowDevice(log: string[], options: { streams: boolean; trace: boolean }
   return { name: 'slow', listDevices: async () => [info], open: async (id) => (id === info.id ? handle : undefined), close: async () => undefined };
 }
 
+test('a finger held on a row is the phone\'s long press while still down; the stream says so once it lifts', async () => {
+  const engine = createEngine({ virtual: { devices: ['android'] } });
+  const events: CallEvent[] = [];
+  engine.onCall((e) => events.push(e));
+  try {
+    await engine.call('mobile_open_url', { device: A, url: 'mbdemo://screen/home' });
+    const row = (await rows(engine)).get('item_3')!;
+    const at = { x: 500, y: row + 36 };
+    await engine.touchEvent(A, 'down', at, { origin: 's1' });
+    // Longer than the virtual Android's long-press time (400 ms): the phone's own timer decides, as a real one does.
+    await new Promise((r) => setTimeout(r, 450));
+    const listed = (await engine.call('mobile_list_elements_on_screen', { device: A })) as { elements: UiElement[] };
+    assert.ok(listed.elements.some((e) => e.type === 'dialog'), 'the row menu opened with the finger still down');
+    await engine.touchEvent(A, 'move', { x: at.x, y: at.y - 300 }, { origin: 's1' });
+    await engine.touchEvent(A, 'up', { x: at.x, y: at.y - 300 }, { origin: 's1' });
+    await engine.call('mobile_open_url', { device: A, url: 'mbdemo://screen/home' });
+    await engine.touchEvent(A, 'down', at, { origin: 's1' });
+    await new Promise((r) => setTimeout(r, 450));
+    await engine.touchEvent(A, 'up', { x: at.x + 2, y: at.y }, { origin: 's1' });
+    const touches = events.filter((e) => e.tool === 'input.touch');
+    assert.is(touches[0].parameters.long_press, undefined, 'a hold then a drag is a drag');
+    assert.is(touches[1].parameters.long_press, true, 'held in place past the long-press time');
+  } finally {
+    await engine.close();
+  }
+});
+
 test('moves behind a slow device coalesce: never more than the latest one waits', async () => {
   const log: string[] = [];
   const engine = createEngine({ virtual: false, extraDrivers: [slowDevice(log, { streams: true, trace: false })] });

@@ -118,6 +118,35 @@ live('a drag moves the list on the device before the pointer is released', async
   assert.ok(Math.abs(sent - dragged) <= 8, `the list moved ${sent} px for a ${dragged} px drag`);
 });
 
+live('a press held on a row puts the finger down: the row menu opens while the button is still held, and dragging on moves that finger', async (ctx) => {
+  if (!chromiumPath) return;
+  const page = ctx.page!;
+  await home(ctx);
+  await eventually(async () => (await rows(ctx)).size > 3, 'the list is on screen');
+  const row = (await elements(ctx)).find((e) => e.id === 'item_3')!;
+  const calls: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => calls.push(e));
+  try {
+    const at = await drawn(ctx, page, row.center);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    // Nothing moves: the phone's own long-press timer runs because the finger is down on it.
+    await eventually(async () => (await elements(ctx)).some((e) => e.type === 'dialog'), 'the row menu opens while the button is held');
+    const to = await drawn(ctx, page, { x: row.center.x, y: row.center.y - 300 });
+    await page.mouse.move(to.x, to.y, { steps: 6 });
+    await page.mouse.up();
+    await eventually(async () => calls.some((e) => e.tool === 'input.touch'), 'the finger lifted');
+    const touch = calls.find((e) => e.tool === 'input.touch')!;
+    assert.equal(touch.parameters.from, row.center, 'the finger went down where the press was');
+    assert.ok(Number(touch.parameters.moves) > 0, 'the drag after the hold moved that finger');
+    assert.not.ok(calls.some((e) => e.tool === 'mobile_long_press_on_screen_at_coordinates' || e.tool === 'mobile_swipe_on_screen'), 'one finger, no separate gesture');
+    assert.ok((await elements(ctx)).some((e) => e.type === 'dialog'), 'lifting tapped nothing: the menu stays open');
+  } finally {
+    off();
+    await call(ctx, 'mobile_press_button', { button: 'BACK' });
+  }
+});
+
 live('Ctrl + drag pinches as scrcpy does: two fingers around the screen centre, scaled by how the pointer\'s distance from it changed', async (ctx) => {
   if (!chromiumPath) return;
   const page = ctx.page!;

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GestureRecognizer, type DragEvent } from '../../web/src/gestures.js';
+import { InputQueue } from '../../web/src/input-queue.js';
 import { shortcutFor, SHORTCUTS } from '../../web/src/shortcuts.js';
 import { touchPoints } from '../../web/src/touch-points.js';
 import { TouchStreamer, type TouchAction } from '../../web/src/touch-stream.js';
@@ -27,6 +28,90 @@ test('a streamed drag: start once past the slop, moves, end instead of a swipe',
   g.move({ x: 50, y: 1 }, 110);
   g.cancel();
   assert.equal(events.at(-1), { kind: 'cancel' });
+});
+
+test('a press held still puts the finger down at the press point, so the device times the long press; a drag after it is the same finger', () => {
+  const events: DragEvent[] = [];
+  const g = new GestureRecognizer({ slop: 10, holdMs: 200, onDrag: (e) => events.push(e) });
+  g.down({ x: 300, y: 700 }, 1000);
+  assert.is(g.nextDeadline(), 1200, 'the viewer wakes when the hold is long enough');
+  assert.equal(g.tick(1199), []);
+  assert.equal(events, [], 'a click-length press sends nothing yet');
+  assert.equal(g.tick(1200), []);
+  assert.equal(events, [{ kind: 'start', from: { x: 300, y: 700 }, at: { x: 300, y: 700 } }], 'down where the press is, before any move');
+  assert.is(g.nextDeadline(), undefined);
+  g.move({ x: 302, y: 701 }, 1300);
+  g.move({ x: 300, y: 500 }, 1900);
+  assert.equal(g.up({ x: 300, y: 450 }, 2000), [], 'no swipe or long press gesture: the finger did it');
+  assert.equal(events.slice(1), [
+    { kind: 'move', at: { x: 302, y: 701 } },
+    { kind: 'move', at: { x: 300, y: 500 } },
+    { kind: 'end', at: { x: 300, y: 450 } },
+  ]);
+  events.length = 0;
+  // Held and let go in place: the lift waits as long as the down came late, so the device sees the whole hold.
+  g.down({ x: 50, y: 60 }, 5000);
+  g.tick(5200);
+  assert.equal(g.up({ x: 51, y: 60 }, 5700), []);
+  assert.equal(events, [
+    { kind: 'start', from: { x: 50, y: 60 }, at: { x: 50, y: 60 } },
+    { kind: 'end', at: { x: 51, y: 60 }, lateMs: 200 },
+  ]);
+});
+
+test('clicks stay clicks with holding streamed: a tap after the double-click wait, a double tap; a held second press sends the first tap before its finger', () => {
+  const events: DragEvent[] = [];
+  const g = new GestureRecognizer({ slop: 10, holdMs: 200, doubleTapMs: 250, onDrag: (e) => events.push(e) });
+  g.down({ x: 10, y: 10 }, 0);
+  assert.equal(g.up({ x: 10, y: 10 }, 120), []);
+  assert.equal(g.tick(370), [{ kind: 'tap', at: { x: 10, y: 10 } }]);
+  g.down({ x: 10, y: 10 }, 1000);
+  g.up({ x: 10, y: 10 }, 1100);
+  g.down({ x: 12, y: 10 }, 1200);
+  assert.equal(g.up({ x: 12, y: 10 }, 1290), [{ kind: 'double_tap', at: { x: 10, y: 10 } }]);
+  assert.equal(events, [], 'nothing streamed for clicks');
+  g.down({ x: 10, y: 10 }, 2000);
+  g.up({ x: 10, y: 10 }, 2100);
+  g.down({ x: 10, y: 10 }, 2200);
+  assert.is(g.nextDeadline(), 2400);
+  assert.equal(g.tick(2400), [{ kind: 'tap', at: { x: 10, y: 10 } }], 'the first click is a tap after all');
+  assert.equal(events, [{ kind: 'start', from: { x: 10, y: 10 }, at: { x: 10, y: 10 } }]);
+});
+
+test('a streamed finger goes down after what was made before it, and a late lift still comes before what is made after it', async () => {
+  const sent: string[] = [];
+  const streamer = new TouchStreamer(async (action, p) => (sent.push(`${action} ${p.x},${p.y}`), { streamed: true }), () => undefined);
+  let tapped!: () => void;
+  const tap = new Promise<void>((r) => (tapped = r)).then(() => sent.push('tap'));
+  streamer.start({ x: 5, y: 5 }, { x: 5, y: 5 }, tap);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent, [], 'the down waits for the tap made before it');
+  tapped();
+  await streamer.idle();
+  assert.equal(sent, ['tap', 'down 5,5'], 'a held press has no move to send yet');
+  streamer.end({ x: 5, y: 5 }, 30);
+  const queue = new InputQueue(() => 'd1', async (call) => void sent.push(call.tool), () => streamer.lifted());
+  queue.push({ kind: 'button', button: 'BACK' });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent.slice(2), [], 'the lift is waiting its turn, and Back waits behind it');
+  await queue.idle();
+  assert.equal(sent.slice(2), ['up 5,5', 'mobile_press_button']);
+});
+
+test('InputQueue.sent waits for what was queued so far, not for what comes later', async () => {
+  const sent: string[] = [];
+  const releases: (() => void)[] = [];
+  const queue = new InputQueue(() => 'd1', (call) => (sent.push(String(call.parameters.text)), new Promise<void>((r) => releases.push(r))));
+  queue.push({ kind: 'text', text: 'a' });
+  let ready = false;
+  void queue.sent().then(() => (ready = true));
+  queue.push({ kind: 'text', text: 'b' });
+  releases.shift()!();
+  await new Promise((r) => setImmediate(r));
+  assert.ok(ready, '"a" was sent; "b" is still going and was made later');
+  releases.shift()!();
+  await queue.idle();
+  assert.equal(sent, ['a', 'b']);
 });
 
 test('the touch streamer keeps one move in flight and sends only the latest point; up follows the down', async () => {

@@ -132,6 +132,7 @@ test('translateRawCall: a viewer drag (input.touch) is a swipe, a left-edge drag
   assert.equal(step(drag([300, 800], [900, 850])), ['swipe', 'right']);
   assert.equal(step(drag([1, 1200], [700, 1200])), ['press_back', null]);
   assert.equal(step(drag([50, 25], [53, 27])), ['tap', 'OK']);
+  assert.equal(step(event('input.touch', { action: 'up', from: { x: 50, y: 25 }, to: { x: 51, y: 25 }, moves: 1, long_press: true })), ['long_press', 'OK'], 'a finger held in place past the long-press time');
   assert.ok((translateRawCall(drag([500, 1500], [500, 600], 'cancel'), listing) as { skipped: string }).skipped);
   assert.is(translateRawCall({ ...drag([500, 1500], [500, 600]), ok: false }, listing), undefined, 'a failed drag did nothing');
   assert.equal(step(event('input.key', { key: 'ENTER' })), ['press_button', 'ENTER']);

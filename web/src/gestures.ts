@@ -22,13 +22,16 @@ export type Gesture =
   | { kind: 'pinch'; at: Point; scale: number };
 
 /**
- * A drag streamed as it happens (issue 17): `start` once the press left the slop (with the point it
- * started from), then `move`s, then `end` on release or `cancel` when the press was interrupted.
+ * A finger streamed as it happens (issue 17): `start` once the press left the slop, or was held still
+ * for `holdMs` (with the point it started from), then `move`s, then `end` on release or `cancel` when
+ * the press was interrupted. A held press's finger went down `holdMs` after the press, so when it
+ * lifts without having left the slop, `lateMs` asks for the lift to wait as long: the device then
+ * sees the press as long as it was held, and its own tap / long-press timing decides.
  */
 export type DragEvent =
   | { kind: 'start'; from: Point; at: Point }
   | { kind: 'move'; at: Point }
-  | { kind: 'end'; at: Point }
+  | { kind: 'end'; at: Point; lateMs?: number }
   | { kind: 'cancel' };
 
 export interface GestureOptions {
@@ -36,8 +39,14 @@ export interface GestureOptions {
   onDrag?: (e: DragEvent) => void;
   /** How far (device pixels) a press may wander and still be a tap rather than a drag. */
   slop: number;
-  /** Holding at least this long (ms) without moving is a long press. */
+  /** Holding at least this long (ms) without moving is a long press (when nothing is streamed). */
   longPressMs?: number;
+  /**
+   * With onDrag: a press held still this long (ms) puts the finger down on the device, so the device's
+   * own long-press timer runs while the user holds and a drag after it is a long-press drag (scrcpy
+   * puts the finger down on the press). Shorter presses stay clicks: taps, double taps.
+   */
+  holdMs?: number;
   /** A second tap within this many ms of the first, near it, makes a double tap. */
   doubleTapMs?: number;
 }
@@ -45,7 +54,7 @@ export interface GestureOptions {
 /** The engine's mobile_long_press_on_screen_at_coordinates accepts at most 10 s. */
 export const MAX_LONG_PRESS_MS = 10_000;
 
-interface Press { start: Point; downAt: number; dragging: boolean; secondOf?: PendingTap; streamed?: boolean }
+interface Press { start: Point; downAt: number; dragging: boolean; secondOf?: PendingTap; streamed?: boolean; held?: boolean }
 interface PendingTap { at: Point; upAt: number }
 
 function distance(a: Point, b: Point): number {
@@ -82,6 +91,7 @@ export class GestureRecognizer {
   slop: number;
   private readonly longPressMs: number;
   private readonly doubleTapMs: number;
+  private readonly holdMs: number;
   private readonly onDrag: ((e: DragEvent) => void) | undefined;
   private press: Press | undefined;
   private pending: PendingTap | undefined;
@@ -90,6 +100,7 @@ export class GestureRecognizer {
     this.slop = options.slop;
     this.longPressMs = options.longPressMs ?? 500;
     this.doubleTapMs = options.doubleTapMs ?? 250;
+    this.holdMs = options.holdMs ?? 200;
     this.onDrag = options.onDrag;
   }
 
@@ -114,20 +125,26 @@ export class GestureRecognizer {
   move(at: Point, _time: number): Gesture[] {
     const press = this.press;
     if (!press) return [];
-    const out: Gesture[] = [];
-    if (!press.dragging && distance(press.start, at) > this.slop) {
-      press.dragging = true;
-      if (this.onDrag) {
-        // The first tap of a would-be double tap is a tap after all.
-        if (press.secondOf) out.push({ kind: 'tap', at: press.secondOf.at });
-        press.secondOf = undefined;
-        press.streamed = true;
-        this.onDrag({ kind: 'start', from: press.start, at });
-        return out;
-      }
-    }
+    const left = !press.dragging && distance(press.start, at) > this.slop;
+    if (left) press.dragging = true;
+    if (left && !press.streamed && this.onDrag) return this.stream(press, at);
     if (press.streamed) this.onDrag?.({ kind: 'move', at });
+    return [];
+  }
+
+  /** The press becomes a finger on the device; the first tap of a would-be double tap is a tap after all, sent first. */
+  private stream(press: Press, at: Point): Gesture[] {
+    const out: Gesture[] = press.secondOf ? [{ kind: 'tap', at: press.secondOf.at }] : [];
+    press.secondOf = undefined;
+    press.streamed = true;
+    this.onDrag!({ kind: 'start', from: press.start, at });
     return out;
+  }
+
+  /** When a press still held in place starts streaming, or undefined. */
+  private holdDeadline(): number | undefined {
+    const press = this.press;
+    return press && this.onDrag && !press.streamed && !press.dragging ? press.downAt + this.holdMs : undefined;
   }
 
   up(at: Point, time: number): Gesture[] {
@@ -135,7 +152,7 @@ export class GestureRecognizer {
     if (!press) return [];
     this.press = undefined;
     if (press.streamed) {
-      this.onDrag?.({ kind: 'end', at });
+      this.onDrag?.(press.held && !press.dragging ? { kind: 'end', at, lateMs: this.holdMs } : { kind: 'end', at });
       return [];
     }
     if (distance(press.start, at) > this.slop) press.dragging = true;
@@ -160,9 +177,9 @@ export class GestureRecognizer {
     return press?.secondOf ? [{ kind: 'tap', at: press.secondOf.at }] : [];
   }
 
-  /** When `tick` next has something to release (a held-back tap), or undefined. */
+  /** When `tick` next has something to do (release a held-back tap, stream a held press), or undefined. */
   nextDeadline(): number | undefined {
-    return this.pending ? this.pending.upAt + this.doubleTapMs : undefined;
+    return this.pending ? this.pending.upAt + this.doubleTapMs : this.holdDeadline();
   }
 
   /**
@@ -176,6 +193,11 @@ export class GestureRecognizer {
   }
 
   tick(time: number): Gesture[] {
+    const hold = this.holdDeadline();
+    if (hold !== undefined && time >= hold) {
+      this.press!.held = true;
+      return this.stream(this.press!, this.press!.start);
+    }
     if (!this.pending || time < this.pending.upAt + this.doubleTapMs) return [];
     const tap: Gesture = { kind: 'tap', at: this.pending.at };
     this.pending = undefined;

@@ -16,7 +16,7 @@ export interface LiveControlPage {
   notice(message: string): void;
   /** Sends a button or key in the one queue of taps and keys, after everything the user did before it. */
   queue(input: KeyInput): void;
-  /** Resolves once everything the user did before (a tap held for the double-click wait included) reached the device. */
+  /** Resolves once everything the user did before (a tap held for the double-click wait included) reached the device, not waiting for what comes after. */
   settle(): Promise<void>;
   /** The existing toolbar actions (rotate, screenshot), so shortcuts and buttons do the same. */
   rotate(): void;
@@ -54,9 +54,12 @@ export class LiveControl {
   }
 
   drag(e: DragEvent): void {
-    if (e.kind === 'start') this.touches.start(e.from, e.at);
-    else if (e.kind === 'move') this.touches.move(e.at);
-    else if (e.kind === 'end') this.touches.end(e.at);
+    if (e.kind === 'start') {
+      // Asked a microtask later: the tap the recognizer returns with this start (the first half of a
+      // would-be double tap) is queued only after this call, and must reach the device before the finger.
+      this.touches.start(e.from, e.at, Promise.resolve().then(() => this.page.settle()));
+    } else if (e.kind === 'move') this.touches.move(e.at);
+    else if (e.kind === 'end') this.touches.end(e.at, e.lateMs);
     else this.touches.cancel();
   }
 

@@ -164,6 +164,7 @@ async function start(): Promise<void> {
     async (call) => {
       await viewer.call(call);
     },
+    () => live.touches.lifted(),
   );
   // Issue 17 item 1: drags streamed, wheel, right click, shortcuts, zoom, tap markers.
   const live = new LiveControl({
@@ -177,7 +178,7 @@ async function start(): Promise<void> {
     },
     settle: () => {
       screen.releaseHeldTap();
-      return input.idle();
+      return input.sent();
     },
     rotate: () => byId('btn-rotate').click(),
     screenshot: () => byId('btn-screenshot').click(),
@@ -224,7 +225,7 @@ async function start(): Promise<void> {
         history.replaceState(history.state, '', addressShowing(location.href, d?.id));
         byId('screen-device').textContent = d ? `— ${d.model} (${d.id})` : '';
         byId<HTMLButtonElement>('btn-back').title = d?.os === 'iOS' ? 'Back: iOS has no BACK button, so this swipes from the left edge (Alt+B, right click)' : 'BACK (Alt+B, right click)';
-        canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to move the content, wheel to scroll, right click for Back, hold to long-press, double-click to double-tap, Ctrl+drag to pinch; type to send keys (Tab goes to the device, Shift+Tab leaves the screen).`);
+        canvas.setAttribute('aria-label', `Screen of ${d?.id ?? 'no device'}. Click to tap, drag to move the content, wheel to scroll, right click for Back, hold to long-press (keep holding and drag to move what it picked up), double-click to double-tap, Ctrl+drag to pinch; type to send keys (Tab goes to the device, Shift+Tab leaves the screen).`);
         activity.clear();
         input.clear();
         if (elementsPanel.selected) elementsPanel.select(undefined);

@@ -201,7 +201,8 @@ export class ScreenView {
       if (e.pointerType === 'mouse' && (e.buttons & 1) === 0) return this.abortPress(e.pointerId);
       const at = cssToDeviceClamped(fit, this.cssPoint(e));
       if (this.pinchFrom) this.showFingers(at);
-      else this.recognizer?.move(at, e.timeStamp);
+      // A drag starting may release the first tap of a would-be double tap, which goes before it.
+      else this.finish(this.recognizer?.move(at, e.timeStamp) ?? []);
       return;
     }
     this.events.hover(cssToDevice(fit, this.cssPoint(e)));
@@ -252,7 +253,7 @@ export class ScreenView {
     });
   }
 
-  /** Emit recognized gestures and arm the timer that releases a held-back single tap. */
+  /** Emit recognized gestures and arm the timer that releases a held-back single tap or streams a held press. */
   private finish(gestures: Gesture[]): void {
     for (const g of gestures) this.events.gesture(g);
     clearTimeout(this.tickTimer);

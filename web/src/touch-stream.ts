@@ -32,13 +32,17 @@ export class TouchStreamer {
     return this.active;
   }
 
-  start(from: Point, at: Point): void {
+  /**
+   * `after`: what the user did before the finger went down (a tap, typed keys) must reach the device
+   * first. A press held in place starts with `at` equal to `from`: no move to send yet.
+   */
+  start(from: Point, at: Point, after?: Promise<unknown>): void {
     this.active = true;
     this.dead = false;
     this.last = from;
-    this.waiting = at;
+    this.waiting = at.x === from.x && at.y === from.y ? undefined : at;
     // The previous stream's up must reach the bridge before this down.
-    const prior = this.inFlight ?? Promise.resolve();
+    const prior = Promise.all([this.inFlight, after]);
     const down: Promise<unknown> = prior.then(() => this.emit('down', from)).then((answer) => {
       if (!answer) this.dead = true;
       else if (!answer.streamed && answer.message && !this.noted.has(answer.message)) {
@@ -59,8 +63,9 @@ export class TouchStreamer {
     this.pump();
   }
 
-  end(at: Point): void {
-    this.finish('up', at);
+  /** `lateMs`: the finger went down that late, so it lifts as late, counted from now. */
+  end(at: Point, lateMs = 0): void {
+    this.finish('up', at, lateMs > 0 ? new Promise((r) => setTimeout(r, lateMs)) : undefined);
   }
 
   cancel(at?: Point): void {
@@ -83,6 +88,15 @@ export class TouchStreamer {
     while (this.inFlight) await this.inFlight;
   }
 
+  /**
+   * Resolves once what was sent or is due so far (a lift still waiting its `lateMs`) reached the
+   * bridge; undefined when nothing is on its way. It does not wait for events made later: a tap made
+   * right after a release goes after the up, never under a finger still down on the device.
+   */
+  lifted(): Promise<unknown> | undefined {
+    return this.inFlight;
+  }
+
   private pump(): void {
     const at = this.waiting;
     this.waiting = undefined;
@@ -94,12 +108,12 @@ export class TouchStreamer {
     this.inFlight = move;
   }
 
-  private finish(action: 'up' | 'cancel', at: Point | undefined): void {
+  private finish(action: 'up' | 'cancel', at: Point | undefined, due?: Promise<unknown>): void {
     if (!this.active) return;
     this.active = false;
     const last = at ?? this.last;
     this.waiting = undefined;
-    const before = this.inFlight ?? Promise.resolve();
+    const before = Promise.all([this.inFlight, due]);
     // After the down was answered: a refused down means there is nothing to lift.
     const lift: Promise<unknown> = before.then(async () => {
       if (!this.dead) await this.emit(action, last);

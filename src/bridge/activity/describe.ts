@@ -56,6 +56,8 @@ function dragged(p: Record<string, unknown>, v: Form): string {
   if (p.action === 'cancel') return `${v('cancelled', 'cancel')} a drag`;
   const from = (p.from ?? {}) as Record<string, unknown>;
   const to = (p.to ?? {}) as Record<string, unknown>;
+  // A finger held in place (the viewer's held press): no drag to speak of.
+  if (p.long_press === true) return `${v('long-pressed', 'long-press')} at ${point(from)}${p.streamed === false ? ' (replayed on release)' : ''}`;
   const dx = Number(to.x) - Number(from.x);
   const dy = Number(to.y) - Number(from.y);
   const direction = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'left' : 'right') : dy < 0 ? 'up' : 'down';

@@ -86,7 +86,7 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
       if (p.action !== 'up' || !from || !to) return { skipped: 'a drag that was cancelled before the finger lifted' };
       const dx = to.x - from.x;
       const dy = to.y - from.y;
-      if (Math.hypot(dx, dy) < TAP_SLOP_PX) return tapAt('tap', from.x, from.y);
+      if (Math.hypot(dx, dy) < TAP_SLOP_PX) return tapAt(p.long_press === true ? 'long_press' : 'tap', from.x, from.y);
       if (from.x <= BACK_EDGE_PX && dx > Math.abs(dy)) return passed({ action: 'press_back' });
       // Dragging upwards moves the content up: a swipe `up`, as mobile_swipe_on_screen names it.
       const direction = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up';

@@ -75,6 +75,8 @@ export class Phone {
 
   /** Moves timed screens (loading) on once their time has come. */
   settle(): void {
+    // A finger held down: its long press is due whether or not the client sent anything since.
+    this.finger.settle();
     const now = this.now;
     for (const pkg of Object.keys(this.state.tasks)) {
       for (let guard = 0; guard < 5; guard++) {
@@ -168,11 +170,13 @@ export class Phone {
     this.tap(x, y);
   }
 
-  longPress(x: number, y: number): void {
+  /** True when something took it (a list row's menu opened). */
+  longPress(x: number, y: number): boolean {
     this.checkPoint(x, y);
     const { path, outside } = this.hit(x, y);
     const target = outside ? undefined : deepest(path, (v) => v.onLongPress);
     if (target) this.dispatch(target);
+    return target !== undefined;
   }
 
   swipe(fromX: number, fromY: number, toX: number, toY: number): void {

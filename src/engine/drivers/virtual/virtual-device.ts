@@ -174,7 +174,10 @@ export class VirtualDevice implements DeviceHandle {
 
   /** As on a device, a press shorter than the long-press time is a tap (long-press.ts). */
   longPress(x: number, y: number, durationMs: number, ctx: CallContext): Promise<void> {
-    return this.call(ctx, () => (durationMs < longPressThresholdMs(this.info) ? this.phone.tap(x, y) : this.phone.longPress(x, y)));
+    return this.call(ctx, () => {
+      if (durationMs < longPressThresholdMs(this.info)) this.phone.tap(x, y);
+      else this.phone.longPress(x, y);
+    });
   }
 
   swipe(fromX: number, fromY: number, toX: number, toY: number, _durationMs: number, ctx: CallContext): Promise<void> {
