@@ -147,6 +147,27 @@ live('a press held on a row puts the finger down: the row menu opens while the b
   }
 });
 
+live('volume: the Vol buttons and Alt+↑ / Alt+↓ press VOLUME_UP and VOLUME_DOWN on the device', async (ctx) => {
+  if (!chromiumPath) return;
+  const page = ctx.page!;
+  const calls: CallEvent[] = [];
+  const off = ctx.bridge!.engine.onCall((e) => calls.push(e));
+  const pressed = () => calls.filter((e) => e.tool === 'mobile_press_button' && e.ok).map((e) => e.parameters.button);
+  try {
+    await page.click('#btn-volume-up');
+    await page.click('#btn-volume-down');
+    await eventually(async () => pressed().length === 2, 'both buttons reached the device');
+    await page.locator('#screen').focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.keyboard.press('Alt+ArrowDown');
+    await eventually(async () => pressed().length === 4, 'both shortcuts reached the device');
+    assert.equal(pressed(), ['VOLUME_UP', 'VOLUME_DOWN', 'VOLUME_UP', 'VOLUME_DOWN']);
+    assert.not.ok(calls.some((e) => e.tool === 'input.key'), 'Alt+arrows are the volume, not arrow keys');
+  } finally {
+    off();
+  }
+});
+
 live('Ctrl + drag pinches as scrcpy does: two fingers around the screen centre, scaled by how the pointer\'s distance from it changed', async (ctx) => {
   if (!chromiumPath) return;
   const page = ctx.page!;

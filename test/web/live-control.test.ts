@@ -182,6 +182,9 @@ test('shortcuts: Alt plus the physical key, nothing else held; each documented o
   assert.is(shortcutFor(key('KeyB', { ctrlKey: true })), undefined);
   assert.is(shortcutFor({ ...key('KeyB'), altKey: false }), undefined);
   assert.is(shortcutFor(key('ArrowLeft')), undefined, 'Alt+Left stays browser history');
+  assert.is(shortcutFor(key('ArrowUp'))?.action, 'volume_up', 'scrcpy\'s MOD+↑');
+  assert.is(shortcutFor(key('ArrowDown'))?.action, 'volume_down');
+  assert.is(shortcutFor(key('ArrowDown', { shiftKey: true })), undefined);
   assert.is(new Set(SHORTCUTS.map((s) => s.code)).size, SHORTCUTS.length);
 });
 

@@ -35,7 +35,7 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
 }
 
 /** What a key press on the focused screen means for the device; `repeat`: the browser's auto-repeat of a held key. */
-export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME'; repeat?: true } | { kind: 'key'; key: Key; repeat?: true };
+export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN'; repeat?: true } | { kind: 'key'; key: Key; repeat?: true };
 
 /** Browser key names (KeyboardEvent.key) forwarded as keyboard keys (bridge input.key). */
 const FORWARDED_KEYS: Record<string, Key> = {

@@ -49,7 +49,7 @@ export class LiveControl {
     this.screen = screen;
     this.markers = new TapMarkers(this.page.wrap, this.page.canvas, () => screen.currentFit());
     this.page.zoomButton.addEventListener('click', () => this.toggleZoom());
-    bindShortcuts((action) => this.shortcut(action));
+    bindShortcuts((action, repeat) => this.shortcut(action, repeat));
     this.showZoom();
   }
 
@@ -92,13 +92,20 @@ export class LiveControl {
     if (this.viewer.current) this.page.queue({ kind: 'button', button: 'HOME' });
   }
 
-  private shortcut(action: ShortcutAction): void {
+  /** `repeat`: the key is held; one repeat waits at most, so the volume stops changing when it is let go. */
+  volume(button: 'VOLUME_UP' | 'VOLUME_DOWN', repeat = false): void {
+    if (this.viewer.current) this.page.queue({ kind: 'button', button, ...(repeat ? { repeat: true as const } : {}) });
+  }
+
+  private shortcut(action: ShortcutAction, repeat: boolean): void {
     switch (action) {
       case 'back': void this.back(); return;
       case 'home': this.home(); return;
       case 'app_switch':
         if (this.viewer.current) this.page.queue({ kind: 'key', key: 'APP_SWITCH' });
         return;
+      case 'volume_up': this.volume('VOLUME_UP', repeat); return;
+      case 'volume_down': this.volume('VOLUME_DOWN', repeat); return;
       case 'rotate': this.page.rotate(); return;
       case 'screenshot': this.page.screenshot(); return;
       case 'zoom_fit': this.setZoom('fit'); return;
@@ -137,7 +144,7 @@ export class LiveControl {
 }
 
 /** Listens on the whole page (capture phase, so the screen's own key forwarding never sees them). Text fields keep their keys. */
-function bindShortcuts(run: (action: ShortcutAction) => void): void {
+function bindShortcuts(run: (action: ShortcutAction, repeat: boolean) => void): void {
   window.addEventListener(
     'keydown',
     (e) => {
@@ -147,7 +154,7 @@ function bindShortcuts(run: (action: ShortcutAction) => void): void {
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       e.preventDefault();
       e.stopPropagation();
-      run(shortcut.action);
+      run(shortcut.action, e.repeat);
     },
     { capture: true },
   );

@@ -270,6 +270,8 @@ async function start(): Promise<void> {
   });
   byId('btn-back').addEventListener('click', () => void live.back());
   byId('btn-home').addEventListener('click', () => live.home());
+  byId('btn-volume-down').addEventListener('click', () => live.volume('VOLUME_DOWN'));
+  byId('btn-volume-up').addEventListener('click', () => live.volume('VOLUME_UP'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
   byId('btn-screenshot').addEventListener('click', async () => {
     // Alt+P clicks the button even while the grid makes it inert.

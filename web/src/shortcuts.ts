@@ -4,7 +4,7 @@
  * letters work on macOS too, where Alt+B types "∫". Alt+Left/Right (browser history), Alt+F and
  * Alt+E (browser menus) and Alt+D (address bar) are left alone.
  */
-export type ShortcutAction = 'back' | 'home' | 'app_switch' | 'rotate' | 'screenshot' | 'zoom_fit' | 'zoom_actual' | 'focus_screen';
+export type ShortcutAction = 'back' | 'home' | 'app_switch' | 'volume_up' | 'volume_down' | 'rotate' | 'screenshot' | 'zoom_fit' | 'zoom_actual' | 'focus_screen';
 
 export interface Shortcut {
   code: string;
@@ -17,6 +17,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { code: 'KeyB', label: 'Alt+B', action: 'back', what: 'Back (Android; on iOS an edge swipe from the left)' },
   { code: 'KeyH', label: 'Alt+H', action: 'home', what: 'Home' },
   { code: 'KeyS', label: 'Alt+S', action: 'app_switch', what: 'App switcher (Android)' },
+  // scrcpy's MOD+↑ / MOD+↓.
+  { code: 'ArrowUp', label: 'Alt+↑', action: 'volume_up', what: 'Volume up' },
+  { code: 'ArrowDown', label: 'Alt+↓', action: 'volume_down', what: 'Volume down' },
   { code: 'KeyR', label: 'Alt+R', action: 'rotate', what: 'Rotate (portrait ↔ landscape)' },
   { code: 'KeyP', label: 'Alt+P', action: 'screenshot', what: 'Screenshot (downloads a PNG)' },
   { code: 'KeyW', label: 'Alt+W', action: 'zoom_fit', what: 'Fit the screen to the window' },
