@@ -1,4 +1,4 @@
-import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from './types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, CtrlLetter, Orientation, TouchPhase, UiElement } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
 /** Elements on screen; `note` says what the listing may be missing. */
@@ -119,6 +119,8 @@ export interface DeviceHandle {
   tracePath?(path: readonly TracePoint[], ctx: CallContext): Promise<void>;
   /** A keyboard key beyond pressButton. Throw UNSUPPORTED for a key the platform cannot press, never pretend. */
   pressKey?(key: Key, ctx: CallContext): Promise<void>;
+  /** Ctrl plus a letter, as a hardware keyboard's shortcut (Ctrl+A: select all). Optional: without it the engine answers UNSUPPORTED. */
+  pressCtrl?(letter: CtrlLetter, ctx: CallContext): Promise<void>;
   /** Closes the on-screen keyboard the platform's own way, typing nothing. Optional: verbs fall back to gestures. */
   dismissKeyboard?(ctx: CallContext): Promise<void>;
   /**

@@ -84,6 +84,14 @@ export type SwipeDirection = 'up' | 'down' | 'left' | 'right';
 /** Keyboard keys beyond the buttons (the viewer's Backspace, arrows, Tab…); see DeviceHandle.pressKey. */
 export const KEYS = ['BACKSPACE', 'DELETE', 'TAB', 'ENTER', 'LEFT', 'RIGHT', 'UP', 'DOWN', 'APP_SWITCH'] as const;
 export type Key = (typeof KEYS)[number];
+/**
+ * Letters pressed with CTRL only (input.key with `modifiers: ["CTRL"]`): select all, copy, cut, undo, as a
+ * hardware keyboard's shortcuts in a text field. Letters alone are typed text (mobile_type_keys).
+ */
+export const CTRL_LETTERS = ['A', 'C', 'X', 'Z'] as const;
+export type CtrlLetter = (typeof CTRL_LETTERS)[number];
+export const KEY_MODIFIERS = ['CTRL'] as const;
+export type KeyModifier = (typeof KEY_MODIFIERS)[number];
 
 /** One finger of a streamed touch (the viewer's drags): down, moves, then up or cancel. */
 export type TouchPhase = 'down' | 'move' | 'up' | 'cancel';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ToolFailure } from '../engine/errors.js';
 import type { ElementDescription } from '../engine/verbs/describe-element.js';
-import { KEYS, type DeviceInfo } from '../engine/types.js';
+import { CTRL_LETTERS, KEY_MODIFIERS, KEYS, type DeviceInfo } from '../engine/types.js';
 import { PARAMETER_NAME } from '../validate/vocabulary.js';
 import type { DeviceActivityParams, LockPurpose, Participant } from './notifications.js';
 import { FRAME_FORMATS, type FrameFormat, type StreamSource } from './screen-formats.js';
@@ -277,9 +277,13 @@ export interface TouchResult {
   coalesced?: true;
 }
 
+const KEY_NAMES = [...KEYS, ...CTRL_LETTERS] as const;
 export const KeyParams = v.strictObject({
   device: deviceId,
-  key: v.picklist(KEYS, `key must be one of ${KEYS.join(', ')}`),
+  /** A key; the letters only with `modifiers: ["CTRL"]` (the engine refuses them alone). */
+  key: v.picklist(KEY_NAMES, `key must be one of ${KEY_NAMES.join(', ')}`),
+  /** Held while the key is pressed: CTRL (Ctrl+A selects all in the focused field). */
+  modifiers: v.optional(v.pipe(v.array(v.picklist(KEY_MODIFIERS, `modifiers may hold ${KEY_MODIFIERS.join(', ')}`)), v.maxLength(KEY_MODIFIERS.length, 'modifiers names each modifier once'))),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -63,6 +63,44 @@ test('bad input.touch parameters are protocol errors that say what is allowed an
   }
 });
 
+test('input.key with modifiers ["CTRL"] presses a letter\'s shortcut: Ctrl+A selects the focused field on the virtual Android; a letter alone and CTRL on other keys are refused', async () => {
+  const { bridge } = await testBridge({ virtual: { devices: ['android', 'ios'] } });
+  const client = await connectBridge(bridge.wsUrl, { client: 'viewer' });
+  const IOS = 'virtual-ios-1';
+  try {
+    const seen: DeviceActivityParams[] = [];
+    client.on('device.activity', (a) => seen.push(a));
+    await client.subscribe(ANDROID, { elements: false });
+    await client.callTool('mobile_open_url', { device: ANDROID, url: 'mbdemo://screen/signin' });
+    const form = (await client.callTool('mobile_list_elements_on_screen', { device: ANDROID })) as { elements: { id: string; center: { x: number; y: number } }[] };
+    await client.callTool('mobile_click_on_screen_at_coordinates', { device: ANDROID, ...form.elements.find((e) => e.id === 'email')!.center });
+    await client.callTool('mobile_type_keys', { device: ANDROID, text: 'old@example.com' });
+    const pressed = (await client.request('input.key', { device: ANDROID, key: 'A', modifiers: ['CTRL'] })) as { status?: string; message?: string };
+    assert.equal([pressed.status, pressed.message], ['success', `pressed CTRL+A on ${ANDROID}`]);
+    await client.callTool('mobile_type_keys', { device: ANDROID, text: 'new@example.com' });
+    const listed = (await client.callTool('mobile_list_elements_on_screen', { device: ANDROID })) as { elements: { id: string; text: string }[] };
+    assert.is(listed.elements.find((e) => e.id === 'email')?.text, 'new@example.com', 'typing replaced what Ctrl+A selected');
+    await until('the key in the activity feed', () => seen.some((a) => a.tool === 'input.key'));
+    const entry = seen.find((a) => a.tool === 'input.key')!;
+    assert.equal(entry.parameters.modifiers, ['CTRL']);
+    assert.match(entry.summary ?? '', /pressed CTRL\+A/);
+    const alone = (await client.request('input.key', { device: ANDROID, key: 'A' })) as { code?: string; message?: string };
+    assert.is(alone.code, 'INVALID_PARAMETER');
+    assert.match(alone.message ?? '', /mobile_type_keys/);
+    const ctrlTab = (await client.request('input.key', { device: ANDROID, key: 'TAB', modifiers: ['CTRL'] })) as { code?: string };
+    assert.is(ctrlTab.code, 'INVALID_PARAMETER');
+    const shift = await client.request('input.key', { device: ANDROID, key: 'A', modifiers: ['SHIFT' as 'CTRL'] }).then(() => undefined, (e: RpcError) => e);
+    assert.is(shift?.code, RPC_ERRORS.INVALID_PARAMS);
+    assert.match(shift?.message ?? '', /modifiers may hold CTRL/);
+    const ios = (await client.request('input.key', { device: IOS, key: 'A', modifiers: ['CTRL'] })) as { code?: string; message?: string };
+    assert.is(ios.code, 'UNSUPPORTED');
+    assert.match(ios.message ?? '', /no Ctrl key/);
+  } finally {
+    await client.close();
+    await bridge.close();
+  }
+});
+
 test('a finger dragged past the top or left edge stays on the edge, as past the others', async () => {
   const { bridge } = await testBridge({ virtual: { devices: ['android'] } });
   const client = await connectBridge(bridge.wsUrl, { client: 'viewer' });

@@ -41,9 +41,22 @@ test('keys: printable characters are text, Enter is ENTER, editing keys go to th
   assert.equal(keyToInput({ key: 'ArrowDown' }), { kind: 'key', key: 'DOWN' });
   assert.equal(keyToInput({ key: 'Tab' }), { kind: 'key', key: 'TAB' });
   assert.is(keyToInput({ key: 'Tab', shiftKey: true }), undefined, 'Shift+Tab leaves the screen');
-  assert.is(keyToInput({ key: 'c', ctrlKey: true }), undefined, 'Ctrl+C stays a shortcut');
+  assert.is(keyToInput({ key: 'v', ctrlKey: true }), undefined, 'Ctrl+V stays the browser\'s paste (the host clipboard is typed)');
   assert.is(keyToInput({ key: 'v', metaKey: true }), undefined);
+  assert.is(keyToInput({ key: 't', ctrlKey: true }), undefined, 'other Ctrl shortcuts stay the browser\'s');
   assert.is(keyToInput({ key: 'a', isComposing: true }), undefined);
+});
+
+test('Ctrl+A, C, X, Z (⌘ on a Mac) go to the device as its Ctrl shortcuts, in their place between the text around them', () => {
+  assert.equal(keyToInput({ key: 'a', ctrlKey: true }), { kind: 'key', key: 'A', modifiers: ['CTRL'] });
+  assert.equal(keyToInput({ key: 'c', metaKey: true }), { kind: 'key', key: 'C', modifiers: ['CTRL'] });
+  assert.equal(keyToInput({ key: 'X', ctrlKey: true }), { kind: 'key', key: 'X', modifiers: ['CTRL'] });
+  assert.equal(keyToInput({ key: 'z', ctrlKey: true, repeat: true }), { kind: 'key', key: 'Z', modifiers: ['CTRL'], repeat: true });
+  assert.is(keyToInput({ key: 'Z', ctrlKey: true, shiftKey: true }), undefined, 'Ctrl+Shift+Z is no shortcut the device is sent');
+  assert.equal(inputsToCalls('d1', [{ kind: 'key', key: 'A', modifiers: ['CTRL'] }, { kind: 'text', text: 'new' }]), [
+    { tool: 'input.key', parameters: { device: 'd1', key: 'A', modifiers: ['CTRL'] } },
+    { tool: 'mobile_type_keys', parameters: { device: 'd1', text: 'new' } },
+  ]);
 });
 
 test('keys go as input.key in their place between the text around them', () => {

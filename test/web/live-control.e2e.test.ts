@@ -219,7 +219,7 @@ live('the wheel scrolls the list under the pointer', async (ctx) => {
   await eventually(async () => shift(moved, await rows(ctx)) > 100, 'and back up');
 });
 
-live('Backspace deletes a character, Ctrl+V pastes the host clipboard, right click is Back', async (ctx) => {
+live('Backspace deletes a character, Ctrl+V pastes the host clipboard, Ctrl+A selects the field on the phone, right click is Back', async (ctx) => {
   if (!chromiumPath) return;
   const page = ctx.page!;
   await call(ctx, 'mobile_open_url', { url: 'mbdemo://screen/signin' });
@@ -239,6 +239,11 @@ live('Backspace deletes a character, Ctrl+V pastes the host clipboard, right cli
   await page.focus('#screen');
   await page.keyboard.press('Control+V');
   await eventually(async () => (await elements(ctx)).find((e) => e.id === field!.id)?.text === 'abxy', 'the clipboard text was typed');
+  // Ctrl+A reaches the phone (the browser's own select-all does not take it): what is typed next replaces the text.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('new');
+  await eventually(async () => (await elements(ctx)).find((e) => e.id === field!.id)?.text === 'new', 'Ctrl+A selected the field\'s text and typing replaced it');
+  await page.locator('#activity-feed li', { hasText: 'pressed CTRL+A' }).first().waitFor({ state: 'attached' });
   // Right click: BACK (Android), which first closes the keyboard.
   const keyboardShown = async () => (await elements(ctx)).some((e) => e.type === 'keyboard');
   if (await keyboardShown()) {

@@ -1,4 +1,4 @@
-import type { Key } from '../../src/engine/types.js';
+import { CTRL_LETTERS, type CtrlLetter, type Key } from '../../src/engine/types.js';
 import type { Size } from './geometry.js';
 import type { Gesture } from './gestures.js';
 
@@ -35,7 +35,11 @@ export function gestureToCall(device: string, gesture: Gesture, screen: Size): T
 }
 
 /** What a key press on the focused screen means for the device; `repeat`: the browser's auto-repeat of a held key. */
-export type KeyInput = { kind: 'text'; text: string } | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN'; repeat?: true } | { kind: 'key'; key: Key; repeat?: true };
+export type KeyInput =
+  | { kind: 'text'; text: string }
+  | { kind: 'button'; button: 'ENTER' | 'BACK' | 'HOME' | 'VOLUME_UP' | 'VOLUME_DOWN'; repeat?: true }
+  | { kind: 'key'; key: Key; repeat?: true }
+  | { kind: 'key'; key: CtrlLetter; modifiers: ['CTRL']; repeat?: true };
 
 /** Browser key names (KeyboardEvent.key) forwarded as keyboard keys (bridge input.key). */
 const FORWARDED_KEYS: Record<string, Key> = {
@@ -62,12 +66,18 @@ export interface KeyLike {
  * Printable characters become text, Enter becomes the ENTER button, Backspace, Delete, arrows and
  * Tab go to the device as keys (issue 17: like scrcpy). Shift+Tab and Escape stay with the browser,
  * so the keyboard can always leave the screen. AltGr characters arrive with ctrlKey+altKey on
- * Windows and are printable, so only a lone Ctrl or Meta marks a shortcut.
+ * Windows and are printable, so only a lone Ctrl or Meta marks a shortcut. Ctrl+A, C, X and Z (⌘ on
+ * a Mac) go to the device as its own Ctrl shortcuts, as scrcpy forwards them; Ctrl+V stays the
+ * browser's paste (the host clipboard is typed), and the other shortcuts stay the browser's.
  */
 export function keyToInput(e: KeyLike): KeyInput | undefined {
   if (e.isComposing) return undefined;
-  if (e.metaKey || (e.ctrlKey && !e.altKey)) return undefined;
   const repeat = e.repeat ? { repeat: true as const } : {};
+  if (e.metaKey || (e.ctrlKey && !e.altKey)) {
+    const letter = e.key.toUpperCase();
+    const plain = !e.altKey && !e.shiftKey && !(e.ctrlKey && e.metaKey);
+    return plain && (CTRL_LETTERS as readonly string[]).includes(letter) ? { kind: 'key', key: letter as CtrlLetter, modifiers: ['CTRL'], ...repeat } : undefined;
+  }
   if (e.key === 'Enter') return { kind: 'button', button: 'ENTER', ...repeat };
   if (e.key === 'Tab' && e.shiftKey) return undefined;
   const key = FORWARDED_KEYS[e.key];
@@ -97,7 +107,7 @@ export function inputsToCalls(device: string, inputs: readonly ScreenInput[]): T
     }
     flush();
     if (input.kind === 'gesture') calls.push(gestureToCall(device, input.gesture, input.screen));
-    else if (input.kind === 'key') calls.push({ tool: 'input.key', parameters: { device, key: input.key } });
+    else if (input.kind === 'key') calls.push({ tool: 'input.key', parameters: { device, key: input.key, ...('modifiers' in input ? { modifiers: input.modifiers } : {}) } });
     else calls.push({ tool: 'mobile_press_button', parameters: { device, button: input.button } });
   }
   flush();

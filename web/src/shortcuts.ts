@@ -1,6 +1,6 @@
 /**
  * The viewer's keyboard shortcuts (issue 17), scrcpy-like: scrcpy's MOD key is Alt here, since
- * Ctrl/⌘ letters belong to the browser. Matched on the physical key (KeyboardEvent.code) so Alt
+ * Ctrl/⌘ letters belong to the browser (and Ctrl+A, C, X, Z to the phone: actions.ts). Matched on the physical key (KeyboardEvent.code) so Alt
  * letters work on macOS too, where Alt+B types "∫". Alt+Left/Right (browser history), Alt+F and
  * Alt+E (browser menus) and Alt+D (address bar) are left alone.
  */

@@ -112,7 +112,7 @@ function sentence(a: Described, v: Form): string {
     case 'mobile_press_button':
       return `${v('pressed', 'press')} ${String(p.button)}`;
     case 'input.key':
-      return `${v('pressed', 'press')} ${String(p.key)}`;
+      return `${v('pressed', 'press')} ${Array.isArray(p.modifiers) ? `${p.modifiers.join('+')}+` : ''}${String(p.key)}`;
     case 'input.touch':
       return dragged(p, v);
     case 'mobile_set_orientation':

@@ -25,6 +25,6 @@ export const inputMethods: MethodDef[] = [
   defineMethod('input.key', (p, ctx) => {
     const refusal = ctx.lockRefusal(p.device, `input.key ${p.key}`) ?? ctx.engine.fingerRefusal(p.device, ctx.session.id);
     if (refusal) return refusal;
-    return ctx.engine.pressKey(p.device, p.key, { origin: ctx.session.id });
+    return ctx.engine.pressKey(p.device, p.key, { origin: ctx.session.id }, p.modifiers);
   }),
 ];

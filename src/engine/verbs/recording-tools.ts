@@ -95,7 +95,7 @@ export function translateRawCall(e: CallEvent, lastListing: readonly UiElement[]
     case 'input.key':
       if (p.key === 'ENTER') return passed({ action: 'press_button', value: 'ENTER' });
       if (p.key === 'BACKSPACE') return { erase: true };
-      return { skipped: `the ${String(p.key)} key: no scenario step presses it` };
+      return { skipped: `the ${Array.isArray(p.modifiers) ? `${p.modifiers.join('+')}+` : ''}${String(p.key)} key: no scenario step presses it` };
     case 'mobile_type_keys': {
       const text = String(p.text ?? '');
       return passed({ action: 'type', value: p.submit === true ? `${text}\n` : text });

@@ -1,6 +1,6 @@
 import { ToolError } from '../../../src/engine/errors.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
-import type { Button } from '../../../src/engine/types.js';
+import type { Button, CtrlLetter } from '../../../src/engine/types.js';
 import { injectionRefused, untypableText } from './input-errors.js';
 import { android10UnknownMotionEvent, olderInputUnknownCommand } from './older-display-dumps.js';
 import { releaseSdk, type PhoneQuirks } from './phone-quirks.js';
@@ -11,6 +11,16 @@ const KEY_NAMES: Record<string, Button> = { KEYCODE_HOME: 'HOME', KEYCODE_BACK: 
 
 export function buttonForKey(key: string): Button | undefined {
   return /^\d+$/.test(key) ? KEYS[Number(key)] : KEY_NAMES[key];
+}
+
+/** KEYCODE_A, C, X, Z: the letters the virtual phone takes with Ctrl. */
+const CTRL_LETTER_CODES: Record<number, CtrlLetter> = { 29: 'A', 31: 'C', 52: 'X', 54: 'Z' };
+
+/** The letter of a key code (number or KEYCODE_ name) the virtual phone has a Ctrl shortcut for. */
+export function ctrlLetterForKey(key: string): CtrlLetter | undefined {
+  if (/^\d+$/.test(key)) return CTRL_LETTER_CODES[Number(key)];
+  const m = /^KEYCODE_([ACXZ])$/.exec(key);
+  return m ? (m[1] as CtrlLetter) : undefined;
 }
 
 /** What `input` needs from the shell it runs in. */
@@ -35,8 +45,14 @@ export async function runInput(shell: InputHost, args: string[]): Promise<Comman
   // Input to a dark or locked screen is accepted and goes nowhere the app can see.
   // Input.java learned motionevent in Android 10; before, it is an unknown command (exit 0).
   if (verb === 'motionevent' && (shell.quirks.noMotionEvent || releaseSdk(shell.quirks) < 29)) return { out: '', err: olderInputUnknownCommand(verb), code: 0 };
-  if (!shell.inputReachesApp && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return ok();
-  if (shell.quirks.injectionDenied && ['tap', 'swipe', 'keyevent', 'text', 'motionevent'].includes(verb)) return injectionRefused(verb, releaseSdk(shell.quirks));
+  // InputShellCommand learned keycombination in Android 13: before, `cmd input` (12) answers as
+  // ShellCommand.handleDefaultCommands does, and Input.java (11 and older) prints its usage.
+  if (verb === 'keycombination' && releaseSdk(shell.quirks) < 33) {
+    return releaseSdk(shell.quirks) >= 31 ? { out: `Unknown command: ${verb}\n`, code: 255 } : { out: '', err: olderInputUnknownCommand(verb), code: 0 };
+  }
+  const injecting = ['tap', 'swipe', 'keyevent', 'keycombination', 'text', 'motionevent'].includes(verb);
+  if (!shell.inputReachesApp && injecting) return ok();
+  if (shell.quirks.injectionDenied && injecting) return injectionRefused(verb, releaseSdk(shell.quirks));
   const n = shell.toPanel(rest.map(Number), verb === 'swipe' ? 4 : 2);
   try {
     if (verb === 'tap') await shell.phone.tap(n[0], n[1], ctx());
@@ -55,6 +71,11 @@ export async function runInput(shell: InputHost, args: string[]): Promise<Comman
         if (shell.quirks.deletesRefused && ['KEYCODE_DEL', '67', 'KEYCODE_FORWARD_DEL', '112'].includes(key)) continue;
         await pressKey(shell.phone, key);
       }
+    } else if (verb === 'keycombination') {
+      // runKeyCombination: every key down in order (the modifiers' meta state on the later ones), then up.
+      const keys = rest.filter((k) => !k.startsWith('-'));
+      const letter = keys.map(ctrlLetterForKey).find(Boolean);
+      if (letter && keys.some((k) => k === 'KEYCODE_CTRL_LEFT' || k === '113')) await shell.phone.pressCtrl(letter, ctx());
     } else if (verb === 'motionevent') {
       // InputShellCommand.runMotionEvent: DOWN|UP|MOVE|CANCEL (any case), x y; one MotionEvent per process.
       const actions = { DOWN: 'down', UP: 'up', MOVE: 'move', CANCEL: 'cancel' } as const;

@@ -1,6 +1,6 @@
 import type { CallContext, DeviceHandle, DeviceProperties, FitSize, FittedScreen, PngImage, RawImage, VideoOptions, VideoStream } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
+import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, CtrlLetter, Orientation, TouchPhase, UiElement } from '../../types.js';
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
@@ -286,6 +286,11 @@ export class AndroidDevice implements DeviceHandle {
   async pressKey(key: Key, ctx: CallContext): Promise<void> {
     await this.usableScreen(ctx, `pressing ${key}`);
     return this.touches.key(key, ctx);
+  }
+
+  async pressCtrl(letter: CtrlLetter, ctx: CallContext): Promise<void> {
+    await this.usableScreen(ctx, `pressing CTRL+${letter}`);
+    return this.touches.ctrl(letter, ctx);
   }
 
   pressButton(button: Button, ctx: CallContext): Promise<void> {

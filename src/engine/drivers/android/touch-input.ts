@@ -1,6 +1,6 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Key, TouchPhase } from '../../types.js';
+import type { CtrlLetter, Key, TouchPhase } from '../../types.js';
 import type { ControlChannel } from './scrcpy/control-channel.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
 
@@ -27,6 +27,9 @@ export const KEY_CODES: Record<Key, number> = {
   APP_SWITCH: 187,
 };
 
+/** android.view.KeyEvent codes of the letters pressed with Ctrl (KEYCODE_A…). */
+const LETTER_CODES: Record<CtrlLetter, number> = { A: 29, C: 31, X: 52, Z: 54 };
+
 /**
  * One streamed finger on an Android device (issue 17). The path is chosen at `down` and kept for
  * the stream, since events of one gesture must come from one injector: scrcpy's INJECT_TOUCH_EVENT
@@ -41,6 +44,8 @@ export class AndroidTouch {
   private motionEvent: boolean | undefined;
   /** False once `input` refused CANCEL (Android 10 takes DOWN, UP and MOVE only). */
   private motionCancel = true;
+  /** False once `input` answered that it has no `keycombination` (before Android 13). */
+  private keyCombination: boolean | undefined;
 
   constructor(private readonly deps: TouchDeps) {}
 
@@ -65,6 +70,31 @@ export class AndroidTouch {
     }
     const out = await this.deps.shell(`input keyevent ${KEY_CODES[key]}`, ctx, `pressing ${key}`);
     if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `pressing ${key} on ${this.deps.serial} failed: ${out.trim()}`);
+  }
+
+  /**
+   * Ctrl plus a letter: over scrcpy while it runs, else `input keycombination KEYCODE_CTRL_LEFT KEYCODE_…`,
+   * which InputShellCommand has from Android 13 (it gives the later keys the Ctrl meta state). `input
+   * keyevent` sends no meta state, so an older release without scrcpy cannot press it: UNSUPPORTED.
+   */
+  async ctrl(letter: CtrlLetter, ctx: CallContext): Promise<void> {
+    const control = this.deps.control();
+    if (control) {
+      try {
+        return await control.run([{ key: LETTER_CODES[letter], ctrl: true }], ctx.signal);
+      } catch (err) {
+        if (!(err instanceof ControlUnavailable)) throw err;
+      }
+    }
+    const unsupported = () => new ToolError('UNSUPPORTED', `${this.deps.serial} cannot press CTRL+${letter} now: its \`input\` has no \`keycombination\` (Android 13 added it) and scrcpy is not running; open the device in the viewer with live video (which starts scrcpy) and try again. Nothing was pressed`);
+    if (this.keyCombination === false) throw unsupported();
+    const out = await this.deps.shell(`input keycombination KEYCODE_CTRL_LEFT KEYCODE_${letter}`, ctx, `pressing CTRL+${letter}`);
+    if (/Unknown command/i.test(out)) {
+      this.keyCombination = false;
+      throw unsupported();
+    }
+    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `pressing CTRL+${letter} on ${this.deps.serial} failed: ${out.trim().split('\n')[0]}`);
+    this.keyCombination = true;
   }
 
   private async start(x: number, y: number, ctx: CallContext): Promise<'scrcpy' | 'shell' | undefined> {

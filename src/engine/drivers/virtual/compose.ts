@@ -4,6 +4,7 @@ import type { DialogSpec, Screen } from './apps/app.js';
 import { LayoutEngine, type Box } from './layout.js';
 import type { DeviceProfile } from './profile.js';
 import type { PhoneState, TaskState, ToastRecord } from './state.js';
+import { selectedField, withSelection } from './text-selection.js';
 import { toUiNode } from './tree.js';
 import { button, column, row, text, type Action, type View } from './view.js';
 
@@ -132,7 +133,7 @@ export function compose(input: ComposeInput): Frame {
   const keyboardVisible = state.keyboardShown && task.focus !== null && !screen.dialog;
   const parts: View[] = [statusBar(profile, state, now)];
   if (screen.title !== undefined) parts.push(toolbar(profile, screen));
-  parts.push(column([screen.body], { grow: true, bg: screen.bg }));
+  parts.push(column([withSelection(screen.body, selectedField(task))], { grow: true, bg: screen.bg }));
   parts.push(keyboardVisible ? keyboard(profile, landscape, returnKey(profile, screen, task.focus)) : row([], { role: 'statusbar', height: profile.bottomInsetDp }));
   const main = engine.layout(column(parts), full, full);
   const layers: Layer[] = [{ box: main, package: state.foreground }];

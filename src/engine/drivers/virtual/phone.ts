@@ -1,5 +1,5 @@
 import { ToolError } from '../../errors.js';
-import type { Button, FingerPath, Orientation } from '../../types.js';
+import type { Button, CtrlLetter, FingerPath, Orientation } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { AppScope, type AppBehaviour } from './apps/app.js';
 import { demoApp } from './apps/demo.js';
@@ -10,6 +10,7 @@ import { contains, type Box } from './layout.js';
 import { PhoneApps } from './phone-apps.js';
 import { DEMO_PACKAGE, type DeviceProfile } from './profile.js';
 import { emptyTask, type PhoneState, type TaskState, type ToastRecord } from './state.js';
+import { ctrlShortcut, takeSelection } from './text-selection.js';
 import type { Action, View } from './view.js';
 
 /**
@@ -228,13 +229,19 @@ export class Phone {
       throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.id}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
     }
     task.fields[task.focus] = '';
+    task.selected = null;
   }
 
-  /** One backspace in the focused field; nothing focused: the key goes nowhere, as on a device. */
+  /** One backspace in the focused field (a selection's whole text); nothing focused: the key goes nowhere, as on a device. */
   deleteBackward(): void {
     const task = this.foregroundTask;
-    if (task.dialog || !task.focus) return;
+    if (task.dialog || !task.focus || takeSelection(task)) return;
     task.fields[task.focus] = (task.fields[task.focus] ?? '').slice(0, -1);
+  }
+
+  /** A hardware keyboard's Ctrl+letter in the focused field (text-selection.ts). */
+  ctrl(letter: CtrlLetter): void {
+    ctrlShortcut(this.state, this.foregroundTask, letter, this.id);
   }
 
   /** A newline types ENTER and a tab moves to the next field, as a phone's keyboard does. */
@@ -252,6 +259,7 @@ export class Phone {
         const done = i > 0 ? `typed the first ${count([...parts.slice(0, i).join('')].length)} (newlines as ENTER, tabs as TAB), then ` : '';
         throw new ToolError('INVALID_PARAMETER', `${done}no text field is focused on ${this.id}${done ? ` for the other ${count([...parts.slice(i).join('')].length)}` : ''}; tap a text field first (mobile_list_elements_on_screen shows edittext elements)`);
       }
+      takeSelection(task);
       task.fields[task.focus] = (task.fields[task.focus] ?? '') + part;
       task.error = null;
     });
@@ -282,6 +290,7 @@ export class Phone {
   nextField(): void {
     const task = this.foregroundTask;
     if (!task.focus || task.dialog) return;
+    task.selected = null;
     const order = this.frame().screen.fields ?? [];
     const next = order[order.indexOf(task.focus) + 1];
     if (order.includes(task.focus) && next) task.focus = next;
@@ -327,6 +336,8 @@ export class Phone {
 
   dispatch(action: Action): void {
     const scope = this.scope(this.state.foreground);
+    // A tap places the cursor or acts elsewhere: a selection ends, except under the keyboard's own keys, which replace it.
+    if (action.do !== 'key') scope.task.selected = null;
     switch (action.do) {
       case 'back': return this.navigateBack({ hideKeyboardFirst: false });
       case 'focus':

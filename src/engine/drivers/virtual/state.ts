@@ -19,6 +19,8 @@ export interface PhoneState {
   /** The soft keyboard is up (it also needs a focused field in the foreground app). */
   keyboardShown: boolean;
   toasts: ToastRecord[];
+  /** What Ctrl+C or Ctrl+X put on the phone's clipboard; absent until then. */
+  clipboard?: string;
 }
 
 export interface InstalledRecord {
@@ -52,6 +54,8 @@ export interface TaskState {
   error: string | null;
   /** Zoom of zoomable views by key (1 = not zoomed); absent in state files from before pinch. */
   zoom?: Record<string, number>;
+  /** The field whose whole text Ctrl+A selected (text-selection.ts); absent in older state files. */
+  selected?: string | null;
 }
 
 export interface AppData {
@@ -112,6 +116,7 @@ export function phoneStateProblem(value: unknown): string | undefined {
   if (s.orientation !== 'portrait' && s.orientation !== 'landscape') return 'orientation is neither "portrait" nor "landscape"';
   for (const key of ['darkMode', 'wifi', 'keyboardShown'] as const) if (typeof s[key] !== 'boolean') return `${key} is not true or false`;
   if (!isFiniteNumber(s.volume)) return 'volume is not a number';
+  if (s.clipboard !== undefined && typeof s.clipboard !== 'string') return 'clipboard is not a text';
   if (typeof s.foreground !== 'string') return 'foreground is not a package name';
   if (!Array.isArray(s.installed)) return 'installed is not a list';
   const badApp = s.installed.findIndex((a) => !isInstalledRecord(a));
@@ -144,6 +149,7 @@ function taskProblem(value: unknown): string | undefined {
   if (t.zoom !== undefined && !isRecordOf(t.zoom, isFiniteNumber)) return 'zoom is not {view: scale}';
   if (t.dialog !== null && !(isRecord(t.dialog) && typeof t.dialog.kind === 'string' && optional(t.dialog.item, isFiniteNumber))) return 'dialog is neither {kind} nor null';
   if (t.error !== null && typeof t.error !== 'string') return 'error is neither a text nor null';
+  if (t.selected !== undefined && t.selected !== null && typeof t.selected !== 'string') return 'selected is neither a field id nor null';
   return undefined;
 }
 

@@ -64,6 +64,8 @@ const MAX_ADVANCE_EM = 1.2;
  * with room for hinting. Characters that start beyond the screen edge at this pace cannot show.
  */
 const MIN_ADVANCE_EM = 0.2;
+/** A typical advance of the UI font's letters, for the width of a selection highlight. */
+const SELECTION_ADVANCE_EM = 0.55;
 /** Latin text (no combining marks, no right-to-left), whose characters all advance. */
 const SAFE_TEXT = /^[\u0020-\u007e\u00a0-\u024f\u2022]*$/;
 /** Right-to-left scripts and controls: their first characters may be drawn at the far end. */
@@ -243,7 +245,13 @@ export class Painter {
     const shown = v.password ? '•'.repeat(v.value.length) : v.value;
     const value = shown || v.hint;
     const caret = v.focused ? '|' : '';
-    this.text([value + (shown ? caret : '')], r, font, shown ? palette.onSurface : palette.muted, { inset: this.dp(16) });
+    if (v.selected && shown) {
+      // Behind the text, about as wide as it: the renderer does not measure glyphs.
+      const lineHeight = Math.round(font * 1.4);
+      const width = Math.min(r.width - this.dp(32), [...shown].length * font * SELECTION_ADVANCE_EM);
+      this.rect({ x: r.x + this.dp(16), y: r.y + (r.height - lineHeight) / 2, width, height: lineHeight }, palette.selection, 0);
+    }
+    this.text([value + (shown && !v.selected ? caret : '')], r, font, shown ? palette.onSurface : palette.muted, { inset: this.dp(16) });
   }
 
   private button(r: Rect, v: ButtonView): void {

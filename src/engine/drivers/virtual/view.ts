@@ -75,6 +75,8 @@ export interface FieldView extends ViewBase {
   value: string;
   password?: boolean;
   focused?: boolean;
+  /** Its whole text is selected (Ctrl+A): drawn highlighted. */
+  selected?: boolean;
 }
 
 export interface ButtonView extends ViewBase {

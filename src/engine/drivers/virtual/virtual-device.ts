@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext, DeviceHandle, DeviceProperties, PngImage, RawImage } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
+import type { Button, CtrlLetter, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
 import type { Clock } from './clock.js';
 import { screenSizeOf } from './compose.js';
@@ -212,6 +212,19 @@ export class VirtualDevice implements DeviceHandle {
         default:
           throw new ToolError('UNSUPPORTED', `the virtual phone ${this.id} has no text cursor or task switcher, so ${key} does nothing there; nothing was pressed`);
       }
+    });
+  }
+
+  /**
+   * Ctrl+A, C, X on the virtual Android phone (text-selection.ts). The virtual iPhone refuses, as the
+   * iOS driver does: WebDriverAgent types through the on-screen keyboard, which has no Ctrl key.
+   */
+  pressCtrl(letter: CtrlLetter, ctx: CallContext): Promise<void> {
+    return this.call(ctx, () => {
+      if (this.profile.platform === 'ios') {
+        throw new ToolError('UNSUPPORTED', `${this.id} cannot press CTRL+${letter}: like a real iPhone through WebDriverAgent, it types through the on-screen keyboard, which has no Ctrl key; select text with a long press and the edit menu instead; nothing was pressed`);
+      }
+      this.phone.ctrl(letter);
     });
   }
 

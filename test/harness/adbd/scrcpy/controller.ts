@@ -1,7 +1,7 @@
 import type { CallContext } from '../../../../src/engine/driver.js';
 import type { DeviceStream } from '../adbd.js';
 import { ByteQueue } from '../byte-queue.js';
-import { buttonForKey } from '../input-command.js';
+import { buttonForKey, ctrlLetterForKey } from '../input-command.js';
 import { ControlProtocolError, ControlReaderCrash, readControlMessage, type ControlMessage } from './control-reader.js';
 import type { ScrcpyHost } from './host.js';
 import type { SerialWriter } from './serial-writer.js';
@@ -13,6 +13,8 @@ const KEYCODE_TAB = 61;
 const KEYCODE_PASTE = 279;
 const KEYCODE_POWER = 26;
 const KEYCODE_WAKEUP = 224;
+/** KeyEvent.META_CTRL_ON. */
+const META_CTRL_ON = 0x1000;
 /** Controller.control: the pause after pressing POWER at start, so later messages find the screen on. */
 const POWER_ON_PAUSE_MS = 500;
 /** DeviceMessageWriter.CLIPBOARD_TEXT_MAX_LENGTH: 256 KiB less the type byte and the length. */
@@ -166,8 +168,10 @@ export class EmulatedController {
         }
         if (!reaches) break;
         changed = true;
-        injected.push(`key ${msg.keycode}`);
-        if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
+        injected.push(`key ${msg.keycode}${msg.metaState & META_CTRL_ON ? ' ctrl' : ''}`);
+        // A TextView takes Ctrl+letter as a shortcut from the key's meta state (onKeyShortcut).
+        if (msg.metaState & META_CTRL_ON && ctrlLetterForKey(String(msg.keycode))) await phone.pressCtrl(ctrlLetterForKey(String(msg.keycode))!, ctx()).catch(() => undefined);
+        else if (msg.keycode === KEYCODE_PASTE) await phone.typeText(this.host.clipboard, ctx()).catch(() => undefined);
         else if (msg.keycode === KEYCODE_DEL) await phone.deleteBackward(ctx()).catch(() => undefined);
         else if (msg.keycode === KEYCODE_TAB) await phone.typeText('\t', ctx()).catch(() => undefined);
         else {

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AndroidKeyCode, AndroidKeyEventAction, AndroidMotionEventAction, ScrcpyControlMessageSerializer, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
+import { AndroidKeyCode, AndroidKeyEventAction, AndroidKeyEventMeta, AndroidMotionEventAction, ScrcpyControlMessageSerializer, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { untilAborted } from '../../../deadline.js';
 import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
@@ -17,7 +17,8 @@ import { toVideo, utf8Chunks } from './control-units.js';
 export type ControlStep =
   | { touch: 'down' | 'move' | 'up' | 'cancel'; x: number; y: number; pointer?: bigint }
   | { sleep: number }
-  | { key: number };
+  /** `ctrl`: pressed inside KEYCODE_CTRL_LEFT's down and up, with its meta state, as scrcpy's keyboard sends Ctrl+A. */
+  | { key: number; ctrl?: true };
 
 export interface ControlChannelInit {
   socket: Duplex;
@@ -46,6 +47,9 @@ const CONFIRM_MS = 3000;
 /** How long a gesture the server ignored for a stale video size waits for the new size before it is redone. */
 const RESIZE_WAIT_MS = 2000;
 const RESIZE_POLL_MS = 20;
+const KEYCODE_CTRL_LEFT = 113;
+/** KeyEvent.META_CTRL_ON | META_CTRL_LEFT_ON (the library types one flag at a time). */
+const META_CTRL = (AndroidKeyEventMeta.Ctrl | AndroidKeyEventMeta.CtrlLeft) as AndroidKeyEventMeta;
 const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up, cancel: AndroidMotionEventAction.Cancel } as const;
 
 /**
@@ -152,7 +156,7 @@ export class ControlChannel {
       for (const step of steps) {
         if (signal.aborted) throw signal.reason;
         if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
-        else if ('key' in step) await this.send([this.key(AndroidKeyEventAction.Down, step.key), this.key(AndroidKeyEventAction.Up, step.key)], sent++ > 0);
+        else if ('key' in step) await this.send(this.keyPress(step.key, step.ctrl === true), sent++ > 0);
         else {
           const pointer = step.pointer ?? GENERIC_FINGER;
           await this.send([this.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
@@ -356,8 +360,23 @@ export class ControlChannel {
     });
   }
 
-  private key(action: AndroidKeyEventAction, keyCode: number): Uint8Array {
-    return this.serializer.injectKeyCode({ action, keyCode: keyCode as AndroidKeyCode, repeat: 0, metaState: 0 });
+  private key(action: AndroidKeyEventAction, keyCode: number, metaState: AndroidKeyEventMeta = AndroidKeyEventMeta.None): Uint8Array {
+    return this.serializer.injectKeyCode({ action, keyCode: keyCode as AndroidKeyCode, repeat: 0, metaState });
+  }
+
+  /**
+   * A key's down and up; with Ctrl, the way scrcpy's SDK keyboard sends it (keyboard_sdk.c): the Ctrl key
+   * goes down first, the key's events carry META_CTRL_LEFT_ON | META_CTRL_ON, which TextView's
+   * onKeyShortcut reads, and Ctrl comes up last.
+   */
+  private keyPress(keyCode: number, ctrl: boolean): Uint8Array[] {
+    if (!ctrl) return [this.key(AndroidKeyEventAction.Down, keyCode), this.key(AndroidKeyEventAction.Up, keyCode)];
+    return [
+      this.key(AndroidKeyEventAction.Down, KEYCODE_CTRL_LEFT, META_CTRL),
+      this.key(AndroidKeyEventAction.Down, keyCode, META_CTRL),
+      this.key(AndroidKeyEventAction.Up, keyCode, META_CTRL),
+      this.key(AndroidKeyEventAction.Up, KEYCODE_CTRL_LEFT),
+    ];
   }
 
   /** Writes and waits until the bytes left for the adb server; `partly` says earlier steps already went out. */
