@@ -75,6 +75,38 @@ order('keys typed right after a click go to the field clicked, not the one focus
   }
 });
 
+order('Type text…: what an input method composes (Japanese here) is typed whole on the device when Enter ends it, after the click before it', async (ctx) => {
+  if (!chromiumPath) return;
+  const engine = ctx.bridge!.engine;
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const typedCalls: CallEvent[] = [];
+  const off = engine.onCall((e) => {
+    if (e.device === DEVICE && e.tool === 'mobile_type_keys') typedCalls.push(e);
+  });
+  try {
+    await engine.call('mobile_open_url', { device: DEVICE, url: 'mbdemo://screen/signin' });
+    await page.goto(`${ctx.url}${ctx.url.includes('?') ? '&' : '?'}device=${DEVICE}`);
+    await page.waitForSelector('#connection[data-state="open"]');
+    await page.waitForSelector('#screen:not([hidden])');
+    const email = (await elements(ctx)).find((e) => e.id === 'email')!;
+    const at = await drawn(ctx, page, email.center);
+    await page.mouse.click(at.x, at.y);
+    await page.focus('#type-text');
+    // An IME composing: the browser's own composition events, as a Japanese input method sends them.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.imeSetComposition', { text: 'とうきょう', selectionStart: 5, selectionEnd: 5 });
+    await cdp.send('Input.insertText', { text: '東京' });
+    assert.equal(typedCalls, [], 'nothing is sent while composing');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await elements(ctx)).find((e) => e.id === 'email')?.text === '東京', 'the composed text reached the field clicked before');
+    assert.equal(typedCalls.map((c) => c.parameters.text), ['東京'], 'sent once, whole');
+    assert.is(await page.inputValue('#type-text'), '', 'the box is empty for the next text');
+  } finally {
+    off();
+    await page.close();
+  }
+});
+
 order('the virtual iPhone takes Tab (next field), as docs/viewer.md says; an arrow key is UNSUPPORTED there', async (ctx) => {
   if (!chromiumPath) return;
   const IOS = 'virtual-ios-1';

@@ -21,6 +21,7 @@ import { InputQueue } from './input-queue.js';
 import { copyText, setupViewSwitch } from './inspector-controls.js';
 import { InspectorDetails } from './inspector.js';
 import { LiveControl } from './live-control.js';
+import { bindTextBox } from './text-box.js';
 import { elementAt } from '../../src/engine/hit-test.js';
 import { PickLayer } from './pick-layer.js';
 import { canDecodeH264 } from './h264-decoder.js';
@@ -270,6 +271,12 @@ async function start(): Promise<void> {
   });
   byId('btn-back').addEventListener('click', () => void live.back());
   byId('btn-home').addEventListener('click', () => live.home());
+  bindTextBox(byId<HTMLInputElement>('type-text'), byId<HTMLButtonElement>('btn-type-text'), (text) => {
+    if (!viewer.current) return;
+    // After a click still held for the double-click wait: the text goes to the field that click focuses.
+    screen.releaseHeldTap();
+    input.push({ kind: 'text', text });
+  });
   byId('btn-volume-down').addEventListener('click', () => live.volume('VOLUME_DOWN'));
   byId('btn-volume-up').addEventListener('click', () => live.volume('VOLUME_UP'));
   byId('btn-rotate').addEventListener('click', () => void viewer.rotate());
