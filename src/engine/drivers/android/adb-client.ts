@@ -328,7 +328,9 @@ export async function listHostDevices(client: AdbClient, signal: AbortSignal): P
     if (signal.aborted) throw signal.reason;
     throw err;
   } finally {
-    transport.end();
+    // Destroyed, not ended: the server closes its end after the list, and an EOF nobody reads
+    // kept an ended socket open (CLOSE_WAIT) for every listing, for the life of the process.
+    transport.socket.destroy();
   }
 }
 
