@@ -198,7 +198,7 @@ export class Bridge implements BridgeCore {
         this.hub.dropSession(session);
         this.peers?.dropSession(session);
         this.locks.releaseAll(session, `its session ended: ${reason}`);
-        this.engine.cancelTouches(session.id);
+        this.engine.forgetCaller(session.id);
       },
       this.log,
     );

@@ -36,6 +36,11 @@ export class DeviceActivity {
     this.seen.set(`${device}\u0000${origin}`, this.seq);
   }
 
+  /** The caller is gone for good (its session ended): nobody will ask what happened since its last call. */
+  forgetCaller(origin: string): void {
+    for (const key of this.seen.keys()) if (key.endsWith(`\u0000${origin}`)) this.seen.delete(key);
+  }
+
   forget(device: string): void {
     this.recent.delete(device);
     for (const key of this.seen.keys()) if (key.startsWith(`${device}\u0000`)) this.seen.delete(key);

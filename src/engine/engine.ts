@@ -215,6 +215,17 @@ export class Engine {
   }
 
   /**
+   * The caller will never call again (its session ended): its fingers are lifted and what was kept
+   * for it (its last call on each device, its listings) goes, or a long-running bridge would hold
+   * an entry for every session it ever served.
+   */
+  forgetCaller(origin: string): void {
+    this.touches.cancelAll(origin);
+    this.activity.forgetCaller(origin);
+    this.listed.forgetCaller(origin);
+  }
+
+  /**
    * A keyboard key (bridge `input.key`), with CTRL a letter's shortcut (CTRL+A); UNSUPPORTED where the
    * device has no way to press it. Never throws.
    */

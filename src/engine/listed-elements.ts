@@ -27,6 +27,11 @@ export class ListedElements {
     this.listings.set(key(device, origin), new Map(elements.map((e) => [e.id, { text: e.text, label: e.accessibility_label, type: e.type }])));
   }
 
+  /** The caller is gone for good: its listings can no longer be asked about. */
+  forgetCaller(origin: string): void {
+    for (const k of [...this.listings.keys()]) if (k.endsWith(`\n${origin}`)) this.listings.delete(k);
+  }
+
   /** What `id` showed in this caller's last listing of the device, if it was listed there. */
   seen(device: string, origin: string | undefined, id: string): ListedElement | undefined {
     return this.listings.get(key(device, origin))?.get(id);

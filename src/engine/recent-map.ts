@@ -30,6 +30,11 @@ export class RecentMap<K, V> {
     return this.entries.delete(key);
   }
 
+  /** Keys, least recently used first; reading them counts as no use. */
+  keys(): IterableIterator<K> {
+    return this.entries.keys();
+  }
+
   get size(): number {
     return this.entries.size;
   }
