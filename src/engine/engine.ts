@@ -176,7 +176,7 @@ export class Engine {
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
       const others = this.othersActed(deviceId, options.origin);
-      this.activity.record(deviceId, options.origin, tool, def.mutates);
+      this.record(deviceId, options.origin, tool, def.mutates, result);
       if (others && result && typeof result === 'object' && !Array.isArray(result)) {
         result = { ...(result as Record<string, unknown>), others_acted: others };
       }
@@ -253,9 +253,18 @@ export class Engine {
     return result;
   }
 
+  /**
+   * Nothing happened on a device that is not there, and its history was just forgotten: kept, every
+   * id an agent ever guessed (or a phone since gone) stayed in memory for the engine's life.
+   */
+  private record(device: string, origin: string, tool: string, mutates: boolean, result: unknown): void {
+    if (isToolFailure(result) && result.code === 'DEVICE_NOT_FOUND') return;
+    this.activity.record(device, origin, tool, mutates);
+  }
+
   /** Activity for a mutating action that is not a tool call (touch streams, keys): listeners and others_acted see it like one. */
   private acted(device: string, tool: string, parameters: Record<string, unknown>, result: unknown, options: CallOptions, durationMs: number): void {
-    if (options.origin !== undefined) this.activity.record(device, options.origin, tool, true);
+    if (options.origin !== undefined) this.record(device, options.origin, tool, true, result);
     this.emit({ device, tool, parameters, result, ok: !isToolFailure(result), mutates: true, origin: options.origin, durationMs });
   }
 
