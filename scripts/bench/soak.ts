@@ -4,11 +4,14 @@
  * recordings, start and cancel scenario runs, leave politely or by a cut socket, resume). After
  * each round and a quiet spell with a forced GC it prints what the process holds: active handles,
  * heap, and every Map/Set/array reachable from the bridge that is not empty, by path. A figure that
- * grows round after round is a leak candidate. Prints figures only; asserts nothing.
+ * grows round after round is a leak candidate. After the bridge closes: child processes, scrcpy
+ * servers on the emulated phone and our entries in the temp folder. Prints figures only; asserts nothing.
  *
  *   node --expose-gc dist/scripts/bench/soak.js   (SOAK_ROUNDS=4 SOAK_PER_ROUND=40)
+ *   SOAK_ANDROID=1 [SOAK_REPLUG=10] [SOAK_STACKS=1]: the emulated phone on a private adb server
+ *   SOAK_PEER=1: the virtual phones reached through a peer bridge
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
@@ -18,6 +21,7 @@ import { createHook } from 'node:async_hooks';
 import WebSocket from 'ws';
 import { startRig } from '../../test/android/setup.js';
 import { startBridge } from '../../src/bridge/index.js';
+import { Peer } from '../../src/bridge/peers/peer.js';
 import { createEngine } from '../../src/engine/create.js';
 import { BridgeClient } from '../../src/protocol/index.js';
 import { nodeSocketFactory } from '../../src/protocol/node.js';
@@ -56,9 +60,13 @@ const ANDROID = process.env.SOAK_ANDROID === '1';
 const REPLUG = Number(process.env.SOAK_REPLUG ?? 10);
 const rig = ANDROID ? await startRig() : undefined;
 const DEVICE = rig?.phone.serial ?? 'virtual-android-1';
-const engine = rig?.engine ?? createEngine({ virtual: { devices: ['android', 'ios'] } });
+// SOAK_PEER=1: the users reach the virtual phone through this bridge from a peer bridge (serve --peer).
+const upstream = process.env.SOAK_PEER === '1' ? await startBridge({ engine: createEngine({ virtual: { devices: ['android', 'ios'] } }), host: '127.0.0.1', port: 0, webRoot: '/nonexistent', log: () => undefined, resumeGraceMs: 300, rateLimit: { perSecond: 100_000, burst: 100_000 } }) : undefined;
+const peers = upstream ? [new Peer({ name: 'lab1', url: upstream.wsUrl }, { firstRetryMs: 50 })] : undefined;
+const engine = rig?.engine ?? createEngine(peers ? { virtual: false, android: false, ios: false, extraDrivers: peers } : { virtual: { devices: ['android', 'ios'] } });
 const bridge = await startBridge({
   engine,
+  ...(peers ? { peers } : {}),
   video: { retryMs: 200, retryMaxMs: 400 },
   host: '127.0.0.1',
   port: 0,
@@ -68,6 +76,8 @@ const bridge = await startBridge({
   elementsPollMs: 100,
   rateLimit: { perSecond: 100_000, burst: 100_000 },
 });
+
+if (peers) while (!peers[0].owns(DEVICE)) await sleep(20);
 
 const SCENARIO = JSON.parse(readFileSync(new URL('../../../test/fixtures/runs/semantic_cross.json', import.meta.url), 'utf8')) as unknown;
 const OUT = mkdtempSync(join(tmpdir(), 'mb-soak-'));
@@ -94,7 +104,7 @@ async function oneUser(i: number): Promise<void> {
   await c.requestRaw('recording.start', { device: DEVICE, name: `r${i}` }).catch(() => undefined);
   await c.requestRaw('verbs.run', { device: DEVICE, step: { action: 'press_back' } }).catch(() => undefined);
   await c.requestRaw('recording.discard', { device: DEVICE }).catch(() => undefined);
-  const run = c.requestRaw('scenarios.run', { device: DEVICE, scenario: SCENARIO, out: OUT }).catch(() => undefined);
+  const run = c.requestRaw('scenarios.run', { device: DEVICE, scenario: SCENARIO, ...(i % 2 ? { out: OUT } : {}) }).catch(() => undefined);
   await sleep(50);
   await c.requestRaw('scenarios.cancel', {}).catch(() => undefined);
   await run;
@@ -146,7 +156,7 @@ function collections(root: object, maxDepth = 7): Map<string, number> {
       walk(x, `${path}.${key}`, depth + 1);
     }
   };
-  walk(root, 'bridge', 0);
+  walk(root, upstream ? 'bridges' : 'bridge', 0);
   return out;
 }
 
@@ -190,6 +200,9 @@ async function replug(): Promise<void> {
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
+// On the emulated phone one viewer watches live video through every replug.
+const watcher = rig ? await BridgeClient.connect({ url: bridge.wsUrl, client: 'watcher', createSocket: nodeSocketFactory() }) : undefined;
+await watcher?.subscribe(DEVICE, { screen: { format: 'h264', maxFps: 10 } });
 let previous = new Map<string, number>();
 let user = 0;
 for (let round = 0; round <= ROUNDS; round++) {
@@ -201,7 +214,7 @@ for (let round = 0; round <= ROUNDS; round++) {
   }
   await sleep(1500);
   gc?.();
-  const now = collections(bridge);
+  const now = collections(upstream ? { here: bridge, peer: upstream } : bridge);
   const grown = [...now].filter(([k, n]) => round > 0 && n > (previous.get(k) ?? 0)).map(([k, n]) => `${k}: ${previous.get(k) ?? 0} → ${n}`);
   console.log(
     `round ${round} users ${user}: handles ${JSON.stringify(handles())} heap ${(getHeapStatistics().used_heap_size / 1e6).toFixed(1)} MB` +
@@ -211,6 +224,12 @@ for (let round = 0; round <= ROUNDS; round++) {
   if (grown.length) console.log(`  grown: ${grown.join('; ')}`);
   previous = now;
 }
+await watcher?.close();
+const tempBefore = new Set(readdirSync(tmpdir()));
 await bridge.close();
+await upstream?.close();
 await rig?.stop();
+console.log(`after close: children [${children()}]${rig ? ` scrcpy servers ${rig.phone.scrcpy.servers}` : ''} resources ${JSON.stringify(handles())}`);
+const left = readdirSync(tmpdir()).filter((f) => f.startsWith('mobilebridge') || f.startsWith('mb-'));
+console.log(`temp folder entries of ours after close: ${left.length} (${left.slice(0, 5).join(', ')}); ${[...tempBefore].filter((f) => f.startsWith('mobilebridge')).length} before close`);
 rmSync(OUT, { recursive: true, force: true });
