@@ -19,7 +19,8 @@ import { LatestCaptures } from './screen/latest-capture.js';
 import { type ToolDescription, toolDescriptions } from './tools/descriptions.js';
 import { findTool, TOOL_NAMES } from './tools/index.js';
 import { TouchStreams, type TouchResult } from './touch-streams.js';
-import { CTRL_LETTERS, type CtrlLetter, type DeviceInfo, type Key, type KeyModifier, type Point, type TouchPhase } from './types.js';
+import { keyPress, pressOn } from './key-press.js';
+import type { CtrlLetter, DeviceInfo, Key, KeyModifier, Point, TouchPhase } from './types.js';
 import type { CallEvent, CallOptions, EngineOptions } from './engine-options.js';
 
 export type { CallEvent, CallOptions, EngineOptions } from './engine-options.js';
@@ -232,23 +233,13 @@ export class Engine {
   async pressKey(given: string, key: Key | CtrlLetter, options: CallOptions = {}, modifiers: readonly KeyModifier[] = []): Promise<{ status: 'success'; message: string } | ToolFailure> {
     const started = performance.now();
     const device = this.ids.listedId(given);
-    const ctrl = modifiers.includes('CTRL');
-    const letter = (CTRL_LETTERS as readonly string[]).includes(key) ? (key as CtrlLetter) : undefined;
-    const name = ctrl ? `CTRL+${key}` : key;
-    const refused = letter && !ctrl
-      ? failure('INVALID_PARAMETER', `${key} alone is text: type it with mobile_type_keys; input.key takes a letter only with modifiers ["CTRL"] (CTRL+${CTRL_LETTERS.join(', CTRL+')})`)
-      : ctrl && !letter
-        ? failure('INVALID_PARAMETER', `CTRL goes with ${CTRL_LETTERS.join(', ')} only (select all, copy, cut, undo); press ${key} without modifiers`)
-        : undefined;
-    const result = refused ?? await this.withDevice(device, `pressing ${name}`, async (handle, ctx) => {
-      if (letter) {
-        if (!handle.pressCtrl) throw new ToolError('UNSUPPORTED', `${device} cannot press ${name}: ${handle.info.os === 'iOS' ? 'WebDriverAgent types through the on-screen keyboard, which has no Ctrl key; select text with a long press and the edit menu instead' : 'its driver has no key combinations'}; nothing was pressed`);
-        await handle.pressCtrl(letter, ctx);
-      } else if (handle.pressKey) await handle.pressKey(key as Key, ctx);
-      else if (key === 'ENTER') await handle.pressButton('ENTER', ctx);
-      else throw new ToolError('UNSUPPORTED', `${device} cannot press ${key}: its driver has no keyboard keys besides the buttons of mobile_press_button`);
-      return { status: 'success' as const, message: `pressed ${name} on ${device}` };
-    }, TOUCH_TIMEOUT_MS).catch((err: unknown) => toFailure(err));
+    const press = keyPress(key, modifiers);
+    const result = isToolFailure(press)
+      ? press
+      : await this.withDevice(device, `pressing ${press.name}`, async (handle, ctx) => {
+          await pressOn(handle, device, press, ctx);
+          return { status: 'success' as const, message: `pressed ${press.name} on ${device}` };
+        }, TOUCH_TIMEOUT_MS).catch((err: unknown) => toFailure(err));
     this.acted(device, 'input.key', { device, key, ...(modifiers.length ? { modifiers: [...modifiers] } : {}) }, result, options, performance.now() - started);
     return result;
   }
