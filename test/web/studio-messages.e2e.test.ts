@@ -100,6 +100,32 @@ messages('a run refused by another viewer’s lock says who holds the device and
   }
 });
 
+messages('a run refused for a flow file the bridge cannot read lists that error, not the folder-less check that called it valid', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.click('#tab-validate');
+    const withFlow = { ...SCENARIO, steps: [...SCENARIO.steps, { id: 'sign_in', flow: 'flows/no-such-sign-in.json', description: 'Sign in' }] };
+    await page.locator('#scenario-text').fill(JSON.stringify(withFlow, null, 2));
+    await page.click('#validate-form button[type="submit"]');
+    // Without its folder the flow can only be a warning: the text is valid here.
+    await page.locator('#validate-result .verdict.ok').waitFor();
+    const verdict = page.locator('#run-result .verdict', { hasText: 'Not run' });
+    await removingNewRunFolders(async () => {
+      await page.click('#btn-run');
+      await verdict.waitFor();
+    });
+    assert.match((await verdict.textContent()) ?? '', /relative to the folder it was started in/);
+    // "The list is above" holds: the run's own error, where it is in the text.
+    await page.locator('#validate-result .verdict.bad').waitFor();
+    const listed = (await page.textContent('#validate-result')) ?? '';
+    assert.match(listed, /line \d+, column \d+ flow-missing at \/steps\/1\/flow/);
+    assert.match(listed, 'flow "flows/no-such-sign-in.json" does not exist');
+    assert.not.match(listed, 'flow-not-checked');
+  } finally {
+    await page.close();
+  }
+});
+
 messages('a blank recording name keeps the dialog open and says to give a name', async (ctx) => {
   const page = await open(ctx);
   try {

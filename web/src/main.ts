@@ -331,7 +331,7 @@ async function start(): Promise<void> {
   );
   new RunPanel(
     client,
-    { runButton: byId<HTMLButtonElement>('btn-run'), cancelButton: byId<HTMLButtonElement>('btn-cancel-run'), paramsForm: byId<HTMLFormElement>('run-params'), result: byId('run-result'), text: byId<HTMLTextAreaElement>('scenario-text') },
+    { runButton: byId<HTMLButtonElement>('btn-run'), cancelButton: byId<HTMLButtonElement>('btn-cancel-run'), paramsForm: byId<HTMLFormElement>('run-params'), result: byId('run-result'), text: byId<HTMLTextAreaElement>('scenario-text'), showRefusal: (envelope, scenario) => validator.showRunRefusal(envelope, scenario) },
     watched,
     () => badge.advice(),
   );

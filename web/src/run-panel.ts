@@ -11,6 +11,11 @@ export interface RunPanelParts {
   result: HTMLElement;
   /** The Validate tab's editor: what is run. */
   text: HTMLTextAreaElement;
+  /**
+   * Lists a run's refusal in the validator's place. The run validates with the bridge's folder, so
+   * its errors (a flow file it cannot read) can be ones the folder-less Validate only warned about.
+   */
+  showRefusal: (envelope: unknown, scenario: string) => void;
 }
 
 /**
@@ -99,7 +104,7 @@ export class RunPanel {
       } else this.message(requestFailedText('The run did not complete', err), 'bad');
       return this.end();
     }
-    this.finished(answer);
+    this.finished(answer, scenario);
     this.end();
   }
 
@@ -212,7 +217,7 @@ export class RunPanel {
     }
   }
 
-  private finished(answer: unknown): void {
+  private finished(answer: unknown, scenario: string): void {
     const doc = asResult(answer);
     if (doc) return this.renderResult(doc);
     if (isFailureResult(answer)) {
@@ -220,11 +225,15 @@ export class RunPanel {
       const advice = answer.code === 'PERMISSION_DENIED' ? this.lockAdvice() : undefined;
       return this.message(`Not run: ${advice ? `${advice} ` : ''}${answer.code}: ${answer.message}`, 'bad');
     }
-    const envelope = answer as { ok?: boolean; data?: { errors?: unknown[] } };
+    const envelope = answer as { ok?: boolean; data?: { errors?: { rule?: unknown }[] } };
     if (envelope.ok === false) {
-      const n = envelope.data?.errors?.length ?? 0;
-      this.message(`Not run: the scenario is invalid (${n} error${n === 1 ? '' : 's'}); the list is above.`, 'bad');
-      this.parts.text.form?.requestSubmit();
+      const errors = envelope.data?.errors ?? [];
+      this.parts.showRefusal(answer, scenario);
+      const files = errors.some((e) => typeof e?.rule === 'string' && /^(flow-|path-escapes)/.test(e.rule));
+      this.message(
+        `Not run: the bridge found ${errors.length} error${errors.length === 1 ? '' : 's'} in the scenario; the list is above.${files ? ` A scenario run from the viewer has no folder of its own: the bridge reads its flow files relative to the folder it was started in (where mobilebridge serve runs), so a flow must be there, or run the file with mobilebridge run.` : ''}`,
+        'bad',
+      );
       return;
     }
     this.message('The bridge answered with something that is not a result document.', 'bad');

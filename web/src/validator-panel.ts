@@ -128,6 +128,16 @@ export class ValidatorPanel {
     }
   }
 
+  /**
+   * Lists what a run refused (scenarios.run's envelope, for the text it was given). That check had
+   * the bridge's folder, so it reads the flow files this tab's own check can only warn about.
+   */
+  showRunRefusal(envelope: unknown, scenario: string): void {
+    const summary = summarizeEnvelope(envelope);
+    this.fixes = quickFixes(summary.issues, scenario);
+    this.render({ ...summary, headline: `Not run — ${summary.headline} (checked with its flow files, in the bridge's folder)` });
+  }
+
   private showMessage(message: string, bad: boolean): void {
     this.result.replaceChildren(el('p', { class: `verdict ${bad ? 'bad' : 'ok'}` }, message));
   }
