@@ -126,6 +126,34 @@ messages('a run refused for a flow file the bridge cannot read lists that error,
   }
 });
 
+messages('a waiting assertion shows that it waits, and how long, until its result replaces it', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.click('#tab-validate');
+    const waiting = { ...SCENARIO, assertions: [{ id: 'never_there', after_step: 'home', type: 'element_visible', description: 'Not on the home screen', element_description: 'No such button', timeout_ms: 1500 }] };
+    await page.locator('#scenario-text').fill(JSON.stringify(waiting, null, 2));
+    // Every state the assertion's row is seen in, in order.
+    await page.evaluate(`(() => {
+      window.__shown = [];
+      new MutationObserver(() => {
+        const li = document.querySelector('#run-result [data-assertion="never_there"]');
+        const seen = li ? li.className + ': ' + li.textContent : '';
+        if (seen && window.__shown[window.__shown.length - 1] !== seen) window.__shown.push(seen);
+      }).observe(document.getElementById('run-result'), { childList: true, subtree: true, characterData: true });
+    })()`);
+    await removingNewRunFolders(async () => {
+      await page.click('#btn-run');
+      await page.locator('#run-result .verdict[data-status="failed"]').waitFor({ timeout: 30_000 });
+    });
+    const shown = (await page.evaluate('window.__shown')) as string[];
+    assert.match(shown[0] ?? '', /^status-pending: waiting never_there element_visiblewaiting up to 1\.5 s for it to pass…$/, shown.join(' | '));
+    assert.match(shown[shown.length - 1]!, /^status-failed: failed never_there/, shown.join(' | '));
+    assert.is(await page.locator('#run-result .status-pending').count(), 0, 'nothing is left waiting');
+  } finally {
+    await page.close();
+  }
+});
+
 messages('a blank recording name keeps the dialog open and says to give a name', async (ctx) => {
   const page = await open(ctx);
   try {

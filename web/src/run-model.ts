@@ -31,6 +31,41 @@ export function parametersToAsk(scenarioText: string): AskedParameter[] {
   return asked;
 }
 
+/** An assertion as the scenario declares it: which step it follows and how long it may wait. */
+export interface PendingAssertion {
+  id: string;
+  type: string;
+  timeoutMs?: number;
+}
+
+/**
+ * The scenario's assertions by the step they follow (`after_step`), so the panel can show one as
+ * being checked (a waiting one for up to its `timeout_ms`) between its step's report and its own.
+ */
+export function assertionsByStep(scenarioText: string): Map<string, PendingAssertion[]> {
+  const byStep = new Map<string, PendingAssertion[]>();
+  let doc: unknown;
+  try {
+    doc = JSON.parse(scenarioText);
+  } catch {
+    return byStep;
+  }
+  const list = (doc as { assertions?: unknown } | null)?.assertions;
+  if (!Array.isArray(list)) return byStep;
+  for (const raw of list) {
+    const a = (raw && typeof raw === 'object' ? raw : {}) as { id?: unknown; type?: unknown; after_step?: unknown; timeout_ms?: unknown };
+    if (typeof a.id !== 'string' || typeof a.after_step !== 'string') continue;
+    const pending: PendingAssertion = { id: a.id, type: typeof a.type === 'string' ? a.type : '', ...(typeof a.timeout_ms === 'number' && a.timeout_ms > 0 ? { timeoutMs: a.timeout_ms } : {}) };
+    byStep.set(a.after_step, [...(byStep.get(a.after_step) ?? []), pending]);
+  }
+  return byStep;
+}
+
+/** "waiting up to 8 s for it to pass" / "checking" */
+export function pendingText(a: PendingAssertion): string {
+  return a.timeoutMs ? `waiting up to ${Number((a.timeoutMs / 1000).toFixed(1))} s for it to pass…` : 'checking…';
+}
+
 /**
  * Where the bridge serves a step screenshot of a run it started (GET /api/runs/<run>/screenshots/<file>).
  * `relative` is the result document's `screenshot` (screenshots/<scenario>/<run>/<step>.png, either

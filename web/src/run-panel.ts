@@ -2,7 +2,7 @@ import { ConnectionClosedError, type BridgeClient } from '../../src/protocol/cli
 import { isFailureResult } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
 import { requestFailedText } from './request-failure.js';
-import { asResult, parametersToAsk, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type ResultView, type RunStatus, type StepView } from './run-model.js';
+import { asResult, assertionsByStep, parametersToAsk, pendingText, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type PendingAssertion, type ResultView, type RunStatus, type StepView } from './run-model.js';
 
 export interface RunPanelParts {
   runButton: HTMLButtonElement;
@@ -37,6 +37,8 @@ export class RunPanel {
   /** What the run's progress events said, for a verdict without the result document. */
   private seen: { steps: StepView[]; assertions: AssertionView[]; resultFile?: string; finished?: { status: RunStatus; summary: string } } = { steps: [], assertions: [] };
   private asked: AskedParameter[] = [];
+  /** The running scenario's assertions by the step they follow: shown as pending once that step is reported. */
+  private pending = new Map<string, PendingAssertion[]>();
   private steps!: HTMLOListElement;
   private checks!: HTMLUListElement;
 
@@ -85,6 +87,7 @@ export class RunPanel {
     }
     this.runId = undefined;
     this.seen = { steps: [], assertions: [] };
+    this.pending = assertionsByStep(scenario);
     delete this.parts.result.dataset.run;
     this.parts.runButton.disabled = true;
     this.parts.cancelButton.hidden = false;
@@ -206,11 +209,18 @@ export class RunPanel {
     }
     if (p.run_id !== this.runId) return;
     if (p.type === 'step') {
-      this.seen.steps.push(p.step as StepView);
-      this.steps.append(this.stepItem(p.step as StepView));
+      const step = p.step as StepView;
+      this.seen.steps.push(step);
+      this.steps.append(this.stepItem(step));
+      // Judged right after their step; a waiting one can take up to a minute, which must not look like a hang.
+      if (step.status !== 'skipped') this.checks.append(...(this.pending.get(step.step_id) ?? []).map((a) => this.pendingItem(a)));
     } else if (p.type === 'assertion') {
-      this.seen.assertions.push(p.assertion as AssertionView);
-      this.checks.append(this.checkItem(p.assertion as AssertionView));
+      const a = p.assertion as AssertionView;
+      this.seen.assertions.push(a);
+      const item = this.checkItem(a);
+      const waiting = [...this.checks.children].find((li) => li instanceof HTMLElement && li.dataset.assertion === a.assertion_id && li.classList.contains('status-pending'));
+      if (waiting) waiting.replaceWith(item);
+      else this.checks.append(item);
     } else if (p.type === 'finished') {
       this.seen.finished = { status: p.status as RunStatus, summary: String(p.summary ?? '') };
       if (this.detached) this.verdictFromProgress();
@@ -274,6 +284,10 @@ export class RunPanel {
       a.status === 'passed' ? '' : el('div', { class: 'muted' }, `expected ${shown(a.expected)} · actual ${shown(a.actual)}`),
       a.message ? el('div', { class: a.status === 'failed' || a.status === 'error' ? 'error-text' : 'muted' }, a.message) : '',
     );
+  }
+
+  private pendingItem(a: PendingAssertion): HTMLLIElement {
+    return el('li', { class: 'status-pending', 'data-assertion': a.id }, el('span', { class: 'badge-status' }, a.timeoutMs ? 'waiting' : 'checking'), ' ', el('code', {}, a.id), ` ${a.type}`, el('div', { class: 'muted' }, pendingText(a)));
   }
 
   private thumbnail(relative: string | null | undefined, alt: string): HTMLElement | '' {
