@@ -13,8 +13,11 @@ import { paths } from '../engine/runner/index.js';
 const KEEP_RUNS = 50;
 /** The prefix of the temporary folders scenarios.run makes for runs without `out`. */
 export const TEMP_RUN_PREFIX = 'mobilebridge-run-';
-/** A step's screenshot: `<step id>.png` (flow steps carry dots, `login.type_email.png`). */
-const SCREENSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}\.png$/;
+/**
+ * A step's screenshot: `<step id>.png` (flow steps carry dots, `login.type_email.png`), or a waiting
+ * assertion's own, of the screen it was judged on after waiting: `<step id>+<assertion id>.png`.
+ */
+const SCREENSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}(\+[A-Za-z0-9_][A-Za-z0-9_.-]{0,199})?\.png$/;
 const MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024;
 
 /**

@@ -154,6 +154,28 @@ messages('a waiting assertion shows that it waits, and how long, until its resul
   }
 });
 
+messages('a failed waiting assertion shows the screen it was judged on after waiting, served by the bridge', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.click('#tab-validate');
+    const waiting = { ...SCENARIO, assertions: [{ id: 'never_there', after_step: 'home', type: 'element_visible', description: 'Not on the home screen', element_description: 'No such button', timeout_ms: 600 }] };
+    await page.locator('#scenario-text').fill(JSON.stringify(waiting, null, 2));
+    await removingNewRunFolders(async () => {
+      await page.click('#btn-run');
+      await page.locator('#run-result .verdict[data-status="failed"]').waitFor({ timeout: 30_000 });
+      const shot = page.locator('#run-result [data-assertion="never_there"] a.shot img');
+      assert.is(await shot.getAttribute('alt'), 'Screen never_there was judged on');
+      const src = (await shot.getAttribute('src'))!;
+      assert.match(src, /\/screenshots\/home%2Bnever_there\.png$/);
+      const fetched = (await page.evaluate(`fetch(${JSON.stringify(src)}).then(async (r) => [r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength])`)) as [number, string, number];
+      assert.equal(fetched.slice(0, 2), [200, 'image/png']);
+      assert.ok(fetched[2] > 100, 'a PNG, not an empty body');
+    });
+  } finally {
+    await page.close();
+  }
+});
+
 messages('a blank recording name keeps the dialog open and says to give a name', async (ctx) => {
   const page = await open(ctx);
   try {

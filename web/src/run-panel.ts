@@ -283,7 +283,13 @@ export class RunPanel {
       ` ${a.type}`,
       a.status === 'passed' ? '' : el('div', { class: 'muted' }, `expected ${shown(a.expected)} · actual ${shown(a.actual)}`),
       a.message ? el('div', { class: a.status === 'failed' || a.status === 'error' ? 'error-text' : 'muted' }, a.message) : '',
+      // Only an assertion that looked again (a waiting one) has a screen of its own: the step's shows the screen before the wait.
+      a.screenshot && this.shotOfItsOwn(a.screenshot) ? this.thumbnail(a.screenshot, `Screen ${a.assertion_id} was judged on`) : '',
     );
+  }
+
+  private shotOfItsOwn(relative: string): boolean {
+    return /\+[^\\/]*\.png$/.test(relative);
   }
 
   private pendingItem(a: PendingAssertion): HTMLLIElement {
