@@ -204,6 +204,15 @@ test('Run: asks for the secret parameter, shows steps live, then the verdict wit
   assert.is(await page.isVisible('#btn-cancel-run'), false);
   await pollPage(page, `(() => { const imgs = [...document.querySelectorAll('#run-result .shot img')]; return imgs.length === 7 && imgs.every((i) => i.complete && i.naturalWidth > 100); })()`, 'the seven step screenshots to load');
   assert.not.match((await page.textContent('body')) ?? '', PASSWORD);
+  // The whole result document goes home as a file, its secret masked as in the answer.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#run-result a.download-result')]);
+  const file = join(ctx.tmp, download.suggestedFilename());
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  const result = JSON.parse(text) as { run_id: string; status: string; steps_executed: unknown[] };
+  assert.is(download.suggestedFilename(), `${result.run_id}.json`);
+  assert.equal([result.status, result.steps_executed.length], ['passed', 7]);
+  assert.not.ok(text.includes(PASSWORD), 'the password is not in the result file');
 });
 
 test('Cancel ends a run as cancelled', async (ctx) => {

@@ -34,6 +34,8 @@ export class RunPanel {
    * second run beside it.
    */
   private detached = false;
+  /** The object URL behind the last run's download link, let go when the next result replaces it. */
+  private resultUrl: string | undefined;
   /** What the run's progress events said, for a verdict without the result document. */
   private seen: { steps: StepView[]; assertions: AssertionView[]; resultFile?: string; finished?: { status: RunStatus; summary: string } } = { steps: [], assertions: [] };
   private asked: AskedParameter[] = [];
@@ -229,7 +231,7 @@ export class RunPanel {
 
   private finished(answer: unknown, scenario: string): void {
     const doc = asResult(answer);
-    if (doc) return this.renderResult(doc);
+    if (doc) return this.renderResult(doc, answer);
     if (isFailureResult(answer)) {
       // The bridge's refusal speaks to API callers (devices.lock takeover): lead with the page's own button, as for taps.
       const advice = answer.code === 'PERMISSION_DENIED' ? this.lockAdvice() : undefined;
@@ -249,12 +251,16 @@ export class RunPanel {
     this.message('The bridge answered with something that is not a result document.', 'bad');
   }
 
-  private renderResult(doc: ResultView): void {
+  /** `full`: the result document as the bridge answered it (its secrets already masked), offered as a file. */
+  private renderResult(doc: ResultView, full?: unknown): void {
     this.runId = doc.run_id;
+    if (this.resultUrl) URL.revokeObjectURL(this.resultUrl);
+    this.resultUrl = full === undefined ? undefined : URL.createObjectURL(new Blob([`${JSON.stringify(full, null, 2)}\n`], { type: 'application/json' }));
+    const download = this.resultUrl ? el('a', { class: 'download-result', href: this.resultUrl, download: `${doc.run_id}.json` }, 'Download result (.json)') : '';
     const verdict = el('p', { class: `verdict ${doc.status === 'passed' ? 'ok' : 'bad'}`, 'data-status': doc.status }, verdictLine(doc));
     const steps = el('ol', { class: 'run-steps', 'aria-label': 'Steps' }, ...(doc.steps_executed ?? []).map((s) => this.stepItem(s)));
     const checks = el('ul', { class: 'run-checks', 'aria-label': 'Assertions' }, ...(doc.assertion_results ?? []).map((a) => this.checkItem(a)));
-    this.parts.result.replaceChildren(verdict, doc.summary ? el('p', { class: 'summary' }, doc.summary) : '', el('h4', {}, 'Steps'), steps, doc.assertion_results?.length ? el('h4', {}, 'Assertions') : '', checks, el('p', { class: 'hint' }, `run ${doc.run_id}`));
+    this.parts.result.replaceChildren(verdict, doc.summary ? el('p', { class: 'summary' }, doc.summary) : '', el('h4', {}, 'Steps'), steps, doc.assertion_results?.length ? el('h4', {}, 'Assertions') : '', checks, el('p', { class: 'hint' }, `run ${doc.run_id} `, download));
   }
 
   private stepItem(s: StepView): HTMLLIElement {
