@@ -54,7 +54,7 @@ export class Engine {
   readonly ids: DeviceIds;
   private firstListing: Promise<unknown> | undefined;
   private readonly touches = new TouchStreams({
-    run: (device, what, work) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS),
+    run: (device, what, work, longerMs = 0) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS + longerMs),
     screenSize: (device, handle, ctx) => this.handles.screenSize(device, handle, ctx.signal),
     finished: (e) => this.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
   });

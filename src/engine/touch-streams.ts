@@ -6,8 +6,11 @@ import type { ScreenSize } from './ui-tree.js';
 
 /** What a touch stream needs from the engine: the device queue, the screen size, and the one activity entry. */
 export interface TouchHost {
-  /** Runs on the device's queue under the call deadline; throws ToolError. */
-  run<T>(device: string, what: string, work: (handle: DeviceHandle, ctx: CallContext) => Promise<T>): Promise<T>;
+  /**
+   * Runs on the device's queue under the call deadline, `longerMs` later for work that takes that long on the
+   * device (a gesture replayed in real time); throws ToolError.
+   */
+  run<T>(device: string, what: string, work: (handle: DeviceHandle, ctx: CallContext) => Promise<T>, longerMs?: number): Promise<T>;
   screenSize(device: string, handle: DeviceHandle, ctx: CallContext): Promise<ScreenSize>;
   /** The stream ended (up or cancel): report it once, as one action. */
   finished(entry: { device: string; origin: string; parameters: Record<string, unknown>; result: unknown; durationMs: number }): void;
@@ -46,6 +49,8 @@ const MAX_PATH_POINTS = 200;
 /** A replayed press that moved less than this (device pixels) is a tap or long press, not a drag. */
 const TAP_SLOP_PX = 8;
 const LONG_PRESS_MS = 500;
+/** The longest replayed gesture, as mobile_long_press_on_screen_at_coordinates allows: a longer hold is cut, and the answer says so. */
+const MAX_REPLAY_MS = 10_000;
 
 /**
  * Streamed touches, one finger per device (issue 17): down, moves and up/cancel go through the device
@@ -136,6 +141,9 @@ export class TouchStreams {
     this.addPoint(stream, at);
     let result: TouchResult | ToolFailure;
     let longPress = false;
+    // Timed as the finger lifted: the replay keeps the hold the user made, not the wait in the device queue.
+    const heldMs = Math.round(performance.now() - stream.startedAt);
+    const replayMs = stream.mode === 'replay' && phase === 'up' ? Math.min(MAX_REPLAY_MS, this.moved(stream) ? stream.path[stream.path.length - 1].t : heldMs) : 0;
     try {
       result = await this.host.run(stream.device, `touch ${phase}`, async (handle, ctx) => {
         const p = await this.clamp(stream.device, handle, ctx, at);
@@ -146,8 +154,8 @@ export class TouchStreams {
           return { status: 'success' as const, streamed: true, message: phase === 'up' ? `dragged from (${stream.from.x}, ${stream.from.y}) to (${p.x}, ${p.y})` : 'touch cancelled' };
         }
         if (phase === 'cancel') return { status: 'success' as const, streamed: false, message: 'touch cancelled before anything was sent to the device' };
-        return { status: 'success' as const, streamed: false, message: await this.replay(stream, handle, ctx, p) };
-      });
+        return { status: 'success' as const, streamed: false, message: await this.replay(stream, handle, ctx, p, heldMs) };
+      }, replayMs);
     } catch (err) {
       result = toFailure(err);
     }
@@ -172,13 +180,14 @@ export class TouchStreams {
   }
 
   /** The device could not follow the finger: the whole gesture now, the best way it has. */
-  private async replay(stream: Stream, handle: DeviceHandle, ctx: CallContext, to: Point): Promise<string> {
-    const held = Math.round(performance.now() - stream.startedAt);
+  private async replay(stream: Stream, handle: DeviceHandle, ctx: CallContext, to: Point, held: number): Promise<string> {
     const moved = this.moved(stream);
     const { x, y } = stream.from;
     if (!moved && held >= LONG_PRESS_MS) {
-      await handle.longPress(x, y, Math.min(10_000, held), ctx);
-      return `${stream.why}: replayed as a long press at (${x}, ${y}) on release`;
+      const press = Math.min(MAX_REPLAY_MS, held);
+      await handle.longPress(x, y, press, ctx);
+      const cut = press < held ? ` (held ${held} ms; a replayed press lasts at most ${MAX_REPLAY_MS / 1000} s)` : '';
+      return `${stream.why}: replayed as a long press of ${press} ms at (${x}, ${y}) on release${cut}`;
     }
     if (!moved) {
       await handle.tap(x, y, ctx);

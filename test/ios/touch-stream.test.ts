@@ -28,6 +28,21 @@ function shift(before: Map<string, number>, after: Map<string, number>): number 
 
 const touch = (rig: Rig, action: 'down' | 'move' | 'up', x: number, y: number) => rig.engine.touchEvent(SIM_UDID, action, { x, y }, { origin: 'test' });
 
+/**
+ * Runs `work` with the engine's clock (performance.now) running `ms` ahead after `pass()`, so a finger seems held
+ * that long without the test waiting; timers (the call deadlines) still run in real time.
+ */
+async function withSkippedTime<T>(work: (pass: (ms: number) => void) => Promise<T>): Promise<T> {
+  const real = performance.now.bind(performance);
+  let skipped = 0;
+  performance.now = () => real() + skipped;
+  try {
+    return await work((ms) => (skipped += ms));
+  } finally {
+    performance.now = real;
+  }
+}
+
 ios('a drag is one /actions path on release, with every point, and the answer says the screen did not follow', async ({ rig }) => {
   await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
   await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
@@ -46,6 +61,31 @@ ios('a drag is one /actions path on release, with every point, and the answer sa
   assert.match(up.message, /path \(4 points\) was replayed as one gesture on release; the screen did not follow/);
   assert.ok(rig.wda.requests.slice(sent).includes('POST /session/:id/actions'));
   assert.is(shift(before, await rows(rig)), -600, 'the list moved by the whole path');
+});
+
+ios('a finger held still for 6 s is a 6 s long press, answered when WDA played it; a longer hold is cut to 10 s and says so', async ({ rig }) => {
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  const [id, y] = [...(await rows(rig))][2];
+  // A real WDA answers POST /actions once XCTest played the gesture: the 6 s press outlasts a touch's 5 s deadline.
+  rig.wda.faults.gesturesTakeTheirTime = true;
+  try {
+    const up = await withSkippedTime(async (pass) => {
+      await touch(rig, 'down', 600, y + 40);
+      pass(6000);
+      return (await touch(rig, 'up', 600, y + 40)) as { status: string; message: string };
+    });
+    assert.is(up.status, 'success', JSON.stringify(up));
+    assert.match(up.message, /replayed as a long press of 6\d\d\d ms at \(600, \d+\) on release$/);
+  } finally {
+    rig.wda.faults.gesturesTakeTheirTime = false;
+  }
+  await rig.call('mobile_open_url', { url: 'mbdemo://screen/home' });
+  const long = await withSkippedTime(async (pass) => {
+    await touch(rig, 'down', 600, y + 40);
+    pass(12_000);
+    return (await touch(rig, 'up', 600, y + 40)) as { status: string; message: string };
+  });
+  assert.match(long.message, /replayed as a long press of 10000 ms .* \(held 12\d\d\d ms; a replayed press lasts at most 10 s\)/, `${id}: ${long.message}`);
 });
 
 ios('Backspace is XCUIKeyboardKeyDelete through /wda/keys; keys the keyboard lacks are UNSUPPORTED, nothing pressed', async ({ rig }) => {

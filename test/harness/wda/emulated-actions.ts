@@ -95,6 +95,12 @@ async function twoFingers(device: VirtualDevice, scale: number, sources: Pointer
   return null;
 }
 
+/** How long XCTest takes to play the chains (FBW3CGestureItemsChain adds up each item's duration; the sources play together). */
+export function gestureMs(actions: unknown): number {
+  const sources = Array.isArray(actions) ? (actions as PointerSource[]) : [];
+  return Math.max(0, ...sources.map((s) => (s?.actions ?? []).reduce((sum, a) => sum + (a.duration ?? 0), 0)));
+}
+
 /** One finger along the path on the virtual phone (device pixels). */
 async function follow(device: VirtualDevice, path: { x: number; y: number }[]): Promise<void> {
   const d = device;

@@ -8,7 +8,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { WdaSessions } from './wda-sessions.js';
 import { EmulatedOrientation } from './emulated-orientation.js';
-import { performActions } from './emulated-actions.js';
+import { gestureMs, performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
 import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
@@ -276,7 +276,9 @@ export class EmulatedWda {
       case 'POST /actions':
         // XCTest synthesizes the events on the screen as it is: on a locked phone the lock screen gets them.
         if (this.locked) return this.onLockScreen();
-        return performActions(this.device, this.scale, body.actions);
+        await performActions(this.device, this.scale, body.actions);
+        if (this.faults.gesturesTakeTheirTime) await new Promise((r) => setTimeout(r, gestureMs(body.actions)));
+        return null;
       case 'POST /wda/keys': {
         const value = body.value;
         // handleKeys sends componentsJoinedByString: to `value` unchecked: anything but an array raises, and

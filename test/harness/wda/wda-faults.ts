@@ -72,4 +72,9 @@ export interface WdaFaults {
   obstructingAlerts?: boolean;
   /** Bundle ids of apps whose UISupportedInterfaceOrientations lack landscape: they stay upright when the device turns. */
   portraitOnly?: string[];
+  /**
+   * POST /actions answers only once the gesture has played, as a real WDA does (XCTest synthesizes the events in
+   * real time and fb_synthesizeEvent waits for them): a 6 s long press is answered after 6 s. Off, it answers at once.
+   */
+  gesturesTakeTheirTime?: boolean;
 }
