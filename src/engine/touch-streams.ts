@@ -1,6 +1,7 @@
 import type { CallContext, DeviceHandle, TracePoint } from './driver.js';
 import { failure, toFailure, ToolError, type ToolFailure } from './errors.js';
 import { longPressThresholdMs } from './long-press.js';
+import { replayPath, type ReplayPath } from './replay-path.js';
 import type { Point, TouchPhase } from './types.js';
 import type { ScreenSize } from './ui-tree.js';
 
@@ -143,7 +144,9 @@ export class TouchStreams {
     let longPress = false;
     // Timed as the finger lifted: the replay keeps the hold the user made, not the wait in the device queue.
     const heldMs = Math.round(performance.now() - stream.startedAt);
-    const replayMs = stream.mode === 'replay' && phase === 'up' ? Math.min(MAX_REPLAY_MS, this.moved(stream) ? stream.path[stream.path.length - 1].t : heldMs) : 0;
+    const replaying = stream.mode === 'replay' && phase === 'up';
+    const drag = replaying && this.moved(stream) ? replayPath(stream.path, stream.from, TAP_SLOP_PX, LONG_PRESS_MS, MAX_REPLAY_MS) : undefined;
+    const replayMs = drag ? drag.path[drag.path.length - 1].t : replaying ? Math.min(MAX_REPLAY_MS, heldMs) : 0;
     try {
       result = await this.host.run(stream.device, `touch ${phase}`, async (handle, ctx) => {
         const p = await this.clamp(stream.device, handle, ctx, at);
@@ -154,7 +157,7 @@ export class TouchStreams {
           return { status: 'success' as const, streamed: true, message: phase === 'up' ? `dragged from (${stream.from.x}, ${stream.from.y}) to (${p.x}, ${p.y})` : 'touch cancelled' };
         }
         if (phase === 'cancel') return { status: 'success' as const, streamed: false, message: 'touch cancelled before anything was sent to the device' };
-        return { status: 'success' as const, streamed: false, message: await this.replay(stream, handle, ctx, p, heldMs) };
+        return { status: 'success' as const, streamed: false, message: await this.replay(stream, handle, ctx, p, heldMs, drag) };
       }, replayMs);
     } catch (err) {
       result = toFailure(err);
@@ -180,22 +183,21 @@ export class TouchStreams {
   }
 
   /** The device could not follow the finger: the whole gesture now, the best way it has. */
-  private async replay(stream: Stream, handle: DeviceHandle, ctx: CallContext, to: Point, held: number): Promise<string> {
-    const moved = this.moved(stream);
+  private async replay(stream: Stream, handle: DeviceHandle, ctx: CallContext, to: Point, held: number, drag: ReplayPath | undefined): Promise<string> {
     const { x, y } = stream.from;
-    if (!moved && held >= LONG_PRESS_MS) {
+    if (!drag && held >= LONG_PRESS_MS) {
       const press = Math.min(MAX_REPLAY_MS, held);
       await handle.longPress(x, y, press, ctx);
       const cut = press < held ? ` (held ${held} ms; a replayed press lasts at most ${MAX_REPLAY_MS / 1000} s)` : '';
       return `${stream.why}: replayed as a long press of ${press} ms at (${x}, ${y}) on release${cut}`;
     }
-    if (!moved) {
+    if (!drag) {
       await handle.tap(x, y, ctx);
       return `${stream.why}: replayed as a tap at (${x}, ${y}) on release`;
     }
     if (handle.tracePath) {
-      await handle.tracePath(stream.path, ctx);
-      return `${stream.why}: the path (${stream.path.length} points) was replayed as one gesture on release; the screen did not follow while dragging`;
+      await handle.tracePath(drag.path, ctx);
+      return `${stream.why}: the path (${drag.path.length} points) was replayed as one gesture on release; the screen did not follow while dragging${holdNote(drag)}`;
     }
     await handle.swipe(x, y, to.x, to.y, Math.max(100, Math.min(held, 2000)), ctx);
     return `${stream.why}: replayed as one swipe from (${x}, ${y}) to (${to.x}, ${to.y}) on release; the screen did not follow while dragging`;
@@ -229,6 +231,15 @@ export class TouchStreams {
     clearTimeout(stream.idle);
     if (this.streams.get(stream.device) === stream) this.streams.delete(stream.device);
   }
+}
+
+/** What the replay made of the time the finger stayed in place before dragging, and of a gesture over the limit. */
+function holdNote(drag: ReplayPath): string {
+  const parts = [];
+  if (drag.holdMs >= LONG_PRESS_MS) parts.push(`held ${drag.holdMs} ms in place first (a long press)${drag.heldMs ? `, cut from ${drag.heldMs} ms` : ''}`);
+  else if (drag.heldMs) parts.push(`the ${drag.heldMs} ms in place before moving were cut to ${drag.holdMs} ms`);
+  if (drag.sped) parts.push('the drag was played faster than made');
+  return parts.length ? `; ${parts.join('; ')}${drag.heldMs || drag.sped ? ` (a replay lasts at most ${MAX_REPLAY_MS / 1000} s)` : ''}` : '';
 }
 
 function busy(device: string, stream: Stream): ToolFailure {

@@ -59,7 +59,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
   await device.screenPng();
   // UIDevice.name of a simulator is its name in Xcode; of an iPhone, "iPhone" on iOS 16+.
-  const wda = new EmulatedWda(device, { ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
+  const wda = new EmulatedWda(device, { clock, ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone

@@ -1,6 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { UiElement } from '../../src/engine/types.js';
+import { createEngine } from '../../src/engine/create.js';
+import { ManualClock } from '../../src/engine/drivers/virtual/index.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { find, makeRig, SIM_UDID, type Rig } from './rig.js';
 
 /** iOS has no streamed touch (issue 17): a drag is collected and replayed as one W3C actions path on release. */
@@ -86,6 +89,51 @@ ios('a finger held still for 6 s is a 6 s long press, answered when WDA played i
     return (await touch(rig, 'up', 600, y + 40)) as { status: string; message: string };
   });
   assert.match(long.message, /replayed as a long press of 10000 ms .* \(held 12\d\d\d ms; a replayed press lasts at most 10 s\)/, `${id}: ${long.message}`);
+});
+
+/** A row held 1.3 s, then dragged 300 px up: what the phone shows after it (the list's shift, and any menu). */
+async function holdThenDrag(engine: Engine, device: string, pass: (ms: number) => void): Promise<{ shift?: number; menu: string[]; message: string }> {
+  const list = async () => (await engine.call('mobile_list_elements_on_screen', { device })) as { elements: UiElement[] };
+  await engine.call('mobile_open_url', { device, url: 'mbdemo://screen/home' });
+  const before = await list();
+  const rowsOf = (l: { elements: UiElement[] }) => new Map(l.elements.filter((e) => /^item_\d+$/.test(e.id)).map((e) => [e.id, e.y]));
+  const row = before.elements.find((e) => e.id === 'item_3')!;
+  const at = { x: row.center.x, y: row.center.y };
+  await engine.touchEvent(device, 'down', at, { origin: 'test' });
+  pass(1300);
+  // A hand never holds quite still: a pixel of jitter is still the hold.
+  await engine.touchEvent(device, 'move', { x: at.x + 1, y: at.y }, { origin: 'test' });
+  for (const dy of [100, 200, 300]) await engine.touchEvent(device, 'move', { x: at.x, y: at.y - dy }, { origin: 'test' });
+  const up = (await engine.touchEvent(device, 'up', { x: at.x, y: at.y - 300 }, { origin: 'test' })) as { status: string; message?: string };
+  assert.is(up.status, 'success', JSON.stringify(up));
+  const after = await list();
+  const known = new Set(before.elements.map((e) => e.text).filter(Boolean));
+  const rowsAfter = rowsOf(after);
+  // A menu covering the list hides its rows: then nothing tells a shift.
+  return {
+    shift: rowsAfter.size ? shift(rowsOf(before), rowsAfter) : undefined,
+    menu: after.elements.filter((e) => e.text && !known.has(e.text)).map((e) => e.text),
+    message: up.message ?? '',
+  };
+}
+
+ios('a hold before a drag reaches the iPhone as a long press as long as the hold, then the drag, as on the virtual iPhone', async ({ rig }) => {
+  await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  const sent = rig.wda.gestures.length;
+  const wda = await withSkippedTime((pass) => holdThenDrag(rig.engine, SIM_UDID, pass));
+  const [finger] = rig.wda.gestures[sent] as { actions: { type: string; duration?: number }[] }[];
+  assert.equal(finger.actions.slice(1, 3).map((a) => a.type), ['pointerDown', 'pause']);
+  assert.ok(finger.actions[2].duration! >= 1300, `held ${finger.actions[2].duration} ms, not the 1.3 s the finger stayed`);
+  assert.match(wda.message, /held 13\d\d ms in place first \(a long press\)$/);
+  const clock = new ManualClock(1_000_000);
+  const engine = createEngine({ virtual: { devices: ['ios'], clock } });
+  try {
+    const local = await holdThenDrag(engine, 'virtual-ios-1', (ms) => clock.advance(ms));
+    assert.ok(local.menu.length > 0, 'the virtual iPhone opened the row menu while the finger was held');
+    assert.equal({ shift: wda.shift, menu: wda.menu }, { shift: local.shift, menu: local.menu }, 'the WDA iPhone ends as the virtual one');
+  } finally {
+    await engine.close();
+  }
 });
 
 ios('Backspace is XCUIKeyboardKeyDelete through /wda/keys; keys the keyboard lacks are UNSUPPORTED, nothing pressed', async ({ rig }) => {

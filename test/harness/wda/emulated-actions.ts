@@ -22,8 +22,14 @@ interface PointerSource {
 
 const ctx = (): CallContext => ({ signal: new AbortController().signal });
 
-/** W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move while down is a swipe. */
-export async function performActions(device: VirtualDevice, scale: number, actions: unknown): Promise<null> {
+/** Moves the virtual phone's time on, as XCTest plays pauses and timed moves over real time. */
+export type GestureClock = { advance(ms: number): void };
+
+/**
+ * W3C pointer actions: a down and up at one place is a tap (two make a double tap, a long hold a long press); a move
+ * while down is a drag, played on the phone's finger with its pauses and durations, so a hold before it is a long press.
+ */
+export async function performActions(device: VirtualDevice, scale: number, actions: unknown, clock?: GestureClock): Promise<null> {
   if (Array.isArray(actions) && actions.length === 2) return twoFingers(device, scale, actions as PointerSource[]);
   const source = Array.isArray(actions) ? (actions[0] as PointerSource) : undefined;
   // FBW3CActionsSynthesizer.m: a pointer source without parameters.pointerType is a mouse, which WDA refuses too.
@@ -36,7 +42,7 @@ export async function performActions(device: VirtualDevice, scale: number, actio
   const d = device;
   let x = 0;
   let y = 0;
-  let down: { x: number; y: number; held: number; moved: boolean; path: { x: number; y: number }[] } | undefined;
+  let down: { x: number; y: number; held: number; moved: boolean; path: Step[] } | undefined;
   const taps: { x: number; y: number; held: number }[] = [];
   // FBBaseActionsSynthesizer keeps a lifted event path current, and FBPointerMoveItem adds a move to it
   // after its lift: what XCTest makes of that is not defined (appium/WebDriverAgent#924 saw a finger left
@@ -50,13 +56,14 @@ export async function performActions(device: VirtualDevice, scale: number, actio
       if (lifted && !down) strayMove = true;
       if (down) {
         down.moved = true;
-        down.path.push({ x, y });
+        down.path.push({ x, y, after: down.held + (a.duration ?? 0) });
+        down.held = 0;
       }
-    } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false, path: [{ x, y }] };
+    } else if (a.type === 'pointerDown') down = { x, y, held: 0, moved: false, path: [{ x, y, after: 0 }] };
     else if (a.type === 'pause' && down) down.held += a.duration ?? 0;
     else if (a.type === 'pointerUp' && down) {
       // XCTest synthesizes the whole path as one event stream: the content follows every point.
-      if (down.moved) await follow(device, down.path.map((p) => ({ x: Math.round(p.x * s), y: Math.round(p.y * s) })));
+      if (down.moved) await follow(device, down.path.map((p) => ({ x: Math.round(p.x * s), y: Math.round(p.y * s), after: p.after })), clock);
       else taps.push({ x: down.x, y: down.y, held: down.held });
       down = undefined;
       lifted = true;
@@ -101,11 +108,21 @@ export function gestureMs(actions: unknown): number {
   return Math.max(0, ...sources.map((s) => (s?.actions ?? []).reduce((sum, a) => sum + (a.duration ?? 0), 0)));
 }
 
-/** One finger along the path on the virtual phone (device pixels). */
-async function follow(device: VirtualDevice, path: { x: number; y: number }[]): Promise<void> {
+/** A point of a drag, reached `after` ms after the one before it. */
+interface Step {
+  x: number;
+  y: number;
+  after: number;
+}
+
+/** One finger along the path on the virtual phone (device pixels), in the phone's time when a clock is given. */
+async function follow(device: VirtualDevice, path: Step[], clock: GestureClock | undefined): Promise<void> {
   const d = device;
   await d.touch('down', path[0].x, path[0].y, ctx());
-  for (const p of path.slice(1)) await d.touch('move', p.x, p.y, ctx());
+  for (const p of path.slice(1)) {
+    clock?.advance(p.after);
+    await d.touch('move', p.x, p.y, ctx());
+  }
   const last = path[path.length - 1];
   await d.touch('up', last.x, last.y, ctx());
 }

@@ -61,6 +61,8 @@ export class EmulatedWda {
   readonly orientation: EmulatedOrientation;
   /** What POST /url asked Siri, below iOS 16.4 (fb_activateSiriVoiceRecognitionWithText). */
   readonly siriRequests: string[] = [];
+  /** The `actions` of every POST /actions, in order. */
+  readonly gestures: unknown[] = [];
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
   readonly keysTappedToDismiss: string[] = [];
 
@@ -276,7 +278,8 @@ export class EmulatedWda {
       case 'POST /actions':
         // XCTest synthesizes the events on the screen as it is: on a locked phone the lock screen gets them.
         if (this.locked) return this.onLockScreen();
-        await performActions(this.device, this.scale, body.actions);
+        this.gestures.push(body.actions);
+        await performActions(this.device, this.scale, body.actions, this.options.clock);
         if (this.faults.gesturesTakeTheirTime) await new Promise((r) => setTimeout(r, gestureMs(body.actions)));
         return null;
       case 'POST /wda/keys': {

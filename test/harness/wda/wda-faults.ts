@@ -1,3 +1,4 @@
+import type { GestureClock } from './emulated-actions.js';
 import type { WdaJsonNode } from './wda-tree.js';
 
 /* How an emulated WebDriverAgent is built (which WDA release it answers as) and the states of real setups tests switch on. */
@@ -20,6 +21,8 @@ export interface EmulatedWdaOptions {
    * MJPEG server sends XCTest's portrait-stored JPEG unchanged unless it scales it. Implied by `legacy`.
    */
   before5_15?: boolean;
+  /** The virtual phone's clock: gestures' pauses and timed moves move it on, as they take time on a phone. */
+  clock?: GestureClock;
   /** UIDevice.name as /wda/device/info reports it: a simulator's name in Xcode, or "iPhone" (the default). */
   name?: string;
   /**

@@ -54,11 +54,17 @@ export function pinchSources(fingers: readonly [FingerPath, FingerPath], duratio
   return [source('finger1', fingers[0]), source('finger2', fingers[1])];
 }
 
-/** A finger path replayed as one gesture (WDA has no streamed touch): moves keep their timing, up to 1 s each. */
+/**
+ * A finger path replayed as one gesture (WDA has no streamed touch), every step as long as it took: a finger
+ * staying in place is a pause, so a hold before a drag reaches the phone as a long press, then the drag.
+ * FBW3CActionsSynthesizer sets no limit on durations; the caller bounds the whole.
+ */
 export function tracedPath(path: readonly TracePoint[], scale: number): object[] {
   const actions: object[] = [{ type: 'pointerMove', duration: 0, x: path[0].x / scale, y: path[0].y / scale }, { type: 'pointerDown', button: 0 }];
   for (let i = 1; i < path.length; i++) {
-    actions.push({ type: 'pointerMove', duration: Math.max(0, Math.min(1000, path[i].t - path[i - 1].t)), x: path[i].x / scale, y: path[i].y / scale });
+    const duration = Math.max(0, Math.round(path[i].t - path[i - 1].t));
+    const still = path[i].x === path[i - 1].x && path[i].y === path[i - 1].y;
+    actions.push(still ? { type: 'pause', duration } : { type: 'pointerMove', duration, x: path[i].x / scale, y: path[i].y / scale });
   }
   actions.push({ type: 'pointerUp', button: 0 });
   return actions;
