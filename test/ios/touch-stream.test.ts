@@ -136,6 +136,34 @@ ios('a hold before a drag reaches the iPhone as a long press as long as the hold
   }
 });
 
+ios('a press held 450 ms is a tap on the iPhone behind WDA and on the virtual iPhone alike (UIKit waits 500 ms)', async ({ rig }) => {
+  const heldOn = async (engine: Engine, device: string, pass: (ms: number) => void, ms: number) => {
+    await engine.call('mobile_open_url', { device, url: 'mbdemo://screen/home' });
+    const { elements } = (await engine.call('mobile_list_elements_on_screen', { device })) as { elements: UiElement[] };
+    const row = elements.find((e) => e.id === 'item_3')!;
+    await engine.touchEvent(device, 'down', row.center, { origin: 'test' });
+    pass(ms);
+    // The virtual phone's timer runs with the finger down: a listing during the hold shows a long press at once.
+    const during = (await engine.call('mobile_list_elements_on_screen', { device })) as { elements: UiElement[] };
+    await engine.touchEvent(device, 'up', row.center, { origin: 'test' });
+    const after = (await engine.call('mobile_list_elements_on_screen', { device })) as { elements: UiElement[] };
+    // A tap on the row opens its detail screen.
+    return { menuWhileHeld: during.elements.some((e) => e.type === 'dialog'), opened: after.elements.some((e) => /^Limited edition/.test(e.text)) };
+  };
+  await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+  const wda = await withSkippedTime((pass) => heldOn(rig.engine, SIM_UDID, pass, 450));
+  const clock = new ManualClock(1_000_000);
+  const engine = createEngine({ virtual: { devices: ['ios'], clock } });
+  try {
+    const local = await heldOn(engine, 'virtual-ios-1', (ms) => clock.advance(ms), 450);
+    assert.is(local.menuWhileHeld, false, 'no long press before 500 ms on the virtual iPhone');
+    assert.equal([local.opened, wda.opened], [true, true], 'both iPhones took the press as a tap');
+    assert.is((await heldOn(engine, 'virtual-ios-1', (ms) => clock.advance(ms), 500)).menuWhileHeld, true);
+  } finally {
+    await engine.close();
+  }
+});
+
 ios('Backspace is XCUIKeyboardKeyDelete through /wda/keys; keys the keyboard lacks are UNSUPPORTED, nothing pressed', async ({ rig }) => {
   await rig.call('mobile_open_url', { url: 'mbdemo://screen/signin' });
   const { elements } = await rig.call('mobile_list_elements_on_screen');

@@ -1,12 +1,13 @@
 import type { Box } from './layout.js';
 
-/** Touch slop and long-press timeout as the emulated scrcpy-server classifies gestures (ViewConfiguration: 8 dp, 400 ms). */
+/** Touch slop as the emulated scrcpy-server classifies gestures (ViewConfiguration: 8 dp). */
 const TOUCH_SLOP_PX = 10;
-const LONG_PRESS_MS = 400;
 
 /** What a finger acts on: the phone's hit test, scroll offsets and gestures. */
 export interface FingerTarget {
   now(): number;
+  /** The phone's long-press time (long-press.ts): 400 ms on the virtual Android 14, UIKit's 500 ms on the virtual iPhone. */
+  longPressMs(): number;
   screen(): { width: number; height: number; modal: boolean };
   /** The boxes under a point, outermost first; `outside`: a modal's outside was hit. */
   hit(x: number, y: number): { path: Box[]; outside: boolean };
@@ -58,7 +59,7 @@ export class Finger {
   /** Fires the long press of a finger held still for the long-press time. */
   settle(): void {
     const f = this.down;
-    if (!f || f.moved || f.longPressed !== undefined || this.target.now() - f.at < LONG_PRESS_MS) return;
+    if (!f || f.moved || f.longPressed !== undefined || this.target.now() - f.at < this.target.longPressMs()) return;
     f.longPressed = this.target.longPress(f.x, f.y);
   }
 

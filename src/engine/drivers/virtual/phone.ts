@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors.js';
+import { longPressThresholdMs } from '../../long-press.js';
 import type { Button, CtrlLetter, FingerPath, Orientation } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import { AppScope, type AppBehaviour } from './apps/app.js';
@@ -24,6 +25,7 @@ export class Phone {
   /** The finger of streamed touch (not part of the saved state: a finger does not survive a restart). */
   private readonly finger = new Finger({
     now: () => this.now,
+    longPressMs: () => longPressThresholdMs(this.profile.info),
     screen: () => {
       const frame = this.frame();
       return { width: frame.width, height: frame.height, modal: frame.layers.some((l) => l.modal) };
