@@ -11,32 +11,13 @@ import { WebSocketServer } from 'ws';
 import { loadSharp } from '../../src/engine/screen/sharp.js';
 import { validateResultValue } from '../../src/validate/index.js';
 import { RUNS_DIR } from './harness.js';
+import { passedResult } from './result-doc.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 /** A result document as a bridge answers scenarios.run, valid unless the test spoils it. */
 function answer(change: (doc: Record<string, any>) => void): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const step = { step_id: 'launch', action: 'launch_app', status: 'passed', resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 1, condition_evaluated: null, sub_steps_executed: [] };
-  const doc: Record<string, any> = {
-    run_id: 'run_20260101_120000_abcd',
-    schema_version: '2.2',
-    scenario_id: 'actions_android',
-    status: 'passed',
-    metadata: { app_version: '1', environment: 'x', platform: 'android', device_id: 'virtual-android-1', device_model: 'm', os_version: '14', api_level: 34, timestamp: now, tool_version: '0.1.0' },
-    started_at: now,
-    ended_at: now,
-    duration_seconds: 0.1,
-    total_assertions: 0,
-    passed_assertions: 0,
-    failed_assertions: 0,
-    skipped_assertions: 0,
-    captured_variables: {},
-    steps_executed: [step],
-    assertion_results: [],
-    observations: [],
-    summary: 'passed',
-  };
+  const doc = passedResult({ runId: 'run_20260101_120000_abcd', scenarioId: 'actions_android', device: 'virtual-android-1', stepId: 'launch', environment: 'x' });
   change(doc);
   return { ...doc, result_file: '/tmp/elsewhere/result.json' };
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocketServer } from 'ws';
+import { passedResult } from './result-doc.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -21,27 +22,7 @@ const scenario = (id: string, platform: string, appPackage: string) =>
 
 /** A valid result document for `scenario` on `device`, as a bridge answers scenarios.run. */
 function resultFor(scenarioId: string, device: string, n: number): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const step = { step_id: 'open', action: 'launch_app', status: 'passed', resolved_target: null, screenshot: null, error_code: null, error_message: null, retried: false, retry_count: 0, step_duration_ms: 1, condition_evaluated: null, sub_steps_executed: [] };
-  return {
-    run_id: `run_20261129_12000${n}`,
-    schema_version: '2.2',
-    scenario_id: scenarioId,
-    status: 'passed',
-    metadata: { app_version: '1', environment: 'test', platform: 'android', device_id: device, device_model: 'm', os_version: '14', api_level: 34, timestamp: now, tool_version: '0.1.0' },
-    started_at: now,
-    ended_at: now,
-    duration_seconds: 0.1,
-    total_assertions: 0,
-    passed_assertions: 0,
-    failed_assertions: 0,
-    skipped_assertions: 0,
-    captured_variables: {},
-    steps_executed: [step],
-    assertion_results: [],
-    observations: [],
-    summary: 'passed',
-  };
+  return passedResult({ runId: `run_20261129_12000${n}`, scenarioId, device, stepId: 'open', environment: 'test' });
 }
 
 /** A stand-in bridge with an Android and an iOS device; it records which device each scenarios.run named. */
