@@ -105,6 +105,9 @@ older('Android 6: launching resolves the launcher activity from the package\'s o
     assert.is(first.status, 'success', first.message);
     assert.is(rig!.phone.phone.foregroundPackage, DEMO_PACKAGE);
     assert.equal(rig!.phone.stats.opened.filter((s) => !s.includes('dumpsys power')), [
+      // The device's first package command reads the current user (Android 6 has no get-current-user), once.
+      'exec:am get-current-user 2>&1',
+      'exec:dumpsys activity processes',
       `exec:pm path ${DEMO_PACKAGE} && dumpsys package -f ${DEMO_PACKAGE}`,
       `exec:am start -W -n ${DEMO_PACKAGE}/.MainActivity -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`,
     ]);

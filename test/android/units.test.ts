@@ -210,11 +210,11 @@ test('app versions: pm list --show-versioncode lines; dumpsys package blocks, th
 });
 
 test('app version source: chosen by release, switched to the dump when pm refuses the option', () => {
-  assert.is(new AppVersionSource('7.1.2').command, 'dumpsys package packages');
-  for (const release of ['8.0.0', '14', 'UpsideDownCake', '']) assert.is(new AppVersionSource(release).command, 'pm list packages --show-versioncode', release);
+  assert.is(new AppVersionSource('7.1.2').command(), 'dumpsys package packages');
+  for (const release of ['8.0.0', '14', 'UpsideDownCake', '']) assert.is(new AppVersionSource(release).command(), 'pm list packages --show-versioncode', release);
   const unknown = new AppVersionSource('');
   assert.is(unknown.read('Error: Unknown option: --show-versioncode\n'), undefined);
-  assert.is(unknown.command, 'dumpsys package packages');
+  assert.is(unknown.command(), 'dumpsys package packages');
   assert.equal(unknown.read('Packages:\n  Package [com.a] (1):\n    versionCode=7 targetSdk=25\n'), new Map([['com.a', '7']]));
 });
 
@@ -263,8 +263,8 @@ test('Android 5–6 launcher activities: MAIN + LAUNCHER filters of the Activity
 });
 
 test('launcher source: query-activities from Android 7, the dump before; a device without cmd switches to the dump', () => {
-  assert.match(new LauncherSource('6.0.1').command, /^pm list packages -e; echo __mobilebridge__; dumpsys package -f r$/);
-  for (const release of ['7.0', '14', 'UpsideDownCake', '']) assert.match(new LauncherSource(release).command, /^cmd package query-activities /, release);
+  assert.match(new LauncherSource('6.0.1').command(), /^pm list packages -e; echo __mobilebridge__; dumpsys package -f r$/);
+  for (const release of ['7.0', '14', 'UpsideDownCake', '']) assert.match(new LauncherSource(release).command(), /^cmd package query-activities /, release);
   const dump = 'Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n        1 com.a/.Main filter 2\n          Category: "android.intent.category.LAUNCHER"\n        3 com.off/.Main filter 4\n          Category: "android.intent.category.LAUNCHER"\n';
   const source = new LauncherSource('9');
   assert.is(source.read('/system/bin/sh: cmd: not found\n', new Map()), undefined);

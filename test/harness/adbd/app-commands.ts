@@ -6,6 +6,7 @@ import type { DeviceFiles } from './files.js';
 import { InstallSessions, type Stdin } from './install-sessions.js';
 import { waitBlock } from './launch-output.js';
 import { listPackages } from './package-output.js';
+import { currentUserAnswer, installedFor, removeFor, takeUser } from './users.js';
 import { releaseMajor, releaseSdk, type PhoneQuirks } from './phone-quirks.js';
 import { ctx, ok, pmEscaped, unknown, type CommandResult } from './shell-command.js';
 
@@ -44,6 +45,7 @@ export class AppCommands {
   }
 
   async am([verb, ...args]: string[]): Promise<CommandResult> {
+    if (verb === 'get-current-user') return currentUserAnswer(this.quirks, releaseSdk(this.quirks));
     if (verb === 'force-stop') {
       await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
       return ok();
@@ -151,7 +153,7 @@ export class AppCommands {
 
   /** An app with a launcher activity that resolves: installed, shown by the launcher, and not disabled. */
   private async launchable(pkg: string): Promise<boolean> {
-    return !this.quirks.disabledApps.has(pkg) && (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
+    return !this.quirks.disabledApps.has(pkg) && installedFor(this.quirks, pkg, this.quirks.currentUser) && (await this.phone.listApps(ctx())).some((a) => a.package === pkg);
   }
 
   private denied(verb: string, pkg: string): CommandResult | undefined {
@@ -159,23 +161,30 @@ export class AppCommands {
     return pmEscaped(verb, releaseSdk(this.quirks), `java.lang.SecurityException: Permission Denial: shell cannot manage ${pkg}`);
   }
 
-  async pm([verb, ...args]: string[], stdin?: Stdin): Promise<CommandResult> {
-    const session = await this.sessionCommand(verb, args, stdin);
+  /** The package, when installed for `user` (pm's default: user 0). */
+  private installedFor(pkg: string, user: number | 'all' | undefined) {
+    return user === 'all' || installedFor(this.quirks, pkg, user ?? 0) ? this.installed(pkg) : undefined;
+  }
+
+  async pm([verb, ...all]: string[], stdin?: Stdin): Promise<CommandResult> {
+    const session = await this.sessionCommand(verb, all, stdin);
     if (session) return session;
+    const { user, rest: args } = takeUser(all, this.quirks);
     const pkg = args.filter((a) => !a.startsWith('-'))[0] ?? '';
     switch (verb) {
       case 'path':
-        return this.installed(pkg) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
+        return this.installedFor(pkg, user) ? ok(`package:/data/app/~~mb==/${pkg}-1/base.apk\n`) : { out: '', code: 1 };
       case 'clear':
         if (this.denied(verb, pkg)) return this.denied(verb, pkg)!;
         // runClear: AMS.clearApplicationUserData reports an unknown package as not cleared: "Failed" on stderr, exit 1.
-        if (!this.installed(pkg)) return { out: '', err: 'Failed\n', code: 1 };
+        if (!this.installedFor(pkg, user)) return { out: '', err: 'Failed\n', code: 1 };
         await this.phone.clearAppData(pkg, ctx());
         return ok('Success\n');
       case 'uninstall': {
         const app = this.installed(pkg);
         const failure = this.quirks.uninstallFailure;
         this.quirks.uninstallFailure = undefined;
+        if (typeof user === 'number') return this.uninstallFor(pkg, user, failure);
         // runUninstall: "Failure [" + PackageManager.deleteStatusToString(status, msg) + "]", exit 1.
         if (app && failure) return { out: `Failure [${failure}]\n`, code: 1 };
         // runUninstall returns 1 after any "Failure [...]".
@@ -183,12 +192,13 @@ export class AppCommands {
         if (app.system && this.quirks.updatedSystemApps.delete(pkg)) return ok('Success\n');
         if (app.system) return { out: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
         await this.phone.uninstallApp(pkg, ctx());
+        this.quirks.userInstalls.delete(pkg);
         return ok('Success\n');
       }
       case 'install':
         return this.install(pkg);
       case 'list':
-        return ok(listPackages(this.phone.installedApps, args.slice(1), releaseMajor(this.quirks, this.phone.info.version), this.quirks.disabledApps));
+        return ok(listPackages(this.phone.installedApps.filter((a) => this.installedFor(a.package, user)), args.slice(1), releaseMajor(this.quirks, this.phone.info.version), this.quirks.disabledApps));
       case 'disable-user':
       case 'enable': {
         // runSetEnabledSetting: "Package <pkg> new state: <state>"; an unknown package throws IllegalArgumentException.
@@ -200,6 +210,18 @@ export class AppCommands {
       default:
         return unknown(['pm', verb, ...args]);
     }
+  }
+
+  /**
+   * `pm uninstall --user N`: the package goes for that user only, a system app too (DELETE_SYSTEM_APP:
+   * hidden for the user instead of reverting to its factory version); it is deleted once no user has it.
+   */
+  private async uninstallFor(pkg: string, user: number, failure: string | undefined): Promise<CommandResult> {
+    const app = this.installedFor(pkg, user);
+    if (!app) return { out: `Failure [not installed for ${user}]\n`, code: 1 };
+    if (failure) return { out: `Failure [${failure}]\n`, code: 1 };
+    if (removeFor(this.quirks, pkg, user) && !app.system) await this.phone.uninstallApp(pkg, ctx());
+    return ok('Success\n');
   }
 
   /** `pm install-*` on a session (install-sessions.ts); undefined for other verbs. */
@@ -232,7 +254,9 @@ export class AppCommands {
     try {
       const file = path.join(dir, 'app.apk');
       fs.writeFileSync(file, data);
-      await this.phone.installApp(file, ctx());
+      const { package: pkg } = await this.phone.installApp(file, ctx());
+      // A session made without --user installs for every user (INSTALL_ALL_USERS).
+      this.quirks.userInstalls.delete(pkg);
       return 'Success\n';
     } catch (err) {
       return `Failure [INSTALL_PARSE_FAILED_NOT_APK: ${(err as Error).message}]\n`;
@@ -261,7 +285,7 @@ export class AppCommands {
       return ok(`${pkg}/.MainActivity\n${second ? `${pkg}/${second}\n` : ''}`);
     }
     if (verb === 'query-activities') {
-      const apps = (await this.phone.listApps(ctx())).filter((a) => !this.quirks.disabledApps.has(a.package));
+      const apps = (await this.phone.listApps(ctx())).filter((a) => !this.quirks.disabledApps.has(a.package) && installedFor(this.quirks, a.package, this.quirks.currentUser));
       return ok(apps.map((a, i) => [
         `Activity #${i}:`,
         '  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',

@@ -114,6 +114,10 @@ export interface PhoneQuirks {
   appStart: Map<string, 'crash' | 'busy' | 'slow' | 'permission'>;
   /** Every link has several handlers and none is the default: `am start -a VIEW` opens the system's "Open with" chooser (app-commands.ts). */
   linkChooser: boolean;
+  /** The user the screen shows (a shared tablet switched to a secondary user or a guest): `am start` and the launcher act for it, pm for user 0 unless told (users.ts). */
+  currentUser: number;
+  /** Packages installed for some users only (package → their ids); a package not here is every user's. */
+  userInstalls: Map<string, Set<number>>;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
@@ -130,6 +134,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false,
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false, currentUser: 0, userInstalls: new Map(),
   };
 }

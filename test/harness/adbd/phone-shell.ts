@@ -17,6 +17,7 @@ import { lockSettingsDump, windowPolicyDump } from './keyguard-dump.js';
 import { ctx, ok, reachingStream, unknown, type CommandResult } from './shell-command.js';
 import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
+import { processesDump } from './users.js';
 import { wifiShellRefusal } from './wifi-command.js';
 
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
@@ -241,10 +242,11 @@ export class PhoneShell {
         if (releaseSdk(this.quirks) < 29) return ok(olderInputDump(this.displays, releaseSdk(this.quirks), this.rotation(), this.panelNatural(), this.quirks.touchpadFirst));
         return ok(`INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n${viewportLines(this.displays, this.rotation(), { main: this.quirks.foldable ? innerPanelSize(this.phone.profile) : this.panelNatural(), outer: this.panelNatural() })}`);
       case 'activity':
+        if (args[0] === 'processes') return ok(processesDump(this.quirks));
         // A lock screen that is not occluded pauses every activity: no resumed one is printed. A runtime
         // permission prompt is the permission controller's activity, resumed in the asking app's task.
         if (this.quirks.locked && !this.quirks.lockOccluded) return ok('ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n');
-        return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u0 ${this.phone.dialog === 'permission' ? GRANT_PERMISSIONS_ACTIVITY : `${this.phone.foregroundPackage}/.MainActivity`} t7}\n`);
+        return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  ResumedActivity: ActivityRecord{1f2e3d u${this.quirks.currentUser} ${this.phone.dialog === 'permission' ? GRANT_PERMISSIONS_ACTIVITY : `${this.phone.foregroundPackage}/.MainActivity`} t7}\n`);
       case 'SurfaceFlinger':
         if (releaseSdk(this.quirks) < 29) return ok(olderSurfaceFlingerDump(this.displays));
         if (!args.includes('--display-id')) return unknown(['dumpsys', service, ...args]);

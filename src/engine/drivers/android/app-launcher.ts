@@ -14,6 +14,8 @@ export interface LaunchIo {
   shell(command: string, ctx: CallContext, what: string): Promise<string>;
   /** `pm path` and the command in one round trip; throws APP_NOT_INSTALLED when the package is missing. */
   forInstalled(pkg: string, command: string, ctx: CallContext, what: string): Promise<string>;
+  /** `--user N ` for `pm` where the current user is not the owner, else '' (current-user.ts). */
+  pmUser(ctx: CallContext): Promise<string>;
   /** Whether the shell has `cmd` (Android 7+; launcher-source.ts). */
   hasCmd(): boolean;
   /** True when `out` says the shell has no `cmd`; remembered for every later call. */
@@ -86,7 +88,7 @@ export class AppLauncher {
     if (!component) {
       // A disabled app (Settings › Apps › Disable, `pm disable-user`) is still installed, but none of
       // its activities resolves, so no link opens it either: say that, not "use mobile_open_url".
-      if (isListed(await this.io.shell(`pm list packages -d ${shellQuote(pkg)}`, ctx, `launching ${pkg}`), pkg)) {
+      if (isListed(await this.io.shell(`pm list packages ${await this.io.pmUser(ctx)}-d ${shellQuote(pkg)}`, ctx, `launching ${pkg}`), pkg)) {
         throw new ToolError('INVALID_PARAMETER', `${pkg} is installed on ${this.io.serial} but disabled, so it cannot start; enable it in Settings › Apps (or run "adb shell pm enable ${pkg}") and launch it again`);
       }
       throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);

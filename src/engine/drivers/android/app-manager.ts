@@ -6,6 +6,7 @@ import { shellQuote } from './adb-client.js';
 import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
+import { CurrentUser } from './current-user.js';
 import { LauncherSource } from './launcher-source.js';
 import { openLink } from './link-opener.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
@@ -44,15 +45,18 @@ export class AndroidApps {
   private readonly versions: AppVersionSource;
   private readonly launchers: LauncherSource;
   private readonly sessions: SessionInstall;
+  private readonly user: CurrentUser;
 
   constructor(private readonly io: AppsIo) {
     this.sessions = new SessionInstall(io);
+    this.user = new CurrentUser((command, ctx, what) => io.text(command, ctx, what));
     this.versions = new AppVersionSource(io.release);
     this.launchers = new LauncherSource(io.release);
     this.launcher = new AppLauncher({
       serial: io.serial,
       shell: (command, ctx, what) => io.checkedText(command, ctx, what),
       forInstalled: (pkg, command, ctx, what) => this.forInstalled(pkg, command, ctx, what),
+      pmUser: (ctx) => this.user.pmOption(ctx),
       hasCmd: () => this.launchers.hasCmd,
       lacksCmd: (out) => this.launchers.lacksCmd(out),
       look: (ctx) => this.look(ctx),
@@ -85,12 +89,15 @@ export class AndroidApps {
 
   /** Launcher activities (launcher-source.ts) and versions (app-versions.ts) in one round trip. */
   async list(ctx: CallContext): Promise<InstalledApp[]> {
-    const out = await this.io.text(`${this.launchers.command}; echo ${SEPARATOR}; ${this.versions.command}`, ctx, 'listing apps');
+    const user = this.user.option ?? '';
+    const out = this.user.take(await this.io.text(`${this.user.prefix}${this.launchers.command(user)}; echo ${SEPARATOR}; ${this.versions.command(user)}`, ctx, 'listing apps'));
+    // Read for the owner while the user was not known: the versions (and on Android 5–6 the apps) are asked for again for the user shown.
+    if ((await this.user.pmOption(ctx)) !== user) return this.list(ctx);
     // The versions come last; the launcher command may echo a separator of its own.
     const cut = out.lastIndexOf(SEPARATOR);
     const [activities, printed] = cut < 0 ? [out, ''] : [out.slice(0, cut), out.slice(cut + SEPARATOR.length)];
-    const versions = this.versions.read(printed) ?? this.versions.read(await this.io.text(this.versions.command, ctx, 'reading app versions')) ?? new Map<string, string>();
-    return this.launchers.read(activities, versions) ?? this.launchers.read(await this.io.text(this.launchers.command, ctx, 'listing apps'), versions) ?? [];
+    const versions = this.versions.read(printed) ?? this.versions.read(await this.io.text(this.versions.command(user), ctx, 'reading app versions')) ?? new Map<string, string>();
+    return this.launchers.read(activities, versions) ?? this.launchers.read(await this.io.text(this.launchers.command(user), ctx, 'listing apps'), versions) ?? [];
   }
 
   /** One `am start -W -n` with the remembered launcher activity, or resolving it first (app-launcher.ts); a note on how the app came up. */
@@ -127,7 +134,9 @@ export class AndroidApps {
     // `pm path` again after the uninstall, in the same round trip: for a system app that was updated
     // (Chrome, Maps…) `pm uninstall` removes only the update, prints "Success", and the version the
     // phone came with stays installed (PackageManagerShellCommand runUninstall, DELETE_ALL_USERS).
-    const [printed, after = ''] = (await this.forInstalled(pkg, `pm uninstall ${shellQuote(pkg)} && echo ${SEPARATOR} && pm path ${shellQuote(pkg)}`, ctx, 'uninstalling', true)).split(SEPARATOR);
+    // With `--user N` only that user's copy goes: the other users of a shared tablet keep theirs.
+    const user = await this.user.pmOption(ctx);
+    const [printed, after = ''] = (await this.forInstalled(pkg, `pm uninstall ${user}${shellQuote(pkg)} && echo ${SEPARATOR} && pm path ${user}${shellQuote(pkg)}`, ctx, 'uninstalling', true)).split(SEPARATOR);
     const out = withoutPaths(printed);
     if (/^Success/m.test(out) && isInstalledOutput(after)) {
       throw new ToolError('PERMISSION_DENIED', `${this.io.serial} removed only the updates of ${pkg}: it is a system app, and the version the phone came with stays installed (Android uninstalls system apps only with root); disable it in Settings › Apps if it must not run`);
@@ -144,7 +153,7 @@ export class AndroidApps {
   }
 
   async clearData(pkg: string, ctx: CallContext): Promise<void> {
-    const out = await this.forInstalled(pkg, `pm clear ${shellQuote(pkg)}`, ctx, 'clearing the data of');
+    const out = await this.forInstalled(pkg, `pm clear ${await this.user.pmOption(ctx)}${shellQuote(pkg)}`, ctx, 'clearing the data of');
     if (!/^Success/m.test(out)) throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.io.serial} failed: ${out.trim() || 'no output'}`);
   }
 
@@ -155,12 +164,15 @@ export class AndroidApps {
     return { package: pkg };
   }
 
-  /** Runs `pm path` and the command in one round trip; the command only runs when the package exists. */
-  /** `keepPaths`: return the output as printed, for a command that prints `pm path` lines of its own. */
+  /**
+   * Runs `pm path` and the command in one round trip; the command only runs when the package is
+   * installed for the current user. `keepPaths`: return the output as printed, for a command that
+   * prints `pm path` lines of its own.
+   */
   private async forInstalled(pkg: string, command: string, ctx: CallContext, what: string, keepPaths = false): Promise<string> {
-    const out = await this.io.checkedText(`pm path ${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
+    const out = await this.io.checkedText(`pm path ${await this.user.pmOption(ctx)}${shellQuote(pkg)} && ${command}`, ctx, `${what} ${pkg}`);
     if (!isInstalledOutput(out)) {
-      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.io.serial}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
+      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${this.io.serial}${this.user.whose}; install it with mobile_install_app, or pick a package from mobile_list_apps`);
     }
     return keepPaths ? out : withoutPaths(out);
   }

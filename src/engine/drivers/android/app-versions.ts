@@ -21,8 +21,9 @@ export class AppVersionSource {
     this.dump = releaseBefore(release, 8);
   }
 
-  get command(): string {
-    return this.dump ? DUMP : LIST;
+  /** `user`: `--user N ` where the current user is not the owner (current-user.ts); the dump covers every user. */
+  command(user = ''): string {
+    return this.dump ? DUMP : `${LIST} ${user}`.trimEnd();
   }
 
   /** Versions by package from `command`'s output; undefined when pm refused the option (`command` is the dump from now on). */

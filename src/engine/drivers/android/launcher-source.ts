@@ -4,8 +4,8 @@ import { parseLauncherActivities } from './resolver-table.js';
 import { parseLauncherApps, SEPARATOR } from './shell-output.js';
 
 const QUERY = 'cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER';
-/** Android 5–6: the enabled packages installed for the user, then every intent filter. */
-const DUMP = `pm list packages -e; echo ${SEPARATOR}; dumpsys package -f r`;
+/** Android 5–6: the enabled packages installed for the user (`user`: current-user.ts), then every intent filter. */
+const dump = (user: string) => `pm list packages ${user}-e; echo ${SEPARATOR}; dumpsys package -f r`;
 
 /**
  * Where a device's launchable apps come from. `cmd` (and with it `cmd package query-activities`)
@@ -36,8 +36,9 @@ export class LauncherSource {
     return this.withoutCmd;
   }
 
-  get command(): string {
-    return this.withoutCmd ? DUMP : QUERY;
+  /** `user`: `--user N ` where the current user is not the owner; `query-activities` asks the current user already. */
+  command(user = ''): string {
+    return this.withoutCmd ? dump(user) : QUERY;
   }
 
   /** The launchable apps from `command`'s output; undefined when the shell had no `cmd` (`command` is the dump from now on). */
