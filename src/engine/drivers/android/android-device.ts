@@ -4,7 +4,7 @@ import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, CtrlLetter, Ori
 import type { ScreenSize } from '../../ui-tree.js';
 import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
-import { adbRefusal, execOnDevice, execStreaming, mapAdbError, type AdbDeviceClient } from './adb-client.js';
+import type { AdbDeviceClient } from './adb-client.js';
 import * as deviceSettings from './device-settings.js';
 import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
@@ -14,7 +14,7 @@ import { DEFAULT_SCRCPY_OPTIONS, ScrcpyManager, type ScrcpyManagerOptions } from
 import { awaitRotation, orientationAt, rotationFor, type RotationIo } from './rotation.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';
 import { AndroidScreenCapture } from './screen-capture.js';
-import { SpareTransport } from './spare-transport.js';
+import { DeviceShell } from './device-shell.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { DeviceScreenSize } from './screen-size.js';
@@ -63,23 +63,23 @@ export class AndroidDevice implements DeviceHandle {
   private readonly capture: AndroidScreenCapture;
   private readonly touches: AndroidTouch;
   private readonly apps: AndroidApps;
-  /** Connections for commands, each opened before it is needed (spare-transport.ts). */
-  private readonly connections: SpareTransport;
+  /** Shell commands with the driver's error mapping (device-shell.ts). */
+  private readonly shell: DeviceShell;
   private readonly typing: TypingIo;
   private readonly rotation: RotationIo;
   private readonly settingsShell: deviceSettings.SettingsShell;
 
   constructor(
     readonly info: DeviceInfo,
-    private readonly device: AdbDeviceClient,
-    private readonly address: AdbAddress,
+    device: AdbDeviceClient,
+    address: AdbAddress,
     private readonly options: AndroidDeviceOptions,
   ) {
     this.monkey = new MonkeyChannel(device);
-    this.connections = new SpareTransport(device);
+    this.shell = new DeviceShell(info.id, device, address);
     this.size = new DeviceScreenSize({
-      text: (command, ctx, what) => this.text(command, ctx, what),
-      parse: (ctx, what, work) => this.parse(ctx, what, work),
+      text: (command, ctx, what) => this.shell.text(command, ctx, what),
+      parse: (ctx, what, work) => this.shell.parse(ctx, what, work),
       followDisplay: (out) => this.capture.followDisplay(out),
       severalPanels: () => this.capture.severalDisplays,
     });
@@ -89,10 +89,10 @@ export class AndroidDevice implements DeviceHandle {
     this.capture = new AndroidScreenCapture(options.screencap, {
       serial: info.id,
       release: info.version,
-      exec: (command, ctx, what) => this.exec(command, ctx, what),
-      text: (command, ctx, what) => this.text(command, ctx, what),
-      stream: (command, ctx, sink) => this.guard(ctx, 'taking a screenshot', () => execStreaming(this.connections, command, ctx.signal, sink)),
-      parse: (ctx, what, work) => this.parse(ctx, what, work),
+      exec: (command, ctx, what) => this.shell.exec(command, ctx, what),
+      text: (command, ctx, what) => this.shell.text(command, ctx, what),
+      stream: (command, ctx, sink) => this.shell.stream(command, ctx, sink),
+      parse: (ctx, what, work) => this.shell.parse(ctx, what, work),
       logicalSize: (ctx) => this.size.remembered(ctx),
       readScreenSize: (ctx) => this.size.read(ctx),
     });
@@ -100,10 +100,10 @@ export class AndroidDevice implements DeviceHandle {
     this.apps = new AndroidApps({
       serial: info.id,
       release: info.version,
-      text: (command, ctx, what) => this.text(command, ctx, what),
-      checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
-      fed: async (command, input, ctx, what) => (await this.guard(ctx, what, () => execOnDevice(this.connections, command, ctx.signal, input))).toString('utf8'),
-      guard: (ctx, what, work) => this.guard(ctx, what, work),
+      text: (command, ctx, what) => this.shell.text(command, ctx, what),
+      checkedText: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
+      fed: (command, input, ctx, what) => this.shell.fed(command, input, ctx, what),
+      guard: (ctx, what, work) => this.shell.guard(ctx, what, work),
       makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,
     });
@@ -114,7 +114,7 @@ export class AndroidDevice implements DeviceHandle {
       dump: (ctx) => this.dumpTree(ctx),
       usable: (ctx) => this.usableScreen(ctx, 'listing elements'),
       doubt: () => this.screenGuard.doubt(),
-      parse: (ctx, what, work) => this.parse(ctx, what, work),
+      parse: (ctx, what, work) => this.shell.parse(ctx, what, work),
     });
     this.typing = {
       serial: info.id,
@@ -122,26 +122,26 @@ export class AndroidDevice implements DeviceHandle {
       withScrcpyInput: (work) => this.scrcpy.withInput(work),
       monkey: (lines, ctx, what) => (options.input === 'monkey' ? this.sendMonkey(lines, ctx, what) : Promise.resolve(false)),
       uiServerType: this.uiServer && ((text, signal) => this.uiServer!.typeText(text, signal)),
-      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
+      shell: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
       listElements: (ctx) => this.listElements(ctx),
     };
     this.touches = new AndroidTouch({
       serial: info.id,
       control: () => this.scrcpy.control,
-      shell: (command, ctx, what) => this.checkedText(command, ctx, what),
+      shell: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
     });
     this.settingsShell = {
       serial: info.id,
       release: info.version,
-      text: (command, ctx, what) => this.text(command, ctx, what),
-      checkedText: (command, ctx, what) => this.checkedText(command, ctx, what),
+      text: (command, ctx, what) => this.shell.text(command, ctx, what),
+      checkedText: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
       checkSecurity: (out, what) => throwIfDenied(out, this.serial, what),
     };
     this.rotation = {
       serial: info.id,
       shown: (ctx) => this.getOrientation(ctx),
       front: (ctx) => this.foregroundApp(ctx).then((a) => a.package, () => undefined),
-      screen: (ctx) => this.text(SCREEN_STATE_COMMAND, ctx, 'checking whether the screen is on and unlocked').then(parseScreenState, () => undefined),
+      screen: (ctx) => this.shell.text(SCREEN_STATE_COMMAND, ctx, 'checking whether the screen is on and unlocked').then(parseScreenState, () => undefined),
     };
   }
 
@@ -153,7 +153,7 @@ export class AndroidDevice implements DeviceHandle {
   async close(): Promise<void> {
     // First: an install under way abandons its session over these connections.
     await this.apps.close();
-    this.connections.close();
+    this.shell.connections.close();
     this.monkey.close();
     // Stopping the UiAutomator2 server is a force-stop on the phone (bounded): it must not be cut short by an exit.
     await Promise.all([this.uiServer?.close(), this.scrcpy.close()]);
@@ -232,15 +232,15 @@ export class AndroidDevice implements DeviceHandle {
   async getOrientation(ctx: CallContext): Promise<Orientation> {
     const fresh = this.size.movable ? await this.size.read(ctx) : undefined;
     const natural = fresh?.natural ?? (await this.size.remembered(ctx));
-    const out = fresh?.dumpsysInput ?? (await this.text('dumpsys input', ctx, 'reading the orientation'));
-    const rotation = await this.parse(ctx, 'dumpsys input', () => parseRotation(out) ?? fail('dumpsys input shows no display orientation'));
+    const out = fresh?.dumpsysInput ?? (await this.shell.text('dumpsys input', ctx, 'reading the orientation'));
+    const rotation = await this.shell.parse(ctx, 'dumpsys input', () => parseRotation(out) ?? fail('dumpsys input shows no display orientation'));
     return orientationAt(rotation, natural);
   }
 
   /** Locks rotation (with auto-rotate on, user_rotation would be ignored), then waits until the display shows it (rotation.ts). */
   async setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
     const natural = await this.size.current(ctx);
-    await this.checkedText(
+    await this.shell.checkedText(
       `settings put system accelerometer_rotation 0 && settings put system user_rotation ${rotationFor(orientation, natural)}`,
       ctx, 'rotating the screen',
     );
@@ -321,7 +321,7 @@ export class AndroidDevice implements DeviceHandle {
   // ---- plumbing ----
 
   private usableScreen(ctx: CallContext, what: string, options?: Parameters<ScreenGuard['ensureUsable']>[2]): Promise<void> {
-    return this.screenGuard.ensureUsable(what, (command) => this.text(command, ctx, 'checking whether the screen is on and unlocked'), options);
+    return this.screenGuard.ensureUsable(what, (command) => this.shell.text(command, ctx, 'checking whether the screen is on and unlocked'), options);
   }
 
   private async gesture(g: Gesture, ctx: CallContext, what: string): Promise<void> {
@@ -336,42 +336,17 @@ export class AndroidDevice implements DeviceHandle {
       }
     }
     if (this.options.input === 'monkey' && (await this.sendMonkey(g.monkey, ctx, what))) return;
-    await this.checkedText(g.shell, ctx, what);
+    await this.shell.checkedText(g.shell, ctx, what);
   }
 
   /** Lines over the monkey channel; false when it is unavailable and `input` should do the work instead. */
   private sendMonkey(lines: string[], ctx: CallContext, what: string): Promise<boolean> {
-    return this.guard(ctx, what, () => this.monkey.send(lines, ctx.signal)).catch((err: unknown) => {
+    return this.shell.guard(ctx, what, () => this.monkey.send(lines, ctx.signal)).catch((err: unknown) => {
       // A monkey that died mid-use (also one killed for injecting where the phone forbids it) is replaced by
       // `input` for this action, which reports a denial in words; device-level failures still count.
       if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
       return false;
     });
-  }
-
-  /** Unreadable output is often output cut short by a disconnect, so it goes through the same state check. */
-  private parse<T>(ctx: CallContext, what: string, work: () => T): Promise<T> {
-    return this.guard(ctx, `reading ${what}`, async () => {
-      try {
-        return work();
-      } catch (err) {
-        throw new ToolError('INTERNAL', `could not read the ${what} output of ${this.serial}: ${(err as Error).message}`);
-      }
-    });
-  }
-
-  /**
-   * `exec:` carries no exit status, and a device that drops mid-command ends the stream as its end would
-   * (adb's handle_offline flushes what was printed and closes it): `pm path x && am force-stop x` cut after
-   * `pm path` printed looked done. So every command ends by echoing END_MARK, and output without it was cut
-   * short: the device must still be there, and even then the command's end was not seen.
-   */
-  private async text(command: string, ctx: CallContext, what: string): Promise<string> {
-    const raw = (await this.exec(`${command}; echo ${END_MARK}`, ctx, what)).toString('utf8');
-    const end = raw.lastIndexOf(END_MARK);
-    if (end >= 0 && raw.slice(end + END_MARK.length).trim() === '') return raw.slice(0, end);
-    await this.stillThere(ctx, what);
-    throw new ToolError('INTERNAL', `the output of ${what} on ${this.serial} ended before the command did (${raw.length} bytes, without its end mark); it may or may not have run: check before repeating it`);
   }
 
   /**
@@ -381,61 +356,17 @@ export class AndroidDevice implements DeviceHandle {
    */
   private async dumpTree(ctx: CallContext): Promise<string> {
     if (this.ttyDumps) {
-      const out = await this.text('uiautomator dump /dev/tty', ctx, 'listing elements');
+      const out = await this.shell.text('uiautomator dump /dev/tty', ctx, 'listing elements');
       if (out.includes('<hierarchy') || !/dumped to: \/dev\/tty/.test(out)) return out;
       this.ttyDumps = false;
     }
-    return this.text(`uiautomator dump ${DUMP_FILE}; cat ${DUMP_FILE}; rm -f ${DUMP_FILE}`, ctx, 'listing elements');
+    return this.shell.text(`uiautomator dump ${DUMP_FILE}; cat ${DUMP_FILE}; rm -f ${DUMP_FILE}`, ctx, 'listing elements');
   }
 
-  private async stillThere(ctx: CallContext, what: string): Promise<void> {
-    // Any state but "device" is a FAIL with adb's reason (adbkit: "Failure: 'device offline'").
-    const asked = Promise.resolve(this.device.getState()).then(String, adbRefusal);
-    const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    if (state === 'device') return;
-    throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what} (adb: ${state}); the command may or may not have run: reconnect it, list devices again, and check before repeating it`);
-  }
-
-  /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
-  private async checkedText(command: string, ctx: CallContext, what: string): Promise<string> {
-    const out = await this.text(command, ctx, what);
-    throwIfDenied(out, this.serial, what);
-    return out;
-  }
-
-  private exec(command: string, ctx: CallContext, what: string): Promise<Buffer> {
-    return this.guard(ctx, what, () => execOnDevice(this.connections, command, ctx.signal));
-  }
-
-  /**
-   * Maps failures to SPEC codes. An unexplained failure is checked against the server's view of the
-   * device: a device that went offline or vanished mid-call is DEVICE_NOT_FOUND, not INTERNAL.
-   */
-  private async guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const mapped = mapAdbError(err, this.serial, this.address, what);
-      if (mapped.code !== 'INTERNAL') throw mapped;
-      // get-state answers "device" or FAILs with adb's reason for every other state (adb.cpp: it accepts no
-      // other): "device offline", "device unauthorized.\n…", "device still authorizing", "device '…' not found".
-      const state = await Promise.resolve(this.device.getState()).then(String, (refusal: unknown) => refusal);
-      if (state === 'device') throw mapped;
-      const why = typeof state === 'string' ? undefined : mapAdbError(state, this.serial, this.address, what);
-      if (why && why.code !== 'INTERNAL') throw why;
-      throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what}; reconnect it and list devices again`);
-    }
-  }
 }
 
 /** Where a phone whose `exec:` has no terminal dumps its UI tree (the shell user can write there). */
 const DUMP_FILE = '/data/local/tmp/mobilebridge-window.xml';
-/** Echoed after every shell command (text()): a stream that ends without it was cut short. */
-const END_MARK = '__mb_end__';
-/** How long the adb server may take to say whether a device is still there before its silence is trusted. */
-const STATE_CHECK_MS = 2000;
 
 function fail(message: string): never {
   throw new Error(message);
