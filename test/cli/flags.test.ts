@@ -15,9 +15,13 @@ import { unknownFlagProblem } from '../../src/cli/unknown-flags.js';
 const run = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
+/** The CLI's state and home for the commands these tests run: never the user's own. */
+const home = mkdtempSync(join(tmpdir(), 'mb-flags-home-'));
+test.after(() => rmSync(home, { recursive: true, force: true }));
+
 async function mb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args]);
+    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args], { env: { ...process.env, HOME: home, MOBILEBRIDGE_STATE_DIR: home } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
