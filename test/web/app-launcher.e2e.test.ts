@@ -46,12 +46,13 @@ launcher('the arrow keys choose an app and Enter launches that one; a pick in th
     await page.keyboard.press('ArrowDown');
     assert.is(await page.inputValue('#app-launch'), apps[1], 'two ↓ choose the second app');
     await page.keyboard.press('Enter');
-    await eventually(() => launches.length > 0, 'Enter launched an app');
+    // Generous bounds: on a loaded 2-core CI machine a launch waits behind the frames and listings of the page.
+    await eventually(() => launches.length > 0, 'Enter launched an app', 30_000);
     assert.equal(launches.map((l) => l.parameters.packageName), [apps[1]], 'only the app chosen, only once');
     assert.is(await page.inputValue('#app-launch'), '', 'the menu shows its prompt again');
 
     await page.selectOption('#app-launch', apps[2]);
-    await eventually(() => launches.length > 1, 'the app picked in the menu launched');
+    await eventually(() => launches.length > 1, 'the app picked in the menu launched', 30_000);
     assert.equal(launches.map((l) => l.parameters.packageName), [apps[1], apps[2]]);
   } finally {
     off();
