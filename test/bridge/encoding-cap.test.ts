@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
-import { ANDROID, RawClient, testBridge } from './helpers.js';
+import { ANDROID, OpenedClients, RawClient, testBridge } from './helpers.js';
 
 /**
  * The per-session cap did nothing against one client with many connections: sixty distinct
@@ -11,18 +11,16 @@ import { ANDROID, RawClient, testBridge } from './helpers.js';
 const test = suite('frames: distinct encodings per device are bounded over all sessions');
 
 let bridge: Bridge | undefined;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
   bridge = undefined;
 });
 
-async function client(): Promise<RawClient> {
-  const c = await RawClient.open(bridge!.wsUrl);
-  clients.push(c);
-  return c;
+function client(): Promise<RawClient> {
+  return clients.open(bridge!.wsUrl);
 }
 
 test('past max_screen_encodings a new encoding is refused whichever session asks; an existing one is shared', async () => {

@@ -135,6 +135,21 @@ export class RawClient {
   }
 }
 
+/** The raw clients a test file opens, closed together after each test (before its bridge). */
+export class OpenedClients {
+  private readonly list: RawClient[] = [];
+
+  async open(url: string): Promise<RawClient> {
+    const c = await RawClient.open(url);
+    this.list.push(c);
+    return c;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const c of this.list.splice(0)) await c.close();
+  }
+}
+
 /**
  * A hot-pluggable driver with one tiny device, for devices.changed and device-gone paths.
  * Only what the bridge touches is implemented.

@@ -6,7 +6,7 @@ import { ToolError } from '../../src/engine/errors.js';
 import { encodeClip, type ClipPacket } from '../support/h264-clip.js';
 import { replayVideoDriver } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
-import { RawClient, testBridge, until } from './helpers.js';
+import { OpenedClients, RawClient, testBridge, until } from './helpers.js';
 
 /**
  * After the last h264 subscriber left, the device's state and its idle video stayed in the hub for
@@ -19,22 +19,20 @@ const SIZE = { width: 360, height: 800 };
 
 let clip: ClipPacket[];
 let bridge: Bridge | undefined;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.before(async () => {
   if (ffmpeg) clip = await encodeClip(ffmpeg, { ...SIZE, fps: 30, seconds: 2, gop: 15 });
 });
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
   bridge = undefined;
 });
 
-async function client(): Promise<RawClient> {
-  const c = await RawClient.open(bridge!.wsUrl);
-  clients.push(c);
-  return c;
+function client(): Promise<RawClient> {
+  return clients.open(bridge!.wsUrl);
 }
 
 test('the last h264 subscriber leaves: after the grace period the device is gone from the hub', async () => {

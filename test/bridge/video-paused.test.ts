@@ -6,7 +6,7 @@ import { ToolError } from '../../src/engine/errors.js';
 import { encodeClip } from '../support/h264-clip.js';
 import { replayVideoDriver } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
-import { RawClient, testBridge, until, type Json } from './helpers.js';
+import { OpenedClients, RawClient, testBridge, until, type Json } from './helpers.js';
 
 /**
  * A subscription made while its device is paused (gone, not yet found again by the probe): it used
@@ -19,10 +19,10 @@ const DEVICE = 'replay-android-1';
 const SIZE = { width: 360, height: 800 };
 
 let bridge: Bridge | undefined;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
   bridge = undefined;
 });
@@ -50,10 +50,8 @@ function vanishing(driver: Driver): { driver: Driver; device: { away: boolean; p
   };
 }
 
-async function client(): Promise<RawClient> {
-  const c = await RawClient.open(bridge!.wsUrl);
-  clients.push(c);
-  return c;
+function client(): Promise<RawClient> {
+  return clients.open(bridge!.wsUrl);
 }
 
 test('it is told it is paused, and gets video (config + key frame first) once the device is back', async () => {

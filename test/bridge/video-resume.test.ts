@@ -4,7 +4,7 @@ import type { Bridge } from '../../src/bridge/index.js';
 import { decodeWithFfmpeg, encodeClip } from '../support/h264-clip.js';
 import { replayVideoDriver, type ReplayControl } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
-import { RawClient, testBridge, until } from './helpers.js';
+import { OpenedClients, testBridge, until } from './helpers.js';
 
 /**
  * A resumed h264 subscriber was sent the whole cached group of pictures again, from its key frame:
@@ -17,10 +17,10 @@ const SIZE = { width: 360, height: 800 };
 
 let bridge: Bridge | undefined;
 let control: ReplayControl;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
   bridge = undefined;
 });
@@ -32,16 +32,14 @@ test('goes on from a fresh key frame, never back over frames it had', async () =
   const replay = replayVideoDriver(clip, SIZE, DEVICE);
   control = replay.control;
   ({ bridge } = await testBridge({ extraDrivers: [replay.driver] }));
-  const a = await RawClient.open(bridge.wsUrl);
-  clients.push(a);
+  const a = await clients.open(bridge.wsUrl);
   const hello = await a.call('session.hello', { client: 'viewer' });
   await a.call('devices.subscribe', { device: DEVICE, screen: { format: 'h264' } });
   await until('frames well into a group', () => a.frames.length > 20 && !a.frames.at(-1)!.header.key && a.frames, 8000);
   const last = a.frames.at(-1)!.header.seq;
   const requests = control.keyRequests;
   a.ws.terminate();
-  const b = await RawClient.open(bridge.wsUrl);
-  clients.push(b);
+  const b = await clients.open(bridge.wsUrl);
   const back = await b.call('session.hello', { client: 'viewer', resume: hello.session, resume_token: hello.resume_token, received: 0 });
   assert.is(back.resumed, true);
   await until('frames after the resume', () => b.frames.length >= 5, 8000);

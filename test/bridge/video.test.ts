@@ -5,7 +5,7 @@ import type { DecodedFrame } from '../../src/protocol/index.js';
 import { decodeWithFfmpeg, encodeClip, type ClipPacket } from '../support/h264-clip.js';
 import { replayVideoDriver, type ReplayControl } from '../support/replay-video.js';
 import { systemTool } from '../support/system-tools.js';
-import { ANDROID, RawClient, sleep, testBridge, until } from './helpers.js';
+import { ANDROID, OpenedClients, RawClient, sleep, testBridge, until } from './helpers.js';
 
 const test = suite('bridge live video (fan-out, GOP cache, slow subscribers, fallback)');
 const ffmpeg = systemTool('ffmpeg', 'the live-video tests replay an H.264 clip it encodes');
@@ -15,7 +15,7 @@ const SIZE = { width: 360, height: 800 };
 let clip: ClipPacket[];
 let bridge: Bridge;
 let control: ReplayControl;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 async function start(video: BridgeOptions['video'] = {}): Promise<void> {
   const replay = replayVideoDriver(clip, SIZE, DEVICE);
@@ -23,10 +23,8 @@ async function start(video: BridgeOptions['video'] = {}): Promise<void> {
   ({ bridge } = await testBridge({ extraDrivers: [replay.driver], video: { graceMs: 200, retryMs: 200, retryMaxMs: 400, startTimeoutMs: 2000, ...video } }));
 }
 
-async function client(): Promise<RawClient> {
-  const c = await RawClient.open(bridge.wsUrl);
-  clients.push(c);
-  return c;
+function client(): Promise<RawClient> {
+  return clients.open(bridge.wsUrl);
 }
 
 /** Decodes the messages' bytes, in order, with ffmpeg (test/support/h264-clip.ts). */
@@ -50,7 +48,7 @@ test.before(async () => {
 });
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
 });
 

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { startBridge, type Bridge } from '../../src/bridge/index.js';
-import { RawClient, until } from '../bridge/helpers.js';
+import { OpenedClients, RawClient, until } from '../bridge/helpers.js';
 import { makeRig, SIM_UDID, type Rig } from './rig.js';
 
 /**
@@ -14,10 +14,10 @@ const test = suite('iOS live video: each MJPEG subscriber at its own maxFps, a s
 
 let rig: Rig | undefined;
 let bridge: Bridge | undefined;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   await bridge?.close();
   bridge = undefined;
   await rig?.close().catch(() => undefined);
@@ -29,10 +29,8 @@ async function setUp(): Promise<void> {
   bridge = await startBridge({ engine: rig.engine, port: 0, webRoot: '/nonexistent', log: () => {} });
 }
 
-async function client(): Promise<RawClient> {
-  const c = await RawClient.open(bridge!.wsUrl);
-  clients.push(c);
-  return c;
+function client(): Promise<RawClient> {
+  return clients.open(bridge!.wsUrl);
 }
 
 /** Waits until WebDriverAgent's MJPEG server sent `n` more parts. */

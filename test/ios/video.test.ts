@@ -6,17 +6,17 @@ import * as assert from 'uvu/assert';
 import { startBridge, type Bridge } from '../../src/bridge/index.js';
 import type { DeviceHandle, VideoPacket, VideoStream } from '../../src/engine/driver.js';
 import { jpegSize, MjpegParser } from '../../src/engine/drivers/ios/mjpeg-stream.js';
-import { RawClient, until } from '../bridge/helpers.js';
+import { OpenedClients, until } from '../bridge/helpers.js';
 import { makeRig, PHONE_UDID, SIM_UDID, type Rig } from './rig.js';
 
 const test = suite('iOS live video: WebDriverAgent MJPEG relay');
 
 let rig: Rig | undefined;
 let bridge: Bridge | undefined;
-const clients: RawClient[] = [];
+const clients = new OpenedClients();
 
 test.after.each(async () => {
-  for (const c of clients.splice(0)) await c.close();
+  await clients.closeAll();
   // The bridge closes the engine it was given; the rig's close then stops WDA and the fake tools.
   await bridge?.close();
   bridge = undefined;
@@ -100,8 +100,7 @@ test('openVideo sets framerate, scale, quality and upright pictures through /app
 test('bridge: full-width jpeg subscribers get WDA’s pictures unchanged; narrower ones the screenshot path', async () => {
   rig = await makeRig();
   bridge = await startBridge({ engine: rig.engine, port: 0, webRoot: '/nonexistent', log: () => {}, video: { maxSize: 0 } });
-  const c = await RawClient.open(bridge.wsUrl);
-  clients.push(c);
+  const c = await clients.open(bridge.wsUrl);
   const full = await c.call('devices.subscribe', { device: SIM_UDID, screen: { format: 'jpeg' } });
   assert.equal([full.format, full.source, full.fallback_reason], ['jpeg', 'wda-mjpeg', undefined]);
   const narrow = await c.call('devices.subscribe', { device: SIM_UDID, screen: { format: 'jpeg', maxWidth: 200 } });
@@ -123,8 +122,7 @@ test('bridge: MJPEG server unreachable → screenshots with the reason; back to 
   rig = await makeRig();
   await rig.wda.mjpeg.stop();
   bridge = await startBridge({ engine: rig.engine, port: 0, webRoot: '/nonexistent', log: () => {}, video: { retryMs: 300, retryMaxMs: 600 } });
-  const c = await RawClient.open(bridge.wsUrl);
-  clients.push(c);
+  const c = await clients.open(bridge.wsUrl);
   const sub = await c.call('devices.subscribe', { device: SIM_UDID, screen: { format: 'jpeg' } });
   assert.equal([sub.format, sub.source], ['jpeg', 'screenshot']);
   assert.match(String(sub.fallback_reason), /MJPEG server .* is unreachable: ECONNREFUSED/);
