@@ -1,8 +1,12 @@
 import type { RawImage } from '../driver.js';
+import { RecentMap } from '../recent-map.js';
 import type { ScreenCapture } from './capture.js';
 
 /** How old a viewer's capture may be and still answer an agent's screenshot. */
 export const DEFAULT_REUSE_MS = 200;
+
+/** Devices whose last change is remembered; more than a bridge drives, and a bound on mistyped or gone ids. */
+export const REMEMBERED_DEVICES = 256;
 
 /**
  * Holds on one raw capture shared by the frame loop, this cache and screenshot callers: the
@@ -59,7 +63,14 @@ export interface LatestCaptureStats {
 export class LatestCaptures {
   readonly stats: LatestCaptureStats = { stored: 0, reused: 0 };
   private readonly entries = new Map<string, Entry>();
-  private readonly epochs = new Map<string, number>();
+  /**
+   * Per device, the clock value of its last change. One clock for all devices, so a forgotten
+   * device can answer `floor`, the newest value ever forgotten: later than anything it was told, so a
+   * capture begun before its last change still never counts (at worst a fresh one is not reused).
+   */
+  private readonly epochs = new RecentMap<string, number>(REMEMBERED_DEVICES);
+  private clock = 0;
+  private floor = 0;
 
   constructor(
     readonly maxAgeMs = DEFAULT_REUSE_MS,
@@ -68,7 +79,12 @@ export class LatestCaptures {
 
   /** The screen of `device` may have changed (or may be about to): nothing taken before counts. */
   invalidate(device: string): void {
-    this.epochs.set(device, this.epoch(device) + 1);
+    if (this.epochs.size === REMEMBERED_DEVICES && this.epochs.get(device) === undefined) {
+      const oldest = this.epochs.keys().next().value!;
+      this.floor = Math.max(this.floor, this.epochs.get(oldest)!);
+      this.epochs.delete(oldest);
+    }
+    this.epochs.set(device, ++this.clock);
     this.drop(device);
   }
 
@@ -121,6 +137,6 @@ export class LatestCaptures {
   }
 
   private epoch(device: string): number {
-    return this.epochs.get(device) ?? 0;
+    return this.epochs.get(device) ?? this.floor;
   }
 }

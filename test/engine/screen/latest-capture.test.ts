@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ScreenCapture } from '../../../src/engine/screen/capture.js';
-import { LatestCaptures } from '../../../src/engine/screen/latest-capture.js';
+import { LatestCaptures, REMEMBERED_DEVICES } from '../../../src/engine/screen/latest-capture.js';
 
 const cap = (n: number): ScreenCapture => ({ raw: { data: Buffer.from([n, n, n, 255]), width: 1, height: 1, channels: 4 }, width: 1, height: 1 });
 
@@ -61,6 +61,26 @@ test('a pooled capture goes back to its driver only after the frame loop, the ca
   const stale = latest.begin('d');
   latest.invalidate('d');
   assert.is(latest.store('d', pooled, stale), pooled);
+});
+
+test('ids told to invalidate are remembered up to a bound, and forgetting one never lets a stale capture through', () => {
+  let now = 0;
+  const latest = new LatestCaptures(200, () => now);
+  // Begun before a change on 'd', finished after 'd' was forgotten among mistyped or gone ids.
+  const before = latest.begin('d');
+  latest.invalidate('d');
+  for (let n = 0; n < REMEMBERED_DEVICES * 3; n++) latest.invalidate(`gone-${n}`);
+  const remembered = (latest as unknown as { epochs: { size: number } }).epochs.size;
+  assert.ok(remembered <= REMEMBERED_DEVICES, `${remembered} ids kept`);
+  now += 10;
+  latest.store('d', cap(1), before);
+  assert.is(latest.fresh('d'), undefined, 'begun before the change: never kept');
+  // A capture begun now is kept and reused as before.
+  latest.store('d', cap(2), latest.begin('d'));
+  assert.ok(latest.fresh('d'));
+  // So is one on a device that was never invalidated.
+  latest.store('fresh', cap(3), latest.begin('fresh'));
+  assert.ok(latest.fresh('fresh'));
 });
 
 test.run();
