@@ -6,7 +6,7 @@ import { RpcError, type ValidParamsOf } from '../../protocol/index.js';
 import type { Connection } from '../connection.js';
 import type { Session } from '../sessions.js';
 import { Peer } from './peer.js';
-import { HeldOnPeers } from './held-locks.js';
+import { PeerSessions } from './peer-sessions.js';
 import { FrameRelay, type RelayStats } from './relay.js';
 import { asListed, beforeDeadline, renameIds, what, withDevice, withListedMessage } from './forwarded-call.js';
 import { PeerLostError, PeerRefusedError, PeerTimeoutError, RpcLink } from './rpc-link.js';
@@ -51,13 +51,6 @@ export interface RouterOptions {
   connectTimeoutMs?: number;
 }
 
-interface SessionLinks {
-  links: Map<Peer, Promise<RpcLink>>;
-  /** Scenario runs started through a peer (from scenario.progress), for scenarios.cancel. */
-  runs: Map<string, Peer>;
-  held: HeldOnPeers;
-}
-
 /**
  * Sends what concerns a peer's device to that peer: tools, verbs, scenario runs, locks and
  * recordings over a link of the caller's own (so the peer's locks and activity tell sessions
@@ -66,21 +59,20 @@ interface SessionLinks {
  */
 export class PeerRouter {
   private readonly relays = new Map<Peer, FrameRelay>();
-  private readonly sessions = new Map<Session, SessionLinks>();
-  /** Per peer, the peer's session id of each open per-session link and the session here it belongs to. */
-  private readonly remoteSessions = new Map<Peer, Map<string, Session>>();
+  private readonly onPeers: PeerSessions;
   /** This bridge among others (devices.list `bridges`): how a cycle of --peer flags is recognised. */
   private readonly instance = randomUUID();
 
   constructor(
     readonly peers: Peer[],
-    private readonly server: string,
+    server: string,
     log: (line: string) => void,
     private readonly engine: PeerIds,
     private readonly options: RouterOptions = { callTimeoutMs: 30_000 },
   ) {
+    this.onPeers = new PeerSessions(server, options, (peer, remote) => this.listedId(peer, remote), (peer, remote) => this.relays.get(peer)?.participants(remote) ?? new Set());
     for (const p of peers) {
-      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote), (params) => this.ownSessions(p, params) as Record<string, unknown>));
+      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote), (params) => this.onPeers.ownSessions(p, params) as Record<string, unknown>));
       p.attachTo(this.instance);
     }
   }
@@ -123,7 +115,7 @@ export class PeerRouter {
       return undefined;
     }
     if (method === 'scenarios.cancel') {
-      const runs = this.sessions.get(ctx.session)?.runs;
+      const runs = this.onPeers.runs(ctx.session);
       if (typeof params.run === 'string') {
         const peer = runs?.get(params.run);
         return peer && this.forward(peer, method, params, ctx);
@@ -171,7 +163,7 @@ export class PeerRouter {
    * caller's own lock, and `run --devices any:android,any:android` would get one phone twice.
    */
   lockOnPeer(target: PeerDevice, ctx: RouteContext): Promise<unknown> {
-    if (this.sessions.get(ctx.session)?.held.holdsLock(target.peer, target.remote)) {
+    if (this.onPeers.held(ctx.session).holdsLock(target.peer, target.remote)) {
       return Promise.resolve(failure('PERMISSION_DENIED', `device ${target.listed} is already locked by this session`));
     }
     return this.forward(target, 'devices.lock', { device: target.remote, takeover: false }, ctx);
@@ -188,52 +180,19 @@ export class PeerRouter {
     for (const relay of this.relays.values()) relay.resumeSession(session);
   }
 
-  /**
-   * The session's socket dropped: its locks and fingers on peers go now, as local ones do
-   * (docs/protocol.md, devices.lock and input.touch), not when its links close at the end of the
-   * resume grace.
-   */
+  /** The session's socket dropped: its locks and fingers on peers go now, as local ones do. */
   detachSession(session: Session): void {
-    const mine = this.sessions.get(session);
-    if (!mine) return;
-    for (const { device, peer } of mine.held.takeReleasable()) this.tell(mine, peer, 'devices.unlock', { device });
-    this.liftFingers(session);
+    this.onPeers.detach(session);
   }
 
-  /**
-   * Cancels the session's fingers on peers (only the one on `only`, by the peer's own id, when given):
-   * its socket dropped, or the session moved to a new socket and the old socket's drag is over.
-   */
+  /** Cancels the session's fingers on peers (only the one on `only` when given). */
   liftFingers(session: Session, only?: { peer: Peer; device: string }): void {
-    const mine = this.sessions.get(session);
-    if (!mine) return;
-    for (const { peer, device, x, y } of mine.held.takeFingers(only)) this.tell(mine, peer, 'input.touch', { device, action: 'cancel', x, y });
-  }
-
-  private locksLost(session: Session, peer: Peer, devices: string[], why: string | undefined): void {
-    for (const remote of devices) {
-      session.notify('device.lock', {
-        device: this.listedId(peer, remote),
-        holder: null,
-        previous: session.participant,
-        reason: `the connection to ${peer.where} was lost${why ? ` (${why})` : ''}, and the lock ended with it there; lock the device again once it is listed`,
-      });
-    }
-  }
-
-  /** A call on the session's own link whose answer nobody waits for. */
-  private tell(mine: SessionLinks, peer: Peer, method: string, params: Record<string, unknown>): void {
-    void mine.links
-      .get(peer)
-      ?.then((link) => link.request(method, params, this.options.callTimeoutMs))
-      .catch(() => undefined);
+    this.onPeers.liftFingers(session, only);
   }
 
   dropSession(session: Session): void {
     for (const relay of this.relays.values()) relay.dropSession(session);
-    const mine = this.sessions.get(session);
-    this.sessions.delete(session);
-    for (const link of mine?.links.values() ?? []) void link.then((l) => l.close(), () => undefined);
+    this.onPeers.drop(session);
   }
 
   private async subscribe(target: PeerDevice, params: ValidParamsOf<'devices.subscribe'>, ctx: RouteContext): Promise<unknown> {
@@ -253,7 +212,7 @@ export class PeerRouter {
     const deadline = this.deadlineOf(method, params);
     let link: RpcLink;
     try {
-      const opening = this.link(peer, ctx.session);
+      const opening = this.onPeers.link(peer, ctx.session);
       link = await (deadline === undefined ? opening : beforeDeadline(opening, deadline, `connecting to it took longer than the call's deadline of ${deadline} ms`));
     } catch (err) {
       if (err instanceof PeerTimeoutError) return failure('TIMEOUT', `${label}: ${peer.where} did not answer in time (${err.message}); nothing was sent to it, so the call will not run there`);
@@ -266,13 +225,13 @@ export class PeerRouter {
     if (left !== undefined && left <= 0) return failure('TIMEOUT', `${label}: did not start within ${deadline} ms: connecting to ${peer.where} took that long; nothing was sent to the peer`);
     const sent = performance.now();
     // A session that ended while connecting has no entry any more; nothing of it is kept then.
-    const held = this.sessions.get(ctx.session)?.held ?? new HeldOnPeers();
+    const held = this.onPeers.held(ctx.session);
     const device = String(params.device);
     if (method === 'scenarios.run') held.runStarted(peer, device);
     try {
       const result = await link.request(method, params, left, ctx.signal);
       held.noteResult(peer, method, params, result);
-      return target instanceof Peer ? result : withListedMessage(this.ownSessions(peer, asListed(result, target)), this.renames(target));
+      return target instanceof Peer ? result : withListedMessage(this.onPeers.ownSessions(peer, asListed(result, target)), this.renames(target));
     } catch (err) {
       const code = (err as { rpcCode?: number }).rpcCode;
       if (code !== undefined) throw new RpcError(code, target instanceof Peer ? (err as Error).message : renameIds((err as Error).message, this.renames(target)));
@@ -308,37 +267,11 @@ export class PeerRouter {
   private knownDown(target: PeerDevice, session: Session): ToolFailure | undefined {
     const { peer } = target;
     const why = peer.whyDown;
-    if (peer.up || why === undefined || this.sessions.get(session)?.links.has(peer)) return undefined;
+    if (peer.up || why === undefined || this.onPeers.hasLink(session, peer)) return undefined;
     if (peer.link.refusedStatus !== undefined) {
       return failure('DEVICE_NOT_FOUND', `device ${target.listed} is on ${peer.where}, which refuses this bridge: ${why}; give this bridge the peer's token (then restart it), or start the peer with this one`);
     }
     return failure('DEVICE_NOT_FOUND', `device ${target.listed} is offline: it is on ${peer.where}, which is down (${why}); nothing was sent to it. Its devices come back by themselves when it answers again (devices.changed says so)`);
-  }
-
-  /**
-   * A peer's answer or notification with its ids of this bridge's sessions (the per-session links)
-   * as this bridge's: a lock's `holder` and `previous`, an activity entry's `session`, activity.recent's
-   * entries and lock. A client recognises its own lock and actions by its session id; other sessions
-   * of the peer keep the peer's ids.
-   */
-  ownSessions(peer: Peer, value: unknown): unknown {
-    const known = this.remoteSessions.get(peer);
-    if (!known?.size || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    const swap = (p: unknown): unknown => {
-      if (typeof p !== 'object' || p === null || Array.isArray(p)) return p;
-      const session = (p as { session?: unknown }).session;
-      const mine = typeof session === 'string' ? known.get(session) : undefined;
-      return mine ? { ...p, session: mine.id } : p;
-    };
-    const r = swap(value) as Record<string, unknown>;
-    const lock = r.lock as Record<string, unknown> | null | undefined;
-    return {
-      ...r,
-      ...(r.holder ? { holder: swap(r.holder) } : {}),
-      ...(r.previous ? { previous: swap(r.previous) } : {}),
-      ...(lock && typeof lock === 'object' ? { lock: { ...lock, holder: swap(lock.holder) } } : {}),
-      ...(Array.isArray(r.entries) ? { entries: r.entries.map(swap) } : {}),
-    };
   }
 
   /**
@@ -353,7 +286,7 @@ export class PeerRouter {
     }
     if (target.remote !== target.listed) out.set(target.remote, target.listed);
     // "locked by session s-…": the peer's id of a session here is that session's id here.
-    for (const [remote, session] of this.remoteSessions.get(target.peer) ?? []) out.set(remote, session.id);
+    for (const [remote, session] of this.onPeers.remoteIds(target.peer)) out.set(remote, session.id);
     return out;
   }
 
@@ -385,64 +318,5 @@ export class PeerRouter {
       ),
       may_have_run: true,
     };
-  }
-
-  /** The caller's own link to the peer, opened on first use and closed with its session. */
-  private link(peer: Peer, session: Session): Promise<RpcLink> {
-    let mine = this.sessions.get(session);
-    if (!mine) {
-      mine = { links: new Map(), runs: new Map(), held: new HeldOnPeers() };
-      this.sessions.set(session, mine);
-    }
-    const entry = mine;
-    const known = entry.links.get(peer);
-    if (known) return known;
-    const link = new RpcLink({
-      url: peer.spec.url,
-      token: peer.spec.token,
-      client: `${session.client ?? session.id} via ${this.server}`,
-      reconnect: false,
-      pingMs: this.options.pingMs,
-      connectTimeoutMs: this.options.connectTimeoutMs,
-    });
-    link.onNotification((method, p) => {
-      if (method === 'devices.changed') return;
-      const run = (p as { type?: string; run_id?: string } | null) ?? {};
-      if (method === 'scenario.progress' && run.run_id) {
-        if (run.type === 'started') entry.runs.set(run.run_id, peer);
-        else if (run.type === 'finished') entry.runs.delete(run.run_id);
-      }
-      const device = (p as { device?: unknown } | null)?.device;
-      // The peer tells a lock's holder and taker on their own links and every watcher on the shared
-      // relay link. A session watching the device through the relay hears it there: the copy on this
-      // link could arrive after a later change (a takeover after the unlock that followed it) and
-      // leave the viewer showing a holder that has already left.
-      if (method === 'device.lock' && typeof device === 'string' && this.relays.get(peer)?.participants(device).has(session)) return;
-      session.notify(method, this.ownSessions(peer, typeof device === 'string' ? { ...(p as object), device: this.listedId(peer, device) } : p));
-    });
-    // A dropped link is replaced on the next call; locks held on the peer went with its session.
-    link.onState((s) => {
-      if (s !== 'closed') return;
-      if (link.remoteSession && this.remoteSessions.get(peer)?.get(link.remoteSession) === session) this.remoteSessions.get(peer)!.delete(link.remoteSession);
-      if (entry.links.get(peer) !== opened) return;
-      entry.links.delete(peer);
-      // The peer (restarted, crashed, cut as frozen) ended this session's locks with the link, and
-      // says nothing about it: tell the holder, or it would drive on believing the device is its own.
-      if (this.sessions.get(session) === entry) this.locksLost(session, peer, entry.held.takeLocksOn(peer), link.lastError);
-    });
-    const opened = link.start().then(() => {
-      if (link.remoteSession && link.state === 'open') {
-        const known = this.remoteSessions.get(peer) ?? new Map<string, Session>();
-        known.set(link.remoteSession, session);
-        this.remoteSessions.set(peer, known);
-      }
-      return link;
-    }, (err: unknown) => {
-      entry.links.delete(peer);
-      link.close();
-      throw err;
-    });
-    entry.links.set(peer, opened);
-    return opened;
   }
 }
