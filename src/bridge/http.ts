@@ -69,7 +69,12 @@ export function createHttpApp(deps: HttpDeps): Hono {
     }),
   );
 
-  app.get('/api/devices', async (c) => c.json({ devices: await core.engine.listDevices() }));
+  // The listing devices.list answers: without its notes a source down from the start read as an empty lab.
+  app.get('/api/devices', async (c) => {
+    const devices = await core.engine.listDevices();
+    const notes = core.engine.sourceProblems();
+    return c.json({ devices, ...(notes.length ? { notes } : {}) });
+  });
 
   /**
    * 429 for a validation the address's bucket cannot pay for: one token per request and one per
