@@ -15,6 +15,7 @@ import { Subscription } from '../sessions.js';
 import type { Peer } from './peer.js';
 import { RelayDelivery, type RelayedFrame as Message } from './relay-delivery.js';
 import { RelayedElements } from './relayed-elements.js';
+import { renameIds } from './forwarded-call.js';
 
 /** One subscription on the peer, shared by every viewer here that asked for the same thing. */
 interface Group {
@@ -204,16 +205,16 @@ export class FrameRelay {
     try {
       result = await this.peer.link.request('devices.subscribe', group.params);
     } catch (err) {
-      return failure('DEVICE_NOT_FOUND', `device ${group.device} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
+      return failure('DEVICE_NOT_FOUND', `device ${this.listedId(group.device)} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
     } finally {
       this.subscribing--;
       if (!this.subscribing) queueMicrotask(() => this.subscribing || this.early.clear());
     }
-    if (isToolFailure(result)) return result;
+    if (isToolFailure(result)) return { ...result, message: this.named(group.device, result.message) };
     const answer = result as { subscription: string; format?: string; source?: string; fallback_reason?: string };
     const id = answer.subscription;
     if (answer.format && answer.source) {
-      group.stream = { format: answer.format, source: answer.source, ...(answer.fallback_reason ? { fallbackReason: answer.fallback_reason } : {}) } as Subscription['stream'];
+      group.stream = { format: answer.format, source: answer.source, ...(answer.fallback_reason ? { fallbackReason: this.named(group.device, answer.fallback_reason) } : {}) } as Subscription['stream'];
     }
     if (!this.groups.has(group.key)) {
       void this.peer.link.request('devices.unsubscribe', { subscription: id }).catch(() => undefined);
@@ -247,7 +248,7 @@ export class FrameRelay {
       if (group.elements) group.elements.primed = false;
       group.ready = this.subscribeUpstream(group);
       const outcome = await group.ready;
-      if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${group.device}: ${outcome.message}`);
+      if (outcome) this.endGroup(group, `${this.peer.where} came back without device ${this.listedId(group.device)}: ${outcome.message}`);
     }
   }
 
@@ -292,6 +293,12 @@ export class FrameRelay {
     for (const sub of group.subs) this.delivery.deliver(sub, message);
   }
 
+  /** The peer's text about its device `remote` naming it as listed here: its bare id may be another phone here (`id@peer` then). */
+  private named(remote: string, text: string): string {
+    const listed = this.listedId(remote);
+    return listed === remote ? text : renameIds(text, new Map([[remote, listed]]));
+  }
+
   private keepEarly(id: string, replay: () => void): void {
     if (!this.subscribing) return;
     const list = this.early.get(id) ?? [];
@@ -320,7 +327,7 @@ export class FrameRelay {
       this.byUpstream.delete(p.subscription);
       group.upstream = undefined;
       this.groups.delete(group.key);
-      this.endGroup(group, p.reason);
+      this.endGroup(group, this.named(group.device, p.reason));
     } else if (method === 'stream.changed' || method === 'subscription.paused' || method === 'subscription.resumed') {
       // Per-subscription news from the peer (format switched, device away and back): each viewer of the shared subscription hears it under its own id.
       const p = params as StreamChangedParams | SubscriptionPausedParams | SubscriptionResumedParams;
@@ -328,12 +335,15 @@ export class FrameRelay {
       if (!group) return this.keepEarly(p.subscription, () => this.onNotification(method, params));
       if (method === 'stream.changed') {
         const c = p as StreamChangedParams;
-        group.stream = { format: c.format, source: c.source, ...(c.fallback_reason ? { fallbackReason: c.fallback_reason } : {}) } as Subscription['stream'];
+        group.stream = { format: c.format, source: c.source, ...(c.fallback_reason ? { fallbackReason: this.named(group.device, c.fallback_reason) } : {}) } as Subscription['stream'];
         group.recent = [];
       }
+      // A pause's reason and a format change's fallback reason name the device too.
+      const text = 'reason' in p ? { reason: this.named(group.device, p.reason) } : 'fallback_reason' in p && p.fallback_reason ? { fallback_reason: this.named(group.device, p.fallback_reason) } : {};
+      const told = { ...p, ...text };
       for (const sub of group.subs) {
         if (method === 'stream.changed' && sub.screen) sub.stream = group.stream;
-        if (this.delivery.started(sub)) sub.session.notify(method, { ...p, subscription: sub.id, device: sub.device });
+        if (this.delivery.started(sub)) sub.session.notify(method, { ...told, subscription: sub.id, device: sub.device });
       }
     } else if (method === 'device.activity' || method === 'device.lock') {
       const device = (params as { device?: string }).device;
