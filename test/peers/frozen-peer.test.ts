@@ -176,6 +176,20 @@ frozen('a lease whose lock on the peer timed out asks the peer again, not taking
   assert.ok(l.peer.requests.filter((q) => q.method === 'devices.lock').length >= 2, 'the peer was asked again');
 });
 
+frozen('stuck in devices.subscribe (the link and other calls still work): the viewer gets TIMEOUT, and a late subscription is closed on the peer', async ({ lab }) => {
+  const l = lab!;
+  const c = await client(l, 'viewer');
+  l.peer.held.add('devices.subscribe');
+  const sub = (await answered(c.requestRaw('devices.subscribe', { device: PHONE, screen: { format: 'jpeg' } }), 'the subscribe')) as { code?: string; message?: string };
+  assert.is(sub.code, 'TIMEOUT', JSON.stringify(sub));
+  assert.match(sub.message ?? '', /^device scripted-phone is on peer bridge ws:.*did not start its stream within 0\.4 s/);
+  assert.ok(l.agg.peers!.stats().lab1.up, 'the link stays up');
+  // Its answer comes after all: that subscription on the peer has no viewer here, so it is closed.
+  assert.is(l.peer.answerHeld('devices.subscribe', { subscription: 'late-1', format: 'jpeg', source: 'virtual' }), 1);
+  const closed = await until('the late subscription closed on the peer', () => l.peer.requests.find((r) => r.method === 'devices.unsubscribe'));
+  assert.equal(closed.params, { subscription: 'late-1' });
+});
+
 frozen.run();
 
 const gone = suite('a bridge that reads a request and its caller\'s close together');

@@ -20,6 +20,13 @@ export class ScriptedPeer {
   deaf = false;
   /** A request of this method is read, then every socket drops (the peer crashed while running it). */
   crashOn?: string;
+  /**
+   * Requests of these methods go unanswered until `answerHeld` (a bridge stuck in one method while
+   * its link and other calls work); `answers` gives their result then.
+   */
+  readonly held = new Set<string>();
+  answers: Record<string, unknown> = {};
+  private readonly waiting: { method: string; reply: (result: unknown) => void }[] = [];
   /** More of the session.hello answer (a real bridge's: the CLI's client reads its limits). */
   hello: Record<string, unknown> = {};
   readonly requests: PeerRequest[] = [];
@@ -52,6 +59,16 @@ export class ScriptedPeer {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
+  /** Answers the held requests of `method` with `result`; how many there were. */
+  answerHeld(method: string, result: unknown): number {
+    const due = this.waiting.filter((w) => w.method === method);
+    for (const w of due) {
+      this.waiting.splice(this.waiting.indexOf(w), 1);
+      w.reply(result);
+    }
+    return due.length;
+  }
+
   private accept(ws: WebSocket): void {
     const connection = ++this.connections;
     this.sockets.add(ws);
@@ -70,8 +87,12 @@ export class ScriptedPeer {
         return;
       }
       if (this.silent || msg.id === undefined) return;
-      const result = msg.method === 'session.hello' ? { ...this.hello, session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : {};
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      const reply = (result: unknown) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      if (this.held.has(msg.method)) {
+        this.waiting.push({ method: msg.method, reply });
+        return;
+      }
+      reply(msg.method === 'session.hello' ? { ...this.hello, session: `scripted-${connection}` } : msg.method === 'devices.list' ? { devices: this.devices } : (this.answers[msg.method] ?? {}));
     });
   }
 }

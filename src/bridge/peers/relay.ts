@@ -51,6 +51,9 @@ export interface RelayStats {
  * sends goes through). Survives the peer going away: viewers keep their subscriptions and the
  * relay subscribes again when the peer is back.
  */
+/** Stands for "no answer in time" in the race against the peer's answer. */
+const LATE = Symbol('late');
+
 export class FrameRelay {
   private readonly groups = new Map<string, Group>();
   private readonly byUpstream = new Map<string, Group>();
@@ -73,6 +76,11 @@ export class FrameRelay {
     private readonly listedId: (remote: string) => string,
     /** A device.lock / device.activity with the peer's ids of this bridge's sessions as this bridge's (PeerRouter.ownSessions). */
     private readonly ownSessions: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p,
+    /**
+     * How long the peer may take to answer devices.subscribe (its own start of video included). A peer
+     * that still answers pings keeps its link up, so without this a viewer's subscribe could wait forever.
+     */
+    private readonly subscribeTimeoutMs = 30_000,
   ) {
     this.delivery = new RelayDelivery(log);
     peer.link.onBinary((data) => this.onFrame(data));
@@ -202,13 +210,31 @@ export class FrameRelay {
   private async subscribeUpstream(group: Group): Promise<ToolFailure | undefined> {
     let result: unknown;
     this.subscribing++;
+    const asked = this.peer.link.request('devices.subscribe', group.params);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), this.subscribeTimeoutMs)));
     try {
-      result = await this.peer.link.request('devices.subscribe', group.params);
+      result = await Promise.race([asked, late]);
     } catch (err) {
       return failure('DEVICE_NOT_FOUND', `device ${this.listedId(group.device)} is on ${this.peer.where}, which did not answer: ${(err as Error).message}`);
     } finally {
+      clearTimeout(timer);
       this.subscribing--;
       if (!this.subscribing) queueMicrotask(() => this.subscribing || this.early.clear());
+    }
+    if (result === LATE) {
+      // An answer after this opened a subscription on the peer that nobody here reads: close it then.
+      asked.then(
+        (answer) => {
+          const id = (answer as { subscription?: unknown } | undefined)?.subscription;
+          if (typeof id === 'string') void this.peer.link.request('devices.unsubscribe', { subscription: id }).catch(() => undefined);
+        },
+        () => undefined,
+      );
+      return failure(
+        'TIMEOUT',
+        `device ${this.listedId(group.device)} is on ${this.peer.where}, which answers but did not start its stream within ${this.subscribeTimeoutMs / 1000} s; that bridge or its phone may be stuck (its own viewer or log says more); subscribe again later`,
+      );
     }
     if (isToolFailure(result)) return { ...result, message: this.named(group.device, result.message) };
     const answer = result as { subscription: string; format?: string; source?: string; fallback_reason?: string };

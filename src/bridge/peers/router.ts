@@ -72,7 +72,7 @@ export class PeerRouter {
   ) {
     this.onPeers = new PeerSessions(server, options, (peer, remote) => this.listedId(peer, remote), (peer, remote) => this.relays.get(peer)?.participants(remote) ?? new Set());
     for (const p of peers) {
-      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote), (params) => this.onPeers.ownSessions(p, params) as Record<string, unknown>));
+      this.relays.set(p, new FrameRelay(p, log, (remote) => this.listedId(p, remote), (params) => this.onPeers.ownSessions(p, params) as Record<string, unknown>, this.options.callTimeoutMs));
       p.attachTo(this.instance);
     }
   }
