@@ -42,8 +42,11 @@ function treeRefused(err: WdaError): boolean {
 
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
-/** An MJPEG server that sends nothing this long after the request counts as absent; one that answered gets longer (mjpeg-stream.ts). */
-const MJPEG_WAIT = { firstPictureMs: 3000, answeredMs: 10_000 };
+/**
+ * An MJPEG server that sends nothing this long after the request counts as absent; one that answered gets longer;
+ * a live one that goes quiet longer than WDA ever waits between pictures has stalled (mjpeg-stream.ts).
+ */
+const MJPEG_WAIT = { firstPictureMs: 3000, answeredMs: 10_000, stalledMs: 12_000 };
 
 /** WDA's pressButton names (XCUIDevice+FBHelpers.m fb_pressButton: "home", "volumeUp", "volumeDown"). */
 const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 'volumeUp', VOLUME_DOWN: 'volumeDown' };

@@ -8,6 +8,8 @@ import { exifOrientation, uprightJpeg } from './jpeg-orientation.js';
 const MAX_HEADER_BYTES = 16 * 1024;
 /** A part claiming more than this is a framing error, not a screenshot. */
 const MAX_PART_BYTES = 32 * 1024 * 1024;
+/** WDA's longest wait between pictures while it works: FAILURE_BACKOFF_MAX after failed screenshots plus one FRAME_TIMEOUT (FBMjpegServer.m). */
+const MAX_PICTURE_GAP_S = 11;
 
 /** Width and height from a JPEG's start-of-frame segment, or undefined if it has none. */
 export function jpegSize(jpeg: Buffer): { width: number; height: number } | undefined {
@@ -103,6 +105,13 @@ export interface MjpegWait {
    * before trying again (FBMjpegServer.m FAILURE_BACKOFF_MIN/MAX): a first picture 6–7 s late is a live server.
    */
   answeredMs: number;
+  /**
+   * For each next picture once live. WDA sends one per tick (at least 1 a second here) whether or not the
+   * screen changed, and while its screenshots fail it tries again after at most FAILURE_BACKOFF_MAX (10 s)
+   * plus its 1 s FRAME_TIMEOUT: a longer silence is a stalled server or a link that carries nothing, and the
+   * last picture must not go on being shown as live.
+   */
+  stalledMs: number;
 }
 
 /**
@@ -123,6 +132,7 @@ export class MjpegStream implements VideoStream {
   /** Pictures waiting to be turned upright, newest last; while any waits, the upright ones queue behind it. */
   private readonly toTurn: { jpeg: Buffer; capturedAt: number }[] = [];
   private turning = false;
+  private stallTimer?: NodeJS.Timeout;
 
   private constructor(
     private readonly socket: Socket,
@@ -170,6 +180,7 @@ export class MjpegStream implements VideoStream {
         }
         if (!before && parser.answered && !settled && !pictures.length) answered();
         for (const jpeg of pictures) stream.receive(jpeg);
+        if (pictures.length) stream.expectNext(wait.stalledMs);
         if (pictures.length && !settled) {
           settled = true;
           clearTimeout(timer);
@@ -203,9 +214,20 @@ export class MjpegStream implements VideoStream {
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
     this.target.release?.();
     this.wake?.();
+  }
+
+  /** Ends the stream unless another whole picture comes within `ms` (bytes of a part cut short do not count). */
+  private expectNext(ms: number): void {
+    clearTimeout(this.stallTimer);
+    if (this.ended) return;
+    this.stallTimer = setTimeout(
+      () => this.end(new Error(`WebDriverAgent's MJPEG server of ${this.target.label} sent no picture for ${ms / 1000} s though it sends one at least every ${MAX_PICTURE_GAP_S} s while it works: the stream stalled (WebDriverAgent busy or hung, or the link to it dropped)`)),
+      ms,
+    );
   }
 
   private receive(jpeg: Buffer): void {
@@ -250,6 +272,7 @@ export class MjpegStream implements VideoStream {
     if (this.ended) return;
     this.failure = err;
     this.ended = true;
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
     this.target.release?.();
     this.wake?.();
