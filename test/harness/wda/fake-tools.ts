@@ -34,7 +34,8 @@ export interface FakeSimulator {
   name: string;
   /** e.g. "iOS-17-5" */
   runtime: string;
-  state: 'Booted' | 'Shutdown';
+  /** CoreSimulator's states as simctl lists them; only a Booted one runs commands. */
+  state: 'Creating' | 'Shutdown' | 'Booting' | 'Booted' | 'Shutting Down';
   device: VirtualDevice;
 }
 
@@ -244,7 +245,7 @@ export class FakeIosTools {
     if (verb === 'list') return { stdout: this.simList() };
     const sim = this.config.simulators.find((s) => s.udid === rest[0] || (rest[0] === 'booted' && s.state === 'Booted'));
     if (!sim) return { stderr: `Invalid device: ${rest[0]}\n`, code: 148 };
-    if (sim.state !== 'Booted') return simError('com.apple.CoreSimulator.SimError', 405, ['Unable to lookup in current state: Shutdown']);
+    if (sim.state !== 'Booted') return simError('com.apple.CoreSimulator.SimError', 405, [`Unable to lookup in current state: ${sim.state}`]);
     const d = sim.device;
     const id = rest[1];
     try {

@@ -75,7 +75,13 @@ export class IosDriver implements Driver {
   async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
     const existing = this.open_.get(id);
     if (existing) return existing;
-    const found = (await this.listed(ctx.signal)).find((d) => d.id === id);
+    const reused = this.recent !== undefined && performance.now() - this.recent.at < LISTING_TTL_MS;
+    let found = (await this.listed(ctx.signal)).find((d) => d.id === id);
+    // A listing reused from the last moments may be from before the simulator finished booting or the phone was plugged in.
+    if (!found && reused) {
+      this.recent = undefined;
+      found = (await this.listed(ctx.signal)).find((d) => d.id === id);
+    }
     if (!found) {
       await this.explainMissingTool(id, ctx.signal);
       return undefined;
@@ -93,13 +99,17 @@ export class IosDriver implements Driver {
   }
 
   /**
-   * An id shaped like a simulator or iPhone UDID that no tool lists: when the tool itself is missing,
-   * say so (with its install command) instead of a bare "device not found".
+   * An id shaped like a simulator or iPhone UDID that is not listed: when the tool itself is missing, say so
+   * (with its install command); a simulator simctl knows but that is not booted (still booting, shut down, its
+   * runtime gone) is DEVICE_NOT_FOUND saying so and what to do, instead of a bare "device not found".
    */
   private async explainMissingTool(id: string, signal?: AbortSignal): Promise<void> {
-    const probe = SIMULATOR_UDID.test(id) ? this.simctl.bootedSimulators(signal) : PHONE_UDID.test(id) ? this.goIos.devices(signal) : undefined;
-    const err = await probe?.then(() => undefined, (e: unknown) => e);
-    if (err instanceof ToolError && err.code === 'UNSUPPORTED') throw new ToolError('UNSUPPORTED', `device ${id} looks like an iOS ${SIMULATOR_UDID.test(id) ? 'simulator' : 'device'} id, but ${err.message}`);
+    const probe = SIMULATOR_UDID.test(id) ? this.simctl.notReady(id, signal) : PHONE_UDID.test(id) ? this.goIos.devices(signal) : undefined;
+    const outcome = await probe?.then((value) => ({ value }), (err: unknown) => ({ err }));
+    if (outcome && 'err' in outcome && outcome.err instanceof ToolError && outcome.err.code === 'UNSUPPORTED') {
+      throw new ToolError('UNSUPPORTED', `device ${id} looks like an iOS ${SIMULATOR_UDID.test(id) ? 'simulator' : 'device'} id, but ${outcome.err.message}`);
+    }
+    if (outcome && 'value' in outcome && typeof outcome.value === 'string') throw new ToolError('DEVICE_NOT_FOUND', outcome.value);
   }
 
   private async listed(signal?: AbortSignal): Promise<Listed[]> {

@@ -18,8 +18,10 @@ const SimDevice = v.object({
   name: v.optional(v.string()),
   state: v.string(),
   isAvailable: v.optional(v.boolean()),
+  availabilityError: v.optional(v.string()),
   deviceTypeIdentifier: v.optional(v.string()),
 });
+type SimEntry = v.InferOutput<typeof SimDevice>;
 // Entries are checked one by one: one odd simulator (a runtime half-removed, a device from a newer
 // Xcode) must not hide the others, which it did when the whole list was one schema.
 const SimList = v.object({ devices: v.record(v.string(), v.array(v.unknown())) });
@@ -38,29 +40,64 @@ export function runtimeVersion(runtime: string): string | undefined {
   return [m[1], m[2], m[3]].filter((p) => p !== undefined).join('.');
 }
 
-export function parseBootedSimulators(json: string): SimulatorInfo[] {
+/** Every readable entry of `simctl list devices --json` with its runtime key. */
+function listedSimulators(json: string): { runtime: string; device: SimEntry }[] {
   const command = 'xcrun simctl list devices --json';
   const list = parseToolJson(SimList, json, command);
-  const out: SimulatorInfo[] = [];
-  let readable = 0;
+  const out: { runtime: string; device: SimEntry }[] = [];
   let odd: v.BaseIssue<unknown>[] | undefined;
   for (const [runtime, devices] of Object.entries(list.devices)) {
-    const version = runtimeVersion(runtime);
     for (const entry of devices) {
       const parsed = v.safeParse(SimDevice, entry);
-      if (!parsed.success) {
-        odd ??= parsed.issues;
-        continue;
-      }
-      readable++;
-      const d = parsed.output;
-      if (!version || d.state !== 'Booted' || d.isAvailable === false) continue;
-      out.push({ kind: 'simulator', id: d.udid, os: 'iOS', model: d.name ?? 'iOS Simulator', version, state: 'ready' });
+      if (parsed.success) out.push({ runtime, device: parsed.output });
+      else odd ??= parsed.issues;
     }
   }
   // Not one entry readable: the format changed, which is worth an error rather than "no simulators".
-  if (odd && readable === 0) throw unexpectedShape(command, odd, '(entry)');
+  if (odd && out.length === 0) throw unexpectedShape(command, odd, '(entry)');
   return out;
+}
+
+export function parseBootedSimulators(json: string): SimulatorInfo[] {
+  const out: SimulatorInfo[] = [];
+  for (const { runtime, device: d } of listedSimulators(json)) {
+    const version = runtimeVersion(runtime);
+    if (!version || d.state !== 'Booted' || d.isAvailable === false) continue;
+    out.push({ kind: 'simulator', id: d.udid, os: 'iOS', model: d.name ?? 'iOS Simulator', version, state: 'ready' });
+  }
+  return out;
+}
+
+/**
+ * Why a simulator simctl lists cannot be driven now, and what to do: CoreSimulator's states other than Booted
+ * (Creating, Shutdown, Booting, Shutting Down), a device whose runtime is gone (isAvailable false, with simctl's
+ * availabilityError), one of another platform. Undefined for a booted iOS simulator or a UDID simctl does not list.
+ */
+export function simulatorNotReady(json: string, udid: string): string | undefined {
+  const found = listedSimulators(json).find((e) => e.device.udid.toUpperCase() === udid.toUpperCase());
+  if (!found) return undefined;
+  const { runtime, device: d } = found;
+  const which = `simulator ${d.name ?? 'iOS Simulator'} (${d.udid})`;
+  const platform = /SimRuntime\.([A-Za-z]+)-/.exec(runtime)?.[1];
+  if (platform && platform !== 'iOS') return `${which} is a ${platform} simulator; only iOS simulators (iPhone, iPad) can be driven`;
+  if (d.isAvailable === false) {
+    return `${which} is unavailable (simctl: ${d.availabilityError ?? 'isAvailable false'}): install its iOS runtime in Xcode (Settings › Platforms), or use another simulator`;
+  }
+  const boot = `\`xcrun simctl boot ${d.udid}\`, or open it in Simulator`;
+  switch (d.state) {
+    case 'Booted':
+      return undefined;
+    case 'Booting':
+      return `${which} is still booting: repeat the call once it is booted (\`xcrun simctl bootstatus ${d.udid}\` waits for that)`;
+    case 'Shutdown':
+      return `${which} is shut down: boot it (${boot}), then repeat the call`;
+    case 'Shutting Down':
+      return `${which} is shutting down: once it is shut down, boot it again (${boot}) and repeat the call`;
+    case 'Creating':
+      return `${which} is still being created: boot it once simctl lists it as Shutdown (${boot})`;
+    default:
+      return `${which} is in state ${JSON.stringify(d.state)}, not Booted: boot it (${boot}), then repeat the call`;
+  }
 }
 
 function str(dict: { [key: string]: PlistValue }, key: string): string | undefined {
@@ -204,7 +241,16 @@ export class Simctl {
   }
 
   async bootedSimulators(signal?: AbortSignal): Promise<SimulatorInfo[]> {
-    return parseBootedSimulators(await this.ok(['list', 'devices', '--json'], 'listing simulators (xcrun simctl list devices --json)', signal, 20_000));
+    return parseBootedSimulators(await this.list(signal));
+  }
+
+  /** Why simctl's simulator `udid` cannot be driven now (simulatorNotReady); undefined when it is booted or unknown. */
+  async notReady(udid: string, signal?: AbortSignal): Promise<string | undefined> {
+    return simulatorNotReady(await this.list(signal), udid);
+  }
+
+  private list(signal?: AbortSignal): Promise<string> {
+    return this.ok(['list', 'devices', '--json'], 'listing simulators (xcrun simctl list devices --json)', signal, 20_000);
   }
 
   async listApps(udid: string, signal?: AbortSignal): Promise<InstalledApp[]> {
