@@ -6,18 +6,7 @@ import { Recorder } from '../../src/engine/verbs/recording.js';
 import { translateRawCall } from '../../src/engine/verbs/recording-tools.js';
 import type { VerbOutcome, VerbStep } from '../../src/engine/verbs/types.js';
 import { orphanText, recordedFileName, stoppedSummary, waitingText } from '../../web/src/recording-model.js';
-import { asResult, parametersToAsk, screenshotUrl, verdictLine } from '../../web/src/run-model.js';
-
-test('parametersToAsk: only parameters without a default, secret ones marked; not JSON asks nothing', () => {
-  const text = JSON.stringify({ parameters: { EMAIL: { default: 'a@b.c' }, PASSWORD: { secret: true, description: 'typed into Password' }, REGION: {} } });
-  assert.equal(parametersToAsk(text), [
-    { name: 'PASSWORD', secret: true, description: 'typed into Password' },
-    { name: 'REGION', secret: false },
-  ]);
-  assert.equal(parametersToAsk('{"steps": []}'), []);
-  assert.equal(parametersToAsk('{"parameters": [1]}'), []);
-  assert.equal(parametersToAsk('{ not json'), []);
-});
+import { asResult, screenshotUrl, verdictLine } from '../../web/src/run-model.js';
 
 test('screenshotUrl: the step file of that run, either slash, with the page token when there is one', () => {
   assert.is(screenshotUrl('run_1', 'screenshots/login/run_1/tap_email.png', ''), '/api/runs/run_1/screenshots/tap_email.png');

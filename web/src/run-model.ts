@@ -1,35 +1,7 @@
 /**
- * Pure helpers of the Validate tab's Run: which 2.2 parameters must be asked for, how a step's
+ * Pure helpers of the Validate tab's Run: which assertions a step is followed by, how a step's
  * screenshot is addressed on the bridge, and what a result document says in one line.
  */
-
-export interface AskedParameter {
-  name: string;
-  secret: boolean;
-  description?: string;
-}
-
-/**
- * The scenario's 2.2 parameters that have no default (a run without them stops before its first
- * step). Text that is not JSON asks for nothing: the bridge's validation says what is wrong.
- */
-export function parametersToAsk(scenarioText: string): AskedParameter[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(scenarioText);
-  } catch {
-    return [];
-  }
-  const declared = (doc as { parameters?: unknown } | null)?.parameters;
-  if (!declared || typeof declared !== 'object' || Array.isArray(declared)) return [];
-  const asked: AskedParameter[] = [];
-  for (const [name, spec] of Object.entries(declared as Record<string, unknown>)) {
-    const s = (spec && typeof spec === 'object' ? spec : {}) as { default?: unknown; secret?: unknown; description?: unknown };
-    if (typeof s.default === 'string') continue;
-    asked.push({ name, secret: s.secret === true, ...(typeof s.description === 'string' ? { description: s.description } : {}) });
-  }
-  return asked;
-}
 
 /** An assertion as the scenario declares it: which step it follows and how long it may wait. */
 export interface PendingAssertion {

@@ -2,7 +2,9 @@ import { ConnectionClosedError, type BridgeClient } from '../../src/protocol/cli
 import { isFailureResult } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
 import { requestFailedText } from './request-failure.js';
-import { asResult, assertionsByStep, parametersToAsk, pendingText, screenshotUrl, shown, verdictLine, type AskedParameter, type AssertionView, type PendingAssertion, type ResultView, type RunStatus, type StepView } from './run-model.js';
+import { declaredParameters } from './run-parameters.js';
+import { RunForm } from './run-form.js';
+import { asResult, assertionsByStep, pendingText, screenshotUrl, shown, verdictLine, type AssertionView, type PendingAssertion, type ResultView, type RunStatus, type StepView } from './run-model.js';
 
 export interface RunPanelParts {
   runButton: HTMLButtonElement;
@@ -20,7 +22,7 @@ export interface RunPanelParts {
 
 /**
  * The Validate tab's Run: runs the scenario in the editor on the watched device (scenarios.run),
- * asks first for 2.2 parameters that have no default (secret ones in password inputs), shows each
+ * shows its 2.2 parameters in a form first (secret ones in password inputs), shows each
  * step and assertion as `scenario.progress` reports it, then the result document's verdict with
  * the step screenshots, and cancels on request (scenarios.cancel).
  */
@@ -38,7 +40,7 @@ export class RunPanel {
   private resultUrl: string | undefined;
   /** What the run's progress events said, for a verdict without the result document. */
   private seen: { steps: StepView[]; assertions: AssertionView[]; resultFile?: string; finished?: { status: RunStatus; summary: string } } = { steps: [], assertions: [] };
-  private asked: AskedParameter[] = [];
+  private readonly form: RunForm;
   /** The running scenario's assertions by the step they follow: shown as pending once that step is reported. */
   private pending = new Map<string, PendingAssertion[]>();
   private steps!: HTMLOListElement;
@@ -51,6 +53,7 @@ export class RunPanel {
     /** Who holds the device and the page's button to take it, for a run the lock refused (the viewer's lockAdvice). */
     private readonly lockAdvice: () => string | undefined = () => undefined,
   ) {
+    this.form = new RunForm(parts.paramsForm);
     parts.runButton.addEventListener('click', () => void this.start());
     parts.paramsForm.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -146,49 +149,24 @@ export class RunPanel {
     return Boolean(status?.recordings?.some((r) => r.device === device));
   }
 
-  /** Values for the parameters without default, or undefined after asking for the missing ones. */
+  /** The values to send, or undefined after showing the form for new parameters or naming the missing ones. */
   private parameters(scenario: string): Record<string, string> | undefined {
-    const asked = parametersToAsk(scenario);
-    const same = asked.length === this.asked.length && asked.every((a, i) => a.name === this.asked[i]!.name && a.secret === this.asked[i]!.secret);
-    if (!same) {
-      this.asked = asked;
-      this.renderParameters();
-      if (asked.length) {
-        this.message(`This scenario needs ${asked.map((a) => a.name).join(', ')}: fill in the form, then Run.`, 'info');
-        this.parts.paramsForm.querySelector('input')?.focus();
-        return undefined;
-      }
+    const params = declaredParameters(scenario);
+    if (this.form.show(params) && params.length) {
+      const needed = params.filter((p) => p.default === undefined).map((p) => p.name);
+      const defaulted = params.filter((p) => p.default !== undefined).map((p) => p.name);
+      const says = [needed.length ? `needs ${needed.join(', ')}` : '', defaulted.length ? `has ${defaulted.join(', ')} with a default you may change for this run` : ''].filter(Boolean).join(' and ');
+      this.message(`This scenario ${says}: fill in the form, then Run.`, 'info');
+      this.form.focus(needed[0]);
+      return undefined;
     }
-    const values: Record<string, string> = {};
-    const missing: string[] = [];
-    for (const a of asked) {
-      const input = this.parts.paramsForm.querySelector<HTMLInputElement>(`input[name="${a.name}"]`);
-      if (input?.value) values[a.name] = input.value;
-      else missing.push(a.name);
-    }
+    const { values, missing } = this.form.read();
     if (missing.length) {
       this.message(`Give a value for ${missing.join(', ')} first.`, 'bad');
-      this.parts.paramsForm.querySelector<HTMLInputElement>(`input[name="${missing[0]}"]`)?.focus();
+      this.form.focus(missing[0]);
       return undefined;
     }
     return values;
-  }
-
-  private renderParameters(): void {
-    const form = this.parts.paramsForm;
-    form.hidden = this.asked.length === 0;
-    form.replaceChildren(
-      el('p', { class: 'hint' }, 'Parameters without a default (secret ones are masked in every result and never stored here):'),
-      ...this.asked.map((a) =>
-        el(
-          'label',
-          { class: 'run-param' },
-          el('span', { class: 'name' }, a.name),
-          el('input', { name: a.name, type: a.secret ? 'password' : 'text', autocomplete: 'off', spellcheck: 'false', title: a.description, required: true }),
-        ),
-      ),
-      el('button', { type: 'submit', class: 'primary' }, '▶ Run with these values'),
-    );
   }
 
   private async cancel(): Promise<void> {

@@ -1,0 +1,114 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import type { Bridge } from '../../src/bridge/index.js';
+import { systemTool } from '../support/system-tools.js';
+import { withViewerAndChromium } from './support/viewer-bridge.js';
+
+/**
+ * The Run form's parameters in Chromium: defaulted ones can be changed for one run (a secret
+ * default is never put in the page), and values typed for one parameter never move to another.
+ */
+
+const DEVICE = 'virtual-android-1';
+const chromiumPath = systemTool('chromium', 'the web viewer end-to-end tests drive it');
+
+interface Ctx {
+  bridge?: Bridge;
+  url: string;
+  browser?: Browser;
+}
+
+const form = suite<Ctx>('the Run form’s parameters in Chromium', { url: '' });
+withViewerAndChromium(form, chromiumPath);
+
+/** Folders scenarios.run makes for a caller that names no `out` (the viewer): only those made during `act` are removed. */
+const runFolders = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('mobilebridge-run-')));
+async function removingNewRunFolders(act: () => Promise<void>): Promise<void> {
+  const before = runFolders();
+  try {
+    await act();
+  } finally {
+    for (const name of runFolders()) if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+async function open(ctx: Ctx): Promise<Page> {
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${ctx.url}?device=${DEVICE}`);
+  await page.locator('#connection[data-state="open"]').waitFor();
+  await page.locator('#lock-badge:not([hidden])').waitFor();
+  await page.click('#tab-validate');
+  return page;
+}
+
+const STAGING = 'staging-greeting';
+const SECRET_DEFAULT = 'k-staging-4711';
+
+/** Its assertions fail on the home screen, so the result shows the values they were given. */
+function scenario(parameters: Record<string, unknown>, expected: string[]): string {
+  return JSON.stringify(
+    {
+      $schema_version: '2.2',
+      scenario_id: 'greets',
+      name: 'Greets',
+      description: 'One key, then the greeting',
+      platform: 'android',
+      app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1.0', environment: 'development' },
+      parameters,
+      steps: [{ id: 'home', action: 'press_button', description: 'Home', value: 'HOME' }],
+      assertions: expected.map((x, i) => ({ id: `says_${i}`, after_step: 'home', type: 'text_contains', description: 'the greeting', expected_substring: x })),
+    },
+    null,
+    2,
+  );
+}
+
+form('a defaulted parameter is shown with its default and can be changed for this run; a secret default never reaches the page', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.locator('#scenario-text').fill(scenario({ GREETING: { default: STAGING }, API_KEY: { secret: true, default: SECRET_DEFAULT } }, ['${GREETING}']));
+    await page.click('#btn-run');
+    const greeting = page.locator('#run-params input[name="GREETING"][type="text"]');
+    await greeting.waitFor();
+    assert.is(await greeting.inputValue(), STAGING);
+    assert.is(await page.inputValue('#run-params input[name="API_KEY"][type="password"]'), '');
+    assert.not.ok((await page.content()).includes(SECRET_DEFAULT), 'the secret default is nowhere in the page');
+    assert.match((await page.textContent('#run-result')) ?? '', 'GREETING, API_KEY with a default you may change');
+
+    await greeting.fill('prod-greeting');
+    await removingNewRunFolders(async () => {
+      await page.click('#run-params button[type="submit"]');
+      await page.locator('#run-result .verdict[data-status="failed"]').waitFor({ timeout: 30_000 });
+    });
+    assert.match((await page.textContent('#run-result [data-assertion="says_0"]')) ?? '', 'expected prod-greeting');
+  } finally {
+    await page.close();
+  }
+});
+
+form('a parameter renamed after a value was typed starts empty; a secret made plain loses its value', async (ctx) => {
+  const page = await open(ctx);
+  try {
+    await page.locator('#scenario-text').fill(scenario({ PASSWORD: { secret: true }, EMAIL: {} }, ['${PASSWORD}', '${EMAIL}']));
+    await page.click('#btn-run');
+    await page.locator('#run-params input[name="PASSWORD"]').fill('hunter2-secret');
+    await page.locator('#run-params input[name="EMAIL"]').fill('me@example.com');
+
+    await page.locator('#scenario-text').fill(scenario({ PASS: { secret: false }, EMAIL: {}, PASSWORD: { secret: false } }, ['${PASS}', '${EMAIL}', '${PASSWORD}']));
+    await page.click('#btn-run');
+    await page.locator('#run-params input[name="PASS"]').waitFor();
+    assert.is(await page.inputValue('#run-params input[name="PASS"]'), '');
+    assert.is(await page.inputValue('#run-params input[name="PASSWORD"][type="text"]'), '');
+    assert.is(await page.inputValue('#run-params input[name="EMAIL"]'), 'me@example.com', 'the unchanged parameter keeps its value');
+    assert.not.ok((await page.content()).includes('hunter2-secret'));
+  } finally {
+    await page.close();
+  }
+});
+
+if (chromiumPath) form.run();
