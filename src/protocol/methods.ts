@@ -238,6 +238,11 @@ export const ScenariosRunParams = v.strictObject({
       'parameters must be a JSON object of the scenario\'s parameters, e.g. {"USER_EMAIL": "a@b.c"}, not an array',
     ),
   ),
+  /**
+   * Parameters without a value (its flows' too) refuse the run before anything is locked, listing
+   * them in `missing_parameters` for a form to ask; without it the run ends `error` before its first step.
+   */
+  refuse_missing_parameters: v.optional(v.boolean()),
 });
 export const ScenariosCancelParams = v.strictObject({
   run: v.optional(v.pipe(v.string(), v.maxLength(200))),

@@ -2,9 +2,9 @@
  * What scenarios.run refuses before it locks the device or writes anything, as `mobilebridge run`
  * does: a flow it cannot run, parameter values nothing would read.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bridge } from '../../src/bridge/index.js';
@@ -72,6 +72,38 @@ test('a parameter name the scenario does not declare is refused by name with the
     assert.is(right.status, 'passed', right.summary);
   } finally {
     await c.close();
+  }
+});
+
+test('refuse_missing_parameters: a flow parameter nobody gives refuses the run before any lock, naming it with what a form needs; given, the run goes', async () => {
+  // scenarios.run reads flows from the bridge's working folder: a temporary folder inside it, removed after.
+  const flows = mkdtempSync(join(process.cwd(), '.mb-run-checks-flows-'));
+  const c = await connectBridge(bridge.wsUrl, { client: 'checks-test' });
+  try {
+    const flow = {
+      ...base,
+      scenario_id: 'sign_in_flow',
+      parameters: { EMAIL: {}, PASSWORD: { secret: true, description: 'the account password' }, LABEL: { default: 'x' } },
+      steps: [
+        { id: 'open', action: 'open_url', description: 'Open the sign-in screen', value: 'mbdemo://screen/signin' },
+        { id: 'email', action: 'type', description: 'Type the email', target: 'the Email field', value: '${EMAIL}' },
+        { id: 'password', action: 'type', description: 'Type the password', target: 'the Password field', value: '${PASSWORD}' },
+      ],
+    };
+    writeFileSync(join(flows, 'sign_in.json'), JSON.stringify(flow, null, 2));
+    const scenario = { ...base, parameters: { USER: { default: 'qa@example.com' } }, steps: [{ id: 'login', flow: `${basename(flows)}/sign_in.json`, parameters: { EMAIL: '${USER}' } }] };
+    const refused = (await c.requestRaw('scenarios.run', { device: ANDROID, scenario, out, refuse_missing_parameters: true })) as { code?: string; message?: string; missing_parameters?: unknown };
+    assert.is(refused.code, 'INVALID_PARAMETER', JSON.stringify(refused).slice(0, 400));
+    assert.equal(refused.missing_parameters, [{ name: 'PASSWORD', secret: true, description: 'the account password', flow_step: 'login', flow: `${basename(flows)}/sign_in.json` }]);
+    assert.match(refused.message!, `scenarios.run's "parameters": {"PASSWORD": "..."}`);
+    assert.is(bridge.locks.holder(ANDROID), undefined);
+    assert.not.ok(existsSync(join(out, 'results')) && readdirSync(join(out, 'results')).length, 'no result document');
+
+    const ran = (await c.requestRaw('scenarios.run', { device: ANDROID, scenario, out, refuse_missing_parameters: true, parameters: { PASSWORD: 'hunter22' } })) as { status: string; summary: string };
+    assert.is(ran.status, 'passed', ran.summary);
+  } finally {
+    await c.close();
+    rmSync(flows, { recursive: true, force: true });
   }
 });
 

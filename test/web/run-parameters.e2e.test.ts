@@ -1,6 +1,6 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -108,6 +108,51 @@ form('a parameter renamed after a value was typed starts empty; a secret made pl
     assert.not.ok((await page.content()).includes('hunter2-secret'));
   } finally {
     await page.close();
+  }
+});
+
+form('a flow parameter the flow step does not pass is asked for in the form before anything runs, then the run goes with it', async (ctx) => {
+  // The bridge reads flows from its working folder (this process's): a temporary folder inside it.
+  const flows = mkdtempSync(join(process.cwd(), '.mb-viewer-flows-'));
+  const page = await open(ctx);
+  try {
+    const flow = {
+      $schema_version: '2.2',
+      scenario_id: 'sign_in_flow',
+      name: 'Sign in',
+      description: 'Types the account',
+      platform: 'android',
+      app_package: 'com.mobilebridge.demo',
+      metadata: { app_version: '1.0', environment: 'development' },
+      parameters: { EMAIL: {}, PASSWORD: { secret: true, description: 'the account password' } },
+      steps: [
+        { id: 'open', action: 'open_url', description: 'Open the sign-in screen', value: 'mbdemo://screen/signin' },
+        { id: 'email', action: 'type', description: 'Type the email', target: 'the Email field', value: '${EMAIL}' },
+        { id: 'password', action: 'type', description: 'Type the password', target: 'the Password field', value: '${PASSWORD}' },
+      ],
+      assertions: [],
+    };
+    writeFileSync(join(flows, 'sign_in.json'), JSON.stringify(flow, null, 2));
+    const top = JSON.parse(scenario({}, [])) as Record<string, unknown>;
+    delete top.parameters;
+    top.steps = [{ id: 'login', flow: `${basename(flows)}/sign_in.json`, parameters: { EMAIL: 'qa@example.com' } }];
+    await page.locator('#scenario-text').fill(JSON.stringify(top, null, 2));
+    await removingNewRunFolders(async () => {
+      await page.click('#btn-run');
+      const asked = page.locator('#run-params input[name="PASSWORD"][type="password"]');
+      await asked.waitFor();
+      assert.match((await page.textContent('#run-result')) ?? '', 'Not run: a flow of this scenario needs PASSWORD (flow step login');
+      assert.match((await page.textContent('#run-params')) ?? '', 'for flow step login');
+      assert.is(await page.locator('#run-params input').count(), 1, 'EMAIL is passed by the flow step: not asked');
+      assert.not.ok(await page.isVisible('#run-result .run-steps li'), 'nothing ran');
+      await asked.fill('hunter2-secret');
+      await page.click('#run-params button[type="submit"]');
+      await page.locator('#run-result .verdict[data-status="passed"]').waitFor({ timeout: 30_000 });
+    });
+    assert.not.match((await page.textContent('#run-result')) ?? '', 'hunter2-secret');
+  } finally {
+    await page.close();
+    rmSync(flows, { recursive: true, force: true });
   }
 });
 

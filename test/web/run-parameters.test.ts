@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { declaredParameters, initialValue, keptValues, placeholder, valuesToSend, type FormParameter } from '../../web/src/run-parameters.js';
+import { declaredParameters, flowKey, flowParametersAsked, initialValue, keptValues, placeholder, valuesToSend, type FormParameter } from '../../web/src/run-parameters.js';
 
 const SCENARIO = JSON.stringify({
   parameters: { BASE_URL: { default: 'https://staging.example' }, API_KEY: { secret: true, default: 'k-staging-123' }, PASSWORD: { secret: true, description: 'typed into Password' }, REGION: {}, 'bad name': {} },
@@ -45,6 +45,33 @@ test('keptValues: a renamed parameter starts empty, a secret never moves into a 
   assert.equal([...keptValues(before, entered, unmasked)], []);
   const masked: FormParameter[] = [{ name: 'EMAIL', secret: true }];
   assert.equal([...keptValues(before, entered, masked)], []);
+});
+
+test('flowParametersAsked: the flows\' parameters of a refusal, one per name (secret if secret for any flow); nothing from other answers', () => {
+  const refusal = {
+    status: 'error',
+    code: 'INVALID_PARAMETER',
+    message: '…',
+    missing_parameters: [
+      { name: 'TOP', secret: false },
+      { name: 'PASSWORD', secret: false, flow_step: 'login', flow: 'flows/login.json' },
+      { name: 'PASSWORD', secret: true, flow_step: 'again', flow: 'flows/other.json' },
+      { name: 'CODE', secret: false, description: 'the 2FA code', flow_step: 'login', flow: 'flows/login.json' },
+    ],
+  };
+  assert.equal(flowParametersAsked(refusal), [
+    { name: 'PASSWORD', secret: true, flow: { step: 'login', file: 'flows/login.json' } },
+    { name: 'CODE', secret: false, description: 'the 2FA code', flow: { step: 'login', file: 'flows/login.json' } },
+  ]);
+  assert.is(flowParametersAsked({ status: 'error', code: 'INVALID_PARAMETER', message: 'x' }), undefined);
+  assert.is(flowParametersAsked({ run_id: 'r', status: 'passed' }), undefined);
+});
+
+test('flowKey: changes with a flow step (nested ones too) or what it passes, not with the rest of the scenario', () => {
+  const doc = (passed: Record<string, string>, name = 'A') => JSON.stringify({ name, steps: [{ id: 'a', action: 'tap' }, { id: 'p', action: 'tap', sub_steps: [{ id: 'login', flow: 'f.json', parameters: passed }] }] });
+  assert.is(flowKey(doc({})), flowKey(doc({}, 'B')));
+  assert.is.not(flowKey(doc({})), flowKey(doc({ EMAIL: 'x' })));
+  assert.is.not(flowKey(doc({})), flowKey(JSON.stringify({ steps: [] })));
 });
 
 test.run();

@@ -2,7 +2,7 @@ import { ConnectionClosedError, type BridgeClient } from '../../src/protocol/cli
 import { isFailureResult } from '../../src/protocol/methods.js';
 import { el } from './dom.js';
 import { requestFailedText } from './request-failure.js';
-import { declaredParameters } from './run-parameters.js';
+import { declaredParameters, flowKey, flowParametersAsked, type FormParameter } from './run-parameters.js';
 import { RunForm } from './run-form.js';
 import { asResult, assertionsByStep, pendingText, screenshotUrl, shown, verdictLine, type AssertionView, type PendingAssertion, type ResultView, type RunStatus, type StepView } from './run-model.js';
 
@@ -41,6 +41,11 @@ export class RunPanel {
   /** What the run's progress events said, for a verdict without the result document. */
   private seen: { steps: StepView[]; assertions: AssertionView[]; resultFile?: string; finished?: { status: RunStatus; summary: string } } = { steps: [], assertions: [] };
   private readonly form: RunForm;
+  /**
+   * The flows' parameters the bridge asked for (the page cannot read flow files), while the
+   * scenario's flow steps stay as they were then (`key`).
+   */
+  private flowParams: { key: string; params: FormParameter[] } = { key: '', params: [] };
   /** The running scenario's assertions by the step they follow: shown as pending once that step is reported. */
   private pending = new Map<string, PendingAssertion[]>();
   private steps!: HTMLOListElement;
@@ -102,7 +107,7 @@ export class RunPanel {
     this.parts.result.replaceChildren(el('p', { class: 'verdict running', 'data-status': 'running' }, `Running on ${device}…`), this.steps, this.checks);
     let answer: unknown;
     try {
-      answer = await this.client.request('scenarios.run', { device, scenario, ...(Object.keys(parameters).length ? { parameters } : {}) });
+      answer = await this.client.request('scenarios.run', { device, scenario, refuse_missing_parameters: true, ...(Object.keys(parameters).length ? { parameters } : {}) });
     } catch (err) {
       // A dropped connection does not stop the run (a reconnect resumes the session): it is followed on.
       if (err instanceof ConnectionClosedError && this.client.state !== 'closed' && this.runId !== undefined) return this.detach();
@@ -151,7 +156,7 @@ export class RunPanel {
 
   /** The values to send, or undefined after showing the form for new parameters or naming the missing ones. */
   private parameters(scenario: string): Record<string, string> | undefined {
-    const params = declaredParameters(scenario);
+    const params = this.formParameters(scenario);
     if (this.form.show(params) && params.length) {
       const needed = params.filter((p) => p.default === undefined).map((p) => p.name);
       const defaulted = params.filter((p) => p.default !== undefined).map((p) => p.name);
@@ -167,6 +172,23 @@ export class RunPanel {
       return undefined;
     }
     return values;
+  }
+
+  /** The scenario's own parameters, then those of its flows the bridge asked for and it does not declare. */
+  private formParameters(scenario: string): FormParameter[] {
+    const own = declaredParameters(scenario);
+    if (this.flowParams.key !== flowKey(scenario)) this.flowParams = { key: flowKey(scenario), params: [] };
+    return [...own, ...this.flowParams.params.filter((f) => !own.some((p) => p.name === f.name))];
+  }
+
+  /** A run refused for flow parameters without a value: they join the form, to fill in before Run. */
+  private askForFlowParameters(scenario: string, asked: FormParameter[]): void {
+    const known = this.flowParams.params.filter((p) => !asked.some((a) => a.name === p.name));
+    this.flowParams = { key: flowKey(scenario), params: [...known, ...asked] };
+    this.form.show(this.formParameters(scenario));
+    const names = asked.map((p) => `${p.name} (flow step ${p.flow!.step}, ${p.flow!.file})`);
+    this.message(`Not run: ${asked.length === 1 ? 'a flow of this scenario needs' : 'the flows of this scenario need'} ${names.join(', ')}, which the flow step does not pass: fill in the form, then Run (or pass ${asked.length === 1 ? 'it' : 'them'} in the flow step's "parameters").`, 'info');
+    this.form.focus(asked[0]!.name);
   }
 
   private async cancel(): Promise<void> {
@@ -210,6 +232,8 @@ export class RunPanel {
   private finished(answer: unknown, scenario: string): void {
     const doc = asResult(answer);
     if (doc) return this.renderResult(doc, answer);
+    const flowAsked = flowParametersAsked(answer);
+    if (flowAsked?.length && isFailureResult(answer)) return this.askForFlowParameters(scenario, flowAsked);
     if (isFailureResult(answer)) {
       // The bridge's refusal speaks to API callers (devices.lock takeover): lead with the page's own button, as for taps.
       const advice = answer.code === 'PERMISSION_DENIED' ? this.lockAdvice() : undefined;

@@ -93,3 +93,50 @@ export function keptValues(before: readonly FormParameter[], entered: ReadonlyMa
   }
   return kept;
 }
+
+/**
+ * What identifies the flows a scenario runs (each flow step: id, file, the parameters it passes);
+ * the flow parameters the bridge asked for hold only while this stays the same.
+ */
+export function flowKey(scenarioText: string): string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(scenarioText);
+  } catch {
+    return '';
+  }
+  const uses: unknown[] = [];
+  const visit = (steps: unknown): void => {
+    if (!Array.isArray(steps)) return;
+    for (const raw of steps) {
+      const s = (raw && typeof raw === 'object' ? raw : {}) as { id?: unknown; flow?: unknown; parameters?: unknown; sub_steps?: unknown };
+      if (s.flow !== undefined) uses.push([s.id, s.flow, s.parameters ?? null]);
+      visit(s.sub_steps);
+    }
+  };
+  visit((doc as { steps?: unknown } | null)?.steps);
+  return JSON.stringify(uses);
+}
+
+/**
+ * The flows' parameters in a run refused for missing values (`missing_parameters` of scenarios.run
+ * with refuse_missing_parameters), one per name: a value given for a name serves every flow
+ * reading it. Undefined when the answer is no such refusal.
+ */
+export function flowParametersAsked(answer: unknown): FormParameter[] | undefined {
+  const list = (answer as { missing_parameters?: unknown } | null)?.missing_parameters;
+  if (!Array.isArray(list)) return undefined;
+  const out: FormParameter[] = [];
+  for (const raw of list) {
+    const m = (raw && typeof raw === 'object' ? raw : {}) as { name?: unknown; secret?: unknown; description?: unknown; flow_step?: unknown; flow?: unknown };
+    if (typeof m.name !== 'string' || !NAME.test(m.name) || typeof m.flow_step !== 'string') continue;
+    const seen = out.find((p) => p.name === m.name);
+    if (seen) {
+      // Secret for one flow is secret for the run: its value is masked everywhere anyway.
+      seen.secret ||= m.secret === true;
+      continue;
+    }
+    out.push({ name: m.name, secret: m.secret === true, ...(typeof m.description === 'string' ? { description: m.description } : {}), flow: { step: m.flow_step, file: typeof m.flow === 'string' ? m.flow : '' } });
+  }
+  return out;
+}

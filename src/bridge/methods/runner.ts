@@ -6,6 +6,7 @@ import { failure, toFailure } from '../../engine/errors.js';
 import { prepareOutput, runScenario, writeFileAtomic } from '../../engine/runner/index.js';
 import { planRun, type RunPlan } from '../../engine/runner/flows.js';
 import { unreadParameters } from '../../engine/runner/given-parameters.js';
+import { missingParametersMessage } from '../../engine/runner/parameters.js';
 import { envelope, loadScenario, StepSchema, validateScenarioValue, wordIssues, type Scenario } from '../../validate/index.js';
 import { defineMethod, type MethodDef } from '../registry.js';
 import { TEMP_RUN_PREFIX } from '../run-files.js';
@@ -25,6 +26,30 @@ function unreadGiven(scenario: Scenario, folder: string, given: Record<string, s
     // Validation read the flows a moment ago; one gone since is the run's to report.
   }
   return unreadParameters([{ scenario, plan }], Object.keys(given), { label: (name) => `parameter ${name}`, nobody: 'neither the scenario nor its flows declare', declaredBy: 'they declare' });
+}
+
+const howToGive = (name: string): string => `scenarios.run's "parameters": {"${name}": "..."}`;
+
+/**
+ * With `refuse_missing_parameters`, parameters the run would have no value for, its flows' too, as
+ * a refusal before anything is locked or written, listing each with what a form needs to ask for it
+ * (the viewer cannot read the flow files on the bridge's host). Without it the run ends `error`
+ * before its first step, as documented.
+ */
+function missingRefusal(scenario: Scenario, folder: string, given: Record<string, string> | undefined): Record<string, unknown> | undefined {
+  let plan: RunPlan;
+  try {
+    plan = planRun(scenario, folder, { given, howToGive });
+  } catch {
+    // A flow that cannot be expanded is the run's to report, with its reason.
+    return undefined;
+  }
+  if (!plan.missing.length) return undefined;
+  const missing = plan.missing.map((m) => {
+    const declared = (m.flow ? plan.flows.get(m.flow.step)?.parameters : scenario.parameters)?.[m.name];
+    return { name: m.name, secret: declared?.secret === true, ...(declared?.description ? { description: declared.description } : {}), ...(m.flow ? { flow_step: m.flow.step, flow: m.flow.file } : {}) };
+  });
+  return { ...failure('INVALID_PARAMETER', missingParametersMessage(plan.missing, howToGive)), missing_parameters: missing };
 }
 
 interface ActiveRun {
@@ -86,6 +111,8 @@ export function runnerMethods(): MethodDef[] {
       if (!loaded.scenario) return envelope(loaded.report) as unknown as Record<string, unknown>;
       const unread = unreadGiven(loaded.scenario, folder, p.parameters);
       if (unread) return failure('INVALID_PARAMETER', unread);
+      const missing = p.refuse_missing_parameters ? missingRefusal(loaded.scenario, folder, p.parameters) : undefined;
+      if (missing) return missing;
       // A lock (and an output folder) for a misspelled id would guard nothing and hide the typo;
       // the run itself would only fail at its first step, with the lock taken meanwhile.
       const devices = await ctx.engine.listDevices();
@@ -146,7 +173,7 @@ export function runnerMethods(): MethodDef[] {
           origin: ctx.session.id,
           signal: controller.signal,
           // Only what the caller sends: the bridge's own environment (MB_PARAM_*) is not the caller's to read.
-          parameters: { given: p.parameters, howToGive: (name) => `scenarios.run's "parameters": {"${name}": "..."}` },
+          parameters: { given: p.parameters, howToGive },
           onProgress: (event) => {
             if (event.type === 'started') {
               entry = { run: event.run_id, device: p.device, session: ctx.session, controller };
