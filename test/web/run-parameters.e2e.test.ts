@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
+import { eventually } from './support/poll.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -153,6 +154,51 @@ form('a flow parameter the flow step does not pass is asked for in the form befo
   } finally {
     await page.close();
     rmSync(flows, { recursive: true, force: true });
+  }
+});
+
+form('a run keeps showing its steps when another device is chosen before it started', async (ctx) => {
+  const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  // The bridge's "started" is held until the page shows another device: what a slow start looks like.
+  // All that follows of the run (progress, its answer) waits behind it, in order.
+  let held: string[] | undefined;
+  let release!: () => void;
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    release = () => {
+      for (const m of held ?? []) ws.send(m);
+      held = undefined;
+    };
+    server.onMessage((m) => {
+      if (typeof m === 'string' && m.includes('"scenario.progress"') && m.includes('"type":"started"')) held = [m];
+      else if (held && typeof m === 'string' && m.includes('"run_id"')) held.push(m);
+      else ws.send(m);
+    });
+  });
+  try {
+    await page.goto(`${ctx.url}?device=${DEVICE}`);
+    await page.locator('#connection[data-state="open"]').waitFor();
+    await page.locator('#lock-badge:not([hidden])').waitFor();
+    await page.click('#tab-validate');
+    await page.locator('#scenario-text').fill(scenario({}, []));
+    await page.evaluate(`(() => {
+      window.__liveRows = 0;
+      new MutationObserver(() => {
+        if (document.querySelector('#run-result .verdict[data-status="running"]')) window.__liveRows = document.querySelectorAll('#run-result .run-steps > li').length;
+      }).observe(document.getElementById('run-result'), { childList: true, subtree: true });
+    })()`);
+    await removingNewRunFolders(async () => {
+      await page.click('#btn-run');
+      await eventually(() => held !== undefined, 'the run to start on the bridge');
+      await page.click('#device-list button[data-id="virtual-ios-1"]');
+      await page.locator('#device-list button[data-id="virtual-ios-1"][aria-pressed="true"]').waitFor();
+      release();
+      await page.locator('#run-result .verdict[data-status="passed"]').waitFor({ timeout: 30_000 });
+    });
+    assert.is(await page.evaluate('window.__liveRows'), 1, 'the step was shown while the run went on');
+    assert.is(await page.getAttribute('#run-result', 'data-run'), (await page.textContent('#run-result .hint'))?.match(/run (\S+)/)?.[1] ?? null);
+  } finally {
+    await page.close();
   }
 });
 

@@ -28,6 +28,8 @@ export interface RunPanelParts {
  */
 export class RunPanel {
   private runId: string | undefined;
+  /** The device the run was started on: the page may show another one by now, the run goes on there. */
+  private runDevice: string | undefined;
   private running = false;
   /**
    * The connection dropped before the run's answer came. The run goes on on the bridge (it lasts as
@@ -72,7 +74,7 @@ export class RunPanel {
         this.message('The connection was away longer than the bridge keeps a session, so the run stopped with it (a run lasts no longer than its session). Run it again once the device is free.', 'bad');
         return this.end();
       }
-      this.status(`Reconnected: following the run on ${this.device() ?? 'the device'}…`);
+      this.status(`Reconnected: following the run on ${this.runDevice ?? 'the device'}…`);
       if (e.dropped) this.note(`${e.dropped} progress message${e.dropped === 1 ? ' was' : 's were'} lost during the drop: some steps may be missing below.`);
     });
     client.onState((state) => {
@@ -96,6 +98,7 @@ export class RunPanel {
       return this.message(`You are recording on ${device}: stop the recording first, or the run's taps and typing become steps of it.`, 'bad');
     }
     this.runId = undefined;
+    this.runDevice = device;
     this.seen = { steps: [], assertions: [] };
     this.pending = assertionsByStep(scenario);
     delete this.parts.result.dataset.run;
@@ -203,7 +206,7 @@ export class RunPanel {
   private progress(p: Record<string, unknown>): void {
     if (!this.running) return;
     if (p.type === 'started') {
-      if (p.device !== this.device()) return;
+      if (p.device !== this.runDevice) return;
       this.runId = String(p.run_id);
       this.parts.result.dataset.run = this.runId;
       if (typeof p.result_file === 'string') this.seen.resultFile = p.result_file;
