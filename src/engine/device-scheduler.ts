@@ -1,4 +1,4 @@
-import { untilAborted, withDeadline } from './deadline.js';
+import { untilDeadline, withDeadline } from './deadline.js';
 import type { DeviceHealth } from './device-health.js';
 import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
@@ -41,7 +41,7 @@ export class DeviceScheduler {
             return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
           }
           started = performance.now();
-          const running = untilAborted(deadlineSignal, work(signal, deadline));
+          const running = untilDeadline(deadlineSignal, work(signal, deadline));
           return stop ? Promise.race([running, stop.given]) : running;
         });
         return stop ? Promise.race([turn, stop.given]) : turn;
@@ -79,7 +79,7 @@ export class DeviceScheduler {
           if (signal.aborted) return Promise.reject(signal.reason as Error);
           if (stop?.cancelled) return Promise.reject(stop.error());
           hold.active = true;
-          return untilAborted(signal, work(hold));
+          return untilDeadline(signal, work(hold));
         });
         return stop ? Promise.race([turn, stop.given]) : turn;
       });

@@ -201,4 +201,19 @@ test('--wda-runner: a prebuilt runner is installed and launched with simctl when
   }
 });
 
+test('WebDriverAgent stuck on one route: the TIMEOUT says which request it had not answered, and the next call is not stuck behind it', async () => {
+  const rig = await makeRig({ timeoutMs: 1500 });
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    rig.wda.faults.hangOn = /^GET \/session\/:id\/source$/;
+    const r = await rig.call('mobile_list_elements_on_screen');
+    assert.is(r.code, 'TIMEOUT', JSON.stringify(r));
+    assert.match(r.message, /^mobile_list_elements_on_screen on \S+ did not finish within 1500 ms; WebDriverAgent at http:\/\/\S+ had not answered GET \/session\/[^/]+\/source by then \(XCTest snapshots/);
+    rig.wda.faults.hangOn = undefined;
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).status, 'success');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

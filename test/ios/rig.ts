@@ -38,6 +38,8 @@ export interface RigOptions {
   /** Start with WebDriverAgent absent. */
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;
+  /** The engine's deadline per device call (default its own). */
+  timeoutMs?: number;
   /** `simctl launch` of these bundle ids runs the hook instead of launching an app. */
   onLaunch?: (wda: EmulatedWda) => Record<string, (launch: SimLaunch) => Promise<void>>;
   /** Apps that die right after `simctl launch` / `ios launch` started them (fake-tools.ts crashOnLaunch). */
@@ -85,7 +87,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   process.env.PATH = `${bin}:${dirname(process.execPath)}`;
   process.env.MB_IOS_HARNESS = tools.url;
 
-  const engine = createEngine({ virtual: false, ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, usbmuxd: tools.usbmuxd.address, ...options.driver }, allowPaths: [dir] });
+  const engine = createEngine({ virtual: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, usbmuxd: tools.usbmuxd.address, ...options.driver }, allowPaths: [dir] });
   return {
     engine,
     device,

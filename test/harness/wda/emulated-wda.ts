@@ -149,6 +149,7 @@ export class EmulatedWda {
     let path = url.pathname;
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
     this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);
+    if (this.faults.hangOn?.test(this.requests.at(-1)!)) return;
     try {
       if (m) {
         path = m[2] ?? '';

@@ -38,6 +38,11 @@ export interface EmulatedWdaOptions {
 export interface WdaFaults {
   /** Requests ("POST /session/:id/actions") that WDA carries out and then drops the connection without answering. */
   resetAfter?: RegExp;
+  /**
+   * Requests ("GET /session/:id/source") WDA reads and never answers: XCTest stuck snapshotting a huge or
+   * animating screen (XCTest's own snapshot timeout is far above a call's deadline).
+   */
+  hangOn?: RegExp;
   /** Runs after WDA answered a request ("GET /session/:id/element/active"), e.g. to let another client take the session. */
   afterAnswer?: (request: string) => void;
   /**

@@ -1,6 +1,10 @@
 import http from 'node:http';
-
+import { explainAbort } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
+
+/** Why a route may take long: XCTest snapshots the element tree for these. */
+const slowRoute = (path: string): string =>
+  /\/(source|elements?|element\/[^/]+\/elements?)$/.test(path) ? ' (XCTest snapshots the whole element tree for it, which takes long on a huge or animating screen)' : '';
 
 /**
  * An error WebDriverAgent reported. WDA answers every route with {value, sessionId}; on failure
@@ -233,7 +237,7 @@ export class WdaClient {
       });
       req.on('timeout', () => req.destroy(new ToolError('TIMEOUT', `WebDriverAgent at ${this.baseUrl} did not answer ${method} ${url.pathname} in time for ${this.options.deviceLabel}`)));
       req.on('error', (err: NodeJS.ErrnoException) => {
-        if (signal?.aborted) return reject(signal.reason ?? err);
+        if (signal?.aborted) return reject(signal.reason === undefined ? err : explainAbort(signal.reason, `WebDriverAgent at ${this.baseUrl} had not answered ${method} ${url.pathname} by then${slowRoute(url.pathname)}`));
         if (err instanceof ToolError) return reject(err);
         reject(this.unreachable(err, req.reusedSocket && err.code === 'ECONNRESET'));
       });
