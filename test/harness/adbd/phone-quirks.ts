@@ -118,6 +118,12 @@ export interface PhoneQuirks {
   currentUser: number;
   /** Packages installed for some users only (package → their ids); a package not here is every user's. */
   userInstalls: Map<string, Set<number>>;
+  /**
+   * Android still starting: adbd is up (adb lists `device`) before the system server has finished, and
+   * `sys.boot_completed` is set to 1 only by ActivityManagerService.finishBooting; until then getprop has
+   * no such property.
+   */
+  booting: boolean;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
@@ -134,6 +140,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false, currentUser: 0, userInstalls: new Map(),
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false, currentUser: 0, userInstalls: new Map(), booting: false,
   };
 }

@@ -125,6 +125,7 @@ export class PhoneShell {
       'ro.build.version.release': this.quirks.release?.version ?? this.phone.info.version,
       'ro.build.version.sdk': String(releaseSdk(this.quirks)),
       'ro.product.cpu.abi': 'x86_64',
+      ...(this.quirks.booting ? {} : { 'sys.boot_completed': '1' }),
     };
     if (key) return `${props[key] ?? ''}\n`;
     return Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join('');

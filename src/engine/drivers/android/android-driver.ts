@@ -5,7 +5,7 @@ import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
 import { createAdbClient, execOnDevice, listHostDevices, mapAdbError, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
 import { AndroidDevice, type AndroidDeviceOptions } from './android-device.js';
-import { infoFromGetprop, unusableError, unusableInfo } from './device-list.js';
+import { bootingError, infoFromGetprop, unusableError, unusableInfo } from './device-list.js';
 import { DeviceTracker } from './device-tracker.js';
 import { findUiServerApks } from './ui-server/apks.js';
 
@@ -127,6 +127,7 @@ export class AndroidDriver implements Driver {
       if (ctx.signal.aborted) throw err;
       throw mapAdbError(err, id, address, 'reading its properties');
     });
+    if (info.state !== 'ready') throw bootingError(id);
     const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions);
     this.devices.set(id, device);
     return device;

@@ -3,16 +3,30 @@ import { ToolError } from '../../errors.js';
 import { type AdbEntry, AUTHORIZING_ADVICE, authorizingError, CONNECTING_ADVICE, connectingError, NO_USB_PERMISSION, OFFLINE_ADVICE, offlineError, UNAUTHORIZED_ADVICE, unauthorizedError } from './adb-client.js';
 import { parseGetprop } from './shell-output.js';
 
-/** Model from the AVD name for emulators (what users named them), else the marketing model. */
+/**
+ * Model from the AVD name for emulators (what users named them), else the marketing model. adb lists a
+ * phone as `device` as soon as adbd runs, long before Android has started (an emulator just launched, a
+ * phone rebooting): until ActivityManagerService.finishBooting sets sys.boot_completed, pm, am, input and
+ * uiautomator fail with messages that point nowhere, so such a phone is listed as booting.
+ */
 export function infoFromGetprop(serial: string, getprop: string): DeviceInfo {
   const props = parseGetprop(getprop);
+  const booted = props.get('sys.boot_completed') === '1';
   return {
     id: serial,
     os: 'Android',
     model: props.get('ro.boot.qemu.avd_name') || props.get('ro.kernel.qemu.avd_name') || props.get('ro.product.model') || 'Android device',
     version: props.get('ro.build.version.release') ?? '',
-    state: 'ready',
+    state: booted ? 'ready' : 'offline',
+    ...(booted ? {} : { message: `booting: ${BOOTING_ADVICE}` }),
   };
+}
+
+const BOOTING_ADVICE = 'Android has not finished starting (sys.boot_completed is not 1 yet); wait until it shows its home screen ("adb shell getprop sys.boot_completed" prints 1)';
+
+/** A call on a phone listed as booting (infoFromGetprop). */
+export function bootingError(serial: string): ToolError {
+  return new ToolError('DEVICE_NOT_FOUND', `device ${serial} is still booting: ${BOOTING_ADVICE}, then call again`);
 }
 
 /** A device the server knows but that cannot be used yet, listed with what the user should do. */

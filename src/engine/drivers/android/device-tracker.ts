@@ -97,14 +97,14 @@ export class DeviceTracker {
     await this.askSilent(generation);
   }
 
-  /** Devices that did not answer getprop when they appeared (booting, busy): announced again once they do. */
+  /** Devices that did not answer getprop when they appeared (busy), or still boot: announced again once they are ready. */
   private async askSilent(generation: number): Promise<void> {
     if (this.asking || this.silent.size === 0) return;
     this.asking = true;
     try {
       for (const [id, entry] of this.silent) {
         const info = await this.describe(entry).catch(() => undefined);
-        if (!info || generation !== this.generation || this.known.get(id) !== entry.type || !this.silent.has(id)) continue;
+        if (!info || info.state !== 'ready' || generation !== this.generation || this.known.get(id) !== entry.type || !this.silent.has(id)) continue;
         this.silent.delete(id);
         for (const l of this.listeners) l({ added: [info], removed: [id] });
       }
@@ -123,7 +123,10 @@ export class DeviceTracker {
     for (const id of removed) this.silent.delete(id);
     const added = await Promise.all(
       addedEntries.map((e) =>
-        this.describe(e).catch(() => {
+        this.describe(e).then((info) => {
+          if (e.type === 'device' && info.state !== 'ready') this.silent.set(e.id, e);
+          return info;
+        }, () => {
           this.silent.set(e.id, e);
           return { id: e.id, os: 'Android' as const, model: 'unknown', version: '', state: 'offline' as const, message: 'did not answer getprop yet (it may be booting or busy); asked again every second' };
         }),
