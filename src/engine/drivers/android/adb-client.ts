@@ -86,11 +86,17 @@ function startFailure(output: string): string {
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN']);
 
+/** No adb server answered at that address (nothing listens, the host is unreachable): the server, not a device. */
+export function noServerThere(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return (code !== undefined && CONNECTION_CODES.has(code)) || refusedHere(err);
+}
+
 /** Turns what adbkit and the adb server report into SPEC §2 codes with advice. */
 export function mapAdbError(err: unknown, serial: string, address: AdbAddress, what: string): ToolError {
   if (err instanceof ToolError) return err;
   const code = (err as { code?: string }).code;
-  if (code && CONNECTION_CODES.has(code)) return serverUnreachable(address, err);
+  if (noServerThere(err)) return serverUnreachable(address, err);
   const message = err instanceof Error ? err.message : String(err);
   if (/unauthorized/i.test(message)) return unauthorizedError(serial);
   // transport.cpp acquire_one_transport: "device still authorizing" / "device still connecting".

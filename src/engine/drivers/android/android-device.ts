@@ -74,9 +74,11 @@ export class AndroidDevice implements DeviceHandle {
     device: AdbDeviceClient,
     address: AdbAddress,
     private readonly options: AndroidDeviceOptions,
+    /** The device through a client that never starts an adb server, for the state checks after a failure. */
+    asked: AdbDeviceClient = device,
   ) {
     this.monkey = new MonkeyChannel(device);
-    this.shell = new DeviceShell(info.id, device, address);
+    this.shell = new DeviceShell(info.id, device, address, asked);
     this.size = new DeviceScreenSize({
       text: (command, ctx, what) => this.shell.text(command, ctx, what),
       parse: (ctx, what, work) => this.shell.parse(ctx, what, work),

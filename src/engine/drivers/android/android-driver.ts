@@ -34,6 +34,7 @@ export class AndroidDriver implements Driver {
   private readonly configError: string | undefined;
   private readonly startServer: string | undefined;
   private madeClient: AdbClient | undefined;
+  private madeQuietClient: AdbClient | undefined;
   private readonly deviceOptions: AndroidDeviceOptions;
   private readonly devices = new Map<string, AndroidDevice>();
   private tracker: DeviceTracker | undefined;
@@ -67,6 +68,15 @@ export class AndroidDriver implements Driver {
   private get client(): AdbClient | undefined {
     if (!this.address) return undefined;
     return (this.madeClient ??= createAdbClient(this.address, this.startServer));
+  }
+
+  /**
+   * A client that never starts a server: the hot-plug feed (a server the user killed to free USB for a
+   * flashing tool stays down) and the checks after a failure of whether the device or the server went away.
+   */
+  private get quietClient(): AdbClient | undefined {
+    if (!this.address) return undefined;
+    return (this.madeQuietClient ??= this.startServer === undefined ? this.client : createAdbClient(this.address, undefined));
   }
 
   get adbAddress(): AdbAddress | undefined {
@@ -128,17 +138,17 @@ export class AndroidDriver implements Driver {
       throw mapAdbError(err, id, address, 'reading its properties');
     });
     if (info.state !== 'ready') throw bootingError(id);
-    const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions);
+    const device = new AndroidDevice(info, this.client.getDevice(id), this.address, this.deviceOptions, this.quietClient!.getDevice(id));
     this.devices.set(id, device);
     return device;
   }
 
   watch(listener: (change: DevicesChange) => void): () => void {
-    if (!this.client || !this.address) return () => undefined;
+    if (!this.quietClient) return () => undefined;
     // The feed reconnects on its own a few hundred ms after the server goes away: with a starting client it
-    // would bring back a server the user killed (adb kill-server, to free USB for a flashing tool) at once.
-    // Listings and calls still start one when none answers, as the adb CLI does; the feed then reconnects.
-    this.tracker ??= new DeviceTracker(createAdbClient(this.address, undefined), (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
+    // would bring back a server the user killed at once. Listings and calls still start one when none
+    // answers, as the adb CLI does; the feed then reconnects.
+    this.tracker ??= new DeviceTracker(this.quietClient, (entry) => this.describe(entry), (removed) => removed.forEach((id) => this.dropDevice(id)));
     return this.tracker.subscribe(listener);
   }
 

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
-import { adbRefusal, execOnDevice, execStreaming, mapAdbError, type AdbDeviceClient } from './adb-client.js';
+import { adbRefusal, execOnDevice, execStreaming, mapAdbError, noServerThere, type AdbDeviceClient } from './adb-client.js';
 import { throwIfDenied } from './denials.js';
 import { SpareTransport } from './spare-transport.js';
 
@@ -22,8 +22,13 @@ export class DeviceShell {
 
   constructor(
     private readonly serial: string,
-    private readonly device: AdbDeviceClient,
+    device: AdbDeviceClient,
     private readonly address: AdbAddress,
+    /**
+     * The device through a client that never starts an adb server, for the checks after a failure: a
+     * server started there would not know the device yet, and the user's kill-server would be blamed on it.
+     */
+    private readonly asked: AdbDeviceClient = device,
   ) {
     this.connections = new SpareTransport(device);
   }
@@ -64,12 +69,27 @@ export class DeviceShell {
   }
 
   private async stillThere(ctx: CallContext, what: string): Promise<void> {
-    // Any state but "device" is a FAIL with adb's reason (adbkit: "Failure: 'device offline'").
-    const asked = Promise.resolve(this.device.getState()).then(String, adbRefusal);
-    const state = await Promise.race([asked, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
+    const said = this.adbState(what).then((state) => (typeof state === 'string' ? state : adbRefusal(state)));
+    const state = await Promise.race([said, new Promise<string>((resolve) => setTimeout(resolve, STATE_CHECK_MS, 'device').unref())]);
     if (ctx.signal.aborted) throw ctx.signal.reason;
     if (state === 'device') return;
     throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} disconnected during ${what} (adb: ${state}); the command may or may not have run: reconnect it, list devices again, and check before repeating it`);
+  }
+
+  /**
+   * get-state answers "device" or FAILs with adb's reason for every other state (adb.cpp: it accepts no
+   * other): "device offline", "device unauthorized.\n…", "device still authorizing", "device '…' not found".
+   * Rejects when no server answers at all: the server went away during the command (another program's
+   * "adb kill-server", a crash), which closes every stream as a device's end would.
+   */
+  private adbState(what: string): Promise<string | unknown> {
+    return Promise.resolve(this.asked.getState()).then(String, (refusal: unknown) => {
+      if (!noServerThere(refusal)) return refusal;
+      throw new ToolError(
+        'DEVICE_NOT_FOUND',
+        `the adb server at ${this.address.host}:${this.address.port} went away during ${what} on ${this.serial} (stopped by "adb kill-server" from another program, or crashed); the command may or may not have run: once a server runs again ("adb start-server"), list devices and check before repeating it`,
+      );
+    });
   }
 
   /** `text`, with a SecurityException in the output reported as PERMISSION_DENIED. */
@@ -94,9 +114,7 @@ export class DeviceShell {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const mapped = mapAdbError(err, this.serial, this.address, what);
       if (mapped.code !== 'INTERNAL') throw mapped;
-      // get-state answers "device" or FAILs with adb's reason for every other state (adb.cpp: it accepts no
-      // other): "device offline", "device unauthorized.\n…", "device still authorizing", "device '…' not found".
-      const state = await Promise.resolve(this.device.getState()).then(String, (refusal: unknown) => refusal);
+      const state = await this.adbState(what);
       if (state === 'device') throw mapped;
       const why = typeof state === 'string' ? undefined : mapAdbError(state, this.serial, this.address, what);
       if (why && why.code !== 'INTERNAL') throw why;
