@@ -1,6 +1,6 @@
 import type { CallContext, DeviceHandle, Driver, DevicesChange } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import { timeoutSignal } from '../../deadline.js';
+import { timeoutSignal, untilAborted } from '../../deadline.js';
 import type { DeviceInfo } from '../../types.js';
 import { resolveAdbAddress, type AdbAddress } from './adb-address.js';
 import { createAdbClient, execOnDevice, listHostDevices, mapAdbError, serverUnreachable, unauthorizedError, type AdbClient, type AdbEntry } from './adb-client.js';
@@ -42,6 +42,12 @@ export class AndroidDriver implements Driver {
   private readonly probeTimeoutMs: number;
   /** Aborted by close(): listings still waiting for a silent adb server let go of their sockets. */
   private closing = new AbortController();
+  /**
+   * Devices whose getprop outlasted a listing's probe, each with the getprop still waited for (at most
+   * ASK_AGAIN_MS, then asked anew): later listings list them as not responding without waiting again,
+   * so one frozen phone does not cost every listing its probe time.
+   */
+  private readonly unanswered = new Map<string, Promise<unknown> | undefined>();
 
   constructor(options: AndroidDriverOptions = {}) {
     this.reportUnreachable = options.reportUnreachable ?? false;
@@ -98,6 +104,7 @@ export class AndroidDriver implements Driver {
     const count = new Map<string, number>();
     for (const e of entries) count.set(e.id, (count.get(e.id) ?? 0) + 1);
     const once = entries.filter((e, i) => entries.findIndex((x) => x.id === e.id) === i);
+    for (const id of this.unanswered.keys()) if (!entries.some((e) => e.id === id && e.type === 'device')) this.unanswered.delete(id);
     return Promise.all(once.map((e) => ((count.get(e.id) ?? 1) > 1 ? unaddressable(e.id, sharedSerial(e.id, count.get(e.id)!, this.address!)) : this.probe(e, ctx.signal))));
   }
 
@@ -108,13 +115,50 @@ export class AndroidDriver implements Driver {
    */
   private async probe(entry: AdbEntry, outer: AbortSignal): Promise<DeviceInfo> {
     if (entry.id === NO_SERIAL && entry.type === 'device') return unaddressable(entry.id, NO_SERIAL_ADVICE);
-    const timeout = timeoutSignal(this.probeTimeoutMs);
-    try {
-      return await this.describe(entry, AbortSignal.any([outer, timeout]));
-    } catch (err) {
-      if (timeout.aborted || outer.aborted || !this.address) return notResponding(entry.id, this.probeTimeoutMs);
-      return unaddressable(entry.id, mapAdbError(err, entry.id, this.address, 'reading its properties').message);
+    if (this.unanswered.has(entry.id)) {
+      if (!this.unanswered.get(entry.id)) this.askAgain(entry);
+      return notResponding(entry.id, this.probeTimeoutMs);
     }
+    const timeout = timeoutSignal(this.probeTimeoutMs);
+    const asked = new AbortController();
+    const stop = () => asked.abort(outer.reason);
+    outer.addEventListener('abort', stop, { once: true });
+    const patience = timeoutSignal(ASK_AGAIN_MS);
+    const asking = this.describe(entry, AbortSignal.any([asked.signal, this.closing.signal, patience]));
+    asking.catch(() => undefined);
+    try {
+      return await untilAborted(AbortSignal.any([outer, timeout]), asking);
+    } catch (err) {
+      if (outer.aborted || !this.address) return notResponding(entry.id, this.probeTimeoutMs);
+      if (timeout.aborted) {
+        this.waitFor(entry.id, asking, patience);
+        return notResponding(entry.id, this.probeTimeoutMs);
+      }
+      return unaddressable(entry.id, mapAdbError(err, entry.id, this.address, 'reading its properties').message);
+    } finally {
+      outer.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * A silent device's getprop, awaited past the listing: once it answers or is refused, listings probe it
+   * again; given up after ASK_AGAIN_MS, it is asked anew by the next listing.
+   */
+  private waitFor(id: string, asking: Promise<unknown>, patience: AbortSignal): void {
+    const settled: Promise<unknown> = asking.then(
+      () => this.unanswered.delete(id),
+      () => {
+        if (this.unanswered.get(id) !== settled) return;
+        if (patience.aborted) this.unanswered.set(id, undefined);
+        else this.unanswered.delete(id);
+      },
+    );
+    this.unanswered.set(id, settled);
+  }
+
+  private askAgain(entry: AdbEntry): void {
+    const patience = timeoutSignal(ASK_AGAIN_MS);
+    this.waitFor(entry.id, this.describe(entry, AbortSignal.any([this.closing.signal, patience])), patience);
   }
 
   async open(id: string, ctx: CallContext): Promise<DeviceHandle | undefined> {
@@ -156,6 +200,7 @@ export class AndroidDriver implements Driver {
     this.closing.abort(new ToolError('DEVICE_NOT_FOUND', 'the Android driver was closed'));
     this.closing = new AbortController();
     this.tracker?.stop();
+    this.unanswered.clear();
     const devices = [...this.devices.values()];
     this.devices.clear();
     await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
@@ -180,6 +225,9 @@ export class AndroidDriver implements Driver {
     return infoFromGetprop(entry.id, out.toString('utf8'));
   }
 }
+
+/** How long a silent device's getprop is awaited after the listing that gave up on it, before it is asked anew. */
+const ASK_AGAIN_MS = 30_000;
 
 /** How adb lists a device whose firmware reports no serial (transport.cpp); `host:transport:` cannot name it. */
 const NO_SERIAL = '(no serial number)';
