@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { CallContext } from '../../driver.js';
+import { explainAbort } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import type { AdbAddress } from './adb-address.js';
 import { adbRefusal, execOnDevice, execStreaming, mapAdbError, noServerThere, type AdbDeviceClient } from './adb-client.js';
@@ -111,7 +112,7 @@ export class DeviceShell {
     try {
       return await work();
     } catch (err) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (ctx.signal.aborted) throw explainAbort(ctx.signal.reason, `${this.serial} had not finished ${what} by then (a phone that stays this slow may be hung: replug it or run "adb reconnect")`);
       const mapped = mapAdbError(err, this.serial, this.address, what);
       if (mapped.code !== 'INTERNAL') throw mapped;
       const state = await this.adbState(what);
