@@ -233,6 +233,13 @@ export class Bridge implements BridgeCore {
     this.registry = new MethodRegistry([...methodGroups(), options.methods ?? []]);
     this.rpc = new RpcServer(this, this.registry, { maxMessageBytes, maxBatch: this.limits.max_batch });
 
+    // A call that waited behind others names whose they were as lock refusals do.
+    this.engine.nameCallers((origin) => {
+      // Without an origin: the bridge's own screen frames, element watch and activity listings.
+      if (origin === undefined) return 'the bridge (screen frames, element updates)';
+      const s = this.sessions.get(origin);
+      return s && (s.client ? `session ${s.id} (${s.client})` : `session ${s.id}`);
+    });
     this.unlisten.push(
       this.engine.onCall((e) => this.hub.onCall(e)),
       this.engine.onDevicesChanged((change) => {

@@ -14,6 +14,11 @@ export class DeviceHealth {
     return fresh;
   }
 
+  /** What ran into its deadline on a device judged hung now; undefined while it answers. */
+  hungOn(id: string): string | undefined {
+    return this.hung.get(id)?.what;
+  }
+
   answered(id: string): boolean {
     return this.hung.delete(id);
   }

@@ -4,6 +4,14 @@ import { DeviceHold } from './device-hold.js';
 import { KeyedQueue } from './device-queue.js';
 import { CallCancelled, ToolError } from './errors.js';
 import { CancelWatch } from './cancel-watch.js';
+import { DeviceLines, waitedBehind } from './device-line.js';
+
+/** How a piece of work takes its turn: inside a verb's hold, cancellable by its caller, and whose it is. */
+export interface TurnOptions {
+  hold?: DeviceHold;
+  cancel?: AbortSignal;
+  origin?: string;
+}
 
 /**
  * When work runs on a device and for how long: one piece at a time per device in arrival order,
@@ -12,8 +20,13 @@ import { CancelWatch } from './cancel-watch.js';
  */
 export class DeviceScheduler {
   private readonly queue = new KeyedQueue();
+  private readonly lines = new DeviceLines();
 
-  constructor(private readonly health: DeviceHealth) {}
+  /** `name`: how a caller is named in messages (a bridge names its sessions' clients). */
+  constructor(
+    private readonly health: DeviceHealth,
+    private readonly name: (origin: string | undefined) => string = (origin) => (origin === undefined ? 'an unnamed caller' : `caller ${origin}`),
+  ) {}
 
   /**
    * The deadline counts from the call's arrival, queue time included (issue 16): behind a hung
@@ -26,11 +39,13 @@ export class DeviceScheduler {
    * with stands (done is done; an install says it abandoned its session), else the call answers
    * that it was cancelled while it ran and gives up its slot.
    */
-  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal, deadline: number) => Promise<T>, hold?: DeviceHold, cancel?: AbortSignal): Promise<T> {
+  async run<T>(id: string, what: string, timeoutMs: number, work: (signal: AbortSignal, deadline: number) => Promise<T>, { hold, cancel, origin }: TurnOptions = {}): Promise<T> {
     const arrived = performance.now();
     let started: number | undefined;
     const label = `${what} on ${id}`;
-    const enqueue = <R>(task: () => Promise<R>) => (hold?.covers(id) ? hold.run(task) : this.queue.run(id, task));
+    // A call inside a verb's hold takes no place in the line: the hold has it.
+    const ticket = hold?.covers(id) ? undefined : this.lines.join(id, what, origin);
+    const enqueue = <R>(task: () => Promise<R>) => (ticket ? this.queue.run(id, task) : hold!.run(task));
     const stop = cancel && new CancelWatch(cancel, label, id, () => started !== undefined);
     try {
       const result = await withDeadline(timeoutMs, label, (deadlineSignal, deadline) => {
@@ -41,6 +56,7 @@ export class DeviceScheduler {
             return Promise.reject(new ToolError('TIMEOUT', 'expired in the queue'));
           }
           started = performance.now();
+          if (ticket) ticket.started = started;
           const running = untilDeadline(deadlineSignal, work(signal, deadline));
           return stop ? Promise.race([running, stop.given]) : running;
         });
@@ -54,13 +70,15 @@ export class DeviceScheduler {
       if (stop?.cancelled && (err instanceof CallCancelled || !(err instanceof ToolError && err.settled))) throw stop.error();
       if (err instanceof ToolError && err.code === 'TIMEOUT') {
         if (started === undefined) {
-          throw new ToolError('TIMEOUT', `${label} did not start within ${timeoutMs} ms: it waited behind earlier calls on ${id} that did not finish; the device may be hung (see mobile_list_available_devices)`);
+          const behind = ticket ? waitedBehind(id, ticket, { stillThere: (t) => this.lines.has(id, t), hung: this.health.hungOn(id), name: this.name }) : `it waited behind earlier calls of its own verb on ${id}`;
+          throw new ToolError('TIMEOUT', `${label} did not start within ${timeoutMs} ms: ${behind}`);
         }
         this.health.timedOut(id, what);
         if (started - arrived > 1) throw new ToolError('TIMEOUT', `${err.message} (${Math.round(started - arrived)} ms of it waiting behind earlier calls on ${id})`, err.settled);
       } else if (!(err instanceof ToolError && err.code === 'DEVICE_NOT_FOUND')) this.health.answered(id);
       throw err;
     } finally {
+      if (ticket) this.lines.leave(id, ticket);
       stop?.dispose();
     }
   }
@@ -70,8 +88,9 @@ export class DeviceScheduler {
    * `cancel` ends a hold still waiting for its turn at once; once it holds the device, `work`
    * watches the caller's signal itself (a verb stops at its waits), with the same grace as a call.
    */
-  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs: number, cancel?: AbortSignal): Promise<T> {
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, maxMs: number, { cancel, origin }: Omit<TurnOptions, 'hold'> = {}): Promise<T> {
     const hold = new DeviceHold(id);
+    const ticket = this.lines.join(id, what, origin);
     const stop = cancel && new CancelWatch(cancel, `${what} on ${id}`, id, () => hold.active);
     try {
       return await withDeadline(maxMs, `${what} on ${id}`, (signal) => {
@@ -79,12 +98,14 @@ export class DeviceScheduler {
           if (signal.aborted) return Promise.reject(signal.reason as Error);
           if (stop?.cancelled) return Promise.reject(stop.error());
           hold.active = true;
+          ticket.started = performance.now();
           return untilDeadline(signal, work(hold));
         });
         return stop ? Promise.race([turn, stop.given]) : turn;
       });
     } finally {
       hold.active = false;
+      this.lines.leave(id, ticket);
       stop?.dispose();
     }
   }

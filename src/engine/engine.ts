@@ -6,7 +6,7 @@ import { DeviceIds, type DeviceLookup, type DeviceOwner } from './device-ids.js'
 import { DeviceHandles } from './device-handles.js';
 import { DeviceHealth } from './device-health.js';
 import type { DeviceHold } from './device-hold.js';
-import { DeviceScheduler } from './device-scheduler.js';
+import { DeviceScheduler, type TurnOptions } from './device-scheduler.js';
 import { ListedElements } from './listed-elements.js';
 import { type CallContext, type DeviceHandle, type Driver, type DevicesChange, type FitSize, noteLine, type SourceNote } from './driver.js';
 import { CallCancelled, deviceNotFoundMessage, failure, isToolFailure, toFailure, ToolError, type ToolFailure } from './errors.js';
@@ -43,7 +43,14 @@ export class Engine {
   private readonly timeoutMs: number;
   private readonly listTimeoutMs: number;
   private readonly health = new DeviceHealth();
-  private readonly scheduler = new DeviceScheduler(this.health);
+  /** How the callers of this engine are named in messages (set by a bridge: its sessions and their clients). */
+  private callerName?: (origin: string | undefined) => string | undefined;
+  private readonly scheduler = new DeviceScheduler(this.health, (origin) => {
+    const named = this.callerName?.(origin);
+    if (named) return named;
+    if (origin === undefined) return 'an unnamed caller';
+    return origin === 'mcp' ? 'the MCP client' : `caller ${origin}`;
+  });
   private readonly activity = new DeviceActivity();
   private readonly handles: DeviceHandles;
   private readonly listed = new ListedElements();
@@ -173,7 +180,7 @@ export class Engine {
       } finally {
         this.latestCaptures.invalidate(deviceId);
       }
-    }, options.hold, options.signal).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : namingDevice(tool, deviceId, this.onError(deviceId, err, def.timeoutNote))));
+    }, { hold: options.hold, cancel: options.signal, origin: options.origin }).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : namingDevice(tool, deviceId, this.onError(deviceId, err, def.timeoutNote))));
     const ok = !isToolFailure(result);
     if (options.origin !== undefined) {
       const others = this.othersActed(deviceId, options.origin);
@@ -220,6 +227,11 @@ export class Engine {
    * for it (its last call on each device, its listings) goes, or a long-running bridge would hold
    * an entry for every session it ever served.
    */
+  /** How messages name a caller by its origin (a bridge: `session s-… (client)`, itself for no origin); undefined: the engine's own words. */
+  nameCallers(name: (origin: string | undefined) => string | undefined): void {
+    this.callerName = name;
+  }
+
   forgetCaller(origin: string): void {
     this.touches.cancelAll(origin);
     this.activity.forgetCaller(origin);
@@ -288,9 +300,9 @@ export class Engine {
     });
   }
 
-  /** `cancel`: the caller gave up (see DeviceScheduler.run); the device is free at once for the next call. */
-  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, cancel?: AbortSignal): Promise<T> {
-    return this.scheduler.run(id, what, timeoutMs, async (signal, deadline) => work(await this.handles.open(id, signal), { signal, deadline }), undefined, cancel).catch((err: unknown) => {
+  /** `turn.cancel`: the caller gave up (see DeviceScheduler.run); the device is free at once for the next call. */
+  private onDevice<T>(id: string, what: string, timeoutMs: number, work: (device: DeviceHandle, ctx: CallContext) => Promise<T>, turn: TurnOptions = {}): Promise<T> {
+    return this.scheduler.run(id, what, timeoutMs, async (signal, deadline) => work(await this.handles.open(id, signal), { signal, deadline }), turn).catch((err: unknown) => {
       throw this.onErrorThrow(id, err);
     });
   }
@@ -318,7 +330,7 @@ export class Engine {
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
       // In the queue, so a reused capture is checked after every action that arrived before this call.
-      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, options.signal);
+      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, { cancel: options.signal, origin: options.origin });
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {
@@ -333,12 +345,12 @@ export class Engine {
    * so a hung step cannot keep the device forever. `signal`: the caller gave up; a hold still
    * waiting for the device ends at once (CallCancelled) and `work` never runs.
    */
-  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, signal?: AbortSignal, maxMs = this.timeoutMs * 2): Promise<T> {
+  async hold<T>(id: string, what: string, work: (hold: DeviceHold) => Promise<T>, { signal, origin, maxMs = this.timeoutMs * 2 }: { signal?: AbortSignal; origin?: string; maxMs?: number } = {}): Promise<T> {
     try {
       return await this.scheduler.hold(id, what, (hold) => {
         this.latestCaptures.invalidate(id);
         return work(hold);
-      }, maxMs, signal);
+      }, maxMs, { cancel: signal, origin });
     } finally {
       this.latestCaptures.invalidate(id);
     }

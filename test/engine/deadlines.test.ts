@@ -53,7 +53,7 @@ test('every caller queued behind a hung device gets TIMEOUT within its own deadl
       assert.ok(after < timeoutMs * 2.5, `answered after ${Math.round(after)} ms with a ${timeoutMs} ms deadline`);
     }
     assert.is(driver.taps, 1, 'calls whose time ran out in the queue never touched the device');
-    assert.match(answers[5].r.message!, /did not start within 400 ms: it waited behind earlier calls on hung/);
+    assert.match(answers[5].r.message!, 'did not start within 400 ms: it arrived behind 5 calls on hung (5 of an unnamed caller); mobile_click_on_screen_at_coordinates did not finish within its deadline: the device may be hung');
 
     const listed = await engine.listDevices();
     assert.is(listed.find((d) => d.id === 'hung')?.state, 'not_responding');
@@ -125,6 +125,26 @@ test('a driver call is told when its deadline falls, so waiting it chooses can e
     assert.is(((await engine.call('mobile_launch_app', { device: 'phone', packageName: 'com.app' })) as Answer).status, 'success');
     const deadline = seen[0]?.deadline;
     assert.ok(deadline !== undefined && deadline >= before + 5_000 && deadline <= performance.now() + 5_000, `deadline ${deadline} for a call that arrived at ${before}`);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('a call whose deadline passed behind other callers\' backlog names them and does not call the device hung', async () => {
+  const driver = new RecordingDriver(['busy']);
+  // 40 ms a tap and a 1 s deadline: 40 taps sent at once are a second and a half of work.
+  driver.delayMs = 40;
+  const engine = new Engine({ drivers: [driver], timeoutMs: 1000 });
+  engine.nameCallers((origin) => (origin ? `session ${origin}` : undefined));
+  try {
+    const flood = Array.from({ length: 40 }, () => engine.call('mobile_click_on_screen_at_coordinates', tap('busy'), { origin: 's-flood' }) as Promise<Answer>);
+    const other = (await engine.call('mobile_click_on_screen_at_coordinates', tap('busy'), { origin: 's-other' })) as Answer;
+    assert.is(other.code, 'TIMEOUT', other.message);
+    assert.is(other.message, 'mobile_click_on_screen_at_coordinates on busy did not start within 1000 ms: it arrived behind 40 calls on busy (40 of session s-flood); the device was answering, but work sent before this call filled the time: try again once it is done');
+    const own = (await Promise.all(flood)).filter((r) => r.code === 'TIMEOUT');
+    assert.ok(own.length > 0);
+    assert.match(own.at(-1)!.message!, /it arrived behind \d+ calls on busy \(\d+ of session s-flood\); they are all your own: wait for their answers before sending more$/);
+    assert.is((await engine.listDevices())[0].state, undefined, 'a busy device is not listed as not responding');
   } finally {
     await engine.close();
   }

@@ -19,7 +19,7 @@ export async function call<T>(ctx: VerbContext, tool: string, parameters: Record
 export async function asOneUnit<T>(ctx: VerbContext, what: string, work: (ctx: VerbContext) => Promise<T>): Promise<T> {
   if (ctx.hold?.covers(ctx.device)) return work(ctx);
   try {
-    return await ctx.engine.hold(ctx.device, what, (hold) => work({ ...ctx, hold }), ctx.signal);
+    return await ctx.engine.hold(ctx.device, what, (hold) => work({ ...ctx, hold }), { signal: ctx.signal, origin: ctx.origin });
   } catch (err) {
     if (err instanceof ToolError) throw ctx.signal?.aborted ? new VerbError('CANCELLED', 'cancelled') : new VerbError(err.code, err.message);
     throw err;
