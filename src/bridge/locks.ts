@@ -178,8 +178,12 @@ export class LockTable {
     const session = p.client ? `session ${p.session} (${p.client})` : `session ${p.session}`;
     const since = `since ${held.since.toISOString()}`;
     const takeover = 'or call devices.lock with takeover: true to take control';
-    if (this.pinned.get(device)?.session === held.holder) {
-      return { who: `${session} for its scenario run, ${since}`, remedy: `wait for the run to end (its lock goes with it), ${takeover}, which cancels the run` };
+    const pin = this.pinned.get(device);
+    if (pin?.session === held.holder) {
+      // Which run: the caller can tell it from its colleague's other runs, or ask its owner to stop that one.
+      const { name, scenario_id: id } = pin.scenario ?? {};
+      const run = name ? ` of ${JSON.stringify(name)}${id ? ` (scenario ${id})` : ''}` : id ? ` of scenario ${id}` : '';
+      return { who: `${session} for its scenario run${run}, ${since}`, remedy: `wait for the run to end (its lock goes with it), ${takeover}, which cancels the run` };
     }
     if (p.client === 'viewer') {
       return {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LockTable } from '../../src/bridge/locks.js';
+import { LockTable, type RunScenario } from '../../src/bridge/locks.js';
 import { Session } from '../../src/bridge/sessions.js';
 
 /** What a refused caller is told about the lock's holder: its kind, since when, and what ends the lock. */
@@ -13,11 +13,11 @@ function session(client?: string): Session {
   return s;
 }
 
-function refusedBy(holder: Session, pinned = false): { call: string; lock: string; since: string } {
+function refusedBy(holder: Session, pinned = false, scenario?: RunScenario): { call: string; lock: string; since: string } {
   const locks = new LockTable(() => undefined);
   locks.acquire(DEVICE, holder, false);
   const since = locks.info(DEVICE)!.since;
-  if (pinned) locks.pin(DEVICE, holder, false);
+  if (pinned) locks.pin(DEVICE, holder, false, scenario);
   const other = session('other');
   const call = locks.refusal(DEVICE, other, 'mobile_press_button');
   const lock = locks.acquire(DEVICE, other, false);
@@ -59,6 +59,15 @@ test('a scenario run holding the device: the lock lasts the run, and a takeover 
       'read-only tools still work; wait for the run to end (its lock goes with it), or call devices.lock with takeover: true to take control, which cancels the run',
   );
   assert.match(lock, /which cancels the run$/);
+});
+
+test('a scenario run holding the device: the refusal names the scenario it runs', () => {
+  const runner = session('ci');
+  const named = refusedBy(runner, true, { scenario_id: 'sign-in-1', name: 'Sign in; then "check"' });
+  assert.match(named.call, `locked by session ${runner.id} (ci) for its scenario run of "Sign in; then \\"check\\"" (scenario sign-in-1), since ${named.since}; read-only tools still work; wait for the run to end`);
+  assert.match(named.lock, `locked by session ${runner.id} (ci) for its scenario run of "Sign in; then \\"check\\"" (scenario sign-in-1), since`);
+  assert.match(refusedBy(runner, true, { scenario_id: 'sign-in-1' }).call, `for its scenario run of scenario sign-in-1, since`);
+  assert.match(refusedBy(runner, true, {}).call, `for its scenario run, since`);
 });
 
 test.run();
