@@ -32,7 +32,7 @@ const TARGET = {
     type: 'string',
     minLength: 1,
     maxLength: MAX_TARGET_CHARS,
-    description: 'The element as a person would describe it: its visible text or label, role and place, e.g. "the Sign in button", "the Email field", "the second Delete button", "the switch next to Dark mode". Never a resource id, XPath or coordinates.',
+    description: 'The element as a person would describe it: its visible text or label, role and place, e.g. "the Sign in button", "the Email field", "the second Delete button", "the switch next to Dark mode". Never a resource id, XPath, coordinates or a list_elements id starting with n0 (an element\'s place in the tree, which changes with the screen).',
   },
   target_pattern: { type: 'string', minLength: 1, maxLength: MAX_TARGET_CHARS, description: 'Instead of (or with) target: a regular expression over element text, for labels that change, e.g. "^Order #\\\\d+$".' },
 };

@@ -1,6 +1,7 @@
 import type { UiElement } from '../types.js';
 import type { ScreenSize } from '../ui-tree.js';
 import { pointIn, pointMessage } from './coordinates.js';
+import { listingIdMessage } from './listing-id.js';
 import { extentOf, extreme, inBar, isBar, readingOrder, relationDistance } from './geometry.js';
 import { clip, namedOnScreen, textInside } from './on-screen.js';
 import { parseQuery, type Query } from './query.js';
@@ -156,6 +157,8 @@ export class DeterministicResolver implements Resolver {
     if (point && !elements.some((e) => e.text.trim() === description || e.accessibility_label?.trim() === description)) {
       return { reason: 'bad_request', message: pointMessage(description, point, elements) };
     }
+    const listed = !elements.some((e) => e.text.trim() === description || e.accessibility_label?.trim() === description) && listingIdMessage(description, elements);
+    if (listed) return { reason: 'bad_request', message: listed };
     const prepared = pool.map(prepare);
     let query = parseQuery(description);
     // What an element shows exactly is what the user means, before any word of it is read as a role, place or state.
