@@ -179,7 +179,7 @@ rec('recording errors are actionable; an iOS recording is platform-aware when no
   assert.match(textOf(none), /INVALID_PARAMETER: no recording is running on virtual-android-1.*recording_start/s);
   ok(await pair.call('recording_start', { device: IOS, name: 'Open the inbox' }));
   const twice = await pair.call('recording_start', { device: IOS, name: 'again' });
-  assert.match(textOf(twice), /already running on virtual-ios-1/);
+  assert.match(textOf(twice), /this session is recording virtual-ios-1 already \("Open the inbox", 0 steps and 0 assertions so far\)/);
   const early = ok(await pair.call('assert', { device: IOS, type: 'alert_present' }));
   assert.ok(early.recorded.reason);
   ok(await pair.call('open_url', { device: IOS, url: 'mbdemo://screen/inbox' }));

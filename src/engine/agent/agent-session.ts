@@ -75,6 +75,11 @@ interface DeviceState {
 /** `partOf` of the listing taken before a recorded point tap (listBeforePointTool). */
 const LOOK_BEFORE_TAP = 'recording: look before a point tap';
 
+/** A recording as a refusal names it: its name and how much it holds. */
+function recordingWords({ name, steps, assertions }: RecordingSummary): string {
+  return `${JSON.stringify(name)}, ${steps} step${steps === 1 ? '' : 's'} and ${assertions} assertion${assertions === 1 ? '' : 's'} so far`;
+}
+
 export class AgentSession {
   private readonly devices = new Map<string, DeviceState>();
   private readonly recorders = new Map<string, Recorder>();
@@ -252,9 +257,19 @@ export class AgentSession {
       if (signal?.aborted) throw new VerbError('CANCELLED', `recording_start on ${req.device} was cancelled by its caller; ${done}no recording was started`);
     };
     cancelled('');
+    const own = this.recorders.get(req.device);
+    if (own) throw new VerbError('INVALID_PARAMETER', `this session is recording ${req.device} already (${recordingWords(own.summary())}); stop it (recording_stop / recording.stop) before starting another`);
+    const leftOver = adopt ? await this.options.store?.orphan(req.device) : undefined;
     if (adopt) await this.recoverRecordings(req.device);
-    if (this.recorders.has(req.device)) {
-      throw new VerbError('INVALID_PARAMETER', `a recording is already running on ${req.device}; stop it (recording_stop / recording.stop) before starting another`);
+    const adopted = this.recorders.get(req.device);
+    if (adopted) {
+      // The caller would otherwise take it for its own, unaware that what it does now extends an
+      // earlier recording and that the name it gave was not used.
+      throw new VerbError(
+        'INVALID_PARAMETER',
+        `a recording of ${req.device} left by ${leftOver?.leftBy ?? 'an ended session or process'} was open on it (${recordingWords(adopted.summary())}): it is this session's now and goes on, so what you do on ${req.device} is added to it, and ${JSON.stringify(req.name)} was not started. ` +
+          'Call recording_stop (recording.stop) for its scenario, with what was recorded before, then recording_start (recording.start) again to begin a new one; or carry on and stop it when done',
+      );
     }
     const state = await this.state(req.device);
     if ((req.app_state === 'fresh_install' || req.app_state === 'logged_out') && !req.app_package) {
