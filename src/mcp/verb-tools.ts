@@ -40,7 +40,7 @@ const TARGET = {
 /** Verbs that act on an element need one of these (wait_for only for visible / gone: the verb says so). */
 const ONE_TARGET = ['target', 'target_pattern'];
 
-const PACKAGE = { type: 'string', minLength: 1, description: 'Android package name or iOS bundle id, e.g. "com.example.app".' };
+const PACKAGE = { type: 'string', minLength: 1, description: 'Android package name or iOS bundle id, e.g. "com.example.app": the "package" list_apps gives, not the app\'s name.' };
 
 const OUTCOME = 'Returns {status: "passed", message, resolved: {id, text, label, type, center, confidence}}; when a recording runs, "recorded" lists the scenario step ids written.';
 const TARGET_ERRORS = 'Errors: ELEMENT_NOT_FOUND (nothing matches, several match equally — the message lists the closest — or the element is disabled), DEVICE_NOT_FOUND, TIMEOUT.';

@@ -16,7 +16,7 @@ export const device = v.pipe(
 );
 
 // Validated before any driver sees it so a package name can never smuggle shell syntax (SPEC §7).
-const PACKAGE_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
+export const PACKAGE_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
 export function packageName(param: string) {
   return v.pipe(
     v.string((issue) => `${param} ${absent(issue.input) ? 'is required' : 'must be a string'}: an Android package name or iOS bundle id such as com.example.app`),

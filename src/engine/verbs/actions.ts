@@ -3,6 +3,7 @@ import { isPositionalId } from '../ui-tree.js';
 import { appErrorNote, showsAppError } from '../listing/app-error.js';
 import { cutAtListEdge } from '../list-edge.js';
 import { identifiable, showsAs } from '../listed-elements.js';
+import { requirePackageId } from './app-package.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -203,6 +204,7 @@ function noteOf(message: string): string {
 export const CORE_ACTIONS: Record<string, ActionFn> = {
   async launch_app(ctx, step) {
     const pkg = appPackage(ctx, step);
+    await requirePackageId(ctx, 'launch_app', pkg);
     const launched = await call<{ message: string }>(ctx, 'mobile_launch_app', { packageName: pkg });
     return { message: `launched ${pkg}${noteOf(launched.message)}` };
   },
@@ -302,6 +304,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
   },
   async clear_app_data(ctx, step) {
     const pkg = appPackage(ctx, step);
+    await requirePackageId(ctx, 'clear_app_data', pkg);
     try {
       await call(ctx, 'mobile_clear_app_data', { packageName: pkg });
     } catch (err) {
