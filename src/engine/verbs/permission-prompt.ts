@@ -14,7 +14,15 @@ export function dialogTexts(elements: UiElement[]): string[] | undefined {
   const dialog = elements.find(isDialog);
   if (!dialog) return undefined;
   const inside = elements.filter((e) => e !== dialog && within(e, dialog));
-  return [dialog.text, dialog.accessibility_label ?? '', ...inside.flatMap((e) => [e.text, e.accessibility_label ?? ''])].filter(Boolean);
+  return textsOf([dialog, ...inside]);
+}
+
+/**
+ * Each text once, in order: an iOS element's label repeats its text, and an alert's label its
+ * title, so a verdict quoting them said everything two or three times.
+ */
+function textsOf(elements: UiElement[]): string[] {
+  return [...new Set(elements.flatMap((e) => [e.text, e.accessibility_label ?? '']).filter(Boolean))];
 }
 
 export interface PermissionPrompt {
@@ -40,5 +48,5 @@ export function permissionPrompt(elements: UiElement[]): PermissionPrompt | unde
   }
   const own = elements.filter((e) => ANDROID_PROMPT_OWNERS.test(e.package ?? '') || PERMISSION_IDS.test(e.resource_id ?? ''));
   if (!own.length) return undefined;
-  return { texts: own.flatMap((e) => [e.text, e.accessibility_label ?? '']).filter(Boolean), elements: own };
+  return { texts: textsOf(own), elements: own };
 }
