@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { runVerb, verbContext } from '../../src/engine/verbs/index.js';
 import { find, makeRig } from './rig.js';
 
 /**
@@ -50,6 +51,30 @@ test('locked without a passcode: WDA unlocks it (Home twice) and the tap reaches
     assert.is(rig.wda.inputOnLockScreen, 0);
     assert.is((await rig.call('mobile_type_keys', { text: 'ab' })).status, 'success');
     assert.is(rig.device.fieldValue('email'), 'ab');
+  } finally {
+    await rig.close();
+  }
+});
+
+test("iPhone locked with a passcode: listing is PERMISSION_DENIED, not the lock screen's elements as the app's, and Home is pressed once, not per listing", async () => {
+  const rig = await makeRig({ phone: { version: '17.5', tunnel: true } });
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.locked = true;
+    rig.wda.passcode = true;
+    const listed = await rig.call('mobile_list_elements_on_screen');
+    assert.is(listed.code, 'PERMISSION_DENIED', JSON.stringify(listed));
+    assert.match(listed.message, /is locked .*passcode.*only the lock screen's elements could be listed.*unlock it by hand/);
+    const ctx = await verbContext({ engine: rig.engine, device: (await rig.engine.listDevices())[0].id });
+    const tap = await runVerb(ctx, { action: 'tap', target: 'Email' });
+    assert.is(tap.status, 'failed');
+    assert.is(tap.error?.code, 'PERMISSION_DENIED', JSON.stringify(tap));
+    assert.is(rig.wda.requests.filter((r) => r === 'POST /wda/unlock').length, 1, 'a passcode lock is not tried with Home again');
+    assert.is(rig.wda.inputOnLockScreen, 0);
+
+    // Unlocked by hand: the app's screen is listed again.
+    rig.wda.locked = false;
+    assert.ok(find((await rig.call('mobile_list_elements_on_screen')).elements, 'Email'));
   } finally {
     await rig.close();
   }

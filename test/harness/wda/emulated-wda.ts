@@ -14,7 +14,7 @@ import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
-import { allNodes, cutAtDepth, findNode, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
+import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
  * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
@@ -231,6 +231,8 @@ export class EmulatedWda {
         return deviceInfoDocument(this.options.name ?? 'iPhone', this.vendorId, d.darkMode, this.simulator);
       case 'GET /wda/activeAppInfo':
         // FBCustomCommands.m handleActiveAppInfo: name is the app element's identifier; an app WDA did not launch has no arguments.
+        // While the lock screen shows, XCTest's active application is SpringBoard.
+        if (this.locked) return { pid: 58, bundleId: 'com.apple.springboard', name: '', processArguments: { args: [], env: {} } };
         return { pid: 4242, bundleId: d.foregroundPackage, name: '', processArguments: { args: [], env: {} } };
       case 'GET /screenshot':
         // FBScreenshot.m takeWithScreenID draws XCTest's portrait-stored picture upright (FBImageProcessor.m
@@ -409,6 +411,7 @@ export class EmulatedWda {
   /** What /source serves: the virtual phone's hierarchy as WDA's JSON tree, with the faults applied. */
   private sourceTree(): WdaJsonNode {
     const d = this.device;
+    if (this.locked) return lockScreenTree(this.scale, d.size);
     const app = d.installedApps.find((a) => a.package === d.foregroundPackage)?.name ?? 'Home Screen';
     const full = wdaTree(d.uiTree(), this.scale, app, { width: d.size.width, height: d.size.height });
     const tree = this.faults.hardwareKeyboard ? withoutKeyboards(full) : full;

@@ -105,3 +105,17 @@ export function cutAtDepth(node: WdaJsonNode, maxDepth: number, level = 1): WdaJ
   }
   return { ...node, children: node.children.map((c) => cutAtDepth(c, maxDepth, level + 1)) };
 }
+
+/**
+ * What /source holds while the lock screen shows: XCTest's active application is then SpringBoard
+ * (XCUIApplication+FBHelpers.m fb_activeApplication falls back to fb_systemApplication), whose cover sheet
+ * shows the clock and the unlock hint, never the app behind it. The exact elements are not captured from
+ * a device; what matters here is that none of the app's are listed.
+ */
+export function lockScreenTree(scale: number, screen: { width: number; height: number }): WdaJsonNode {
+  const px = (x: number, y: number, width: number, height: number) => ({ x: x * scale, y: y * scale, width: width * scale, height: height * scale });
+  const w = screen.width / scale;
+  const h = screen.height / scale;
+  const text = (t: string, y: number): UiNode => ({ type: 'text', className: 'XCUIElementTypeStaticText', text: t, label: null, bounds: px(20, y, w - 40, 30), enabled: true, children: [] });
+  return wdaTree({ type: 'other', text: '', label: null, bounds: px(0, 0, w, h), enabled: true, children: [text('9:41', 120), text('Swipe up to open', h - 60)] }, scale, 'SpringBoard', screen);
+}

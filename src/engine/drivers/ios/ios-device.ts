@@ -170,6 +170,8 @@ export class IosDevice implements DeviceHandle {
   }
 
   async listElements(ctx: CallContext): Promise<ElementListing> {
+    // A locked phone's /source is SpringBoard's lock screen, which would pass for the app's screen.
+    await this.lock.ensureUnlocked('listing the elements', this.wdaRoute(ctx), { blocked: "only the lock screen's elements could be listed, not the app's" });
     const screen = await this.screen(ctx);
     // The depth setting is read each time (another client of a shared WDA may have changed it),
     // beside /source when a session is open; after it when that failed (it may have re-created the session).

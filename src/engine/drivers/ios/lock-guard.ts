@@ -18,16 +18,25 @@ export type WdaRoute = (method: 'GET' | 'POST', path: string) => Promise<unknown
  */
 export class LockGuard {
   private confirmedAt = -Infinity;
+  /**
+   * Why Home could not unlock the phone, until WDA reports it unlocked: a passcode does not go by pressing
+   * Home again, and each try costs about 7 s and two Home presses (an element watcher lists every second).
+   */
+  private keptLocked: string | undefined;
 
   constructor(private readonly deviceId: string) {}
 
-  /** `route` reaches WDA within the caller's deadline. */
-  async ensureUnlocked(what: string, route: WdaRoute): Promise<void> {
+  /**
+   * `route` reaches WDA within the caller's deadline. `read`: what the lock screen would spoil is a read (a
+   * listing), which does not keep the phone awake, so its check does not stand for the input after it.
+   */
+  async ensureUnlocked(what: string, route: WdaRoute, read?: { blocked: string }): Promise<void> {
     if (performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return;
     const locked = await this.isLocked(route);
-    if (locked === true) await this.unlock(what, route);
+    if (locked !== true) this.keptLocked = undefined;
+    if (locked === true) await this.unlock(route, read?.blocked ?? `${what} would only reach the lock screen`);
     // Unknown (a WDA without the route, or it failed): input is not blocked on it, nor asked again for a while.
-    this.confirmedAt = performance.now();
+    if (!read) this.confirmedAt = performance.now();
   }
 
   /** GET /wda/locked: undefined when WDA does not say (no such route, or it failed); a gone phone or a deadline is thrown. */
@@ -41,18 +50,20 @@ export class LockGuard {
     }
   }
 
-  private async unlock(what: string, route: WdaRoute): Promise<void> {
-    let why = '';
-    try {
-      await route('POST', '/wda/unlock');
-      if ((await this.isLocked(route)) !== true) return;
-    } catch (err) {
-      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
-      why = err instanceof Error ? `: ${err.message}` : '';
+  private async unlock(route: WdaRoute, blocked: string): Promise<void> {
+    if (this.keptLocked === undefined) {
+      try {
+        await route('POST', '/wda/unlock');
+        if ((await this.isLocked(route)) !== true) return;
+        this.keptLocked = '';
+      } catch (err) {
+        if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+        this.keptLocked = err instanceof Error ? `: ${err.message}` : '';
+      }
     }
     throw new ToolError(
       'PERMISSION_DENIED',
-      `${this.deviceId} is locked and WebDriverAgent could not unlock it (it pressed Home twice; a passcode keeps the lock${why}), so ${what} would only reach the lock screen: ` +
+      `${this.deviceId} is locked and WebDriverAgent could not unlock it (it pressed Home twice; a passcode keeps the lock${this.keptLocked}), so ${blocked}: ` +
         'unlock it by hand, or turn the passcode off on test phones (Settings › Face ID & Passcode)',
     );
   }
