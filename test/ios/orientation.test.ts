@@ -20,6 +20,23 @@ test('rotating an app that supports only portrait is UNSUPPORTED naming the app 
   }
 });
 
+test('rotating a locked iPhone is PERMISSION_DENIED "unlock it", not blamed on an app (its lock screen keeps portrait)', async () => {
+  const rig = await makeRig({ phone: { version: '17.5', tunnel: true } });
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    rig.wda.locked = true;
+    rig.wda.passcode = true;
+    const r = await rig.call('mobile_set_orientation', { orientation: 'landscape' });
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(r.message, /is locked, and its lock screen does not turn.*unlock it, then set the orientation again/);
+    assert.is(rig.device.orientation, 'portrait');
+    rig.wda.locked = false;
+    assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+  } finally {
+    await rig.close();
+  }
+});
+
 test('an unknown interface orientation (WDA answers null) is read from the screen\'s shape, not called portrait', async () => {
   const rig = await makeRig();
   try {

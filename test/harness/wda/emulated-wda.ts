@@ -241,6 +241,8 @@ export class EmulatedWda {
       case 'GET /orientation':
         return this.orientation.read();
       case 'POST /orientation':
+        // An iPhone's lock screen keeps portrait, so XCUIDevice+FBRotation.m sees SpringBoard not follow the device.
+        if (this.locked) throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
         return this.orientation.set(body.orientation, this.ctx());
     }
     switch (key) {

@@ -299,6 +299,10 @@ export class IosDevice implements DeviceHandle {
       // XCUIDevice+FBRotation.m turns the device, then checks that the app in front followed; one whose
       // supported orientations lack this one stays, and WDA answers 500 "Unable To Rotate Device".
       if (!(err instanceof ToolError && /Unable To Rotate Device/i.test(err.message))) throw err;
+      // An iPhone's lock screen stays portrait: SpringBoard, not the app, is what did not turn.
+      if (await this.locked(ctx)) {
+        throw new ToolError('PERMISSION_DENIED', `${this.info.id} is locked, and its lock screen does not turn, so it stayed as it was: unlock it, then set the orientation again`);
+      }
       const front = await this.wdaCall('GET', '/wda/activeAppInfo', undefined, ctx, false).catch(() => null) as { bundleId?: unknown; name?: unknown } | null;
       const app = typeof front?.bundleId === 'string' ? `${typeof front.name === 'string' && front.name ? `${front.name} (${front.bundleId})` : front.bundleId}, the app in front,` : 'the app in front';
       throw new ToolError('UNSUPPORTED', `${app} does not support ${orientation} on ${this.info.id}: iOS kept it as it was. Bring an app that supports ${orientation} to the front to rotate`);
