@@ -58,6 +58,19 @@ test('launching on a locked iPhone: PERMISSION_DENIED "unlock it" (WDA /wda/lock
   }
 });
 
+test('iOS 17 with a go-ios older than its tunnel (no `ios tunnel ls`): launch is UNSUPPORTED "update go-ios", not "start the tunnel" it lacks', async () => {
+  const rig = await makeRig({ phone: { version: '17.4.1', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['tunnel', 'devmode'];
+    const r = await rig.call('mobile_launch_app', { packageName: SAFARI });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /installed go-ios is too old .*does not know `ios tunnel ls`.*go-ios 1\.0\.122.*update go-ios/);
+    assert.ok((await rig.call('mobile_list_apps')).apps.length > 0, 'lockdown services still work');
+  } finally {
+    await rig.close();
+  }
+});
+
 for (const version of ['16.7.8', '17.4.1']) {
   test(`an unplugged iPhone (iOS ${version}): app tools answer DEVICE_NOT_FOUND, not a quoted go-ios failure`, async () => {
     const rig = await makeRig({ phone: { version, tunnel: false } });

@@ -95,6 +95,8 @@ export interface FakeToolsConfig {
    * system app when no other is active) and the app not running (XCUIApplicationState 1).
    */
   crashOnLaunch?: string[];
+  /** Commands the installed go-ios is too old to know (`tunnel` before 1.0.122, `devmode` before 1.0.121). */
+  goIosLacks?: string[];
 }
 
 interface Answer {
@@ -337,6 +339,8 @@ export class FakeIosTools {
     const udidArg = args.find((a) => a.startsWith('--udid='))?.slice(7);
     const positional = args.filter((a) => !a.startsWith('--'));
     const [verb, ...rest] = positional;
+    // docopt.ParseDoc (docopt-go PrintHelpAndExit): arguments no usage line matches print main.go's "Usage:" section on stderr, exit 1.
+    if (this.config.goIosLacks?.includes(verb)) return { stderr: 'Usage:\n  ios list [options] [--details]\n  ios info [options]\n  ios launch <bundleID> [options]\n  ios kill (<bundleID> | --pid=<processID> | --process=<processName>) [options]\n', code: 1 };
     if (verb === 'list') {
       const listed = this.config.phones.filter((p) => !p.unplugged).flatMap((p) => (p.wifi ? [p, p] : [p]));
       // main.go printDeviceList: without --details only the UDIDs usbmuxd knows, every phone included.

@@ -162,6 +162,14 @@ export function goIosError(result: CommandResult): string {
   return last ? describe(last) : `exit code ${result.code}`;
 }
 
+/**
+ * Whether go-ios did not know the command: its docopt parser (docopt.ParseDoc) prints the "Usage:" section
+ * of main.go, one `ios …` line per command, and exits 1 when no usage line matches the arguments.
+ */
+export function unknownCommand(result: CommandResult): boolean {
+  return result.code !== 0 && /^Usage:\s*\n\s+ios /m.test(`${result.stderr}\n${result.stdout}`);
+}
+
 export function majorVersion(version: string): number {
   return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;
 }
@@ -284,6 +292,10 @@ export class GoIos {
     const r = await this.run(['tunnel', 'ls'], signal, 10_000);
     const up = r.code === 0 && parseTunnels(r.stdout).includes(udid);
     if (up) return;
+    if (unknownCommand(r)) {
+      // `ios tunnel ls` came with go-ios 1.0.122 (February 2024); an older one has no tunnel to start either.
+      throw new ToolError('UNSUPPORTED', `${udid} runs iOS 17 or later, whose apps go-ios launches and stops only through a tunnel, and the installed go-ios is too old to have one (it does not know \`ios tunnel ls\`, which came with go-ios 1.0.122): update go-ios (\`npm install -g go-ios@latest\`, or a release from https://github.com/danielpaulus/go-ios/releases), then ${TUNNEL_FIX}`);
+    }
     // A phone that was unplugged loses its tunnel too: say that, not "start the tunnel".
     const attached = await this.run(['list'], signal, 20_000);
     if (attached.code === 0 && !parseUdidList(attached.stdout).includes(udid)) throw phoneGone(`iPhone ${udid}`);
