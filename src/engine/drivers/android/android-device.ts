@@ -86,7 +86,7 @@ export class AndroidDevice implements DeviceHandle {
       severalPanels: () => this.capture.severalDisplays,
     });
     const physical = { read: () => this.size.remembered({ signal: AbortSignal.timeout(10_000) }), known: () => this.size.known };
-    this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy });
+    this.scrcpy = new ScrcpyManager(device, info.id, physical, { ...DEFAULT_SCRCPY_OPTIONS, ...options.scrcpy }, { device: asked, server: `${address.host}:${address.port}` });
     this.screenGuard = new ScreenGuard(info.id);
     this.capture = new AndroidScreenCapture(options.screencap, {
       serial: info.id,

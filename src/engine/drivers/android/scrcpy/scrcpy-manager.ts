@@ -1,6 +1,6 @@
 import type { VideoOptions, VideoPacket, VideoStream } from '../../../driver.js';
 import { ToolError, type ErrorCode } from '../../../errors.js';
-import { deviceGone } from './device-state.js';
+import { absenceReason, deviceGone, type StateCheck } from './device-state.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import type { ControlChannel } from './control-channel.js';
@@ -53,6 +53,8 @@ export class ScrcpyManager {
     /** The natural (`wm size`) size: read before a session starts; the latest known one maps each touch, so touches follow a fold. */
     private readonly physicalSize: { read(): Promise<ScreenSize>; known(): ScreenSize | undefined },
     private readonly options: ScrcpyManagerOptions = DEFAULT_SCRCPY_OPTIONS,
+    /** Asks after a stop whether the device or the adb server went away, never starting a server. */
+    private readonly check: StateCheck = { device, server: 'the adb server' },
   ) {}
 
   /** The control channel of a running session that can inject, if any; input never starts a server just for a tap. */
@@ -162,7 +164,7 @@ export class ScrcpyManager {
       this.consumers.forEach((consumer) => consumer.push(packet));
       this.joining.forEach((consumer) => consumer.push(packet));
     };
-    const session = await ScrcpySession.start(this.device, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar, signal: this.closing.signal }, physical, broadcast);
+    const session = await ScrcpySession.start(this.device, this.check, this.serial, { ...video, keyFrameInterval: this.options.keyFrameInterval, bindTimeoutMs: this.options.bindTimeoutMs, serverJar: this.options.serverJar, signal: this.closing.signal }, physical, broadcast);
     if (this.closed) {
       await session.close();
       throw new ToolError('DEVICE_NOT_FOUND', `${this.serial} was closed`);
@@ -177,9 +179,10 @@ export class ScrcpyManager {
     if (reason === 'closed' || this.closed) return;
     let code: ErrorCode = 'INTERNAL';
     if (this.consumers.size > 0 && Date.now() - session.startedAt >= this.options.restartAfterMs) {
-      // A device adb no longer reaches gets no restart (a push to it fails, and says nothing useful).
-      const gone = session.disconnected ?? (await deviceGone(this.device));
-      if (gone && !session.disconnected) reason = `${reason}; the device is no longer connected (adb: ${gone})`;
+      // A device adb no longer reaches gets no restart (a push to it fails, and says nothing useful); nor does
+      // one whose adb server went away: the push would start a new server, undoing the user's kill-server.
+      const gone = session.gone ?? (await deviceGone(this.check));
+      if (gone && !session.gone) reason = `${reason}; ${'device' in gone ? `the device is no longer connected (adb: ${gone.device})` : absenceReason(gone)}`;
       if (gone) code = 'DEVICE_NOT_FOUND';
       else {
         try {
@@ -191,7 +194,7 @@ export class ScrcpyManager {
         }
       }
     }
-    if (session.disconnected) code = 'DEVICE_NOT_FOUND';
+    if (session.gone) code = 'DEVICE_NOT_FOUND';
     for (const consumer of this.consumers) consumer.fail(new ToolError(code, reason));
     // Failed consumers no longer hold the device; a later openVideo starts afresh.
     this.consumers.clear();

@@ -4,7 +4,7 @@ import { ToolError } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import type { AdbDeviceClient } from '../adb-client.js';
 import { ControlChannel } from './control-channel.js';
-import { deviceGone } from './device-state.js';
+import { absenceReason, deviceGone, type Absence, type StateCheck } from './device-state.js';
 import { launchScrcpyServer, type LaunchedServer, type ScrcpyLaunchOptions } from './server-process.js';
 import { readVideoHeader, videoPackets, type VideoSize } from './video-packets.js';
 
@@ -20,8 +20,8 @@ export class ScrcpySession {
   readonly ended: Promise<string>;
   readonly startedAt = Date.now();
   lastConfig: VideoPacket | undefined;
-  /** adb's reason ("device offline", "device '…' not found") when the server stopped because the device went away. */
-  disconnected: string | undefined;
+  /** Why the server stopped when its device (adb's reason: "device offline", "device '…' not found") or the adb server went away. */
+  gone: Absence | undefined;
   private readonly listeners = new Set<(packet: VideoPacket) => void>();
   private size: VideoSize;
   private stopping = false;
@@ -35,7 +35,7 @@ export class ScrcpySession {
   private readonly headerAt = Date.now();
 
   private constructor(
-    private readonly device: AdbDeviceClient,
+    private readonly check: StateCheck,
     private readonly server: LaunchedServer,
     private readonly serial: string,
     size: VideoSize,
@@ -76,12 +76,13 @@ export class ScrcpySession {
    * Resolves once the video header is read: the capture and encoder may not have started yet (SurfaceEncoder
    * writes the header before MediaCodec.configure); `firstPicture` tells when they did. `physical`: the device's
    * natural size as known now (it changes with a fold). `listener` sees every packet, the first included.
+   * `check`: how to ask, once the streams close, whether the device or the adb server went away.
    */
-  static async start(device: AdbDeviceClient, serial: string, launch: ScrcpyLaunchOptions, physical: () => ScreenSize, listener?: (packet: VideoPacket) => void): Promise<ScrcpySession> {
+  static async start(device: AdbDeviceClient, check: StateCheck, serial: string, launch: ScrcpyLaunchOptions, physical: () => ScreenSize, listener?: (packet: VideoPacket) => void): Promise<ScrcpySession> {
     const server = await launchScrcpyServer(device, serial, launch);
     try {
       const header = await withTimeout(readVideoHeader(server.options, server.video), launch.bindTimeoutMs, 'no video header');
-      return new ScrcpySession(device, server, serial, header.size, header.stream, physical, launch.bindTimeoutMs, listener);
+      return new ScrcpySession(check, server, serial, header.size, header.stream, physical, launch.bindTimeoutMs, listener);
     } catch (err) {
       await waitForExit(server);
       destroy(server);
@@ -155,9 +156,10 @@ export class ScrcpySession {
     if (reason === undefined) await waitForExit(this.server);
     let why = reason ?? this.server.log.error;
     if (why === undefined) {
-      // The sockets and the shell all close when adb loses the device: then that is the cause, not an unknown one.
-      this.disconnected = await deviceGone(this.device);
-      if (this.disconnected) why = `the device disconnected (adb: ${this.disconnected})`;
+      // The sockets and the shell all close when adb loses the device, or when the adb server itself goes:
+      // then that is the cause, not an unknown one.
+      this.gone = await deviceGone(this.check);
+      if (this.gone) why = absenceReason(this.gone);
     }
     why ??= fallback;
     this.noPicture(reason === 'closed' ? 'the session was closed' : why);
