@@ -157,6 +157,7 @@ export class EmulatedController {
    */
   private async handle(msg: ControlMessage): Promise<void> {
     const { phone, injected, power } = this.host;
+    await this.host.faults.beforeControl?.(msg.type);
     const reaches = power.inputReachesApp();
     let changed = false;
     switch (msg.type) {

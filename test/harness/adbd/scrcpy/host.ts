@@ -43,6 +43,12 @@ export interface ScrcpyFaults {
    * them): Controller.injectText logs `Could not inject char u+xxxx` for each and types the rest.
    */
   untypable?: string;
+  /**
+   * Runs before the controller handles a message of this type (ControlMessageReader's type names:
+   * 'setClipboard', 'injectText', 'key', …): a test unplugs the phone there, as a cable pulled while
+   * the server types.
+   */
+  beforeControl?: (type: string) => Promise<void> | void;
 }
 
 /** The phone's power state as PowerManager and the keyguard have it (the shell emulation keeps it). */

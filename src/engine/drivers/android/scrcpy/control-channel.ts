@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AndroidKeyCode, AndroidKeyEventAction, AndroidKeyEventMeta, AndroidMotionEventAction, ScrcpyControlMessageSerializer, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { untilAborted } from '../../../deadline.js';
-import { ToolError } from '../../../errors.js';
+import { ToolError, type ErrorCode } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
 import { releaseBefore } from '../android-release.js';
 import { type InjectionMark, InjectionWatch, PROBE_TEXT } from './injection-watch.js';
@@ -44,6 +44,11 @@ const CLIPBOARD_TEXT_MAX_BYTES = (1 << 18) - 14;
 const CLIPBOARD_ACK_MS = 3000;
 /** How long the server may take to handle what was sent and log the probe after it. */
 const CONFIRM_MS = 3000;
+/**
+ * How long input cut by a closed socket waits for the session to say why (it asks adb whether the device
+ * or the server went away, within 1 s, after the server's last words for up to 0.3 s).
+ */
+const VERDICT_MS = 2000;
 /** How long a gesture the server ignored for a stale video size waits for the new size before it is redone. */
 const RESIZE_WAIT_MS = 2000;
 const RESIZE_POLL_MS = 20;
@@ -63,6 +68,9 @@ export class ControlChannel {
   private readonly serializer: ScrcpyControlMessageSerializer;
   private readonly watch: InjectionWatch;
   private deadReason: string | undefined;
+  private deadCode: ErrorCode = 'INTERNAL';
+  private readonly killed: Promise<void>;
+  private markKilled!: () => void;
   /** Why input must take another path for good, although the socket (and the video) still work. */
   private unusableReason: string | undefined;
   private clipboardSequence = 1n;
@@ -79,6 +87,7 @@ export class ControlChannel {
 
   constructor(private readonly init: ControlChannelInit) {
     this.serializer = new ScrcpyControlMessageSerializer(init.options);
+    this.killed = new Promise((resolve) => (this.markKilled = resolve));
     this.watch = new InjectionWatch(init.log);
     void init.capturing.then(() => (this.captureStarted = true), () => undefined);
     void this.readDeviceMessages();
@@ -98,10 +107,18 @@ export class ControlChannel {
     return this.alive && this.unusableReason === undefined;
   }
 
-  /** Marks the channel dead with the reason later calls report. */
-  kill(reason: string): void {
-    this.deadReason ??= reason;
+  /** Marks the channel dead with the reason (and code: DEVICE_NOT_FOUND when adb lost the device) later calls report. */
+  kill(reason: string, code: ErrorCode = 'INTERNAL'): void {
+    // The session's reason wins over the reader's "control socket closed": it asked adb what happened.
+    [this.deadReason, this.deadCode] = [reason, code];
     this.init.socket.destroy();
+    this.markKilled();
+  }
+
+  /** Input cut by a closed socket: why, once the session has found out (a phone unplugged is not an internal error). */
+  private async deadVerdict(): Promise<{ code: ErrorCode; why: string }> {
+    await Promise.race([this.killed, sleep(VERDICT_MS, undefined, { ref: false })]);
+    return { code: this.deadCode, why: this.deadReason ?? 'control socket closed' };
   }
 
   /**
@@ -294,8 +311,10 @@ export class ControlChannel {
     const ackWait = new AbortController();
     const timeout = sleep(CLIPBOARD_ACK_MS, 'timeout' as const, { signal: ackWait.signal }).catch(() => 'ack' as const);
     const outcome = await Promise.race([acked.then(() => 'ack' as const, () => 'closed' as const), timeout]).finally(() => ackWait.abort());
-    if (outcome !== 'ack') {
-      throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${outcome === 'timeout' ? `no ACK within ${CLIPBOARD_ACK_MS} ms` : this.deadReason ?? 'control socket closed'}); the text may not have been typed`);
+    if (outcome === 'timeout') throw new ToolError('INTERNAL', `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (no ACK within ${CLIPBOARD_ACK_MS} ms); the text may not have been typed`);
+    if (outcome === 'closed') {
+      const { code, why } = await this.deadVerdict();
+      throw new ToolError(code, `${this.init.serial} did not acknowledge the clipboard paste for ${JSON.stringify(text)} (${why}); the text may not have been typed`);
     }
     await this.confirm(true, signal, before);
     if (/\[server\] INFO: Device clipboard set/.test(this.init.log.since(from))) this.clipboard = text;
@@ -391,10 +410,10 @@ export class ControlChannel {
     if (!this.alive) return this.failed(true);
   }
 
-  private failed(partly: boolean): never {
-    const why = this.deadReason ?? 'control socket closed';
-    if (!partly) throw new ControlUnavailable(why);
-    throw new ToolError('INTERNAL', `scrcpy on ${this.init.serial} stopped during the input (${why}); it may have been performed only in part`);
+  private async failed(partly: boolean): Promise<never> {
+    if (!partly) throw new ControlUnavailable(this.deadReason ?? 'control socket closed');
+    const { code, why } = await this.deadVerdict();
+    throw new ToolError(code, `scrcpy on ${this.init.serial} stopped during the input (${why}); it may have been performed only in part`);
   }
 
   /** Device → host messages (CLIPBOARD, ACK_CLIPBOARD, UHID_OUTPUT) parsed by the library's parsers. */

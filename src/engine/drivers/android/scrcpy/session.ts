@@ -163,7 +163,7 @@ export class ScrcpySession {
     }
     why ??= fallback;
     this.noPicture(reason === 'closed' ? 'the session was closed' : why);
-    this.control.kill(why);
+    this.control.kill(why, this.gone ? 'DEVICE_NOT_FOUND' : 'INTERNAL');
     destroy(this.server);
     this.finish(reason === 'closed' ? reason : `scrcpy-server on ${this.serial} stopped: ${why}`);
   }
