@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AndroidKeyCode, AndroidKeyEventAction, AndroidKeyEventMeta, AndroidMotionEventAction, ScrcpyControlMessageSerializer, type ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
+import type { ScrcpyOptions3_3_1 } from '@yume-chan/scrcpy';
 import { untilAborted } from '../../../deadline.js';
 import { ToolError, type ErrorCode } from '../../../errors.js';
 import type { ScreenSize } from '../../../ui-tree.js';
@@ -11,7 +11,8 @@ import { GENERIC_FINGER } from './pointer-ids.js';
 import type { ServerLog } from './server-log.js';
 import { SocketReader } from '../socket-reader.js';
 import type { VideoSize } from './video-packets.js';
-import { toVideo, utf8Chunks } from './control-units.js';
+import { ControlMessages, ENTER, TAB } from './control-messages.js';
+import { utf8Chunks } from './control-units.js';
 
 /** One step of a gesture on the control socket. Coordinates are device pixels; `pointer` tells fingers apart (default the generic finger). */
 export type ControlStep =
@@ -52,20 +53,14 @@ const VERDICT_MS = 2000;
 /** How long a gesture the server ignored for a stale video size waits for the new size before it is redone. */
 const RESIZE_WAIT_MS = 2000;
 const RESIZE_POLL_MS = 20;
-const KEYCODE_CTRL_LEFT = 113;
-/** KeyEvent.META_CTRL_ON | META_CTRL_LEFT_ON (the library types one flag at a time). */
-const META_CTRL = (AndroidKeyEventMeta.Ctrl | AndroidKeyEventMeta.CtrlLeft) as AndroidKeyEventMeta;
-const TOUCH_ACTION = { down: AndroidMotionEventAction.Down, move: AndroidMotionEventAction.Move, up: AndroidMotionEventAction.Up, cancel: AndroidMotionEventAction.Cancel } as const;
 
 /**
- * Input over scrcpy's control socket. Positional events carry the current video size, as Controller.java
- * drops events made for another size; coordinates are scaled from device pixels into video space.
- * The protocol acknowledges nothing but clipboard sets, and a failed injection is only logged (the
+ * Input over scrcpy's control socket (the messages: control-messages.ts). The protocol acknowledges nothing but clipboard sets, and a failed injection is only logged (the
  * server keeps running), so every call ends with a probe (injection-watch.ts): once the server has
  * logged it, its log says whether anything before it failed.
  */
 export class ControlChannel {
-  private readonly serializer: ScrcpyControlMessageSerializer;
+  private readonly messages: ControlMessages;
   private readonly watch: InjectionWatch;
   private deadReason: string | undefined;
   private deadCode: ErrorCode = 'INTERNAL';
@@ -86,7 +81,7 @@ export class ControlChannel {
   private awaited: { landscape: boolean; until: number } | undefined;
 
   constructor(private readonly init: ControlChannelInit) {
-    this.serializer = new ScrcpyControlMessageSerializer(init.options);
+    this.messages = new ControlMessages(init.options, init.videoSize, init.deviceSize);
     this.killed = new Promise((resolve) => (this.markKilled = resolve));
     this.watch = new InjectionWatch(init.log);
     void init.capturing.then(() => (this.captureStarted = true), () => undefined);
@@ -173,10 +168,10 @@ export class ControlChannel {
       for (const step of steps) {
         if (signal.aborted) throw signal.reason;
         if ('sleep' in step) await sleep(step.sleep, undefined, { signal });
-        else if ('key' in step) await this.send(this.keyPress(step.key, step.ctrl === true), sent++ > 0);
+        else if ('key' in step) await this.send(this.messages.keyPress(step.key, step.ctrl === true), sent++ > 0);
         else {
           const pointer = step.pointer ?? GENERIC_FINGER;
-          await this.send([this.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
+          await this.send([this.messages.touch(step.touch, step.x, step.y, pointer)], sent++ > 0);
           touches++;
           if (step.touch === 'up') this.down.delete(pointer);
           else this.down.set(pointer, { x: step.x, y: step.y });
@@ -219,11 +214,10 @@ export class ControlChannel {
     for (const run of runs) {
       if (signal.aborted) throw signal.reason;
       if (run === '\n' || run === '\t') {
-        const code = run === '\n' ? AndroidKeyCode.Enter : AndroidKeyCode.Tab;
-        await this.send([this.key(AndroidKeyEventAction.Down, code), this.key(AndroidKeyEventAction.Up, code)], sent++ > 0);
+        await this.send(this.messages.keyPress(run === '\n' ? ENTER : TAB, false), sent++ > 0);
         unconfirmed = true;
       } else if (/^[\x20-\x7e]+$/.test(run)) {
-        for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.serializer.injectText(chunk)], sent++ > 0);
+        for (const chunk of utf8Chunks(run, INJECT_TEXT_MAX_BYTES)) await this.send([this.messages.text(chunk)], sent++ > 0);
         unconfirmed = true;
       } else {
         for (const piece of utf8Chunks(run, CLIPBOARD_TEXT_MAX_BYTES)) await this.paste(piece, sent++ > 0, signal, before);
@@ -235,7 +229,7 @@ export class ControlChannel {
 
   /** RESET_VIDEO: the server restarts capture and encoder, so a new CONFIG and key frame follow. */
   requestKeyFrame(): void {
-    if (this.alive) this.init.socket.write(this.serializer.resetVideo());
+    if (this.alive) this.init.socket.write(this.messages.resetVideo());
   }
 
   /**
@@ -252,7 +246,7 @@ export class ControlChannel {
   private async probeAlone(): Promise<boolean> {
     const count = ++this.probes;
     try {
-      await this.send([this.serializer.injectText(PROBE_TEXT)], false);
+      await this.send([this.messages.text(PROBE_TEXT)], false);
       if (await this.watch.waitForProbes(count, CONFIRM_MS, new AbortController().signal)) return true;
     } catch {
       // The socket closed: checkUsable says so.
@@ -303,7 +297,7 @@ export class ControlChannel {
   private async paste(text: string, partly: boolean, signal: AbortSignal, before: InjectionMark): Promise<void> {
     const sequence = this.clipboardSequence++;
     const from = this.init.log.position;
-    const serialized = this.serializer.setClipboard({ sequence, paste: true, content: text });
+    const serialized = this.messages.setClipboard({ sequence, paste: true, content: text });
     const [bytes, acked] = Array.isArray(serialized) ? serialized : [serialized, Promise.resolve()];
     acked.catch(() => undefined);
     await this.send([bytes], partly);
@@ -331,7 +325,7 @@ export class ControlChannel {
    */
   private async confirm(partly: boolean, signal: AbortSignal, before: InjectionMark = this.watch.mark()): Promise<void> {
     const count = ++this.probes;
-    await this.send([this.serializer.injectText(PROBE_TEXT)], partly);
+    await this.send([this.messages.text(PROBE_TEXT)], partly);
     if (!(await this.watch.waitForProbes(count, CONFIRM_MS, signal))) {
       if (!this.alive || this.init.log.exited) return this.failed(true);
       this.unusableReason ??= `scrcpy did not answer a probe within ${CONFIRM_MS} ms`;
@@ -358,44 +352,8 @@ export class ControlChannel {
     for (const [pointer, at] of this.down) {
       if (!fingers.has(pointer)) continue;
       this.down.delete(pointer);
-      if (this.alive) this.init.socket.write(this.touch('up', at.x, at.y, pointer));
+      if (this.alive) this.init.socket.write(this.messages.touch('up', at.x, at.y, pointer));
     }
-  }
-
-  private touch(kind: 'down' | 'move' | 'up' | 'cancel', x: number, y: number, pointer: bigint): Uint8Array {
-    const video = this.init.videoSize();
-    const device = this.init.deviceSize();
-    return this.serializer.injectTouch({
-      action: TOUCH_ACTION[kind],
-      pointerId: pointer,
-      pointerX: toVideo(x, device.width, video.width),
-      pointerY: toVideo(y, device.height, video.height),
-      videoWidth: video.width,
-      videoHeight: video.height,
-      // Controller.java: the finger is lifted by ACTION_UP with pressure 0; buttons are ignored for a finger.
-      pressure: kind === 'up' || kind === 'cancel' ? 0 : 1,
-      actionButton: 0,
-      buttons: 0,
-    });
-  }
-
-  private key(action: AndroidKeyEventAction, keyCode: number, metaState: AndroidKeyEventMeta = AndroidKeyEventMeta.None): Uint8Array {
-    return this.serializer.injectKeyCode({ action, keyCode: keyCode as AndroidKeyCode, repeat: 0, metaState });
-  }
-
-  /**
-   * A key's down and up; with Ctrl, the way scrcpy's SDK keyboard sends it (keyboard_sdk.c): the Ctrl key
-   * goes down first, the key's events carry META_CTRL_LEFT_ON | META_CTRL_ON, which TextView's
-   * onKeyShortcut reads, and Ctrl comes up last.
-   */
-  private keyPress(keyCode: number, ctrl: boolean): Uint8Array[] {
-    if (!ctrl) return [this.key(AndroidKeyEventAction.Down, keyCode), this.key(AndroidKeyEventAction.Up, keyCode)];
-    return [
-      this.key(AndroidKeyEventAction.Down, KEYCODE_CTRL_LEFT, META_CTRL),
-      this.key(AndroidKeyEventAction.Down, keyCode, META_CTRL),
-      this.key(AndroidKeyEventAction.Up, keyCode, META_CTRL),
-      this.key(AndroidKeyEventAction.Up, KEYCODE_CTRL_LEFT),
-    ];
   }
 
   /** Writes and waits until the bytes left for the adb server; `partly` says earlier steps already went out. */
