@@ -5,7 +5,7 @@ import { cutAtListEdge } from '../list-edge.js';
 import { identifiable, showsAs } from '../listed-elements.js';
 import { requirePackageId } from './app-package.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
-import { findTarget, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
+import { findTarget, targetNow, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 import { fieldName, focusedFieldName, typedMessage, typesAfterEnter } from './typed-message.js';
 
@@ -39,18 +39,28 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
  * Resolves the step's target for acting on it (refusing a disabled one) and runs `tool` on its
  * centre, as one unit on the device: another call (the same agent's next tool call sent at once,
  * a viewer's swipe) landing between the look and the tap would move the screen under the
- * coordinates, and the verb would report the element it meant while touching another.
+ * coordinates, and the verb would report the element it meant while touching another. A target not
+ * there at the first look is waited for outside the unit, so the wait (up to the verb's target wait)
+ * holds up no other caller and no viewer's frames; once it shows, look and tap are one unit again.
  */
 async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement }> {
-  return asOneUnit(ctx, step.action, async (unit) => {
-    const found = await findTarget(unit, step, 'interact', undefined, prefer);
+  const act = async (unit: VerbContext, found: { element: UiElement; resolved: ResolvedElement }) => {
     const { element } = found;
     if (!element.enabled) {
       throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
     }
     await call(unit, tool, { x: element.center.x, y: element.center.y, ...extra });
     return found;
+  };
+  // Inside a unit of the caller's (a type step's), the device is held anyway: wait there.
+  if (ctx.hold?.covers(ctx.device)) return act(ctx, await findTarget(ctx, step, 'interact', undefined, prefer));
+  const first = await asOneUnit(ctx, step.action, async (unit) => {
+    const found = await targetNow(unit, step, 'interact', prefer);
+    return found && act(unit, found);
   });
+  if (first) return first;
+  await findTarget(ctx, step, 'interact', undefined, prefer);
+  return asOneUnit(ctx, step.action, async (unit) => act(unit, await findTarget(unit, step, 'interact', 0, prefer)));
 }
 
 async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string): Promise<ActionResult> {

@@ -49,28 +49,43 @@ async function preferred(ctx: VerbContext, request: ResolveRequest, elements: Ui
   return { element: fits[0], confidence: score ?? (r.ok ? r.confidence : CONFIDENCE_THRESHOLD) };
 }
 
+type Found = { element: UiElement; resolved: ResolvedElement; elements: UiElement[] };
+
+/** One look: the target, or the error that says it is not there (yet). A near-tie or a bad pattern throws. */
+async function lookOnce(ctx: VerbContext, request: ResolveRequest, prefer?: (e: UiElement) => boolean): Promise<{ found: Found } | { missing: VerbError }> {
+  const elements = await listElements(ctx);
+  const r = await resolveOnce(ctx, request, elements);
+  const better = prefer && (await preferred(ctx, request, elements, r, prefer));
+  if (better) return { found: { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements } };
+  if (r.ok) return { found: { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements } };
+  if (r.reason === 'ambiguous' || r.reason === 'bad_request') {
+    throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})`, r.candidates);
+  }
+  // A dialog or the keyboard can hide a target, never make two elements match alike.
+  return { missing: new VerbError('ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${coverNote(elements)}${listingNote(elements)}`, r.candidates) };
+}
+
 /**
  * Finds the step's target, looking again until `waitMs` has passed (screens settle after
  * animations and loads). A near-tie or a bad pattern fails at once: waiting will not fix those.
  * `prefer` (typing prefers text fields) breaks a tie or overrides a pick in favour of the one
  * element of the best-matching group it accepts.
  */
-export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', waitMs = ctx.targetWaitMs, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
+export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', waitMs = ctx.targetWaitMs, prefer?: (e: UiElement) => boolean): Promise<Found> {
   const request = requestOf(step, intent);
   const deadline = ctx.clock.now() + waitMs;
   for (;;) {
-    const elements = await listElements(ctx);
-    const r = await resolveOnce(ctx, request, elements);
-    const better = prefer && (await preferred(ctx, request, elements, r, prefer));
-    if (better) return { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements };
-    if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
-    if (r.reason === 'ambiguous' || r.reason === 'bad_request' || ctx.clock.now() >= deadline) {
-      // A dialog or the keyboard can hide a target, never make two elements match alike.
-      const note = r.reason === 'bad_request' || r.reason === 'ambiguous' ? '' : coverNote(elements) + listingNote(elements);
-      throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${note}`, r.candidates);
-    }
+    const look = await lookOnce(ctx, request, prefer);
+    if ('found' in look) return look.found;
+    if (ctx.clock.now() >= deadline) throw look.missing;
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
   }
+}
+
+/** The step's target at one look, or undefined when it is not on screen (yet); a near-tie or a bad pattern throws. */
+export async function targetNow(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', prefer?: (e: UiElement) => boolean): Promise<Found | undefined> {
+  const look = await lookOnce(ctx, requestOf(step, intent), prefer);
+  return 'found' in look ? look.found : undefined;
 }
 
 /**
