@@ -330,7 +330,7 @@ export class Engine {
       this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
       // In the queue, so a reused capture is checked after every action that arrived before this call.
-      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, { cancel: options.signal, origin: options.origin });
+      const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, { cancel: options.signal, origin: options.origin, hold: options.hold });
       report({ dimensions: { width: cap.width, height: cap.height } });
       return cap;
     } catch (err) {

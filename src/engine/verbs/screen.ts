@@ -41,7 +41,7 @@ export async function screenSize(ctx: VerbContext): Promise<ScreenSize> {
 export async function screenCapture(ctx: VerbContext): Promise<ScreenCapture> {
   if (ctx.signal?.aborted) throw new VerbError('CANCELLED', 'cancelled');
   try {
-    return await ctx.engine.captureScreen(ctx.device, { origin: ctx.origin });
+    return await ctx.engine.captureScreen(ctx.device, { origin: ctx.origin, hold: ctx.hold });
   } catch (err) {
     const f = toFailure(err);
     throw new VerbError(f.code, f.message);
