@@ -49,6 +49,9 @@ export class DeviceScheduler {
     const stop = cancel && new CancelWatch(cancel, label, id, () => started !== undefined);
     try {
       const result = await withDeadline(timeoutMs, label, (deadlineSignal, deadline) => {
+        // Marked when the deadline falls, not when the call answers a turn later (untilDeadline): the calls
+        // queued behind it give up at once then, and their answers say the device may be hung.
+        deadlineSignal.addEventListener('abort', () => started !== undefined && this.health.timedOut(id, what), { once: true });
         const signal = stop ? stop.signalWith(deadlineSignal) : deadlineSignal;
         const turn = enqueue(() => {
           // Too little time left to do anything but pile one more request onto a stuck device.
