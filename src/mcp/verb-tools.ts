@@ -42,7 +42,19 @@ const ONE_TARGET = ['target', 'target_pattern'];
 
 const PACKAGE = { type: 'string', minLength: 1, description: 'Android package name or iOS bundle id, e.g. "com.example.app": the "package" list_apps gives, not the app\'s name.' };
 
-const OUTCOME = 'Returns {status: "passed", message, resolved: {id, text, label, type, center, confidence}}; when a recording runs, "recorded" lists the scenario step ids written.';
+const ELEMENT = '{id, text, label, type, center, confidence}';
+
+/**
+ * What a verb answers, "resolved" as that verb fills it: an element only where it acted on or
+ * found one, null where none is resolved (a swipe, a key, a launch), so no caller reads an id
+ * from a result that never holds one.
+ */
+function outcome(resolved: string): string {
+  return `Returns {status: "passed", action, message, resolved, duration_ms}, resolved being ${resolved}; when a recording runs, "recorded" lists the scenario step ids written.`;
+}
+
+const ACTED_ON = outcome(`the element acted on, ${ELEMENT}`);
+const NOTHING_RESOLVED = outcome('null');
 const TARGET_ERRORS = 'Errors: ELEMENT_NOT_FOUND (nothing matches, several match equally — the message lists the closest — or the element is disabled), DEVICE_NOT_FOUND, TIMEOUT.';
 
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : args[key] === undefined ? undefined : String(args[key]));
@@ -63,7 +75,7 @@ function schema(properties: Record<string, unknown>, required: string[] = []): V
 function gestureTool(name: string, action: string, what: string): VerbTool {
   return {
     name,
-    description: `${what} the element described by "target" (found on the current screen; waits briefly for it to appear). Use this rather than coordinates. ${OUTCOME} ${TARGET_ERRORS}`,
+    description: `${what} the element described by "target" (found on the current screen; waits briefly for it to appear). Use this rather than coordinates. ${ACTED_ON} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
     oneRequired: ONE_TARGET,
     toStep: (a) => ({ action, ...targeted(a) }),
@@ -76,7 +88,7 @@ export const VERB_TOOLS: VerbTool[] = [
   gestureTool('long_press', 'long_press', 'Long-press (press and hold, e.g. to open a context menu)'),
   {
     name: 'type_text',
-    description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. The text is added to what the field already holds: pass clear_first: true to empty it first (a recording keeps that). "\\n" in the text presses ENTER. ${OUTCOME} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
+    description: `Type text. With "target" the field is tapped first so it has the focus; without it the text goes to the field that already has the focus. The text is added to what the field already holds: pass clear_first: true to empty it first (a recording keeps that). "\\n" in the text presses ENTER. ${outcome(`the field tapped, ${ELEMENT}, with a target; null without one`)} Errors: INVALID_PARAMETER when no field has the focus (give a target), ELEMENT_NOT_FOUND, DEVICE_NOT_FOUND.`,
     inputSchema: schema(
       {
         text: { type: 'string', maxLength: MAX_TEXT_CHARS, description: `The text to type, at most ${MAX_TEXT_CHARS} characters (type a longer one in several calls; "" only with clear_first: true, to just empty the field).` },
@@ -94,63 +106,63 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'swipe',
-    description: `Swipe across the middle of the screen. "up" moves the content up and shows what is below (like scrolling down). To reach a known element prefer scroll_to. ${OUTCOME} Errors: INVALID_PARAMETER, DEVICE_NOT_FOUND.`,
+    description: `Swipe across the middle of the screen. "up" moves the content up and shows what is below (like scrolling down). To reach a known element prefer scroll_to. ${NOTHING_RESOLVED} Errors: INVALID_PARAMETER, DEVICE_NOT_FOUND.`,
     inputSchema: schema({ direction: { type: 'string', enum: ['up', 'down', 'left', 'right'], description: 'Which way the finger moves: up shows what is below, down what is above.' } }, ['direction']),
     toStep: (a) => ({ action: 'swipe', value: str(a, 'direction') }),
   },
   {
     name: 'scroll_to',
-    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down: at most 16 swipes each way, fewer when the list stops moving; a failure counts the swipes of both ways together). ${OUTCOME} ${TARGET_ERRORS}`,
+    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down: at most 16 swipes each way, fewer when the list stops moving; a failure counts the swipes of both ways together). ${outcome(`the element scrolled to, ${ELEMENT}`)} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
     oneRequired: ONE_TARGET,
     toStep: (a) => ({ action: 'scroll_to_element', ...targeted(a) }),
   },
   {
     name: 'press_button',
-    description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, ENTER, VOLUME_UP or VOLUME_DOWN (a recording keeps only BACK, HOME and ENTER: scenarios have no volume step). ${OUTCOME} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
+    description: `Press a hardware/system key: BACK (Android only — on iOS use press_back), HOME, ENTER, VOLUME_UP or VOLUME_DOWN (a recording keeps only BACK, HOME and ENTER: scenarios have no volume step). ${NOTHING_RESOLVED} Errors: INVALID_PARAMETER (BACK on iOS), DEVICE_NOT_FOUND.`,
     // Every button the device takes (the engine's own list, which its refusals name), the scenario's first.
     inputSchema: schema({ button: { type: 'string', enum: [...SCENARIO_BUTTONS, ...BUTTONS.filter((b) => !(SCENARIO_BUTTONS as readonly string[]).includes(b))], description: 'The hardware or system button.' } }, ['button']),
     toStep: (a) => ({ action: 'press_button', value: str(a, 'button') }),
   },
   {
     name: 'press_back',
-    description: `Go back one screen on any platform: BACK on Android; the navigation bar's back button or the edge swipe on iOS. ${OUTCOME} Errors: DEVICE_NOT_FOUND.`,
+    description: `Go back one screen on any platform: BACK on Android; the navigation bar's back button or the edge swipe on iOS. ${outcome(`the back button tapped, ${ELEMENT}, on iOS when the navigation bar has one; null for BACK and the edge swipe`)} Errors: DEVICE_NOT_FOUND.`,
     inputSchema: schema({}),
     toStep: () => ({ action: 'press_back' }),
   },
   {
     name: 'dismiss_keyboard',
-    description: `Close the soft keyboard if it shows, the way a user does: BACK on Android; on iOS the Done key, else a tap outside the field, else a plain return key (never a Next/Go key, which would move on or submit). ${OUTCOME} Errors: INVALID_PARAMETER when it stays open (the app needs its own control).`,
+    description: `Close the soft keyboard if it shows, the way a user does: BACK on Android; on iOS the Done key, else a tap outside the field, else a plain return key (never a Next/Go key, which would move on or submit). ${NOTHING_RESOLVED} Errors: INVALID_PARAMETER when it stays open (the app needs its own control).`,
     inputSchema: schema({}),
     toStep: () => ({ action: 'dismiss_keyboard' }),
   },
   {
     name: 'grant_permission',
-    description: `Allow the system permission prompt that is showing ("Allow", "While using the app", …). ${OUTCOME} Errors: ELEMENT_NOT_FOUND when no prompt shows (trigger it first) or it asks for another permission than permission_name.`,
+    description: `Allow the system permission prompt that is showing ("Allow", "While using the app", …). ${outcome(`the prompt's button tapped, ${ELEMENT}`)} Errors: ELEMENT_NOT_FOUND when no prompt shows (trigger it first) or it asks for another permission than permission_name.`,
     inputSchema: schema({ permission_name: { type: 'string', description: 'Optional check, e.g. camera, location, microphone, notifications.' } }),
     toStep: (a) => ({ action: 'grant_permission', ...(str(a, 'permission_name') ? { permission_name: str(a, 'permission_name') } : {}) }),
   },
   {
     name: 'deny_permission',
-    description: `Deny the system permission prompt that is showing ("Don't allow", "Deny"). ${OUTCOME} Errors: ELEMENT_NOT_FOUND when no prompt shows.`,
+    description: `Deny the system permission prompt that is showing ("Don't allow", "Deny"). ${outcome(`the prompt's button tapped, ${ELEMENT}`)} Errors: ELEMENT_NOT_FOUND when no prompt shows.`,
     inputSchema: schema({ permission_name: { type: 'string', description: 'Optional check, e.g. camera, location.' } }),
     toStep: (a) => ({ action: 'deny_permission', ...(str(a, 'permission_name') ? { permission_name: str(a, 'permission_name') } : {}) }),
   },
   {
     name: 'launch_app',
-    description: `Start an app (or bring it to the front) by its package / bundle id. ${OUTCOME} Errors: APP_NOT_INSTALLED (call list_apps), DEVICE_NOT_FOUND.`,
+    description: `Start an app (or bring it to the front) by its package / bundle id. ${NOTHING_RESOLVED} Errors: APP_NOT_INSTALLED (call list_apps), DEVICE_NOT_FOUND.`,
     inputSchema: schema({ package: PACKAGE }, ['package']),
     toStep: (a) => ({ action: 'launch_app', value: str(a, 'package') }),
   },
   {
     name: 'open_url',
-    description: `Open a URL or deep link (e.g. "https://example.com", "myapp://screen/home"). ${OUTCOME} Errors: INVALID_PARAMETER for a scheme nothing handles, DEVICE_NOT_FOUND.`,
+    description: `Open a URL or deep link (e.g. "https://example.com", "myapp://screen/home"). ${NOTHING_RESOLVED} Errors: INVALID_PARAMETER for a scheme nothing handles, DEVICE_NOT_FOUND.`,
     inputSchema: schema({ url: { type: 'string', minLength: 1, description: 'The URL or deep link, e.g. "https://example.com" or "myapp://screen/home".' } }, ['url']),
     toStep: (a) => ({ action: 'open_url', value: str(a, 'url') }),
   },
   {
     name: 'wait_for',
-    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; it takes no target, and is the only mode that takes indicator). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${OUTCOME} Errors: TIMEOUT when the wait ran out (take a screenshot to see why); ELEMENT_NOT_FOUND at once when several elements match equally.`,
+    description: `Wait until an element appears ("visible", the default), disappears ("gone"), or until no loading indicator shows ("loading_complete"; it takes no target, and is the only mode that takes indicator). Use it after an action that loads something instead of polling with screenshots; a recording keeps it as a wait step. ${outcome(`the element found, ${ELEMENT}, for visible; null for gone and loading_complete`)} Errors: TIMEOUT when the wait ran out (take a screenshot to see why); ELEMENT_NOT_FOUND at once when several elements match equally.`,
     inputSchema: schema({
       until: { type: 'string', enum: ['visible', 'gone', 'loading_complete'], description: 'Default visible.' },
       ...TARGET,
@@ -183,7 +195,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'clear_app_data',
-    description: `Erase an app's data (like a fresh install). Android and virtual devices; iOS has no way to do it unattended, so there it is a NEEDS_MANUAL error (ask the user to reinstall the app). ${OUTCOME} Errors: APP_NOT_INSTALLED.`,
+    description: `Erase an app's data (like a fresh install). Android and virtual devices; iOS has no way to do it unattended, so there it is a NEEDS_MANUAL error (ask the user to reinstall the app). ${NOTHING_RESOLVED} Errors: APP_NOT_INSTALLED.`,
     inputSchema: schema({ package: PACKAGE }, ['package']),
     toStep: (a) => ({ action: 'clear_app_data', value: str(a, 'package') }),
   },
