@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Candidate } from '../engine/resolve/index.js';
 import { permissionNext } from './refusals.js';
+import { SESSION_TOOLS } from './session-tools.js';
+import { VERB_TOOLS } from './verb-tools.js';
 
 /** What a model should do next after each error code (SPEC §2 codes plus the verbs' own); PERMISSION_DENIED by its cause (nextStep). */
 export const NEXT_STEP: Record<string, string> = {
@@ -9,7 +11,8 @@ export const NEXT_STEP: Record<string, string> = {
   ELEMENT_NOT_FOUND:
     'Call list_elements (or take_screenshot) to see what is on screen, then describe the element by its visible text or label, e.g. "the Sign in button". If it is further down a list use scroll_to; if it appears after loading use wait_for; if it is disabled, do what enables it first.',
   TIMEOUT: 'The device or the wait ran out of time. Take a screenshot to see the current state, then retry, or call wait_for again (timeout_ms up to 45000 each time) to wait longer.',
-  INVALID_PARAMETER: 'Fix the parameter the message names and call the tool again; do not retry unchanged.',
+  INVALID_PARAMETER:
+    'Do what the message says before calling again: change the value it names, or first change what it says is in the way (a recording already running or none running, no text field focused, the keyboard still open); the same call unchanged is refused again.',
   UNSUPPORTED: 'This platform cannot do that unattended. Use another verb (e.g. press_back instead of press_button BACK on iOS), or ask the user to do it on the device.',
   NEEDS_MANUAL: 'A person has to do this on the device. Tell the user what to do, then continue.',
   CANCELLED: 'The action was cancelled; call the tool again if it is still wanted.',
@@ -31,8 +34,24 @@ function candidatesLine(candidates: readonly Candidate[] | undefined): string {
   return `\nClosest elements: ${list.join(', ')}. Describe the one you mean more precisely (its exact text in quotes, its position, or "the second …").`;
 }
 
+/** The argument names of the tools offered, as a refusal quotes them ("name" is required). */
+const ARGUMENTS: ReadonlySet<string> = new Set([...VERB_TOOLS, ...SESSION_TOOLS].flatMap((t) => Object.keys(t.inputSchema.properties)));
+
+/**
+ * INVALID_PARAMETER also refuses calls whose arguments are fine but come at the wrong time (a
+ * recording already running, no field focused): only a message naming one of the call's
+ * arguments ("name" is required, save_to "a.txt" must …) is known to be about a parameter, and
+ * its hint names it. A scenario quoted after the message (a refused save_to) is not read.
+ */
+function invalidNext(message: string): string {
+  const prose = message.split(/\n[[{]/)[0];
+  const named = [...prose.matchAll(/"([a-z_]+)"|\b([a-z_]+) "/g)].map((m) => m[1] ?? m[2]).find((name) => ARGUMENTS.has(name));
+  return named ? `Fix "${named}" as the message says and call the tool again; do not retry unchanged.` : NEXT_STEP.INVALID_PARAMETER;
+}
+
 export function nextStep(code: string, message: string): string {
   if (code === 'PERMISSION_DENIED') return permissionNext(message);
+  if (code === 'INVALID_PARAMETER') return invalidNext(message);
   return NEXT_STEP[code] ?? NEXT_STEP.INTERNAL;
 }
 

@@ -171,7 +171,7 @@ mcp('every error code is an isError result with an actionable message', async ({
     ['APP_NOT_INSTALLED', 'launch_app', { device: ANDROID, package: 'com.example.absent' }, /com\.example\.absent.*list_apps/s],
     ['ELEMENT_NOT_FOUND', 'tap', { device: ANDROID, target: 'the Purple Unicorn button' }, /Purple Unicorn.*list_elements/s],
     ['TIMEOUT', 'wait_for', { device: ANDROID, until: 'gone', target: 'the Email field', timeout_ms: 1000 }, /still on screen.*Take a screenshot/s],
-    ['INVALID_PARAMETER', 'swipe', { device: ANDROID, direction: 'sideways' }, /sideways.*Fix the parameter/s],
+    ['INVALID_PARAMETER', 'swipe', { device: ANDROID, direction: 'sideways' }, /sideways.*Fix "direction" as the message says/s],
     ['PERMISSION_DENIED', 'mobile_save_screenshot', { device: ANDROID, saveTo: '/proc/forbidden/shot.png' }, /saveTo.*allowed folders|outside/s],
     ['UNSUPPORTED', 'mobile_clear_app_data', { device: IOS, packageName: DEMO }, /virtual-ios-1.*\nNext: This platform cannot/s],
     ['NEEDS_MANUAL', 'clear_app_data', { device: IOS, package: DEMO }, /by hand.*\nNext: A person has to do this/s],
