@@ -1,4 +1,5 @@
 import { BUTTONS } from '../engine/types.js';
+import { MAX_SWIPES_EACH_WAY } from '../engine/verbs/actions.js';
 import type { VerbStep } from '../engine/verbs/index.js';
 import { SCENARIO_BUTTONS } from '../validate/vocabulary.js';
 import { ArgumentError, type Args } from './arguments.js';
@@ -112,7 +113,7 @@ export const VERB_TOOLS: VerbTool[] = [
   },
   {
     name: 'scroll_to',
-    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down: at most 16 swipes each way, fewer when the list stops moving; a failure counts the swipes of both ways together). ${outcome(`the element scrolled to, ${ELEMENT}`)} ${TARGET_ERRORS}`,
+    description: `Scroll until the element described by "target" is fully on screen (swipes up, then down: at most ${MAX_SWIPES_EACH_WAY} swipes each way, fewer when the list stops moving; a failure says how many swipes went each way and what showed where the list ended). ${outcome(`the element scrolled to, ${ELEMENT}`)} ${TARGET_ERRORS}`,
     inputSchema: schema(TARGET),
     oneRequired: ONE_TARGET,
     toStep: (a) => ({ action: 'scroll_to_element', ...targeted(a) }),

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine } from '../../src/engine/create.js';
 import { listElements, runVerb, verbContext } from '../../src/engine/verbs/index.js';
+import { VERB_TOOLS } from '../../src/mcp/verb-tools.js';
 
 /** scroll_to_element (MCP scroll_to) says "scrolled to" only when the whole element is in view. */
 
@@ -40,6 +41,23 @@ test('without a target: INVALID_PARAMETER saying what to give, not "undefined di
     const o = await runVerb(ctx, { action: 'scroll_to_element' });
     assert.equal([o.status, o.error?.code], ['failed', 'INVALID_PARAMETER'], o.message);
     assert.match(o.message, 'scroll_to_element needs "target"');
+  } finally {
+    await engine.close();
+  }
+});
+
+test('not found: it says how many swipes went each way, within the most the tool promises, and where the list ended', async () => {
+  const engine = createEngine({ virtual: {}, android: false, ios: false });
+  try {
+    const ctx = await verbContext({ engine, device: 'virtual-ios-1', targetWaitMs: 0 });
+    assert.is((await runVerb(ctx, { action: 'open_url', value: 'mbdemo://screen/home' })).status, 'passed');
+    const o = await runVerb(ctx, { action: 'scroll_to_element', target: 'Item 99' });
+    assert.equal([o.status, o.error?.code], ['failed', 'ELEMENT_NOT_FOUND'], o.message);
+    const ways = [...o.message.matchAll(/(\d+) swipes (up|down) until the list stopped moving at its (bottom|top), at "([^"]+)"/g)].map((m) => [Number(m[1]), m[2], m[3], m[4]]);
+    assert.equal(ways.map((w) => w.slice(1)), [['up', 'bottom', 'Item 60'], ['down', 'top', 'Item 1']], o.message);
+    const most = Number(/at most (\d+) swipes each way/.exec(VERB_TOOLS.find((t) => t.name === 'scroll_to')!.description)?.[1]);
+    for (const [swipes] of ways) assert.ok((swipes as number) <= most, `${o.message} (the tool says at most ${most} each way)`);
+    assert.not.match(o.message, 'in both directions');
   } finally {
     await engine.close();
   }

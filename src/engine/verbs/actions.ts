@@ -4,6 +4,7 @@ import { appErrorNote, showsAppError } from '../listing/app-error.js';
 import { cutAtListEdge } from '../list-edge.js';
 import { identifiable, showsAs } from '../listed-elements.js';
 import { requirePackageId } from './app-package.js';
+import { shownName } from './element-name.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
 import { findTarget, targetNow, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
@@ -19,7 +20,8 @@ export interface ActionResult {
 export type ActionFn = (ctx: VerbContext, step: VerbStep) => Promise<ActionResult>;
 
 const DEFAULT_WAIT_MS = 10_000;
-const MAX_SCROLLS_EACH_WAY = 15;
+/** scroll_to's swipes each way (its tool description says so). */
+export const MAX_SWIPES_EACH_WAY = 16;
 /** Extra short scrolls for an element cut by its list's edge. */
 const MAX_NUDGES = 3;
 
@@ -165,15 +167,48 @@ async function intoList(ctx: VerbContext, step: VerbStep, chosen: { element: UiE
   }
 }
 
+/** How one way of a scroll_to search went: its swipes, whether the list stopped moving, and what showed last at that end. */
+interface ScrollWay {
+  direction: 'up' | 'down';
+  swipes: number;
+  stopped: boolean;
+  last?: string;
+}
+
+/**
+ * What shows at the end a search way reached: the row (or text) nearest that end of the screen, by
+ * the name the inspector gives it (a row without text of its own by its title).
+ */
+function endName(elements: readonly UiElement[], way: 'up' | 'down'): string | undefined {
+  const rows = elements.filter((e) => e.type === 'listitem');
+  const named = (rows.length ? rows : elements.filter((e) => e.type === 'text')).flatMap((e) => {
+    const name = shownName(e, elements);
+    return name ? [{ name, y: e.center.y }] : [];
+  });
+  // "up" moves the content up: it ends at the bottom of the list.
+  named.sort((a, b) => (way === 'up' ? b.y - a.y : a.y - b.y));
+  return named[0]?.name;
+}
+
+function wayWords(w: ScrollWay): string {
+  const at = w.last ? `, at ${JSON.stringify(w.last)}` : '';
+  const swipes = `${w.swipes} swipe${w.swipes === 1 ? '' : 's'} ${w.direction}`;
+  if (!w.stopped) return `${swipes} (the most each way) with the list still moving${at}`;
+  if (w.swipes <= 1) return `${swipes} moved nothing${at}`;
+  return `${swipes} until the list stopped moving at its ${w.direction === 'up' ? 'bottom' : 'top'}${at}`;
+}
+
 async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionResult> {
   if (step.target === undefined && step.target_pattern === undefined) {
     throw new VerbError('INVALID_PARAMETER', 'scroll_to_element needs "target" (a description such as "the Load more button") or "target_pattern" (a regex over the element text); add one');
   }
   const size = await verbScreenSize(ctx);
-  let scrolls = 0;
+  const ways: ScrollWay[] = [];
   for (const direction of ['up', 'down'] as const) {
+    const way: ScrollWay = { direction, swipes: 0, stopped: false };
+    ways.push(way);
     let previous = '';
-    for (let i = 0; i <= MAX_SCROLLS_EACH_WAY; i++) {
+    for (;;) {
       const elements = await listElements(ctx);
       const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
       if (await targetPresent(ctx, requestOf(step, 'interact'), elements)) {
@@ -181,16 +216,26 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
         // The engine's own scroll nudges an element cut by a screen or list edge fully into view.
         await call(ctx, 'mobile_scroll_to_element', { element: chosen.element.id });
         const { element: shown, resolved } = await intoList(ctx, step, chosen);
+        const scrolls = ways.reduce((n, w) => n + w.swipes, 0);
         return { resolved, message: `scrolled to ${describe(shown)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
       }
-      if (signature === previous) break;
+      way.last = endName(elements, direction);
+      // The swipe before this look did not move the list: this end of it is reached.
+      if (signature === previous) {
+        way.stopped = true;
+        break;
+      }
+      if (way.swipes === MAX_SWIPES_EACH_WAY) break;
       previous = signature;
       // "up" moves the content up, revealing what lies below; half a screen keeps items from being skipped.
       await call(ctx, 'mobile_swipe_on_screen', { direction, distance: Math.round(size.height * 0.5) });
-      scrolls++;
+      way.swipes++;
     }
   }
-  throw new VerbError('ELEMENT_NOT_FOUND', `${JSON.stringify(step.target ?? step.target_pattern)} did not appear on ${ctx.device} after ${scrolls} swipes in both directions; check the description or the screen the step starts on`);
+  throw new VerbError(
+    'ELEMENT_NOT_FOUND',
+    `${JSON.stringify(step.target ?? step.target_pattern)} did not appear on ${ctx.device}: ${ways.map(wayWords).join(', then ')}; check the description or the screen the step starts on`,
+  );
 }
 
 /**

@@ -1,5 +1,7 @@
 import { locatorKind } from '../../validate/index.js';
-import type { ElementType } from '../types.js';
+import { fieldName, isTextField, readableName } from '../readable-name.js';
+import { textInside } from '../resolve/on-screen.js';
+import type { ElementType, UiElement } from '../types.js';
 
 /**
  * How a scenario names an element: by what a user sees on it. One rule for the recorder (which
@@ -32,3 +34,13 @@ export const ROLE_WORD: Partial<Record<ElementType, string>> = {
   keyboard: 'keyboard',
   text: 'text',
 };
+
+/**
+ * What a message calls an element, as the inspector and the resolver's "on screen" list do: a
+ * field by its label, hint or id (its text is what someone typed), anything else by its text,
+ * label or hint, and a row without any of its own by its title (the first text inside it).
+ */
+export function shownName(e: UiElement, elements: readonly UiElement[] = []): string | undefined {
+  if (isTextField(e)) return fieldName(e);
+  return readableName(e) ?? textInside(e, elements);
+}
