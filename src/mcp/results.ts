@@ -30,7 +30,7 @@ export function json(value: unknown): CallToolResult {
 
 function candidatesLine(candidates: readonly Candidate[] | undefined): string {
   if (!candidates?.length) return '';
-  const list = candidates.slice(0, 5).map((c) => `${JSON.stringify(c.text || c.label || c.id)} (${c.type})`);
+  const list = candidates.slice(0, 5).map((c) => `${JSON.stringify(c.text || c.label || c.shows || c.id)} (${c.type})`);
   return `\nClosest elements: ${list.join(', ')}. Describe the one you mean more precisely (its exact text in quotes, its position, or "the second …").`;
 }
 

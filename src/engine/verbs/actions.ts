@@ -45,11 +45,11 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
  * there at the first look is waited for outside the unit, so the wait (up to the verb's target wait)
  * holds up no other caller and no viewer's frames; once it shows, look and tap are one unit again.
  */
-async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement }> {
-  const act = async (unit: VerbContext, found: { element: UiElement; resolved: ResolvedElement }) => {
-    const { element } = found;
+async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
+  const act = async (unit: VerbContext, found: { element: UiElement; resolved: ResolvedElement; elements: UiElement[] }) => {
+    const { element, elements } = found;
     if (!element.enabled) {
-      throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(element.text || element.accessibility_label || element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
+      throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(shownName(element, elements) ?? element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
     }
     await call(unit, tool, { x: element.center.x, y: element.center.y, ...extra });
     return found;
@@ -66,8 +66,8 @@ async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Reco
 }
 
 async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string): Promise<ActionResult> {
-  const { element, resolved } = await actOn(ctx, step, tool);
-  return { resolved, message: `${verb} ${describe(element)}` };
+  const { element, resolved, elements } = await actOn(ctx, step, tool);
+  return { resolved, message: `${verb} ${describe(element, elements)}` };
 }
 
 /** A text field (SPEC §2's edittext covers Android EditText and iOS text, secure, search fields and text views). */
@@ -79,21 +79,25 @@ const isField = (e: UiElement) => e.type === 'edittext';
  * the focus on a field inside it; otherwise nothing is typed (the text would land elsewhere).
  */
 async function tapFieldOf(ctx: VerbContext, step: VerbStep): Promise<ResolvedElement> {
-  const { element, resolved } = await actOn(ctx, step, 'mobile_click_on_screen_at_coordinates', {}, isField);
+  const { element, resolved, elements } = await actOn(ctx, step, 'mobile_click_on_screen_at_coordinates', {}, isField);
   if (isField(element)) return resolved;
   const focused = (await listElements(ctx)).find((e) => e.focused && isField(e));
   if (focused && within(focused, element)) return resolvedOf(focused, resolved.confidence);
   const where = focused
-    ? `the focus is on another field, ${describe(focused)}${focused.hint ? ` with hint ${JSON.stringify(focused.hint)}` : ''}, so typing would have gone there`
+    ? `the focus is on another field, ${describe(focused)}${focused.hint && shownName(focused) !== focused.hint ? ` with hint ${JSON.stringify(focused.hint)}` : ''}, so typing would have gone there`
     : 'no text field has the focus after the tap';
   throw new VerbError(
     'INVALID_PARAMETER',
-    `type: the target ${describe(element)} on ${ctx.device} is not a text field. It was tapped, but ${where}: nothing was typed, no field took the text. Describe the field to type into (e.g. "the Email field"); list_elements shows the edittext elements`,
+    `type: the target ${describe(element, elements)} on ${ctx.device} is not a text field. It was tapped, but ${where}: nothing was typed, no field took the text. Describe the field to type into (e.g. "the Email field"); list_elements shows the edittext elements`,
   );
 }
 
-export function describe(e: UiElement): string {
-  return `${JSON.stringify(e.text || e.accessibility_label || e.id)} (${e.type}) at (${e.center.x}, ${e.center.y})`;
+/**
+ * An element as messages name it: as the inspector does (shownName: a row by its title, a field by
+ * its label rather than what was typed into it), else by its id; `elements` is the listing it is in.
+ */
+export function describe(e: UiElement, elements: readonly UiElement[] = []): string {
+  return `${JSON.stringify(shownName(e, elements) ?? e.id)} (${e.type}) at (${e.center.x}, ${e.center.y})`;
 }
 
 function timeoutOf(step: VerbStep): number {
@@ -154,13 +158,13 @@ async function following(ctx: VerbContext, step: VerbStep, chosen: { element: Ui
  * verb's "scrolled to" means the whole element is in view (the engine's tool answers success with a
  * "partly on screen" note there). Usually one listing that finds it whole.
  */
-async function intoList(ctx: VerbContext, step: VerbStep, chosen: { element: UiElement; resolved: ResolvedElement }): Promise<{ element: UiElement; resolved: ResolvedElement }> {
+async function intoList(ctx: VerbContext, step: VerbStep, chosen: { element: UiElement; resolved: ResolvedElement }): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
   for (let nudge = 0; ; nudge++) {
     const found = await following(ctx, step, chosen);
     const cut = cutAtListEdge(found.element, found.elements);
     if (!cut) return found;
     if (nudge === MAX_NUDGES) {
-      throw new VerbError('ELEMENT_NOT_FOUND', `${describe(found.element)} is still cut off at the ${cut.edge} of its list on ${ctx.device} after ${nudge} extra scrolls; the list may not scroll further`);
+      throw new VerbError('ELEMENT_NOT_FOUND', `${describe(found.element, found.elements)} is still cut off at the ${cut.edge} of its list on ${ctx.device} after ${nudge} extra scrolls; the list may not scroll further`);
     }
     // "up" moves the content up, bringing in what is cut at the bottom; a quarter row of margin.
     await call(ctx, 'mobile_swipe_on_screen', { direction: cut.edge === 'bottom' ? 'up' : 'down', distance: cut.missing + Math.round(cut.height / 4) });
@@ -215,9 +219,9 @@ async function scrollToTarget(ctx: VerbContext, step: VerbStep): Promise<ActionR
         const chosen = await findTarget(ctx, step, 'interact', 0);
         // The engine's own scroll nudges an element cut by a screen or list edge fully into view.
         await call(ctx, 'mobile_scroll_to_element', { element: chosen.element.id });
-        const { element: shown, resolved } = await intoList(ctx, step, chosen);
+        const { element: shown, resolved, elements: now } = await intoList(ctx, step, chosen);
         const scrolls = ways.reduce((n, w) => n + w.swipes, 0);
-        return { resolved, message: `scrolled to ${describe(shown)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
+        return { resolved, message: `scrolled to ${describe(shown, now)}${scrolls ? ` after ${scrolls} swipes` : ''}` };
       }
       way.last = endName(elements, direction);
       // The swipe before this look did not move the list: this end of it is reached.
@@ -312,8 +316,8 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     const waitMs = timeoutOf(step);
     const started = ctx.clock.now();
     try {
-      const { element, resolved } = await findTarget(ctx, step, 'read', waitMs);
-      return { resolved, message: `${describe(element)} is visible` };
+      const { element, resolved, elements } = await findTarget(ctx, step, 'read', waitMs);
+      return { resolved, message: `${describe(element, elements)} is visible` };
     } catch (err) {
       // Running out of time is a TIMEOUT, like the other waits; a near-tie fails at once and stays ELEMENT_NOT_FOUND.
       if (err instanceof VerbError && err.code === 'ELEMENT_NOT_FOUND' && ctx.clock.now() - started >= waitMs) {
@@ -327,7 +331,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     const seen = await poll(ctx, step, async (elements) => !(await targetPresent(ctx, request, elements)));
     if (!seen.done) throw new VerbError('TIMEOUT', `${JSON.stringify(step.target ?? step.target_pattern)} was still on screen of ${ctx.device} after ${timeoutOf(step)} ms${seen.why ? `: ${seen.why}` : ''}`);
     const dialog = seen.elements.find(isDialog);
-    const covered = dialog ? `; a dialog is showing (${describe(dialog)}), which may only cover it` : '';
+    const covered = dialog ? `; a dialog is showing (${describe(dialog, seen.elements)}), which may only cover it` : '';
     return { message: `${JSON.stringify(step.target ?? step.target_pattern)} is gone${covered}` };
   },
   async wait_for_loading_complete(ctx, step) {
@@ -347,11 +351,11 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     for (;;) {
       const { element, resolved, elements } = await findTarget(ctx, step, 'read');
       const value = textOf(element, elements);
-      if (value !== '' || isField(element)) return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element)}${placeholderDoubt(ctx, element, value)}` };
+      if (value !== '' || isField(element)) return { resolved, value, message: `read ${JSON.stringify(value)} from ${describe(element, elements)}${placeholderDoubt(ctx, element, value)}` };
       if (ctx.clock.now() >= deadline) {
         throw new VerbError(
           'ELEMENT_NOT_FOUND',
-          `${describe(element)} was found on ${ctx.device} but shows no text: no text or label of its own and no text inside it on screen. Scroll it into view first (MCP scroll_to, a scroll_to_element step) if its text is off screen, or describe the element that shows the text`,
+          `${describe(element, elements)} was found on ${ctx.device} but shows no text: no text or label of its own and no text inside it on screen. Scroll it into view first (MCP scroll_to, a scroll_to_element step) if its text is off screen, or describe the element that shows the text`,
         );
       }
       await ctx.clock.sleep(ctx.pollMs, ctx.signal);

@@ -36,7 +36,7 @@ const pressBack: ActionFn = async (ctx) => {
   const back = elements.find((e) => e.type === 'button' && e.center.y < size.height * TOP_BAND && words(e).some((w) => BACK_LABELS.includes(w)));
   if (back) {
     await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: back.center.x, y: back.center.y });
-    return { resolved: resolvedOf(back, 1), message: `tapped the navigation bar's back button ${describe(back)}` };
+    return { resolved: resolvedOf(back, 1), message: `tapped the navigation bar's back button ${describe(back, elements)}` };
   }
   // iOS has no back key: the system gesture is a swipe from the left edge to the right. No tool
   // swipes from an edge, so it goes straight to the device in its queue.
@@ -130,7 +130,7 @@ function permissionVerb(grant: boolean): ActionFn {
       }
     }
     await call(ctx, 'mobile_click_on_screen_at_coordinates', { x: button.center.x, y: button.center.y });
-    return { resolved: resolvedOf(button, 1), message: `${grant ? 'granted' : 'denied'} the permission with ${describe(button)}` };
+    return { resolved: resolvedOf(button, 1), message: `${grant ? 'granted' : 'denied'} the permission with ${describe(button, prompt.elements)}` };
   };
 }
 
