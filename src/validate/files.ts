@@ -270,8 +270,9 @@ export function validateFiles(args: string[], outDir = resolve(DEFAULT_OUT_DIR))
     const user = userOf(r.file);
     if (user !== undefined) {
       preconditionsOfFlow(loaded.report, r.text, user);
-      // A flow is a part: the scenario running it holds the checks (its own assertions, if any, join them).
-      loaded.report.warnings = loaded.report.warnings.filter((w) => w.rule !== 'no-assertions');
+      // A flow is a part: the scenario running it holds the checks (its own assertions, if any, join them)
+      // and the preconditions that reset the app for its permission prompts.
+      loaded.report.warnings = loaded.report.warnings.filter((w) => w.rule !== 'no-assertions' && w.rule !== 'permission-prompt-once');
     }
     return { report: loaded.report, text: r.text, scenarioId: loaded.scenario?.scenario_id };
   });

@@ -14,6 +14,7 @@ import {
 } from './context.js';
 import type { RawIssue } from './rules.js';
 import { type AssertionEntry, assertionEntries } from './step-fields.js';
+import { checkPermissionPrompts } from './permission-rules.js';
 import { checkPackageValue, checkStep } from './step-rules.js';
 import { didYouMean } from './suggest.js';
 import { isAndroidPackage, isIosBundleId } from './targets.js';
@@ -179,6 +180,7 @@ export function checkSemantics(doc: Obj, opts: SemanticOptions = {}): RawIssue[]
   const assertions = assertionEntries(doc.assertions);
   checkAssertions(ctx, doc.assertions, assertions);
   checkPreconditions(ctx, doc.preconditions);
+  checkPermissionPrompts(ctx, doc);
   checkVersionGates(ctx, doc, assertions);
   if (Array.isArray(doc.tags)) {
     const seen = new Set<unknown>();

@@ -1,0 +1,54 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateScenarioValue } from '../../src/validate/index.js';
+
+/**
+ * A scenario answering a permission prompt replays only from an app not asked yet: without
+ * preconditions that reset the app, validation warns and says how to reset it on the platform.
+ */
+
+function scenario(platform: string, extra: Record<string, unknown> = {}, step: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    $schema_version: '2.2',
+    scenario_id: 'camera',
+    name: 'Camera',
+    platform,
+    mode: 'platform-agnostic',
+    app_package: 'com.mobilebridge.demo',
+    metadata: { app_version: '1.0', environment: 'development' },
+    ...extra,
+    steps: [
+      { id: 'open_camera', action: 'tap', description: 'Open camera', target: 'Open camera' },
+      { id: 'grant_permission_camera', action: 'grant_permission', description: 'Allow the camera', permission_name: 'camera', ...step },
+    ],
+    assertions: [{ id: 'shutter', after_step: 'grant_permission_camera', type: 'element_visible', description: 'camera open', element_description: 'the Take photo button' }],
+  };
+}
+
+const warnings = (doc: Record<string, unknown>) => validateScenarioValue(doc, 'camera.json').warnings.filter((w) => w.rule === 'permission-prompt-once');
+
+test('android without a reset: a warning on the step saying to start from a fresh install', () => {
+  const [w, ...more] = warnings(scenario('android'));
+  assert.equal(more, []);
+  assert.is(w.path, '/steps/1/action');
+  assert.match(w.message, 'step "grant_permission_camera" (grant_permission) answers a permission prompt');
+  assert.match(w.suggestion!, '"preconditions": {"app_state": "fresh_install"}');
+});
+
+test('ios without a reset: the suggestion reinstalls the app (iOS cannot clear its data unattended)', () => {
+  const [w] = warnings(scenario('ios'));
+  assert.match(w.suggestion!, '{"action": "uninstall_app"}, {"action": "install_app"');
+  assert.not.match(w.suggestion!, 'fresh_install');
+});
+
+test('no warning when the preconditions reset the app, or the step may find no prompt', () => {
+  for (const extra of [{ preconditions: { app_state: 'fresh_install' } }, { preconditions: { app_state: 'logged_out' } }, { preconditions: { device_actions: [{ action: 'clear_app_data' }] } }]) {
+    assert.equal(warnings(scenario('android', extra)), [], JSON.stringify(extra));
+  }
+  assert.equal(warnings(scenario('android', {}, { on_failure: 'skip' })), []);
+  assert.equal(warnings(scenario('android', {}, { condition: { type: 'element_visible', element_description: 'the Allow button' } })), []);
+  // Clearing another app's data does not reset this one.
+  assert.is(warnings(scenario('android', { preconditions: { device_actions: [{ action: 'clear_app_data', target_package: 'com.other.app' }] } })).length, 1);
+});
+
+test.run();
