@@ -22,12 +22,14 @@ export interface SizeReading {
 
 /**
  * The device's natural (unrotated, `wm size`) screen size, which element listings, captures,
- * rotation and scrcpy's touches use. A phone with one display keeps it: it is read once and
- * remembered, and the rotation comes with each dump. A device with more than one display (a
- * foldable's two panels, seen in the `dumpsys input` read with the size, or in the capture's display
- * list) can move its default display to a panel of another size at any time, since a fold is no
- * event we hear of: there every listing reads the size again, alongside the listing (concurrently,
- * so no added wait), and the orientation is read together with it.
+ * rotation and scrcpy's touches use. The size can change under us without any event we hear of: a
+ * fold moves a foldable's default display to a panel of another size, and on any phone a size
+ * override set or removed mid-session (`wm size 720x1600`, `wm size reset`, a phone's "Screen
+ * resolution" setting) changes the pixel space uiautomator and `input` work in. So every listing
+ * reads the size again, alongside its dump (concurrently, so no added wait): `wm size` on a phone
+ * with one display; `wm size; dumpsys input` where there is more than one display (a foldable's two
+ * panels, seen in that `dumpsys input` or in the capture's display list), with the orientation.
+ * Captures scale to the size last read, so a screenshot taken after a listing shares its pixels.
  */
 export class DeviceScreenSize {
   private natural: ScreenSize | undefined;
@@ -48,8 +50,7 @@ export class DeviceScreenSize {
   /** `wm size; dumpsys input` (one round trip). */
   async read(ctx: CallContext): Promise<SizeReading> {
     const out = await this.io.text('wm size; dumpsys input', ctx, 'reading the screen size');
-    const natural = await this.io.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
-    this.natural = natural;
+    const natural = await this.wmSize(out, ctx);
     this.viewports = parseViewportCount(out);
     this.io.followDisplay(out);
     return { natural, rotation: parseRotation(out), dumpsysInput: out };
@@ -60,9 +61,18 @@ export class DeviceScreenSize {
     return this.natural ?? (await this.read(ctx)).natural;
   }
 
-  /** The size as it is now: read again where the display can move (see the class comment), else remembered. */
+  /** The size as it is now, read again (see the class comment); the first read also learns how many displays there are. */
   async current(ctx: CallContext): Promise<ScreenSize> {
-    return this.movable ? (await this.read(ctx)).natural : this.remembered(ctx);
+    if (this.movable || !this.natural) return (await this.read(ctx)).natural;
+    const known = this.natural;
+    // What the listing itself meets (a device gone, a server killed) is its own answer; a failed re-read only keeps the size known.
+    return this.io.text('wm size', ctx, 'reading the screen size').then((out) => this.wmSize(out, ctx), () => known);
+  }
+
+  /** The size `wm size` printed in `out`, remembered. */
+  private async wmSize(out: string, ctx: CallContext): Promise<ScreenSize> {
+    this.natural = await this.io.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
+    return this.natural;
   }
 }
 
