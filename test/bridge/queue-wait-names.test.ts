@@ -41,12 +41,12 @@ test("a call that times out behind another session's verb names the verb and its
   let looked = false;
   const stop = bridge.engine.onCall((e) => (looked ||= e.tool === 'mobile_list_elements_on_screen'));
   try {
-    // A tap on something not on screen looks for it for 3 s, holding the device as one unit.
-    const verb = send(verbs, 'verbs.run', { device: ANDROID, step: { action: 'tap', target: 'the Nothing of the kind button' } });
+    // Typing into a field not on screen looks for it for 3 s inside its unit (tap and typing), holding the device.
+    const verb = send(verbs, 'verbs.run', { device: ANDROID, step: { action: 'type', target: 'the Nothing of the kind field', value: 'x' } });
     await until('the verb looking at the screen', () => looked);
     const answer = await send(agent, 'tools.call', tap(5));
     assert.is(answer.code, 'TIMEOUT', JSON.stringify(answer));
-    assert.match(String(answer.message), /it arrived behind 1 call on virtual-android-1 \(1 of session s-[0-9a-f]+ \(agent-a\), tap of session s-[0-9a-f]+ \(agent-a\) having the device then\); tap still has the device after \d+ ms: try again once it is done/);
+    assert.match(String(answer.message), /it arrived behind 1 call on virtual-android-1 \(1 of session s-[0-9a-f]+ \(agent-a\), type of session s-[0-9a-f]+ \(agent-a\) having the device then\); type still has the device after \d+ ms: try again once it is done/);
     assert.is((await verb).status, 'failed');
   } finally {
     stop();
