@@ -195,4 +195,33 @@ test('a replugged iPhone: the usbmuxd relay reopens for its new device id (logge
   }
 });
 
+test('a replugged iPhone asked twice at once: both failures share one relink and its answer, both calls work after the replug', async () => {
+  const logs: string[] = [];
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false }, driver: { log: (m) => logs.push(m) } });
+  try {
+    await rig.call('mobile_launch_app', { packageName: DEMO });
+    const device = await rig.engine.withDevice(PHONE_UDID, 'test', async (d) => d);
+    const ctx = () => ({ signal: AbortSignal.timeout(20_000), deadline: performance.now() + 20_000 });
+    assert.ok((await device.listElements(ctx())).length > 0);
+    // Two requests side by side, as a watcher's listing beside an agent's call or a stream's settings beside a call.
+    const both = async () => {
+      const outcomes = await Promise.allSettled([device.listElements(ctx()), device.screenshot(ctx())]);
+      return outcomes.map((o) => (o.status === 'fulfilled' ? 'ok' : `${(o.reason as { code?: string }).code}: ${(o.reason as Error).message}`));
+    };
+    const reopened = () => logs.filter((l) => /device reconnected, relay reopened/.test(l)).length;
+    rig.tools.unplug(PHONE_UDID);
+    for (const answer of await both()) assert.match(answer, /^DEVICE_NOT_FOUND: .*no longer connected/);
+    rig.tools.replug(PHONE_UDID);
+    assert.equal(await both(), ['ok', 'ok']);
+    assert.is(reopened(), 1, JSON.stringify(logs));
+    // Unplugged and plugged back between two calls: both find the old relay dead, and one new relay serves both.
+    rig.tools.unplug(PHONE_UDID);
+    rig.tools.replug(PHONE_UDID);
+    assert.equal(await both(), ['ok', 'ok']);
+    assert.is(reopened(), 2, JSON.stringify(logs));
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

@@ -349,9 +349,10 @@ export class IosDevice implements DeviceHandle {
     } catch (err) {
       throw err instanceof ToolError && err.code === 'UNSUPPORTED' ? await this.unreachable(err, ctx) : err;
     }
-    const send = () => (inSession ? this.wda.client.sessionCall(method, path, body, ctx.signal) : this.wda.client.call(method, path, body, ctx.signal));
+    const send = (client = this.wda.client) => (inSession ? client.sessionCall(method, path, body, ctx.signal) : client.call(method, path, body, ctx.signal));
+    const sentThrough = this.wda.client;
     try {
-      return await send();
+      return await send(sentThrough);
     } catch (err) {
       if (err instanceof WdaError && err.error === 'stale element reference' && readsWholeApp(method, path) && !treeRefused(err)) {
         await sleep(SNAPSHOT_RETRY_MS, ctx.signal);
@@ -359,7 +360,7 @@ export class IosDevice implements DeviceHandle {
       }
       if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path, body) : err;
       const repeatable = !err.sent || isRepeatable(method, path);
-      if (await this.wda.recover(ctx.signal)) {
+      if (await this.wda.recover(sentThrough, ctx.signal)) {
         // The link was re-established (a replugged iPhone gets a new relay); repeat only what is safe to repeat.
         if (repeatable) return this.rethrowing(send, method, path, body);
         throw new ToolError('INTERNAL', `the connection to ${this.info.id} broke during ${method} ${path} and has been re-established; it may or may not have been carried out, so it was not sent again: check the screen, then repeat it`);

@@ -6,6 +6,13 @@ import { WdaClient } from './wda-client.js';
  */
 export class WdaEndpoint {
   private readying: Promise<void> | undefined;
+  /**
+   * The last relink and the client whose broken link started it. Requests that were in flight on that client
+   * when the phone went (a watcher's listing beside an agent's tap) fail one after another, in any order: they
+   * all wait for this one relink and get its answer, instead of each starting its own and closing the relay
+   * another had just opened.
+   */
+  private relink: { from: WdaClient; done: Promise<void> } | undefined;
 
   constructor(
     private current: WdaClient,
@@ -34,15 +41,30 @@ export class WdaEndpoint {
   }
 
   /**
-   * After the endpoint stopped answering: runs `prepare` again where that can re-establish the link.
-   * Resolves true when it did (the caller may repeat its request), false when there is nothing to redo.
+   * After a request sent through `failed` found the endpoint not answering: runs `prepare` again where that can
+   * re-establish the link, once for every request that failed on the same link. Resolves true when the link works
+   * again (the caller may repeat its request), false when there is nothing to redo; rejects with why the relink failed.
    */
-  async recover(signal?: AbortSignal): Promise<boolean> {
-    if (!this.relinkable || !this.readying) return false;
-    const settled = await this.readying.then(() => true, () => false);
+  async recover(failed: WdaClient, signal?: AbortSignal): Promise<boolean> {
+    if (!this.relinkable) return false;
+    if (this.relink?.from === failed) {
+      // A later attempt (a call after this relink failed) is the newer answer; without one, this relink's stands.
+      await (this.readying ?? this.relink.done);
+      return true;
+    }
+    // Replaced since this request was sent (its client closed under it): the new link is the one to use.
+    if (failed !== this.current) {
+      await this.ready(signal);
+      return true;
+    }
+    const settled = await this.readying?.then(() => true, () => false);
     if (!settled) return false;
-    this.readying = undefined;
-    await this.ready(signal);
+    // Another request may have found the same link broken while this one waited.
+    if (this.relink?.from !== failed) {
+      this.readying = undefined;
+      this.relink = { from: failed, done: this.ready(signal) };
+    }
+    await this.relink.done;
     return true;
   }
 
