@@ -33,4 +33,24 @@ test('WebDriverAgent being started for one caller: another caller waiting on the
   }
 });
 
+test('a WebDriverAgent session being opened for one caller: another caller waiting on it is not failed when the first gives up', async () => {
+  const rig = await makeRig();
+  try {
+    const device = await rig.engine.withDevice(SIM_UDID, 'test', async (d) => d);
+    let answer!: () => void;
+    rig.wda.faults.slowOn = { request: /^POST \/session$/, until: new Promise<void>((resolve) => (answer = resolve)) };
+    const viewer = new AbortController();
+    const first = device.getOrientation({ signal: viewer.signal, deadline: performance.now() + 60_000 }).then((o) => o, (err: Error) => err.message);
+    const second = device.getOrientation({ signal: AbortSignal.timeout(60_000), deadline: performance.now() + 60_000 }).then((o) => o, (err: Error) => err.message);
+    while (!rig.wda.requests.includes('POST /session')) await new Promise((r) => setTimeout(r, 10));
+    viewer.abort(new ToolError('TIMEOUT', "the viewer's video did not start within 10000 ms"));
+    assert.match(await first, /viewer's video/);
+    answer();
+    assert.is(await second, 'portrait');
+    assert.is(rig.wda.requests.filter((r) => r === 'POST /session').length, 1, rig.wda.requests.join('\n'));
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

@@ -150,6 +150,7 @@ export class EmulatedWda {
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
     this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);
     if (this.faults.hangOn?.test(this.requests.at(-1)!)) return;
+    if (this.faults.slowOn?.request.test(this.requests.at(-1)!)) await this.faults.slowOn.until;
     try {
       if (m) {
         path = m[2] ?? '';

@@ -43,6 +43,11 @@ export interface WdaFaults {
    * animating screen (XCTest's own snapshot timeout is far above a call's deadline).
    */
   hangOn?: RegExp;
+  /**
+   * A request ("POST /session") WDA takes its time over and answers once `until` settles: XCTest attaching to the
+   * app in front waits for it to go idle, seconds on a busy screen.
+   */
+  slowOn?: { request: RegExp; until: Promise<void> };
   /** Runs after WDA answered a request ("GET /session/:id/element/active"), e.g. to let another client take the session. */
   afterAnswer?: (request: string) => void;
   /**

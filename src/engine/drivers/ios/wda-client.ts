@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { explainAbort } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
+import { SharedRun } from './shared-run.js';
 
 /** Why a route may take long: XCTest snapshots the element tree for these. */
 const slowRoute = (path: string): string =>
@@ -120,7 +121,7 @@ export class WdaClient {
   private sessionId: string | undefined;
   /** The session WDA last said it no longer knows: never adopted again (a /status sent before it ended may still name it). */
   private goneSessionId: string | undefined;
-  private creating: Promise<string> | undefined;
+  private creating: SharedRun<string> | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -173,12 +174,18 @@ export class WdaClient {
     this.agent.destroy();
   }
 
+  /** Callers at once share one opening, each within its own deadline (shared-run.ts): one giving up fails no other. */
   private session(signal?: AbortSignal): Promise<string> {
     if (this.sessionId) return Promise.resolve(this.sessionId);
-    this.creating ??= this.openSession(signal).finally(() => {
-      this.creating = undefined;
-    });
-    return this.creating;
+    if (!this.creating || this.creating.abandoned) {
+      const opening: SharedRun<string> = new SharedRun((shared) =>
+        this.openSession(shared).finally(() => {
+          if (this.creating === opening) this.creating = undefined;
+        }),
+      );
+      this.creating = opening;
+    }
+    return this.creating.wait(signal);
   }
 
   /**

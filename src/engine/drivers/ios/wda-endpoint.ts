@@ -1,65 +1,19 @@
-import { onAbort } from '../../abort-fanout.js';
+import { SharedRun } from './shared-run.js';
 import { WdaClient } from './wda-client.js';
-
-/**
- * One run of `prepare` shared by every caller that waits on it (a viewer's video opening outside the device queue,
- * a tool call in it). Each waits within its own deadline; the run itself is stopped only once every one of them
- * gave up, so one caller's short deadline never becomes another's failure.
- */
-class Attempt {
-  private readonly controller = new AbortController();
-  private waiting = 0;
-  readonly done: Promise<void>;
-
-  constructor(run: (signal: AbortSignal) => Promise<void>) {
-    this.done = run(this.controller.signal);
-    this.done.catch(() => {});
-  }
-
-  get abandoned(): boolean {
-    return this.controller.signal.aborted;
-  }
-
-  wait(signal?: AbortSignal): Promise<void> {
-    if (!signal) {
-      this.waiting = Infinity;
-      return this.done;
-    }
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
-    this.waiting++;
-    return new Promise<void>((resolve, reject) => {
-      const leave = onAbort(signal, () => {
-        if (--this.waiting > 0) return reject(signal.reason as Error);
-        // The last to give up stops the run, which then says what it was still waiting for (deadline.ts ExplainedTimeout).
-        this.controller.abort(signal.reason);
-      });
-      this.done.then(
-        () => {
-          leave();
-          resolve();
-        },
-        (err: unknown) => {
-          leave();
-          reject(err as Error);
-        },
-      );
-    });
-  }
-}
 
 /**
  * Where a device's WebDriverAgent answers, plus whatever must happen first (a usbmuxd relay to a phone,
  * starting the runner). `ready` runs once; after a failure the next call tries again.
  */
 export class WdaEndpoint {
-  private readying: Attempt | undefined;
+  private readying: SharedRun<void> | undefined;
   /**
    * The last relink and the client whose broken link started it. Requests that were in flight on that client
    * when the phone went (a watcher's listing beside an agent's tap) fail one after another, in any order: they
    * all wait for this one relink and get its answer, instead of each starting its own and closing the relay
    * another had just opened.
    */
-  private relink: { from: WdaClient; attempt: Attempt } | undefined;
+  private relink: { from: WdaClient; attempt: SharedRun<void> } | undefined;
 
   constructor(
     private current: WdaClient,
@@ -84,11 +38,11 @@ export class WdaEndpoint {
   }
 
   /** The run of `prepare` in progress or done; a fresh one after a failure, or once all its callers gave up. */
-  private attempt(): Attempt {
+  private attempt(): SharedRun<void> {
     if (this.readying && !this.readying.abandoned) return this.readying;
     // An abandoned run may still be closing what it opened (a relay): the next starts after it settled.
     const before = this.readying?.done.catch(() => {});
-    const attempt: Attempt = new Attempt(async (signal) => {
+    const attempt: SharedRun<void> = new SharedRun<void>(async (signal) => {
       await before;
       await this.prepare(signal).catch((err: unknown) => {
         if (this.readying === attempt) this.readying = undefined;
