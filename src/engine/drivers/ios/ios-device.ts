@@ -170,8 +170,16 @@ export class IosDevice implements DeviceHandle {
   }
 
   async listElements(ctx: CallContext): Promise<ElementListing> {
-    // A locked phone's /source is SpringBoard's lock screen, which would pass for the app's screen.
-    await this.lock.ensureUnlocked('listing the elements', this.wdaRoute(ctx), { blocked: "only the lock screen's elements could be listed, not the app's" });
+    // A locked phone's /source is SpringBoard's lock screen, which would pass for the app's screen. Asked
+    // beside the listing, so an unlocked phone (nearly always) pays no round trip more; listed again once unlocked.
+    const [wasLocked, listing] = await Promise.all([
+      this.lock.ensureUnlocked('listing the elements', this.wdaRoute(ctx), { blocked: "only the lock screen's elements could be listed, not the app's" }),
+      this.listScreen(ctx),
+    ]);
+    return wasLocked ? this.listScreen(ctx) : listing;
+  }
+
+  private async listScreen(ctx: CallContext): Promise<ElementListing> {
     const screen = await this.screen(ctx);
     // The depth setting is read each time (another client of a shared WDA may have changed it),
     // beside /source when a session is open; after it when that failed (it may have re-created the session).
@@ -330,8 +338,8 @@ export class IosDevice implements DeviceHandle {
   }
 
   /** Input only reaches the app on an unlocked phone (lock-guard.ts). */
-  private unlocked(what: string, ctx: CallContext): Promise<void> {
-    return this.lock.ensureUnlocked(what, this.wdaRoute(ctx));
+  private async unlocked(what: string, ctx: CallContext): Promise<void> {
+    await this.lock.ensureUnlocked(what, this.wdaRoute(ctx));
   }
 
   /** Routes outside the session (/wda/locked, /wda/unlock) within the caller's deadline. */

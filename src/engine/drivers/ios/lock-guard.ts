@@ -29,14 +29,16 @@ export class LockGuard {
   /**
    * `route` reaches WDA within the caller's deadline. `read`: what the lock screen would spoil is a read (a
    * listing), which does not keep the phone awake, so its check does not stand for the input after it.
+   * True when the phone was locked and WDA unlocked it (what was read meanwhile showed the lock screen).
    */
-  async ensureUnlocked(what: string, route: WdaRoute, read?: { blocked: string }): Promise<void> {
-    if (performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return;
+  async ensureUnlocked(what: string, route: WdaRoute, read?: { blocked: string }): Promise<boolean> {
+    if (performance.now() - this.confirmedAt < CONFIRMED_FOR_MS) return false;
     const locked = await this.isLocked(route);
     if (locked !== true) this.keptLocked = undefined;
     if (locked === true) await this.unlock(route, read?.blocked ?? `${what} would only reach the lock screen`);
     // Unknown (a WDA without the route, or it failed): input is not blocked on it, nor asked again for a while.
     if (!read) this.confirmedAt = performance.now();
+    return locked === true;
   }
 
   /** GET /wda/locked: undefined when WDA does not say (no such route, or it failed); a gone phone or a deadline is thrown. */
