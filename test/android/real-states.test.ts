@@ -336,7 +336,7 @@ states('wm size override: screenshot, screen size and element centres share one 
     await call('mobile_open_url', { url: 'mbdemo://screen/signin' });
     assert.equal(await call('mobile_get_screen_size'), { width: 720, height: 1600 });
     const shot = await call('mobile_take_screenshot');
-    assert.equal(shot.dimensions, { width: 720, height: 1600 }, 'screencap (1080x2400 panel pixels) scaled to the wm size');
+    assert.equal(shot.dimensions, { width: 720, height: 1600 }, 'screencap at the wm size');
     const els = (await call('mobile_list_elements_on_screen')).elements as { id: string; center: { x: number; y: number }; x: number; width: number }[];
     const email = els.find((e) => e.id === 'email')!;
     assert.ok(email.x + email.width <= 720, JSON.stringify(email));

@@ -91,6 +91,7 @@ async function device(rawMs: number, decodeMs: number) {
   const io: FittedCaptureIo = {
     rawCommand: async () => 'screencap',
     logicalSize: async () => ({ width: 40, height: 80 }),
+    logicalFor: async () => ({ width: 40, height: 80 }),
     exec: async () => (await sleep(rawMs), rawScreen()),
     stream: async (_command, _ctx, sink) => {
       await sleep(rawMs);

@@ -353,6 +353,15 @@ export class PhoneShell {
       const data = await sharp(screen.data, { raw: { width: screen.width, height: screen.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
       screen = { data, width: w, height: h };
     }
+    const o = this.quirks.wmOverride;
+    if (o && !panel.inner && releaseSdk(this.quirks) >= 31) {
+      // From Android 12 SurfaceFlinger::captureDisplay defaults to the display's layer-stack size,
+      // which a `wm size` override sets: the capture comes at the override size, not the panel's.
+      // Before 12 the DisplayDevice's (panel) size was captured whatever the override.
+      const [w, h] = this.phone.orientation === 'landscape' ? [o.height, o.width] : [o.width, o.height];
+      const data = await sharp(screen.data, { raw: { width: screen.width, height: screen.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+      screen = { data, width: w, height: h };
+    }
     const { width, height } = screen;
     const data = panel.shows === 'screen' ? screen.data : Buffer.alloc(screen.data.length, Buffer.from([0, 0, 0, 255]));
     // A phone encodes every capture itself: screencap -p → AndroidBitmap_compress → hwui's

@@ -96,6 +96,7 @@ export class AndroidDevice implements DeviceHandle {
       stream: (command, ctx, sink) => this.shell.stream(command, ctx, sink),
       parse: (ctx, what, work) => this.shell.parse(ctx, what, work),
       logicalSize: (ctx) => this.size.remembered(ctx),
+      currentSize: (ctx) => this.size.current(ctx),
       readScreenSize: (ctx) => this.size.read(ctx),
     });
     if (options.uiServer !== 'off') this.uiServer = uiServerFor(device, info.id, options.uiServerApks);

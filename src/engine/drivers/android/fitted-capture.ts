@@ -4,11 +4,17 @@ import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { parseRawScreencap, unreadableRawFormat } from './screencap.js';
 import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
 
+function sameSize(a: ScreenSize, b: ScreenSize): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
 /** What the fitted capture needs from its device (screen-capture.ts), with its error mapping. */
 export interface FittedCaptureIo {
   /** `screencap` with the display argument the device needs. */
   rawCommand(ctx: CallContext): Promise<string>;
   logicalSize(ctx: CallContext): Promise<ScreenSize>;
+  /** The logical size for a capture of `captured` pixels: the size last read, or read again when the capture's size moved. */
+  logicalFor(captured: { width: number; height: number }, ctx: CallContext): Promise<ScreenSize>;
   exec(command: string, ctx: CallContext): Promise<Buffer>;
   stream(command: string, ctx: CallContext, sink: (chunk: Buffer) => void): Promise<void>;
   /** Runs `work`, turning what it throws into an INTERNAL "could not read the <what> output" error. */
@@ -47,7 +53,7 @@ export class FittedCapture {
   }
 
   /** Undefined when the device's pixel format turns out unreadable: the choice then refuses raw for good. */
-  private async shrunkRaw(fit: FitSize, ctx: CallContext): Promise<ShrunkScreen | undefined> {
+  private async shrunkRaw(fit: FitSize, ctx: CallContext, again = false): Promise<ShrunkScreen | undefined> {
     const command = await this.io.rawCommand(ctx);
     const logical = await this.io.logicalSize(ctx);
     if (this.rawHeader === undefined) {
@@ -55,7 +61,7 @@ export class FittedCapture {
       const refusal = unreadableRawFormat(out);
       if (refusal) return void this.choice.refuseRaw(refusal);
       const frame = await this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
-      const stream = new ScreencapStream(frame.headerSize ?? 16, logical, fit);
+      const stream = new ScreencapStream(frame.headerSize ?? 16, await this.io.logicalFor(frame, ctx), fit);
       stream.push(out);
       this.rawHeader = frame.headerSize;
       return stream.finish();
@@ -63,10 +69,14 @@ export class FittedCapture {
     const stream = new ScreencapStream(this.rawHeader, logical, fit);
     await this.io.stream(command, ctx, (chunk) => stream.push(chunk));
     if (stream.unreadable) return void this.choice.refuseRaw(stream.unreadable);
-    return this.io.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
+    const shrunk = await this.io.parse(ctx, 'screencap', () => stream.finish()).catch((err: unknown) => {
       // Learnt again from the next capture, read whole.
       this.rawHeader = undefined;
       throw err;
     });
+    // The frame was shrunk on the way for the size last read; when its pixels show that size moved,
+    // it is taken again for the size now (only right after a change: the common path reads nothing).
+    const now = await this.io.logicalFor(stream.captured!, ctx);
+    return again || sameSize(now, logical) ? shrunk : this.shrunkRaw(fit, ctx, true);
   }
 }

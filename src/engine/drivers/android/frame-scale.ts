@@ -39,3 +39,28 @@ export async function pngToLogical(image: PngImage, logical: ScreenSize): Promis
   const png = await sharp(image.png).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer();
   return { png, width: size.width, height: size.height };
 }
+
+/**
+ * When a capture's pixels say the logical size may have moved. From Android 12 SurfaceFlinger
+ * captures the display at its layer-stack size (captureDisplay's default size), which follows a `wm
+ * size` override, so a capture of another size than the last one (rotation aside) means the size
+ * changed since it was read; the very first capture is checked against the size read. Captures of
+ * an unchanged size trust the size last read: no round trip is added to the common path. Releases
+ * before 12 capture panel pixels whatever the override: there only a listing or a screen-size read
+ * notices it.
+ */
+export class CapturedSize {
+  private last: string | undefined;
+
+  /** Whether the size should be read again before `captured` is scaled to `known`; remembers `captured`. */
+  changed(captured: { width: number; height: number }, known: ScreenSize): boolean {
+    const shape = unrotated(captured);
+    const was = this.last ?? unrotated(known);
+    this.last = shape;
+    return shape !== was;
+  }
+}
+
+function unrotated({ width, height }: { width: number; height: number }): string {
+  return `${Math.min(width, height)}x${Math.max(width, height)}`;
+}

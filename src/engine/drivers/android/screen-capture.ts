@@ -5,7 +5,7 @@ import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { releaseBefore } from './android-release.js';
 import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
-import { pngToLogical, rawToLogical } from './frame-scale.js';
+import { CapturedSize, pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import { loadSharp } from '../../screen/sharp.js';
 
@@ -20,8 +20,10 @@ export interface ScreenCaptureIo {
   stream(command: string, ctx: CallContext, sink: (chunk: Buffer) => void): Promise<void>;
   /** Runs `work`, turning what it throws into an INTERNAL "could not read the <what> output" error. */
   parse<T>(ctx: CallContext, what: string, work: () => T): Promise<T>;
-  /** The logical (`wm size`) screen size captures are scaled to. */
+  /** The logical (`wm size`) screen size captures are scaled to, as last read. */
   logicalSize(ctx: CallContext): Promise<ScreenSize>;
+  /** The logical size read again (a capture's size changed: frame-scale.ts CapturedSize). */
+  currentSize(ctx: CallContext): Promise<ScreenSize>;
   /** Reads `wm size; dumpsys input` again: the device's size, and (followDisplay) the panel its default display is on. */
   readScreenSize(ctx: CallContext): Promise<unknown>;
 }
@@ -34,6 +36,7 @@ export interface ScreenCaptureIo {
  */
 export class AndroidScreenCapture {
   private readonly display = new CaptureDisplay();
+  private readonly captured = new CapturedSize();
   private readonly fittedCapture: FittedCapture;
   /**
    * Whole PNGs (saved screenshots, run reports) measure their own ways: raw pixels plus the host's
@@ -51,6 +54,7 @@ export class AndroidScreenCapture {
     this.fittedCapture = new FittedCapture(mode, {
       rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
       logicalSize: (ctx) => io.logicalSize(ctx),
+      logicalFor: (captured, ctx) => this.logicalFor(captured, ctx),
       exec: (command, ctx) => io.exec(command, ctx, 'taking a screenshot'),
       stream: (command, ctx, sink) => io.stream(command, ctx, sink),
       parse: (ctx, what, work) => io.parse(ctx, what, work),
@@ -66,7 +70,7 @@ export class AndroidScreenCapture {
     if (turn.way === 'raw') {
       const frame = await this.rawFrame(ctx);
       if (frame) {
-        const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx)), isOpaqueFrame(frame), frame.colorSpace);
+        const png = await encodeRawImage(await rawToLogical(rgbaFromRawFrame(frame), await this.logicalFor(frame, ctx)), isOpaqueFrame(frame), frame.colorSpace);
         this.pngChoice.record(turn, performance.now() - started);
         return png;
       }
@@ -84,7 +88,7 @@ export class AndroidScreenCapture {
   /** Raw `screencap` pixels without the host PNG encode (the phone's PNG decoded where screenshots are PNG). */
   async raw(ctx: CallContext): Promise<RawImage> {
     const frame = await this.rawFrame(ctx);
-    if (frame) return rawToLogical(rgbaFromRawFrame(frame), await this.io.logicalSize(ctx));
+    if (frame) return rawToLogical(rgbaFromRawFrame(frame), await this.logicalFor(frame, ctx));
     const { png } = await this.devicePng(ctx);
     try {
       const { data, info } = await (await loadSharp())(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -123,7 +127,16 @@ export class AndroidScreenCapture {
   private async devicePng(ctx: CallContext): Promise<PngImage> {
     const display = await this.displayArgument(ctx);
     const out = await this.io.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
-    return pngToLogical(await this.io.parse(ctx, 'screencap -p', () => pngFromScreencap(out)), await this.io.logicalSize(ctx));
+    const png = await this.io.parse(ctx, 'screencap -p', () => pngFromScreencap(out));
+    return pngToLogical(png, await this.logicalFor(png, ctx));
+  }
+
+  /** The logical size a capture of `captured` pixels is scaled to: read again when the capture's size moved (frame-scale.ts CapturedSize). */
+  private async logicalFor(captured: { width: number; height: number }, ctx: CallContext): Promise<ScreenSize> {
+    const known = await this.io.logicalSize(ctx);
+    const moved = this.captured.changed(captured, known);
+    // With several displays the size was read just before this capture (displayArgument): it is current.
+    return moved && !this.display.several ? this.io.currentSize(ctx) : known;
   }
 
   /** ` -d <panel>` where the device has several displays (capture-display.ts), else ''. */

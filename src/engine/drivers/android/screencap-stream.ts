@@ -30,6 +30,8 @@ export class ScreencapStream {
   /** RGB_565 rows are widened to RGBA on the way (the scaler reads 4-byte pixels); a byte of a pixel split between chunks waits here. */
   private widen565 = false;
   private oddByte?: Buffer;
+  /** The frame's size in the device's pixels, as its header gives it. */
+  captured?: { width: number; height: number };
   /** Set when the header names a pixel format the host does not read: the reason, for the fallback to the phone's PNG. */
   unreadable?: string;
 
@@ -84,6 +86,7 @@ export class ScreencapStream {
     const height = this.header.readUInt32LE(4);
     const format = this.header.readUInt32LE(8);
     if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE)) return false;
+    this.captured = { width, height };
     const pixelBytes = bytesPerPixel(format);
     if (pixelBytes === undefined) {
       // Sizes that make sense with a format the host cannot read: the rest is that frame, not text.
