@@ -5,6 +5,7 @@ import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { releaseBefore } from './android-release.js';
 import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
+import { RawCollector } from './raw-collector.js';
 import { CapturedSize, pngToLogical, rawToLogical } from './frame-scale.js';
 import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import { loadSharp } from '../../screen/sharp.js';
@@ -55,7 +56,7 @@ export class AndroidScreenCapture {
       rawCommand: async (ctx) => `screencap${await this.displayArgument(ctx)} 2>/dev/null`,
       logicalSize: (ctx) => io.logicalSize(ctx),
       logicalFor: (captured, ctx) => this.logicalFor(captured, ctx),
-      exec: (command, ctx) => io.exec(command, ctx, 'taking a screenshot'),
+      exec: (command, ctx) => this.wholeRaw(command, ctx),
       stream: (command, ctx, sink) => io.stream(command, ctx, sink),
       parse: (ctx, what, work) => io.parse(ctx, what, work),
       devicePng: (ctx) => this.devicePng(ctx),
@@ -117,10 +118,17 @@ export class AndroidScreenCapture {
   /** Raw `screencap`; undefined when screenshots are the phone's PNG (the `png` option, or a pixel format the host does not read). */
   private async rawFrame(ctx: CallContext): Promise<RawFrame | undefined> {
     if (this.mode === 'png' || this.choice.rawRefusal) return undefined;
-    const out = await this.io.exec(`screencap${await this.displayArgument(ctx)} 2>/dev/null`, ctx, 'taking a screenshot');
+    const out = await this.wholeRaw(`screencap${await this.displayArgument(ctx)} 2>/dev/null`, ctx);
     const refusal = unreadableRawFormat(out);
     if (refusal) return void this.choice.refuseRaw(refusal);
     return this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
+  }
+
+  /** Raw `screencap` output in one buffer sized from its header, filled as it arrives (raw-collector.ts). */
+  private async wholeRaw(command: string, ctx: CallContext): Promise<Buffer> {
+    const collector = new RawCollector();
+    await this.io.stream(command, ctx, (chunk) => collector.push(chunk));
+    return collector.result();
   }
 
   /** `screencap -p`: the phone's own PNG, at the logical size. */
