@@ -10,8 +10,12 @@ import { scanUiautomatorXml, type ScannedNode as XmlNode } from './uiautomator-s
  * NAF on unlabelled clickables, index, text, resource-id, class, package, content-desc, checkable,
  * checked, clickable, enabled, focusable, focused, scrollable, long-clickable, password, selected,
  * bounds="[l,t][r,b]": frameworks/base cmds/uiautomator AccessibilityNodeInfoDumper, on every
- * release) into a UiNode tree. androidx UiAutomator's dumper (UiAutomator2 servers) adds hint,
- * visible-to-user, drawing-order and display-id, which are read when present. Without the hint
+ * release) into a UiNode tree. The UiAutomator2 server's source (sourceAsDump) adds hint and
+ * displayed (read as visible-to-user), which are read when present. Neither source lists another
+ * display: `uiautomator dump` dumps the active window's root, and the server only windows of its
+ * current display (AXWindowHelpers.getWindows), without a display-id attribute; androidx
+ * UiAutomator's own dumpWindowHierarchy (2.3+: every display, display-id per node) is not read
+ * here. Without the hint
  * attribute an empty field is listed with its hint as its text: TextView.getTextForAccessibility
  * reports the hint when the text is empty, and the dump does not say so.
  */
