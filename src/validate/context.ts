@@ -56,6 +56,17 @@ export interface RunPlatform {
   /** This flow's file, from the top scenario's folder. */
   file: string;
   issues: PlatformIssue[];
+  /** Its steps that answer a permission prompt: whether the app is reset first is the using scenario's to say. */
+  answers: PermissionAnswer[];
+}
+
+/** A step of a flow that answers a permission prompt whenever the flow runs. */
+export interface PermissionAnswer {
+  /** The step's id below the flow step, as the run prefixes it ("grant", "setup.grant"). */
+  step: string;
+  /** The flow file the step is written in, from the top scenario's folder. */
+  file: string;
+  action: string;
 }
 
 /** A problem a flow's step has on the platform it runs on. */
@@ -80,6 +91,8 @@ export type FlowCheck =
       expansion: FlowExpansion;
       /** What its steps (its flows' included) meet on the platform they run on. */
       platformIssues: PlatformIssue[];
+      /** Its steps (its flows' included) that answer a permission prompt on every run. */
+      answers: PermissionAnswer[];
       /** Every variable and every parameter the flow and its own flows declare, with the file declaring it. */
       names: DeclaredNames;
     }

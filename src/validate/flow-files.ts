@@ -8,7 +8,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { closest } from './suggest.js';
 import { readRegularTextSync } from './regular-file.js';
-import type { DeclaredNames, FileChecks, FlowCheck, FlowExpansion, PlatformIssue } from './context.js';
+import type { DeclaredNames, FileChecks, FlowCheck, FlowExpansion, PermissionAnswer, PlatformIssue } from './context.js';
 
 /** As for a scenario file the CLI reads (validate/files.ts). */
 const MAX_FLOW_BYTES = 16 * 1024 * 1024;
@@ -73,7 +73,7 @@ export type FlowValidator = (
   stack: string[],
   /** The platform its steps run on (the top scenario's). */
   platform: string | undefined,
-) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[]; platformIssues: PlatformIssue[]; names: DeclaredNames };
+) => { errors: { rule: string; path: string }[]; parameters: string[]; secrets: string[]; cycle?: string[]; platformIssues: PlatformIssue[]; answers: PermissionAnswer[]; names: DeclaredNames };
 
 export interface ScenarioFileChecks extends FileChecks {
   /** The first cycle a flow of this scenario ran into, as file names from the top folder. */
@@ -175,7 +175,7 @@ export function fileChecks(baseDir: string, rootDir: string, stack: string[], va
             const first = report.errors.slice(0, FIRST_ERRORS).map((e) => `${e.rule} at ${e.path || '/'}`);
             const more = report.errors.length > FIRST_ERRORS ? ` and ${report.errors.length - FIRST_ERRORS} more` : '';
             result = { kind: 'invalid', errors: [`${report.errors.length} error${report.errors.length === 1 ? '' : 's'}: ${first.join(', ')}${more}`] };
-          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs), platformIssues: report.platformIssues, names: report.names };
+          } else result = { kind: 'ok', parameters: report.parameters, secrets: report.secrets, expansion: expansion(abs), platformIssues: report.platformIssues, answers: report.answers, names: report.names };
         }
       }
       seen.set(rel, result);

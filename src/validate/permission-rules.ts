@@ -3,7 +3,8 @@
  * answer with the app's data. A scenario answering one replays only from an app that has not been
  * asked yet, which its preconditions must set up; else its second run on a device finds no prompt.
  */
-import { type Context, type Obj, isObj, report, str } from './context.js';
+import { type Context, type Obj, type StepEntry, isObj, report, str } from './context.js';
+import { fileOf } from './v22-rules.js';
 
 const ANSWERS = new Set(['grant_permission', 'deny_permission']);
 
@@ -26,20 +27,42 @@ function remedy(platform: string | undefined): string {
   return `${android}, and for iOS ${ios}`;
 }
 
+/** A condition (its own or a parent step's) or on_failure skip: the author has said the prompt may not show. */
+function mayNotAnswer(ctx: Context, { step, ancestors }: StepEntry): boolean {
+  return step.condition !== undefined || step.on_failure === 'skip' || ancestors.some((id) => ctx.stepById.get(id)?.step.condition !== undefined);
+}
+
+const idOf = (entry: StepEntry): string => str(entry.step.id) ?? entry.pointer;
+
+const consequence = (at: string): string =>
+  `which an app shows only until it is answered: a run on a device where the app was asked before (the one it was recorded on, or after a first run) finds no prompt and fails at ${at} step, and nothing in the preconditions resets the app`;
+
 export function checkPermissionPrompts(ctx: Context, doc: Obj): void {
+  const own = ctx.steps.filter((entry) => ANSWERS.has(str(entry.step.action) ?? '') && !mayNotAnswer(ctx, entry));
+  const flows = (ctx.flowUses ?? []).filter((use) => use.found.answers.length && !mayNotAnswer(ctx, use.entry));
+  const outer = ctx.outer;
+  if (outer) {
+    // A flow's own preconditions are never applied: the scenario running it says whether the app is reset.
+    outer.answers.push(...own.map((entry) => ({ step: idOf(entry), file: outer.file, action: str(entry.step.action)! })));
+    for (const { entry, found } of flows) outer.answers.push(...found.answers.map((a) => ({ ...a, step: `${idOf(entry)}.${a.step}` })));
+  }
   if (resetsApp(doc)) return;
-  for (const { step, pointer, ancestors } of ctx.steps) {
-    const action = str(step.action);
-    // A condition (its own or a parent step's) or on_failure skip: the author has said the prompt may not show.
-    const conditional = step.condition !== undefined || ancestors.some((id) => ctx.stepById.get(id)?.step.condition !== undefined);
-    if (!action || !ANSWERS.has(action) || conditional || step.on_failure === 'skip') continue;
-    const id = str(step.id) ?? pointer;
-    const fix = remedy(ctx.platform);
+  const fix = remedy(ctx.platform);
+  const tail = `To replay it, ${fix}, or give the step a "condition" that holds only while the prompt shows`;
+  for (const entry of own) {
+    const action = str(entry.step.action)!;
+    report(ctx, `${entry.pointer}/action`, 'permission-prompt-once', `step "${idOf(entry)}" (${action}) answers a permission prompt, ${consequence('this')}. ${tail}`, fix);
+  }
+  for (const { entry, flow, found } of flows) {
+    const [first, ...more] = found.answers;
+    const also = more.length ? ` (and ${more.length} more step${more.length === 1 ? '' : 's'} of it)` : '';
+    const step = `${idOf(entry)}.${first.step}`;
+    const inFile = first.step.slice(first.step.lastIndexOf('.') + 1);
     report(
       ctx,
-      `${pointer}/action`,
+      `${entry.pointer}/flow`,
       'permission-prompt-once',
-      `step "${id}" (${action}) answers a permission prompt, which an app shows only until it is answered: a run on a device where the app was asked before (the one it was recorded on, or after a first run) finds no prompt and fails at this step, and nothing in the preconditions resets the app. To replay it, ${fix}, or give the step a "condition" that holds only while the prompt shows`,
+      `step ${step} (${first.action}, step "${inFile}" of ${fileOf(first.file, flow)})${also} answers a permission prompt, ${consequence('that')} (a flow's own preconditions are not applied). ${tail.replace('the step a "condition"', 'this flow step a "condition"')}`,
       fix,
     );
   }

@@ -85,7 +85,7 @@ export const RULES = {
   'device-action-value': ['error', 'A precondition device action misses the value it needs (set_orientation, install_app).'],
   'reference-screenshot-missing': ['warning', '`reference_screenshot` file does not exist yet; the first run records it as the baseline.'],
   'unattended-replay': ['warning', 'A step or precondition that cannot replay unattended on the platform (clear_app_data, enable_wifi, disable_wifi on ios; press_button BACK in a cross-platform scenario), also in a flow the scenario uses.'],
-  'permission-prompt-once': ['warning', 'A grant_permission / deny_permission step (without a condition or on_failure skip) in a scenario whose preconditions do not reset the app (app_state fresh_install / logged_out, clear_app_data or uninstall_app of it): an app shows a permission prompt only until it is answered, so a second run on the same device finds none (not said of a flow of another file validated with it).'],
+  'permission-prompt-once': ['warning', 'A grant_permission / deny_permission step (without a condition or on_failure skip) in a scenario whose preconditions do not reset the app (app_state fresh_install / logged_out, clear_app_data or uninstall_app of it): an app shows a permission prompt only until it is answered, so a second run on the same device finds none (not said of a flow of another file validated with it; the scenario using a flow that answers one is warned on its flow step).'],
   'no-assertions': ['warning', '`assertions` is empty: the scenario checks nothing (not said of a flow of another file validated with it).'],
   'tag-duplicate': ['warning', 'The same tag is listed twice.'],
 } as const satisfies Record<string, readonly [Severity, string]>;

@@ -217,7 +217,7 @@ const ownId = (issue: PlatformIssue): string => issue.step.slice(issue.step.last
 const sameStep = (issue: PlatformIssue): string => `${issue.rule} ${issue.file} ${ownId(issue)}`;
 
 /** A file of a flow's tree as a message names it: the flow itself, or a file reached through it. */
-const fileOf = (file: string, flow: string): string => (file === posix.normalize(flow.replace(/\\/g, '/')) ? `flow "${flow}"` : `${file} (through flow "${flow}")`);
+export const fileOf = (file: string, flow: string): string => (file === posix.normalize(flow.replace(/\\/g, '/')) ? `flow "${flow}"` : `${file} (through flow "${flow}")`);
 
 /**
  * Names across the scenario and its flows. The run keeps one set of variables for all of them and

@@ -147,7 +147,7 @@ function check(text: string, file: string, opts: ValidateOptions, wantScenario: 
   // The platform this document's flows run on: its own, unless it is itself a flow of another.
   const platform = opts.platform ?? (typeof obj.platform === 'string' ? obj.platform : undefined);
   const files = baseDir === undefined ? undefined : fileChecks(baseDir, opts.rootDir ?? baseDir, opts.stack ?? [resolve(file)], validateFlow, platform);
-  const outer = opts.platform === undefined ? undefined : { platform: opts.platform, file: (rootDir && relative(rootDir, resolve(file))) || file, issues: [] };
+  const outer = opts.platform === undefined ? undefined : { platform: opts.platform, file: (rootDir && relative(rootDir, resolve(file))) || file, issues: [], answers: [] };
   // Semantic rules read the document before the structure pass strips unknown and x- keys.
   raw.push(...checkSemantics(obj, { fileExists, files, outer }));
   const structure = shape === 'accepted' ? { issues: [] } : checkStructure(obj, wantScenario, shape === 'rejected');
@@ -174,7 +174,7 @@ const validateFlow: FlowValidator = (text, file, baseDir, rootDir, stack, platfo
     for (const [name, where] of inner.names.variables) if (!names.variables.has(name)) names.variables.set(name, where);
     for (const [name, where] of inner.names.parameters) if (!names.parameters.has(name)) names.parameters.set(name, where);
   }
-  return { errors: nested.report.errors, parameters, secrets, cycle: nested.files?.cycle(), platformIssues: nested.outer?.issues ?? [], names };
+  return { errors: nested.report.errors, parameters, secrets, cycle: nested.files?.cycle(), platformIssues: nested.outer?.issues ?? [], answers: nested.outer?.answers ?? [], names };
 };
 
 export function loadScenario(text: string, file = '<input>', opts: ValidateOptions = {}): LoadedScenario {
