@@ -8,14 +8,18 @@ import { fileOf } from './v22-rules.js';
 
 const ANSWERS = new Set(['grant_permission', 'deny_permission']);
 
-/** The preconditions reset the app under test: its data cleared (fresh_install, logged_out, clear_app_data) or it reinstalled. */
-function resetsApp(doc: Obj): boolean {
+/**
+ * The preconditions reset the app under test: its data cleared (fresh_install, logged_out,
+ * clear_app_data) or it reinstalled. iOS cannot clear an app's data, so there only a reinstall does.
+ */
+function resetsApp(doc: Obj, platform: string | undefined): boolean {
   const pre = doc.preconditions;
   if (!isObj(pre)) return false;
-  if (pre.app_state === 'fresh_install' || pre.app_state === 'logged_out') return true;
+  const clears = platform !== 'ios';
+  if (clears && (pre.app_state === 'fresh_install' || pre.app_state === 'logged_out')) return true;
   const app = str(doc.app_package);
   const actions = Array.isArray(pre.device_actions) ? pre.device_actions : [];
-  return actions.some((a) => isObj(a) && (a.action === 'clear_app_data' || a.action === 'uninstall_app') && (a.target_package === undefined || a.target_package === app));
+  return actions.some((a) => isObj(a) && ((clears && a.action === 'clear_app_data') || a.action === 'uninstall_app') && (a.target_package === undefined || a.target_package === app));
 }
 
 /** What resets the app before each run on the scenario's platform, as the runner can do it. */
@@ -46,7 +50,7 @@ export function checkPermissionPrompts(ctx: Context, doc: Obj): void {
     outer.answers.push(...own.map((entry) => ({ step: idOf(entry), file: outer.file, action: str(entry.step.action)! })));
     for (const { entry, found } of flows) outer.answers.push(...found.answers.map((a) => ({ ...a, step: `${idOf(entry)}.${a.step}` })));
   }
-  if (resetsApp(doc)) return;
+  if (resetsApp(doc, ctx.platform)) return;
   const fix = remedy(ctx.platform);
   const tail = `To replay it, ${fix}, or give the step a "condition" that holds only while the prompt shows`;
   for (const entry of own) {

@@ -95,8 +95,31 @@ function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
   }
 }
 
+/**
+ * app_state fresh_install / logged_out is set up by clearing the app's data, which iOS refuses: the
+ * runner then records it as manual action, so no run of the scenario on iOS passes unattended.
+ */
+function checkAppState(ctx: Context, state: unknown): void {
+  if ((state !== 'fresh_install' && state !== 'logged_out') || (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform')) return;
+  const reinstall = (file: string) => `"device_actions": [{"action": "uninstall_app"}, {"action": "install_app", "value": "${file}"}]`;
+  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
+  const fix =
+    ctx.platform === 'ios'
+      ? `reinstall the app instead: replace app_state with ${reinstall('<path of the .app or .ipa>')}`
+      : `reinstall the app instead, which works on both platforms: replace app_state with ${reinstall('${APP_FILE}')} and a parameter APP_FILE given the .apk or the .ipa per run; or restrict the scenario to android`;
+  report(
+    ctx,
+    '/preconditions/app_state',
+    'unattended-replay',
+    `app_state "${state}" cannot replay unattended ${where}: the runner sets it up by clearing the app's data, which iOS does not allow, so every such run reports "needs manual action" and cannot pass; to replay it, ${fix}`,
+    fix,
+  );
+}
+
 function checkPreconditions(ctx: Context, pre: unknown): void {
-  if (!isObj(pre) || !Array.isArray(pre.device_actions)) return;
+  if (!isObj(pre)) return;
+  checkAppState(ctx, pre.app_state);
+  if (!Array.isArray(pre.device_actions)) return;
   pre.device_actions.forEach((da, i) => {
     if (!isObj(da)) return;
     const p = `/preconditions/device_actions/${i}`;
