@@ -7,6 +7,7 @@ import { deviceProperties } from '../verbs/device-facts.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
 import { checkInstallFiles, filledPreconditions } from './precondition-files.js';
 import { ParameterScope, plannedSteps, planRun, type RunPlan } from './flows.js';
+import { scenarioWithDefaults } from './scenario-input.js';
 import { missingParametersMessage } from './parameters.js';
 import { paths } from './result-file.js';
 import { claimRunId } from './recover.js';
@@ -33,8 +34,9 @@ function emptyDocument(options: RunOptions, runId: string, started: Date): Resul
     scenario_id: s.scenario_id,
     status: 'running',
     metadata: {
-      app_version: s.metadata.app_version,
-      environment: s.metadata.environment,
+      // An object that is not a valid scenario still gets a result document saying so.
+      app_version: s.metadata?.app_version ?? '',
+      environment: s.metadata?.environment ?? '',
       platform: s.platform,
       device_id: options.device,
       device_model: null,
@@ -72,7 +74,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   let plan: RunPlan | undefined;
   let planError: VerbError | undefined;
   try {
-    plan = planRun(options.scenario, options.scenarioDir, options.parameters);
+    plan = planRun(scenarioWithDefaults(options.scenario), options.scenarioDir, options.parameters);
     if (plan.missing.length) planError = new VerbError('INVALID_PARAMETER', missingParametersMessage(plan.missing, options.parameters?.howToGive));
   } catch (err) {
     planError = err instanceof VerbError ? err : new VerbError('INTERNAL', String(err));
