@@ -6,6 +6,8 @@ import { captureScreen, jpegOf, pngOf } from '../screen/capture.js';
 import type { ElementListing } from '../driver.js';
 import type { UiElement } from '../types.js';
 import { cutAtListEdge } from '../list-edge.js';
+import { readableName } from '../readable-name.js';
+import { textInside } from '../resolve/on-screen.js';
 import { deviceTool, success, type ToolContext } from './define.js';
 import { device, oneOf, params, requiredString } from './params.js';
 
@@ -66,6 +68,35 @@ async function nudge(ctx: ToolContext, cut: Cut, width: number, height: number):
   const from = Math.min(height - 1, Math.max(0, Math.round(cut.at.y + (up ? distance : -distance) / 2)));
   const to = Math.min(height - 1, Math.max(0, from + (up ? -distance : distance)));
   await ctx.device.swipe(Math.min(width - 1, cut.at.x), from, Math.min(width - 1, cut.at.x), to, 300, ctx);
+}
+
+/** How one way of a search went: its scrolls, whether the list stopped moving, what showed last at that end. */
+interface SearchWay {
+  below: boolean;
+  scrolls: number;
+  stopped: boolean;
+  last?: string;
+}
+
+const signatureOf = (elements: readonly UiElement[]): string => elements.map((e) => `${e.id}@${e.y}`).join('|');
+
+/** The row (else the text) nearest the end a way reached, by its text, label or title. */
+function endName(elements: readonly UiElement[], below: boolean): string | undefined {
+  const rows = elements.filter((e) => e.type === 'listitem');
+  const named = (rows.length ? rows : elements.filter((e) => e.type === 'text')).flatMap((e) => {
+    const name = readableName(e) ?? textInside(e, elements);
+    return name ? [{ name, y: e.center.y }] : [];
+  });
+  named.sort((a, b) => (below ? b.y - a.y : a.y - b.y));
+  return named[0]?.name;
+}
+
+function wayWords(w: SearchWay): string {
+  const at = w.last ? `, at ${JSON.stringify(w.last)}` : '';
+  const scrolls = `${w.scrolls} scroll${w.scrolls === 1 ? '' : 's'} towards content ${w.below ? 'below' : 'above'}`;
+  if (!w.stopped) return `${scrolls} (the most each way) with the list still moving${at}`;
+  if (w.scrolls <= 1) return `${scrolls} moved nothing${at}`;
+  return `${scrolls} until the list stopped moving at its ${w.below ? 'bottom' : 'top'}${at}`;
 }
 
 /**
@@ -163,7 +194,7 @@ export const screenTools = [
     name: 'mobile_scroll_to_element',
     description:
       'Scroll until the element with this id (from an earlier mobile_list_elements_on_screen, or a resource-based id such as item_17) is on screen: first towards content below, then above. ' +
-      'Errors: ELEMENT_NOT_FOUND when it never appears (the message says how far it searched).',
+      `Errors: ELEMENT_NOT_FOUND when it never appears (at most ${MAX_SCROLLS_EACH_WAY} scrolls each way, fewer when the list stops moving; the message says how many went each way and what showed where the list ended).`,
     params: params({ device, element: requiredString('element', 'an element id from mobile_list_elements_on_screen') }),
     mutates: true,
     timeoutMs: 90_000,
@@ -182,27 +213,35 @@ export const screenTools = [
       let hit = pick(elements);
       // What a listing said it may be missing (iOS: WDA's snapshot depth), for the not-found message.
       let incomplete = first.note;
-      let scrolls = 0;
-      for (const revealBelow of [true, false]) {
-        let previous = '';
-        for (let i = 0; !hit && i < MAX_SCROLLS_EACH_WAY; i++) {
-          await scrollHalfScreen(ctx, revealBelow);
-          scrolls++;
+      const ways: SearchWay[] = [];
+      for (const below of [true, false]) {
+        if (hit) break;
+        const way: SearchWay = { below, scrolls: 0, stopped: false };
+        ways.push(way);
+        let previous = signatureOf(elements);
+        while (!hit && way.scrolls < MAX_SCROLLS_EACH_WAY) {
+          await scrollHalfScreen(ctx, below);
+          way.scrolls++;
           const listing = await listElements(ctx);
           elements = listing;
           hit = pick(listing);
           incomplete ??= listing.note;
+          way.last = endName(elements, below);
           // An unchanged listing means the end of the content in this direction.
-          const signature = elements.map((e) => `${e.id}@${e.y}`).join('|');
-          if (signature === previous) break;
+          const signature = signatureOf(elements);
+          if (signature === previous) {
+            way.stopped = true;
+            break;
+          }
           previous = signature;
         }
       }
+      const scrolls = ways.reduce((n, w) => n + w.scrolls, 0);
       const what = listed && identifiable(listed) ? `element "${p.element}" (${JSON.stringify(listed.text || listed.label)} when it was listed)` : `element "${p.element}"`;
       if (!hit) {
         throw new ToolError(
           'ELEMENT_NOT_FOUND',
-          `${what} did not appear on ${p.device} after ${scrolls} scrolls in both directions; list elements again, the id may have changed${incomplete ? `; ${incomplete}` : ''}`,
+          `${what} did not appear on ${p.device}: ${ways.map(wayWords).join(', then ')}; list elements again, the id may have changed${incomplete ? `; ${incomplete}` : ''}`,
         );
       }
       // Found, but maybe only a sliver of it: cut by its list's edge (listings clip bounds to what shows)
