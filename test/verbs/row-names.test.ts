@@ -29,6 +29,27 @@ for (const device of ['virtual-android-1', 'virtual-ios-1']) {
   });
 }
 
+test('virtual-ios-1: a row whose title scrolled off the top of its list is not named by its subtitle; what resolves is unchanged', async () => {
+  const engine = createEngine({ virtual: {}, android: false, ios: false });
+  try {
+    const ctx = await verbContext({ engine, device: 'virtual-ios-1', targetWaitMs: 0 });
+    for (const step of [{ action: 'open_url', value: 'mbdemo://screen/home' }, { action: 'scroll_to_element', target: 'Item 25' }, { action: 'tap', target: 'Item 25' }, { action: 'press_back' }]) {
+      const o = await runVerb(ctx, step);
+      assert.is(o.status, 'passed', `${step.action}: ${o.message}`);
+    }
+    const o = await runVerb(ctx, { action: 'tap', target: 'item' });
+    assert.is(o.error?.code, 'ELEMENT_NOT_FOUND', o.message);
+    assert.match(o.message, /"item" is ambiguous: 11 elements match/);
+    const cut = o.error?.candidates?.find((c) => c.id === 'item_18');
+    assert.ok(cut, JSON.stringify(o.error?.candidates));
+    assert.is(cut!.shows, undefined, 'only its subtitle shows, which is not its title');
+    assert.not.match(o.message, 'Fresh today');
+    assert.match(o.message, '"Item 19" (listitem, id item_19');
+  } finally {
+    await engine.close();
+  }
+});
+
 test('a filled text field is named by its hint, not by what was typed into it', async () => {
   const engine = createEngine({ virtual: {}, android: false, ios: false });
   try {

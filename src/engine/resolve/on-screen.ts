@@ -1,3 +1,4 @@
+import { cutAtListEdge } from '../list-edge.js';
 import { readableName } from '../readable-name.js';
 import type { UiElement } from '../types.js';
 import { readingOrder } from './geometry.js';
@@ -39,13 +40,36 @@ export function namedOnScreen(elements: readonly UiElement[]): string {
   return `on screen: ${shown.join(', ')}${more}`;
 }
 
+const textsIn = (container: UiElement, elements: readonly UiElement[]): UiElement[] =>
+  elements.filter(
+    (e) =>
+      e !== container &&
+      e.type === 'text' &&
+      e.visible !== false &&
+      readableName(e) !== undefined &&
+      e.center.x >= container.x &&
+      e.center.x < container.x + container.width &&
+      e.center.y >= container.y &&
+      e.center.y < container.y + container.height,
+  );
+
+/**
+ * A row its list cuts at the top that shows fewer texts than a whole row of its kind has lost its
+ * first ones, its title among them: what shows is a subtitle ("Fresh today"), which names no row.
+ */
+function titleScrolledOff(container: UiElement, shown: number, elements: readonly UiElement[]): boolean {
+  if (cutAtListEdge(container, elements)?.edge !== 'top') return false;
+  const whole = elements.filter((e) => e !== container && e.type === container.type && !cutAtListEdge(e, elements));
+  return whole.some((e) => textsIn(e, elements).length > shown);
+}
+
 /**
  * The first text drawn inside `container`, in reading order: a list row's title, where the row
  * itself has none. The resolver names such a candidate by it, the recorder a tap on such a row.
+ * None when the row's title has scrolled off the top of its list.
  */
 export function textInside(container: UiElement, elements: readonly UiElement[]): string | undefined {
-  const inside = (e: UiElement) =>
-    e !== container && e.center.x >= container.x && e.center.x < container.x + container.width && e.center.y >= container.y && e.center.y < container.y + container.height;
-  const first = elements.filter((e) => e.type === 'text' && e.visible !== false && readableName(e) && inside(e)).sort(readingOrder)[0];
-  return first && readableName(first);
+  const texts = textsIn(container, elements);
+  if (!texts.length || titleScrolledOff(container, texts.length, elements)) return undefined;
+  return readableName(texts.sort(readingOrder)[0]);
 }
