@@ -116,9 +116,29 @@ function checkAppState(ctx: Context, state: unknown): void {
   );
 }
 
+/**
+ * device_properties.network is checked and set through Wi-Fi, which iOS lets no automation read or
+ * switch: the runner then tries to switch it, is refused, and records manual action on every run.
+ */
+function checkNetwork(ctx: Context, props: unknown): void {
+  if (!isObj(props) || (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform')) return;
+  const network = str(props.network);
+  if (network !== 'wifi' && network !== 'connected' && network !== 'disconnected') return;
+  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
+  const fix = `remove device_properties (keep the orientation with a {"action": "set_orientation", "value": "${str(props.orientation) ?? 'portrait'}"} device action)${ctx.platform === 'ios' ? '' : ', or restrict the scenario to android'}`;
+  report(
+    ctx,
+    '/preconditions/device_properties/network',
+    'unattended-replay',
+    `device_properties network "${network}" cannot replay unattended ${where}: the runner checks and sets the network through Wi-Fi, which iOS lets no automation read or switch, so every such run reports "needs manual action" and cannot pass; to replay it, ${fix}`,
+    fix,
+  );
+}
+
 function checkPreconditions(ctx: Context, pre: unknown): void {
   if (!isObj(pre)) return;
   checkAppState(ctx, pre.app_state);
+  checkNetwork(ctx, pre.device_properties);
   if (!Array.isArray(pre.device_actions)) return;
   pre.device_actions.forEach((da, i) => {
     if (!isObj(da)) return;

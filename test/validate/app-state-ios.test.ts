@@ -52,4 +52,18 @@ test('ios: a permission answer after fresh_install (or clear_app_data) is still 
   assert.equal(warned(doc('cross-platform', { app_state: 'fresh_install' }, grant), 'permission-prompt-once'), []);
 });
 
+test('ios device_properties network wifi / connected / disconnected: unattended-replay (Wi-Fi cannot be read or switched there); cellular and android: not', () => {
+  const props = (network: string) => ({ device_properties: { network, location_services: 'enabled', orientation: 'landscape' } });
+  for (const network of ['wifi', 'connected', 'disconnected']) {
+    const [w, ...more] = warned(doc('ios', props(network)), 'unattended-replay');
+    assert.equal(more, [], network);
+    assert.is(w.path, '/preconditions/device_properties/network');
+    assert.match(w.message, `device_properties network "${network}" cannot replay unattended on iOS`);
+    assert.match(w.suggestion!, '{"action": "set_orientation", "value": "landscape"}');
+  }
+  assert.match(warned(doc('cross-platform', props('wifi')), 'unattended-replay')[0].message, 'when this cross-platform scenario runs on iOS');
+  assert.equal(warned(doc('ios', props('cellular')), 'unattended-replay'), []);
+  assert.equal(warned(doc('android', props('disconnected')), 'unattended-replay'), []);
+});
+
 test.run();
