@@ -31,9 +31,13 @@ function remedy(platform: string | undefined): string {
   return `${android}, and for iOS ${ios}`;
 }
 
-/** A condition (its own or a parent step's) or on_failure skip: the author has said the prompt may not show. */
+/**
+ * A condition (its own or a parent step's), `optional: true` or on_failure skip: the author has said
+ * the prompt may not show, and the run goes on when it does not.
+ */
 function mayNotAnswer(ctx: Context, { step, ancestors }: StepEntry): boolean {
-  return step.condition !== undefined || step.on_failure === 'skip' || ancestors.some((id) => ctx.stepById.get(id)?.step.condition !== undefined);
+  if (step.condition !== undefined || step.optional === true || step.on_failure === 'skip') return true;
+  return ancestors.some((id) => ctx.stepById.get(id)?.step.condition !== undefined);
 }
 
 const idOf = (entry: StepEntry): string => str(entry.step.id) ?? entry.pointer;

@@ -35,7 +35,7 @@ function fieldReader<K extends string>(keys: readonly K[]): (obj: Record<string,
   return (obj) => new Reader(obj);
 }
 
-const STEP_KEYS = ['id', 'action', 'description', 'target', 'target_pattern', 'value', 'clear_first', 'on_failure', 'retry_policy', 'condition', 'wait_config', 'capture_to', 'permission_name', 'flow', 'parameters', 'sub_steps'] as const;
+const STEP_KEYS = ['id', 'action', 'description', 'target', 'target_pattern', 'value', 'clear_first', 'optional', 'on_failure', 'retry_policy', 'condition', 'wait_config', 'capture_to', 'permission_name', 'flow', 'parameters', 'sub_steps'] as const;
 const ASSERTION_KEYS = ['id', 'after_step', 'type', 'description', 'element_description', 'expected_value', 'expected_substring', 'expected_text', 'label_value', 'pattern', 'variable_name', 'reference_screenshot', 'permission_name', 'condition', 'timeout_ms'] as const;
 
 export type StepFields = Fields<(typeof STEP_KEYS)[number]>;

@@ -50,6 +50,8 @@ test('no warning when the preconditions reset the app, or the step may find no p
     assert.equal(warnings(scenario('android', extra)), [], JSON.stringify(extra));
   }
   assert.equal(warnings(scenario('android', {}, { on_failure: 'skip' })), []);
+  // A run goes on past an optional step that found no prompt, as past on_failure skip.
+  assert.equal(warnings(scenario('android', {}, { optional: true })), []);
   assert.equal(warnings(scenario('android', {}, { condition: { type: 'element_visible', element_description: 'the Allow button' } })), []);
   // Clearing another app's data does not reset this one.
   assert.is(warnings(scenario('android', { preconditions: { device_actions: [{ action: 'clear_app_data', target_package: 'com.other.app' }] } })).length, 1);
