@@ -13,6 +13,7 @@ import { deviceToCss, fitScreen } from '../../web/src/geometry.js';
 import { systemTool } from '../support/system-tools.js';
 import { launchChromium } from './support/browser.js';
 import { pollPage } from './support/poll.js';
+import { runFolders } from './support/run-folders.js';
 import { screenBox } from './support/screen-box.js';
 import { startViewerBridge } from './support/viewer-bridge.js';
 
@@ -42,7 +43,6 @@ interface Ctx {
 const test = suite<Ctx>('record and run in the viewer', { tmp: '', runFoldersBefore: new Set() });
 
 /** Folders scenarios.run makes for a caller that names no `out` (the viewer): removed after the suite. */
-const runFolders = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('mobilebridge-run-')));
 
 test.before(async (ctx) => {
   ctx.tmp = mkdtempSync(join(tmpdir(), 'mb-record-run-'));

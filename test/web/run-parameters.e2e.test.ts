@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
 import { eventually } from './support/poll.js';
+import { removingNewRunFolders } from './support/run-folders.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -25,17 +25,6 @@ interface Ctx {
 
 const form = suite<Ctx>('the Run form’s parameters in Chromium', { url: '' });
 withViewerAndChromium(form, chromiumPath);
-
-/** Folders scenarios.run makes for a caller that names no `out` (the viewer): only those made during `act` are removed. */
-const runFolders = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('mobilebridge-run-')));
-async function removingNewRunFolders(act: () => Promise<void>): Promise<void> {
-  const before = runFolders();
-  try {
-    await act();
-  } finally {
-    for (const name of runFolders()) if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
 
 async function open(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });

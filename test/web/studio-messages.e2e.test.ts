@@ -1,11 +1,9 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { Bridge } from '../../src/bridge/index.js';
 import { systemTool } from '../support/system-tools.js';
+import { removingNewRunFolders } from './support/run-folders.js';
 import { withViewerAndChromium } from './support/viewer-bridge.js';
 
 /**
@@ -25,20 +23,6 @@ interface Ctx {
 
 const messages = suite<Ctx>('studio error texts in Chromium', { url: '' });
 withViewerAndChromium(messages, chromiumPath);
-
-/**
- * Folders scenarios.run makes for a caller that names no `out` (the viewer); a refused run leaves
- * its (empty) one. Only those that came during `act` are removed: other suites may be running.
- */
-const runFolders = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('mobilebridge-run-')));
-async function removingNewRunFolders(act: () => Promise<void>): Promise<void> {
-  const before = runFolders();
-  try {
-    await act();
-  } finally {
-    for (const name of runFolders()) if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
 
 async function open(ctx: Ctx): Promise<Page> {
   const page = await ctx.browser!.newPage({ viewport: { width: 1280, height: 800 } });
