@@ -20,6 +20,20 @@ test('rotating an app that supports only portrait is UNSUPPORTED naming the app 
   }
 });
 
+test('rotating the virtual iPhone\'s home screen is UNSUPPORTED naming SpringBoard, as WDA cannot turn a real one', async () => {
+  const rig = await makeRig();
+  try {
+    assert.is(rig.device.foregroundPackage, 'com.apple.springboard');
+    const r = await rig.call('mobile_set_orientation', { orientation: 'landscape' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /com\.apple\.springboard, the app in front, does not support landscape.*Bring an app that supports landscape to the front/);
+    assert.equal(await rig.call('mobile_get_orientation'), { orientation: 'portrait' });
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: 1179, height: 2556 });
+  } finally {
+    await rig.close();
+  }
+});
+
 test('rotating a locked iPhone is PERMISSION_DENIED "unlock it", not blamed on an app (its lock screen keeps portrait)', async () => {
   const rig = await makeRig({ phone: { version: '17.5', tunnel: true } });
   try {

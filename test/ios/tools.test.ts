@@ -108,6 +108,8 @@ tools('open a deep link through simctl openurl', async ({ rig }) => {
 });
 
 tools('orientation round trip swaps the pixel size', async ({ rig }) => {
+  // Inside an app: an iPhone's home screen stays portrait.
+  await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
   assert.equal(await rig.call('mobile_get_orientation'), { orientation: 'portrait' });
   assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
   assert.equal(await rig.call('mobile_get_orientation'), { orientation: 'landscape' });

@@ -26,7 +26,10 @@ async function imageSize(r: Awaited<ReturnType<Pair['call']>>): Promise<{ width:
 }
 
 test('take_screenshot never exceeds max_size in either dimension, portrait or landscape, JPEG or PNG', async ({ pair }) => {
-  await pair.call('mobile_set_orientation', { device: IOS, orientation: 'landscape' });
+  // Inside an app: an iPhone's home screen stays portrait.
+  await pair.call('mobile_launch_app', { device: IOS, packageName: 'com.mobilebridge.demo' });
+  const turned = await pair.call('mobile_set_orientation', { device: IOS, orientation: 'landscape' });
+  assert.not.ok(turned.isError, textOf(turned));
   for (const device of [ANDROID, IOS]) {
     for (const maxSize of [160, 333, 401, 1000, 1279, 4096]) {
       for (const format of ['jpeg', 'png'] as const) {

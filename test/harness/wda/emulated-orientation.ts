@@ -1,5 +1,6 @@
 import type { CallContext } from '../../../src/engine/driver.js';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { ToolError } from '../../../src/engine/errors.js';
 import type { InterfaceOrientation } from './emulated-capture.js';
 import { WdaFailure } from './wda-failure.js';
 import type { WdaFaults } from './wda-faults.js';
@@ -43,8 +44,14 @@ export class EmulatedOrientation {
     const side = o === 'LANDSCAPE' ? 'landscapeRight' : o === 'UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT' ? 'landscapeLeft' : undefined;
     if (o !== 'PORTRAIT' && !side) throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
     if (side && this.faults.portraitOnly?.includes(this.device.foregroundPackage)) throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
+    try {
+      await this.device.setOrientation(side ? 'landscape' : 'portrait', ctx);
+    } catch (err) {
+      // The virtual iPhone's home screen keeps portrait, as SpringBoard does on a real one.
+      if (err instanceof ToolError && err.code === 'UNSUPPORTED') throw new WdaFailure('unknown error', 500, 'Unable To Rotate Device');
+      throw err;
+    }
     if (side) this.side = side;
-    await this.device.setOrientation(side ? 'landscape' : 'portrait', ctx);
     return null;
   }
 }

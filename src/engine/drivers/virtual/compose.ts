@@ -1,4 +1,4 @@
-import type { Rect } from '../../types.js';
+import type { Orientation, Rect } from '../../types.js';
 import type { UiNode } from '../../ui-tree.js';
 import type { DialogSpec, Screen } from './apps/app.js';
 import { LayoutEngine, type Box } from './layout.js';
@@ -117,8 +117,16 @@ function toastView(toast: ToastRecord, profile: DeviceProfile): View {
   });
 }
 
+/**
+ * The orientation the screen shows: the phone's, unless the app in front cannot take it. `state.orientation` is
+ * how the phone is held, so an app that turns comes back in landscape after a visit to an iPhone's portrait home screen.
+ */
+export function shownOrientation(profile: DeviceProfile, state: PhoneState): Orientation {
+  return state.foreground === profile.launcher && !profile.homeScreenTurns ? 'portrait' : state.orientation;
+}
+
 export function screenSizeOf(profile: DeviceProfile, state: PhoneState): { width: number; height: number } {
-  return state.orientation === 'portrait'
+  return shownOrientation(profile, state) === 'portrait'
     ? { width: profile.width, height: profile.height }
     : { width: profile.height, height: profile.width };
 }
@@ -128,7 +136,7 @@ export function compose(input: ComposeInput): Frame {
   const { profile, state, task, screen, now } = input;
   const { width, height } = screenSizeOf(profile, state);
   const full: Rect = { x: 0, y: 0, width, height };
-  const landscape = state.orientation === 'landscape';
+  const landscape = shownOrientation(profile, state) === 'landscape';
   const engine = new LayoutEngine({ density: profile.density, scrollOffset: (key) => task.scroll[key] ?? 0 });
   const keyboardVisible = state.keyboardShown && task.focus !== null && !screen.dialog;
   const parts: View[] = [statusBar(profile, state, now)];

@@ -375,7 +375,12 @@ export class Phone {
     this.state.wifi = enabled;
   }
 
+  /** Refused as the iOS driver refuses a real iPhone's home screen (ios-device.ts), the phone left as it was. */
   setOrientation(orientation: Orientation): void {
+    const front = this.state.foreground;
+    if (orientation === 'landscape' && front === this.profile.launcher && !this.profile.homeScreenTurns) {
+      throw new ToolError('UNSUPPORTED', `${front} (the home screen), the app in front, does not support landscape on ${this.id}: iOS kept it as it was, as an iPhone's home screen stays portrait. Bring an app that supports landscape to the front to rotate (mobile_launch_app, e.g. ${DEMO_PACKAGE})`);
+    }
     this.state.orientation = orientation;
   }
 }

@@ -19,6 +19,11 @@ export interface DeviceProfile {
   /** Soft keyboard height in portrait and in landscape. */
   keyboardDp: { portrait: number; landscape: number };
   launcher: string;
+  /**
+   * Whether the home screen turns with the phone. An iPhone's SpringBoard stays portrait (WebDriverAgent
+   * answers "Unable To Rotate Device" there); Android's launcher and an iPad's home screen turn.
+   */
+  homeScreenTurns: boolean;
   browser: string;
   settings: string;
   /** Package owning system overlays such as the permission dialog. */
@@ -42,6 +47,7 @@ export const ANDROID_PROFILE: DeviceProfile = {
   bottomInsetDp: 24,
   keyboardDp: { portrait: 260, landscape: 180 },
   launcher: 'com.google.android.apps.nexuslauncher',
+  homeScreenTurns: true,
   browser: 'com.android.chrome',
   settings: 'com.android.settings',
   permissionController: 'com.google.android.permissioncontroller',
@@ -60,6 +66,7 @@ export const IOS_PROFILE: DeviceProfile = {
   bottomInsetDp: 34,
   keyboardDp: { portrait: 291, landscape: 171 },
   launcher: 'com.apple.springboard',
+  homeScreenTurns: false,
   browser: 'com.apple.mobilesafari',
   settings: 'com.apple.Preferences',
   permissionController: 'com.apple.springboard',

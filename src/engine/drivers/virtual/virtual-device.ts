@@ -4,7 +4,7 @@ import { ToolError } from '../../errors.js';
 import type { Button, CtrlLetter, DeviceInfo, FingerPath, InstalledApp, Key, Orientation, TouchPhase, UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize, type UiNode } from '../../ui-tree.js';
 import type { Clock } from './clock.js';
-import { screenSizeOf } from './compose.js';
+import { screenSizeOf, shownOrientation } from './compose.js';
 import { readInstallable } from './packages.js';
 import { Phone } from './phone.js';
 import type { DeviceProfile } from './profile.js';
@@ -276,7 +276,7 @@ export class VirtualDevice implements DeviceHandle {
   }
 
   getOrientation(ctx: CallContext): Promise<Orientation> {
-    return this.call(ctx, () => this.phone.state.orientation);
+    return this.call(ctx, () => shownOrientation(this.profile, this.phone.state));
   }
 
   setOrientation(orientation: Orientation, ctx: CallContext): Promise<void> {
@@ -333,8 +333,9 @@ export class VirtualDevice implements DeviceHandle {
   get installedApps(): { package: string; name: string; version: string; system: boolean }[] {
     return this.phone.state.installed.map(({ package: p, name, version, system }) => ({ package: p, name, version, system }));
   }
+  /** What the screen shows: an iPhone's home screen stays portrait while the phone is held in landscape. */
   get orientation(): Orientation {
-    return this.phone.state.orientation;
+    return shownOrientation(this.profile, this.phone.state);
   }
   get darkMode(): boolean {
     return this.phone.state.darkMode;

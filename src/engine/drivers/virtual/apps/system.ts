@@ -1,4 +1,5 @@
 import { button, column, row, text, type Action, type View } from '../view.js';
+import { shownOrientation } from '../compose.js';
 import type { AppBehaviour, Screen } from './app.js';
 
 const act = (name: string, arg?: string | number): Action => (arg === undefined ? { do: name } : { do: name, arg });
@@ -7,7 +8,7 @@ const act = (name: string, arg?: string | number): Action => (arg === undefined 
 export const launcherApp: AppBehaviour = {
   start: () => ({ screen: 'home' }),
   screen(app) {
-    const perRow = app.state.orientation === 'portrait' ? 4 : 7;
+    const perRow = shownOrientation(app.profile, app.state) === 'portrait' ? 4 : 7;
     const icons: View[] = app.state.installed
       .filter((a) => a.package !== app.profile.launcher)
       .map((a) =>
