@@ -26,6 +26,8 @@ export interface Rig {
 }
 
 export interface RigOptions {
+  /** Serve the virtual iPad instead of the virtual iPhone (as a simulator). */
+  ipad?: boolean;
   /** Scale WDA reports (default 3, the virtual iPhone's). */
   scale?: number;
   /** Serve the virtual phone as a real iPhone (through go-ios) instead of a simulator. */
@@ -55,20 +57,21 @@ export interface RigOptions {
 export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   const clock = new ManualClock(1_000_000);
   const more = options.moreSimulators ?? [];
-  const virtual = new VirtualDriver({ devices: ['ios', ...more.map(() => 'ios' as const)], clock });
+  const virtual = new VirtualDriver({ devices: [options.ipad ? 'ipad' : 'ios', ...more.map(() => 'ios' as const)], clock });
   const [device, ...others] = virtual.devices;
   // A real WebDriverAgent answers its first screenshot at once; the virtual phone's renderer thread
   // starts cold (seconds on a loaded machine). Warm it, so deadlines measure the code under test.
   await device.screenPng();
   // UIDevice.name of a simulator is its name in Xcode; of an iPhone, "iPhone" on iOS 16+.
-  const wda = new EmulatedWda(device, { clock, ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : 'iPhone 15' });
+  const simName = options.ipad ? 'iPad Pro 13-inch (M4)' : 'iPhone 15';
+  const wda = new EmulatedWda(device, { clock, ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : simName });
   await wda.start();
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone
     ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }], crashOnLaunch: options.crashOnLaunch }
     : {
         simulators: [
-          { udid: SIM_UDID, name: 'iPhone 15', runtime: 'iOS-17-5', state: 'Booted', device },
+          { udid: SIM_UDID, name: simName, runtime: 'iOS-17-5', state: 'Booted', device },
           ...more.map((m, i) => ({ udid: m.udid, name: m.name, runtime: m.runtime ?? 'iOS-17-5', state: 'Booted' as const, device: others[i] })),
         ],
         phones: [],

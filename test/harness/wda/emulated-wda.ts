@@ -10,7 +10,7 @@ import { WdaSessions } from './wda-sessions.js';
 import { EmulatedOrientation } from './emulated-orientation.js';
 import { gestureMs, performActions } from './emulated-actions.js';
 import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
-import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson } from './wda-documents.js';
+import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
@@ -84,6 +84,11 @@ export class EmulatedWda {
       orientation: () => this.orientation.interfaceOrientation,
       fixOrientationSetting: !(options.before5_15 || options.legacy),
     });
+  }
+
+  /** UIDevice's userInterfaceIdiom as WDA names it (FBSessionCommands.m deviceNameByUserInterfaceIdiom). */
+  private get idiom(): Idiom {
+    return /iPad/.test(this.device.info.model) ? 'ipad' : 'iphone';
   }
 
   get url(): string {
@@ -192,7 +197,7 @@ export class EmulatedWda {
     if (inSession && ACTIVE_APP_ROUTES.has(key)) this.sessions.checkTestedApp();
     switch (key) {
       case 'GET /status':
-        return statusDocument(this.osVersion, this.simulator, this.options.sdkVersion);
+        return statusDocument(this.osVersion, this.simulator, this.options.sdkVersion, this.idiom);
       case 'POST /session': {
         if (typeof body.capabilities !== 'object' || body.capabilities === null) {
           throw new WdaFailure('session not created', 500, "'capabilities' is mandatory to create a new session");
@@ -202,11 +207,11 @@ export class EmulatedWda {
         // resetSessionSettings: the MJPEG settings are process-level defaults it leaves alone.
         this.snapshotMaxDepth = SNAPSHOT_MAX_DEPTH;
         // FBSessionCommands.m sessionInformation: {sessionId, capabilities: currentCapabilities = {device, sdkVersion}}.
-        return { sessionId: this.sessions.id, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
+        return { sessionId: this.sessions.id, capabilities: { device: this.idiom, sdkVersion: d.info.version } };
       }
       case 'GET ':
         // FBSessionCommands.m handleGetActiveSession: sessionInformation.
-        return { sessionId: this.sessions.id, capabilities: { device: 'iphone', sdkVersion: d.info.version } };
+        return { sessionId: this.sessions.id, capabilities: { device: this.idiom, sdkVersion: d.info.version } };
       case 'DELETE ':
         await this.sessions.kill();
         return null;
@@ -214,9 +219,11 @@ export class EmulatedWda {
         // FBCustomCommands.m handleGetScreen; older builds had neither screenSize nor the session-less route.
         if (this.older && !inSession) break;
         // screenSize is SpringBoard's frame turned with SpringBoard's own orientation, which on an iPhone stays
-        // portrait while an app turns to landscape: the portrait size, whatever the app in front shows.
-        const points = { width: Math.min(d.size.width, d.size.height) / this.scale, height: Math.max(d.size.width, d.size.height) / this.scale };
-        return { ...(this.older ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: 54 }, scale: this.scale };
+        // portrait while an app turns to landscape: the portrait size, whatever the app in front shows. An
+        // iPad's SpringBoard turns with the device.
+        const portrait = { width: Math.min(d.size.width, d.size.height) / this.scale, height: Math.max(d.size.width, d.size.height) / this.scale };
+        const points = d.profile.homeScreenTurns ? { width: d.size.width / this.scale, height: d.size.height / this.scale } : portrait;
+        return { ...(this.older ? {} : { screenSize: points }), statusBarSize: { width: points.width, height: d.profile.statusBarDp }, scale: this.scale };
       }
       case 'GET /wda/locked':
         // FBCustomCommands.m handleIsLocked: fb_isScreenLocked, from SpringBoard's lockstate notifications.
@@ -229,7 +236,7 @@ export class EmulatedWda {
         this.locked = false;
         return null;
       case 'GET /wda/device/info':
-        return deviceInfoDocument(this.options.name ?? 'iPhone', this.vendorId, d.darkMode, this.simulator);
+        return deviceInfoDocument(this.options.name ?? (this.idiom === 'ipad' ? 'iPad' : 'iPhone'), this.vendorId, d.darkMode, this.simulator, this.idiom);
       case 'GET /wda/activeAppInfo':
         // FBCustomCommands.m handleActiveAppInfo: name is the app element's identifier; an app WDA did not launch has no arguments.
         // While the lock screen shows, XCTest's active application is SpringBoard.

@@ -4,7 +4,7 @@
  * FBSessionCommands.m handleGetStatus: `ios.simulatorVersion` only in builds for the simulator (TARGET_OS_SIMULATOR);
  * `build.version` is WebDriverAgentLib's CFBundleShortVersionString (16.7.0 at appium/WebDriverAgent c279b4c).
  */
-export function statusDocument(version: string, simulator: boolean, sdkVersion = '17.5'): object {
+export function statusDocument(version: string, simulator: boolean, sdkVersion = '17.5', idiom: Idiom = 'iphone'): object {
   return {
     ready: true,
     message: 'WebDriverAgent is ready to accept commands',
@@ -12,15 +12,18 @@ export function statusDocument(version: string, simulator: boolean, sdkVersion =
     os: { name: 'iOS', version, sdkVersion, testmanagerdVersion: 65535 },
     ios: { ...(simulator ? { simulatorVersion: version } : {}), ip: null },
     build: { time: 'Nov 20 2026 10:00:00', productBundleIdentifier: 'com.facebook.WebDriverAgentRunner', version: '16.7.0' },
-    device: 'iphone',
+    device: idiom,
   };
 }
 
-/** FBCustomCommands.m handleGetDeviceInfo; uuid is identifierForVendor, not the simulator's UDID. */
-export function deviceInfoDocument(name: string, vendorId: string, dark: boolean, simulator: boolean): object {
+/** FBSessionCommands.m deviceNameByUserInterfaceIdiom: what `device` says in the status and a session's capabilities. */
+export type Idiom = 'iphone' | 'ipad';
+
+/** FBCustomCommands.m handleGetDeviceInfo; uuid is identifierForVendor, not the simulator's UDID; UIUserInterfaceIdiomPad is 1. */
+export function deviceInfoDocument(name: string, vendorId: string, dark: boolean, simulator: boolean, idiom: Idiom = 'iphone'): object {
   return {
-    currentLocale: 'en_US', timeZone: 'Europe/Berlin', name, model: 'iPhone', uuid: vendorId,
-    userInterfaceIdiom: 0, userInterfaceStyle: dark ? 'dark' : 'light', isSimulator: simulator, thermalState: 0,
+    currentLocale: 'en_US', timeZone: 'Europe/Berlin', name, model: idiom === 'ipad' ? 'iPad' : 'iPhone', uuid: vendorId,
+    userInterfaceIdiom: idiom === 'ipad' ? 1 : 0, userInterfaceStyle: dark ? 'dark' : 'light', isSimulator: simulator, thermalState: 0,
   };
 }
 

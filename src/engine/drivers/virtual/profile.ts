@@ -1,6 +1,8 @@
 import type { DeviceInfo } from '../../types.js';
 
 export type Platform = 'android' | 'ios';
+/** Which virtual device to make: the platform's phone, or the iPad (an iOS device with another screen). */
+export type VirtualModel = Platform | 'ipad';
 
 /** Everything that differs between the virtual Android and iOS phones, kept as data. */
 export interface DeviceProfile {
@@ -74,3 +76,21 @@ export const IOS_PROFILE: DeviceProfile = {
   wording: { deny: 'Don’t Allow', allow: 'Allow', back: 'Back' },
   fontFamily: 'DejaVu Sans, sans-serif',
 };
+
+/**
+ * iPad Pro 13-inch (M4): 2064×2752 px at scale 2 (1032×1376 points). iPadOS's status bar (24 pt) and home
+ * indicator (20 pt) are slimmer than an iPhone's, its keyboard taller, and its home screen turns.
+ */
+export const IPAD_PROFILE: DeviceProfile = {
+  ...IOS_PROFILE,
+  info: { id: 'virtual-ipad-1', os: 'iOS', model: 'Virtual iPad Pro 13-inch (M4)', version: '17.5', state: 'ready' },
+  width: 2064,
+  height: 2752,
+  density: 2,
+  statusBarDp: 24,
+  bottomInsetDp: 20,
+  keyboardDp: { portrait: 328, landscape: 423 },
+  homeScreenTurns: true,
+};
+
+export const PROFILES: Record<VirtualModel, DeviceProfile> = { android: ANDROID_PROFILE, ios: IOS_PROFILE, ipad: IPAD_PROFILE };

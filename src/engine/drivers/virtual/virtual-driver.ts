@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { CallContext, Driver } from '../../driver.js';
 import type { DeviceInfo } from '../../types.js';
 import { systemClock, type Clock } from './clock.js';
-import { ANDROID_PROFILE, IOS_PROFILE, type DeviceProfile, type Platform } from './profile.js';
+import { PROFILES, type DeviceProfile, type VirtualModel } from './profile.js';
 import { phoneStateProblem, type PhoneState } from './state.js';
 import { VirtualDevice } from './virtual-device.js';
 
@@ -15,16 +15,16 @@ export interface ScreenOverride {
 }
 
 export interface VirtualDriverOptions {
-  /** Which phones to create, one per entry (default: one Android and one iOS). */
-  devices?: Platform[];
+  /** Which devices to create, one per entry (default: one Android phone and one iPhone; `ipad` adds an iPad). */
+  devices?: VirtualModel[];
   /** Added to every device call; abortable through the call's signal. */
   latencyMs?: number;
   /** Time source for timers (loading screens, toasts); default the system clock. */
   clock?: Clock;
   /** JSON file holding the state of every virtual phone; read at start, written after each change. */
   stateFile?: string;
-  /** Portrait screen size and density per platform. */
-  screen?: Partial<Record<Platform, ScreenOverride>>;
+  /** Portrait screen size and density per model (`ios` is the iPhone, `ipad` the iPad). */
+  screen?: Partial<Record<VirtualModel, ScreenOverride>>;
 }
 
 interface StateFile {
@@ -39,11 +39,11 @@ export class VirtualDriver implements Driver {
   private fileStamp = '';
 
   constructor(private readonly options: VirtualDriverOptions = {}) {
-    const platforms = options.devices ?? ['android', 'ios'];
-    const count: Record<Platform, number> = { android: 0, ios: 0 };
+    const models = options.devices ?? ['android', 'ios'];
+    const count: Record<VirtualModel, number> = { android: 0, ios: 0, ipad: 0 };
     const saved = this.readStateFile();
-    this.devices = platforms.map((platform) => {
-      const profile = this.profile(platform, ++count[platform]);
+    this.devices = models.map((model) => {
+      const profile = this.profile(model, ++count[model]);
       return new VirtualDevice(profile, saved?.devices[profile.info.id], {
         clock: options.clock ?? systemClock,
         latencyMs: options.latencyMs,
@@ -53,13 +53,15 @@ export class VirtualDriver implements Driver {
     this.remember(saved);
   }
 
-  private profile(platform: Platform, n: number): DeviceProfile {
-    const base = platform === 'android' ? ANDROID_PROFILE : IOS_PROFILE;
-    const o = this.options.screen?.[platform] ?? {};
-    checkScreen(platform, o);
+  private profile(model: VirtualModel, n: number): DeviceProfile {
+    const base = PROFILES[model];
+    // A typo ("iphone") made a phone whose profile was undefined, and the driver failed on a bare TypeError.
+    if (!base) throw new RangeError(`virtual device option devices names "${String(model)}"; the virtual devices are ${Object.keys(PROFILES).join(', ')}`);
+    const o = this.options.screen?.[model] ?? {};
+    checkScreen(model, o);
     return {
       ...base,
-      info: { ...base.info, id: `virtual-${platform}-${n}` },
+      info: { ...base.info, id: `virtual-${model}-${n}` },
       width: o.width ?? base.width,
       height: o.height ?? base.height,
       density: o.density ?? base.density,
@@ -210,7 +212,7 @@ export class VirtualDriver implements Driver {
 const MAX_SIDE_PX = 8192;
 
 /** A bad size failed only at the first screenshot, with a renderer's words ("Input Buffer is empty"). */
-function checkScreen(platform: Platform, o: ScreenOverride): void {
+function checkScreen(platform: VirtualModel, o: ScreenOverride): void {
   for (const side of ['width', 'height'] as const) {
     const v = o[side];
     if (v !== undefined && !(Number.isInteger(v) && v >= 1 && v <= MAX_SIDE_PX)) {
