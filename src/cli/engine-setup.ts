@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSetup } from '../engine/create.js';
+import type { VirtualModel } from '../engine/drivers/virtual/index.js';
 import { InvalidInputError } from './command.js';
 import { sourcesFromFlags } from '../engine/sources/index.js';
 import { iosSetupFromFlags } from '../engine/drivers/ios/setup.js';
@@ -25,6 +26,8 @@ const str = (value: string | boolean | undefined) => (typeof value === 'string' 
 /** The device flags every command that opens devices accepts; commands append this to their --help. */
 export const DEVICE_FLAGS_HELP = `Device options:
   --no-virtual            leave out the built-in virtual devices
+  --virtual-devices LIST  which virtual devices to make, comma-separated from android, ios, ipad
+                          (default android,ios; e.g. android,ios,ipad adds virtual-ipad-1)
   --no-android            leave out Android devices (adb)
   --adb [NAME=]HOST:PORT  use this adb server; repeat for several (default: ANDROID_ADB_SERVER_PORT /
                           ADB_SERVER_SOCKET, else 127.0.0.1:5037). Ids on two servers become SERIAL@NAME
@@ -41,7 +44,23 @@ export const DEVICE_FLAGS_HELP = `Device options:
   --allow-path DIR        extra folder screenshots, installs and saved scenarios may use (repeatable or comma-separated)`;
 
 /** The options DEVICE_FLAGS_HELP documents. */
-export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'mjpeg-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path'] as const;
+export const DEVICE_FLAGS = ['virtual', 'android', 'adb', 'wda', 'ios', 'wda-url', 'mjpeg-url', 'wda-project', 'wda-runner', 'wda-device-port', 'timeout', 'allow-path', 'virtual-devices'] as const;
+
+const MODELS: readonly VirtualModel[] = ['android', 'ios', 'ipad'];
+
+/** `--virtual-devices`: which virtual devices to make (each model once), or nothing for the default pair. */
+function virtualModels(flags: Record<string, string | boolean>): { devices?: VirtualModel[] } {
+  const given = flags['virtual-devices'];
+  if (given === undefined) return {};
+  if (flags.virtual === false) throw new InvalidInputError('--virtual-devices and --no-virtual contradict each other: give one of them');
+  const names = list(given).map((n) => n.trim().toLowerCase());
+  const unknown = names.filter((n) => !(MODELS as readonly string[]).includes(n));
+  if (given === true || names.length === 0 || unknown.length) {
+    const what = unknown.length ? `does not know ${unknown.map((n) => JSON.stringify(n)).join(', ')}` : 'needs a list';
+    throw new InvalidInputError(`--virtual-devices ${what}: give some of ${MODELS.join(', ')}, comma-separated, e.g. --virtual-devices android,ios,ipad`);
+  }
+  return { devices: [...new Set(names)] as VirtualModel[] };
+}
 
 /** `--allow-path` folders, repeated or comma-separated. */
 export function allowPathsFromFlags(flags: Record<string, string | boolean>): string[] {
@@ -93,7 +112,7 @@ function setupFromFlags(flags: Record<string, string | boolean>, persistVirtual:
     throw new Error(`--timeout must be a positive whole number of milliseconds (got ${String(flags.timeout)})`);
   }
   return {
-    virtual: flags.virtual === false ? false : persistVirtual ? { stateFile: usableStateFile() } : {},
+    virtual: flags.virtual === false ? (virtualModels(flags), false) : { ...(persistVirtual ? { stateFile: usableStateFile() } : {}), ...virtualModels(flags) },
     sources: sourcesFromFlags(flags),
     ios: iosSetupFromFlags({
       noIos: flags.ios === false,

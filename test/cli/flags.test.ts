@@ -46,7 +46,7 @@ test('a mistyped flag is refused with exit 3 and the flag it probably meant', as
   // The list names the options as --help writes them: --no-virtual, not a --virtual that means nothing.
   const listed = await mb('serve', '--zzzzzzzz');
   assert.match(listed.stderr, /its options: .*--no-video, .*--no-virtual, --no-android, --adb, --wda, --no-ios,/);
-  assert.not.match(listed.stderr, /--virtual|--video|--android|--ios,/);
+  assert.not.match(listed.stderr, /--virtual,|--video|--android|--ios,/);
 
   const nothingClose = await mb('reset', '--everything');
   assert.is(nothingClose.code, 3);
@@ -115,6 +115,20 @@ test('every flag each command documents in its --help is accepted, including --n
   assert.is(unknownFlagProblem('serve', repeats, serve.flags), undefined);
   const runCommand = (await loadCommands()).find((c) => c.name === 'run')!;
   assert.is(unknownFlagProblem('run', ['x.json', '--param', 'A=1', '--param=B=2', '--', '--not-a-flag'], runCommand.flags), undefined);
+});
+
+test('--virtual-devices picks the virtual devices (an iPad among them); an unknown model or one beside --no-virtual is refused', async () => {
+  const picked = engineSetupFromFlags(parseFlags(['--virtual-devices', 'android,iPad,ipad']).flags, false);
+  assert.equal(picked.virtual, { devices: ['android', 'ipad'] });
+  assert.throws(() => engineSetupFromFlags(parseFlags(['--virtual-devices', 'android,ipda']).flags, false), /--virtual-devices does not know "ipda": give some of android, ios, ipad/);
+  assert.throws(() => engineSetupFromFlags(parseFlags(['--no-virtual', '--virtual-devices', 'ipad']).flags, false), /contradict/);
+  const listed = await mb('devices', '--no-android', '--no-ios', '--virtual-devices', 'ios,ipad');
+  assert.is(listed.code, 0, listed.stderr);
+  const ids = (JSON.parse(listed.stdout) as { devices: { id: string }[] }).devices.map((d) => d.id);
+  assert.equal(ids.sort(), ['virtual-ios-1', 'virtual-ipad-1']);
+  const bad = await mb('devices', '--no-android', '--no-ios', '--virtual-devices', 'tablet');
+  assert.is(bad.code, 3);
+  assert.match(bad.stderr, /--virtual-devices does not know "tablet"/);
 });
 
 test('--wda-url repeats reach the iOS driver as one shared URL and one per simulator', () => {
