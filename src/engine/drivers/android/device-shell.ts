@@ -85,7 +85,9 @@ export class DeviceShell {
    */
   private adbState(what: string): Promise<string | unknown> {
     return Promise.resolve(this.asked.getState()).then(String, (refusal: unknown) => {
-      if (!noServerThere(refusal)) return refusal;
+      // A server exiting after "adb kill-server" may still take the connection, then drop it unanswered.
+      const reset = ['ECONNRESET', 'EPIPE'].includes((refusal as { code?: string } | undefined)?.code ?? '');
+      if (!noServerThere(refusal) && !reset) return refusal;
       throw new ToolError(
         'DEVICE_NOT_FOUND',
         `the adb server at ${this.address.host}:${this.address.port} went away during ${what} on ${this.serial} (stopped by "adb kill-server" from another program, or crashed); the command may or may not have run: once a server runs again ("adb start-server"), list devices and check before repeating it`,
