@@ -53,7 +53,7 @@ tools('APP_NOT_INSTALLED before launch, terminate, uninstall, clear — in one r
   }
 });
 
-tools('sign in: elements, tap, type, submit; dump and wm size at once per listing, no process per tap', async ({ rig }) => {
+tools('sign in: elements, tap, type, submit; one round trip per listing, no process per tap', async ({ rig }) => {
   await rig!.call('mobile_launch_app', { packageName: DEMO_PACKAGE });
   let els = await elements(rig!);
   const email = find(els, 'email');
@@ -74,9 +74,7 @@ tools('sign in: elements, tap, type, submit; dump and wm size at once per listin
   assert.equal(rig!.phone.stats.monkeyInput, [`tap ${x} ${y}\nsleep 0\n`, '\n']);
   rig!.phone.stats.reset();
   await elements(rig!);
-  // `wm size` goes alongside the dump, at the same time (a size override may have changed since).
-  assert.equal([...rig!.phone.stats.opened].sort(), ['exec:uiautomator dump /dev/tty', 'exec:wm size'], 'list elements');
-  assert.is(rig!.phone.stats.roundTrips, 2);
+  assert.is(rig!.phone.stats.roundTrips, 1, 'list elements');
   rig!.phone.stats.reset();
   const typed = await rig!.call('mobile_type_keys', { text: DEMO_CREDENTIALS.email });
   assert.is(typed.status, 'success');

@@ -220,10 +220,14 @@ export class AndroidDevice implements DeviceHandle {
 
   /**
    * The UiAutomator2 server's source, else `uiautomator dump` (element-listing.ts). The size the
-   * elements are cut to is read alongside where a fold may have changed it (screen-size.ts).
+   * elements are cut to is read alongside where it is not known yet or a fold may have changed it, and
+   * after the dump where the dump measured another (a size override set meanwhile; screen-size.ts).
    */
   async listElements(ctx: CallContext): Promise<UiElement[]> {
-    return this.elementListing.list(this.size.current(ctx), ctx);
+    const alongside = this.size.known === undefined || this.size.movable ? this.size.current(ctx) : undefined;
+    // Awaited only once the hierarchy is in: a failure before then must not go unhandled.
+    alongside?.catch(() => undefined);
+    return this.elementListing.list((seen) => alongside ?? this.size.confirmed(seen, ctx), ctx);
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {

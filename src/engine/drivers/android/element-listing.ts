@@ -30,6 +30,20 @@ export function rotate(size: ScreenSize, rotation: number): ScreenSize {
 }
 
 /**
+ * How far the first window of a hierarchy reaches (its right and bottom edges), unrotated: for a full-screen
+ * app, the screen size uiautomator measured. A cheap look at the text, made before the tree is parsed.
+ */
+export function hierarchyExtent(text: string): ScreenSize | undefined {
+  const edges = /bounds="\[-?\d+,-?\d+\]\[(\d+),(\d+)\]"/.exec(text);
+  if (!edges) return undefined;
+  const rotation = /<hierarchy\b[^>]*\brotation="(\d)"/.exec(text);
+  return rotate({ width: Number(edges[1]), height: Number(edges[2]) }, rotation ? Number(rotation[1]) : 0);
+}
+
+/** The unrotated screen size to cut a listing to, given what its hierarchy measured (hierarchyExtent). */
+export type SizeFor = (seen: ScreenSize | undefined) => Promise<ScreenSize>;
+
+/**
  * The elements on screen: the UiAutomator2 server's source when it runs (one round trip), else one
  * `uiautomator dump` round trip, retried while uiautomator reports a transient "null root node" or
  * another client holds the phone's one UiAutomation connection.
@@ -40,17 +54,16 @@ export class ElementListing {
 
   constructor(private readonly io: ListingIo) {}
 
-  /** `natural`: the unrotated screen size, possibly still being read; elements are cut to it as rotated in the dump. */
-  async list(natural: Promise<ScreenSize>, ctx: CallContext): Promise<UiElement[]> {
-    // Awaited only once the hierarchy is in: a failure before then must not go unhandled.
-    natural.catch(() => undefined);
+  /** `sizeFor`: the unrotated screen size for what the hierarchy measured; elements are cut to it as rotated in the dump. */
+  async list(sizeFor: SizeFor, ctx: CallContext): Promise<UiElement[]> {
     const io = this.io;
     await io.usable(ctx);
     const fromServer = async (): Promise<UiElement[] | undefined> => {
       const served = await io.served(ctx.signal);
       if (!served) return undefined;
+      const natural = await sizeFor(hierarchyExtent(served));
       const { root, rotation } = await io.parse(ctx, 'UiAutomator2 server source', () => parseUiautomatorDump(served));
-      return elementsFromTree(root, rotate(await natural, rotation));
+      return elementsFromTree(root, rotate(natural, rotation));
     };
     const served = await fromServer();
     if (served) return served;
@@ -93,7 +106,7 @@ export class ElementListing {
         await new Promise((r) => setTimeout(r, DUMP_RETRY_MS));
         continue;
       }
-      const physical = await natural;
+      const physical = await sizeFor(hierarchyExtent(out));
       return io.parse(ctx, 'uiautomator dump', () =>
         this.listings.get(out, `${physical.width}x${physical.height}`, () => {
           const { root, rotation } = parseUiautomatorDump(out);

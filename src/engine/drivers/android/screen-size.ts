@@ -25,10 +25,11 @@ export interface SizeReading {
  * rotation and scrcpy's touches use. The size can change under us without any event we hear of: a
  * fold moves a foldable's default display to a panel of another size, and on any phone a size
  * override set or removed mid-session (`wm size 720x1600`, `wm size reset`, a phone's "Screen
- * resolution" setting) changes the pixel space uiautomator and `input` work in. So every listing
- * reads the size again, alongside its dump (concurrently, so no added wait): `wm size` on a phone
- * with one display; `wm size; dumpsys input` where there is more than one display (a foldable's two
- * panels, seen in that `dumpsys input` or in the capture's display list), with the orientation.
+ * resolution" setting) changes the pixel space uiautomator and `input` work in. Where there is more
+ * than one display (a foldable's two panels, seen in `dumpsys input` or in the capture's display list),
+ * every listing reads `wm size; dumpsys input` alongside its dump (concurrently, so no added wait), with
+ * the orientation; on a phone with one display a listing reads `wm size` only when its dump measured
+ * another size than the one known (`confirmed`), and a capture of another pixel size reads it too.
  * Captures scale to the size last read, so a screenshot taken after a listing shares its pixels.
  */
 export class DeviceScreenSize {
@@ -67,6 +68,17 @@ export class DeviceScreenSize {
     const known = this.natural;
     // What the listing itself meets (a device gone, a server killed) is its own answer; a failed re-read only keeps the size known.
     return this.io.text('wm size', ctx, 'reading the screen size').then((out) => this.wmSize(out, ctx), () => known);
+  }
+
+  /**
+   * The size known, when `seen` (what a dump measured, unrotated) agrees with it; else read again: a
+   * size override set or removed meanwhile, or a window that does not fill the screen (a dialog), which
+   * costs a read but never a wrong size.
+   */
+  confirmed(seen: ScreenSize | undefined, ctx: CallContext): Promise<ScreenSize> {
+    const known = this.natural;
+    if (known && seen && seen.width === known.width && seen.height === known.height) return Promise.resolve(known);
+    return this.current(ctx);
   }
 
   /** The size `wm size` printed in `out`, remembered. */
