@@ -13,7 +13,8 @@ import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
 import { confirmLaunch } from './wda-launch-check.js';
-import { siriNote, urlRefused } from './wda-open-url.js';
+import { siriNote } from './wda-open-url.js';
+import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
 import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from './wda-source.js';
 
@@ -21,24 +22,6 @@ import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from '.
 const LOCK_PROBE_MS = 3000;
 /** How long a read waits before asking again when XCTest could not snapshot the app in front. */
 const SNAPSHOT_RETRY_MS = 500;
-
-/**
- * Reads of the app as a whole (/source, element lookups, orientation…), not of one element by uuid. XCTest
- * fails their snapshot while the app launches, closes or crashes, and WDA answers "stale element reference"
- * (XCUIElement+FBUtilities.m fb_takeSnapshot); asked again a moment later they usually succeed.
- */
-function readsWholeApp(method: string, path: string): boolean {
-  return isRepeatable(method, path) && !path.includes('/element/');
-}
-
-/**
- * XCTest refuses a snapshot of an accessibility tree deeper or larger than it serves with kAXErrorIllegalArgument,
- * which WDA passes on as the same "stale element reference" (appium/WebDriverAgent#542: React Native screens past
- * ~62 levels). Unlike a launching app's, this refusal repeats for as long as the screen shows.
- */
-function treeRefused(err: WdaError): boolean {
-  return err.error === 'stale element reference' && /kAXErrorIllegalArgument/.test(err.detail);
-}
 
 /** JPEG quality asked of WDA's MJPEG server (its default, 25, smears text). */
 const MJPEG_QUALITY = 50;
@@ -366,7 +349,7 @@ export class IosDevice implements DeviceHandle {
         await sleep(SNAPSHOT_RETRY_MS, ctx.signal);
         return this.rethrowing(send, method, path, body);
       }
-      if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? this.translate(err, method, path, body) : err;
+      if (!(err instanceof WdaUnreachableError)) throw err instanceof WdaError ? wdaRefusal(err, method, path, body, this.info.id) : err;
       const repeatable = !err.sent || isRepeatable(method, path);
       if (await this.wda.recover(sentThrough, ctx.signal)) {
         // The link was re-established (a replugged iPhone gets a new relay); repeat only what is safe to repeat.
@@ -390,42 +373,7 @@ export class IosDevice implements DeviceHandle {
     try {
       return await send();
     } catch (err) {
-      throw err instanceof WdaError ? this.translate(err, method, path, body) : err;
+      throw err instanceof WdaError ? wdaRefusal(err, method, path, body, this.info.id) : err;
     }
-  }
-
-  private translate(err: WdaError, method: string, path: string, body: unknown): ToolError {
-    if (path === '/url') return urlRefused(err, (body as { url?: unknown } | undefined)?.url, this.info.id);
-    // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
-    // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.
-    if (path === '/wda/keys' && /keyboard (is not|must be) present/i.test(err.detail)) {
-      return new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.info.id} (the keyboard is not shown): tap a field first, then type. WebDriverAgent said: ${err.detail}`);
-    }
-    if (path === '/wda/keys') {
-      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not type (XCTest failed to synthesize the keys; some may have reached the field, so check it before typing again): ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
-    }
-    if (treeRefused(err) && readsWholeApp(method, path)) {
-      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest refused to snapshot its accessibility tree (kAXErrorIllegalArgument), as it does for trees too deep or too large; asking again will not help while this screen shows: take a screenshot instead, or move to a screen with fewer nested views. WebDriverAgent said: ${err.detail}`);
-    }
-    if (err.error === 'stale element reference' && readsWholeApp(method, path)) {
-      return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} could not read the app in front (${method} ${path.split('?')[0]}): XCTest got no snapshot of it twice, as while an app launches, closes or has just crashed; call again in a moment. WebDriverAgent said: ${err.detail}`);
-    }
-    // WDA from its W3C protocol (5d6f1bf, 2019) until 76447471 (March 2020), and JSON Wire builds before it (status 26),
-    // refused an element lookup whose every match lay under an alert (FBAlert.m filterObstructedElements): the
-    // keyboard lookup before typing fails so while an alert covers the app, and only answering the alert helps.
-    if (err.error === 'unexpected alert open') {
-      return new ToolError('INTERNAL', `an alert is open on ${this.info.id} and covers the app, so WebDriverAgent refused ${method} ${path.split('?')[0]}: answer the alert first (mobile_list_elements_on_screen lists its buttons; tap one), then repeat the call. WebDriverAgent said: ${err.detail || err.error}`);
-    }
-    if (err.error === 'unsupported operation') return new ToolError('UNSUPPORTED', `${this.info.id} cannot do ${method} ${path}: ${err.detail}`);
-    // fb_pressButton: "The button '…' is not supported. The device under test only supports the following buttons: (home, …)";
-    // before WebDriverAgent 11.2 (3df0284d): "The button '…' is unknown. Only the following button names are supported: (…)".
-    // WDA offers volumeUp/volumeDown only on real iPhones (fb_availableButtonNames, #if !TARGET_OS_SIMULATOR).
-    const button = path === '/wda/pressButton' ? /The button '([^']*)' is (?:not supported|unknown)[^(]*\(([^)]*)\)/.exec(err.detail) : null;
-    if (button) {
-      const offered = button[2].split(',').map((b) => b.trim()).filter(Boolean).join(', ');
-      const why = /^volume/i.test(button[1]) ? ' (simulators have no volume buttons: WebDriverAgent offers them on real iPhones only; use the Simulator\'s own volume controls)' : '';
-      return new ToolError('UNSUPPORTED', `${this.info.id} has no ${button[1]} button${why}; WebDriverAgent there supports only: ${offered}. Nothing was pressed`);
-    }
-    return new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} failed ${method} ${path.split('?')[0]}: ${err.error}${err.detail ? ` (${err.detail})` : ''}`);
   }
 }
