@@ -35,19 +35,21 @@ function send(c: RawClient, method: string, params: unknown): Promise<Json> {
 const tap = (x: number) => ({ tool: 'mobile_click_on_screen_at_coordinates', parameters: { device: ANDROID, x, y: 10 } });
 
 test("a call that times out behind another session's verb names the verb and its session", async () => {
-  ({ bridge } = await testBridge({ engine: createEngine({ virtual: {}, timeoutMs: 1000 }) }));
+  // Every device call takes 700 ms: a verb's look and tap hold the device about 1.4 s, longer than another call's 1 s deadline.
+  ({ bridge } = await testBridge({ engine: createEngine({ virtual: { latencyMs: 700 }, timeoutMs: 1000 }) }));
   const verbs = await session('agent-a');
   const agent = await session('agent-b');
   let looked = false;
   const stop = bridge.engine.onCall((e) => (looked ||= e.tool === 'mobile_list_elements_on_screen'));
   try {
-    // Typing into a field not on screen looks for it for 3 s inside its unit (tap and typing), holding the device.
-    const verb = send(verbs, 'verbs.run', { device: ANDROID, step: { action: 'type', target: 'the Nothing of the kind field', value: 'x' } });
+    // A tap looks at the screen and taps as one unit on the device (the launcher's Settings icon is there).
+    const verb = send(verbs, 'verbs.run', { device: ANDROID, step: { action: 'tap', target: 'Settings' } });
     await until('the verb looking at the screen', () => looked);
     const answer = await send(agent, 'tools.call', tap(5));
     assert.is(answer.code, 'TIMEOUT', JSON.stringify(answer));
-    assert.match(String(answer.message), /it arrived behind 1 call on virtual-android-1 \(1 of session s-[0-9a-f]+ \(agent-a\), type of session s-[0-9a-f]+ \(agent-a\) having the device then\); type still has the device after \d+ ms: try again once it is done/);
-    assert.is((await verb).status, 'failed');
+    assert.match(String(answer.message), /it arrived behind 1 call on virtual-android-1 \(1 of session s-[0-9a-f]+ \(agent-a\), tap of session s-[0-9a-f]+ \(agent-a\) having the device then\); tap still has the device after \d+ ms: try again once it is done/);
+    // Its own outcome is not the point here (its calls share the slow device's deadlines).
+    await verb;
   } finally {
     stop();
   }

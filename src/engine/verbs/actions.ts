@@ -6,7 +6,7 @@ import { identifiable, showsAs } from '../listed-elements.js';
 import { requirePackageId } from './app-package.js';
 import { shownName } from './element-name.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
-import { findTarget, targetNow, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
+import { findTarget, TargetMissing, targetNow, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 import { fieldName, focusedFieldName, typedMessage, typesAfterEnter } from './typed-message.js';
 
@@ -45,7 +45,7 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
  * there at the first look is waited for outside the unit, so the wait (up to the verb's target wait)
  * holds up no other caller and no viewer's frames; once it shows, look and tap are one unit again.
  */
-async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
+async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean, waitMs?: number): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
   const act = async (unit: VerbContext, found: { element: UiElement; resolved: ResolvedElement; elements: UiElement[] }) => {
     const { element, elements } = found;
     if (!element.enabled) {
@@ -54,8 +54,8 @@ async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Reco
     await call(unit, tool, { x: element.center.x, y: element.center.y, ...extra });
     return found;
   };
-  // Inside a unit of the caller's (a type step's), the device is held anyway: wait there.
-  if (ctx.hold?.covers(ctx.device)) return act(ctx, await findTarget(ctx, step, 'interact', undefined, prefer));
+  // Inside a unit of the caller's (a type step's), the caller decides where to wait (`waitMs`).
+  if (ctx.hold?.covers(ctx.device)) return act(ctx, await findTarget(ctx, step, 'interact', waitMs, prefer));
   const first = await asOneUnit(ctx, step.action, async (unit) => {
     const found = await targetNow(unit, step, 'interact', prefer);
     return found && act(unit, found);
@@ -78,8 +78,8 @@ const isField = (e: UiElement) => e.type === 'edittext';
  * focused field whatever was tapped, so a target that is not a field counts only when the tap left
  * the focus on a field inside it; otherwise nothing is typed (the text would land elsewhere).
  */
-async function tapFieldOf(ctx: VerbContext, step: VerbStep): Promise<ResolvedElement> {
-  const { element, resolved, elements } = await actOn(ctx, step, 'mobile_click_on_screen_at_coordinates', {}, isField);
+async function tapFieldOf(ctx: VerbContext, step: VerbStep, waitMs?: number): Promise<ResolvedElement> {
+  const { element, resolved, elements } = await actOn(ctx, step, 'mobile_click_on_screen_at_coordinates', {}, isField, waitMs);
   if (isField(element)) return resolved;
   const focused = (await listElements(ctx)).find((e) => e.focused && isField(e));
   if (focused && within(focused, element)) return resolvedOf(focused, resolved.confidence);
@@ -279,8 +279,9 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     let focusedNow: string | null | undefined;
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
-    await asOneUnit(ctx, 'type', async (unit) => {
-      if (step.target || step.target_pattern) resolved = await tapFieldOf(unit, step);
+    const targeted = Boolean(step.target || step.target_pattern);
+    const typeInUnit = (waitMs?: number) => asOneUnit(ctx, 'type', async (unit) => {
+      if (targeted) resolved = await tapFieldOf(unit, step, waitMs);
       typed = await call<{ message: string }>(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
       // Text after an ENTER went wherever the focus was then: the field holding it now is the best account of where.
       if (typesAfterEnter(text)) {
@@ -289,6 +290,17 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
         focusedNow = now && focusedFieldName(now);
       }
     });
+    if (!targeted || ctx.hold?.covers(ctx.device)) await typeInUnit();
+    else {
+      // A field not on screen yet is waited for outside the unit, as a tap's target is (actOn).
+      try {
+        await typeInUnit(0);
+      } catch (err) {
+        if (!(err instanceof TargetMissing)) throw err;
+        await findTarget(ctx, step, 'interact', undefined, isField);
+        await typeInUnit(0);
+      }
+    }
     const field = resolved ? fieldName(resolved.label, resolved.id, step.target || resolved.id) : undefined;
     const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}${typedMessage(text, field, focusedNow)}`;
     // Without a target nothing here saw a field take the keys: the driver's word on that is kept

@@ -51,6 +51,9 @@ async function preferred(ctx: VerbContext, request: ResolveRequest, elements: Ui
 
 type Found = { element: UiElement; resolved: ResolvedElement; elements: UiElement[] };
 
+/** The target is not on screen (a near-tie or a bad pattern is another VerbError): waiting may bring it. */
+export class TargetMissing extends VerbError {}
+
 /** One look: the target, or the error that says it is not there (yet). A near-tie or a bad pattern throws. */
 async function lookOnce(ctx: VerbContext, request: ResolveRequest, prefer?: (e: UiElement) => boolean): Promise<{ found: Found } | { missing: VerbError }> {
   const elements = await listElements(ctx);
@@ -62,7 +65,7 @@ async function lookOnce(ctx: VerbContext, request: ResolveRequest, prefer?: (e: 
     throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})`, r.candidates);
   }
   // A dialog or the keyboard can hide a target, never make two elements match alike.
-  return { missing: new VerbError('ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${coverNote(elements)}${listingNote(elements)}`, r.candidates) };
+  return { missing: new TargetMissing('ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${coverNote(elements)}${listingNote(elements)}`, r.candidates) };
 }
 
 /**
