@@ -6,7 +6,7 @@ import { identifiable, showsAs } from '../listed-elements.js';
 import { requirePackageId } from './app-package.js';
 import { shownName } from './element-name.js';
 import { asOneUnit, call, isDialog, isLoadingIndicator, listElements, textOf, within } from './screen.js';
-import { findTarget, TargetMissing, targetNow, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
+import { findTarget, TargetMissing, requestOf, resolvedOf, targetPresent, verbScreenSize } from './target.js';
 import { VerbError, type ResolvedElement, type VerbContext, type VerbStep } from './types.js';
 import { fieldName, focusedFieldName, typedMessage, typesAfterEnter } from './typed-message.js';
 
@@ -38,15 +38,31 @@ function appPackage(ctx: VerbContext, step: VerbStep): string {
 }
 
 /**
+ * Runs `work` (which looks for the step's target within `waitMs`) as one unit on the device. A target
+ * not there at the first look is waited for outside the unit, so the wait (up to the verb's target
+ * wait) holds up no other caller and no viewer's frames; once it shows, the unit runs again. Inside a
+ * unit of the caller's the device is held anyway: `work` waits there.
+ */
+async function waitingOutsideTheUnit<T>(ctx: VerbContext, step: VerbStep, prefer: ((e: UiElement) => boolean) | undefined, work: (unit: VerbContext, waitMs?: number) => Promise<T>): Promise<T> {
+  if (ctx.hold?.covers(ctx.device)) return work(ctx);
+  try {
+    return await asOneUnit(ctx, step.action, (unit) => work(unit, 0));
+  } catch (err) {
+    if (!(err instanceof TargetMissing)) throw err;
+  }
+  await findTarget(ctx, step, 'interact', undefined, prefer);
+  return asOneUnit(ctx, step.action, (unit) => work(unit, 0));
+}
+
+/**
  * Resolves the step's target for acting on it (refusing a disabled one) and runs `tool` on its
  * centre, as one unit on the device: another call (the same agent's next tool call sent at once,
  * a viewer's swipe) landing between the look and the tap would move the screen under the
- * coordinates, and the verb would report the element it meant while touching another. A target not
- * there at the first look is waited for outside the unit, so the wait (up to the verb's target wait)
- * holds up no other caller and no viewer's frames; once it shows, look and tap are one unit again.
+ * coordinates, and the verb would report the element it meant while touching another.
  */
 async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Record<string, unknown> = {}, prefer?: (e: UiElement) => boolean, waitMs?: number): Promise<{ element: UiElement; resolved: ResolvedElement; elements: UiElement[] }> {
-  const act = async (unit: VerbContext, found: { element: UiElement; resolved: ResolvedElement; elements: UiElement[] }) => {
+  const act = async (unit: VerbContext, wait?: number) => {
+    const found = await findTarget(unit, step, 'interact', wait, prefer);
     const { element, elements } = found;
     if (!element.enabled) {
       throw new VerbError('ELEMENT_NOT_FOUND', `the target ${JSON.stringify(shownName(element, elements) ?? element.id)} (${element.type}) is disabled on ${ctx.device}; complete what enables it first`);
@@ -54,15 +70,8 @@ async function actOn(ctx: VerbContext, step: VerbStep, tool: string, extra: Reco
     await call(unit, tool, { x: element.center.x, y: element.center.y, ...extra });
     return found;
   };
-  // Inside a unit of the caller's (a type step's), the caller decides where to wait (`waitMs`).
-  if (ctx.hold?.covers(ctx.device)) return act(ctx, await findTarget(ctx, step, 'interact', waitMs, prefer));
-  const first = await asOneUnit(ctx, step.action, async (unit) => {
-    const found = await targetNow(unit, step, 'interact', prefer);
-    return found && act(unit, found);
-  });
-  if (first) return first;
-  await findTarget(ctx, step, 'interact', undefined, prefer);
-  return asOneUnit(ctx, step.action, async (unit) => act(unit, await findTarget(unit, step, 'interact', 0, prefer)));
+  // Inside a type step's unit the type step decides where to wait (`waitMs`).
+  return ctx.hold?.covers(ctx.device) ? act(ctx, waitMs) : waitingOutsideTheUnit(ctx, step, prefer, act);
 }
 
 async function gesture(ctx: VerbContext, step: VerbStep, tool: string, verb: string): Promise<ActionResult> {
@@ -280,7 +289,7 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
     // With a target the field is tapped first, since typing goes to the focused field (seed §4.2 rule 1);
     // tap and typing are one unit on the device, so another caller's tap cannot move the focus between them.
     const targeted = Boolean(step.target || step.target_pattern);
-    const typeInUnit = (waitMs?: number) => asOneUnit(ctx, 'type', async (unit) => {
+    const typeInUnit = async (unit: VerbContext, waitMs?: number) => {
       if (targeted) resolved = await tapFieldOf(unit, step, waitMs);
       typed = await call<{ message: string }>(unit, 'mobile_type_keys', { text, submit: false, ...(step.clear_first ? { clear_first: true } : {}) });
       // Text after an ENTER went wherever the focus was then: the field holding it now is the best account of where.
@@ -289,18 +298,10 @@ export const CORE_ACTIONS: Record<string, ActionFn> = {
         const now = await listElements(unit).then((elements) => elements.find((e) => e.focused && isField(e)) ?? null, () => undefined);
         focusedNow = now && focusedFieldName(now);
       }
-    });
-    if (!targeted || ctx.hold?.covers(ctx.device)) await typeInUnit();
-    else {
-      // A field not on screen yet is waited for outside the unit, as a tap's target is (actOn).
-      try {
-        await typeInUnit(0);
-      } catch (err) {
-        if (!(err instanceof TargetMissing)) throw err;
-        await findTarget(ctx, step, 'interact', undefined, isField);
-        await typeInUnit(0);
-      }
-    }
+    };
+    // A field not on screen yet is waited for outside the unit, as a tap's target is.
+    if (targeted) await waitingOutsideTheUnit(ctx, step, isField, typeInUnit);
+    else await asOneUnit(ctx, 'type', (unit) => typeInUnit(unit));
     const field = resolved ? fieldName(resolved.label, resolved.id, step.target || resolved.id) : undefined;
     const message = text === '' ? `emptied the field${field ? ` ${field}` : ''}` : `${step.clear_first ? 'emptied the field, then ' : ''}${typedMessage(text, field, focusedNow)}`;
     // Without a target nothing here saw a field take the keys: the driver's word on that is kept

@@ -54,20 +54,6 @@ type Found = { element: UiElement; resolved: ResolvedElement; elements: UiElemen
 /** The target is not on screen (a near-tie or a bad pattern is another VerbError): waiting may bring it. */
 export class TargetMissing extends VerbError {}
 
-/** One look: the target, or the error that says it is not there (yet). A near-tie or a bad pattern throws. */
-async function lookOnce(ctx: VerbContext, request: ResolveRequest, prefer?: (e: UiElement) => boolean): Promise<{ found: Found } | { missing: VerbError }> {
-  const elements = await listElements(ctx);
-  const r = await resolveOnce(ctx, request, elements);
-  const better = prefer && (await preferred(ctx, request, elements, r, prefer));
-  if (better) return { found: { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements } };
-  if (r.ok) return { found: { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements } };
-  if (r.reason === 'ambiguous' || r.reason === 'bad_request') {
-    throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})`, r.candidates);
-  }
-  // A dialog or the keyboard can hide a target, never make two elements match alike.
-  return { missing: new TargetMissing('ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${coverNote(elements)}${listingNote(elements)}`, r.candidates) };
-}
-
 /**
  * Finds the step's target, looking again until `waitMs` has passed (screens settle after
  * animations and loads). A near-tie or a bad pattern fails at once: waiting will not fix those.
@@ -78,17 +64,20 @@ export async function findTarget(ctx: VerbContext, step: VerbStep, intent: 'inte
   const request = requestOf(step, intent);
   const deadline = ctx.clock.now() + waitMs;
   for (;;) {
-    const look = await lookOnce(ctx, request, prefer);
-    if ('found' in look) return look.found;
-    if (ctx.clock.now() >= deadline) throw look.missing;
+    const elements = await listElements(ctx);
+    const r = await resolveOnce(ctx, request, elements);
+    const better = prefer && (await preferred(ctx, request, elements, r, prefer));
+    if (better) return { element: better.element, resolved: resolvedOf(better.element, better.confidence), elements };
+    if (r.ok) return { element: r.element, resolved: resolvedOf(r.element, r.confidence), elements };
+    if (r.reason === 'ambiguous' || r.reason === 'bad_request') {
+      throw new VerbError(r.reason === 'bad_request' ? 'INVALID_PARAMETER' : 'ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})`, r.candidates);
+    }
+    if (ctx.clock.now() >= deadline) {
+      // A dialog or the keyboard can hide a target, never make two elements match alike.
+      throw new TargetMissing('ELEMENT_NOT_FOUND', `${r.message} (on ${ctx.device})${coverNote(elements)}${listingNote(elements)}`, r.candidates);
+    }
     await ctx.clock.sleep(ctx.pollMs, ctx.signal);
   }
-}
-
-/** The step's target at one look, or undefined when it is not on screen (yet); a near-tie or a bad pattern throws. */
-export async function targetNow(ctx: VerbContext, step: VerbStep, intent: 'interact' | 'read', prefer?: (e: UiElement) => boolean): Promise<Found | undefined> {
-  const look = await lookOnce(ctx, requestOf(step, intent), prefer);
-  return 'found' in look ? look.found : undefined;
 }
 
 /**
