@@ -25,7 +25,7 @@ export class DeviceScheduler {
   /** `name`: how a caller is named in messages (a bridge names its sessions' clients). */
   constructor(
     private readonly health: DeviceHealth,
-    private readonly name: (origin: string | undefined) => string = (origin) => (origin === undefined ? 'an unnamed caller' : `caller ${origin}`),
+    private readonly name: (origin: string | undefined) => string,
   ) {}
 
   /**

@@ -222,16 +222,16 @@ export class Engine {
     this.touches.cancelAll(origin);
   }
 
-  /**
-   * The caller will never call again (its session ended): its fingers are lifted and what was kept
-   * for it (its last call on each device, its listings) goes, or a long-running bridge would hold
-   * an entry for every session it ever served.
-   */
   /** How messages name a caller by its origin (a bridge: `session s-… (client)`, itself for no origin); undefined: the engine's own words. */
   nameCallers(name: (origin: string | undefined) => string | undefined): void {
     this.callerName = name;
   }
 
+  /**
+   * The caller will never call again (its session ended): its fingers are lifted and what was kept
+   * for it (its last call on each device, its listings) goes, or a long-running bridge would hold
+   * an entry for every session it ever served.
+   */
   forgetCaller(origin: string): void {
     this.touches.cancelAll(origin);
     this.activity.forgetCaller(origin);
