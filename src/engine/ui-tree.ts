@@ -32,6 +32,8 @@ export interface UiNode {
 
 export interface ScreenSize { width: number; height: number }
 
+export const sameSize = (a: ScreenSize, b: ScreenSize): boolean => a.width === b.width && a.height === b.height;
+
 function intersects(r: Rect, screen: ScreenSize): boolean {
   return r.x < screen.width && r.y < screen.height && r.x + r.width > 0 && r.y + r.height > 0;
 }

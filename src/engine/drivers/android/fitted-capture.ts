@@ -1,12 +1,8 @@
 import type { CallContext, FitSize, FittedScreen, PngImage } from '../../driver.js';
-import type { ScreenSize } from '../../ui-tree.js';
+import { sameSize, type ScreenSize } from '../../ui-tree.js';
 import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
 import { parseRawScreencap, unreadableRawFormat } from './screencap.js';
 import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
-
-function sameSize(a: ScreenSize, b: ScreenSize): boolean {
-  return a.width === b.width && a.height === b.height;
-}
 
 /** What the fitted capture needs from its device (screen-capture.ts), with its error mapping. */
 export interface FittedCaptureIo {

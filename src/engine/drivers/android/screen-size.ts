@@ -1,5 +1,5 @@
 import type { CallContext } from '../../driver.js';
-import type { ScreenSize } from '../../ui-tree.js';
+import { sameSize, type ScreenSize } from '../../ui-tree.js';
 import { parseRotation, parseViewportCount, parseWmSize } from './shell-output.js';
 
 /** What reading the screen size needs from its device (android-device.ts), with the device's error mapping. */
@@ -77,7 +77,7 @@ export class DeviceScreenSize {
    */
   confirmed(seen: ScreenSize | undefined, ctx: CallContext): Promise<ScreenSize> {
     const known = this.natural;
-    if (known && seen && seen.width === known.width && seen.height === known.height) return Promise.resolve(known);
+    if (known && seen && sameSize(seen, known)) return Promise.resolve(known);
     return this.current(ctx);
   }
 
