@@ -95,14 +95,19 @@ function checkScreenshot(ctx: Context, ref: unknown, path: string): void {
   }
 }
 
+/** How a message says where a replay meets iOS; undefined when the scenario never runs there. */
+function whereOnIos(platform: string | undefined): string | undefined {
+  return platform === 'ios' ? 'on iOS' : platform === 'cross-platform' ? 'when this cross-platform scenario runs on iOS' : undefined;
+}
+
 /**
  * app_state fresh_install / logged_out is set up by clearing the app's data, which iOS refuses: the
  * runner then records it as manual action, so no run of the scenario on iOS passes unattended.
  */
 function checkAppState(ctx: Context, state: unknown): void {
-  if ((state !== 'fresh_install' && state !== 'logged_out') || (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform')) return;
+  const where = whereOnIos(ctx.platform);
+  if ((state !== 'fresh_install' && state !== 'logged_out') || !where) return;
   const reinstall = (file: string) => `"device_actions": [{"action": "uninstall_app"}, {"action": "install_app", "value": "${file}"}]`;
-  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
   const fix =
     ctx.platform === 'ios'
       ? `reinstall the app instead: replace app_state with ${reinstall('<path of the .app or .ipa>')}`
@@ -121,10 +126,10 @@ function checkAppState(ctx: Context, state: unknown): void {
  * switch: the runner then tries to switch it, is refused, and records manual action on every run.
  */
 function checkNetwork(ctx: Context, props: unknown): void {
-  if (!isObj(props) || (ctx.platform !== 'ios' && ctx.platform !== 'cross-platform')) return;
+  const where = whereOnIos(ctx.platform);
+  if (!isObj(props) || !where) return;
   const network = str(props.network);
   if (network !== 'wifi' && network !== 'connected' && network !== 'disconnected') return;
-  const where = ctx.platform === 'ios' ? 'on iOS' : 'when this cross-platform scenario runs on iOS';
   const fix = `remove device_properties (keep the orientation with a {"action": "set_orientation", "value": "${str(props.orientation) ?? 'portrait'}"} device action)${ctx.platform === 'ios' ? '' : ', or restrict the scenario to android'}`;
   report(
     ctx,
