@@ -40,4 +40,17 @@ test('a phone still booting is listed as booting and refused with what to wait f
   }
 });
 
+test('a getprop without init\'s properties (a stripped-down or emulated device) cannot say the phone boots: it is listed ready and used', async () => {
+  const rig = await startRig();
+  rig.phone.shell.quirks.bareGetprop = true;
+  const engine = rig.engineWith({});
+  try {
+    const { devices } = (await engine.call('mobile_list_available_devices', {})) as { devices: { id: string; state: string; message?: string }[] };
+    assert.equal(devices.find((d) => d.id === rig.phone.serial), { id: rig.phone.serial, os: 'Android', model: 'Virtual Pixel 8', version: '14', state: 'ready', source: 'android' });
+    assert.equal(await engine.call('mobile_get_screen_size', { device: rig.phone.serial }), { width: 1080, height: 2400 });
+  } finally {
+    await rig.stop();
+  }
+});
+
 if (hasAdb()) test.run();

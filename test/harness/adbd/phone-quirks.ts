@@ -124,6 +124,13 @@ export interface PhoneQuirks {
    * no such property.
    */
   booting: boolean;
+  /** What the device's shell lacks (absent-commands.ts): "monkey", "dumpsys input", "cmd package". */
+  absent: Set<string>;
+  /**
+   * getprop prints a few product and build properties only, none of init's own (init.svc.*, which
+   * every Android prints): a shell that is not Android's, as a stripped-down or emulated device has.
+   */
+  bareGetprop: boolean;
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */
@@ -140,6 +147,6 @@ export function releaseSdk(quirks: PhoneQuirks): number {
 export function noQuirks(): PhoneQuirks {
   return {
     nullRootDumps: 0, neverIdle: false, secondDisplay: false, securityDenied: new Set(), noPhysicalKeys: false, installFailure: undefined, uninstallFailure: undefined, installConfirmation: false, injectionDenied: false, deletesRefused: false, screenOff: false, locked: false, secureLock: false, lockTrusted: false, wifiRefused: false, lockOccluded: false, appError: undefined, wmOverride: undefined, dumpDelayMs: 0, screencapDelayMs: { raw: 0, png: 0 },
-    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false, currentUser: 0, userInstalls: new Map(), booting: false,
+    noMotionEvent: false, touchpadFirst: false, fixedOrientation: new Map(), rotationDelayMs: 0, secondLauncher: new Map(), disabledApps: new Set(), naturalLandscape: false, updatedSystemApps: new Set(), release: undefined, pixelFormat: 'RGBA_8888', colourSpace: 'sRGB', foldable: undefined, appStart: new Map(), linkChooser: false, currentUser: 0, userInstalls: new Map(), booting: false, absent: new Set(), bareGetprop: false,
   };
 }

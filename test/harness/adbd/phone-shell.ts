@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands, GRANT_PERMISSIONS_ACTIVITY } from './app-commands.js';
+import { absentAnswer } from './absent-commands.js';
 import { appErrorDialogTree } from './app-error-dialog.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
@@ -69,7 +70,7 @@ export class PhoneShell {
       if ((c.after === '&&' && code !== 0) || (c.after === '||' && code === 0)) continue;
       const words = c.words.filter((w) => !/^\d?>/.test(w));
       while (words.length && /^[A-Z_]+=/.test(words[0])) words.shift();
-      const r = await this.command(words, stdin, terminal);
+      const r = absentAnswer(words, this.quirks.absent) ?? (await this.command(words, stdin, terminal));
       code = r.code;
       const reaching = reachingStream(c.words);
       if (r.err && reaching.err && !r.errLast) outputs.push(r.err);
@@ -125,7 +126,9 @@ export class PhoneShell {
       'ro.build.version.release': this.quirks.release?.version ?? this.phone.info.version,
       'ro.build.version.sdk': String(releaseSdk(this.quirks)),
       'ro.product.cpu.abi': 'x86_64',
-      ...(this.quirks.booting ? {} : { 'sys.boot_completed': '1' }),
+      // init sets init.svc.<name> for each service it starts; bootanim runs until boot completes.
+      ...(this.quirks.bareGetprop ? {} : { 'init.svc.adbd': 'running', 'init.svc.bootanim': this.quirks.booting ? 'running' : 'stopped', 'init.svc.zygote': 'running' }),
+      ...(this.quirks.booting || this.quirks.bareGetprop ? {} : { 'sys.boot_completed': '1' }),
     };
     if (key) return `${props[key] ?? ''}\n`;
     return Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join('');

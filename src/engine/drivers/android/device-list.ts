@@ -11,7 +11,7 @@ import { parseGetprop } from './shell-output.js';
  */
 export function infoFromGetprop(serial: string, getprop: string): DeviceInfo {
   const props = parseGetprop(getprop);
-  const booted = props.get('sys.boot_completed') === '1';
+  const booted = bootFinished(props);
   return {
     id: serial,
     os: 'Android',
@@ -20,6 +20,20 @@ export function infoFromGetprop(serial: string, getprop: string): DeviceInfo {
     state: booted ? 'ready' : 'offline',
     ...(booted ? {} : { message: `booting: ${BOOTING_ADVICE}` }),
   };
+}
+
+/**
+ * Whether Android has finished starting. The property is absent until then, but its absence says so
+ * only where init's property service wrote the listing: init sets init.svc.<name> for every service
+ * it starts (adbd's own among them) long before boot completes. A listing without any (a shell that
+ * prints a few product properties: a stripped-down build, an emulated device) cannot tell; such a
+ * device is used, since refusing every call would make it unusable for good.
+ */
+function bootFinished(props: Map<string, string>): boolean {
+  const completed = props.get('sys.boot_completed');
+  if (completed !== undefined) return completed === '1';
+  for (const key of props.keys()) if (key.startsWith('init.svc.')) return false;
+  return true;
 }
 
 const BOOTING_ADVICE = 'Android has not finished starting (sys.boot_completed is not 1 yet); wait until it shows its home screen ("adb shell getprop sys.boot_completed" prints 1)';
