@@ -31,6 +31,8 @@ for (const file of fs.readdirSync(fixtures).filter((f) => f.endsWith('.xml'))) {
 test('bounds parse, including negative and malformed', () => {
   assert.equal(parseBounds('[0,66][154,220]'), { x: 0, y: 66, width: 154, height: 154 });
   assert.equal(parseBounds('[-20,10][40,30]'), { x: -20, y: 10, width: 60, height: 20 });
+  assert.equal(parseBounds('[0, 66][154, 220]'), { x: 0, y: 66, width: 154, height: 154 }, 'blanks after the commas');
+  assert.equal(parseBounds(' [ 0,66 ] [ 154,220 ] '), { x: 0, y: 66, width: 154, height: 154 });
   assert.equal(parseBounds('garbage'), { x: 0, y: 0, width: 0, height: 0 });
 });
 

@@ -72,8 +72,9 @@ export function extractHierarchyXml(output: string): string | undefined {
   return output.slice(start, end + '</hierarchy>'.length);
 }
 
+/** Rect.toShortString's "[l,t][r,b]"; blanks around the numbers (a hand-written or emulated dump) are read too. */
 export function parseBounds(value: unknown): Rect {
-  const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(String(value ?? '').trim());
+  const m = /^\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]$/.exec(String(value ?? '').trim());
   if (!m) return { x: 0, y: 0, width: 0, height: 0 };
   const [l, t, r, b] = m.slice(1).map(Number);
   return { x: l, y: t, width: Math.max(0, r - l), height: Math.max(0, b - t) };
