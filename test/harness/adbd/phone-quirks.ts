@@ -131,6 +131,11 @@ export interface PhoneQuirks {
    * every Android prints): a shell that is not Android's, as a stripped-down or emulated device has.
    */
   bareGetprop: boolean;
+  /**
+   * What `screencap` without -p writes, where not a raw frame: `png`, a PNG whatever the options (an
+   * emulation that only knows -p); `refused`, a usage error on stderr and exit 1. -p works either way.
+   */
+  rawScreencap?: 'png' | 'refused';
 }
 
 /** The release's major version: the quirk's older release, else the phone's own (`phoneVersion`). */

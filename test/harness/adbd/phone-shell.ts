@@ -340,6 +340,8 @@ export class PhoneShell {
   }
 
   private async screencap(args: string[]): Promise<CommandResult> {
+    const asPng = args.includes('-p') || this.quirks.rawScreencap === 'png';
+    if (!asPng && this.quirks.rawScreencap === 'refused') return { out: '', err: 'usage: screencap -p [FILENAME]\n', code: 1 };
     const d = args.indexOf('-d');
     const id = d >= 0 ? args[d + 1] : undefined;
     const refusal = releaseSdk(this.quirks) < 29 ? olderScreencapRefusal(this.displays, id) : undefined;
@@ -371,12 +373,12 @@ export class PhoneShell {
     // Bitmap::compress → SkPngEncoder::Encode(…, {}), i.e. Skia's default options (zlib level 6, all
     // five row filters tried per row: FilterFlag::kAll), so host decoders meet Paeth/Sub/Up rows as from a phone.
     const format = this.quirks.pixelFormat;
-    const delay = this.quirks.screencapDelayMs[args.includes('-p') ? 'png' : 'raw'];
+    const delay = this.quirks.screencapDelayMs[asPng ? 'png' : 'raw'];
     if (delay) await new Promise((r) => setTimeout(r, delay));
     // Before Android 8 there is no colour space (screencap neither writes one nor tags its PNG).
     const release = releaseMajor(this.quirks, this.phone.info.version);
     const colourSpace = release >= 8 ? this.quirks.colourSpace : 'sRGB';
-    if (args.includes('-p')) {
+    if (asPng) {
       const png = await sharp(capturedColours(data, format), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer();
       return { out: colourSpace === 'DISPLAY_P3' ? await tagPngDisplayP3(png) : png, code: 0, err: warning };
     }

@@ -1,7 +1,7 @@
 import type { CallContext, FitSize, FittedScreen, PngImage } from '../../driver.js';
 import { sameSize, type ScreenSize } from '../../ui-tree.js';
 import { CaptureChoice, type ScreencapMode } from './capture-choice.js';
-import { parseRawScreencap, unreadableRawFormat } from './screencap.js';
+import { noRawFrames, parseRawScreencap, unreadableRawFormat } from './screencap.js';
 import { ScreencapStream, type ShrunkScreen } from './screencap-stream.js';
 
 /** What the fitted capture needs from its device (screen-capture.ts), with its error mapping. */
@@ -48,13 +48,13 @@ export class FittedCapture {
     return screen;
   }
 
-  /** Undefined when the device's pixel format turns out unreadable: the choice then refuses raw for good. */
+  /** Undefined when the device's pixel format turns out unreadable, or it gives no raw frames: the choice then refuses raw for good. */
   private async shrunkRaw(fit: FitSize, ctx: CallContext, again = false): Promise<ShrunkScreen | undefined> {
     const command = await this.io.rawCommand(ctx);
     const logical = await this.io.logicalSize(ctx);
     if (this.rawHeader === undefined) {
       const out = await this.io.exec(command, ctx);
-      const refusal = unreadableRawFormat(out);
+      const refusal = unreadableRawFormat(out) ?? noRawFrames(out);
       if (refusal) return void this.choice.refuseRaw(refusal);
       const frame = await this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
       const stream = new ScreencapStream(frame.headerSize ?? 16, await this.io.logicalFor(frame, ctx), fit);

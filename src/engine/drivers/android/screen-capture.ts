@@ -7,7 +7,7 @@ import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { RawCollector } from './raw-collector.js';
 import { CapturedSize, pngToLogical, rawToLogical } from './frame-scale.js';
-import { encodeRawImage, isOpaqueFrame, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
+import { encodeRawImage, isOpaqueFrame, noRawFrames, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import { loadSharp } from '../../screen/sharp.js';
 
 /** What capturing the screen needs from its device (android-device.ts), with the device's error mapping. */
@@ -115,11 +115,11 @@ export class AndroidScreenCapture {
     this.display.follow(dumpsysInput);
   }
 
-  /** Raw `screencap`; undefined when screenshots are the phone's PNG (the `png` option, or a pixel format the host does not read). */
+  /** Raw `screencap`; undefined when screenshots are the phone's PNG (the `png` option, a pixel format the host does not read, or no raw frames at all). */
   private async rawFrame(ctx: CallContext): Promise<RawFrame | undefined> {
     if (this.mode === 'png' || this.choice.rawRefusal) return undefined;
     const out = await this.wholeRaw(`screencap${await this.displayArgument(ctx)} 2>/dev/null`, ctx);
-    const refusal = unreadableRawFormat(out);
+    const refusal = unreadableRawFormat(out) ?? noRawFrames(out);
     if (refusal) return void this.choice.refuseRaw(refusal);
     return this.io.parse(ctx, 'screencap', () => parseRawScreencap(out));
   }

@@ -86,6 +86,22 @@ export function unreadableRawFormat(out: Buffer): string | undefined {
   return header && !READABLE.has(header.format) ? unreadableFormatReason(header.format) : undefined;
 }
 
+/**
+ * Why this device's raw `screencap` gives no frames at all, from output that does not even start with
+ * a frame header: nothing (no such binary, or an error on stderr), an error line, or a PNG (a
+ * screencap that only knows -p, as some device emulations have). Undefined for a frame, also one cut
+ * short, whose header still reads as one: that is the capture failing, not the device lacking raw.
+ */
+export function noRawFrames(out: Buffer): string | undefined {
+  if (out.length >= 12) {
+    const width = out.readUInt32LE(0);
+    const height = out.readUInt32LE(4);
+    if (width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE) return undefined;
+  }
+  const printed = out.indexOf(PNG_SIGNATURE) >= 0 ? 'a PNG' : out.length ? `"${out.subarray(0, 120).toString('utf8').trim()}"` : 'nothing';
+  return `raw screencap printed ${printed} instead of a raw frame, so screenshots are the phone's own PNG (screencap -p)`;
+}
+
 /** Raw `screencap` output as a frame; throws with what the device printed when it is not one. */
 export function parseRawScreencap(out: Buffer): RawFrame {
   const header = rawHeader(out);
