@@ -8,6 +8,7 @@ import type { AndroidDevice } from '../../src/engine/drivers/android/android-dev
 import type { Engine } from '../../src/engine/engine.js';
 import { isToolFailure } from '../../src/engine/errors.js';
 import { LocalBackend } from '../../src/mcp/backend.js';
+import { parseDisplayManagerRotation, parseHierarchyRotation } from '../../src/engine/drivers/android/shown-rotation.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** The screen side on a device that lacks commands a phone has (absent-commands.ts, quirks rawScreencap and absent). */
@@ -19,10 +20,13 @@ absent.before(async (ctx) => {
 absent.after(async (ctx) => {
   await ctx.rig?.stop();
 });
-absent.after.each(({ rig }) => {
-  const quirks = rig!.phone.shell.quirks;
-  delete quirks.rawScreencap;
-  quirks.absent.clear();
+absent.after.each(async ({ rig }) => {
+  const shell = rig!.phone.shell;
+  delete shell.quirks.rawScreencap;
+  shell.quirks.absent.clear();
+  shell.quirks.fixedOrientation.clear();
+  shell.settings.set('system/user_rotation', '0');
+  await rig!.phone.phone.setOrientation('portrait', { signal: new AbortController().signal });
 });
 
 const handle = (engine: Engine, serial: string) => engine.withDevice(serial, 'inspect', async (d) => d as AndroidDevice);
@@ -54,5 +58,58 @@ for (const kind of ['png', 'refused'] as const) {
     }
   });
 }
+
+for (const lacking of [['dumpsys input'], ['dumpsys input', 'dumpsys display']]) {
+  absent(`without ${lacking.join(' and ')}: orientation and screen size read from ${lacking.length === 1 ? 'dumpsys display' : 'the UI hierarchy'}, rotation set and confirmed`, async ({ rig }) => {
+    for (const command of lacking) rig!.phone.shell.quirks.absent.add(command);
+    const engine = rig!.engineWith({ uiServer: 'off' });
+    const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, unknown>;
+    assert.equal(await call('mobile_get_orientation'), { orientation: 'portrait' });
+    assert.is((await call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+    assert.is(rig!.phone.phone.orientation, 'landscape');
+    assert.equal(await call('mobile_get_orientation'), { orientation: 'landscape' });
+    assert.equal(await call('mobile_get_screen_size'), { width: 2400, height: 1080 });
+    // An app that keeps portrait is reported, not passed off as turned (the setting alone would say landscape).
+    await call('mobile_set_orientation', { orientation: 'portrait' });
+    rig!.phone.shell.quirks.fixedOrientation.set(rig!.phone.phone.foregroundPackage, 'portrait');
+    const refused = await call('mobile_set_orientation', { orientation: 'landscape' });
+    assert.is(refused.code, 'UNSUPPORTED', JSON.stringify(refused));
+    assert.match(String(refused.message), 'still shows portrait 2 s after rotation was locked to landscape');
+  });
+}
+
+absent('with no command that shows the rotation, orientation is refused plainly and a rotation is not reported as done', async ({ rig }) => {
+  for (const command of ['dumpsys input', 'dumpsys display', 'uiautomator']) rig!.phone.shell.quirks.absent.add(command);
+  const engine = rig!.engineWith({ uiServer: 'off' });
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: rig!.phone.serial, ...params })) as Record<string, unknown>;
+  const read = await call('mobile_get_orientation');
+  assert.is(read.code, 'UNSUPPORTED', JSON.stringify(read));
+  assert.match(String(read.message), 'shows its display rotation in none of `dumpsys input`, `dumpsys display` and its UI hierarchy');
+  // Taps are checked against the screen size: it stays the natural one rather than failing.
+  assert.equal(await call('mobile_get_screen_size'), { width: 1080, height: 2400 });
+  const set = await call('mobile_set_orientation', { orientation: 'landscape' });
+  assert.is(set.code, 'UNSUPPORTED', JSON.stringify(set));
+  assert.match(String(set.message), 'was locked to landscape (accelerometer_rotation 0, user_rotation 1), but whether the display turned is not confirmed');
+});
+
+/** Android 9's layout: the logical displays straight under DisplayManagerService, two spaces in; display 2 turned, display 0 not. */
+const ANDROID_9_DISPLAY_DUMP = [
+  'Logical Displays: size=2',
+  '  Display 0:',
+  '    mDisplayId=0',
+  '    mBaseDisplayInfo=DisplayInfo{"Built-in Screen, displayId 0", uniqueId "local:0", app 1080 x 2160, real 1080 x 2160, largest app 1080 x 2160, smallest app 1080 x 2160, mode 1, defaultMode 1, modes [{id=1, width=1080, height=2160, fps=60.0}], colorMode 0, supportedColorModes [0], hdrCapabilities android.view.Display$HdrCapabilities@40f16308, rotation 0, density 420 (403.411 x 403.411) dpi, layerStack 0, appVsyncOff 1000000, presDeadline 16666666, type BUILT_IN, state ON, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, removeMode 0}',
+  '    mOverrideDisplayInfo=DisplayInfo{"Built-in Screen, displayId 0", uniqueId "local:0", app 2160 x 1080, real 2160 x 1080, largest app 2160 x 2028, smallest app 1080 x 948, mode 1, defaultMode 1, modes [{id=1, width=1080, height=2160, fps=60.0}], colorMode 0, supportedColorModes [0], hdrCapabilities android.view.Display$HdrCapabilities@40f16308, rotation 3, density 420 (403.411 x 403.411) dpi, layerStack 0, appVsyncOff 1000000, presDeadline 16666666, type BUILT_IN, state ON, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, removeMode 0}',
+  '  Display 2:',
+  '    mDisplayId=2',
+  '    mOverrideDisplayInfo=DisplayInfo{"HDMI Screen, displayId 2", rotation 1, type HDMI}',
+].join('\n');
+
+absent('the rotation of display 0 is its override\'s; a base info or an override not set yet shows none', () => {
+  assert.is(parseDisplayManagerRotation(ANDROID_9_DISPLAY_DUMP), 3);
+  assert.is(parseDisplayManagerRotation(ANDROID_9_DISPLAY_DUMP.replace(/mOverrideDisplayInfo=DisplayInfo\{"Built-in[^\n]*/, 'mOverrideDisplayInfo=null')), undefined);
+  assert.is(parseDisplayManagerRotation("Can't find service: display\n"), undefined);
+  assert.is(parseHierarchyRotation('<?xml version=\'1.0\' ?><hierarchy rotation="1"><node/></hierarchy>'), 1);
+  assert.is(parseHierarchyRotation('ERROR: null root node returned by UiTestAutomationBridge.'), undefined);
+});
 
 if (hasAdb()) absent.run();

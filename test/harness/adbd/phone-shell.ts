@@ -3,6 +3,7 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import type { UiNode } from '../../../src/engine/ui-tree.js';
 import { AppCommands, GRANT_PERMISSIONS_ACTIVITY } from './app-commands.js';
 import { absentAnswer } from './absent-commands.js';
+import { displayManagerDump } from './display-manager-dump.js';
 import { appErrorDialogTree } from './app-error-dialog.js';
 import { capturedPanel, displayIdLines, innerPanelSize, viewportLines, type DisplaySetup, type PanelSize } from './displays.js';
 import type { DeviceFiles } from './files.js';
@@ -260,6 +261,8 @@ export class PhoneShell {
       case 'window':
         if (args[0] !== 'policy') return ok('');
         return ok(windowPolicyDump(this.quirks, releaseMajor(this.quirks, this.phone.info.version)));
+      case 'display':
+        return ok(displayManagerDump(this.quirks.wmOverride ?? this.panelNatural(), this.rotation()));
       case 'lock_settings':
         return ok(lockSettingsDump(this.quirks));
       case 'input_method':

@@ -18,7 +18,7 @@ import { DeviceShell } from './device-shell.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { DeviceScreenSize } from './screen-size.js';
-import { parseRotation } from './shell-output.js';
+import { otherRotation, RotationUnreadable, shownRotation, type ShownRotationIo } from './shown-rotation.js';
 import { throwIfDenied } from './denials.js';
 import { clearText, typeText, type TypingIo } from './text-typing.js';
 import { ElementListing, rotate } from './element-listing.js';
@@ -68,6 +68,7 @@ export class AndroidDevice implements DeviceHandle {
   private readonly typing: TypingIo;
   private readonly rotation: RotationIo;
   private readonly settingsShell: deviceSettings.SettingsShell;
+  private readonly rotationSources: ShownRotationIo;
 
   constructor(
     readonly info: DeviceInfo,
@@ -139,6 +140,11 @@ export class AndroidDevice implements DeviceHandle {
       text: (command, ctx, what) => this.shell.text(command, ctx, what),
       checkedText: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
       checkSecurity: (out, what) => throwIfDenied(out, this.serial, what),
+    };
+    this.rotationSources = {
+      serial: info.id,
+      text: (command, ctx, what) => this.shell.text(command, ctx, what),
+      hierarchy: async (ctx) => (await this.uiServer?.source(ctx.signal)) ?? this.dumpTree(ctx),
     };
     this.rotation = {
       serial: info.id,
@@ -230,18 +236,25 @@ export class AndroidDevice implements DeviceHandle {
     return this.elementListing.list((seen) => alongside ?? this.size.confirmed(seen, ctx), ctx);
   }
 
+  /**
+   * `wm size` rotated as shown; the rotation is read elsewhere only where `dumpsys input` shows none
+   * (shown-rotation.ts). Where nothing shows it the natural size stands: taps are checked against this
+   * size, and refusing it would stop every tap on such a device.
+   */
   async screenSize(ctx: CallContext): Promise<ScreenSize> {
     const { natural, rotation } = await this.size.read(ctx);
-    return rotate(natural, rotation ?? 0);
+    const shown = rotation ?? (await otherRotation(this.rotationSources, ctx).catch((err: unknown) => {
+      if (err instanceof RotationUnreadable) return 0;
+      throw err;
+    }));
+    return rotate(natural, shown);
   }
 
-  /** One round trip: `dumpsys input`, with `wm size` in it where a fold may have changed the natural size. */
+  /** One round trip on a phone: `dumpsys input`, with `wm size` in it where a fold may have changed the natural size. */
   async getOrientation(ctx: CallContext): Promise<Orientation> {
     const fresh = this.size.movable ? await this.size.read(ctx) : undefined;
     const natural = fresh?.natural ?? (await this.size.remembered(ctx));
-    const out = fresh?.dumpsysInput ?? (await this.shell.text('dumpsys input', ctx, 'reading the orientation'));
-    const rotation = await this.shell.parse(ctx, 'dumpsys input', () => parseRotation(out) ?? fail('dumpsys input shows no display orientation'));
-    return orientationAt(rotation, natural);
+    return orientationAt(await shownRotation(this.rotationSources, ctx, fresh?.dumpsysInput), natural);
   }
 
   /** Locks rotation (with auto-rotate on, user_rotation would be ignored), then waits until the display shows it (rotation.ts). */
@@ -252,7 +265,12 @@ export class AndroidDevice implements DeviceHandle {
       ctx, 'rotating the screen',
     );
     this.scrcpy.control?.expectOrientation(orientation === 'landscape');
-    await awaitRotation(this.rotation, orientation, ctx);
+    try {
+      await awaitRotation(this.rotation, orientation, ctx);
+    } catch (err) {
+      if (!(err instanceof RotationUnreadable)) throw err;
+      throw new ToolError('UNSUPPORTED', `rotation of ${this.serial} was locked to ${orientation} (accelerometer_rotation 0, user_rotation ${rotationFor(orientation, natural)}), but whether the display turned is not confirmed: ${err.message}`);
+    }
   }
 
   // ---- input ----
@@ -374,7 +392,3 @@ export class AndroidDevice implements DeviceHandle {
 
 /** Where a phone whose `exec:` has no terminal dumps its UI tree (the shell user can write there). */
 const DUMP_FILE = '/data/local/tmp/mobilebridge-window.xml';
-
-function fail(message: string): never {
-  throw new Error(message);
-}
