@@ -8,7 +8,8 @@ import type { AndroidDevice } from '../../src/engine/drivers/android/android-dev
 import type { Engine } from '../../src/engine/engine.js';
 import { isToolFailure } from '../../src/engine/errors.js';
 import { LocalBackend } from '../../src/mcp/backend.js';
-import { parseDisplayManagerRotation, parseHierarchyRotation } from '../../src/engine/drivers/android/shown-rotation.js';
+import { parseDisplayManagerAwake, parseDisplayManagerRotation } from '../../src/engine/drivers/android/display-manager-dump.js';
+import { parseHierarchyRotation } from '../../src/engine/drivers/android/shown-rotation.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** The screen side on a device that lacks commands a phone has (absent-commands.ts, quirks rawScreencap and absent). */
@@ -25,6 +26,7 @@ absent.after.each(async ({ rig }) => {
   delete shell.quirks.rawScreencap;
   shell.quirks.absent.clear();
   shell.quirks.fixedOrientation.clear();
+  shell.quirks.screenOff = false;
   shell.settings.set('system/user_rotation', '0');
   await rig!.phone.phone.setOrientation('portrait', { signal: new AbortController().signal });
 });
@@ -92,6 +94,17 @@ absent('with no command that shows the rotation, orientation is refused plainly 
   assert.match(String(set.message), 'was locked to landscape (accelerometer_rotation 0, user_rotation 1), but whether the display turned is not confirmed');
 });
 
+absent('without dumpsys power a sleeping screen is still seen (dumpsys display) and woken before a tap', async ({ rig }) => {
+  const quirks = rig!.phone.shell.quirks;
+  quirks.absent.add('dumpsys power');
+  quirks.screenOff = true;
+  const engine = rig!.engineWith({});
+  const tapped = (await engine.call('mobile_click_on_screen_at_coordinates', { device: rig!.phone.serial, x: 540, y: 1200 })) as Record<string, unknown>;
+  assert.is(tapped.status, 'success', JSON.stringify(tapped));
+  assert.is(quirks.screenOff, false, 'the screen was woken');
+  assert.ok(rig!.phone.stats.opened.some((s) => s.includes('input keyevent 224')), 'woken with KEYCODE_WAKEUP');
+});
+
 /** Android 9's layout: the logical displays straight under DisplayManagerService, two spaces in; display 2 turned, display 0 not. */
 const ANDROID_9_DISPLAY_DUMP = [
   'Logical Displays: size=2',
@@ -104,10 +117,12 @@ const ANDROID_9_DISPLAY_DUMP = [
   '    mOverrideDisplayInfo=DisplayInfo{"HDMI Screen, displayId 2", rotation 1, type HDMI}',
 ].join('\n');
 
-absent('the rotation of display 0 is its override\'s; a base info or an override not set yet shows none', () => {
+absent('the rotation and power state of display 0 are its override\'s; a base info or an override not set yet shows none', () => {
   assert.is(parseDisplayManagerRotation(ANDROID_9_DISPLAY_DUMP), 3);
   assert.is(parseDisplayManagerRotation(ANDROID_9_DISPLAY_DUMP.replace(/mOverrideDisplayInfo=DisplayInfo\{"Built-in[^\n]*/, 'mOverrideDisplayInfo=null')), undefined);
   assert.is(parseDisplayManagerRotation("Can't find service: display\n"), undefined);
+  assert.is(parseDisplayManagerAwake(ANDROID_9_DISPLAY_DUMP), true);
+  assert.is(parseDisplayManagerAwake(ANDROID_9_DISPLAY_DUMP.replaceAll('state ON', 'state DOZE_SUSPEND')), false);
   assert.is(parseHierarchyRotation('<?xml version=\'1.0\' ?><hierarchy rotation="1"><node/></hierarchy>'), 1);
   assert.is(parseHierarchyRotation('ERROR: null root node returned by UiTestAutomationBridge.'), undefined);
 });

@@ -5,13 +5,14 @@ import type { PanelSize } from './displays.js';
  * of the rotation meets: the logical displays of LogicalDisplayMapper.dumpLocked, each "Display <id>:"
  * with LogicalDisplay.dumpLocked's lines. mBaseDisplayInfo is the display device's info, always at
  * rotation 0 (LogicalDisplay.updateLocked); mOverrideDisplayInfo is what the window manager set
- * (setDisplayInfoOverrideFromWindowManager), logical size and rotation as shown. DisplayInfo.toString
+ * (setDisplayInfoOverrideFromWindowManager), logical size and rotation as shown; both carry the display's
+ * power state (DisplayPowerController: OFF while the screen sleeps). DisplayInfo.toString
  * is abridged to the fields around size and rotation.
  */
-export function displayManagerDump(natural: PanelSize, rotation: number): string {
+export function displayManagerDump(natural: PanelSize, rotation: number, on: boolean): string {
   const info = (r: number) => {
     const [w, h] = r % 2 === 1 ? [natural.height, natural.width] : [natural.width, natural.height];
-    return `DisplayInfo{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real ${w} x ${h}, largest app ${w} x ${h}, smallest app ${w} x ${h}, appMode {id=1, width=${natural.width}, height=${natural.height}, fps=60.0}, defaultMode 1, modes [{id=1, width=${natural.width}, height=${natural.height}, fps=60.0}], rotation ${r}, state ON, type INTERNAL, uniqueId "local:4619827259835644672"}`;
+    return `DisplayInfo{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real ${w} x ${h}, largest app ${w} x ${h}, smallest app ${w} x ${h}, appMode {id=1, width=${natural.width}, height=${natural.height}, fps=60.0}, defaultMode 1, modes [{id=1, width=${natural.width}, height=${natural.height}, fps=60.0}], rotation ${r}, state ${on ? 'ON' : 'OFF'}, type INTERNAL, uniqueId "local:4619827259835644672"}`;
   };
   return [
     'DISPLAY MANAGER (dumpsys display)',

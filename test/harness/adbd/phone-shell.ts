@@ -262,7 +262,7 @@ export class PhoneShell {
         if (args[0] !== 'policy') return ok('');
         return ok(windowPolicyDump(this.quirks, releaseMajor(this.quirks, this.phone.info.version)));
       case 'display':
-        return ok(displayManagerDump(this.quirks.wmOverride ?? this.panelNatural(), this.rotation()));
+        return ok(displayManagerDump(this.quirks.wmOverride ?? this.panelNatural(), this.rotation(), !this.quirks.screenOff));
       case 'lock_settings':
         return ok(lockSettingsDump(this.quirks));
       case 'input_method':

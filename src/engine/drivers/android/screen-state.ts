@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors.js';
+import { parseDisplayManagerAwake } from './display-manager-dump.js';
 
 /*
  * Whether the phone can take input: screen on and no lock screen. Read in one round trip from
@@ -36,6 +37,8 @@ export interface ScreenState {
 }
 
 export const SCREEN_STATE_COMMAND = 'dumpsys power; echo __mb_state__; dumpsys window policy';
+/** Where `dumpsys power` is missing: the default display's power state (display-manager-dump.ts). */
+export const DISPLAY_STATE_COMMAND = 'dumpsys display';
 /** KEYCODE_WAKEUP (224) wakes without toggling; `wm dismiss-keyguard` removes a swipe lock (Android 8+). */
 export const WAKE_COMMAND = 'input keyevent 224; wm dismiss-keyguard';
 /** LockSettingsService.dump; the shell holds android.permission.DUMP, which DumpUtils.checkDumpPermission asks for. */
@@ -102,11 +105,21 @@ export function parseCredential(out: string, user: number | undefined): boolean 
 function stateReader(run: (command: string) => Promise<string>): (known?: ScreenState) => Promise<ScreenState | undefined> {
   let credential: Promise<boolean | undefined> | undefined;
   return async (known) => {
-    const state = known ?? parseScreenState(await run(SCREEN_STATE_COMMAND));
+    const state = known ?? parseScreenState(await run(SCREEN_STATE_COMMAND)) ?? displayState(await run(DISPLAY_STATE_COMMAND));
     if (!state?.locked || state.secure !== undefined) return state;
     credential ??= run(LOCK_SETTINGS_COMMAND).then((out) => parseCredential(out, state.user));
     return { ...state, secure: await credential };
   };
+}
+
+/**
+ * A device without `dumpsys power` (a stripped-down build, a device emulation): whether the display is
+ * on, from `dumpsys display`, so a sleeping screen is still woken before input. The lock screen is not
+ * known there and is taken as not showing, as where nothing can be read.
+ */
+function displayState(out: string): ScreenState | undefined {
+  const awake = parseDisplayManagerAwake(out);
+  return awake === undefined ? undefined : { awake, locked: false, secure: false, trusted: false };
 }
 
 /** How a refusal names the lock: an unknown credential is not passed off as a swipe lock. */

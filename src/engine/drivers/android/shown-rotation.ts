@@ -1,5 +1,6 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import { parseDisplayManagerRotation } from './display-manager-dump.js';
 import { parseRotation } from './shell-output.js';
 
 /*
@@ -8,20 +9,6 @@ import { parseRotation } from './shell-output.js';
  * window manager applied is trusted: settings' user_rotation is what was asked for, which an app
  * that fixes its orientation overrides (DisplayRotation.rotationForOrientation), so it is not read.
  */
-
-/**
- * `dumpsys display`: DisplayManagerService lists its logical displays ("Display 0:", its lines from
- * LogicalDisplay.dumpLocked), whose mOverrideDisplayInfo is the DisplayInfo the window manager set
- * (setDisplayInfoOverrideFromWindowManager) with the rotation applied (DisplayInfo.toString:
- * ", rotation 1,"). mBaseDisplayInfo always says rotation 0, and the override is "null" until the
- * window manager has set one: neither is taken for a rotation.
- */
-export function parseDisplayManagerRotation(out: string): number | undefined {
-  const logical = /Logical Displays:[\s\S]*?^\s*Display 0:\s*$([\s\S]*)/m.exec(out)?.[1];
-  const override = logical && /^\s*mOverrideDisplayInfo=(.*)$/m.exec(logical)?.[1];
-  const rotation = override && /, rotation (\d)\b/.exec(override)?.[1];
-  return rotation ? Number(rotation) : undefined;
-}
 
 /** uiautomator's hierarchy: `rotation` on <hierarchy> is the default display's (UiDevice.getDisplayRotation). */
 export function parseHierarchyRotation(dump: string): number | undefined {

@@ -1,0 +1,31 @@
+/*
+ * `dumpsys display` (DisplayManagerService.dumpInternal), read where the usual sources are missing:
+ * it lists the logical displays ("Display 0:", then LogicalDisplay.dumpLocked's lines), whose
+ * mOverrideDisplayInfo is the DisplayInfo the window manager set (setDisplayInfoOverrideFromWindowManager)
+ * with the rotation applied and the display's power state (DisplayInfo.toString: ", rotation 1,",
+ * ", state ON"). mBaseDisplayInfo always says rotation 0, and the override is "null" until the window
+ * manager has set one: neither is taken for what the display shows.
+ */
+
+/** Display 0's mOverrideDisplayInfo line, when set. */
+function defaultDisplayOverride(out: string): string | undefined {
+  const logical = /Logical Displays:[\s\S]*?^\s*Display 0:\s*$([\s\S]*)/m.exec(out)?.[1];
+  const override = logical && /^\s*mOverrideDisplayInfo=(.*)$/m.exec(logical)?.[1];
+  return override && override !== 'null' ? override : undefined;
+}
+
+/** The rotation the default display shows (0–3); undefined when the dump does not say. */
+export function parseDisplayManagerRotation(out: string): number | undefined {
+  const rotation = /, rotation (\d)\b/.exec(defaultDisplayOverride(out) ?? '')?.[1];
+  return rotation === undefined ? undefined : Number(rotation);
+}
+
+/**
+ * Whether the default display is on (Display.stateToString: ON, or VR), not OFF or dozing (DOZE,
+ * DOZE_SUSPEND, ON_SUSPEND: an always-on display, which drops taps as a sleeping screen does);
+ * undefined when the dump does not say.
+ */
+export function parseDisplayManagerAwake(out: string): boolean | undefined {
+  const state = /, state (\w+)/.exec(defaultDisplayOverride(out) ?? '')?.[1];
+  return state === undefined ? undefined : state === 'ON' || state === 'VR';
+}
