@@ -21,6 +21,7 @@ import { parseCommandLine, type SimpleCommand } from './shell-words.js';
 import { frameworkDumpXml, uiautomatorXml } from './uiautomator-xml.js';
 import { processesDump } from './users.js';
 import { wifiShellRefusal } from './wifi-command.js';
+import { windowFocusLines } from './window-focus.js';
 
 /** The Android shell commands adb clients send, carried out on a virtual phone. */
 export class PhoneShell {
@@ -259,7 +260,7 @@ export class PhoneShell {
       case 'power':
         return ok(`POWER MANAGER (dumpsys power)\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=${this.quirks.screenOff ? 'Asleep' : 'Awake'}\n  mWakefulnessChanging=false\n  mIsPowered=true\n`);
       case 'window':
-        if (args[0] !== 'policy') return ok('');
+        if (args[0] !== 'policy') return ok(windowFocusLines(args[0] ?? '', releaseSdk(this.quirks), { component: `${this.phone.foregroundPackage}/.MainActivity`, user: this.quirks.currentUser, locked: this.quirks.locked && !this.quirks.lockOccluded }));
         return ok(windowPolicyDump(this.quirks, releaseMajor(this.quirks, this.phone.info.version)));
       case 'display':
         return ok(displayManagerDump(this.quirks.wmOverride ?? this.panelNatural(), this.rotation(), !this.quirks.screenOff));

@@ -110,6 +110,7 @@ export class AndroidDevice implements DeviceHandle {
       guard: (ctx, what, work) => this.shell.guard(ctx, what, work),
       makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,
+      dumpTree: (ctx) => this.dumpTree(ctx),
     });
     this.elementListing = new ElementListing({
       serial: info.id,

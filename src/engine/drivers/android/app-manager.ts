@@ -7,11 +7,12 @@ import { apkPackageName } from './apk-package.js';
 import { AppLauncher } from './app-launcher.js';
 import { AppVersionSource } from './app-versions.js';
 import { CurrentUser } from './current-user.js';
+import { readFront } from './front-app.js';
 import { LauncherSource } from './launcher-source.js';
 import { openLink } from './link-opener.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
 import { SessionInstall } from './session-install.js';
-import { isInstalledOutput, parseResumedPackage, SEPARATOR } from './shell-output.js';
+import { isInstalledOutput, SEPARATOR } from './shell-output.js';
 
 /** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
 export interface AppsIo {
@@ -30,6 +31,8 @@ export interface AppsIo {
   makeScreenUsable(ctx: CallContext, what: string, options: { known: ScreenState; blocked: string }): Promise<void>;
   /** How long a launch waits for the app's first frame (app-launcher.ts). */
   launchWaitMs: number;
+  /** A `uiautomator dump` of the active window: the last place the app in front is read from (front-app.ts). */
+  dumpTree(ctx: CallContext): Promise<string>;
 }
 
 /** What a launch Android did not confirm looks at, in one round trip: the resumed activity, then the screen state. */
@@ -81,10 +84,14 @@ export class AndroidApps {
     );
   }
 
-  /** In one round trip: the package of the resumed activity, when the device names one, and the screen state. */
-  private async look(ctx: CallContext): Promise<{ front?: string; screen?: ScreenState }> {
+  /**
+   * In one round trip: the package of the resumed activity, when the device names one, and the screen
+   * state; `unknown` when the device has no dump that could tell (front-app.ts reads its other sources).
+   */
+  private async look(ctx: CallContext): Promise<{ front?: string; screen?: ScreenState; unknown?: boolean }> {
     const [activities, screen = ''] = (await this.io.text(FRONT_AND_SCREEN_COMMAND, ctx, 'reading the foreground app and the screen state')).split(SEPARATOR);
-    return { front: parseResumedPackage(activities), screen: parseScreenState(screen) };
+    const seen = await readFront(activities, this.io, ctx);
+    return { front: 'app' in seen ? seen.app : undefined, screen: parseScreenState(screen), ...('unknown' in seen ? { unknown: true } : {}) };
   }
 
   /** Launcher activities (launcher-source.ts) and versions (app-versions.ts) in one round trip. */
@@ -158,10 +165,13 @@ export class AndroidApps {
   }
 
   async foreground(ctx: CallContext): Promise<{ package: string; name?: string }> {
-    const out = await this.io.text('dumpsys activity activities', ctx, 'reading the foreground app');
-    const pkg = parseResumedPackage(out);
-    if (!pkg) throw new ToolError('INTERNAL', `no resumed activity on ${this.io.serial} (the screen may be off or locked); wake and unlock the device`);
-    return { package: pkg };
+    const seen = await readFront(await this.io.text('dumpsys activity activities', ctx, 'reading the foreground app'), this.io, ctx);
+    if ('app' in seen) return { package: seen.app };
+    if ('none' in seen) throw new ToolError('INTERNAL', `${seen.none} on ${this.io.serial} (the screen may be off or locked); wake and unlock the device`);
+    throw new ToolError(
+      'INTERNAL',
+      `${this.io.serial} cannot say which app is in front: it answered none of \`dumpsys activity activities\`, \`dumpsys window\` and \`uiautomator dump\` with anything that names one (a device that lacks them); take a screenshot to see what shows`,
+    );
   }
 
   /**
