@@ -48,4 +48,23 @@ test('the window manager\'s lock screen focus is no app in front', async () => {
   });
 });
 
+test('an am that does not wait for the first frame: a launch and a link nothing can confirm succeed and say so; one that evidence says failed is an error', async () => {
+  await withRig(['dumpsys activity', 'dumpsys window', 'uiautomator'], async (rig) => {
+    rig.phone.shell.quirks.startIgnoresWait = true;
+    const launched = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(launched.status, 'success', JSON.stringify(launched));
+    assert.match(String(launched.message), /not confirmed: am start returned without waiting for its first frame .*has nothing that names the app in front; look at the screen/);
+    const opened = await rig.call('mobile_open_url', { url: 'https://example.com/a' });
+    assert.is(opened.status, 'success', JSON.stringify(opened));
+    assert.match(String(opened.message), /not confirmed: am start returned without waiting/);
+  });
+  await withRig(['dumpsys activity'], async (rig) => {
+    rig.phone.shell.quirks.startIgnoresWait = true;
+    rig.phone.shell.quirks.appStart.set('com.android.settings', 'crash');
+    const r = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(r.code, 'INTERNAL', JSON.stringify(r));
+    assert.match(String(r.message), /did not finish starting .* is in front now/);
+  });
+});
+
 if (hasAdb()) test.run();

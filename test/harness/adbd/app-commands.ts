@@ -50,12 +50,12 @@ export class AppCommands {
       await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
       return ok();
     }
-    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1], args.includes('-W'));
+    const wait = args.includes('-W') && !this.quirks.startIgnoresWait;
+    if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1], wait);
     if (verb === 'start') {
       const data = args[args.indexOf('-d') + 1];
       if (args.includes('-d') && data) {
         const intent = `Intent { act=android.intent.action.VIEW dat=${safeUriString(data)} }`;
-        const wait = args.includes('-W');
         const sdk = releaseSdk(this.quirks);
         // Several handlers, none the default: the package manager resolves the intent to its chooser,
         // which `am` starts (and, with -W, waits for) instead of any app; the link opens nowhere yet.

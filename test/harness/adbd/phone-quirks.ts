@@ -124,6 +124,8 @@ export interface PhoneQuirks {
    * no such property.
    */
   booting: boolean;
+  /** `am start` ignores -W (a device emulation's `am`): it prints "Starting: Intent {…}" and returns without a WaitResult. */
+  startIgnoresWait?: boolean;
   /** What the device's shell lacks (absent-commands.ts): "monkey", "dumpsys input", "cmd package". */
   absent: Set<string>;
   /**

@@ -1,3 +1,4 @@
+import { sleep, timeLeft } from '../../deadline.js';
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
@@ -20,8 +21,11 @@ export interface LaunchIo {
   hasCmd(): boolean;
   /** True when `out` says the shell has no `cmd`; remembered for every later call. */
   lacksCmd(out: string): boolean;
-  /** In one round trip: the package of the resumed activity, when the device names one, and the screen state, when it can be read. */
-  look(ctx: CallContext): Promise<{ front?: string; screen?: ScreenState }>;
+  /**
+   * The package of the app in front, when the device names one, and the screen state, when it can be
+   * read; `unknown` when nothing the device answers can tell which app is in front (front-app.ts).
+   */
+  look(ctx: CallContext): Promise<Look>;
   /**
    * Wakes the screen and removes a swipe lock, as before input (screen-state.ts ScreenGuard), starting
    * from the state `look` read; PERMISSION_DENIED when a secure lock stays or the screen does not wake.
@@ -29,6 +33,12 @@ export interface LaunchIo {
   makeUsable(screen: ScreenState, pkg: string, ctx: CallContext): Promise<void>;
   /** How long `am start -W` may wait for the first frame before the launcher looks at what is in front. */
   waitMs: number;
+}
+
+export interface Look {
+  front?: string;
+  screen?: ScreenState;
+  unknown?: boolean;
 }
 
 /** Packages whose launcher activity is remembered; far more than an agent or a scenario launches. */
@@ -109,13 +119,15 @@ export class AppLauncher {
   private async outcome(pkg: string, component: string, { wait, waitedMs }: Started, ctx: CallContext, retried = false): Promise<string> {
     const verdict = wait ? judgeLaunch(wait, pkg) : unanswered(waitedMs, this.io.waitMs);
     if (verdict.shown) return verdict.note ?? '';
-    const { front, screen } = await this.io.look(ctx);
+    // An `am` that returned without waiting (no Status line) left the app starting: give it the wait it skipped.
+    const { front, screen, unknown } = wait && !wait.status ? await lookUntil(this.io, pkg, ctx) : await this.io.look(ctx);
     if (screen && (!screen.awake || screen.locked) && !retried) {
       await this.io.makeUsable(screen, pkg, ctx);
       const note = await this.outcome(pkg, component, refusing(component, await this.start(pkg, component, ctx), this.io.serial), ctx, true);
       return `${madeUsable(screen)}, and it was started again${note ? `: ${note}` : ''}`;
     }
     if (front === pkg) return `it is in front, but ${verdict.why}; it may still be loading, so look at the screen before relying on it`;
+    if (unknown) return `not confirmed: ${verdict.why}, and ${this.io.serial} has nothing that names the app in front; look at the screen before relying on it`;
     throw new ToolError(
       'INTERNAL',
       `${pkg} did not finish starting on ${this.io.serial}: ${verdict.why}; ${front ? `${front} is in front now` : 'no app is in front now'}. ` +
@@ -136,4 +148,25 @@ export function madeUsable(screen: ScreenState): string {
   if (!screen.awake && screen.locked) return `the screen was off and locked (${kind}), so it was woken and the lock screen dismissed`;
   if (!screen.awake) return 'the screen was off, so it was woken';
   return `the lock screen was showing (${kind}), so it was dismissed`;
+}
+
+/** How long a start `am` did not wait for is given to bring the app to the front, at most. */
+const SETTLE_MS = 3_000;
+/** Between two looks at what is in front. */
+const SETTLE_STEP_MS = 250;
+/** Time kept for the answer after the last look. */
+const SETTLE_MARGIN_MS = 1_500;
+
+/**
+ * Looks until `pkg` is in front, for a start that `am` did not wait for (its activity may take a
+ * moment to resume); stops at once on a dark or locked screen and where nothing names the app in front.
+ */
+export async function lookUntil(io: Pick<LaunchIo, 'look'>, pkg: string, ctx: CallContext): Promise<Look> {
+  const until = performance.now() + Math.min(SETTLE_MS, timeLeft(ctx) - SETTLE_MARGIN_MS);
+  for (;;) {
+    const look = await io.look(ctx);
+    const blocked = look.screen && (!look.screen.awake || look.screen.locked);
+    if (look.front === pkg || look.unknown || blocked || performance.now() + SETTLE_STEP_MS > until) return look;
+    await sleep(SETTLE_STEP_MS, ctx.signal);
+  }
 }

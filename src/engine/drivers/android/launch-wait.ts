@@ -57,7 +57,8 @@ export function judgeLaunch(wait: LaunchWait, pkg: string): LaunchVerdict {
   const toFront = /brought to the front/.test(warning);
   const onTop = /delivered to currently running top-most instance/.test(warning);
   if (wait.status === 'timeout') return { shown: false, why: 'Android stopped waiting for its first frame ("Status: timeout": the app was still busy 10 s after Android resumed it)' };
-  if (!wait.status) return { shown: false, why: 'am start -W printed no result' };
+  // Every `am` that waits prints the WaitResult; one that ignores -W (a device emulation's) returns at once.
+  if (!wait.status) return { shown: false, why: 'am start returned without waiting for its first frame (it printed no Status line)' };
   // "…because the current activity is being kept for the user" (app switches stopped): nothing was started.
   if (warning && !toFront && !onTop) return { shown: false, why: `am said "Warning: ${warning}"` };
   // Android 5–7 leave WaitResult.who unset for START_DELIVERED_TO_TOP: no Activity line, TotalTime 0.

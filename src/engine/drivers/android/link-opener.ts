@@ -48,7 +48,7 @@ export async function openLink(io: LinkIo, url: string, ctx: CallContext): Promi
   let verdict: LaunchVerdict = unanswered(waitedMs, io.waitMs);
   if (wait) verdict = handler === undefined && wait.status ? { shown: false, why: 'Android did not say which app took the link' } : judgeLaunch(wait, handler ?? '');
   if (verdict.shown) return `${handler} shows it${verdict.note ? `: ${verdict.note}` : ''}`;
-  const { front, screen } = await io.look(ctx);
+  const { front, screen, unknown } = await io.look(ctx);
   if (screen && (!screen.awake || screen.locked)) {
     // The lock, not the app, kept the first frame from being drawn: once it is gone the app shows.
     await io.makeUsable(screen, url, ctx);
@@ -58,6 +58,7 @@ export async function openLink(io: LinkIo, url: string, ctx: CallContext): Promi
     return notUp(io.serial, url, 'it was started behind the lock screen', now, handler);
   }
   if (front !== undefined && (handler === undefined || front === handler)) return `${front} is in front, but ${verdict.why}, so look at the screen before relying on it`;
+  if (unknown) return `not confirmed: ${verdict.why}, and ${io.serial} has nothing that names the app in front; look at the screen before relying on it`;
   return notUp(io.serial, url, verdict.why, front, handler);
 }
 
