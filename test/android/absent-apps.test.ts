@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseQueriedActivities } from '../../src/engine/drivers/android/shell-output.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** Apps on a device that lacks commands a phone has (a vendor build, a device emulation): the driver falls back, and says what it could not confirm. */
@@ -65,6 +66,33 @@ test('an am that does not wait for the first frame: a launch and a link nothing 
     assert.is(r.code, 'INTERNAL', JSON.stringify(r));
     assert.match(String(r.message), /did not finish starting .* is in front now/);
   });
+});
+
+test('a device that names no launcher activity starts the app with monkey, from then on at once; monkey\'s refusal and its absence are said', async () => {
+  await withRig(['cmd package resolve-activity', 'cmd package query-activities'], async (rig) => {
+    const first = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(first.status, 'success', JSON.stringify(first));
+    assert.match(String(first.message), /it is in front, but monkey started it without waiting for its first frame/);
+    const before = rig.phone.stats.opened.length;
+    await rig.phone.shell.phone.launchApp('com.google.android.apps.nexuslauncher', { signal: AbortSignal.timeout(5_000) });
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.android.settings' })).status, 'success');
+    const again = rig.phone.stats.opened.slice(before).filter((c) => !/dumpsys|echo/.test(c));
+    assert.equal(again, ['exec:pm path com.android.settings && monkey -p com.android.settings -c android.intent.category.LAUNCHER 1'], again.join('\n'));
+    rig.phone.shell.quirks.disabledApps.add('com.android.settings');
+    const disabled = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(disabled.code, 'INVALID_PARAMETER', JSON.stringify(disabled));
+    assert.match(String(disabled.message), /is installed on .* but disabled/);
+  });
+  await withRig(['cmd package', 'monkey'], async (rig) => {
+    const r = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), /queries for launcher activities gave no answer and `monkey -p` did not start one \(it answered "\/system\/bin\/sh: monkey: inaccessible or not found"\)/);
+  });
+});
+
+test('query-activities in its full form (a shell that ignores --brief --components) still names the launcher activity', () => {
+  const full = 'Activity #0:\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n  ActivityInfo:\n    name=com.example.Main\n    packageName=com.example\n    ApplicationInfo:\n      name=com.example.App\n      packageName=com.example\nActivity #1:\n  ActivityInfo:\n    name=org.other.Home\n    packageName=org.other\n';
+  assert.equal(parseQueriedActivities(full, 'com.example'), ['com.example/com.example.Main']);
 });
 
 if (hasAdb()) test.run();

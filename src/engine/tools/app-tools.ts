@@ -7,9 +7,9 @@ export const appTools = [
     description:
       'Launch an installed app (or bring it to the foreground) by Android package name or iOS bundle id. ' +
       'Use mobile_list_apps to find the id. Returns {status, message}; on Android once the app has drawn its first frame, and the message says when it was only brought to the front, ' +
-      'or when Android could not confirm that frame although the app is in front (look before relying on the screen), and when it woke the screen or dismissed a swipe lock to show the app; ' +
+      'or when Android could not confirm that frame although the app is in front (look before relying on the screen), or could confirm nothing (a device that does not say which app is in front: "not confirmed"), and when it woke the screen or dismissed a swipe lock to show the app; ' +
       'on iOS once WebDriverAgent reports the app in front, and the message says when WebDriverAgent could not be asked. ' +
-      'Errors: APP_NOT_INSTALLED when the package is not on the device (install it first), PERMISSION_DENIED when a PIN, pattern or password lock keeps the app hidden (unlock the phone), INTERNAL when the app did not come up (it may have crashed while starting; the message names the app in front), DEVICE_NOT_FOUND, INVALID_PARAMETER for a malformed id.',
+      'Errors: APP_NOT_INSTALLED when the package is not on the device (install it first), PERMISSION_DENIED when a PIN, pattern or password lock keeps the app hidden (unlock the phone), INTERNAL when the app did not come up (it may have crashed while starting; the message names the app in front), UNSUPPORTED when the device has no way to start it (no launcher activity query and no monkey), DEVICE_NOT_FOUND, INVALID_PARAMETER for a malformed id.',
     params: params({ device, packageName: packageName('packageName') }),
     mutates: true,
     async handler(p, ctx) {

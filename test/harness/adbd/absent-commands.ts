@@ -2,7 +2,8 @@
  * What a device's shell answers for what it lacks: a vendor or stripped-down build without a binary
  * or a system service, or a device emulation that implements fewer commands than Android has (the
  * driver must stay usable there, falling back where it can). Entries of `absent` name a binary
- * ("monkey"), a service's dump ("dumpsys input") or a service's shell commands ("cmd package").
+ * ("monkey"), a service's dump ("dumpsys input"), a service's shell commands ("cmd package"), or one
+ * of them ("cmd package resolve-activity", "pm install-create").
  */
 import type { CommandResult } from './shell-command.js';
 
@@ -12,6 +13,11 @@ export function absentAnswer(words: readonly string[], absent: ReadonlySet<strin
   const [binary, service] = words;
   // dumpsys.cpp startDumpThread: checkService found nothing; the run goes on and main returns 0.
   if (binary === 'dumpsys' && service !== undefined && absent.has(`dumpsys ${service}`)) return { out: '', err: `Can't find service: ${service}\n`, code: 0 };
+  // A service without that one command: BasicShellCommandHandler.handleDefaultCommands, exit -1. `pm` is `cmd package` from Android 8.
+  const verb = words[2];
+  if ((binary === 'cmd' && verb !== undefined && absent.has(`cmd ${service} ${verb}`)) || (binary === 'pm' && service !== undefined && absent.has(`pm ${service}`))) {
+    return { out: `Unknown command: ${binary === 'pm' ? service : verb}\n`, code: 255 };
+  }
   // cmd.cpp: no such service registered.
   if (binary === 'cmd' && service !== undefined && absent.has(`cmd ${service}`)) return { out: '', err: `cmd: Can't find service: ${service}\n`, code: 20 };
   // mksh's message for a command it finds nowhere on PATH.

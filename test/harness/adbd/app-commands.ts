@@ -139,12 +139,10 @@ export class AppCommands {
     // Monkey.java: the random source refuses a non-zero system-key share on devices without physical keys,
     // prints this and ends (exit -5) before injecting anything.
     if (this.quirks.noPhysicalKeys) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
-    try {
-      await this.phone.launchApp(pkg, ctx());
-      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
-    } catch {
-      return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
-    }
+    // Monkey.getMainApps: no launcher activity of the package resolves (none, or the app is disabled).
+    if (!(await this.launchable(pkg))) return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
+    await this.phone.launchApp(pkg, ctx());
+    return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n');
   }
 
   private installed(pkg: string) {

@@ -3,7 +3,8 @@ import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
-import { judgeLaunch, startWaiting, unanswered, type Started } from './launch-wait.js';
+import { judgeLaunch, startWaiting, unanswered, type LaunchVerdict, type Started } from './launch-wait.js';
+import { monkeyLaunchCommand, readMonkeyLaunch } from './monkey-launch.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import type { ScreenState } from './screen-state.js';
 import { isListed, parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
@@ -58,24 +59,34 @@ const MAX_REMEMBERED = 256;
  * so a relaunch is one round trip instead of two (`pm` and `cmd package` each cost a binder
  * call, and on phones ~100 ms). A remembered activity that no longer starts (the app was removed
  * or updated behind our back: "Error type 3") is resolved again, so the answer stays the device's.
+ * A device that answers neither query (a device emulation, a build without them) starts apps with
+ * `monkey -p <pkg> -c LAUNCHER 1` from then on (monkey-launch.ts), which finds the activity itself.
  */
 export class AppLauncher {
   private readonly components = new RecentMap<string, string>(MAX_REMEMBERED);
+  /** The device names no launcher activities (found on a first launch): apps are started with monkey. */
+  private byMonkey = false;
 
   constructor(private readonly io: LaunchIo) {}
 
   /** Resolves to a note on how the app came up (first frame drawn, brought to the front, still loading). */
   async launch(pkg: string, ctx: CallContext): Promise<string> {
+    if (this.byMonkey) return this.monkeyLaunch(pkg, await this.io.forInstalled(pkg, monkeyLaunchCommand(pkg), ctx, 'launching'), ctx);
     const known = this.components.get(pkg);
     if (known) {
       const started = await this.start(pkg, known, ctx);
-      if (!started.wait?.error) return this.outcome(pkg, known, started, ctx);
+      if (!started.wait?.error) return this.outcome(pkg, judged(pkg, started, this.io.waitMs), () => this.startAgain(pkg, known, ctx), ctx);
       this.components.delete(pkg);
     }
     const component = await this.resolve(pkg, ctx);
+    if (component === undefined) {
+      // Nothing on this device names launcher activities: the same for every package, so later launches go to monkey at once.
+      this.byMonkey = true;
+      return this.monkeyLaunch(pkg, await this.io.shell(monkeyLaunchCommand(pkg), ctx, `launching ${pkg}`), ctx);
+    }
     const started = refusing(component, await this.start(pkg, component, ctx), this.io.serial);
     this.components.set(pkg, component);
-    return this.outcome(pkg, component, started, ctx);
+    return this.outcome(pkg, judged(pkg, started, this.io.waitMs), () => this.startAgain(pkg, component, ctx), ctx);
   }
 
   /** Installing, updating or removing the app may change its launcher activity. */
@@ -83,47 +94,84 @@ export class AppLauncher {
     this.components.delete(pkg);
   }
 
-  private async resolve(pkg: string, ctx: CallContext): Promise<string> {
+  /**
+   * The launcher activity; undefined when the device answered neither query with anything it knows
+   * (a device emulation or a build without them), so monkey is left to find it.
+   */
+  private async resolve(pkg: string, ctx: CallContext): Promise<string | undefined> {
     const intent = `-a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${shellQuote(pkg)}`;
     let component: string | undefined;
+    let answered: boolean;
     const out = this.io.hasCmd() ? await this.io.forInstalled(pkg, `cmd package resolve-activity --brief ${intent}`, ctx, 'launching') : '';
     if (!this.io.hasCmd() || this.io.lacksCmd(out)) {
       // Android 5–6: the package's own dump with its intent filters (-f; resolver-table.ts); the first launcher one.
-      component = parseLauncherActivities(await this.io.forInstalled(pkg, `dumpsys package -f ${shellQuote(pkg)}`, ctx, 'launching')).get(pkg)?.[0];
+      const dump = await this.io.forInstalled(pkg, `dumpsys package -f ${shellQuote(pkg)}`, ctx, 'launching');
+      component = parseLauncherActivities(dump).get(pkg)?.[0];
+      answered = /^Activity Resolver Table:/m.test(dump);
     } else {
       // Two launcher activities (a debug build's LeakCanary or Chucker icon beside the app's own) make
       // the package manager answer with its chooser; the first of the app's own is what its icon opens.
-      component = parseResolvedActivity(out, pkg) ?? parseQueriedActivities(await this.io.shell(`cmd package query-activities --brief --components ${intent}`, ctx, `launching ${pkg}`), pkg)[0];
+      const queried = parseResolvedActivity(out, pkg) ? '' : await this.io.shell(`cmd package query-activities --brief --components ${intent}`, ctx, `launching ${pkg}`);
+      component = parseResolvedActivity(out, pkg) ?? parseQueriedActivities(queried, pkg)[0];
+      // PackageManagerShellCommand's answers when nothing matches.
+      answered = /^No activity found/m.test(out) || /^No activities found/m.test(queried);
     }
-    if (!component) {
-      // A disabled app (Settings › Apps › Disable, `pm disable-user`) is still installed, but none of
-      // its activities resolves, so no link opens it either: say that, not "use mobile_open_url".
-      if (isListed(await this.io.shell(`pm list packages ${await this.io.pmUser(ctx)}-d ${shellQuote(pkg)}`, ctx, `launching ${pkg}`), pkg)) {
-        throw new ToolError('INVALID_PARAMETER', `${pkg} is installed on ${this.io.serial} but disabled, so it cannot start; enable it in Settings › Apps (or run "adb shell pm enable ${pkg}") and launch it again`);
-      }
-      throw new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
-    }
+    if (!component && answered) throw await this.noLauncher(pkg, ctx);
     return component;
+  }
+
+  /** Why `pkg` has nothing to start: disabled, or no launcher activity. */
+  private async noLauncher(pkg: string, ctx: CallContext): Promise<ToolError> {
+    // A disabled app (Settings › Apps › Disable, `pm disable-user`) is still installed, but none of
+    // its activities resolves, so no link opens it either: say that, not "use mobile_open_url".
+    if (isListed(await this.io.shell(`pm list packages ${await this.io.pmUser(ctx)}-d ${shellQuote(pkg)}`, ctx, `launching ${pkg}`), pkg)) {
+      return new ToolError('INVALID_PARAMETER', `${pkg} is installed on ${this.io.serial} but disabled, so it cannot start; enable it in Settings › Apps (or run "adb shell pm enable ${pkg}") and launch it again`);
+    }
+    return new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
+  }
+
+  /**
+   * What `monkey -p <pkg> -c LAUNCHER 1` (`out`) did: its one event starts the package's launcher
+   * activity, which it does not wait for, so the app in front decides as for an `am` that did not wait.
+   */
+  private async monkeyLaunch(pkg: string, out: string, ctx: CallContext): Promise<string> {
+    const said = readMonkeyLaunch(out);
+    if (said === 'none') throw await this.noLauncher(pkg, ctx);
+    if (said !== 'started') {
+      throw new ToolError(
+        'UNSUPPORTED',
+        `${this.io.serial} cannot start ${pkg}: its package manager's queries for launcher activities gave no answer and \`monkey -p\` did not start one (${said}); open one of its screens with mobile_open_url instead`,
+      );
+    }
+    const again = async (): Promise<Attempt> => {
+      if (readMonkeyLaunch(await this.io.shell(monkeyLaunchCommand(pkg), ctx, `launching ${pkg}`)) !== 'started') throw new ToolError('INTERNAL', `${this.io.serial} did not start ${pkg} again with monkey`);
+      return MONKEY_STARTED;
+    };
+    return this.outcome(pkg, MONKEY_STARTED, again, ctx);
   }
 
   private start(pkg: string, component: string, ctx: CallContext): Promise<Started> {
     return startWaiting(this.io, `-n ${shellQuote(component)} -a android.intent.action.MAIN -c android.intent.category.LAUNCHER`, ctx, `launching ${pkg}`);
   }
 
+  private async startAgain(pkg: string, component: string, ctx: CallContext): Promise<Attempt> {
+    return judged(pkg, refusing(component, await this.start(pkg, component, ctx), this.io.serial), this.io.waitMs);
+  }
+
   /**
    * The note for a confirmed launch. Otherwise one look at the screen and the app in front: a dark or
-   * locked screen is woken and a swipe lock removed (once), then the app started again, since Android
-   * started it behind the lock screen, where it is never drawn; a secure lock is refused as for input.
-   * Then the app in front decides between "still starting" and an error.
+   * locked screen is woken and a swipe lock removed (once), then the app started again (`again`), since
+   * Android started it behind the lock screen, where it is never drawn; a secure lock is refused as for
+   * input. Then the app in front decides between "still starting" and an error; where nothing names it,
+   * the launch is not confirmed, and says so.
    */
-  private async outcome(pkg: string, component: string, { wait, waitedMs }: Started, ctx: CallContext, retried = false): Promise<string> {
-    const verdict = wait ? judgeLaunch(wait, pkg) : unanswered(waitedMs, this.io.waitMs);
+  private async outcome(pkg: string, { verdict, unwaited }: Attempt, again: () => Promise<Attempt>, ctx: CallContext, retried = false): Promise<string> {
     if (verdict.shown) return verdict.note ?? '';
-    // An `am` that returned without waiting (no Status line) left the app starting: give it the wait it skipped.
-    const { front, screen, unknown } = wait && !wait.status ? await lookUntil(this.io, pkg, ctx) : await this.io.look(ctx);
+    // A start nothing waited for (no Status line from `am`, or monkey's) left the app starting: give it the wait it skipped.
+    const { front, screen, unknown } = unwaited ? await lookUntil(this.io, pkg, ctx) : await this.io.look(ctx);
     if (screen && (!screen.awake || screen.locked) && !retried) {
       await this.io.makeUsable(screen, pkg, ctx);
-      const note = await this.outcome(pkg, component, refusing(component, await this.start(pkg, component, ctx), this.io.serial), ctx, true);
+      const note = await this.outcome(pkg, await again(), again, ctx, true);
       return `${madeUsable(screen)}, and it was started again${note ? `: ${note}` : ''}`;
     }
     if (front === pkg) return `it is in front, but ${verdict.why}; it may still be loading, so look at the screen before relying on it`;
@@ -134,6 +182,18 @@ export class AppLauncher {
         'It may have crashed while starting (`adb logcat -b crash` shows why)',
     );
   }
+}
+
+/** A start and what it confirmed; `unwaited`: it returned before the app could come up. */
+interface Attempt {
+  verdict: LaunchVerdict;
+  unwaited: boolean;
+}
+
+const MONKEY_STARTED: Attempt = { verdict: { shown: false, why: 'monkey started it without waiting for its first frame' }, unwaited: true };
+
+function judged(pkg: string, { wait, waitedMs }: Started, fullMs: number): Attempt {
+  return { verdict: wait ? judgeLaunch(wait, pkg) : unanswered(waitedMs, fullMs), unwaited: wait !== undefined && !wait.status };
 }
 
 /** The start, unless `am` refused it with an `Error:` line. */

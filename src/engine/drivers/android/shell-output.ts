@@ -195,10 +195,18 @@ export function parseResolvedActivity(out: string, pkg: string): string | undefi
 
 /**
  * `cmd package query-activities --brief --components …`: one "pkg/.Activity" line per match, best
- * first (PackageManagerShellCommand runQueryIntentActivities); "No activities found" when none.
+ * first (PackageManagerShellCommand runQueryIntentActivities); "No activities found" when none. A
+ * shell that ignores the two options prints the full form, an "Activity #n:" block per match whose
+ * ActivityInfo has "name=<class>" and "packageName=<pkg>"; those are read too.
  */
 export function parseQueriedActivities(out: string, pkg: string): string[] {
-  return components(out).filter((c) => c.startsWith(`${pkg}/`));
+  const full = out
+    .split(/^\s*Activity #\d+:/m)
+    .slice(1)
+    .map((block) => [/^\s*name=(\S+)/m.exec(block)?.[1], /^\s*packageName=(\S+)/m.exec(block)?.[1]])
+    .filter(([name, owner]) => name && owner === pkg)
+    .map(([name]) => `${pkg}/${name}`);
+  return [...components(out).filter((c) => c.startsWith(`${pkg}/`)), ...full];
 }
 
 function components(out: string): string[] {
