@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseQueriedActivities } from '../../src/engine/drivers/android/shell-output.js';
+import { writeApk } from '../harness/apk-builder.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** Apps on a device that lacks commands a phone has (a vendor build, a device emulation): the driver falls back, and says what it could not confirm. */
@@ -93,6 +97,25 @@ test('a device that names no launcher activity starts the app with monkey, from 
 test('query-activities in its full form (a shell that ignores --brief --components) still names the launcher activity', () => {
   const full = 'Activity #0:\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n  ActivityInfo:\n    name=com.example.Main\n    packageName=com.example\n    ApplicationInfo:\n      name=com.example.App\n      packageName=com.example\nActivity #1:\n  ActivityInfo:\n    name=org.other.Home\n    packageName=org.other\n';
   assert.equal(parseQueriedActivities(full, 'com.example'), ['com.example/com.example.Main']);
+});
+
+test('without install sessions the APK is pushed and installed with pm install, as adb does, and no copy is left; a refusal keeps its code', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-absent-install-'));
+  try {
+    await withRig(['pm install-create', 'cmd package install-create'], async (rig) => {
+      const r = await rig.call('mobile_install_app', { path: writeApk(tmp, { package: 'com.example.pushed', label: 'Pushed', versionName: '1' }) });
+      assert.is(r.status, 'success', JSON.stringify(r));
+      assert.ok(rig.phone.shell.phone.installedApps.some((a) => a.package === 'com.example.pushed'));
+      assert.equal(rig.phone.files.list('/data/local/tmp'), [], 'no APK copy left in /data/local/tmp');
+      rig.phone.shell.quirks.installFailure = 'INSTALL_FAILED_INSUFFICIENT_STORAGE';
+      const refused = await rig.call('mobile_install_app', { path: writeApk(tmp, { package: 'com.example.full', label: 'Full', versionName: '1' }) });
+      assert.is(refused.code, 'UNSUPPORTED', JSON.stringify(refused));
+      assert.match(String(refused.message), /INSUFFICIENT_STORAGE/);
+      assert.equal(rig.phone.files.list('/data/local/tmp'), []);
+    });
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 if (hasAdb()) test.run();

@@ -15,6 +15,7 @@ import { awaitRotation, orientationAt, rotationFor, type RotationIo } from './ro
 import { parseScreenState, SCREEN_STATE_COMMAND, ScreenGuard } from './screen-state.js';
 import { AndroidScreenCapture } from './screen-capture.js';
 import { DeviceShell } from './device-shell.js';
+import { pushBytes } from './sync-push.js';
 import { uiServerFor, type Uia2Server, type UiServerApks } from './ui-server/uia2-server.js';
 import type { CaptureChoice, ScreencapMode } from './capture-choice.js';
 import { DeviceScreenSize } from './screen-size.js';
@@ -107,6 +108,7 @@ export class AndroidDevice implements DeviceHandle {
       text: (command, ctx, what) => this.shell.text(command, ctx, what),
       checkedText: (command, ctx, what) => this.shell.checkedText(command, ctx, what),
       fed: (command, input, ctx, what) => this.shell.fed(command, input, ctx, what),
+      push: (data, path, ctx) => this.shell.guard(ctx, `pushing ${path}`, () => pushBytes(device, data, path, 0o644, ctx.signal)),
       guard: (ctx, what, work) => this.shell.guard(ctx, what, work),
       makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,

@@ -25,6 +25,8 @@ export interface AppsIo {
   checkedText(command: string, ctx: CallContext, what: string): Promise<string>;
   /** A shell command's output, `input` fed to its stdin (an APK streamed into an install session). */
   fed(command: string, input: Readable, ctx: CallContext, what: string): Promise<string>;
+  /** Writes `data` to `path` on the device (an install on a device without install sessions). */
+  push(data: Buffer, path: string, ctx: CallContext): Promise<void>;
   /** Runs `work`, mapping its failure to a SPEC code as the device does for every command. */
   guard<T>(ctx: CallContext, what: string, work: () => Promise<T>): Promise<T>;
   /** Wakes the screen and removes a swipe lock from the `known` state (screen-state.ts ScreenGuard); `blocked` words the refusal of a lock. */

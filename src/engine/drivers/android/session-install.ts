@@ -5,6 +5,7 @@ import type { CallContext } from '../../driver.js';
 import { timeLeft, timeoutSignal } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import { installRefusal } from './install-failure.js';
+import { pushedInstall } from './pushed-install.js';
 
 /** What a session install needs of its device: shell round trips, one of them fed with the APK. */
 export interface SessionIo {
@@ -13,6 +14,8 @@ export interface SessionIo {
   text(command: string, ctx: CallContext, what: string): Promise<string>;
   /** A command's output, `input` fed to its stdin. */
   fed(command: string, input: Readable, ctx: CallContext, what: string): Promise<string>;
+  /** Writes `data` to `path` on the device (for a device without install sessions: pushed-install.ts). */
+  push(data: Buffer, path: string, ctx: CallContext): Promise<void>;
 }
 
 /**
@@ -62,6 +65,11 @@ export class SessionInstall {
   private async run(path: string, size: number, ctx: CallContext, closed: AbortSignal): Promise<void> {
     const created = await this.io.text(`pm install-create -r -S ${size}`, ctx, 'creating an install session');
     const id = /Success: created install session \[(\d+)\]/.exec(created)?.[1];
+    if (!id && lacksSessions(created)) {
+      const installed = await pushedInstall(this.io, path, ctx);
+      if (/^Success/m.test(installed)) return;
+      throw this.failure(installed, path, 'pm install (pushed, as the device has no install sessions)');
+    }
     if (!id) throw this.failure(created, path, 'pm install-create');
     // Given up this long before the deadline; the caller's cancel and a closing device stop it at once.
     const margin = Math.min(ABANDON_MARGIN_MS, timeLeft(ctx) * ABANDON_SHARE);
@@ -124,4 +132,13 @@ export class SessionInstall {
     const code = /Failure \[([^\]]*)\]/.exec(out)?.[1];
     return (code && installRefusal(code, this.io.serial, path)) || new ToolError('INTERNAL', `installing ${path} on ${this.io.serial} failed at ${step}: ${out.trim() || 'no output'}`);
   }
+}
+
+/**
+ * Whether `pm install-create` was not understood (a device emulation or a build without install
+ * sessions: "Unknown command", a shell's "not found", no output), rather than refused: a refusal
+ * says "Failure [" or carries the exception that stopped it.
+ */
+function lacksSessions(out: string): boolean {
+  return !/Failure \[|Exception|Error: java/.test(out);
 }
