@@ -118,4 +118,16 @@ test('without install sessions the APK is pushed and installed with pm install, 
   }
 });
 
+test('listing apps where query-activities gives no answer reads the intent filters; with neither, it says so instead of an empty list', async () => {
+  await withRig(['cmd package query-activities'], async (rig) => {
+    const { apps } = (await rig.call('mobile_list_apps')) as { apps: { package: string; labelUnknown?: boolean }[] };
+    assert.ok(apps.some((a) => a.package === 'com.android.settings' && a.labelUnknown), JSON.stringify(apps));
+  });
+  await withRig(['cmd package', 'dumpsys package'], async (rig) => {
+    const r = await rig.call('mobile_list_apps');
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), /cannot tell which apps are launchable: neither `cmd package query-activities` nor `dumpsys package -f r` answered \(Can't find service: package\)/);
+  });
+});
+
 if (hasAdb()) test.run();

@@ -263,10 +263,10 @@ test('Android 5–6 launcher activities: MAIN + LAUNCHER filters of the Activity
 });
 
 test('launcher source: query-activities from Android 7, the dump before; a device without cmd switches to the dump', () => {
-  assert.match(new LauncherSource('6.0.1').command(), /^pm list packages -e; echo __mobilebridge__; dumpsys package -f r$/);
-  for (const release of ['7.0', '14', 'UpsideDownCake', '']) assert.match(new LauncherSource(release).command(), /^cmd package query-activities /, release);
+  assert.match(new LauncherSource('6.0.1', 'S1').command(), /^pm list packages -e; echo __mobilebridge__; dumpsys package -f r$/);
+  for (const release of ['7.0', '14', 'UpsideDownCake', '']) assert.match(new LauncherSource(release, 'S1').command(), /^cmd package query-activities /, release);
   const dump = 'Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n        1 com.a/.Main filter 2\n          Category: "android.intent.category.LAUNCHER"\n        3 com.off/.Main filter 4\n          Category: "android.intent.category.LAUNCHER"\n';
-  const source = new LauncherSource('9');
+  const source = new LauncherSource('9', 'S1');
   assert.is(source.read('/system/bin/sh: cmd: not found\n', new Map()), undefined);
   assert.is(source.hasCmd, false);
   // com.off is disabled: `pm list packages -e` leaves it out, as the launcher's own query would.

@@ -56,7 +56,7 @@ export class AndroidApps {
     this.sessions = new SessionInstall(io);
     this.user = new CurrentUser((command, ctx, what) => io.text(command, ctx, what));
     this.versions = new AppVersionSource(io.release);
-    this.launchers = new LauncherSource(io.release);
+    this.launchers = new LauncherSource(io.release, io.serial);
     this.launcher = new AppLauncher({
       serial: io.serial,
       shell: (command, ctx, what) => io.checkedText(command, ctx, what),
