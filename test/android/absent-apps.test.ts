@@ -130,4 +130,20 @@ test('listing apps where query-activities gives no answer reads the intent filte
   });
 });
 
+test('a device without input (nor monkey): taps, long presses, buttons and typing say nothing happened instead of success', async () => {
+  await withRig(['input', 'monkey'], async (rig) => {
+    const calls: [string, object][] = [
+      ['mobile_click_on_screen_at_coordinates', { x: 100, y: 100 }],
+      ['mobile_long_press_on_screen_at_coordinates', { x: 100, y: 100 }],
+      ['mobile_press_button', { button: 'HOME' }],
+      ['mobile_type_keys', { text: 'hello', submit: false }],
+    ];
+    for (const [tool, params] of calls) {
+      const r = await rig.call(tool, params);
+      assert.is(r.code, 'UNSUPPORTED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(String(r.message), /input: inaccessible or not found/, tool);
+    }
+  });
+});
+
 if (hasAdb()) test.run();

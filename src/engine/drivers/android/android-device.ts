@@ -6,7 +6,7 @@ import type { AdbAddress } from './adb-address.js';
 import { AndroidApps } from './app-manager.js';
 import type { AdbDeviceClient } from './adb-client.js';
 import * as deviceSettings from './device-settings.js';
-import { doubleTapGesture, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
+import { doubleTapGesture, inputRefusal, keyGesture, longPressGesture, pinchSteps, swipeGesture, tapGesture, type Gesture } from './input-commands.js';
 import { MonkeyChannel } from './monkey-channel.js';
 import { AndroidTouch } from './touch-input.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
@@ -364,7 +364,8 @@ export class AndroidDevice implements DeviceHandle {
       }
     }
     if (this.options.input === 'monkey' && (await this.sendMonkey(g.monkey, ctx, what))) return;
-    await this.shell.checkedText(g.shell, ctx, what);
+    const refused = inputRefusal(await this.shell.checkedText(g.shell, ctx, what));
+    if (refused) throw new ToolError(refused.lacking ? 'UNSUPPORTED' : 'INTERNAL', `${what} did not happen on ${this.serial}: \`${g.shell}\` answered "${refused.said}"`);
   }
 
   /** Lines over the monkey channel; false when it is unavailable and `input` should do the work instead. */

@@ -3,6 +3,7 @@ import { ToolError } from '../../errors.js';
 import type { UiElement } from '../../types.js';
 import type { ControlChannel } from './scrcpy/control-channel.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
+import { inputRefusal } from './input-commands.js';
 import { deleteKeyCommands, inputTextCommands, monkeyTypeLine } from './text-input.js';
 
 /** What typing needs from its device (android-device.ts), with the device's error mapping. */
@@ -66,7 +67,8 @@ export async function typeText(io: TypingIo, text: string, ctx: CallContext): Pr
       if (earlier && err instanceof Error) err.message = `${err.message} (${earlier})`;
       throw err;
     });
-    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `typing on ${io.serial} failed${earlier ? ` (${earlier})` : ''}: ${out.trim()}`);
+    const refused = inputRefusal(out);
+    if (refused) throw new ToolError(refused.lacking ? 'UNSUPPORTED' : 'INTERNAL', `typing on ${io.serial} failed${earlier ? ` (${earlier})` : ''}: ${out.trim()}`);
   }
   return UNCONFIRMED_TYPING;
 }
@@ -101,7 +103,8 @@ export async function clearText(io: TypingIo, ctx: CallContext): Promise<void | 
       if (partly && err instanceof Error) err.message = `${err.message} (clearing the field stopped${partly})`;
       throw err;
     });
-    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `clearing a field on ${io.serial} failed${partly}: ${out.trim()}`);
+    const refused = inputRefusal(out);
+    if (refused) throw new ToolError(refused.lacking ? 'UNSUPPORTED' : 'INTERNAL', `clearing a field on ${io.serial} failed${partly}: ${out.trim()}`);
   }
   return clearedVerdict(before, focusedField(await io.listElements(ctx)), count, io.serial);
 }

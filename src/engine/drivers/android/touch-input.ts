@@ -1,6 +1,7 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { CtrlLetter, Key, TouchPhase } from '../../types.js';
+import { inputRefusal } from './input-commands.js';
 import type { ControlChannel } from './scrcpy/control-channel.js';
 import { ControlUnavailable } from './scrcpy/control-unavailable.js';
 
@@ -69,7 +70,8 @@ export class AndroidTouch {
       }
     }
     const out = await this.deps.shell(`input keyevent ${KEY_CODES[key]}`, ctx, `pressing ${key}`);
-    if (/Exception|Error:/.test(out)) throw new ToolError('INTERNAL', `pressing ${key} on ${this.deps.serial} failed: ${out.trim()}`);
+    const refused = inputRefusal(out);
+    if (refused) throw new ToolError(refused.lacking ? 'UNSUPPORTED' : 'INTERNAL', `pressing ${key} on ${this.deps.serial} failed: ${out.trim()}`);
   }
 
   /**
