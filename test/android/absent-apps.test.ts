@@ -146,4 +146,12 @@ test('a device without input (nor monkey): taps, long presses, buttons and typin
   });
 });
 
+test('terminating where am has no force-stop says it did not stop the app', async () => {
+  await withRig(['am'], async (rig) => {
+    const r = await rig.call('mobile_terminate_app', { packageName: 'com.android.settings' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), /did not stop com\.android\.settings: `am force-stop` answered "\/system\/bin\/sh: am: inaccessible or not found"/);
+  });
+});
+
 if (hasAdb()) test.run();

@@ -115,7 +115,9 @@ export class AndroidApps {
   }
 
   async terminate(pkg: string, ctx: CallContext): Promise<undefined> {
-    await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping');
+    // `am force-stop` prints nothing when it stopped the app (or it was not running); a linker warning of an old emulator image may come along.
+    const out = (await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping')).trim();
+    if (lacksCommand(out) || /Exception|Error:/.test(out)) throw new ToolError(lacksCommand(out) ? 'UNSUPPORTED' : 'INTERNAL', `${this.io.serial} did not stop ${pkg}: \`am force-stop\` answered "${out.split('\n')[0].slice(0, 200)}"`);
     return undefined;
   }
 
@@ -191,3 +193,6 @@ export class AndroidApps {
 }
 
 const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');
+
+/** A shell or a service's shell command saying it has no such command. */
+const lacksCommand = (out: string): boolean => /Unknown command|: (?:inaccessible or )?not found/.test(out);
