@@ -154,4 +154,12 @@ test('terminating where am has no force-stop says it did not stop the app', asyn
   });
 });
 
+test('clearing app data on a device without pm clear is UNSUPPORTED, naming the way that works', async () => {
+  await withRig(['pm clear'], async (rig) => {
+    const r = await rig.call('mobile_clear_app_data', { packageName: 'com.android.settings' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), /has no `pm clear` \(Unknown command: clear\); uninstall and reinstall/);
+  });
+});
+
 if (hasAdb()) test.run();

@@ -71,7 +71,7 @@ export const appTools = [
   deviceTool({
     name: 'mobile_clear_app_data',
     description:
-      "Erase an app's data and cache (like a fresh install) without uninstalling it. Android and virtual devices only; on iOS it fails with UNSUPPORTED (reinstall the app instead). Errors: APP_NOT_INSTALLED.",
+      "Erase an app's data and cache (like a fresh install) without uninstalling it. Android and virtual devices only; on iOS it fails with UNSUPPORTED (reinstall the app instead). Errors: APP_NOT_INSTALLED; UNSUPPORTED on an Android device without `pm clear`.",
     params: params({ device, packageName: packageName('packageName') }),
     mutates: true,
     async handler(p, ctx) {

@@ -165,7 +165,10 @@ export class AndroidApps {
 
   async clearData(pkg: string, ctx: CallContext): Promise<void> {
     const out = await this.forInstalled(pkg, `pm clear ${await this.user.pmOption(ctx)}${shellQuote(pkg)}`, ctx, 'clearing the data of');
-    if (!/^Success/m.test(out)) throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.io.serial} failed: ${out.trim() || 'no output'}`);
+    if (/^Success/m.test(out)) return;
+    // A device without the command (a device emulation, a stripped build) will not clear it on any retry.
+    if (lacksCommand(out)) throw new ToolError('UNSUPPORTED', `${this.io.serial} cannot clear app data: it has no \`pm clear\` (${out.trim().split('\n')[0].slice(0, 200)}); uninstall and reinstall ${pkg} instead, which also erases its data`);
+    throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.io.serial} failed: ${out.trim() || 'no output'}`);
   }
 
   async foreground(ctx: CallContext): Promise<{ package: string; name?: string }> {
