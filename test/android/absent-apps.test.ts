@@ -162,4 +162,16 @@ test('clearing app data on a device without pm clear is UNSUPPORTED, naming the 
   });
 });
 
+test('an am that does not know -W: the launch and the link are started without it, and the app in front decides', async () => {
+  await withRig([], async (rig) => {
+    rig.phone.shell.quirks.startRefusesWait = true;
+    const launched = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(launched.status, 'success', JSON.stringify(launched));
+    assert.match(String(launched.message), /it is in front, but am start returned without waiting for its first frame/);
+    const opened = await rig.call('mobile_open_url', { url: 'https://example.com/b' });
+    assert.is(opened.status, 'success', JSON.stringify(opened));
+    assert.match(String(opened.message), /com\.android\.chrome is in front, but am start returned without waiting/);
+  });
+});
+
 if (hasAdb()) test.run();

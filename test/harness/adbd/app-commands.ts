@@ -50,6 +50,7 @@ export class AppCommands {
       await this.phone.terminateApp(args[args.length - 1], ctx()).catch(() => undefined);
       return ok();
     }
+    if (verb === 'start' && args.includes('-W') && this.quirks.startRefusesWait) return { out: '', err: 'Error: Unknown option: -W\n', code: 1 };
     const wait = args.includes('-W') && !this.quirks.startIgnoresWait;
     if (verb === 'start' && args.includes('-n')) return this.startComponent(args[args.indexOf('-n') + 1], wait);
     if (verb === 'start') {

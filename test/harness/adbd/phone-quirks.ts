@@ -126,6 +126,8 @@ export interface PhoneQuirks {
   booting: boolean;
   /** `am start` ignores -W (a device emulation's `am`): it prints "Starting: Intent {…}" and returns without a WaitResult. */
   startIgnoresWait?: boolean;
+  /** `am start` does not know -W: Intent.parseCommandArgs throws "Unknown option: -W" and nothing starts. */
+  startRefusesWait?: boolean;
   /** What the device's shell lacks (absent-commands.ts): "monkey", "dumpsys input", "cmd package". */
   absent: Set<string>;
   /**

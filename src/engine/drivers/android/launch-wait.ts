@@ -105,7 +105,9 @@ export async function startWaiting(
   const patience = AbortSignal.any([ctx.signal, timeoutSignal(waitedMs)]);
   let wait: LaunchWait | undefined;
   try {
-    wait = parseLaunchWait(await io.shell(`am start -W ${intent}`, { signal: patience }, what));
+    const out = await io.shell(`am start -W ${intent}`, { signal: patience }, what);
+    // An `am` that does not know -W (a device emulation's) refuses the whole start: it is started without the wait.
+    wait = parseLaunchWait(/Unknown option:? -W\b/.test(out) ? await io.shell(`am start ${intent}`, { signal: patience }, what) : out);
   } catch (err) {
     // Our patience ran out, not the call's: the app may still be starting, which the app in front tells.
     if (ctx.signal.aborted || !patience.aborted) throw err;
