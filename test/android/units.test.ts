@@ -187,6 +187,11 @@ test('launcher apps: literal labels, resource labels fall back to the package, v
   // An activity with only an icon prints its own (null) label line before the app's literal one.
   const iconOnly = 'Activity #0:\n  ActivityInfo:\n    packageName=com.c\n    labelRes=0x0 nonLocalizedLabel=null icon=0x7f0a0001 banner=0x0\n    ApplicationInfo:\n      labelRes=0x0 nonLocalizedLabel=Example App icon=0x7f0a0001 banner=0x0\n';
   assert.equal(parseLauncherApps(iconOnly, new Map()), [{ package: 'com.c', name: 'Example App', version: '', installed: true }]);
+  // Without the block headers (a shell printing only the lines clients read), each packageName= line is one activity.
+  assert.equal(parseLauncherApps('packageName=com.b\n  packageName=com.a\npackageName=com.b\n', new Map([['com.a', '7']])), [
+    { package: 'com.a', name: 'com.a', labelUnknown: true, version: '7', installed: true },
+    { package: 'com.b', name: 'com.b', labelUnknown: true, version: '', installed: true },
+  ]);
 });
 
 test('app versions: pm list --show-versioncode lines; dumpsys package blocks, the hidden factory versions left out', () => {

@@ -58,7 +58,7 @@ export class LauncherSource {
     if (this.fromDump) return this.dumped(out, versions);
     if (isMissingCmd(out)) this.withoutCmd = true;
     // PackageManagerShellCommand's answers: an "Activity #n:" block per match, or this line.
-    if (isMissingCmd(out) || !/^\s*Activity #\d+:|^No activities found/m.test(out)) {
+    if (isMissingCmd(out) || !/^\s*(?:Activity #\d+:|packageName=)|^No activities found/m.test(out)) {
       this.fromDump = true;
       return undefined;
     }

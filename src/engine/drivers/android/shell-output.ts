@@ -95,7 +95,7 @@ const STACK_RESUMED = new RegExp(String.raw`(?:mResumedActivity|topResumedActivi
  */
 export function parseLauncherApps(activities: string, versions: ReadonlyMap<string, string>): InstalledApp[] {
   const apps = new Map<string, InstalledApp>();
-  for (const block of activities.split(/^\s*Activity #\d+:/m).slice(1)) {
+  for (const block of launcherBlocks(activities)) {
     const pkg = /packageName=(\S+)/.exec(block)?.[1];
     if (!pkg || apps.has(pkg)) continue;
     const label = launcherLabel(block);
@@ -103,6 +103,16 @@ export function parseLauncherApps(activities: string, versions: ReadonlyMap<stri
     apps.set(pkg, label && label !== 'null' ? { package: pkg, name: label, version, installed: true } : { package: pkg, name: pkg, labelUnknown: true, version, installed: true });
   }
   return [...apps.values()].sort((a, b) => a.package.localeCompare(b.package));
+}
+
+/**
+ * One block per matching activity. Where the answer has no "Activity #n:" headers but bare
+ * "packageName=" lines (a shell printing only what clients read, as a device emulation may), each
+ * such line stands for one activity, its label unknown.
+ */
+function launcherBlocks(activities: string): string[] {
+  if (/^\s*Activity #\d+:/m.test(activities)) return activities.split(/^\s*Activity #\d+:/m).slice(1);
+  return [...activities.matchAll(/^\s*packageName=\S+/gm)].map((m) => m[0]);
 }
 
 /**
