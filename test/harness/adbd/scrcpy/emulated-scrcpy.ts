@@ -51,7 +51,9 @@ export class EmulatedScrcpy implements ScrcpyHost {
    * The runner for a shell line, when the line starts scrcpy-server: the commands before it run in the
    * phone's shell first (their output goes to the same stream), then the server, as `;`, `&&` or `||` allow.
    */
-  launcher(line: string, shell: { runCommands(commands: SimpleCommand[]): Promise<CommandResult> }): ServiceRunner | undefined {
+  launcher(line: string, shell: { runCommands(commands: SimpleCommand[]): Promise<CommandResult>; quirks: { absent: ReadonlySet<string> } }): ServiceRunner | undefined {
+    // A device without app_process: the shell answers the line as for any absent command.
+    if (shell.quirks.absent.has('app_process')) return undefined;
     let commands: SimpleCommand[];
     try {
       commands = parseCommandLine(line);
