@@ -157,6 +157,7 @@ export class EmulatedWda {
     if (this.faults.hangOn?.test(this.requests.at(-1)!)) return;
     if (this.faults.slowOn?.request.test(this.requests.at(-1)!)) await this.faults.slowOn.until;
     try {
+      if (this.faults.onlyRoutes && !this.faults.onlyRoutes.includes(routeName(method, m ? m[2] ?? '' : path, Boolean(m)))) throw unhandled(url, this.older);
       if (m) {
         path = m[2] ?? '';
         // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
@@ -469,6 +470,12 @@ export class EmulatedWda {
     await this.device.clearText(this.ctx());
     return null;
   }
+}
+
+/** A request as `onlyRoutes` names it: "GET /source" inside a session or out, "DELETE /session/:id" for ending one. */
+function routeName(method: string, path: string, inSession: boolean): string {
+  if (inSession && path === '') return `${method} /session/:id`;
+  return `${method} ${path.replace(/^\/element\/(?!active$)[^/]+/, '/element/:uuid')}`;
 }
 
 /** Element uuids this emulation hands out for the focused field. */

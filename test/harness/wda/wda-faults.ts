@@ -90,4 +90,10 @@ export interface WdaFaults {
    * real time and fb_synthesizeEvent waits for them): a 6 s long press is answered after 6 s. Off, it answers at once.
    */
   gesturesTakeTheirTime?: boolean;
+  /**
+   * A WebDriverAgent that has only these routes ("GET /source", "POST /session", "DELETE /session/:id"; under a
+   * session as without one, where WDA registers both): an older build, or an emulation of WDA written for a few
+   * clients. Every other request is answered as FBUnknownCommands' catch-all answers a route WDA lacks.
+   */
+  onlyRoutes?: readonly string[];
 }

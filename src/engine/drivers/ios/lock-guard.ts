@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors.js';
+import { WdaRouteMissing } from './wda-refusals.js';
 
 /** An unlocked screen is trusted this long: the input we send keeps the phone awake, so a burst of taps costs one check. */
 const CONFIRMED_FOR_MS = 5000;
@@ -24,6 +25,9 @@ export class LockGuard {
    */
   private keptLocked: string | undefined;
 
+  /** This WebDriverAgent lacks GET /wda/locked: not asked again, so input on it pays no round trip for nothing. */
+  private noLockRoute = false;
+
   constructor(private readonly deviceId: string) {}
 
   /**
@@ -43,11 +47,13 @@ export class LockGuard {
 
   /** GET /wda/locked: undefined when WDA does not say (no such route, or it failed); a gone phone or a deadline is thrown. */
   async isLocked(route: WdaRoute): Promise<boolean | undefined> {
+    if (this.noLockRoute) return undefined;
     try {
       const value = await route('GET', '/wda/locked');
       return typeof value === 'boolean' ? value : undefined;
     } catch (err) {
-      if (err instanceof ToolError && err.code !== 'INTERNAL') throw err; // the phone is gone, or the call ran out of time
+      if (err instanceof WdaRouteMissing) this.noLockRoute = true;
+      else if (err instanceof ToolError && err.code !== 'INTERNAL') throw err; // the phone is gone, or the call ran out of time
       return undefined;
     }
   }
@@ -59,7 +65,7 @@ export class LockGuard {
         if ((await this.isLocked(route)) !== true) return;
         this.keptLocked = '';
       } catch (err) {
-        if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+        if (err instanceof ToolError && err.code !== 'INTERNAL' && !(err instanceof WdaRouteMissing)) throw err;
         this.keptLocked = err instanceof Error ? `: ${err.message}` : '';
       }
     }

@@ -20,8 +20,33 @@ export function treeRefused(err: WdaError): boolean {
   return err.error === 'stale element reference' && /kAXErrorIllegalArgument/.test(err.detail);
 }
 
+/**
+ * WebDriverAgent has no such route: its catch-all answered (FBUnknownCommands.m, "unknown command" "Unhandled
+ * endpoint: …"; JSON Wire builds status 1). Older builds lack newer routes, and emulations of WDA written for a few
+ * clients answer only those. Callers with another way to the same fact catch it; otherwise updating WDA is the fix.
+ */
+export class WdaRouteMissing extends ToolError {
+  constructor(
+    /** "GET /wda/activeAppInfo", without the session part, query or element uuid. */
+    readonly route: string,
+    device: string,
+  ) {
+    super('UNSUPPORTED', `WebDriverAgent on ${device} lacks ${route} (it answered "unknown command"), so nothing was done: update WebDriverAgent to a recent appium/WebDriverAgent build`);
+  }
+}
+
+/** `method path` as a route name: no query, an element's uuid as :uuid. */
+export function routeName(method: string, path: string): string {
+  return `${method} ${path.split('?')[0].replace(/^\/element\/(?!active$)[^/]+/, '/element/:uuid')}`;
+}
+
+export function routeMissing(err: WdaError): boolean {
+  return err.error === 'unknown command' || err.error === 'unknown method';
+}
+
 /** What WebDriverAgent's refusal of `method path` means for the caller, with what to do. */
 export function wdaRefusal(err: WdaError, method: string, path: string, body: unknown, device: string): ToolError {
+  if (routeMissing(err)) return new WdaRouteMissing(routeName(method, path), device);
   if (path === '/url') return urlRefused(err, (body as { url?: unknown } | undefined)?.url, device);
   // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
   // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.

@@ -1,5 +1,6 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import { WdaRouteMissing } from './wda-refusals.js';
 
 export interface ScreenInfo {
   /** Points, for the current orientation. */
@@ -14,7 +15,7 @@ export type WdaGet = (path: string, ctx: CallContext, inSession: boolean) => Pro
 const positive = (n: unknown): number | undefined => (typeof n === 'number' && n > 0 ? n : undefined);
 
 const unknownRoute = (err: unknown): undefined => {
-  if (err instanceof ToolError && /unknown command|unknown method/.test(err.message)) return undefined;
+  if (err instanceof WdaRouteMissing) return undefined;
   throw err;
 };
 

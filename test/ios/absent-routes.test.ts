@@ -1,0 +1,44 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { makeRig, type Rig, type RigOptions } from './rig.js';
+
+/*
+ * A WebDriverAgent that answers only the routes mobile-mcp uses (an older build, or an emulation of WDA written
+ * from its sources for a few clients); every other route gets WDA's "unknown command" (FBUnknownCommands.m).
+ */
+const FEW_ROUTES = [
+  'GET /status', 'POST /session', 'DELETE /session/:id', 'GET /source', 'GET /screenshot', 'GET /window/size', 'GET /orientation',
+  'POST /orientation', 'POST /actions', 'POST /wda/keys', 'POST /wda/pressButton', 'GET /wda/screen', 'POST /url',
+  'POST /wda/apps/launch', 'POST /wda/apps/terminate',
+];
+
+async function withFewRoutes(body: (rig: Rig) => Promise<void>, options: RigOptions = {}, routes: readonly string[] = FEW_ROUTES): Promise<void> {
+  const rig = await makeRig(options);
+  rig.wda.faults.onlyRoutes = routes;
+  try {
+    await body(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
+const count = (rig: Rig, request: string) => rig.wda.requests.filter((r) => r === request).length;
+
+test('a route WebDriverAgent lacks is UNSUPPORTED naming it and saying to update WDA, not a bare INTERNAL "unknown command"', () =>
+  withFewRoutes(async (rig) => {
+    const r = await rig.call('mobile_press_button', { button: 'HOME' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /lacks POST \/wda\/pressButton .*update WebDriverAgent/);
+  }, {}, FEW_ROUTES.filter((route) => route !== 'POST /wda/pressButton')));
+
+test('without GET /wda/locked input and listings still go through, and the route is not asked again', () =>
+  withFewRoutes(async (rig) => {
+    // A listing checks the lock each time (a read does not keep the phone awake).
+    for (let i = 0; i < 2; i++) assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
+    assert.is(count(rig, 'GET /wda/locked'), 1, JSON.stringify(rig.wda.requests));
+    const tap = await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 });
+    assert.is(tap.status, 'success', JSON.stringify(tap));
+  }));
+
+test.run();
