@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { makeRig, type Rig, type RigOptions } from './rig.js';
+import { find, makeRig, type Rig, type RigOptions } from './rig.js';
 
 /*
  * A WebDriverAgent that answers only the routes mobile-mcp uses (an older build, or an emulation of WDA written
@@ -39,6 +39,36 @@ test('without GET /wda/locked input and listings still go through, and the route
     assert.is(count(rig, 'GET /wda/locked'), 1, JSON.stringify(rig.wda.requests));
     const tap = await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 });
     assert.is(tap.status, 'success', JSON.stringify(tap));
+  }));
+
+test('without POST /elements and GET /element/active typing finds the keyboard and the focused field in /source', () =>
+  withFewRoutes(async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const refused = await rig.call('mobile_type_keys', { text: 'x' });
+    assert.is(refused.code, 'INVALID_PARAMETER', JSON.stringify(refused));
+    assert.match(refused.message, /no text field is focused/);
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
+    const typed = await rig.call('mobile_type_keys', { text: 'me@example.com' });
+    assert.is(typed.status, 'success', JSON.stringify(typed));
+    assert.is(rig.device.fieldValue('email'), 'me@example.com');
+    assert.is((await rig.call('mobile_press_button', { button: 'ENTER' })).status, 'success');
+    assert.is(rig.device.focusedField, 'password', 'ENTER reached the field');
+    assert.is(count(rig, 'POST /session/:id/elements'), 1, 'the missing lookup is not asked again');
+    // Clearing needs the focused element's id, which only those routes give.
+    const cleared = await rig.call('mobile_type_keys', { text: 'x', clear_first: true });
+    assert.is(cleared.code, 'UNSUPPORTED', JSON.stringify(cleared));
+    assert.match(cleared.message, /lacks GET \/element\/active .*update WebDriverAgent/);
+  }));
+
+test('without those routes a field focused with the Mac keyboard (no on-screen keyboard) is found by its isFocused', () =>
+  withFewRoutes(async (rig) => {
+    rig.wda.faults.hardwareKeyboard = true;
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
+    assert.is((await rig.call('mobile_type_keys', { text: 'pad' })).status, 'success');
+    assert.is(rig.device.fieldValue('email'), 'pad');
   }));
 
 test.run();

@@ -16,7 +16,7 @@ import { confirmLaunch } from './wda-launch-check.js';
 import { siriNote } from './wda-open-url.js';
 import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
-import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode } from './wda-source.js';
+import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode, type WdaNode } from './wda-source.js';
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
@@ -58,7 +58,7 @@ export class IosDevice implements DeviceHandle {
      */
     private readonly goneWhenUnreachable?: (signal?: AbortSignal) => Promise<ToolError | undefined>,
   ) {
-    this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx));
+    this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx), (ctx) => this.readSource(ctx));
     this.lock = new LockGuard(info.id);
     this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession));
   }
@@ -167,14 +167,18 @@ export class IosDevice implements DeviceHandle {
     // The depth setting is read each time (another client of a shared WDA may have changed it),
     // beside /source when a session is open; after it when that failed (it may have re-created the session).
     const beside = this.wda.client.openSessionCall('GET', '/appium/settings', undefined, ctx.signal);
-    const source = await this.wdaCall('GET', '/source?format=json', undefined, ctx);
-    const tree = parseWdaSource(source);
+    const tree = await this.readSource(ctx);
     const root = wdaToUiNode(withoutCoveredNodes(tree), screen.scale);
     const elements: ElementListing = elementsFromTree(root, this.pixels(screen));
     const settings = (await beside) ?? (await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined));
     const note = depthCutNote(tree, snapshotMaxDepthOf(settings));
     if (note) elements.note = note;
     return elements;
+  }
+
+  /** The app in front's accessibility tree (GET /source, in points). */
+  private async readSource(ctx: CallContext): Promise<WdaNode> {
+    return parseWdaSource(await this.wdaCall('GET', '/source?format=json', undefined, ctx));
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {

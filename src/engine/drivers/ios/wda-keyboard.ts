@@ -1,6 +1,8 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Key } from '../../types.js';
+import { WdaRouteMissing } from './wda-refusals.js';
+import type { WdaNode } from './wda-source.js';
 
 /** A WebDriverAgent request in the device's session, errors already translated to ToolErrors. */
 export type WdaSessionCall = (method: string, path: string, body: unknown, ctx: CallContext) => Promise<unknown>;
@@ -11,11 +13,33 @@ export type WdaSessionCall = (method: string, path: string, body: unknown, ctx: 
  */
 const CLOSING_KEYS = ['Done', 'done', 'Hide keyboard', 'Dismiss keyboard'];
 
+/** The app's accessibility tree from GET /source, in the device's session. */
+export type WdaSourceRead = (ctx: CallContext) => Promise<WdaNode>;
+
+const INPUTS = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
+
+function findNode(node: WdaNode, hit: (n: WdaNode) => boolean): WdaNode | undefined {
+  if (hit(node)) return node;
+  for (const child of node.children ?? []) {
+    const found = findNode(child, hit);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Typing, keys and the on-screen keyboard of one iOS device, through WebDriverAgent. */
 export class WdaKeyboard {
+  /**
+   * This WebDriverAgent lacks POST /elements or GET /element/active (an old build, or an emulation answering a
+   * few routes): the keyboard and the focused field are looked for in /source instead, from then on.
+   */
+  private noElementsRoute = false;
+  private noActiveRoute = false;
+
   constructor(
     private readonly deviceId: string,
     private readonly call: WdaSessionCall,
+    private readonly source: WdaSourceRead,
   ) {}
 
   /**
@@ -43,9 +67,24 @@ export class WdaKeyboard {
    * on-screen keyboard, yet /wda/keys (synthesized key events) types into its focused field.
    */
   private async requireFocus(ctx: CallContext, advice: string): Promise<void> {
-    if (await this.keyboardShown(ctx)) return;
-    if (await this.activeElement(ctx)) return;
-    throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
+    const keyboard = await this.lookForKeyboard(ctx);
+    if (keyboard.shown) return;
+    if (!this.noActiveRoute) {
+      try {
+        if (await this.activeElement(ctx)) return;
+        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
+      } catch (err) {
+        if (!(err instanceof WdaRouteMissing)) throw err;
+        this.noActiveRoute = true;
+      }
+    }
+    // /source's isFocused (builds since 2023 write it in the JSON tree) stands for the element lookup.
+    const tree = keyboard.tree ?? (await this.source(ctx));
+    if (findNode(tree, (n) => INPUTS.has(n.type.replace(/^XCUIElementType/, '')) && [true, 1, '1', 'true'].includes(n.isFocused as never))) return;
+    throw new ToolError(
+      'INVALID_PARAMETER',
+      `no text field is focused on ${this.deviceId} (no keyboard is showing; WebDriverAgent there lacks GET /element/active, so a field focused without the on-screen keyboard, as with a hardware keyboard, cannot be told): ${advice}`,
+    );
   }
 
   /**
@@ -91,7 +130,7 @@ export class WdaKeyboard {
    * key closes it, the keyboard is left open and the caller is told so.
    */
   async dismissKeyboard(ctx: CallContext): Promise<void> {
-    if (!(await this.keyboardShown(ctx))) return;
+    if (!(await this.lookForKeyboard(ctx)).shown) return;
     const cannot = `the keyboard on ${this.deviceId} has no Done or Hide keyboard key, so it was left open (its return, Go, Send, Search or Next key would act on the app, so none was pressed); close it with the app's own control, e.g. a tap outside the field`;
     try {
       await this.call('POST', '/wda/keyboard/dismiss', { keyNames: CLOSING_KEYS }, ctx);
@@ -99,12 +138,24 @@ export class WdaKeyboard {
       if (err instanceof ToolError && err.code === 'INTERNAL') throw new ToolError('INVALID_PARAMETER', `${cannot}. ${err.message}`);
       throw err;
     }
-    if (await this.keyboardShown(ctx)) throw new ToolError('INVALID_PARAMETER', cannot);
+    if ((await this.lookForKeyboard(ctx)).shown) throw new ToolError('INVALID_PARAMETER', cannot);
   }
 
-  /** POST /elements {using: "class name"}: an empty list when no keyboard is on screen. */
-  private async keyboardShown(ctx: CallContext): Promise<boolean> {
-    const found = await this.call('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
-    return Array.isArray(found) && found.length > 0;
+  /**
+   * POST /elements {using: "class name"}: an empty list when no keyboard is on screen. A WDA without the route
+   * has its keyboard looked for in /source, whose tree then comes back for the focus check.
+   */
+  private async lookForKeyboard(ctx: CallContext): Promise<{ shown: boolean; tree?: WdaNode }> {
+    if (!this.noElementsRoute) {
+      try {
+        const found = await this.call('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
+        return { shown: Array.isArray(found) && found.length > 0 };
+      } catch (err) {
+        if (!(err instanceof WdaRouteMissing)) throw err;
+        this.noElementsRoute = true;
+      }
+    }
+    const tree = await this.source(ctx);
+    return { shown: Boolean(findNode(tree, (n) => n.type.replace(/^XCUIElementType/, '') === 'Keyboard')), tree };
   }
 }
