@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { find, makeRig, type Rig, type RigOptions } from './rig.js';
+import { find, makeRig, SIM_UDID, type Rig, type RigOptions } from './rig.js';
 
 /*
  * A WebDriverAgent that answers only the routes mobile-mcp uses (an older build, or an emulation of WDA written
@@ -70,5 +70,24 @@ test('without those routes a field focused with the Mac keyboard (no on-screen k
     assert.is((await rig.call('mobile_type_keys', { text: 'pad' })).status, 'success');
     assert.is(rig.device.fieldValue('email'), 'pad');
   }));
+
+test('without /wda/activeAppInfo and /wda/apps/state a launch is confirmed, and the app in front named, through /source', () =>
+  withFewRoutes(async (rig) => {
+    const launched = await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    assert.equal(launched, { status: 'success', message: `launched com.mobilebridge.demo on ${SIM_UDID}` });
+    assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.mobilebridge.demo' });
+    assert.is(count(rig, 'GET /wda/activeAppInfo'), 1, 'the missing route is not asked again');
+    await rig.call('mobile_press_button', { button: 'HOME' });
+    const home = await rig.call('mobile_get_foreground_app');
+    assert.is(home.code, 'UNSUPPORTED', JSON.stringify(home));
+    assert.match(home.message, /lacks GET \/wda\/activeAppInfo, and the app its \/source shows in front, "Home Screen", is not the name of one installed app/);
+  }));
+
+test('without those routes an app that dies as it starts is not reported launched', () =>
+  withFewRoutes(async (rig) => {
+    const r = await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    assert.is(r.code, 'INTERNAL', JSON.stringify(r));
+    assert.match(r.message, /did not come up .*reports "Home Screen" in front/);
+  }, { crashOnLaunch: ['com.mobilebridge.demo'] }));
 
 test.run();

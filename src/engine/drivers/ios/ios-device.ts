@@ -12,6 +12,7 @@ import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
+import { WdaFrontApp } from './wda-front-app.js';
 import { confirmLaunch } from './wda-launch-check.js';
 import { siriNote } from './wda-open-url.js';
 import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
@@ -45,6 +46,7 @@ export class IosDevice implements DeviceHandle {
   private readonly keyboard: WdaKeyboard;
   private readonly lock: LockGuard;
   private readonly display: WdaScreen;
+  private readonly front: WdaFrontApp;
 
   constructor(
     readonly info: DeviceInfo,
@@ -60,6 +62,7 @@ export class IosDevice implements DeviceHandle {
   ) {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx), (ctx) => this.readSource(ctx));
     this.lock = new LockGuard(info.id);
+    this.front = new WdaFrontApp((m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), (ctx) => this.readSource(ctx), (signal) => this.apps.listApps(signal));
     this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession));
   }
 
@@ -105,7 +108,7 @@ export class IosDevice implements DeviceHandle {
       throw err;
     }
     const launcher = this.apps.unconfirmedLauncher;
-    return launcher === undefined ? undefined : confirmLaunch((m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), this.info.id, pkg, launcher, ctx);
+    return launcher === undefined ? undefined : confirmLaunch(this.front, this.info.id, pkg, launcher, ctx);
   }
 
   private async locked(ctx: CallContext): Promise<boolean> {
@@ -137,10 +140,12 @@ export class IosDevice implements DeviceHandle {
   }
 
   async foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
-    // GET /wda/activeAppInfo → {pid, bundleId, name, processArguments} (FBCustomCommands.m).
-    const value = (await this.wdaCall('GET', '/wda/activeAppInfo', undefined, ctx, false)) as { bundleId?: unknown } | null;
-    if (typeof value?.bundleId !== 'string') throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} did not say which app is in front`);
-    return { package: value.bundleId };
+    const front = await this.front.front(undefined, ctx);
+    if (front.bundleId) return { package: front.bundleId };
+    if (front.name) {
+      throw new ToolError('UNSUPPORTED', `WebDriverAgent on ${this.info.id} lacks GET /wda/activeAppInfo, and the app its /source shows in front, ${JSON.stringify(front.name)}, is not the name of one installed app, so its bundle id is unknown: update WebDriverAgent to a recent appium/WebDriverAgent build`);
+    }
+    throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} did not say which app is in front`);
   }
 
   async screenshot(ctx: CallContext): Promise<PngImage> {

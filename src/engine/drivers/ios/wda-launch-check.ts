@@ -5,6 +5,18 @@ import { ToolError } from '../../errors.js';
 /** A WebDriverAgent call of the device (in its session unless `inSession` is false), errors mapped. */
 export type WdaCall = (method: string, path: string, body: unknown, ctx: CallContext, inSession?: boolean) => Promise<unknown>;
 
+/** The app in front as WebDriverAgent tells it; bundleId absent when it could tell only the app's name. */
+export interface FrontApp {
+  bundleId?: string;
+  name?: string;
+}
+
+/** What the launch check asks WebDriverAgent; `state` is undefined when this WDA cannot say (no such route). */
+export interface LaunchProbe {
+  front(pkg: string, ctx: CallContext): Promise<FrontApp>;
+  state(pkg: string, ctx: CallContext): Promise<unknown>;
+}
+
 /** How long a launched app may take to be reported in front (or running in front) by WebDriverAgent. */
 const LAUNCH_CONFIRM_MS = 2000;
 /** Between two looks at a launched app, and how much longer WebDriverAgent may take to answer at all. */
@@ -16,20 +28,20 @@ const LAUNCH_PROBE_SLACK_MS = 1500;
  * platform or architecture often does) looks launched to them. So WebDriverAgent is asked what is in front:
  * session-less GET /wda/activeAppInfo (XCUIApplication fb_activeApplication), and, when another app is named
  * there, POST /wda/apps/state (4: running in the foreground; true also while a system alert of SpringBoard
- * covers the app, which fb_activeApplication then names), for up to LAUNCH_CONFIRM_MS. A WDA that does not
- * answer leaves the launch standing, said to be unconfirmed.
+ * covers the app, which fb_activeApplication then names), for up to LAUNCH_CONFIRM_MS; a WDA without those routes
+ * is read through /source (wda-front-app.ts). A WDA that does not answer leaves the launch standing, said to be unconfirmed.
  */
-export async function confirmLaunch(call: WdaCall, deviceId: string, pkg: string, launcher: string, ctx: CallContext): Promise<string | undefined> {
+export async function confirmLaunch(ask: LaunchProbe, deviceId: string, pkg: string, launcher: string, ctx: CallContext): Promise<string | undefined> {
   const signal = AbortSignal.any([ctx.signal, timeoutSignal(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS)]);
   const probe = { ...ctx, signal };
   const until = Date.now() + LAUNCH_CONFIRM_MS;
-  let front: { bundleId?: unknown; name?: unknown } | null;
+  let front: FrontApp;
   let state: unknown;
   try {
     for (;;) {
-      front = (await call('GET', '/wda/activeAppInfo', undefined, probe, false)) as typeof front;
-      if (front?.bundleId === pkg) return undefined;
-      state = await call('POST', '/wda/apps/state', { bundleId: pkg }, probe);
+      front = await ask.front(pkg, probe);
+      if (front.bundleId === pkg) return undefined;
+      state = await ask.state(pkg, probe);
       if (state === 4) return undefined;
       if (Date.now() >= until) break;
       await sleep(LAUNCH_POLL_MS, signal);
@@ -39,7 +51,7 @@ export async function confirmLaunch(call: WdaCall, deviceId: string, pkg: string
     const why = signal.aborted ? `did not answer within ${(LAUNCH_CONFIRM_MS + LAUNCH_PROBE_SLACK_MS) / 1000} s` : 'could not be asked';
     return `not confirmed: WebDriverAgent on ${deviceId} ${why}, and ${launcher} only reports that it started the process, so nothing checked that the app came up (look at the screen before relying on it)`;
   }
-  const named = typeof front?.bundleId === 'string' && front.bundleId ? (typeof front.name === 'string' && front.name ? `${front.name} (${front.bundleId})` : front.bundleId) : 'another app';
+  const named = front.bundleId ? (front.name ? `${front.name} (${front.bundleId})` : front.bundleId) : front.name ? JSON.stringify(front.name) : 'another app';
   const where = typeof state !== 'number' ? '' : state <= 1 ? ` and ${pkg} is not running (XCUIApplicationState ${state})` : ` and ${pkg} runs in the background (XCUIApplicationState ${state})`;
   throw new ToolError(
     'INTERNAL',

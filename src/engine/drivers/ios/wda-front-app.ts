@@ -1,0 +1,57 @@
+import type { CallContext } from '../../driver.js';
+import type { InstalledApp } from '../../types.js';
+import type { FrontApp, LaunchProbe, WdaCall } from './wda-launch-check.js';
+import { WdaRouteMissing } from './wda-refusals.js';
+import type { WdaNode } from './wda-source.js';
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/**
+ * Which app is in front, and whether one runs: GET /wda/activeAppInfo and POST /wda/apps/state. A WebDriverAgent
+ * without them (an old build, or an emulation answering a few routes) is read through /source instead, from the
+ * first "unknown command" on: its application element is the app in front (fb_activeApplication), carrying
+ * its bundleId in XML trees of builds since September 2025 (FBXPath.m, #1055) and its display name as label in
+ * every tree; a name is matched against the installed apps. apps/state has no such stand-in.
+ */
+export class WdaFrontApp implements LaunchProbe {
+  private noActiveAppInfo = false;
+  private noAppState = false;
+
+  constructor(
+    private readonly call: WdaCall,
+    private readonly source: (ctx: CallContext) => Promise<WdaNode & { bundleId?: unknown }>,
+    private readonly installed: (signal?: AbortSignal) => Promise<InstalledApp[]>,
+  ) {}
+
+  /** The app in front; `expected` wins among installed apps sharing the name /source shows. */
+  async front(expected: string | undefined, ctx: CallContext): Promise<FrontApp> {
+    if (!this.noActiveAppInfo) {
+      try {
+        const info = (await this.call('GET', '/wda/activeAppInfo', undefined, ctx, false)) as { bundleId?: unknown; name?: unknown } | null;
+        return { bundleId: text(info?.bundleId), name: text(info?.name) };
+      } catch (err) {
+        if (!(err instanceof WdaRouteMissing)) throw err;
+        this.noActiveAppInfo = true;
+      }
+    }
+    const root = await this.source(ctx);
+    const name = text(root.label) ?? text(root.name);
+    const bundleId = text(root.bundleId);
+    if (bundleId || !name) return { bundleId, name };
+    const named = (await this.installed(ctx.signal)).filter((app) => app.name === name);
+    const match = named.find((app) => app.package === expected) ?? (named.length === 1 ? named[0] : undefined);
+    return { bundleId: match?.package, name };
+  }
+
+  /** XCUIApplicationState of `pkg` (4: running in front), or undefined on a WDA without the route. */
+  async state(pkg: string, ctx: CallContext): Promise<unknown> {
+    if (this.noAppState) return undefined;
+    try {
+      return await this.call('POST', '/wda/apps/state', { bundleId: pkg }, ctx);
+    } catch (err) {
+      if (!(err instanceof WdaRouteMissing)) throw err;
+      this.noAppState = true;
+      return undefined;
+    }
+  }
+}
