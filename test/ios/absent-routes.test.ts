@@ -90,4 +90,22 @@ test('without those routes an app that dies as it starts is not reported launche
     assert.match(r.message, /did not come up .*reports "Home Screen" in front/);
   }, { crashOnLaunch: ['com.mobilebridge.demo'] }));
 
+test('a WebDriverAgent serving /source only as XML: listings, typing and the app in front read the XML tree', () =>
+  withFewRoutes(async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    rig.wda.faults.sourceFormats = ['json', 'xml'];
+    const json = (await rig.call('mobile_list_elements_on_screen')).elements;
+    rig.wda.faults.sourceFormats = ['xml'];
+    const xml = (await rig.call('mobile_list_elements_on_screen')).elements;
+    const shape = (es: any[]) => es.map((e) => [e.text, e.type, e.accessibility_label, e.center, e.clickable ?? false]);
+    assert.equal(shape(xml), shape(json));
+    await rig.call('mobile_click_on_screen_at_coordinates', find(xml, 'Email').center);
+    assert.is((await rig.call('mobile_type_keys', { text: 'me' })).status, 'success');
+    assert.is(rig.device.fieldValue('email'), 'me');
+    assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.mobilebridge.demo' });
+    await rig.call('mobile_press_button', { button: 'HOME' });
+    // Builds since September 2025 name the application's bundleId in the XML tree.
+    assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.apple.springboard' });
+  }));
+
 test.run();

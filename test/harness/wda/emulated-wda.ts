@@ -14,6 +14,7 @@ import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } 
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
+import { wdaXml } from './wda-xml.js';
 import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
@@ -266,9 +267,14 @@ export class EmulatedWda {
         if (!['xml', 'json', 'description'].includes(format.toLowerCase())) {
           throw new WdaFailure('invalid argument', 400, `Unknown source format '${format}'. Only (\n    xml,\n    json,\n    description\n) source formats are supported.`);
         }
-        if (format.toLowerCase() !== 'json') throw new WdaFailure('unknown error', 500, `the emulated WebDriverAgent serves only the json source, not '${format}'`);
+        const served = this.faults.sourceFormats ?? ['json', 'xml'];
+        const asked = format.toLowerCase();
+        if (!served.includes(asked as 'json' | 'xml')) {
+          throw new WdaFailure('invalid argument', 400, `Unknown source format '${format}'. Only (\n    ${served.join(',\n    ')}\n) source formats are supported.`);
+        }
         this.snapshotApp();
-        return this.sourceTree();
+        if (asked === 'json') return this.sourceTree();
+        return wdaXml(this.sourceTree(), this.faults.xmlWithoutBundleId ? undefined : { pid: this.locked ? 58 : 4242, bundleId: this.locked ? 'com.apple.springboard' : d.foregroundPackage });
       }
     }
     if (!inSession) throw unhandled(url, this.older);

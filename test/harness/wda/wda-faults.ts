@@ -96,4 +96,8 @@ export interface WdaFaults {
    * clients. Every other request is answered as FBUnknownCommands' catch-all answers a route WDA lacks.
    */
   onlyRoutes?: readonly string[];
+  /** /source serves only these formats; another is refused as WDA refuses a format it does not know. */
+  sourceFormats?: readonly ('xml' | 'json')[];
+  /** The XML source's application element without bundleId and processId, as builds before September 2025 (#1055) write it. */
+  xmlWithoutBundleId?: boolean;
 }

@@ -17,7 +17,8 @@ import { confirmLaunch } from './wda-launch-check.js';
 import { siriNote } from './wda-open-url.js';
 import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
-import { depthCutNote, parseWdaSource, snapshotMaxDepthOf, wdaToUiNode, type WdaNode } from './wda-source.js';
+import { WdaSourceReader } from './wda-source-read.js';
+import { depthCutNote, snapshotMaxDepthOf, wdaToUiNode, type WdaNode } from './wda-source.js';
 
 /** How long a launch failure waits to ask WebDriverAgent whether the screen is locked. */
 const LOCK_PROBE_MS = 3000;
@@ -47,6 +48,7 @@ export class IosDevice implements DeviceHandle {
   private readonly lock: LockGuard;
   private readonly display: WdaScreen;
   private readonly front: WdaFrontApp;
+  private readonly sourceReader = new WdaSourceReader((path, ctx) => this.wdaCall('GET', path, undefined, ctx));
 
   constructor(
     readonly info: DeviceInfo,
@@ -182,8 +184,8 @@ export class IosDevice implements DeviceHandle {
   }
 
   /** The app in front's accessibility tree (GET /source, in points). */
-  private async readSource(ctx: CallContext): Promise<WdaNode> {
-    return parseWdaSource(await this.wdaCall('GET', '/source?format=json', undefined, ctx));
+  private readSource(ctx: CallContext): Promise<WdaNode & { bundleId?: string }> {
+    return this.sourceReader.read(ctx);
   }
 
   async screenSize(ctx: CallContext): Promise<ScreenSize> {
