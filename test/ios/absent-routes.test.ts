@@ -108,4 +108,15 @@ test('a WebDriverAgent serving /source only as XML: listings, typing and the app
     assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.apple.springboard' });
   }));
 
+test('a WebDriverAgent without /window/size: the size is /wda/screen\'s, turned as GET /orientation says', () =>
+  withFewRoutes(async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const { width, height } = rig.device.size;
+    assert.equal(await rig.call('mobile_get_screen_size'), { width, height });
+    assert.is((await rig.call('mobile_set_orientation', { orientation: 'landscape' })).status, 'success');
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: height, height: width });
+    const tap = await rig.call('mobile_click_on_screen_at_coordinates', { x: height - 10, y: 10 });
+    assert.is(tap.status, 'success', JSON.stringify(tap));
+  }, {}, FEW_ROUTES.filter((route) => route !== 'GET /window/size')));
+
 test.run();

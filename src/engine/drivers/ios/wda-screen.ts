@@ -33,6 +33,8 @@ export class WdaScreen {
   /** This WDA has no session-less /wda/screen or /window/size: ask inside the session straight away. */
   private screenInSession = false;
   private sizeInSession = false;
+  /** No /window/size at all (an emulation answering a few routes): the size is /wda/screen's, turned (turnedScreenSize). */
+  private noWindowSize = false;
 
   constructor(
     private readonly deviceId: string,
@@ -59,11 +61,33 @@ export class WdaScreen {
 
   private async readSize(ctx: CallContext): Promise<{ width?: unknown; height?: unknown } | null> {
     type Size = { width?: unknown; height?: unknown } | null;
+    if (this.noWindowSize) return this.turnedScreenSize(ctx);
     if (!this.sizeInSession) {
       const size = (await this.get('/window/size', ctx, false).catch(unknownRoute)) as Size | undefined;
       if (size !== undefined) return size;
       this.sizeInSession = true;
     }
-    return (await this.get('/window/size', ctx, true)) as Size;
+    const size = (await this.get('/window/size', ctx, true).catch(unknownRoute)) as Size | undefined;
+    if (size !== undefined) return size;
+    this.noWindowSize = true;
+    return this.turnedScreenSize(ctx);
+  }
+
+  /**
+   * For a WDA without /window/size: /wda/screen's screenSize (SpringBoard's frame, portrait on an iPhone whatever
+   * the app shows) turned to GET /orientation, the app's interface orientation. Builds whose /wda/screen has no
+   * screenSize (before 8.4) had /window/size, so a WDA lacking both reports no size.
+   */
+  private async turnedScreenSize(ctx: CallContext): Promise<{ width?: unknown; height?: unknown } | null> {
+    const [screen, orientation] = await Promise.all([
+      this.get('/wda/screen', ctx, this.screenInSession) as Promise<{ screenSize?: { width?: unknown; height?: unknown } } | null>,
+      this.get('/orientation', ctx, true),
+    ]);
+    const width = positive(screen?.screenSize?.width);
+    const height = positive(screen?.screenSize?.height);
+    if (!width || !height) return null;
+    const landscape = typeof orientation === 'string' && /LANDSCAPE/i.test(orientation);
+    const portrait = typeof orientation === 'string' && /PORTRAIT/i.test(orientation);
+    return (landscape && width < height) || (portrait && width > height) ? { width: height, height: width } : { width, height };
   }
 }
