@@ -119,4 +119,12 @@ test('a WebDriverAgent without /window/size: the size is /wda/screen\'s, turned 
     assert.is(tap.status, 'success', JSON.stringify(tap));
   }, {}, FEW_ROUTES.filter((route) => route !== 'GET /window/size')));
 
+test('a /status without os: an iPhone below iOS 16.4 still says an opened URL is unconfirmed (its listed version)', () =>
+  withFewRoutes(async (rig) => {
+    rig.wda.faults.bareStatus = true;
+    const r = await rig.call('mobile_open_url', { url: 'mbdemo://screen/settings' });
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.match(r.message, /not confirmed: 00008110-001A2B3C4D5E801E runs iOS 16\.2, below 16\.4/);
+  }, { phone: { version: '16.2', tunnel: false }, wda: { osVersion: '16.2', sdkVersion: '16.2' } }));
+
 test.run();

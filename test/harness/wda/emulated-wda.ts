@@ -199,6 +199,7 @@ export class EmulatedWda {
     if (inSession && ACTIVE_APP_ROUTES.has(key)) this.sessions.checkTestedApp();
     switch (key) {
       case 'GET /status':
+        if (this.faults.bareStatus) return { ready: true, message: 'WebDriverAgent is ready to accept commands' };
         return statusDocument(this.osVersion, this.simulator, this.options.sdkVersion, this.idiom);
       case 'POST /session': {
         if (typeof body.capabilities !== 'object' || body.capabilities === null) {

@@ -100,4 +100,6 @@ export interface WdaFaults {
   sourceFormats?: readonly ('xml' | 'json')[];
   /** The XML source's application element without bundleId and processId, as builds before September 2025 (#1055) write it. */
   xmlWithoutBundleId?: boolean;
+  /** /status answers only {ready, message}: no build, os, ios or device (an emulation of WDA answering a few fields). */
+  bareStatus?: boolean;
 }

@@ -277,7 +277,8 @@ export class IosDevice implements DeviceHandle {
     if (this.osVersions) return this.osVersions;
     const status = (await this.wdaCall('GET', '/status', undefined, ctx, false)) as { os?: { version?: unknown; sdkVersion?: unknown } } | null;
     const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-    this.osVersions = { version: str(status?.os?.version), sdk: str(status?.os?.sdkVersion) };
+    // A /status without os (an emulation of WDA answering a few fields): the version the device was listed with.
+    this.osVersions = { version: str(status?.os?.version) ?? str(this.info.version), sdk: str(status?.os?.sdkVersion) };
     return this.osVersions;
   }
 
