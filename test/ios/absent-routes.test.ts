@@ -127,4 +127,22 @@ test('a /status without os: an iPhone below iOS 16.4 still says an opened URL is
     assert.match(r.message, /not confirmed: 00008110-001A2B3C4D5E801E runs iOS 16\.2, below 16\.4/);
   }, { phone: { version: '16.2', tunnel: false }, wda: { osVersion: '16.2', sdkVersion: '16.2' } }));
 
+test('without /appium/settings: video streams at WDA\'s MJPEG defaults, and listings stop asking for the settings', () =>
+  withFewRoutes(async (rig) => {
+    const device = await rig.engine.withDevice(SIM_UDID, 'test', async (d) => d);
+    const stream = await device.openVideo!({ maxSize: 0, maxFps: 24 });
+    try {
+      for await (const packet of stream.packets()) {
+        assert.equal([...packet.data.subarray(0, 2)], [0xff, 0xd8], 'a JPEG picture came');
+        break;
+      }
+    } finally {
+      await stream.close();
+    }
+    assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
+    const asked = count(rig, 'GET /session/:id/appium/settings');
+    for (let i = 0; i < 2; i++) assert.ok(Array.isArray((await rig.call('mobile_list_elements_on_screen')).elements));
+    assert.is(count(rig, 'GET /session/:id/appium/settings'), asked, 'not asked again');
+  }));
+
 test.run();

@@ -16,6 +16,7 @@ import { WdaFrontApp } from './wda-front-app.js';
 import { confirmLaunch } from './wda-launch-check.js';
 import { siriNote } from './wda-open-url.js';
 import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
+import { WdaSettings } from './wda-settings.js';
 import { WdaScreen, type ScreenInfo } from './wda-screen.js';
 import { WdaSourceReader } from './wda-source-read.js';
 import { depthCutNote, snapshotMaxDepthOf, wdaToUiNode, type WdaNode } from './wda-source.js';
@@ -44,6 +45,7 @@ const WDA_BUTTONS: Partial<Record<Button, string>> = { HOME: 'home', VOLUME_UP: 
 export class IosDevice implements DeviceHandle {
   private scale: number | undefined;
   private osVersions: { version?: string; sdk?: string } | undefined;
+  private readonly settings: WdaSettings;
   private readonly keyboard: WdaKeyboard;
   private readonly lock: LockGuard;
   private readonly display: WdaScreen;
@@ -65,6 +67,7 @@ export class IosDevice implements DeviceHandle {
     this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx), (ctx) => this.readSource(ctx));
     this.lock = new LockGuard(info.id);
     this.front = new WdaFrontApp((m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), (ctx) => this.readSource(ctx), (signal) => this.apps.listApps(signal));
+    this.settings = new WdaSettings((m, p, b, c) => this.wdaCall(m, p, b, c), () => this.wda.client);
     this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession));
   }
 
@@ -83,15 +86,15 @@ export class IosDevice implements DeviceHandle {
     const scaling = options.maxSize > 0 && longest > options.maxSize ? Math.max(1, Math.floor((options.maxSize * 100) / longest)) : 100;
     const framerate = (fps: number) => Math.min(60, Math.max(1, fps));
     const settings = { mjpegServerFramerate: framerate(options.maxFps), mjpegScalingFactor: scaling, mjpegServerScreenshotQuality: MJPEG_QUALITY, mjpegFixOrientation: true };
-    const applied = await this.wdaCall('POST', '/appium/settings', { settings }, ctx);
+    const applied = await this.settings.post(settings, ctx);
     // A build that knows mjpegFixOrientation (its settings answer lists it) draws the picture into a renderer of
     // the scaled size whose scale is the factor again (FBImageProcessor.m fixedImageDataWithImageData): the
     // factor applies twice, so its square root gives the size asked for (rounded down: never over maxSize).
     if (scaling < 100 && typeof applied === 'object' && applied !== null && 'mjpegFixOrientation' in applied) {
-      await this.wdaCall('POST', '/appium/settings', { settings: { mjpegScalingFactor: Math.max(1, Math.floor(Math.sqrt(scaling / 100) * 100)) } }, ctx);
+      await this.settings.post({ mjpegScalingFactor: Math.max(1, Math.floor(Math.sqrt(scaling / 100) * 100)) }, ctx);
     }
     // A faster viewer joining later raises the rate in place: WDA reads the setting before every picture.
-    const retune = (fps: number) => this.wdaCall('POST', '/appium/settings', { settings: { mjpegServerFramerate: framerate(fps) } }, { signal: AbortSignal.timeout(10_000) });
+    const retune = (fps: number) => this.settings.post({ mjpegServerFramerate: framerate(fps) }, { signal: AbortSignal.timeout(10_000) });
     return MjpegStream.open(await this.mjpeg(ctx.signal), MJPEG_WAIT, retune);
   }
 
@@ -173,11 +176,11 @@ export class IosDevice implements DeviceHandle {
     const screen = await this.screen(ctx);
     // The depth setting is read each time (another client of a shared WDA may have changed it),
     // beside /source when a session is open; after it when that failed (it may have re-created the session).
-    const beside = this.wda.client.openSessionCall('GET', '/appium/settings', undefined, ctx.signal);
+    const beside = this.settings.beside(ctx.signal);
     const tree = await this.readSource(ctx);
     const root = wdaToUiNode(withoutCoveredNodes(tree), screen.scale);
     const elements: ElementListing = elementsFromTree(root, this.pixels(screen));
-    const settings = (await beside) ?? (await this.wda.client.sessionCall('GET', '/appium/settings', undefined, ctx.signal).catch(() => undefined));
+    const settings = await this.settings.read(beside, ctx.signal);
     const note = depthCutNote(tree, snapshotMaxDepthOf(settings));
     if (note) elements.note = note;
     return elements;
