@@ -1,17 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { FEW_ROUTES } from './few-routes.js';
 import { find, makeRig, SIM_UDID, type Rig, type RigOptions } from './rig.js';
-
-/*
- * A WebDriverAgent that answers only the routes mobile-mcp uses (an older build, or an emulation of WDA written
- * from its sources for a few clients); every other route gets WDA's "unknown command" (FBUnknownCommands.m).
- */
-const FEW_ROUTES = [
-  'GET /status', 'POST /session', 'DELETE /session/:id', 'GET /source', 'GET /screenshot', 'GET /window/size', 'GET /orientation',
-  'POST /orientation', 'POST /actions', 'POST /wda/keys', 'POST /wda/pressButton', 'GET /wda/screen', 'POST /url',
-  'POST /wda/apps/launch', 'POST /wda/apps/terminate',
-];
 
 async function withFewRoutes(body: (rig: Rig) => Promise<void>, options: RigOptions = {}, routes: readonly string[] = FEW_ROUTES): Promise<void> {
   const rig = await makeRig(options);
@@ -80,7 +71,7 @@ test('without /wda/activeAppInfo and /wda/apps/state a launch is confirmed, and 
     await rig.call('mobile_press_button', { button: 'HOME' });
     const home = await rig.call('mobile_get_foreground_app');
     assert.is(home.code, 'UNSUPPORTED', JSON.stringify(home));
-    assert.match(home.message, /lacks GET \/wda\/activeAppInfo, and the app its \/source shows in front, "Home Screen", is not the name of one installed app/);
+    assert.match(home.message, /lacks GET \/wda\/activeAppInfo, and its \/source shows the app in front only by name, "Home Screen", which does not tell its bundle id/);
   }));
 
 test('without those routes an app that dies as it starts is not reported launched', () =>

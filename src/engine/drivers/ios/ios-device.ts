@@ -148,7 +148,7 @@ export class IosDevice implements DeviceHandle {
     const front = await this.front.front(undefined, ctx);
     if (front.bundleId) return { package: front.bundleId };
     if (front.name) {
-      throw new ToolError('UNSUPPORTED', `WebDriverAgent on ${this.info.id} lacks GET /wda/activeAppInfo, and the app its /source shows in front, ${JSON.stringify(front.name)}, is not the name of one installed app, so its bundle id is unknown: update WebDriverAgent to a recent appium/WebDriverAgent build`);
+      throw new ToolError('UNSUPPORTED', `WebDriverAgent on ${this.info.id} lacks GET /wda/activeAppInfo, and its /source shows the app in front only by name, ${JSON.stringify(front.name)}, which does not tell its bundle id (no single installed app has that name, or the apps cannot be listed here): update WebDriverAgent to a recent appium/WebDriverAgent build`);
     }
     throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} did not say which app is in front`);
   }

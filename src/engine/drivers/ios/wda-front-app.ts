@@ -38,7 +38,13 @@ export class WdaFrontApp implements LaunchProbe {
     const name = text(root.label) ?? text(root.name);
     const bundleId = text(root.bundleId);
     if (bundleId || !name) return { bundleId, name };
-    const named = (await this.installed(ctx.signal)).filter((app) => app.name === name);
+    // A phone reached only through WDA (--wda) cannot list its apps: then the name is all there is.
+    const apps = await this.installed(ctx.signal).catch((err: unknown) => {
+      if (ctx.signal.aborted) throw err;
+      return undefined;
+    });
+    if (!apps) return { name };
+    const named = apps.filter((app) => app.name === name);
     const match = named.find((app) => app.package === expected) ?? (named.length === 1 ? named[0] : undefined);
     return { bundleId: match?.package, name };
   }
