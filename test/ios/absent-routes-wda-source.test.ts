@@ -33,4 +33,18 @@ test('--wda without /wda/activeAppInfo: the app in front comes from the XML tree
   });
 });
 
+test('--wda without /wda/apps/state: an app that died as it started is not reported launched (XML tree), and a launch /source cannot check says so', async () => {
+  await withRemoteWda({ sourceFormats: ['xml'], crashOnLaunch: ['com.apple.Preferences'] }, async (call) => {
+    assert.equal(await call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' }), { status: 'success', message: 'launched com.mobilebridge.demo on lab' });
+    const crashed = await call('mobile_launch_app', { packageName: 'com.apple.Preferences' });
+    assert.is(crashed.code, 'INTERNAL', JSON.stringify(crashed));
+    assert.match(crashed.message, /com\.apple\.Preferences did not come up on lab: .* reports Home Screen \(com\.apple\.springboard\) in front/);
+  });
+  await withRemoteWda({ crashOnLaunch: ['com.apple.Preferences'] }, async (call) => {
+    const unsure = await call('mobile_launch_app', { packageName: 'com.apple.Preferences' });
+    assert.is(unsure.status, 'success', JSON.stringify(unsure));
+    assert.match(unsure.message, /not confirmed: WebDriverAgent on lab lacks GET \/wda\/activeAppInfo and POST \/wda\/apps\/state, and its \/source names the app in front only as "Home Screen"/);
+  });
+});
+
 test.run();

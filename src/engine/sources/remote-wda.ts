@@ -5,6 +5,7 @@ import type { AppControl } from '../drivers/ios/app-control.js';
 import { IosDevice } from '../drivers/ios/ios-device.js';
 import { WdaClient, WdaError } from '../drivers/ios/wda-client.js';
 import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
+import { routeMissing } from '../drivers/ios/wda-refusals.js';
 import { remoteWdaInfo, type WdaStatus } from './remote-wda-info.js';
 
 /** How long a launched app may take to be reported in the foreground. */
@@ -15,6 +16,9 @@ const LAUNCH_SETTLE_MS = 2000;
  * or simctl next to it, so what WDA cannot do (list, install, uninstall) is refused with the way out.
  */
 class WdaAppControl implements AppControl {
+  /** This WebDriverAgent lacks POST /wda/apps/state: a launch is then checked by the device, through /source. */
+  private noStateRoute = false;
+
   constructor(
     private readonly client: WdaClient,
     private readonly name: string,
@@ -58,15 +62,16 @@ class WdaAppControl implements AppControl {
   /**
    * WDA answers a launch with success whatever became of it (FBSession launchApplicationWithBundleId checks
    * nothing, and XCTest's launch failures are only logged: FBFailureProofTestCase), so the app's state is
-   * asked (XCUIApplicationState: 4 = running in the foreground). A WDA without the route cannot say: the
-   * launch's answer stands.
+   * asked (XCUIApplicationState: 4 = running in the foreground). A WDA without the route (unknown command) leaves
+   * the check to the device, which reads the app in front (unconfirmedLauncher); another refusal lets the launch stand.
    */
   private async confirmRunning(bundleId: string, signal?: AbortSignal): Promise<void> {
     let state: unknown;
-    for (const until = Date.now() + LAUNCH_SETTLE_MS; ; ) {
+    for (const until = Date.now() + LAUNCH_SETTLE_MS; !this.noStateRoute; ) {
       try {
         state = await this.client.sessionCall('POST', '/wda/apps/state', { bundleId }, signal);
       } catch (err) {
+        if (err instanceof WdaError && routeMissing(err)) this.noStateRoute = true;
         if (err instanceof WdaError) return;
         throw err;
       }
@@ -76,6 +81,11 @@ class WdaAppControl implements AppControl {
     if (typeof state !== 'number' || state === 4) return;
     const where = state <= 1 ? 'is not running' : 'is running in the background';
     throw new ToolError('INTERNAL', `WebDriverAgent said it launched ${bundleId} on ${this.name}, but the app ${where} (XCUIApplicationState ${state}): it may have crashed at start or been sent away; look at the phone, then launch again`);
+  }
+
+  /** Set once apps/state is known missing: the device then asks what is in front (wda-launch-check.ts). */
+  get unconfirmedLauncher(): string | undefined {
+    return this.noStateRoute ? "WebDriverAgent's POST /wda/apps/launch" : undefined;
   }
 
   /** WDA answers true when it terminated the app, false when it was not running (FBSession terminateApplicationWithBundleId). */

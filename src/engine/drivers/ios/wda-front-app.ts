@@ -46,7 +46,7 @@ export class WdaFrontApp implements LaunchProbe {
     if (!apps) return { name };
     const named = apps.filter((app) => app.name === name);
     const match = named.find((app) => app.package === expected) ?? (named.length === 1 ? named[0] : undefined);
-    return { bundleId: match?.package, name };
+    return { bundleId: match?.package, name, nameChecked: true };
   }
 
   /** XCUIApplicationState of `pkg` (4: running in front), or undefined on a WDA without the route. */
