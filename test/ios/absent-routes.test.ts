@@ -136,4 +136,13 @@ test('without /appium/settings: video streams at WDA\'s MJPEG defaults, and list
     assert.is(count(rig, 'GET /session/:id/appium/settings'), asked, 'not asked again');
   }));
 
+test('a locked phone whose WebDriverAgent has /wda/locked but not /wda/unlock: refused saying so, not "it pressed Home twice"', () =>
+  withFewRoutes(async (rig) => {
+    rig.wda.locked = true;
+    const r = await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 });
+    assert.is(r.code, 'PERMISSION_DENIED', JSON.stringify(r));
+    assert.match(r.message, /is locked, and its WebDriverAgent lacks POST \/wda\/unlock, so nothing tried to unlock it and the tap would only reach the lock screen: unlock it by hand/);
+    assert.is(rig.wda.inputOnLockScreen, 0, 'nothing was sent');
+  }, {}, [...FEW_ROUTES, 'GET /wda/locked']));
+
 test.run();

@@ -27,6 +27,7 @@ export class LockGuard {
 
   /** This WebDriverAgent lacks GET /wda/locked: not asked again, so input on it pays no round trip for nothing. */
   private noLockRoute = false;
+  private noUnlockRoute = false;
 
   constructor(private readonly deviceId: string) {}
 
@@ -59,15 +60,19 @@ export class LockGuard {
   }
 
   private async unlock(route: WdaRoute, blocked: string): Promise<void> {
-    if (this.keptLocked === undefined) {
+    if (this.keptLocked === undefined && !this.noUnlockRoute) {
       try {
         await route('POST', '/wda/unlock');
         if ((await this.isLocked(route)) !== true) return;
         this.keptLocked = '';
       } catch (err) {
-        if (err instanceof ToolError && err.code !== 'INTERNAL' && !(err instanceof WdaRouteMissing)) throw err;
-        this.keptLocked = err instanceof Error ? `: ${err.message}` : '';
+        if (err instanceof WdaRouteMissing) this.noUnlockRoute = true;
+        else if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
+        else this.keptLocked = err instanceof Error ? `: ${err.message}` : '';
       }
+    }
+    if (this.noUnlockRoute) {
+      throw new ToolError('PERMISSION_DENIED', `${this.deviceId} is locked, and its WebDriverAgent lacks POST /wda/unlock, so nothing tried to unlock it and ${blocked}: unlock it by hand (or update WebDriverAgent, whose unlock presses Home twice)`);
     }
     throw new ToolError(
       'PERMISSION_DENIED',
