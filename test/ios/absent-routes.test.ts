@@ -145,4 +145,15 @@ test('a locked phone whose WebDriverAgent has /wda/locked but not /wda/unlock: r
     assert.is(rig.wda.inputOnLockScreen, 0, 'nothing was sent');
   }, {}, [...FEW_ROUTES, 'GET /wda/locked']));
 
+test('a WebDriverAgent without /wda/screen: the scale is the screenshot\'s pixels per point, so taps land where asked', () =>
+  withFewRoutes(async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const { width, height } = rig.device.size;
+    assert.equal(await rig.call('mobile_get_screen_size'), { width, height });
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    const email = find(elements, 'Email');
+    await rig.call('mobile_click_on_screen_at_coordinates', email.center);
+    assert.is(rig.device.focusedField, 'email', 'the tap reached the Email field');
+  }, {}, FEW_ROUTES.filter((route) => route !== 'GET /wda/screen')));
+
 test.run();

@@ -54,9 +54,24 @@ export class WdaScreen {
     let screen = this.screenInSession ? undefined : ((await this.get('/wda/screen', ctx, false).catch(unknownRoute)) as { scale?: unknown } | undefined | null);
     if (screen === undefined) {
       this.screenInSession = true;
-      screen = (await this.get('/wda/screen', ctx, true)) as { scale?: unknown } | null;
+      screen = (await this.get('/wda/screen', ctx, true).catch(unknownRoute)) as { scale?: unknown } | undefined | null;
     }
+    if (screen === undefined) return (this.scale = await this.scaleOfScreenshot(ctx));
     return (this.scale = positive(screen?.scale));
+  }
+
+  /**
+   * A WDA without /wda/screen at all (builds before 2018, or an emulation answering a few routes): the screenshot's
+   * pixels per point of /window/size, the shorter sides compared so that the orientation does not matter.
+   */
+  private async scaleOfScreenshot(ctx: CallContext): Promise<number | undefined> {
+    const [shot, size] = await Promise.all([this.get('/screenshot', ctx, false), this.readSize(ctx)]);
+    const png = typeof shot === 'string' ? Buffer.from(shot, 'base64') : undefined;
+    const width = positive(size?.width);
+    const height = positive(size?.height);
+    if (!png || png.length < 24 || !width || !height) return undefined;
+    const ratio = Math.min(png.readUInt32BE(16), png.readUInt32BE(20)) / Math.min(width, height);
+    return positive(Math.round(ratio * 100) / 100);
   }
 
   private async readSize(ctx: CallContext): Promise<{ width?: unknown; height?: unknown } | null> {
