@@ -47,4 +47,15 @@ test('--wda without /wda/apps/state: an app that died as it started is not repor
   });
 });
 
+test('--wda with a /status without os: an opened URL says it is not confirmed, as the iOS version (below 16.4: Siri) is unknown', async () => {
+  await withRemoteWda({ bareStatus: true }, async (call) => {
+    const r = await call('mobile_open_url', { url: 'mbdemo://screen/settings' });
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.match(r.message, /not confirmed: WebDriverAgent on lab does not report the iOS version/);
+  });
+  await withRemoteWda({}, async (call) => {
+    assert.equal(await call('mobile_open_url', { url: 'mbdemo://screen/settings' }), { status: 'success', message: 'opened mbdemo://screen/settings on lab' });
+  });
+});
+
 test.run();

@@ -14,6 +14,9 @@ function below164(version: string): boolean {
  * "Open {url}" (XCUIDevice+FBHelpers.m fb_openUrl) and answers success whatever Siri did.
  */
 export function siriNote(os: { version?: string; sdk?: string }, deviceId: string, url: string): string | undefined {
+  if (!os.version && !os.sdk) {
+    return `not confirmed: WebDriverAgent on ${deviceId} does not report the iOS version (its /status has no os.version or os.sdkVersion), and below 16.4 it cannot open a URL itself and may have handed it to Siri ("Open {${url}}"), answering success whatever Siri did; look at the screen before relying on it`;
+  }
   const why = os.version && below164(os.version) ? `${deviceId} runs iOS ${os.version}` : os.sdk && below164(os.sdk) ? `WebDriverAgent on ${deviceId} was built with the iOS ${os.sdk} SDK` : undefined;
   if (!why) return undefined;
   return `not confirmed: ${why}, below 16.4, where WebDriverAgent cannot open a URL itself and may have handed it to Siri ("Open {${url}}"), answering success whatever Siri did; nothing confirms that it opened, so look at the screen before relying on it`;
