@@ -156,4 +156,18 @@ test('a WebDriverAgent without /wda/screen: the scale is the screenshot\'s pixel
     assert.is(rig.device.focusedField, 'email', 'the tap reached the Email field');
   }, {}, FEW_ROUTES.filter((route) => route !== 'GET /wda/screen')));
 
+test('once WebDriverAgent is updated as advised (restarted with every route), the routes found missing are used again', () =>
+  withFewRoutes(async (rig) => {
+    const before = await rig.call('mobile_get_foreground_app');
+    assert.match(before.message, /lacks GET \/wda\/activeAppInfo/);
+    rig.wda.locked = true;
+    assert.match((await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 })).message, /lacks POST \/wda\/unlock/);
+    rig.wda.faults.onlyRoutes = undefined;
+    await rig.wda.restart();
+    const tap = await rig.call('mobile_click_on_screen_at_coordinates', { x: 10, y: 10 });
+    assert.is(tap.status, 'success', JSON.stringify(tap));
+    assert.is(rig.wda.locked, false, 'WDA unlocked the phone');
+    assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.apple.springboard' });
+  }, {}, [...FEW_ROUTES, 'GET /wda/locked']));
+
 test.run();

@@ -5,8 +5,11 @@ import type { AppControl } from '../drivers/ios/app-control.js';
 import { IosDevice } from '../drivers/ios/ios-device.js';
 import { WdaClient, WdaError } from '../drivers/ios/wda-client.js';
 import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
+import { LackingRoutes } from '../drivers/ios/wda-lacking.js';
 import { routeMissing } from '../drivers/ios/wda-refusals.js';
 import { remoteWdaInfo, type WdaStatus } from './remote-wda-info.js';
+
+const STATE_ROUTE = 'POST /wda/apps/state';
 
 /** How long a launched app may take to be reported in the foreground. */
 const LAUNCH_SETTLE_MS = 2000;
@@ -16,8 +19,8 @@ const LAUNCH_SETTLE_MS = 2000;
  * or simctl next to it, so what WDA cannot do (list, install, uninstall) is refused with the way out.
  */
 class WdaAppControl implements AppControl {
-  /** This WebDriverAgent lacks POST /wda/apps/state: a launch is then checked by the device, through /source. */
-  private noStateRoute = false;
+  /** A WebDriverAgent lacking POST /wda/apps/state has a launch checked by the device, through /source. */
+  private readonly lacking = new LackingRoutes(() => this.client);
 
   constructor(
     private readonly client: WdaClient,
@@ -67,11 +70,11 @@ class WdaAppControl implements AppControl {
    */
   private async confirmRunning(bundleId: string, signal?: AbortSignal): Promise<void> {
     let state: unknown;
-    for (const until = Date.now() + LAUNCH_SETTLE_MS; !this.noStateRoute; ) {
+    for (const until = Date.now() + LAUNCH_SETTLE_MS; !this.lacking.has(STATE_ROUTE); ) {
       try {
         state = await this.client.sessionCall('POST', '/wda/apps/state', { bundleId }, signal);
       } catch (err) {
-        if (err instanceof WdaError && routeMissing(err)) this.noStateRoute = true;
+        if (err instanceof WdaError && routeMissing(err)) this.lacking.add(STATE_ROUTE);
         if (err instanceof WdaError) return;
         throw err;
       }
@@ -85,7 +88,7 @@ class WdaAppControl implements AppControl {
 
   /** Set once apps/state is known missing: the device then asks what is in front (wda-launch-check.ts). */
   get unconfirmedLauncher(): string | undefined {
-    return this.noStateRoute ? "WebDriverAgent's POST /wda/apps/launch" : undefined;
+    return this.lacking.has(STATE_ROUTE) ? "WebDriverAgent's POST /wda/apps/launch" : undefined;
   }
 
   /** WDA answers true when it terminated the app, false when it was not running (FBSession terminateApplicationWithBundleId). */

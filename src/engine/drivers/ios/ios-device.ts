@@ -13,6 +13,7 @@ import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
 import { WdaFrontApp } from './wda-front-app.js';
+import { LackingRoutes } from './wda-lacking.js';
 import { confirmLaunch } from './wda-launch-check.js';
 import { siriNote } from './wda-open-url.js';
 import { readsWholeApp, treeRefused, wdaRefusal } from './wda-refusals.js';
@@ -50,7 +51,7 @@ export class IosDevice implements DeviceHandle {
   private readonly lock: LockGuard;
   private readonly display: WdaScreen;
   private readonly front: WdaFrontApp;
-  private readonly sourceReader = new WdaSourceReader((path, ctx) => this.wdaCall('GET', path, undefined, ctx));
+  private readonly sourceReader: WdaSourceReader;
 
   constructor(
     readonly info: DeviceInfo,
@@ -64,11 +65,14 @@ export class IosDevice implements DeviceHandle {
      */
     private readonly goneWhenUnreachable?: (signal?: AbortSignal) => Promise<ToolError | undefined>,
   ) {
-    this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx), (ctx) => this.readSource(ctx));
-    this.lock = new LockGuard(info.id);
-    this.front = new WdaFrontApp((m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), (ctx) => this.readSource(ctx), (signal) => this.apps.listApps(signal));
-    this.settings = new WdaSettings((m, p, b, c) => this.wdaCall(m, p, b, c), () => this.wda.client);
-    this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession));
+    // Routes this WDA answered "unknown command" for (wda-lacking.ts): their stand-ins are used straight away.
+    const lacking = new LackingRoutes(() => this.wda.client);
+    this.sourceReader = new WdaSourceReader((path, ctx) => this.wdaCall('GET', path, undefined, ctx), lacking);
+    this.keyboard = new WdaKeyboard(info.id, (method, path, body, ctx) => this.wdaCall(method, path, body, ctx), (ctx) => this.readSource(ctx), lacking);
+    this.lock = new LockGuard(info.id, lacking);
+    this.front = new WdaFrontApp(lacking, (m, p, b, c, inSession) => this.wdaCall(m, p, b, c, inSession), (ctx) => this.readSource(ctx), (signal) => this.apps.listApps(signal));
+    this.settings = new WdaSettings(lacking, (m, p, b, c) => this.wdaCall(m, p, b, c), () => this.wda.client);
+    this.display = new WdaScreen(info.id, (path, ctx, inSession) => this.wdaCall('GET', path, undefined, ctx, inSession), lacking);
   }
 
   /**

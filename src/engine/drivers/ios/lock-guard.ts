@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors.js';
+import type { LackingRoutes } from './wda-lacking.js';
 import { WdaRouteMissing } from './wda-refusals.js';
 
 /** An unlocked screen is trusted this long: the input we send keeps the phone awake, so a burst of taps costs one check. */
@@ -25,11 +26,11 @@ export class LockGuard {
    */
   private keptLocked: string | undefined;
 
-  /** This WebDriverAgent lacks GET /wda/locked: not asked again, so input on it pays no round trip for nothing. */
-  private noLockRoute = false;
-  private noUnlockRoute = false;
-
-  constructor(private readonly deviceId: string) {}
+  /** Routes this WebDriverAgent lacks: GET /wda/locked is then not asked again, so input pays no round trip for nothing. */
+  constructor(
+    private readonly deviceId: string,
+    private readonly lacking: LackingRoutes,
+  ) {}
 
   /**
    * `route` reaches WDA within the caller's deadline. `read`: what the lock screen would spoil is a read (a
@@ -48,30 +49,32 @@ export class LockGuard {
 
   /** GET /wda/locked: undefined when WDA does not say (no such route, or it failed); a gone phone or a deadline is thrown. */
   async isLocked(route: WdaRoute): Promise<boolean | undefined> {
-    if (this.noLockRoute) return undefined;
+    if (this.lacking.has('GET /wda/locked')) return undefined;
     try {
       const value = await route('GET', '/wda/locked');
       return typeof value === 'boolean' ? value : undefined;
     } catch (err) {
-      if (err instanceof WdaRouteMissing) this.noLockRoute = true;
+      if (err instanceof WdaRouteMissing) this.lacking.add(err.route);
       else if (err instanceof ToolError && err.code !== 'INTERNAL') throw err; // the phone is gone, or the call ran out of time
       return undefined;
     }
   }
 
   private async unlock(route: WdaRoute, blocked: string): Promise<void> {
-    if (this.keptLocked === undefined && !this.noUnlockRoute) {
+    // A WDA without /wda/unlock is asked again each time: the answer advises updating it, and it may have been.
+    let noUnlockRoute = false;
+    if (this.keptLocked === undefined) {
       try {
         await route('POST', '/wda/unlock');
         if ((await this.isLocked(route)) !== true) return;
         this.keptLocked = '';
       } catch (err) {
-        if (err instanceof WdaRouteMissing) this.noUnlockRoute = true;
+        if (err instanceof WdaRouteMissing) noUnlockRoute = true;
         else if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
         else this.keptLocked = err instanceof Error ? `: ${err.message}` : '';
       }
     }
-    if (this.noUnlockRoute) {
+    if (noUnlockRoute) {
       throw new ToolError('PERMISSION_DENIED', `${this.deviceId} is locked, and its WebDriverAgent lacks POST /wda/unlock, so nothing tried to unlock it and ${blocked}: unlock it by hand (or update WebDriverAgent, whose unlock presses Home twice)`);
     }
     throw new ToolError(

@@ -122,6 +122,8 @@ export class WdaClient {
   /** The session WDA last said it no longer knows: never adopted again (a /status sent before it ended may still name it). */
   private goneSessionId: string | undefined;
   private creating: SharedRun<string> | undefined;
+  /** Sessions opened or adopted so far: a new one may be a restarted (or updated) WebDriverAgent. */
+  sessionsOpened = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -197,13 +199,17 @@ export class WdaClient {
    */
   private async openSession(signal?: AbortSignal): Promise<string> {
     const open = (await this.send('GET', '/status', undefined, signal)).sessionId;
-    if (typeof open === 'string' && open && open !== this.goneSessionId) return (this.sessionId = open);
+    if (typeof open === 'string' && open && open !== this.goneSessionId) {
+      this.sessionsOpened++;
+      return (this.sessionId = open);
+    }
     // W3C new-session body; no bundleId so WDA attaches to whatever app is in front, and a later
     // client's session that replaces ours has no app of ours to terminate.
     const reply = await this.send('POST', '/session', { capabilities: { alwaysMatch: {}, firstMatch: [{}] } }, signal);
     const value = reply.value as { sessionId?: unknown } | null | undefined;
     const id = typeof value?.sessionId === 'string' ? value.sessionId : reply.sessionId;
     if (typeof id !== 'string' || !id) throw new ToolError('INTERNAL', `WebDriverAgent at ${this.baseUrl} created a session without an id for ${this.options.deviceLabel}`);
+    this.sessionsOpened++;
     this.sessionId = id;
     return id;
   }

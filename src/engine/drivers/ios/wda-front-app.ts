@@ -1,8 +1,11 @@
 import type { CallContext } from '../../driver.js';
 import type { InstalledApp } from '../../types.js';
 import type { FrontApp, LaunchProbe, WdaCall } from './wda-launch-check.js';
+import type { LackingRoutes } from './wda-lacking.js';
 import { WdaRouteMissing } from './wda-refusals.js';
 import type { WdaNode } from './wda-source.js';
+
+const ACTIVE_APP_INFO = 'GET /wda/activeAppInfo';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
@@ -14,10 +17,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v
  * every tree; a name is matched against the installed apps. apps/state has no such stand-in.
  */
 export class WdaFrontApp implements LaunchProbe {
-  private noActiveAppInfo = false;
-  private noAppState = false;
-
   constructor(
+    private readonly lacking: LackingRoutes,
     private readonly call: WdaCall,
     private readonly source: (ctx: CallContext) => Promise<WdaNode & { bundleId?: unknown }>,
     private readonly installed: (signal?: AbortSignal) => Promise<InstalledApp[]>,
@@ -25,15 +26,30 @@ export class WdaFrontApp implements LaunchProbe {
 
   /** The app in front; `expected` wins among installed apps sharing the name /source shows. */
   async front(expected: string | undefined, ctx: CallContext): Promise<FrontApp> {
-    if (!this.noActiveAppInfo) {
-      try {
-        const info = (await this.call('GET', '/wda/activeAppInfo', undefined, ctx, false)) as { bundleId?: unknown; name?: unknown } | null;
-        return { bundleId: text(info?.bundleId), name: text(info?.name) };
-      } catch (err) {
-        if (!(err instanceof WdaRouteMissing)) throw err;
-        this.noActiveAppInfo = true;
-      }
+    const remembered = this.lacking.has(ACTIVE_APP_INFO);
+    if (!remembered) {
+      const asked = await this.activeAppInfo(ctx);
+      if (asked) return asked;
     }
+    const shown = await this.shownInSource(expected, ctx);
+    // Without a bundle id the caller will say the route is missing: a WDA updated since it was found so answers it now.
+    if (remembered && !shown.bundleId) return (await this.activeAppInfo(ctx)) ?? shown;
+    return shown;
+  }
+
+  /** GET /wda/activeAppInfo, or undefined on a WDA without it. */
+  private async activeAppInfo(ctx: CallContext): Promise<FrontApp | undefined> {
+    try {
+      const info = (await this.call('GET', ACTIVE_APP_INFO.slice(4), undefined, ctx, false)) as { bundleId?: unknown; name?: unknown } | null;
+      return { bundleId: text(info?.bundleId), name: text(info?.name) };
+    } catch (err) {
+      if (!(err instanceof WdaRouteMissing)) throw err;
+      this.lacking.add(err.route);
+      return undefined;
+    }
+  }
+
+  private async shownInSource(expected: string | undefined, ctx: CallContext): Promise<FrontApp> {
     const root = await this.source(ctx);
     const name = text(root.label) ?? text(root.name);
     const bundleId = text(root.bundleId);
@@ -51,12 +67,12 @@ export class WdaFrontApp implements LaunchProbe {
 
   /** XCUIApplicationState of `pkg` (4: running in front), or undefined on a WDA without the route. */
   async state(pkg: string, ctx: CallContext): Promise<unknown> {
-    if (this.noAppState) return undefined;
+    if (this.lacking.has('POST /wda/apps/state')) return undefined;
     try {
       return await this.call('POST', '/wda/apps/state', { bundleId: pkg }, ctx);
     } catch (err) {
       if (!(err instanceof WdaRouteMissing)) throw err;
-      this.noAppState = true;
+      this.lacking.add(err.route);
       return undefined;
     }
   }

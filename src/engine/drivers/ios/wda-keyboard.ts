@@ -1,6 +1,7 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
 import type { Key } from '../../types.js';
+import type { LackingRoutes } from './wda-lacking.js';
 import { WdaRouteMissing } from './wda-refusals.js';
 import type { WdaNode } from './wda-source.js';
 
@@ -29,17 +30,12 @@ function findNode(node: WdaNode, hit: (n: WdaNode) => boolean): WdaNode | undefi
 
 /** Typing, keys and the on-screen keyboard of one iOS device, through WebDriverAgent. */
 export class WdaKeyboard {
-  /**
-   * This WebDriverAgent lacks POST /elements or GET /element/active (an old build, or an emulation answering a
-   * few routes): the keyboard and the focused field are looked for in /source instead, from then on.
-   */
-  private noElementsRoute = false;
-  private noActiveRoute = false;
-
   constructor(
     private readonly deviceId: string,
     private readonly call: WdaSessionCall,
     private readonly source: WdaSourceRead,
+    /** A WDA lacking POST /elements has the keyboard looked for in /source. */
+    private readonly lacking: LackingRoutes,
   ) {}
 
   /**
@@ -69,14 +65,12 @@ export class WdaKeyboard {
   private async requireFocus(ctx: CallContext, advice: string): Promise<void> {
     const keyboard = await this.lookForKeyboard(ctx);
     if (keyboard.shown) return;
-    if (!this.noActiveRoute) {
-      try {
-        if (await this.activeElement(ctx)) return;
-        throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
-      } catch (err) {
-        if (!(err instanceof WdaRouteMissing)) throw err;
-        this.noActiveRoute = true;
-      }
+    // Asked every time, though a WDA may lack it: only when no keyboard shows, and the refusal below names it.
+    try {
+      if (await this.activeElement(ctx)) return;
+      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
+    } catch (err) {
+      if (!(err instanceof WdaRouteMissing)) throw err;
     }
     // /source's isFocused (builds since 2023 write it in the JSON tree) stands for the element lookup.
     const tree = keyboard.tree ?? (await this.source(ctx));
@@ -146,13 +140,13 @@ export class WdaKeyboard {
    * has its keyboard looked for in /source, whose tree then comes back for the focus check.
    */
   private async lookForKeyboard(ctx: CallContext): Promise<{ shown: boolean; tree?: WdaNode }> {
-    if (!this.noElementsRoute) {
+    if (!this.lacking.has('POST /elements')) {
       try {
         const found = await this.call('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
         return { shown: Array.isArray(found) && found.length > 0 };
       } catch (err) {
         if (!(err instanceof WdaRouteMissing)) throw err;
-        this.noElementsRoute = true;
+        this.lacking.add(err.route);
       }
     }
     const tree = await this.source(ctx);

@@ -1,5 +1,6 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
+import type { LackingRoutes } from './wda-lacking.js';
 import { WdaRouteMissing } from './wda-refusals.js';
 
 export interface ScreenInfo {
@@ -33,12 +34,12 @@ export class WdaScreen {
   /** This WDA has no session-less /wda/screen or /window/size: ask inside the session straight away. */
   private screenInSession = false;
   private sizeInSession = false;
-  /** No /window/size at all (an emulation answering a few routes): the size is /wda/screen's, turned (turnedScreenSize). */
-  private noWindowSize = false;
 
   constructor(
     private readonly deviceId: string,
     private readonly get: WdaGet,
+    /** A WDA lacking /window/size altogether has its size from /wda/screen, turned (turnedScreenSize). */
+    private readonly lacking: LackingRoutes,
   ) {}
 
   async read(ctx: CallContext): Promise<ScreenInfo> {
@@ -76,7 +77,7 @@ export class WdaScreen {
 
   private async readSize(ctx: CallContext): Promise<{ width?: unknown; height?: unknown } | null> {
     type Size = { width?: unknown; height?: unknown } | null;
-    if (this.noWindowSize) return this.turnedScreenSize(ctx);
+    if (this.lacking.has('GET /window/size')) return this.turnedScreenSize(ctx);
     if (!this.sizeInSession) {
       const size = (await this.get('/window/size', ctx, false).catch(unknownRoute)) as Size | undefined;
       if (size !== undefined) return size;
@@ -84,7 +85,7 @@ export class WdaScreen {
     }
     const size = (await this.get('/window/size', ctx, true).catch(unknownRoute)) as Size | undefined;
     if (size !== undefined) return size;
-    this.noWindowSize = true;
+    this.lacking.add('GET /window/size');
     return this.turnedScreenSize(ctx);
   }
 

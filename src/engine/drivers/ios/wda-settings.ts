@@ -1,6 +1,7 @@
 import type { CallContext } from '../../driver.js';
 import { WdaError, type WdaClient } from './wda-client.js';
 import type { WdaCall } from './wda-launch-check.js';
+import type { LackingRoutes } from './wda-lacking.js';
 import { routeMissing, WdaRouteMissing } from './wda-refusals.js';
 
 /**
@@ -10,21 +11,20 @@ import { routeMissing, WdaRouteMissing } from './wda-refusals.js';
  * (10 fps, full size, quality 25; mjpeg-stream.ts turns portrait-stored pictures).
  */
 export class WdaSettings {
-  private missing = false;
-
   constructor(
+    private readonly lacking: LackingRoutes,
     private readonly call: WdaCall,
     private readonly client: () => WdaClient,
   ) {}
 
   /** POST: WDA's settings after the change, or undefined without the route. */
   async post(settings: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
-    if (this.missing) return undefined;
+    if (this.lacking.has('POST /appium/settings')) return undefined;
     try {
       return await this.call('POST', '/appium/settings', { settings }, ctx);
     } catch (err) {
       if (!(err instanceof WdaRouteMissing)) throw err;
-      this.missing = true;
+      this.lacking.add(err.route);
       return undefined;
     }
   }
@@ -34,13 +34,13 @@ export class WdaSettings {
    * since /source may have re-created the session. Undefined when WDA does not tell.
    */
   beside(signal?: AbortSignal): Promise<unknown> | undefined {
-    return this.missing ? undefined : this.client().openSessionCall('GET', '/appium/settings', undefined, signal);
+    return this.lacking.has('GET /appium/settings') ? undefined : this.client().openSessionCall('GET', '/appium/settings', undefined, signal);
   }
 
   async read(beside: Promise<unknown> | undefined, signal?: AbortSignal): Promise<unknown> {
-    if (this.missing) return undefined;
+    if (this.lacking.has('GET /appium/settings')) return undefined;
     return (await beside) ?? (await this.client().sessionCall('GET', '/appium/settings', undefined, signal).catch((err: unknown) => {
-      if (err instanceof WdaError && routeMissing(err)) this.missing = true;
+      if (err instanceof WdaError && routeMissing(err)) this.lacking.add('GET /appium/settings');
       return undefined;
     }));
   }
