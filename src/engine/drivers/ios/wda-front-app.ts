@@ -40,7 +40,7 @@ export class WdaFrontApp implements LaunchProbe {
   /** GET /wda/activeAppInfo, or undefined on a WDA without it. */
   private async activeAppInfo(ctx: CallContext): Promise<FrontApp | undefined> {
     try {
-      const info = (await this.call('GET', ACTIVE_APP_INFO.slice(4), undefined, ctx, false)) as { bundleId?: unknown; name?: unknown } | null;
+      const info = (await this.call('GET', '/wda/activeAppInfo', undefined, ctx, false)) as { bundleId?: unknown; name?: unknown } | null;
       return { bundleId: text(info?.bundleId), name: text(info?.name) };
     } catch (err) {
       if (!(err instanceof WdaRouteMissing)) throw err;

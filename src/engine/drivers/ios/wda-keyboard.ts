@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import type { Key } from '../../types.js';
 import type { LackingRoutes } from './wda-lacking.js';
 import { WdaRouteMissing } from './wda-refusals.js';
-import type { WdaNode } from './wda-source.js';
+import { flag, INPUTS, type WdaNode } from './wda-source.js';
 
 /** A WebDriverAgent request in the device's session, errors already translated to ToolErrors. */
 export type WdaSessionCall = (method: string, path: string, body: unknown, ctx: CallContext) => Promise<unknown>;
@@ -16,8 +16,6 @@ const CLOSING_KEYS = ['Done', 'done', 'Hide keyboard', 'Dismiss keyboard'];
 
 /** The app's accessibility tree from GET /source, in the device's session. */
 export type WdaSourceRead = (ctx: CallContext) => Promise<WdaNode>;
-
-const INPUTS = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
 
 function findNode(node: WdaNode, hit: (n: WdaNode) => boolean): WdaNode | undefined {
   if (hit(node)) return node;
@@ -74,7 +72,7 @@ export class WdaKeyboard {
     }
     // /source's isFocused (builds since 2023 write it in the JSON tree) stands for the element lookup.
     const tree = keyboard.tree ?? (await this.source(ctx));
-    if (findNode(tree, (n) => INPUTS.has(n.type.replace(/^XCUIElementType/, '')) && [true, 1, '1', 'true'].includes(n.isFocused as never))) return;
+    if (findNode(tree, (n) => INPUTS.has(n.type.replace(/^XCUIElementType/, '')) && flag(n.isFocused) === true)) return;
     throw new ToolError(
       'INVALID_PARAMETER',
       `no text field is focused on ${this.deviceId} (no keyboard is showing; WebDriverAgent there lacks GET /element/active, so a field focused without the on-screen keyboard, as with a hardware keyboard, cannot be told): ${advice}`,

@@ -96,7 +96,7 @@ const TYPE_MAP: Record<string, ElementType> = {
   Sheet: 'dialog',
 };
 
-const INPUTS = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
+export const INPUTS = new Set(['TextField', 'SecureTextField', 'SearchField', 'TextView']);
 const TAPPABLE = new Set(['Button', 'MenuButton', 'PopUpButton', 'DisclosureTriangle', 'Switch', 'Toggle', 'CheckBox', 'RadioButton', 'Tab', 'Link', 'Cell', 'Icon', 'Key', 'SegmentedControl', 'Slider', 'Stepper', 'PickerWheel']);
 const SCROLLABLE = new Set(['Table', 'CollectionView', 'ScrollView', 'WebView']);
 /** Kept when visible even without an action: the user reads them, and targets match on their text. */
@@ -106,7 +106,7 @@ export function mapXcuiType(type: string): ElementType {
   return TYPE_MAP[type.replace(/^XCUIElementType/, '')] ?? 'other';
 }
 
-function flag(value: string | boolean | number | undefined): boolean | undefined {
+export function flag(value: string | boolean | number | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   return value === true || value === 1 || value === '1' || value === 'true';
 }
