@@ -170,4 +170,14 @@ test('once WebDriverAgent is updated as advised (restarted with every route), th
     assert.equal(await rig.call('mobile_get_foreground_app'), { package: 'com.apple.springboard' });
   }, {}, [...FEW_ROUTES, 'GET /wda/locked']));
 
+test('a WebDriverAgent answering /source with XML whatever format is asked: listings read it as XML', () =>
+  withFewRoutes(async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    rig.wda.faults.sourceAlwaysXml = true;
+    for (let i = 0; i < 2; i++) {
+      const { elements } = await rig.call('mobile_list_elements_on_screen');
+      assert.ok(find(elements, 'Email'), JSON.stringify(elements).slice(0, 200));
+    }
+  }));
+
 test.run();

@@ -269,7 +269,7 @@ export class EmulatedWda {
           throw new WdaFailure('invalid argument', 400, `Unknown source format '${format}'. Only (\n    xml,\n    json,\n    description\n) source formats are supported.`);
         }
         const served = this.faults.sourceFormats ?? ['json', 'xml'];
-        const asked = format.toLowerCase();
+        const asked = this.faults.sourceAlwaysXml ? 'xml' : format.toLowerCase();
         if (!served.includes(asked as 'json' | 'xml')) {
           throw new WdaFailure('invalid argument', 400, `Unknown source format '${format}'. Only (\n    ${served.join(',\n    ')}\n) source formats are supported.`);
         }

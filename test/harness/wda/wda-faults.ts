@@ -98,6 +98,8 @@ export interface WdaFaults {
   onlyRoutes?: readonly string[];
   /** /source serves only these formats; another is refused as WDA refuses a format it does not know. */
   sourceFormats?: readonly ('xml' | 'json')[];
+  /** /source answers XML whatever format is asked (an emulation of WDA that serves only XML and reads no query). */
+  sourceAlwaysXml?: boolean;
   /** The XML source's application element without bundleId and processId, as builds before September 2025 (#1055) write it. */
   xmlWithoutBundleId?: boolean;
   /** /status answers only {ready, message}: no build, os, ios or device (an emulation of WDA answering a few fields). */
