@@ -26,9 +26,9 @@ export class LockGuard {
    */
   private keptLocked: string | undefined;
 
-  /** Routes this WebDriverAgent lacks: GET /wda/locked is then not asked again, so input pays no round trip for nothing. */
   constructor(
     private readonly deviceId: string,
+    /** A WDA lacking GET /wda/locked is not asked it again, so input pays no round trip for nothing. */
     private readonly lacking: LackingRoutes,
   ) {}
 

@@ -63,13 +63,13 @@ export class WdaKeyboard {
   private async requireFocus(ctx: CallContext, advice: string): Promise<void> {
     const keyboard = await this.lookForKeyboard(ctx);
     if (keyboard.shown) return;
-    // Asked every time, though a WDA may lack it: only when no keyboard shows, and the refusal below names it.
-    try {
-      if (await this.activeElement(ctx)) return;
-      throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
-    } catch (err) {
-      if (!(err instanceof WdaRouteMissing)) throw err;
-    }
+    // Asked every time, though a WDA may lack it (null): only when no keyboard shows, and the refusal below names it.
+    const active = await this.activeElement(ctx).catch((err: unknown) => {
+      if (err instanceof WdaRouteMissing) return null;
+      throw err;
+    });
+    if (active) return;
+    if (active === undefined) throw new ToolError('INVALID_PARAMETER', `no text field is focused on ${this.deviceId} (no keyboard is showing and no element has keyboard focus): ${advice}`);
     // /source's isFocused (builds since 2023 write it in the JSON tree) stands for the element lookup.
     const tree = keyboard.tree ?? (await this.source(ctx));
     if (findNode(tree, (n) => INPUTS.has(n.type.replace(/^XCUIElementType/, '')) && flag(n.isFocused) === true)) return;
