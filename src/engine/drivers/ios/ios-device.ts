@@ -151,7 +151,7 @@ export class IosDevice implements DeviceHandle {
   async foregroundApp(ctx: CallContext): Promise<{ package: string; name?: string }> {
     const front = await this.front.front(undefined, ctx);
     if (front.bundleId) return { package: front.bundleId };
-    if (front.name) {
+    if (front.fromSource && front.name) {
       throw new ToolError('UNSUPPORTED', `WebDriverAgent on ${this.info.id} lacks GET /wda/activeAppInfo, and its /source shows the app in front only by name, ${JSON.stringify(front.name)}, which does not tell its bundle id (no single installed app has that name, or the apps cannot be listed here): update WebDriverAgent to a recent appium/WebDriverAgent build`);
     }
     throw new ToolError('INTERNAL', `WebDriverAgent on ${this.info.id} did not say which app is in front`);

@@ -53,16 +53,16 @@ export class WdaFrontApp implements LaunchProbe {
     const root = await this.source(ctx);
     const name = text(root.label) ?? text(root.name);
     const bundleId = text(root.bundleId);
-    if (bundleId || !name) return { bundleId, name };
+    if (bundleId || !name) return { bundleId, name, fromSource: true };
     // A phone reached only through WDA (--wda) cannot list its apps: then the name is all there is.
     const apps = await this.installed(ctx.signal).catch((err: unknown) => {
       if (ctx.signal.aborted) throw err;
       return undefined;
     });
-    if (!apps) return { name };
+    if (!apps) return { name, fromSource: true };
     const named = apps.filter((app) => app.name === name);
     const match = named.find((app) => app.package === expected) ?? (named.length === 1 ? named[0] : undefined);
-    return { bundleId: match?.package, name, nameChecked: true };
+    return { bundleId: match?.package, name, nameChecked: true, fromSource: true };
   }
 
   /** XCUIApplicationState of `pkg` (4: running in front), or undefined on a WDA without the route. */

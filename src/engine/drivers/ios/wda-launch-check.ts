@@ -11,6 +11,8 @@ export interface FrontApp {
   name?: string;
   /** The name was looked for among the installed apps: without a bundleId, it is none of them. */
   nameChecked?: boolean;
+  /** Read from /source, as this WebDriverAgent lacks GET /wda/activeAppInfo. */
+  fromSource?: boolean;
 }
 
 /** What the launch check asks WebDriverAgent; `state` is undefined when this WDA cannot say (no such route). */
