@@ -47,7 +47,7 @@ export async function confirmLaunch(ask: LaunchProbe, deviceId: string, pkg: str
       if (front.bundleId === pkg) return undefined;
       state = await ask.state(pkg, probe);
       if (state === 4) return undefined;
-      if (front.bundleId === undefined && !front.nameChecked && state === undefined) {
+      if (front.fromSource && front.bundleId === undefined && !front.nameChecked && state === undefined) {
         const shown = front.name ? `names the app in front only as ${JSON.stringify(front.name)}` : 'does not name the app in front';
         return `not confirmed: WebDriverAgent on ${deviceId} lacks GET /wda/activeAppInfo and POST /wda/apps/state, and its /source ${shown}, which does not tell whether ${pkg} came up; ${launcher} only reports that it was started, so look at the screen before relying on it`;
       }
