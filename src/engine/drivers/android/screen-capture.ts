@@ -7,7 +7,8 @@ import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { RawCollector } from './raw-collector.js';
 import { CapturedSize, pngToLogical, rawToLogical } from './frame-scale.js';
-import { encodeRawImage, isOpaqueFrame, noRawFrames, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
+import { shellLacks } from './shell-output.js';
+import { encodeRawImage, hasPng, isOpaqueFrame, noRawFrames, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import { loadSharp } from '../../screen/sharp.js';
 
 /** What capturing the screen needs from its device (android-device.ts), with the device's error mapping. */
@@ -135,8 +136,22 @@ export class AndroidScreenCapture {
   private async devicePng(ctx: CallContext): Promise<PngImage> {
     const display = await this.displayArgument(ctx);
     const out = await this.io.exec(`screencap -p${display} 2>/dev/null`, ctx, 'taking a screenshot');
+    if (!hasPng(out)) await this.whyNoPng(display, ctx);
     const png = await this.io.parse(ctx, 'screencap -p', () => pngFromScreencap(out));
     return pngToLogical(png, await this.logicalFor(png, ctx));
+  }
+
+  /**
+   * What screencap said on stderr, which the capture drops (a warning there would land inside the
+   * PNG): asked only once no PNG came, so a working device pays nothing. A device without screencap
+   * is UNSUPPORTED, as no retry helps; anything else is left to the caller's INTERNAL.
+   */
+  private async whyNoPng(display: string, ctx: CallContext): Promise<void> {
+    const said = (await this.io.text(`screencap -p${display} 2>&1 >/dev/null`, ctx, 'taking a screenshot')).trim();
+    if (shellLacks(said, 'screencap')) {
+      throw new ToolError('UNSUPPORTED', `${this.io.serial} has no screencap ("${said.split('\n')[0].slice(0, 200)}"), so it cannot take screenshots; mobile_list_elements_on_screen still shows what is on screen`);
+    }
+    if (said) throw new ToolError('INTERNAL', `screencap -p on ${this.io.serial} printed no PNG; it said: ${said.slice(0, 300)}`);
   }
 
   /** The logical size a capture of `captured` pixels is scaled to: read again when the capture's size moved (frame-scale.ts CapturedSize). */

@@ -4,6 +4,11 @@ import { COLOUR_SPACE_DISPLAY_P3, tagDisplayP3 } from './screencap-colour.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** Whether `out` holds a PNG anywhere (screencap -p may print warnings before it). */
+export function hasPng(out: Buffer): boolean {
+  return out.indexOf(PNG_SIGNATURE) >= 0;
+}
+
 /** `screencap -p` output with anything before the PNG signature (warnings, a stray newline) cut off. */
 export function pngFromScreencap(out: Buffer): PngImage {
   const at = out.indexOf(PNG_SIGNATURE);

@@ -6,6 +6,14 @@ import type { ScreenSize } from '../../ui-tree.js';
 /** Echoed between commands run in one round trip, to split their outputs. */
 export const SEPARATOR = '__mobilebridge__';
 
+/**
+ * Whether the shell found no `binary` to run: mksh's "/system/bin/sh: <binary>: not found" (some
+ * builds "inaccessible or not found"), which no retry changes.
+ */
+export function shellLacks(out: string, binary: string): boolean {
+  return new RegExp(`\\b${binary}: (?:inaccessible or )?not found`).test(out);
+}
+
 /** `wm size`: "Physical size: 1080x2400" and, when overridden, "Override size: 720x1600" (the one in effect). */
 export function parseWmSize(out: string): ScreenSize | undefined {
   const pick = (label: string) => new RegExp(`${label} size:\\s*(\\d+)x(\\d+)`).exec(out);

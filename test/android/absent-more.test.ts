@@ -1,0 +1,35 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { hasAdb, startRig, type AndroidRig } from './setup.js';
+
+/** More of a device that lacks commands a phone has (absent-commands.ts): what the fallbacks of absent-apps and absent-screens left. */
+const more = suite<{ rig?: AndroidRig }>('android on a device that lacks more commands');
+
+more.before(async (ctx) => {
+  ctx.rig = await startRig();
+});
+more.after(async (ctx) => {
+  await ctx.rig?.stop();
+});
+more.after.each(async ({ rig }) => {
+  const quirks = rig!.phone.shell.quirks;
+  quirks.absent.clear();
+  quirks.noPhysicalKeys = false;
+});
+
+const caller = (rig: AndroidRig, options: object = {}) => {
+  const engine = rig.engineWith(options);
+  return async (tool: string, params: object = {}) => (await engine.call(tool, { device: rig.phone.serial, ...params })) as Record<string, unknown>;
+};
+
+more('without screencap, screenshots and saved ones are UNSUPPORTED naming the missing command, not an unreadable PNG', async ({ rig }) => {
+  rig!.phone.shell.quirks.absent.add('screencap');
+  const call = caller(rig!);
+  for (const [tool, params] of [['mobile_take_screenshot', {}], ['mobile_save_screenshot', { saveTo: '/tmp/mb-absent-more-never.png' }]] as const) {
+    const r = await call(tool, params);
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(String(r.message), 'has no screencap ("/system/bin/sh: screencap: inaccessible or not found")');
+  }
+});
+
+if (hasAdb()) more.run();
