@@ -32,4 +32,13 @@ more('without screencap, screenshots and saved ones are UNSUPPORTED naming the m
   }
 });
 
+more('without uiautomator, a listing is UNSUPPORTED naming the missing command (no retry helps), not INTERNAL', async ({ rig }) => {
+  rig!.phone.shell.quirks.absent.add('uiautomator');
+  const before = rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length;
+  const r = await caller(rig!, { uiServer: 'off' })('mobile_list_elements_on_screen');
+  assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+  assert.match(String(r.message), 'has no uiautomator ("/system/bin/sh: uiautomator: inaccessible or not found")');
+  assert.is(rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length - before, 1, 'asked once');
+});
+
 if (hasAdb()) more.run();

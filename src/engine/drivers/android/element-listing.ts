@@ -3,6 +3,7 @@ import { ToolError } from '../../errors.js';
 import { ListingCache } from '../../listing/cache.js';
 import type { UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
+import { shellLacks } from './shell-output.js';
 import { isNeverIdleDump, isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
 
 const DUMP_ATTEMPTS = 4;
@@ -95,6 +96,17 @@ export class ElementListing {
           'UNSUPPORTED',
           `uiautomator dump on ${io.serial} gave no element tree: the screen kept changing for the 10 s it waits for a still moment ` +
             '("ERROR: could not get idle state.": an animation, a video or a view redrawn in a loop); list again once it settles, or take a screenshot',
+        );
+      }
+      if (shellLacks(out, 'uiautomator')) {
+        // Our UiAutomator2 server reads the tree without uiautomator: use it if it has come up meanwhile.
+        if (await io.serverReady()) {
+          const late = await fromServer();
+          if (late) return late;
+        }
+        throw new ToolError(
+          'UNSUPPORTED',
+          `${io.serial} has no uiautomator ("${out.trim().split('\n')[0].slice(0, 200)}"), so its elements cannot be listed while the UiAutomator2 server does not run (see docs/android.md); take a screenshot instead`,
         );
       }
       if (isTransientDumpFailure(out) && attempt === 1) {
