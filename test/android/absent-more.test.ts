@@ -41,4 +41,14 @@ more('without uiautomator, a listing is UNSUPPORTED naming the missing command (
   assert.is(rig!.phone.stats.opened.filter((s) => s.includes('uiautomator dump')).length - before, 1, 'asked once');
 });
 
+more('a device that names no launcher activity and has no physical keys (monkey\'s SYS_KEYS check) still launches through monkey', async ({ rig }) => {
+  const quirks = rig!.phone.shell.quirks;
+  for (const command of ['cmd package resolve-activity', 'cmd package query-activities']) quirks.absent.add(command);
+  quirks.noPhysicalKeys = true;
+  await rig!.phone.shell.phone.launchApp('com.google.android.apps.nexuslauncher', { signal: AbortSignal.timeout(5_000) });
+  const r = await caller(rig!)('mobile_launch_app', { packageName: 'com.android.settings' });
+  assert.is(r.status, 'success', JSON.stringify(r));
+  assert.is(rig!.phone.phone.foregroundPackage, 'com.android.settings');
+});
+
 if (hasAdb()) more.run();

@@ -137,9 +137,10 @@ export class AppCommands {
       return ok(':Monkey: seed=0 count=0\n');
     }
     const pkg = args[args.indexOf('-p') + 1];
-    // Monkey.java: the random source refuses a non-zero system-key share on devices without physical keys,
-    // prints this and ends (exit -5) before injecting anything.
-    if (this.quirks.noPhysicalKeys) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
+    // Monkey.java: the random source refuses a system-key share of 0.1% or more (2% unless --pct-syskeys
+    // says otherwise) on devices without physical keys, prints this and ends (exit -5) before injecting anything.
+    const sysKeys = args.indexOf('--pct-syskeys');
+    if (this.quirks.noPhysicalKeys && !(sysKeys >= 0 && Number(args[sysKeys + 1]) < 0.1)) return { out: `  bash arg: -p\n  bash arg: ${pkg}\n** SYS_KEYS has no physical keys but with factor 2.0%.\n`, code: 251 };
     // Monkey.getMainApps: no launcher activity of the package resolves (none, or the app is disabled).
     if (!(await this.launchable(pkg))) return { out: '** No activities found to run, monkey aborted.\n', code: 251 };
     await this.phone.launchApp(pkg, ctx());
