@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { writeApk } from '../harness/apk-builder.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** More of a device that lacks commands a phone has (absent-commands.ts): what the fallbacks of absent-apps and absent-screens left. */
@@ -49,6 +53,21 @@ more('a device that names no launcher activity and has no physical keys (monkey\
   const r = await caller(rig!)('mobile_launch_app', { packageName: 'com.android.settings' });
   assert.is(r.status, 'success', JSON.stringify(r));
   assert.is(rig!.phone.phone.foregroundPackage, 'com.android.settings');
+});
+
+more('install sessions that take no streamed APK (install-create works, install-write - does not): the session is abandoned and the APK pushed and installed', async ({ rig }) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-absent-more-'));
+  try {
+    const shell = rig!.phone.shell;
+    for (const command of ['pm install-write', 'cmd package install-write']) shell.quirks.absent.add(command);
+    const r = await caller(rig!)('mobile_install_app', { path: writeApk(tmp, { package: 'com.example.unstreamed', label: 'Unstreamed', versionName: '1' }) });
+    assert.is(r.status, 'success', JSON.stringify(r));
+    assert.ok(shell.phone.installedApps.some((a) => a.package === 'com.example.unstreamed'));
+    assert.is(shell.installSessions.open.size, 0, 'the session was abandoned');
+    assert.equal(rig!.phone.files.list('/data/local/tmp'), [], 'no APK copy left');
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 if (hasAdb()) more.run();

@@ -65,25 +65,23 @@ export class SessionInstall {
   private async run(path: string, size: number, ctx: CallContext, closed: AbortSignal): Promise<void> {
     const created = await this.io.text(`pm install-create -r -S ${size}`, ctx, 'creating an install session');
     const id = /Success: created install session \[(\d+)\]/.exec(created)?.[1];
-    if (!id && lacksSessions(created)) {
-      const installed = await pushedInstall(this.io, path, ctx);
-      if (/^Success/m.test(installed)) return;
-      throw this.failure(installed, path, 'pm install (pushed, as the device has no install sessions)');
-    }
+    if (!id && lacksSessions(created)) return this.pushed(path, ctx, 'as the device has no install sessions');
     if (!id) throw this.failure(created, path, 'pm install-create');
     // Given up this long before the deadline; the caller's cancel and a closing device stop it at once.
     const margin = Math.min(ABANDON_MARGIN_MS, timeLeft(ctx) * ABANDON_SHARE);
     const patience = AbortSignal.any([ctx.signal, closed, ...(Number.isFinite(margin) ? [timeoutSignal(Math.max(0, Math.floor(timeLeft(ctx) - margin)))] : [])]);
-    let committed: string;
+    let committed: string | undefined;
+    let unwritten: string | undefined;
     try {
       const wrote = await this.io.fed(`pm install-write -S ${size} ${id} base.apk -`, createReadStream(path), { signal: patience }, `streaming ${path}`);
-      if (!new RegExp(`^Success: streamed ${size} bytes`, 'm').test(wrote)) {
+      if (new RegExp(`^Success: streamed ${size} bytes`, 'm').test(wrote)) {
+        committed = await this.io.text(`pm install-commit ${id}`, { signal: patience }, 'committing the install');
+      } else {
         // No answer at all is mostly a device that went away while the APK streamed: one short round
         // trip says so (text() finds a cut stream and asks adb), rather than blaming the phone's installer.
         if (!wrote.trim()) await this.io.text('true', { signal: patience }, `streaming ${path}`);
-        throw new ToolError('INTERNAL', `${this.io.serial} did not take all of ${path} (${size} bytes) into its install session: ${wrote.trim() || 'no answer'}`);
+        unwritten = wrote.trim().split('\n')[0].slice(0, 200) || 'nothing';
       }
-      committed = await this.io.text(`pm install-commit ${id}`, { signal: patience }, 'committing the install');
     } catch (err) {
       if (!patience.aborted) {
         await this.abandon(id, AbortSignal.timeout(ABANDON_MARGIN_MS)).catch(() => undefined);
@@ -91,9 +89,22 @@ export class SessionInstall {
       }
       throw await this.stopped(id, path, ctx, closed, margin);
     }
+    if (committed === undefined) {
+      // A shell that does not hand the stream to pm's stdin, or a pm without install-write (a device
+      // emulation): the APK is pushed instead, once the session holding nothing is gone.
+      await this.abandon(id, AbortSignal.timeout(ABANDON_MARGIN_MS)).catch(() => undefined);
+      return this.pushed(path, ctx, `as \`pm install-write … -\` did not take the streamed APK (it answered "${unwritten}")`);
+    }
     if (/^Success/m.test(committed)) return;
     // A commit that answered ended its session (PackageInstallerSession.dispatchSessionFinished): nothing to abandon.
     throw this.failure(committed, path, 'pm install-commit');
+  }
+
+  /** The install adb makes without sessions (pushed-install.ts); `why` says why it is used. */
+  private async pushed(path: string, ctx: CallContext, why: string): Promise<void> {
+    const installed = await pushedInstall(this.io, path, ctx);
+    if (/^Success/m.test(installed)) return;
+    throw this.failure(installed, path, `pm install (pushed, ${why})`);
   }
 
   /** The error for an install stopped before it answered, once its session is abandoned (or could not be). */
