@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
 import { writeApk } from '../harness/apk-builder.js';
+import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
 
 /** More of a device that lacks commands a phone has (absent-commands.ts): what the fallbacks of absent-apps and absent-screens left. */
@@ -16,6 +18,7 @@ more.after(async (ctx) => {
   await ctx.rig?.stop();
 });
 more.after.each(async ({ rig }) => {
+  await rig!.phone.uia2.stop();
   const quirks = rig!.phone.shell.quirks;
   quirks.absent.clear();
   quirks.noPhysicalKeys = false;
@@ -66,6 +69,31 @@ more('install sessions that take no streamed APK (install-create works, install-
     assert.is(shell.installSessions.open.size, 0, 'the session was abandoned');
     assert.equal(rig!.phone.files.list('/data/local/tmp'), [], 'no APK copy left');
   } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+more('while our UiAutomator2 server holds the UiAutomation connection, a device without dumpsys activity and dumpsys window reads the app in front from the server\'s source', async ({ rig }) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-absent-more-'));
+  try {
+    const uiServerApks = {
+      server: writeApk(tmp, { package: UIA2_PACKAGES[0], label: 'Appium Settings' }, 'appium-uiautomator2-server-v7.0.0.apk'),
+      test: writeApk(tmp, { package: UIA2_PACKAGES[1] }, 'appium-uiautomator2-server-debug-androidTest.apk'),
+    };
+    const engine = rig!.engineWith({ uiServerApks });
+    const serial = rig!.phone.serial;
+    const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, unknown>;
+    assert.ok(await engine.withDevice(serial, 'starting the UiAutomator2 server', async (d) => (await (d as AndroidDevice).uiServer?.ready()) ?? false));
+    assert.ok(rig!.phone.uia2.holdsUiAutomation, 'the server holds the connection, so uiautomator dump cannot run');
+    for (const command of ['dumpsys activity', 'dumpsys window']) rig!.phone.shell.quirks.absent.add(command);
+    rig!.phone.shell.quirks.startIgnoresWait = true;
+    await rig!.phone.shell.phone.launchApp('com.google.android.apps.nexuslauncher', { signal: AbortSignal.timeout(5_000) });
+    const launched = await call('mobile_launch_app', { packageName: 'com.android.settings' });
+    assert.is(launched.status, 'success', JSON.stringify(launched));
+    assert.not.match(String(launched.message), 'not confirmed');
+    assert.equal(await call('mobile_get_foreground_app'), { package: 'com.android.settings' });
+  } finally {
+    rig!.phone.shell.quirks.startIgnoresWait = false;
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });

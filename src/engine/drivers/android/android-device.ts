@@ -112,7 +112,8 @@ export class AndroidDevice implements DeviceHandle {
       guard: (ctx, what, work) => this.shell.guard(ctx, what, work),
       makeScreenUsable: (ctx, what, options) => this.usableScreen(ctx, what, options),
       launchWaitMs: options.launchWaitMs ?? DEFAULT_LAUNCH_WAIT_MS,
-      dumpTree: (ctx) => this.dumpTree(ctx),
+      // While our server holds the one UiAutomation connection, `uiautomator dump` cannot run: its source can.
+      dumpTree: (ctx) => this.hierarchy(ctx),
     });
     this.elementListing = new ElementListing({
       serial: info.id,
@@ -147,7 +148,7 @@ export class AndroidDevice implements DeviceHandle {
     this.rotationSources = {
       serial: info.id,
       text: (command, ctx, what) => this.shell.text(command, ctx, what),
-      hierarchy: async (ctx) => (await this.uiServer?.source(ctx.signal)) ?? this.dumpTree(ctx),
+      hierarchy: (ctx) => this.hierarchy(ctx),
     };
     this.rotation = {
       serial: info.id,
@@ -376,6 +377,11 @@ export class AndroidDevice implements DeviceHandle {
       if (err instanceof ToolError && err.code !== 'INTERNAL') throw err;
       return false;
     });
+  }
+
+  /** The UI hierarchy's XML: the UiAutomator2 server's source when it runs, else `uiautomator dump`. */
+  private async hierarchy(ctx: CallContext): Promise<string> {
+    return (await this.uiServer?.source(ctx.signal)) ?? this.dumpTree(ctx);
   }
 
   /**

@@ -33,7 +33,7 @@ export interface AppsIo {
   makeScreenUsable(ctx: CallContext, what: string, options: { known: ScreenState; blocked: string }): Promise<void>;
   /** How long a launch waits for the app's first frame (app-launcher.ts). */
   launchWaitMs: number;
-  /** A `uiautomator dump` of the active window: the last place the app in front is read from (front-app.ts). */
+  /** The active window's hierarchy (the UiAutomator2 server's source, else `uiautomator dump`): the last place the app in front is read from (front-app.ts). */
   dumpTree(ctx: CallContext): Promise<string>;
 }
 

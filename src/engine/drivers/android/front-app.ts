@@ -10,14 +10,14 @@ export type FrontSeen = { app: string } | { none: string } | { unknown: true };
 /** Where the app in front is read when the activity manager's dump is missing. */
 export interface FrontSources {
   text(command: string, ctx: CallContext, what: string): Promise<string>;
-  /** A `uiautomator dump` of the active window (android-device.ts dumpTree). */
+  /** The active window's hierarchy: the UiAutomator2 server's source while it runs, else a `uiautomator dump` (android-device.ts). */
   dumpTree(ctx: CallContext): Promise<string>;
 }
 
 /**
  * The app in front from `dumpsys activity activities`, else (only when that printed no dump of its
  * own: a vendor build that hides the service, a device emulation that lacks it) from the window
- * manager's focus, else from the package of the active window's root in a `uiautomator dump`. A dump
+ * manager's focus, else from the package of the active window's root in its hierarchy. A dump
  * that is there and names no resumed activity (a lock screen pauses them all) is an answer, and the
  * full device pays no extra round trip.
  */
@@ -29,7 +29,8 @@ export async function readFront(activities: string, io: FrontSources, ctx: CallC
   const focus = parseWindowFocus(await io.text(WINDOW_FOCUS_COMMAND, ctx, 'reading the foreground app'));
   if (focus) return focus;
   const tree = await io.dumpTree(ctx);
-  const root = /<node\b[^>]*?\spackage="([^"]+)"/.exec(tree)?.[1];
+  // The first element with a package: uiautomator names every element <node>, the UiAutomator2 server by its class.
+  const root = /<[\w.$]+\s[^>]*?\spackage="([^"]+)"/.exec(tree)?.[1];
   // DumpCommand finds no active window while the screen is off.
   if (!root && /null root node/.test(tree)) return { none: 'no window is shown (uiautomator found no root node)' };
   if (!root) return { unknown: true };
