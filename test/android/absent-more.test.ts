@@ -4,6 +4,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AndroidDevice } from '../../src/engine/drivers/android/android-device.js';
+import { parseDisplayManagerSize } from '../../src/engine/drivers/android/display-manager-dump.js';
+import { isToolFailure } from '../../src/engine/errors.js';
+import { LocalBackend } from '../../src/mcp/backend.js';
 import { writeApk } from '../harness/apk-builder.js';
 import { UIA2_PACKAGES } from '../harness/adbd/uia2-service.js';
 import { hasAdb, startRig, type AndroidRig } from './setup.js';
@@ -22,6 +25,8 @@ more.after.each(async ({ rig }) => {
   const quirks = rig!.phone.shell.quirks;
   quirks.absent.clear();
   quirks.noPhysicalKeys = false;
+  quirks.wmOverride = undefined;
+  await rig!.phone.phone.setOrientation('portrait', { signal: new AbortController().signal });
 });
 
 const caller = (rig: AndroidRig, options: object = {}) => {
@@ -96,6 +101,36 @@ more('while our UiAutomator2 server holds the UiAutomation connection, a device 
     rig!.phone.shell.quirks.startIgnoresWait = false;
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+});
+
+more('without wm, screen size, screenshots, listings and taps take the size from dumpsys display, turned back to natural, an override included', async ({ rig }) => {
+  const quirks = rig!.phone.shell.quirks;
+  quirks.absent.add('wm');
+  const engine = rig!.engineWith({ uiServer: 'off' });
+  const serial = rig!.phone.serial;
+  const call = async (tool: string, params: object = {}) => (await engine.call(tool, { device: serial, ...params })) as Record<string, unknown>;
+  assert.equal(await call('mobile_get_screen_size'), { width: 1080, height: 2400 });
+  const shot = await new LocalBackend(engine).screenshot(serial, { maxSize: 400 });
+  if (isToolFailure(shot)) throw new Error(`${shot.code}: ${shot.message}`);
+  assert.equal([shot.deviceWidth, shot.deviceHeight], [1080, 2400]);
+  const listed = await call('mobile_list_elements_on_screen');
+  assert.ok(Array.isArray(listed.elements), JSON.stringify(listed));
+  assert.is((await call('mobile_click_on_screen_at_coordinates', { x: 540, y: 1200 })).status, 'success');
+  await rig!.phone.phone.setOrientation('landscape', { signal: new AbortController().signal });
+  assert.equal(await call('mobile_get_screen_size'), { width: 2400, height: 1080 });
+  const before = rig!.phone.stats.opened.filter((s) => /\bwm size\b/.test(s)).length;
+  quirks.wmOverride = { width: 720, height: 1600 };
+  await rig!.phone.phone.setOrientation('portrait', { signal: new AbortController().signal });
+  assert.equal(await engine.withDevice(serial, 'size', (d, ctx) => (d as AndroidDevice).screenSize(ctx)), { width: 720, height: 1600 });
+  assert.is(rig!.phone.stats.opened.filter((s) => /\bwm size\b/.test(s)).length, before, 'wm size is not asked again once it printed no size');
+});
+
+more('display 0\'s size in dumpsys display is its override\'s real size turned back by its rotation; a base info alone shows none', () => {
+  const dump = (override: string) => ['Logical Displays: size=1', '  Display 0:', '    mBaseDisplayInfo=DisplayInfo{"Built-in Screen", app 1080 x 2160, real 1080 x 2160, rotation 0, state ON}', `    mOverrideDisplayInfo=${override}`].join('\n');
+  assert.equal(parseDisplayManagerSize(dump('DisplayInfo{"Built-in Screen", app 2160 x 1080, real 2160 x 1080, largest app 2160 x 2028, rotation 3, state ON}')), { width: 1080, height: 2160 });
+  assert.equal(parseDisplayManagerSize(dump('DisplayInfo{"Built-in Screen", app 1080 x 2028, real 1080 x 2160, largest app 2160 x 2028, rotation 0, state ON}')), { width: 1080, height: 2160 });
+  assert.is(parseDisplayManagerSize(dump('null')), undefined);
+  assert.is(parseDisplayManagerSize("Can't find service: display\n"), undefined);
 });
 
 if (hasAdb()) more.run();

@@ -7,6 +7,8 @@
  * manager has set one: neither is taken for what the display shows.
  */
 
+import type { ScreenSize } from '../../ui-tree.js';
+
 /** Display 0's mOverrideDisplayInfo line, when set. */
 function defaultDisplayOverride(out: string): string | undefined {
   const logical = /Logical Displays:[\s\S]*?^\s*Display 0:\s*$([\s\S]*)/m.exec(out)?.[1];
@@ -28,4 +30,19 @@ export function parseDisplayManagerRotation(out: string): number | undefined {
 export function parseDisplayManagerAwake(out: string): boolean | undefined {
   const state = /, state (\w+)/.exec(defaultDisplayOverride(out) ?? '')?.[1];
   return state === undefined ? undefined : state === 'ON' || state === 'VR';
+}
+
+/**
+ * The default display's natural size as `wm size` gives it (an override set with `wm size WxH` in
+ * effect): DisplayInfo.toString's "real W x H" is logicalWidth × logicalHeight, which the window
+ * manager sets from its base size (the override, else the panel's) turned by the rotation
+ * (DisplayContent.updateDisplayAndOrientation), so it is turned back. Not "app W x H", which leaves
+ * out the system bars; undefined when the dump does not say.
+ */
+export function parseDisplayManagerSize(out: string): ScreenSize | undefined {
+  const info = defaultDisplayOverride(out) ?? '';
+  const real = /, real (\d+) x (\d+)/.exec(info);
+  if (!real) return undefined;
+  const [width, height] = [Number(real[1]), Number(real[2])];
+  return Number(/, rotation (\d)\b/.exec(info)?.[1] ?? 0) % 2 === 1 ? { width: height, height: width } : { width, height };
 }

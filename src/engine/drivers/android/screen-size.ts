@@ -1,6 +1,7 @@
 import type { CallContext } from '../../driver.js';
 import { sameSize, type ScreenSize } from '../../ui-tree.js';
-import { parseRotation, parseViewportCount, parseWmSize } from './shell-output.js';
+import { parseDisplayManagerRotation, parseDisplayManagerSize } from './display-manager-dump.js';
+import { parseRotation, parseViewportCount, parseWmSize, SEPARATOR } from './shell-output.js';
 
 /** What reading the screen size needs from its device (android-device.ts), with the device's error mapping. */
 export interface ScreenSizeIo {
@@ -35,6 +36,8 @@ export interface SizeReading {
 export class DeviceScreenSize {
   private natural: ScreenSize | undefined;
   private viewports = 0;
+  /** `wm size` printed no size and `dumpsys display` showed one: the size comes from there. */
+  private fromDisplay = false;
 
   constructor(private readonly io: ScreenSizeIo) {}
 
@@ -48,12 +51,17 @@ export class DeviceScreenSize {
     return this.viewports > 1 || this.io.severalPanels();
   }
 
-  /** `wm size; dumpsys input` (one round trip). */
+  /** `wm size; dumpsys input` (one round trip; `dumpsys display` for `wm size` on a device without wm). */
   async read(ctx: CallContext): Promise<SizeReading> {
+    if (this.fromDisplay) {
+      const [display, input = ''] = (await this.io.text(`dumpsys display; echo ${SEPARATOR}; dumpsys input`, ctx, 'reading the screen size')).split(`${SEPARATOR}\n`);
+      const natural = await this.displaySize(display, ctx);
+      this.followInput(input);
+      return { natural, rotation: parseRotation(input) ?? parseDisplayManagerRotation(display), dumpsysInput: input };
+    }
     const out = await this.io.text('wm size; dumpsys input', ctx, 'reading the screen size');
     const natural = await this.wmSize(out, ctx);
-    this.viewports = parseViewportCount(out);
-    this.io.followDisplay(out);
+    this.followInput(out);
     return { natural, rotation: parseRotation(out), dumpsysInput: out };
   }
 
@@ -67,7 +75,8 @@ export class DeviceScreenSize {
     if (this.movable || !this.natural) return (await this.read(ctx)).natural;
     const known = this.natural;
     // What the listing itself meets (a device gone, a server killed) is its own answer; a failed re-read only keeps the size known.
-    return this.io.text('wm size', ctx, 'reading the screen size').then((out) => this.wmSize(out, ctx), () => known);
+    const [command, read] = this.fromDisplay ? ['dumpsys display', (out: string) => this.displaySize(out, ctx)] : ['wm size', (out: string) => this.wmSize(out, ctx)];
+    return this.io.text(command, ctx, 'reading the screen size').then(read, () => known);
   }
 
   /**
@@ -81,12 +90,32 @@ export class DeviceScreenSize {
     return this.current(ctx);
   }
 
-  /** The size `wm size` printed in `out`, remembered. */
+  private followInput(dumpsysInput: string): void {
+    this.viewports = parseViewportCount(dumpsysInput);
+    this.io.followDisplay(dumpsysInput);
+  }
+
+  /**
+   * The size `wm size` printed in `out`, remembered. Where it printed none (a device without wm, whose
+   * shell says "wm: not found"), the display manager's dump is read instead, from then on.
+   */
   private async wmSize(out: string, ctx: CallContext): Promise<ScreenSize> {
-    this.natural = await this.io.parse(ctx, 'wm size', () => parseWmSize(out) ?? fail(`wm size printed no size: ${out.slice(0, 200)}`));
+    const size = parseWmSize(out);
+    if (size) return (this.natural = size);
+    const display = await this.io.text('dumpsys display', ctx, 'reading the screen size');
+    const natural = await this.io.parse(ctx, 'wm size', () => parseDisplayManagerSize(display) ?? fail(`wm size printed no size (${firstLine(out)}), nor did dumpsys display show display 0's (${firstLine(display)})`));
+    this.fromDisplay = true;
+    return (this.natural = natural);
+  }
+
+  /** Display 0's size in `dumpsys display`, remembered. */
+  private async displaySize(out: string, ctx: CallContext): Promise<ScreenSize> {
+    this.natural = await this.io.parse(ctx, 'dumpsys display', () => parseDisplayManagerSize(out) ?? fail(`dumpsys display did not show display 0's size: ${firstLine(out)}`));
     return this.natural;
   }
 }
+
+const firstLine = (out: string): string => out.trim().split('\n')[0].slice(0, 200) || 'nothing';
 
 function fail(message: string): never {
   throw new Error(message);
