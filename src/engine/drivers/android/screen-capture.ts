@@ -149,7 +149,7 @@ export class AndroidScreenCapture {
   private async whyNoPng(display: string, ctx: CallContext): Promise<void> {
     const said = (await this.io.text(`screencap -p${display} 2>&1 >/dev/null`, ctx, 'taking a screenshot')).trim();
     if (shellLacks(said, 'screencap')) {
-      throw new ToolError('UNSUPPORTED', `${this.io.serial} has no screencap ("${said.split('\n')[0].slice(0, 200)}"), so it cannot take screenshots; mobile_list_elements_on_screen still shows what is on screen`);
+      throw new ToolError('UNSUPPORTED', `${this.io.serial} has no screencap ("${said.split('\n')[0].slice(0, 200)}"), so it cannot take screenshots; list its elements (mobile_list_elements_on_screen) to see what shows`);
     }
     if (said) throw new ToolError('INTERNAL', `screencap -p on ${this.io.serial} printed no PNG; it said: ${said.slice(0, 300)}`);
   }
