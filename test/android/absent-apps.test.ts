@@ -81,7 +81,7 @@ test('a device that names no launcher activity starts the app with monkey, from 
     await rig.phone.shell.phone.launchApp('com.google.android.apps.nexuslauncher', { signal: AbortSignal.timeout(5_000) });
     assert.is((await rig.call('mobile_launch_app', { packageName: 'com.android.settings' })).status, 'success');
     const again = rig.phone.stats.opened.slice(before).filter((c) => !/dumpsys|echo/.test(c));
-    assert.equal(again, ['exec:pm path com.android.settings && monkey --pct-syskeys 0 -p com.android.settings -c android.intent.category.LAUNCHER 1'], again.join('\n'));
+    assert.equal(again, ['exec:pm path com.android.settings && monkey -p com.android.settings -c android.intent.category.LAUNCHER 1'], again.join('\n'));
     rig.phone.shell.quirks.disabledApps.add('com.android.settings');
     const disabled = await rig.call('mobile_launch_app', { packageName: 'com.android.settings' });
     assert.is(disabled.code, 'INVALID_PARAMETER', JSON.stringify(disabled));

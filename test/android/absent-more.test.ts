@@ -58,9 +58,13 @@ more('a device that names no launcher activity and has no physical keys (monkey\
   for (const command of ['cmd package resolve-activity', 'cmd package query-activities']) quirks.absent.add(command);
   quirks.noPhysicalKeys = true;
   await rig!.phone.shell.phone.launchApp('com.google.android.apps.nexuslauncher', { signal: AbortSignal.timeout(5_000) });
+  rig!.phone.stats.reset();
   const r = await caller(rig!)('mobile_launch_app', { packageName: 'com.android.settings' });
   assert.is(r.status, 'success', JSON.stringify(r));
   assert.is(rig!.phone.phone.foregroundPackage, 'com.android.settings');
+  // The plain command first (the one every monkey takes), then without system keys once it refused for their want.
+  const monkeys = rig!.phone.stats.opened.filter((s) => s.includes('monkey'));
+  assert.equal(monkeys.map((s) => s.includes('--pct-syskeys 0')), [false, true], monkeys.join('\n'));
 });
 
 more('install sessions that take no streamed APK (install-create works, install-write - does not): the session is abandoned and the APK pushed and installed', async ({ rig }) => {

@@ -4,7 +4,7 @@ import { ToolError } from '../../errors.js';
 import { RecentMap } from '../../recent-map.js';
 import { shellQuote } from './adb-client.js';
 import { judgeLaunch, startWaiting, unanswered, type LaunchVerdict, type Started } from './launch-wait.js';
-import { monkeyLaunchCommand, readMonkeyLaunch } from './monkey-launch.js';
+import { monkeyLaunchCommand, noSystemKeys, readMonkeyLaunch } from './monkey-launch.js';
 import { parseLauncherActivities } from './resolver-table.js';
 import type { ScreenState } from './screen-state.js';
 import { isListed, parseQueriedActivities, parseResolvedActivity } from './shell-output.js';
@@ -66,12 +66,14 @@ export class AppLauncher {
   private readonly components = new RecentMap<string, string>(MAX_REMEMBERED);
   /** The device names no launcher activities (found on a first launch): apps are started with monkey. */
   private byMonkey = false;
+  /** The device's monkey refused for want of system keys: it is run with `--pct-syskeys 0` from then on. */
+  private monkeyKeysOff = false;
 
   constructor(private readonly io: LaunchIo) {}
 
   /** Resolves to a note on how the app came up (first frame drawn, brought to the front, still loading). */
   async launch(pkg: string, ctx: CallContext): Promise<string> {
-    if (this.byMonkey) return this.monkeyLaunch(pkg, await this.io.forInstalled(pkg, monkeyLaunchCommand(pkg), ctx, 'launching'), ctx);
+    if (this.byMonkey) return this.monkeyLaunch(pkg, await this.monkey(pkg, (command) => this.io.forInstalled(pkg, command, ctx, 'launching')), ctx);
     const known = this.components.get(pkg);
     if (known) {
       const started = await this.start(pkg, known, ctx);
@@ -82,7 +84,7 @@ export class AppLauncher {
     if (component === undefined) {
       // Nothing on this device names launcher activities: the same for every package, so later launches go to monkey at once.
       this.byMonkey = true;
-      return this.monkeyLaunch(pkg, await this.io.shell(monkeyLaunchCommand(pkg), ctx, `launching ${pkg}`), ctx);
+      return this.monkeyLaunch(pkg, await this.monkey(pkg, (command) => this.io.shell(command, ctx, `launching ${pkg}`)), ctx);
     }
     const started = refusing(component, await this.start(pkg, component, ctx), this.io.serial);
     this.components.set(pkg, component);
@@ -130,6 +132,14 @@ export class AppLauncher {
     return new ToolError('INVALID_PARAMETER', `${pkg} on ${this.io.serial} has no launcher activity to start; open one of its screens with mobile_open_url instead`);
   }
 
+  /** Monkey's start of `pkg` run by `run`, again without system keys where it refused for their want (monkey-launch.ts). */
+  private async monkey(pkg: string, run: (command: string) => Promise<string>): Promise<string> {
+    const out = await run(monkeyLaunchCommand(pkg, this.monkeyKeysOff));
+    if (this.monkeyKeysOff || !noSystemKeys(out)) return out;
+    this.monkeyKeysOff = true;
+    return run(monkeyLaunchCommand(pkg, true));
+  }
+
   /**
    * What `monkey -p <pkg> -c LAUNCHER 1` (`out`) did: its one event starts the package's launcher
    * activity, which it does not wait for, so the app in front decides as for an `am` that did not wait.
@@ -144,7 +154,7 @@ export class AppLauncher {
       );
     }
     const again = async (): Promise<Attempt> => {
-      if (readMonkeyLaunch(await this.io.shell(monkeyLaunchCommand(pkg), ctx, `launching ${pkg}`)) !== 'started') throw new ToolError('INTERNAL', `${this.io.serial} did not start ${pkg} again with monkey`);
+      if (readMonkeyLaunch(await this.monkey(pkg, (command) => this.io.shell(command, ctx, `launching ${pkg}`))) !== 'started') throw new ToolError('INTERNAL', `${this.io.serial} did not start ${pkg} again with monkey`);
       return MONKEY_STARTED;
     };
     return this.outcome(pkg, MONKEY_STARTED, again, ctx);

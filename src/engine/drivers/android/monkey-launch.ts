@@ -9,8 +9,13 @@ import { shellQuote } from './adb-client.js';
  * TV boxes, emulators without hardware keys) while their share is 0.1% or more ("** SYS_KEYS has no
  * physical keys but with factor 2.0%.", exit 251); only SYS_KEYS is looked up (every other key counts
  * as present), and `--pct-syskeys 0` sets that share to 0, which the one start event never used anyway.
+ * The option is added only after that refusal: the plain command is the one every monkey (and every
+ * emulation of one) takes.
  */
-export const monkeyLaunchCommand = (pkg: string): string => `monkey --pct-syskeys 0 -p ${shellQuote(pkg)} -c android.intent.category.LAUNCHER 1`;
+export const monkeyLaunchCommand = (pkg: string, keysOff = false): string => `monkey${keysOff ? ' --pct-syskeys 0' : ''} -p ${shellQuote(pkg)} -c android.intent.category.LAUNCHER 1`;
+
+/** MonkeySourceRandom.validateKeys' refusal: none of SYS_KEYS is a key the device has. */
+export const noSystemKeys = (out: string): boolean => /SYS_KEYS has no physical keys/.test(out);
 
 /**
  * What monkey's output says: `started` ("Events injected: 1", printed once the event was sent),
