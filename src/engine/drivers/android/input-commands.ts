@@ -1,5 +1,6 @@
 import type { Button, FingerPath, Point } from '../../types.js';
 import type { ControlStep } from './scrcpy/control-channel.js';
+import { shellLacks } from './shell-output.js';
 import { GENERIC_FINGER, VIRTUAL_FINGER } from './scrcpy/pointer-ids.js';
 
 /**
@@ -9,7 +10,7 @@ import { GENERIC_FINGER, VIRTUAL_FINGER } from './scrcpy/pointer-ids.js';
  * on a device without it. `lacking`: the device has no such command, so no retry can help.
  */
 export function inputRefusal(out: string): { lacking: boolean; said: string } | undefined {
-  const lacking = /Unknown command|\binput: (?:inaccessible or )?not found/.test(out);
+  const lacking = /Unknown command/.test(out) || shellLacks(out, 'input');
   if (!lacking && !/Exception|Error:/.test(out)) return undefined;
   return { lacking, said: out.trim().split('\n')[0].slice(0, 200) };
 }

@@ -2,7 +2,7 @@ import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
 import { releaseBefore } from './android-release.js';
 import { parseLauncherActivities } from './resolver-table.js';
-import { parseLauncherApps, SEPARATOR } from './shell-output.js';
+import { parseLauncherApps, SEPARATOR, shellLacks } from './shell-output.js';
 
 const QUERY = 'cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER';
 /** Android 5–6: the enabled packages installed for the user (`user`: current-user.ts), then every intent filter. */
@@ -40,7 +40,7 @@ export class LauncherSource {
 
   /** True when `out` (of a `cmd` call) says the shell has no `cmd`; `hasCmd` is false from then on. */
   lacksCmd(out: string): boolean {
-    if (isMissingCmd(out)) this.withoutCmd = this.fromDump = true;
+    if (shellLacks(out, 'cmd')) this.withoutCmd = this.fromDump = true;
     return this.withoutCmd;
   }
 
@@ -56,9 +56,9 @@ export class LauncherSource {
    */
   read(out: string, versions: ReadonlyMap<string, string>): InstalledApp[] | undefined {
     if (this.fromDump) return this.dumped(out, versions);
-    if (isMissingCmd(out)) this.withoutCmd = true;
+    if (shellLacks(out, 'cmd')) this.withoutCmd = true;
     // PackageManagerShellCommand's answers: an "Activity #n:" block per match, or this line.
-    if (isMissingCmd(out) || !/^\s*(?:Activity #\d+:|packageName=)|^No activities found/m.test(out)) {
+    if (shellLacks(out, 'cmd') || !/^\s*(?:Activity #\d+:|packageName=)|^No activities found/m.test(out)) {
       this.fromDump = true;
       return undefined;
     }
@@ -83,7 +83,3 @@ export class LauncherSource {
 
 const firstLine = (out: string): string => out.trim().split('\n')[0]?.slice(0, 160) ?? '';
 
-/** mksh's answer for a command it has no file for: "/system/bin/sh: cmd: not found" (some builds: "inaccessible or not found"). */
-function isMissingCmd(out: string): boolean {
-  return /(?:^|\n)[^\n]*\bcmd: (?:inaccessible or )?not found/.test(out);
-}
