@@ -95,8 +95,15 @@ export interface FakeToolsConfig {
    * system app when no other is active) and the app not running (XCUIApplicationState 1).
    */
   crashOnLaunch?: string[];
-  /** Commands the installed go-ios is too old to know (`tunnel` before 1.0.122, `devmode` before 1.0.121). */
+  /**
+   * Commands and options the installed go-ios does not know: a verb ("tunnel", "devmode": before 1.0.122 and 1.0.121),
+   * a verb and its subcommand ("tunnel ls"), or a verb and an option ("list --details", "apps --system"), as an
+   * older build or an emulation of a few commands lacks them. Answered as docopt answers arguments no usage line
+   * matches: the "Usage:" section of what it does know on stderr, exit 1.
+   */
   goIosLacks?: string[];
+  /** simctl subcommands the installed simctl (or an emulation of it) does not know, e.g. "listapps". */
+  simctlLacks?: string[];
 }
 
 interface Answer {
@@ -166,6 +173,56 @@ const installRefused = (path: string, reason: string): Answer => {
     code: 1,
   };
 };
+
+/** Usage lines of go-ios's main.go (3ebc297) for the commands the driver and the tests run. */
+const GO_IOS_USAGE = [
+  'ios apps [--system] [--all] [--list] [--filesharing] [options]',
+  'ios devmode (enable | get | reveal) [--enable-post-restart] [options]',
+  'ios forward [options] [<hostPort> <targetPort>] [--port=<mapping>]...',
+  'ios info [display | lockdown] [options]',
+  'ios install --path=<ipaOrAppFolder> [options]',
+  'ios kill (<bundleIDs>... | --pid=<processID> | --process=<processName>) [--watch] [options]',
+  'ios launch <bundleID> [--wait] [--kill-existing] [--arg=<a>]... [--env=<e>]... [options]',
+  'ios list [options] [--details]',
+  'ios runwda [--bundleid=<bundleid>] [--testrunnerbundleid=<testbundleid>] [--xctestconfig=<xctestconfig>] [options]',
+  'ios tunnel ls [options]',
+  'ios tunnel start [options] [--pair-record-path=<pairrecordpath>] [--userspace]',
+  'ios uninstall <bundleID> [options]',
+];
+
+/** Whether `lacked` ("verb", "verb sub" or "verb --option") covers this command line. */
+function goIosLacks(lacked: string, positional: string[], args: string[]): boolean {
+  const [verb, what] = lacked.split(' ');
+  if (positional[0] !== verb) return false;
+  if (!what) return true;
+  return what.startsWith('--') ? args.some((a) => a === what || a.startsWith(`${what}=`)) : positional[1] === what;
+}
+
+/**
+ * docopt-go's answer to arguments no usage line matches (docopt.go parse → handleError, PrintHelpAndExit): the
+ * doc's "Usage:" section on stderr, exit 1. An unknown option is no error of its own there: parseLong adds it,
+ * and the match then fails, so it is answered the same way. The section lists what this go-ios knows.
+ */
+function goIosUsage(lacks: string[]): Answer {
+  const known = GO_IOS_USAGE.map((line) => {
+    const words = line.split(' ');
+    for (const lacked of lacks) {
+      const [verb, what] = lacked.split(' ');
+      if (words[1] !== verb) continue;
+      if (!what || words[2] === what) return undefined;
+      line = line.replace(new RegExp(`\\s*\\[${what}(=[^\\]]*)?\\]`), '');
+    }
+    return line;
+  }).filter((l) => l !== undefined);
+  return { stderr: `Usage:\n${known.map((l) => `  ${l}`).join('\n')}\n`, code: 1 };
+}
+
+/** simctl's answer to a subcommand it does not have (Xcode 26.4): one line on stderr, its usage on stdout, exit 1. */
+const SIMCTL_UNRECOGNIZED = (verb: string): Answer => ({
+  stderr: `Unrecognized subcommand: ${verb}\n`,
+  stdout: 'usage: simctl [--set <path>] [--profiles <path>] <subcommand> ...\n       simctl help [subcommand]\nCommand line utility to control the Simulator\n',
+  code: 1,
+});
 
 /** CFBundleSupportedPlatforms of an .ipa's or .app's XML Info.plist, as installd reads it; undefined when it has none. */
 async function builtFor(path: string): Promise<string[] | undefined> {
@@ -244,6 +301,7 @@ export class FakeIosTools {
     if (args[0] !== 'simctl') return { stderr: `xcrun: error: unable to find utility "${args[0]}", not a developer tool or in PATH\n`, code: 72 };
     if (this.config.xcodeSelected === false) return { stderr: 'xcrun: error: unable to find utility "simctl", not a developer tool or in PATH\n', code: 72 };
     const [verb, ...rest] = args.slice(1);
+    if (this.config.simctlLacks?.includes(verb)) return SIMCTL_UNRECOGNIZED(verb);
     if (verb === 'list') return { stdout: this.simList() };
     const sim = this.config.simulators.find((s) => s.udid === rest[0] || (rest[0] === 'booted' && s.state === 'Booted'));
     if (!sim) return { stderr: `Invalid device: ${rest[0]}\n`, code: 148 };
@@ -339,8 +397,7 @@ export class FakeIosTools {
     const udidArg = args.find((a) => a.startsWith('--udid='))?.slice(7);
     const positional = args.filter((a) => !a.startsWith('--'));
     const [verb, ...rest] = positional;
-    // docopt.ParseDoc (docopt-go PrintHelpAndExit): arguments no usage line matches print main.go's "Usage:" section on stderr, exit 1.
-    if (this.config.goIosLacks?.includes(verb)) return { stderr: 'Usage:\n  ios list [options] [--details]\n  ios info [options]\n  ios launch <bundleID> [options]\n  ios kill (<bundleID> | --pid=<processID> | --process=<processName>) [options]\n', code: 1 };
+    if (this.config.goIosLacks?.some((lacked) => goIosLacks(lacked, positional, args))) return goIosUsage(this.config.goIosLacks);
     if (verb === 'list') {
       const listed = this.config.phones.filter((p) => !p.unplugged).flatMap((p) => (p.wifi ? [p, p] : [p]));
       // main.go printDeviceList: without --details only the UDIDs usbmuxd knows, every phone included.

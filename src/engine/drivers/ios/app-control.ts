@@ -30,6 +30,9 @@ function systemApp(bundleId: string, where: string): ToolError {
   return new ToolError('PERMISSION_DENIED', `${bundleId} is a system app on ${where}; iOS does not let it be uninstalled (hide it from the Home Screen by hand instead)`);
 }
 
+/** Why a bundle id missing from `ios apps` may still be installed, when go-ios cannot list the system apps. */
+const SYSTEM_UNTOLD = 'the installed go-ios does not know `ios apps --system`, which lists the system apps, so whether it is one cannot be told';
+
 function notInstalled(bundleId: string, where: string): ToolError {
   return new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${where}; install it with mobile_install_app, or pick one from mobile_list_apps`);
 }
@@ -145,8 +148,13 @@ export class RealDeviceControl implements AppControl {
     // `ios apps` lists user apps only: a bundle id missing there may be a system app, which is not "not installed".
     const apps = await this.listApps(signal);
     if (!apps.some((a) => a.package === bundleId)) {
-      if ((await this.goIos.systemApps(this.udid, signal)).includes(bundleId)) throw systemApp(bundleId, this.where);
-      throw notInstalled(bundleId, this.where);
+      const system = await this.goIos.systemApps(this.udid, signal);
+      if (system?.includes(bundleId)) throw systemApp(bundleId, this.where);
+      if (system) throw notInstalled(bundleId, this.where);
+      throw new ToolError(
+        'APP_NOT_INSTALLED',
+        `${bundleId} is not among the apps \`ios apps\` lists on ${this.where}, so nothing was uninstalled: it is not installed, or it is a system app, which iOS does not let be uninstalled (${SYSTEM_UNTOLD}); pick one from mobile_list_apps`,
+      );
     }
     await this.goIos.uninstall(this.udid, bundleId, signal);
   }
@@ -157,9 +165,11 @@ export class RealDeviceControl implements AppControl {
     if (r.code === 0) return;
     if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
-    if (!(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
+    const installed = await this.installedAnywhere(bundleId, signal);
+    if (installed === false) throw notInstalled(bundleId, this.where);
     const said = await this.processControlRefused(goIosError(r), 'launched', signal);
-    throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${said} (is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`)`);
+    const hint = installed ? `is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`` : `${bundleId} is not among the apps \`ios apps\` lists, so it may not be installed: ${SYSTEM_UNTOLD}`;
+    throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${said} (${hint})`);
   }
 
   /**
@@ -196,14 +206,17 @@ export class RealDeviceControl implements AppControl {
     if (phoneDetached(r)) throw phoneGone(this.where);
     const said = goIosError(r);
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
-    if (/^(\S+ )?not installed$/i.test(said) || !(await this.installedAnywhere(bundleId, signal))) throw notInstalled(bundleId, this.where);
+    if (/^(\S+ )?not installed$/i.test(said) || (await this.installedAnywhere(bundleId, signal)) === false) throw notInstalled(bundleId, this.where);
     await this.processControl(signal);
     throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${await this.processControlRefused(said, 'stopped', signal)}`);
   }
 
-  /** User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. */
-  private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. Undefined when the
+   * app is no user app and this go-ios cannot list system apps: then nobody can tell.
+   */
+  private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
     if ((await this.listApps(signal)).some((a) => a.package === bundleId)) return true;
-    return (await this.goIos.systemApps(this.udid, signal)).includes(bundleId);
+    return (await this.goIos.systemApps(this.udid, signal))?.includes(bundleId);
   }
 }

@@ -170,13 +170,36 @@ export function unknownCommand(result: CommandResult): boolean {
   return result.code !== 0 && /^Usage:\s*\n\s+ios /m.test(`${result.stderr}\n${result.stdout}`);
 }
 
+const UPDATE_GO_IOS = 'update go-ios (`npm install -g go-ios@latest`, or a release from https://github.com/danielpaulus/go-ios/releases)';
+
+/** A command (or option) the installed go-ios answered with its usage text: it does not have it. */
+export class GoIosLacks extends ToolError {
+  constructor(readonly command: string) {
+    super('UNSUPPORTED', `the installed go-ios does not know \`ios ${command}\` (it answered with its usage text), so nothing was done: ${UPDATE_GO_IOS}`);
+  }
+}
+
 export function majorVersion(version: string): number {
   return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;
 }
 
 /** Runs `ios …` (go-ios) with deadlines; a missing binary becomes one precise error naming the install command. */
 export class GoIos {
+  /** Commands this go-ios answered with its usage text (GoIosLacks): their stand-ins are used without asking again. */
+  private readonly lacking = new Set<string>();
+
   constructor(readonly executable = 'ios', private readonly timeoutMs = 60_000) {}
+
+  lacks(command: string): boolean {
+    return this.lacking.has(command);
+  }
+
+  /** GoIosLacks for `command` when go-ios answered with its usage text, remembered for this go-ios. */
+  private lacked(command: string, r: CommandResult): GoIosLacks | undefined {
+    if (!unknownCommand(r)) return undefined;
+    this.lacking.add(command);
+    return new GoIosLacks(command);
+  }
 
   async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
     try {
@@ -189,6 +212,8 @@ export class GoIos {
 
   private async ok(udid: string, args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     const r = await this.run([...args, `--udid=${udid}`], signal, timeoutMs);
+    const lacked = this.lacked(args.join(' '), r);
+    if (lacked) throw lacked;
     if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${goIosError(r)}`);
     return r.stdout;
@@ -240,13 +265,21 @@ export class GoIos {
     return parseGoIosApps(await this.ok(udid, ['apps'], `listing the apps of ${udid} (ios apps)`, signal));
   }
 
-  /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`). */
-  async systemApps(udid: string, signal?: AbortSignal): Promise<string[]> {
-    return parseGoIosApps(await this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
+  /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`); undefined from a go-ios without the option. */
+  async systemApps(udid: string, signal?: AbortSignal): Promise<string[] | undefined> {
+    if (this.lacking.has('apps --system')) return undefined;
+    try {
+      return parseGoIosApps(await this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
+    } catch (err) {
+      if (err instanceof GoIosLacks) return undefined;
+      throw err;
+    }
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
     const r = await this.run(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
+    const lacked = this.lacked('install', r);
+    if (lacked) throw lacked;
     if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `${udid} refused to install ${path}: ${goIosError(r)} (a device needs an .ipa or .app signed for it)`);
   }

@@ -1,0 +1,50 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { makeRig } from './rig.js';
+
+/*
+ * go-ios and simctl that lack commands (older builds, or emulations of a few commands): the fakes answer a lacked
+ * command as the real tools answer one they do not know (fake-tools.ts goIosLacks, simctlLacks).
+ */
+
+const SAFARI = 'com.apple.mobilesafari';
+const count = (calls: string[], prefix: string) => calls.filter((c) => c.startsWith(prefix)).length;
+
+test('go-ios without `apps --system`: uninstalling or launching an app `ios apps` lacks says what cannot be told, never quotes the usage text', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['apps --system'];
+    for (const id of [SAFARI, 'com.example.absent']) {
+      const r = await rig.call('mobile_uninstall_app', { bundle_id: id });
+      assert.is(r.code, 'APP_NOT_INSTALLED', JSON.stringify(r));
+      assert.match(r.message, /not among the apps `ios apps` lists .*nothing was uninstalled.*does not know `ios apps --system`/);
+    }
+    const absent = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
+    assert.is(absent.code, 'INTERNAL', JSON.stringify(absent));
+    assert.match(absent.message, /Failed starting process.*not among the apps `ios apps` lists, so it may not be installed/);
+    assert.not.match(absent.message, /ios uninstall <bundleID>|disk image/);
+    assert.is(count(rig.tools.calls, 'ios apps --system'), 1, 'asked once, then remembered');
+    // Apps it does list, system or not, work as before.
+    assert.is((await rig.call('mobile_launch_app', { packageName: SAFARI })).status, 'success');
+    assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' })).status, 'success');
+  } finally {
+    await rig.close();
+  }
+});
+
+test('a go-ios command the installed go-ios does not know is UNSUPPORTED naming it, not INTERNAL quoting a usage line', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['uninstall'];
+    const r = await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /: the installed go-ios does not know `ios uninstall com\.mobilebridge\.demo` \(it answered with its usage text\), so nothing was done: update go-ios/);
+    assert.is(count(rig.tools.calls, 'ios list'), 1, 'only the listing that opened the phone: no check whether it was unplugged');
+    assert.ok(rig.device.installedApps.some((a) => a.package === 'com.mobilebridge.demo'));
+  } finally {
+    await rig.close();
+  }
+});
+
+test.run();
