@@ -47,4 +47,24 @@ test('a go-ios command the installed go-ios does not know is UNSUPPORTED naming 
   }
 });
 
+test('iOS 17 with a go-ios that starts tunnels but cannot list them (`tunnel ls` unknown): launches run, and without a tunnel say to start one, not to update go-ios', async () => {
+  const rig = await makeRig({ phone: { version: '17.4.1', tunnel: true } });
+  try {
+    rig.tools.config.goIosLacks = ['tunnel ls'];
+    assert.is((await rig.call('mobile_launch_app', { packageName: SAFARI })).status, 'success');
+    assert.match((await rig.call('mobile_terminate_app', { packageName: SAFARI })).message, /^terminated com\.apple\.mobilesafari/);
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' })).status, 'success');
+    assert.is(count(rig.tools.calls, 'ios tunnel ls'), 1, 'asked once, then remembered');
+    rig.tools.config.phones[0].tunnel = false;
+    for (const tool of ['mobile_launch_app', 'mobile_terminate_app']) {
+      const r = await rig.call(tool, { packageName: tool === 'mobile_launch_app' ? SAFARI : 'com.mobilebridge.demo' });
+      assert.is(r.code, 'UNSUPPORTED', `${tool}: ${JSON.stringify(r)}`);
+      assert.match(r.message, /runs iOS 17 or later, whose apps go-ios (launches|stops) only through a tunnel, and go-ios refused \(processcontrol failed: .*does not know `ios tunnel ls`, so whether a tunnel runs could not be checked: start one with `sudo ios tunnel start`/, tool);
+      assert.not.match(r.message, /update go-ios|too old/, tool);
+    }
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

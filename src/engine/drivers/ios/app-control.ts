@@ -181,9 +181,16 @@ export class RealDeviceControl implements AppControl {
    */
   private async processControlRefused(said: string, verb: 'launched' | 'stopped', signal?: AbortSignal): Promise<string> {
     if (!/processcontrol failed/i.test(said)) return said;
+    const developerOff = majorVersion(this.version) >= 16 && (await this.goIos.developerMode(this.udid, signal)) === false;
+    if (majorVersion(this.version) >= 17 && this.goIos.lacks('tunnel ls') && !developerOff) {
+      throw new ToolError(
+        'UNSUPPORTED',
+        `${this.where} runs iOS 17 or later, whose apps go-ios ${verb === 'launched' ? 'launches' : 'stops'} only through a tunnel, and go-ios refused (${said}); the installed go-ios does not know \`ios tunnel ls\`, so whether a tunnel runs could not be checked: start one with \`sudo ios tunnel start\`, keep it running, then repeat the call`,
+      );
+    }
     const quoted =
       majorVersion(this.version) < 17 ? said : said.replace(/this device runs iOS (\S+) and needs an active tunnel — run `ios tunnel start`/, 'this device runs iOS $1 and its go-ios tunnel is up (checked with `ios tunnel ls`), so the tunnel is not what is missing');
-    if (majorVersion(this.version) >= 16 && (await this.goIos.developerMode(this.udid, signal)) === false) {
+    if (developerOff) {
       throw new ToolError(
         'UNSUPPORTED',
         `Developer Mode is off on ${this.where} (\`ios devmode get\` says DeveloperModeEnabled false; go-ios failed: ${quoted}), so apps cannot be ${verb} through go-ios: turn it on in Settings › Privacy & Security › Developer Mode (\`ios devmode reveal --udid=${this.udid}\` shows the switch when it is hidden), restart the iPhone and confirm Developer Mode, then repeat the call`,

@@ -320,18 +320,26 @@ export class GoIos {
    * iOS 17+ offers developer services (instruments: launching and killing apps, and `ios runwda`) only through
    * a tunnel that `ios tunnel start` keeps open; without one go-ios fails with "processcontrol failed"
    * (ios/instruments/helper.go connectInstruments). Lockdown services (apps, install, uninstall) and usbmuxd's TCP connections need none.
+   * A go-ios that knows `ios tunnel start` but not `ios tunnel ls` cannot be asked: then the launch or kill runs, and its failure tells.
    */
   async requireTunnel(udid: string, signal?: AbortSignal): Promise<void> {
-    const r = await this.run(['tunnel', 'ls'], signal, 10_000);
-    const up = r.code === 0 && parseTunnels(r.stdout).includes(udid);
-    if (up) return;
-    if (unknownCommand(r)) {
-      // `ios tunnel ls` came with go-ios 1.0.122 (February 2024); an older one has no tunnel to start either.
-      throw new ToolError('UNSUPPORTED', `${udid} runs iOS 17 or later, whose apps go-ios launches and stops only through a tunnel, and the installed go-ios is too old to have one (it does not know \`ios tunnel ls\`, which came with go-ios 1.0.122): update go-ios (\`npm install -g go-ios@latest\`, or a release from https://github.com/danielpaulus/go-ios/releases), then ${TUNNEL_FIX}`);
+    if (!this.lacking.has('tunnel ls')) {
+      const r = await this.run(['tunnel', 'ls'], signal, 10_000);
+      if (r.code === 0 && parseTunnels(r.stdout).includes(udid)) return;
+      if (!unknownCommand(r)) {
+        // A phone that was unplugged loses its tunnel too: say that, not "start the tunnel".
+        const attached = await this.run(['list'], signal, 20_000);
+        if (attached.code === 0 && !parseUdidList(attached.stdout).includes(udid)) throw phoneGone(`iPhone ${udid}`);
+        throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one to launch or stop apps: ${TUNNEL_FIX}`);
+      }
+      // docopt's answer lists every command this go-ios knows: one that starts tunnels but cannot list them
+      // (an emulation of a few commands) may have one up, which only the launch itself can tell.
+      this.lacking.add('tunnel ls');
+      if (!/^\s+ios tunnel start\b/m.test(`${r.stderr}\n${r.stdout}`)) this.lacking.add('tunnel start');
     }
-    // A phone that was unplugged loses its tunnel too: say that, not "start the tunnel".
-    const attached = await this.run(['list'], signal, 20_000);
-    if (attached.code === 0 && !parseUdidList(attached.stdout).includes(udid)) throw phoneGone(`iPhone ${udid}`);
-    throw new ToolError('UNSUPPORTED', `no go-ios tunnel to ${udid}, which runs iOS 17 or later and needs one to launch or stop apps: ${TUNNEL_FIX}`);
+    if (this.lacking.has('tunnel start')) {
+      // `ios tunnel` came with go-ios 1.0.122 (February 2024): an older one has no tunnel to start either.
+      throw new ToolError('UNSUPPORTED', `${udid} runs iOS 17 or later, whose apps go-ios launches and stops only through a tunnel, and the installed go-ios is too old to have one (it does not know \`ios tunnel ls\`, which came with go-ios 1.0.122): ${UPDATE_GO_IOS}, then ${TUNNEL_FIX}`);
+    }
   }
 }
