@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { makeRig } from './rig.js';
+import { GoIos } from '../../src/engine/drivers/ios/go-ios.js';
+import { makeRig, PHONE_UDID } from './rig.js';
 
 /*
  * go-ios and simctl that lack commands (older builds, or emulations of a few commands): the fakes answer a lacked
@@ -62,6 +63,21 @@ test('iOS 17 with a go-ios that starts tunnels but cannot list them (`tunnel ls`
       assert.match(r.message, /runs iOS 17 or later, whose apps go-ios (launches|stops) only through a tunnel, and go-ios refused \(processcontrol failed: .*does not know `ios tunnel ls`, so whether a tunnel runs could not be checked: start one with `sudo ios tunnel start`/, tool);
       assert.not.match(r.message, /update go-ios|too old/, tool);
     }
+  } finally {
+    await rig.close();
+  }
+});
+
+test('go-ios without `list --details`: iPhones are listed through `ios list` and `ios info`, and --details is not asked again', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['list --details'];
+    const listed = await rig.engine.call('mobile_list_available_devices', {});
+    assert.equal(listed, { devices: [{ id: PHONE_UDID, os: 'iOS', model: 'iPhone14,5', version: '16.7.8', state: 'ready', source: 'ios' }] });
+    const goIos = new GoIos();
+    const before = rig.tools.calls.length;
+    for (let i = 0; i < 2; i++) assert.equal((await goIos.devices()).map((d) => [d.id, d.model, d.version, d.state]), [[PHONE_UDID, 'iPhone14,5', '16.7.8', 'ready']]);
+    assert.equal(rig.tools.calls.slice(before).map((c) => c.replace(/ --udid=.*/, '')), ['ios list --details', 'ios list', 'ios info', 'ios list', 'ios info']);
   } finally {
     await rig.close();
   }

@@ -246,10 +246,16 @@ export class GoIos {
    * unauthorized with what to do, so one untrusted phone never hides the rest.
    */
   async devices(signal?: AbortSignal): Promise<RealDeviceInfo[]> {
-    const r = await this.run(['list', '--details'], signal, 20_000);
-    if (r.code === 0) return parseDeviceDetails(r.stdout);
+    // A go-ios without --details (an emulation of a few commands) is listed the second way from then on.
+    const r = this.lacking.has('list --details') ? undefined : await this.run(['list', '--details'], signal, 20_000);
+    if (r?.code === 0) return parseDeviceDetails(r.stdout);
+    if (r && unknownCommand(r)) this.lacking.add('list --details');
     const plain = await this.run(['list'], signal, 20_000);
-    if (plain.code !== 0) throw new ToolError('INTERNAL', `listing iPhones (ios list --details) failed: ${goIosError(r)}`);
+    if (plain.code !== 0) {
+      // The first failure says more, unless it was only go-ios's usage text.
+      const [command, failed] = r && !this.lacking.has('list --details') ? ['ios list --details', r] : ['ios list', plain];
+      throw new ToolError('INTERNAL', `listing iPhones (${command}) failed: ${goIosError(failed)}`);
+    }
     return Promise.all(parseUdidList(plain.stdout).map((udid) => this.describe(udid, signal)));
   }
 
