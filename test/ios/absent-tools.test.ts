@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { GoIos } from '../../src/engine/drivers/ios/go-ios.js';
-import { makeRig, PHONE_UDID } from './rig.js';
+import { writeIpa } from '../harness/ipa-builder.js';
+import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
 
 /*
  * go-ios and simctl that lack commands (older builds, or emulations of a few commands): the fakes answer a lacked
@@ -78,6 +79,46 @@ test('go-ios without `list --details`: iPhones are listed through `ios list` and
     const before = rig.tools.calls.length;
     for (let i = 0; i < 2; i++) assert.equal((await goIos.devices()).map((d) => [d.id, d.model, d.version, d.state]), [[PHONE_UDID, 'iPhone14,5', '16.7.8', 'ready']]);
     assert.equal(rig.tools.calls.slice(before).map((c) => c.replace(/ --udid=.*/, '')), ['ios list --details', 'ios list', 'ios info', 'ios list', 'ios info']);
+  } finally {
+    await rig.close();
+  }
+});
+
+test('simctl without `listapps`: list_apps is UNSUPPORTED naming it; install, launch, stop and uninstall still work, judged by what simctl does have', async () => {
+  const rig = await makeRig();
+  try {
+    rig.tools.config.simctlLacks = ['listapps'];
+    for (let i = 0; i < 2; i++) {
+      const r = await rig.call('mobile_list_apps');
+      assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+      assert.match(r.message, /the installed simctl does not know `simctl listapps` \(it answered "Unrecognized subcommand"\), so nothing was done: update Xcode/);
+    }
+    assert.is(count(rig.tools.calls, 'xcrun simctl listapps'), 1, 'asked once, then remembered');
+    const ipa = writeIpa(rig.dir, { bundleId: 'com.example.notes', platform: 'iPhoneSimulator' }, 'notes.ipa');
+    assert.equal(await rig.call('mobile_install_app', { path: ipa }), { status: 'success', message: `installed com.example.notes from ${ipa} on ${SIM_UDID}` });
+    assert.is((await rig.call('mobile_launch_app', { packageName: 'com.example.notes' })).status, 'success');
+    assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' })).message, /^terminated com\.example\.notes/);
+    const absent = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
+    assert.is(absent.code, 'INTERNAL', JSON.stringify(absent));
+    assert.match(absent.message, /could not launch com\.example\.absent .*The request to open "com\.example\.absent" failed/);
+    const gone = await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.absent' });
+    assert.is(gone.code, 'APP_NOT_INSTALLED', JSON.stringify(gone));
+    assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.notes' })).status, 'success');
+    assert.not.ok(rig.device.installedApps.some((a) => a.package === 'com.example.notes'));
+  } finally {
+    await rig.close();
+  }
+});
+
+test('simctl without `listapps` and `get_app_container`: uninstall is UNSUPPORTED and removes nothing, for simctl uninstall would say success for any id', async () => {
+  const rig = await makeRig();
+  try {
+    rig.tools.config.simctlLacks = ['listapps', 'get_app_container'];
+    const r = await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' });
+    assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
+    assert.match(r.message, /whether com\.mobilebridge\.demo is installed on simulator .* cannot be told: the installed simctl knows neither `simctl listapps` nor `simctl get_app_container`.*nothing was uninstalled/);
+    assert.ok(rig.device.installedApps.some((a) => a.package === 'com.mobilebridge.demo'));
+    assert.is(count(rig.tools.calls, 'xcrun simctl uninstall'), 0);
   } finally {
     await rig.close();
   }

@@ -16,6 +16,7 @@ import { EmulatedUsbmuxd } from './emulated-usbmuxd.js';
  * in the real tools' formats:
  *   xcrun simctl list devices --json   {"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [{udid, name, state, isAvailable, …}]}}
  *   xcrun simctl listapps <udid>       old-style plist keyed by bundle id (ApplicationType, CFBundle…, SBAppTags)
+ *   xcrun simctl get_app_container <udid> <id>   the app's bundle path; fails for an app not installed
  *   xcrun simctl launch <udid> <id>    "<id>: <pid>"; failures "An error was encountered processing the command (domain=…, code=…):"
  *   ios list --details                 {"deviceList": [{Udid, ProductName, ProductType, ProductVersion}]}; exits 1 if any phone is untrusted
  *   ios list                           {"deviceList": ["<udid>", …]}
@@ -326,6 +327,10 @@ export class FakeIosTools {
         case 'uninstall':
           if (d.installedApps.some((a) => a.package === id)) await d.uninstallApp(id, ctx());
           return {};
+        case 'get_app_container':
+          // The bundle's path; for an app that is not installed the wording of simctl's failure is a guess.
+          if (!d.installedApps.some((a) => a.package === id)) return simError('NSPOSIXErrorDomain', 2, ['No such file or directory']);
+          return { stdout: `/Users/test/Library/Developer/CoreSimulator/Devices/${sim.udid}/data/Containers/Bundle/Application/${id}.app\n` };
         case 'launch':
           if (!d.installedApps.some((a) => a.package === id)) {
             return simError('FBSOpenApplicationServiceErrorDomain', 4, [`The request to open "${id}" failed.`, 'Underlying error (domain=FBSOpenApplicationErrorDomain, code=4):', `\tThe operation couldn’t be completed. Application info provider (FBSApplicationLibrary) returned nil for "${id}"`]);

@@ -3,7 +3,8 @@ import type { InstalledApp } from '../../types.js';
 import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from './go-ios.js';
 import { platformsFromPlist, requireBundlePlist } from './installed-bundle.js';
 import type { CommandResult } from './run-command.js';
-import { simctlReason, type Simctl } from './simctl.js';
+import { simctlReason, XCODE_FIX, type Simctl } from './simctl.js';
+import { ToolLacks, unlessLacking } from './tool-lacks.js';
 
 /**
  * App lifecycle of one iOS device through its platform tool (simctl for simulators, go-ios for
@@ -59,6 +60,14 @@ async function requirePlatform(path: string, platform: 'iPhoneSimulator' | 'iPho
   throw new ToolError('INVALID_PARAMETER', `${path} is built for ${built.platforms.join(', ')} (its Info.plist's ${built.key}), but ${where} runs ${platform} builds: ${PLATFORM_FIX[platform]}; nothing was installed`);
 }
 
+function lackingBoth(err: unknown, bundleId: string, where: string): never {
+  if (!(err instanceof ToolLacks)) throw err;
+  throw new ToolError(
+    'UNSUPPORTED',
+    `whether ${bundleId} is installed on ${where} cannot be told: the installed simctl knows neither \`simctl listapps\` nor \`simctl get_app_container\`, and \`simctl uninstall\` succeeds for apps that are not installed too, so nothing was uninstalled: update Xcode; ${XCODE_FIX}`,
+  );
+}
+
 export class SimulatorControl implements AppControl {
   /** `simctl launch` prints "<id>: <pid>" once FrontBoard started the process, whatever becomes of it. */
   readonly unconfirmedLauncher = '`simctl launch`';
@@ -82,9 +91,12 @@ export class SimulatorControl implements AppControl {
   }
 
   async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
-    if ((await this.simctl.systemApps(this.udid, signal)).includes(bundleId)) throw systemApp(bundleId, this.where);
-    // simctl uninstall succeeds silently for unknown bundle ids, so check first.
-    await requireInstalled(this, bundleId, this.where, signal);
+    // simctl uninstall succeeds silently for unknown bundle ids, so check first: a simctl without listapps is asked
+    // for the one app (get_app_container); one without either cannot tell, and then nothing is uninstalled.
+    const system = await unlessLacking(this.simctl.systemApps(this.udid, signal));
+    if (system?.includes(bundleId)) throw systemApp(bundleId, this.where);
+    if (system) await requireInstalled(this, bundleId, this.where, signal);
+    else if (!(await this.simctl.hasApp(this.udid, bundleId, signal).catch((err: unknown) => lackingBoth(err, bundleId, this.where)))) throw notInstalled(bundleId, this.where);
     await this.simctl.uninstall(this.udid, bundleId, signal);
   }
 
@@ -105,8 +117,10 @@ export class SimulatorControl implements AppControl {
     return this.simctl.openUrl(this.udid, url, signal);
   }
 
+  /** Without listapps simctl's own words are all there is: "found nothing to terminate" is still "not running". */
   private async explain(r: CommandResult, bundleId: string, verb: 'launch' | 'terminate', signal?: AbortSignal): Promise<void> {
-    await requireInstalled(this, bundleId, this.where, signal);
+    const apps = await unlessLacking(this.listApps(signal));
+    if (apps && !apps.some((a) => a.package === bundleId)) throw notInstalled(bundleId, this.where);
     if (verb === 'terminate' && /nothing to terminate|not running/i.test(r.stderr)) return;
     throw new ToolError('INTERNAL', `could not ${verb} ${bundleId} on ${this.where}: ${simctlReason(r.stderr) || `exit code ${r.code}`}`);
   }

@@ -4,6 +4,7 @@ import { ToolError } from '../../errors.js';
 import type { DeviceInfo, InstalledApp } from '../../types.js';
 import { parseToolJson } from './parse-json.js';
 import { MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
+import { ToolLacks, unlessLacking } from './tool-lacks.js';
 
 /*
  * go-ios (github.com/danielpaulus/go-ios) prints JSON on stdout by default and logs logrus JSON lines on stderr
@@ -173,9 +174,9 @@ export function unknownCommand(result: CommandResult): boolean {
 const UPDATE_GO_IOS = 'update go-ios (`npm install -g go-ios@latest`, or a release from https://github.com/danielpaulus/go-ios/releases)';
 
 /** A command (or option) the installed go-ios answered with its usage text: it does not have it. */
-export class GoIosLacks extends ToolError {
-  constructor(readonly command: string) {
-    super('UNSUPPORTED', `the installed go-ios does not know \`ios ${command}\` (it answered with its usage text), so nothing was done: ${UPDATE_GO_IOS}`);
+export class GoIosLacks extends ToolLacks {
+  constructor(command: string) {
+    super(command, `the installed go-ios does not know \`ios ${command}\` (it answered with its usage text), so nothing was done: ${UPDATE_GO_IOS}`);
   }
 }
 
@@ -274,12 +275,8 @@ export class GoIos {
   /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`); undefined from a go-ios without the option. */
   async systemApps(udid: string, signal?: AbortSignal): Promise<string[] | undefined> {
     if (this.lacking.has('apps --system')) return undefined;
-    try {
-      return parseGoIosApps(await this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal)).map((a) => a.package);
-    } catch (err) {
-      if (err instanceof GoIosLacks) return undefined;
-      throw err;
-    }
+    const listed = await unlessLacking(this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal));
+    return listed === undefined ? undefined : parseGoIosApps(listed).map((a) => a.package);
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {

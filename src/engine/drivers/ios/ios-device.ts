@@ -7,6 +7,7 @@ import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { sleep, timeoutSignal } from '../../deadline.js';
+import { unlessLacking } from './tool-lacks.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
@@ -130,10 +131,11 @@ export class IosDevice implements DeviceHandle {
   }
 
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
-    const before = await this.apps.listApps(ctx.signal);
+    // A tool that cannot list apps leaves the bundle id to the file's Info.plist.
+    const before = await unlessLacking(this.apps.listApps(ctx.signal));
     await this.apps.install(path, ctx.signal);
-    const after = await this.apps.listApps(ctx.signal);
-    return { package: await bundleIdAfterInstall(path, before, after, this.info.id) };
+    const after = before && (await this.apps.listApps(ctx.signal));
+    return { package: await bundleIdAfterInstall(path, before ?? [], after ?? [], this.info.id) };
   }
 
   uninstallApp(pkg: string, ctx: CallContext): Promise<void> {

@@ -5,6 +5,7 @@ import type { DeviceInfo, InstalledApp } from '../../types.js';
 import { parseOpenStepPlist, type PlistValue } from './openstep-plist.js';
 import { parseToolJson, unexpectedShape } from './parse-json.js';
 import { describe, lastLine, MissingExecutableError, runCommand, type CommandResult } from './run-command.js';
+import { ToolLacks } from './tool-lacks.js';
 
 /*
  * `xcrun simctl list devices --json` prints (Xcode 11+):
@@ -209,11 +210,28 @@ function unusableXcode(result: CommandResult): string | undefined {
   return undefined;
 }
 
+/**
+ * simctl's answer to a subcommand it does not have (measured with Xcode 26.4): "Unrecognized subcommand: <name>" on
+ * stderr, its usage on stdout, exit 1. `listapps` has been there since Xcode 9, so only an emulation or a very
+ * old Xcode lacks the subcommands used here.
+ */
+const UNRECOGNIZED = /^Unrecognized subcommand\b/m;
+
+export class SimctlLacks extends ToolLacks {
+  constructor(subcommand: string) {
+    super(subcommand, `the installed simctl does not know \`simctl ${subcommand}\` (it answered "Unrecognized subcommand"), so nothing was done: update Xcode; ${XCODE_FIX}`);
+  }
+}
+
 /** `xcrun simctl …` with a deadline; every failure names the simulator and quotes simctl. */
 export class Simctl {
+  /** Subcommands this simctl did not know: refused from then on without running it again. */
+  private readonly lacking = new Set<string>();
+
   constructor(private readonly xcrun = 'xcrun', private readonly timeoutMs = 60_000) {}
 
   private async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs, env?: Record<string, string>): Promise<CommandResult> {
+    if (this.lacking.has(args[0])) throw new SimctlLacks(args[0]);
     try {
       const result = await runCommand(this.xcrun, ['simctl', ...args], { signal, timeoutMs, env: env && { ...process.env, ...env } });
       if (/unable to find utility "simctl"/.test(result.stderr)) {
@@ -221,6 +239,10 @@ export class Simctl {
       }
       const unusable = unusableXcode(result);
       if (unusable) throw new ToolError('UNSUPPORTED', unusable);
+      if (result.code !== 0 && UNRECOGNIZED.test(result.stderr)) {
+        this.lacking.add(args[0]);
+        throw new SimctlLacks(args[0]);
+      }
       // Every verb but list names the simulator second; one shut down or deleted since it was listed is gone, not broken.
       if (result.code !== 0 && args[0] !== 'list' && args[1] && SIMULATOR_GONE.test(result.stderr)) {
         throw simulatorGone(args[1], `simctl: ${simctlReason(result.stderr)}`);
@@ -259,6 +281,14 @@ export class Simctl {
 
   async systemApps(udid: string, signal?: AbortSignal): Promise<string[]> {
     return parseSimctlSystemApps(await this.ok(['listapps', udid], `listing the apps of simulator ${udid}`, signal));
+  }
+
+  /**
+   * Whether `bundleId` is installed, by `simctl get_app_container` (the app's bundle path, or a failure when there
+   * is none): one app asked where listapps would list them all, for a simctl without listapps.
+   */
+  async hasApp(udid: string, bundleId: string, signal?: AbortSignal): Promise<boolean> {
+    return (await this.run(['get_app_container', udid, bundleId], signal)).code === 0;
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
