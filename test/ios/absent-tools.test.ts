@@ -124,4 +124,23 @@ test('simctl without `listapps` and `get_app_container`: uninstall is UNSUPPORTE
   }
 });
 
+test('go-ios without `list --details` and `info`: the iPhone is listed usable with model and version unknown, never as untrusted with "tap Trust"', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['list --details', 'info'];
+    const message = 'its model and iOS version are unknown: the installed go-ios knows neither `ios list --details` nor `ios info`';
+    const listed = await rig.engine.call('mobile_list_available_devices', {});
+    assert.equal(listed, { devices: [{ id: PHONE_UDID, os: 'iOS', model: 'iPhone', version: '', state: 'ready', message, source: 'ios' }] });
+    assert.ok((await rig.call('mobile_list_apps')).apps.length > 0);
+    assert.is((await rig.call('mobile_launch_app', { packageName: SAFARI })).status, 'success');
+    const goIos = new GoIos();
+    await goIos.devices();
+    const before = rig.tools.calls.length;
+    assert.equal((await goIos.devices()).map((d) => [d.model, d.state]), [['iPhone', 'ready']]);
+    assert.equal(rig.tools.calls.slice(before), ['ios list'], 'neither asked again');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

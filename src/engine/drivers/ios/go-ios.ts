@@ -260,8 +260,17 @@ export class GoIos {
     return Promise.all(parseUdidList(plain.stdout).map((udid) => this.describe(udid, signal)));
   }
 
+  /**
+   * A go-ios that knows neither `list --details` nor `info` (an emulation of a few commands) cannot tell a phone's
+   * model or version, nor whether it trusts this computer: listed as usable with both unknown, which says why.
+   */
   private async describe(udid: string, signal?: AbortSignal): Promise<RealDeviceInfo> {
-    const r = await this.run(['info', `--udid=${udid}`], signal, 20_000);
+    const r = this.lacking.has('info') ? undefined : await this.run(['info', `--udid=${udid}`], signal, 20_000);
+    if (!r || unknownCommand(r)) {
+      this.lacking.add('info');
+      const message = 'its model and iOS version are unknown: the installed go-ios knows neither `ios list --details` nor `ios info`';
+      return { kind: 'device', id: udid, os: 'iOS', model: 'iPhone', version: '', state: 'ready', message };
+    }
     if (r.code !== 0) return unqueriedPhone(udid, goIosError(r));
     const values = parseToolJson(LockdownValues, r.stdout, `ios info --udid=${udid}`);
     if (!values.ProductVersion) return unqueriedPhone(udid, 'ios info printed no ProductVersion');
