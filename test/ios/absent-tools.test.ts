@@ -143,4 +143,18 @@ test('go-ios without `list --details` and `info`: the iPhone is listed usable wi
   }
 });
 
+test('simctl without `openurl`: open_url goes through WebDriverAgent\'s /url, as on iPhones, and simctl is not asked again', async () => {
+  const rig = await makeRig();
+  try {
+    rig.tools.config.simctlLacks = ['openurl'];
+    for (const url of ['https://example.com', 'https://example.org']) {
+      assert.equal(await rig.call('mobile_open_url', { url }), { status: 'success', message: `opened ${url} on ${SIM_UDID}` });
+    }
+    assert.is(count(rig.tools.calls, 'xcrun simctl openurl'), 1);
+    assert.is(rig.wda.requests.filter((r) => /^POST \/session\/[^/]+\/url$|^POST \/url$/.test(r)).length, 2, rig.wda.requests.join('\n'));
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

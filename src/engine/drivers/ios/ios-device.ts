@@ -272,10 +272,8 @@ export class IosDevice implements DeviceHandle {
    * /status) the URL is still sent, and the answer says nothing confirms that it opened.
    */
   async openUrl(url: string, ctx: CallContext): Promise<string | undefined> {
-    if (this.apps.openUrl) {
-      await this.apps.openUrl(url, ctx.signal);
-      return undefined;
-    }
+    // A simctl without openurl leaves the URL to WebDriverAgent, as on iPhones.
+    if (this.apps.openUrl && (await unlessLacking(this.apps.openUrl(url, ctx.signal).then(() => true)))) return undefined;
     const os = await this.wdaOs(ctx);
     await this.wdaCall('POST', '/url', { url }, ctx);
     return siriNote(os, this.info.id, url);
