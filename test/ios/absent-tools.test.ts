@@ -41,7 +41,7 @@ test('a go-ios command the installed go-ios does not know is UNSUPPORTED naming 
     rig.tools.config.goIosLacks = ['uninstall'];
     const r = await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' });
     assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
-    assert.match(r.message, /: the installed go-ios does not know `ios uninstall com\.mobilebridge\.demo` \(it answered with its usage text\), so nothing was done: update go-ios/);
+    assert.match(r.message, /: the installed go-ios does not know `ios uninstall` \(it answered with its usage text\), so nothing was done: update go-ios/);
     assert.is(count(rig.tools.calls, 'ios list'), 1, 'only the listing that opened the phone: no check whether it was unplugged');
     assert.ok(rig.device.installedApps.some((a) => a.package === 'com.mobilebridge.demo'));
   } finally {
@@ -152,6 +152,24 @@ test('simctl without `openurl`: open_url goes through WebDriverAgent\'s /url, as
     }
     assert.is(count(rig.tools.calls, 'xcrun simctl openurl'), 1);
     assert.is(rig.wda.requests.filter((r) => /^POST \/session\/[^/]+\/url$|^POST \/url$/.test(r)).length, 2, rig.wda.requests.join('\n'));
+  } finally {
+    await rig.close();
+  }
+});
+
+test('go-ios without `launch` and `kill`: both are UNSUPPORTED naming the command, not INTERNAL quoting a line of the usage text, and not run again', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['launch', 'kill'];
+    for (let i = 0; i < 2; i++) {
+      for (const [tool, verb] of [['mobile_launch_app', 'launch'], ['mobile_terminate_app', 'kill']]) {
+        const r = await rig.call(tool, { packageName: SAFARI });
+        assert.is(r.code, 'UNSUPPORTED', `${tool}: ${JSON.stringify(r)}`);
+        assert.match(r.message, new RegExp(`the installed go-ios does not know \`ios ${verb}\` \\(it answered with its usage text\\), so nothing was done: update go-ios`), tool);
+      }
+    }
+    assert.is(count(rig.tools.calls, 'ios launch'), 1);
+    assert.is(count(rig.tools.calls, 'ios kill'), 1);
   } finally {
     await rig.close();
   }

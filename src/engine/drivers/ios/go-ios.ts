@@ -195,13 +195,6 @@ export class GoIos {
     return this.lacking.has(command);
   }
 
-  /** GoIosLacks for `command` when go-ios answered with its usage text, remembered for this go-ios. */
-  private lacked(command: string, r: CommandResult): GoIosLacks | undefined {
-    if (!unknownCommand(r)) return undefined;
-    this.lacking.add(command);
-    return new GoIosLacks(command);
-  }
-
   async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
     try {
       return await runCommand(this.executable, args, { signal, timeoutMs });
@@ -211,10 +204,21 @@ export class GoIos {
     }
   }
 
+  /**
+   * Runs a per-phone command, or refuses one this go-ios was found not to know. The command is named by its verb
+   * and options (`uninstall`, `apps --system`), without the values given to it.
+   */
+  private async runKnown(args: string[], signal?: AbortSignal, timeoutMs?: number): Promise<CommandResult> {
+    const command = args.filter((a, i) => i === 0 || (a.startsWith('--') && !a.includes('='))).join(' ');
+    if (this.lacking.has(command)) throw new GoIosLacks(command);
+    const r = await this.run(args, signal, timeoutMs);
+    if (!unknownCommand(r)) return r;
+    this.lacking.add(command);
+    throw new GoIosLacks(command);
+  }
+
   private async ok(udid: string, args: string[], what: string, signal?: AbortSignal, timeoutMs?: number): Promise<string> {
-    const r = await this.run([...args, `--udid=${udid}`], signal, timeoutMs);
-    const lacked = this.lacked(args.join(' '), r);
-    if (lacked) throw lacked;
+    const r = await this.runKnown([...args, `--udid=${udid}`], signal, timeoutMs);
     if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INTERNAL', `${what} failed: ${goIosError(r)}`);
     return r.stdout;
@@ -289,9 +293,7 @@ export class GoIos {
   }
 
   async install(udid: string, path: string, signal?: AbortSignal): Promise<void> {
-    const r = await this.run(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
-    const lacked = this.lacked('install', r);
-    if (lacked) throw lacked;
+    const r = await this.runKnown(['install', `--path=${path}`, `--udid=${udid}`], signal, 170_000);
     if (r.code !== 0) await this.throwIfGone(udid, r, signal);
     if (r.code !== 0) throw new ToolError('INVALID_PARAMETER', `${udid} refused to install ${path}: ${goIosError(r)} (a device needs an .ipa or .app signed for it)`);
   }
@@ -321,11 +323,11 @@ export class GoIos {
   }
 
   launch(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
-    return this.run(['launch', bundleId, `--udid=${udid}`], signal);
+    return this.runKnown(['launch', bundleId, `--udid=${udid}`], signal);
   }
 
   kill(udid: string, bundleId: string, signal?: AbortSignal): Promise<CommandResult> {
-    return this.run(['kill', bundleId, `--udid=${udid}`], signal);
+    return this.runKnown(['kill', bundleId, `--udid=${udid}`], signal);
   }
 
   /**
