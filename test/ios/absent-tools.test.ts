@@ -175,4 +175,22 @@ test('go-ios without `launch` and `kill`: both are UNSUPPORTED naming the comman
   }
 });
 
+test('go-ios without `apps`: list_apps names it, install takes the bundle id from the file, and a failed launch quotes go-ios instead of the missing listing', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['apps'];
+    const listed = await rig.call('mobile_list_apps');
+    assert.is(listed.code, 'UNSUPPORTED', JSON.stringify(listed));
+    assert.match(listed.message, /does not know `ios apps`/);
+    const ipa = writeIpa(rig.dir, { bundleId: 'com.example.notes', platform: 'iPhoneOS' }, 'notes.ipa');
+    assert.equal(await rig.call('mobile_install_app', { path: ipa }), { status: 'success', message: `installed com.example.notes from ${ipa} on ${PHONE_UDID}` });
+    const absent = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
+    assert.is(absent.code, 'INTERNAL', JSON.stringify(absent));
+    assert.match(absent.message, /could not launch com\.example\.absent on iPhone .*Failed starting process.*the installed go-ios does not know `ios apps`, so whether it is installed cannot be told/);
+    assert.is(count(rig.tools.calls, 'ios apps'), 1, 'asked once, then remembered');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

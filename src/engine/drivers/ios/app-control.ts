@@ -182,7 +182,8 @@ export class RealDeviceControl implements AppControl {
     const installed = await this.installedAnywhere(bundleId, signal);
     if (installed === false) throw notInstalled(bundleId, this.where);
     const said = await this.processControlRefused(goIosError(r), 'launched', signal);
-    const hint = installed ? `is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`` : `${bundleId} is not among the apps \`ios apps\` lists, so it may not be installed: ${SYSTEM_UNTOLD}`;
+    const untold = this.goIos.lacks('apps') ? 'the installed go-ios does not know `ios apps`, so whether it is installed cannot be told' : `${bundleId} is not among the apps \`ios apps\` lists, so it may not be installed: ${SYSTEM_UNTOLD}`;
+    const hint = installed ? `is the developer disk image mounted? \`ios image auto --udid=${this.udid}\`` : untold;
     throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.where}: ${said} (${hint})`);
   }
 
@@ -234,10 +235,12 @@ export class RealDeviceControl implements AppControl {
 
   /**
    * User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. Undefined when the
-   * app is no user app and this go-ios cannot list system apps: then nobody can tell.
+   * app is no user app and this go-ios cannot list system apps, or cannot list apps at all: then nobody can tell.
    */
   private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
-    if ((await this.listApps(signal)).some((a) => a.package === bundleId)) return true;
+    const apps = await unlessLacking(this.listApps(signal));
+    if (!apps) return undefined;
+    if (apps.some((a) => a.package === bundleId)) return true;
     return (await this.goIos.systemApps(this.udid, signal))?.includes(bundleId);
   }
 }
