@@ -193,4 +193,16 @@ test('go-ios without `apps`: list_apps names it, install takes the bundle id fro
   }
 });
 
+test('go-ios without `info` whose `list --details` failed for another reason (an untrusted phone): the listing says which of the two is missing', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['info'];
+    rig.tools.config.phones[0].untrusted = true;
+    const [phone] = await new GoIos().devices();
+    assert.is(phone.message, 'its model and iOS version are unknown: the installed go-ios does not know `ios info`, and `ios list --details` failed');
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

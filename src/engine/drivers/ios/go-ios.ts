@@ -272,7 +272,8 @@ export class GoIos {
     const r = this.lacking.has('info') ? undefined : await this.run(['info', `--udid=${udid}`], signal, 20_000);
     if (!r || unknownCommand(r)) {
       this.lacking.add('info');
-      const message = 'its model and iOS version are unknown: the installed go-ios knows neither `ios list --details` nor `ios info`';
+      const lacked = this.lacking.has('list --details') ? 'knows neither `ios list --details` nor `ios info`' : 'does not know `ios info`, and `ios list --details` failed';
+      const message = `its model and iOS version are unknown: the installed go-ios ${lacked}`;
       return { kind: 'device', id: udid, os: 'iOS', model: 'iPhone', version: '', state: 'ready', message };
     }
     if (r.code !== 0) return unqueriedPhone(udid, goIosError(r));
