@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 
 import { GoIos } from '../../src/engine/drivers/ios/go-ios.js';
 import { writeIpa } from '../harness/ipa-builder.js';
+import { FEW_ROUTES } from './few-routes.js';
 import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
 
 /*
@@ -110,15 +111,20 @@ test('simctl without `listapps`: list_apps is UNSUPPORTED naming it; install, la
   }
 });
 
-test('simctl without `listapps` and `get_app_container`: uninstall is UNSUPPORTED and removes nothing, for simctl uninstall would say success for any id', async () => {
+test('simctl without `listapps` and `get_app_container`: uninstall asks WebDriverAgent (apps/state 0: not installed), and refuses when WDA cannot say either, for simctl uninstall would say success for any id', async () => {
   const rig = await makeRig();
   try {
     rig.tools.config.simctlLacks = ['listapps', 'get_app_container'];
-    const r = await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' });
+    const absent = await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.absent' });
+    assert.is(absent.code, 'APP_NOT_INSTALLED', JSON.stringify(absent));
+    assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' })).status, 'success');
+    assert.not.ok(rig.device.installedApps.some((a) => a.package === 'com.mobilebridge.demo'));
+    assert.is(count(rig.tools.calls, 'xcrun simctl uninstall'), 1, 'only for the installed app');
+    rig.wda.faults.onlyRoutes = FEW_ROUTES;
+    const r = await rig.call('mobile_uninstall_app', { bundle_id: 'com.apple.Preferences' });
     assert.is(r.code, 'UNSUPPORTED', JSON.stringify(r));
-    assert.match(r.message, /whether com\.mobilebridge\.demo is installed on simulator .* cannot be told: the installed simctl knows neither `simctl listapps` nor `simctl get_app_container`.*nothing was uninstalled/);
-    assert.ok(rig.device.installedApps.some((a) => a.package === 'com.mobilebridge.demo'));
-    assert.is(count(rig.tools.calls, 'xcrun simctl uninstall'), 0);
+    assert.match(r.message, /whether com\.apple\.Preferences is installed on simulator .* cannot be told: the installed simctl knows neither `simctl listapps` nor `simctl get_app_container`, WebDriverAgent could not say .*nothing was uninstalled/);
+    assert.is(count(rig.tools.calls, 'xcrun simctl uninstall'), 1);
   } finally {
     await rig.close();
   }

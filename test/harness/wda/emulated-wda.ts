@@ -364,7 +364,9 @@ export class EmulatedWda {
         this.sessions.testedAppLaunched(String(body.bundleId), false);
         return (await d.terminateApp(String(body.bundleId), this.ctx())) === true;
       case 'POST /wda/apps/state':
-        // XCUIApplicationState: 1 not running, 4 running in foreground.
+        // XCUIApplicationState: 0 for an app that is not installed (appium's queryAppState documents 0 as "not
+        // installed"), 1 not running, 4 running in foreground.
+        if (!d.installedApps.some((a) => a.package === body.bundleId)) return 0;
         return d.foregroundPackage === body.bundleId ? 4 : 1;
     }
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);

@@ -4,7 +4,7 @@ import { goIosError, majorVersion, phoneDetached, phoneGone, type GoIos } from '
 import { platformsFromPlist, requireBundlePlist } from './installed-bundle.js';
 import type { CommandResult } from './run-command.js';
 import { simctlReason, XCODE_FIX, type Simctl } from './simctl.js';
-import { ToolLacks, unlessLacking } from './tool-lacks.js';
+import { unlessLacking } from './tool-lacks.js';
 
 /**
  * App lifecycle of one iOS device through its platform tool (simctl for simulators, go-ios for
@@ -13,7 +13,8 @@ import { ToolLacks, unlessLacking } from './tool-lacks.js';
 export interface AppControl {
   listApps(signal?: AbortSignal): Promise<InstalledApp[]>;
   install(path: string, signal?: AbortSignal): Promise<void>;
-  uninstall(bundleId: string, signal?: AbortSignal): Promise<void>;
+  /** `installed`: another way to tell whether the app is there, for a tool that cannot (undefined: cannot either). */
+  uninstall(bundleId: string, signal?: AbortSignal, installed?: () => Promise<boolean | undefined>): Promise<void>;
   launch(bundleId: string, signal?: AbortSignal): Promise<void>;
   /** Whether the app was running, when the tool says. */
   terminate(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined>;
@@ -60,11 +61,10 @@ async function requirePlatform(path: string, platform: 'iPhoneSimulator' | 'iPho
   throw new ToolError('INVALID_PARAMETER', `${path} is built for ${built.platforms.join(', ')} (its Info.plist's ${built.key}), but ${where} runs ${platform} builds: ${PLATFORM_FIX[platform]}; nothing was installed`);
 }
 
-function lackingBoth(err: unknown, bundleId: string, where: string): never {
-  if (!(err instanceof ToolLacks)) throw err;
-  throw new ToolError(
+function lackingBoth(bundleId: string, where: string): ToolError {
+  return new ToolError(
     'UNSUPPORTED',
-    `whether ${bundleId} is installed on ${where} cannot be told: the installed simctl knows neither \`simctl listapps\` nor \`simctl get_app_container\`, and \`simctl uninstall\` succeeds for apps that are not installed too, so nothing was uninstalled: update Xcode; ${XCODE_FIX}`,
+    `whether ${bundleId} is installed on ${where} cannot be told: the installed simctl knows neither \`simctl listapps\` nor \`simctl get_app_container\`, WebDriverAgent could not say (POST /wda/apps/state), and \`simctl uninstall\` succeeds for apps that are not installed too, so nothing was uninstalled: update Xcode; ${XCODE_FIX}`,
   );
 }
 
@@ -90,13 +90,18 @@ export class SimulatorControl implements AppControl {
     return this.simctl.install(this.udid, path, signal);
   }
 
-  async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async uninstall(bundleId: string, signal?: AbortSignal, installed?: () => Promise<boolean | undefined>): Promise<void> {
     // simctl uninstall succeeds silently for unknown bundle ids, so check first: a simctl without listapps is asked
-    // for the one app (get_app_container); one without either cannot tell, and then nothing is uninstalled.
+    // for the one app (get_app_container), and one without that either leaves it to `installed` (WebDriverAgent);
+    // when nothing can tell, nothing is uninstalled.
     const system = await unlessLacking(this.simctl.systemApps(this.udid, signal));
     if (system?.includes(bundleId)) throw systemApp(bundleId, this.where);
     if (system) await requireInstalled(this, bundleId, this.where, signal);
-    else if (!(await this.simctl.hasApp(this.udid, bundleId, signal).catch((err: unknown) => lackingBoth(err, bundleId, this.where)))) throw notInstalled(bundleId, this.where);
+    else {
+      const there = (await unlessLacking(this.simctl.hasApp(this.udid, bundleId, signal))) ?? (await installed?.());
+      if (there === undefined) throw lackingBoth(bundleId, this.where);
+      if (!there) throw notInstalled(bundleId, this.where);
+    }
     await this.simctl.uninstall(this.udid, bundleId, signal);
   }
 

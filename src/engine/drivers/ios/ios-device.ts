@@ -138,8 +138,10 @@ export class IosDevice implements DeviceHandle {
     return { package: await bundleIdAfterInstall(path, before ?? [], after ?? [], this.info.id) };
   }
 
+  /** XCUIApplicationState 0 is "not installed" (appium's queryAppState): asked only where the tool cannot list apps. */
   uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
-    return this.apps.uninstall(pkg, ctx.signal);
+    const installed = () => this.front.state(pkg, ctx).then((s) => (typeof s === 'number' ? s > 0 : undefined), (err: unknown) => (ctx.signal.aborted ? Promise.reject(err) : undefined));
+    return this.apps.uninstall(pkg, ctx.signal, installed);
   }
 
   async clearAppData(pkg: string): Promise<void> {
