@@ -14,10 +14,19 @@ import { makeRig, PHONE_UDID, SIM_UDID } from './rig.js';
 const SAFARI = 'com.apple.mobilesafari';
 const count = (calls: string[], prefix: string) => calls.filter((c) => c.startsWith(prefix)).length;
 
-test('go-ios without `apps --system`: uninstalling or launching an app `ios apps` lacks says what cannot be told, never quotes the usage text', async () => {
+test('go-ios without `apps --system`: an app `ios apps` lacks is told by WebDriverAgent (apps/state), else said to be untold, never quoting the usage text', async () => {
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
   try {
     rig.tools.config.goIosLacks = ['apps --system'];
+    const safari = await rig.call('mobile_uninstall_app', { bundle_id: SAFARI });
+    assert.is(safari.code, 'PERMISSION_DENIED', JSON.stringify(safari));
+    assert.match(safari.message, /is a system app/);
+    for (const tool of ['mobile_uninstall_app', 'mobile_launch_app']) {
+      const r = await rig.call(tool, tool === 'mobile_launch_app' ? { packageName: 'com.example.absent' } : { bundle_id: 'com.example.absent' });
+      assert.is(r.code, 'APP_NOT_INSTALLED', `${tool}: ${JSON.stringify(r)}`);
+    }
+    // A WebDriverAgent without apps/state cannot tell either.
+    rig.wda.faults.onlyRoutes = FEW_ROUTES;
     for (const id of [SAFARI, 'com.example.absent']) {
       const r = await rig.call('mobile_uninstall_app', { bundle_id: id });
       assert.is(r.code, 'APP_NOT_INSTALLED', JSON.stringify(r));
@@ -28,7 +37,7 @@ test('go-ios without `apps --system`: uninstalling or launching an app `ios apps
     assert.match(absent.message, /Failed starting process.*not among the apps `ios apps` lists, so it may not be installed/);
     assert.not.match(absent.message, /ios uninstall <bundleID>|disk image/);
     assert.is(count(rig.tools.calls, 'ios apps --system'), 1, 'asked once, then remembered');
-    // Apps it does list, system or not, work as before.
+    rig.wda.faults.onlyRoutes = undefined;
     assert.is((await rig.call('mobile_launch_app', { packageName: SAFARI })).status, 'success');
     assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.mobilebridge.demo' })).status, 'success');
   } finally {
@@ -99,9 +108,12 @@ test('simctl without `listapps`: list_apps is UNSUPPORTED naming it; install, la
     assert.equal(await rig.call('mobile_install_app', { path: ipa }), { status: 'success', message: `installed com.example.notes from ${ipa} on ${SIM_UDID}` });
     assert.is((await rig.call('mobile_launch_app', { packageName: 'com.example.notes' })).status, 'success');
     assert.match((await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' })).message, /^terminated com\.example\.notes/);
-    const absent = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
-    assert.is(absent.code, 'INTERNAL', JSON.stringify(absent));
-    assert.match(absent.message, /could not launch com\.example\.absent .*The request to open "com\.example\.absent" failed/);
+    // WebDriverAgent's apps/state tells an app that is not installed (0) where listapps would.
+    for (const tool of ['mobile_launch_app', 'mobile_terminate_app']) {
+      const absent = await rig.call(tool, { packageName: 'com.example.absent' });
+      assert.is(absent.code, 'APP_NOT_INSTALLED', `${tool}: ${JSON.stringify(absent)}`);
+    }
+    assert.equal(await rig.call('mobile_terminate_app', { packageName: 'com.example.notes' }), { status: 'success', message: `com.example.notes was not running on ${SIM_UDID}; nothing to terminate` });
     const gone = await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.absent' });
     assert.is(gone.code, 'APP_NOT_INSTALLED', JSON.stringify(gone));
     assert.is((await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.notes' })).status, 'success');
@@ -191,8 +203,11 @@ test('go-ios without `apps`: list_apps names it, install takes the bundle id fro
     const ipa = writeIpa(rig.dir, { bundleId: 'com.example.notes', platform: 'iPhoneOS' }, 'notes.ipa');
     assert.equal(await rig.call('mobile_install_app', { path: ipa }), { status: 'success', message: `installed com.example.notes from ${ipa} on ${PHONE_UDID}` });
     const absent = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
-    assert.is(absent.code, 'INTERNAL', JSON.stringify(absent));
-    assert.match(absent.message, /could not launch com\.example\.absent on iPhone .*Failed starting process.*the installed go-ios does not know `ios apps`, so whether it is installed cannot be told/);
+    assert.is(absent.code, 'APP_NOT_INSTALLED', JSON.stringify(absent));
+    rig.wda.faults.onlyRoutes = FEW_ROUTES;
+    const untold = await rig.call('mobile_launch_app', { packageName: 'com.example.absent' });
+    assert.is(untold.code, 'INTERNAL', JSON.stringify(untold));
+    assert.match(untold.message, /could not launch com\.example\.absent on iPhone .*Failed starting process.*the installed go-ios does not know `ios apps`, so whether it is installed cannot be told/);
     assert.is(count(rig.tools.calls, 'ios apps'), 1, 'asked once, then remembered');
   } finally {
     await rig.close();

@@ -6,6 +6,9 @@ import type { CommandResult } from './run-command.js';
 import { simctlReason, XCODE_FIX, type Simctl } from './simctl.js';
 import { unlessLacking } from './tool-lacks.js';
 
+/** Another way to tell whether an app is installed, for a tool that cannot list apps (undefined: it cannot tell either). */
+export type InstalledProbe = () => Promise<boolean | undefined>;
+
 /**
  * App lifecycle of one iOS device through its platform tool (simctl for simulators, go-ios for
  * phones). These work without WebDriverAgent, so installing or listing apps never waits on it.
@@ -13,11 +16,10 @@ import { unlessLacking } from './tool-lacks.js';
 export interface AppControl {
   listApps(signal?: AbortSignal): Promise<InstalledApp[]>;
   install(path: string, signal?: AbortSignal): Promise<void>;
-  /** `installed`: another way to tell whether the app is there, for a tool that cannot (undefined: cannot either). */
-  uninstall(bundleId: string, signal?: AbortSignal, installed?: () => Promise<boolean | undefined>): Promise<void>;
-  launch(bundleId: string, signal?: AbortSignal): Promise<void>;
+  uninstall(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void>;
+  launch(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void>;
   /** Whether the app was running, when the tool says. */
-  terminate(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined>;
+  terminate(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<boolean | undefined>;
   /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
   /**
@@ -90,7 +92,7 @@ export class SimulatorControl implements AppControl {
     return this.simctl.install(this.udid, path, signal);
   }
 
-  async uninstall(bundleId: string, signal?: AbortSignal, installed?: () => Promise<boolean | undefined>): Promise<void> {
+  async uninstall(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void> {
     // simctl uninstall succeeds silently for unknown bundle ids, so check first: a simctl without listapps is asked
     // for the one app (get_app_container), and one without that either leaves it to `installed` (WebDriverAgent);
     // when nothing can tell, nothing is uninstalled.
@@ -105,16 +107,16 @@ export class SimulatorControl implements AppControl {
     await this.simctl.uninstall(this.udid, bundleId, signal);
   }
 
-  async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async launch(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void> {
     const r = await this.simctl.launch(this.udid, bundleId, signal);
-    if (r.code !== 0) await this.explain(r, bundleId, 'launch', signal);
+    if (r.code !== 0) await this.explain(r, bundleId, 'launch', signal, installed);
   }
 
-  async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
+  async terminate(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<boolean> {
     const r = await this.simctl.terminate(this.udid, bundleId, signal);
     if (r.code === 0) return true;
     // simctl fails with "found nothing to terminate" for an app that is not running; that is success here.
-    await this.explain(r, bundleId, 'terminate', signal);
+    await this.explain(r, bundleId, 'terminate', signal, installed);
     return false;
   }
 
@@ -122,10 +124,10 @@ export class SimulatorControl implements AppControl {
     return this.simctl.openUrl(this.udid, url, signal);
   }
 
-  /** Without listapps simctl's own words are all there is: "found nothing to terminate" is still "not running". */
-  private async explain(r: CommandResult, bundleId: string, verb: 'launch' | 'terminate', signal?: AbortSignal): Promise<void> {
+  /** Without listapps `installed` (WebDriverAgent) tells whether the app is there; else simctl's own words are all there is. */
+  private async explain(r: CommandResult, bundleId: string, verb: 'launch' | 'terminate', signal?: AbortSignal, installed?: InstalledProbe): Promise<void> {
     const apps = await unlessLacking(this.listApps(signal));
-    if (apps && !apps.some((a) => a.package === bundleId)) throw notInstalled(bundleId, this.where);
+    if ((apps ? apps.some((a) => a.package === bundleId) : await installed?.()) === false) throw notInstalled(bundleId, this.where);
     if (verb === 'terminate' && /nothing to terminate|not running/i.test(r.stderr)) return;
     throw new ToolError('INTERNAL', `could not ${verb} ${bundleId} on ${this.where}: ${simctlReason(r.stderr) || `exit code ${r.code}`}`);
   }
@@ -163,13 +165,15 @@ export class RealDeviceControl implements AppControl {
     return this.goIos.install(this.udid, path, signal);
   }
 
-  async uninstall(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async uninstall(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<void> {
     // `ios apps` lists user apps only: a bundle id missing there may be a system app, which is not "not installed".
+    // Without `ios apps --system`, one `probe` finds installed is a system app all the same.
     const apps = await this.listApps(signal);
     if (!apps.some((a) => a.package === bundleId)) {
       const system = await this.goIos.systemApps(this.udid, signal);
-      if (system?.includes(bundleId)) throw systemApp(bundleId, this.where);
-      if (system) throw notInstalled(bundleId, this.where);
+      const installed = system ? system.includes(bundleId) : await probe?.();
+      if (installed) throw systemApp(bundleId, this.where);
+      if (installed === false) throw notInstalled(bundleId, this.where);
       throw new ToolError(
         'APP_NOT_INSTALLED',
         `${bundleId} is not among the apps \`ios apps\` lists on ${this.where}, so nothing was uninstalled: it is not installed, or it is a system app, which iOS does not let be uninstalled (${SYSTEM_UNTOLD}); pick one from mobile_list_apps`,
@@ -178,13 +182,13 @@ export class RealDeviceControl implements AppControl {
     await this.goIos.uninstall(this.udid, bundleId, signal);
   }
 
-  async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
+  async launch(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<void> {
     await this.processControl(signal);
     const r = await this.goIos.launch(this.udid, bundleId, signal);
     if (r.code === 0) return;
     if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
-    const installed = await this.installedAnywhere(bundleId, signal);
+    const installed = (await this.installedAnywhere(bundleId, signal)) ?? (await probe?.());
     if (installed === false) throw notInstalled(bundleId, this.where);
     const said = await this.processControlRefused(goIosError(r), 'launched', signal);
     const untold = this.goIos.lacks('apps') ? 'the installed go-ios does not know `ios apps`, so whether it is installed cannot be told' : `${bundleId} is not among the apps \`ios apps\` lists, so it may not be installed: ${SYSTEM_UNTOLD}`;
@@ -225,7 +229,7 @@ export class RealDeviceControl implements AppControl {
    * "<id> not installed", "process of <id> not found"). Its own words decide; a failure that names
    * neither (the phone gone, no developer image) is an error, never "was not running".
    */
-  async terminate(bundleId: string, signal?: AbortSignal): Promise<boolean> {
+  async terminate(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<boolean> {
     // `ios kill` resolves the bundle id through installationproxy, which needs no tunnel, before it opens
     // process control: "not installed" comes first, and only then is a missing iOS 17 tunnel the reason.
     const r = await this.goIos.kill(this.udid, bundleId, signal);
@@ -233,7 +237,7 @@ export class RealDeviceControl implements AppControl {
     if (phoneDetached(r)) throw phoneGone(this.where);
     const said = goIosError(r);
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
-    if (/^(\S+ )?not installed$/i.test(said) || (await this.installedAnywhere(bundleId, signal)) === false) throw notInstalled(bundleId, this.where);
+    if (/^(\S+ )?not installed$/i.test(said) || ((await this.installedAnywhere(bundleId, signal)) ?? (await probe?.())) === false) throw notInstalled(bundleId, this.where);
     await this.processControl(signal);
     throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${await this.processControlRefused(said, 'stopped', signal)}`);
   }

@@ -2,7 +2,7 @@ import type { CallContext, DeviceHandle, ElementListing, PngImage, TracePoint, V
 import { ToolError } from '../../errors.js';
 import type { Button, DeviceInfo, FingerPath, InstalledApp, Key, Orientation } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
-import type { AppControl } from './app-control.js';
+import type { AppControl, InstalledProbe } from './app-control.js';
 import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
@@ -109,7 +109,7 @@ export class IosDevice implements DeviceHandle {
 
   async launchApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
     try {
-      await this.apps.launch(pkg, ctx.signal);
+      await this.apps.launch(pkg, ctx.signal, this.installedProbe(pkg, ctx));
     } catch (err) {
       if (err instanceof ToolError && err.code === 'INTERNAL' && (await this.locked(ctx))) {
         // Not the developer-image hint the failure carries: WDA says the screen is locked, and that is why.
@@ -127,7 +127,7 @@ export class IosDevice implements DeviceHandle {
   }
 
   terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
-    return this.apps.terminate(pkg, ctx.signal);
+    return this.apps.terminate(pkg, ctx.signal, this.installedProbe(pkg, ctx));
   }
 
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {
@@ -138,10 +138,13 @@ export class IosDevice implements DeviceHandle {
     return { package: await bundleIdAfterInstall(path, before ?? [], after ?? [], this.info.id) };
   }
 
-  /** XCUIApplicationState 0 is "not installed" (appium's queryAppState): asked only where the tool cannot list apps. */
   uninstallApp(pkg: string, ctx: CallContext): Promise<void> {
-    const installed = () => this.front.state(pkg, ctx).then((s) => (typeof s === 'number' ? s > 0 : undefined), (err: unknown) => (ctx.signal.aborted ? Promise.reject(err) : undefined));
-    return this.apps.uninstall(pkg, ctx.signal, installed);
+    return this.apps.uninstall(pkg, ctx.signal, this.installedProbe(pkg, ctx));
+  }
+
+  /** XCUIApplicationState 0 is "not installed" (appium's queryAppState): asked only where the tool cannot list apps. */
+  private installedProbe(pkg: string, ctx: CallContext): InstalledProbe {
+    return () => this.front.state(pkg, ctx).then((s) => (typeof s === 'number' ? s > 0 : undefined), (err: unknown) => (ctx.signal.aborted ? Promise.reject(err) : undefined));
   }
 
   async clearAppData(pkg: string): Promise<void> {
