@@ -14,6 +14,7 @@ import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } 
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
+import { reshaped } from './wda-shapes.js';
 import { wdaXml } from './wda-xml.js';
 import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
@@ -166,7 +167,7 @@ export class EmulatedWda {
         if (!knownRoute(method, path)) throw unhandled(url, this.older);
         if (m[1] !== this.sessions.id) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
       }
-      const value = await this.route(method, path, url, body, Boolean(m));
+      const value = reshaped(this.faults, `${method} ${path}${url.search}`, await this.route(method, path, url, body, Boolean(m)));
       const request = `${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`;
       if (this.faults.resetAfter?.test(request)) return void req.socket.destroy();
       this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessions.id, status: 0 } : { value, sessionId: this.sessions.id });

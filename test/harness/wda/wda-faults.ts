@@ -104,4 +104,6 @@ export interface WdaFaults {
   xmlWithoutBundleId?: boolean;
   /** /status answers only {ready, message}: no build, os, ios or device (an emulation of WDA answering a few fields). */
   bareStatus?: boolean;
+  /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
+  screenWithoutScale?: boolean;
 }

@@ -57,13 +57,14 @@ export class WdaScreen {
       this.screenInSession = true;
       screen = (await this.get('/wda/screen', ctx, true).catch(unknownRoute)) as { scale?: unknown } | undefined | null;
     }
-    if (screen === undefined) return (this.scale = await this.scaleOfScreenshot(ctx));
-    return (this.scale = positive(screen?.scale));
+    // An emulation of WDA may answer /wda/screen without its scale: as good as no /wda/screen for the scale.
+    return (this.scale = positive(screen?.scale) ?? (await this.scaleOfScreenshot(ctx)));
   }
 
   /**
-   * A WDA without /wda/screen at all (builds before 2018, or an emulation answering a few routes): the screenshot's
-   * pixels per point of /window/size, the shorter sides compared so that the orientation does not matter.
+   * A WDA without /wda/screen at all (builds before 2018, or an emulation answering a few routes), or whose answer
+   * has no scale: the screenshot's pixels per point of /window/size, the shorter sides compared so that the
+   * orientation does not matter.
    */
   private async scaleOfScreenshot(ctx: CallContext): Promise<number | undefined> {
     const [shot, size] = await Promise.all([this.get('/screenshot', ctx, false), this.readSize(ctx)]);

@@ -1,0 +1,31 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import type { WdaFaults } from '../harness/wda/wda-faults.js';
+import { find, makeRig, type Rig } from './rig.js';
+
+/* WebDriverAgent answers shaped otherwise than 16.7.0's, as older builds, emulations and what stands in front of WDA send them. */
+
+async function withShapes(faults: WdaFaults, body: (rig: Rig) => Promise<void>): Promise<void> {
+  const rig = await makeRig();
+  Object.assign(rig.wda.faults, faults);
+  try {
+    await body(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
+const count = (rig: Rig, request: string) => rig.wda.requests.filter((r) => r === request).length;
+
+test('a /wda/screen without scale: the scale is the screenshot\'s pixels per point, read once, and sizes and taps are right', () =>
+  withShapes({ screenWithoutScale: true }, async (rig) => {
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: rig.device.size.width, height: rig.device.size.height });
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center);
+    assert.is(rig.device.focusedField, 'email', 'the tap landed on the field');
+    assert.is(count(rig, 'GET /screenshot'), 1, JSON.stringify(rig.wda.requests));
+  }));
+
+test.run();
