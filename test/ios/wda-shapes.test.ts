@@ -28,4 +28,14 @@ test('a /wda/screen without scale: the scale is the screenshot\'s pixels per poi
     assert.is(count(rig, 'GET /screenshot'), 1, JSON.stringify(rig.wda.requests));
   }));
 
+test('a switch whose /source value is a JSON boolean (WDA before July 2017) is listed checked when on, unchecked when off', () =>
+  withShapes({ booleanValues: true }, async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.apple.Preferences' });
+    const wifi = () => rig.call('mobile_list_elements_on_screen').then(({ elements }) => find(elements, 'Wi-Fi'));
+    const on = await wifi();
+    assert.is(on.checked, true, JSON.stringify(on));
+    await rig.call('mobile_click_on_screen_at_coordinates', on.center);
+    assert.is((await wifi()).checked, false);
+  }));
+
 test.run();

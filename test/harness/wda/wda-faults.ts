@@ -104,6 +104,8 @@ export interface WdaFaults {
   xmlWithoutBundleId?: boolean;
   /** /status answers only {ready, message}: no build, os, ios or device (an emulation of WDA answering a few fields). */
   bareStatus?: boolean;
+  /** Switch values in /source's JSON as JSON booleans, as WDA wrote them before c2a0427b (July 2017; wda-shapes.ts). */
+  booleanValues?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
 }

@@ -160,7 +160,8 @@ export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
   }
   if (type === 'Switch' || type === 'Toggle' || type === 'CheckBox' || type === 'RadioButton') {
     ui.checkable = true;
-    ui.checked = textOf(node.value) === '1' || textOf(node.value).toLowerCase() === 'on';
+    // "1"/"0" since WDA c2a0427b (July 2017); before it the boxed BOOL XCTest hands a switch came as JSON true/false.
+    ui.checked = node.value === true || textOf(node.value) === '1' || textOf(node.value).toLowerCase() === 'on';
     ui.text = label ?? '';
   }
   if (SCROLLABLE.has(type)) ui.scrollable = true;
