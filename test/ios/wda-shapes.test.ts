@@ -38,4 +38,16 @@ test('a switch whose /source value is a JSON boolean (WDA before July 2017) is l
     assert.is((await wifi()).checked, false);
   }));
 
+test('a proxy in front of a WebDriverAgent that does not answer (HTTP 502 with its HTML page) is WDA not answering, with how to start it', () =>
+  withShapes({}, async (rig) => {
+    assert.type((await rig.call('mobile_take_screenshot')).image, 'string');
+    rig.wda.faults.proxyAnswers = 502;
+    const shot = await rig.call('mobile_take_screenshot');
+    assert.is(shot.code, 'UNSUPPORTED', JSON.stringify(shot));
+    assert.match(shot.message, /WebDriverAgent is not answering for simulator .*HTTP 502 Bad Gateway/);
+    assert.match(shot.message, /xcodebuild -project WebDriverAgent.xcodeproj/);
+    rig.wda.faults.proxyAnswers = undefined;
+    assert.type((await rig.call('mobile_take_screenshot')).image, 'string', 'answers again once WDA is back');
+  }));
+
 test.run();

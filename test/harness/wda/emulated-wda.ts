@@ -14,7 +14,7 @@ import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } 
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
-import { reshaped } from './wda-shapes.js';
+import { answerAsProxy, reshaped } from './wda-shapes.js';
 import { wdaXml } from './wda-xml.js';
 import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
@@ -153,6 +153,7 @@ export class EmulatedWda {
     } catch {
       // WDA treats an unreadable body as no arguments (FBWebServer.m).
     }
+    if (this.faults.proxyAnswers) return answerAsProxy(res, this.faults.proxyAnswers);
     let path = url.pathname;
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
     this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);

@@ -108,4 +108,6 @@ export interface WdaFaults {
   booleanValues?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
+  /** A reverse proxy in front of a WDA that does not answer it: every request gets the proxy's HTML page with this status. */
+  proxyAnswers?: 502 | 503 | 504;
 }

@@ -1,9 +1,11 @@
+import type http from 'node:http';
+
 import type { WdaFaults } from './wda-faults.js';
 import type { WdaJsonNode } from './wda-tree.js';
 
 /*
  * Answers shaped otherwise than appium/WebDriverAgent 16.7.0 writes them, yet written by an older build or by an
- * emulation of WDA: applied to a route's value just before it is sent.
+ * emulation of WDA, and what stands in front of a WDA: applied to a route's value just before it is sent.
  */
 
 /**
@@ -23,4 +25,15 @@ export function reshaped(faults: WdaFaults, request: string, value: unknown): un
     return rest;
   }
   return value;
+}
+
+/**
+ * A reverse proxy (nginx) in front of a WebDriverAgent that does not answer it: every request gets the proxy's own
+ * HTML error page with its status (502 Bad Gateway: WDA refused the connection; 504 Gateway Time-out: it did not answer).
+ */
+export function answerAsProxy(res: http.ServerResponse, status: 502 | 503 | 504): void {
+  const reason = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' }[status];
+  const page = `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n`;
+  res.writeHead(status, { server: 'nginx/1.24.0', 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
+  res.end(page);
 }

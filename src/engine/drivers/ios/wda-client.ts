@@ -77,6 +77,9 @@ function legacyError(status: number, detail: string): string {
 
 const SESSION_GONE = 'invalid session id';
 
+/** HTTP statuses a gateway answers with when the server behind it (here WDA) refused, failed or timed out. */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+
 /**
  * Requests that change nothing, or change it to the same end state when sent twice. Only these are
  * re-sent after a connection reset, because a reset can come after WDA already acted: a tap or
@@ -264,6 +267,7 @@ export class WdaClient {
           try {
             envelope = JSON.parse(text) as Envelope;
           } catch {
+            if (res.statusCode !== undefined && GATEWAY_FAILURES.has(res.statusCode)) return reject(this.proxyFailed(res.statusCode, method, url.pathname));
             return reject(new ToolError('INTERNAL', `${this.baseUrl} answered ${method} ${url.pathname} with something that is not WebDriverAgent JSON (HTTP ${res.statusCode}): ${JSON.stringify(text.slice(0, 120))}; is another server using this port?`));
           }
           const value = envelope?.value as { error?: unknown; message?: unknown } | null | undefined;
@@ -281,6 +285,19 @@ export class WdaClient {
       });
       req.end(payload);
     });
+  }
+
+  /**
+   * A proxy between us and WDA (nginx, a device farm's gateway) answers in WDA's stead, with a page of its own, when
+   * WDA behind it is not running or not answering. Whether the request reached WDA before that cannot be told.
+   */
+  private proxyFailed(status: number, method: string, path: string): WdaUnreachableError {
+    const what = `${status} ${http.STATUS_CODES[status] ?? ''}`.trim();
+    return new WdaUnreachableError(
+      `WebDriverAgent is not answering for ${this.options.deviceLabel}: ${this.baseUrl} answered ${method} ${path} with HTTP ${what} and a page that is not WebDriverAgent's, as a proxy in front of WebDriverAgent does when WebDriverAgent behind it is not running or does not answer. ${this.options.startHint}`,
+      true,
+      false,
+    );
   }
 
   private unreachable(err: NodeJS.ErrnoException, staleSocket: boolean): WdaUnreachableError {
