@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { WdaFaults } from '../harness/wda/wda-faults.js';
+import type { WdaJsonNode } from '../harness/wda/wda-tree.js';
 import { find, makeRig, type Rig } from './rig.js';
 
 /* WebDriverAgent answers shaped otherwise than 16.7.0's, as older builds, emulations and what stands in front of WDA send them. */
@@ -48,6 +49,27 @@ test('a proxy in front of a WebDriverAgent that does not answer (HTTP 502 with i
     assert.match(shot.message, /xcodebuild -project WebDriverAgent.xcodeproj/);
     rig.wda.faults.proxyAnswers = undefined;
     assert.type((await rig.call('mobile_take_screenshot')).image, 'string', 'answers again once WDA is back');
+  }));
+
+function other(label: string, accessible: boolean, rect: WdaJsonNode['rect'], children: WdaJsonNode[] = []): WdaJsonNode {
+  const frame = `{{${rect.x}, ${rect.y}}, {${rect.width}, ${rect.height}}}`;
+  return { type: 'Other', rawIdentifier: null, name: label, value: null, label, rect, frame, isEnabled: '1', isVisible: '1', isAccessible: accessible ? '1' : '0', isFocused: '0', ...(children.length ? { children } : {}) };
+}
+
+test('a WebDriverAgent from before April 2021 (no isAccessible): a labelled view without children (an icon button) is listed and tappable, a container is not', () =>
+  withShapes({ withoutIsAccessible: true }, async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    // React Native's shapes: an icon-only touchable (accessible, no children), a header whose label is its text's.
+    const text: WdaJsonNode = { ...other('Sneakers', true, { x: 20, y: 700, width: 120, height: 20 }), type: 'StaticText', value: 'Sneakers' };
+    rig.wda.faults.decorateSource = (tree) => {
+      const [window, ...rest] = tree.children ?? [];
+      const added = [other('Favorite', true, { x: 330, y: 700, width: 44, height: 44 }), other('Sneakers', false, { x: 20, y: 700, width: 200, height: 20 }, [text])];
+      return { ...tree, children: [{ ...window, children: [...(window.children ?? []), ...added] }, ...rest] };
+    };
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    const favorite = find(elements, 'Favorite');
+    assert.is(favorite.clickable, true, JSON.stringify(favorite));
+    assert.is(elements.filter((e: { text: string; accessibility_label: string | null }) => e.text === 'Sneakers' || e.accessibility_label === 'Sneakers').length, 1, JSON.stringify(elements));
   }));
 
 test.run();

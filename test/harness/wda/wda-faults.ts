@@ -106,6 +106,8 @@ export interface WdaFaults {
   bareStatus?: boolean;
   /** Switch values in /source's JSON as JSON booleans, as WDA wrote them before c2a0427b (July 2017; wda-shapes.ts). */
   booleanValues?: boolean;
+  /** /source's JSON tree without isAccessible, as WDA wrote it before 035af066 (April 2021). */
+  withoutIsAccessible?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
   /** A reverse proxy in front of a WDA that does not answer it: every request gets the proxy's HTML page with this status. */

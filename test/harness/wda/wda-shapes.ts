@@ -17,9 +17,16 @@ function withBooleanValues(node: WdaJsonNode): unknown {
   return { ...node, value, ...(node.children ? { children: node.children.map(withBooleanValues) } : {}) };
 }
 
+/** The JSON tree as builds before 035af066 (April 2021) write it: no isAccessible on any node. */
+function withoutIsAccessible(node: WdaJsonNode): unknown {
+  const { isAccessible: _dropped, ...rest } = node;
+  return { ...rest, ...(node.children ? { children: node.children.map(withoutIsAccessible) } : {}) };
+}
+
 /** `request` is "GET /source?format=json" (session part left out), `value` what 16.7.0 answers. */
 export function reshaped(faults: WdaFaults, request: string, value: unknown): unknown {
   if (faults.booleanValues && request === 'GET /source?format=json' && value && typeof value === 'object') return withBooleanValues(value as WdaJsonNode);
+  if (faults.withoutIsAccessible && request === 'GET /source?format=json' && value && typeof value === 'object') return withoutIsAccessible(value as WdaJsonNode);
   if (faults.screenWithoutScale && request === 'GET /wda/screen' && value && typeof value === 'object') {
     const { scale: _scale, ...rest } = value as Record<string, unknown>;
     return rest;

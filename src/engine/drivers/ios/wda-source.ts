@@ -9,7 +9,7 @@ import type { UiNode } from '../../ui-tree.js';
  *   {type: "Button" (XCUIElementType without its prefix), rawIdentifier, name, value, label,
  *    rect: {x, y, width, height} in points, frame: "{{x, y}, {w, h}}",
  *    isEnabled: "1"|"0", isVisible: "1"|"0", isAccessible: "1"|"0", isFocused: "1"|"0", children: [...]}
- * (appium/WebDriverAgent XCUIApplication+FBHelpers.m dictionaryForElement; older builds lack isAccessible/isFocused,
+ * (appium/WebDriverAgent XCUIApplication+FBHelpers.m dictionaryForElement; builds before 2023 lack isFocused, before April 2021 isAccessible;
  * some forks add isHittable). Fixtures in test/fixtures/ios/*-source.json.
  */
 const Flag = v.optional(v.union([v.string(), v.boolean(), v.number()]));
@@ -127,7 +127,10 @@ export function wdaToUiNode(node: WdaNode, scale: number): UiNode {
   const enabled = flag(node.isEnabled) ?? true;
   const visible = flag(node.isVisible) ?? true;
   const hittable = flag(node.isHittable) ?? true;
-  const accessible = flag(node.isAccessible) ?? false;
+  // Builds before April 2021 (WebDriverAgent 035af066) write no isAccessible. A labelled view without children is then
+  // taken for an accessibility element (an icon button, a React Native touchable): a container's label only repeats
+  // the words of the children it holds.
+  const accessible = flag(node.isAccessible) ?? (!node.children?.length && Boolean(label));
   const input = INPUTS.has(type);
   const known = TYPE_MAP[type] !== undefined;
   const accessibleOther = type === 'Other' && accessible && Boolean(label || node.rawIdentifier);
