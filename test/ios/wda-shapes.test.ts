@@ -72,4 +72,25 @@ test('a WebDriverAgent from before April 2021 (no isAccessible): a labelled view
     assert.is(elements.filter((e: { text: string; accessibility_label: string | null }) => e.text === 'Sneakers' || e.accessibility_label === 'Sneakers').length, 1, JSON.stringify(elements));
   }));
 
+test('a sparse JSON tree (prefixed types, absent flags, names and values, numbers for digits) lists and types as the full one', async () => {
+  const full = await makeRig();
+  let expected: unknown;
+  try {
+    await full.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    expected = await full.call('mobile_list_elements_on_screen');
+  } finally {
+    await full.close();
+  }
+  await withShapes({ sparseJson: true }, async (rig) => {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const listing = await rig.call('mobile_list_elements_on_screen');
+    assert.equal(listing, expected);
+    await rig.call('mobile_click_on_screen_at_coordinates', find(listing.elements, 'Email').center);
+    assert.is((await rig.call('mobile_type_keys', { text: 'me@example.com' })).status, 'success');
+    assert.is(rig.device.fieldValue('email'), 'me@example.com');
+    await rig.call('mobile_launch_app', { packageName: 'com.apple.Preferences' });
+    assert.is(find((await rig.call('mobile_list_elements_on_screen')).elements, 'Wi-Fi').checked, true, 'a switch valued 1');
+  });
+});
+
 test.run();

@@ -108,6 +108,8 @@ export interface WdaFaults {
   booleanValues?: boolean;
   /** /source's JSON tree without isAccessible, as WDA wrote it before 035af066 (April 2021). */
   withoutIsAccessible?: boolean;
+  /** /source's JSON as an emulation may write it: prefixed types, only keys that say something, digits as numbers (wda-shapes.ts). */
+  sparseJson?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
   /** A reverse proxy in front of a WDA that does not answer it: every request gets the proxy's HTML page with this status. */

@@ -23,10 +23,27 @@ function withoutIsAccessible(node: WdaJsonNode): unknown {
   return { ...rest, ...(node.children ? { children: node.children.map(withoutIsAccessible) } : {}) };
 }
 
+/**
+ * /source's JSON as an emulation of WDA may write it: full XCUIElementType names, a key only where it says something
+ * (no null names, values or labels, no flags at their usual value), digits as numbers, and `children: []` on leaves.
+ */
+function sparse(node: WdaJsonNode): unknown {
+  const out: Record<string, unknown> = { type: `XCUIElementType${node.type}`, rect: node.rect };
+  for (const key of ['rawIdentifier', 'name', 'label', 'placeholderValue'] as const) if (node[key]) out[key] = node[key];
+  if (node.value !== null) out.value = /^\d+$/.test(node.value) ? Number(node.value) : node.value;
+  if (node.isEnabled === '0') out.isEnabled = '0';
+  if (node.isVisible === '0') out.isVisible = '0';
+  if (node.isAccessible === '1') out.isAccessible = '1';
+  if (node.isFocused === '1') out.isFocused = '1';
+  out.children = (node.children ?? []).map(sparse);
+  return out;
+}
+
 /** `request` is "GET /source?format=json" (session part left out), `value` what 16.7.0 answers. */
 export function reshaped(faults: WdaFaults, request: string, value: unknown): unknown {
   if (faults.booleanValues && request === 'GET /source?format=json' && value && typeof value === 'object') return withBooleanValues(value as WdaJsonNode);
   if (faults.withoutIsAccessible && request === 'GET /source?format=json' && value && typeof value === 'object') return withoutIsAccessible(value as WdaJsonNode);
+  if (faults.sparseJson && request === 'GET /source?format=json' && value && typeof value === 'object') return sparse(value as WdaJsonNode);
   if (faults.screenWithoutScale && request === 'GET /wda/screen' && value && typeof value === 'object') {
     const { scale: _scale, ...rest } = value as Record<string, unknown>;
     return rest;
