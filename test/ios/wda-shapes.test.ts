@@ -93,4 +93,22 @@ test('a sparse JSON tree (prefixed types, absent flags, names and values, number
   });
 });
 
+test('an XML /source: a label with a line break or tab (libxml2 writes them as &#10; and &#9;) reads as in the JSON tree', async () => {
+  const twoLines: WdaJsonNode = { ...other('Free shipping\non orders\tover $50', true, { x: 20, y: 700, width: 300, height: 40 }), type: 'StaticText', value: 'Free shipping\non orders\tover $50' };
+  const decorate = (tree: WdaJsonNode): WdaJsonNode => {
+    const [window, ...rest] = tree.children ?? [];
+    return { ...tree, children: [{ ...window, children: [...(window.children ?? []), twoLines] }, ...rest] };
+  };
+  const listed = async (faults: WdaFaults) => {
+    let texts: string[] = [];
+    await withShapes({ ...faults, decorateSource: decorate }, async (rig) => {
+      texts = (await rig.call('mobile_list_elements_on_screen')).elements.map((e: { text: string }) => e.text);
+    });
+    return texts;
+  };
+  const fromJson = await listed({});
+  assert.ok(fromJson.includes('Free shipping\non orders\tover $50'), JSON.stringify(fromJson));
+  assert.equal(await listed({ sourceFormats: ['xml'] }), fromJson);
+});
+
 test.run();

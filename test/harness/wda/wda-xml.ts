@@ -4,10 +4,12 @@ import type { WdaJsonNode } from './wda-tree.js';
  * /source?format=xml as WebDriverAgent writes it (FBXPath.m xmlStringWithRootElement through libxml2's text
  * writer): one element per node named by its full XCUIElementType, attributes in FBElementAttribute's order
  * (type, value, name, label, enabled, visible, accessible, x, y, width, height, index), an attribute whose value
- * is nil left out, booleans "true"/"false".
+ * is nil left out, booleans "true"/"false", attribute text escaped as libxml2 serializes it.
  */
 
-const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** libxml2's xmlBufAttrSerializeTxtContent: besides the markup characters, a newline, carriage return and tab as character references. */
+const escape = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 
 /** `app`: the application element's processId and bundleId, which builds since September 2025 (#1055) write. */
 export function wdaXml(root: WdaJsonNode, app?: { pid: number; bundleId: string }): string {

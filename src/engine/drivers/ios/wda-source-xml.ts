@@ -18,7 +18,9 @@ function xmlParser(): XMLParser {
   if (parser) return parser;
   // Loaded on first use: only WebDriverAgents that serve no JSON tree need it.
   const { XMLParser: Parser } = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
-  return (parser = new Parser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false }));
+  // libxml2 writes a newline, carriage return or tab in an attribute as a character reference (&#10;, &#13;, &#9;),
+  // which only htmlEntities makes the parser turn back.
+  return (parser = new Parser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false, htmlEntities: true }));
 }
 
 const tagOf = (node: Ordered): string | undefined => Object.keys(node).find((k) => k !== ':@' && k !== '#text' && !k.startsWith('?'));
