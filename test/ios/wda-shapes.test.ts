@@ -111,4 +111,11 @@ test('an XML /source: a label with a line break or tab (libxml2 writes them as &
   assert.equal(await listed({ sourceFormats: ['xml'] }), fromJson);
 });
 
+test('a screenshot in 64-character base64 lines (WDA before October 2022) is read, also for the scale of a /wda/screen without one', () =>
+  withShapes({ base64Lines: true, screenWithoutScale: true }, async (rig) => {
+    const shot = await rig.call('mobile_take_screenshot');
+    assert.type(shot.image, 'string', JSON.stringify(shot).slice(0, 300));
+    assert.equal(await rig.call('mobile_get_screen_size'), { width: rig.device.size.width, height: rig.device.size.height });
+  }));
+
 test.run();

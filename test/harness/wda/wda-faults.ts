@@ -110,6 +110,8 @@ export interface WdaFaults {
   withoutIsAccessible?: boolean;
   /** /source's JSON as an emulation may write it: prefixed types, only keys that say something, digits as numbers (wda-shapes.ts). */
   sparseJson?: boolean;
+  /** /screenshot's base64 in 64-character lines ending in CRLF, as WDA wrote it before 5d1d76b5 (October 2022). */
+  base64Lines?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
   /** A reverse proxy in front of a WDA that does not answer it: every request gets the proxy's HTML page with this status. */

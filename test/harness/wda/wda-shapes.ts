@@ -44,6 +44,8 @@ export function reshaped(faults: WdaFaults, request: string, value: unknown): un
   if (faults.booleanValues && request === 'GET /source?format=json' && value && typeof value === 'object') return withBooleanValues(value as WdaJsonNode);
   if (faults.withoutIsAccessible && request === 'GET /source?format=json' && value && typeof value === 'object') return withoutIsAccessible(value as WdaJsonNode);
   if (faults.sparseJson && request === 'GET /source?format=json' && value && typeof value === 'object') return sparse(value as WdaJsonNode);
+  // Before 5d1d76b5 (October 2022) WDA encoded screenshots with NSDataBase64Encoding64CharacterLineLength.
+  if (faults.base64Lines && request === 'GET /screenshot' && typeof value === 'string') return value.replace(/.{64}/g, '$&\r\n');
   if (faults.screenWithoutScale && request === 'GET /wda/screen' && value && typeof value === 'object') {
     const { scale: _scale, ...rest } = value as Record<string, unknown>;
     return rest;
