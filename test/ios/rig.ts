@@ -37,6 +37,8 @@ export interface RigOptions {
   xcodeSelected?: boolean;
   /** Which WebDriverAgent release the emulation answers as (emulated-wda.ts options). */
   wda?: Pick<EmulatedWdaOptions, 'before5_15' | 'before2024' | 'legacy' | 'osVersion' | 'sdkVersion'>;
+  /** WebDriverAgent reached through a reverse proxy at this path (its fault pathPrefix), and the driver given that URL. */
+  wdaPath?: string;
   /** Start with WebDriverAgent absent. */
   wdaDown?: boolean;
   driver?: Partial<IosDriverOptions>;
@@ -66,6 +68,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   const simName = options.ipad ? 'iPad Pro 13-inch (M4)' : 'iPhone 15';
   const wda = new EmulatedWda(device, { clock, ...options.wda, scale: options.scale, simulator: !options.phone, name: options.phone ? 'iPhone' : simName });
   await wda.start();
+  if (options.wdaPath) wda.faults.pathPrefix = options.wdaPath;
   if (options.wdaDown) await wda.stop();
   const config: FakeToolsConfig = options.phone
     ? { simulators: [], phones: [{ udid: PHONE_UDID, productType: 'iPhone14,5', version: options.phone.version, device, tunnel: options.phone.tunnel, wda }], crashOnLaunch: options.crashOnLaunch }
@@ -90,7 +93,7 @@ export async function makeRig(options: RigOptions = {}): Promise<Rig> {
   process.env.PATH = `${bin}:${dirname(process.execPath)}`;
   process.env.MB_IOS_HARNESS = tools.url;
 
-  const engine = createEngine({ virtual: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ios: { wdaUrl: wda.url, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, usbmuxd: tools.usbmuxd.address, ...options.driver }, allowPaths: [dir] });
+  const engine = createEngine({ virtual: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ios: { wdaUrl: `${wda.url}${options.wdaPath ?? ''}`, mjpegUrl: wda.mjpeg.url, forwardWaitMs: 10_000, usbmuxd: tools.usbmuxd.address, ...options.driver }, allowPaths: [dir] });
   return {
     engine,
     device,

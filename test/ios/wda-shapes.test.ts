@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { iosSetupFromFlags } from '../../src/engine/drivers/ios/setup.js';
+import { parseWdaSource } from '../../src/engine/sources/index.js';
 import type { WdaFaults } from '../harness/wda/wda-faults.js';
 import type { WdaJsonNode } from '../harness/wda/wda-tree.js';
 import { find, makeRig, type Rig } from './rig.js';
@@ -117,5 +119,22 @@ test('a screenshot in 64-character base64 lines (WDA before October 2022) is rea
     assert.type(shot.image, 'string', JSON.stringify(shot).slice(0, 300));
     assert.equal(await rig.call('mobile_get_screen_size'), { width: rig.device.size.width, height: rig.device.size.height });
   }));
+
+test('a WebDriverAgent URL with a path (a proxy serving WDA under /iphone1/) keeps the path in --wda-url and --wda', () => {
+  assert.equal(iosSetupFromFlags({ wdaUrl: 'http://gateway:8080/iphone1/' }), { wdaUrl: 'http://gateway:8080/iphone1' });
+  assert.equal(parseWdaSource('lab=http://gateway:8080/farm/iphone1'), { name: 'lab', url: 'http://gateway:8080/farm/iphone1' });
+});
+
+test('behind a proxy serving WebDriverAgent under a path, every request goes under that path', async () => {
+  const rig = await makeRig({ wdaPath: '/iphone1' });
+  try {
+    await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
+    const { elements } = await rig.call('mobile_list_elements_on_screen');
+    assert.is((await rig.call('mobile_click_on_screen_at_coordinates', find(elements, 'Email').center)).status, 'success');
+    assert.is(rig.device.focusedField, 'email');
+  } finally {
+    await rig.close();
+  }
+});
 
 test.run();

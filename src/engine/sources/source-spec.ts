@@ -1,4 +1,5 @@
 import { parseHostPort } from '../drivers/android/adb-address.js';
+import { withPath } from '../drivers/ios/wda-client.js';
 
 /** One `--adb [name=]host:port` value. */
 export interface AdbSourceSpec {
@@ -55,7 +56,7 @@ export function parseWdaSource(value: string): WdaSourceSpec {
     throw new Error(`--wda ${name}=${rest}: not a URL; pass e.g. ${name}=http://10.0.0.7:8100`);
   }
   if (url.protocol !== 'http:') throw new Error(`--wda ${name}: WebDriverAgent speaks plain http://, got ${url.protocol}//`);
-  return { name: checkSourceName(name, '--wda'), url: url.origin };
+  return { name: checkSourceName(name, '--wda'), url: withPath(url) };
 }
 
 /** Source names must be unique: they tell clashing device ids apart. */

@@ -145,7 +145,10 @@ export class EmulatedWda {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    if (this.faults.proxyAnswers) return answerAsProxy(res, this.faults.proxyAnswers);
+    const prefix = this.faults.pathPrefix;
+    if (prefix && !req.url?.startsWith(`${prefix}/`)) return answerAsProxy(res, 404);
+    const url = new URL((prefix ? req.url?.slice(prefix.length) : req.url) ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     const method = req.method ?? 'GET';
     let body: Record<string, unknown> = {};
     try {
@@ -153,7 +156,6 @@ export class EmulatedWda {
     } catch {
       // WDA treats an unreadable body as no arguments (FBWebServer.m).
     }
-    if (this.faults.proxyAnswers) return answerAsProxy(res, this.faults.proxyAnswers);
     let path = url.pathname;
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
     this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);

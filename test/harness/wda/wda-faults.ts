@@ -114,6 +114,11 @@ export interface WdaFaults {
   base64Lines?: boolean;
   /** /wda/screen answered without `scale` (an emulation of WDA leaving it out). */
   screenWithoutScale?: boolean;
+  /**
+   * WDA reached through a reverse proxy at this path (nginx `location /iphone1/ { proxy_pass http://wda:8100/; }`):
+   * a request under it reaches WDA without it, any other gets nginx's 404 page.
+   */
+  pathPrefix?: string;
   /** A reverse proxy in front of a WDA that does not answer it: every request gets the proxy's HTML page with this status. */
   proxyAnswers?: 502 | 503 | 504;
 }

@@ -54,11 +54,11 @@ export function reshaped(faults: WdaFaults, request: string, value: unknown): un
 }
 
 /**
- * A reverse proxy (nginx) in front of a WebDriverAgent that does not answer it: every request gets the proxy's own
- * HTML error page with its status (502 Bad Gateway: WDA refused the connection; 504 Gateway Time-out: it did not answer).
+ * A reverse proxy (nginx) in front of a WebDriverAgent answering in its stead with its own HTML error page: 502 Bad
+ * Gateway (WDA refused the connection), 504 Gateway Time-out (it did not answer), 404 (no location for the path).
  */
-export function answerAsProxy(res: http.ServerResponse, status: 502 | 503 | 504): void {
-  const reason = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' }[status];
+export function answerAsProxy(res: http.ServerResponse, status: 404 | 502 | 503 | 504): void {
+  const reason = { 404: 'Not Found', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' }[status];
   const page = `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n`;
   res.writeHead(status, { server: 'nginx/1.24.0', 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
   res.end(page);

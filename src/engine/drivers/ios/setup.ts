@@ -1,4 +1,5 @@
 import type { IosDriverOptions } from './ios-driver.js';
+import { withPath } from './wda-client.js';
 
 /** The CLI flags that shape the iOS driver, already parsed by the CLI (values as typed by the user). */
 export interface IosFlags {
@@ -22,7 +23,8 @@ export interface IosFlags {
 // A simulator UDID as simctl prints it (UUID); anything else before '=' is a typo worth naming.
 const UDID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
-function httpOrigin(flag: string, given: string, example: string): string {
+/** `keepPath`: a WebDriverAgent behind a proxy may answer under a path (http://gateway/iphone1), which stays. */
+function httpOrigin(flag: string, given: string, example: string, keepPath: boolean): string {
   let url: URL;
   try {
     url = new URL(given);
@@ -30,14 +32,14 @@ function httpOrigin(flag: string, given: string, example: string): string {
     throw new Error(`${flag} ${JSON.stringify(given)} is not a URL; pass e.g. ${example}`);
   }
   if (url.protocol !== 'http:') throw new Error(`${flag} must be an http:// URL (WebDriverAgent speaks plain HTTP), got ${given}`);
-  return url.origin;
+  return keepPath ? withPath(url) : url.origin;
 }
 
 /**
  * One URL for every simulator and/or `UDID=URL` entries for single simulators (several simulators,
  * each with a WDA on its own ports, cannot share one URL: see docs/ios.md).
  */
-function urlsFromFlag(flag: string, value: string, port: number): { shared?: string; each: Record<string, string> } {
+function urlsFromFlag(flag: string, value: string, port: number, keepPath = false): { shared?: string; each: Record<string, string> } {
   const example = `http://127.0.0.1:${port}, or UDID=http://127.0.0.1:${port + 1} for one simulator`;
   let shared: string | undefined;
   const each: Record<string, string> = {};
@@ -46,13 +48,13 @@ function urlsFromFlag(flag: string, value: string, port: number): { shared?: str
     const udid = eq > 0 && !entry.slice(0, eq).includes(':') ? entry.slice(0, eq) : undefined;
     if (udid === undefined) {
       if (shared !== undefined) throw new Error(`${flag} is given twice without a simulator UDID (${shared} and ${entry}); prefix all but one with UDID=`);
-      shared = httpOrigin(flag, entry, example);
+      shared = httpOrigin(flag, entry, example, keepPath);
       continue;
     }
     if (!UDID.test(udid)) throw new Error(`${flag} ${entry}: "${udid}" is not a simulator UDID (xcrun simctl list devices shows them, e.g. 5A1B…-…); write UDID=URL`);
     const key = udid.toUpperCase();
     if (each[key] !== undefined) throw new Error(`${flag} names simulator ${udid} twice; give each simulator one URL`);
-    each[key] = httpOrigin(flag, entry.slice(eq + 1), example);
+    each[key] = httpOrigin(flag, entry.slice(eq + 1), example, keepPath);
   }
   return { shared, each };
 }
@@ -65,7 +67,7 @@ export function iosSetupFromFlags(flags: IosFlags): false | IosDriverOptions {
   if (flags.noIos) return false;
   const options: IosDriverOptions = {};
   if (flags.wdaUrl !== undefined) {
-    const { shared, each } = urlsFromFlag('--wda-url', flags.wdaUrl, 8100);
+    const { shared, each } = urlsFromFlag('--wda-url', flags.wdaUrl, 8100, true);
     if (shared !== undefined) options.wdaUrl = shared;
     if (Object.keys(each).length) options.wdaUrls = each;
   }

@@ -8,6 +8,14 @@ const slowRoute = (path: string): string =>
   /\/(source|elements?|element\/[^/]+\/elements?)$/.test(path) ? ' (XCTest snapshots the whole element tree for it, which takes long on a huge or animating screen)' : '';
 
 /**
+ * A WebDriverAgent URL as given, without a trailing slash: WDA answers at its root, yet a proxy may serve it under a
+ * path (http://gateway:8080/iphone1), every route then under that path.
+ */
+export function withPath(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
  * An error WebDriverAgent reported. WDA answers every route with {value, sessionId}; on failure
  * value is {error, message, traceback} with W3C error names such as "invalid session id" (404),
  * "invalid element state" (400), "unknown error" (500)
@@ -242,7 +250,7 @@ export class WdaClient {
         reject(signal.reason ?? new ToolError('TIMEOUT', `${method} ${path} was cancelled`));
         return;
       }
-      const url = new URL(path, this.baseUrl);
+      const url = new URL(`${this.baseUrl.replace(/\/+$/, '')}${path}`);
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = http.request(url, {
         method,
