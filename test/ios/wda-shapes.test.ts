@@ -58,8 +58,8 @@ function other(label: string, accessible: boolean, rect: WdaJsonNode['rect'], ch
   return { type: 'Other', rawIdentifier: null, name: label, value: null, label, rect, frame, isEnabled: '1', isVisible: '1', isAccessible: accessible ? '1' : '0', isFocused: '0', ...(children.length ? { children } : {}) };
 }
 
-test('a WebDriverAgent from before April 2021 (no isAccessible): a labelled view without children (an icon button) is listed and tappable, a container is not', () =>
-  withShapes({ withoutIsAccessible: true }, async (rig) => {
+for (const format of ['json', 'xml'] as const) test(`a WebDriverAgent from before April 2021 (no isAccessible, ${format}): a labelled view without children (an icon button) is listed and tappable, a container is not`, () =>
+  withShapes({ withoutIsAccessible: true, sourceFormats: [format] }, async (rig) => {
     await rig.call('mobile_launch_app', { packageName: 'com.mobilebridge.demo' });
     // React Native's shapes: an icon-only touchable (accessible, no children), a header whose label is its text's.
     const text: WdaJsonNode = { ...other('Sneakers', true, { x: 20, y: 700, width: 120, height: 20 }), type: 'StaticText', value: 'Sneakers' };

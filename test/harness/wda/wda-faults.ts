@@ -106,7 +106,7 @@ export interface WdaFaults {
   bareStatus?: boolean;
   /** Switch values in /source's JSON as JSON booleans, as WDA wrote them before c2a0427b (July 2017; wda-shapes.ts). */
   booleanValues?: boolean;
-  /** /source's JSON tree without isAccessible, as WDA wrote it before 035af066 (April 2021). */
+  /** /source without isAccessible (JSON) or accessible (XML), as WDA wrote it before 035af066 (April 2021). */
   withoutIsAccessible?: boolean;
   /** /source's JSON as an emulation may write it: prefixed types, only keys that say something, digits as numbers (wda-shapes.ts). */
   sparseJson?: boolean;

@@ -43,6 +43,7 @@ function sparse(node: WdaJsonNode): unknown {
 export function reshaped(faults: WdaFaults, request: string, value: unknown): unknown {
   if (faults.booleanValues && request === 'GET /source?format=json' && value && typeof value === 'object') return withBooleanValues(value as WdaJsonNode);
   if (faults.withoutIsAccessible && request === 'GET /source?format=json' && value && typeof value === 'object') return withoutIsAccessible(value as WdaJsonNode);
+  if (faults.withoutIsAccessible && request === 'GET /source?format=xml' && typeof value === 'string') return value.replace(/ accessible="(true|false)"/g, '');
   if (faults.sparseJson && request === 'GET /source?format=json' && value && typeof value === 'object') return sparse(value as WdaJsonNode);
   // Before 5d1d76b5 (October 2022) WDA encoded screenshots with NSDataBase64Encoding64CharacterLineLength.
   if (faults.base64Lines && request === 'GET /screenshot' && typeof value === 'string') return value.replace(/.{64}/g, '$&\r\n');
