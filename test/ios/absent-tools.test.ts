@@ -175,10 +175,11 @@ test('simctl without `openurl`: open_url goes through WebDriverAgent\'s /url, as
   }
 });
 
-test('go-ios without `launch` and `kill`: both are UNSUPPORTED naming the command, not INTERNAL quoting a line of the usage text, and not run again', async () => {
+test('go-ios without `launch` and `kill`, and a WebDriverAgent that cannot stand in: both are UNSUPPORTED naming the command, not INTERNAL quoting a line of the usage text, and not run again', async () => {
   const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
   try {
     rig.tools.config.goIosLacks = ['launch', 'kill'];
+    rig.wda.faults.onlyRoutes = FEW_ROUTES.filter((r) => !r.startsWith('POST /wda/apps/'));
     for (let i = 0; i < 2; i++) {
       for (const [tool, verb] of [['mobile_launch_app', 'launch'], ['mobile_terminate_app', 'kill']]) {
         const r = await rig.call(tool, { packageName: SAFARI });

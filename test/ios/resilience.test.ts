@@ -141,7 +141,9 @@ test('no tunnel on iOS 17+: launching and stopping apps name `sudo ios tunnel st
       assert.match(r.message, /no go-ios tunnel to 00008110-001A2B3C4D5E801E, which runs iOS 17 or later/);
       assert.match(r.message, /sudo ios tunnel start/);
     }
-    assert.not.ok(rig.tools.calls.some((c) => c.startsWith('ios launch')), 'nothing launched without a tunnel');
+    // `ios launch` runs once, to learn whether go-ios has it (WebDriverAgent would launch without a tunnel otherwise).
+    assert.is(rig.tools.calls.filter((c) => c.startsWith('ios launch')).length, 1, 'asked once whether go-ios knows it');
+    assert.not.ok('com.mobilebridge.demo' in rig.device.snapshot().tasks, 'nothing launched without a tunnel');
     // `ios kill` looks the bundle id up before it needs process control: an app that is not installed is said so.
     const missing = await rig.call('mobile_terminate_app', { packageName: 'com.example.gone' });
     assert.is(missing.code, 'APP_NOT_INSTALLED', JSON.stringify(missing));

@@ -3,6 +3,7 @@ import { ToolError } from '../errors.js';
 import type { DeviceInfo, InstalledApp } from '../types.js';
 import type { AppControl } from '../drivers/ios/app-control.js';
 import { IosDevice } from '../drivers/ios/ios-device.js';
+import { launchRefused } from '../drivers/ios/wda-apps.js';
 import { WdaClient, WdaError } from '../drivers/ios/wda-client.js';
 import { WdaEndpoint } from '../drivers/ios/wda-endpoint.js';
 import { LackingRoutes } from '../drivers/ios/wda-lacking.js';
@@ -43,20 +44,14 @@ class WdaAppControl implements AppControl {
     this.refuse('uninstalling apps');
   }
 
-  /**
-   * A launch that fails is "invalid argument" with the launch's NSError (FBXCTestDaemonsProxy.m swizzledLaunchApp,
-   * since 2023): for a bundle id the phone lacks, "Application info provider (FBSApplicationLibrary) returned nil
-   * for …" (appium/WebDriverAgent#706) or "… is not installed on the device under test". Any other failure is
-   * INTERNAL, so the device can still ask WDA whether the phone is locked.
-   */
+  /** A bundle id the phone lacks is APP_NOT_INSTALLED (wda-apps.ts); any other failure is INTERNAL, so the device can still ask WDA whether the phone is locked. */
   async launch(bundleId: string, signal?: AbortSignal): Promise<void> {
     try {
       await this.client.sessionCall('POST', '/wda/apps/launch', { bundleId }, signal);
     } catch (err) {
       if (!(err instanceof WdaError)) throw err;
-      if (/returned nil for|is not installed on the device/i.test(err.detail)) {
-        throw new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${this.name} (WebDriverAgent could not open it); check the bundle id`);
-      }
+      const missing = launchRefused(err, bundleId, this.name);
+      if (missing) throw missing;
       throw new ToolError('INTERNAL', `could not launch ${bundleId} on ${this.name}: WebDriverAgent said ${err.error}${err.detail ? `: ${err.detail}` : ''}`);
     }
     await this.confirmRunning(bundleId, signal);

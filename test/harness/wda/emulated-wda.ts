@@ -364,8 +364,10 @@ export class EmulatedWda {
         return null;
       }
       case 'POST /wda/apps/terminate':
-        // FBSession terminateApplicationWithBundleId: YES when it was running and was terminated, else NO.
+        // FBSession terminateApplicationWithBundleId: YES when it was running and was terminated, else NO (an app
+        // that is not installed does not run either).
         this.sessions.testedAppLaunched(String(body.bundleId), false);
+        if (!d.installedApps.some((a) => a.package === body.bundleId)) return false;
         return (await d.terminateApp(String(body.bundleId), this.ctx())) === true;
       case 'POST /wda/apps/state':
         // XCUIApplicationState: 0 for an app that is not installed (appium's queryAppState documents 0 as "not

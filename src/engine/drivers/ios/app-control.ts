@@ -17,8 +17,9 @@ export interface AppControl {
   listApps(signal?: AbortSignal): Promise<InstalledApp[]>;
   install(path: string, signal?: AbortSignal): Promise<void>;
   uninstall(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void>;
+  /** A tool without a launch command throws ToolLacks, and the device launches through WebDriverAgent instead (wda-apps.ts). */
   launch(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void>;
-  /** Whether the app was running, when the tool says. */
+  /** Whether the app was running, when the tool says; ToolLacks as for launch. */
   terminate(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<boolean | undefined>;
   /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
@@ -183,9 +184,14 @@ export class RealDeviceControl implements AppControl {
   }
 
   async launch(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<void> {
-    await this.processControl(signal);
+    // go-ios answers a command it lacks with its usage before it looks for a tunnel, and WebDriverAgent, which the
+    // device then launches through, needs none: a go-ios known to lack `ios launch` is not asked for a tunnel, and
+    // one never asked yet runs the launch once when no tunnel was found, to learn it; its failure leaves the refusal.
+    const noTunnel = this.goIos.lacks('launch') ? undefined : await this.processControl(signal).then(() => undefined, (err: unknown) => err);
+    if (noTunnel && (this.goIos.knows('launch') || !(noTunnel instanceof ToolError && noTunnel.code === 'UNSUPPORTED'))) throw noTunnel;
     const r = await this.goIos.launch(this.udid, bundleId, signal);
     if (r.code === 0) return;
+    if (noTunnel) throw noTunnel;
     if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
     const installed = (await this.installedAnywhere(bundleId, signal)) ?? (await probe?.());

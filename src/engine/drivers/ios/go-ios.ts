@@ -191,8 +191,15 @@ export class GoIos {
 
   constructor(readonly executable = 'ios', private readonly timeoutMs = 60_000) {}
 
+  /** Commands this go-ios answered otherwise (whether they succeeded or not): it has them. */
+  private readonly known = new Set<string>();
+
   lacks(command: string): boolean {
     return this.lacking.has(command);
+  }
+
+  knows(command: string): boolean {
+    return this.known.has(command);
   }
 
   async run(args: string[], signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<CommandResult> {
@@ -212,7 +219,10 @@ export class GoIos {
     const command = args.filter((a, i) => i === 0 || (a.startsWith('--') && !a.includes('='))).join(' ');
     if (this.lacking.has(command)) throw new GoIosLacks(command);
     const r = await this.run(args, signal, timeoutMs);
-    if (!unknownCommand(r)) return r;
+    if (!unknownCommand(r)) {
+      this.known.add(command);
+      return r;
+    }
     this.lacking.add(command);
     throw new GoIosLacks(command);
   }

@@ -7,9 +7,10 @@ import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { sleep, timeoutSignal } from '../../deadline.js';
-import { unlessLacking } from './tool-lacks.js';
+import { ToolLacks, unlessLacking } from './tool-lacks.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
+import { launchThroughWda, terminateThroughWda, WDA_LAUNCHER } from './wda-apps.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
@@ -108,8 +109,9 @@ export class IosDevice implements DeviceHandle {
   }
 
   async launchApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
+    let launcher: string | undefined;
     try {
-      await this.apps.launch(pkg, ctx.signal, this.installedProbe(pkg, ctx));
+      launcher = await this.startApp(pkg, ctx);
     } catch (err) {
       if (err instanceof ToolError && err.code === 'INTERNAL' && (await this.locked(ctx))) {
         // Not the developer-image hint the failure carries: WDA says the screen is locked, and that is why.
@@ -117,8 +119,19 @@ export class IosDevice implements DeviceHandle {
       }
       throw err;
     }
-    const launcher = this.apps.unconfirmedLauncher;
     return launcher === undefined ? undefined : confirmLaunch(this.front, this.info.id, pkg, launcher, ctx);
+  }
+
+  /** The platform tool's launch, or WebDriverAgent's when the tool lacks the command (wda-apps.ts); gives what to name in the launch check. */
+  private async startApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
+    try {
+      await this.apps.launch(pkg, ctx.signal, this.installedProbe(pkg, ctx));
+      return this.apps.unconfirmedLauncher;
+    } catch (err) {
+      if (!(err instanceof ToolLacks)) throw err;
+      await launchThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, ctx);
+      return WDA_LAUNCHER;
+    }
   }
 
   private async locked(ctx: CallContext): Promise<boolean> {
@@ -126,8 +139,14 @@ export class IosDevice implements DeviceHandle {
     return (await this.lock.isLocked(this.wdaRoute({ ...ctx, signal })).catch(() => undefined)) === true;
   }
 
-  terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
-    return this.apps.terminate(pkg, ctx.signal, this.installedProbe(pkg, ctx));
+  async terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
+    const installed = this.installedProbe(pkg, ctx);
+    try {
+      return await this.apps.terminate(pkg, ctx.signal, installed);
+    } catch (err) {
+      if (!(err instanceof ToolLacks)) throw err;
+      return terminateThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, installed, this.info.id, ctx);
+    }
   }
 
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {

@@ -1,5 +1,6 @@
 import { ToolError } from '../../errors.js';
 import { type WdaError, isRepeatable } from './wda-client.js';
+import { launchRefused } from './wda-apps.js';
 import { urlRefused } from './wda-open-url.js';
 
 /**
@@ -48,6 +49,8 @@ export function routeMissing(err: WdaError): boolean {
 export function wdaRefusal(err: WdaError, method: string, path: string, body: unknown, device: string): ToolError {
   if (routeMissing(err)) return new WdaRouteMissing(routeName(method, path), device);
   if (path === '/url') return urlRefused(err, (body as { url?: unknown } | undefined)?.url, device);
+  const notInstalled = path === '/wda/apps/launch' ? launchRefused(err, (body as { bundleId?: unknown } | undefined)?.bundleId, device) : undefined;
+  if (notInstalled) return notInstalled;
   // Only WDA builds of 2016-2018 waited for the keyboard in /wda/keys ("Keyboard is not present", FBKeyboard.m);
   // since then its "invalid element state" means XCTest failed to synthesize the keys (FBTypeText), focus or not.
   if (path === '/wda/keys' && /keyboard (is not|must be) present/i.test(err.detail)) {

@@ -1,0 +1,59 @@
+import type { CallContext } from '../../driver.js';
+import { ToolError } from '../../errors.js';
+import type { InstalledProbe } from './app-control.js';
+import type { ToolLacks } from './tool-lacks.js';
+import type { WdaError } from './wda-client.js';
+import type { WdaCall } from './wda-launch-check.js';
+
+/** How the launch check names WebDriverAgent's launch, which, like simctl's and go-ios's, only says the app was started. */
+export const WDA_LAUNCHER = "WebDriverAgent's POST /wda/apps/launch";
+
+/**
+ * WDA's launch fails as "invalid argument" with the launch's NSError (FBXCTestDaemonsProxy.m swizzledLaunchApp, since
+ * 2023): for a bundle id the device lacks, "Application info provider (FBSApplicationLibrary) returned nil for …"
+ * (appium/WebDriverAgent#706), or its own "… is not installed on the device under test" when XCTest gave no error.
+ */
+export function launchRefused(err: WdaError, bundleId: unknown, device: string): ToolError | undefined {
+  if (!/returned nil for|is not installed on the device/i.test(err.detail)) return undefined;
+  return new ToolError('APP_NOT_INSTALLED', `${String(bundleId)} is not installed on ${device} (WebDriverAgent could not open it); check the bundle id`);
+}
+
+/**
+ * A WebDriverAgent that cannot stand in either (it lacks the route, or does not answer): both ways are named, so
+ * that either fix is seen. Other failures are WDA's own about this app and stand as they are.
+ */
+function neither(err: unknown, lacked: ToolLacks): unknown {
+  if (!(err instanceof ToolError) || err.code !== 'UNSUPPORTED') return err;
+  return new ToolError('UNSUPPORTED', `${lacked.message}. WebDriverAgent, which could have done it instead, could not either: ${err.message}`);
+}
+
+/**
+ * For a simctl or go-ios without a launch command: WDA's POST /wda/apps/launch (FBSession launchApplicationWithBundleId,
+ * in the session), which launches the app or brings it to the front when it runs. Its success says only that XCTest
+ * started the app, so the caller checks what came up as it does after simctl and go-ios.
+ */
+export async function launchThroughWda(call: WdaCall, bundleId: string, lacked: ToolLacks, ctx: CallContext): Promise<void> {
+  try {
+    await call('POST', '/wda/apps/launch', { bundleId }, ctx);
+  } catch (err) {
+    throw neither(err, lacked);
+  }
+}
+
+/**
+ * For a simctl or go-ios without a stop command: WDA's POST /wda/apps/terminate answers true when the app ran and was
+ * terminated, false otherwise (FBSession terminateApplicationWithBundleId), an app that is not installed included; so
+ * a false is checked with `installed` (apps/state) before it is taken for "was not running".
+ */
+export async function terminateThroughWda(call: WdaCall, bundleId: string, lacked: ToolLacks, installed: InstalledProbe, device: string, ctx: CallContext): Promise<boolean | undefined> {
+  let value: unknown;
+  try {
+    value = await call('POST', '/wda/apps/terminate', { bundleId }, ctx);
+  } catch (err) {
+    throw neither(err, lacked);
+  }
+  if (value === false && (await installed()) === false) {
+    throw new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${device}; install it with mobile_install_app, or pick one from mobile_list_apps`);
+  }
+  return typeof value === 'boolean' ? value : undefined;
+}
