@@ -78,4 +78,27 @@ test('go-ios without `launch` and `kill`: WebDriverAgent launches and stops apps
   }
 });
 
+test('go-ios without `apps`: uninstall asks WebDriverAgent whether the app is installed (apps/state 0: APP_NOT_INSTALLED), and refuses when WDA cannot say, for `ios uninstall` does not tell', async () => {
+  const rig = await makeRig({ phone: { version: '16.7.8', tunnel: false } });
+  try {
+    rig.tools.config.goIosLacks = ['apps'];
+    const absent = await rig.call('mobile_uninstall_app', { bundle_id: 'com.example.absent' });
+    assert.is(absent.code, 'APP_NOT_INSTALLED', JSON.stringify(absent));
+    assert.is(count(rig.tools.calls, 'ios uninstall'), 0, 'nothing uninstalled for an absent app');
+    assert.equal(await rig.call('mobile_uninstall_app', { bundle_id: DEMO }), { status: 'success', message: `uninstalled ${DEMO} from ${PHONE_UDID}` });
+    assert.not.ok(rig.device.installedApps.some((a) => a.package === DEMO));
+    assert.is(count(rig.tools.calls, 'ios apps'), 1, 'asked once, then remembered (`apps --system` not asked either)');
+    // A system app is installed, so go-ios is asked, and the phone's refusal quoted.
+    assert.is((await rig.call('mobile_uninstall_app', { bundle_id: SAFARI })).status, 'error');
+    assert.ok(rig.device.installedApps.some((a) => a.package === SAFARI));
+    rig.wda.faults.onlyRoutes = FEW_ROUTES;
+    const untold = await rig.call('mobile_uninstall_app', { bundle_id: 'com.apple.Preferences' });
+    assert.is(untold.code, 'UNSUPPORTED', JSON.stringify(untold));
+    assert.match(untold.message, /whether com\.apple\.Preferences is installed on iPhone .* cannot be told: the installed go-ios does not know `ios apps`, WebDriverAgent could not say .*nothing was uninstalled/);
+    assert.is(count(rig.tools.calls, 'ios uninstall'), 2);
+  } finally {
+    await rig.close();
+  }
+});
+
 test.run();

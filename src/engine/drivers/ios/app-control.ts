@@ -169,7 +169,8 @@ export class RealDeviceControl implements AppControl {
   async uninstall(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<void> {
     // `ios apps` lists user apps only: a bundle id missing there may be a system app, which is not "not installed".
     // Without `ios apps --system`, one `probe` finds installed is a system app all the same.
-    const apps = await this.listApps(signal);
+    const apps = await unlessLacking(this.listApps(signal));
+    if (!apps) return this.uninstallUnlisted(bundleId, signal, probe);
     if (!apps.some((a) => a.package === bundleId)) {
       const system = await this.goIos.systemApps(this.udid, signal);
       const installed = system ? system.includes(bundleId) : await probe?.();
@@ -178,6 +179,24 @@ export class RealDeviceControl implements AppControl {
       throw new ToolError(
         'APP_NOT_INSTALLED',
         `${bundleId} is not among the apps \`ios apps\` lists on ${this.where}, so nothing was uninstalled: it is not installed, or it is a system app, which iOS does not let be uninstalled (${SYSTEM_UNTOLD}); pick one from mobile_list_apps`,
+      );
+    }
+    await this.goIos.uninstall(this.udid, bundleId, signal);
+  }
+
+  /**
+   * A go-ios without `ios apps`: `probe` (WebDriverAgent's apps/state) says whether the app is there, for installd
+   * ignores an uninstall of an id it does not have ("not found in user apps, ignoring", libimobiledevice/ideviceinstaller#21)
+   * and answers "Complete", all go-ios waits for (installationproxy.go Uninstall); when nothing can tell, nothing is uninstalled.
+   */
+  private async uninstallUnlisted(bundleId: string, signal?: AbortSignal, probe?: InstalledProbe): Promise<void> {
+    if ((await this.goIos.systemApps(this.udid, signal))?.includes(bundleId)) throw systemApp(bundleId, this.where);
+    const installed = await probe?.();
+    if (installed === false) throw notInstalled(bundleId, this.where);
+    if (installed === undefined) {
+      throw new ToolError(
+        'UNSUPPORTED',
+        `whether ${bundleId} is installed on ${this.where} cannot be told: the installed go-ios does not know \`ios apps\`, WebDriverAgent could not say (POST /wda/apps/state), and \`ios uninstall\` does not say whether there was anything to uninstall, so nothing was uninstalled: update go-ios (\`npm install -g go-ios@latest\`), or start WebDriverAgent on the iPhone`,
       );
     }
     await this.goIos.uninstall(this.udid, bundleId, signal);

@@ -296,9 +296,9 @@ export class GoIos {
     return parseGoIosApps(await this.ok(udid, ['apps'], `listing the apps of ${udid} (ios apps)`, signal));
   }
 
-  /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`); undefined from a go-ios without the option. */
+  /** `ios apps --system`: the apps that ship with iOS (never part of `ios apps`); undefined from a go-ios without the option (or without `ios apps`). */
   async systemApps(udid: string, signal?: AbortSignal): Promise<string[] | undefined> {
-    if (this.lacking.has('apps --system')) return undefined;
+    if (this.lacking.has('apps --system') || this.lacking.has('apps')) return undefined;
     const listed = await unlessLacking(this.ok(udid, ['apps', '--system'], `listing the system apps of ${udid} (ios apps --system)`, signal));
     return listed === undefined ? undefined : parseGoIosApps(listed).map((a) => a.package);
   }
