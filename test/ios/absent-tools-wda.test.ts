@@ -101,4 +101,24 @@ test('go-ios without `apps`: uninstall asks WebDriverAgent whether the app is in
   }
 });
 
+test('a tool without its stop command and a WebDriverAgent without apps/state: an app that is not installed is APP_NOT_INSTALLED from the tool\'s listing, not "was not running"', async () => {
+  for (const phone of [undefined, { version: '16.7.8', tunnel: false }]) {
+    const rig = await makeRig(phone ? { phone } : {});
+    const where = phone ? PHONE_UDID : SIM_UDID;
+    try {
+      if (phone) rig.tools.config.goIosLacks = ['kill'];
+      else rig.tools.config.simctlLacks = ['terminate'];
+      rig.wda.faults.onlyRoutes = FEW_ROUTES;
+      const absent = await rig.call('mobile_terminate_app', { packageName: 'com.example.absent' });
+      assert.is(absent.code, 'APP_NOT_INSTALLED', `${where}: ${JSON.stringify(absent)}`);
+      for (const id of [SAFARI, DEMO]) {
+        await rig.call('mobile_terminate_app', { packageName: id });
+        assert.equal(await rig.call('mobile_terminate_app', { packageName: id }), { status: 'success', message: `${id} was not running on ${where}; nothing to terminate` });
+      }
+    } finally {
+      await rig.close();
+    }
+  }
+});
+
 test.run();

@@ -21,6 +21,8 @@ export interface AppControl {
   launch(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<void>;
   /** Whether the app was running, when the tool says; ToolLacks as for launch. */
   terminate(bundleId: string, signal?: AbortSignal, installed?: InstalledProbe): Promise<boolean | undefined>;
+  /** Whether the app is installed, where the tool can tell (undefined: it cannot): for what WebDriverAgent does in its stead. */
+  installed?(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined>;
   /** Present where the platform tool opens URLs itself; otherwise WebDriverAgent's /url is used. */
   openUrl?(url: string, signal?: AbortSignal): Promise<void>;
   /**
@@ -123,6 +125,12 @@ export class SimulatorControl implements AppControl {
 
   openUrl(url: string, signal?: AbortSignal): Promise<void> {
     return this.simctl.openUrl(this.udid, url, signal);
+  }
+
+  /** listapps lists system apps too; without it, get_app_container asks for the one app. */
+  async installed(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    const apps = await unlessLacking(this.listApps(signal));
+    return apps ? apps.some((a) => a.package === bundleId) : unlessLacking(this.simctl.hasApp(this.udid, bundleId, signal));
   }
 
   /** Without listapps `installed` (WebDriverAgent) tells whether the app is there; else simctl's own words are all there is. */
@@ -271,6 +279,10 @@ export class RealDeviceControl implements AppControl {
    * User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. Undefined when the
    * app is no user app and this go-ios cannot list system apps, or cannot list apps at all: then nobody can tell.
    */
+  installed(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    return this.installedAnywhere(bundleId, signal);
+  }
+
   private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
     const apps = await unlessLacking(this.listApps(signal));
     if (!apps) return undefined;

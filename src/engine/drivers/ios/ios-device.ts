@@ -145,7 +145,9 @@ export class IosDevice implements DeviceHandle {
       return await this.apps.terminate(pkg, ctx.signal, installed);
     } catch (err) {
       if (!(err instanceof ToolLacks)) throw err;
-      return terminateThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, installed, this.info.id, ctx);
+      // WDA's "not running" holds for an app that is not installed too: the tool's listing tells, where it has one.
+      const told = async () => (await this.apps.installed?.(pkg, ctx.signal)) ?? (await installed());
+      return terminateThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, told, this.info.id, ctx);
     }
   }
 
