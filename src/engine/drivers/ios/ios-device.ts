@@ -7,10 +7,10 @@ import { bundleIdAfterInstall } from './installed-bundle.js';
 import { LockGuard, type WdaRoute } from './lock-guard.js';
 import { MjpegStream, type MjpegTarget } from './mjpeg-stream.js';
 import { sleep, timeoutSignal } from '../../deadline.js';
-import { ToolLacks, unlessLacking } from './tool-lacks.js';
+import { unlessLacking } from './tool-lacks.js';
 import { WdaError, WdaUnreachableError, isRepeatable } from './wda-client.js';
 import { withoutCoveredNodes } from './wda-covering.js';
-import { launchThroughWda, terminateThroughWda, WDA_LAUNCHER } from './wda-apps.js';
+import { launchEither, terminateEither } from './wda-apps.js';
 import type { WdaEndpoint } from './wda-endpoint.js';
 import { doubleTapAt, pinchSources, pressAt, swipeBetween, touchSource, tracedPath } from './wda-gestures.js';
 import { WdaKeyboard } from './wda-keyboard.js';
@@ -111,7 +111,8 @@ export class IosDevice implements DeviceHandle {
   async launchApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
     let launcher: string | undefined;
     try {
-      launcher = await this.startApp(pkg, ctx);
+      // WebDriverAgent stands in for a tool that lacks the command (wda-apps.ts).
+      launcher = await launchEither(this.apps, (m, p, b, c) => this.wdaCall(m, p, b, c), pkg, this.installedProbe(pkg, ctx), ctx);
     } catch (err) {
       if (err instanceof ToolError && err.code === 'INTERNAL' && (await this.locked(ctx))) {
         // Not the developer-image hint the failure carries: WDA says the screen is locked, and that is why.
@@ -122,33 +123,13 @@ export class IosDevice implements DeviceHandle {
     return launcher === undefined ? undefined : confirmLaunch(this.front, this.info.id, pkg, launcher, ctx);
   }
 
-  /** The platform tool's launch, or WebDriverAgent's when the tool lacks the command (wda-apps.ts); gives what to name in the launch check. */
-  private async startApp(pkg: string, ctx: CallContext): Promise<string | undefined> {
-    try {
-      await this.apps.launch(pkg, ctx.signal, this.installedProbe(pkg, ctx));
-      return this.apps.unconfirmedLauncher;
-    } catch (err) {
-      if (!(err instanceof ToolLacks)) throw err;
-      await launchThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, ctx);
-      return WDA_LAUNCHER;
-    }
-  }
-
   private async locked(ctx: CallContext): Promise<boolean> {
     const signal = AbortSignal.any([ctx.signal, timeoutSignal(LOCK_PROBE_MS)]);
     return (await this.lock.isLocked(this.wdaRoute({ ...ctx, signal })).catch(() => undefined)) === true;
   }
 
-  async terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
-    const installed = this.installedProbe(pkg, ctx);
-    try {
-      return await this.apps.terminate(pkg, ctx.signal, installed);
-    } catch (err) {
-      if (!(err instanceof ToolLacks)) throw err;
-      // WDA's "not running" holds for an app that is not installed too: the tool's listing tells, where it has one.
-      const told = async () => (await this.apps.installed?.(pkg, ctx.signal)) ?? (await installed());
-      return terminateThroughWda((m, p, b, c) => this.wdaCall(m, p, b, c), pkg, err, told, this.info.id, ctx);
-    }
+  terminateApp(pkg: string, ctx: CallContext): Promise<boolean | undefined> {
+    return terminateEither(this.apps, (m, p, b, c) => this.wdaCall(m, p, b, c), pkg, this.installedProbe(pkg, ctx), this.info.id, ctx);
   }
 
   async installApp(path: string, ctx: CallContext): Promise<{ package: string }> {

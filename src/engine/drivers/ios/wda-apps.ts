@@ -1,12 +1,12 @@
 import type { CallContext } from '../../driver.js';
 import { ToolError } from '../../errors.js';
-import type { InstalledProbe } from './app-control.js';
-import type { ToolLacks } from './tool-lacks.js';
+import type { AppControl, InstalledProbe } from './app-control.js';
+import { ToolLacks } from './tool-lacks.js';
 import type { WdaError } from './wda-client.js';
 import type { WdaCall } from './wda-launch-check.js';
 
 /** How the launch check names WebDriverAgent's launch, which, like simctl's and go-ios's, only says the app was started. */
-export const WDA_LAUNCHER = "WebDriverAgent's POST /wda/apps/launch";
+const WDA_LAUNCHER = "WebDriverAgent's POST /wda/apps/launch";
 
 /**
  * WDA's launch fails as "invalid argument" with the launch's NSError (FBXCTestDaemonsProxy.m swizzledLaunchApp, since
@@ -28,31 +28,43 @@ function neither(err: unknown, lacked: ToolLacks): unknown {
 }
 
 /**
- * For a simctl or go-ios without a launch command: WDA's POST /wda/apps/launch (FBSession launchApplicationWithBundleId,
- * in the session), which launches the app or brings it to the front when it runs. Its success says only that XCTest
- * started the app, so the caller checks what came up as it does after simctl and go-ios.
+ * The tool's launch, or, where it lacks the command, WDA's POST /wda/apps/launch (FBSession launchApplicationWithBundleId,
+ * in the session), which launches the app or brings it to the front when it runs. Either only says the app was
+ * started, so the caller checks what came up; given is the launcher to name then (undefined: the launch confirmed itself).
  */
-export async function launchThroughWda(call: WdaCall, bundleId: string, lacked: ToolLacks, ctx: CallContext): Promise<void> {
+export async function launchEither(apps: AppControl, call: WdaCall, bundleId: string, installed: InstalledProbe, ctx: CallContext): Promise<string | undefined> {
   try {
-    await call('POST', '/wda/apps/launch', { bundleId }, ctx);
-  } catch (err) {
-    throw neither(err, lacked);
+    await apps.launch(bundleId, ctx.signal, installed);
+    return apps.unconfirmedLauncher;
+  } catch (lacked) {
+    if (!(lacked instanceof ToolLacks)) throw lacked;
+    try {
+      await call('POST', '/wda/apps/launch', { bundleId }, ctx);
+    } catch (err) {
+      throw neither(err, lacked);
+    }
+    return WDA_LAUNCHER;
   }
 }
 
 /**
- * For a simctl or go-ios without a stop command: WDA's POST /wda/apps/terminate answers true when the app ran and was
+ * The tool's stop, or, where it lacks the command, WDA's POST /wda/apps/terminate: true when the app ran and was
  * terminated, false otherwise (FBSession terminateApplicationWithBundleId), an app that is not installed included; so
- * a false is checked with `installed` (apps/state) before it is taken for "was not running".
+ * a false asks the tool's own listing, then `installed` (apps/state), before it is taken for "was not running".
  */
-export async function terminateThroughWda(call: WdaCall, bundleId: string, lacked: ToolLacks, installed: InstalledProbe, device: string, ctx: CallContext): Promise<boolean | undefined> {
+export async function terminateEither(apps: AppControl, call: WdaCall, bundleId: string, installed: InstalledProbe, device: string, ctx: CallContext): Promise<boolean | undefined> {
   let value: unknown;
   try {
-    value = await call('POST', '/wda/apps/terminate', { bundleId }, ctx);
-  } catch (err) {
-    throw neither(err, lacked);
+    return await apps.terminate(bundleId, ctx.signal, installed);
+  } catch (lacked) {
+    if (!(lacked instanceof ToolLacks)) throw lacked;
+    try {
+      value = await call('POST', '/wda/apps/terminate', { bundleId }, ctx);
+    } catch (err) {
+      throw neither(err, lacked);
+    }
   }
-  if (value === false && (await installed()) === false) {
+  if (value === false && ((await apps.installed?.(bundleId, ctx.signal)) ?? (await installed())) === false) {
     throw new ToolError('APP_NOT_INSTALLED', `${bundleId} is not installed on ${device}; install it with mobile_install_app, or pick one from mobile_list_apps`);
   }
   return typeof value === 'boolean' ? value : undefined;
