@@ -70,6 +70,14 @@ overlays('Pick on screen keeps covering the screen after the window is resized, 
       await page.setViewportSize({ width, height: 800 });
       await eventually(async () => (await screenBox(page)).x !== canvasX, `the screen moved at ${width} px`);
       await pollPage(page, LAYER_COVERS_CANVAS, `the pick layer over the moved screen at ${width} px`);
+      // A resize may take more than one layout pass (under load, several frames apart): click where the screen stays.
+      let last = '';
+      await eventually(async () => {
+        const box = JSON.stringify(await screenBox(page));
+        const still = box === last;
+        last = box;
+        return still;
+      }, `the screen settled at ${width} px`);
       // Near the field's left edge: the strip where the layer used to leave the canvas uncovered.
       const at = await drawn(ctx, page, { x: email.x + 20, y: email.center.y });
       await page.mouse.click(at.x, at.y);
