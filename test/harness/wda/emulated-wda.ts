@@ -14,7 +14,7 @@ import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } 
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
-import { answerAsProxy, reshaped } from './wda-shapes.js';
+import { answerAsFramework, answerAsProxy, reshaped } from './wda-shapes.js';
 import { wdaXml } from './wda-xml.js';
 import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
@@ -162,7 +162,10 @@ export class EmulatedWda {
     if (this.faults.hangOn?.test(this.requests.at(-1)!)) return;
     if (this.faults.slowOn?.request.test(this.requests.at(-1)!)) await this.faults.slowOn.until;
     try {
-      if (this.faults.onlyRoutes && !this.faults.onlyRoutes.includes(routeName(method, m ? m[2] ?? '' : path, Boolean(m)))) throw unhandled(url, this.older);
+      if (this.faults.onlyRoutes && !this.faults.onlyRoutes.includes(routeName(method, m ? m[2] ?? '' : path, Boolean(m)))) {
+        if (this.faults.othersAs) return answerAsFramework(res, this.faults.othersAs, method, url.pathname);
+        throw unhandled(url, this.older);
+      }
       if (m) {
         path = m[2] ?? '';
         // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is

@@ -96,6 +96,8 @@ export interface WdaFaults {
    * clients. Every other request is answered as FBUnknownCommands' catch-all answers a route WDA lacks.
    */
   onlyRoutes?: readonly string[];
+  /** With `onlyRoutes`: the other routes get a web framework's default 404 (wda-shapes.ts answerAsFramework) instead of WDA's. */
+  othersAs?: 'express' | 'fastify';
   /** /source serves only these formats; another is refused as WDA refuses a format it does not know. */
   sourceFormats?: readonly ('xml' | 'json')[];
   /** /source answers XML whatever format is asked (an emulation of WDA that serves only XML and reads no query). */

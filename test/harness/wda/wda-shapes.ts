@@ -64,3 +64,16 @@ export function answerAsProxy(res: http.ServerResponse, status: 404 | 502 | 503 
   res.writeHead(status, { server: 'nginx/1.24.0', 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
   res.end(page);
 }
+
+/**
+ * How a web framework answers a route nobody registered, for an emulation of WDA built on one that lacks the route:
+ * Express's default page ("Cannot GET /path", text/html) or Fastify's default JSON (no WDA `value` at all).
+ */
+export function answerAsFramework(res: http.ServerResponse, kind: 'express' | 'fastify', method: string, path: string): void {
+  const [type, body] =
+    kind === 'express'
+      ? ['text/html; charset=utf-8', `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${path}</pre>\n</body>\n</html>\n`]
+      : ['application/json; charset=utf-8', JSON.stringify({ message: `Route ${method}:${path} not found`, error: 'Not Found', statusCode: 404 })];
+  res.writeHead(404, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

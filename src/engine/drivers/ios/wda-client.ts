@@ -133,6 +133,8 @@ export class WdaClient {
   /** The session WDA last said it no longer knows: never adopted again (a /status sent before it ended may still name it). */
   private goneSessionId: string | undefined;
   private creating: SharedRun<string> | undefined;
+  /** The server answered a request as WebDriverAgent does (a JSON envelope, 2xx) at least once. */
+  private spokeWda = false;
   /** Sessions opened or adopted so far: a new one may be a restarted (or updated) WebDriverAgent. */
   sessionsOpened = 0;
 
@@ -276,6 +278,7 @@ export class WdaClient {
             envelope = JSON.parse(text) as Envelope;
           } catch {
             if (res.statusCode !== undefined && GATEWAY_FAILURES.has(res.statusCode)) return reject(this.proxyFailed(res.statusCode, method, url.pathname));
+            if (this.routeNotFound(res.statusCode)) return reject(new WdaError('unknown command', `HTTP ${res.statusCode} with a page of its own: ${JSON.stringify(text.slice(0, 120))}`, res.statusCode ?? 0));
             return reject(new ToolError('INTERNAL', `${this.baseUrl} answered ${method} ${url.pathname} with something that is not WebDriverAgent JSON (HTTP ${res.statusCode}): ${JSON.stringify(text.slice(0, 120))}; is another server using this port?`));
           }
           const value = envelope?.value as { error?: unknown; message?: unknown } | null | undefined;
@@ -287,12 +290,24 @@ export class WdaClient {
           if (value && typeof value === 'object' && typeof value.error === 'string') {
             return reject(new WdaError(value.error, typeof value.message === 'string' ? value.message : '', res.statusCode ?? 0));
           }
+          if (this.routeNotFound(res.statusCode)) return reject(new WdaError('unknown command', `HTTP ${res.statusCode} without a WebDriverAgent error: ${JSON.stringify(text.slice(0, 120))}`, res.statusCode ?? 0));
           if ((res.statusCode ?? 500) >= 400) return reject(new WdaError('unknown error', `HTTP ${res.statusCode}`, res.statusCode ?? 0));
+          this.spokeWda = true;
           resolve(envelope);
         });
       });
       req.end(payload);
     });
+  }
+
+  /**
+   * A 404 or 405 without WDA's own error, from a server that has answered as WebDriverAgent before: an emulation of
+   * WDA built on a web framework answers a route it lacks with the framework's default (Express's "Cannot GET /x"
+   * page, Fastify's JSON), where WDA itself answers "unknown command". From a server that never answered as WDA it
+   * stays "not WebDriverAgent" (another server on the port).
+   */
+  private routeNotFound(status: number | undefined): boolean {
+    return (status === 404 || status === 405) && this.spokeWda;
   }
 
   /**
