@@ -12,7 +12,7 @@ import { LauncherSource } from './launcher-source.js';
 import { openLink } from './link-opener.js';
 import { parseScreenState, SCREEN_STATE_COMMAND, type ScreenState } from './screen-state.js';
 import { SessionInstall } from './session-install.js';
-import { isInstalledOutput, SEPARATOR, shellLacks } from './shell-output.js';
+import { commandRefusal, firstLine, isInstalledOutput, SEPARATOR } from './shell-output.js';
 
 /** What managing apps needs from its device (android-device.ts), with the device's error mapping. */
 export interface AppsIo {
@@ -117,7 +117,8 @@ export class AndroidApps {
   async terminate(pkg: string, ctx: CallContext): Promise<undefined> {
     // `am force-stop` prints nothing when it stopped the app (or it was not running); a linker warning of an old emulator image may come along.
     const out = (await this.forInstalled(pkg, `am force-stop ${shellQuote(pkg)}`, ctx, 'stopping')).trim();
-    if (lacksCommand(out, 'am') || /Exception|Error:/.test(out)) throw new ToolError(lacksCommand(out, 'am') ? 'UNSUPPORTED' : 'INTERNAL', `${this.io.serial} did not stop ${pkg}: \`am force-stop\` answered "${out.split('\n')[0].slice(0, 200)}"`);
+    const refused = commandRefusal(out, 'am');
+    if (refused) throw new ToolError(refused.lacking ? 'UNSUPPORTED' : 'INTERNAL', `${this.io.serial} did not stop ${pkg}: \`am force-stop\` answered "${refused.said}"`);
     return undefined;
   }
 
@@ -167,7 +168,7 @@ export class AndroidApps {
     const out = await this.forInstalled(pkg, `pm clear ${await this.user.pmOption(ctx)}${shellQuote(pkg)}`, ctx, 'clearing the data of');
     if (/^Success/m.test(out)) return;
     // A device without the command (a device emulation, a stripped build) will not clear it on any retry.
-    if (lacksCommand(out, 'pm')) throw new ToolError('UNSUPPORTED', `${this.io.serial} cannot clear app data: it has no \`pm clear\` (${out.trim().split('\n')[0].slice(0, 200)}); uninstall and reinstall ${pkg} instead, which also erases its data`);
+    if (commandRefusal(out, 'pm')?.lacking) throw new ToolError('UNSUPPORTED', `${this.io.serial} cannot clear app data: it has no \`pm clear\` (${firstLine(out)}); uninstall and reinstall ${pkg} instead, which also erases its data`);
     throw new ToolError('INTERNAL', `pm clear ${pkg} on ${this.io.serial} failed: ${out.trim() || 'no output'}`);
   }
 
@@ -197,5 +198,3 @@ export class AndroidApps {
 
 const withoutPaths = (out: string): string => out.replace(/^package:.*\n?/gm, '');
 
-/** A shell or a service's shell command saying it has no such command. */
-const lacksCommand = (out: string, binary: string): boolean => /Unknown command/.test(out) || shellLacks(out, binary);

@@ -16,10 +16,15 @@ function defaultDisplayOverride(out: string): string | undefined {
   return override && override !== 'null' ? override : undefined;
 }
 
+/** The rotation (0–3) in a DisplayInfo line. */
+function rotationIn(info: string): number | undefined {
+  const rotation = /, rotation (\d)\b/.exec(info)?.[1];
+  return rotation === undefined ? undefined : Number(rotation);
+}
+
 /** The rotation the default display shows (0–3); undefined when the dump does not say. */
 export function parseDisplayManagerRotation(out: string): number | undefined {
-  const rotation = /, rotation (\d)\b/.exec(defaultDisplayOverride(out) ?? '')?.[1];
-  return rotation === undefined ? undefined : Number(rotation);
+  return rotationIn(defaultDisplayOverride(out) ?? '');
 }
 
 /**
@@ -44,5 +49,5 @@ export function parseDisplayManagerSize(out: string): ScreenSize | undefined {
   const real = /, real (\d+) x (\d+)/.exec(info);
   if (!real) return undefined;
   const [width, height] = [Number(real[1]), Number(real[2])];
-  return Number(/, rotation (\d)\b/.exec(info)?.[1] ?? 0) % 2 === 1 ? { width: height, height: width } : { width, height };
+  return (rotationIn(info) ?? 0) % 2 === 1 ? { width: height, height: width } : { width, height };
 }

@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import { ListingCache } from '../../listing/cache.js';
 import type { UiElement } from '../../types.js';
 import { elementsFromTree, type ScreenSize } from '../../ui-tree.js';
-import { shellLacks } from './shell-output.js';
+import { firstLine, shellLacks } from './shell-output.js';
 import { isNeverIdleDump, isTransientDumpFailure, isUiAutomationTaken, parseUiautomatorDump } from './uiautomator.js';
 
 const DUMP_ATTEMPTS = 4;
@@ -106,7 +106,7 @@ export class ElementListing {
         }
         throw new ToolError(
           'UNSUPPORTED',
-          `${io.serial} has no uiautomator ("${out.trim().split('\n')[0].slice(0, 200)}"), so its elements cannot be listed while the UiAutomator2 server does not run (see docs/android.md); take a screenshot instead`,
+          `${io.serial} has no uiautomator ("${firstLine(out)}"), so its elements cannot be listed while the UiAutomator2 server does not run (see docs/android.md); take a screenshot instead`,
         );
       }
       if (isTransientDumpFailure(out) && attempt === 1) {

@@ -1,19 +1,15 @@
 import type { Button, FingerPath, Point } from '../../types.js';
 import type { ControlStep } from './scrcpy/control-channel.js';
-import { shellLacks } from './shell-output.js';
+import { commandRefusal } from './shell-output.js';
 import { GENERIC_FINGER, VIRTUAL_FINGER } from './scrcpy/pointer-ids.js';
 
 /**
  * What `input` printed when it injected nothing (injecting prints nothing): an exception (Input.java's
  * stack trace; from Android 12 InputShellCommand's "Exception occurred while executing"), "Error:
  * Unknown command: …" or "Error: Invalid arguments …" with the usage, or the shell's "input: not found"
- * on a device without it. `lacking`: the device has no such command, so no retry can help.
+ * on a device without it (shell-output.ts commandRefusal).
  */
-export function inputRefusal(out: string): { lacking: boolean; said: string } | undefined {
-  const lacking = /Unknown command/.test(out) || shellLacks(out, 'input');
-  if (!lacking && !/Exception|Error:/.test(out)) return undefined;
-  return { lacking, said: out.trim().split('\n')[0].slice(0, 200) };
-}
+export const inputRefusal = (out: string): { lacking: boolean; said: string } | undefined => commandRefusal(out, 'input');
 
 /** Key codes of android.view.KeyEvent for the buttons SPEC §2 names. */
 export const KEYCODES: Record<Button, { name: string; code: number }> = {

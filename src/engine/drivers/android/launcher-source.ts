@@ -2,7 +2,7 @@ import { ToolError } from '../../errors.js';
 import type { InstalledApp } from '../../types.js';
 import { releaseBefore } from './android-release.js';
 import { parseLauncherActivities } from './resolver-table.js';
-import { parseLauncherApps, SEPARATOR, shellLacks } from './shell-output.js';
+import { firstLine, parseLauncherApps, SEPARATOR, shellLacks } from './shell-output.js';
 
 const QUERY = 'cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER';
 /** Android 5–6: the enabled packages installed for the user (`user`: current-user.ts), then every intent filter. */
@@ -70,7 +70,7 @@ export class LauncherSource {
     if (!/^Activity Resolver Table:/m.test(resolvers)) {
       throw new ToolError(
         'UNSUPPORTED',
-        `${this.serial} cannot tell which apps are launchable: neither \`cmd package query-activities\` nor \`dumpsys package -f r\` answered (${firstLine(resolvers) || firstLine(out) || 'no output'}); launch an app by its package id (\`adb shell pm list packages\` lists them)`,
+        `${this.serial} cannot tell which apps are launchable: neither \`cmd package query-activities\` nor \`dumpsys package -f r\` answered (${firstLine(resolvers, 160) || firstLine(out, 160) || 'no output'}); launch an app by its package id (\`adb shell pm list packages\` lists them)`,
       );
     }
     const enabled = new Set([...listed.matchAll(/^package:(\S+)/gm)].map((m) => m[1]));
@@ -81,5 +81,4 @@ export class LauncherSource {
   }
 }
 
-const firstLine = (out: string): string => out.trim().split('\n')[0]?.slice(0, 160) ?? '';
 

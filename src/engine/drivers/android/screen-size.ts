@@ -1,7 +1,7 @@
 import type { CallContext } from '../../driver.js';
 import { sameSize, type ScreenSize } from '../../ui-tree.js';
 import { parseDisplayManagerRotation, parseDisplayManagerSize } from './display-manager-dump.js';
-import { parseRotation, parseViewportCount, parseWmSize, SEPARATOR } from './shell-output.js';
+import { firstLine, parseRotation, parseViewportCount, parseWmSize, SEPARATOR } from './shell-output.js';
 
 /** What reading the screen size needs from its device (android-device.ts), with the device's error mapping. */
 export interface ScreenSizeIo {
@@ -103,19 +103,19 @@ export class DeviceScreenSize {
     const size = parseWmSize(out);
     if (size) return (this.natural = size);
     const display = await this.io.text('dumpsys display', ctx, 'reading the screen size');
-    const natural = await this.io.parse(ctx, 'wm size', () => parseDisplayManagerSize(display) ?? fail(`wm size printed no size (${firstLine(out)}), nor did dumpsys display show display 0's (${firstLine(display)})`));
+    const natural = await this.io.parse(ctx, 'wm size', () => parseDisplayManagerSize(display) ?? fail(`wm size printed no size (${shown(out)}), nor did dumpsys display show display 0's (${shown(display)})`));
     this.fromDisplay = true;
     return (this.natural = natural);
   }
 
   /** Display 0's size in `dumpsys display`, remembered. */
   private async displaySize(out: string, ctx: CallContext): Promise<ScreenSize> {
-    this.natural = await this.io.parse(ctx, 'dumpsys display', () => parseDisplayManagerSize(out) ?? fail(`dumpsys display did not show display 0's size: ${firstLine(out)}`));
+    this.natural = await this.io.parse(ctx, 'dumpsys display', () => parseDisplayManagerSize(out) ?? fail(`dumpsys display did not show display 0's size: ${shown(out)}`));
     return this.natural;
   }
 }
 
-const firstLine = (out: string): string => out.trim().split('\n')[0].slice(0, 200) || 'nothing';
+const shown = (out: string): string => firstLine(out) || 'nothing';
 
 function fail(message: string): never {
   throw new Error(message);

@@ -6,6 +6,7 @@ import { timeLeft, timeoutSignal } from '../../deadline.js';
 import { ToolError } from '../../errors.js';
 import { installRefusal } from './install-failure.js';
 import { pushedInstall } from './pushed-install.js';
+import { firstLine } from './shell-output.js';
 
 /** What a session install needs of its device: shell round trips, one of them fed with the APK. */
 export interface SessionIo {
@@ -80,7 +81,7 @@ export class SessionInstall {
         // No answer at all is mostly a device that went away while the APK streamed: one short round
         // trip says so (text() finds a cut stream and asks adb), rather than blaming the phone's installer.
         if (!wrote.trim()) await this.io.text('true', { signal: patience }, `streaming ${path}`);
-        unwritten = wrote.trim().split('\n')[0].slice(0, 200) || 'nothing';
+        unwritten = firstLine(wrote) || 'nothing';
       }
     } catch (err) {
       if (!patience.aborted) {

@@ -14,6 +14,21 @@ export function shellLacks(out: string, binary: string): boolean {
   return new RegExp(`\\b${binary}: (?:inaccessible or )?not found`).test(out);
 }
 
+/** The first line of what a command printed, at most `max` characters: enough to quote it in a message. */
+export const firstLine = (out: string, max = 200): string => out.trim().split('\n')[0].slice(0, max);
+
+/**
+ * What a shell command printed when it did nothing (the commands that work print nothing, as `input`
+ * and `am force-stop` do): an exception or "Error:" line, "Unknown command" (a service's shell command
+ * without that verb), or the shell's "<binary>: not found". `lacking`: the device has no such command,
+ * so no retry can help.
+ */
+export function commandRefusal(out: string, binary: string): { lacking: boolean; said: string } | undefined {
+  const lacking = /Unknown command/.test(out) || shellLacks(out, binary);
+  if (!lacking && !/Exception|Error:/.test(out)) return undefined;
+  return { lacking, said: firstLine(out) };
+}
+
 /** `wm size`: "Physical size: 1080x2400" and, when overridden, "Override size: 720x1600" (the one in effect). */
 export function parseWmSize(out: string): ScreenSize | undefined {
   const pick = (label: string) => new RegExp(`${label} size:\\s*(\\d+)x(\\d+)`).exec(out);
