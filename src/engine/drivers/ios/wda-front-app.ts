@@ -66,14 +66,7 @@ export class WdaFrontApp implements LaunchProbe {
   }
 
   /** XCUIApplicationState of `pkg` (4: running in front), or undefined on a WDA without the route. */
-  async state(pkg: string, ctx: CallContext): Promise<unknown> {
-    if (this.lacking.has('POST /wda/apps/state')) return undefined;
-    try {
-      return await this.call('POST', '/wda/apps/state', { bundleId: pkg }, ctx);
-    } catch (err) {
-      if (!(err instanceof WdaRouteMissing)) throw err;
-      this.lacking.add(err.route);
-      return undefined;
-    }
+  state(pkg: string, ctx: CallContext): Promise<unknown> {
+    return this.lacking.unlessLacking('POST /wda/apps/state', () => this.call('POST', '/wda/apps/state', { bundleId: pkg }, ctx));
   }
 }

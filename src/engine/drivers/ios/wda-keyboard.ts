@@ -138,15 +138,8 @@ export class WdaKeyboard {
    * has its keyboard looked for in /source, whose tree then comes back for the focus check.
    */
   private async lookForKeyboard(ctx: CallContext): Promise<{ shown: boolean; tree?: WdaNode }> {
-    if (!this.lacking.has('POST /elements')) {
-      try {
-        const found = await this.call('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx);
-        return { shown: Array.isArray(found) && found.length > 0 };
-      } catch (err) {
-        if (!(err instanceof WdaRouteMissing)) throw err;
-        this.lacking.add(err.route);
-      }
-    }
+    const asked = await this.lacking.unlessLacking('POST /elements', async () => ({ found: await this.call('POST', '/elements', { using: 'class name', value: 'XCUIElementTypeKeyboard' }, ctx) }));
+    if (asked) return { shown: Array.isArray(asked.found) && asked.found.length > 0 };
     const tree = await this.source(ctx);
     return { shown: Boolean(findNode(tree, (n) => n.type.replace(/^XCUIElementType/, '') === 'Keyboard')), tree };
   }

@@ -1,4 +1,5 @@
 import type { WdaClient } from './wda-client.js';
+import { WdaRouteMissing } from './wda-refusals.js';
 
 /**
  * Routes one WebDriverAgent answered "unknown command" for, so that their stand-ins are used straight away. Forgotten
@@ -20,6 +21,18 @@ export class LackingRoutes {
   add(route: string): void {
     this.sync();
     this.routes.add(route);
+  }
+
+  /** What `ask` answers, or undefined where the WDA lacks `route`: found so once, it is not asked again. */
+  async unlessLacking<T>(route: string, ask: () => Promise<T>): Promise<T | undefined> {
+    if (this.has(route)) return undefined;
+    try {
+      return await ask();
+    } catch (err) {
+      if (!(err instanceof WdaRouteMissing)) throw err;
+      this.add(err.route);
+      return undefined;
+    }
   }
 
   private sync(): void {

@@ -2,7 +2,7 @@ import type { CallContext } from '../../driver.js';
 import { WdaError, type WdaClient } from './wda-client.js';
 import type { WdaCall } from './wda-launch-check.js';
 import type { LackingRoutes } from './wda-lacking.js';
-import { routeMissing, WdaRouteMissing } from './wda-refusals.js';
+import { routeMissing } from './wda-refusals.js';
 
 /**
  * The session's appium settings (FBSessionCommands.m handleGetSettings / handleSetSettings). A WebDriverAgent
@@ -18,15 +18,8 @@ export class WdaSettings {
   ) {}
 
   /** POST: WDA's settings after the change, or undefined without the route. */
-  async post(settings: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
-    if (this.lacking.has('POST /appium/settings')) return undefined;
-    try {
-      return await this.call('POST', '/appium/settings', { settings }, ctx);
-    } catch (err) {
-      if (!(err instanceof WdaRouteMissing)) throw err;
-      this.lacking.add(err.route);
-      return undefined;
-    }
+  post(settings: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
+    return this.lacking.unlessLacking('POST /appium/settings', () => this.call('POST', '/appium/settings', { settings }, ctx));
   }
 
   /**
