@@ -59,10 +59,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const patternOf = (names: string[]) => `^(${names.map((n) => (n.endsWith('.test.js') ? `${escape(n)}$` : `${escape(n)}[\\\\/].*\\.test\\.js$`)).join('|')})`;
 
 /**
- * Writes a process's output a whole file's results at a time (its name line with its marks line),
- * so that processes running side by side do not cut into each other's lines.
+ * Writes a process's output a whole file's results at a time (its name line with its marks line), or
+ * for stderr (`byFile` false) a whole line at a time, so that processes running side by side do not
+ * cut into each other's lines.
  */
-function grouped(write: (text: string) => void): { push: (chunk: Buffer) => void; end: () => string } {
+function grouped(write: (text: string) => void, byFile: boolean): { push: (chunk: Buffer) => void; end: () => string } {
   let pending = '';
   let all = '';
   return {
@@ -73,7 +74,7 @@ function grouped(write: (text: string) => void): { push: (chunk: Buffer) => void
       const lines = pending.split('\n');
       let cut = -1;
       lines.forEach((line, i) => {
-        if (i < lines.length - 1 && FILE_DONE.test(line.replace(ESCAPES, ''))) cut = i;
+        if (i < lines.length - 1 && (!byFile || FILE_DONE.test(line.replace(ESCAPES, '')))) cut = i;
       });
       if (cut < 0) return;
       write(`${lines.slice(0, cut + 1).join('\n')}\n`);
@@ -98,8 +99,8 @@ function countsOf(output: string): Counts | undefined {
 function runShard(shard: Shard, label: string): Promise<Outcome> {
   const child = spawn(process.execPath, [...PRELOADS, UVU, dir, patternOf(shard.names)], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
-  const out = grouped((t) => process.stdout.write(t));
-  const err = grouped((t) => process.stderr.write(t));
+  const out = grouped((t) => process.stdout.write(t), true);
+  const err = grouped((t) => process.stderr.write(t), false);
   child.stdout.on('data', out.push);
   child.stderr.on('data', err.push);
   return new Promise((done) => {
