@@ -3,7 +3,7 @@ import { failure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
 import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
-import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
+import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording-types.js';
 import { fitFor, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';
 import { ScaledMemo } from '../engine/screen/scaled-memo.js';
 import { liveBaseline } from '../engine/agent/live-assertion.js';

@@ -3,7 +3,7 @@ import { failure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
 import type { AssertOutcome, RunOutcome, StartRecording, StopRecording } from '../engine/agent/agent-session.js';
 import type { VerbStep } from '../engine/verbs/index.js';
-import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording.js';
+import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording-types.js';
 import { isFailureResult, type BridgeClient } from '../protocol/index.js';
 import { connectBridge } from '../protocol/node.js';
 import { bridgeFailureMessage } from '../protocol/bridge-problems.js';

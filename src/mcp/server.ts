@@ -4,7 +4,7 @@ import { isToolFailure, toFailure, ToolError } from '../engine/errors.js';
 import { compactListing } from '../engine/listing/compact.js';
 import { callName } from '../engine/tools/params.js';
 import type { UiElement } from '../engine/types.js';
-import type { AssertionRequest } from '../engine/verbs/recording.js';
+import type { AssertionRequest } from '../engine/verbs/recording-types.js';
 import type { AgentBackend } from './backend.js';
 import { closest } from '../validate/suggest.js';
 import { ArgumentError, checkArguments, type Args, type ArgumentSchema } from './arguments.js';

@@ -1,7 +1,8 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { makeFolders, readInside, writeInside } from '../files/safe-fs.js';
-import { Recorder, type RecorderSnapshot } from './recording.js';
+import { Recorder } from './recording.js';
+import type { RecorderSnapshot } from './recording-types.js';
 import { isSelf, ownerAlive, parseOwner, recordingId, SELF, type RecordingOwner } from './recording-owner.js';
 import { VerbError } from './types.js';
 

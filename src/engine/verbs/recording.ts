@@ -1,17 +1,9 @@
-import {
-  ACTIONS as SCENARIO_ACTIONS,
-  APP_STATES,
-  CURRENT_SCHEMA_VERSION,
-  SCENARIO_BUTTONS,
-  SEMANTIC_ACTIONS as AGNOSTIC_ACTIONS,
-  TARGET_ACTIONS,
-  WAIT_TYPE_OF_ACTION,
-  locatorKind,
-  type Assertion,
-} from '../../validate/index.js';
-import type { DeviceOs, UiElement } from '../types.js';
+import { ACTIONS as SCENARIO_ACTIONS, SCENARIO_BUTTONS, TARGET_ACTIONS, WAIT_TYPE_OF_ACTION, locatorKind } from '../../validate/index.js';
+import type { UiElement } from '../types.js';
 import { seenName } from './element-name.js';
-import { RecordingSecrets, type SecretsSnapshot } from './recording-secrets.js';
+import { RecordingSecrets } from './recording-secrets.js';
+import { scenarioDocument } from './recording-scenario.js';
+import type { AssertionRequest, RecordedAssertion, RecordedStep, RecorderSnapshot, RecordingOptions, RecordingSummary } from './recording-types.js';
 import { ScenarioIds, snakeCase } from './scenario-ids.js';
 import { WorkedIn } from './worked-in.js';
 import { describeAssertion, describeStep } from './recording-words.js';
@@ -24,52 +16,6 @@ import type { ResolvedElement, VerbOutcome, VerbStep } from './types.js';
  * device itself.
  */
 
-export type AppState = (typeof APP_STATES)[number];
-
-export interface RecordingOptions {
-  device: string;
-  os: DeviceOs;
-  /** Human name of the scenario; the scenario_id is derived from it. */
-  name: string;
-  description?: string;
-  /** The app under test; else the package of the first launch_app, else the foreground app at stop. */
-  appPackage?: string;
-  /** Starting state the replay sets up (preconditions.app_state). */
-  appState?: AppState;
-  environment?: string;
-  startedAt?: Date;
-  /** Who started it (a bridge session), so whoever finds it left behind is told whose it was. */
-  startedBy?: { session: string; client?: string };
-}
-
-/** A scenario step as recorded (the schema's fields, only the ones that carry something). */
-export interface RecordedStep {
-  id: string;
-  action: string;
-  description: string;
-  target?: string;
-  target_pattern?: string;
-  value?: string;
-  clear_first?: true;
-  wait_config?: { type: string; timeout_ms: number; indicator?: string };
-  capture_to?: string;
-  permission_name?: string;
-}
-
-export type RecordedAssertion = Assertion & Record<string, unknown>;
-
-/** What the agent asked to check, without the fields the recorder fills in. */
-export type AssertionRequest = { type: Assertion['type']; description?: string } & Record<string, unknown>;
-
-export interface RecordingSummary {
-  device: string;
-  name: string;
-  steps: number;
-  assertions: number;
-  /** Things the agent did that a scenario cannot hold (and why). */
-  skipped: string[];
-}
-
 /** Wait bounds of the schema (WaitConfigSchema). */
 const MIN_WAIT_MS = 1000;
 const MAX_WAIT_MS = 60_000;
@@ -77,7 +23,6 @@ const DEFAULT_WAIT_MS = 10_000;
 /** Looks at the screen between two actions after which the agent is taken to have waited for the next target. */
 const POLLS_THAT_MEAN_WAITING = 2;
 
-const AGNOSTIC: ReadonlySet<string> = new Set(AGNOSTIC_ACTIONS);
 /** Steps that touch the element they resolved: a text field touched has the focus after them. */
 const TOUCHES: ReadonlySet<string> = new Set(['tap', 'double_tap', 'long_press']);
 /** Steps that only look at the screen: the focus is where it was. */
@@ -92,26 +37,6 @@ function clampWait(ms: number | undefined): number {
 /** What a user sees of the element (element-name.ts, shared with the inspector). */
 function seen(resolved: ResolvedElement | null | undefined): string | undefined {
   return resolved ? seenName(resolved) : undefined;
-}
-
-export interface RecorderSnapshot {
-  options: Omit<RecordingOptions, 'startedAt'> & { startedAt: string };
-  steps: RecordedStep[];
-  assertions: RecordedAssertion[];
-  ids: string[];
-  variables: Record<string, { type: 'string'; description: string }>;
-  skipped: string[];
-  appPackage?: string;
-  pollsSinceStep: number;
-  /** Which apps the agent's screens belonged to (WorkedIn), per look. */
-  looks?: [string, number][];
-  /** The last step is typing that more typing into the same field continues. */
-  openTyping?: { secret: boolean };
-  /**
-   * The secret parameters and the password focus (never a typed value). Files written before
-   * these were kept lack it: what the steps tell is rebuilt (RecordingSecrets.restore).
-   */
-  secrets?: SecretsSnapshot;
 }
 
 export class Recorder {
@@ -393,29 +318,8 @@ export class Recorder {
    * device at stop when the recording did not name them.
    */
   toScenario(facts: { appPackage?: string; appVersion?: string } = {}): Record<string, unknown> {
-    const o = this.options;
-    const app = this.appPackage ?? facts.appPackage;
-    if (!app) throw new Error('the recording has no app: start it with app_package, or launch the app while recording');
-    if (!this.steps.length) throw new Error('nothing was recorded: a scenario needs at least one step that succeeded');
-    const agnostic = this.steps.some((s) => AGNOSTIC.has(s.action));
-    const platform = o.os === 'iOS' ? 'ios' : 'android';
-    const doc: Record<string, unknown> = {
-      $schema_version: CURRENT_SCHEMA_VERSION,
-      scenario_id: snakeCase(o.name, 'recorded'),
-      name: o.name,
-      description: o.description?.trim() || `Recorded on ${o.device} (${o.os}) on ${(o.startedAt ?? new Date()).toISOString()}`,
-      platform,
-      ...(agnostic ? { mode: 'platform-agnostic' } : {}),
-      app_package: app,
-      metadata: { app_version: facts.appVersion || 'unknown', environment: o.environment || 'development' },
-      tags: ['recorded'],
-    };
-    if (Object.keys(this.variables).length) doc.variables = { ...this.variables };
-    if (Object.keys(this.secrets.parameters).length) doc.parameters = { ...this.secrets.parameters };
-    if (o.appState) doc.preconditions = { app_state: o.appState };
-    doc.steps = this.steps.map((s) => ({ ...s }));
-    doc.assertions = this.assertions.map((a) => ({ ...a }));
-    return doc;
+    const { options, appPackage, steps, assertions, variables } = this;
+    return scenarioDocument({ options, appPackage, steps, assertions, variables, parameters: this.secrets.parameters }, facts);
   }
 
   private push(step: Omit<RecordedStep, 'id'>): string {
