@@ -1,7 +1,8 @@
 import type { Engine, ToolDescription } from '../engine/engine.js';
 import { failure, toFailure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
-import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording, type StopRecording } from '../engine/agent/agent-session.js';
+import { AgentSession, type AssertOutcome, type RunOutcome, type StartRecording } from '../engine/agent/agent-session.js';
+import type { StopRecording } from '../engine/agent/stopped-scenario.js';
 import { VerbError, type VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording-types.js';
 import { fitFor, type ScaledShot, type ScaleOptions } from '../engine/screen/scale.js';

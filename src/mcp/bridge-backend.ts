@@ -1,7 +1,8 @@
 import type { ToolDescription } from '../engine/engine.js';
 import { failure, type ToolFailure } from '../engine/errors.js';
 import type { DeviceInfo } from '../engine/types.js';
-import type { AssertOutcome, RunOutcome, StartRecording, StopRecording } from '../engine/agent/agent-session.js';
+import type { AssertOutcome, RunOutcome, StartRecording } from '../engine/agent/agent-session.js';
+import type { StopRecording } from '../engine/agent/stopped-scenario.js';
 import type { VerbStep } from '../engine/verbs/index.js';
 import type { AssertionRequest, RecordingSummary } from '../engine/verbs/recording-types.js';
 import { isFailureResult, type BridgeClient } from '../protocol/index.js';

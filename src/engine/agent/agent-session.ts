@@ -1,15 +1,11 @@
-import { validateScenarioValue, type ValidationReport } from '../../validate/index.js';
-import type { CallEvent, Engine } from '../engine.js';
-import { isToolFailure } from '../errors.js';
+import type { Engine } from '../engine.js';
 import { applyPreconditions } from '../verbs/preconditions.js';
-import type { InstalledApp, UiElement } from '../types.js';
 import { runVerb, verbContext, type VerbSessionOptions } from '../verbs/index.js';
-import { isSystemPackage } from '../verbs/worked-in.js';
 import { evaluateLive, parseAssertion, watchHistory, type LiveAssertionResult, type LiveHistory } from './live-assertion.js';
+import { RawCallFeed } from './raw-call-feed.js';
+import { stoppedScenario, type StopRecording } from './stopped-scenario.js';
 import { Recorder } from '../verbs/recording.js';
 import type { AppState, AssertionRequest, RecordingOptions, RecordingSummary } from '../verbs/recording-types.js';
-import { POINT_TOOLS, translateRawCall } from '../verbs/recording-tools.js';
-import { call } from '../verbs/screen.js';
 import { VerbError, type VerbContext, type VerbOutcome, type VerbStep } from '../verbs/types.js';
 import { canonicalStep } from '../verbs/canonical-step.js';
 import type { VariableValue } from '../runner/variables.js';
@@ -57,14 +53,6 @@ export interface OrphanedRecording extends RecordingSummary {
   left_by: string;
 }
 
-export interface StopRecording {
-  scenario: Record<string, unknown>;
-  validation: ValidationReport;
-  summary: RecordingSummary;
-  /** This answer was given before: a stop whose answer the caller never got (cancelled, connection lost) is asked again. */
-  repeated?: true;
-}
-
 interface DeviceState {
   ctx: VerbContext;
   history: LiveHistory;
@@ -72,9 +60,6 @@ interface DeviceState {
   /** What read_text save_as (capture_value capture_to) read, since the device's recording started: a live check compares with it as the replay will. */
   captured: Record<string, VariableValue>;
 }
-
-/** `partOf` of the listing taken before a recorded point tap (listBeforePointTool). */
-const LOOK_BEFORE_TAP = 'recording: look before a point tap';
 
 /** A recording as a refusal names it: its name and how much it holds. */
 function recordingWords({ name, steps, assertions }: RecordingSummary): string {
@@ -88,12 +73,7 @@ export class AgentSession {
   private readonly stopped = new Map<string, StopRecording>();
   /** Stops still under way: a stop asked again meanwhile (its first answer was never seen) waits for the same answer. */
   private readonly stopping = new Map<string, Promise<StopRecording>>();
-  /**
-   * The agent's own element listing per device while it still shows the screen: what a
-   * coordinate tap refers to. Any action on the device drops it (the bridge's activity feed
-   * holds to the same rule), so a tap is never named from a screen it did not hit.
-   */
-  private readonly listings = new Map<string, UiElement[]>();
+  private readonly feed: RawCallFeed;
   private readonly off: () => void;
 
   constructor(
@@ -101,7 +81,8 @@ export class AgentSession {
     readonly origin: string,
     private readonly options: AgentSessionOptions = {},
   ) {
-    this.off = engine.onCall((e) => this.onCall(e));
+    this.feed = new RawCallFeed(engine, origin, this.recorders, (device) => Boolean(this.devices.get(device)?.busy), (device) => this.persist(device));
+    this.off = engine.onCall((e) => this.feed.onCall(e));
   }
 
   close(): void {
@@ -172,18 +153,9 @@ export class AgentSession {
     return this.recorders.has(device);
   }
 
-  /**
-   * Before a raw point tool while recording: a listing of the screen the tap will hit, queued
-   * ahead of it on the device, so the tap is recorded as the element there. Without it an agent
-   * working mobile-mcp style (list, tap, type, tap, type) had its second tap skipped, the listing
-   * being stale after the typing, and the password typed next was recorded into the first field.
-   * `evenIfListed`: the caller's own listing may trail the screen (a viewer is shown the bridge's).
-   * Not counted as the agent looking again (which makes replay wait for the target).
-   */
+  /** Before a raw point tool while recording: a listing of the screen the tap will hit (RawCallFeed.listBeforePointTool). */
   listBeforePointTool(tool: string, device: unknown, evenIfListed = false): void {
-    if (typeof device !== 'string' || !Object.hasOwn(POINT_TOOLS, tool) || !this.recorders.has(device)) return;
-    if (!evenIfListed && this.listings.has(device)) return;
-    void this.engine.call('mobile_list_elements_on_screen', { device }, { origin: this.origin, partOf: LOOK_BEFORE_TAP }).catch(() => undefined);
+    this.feed.listBeforePointTool(tool, device, evenIfListed);
   }
 
   recordings(): RecordingSummary[] {
@@ -347,28 +319,8 @@ export class AgentSession {
     }
     this.recorders.delete(device);
     await this.options.store?.remove(device);
-    const workedIn = recorder.workedInApp;
     const state = await this.state(device).catch(() => undefined);
-    // The app named or launched, else the one the agent's screens belonged to; the app in front
-    // now only as a last resort, and never a home screen or system overlay.
-    let appPackage = recorder.app ?? workedIn;
-    if (!appPackage && state) {
-      const front = await call<{ package: string }>(state.ctx, 'mobile_get_foreground_app').then((r) => r.package, () => undefined);
-      if (front && !isSystemPackage(front)) appPackage = front;
-    }
-    let appVersion: string | undefined;
-    if (appPackage && state) {
-      const apps = await call<InstalledApp[] | { apps: InstalledApp[] }>(state.ctx, 'mobile_list_apps').catch(() => []);
-      const list = Array.isArray(apps) ? apps : apps.apps;
-      appVersion = list.find((a) => a.package === appPackage)?.version;
-    }
-    let scenario: Record<string, unknown>;
-    try {
-      scenario = recorder.toScenario({ appPackage, appVersion });
-    } catch (err) {
-      throw new VerbError('INVALID_PARAMETER', `the recording on ${device} was stopped but gives no scenario: ${(err as Error).message}`);
-    }
-    const result: StopRecording = { scenario, validation: validateScenarioValue(scenario, `${String(scenario.scenario_id)}.json`), summary: recorder.summary() };
+    const result = await stoppedScenario(device, recorder, state?.ctx);
     this.stopped.set(device, result);
     return result;
   }
@@ -391,44 +343,5 @@ export class AgentSession {
       this.devices.set(device, state);
     }
     return state;
-  }
-
-  /** Raw tool calls of this agent: listings count as looking, actions are recorded semantically. */
-  private onCall(e: CallEvent): void {
-    // The listing is taken before the action is translated: it is what the action itself hit.
-    const listing = this.listings.get(e.device);
-    // Whoever acted (this agent's verbs, another participant, a failed call that got halfway), the screen may differ now.
-    if (e.mutates) this.listings.delete(e.device);
-    // Any listing of the device says which field has focus now (a viewer's own keys, like Tab, move it unrecorded);
-    // saved when it changed, so typing after a crash into a password field focused this way stays a secret.
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) {
-      if (this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements)) this.persist(e.device);
-    }
-    if (e.origin !== this.origin) {
-      // A streamed drag is one action when the finger lifts.
-      const recorder = e.mutates && e.ok && e.origin && !(e.tool === 'input.touch' && e.parameters.action !== 'up') ? this.recorders.get(e.device) : undefined;
-      if (recorder) {
-        recorder.noteOtherSession(e.origin!);
-        this.persist(e.device);
-      }
-      return;
-    }
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
-    if (this.devices.get(e.device)?.busy) return;
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
-    const recorder = this.recorders.get(e.device);
-    if (!recorder) return;
-    if (!e.mutates) {
-      if ((e.tool === 'mobile_list_elements_on_screen' || e.tool === 'mobile_take_screenshot') && e.partOf !== LOOK_BEFORE_TAP) recorder.notePoll();
-      return;
-    }
-    const t = translateRawCall(e, listing);
-    if (!t) return;
-    // A raw call that was not recorded (a Tab key, a tap on nothing nameable) may have moved the focus.
-    if ('skipped' in t) recorder.noteSkipped(t.skipped, { focusMayMove: true });
-    else if ('erase' in t) {
-      if (!recorder.eraseTyped()) recorder.noteSkipped('Backspace outside the text just typed: a scenario cannot delete text (a type step with clear_first empties a field)');
-    } else recorder.noteVerb(t.step, t.outcome);
-    this.persist(e.device);
   }
 }
