@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AllowedPaths } from './allowed-paths.js';
+import { CallReports } from './call-reports.js';
 import { withDeadline } from './deadline.js';
-import { DeviceActivity } from './device-activity.js';
 import { DeviceIds, type DeviceLookup, type DeviceOwner } from './device-ids.js';
 import { DeviceHandles } from './device-handles.js';
 import { DeviceHealth } from './device-health.js';
@@ -51,10 +51,9 @@ export class Engine {
     if (origin === undefined) return 'an unnamed caller';
     return origin === 'mcp' ? 'the MCP client' : `caller ${origin}`;
   });
-  private readonly activity = new DeviceActivity();
   private readonly handles: DeviceHandles;
   private readonly listed = new ListedElements();
-  private readonly callListeners = new Set<(e: CallEvent) => void>();
+  private readonly reports = new CallReports((id) => this.ids.listedId(id));
   private readonly unwatch: (() => void)[] = [];
   private readonly deviceListeners = new Set<(c: DevicesChange) => void>();
   /** Who reports which device id, and the id each is listed by (peers' clashing ids become id@peer). */
@@ -63,7 +62,7 @@ export class Engine {
   private readonly touches = new TouchStreams({
     run: (device, what, work, longerMs = 0) => this.withDevice(device, what, work, TOUCH_TIMEOUT_MS + longerMs),
     screenSize: (device, handle, ctx) => this.handles.screenSize(device, handle, ctx.signal),
-    finished: (e) => this.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
+    finished: (e) => this.reports.acted(e.device, 'input.touch', e.parameters, e.result, { origin: e.origin }, e.durationMs),
   });
 
   constructor(options: EngineOptions) {
@@ -170,7 +169,7 @@ export class Engine {
 
     // One phone, one queue, one activity record, whichever of its names the caller used (`serial@lab` of `serial`).
     const deviceId = this.ids.listedId(input.device as string);
-    let result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal, deadline) => {
+    const result = await this.scheduler.run(deviceId, tool, def.timeoutMs ?? this.timeoutMs, async (signal, deadline) => {
       const device = await this.handles.open(deviceId, signal);
       if (!def.mutates) return def.handler(input, this.context(device, { signal, deadline }, options.origin));
       // Before and after: a capture that began before the action ended must not be reused.
@@ -181,17 +180,7 @@ export class Engine {
         this.latestCaptures.invalidate(deviceId);
       }
     }, { hold: options.hold, cancel: options.signal, origin: options.origin }).catch((err: unknown) => (err instanceof CallCancelled ? cancelledFailure(err, def.mutates) : namingDevice(tool, deviceId, this.onError(deviceId, err, def.timeoutNote))));
-    const ok = !isToolFailure(result);
-    if (options.origin !== undefined) {
-      const others = this.othersActed(deviceId, options.origin);
-      this.record(deviceId, options.origin, tool, def.mutates, result);
-      if (others && result && typeof result === 'object' && !Array.isArray(result)) {
-        result = { ...(result as Record<string, unknown>), others_acted: others };
-      }
-    }
-    const shown = options.redact ? { parameters: options.redact(input) as Record<string, unknown>, result: options.redact(result) } : { parameters: input, result };
-    this.emit({ device: deviceId, tool, ...shown, ok, mutates: def.mutates, origin: options.origin, ...(options.partOf ? { partOf: options.partOf } : {}), durationMs: performance.now() - started });
-    return result;
+    return this.reports.called({ device: deviceId, tool, mutates: def.mutates, parameters: input, started }, result, options);
   }
 
   /**
@@ -200,8 +189,7 @@ export class Engine {
    * of the bridge ask it before their own calls, which would otherwise take the news.
    */
   othersActed(deviceId: string, origin: string): { actions: { origin: string; tool: string; at: string }[]; more: number; note: string } | undefined {
-    const others = this.activity.othersSince(this.ids.listedId(deviceId), origin);
-    return others && { ...others, note: `other callers acted on ${deviceId} since your last call on it; the screen may have changed` };
+    return this.reports.othersActed(deviceId, origin);
   }
 
   /**
@@ -234,7 +222,7 @@ export class Engine {
    */
   forgetCaller(origin: string): void {
     this.touches.cancelAll(origin);
-    this.activity.forgetCaller(origin);
+    this.reports.forgetCaller(origin);
     this.listed.forgetCaller(origin);
   }
 
@@ -252,23 +240,8 @@ export class Engine {
           await pressOn(handle, device, press, ctx);
           return { status: 'success' as const, message: `pressed ${press.name} on ${device}` };
         }, TOUCH_TIMEOUT_MS).catch((err: unknown) => toFailure(err));
-    this.acted(device, 'input.key', { device, key, ...(modifiers.length ? { modifiers: [...modifiers] } : {}) }, result, options, performance.now() - started);
+    this.reports.acted(device, 'input.key', { device, key, ...(modifiers.length ? { modifiers: [...modifiers] } : {}) }, result, options, performance.now() - started);
     return result;
-  }
-
-  /**
-   * Nothing happened on a device that is not there, and its history was just forgotten: kept, every
-   * id an agent ever guessed (or a phone since gone) stayed in memory for the engine's life.
-   */
-  private record(device: string, origin: string, tool: string, mutates: boolean, result: unknown): void {
-    if (isToolFailure(result) && result.code === 'DEVICE_NOT_FOUND') return;
-    this.activity.record(device, origin, tool, mutates);
-  }
-
-  /** Activity for a mutating action that is not a tool call (touch streams, keys): listeners and others_acted see it like one. */
-  private acted(device: string, tool: string, parameters: Record<string, unknown>, result: unknown, options: CallOptions, durationMs: number): void {
-    if (options.origin !== undefined) this.record(device, options.origin, tool, true, result);
-    this.emit({ device, tool, parameters, result, ok: !isToolFailure(result), mutates: true, origin: options.origin, durationMs });
   }
 
   /**
@@ -327,7 +300,7 @@ export class Engine {
   private async reportedCapture<C extends FittedCapture>(id: string, options: CallOptions, capture: (device: DeviceHandle, ctx: CallContext) => Promise<C>): Promise<C> {
     const started = performance.now();
     const report = (result: unknown) =>
-      this.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
+      this.reports.emit({ device: id, tool: 'mobile_take_screenshot', parameters: { device: id }, result, ok: !isToolFailure(result), mutates: false, origin: options.origin, durationMs: performance.now() - started });
     try {
       // In the queue, so a reused capture is checked after every action that arrived before this call.
       const cap = await this.onDevice(id, 'taking a screenshot', this.timeoutMs, capture, { cancel: options.signal, origin: options.origin, hold: options.hold });
@@ -357,8 +330,7 @@ export class Engine {
   }
 
   onCall(listener: (e: CallEvent) => void): () => void {
-    this.callListeners.add(listener);
-    return () => this.callListeners.delete(listener);
+    return this.reports.onCall(listener);
   }
 
   onDevicesChanged(listener: (c: DevicesChange) => void): () => void {
@@ -374,16 +346,6 @@ export class Engine {
     await Promise.all(this.drivers.map((d) => d.close()));
   }
 
-  private emit(event: CallEvent): void {
-    for (const l of this.callListeners) {
-      try {
-        l(event);
-      } catch {
-        // A listener's bug must not turn a finished call into a failure.
-      }
-    }
-  }
-
   private onError(deviceId: string, err: unknown, timeoutNote?: string): ToolFailure {
     const f = toFailure(err);
     if (f.code === 'DEVICE_NOT_FOUND') this.forget(deviceId);
@@ -397,7 +359,7 @@ export class Engine {
 
   private forget(id: string): void {
     this.health.forget(id);
-    this.activity.forget(id);
+    this.reports.forget(id);
     this.handles.forget(id);
     this.latestCaptures.invalidate(id);
   }

@@ -10,7 +10,7 @@ import { ANDROID, testBridge, until } from './helpers.js';
  * ask for it again. Kept for ever, a bridge up for days held an entry for every session it ever
  * served (each viewer reload, each MCP client start is one).
  */
-type Inner = { activity: { seen: Map<string, number> }; listed: { listings: { size: number } } };
+type Inner = { reports: { activity: { seen: Map<string, number> } }; listed: { listings: { size: number } } };
 
 test('sessions that called tools and ended leave nothing behind in the engine', async () => {
   const { bridge } = await testBridge();
@@ -30,7 +30,7 @@ test('sessions that called tools and ended leave nothing behind in the engine', 
       await c.close();
     }
     await until('the short sessions to end', () => bridge.sessions.size === 1 || undefined);
-    assert.is(inner.activity.seen.size, 1, 'only the session still connected is remembered as a caller');
+    assert.is(inner.reports.activity.seen.size, 1, 'only the session still connected is remembered as a caller');
     assert.is(inner.listed.listings.size, 1, 'only its listing is kept');
     // The session that stays still hears about the others' presses since its own last call.
     const res = (await stay.callTool('mobile_get_screen_size', { device: ANDROID })) as { others_acted?: { actions: unknown[]; more: number } };

@@ -7,7 +7,7 @@ import { createEngine } from '../../src/engine/create.js';
  * nothing behind: the engine that kept each such id's "last action" for `others_acted` grew for
  * as long as it ran, one entry per id ever tried.
  */
-type Inner = { activity: { recent: Map<string, unknown>; seen: Map<string, unknown> } };
+type Inner = { reports: { activity: { recent: Map<string, unknown>; seen: Map<string, unknown> } } };
 
 test('mutating calls and keys on unknown devices are not remembered as device activity', async () => {
   const engine = createEngine({ virtual: { devices: ['android'] }, android: false, ios: false });
@@ -19,8 +19,8 @@ test('mutating calls and keys on unknown devices are not remembered as device ac
       const key = await engine.pressKey(`no-such-tablet-${i}`, 'ENTER', { origin: 'agent' });
       assert.is((key as { code?: string }).code, 'DEVICE_NOT_FOUND');
     }
-    assert.is(inner.activity.recent.size, 0, 'no device history for ids that name no device');
-    assert.is(inner.activity.seen.size, 0);
+    assert.is(inner.reports.activity.recent.size, 0, 'no device history for ids that name no device');
+    assert.is(inner.reports.activity.seen.size, 0);
     // A real device is still remembered, and others still hear of it.
     await engine.call('mobile_press_button', { device: 'virtual-android-1', button: 'HOME' }, { origin: 'a' });
     await engine.call('mobile_press_button', { device: 'virtual-android-1', button: 'HOME' }, { origin: 'b' });
