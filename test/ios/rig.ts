@@ -7,7 +7,8 @@ import type { IosDriverOptions } from '../../src/engine/drivers/ios/index.js';
 import { ManualClock, VirtualDriver, type VirtualDevice } from '../../src/engine/drivers/virtual/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { EmulatedWda, type EmulatedWdaOptions } from '../harness/wda/emulated-wda.js';
-import { FAKE_BIN, FakeIosTools, type FakeToolsConfig, type SimLaunch } from '../harness/wda/fake-tools.js';
+import { FAKE_BIN, FakeIosTools } from '../harness/wda/fake-tools.js';
+import type { FakeToolsConfig, SimLaunch } from '../harness/wda/fake-tools-config.js';
 
 export const SIM_UDID = '5A1C2F0E-8D3B-4C61-9E2A-7B4D1F6C3A90';
 export const PHONE_UDID = '00008110-001A2B3C4D5E801E';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { parsePlistDict, type PlistDict } from '../../../src/engine/drivers/ios/usbmux/plist-xml.js';
-import type { FakePhone } from './fake-tools.js';
+import type { FakePhone } from './fake-tools-config.js';
 
 /*
  * usbmuxd on a unix socket, as libimobiledevice's usbmuxd (src/client.c) answers its plist protocol:
