@@ -8,15 +8,16 @@ import type { VirtualDevice } from '../../../src/engine/drivers/virtual/index.js
 import { EmulatedMjpegServer } from './emulated-mjpeg.js';
 import { WdaSessions } from './wda-sessions.js';
 import { EmulatedOrientation } from './emulated-orientation.js';
+import { EmulatedKeyboard } from './emulated-keyboard.js';
 import { gestureMs, performActions } from './emulated-actions.js';
-import { knownRoute, LEGACY_CODES, missingApp, noSnapshot, refusedButton, toWdaFailure, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
-import { deviceInfoDocument, statusDocument, WDA_HEADERS, wdaJson, type Idiom } from './wda-documents.js';
+import { missingApp, noSnapshot, refusedButton, unhandled, WdaFailure, wdaNsError } from './wda-failure.js';
+import { deviceInfoDocument, statusDocument, type Idiom } from './wda-documents.js';
 import type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
 
 export type { EmulatedWdaOptions, WdaFaults } from './wda-faults.js';
-import { answerAsFramework, answerAsProxy, reshaped } from './wda-shapes.js';
+import { handleWdaRequest, type WdaRoutes } from './wda-requests.js';
 import { wdaXml } from './wda-xml.js';
-import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
+import { cutAtDepth, lockScreenTree, SNAPSHOT_MAX_DEPTH, wdaTree, withoutKeyboards, type WdaJsonNode } from './wda-tree.js';
 
 /*
  * An emulated WebDriverAgent in front of a VirtualDevice, speaking WDA's wire format:
@@ -25,6 +26,7 @@ import { allNodes, cutAtDepth, findNode, lockScreenTree, SNAPSHOT_MAX_DEPTH, wda
  *   "unknown command" 404, "unknown error" 500); routes under /session/:id need the live session id
  *   (FBRoute.m raises "Session does not exist" otherwise).
  * It can be absent (nothing listens) and can restart on the same port, forgetting its session.
+ * Each request passes through wda-requests.ts to `route`; the keyboard's routes are answered by emulated-keyboard.ts.
  */
 
 type Json = unknown;
@@ -65,13 +67,19 @@ export class EmulatedWda {
   readonly siriRequests: string[] = [];
   /** The `actions` of every POST /actions, in order. */
   readonly gestures: unknown[] = [];
+  /** The keyboard and the focused field: POST /elements, GET /element/active, /element/:uuid/clear, /wda/keys, /wda/keyboard/dismiss. */
+  private readonly keyboard: EmulatedKeyboard;
   /** Labels of the keys /wda/keyboard/dismiss tapped, in order. */
-  readonly keysTappedToDismiss: string[] = [];
+  get keysTappedToDismiss(): string[] {
+    return this.keyboard.keysTappedToDismiss;
+  }
 
   readonly simulator: boolean;
   /** A build before 2024: its routing (RoutingHTTPServer) and its /wda/screen differ from 16.7.0's. */
   private readonly older: boolean;
   private readonly vendorId = randomUUID().toUpperCase();
+  /** What each request goes through before and after its route (wda-requests.ts). */
+  private readonly routes: WdaRoutes;
 
   constructor(
     readonly device: VirtualDevice,
@@ -82,10 +90,12 @@ export class EmulatedWda {
     this.older = Boolean(options.before2024 || options.legacy);
     this.orientation = new EmulatedOrientation(device, this.faults);
     this.sessions = new WdaSessions(device, () => this.ctx());
+    this.keyboard = new EmulatedKeyboard(device, this.scale, this.faults, this.sessions, { snapshotApp: () => this.snapshotApp(), sourceTree: () => this.sourceTree() });
     this.mjpeg = new EmulatedMjpegServer(device, {
       orientation: () => this.orientation.interfaceOrientation,
       fixOrientationSetting: !(options.before5_15 || options.legacy),
     });
+    this.routes = { faults: this.faults, requests: this.requests, sessions: this.sessions, options, older: this.older, route: (method, path, url, body, inSession) => this.route(method, path, url, body, inSession) };
   }
 
   /** UIDevice's userInterfaceIdiom as WDA names it (FBSessionCommands.m deviceNameByUserInterfaceIdiom). */
@@ -103,7 +113,7 @@ export class EmulatedWda {
 
   /** Starts listening (port 0 picks a free one the first time; later starts reuse it), as USE_PORT / MJPEG_SERVER_PORT pick. */
   async start(port = this.port, mjpegPort?: number): Promise<void> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
+    const server = http.createServer((req, res) => void handleWdaRequest(this.routes, req, res));
     server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -140,60 +150,6 @@ export class EmulatedWda {
   async restart(): Promise<void> {
     await this.stop();
     await this.start(this.port);
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    if (this.faults.proxyAnswers) return answerAsProxy(res, this.faults.proxyAnswers);
-    const prefix = this.faults.pathPrefix;
-    if (prefix && !req.url?.startsWith(`${prefix}/`)) return answerAsProxy(res, 404);
-    const url = new URL((prefix ? req.url?.slice(prefix.length) : req.url) ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-    const method = req.method ?? 'GET';
-    let body: Record<string, unknown> = {};
-    try {
-      body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-    } catch {
-      // WDA treats an unreadable body as no arguments (FBWebServer.m).
-    }
-    let path = url.pathname;
-    const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
-    this.requests.push(`${method} ${m ? `/session/:id${m[2] ?? ''}` : path}`);
-    if (this.faults.hangOn?.test(this.requests.at(-1)!)) return;
-    if (this.faults.slowOn?.request.test(this.requests.at(-1)!)) await this.faults.slowOn.until;
-    try {
-      if (this.faults.onlyRoutes && !this.faults.onlyRoutes.includes(routeName(method, m ? m[2] ?? '' : path, Boolean(m)))) {
-        if (this.faults.othersAs) return answerAsFramework(res, this.faults.othersAs, method, url.pathname);
-        throw unhandled(url, this.older);
-      }
-      if (m) {
-        path = m[2] ?? '';
-        // FBWebServer.m registers FBUnknownCommands' catch-all (/*, withoutSession) last: a route WDA lacks is
-        // "unknown command" whatever the session id; only a known one checks it (FBRoute.m decorateRequest).
-        if (!knownRoute(method, path)) throw unhandled(url, this.older);
-        if (m[1] !== this.sessions.id) throw new WdaFailure('invalid session id', 404, 'Session does not exist');
-      }
-      const value = reshaped(this.faults, `${method} ${path}${url.search}`, await this.route(method, path, url, body, Boolean(m)));
-      const request = `${method} ${m ? `/session/:id${m[2] ?? ''}` : url.pathname}`;
-      if (this.faults.resetAfter?.test(request)) return void req.socket.destroy();
-      this.send(res, 200, this.options.legacy ? { value, sessionId: this.sessions.id, status: 0 } : { value, sessionId: this.sessions.id });
-      this.faults.afterAnswer?.(request);
-    } catch (err) {
-      const f = err instanceof WdaFailure ? err : toWdaFailure(err);
-      // Before W3C (2019) FBResponseWithStatus answered HTTP 200 {value: message, sessionId, status: <JSON Wire code>}.
-      if (this.options.legacy) {
-        // FBOrientationCommands.m then refused a rotation with FBCommandStatusRotationNotAllowed.
-        const status = f.message === 'Unable To Rotate Device' ? 777 : (LEGACY_CODES[f.error] ?? 13);
-        return this.send(res, 200, { value: f.message, sessionId: this.sessions.id, status });
-      }
-      this.send(res, f.status, { value: { error: f.error, message: f.message, traceback: '' }, sessionId: this.sessions.id });
-    }
-  }
-
-  private send(res: http.ServerResponse, status: number, payload: Json): void {
-    const text = wdaJson(payload);
-    res.writeHead(status, { ...WDA_HEADERS, 'content-length': Buffer.byteLength(text) });
-    res.end(text);
   }
 
   private ctx(): CallContext {
@@ -287,20 +243,10 @@ export class EmulatedWda {
     }
     if (!inSession) throw unhandled(url, this.older);
     switch (key) {
-      case 'POST /elements': {
-        // FBFindElementCommands.m: a list of {ELEMENT, element-6066-…} references; only the keyboard lookup is emulated.
-        if (body.using !== 'class name' || body.value !== 'XCUIElementTypeKeyboard') throw new WdaFailure('invalid argument', 400, 'only class name XCUIElementTypeKeyboard lookups are emulated');
-        this.snapshotApp();
-        if (!d.keyboardVisible || this.faults.hardwareKeyboard) return [];
-        if (this.faults.obstructingAlerts && this.keyboardUnderAlert()) {
-          // FBExceptionHandler.m before 76447471: unexpectedAlertOpenErrorWithMessage:nil, i.e. FBCommandStatus.m's default message.
-          throw new WdaFailure('unexpected alert open', 500, 'A modal dialog was open, blocking this operation');
-        }
-        const id = '00000000-0000-0000-2A0E-000000000001';
-        return [{ ELEMENT: id, 'element-6066-11e4-a52e-4f735466cecf': id }];
-      }
+      case 'POST /elements':
+        return this.keyboard.find(body);
       case 'POST /wda/keyboard/dismiss':
-        return this.dismissKeyboard(body.keyNames);
+        return this.keyboard.dismissKeyboard(body.keyNames);
       case 'POST /url':
         return this.openUrl(body.url);
       case 'POST /actions':
@@ -316,25 +262,10 @@ export class EmulatedWda {
         // FBExceptionHandler.m answers the NSException's reason as "unknown error".
         if (!Array.isArray(value)) throw new WdaFailure('unknown error', 500, `-[${typeof value === 'string' ? '__NSCFString' : 'NSNull'} componentsJoinedByString:]: unrecognized selector sent to instance 0x600000c2d0e0`);
         if (this.locked) return this.onLockScreen();
-        // FBElementCommands.m handleKeys (W3C builds, 2019 on): no keyboard wait, FBTypeText synthesizes the keys into
-        // whatever is in front; only a synthesis failure is "invalid element state", with the NSError's description.
-        if (this.faults.typingFails) throw new WdaFailure('invalid element state', 400, this.faults.typingFails);
-        if (!d.keyboardVisible) return null;
-        // XCUIKeyboardKeyDelete ("\b") deletes one character, as typeText does with it on a device.
-        for (const run of value.join('').match(/\u0008|[^\u0008]+/g) ?? []) {
-          if (run === '\u0008') await d.deleteBackward(this.ctx());
-          else await d.typeText(run, this.ctx());
-        }
-        return null;
+        return this.keyboard.type(value);
       }
-      case 'GET /element/active': {
-        // FBFindElementCommands.m handleGetActiveElement: the element with keyboard focus, else FBNoSuchElementErrorResponseForRequest
-        // (a GET has no arguments, so using and value print as "(null)"). Element uuids live in the session's FBElementCache.
-        const focused = d.focusedField;
-        if (!focused || !d.keyboardVisible) throw new WdaFailure('no such element', 404, "unable to find an element using '(null)', value '(null)'");
-        const uuid = `${ACTIVE_PREFIX}${this.sessions.id}-${focused}`;
-        return { ELEMENT: uuid, 'element-6066-11e4-a52e-4f735466cecf': uuid };
-      }
+      case 'GET /element/active':
+        return this.keyboard.active();
       case 'POST /wda/pressButton': {
         // XCUIDevice+FBHelpers.m fb_availableButtonNames: volumeup/volumedown only #if !TARGET_OS_SIMULATOR; any other
         // name fails through FBResponseWithUnknownError(error), i.e. the NSError's description (FBErrorBuilder, code 1).
@@ -379,7 +310,7 @@ export class EmulatedWda {
         return d.foregroundPackage === body.bundleId ? 4 : 1;
     }
     const clear = /^\/element\/([^/]+)\/clear$/.exec(path);
-    if (method === 'POST' && clear) return this.clearElement(decodeURIComponent(clear[1]));
+    if (method === 'POST' && clear) return this.keyboard.clearElement(decodeURIComponent(clear[1]));
     throw unhandled(url, this.older);
   }
 
@@ -426,12 +357,6 @@ export class EmulatedWda {
     throw noSnapshot(this.device.foregroundPackage);
   }
 
-  /** FBAlert.m isElementObstructedByAlertView: an alert (or action sheet) shows and the keyboard is not part of it. */
-  private keyboardUnderAlert(): boolean {
-    const alert = findNode(this.sourceTree(), (n) => n.type === 'Alert' || n.type === 'Sheet');
-    return Boolean(alert && !findNode(alert, (n) => n.type === 'Keyboard'));
-  }
-
   private onLockScreen(): null {
     this.inputOnLockScreen++;
     return null;
@@ -451,50 +376,5 @@ export class EmulatedWda {
   private settings(): Record<string, number | boolean> {
     return { ...this.mjpeg.settings, snapshotMaxDepth: this.snapshotMaxDepth };
   }
-
-  /**
-   * XCUIApplication+FBHelpers.m fb_dismissKeyboardWithKeyNames: done at once when no keyboard shows; else
-   * every key (Key or Button) of the keyboard whose identifier or label is one of keyNames is tapped, in
-   * the keyboard's order, until the keyboard is gone, whatever the key does (a return key in a text view
-   * types a newline, Go or Send submit). It then waits for the keyboard to go and answers "invalid element
-   * state" (FBCustomCommands.m). The iPad fallback (tapping the keyboard's last key) is not emulated: the
-   * virtual phone is an iPhone.
-   */
-  private async dismissKeyboard(keyNames: unknown): Promise<null> {
-    const keyboard = findNode(this.sourceTree(), (n) => n.type === 'Keyboard');
-    if (!keyboard) return null;
-    const names = new Set(Array.isArray(keyNames) ? keyNames.map(String) : []);
-    const keys = names.size ? allNodes(keyboard).filter((n) => (n.type === 'Key' || n.type === 'Button') && [n.name, n.label].some((x) => x !== null && names.has(x))) : [];
-    for (const key of keys) {
-      const { x, y, width, height } = key.rect;
-      await this.device.tap((x + width / 2) * this.scale, (y + height / 2) * this.scale, this.ctx());
-      this.keysTappedToDismiss.push(key.label ?? key.name ?? '');
-      if (!findNode(this.sourceTree(), (n) => n.type === 'Keyboard')) return null;
-    }
-    throw new WdaFailure('invalid element state', 400, 'Error Domain=com.facebook.WebDriverAgent Code=1 "Did not know how to dismiss the keyboard. Try to dismiss it in the way supported by your application under test." UserInfo={NSLocalizedDescription=Did not know how to dismiss the keyboard. Try to dismiss it in the way supported by your application under test.}');
-  }
-
-  /**
-   * FBElementCommands.m handleClear: FBElementCache.m elementForUUID knows only the uuids this session handed
-   * out (another session's, or one from before a restart, is "stale element reference"), and an element no
-   * longer on screen fails its snapshot the same way (XCUIElement+FBUtilities.m); clearing goes through the keyboard.
-   */
-  private async clearElement(uuid: string): Promise<null> {
-    const focused = this.device.focusedField;
-    if (!uuid.startsWith(`${ACTIVE_PREFIX}${this.sessions.id}-`)) {
-      throw new WdaFailure('stale element reference', 404, `The element identified by "${uuid}" is either not present or it has expired from the internal cache. Try to find it again`);
-    }
-    if (uuid !== `${ACTIVE_PREFIX}${this.sessions.id}-${focused ?? ''}`) throw new WdaFailure('stale element reference', 404, `The previously found element "${uuid}" is not present in the current view anymore. Make sure the application UI has the expected state`);
-    await this.device.clearText(this.ctx());
-    return null;
-  }
 }
 
-/** A request as `onlyRoutes` names it: "GET /source" inside a session or out, "DELETE /session/:id" for ending one. */
-function routeName(method: string, path: string, inSession: boolean): string {
-  if (inSession && path === '') return `${method} /session/:id`;
-  return `${method} ${path.replace(/^\/element\/(?!active$)[^/]+/, '/element/:uuid')}`;
-}
-
-/** Element uuids this emulation hands out for the focused field. */
-const ACTIVE_PREFIX = 'ACTIVE-';
