@@ -1,6 +1,7 @@
 import { createEngine } from '../../src/engine/create.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { AndroidDriverOptions } from '../../src/engine/drivers/android/index.js';
+import type { DeviceProfile } from '../../src/engine/drivers/virtual/index.js';
 import { PrivateAdbServer } from '../harness/adb-server.js';
 import type { AdbdFaults } from '../harness/adbd/adbd.js';
 import { EmulatedPhone } from '../harness/adbd/emulated-phone.js';
@@ -19,8 +20,8 @@ export interface AndroidRig {
 
 export const hasAdb = (): boolean => systemTool('adb', 'the Android driver tests drive the real adb server') !== undefined;
 
-export async function startRig(faults: AdbdFaults = {}): Promise<AndroidRig> {
-  const phone = await EmulatedPhone.start(faults);
+export async function startRig(faults: AdbdFaults = {}, profile?: DeviceProfile): Promise<AndroidRig> {
+  const phone = await EmulatedPhone.start(faults, 'instant', profile);
   const engines: Engine[] = [];
   let server: PrivateAdbServer | undefined;
   const stop = async () => {

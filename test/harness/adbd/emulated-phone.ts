@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { ANDROID_PROFILE, systemClock, VirtualDevice } from '../../../src/engine/drivers/virtual/index.js';
+import { ANDROID_PROFILE, systemClock, VirtualDevice, type DeviceProfile } from '../../../src/engine/drivers/virtual/index.js';
 import { EmulatedAdbd, type AdbdFaults, type ServiceRunner } from './adbd.js';
 import { ByteQueue } from './byte-queue.js';
 import { DeviceFiles } from './files.js';
@@ -32,8 +32,9 @@ export class EmulatedPhone {
   private readonly monkeyPorts = new Set<number>();
   readonly uia2: EmulatedUia2;
 
-  constructor(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant') {
-    this.phone = new VirtualDevice(ANDROID_PROFILE, undefined, { clock: systemClock });
+  /** `profile`: another screen than the Pixel's (a tablet, a 4K panel), the rest of the phone alike. */
+  constructor(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant', profile: DeviceProfile = ANDROID_PROFILE) {
+    this.phone = new VirtualDevice(profile, undefined, { clock: systemClock });
     this.shell = new PhoneShell(this.phone, this.files);
     const phoneTiming = timing === 'phone';
     this.shell.quirks.dumpDelayMs = phoneTiming ? PHONE_DUMP_MS : 0;
@@ -48,14 +49,14 @@ export class EmulatedPhone {
       pressKey: (keycode) => (quirks.screenOff = keycode === 26 ? !quirks.screenOff : false),
     });
     this.adbd = new EmulatedAdbd({
-      banner: { name: 'mb_virtual', model: ANDROID_PROFILE.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
+      banner: { name: 'mb_virtual', model: profile.info.model.replace(/\s+/g, '_'), device: 'mb_virtual' },
       faults,
       resolve: (service) => this.resolve(service),
     });
   }
 
-  static async start(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant'): Promise<EmulatedPhone> {
-    const phone = new EmulatedPhone(faults, timing);
+  static async start(faults: AdbdFaults = {}, timing: PhoneTiming = 'instant', profile?: DeviceProfile): Promise<EmulatedPhone> {
+    const phone = new EmulatedPhone(faults, timing, profile);
     await phone.adbd.listen();
     return phone;
   }
