@@ -65,5 +65,3 @@ export const ASSERTION_SCHEMA = v.variant(
 export type Assertion = v.InferOutput<typeof ASSERTION_SCHEMA>;
 export type AssertionType = Assertion['type'];
 
-/** Every property some assertion type defines: an unknown key in this set is "wrong type", not a typo. */
-export const ASSERTION_FIELDS: ReadonlySet<string> = new Set(ASSERTION_SCHEMA.options.flatMap((o) => Object.keys(o.entries)));

@@ -257,10 +257,6 @@ function roleAsText(query: Query): Query {
   return { ...query, words: query.fullWords, phrase: query.fullPhrase, roles: [], roleWord: undefined };
 }
 
-export function textScore(p: Prepared, query: Query): number | null {
-  return textMatch(p, query)?.score ?? null;
-}
-
 function stateFits(el: UiElement, state: Query['state']): boolean {
   switch (state) {
     case undefined: return true;
