@@ -31,6 +31,8 @@ interface Counts {
 interface Outcome extends Counts {
   label: string;
   code: number | null;
+  /** Wall time of the process, for keeping test-shards.ts's table true. */
+  seconds: number;
   /** Why the process's counts cannot be trusted, when they cannot. */
   broken?: string;
   /** failure-echo's repeat of the process's failures, when it had any. */
@@ -97,6 +99,7 @@ function countsOf(output: string): Counts | undefined {
 }
 
 function runShard(shard: Shard, label: string): Promise<Outcome> {
+  const started = performance.now();
   const child = spawn(process.execPath, [...PRELOADS, UVU, dir, patternOf(shard.names)], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const out = grouped((t) => process.stdout.write(t), true);
@@ -111,7 +114,7 @@ function runShard(shard: Shard, label: string): Promise<Outcome> {
       const counts = countsOf(output);
       const again = output.replace(ESCAPES, '').split('  Failed, again (')[1]?.replace(/^[^\n]*\n/, '').trim();
       const why = signal ? `was killed (${signal})` : counts ? undefined : `exited with ${code} before printing uvu's summary`;
-      done({ label, code, ...(counts ?? { total: 0, passed: 0, skipped: 0 }), ...(why ? { broken: `the uvu process for ${label} ${why}` } : {}), ...(again ? { again } : {}) });
+      done({ label, code, seconds: (performance.now() - started) / 1000, ...(counts ?? { total: 0, passed: 0, skipped: 0 }), ...(why ? { broken: `the uvu process for ${label} ${why}` } : {}), ...(again ? { again } : {}) });
     });
   });
 }
@@ -140,6 +143,7 @@ async function main(): Promise<number> {
   const skipped = sum('skipped');
   const broken = outcomes.flatMap((o) => (o.broken ? [o.broken] : o.code !== 0 && o.passed === o.total ? [`the uvu process for ${o.label} exited with ${o.code}`] : []));
   process.stdout.write(`\n  All ${outcomes.length} uvu processes:\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n  Duration:  ${(performance.now() - started).toFixed(2)}ms\n`);
+  process.stdout.write(`  Processes: ${outcomes.map((o) => `[${o.label}] ${o.seconds.toFixed(0)} s`).join(', ')}\n`);
   for (const why of broken) process.stdout.write(`  ${why}\n`);
   // Each process repeated its own failures after its own summary, mid-log; the end of the log says them all.
   const again = outcomes.flatMap((o) => (o.again ? [o.again] : []));
