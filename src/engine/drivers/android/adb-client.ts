@@ -400,5 +400,5 @@ function readToEnd(socket: Socket, sink: (chunk: Buffer) => void): Promise<void>
 export function shellQuote(arg: string | number): string {
   if (typeof arg === 'number') return String(arg);
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
+  return "'" + arg.replaceAll("'", "'\\''") + "'";
 }
