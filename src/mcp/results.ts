@@ -45,6 +45,12 @@ const ARGUMENTS: ReadonlySet<string> = new Set([...VERB_TOOLS, ...SESSION_TOOLS]
  */
 function invalidNext(message: string): string {
   const prose = message.split(/\n[[{]/)[0];
+  // An argument the tool does not take (often another server's name for one, maxSize for max_size).
+  const unknown = /unknown (?:argument|parameter)s? "([^"]+)"(?: \(did you mean "([^"]+)"\?\))?/.exec(prose);
+  if (unknown) {
+    const [, given, meant] = unknown;
+    return meant ? `Rename "${given}" to "${meant}" and call the tool again; do not retry unchanged.` : `Leave out "${given}" (the tool does not take it; the message lists what it takes) and call the tool again; do not retry unchanged.`;
+  }
   const named = [...prose.matchAll(/"([a-z_]+)"|\b([a-z_]+) "/g)].map((m) => m[1] ?? m[2]).find((name) => ARGUMENTS.has(name));
   return named ? `Fix "${named}" as the message says and call the tool again; do not retry unchanged.` : NEXT_STEP.INVALID_PARAMETER;
 }

@@ -21,6 +21,16 @@ s('a refusal naming an argument says to fix that argument', async ({ pair }) => 
   assert.match(nextOf(badFile), /^Fix "save_to" as the message says/);
 });
 
+s('an argument the tool does not take: rename it when a name is meant, else leave it out', async ({ pair }) => {
+  // Arguments another server's prompts pass (mobile-mcp's maxSize and ref): the hint names them, not another argument.
+  const renamed = textOf(await pair.call('take_screenshot', { device: ANDROID, maxSize: 800 }));
+  assert.match(renamed, /^INVALID_PARAMETER: .*unknown argument "maxSize" \(did you mean "max_size"\?\)/);
+  assert.is(nextOf(renamed), 'Rename "maxSize" to "max_size" and call the tool again; do not retry unchanged.');
+  const extra = textOf(await pair.call('swipe', { device: ANDROID, direction: 'up', ref: '@e5' }));
+  assert.match(extra, /unknown argument "ref"/);
+  assert.match(nextOf(extra), /^Leave out "ref" \(the tool does not take it/);
+});
+
 s('a refusal for the state of the session or device does not blame a parameter', async ({ pair }) => {
   ok(await pair.call('recording_start', { device: IOS, name: 'first' }));
   const again = await pair.call('recording_start', { device: IOS, name: 'second' });
