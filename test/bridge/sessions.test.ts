@@ -255,6 +255,10 @@ test('resume needs the session\'s resume_token', async () => {
   assert.is(stolen.resumed, false);
   assert.match(stolen.resume_error as string, /resume_token does not match/);
   assert.is.not(stolen.session, hello.session);
+  // The id alone (what device.activity shows everyone) says what is missing, not that a token is wrong.
+  const bare = await (await RawClient.open(bridge.wsUrl)).call('session.hello', { resume: hello.session });
+  assert.is(bare.resumed, false);
+  assert.match(bare.resume_error as string, new RegExp(`^resuming session ${hello.session} needs its resume_token \\(the one its session.hello answered with`));
   // With the token, a second connection takes the session over and the first is told why.
   const heir = await RawClient.open(bridge.wsUrl);
   const taken = await heir.call('session.hello', { resume: hello.session, resume_token: hello.resume_token, received: 0 });

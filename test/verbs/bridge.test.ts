@@ -36,6 +36,21 @@ test('verbs.run resolves and acts live; scenarios.run reports progress and retur
       assert.not.match(r.message, /Invalid (key|type|value)|\u0001/);
     }
 
+    // The runner's fields are not applied live: refused, not ignored (a condition that would skip the step, optional).
+    const runnerOnly: [Record<string, unknown>, string][] = [
+      [{ action: 'tap', target: 'the Log out button', optional: true }, '"optional" is'],
+      [{ action: 'tap', target: 'x', condition: { type: 'element_visible', element_description: 'a banner' }, retry_policy: { max_attempts: 3 } }, '"condition", "retry_policy" are'],
+      [{ action: 'tap', target: 'x', on_failure: 'skip' }, '"on_failure" is'],
+    ];
+    for (const [step, words] of runnerOnly) {
+      const r = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step })) as { code: string; message: string };
+      assert.is(r.code, 'INVALID_PARAMETER', JSON.stringify(r));
+      assert.match(r.message, `the step is not valid here: verbs.run runs its action once, live, and ${words} the runner's`);
+      assert.match(r.message, /run the step in a scenario \(scenarios\.run\)$/);
+    }
+    const defaults = (await client.requestRaw('verbs.run', { device: 'virtual-android-1', step: { action: 'type', target: 'the Email field', value: 'x', optional: false, on_failure: 'fail' } })) as { status: string };
+    assert.is(defaults.status, 'passed', 'the defaults change nothing and pass');
+
     const progress: unknown[] = [];
     client.on('scenario.progress', (p) => progress.push(p));
     const scenario = JSON.parse(readFileSync(join(RUNS_DIR, 'semantic_cross.json'), 'utf8')) as unknown;

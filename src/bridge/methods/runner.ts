@@ -60,6 +60,22 @@ interface ActiveRun {
 }
 
 /**
+ * The fields of a step that only a scenario run gives a meaning (runner/step-runner): run live they
+ * would be ignored, and a condition that would have skipped the step, or an `optional` that would have
+ * let a failure pass, would be silently overruled. Their defaults (`optional: false`, `on_failure:
+ * "fail"`) change nothing and pass.
+ */
+function runnerOnlyFields(step: Record<string, unknown>): string[] {
+  const fields: string[] = [];
+  if (step.condition !== undefined) fields.push('condition');
+  if (step.optional === true) fields.push('optional');
+  if (step.on_failure !== undefined && step.on_failure !== 'fail') fields.push('on_failure');
+  if (step.retry_policy !== undefined) fields.push('retry_policy');
+  if (step.sub_steps !== undefined) fields.push('sub_steps');
+  return fields;
+}
+
+/**
  * verbs.run, scenarios.run and scenarios.cancel: the runner over the bridge. A scenario run holds
  * the device's lock for its whole length, so a viewer cannot disturb it unless it takes over
  * (devices.lock with takeover). A takeover cancels the run: its own calls do not ask the lock, and
@@ -77,6 +93,13 @@ export function runnerMethods(): MethodDef[] {
         return failure('INVALID_PARAMETER', `the step is not valid: ${wordIssues(parsed.issues, 'the step').join('; ')}`);
       }
       const step = parsed.output;
+      const runnerOnly = runnerOnlyFields(p.step as Record<string, unknown>);
+      if (runnerOnly.length) {
+        return failure(
+          'INVALID_PARAMETER',
+          `the step is not valid here: verbs.run runs its action once, live, and ${runnerOnly.map((f) => `"${f}"`).join(', ')} ${runnerOnly.length > 1 ? 'are' : 'is'} the runner's (a condition to skip it, retries, carrying on past a failure), which it would not apply; remove ${runnerOnly.length > 1 ? 'them' : 'it'}, or run the step in a scenario (scenarios.run)`,
+        );
+      }
       if (!READ_ONLY_VERBS.has(step.action)) {
         // A verb that acts while someone's finger is down would tap or type under a drag in progress.
         const refusal = ctx.lockRefusal(p.device, `verbs.run ${step.action}`) ?? ctx.engine.fingerRefusal(p.device, ctx.session.id);

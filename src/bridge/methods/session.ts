@@ -14,7 +14,10 @@ export const sessionMethods: MethodDef[] = [
       if (!target) {
         resumeError = `session ${p.resume} is unknown or expired (a session is kept ${Math.round(bridge.limits.resume_grace_ms / 1000)} s after its connection drops); this connection stays on session ${connection.session.id}`;
       } else if (!target.ownedBy(p.resume_token)) {
-        resumeError = `resume_token does not match session ${p.resume}; this connection stays on session ${connection.session.id}`;
+        resumeError =
+          p.resume_token === undefined
+            ? `resuming session ${p.resume} needs its resume_token (the one its session.hello answered with; session ids are public, device.activity shows them); this connection stays on session ${connection.session.id}`
+            : `resume_token does not match session ${p.resume}; this connection stays on session ${connection.session.id}`;
       } else if ((p.received ?? 0) > target.sent) {
         // A cursor past the end is a client that miscounted: resuming from it would report nothing
         // missed while the notifications it never got are skipped. Refused before anything moves, so
