@@ -106,14 +106,29 @@ frozen('stopped (no answers, no pongs): calls answer TIMEOUT, saying they may st
 frozen('answering pings but not the call: TIMEOUT at the call\'s deadline, the link stays', async ({ lab }) => {
   const l = lab!;
   const c = await client(l, 'agent');
-  await c.callTool('mobile_get_screen_size', { device: PHONE });
-  l.peer.silent = true;
-  const press = (await answered(c.callTool('mobile_press_button', { device: PHONE, button: 'HOME' }), 'a call on the silent peer')) as { code?: string; message?: string };
-  assert.is(press.code, 'TIMEOUT', JSON.stringify(press));
-  assert.match(press.message ?? '', /did not answer within 400 ms/);
-  assert.match(press.message ?? '', /may still complete/);
-  assert.ok(l.agg.peers!.stats().lab1.up, 'a peer that answers pings stays up');
-  assert.is(l.peer.closed.length, 0, 'no link was cut');
+  // The lab pings every 100 ms in this process: on a loaded machine (test processes side by side) a
+  // stalled event loop can make a pong late, and the peer then rightly counts as frozen, which is the
+  // next tests' case, not this one's. Such a round is set aside and tried again, at most three times.
+  const seen: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    l.peer.silent = false;
+    await until('the peer up', () => l.agg.peers!.stats().lab1.up);
+    await c.callTool('mobile_get_screen_size', { device: PHONE });
+    const closedBefore = l.peer.closed.length;
+    l.peer.silent = true;
+    const press = (await answered(c.callTool('mobile_press_button', { device: PHONE, button: 'HOME' }), 'a call on the silent peer')) as { code?: string; message?: string };
+    assert.is(press.code, 'TIMEOUT', JSON.stringify(press));
+    if (/looks stopped or frozen|did not start within|did not answer in time/.test(press.message ?? '')) {
+      seen.push(press.message ?? '');
+      continue;
+    }
+    assert.match(press.message ?? '', /did not answer within 400 ms/);
+    assert.match(press.message ?? '', /may still complete/);
+    assert.ok(l.agg.peers!.stats().lab1.up, 'a peer that answers pings stays up');
+    assert.is(l.peer.closed.length, closedBefore, 'no link was cut');
+    return;
+  }
+  assert.unreachable(`every round met a late pong instead of a peer that answers pings:\n${seen.join('\n')}`);
 });
 
 frozen('a down the peer did not answer in time counts as down: the holder\'s drop cancels it there', async ({ lab }) => {
