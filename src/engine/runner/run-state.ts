@@ -10,6 +10,7 @@ import { readFacts, type DeviceFacts } from '../verbs/device-facts.js';
 import { judgeAssertion } from './assertion-gate.js';
 import { ParameterScope, plannedSteps } from './flows.js';
 import { paths, writeFileAtomic } from './result-file.js';
+import { hideSecretPixels } from './secret-pixels.js';
 import type { ProgressEvent } from './types.js';
 import { interpolateFields, type VariableValue } from './variables.js';
 
@@ -115,10 +116,15 @@ export class RunState {
     return (this.byStep.get(stepId)?.length ?? 0) > 0;
   }
 
-  /** The screen now, saved under `name` in the run's screenshots; undefined when it could not be taken or written. */
+  /**
+   * The screen now, saved under `name` in the run's screenshots; undefined when it could not be taken or
+   * written. In a run with secrets, what shows one is painted over first (secret-pixels.ts); a screen
+   * that cannot be listed then is not written at all, since nothing says where a secret may show.
+   */
   async saveScreenshot(name: string): Promise<string | undefined> {
     try {
-      const png = await screenshotPng(this.verbs);
+      let png = await screenshotPng(this.verbs);
+      if (this.scope.mask.active) png = (await hideSecretPixels(png, await listElements(this.verbs), this.scope.mask)).png;
       const rel = paths.screenshotRel(this.scenarioId, this.doc.run_id, name);
       await writeFileAtomic(join(this.opts.outDir, rel), png, this.opts.outDir).catch((err: Error) => {
         this.storageError ??= err;
