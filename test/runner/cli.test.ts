@@ -14,7 +14,7 @@ test('run: passing scenarios on two devices exit 0 and leave junit.xml and a sel
     const out = JSON.parse(r.out) as { data: { runs: { status: string }[] } };
     assert.equal(out.data.runs.map((x) => x.status), ['passed', 'passed']);
     const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
-    assert.match(junit, /<testsuites name="mobilebridge" tests="2" failures="0" errors="0">/);
+    assert.match(junit, /<testsuites name="mobilebridge" tests="2" failures="0" errors="0" skipped="0" time="[0-9.]+">/);
     // Named after the scenario, classname its folder: the same wherever the suite is checked out.
     assert.match(junit, /<testcase classname="runs" name="Back, keyboard and permissions on both platforms"/);
     const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');

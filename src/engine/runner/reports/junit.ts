@@ -36,10 +36,24 @@ function flatten(steps: StepResult[]): StepResult[] {
  * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
  * scenario run, named after the scenario (`name`, else its id; see caseNames) with its folder as
  * classname, so CI tools track the same test across machines and checkouts. A failed run carries <failure> with
- * the step and message, an errored one <error>, a cancelled one <skipped>. Scenarios never started
+ * the step and message, an errored one <error>, a cancelled one <skipped> (<failure> when something had
+ * failed before the cancel, see caseKind). Scenarios never started
  * (the run was cancelled first) are <skipped> testcases of a suite "not started", so CI counts
  * every scenario of the run and says why some have no result.
  */
+/**
+ * How a run shows as a testcase. A cancelled run that had already failed (an assertion failed, or a
+ * step failed and was not let pass) is a failure: <skipped> alone would hide from CI what went wrong
+ * before the cancel. The step the cancel interrupted is not a failure of the app.
+ */
+function caseKind(d: ResultDocument): 'failure' | 'error' | 'skipped' | 'passed' {
+  if (d.status === 'failed') return 'failure';
+  if (d.status === 'error') return 'error';
+  if (d.status !== 'cancelled' && d.status !== 'running') return 'passed';
+  const failedBefore = d.assertion_results.some((a) => a.status === 'failed') || failingStep(d.steps_executed, (s) => s.status === 'failed' && s.error_code !== 'CANCELLED') !== undefined;
+  return failedBefore ? 'failure' : 'skipped';
+}
+
 export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []): string {
   const identities = [
     ...runs.map((r) => ({ classname: r.folder || 'scenarios', title: titleOf(r), scenarioId: r.document.scenario_id })),
@@ -50,14 +64,15 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
   const bySuite = new Map<string, ReportedRun[]>();
   for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
   const suites = [...bySuite].map(([device, list]) => {
-    const count = (s: ResultDocument['status']) => list.filter((r) => r.document.status === s).length;
+    const count = (kind: ReturnType<typeof caseKind>) => list.filter((r) => caseKind(r.document) === kind).length;
     const time = list.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
     const cases = list.map((run) => {
       const d = run.document;
       const steps = flatten(d.steps_executed);
       // The step that failed itself (inside a flow or under a parent), with its error code; a step
       // needing manual action only when nothing failed.
-      const bad = failingStep(d.steps_executed) ?? manualStep(d.steps_executed);
+      const kind = caseKind(d);
+      const bad = (kind === 'failure' && d.status !== 'failed' ? failingStep(d.steps_executed, (s) => s.status === 'failed' && s.error_code !== 'CANCELLED') : failingStep(d.steps_executed)) ?? manualStep(d.steps_executed);
       const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
@@ -65,22 +80,25 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
       ].join('\n');
       const where = bad ? `step ${bad.step_id}: ${bad.error_message ?? bad.status}` : badAssertion ? `assertion ${badAssertion.assertion_id}: ${verdictText(badAssertion)}` : d.summary;
       let body = '';
-      if (d.status === 'failed') body = `<failure message="${xml(where)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
-      else if (d.status === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;
-      else if (d.status === 'cancelled' || d.status === 'running') body = `<skipped message="${xml(d.summary)}"/>`;
+      const cancelled = d.status === 'cancelled' || d.status === 'running' ? `${d.summary}; before that, ` : '';
+      if (kind === 'failure') body = `<failure message="${xml(`${cancelled}${where}`)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
+      else if (kind === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;
+      else if (kind === 'skipped') body = `<skipped message="${xml(d.summary)}"/>`;
       const out = `<system-out>${xml(`${d.summary}\nscenario: ${run.name} (${d.scenario_id})\nresult: results/${d.run_id}.json`)}</system-out>`;
       const classname = run.folder || 'scenarios';
       return `    <testcase classname="${xml(classname)}" name="${xml(nameOf.get(run)!)}" file="${xml(run.name)}" time="${(d.duration_seconds ?? 0).toFixed(3)}">${body}${out}</testcase>`;
     });
-    return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('cancelled')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xml(device)}" tests="${list.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time.toFixed(3)}" timestamp="${xml(list[0].document.started_at)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   if (notStarted.length) {
     const cases = notStarted.map((n) => `    <testcase classname="${xml(n.folder || 'scenarios')}" name="${xml(nameOf.get(n)!)}" file="${xml(n.name)}" time="0.000"><skipped message="${xml(n.reason)}"/></testcase>`);
     suites.push(`  <testsuite name="not started" tests="${notStarted.length}" failures="0" errors="0" skipped="${notStarted.length}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`);
   }
   const total = runs.length + notStarted.length;
-  const failures = runs.filter((r) => r.document.status === 'failed').length;
-  const errors = runs.filter((r) => r.document.status === 'error').length;
+  const failures = runs.filter((r) => caseKind(r.document) === 'failure').length;
+  const errors = runs.filter((r) => caseKind(r.document) === 'error').length;
+  const skipped = runs.filter((r) => caseKind(r.document) === 'skipped').length + notStarted.length;
+  const seconds = runs.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
   // The markup holds none of them: applied to the whole, it reaches every name, message and body.
-  return visibleBidi(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`);
+  return visibleBidi(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
 }
