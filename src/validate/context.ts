@@ -148,14 +148,23 @@ export function collectSteps(list: unknown, pointer: string, ancestors: string[]
  * every string but ids, names and kinds (runner/variables.ts, vocabulary.ts UNFILLED_FIELDS); of
  * those, a key the schema does not know is an unknown-property error anyway, and an enum value
  * holding `${` fails its list, so these are the ones a valid document can carry a reference in. A
- * name declared nowhere stops the run at that step, so it is an error wherever it is written, a
- * description included. Read field by field: these run on every step and assertion, and a loop over
+ * name declared nowhere stops the run at that step, so it is an error wherever it is written, but in
+ * a description (see prose). Read field by field: these run on every step and assertion, and a loop over
  * key names made each read a slow keyed lookup (a third of the semantic pass).
  */
 
 /** `strict`: a field SPEC §3 names for references (value, target, expected_*), where a malformed one is an error too. */
 function texts(ctx: Context, v: unknown, owner: string, field: string, strict = false): void {
   if (typeof v === 'string' && v.includes('${')) checkReferences(ctx, v, owner, field, strict);
+}
+
+/**
+ * A step's or an assertion's `description`: prose for people, not a field SPEC §3 names for
+ * references. The runner fills in the names it knows and leaves any other `${…}` as written, so an
+ * undeclared name there is text, not an error (a declared one still counts as used).
+ */
+function prose(ctx: Context, v: unknown, owner: string): void {
+  if (typeof v === 'string' && v.includes('${')) checkReferences(ctx, v, owner, 'description', false, true);
 }
 
 function conditionTexts(ctx: Context, cond: unknown, owner: string): void {
@@ -168,7 +177,7 @@ function conditionTexts(ctx: Context, cond: unknown, owner: string): void {
 export function checkStepTexts(ctx: Context, s: StepFields, owner: string): void {
   texts(ctx, s.target, owner, 'target', true);
   texts(ctx, s.value, owner, 'value', true);
-  texts(ctx, s.description, owner, 'description');
+  prose(ctx, s.description, owner);
   texts(ctx, s.target_pattern, owner, 'target_pattern');
   texts(ctx, s.permission_name, owner, 'permission_name');
   texts(ctx, s.capture_to, owner, 'capture_to');
@@ -177,7 +186,7 @@ export function checkStepTexts(ctx: Context, s: StepFields, owner: string): void
 }
 
 export function checkAssertionTexts(ctx: Context, a: AssertionFields, owner: string): void {
-  texts(ctx, a.description, owner, 'description');
+  prose(ctx, a.description, owner);
   texts(ctx, a.element_description, owner, 'element_description');
   texts(ctx, a.expected_value, owner, 'expected_value', true);
   texts(ctx, a.expected_substring, owner, 'expected_substring', true);
@@ -193,7 +202,7 @@ export function checkAssertionTexts(ctx: Context, a: AssertionFields, owner: str
  * Checks a `${name}` string: that each name is declared, and with `strict` the syntax (elsewhere the
  * runner leaves a malformed `${…}` as written). `$${` is a literal `${`.
  */
-export function checkReferences(ctx: Context, text: unknown, owner: string, field: string, strict = true): void {
+export function checkReferences(ctx: Context, text: unknown, owner: string, field: string, strict = true, undeclaredIsText = false): void {
   if (typeof text !== 'string' || !text.includes('${')) return;
   const path = child(owner, field);
   for (let i = text.indexOf('$'); i !== -1; i = text.indexOf('$', i + 1)) {
@@ -223,7 +232,7 @@ export function checkReferences(ctx: Context, text: unknown, owner: string, fiel
     }
     if (ctx.variables.has(name)) ctx.usedVariables.add(name);
     else if (ctx.parameters.has(name)) ctx.usedParameters.add(name);
-    else {
+    else if (!undeclaredIsText) {
       const orParameter = ctx.version === '2.2' ? ', or to "parameters" if the value is given at run time' : '';
       report(
         ctx,

@@ -25,13 +25,19 @@ export function interpolateKnown(text: string, values: Record<string, string>): 
   return text.replace(REFERENCE, (match, name: string | undefined) => (name !== undefined && Object.hasOwn(values, name) ? values[name] : match));
 }
 
+/** A description: `$${` is a literal `${`, the names with a value are filled in, any other `${name}` stays as written. */
+function interpolateProse(text: string, values: Record<string, VariableValue>): string {
+  return text.replace(REFERENCE, (match, name: string | undefined) => (name === undefined ? '${' : Object.hasOwn(values, name) && values[name] !== null ? String(values[name]) : match));
+}
+
 /** Interpolates every string property of a step or assertion (not nested sub_steps: they get theirs when they run). */
 export function interpolateFields<T extends object>(item: T, values: Record<string, VariableValue>, skip: readonly string[] = UNFILLED_FIELDS): T {
   const out = { ...item } as Record<string, unknown>;
   for (const [k, v] of Object.entries(out)) {
     // `x-` keys belong to other tools: their text is left as written.
     if (skip.includes(k) || k.startsWith('x-')) continue;
-    if (typeof v === 'string') out[k] = interpolate(v, values);
+    // A description is prose: what is known is filled in, any other `${…}` stays as written (the validator agrees).
+    if (typeof v === 'string') out[k] = k === 'description' ? interpolateProse(v, values) : interpolate(v, values);
     else if (k === 'condition' && v && typeof v === 'object') out[k] = interpolateFields(v as object, values, UNFILLED_CONDITION_FIELDS);
   }
   return out as T;
