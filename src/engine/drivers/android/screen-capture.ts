@@ -7,7 +7,7 @@ import { CaptureDisplay } from './capture-display.js';
 import { FittedCapture } from './fitted-capture.js';
 import { RawCollector } from './raw-collector.js';
 import { CapturedSize, pngToLogical, rawToLogical } from './frame-scale.js';
-import { shellLacks } from './shell-output.js';
+import { firstLine, shellLacks } from './shell-output.js';
 import { encodeRawImage, hasPng, isOpaqueFrame, noRawFrames, parseRawScreencap, pngFromScreencap, rgbaFromRawFrame, unreadableRawFormat, type RawFrame } from './screencap.js';
 import { loadSharp } from '../../screen/sharp.js';
 
@@ -149,7 +149,7 @@ export class AndroidScreenCapture {
   private async whyNoPng(display: string, ctx: CallContext): Promise<void> {
     const said = (await this.io.text(`screencap -p${display} 2>&1 >/dev/null`, ctx, 'taking a screenshot')).trim();
     if (shellLacks(said, 'screencap')) {
-      throw new ToolError('UNSUPPORTED', `${this.io.serial} has no screencap ("${said.split('\n')[0].slice(0, 200)}"), so it cannot take screenshots; list its elements (mobile_list_elements_on_screen) to see what shows`);
+      throw new ToolError('UNSUPPORTED', `${this.io.serial} has no screencap ("${firstLine(said)}"), so it cannot take screenshots; list its elements (mobile_list_elements_on_screen) to see what shows`);
     }
     if (said) throw new ToolError('INTERNAL', `screencap -p on ${this.io.serial} printed no PNG; it said: ${said.slice(0, 300)}`);
   }

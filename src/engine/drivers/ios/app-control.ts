@@ -221,7 +221,7 @@ export class RealDeviceControl implements AppControl {
     if (noTunnel) throw noTunnel;
     if (phoneDetached(r)) throw phoneGone(this.where);
     // `ios apps` lists user apps only: Safari or Settings missing there are still installed.
-    const installed = (await this.installedAnywhere(bundleId, signal)) ?? (await probe?.());
+    const installed = (await this.installed(bundleId, signal)) ?? (await probe?.());
     if (installed === false) throw notInstalled(bundleId, this.where);
     const said = await this.processControlRefused(goIosError(r), 'launched', signal);
     const untold = this.goIos.lacks('apps') ? 'the installed go-ios does not know `ios apps`, so whether it is installed cannot be told' : `${bundleId} is not among the apps \`ios apps\` lists, so it may not be installed: ${SYSTEM_UNTOLD}`;
@@ -270,7 +270,7 @@ export class RealDeviceControl implements AppControl {
     if (phoneDetached(r)) throw phoneGone(this.where);
     const said = goIosError(r);
     if (/^process (of \S+ )?not found$/i.test(said)) return false;
-    if (/^(\S+ )?not installed$/i.test(said) || ((await this.installedAnywhere(bundleId, signal)) ?? (await probe?.())) === false) throw notInstalled(bundleId, this.where);
+    if (/^(\S+ )?not installed$/i.test(said) || ((await this.installed(bundleId, signal)) ?? (await probe?.())) === false) throw notInstalled(bundleId, this.where);
     await this.processControl(signal);
     throw new ToolError('INTERNAL', `could not stop ${bundleId} on ${this.where}: ${await this.processControlRefused(said, 'stopped', signal)}`);
   }
@@ -279,11 +279,7 @@ export class RealDeviceControl implements AppControl {
    * User apps (`ios apps`) and system apps (`ios apps --system`): launch and kill work on both. Undefined when the
    * app is no user app and this go-ios cannot list system apps, or cannot list apps at all: then nobody can tell.
    */
-  installed(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
-    return this.installedAnywhere(bundleId, signal);
-  }
-
-  private async installedAnywhere(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+  async installed(bundleId: string, signal?: AbortSignal): Promise<boolean | undefined> {
     const apps = await unlessLacking(this.listApps(signal));
     if (!apps) return undefined;
     if (apps.some((a) => a.package === bundleId)) return true;
