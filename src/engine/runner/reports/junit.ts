@@ -32,6 +32,24 @@ function flatten(steps: StepResult[]): StepResult[] {
   return steps.flatMap((s) => [s, ...flatten(s.sub_steps_executed ?? [])]);
 }
 
+/** A step that failed on its own before a cancel, not the step the cancel interrupted. */
+const failedOnItsOwn = (s: StepResult): boolean => s.status === 'failed' && s.error_code !== 'CANCELLED';
+
+const interrupted = (d: ResultDocument): boolean => d.status === 'cancelled' || d.status === 'running';
+
+/**
+ * How a run shows as a testcase. A cancelled run that had already failed (an assertion failed, or a
+ * step failed and was not let pass) is a failure: <skipped> alone would hide from CI what went wrong
+ * before the cancel. The step the cancel interrupted is not a failure of the app.
+ */
+function caseKind(d: ResultDocument): 'failure' | 'error' | 'skipped' | 'passed' {
+  if (d.status === 'failed') return 'failure';
+  if (d.status === 'error') return 'error';
+  if (!interrupted(d)) return 'passed';
+  const failedBefore = d.assertion_results.some((a) => a.status === 'failed') || failingStep(d.steps_executed, failedOnItsOwn) !== undefined;
+  return failedBefore ? 'failure' : 'skipped';
+}
+
 /**
  * JUnit XML in the common Jenkins/Surefire shape: one <testsuite> per device, one <testcase> per
  * scenario run, named after the scenario (`name`, else its id; see caseNames) with its folder as
@@ -41,19 +59,6 @@ function flatten(steps: StepResult[]): StepResult[] {
  * (the run was cancelled first) are <skipped> testcases of a suite "not started", so CI counts
  * every scenario of the run and says why some have no result.
  */
-/**
- * How a run shows as a testcase. A cancelled run that had already failed (an assertion failed, or a
- * step failed and was not let pass) is a failure: <skipped> alone would hide from CI what went wrong
- * before the cancel. The step the cancel interrupted is not a failure of the app.
- */
-function caseKind(d: ResultDocument): 'failure' | 'error' | 'skipped' | 'passed' {
-  if (d.status === 'failed') return 'failure';
-  if (d.status === 'error') return 'error';
-  if (d.status !== 'cancelled' && d.status !== 'running') return 'passed';
-  const failedBefore = d.assertion_results.some((a) => a.status === 'failed') || failingStep(d.steps_executed, (s) => s.status === 'failed' && s.error_code !== 'CANCELLED') !== undefined;
-  return failedBefore ? 'failure' : 'skipped';
-}
-
 export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []): string {
   const identities = [
     ...runs.map((r) => ({ classname: r.folder || 'scenarios', title: titleOf(r), scenarioId: r.document.scenario_id })),
@@ -61,18 +66,19 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
   ];
   const names = caseNames(identities);
   const nameOf = new Map<ReportedRun | NotStartedRun, string>([...runs, ...notStarted].map((c, i) => [c, names[i]]));
+  const kindOf = new Map(runs.map((r) => [r, caseKind(r.document)]));
   const bySuite = new Map<string, ReportedRun[]>();
   for (const r of runs) bySuite.set(r.document.metadata.device_id, [...(bySuite.get(r.document.metadata.device_id) ?? []), r]);
   const suites = [...bySuite].map(([device, list]) => {
-    const count = (kind: ReturnType<typeof caseKind>) => list.filter((r) => caseKind(r.document) === kind).length;
+    const count = (kind: ReturnType<typeof caseKind>) => list.filter((r) => kindOf.get(r) === kind).length;
     const time = list.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
     const cases = list.map((run) => {
       const d = run.document;
       const steps = flatten(d.steps_executed);
       // The step that failed itself (inside a flow or under a parent), with its error code; a step
       // needing manual action only when nothing failed.
-      const kind = caseKind(d);
-      const bad = (kind === 'failure' && d.status !== 'failed' ? failingStep(d.steps_executed, (s) => s.status === 'failed' && s.error_code !== 'CANCELLED') : failingStep(d.steps_executed)) ?? manualStep(d.steps_executed);
+      const kind = kindOf.get(run)!;
+      const bad = failingStep(d.steps_executed, interrupted(d) ? failedOnItsOwn : undefined) ?? manualStep(d.steps_executed);
       const badAssertion = d.assertion_results.find((a) => a.status === 'failed' || a.status === 'error');
       const detail = [
         ...steps.map((s) => `${s.status.padEnd(12)} ${s.step_id} (${s.action})${s.error_message ? `: ${s.error_message}` : ''}`),
@@ -80,7 +86,7 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
       ].join('\n');
       const where = bad ? `step ${bad.step_id}: ${bad.error_message ?? bad.status}` : badAssertion ? `assertion ${badAssertion.assertion_id}: ${verdictText(badAssertion)}` : d.summary;
       let body = '';
-      const cancelled = d.status === 'cancelled' || d.status === 'running' ? `${d.summary}; before that, ` : '';
+      const cancelled = interrupted(d) ? `${d.summary}; before that, ` : '';
       if (kind === 'failure') body = `<failure message="${xml(`${cancelled}${where}`)}" type="${xml(bad?.error_code ?? badAssertion?.type ?? 'failed')}">${xml(detail)}</failure>`;
       else if (kind === 'error') body = `<error message="${xml(d.summary)}" type="${xml(bad?.error_code ?? 'error')}">${xml(detail)}</error>`;
       else if (kind === 'skipped') body = `<skipped message="${xml(d.summary)}"/>`;
@@ -95,9 +101,10 @@ export function junitXml(runs: ReportedRun[], notStarted: NotStartedRun[] = []):
     suites.push(`  <testsuite name="not started" tests="${notStarted.length}" failures="0" errors="0" skipped="${notStarted.length}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`);
   }
   const total = runs.length + notStarted.length;
-  const failures = runs.filter((r) => caseKind(r.document) === 'failure').length;
-  const errors = runs.filter((r) => caseKind(r.document) === 'error').length;
-  const skipped = runs.filter((r) => caseKind(r.document) === 'skipped').length + notStarted.length;
+  const kinds = [...kindOf.values()];
+  const failures = kinds.filter((k) => k === 'failure').length;
+  const errors = kinds.filter((k) => k === 'error').length;
+  const skipped = kinds.filter((k) => k === 'skipped').length + notStarted.length;
   const seconds = runs.reduce((t, r) => t + (r.document.duration_seconds ?? 0), 0);
   // The markup holds none of them: applied to the whole, it reaches every name, message and body.
   return visibleBidi(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mobilebridge" tests="${total}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
