@@ -52,11 +52,10 @@ export class RawCallFeed {
     const listing = this.listings.get(e.device);
     // Whoever acted (this agent's verbs, another participant, a failed call that got halfway), the screen may differ now.
     if (e.mutates) this.listings.delete(e.device);
+    const listed = e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result) ? (e.result as { elements: UiElement[] }).elements : undefined;
     // Any listing of the device says which field has focus now (a viewer's own keys, like Tab, move it unrecorded);
     // saved when it changed, so typing after a crash into a password field focused this way stays a secret.
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) {
-      if (this.recorders.get(e.device)?.noteFields((e.result as { elements: UiElement[] }).elements)) this.persist(e.device);
-    }
+    if (listed && this.recorders.get(e.device)?.noteFields(listed)) this.persist(e.device);
     if (e.origin !== this.origin) {
       // A streamed drag is one action when the finger lifts.
       const recorder = e.mutates && e.ok && e.origin && !(e.tool === 'input.touch' && e.parameters.action !== 'up') ? this.recorders.get(e.device) : undefined;
@@ -66,9 +65,9 @@ export class RawCallFeed {
       }
       return;
     }
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.recorders.get(e.device)?.noteScreen((e.result as { elements: UiElement[] }).elements);
+    if (listed) this.recorders.get(e.device)?.noteScreen(listed);
     if (this.busy(e.device)) return;
-    if (e.tool === 'mobile_list_elements_on_screen' && !isToolFailure(e.result)) this.listings.set(e.device, (e.result as { elements: UiElement[] }).elements);
+    if (listed) this.listings.set(e.device, listed);
     const recorder = this.recorders.get(e.device);
     if (!recorder) return;
     if (!e.mutates) {
